@@ -1,0 +1,178 @@
+// The `phuc-loop` CLI: the same engine as the Action, on a local checkout with no GitHub at all.
+import { access, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { SignalStop } from '../engine/backpressure.js';
+import { configJsonSchema, AGENT_PRESETS, type AgentPresetName } from '../engine/config.js';
+import { EXIT_CODES } from '../engine/fsm.js';
+import { DEFAULT_EVIDENCE_DIR, runLoop } from '../engine/loop.js';
+import { NodeProcessRunner } from '../engine/process.js';
+import { renderReportMarkdown, type HaltingReport } from '../engine/report.js';
+import { verifyTree } from '../engine/verify.js';
+import { configTemplate, northstarTemplate } from './templates.js';
+
+const HELP = `phuc-loop — run a coding agent in a bounded loop that halts only with a certificate
+
+Usage:
+  phuc-loop init [--force]                 write phuc-loop.yml and NORTHSTAR.md to start from
+  phuc-loop run [options]                  run the loop in this git checkout
+      --config FILE        config file (default phuc-loop.yml)
+      --evidence DIR       evidence folder (default ${DEFAULT_EVIDENCE_DIR})
+      --agent PRESET       override agent.use (${AGENT_PRESETS.join(' | ')})
+      --fresh              move an existing evidence tree aside and start a new loop
+      --poll-ms N          how often STOP is polled while the agent runs (default 1000)
+  phuc-loop verify [DIR]                   re-check an evidence tree (default ${DEFAULT_EVIDENCE_DIR})
+  phuc-loop report [DIR] [--json]          print the halting report
+  phuc-loop schema                         print the JSON Schema of phuc-loop.yml
+
+Exit status of run: 0 EXIT_CONVERGED · 10 EXIT_DIVERGED · 11 EXIT_BUDGET_EXCEEDED ·
+12 EXIT_BLOCKED · 13 EXIT_NEED_INFO · 1 crash · 2 usage error.
+verify: 0 when every check holds, 12 when one fails, 13 when there is no tree.`;
+
+const out = (s: string) => process.stdout.write(s.endsWith('\n') ? s : s + '\n');
+const err = (s: string) => process.stderr.write(s.endsWith('\n') ? s : s + '\n');
+
+class UsageError extends Error {}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function init(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { force: { type: 'boolean', default: false } } });
+  const cwd = process.cwd();
+  const hasPackage = await exists(join(cwd, 'package.json'));
+  const files: [string, string][] = [
+    ['phuc-loop.yml', configTemplate(hasPackage ? 'npm test' : './run-tests.sh')],
+    ['NORTHSTAR.md', northstarTemplate()],
+  ];
+  for (const [name, text] of files) {
+    if ((await exists(join(cwd, name))) && !values.force) {
+      err(`${name} exists; not overwritten (use --force to replace it)`);
+      continue;
+    }
+    await writeFile(join(cwd, name), text);
+    out(`wrote ${name}`);
+  }
+  return 0;
+}
+
+async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      config: { type: 'string' },
+      evidence: { type: 'string' },
+      agent: { type: 'string' },
+      fresh: { type: 'boolean', default: false },
+      'poll-ms': { type: 'string' },
+    },
+  });
+  if (values.agent !== undefined && !(AGENT_PRESETS as readonly string[]).includes(values.agent))
+    throw new UsageError(`--agent: got "${values.agent}"; allowed: ${AGENT_PRESETS.join(' | ')}`);
+  const pollMs = values['poll-ms'] === undefined ? 1000 : Number(values['poll-ms']);
+  if (!Number.isInteger(pollMs) || pollMs < 50) throw new UsageError(`--poll-ms: got "${values['poll-ms']}"; expected an integer ≥ 50`);
+  const stop = new SignalStop();
+  let signals = 0;
+  const onSignal = (sig: NodeJS.Signals) => {
+    signals++;
+    if (signals > 1) process.exit(128 + (sig === 'SIGINT' ? 2 : 15));
+    err(`phuc-loop: ${sig} received — stopping the agent and writing the report (send again to abort at once)`);
+    stop.request(`${sig} received (backpressure: user interrupt or workflow cancellation)`);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const outcome = await runLoop({
+    cwd: process.cwd(),
+    configPath: values.config,
+    evidenceDir: values.evidence,
+    runner: new NodeProcessRunner(),
+    clock: { monotonicMs: () => performance.now() },
+    log: { info: (m) => out(`phuc-loop: ${m}`), warn: (m) => err(`phuc-loop: warning: ${m}`), error: (m) => err(`phuc-loop: error: ${m}`) },
+    env: process.env,
+    stopSources: [stop],
+    signal: stop.controller.signal,
+    agentOverride: values.agent as AgentPresetName | undefined,
+    fresh: values.fresh,
+    pollMs,
+  });
+  out(`phuc-loop: ${outcome.status}(${outcome.stop_reason}) — exit ${outcome.exitCode}`);
+  return outcome.exitCode;
+}
+
+async function verify(argv: string[]): Promise<number> {
+  const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} });
+  const dir = resolve(positionals[0] ?? DEFAULT_EVIDENCE_DIR);
+  if (!(await exists(dir))) {
+    err(`phuc-loop verify: ${dir} does not exist`);
+    return EXIT_CODES.EXIT_NEED_INFO;
+  }
+  const r = await verifyTree(dir);
+  if (r.ok) {
+    out(`verified: ${r.iterations.length} iteration(s), every sha256, the certificate chain, the Triangle and the Phuc Test hold`);
+    return 0;
+  }
+  for (const p of r.problems) err(`FAIL ${p}`);
+  err(`phuc-loop verify: ${r.problems.length} problem(s)`);
+  return EXIT_CODES.EXIT_BLOCKED;
+}
+
+async function report(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  const dir = resolve(positionals[0] ?? DEFAULT_EVIDENCE_DIR);
+  const text = await readFile(join(dir, 'halting_report.json'), 'utf8').catch(() => null);
+  if (text === null) {
+    err(`phuc-loop report: no halting_report.json in ${dir}`);
+    return EXIT_CODES.EXIT_NEED_INFO;
+  }
+  if (values.json) out(text);
+  else out(renderReportMarkdown(JSON.parse(text) as HaltingReport, (await readFile(join(dir, 'agents_md_final.md'), 'utf8').catch(() => undefined)) || undefined));
+  return 0;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'init':
+      return init(rest);
+    case 'run':
+      return run(rest);
+    case 'verify':
+      return verify(rest);
+    case 'report':
+      return report(rest);
+    case 'schema':
+      out(JSON.stringify(configJsonSchema(), null, 2));
+      return 0;
+    case '--version':
+    case '-v':
+      out('phuc-loop 2.0.0');
+      return 0;
+    case undefined:
+    case '--help':
+    case '-h':
+    case 'help':
+      out(HELP);
+      return command === undefined ? EXIT_CODES.USAGE : 0;
+    default:
+      throw new UsageError(`unknown command "${command}"; allowed: init | run | verify | report | schema`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      err(`phuc-loop: ${(e as Error).message}\n\n${HELP}`);
+      process.exitCode = EXIT_CODES.USAGE;
+    } else {
+      err(`phuc-loop: crashed: ${(e as Error).stack ?? String(e)}`);
+      process.exitCode = EXIT_CODES.CRASH;
+    }
+  },
+);

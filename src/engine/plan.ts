@@ -1,0 +1,145 @@
+// INTAKE_GOAL, NULL_CHECK and DREAM_GOAL: the config and NORTHSTAR.md are read and checked for
+// nulls (seed §13) before anything runs; plan.json (the REMIND vertex) anchors the contract.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Budget, ResolvedBudget } from './budget.js';
+import { resolveBudget } from './budget.js';
+import { sha256 } from './canonical.js';
+import { ConfigError, loadConfig, type AgentPresetName, type LoopConfig } from './config.js';
+import { seedChecksum } from './decimal.js';
+import { NorthstarError, parseNorthstar, type NorthstarMetric } from './northstar.js';
+
+export const LOOP_SCRATCH_DIR = 'scratch';
+
+export interface NeedInfo {
+  stop_reason: 'NULL_INPUT' | 'HALTING_CRITERIA_MISSING' | 'NORTHSTAR_MISSING' | 'CONFIG_INVALID';
+  missing_fields: string[];
+  messages: string[];
+}
+
+export interface Intake {
+  config: LoopConfig;
+  configText: string;
+  northstar: NorthstarMetric[];
+  budget: ResolvedBudget;
+}
+
+const HALTING_FIELDS = new Set(['certificates', 'R_p']);
+const NULL_FIELDS = new Set(['goal', 'acceptance_criteria', 'version']);
+
+/** Reads and null-checks the inputs; returns what is missing instead of guessing. */
+export async function intake(cwd: string, configPath: string, agentOverride?: AgentPresetName): Promise<Intake | NeedInfo> {
+  let config: LoopConfig;
+  let configText: string;
+  try {
+    configText = await readFile(join(cwd, configPath), 'utf8').catch(() => '');
+    config = await loadConfig(join(cwd, configPath), configPath);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    const fields = e.problems.map((p) => p.field || configPath);
+    const top = fields.map((f) => f.split('.')[0]);
+    const stop_reason = top.some((f) => HALTING_FIELDS.has(f))
+      ? 'HALTING_CRITERIA_MISSING'
+      : top.some((f) => NULL_FIELDS.has(f) || f === configPath)
+        ? 'NULL_INPUT'
+        : 'CONFIG_INVALID';
+    return { stop_reason, missing_fields: fields, messages: e.message.split('\n').slice(1).map((l) => l.replace(/^\s*- /, `${configPath}: `)) };
+  }
+  if (agentOverride) config = { ...config, agent: { ...config.agent, use: agentOverride } };
+  if (config.agent.use === 'command' && !config.agent.run)
+    return { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.run'], messages: [`${configPath}: agent.run: is required when agent.use is command`] };
+  let northstarText: string;
+  try {
+    northstarText = await readFile(join(cwd, config.northstar), 'utf8');
+  } catch {
+    return {
+      stop_reason: 'NORTHSTAR_MISSING',
+      missing_fields: ['northstar'],
+      messages: [`${config.northstar}: not found; the loop cannot start without its Northstar (run \`phuc-loop init\` for a starting file)`],
+    };
+  }
+  try {
+    const northstar = parseNorthstar(northstarText, config.acceptance_criteria.map((c) => c.id));
+    return { config, configText, northstar, budget: resolveBudget(config) };
+  } catch (e) {
+    if (!(e instanceof NorthstarError)) throw e;
+    return { stop_reason: 'NORTHSTAR_MISSING', missing_fields: ['northstar'], messages: [`${config.northstar}: ${e.message}`] };
+  }
+}
+
+export interface Plan {
+  schema_version: '2.0';
+  skill: 'phuc-loop';
+  version: '2.0.0';
+  goal: string;
+  acceptance_criteria: { id: string; description: string; run: string; timeout_seconds: number; retries: number }[];
+  halting_certificates_applicable: string[];
+  R_p: string | null;
+  rung_target: number;
+  residual: LoopConfig['residual'];
+  profile: LoopConfig['profile'];
+  budget: Budget;
+  budget_explicit: string[];
+  budget_reductions: string[];
+  northstar: { file: string; metrics: NorthstarMetric[]; baseline: Record<string, string> };
+  baseline: { residual: string | null; residual_detail: string; criteria: { id: string; met: boolean; evidence: string }[] };
+  protected: string[];
+  agent: { use: AgentPresetName; model: string | null };
+  replays: number;
+  non_goals: string[];
+  stop_rules: string[];
+  config_file: string;
+  config_sha256: string;
+  seed_checksum: { formula: string; product: string; verified: boolean };
+  security: { gate: string; api_surface: string; drift_explanation: string; api_surface_before: string | null } | null;
+}
+
+/** Every path the agent may not change: the user's globs plus the loop's own inputs. */
+export function protectedGlobs(config: LoopConfig, configPath: string): string[] {
+  return [...new Set([...config.protected, configPath, config.northstar])];
+}
+
+export function buildPlan(
+  i: Intake,
+  configPath: string,
+  baseline: Plan['baseline'],
+  northstarBaseline: Record<string, string>,
+  apiSurfaceBefore: string | null,
+): Plan {
+  const c = i.config;
+  const seed = seedChecksum();
+  const guarded = protectedGlobs(c, configPath);
+  return {
+    schema_version: '2.0',
+    skill: 'phuc-loop',
+    version: '2.0.0',
+    goal: c.goal,
+    acceptance_criteria: c.acceptance_criteria.map((a) => ({ id: a.id, description: a.description ?? a.run, run: a.run, timeout_seconds: a.timeout_seconds, retries: a.retries })),
+    halting_certificates_applicable: c.certificates,
+    R_p: c.R_p ?? null,
+    rung_target: c.rung_target,
+    residual: c.residual,
+    profile: c.profile,
+    budget: i.budget.budget,
+    budget_explicit: i.budget.explicit,
+    budget_reductions: i.budget.reductions,
+    northstar: { file: c.northstar, metrics: i.northstar, baseline: northstarBaseline },
+    baseline,
+    protected: guarded,
+    agent: { use: c.agent.use, model: c.agent.model ?? null },
+    replays: c.replays,
+    non_goals: [`no change under ${guarded.join(', ')}`, 'no weakened, skipped or deleted test or check', 'no commit, push or history rewrite by the agent'],
+    stop_rules: [
+      'invariant or guardrail violation → EXIT_BLOCKED',
+      'EXACT or CONVERGED certificate → EXIT_CONVERGED',
+      'three strictly increasing residuals → EXIT_DIVERGED',
+      'backpressure (STOP label, scratch/STOP, signal, disk > 90%, rate limit) → EXIT_BLOCKED(BACKPRESSURE_SIGNAL)',
+      'three iterations with W = 0 → EXIT_BLOCKED(NORTHSTAR_DRIFT)',
+      'budget exhausted → EXIT_BUDGET_EXCEEDED',
+    ],
+    config_file: configPath,
+    config_sha256: sha256(i.configText),
+    seed_checksum: { formula: '641 × 274177 × 65537', product: seed.product, verified: seed.verified },
+    security: c.security ? { ...c.security, api_surface_before: apiSurfaceBefore } : null,
+  };
+}

@@ -1,0 +1,30 @@
+import { mkdtemp, readFile, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sha256 } from '../../src/engine/canonical.js';
+import { EvidenceStore } from '../../src/engine/evidence.js';
+
+describe('evidence store', () => {
+  test('atomic writes, manifest with sha256, append-only logs, links', async () => {
+    const root = join(await mkdtemp(join(tmpdir(), 'phuc-ev-')), 'loop');
+    const ev = new EvidenceStore(root);
+    await ev.writeJson('plan.json', { b: 1, a: [2] });
+    expect(await readFile(join(root, 'plan.json'), 'utf8')).toBe('{\n  "a": [\n    2\n  ],\n  "b": 1\n}\n');
+    await ev.appendLine('history.jsonl', '{"i":0}');
+    await ev.appendLine('history.jsonl', '{"i":1}');
+    expect(await readFile(join(root, 'history.jsonl'), 'utf8')).toBe('{"i":0}\n{"i":1}\n');
+    await ev.saveManifest();
+    const m = JSON.parse(await readFile(join(root, 'manifest.json'), 'utf8'));
+    expect(m.files.map((f: { path: string }) => f.path)).toEqual(['history.jsonl', 'plan.json']);
+    expect(ev.link('plan.json')).toBe(`plan.json#${sha256(await readFile(join(root, 'plan.json')))}`);
+    expect((await readdir(root)).filter((f) => f.includes('.tmp-'))).toEqual([]);
+    const again = new EvidenceStore(root);
+    expect(await again.loadManifest()).toBe(true);
+    await again.appendLine('history.jsonl', '{"i":2}');
+    expect(await readFile(join(root, 'history.jsonl'), 'utf8')).toBe('{"i":0}\n{"i":1}\n{"i":2}\n');
+  });
+  test('canonical JSON refuses floats', async () => {
+    const ev = new EvidenceStore(await mkdtemp(join(tmpdir(), 'phuc-ev-')));
+    await expect(ev.writeJson('x.json', { residual: 0.1 })).rejects.toThrow(/Decimal string/);
+  });
+});
