@@ -110,8 +110,10 @@ export class EvidenceStore {
     }
   }
 
+  /** Removes every evidence file (not the run lock) to start a new tree. */
   async clear(): Promise<void> {
-    await rm(this.root, { recursive: true, force: true });
+    const names = await readdir(this.root).catch(() => [] as string[]);
+    await Promise.all(names.filter((n) => !NOT_EVIDENCE.has(n)).map((n) => rm(join(this.root, n), { recursive: true, force: true })));
     this.entries.clear();
     this.appendCache.clear();
   }

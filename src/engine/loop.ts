@@ -305,7 +305,6 @@ const range = (a: number, b: number) => Array.from({ length: Math.max(0, b - a) 
 async function dream(ctx: Ctx, configPath: string): Promise<Plan> {
   const { intake: i, ev, o } = ctx;
   await ev.clear();
-  await acquireLockFile(ev);
   o.log.info(`plan: ${i.config.acceptance_criteria.length} criteria, certificates ${i.config.certificates.join('/')}, rung ${i.config.rung_target}, agent ${i.config.agent.use}`);
   const checks = await runChecks(i.config.acceptance_criteria, checkCtx(ctx, 'baseline'));
   const residual = await computeResidual(i.config, checks, { runner: o.runner, cwd: ctx.cwd, env: ctx.checkEnv });

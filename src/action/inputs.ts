@@ -1,0 +1,124 @@
+// The action's inputs (action.yml), read once and validated with zod. Every error names the input,
+// the value it got and what is allowed, so a typo in `with:` fails before anything runs.
+import * as core from '@actions/core';
+import { z } from 'zod';
+import { AGENT_PRESETS } from '../engine/config.js';
+
+export const COMMENT_MODES = ['sticky', 'per-iteration', 'off'] as const;
+
+const TRUE = ['true', 'True', 'TRUE', 'yes', 'on', '1'];
+const FALSE = ['false', 'False', 'FALSE', 'no', 'off', '0'];
+
+const bool = () =>
+  z.string().transform((v, ctx) => {
+    if (TRUE.includes(v)) return true;
+    if (FALSE.includes(v)) return false;
+    ctx.addIssue({ code: 'custom', message: `must be true or false` });
+    return z.NEVER;
+  });
+
+const number = (opts: { min: number; max: number; int?: boolean; what: string }) =>
+  z.string().transform((v, ctx) => {
+    const n = v.trim() === '' ? NaN : Number(v);
+    if (!Number.isFinite(n) || n < opts.min || n > opts.max || (opts.int && !Number.isInteger(n))) {
+      ctx.addIssue({ code: 'custom', message: `must be ${opts.int ? 'an integer' : 'a number'} ${opts.what} between ${opts.min} and ${opts.max}` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+/** Login names: GitHub logins plus the `[bot]` suffix of apps. */
+const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/;
+/** The suffix added to artifact-name: `-pr-<number>`, so it must leave room and stay a valid name. */
+const ARTIFACT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/;
+
+export const inputSchema = z.object({
+  config: z.string().trim().min(1, { error: 'must be a path to the loop config, e.g. phuc-loop.yml' }),
+  'github-token': z.string().trim().min(1, { error: 'is empty: pass a token (the default is ${{ github.token }})' }),
+  agent: z
+    .string()
+    .trim()
+    .transform((v, ctx) => {
+      if (v === '') return undefined;
+      if (!(AGENT_PRESETS as readonly string[]).includes(v)) {
+        ctx.addIssue({ code: 'custom', message: `must be empty (use the config's agent.use) or one of ${AGENT_PRESETS.join(' | ')}` });
+        return z.NEVER;
+      }
+      return v as (typeof AGENT_PRESETS)[number];
+    }),
+  'stop-label': z.string().trim().min(1, { error: 'must name a label, e.g. STOP' }).max(50, { error: 'must be at most 50 characters (a GitHub label name)' }),
+  comment: z.enum(COMMENT_MODES, { error: `must be one of ${COMMENT_MODES.join(' | ')}` }),
+  'artifact-name': z.string().trim().regex(ARTIFACT_NAME, { error: 'must be letters, digits, ".", "_" or "-" (the action appends -pr-<number>)' }),
+  'retention-days': number({ min: 1, max: 90, int: true, what: 'of days' }),
+  push: bool(),
+  'poll-seconds': number({ min: 0.5, max: 3600, what: 'of seconds' }),
+  'working-directory': z.string().trim().transform((v) => (v === '' ? '.' : v)),
+  'allowed-bots': z.string().transform((v, ctx) => {
+    const names = v.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
+    for (const n of names)
+      if (!LOGIN.test(n)) {
+        ctx.addIssue({ code: 'custom', message: `"${n}" is not a GitHub login (e.g. renovate[bot]); separate names with commas or new lines` });
+        return z.NEVER;
+      }
+    return names.map((n) => n.toLowerCase());
+  }),
+  'pull-request': z.string().trim().transform((v, ctx) => {
+    if (v === '') return undefined;
+    if (!/^[1-9][0-9]{0,9}$/.test(v)) {
+      ctx.addIssue({ code: 'custom', message: 'must be empty or a pull request number' });
+      return z.NEVER;
+    }
+    return Number(v);
+  }),
+  fresh: bool(),
+});
+
+export type ActionInputs = z.output<typeof inputSchema>;
+export type InputName = keyof z.input<typeof inputSchema>;
+export const INPUT_NAMES = Object.keys(inputSchema.shape) as InputName[];
+
+/** Defaults as in action.yml, for inputs the runner did not set (a runner always sets them all). */
+export const INPUT_DEFAULTS: Record<InputName, string> = {
+  config: 'phuc-loop.yml',
+  'github-token': '',
+  agent: '',
+  'stop-label': 'STOP',
+  comment: 'sticky',
+  'artifact-name': 'phuc-loop-evidence',
+  'retention-days': '30',
+  push: 'true',
+  'poll-seconds': '30',
+  'working-directory': '.',
+  'allowed-bots': '',
+  'pull-request': '',
+  fresh: 'false',
+};
+
+export class InputError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid input${problems.length > 1 ? 's' : ''}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Validates raw values (name → string); throws InputError naming every bad input. */
+export function parseInputs(raw: Partial<Record<InputName, string>>): ActionInputs {
+  const values = Object.fromEntries(INPUT_NAMES.map((n) => [n, raw[n] ?? INPUT_DEFAULTS[n]]));
+  const r = inputSchema.safeParse(values);
+  if (r.success) return r.data;
+  const problems = r.error.issues.map((i) => {
+    const name = String(i.path[0] ?? '?');
+    const got = name === 'github-token' ? '(hidden)' : JSON.stringify(values[name] ?? '');
+    return `input "${name}": got ${got}; ${i.message}`;
+  });
+  throw new InputError(problems);
+}
+
+/** Reads every input through @actions/core (INPUT_<NAME>) and validates them once. */
+export function readInputs(): ActionInputs {
+  const raw: Partial<Record<InputName, string>> = {};
+  for (const n of INPUT_NAMES) {
+    const v = core.getInput(n, { trimWhitespace: false });
+    if (v !== '' || process.env[`INPUT_${n.replace(/ /g, '_').toUpperCase()}`] !== undefined) raw[n] = v;
+  }
+  return parseInputs(raw);
+}

@@ -1,0 +1,97 @@
+// Real temporary git repositories and the built CLI run as a child process (async, never sync).
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CLI = join(ROOT, 'dist', 'cli', 'index.js');
+export const FIXTURES = join(ROOT, 'test', 'fixtures');
+const exec = promisify(execFile);
+
+export async function git(cwd: string, ...args: string[]): Promise<string> {
+  const { stdout } = await exec('git', args, { cwd });
+  return stdout;
+}
+
+/** A fresh git repository holding `files`, committed once on branch main. */
+export async function makeRepo(files: Record<string, string>, name = 'repo'): Promise<string> {
+  const dir = join(await mkdtemp(join(tmpdir(), 'phuc-it-')), name);
+  await mkdir(dir, { recursive: true });
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+  await git(dir, 'init', '-q', '-b', 'main');
+  await git(dir, 'config', 'user.email', 'test@example.com');
+  await git(dir, 'config', 'user.name', 'test');
+  await git(dir, 'add', '-A');
+  await git(dir, 'commit', '-q', '-m', 'initial');
+  return dir;
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliRun {
+  child: ChildProcess;
+  done: Promise<CliResult>;
+  /** Resolves once stdout has printed a line matching `re`. */
+  waitFor(re: RegExp): Promise<void>;
+}
+
+export function startCli(cwd: string, args: string[], env: Record<string, string> = {}): CliRun {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const waiters: { re: RegExp; resolve: () => void }[] = [];
+  child.stdout!.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    for (const w of waiters.splice(0)) (w.re.test(stdout) ? w.resolve : () => waiters.push(w))();
+  });
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<CliResult>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return {
+    child,
+    done,
+    waitFor: (re) => new Promise<void>((resolve) => (re.test(stdout) ? resolve() : waiters.push({ re, resolve }))),
+  };
+}
+
+export function cli(cwd: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return startCli(cwd, args, env).done;
+}
+
+export async function readJson<T = Record<string, unknown>>(path: string): Promise<T> {
+  return JSON.parse(await readFile(path, 'utf8')) as T;
+}
+
+export const agent = (name: string) => `node ${JSON.stringify(join(FIXTURES, 'agents', name))}`;
+
+/** A config for tests: quick checks, small budgets; `over` is appended YAML. */
+export function config(opts: { criteria: { id: string; run: string }[]; agent: string; extra?: string; certificates?: string; rung?: number }): string {
+  return [
+    'version: 2',
+    'goal: Make the checks pass without weakening them.',
+    'acceptance_criteria:',
+    ...opts.criteria.flatMap((c) => [`  - id: ${c.id}`, `    run: ${JSON.stringify(c.run)}`, '    timeout_seconds: 60']),
+    `certificates: ${opts.certificates ?? '[EXACT, CONVERGED, DIVERGED]'}`,
+    'R_p: "1e-4"',
+    `rung_target: ${opts.rung ?? 641}`,
+    'agent:',
+    '  use: command',
+    `  run: ${JSON.stringify(opts.agent)}`,
+    'protected: ["test/**"]',
+    opts.extra ?? '',
+  ].join('\n');
+}
+
+export const NORTHSTAR = `| id | metric | current | target | measure |
+|---|---|---|---|---|
+| residual | failing criteria | 1 | 0 | residual |
+`;

@@ -1,0 +1,123 @@
+// The loop end to end: the built CLI on real temporary git repos with scripted agent programs.
+import { readFile, readdir, writeFile, appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+
+const three = [1, 2, 3].map((i) => ({ id: `bug${i}`, run: `grep -q fixed-${i} src/status.txt` }));
+
+async function fixerRepo(extra = '', rung = 274177) {
+  return makeRepo({
+    'phuc-loop.yml': config({ criteria: three, agent: agent('fixer.mjs'), rung, extra }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'bugs: 3\n',
+    'AGENTS.md': '# Project rules\n\nWrite small commits.\n',
+  });
+}
+
+describe('a loop that converges', () => {
+  let repo: string;
+  let run: Awaited<ReturnType<typeof cli>>;
+  beforeAll(async () => {
+    repo = await fixerRepo();
+    run = await cli(repo, ['run'], { GITHUB_TOKEN: 'ghs_loopsecret123456' });
+  });
+
+  test('exits 0 with EXIT_CONVERGED and an EXACT certificate after three iterations', async () => {
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/EXIT_CONVERGED\(EXACT\)/);
+    const report = await readJson(join(repo, 'evidence/loop/halting_report.json'));
+    expect(report).toMatchObject({ status: 'EXIT_CONVERGED', stop_reason: 'EXACT', iterations_completed: 3, verification_rung_achieved: 274177, seed_checksum_verified: true });
+    expect((report.halting_certificate as { residual_history_decimal_strings: string[] }).residual_history_decimal_strings).toEqual(['2', '1', '0']);
+    expect((report.phuc_test_result as { pass: boolean }).pass).toBe(true);
+    expect(report.northstar_alignment_certificate).toMatchObject({ status: 'ALIGNED', metrics_advanced: ['residual'] });
+    expect((report.replays as unknown[]).length).toBe(2);
+  });
+
+  test('prints one line per step a person wants to watch', () => {
+    expect(run.stdout).toMatch(/iter 0: agent \d+\.\d s, exit 0/);
+    expect(run.stdout).toMatch(/iter 1: checks 2\/3 · residual 1 · certificate NONE/);
+    expect(run.stdout).toMatch(/iter 2: GLOW \d+ \(G25 L25 O25 W25\)/);
+  });
+
+  test('every iteration has the evidence files of SPEC §5, and the certificates form a hash chain', async () => {
+    const ev = join(repo, 'evidence/loop');
+    const top = await readdir(ev);
+    for (const f of ['plan.json', 'manifest.json', 'halting_report.json', 'budget_log.json', 'agents_md_final.md', 'history.jsonl', 'state.json']) expect(top).toContain(f);
+    for (const n of [0, 1, 2]) {
+      const files = await readdir(join(ev, `iter_${n}`));
+      for (const f of ['cnf_capsule.json', 'artifacts.json', 'agents_md_entry.md', 'certificate.json', 'glow.json', 'diff.patch', 'agent.log', 'agent_report.json', 'prompt.md']) expect(files).toContain(f);
+    }
+    const c1 = await readJson<{ previous_certificate_sha256: string; tree: string; checklist: { evidence: string }[] }>(join(ev, 'iter_1/certificate.json'));
+    const { createHash } = await import('node:crypto');
+    expect(c1.previous_certificate_sha256).toBe(createHash('sha256').update(await readFile(join(ev, 'iter_0/certificate.json'))).digest('hex'));
+    expect(c1.tree).toMatch(/^[0-9a-f]{40}$/);
+    expect(c1.checklist[0].evidence).toMatch(/^iter_1\/checks\/bug1\.log#[0-9a-f]{64}$/);
+    expect((await readFile(join(ev, 'history.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(3);
+  });
+
+  test('each iteration is one commit naming iteration, residual, certificate and GLOW; AGENTS.md keeps the user text', async () => {
+    const log = await git(repo, 'log', '--format=%s');
+    expect(log.trim().split('\n')).toEqual([
+      expect.stringMatching(/^phuc-loop: iteration 2 — residual 0, certificate EXACT, GLOW 100 \(G25 L25 O25 W25\)$/),
+      expect.stringMatching(/^phuc-loop: iteration 1 — residual 1, certificate NONE, GLOW \d+/),
+      expect.stringMatching(/^phuc-loop: iteration 0 — residual 2, certificate NONE, GLOW \d+/),
+      'initial',
+    ]);
+    const agentsMd = await readFile(join(repo, 'AGENTS.md'), 'utf8');
+    expect(agentsMd.startsWith('# Project rules\n\nWrite small commits.\n')).toBe(true);
+    for (const n of [0, 1, 2]) expect(agentsMd).toContain(`## Iteration ${n}\n`);
+    expect(agentsMd).toContain('- certificate: EXACT');
+    expect(await git(repo, 'status', '--porcelain')).toBe('');
+  });
+
+  test('the loop\'s own token never reaches the agent nor the evidence', async () => {
+    const log = await readFile(join(repo, 'evidence/loop/iter_0/agent.log'), 'utf8');
+    expect(log).toContain('token absent');
+    const all = await git(repo, 'grep', '-r', 'ghs_loopsecret', '--no-index', 'evidence').catch(() => '');
+    expect(all).toBe('');
+  });
+
+  test('verify passes, and catches a one-byte edit anywhere', async () => {
+    expect((await cli(repo, ['verify'])).code).toBe(0);
+    const log = join(repo, 'evidence/loop/iter_1/checks/bug1.log');
+    const original = await readFile(log);
+    const edited = Buffer.from(original);
+    edited[0] = edited[0] ^ 1;
+    await writeFile(log, edited);
+    const v = await cli(repo, ['verify']);
+    expect(v.code).toBe(12);
+    expect(v.stderr).toContain('iter_1/checks/bug1.log: sha256 differs from the manifest');
+    await writeFile(log, original);
+    expect((await cli(repo, ['verify'])).code).toBe(0);
+    await appendFile(join(repo, 'evidence/loop/iter_2/extra.txt'), 'x');
+    expect((await cli(repo, ['verify'])).stderr).toContain('iter_2/extra.txt: not in the manifest');
+  });
+
+  test('report prints the halting report markdown', async () => {
+    const r = await cli(repo, ['report']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('## phuc-loop: EXIT_CONVERGED (EXACT)');
+    expect(r.stdout).toContain('| 2 | 25 | 25 | 25 | 25 | 100 | 0 |');
+    expect(r.stdout).toContain('<summary>AGENTS.md</summary>');
+  });
+});
+
+describe('determinism', () => {
+  test('the same evidence gives byte-identical capsules and prompts in two different checkouts', async () => {
+    const a = await fixerRepo('', 641);
+    const b = await fixerRepo('', 641);
+    expect((await cli(a, ['run'])).code).toBe(0);
+    expect((await cli(b, ['run'])).code).toBe(0);
+    for (const n of [0, 1, 2])
+      for (const f of ['cnf_capsule.json', 'prompt.md', 'agents_md_entry.md', 'certificate.json'])
+        expect(await readFile(join(a, `evidence/loop/iter_${n}/${f}`), 'utf8')).toBe(await readFile(join(b, `evidence/loop/iter_${n}/${f}`), 'utf8'));
+    // Measured durations are evidence too; everything else in the report must match.
+    const untimed = async (dir: string) => {
+      const r = await readJson(join(dir, 'evidence/loop/halting_report.json'));
+      delete r.total_seconds_elapsed;
+      delete r.budget_use;
+      return r;
+    };
+    expect(await untimed(a)).toEqual(await untimed(b));
+  });
+});

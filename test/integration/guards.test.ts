@@ -1,0 +1,139 @@
+// Guardrails and fail-closed inputs: protected tests, bad config, no Northstar, a flaky check,
+// compaction over many iterations, and resuming (or refusing to resume) from evidence.
+import { readFile, writeFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+
+const report = (repo: string) => readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
+
+test('an agent that edits a protected test to pass it is reverted and blocked: no certificate', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'sh test/check.sh' }], agent: agent('cheat.mjs') }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'test/check.sh': '#!/bin/sh\nexit 1\n',
+  });
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(12);
+  const rep = await report(repo);
+  expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'GUARDRAIL_VIOLATION' });
+  expect(rep.halting_certificate.type).toBe('NONE');
+  expect(await readFile(join(repo, 'test/check.sh'), 'utf8')).toBe('#!/bin/sh\nexit 1\n');
+  expect(await git(repo, 'show', 'HEAD:test/check.sh')).toBe('#!/bin/sh\nexit 1\n');
+  expect(await git(repo, 'show', '--stat', '--format=', 'HEAD')).not.toContain('test/check.sh');
+  expect(await readFile(join(repo, 'evidence/loop/iter_0/agents_md_entry.md'), 'utf8')).toContain('[A] GUARDRAIL: protected paths changed and reverted: test/check.sh');
+});
+
+describe('fail closed on inputs', () => {
+  const good = config({ criteria: [{ id: 't', run: 'true' }], agent: agent('noop.mjs') });
+  test.each([
+    ['agent preset', good.replace('use: command', 'use: cloud'), /agent\.use: got "cloud"; allowed: claude \| codex \| gemini \| aider \| command/],
+    ['R_p', good.replace('R_p: "1e-4"', 'R_p: "1,5"'), /R_p: must be a Decimal/],
+    ['unknown field', good + '\nmax_iterations: 3\n', /max_iterations: is not a known field; allowed here: .*budget/],
+    ['criteria', good.replace(/acceptance_criteria:[\s\S]*?certificates/, 'acceptance_criteria: []\ncertificates'), /acceptance_criteria: got \[\]; must list at least one criterion/],
+  ])('malformed config (%s) → EXIT_NEED_INFO naming the field', async (_n, text, re) => {
+    const repo = await makeRepo({ 'phuc-loop.yml': text, 'NORTHSTAR.md': NORTHSTAR });
+    const r = await cli(repo, ['run']);
+    expect(r.code).toBe(13);
+    expect(r.stderr).toMatch(re);
+    const rep = await report(repo);
+    expect(rep.status).toBe('EXIT_NEED_INFO');
+    expect(rep.missing_fields.length).toBeGreaterThan(0);
+  });
+
+  test('no config file → EXIT_NEED_INFO', async () => {
+    const repo = await makeRepo({ 'README.md': 'x' });
+    const r = await cli(repo, ['run']);
+    expect(r.code).toBe(13);
+    expect(r.stderr).toMatch(/phuc-loop\.yml.*not found/);
+  });
+
+  test('missing NORTHSTAR.md → EXIT_NEED_INFO(NORTHSTAR_MISSING); nothing ran', async () => {
+    const repo = await makeRepo({ 'phuc-loop.yml': good });
+    const r = await cli(repo, ['run']);
+    expect(r.code).toBe(13);
+    const rep = await report(repo);
+    expect(rep).toMatchObject({ status: 'EXIT_NEED_INFO', stop_reason: 'NORTHSTAR_MISSING', missing_fields: ['northstar'] });
+    expect(await git(repo, 'log', '--oneline')).toMatch(/^\w+ initial\n$/);
+  });
+});
+
+test('a flaky check: the replays differ, rung 274177 is not reached, the loop does not exit converged', async () => {
+  // Passes on every odd run of the check (a counter kept outside the repository's tracked files).
+  const flaky = 'n=$(cat .git/flaky 2>/dev/null || echo 0); n=$((n+1)); echo $n > .git/flaky; grep -q fixed-1 src/status.txt && [ $((n % 2)) -eq 0 ]';
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'flaky', run: flaky }], agent: agent('fixer.mjs'), rung: 274177 }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': '',
+  });
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(12);
+  const rep = await report(repo);
+  expect(rep.status).toBe('EXIT_BLOCKED');
+  expect(rep.stop_reason).toBe('PHUC_TEST_FAILURE_5');
+  expect(rep.verification_rung_achieved).toBe(641);
+  expect(rep.rung_checks['274177'].replays_same_certificate).toBe(false);
+  expect(rep.replays.some((x: { same: boolean }) => !x.same)).toBe(true);
+  expect(r.stdout).toMatch(/DIFFERS \(flaky check\)/);
+});
+
+test('compaction over many iterations keeps the learnings under 8,000 tokens with a [COMPACTION] line', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('chatty.mjs'), extra: 'budget:\n  max_iterations: 14\n' }),
+    'NORTHSTAR.md': NORTHSTAR + '| progress | work left | 100 | 0 | cat progress.txt |\n',
+    'progress.txt': '100\n',
+  });
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(11);
+  const agentsMd = await readFile(join(repo, 'AGENTS.md'), 'utf8');
+  expect(agentsMd).toMatch(/\[COMPACTION\] Distilled iterations 0-\d+ to \d+ witness lines/);
+  const log = await readFile(join(repo, 'evidence/loop/compaction.log'), 'utf8');
+  expect(log).toMatch(/^iteration \d+: \[COMPACTION\]/);
+  const capsule = await readJson<{ accumulated_learnings: string }>(join(repo, 'evidence/loop/iter_13/cnf_capsule.json'));
+  const { encode } = await import('gpt-tokenizer/encoding/cl100k_base');
+  expect(encode(capsule.accumulated_learnings).length).toBeLessThanOrEqual(8000);
+  // Lane A lines of a compacted iteration are kept verbatim.
+  const entry0 = await readFile(join(repo, 'evidence/loop/iter_0/agents_md_entry.md'), 'utf8');
+  const laneA0 = entry0.split('\n').find((l) => l.startsWith('- [A] criterion never failed'))!;
+  expect(capsule.accumulated_learnings.includes(laneA0) || capsule.accumulated_learnings.includes('[iters 0–')).toBe(true);
+  expect((await cli(repo, ['verify'])).code).toBe(0);
+});
+
+describe('resuming from evidence', () => {
+  test('an unchanged checkout after a terminal exit does nothing; a new commit continues the numbering and budgets', async () => {
+    const repo = await makeRepo({
+      'phuc-loop.yml': config({ criteria: [{ id: 'bug1', run: 'grep -q fixed-1 src/status.txt' }, { id: 'bug2', run: 'grep -q fixed-2 src/status.txt' }], agent: agent('fixer.mjs'), extra: 'budget:\n  max_iterations: 1\n' }),
+      'NORTHSTAR.md': NORTHSTAR,
+      'src/status.txt': '',
+    });
+    expect((await cli(repo, ['run'])).code).toBe(11);
+    const again = await cli(repo, ['run']);
+    expect(again.code).toBe(11);
+    expect(again.stdout).toMatch(/nothing to do: the last run ended EXIT_BUDGET_EXCEEDED\(MAX_ITERS\)/);
+    await writeFile(join(repo, 'notes.txt'), 'a human commit\n');
+    await git(repo, 'add', 'notes.txt');
+    await git(repo, 'commit', '-qm', 'human');
+    const third = await cli(repo, ['run']);
+    expect(third.stdout).toMatch(/resuming from evidence\/loop: 1 iteration\(s\) on record, next is 1/);
+    expect(third.code).toBe(11); // the budget of one iteration was already used
+  });
+
+  test('a tampered evidence tree is refused (EXIT_BLOCKED), never replaced by a silent fresh start', async () => {
+    const repo = await makeRepo({
+      'phuc-loop.yml': config({ criteria: [{ id: 'bug2', run: 'grep -q fixed-2 src/status.txt' }], agent: agent('fixer.mjs'), extra: 'budget:\n  max_iterations: 1\n' }),
+      'NORTHSTAR.md': NORTHSTAR,
+      'src/status.txt': '',
+    });
+    expect((await cli(repo, ['run'])).code).toBe(11);
+    await writeFile(join(repo, 'evidence/loop/iter_0/certificate.json'), '{}\n');
+    await writeFile(join(repo, 'x.txt'), 'change\n');
+    await git(repo, 'add', 'x.txt');
+    await git(repo, 'commit', '-qm', 'x');
+    const r = await cli(repo, ['run']);
+    expect(r.code).toBe(12);
+    expect(r.stderr).toMatch(/does not verify: iter_0\/certificate\.json: sha256 differs/);
+    expect(await readFile(join(repo, 'evidence/loop/iter_0/certificate.json'), 'utf8')).toBe('{}\n');
+    await rm(join(repo, 'scratch'), { recursive: true, force: true });
+    const fresh = await cli(repo, ['run', '--fresh']);
+    expect(fresh.stdout).toMatch(/fresh start: the previous evidence tree was moved to evidence\/loop\.previous/);
+  });
+});

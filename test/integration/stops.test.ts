@@ -1,0 +1,108 @@
+// How the loop stops when it does not converge: divergence, an idle agent, a hung agent, STOP,
+// SIGTERM and the cost budget — each through the built CLI on a real repository.
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson, startCli } from '../helpers/repo.js';
+
+const report = (repo: string) => readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test('divergence: three strictly increasing residuals end EXIT_DIVERGED', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'zero', run: 'test "$(cat src/count.txt)" = 0' }], agent: agent('worsen.mjs'), extra: 'residual:\n  metric: command\n  run: cat src/count.txt\n' }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/count.txt': '0\n',
+  });
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(10);
+  const rep = await report(repo);
+  expect(rep).toMatchObject({ status: 'EXIT_DIVERGED', stop_reason: 'SILENT_DIVERGENCE_DETECTED', iterations_completed: 3, divergence_start_iteration: 0 });
+  expect(rep.halting_certificate).toMatchObject({ type: 'DIVERGED', lane: 'A', residual_history_decimal_strings: ['1', '2', '3'] });
+  expect((await readFile(join(repo, 'evidence/loop/iter_2/agents_md_entry.md'), 'utf8'))).toContain('- residual_direction: DIVERGING');
+});
+
+test('an agent that does nothing: EXIT_BLOCKED(EVIDENCE_INCOMPLETE), with its certificate and entry', async () => {
+  const repo = await makeRepo({ 'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('noop.mjs') }), 'NORTHSTAR.md': NORTHSTAR });
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(12);
+  const rep = await report(repo);
+  expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'EVIDENCE_INCOMPLETE', iterations_completed: 1 });
+  expect(await readFile(join(repo, 'evidence/loop/iter_0/agents_md_entry.md'), 'utf8')).toContain('[A] Iteration produced no artifacts');
+  expect((await cli(repo, ['verify'])).code).toBe(0);
+});
+
+test('an agent that hangs and spawns children is killed with all of them at the time limit', async () => {
+  const pids = join(tmpdir(), `phuc-hang-${process.pid}-${Date.now()}.json`);
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: `${agent('hang.mjs')} ${pids}`, extra: 'budget:\n  max_iterations: 1\n  max_seconds_per_iteration: 2\n' }),
+    'NORTHSTAR.md': NORTHSTAR,
+  });
+  const r = await cli(repo, ['run']);
+  const list = JSON.parse(await readFile(pids, 'utf8')) as number[];
+  expect(list).toHaveLength(3);
+  for (const pid of list) expect(alive(pid)).toBe(false);
+  expect(r.stdout).toMatch(/iter 0: agent 2\.\d s, killed at the time limit/);
+  expect(r.code).toBe(12); // no change and no report from a killed agent: EVIDENCE_INCOMPLETE
+  expect(await readFile(join(repo, 'evidence/loop/iter_0/agents_md_entry.md'), 'utf8')).toMatch(/\[A\] agent killed at the 2 s limit/);
+});
+
+async function sleepyRepo() {
+  return makeRepo({ 'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('sleepy.mjs') }), 'NORTHSTAR.md': NORTHSTAR, 'src/.keep': '' });
+}
+
+test('scratch/STOP during a run stops the agent within the poll interval: BACKPRESSURE', async () => {
+  const repo = await sleepyRepo();
+  const run = startCli(repo, ['run', '--poll-ms', '100']);
+  await run.waitFor(/baseline:/);
+  await new Promise((r) => setTimeout(r, 400));
+  const t0 = Date.now();
+  await mkdir(join(repo, 'scratch'), { recursive: true });
+  await writeFile(join(repo, 'scratch/STOP'), '');
+  const r = await run.done;
+  expect(Date.now() - t0).toBeLessThan(10_000);
+  expect(r.code).toBe(12);
+  const rep = await report(repo);
+  expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'BACKPRESSURE_SIGNAL' });
+  expect(rep.halting_certificate.type).toBe('BACKPRESSURE');
+  expect(rep.exits_fired).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'BACKPRESSURE', reason: 'scratch/STOP exists' })]));
+  // The partial work is committed, nothing is lost, and the tree still verifies.
+  expect(await git(repo, 'show', '--stat', 'HEAD')).toContain('src/partial.txt');
+  expect((await cli(repo, ['verify'])).code).toBe(0);
+});
+
+test('SIGTERM during a run (workflow cancellation): the agent is stopped and the report is written', async () => {
+  const repo = await sleepyRepo();
+  const run = startCli(repo, ['run']);
+  await run.waitFor(/baseline:/);
+  await new Promise((r) => setTimeout(r, 500));
+  run.child.kill('SIGTERM');
+  const r = await run.done;
+  expect(r.code).toBe(12);
+  expect(r.stderr).toContain('SIGTERM received');
+  const rep = await report(repo);
+  expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'BACKPRESSURE_SIGNAL' });
+  expect(rep.halting_certificate.type).toBe('BACKPRESSURE');
+  expect((await cli(repo, ['verify'])).code).toBe(0);
+});
+
+test('the cost budget: the agent\'s reported cost is summed exactly and ends the loop', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('costly.mjs'), extra: 'budget:\n  max_total_cost_usd: "1"\n' }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/work.txt': '',
+  });
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(11);
+  const rep = await report(repo);
+  expect(rep).toMatchObject({ status: 'EXIT_BUDGET_EXCEEDED', stop_reason: 'MAX_COST', iterations_completed: 2 });
+  expect(rep.budget_use.cost_usd).toBe('1.2 / 1');
+  expect(rep.halting_certificate.type).toBe('TIMEOUT');
+});
