@@ -135,11 +135,11 @@ export function agentInvocation(opts: AgentInvocationOptions): AgentInvocation {
 // ---------------------------------------------------------------------------------------------------
 // JSON scanning that keeps numbers as their source text, so a cost is never rounded through a float.
 
-class RawNumber {
+export class RawNumber {
   constructor(readonly raw: string) {}
 }
-type Json = null | boolean | string | RawNumber | Json[] | JsonObject;
-interface JsonObject {
+export type Json = null | boolean | string | RawNumber | Json[] | JsonObject;
+export interface JsonObject {
   [key: string]: Json;
 }
 

@@ -27,7 +27,7 @@ export class Git {
   }
 
   async run(args: string[], opts: { stdin?: string; allowFail?: boolean } = {}): Promise<string> {
-    const r = await this.runner.run({ command: 'git', args: [...this.identity, ...args], cwd: this.cwd, env: this.env, stdin: opts.stdin });
+    const r = await this.runner.run({ command: 'git', args: [...this.identity, ...args], cwd: this.cwd, env: this.env, stdin: opts.stdin, reapLeftovers: false });
     if (r.exitCode !== 0 && !opts.allowFail)
       throw new GitError(`git ${args.join(' ')} failed (${r.exitCode ?? r.signal}): ${r.stderr.trim() || r.stdout.trim()}`);
     return r.stdout;

@@ -15,6 +15,11 @@ export interface RunSpec {
   signal?: AbortSignal;
   /** Output beyond this many bytes per stream is dropped from the middle (head and tail kept). */
   maxOutputBytes?: number;
+  /**
+   * After a normal exit, sweep the process table for anything the child left running (default
+   * true). The loop's own git calls leave nothing behind and skip the sweep: it costs ~10 ms.
+   */
+  reapLeftovers?: boolean;
 }
 
 export interface RunResult {

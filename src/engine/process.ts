@@ -14,6 +14,9 @@ import type { ProcessRunner, RunResult, RunSpec } from './ports.js';
  */
 export const RUN_TAG_VAR = 'PHUC_RUN_TAG';
 
+/** setTimeout fires at once for longer delays. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export interface NodeProcessRunnerOptions {
   /** Between SIGTERM and SIGKILL. */
   killGraceMs?: number;
@@ -63,7 +66,7 @@ export class NodeProcessRunner implements ProcessRunner {
         if (exited) return;
         timedOut = true;
         killTree();
-      }, Math.max(0, spec.timeoutMs));
+      }, Math.min(Math.max(0, spec.timeoutMs), MAX_TIMER_MS));
       const onAbort = () => {
         if (exited) return;
         aborted = true;
@@ -100,12 +103,17 @@ export class NodeProcessRunner implements ProcessRunner {
           try {
             await killing;
             // Anything the child left running (its group, its session, its tagged descendants).
-            await terminateTree(pid, false, tag, rootStart, this.killGraceMs);
+            if (spec.reapLeftovers !== false || killing) await terminateTree(pid, false, tag, rootStart, this.killGraceMs);
           } catch {
             // Killing is best effort; the result must still be reported.
           }
           // A pipe held open by a process that could not be killed must not hang the loop.
-          const drained = await Promise.race([closed.then(() => true), delay(this.drainMs).then(() => false)]);
+          let drainTimer: NodeJS.Timeout | undefined;
+          const drained = await Promise.race([
+            closed.then(() => true),
+            new Promise<boolean>((r) => (drainTimer = setTimeout(() => r(false), this.drainMs))),
+          ]);
+          clearTimeout(drainTimer);
           if (!drained) {
             child.stdout?.destroy();
             child.stderr?.destroy();
