@@ -27,7 +27,7 @@ export interface Trigger {
   actorIsBot: boolean;
 }
 
-interface Payload {
+export interface Payload {
   action?: string;
   sender?: { login?: string; type?: string };
   pull_request?: RawPull;

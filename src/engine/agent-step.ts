@@ -172,6 +172,8 @@ export interface Collected {
   report: ReportState;
   artifacts: (ManifestEntry & { role: string })[];
   agentCommitsFolded: number;
+  /** The git tree the checks run on (the index after staging the agent's changes). */
+  tree: string;
 }
 
 export interface CollectOptions {
@@ -190,7 +192,7 @@ export interface CollectOptions {
 export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   // An agent that committed on its own: fold its commits back into the index, so the guardrail and
   // the diff see every change and the loop makes the one commit of the iteration.
-  const head = await o.git.head();
+  const { head } = await o.git.position();
   let folded = 0;
   if (head && head !== o.startHead) {
     folded = await o.git.countCommits(o.startHead, head).catch(() => 0);
@@ -200,8 +202,7 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   const reverted = changed.filter(o.isProtected);
   if (reverted.length) await o.git.restoreFromHead(reverted);
   const kept = changed.filter((p) => !o.isProtected(p));
-  await o.git.add(kept);
-  const diff = kept.length ? await o.git.stagedDiff() : '';
+  const { tree, diff } = await o.git.stage(kept);
   const artifacts: Collected['artifacts'] = [];
   const r = o.agent.result;
   const log = `$ agent (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''}${r.aborted ? ', stopped' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`;
@@ -217,5 +218,5 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
     report: report.state === 'malformed' ? { state: 'malformed', error: report.error } : { state: report.state },
     reverted_protected_paths: reverted,
   });
-  return { changed: kept, reverted, diff, diffFiles: kept.length, report, artifacts, agentCommitsFolded: folded };
+  return { changed: kept, reverted, diff, diffFiles: kept.length, report, artifacts, agentCommitsFolded: folded, tree };
 }

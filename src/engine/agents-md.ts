@@ -122,8 +122,20 @@ function field(entryText: string, name: string): string {
   return new RegExp(`^- ${name}: (.*)$`, 'm').exec(entryText)?.[1] ?? '?';
 }
 
-/** One witness line for a compacted iteration, plus its Lane A lines verbatim. */
+const witnessCache = new Map<string, string[]>();
+
+/** One witness line for a compacted iteration, plus its Lane A lines verbatim (entries never change: cached by link). */
 export function witness(iteration: number, entryText: string, link: string): string[] {
+  const key = `${iteration} ${link}`;
+  const hit = witnessCache.get(key);
+  if (hit) return hit;
+  const lines = witnessOf(iteration, entryText, link);
+  if (witnessCache.size > 50_000) witnessCache.clear();
+  witnessCache.set(key, lines);
+  return lines;
+}
+
+function witnessOf(iteration: number, entryText: string, link: string): string[] {
   const glow = /total: (\d+), G: (\d+), L: (\d+), O: (\d+), W: (\d+)/.exec(field(entryText, 'glow_score'));
   const head =
     `- [iter ${iteration}] certificate ${field(entryText, 'certificate')} · residual ${field(entryText, 'residual_value')} ` +
@@ -137,6 +149,21 @@ export function countTokens(text: string): number {
   return encode(text).length;
 }
 
+// Entries and witness lines never change once written: their counts are cached, so compaction
+// costs the tokenizer only the new iteration's text.
+const tokenCache = new Map<string, number>();
+function tokensOf(text: string): number {
+  let n = tokenCache.get(text);
+  if (n === undefined) {
+    n = countTokens(text);
+    if (tokenCache.size > 50_000) tokenCache.clear();
+    tokenCache.set(text, n);
+  }
+  return n;
+}
+/** An upper bound of the tokens of parts joined by newlines (a join can add a token, never remove two). */
+const estimate = (parts: string[]) => parts.reduce((sum, p) => sum + tokensOf(p) + 2, 0);
+
 export interface SectionInput {
   meta: Metadata;
   /** Rendered entries, oldest first, with their evidence links. */
@@ -145,6 +172,7 @@ export interface SectionInput {
 
 export interface Section {
   text: string;
+  /** An upper bound of the section's cl100k tokens. */
   tokens: number;
   /** Iterations shown as witness lines (with Lane A lines), and those folded into the archive line. */
   witnessed: number[];
@@ -176,23 +204,21 @@ function renderMeta(m: Metadata): string {
  */
 export function renderSection(input: SectionInput, limit = COMPACTION_LIMIT_TOKENS): Section {
   const meta = renderMeta(input.meta);
-  const full = (list: SectionInput['entries']) => list.map((e) => '---\n\n' + e.text).join('\n');
-  const plain = meta + '\n' + full(input.entries);
-  // Markdown never averages 10 characters a token: past that length, skip the exact (costly) count.
-  const plainTokens = plain.length > limit * 10 ? Infinity : countTokens(plain);
-  if (plainTokens <= limit || input.entries.length <= KEEP_FULL)
-    return { text: plain, tokens: Number.isFinite(plainTokens) ? plainTokens : countTokens(plain), witnessed: [], archived: [], compaction: null };
+  const blocks = input.entries.map((e) => '---\n\n' + e.text);
+  const plain = [meta, ...blocks].join('\n');
+  const plainTokens = estimate([meta, ...blocks]);
+  if (plainTokens <= limit || input.entries.length <= KEEP_FULL) return { text: plain, tokens: plainTokens, witnessed: [], archived: [], compaction: null };
 
-  const keep = input.entries.slice(-KEEP_FULL);
   const older = input.entries.slice(0, -KEEP_FULL);
-  const keepText = full(keep);
-  let budget = limit - countTokens(meta) - countTokens(keepText) - 120;
+  const keep = blocks.slice(-KEEP_FULL);
+  // Room for the two headings and the [COMPACTION] and archive lines.
+  let budget = limit - estimate([meta, ...keep]) - 160;
   const witnessBlocks: string[][] = [];
   let cut = older.length;
   // Newest first: the most recent witness lines are the most useful to the next agent.
   for (let k = older.length - 1; k >= 0; k--) {
     const lines = witness(older[k].iteration, older[k].text, older[k].link);
-    const cost = countTokens(lines.join('\n') + '\n');
+    const cost = estimate([lines.join('\n')]);
     if (cost > budget) break;
     budget -= cost;
     witnessBlocks.unshift(lines);
@@ -200,7 +226,6 @@ export function renderSection(input: SectionInput, limit = COMPACTION_LIMIT_TOKE
   }
   const archived = older.slice(0, cut).map((e) => e.iteration);
   const witnessed = older.slice(cut).map((e) => e.iteration);
-  const originalLines = plain.split('\n').length;
   const body: string[] = ['## Compacted iterations', ''];
   if (archived.length)
     body.push(
@@ -209,14 +234,14 @@ export function renderSection(input: SectionInput, limit = COMPACTION_LIMIT_TOKE
     );
   for (const w of witnessBlocks) body.push(...w);
   const range = `${older[0].iteration}-${older[older.length - 1].iteration}`;
-  const draft = (line: string) => [meta, line, '', ...body, '', keepText].join('\n');
-  const provisional = draft('');
+  const keepText = keep.join('\n');
+  const lineCount = (line: string) => [meta, line, '', ...body, '', keepText].join('\n').split('\n').length;
   const compaction =
     `[COMPACTION] Distilled iterations ${range} to ${witnessBlocks.length} witness lines` +
     `${archived.length ? ` and 1 archive line (${archived.length} iterations)` : ''}. ` +
-    `Original: ${originalLines} lines → ${provisional.split('\n').length + 1} lines.`;
-  const text = draft(compaction);
-  return { text, tokens: countTokens(text), witnessed, archived, compaction };
+    `Original: ${plain.split('\n').length} lines → ${lineCount('')} lines.`;
+  const parts = [meta, compaction, '', ...body, '', keepText];
+  return { text: parts.join('\n'), tokens: estimate(parts), witnessed, archived, compaction };
 }
 
 /** Puts the section into the user's AGENTS.md, replacing only what lies between the markers. */

@@ -96,7 +96,8 @@ export function capsuleProblems(capsule: unknown, hostPaths: readonly string[]):
   if (TIMESTAMP.test(text)) problems.push(`timestamp ${JSON.stringify(TIMESTAMP.exec(text)![0])}`);
   if (CONVERSATION_REFERENCE.test(text)) problems.push(`reference to an earlier conversation without an artifact link: ${JSON.stringify(CONVERSATION_REFERENCE.exec(text)![0])}`);
   if (typeof c.accumulated_learnings === 'string' && !c.accumulated_learnings.includes('[COMPACTION]')) {
-    const t = c.accumulated_learnings.length > COMPACTION_LIMIT_TOKENS * 2 ? countTokens(c.accumulated_learnings) : 0;
+    // Below 4 characters a token the text cannot reach the limit: only then count exactly.
+    const t = c.accumulated_learnings.length > COMPACTION_LIMIT_TOKENS * 4 ? countTokens(c.accumulated_learnings) : 0;
     if (t > COMPACTION_LIMIT_TOKENS) problems.push(`accumulated_learnings has ${t} tokens without a [COMPACTION] line`);
   }
   return problems;

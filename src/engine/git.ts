@@ -1,7 +1,9 @@
 // The few git operations the loop needs, through the async process runner (no shell, no sync spawn).
 import { appendFile, mkdir, readFile, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
+import { shellQuote } from './agents.js';
 import type { ProcessRunner } from './ports.js';
+import { ShellSession } from './process.js';
 
 export class GitError extends Error {}
 
@@ -26,8 +28,26 @@ export class Git {
     for (const [k, v] of Object.entries(baseEnv)) if (v !== undefined && GIT_ENV_KEEP.test(k)) this.env[k] = v;
   }
 
+  private session: ShellSession | null = null;
+
+  /** Routes further git calls through one long-lived shell (see ShellSession); close() ends it. */
+  async openSession(): Promise<void> {
+    this.session ??= await ShellSession.start(this.cwd, this.env);
+  }
+
+  async close(): Promise<void> {
+    await this.session?.close();
+    this.session = null;
+  }
+
+  private exec(script: string, stdin?: string): Promise<{ exitCode: number | null; signal?: string | null; stdout: string; stderr: string }> {
+    return this.session
+      ? this.session.run(script, stdin)
+      : this.runner.run({ command: script, cwd: this.cwd, env: this.env, stdin, reapLeftovers: false });
+  }
+
   async run(args: string[], opts: { stdin?: string; allowFail?: boolean } = {}): Promise<string> {
-    const r = await this.runner.run({ command: 'git', args: [...this.identity, ...args], cwd: this.cwd, env: this.env, stdin: opts.stdin, reapLeftovers: false });
+    const r = await this.exec(['git', ...this.identity, ...args].map(shellQuote).join(' '), opts.stdin);
     if (r.exitCode !== 0 && !opts.allowFail)
       throw new GitError(`git ${args.join(' ')} failed (${r.exitCode ?? r.signal}): ${r.stderr.trim() || r.stdout.trim()}`);
     return r.stdout;
@@ -37,14 +57,31 @@ export class Git {
     return (await this.run(['rev-parse', '--show-toplevel'])).trim();
   }
 
+  private dirs: { git: string; common: string } | null = null;
+
+  /** HEAD and its branch, read from the git directory (a spawn per read costs more than the loop's own work). */
+  async position(): Promise<{ head: string | null; branch: string | null }> {
+    if (!this.dirs) {
+      const [git, common] = (await this.run(['rev-parse', '--absolute-git-dir', '--git-common-dir'])).trim().split('\n');
+      this.dirs = { git, common: isAbsolute(common) ? common : join(this.cwd, common) };
+    }
+    const head = (await readFile(join(this.dirs.git, 'HEAD'), 'utf8')).trim();
+    if (!head.startsWith('ref: ')) return { head: /^[0-9a-f]{40,64}$/.test(head) ? head : null, branch: null };
+    const ref = head.slice(5);
+    const branch = ref.replace(/^refs\/heads\//, '');
+    const loose = await readFile(join(this.dirs.common, ref), 'utf8').catch(() => null);
+    if (loose !== null) return { head: loose.trim(), branch };
+    const packed = await readFile(join(this.dirs.common, 'packed-refs'), 'utf8').catch(() => '');
+    const line = packed.split('\n').find((l) => l.endsWith(` ${ref}`));
+    return { head: line ? line.split(' ')[0] : null, branch };
+  }
+
   async head(): Promise<string | null> {
-    const out = await this.run(['rev-parse', '--verify', '--quiet', 'HEAD'], { allowFail: true });
-    return out.trim() || null;
+    return (await this.position()).head;
   }
 
   async branch(): Promise<string | null> {
-    const out = await this.run(['symbolic-ref', '--quiet', '--short', 'HEAD'], { allowFail: true });
-    return out.trim() || null;
+    return (await this.position()).branch;
   }
 
   /** Sets a committer identity for the loop's commits when the repository has none (CI runners). */
@@ -75,11 +112,6 @@ export class Git {
       .map((rec) => ({ code: rec.slice(0, 2), path: rec.slice(3) }));
   }
 
-  async add(paths: string[]): Promise<void> {
-    if (paths.length === 0) return;
-    await this.run(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { stdin: paths.join('\0') });
-  }
-
   /** Paths among `paths` that exist in HEAD. */
   async inHead(paths: string[]): Promise<Set<string>> {
     if (paths.length === 0) return new Set();
@@ -99,21 +131,27 @@ export class Git {
     }
   }
 
-  /** The staged change against HEAD. */
-  async stagedDiff(): Promise<string> {
-    return this.run(['diff', '--cached', '--binary', '--no-color', '--no-ext-diff', 'HEAD']);
-  }
-
-  async writeTree(): Promise<string> {
-    return (await this.run(['write-tree'])).trim();
+  /**
+   * Stages `paths`, then returns the tree hash of the index and the staged diff against HEAD, in one
+   * spawn (the shell forks git far more cheaply than a large Node process does).
+   */
+  async stage(paths: string[]): Promise<{ tree: string; diff: string }> {
+    const script = paths.length
+      ? 'git add -A --pathspec-from-file=- --pathspec-file-nul && git write-tree && git diff --cached --binary --no-color --no-ext-diff HEAD'
+      : 'git write-tree';
+    const r = await this.exec(script, paths.join('\0'));
+    if (r.exitCode !== 0) throw new GitError(`staging failed (${r.exitCode}): ${r.stderr.trim()}`);
+    const nl = r.stdout.indexOf('\n');
+    return { tree: r.stdout.slice(0, nl), diff: r.stdout.slice(nl + 1) };
   }
 
   async resetSoft(commit: string): Promise<void> {
     await this.run(['reset', '--soft', commit]);
   }
 
-  async commit(message: string): Promise<string> {
-    await this.run(['commit', '-q', '--no-verify', '--allow-empty', '-F', '-'], { stdin: message });
+  /** Commits the index plus `include` (staged by the commit itself); returns the new HEAD. */
+  async commit(message: string, include: string[] = []): Promise<string> {
+    await this.run(['commit', '-q', '--no-verify', '--allow-empty', '-F', '-', ...(include.length ? ['-i', '--', ...include] : [])], { stdin: message });
     return (await this.head())!;
   }
 

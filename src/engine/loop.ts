@@ -5,7 +5,7 @@ import { hostname, homedir, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { loopSecretValues, scrubSecrets, agentEnvironment } from './agents.js';
 import { collectArtifacts, protectedMatcher, snapshotDirty, spawnAgent, type Collected } from './agent-step.js';
-import { extractSection, mergeSection, openQuestionsOf, renderEntry, renderSection, sanitizeList, witness, type Direction, type Entry, type Fact } from './agents-md.js';
+import { extractSection, mergeSection, openQuestionsOf, renderEntry, renderSection, sanitizeList, witness, type Direction, type Entry, type Fact, type Section } from './agents-md.js';
 import { allDecimalStrings, checkTriangle, iterDir, phucTest, selfTests } from './audit.js';
 import { DiskUsage, firstStop, StopFile } from './backpressure.js';
 import { capsuleProblems, renderPrompt, SKILL_PACK, SUBAGENT_ROLE, type ArtifactLink, type Capsule } from './capsule.js';
@@ -100,6 +100,7 @@ interface Ctx {
   startMs: number;
   previousTotalMs: number;
   pendingLogs: [string, string][];
+  section?: Section;
 }
 
 const scrubber = (secrets: string[]) => (t: string) => scrubSecrets(t, secrets);
@@ -130,8 +131,10 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
     return blockedEarly('STACKED_SPECULATIVE_ITERATIONS', lock);
   }
   try {
+    await git.openSession();
     return await runLocked(o, { fsm, git, cwd, ev, evRel, intake: got, configPath });
   } finally {
+    await git.close();
     await lock();
   }
 }
@@ -381,10 +384,11 @@ function currentResidual(ctx: Ctx): string | null {
   return ctx.state.residual_history.at(-1) ?? ctx.plan.baseline.residual;
 }
 
-function buildCapsule(ctx: Ctx, n: number, withAgentText: boolean): { capsule: Capsule; section: ReturnType<typeof renderSection> } {
+function buildCapsule(ctx: Ctx, n: number, withAgentText: boolean): { capsule: Capsule; section: Section } {
   const { plan, state } = ctx;
   const lastEntry = ctx.entries.at(-1)?.text ?? null;
-  const section = renderSection({ meta: sectionMeta(ctx), entries: withAgentText ? ctx.entries : [] });
+  // The section as the last iteration wrote it (rendered once per iteration).
+  const section = withAgentText ? (ctx.section ??= renderSection({ meta: sectionMeta(ctx), entries: ctx.entries })) : renderSection({ meta: sectionMeta(ctx), entries: [] });
   const criteria = plan.acceptance_criteria.map((c) => ({ id: c.id, met: !!state.criteria_met[c.id] }));
   const rp = plan.R_p ? new Decimal(plan.R_p) : null;
   const residual = currentResidual(ctx);
@@ -482,8 +486,7 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
   await ev.write(`${dir}/prompt.md`, prompt);
 
   const before = await snapshotDirty(git, ctx.cwd);
-  const startHead = (await git.head())!;
-  const branch = await git.branch();
+  const { head: startHead, branch } = await git.position();
   const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
   const reportFile = join(ctx.cwd, LOOP_SCRATCH_DIR, 'phuc-loop', 'report.json');
   const agent = await spawnAgent({
@@ -508,9 +511,10 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
   );
 
   fsm.to('COLLECT_ARTIFACTS');
-  if (branch !== (await git.branch())) {
+  const after = await git.position();
+  if (branch !== after.branch) {
     fsm.to('EXIT_BLOCKED');
-    return finish(ctx, 'EXIT_BLOCKED', 'INVARIANT_VIOLATION', { detail: `the agent switched the branch from ${branch} to ${await git.branch()}` });
+    return finish(ctx, 'EXIT_BLOCKED', 'INVARIANT_VIOLATION', { detail: `the agent switched the branch from ${branch} to ${after.branch}` });
   }
   const collected = await collectArtifacts({
     git,
@@ -518,7 +522,7 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
     evidence: ev,
     dir,
     before,
-    startHead,
+    startHead: startHead!,
     isProtected: protectedMatcher(plan.protected),
     agent,
     reportFile,
@@ -539,7 +543,7 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
   // CHECK_HALTING (VERIFY vertex). A stopped agent's iteration skips the checks and carries the residual.
   if (!empty) fsm.to('CHECK_HALTING');
   const stopped = ar.aborted && agent.backpressure !== null;
-  const tree = await git.writeTree();
+  const tree = collected.tree;
   let checks: CheckResult[] = [];
   let residual: Decimal | null = null;
   let residualDetail: string;
@@ -616,17 +620,19 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
   const previousGlow = state.glow_history.at(-1);
   entry.glow = { total: glow.total, G: glow.G, L: glow.L, O: glow.O, W: glow.W };
   entry.glow_delta = previousGlow ? glow.total - previousGlow.total : null;
-  const previousSection = renderSection({ meta: sectionMeta(ctx), entries: ctx.entries });
+  const previousLines = (ctx.section ?? renderSection({ meta: sectionMeta(ctx), entries: ctx.entries })).text.split('\n').length;
   const entryText = renderEntry(entry);
   const entryFile = await ev.write(`${dir}/agents_md_entry.md`, entryText);
   ctx.entries.push({ iteration: n, text: entryText, link: ev.link(entryFile.path) });
-  const section = renderSection({ meta: sectionMeta(ctx), entries: ctx.entries });
-  const gbbGc = section.text.split('\n').length - previousSection.text.split('\n').length;
+  const section = (ctx.section = renderSection({ meta: sectionMeta(ctx), entries: ctx.entries }));
+  const gbbGc = section.text.split('\n').length - previousLines;
   await ev.writeJson(`${dir}/glow.json`, { ...glow, agents_md_size_delta_lines: gbbGc });
   await writeAgentsMd(ctx, section);
   if (section.compaction && (section.witnessed.length !== state.section_witnessed || section.archived.length !== state.section_archived)) {
-    const archivedLines = ctx.entries.filter((e) => section.archived.includes(e.iteration)).flatMap((e) => witness(e.iteration, e.text, e.link));
-    ctx.pendingLogs.push(['compaction.log', `iteration ${n}: ${section.compaction}\n${archivedLines.map((l) => `  ${l}`).join('\n')}`]);
+    // Each archived iteration's witness lines go to the log once, when it leaves AGENTS.md.
+    const newlyArchived = new Set(section.archived.slice(state.section_archived));
+    const archivedLines = ctx.entries.filter((e) => newlyArchived.has(e.iteration)).flatMap((e) => witness(e.iteration, e.text, e.link));
+    ctx.pendingLogs.push(['compaction.log', `iteration ${n}: ${section.compaction}${archivedLines.map((l) => `\n  ${l}`).join('')}`]);
     state.section_witnessed = section.witnessed.length;
     state.section_archived = section.archived.length;
   }
@@ -808,7 +814,7 @@ function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts: strin
   return { entry, facts };
 }
 
-async function writeAgentsMd(ctx: Ctx, section: ReturnType<typeof renderSection>): Promise<void> {
+async function writeAgentsMd(ctx: Ctx, section: Section): Promise<void> {
   const path = join(ctx.cwd, 'AGENTS.md');
   const existing = await readFile(path, 'utf8').catch(() => null);
   await atomicWrite(path, mergeSection(existing, section.text));
@@ -818,11 +824,10 @@ async function writeAgentsMd(ctx: Ctx, section: ReturnType<typeof renderSection>
 }
 
 async function commitIteration(ctx: Ctx, n: number, cert: Certificate, glow: Glow, certSha: string): Promise<string> {
-  await ctx.git.add(['AGENTS.md']);
   const message =
     `phuc-loop: iteration ${n} — residual ${cert.residual ?? 'n/a'}, certificate ${cert.type}, GLOW ${glow.total} (G${glow.G} L${glow.L} O${glow.O} W${glow.W})\n\n` +
     `Certificate: ${ctx.evRel}/${iterDir(n)}/certificate.json#${certSha}\n`;
-  return ctx.git.commit(message);
+  return ctx.git.commit(message, ['AGENTS.md']);
 }
 
 async function saveState(ctx: Ctx): Promise<void> {

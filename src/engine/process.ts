@@ -3,7 +3,9 @@
 // iteration may outlive it (an orphan could keep editing the repository during the next one).
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ProcessRunner, RunResult, RunSpec } from './ports.js';
 
@@ -388,4 +390,67 @@ async function terminateTree(root: number, rootAlive: boolean, tag: string, root
   signalPid(-root, 'SIGKILL');
   for (const pid of alive.keys()) signalPid(pid, 'SIGKILL');
   await waitFor(async () => (await stillAlive(alive)).size === 0, 1000, 20);
+}
+
+/**
+ * A long-lived /bin/sh that runs short commands (the loop's own git calls) one at a time. A large
+ * Node process pays several milliseconds of fork per spawn; the shell forks git for a fraction of
+ * that. Output goes through files, so any byte survives; the shell's stdout carries only markers.
+ */
+export class ShellSession {
+  private buffer = '';
+  private seq = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  private waiting: { seq: number; resolve: (code: number) => void } | null = null;
+  private closed = false;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly dir: string,
+  ) {
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (d: string) => {
+      this.buffer += d;
+      const m = /__PHUC_DONE__ (\d+) (\d+)\n/.exec(this.buffer);
+      if (m && this.waiting && Number(m[1]) === this.waiting.seq) {
+        this.buffer = this.buffer.slice(m.index + m[0].length);
+        const w = this.waiting;
+        this.waiting = null;
+        w.resolve(Number(m[2]));
+      }
+    });
+    child.on('exit', () => {
+      this.closed = true;
+      this.waiting?.resolve(255);
+    });
+  }
+
+  static async start(cwd: string, env: Record<string, string>): Promise<ShellSession> {
+    const dir = await mkdtemp(join(tmpdir(), 'phuc-sh-'));
+    const child = spawn('/bin/sh', ['-s'], { cwd, env, stdio: ['pipe', 'pipe', 'ignore'] });
+    return new ShellSession(child, dir);
+  }
+
+  /** Runs one shell command line; stdin (if any) is given through a file. */
+  run(script: string, stdin = ''): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+    const next = this.queue.then(async () => {
+      if (this.closed) throw new Error('the git shell session has ended');
+      const n = ++this.seq;
+      const [inp, out, err] = ['in', 'out', 'err'].map((k) => join(this.dir, `${k}`));
+      await writeFile(inp, stdin);
+      const code = await new Promise<number>((resolve) => {
+        this.waiting = { seq: n, resolve };
+        this.child.stdin!.write(`( ${script}\n) <'${inp}' >'${out}' 2>'${err}'; echo "__PHUC_DONE__ ${n} $?"\n`);
+      });
+      const [stdout, stderr] = await Promise.all([readFile(out, 'utf8'), readFile(err, 'utf8')]);
+      return { exitCode: code, stdout, stderr };
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async close(): Promise<void> {
+    if (!this.closed) this.child.stdin!.end();
+    await rm(this.dir, { recursive: true, force: true });
+  }
 }

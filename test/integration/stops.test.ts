@@ -6,13 +6,10 @@ import { join } from 'node:path';
 import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson, startCli } from '../helpers/repo.js';
 
 const report = (repo: string) => readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+/** Running (not gone, not a zombie waiting for a container's init to reap it). */
+const alive = async (pid: number) => {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  return stat !== null && stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
 };
 
 test('divergence: three strictly increasing residuals end EXIT_DIVERGED', async () => {
@@ -48,7 +45,7 @@ test('an agent that hangs and spawns children is killed with all of them at the 
   const r = await cli(repo, ['run']);
   const list = JSON.parse(await readFile(pids, 'utf8')) as number[];
   expect(list).toHaveLength(3);
-  for (const pid of list) expect(alive(pid)).toBe(false);
+  for (const pid of list) expect(await alive(pid)).toBe(false);
   expect(r.stdout).toMatch(/iter 0: agent 2\.\d s, killed at the time limit/);
   expect(r.code).toBe(12); // no change and no report from a killed agent: EVIDENCE_INCOMPLETE
   expect(await readFile(join(repo, 'evidence/loop/iter_0/agents_md_entry.md'), 'utf8')).toMatch(/\[A\] agent killed at the 2 s limit/);

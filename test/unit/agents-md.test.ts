@@ -55,7 +55,8 @@ describe('AGENTS.md', () => {
     const entries = Array.from({ length: 200 }, (_, n) => ({ iteration: n, text: renderEntry(entry(n, 'word '.repeat(40))), link: `iter_${n}/agents_md_entry.md#${'c'.repeat(64)}` }));
     const s = renderSection({ meta, entries });
     expect(s.tokens).toBeLessThanOrEqual(COMPACTION_LIMIT_TOKENS);
-    expect(countTokens(s.text)).toBe(s.tokens);
+    expect(countTokens(s.text)).toBeGreaterThan(COMPACTION_LIMIT_TOKENS * 0.8);
+    expect(countTokens(s.text)).toBeLessThanOrEqual(s.tokens);
     expect(s.text).toMatch(/\[COMPACTION\] Distilled iterations 0-196 to \d+ witness lines and 1 archive line/);
     for (const n of [197, 198, 199]) expect(s.text).toContain(`## Iteration ${n}\n`);
     expect(s.text).not.toContain('## Iteration 196\n');

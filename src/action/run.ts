@@ -1,0 +1,370 @@
+// The main step: inputs → the pull request → who asked → evidence restored from the last run's
+// artifact → the engine's loop (STOP label and cancellation as backpressure; after each iteration the
+// commit is pushed and the PR comment rewritten) → outputs, job summary, the action's exit.
+import * as core from '@actions/core';
+import * as github from '@actions/github';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { SignalStop } from '../engine/backpressure.js';
+import { EXIT_CODES, type TerminalState } from '../engine/fsm.js';
+import { DEFAULT_EVIDENCE_DIR, runLoop, type LoopOutcome } from '../engine/loop.js';
+import type { Logger } from '../engine/ports.js';
+import { NodeProcessRunner } from '../engine/process.js';
+import type { HaltingReport } from '../engine/report.js';
+import { verifyTree } from '../engine/verify.js';
+import { artifactNameFor, downloadEvidence, findPreviousEvidence } from './artifact.js';
+import { CommentPublisher, ITERATION_MARKER, renderComment, STICKY_MARKER, type CommentView } from './comment.js';
+import { apiError, createClient, retryBaseMs, type ApiClient } from './github.js';
+import { InputError, readInputs, type ActionInputs } from './inputs.js';
+import { mayStart } from './permissions.js';
+import { readRows } from './progress.js';
+import { isFork, NoPullRequest, resolvePullRequest, triggerOf, type Payload, type PullRequestInfo, type RepoRef } from './pull-request.js';
+import { BranchPusher } from './push.js';
+import { Scrubber } from './scrub.js';
+import { savePostState, type PostState } from './state.js';
+import { StopLabel } from './stop-label.js';
+import { refusalMarkdown, reportMarkdown, writeSummary } from './summary.js';
+
+/** A refusal before the loop starts: the action's own terminal status, never a silent success. */
+class Refusal extends Error {
+  constructor(
+    readonly status: TerminalState,
+    readonly stopReason: string,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+const OUTPUTS = ['status', 'stop-reason', 'certificate', 'residual', 'iterations', 'glow', 'report-path'] as const;
+
+function setOutputs(values: Partial<Record<(typeof OUTPUTS)[number], string>>, scrub: (s: string) => string): void {
+  for (const name of OUTPUTS) core.setOutput(name, scrub(values[name] ?? ''));
+}
+
+const coreLogger = (scrub: (s: string) => string): Logger => ({
+  info: (m) => core.info(scrub(m)),
+  warn: (m) => core.warning(scrub(m)),
+  error: (m) => core.error(scrub(m)),
+});
+
+async function gitToplevel(runner: NodeProcessRunner, cwd: string): Promise<string | null> {
+  const r = await runner.run({ command: 'git', args: ['rev-parse', '--show-toplevel'], cwd, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' } });
+  return r.exitCode === 0 ? r.stdout.trim() : null;
+}
+
+/** The main step; never rejects (a crash becomes core.setFailed with exit code 1). */
+export async function run(): Promise<void> {
+  try {
+    await runMain();
+  } catch (e) {
+    core.setFailed(`phuc-loop crashed: ${(e as Error)?.stack ?? String(e)}`);
+    process.exitCode = EXIT_CODES.CRASH;
+  }
+}
+
+async function runMain(): Promise<void> {
+  const scrubber = new Scrubber();
+  const scrub = (s: string) => scrubber.scrub(s);
+  let inputs: ActionInputs;
+  try {
+    inputs = readInputs();
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    setOutputs({ status: 'EXIT_NEED_INFO', 'stop-reason': 'INVALID_INPUT', certificate: 'NONE', iterations: '0' }, scrub);
+    core.setFailed(`phuc-loop: ${e.message}`);
+    process.exitCode = EXIT_CODES.EXIT_NEED_INFO;
+    return;
+  }
+  scrubber.add(inputs['github-token']);
+  for (const name of ['GITHUB_TOKEN', 'GH_TOKEN', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN']) scrubber.add(process.env[name]);
+  const api = createClient(inputs['github-token']);
+  try {
+    await main(inputs, api, scrubber);
+  } catch (e) {
+    if (e instanceof Refusal) {
+      setOutputs({ status: e.status, 'stop-reason': e.stopReason, certificate: 'NONE', iterations: '0' }, scrub);
+      await writeSummary(refusalMarkdown(e.status, e.stopReason, e.detail, { notes: [], scrub }));
+      core.setFailed(scrub(`phuc-loop: ${e.status}(${e.stopReason}): ${e.detail}`));
+      process.exitCode = EXIT_CODES[e.status];
+      return;
+    }
+    core.setFailed(scrub(`phuc-loop crashed: ${(e as Error)?.stack ?? String(e)}`));
+    process.exitCode = EXIT_CODES.CRASH;
+  }
+}
+
+async function main(inputs: ActionInputs, api: ApiClient, scrubber: Scrubber): Promise<void> {
+  const scrub = (s: string) => scrubber.scrub(s);
+  const log = coreLogger(scrub);
+  const ctx = github.context;
+  const repo: RepoRef = ctx.repo;
+  const serverUrl = ctx.serverUrl;
+  const repoUrl = `${serverUrl}/${repo.owner}/${repo.repo}`;
+  const runUrl = `${repoUrl}/actions/runs/${ctx.runId}`;
+  const octokit = api.octokit;
+  const runner = new NodeProcessRunner();
+  const token = inputs['github-token'];
+
+  // 1. The pull request, and whether this actor may start a loop on it.
+  const payload = ctx.payload as Payload;
+  const trigger = triggerOf(ctx.eventName, payload, ctx.actor);
+  let pr: PullRequestInfo;
+  try {
+    pr = await resolvePullRequest({ octokit, repo, eventName: ctx.eventName, payload, input: inputs['pull-request'] });
+  } catch (e) {
+    if (e instanceof NoPullRequest) throw new Refusal('EXIT_NEED_INFO', 'NO_PULL_REQUEST', e.message);
+    throw new Refusal('EXIT_BLOCKED', 'PULL_REQUEST_UNAVAILABLE', `could not read the pull request (${apiError(e)})`);
+  }
+  core.info(`pull request #${pr.number}: ${pr.headRepo ?? '(deleted repository)'}:${pr.headRef} @ ${pr.headSha.slice(0, 12)}; trigger ${trigger.eventName}${trigger.kind !== 'other' ? ` (${trigger.kind})` : ''} by ${trigger.actor}`);
+  if (isFork(pr))
+    throw new Refusal(
+      'EXIT_BLOCKED',
+      'FORK_PULL_REQUEST',
+      `pull request #${pr.number} comes from ${pr.headRepo ?? 'a deleted fork'}, not ${pr.baseRepo}: phuc-loop does not run on fork pull requests ` +
+        `(it would push to a branch it does not own and hand repository secrets to code from outside). Nothing was run or pushed.`,
+    );
+  const allowed = await mayStart({ octokit, repo, trigger, allowedBots: inputs['allowed-bots'] }).catch((e: unknown) => {
+    throw new Refusal('EXIT_BLOCKED', 'PERMISSION_UNKNOWN', `could not ask GitHub for ${trigger.actor}'s permission (${apiError(e)}); not starting`);
+  });
+  if (!allowed.allowed) throw new Refusal('EXIT_BLOCKED', 'ACTOR_NOT_ALLOWED', `${allowed.why}. Nothing was run.`);
+  core.info(`allowed: ${allowed.why}`);
+
+  // 2. Where the checkout, the config and the evidence are.
+  const workspace = process.env['GITHUB_WORKSPACE'] ?? process.cwd();
+  const workdir = resolve(workspace, inputs['working-directory']);
+  const toplevel = await gitToplevel(runner, workdir);
+  const root = toplevel ?? workdir;
+  const configPath = relative(root, resolve(workdir, inputs.config));
+  const evidenceRoot = join(root, DEFAULT_EVIDENCE_DIR);
+  const artifactName = artifactNameFor(inputs['artifact-name'], pr.number);
+  const tempDir = process.env['RUNNER_TEMP'] ?? workspace;
+  const commentFile = join(tempDir, `phuc-loop-comment-${ctx.runId}-${pr.number}.md`);
+  const post: PostState = {
+    upload: false,
+    evidenceDir: evidenceRoot,
+    artifactName,
+    retentionDays: inputs['retention-days'],
+    pullRequest: pr.number,
+    commentId: null,
+    commentFile: null,
+    commentMode: inputs.comment,
+  };
+  savePostState(post);
+
+  // 3. The branch the commits go to: credentials out of the agent's reach, checkout = branch tip.
+  const pusher =
+    inputs.push && toplevel
+      ? new BranchPusher({ runner, cwd: toplevel, env: process.env, serverUrl, repository: pr.baseRepo, branch: pr.headRef, token, retryBaseMs: retryBaseMs(), log: (m) => core.info(m), scrub })
+      : null;
+  const notes: string[] = [];
+  try {
+    if (pusher) {
+      const refused = await pusher.prepare();
+      if (refused) throw new Refusal('EXIT_BLOCKED', refused.split(':')[0]!, refused.slice(refused.indexOf(':') + 1).trim());
+    } else if (!inputs.push) notes.push('push: false — the iteration commits stay in the runner and in the evidence artifact.');
+
+    // 4. Evidence of earlier runs: restored before the engine starts; the engine verifies it.
+    if (toplevel && !inputs.fresh) {
+      const prev = await findPreviousEvidence({ octokit, repo, name: artifactName }).catch((e: unknown) => {
+        throw new Refusal('EXIT_BLOCKED', 'EVIDENCE_UNVERIFIABLE', `could not list the evidence artifacts of #${pr.number} (${apiError(e)}); not starting a fresh loop silently`);
+      });
+      for (const s of prev.skipped) core.info(`evidence: ${s}`);
+      if (prev.found) {
+        const a = prev.found;
+        core.info(`evidence: restoring artifact ${a.name} (id ${a.id}) of run ${a.runId} (${a.headBranch ?? '?'} @ ${(a.headSha ?? '?').slice(0, 12)})`);
+        try {
+          const files = await downloadEvidence({ artifact: a, token, repo, target: evidenceRoot, tempDir });
+          notes.push(`Evidence restored from artifact \`${a.name}\` (id ${a.id}) of [run ${a.runId}](${repoUrl}/actions/runs/${a.runId}): ${files.length} file(s).`);
+        } catch (e) {
+          throw new Refusal('EXIT_BLOCKED', 'EVIDENCE_UNVERIFIABLE', `${(e as Error).message}; not starting a fresh loop silently (use the fresh input to start over)`);
+        }
+        // Only a tree that verifies is handed on again; a bad one stays the previous run's artifact.
+        post.upload = (await verifyTree(evidenceRoot, { allowOpenTail: true })).ok;
+      } else {
+        notes.push(`No earlier evidence artifact named \`${artifactName}\`: a new loop starts.${prev.skipped.length ? ` (${prev.skipped.join('; ')})` : ''}`);
+        post.upload = true;
+      }
+    } else {
+      if (inputs.fresh) notes.push('fresh: true — earlier evidence is not restored; a new loop starts.');
+      post.upload = true;
+    }
+    savePostState(post);
+
+    // 5. The loop.
+    const outcome = await loop({ inputs, api, scrubber, pr, repo, repoUrl, runUrl, root, configPath, evidenceRoot, artifactName, pusher, commentFile, post, log });
+    await finish({ inputs, api, outcome, evidenceRoot, notes, scrub, runUrl, repoUrl, artifactName, pr });
+  } finally {
+    await pusher?.restore();
+  }
+}
+
+interface LoopArgs {
+  inputs: ActionInputs;
+  api: ApiClient;
+  scrubber: Scrubber;
+  pr: PullRequestInfo;
+  repo: RepoRef;
+  repoUrl: string;
+  runUrl: string;
+  root: string;
+  configPath: string;
+  evidenceRoot: string;
+  artifactName: string;
+  pusher: BranchPusher | null;
+  commentFile: string;
+  post: PostState;
+  log: Logger;
+}
+
+interface LoopResult {
+  outcome: LoopOutcome;
+  comments: CommentPublisher;
+  commits: Map<number, string>;
+  stopLabel: StopLabel;
+  apiCallsAtStart: number;
+  iterationsRun: number;
+}
+
+async function loop(a: LoopArgs): Promise<LoopResult> {
+  const scrub = (s: string) => a.scrubber.scrub(s);
+  const { octokit } = a.api;
+  const stop = new SignalStop();
+  const onSignal = (sig: NodeJS.Signals) => {
+    core.warning(`${sig} received (workflow cancellation): stopping the agent and writing the report`);
+    stop.request(`${sig} received (backpressure: workflow cancellation)`);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const stopLabel = new StopLabel({ octokit, repo: a.repo, issue: a.pr.number, label: a.inputs['stop-label'], warn: (m) => core.warning(m) });
+  const comments = new CommentPublisher({ octokit, repo: a.repo, issue: a.pr.number, mode: a.inputs.comment, warn: (m) => core.warning(m), scrub });
+  const commits = new Map<number, string>();
+  const view = (report: HaltingReport, rows: CommentView['rows'], extra: Partial<CommentView>): CommentView => ({
+    status: report.status,
+    stopReason: report.stop_reason,
+    detail: report.detail,
+    goal: report.goal,
+    rows,
+    budget: report.budget_use ? `iterations ${report.budget_use.iterations} · seconds ${report.budget_use.seconds} · cost ${report.budget_use.cost_usd}` : null,
+    runUrl: a.runUrl,
+    repoUrl: a.repoUrl,
+    artifactName: a.artifactName,
+    stopLabel: a.inputs['stop-label'],
+    ...extra,
+  });
+  const persistComment = async () => {
+    if (comments.lastBody === null) return;
+    await writeFile(a.commentFile, comments.lastBody).catch(() => undefined);
+    if (a.post.commentId !== comments.commentId || a.post.commentFile !== a.commentFile) {
+      a.post.commentId = comments.commentId;
+      a.post.commentFile = a.commentFile;
+      savePostState(a.post);
+    }
+  };
+  let iterationsRun = 0;
+  const apiCallsAtStart = a.api.calls();
+  // Secrets the engine scrubs from evidence but never hands to the agent (names in PHUC_LOOP_SECRET_VARS).
+  const extraSecrets: Record<string, string> = {};
+  a.scrubber.secrets.forEach((v, i) => (extraSecrets[`PHUC_LOOP_ACTION_SECRET_${i}`] = v));
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    ...extraSecrets,
+    PHUC_LOOP_SECRET_VARS: [process.env['PHUC_LOOP_SECRET_VARS'] ?? '', ...Object.keys(extraSecrets)].filter(Boolean).join(','),
+  };
+  try {
+    const outcome = await runLoop({
+      cwd: a.root,
+      configPath: a.configPath,
+      runner: new NodeProcessRunner(),
+      clock: { monotonicMs: () => performance.now() },
+      log: a.log,
+      env,
+      stopSources: [stop, stopLabel],
+      signal: stop.controller.signal,
+      agentOverride: a.inputs.agent,
+      fresh: a.inputs.fresh,
+      pollMs: Math.round(a.inputs['poll-seconds'] * 1000),
+      host: {
+        afterIteration: async ({ iteration, commit, report }) => {
+          iterationsRun++;
+          commits.set(iteration, commit);
+          if (a.pusher) {
+            const pushed = await a.pusher.push(commit);
+            if (!pushed.ok) {
+              core.warning(pushed.reason);
+              return pushed.reason;
+            }
+            core.info(`iter ${iteration}: pushed ${commit.slice(0, 12)} to ${a.pr.headRef}${pushed.attempts > 1 ? ` (after ${pushed.attempts} attempts)` : ''}`);
+          }
+          if (a.inputs.comment !== 'off') {
+            const rows = await readRows(a.evidenceRoot, report, commits);
+            const v = view(report, rows, a.inputs.comment === 'per-iteration' ? { iteration, rows: rows.filter((r) => r.iteration === iteration) } : {});
+            await comments.publish(renderComment(v, a.inputs.comment === 'per-iteration' ? ITERATION_MARKER : STICKY_MARKER));
+            await persistComment();
+          }
+          return null;
+        },
+      },
+    });
+    // The final state of the comment: the halting status replaces RUNNING.
+    if (!outcome.nothingToDo && a.inputs.comment !== 'off' && (iterationsRun > 0 || comments.commentId !== null || a.inputs.comment === 'sticky')) {
+      const rows = await readRows(a.evidenceRoot, outcome.report, commits);
+      await comments.publish(renderComment(view(outcome.report, rows, {}), a.inputs.comment === 'per-iteration' ? ITERATION_MARKER : STICKY_MARKER));
+      await persistComment();
+    }
+    return { outcome, comments, commits, stopLabel, apiCallsAtStart, iterationsRun };
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+interface FinishArgs {
+  inputs: ActionInputs;
+  api: ApiClient;
+  outcome: LoopResult;
+  evidenceRoot: string;
+  notes: string[];
+  scrub: (s: string) => string;
+  runUrl: string;
+  repoUrl: string;
+  artifactName: string;
+  pr: PullRequestInfo;
+}
+
+async function finish(f: FinishArgs): Promise<void> {
+  const { outcome, iterationsRun, stopLabel, apiCallsAtStart } = f.outcome;
+  const r = outcome.report;
+  const reportPath = join(f.evidenceRoot, 'halting_report.json');
+  const hasReport = await readFile(reportPath).then(
+    () => true,
+    () => false,
+  );
+  setOutputs(
+    {
+      status: outcome.status,
+      'stop-reason': outcome.stop_reason,
+      certificate: r.halting_certificate.type,
+      residual: r.halting_certificate.final_residual_decimal_string ?? '',
+      iterations: String(r.iterations_completed),
+      glow: r.glow_history.length ? String(r.glow_history.at(-1)!.total) : '',
+      'report-path': hasReport ? reportPath : '',
+    },
+    f.scrub,
+  );
+  const loopCalls = f.api.calls() - apiCallsAtStart;
+  const perIteration = iterationsRun ? ((loopCalls - stopLabel.polls) / iterationsRun).toFixed(2) : 'n/a';
+  core.info(`API calls: ${f.api.calls()} in this step; ${loopCalls} during the loop for ${iterationsRun} iteration(s) (${stopLabel.polls} STOP label check(s)); ${perIteration} per iteration besides the STOP checks`);
+  const notes = [...f.notes];
+  if (outcome.nothingToDo) notes.push(`${outcome.nothingToDo.charAt(0).toUpperCase()}${outcome.nothingToDo.slice(1)}. Push a change to the branch (or use the fresh input) to run the loop again.`);
+  notes.push(`[Workflow run](${f.runUrl}) · the evidence tree is uploaded as \`${f.artifactName}\` when the job ends.`);
+  const agentsMd = (await readFile(join(f.evidenceRoot, 'agents_md_final.md'), 'utf8').catch(() => '')) || undefined;
+  await writeSummary(reportMarkdown(r, agentsMd, { notes, scrub: f.scrub }));
+  if (outcome.status !== 'EXIT_CONVERGED') {
+    const why = r.detail ? `: ${r.detail}` : '';
+    core.setFailed(f.scrub(`phuc-loop ended ${outcome.status}(${outcome.stop_reason})${outcome.nothingToDo ? ' (nothing to do: unchanged since that run)' : ''}${why}`));
+    process.exitCode = outcome.exitCode;
+  } else core.info(`phuc-loop ended ${outcome.status}(${outcome.stop_reason})`);
+}
+

@@ -1,0 +1,29 @@
+// The job summary: the halting report (the same markdown as `phuc-loop report`), written through
+// core.summary after the loop, scrubbed of secrets. Refusals get a short summary that says why.
+import * as core from '@actions/core';
+import { renderReportMarkdown, type HaltingReport } from '../engine/report.js';
+
+export interface SummaryContext {
+  /** Lines shown above the report (where the evidence came from, "nothing to do", links). */
+  notes: string[];
+  scrub: (s: string) => string;
+}
+
+export function reportMarkdown(report: HaltingReport, agentsMd: string | undefined, ctx: SummaryContext): string {
+  const notes = ctx.notes.length ? ctx.notes.map((n) => `> ${n}`).join('\n>\n') + '\n\n' : '';
+  return ctx.scrub(notes + renderReportMarkdown(report, agentsMd));
+}
+
+export function refusalMarkdown(status: string, stopReason: string, detail: string, ctx: SummaryContext): string {
+  const lines = [`## phuc-loop: ${status} (${stopReason})`, '', `**Why:** ${detail}`, '', ...ctx.notes.map((n) => `- ${n}`)];
+  return ctx.scrub(lines.join('\n') + '\n');
+}
+
+export async function writeSummary(markdown: string): Promise<void> {
+  if (!process.env['GITHUB_STEP_SUMMARY']) return;
+  try {
+    await core.summary.addRaw(markdown, true).write();
+  } catch (e) {
+    core.warning(`could not write the job summary: ${(e as Error).message}`);
+  }
+}
