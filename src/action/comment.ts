@@ -7,6 +7,7 @@ import type { RepoRef } from './pull-request.js';
 
 export const STICKY_MARKER = '<!-- phuc-loop:comment -->';
 export const ITERATION_MARKER = '<!-- phuc-loop:iteration -->';
+export const FINAL_MARKER = '<!-- phuc-loop:final -->';
 const ARTIFACT_OPEN = '<!-- phuc-loop:artifact -->';
 const ARTIFACT_CLOSE = '<!-- /phuc-loop:artifact -->';
 /** GitHub refuses comment bodies over 65,536 characters. */
@@ -113,8 +114,13 @@ export class CommentPublisher {
   lastBody: string | null = null;
 
   constructor(
-    private readonly o: { octokit: Octokit; repo: RepoRef; issue: number; mode: CommentMode; warn: (m: string) => void; scrub: (s: string) => string },
-  ) {}
+    private readonly o: { octokit: Octokit; repo: RepoRef; issue: number; mode: CommentMode; warn: (m: string) => void; scrub: (s: string) => string; knownId?: number | null },
+  ) {
+    if (o.knownId) {
+      this.id = o.knownId;
+      this.found = true;
+    }
+  }
 
   get commentId(): number | null {
     return this.id;

@@ -6,8 +6,8 @@ import * as github from '@actions/github';
 import { readFile, writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { artifactUrl, evidenceFiles, uploadEvidence } from './artifact.js';
-import { withArtifactLink } from './comment.js';
-import { apiError, createClient } from './github.js';
+import { CommentPublisher, withArtifactLink } from './comment.js';
+import { createClient } from './github.js';
 import { Scrubber } from './scrub.js';
 import { readPostState } from './state.js';
 import { writeSummary } from './summary.js';
@@ -51,27 +51,32 @@ async function post(): Promise<void> {
     }
   }
 
-  let uploaded: { id: number; size: number };
+  const ctx = github.context;
+  let url: string | null = null;
   try {
-    uploaded = await uploadEvidence({ root: state.evidenceDir, name: state.artifactName, retentionDays: state.retentionDays, files });
+    const uploaded = await uploadEvidence({ root: state.evidenceDir, name: state.artifactName, retentionDays: state.retentionDays, files });
+    url = artifactUrl(ctx.serverUrl, ctx.repo, ctx.runId, uploaded.id);
+    core.setOutput('artifact-id', String(uploaded.id));
+    core.info(`phuc-loop: evidence uploaded as ${state.artifactName} (id ${uploaded.id}, ${files.length} files, ${uploaded.size} bytes, kept ${state.retentionDays} days): ${url}`);
+    await writeSummary(`\n> Evidence artifact: [\`${state.artifactName}\`](${url}) — ${files.length} files, kept ${state.retentionDays} days. The next run of this pull request continues from it.\n`);
   } catch (e) {
     core.setFailed(`phuc-loop: could not upload the evidence artifact ${state.artifactName}: ${(e as Error).message}`);
-    return;
   }
-  const ctx = github.context;
-  const url = artifactUrl(ctx.serverUrl, ctx.repo, ctx.runId, uploaded.id);
-  core.setOutput('artifact-id', String(uploaded.id));
-  core.info(`phuc-loop: evidence uploaded as ${state.artifactName} (id ${uploaded.id}, ${files.length} files, ${uploaded.size} bytes, kept ${state.retentionDays} days): ${url}`);
-  await writeSummary(`\n> Evidence artifact: [\`${state.artifactName}\`](${url}) — ${files.length} files, kept ${state.retentionDays} days. The next run of this pull request continues from it.\n`);
 
-  if (state.commentMode !== 'off' && state.commentId && state.commentFile) {
+  // The comment's final state (written by main) goes out now, with the artifact link: one call.
+  if (state.commentMode !== 'off' && state.commentFile && state.pullRequest) {
     const body = await readFile(state.commentFile, 'utf8').catch(() => null);
     if (body) {
-      try {
-        await createClient(token).octokit.rest.issues.updateComment({ ...ctx.repo, comment_id: state.commentId, body: scrubber.scrub(withArtifactLink(body, state.artifactName, url)) });
-      } catch (e) {
-        core.warning(`phuc-loop: could not link the artifact from the PR comment (${apiError(e)})`);
-      }
+      const comments = new CommentPublisher({
+        octokit: createClient(token).octokit,
+        repo: ctx.repo,
+        issue: state.pullRequest,
+        mode: state.commentMode === 'per-iteration' ? 'per-iteration' : 'sticky',
+        knownId: state.commentMode === 'per-iteration' ? null : state.commentId,
+        warn: (m) => core.warning(`phuc-loop: ${m}`),
+        scrub: (t) => scrubber.scrub(t),
+      });
+      await comments.publish(url ? withArtifactLink(body, state.artifactName, url) : body);
     }
   }
 }

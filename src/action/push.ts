@@ -49,7 +49,7 @@ export class BranchPusher {
     return `${this.o.serverUrl.replace(/\/$/, '')}/${this.o.repository}`;
   }
 
-  private async git(args: string[], auth = false): Promise<{ code: number | null; out: string }> {
+  private async git(args: string[], auth = false, raw = false): Promise<{ code: number | null; out: string }> {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(this.o.env)) if (v !== undefined) env[k] = v;
     env['GIT_TERMINAL_PROMPT'] = '0';
@@ -61,7 +61,8 @@ export class BranchPusher {
       env['GIT_CONFIG_COUNT'] = String(n + 1);
     }
     const r = await this.o.runner.run({ command: 'git', args, cwd: this.o.cwd, env, timeoutMs: 300_000 });
-    return { code: r.exitCode, out: this.o.scrub(`${r.stdout}\n${r.stderr}`.trim()) };
+    // `raw` only for reading back config values this process will write again (never logged).
+    return { code: r.exitCode, out: raw ? r.stdout : this.o.scrub(`${r.stdout}\n${r.stderr}`.trim()) };
   }
 
   private async sensitiveConfig(): Promise<string> {
@@ -75,7 +76,7 @@ export class BranchPusher {
    * fast-forward of that branch. Returns a reason to refuse, or null.
    */
   async prepare(): Promise<string | null> {
-    const headers = await this.git(['config', '--local', '--null', '--get-regexp', '^http\\..*\\.extraheader$']);
+    const headers = await this.git(['config', '--local', '--null', '--get-regexp', '^http\\..*\\.extraheader$'], false, true);
     if (headers.code === 0) {
       for (const rec of headers.out.split('\0').filter(Boolean)) {
         const i = rec.indexOf('\n');

@@ -14,7 +14,7 @@ import { NodeProcessRunner } from '../engine/process.js';
 import type { HaltingReport } from '../engine/report.js';
 import { verifyTree } from '../engine/verify.js';
 import { artifactNameFor, downloadEvidence, findPreviousEvidence } from './artifact.js';
-import { CommentPublisher, ITERATION_MARKER, renderComment, STICKY_MARKER, type CommentView } from './comment.js';
+import { CommentPublisher, FINAL_MARKER, ITERATION_MARKER, renderComment, STICKY_MARKER, type CommentView } from './comment.js';
 import { apiError, createClient, retryBaseMs, type ApiClient } from './github.js';
 import { InputError, readInputs, type ActionInputs } from './inputs.js';
 import { mayStart } from './permissions.js';
@@ -253,9 +253,9 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
     stopLabel: a.inputs['stop-label'],
     ...extra,
   });
-  const persistComment = async () => {
-    if (comments.lastBody === null) return;
-    await writeFile(a.commentFile, comments.lastBody).catch(() => undefined);
+  /** The body the post step publishes (with the artifact link); main never spends a call on it. */
+  const handToPost = async (body: string) => {
+    await writeFile(a.commentFile, scrub(body)).catch(() => undefined);
     if (a.post.commentId !== comments.commentId || a.post.commentFile !== a.commentFile) {
       a.post.commentId = comments.commentId;
       a.post.commentFile = a.commentFile;
@@ -300,18 +300,19 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
           if (a.inputs.comment !== 'off') {
             const rows = await readRows(a.evidenceRoot, report, commits);
             const v = view(report, rows, a.inputs.comment === 'per-iteration' ? { iteration, rows: rows.filter((r) => r.iteration === iteration) } : {});
-            await comments.publish(renderComment(v, a.inputs.comment === 'per-iteration' ? ITERATION_MARKER : STICKY_MARKER));
-            await persistComment();
+            const body = renderComment(v, a.inputs.comment === 'per-iteration' ? ITERATION_MARKER : STICKY_MARKER);
+            await comments.publish(body);
+            await handToPost(body);
           }
           return null;
         },
       },
     });
-    // The final state of the comment: the halting status replaces RUNNING.
-    if (!outcome.nothingToDo && a.inputs.comment !== 'off' && (iterationsRun > 0 || comments.commentId !== null || a.inputs.comment === 'sticky')) {
+    // The final state of the comment (the halting status replaces RUNNING) is published by the post
+    // step together with the link to the evidence artifact: one call instead of two.
+    if (!outcome.nothingToDo && a.inputs.comment !== 'off') {
       const rows = await readRows(a.evidenceRoot, outcome.report, commits);
-      await comments.publish(renderComment(view(outcome.report, rows, {}), a.inputs.comment === 'per-iteration' ? ITERATION_MARKER : STICKY_MARKER));
-      await persistComment();
+      await handToPost(renderComment(view(outcome.report, rows, {}), a.inputs.comment === 'per-iteration' ? FINAL_MARKER : STICKY_MARKER));
     }
     return { outcome, comments, commits, stopLabel, apiCallsAtStart, iterationsRun };
   } finally {

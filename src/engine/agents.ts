@@ -471,3 +471,13 @@ export function scrubSecrets(text: string, secrets: string[]): string {
   for (const s of [...secrets].filter((s) => s.length > 0).sort((a, b) => b.length - a.length)) out = out.split(s).join('***');
   return out;
 }
+
+/**
+ * Every value to scrub from logs, evidence and comments: the loop's secrets, and any variable whose
+ * name looks secret (agent API keys are passed to the agent, but must not be echoed into evidence).
+ */
+export function scrubbableValues(env: Record<string, string | undefined>): string[] {
+  const values = new Set(loopSecretValues(env));
+  for (const [name, value] of Object.entries(env)) if (value && value.length >= 8 && SECRET_LOOKING.test(name)) values.add(value);
+  return [...values].sort((a, b) => b.length - a.length);
+}

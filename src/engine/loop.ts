@@ -3,7 +3,7 @@
 import { mkdir, open, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { hostname, homedir, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { loopSecretValues, scrubSecrets, agentEnvironment } from './agents.js';
+import { agentEnvironment, scrubbableValues, scrubSecrets } from './agents.js';
 import { collectArtifacts, protectedMatcher, snapshotDirty, spawnAgent, type Collected } from './agent-step.js';
 import { extractSection, mergeSection, openQuestionsOf, renderEntry, renderSection, sanitizeList, witness, type Direction, type Entry, type Fact, type Section } from './agents-md.js';
 import { allDecimalStrings, checkTriangle, iterDir, phucTest, selfTests } from './audit.js';
@@ -171,7 +171,7 @@ async function runLocked(
   base: { fsm: Fsm; git: Git; cwd: string; ev: EvidenceStore; evRel: string; intake: Intake; configPath: string },
 ): Promise<LoopOutcome> {
   const { fsm, git, cwd, ev, evRel, intake: got, configPath } = base;
-  const secrets = loopSecretValues(o.env);
+  const secrets = scrubbableValues(o.env);
   const hostPaths = [cwd, ev.root, homedir(), tmpdir()].filter((p) => p.length > 1);
   const checkEnv = agentEnvironment(o.env, {});
   await git.ensureIdentity();

@@ -19,7 +19,7 @@ describe('a loop that converges', () => {
   let run: Awaited<ReturnType<typeof cli>>;
   beforeAll(async () => {
     repo = await fixerRepo();
-    run = await cli(repo, ['run'], { GITHUB_TOKEN: 'ghs_loopsecret123456' });
+    run = await cli(repo, ['run'], { GITHUB_TOKEN: 'ghs_loopsecret123456', ANTHROPIC_API_KEY: 'sk-ant-agentkey-987654' });
   });
 
   test('exits 0 with EXIT_CONVERGED and an EXACT certificate after three iterations', async () => {
@@ -70,11 +70,12 @@ describe('a loop that converges', () => {
     expect(await git(repo, 'status', '--porcelain')).toBe('');
   });
 
-  test('the loop\'s own token never reaches the agent nor the evidence', async () => {
+  test('the loop\'s own token never reaches the agent; the agent\'s key reaches it but not the evidence', async () => {
     const log = await readFile(join(repo, 'evidence/loop/iter_0/agent.log'), 'utf8');
     expect(log).toContain('token absent');
-    const all = await git(repo, 'grep', '-r', 'ghs_loopsecret', '--no-index', 'evidence').catch(() => '');
-    expect(all).toBe('');
+    expect(log).toContain('key ***');
+    for (const secret of ['ghs_loopsecret', 'sk-ant-agentkey'])
+      expect(await git(repo, 'grep', '-r', secret, '--no-index', 'evidence').catch(() => '')).toBe('');
   });
 
   test('verify passes, and catches a one-byte edit anywhere', async () => {

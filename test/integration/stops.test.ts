@@ -26,6 +26,23 @@ test('divergence: three strictly increasing residuals end EXIT_DIVERGED', async 
   expect((await readFile(join(repo, 'evidence/loop/iter_2/agents_md_entry.md'), 'utf8'))).toContain('- residual_direction: DIVERGING');
 });
 
+test('three iterations without a Northstar win: EXIT_BLOCKED(NORTHSTAR_DRIFT); the fast profile logs its budget reductions', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('busy.mjs'), extra: 'profile: fast\n' }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/busy.txt': '',
+  });
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(12);
+  const rep = await report(repo);
+  expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'NORTHSTAR_DRIFT', iterations_completed: 3 });
+  expect(rep.glow_history.map((g: { W: number }) => g.W)).toEqual([0, 0, 0]);
+  expect(await readFile(join(repo, 'evidence/loop/northstar_drift.log'), 'utf8')).toMatch(/iteration 2: W = 0 for 3 consecutive iterations/);
+  expect(await readFile(join(repo, 'evidence/loop/budget_reduction.log'), 'utf8')).toContain('max_iterations: 10 → 5 (profile fast, scale 0.5)');
+  const plan = await readJson<{ budget: { max_iterations: number } }>(join(repo, 'evidence/loop/plan.json'));
+  expect(plan.budget.max_iterations).toBe(5);
+});
+
 test('an agent that does nothing: EXIT_BLOCKED(EVIDENCE_INCOMPLETE), with its certificate and entry', async () => {
   const repo = await makeRepo({ 'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('noop.mjs') }), 'NORTHSTAR.md': NORTHSTAR });
   const r = await cli(repo, ['run']);
