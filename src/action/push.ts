@@ -4,6 +4,8 @@
 // credentials that actions/checkout persisted in .git/config are taken out while the loop runs, and
 // a push is refused when the agent changed the git config that decides where credentials go.
 import { Buffer } from 'node:buffer';
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
 import type { ProcessRunner } from '../engine/ports.js';
 
 export type PushOutcome = { ok: true; attempts: number } | { ok: false; reason: string; attempts: number };
@@ -39,6 +41,7 @@ export interface PusherOptions {
 }
 
 export class BranchPusher {
+  /** Credential settings taken out of .git/config (put back by restore()). */
   private removedHeaders: { key: string; value: string }[] = [];
   private configSnapshot = '';
   pushes = 0;
@@ -55,10 +58,14 @@ export class BranchPusher {
     env['GIT_TERMINAL_PROMPT'] = '0';
     if (auth) {
       // Appended after any GIT_CONFIG_* the runner (or a test harness) already set.
+      // An empty value first clears any header from config files (no duplicate Authorization).
       const n = Number(env['GIT_CONFIG_COUNT'] ?? '0') || 0;
-      env[`GIT_CONFIG_KEY_${n}`] = `http.${this.o.serverUrl.replace(/\/$/, '')}/.extraheader`;
-      env[`GIT_CONFIG_VALUE_${n}`] = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${this.o.token}`).toString('base64')}`;
-      env['GIT_CONFIG_COUNT'] = String(n + 1);
+      const key = `http.${this.o.serverUrl.replace(/\/$/, '')}/.extraheader`;
+      env[`GIT_CONFIG_KEY_${n}`] = key;
+      env[`GIT_CONFIG_VALUE_${n}`] = '';
+      env[`GIT_CONFIG_KEY_${n + 1}`] = key;
+      env[`GIT_CONFIG_VALUE_${n + 1}`] = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${this.o.token}`).toString('base64')}`;
+      env['GIT_CONFIG_COUNT'] = String(n + 2);
     }
     const r = await this.o.runner.run({ command: 'git', args, cwd: this.o.cwd, env, timeoutMs: 300_000 });
     // `raw` only for reading back config values this process will write again (never logged).
@@ -76,16 +83,28 @@ export class BranchPusher {
    * fast-forward of that branch. Returns a reason to refuse, or null.
    */
   async prepare(): Promise<string | null> {
-    const headers = await this.git(['config', '--local', '--null', '--get-regexp', '^http\\..*\\.extraheader$'], false, true);
-    if (headers.code === 0) {
-      for (const rec of headers.out.split('\0').filter(Boolean)) {
-        const i = rec.indexOf('\n');
-        const key = i < 0 ? rec : rec.slice(0, i);
-        this.removedHeaders.push({ key, value: i < 0 ? '' : rec.slice(i + 1) });
-      }
-      for (const key of new Set(this.removedHeaders.map((h) => h.key))) await this.git(['config', '--local', '--unset-all', key]);
-      if (this.removedHeaders.length) this.o.log(`took ${this.removedHeaders.length} persisted credential header(s) out of .git/config while the agent runs`);
+    // actions/checkout ≤ v5 writes the header into .git/config; v6 into a file of RUNNER_TEMP that
+    // .git/config includes (includeIf.gitdir:…path). Both are taken out while the agent runs.
+    const local = async (pattern: string) => {
+      const r = await this.git(['config', '--local', '--null', '--get-regexp', pattern], false, true);
+      if (r.code !== 0) return [];
+      return r.out
+        .split('\0')
+        .filter(Boolean)
+        .map((rec) => {
+          const i = rec.indexOf('\n');
+          return { key: i < 0 ? rec : rec.slice(0, i), value: i < 0 ? '' : rec.slice(i + 1) };
+        });
+    };
+    const headers = await local('^http\\..*\\.extraheader$');
+    const includes: { key: string; value: string }[] = [];
+    for (const inc of await local('^include(if\\..*)?\\.path$')) {
+      const text = await readFile(isAbsolute(inc.value) ? inc.value : join(this.o.cwd, '.git', inc.value), 'utf8').catch(() => '');
+      if (/extraheader|credential/i.test(text)) includes.push(inc);
     }
+    this.removedHeaders = [...headers, ...includes];
+    for (const key of new Set(this.removedHeaders.map((h) => h.key))) await this.git(['config', '--local', '--unset-all', key]);
+    if (this.removedHeaders.length) this.o.log(`took ${this.removedHeaders.length} persisted credential setting(s) out of .git/config while the agent runs`);
     this.configSnapshot = await this.sensitiveConfig();
     const head = (await this.git(['rev-parse', 'HEAD'])).out.trim();
     const remote = await this.withRetries('git ls-remote', () => this.git(['ls-remote', '--heads', this.remoteUrl, `refs/heads/${this.o.branch}`], true));

@@ -78,6 +78,8 @@ export interface SpawnOptions {
   pollMs: number;
   /** Aborted when the process itself is asked to stop (signals). */
   signal?: AbortSignal;
+  /** PHUC_ROLE of the process (the agent, or the critic). */
+  role?: string;
 }
 
 let activeAgents = 0;
@@ -94,7 +96,7 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
     PHUC_CAPSULE_FILE: o.capsuleFile,
     PHUC_REPORT_FILE: o.reportFile,
     PHUC_ITERATION: String(o.iteration),
-    PHUC_ROLE: 'Scout→Solver',
+    PHUC_ROLE: o.role ?? 'Scout→Solver',
   });
   const stop = new AbortController();
   let backpressure: string | null = null;

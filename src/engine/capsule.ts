@@ -28,6 +28,12 @@ export interface Capsule {
     blocker_class: string;
     blocker_reason: string;
     objective: string;
+    /** Failures seen twice in a row (microloop detour), with the configured known fix if any. */
+    detour: { criterion: string; signature: string; failure: string; known_fix: string | null }[];
+    /** Passes kept (not re-run) while their inputs are unchanged. */
+    reusable_passes: { criterion: string; from: string; evidence: string }[];
+    agent: string;
+    escalated: boolean;
   };
   accumulated_learnings: string;
   remaining_budget: {
@@ -140,7 +146,13 @@ ${list(c.artifact_links.map((l) => `${l.role}: ${l.path}#${l.sha256}`))}
 
 ## 2. Blocker class
 ${s.blocker_class} — ${s.blocker_reason}
-
+${s.escalated ? `\nThe loop stalled and escalated to ${s.agent}: you are the stronger agent it switched to.\n` : ''}${
+    s.detour.length
+      ? `\n### Detour: the same failure twice in a row\nDo not repeat the approach that produced it.\n${s.detour
+          .map((d) => `- ${d.criterion} (${d.signature}):\n\n  \`\`\`\n${d.failure.split('\n').slice(-12).map((l) => `  ${l}`).join('\n')}\n  \`\`\`\n${d.known_fix ? `  Known fix: ${d.known_fix}\n` : ''}`)
+          .join('')}`
+      : ''
+  }
 ## 3. Objective for this iteration (one, bounded)
 ${s.objective}
 
@@ -151,7 +163,7 @@ ${s.objective}
 
 ## 5. Commands the loop will run after you finish
 ${list(x.criteria.map((k) => `${k.id}: \`${k.run}\`${k.description ? ` — ${k.description}` : ''}`))}
-
+${s.reusable_passes.length ? `\nPasses kept while their inputs stay unchanged (not re-run): ${s.reusable_passes.map((p) => `${p.criterion} (${p.from})`).join(', ')}.\n` : ''}
 ## 6. Done criteria
 - Every command above exits 0${x.R_p ? `, and the residual is below ${x.R_p}` : ''}.
 - The loop decides this by running the commands; saying "done" decides nothing.

@@ -16,8 +16,11 @@ export const CERTIFICATE_LANE: Record<IssuedType, Lane | null> = {
   NONE: null,
 };
 
-/** Exit conditions, in the order of precedence of SPEC §3. */
-export const EXIT_PRECEDENCE = ['GUARDRAIL', 'CONVERGED', 'DIVERGED', 'BACKPRESSURE', 'NORTHSTAR_DRIFT', 'BUDGET'] as const;
+/**
+ * Exit conditions, in the order of precedence of SPEC §3. The "no progress" exits of the other
+ * loop designs (critic, stuck signature, stall) rank with divergence, before backpressure.
+ */
+export const EXIT_PRECEDENCE = ['GUARDRAIL', 'CONVERGED', 'DIVERGED', 'NO_VIABLE_FIX_PATH', 'STUCK', 'STALLED', 'BACKPRESSURE', 'NORTHSTAR_DRIFT', 'BUDGET'] as const;
 export type FiredExit = { kind: (typeof EXIT_PRECEDENCE)[number] | 'INVARIANT'; reason: string };
 
 export interface Certificate {
@@ -31,7 +34,17 @@ export interface Certificate {
   residual_detail: string;
   R_p: string | null;
   residual_history: string[];
-  checklist: { id: string; description: string; met: boolean; exit_code: number | null; evidence: string }[];
+  checklist: {
+    id: string;
+    description: string;
+    met: boolean;
+    exit_code: number | null;
+    evidence: string;
+    /** The tree the result was obtained on; a reused pass names the iteration it came from. */
+    tree: string;
+    reused_from_iteration: number | null;
+    inputs_hash: string | null;
+  }[];
   tree: string;
   previous_certificate_sha256: string | null;
   exits_fired: FiredExit[];
@@ -59,6 +72,8 @@ export interface CertificateInput {
   guardrail: string | null;
   backpressure: string | null;
   budget: string | null;
+  /** NO_VIABLE_FIX_PATH, STUCK, STALLED exits computed by the progress watchers. */
+  progress?: FiredExit[];
 }
 
 export function issueCertificate(i: CertificateInput): Certificate {
@@ -73,6 +88,7 @@ export function issueCertificate(i: CertificateInput): Certificate {
   if ((exact || converged) && checksRan)
     fired.push({ kind: 'CONVERGED', reason: exact ? 'all criteria met, residual 0' : `residual ${dstr(i.residual)} < R_p ${dstr(i.R_p!)}` });
   if (isDiverging(history)) fired.push({ kind: 'DIVERGED', reason: `residuals ${history.slice(-3).join(' < ')}` });
+  fired.push(...(i.progress ?? []));
   if (i.backpressure) fired.push({ kind: 'BACKPRESSURE', reason: i.backpressure });
   if (i.budget) fired.push({ kind: 'BUDGET', reason: i.budget });
 
@@ -94,7 +110,16 @@ export function issueCertificate(i: CertificateInput): Certificate {
     residual_detail: i.residualDetail,
     R_p: i.R_p ? dstr(i.R_p) : null,
     residual_history: history,
-    checklist: i.checks.map((c) => ({ id: c.id, description: c.description, met: c.met, exit_code: c.exit_code, evidence: c.evidence })),
+    checklist: i.checks.map((c) => ({
+      id: c.id,
+      description: c.description,
+      met: c.met,
+      exit_code: c.exit_code,
+      evidence: c.evidence,
+      tree: c.tree,
+      reused_from_iteration: c.reused_from_iteration,
+      inputs_hash: c.inputs_hash,
+    })),
     tree: i.tree,
     previous_certificate_sha256: i.previousSha256,
     exits_fired: fired,
@@ -108,6 +133,9 @@ export function convergenceClaimProblem(cert: Partial<Certificate> | null): stri
   if (!isDecimalString(cert.residual)) return `residual ${JSON.stringify(cert.residual)} is not a Decimal string`;
   if (cert.type === 'EXACT' && !(cert.checklist ?? []).every((c) => c.met)) return 'EXACT certificate with an unmet criterion';
   if (cert.type === 'EXACT' && !new Decimal(cert.residual).isZero()) return 'EXACT certificate with a residual other than 0';
+  // Freshness (DEGA): a result counts only for the tree it ran on, or as a pass reused for unchanged inputs.
+  const stale = (cert.checklist ?? []).filter((c) => c.tree !== cert.tree && !(c.reused_from_iteration !== null && c.inputs_hash));
+  if (stale.length) return `criteria ${stale.map((c) => c.id).join(', ')} were checked on another tree than the certificate's`;
   if (cert.type === 'CONVERGED') {
     if (!isDecimalString(cert.R_p)) return 'CONVERGED certificate without a Decimal R_p';
     if (!new Decimal(cert.residual).lt(new Decimal(cert.R_p))) return `residual ${cert.residual} is not < R_p ${cert.R_p}`;

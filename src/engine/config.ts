@@ -31,7 +31,16 @@ const criterionSchema = z.strictObject({
   run: z.string().trim().min(1, { error: 'must be a non-empty shell command' }),
   timeout_seconds: positiveInt(86_400).default(900),
   retries: z.number().int().min(0).max(5).default(0),
+  /** Globs of the files this check depends on: while their hash is unchanged, a pass is reused. */
+  inputs: z.array(z.string().min(1)).min(1, { error: 'must list at least one glob (or leave inputs out)' }).optional(),
 });
+
+const agentFields = {
+  use: z.enum(AGENT_PRESETS),
+  run: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  args: z.array(z.string()).default([]),
+};
 
 export const configSchema = z
   .strictObject({
@@ -71,11 +80,20 @@ export const configSchema = z
       .default({}),
     northstar: z.string().min(1).default('NORTHSTAR.md'),
     agent: z.strictObject({
-      use: z.enum(AGENT_PRESETS),
-      run: z.string().min(1).optional(),
-      model: z.string().min(1).optional(),
-      args: z.array(z.string()).default([]),
+      ...agentFields,
+      /** A stronger agent or model the loop switches to after two stalled iterations. */
+      escalate: z
+        .strictObject({ use: z.enum(AGENT_PRESETS).optional(), run: z.string().min(1).optional(), model: z.string().min(1).optional(), args: z.array(z.string()).optional() })
+        .refine((e) => e.use || e.run || e.model || e.args, { error: 'must name at least one of use, run, model, args' })
+        .optional(),
     }),
+    /** An optional critic (microloop seed) after the checks: its JSON verdict is Lane C. */
+    critic: z.strictObject({ ...agentFields, timeout_seconds: positiveInt(86_400).default(600) }).optional(),
+    /** Known fixes for repeated failure signatures: `match` is a substring, or /regex/, of the signature or its text. */
+    detours: z.array(z.strictObject({ match: z.string().min(1), instruction: z.string().min(1) })).default([]),
+    stall_iterations: z.number().int().min(2).max(100).default(3),
+    /** A mission-context file (DEGA ideology rule): advisory framing in the prompt, never a gate. */
+    mission_context: z.string().min(1).optional(),
     protected: z.array(z.string().min(1)).default([]),
     replays: z.number().int().min(2).max(10).default(2),
     northstar_neutral_reason: z.string().min(1).optional(),
@@ -96,6 +114,19 @@ export const configSchema = z
       ctx.addIssue({ code: 'custom', path: ['residual', 'run'], message: 'is required for metric command (its last output line is the residual)' });
     if (c.agent.use === 'command' && !c.agent.run)
       ctx.addIssue({ code: 'custom', path: ['agent', 'run'], message: 'is required when agent.use is command' });
+    if (c.agent.escalate?.use === 'command' && !c.agent.escalate.run)
+      ctx.addIssue({ code: 'custom', path: ['agent', 'escalate', 'run'], message: 'is required when agent.escalate.use is command' });
+    if (c.critic?.use === 'command' && !c.critic.run)
+      ctx.addIssue({ code: 'custom', path: ['critic', 'run'], message: 'is required when critic.use is command' });
+    c.detours.forEach((d, i) => {
+      const re = /^\/(.*)\/([a-z]*)$/.exec(d.match);
+      if (re)
+        try {
+          new RegExp(re[1], re[2]);
+        } catch (e) {
+          ctx.addIssue({ code: 'custom', path: ['detours', i, 'match'], message: `is not a valid regular expression: ${(e as Error).message}` });
+        }
+    });
     if (c.rung_target === 65537 && !c.security)
       ctx.addIssue({ code: 'custom', path: ['security'], message: 'is required for rung_target 65537 (gate and api_surface commands)' });
     const ids = c.acceptance_criteria.map((a) => a.id);

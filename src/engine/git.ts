@@ -112,6 +112,21 @@ export class Git {
       .map((rec) => ({ code: rec.slice(0, 2), path: rec.slice(3) }));
   }
 
+  /** Tracked and untracked, not ignored, files of the work tree. */
+  async listFiles(): Promise<string[]> {
+    return (await this.run(['ls-files', '-z', '--cached', '--others', '--exclude-standard'])).split('\0').filter(Boolean);
+  }
+
+  /** Puts `paths` back as they are in the index (a critic's stray edits); new files are removed. */
+  async restoreFromIndex(paths: string[]): Promise<void> {
+    if (paths.length === 0) return;
+    const out = await this.run(['ls-files', '-z', '--cached', '--', ...paths]);
+    const indexed = new Set(out.split('\0').filter(Boolean));
+    const restore = paths.filter((p) => indexed.has(p));
+    if (restore.length) await this.run(['checkout', '--', ...restore]);
+    await Promise.all(paths.filter((p) => !indexed.has(p)).map((p) => unlink(join(this.cwd, p)).catch(() => undefined)));
+  }
+
   /** Paths among `paths` that exist in HEAD. */
   async inHead(paths: string[]): Promise<Set<string>> {
     if (paths.length === 0) return new Set();

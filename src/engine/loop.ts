@@ -4,16 +4,20 @@ import { mkdir, open, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { hostname, homedir, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { agentEnvironment, scrubbableValues, scrubSecrets } from './agents.js';
-import { collectArtifacts, protectedMatcher, snapshotDirty, spawnAgent, type Collected } from './agent-step.js';
+import { changedSince, collectArtifacts, protectedMatcher, snapshotDirty, spawnAgent, type AgentSpec, type Collected } from './agent-step.js';
 import { extractSection, mergeSection, openQuestionsOf, renderEntry, renderSection, sanitizeList, witness, type Direction, type Entry, type Fact, type Section } from './agents-md.js';
 import { allDecimalStrings, checkTriangle, iterDir, phucTest, selfTests } from './audit.js';
 import { DiskUsage, firstStop, StopFile } from './backpressure.js';
 import { capsuleProblems, renderPrompt, SKILL_PACK, SUBAGENT_ROLE, type ArtifactLink, type Capsule } from './capsule.js';
+import { sanitizeAgentText } from './agents-md.js';
 import { sha256 } from './canonical.js';
 import { convergenceClaimProblem, issueCertificate, type Certificate, type FiredExit } from './certificate.js';
-import { runChecks, type CheckResult } from './checks.js';
+import { inputsHash, runChecks, updatePasses, type CheckResult, type PassRecord } from './checks.js';
+import { parseVerdict, renderCriticPrompt, type VerdictState } from './critic.js';
+import { initialProgress, improvement, trackSignatures, trackStall, type ProgressState } from './progress.js';
+import { failureSignature, type Signature } from './signature.js';
 import type { AgentPresetName } from './config.js';
-import { blockerClass } from './dega.js';
+import { blockerClass, type BlockerClass } from './dega.js';
 import { Decimal, dstr } from './decimal.js';
 import { atomicWrite, EvidenceStore, listFiles, NOT_EVIDENCE } from './evidence.js';
 import { EXIT_CODES, Fsm, InvariantViolation, type TerminalState } from './fsm.js';
@@ -74,12 +78,32 @@ export interface LoopState {
   cost_reported: boolean;
   total_tool_calls: number;
   exits_fired: (FiredExit & { iteration: number })[];
-  terminal: { status: TerminalState; stop_reason: string; head: string | null } | null;
+  /** How the last run ended, on which commit, and (when every criterion declares inputs) on which inputs. */
+  terminal: { status: TerminalState; stop_reason: string; head: string | null; inputs_hash: string | null } | null;
   section_witnessed: number;
   section_archived: number;
+  /** Passes that may be reused while their inputs are unchanged. */
+  passes: Record<string, PassRecord>;
+  progress: ProgressState;
+  /** DEGA cycle record per iteration: blocker class, improvement over the previous one, who ran. */
+  cycles: Cycle[];
 }
 
 export const DEFAULT_EVIDENCE_DIR = 'evidence/loop';
+
+export interface Cycle {
+  iteration: number;
+  agent: string;
+  blocker_class: BlockerClass;
+  blocker_reason: string;
+  improvement: string;
+  fail_closed_signals: number;
+  residual: string | null;
+  failure_signatures: string[];
+  detour_next: boolean;
+  critic: string | null;
+  reused_checks: string[];
+}
 
 interface Ctx {
   o: LoopOptions;
@@ -101,6 +125,8 @@ interface Ctx {
   previousTotalMs: number;
   pendingLogs: [string, string][];
   section?: Section;
+  /** The next iteration's capsule, prepared when the last one was recorded. */
+  next?: { n: number; prepared: Awaited<ReturnType<typeof prepareCapsule>> };
 }
 
 const scrubber = (secrets: string[]) => (t: string) => scrubSecrets(t, secrets);
@@ -216,11 +242,15 @@ async function runLocked(
     for (const stray of check.openTail) await rm(ev.path(stray), { force: true });
     resumed = { plan: plan!, state: state! };
     const head = await git.head();
-    if (state!.terminal && state!.terminal.head === head) {
-      const why = `nothing to do: the last run ended ${state!.terminal.status}(${state!.terminal.stop_reason}) at ${head?.slice(0, 12)} and the checkout has not changed since`;
+    const t = state!.terminal;
+    const sameInputs = !!t?.inputs_hash && t.inputs_hash === (await allInputsHash(cwd, got.config.acceptance_criteria, await git.listFiles()));
+    if (t && (t.head === head || sameInputs)) {
+      const why =
+        `nothing to do: the last run ended ${t.status}(${t.stop_reason}) at ${t.head?.slice(0, 12)} and ` +
+        (t.head === head ? 'the checkout has not changed since' : 'the inputs of every criterion are unchanged since');
       o.log.info(why);
       const report = (await ev.readJson<HaltingReport>('halting_report.json'))!;
-      return { status: state!.terminal.status, stop_reason: state!.terminal.stop_reason, exitCode: EXIT_CODES[state!.terminal.status], report, nothingToDo: why };
+      return { status: t.status, stop_reason: t.stop_reason, exitCode: EXIT_CODES[t.status], report, nothingToDo: why };
     }
   }
 
@@ -299,6 +329,9 @@ function initialState(): LoopState {
     terminal: null,
     section_witnessed: 0,
     section_archived: 0,
+    passes: {},
+    progress: initialProgress(null),
+    cycles: [],
   };
 }
 
@@ -309,7 +342,10 @@ async function dream(ctx: Ctx, configPath: string): Promise<Plan> {
   const { intake: i, ev, o } = ctx;
   await ev.clear();
   o.log.info(`plan: ${i.config.acceptance_criteria.length} criteria, certificates ${i.config.certificates.join('/')}, rung ${i.config.rung_target}, agent ${i.config.agent.use}`);
-  const checks = await runChecks(i.config.acceptance_criteria, checkCtx(ctx, 'baseline'));
+  const { tree } = await ctx.git.stage([]);
+  const files = await ctx.git.listFiles();
+  const checks = await runChecks(i.config.acceptance_criteria, checkCtx(ctx, 'baseline', tree, { files }));
+  ctx.state.passes = updatePasses({}, checks, 'baseline');
   const residual = await computeResidual(i.config, checks, { runner: o.runner, cwd: ctx.cwd, env: ctx.checkEnv });
   const met = new Map(checks.map((c) => [c.id, c.met]));
   const readings = await measureAll(ctx, 'value' in residual ? residual.value : new Decimal(0), met);
@@ -334,6 +370,7 @@ async function dream(ctx: Ctx, configPath: string): Promise<Plan> {
   await ev.writeJson('plan.json', plan);
   if (i.budget.reductions.length) await ev.write('budget_reduction.log', i.budget.reductions.join('\n') + '\n');
   ctx.state.criteria_met = Object.fromEntries(met);
+  ctx.state.progress = initialProgress(plan.baseline.residual);
   ctx.state.last_northstar = snapshot(i.northstar, readings, new Map(Object.entries(baselineValues)));
   o.log.info(
     `baseline: ${checks.filter((c) => c.met).length}/${checks.length} criteria met, residual ${plan.baseline.residual ?? `unavailable (${plan.baseline.residual_detail})`}`,
@@ -346,8 +383,26 @@ function scrub(ctx: Ctx, text: string): string {
   return scrubSecrets(text, ctx.secrets);
 }
 
-function checkCtx(ctx: Ctx, dir: string, signal?: AbortSignal) {
-  return { runner: ctx.o.runner, cwd: ctx.cwd, env: ctx.checkEnv, evidence: ctx.ev, dir: `${dir}/checks`, signal, scrub: scrubber(ctx.secrets) };
+function checkCtx(ctx: Ctx, dir: string, tree: string, opts: { signal?: AbortSignal; files?: string[]; reuse?: boolean } = {}) {
+  return {
+    runner: ctx.o.runner,
+    cwd: ctx.cwd,
+    env: ctx.checkEnv,
+    evidence: ctx.ev,
+    dir: `${dir}/checks`,
+    tree,
+    signal: opts.signal,
+    scrub: scrubber(ctx.secrets),
+    files: opts.files,
+    passes: opts.reuse ? ctx.state.passes : undefined,
+  };
+}
+
+/** The hash of every criterion's inputs, when every criterion declares them (else null). */
+async function allInputsHash(cwd: string, criteria: Intake['config']['acceptance_criteria'], files: string[]): Promise<string | null> {
+  if (!criteria.every((c) => c.inputs)) return null;
+  const hashes = await Promise.all(criteria.map((c) => inputsHash(cwd, c.inputs!, files)));
+  return sha256(criteria.map((c, i) => `${c.id}\0${hashes[i]}`).join('\n'));
 }
 
 async function measureAll(ctx: Ctx, residual: Decimal, met: ReadonlyMap<string, boolean>) {
@@ -435,6 +490,15 @@ function buildCapsule(ctx: Ctx, n: number, withAgentText: boolean): { capsule: C
       blocker_class: blocker.class,
       blocker_reason: blocker.reason,
       objective: blocker.objective,
+      detour:
+        withAgentText && state.progress.detour?.iteration === n
+          ? state.progress.detour.repeated.map((d) => ({ criterion: d.criterion, signature: d.signature, failure: d.text, known_fix: d.instruction }))
+          : [],
+      reusable_passes: Object.entries(state.passes)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([id, p]) => ({ criterion: id, from: p.iteration === 'baseline' ? 'baseline' : `iteration ${p.iteration}`, evidence: p.evidence })),
+      agent: describeAgent(ctx, n),
+      escalated: isEscalated(ctx, n),
     },
     accumulated_learnings: section.text,
     remaining_budget: {
@@ -452,6 +516,64 @@ function buildCapsule(ctx: Ctx, n: number, withAgentText: boolean): { capsule: C
   return { capsule, section };
 }
 
+/** The agent for iteration n: the configured one, or the escalation once the loop has stalled. */
+function agentSpec(ctx: Ctx, n: number): AgentSpec {
+  const a = ctx.intake.config.agent;
+  const e = isEscalated(ctx, n) ? a.escalate! : undefined;
+  const use = e?.use ?? a.use;
+  return {
+    preset: use,
+    run: e?.run ?? (use === a.use ? a.run : undefined),
+    model: e?.model ?? a.model,
+    args: e?.args ?? a.args,
+    maxTurns: ctx.plan.budget.max_tool_calls_per_iteration,
+  };
+}
+
+function isEscalated(ctx: Ctx, n: number): boolean {
+  const at = ctx.state.progress.escalated_at;
+  return !!ctx.intake.config.agent.escalate && at !== null && n >= at;
+}
+
+/** How the capsule and report name the agent of iteration n (never its command line: it may hold host paths). */
+function describeAgent(ctx: Ctx, n: number): string {
+  const a = agentSpec(ctx, n);
+  return `${a.preset}${a.model ? ` (model ${a.model})` : ''}${isEscalated(ctx, n) ? ' [escalated]' : ''}`;
+}
+
+async function missionText(ctx: Ctx): Promise<string | undefined> {
+  const file = ctx.intake.config.mission_context;
+  if (!file) return undefined;
+  const text = await readFile(join(ctx.cwd, file), 'utf8').catch(() => null);
+  // Motivation and framing only (DEGA ideology rule), and data like every repository text.
+  return text === null ? `(${file} could not be read)` : sanitizeAgentText(text, ctx.hostPaths, 4000);
+}
+
+/**
+ * The capsule and prompt of iteration n, validated (CONTEXT_BLEED): a capsule with forbidden content
+ * is rebuilt from artifacts only (no agent-written text); if that is refused too, the problems.
+ */
+async function prepareCapsule(ctx: Ctx, n: number): Promise<{ capsule: Capsule; prompt: string } | { problems: string[] }> {
+  let capsule = buildCapsule(ctx, n, true).capsule;
+  let problems = capsuleProblems(capsule, ctx.hostPaths);
+  if (problems.length) {
+    ctx.o.log.warn(`capsule refused (${problems.join('; ')}); rebuilding from artifacts only`);
+    capsule = buildCapsule(ctx, n, false).capsule;
+    problems = capsuleProblems(capsule, ctx.hostPaths);
+    if (problems.length) return { problems };
+  }
+  const plan = ctx.plan;
+  const prompt = renderPrompt(capsule, {
+    criteria: plan.acceptance_criteria,
+    protectedPaths: plan.protected,
+    R_p: plan.R_p,
+    residualMetric: plan.residual.metric,
+    evidenceDir: ctx.evRel,
+    mission: await missionText(ctx),
+  });
+  return { capsule, prompt };
+}
+
 function sectionMeta(ctx: Ctx) {
   const p = ctx.plan;
   return { goal: p.goal, R_p: p.R_p, max_iterations: p.budget.max_iterations, rung_target: p.rung_target, northstar: p.northstar.metrics.map((m) => ({ id: m.id, target: m.target })) };
@@ -463,25 +585,14 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
   const dir = iterDir(n);
   const iterStart = o.clock.monotonicMs();
 
-  // Capsule: rebuilt from evidence; CONTEXT_BLEED recovery drops agent-written text, then refuses.
-  let { capsule } = buildCapsule(ctx, n, true);
-  let problems = capsuleProblems(capsule, ctx.hostPaths);
-  if (problems.length) {
-    o.log.warn(`capsule refused (${problems.join('; ')}); rebuilding from artifacts only`);
-    capsule = buildCapsule(ctx, n, false).capsule;
-    problems = capsuleProblems(capsule, ctx.hostPaths);
-    if (problems.length) {
-      fsm.to('EXIT_BLOCKED');
-      return finish(ctx, 'EXIT_BLOCKED', 'CONTEXT_BLEED_BETWEEN_ITERATIONS', { detail: problems.join('; ') });
-    }
+  // Capsule: rebuilt from evidence (prepared at the end of the last iteration as next-prompt.md).
+  const prepared = ctx.next?.n === n ? ctx.next.prepared : await prepareCapsule(ctx, n);
+  ctx.next = undefined;
+  if ('problems' in prepared) {
+    fsm.to('EXIT_BLOCKED');
+    return finish(ctx, 'EXIT_BLOCKED', 'CONTEXT_BLEED_BETWEEN_ITERATIONS', { detail: prepared.problems.join('; ') });
   }
-  const prompt = renderPrompt(capsule, {
-    criteria: plan.acceptance_criteria,
-    protectedPaths: plan.protected,
-    R_p: plan.R_p,
-    residualMetric: plan.residual.metric,
-    evidenceDir: ctx.evRel,
-  });
+  const { capsule, prompt } = prepared;
   await ev.writeJson(`${dir}/cnf_capsule.json`, capsule);
   await ev.write(`${dir}/prompt.md`, prompt);
 
@@ -492,7 +603,7 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
   const agent = await spawnAgent({
     runner: o.runner,
     cwd: ctx.cwd,
-    spec: { preset: ctx.intake.config.agent.use, run: ctx.intake.config.agent.run, model: ctx.intake.config.agent.model, args: ctx.intake.config.agent.args, maxTurns: plan.budget.max_tool_calls_per_iteration },
+    spec: agentSpec(ctx, n),
     prompt,
     promptFile: ev.path(`${dir}/prompt.md`),
     capsuleFile: ev.path(`${dir}/cnf_capsule.json`),
@@ -545,6 +656,7 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
   const stopped = ar.aborted && agent.backpressure !== null;
   const tree = collected.tree;
   let checks: CheckResult[] = [];
+  let files: string[] = [];
   let residual: Decimal | null = null;
   let residualDetail: string;
   let residualError: string | null = null;
@@ -553,7 +665,9 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
     residual = carried === null ? null : new Decimal(carried);
     residualDetail = `carried from the previous measurement (checks not run: ${stopped ? 'backpressure' : 'no artifact'})`;
   } else {
-    checks = await runChecks(plan.acceptance_criteria.map(toCriterion), checkCtx(ctx, dir, o.signal));
+    files = await git.listFiles();
+    checks = await runChecks(ctx.intake.config.acceptance_criteria, checkCtx(ctx, dir, tree, { signal: o.signal, files, reuse: true }));
+    state.passes = updatePasses(state.passes, checks, n);
     const r = await computeResidual(ctx.intake.config, checks, { runner: o.runner, cwd: ctx.cwd, env: ctx.checkEnv, signal: o.signal });
     if ('error' in r) {
       residualError = r.error;
@@ -564,6 +678,21 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
     }
   }
   const met = new Map(checks.length ? checks.map((c) => [c.id, c.met]) : Object.entries(state.criteria_met));
+
+  // The Skeptic's other voices: failure signatures (detour, STUCK), the critic, the stall counter.
+  const cfg = ctx.intake.config;
+  const progressExits: FiredExit[] = [];
+  const failing = await failingSignatures(ctx, checks);
+  const sig = checks.length ? trackSignatures(state.progress, failing, cfg.detours, n) : { stuck: [], detour: null };
+  const verdict = checks.length ? await critique(ctx, n, collected.diff, checks) : null;
+  const stall = checks.length && residual !== null ? trackStall(state.progress, residual, { stallIterations: cfg.stall_iterations, canEscalate: !!cfg.agent.escalate, iteration: n }) : null;
+  if (verdict?.state.state === 'valid' && !verdict.state.verdict.can_further_iteration_help && checks.some((c) => !c.met))
+    progressExits.push({ kind: 'NO_VIABLE_FIX_PATH', reason: `the critic says no further iteration can help${verdict.state.verdict.reason ? `: ${verdict.state.verdict.reason}` : ''}` });
+  if (sig.stuck.length) progressExits.push({ kind: 'STUCK', reason: `the same failure after a detour: ${sig.stuck.map((x) => x.signature).join(', ')}` });
+  if (stall?.stalledOut)
+    progressExits.push({ kind: 'STALLED', reason: `no residual below ${state.progress.best_residual} for ${state.progress.stalled} iterations${state.progress.escalated_at !== null ? ' (after escalation)' : ''}` });
+  if (stall?.escalate) o.log.info(`iter ${n}: residual stalled for 2 iterations — escalating to ${describeAgent(ctx, n + 1)}`);
+  if (sig.detour) o.log.info(`iter ${n}: repeated failure ${sig.detour.repeated.map((d) => d.signature).join(', ')} — detour next iteration`);
   const readings = await measureAll(ctx, residual ?? new Decimal(carried ?? 0), met);
   const ns = snapshot(ctx.intake.northstar, readings, new Map(Object.entries(plan.northstar.baseline)));
   if (checks.length) await ev.writeJson(`${dir}/checks.json`, { checks, residual: residual ? dstr(residual) : null, residual_detail: residualDetail, northstar: ns });
@@ -586,6 +715,7 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
           guardrail,
           backpressure: lateStop,
           budget: budgetAfter ? `${budgetAfter.code}: ${budgetAfter.reason}` : null,
+          progress: progressExits,
         });
   if (empty) cert.exits_fired.unshift({ kind: 'INVARIANT', reason: 'EVIDENCE_INCOMPLETE: the agent changed nothing and wrote no report' });
   const certEntry = await ev.writeJson(`${dir}/certificate.json`, cert);
@@ -599,7 +729,24 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
   if (fsm.state === 'CHECK_HALTING') fsm.to('ACCUMULATE_LEARNINGS');
   const previousResidual = carried === null ? null : new Decimal(carried);
   const prevMet = new Map(Object.entries(state.criteria_met));
-  const { entry, facts } = learn(ctx, n, { agent, collected, checks, cert, guardrail, residual, previousResidual, ns, certLink: ev.link(`${dir}/certificate.json`), stopped, empty, residualError });
+  const { entry, facts } = learn(ctx, n, {
+    agent,
+    collected,
+    checks,
+    cert,
+    guardrail,
+    residual,
+    previousResidual,
+    ns,
+    certLink: ev.link(`${dir}/certificate.json`),
+    stopped,
+    empty,
+    residualError,
+    verdict: verdict?.state ?? null,
+    criticReverted: verdict?.reverted ?? [],
+    detour: sig.detour,
+    escalated: stall?.escalate ? describeAgent(ctx, n + 1) : null,
+  });
   const newA = facts.filter((f) => f.startsWith('A:') && !state.last_facts.includes(f)).length > 0;
   const newB = facts.some((f) => f.startsWith('B:'));
   const glow = scoreGlow({
@@ -650,6 +797,7 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
   state.next_iteration = n + 1;
   state.total_ms += Math.round(o.clock.monotonicMs() - iterStart);
   ctx.iterations.push(n);
+  recordCycle(ctx, n, { checks, residual, guardrail, empty, residualError, failing, detourNext: !!sig.detour, verdict: verdict?.state ?? null });
   const fired: FiredExit[] = [...cert.exits_fired];
   if (!empty) fsm.to('GLOW_CHECK');
   if (trailingZeroW(state.glow_history) >= 3) {
@@ -708,10 +856,6 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
   return null;
 }
 
-function toCriterion(c: Plan['acceptance_criteria'][number]) {
-  return { id: c.id, description: c.description, run: c.run, timeout_seconds: c.timeout_seconds, retries: c.retries };
-}
-
 function nullResidualCertificate(ctx: Ctx, n: number, tree: string, detail: string): Certificate {
   // Seed §13: a null residual is never compared with R_p and never becomes 0.
   return {
@@ -732,6 +876,87 @@ function nullResidualCertificate(ctx: Ctx, n: number, tree: string, detail: stri
   };
 }
 
+/** Signatures of the checks that failed this iteration (read back from their logs). */
+async function failingSignatures(ctx: Ctx, checks: CheckResult[]): Promise<Signature[]> {
+  const out: Signature[] = [];
+  for (const c of checks.filter((k) => !k.met)) out.push(failureSignature(c.id, (await ctx.ev.readText(c.evidence.split('#')[0])) ?? ''));
+  return out;
+}
+
+/**
+ * The critic (microloop seed): a process after the checks that reads the diff and the results and
+ * answers a verdict (Lane C). It must not fix the code: whatever it changes is put back.
+ */
+async function critique(ctx: Ctx, n: number, diff: string, checks: CheckResult[]): Promise<{ state: VerdictState; reverted: string[] } | null> {
+  const c = ctx.intake.config.critic;
+  if (!c) return null;
+  const dir = iterDir(n);
+  const logs: Record<string, string> = {};
+  for (const k of checks) logs[k.id] = (await ctx.ev.readText(k.evidence.split('#')[0])) ?? '';
+  const prompt = renderCriticPrompt(ctx.plan.goal, diff, checks, logs);
+  await ctx.ev.write(`${dir}/critic_prompt.md`, prompt);
+  const before = await snapshotDirty(ctx.git, ctx.cwd);
+  const reportFile = join(ctx.cwd, LOOP_SCRATCH_DIR, 'phuc-loop', 'verdict.json');
+  const run = await spawnAgent({
+    runner: ctx.o.runner,
+    cwd: ctx.cwd,
+    spec: { preset: c.use, run: c.run, model: c.model, args: c.args, maxTurns: ctx.plan.budget.max_tool_calls_per_iteration },
+    prompt,
+    promptFile: ctx.ev.path(`${dir}/critic_prompt.md`),
+    capsuleFile: ctx.ev.path(`${dir}/cnf_capsule.json`),
+    reportFile,
+    iteration: n,
+    baseEnv: ctx.o.env,
+    timeoutMs: c.timeout_seconds * 1000,
+    stopSources: ctx.stops,
+    pollMs: ctx.o.pollMs ?? 1000,
+    signal: ctx.o.signal,
+    role: 'Skeptic (critic)',
+  });
+  const reverted = await changedSince(ctx.git, ctx.cwd, before);
+  if (reverted.length) await ctx.git.restoreFromIndex(reverted);
+  const r = run.result;
+  await ctx.ev.write(`${dir}/critic.log`, scrub(ctx, `$ critic (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`));
+  const state = parseVerdict(await readFile(reportFile, 'utf8').catch(() => null), r.stdout);
+  await ctx.ev.writeJson(`${dir}/critic_verdict.json`, { ...state, lane: 'C', reverted_paths: reverted });
+  ctx.o.log.info(
+    `iter ${n}: critic ${state.state === 'valid' ? `${state.verdict.status}, further iteration can help: ${state.verdict.can_further_iteration_help}, ${state.verdict.concerns.length} concern(s)` : state.state === 'malformed' ? `verdict malformed (${state.error})` : 'gave no verdict'}` +
+      `${reverted.length ? ` — its edits were reverted: ${reverted.join(', ')}` : ''}`,
+  );
+  return { state, reverted };
+}
+
+/** The DEGA cycle record of iteration n: blocker class, improvement, signatures, critic, agent. */
+function recordCycle(
+  ctx: Ctx,
+  n: number,
+  x: { checks: CheckResult[]; residual: Decimal | null; guardrail: string | null; empty: boolean; residualError: string | null; failing: Signature[]; detourNext: boolean; verdict: VerdictState | null },
+): void {
+  const rp = ctx.plan.R_p;
+  const b = blockerClass({
+    criteria: x.checks.length ? x.checks : ctx.plan.acceptance_criteria.map((c) => ({ id: c.id, met: !!ctx.state.criteria_met[c.id] })),
+    residualAvailable: x.residual !== null,
+    residualBelowRp: x.residual === null ? null : rp ? x.residual.lt(rp) : x.residual.isZero(),
+    guardrail: !!x.guardrail,
+  });
+  const failClosed = x.checks.filter((c) => c.timed_out).length + (x.guardrail ? 1 : 0) + (x.empty ? 1 : 0) + (x.residualError ? 1 : 0);
+  const prev = ctx.state.cycles.at(-1);
+  const residual = x.residual === null ? null : dstr(x.residual);
+  ctx.state.cycles.push({
+    iteration: n,
+    agent: describeAgent(ctx, n),
+    blocker_class: b.class,
+    blocker_reason: b.reason,
+    improvement: improvement(prev ? { class: prev.blocker_class, residual: prev.residual, failClosed: prev.fail_closed_signals } : null, { class: b.class, residual, failClosed }),
+    fail_closed_signals: failClosed,
+    residual,
+    failure_signatures: x.failing.map((f) => f.signature),
+    detour_next: x.detourNext,
+    critic: x.verdict === null ? null : x.verdict.state === 'valid' ? x.verdict.verdict.status : x.verdict.state,
+    reused_checks: x.checks.filter((c) => c.reused_from_iteration !== null).map((c) => c.id),
+  });
+}
+
 interface LearnInput {
   agent: Awaited<ReturnType<typeof spawnAgent>>;
   collected: Collected;
@@ -745,6 +970,10 @@ interface LearnInput {
   stopped: boolean;
   empty: boolean;
   residualError: string | null;
+  verdict: VerdictState | null;
+  criticReverted: string[];
+  detour: ProgressState['detour'];
+  escalated: string | null;
 }
 
 /** The iteration's lane-typed AGENTS.md entry (seed §8.1–8.2) and its facts (for "new learning"). */
@@ -778,8 +1007,23 @@ function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts: strin
   if (x.residualError) fact(failed, 'A', 'residual-error', `residual unavailable: ${x.residualError}`);
   if (report.state === 'malformed') fact(failed, 'A', 'report-malformed', `agent report malformed (${report.error})`);
   for (const t of sanitizeList(r.failures, ctx.hostPaths)) fact(failed, 'C', `c:${t}`, t);
+  for (const c of x.checks.filter((k) => k.reused_from_iteration !== null))
+    fact(succeeded, 'A', `reused:${c.id}`, `criterion ${c.id} passed before on unchanged inputs (reused, not re-run) — ${c.evidence}`);
+  for (const c of x.checks.filter((k) => k.failure_kind === 'transient')) fact(succeeded, 'B', `transient:${c.id}`, `criterion ${c.id} passed on attempt ${c.attempts} (a transient failure)`);
+  for (const d of x.detour?.repeated ?? [])
+    fact(failed, 'A', `repeated:${d.signature}`, `the same failure twice in a row: ${d.signature}${d.instruction ? ' (a known fix is given next iteration)' : ''}`);
+  if (x.escalated) fact(failed, 'A', 'escalation', `no better residual for 2 iterations: switching the agent to ${x.escalated}`);
+  const v = x.verdict;
+  const concerns = v?.state === 'valid' ? v.verdict.concerns : [];
+  if (v?.state === 'malformed') fact(failed, 'A', 'critic-malformed', `critic verdict malformed (${sanitizeAgentText(v.error, ctx.hostPaths)})`);
+  if (v?.state === 'valid')
+    fact(v.verdict.status === 'VERIFIED' ? succeeded : failed, 'C', `critic:${v.verdict.status}`, `critic: ${v.verdict.status}, further iteration can help: ${v.verdict.can_further_iteration_help}`);
+  for (const c of concerns.slice(0, 10))
+    fact(failed, 'C', `concern:${c.file}:${c.line}`, sanitizeAgentText(`critic concern ${c.file}${c.line !== undefined ? `:${c.line}` : ''} [${c.severity}] ${c.recommendation}`, ctx.hostPaths));
+  if (x.criticReverted.length) fact(failed, 'A', 'critic-edits', `the critic changed files (reverted): ${x.criticReverted.join(', ')}`);
   const open = [
     ...sanitizeList(r.open_questions, ctx.hostPaths),
+    ...concerns.slice(0, 5).map((c) => sanitizeAgentText(`critic: ${c.file}${c.line !== undefined ? `:${c.line}` : ''} — ${c.recommendation}`, ctx.hostPaths)),
     ...x.checks.filter((c) => !c.met).map((c) => `What makes criterion ${c.id} fail? Its log: ${c.evidence}`),
   ];
   const prev = x.previousResidual;
@@ -841,6 +1085,7 @@ async function writeIterationRecords(ctx: Ctx, n: number, terminal?: { status: s
   for (const [file, line] of ctx.pendingLogs.splice(0)) await ev.appendLine(file, line);
   const glow = state.glow_history.at(-1);
   const cert = await ev.readJson<Certificate>(`${iterDir(n)}/certificate.json`);
+  const cycle = state.cycles.find((c) => c.iteration === n);
   await ev.appendLine(
     'history.jsonl',
     JSON.stringify({
@@ -850,10 +1095,15 @@ async function writeIterationRecords(ctx: Ctx, n: number, terminal?: { status: s
       residual: cert?.residual ?? null,
       glow: glow ? glow.total : null,
       northstar_distance: state.last_northstar?.total_distance ?? null,
+      ...(cycle ? { agent: cycle.agent, blocker_class: cycle.blocker_class, improvement: cycle.improvement, failure_signatures: cycle.failure_signatures, critic: cycle.critic, reused_checks: cycle.reused_checks } : {}),
       decision: terminal ? `${terminal.status}(${terminal.stop_reason})` : 'continue',
       certificate_link: ev.link(`${iterDir(n)}/certificate.json`),
     }),
   );
+  // DEGA: the constrained next prompt beside the history, prepared once and reused by the next iteration.
+  const next = await prepareCapsule(ctx, state.next_iteration);
+  ctx.next = { n: state.next_iteration, prepared: next };
+  await ev.write('next-prompt.md', 'prompt' in next ? next.prompt : `The next capsule is refused (CONTEXT_BLEED): ${next.problems.join('; ')}\n`);
   await ev.writeJson('budget_log.json', budgetLog(ctx));
   await saveState(ctx);
 }
@@ -920,7 +1170,7 @@ async function finish(ctx: Ctx, status: TerminalState, stopReason: string, extra
   }
   if (finalStatus !== status) o.log.warn(`${status} withheld: ${finalReason}`);
   const head = await ctx.git.head();
-  state.terminal = { status: finalStatus, stop_reason: finalReason, head };
+  state.terminal = { status: finalStatus, stop_reason: finalReason, head, inputs_hash: await allInputsHash(ctx.cwd, ctx.intake.config.acceptance_criteria, await ctx.git.listFiles()) };
   if (last !== undefined) await writeIterationRecords(ctx, last, { status: finalStatus, stop_reason: finalReason });
   const agentsMd = await readFile(join(ctx.cwd, 'AGENTS.md'), 'utf8').catch(() => '');
   await ev.write('agents_md_final.md', agentsMd);
@@ -983,7 +1233,7 @@ async function computeRung(ctx: Ctx, cert: Certificate | null, converged: boolea
   // Replays of the final checks (seed §12): the same certificate every time, or the rung is not reached.
   const dir = iterDir(ctx.iterations.at(-1)!);
   for (let k = 1; k <= plan.replays; k++) {
-    const checks = await runChecks(plan.acceptance_criteria.map(toCriterion), checkCtx(ctx, `${dir}/replay_${k}`, o.signal));
+    const checks = await runChecks(ctx.intake.config.acceptance_criteria, checkCtx(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal }));
     const r = await computeResidual(ctx.intake.config, checks, { runner: o.runner, cwd: ctx.cwd, env: ctx.checkEnv, signal: o.signal });
     const replayCert = 'error' in r ? null : issueCertificate({
       iteration: cert.iteration,

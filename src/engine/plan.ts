@@ -72,7 +72,7 @@ export interface Plan {
   skill: 'phuc-loop';
   version: '2.0.0';
   goal: string;
-  acceptance_criteria: { id: string; description: string; run: string; timeout_seconds: number; retries: number }[];
+  acceptance_criteria: { id: string; description: string; run: string; timeout_seconds: number; retries: number; inputs: string[] | null }[];
   halting_certificates_applicable: string[];
   R_p: string | null;
   rung_target: number;
@@ -86,6 +86,11 @@ export interface Plan {
   protected: string[];
   agent: { use: AgentPresetName; model: string | null };
   replays: number;
+  critic: { use: AgentPresetName; model: string | null } | null;
+  detours: { match: string; instruction: string }[];
+  stall_iterations: number;
+  escalate: { use: AgentPresetName | null; model: string | null } | null;
+  mission_context: string | null;
   non_goals: string[];
   stop_rules: string[];
   config_file: string;
@@ -96,7 +101,7 @@ export interface Plan {
 
 /** Every path the agent may not change: the user's globs plus the loop's own inputs. */
 export function protectedGlobs(config: LoopConfig, configPath: string): string[] {
-  return [...new Set([...config.protected, configPath, config.northstar])];
+  return [...new Set([...config.protected, configPath, config.northstar, ...(config.mission_context ? [config.mission_context] : [])])];
 }
 
 export function buildPlan(
@@ -114,7 +119,7 @@ export function buildPlan(
     skill: 'phuc-loop',
     version: '2.0.0',
     goal: c.goal,
-    acceptance_criteria: c.acceptance_criteria.map((a) => ({ id: a.id, description: a.description ?? a.run, run: a.run, timeout_seconds: a.timeout_seconds, retries: a.retries })),
+    acceptance_criteria: c.acceptance_criteria.map((a) => ({ id: a.id, description: a.description ?? a.run, run: a.run, timeout_seconds: a.timeout_seconds, retries: a.retries, inputs: a.inputs ?? null })),
     halting_certificates_applicable: c.certificates,
     R_p: c.R_p ?? null,
     rung_target: c.rung_target,
@@ -128,11 +133,19 @@ export function buildPlan(
     protected: guarded,
     agent: { use: c.agent.use, model: c.agent.model ?? null },
     replays: c.replays,
+    critic: c.critic ? { use: c.critic.use, model: c.critic.model ?? null } : null,
+    detours: c.detours,
+    stall_iterations: c.stall_iterations,
+    escalate: c.agent.escalate ? { use: c.agent.escalate.use ?? null, model: c.agent.escalate.model ?? null } : null,
+    mission_context: c.mission_context ?? null,
     non_goals: [`no change under ${guarded.join(', ')}`, 'no weakened, skipped or deleted test or check', 'no commit, push or history rewrite by the agent'],
     stop_rules: [
       'invariant or guardrail violation → EXIT_BLOCKED',
       'EXACT or CONVERGED certificate → EXIT_CONVERGED',
       'three strictly increasing residuals → EXIT_DIVERGED',
+      'critic: no further iteration can help while criteria fail → EXIT_BLOCKED(NO_VIABLE_FIX_PATH)',
+      'the same failure signature after a detour → EXIT_BLOCKED(STUCK)',
+      `no better residual for stall_iterations (after escalation, if configured) → EXIT_BLOCKED(STALLED)`,
       'backpressure (STOP label, scratch/STOP, signal, disk > 90%, rate limit) → EXIT_BLOCKED(BACKPRESSURE_SIGNAL)',
       'three iterations with W = 0 → EXIT_BLOCKED(NORTHSTAR_DRIFT)',
       'budget exhausted → EXIT_BUDGET_EXCEEDED',

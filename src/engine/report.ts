@@ -126,6 +126,8 @@ export function buildReport(i: ReportInput) {
     rung_checks: i.rung?.checks ?? {},
     replays: i.rung?.replays ?? [],
     security: i.rung?.security ?? null,
+    dega_cycles: (s?.cycles ?? []).map((c) => ({ iteration: c.iteration, agent: c.agent, blocker_class: c.blocker_class, improvement: c.improvement, critic: c.critic, reused_checks: c.reused_checks, detour_next: c.detour_next })),
+    escalated_at_iteration: s?.progress.escalated_at ?? null,
     divergence_start_iteration: divergedAt === null ? null : (i.iterations[divergedAt] ?? null),
     last_known_good_iteration: bestIndex === null ? null : (i.iterations[bestIndex] ?? null),
     glow_at_last_good_iteration: bestIndex === null ? null : (glow[bestIndex]?.total ?? null),
@@ -193,6 +195,13 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
     out.push('### Rungs', '');
     for (const [rung, checks] of rungs) out.push(`- **${rung}**: ${Object.entries(checks).map(([k, v]) => `${yes(v)} ${k}`).join(' · ')}`);
     for (const rp of r.replays) out.push(`- replay ${rp.replay}: ${rp.type}, residual ${rp.residual ?? 'n/a'} ${rp.same ? '(same)' : '(DIFFERS)'}`);
+    out.push('');
+  }
+  if (r.dega_cycles.length) {
+    out.push('### Cycles (DEGA)', '', '| iter | agent | blocker class | improvement | critic | reused |', '|---:|---|---|---|---|---|');
+    for (const c of r.dega_cycles)
+      out.push(`| ${c.iteration} | ${c.agent} | ${c.blocker_class}${c.detour_next ? ' (detour next)' : ''} | ${c.improvement} | ${c.critic ?? '—'} | ${c.reused_checks.join(', ') || '—'} |`);
+    if (r.escalated_at_iteration !== null) out.push('', `Escalated to a stronger agent from iteration ${r.escalated_at_iteration}.`);
     out.push('');
   }
   if (r.budget_use) {

@@ -7,6 +7,8 @@ const capsule = (): Capsule => ({
   current_state_summary: {
     iteration_number: 1, residual_current: '1', glow_previous_iteration: null, northstar_distance_current: '1', criteria_met_so_far: [],
     criteria_still_open: ['tests'], open_questions_from_last_iteration: ['why?'], blocker_class: 'applicability_limited', blocker_reason: 'r', objective: 'o',
+    detour: [{ criterion: 'tests', signature: 'tests:abcdef012345', failure: 'AssertionError: expected <n>', known_fix: 'add the import' }],
+    reusable_passes: [{ criterion: 'lint', from: 'iteration 0', evidence: `iter_0/checks/lint.log#${'b'.repeat(64)}` }], agent: 'claude', escalated: false,
   },
   accumulated_learnings: '# learnings', remaining_budget: { iterations_remaining: 9, tool_calls_remaining: 500, seconds_remaining: 100, cost_remaining_usd: null },
   artifact_links: [{ path: 'evidence/loop/plan.json', sha256: 'a'.repeat(64), role: 'plan' }], skill_pack: ['prime-safety'], subagent_role: 'Scout', rung_target: 641,
@@ -38,6 +40,9 @@ describe('CNF capsule', () => {
     const p = renderPrompt(capsule(), x);
     for (const h of ['## 1. Evidence snapshot', '## 2. Blocker class', '## 3. Objective', '## 4. Non-goals', '## 5. Commands', '## 6. Done criteria', '## 7. Response contract']) expect(p).toContain(h);
     expect(p).toContain('PHUC_REPORT_FILE');
+    expect(p).toContain('### Detour: the same failure twice in a row');
+    expect(p).toContain('Known fix: add the import');
+    expect(p).toContain('Passes kept while their inputs stay unchanged (not re-run): lint (iteration 0)');
     expect(renderPrompt(capsule(), x)).toBe(p);
   });
 });

@@ -3,7 +3,8 @@ import { convergenceClaimProblem, isDiverging, issueCertificate, type Certificat
 import { Decimal, seedChecksum } from '../../src/engine/decimal.js';
 
 const check = (id: string, met: boolean): CheckResult => ({
-  id, description: id, run: 'x', met, exit_code: met ? 0 : 1, timed_out: false, attempts: 1, duration_ms: 1, evidence: `iter_0/checks/${id}.log#${'a'.repeat(64)}`,
+  id, description: id, run: 'x', met, exit_code: met ? 0 : 1, timed_out: false, failure_kind: met ? null : 'failed', attempts: 1, duration_ms: 1,
+  evidence: `iter_0/checks/${id}.log#${'a'.repeat(64)}`, tree: 'f'.repeat(40), inputs_hash: null, reused_from_iteration: null,
 });
 
 const base = (over: Partial<CertificateInput>): CertificateInput => ({
@@ -48,6 +49,12 @@ describe('certificates', () => {
     expect(issueCertificate(base({ budget: 'MAX_ITERS' }))).toMatchObject({ type: 'TIMEOUT', lane: 'C' });
   });
 
+  test('the progress exits rank after divergence and before backpressure', () => {
+    const c = issueCertificate(base({ backpressure: 'STOP', progress: [{ kind: 'STALLED', reason: 'no better residual for 3 iterations' }] }));
+    expect(c.exits_fired.map((e) => e.kind)).toEqual(['STALLED', 'BACKPRESSURE']);
+    expect(c.type).toBe('NONE');
+  });
+
   test('a backpressure stop without checks never certifies convergence from a carried residual', () => {
     const c = issueCertificate(base({ residual: new Decimal(0), checks: [], backpressure: 'SIGTERM' }));
     expect(c.type).toBe('BACKPRESSURE');
@@ -60,6 +67,10 @@ describe('certificates', () => {
     expect(convergenceClaimProblem({ ...ok, type: 'NONE' })).toMatch(/not EXACT or CONVERGED/);
     expect(convergenceClaimProblem({ ...ok, type: 'CONVERGED', R_p: '0', residual: '0' })).toMatch(/not < R_p/);
     expect(convergenceClaimProblem(null)).toMatch(/no certificate/);
+    const stale = { ...ok, checklist: ok.checklist.map((c) => ({ ...c, tree: 'e'.repeat(40) })) };
+    expect(convergenceClaimProblem(stale)).toMatch(/checked on another tree/);
+    const reused = { ...ok, checklist: ok.checklist.map((c) => ({ ...c, tree: 'e'.repeat(40), reused_from_iteration: 0, inputs_hash: 'h' })) };
+    expect(convergenceClaimProblem(reused)).toBeNull();
   });
 
   test('seed checksum is exact with BigInt', () => {

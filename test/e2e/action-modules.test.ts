@@ -1,0 +1,183 @@
+// The action's small pieces on their own: input validation, the safe unzip, push failure
+// classification, the comment renderer, the secret scrubber.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
+import { renderComment, withArtifactLink, STICKY_MARKER } from '../../src/action/comment.js';
+import { InputError, parseInputs } from '../../src/action/inputs.js';
+import { classifyPushFailure } from '../../src/action/push.js';
+import { Scrubber } from '../../src/action/scrub.js';
+import { crc32, extractZip, readZipEntries, UnsafeZip } from '../../src/action/zip.js';
+import { makeZip } from '../harness/zip.js';
+import { ROOT } from './helpers.js';
+
+describe('inputs', () => {
+  test('defaults parse to typed values', () => {
+    expect(parseInputs({ 'github-token': 'ghs_x' })).toEqual({
+      config: 'phuc-loop.yml',
+      'github-token': 'ghs_x',
+      agent: undefined,
+      'stop-label': 'STOP',
+      comment: 'sticky',
+      'artifact-name': 'phuc-loop-evidence',
+      'retention-days': 30,
+      push: true,
+      'poll-seconds': 30,
+      'working-directory': '.',
+      'allowed-bots': [],
+      'pull-request': undefined,
+      fresh: false,
+    });
+  });
+
+  test('every bad input is named, with the value and what is allowed; the token is never echoed', () => {
+    let err: InputError | undefined;
+    try {
+      parseInputs({ 'github-token': '', push: 'maybe', 'allowed-bots': 'ok[bot], bad/name', 'pull-request': '-3', 'artifact-name': 'a/b' });
+    } catch (e) {
+      err = e as InputError;
+    }
+    expect(err).toBeInstanceOf(InputError);
+    expect(err!.problems).toEqual([
+      expect.stringMatching(/^input "github-token": got \(hidden\); is empty/),
+      expect.stringMatching(/^input "artifact-name": got "a\/b"; must be letters/),
+      'input "push": got "maybe"; must be true or false',
+      expect.stringMatching(/^input "allowed-bots": got "ok\[bot\], bad\/name"; "bad\/name" is not a GitHub login/),
+      'input "pull-request": got "-3"; must be empty or a pull request number',
+    ]);
+  });
+
+  test('lists and numbers', () => {
+    const i = parseInputs({ 'github-token': 't', 'allowed-bots': 'Renovate[bot]\ndependabot[bot]', 'poll-seconds': '0.5', 'pull-request': '42', push: 'false' });
+    expect(i['allowed-bots']).toEqual(['renovate[bot]', 'dependabot[bot]']);
+    expect(i['poll-seconds']).toBe(0.5);
+    expect(i['pull-request']).toBe(42);
+    expect(i.push).toBe(false);
+  });
+});
+
+function zipWith(entries: { name: string; data: string; attrs?: number; madeBy?: number }[]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const data = Buffer.from(e.data);
+    const deflated = deflateRawSync(data);
+    const name = Buffer.from(e.name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(crc32(data), 14);
+    local.writeUInt32LE(deflated.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    locals.push(local, name, deflated);
+    const c = Buffer.alloc(46);
+    c.writeUInt32LE(0x02014b50, 0);
+    c.writeUInt16LE(((e.madeBy ?? 3) << 8) | 20, 4);
+    c.writeUInt16LE(8, 10);
+    c.writeUInt32LE(crc32(data), 16);
+    c.writeUInt32LE(deflated.length, 20);
+    c.writeUInt32LE(data.length, 24);
+    c.writeUInt16LE(name.length, 28);
+    c.writeUInt32LE(((e.attrs ?? 0o100644) << 16) >>> 0, 38);
+    c.writeUInt32LE(offset, 42);
+    centrals.push(c, name);
+    offset += 30 + name.length + deflated.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, cd, end]);
+}
+
+describe('safe unzip of the evidence artifact', () => {
+  test('extracts a normal archive', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'phuc-zip-'));
+    const files = await extractZip(makeZip({ 'plan.json': '{}', 'iter_0/certificate.json': '{"type":"NONE"}' }), join(dir, 'out'));
+    expect(files).toEqual(['iter_0/certificate.json', 'plan.json']);
+    expect(await readFile(join(dir, 'out/iter_0/certificate.json'), 'utf8')).toBe('{"type":"NONE"}');
+  });
+
+  test.each([
+    ['../escape.txt', /"\.\."/],
+    ['a/../../escape.txt', /"\.\."/],
+    ['/etc/passwd', /absolute/],
+    ['a\\..\\b', /backslash/],
+  ])('refuses %s', async (name, why) => {
+    const dir = await mkdtemp(join(tmpdir(), 'phuc-zip-'));
+    await expect(extractZip(zipWith([{ name, data: 'x' }]), join(dir, 'out'))).rejects.toThrow(why);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  test('refuses symlinks, a bad CRC and duplicate names', () => {
+    expect(() => readZipEntries(zipWith([{ name: 'link', data: '/etc/passwd', attrs: 0o120777 }]))).toThrow(/symbolic link/);
+    const bad = zipWith([{ name: 'a.txt', data: 'hello' }]);
+    bad.writeUInt32LE(1234, bad.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])) + 16);
+    expect(() => readZipEntries(bad)).toThrow(UnsafeZip);
+    expect(() => readZipEntries(zipWith([{ name: 'a', data: '1' }, { name: 'a', data: '2' }]))).toThrow(/twice/);
+    expect(() => readZipEntries(Buffer.from('not a zip'))).toThrow(/not a ZIP/);
+  });
+});
+
+describe('push failures', () => {
+  test.each([
+    [' ! [rejected]        abc -> pr-7 (fetch first)\nerror: failed to push some refs', 'rejected'],
+    ['! [rejected] HEAD -> feature (non-fast-forward)', 'rejected'],
+    ['fatal: unable to access \'https://github.com/o/r/\': The requested URL returned error: 502', 'transient'],
+    ['fatal: unable to access: Could not resolve host: github.com', 'transient'],
+    ['error: RPC failed; HTTP 500 curl 22 The requested URL returned error: 500', 'transient'],
+    ['remote: Permission to o/r.git denied to github-actions[bot].\nfatal: ... returned error: 403', 'fatal'],
+  ])('%s → %s', (out, kind) => {
+    expect(classifyPushFailure(out)).toBe(kind);
+  });
+});
+
+describe('comment', () => {
+  const base = { status: 'RUNNING', runUrl: 'https://github.com/o/r/actions/runs/1', repoUrl: 'https://github.com/o/r', artifactName: 'phuc-loop-evidence-pr-7', stopLabel: 'STOP' };
+  const row = (n: number) => ({ iteration: n, G: 25, L: 10, O: 5, W: 0, total: 40, residual: String(3 - n), certificate: 'NONE', northstar_distance: '0.5', commit: 'a'.repeat(40) });
+
+  test('table, charts, links; the artifact link is filled in later', () => {
+    const body = renderComment({ ...base, rows: [row(0), row(1)] });
+    expect(body.startsWith(STICKY_MARKER)).toBe(true);
+    expect(body).toContain('| 1 | 25 | 10 | 5 | 0 | 40 | 2 | NONE | 0.5 | [`aaaaaaa`](https://github.com/o/r/commit/' + 'a'.repeat(40) + ') |');
+    expect(body).toContain('bar [40, 40]');
+    expect(body).toContain('line [3, 2]');
+    expect(body).toContain('(uploaded when the job ends)');
+    const linked = withArtifactLink(body, 'phuc-loop-evidence-pr-7', 'https://github.com/o/r/actions/runs/1/artifacts/9');
+    expect(linked).toContain('[`phuc-loop-evidence-pr-7`](https://github.com/o/r/actions/runs/1/artifacts/9)');
+    expect(linked).not.toContain('uploaded when the job ends');
+  });
+
+  test('stays under GitHub\'s 65,536 characters by dropping the oldest rows', () => {
+    const rows = Array.from({ length: 2000 }, (_, i) => row(i));
+    const body = renderComment({ ...base, rows });
+    expect(body.length).toBeLessThanOrEqual(65_000);
+    expect(body).toMatch(/\d+ earlier iteration\(s\) in the artifact/);
+    expect(body).toContain('| 1999 |');
+  });
+});
+
+test('the scrubber replaces a token and the base64 forms git sends', () => {
+  const s = new Scrubber();
+  s.add('ghs_secretvalue123');
+  const b64 = Buffer.from('x-access-token:ghs_secretvalue123').toString('base64');
+  expect(s.scrub(`token ghs_secretvalue123 header AUTHORIZATION: basic ${b64}`)).toBe('token *** header AUTHORIZATION: basic ***');
+  expect(s.contains(Buffer.from(`x ${b64}`))).toBe(true);
+});
+
+test('the workflows, the docs\' example callers and action.yml pass actionlint and GitHub\'s parser', async () => {
+  const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+    execFile(process.execPath, [`${ROOT}node_modules/tsx/dist/cli.mjs`, `${ROOT}scripts/check-workflows.mjs`], { cwd: ROOT }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+    );
+  });
+  expect(r.out).toContain('workflows and action.yml: OK');
+  expect(r.code).toBe(0);
+}, 60_000);

@@ -1,0 +1,117 @@
+// Backpressure and races on GitHub: the STOP label added while the agent runs, workflow cancellation,
+// someone else pushing to the branch meanwhile, and the API failing twice with 502 before recovering.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startGitHubEmulator, type GitHubEmulator } from '../harness/github-emulator.js';
+import { branchSha, log } from '../harness/git-origin.js';
+import { apiFigure, assertBuilt, debugJob, e2eAgent, fixtureAgent, loopFiles, REPO, restCalls, runJob, scenario, TOKEN, until } from './helpers.js';
+
+let gh: GitHubEmulator;
+
+beforeAll(async () => {
+  assertBuilt();
+  gh = await startGitHubEmulator();
+  gh.addRepo(REPO);
+  gh.setPermission(REPO, 'alice', 'write');
+});
+
+afterAll(async () => {
+  await gh?.close();
+});
+
+afterEach(() => {
+  expect(gh.violations).toEqual([]);
+});
+
+test('a STOP label added while the agent runs stops it within poll-seconds: BACKPRESSURE, report, comment, artifact', async () => {
+  const s = await scenario(gh, 21, loopFiles(fixtureAgent('sleepy.mjs')));
+  const mark = gh.calls.length;
+  let labelledAt = 0;
+  const job = await runJob(s, {
+    inputs: { 'poll-seconds': '0.5', 'stop-label': 'STOP' },
+    onMainStarted: async () => {
+      // The check before iteration 0 has been made: the agent is being started.
+      await until(() => gh.countCalls({ operation: 'issues/list-labels-on-issue' }, mark) >= 1, 20_000, 'the STOP check before iteration 0');
+      await new Promise((r) => setTimeout(r, 300));
+      labelledAt = Date.now();
+      gh.setLabels(REPO, 21, ['STOP']);
+    },
+  });
+  const { main, post } = job;
+  expect(main.exitCode).toBe(12);
+  expect(main.outputs).toMatchObject({ status: 'EXIT_BLOCKED', 'stop-reason': 'BACKPRESSURE_SIGNAL', certificate: 'BACKPRESSURE', iterations: '1' });
+  // Stopped long before the sleepy agent's 60 s, and within a few polls.
+  const stoppedAfter = Date.now() - labelledAt;
+  expect(stoppedAfter).toBeLessThan(10_000);
+  const agentLog = await readFile(join(job.workspace, 'evidence/loop/iter_0/agent.log'), 'utf8');
+  expect(agentLog).toMatch(/stopped/);
+  expect(main.summary).toContain('the STOP label is on pull request #21');
+  expect(gh.commentsOn(REPO, 21)[0]!.body).toMatch(/EXIT_BLOCKED \(BACKPRESSURE_SIGNAL\)/);
+  expect(post?.outputs['artifact-id']).toMatch(/^\d+$/);
+  // The partial work of the stopped iteration is committed and pushed like any other.
+  expect((await log(s.origin, 'pr-21', { since: s.origin.headSha! })).map((c) => c.files)).toEqual([expect.arrayContaining(['src/partial.txt', 'AGENTS.md'])]);
+  const calls = restCalls(gh, job.callsBefore);
+  process.stdout.write(`e2e API calls, STOP run (stopped ${stoppedAfter} ms after the label): ${JSON.stringify(calls)} → ${JSON.stringify(apiFigure(calls, 1))}\n`);
+}, 60_000);
+
+test('workflow cancellation (SIGINT to the step) stops the agent the same way; post still uploads the evidence', async () => {
+  const s = await scenario(gh, 22, loopFiles(fixtureAgent('sleepy.mjs')));
+  const mark = gh.calls.length;
+  const job = await runJob(s, {
+    onMainStarted: async (h) => {
+      await until(() => gh.countCalls({ operation: 'issues/list-labels-on-issue' }, mark) >= 1, 20_000, 'the STOP check before iteration 0');
+      await new Promise((r) => setTimeout(r, 400));
+      await h.cancel({ sigintMs: 7500 });
+    },
+  });
+  const { main, post } = job;
+  expect(main.cancelled).toBe(true);
+  expect(main.durationMs).toBeLessThan(15_000);
+  expect(main.outputs).toMatchObject({ status: 'EXIT_BLOCKED', 'stop-reason': 'BACKPRESSURE_SIGNAL' });
+  expect(main.stdout).toMatch(/SIGINT received \(workflow cancellation\)/);
+  expect(main.leftoverProcesses).toBe(false);
+  expect(post?.exitCode).toBe(0);
+  const artifact = gh.listArtifacts({ runId: job.run.id })[0]!;
+  expect([...gh.artifactFiles(artifact.id).keys()]).toEqual(expect.arrayContaining(['halting_report.json', 'iter_0/certificate.json']));
+  expect(JSON.parse(gh.artifactFiles(artifact.id).get('halting_report.json')!.toString())).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'BACKPRESSURE_SIGNAL' });
+}, 60_000);
+
+test('a push race: someone else pushes while the agent runs → EXIT_BLOCKED(BRANCH_MOVED), nothing forced', async () => {
+  const s = await scenario(gh, 23, loopFiles(e2eAgent('racer.mjs')));
+  const job = await runJob(s, { env: { E2E_BARE_DIR: s.origin.bareDir, E2E_BRANCH: 'pr-23' } });
+  const { main, post } = job;
+  expect(main.exitCode).toBe(12);
+  expect(main.outputs).toMatchObject({ status: 'EXIT_BLOCKED', 'stop-reason': 'BRANCH_MOVED', iterations: '1' });
+  expect(main.summary).toMatch(/BRANCH_MOVED: someone else pushed to pr-23 while the loop ran/);
+  // The other commit is the tip; the loop's commit was never pushed over it.
+  const commits = await log(s.origin, 'pr-23', { since: s.origin.headSha! });
+  expect(commits.map((c) => c.subject)).toEqual(['a concurrent human commit']);
+  const local = (await readFile(join(job.workspace, '.git/HEAD'), 'utf8')).trim();
+  expect(local).toMatch(/^ref: refs\/heads\/pr-23$/);
+  expect(await branchSha(s.origin, 'pr-23')).toBe(commits[0]!.sha);
+  expect(gh.commentsOn(REPO, 23)[0]!.body).toMatch(/BRANCH_MOVED/);
+  expect(post?.outputs['artifact-id']).toMatch(/^\d+$/);
+}, 60_000);
+
+test('the API failing twice with 502 then recovering: the run goes on (comment trigger, pulls.get, artifacts, comments)', async () => {
+  const s = await scenario(gh, 24, loopFiles(fixtureAgent('fixer.mjs'), { criteria: 1 }));
+  for (const operation of ['pulls/get', 'repos/get-collaborator-permission-level', 'actions/list-artifacts-for-repo', 'issues/list-comments', 'issues/create-comment', 'issues/list-labels-on-issue'])
+    gh.failNext({ operation }, [502, 502]);
+  const event = {
+    action: 'created',
+    issue: { number: 24, title: 'PR 24', pull_request: { url: `${gh.url}/repos/${REPO}/pulls/24` } },
+    comment: { id: 1, body: '/phuc-loop', user: { login: 'alice', type: 'User' } },
+    sender: { login: 'alice', type: 'User' },
+    repository: { full_name: REPO, name: 'widgets', owner: { login: 'octo' } },
+  };
+  const job = await runJob(s, { event, runOpts: { event: 'issue_comment', headBranch: 'main', actor: 'alice' } });
+  const { main, post } = job;
+  if (main.exitCode !== 0) throw new Error(debugJob(job));
+  expect(main.outputs).toMatchObject({ status: 'EXIT_CONVERGED', 'stop-reason': 'EXACT', iterations: '1' });
+  for (const operation of ['pulls/get', 'repos/get-collaborator-permission-level', 'actions/list-artifacts-for-repo', 'issues/list-comments', 'issues/create-comment'])
+    expect([operation, gh.calls.slice(job.callsBefore).filter((c) => c.operation === operation).map((c) => c.status)]).toEqual([operation, [502, 502, expect.any(Number)]]);
+  expect(gh.commentsOn(REPO, 24)).toHaveLength(1);
+  expect(gh.commentsOn(REPO, 24)[0]!.body).toMatch(/EXIT_CONVERGED \(EXACT\)/);
+  expect(post?.exitCode).toBe(0);
+  expect(JSON.stringify(main.outputs) + main.summary).not.toContain(TOKEN);
+}, 60_000);
