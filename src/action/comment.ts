@@ -1,6 +1,7 @@
 // The PR comment: one sticky comment found by a hidden marker and rewritten after every iteration
 // (or one comment per iteration, or none). It shows the iteration table, a chart of GLOW and the
 // residual (mermaid, rendered by GitHub), the status and links to the run and the evidence artifact.
+import { Decimal } from '../engine/decimal.js';
 import { apiError, type Octokit } from './github.js';
 import type { IterationRow } from './progress.js';
 import type { RepoRef } from './pull-request.js';
@@ -30,6 +31,16 @@ export interface CommentView {
   artifactUrl?: string | null;
   /** For per-iteration comments: the iteration this comment is about. */
   iteration?: number;
+}
+
+/** Long Decimal strings shortened for the eye (the evidence keeps them exact). */
+export function shortDecimal(v: string | null): string | null {
+  if (v === null || v.length <= 10) return v;
+  try {
+    return new Decimal(v).toSignificantDigits(6).toString();
+  } catch {
+    return v;
+  }
 }
 
 const cell = (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? '—' : String(v).replace(/\|/g, '\\|').replace(/\n/g, ' '));
@@ -70,7 +81,11 @@ export function withArtifactLink(body: string, name: string, url: string): strin
 }
 
 export function renderComment(v: CommentView, marker = STICKY_MARKER): string {
-  const head = v.iteration !== undefined ? `phuc-loop · iteration ${v.iteration} · ${v.status}` : `phuc-loop · ${v.status}`;
+  const last = v.rows.at(-1);
+  const head =
+    v.iteration !== undefined
+      ? `phuc-loop · iteration ${v.iteration} · ${v.status}`
+      : `phuc-loop · ${v.status}${v.status === 'RUNNING' && last ? ` · iteration ${last.iteration} done` : ''}`;
   const out: string[] = [marker, `### ${head}${v.stopReason ? ` (${v.stopReason})` : ''}`, ''];
   if (v.goal) out.push(`**Goal:** ${v.goal}`, '');
   if (v.detail) out.push(`**Why:** ${v.detail}`, '');
@@ -82,7 +97,7 @@ export function renderComment(v: CommentView, marker = STICKY_MARKER): string {
     ...(dropped ? [`| … | | | | | | | ${dropped} earlier iteration(s) in the artifact | | |`] : []),
     ...rows.map(
       (r) =>
-        `| ${r.iteration} | ${cell(r.G)} | ${cell(r.L)} | ${cell(r.O)} | ${cell(r.W)} | ${cell(r.total)} | ${cell(r.residual)} | ${cell(r.certificate)} | ${cell(r.northstar_distance)} | ${r.commit ? `[\`${r.commit.slice(0, 7)}\`](${v.repoUrl}/commit/${r.commit})` : '—'} |`,
+        `| ${r.iteration} | ${cell(r.G)} | ${cell(r.L)} | ${cell(r.O)} | ${cell(r.W)} | ${cell(r.total)} | ${cell(shortDecimal(r.residual))} | ${cell(r.certificate)} | ${cell(shortDecimal(r.northstar_distance))} | ${r.commit ? `[\`${r.commit.slice(0, 7)}\`](${v.repoUrl}/commit/${r.commit})` : '—'} |`,
     ),
   ];
   const tail = [

@@ -290,19 +290,24 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
           iterationsRun++;
           commits.set(iteration, commit);
           if (a.pusher) {
-            const pushed = await a.pusher.push(commit);
+            const pushed = await a.pusher.push(commit).catch((e: unknown) => ({ ok: false as const, attempts: 1, reason: `PUSH_FAILED: ${(e as Error).message}` }));
             if (!pushed.ok) {
-              core.warning(pushed.reason);
-              return pushed.reason;
+              core.warning(scrub(pushed.reason));
+              return scrub(pushed.reason);
             }
             core.info(`iter ${iteration}: pushed ${commit.slice(0, 12)} to ${a.pr.headRef}${pushed.attempts > 1 ? ` (after ${pushed.attempts} attempts)` : ''}`);
           }
           if (a.inputs.comment !== 'off') {
-            const rows = await readRows(a.evidenceRoot, report, commits);
-            const v = view(report, rows, a.inputs.comment === 'per-iteration' ? { iteration, rows: rows.filter((r) => r.iteration === iteration) } : {});
-            const body = renderComment(v, a.inputs.comment === 'per-iteration' ? ITERATION_MARKER : STICKY_MARKER);
-            await comments.publish(body);
-            await handToPost(body);
+            // The comment is a view: a failure to render or send it is a warning, never a stop.
+            try {
+              const rows = await readRows(a.evidenceRoot, report, commits);
+              const v = view(report, rows, a.inputs.comment === 'per-iteration' ? { iteration, rows: rows.filter((r) => r.iteration === iteration) } : {});
+              const body = renderComment(v, a.inputs.comment === 'per-iteration' ? ITERATION_MARKER : STICKY_MARKER);
+              await comments.publish(body);
+              await handToPost(body);
+            } catch (e) {
+              core.warning(`iter ${iteration}: the PR comment was not updated: ${scrub((e as Error).message)}`);
+            }
           }
           return null;
         },
@@ -355,8 +360,10 @@ async function finish(f: FinishArgs): Promise<void> {
     f.scrub,
   );
   const loopCalls = f.api.calls() - apiCallsAtStart;
-  const perIteration = iterationsRun ? ((loopCalls - stopLabel.polls) / iterationsRun).toFixed(2) : 'n/a';
-  core.info(`API calls: ${f.api.calls()} in this step; ${loopCalls} during the loop for ${iterationsRun} iteration(s) (${stopLabel.polls} STOP label check(s)); ${perIteration} per iteration besides the STOP checks`);
+  core.info(
+    `API calls in this step: ${f.api.calls()} — ${f.api.calls() - loopCalls} before the loop, ${loopCalls} during it for ${iterationsRun} iteration(s), ` +
+      `of which ${stopLabel.polls} STOP label check(s); the final comment is sent by the post step`,
+  );
   const notes = [...f.notes];
   if (outcome.nothingToDo) notes.push(`${outcome.nothingToDo.charAt(0).toUpperCase()}${outcome.nothingToDo.slice(1)}. Push a change to the branch (or use the fresh input) to run the loop again.`);
   notes.push(`[Workflow run](${f.runUrl}) · the evidence tree is uploaded as \`${f.artifactName}\` when the job ends.`);

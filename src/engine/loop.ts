@@ -11,7 +11,7 @@ import { DiskUsage, firstStop, StopFile } from './backpressure.js';
 import { capsuleProblems, renderPrompt, SKILL_PACK, SUBAGENT_ROLE, type ArtifactLink, type Capsule } from './capsule.js';
 import { sanitizeAgentText } from './agents-md.js';
 import { sha256 } from './canonical.js';
-import { convergenceClaimProblem, issueCertificate, type Certificate, type FiredExit } from './certificate.js';
+import { convergenceClaimProblem, EXIT_PRECEDENCE, issueCertificate, type Certificate, type FiredExit } from './certificate.js';
 import { inputsHash, runChecks, updatePasses, type CheckResult, type PassRecord } from './checks.js';
 import { parseVerdict, renderCriticPrompt, type VerdictState } from './critic.js';
 import { initialProgress, improvement, trackSignatures, trackStall, type ProgressState } from './progress.js';
@@ -817,40 +817,48 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
     fsm.to('EXIT_BLOCKED');
     return finish(ctx, 'EXIT_BLOCKED', 'RESIDUAL_UNAVAILABLE', { detail: residualError });
   }
-  const kinds = new Set(fired.map((f) => f.kind));
-  if (kinds.has('GUARDRAIL')) {
-    fsm.to('EXIT_BLOCKED');
-    return finish(ctx, 'EXIT_BLOCKED', 'GUARDRAIL_VIOLATION', { detail: guardrail! });
-  }
   if (hostBlock) {
-    fsm.to('EXIT_BLOCKED');
-    return finish(ctx, 'EXIT_BLOCKED', hostBlock.split(':')[0], { detail: hostBlock });
+    fired.push({ kind: 'INVARIANT', reason: hostBlock });
+    state.exits_fired.push({ kind: 'INVARIANT', reason: hostBlock, iteration: n });
   }
-  if (kinds.has('NORTHSTAR_DRIFT') && !kinds.has('CONVERGED') && !kinds.has('DIVERGED') && !kinds.has('BACKPRESSURE')) {
+  const rank = (f: FiredExit) => (f.kind === 'INVARIANT' ? -1 : EXIT_PRECEDENCE.indexOf(f.kind));
+  const top = [...fired].sort((x, y) => rank(x) - rank(y))[0]?.kind;
+  if (top === 'NORTHSTAR_DRIFT') {
+    // GLOW_CHECK → EXIT_BLOCKED (seed §3.4): only when nothing of higher precedence fired.
     fsm.to('EXIT_BLOCKED');
     return finish(ctx, 'EXIT_BLOCKED', 'NORTHSTAR_DRIFT', {});
   }
   fsm.to('BUDGET_CHECK');
-  if (kinds.has('CONVERGED')) {
-    const claim = convergenceClaimProblem(await ev.readJson<Certificate>(`${dir}/certificate.json`));
-    if (claim) {
+  switch (top) {
+    case 'GUARDRAIL':
       fsm.to('EXIT_BLOCKED');
-      return finish(ctx, 'EXIT_BLOCKED', 'CONVERGENCE_CLAIM_WITHOUT_R_P_CERTIFICATE', { detail: claim });
+      return finish(ctx, 'EXIT_BLOCKED', 'GUARDRAIL_VIOLATION', { detail: guardrail! });
+    case 'INVARIANT':
+      fsm.to('EXIT_BLOCKED');
+      return finish(ctx, 'EXIT_BLOCKED', hostBlock!.split(':')[0], { detail: hostBlock! });
+    case 'CONVERGED': {
+      const claim = convergenceClaimProblem(await ev.readJson<Certificate>(`${dir}/certificate.json`));
+      if (claim) {
+        fsm.to('EXIT_BLOCKED');
+        return finish(ctx, 'EXIT_BLOCKED', 'CONVERGENCE_CLAIM_WITHOUT_R_P_CERTIFICATE', { detail: claim });
+      }
+      fsm.to('EXIT_CONVERGED');
+      return finish(ctx, 'EXIT_CONVERGED', cert.type, {});
     }
-    fsm.to('EXIT_CONVERGED');
-    return finish(ctx, 'EXIT_CONVERGED', cert.type, {});
-  }
-  if (kinds.has('DIVERGED')) {
-    fsm.to('EXIT_DIVERGED');
-    return finish(ctx, 'EXIT_DIVERGED', 'SILENT_DIVERGENCE_DETECTED', {});
-  }
-  if (kinds.has('BACKPRESSURE')) {
-    fsm.to('EXIT_BLOCKED');
-    return finish(ctx, 'EXIT_BLOCKED', 'BACKPRESSURE_SIGNAL', { backpressure: lateStop ?? undefined });
-  }
-  if (kinds.has('BUDGET')) {
-    fsm.to('EXIT_BUDGET_EXCEEDED');
-    return finish(ctx, 'EXIT_BUDGET_EXCEEDED', budgetAfter!.code, {});
+    case 'DIVERGED':
+      fsm.to('EXIT_DIVERGED');
+      return finish(ctx, 'EXIT_DIVERGED', 'SILENT_DIVERGENCE_DETECTED', {});
+    case 'NO_VIABLE_FIX_PATH':
+    case 'STUCK':
+    case 'STALLED':
+      fsm.to('EXIT_BLOCKED');
+      return finish(ctx, 'EXIT_BLOCKED', top, { detail: fired.find((f) => f.kind === top)!.reason });
+    case 'BACKPRESSURE':
+      fsm.to('EXIT_BLOCKED');
+      return finish(ctx, 'EXIT_BLOCKED', 'BACKPRESSURE_SIGNAL', { backpressure: lateStop ?? undefined });
+    case 'BUDGET':
+      fsm.to('EXIT_BUDGET_EXCEEDED');
+      return finish(ctx, 'EXIT_BUDGET_EXCEEDED', budgetAfter!.code, {});
   }
   await writeIterationRecords(ctx, n);
   return null;
@@ -1155,20 +1163,25 @@ async function finish(ctx: Ctx, status: TerminalState, stopReason: string, extra
   const phuc = await phucTest(ev, ctx.iterations, { hostPaths: ctx.hostPaths, converged, rungTarget: ctx.plan.rung_target, rungAchieved: rung.achieved });
   let finalStatus = status;
   let finalReason = stopReason;
+  let withheld: string | null = null;
   if (triangle.triangle_vertex_missing !== 'none') {
-    finalStatus = 'EXIT_BLOCKED';
     finalReason = triangle.triangle_vertex_missing === 'VERIFY' ? 'VERIFY_SKIPPED' : 'INVARIANT_VIOLATION';
+    withheld = `Triangle Law: the ${triangle.triangle_vertex_missing} vertex is missing`;
   } else if (!phuc.pass && status !== 'EXIT_NEED_INFO') {
-    finalStatus = 'EXIT_BLOCKED';
     finalReason = phuc.failures[0].split(':')[0];
+    withheld = phuc.failures.join('; ');
   } else if (converged && rung.alignment.status === 'DRIFTING') {
-    finalStatus = 'EXIT_BLOCKED';
     finalReason = 'NORTHSTAR_DRIFT';
+    withheld = `the Northstar distance grew over the loop (${rung.alignment.northstar_distance_start} → ${rung.alignment.northstar_distance_end})`;
   } else if (converged && rung.alignment.status === 'NEUTRAL' && !ctx.intake.config.northstar_neutral_reason) {
-    finalStatus = 'EXIT_BLOCKED';
     finalReason = 'GLOW_WITHOUT_NORTHSTAR_ALIGNMENT';
+    withheld = 'no Northstar metric moved (NEUTRAL); measure one that this loop advances, or set northstar_neutral_reason in the config to accept it';
   }
-  if (finalStatus !== status) o.log.warn(`${status} withheld: ${finalReason}`);
+  if (withheld) {
+    finalStatus = 'EXIT_BLOCKED';
+    extra = { ...extra, detail: `${status} withheld: ${withheld}${extra.detail ? ` (${extra.detail})` : ''}` };
+  }
+  if (withheld) o.log.warn(extra.detail!);
   const head = await ctx.git.head();
   state.terminal = { status: finalStatus, stop_reason: finalReason, head, inputs_hash: await allInputsHash(ctx.cwd, ctx.intake.config.acceptance_criteria, await ctx.git.listFiles()) };
   if (last !== undefined) await writeIterationRecords(ctx, last, { status: finalStatus, stop_reason: finalReason });

@@ -1,0 +1,85 @@
+import { parseVerdict } from '../../src/engine/critic.js';
+import { Decimal } from '../../src/engine/decimal.js';
+import { improvement, initialProgress, trackSignatures, trackStall } from '../../src/engine/progress.js';
+import { detourFor, failureSignature, normalizeFailure } from '../../src/engine/signature.js';
+
+describe('failure signatures', () => {
+  test('paths, line numbers, timings and hex ids are stripped; the message stays', () => {
+    const a = failureSignature('t', 'FAIL /home/a/repo/src/x.test.js:12:5\nAssertionError: expected 5 got 3 (34ms) commit 1a2b3c4d5e6f');
+    const b = failureSignature('t', 'FAIL /tmp/other/src/x.test.js:99:1\nAssertionError: expected 5 got 3 (1.2 s) commit deadbeefcafe');
+    expect(a.signature).toBe(b.signature);
+    expect(a.text).toContain('AssertionError: expected 5 got 3');
+    expect(failureSignature('t', 'AssertionError: expected 6 got 3').signature).not.toBe(a.signature);
+    expect(normalizeFailure('$ npm test\n--- stdout ---\nError at line 7\n--- exit 1 ---\n')).toBe('Error at line <n>');
+  });
+  test('detours match a substring or a /regex/ of the signature or its text', () => {
+    const s = failureSignature('lint', 'error: missing import os');
+    expect(detourFor([{ match: 'missing import', instruction: 'add it' }], s)).toBe('add it');
+    expect(detourFor([{ match: '/MISSING IMPORT \\w+/i', instruction: 'rx' }], s)).toBe('rx');
+    expect(detourFor([{ match: 'type_mismatch', instruction: 'x' }], s)).toBeNull();
+  });
+  test('twice in a row opens a detour; the same again is STUCK; a different failure clears it', () => {
+    const p = initialProgress('2');
+    const s1 = failureSignature('t', 'boom');
+    expect(trackSignatures(p, [s1], [], 0)).toEqual({ stuck: [], detour: null });
+    expect(trackSignatures(p, [s1], [], 1).detour).toMatchObject({ iteration: 2, repeated: [{ signature: s1.signature, instruction: null }] });
+    expect(trackSignatures(p, [s1], [], 2).stuck).toEqual([s1]);
+    const q = initialProgress('2');
+    trackSignatures(q, [s1], [], 0);
+    trackSignatures(q, [s1], [], 1);
+    expect(trackSignatures(q, [failureSignature('t', 'other')], [], 2)).toEqual({ stuck: [], detour: null });
+  });
+});
+
+describe('stall and escalation', () => {
+  test('stalls out after stall_iterations without a new best residual', () => {
+    const p = initialProgress('3');
+    const o = { stallIterations: 3, canEscalate: false, iteration: 0 };
+    expect(trackStall(p, new Decimal(2), o)).toEqual({ escalate: false, stalledOut: false });
+    expect(trackStall(p, new Decimal(2), o).stalledOut).toBe(false);
+    expect(trackStall(p, new Decimal('2.5'), o).stalledOut).toBe(false);
+    expect(trackStall(p, new Decimal(2), o).stalledOut).toBe(true);
+  });
+  test('escalates once after two stalled iterations, then counts again', () => {
+    const p = initialProgress('1');
+    const o = { stallIterations: 3, canEscalate: true, iteration: 4 };
+    trackStall(p, new Decimal(1), o);
+    expect(trackStall(p, new Decimal(1), o)).toEqual({ escalate: true, stalledOut: false });
+    expect(p.escalated_at).toBe(5);
+    for (let k = 0; k < 2; k++) expect(trackStall(p, new Decimal(1), o)).toEqual({ escalate: false, stalledOut: false });
+    expect(trackStall(p, new Decimal(1), o)).toEqual({ escalate: false, stalledOut: true });
+  });
+  test('DEGA improvement: class rank, then residual, then fail-closed signals', () => {
+    const base = { class: 'margin_limited' as const, residual: '2', failClosed: 0 };
+    expect(improvement(null, base)).toBe('first');
+    expect(improvement(base, { ...base, class: 'candidate_pass_found' })).toBe('better');
+    expect(improvement(base, { ...base, class: 'applicability_limited' })).toBe('worse');
+    expect(improvement(base, { ...base, residual: '1' })).toBe('better');
+    expect(improvement(base, { ...base, failClosed: 1 })).toBe('worse');
+    expect(improvement(base, base)).toBe('same');
+  });
+});
+
+describe('critic verdicts', () => {
+  test('a verdict from the report file, with routing.can_further_iteration_help', () => {
+    const v = parseVerdict(JSON.stringify({ status: 'UNVERIFIED', routing: { can_further_iteration_help: false, reason: 'arch' }, concerns: [{ file: 'a.ts', line: 3, severity: 'high', recommendation: 'r' }] }), '');
+    expect(v).toEqual({ state: 'valid', verdict: { status: 'UNVERIFIED', can_further_iteration_help: false, reason: 'arch', concerns: [{ file: 'a.ts', line: 3, severity: 'high', recommendation: 'r' }] } });
+  });
+  test('or the last JSON object printed', () => {
+    const v = parseVerdict(null, 'thinking...\n{"status":"VERIFIED","can_further_iteration_help":true,"concerns":[]}\n');
+    expect(v).toMatchObject({ state: 'valid', verdict: { status: 'VERIFIED', can_further_iteration_help: true } });
+  });
+  test.each([
+    ['not JSON', '{nope', '', /not JSON/],
+    ['bad status', JSON.stringify({ status: 'OK', can_further_iteration_help: true }), '', /status/],
+    ['no judgment', JSON.stringify({ status: 'VERIFIED' }), '', /can_further_iteration_help/],
+    ['prose only', null, 'looks fine to me', /no JSON verdict/],
+  ])('malformed (%s) is recorded, not thrown', (_n, file, stdout, re) => {
+    const v = parseVerdict(file, stdout);
+    expect(v.state).toBe('malformed');
+    expect((v as { error: string }).error).toMatch(re);
+  });
+  test('no output at all is absent', () => {
+    expect(parseVerdict(null, '')).toEqual({ state: 'absent' });
+  });
+});
