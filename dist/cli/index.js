@@ -29842,6 +29842,23 @@ const criterionSchema = strictObject({
     run: schemas_string().trim().min(1, { error: 'must be a non-empty shell command' }),
     timeout_seconds: positiveInt(86_400).default(900),
     retries: schemas_number().int().min(0).max(5).default(0),
+    /** Globs of the files this check depends on: while their hash is unchanged, a pass is reused. */
+    inputs: array(schemas_string().min(1)).min(1, { error: 'must list at least one glob (or leave inputs out)' }).optional(),
+});
+const agentFields = {
+    use: schemas_enum(AGENT_PRESETS),
+    run: schemas_string().min(1).optional(),
+    model: schemas_string().min(1).optional(),
+    args: array(schemas_string()).default([]),
+};
+/** Budgets a user may write (or override from the command line / action inputs). */
+const budgetSchema = strictObject({
+    max_iterations: positiveInt(10_000).optional(),
+    max_seconds_per_iteration: positiveInt(86_400).optional(),
+    max_total_seconds: positiveInt(30 * 86_400).optional(),
+    max_total_cost_usd: decimalString().optional(),
+    max_tool_calls_per_iteration: positiveInt(100_000).optional(),
+    max_total_tool_calls: positiveInt(10_000_000).optional(),
 });
 const configSchema = strictObject({
     version: literal(2, { error: 'must be 2 (this is phuc-loop v2)' }),
@@ -29865,22 +29882,22 @@ const configSchema = strictObject({
     })
         .default(274177),
     profile: schemas_enum(PROFILES).default('strict'),
-    budget: strictObject({
-        max_iterations: positiveInt(10_000).optional(),
-        max_seconds_per_iteration: positiveInt(86_400).optional(),
-        max_total_seconds: positiveInt(30 * 86_400).optional(),
-        max_total_cost_usd: decimalString().optional(),
-        max_tool_calls_per_iteration: positiveInt(100_000).optional(),
-        max_total_tool_calls: positiveInt(10_000_000).optional(),
-    })
-        .default({}),
+    budget: budgetSchema.default({}),
     northstar: schemas_string().min(1).default('NORTHSTAR.md'),
     agent: strictObject({
-        use: schemas_enum(AGENT_PRESETS),
-        run: schemas_string().min(1).optional(),
-        model: schemas_string().min(1).optional(),
-        args: array(schemas_string()).default([]),
+        ...agentFields,
+        /** A stronger agent or model the loop switches to after two stalled iterations. */
+        escalate: strictObject({ use: schemas_enum(AGENT_PRESETS).optional(), run: schemas_string().min(1).optional(), model: schemas_string().min(1).optional(), args: array(schemas_string()).optional() })
+            .refine((e) => e.use || e.run || e.model || e.args, { error: 'must name at least one of use, run, model, args' })
+            .optional(),
     }),
+    /** An optional critic (microloop seed) after the checks: its JSON verdict is Lane C. */
+    critic: strictObject({ ...agentFields, timeout_seconds: positiveInt(86_400).default(600) }).optional(),
+    /** Known fixes for repeated failure signatures: `match` is a substring, or /regex/, of the signature or its text. */
+    detours: array(strictObject({ match: schemas_string().min(1), instruction: schemas_string().min(1) })).default([]),
+    stall_iterations: schemas_number().int().min(2).max(100).default(3),
+    /** A mission-context file (DEGA ideology rule): advisory framing in the prompt, never a gate. */
+    mission_context: schemas_string().min(1).optional(),
     protected: array(schemas_string().min(1)).default([]),
     replays: schemas_number().int().min(2).max(10).default(2),
     northstar_neutral_reason: schemas_string().min(1).optional(),
@@ -29900,6 +29917,20 @@ const configSchema = strictObject({
         ctx.addIssue({ code: 'custom', path: ['residual', 'run'], message: 'is required for metric command (its last output line is the residual)' });
     if (c.agent.use === 'command' && !c.agent.run)
         ctx.addIssue({ code: 'custom', path: ['agent', 'run'], message: 'is required when agent.use is command' });
+    if (c.agent.escalate?.use === 'command' && !c.agent.escalate.run)
+        ctx.addIssue({ code: 'custom', path: ['agent', 'escalate', 'run'], message: 'is required when agent.escalate.use is command' });
+    if (c.critic?.use === 'command' && !c.critic.run)
+        ctx.addIssue({ code: 'custom', path: ['critic', 'run'], message: 'is required when critic.use is command' });
+    c.detours.forEach((d, i) => {
+        const re = /^\/(.*)\/([a-z]*)$/.exec(d.match);
+        if (re)
+            try {
+                new RegExp(re[1], re[2]);
+            }
+            catch (e) {
+                ctx.addIssue({ code: 'custom', path: ['detours', i, 'match'], message: `is not a valid regular expression: ${e.message}` });
+            }
+    });
     if (c.rung_target === 65537 && !c.security)
         ctx.addIssue({ code: 'custom', path: ['security'], message: 'is required for rung_target 65537 (gate and api_surface commands)' });
     const ids = c.acceptance_criteria.map((a) => a.id);
@@ -30660,7 +30691,7 @@ async function spawnAgent(o) {
         PHUC_CAPSULE_FILE: o.capsuleFile,
         PHUC_REPORT_FILE: o.reportFile,
         PHUC_ITERATION: String(o.iteration),
-        PHUC_ROLE: 'Scout→Solver',
+        PHUC_ROLE: o.role ?? 'Scout→Solver',
     });
     const stop = new AbortController();
     let backpressure = null;
@@ -32540,7 +32571,11 @@ ${list(c.artifact_links.map((l) => `${l.role}: ${l.path}#${l.sha256}`))}
 
 ## 2. Blocker class
 ${s.blocker_class} — ${s.blocker_reason}
-
+${s.escalated ? `\nThe loop stalled and escalated to ${s.agent}: you are the stronger agent it switched to.\n` : ''}${s.detour.length
+        ? `\n### Detour: the same failure twice in a row\nDo not repeat the approach that produced it.\n${s.detour
+            .map((d) => `- ${d.criterion} (${d.signature}):\n\n  \`\`\`\n${d.failure.split('\n').slice(-12).map((l) => `  ${l}`).join('\n')}\n  \`\`\`\n${d.known_fix ? `  Known fix: ${d.known_fix}\n` : ''}`)
+            .join('')}`
+        : ''}
 ## 3. Objective for this iteration (one, bounded)
 ${s.objective}
 
@@ -32551,7 +32586,7 @@ ${s.objective}
 
 ## 5. Commands the loop will run after you finish
 ${list(x.criteria.map((k) => `${k.id}: \`${k.run}\`${k.description ? ` — ${k.description}` : ''}`))}
-
+${s.reusable_passes.length ? `\nPasses kept while their inputs stay unchanged (not re-run): ${s.reusable_passes.map((p) => `${p.criterion} (${p.from})`).join(', ')}.\n` : ''}
 ## 6. Done criteria
 - Every command above exits 0${x.R_p ? `, and the residual is below ${x.R_p}` : ''}.
 - The loop decides this by running the commands; saying "done" decides nothing.
@@ -32579,8 +32614,11 @@ const CERTIFICATE_LANE = {
     DIVERGED: 'A',
     NONE: null,
 };
-/** Exit conditions, in the order of precedence of SPEC §3. */
-const EXIT_PRECEDENCE = (/* unused pure expression or super */ null && (['GUARDRAIL', 'CONVERGED', 'DIVERGED', 'BACKPRESSURE', 'NORTHSTAR_DRIFT', 'BUDGET']));
+/**
+ * Exit conditions, in the order of precedence of SPEC §3. The "no progress" exits of the other
+ * loop designs (critic, stuck signature, stall) rank with divergence, before backpressure.
+ */
+const EXIT_PRECEDENCE = ['GUARDRAIL', 'CONVERGED', 'DIVERGED', 'NO_VIABLE_FIX_PATH', 'STUCK', 'STALLED', 'BACKPRESSURE', 'NORTHSTAR_DRIFT', 'BUDGET'];
 /** Three strictly increasing residuals at the end of the history (seed §6.1 DIVERGED), in Decimal. */
 function isDiverging(history) {
     if (history.length < 3)
@@ -32602,6 +32640,7 @@ function issueCertificate(i) {
         fired.push({ kind: 'CONVERGED', reason: exact ? 'all criteria met, residual 0' : `residual ${dstr(i.residual)} < R_p ${dstr(i.R_p)}` });
     if (isDiverging(history))
         fired.push({ kind: 'DIVERGED', reason: `residuals ${history.slice(-3).join(' < ')}` });
+    fired.push(...(i.progress ?? []));
     if (i.backpressure)
         fired.push({ kind: 'BACKPRESSURE', reason: i.backpressure });
     if (i.budget)
@@ -32627,7 +32666,16 @@ function issueCertificate(i) {
         residual_detail: i.residualDetail,
         R_p: i.R_p ? dstr(i.R_p) : null,
         residual_history: history,
-        checklist: i.checks.map((c) => ({ id: c.id, description: c.description, met: c.met, exit_code: c.exit_code, evidence: c.evidence })),
+        checklist: i.checks.map((c) => ({
+            id: c.id,
+            description: c.description,
+            met: c.met,
+            exit_code: c.exit_code,
+            evidence: c.evidence,
+            tree: c.tree,
+            reused_from_iteration: c.reused_from_iteration,
+            inputs_hash: c.inputs_hash,
+        })),
         tree: i.tree,
         previous_certificate_sha256: i.previousSha256,
         exits_fired: fired,
@@ -32645,6 +32693,10 @@ function convergenceClaimProblem(cert) {
         return 'EXACT certificate with an unmet criterion';
     if (cert.type === 'EXACT' && !new decimal_Decimal(cert.residual).isZero())
         return 'EXACT certificate with a residual other than 0';
+    // Freshness (DEGA): a result counts only for the tree it ran on, or as a pass reused for unchanged inputs.
+    const stale = (cert.checklist ?? []).filter((c) => c.tree !== cert.tree && !(c.reused_from_iteration !== null && c.inputs_hash));
+    if (stale.length)
+        return `criteria ${stale.map((c) => c.id).join(', ')} were checked on another tree than the certificate's`;
     if (cert.type === 'CONVERGED') {
         if (!isDecimalString(cert.R_p))
             return 'CONVERGED certificate without a Decimal R_p';
@@ -35075,6 +35127,15 @@ function allDecimalStrings(values) {
 
 
 ;// CONCATENATED MODULE: ./src/engine/checks.ts
+// Acceptance criteria are commands the loop runs itself (exit 0 = met). Their logs and exit codes
+// are Lane A evidence. DEGA command rails: a failure is retried up to `retries` times, a time-out
+// never is (a time-out is deterministic, a transient failure may pass on retry), and the two are
+// told apart in `failure_kind`. Freshness: a result holds for the git tree it ran on; a criterion
+// with `inputs` reuses its last pass while the hash of those inputs is unchanged.
+
+
+
+
 const MAX_LOG_BYTES = 512 * 1024;
 function formatLog(command, attempts) {
     return attempts
@@ -35084,17 +35145,39 @@ function formatLog(command, attempts) {
     })
         .join('\n');
 }
+/** sha256 over the sorted (path, content sha256) of the files matching `globs`. */
+async function inputsHash(cwd, globs, files) {
+    const match = picomatch_default()(globs, { dot: true });
+    const lines = [];
+    for (const f of files.filter((p) => match(p)).sort()) {
+        const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(cwd, f)).catch(() => null);
+        lines.push(`${f}\0${data === null ? 'missing' : sha256(data)}`);
+    }
+    return sha256(lines.join('\n'));
+}
 async function runCheck(c, ctx) {
+    const hash = c.inputs && ctx.files ? await inputsHash(ctx.cwd, c.inputs, ctx.files) : null;
+    const prior = ctx.passes?.[c.id];
+    if (hash !== null && prior && prior.inputs_hash === hash) {
+        return {
+            id: c.id,
+            description: c.description ?? c.run,
+            run: c.run,
+            met: true,
+            exit_code: 0,
+            timed_out: false,
+            failure_kind: null,
+            attempts: 0,
+            duration_ms: 0,
+            evidence: prior.evidence,
+            tree: prior.tree,
+            inputs_hash: hash,
+            reused_from_iteration: prior.iteration === 'baseline' ? -1 : prior.iteration,
+        };
+    }
     const attempts = [];
     for (let i = 0; i <= c.retries; i++) {
-        const r = await ctx.runner.run({
-            command: c.run,
-            cwd: ctx.cwd,
-            env: ctx.env,
-            timeoutMs: c.timeout_seconds * 1000,
-            signal: ctx.signal,
-            maxOutputBytes: MAX_LOG_BYTES,
-        });
+        const r = await ctx.runner.run({ command: c.run, cwd: ctx.cwd, env: ctx.env, timeoutMs: c.timeout_seconds * 1000, signal: ctx.signal, maxOutputBytes: MAX_LOG_BYTES });
         attempts.push(r);
         if (r.exitCode === 0 || r.timedOut || r.aborted)
             break;
@@ -35102,16 +35185,21 @@ async function runCheck(c, ctx) {
     const last = attempts[attempts.length - 1];
     const rel = `${ctx.dir}/${c.id}.log`;
     await ctx.evidence.write(rel, ctx.scrub(formatLog(c.run, attempts)));
+    const met = last.exitCode === 0 && !last.timedOut;
     return {
         id: c.id,
         description: c.description ?? c.run,
         run: c.run,
-        met: last.exitCode === 0 && !last.timedOut,
+        met,
         exit_code: last.exitCode,
         timed_out: last.timedOut,
+        failure_kind: last.timedOut ? 'timeout' : !met ? 'failed' : attempts.length > 1 ? 'transient' : null,
         attempts: attempts.length,
         duration_ms: Math.round(attempts.reduce((s, r) => s + r.durationMs, 0)),
         evidence: ctx.evidence.link(rel),
+        tree: ctx.tree,
+        inputs_hash: hash,
+        reused_from_iteration: null,
     };
 }
 async function runChecks(criteria, ctx) {
@@ -35120,11 +35208,103 @@ async function runChecks(criteria, ctx) {
         out.push(await runCheck(c, ctx));
     return out;
 }
+/** The passes to remember after a round of checks: new passes recorded, failures forgotten. */
+function updatePasses(passes, checks, iteration) {
+    const next = { ...passes };
+    for (const c of checks) {
+        if (!c.met || c.inputs_hash === null)
+            delete next[c.id];
+        else if (c.reused_from_iteration === null)
+            next[c.id] = { iteration, inputs_hash: c.inputs_hash, evidence: c.evidence, tree: c.tree };
+    }
+    return next;
+}
+
+;// CONCATENATED MODULE: ./src/engine/critic.ts
+// The critic (microloop seed): an optional process after the checks that reads the diff and the
+// check results and answers a JSON verdict. The verdict is Lane C: it never makes a certificate,
+// but "no further iteration can help" while criteria still fail ends the loop NO_VIABLE_FIX_PATH.
+
+
+const concern = object({
+    file: schemas_string(),
+    line: union([schemas_number().int(), schemas_string()]).optional(),
+    severity: schemas_string(),
+    recommendation: schemas_string(),
+    description: schemas_string().optional(),
+});
+const verdictSchema = object({
+    status: schemas_enum(['VERIFIED', 'UNVERIFIED']),
+    can_further_iteration_help: schemas_boolean().optional(),
+    routing: object({ can_further_iteration_help: schemas_boolean().optional(), recommendation: schemas_string().optional(), reason: schemas_string().optional() }).optional(),
+    concerns: array(concern).default([]),
+})
+    .refine((v) => v.can_further_iteration_help !== undefined || v.routing?.can_further_iteration_help !== undefined, {
+    error: 'can_further_iteration_help (boolean) is required',
+});
+/** The verdict from the critic's report file, or else the last JSON object it printed. */
+function parseVerdict(fileText, stdout) {
+    let candidate = undefined;
+    if (fileText !== null) {
+        try {
+            candidate = JSON.parse(fileText);
+        }
+        catch (e) {
+            return { state: 'malformed', error: `report file is not JSON: ${e.message}` };
+        }
+    }
+    else {
+        const objects = jsonObjectsIn(stdout);
+        if (objects.length === 0)
+            return stdout.trim() ? { state: 'malformed', error: 'no JSON verdict in the output' } : { state: 'absent' };
+        // The scanner keeps numbers as raw text; a verdict's line numbers are plain integers.
+        candidate = JSON.parse(JSON.stringify(objects[objects.length - 1], (_k, v) => (v instanceof RawNumber ? Number(v.raw) : v)));
+    }
+    const r = verdictSchema.safeParse(candidate);
+    if (!r.success)
+        return { state: 'malformed', error: r.error.issues.map((i) => `${i.path.join('.') || 'verdict'}: ${i.message}`).join('; ') };
+    const v = r.data;
+    return {
+        state: 'valid',
+        verdict: {
+            status: v.status,
+            can_further_iteration_help: v.can_further_iteration_help ?? v.routing.can_further_iteration_help,
+            reason: v.routing?.reason ?? null,
+            concerns: v.concerns,
+        },
+    };
+}
+/** What the critic reads on stdin: the goal, the diff and the check results, and its contract. */
+function renderCriticPrompt(goal, diff, checks, logs) {
+    const maxDiff = 200_000;
+    return `# phuc-loop critic
+
+You review one iteration of an agent loop. You do not change any file. Answer with a JSON verdict.
+
+## Goal
+${goal}
+
+## Check results (run by the loop)
+${checks.map((c) => `### ${c.id}: ${c.met ? 'PASSED' : c.timed_out ? 'TIMED OUT' : `FAILED (exit ${c.exit_code})`}\n\`${c.run}\`\n\n\`\`\`\n${(logs[c.id] ?? '').slice(-4000)}\n\`\`\``).join('\n\n')}
+
+## The diff of this iteration
+\`\`\`diff
+${diff.length > maxDiff ? diff.slice(0, maxDiff) + `\n[... ${diff.length - maxDiff} bytes omitted ...]` : diff || '(no change)'}
+\`\`\`
+
+## Verdict contract
+Write to the file named by PHUC_REPORT_FILE (or print as your last output) one JSON object:
+\`{"status": "VERIFIED" | "UNVERIFIED", "can_further_iteration_help": boolean,
+  "concerns": [{"file": string, "line": number, "severity": "low" | "medium" | "high" | "critical", "recommendation": string}]}\`
+Cite every concern with file:line. Say can_further_iteration_help: false only when another
+iteration of the agent cannot fix what remains (e.g. it needs an architectural decision).
+`;
+}
 
 ;// CONCATENATED MODULE: ./src/engine/dega.ts
 // DEGA blocker classes (seed 003): a deterministic class per iteration, strictly ordered, used in
 // the capsule (the one bounded objective) and in the report.
-const BLOCKER_CLASSES = (/* unused pure expression or super */ null && (['evidence_path_blocked', 'applicability_limited', 'margin_limited', 'candidate_pass_found', 'solved']));
+const BLOCKER_CLASSES = ['evidence_path_blocked', 'applicability_limited', 'margin_limited', 'candidate_pass_found', 'solved'];
 function blockerClass(i) {
     const open = i.criteria.filter((c) => !c.met);
     const timedOut = i.criteria.filter((c) => c.timed_out);
@@ -35144,6 +35324,102 @@ function blockerClass(i) {
     if (open.length === i.criteria.length)
         return { class: 'applicability_limited', reason: `no criterion passes (${open.map((c) => c.id).join(', ')})`, objective: `Make criterion "${first}" pass.` };
     return { class: 'margin_limited', reason: `${open.length} of ${i.criteria.length} criteria still fail (${open.map((c) => c.id).join(', ')})`, objective: `Make criterion "${first}" pass without breaking the others.` };
+}
+
+;// CONCATENATED MODULE: ./src/engine/signature.ts
+// Failure signatures (microloop seed): a normalized fingerprint of a failing check — paths, line
+// numbers, timings and hex ids stripped — so "the same failure again" is detected even when the
+// incidental details change. Two in a row → a detour; still the same after it → STUCK.
+
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
+const RULES = [
+    [/\b(?:0x)?[0-9a-f]{7,}\b/gi, '<hex>'],
+    [/(?:[A-Za-z]:)?(?:[\w.@~+-]*[\\/])+[\w.@~+-]+/g, '<path>'],
+    [/:\d+(?::\d+)?\b/g, ':<n>'],
+    [/\b(line|ln|col|column)\s*\d+/gi, '$1 <n>'],
+    [/\b\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds|µs|us|ns|m|min|minutes)\b/gi, '<time>'],
+    [/\(\s*<time>\s*\)/g, '(<time>)'],
+    [/[ \t]+/g, ' '],
+];
+/** The normalized failure text: the last lines of the failing run's output, incidental details removed. */
+function normalizeFailure(output, maxLines = 30) {
+    const lines = output
+        .replace(ANSI, '')
+        .split(/\r?\n/)
+        .map((l) => RULES.reduce((s, [re, to]) => s.replace(re, to), l).trim())
+        .filter((l) => l && !/^--- (stdout|stderr|exit .*|timed out|aborted|signal .*) ---$/.test(l) && !l.startsWith('$ '));
+    return lines.slice(-maxLines).join('\n');
+}
+function failureSignature(criterion, output) {
+    const text = normalizeFailure(output);
+    return { criterion, signature: `${criterion}:${sha256(text).slice(0, 12)}`, text: text.slice(-600) };
+}
+/** The known-fix instruction of the first detour whose `match` (substring or /regex/flags) fits. */
+function detourFor(detours, sig) {
+    for (const d of detours) {
+        const re = /^\/(.*)\/([a-z]*)$/.exec(d.match);
+        const hit = re ? new RegExp(re[1], re[2]).test(sig.signature) || new RegExp(re[1], re[2]).test(sig.text) : sig.signature.includes(d.match) || sig.text.includes(d.match);
+        if (hit)
+            return d.instruction;
+    }
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/engine/progress.ts
+
+
+
+const initialProgress = (baselineResidual) => ({
+    best_residual: baselineResidual,
+    stalled: 0,
+    escalated_at: null,
+    signatures: {},
+    detour: null,
+});
+const ESCALATE_AFTER = 2;
+/**
+ * Counts iterations without a new best residual. Returns whether to switch to the escalation agent
+ * now (after two stalled iterations, once) and whether the loop has stalled out.
+ */
+function trackStall(p, residual, o) {
+    if (residual !== null && (p.best_residual === null || residual.lt(p.best_residual))) {
+        p.best_residual = residual.toString();
+        p.stalled = 0;
+    }
+    else
+        p.stalled++;
+    if (o.canEscalate && p.escalated_at === null && p.stalled >= ESCALATE_AFTER) {
+        p.escalated_at = o.iteration + 1;
+        p.stalled = 0;
+        return { escalate: true, stalledOut: false };
+    }
+    return { escalate: false, stalledOut: p.stalled >= o.stallIterations };
+}
+/**
+ * Compares this iteration's failure signatures with the last: a signature seen twice in a row in an
+ * iteration that made no progress (the residual did not fall) opens a detour for the next
+ * iteration; a detoured signature seen again without progress is STUCK. Criteria that keep failing
+ * while the agent fixes others are not stuck.
+ */
+function trackSignatures(p, failing, detours, iteration, progressed) {
+    const stuck = p.detour && !progressed ? failing.filter((s) => p.detour.repeated.some((d) => d.signature === s.signature)) : [];
+    const repeated = progressed ? [] : failing.filter((s) => p.signatures[s.criterion]?.signature === s.signature);
+    p.signatures = Object.fromEntries(failing.map((s) => [s.criterion, s]));
+    p.detour = repeated.length && !stuck.length ? { iteration: iteration + 1, repeated: repeated.map((s) => ({ ...s, instruction: detourFor(detours, s) })) } : null;
+    return { stuck, detour: p.detour };
+}
+/** DEGA ordering with its tie-breakers: class rank, then a lower residual, then fewer fail-closed signals. */
+function improvement(prev, cur) {
+    if (!prev)
+        return 'first';
+    const rank = (c) => BLOCKER_CLASSES.indexOf(c);
+    if (rank(cur.class) !== rank(prev.class))
+        return rank(cur.class) > rank(prev.class) ? 'better' : 'worse';
+    if (cur.residual !== null && prev.residual !== null && !new decimal_Decimal(cur.residual).eq(prev.residual))
+        return new decimal_Decimal(cur.residual).lt(prev.residual) ? 'better' : 'worse';
+    if (cur.failClosed !== prev.failClosed)
+        return cur.failClosed < prev.failClosed ? 'better' : 'worse';
+    return 'same';
 }
 
 ;// CONCATENATED MODULE: ./src/engine/evidence.ts
@@ -35809,6 +36085,21 @@ class Git {
             .filter(Boolean)
             .map((rec) => ({ code: rec.slice(0, 2), path: rec.slice(3) }));
     }
+    /** Tracked and untracked, not ignored, files of the work tree. */
+    async listFiles() {
+        return (await this.run(['ls-files', '-z', '--cached', '--others', '--exclude-standard'])).split('\0').filter(Boolean);
+    }
+    /** Puts `paths` back as they are in the index (a critic's stray edits); new files are removed. */
+    async restoreFromIndex(paths) {
+        if (paths.length === 0)
+            return;
+        const out = await this.run(['ls-files', '-z', '--cached', '--', ...paths]);
+        const indexed = new Set(out.split('\0').filter(Boolean));
+        const restore = paths.filter((p) => indexed.has(p));
+        if (restore.length)
+            await this.run(['checkout', '--', ...restore]);
+        await Promise.all(paths.filter((p) => !indexed.has(p)).map((p) => (0,promises_namespaceObject.unlink)((0,external_node_path_namespaceObject.join)(this.cwd, p)).catch(() => undefined)));
+    }
     /** Paths among `paths` that exist in HEAD. */
     async inHead(paths) {
         if (paths.length === 0)
@@ -36072,11 +36363,20 @@ function resolveBudget(config) {
 
 
 
+
 const LOOP_SCRATCH_DIR = 'scratch';
 const HALTING_FIELDS = new Set(['certificates', 'R_p']);
 const NULL_FIELDS = new Set(['goal', 'acceptance_criteria', 'version']);
 /** Reads and null-checks the inputs; returns what is missing instead of guessing. */
-async function intake(cwd, configPath, agentOverride) {
+/**
+ * The contract a plan is made from: the parsed config without its budget and agent. A resumed loop
+ * must have the same contract; a raised budget or another agent is a legitimate continuation.
+ */
+function contractHash(config) {
+    const { budget: _budget, agent: _agent, ...contract } = config;
+    return sha256(canonicalJson(contract));
+}
+async function intake(cwd, configPath, agentOverride, budgetOverrides = {}) {
     let config;
     let configText;
     try {
@@ -36097,6 +36397,8 @@ async function intake(cwd, configPath, agentOverride) {
     }
     if (agentOverride)
         config = { ...config, agent: { ...config.agent, use: agentOverride } };
+    // A budget given on the command line (or as an action input) counts as written in the file.
+    config = { ...config, budget: { ...config.budget, ...budgetOverrides } };
     if (config.agent.use === 'command' && !config.agent.run)
         return { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.run'], messages: [`${configPath}: agent.run: is required when agent.use is command`] };
     let northstarText;
@@ -36112,7 +36414,7 @@ async function intake(cwd, configPath, agentOverride) {
     }
     try {
         const northstar = parseNorthstar(northstarText, config.acceptance_criteria.map((c) => c.id));
-        return { config, configText, northstar, budget: resolveBudget(config) };
+        return { config, configText, contract: contractHash(config), northstar, budget: resolveBudget(config) };
     }
     catch (e) {
         if (!(e instanceof NorthstarError))
@@ -36122,7 +36424,7 @@ async function intake(cwd, configPath, agentOverride) {
 }
 /** Every path the agent may not change: the user's globs plus the loop's own inputs. */
 function protectedGlobs(config, configPath) {
-    return [...new Set([...config.protected, configPath, config.northstar])];
+    return [...new Set([...config.protected, configPath, config.northstar, ...(config.mission_context ? [config.mission_context] : [])])];
 }
 function buildPlan(i, configPath, baseline, northstarBaseline, apiSurfaceBefore) {
     const c = i.config;
@@ -36133,13 +36435,14 @@ function buildPlan(i, configPath, baseline, northstarBaseline, apiSurfaceBefore)
         skill: 'phuc-loop',
         version: '2.0.0',
         goal: c.goal,
-        acceptance_criteria: c.acceptance_criteria.map((a) => ({ id: a.id, description: a.description ?? a.run, run: a.run, timeout_seconds: a.timeout_seconds, retries: a.retries })),
+        acceptance_criteria: c.acceptance_criteria.map((a) => ({ id: a.id, description: a.description ?? a.run, run: a.run, timeout_seconds: a.timeout_seconds, retries: a.retries, inputs: a.inputs ?? null })),
         halting_certificates_applicable: c.certificates,
         R_p: c.R_p ?? null,
         rung_target: c.rung_target,
         residual: c.residual,
         profile: c.profile,
         budget: i.budget.budget,
+        budget_revisions: [],
         budget_explicit: i.budget.explicit,
         budget_reductions: i.budget.reductions,
         northstar: { file: c.northstar, metrics: i.northstar, baseline: northstarBaseline },
@@ -36147,17 +36450,25 @@ function buildPlan(i, configPath, baseline, northstarBaseline, apiSurfaceBefore)
         protected: guarded,
         agent: { use: c.agent.use, model: c.agent.model ?? null },
         replays: c.replays,
+        critic: c.critic ? { use: c.critic.use, model: c.critic.model ?? null } : null,
+        detours: c.detours,
+        stall_iterations: c.stall_iterations,
+        escalate: c.agent.escalate ? { use: c.agent.escalate.use ?? null, model: c.agent.escalate.model ?? null } : null,
+        mission_context: c.mission_context ?? null,
         non_goals: [`no change under ${guarded.join(', ')}`, 'no weakened, skipped or deleted test or check', 'no commit, push or history rewrite by the agent'],
         stop_rules: [
             'invariant or guardrail violation → EXIT_BLOCKED',
             'EXACT or CONVERGED certificate → EXIT_CONVERGED',
             'three strictly increasing residuals → EXIT_DIVERGED',
+            'critic: no further iteration can help while criteria fail → EXIT_BLOCKED(NO_VIABLE_FIX_PATH)',
+            'the same failure signature after a detour → EXIT_BLOCKED(STUCK)',
+            `no better residual for stall_iterations (after escalation, if configured) → EXIT_BLOCKED(STALLED)`,
             'backpressure (STOP label, scratch/STOP, signal, disk > 90%, rate limit) → EXIT_BLOCKED(BACKPRESSURE_SIGNAL)',
             'three iterations with W = 0 → EXIT_BLOCKED(NORTHSTAR_DRIFT)',
             'budget exhausted → EXIT_BUDGET_EXCEEDED',
         ],
         config_file: configPath,
-        config_sha256: sha256(i.configText),
+        config_sha256: i.contract,
         seed_checksum: { formula: '641 × 274177 × 65537', product: seed.product, verified: seed.verified },
         security: c.security ? { ...c.security, api_surface_before: apiSurfaceBefore } : null,
     };
@@ -36217,6 +36528,7 @@ function buildReport(i) {
         },
         exits_fired: fired,
         glow_history: glow.map((g) => ({ iteration: g.iteration, total: g.total, G: g.G, L: g.L, O: g.O, W: g.W })),
+        iteration_rows: s?.rows ?? [],
         average_glow: average,
         northstar_metrics_before: i.plan ? i.plan.northstar.metrics.map((m) => ({ id: m.id, metric: m.metric, value: i.plan.northstar.baseline[m.id] ?? m.current, target: m.target })) : [],
         northstar_metrics_after: s?.last_northstar?.readings ?? [],
@@ -36251,6 +36563,8 @@ function buildReport(i) {
         rung_checks: i.rung?.checks ?? {},
         replays: i.rung?.replays ?? [],
         security: i.rung?.security ?? null,
+        dega_cycles: (s?.cycles ?? []).map((c) => ({ iteration: c.iteration, agent: c.agent, blocker_class: c.blocker_class, improvement: c.improvement, critic: c.critic, reused_checks: c.reused_checks, detour_next: c.detour_next })),
+        escalated_at_iteration: s?.progress.escalated_at ?? null,
         divergence_start_iteration: divergedAt === null ? null : (i.iterations[divergedAt] ?? null),
         last_known_good_iteration: bestIndex === null ? null : (i.iterations[bestIndex] ?? null),
         glow_at_last_good_iteration: bestIndex === null ? null : (glow[bestIndex]?.total ?? null),
@@ -36280,9 +36594,10 @@ function renderReportMarkdown(r, agentsMd) {
             out.push(`- ${e.iteration === null ? 'before iteration 0' : `iteration ${e.iteration}`}: **${e.kind}** — ${e.reason}`);
         out.push('');
     }
-    if (r.glow_history.length) {
-        out.push('### GLOW and residual per iteration', '', '| iter | G | L | O | W | GLOW | residual |', '|---:|---:|---:|---:|---:|---:|---:|');
-        r.glow_history.forEach((g, k) => out.push(`| ${g.iteration} | ${g.G} | ${g.L} | ${g.O} | ${g.W} | ${g.total} | ${c.residual_history_decimal_strings[k] ?? 'n/a'} |`));
+    if (r.iteration_rows.length) {
+        out.push('### GLOW and residual per iteration', '', '| iter | G | L | O | W | GLOW | residual | certificate | northstar |', '|---:|---:|---:|---:|---:|---:|---:|---|---:|');
+        for (const g of r.iteration_rows)
+            out.push(`| ${g.iteration} | ${g.G} | ${g.L} | ${g.O} | ${g.W} | ${g.total} | ${g.residual ?? 'n/a'} | ${g.certificate} | ${g.northstar_distance ?? 'n/a'} |`);
         out.push('');
     }
     if (c.acceptance_criteria_checklist.length) {
@@ -36306,6 +36621,14 @@ function renderReportMarkdown(r, agentsMd) {
             out.push(`- **${rung}**: ${Object.entries(checks).map(([k, v]) => `${yes(v)} ${k}`).join(' · ')}`);
         for (const rp of r.replays)
             out.push(`- replay ${rp.replay}: ${rp.type}, residual ${rp.residual ?? 'n/a'} ${rp.same ? '(same)' : '(DIFFERS)'}`);
+        out.push('');
+    }
+    if (r.dega_cycles.length) {
+        out.push('### Cycles (DEGA)', '', '| iter | agent | blocker class | improvement | critic | reused |', '|---:|---|---|---|---|---|');
+        for (const c of r.dega_cycles)
+            out.push(`| ${c.iteration} | ${c.agent} | ${c.blocker_class}${c.detour_next ? ' (detour next)' : ''} | ${c.improvement} | ${c.critic ?? '—'} | ${c.reused_checks.join(', ') || '—'} |`);
+        if (r.escalated_at_iteration !== null)
+            out.push('', `Escalated to a stronger agent from iteration ${r.escalated_at_iteration}.`);
         out.push('');
     }
     if (r.budget_use) {
@@ -36456,6 +36779,10 @@ async function verifyTree(root, opts = {}) {
 
 
 
+
+
+
+
 const DEFAULT_EVIDENCE_DIR = 'evidence/loop';
 const scrubber = (secrets) => (t) => scrubSecrets(t, secrets);
 async function runLoop(o) {
@@ -36471,7 +36798,7 @@ async function runLoop(o) {
         return needInfo(ev, { stop_reason: 'NULL_INPUT', missing_fields: ['repository'], messages: [`${o.cwd} is not a git checkout with at least one commit`] }, o);
     }
     fsm.to('NULL_CHECK');
-    const got = await intake(cwd, configPath, o.agentOverride);
+    const got = await intake(cwd, configPath, o.agentOverride, o.budgetOverrides);
     if ('stop_reason' in got) {
         fsm.to('EXIT_NEED_INFO');
         return needInfo(ev, got, o);
@@ -36552,8 +36879,8 @@ async function runLocked(o, base) {
             ? `the evidence tree in ${evRel} does not verify: ${check.problems.slice(0, 5).join('; ')}`
             : !plan || !state
                 ? `the evidence tree in ${evRel} has no plan.json/state.json to resume from`
-                : plan.config_sha256 !== sha256(got.configText)
-                    ? `${configPath} changed since the plan in ${evRel} was made; run with --fresh to start a new loop (the old tree is kept)`
+                : plan.config_sha256 !== got.contract
+                    ? `${configPath} changed since the plan in ${evRel} was made (beyond its budget and agent); run with --fresh to start a new loop (the old tree is kept)`
                     : plan.halting_certificates_applicable.length === 0
                         ? 'HALTING_CRITERIA_MISSING: the plan declares no certificate'
                         : null;
@@ -36568,11 +36895,17 @@ async function runLocked(o, base) {
             await (0,promises_namespaceObject.rm)(ev.path(stray), { force: true });
         resumed = { plan: plan, state: state };
         const head = await git.head();
-        if (state.terminal && state.terminal.head === head) {
-            const why = `nothing to do: the last run ended ${state.terminal.status}(${state.terminal.stop_reason}) at ${head?.slice(0, 12)} and the checkout has not changed since`;
+        const t = state.terminal;
+        const sameInputs = !!t?.inputs_hash && t.inputs_hash === (await allInputsHash(cwd, got.config.acceptance_criteria, await git.listFiles()));
+        // A backpressure stop (STOP, cancellation, rate limit) is a pause, and a budget exit continues
+        // with a changed budget: the next run goes on. Otherwise an unchanged checkout has nothing to do.
+        const paused = t?.stop_reason === 'BACKPRESSURE_SIGNAL' || (t?.status === 'EXIT_BUDGET_EXCEEDED' && canonicalJson(plan.budget) !== canonicalJson(got.budget.budget));
+        if (t && !paused && (t.head === head || sameInputs)) {
+            const why = `nothing to do: the last run ended ${t.status}(${t.stop_reason}) at ${t.head?.slice(0, 12)} and ` +
+                (t.head === head ? 'the checkout has not changed since' : 'the inputs of every criterion are unchanged since');
             o.log.info(why);
             const report = (await ev.readJson('halting_report.json'));
-            return { status: state.terminal.status, stop_reason: state.terminal.stop_reason, exitCode: EXIT_CODES[state.terminal.status], report, nothingToDo: why };
+            return { status: t.status, stop_reason: t.stop_reason, exitCode: EXIT_CODES[t.status], report, nothingToDo: why };
         }
     }
     fsm.to('DREAM_GOAL');
@@ -36598,6 +36931,12 @@ async function runLocked(o, base) {
     };
     if (resumed) {
         ctx.state.terminal = null;
+        if (canonicalJson(ctx.plan.budget) !== canonicalJson(got.budget.budget)) {
+            o.log.info(`budget changed on resume: ${JSON.stringify(ctx.plan.budget)} → ${JSON.stringify(got.budget.budget)}`);
+            ctx.plan.budget = got.budget.budget;
+            ctx.plan.budget_revisions = [...(ctx.plan.budget_revisions ?? []), { from_iteration: ctx.state.next_iteration, budget: got.budget.budget }];
+            await ev.writeJson('plan.json', ctx.plan);
+        }
         ctx.iterations = range(0, ctx.state.next_iteration).filter((n) => ev.entry(`${iterDir(n)}/certificate.json`));
         for (const n of ctx.iterations) {
             const text = (await ev.readText(`${iterDir(n)}/agents_md_entry.md`)) ?? '';
@@ -36649,6 +36988,10 @@ function initialState() {
         terminal: null,
         section_witnessed: 0,
         section_archived: 0,
+        passes: {},
+        progress: initialProgress(null),
+        cycles: [],
+        rows: [],
     };
 }
 const range = (a, b) => Array.from({ length: Math.max(0, b - a) }, (_, i) => a + i);
@@ -36657,7 +37000,10 @@ async function dream(ctx, configPath) {
     const { intake: i, ev, o } = ctx;
     await ev.clear();
     o.log.info(`plan: ${i.config.acceptance_criteria.length} criteria, certificates ${i.config.certificates.join('/')}, rung ${i.config.rung_target}, agent ${i.config.agent.use}`);
-    const checks = await runChecks(i.config.acceptance_criteria, checkCtx(ctx, 'baseline'));
+    const { tree } = await ctx.git.stage([]);
+    const files = await ctx.git.listFiles();
+    const checks = await runChecks(i.config.acceptance_criteria, checkCtx(ctx, 'baseline', tree, { files }));
+    ctx.state.passes = updatePasses({}, checks, 'baseline');
     const residual = await computeResidual(i.config, checks, { runner: o.runner, cwd: ctx.cwd, env: ctx.checkEnv });
     const met = new Map(checks.map((c) => [c.id, c.met]));
     const readings = await measureAll(ctx, 'value' in residual ? residual.value : new decimal_Decimal(0), met);
@@ -36677,6 +37023,7 @@ async function dream(ctx, configPath) {
     if (i.budget.reductions.length)
         await ev.write('budget_reduction.log', i.budget.reductions.join('\n') + '\n');
     ctx.state.criteria_met = Object.fromEntries(met);
+    ctx.state.progress = initialProgress(plan.baseline.residual);
     ctx.state.last_northstar = snapshot(i.northstar, readings, new Map(Object.entries(baselineValues)));
     o.log.info(`baseline: ${checks.filter((c) => c.met).length}/${checks.length} criteria met, residual ${plan.baseline.residual ?? `unavailable (${plan.baseline.residual_detail})`}`);
     await saveState(ctx);
@@ -36685,8 +37032,26 @@ async function dream(ctx, configPath) {
 function scrub(ctx, text) {
     return scrubSecrets(text, ctx.secrets);
 }
-function checkCtx(ctx, dir, signal) {
-    return { runner: ctx.o.runner, cwd: ctx.cwd, env: ctx.checkEnv, evidence: ctx.ev, dir: `${dir}/checks`, signal, scrub: scrubber(ctx.secrets) };
+function checkCtx(ctx, dir, tree, opts = {}) {
+    return {
+        runner: ctx.o.runner,
+        cwd: ctx.cwd,
+        env: ctx.checkEnv,
+        evidence: ctx.ev,
+        dir: `${dir}/checks`,
+        tree,
+        signal: opts.signal,
+        scrub: scrubber(ctx.secrets),
+        files: opts.files,
+        passes: opts.reuse ? ctx.state.passes : undefined,
+    };
+}
+/** The hash of every criterion's inputs, when every criterion declares them (else null). */
+async function allInputsHash(cwd, criteria, files) {
+    if (!criteria.every((c) => c.inputs))
+        return null;
+    const hashes = await Promise.all(criteria.map((c) => inputsHash(cwd, c.inputs, files)));
+    return sha256(criteria.map((c, i) => `${c.id}\0${hashes[i]}`).join('\n'));
 }
 async function measureAll(ctx, residual, met) {
     return Promise.all(ctx.intake.northstar.map((m) => measure(m, {
@@ -36769,6 +37134,14 @@ function buildCapsule(ctx, n, withAgentText) {
             blocker_class: blocker.class,
             blocker_reason: blocker.reason,
             objective: blocker.objective,
+            detour: withAgentText && state.progress.detour?.iteration === n
+                ? state.progress.detour.repeated.map((d) => ({ criterion: d.criterion, signature: d.signature, failure: d.text, known_fix: d.instruction }))
+                : [],
+            reusable_passes: Object.entries(state.passes)
+                .sort(([a], [b]) => (a < b ? -1 : 1))
+                .map(([id, p]) => ({ criterion: id, from: p.iteration === 'baseline' ? 'baseline' : `iteration ${p.iteration}`, evidence: p.evidence })),
+            agent: describeAgent(ctx, n),
+            escalated: isEscalated(ctx, n),
         },
         accumulated_learnings: section.text,
         remaining_budget: {
@@ -36785,6 +37158,61 @@ function buildCapsule(ctx, n, withAgentText) {
     };
     return { capsule, section };
 }
+/** The agent for iteration n: the configured one, or the escalation once the loop has stalled. */
+function agentSpec(ctx, n) {
+    const a = ctx.intake.config.agent;
+    const e = isEscalated(ctx, n) ? a.escalate : undefined;
+    const use = e?.use ?? a.use;
+    return {
+        preset: use,
+        run: e?.run ?? (use === a.use ? a.run : undefined),
+        model: e?.model ?? a.model,
+        args: e?.args ?? a.args,
+        maxTurns: ctx.plan.budget.max_tool_calls_per_iteration,
+    };
+}
+function isEscalated(ctx, n) {
+    const at = ctx.state.progress.escalated_at;
+    return !!ctx.intake.config.agent.escalate && at !== null && n >= at;
+}
+/** How the capsule and report name the agent of iteration n (never its command line: it may hold host paths). */
+function describeAgent(ctx, n) {
+    const a = agentSpec(ctx, n);
+    return `${a.preset}${a.model ? ` (model ${a.model})` : ''}${isEscalated(ctx, n) ? ' [escalated]' : ''}`;
+}
+async function missionText(ctx) {
+    const file = ctx.intake.config.mission_context;
+    if (!file)
+        return undefined;
+    const text = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(ctx.cwd, file), 'utf8').catch(() => null);
+    // Motivation and framing only (DEGA ideology rule), and data like every repository text.
+    return text === null ? `(${file} could not be read)` : sanitizeAgentText(text, ctx.hostPaths, 4000);
+}
+/**
+ * The capsule and prompt of iteration n, validated (CONTEXT_BLEED): a capsule with forbidden content
+ * is rebuilt from artifacts only (no agent-written text); if that is refused too, the problems.
+ */
+async function prepareCapsule(ctx, n) {
+    let capsule = buildCapsule(ctx, n, true).capsule;
+    let problems = capsuleProblems(capsule, ctx.hostPaths);
+    if (problems.length) {
+        ctx.o.log.warn(`capsule refused (${problems.join('; ')}); rebuilding from artifacts only`);
+        capsule = buildCapsule(ctx, n, false).capsule;
+        problems = capsuleProblems(capsule, ctx.hostPaths);
+        if (problems.length)
+            return { problems };
+    }
+    const plan = ctx.plan;
+    const prompt = renderPrompt(capsule, {
+        criteria: plan.acceptance_criteria,
+        protectedPaths: plan.protected,
+        R_p: plan.R_p,
+        residualMetric: plan.residual.metric,
+        evidenceDir: ctx.evRel,
+        mission: await missionText(ctx),
+    });
+    return { capsule, prompt };
+}
 function sectionMeta(ctx) {
     const p = ctx.plan;
     return { goal: p.goal, R_p: p.R_p, max_iterations: p.budget.max_iterations, rung_target: p.rung_target, northstar: p.northstar.metrics.map((m) => ({ id: m.id, target: m.target })) };
@@ -36794,25 +37222,14 @@ async function iterate(ctx, n) {
     const { o, ev, git, fsm, plan, state } = ctx;
     const dir = iterDir(n);
     const iterStart = o.clock.monotonicMs();
-    // Capsule: rebuilt from evidence; CONTEXT_BLEED recovery drops agent-written text, then refuses.
-    let { capsule } = buildCapsule(ctx, n, true);
-    let problems = capsuleProblems(capsule, ctx.hostPaths);
-    if (problems.length) {
-        o.log.warn(`capsule refused (${problems.join('; ')}); rebuilding from artifacts only`);
-        capsule = buildCapsule(ctx, n, false).capsule;
-        problems = capsuleProblems(capsule, ctx.hostPaths);
-        if (problems.length) {
-            fsm.to('EXIT_BLOCKED');
-            return finish(ctx, 'EXIT_BLOCKED', 'CONTEXT_BLEED_BETWEEN_ITERATIONS', { detail: problems.join('; ') });
-        }
+    // Capsule: rebuilt from evidence (prepared at the end of the last iteration as next-prompt.md).
+    const prepared = ctx.next?.n === n ? ctx.next.prepared : await prepareCapsule(ctx, n);
+    ctx.next = undefined;
+    if ('problems' in prepared) {
+        fsm.to('EXIT_BLOCKED');
+        return finish(ctx, 'EXIT_BLOCKED', 'CONTEXT_BLEED_BETWEEN_ITERATIONS', { detail: prepared.problems.join('; ') });
     }
-    const prompt = renderPrompt(capsule, {
-        criteria: plan.acceptance_criteria,
-        protectedPaths: plan.protected,
-        R_p: plan.R_p,
-        residualMetric: plan.residual.metric,
-        evidenceDir: ctx.evRel,
-    });
+    const { capsule, prompt } = prepared;
     await ev.writeJson(`${dir}/cnf_capsule.json`, capsule);
     await ev.write(`${dir}/prompt.md`, prompt);
     const before = await snapshotDirty(git, ctx.cwd);
@@ -36822,7 +37239,7 @@ async function iterate(ctx, n) {
     const agent = await spawnAgent({
         runner: o.runner,
         cwd: ctx.cwd,
-        spec: { preset: ctx.intake.config.agent.use, run: ctx.intake.config.agent.run, model: ctx.intake.config.agent.model, args: ctx.intake.config.agent.args, maxTurns: plan.budget.max_tool_calls_per_iteration },
+        spec: agentSpec(ctx, n),
         prompt,
         promptFile: ev.path(`${dir}/prompt.md`),
         capsuleFile: ev.path(`${dir}/cnf_capsule.json`),
@@ -36870,6 +37287,7 @@ async function iterate(ctx, n) {
     const stopped = ar.aborted && agent.backpressure !== null;
     const tree = collected.tree;
     let checks = [];
+    let files = [];
     let residual = null;
     let residualDetail;
     let residualError = null;
@@ -36879,7 +37297,9 @@ async function iterate(ctx, n) {
         residualDetail = `carried from the previous measurement (checks not run: ${stopped ? 'backpressure' : 'no artifact'})`;
     }
     else {
-        checks = await runChecks(plan.acceptance_criteria.map(toCriterion), checkCtx(ctx, dir, o.signal));
+        files = await git.listFiles();
+        checks = await runChecks(ctx.intake.config.acceptance_criteria, checkCtx(ctx, dir, tree, { signal: o.signal, files, reuse: true }));
+        state.passes = updatePasses(state.passes, checks, n);
         const r = await computeResidual(ctx.intake.config, checks, { runner: o.runner, cwd: ctx.cwd, env: ctx.checkEnv, signal: o.signal });
         if ('error' in r) {
             residualError = r.error;
@@ -36891,6 +37311,24 @@ async function iterate(ctx, n) {
         }
     }
     const met = new Map(checks.length ? checks.map((c) => [c.id, c.met]) : Object.entries(state.criteria_met));
+    // The Skeptic's other voices: failure signatures (detour, STUCK), the critic, the stall counter.
+    const cfg = ctx.intake.config;
+    const progressExits = [];
+    const failing = await failingSignatures(ctx, checks);
+    const progressed = residual !== null && carried !== null && residual.lt(carried);
+    const sig = checks.length ? trackSignatures(state.progress, failing, cfg.detours, n, progressed) : { stuck: [], detour: null };
+    const verdict = checks.length ? await critique(ctx, n, collected.diff, checks) : null;
+    const stall = checks.length && residual !== null ? trackStall(state.progress, residual, { stallIterations: cfg.stall_iterations, canEscalate: !!cfg.agent.escalate, iteration: n }) : null;
+    if (verdict?.state.state === 'valid' && !verdict.state.verdict.can_further_iteration_help && checks.some((c) => !c.met))
+        progressExits.push({ kind: 'NO_VIABLE_FIX_PATH', reason: `the critic says no further iteration can help${verdict.state.verdict.reason ? `: ${verdict.state.verdict.reason}` : ''}` });
+    if (sig.stuck.length)
+        progressExits.push({ kind: 'STUCK', reason: `the same failure after a detour: ${sig.stuck.map((x) => x.signature).join(', ')}` });
+    if (stall?.stalledOut)
+        progressExits.push({ kind: 'STALLED', reason: `no residual below ${state.progress.best_residual} for ${state.progress.stalled} iterations${state.progress.escalated_at !== null ? ' (after escalation)' : ''}` });
+    if (stall?.escalate)
+        o.log.info(`iter ${n}: residual stalled for 2 iterations — escalating to ${describeAgent(ctx, n + 1)}`);
+    if (sig.detour)
+        o.log.info(`iter ${n}: repeated failure ${sig.detour.repeated.map((d) => d.signature).join(', ')} — detour next iteration`);
     const readings = await measureAll(ctx, residual ?? new decimal_Decimal(carried ?? 0), met);
     const ns = snapshot(ctx.intake.northstar, readings, new Map(Object.entries(plan.northstar.baseline)));
     if (checks.length)
@@ -36913,6 +37351,7 @@ async function iterate(ctx, n) {
             guardrail,
             backpressure: lateStop,
             budget: budgetAfter ? `${budgetAfter.code}: ${budgetAfter.reason}` : null,
+            progress: progressExits,
         });
     if (empty)
         cert.exits_fired.unshift({ kind: 'INVARIANT', reason: 'EVIDENCE_INCOMPLETE: the agent changed nothing and wrote no report' });
@@ -36926,7 +37365,24 @@ async function iterate(ctx, n) {
         fsm.to('ACCUMULATE_LEARNINGS');
     const previousResidual = carried === null ? null : new decimal_Decimal(carried);
     const prevMet = new Map(Object.entries(state.criteria_met));
-    const { entry, facts } = learn(ctx, n, { agent, collected, checks, cert, guardrail, residual, previousResidual, ns, certLink: ev.link(`${dir}/certificate.json`), stopped, empty, residualError });
+    const { entry, facts } = learn(ctx, n, {
+        agent,
+        collected,
+        checks,
+        cert,
+        guardrail,
+        residual,
+        previousResidual,
+        ns,
+        certLink: ev.link(`${dir}/certificate.json`),
+        stopped,
+        empty,
+        residualError,
+        verdict: verdict?.state ?? null,
+        criticReverted: verdict?.reverted ?? [],
+        detour: sig.detour,
+        escalated: stall?.escalate ? describeAgent(ctx, n + 1) : null,
+    });
     const newA = facts.filter((f) => f.startsWith('A:') && !state.last_facts.includes(f)).length > 0;
     const newB = facts.some((f) => f.startsWith('B:'));
     const glow = scoreGlow({
@@ -36969,6 +37425,7 @@ async function iterate(ctx, n) {
     if (empty)
         fsm.to('EXIT_BLOCKED');
     state.glow_history.push(glow);
+    state.rows.push({ iteration: n, G: glow.G, L: glow.L, O: glow.O, W: glow.W, total: glow.total, certificate: cert.type, residual: cert.residual, northstar_distance: ns.total_distance });
     if (residual !== null)
         state.residual_history.push(dstr(residual));
     if (checks.length)
@@ -36979,6 +37436,7 @@ async function iterate(ctx, n) {
     state.next_iteration = n + 1;
     state.total_ms += Math.round(o.clock.monotonicMs() - iterStart);
     ctx.iterations.push(n);
+    recordCycle(ctx, n, { checks, residual, guardrail, empty, residualError, failing, detourNext: !!sig.detour, verdict: verdict?.state ?? null });
     const fired = [...cert.exits_fired];
     if (!empty)
         fsm.to('GLOW_CHECK');
@@ -36988,6 +37446,9 @@ async function iterate(ctx, n) {
     }
     state.exits_fired.push(...fired.map((f) => ({ ...f, iteration: n })));
     o.log.info(`iter ${n}: GLOW ${glow.total} (G${glow.G} L${glow.L} O${glow.O} W${glow.W}) · northstar ${ns.total_distance ?? 'n/a'} · commit ${commit.slice(0, 12)}`);
+    // The iteration is on record before the host pushes its commit: a crash after the push resumes after it.
+    await flushPendingLogs(ctx);
+    await saveState(ctx);
     // BUDGET_CHECK: the first exit in SPEC §3's precedence wins; every one that fired is reported.
     const hostBlock = ctx.o.host?.afterIteration
         ? await ctx.o.host.afterIteration({ iteration: n, commit, report: await interimReport(ctx, n) })
@@ -36999,46 +37460,51 @@ async function iterate(ctx, n) {
         fsm.to('EXIT_BLOCKED');
         return finish(ctx, 'EXIT_BLOCKED', 'RESIDUAL_UNAVAILABLE', { detail: residualError });
     }
-    const kinds = new Set(fired.map((f) => f.kind));
-    if (kinds.has('GUARDRAIL')) {
-        fsm.to('EXIT_BLOCKED');
-        return finish(ctx, 'EXIT_BLOCKED', 'GUARDRAIL_VIOLATION', { detail: guardrail });
-    }
     if (hostBlock) {
-        fsm.to('EXIT_BLOCKED');
-        return finish(ctx, 'EXIT_BLOCKED', hostBlock.split(':')[0], { detail: hostBlock });
+        fired.push({ kind: 'INVARIANT', reason: hostBlock });
+        state.exits_fired.push({ kind: 'INVARIANT', reason: hostBlock, iteration: n });
     }
-    if (kinds.has('NORTHSTAR_DRIFT') && !kinds.has('CONVERGED') && !kinds.has('DIVERGED') && !kinds.has('BACKPRESSURE')) {
+    const rank = (f) => (f.kind === 'INVARIANT' ? -1 : EXIT_PRECEDENCE.indexOf(f.kind));
+    const top = [...fired].sort((x, y) => rank(x) - rank(y))[0]?.kind;
+    if (top === 'NORTHSTAR_DRIFT') {
+        // GLOW_CHECK → EXIT_BLOCKED (seed §3.4): only when nothing of higher precedence fired.
         fsm.to('EXIT_BLOCKED');
         return finish(ctx, 'EXIT_BLOCKED', 'NORTHSTAR_DRIFT', {});
     }
     fsm.to('BUDGET_CHECK');
-    if (kinds.has('CONVERGED')) {
-        const claim = convergenceClaimProblem(await ev.readJson(`${dir}/certificate.json`));
-        if (claim) {
+    switch (top) {
+        case 'GUARDRAIL':
             fsm.to('EXIT_BLOCKED');
-            return finish(ctx, 'EXIT_BLOCKED', 'CONVERGENCE_CLAIM_WITHOUT_R_P_CERTIFICATE', { detail: claim });
+            return finish(ctx, 'EXIT_BLOCKED', 'GUARDRAIL_VIOLATION', { detail: guardrail });
+        case 'INVARIANT':
+            fsm.to('EXIT_BLOCKED');
+            return finish(ctx, 'EXIT_BLOCKED', hostBlock.split(':')[0], { detail: hostBlock });
+        case 'CONVERGED': {
+            const claim = convergenceClaimProblem(await ev.readJson(`${dir}/certificate.json`));
+            if (claim) {
+                fsm.to('EXIT_BLOCKED');
+                return finish(ctx, 'EXIT_BLOCKED', 'CONVERGENCE_CLAIM_WITHOUT_R_P_CERTIFICATE', { detail: claim });
+            }
+            fsm.to('EXIT_CONVERGED');
+            return finish(ctx, 'EXIT_CONVERGED', cert.type, {});
         }
-        fsm.to('EXIT_CONVERGED');
-        return finish(ctx, 'EXIT_CONVERGED', cert.type, {});
-    }
-    if (kinds.has('DIVERGED')) {
-        fsm.to('EXIT_DIVERGED');
-        return finish(ctx, 'EXIT_DIVERGED', 'SILENT_DIVERGENCE_DETECTED', {});
-    }
-    if (kinds.has('BACKPRESSURE')) {
-        fsm.to('EXIT_BLOCKED');
-        return finish(ctx, 'EXIT_BLOCKED', 'BACKPRESSURE_SIGNAL', { backpressure: lateStop ?? undefined });
-    }
-    if (kinds.has('BUDGET')) {
-        fsm.to('EXIT_BUDGET_EXCEEDED');
-        return finish(ctx, 'EXIT_BUDGET_EXCEEDED', budgetAfter.code, {});
+        case 'DIVERGED':
+            fsm.to('EXIT_DIVERGED');
+            return finish(ctx, 'EXIT_DIVERGED', 'SILENT_DIVERGENCE_DETECTED', {});
+        case 'NO_VIABLE_FIX_PATH':
+        case 'STUCK':
+        case 'STALLED':
+            fsm.to('EXIT_BLOCKED');
+            return finish(ctx, 'EXIT_BLOCKED', top, { detail: fired.find((f) => f.kind === top).reason });
+        case 'BACKPRESSURE':
+            fsm.to('EXIT_BLOCKED');
+            return finish(ctx, 'EXIT_BLOCKED', 'BACKPRESSURE_SIGNAL', { backpressure: lateStop ?? undefined });
+        case 'BUDGET':
+            fsm.to('EXIT_BUDGET_EXCEEDED');
+            return finish(ctx, 'EXIT_BUDGET_EXCEEDED', budgetAfter.code, {});
     }
     await writeIterationRecords(ctx, n);
     return null;
-}
-function toCriterion(c) {
-    return { id: c.id, description: c.description, run: c.run, timeout_seconds: c.timeout_seconds, retries: c.retries };
 }
 function nullResidualCertificate(ctx, n, tree, detail) {
     // Seed §13: a null residual is never compared with R_p and never becomes 0.
@@ -37058,6 +37524,82 @@ function nullResidualCertificate(ctx, n, tree, detail) {
         previous_certificate_sha256: ctx.state.last_certificate_sha256,
         exits_fired: [{ kind: 'INVARIANT', reason: `RESIDUAL_UNAVAILABLE: ${detail}` }],
     };
+}
+/** Signatures of the checks that failed this iteration (read back from their logs). */
+async function failingSignatures(ctx, checks) {
+    const out = [];
+    for (const c of checks.filter((k) => !k.met))
+        out.push(failureSignature(c.id, (await ctx.ev.readText(c.evidence.split('#')[0])) ?? ''));
+    return out;
+}
+/**
+ * The critic (microloop seed): a process after the checks that reads the diff and the results and
+ * answers a verdict (Lane C). It must not fix the code: whatever it changes is put back.
+ */
+async function critique(ctx, n, diff, checks) {
+    const c = ctx.intake.config.critic;
+    if (!c)
+        return null;
+    const dir = iterDir(n);
+    const logs = {};
+    for (const k of checks)
+        logs[k.id] = (await ctx.ev.readText(k.evidence.split('#')[0])) ?? '';
+    const prompt = renderCriticPrompt(ctx.plan.goal, diff, checks, logs);
+    await ctx.ev.write(`${dir}/critic_prompt.md`, prompt);
+    const before = await snapshotDirty(ctx.git, ctx.cwd);
+    const reportFile = (0,external_node_path_namespaceObject.join)(ctx.cwd, LOOP_SCRATCH_DIR, 'phuc-loop', 'verdict.json');
+    const run = await spawnAgent({
+        runner: ctx.o.runner,
+        cwd: ctx.cwd,
+        spec: { preset: c.use, run: c.run, model: c.model, args: c.args, maxTurns: ctx.plan.budget.max_tool_calls_per_iteration },
+        prompt,
+        promptFile: ctx.ev.path(`${dir}/critic_prompt.md`),
+        capsuleFile: ctx.ev.path(`${dir}/cnf_capsule.json`),
+        reportFile,
+        iteration: n,
+        baseEnv: ctx.o.env,
+        timeoutMs: c.timeout_seconds * 1000,
+        stopSources: ctx.stops,
+        pollMs: ctx.o.pollMs ?? 1000,
+        signal: ctx.o.signal,
+        role: 'Skeptic (critic)',
+    });
+    const reverted = await changedSince(ctx.git, ctx.cwd, before);
+    if (reverted.length)
+        await ctx.git.restoreFromIndex(reverted);
+    const r = run.result;
+    await ctx.ev.write(`${dir}/critic.log`, scrub(ctx, `$ critic (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`));
+    const state = parseVerdict(await (0,promises_namespaceObject.readFile)(reportFile, 'utf8').catch(() => null), r.stdout);
+    await ctx.ev.writeJson(`${dir}/critic_verdict.json`, { ...state, lane: 'C', reverted_paths: reverted });
+    ctx.o.log.info(`iter ${n}: critic ${state.state === 'valid' ? `${state.verdict.status}, further iteration can help: ${state.verdict.can_further_iteration_help}, ${state.verdict.concerns.length} concern(s)` : state.state === 'malformed' ? `verdict malformed (${state.error})` : 'gave no verdict'}` +
+        `${reverted.length ? ` — its edits were reverted: ${reverted.join(', ')}` : ''}`);
+    return { state, reverted };
+}
+/** The DEGA cycle record of iteration n: blocker class, improvement, signatures, critic, agent. */
+function recordCycle(ctx, n, x) {
+    const rp = ctx.plan.R_p;
+    const b = blockerClass({
+        criteria: x.checks.length ? x.checks : ctx.plan.acceptance_criteria.map((c) => ({ id: c.id, met: !!ctx.state.criteria_met[c.id] })),
+        residualAvailable: x.residual !== null,
+        residualBelowRp: x.residual === null ? null : rp ? x.residual.lt(rp) : x.residual.isZero(),
+        guardrail: !!x.guardrail,
+    });
+    const failClosed = x.checks.filter((c) => c.timed_out).length + (x.guardrail ? 1 : 0) + (x.empty ? 1 : 0) + (x.residualError ? 1 : 0);
+    const prev = ctx.state.cycles.at(-1);
+    const residual = x.residual === null ? null : dstr(x.residual);
+    ctx.state.cycles.push({
+        iteration: n,
+        agent: describeAgent(ctx, n),
+        blocker_class: b.class,
+        blocker_reason: b.reason,
+        improvement: improvement(prev ? { class: prev.blocker_class, residual: prev.residual, failClosed: prev.fail_closed_signals } : null, { class: b.class, residual, failClosed }),
+        fail_closed_signals: failClosed,
+        residual,
+        failure_signatures: x.failing.map((f) => f.signature),
+        detour_next: x.detourNext,
+        critic: x.verdict === null ? null : x.verdict.state === 'valid' ? x.verdict.verdict.status : x.verdict.state,
+        reused_checks: x.checks.filter((c) => c.reused_from_iteration !== null).map((c) => c.id),
+    });
 }
 /** The iteration's lane-typed AGENTS.md entry (seed §8.1–8.2) and its facts (for "new learning"). */
 function learn(ctx, n, x) {
@@ -37101,8 +37643,27 @@ function learn(ctx, n, x) {
         fact(failed, 'A', 'report-malformed', `agent report malformed (${report.error})`);
     for (const t of sanitizeList(r.failures, ctx.hostPaths))
         fact(failed, 'C', `c:${t}`, t);
+    for (const c of x.checks.filter((k) => k.reused_from_iteration !== null))
+        fact(succeeded, 'A', `reused:${c.id}`, `criterion ${c.id} passed before on unchanged inputs (reused, not re-run) — ${c.evidence}`);
+    for (const c of x.checks.filter((k) => k.failure_kind === 'transient'))
+        fact(succeeded, 'B', `transient:${c.id}`, `criterion ${c.id} passed on attempt ${c.attempts} (a transient failure)`);
+    for (const d of x.detour?.repeated ?? [])
+        fact(failed, 'A', `repeated:${d.signature}`, `the same failure twice in a row: ${d.signature}${d.instruction ? ' (a known fix is given next iteration)' : ''}`);
+    if (x.escalated)
+        fact(failed, 'A', 'escalation', `no better residual for 2 iterations: switching the agent to ${x.escalated}`);
+    const v = x.verdict;
+    const concerns = v?.state === 'valid' ? v.verdict.concerns : [];
+    if (v?.state === 'malformed')
+        fact(failed, 'A', 'critic-malformed', `critic verdict malformed (${sanitizeAgentText(v.error, ctx.hostPaths)})`);
+    if (v?.state === 'valid')
+        fact(v.verdict.status === 'VERIFIED' ? succeeded : failed, 'C', `critic:${v.verdict.status}`, `critic: ${v.verdict.status}, further iteration can help: ${v.verdict.can_further_iteration_help}`);
+    for (const c of concerns.slice(0, 10))
+        fact(failed, 'C', `concern:${c.file}:${c.line}`, sanitizeAgentText(`critic concern ${c.file}${c.line !== undefined ? `:${c.line}` : ''} [${c.severity}] ${c.recommendation}`, ctx.hostPaths));
+    if (x.criticReverted.length)
+        fact(failed, 'A', 'critic-edits', `the critic changed files (reverted): ${x.criticReverted.join(', ')}`);
     const open = [
         ...sanitizeList(r.open_questions, ctx.hostPaths),
+        ...concerns.slice(0, 5).map((c) => sanitizeAgentText(`critic: ${c.file}${c.line !== undefined ? `:${c.line}` : ''} — ${c.recommendation}`, ctx.hostPaths)),
         ...x.checks.filter((c) => !c.met).map((c) => `What makes criterion ${c.id} fail? Its log: ${c.evidence}`),
     ];
     const prev = x.previousResidual;
@@ -37150,17 +37711,21 @@ async function commitIteration(ctx, n, cert, glow, certSha) {
         `Certificate: ${ctx.evRel}/${iterDir(n)}/certificate.json#${certSha}\n`;
     return ctx.git.commit(message, ['AGENTS.md']);
 }
+/** Shared logs are written only with the manifest: a crash mid-iteration leaves only iter_N files. */
+async function flushPendingLogs(ctx) {
+    for (const [file, line] of ctx.pendingLogs.splice(0))
+        await ctx.ev.appendLine(file, line);
+}
 async function saveState(ctx) {
     await ctx.ev.writeJson('state.json', ctx.state);
     await ctx.ev.saveManifest();
 }
 async function writeIterationRecords(ctx, n, terminal) {
     const { ev, state } = ctx;
-    // Shared logs are written only here, with the manifest: a crash mid-iteration leaves only iter_N files.
-    for (const [file, line] of ctx.pendingLogs.splice(0))
-        await ev.appendLine(file, line);
+    await flushPendingLogs(ctx);
     const glow = state.glow_history.at(-1);
     const cert = await ev.readJson(`${iterDir(n)}/certificate.json`);
+    const cycle = state.cycles.find((c) => c.iteration === n);
     await ev.appendLine('history.jsonl', JSON.stringify({
         iteration: n,
         fsm: ctx.fsm.drain(),
@@ -37168,9 +37733,14 @@ async function writeIterationRecords(ctx, n, terminal) {
         residual: cert?.residual ?? null,
         glow: glow ? glow.total : null,
         northstar_distance: state.last_northstar?.total_distance ?? null,
+        ...(cycle ? { agent: cycle.agent, blocker_class: cycle.blocker_class, improvement: cycle.improvement, failure_signatures: cycle.failure_signatures, critic: cycle.critic, reused_checks: cycle.reused_checks } : {}),
         decision: terminal ? `${terminal.status}(${terminal.stop_reason})` : 'continue',
         certificate_link: ev.link(`${iterDir(n)}/certificate.json`),
     }));
+    // DEGA: the constrained next prompt beside the history, prepared once and reused by the next iteration.
+    const next = await prepareCapsule(ctx, state.next_iteration);
+    ctx.next = { n: state.next_iteration, prepared: next };
+    await ev.write('next-prompt.md', 'prompt' in next ? next.prompt : `The next capsule is refused (CONTEXT_BLEED): ${next.problems.join('; ')}\n`);
     await ev.writeJson('budget_log.json', budgetLog(ctx));
     await saveState(ctx);
 }
@@ -37214,26 +37784,31 @@ async function finish(ctx, status, stopReason, extra) {
     const phuc = await phucTest(ev, ctx.iterations, { hostPaths: ctx.hostPaths, converged, rungTarget: ctx.plan.rung_target, rungAchieved: rung.achieved });
     let finalStatus = status;
     let finalReason = stopReason;
+    let withheld = null;
     if (triangle.triangle_vertex_missing !== 'none') {
-        finalStatus = 'EXIT_BLOCKED';
         finalReason = triangle.triangle_vertex_missing === 'VERIFY' ? 'VERIFY_SKIPPED' : 'INVARIANT_VIOLATION';
+        withheld = `Triangle Law: the ${triangle.triangle_vertex_missing} vertex is missing`;
     }
     else if (!phuc.pass && status !== 'EXIT_NEED_INFO') {
-        finalStatus = 'EXIT_BLOCKED';
         finalReason = phuc.failures[0].split(':')[0];
+        withheld = phuc.failures.join('; ');
     }
     else if (converged && rung.alignment.status === 'DRIFTING') {
-        finalStatus = 'EXIT_BLOCKED';
         finalReason = 'NORTHSTAR_DRIFT';
+        withheld = `the Northstar distance grew over the loop (${rung.alignment.northstar_distance_start} → ${rung.alignment.northstar_distance_end})`;
     }
     else if (converged && rung.alignment.status === 'NEUTRAL' && !ctx.intake.config.northstar_neutral_reason) {
-        finalStatus = 'EXIT_BLOCKED';
         finalReason = 'GLOW_WITHOUT_NORTHSTAR_ALIGNMENT';
+        withheld = 'no Northstar metric moved (NEUTRAL); measure one that this loop advances, or set northstar_neutral_reason in the config to accept it';
     }
-    if (finalStatus !== status)
-        o.log.warn(`${status} withheld: ${finalReason}`);
+    if (withheld) {
+        finalStatus = 'EXIT_BLOCKED';
+        extra = { ...extra, detail: `${status} withheld: ${withheld}${extra.detail ? ` (${extra.detail})` : ''}` };
+    }
+    if (withheld)
+        o.log.warn(extra.detail);
     const head = await ctx.git.head();
-    state.terminal = { status: finalStatus, stop_reason: finalReason, head };
+    state.terminal = { status: finalStatus, stop_reason: finalReason, head, inputs_hash: await allInputsHash(ctx.cwd, ctx.intake.config.acceptance_criteria, await ctx.git.listFiles()) };
     if (last !== undefined)
         await writeIterationRecords(ctx, last, { status: finalStatus, stop_reason: finalReason });
     const agentsMd = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(ctx.cwd, 'AGENTS.md'), 'utf8').catch(() => '');
@@ -37298,7 +37873,7 @@ async function computeRung(ctx, cert, converged) {
     // Replays of the final checks (seed §12): the same certificate every time, or the rung is not reached.
     const dir = iterDir(ctx.iterations.at(-1));
     for (let k = 1; k <= plan.replays; k++) {
-        const checks = await runChecks(plan.acceptance_criteria.map(toCriterion), checkCtx(ctx, `${dir}/replay_${k}`, o.signal));
+        const checks = await runChecks(ctx.intake.config.acceptance_criteria, checkCtx(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal }));
         const r = await computeResidual(ctx.intake.config, checks, { runner: o.runner, cwd: ctx.cwd, env: ctx.checkEnv, signal: o.signal });
         const replayCert = 'error' in r ? null : issueCertificate({
             iteration: cert.iteration,
@@ -37489,6 +38064,8 @@ Usage:
       --agent PRESET       override agent.use (${AGENT_PRESETS.join(' | ')})
       --fresh              move an existing evidence tree aside and start a new loop
       --poll-ms N          how often STOP is polled while the agent runs (default 1000)
+      --max-iterations N, --max-total-seconds N, --max-seconds-per-iteration N, --max-cost USD
+                           budgets taken as if written in the config (part of the loop's contract)
   phuc-loop verify [DIR]                   re-check an evidence tree (default ${DEFAULT_EVIDENCE_DIR})
   phuc-loop report [DIR] [--json]          print the halting report
   phuc-loop schema                         print the JSON Schema of phuc-loop.yml
@@ -37530,6 +38107,10 @@ async function run(argv) {
             agent: { type: 'string' },
             fresh: { type: 'boolean', default: false },
             'poll-ms': { type: 'string' },
+            'max-iterations': { type: 'string' },
+            'max-total-seconds': { type: 'string' },
+            'max-seconds-per-iteration': { type: 'string' },
+            'max-cost': { type: 'string' },
         },
     });
     if (values.agent !== undefined && !AGENT_PRESETS.includes(values.agent))
@@ -37537,6 +38118,12 @@ async function run(argv) {
     const pollMs = values['poll-ms'] === undefined ? 1000 : Number(values['poll-ms']);
     if (!Number.isInteger(pollMs) || pollMs < 50)
         throw new UsageError(`--poll-ms: got "${values['poll-ms']}"; expected an integer ≥ 50`);
+    const budgetOverrides = parseBudgetFlags({
+        max_iterations: values['max-iterations'],
+        max_total_seconds: values['max-total-seconds'],
+        max_seconds_per_iteration: values['max-seconds-per-iteration'],
+        max_total_cost_usd: values['max-cost'],
+    });
     const stop = new SignalStop();
     let signals = 0;
     const onSignal = (sig) => {
@@ -37559,11 +38146,29 @@ async function run(argv) {
         stopSources: [stop],
         signal: stop.controller.signal,
         agentOverride: values.agent,
+        budgetOverrides,
         fresh: values.fresh,
         pollMs,
     });
     out(`phuc-loop: ${outcome.status}(${outcome.stop_reason}) — exit ${outcome.exitCode}`);
     return outcome.exitCode;
+}
+const FLAG_OF = {
+    max_iterations: '--max-iterations',
+    max_total_seconds: '--max-total-seconds',
+    max_seconds_per_iteration: '--max-seconds-per-iteration',
+    max_total_cost_usd: '--max-cost',
+};
+/** Budget flags, validated by the config's own budget schema (a cost stays a Decimal string). */
+function parseBudgetFlags(raw) {
+    const given = Object.fromEntries(Object.entries(raw)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, k === 'max_total_cost_usd' ? v : /^\d+$/.test(v) ? Number(v) : v]));
+    const r = budgetSchema.safeParse(given);
+    if (r.success)
+        return r.data;
+    const i = r.error.issues[0];
+    throw new UsageError(`${FLAG_OF[String(i.path[0])]}: got "${raw[String(i.path[0])]}"; ${i.message.replace(/^Invalid input: expected number, received string$/, 'expected a positive integer')}`);
 }
 async function verify(argv) {
     const { positionals } = (0,external_node_util_namespaceObject.parseArgs)({ args: argv, allowPositionals: true, options: {} });

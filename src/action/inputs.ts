@@ -2,7 +2,7 @@
 // the value it got and what is allowed, so a typo in `with:` fails before anything runs.
 import * as core from '@actions/core';
 import { z } from 'zod';
-import { AGENT_PRESETS } from '../engine/config.js';
+import { AGENT_PRESETS, budgetSchema, type BudgetOverrides } from '../engine/config.js';
 
 export const COMMENT_MODES = ['sticky', 'per-iteration', 'off'] as const;
 
@@ -25,6 +25,16 @@ const number = (opts: { min: number; max: number; int?: boolean; what: string })
       return z.NEVER;
     }
     return n;
+  });
+
+const optionalInt = (max: number) =>
+  z.string().trim().transform((v, ctx) => {
+    if (v === '') return undefined;
+    if (!/^[1-9][0-9]*$/.test(v) || Number(v) > max) {
+      ctx.addIssue({ code: 'custom', message: `must be empty (the config's budget) or an integer between 1 and ${max}` });
+      return z.NEVER;
+    }
+    return Number(v);
   });
 
 /** Login names: GitHub logins plus the `[bot]` suffix of apps. */
@@ -71,7 +81,30 @@ export const inputSchema = z.object({
     return Number(v);
   }),
   fresh: bool(),
+  'max-iterations': optionalInt(10_000),
+  'max-seconds-per-iteration': optionalInt(86_400),
+  'max-total-seconds': optionalInt(30 * 86_400),
+  'max-total-cost-usd': z.string().trim().transform((v, ctx) => {
+    if (v === '') return undefined;
+    const r = budgetSchema.shape.max_total_cost_usd.safeParse(v);
+    if (!r.success) {
+      ctx.addIssue({ code: 'custom', message: 'must be empty (the config\'s budget) or a Decimal amount of US dollars such as 25 or 2.50' });
+      return z.NEVER;
+    }
+    return v;
+  }),
 });
+
+/** The budget inputs as overrides of the config's budget (empty inputs keep the config's). */
+export function budgetOverrides(i: ActionInputs): BudgetOverrides {
+  const o: BudgetOverrides = {
+    max_iterations: i['max-iterations'],
+    max_seconds_per_iteration: i['max-seconds-per-iteration'],
+    max_total_seconds: i['max-total-seconds'],
+    max_total_cost_usd: i['max-total-cost-usd'],
+  };
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as BudgetOverrides;
+}
 
 export type ActionInputs = z.output<typeof inputSchema>;
 export type InputName = keyof z.input<typeof inputSchema>;
@@ -92,6 +125,10 @@ export const INPUT_DEFAULTS: Record<InputName, string> = {
   'allowed-bots': '',
   'pull-request': '',
   fresh: 'false',
+  'max-iterations': '',
+  'max-seconds-per-iteration': '',
+  'max-total-seconds': '',
+  'max-total-cost-usd': '',
 };
 
 export class InputError extends Error {

@@ -16,9 +16,9 @@ import { verifyTree } from '../engine/verify.js';
 import { artifactNameFor, downloadEvidence, findPreviousEvidence } from './artifact.js';
 import { CommentPublisher, FINAL_MARKER, ITERATION_MARKER, renderComment, STICKY_MARKER, type CommentView } from './comment.js';
 import { apiError, createClient, retryBaseMs, type ApiClient } from './github.js';
-import { InputError, readInputs, type ActionInputs } from './inputs.js';
+import { budgetOverrides, InputError, readInputs, type ActionInputs } from './inputs.js';
 import { mayStart } from './permissions.js';
-import { readRows } from './progress.js';
+import { rowsOf } from './progress.js';
 import { isFork, NoPullRequest, resolvePullRequest, triggerOf, type Payload, type PullRequestInfo, type RepoRef } from './pull-request.js';
 import { BranchPusher } from './push.js';
 import { Scrubber } from './scrub.js';
@@ -283,6 +283,7 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
       stopSources: [stop, stopLabel],
       signal: stop.controller.signal,
       agentOverride: a.inputs.agent,
+      budgetOverrides: budgetOverrides(a.inputs),
       fresh: a.inputs.fresh,
       pollMs: Math.round(a.inputs['poll-seconds'] * 1000),
       host: {
@@ -300,7 +301,7 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
           if (a.inputs.comment !== 'off') {
             // The comment is a view: a failure to render or send it is a warning, never a stop.
             try {
-              const rows = await readRows(a.evidenceRoot, report, commits);
+              const rows = rowsOf(report, commits);
               const v = view(report, rows, a.inputs.comment === 'per-iteration' ? { iteration, rows: rows.filter((r) => r.iteration === iteration) } : {});
               const body = renderComment(v, a.inputs.comment === 'per-iteration' ? ITERATION_MARKER : STICKY_MARKER);
               await comments.publish(body);
@@ -316,7 +317,7 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
     // The final state of the comment (the halting status replaces RUNNING) is published by the post
     // step together with the link to the evidence artifact: one call instead of two.
     if (!outcome.nothingToDo && a.inputs.comment !== 'off') {
-      const rows = await readRows(a.evidenceRoot, outcome.report, commits);
+      const rows = rowsOf(outcome.report, commits);
       await handToPost(renderComment(view(outcome.report, rows, {}), a.inputs.comment === 'per-iteration' ? FINAL_MARKER : STICKY_MARKER));
     }
     return { outcome, comments, commits, stopLabel, apiCallsAtStart, iterationsRun };

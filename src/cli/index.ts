@@ -3,7 +3,7 @@ import { access, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SignalStop } from '../engine/backpressure.js';
-import { configJsonSchema, AGENT_PRESETS, type AgentPresetName } from '../engine/config.js';
+import { budgetSchema, configJsonSchema, AGENT_PRESETS, type AgentPresetName, type BudgetOverrides } from '../engine/config.js';
 import { EXIT_CODES } from '../engine/fsm.js';
 import { DEFAULT_EVIDENCE_DIR, runLoop } from '../engine/loop.js';
 import { NodeProcessRunner } from '../engine/process.js';
@@ -21,6 +21,8 @@ Usage:
       --agent PRESET       override agent.use (${AGENT_PRESETS.join(' | ')})
       --fresh              move an existing evidence tree aside and start a new loop
       --poll-ms N          how often STOP is polled while the agent runs (default 1000)
+      --max-iterations N, --max-total-seconds N, --max-seconds-per-iteration N, --max-cost USD
+                           budgets taken as if written in the config (part of the loop's contract)
   phuc-loop verify [DIR]                   re-check an evidence tree (default ${DEFAULT_EVIDENCE_DIR})
   phuc-loop report [DIR] [--json]          print the halting report
   phuc-loop schema                         print the JSON Schema of phuc-loop.yml
@@ -69,12 +71,22 @@ async function run(argv: string[]): Promise<number> {
       agent: { type: 'string' },
       fresh: { type: 'boolean', default: false },
       'poll-ms': { type: 'string' },
+      'max-iterations': { type: 'string' },
+      'max-total-seconds': { type: 'string' },
+      'max-seconds-per-iteration': { type: 'string' },
+      'max-cost': { type: 'string' },
     },
   });
   if (values.agent !== undefined && !(AGENT_PRESETS as readonly string[]).includes(values.agent))
     throw new UsageError(`--agent: got "${values.agent}"; allowed: ${AGENT_PRESETS.join(' | ')}`);
   const pollMs = values['poll-ms'] === undefined ? 1000 : Number(values['poll-ms']);
   if (!Number.isInteger(pollMs) || pollMs < 50) throw new UsageError(`--poll-ms: got "${values['poll-ms']}"; expected an integer ≥ 50`);
+  const budgetOverrides = parseBudgetFlags({
+    max_iterations: values['max-iterations'],
+    max_total_seconds: values['max-total-seconds'],
+    max_seconds_per_iteration: values['max-seconds-per-iteration'],
+    max_total_cost_usd: values['max-cost'],
+  });
   const stop = new SignalStop();
   let signals = 0;
   const onSignal = (sig: NodeJS.Signals) => {
@@ -96,11 +108,32 @@ async function run(argv: string[]): Promise<number> {
     stopSources: [stop],
     signal: stop.controller.signal,
     agentOverride: values.agent as AgentPresetName | undefined,
+    budgetOverrides,
     fresh: values.fresh,
     pollMs,
   });
   out(`phuc-loop: ${outcome.status}(${outcome.stop_reason}) — exit ${outcome.exitCode}`);
   return outcome.exitCode;
+}
+
+const FLAG_OF: Record<string, string> = {
+  max_iterations: '--max-iterations',
+  max_total_seconds: '--max-total-seconds',
+  max_seconds_per_iteration: '--max-seconds-per-iteration',
+  max_total_cost_usd: '--max-cost',
+};
+
+/** Budget flags, validated by the config's own budget schema (a cost stays a Decimal string). */
+function parseBudgetFlags(raw: Record<string, string | undefined>): BudgetOverrides {
+  const given = Object.fromEntries(
+    Object.entries(raw)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, k === 'max_total_cost_usd' ? v : /^\d+$/.test(v!) ? Number(v) : v]),
+  );
+  const r = budgetSchema.safeParse(given);
+  if (r.success) return r.data;
+  const i = r.error.issues[0];
+  throw new UsageError(`${FLAG_OF[String(i.path[0])]}: got "${raw[String(i.path[0])]}"; ${i.message.replace(/^Invalid input: expected number, received string$/, 'expected a positive integer')}`);
 }
 
 async function verify(argv: string[]): Promise<number> {

@@ -42,6 +42,17 @@ const agentFields = {
   args: z.array(z.string()).default([]),
 };
 
+/** Budgets a user may write (or override from the command line / action inputs). */
+export const budgetSchema = z.strictObject({
+  max_iterations: positiveInt(10_000).optional(),
+  max_seconds_per_iteration: positiveInt(86_400).optional(),
+  max_total_seconds: positiveInt(30 * 86_400).optional(),
+  max_total_cost_usd: decimalString().optional(),
+  max_tool_calls_per_iteration: positiveInt(100_000).optional(),
+  max_total_tool_calls: positiveInt(10_000_000).optional(),
+});
+export type BudgetOverrides = z.infer<typeof budgetSchema>;
+
 export const configSchema = z
   .strictObject({
     version: z.literal(2, { error: 'must be 2 (this is phuc-loop v2)' }),
@@ -68,16 +79,7 @@ export const configSchema = z
       })
       .default(274177),
     profile: z.enum(PROFILES).default('strict'),
-    budget: z
-      .strictObject({
-        max_iterations: positiveInt(10_000).optional(),
-        max_seconds_per_iteration: positiveInt(86_400).optional(),
-        max_total_seconds: positiveInt(30 * 86_400).optional(),
-        max_total_cost_usd: decimalString().optional(),
-        max_tool_calls_per_iteration: positiveInt(100_000).optional(),
-        max_total_tool_calls: positiveInt(10_000_000).optional(),
-      })
-      .default({}),
+    budget: budgetSchema.default({}),
     northstar: z.string().min(1).default('NORTHSTAR.md'),
     agent: z.strictObject({
       ...agentFields,

@@ -10,13 +10,13 @@ import { allDecimalStrings, checkTriangle, iterDir, phucTest, selfTests } from '
 import { DiskUsage, firstStop, StopFile } from './backpressure.js';
 import { capsuleProblems, renderPrompt, SKILL_PACK, SUBAGENT_ROLE, type ArtifactLink, type Capsule } from './capsule.js';
 import { sanitizeAgentText } from './agents-md.js';
-import { sha256 } from './canonical.js';
+import { canonicalJson, sha256 } from './canonical.js';
 import { convergenceClaimProblem, EXIT_PRECEDENCE, issueCertificate, type Certificate, type FiredExit } from './certificate.js';
 import { inputsHash, runChecks, updatePasses, type CheckResult, type PassRecord } from './checks.js';
 import { parseVerdict, renderCriticPrompt, type VerdictState } from './critic.js';
 import { initialProgress, improvement, trackSignatures, trackStall, type ProgressState } from './progress.js';
 import { failureSignature, type Signature } from './signature.js';
-import type { AgentPresetName } from './config.js';
+import type { AgentPresetName, BudgetOverrides } from './config.js';
 import { blockerClass, type BlockerClass } from './dega.js';
 import { Decimal, dstr } from './decimal.js';
 import { atomicWrite, EvidenceStore, listFiles, NOT_EVIDENCE } from './evidence.js';
@@ -49,6 +49,8 @@ export interface LoopOptions {
   signal?: AbortSignal;
   host?: LoopHost;
   agentOverride?: AgentPresetName;
+  /** Budgets given outside the config (CLI flags, action inputs): taken as written, part of the contract. */
+  budgetOverrides?: BudgetOverrides;
   /** Archive an existing evidence tree and start over (never done silently). */
   fresh?: boolean;
   pollMs?: number;
@@ -87,6 +89,20 @@ export interface LoopState {
   progress: ProgressState;
   /** DEGA cycle record per iteration: blocker class, improvement over the previous one, who ran. */
   cycles: Cycle[];
+  /** One row per iteration for reports and PR comments. */
+  rows: IterationRow[];
+}
+
+export interface IterationRow {
+  iteration: number;
+  G: number;
+  L: number;
+  O: number;
+  W: number;
+  total: number;
+  certificate: string;
+  residual: string | null;
+  northstar_distance: string | null;
 }
 
 export const DEFAULT_EVIDENCE_DIR = 'evidence/loop';
@@ -144,7 +160,7 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
     return needInfo(ev, { stop_reason: 'NULL_INPUT', missing_fields: ['repository'], messages: [`${o.cwd} is not a git checkout with at least one commit`] }, o);
   }
   fsm.to('NULL_CHECK');
-  const got = await intake(cwd, configPath, o.agentOverride);
+  const got = await intake(cwd, configPath, o.agentOverride, o.budgetOverrides);
   if ('stop_reason' in got) {
     fsm.to('EXIT_NEED_INFO');
     return needInfo(ev, got, o);
@@ -227,8 +243,8 @@ async function runLocked(
       ? `the evidence tree in ${evRel} does not verify: ${check.problems.slice(0, 5).join('; ')}`
       : !plan || !state
         ? `the evidence tree in ${evRel} has no plan.json/state.json to resume from`
-        : plan.config_sha256 !== sha256(got.configText)
-          ? `${configPath} changed since the plan in ${evRel} was made; run with --fresh to start a new loop (the old tree is kept)`
+        : plan.config_sha256 !== got.contract
+          ? `${configPath} changed since the plan in ${evRel} was made (beyond its budget and agent); run with --fresh to start a new loop (the old tree is kept)`
           : plan.halting_certificates_applicable.length === 0
             ? 'HALTING_CRITERIA_MISSING: the plan declares no certificate'
             : null;
@@ -244,7 +260,10 @@ async function runLocked(
     const head = await git.head();
     const t = state!.terminal;
     const sameInputs = !!t?.inputs_hash && t.inputs_hash === (await allInputsHash(cwd, got.config.acceptance_criteria, await git.listFiles()));
-    if (t && (t.head === head || sameInputs)) {
+    // A backpressure stop (STOP, cancellation, rate limit) is a pause, and a budget exit continues
+    // with a changed budget: the next run goes on. Otherwise an unchanged checkout has nothing to do.
+    const paused = t?.stop_reason === 'BACKPRESSURE_SIGNAL' || (t?.status === 'EXIT_BUDGET_EXCEEDED' && canonicalJson(plan!.budget) !== canonicalJson(got.budget.budget));
+    if (t && !paused && (t.head === head || sameInputs)) {
       const why =
         `nothing to do: the last run ended ${t.status}(${t.stop_reason}) at ${t.head?.slice(0, 12)} and ` +
         (t.head === head ? 'the checkout has not changed since' : 'the inputs of every criterion are unchanged since');
@@ -277,6 +296,12 @@ async function runLocked(
   };
   if (resumed) {
     ctx.state.terminal = null;
+    if (canonicalJson(ctx.plan.budget) !== canonicalJson(got.budget.budget)) {
+      o.log.info(`budget changed on resume: ${JSON.stringify(ctx.plan.budget)} → ${JSON.stringify(got.budget.budget)}`);
+      ctx.plan.budget = got.budget.budget;
+      ctx.plan.budget_revisions = [...(ctx.plan.budget_revisions ?? []), { from_iteration: ctx.state.next_iteration, budget: got.budget.budget }];
+      await ev.writeJson('plan.json', ctx.plan);
+    }
     ctx.iterations = range(0, ctx.state.next_iteration).filter((n) => ev.entry(`${iterDir(n)}/certificate.json`));
     for (const n of ctx.iterations) {
       const text = (await ev.readText(`${iterDir(n)}/agents_md_entry.md`)) ?? '';
@@ -332,6 +357,7 @@ function initialState(): LoopState {
     passes: {},
     progress: initialProgress(null),
     cycles: [],
+    rows: [],
   };
 }
 
@@ -683,7 +709,8 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
   const cfg = ctx.intake.config;
   const progressExits: FiredExit[] = [];
   const failing = await failingSignatures(ctx, checks);
-  const sig = checks.length ? trackSignatures(state.progress, failing, cfg.detours, n) : { stuck: [], detour: null };
+  const progressed = residual !== null && carried !== null && residual.lt(carried);
+  const sig = checks.length ? trackSignatures(state.progress, failing, cfg.detours, n, progressed) : { stuck: [], detour: null };
   const verdict = checks.length ? await critique(ctx, n, collected.diff, checks) : null;
   const stall = checks.length && residual !== null ? trackStall(state.progress, residual, { stallIterations: cfg.stall_iterations, canEscalate: !!cfg.agent.escalate, iteration: n }) : null;
   if (verdict?.state.state === 'valid' && !verdict.state.verdict.can_further_iteration_help && checks.some((c) => !c.met))
@@ -789,6 +816,7 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
   // COLLECT_ARTIFACTS → EXIT_BLOCKED when nothing was produced (seed §3.4); the entry above records why.
   if (empty) fsm.to('EXIT_BLOCKED');
   state.glow_history.push(glow);
+  state.rows.push({ iteration: n, G: glow.G, L: glow.L, O: glow.O, W: glow.W, total: glow.total, certificate: cert.type, residual: cert.residual, northstar_distance: ns.total_distance });
   if (residual !== null) state.residual_history.push(dstr(residual));
   if (checks.length) state.criteria_met = Object.fromEntries(met);
   state.last_facts = facts;
@@ -807,6 +835,9 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
   state.exits_fired.push(...fired.map((f) => ({ ...f, iteration: n })));
   o.log.info(`iter ${n}: GLOW ${glow.total} (G${glow.G} L${glow.L} O${glow.O} W${glow.W}) · northstar ${ns.total_distance ?? 'n/a'} · commit ${commit.slice(0, 12)}`);
 
+  // The iteration is on record before the host pushes its commit: a crash after the push resumes after it.
+  await flushPendingLogs(ctx);
+  await saveState(ctx);
   // BUDGET_CHECK: the first exit in SPEC §3's precedence wins; every one that fired is reported.
   const hostBlock = ctx.o.host?.afterIteration
     ? await ctx.o.host.afterIteration({ iteration: n, commit, report: await interimReport(ctx, n) })
@@ -1082,6 +1113,11 @@ async function commitIteration(ctx: Ctx, n: number, cert: Certificate, glow: Glo
   return ctx.git.commit(message, ['AGENTS.md']);
 }
 
+/** Shared logs are written only with the manifest: a crash mid-iteration leaves only iter_N files. */
+async function flushPendingLogs(ctx: Ctx): Promise<void> {
+  for (const [file, line] of ctx.pendingLogs.splice(0)) await ctx.ev.appendLine(file, line);
+}
+
 async function saveState(ctx: Ctx): Promise<void> {
   await ctx.ev.writeJson('state.json', ctx.state);
   await ctx.ev.saveManifest();
@@ -1089,8 +1125,7 @@ async function saveState(ctx: Ctx): Promise<void> {
 
 async function writeIterationRecords(ctx: Ctx, n: number, terminal?: { status: string; stop_reason: string }): Promise<void> {
   const { ev, state } = ctx;
-  // Shared logs are written only here, with the manifest: a crash mid-iteration leaves only iter_N files.
-  for (const [file, line] of ctx.pendingLogs.splice(0)) await ev.appendLine(file, line);
+  await flushPendingLogs(ctx);
   const glow = state.glow_history.at(-1);
   const cert = await ev.readJson<Certificate>(`${iterDir(n)}/certificate.json`);
   const cycle = state.cycles.find((c) => c.iteration === n);

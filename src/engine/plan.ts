@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { Budget, ResolvedBudget } from './budget.js';
 import { resolveBudget } from './budget.js';
 import { sha256 } from './canonical.js';
-import { ConfigError, loadConfig, type AgentPresetName, type LoopConfig } from './config.js';
+import { ConfigError, loadConfig, type AgentPresetName, type BudgetOverrides, type LoopConfig } from './config.js';
+import { canonicalJson } from './canonical.js';
 import { seedChecksum } from './decimal.js';
 import { NorthstarError, parseNorthstar, type NorthstarMetric } from './northstar.js';
 
@@ -20,6 +21,8 @@ export interface NeedInfo {
 export interface Intake {
   config: LoopConfig;
   configText: string;
+  /** See contractHash. */
+  contract: string;
   northstar: NorthstarMetric[];
   budget: ResolvedBudget;
 }
@@ -28,7 +31,16 @@ const HALTING_FIELDS = new Set(['certificates', 'R_p']);
 const NULL_FIELDS = new Set(['goal', 'acceptance_criteria', 'version']);
 
 /** Reads and null-checks the inputs; returns what is missing instead of guessing. */
-export async function intake(cwd: string, configPath: string, agentOverride?: AgentPresetName): Promise<Intake | NeedInfo> {
+/**
+ * The contract a plan is made from: the parsed config without its budget and agent. A resumed loop
+ * must have the same contract; a raised budget or another agent is a legitimate continuation.
+ */
+export function contractHash(config: LoopConfig): string {
+  const { budget: _budget, agent: _agent, ...contract } = config;
+  return sha256(canonicalJson(contract));
+}
+
+export async function intake(cwd: string, configPath: string, agentOverride?: AgentPresetName, budgetOverrides: BudgetOverrides = {}): Promise<Intake | NeedInfo> {
   let config: LoopConfig;
   let configText: string;
   try {
@@ -46,6 +58,8 @@ export async function intake(cwd: string, configPath: string, agentOverride?: Ag
     return { stop_reason, missing_fields: fields, messages: e.message.split('\n').slice(1).map((l) => l.replace(/^\s*- /, `${configPath}: `)) };
   }
   if (agentOverride) config = { ...config, agent: { ...config.agent, use: agentOverride } };
+  // A budget given on the command line (or as an action input) counts as written in the file.
+  config = { ...config, budget: { ...config.budget, ...budgetOverrides } };
   if (config.agent.use === 'command' && !config.agent.run)
     return { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.run'], messages: [`${configPath}: agent.run: is required when agent.use is command`] };
   let northstarText: string;
@@ -60,7 +74,7 @@ export async function intake(cwd: string, configPath: string, agentOverride?: Ag
   }
   try {
     const northstar = parseNorthstar(northstarText, config.acceptance_criteria.map((c) => c.id));
-    return { config, configText, northstar, budget: resolveBudget(config) };
+    return { config, configText, contract: contractHash(config), northstar, budget: resolveBudget(config) };
   } catch (e) {
     if (!(e instanceof NorthstarError)) throw e;
     return { stop_reason: 'NORTHSTAR_MISSING', missing_fields: ['northstar'], messages: [`${config.northstar}: ${e.message}`] };
@@ -79,6 +93,8 @@ export interface Plan {
   residual: LoopConfig['residual'];
   profile: LoopConfig['profile'];
   budget: Budget;
+  /** Budgets changed when the loop was resumed: from which iteration, and what they became. */
+  budget_revisions: { from_iteration: number; budget: Budget }[];
   budget_explicit: string[];
   budget_reductions: string[];
   northstar: { file: string; metrics: NorthstarMetric[]; baseline: Record<string, string> };
@@ -126,6 +142,7 @@ export function buildPlan(
     residual: c.residual,
     profile: c.profile,
     budget: i.budget.budget,
+    budget_revisions: [],
     budget_explicit: i.budget.explicit,
     budget_reductions: i.budget.reductions,
     northstar: { file: c.northstar, metrics: i.northstar, baseline: northstarBaseline },
@@ -151,7 +168,7 @@ export function buildPlan(
       'budget exhausted → EXIT_BUDGET_EXCEEDED',
     ],
     config_file: configPath,
-    config_sha256: sha256(i.configText),
+    config_sha256: i.contract,
     seed_checksum: { formula: '641 × 274177 × 65537', product: seed.product, verified: seed.verified },
     security: c.security ? { ...c.security, api_surface_before: apiSurfaceBefore } : null,
   };

@@ -49,12 +49,14 @@ export function trackStall(p: ProgressState, residual: Decimal | null, o: { stal
 }
 
 /**
- * Compares this iteration's failure signatures with the last: a signature seen twice in a row
- * opens a detour for the next iteration; a detoured signature seen again is STUCK.
+ * Compares this iteration's failure signatures with the last: a signature seen twice in a row in an
+ * iteration that made no progress (the residual did not fall) opens a detour for the next
+ * iteration; a detoured signature seen again without progress is STUCK. Criteria that keep failing
+ * while the agent fixes others are not stuck.
  */
-export function trackSignatures(p: ProgressState, failing: Signature[], detours: { match: string; instruction: string }[], iteration: number) {
-  const stuck = p.detour ? failing.filter((s) => p.detour!.repeated.some((d) => d.signature === s.signature)) : [];
-  const repeated = failing.filter((s) => p.signatures[s.criterion]?.signature === s.signature);
+export function trackSignatures(p: ProgressState, failing: Signature[], detours: { match: string; instruction: string }[], iteration: number, progressed: boolean) {
+  const stuck = p.detour && !progressed ? failing.filter((s) => p.detour!.repeated.some((d) => d.signature === s.signature)) : [];
+  const repeated = progressed ? [] : failing.filter((s) => p.signatures[s.criterion]?.signature === s.signature);
   p.signatures = Object.fromEntries(failing.map((s) => [s.criterion, s]));
   p.detour = repeated.length && !stuck.length ? { iteration: iteration + 1, repeated: repeated.map((s) => ({ ...s, instruction: detourFor(detours, s) })) } : null;
   return { stuck, detour: p.detour };

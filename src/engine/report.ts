@@ -91,6 +91,7 @@ export function buildReport(i: ReportInput) {
     },
     exits_fired: fired,
     glow_history: glow.map((g) => ({ iteration: g.iteration, total: g.total, G: g.G, L: g.L, O: g.O, W: g.W })),
+    iteration_rows: s?.rows ?? [],
     average_glow: average,
     northstar_metrics_before: i.plan ? i.plan.northstar.metrics.map((m) => ({ id: m.id, metric: m.metric, value: i.plan!.northstar.baseline[m.id] ?? m.current, target: m.target })) : [],
     northstar_metrics_after: s?.last_northstar?.readings ?? [],
@@ -166,9 +167,10 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
     for (const e of r.exits_fired) out.push(`- ${e.iteration === null ? 'before iteration 0' : `iteration ${e.iteration}`}: **${e.kind}** — ${e.reason}`);
     out.push('');
   }
-  if (r.glow_history.length) {
-    out.push('### GLOW and residual per iteration', '', '| iter | G | L | O | W | GLOW | residual |', '|---:|---:|---:|---:|---:|---:|---:|');
-    r.glow_history.forEach((g, k) => out.push(`| ${g.iteration} | ${g.G} | ${g.L} | ${g.O} | ${g.W} | ${g.total} | ${c.residual_history_decimal_strings[k] ?? 'n/a'} |`));
+  if (r.iteration_rows.length) {
+    out.push('### GLOW and residual per iteration', '', '| iter | G | L | O | W | GLOW | residual | certificate | northstar |', '|---:|---:|---:|---:|---:|---:|---:|---|---:|');
+    for (const g of r.iteration_rows)
+      out.push(`| ${g.iteration} | ${g.G} | ${g.L} | ${g.O} | ${g.W} | ${g.total} | ${g.residual ?? 'n/a'} | ${g.certificate} | ${g.northstar_distance ?? 'n/a'} |`);
     out.push('');
   }
   if (c.acceptance_criteria_checklist.length) {

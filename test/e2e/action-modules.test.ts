@@ -5,7 +5,7 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { renderComment, withArtifactLink, STICKY_MARKER } from '../../src/action/comment.js';
+import { renderComment, shortDecimal, withArtifactLink, STICKY_MARKER } from '../../src/action/comment.js';
 import { InputError, parseInputs } from '../../src/action/inputs.js';
 import { classifyPushFailure } from '../../src/action/push.js';
 import { Scrubber } from '../../src/action/scrub.js';
@@ -153,6 +153,12 @@ describe('comment', () => {
     const linked = withArtifactLink(body, 'phuc-loop-evidence-pr-7', 'https://github.com/o/r/actions/runs/1/artifacts/9');
     expect(linked).toContain('[`phuc-loop-evidence-pr-7`](https://github.com/o/r/actions/runs/1/artifacts/9)');
     expect(linked).not.toContain('uploaded when the job ends');
+  });
+
+  test('long Decimals are shortened for display only', () => {
+    expect(shortDecimal('0.6666666666666666666666666666666666666667')).toBe('0.666667');
+    expect(shortDecimal('0.25')).toBe('0.25');
+    expect(shortDecimal(null)).toBeNull();
   });
 
   test('stays under GitHub\'s 65,536 characters by dropping the oldest rows', () => {

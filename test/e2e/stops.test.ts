@@ -115,3 +115,18 @@ test('the API failing twice with 502 then recovering: the run goes on (comment t
   expect(post?.exitCode).toBe(0);
   expect(JSON.stringify(main.outputs) + main.summary).not.toContain(TOKEN);
 }, 60_000);
+
+test('a STOP label already on the PR: no agent starts; the comment and the artifact still tell the story', async () => {
+  const s = await scenario(gh, 25, loopFiles(fixtureAgent('fixer.mjs')), { labels: ['stop'] });
+  const job = await runJob(s, { inputs: { 'stop-label': 'STOP' } });
+  expect(job.main.exitCode).toBe(12);
+  expect(job.main.outputs).toMatchObject({ status: 'EXIT_BLOCKED', 'stop-reason': 'BACKPRESSURE_SIGNAL', certificate: 'BACKPRESSURE', iterations: '0' });
+  expect(job.main.stdout).not.toMatch(/iter 0: agent/);
+  expect(await log(s.origin, 'pr-25', { since: s.origin.headSha! })).toEqual([]);
+  // The final comment is written once, by the post step, with the artifact link.
+  const comments = gh.commentsOn(REPO, 25);
+  expect(comments).toHaveLength(1);
+  expect(comments[0]!.body).toMatch(/EXIT_BLOCKED \(BACKPRESSURE_SIGNAL\)/);
+  expect(comments[0]!.body).toContain(`/artifacts/${job.post?.outputs['artifact-id']}`);
+  expect(restCalls(gh, job.callsBefore)).toEqual({ 'actions/list-artifacts-for-repo': 1, 'issues/list-labels-on-issue': 1, 'issues/list-comments': 1, 'issues/create-comment': 1 });
+}, 60_000);

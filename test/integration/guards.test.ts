@@ -78,7 +78,7 @@ test('a flaky check: the replays differ, rung 274177 is not reached, the loop do
 
 test('compaction over many iterations keeps the learnings under 8,000 tokens with a [COMPACTION] line', async () => {
   const repo = await makeRepo({
-    'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('chatty.mjs'), extra: 'budget:\n  max_iterations: 14\n' }),
+    'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'echo "left $(cat progress.txt)"; false' }], agent: agent('chatty.mjs'), extra: 'budget:\n  max_iterations: 14\nstall_iterations: 100\n' }),
     'NORTHSTAR.md': NORTHSTAR + '| progress | work left | 100 | 0 | cat progress.txt |\n',
     'progress.txt': '100\n',
   });
@@ -115,6 +115,14 @@ describe('resuming from evidence', () => {
     const third = await cli(repo, ['run']);
     expect(third.stdout).toMatch(/resuming from evidence\/loop: 1 iteration\(s\) on record, next is 1/);
     expect(third.code).toBe(11); // the budget of one iteration was already used
+    // A raised budget continues the same loop (recorded in plan.json), and it converges.
+    const fourth = await cli(repo, ['run', '--max-iterations', '3']);
+    expect(fourth.stdout).toMatch(/budget changed on resume/);
+    expect(fourth.code).toBe(0);
+    const plan = await readJson<any>(join(repo, 'evidence/loop/plan.json'));
+    expect(plan.budget_revisions).toEqual([expect.objectContaining({ from_iteration: 1, budget: expect.objectContaining({ max_iterations: 3 }) })]);
+    expect((await report(repo)).iterations).toEqual([0, 1]);
+    expect((await cli(repo, ['verify'])).code).toBe(0);
   });
 
   test('a tampered evidence tree is refused (EXIT_BLOCKED), never replaced by a silent fresh start', async () => {

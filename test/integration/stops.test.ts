@@ -28,7 +28,8 @@ test('divergence: three strictly increasing residuals end EXIT_DIVERGED', async 
 
 test('three iterations without a Northstar win: EXIT_BLOCKED(NORTHSTAR_DRIFT); the fast profile logs its budget reductions', async () => {
   const repo = await makeRepo({
-    'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('busy.mjs'), extra: 'profile: fast\n' }),
+    // The failure text differs every iteration: not a repeated signature (STUCK), only no Northstar win.
+    'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'echo "attempt $(wc -l < src/busy.txt)"; false' }], agent: agent('busy.mjs'), extra: 'profile: fast\nstall_iterations: 5\n' }),
     'NORTHSTAR.md': NORTHSTAR,
     'src/busy.txt': '',
   });

@@ -18,16 +18,21 @@ describe('failure signatures', () => {
     expect(detourFor([{ match: '/MISSING IMPORT \\w+/i', instruction: 'rx' }], s)).toBe('rx');
     expect(detourFor([{ match: 'type_mismatch', instruction: 'x' }], s)).toBeNull();
   });
+  test('a failure that repeats while the residual falls (other criteria being fixed) is not stuck', () => {
+    const p = initialProgress('3');
+    const s1 = failureSignature('c4', '');
+    for (let i = 0; i < 4; i++) expect(trackSignatures(p, [s1], [], i, true)).toEqual({ stuck: [], detour: null });
+  });
   test('twice in a row opens a detour; the same again is STUCK; a different failure clears it', () => {
     const p = initialProgress('2');
     const s1 = failureSignature('t', 'boom');
-    expect(trackSignatures(p, [s1], [], 0)).toEqual({ stuck: [], detour: null });
-    expect(trackSignatures(p, [s1], [], 1).detour).toMatchObject({ iteration: 2, repeated: [{ signature: s1.signature, instruction: null }] });
-    expect(trackSignatures(p, [s1], [], 2).stuck).toEqual([s1]);
+    expect(trackSignatures(p, [s1], [], 0, false)).toEqual({ stuck: [], detour: null });
+    expect(trackSignatures(p, [s1], [], 1, false).detour).toMatchObject({ iteration: 2, repeated: [{ signature: s1.signature, instruction: null }] });
+    expect(trackSignatures(p, [s1], [], 2, false).stuck).toEqual([s1]);
     const q = initialProgress('2');
-    trackSignatures(q, [s1], [], 0);
-    trackSignatures(q, [s1], [], 1);
-    expect(trackSignatures(q, [failureSignature('t', 'other')], [], 2)).toEqual({ stuck: [], detour: null });
+    trackSignatures(q, [s1], [], 0, false);
+    trackSignatures(q, [s1], [], 1, false);
+    expect(trackSignatures(q, [failureSignature('t', 'other')], [], 2, false)).toEqual({ stuck: [], detour: null });
   });
 });
 
