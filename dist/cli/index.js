@@ -30113,6 +30113,9 @@ const EXIT_CODES = {
 
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 ;// CONCATENATED MODULE: ./src/engine/agents.ts
 // Agent presets: how each coding-agent CLI is run non-interactively, what it reports about cost and
 // usage, how it says it was rate limited, and which environment it gets.
@@ -30601,9 +30604,6 @@ function scrubbableValues(env) {
     return [...values].sort((a, b) => b.length - a.length);
 }
 
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
-var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 ;// CONCATENATED MODULE: ./src/engine/canonical.ts
@@ -35126,6 +35126,31 @@ function allDecimalStrings(values) {
 }
 
 
+;// CONCATENATED MODULE: ./src/engine/dega.ts
+// DEGA blocker classes (seed 003): a deterministic class per iteration, strictly ordered, used in
+// the capsule (the one bounded objective) and in the report.
+const BLOCKER_CLASSES = ['evidence_path_blocked', 'applicability_limited', 'margin_limited', 'candidate_pass_found', 'solved'];
+function blockerClass(i) {
+    const open = i.criteria.filter((c) => !c.met);
+    const timedOut = i.criteria.filter((c) => c.timed_out);
+    if (!i.residualAvailable || timedOut.length || i.guardrail) {
+        const why = !i.residualAvailable
+            ? 'the residual could not be computed'
+            : timedOut.length
+                ? `check ${timedOut.map((c) => c.id).join(', ')} timed out`
+                : 'a protected path was changed and reverted';
+        return { class: 'evidence_path_blocked', reason: why, objective: `Restore a working evidence path: ${why}; make the checks run to completion.` };
+    }
+    if (open.length === 0 && i.residualBelowRp !== false)
+        return { class: 'solved', reason: 'every criterion passes', objective: 'Confirm the solution is complete; change nothing that the checks depend on unless it is wrong.' };
+    if (open.length === 0)
+        return { class: 'candidate_pass_found', reason: 'every criterion passes but the residual is not yet below R_p', objective: 'Reduce the residual below R_p without breaking any criterion.' };
+    const first = open[0].id;
+    if (open.length === i.criteria.length)
+        return { class: 'applicability_limited', reason: `no criterion passes (${open.map((c) => c.id).join(', ')})`, objective: `Make criterion "${first}" pass.` };
+    return { class: 'margin_limited', reason: `${open.length} of ${i.criteria.length} criteria still fail (${open.map((c) => c.id).join(', ')})`, objective: `Make criterion "${first}" pass without breaking the others.` };
+}
+
 ;// CONCATENATED MODULE: ./src/engine/checks.ts
 // Acceptance criteria are commands the loop runs itself (exit 0 = met). Their logs and exit codes
 // are Lane A evidence. DEGA command rails: a failure is retried up to `retries` times, a time-out
@@ -35220,110 +35245,101 @@ function updatePasses(passes, checks, iteration) {
     return next;
 }
 
-;// CONCATENATED MODULE: ./src/engine/critic.ts
-// The critic (microloop seed): an optional process after the checks that reads the diff and the
-// check results and answers a JSON verdict. The verdict is Lane C: it never makes a certificate,
-// but "no further iteration can help" while criteria still fail ends the loop NO_VIABLE_FIX_PATH.
+;// CONCATENATED MODULE: ./src/engine/northstar.ts
+// NORTHSTAR.md (SPEC §3, seed §5): one markdown table of metrics, re-measured every iteration.
+// distance_i = |current − target| / |target|; for a zero target, |current| / |baseline| (0 when the
+// baseline is 0). The total distance is the mean; all of it in Decimal.
 
-
-const concern = object({
-    file: schemas_string(),
-    line: union([schemas_number().int(), schemas_string()]).optional(),
-    severity: schemas_string(),
-    recommendation: schemas_string(),
-    description: schemas_string().optional(),
-});
-const verdictSchema = object({
-    status: schemas_enum(['VERIFIED', 'UNVERIFIED']),
-    can_further_iteration_help: schemas_boolean().optional(),
-    routing: object({ can_further_iteration_help: schemas_boolean().optional(), recommendation: schemas_string().optional(), reason: schemas_string().optional() }).optional(),
-    concerns: array(concern).default([]),
-})
-    .refine((v) => v.can_further_iteration_help !== undefined || v.routing?.can_further_iteration_help !== undefined, {
-    error: 'can_further_iteration_help (boolean) is required',
-});
-/** The verdict from the critic's report file, or else the last JSON object it printed. */
-function parseVerdict(fileText, stdout) {
-    let candidate = undefined;
-    if (fileText !== null) {
-        try {
-            candidate = JSON.parse(fileText);
-        }
-        catch (e) {
-            return { state: 'malformed', error: `report file is not JSON: ${e.message}` };
-        }
-    }
-    else {
-        const objects = jsonObjectsIn(stdout);
-        if (objects.length === 0)
-            return stdout.trim() ? { state: 'malformed', error: 'no JSON verdict in the output' } : { state: 'absent' };
-        // The scanner keeps numbers as raw text; a verdict's line numbers are plain integers.
-        candidate = JSON.parse(JSON.stringify(objects[objects.length - 1], (_k, v) => (v instanceof RawNumber ? Number(v.raw) : v)));
-    }
-    const r = verdictSchema.safeParse(candidate);
-    if (!r.success)
-        return { state: 'malformed', error: r.error.issues.map((i) => `${i.path.join('.') || 'verdict'}: ${i.message}`).join('; ') };
-    const v = r.data;
-    return {
-        state: 'valid',
-        verdict: {
-            status: v.status,
-            can_further_iteration_help: v.can_further_iteration_help ?? v.routing.can_further_iteration_help,
-            reason: v.routing?.reason ?? null,
-            concerns: v.concerns,
-        },
-    };
+class NorthstarError extends Error {
 }
-/** What the critic reads on stdin: the goal, the diff and the check results, and its contract. */
-function renderCriticPrompt(goal, diff, checks, logs) {
-    const maxDiff = 200_000;
-    return `# phuc-loop critic
-
-You review one iteration of an agent loop. You do not change any file. Answer with a JSON verdict.
-
-## Goal
-${goal}
-
-## Check results (run by the loop)
-${checks.map((c) => `### ${c.id}: ${c.met ? 'PASSED' : c.timed_out ? 'TIMED OUT' : `FAILED (exit ${c.exit_code})`}\n\`${c.run}\`\n\n\`\`\`\n${(logs[c.id] ?? '').slice(-4000)}\n\`\`\``).join('\n\n')}
-
-## The diff of this iteration
-\`\`\`diff
-${diff.length > maxDiff ? diff.slice(0, maxDiff) + `\n[... ${diff.length - maxDiff} bytes omitted ...]` : diff || '(no change)'}
-\`\`\`
-
-## Verdict contract
-Write to the file named by PHUC_REPORT_FILE (or print as your last output) one JSON object:
-\`{"status": "VERIFIED" | "UNVERIFIED", "can_further_iteration_help": boolean,
-  "concerns": [{"file": string, "line": number, "severity": "low" | "medium" | "high" | "critical", "recommendation": string}]}\`
-Cite every concern with file:line. Say can_further_iteration_help: false only when another
-iteration of the agent cannot fix what remains (e.g. it needs an architectural decision).
-`;
+const HEADER = ['id', 'metric', 'current', 'target', 'measure'];
+function cells(line) {
+    const body = line.trim().replace(/^\|/, '').replace(/\|$/, '');
+    return body.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'));
 }
-
-;// CONCATENATED MODULE: ./src/engine/dega.ts
-// DEGA blocker classes (seed 003): a deterministic class per iteration, strictly ordered, used in
-// the capsule (the one bounded objective) and in the report.
-const BLOCKER_CLASSES = ['evidence_path_blocked', 'applicability_limited', 'margin_limited', 'candidate_pass_found', 'solved'];
-function blockerClass(i) {
-    const open = i.criteria.filter((c) => !c.met);
-    const timedOut = i.criteria.filter((c) => c.timed_out);
-    if (!i.residualAvailable || timedOut.length || i.guardrail) {
-        const why = !i.residualAvailable
-            ? 'the residual could not be computed'
-            : timedOut.length
-                ? `check ${timedOut.map((c) => c.id).join(', ')} timed out`
-                : 'a protected path was changed and reverted';
-        return { class: 'evidence_path_blocked', reason: why, objective: `Restore a working evidence path: ${why}; make the checks run to completion.` };
+function parseMeasure(text, row) {
+    const m = text.replace(/^`(.*)`$/, '$1').trim();
+    if (m === '')
+        return { kind: 'static' };
+    if (m === 'residual')
+        return { kind: 'residual' };
+    const crit = /^criterion:([A-Za-z0-9][A-Za-z0-9_.-]*)$/.exec(m);
+    if (crit)
+        return { kind: 'criterion', id: crit[1] };
+    if (m.startsWith('criterion:'))
+        throw new NorthstarError(`row ${row}: measure "${m}" names no valid criterion id`);
+    return { kind: 'command', run: m };
+}
+/** Parses the first table whose header is `| id | metric | current | target | measure |`. */
+function parseNorthstar(text, criterionIds = []) {
+    const lines = text.split(/\r?\n/);
+    const start = lines.findIndex((l) => l.trim().startsWith('|') && cells(l).map((c) => c.toLowerCase()).join(',') === HEADER.join(','));
+    if (start < 0)
+        throw new NorthstarError('no table with the header | id | metric | current | target | measure |');
+    if (!/^\s*\|?\s*:?-{3,}/.test(lines[start + 1] ?? ''))
+        throw new NorthstarError('the table header is not followed by a |---| separator row');
+    const metrics = [];
+    for (let i = start + 2; i < lines.length && lines[i].trim().startsWith('|'); i++) {
+        const row = i + 1;
+        const c = cells(lines[i]);
+        if (c.length !== 5)
+            throw new NorthstarError(`line ${row}: expected 5 cells, found ${c.length}`);
+        const [id, metric, current, target, measure] = c;
+        if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(id))
+            throw new NorthstarError(`line ${row}: id "${id}" must be letters, digits, "_", "." or "-"`);
+        if (metrics.some((m) => m.id === id))
+            throw new NorthstarError(`line ${row}: duplicate id "${id}"`);
+        for (const [name, value] of [['current', current], ['target', target]])
+            if (decimal_parseDecimal(value) === null)
+                throw new NorthstarError(`line ${row}: ${name} "${value}" is not a Decimal`);
+        const m = parseMeasure(measure, row);
+        if (m.kind === 'criterion' && criterionIds.length && !criterionIds.includes(m.id))
+            throw new NorthstarError(`line ${row}: measure criterion:${m.id} names no acceptance criterion (known: ${criterionIds.join(', ')})`);
+        metrics.push({ id, metric, current: dstr(decimal_parseDecimal(current)), target: dstr(decimal_parseDecimal(target)), measure: m });
     }
-    if (open.length === 0 && i.residualBelowRp !== false)
-        return { class: 'solved', reason: 'every criterion passes', objective: 'Confirm the solution is complete; change nothing that the checks depend on unless it is wrong.' };
-    if (open.length === 0)
-        return { class: 'candidate_pass_found', reason: 'every criterion passes but the residual is not yet below R_p', objective: 'Reduce the residual below R_p without breaking any criterion.' };
-    const first = open[0].id;
-    if (open.length === i.criteria.length)
-        return { class: 'applicability_limited', reason: `no criterion passes (${open.map((c) => c.id).join(', ')})`, objective: `Make criterion "${first}" pass.` };
-    return { class: 'margin_limited', reason: `${open.length} of ${i.criteria.length} criteria still fail (${open.map((c) => c.id).join(', ')})`, objective: `Make criterion "${first}" pass without breaking the others.` };
+    if (metrics.length === 0)
+        throw new NorthstarError('the metrics table has no rows');
+    return metrics;
+}
+async function measure(metric, ctx) {
+    const m = metric.measure;
+    switch (m.kind) {
+        case 'static':
+            return { id: metric.id, value: metric.current };
+        case 'residual':
+            return { id: metric.id, value: dstr(ctx.residual) };
+        case 'criterion':
+            return { id: metric.id, value: ctx.criteriaMet.get(m.id) ? '1' : '0' };
+        case 'command': {
+            const r = await ctx.runCommand(m.run);
+            if ('error' in r)
+                return { id: metric.id, value: null, error: r.error };
+            const last = r.output.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).pop() ?? '';
+            const d = decimal_parseDecimal(last);
+            return d ? { id: metric.id, value: dstr(d) } : { id: metric.id, value: null, error: `last output line ${JSON.stringify(last)} is not a Decimal` };
+        }
+    }
+}
+function distance(current, target, baseline) {
+    if (!target.isZero())
+        return current.minus(target).abs().div(target.abs());
+    if (baseline.isZero())
+        return new decimal_Decimal(0);
+    return current.abs().div(baseline.abs());
+}
+function snapshot(metrics, readings, baselines) {
+    const rows = metrics.map((metric, i) => {
+        const r = readings[i];
+        if (r.value === null)
+            return { id: metric.id, value: null, distance: null, error: r.error };
+        const base = new decimal_Decimal(baselines.get(metric.id) ?? metric.current);
+        return { id: metric.id, value: r.value, distance: dstr(distance(new decimal_Decimal(r.value), new decimal_Decimal(metric.target), base)) };
+    });
+    const measured = rows.filter((r) => r.distance !== null);
+    const total = measured.length
+        ? dstr(measured.reduce((acc, r) => acc.plus(r.distance), new decimal_Decimal(0)).div(measured.length))
+        : null;
+    return { readings: rows, total_distance: total };
 }
 
 ;// CONCATENATED MODULE: ./src/engine/signature.ts
@@ -35420,6 +35436,239 @@ function improvement(prev, cur) {
     if (cur.failClosed !== prev.failClosed)
         return cur.failClosed < prev.failClosed ? 'better' : 'worse';
     return 'same';
+}
+
+;// CONCATENATED MODULE: ./src/engine/loop-context.ts
+
+
+
+
+
+
+const DEFAULT_EVIDENCE_DIR = 'evidence/loop';
+const scrubber = (secrets) => (t) => scrubSecrets(t, secrets);
+function initialState() {
+    return {
+        schema_version: '2.0',
+        next_iteration: 0,
+        residual_history: [],
+        glow_history: [],
+        criteria_met: {},
+        last_certificate_sha256: null,
+        last_facts: [],
+        last_northstar: null,
+        total_ms: 0,
+        total_cost_usd: '0',
+        cost_reported: false,
+        total_tool_calls: 0,
+        exits_fired: [],
+        terminal: null,
+        section_witnessed: 0,
+        section_archived: 0,
+        passes: {},
+        progress: initialProgress(null),
+        cycles: [],
+        rows: [],
+    };
+}
+function scrub(ctx, text) {
+    return scrubSecrets(text, ctx.secrets);
+}
+function checkCtx(ctx, dir, tree, opts = {}) {
+    return {
+        runner: ctx.o.runner,
+        cwd: ctx.cwd,
+        env: ctx.checkEnv,
+        evidence: ctx.ev,
+        dir: `${dir}/checks`,
+        tree,
+        signal: opts.signal,
+        scrub: scrubber(ctx.secrets),
+        files: opts.files,
+        passes: opts.reuse ? ctx.state.passes : undefined,
+    };
+}
+/** The hash of every criterion's inputs, when every criterion declares them (else null). */
+async function allInputsHash(cwd, criteria, files) {
+    if (!criteria.every((c) => c.inputs))
+        return null;
+    const hashes = await Promise.all(criteria.map((c) => inputsHash(cwd, c.inputs, files)));
+    return sha256(criteria.map((c, i) => `${c.id}\0${hashes[i]}`).join('\n'));
+}
+async function measureAll(ctx, residual, met) {
+    return Promise.all(ctx.intake.northstar.map((m) => measure(m, {
+        residual,
+        criteriaMet: met,
+        runCommand: async (command) => {
+            const r = await ctx.o.runner.run({ command, cwd: ctx.cwd, env: ctx.checkEnv, timeoutMs: 300_000 });
+            return r.exitCode === 0 ? { output: r.stdout } : { error: `exit ${r.exitCode ?? r.signal}: ${r.stderr.trim().split('\n').pop() ?? ''}` };
+        },
+    })));
+}
+function elapsedMs(ctx) {
+    return ctx.previousTotalMs + (ctx.o.clock.monotonicMs() - ctx.startMs);
+}
+function budgetExhausted(ctx, extraIterations) {
+    const b = ctx.plan.budget;
+    const done = ctx.state.next_iteration + extraIterations;
+    if (done >= b.max_iterations)
+        return { code: 'MAX_ITERS', reason: `${done} of ${b.max_iterations} iterations used` };
+    if (elapsedMs(ctx) >= b.max_total_seconds * 1000)
+        return { code: 'MAX_TOTAL_SECONDS', reason: `${Math.floor(elapsedMs(ctx) / 1000)} s of ${b.max_total_seconds} s used` };
+    if (b.max_total_cost_usd !== null && new decimal_Decimal(ctx.state.total_cost_usd).gte(b.max_total_cost_usd))
+        return { code: 'MAX_COST', reason: `$${ctx.state.total_cost_usd} of $${b.max_total_cost_usd} spent` };
+    if (ctx.state.total_tool_calls >= b.max_total_tool_calls)
+        return { code: 'MAX_TOOL_CALLS', reason: `${ctx.state.total_tool_calls} of ${b.max_total_tool_calls} tool calls used` };
+    return null;
+}
+function currentResidual(ctx) {
+    return ctx.state.residual_history.at(-1) ?? ctx.plan.baseline.residual;
+}
+/** The agent for iteration n: the configured one, or the escalation once the loop has stalled. */
+function agentSpec(ctx, n) {
+    const a = ctx.intake.config.agent;
+    const e = isEscalated(ctx, n) ? a.escalate : undefined;
+    const use = e?.use ?? a.use;
+    return {
+        preset: use,
+        run: e?.run ?? (use === a.use ? a.run : undefined),
+        model: e?.model ?? a.model,
+        args: e?.args ?? a.args,
+        maxTurns: ctx.plan.budget.max_tool_calls_per_iteration,
+    };
+}
+function isEscalated(ctx, n) {
+    const at = ctx.state.progress.escalated_at;
+    return !!ctx.intake.config.agent.escalate && at !== null && n >= at;
+}
+/** How the capsule and report name the agent of iteration n (never its command line: it may hold host paths). */
+function describeAgent(ctx, n) {
+    const a = agentSpec(ctx, n);
+    return `${a.preset}${a.model ? ` (model ${a.model})` : ''}${isEscalated(ctx, n) ? ' [escalated]' : ''}`;
+}
+function sectionMeta(ctx) {
+    const p = ctx.plan;
+    return { goal: p.goal, R_p: p.R_p, max_iterations: p.budget.max_iterations, rung_target: p.rung_target, northstar: p.northstar.metrics.map((m) => ({ id: m.id, target: m.target })) };
+}
+
+;// CONCATENATED MODULE: ./src/engine/capsule-build.ts
+// Builds the CNF capsule of an iteration from the loop's evidence and validates it (CONTEXT_BLEED).
+
+
+
+
+
+
+
+
+function buildCapsule(ctx, n, withAgentText) {
+    const { plan, state } = ctx;
+    const lastEntry = ctx.entries.at(-1)?.text ?? null;
+    // The section as the last iteration wrote it (rendered once per iteration).
+    const section = withAgentText ? (ctx.section ??= renderSection({ meta: sectionMeta(ctx), entries: ctx.entries })) : renderSection({ meta: sectionMeta(ctx), entries: [] });
+    const criteria = plan.acceptance_criteria.map((c) => ({ id: c.id, met: !!state.criteria_met[c.id] }));
+    const rp = plan.R_p ? new decimal_Decimal(plan.R_p) : null;
+    const residual = currentResidual(ctx);
+    const lastCert = ctx.iterations.length ? `${iterDir(ctx.iterations.at(-1))}` : null;
+    const blocker = blockerClass({
+        criteria,
+        residualAvailable: residual !== null,
+        residualBelowRp: residual === null ? null : rp ? new decimal_Decimal(residual).lt(rp) : new decimal_Decimal(residual).isZero(),
+        guardrail: false,
+    });
+    const links = [{ path: `${ctx.evRel}/plan.json`, sha256: ctx.ev.entry('plan.json').sha256, role: 'plan' }];
+    const roles = lastCert
+        ? [
+            [`${lastCert}/certificate.json`, 'proof'],
+            [`${lastCert}/diff.patch`, 'artifact'],
+            ...plan.acceptance_criteria.map((c) => [`${lastCert}/checks/${c.id}.log`, 'test']),
+        ]
+        : plan.acceptance_criteria.map((c) => [`baseline/checks/${c.id}.log`, 'test']);
+    for (const [rel, role] of roles) {
+        const e = ctx.ev.entry(rel);
+        if (e)
+            links.push({ path: `${ctx.evRel}/${rel}`, sha256: e.sha256, role });
+    }
+    const b = plan.budget;
+    const glow = state.glow_history.at(-1);
+    const capsule = {
+        version: '2.0',
+        goal_statement: plan.goal,
+        acceptance_criteria: plan.acceptance_criteria.map((c) => `${c.id}: ${c.description} (the loop runs \`${c.run}\`; exit 0 = met)`),
+        halting_certificates_applicable: plan.halting_certificates_applicable,
+        northstar_metrics: plan.northstar.metrics.map((m) => ({
+            id: m.id,
+            metric: m.metric,
+            current: state.last_northstar?.readings.find((r) => r.id === m.id)?.value ?? m.current,
+            target: m.target,
+        })),
+        current_state_summary: {
+            iteration_number: n,
+            residual_current: residual,
+            glow_previous_iteration: glow ? { total: glow.total, G: glow.G, L: glow.L, O: glow.O, W: glow.W } : null,
+            northstar_distance_current: state.last_northstar?.total_distance ?? null,
+            criteria_met_so_far: criteria.filter((c) => c.met).map((c) => c.id),
+            criteria_still_open: criteria.filter((c) => !c.met).map((c) => c.id),
+            open_questions_from_last_iteration: withAgentText && lastEntry ? openQuestionsOf(lastEntry) : [],
+            blocker_class: blocker.class,
+            blocker_reason: blocker.reason,
+            objective: blocker.objective,
+            detour: withAgentText && state.progress.detour?.iteration === n
+                ? state.progress.detour.repeated.map((d) => ({ criterion: d.criterion, signature: d.signature, failure: d.text, known_fix: d.instruction }))
+                : [],
+            reusable_passes: Object.entries(state.passes)
+                .sort(([a], [b]) => (a < b ? -1 : 1))
+                .map(([id, p]) => ({ criterion: id, from: p.iteration === 'baseline' ? 'baseline' : `iteration ${p.iteration}`, evidence: p.evidence })),
+            agent: describeAgent(ctx, n),
+            escalated: isEscalated(ctx, n),
+        },
+        accumulated_learnings: section.text,
+        remaining_budget: {
+            iterations_remaining: b.max_iterations - n,
+            tool_calls_remaining: Math.max(0, b.max_total_tool_calls - state.total_tool_calls),
+            // Whole seconds of recorded iterations only, so the capsule is a function of the evidence.
+            seconds_remaining: Math.max(0, b.max_total_seconds - Math.floor(state.total_ms / 1000)),
+            cost_remaining_usd: b.max_total_cost_usd === null ? null : dstr(decimal_Decimal.max(0, new decimal_Decimal(b.max_total_cost_usd).minus(state.total_cost_usd))),
+        },
+        artifact_links: links,
+        skill_pack: SKILL_PACK,
+        subagent_role: SUBAGENT_ROLE,
+        rung_target: plan.rung_target,
+    };
+    return { capsule, section };
+}
+async function missionText(ctx) {
+    const file = ctx.intake.config.mission_context;
+    if (!file)
+        return undefined;
+    const text = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(ctx.cwd, file), 'utf8').catch(() => null);
+    // Motivation and framing only (DEGA ideology rule), and data like every repository text.
+    return text === null ? `(${file} could not be read)` : sanitizeAgentText(text, ctx.hostPaths, 4000);
+}
+/**
+ * The capsule and prompt of iteration n, validated (CONTEXT_BLEED): a capsule with forbidden content
+ * is rebuilt from artifacts only (no agent-written text); if that is refused too, the problems.
+ */
+async function prepareCapsule(ctx, n) {
+    let capsule = buildCapsule(ctx, n, true).capsule;
+    let problems = capsuleProblems(capsule, ctx.hostPaths);
+    if (problems.length) {
+        ctx.o.log.warn(`capsule refused (${problems.join('; ')}); rebuilding from artifacts only`);
+        capsule = buildCapsule(ctx, n, false).capsule;
+        problems = capsuleProblems(capsule, ctx.hostPaths);
+        if (problems.length)
+            return { problems };
+    }
+    const plan = ctx.plan;
+    const prompt = renderPrompt(capsule, {
+        criteria: plan.acceptance_criteria,
+        protectedPaths: plan.protected,
+        R_p: plan.R_p,
+        residualMetric: plan.residual.metric,
+        evidenceDir: ctx.evRel,
+        mission: await missionText(ctx),
+    });
+    return { capsule, prompt };
 }
 
 ;// CONCATENATED MODULE: ./src/engine/evidence.ts
@@ -36210,270 +36459,6 @@ function trailingZeroW(history) {
     return n;
 }
 
-;// CONCATENATED MODULE: ./src/engine/northstar.ts
-// NORTHSTAR.md (SPEC §3, seed §5): one markdown table of metrics, re-measured every iteration.
-// distance_i = |current − target| / |target|; for a zero target, |current| / |baseline| (0 when the
-// baseline is 0). The total distance is the mean; all of it in Decimal.
-
-class NorthstarError extends Error {
-}
-const HEADER = ['id', 'metric', 'current', 'target', 'measure'];
-function cells(line) {
-    const body = line.trim().replace(/^\|/, '').replace(/\|$/, '');
-    return body.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'));
-}
-function parseMeasure(text, row) {
-    const m = text.replace(/^`(.*)`$/, '$1').trim();
-    if (m === '')
-        return { kind: 'static' };
-    if (m === 'residual')
-        return { kind: 'residual' };
-    const crit = /^criterion:([A-Za-z0-9][A-Za-z0-9_.-]*)$/.exec(m);
-    if (crit)
-        return { kind: 'criterion', id: crit[1] };
-    if (m.startsWith('criterion:'))
-        throw new NorthstarError(`row ${row}: measure "${m}" names no valid criterion id`);
-    return { kind: 'command', run: m };
-}
-/** Parses the first table whose header is `| id | metric | current | target | measure |`. */
-function parseNorthstar(text, criterionIds = []) {
-    const lines = text.split(/\r?\n/);
-    const start = lines.findIndex((l) => l.trim().startsWith('|') && cells(l).map((c) => c.toLowerCase()).join(',') === HEADER.join(','));
-    if (start < 0)
-        throw new NorthstarError('no table with the header | id | metric | current | target | measure |');
-    if (!/^\s*\|?\s*:?-{3,}/.test(lines[start + 1] ?? ''))
-        throw new NorthstarError('the table header is not followed by a |---| separator row');
-    const metrics = [];
-    for (let i = start + 2; i < lines.length && lines[i].trim().startsWith('|'); i++) {
-        const row = i + 1;
-        const c = cells(lines[i]);
-        if (c.length !== 5)
-            throw new NorthstarError(`line ${row}: expected 5 cells, found ${c.length}`);
-        const [id, metric, current, target, measure] = c;
-        if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(id))
-            throw new NorthstarError(`line ${row}: id "${id}" must be letters, digits, "_", "." or "-"`);
-        if (metrics.some((m) => m.id === id))
-            throw new NorthstarError(`line ${row}: duplicate id "${id}"`);
-        for (const [name, value] of [['current', current], ['target', target]])
-            if (decimal_parseDecimal(value) === null)
-                throw new NorthstarError(`line ${row}: ${name} "${value}" is not a Decimal`);
-        const m = parseMeasure(measure, row);
-        if (m.kind === 'criterion' && criterionIds.length && !criterionIds.includes(m.id))
-            throw new NorthstarError(`line ${row}: measure criterion:${m.id} names no acceptance criterion (known: ${criterionIds.join(', ')})`);
-        metrics.push({ id, metric, current: dstr(decimal_parseDecimal(current)), target: dstr(decimal_parseDecimal(target)), measure: m });
-    }
-    if (metrics.length === 0)
-        throw new NorthstarError('the metrics table has no rows');
-    return metrics;
-}
-async function measure(metric, ctx) {
-    const m = metric.measure;
-    switch (m.kind) {
-        case 'static':
-            return { id: metric.id, value: metric.current };
-        case 'residual':
-            return { id: metric.id, value: dstr(ctx.residual) };
-        case 'criterion':
-            return { id: metric.id, value: ctx.criteriaMet.get(m.id) ? '1' : '0' };
-        case 'command': {
-            const r = await ctx.runCommand(m.run);
-            if ('error' in r)
-                return { id: metric.id, value: null, error: r.error };
-            const last = r.output.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).pop() ?? '';
-            const d = decimal_parseDecimal(last);
-            return d ? { id: metric.id, value: dstr(d) } : { id: metric.id, value: null, error: `last output line ${JSON.stringify(last)} is not a Decimal` };
-        }
-    }
-}
-function distance(current, target, baseline) {
-    if (!target.isZero())
-        return current.minus(target).abs().div(target.abs());
-    if (baseline.isZero())
-        return new decimal_Decimal(0);
-    return current.abs().div(baseline.abs());
-}
-function snapshot(metrics, readings, baselines) {
-    const rows = metrics.map((metric, i) => {
-        const r = readings[i];
-        if (r.value === null)
-            return { id: metric.id, value: null, distance: null, error: r.error };
-        const base = new decimal_Decimal(baselines.get(metric.id) ?? metric.current);
-        return { id: metric.id, value: r.value, distance: dstr(distance(new decimal_Decimal(r.value), new decimal_Decimal(metric.target), base)) };
-    });
-    const measured = rows.filter((r) => r.distance !== null);
-    const total = measured.length
-        ? dstr(measured.reduce((acc, r) => acc.plus(r.distance), new decimal_Decimal(0)).div(measured.length))
-        : null;
-    return { readings: rows, total_distance: total };
-}
-
-;// CONCATENATED MODULE: ./src/engine/budget.ts
-
-const DEFAULT_BUDGET = {
-    max_iterations: 10,
-    max_seconds_per_iteration: 1800,
-    max_total_seconds: 14400,
-    max_total_cost_usd: null,
-    max_tool_calls_per_iteration: 80,
-    max_total_tool_calls: 500,
-};
-const KIND = {
-    max_iterations: 'iterations',
-    max_seconds_per_iteration: 'seconds',
-    max_total_seconds: 'seconds',
-    max_tool_calls_per_iteration: 'tool_calls',
-    max_total_tool_calls: 'tool_calls',
-};
-const PROFILE_SCALES = {
-    strict: { iterations: '1', seconds: '1', tool_calls: '1' },
-    fast: { iterations: '0.5', seconds: '0.5', tool_calls: '0.5' },
-    benchmark_adapt: { iterations: '0.7', seconds: '0.7', tool_calls: '0.8' },
-};
-const CLAMP_MIN = { iterations: 3, seconds: 600, tool_calls: 40 };
-function resolveBudget(config) {
-    const written = config.budget;
-    const explicit = Object.keys(written).filter((k) => written[k] !== undefined);
-    const budget = { ...DEFAULT_BUDGET, max_total_cost_usd: written.max_total_cost_usd ?? null };
-    const reductions = [];
-    for (const key of Object.keys(KIND)) {
-        const value = written[key];
-        if (value !== undefined) {
-            budget[key] = value;
-            continue;
-        }
-        const kind = KIND[key];
-        const scale = PROFILE_SCALES[config.profile][kind];
-        const scaled = new decimal_Decimal(DEFAULT_BUDGET[key]).mul(scale).ceil().toNumber();
-        const clamped = Math.max(scaled, CLAMP_MIN[kind]);
-        if (clamped !== DEFAULT_BUDGET[key])
-            reductions.push(`${key}: ${DEFAULT_BUDGET[key]} → ${clamped} (profile ${config.profile}, scale ${scale}` +
-                `${clamped !== scaled ? `, raised to clamp_min ${CLAMP_MIN[kind]}` : ''})`);
-        budget[key] = clamped;
-    }
-    return { budget, explicit, reductions };
-}
-
-;// CONCATENATED MODULE: ./src/engine/plan.ts
-// INTAKE_GOAL, NULL_CHECK and DREAM_GOAL: the config and NORTHSTAR.md are read and checked for
-// nulls (seed §13) before anything runs; plan.json (the REMIND vertex) anchors the contract.
-
-
-
-
-
-
-
-
-const LOOP_SCRATCH_DIR = 'scratch';
-const HALTING_FIELDS = new Set(['certificates', 'R_p']);
-const NULL_FIELDS = new Set(['goal', 'acceptance_criteria', 'version']);
-/** Reads and null-checks the inputs; returns what is missing instead of guessing. */
-/**
- * The contract a plan is made from: the parsed config without its budget and agent. A resumed loop
- * must have the same contract; a raised budget or another agent is a legitimate continuation.
- */
-function contractHash(config) {
-    const { budget: _budget, agent: _agent, ...contract } = config;
-    return sha256(canonicalJson(contract));
-}
-async function intake(cwd, configPath, agentOverride, budgetOverrides = {}) {
-    let config;
-    let configText;
-    try {
-        configText = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(cwd, configPath), 'utf8').catch(() => '');
-        config = await loadConfig((0,external_node_path_namespaceObject.join)(cwd, configPath), configPath);
-    }
-    catch (e) {
-        if (!(e instanceof ConfigError))
-            throw e;
-        const fields = e.problems.map((p) => p.field || configPath);
-        const top = fields.map((f) => f.split('.')[0]);
-        const stop_reason = top.some((f) => HALTING_FIELDS.has(f))
-            ? 'HALTING_CRITERIA_MISSING'
-            : top.some((f) => NULL_FIELDS.has(f) || f === configPath)
-                ? 'NULL_INPUT'
-                : 'CONFIG_INVALID';
-        return { stop_reason, missing_fields: fields, messages: e.message.split('\n').slice(1).map((l) => l.replace(/^\s*- /, `${configPath}: `)) };
-    }
-    if (agentOverride)
-        config = { ...config, agent: { ...config.agent, use: agentOverride } };
-    // A budget given on the command line (or as an action input) counts as written in the file.
-    config = { ...config, budget: { ...config.budget, ...budgetOverrides } };
-    if (config.agent.use === 'command' && !config.agent.run)
-        return { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.run'], messages: [`${configPath}: agent.run: is required when agent.use is command`] };
-    let northstarText;
-    try {
-        northstarText = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(cwd, config.northstar), 'utf8');
-    }
-    catch {
-        return {
-            stop_reason: 'NORTHSTAR_MISSING',
-            missing_fields: ['northstar'],
-            messages: [`${config.northstar}: not found; the loop cannot start without its Northstar (run \`phuc-loop init\` for a starting file)`],
-        };
-    }
-    try {
-        const northstar = parseNorthstar(northstarText, config.acceptance_criteria.map((c) => c.id));
-        return { config, configText, contract: contractHash(config), northstar, budget: resolveBudget(config) };
-    }
-    catch (e) {
-        if (!(e instanceof NorthstarError))
-            throw e;
-        return { stop_reason: 'NORTHSTAR_MISSING', missing_fields: ['northstar'], messages: [`${config.northstar}: ${e.message}`] };
-    }
-}
-/** Every path the agent may not change: the user's globs plus the loop's own inputs. */
-function protectedGlobs(config, configPath) {
-    return [...new Set([...config.protected, configPath, config.northstar, ...(config.mission_context ? [config.mission_context] : [])])];
-}
-function buildPlan(i, configPath, baseline, northstarBaseline, apiSurfaceBefore) {
-    const c = i.config;
-    const seed = seedChecksum();
-    const guarded = protectedGlobs(c, configPath);
-    return {
-        schema_version: '2.0',
-        skill: 'phuc-loop',
-        version: '2.0.0',
-        goal: c.goal,
-        acceptance_criteria: c.acceptance_criteria.map((a) => ({ id: a.id, description: a.description ?? a.run, run: a.run, timeout_seconds: a.timeout_seconds, retries: a.retries, inputs: a.inputs ?? null })),
-        halting_certificates_applicable: c.certificates,
-        R_p: c.R_p ?? null,
-        rung_target: c.rung_target,
-        residual: c.residual,
-        profile: c.profile,
-        budget: i.budget.budget,
-        budget_revisions: [],
-        budget_explicit: i.budget.explicit,
-        budget_reductions: i.budget.reductions,
-        northstar: { file: c.northstar, metrics: i.northstar, baseline: northstarBaseline },
-        baseline,
-        protected: guarded,
-        agent: { use: c.agent.use, model: c.agent.model ?? null },
-        replays: c.replays,
-        critic: c.critic ? { use: c.critic.use, model: c.critic.model ?? null } : null,
-        detours: c.detours,
-        stall_iterations: c.stall_iterations,
-        escalate: c.agent.escalate ? { use: c.agent.escalate.use ?? null, model: c.agent.escalate.model ?? null } : null,
-        mission_context: c.mission_context ?? null,
-        non_goals: [`no change under ${guarded.join(', ')}`, 'no weakened, skipped or deleted test or check', 'no commit, push or history rewrite by the agent'],
-        stop_rules: [
-            'invariant or guardrail violation → EXIT_BLOCKED',
-            'EXACT or CONVERGED certificate → EXIT_CONVERGED',
-            'three strictly increasing residuals → EXIT_DIVERGED',
-            'critic: no further iteration can help while criteria fail → EXIT_BLOCKED(NO_VIABLE_FIX_PATH)',
-            'the same failure signature after a detour → EXIT_BLOCKED(STUCK)',
-            `no better residual for stall_iterations (after escalation, if configured) → EXIT_BLOCKED(STALLED)`,
-            'backpressure (STOP label, scratch/STOP, signal, disk > 90%, rate limit) → EXIT_BLOCKED(BACKPRESSURE_SIGNAL)',
-            'three iterations with W = 0 → EXIT_BLOCKED(NORTHSTAR_DRIFT)',
-            'budget exhausted → EXIT_BUDGET_EXCEEDED',
-        ],
-        config_file: configPath,
-        config_sha256: i.contract,
-        seed_checksum: { formula: '641 × 274177 × 65537', product: seed.product, verified: seed.verified },
-        security: c.security ? { ...c.security, api_surface_before: apiSurfaceBefore } : null,
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/engine/report.ts
 
 const NEXT_ACTIONS = {
@@ -36644,6 +36629,75 @@ function renderReportMarkdown(r, agentsMd) {
     return out.join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/engine/records.ts
+// What is persisted after each iteration: history.jsonl, budget_log.json, state.json, the manifest,
+// next-prompt.md — and the interim report the host (PR comment) sees.
+
+
+
+/** Shared logs are written only with the manifest: a crash mid-iteration leaves only iter_N files. */
+async function flushPendingLogs(ctx) {
+    for (const [file, line] of ctx.pendingLogs.splice(0))
+        await ctx.ev.appendLine(file, line);
+}
+async function saveState(ctx) {
+    await ctx.ev.writeJson('state.json', ctx.state);
+    await ctx.ev.saveManifest();
+}
+async function writeIterationRecords(ctx, n, terminal) {
+    const { ev, state } = ctx;
+    await flushPendingLogs(ctx);
+    const glow = state.glow_history.at(-1);
+    const cert = await ev.readJson(`${iterDir(n)}/certificate.json`);
+    const cycle = state.cycles.find((c) => c.iteration === n);
+    await ev.appendLine('history.jsonl', JSON.stringify({
+        iteration: n,
+        fsm: ctx.fsm.drain(),
+        certificate: cert?.type ?? null,
+        residual: cert?.residual ?? null,
+        glow: glow ? glow.total : null,
+        northstar_distance: state.last_northstar?.total_distance ?? null,
+        ...(cycle ? { agent: cycle.agent, blocker_class: cycle.blocker_class, improvement: cycle.improvement, failure_signatures: cycle.failure_signatures, critic: cycle.critic, reused_checks: cycle.reused_checks } : {}),
+        decision: terminal ? `${terminal.status}(${terminal.stop_reason})` : 'continue',
+        certificate_link: ev.link(`${iterDir(n)}/certificate.json`),
+    }));
+    // DEGA: the constrained next prompt beside the history, prepared once and reused by the next iteration.
+    const next = await prepareCapsule(ctx, state.next_iteration);
+    ctx.next = { n: state.next_iteration, prepared: next };
+    await ev.write('next-prompt.md', 'prompt' in next ? next.prompt : `The next capsule is refused (CONTEXT_BLEED): ${next.problems.join('; ')}\n`);
+    await ev.writeJson('budget_log.json', budgetLog(ctx));
+    await saveState(ctx);
+}
+function budgetLog(ctx) {
+    const s = ctx.state;
+    return {
+        limits: ctx.plan.budget,
+        used: {
+            iterations: s.next_iteration,
+            seconds: Math.floor(s.total_ms / 1000),
+            cost_usd: s.total_cost_usd,
+            cost_reported_by_agent: s.cost_reported,
+            tool_calls: s.total_tool_calls,
+        },
+        note: s.cost_reported ? null : 'the agent reported no cost; the cost budget could not be applied',
+    };
+}
+async function interimReport(ctx, n) {
+    return buildReport({
+        plan: ctx.plan,
+        state: ctx.state,
+        status: null,
+        stop_reason: null,
+        iterations: ctx.iterations,
+        evRel: ctx.evRel,
+        certificate: await ctx.ev.readJson(`${iterDir(n)}/certificate.json`),
+        triangle: null,
+        phuc: null,
+        rung: null,
+        extra: {},
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/engine/verify.ts
 // `phuc-loop verify`: re-checks an evidence tree with nothing but the tree — every sha256 in the
 // manifest, no file outside it, the certificate hash chain, every evidence link, the Triangle and
@@ -36753,6 +36807,674 @@ async function verifyTree(root, opts = {}) {
     return { ok: problems.length === 0, problems, openTail, iterations };
 }
 
+;// CONCATENATED MODULE: ./src/engine/halt.ts
+// Terminal bookkeeping: replays and rungs, the Triangle and the Phuc Test, the halting report.
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Terminal bookkeeping: replays and rungs, the audits, the report, the manifest. */
+async function finish(ctx, status, stopReason, extra) {
+    const { ev, state, o } = ctx;
+    const last = ctx.iterations.at(-1);
+    let certificate = last === undefined ? null : await ev.readJson(`${iterDir(last)}/certificate.json`);
+    const converged = status === 'EXIT_CONVERGED';
+    const rung = await computeRung(ctx, certificate, converged);
+    const triangle = await checkTriangle(ev, ctx.iterations);
+    const phuc = await phucTest(ev, ctx.iterations, { hostPaths: ctx.hostPaths, converged, rungTarget: ctx.plan.rung_target, rungAchieved: rung.achieved });
+    let finalStatus = status;
+    let finalReason = stopReason;
+    let withheld = null;
+    if (triangle.triangle_vertex_missing !== 'none') {
+        finalReason = triangle.triangle_vertex_missing === 'VERIFY' ? 'VERIFY_SKIPPED' : 'INVARIANT_VIOLATION';
+        withheld = `Triangle Law: the ${triangle.triangle_vertex_missing} vertex is missing`;
+    }
+    else if (!phuc.pass && status !== 'EXIT_NEED_INFO') {
+        finalReason = phuc.failures[0].split(':')[0];
+        withheld = phuc.failures.join('; ');
+    }
+    else if (converged && rung.alignment.status === 'DRIFTING') {
+        finalReason = 'NORTHSTAR_DRIFT';
+        withheld = `the Northstar distance grew over the loop (${rung.alignment.northstar_distance_start} → ${rung.alignment.northstar_distance_end})`;
+    }
+    else if (converged && rung.alignment.status === 'NEUTRAL' && !ctx.intake.config.northstar_neutral_reason) {
+        finalReason = 'GLOW_WITHOUT_NORTHSTAR_ALIGNMENT';
+        withheld = 'no Northstar metric moved (NEUTRAL); measure one that this loop advances, or set northstar_neutral_reason in the config to accept it';
+    }
+    if (withheld) {
+        finalStatus = 'EXIT_BLOCKED';
+        extra = { ...extra, detail: `${status} withheld: ${withheld}${extra.detail ? ` (${extra.detail})` : ''}` };
+    }
+    if (withheld)
+        o.log.warn(extra.detail);
+    const head = await ctx.git.head();
+    state.terminal = { status: finalStatus, stop_reason: finalReason, head, inputs_hash: await allInputsHash(ctx.cwd, ctx.intake.config.acceptance_criteria, await ctx.git.listFiles()) };
+    if (last !== undefined)
+        await writeIterationRecords(ctx, last, { status: finalStatus, stop_reason: finalReason });
+    const agentsMd = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(ctx.cwd, 'AGENTS.md'), 'utf8').catch(() => '');
+    await ev.write('agents_md_final.md', agentsMd);
+    certificate = last === undefined ? null : await ev.readJson(`${iterDir(last)}/certificate.json`);
+    const report = buildReport({
+        plan: ctx.plan,
+        state,
+        status: finalStatus,
+        stop_reason: finalReason,
+        iterations: ctx.iterations,
+        evRel: ctx.evRel,
+        certificate,
+        triangle,
+        phuc,
+        rung,
+        extra: { ...extra, backpressureOnly: last === undefined && !!extra.backpressure },
+    });
+    await ev.writeJson('halting_report.json', report);
+    await ev.writeJson('budget_log.json', budgetLog(ctx));
+    await saveState(ctx);
+    o.log.info(`halt: ${finalStatus}(${finalReason}) after ${ctx.iterations.length} iteration(s)${certificate ? `, certificate ${certificate.type}` : ''}`);
+    return { status: finalStatus, stop_reason: finalReason, exitCode: EXIT_CODES[finalStatus], report };
+}
+async function computeRung(ctx, cert, converged) {
+    const { plan, state, ev, o } = ctx;
+    const distanceStart = plan.northstar.metrics.length ? snapshot(plan.northstar.metrics, plan.northstar.metrics.map((m) => ({ id: m.id, value: plan.northstar.baseline[m.id] ?? m.current })), new Map(Object.entries(plan.northstar.baseline))) : null;
+    const end = state.last_northstar;
+    const advanced = (end?.readings ?? [])
+        .filter((r) => {
+        const s = distanceStart?.readings.find((x) => x.id === r.id);
+        return r.distance !== null && s?.distance && new decimal_Decimal(r.distance).lt(s.distance);
+    })
+        .map((r) => r.id);
+    const startD = distanceStart?.total_distance ?? null;
+    const endD = end?.total_distance ?? null;
+    const drifting = startD !== null && endD !== null && new decimal_Decimal(endD).gt(startD);
+    const alignment = {
+        status: (advanced.length ? 'ALIGNED' : drifting ? 'DRIFTING' : 'NEUTRAL'),
+        metrics_advanced: advanced,
+        northstar_distance_start: startD,
+        northstar_distance_end: endD,
+        neutral_reason: ctx.intake.config.northstar_neutral_reason ?? null,
+    };
+    const result = { achieved: 0, target: plan.rung_target, checks: {}, replays: [], alignment, security: null };
+    if (!converged || !cert)
+        return result;
+    const evidenceComplete = (await verifyTree(ev.root, { allowOpenTail: true, manifest: ctx.ev.manifest() })).ok;
+    const triangle = await checkTriangle(ev, ctx.iterations);
+    const r641 = {
+        certificate_present: true,
+        checks_green: cert.checklist.length > 0 && cert.checklist.every((c) => c.met),
+        evidence_complete: evidenceComplete,
+        triangle: triangle.triangle_vertex_missing === 'none',
+    };
+    result.checks['641'] = r641;
+    if (!Object.values(r641).every(Boolean))
+        return result;
+    result.achieved = 641;
+    if (plan.rung_target < 274177)
+        return result;
+    // Replays of the final checks (seed §12): the same certificate every time, or the rung is not reached.
+    const dir = iterDir(ctx.iterations.at(-1));
+    for (let k = 1; k <= plan.replays; k++) {
+        const checks = await runChecks(ctx.intake.config.acceptance_criteria, checkCtx(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal }));
+        const r = await computeResidual(ctx.intake.config, checks, { runner: o.runner, cwd: ctx.cwd, env: ctx.checkEnv, signal: o.signal });
+        const replayCert = 'error' in r ? null : issueCertificate({
+            iteration: cert.iteration,
+            declared: cert.declared_certificates,
+            residualMetric: cert.residual_metric,
+            residual: r.value,
+            residualDetail: r.detail,
+            R_p: plan.R_p ? new decimal_Decimal(plan.R_p) : null,
+            history: cert.residual_history.slice(0, -1),
+            checks,
+            tree: cert.tree,
+            previousSha256: cert.previous_certificate_sha256,
+            guardrail: null,
+            backpressure: null,
+            budget: null,
+        });
+        const same = !!replayCert && replayCert.type === cert.type && replayCert.residual === cert.residual && replayCert.checklist.every((c, i) => c.met === cert.checklist[i]?.met);
+        result.replays.push({ replay: k, type: replayCert?.type ?? 'NONE', residual: replayCert?.residual ?? null, same });
+        await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
+        o.log.info(`replay ${k}/${plan.replays}: certificate ${replayCert?.type ?? 'NONE'}, residual ${replayCert?.residual ?? 'n/a'}${same ? '' : ' — DIFFERS (flaky check)'}`);
+    }
+    const st = selfTests();
+    const r274177 = {
+        replays_same_certificate: result.replays.length >= 2 && result.replays.every((r) => r.same),
+        residual_history_all_decimal_strings: allDecimalStrings(state.residual_history),
+        divergence_detector_self_test: st.divergence_detector,
+        null_edge_case_sweep: st.null_edge_sweep,
+        glow_history_all_present: state.glow_history.length === ctx.iterations.length,
+        seed_checksum_verified: plan.seed_checksum.verified,
+    };
+    result.checks['274177'] = r274177;
+    if (!Object.values(r274177).every(Boolean))
+        return result;
+    result.achieved = 274177;
+    if (plan.rung_target < 65537 || !plan.security)
+        return result;
+    const gate = await o.runner.run({ command: plan.security.gate, cwd: ctx.cwd, env: ctx.checkEnv, timeoutMs: 1_800_000 });
+    await ev.write('security_gate.log', scrub(ctx, `$ ${plan.security.gate}\n${gate.stdout}\n${gate.stderr}\n--- exit ${gate.exitCode} ---\n`));
+    const after = await o.runner.run({ command: plan.security.api_surface, cwd: ctx.cwd, env: ctx.checkEnv, timeoutMs: 600_000 });
+    const afterEntry = await ev.write('api_surface_after.txt', scrub(ctx, after.stdout));
+    const beforeSha = plan.security.api_surface_before?.split('#')[1] ?? null;
+    const drift = beforeSha !== afterEntry.sha256;
+    const explanation = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(ctx.cwd, plan.security.drift_explanation), 'utf8').catch(() => '');
+    const explained = !drift || (explanation.trim().length > 0 && (await changedInLoop(ctx, plan.security.drift_explanation)));
+    result.security = { gate_exit_code: gate.exitCode, api_surface_drift: drift, drift_explained: explained, api_surface_after: ev.link(afterEntry.path) };
+    const r65537 = {
+        security_gate_passed: gate.exitCode === 0 && after.exitCode === 0,
+        api_surface_snapshots: plan.security.api_surface_before !== null,
+        api_drift_explained: explained,
+        northstar_aligned_or_neutral: alignment.status !== 'DRIFTING',
+    };
+    result.checks['65537'] = r65537;
+    if (Object.values(r65537).every(Boolean))
+        result.achieved = 65537;
+    return result;
+}
+/** Whether the loop's commits changed `path` (the drift explanation must be written during the loop). */
+async function changedInLoop(ctx, path) {
+    for (const n of ctx.iterations) {
+        const a = await ctx.ev.readJson(`${iterDir(n)}/artifacts.json`);
+        if (a?.changed_paths.includes(path))
+            return true;
+    }
+    return false;
+}
+/** The outcome of a loop that stopped before its plan existed (nothing ran, no certificate). */
+function earlyOutcome(status, stopReason, extra) {
+    const report = buildReport({
+        plan: null,
+        state: null,
+        status,
+        stop_reason: stopReason,
+        iterations: [],
+        evRel: '',
+        certificate: null,
+        triangle: null,
+        phuc: null,
+        rung: null,
+        extra,
+    });
+    return { status, stop_reason: stopReason, exitCode: EXIT_CODES[status], report };
+}
+async function needInfo(ev, info, o) {
+    for (const m of info.messages)
+        o.log.error(m);
+    const outcome = earlyOutcome('EXIT_NEED_INFO', info.stop_reason, { missing_fields: info.missing_fields, messages: info.messages });
+    // The evidence of an earlier loop is never overwritten by a run that could not start.
+    if (!(await ev.exists()) || (await listFiles(ev.root)).every((f) => NOT_EVIDENCE.has(f) || f === 'halting_report.json' || f === 'manifest.json')) {
+        await ev.clear();
+        await ev.writeJson('halting_report.json', outcome.report);
+        await ev.saveManifest();
+    }
+    return outcome;
+}
+function blockedEarly(stopReason, detail) {
+    return earlyOutcome('EXIT_BLOCKED', stopReason, { detail });
+}
+
+;// CONCATENATED MODULE: ./src/engine/learn.ts
+// ACCUMULATE_LEARNINGS: the lane-typed AGENTS.md entry of an iteration (seed §8.1–8.2).
+
+
+
+
+
+
+
+/** The iteration's lane-typed AGENTS.md entry (seed §8.1–8.2) and its facts (for "new learning"). */
+function learn(ctx, n, x) {
+    const { plan, state } = ctx;
+    const report = x.collected.report;
+    const r = report.state === 'valid' ? report.report : {};
+    const succeeded = [];
+    const failed = [];
+    const facts = [];
+    const fact = (list, lane, key, text) => {
+        list.push({ lane, text });
+        facts.push(`${lane}:${key}`);
+    };
+    for (const c of x.checks) {
+        if (c.met)
+            fact(succeeded, 'A', `met:${c.id}`, `criterion ${c.id} passed (exit 0) — ${c.evidence}`);
+        else
+            fact(failed, 'A', `failed:${c.id}:${c.timed_out ? 'timeout' : c.exit_code}`, `criterion ${c.id} ${c.timed_out ? 'timed out' : `failed (exit ${c.exit_code})`} — ${c.evidence}`);
+    }
+    if (x.collected.diff)
+        fact(succeeded, 'A', 'diff', `${x.collected.diffFiles} file(s) changed — ${ctx.ev.link(`${iterDir(n)}/diff.patch`)}`);
+    if (x.residual && x.previousResidual && !x.residual.eq(x.previousResidual))
+        fact(succeeded, 'B', 'residual', `residual ${dstr(x.previousResidual)} → ${dstr(x.residual)} (${plan.residual.metric})`);
+    const prevDist = state.last_northstar?.total_distance ?? null;
+    if (x.ns.total_distance && prevDist && x.ns.total_distance !== prevDist)
+        fact(succeeded, 'B', 'northstar', `northstar distance ${prevDist} → ${x.ns.total_distance}`);
+    if (x.guardrail)
+        fact(failed, 'A', 'guardrail', `GUARDRAIL: ${x.guardrail}`);
+    if (x.empty)
+        fact(failed, 'A', 'empty', 'Iteration produced no artifacts (no change, no report): EVIDENCE_INCOMPLETE');
+    const ar = x.agent.result;
+    if (ar.timedOut)
+        fact(failed, 'A', 'agent-timeout', `agent killed at the ${plan.budget.max_seconds_per_iteration} s limit — ${ctx.ev.link(`${iterDir(n)}/agent.log`)}`);
+    else if (x.stopped)
+        fact(failed, 'A', 'agent-stopped', `agent stopped by backpressure: ${x.agent.backpressure}`);
+    else if (ar.exitCode !== 0)
+        fact(failed, 'A', `agent-exit:${ar.exitCode}`, `agent exited ${ar.exitCode ?? ar.signal} — ${ctx.ev.link(`${iterDir(n)}/agent.log`)}`);
+    if (x.residualError)
+        fact(failed, 'A', 'residual-error', `residual unavailable: ${x.residualError}`);
+    if (report.state === 'malformed')
+        fact(failed, 'A', 'report-malformed', `agent report malformed (${report.error})`);
+    for (const t of sanitizeList(r.failures, ctx.hostPaths))
+        fact(failed, 'C', `c:${t}`, t);
+    for (const c of x.checks.filter((k) => k.reused_from_iteration !== null))
+        fact(succeeded, 'A', `reused:${c.id}`, `criterion ${c.id} passed before on unchanged inputs (reused, not re-run) — ${c.evidence}`);
+    for (const c of x.checks.filter((k) => k.failure_kind === 'transient'))
+        fact(succeeded, 'B', `transient:${c.id}`, `criterion ${c.id} passed on attempt ${c.attempts} (a transient failure)`);
+    for (const d of x.detour?.repeated ?? [])
+        fact(failed, 'A', `repeated:${d.signature}`, `the same failure twice in a row: ${d.signature}${d.instruction ? ' (a known fix is given next iteration)' : ''}`);
+    if (x.escalated)
+        fact(failed, 'A', 'escalation', `no better residual for 2 iterations: switching the agent to ${x.escalated}`);
+    const v = x.verdict;
+    const concerns = v?.state === 'valid' ? v.verdict.concerns : [];
+    if (v?.state === 'malformed')
+        fact(failed, 'A', 'critic-malformed', `critic verdict malformed (${sanitizeAgentText(v.error, ctx.hostPaths)})`);
+    if (v?.state === 'valid')
+        fact(v.verdict.status === 'VERIFIED' ? succeeded : failed, 'C', `critic:${v.verdict.status}`, `critic: ${v.verdict.status}, further iteration can help: ${v.verdict.can_further_iteration_help}`);
+    for (const c of concerns.slice(0, 10))
+        fact(failed, 'C', `concern:${c.file}:${c.line}`, sanitizeAgentText(`critic concern ${c.file}${c.line !== undefined ? `:${c.line}` : ''} [${c.severity}] ${c.recommendation}`, ctx.hostPaths));
+    if (x.criticReverted.length)
+        fact(failed, 'A', 'critic-edits', `the critic changed files (reverted): ${x.criticReverted.join(', ')}`);
+    const open = [
+        ...sanitizeList(r.open_questions, ctx.hostPaths),
+        ...concerns.slice(0, 5).map((c) => sanitizeAgentText(`critic: ${c.file}${c.line !== undefined ? `:${c.line}` : ''} — ${c.recommendation}`, ctx.hostPaths)),
+        ...x.checks.filter((c) => !c.met).map((c) => `What makes criterion ${c.id} fail? Its log: ${c.evidence}`),
+    ];
+    const prev = x.previousResidual;
+    const direction = !x.residual || !prev || x.residual.eq(prev) ? 'STABLE' : x.residual.lt(prev) ? 'IMPROVING' : 'DIVERGING';
+    const nsDelta = x.ns.total_distance && prevDist ? dstr(new decimal_Decimal(x.ns.total_distance).minus(prevDist)) : null;
+    const rp = plan.R_p;
+    const artifacts = x.collected.artifacts;
+    const entry = {
+        iteration: n,
+        tried: sanitizeList(r.tried, ctx.hostPaths),
+        succeeded,
+        failed,
+        residual_metric: plan.residual.metric,
+        residual_value: x.residual ? dstr(x.residual) : 'null (not computed)',
+        residual_direction: direction,
+        certificate: x.cert.type,
+        glow: { total: 0, G: 0, L: 0, O: 0, W: 0 },
+        glow_delta: null,
+        northstar_distance: x.ns.total_distance ?? 'n/a',
+        northstar_direction: nsDelta === null || new decimal_Decimal(nsDelta).isZero() ? 'STABLE' : new decimal_Decimal(nsDelta).isNeg() ? 'IMPROVING' : 'DRIFTING',
+        northstar_distance_delta: nsDelta,
+        open_questions: open,
+        gbb: {
+            Z: `${iterDir(n)}/cnf_capsule.json#${ctx.ev.entry(`${iterDir(n)}/cnf_capsule.json`).sha256}`,
+            Sigma: x.guardrail ? `false (${x.guardrail})` : direction === 'DIVERGING' ? 'true (residual rose: divergence watch)' : 'true',
+            tau: [...artifacts.map((a) => a.path), `${iterDir(n)}/certificate.json`].join(', '),
+            Gc: 'see glow.json agents_md_size_delta_lines',
+            iota: String((x.collected.diff ? 1 : 0) + (report.state !== 'absent' ? 1 : 0)),
+            Rp: x.residual === null ? 'residual not computed (never compared)' : rp ? `${dstr(x.residual)} ${x.residual.lt(rp) ? '<' : '>='} ${rp}` : `${dstr(x.residual)} ${x.residual.isZero() ? '= 0 (EXACT)' : '> 0'}`,
+        },
+    };
+    return { entry, facts };
+}
+async function writeAgentsMd(ctx, section) {
+    const path = (0,external_node_path_namespaceObject.join)(ctx.cwd, 'AGENTS.md');
+    const existing = await (0,promises_namespaceObject.readFile)(path, 'utf8').catch(() => null);
+    await atomicWrite(path, mergeSection(existing, section.text));
+    // LEARNINGS_NOT_ACCUMULATED (seed §3.6): read back before BUDGET_CHECK.
+    const back = extractSection(await (0,promises_namespaceObject.readFile)(path, 'utf8'));
+    if (back === null || back.trim() !== section.text.trim())
+        throw new InvariantViolation('LEARNINGS_NOT_ACCUMULATED: AGENTS.md does not hold this iteration\'s section');
+}
+
+;// CONCATENATED MODULE: ./src/engine/budget.ts
+
+const DEFAULT_BUDGET = {
+    max_iterations: 10,
+    max_seconds_per_iteration: 1800,
+    max_total_seconds: 14400,
+    max_total_cost_usd: null,
+    max_tool_calls_per_iteration: 80,
+    max_total_tool_calls: 500,
+};
+const KIND = {
+    max_iterations: 'iterations',
+    max_seconds_per_iteration: 'seconds',
+    max_total_seconds: 'seconds',
+    max_tool_calls_per_iteration: 'tool_calls',
+    max_total_tool_calls: 'tool_calls',
+};
+const PROFILE_SCALES = {
+    strict: { iterations: '1', seconds: '1', tool_calls: '1' },
+    fast: { iterations: '0.5', seconds: '0.5', tool_calls: '0.5' },
+    benchmark_adapt: { iterations: '0.7', seconds: '0.7', tool_calls: '0.8' },
+};
+const CLAMP_MIN = { iterations: 3, seconds: 600, tool_calls: 40 };
+function resolveBudget(config) {
+    const written = config.budget;
+    const explicit = Object.keys(written).filter((k) => written[k] !== undefined);
+    const budget = { ...DEFAULT_BUDGET, max_total_cost_usd: written.max_total_cost_usd ?? null };
+    const reductions = [];
+    for (const key of Object.keys(KIND)) {
+        const value = written[key];
+        if (value !== undefined) {
+            budget[key] = value;
+            continue;
+        }
+        const kind = KIND[key];
+        const scale = PROFILE_SCALES[config.profile][kind];
+        const scaled = new decimal_Decimal(DEFAULT_BUDGET[key]).mul(scale).ceil().toNumber();
+        const clamped = Math.max(scaled, CLAMP_MIN[kind]);
+        if (clamped !== DEFAULT_BUDGET[key])
+            reductions.push(`${key}: ${DEFAULT_BUDGET[key]} → ${clamped} (profile ${config.profile}, scale ${scale}` +
+                `${clamped !== scaled ? `, raised to clamp_min ${CLAMP_MIN[kind]}` : ''})`);
+        budget[key] = clamped;
+    }
+    return { budget, explicit, reductions };
+}
+
+;// CONCATENATED MODULE: ./src/engine/plan.ts
+// INTAKE_GOAL, NULL_CHECK and DREAM_GOAL: the config and NORTHSTAR.md are read and checked for
+// nulls (seed §13) before anything runs; plan.json (the REMIND vertex) anchors the contract.
+
+
+
+
+
+
+
+
+const LOOP_SCRATCH_DIR = 'scratch';
+const HALTING_FIELDS = new Set(['certificates', 'R_p']);
+const NULL_FIELDS = new Set(['goal', 'acceptance_criteria', 'version']);
+/** Reads and null-checks the inputs; returns what is missing instead of guessing. */
+/**
+ * The contract a plan is made from: the parsed config without its budget and agent. A resumed loop
+ * must have the same contract; a raised budget or another agent is a legitimate continuation.
+ */
+function contractHash(config) {
+    const { budget: _budget, agent: _agent, ...contract } = config;
+    return sha256(canonicalJson(contract));
+}
+async function intake(cwd, configPath, agentOverride, budgetOverrides = {}) {
+    let config;
+    let configText;
+    try {
+        configText = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(cwd, configPath), 'utf8').catch(() => '');
+        config = await loadConfig((0,external_node_path_namespaceObject.join)(cwd, configPath), configPath);
+    }
+    catch (e) {
+        if (!(e instanceof ConfigError))
+            throw e;
+        const fields = e.problems.map((p) => p.field || configPath);
+        const top = fields.map((f) => f.split('.')[0]);
+        const stop_reason = top.some((f) => HALTING_FIELDS.has(f))
+            ? 'HALTING_CRITERIA_MISSING'
+            : top.some((f) => NULL_FIELDS.has(f) || f === configPath)
+                ? 'NULL_INPUT'
+                : 'CONFIG_INVALID';
+        return { stop_reason, missing_fields: fields, messages: e.message.split('\n').slice(1).map((l) => l.replace(/^\s*- /, `${configPath}: `)) };
+    }
+    if (agentOverride)
+        config = { ...config, agent: { ...config.agent, use: agentOverride } };
+    // A budget given on the command line (or as an action input) counts as written in the file.
+    config = { ...config, budget: { ...config.budget, ...budgetOverrides } };
+    if (config.agent.use === 'command' && !config.agent.run)
+        return { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.run'], messages: [`${configPath}: agent.run: is required when agent.use is command`] };
+    let northstarText;
+    try {
+        northstarText = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(cwd, config.northstar), 'utf8');
+    }
+    catch {
+        return {
+            stop_reason: 'NORTHSTAR_MISSING',
+            missing_fields: ['northstar'],
+            messages: [`${config.northstar}: not found; the loop cannot start without its Northstar (run \`phuc-loop init\` for a starting file)`],
+        };
+    }
+    try {
+        const northstar = parseNorthstar(northstarText, config.acceptance_criteria.map((c) => c.id));
+        return { config, configText, contract: contractHash(config), northstar, budget: resolveBudget(config) };
+    }
+    catch (e) {
+        if (!(e instanceof NorthstarError))
+            throw e;
+        return { stop_reason: 'NORTHSTAR_MISSING', missing_fields: ['northstar'], messages: [`${config.northstar}: ${e.message}`] };
+    }
+}
+/** Every path the agent may not change: the user's globs plus the loop's own inputs. */
+function protectedGlobs(config, configPath) {
+    return [...new Set([...config.protected, configPath, config.northstar, ...(config.mission_context ? [config.mission_context] : [])])];
+}
+function buildPlan(i, configPath, baseline, northstarBaseline, apiSurfaceBefore) {
+    const c = i.config;
+    const seed = seedChecksum();
+    const guarded = protectedGlobs(c, configPath);
+    return {
+        schema_version: '2.0',
+        skill: 'phuc-loop',
+        version: '2.0.0',
+        goal: c.goal,
+        acceptance_criteria: c.acceptance_criteria.map((a) => ({ id: a.id, description: a.description ?? a.run, run: a.run, timeout_seconds: a.timeout_seconds, retries: a.retries, inputs: a.inputs ?? null })),
+        halting_certificates_applicable: c.certificates,
+        R_p: c.R_p ?? null,
+        rung_target: c.rung_target,
+        residual: c.residual,
+        profile: c.profile,
+        budget: i.budget.budget,
+        budget_revisions: [],
+        budget_explicit: i.budget.explicit,
+        budget_reductions: i.budget.reductions,
+        northstar: { file: c.northstar, metrics: i.northstar, baseline: northstarBaseline },
+        baseline,
+        protected: guarded,
+        agent: { use: c.agent.use, model: c.agent.model ?? null },
+        replays: c.replays,
+        critic: c.critic ? { use: c.critic.use, model: c.critic.model ?? null } : null,
+        detours: c.detours,
+        stall_iterations: c.stall_iterations,
+        escalate: c.agent.escalate ? { use: c.agent.escalate.use ?? null, model: c.agent.escalate.model ?? null } : null,
+        mission_context: c.mission_context ?? null,
+        non_goals: [`no change under ${guarded.join(', ')}`, 'no weakened, skipped or deleted test or check', 'no commit, push or history rewrite by the agent'],
+        stop_rules: [
+            'invariant or guardrail violation → EXIT_BLOCKED',
+            'EXACT or CONVERGED certificate → EXIT_CONVERGED',
+            'three strictly increasing residuals → EXIT_DIVERGED',
+            'critic: no further iteration can help while criteria fail → EXIT_BLOCKED(NO_VIABLE_FIX_PATH)',
+            'the same failure signature after a detour → EXIT_BLOCKED(STUCK)',
+            `no better residual for stall_iterations (after escalation, if configured) → EXIT_BLOCKED(STALLED)`,
+            'backpressure (STOP label, scratch/STOP, signal, disk > 90%, rate limit) → EXIT_BLOCKED(BACKPRESSURE_SIGNAL)',
+            'three iterations with W = 0 → EXIT_BLOCKED(NORTHSTAR_DRIFT)',
+            'budget exhausted → EXIT_BUDGET_EXCEEDED',
+        ],
+        config_file: configPath,
+        config_sha256: i.contract,
+        seed_checksum: { formula: '641 × 274177 × 65537', product: seed.product, verified: seed.verified },
+        security: c.security ? { ...c.security, api_surface_before: apiSurfaceBefore } : null,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/engine/critic.ts
+// The critic (microloop seed): an optional process after the checks that reads the diff and the
+// check results and answers a JSON verdict. The verdict is Lane C: it never makes a certificate,
+// but "no further iteration can help" while criteria still fail ends the loop NO_VIABLE_FIX_PATH.
+
+
+const concern = object({
+    file: schemas_string(),
+    line: union([schemas_number().int(), schemas_string()]).optional(),
+    severity: schemas_string(),
+    recommendation: schemas_string(),
+    description: schemas_string().optional(),
+});
+const verdictSchema = object({
+    status: schemas_enum(['VERIFIED', 'UNVERIFIED']),
+    can_further_iteration_help: schemas_boolean().optional(),
+    routing: object({ can_further_iteration_help: schemas_boolean().optional(), recommendation: schemas_string().optional(), reason: schemas_string().optional() }).optional(),
+    concerns: array(concern).default([]),
+})
+    .refine((v) => v.can_further_iteration_help !== undefined || v.routing?.can_further_iteration_help !== undefined, {
+    error: 'can_further_iteration_help (boolean) is required',
+});
+/** The verdict from the critic's report file, or else the last JSON object it printed. */
+function parseVerdict(fileText, stdout) {
+    let candidate = undefined;
+    if (fileText !== null) {
+        try {
+            candidate = JSON.parse(fileText);
+        }
+        catch (e) {
+            return { state: 'malformed', error: `report file is not JSON: ${e.message}` };
+        }
+    }
+    else {
+        const objects = jsonObjectsIn(stdout);
+        if (objects.length === 0)
+            return stdout.trim() ? { state: 'malformed', error: 'no JSON verdict in the output' } : { state: 'absent' };
+        // The scanner keeps numbers as raw text; a verdict's line numbers are plain integers.
+        candidate = JSON.parse(JSON.stringify(objects[objects.length - 1], (_k, v) => (v instanceof RawNumber ? Number(v.raw) : v)));
+    }
+    const r = verdictSchema.safeParse(candidate);
+    if (!r.success)
+        return { state: 'malformed', error: r.error.issues.map((i) => `${i.path.join('.') || 'verdict'}: ${i.message}`).join('; ') };
+    const v = r.data;
+    return {
+        state: 'valid',
+        verdict: {
+            status: v.status,
+            can_further_iteration_help: v.can_further_iteration_help ?? v.routing.can_further_iteration_help,
+            reason: v.routing?.reason ?? null,
+            concerns: v.concerns,
+        },
+    };
+}
+/** What the critic reads on stdin: the goal, the diff and the check results, and its contract. */
+function renderCriticPrompt(goal, diff, checks, logs) {
+    const maxDiff = 200_000;
+    return `# phuc-loop critic
+
+You review one iteration of an agent loop. You do not change any file. Answer with a JSON verdict.
+
+## Goal
+${goal}
+
+## Check results (run by the loop)
+${checks.map((c) => `### ${c.id}: ${c.met ? 'PASSED' : c.timed_out ? 'TIMED OUT' : `FAILED (exit ${c.exit_code})`}\n\`${c.run}\`\n\n\`\`\`\n${(logs[c.id] ?? '').slice(-4000)}\n\`\`\``).join('\n\n')}
+
+## The diff of this iteration
+\`\`\`diff
+${diff.length > maxDiff ? diff.slice(0, maxDiff) + `\n[... ${diff.length - maxDiff} bytes omitted ...]` : diff || '(no change)'}
+\`\`\`
+
+## Verdict contract
+Write to the file named by PHUC_REPORT_FILE (or print as your last output) one JSON object:
+\`{"status": "VERIFIED" | "UNVERIFIED", "can_further_iteration_help": boolean,
+  "concerns": [{"file": string, "line": number, "severity": "low" | "medium" | "high" | "critical", "recommendation": string}]}\`
+Cite every concern with file:line. Say can_further_iteration_help: false only when another
+iteration of the agent cannot fix what remains (e.g. it needs an architectural decision).
+`;
+}
+
+;// CONCATENATED MODULE: ./src/engine/skeptic.ts
+// The Skeptic beyond the checks: failure signatures, the critic, and the DEGA cycle record.
+
+
+
+
+
+
+
+
+
+
+
+/** Signatures of the checks that failed this iteration (read back from their logs). */
+async function failingSignatures(ctx, checks) {
+    const out = [];
+    for (const c of checks.filter((k) => !k.met))
+        out.push(failureSignature(c.id, (await ctx.ev.readText(c.evidence.split('#')[0])) ?? ''));
+    return out;
+}
+/**
+ * The critic (microloop seed): a process after the checks that reads the diff and the results and
+ * answers a verdict (Lane C). It must not fix the code: whatever it changes is put back.
+ */
+async function critique(ctx, n, diff, checks) {
+    const c = ctx.intake.config.critic;
+    if (!c)
+        return null;
+    const dir = iterDir(n);
+    const logs = {};
+    for (const k of checks)
+        logs[k.id] = (await ctx.ev.readText(k.evidence.split('#')[0])) ?? '';
+    const prompt = renderCriticPrompt(ctx.plan.goal, diff, checks, logs);
+    await ctx.ev.write(`${dir}/critic_prompt.md`, prompt);
+    const before = await snapshotDirty(ctx.git, ctx.cwd);
+    const reportFile = (0,external_node_path_namespaceObject.join)(ctx.cwd, LOOP_SCRATCH_DIR, 'phuc-loop', 'verdict.json');
+    const run = await spawnAgent({
+        runner: ctx.o.runner,
+        cwd: ctx.cwd,
+        spec: { preset: c.use, run: c.run, model: c.model, args: c.args, maxTurns: ctx.plan.budget.max_tool_calls_per_iteration },
+        prompt,
+        promptFile: ctx.ev.path(`${dir}/critic_prompt.md`),
+        capsuleFile: ctx.ev.path(`${dir}/cnf_capsule.json`),
+        reportFile,
+        iteration: n,
+        baseEnv: ctx.o.env,
+        timeoutMs: c.timeout_seconds * 1000,
+        stopSources: ctx.stops,
+        pollMs: ctx.o.pollMs ?? 1000,
+        signal: ctx.o.signal,
+        role: 'Skeptic (critic)',
+    });
+    const reverted = await changedSince(ctx.git, ctx.cwd, before);
+    if (reverted.length)
+        await ctx.git.restoreFromIndex(reverted);
+    const r = run.result;
+    await ctx.ev.write(`${dir}/critic.log`, scrub(ctx, `$ critic (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`));
+    const state = parseVerdict(await (0,promises_namespaceObject.readFile)(reportFile, 'utf8').catch(() => null), r.stdout);
+    await ctx.ev.writeJson(`${dir}/critic_verdict.json`, { ...state, lane: 'C', reverted_paths: reverted });
+    ctx.o.log.info(`iter ${n}: critic ${state.state === 'valid' ? `${state.verdict.status}, further iteration can help: ${state.verdict.can_further_iteration_help}, ${state.verdict.concerns.length} concern(s)` : state.state === 'malformed' ? `verdict malformed (${state.error})` : 'gave no verdict'}` +
+        `${reverted.length ? ` — its edits were reverted: ${reverted.join(', ')}` : ''}`);
+    return { state, reverted };
+}
+/** The DEGA cycle record of iteration n: blocker class, improvement, signatures, critic, agent. */
+function recordCycle(ctx, n, x) {
+    const rp = ctx.plan.R_p;
+    const b = blockerClass({
+        criteria: x.checks.length ? x.checks : ctx.plan.acceptance_criteria.map((c) => ({ id: c.id, met: !!ctx.state.criteria_met[c.id] })),
+        residualAvailable: x.residual !== null,
+        residualBelowRp: x.residual === null ? null : rp ? x.residual.lt(rp) : x.residual.isZero(),
+        guardrail: !!x.guardrail,
+    });
+    const failClosed = x.checks.filter((c) => c.timed_out).length + (x.guardrail ? 1 : 0) + (x.empty ? 1 : 0) + (x.residualError ? 1 : 0);
+    const prev = ctx.state.cycles.at(-1);
+    const residual = x.residual === null ? null : dstr(x.residual);
+    ctx.state.cycles.push({
+        iteration: n,
+        agent: describeAgent(ctx, n),
+        blocker_class: b.class,
+        blocker_reason: b.reason,
+        improvement: improvement(prev ? { class: prev.blocker_class, residual: prev.residual, failClosed: prev.fail_closed_signals } : null, { class: b.class, residual, failClosed }),
+        fail_closed_signals: failClosed,
+        residual,
+        failure_signatures: x.failing.map((f) => f.signature),
+        detour_next: x.detourNext,
+        critic: x.verdict === null ? null : x.verdict.state === 'valid' ? x.verdict.verdict.status : x.verdict.state,
+        reused_checks: x.checks.filter((c) => c.reused_from_iteration !== null).map((c) => c.id),
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/engine/loop.ts
 // The loop (seed §2–§3): restore from evidence, build the capsule, run a fresh agent, collect and
 // hash, check, certify, learn, score, commit, decide — until a terminal state with a certificate.
@@ -36783,8 +37505,6 @@ async function verifyTree(root, opts = {}) {
 
 
 
-const DEFAULT_EVIDENCE_DIR = 'evidence/loop';
-const scrubber = (secrets) => (t) => scrubSecrets(t, secrets);
 async function runLoop(o) {
     const fsm = new Fsm();
     const git = new Git(o.runner, o.cwd, o.env);
@@ -36970,30 +37690,6 @@ async function acquireLockFile(ev) {
     await fh.writeFile(`${process.pid}@${(0,external_node_os_namespaceObject.hostname)()}\n`);
     await fh.close();
 }
-function initialState() {
-    return {
-        schema_version: '2.0',
-        next_iteration: 0,
-        residual_history: [],
-        glow_history: [],
-        criteria_met: {},
-        last_certificate_sha256: null,
-        last_facts: [],
-        last_northstar: null,
-        total_ms: 0,
-        total_cost_usd: '0',
-        cost_reported: false,
-        total_tool_calls: 0,
-        exits_fired: [],
-        terminal: null,
-        section_witnessed: 0,
-        section_archived: 0,
-        passes: {},
-        progress: initialProgress(null),
-        cycles: [],
-        rows: [],
-    };
-}
 const range = (a, b) => Array.from({ length: Math.max(0, b - a) }, (_, i) => a + i);
 /** DREAM_GOAL: baseline checks and Northstar readings, then plan.json before iteration 0. */
 async function dream(ctx, configPath) {
@@ -37028,194 +37724,6 @@ async function dream(ctx, configPath) {
     o.log.info(`baseline: ${checks.filter((c) => c.met).length}/${checks.length} criteria met, residual ${plan.baseline.residual ?? `unavailable (${plan.baseline.residual_detail})`}`);
     await saveState(ctx);
     return plan;
-}
-function scrub(ctx, text) {
-    return scrubSecrets(text, ctx.secrets);
-}
-function checkCtx(ctx, dir, tree, opts = {}) {
-    return {
-        runner: ctx.o.runner,
-        cwd: ctx.cwd,
-        env: ctx.checkEnv,
-        evidence: ctx.ev,
-        dir: `${dir}/checks`,
-        tree,
-        signal: opts.signal,
-        scrub: scrubber(ctx.secrets),
-        files: opts.files,
-        passes: opts.reuse ? ctx.state.passes : undefined,
-    };
-}
-/** The hash of every criterion's inputs, when every criterion declares them (else null). */
-async function allInputsHash(cwd, criteria, files) {
-    if (!criteria.every((c) => c.inputs))
-        return null;
-    const hashes = await Promise.all(criteria.map((c) => inputsHash(cwd, c.inputs, files)));
-    return sha256(criteria.map((c, i) => `${c.id}\0${hashes[i]}`).join('\n'));
-}
-async function measureAll(ctx, residual, met) {
-    return Promise.all(ctx.intake.northstar.map((m) => measure(m, {
-        residual,
-        criteriaMet: met,
-        runCommand: async (command) => {
-            const r = await ctx.o.runner.run({ command, cwd: ctx.cwd, env: ctx.checkEnv, timeoutMs: 300_000 });
-            return r.exitCode === 0 ? { output: r.stdout } : { error: `exit ${r.exitCode ?? r.signal}: ${r.stderr.trim().split('\n').pop() ?? ''}` };
-        },
-    })));
-}
-function elapsedMs(ctx) {
-    return ctx.previousTotalMs + (ctx.o.clock.monotonicMs() - ctx.startMs);
-}
-function budgetExhausted(ctx, extraIterations) {
-    const b = ctx.plan.budget;
-    const done = ctx.state.next_iteration + extraIterations;
-    if (done >= b.max_iterations)
-        return { code: 'MAX_ITERS', reason: `${done} of ${b.max_iterations} iterations used` };
-    if (elapsedMs(ctx) >= b.max_total_seconds * 1000)
-        return { code: 'MAX_TOTAL_SECONDS', reason: `${Math.floor(elapsedMs(ctx) / 1000)} s of ${b.max_total_seconds} s used` };
-    if (b.max_total_cost_usd !== null && new decimal_Decimal(ctx.state.total_cost_usd).gte(b.max_total_cost_usd))
-        return { code: 'MAX_COST', reason: `$${ctx.state.total_cost_usd} of $${b.max_total_cost_usd} spent` };
-    if (ctx.state.total_tool_calls >= b.max_total_tool_calls)
-        return { code: 'MAX_TOOL_CALLS', reason: `${ctx.state.total_tool_calls} of ${b.max_total_tool_calls} tool calls used` };
-    return null;
-}
-function currentResidual(ctx) {
-    return ctx.state.residual_history.at(-1) ?? ctx.plan.baseline.residual;
-}
-function buildCapsule(ctx, n, withAgentText) {
-    const { plan, state } = ctx;
-    const lastEntry = ctx.entries.at(-1)?.text ?? null;
-    // The section as the last iteration wrote it (rendered once per iteration).
-    const section = withAgentText ? (ctx.section ??= renderSection({ meta: sectionMeta(ctx), entries: ctx.entries })) : renderSection({ meta: sectionMeta(ctx), entries: [] });
-    const criteria = plan.acceptance_criteria.map((c) => ({ id: c.id, met: !!state.criteria_met[c.id] }));
-    const rp = plan.R_p ? new decimal_Decimal(plan.R_p) : null;
-    const residual = currentResidual(ctx);
-    const lastCert = ctx.iterations.length ? `${iterDir(ctx.iterations.at(-1))}` : null;
-    const blocker = blockerClass({
-        criteria,
-        residualAvailable: residual !== null,
-        residualBelowRp: residual === null ? null : rp ? new decimal_Decimal(residual).lt(rp) : new decimal_Decimal(residual).isZero(),
-        guardrail: false,
-    });
-    const links = [{ path: `${ctx.evRel}/plan.json`, sha256: ctx.ev.entry('plan.json').sha256, role: 'plan' }];
-    const roles = lastCert
-        ? [
-            [`${lastCert}/certificate.json`, 'proof'],
-            [`${lastCert}/diff.patch`, 'artifact'],
-            ...plan.acceptance_criteria.map((c) => [`${lastCert}/checks/${c.id}.log`, 'test']),
-        ]
-        : plan.acceptance_criteria.map((c) => [`baseline/checks/${c.id}.log`, 'test']);
-    for (const [rel, role] of roles) {
-        const e = ctx.ev.entry(rel);
-        if (e)
-            links.push({ path: `${ctx.evRel}/${rel}`, sha256: e.sha256, role });
-    }
-    const b = plan.budget;
-    const glow = state.glow_history.at(-1);
-    const capsule = {
-        version: '2.0',
-        goal_statement: plan.goal,
-        acceptance_criteria: plan.acceptance_criteria.map((c) => `${c.id}: ${c.description} (the loop runs \`${c.run}\`; exit 0 = met)`),
-        halting_certificates_applicable: plan.halting_certificates_applicable,
-        northstar_metrics: plan.northstar.metrics.map((m) => ({
-            id: m.id,
-            metric: m.metric,
-            current: state.last_northstar?.readings.find((r) => r.id === m.id)?.value ?? m.current,
-            target: m.target,
-        })),
-        current_state_summary: {
-            iteration_number: n,
-            residual_current: residual,
-            glow_previous_iteration: glow ? { total: glow.total, G: glow.G, L: glow.L, O: glow.O, W: glow.W } : null,
-            northstar_distance_current: state.last_northstar?.total_distance ?? null,
-            criteria_met_so_far: criteria.filter((c) => c.met).map((c) => c.id),
-            criteria_still_open: criteria.filter((c) => !c.met).map((c) => c.id),
-            open_questions_from_last_iteration: withAgentText && lastEntry ? openQuestionsOf(lastEntry) : [],
-            blocker_class: blocker.class,
-            blocker_reason: blocker.reason,
-            objective: blocker.objective,
-            detour: withAgentText && state.progress.detour?.iteration === n
-                ? state.progress.detour.repeated.map((d) => ({ criterion: d.criterion, signature: d.signature, failure: d.text, known_fix: d.instruction }))
-                : [],
-            reusable_passes: Object.entries(state.passes)
-                .sort(([a], [b]) => (a < b ? -1 : 1))
-                .map(([id, p]) => ({ criterion: id, from: p.iteration === 'baseline' ? 'baseline' : `iteration ${p.iteration}`, evidence: p.evidence })),
-            agent: describeAgent(ctx, n),
-            escalated: isEscalated(ctx, n),
-        },
-        accumulated_learnings: section.text,
-        remaining_budget: {
-            iterations_remaining: b.max_iterations - n,
-            tool_calls_remaining: Math.max(0, b.max_total_tool_calls - state.total_tool_calls),
-            // Whole seconds of recorded iterations only, so the capsule is a function of the evidence.
-            seconds_remaining: Math.max(0, b.max_total_seconds - Math.floor(state.total_ms / 1000)),
-            cost_remaining_usd: b.max_total_cost_usd === null ? null : dstr(decimal_Decimal.max(0, new decimal_Decimal(b.max_total_cost_usd).minus(state.total_cost_usd))),
-        },
-        artifact_links: links,
-        skill_pack: SKILL_PACK,
-        subagent_role: SUBAGENT_ROLE,
-        rung_target: plan.rung_target,
-    };
-    return { capsule, section };
-}
-/** The agent for iteration n: the configured one, or the escalation once the loop has stalled. */
-function agentSpec(ctx, n) {
-    const a = ctx.intake.config.agent;
-    const e = isEscalated(ctx, n) ? a.escalate : undefined;
-    const use = e?.use ?? a.use;
-    return {
-        preset: use,
-        run: e?.run ?? (use === a.use ? a.run : undefined),
-        model: e?.model ?? a.model,
-        args: e?.args ?? a.args,
-        maxTurns: ctx.plan.budget.max_tool_calls_per_iteration,
-    };
-}
-function isEscalated(ctx, n) {
-    const at = ctx.state.progress.escalated_at;
-    return !!ctx.intake.config.agent.escalate && at !== null && n >= at;
-}
-/** How the capsule and report name the agent of iteration n (never its command line: it may hold host paths). */
-function describeAgent(ctx, n) {
-    const a = agentSpec(ctx, n);
-    return `${a.preset}${a.model ? ` (model ${a.model})` : ''}${isEscalated(ctx, n) ? ' [escalated]' : ''}`;
-}
-async function missionText(ctx) {
-    const file = ctx.intake.config.mission_context;
-    if (!file)
-        return undefined;
-    const text = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(ctx.cwd, file), 'utf8').catch(() => null);
-    // Motivation and framing only (DEGA ideology rule), and data like every repository text.
-    return text === null ? `(${file} could not be read)` : sanitizeAgentText(text, ctx.hostPaths, 4000);
-}
-/**
- * The capsule and prompt of iteration n, validated (CONTEXT_BLEED): a capsule with forbidden content
- * is rebuilt from artifacts only (no agent-written text); if that is refused too, the problems.
- */
-async function prepareCapsule(ctx, n) {
-    let capsule = buildCapsule(ctx, n, true).capsule;
-    let problems = capsuleProblems(capsule, ctx.hostPaths);
-    if (problems.length) {
-        ctx.o.log.warn(`capsule refused (${problems.join('; ')}); rebuilding from artifacts only`);
-        capsule = buildCapsule(ctx, n, false).capsule;
-        problems = capsuleProblems(capsule, ctx.hostPaths);
-        if (problems.length)
-            return { problems };
-    }
-    const plan = ctx.plan;
-    const prompt = renderPrompt(capsule, {
-        criteria: plan.acceptance_criteria,
-        protectedPaths: plan.protected,
-        R_p: plan.R_p,
-        residualMetric: plan.residual.metric,
-        evidenceDir: ctx.evRel,
-        mission: await missionText(ctx),
-    });
-    return { capsule, prompt };
-}
-function sectionMeta(ctx) {
-    const p = ctx.plan;
-    return { goal: p.goal, R_p: p.R_p, max_iterations: p.budget.max_iterations, rung_target: p.rung_target, northstar: p.northstar.metrics.map((m) => ({ id: m.id, target: m.target })) };
 }
 /** One iteration, SPAWN_SUBAGENT through BUDGET_CHECK; returns the outcome when the loop halts. */
 async function iterate(ctx, n) {
@@ -37525,460 +38033,12 @@ function nullResidualCertificate(ctx, n, tree, detail) {
         exits_fired: [{ kind: 'INVARIANT', reason: `RESIDUAL_UNAVAILABLE: ${detail}` }],
     };
 }
-/** Signatures of the checks that failed this iteration (read back from their logs). */
-async function failingSignatures(ctx, checks) {
-    const out = [];
-    for (const c of checks.filter((k) => !k.met))
-        out.push(failureSignature(c.id, (await ctx.ev.readText(c.evidence.split('#')[0])) ?? ''));
-    return out;
-}
-/**
- * The critic (microloop seed): a process after the checks that reads the diff and the results and
- * answers a verdict (Lane C). It must not fix the code: whatever it changes is put back.
- */
-async function critique(ctx, n, diff, checks) {
-    const c = ctx.intake.config.critic;
-    if (!c)
-        return null;
-    const dir = iterDir(n);
-    const logs = {};
-    for (const k of checks)
-        logs[k.id] = (await ctx.ev.readText(k.evidence.split('#')[0])) ?? '';
-    const prompt = renderCriticPrompt(ctx.plan.goal, diff, checks, logs);
-    await ctx.ev.write(`${dir}/critic_prompt.md`, prompt);
-    const before = await snapshotDirty(ctx.git, ctx.cwd);
-    const reportFile = (0,external_node_path_namespaceObject.join)(ctx.cwd, LOOP_SCRATCH_DIR, 'phuc-loop', 'verdict.json');
-    const run = await spawnAgent({
-        runner: ctx.o.runner,
-        cwd: ctx.cwd,
-        spec: { preset: c.use, run: c.run, model: c.model, args: c.args, maxTurns: ctx.plan.budget.max_tool_calls_per_iteration },
-        prompt,
-        promptFile: ctx.ev.path(`${dir}/critic_prompt.md`),
-        capsuleFile: ctx.ev.path(`${dir}/cnf_capsule.json`),
-        reportFile,
-        iteration: n,
-        baseEnv: ctx.o.env,
-        timeoutMs: c.timeout_seconds * 1000,
-        stopSources: ctx.stops,
-        pollMs: ctx.o.pollMs ?? 1000,
-        signal: ctx.o.signal,
-        role: 'Skeptic (critic)',
-    });
-    const reverted = await changedSince(ctx.git, ctx.cwd, before);
-    if (reverted.length)
-        await ctx.git.restoreFromIndex(reverted);
-    const r = run.result;
-    await ctx.ev.write(`${dir}/critic.log`, scrub(ctx, `$ critic (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`));
-    const state = parseVerdict(await (0,promises_namespaceObject.readFile)(reportFile, 'utf8').catch(() => null), r.stdout);
-    await ctx.ev.writeJson(`${dir}/critic_verdict.json`, { ...state, lane: 'C', reverted_paths: reverted });
-    ctx.o.log.info(`iter ${n}: critic ${state.state === 'valid' ? `${state.verdict.status}, further iteration can help: ${state.verdict.can_further_iteration_help}, ${state.verdict.concerns.length} concern(s)` : state.state === 'malformed' ? `verdict malformed (${state.error})` : 'gave no verdict'}` +
-        `${reverted.length ? ` — its edits were reverted: ${reverted.join(', ')}` : ''}`);
-    return { state, reverted };
-}
-/** The DEGA cycle record of iteration n: blocker class, improvement, signatures, critic, agent. */
-function recordCycle(ctx, n, x) {
-    const rp = ctx.plan.R_p;
-    const b = blockerClass({
-        criteria: x.checks.length ? x.checks : ctx.plan.acceptance_criteria.map((c) => ({ id: c.id, met: !!ctx.state.criteria_met[c.id] })),
-        residualAvailable: x.residual !== null,
-        residualBelowRp: x.residual === null ? null : rp ? x.residual.lt(rp) : x.residual.isZero(),
-        guardrail: !!x.guardrail,
-    });
-    const failClosed = x.checks.filter((c) => c.timed_out).length + (x.guardrail ? 1 : 0) + (x.empty ? 1 : 0) + (x.residualError ? 1 : 0);
-    const prev = ctx.state.cycles.at(-1);
-    const residual = x.residual === null ? null : dstr(x.residual);
-    ctx.state.cycles.push({
-        iteration: n,
-        agent: describeAgent(ctx, n),
-        blocker_class: b.class,
-        blocker_reason: b.reason,
-        improvement: improvement(prev ? { class: prev.blocker_class, residual: prev.residual, failClosed: prev.fail_closed_signals } : null, { class: b.class, residual, failClosed }),
-        fail_closed_signals: failClosed,
-        residual,
-        failure_signatures: x.failing.map((f) => f.signature),
-        detour_next: x.detourNext,
-        critic: x.verdict === null ? null : x.verdict.state === 'valid' ? x.verdict.verdict.status : x.verdict.state,
-        reused_checks: x.checks.filter((c) => c.reused_from_iteration !== null).map((c) => c.id),
-    });
-}
-/** The iteration's lane-typed AGENTS.md entry (seed §8.1–8.2) and its facts (for "new learning"). */
-function learn(ctx, n, x) {
-    const { plan, state } = ctx;
-    const report = x.collected.report;
-    const r = report.state === 'valid' ? report.report : {};
-    const succeeded = [];
-    const failed = [];
-    const facts = [];
-    const fact = (list, lane, key, text) => {
-        list.push({ lane, text });
-        facts.push(`${lane}:${key}`);
-    };
-    for (const c of x.checks) {
-        if (c.met)
-            fact(succeeded, 'A', `met:${c.id}`, `criterion ${c.id} passed (exit 0) — ${c.evidence}`);
-        else
-            fact(failed, 'A', `failed:${c.id}:${c.timed_out ? 'timeout' : c.exit_code}`, `criterion ${c.id} ${c.timed_out ? 'timed out' : `failed (exit ${c.exit_code})`} — ${c.evidence}`);
-    }
-    if (x.collected.diff)
-        fact(succeeded, 'A', 'diff', `${x.collected.diffFiles} file(s) changed — ${ctx.ev.link(`${iterDir(n)}/diff.patch`)}`);
-    if (x.residual && x.previousResidual && !x.residual.eq(x.previousResidual))
-        fact(succeeded, 'B', 'residual', `residual ${dstr(x.previousResidual)} → ${dstr(x.residual)} (${plan.residual.metric})`);
-    const prevDist = state.last_northstar?.total_distance ?? null;
-    if (x.ns.total_distance && prevDist && x.ns.total_distance !== prevDist)
-        fact(succeeded, 'B', 'northstar', `northstar distance ${prevDist} → ${x.ns.total_distance}`);
-    if (x.guardrail)
-        fact(failed, 'A', 'guardrail', `GUARDRAIL: ${x.guardrail}`);
-    if (x.empty)
-        fact(failed, 'A', 'empty', 'Iteration produced no artifacts (no change, no report): EVIDENCE_INCOMPLETE');
-    const ar = x.agent.result;
-    if (ar.timedOut)
-        fact(failed, 'A', 'agent-timeout', `agent killed at the ${plan.budget.max_seconds_per_iteration} s limit — ${ctx.ev.link(`${iterDir(n)}/agent.log`)}`);
-    else if (x.stopped)
-        fact(failed, 'A', 'agent-stopped', `agent stopped by backpressure: ${x.agent.backpressure}`);
-    else if (ar.exitCode !== 0)
-        fact(failed, 'A', `agent-exit:${ar.exitCode}`, `agent exited ${ar.exitCode ?? ar.signal} — ${ctx.ev.link(`${iterDir(n)}/agent.log`)}`);
-    if (x.residualError)
-        fact(failed, 'A', 'residual-error', `residual unavailable: ${x.residualError}`);
-    if (report.state === 'malformed')
-        fact(failed, 'A', 'report-malformed', `agent report malformed (${report.error})`);
-    for (const t of sanitizeList(r.failures, ctx.hostPaths))
-        fact(failed, 'C', `c:${t}`, t);
-    for (const c of x.checks.filter((k) => k.reused_from_iteration !== null))
-        fact(succeeded, 'A', `reused:${c.id}`, `criterion ${c.id} passed before on unchanged inputs (reused, not re-run) — ${c.evidence}`);
-    for (const c of x.checks.filter((k) => k.failure_kind === 'transient'))
-        fact(succeeded, 'B', `transient:${c.id}`, `criterion ${c.id} passed on attempt ${c.attempts} (a transient failure)`);
-    for (const d of x.detour?.repeated ?? [])
-        fact(failed, 'A', `repeated:${d.signature}`, `the same failure twice in a row: ${d.signature}${d.instruction ? ' (a known fix is given next iteration)' : ''}`);
-    if (x.escalated)
-        fact(failed, 'A', 'escalation', `no better residual for 2 iterations: switching the agent to ${x.escalated}`);
-    const v = x.verdict;
-    const concerns = v?.state === 'valid' ? v.verdict.concerns : [];
-    if (v?.state === 'malformed')
-        fact(failed, 'A', 'critic-malformed', `critic verdict malformed (${sanitizeAgentText(v.error, ctx.hostPaths)})`);
-    if (v?.state === 'valid')
-        fact(v.verdict.status === 'VERIFIED' ? succeeded : failed, 'C', `critic:${v.verdict.status}`, `critic: ${v.verdict.status}, further iteration can help: ${v.verdict.can_further_iteration_help}`);
-    for (const c of concerns.slice(0, 10))
-        fact(failed, 'C', `concern:${c.file}:${c.line}`, sanitizeAgentText(`critic concern ${c.file}${c.line !== undefined ? `:${c.line}` : ''} [${c.severity}] ${c.recommendation}`, ctx.hostPaths));
-    if (x.criticReverted.length)
-        fact(failed, 'A', 'critic-edits', `the critic changed files (reverted): ${x.criticReverted.join(', ')}`);
-    const open = [
-        ...sanitizeList(r.open_questions, ctx.hostPaths),
-        ...concerns.slice(0, 5).map((c) => sanitizeAgentText(`critic: ${c.file}${c.line !== undefined ? `:${c.line}` : ''} — ${c.recommendation}`, ctx.hostPaths)),
-        ...x.checks.filter((c) => !c.met).map((c) => `What makes criterion ${c.id} fail? Its log: ${c.evidence}`),
-    ];
-    const prev = x.previousResidual;
-    const direction = !x.residual || !prev || x.residual.eq(prev) ? 'STABLE' : x.residual.lt(prev) ? 'IMPROVING' : 'DIVERGING';
-    const nsDelta = x.ns.total_distance && prevDist ? dstr(new decimal_Decimal(x.ns.total_distance).minus(prevDist)) : null;
-    const rp = plan.R_p;
-    const artifacts = x.collected.artifacts;
-    const entry = {
-        iteration: n,
-        tried: sanitizeList(r.tried, ctx.hostPaths),
-        succeeded,
-        failed,
-        residual_metric: plan.residual.metric,
-        residual_value: x.residual ? dstr(x.residual) : 'null (not computed)',
-        residual_direction: direction,
-        certificate: x.cert.type,
-        glow: { total: 0, G: 0, L: 0, O: 0, W: 0 },
-        glow_delta: null,
-        northstar_distance: x.ns.total_distance ?? 'n/a',
-        northstar_direction: nsDelta === null || new decimal_Decimal(nsDelta).isZero() ? 'STABLE' : new decimal_Decimal(nsDelta).isNeg() ? 'IMPROVING' : 'DRIFTING',
-        northstar_distance_delta: nsDelta,
-        open_questions: open,
-        gbb: {
-            Z: `${iterDir(n)}/cnf_capsule.json#${ctx.ev.entry(`${iterDir(n)}/cnf_capsule.json`).sha256}`,
-            Sigma: x.guardrail ? `false (${x.guardrail})` : direction === 'DIVERGING' ? 'true (residual rose: divergence watch)' : 'true',
-            tau: [...artifacts.map((a) => a.path), `${iterDir(n)}/certificate.json`].join(', '),
-            Gc: 'see glow.json agents_md_size_delta_lines',
-            iota: String((x.collected.diff ? 1 : 0) + (report.state !== 'absent' ? 1 : 0)),
-            Rp: x.residual === null ? 'residual not computed (never compared)' : rp ? `${dstr(x.residual)} ${x.residual.lt(rp) ? '<' : '>='} ${rp}` : `${dstr(x.residual)} ${x.residual.isZero() ? '= 0 (EXACT)' : '> 0'}`,
-        },
-    };
-    return { entry, facts };
-}
-async function writeAgentsMd(ctx, section) {
-    const path = (0,external_node_path_namespaceObject.join)(ctx.cwd, 'AGENTS.md');
-    const existing = await (0,promises_namespaceObject.readFile)(path, 'utf8').catch(() => null);
-    await atomicWrite(path, mergeSection(existing, section.text));
-    // LEARNINGS_NOT_ACCUMULATED (seed §3.6): read back before BUDGET_CHECK.
-    const back = extractSection(await (0,promises_namespaceObject.readFile)(path, 'utf8'));
-    if (back === null || back.trim() !== section.text.trim())
-        throw new InvariantViolation('LEARNINGS_NOT_ACCUMULATED: AGENTS.md does not hold this iteration\'s section');
-}
 async function commitIteration(ctx, n, cert, glow, certSha) {
     const message = `phuc-loop: iteration ${n} — residual ${cert.residual ?? 'n/a'}, certificate ${cert.type}, GLOW ${glow.total} (G${glow.G} L${glow.L} O${glow.O} W${glow.W})\n\n` +
         `Certificate: ${ctx.evRel}/${iterDir(n)}/certificate.json#${certSha}\n`;
     return ctx.git.commit(message, ['AGENTS.md']);
 }
-/** Shared logs are written only with the manifest: a crash mid-iteration leaves only iter_N files. */
-async function flushPendingLogs(ctx) {
-    for (const [file, line] of ctx.pendingLogs.splice(0))
-        await ctx.ev.appendLine(file, line);
-}
-async function saveState(ctx) {
-    await ctx.ev.writeJson('state.json', ctx.state);
-    await ctx.ev.saveManifest();
-}
-async function writeIterationRecords(ctx, n, terminal) {
-    const { ev, state } = ctx;
-    await flushPendingLogs(ctx);
-    const glow = state.glow_history.at(-1);
-    const cert = await ev.readJson(`${iterDir(n)}/certificate.json`);
-    const cycle = state.cycles.find((c) => c.iteration === n);
-    await ev.appendLine('history.jsonl', JSON.stringify({
-        iteration: n,
-        fsm: ctx.fsm.drain(),
-        certificate: cert?.type ?? null,
-        residual: cert?.residual ?? null,
-        glow: glow ? glow.total : null,
-        northstar_distance: state.last_northstar?.total_distance ?? null,
-        ...(cycle ? { agent: cycle.agent, blocker_class: cycle.blocker_class, improvement: cycle.improvement, failure_signatures: cycle.failure_signatures, critic: cycle.critic, reused_checks: cycle.reused_checks } : {}),
-        decision: terminal ? `${terminal.status}(${terminal.stop_reason})` : 'continue',
-        certificate_link: ev.link(`${iterDir(n)}/certificate.json`),
-    }));
-    // DEGA: the constrained next prompt beside the history, prepared once and reused by the next iteration.
-    const next = await prepareCapsule(ctx, state.next_iteration);
-    ctx.next = { n: state.next_iteration, prepared: next };
-    await ev.write('next-prompt.md', 'prompt' in next ? next.prompt : `The next capsule is refused (CONTEXT_BLEED): ${next.problems.join('; ')}\n`);
-    await ev.writeJson('budget_log.json', budgetLog(ctx));
-    await saveState(ctx);
-}
-function budgetLog(ctx) {
-    const s = ctx.state;
-    return {
-        limits: ctx.plan.budget,
-        used: {
-            iterations: s.next_iteration,
-            seconds: Math.floor(s.total_ms / 1000),
-            cost_usd: s.total_cost_usd,
-            cost_reported_by_agent: s.cost_reported,
-            tool_calls: s.total_tool_calls,
-        },
-        note: s.cost_reported ? null : 'the agent reported no cost; the cost budget could not be applied',
-    };
-}
-async function interimReport(ctx, n) {
-    return buildReport({
-        plan: ctx.plan,
-        state: ctx.state,
-        status: null,
-        stop_reason: null,
-        iterations: ctx.iterations,
-        evRel: ctx.evRel,
-        certificate: await ctx.ev.readJson(`${iterDir(n)}/certificate.json`),
-        triangle: null,
-        phuc: null,
-        rung: null,
-        extra: {},
-    });
-}
-/** Terminal bookkeeping: replays and rungs, the audits, the report, the manifest. */
-async function finish(ctx, status, stopReason, extra) {
-    const { ev, state, o } = ctx;
-    const last = ctx.iterations.at(-1);
-    let certificate = last === undefined ? null : await ev.readJson(`${iterDir(last)}/certificate.json`);
-    const converged = status === 'EXIT_CONVERGED';
-    const rung = await computeRung(ctx, certificate, converged);
-    const triangle = await checkTriangle(ev, ctx.iterations);
-    const phuc = await phucTest(ev, ctx.iterations, { hostPaths: ctx.hostPaths, converged, rungTarget: ctx.plan.rung_target, rungAchieved: rung.achieved });
-    let finalStatus = status;
-    let finalReason = stopReason;
-    let withheld = null;
-    if (triangle.triangle_vertex_missing !== 'none') {
-        finalReason = triangle.triangle_vertex_missing === 'VERIFY' ? 'VERIFY_SKIPPED' : 'INVARIANT_VIOLATION';
-        withheld = `Triangle Law: the ${triangle.triangle_vertex_missing} vertex is missing`;
-    }
-    else if (!phuc.pass && status !== 'EXIT_NEED_INFO') {
-        finalReason = phuc.failures[0].split(':')[0];
-        withheld = phuc.failures.join('; ');
-    }
-    else if (converged && rung.alignment.status === 'DRIFTING') {
-        finalReason = 'NORTHSTAR_DRIFT';
-        withheld = `the Northstar distance grew over the loop (${rung.alignment.northstar_distance_start} → ${rung.alignment.northstar_distance_end})`;
-    }
-    else if (converged && rung.alignment.status === 'NEUTRAL' && !ctx.intake.config.northstar_neutral_reason) {
-        finalReason = 'GLOW_WITHOUT_NORTHSTAR_ALIGNMENT';
-        withheld = 'no Northstar metric moved (NEUTRAL); measure one that this loop advances, or set northstar_neutral_reason in the config to accept it';
-    }
-    if (withheld) {
-        finalStatus = 'EXIT_BLOCKED';
-        extra = { ...extra, detail: `${status} withheld: ${withheld}${extra.detail ? ` (${extra.detail})` : ''}` };
-    }
-    if (withheld)
-        o.log.warn(extra.detail);
-    const head = await ctx.git.head();
-    state.terminal = { status: finalStatus, stop_reason: finalReason, head, inputs_hash: await allInputsHash(ctx.cwd, ctx.intake.config.acceptance_criteria, await ctx.git.listFiles()) };
-    if (last !== undefined)
-        await writeIterationRecords(ctx, last, { status: finalStatus, stop_reason: finalReason });
-    const agentsMd = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(ctx.cwd, 'AGENTS.md'), 'utf8').catch(() => '');
-    await ev.write('agents_md_final.md', agentsMd);
-    certificate = last === undefined ? null : await ev.readJson(`${iterDir(last)}/certificate.json`);
-    const report = buildReport({
-        plan: ctx.plan,
-        state,
-        status: finalStatus,
-        stop_reason: finalReason,
-        iterations: ctx.iterations,
-        evRel: ctx.evRel,
-        certificate,
-        triangle,
-        phuc,
-        rung,
-        extra: { ...extra, backpressureOnly: last === undefined && !!extra.backpressure },
-    });
-    await ev.writeJson('halting_report.json', report);
-    await ev.writeJson('budget_log.json', budgetLog(ctx));
-    await saveState(ctx);
-    o.log.info(`halt: ${finalStatus}(${finalReason}) after ${ctx.iterations.length} iteration(s)${certificate ? `, certificate ${certificate.type}` : ''}`);
-    return { status: finalStatus, stop_reason: finalReason, exitCode: EXIT_CODES[finalStatus], report };
-}
-async function computeRung(ctx, cert, converged) {
-    const { plan, state, ev, o } = ctx;
-    const distanceStart = plan.northstar.metrics.length ? snapshot(plan.northstar.metrics, plan.northstar.metrics.map((m) => ({ id: m.id, value: plan.northstar.baseline[m.id] ?? m.current })), new Map(Object.entries(plan.northstar.baseline))) : null;
-    const end = state.last_northstar;
-    const advanced = (end?.readings ?? [])
-        .filter((r) => {
-        const s = distanceStart?.readings.find((x) => x.id === r.id);
-        return r.distance !== null && s?.distance && new decimal_Decimal(r.distance).lt(s.distance);
-    })
-        .map((r) => r.id);
-    const startD = distanceStart?.total_distance ?? null;
-    const endD = end?.total_distance ?? null;
-    const drifting = startD !== null && endD !== null && new decimal_Decimal(endD).gt(startD);
-    const alignment = {
-        status: (advanced.length ? 'ALIGNED' : drifting ? 'DRIFTING' : 'NEUTRAL'),
-        metrics_advanced: advanced,
-        northstar_distance_start: startD,
-        northstar_distance_end: endD,
-        neutral_reason: ctx.intake.config.northstar_neutral_reason ?? null,
-    };
-    const result = { achieved: 0, target: plan.rung_target, checks: {}, replays: [], alignment, security: null };
-    if (!converged || !cert)
-        return result;
-    const evidenceComplete = (await verifyTree(ev.root, { allowOpenTail: true, manifest: ctx.ev.manifest() })).ok;
-    const triangle = await checkTriangle(ev, ctx.iterations);
-    const r641 = {
-        certificate_present: true,
-        checks_green: cert.checklist.length > 0 && cert.checklist.every((c) => c.met),
-        evidence_complete: evidenceComplete,
-        triangle: triangle.triangle_vertex_missing === 'none',
-    };
-    result.checks['641'] = r641;
-    if (!Object.values(r641).every(Boolean))
-        return result;
-    result.achieved = 641;
-    if (plan.rung_target < 274177)
-        return result;
-    // Replays of the final checks (seed §12): the same certificate every time, or the rung is not reached.
-    const dir = iterDir(ctx.iterations.at(-1));
-    for (let k = 1; k <= plan.replays; k++) {
-        const checks = await runChecks(ctx.intake.config.acceptance_criteria, checkCtx(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal }));
-        const r = await computeResidual(ctx.intake.config, checks, { runner: o.runner, cwd: ctx.cwd, env: ctx.checkEnv, signal: o.signal });
-        const replayCert = 'error' in r ? null : issueCertificate({
-            iteration: cert.iteration,
-            declared: cert.declared_certificates,
-            residualMetric: cert.residual_metric,
-            residual: r.value,
-            residualDetail: r.detail,
-            R_p: plan.R_p ? new decimal_Decimal(plan.R_p) : null,
-            history: cert.residual_history.slice(0, -1),
-            checks,
-            tree: cert.tree,
-            previousSha256: cert.previous_certificate_sha256,
-            guardrail: null,
-            backpressure: null,
-            budget: null,
-        });
-        const same = !!replayCert && replayCert.type === cert.type && replayCert.residual === cert.residual && replayCert.checklist.every((c, i) => c.met === cert.checklist[i]?.met);
-        result.replays.push({ replay: k, type: replayCert?.type ?? 'NONE', residual: replayCert?.residual ?? null, same });
-        await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
-        o.log.info(`replay ${k}/${plan.replays}: certificate ${replayCert?.type ?? 'NONE'}, residual ${replayCert?.residual ?? 'n/a'}${same ? '' : ' — DIFFERS (flaky check)'}`);
-    }
-    const st = selfTests();
-    const r274177 = {
-        replays_same_certificate: result.replays.length >= 2 && result.replays.every((r) => r.same),
-        residual_history_all_decimal_strings: allDecimalStrings(state.residual_history),
-        divergence_detector_self_test: st.divergence_detector,
-        null_edge_case_sweep: st.null_edge_sweep,
-        glow_history_all_present: state.glow_history.length === ctx.iterations.length,
-        seed_checksum_verified: plan.seed_checksum.verified,
-    };
-    result.checks['274177'] = r274177;
-    if (!Object.values(r274177).every(Boolean))
-        return result;
-    result.achieved = 274177;
-    if (plan.rung_target < 65537 || !plan.security)
-        return result;
-    const gate = await o.runner.run({ command: plan.security.gate, cwd: ctx.cwd, env: ctx.checkEnv, timeoutMs: 1_800_000 });
-    await ev.write('security_gate.log', scrub(ctx, `$ ${plan.security.gate}\n${gate.stdout}\n${gate.stderr}\n--- exit ${gate.exitCode} ---\n`));
-    const after = await o.runner.run({ command: plan.security.api_surface, cwd: ctx.cwd, env: ctx.checkEnv, timeoutMs: 600_000 });
-    const afterEntry = await ev.write('api_surface_after.txt', scrub(ctx, after.stdout));
-    const beforeSha = plan.security.api_surface_before?.split('#')[1] ?? null;
-    const drift = beforeSha !== afterEntry.sha256;
-    const explanation = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(ctx.cwd, plan.security.drift_explanation), 'utf8').catch(() => '');
-    const explained = !drift || (explanation.trim().length > 0 && (await changedInLoop(ctx, plan.security.drift_explanation)));
-    result.security = { gate_exit_code: gate.exitCode, api_surface_drift: drift, drift_explained: explained, api_surface_after: ev.link(afterEntry.path) };
-    const r65537 = {
-        security_gate_passed: gate.exitCode === 0 && after.exitCode === 0,
-        api_surface_snapshots: plan.security.api_surface_before !== null,
-        api_drift_explained: explained,
-        northstar_aligned_or_neutral: alignment.status !== 'DRIFTING',
-    };
-    result.checks['65537'] = r65537;
-    if (Object.values(r65537).every(Boolean))
-        result.achieved = 65537;
-    return result;
-}
-/** Whether the loop's commits changed `path` (the drift explanation must be written during the loop). */
-async function changedInLoop(ctx, path) {
-    for (const n of ctx.iterations) {
-        const a = await ctx.ev.readJson(`${iterDir(n)}/artifacts.json`);
-        if (a?.changed_paths.includes(path))
-            return true;
-    }
-    return false;
-}
-async function needInfo(ev, info, o) {
-    for (const m of info.messages)
-        o.log.error(m);
-    const report = buildReport({
-        plan: null,
-        state: null,
-        status: 'EXIT_NEED_INFO',
-        stop_reason: info.stop_reason,
-        iterations: [],
-        evRel: '',
-        certificate: null,
-        triangle: null,
-        phuc: null,
-        rung: null,
-        extra: { missing_fields: info.missing_fields, messages: info.messages },
-    });
-    // The evidence of an earlier loop is never overwritten by a run that could not start.
-    if (!(await ev.exists()) || (await listFiles(ev.root)).every((f) => NOT_EVIDENCE.has(f) || f === 'halting_report.json' || f === 'manifest.json')) {
-        await ev.clear();
-        await ev.writeJson('halting_report.json', report);
-        await ev.saveManifest();
-    }
-    return { status: 'EXIT_NEED_INFO', stop_reason: info.stop_reason, exitCode: EXIT_CODES.EXIT_NEED_INFO, report };
-}
-function blockedEarly(stopReason, detail) {
-    const report = buildReport({
-        plan: null,
-        state: null,
-        status: 'EXIT_BLOCKED',
-        stop_reason: stopReason,
-        iterations: [],
-        evRel: '',
-        certificate: null,
-        triangle: null,
-        phuc: null,
-        rung: null,
-        extra: { detail },
-    });
-    return { status: 'EXIT_BLOCKED', stop_reason: stopReason, exitCode: EXIT_CODES.EXIT_BLOCKED, report };
-}
+
 
 ;// CONCATENATED MODULE: ./src/cli/templates.ts
 // What `phuc-loop init` writes: a commented config and a NORTHSTAR.md whose first metric is the

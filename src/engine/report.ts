@@ -5,7 +5,7 @@ import type { Certificate, FiredExit } from './certificate.js';
 import { Decimal, dstr, seedChecksum } from './decimal.js';
 import type { TerminalState } from './fsm.js';
 import type { Glow } from './glow.js';
-import type { LoopState } from './loop.js';
+import type { LoopState } from './loop-context.js';
 import type { Plan } from './plan.js';
 
 export interface RungResult {

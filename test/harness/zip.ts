@@ -1,23 +1,10 @@
 // Minimal ZIP writer/reader for the test harness: seed artifacts with known bytes and inspect
 // what the Action uploaded (archiver's output, data descriptors included). No zip64.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { crc32 } from '../../src/action/zip.js';
 
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-/** CRC-32 (IEEE) of a buffer. */
-export function crc32(buf: Uint8Array): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < buf.length; i++) c = CRC_TABLE[(c ^ buf[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
+// The CRC is the product's (src/action/zip.ts); the reader below stays an independent oracle.
+export { crc32 };
 
 /** Builds a ZIP archive (deflate, UTF-8 names, fixed 1980-01-01 timestamps so bytes are reproducible). */
 export function makeZip(files: Record<string, string | Uint8Array>): Buffer {
