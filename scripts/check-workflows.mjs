@@ -26,15 +26,21 @@ const wfDir = join(root, '.github/workflows');
 const workflows = (await readdir(wfDir)).filter((f) => /\.ya?ml$/.test(f)).map((f) => join(wfDir, f));
 const files = [];
 for (const p of workflows) files.push({ path: relative(root, p), data: await readFile(p, 'utf8') });
-const docs = await readFile(join(root, 'docs/action.md'), 'utf8').catch(() => '');
 let k = 0;
 const examples = [];
-for (const m of docs.matchAll(/```yaml\n(# workflow: [^\n]*\n[\s\S]*?)```/g)) examples.push({ path: `docs/action.md#example-${++k}`, data: m[1] });
+for (const doc of ['docs/action.md', 'README.md']) {
+  const text = await readFile(join(root, doc), 'utf8').catch(() => '');
+  let n = 0;
+  for (const m of text.matchAll(/```yaml\n(# workflow: [^\n]*\n[\s\S]*?)```/g)) {
+    examples.push({ path: `${doc}#example-${++n}`, data: m[1] });
+    k++;
+  }
+}
 files.push(...examples);
 const lint = [];
 for (const f of files) for (const r of await runLint(f.data, f.path)) if (r.message) lint.push({ ...r, ...f });
 if (lint.length) problems.push(`actionlint:\n${getLintLog(lint)}`);
-console.log(`actionlint: ${files.length} workflow file(s) (${k} from docs/action.md), ${lint.length} problem(s)`);
+console.log(`actionlint: ${files.length} workflow file(s) (${k} examples from docs/action.md and README.md), ${lint.length} problem(s)`);
 
 // 2. GitHub's parser on action.yml and the workflows.
 const actionText = await readFile(join(root, 'action.yml'), 'utf8');
