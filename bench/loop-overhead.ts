@@ -21,6 +21,10 @@ acceptance_criteria:
   - id: noop
     run: noop-check
 certificates: [EXACT]
+# A residual that keeps falling: the loop neither stalls nor gets stuck, it runs to its budget.
+residual:
+  metric: command
+  run: progress
 rung_target: 641
 budget:
   max_iterations: ${ITERATIONS}

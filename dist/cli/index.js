@@ -35452,7 +35452,6 @@ function initialState() {
         schema_version: '2.0',
         next_iteration: 0,
         residual_history: [],
-        glow_history: [],
         criteria_met: {},
         last_certificate_sha256: null,
         last_facts: [],
@@ -35590,7 +35589,7 @@ function buildCapsule(ctx, n, withAgentText) {
             links.push({ path: `${ctx.evRel}/${rel}`, sha256: e.sha256, role });
     }
     const b = plan.budget;
-    const glow = state.glow_history.at(-1);
+    const glow = state.rows.at(-1);
     const capsule = {
         version: '2.0',
         goal_statement: plan.goal,
@@ -35682,15 +35681,32 @@ const MANIFEST = 'manifest.json';
 const NOT_EVIDENCE = new Set(['run.lock']);
 let tmpCounter = 0;
 async function atomicWrite(path, data) {
-    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
     const tmp = `${path}.tmp-${process.pid}-${++tmpCounter}`;
-    await (0,promises_namespaceObject.writeFile)(tmp, data);
+    // The folder usually exists: make it only when the write says it is missing (one syscall saved a file).
+    await (0,promises_namespaceObject.writeFile)(tmp, data).catch(async (e) => {
+        if (e.code !== 'ENOENT')
+            throw e;
+        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+        await (0,promises_namespaceObject.writeFile)(tmp, data);
+    });
     await (0,promises_namespaceObject.rename)(tmp, path);
+}
+/** Each iteration's files are listed in its own frozen `iter_N/manifest.json`, which the root lists. */
+const ITERATION = /^(iter_\d+)\//;
+const isIterationManifest = (path) => /^iter_\d+\/manifest\.json$/.test(path);
+/** Canonical JSON of a manifest (the bytes canonicalJson would give, without walking it generically). */
+function manifestText(files) {
+    const rows = [...files]
+        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+        .map((f) => `    {\n      "bytes": ${f.bytes},\n      "path": ${JSON.stringify(f.path)},\n      "sha256": "${f.sha256}"\n    }`);
+    return `{\n  "files": [${rows.length ? `\n${rows.join(',\n')}\n  ` : ''}],\n  "schema_version": "2.0"\n}\n`;
 }
 class EvidenceStore {
     root;
     entries = new Map();
     appendCache = new Map();
+    /** Iterations whose manifest must be rewritten (the root manifest stays small: O(iterations)). */
+    dirty = new Set();
     constructor(root) {
         this.root = root;
     }
@@ -35702,6 +35718,9 @@ class EvidenceStore {
         const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
         const entry = { path: rel, sha256: sha256(data), bytes };
         this.entries.set(rel, entry);
+        const group = ITERATION.exec(rel)?.[1];
+        if (group && !isIterationManifest(rel))
+            this.dirty.add(group);
         return entry;
     }
     async writeJson(rel, value) {
@@ -35738,25 +35757,33 @@ class EvidenceStore {
             throw new Error(`no evidence file ${rel}`);
         return `${rel}#${e.sha256}`;
     }
+    /** Every file of the tree, flat (iteration manifests included). */
     manifest() {
         const files = [...this.entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
         return { schema_version: '2.0', files };
     }
+    /** Writes the manifests of the iterations that changed, then the root manifest that lists them. */
     async saveManifest() {
-        // The same bytes as canonicalJson(manifest()), without walking thousands of entries generically.
-        const m = this.manifest();
-        const files = m.files.map((f) => `    {\n      "bytes": ${f.bytes},\n      "path": ${JSON.stringify(f.path)},\n      "sha256": "${f.sha256}"\n    }`);
-        const text = `{\n  "files": [${files.length ? `\n${files.join(',\n')}\n  ` : ''}],\n  "schema_version": "2.0"\n}\n`;
+        for (const group of [...this.dirty].sort()) {
+            const files = [...this.entries.values()].filter((e) => e.path.startsWith(`${group}/`) && !isIterationManifest(e.path));
+            await this.write(`${group}/manifest.json`, manifestText(files));
+        }
+        this.dirty.clear();
+        const text = manifestText([...this.entries.values()].filter((e) => !ITERATION.test(e.path) || isIterationManifest(e.path)));
         await atomicWrite(this.path(MANIFEST), text);
         return { path: MANIFEST, sha256: sha256(text), bytes: Buffer.byteLength(text) };
     }
-    /** Loads the manifest of an existing tree (for resuming); the caller verifies the tree first. */
+    /** Loads the manifests of an existing tree (for resuming); the caller verifies the tree first. */
     async loadManifest() {
         const m = await this.readJson(MANIFEST);
         if (!m)
             return false;
-        for (const e of m.files)
+        for (const e of m.files) {
             this.entries.set(e.path, e);
+            if (isIterationManifest(e.path))
+                for (const f of (await this.readJson(e.path))?.files ?? [])
+                    this.entries.set(f.path, f);
+        }
         return true;
     }
     async exists() {
@@ -35773,6 +35800,7 @@ class EvidenceStore {
         await Promise.all(names.filter((n) => !NOT_EVIDENCE.has(n)).map((n) => (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(this.root, n), { recursive: true, force: true })));
         this.entries.clear();
         this.appendCache.clear();
+        this.dirty.clear();
     }
 }
 /** Every file under `root`, as forward-slash relative paths, sorted. */
@@ -36220,10 +36248,12 @@ class ShellSession {
                 throw new Error('the git shell session has ended');
             const n = ++this.seq;
             const [inp, out, err] = ['in', 'out', 'err'].map((k) => (0,external_node_path_namespaceObject.join)(this.dir, `${k}`));
-            await (0,promises_namespaceObject.writeFile)(inp, stdin);
+            if (stdin)
+                await (0,promises_namespaceObject.writeFile)(inp, stdin);
             const code = await new Promise((resolve) => {
                 this.waiting = { seq: n, resolve };
-                this.child.stdin.write(`( ${script}\n) <'${inp}' >'${out}' 2>'${err}'; echo "__PHUC_DONE__ ${n} $?"\n`);
+                // A group, not a subshell: one fork fewer per call (scripts only set throwaway variables).
+                this.child.stdin.write(`{ ${script}\n} <'${stdin ? inp : '/dev/null'}' >'${out}' 2>'${err}'; echo "__PHUC_DONE__ ${n} $?"\n`);
             });
             const [stdout, stderr] = await Promise.all([(0,promises_namespaceObject.readFile)(out, 'utf8'), (0,promises_namespaceObject.readFile)(err, 'utf8')]);
             return { exitCode: code, stdout, stderr };
@@ -36385,7 +36415,7 @@ class Git {
     async resetSoft(commit) {
         await this.run(['reset', '--soft', commit]);
     }
-    /** Commits the index plus `include` (staged by the commit itself); returns the new HEAD. */
+    /** Commits the index plus `include` (staged by the commit itself, one process); returns the new HEAD. */
     async commit(message, include = []) {
         await this.run(['commit', '-q', '--no-verify', '--allow-empty', '-F', '-', ...(include.length ? ['-i', '--', ...include] : [])], { stdin: message });
         return (await this.head());
@@ -36479,7 +36509,7 @@ const NEXT_ACTIONS = {
 function buildReport(i) {
     const seed = seedChecksum();
     const s = i.state;
-    const glow = s?.glow_history ?? [];
+    const glow = s?.rows ?? [];
     const history = s?.residual_history ?? [];
     const cert = i.certificate;
     const certType = i.extra.backpressureOnly ? 'BACKPRESSURE' : (cert?.type ?? 'NONE');
@@ -36647,7 +36677,7 @@ async function saveState(ctx) {
 async function writeIterationRecords(ctx, n, terminal) {
     const { ev, state } = ctx;
     await flushPendingLogs(ctx);
-    const glow = state.glow_history.at(-1);
+    const glow = state.rows.at(-1);
     const cert = await ev.readJson(`${iterDir(n)}/certificate.json`);
     const cycle = state.cycles.find((c) => c.iteration === n);
     await ev.appendLine('history.jsonl', JSON.stringify({
@@ -36724,8 +36754,22 @@ async function verifyTree(root, opts = {}) {
             return { ok: false, problems: [`${MANIFEST} is not JSON: ${e.message}`], openTail, iterations: [] };
         }
     }
-    const recorded = new Map(manifest.files.map((f) => [f.path, f]));
-    for (const f of manifest.files) {
+    const files = [...manifest.files];
+    // Iteration manifests (listed in the root with their sha256) list that iteration's files.
+    if (!opts.manifest)
+        for (const e of manifest.files.filter((f) => isIterationManifest(f.path))) {
+            const text = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(root, e.path), 'utf8').catch(() => null);
+            if (text === null || sha256(text) !== e.sha256)
+                continue; // reported below with every listed file
+            try {
+                files.push(...JSON.parse(text).files.filter((f) => f.path.startsWith(e.path.slice(0, e.path.indexOf('/') + 1))));
+            }
+            catch {
+                problems.push(`${e.path}: not JSON`);
+            }
+        }
+    const recorded = new Map(files.map((f) => [f.path, f]));
+    for (const f of files) {
         const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(root, f.path)).catch(() => null);
         if (data === null)
             problems.push(`${f.path}: listed in the manifest but missing`);
@@ -36745,7 +36789,7 @@ async function verifyTree(root, opts = {}) {
         else
             problems.push(`${f}: not in the manifest (added after the loop wrote it)`);
     }
-    const iterations = [...new Set(manifest.files.map((f) => /^iter_(\d+)\/certificate\.json$/.exec(f.path)?.[1]).filter((x) => !!x).map(Number))].sort((a, b) => a - b);
+    const iterations = [...new Set(files.map((f) => /^iter_(\d+)\/certificate\.json$/.exec(f.path)?.[1]).filter((x) => !!x).map(Number))].sort((a, b) => a - b);
     let previous = null;
     let finalCert = null;
     for (const n of iterations) {
@@ -36951,7 +36995,7 @@ async function computeRung(ctx, cert, converged) {
         residual_history_all_decimal_strings: allDecimalStrings(state.residual_history),
         divergence_detector_self_test: st.divergence_detector,
         null_edge_case_sweep: st.null_edge_sweep,
-        glow_history_all_present: state.glow_history.length === ctx.iterations.length,
+        glow_history_all_present: state.rows.length === ctx.iterations.length && ctx.iterations.every((n, k) => state.rows[k].iteration === n),
         seed_checksum_verified: plan.seed_checksum.verified,
     };
     result.checks['274177'] = r274177;
@@ -37697,7 +37741,7 @@ async function dream(ctx, configPath) {
     await ev.clear();
     o.log.info(`plan: ${i.config.acceptance_criteria.length} criteria, certificates ${i.config.certificates.join('/')}, rung ${i.config.rung_target}, agent ${i.config.agent.use}`);
     const { tree } = await ctx.git.stage([]);
-    const files = await ctx.git.listFiles();
+    const files = await inputFiles(ctx);
     const checks = await runChecks(i.config.acceptance_criteria, checkCtx(ctx, 'baseline', tree, { files }));
     ctx.state.passes = updatePasses({}, checks, 'baseline');
     const residual = await computeResidual(i.config, checks, { runner: o.runner, cwd: ctx.cwd, env: ctx.checkEnv });
@@ -37795,7 +37839,7 @@ async function iterate(ctx, n) {
     const stopped = ar.aborted && agent.backpressure !== null;
     const tree = collected.tree;
     let checks = [];
-    let files = [];
+    let files;
     let residual = null;
     let residualDetail;
     let residualError = null;
@@ -37805,7 +37849,7 @@ async function iterate(ctx, n) {
         residualDetail = `carried from the previous measurement (checks not run: ${stopped ? 'backpressure' : 'no artifact'})`;
     }
     else {
-        files = await git.listFiles();
+        files = await inputFiles(ctx);
         checks = await runChecks(ctx.intake.config.acceptance_criteria, checkCtx(ctx, dir, tree, { signal: o.signal, files, reuse: true }));
         state.passes = updatePasses(state.passes, checks, n);
         const r = await computeResidual(ctx.intake.config, checks, { runner: o.runner, cwd: ctx.cwd, env: ctx.checkEnv, signal: o.signal });
@@ -37908,7 +37952,7 @@ async function iterate(ctx, n) {
         previousDistance: state.last_northstar?.total_distance ? new decimal_Decimal(state.last_northstar.total_distance) : null,
         distance: ns.total_distance ? new decimal_Decimal(ns.total_distance) : null,
     });
-    const previousGlow = state.glow_history.at(-1);
+    const previousGlow = state.rows.at(-1);
     entry.glow = { total: glow.total, G: glow.G, L: glow.L, O: glow.O, W: glow.W };
     entry.glow_delta = previousGlow ? glow.total - previousGlow.total : null;
     const previousLines = (ctx.section ?? renderSection({ meta: sectionMeta(ctx), entries: ctx.entries })).text.split('\n').length;
@@ -37932,7 +37976,6 @@ async function iterate(ctx, n) {
     // COLLECT_ARTIFACTS → EXIT_BLOCKED when nothing was produced (seed §3.4); the entry above records why.
     if (empty)
         fsm.to('EXIT_BLOCKED');
-    state.glow_history.push(glow);
     state.rows.push({ iteration: n, G: glow.G, L: glow.L, O: glow.O, W: glow.W, total: glow.total, certificate: cert.type, residual: cert.residual, northstar_distance: ns.total_distance });
     if (residual !== null)
         state.residual_history.push(dstr(residual));
@@ -37948,15 +37991,18 @@ async function iterate(ctx, n) {
     const fired = [...cert.exits_fired];
     if (!empty)
         fsm.to('GLOW_CHECK');
-    if (trailingZeroW(state.glow_history) >= 3) {
-        fired.push({ kind: 'NORTHSTAR_DRIFT', reason: `W = 0 for ${trailingZeroW(state.glow_history)} iterations in a row` });
-        ctx.pendingLogs.push(['northstar_drift.log', `iteration ${n}: W = 0 for ${trailingZeroW(state.glow_history)} consecutive iterations; northstar distance ${ns.total_distance ?? 'n/a'}`]);
+    const zeroW = trailingZeroW(state.rows);
+    if (zeroW >= 3) {
+        fired.push({ kind: 'NORTHSTAR_DRIFT', reason: `W = 0 for ${zeroW} iterations in a row` });
+        ctx.pendingLogs.push(['northstar_drift.log', `iteration ${n}: W = 0 for ${zeroW} consecutive iterations; northstar distance ${ns.total_distance ?? 'n/a'}`]);
     }
     state.exits_fired.push(...fired.map((f) => ({ ...f, iteration: n })));
     o.log.info(`iter ${n}: GLOW ${glow.total} (G${glow.G} L${glow.L} O${glow.O} W${glow.W}) · northstar ${ns.total_distance ?? 'n/a'} · commit ${commit.slice(0, 12)}`);
     // The iteration is on record before the host pushes its commit: a crash after the push resumes after it.
-    await flushPendingLogs(ctx);
-    await saveState(ctx);
+    if (ctx.o.host?.afterIteration) {
+        await flushPendingLogs(ctx);
+        await saveState(ctx);
+    }
     // BUDGET_CHECK: the first exit in SPEC §3's precedence wins; every one that fired is reported.
     const hostBlock = ctx.o.host?.afterIteration
         ? await ctx.o.host.afterIteration({ iteration: n, commit, report: await interimReport(ctx, n) })
@@ -38032,6 +38078,10 @@ function nullResidualCertificate(ctx, n, tree, detail) {
         previous_certificate_sha256: ctx.state.last_certificate_sha256,
         exits_fired: [{ kind: 'INVARIANT', reason: `RESIDUAL_UNAVAILABLE: ${detail}` }],
     };
+}
+/** The checkout's files, listed only when a criterion declares inputs (they are hashed from it). */
+async function inputFiles(ctx) {
+    return ctx.intake.config.acceptance_criteria.some((c) => c.inputs) ? ctx.git.listFiles() : undefined;
 }
 async function commitIteration(ctx, n, cert, glow, certSha) {
     const message = `phuc-loop: iteration ${n} — residual ${cert.residual ?? 'n/a'}, certificate ${cert.type}, GLOW ${glow.total} (G${glow.G} L${glow.L} O${glow.O} W${glow.W})\n\n` +

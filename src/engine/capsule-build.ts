@@ -36,7 +36,7 @@ export function buildCapsule(ctx: Ctx, n: number, withAgentText: boolean): { cap
     if (e) links.push({ path: `${ctx.evRel}/${rel}`, sha256: e.sha256, role });
   }
   const b = plan.budget;
-  const glow = state.glow_history.at(-1);
+  const glow = state.rows.at(-1);
   const capsule: Capsule = {
     version: '2.0',
     goal_statement: plan.goal,

@@ -22,15 +22,33 @@ export interface Manifest {
 let tmpCounter = 0;
 
 export async function atomicWrite(path: string, data: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.tmp-${process.pid}-${++tmpCounter}`;
-  await writeFile(tmp, data);
+  // The folder usually exists: make it only when the write says it is missing (one syscall saved a file).
+  await writeFile(tmp, data).catch(async (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'ENOENT') throw e;
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(tmp, data);
+  });
   await rename(tmp, path);
+}
+
+/** Each iteration's files are listed in its own frozen `iter_N/manifest.json`, which the root lists. */
+const ITERATION = /^(iter_\d+)\//;
+export const isIterationManifest = (path: string) => /^iter_\d+\/manifest\.json$/.test(path);
+
+/** Canonical JSON of a manifest (the bytes canonicalJson would give, without walking it generically). */
+function manifestText(files: ManifestEntry[]): string {
+  const rows = [...files]
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .map((f) => `    {\n      "bytes": ${f.bytes},\n      "path": ${JSON.stringify(f.path)},\n      "sha256": "${f.sha256}"\n    }`);
+  return `{\n  "files": [${rows.length ? `\n${rows.join(',\n')}\n  ` : ''}],\n  "schema_version": "2.0"\n}\n`;
 }
 
 export class EvidenceStore {
   private readonly entries = new Map<string, ManifestEntry>();
   private readonly appendCache = new Map<string, string>();
+  /** Iterations whose manifest must be rewritten (the root manifest stays small: O(iterations)). */
+  private readonly dirty = new Set<string>();
 
   constructor(readonly root: string) {}
 
@@ -43,6 +61,8 @@ export class EvidenceStore {
     const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
     const entry = { path: rel, sha256: sha256(data), bytes };
     this.entries.set(rel, entry);
+    const group = ITERATION.exec(rel)?.[1];
+    if (group && !isIterationManifest(rel)) this.dirty.add(group);
     return entry;
   }
 
@@ -83,25 +103,32 @@ export class EvidenceStore {
     return `${rel}#${e.sha256}`;
   }
 
+  /** Every file of the tree, flat (iteration manifests included). */
   manifest(): Manifest {
     const files = [...this.entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return { schema_version: '2.0', files };
   }
 
+  /** Writes the manifests of the iterations that changed, then the root manifest that lists them. */
   async saveManifest(): Promise<ManifestEntry> {
-    // The same bytes as canonicalJson(manifest()), without walking thousands of entries generically.
-    const m = this.manifest();
-    const files = m.files.map((f) => `    {\n      "bytes": ${f.bytes},\n      "path": ${JSON.stringify(f.path)},\n      "sha256": "${f.sha256}"\n    }`);
-    const text = `{\n  "files": [${files.length ? `\n${files.join(',\n')}\n  ` : ''}],\n  "schema_version": "2.0"\n}\n`;
+    for (const group of [...this.dirty].sort()) {
+      const files = [...this.entries.values()].filter((e) => e.path.startsWith(`${group}/`) && !isIterationManifest(e.path));
+      await this.write(`${group}/manifest.json`, manifestText(files));
+    }
+    this.dirty.clear();
+    const text = manifestText([...this.entries.values()].filter((e) => !ITERATION.test(e.path) || isIterationManifest(e.path)));
     await atomicWrite(this.path(MANIFEST), text);
     return { path: MANIFEST, sha256: sha256(text), bytes: Buffer.byteLength(text) };
   }
 
-  /** Loads the manifest of an existing tree (for resuming); the caller verifies the tree first. */
+  /** Loads the manifests of an existing tree (for resuming); the caller verifies the tree first. */
   async loadManifest(): Promise<boolean> {
     const m = await this.readJson<Manifest>(MANIFEST);
     if (!m) return false;
-    for (const e of m.files) this.entries.set(e.path, e);
+    for (const e of m.files) {
+      this.entries.set(e.path, e);
+      if (isIterationManifest(e.path)) for (const f of (await this.readJson<Manifest>(e.path))?.files ?? []) this.entries.set(f.path, f);
+    }
     return true;
   }
 
@@ -119,6 +146,7 @@ export class EvidenceStore {
     await Promise.all(names.filter((n) => !NOT_EVIDENCE.has(n)).map((n) => rm(join(this.root, n), { recursive: true, force: true })));
     this.entries.clear();
     this.appendCache.clear();
+    this.dirty.clear();
   }
 }
 

@@ -164,7 +164,7 @@ export class Git {
     await this.run(['reset', '--soft', commit]);
   }
 
-  /** Commits the index plus `include` (staged by the commit itself); returns the new HEAD. */
+  /** Commits the index plus `include` (staged by the commit itself, one process); returns the new HEAD. */
   async commit(message: string, include: string[] = []): Promise<string> {
     await this.run(['commit', '-q', '--no-verify', '--allow-empty', '-F', '-', ...(include.length ? ['-i', '--', ...include] : [])], { stdin: message });
     return (await this.head())!;

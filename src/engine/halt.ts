@@ -142,7 +142,7 @@ export async function computeRung(ctx: Ctx, cert: Certificate | null, converged:
     residual_history_all_decimal_strings: allDecimalStrings(state.residual_history),
     divergence_detector_self_test: st.divergence_detector,
     null_edge_case_sweep: st.null_edge_sweep,
-    glow_history_all_present: state.glow_history.length === ctx.iterations.length,
+    glow_history_all_present: state.rows.length === ctx.iterations.length && ctx.iterations.every((n, k) => state.rows[k].iteration === n),
     seed_checksum_verified: plan.seed_checksum.verified,
   };
   result.checks['274177'] = r274177;

@@ -60,7 +60,6 @@ export interface LoopState {
   schema_version: '2.0';
   next_iteration: number;
   residual_history: string[];
-  glow_history: Glow[];
   criteria_met: Record<string, boolean>;
   last_certificate_sha256: string | null;
   last_facts: string[];
@@ -136,7 +135,6 @@ export function initialState(): LoopState {
     schema_version: '2.0',
     next_iteration: 0,
     residual_history: [],
-    glow_history: [],
     criteria_met: {},
     last_certificate_sha256: null,
     last_facts: [],

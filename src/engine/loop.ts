@@ -227,7 +227,7 @@ async function dream(ctx: Ctx, configPath: string): Promise<Plan> {
   await ev.clear();
   o.log.info(`plan: ${i.config.acceptance_criteria.length} criteria, certificates ${i.config.certificates.join('/')}, rung ${i.config.rung_target}, agent ${i.config.agent.use}`);
   const { tree } = await ctx.git.stage([]);
-  const files = await ctx.git.listFiles();
+  const files = await inputFiles(ctx);
   const checks = await runChecks(i.config.acceptance_criteria, checkCtx(ctx, 'baseline', tree, { files }));
   ctx.state.passes = updatePasses({}, checks, 'baseline');
   const residual = await computeResidual(i.config, checks, { runner: o.runner, cwd: ctx.cwd, env: ctx.checkEnv });
@@ -340,7 +340,7 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
   const stopped = ar.aborted && agent.backpressure !== null;
   const tree = collected.tree;
   let checks: CheckResult[] = [];
-  let files: string[] = [];
+  let files: string[] | undefined;
   let residual: Decimal | null = null;
   let residualDetail: string;
   let residualError: string | null = null;
@@ -349,7 +349,7 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
     residual = carried === null ? null : new Decimal(carried);
     residualDetail = `carried from the previous measurement (checks not run: ${stopped ? 'backpressure' : 'no artifact'})`;
   } else {
-    files = await git.listFiles();
+    files = await inputFiles(ctx);
     checks = await runChecks(ctx.intake.config.acceptance_criteria, checkCtx(ctx, dir, tree, { signal: o.signal, files, reuse: true }));
     state.passes = updatePasses(state.passes, checks, n);
     const r = await computeResidual(ctx.intake.config, checks, { runner: o.runner, cwd: ctx.cwd, env: ctx.checkEnv, signal: o.signal });
@@ -449,7 +449,7 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
     previousDistance: state.last_northstar?.total_distance ? new Decimal(state.last_northstar.total_distance) : null,
     distance: ns.total_distance ? new Decimal(ns.total_distance) : null,
   });
-  const previousGlow = state.glow_history.at(-1);
+  const previousGlow = state.rows.at(-1);
   entry.glow = { total: glow.total, G: glow.G, L: glow.L, O: glow.O, W: glow.W };
   entry.glow_delta = previousGlow ? glow.total - previousGlow.total : null;
   const previousLines = (ctx.section ?? renderSection({ meta: sectionMeta(ctx), entries: ctx.entries })).text.split('\n').length;
@@ -473,7 +473,6 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
   // GLOW_CHECK: three W = 0 in a row is Northstar drift.
   // COLLECT_ARTIFACTS → EXIT_BLOCKED when nothing was produced (seed §3.4); the entry above records why.
   if (empty) fsm.to('EXIT_BLOCKED');
-  state.glow_history.push(glow);
   state.rows.push({ iteration: n, G: glow.G, L: glow.L, O: glow.O, W: glow.W, total: glow.total, certificate: cert.type, residual: cert.residual, northstar_distance: ns.total_distance });
   if (residual !== null) state.residual_history.push(dstr(residual));
   if (checks.length) state.criteria_met = Object.fromEntries(met);
@@ -486,16 +485,19 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
   recordCycle(ctx, n, { checks, residual, guardrail, empty, residualError, failing, detourNext: !!sig.detour, verdict: verdict?.state ?? null });
   const fired: FiredExit[] = [...cert.exits_fired];
   if (!empty) fsm.to('GLOW_CHECK');
-  if (trailingZeroW(state.glow_history) >= 3) {
-    fired.push({ kind: 'NORTHSTAR_DRIFT', reason: `W = 0 for ${trailingZeroW(state.glow_history)} iterations in a row` });
-    ctx.pendingLogs.push(['northstar_drift.log', `iteration ${n}: W = 0 for ${trailingZeroW(state.glow_history)} consecutive iterations; northstar distance ${ns.total_distance ?? 'n/a'}`]);
+  const zeroW = trailingZeroW(state.rows);
+  if (zeroW >= 3) {
+    fired.push({ kind: 'NORTHSTAR_DRIFT', reason: `W = 0 for ${zeroW} iterations in a row` });
+    ctx.pendingLogs.push(['northstar_drift.log', `iteration ${n}: W = 0 for ${zeroW} consecutive iterations; northstar distance ${ns.total_distance ?? 'n/a'}`]);
   }
   state.exits_fired.push(...fired.map((f) => ({ ...f, iteration: n })));
   o.log.info(`iter ${n}: GLOW ${glow.total} (G${glow.G} L${glow.L} O${glow.O} W${glow.W}) · northstar ${ns.total_distance ?? 'n/a'} · commit ${commit.slice(0, 12)}`);
 
   // The iteration is on record before the host pushes its commit: a crash after the push resumes after it.
-  await flushPendingLogs(ctx);
-  await saveState(ctx);
+  if (ctx.o.host?.afterIteration) {
+    await flushPendingLogs(ctx);
+    await saveState(ctx);
+  }
   // BUDGET_CHECK: the first exit in SPEC §3's precedence wins; every one that fired is reported.
   const hostBlock = ctx.o.host?.afterIteration
     ? await ctx.o.host.afterIteration({ iteration: n, commit, report: await interimReport(ctx, n) })
@@ -571,6 +573,11 @@ function nullResidualCertificate(ctx: Ctx, n: number, tree: string, detail: stri
     previous_certificate_sha256: ctx.state.last_certificate_sha256,
     exits_fired: [{ kind: 'INVARIANT', reason: `RESIDUAL_UNAVAILABLE: ${detail}` }],
   };
+}
+
+/** The checkout's files, listed only when a criterion declares inputs (they are hashed from it). */
+async function inputFiles(ctx: Ctx): Promise<string[] | undefined> {
+  return ctx.intake.config.acceptance_criteria.some((c) => c.inputs) ? ctx.git.listFiles() : undefined;
 }
 
 async function commitIteration(ctx: Ctx, n: number, cert: Certificate, glow: Glow, certSha: string): Promise<string> {

@@ -19,7 +19,7 @@ export async function saveState(ctx: Ctx): Promise<void> {
 export async function writeIterationRecords(ctx: Ctx, n: number, terminal?: { status: string; stop_reason: string }): Promise<void> {
   const { ev, state } = ctx;
   await flushPendingLogs(ctx);
-  const glow = state.glow_history.at(-1);
+  const glow = state.rows.at(-1);
   const cert = await ev.readJson<Certificate>(`${iterDir(n)}/certificate.json`);
   const cycle = state.cycles.find((c) => c.iteration === n);
   await ev.appendLine(

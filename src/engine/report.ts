@@ -4,7 +4,6 @@ import type { PhucTest, Triangle } from './audit.js';
 import type { Certificate, FiredExit } from './certificate.js';
 import { Decimal, dstr, seedChecksum } from './decimal.js';
 import type { TerminalState } from './fsm.js';
-import type { Glow } from './glow.js';
 import type { LoopState } from './loop-context.js';
 import type { Plan } from './plan.js';
 
@@ -58,7 +57,7 @@ const NEXT_ACTIONS: Record<string, string[]> = {
 export function buildReport(i: ReportInput) {
   const seed = seedChecksum();
   const s = i.state;
-  const glow: Glow[] = s?.glow_history ?? [];
+  const glow = s?.rows ?? [];
   const history = s?.residual_history ?? [];
   const cert = i.certificate;
   const certType = i.extra.backpressureOnly ? 'BACKPRESSURE' : (cert?.type ?? 'NONE');

@@ -7,7 +7,7 @@ import { checkTriangle, iterDir, phucTest } from './audit.js';
 import { sha256 } from './canonical.js';
 import { convergenceClaimProblem, type Certificate } from './certificate.js';
 import { seedChecksum } from './decimal.js';
-import { EvidenceStore, listFiles, MANIFEST, NOT_EVIDENCE, type Manifest } from './evidence.js';
+import { EvidenceStore, isIterationManifest, listFiles, MANIFEST, NOT_EVIDENCE, type Manifest } from './evidence.js';
 
 export interface VerifyResult {
   ok: boolean;
@@ -37,8 +37,20 @@ export async function verifyTree(root: string, opts: VerifyOptions = {}): Promis
       return { ok: false, problems: [`${MANIFEST} is not JSON: ${(e as Error).message}`], openTail, iterations: [] };
     }
   }
-  const recorded = new Map(manifest.files.map((f) => [f.path, f]));
-  for (const f of manifest.files) {
+  const files = [...manifest.files];
+  // Iteration manifests (listed in the root with their sha256) list that iteration's files.
+  if (!opts.manifest)
+    for (const e of manifest.files.filter((f) => isIterationManifest(f.path))) {
+      const text = await readFile(join(root, e.path), 'utf8').catch(() => null);
+      if (text === null || sha256(text) !== e.sha256) continue; // reported below with every listed file
+      try {
+        files.push(...(JSON.parse(text) as Manifest).files.filter((f) => f.path.startsWith(e.path.slice(0, e.path.indexOf('/') + 1))));
+      } catch {
+        problems.push(`${e.path}: not JSON`);
+      }
+    }
+  const recorded = new Map(files.map((f) => [f.path, f]));
+  for (const f of files) {
     const data = await readFile(join(root, f.path)).catch(() => null);
     if (data === null) problems.push(`${f.path}: listed in the manifest but missing`);
     else if (sha256(data) !== f.sha256) problems.push(`${f.path}: sha256 differs from the manifest (the file was edited)`);
@@ -53,7 +65,7 @@ export async function verifyTree(root: string, opts: VerifyOptions = {}): Promis
     else problems.push(`${f}: not in the manifest (added after the loop wrote it)`);
   }
 
-  const iterations = [...new Set(manifest.files.map((f) => /^iter_(\d+)\/certificate\.json$/.exec(f.path)?.[1]).filter((x): x is string => !!x).map(Number))].sort((a, b) => a - b);
+  const iterations = [...new Set(files.map((f) => /^iter_(\d+)\/certificate\.json$/.exec(f.path)?.[1]).filter((x): x is string => !!x).map(Number))].sort((a, b) => a - b);
   let previous: string | null = null;
   let finalCert: Certificate | null = null;
   for (const n of iterations) {
