@@ -30643,6 +30643,7 @@ function sha256(data) {
 
 
 
+
 async function snapshotDirty(git, cwd) {
     const snap = new Map();
     for (const c of await git.status())
@@ -30682,7 +30683,7 @@ let activeAgents = 0;
 async function spawnAgent(o) {
     // STACKED_SPECULATIVE_ITERATIONS (seed §3.6): never more than one agent at a time.
     if (activeAgents > 0)
-        throw new Error('STACKED_SPECULATIVE_ITERATIONS: an agent is already running');
+        throw new InvariantViolation('STACKED_SPECULATIVE_ITERATIONS: an agent is already running');
     await (0,promises_namespaceObject.rm)(o.reportFile, { force: true });
     await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(o.reportFile, '..'), { recursive: true });
     const inv = agentInvocation({ preset: o.spec.preset, run: o.spec.run, model: o.spec.model, extraArgs: o.spec.args, maxTurns: o.spec.maxTurns, promptFile: o.promptFile });
@@ -37723,10 +37724,21 @@ async function runLocked(o, base) {
             fsm.to('EXIT_BUDGET_EXCEEDED');
             return finish(ctx, 'EXIT_BUDGET_EXCEEDED', over.code, {});
         }
-        fsm.to('SPAWN_SUBAGENT');
-        const decision = await iterate(ctx, n);
-        if (decision)
-            return decision;
+        try {
+            fsm.to('SPAWN_SUBAGENT');
+            const decision = await iterate(ctx, n);
+            if (decision)
+                return decision;
+        }
+        catch (e) {
+            // A forbidden state detected mid-iteration (seed §3.6) ends the loop blocked, with its report.
+            if (!(e instanceof InvariantViolation))
+                throw e;
+            o.log.error(e.message);
+            const code = /^([A-Z_]+):/.exec(e.message)?.[1] ?? 'INVARIANT_VIOLATION';
+            ctx.state.exits_fired.push({ kind: 'INVARIANT', reason: e.message, iteration: n });
+            return finish(ctx, 'EXIT_BLOCKED', code, { detail: e.message });
+        }
     }
 }
 async function acquireLockFile(ev) {

@@ -10,6 +10,7 @@ import type { EvidenceStore, ManifestEntry } from './evidence.js';
 import type { ChangedPath, Git } from './git.js';
 import type { ProcessRunner, RunResult, StopSource } from './ports.js';
 import { firstStop } from './backpressure.js';
+import { InvariantViolation } from './fsm.js';
 
 export interface AgentSpec {
   preset: AgentPresetName;
@@ -87,7 +88,7 @@ let activeAgents = 0;
 /** Runs the agent as a fresh process; STOP sources are polled while it runs. */
 export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
   // STACKED_SPECULATIVE_ITERATIONS (seed §3.6): never more than one agent at a time.
-  if (activeAgents > 0) throw new Error('STACKED_SPECULATIVE_ITERATIONS: an agent is already running');
+  if (activeAgents > 0) throw new InvariantViolation('STACKED_SPECULATIVE_ITERATIONS: an agent is already running');
   await rm(o.reportFile, { force: true });
   await mkdir(join(o.reportFile, '..'), { recursive: true });
   const inv = agentInvocation({ preset: o.spec.preset, run: o.spec.run, model: o.spec.model, extraArgs: o.spec.args, maxTurns: o.spec.maxTurns, promptFile: o.promptFile });

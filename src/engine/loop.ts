@@ -207,9 +207,18 @@ async function runLocked(
       fsm.to('EXIT_BUDGET_EXCEEDED');
       return finish(ctx, 'EXIT_BUDGET_EXCEEDED', over.code, {});
     }
-    fsm.to('SPAWN_SUBAGENT');
-    const decision = await iterate(ctx, n);
-    if (decision) return decision;
+    try {
+      fsm.to('SPAWN_SUBAGENT');
+      const decision = await iterate(ctx, n);
+      if (decision) return decision;
+    } catch (e) {
+      // A forbidden state detected mid-iteration (seed §3.6) ends the loop blocked, with its report.
+      if (!(e instanceof InvariantViolation)) throw e;
+      o.log.error(e.message);
+      const code = /^([A-Z_]+):/.exec(e.message)?.[1] ?? 'INVARIANT_VIOLATION';
+      ctx.state.exits_fired.push({ kind: 'INVARIANT', reason: e.message, iteration: n });
+      return finish(ctx, 'EXIT_BLOCKED', code, { detail: e.message });
+    }
   }
 }
 

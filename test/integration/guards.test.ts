@@ -23,6 +23,14 @@ test('an agent that edits a protected test to pass it is reverted and blocked: n
   expect(await readFile(join(repo, 'evidence/loop/iter_0/agents_md_entry.md'), 'utf8')).toContain('[A] GUARDRAIL: protected paths changed and reverted: test/check.sh');
 });
 
+test('an agent that switches the branch is an invariant violation: EXIT_BLOCKED with its report', async () => {
+  const repo = await makeRepo({ 'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('brancher.mjs') }), 'NORTHSTAR.md': NORTHSTAR, 'src/.keep': '' });
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(12);
+  const rep = await report(repo);
+  expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'INVARIANT_VIOLATION', detail: 'the agent switched the branch from main to elsewhere' });
+});
+
 describe('fail closed on inputs', () => {
   const good = config({ criteria: [{ id: 't', run: 'true' }], agent: agent('noop.mjs') });
   test.each([
