@@ -37616,7 +37616,8 @@ async function acquireLock(ev) {
 async function runLocked(o, base) {
     const { fsm, git, cwd, ev, evRel, intake: got, configPath } = base;
     const secrets = scrubbableValues(o.env);
-    const hostPaths = [cwd, ev.root, (0,external_node_os_namespaceObject.homedir)(), (0,external_node_os_namespaceObject.tmpdir)()].filter((p) => p.length > 1);
+    // Host paths the capsule must not carry; a path the user wrote in the config is the user's choice.
+    const hostPaths = [cwd, ev.root, (0,external_node_os_namespaceObject.homedir)(), (0,external_node_os_namespaceObject.tmpdir)()].filter((p) => p.length > 1 && !got.configText.includes(p));
     const checkEnv = agentEnvironment(o.env, {});
     await git.ensureIdentity();
     const evTop = (0,external_node_path_namespaceObject.relative)(cwd, ev.root).split('/')[0];

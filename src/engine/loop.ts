@@ -97,7 +97,8 @@ async function runLocked(
 ): Promise<LoopOutcome> {
   const { fsm, git, cwd, ev, evRel, intake: got, configPath } = base;
   const secrets = scrubbableValues(o.env);
-  const hostPaths = [cwd, ev.root, homedir(), tmpdir()].filter((p) => p.length > 1);
+  // Host paths the capsule must not carry; a path the user wrote in the config is the user's choice.
+  const hostPaths = [cwd, ev.root, homedir(), tmpdir()].filter((p) => p.length > 1 && !got.configText.includes(p));
   const checkEnv = agentEnvironment(o.env, {});
   await git.ensureIdentity();
   const evTop = relative(cwd, ev.root).split('/')[0];
