@@ -37596,22 +37596,24 @@ async function acquireLock(ev) {
         }
         catch {
             const [pid, host] = (await (0,promises_namespaceObject.readFile)(path, 'utf8').catch(() => '')).trim().split('@');
-            let alive = false;
-            if (host === (0,external_node_os_namespaceObject.hostname)() && Number(pid) > 0) {
-                try {
-                    process.kill(Number(pid), 0);
-                    alive = true;
-                }
-                catch {
-                    alive = false;
-                }
-            }
+            const alive = host === (0,external_node_os_namespaceObject.hostname)() && Number(pid) > 0 && (await processAlive(Number(pid)));
             if (alive)
                 return `another phuc-loop (pid ${pid}) is running on this evidence tree; the oldest loop keeps running`;
             await (0,promises_namespaceObject.rm)(path, { force: true }); // stale lock of a crashed loop
         }
     }
     return 'could not take the evidence lock';
+}
+/** Running (a zombie left by a killed loop, waiting for a container's init to reap it, is not). */
+async function processAlive(pid) {
+    try {
+        process.kill(pid, 0);
+    }
+    catch {
+        return false;
+    }
+    const stat = await (0,promises_namespaceObject.readFile)(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+    return stat === null || stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
 }
 async function runLocked(o, base) {
     const { fsm, git, cwd, ev, evRel, intake: got, configPath } = base;

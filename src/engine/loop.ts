@@ -75,20 +75,23 @@ async function acquireLock(ev: EvidenceStore): Promise<(() => Promise<void>) | s
       return () => unlink(path).catch(() => undefined);
     } catch {
       const [pid, host] = (await readFile(path, 'utf8').catch(() => '')).trim().split('@');
-      let alive = false;
-      if (host === hostname() && Number(pid) > 0) {
-        try {
-          process.kill(Number(pid), 0);
-          alive = true;
-        } catch {
-          alive = false;
-        }
-      }
+      const alive = host === hostname() && Number(pid) > 0 && (await processAlive(Number(pid)));
       if (alive) return `another phuc-loop (pid ${pid}) is running on this evidence tree; the oldest loop keeps running`;
       await rm(path, { force: true }); // stale lock of a crashed loop
     }
   }
   return 'could not take the evidence lock';
+}
+
+/** Running (a zombie left by a killed loop, waiting for a container's init to reap it, is not). */
+async function processAlive(pid: number): Promise<boolean> {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  return stat === null || stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
 }
 
 async function runLocked(

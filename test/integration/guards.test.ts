@@ -2,7 +2,8 @@
 // compaction over many iterations, and resuming (or refusing to resume) from evidence.
 import { readFile, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+import { tmpdir } from 'node:os';
+import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson, startCli } from '../helpers/repo.js';
 
 const report = (repo: string) => readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
 
@@ -130,6 +131,28 @@ describe('resuming from evidence', () => {
     const plan = await readJson<any>(join(repo, 'evidence/loop/plan.json'));
     expect(plan.budget_revisions).toEqual([expect.objectContaining({ from_iteration: 1, budget: expect.objectContaining({ max_iterations: 3 }) })]);
     expect((await report(repo)).iterations).toEqual([0, 1]);
+    expect((await cli(repo, ['verify'])).code).toBe(0);
+  });
+
+  test('a loop killed mid-iteration (kill -9) resumes: the cut-off iteration is redone, the stale lock is taken over', async () => {
+    const pids = join(tmpdir(), `phuc-killed-${process.pid}-${Date.now()}.json`);
+    const repo = await makeRepo({
+      'phuc-loop.yml': config({ criteria: [{ id: 'bug1', run: 'grep -q fixed-1 src/status.txt' }], agent: `${agent('hang.mjs')} ${pids}` }),
+      'NORTHSTAR.md': NORTHSTAR,
+      'src/status.txt': '',
+    });
+    const first = startCli(repo, ['run']);
+    await first.waitFor(/baseline:/);
+    while (!(await readFile(pids, 'utf8').catch(() => ''))) await new Promise((r) => setTimeout(r, 50));
+    first.child.kill('SIGKILL');
+    await first.done;
+    // Nothing can stop the agent of a SIGKILLed loop: the test ends what it started.
+    for (const pid of JSON.parse(await readFile(pids, 'utf8')) as number[]) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+    // The agent may change between runs (the contract is the rest of the config).
+    await writeFile(join(repo, 'phuc-loop.yml'), (await readFile(join(repo, 'phuc-loop.yml'), 'utf8')).replace(/node [^\n]*hang\.mjs[^\n]*"/, JSON.stringify(agent('fixer.mjs')).slice(1, -1) + '"'));
+    const r = await cli(repo, ['run']);
+    expect(r.stdout).toMatch(/resuming from evidence\/loop: 0 iteration\(s\) on record, next is 0/);
+    expect(r.code).toBe(0);
     expect((await cli(repo, ['verify'])).code).toBe(0);
   });
 
