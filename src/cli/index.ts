@@ -91,8 +91,10 @@ async function run(argv: string[]): Promise<number> {
   let signals = 0;
   const onSignal = (sig: NodeJS.Signals) => {
     signals++;
-    if (signals > 1) process.exit(128 + (sig === 'SIGINT' ? 2 : 15));
-    err(`phuc-loop: ${sig} received — stopping the agent and writing the report (send again to abort at once)`);
+    // A runner cancels with SIGINT then SIGTERM: the second only repeats the request; a third aborts.
+    if (signals > 2) process.exit(128 + (sig === 'SIGINT' ? 2 : 15));
+    if (signals > 1) return err(`phuc-loop: ${sig} received — still stopping and writing the report (a third signal aborts at once)`);
+    err(`phuc-loop: ${sig} received — stopping the agent and writing the report`);
     stop.request(`${sig} received (backpressure: user interrupt or workflow cancellation)`);
   };
   process.on('SIGINT', onSignal);

@@ -175,6 +175,9 @@ export interface Collected {
   report: ReportState;
   artifacts: (ManifestEntry & { role: string })[];
   agentCommitsFolded: number;
+  /** Git settings files the agent changed (restored), and paths whose hiding index bits were cleared. */
+  settingsChanged: string[];
+  unflagged: string[];
   /** The git tree the checks run on (the index after staging the agent's changes). */
   tree: string;
 }
@@ -186,6 +189,8 @@ export interface CollectOptions {
   dir: string;
   before: DirtySnapshot;
   startHead: string;
+  /** Git's settings as they were before the agent ran (see Git.snapshotSettings). */
+  settings: Map<string, string | null>;
   isProtected: (path: string) => boolean;
   agent: AgentRun;
   reportFile: string;
@@ -195,6 +200,9 @@ export interface CollectOptions {
 export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   // An agent that committed on its own: fold its commits back into the index, so the guardrail and
   // the diff see every change and the loop makes the one commit of the iteration.
+  // Git's settings and index bits can make git run commands or hide changes: put them back first.
+  const settingsChanged = await o.git.restoreSettings(o.settings);
+  const unflagged = await o.git.clearIndexFlags();
   const { head } = await o.git.position();
   let folded = 0;
   if (head && head !== o.startHead) {
@@ -216,10 +224,12 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   if (reportText !== null) artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent_report.json`, o.scrub(reportText))), role: 'artifact' });
   await o.evidence.writeJson(`${o.dir}/artifacts.json`, {
     agent_commits_folded: folded,
+    git_settings_restored: settingsChanged,
+    index_flags_cleared: unflagged,
     artifacts: artifacts.map((a) => ({ path: a.path, sha256: a.sha256, bytes: a.bytes, role: a.role })),
     changed_paths: kept,
     report: report.state === 'malformed' ? { state: 'malformed', error: report.error } : { state: report.state },
     reverted_protected_paths: reverted,
   });
-  return { changed: kept, reverted, diff, diffFiles: kept.length, report, artifacts, agentCommitsFolded: folded, tree };
+  return { changed: kept, reverted, diff, diffFiles: kept.length, report, artifacts, agentCommitsFolded: folded, tree, settingsChanged, unflagged };
 }

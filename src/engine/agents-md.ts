@@ -55,7 +55,12 @@ const ABSOLUTE_HINTS = ['as we discussed', 'as discussed earlier', 'as mentioned
 export function sanitizeAgentText(text: unknown, hostPaths: readonly string[], max = 300): string {
   let s = typeof text === 'string' ? text : JSON.stringify(text) ?? '';
   s = s.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ').replace(/\s+/g, ' ').trim();
-  s = s.replace(/<!--|-->/g, '').replace(/^#+\s*/, '');
+  // Until nothing changes: one pass over "<!<!---- x --->->" would leave a marker behind.
+  for (let prev = ''; prev !== s; ) {
+    prev = s;
+    s = s.replace(/<!--|-->/g, '');
+  }
+  s = s.replace(/^#+\s*/, '');
   for (const p of hostPaths) if (p.length > 1) s = s.split(p).join('<host-path>');
   for (const h of ABSOLUTE_HINTS) s = s.replace(new RegExp(h, 'gi'), '[reference to an unseen conversation removed]');
   return s.length > max ? s.slice(0, max - 1) + '…' : s;

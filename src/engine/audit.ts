@@ -59,6 +59,8 @@ export async function phucTest(
     failures.push(`PHUC_TEST_FAILURE_${i}: ${why}`);
   };
   let previousEntry: string | null = null;
+  // What the user wrote (goal, criteria) is in plan.json: a date there is theirs, not a leak.
+  const planText = (await ev.readText('plan.json')) ?? '';
   for (const n of iterations) {
     const capsule = await ev.readJson<Capsule>(`${iterDir(n)}/cnf_capsule.json`);
     const entry = await ev.readText(`${iterDir(n)}/agents_md_entry.md`);
@@ -66,7 +68,7 @@ export async function phucTest(
     if (!entry || !/- residual_direction: \w+/.test(entry) || !/- glow_score: \{total: \d+/.test(entry) || !/- northstar_distance_delta: /.test(entry))
       fail(2, `iteration ${n}'s AGENTS.md entry lacks residual direction, GLOW or northstar delta`);
     if (capsule) {
-      const problems = capsuleProblems(capsule, opts.hostPaths);
+      const problems = capsuleProblems(capsule, opts.hostPaths, planText);
       if (problems.length) fail(3, `iteration ${n}'s capsule: ${problems.join('; ')}`);
       if (previousEntry !== null) {
         const want = JSON.stringify(openQuestionsOf(previousEntry));

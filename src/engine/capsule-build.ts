@@ -99,11 +99,11 @@ export async function missionText(ctx: Ctx): Promise<string | undefined> {
  */
 export async function prepareCapsule(ctx: Ctx, n: number): Promise<{ capsule: Capsule; prompt: string } | { problems: string[] }> {
   let capsule = buildCapsule(ctx, n, true).capsule;
-  let problems = capsuleProblems(capsule, ctx.hostPaths);
+  let problems = capsuleProblems(capsule, ctx.hostPaths, ctx.intake.configText);
   if (problems.length) {
     ctx.o.log.warn(`capsule refused (${problems.join('; ')}); rebuilding from artifacts only`);
     capsule = buildCapsule(ctx, n, false).capsule;
-    problems = capsuleProblems(capsule, ctx.hostPaths);
+    problems = capsuleProblems(capsule, ctx.hostPaths, ctx.intake.configText);
     if (problems.length) return { problems };
   }
   const plan = ctx.plan;

@@ -83,7 +83,7 @@ const TIMESTAMP = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?/;
  * a host path, a timestamp, a reference to a conversation the agent never saw, learnings over the
  * limit without a [COMPACTION] line.
  */
-export function capsuleProblems(capsule: unknown, hostPaths: readonly string[]): string[] {
+export function capsuleProblems(capsule: unknown, hostPaths: readonly string[], configText = ''): string[] {
   const problems: string[] = [];
   const c = capsule as Partial<Capsule> | null;
   if (!c || typeof c !== 'object') return ['capsule is not an object'];
@@ -99,7 +99,9 @@ export function capsuleProblems(capsule: unknown, hostPaths: readonly string[]):
     return [...problems, (e as Error).message];
   }
   for (const p of hostPaths) if (p.length > 1 && text.includes(p)) problems.push(`host-specific path ${JSON.stringify(p)}`);
-  if (TIMESTAMP.test(text)) problems.push(`timestamp ${JSON.stringify(TIMESTAMP.exec(text)![0])}`);
+  // A date the user wrote in the goal or a criterion is theirs; any other timestamp breaks determinism.
+  const stamp = [...text.matchAll(new RegExp(TIMESTAMP, 'g'))].find((m) => !configText.includes(m[0]));
+  if (stamp) problems.push(`timestamp ${JSON.stringify(stamp[0])}`);
   if (CONVERSATION_REFERENCE.test(text)) problems.push(`reference to an earlier conversation without an artifact link: ${JSON.stringify(CONVERSATION_REFERENCE.exec(text)![0])}`);
   if (typeof c.accumulated_learnings === 'string' && !c.accumulated_learnings.includes('[COMPACTION]')) {
     // Below 4 characters a token the text cannot reach the limit: only then count exactly.

@@ -83,8 +83,8 @@ export function issueCertificate(i: CertificateInput): Certificate {
   if (i.guardrail) fired.push({ kind: 'GUARDRAIL', reason: i.guardrail });
   const exact = i.declared.includes('EXACT') && allMet && i.residual.isZero();
   const converged = i.declared.includes('CONVERGED') && i.R_p !== null && i.residual.lt(i.R_p);
-  // A backpressure stop skips the checks: their "not run" can never certify convergence.
-  const checksRan = !i.backpressure || i.checks.length > 0;
+  // Only checks that ran on this tree certify: a carried residual (stop, no artifact) never does.
+  const checksRan = i.checks.length > 0;
   if ((exact || converged) && checksRan)
     fired.push({ kind: 'CONVERGED', reason: exact ? 'all criteria met, residual 0' : `residual ${dstr(i.residual)} < R_p ${dstr(i.R_p!)}` });
   if (isDiverging(history)) fired.push({ kind: 'DIVERGED', reason: `residuals ${history.slice(-3).join(' < ')}` });

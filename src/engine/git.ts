@@ -1,5 +1,5 @@
 // The few git operations the loop needs, through the async process runner (no shell, no sync spawn).
-import { appendFile, mkdir, readFile, unlink } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { shellQuote } from './agents.js';
 import type { ProcessRunner } from './ports.js';
@@ -17,14 +17,17 @@ const GIT_ENV_KEEP = /^(PATH|HOME|LANG|LC_[A-Z]+|TZ|TMPDIR|GIT_CONFIG_(COUNT|KEY
 
 export class Git {
   private readonly env: Record<string, string>;
-  private identity: string[] = [];
+  /** Options of every git call the loop makes (and the committer identity where the checkout has none). */
+  private gitArgs: string[] = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null'];
 
   constructor(
     private readonly runner: ProcessRunner,
     readonly cwd: string,
     baseEnv: Record<string, string | undefined> = process.env,
   ) {
-    this.env = { GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' };
+    // Agent-chosen file names are paths, never pathspec magic; nothing configured in the checkout
+    // (an fsmonitor command, hooks) runs inside the loop's own git calls.
+    this.env = { GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_LITERAL_PATHSPECS: '1' };
     for (const [k, v] of Object.entries(baseEnv)) if (v !== undefined && GIT_ENV_KEEP.test(k)) this.env[k] = v;
   }
 
@@ -47,7 +50,7 @@ export class Git {
   }
 
   async run(args: string[], opts: { stdin?: string; allowFail?: boolean } = {}): Promise<string> {
-    const r = await this.exec(['git', ...this.identity, ...args].map(shellQuote).join(' '), opts.stdin);
+    const r = await this.exec(['git', ...this.gitArgs, ...args].map(shellQuote).join(' '), opts.stdin);
     if (r.exitCode !== 0 && !opts.allowFail)
       throw new GitError(`git ${args.join(' ')} failed (${r.exitCode ?? r.signal}): ${r.stderr.trim() || r.stdout.trim()}`);
     return r.stdout;
@@ -84,11 +87,11 @@ export class Git {
     return (await this.position()).branch;
   }
 
-  /** Sets a committer identity for the loop's commits when the repository has none (CI runners). */
+  /** Sets a committer gitArgs for the loop's commits when the repository has none (CI runners). */
   async ensureIdentity(): Promise<void> {
     const email = (await this.run(['config', 'user.email'], { allowFail: true })).trim();
     if (!email && !this.env.GIT_AUTHOR_EMAIL)
-      this.identity = ['-c', 'user.name=phuc-loop', '-c', 'user.email=phuc-loop@users.noreply.github.com'];
+      this.gitArgs.push('-c', 'user.name=phuc-loop', '-c', 'user.email=phuc-loop@users.noreply.github.com');
   }
 
   /** Keeps loop-owned folders out of status and commits without touching the user's .gitignore. */
@@ -110,6 +113,42 @@ export class Git {
       .split('\0')
       .filter(Boolean)
       .map((rec) => ({ code: rec.slice(0, 2), path: rec.slice(3) }));
+  }
+
+  /** Git's own settings in the checkout that could make git run commands or hide changes. */
+  private async guardedFiles(): Promise<string[]> {
+    if (!this.dirs) await this.position();
+    return [join(this.dirs!.common, 'config'), join(this.dirs!.common, 'info', 'attributes'), join(this.dirs!.git, 'config.worktree')];
+  }
+
+  async snapshotSettings(): Promise<Map<string, string | null>> {
+    const snap = new Map<string, string | null>();
+    for (const f of await this.guardedFiles()) snap.set(f, await readFile(f, 'utf8').catch(() => null));
+    return snap;
+  }
+
+  /** Puts git's settings back as they were; returns the files that had been changed. */
+  async restoreSettings(snap: Map<string, string | null>): Promise<string[]> {
+    const changed: string[] = [];
+    for (const [f, before] of snap) {
+      const now = await readFile(f, 'utf8').catch(() => null);
+      if (now === before) continue;
+      changed.push(f.slice(f.lastIndexOf('.git')));
+      if (before === null) await unlink(f).catch(() => undefined);
+      else await writeFile(f, before);
+    }
+    return changed;
+  }
+
+  /** Clears skip-worktree and assume-unchanged bits (they hide changes from status); returns their paths. */
+  async clearIndexFlags(): Promise<string[]> {
+    const entries = (await this.run(['ls-files', '-v', '-z'])).split('\0').filter((l) => l.length > 2);
+    // One mode per update-index call: a later mode option overrides an earlier one.
+    const skip = entries.filter((l) => l[0] === 'S').map((l) => l.slice(2));
+    const assumed = entries.filter((l) => /[a-z]/.test(l[0])).map((l) => l.slice(2));
+    if (skip.length) await this.run(['update-index', '--no-skip-worktree', '--', ...skip]);
+    if (assumed.length) await this.run(['update-index', '--no-assume-unchanged', '--', ...assumed]);
+    return [...new Set([...skip, ...assumed])];
   }
 
   /** Tracked and untracked, not ignored, files of the work tree. */
@@ -151,9 +190,10 @@ export class Git {
    * spawn (the shell forks git far more cheaply than a large Node process does).
    */
   async stage(paths: string[]): Promise<{ tree: string; diff: string }> {
+    const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
     const script = paths.length
-      ? 'git add -A --pathspec-from-file=- --pathspec-file-nul && git write-tree && git diff --cached --binary --no-color --no-ext-diff HEAD'
-      : 'git write-tree';
+      ? `${git} add -A --pathspec-from-file=- --pathspec-file-nul && ${git} write-tree && ${git} diff --cached --binary --no-color --no-ext-diff HEAD`
+      : `${git} write-tree`;
     const r = await this.exec(script, paths.join('\0'));
     if (r.exitCode !== 0) throw new GitError(`staging failed (${r.exitCode}): ${r.stderr.trim()}`);
     const nl = r.stdout.indexOf('\n');
@@ -164,9 +204,12 @@ export class Git {
     await this.run(['reset', '--soft', commit]);
   }
 
-  /** Commits the index plus `include` (staged by the commit itself, one process); returns the new HEAD. */
+  /** Stages `include` (new files too) and commits the index in one call; returns the new HEAD. */
   async commit(message: string, include: string[] = []): Promise<string> {
-    await this.run(['commit', '-q', '--no-verify', '--allow-empty', '-F', '-', ...(include.length ? ['-i', '--', ...include] : [])], { stdin: message });
+    const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
+    const add = include.length ? `${git} add -A -- ${include.map(shellQuote).join(' ')} && ` : '';
+    const r = await this.exec(`${add}${git} commit -q --no-verify --allow-empty -F -`, message);
+    if (r.exitCode !== 0) throw new GitError(`commit failed (${r.exitCode}): ${r.stderr.trim() || r.stdout.trim()}`);
     return (await this.head())!;
   }
 

@@ -3,16 +3,14 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { allDecimalStrings, checkTriangle, iterDir, phucTest, selfTests } from './audit.js';
 import { type Certificate, issueCertificate } from './certificate.js';
-import { runChecks } from './checks.js';
 import { Decimal } from './decimal.js';
 import { EvidenceStore, listFiles, NOT_EVIDENCE } from './evidence.js';
 import { EXIT_CODES, type TerminalState } from './fsm.js';
-import { allInputsHash, checkCtx, type Ctx, type LoopOptions, type LoopOutcome, scrub } from './loop-context.js';
+import { allInputsHash, checkRound, type Ctx, type LoopOptions, type LoopOutcome, scrub } from './loop-context.js';
 import { snapshot } from './northstar.js';
 import type { NeedInfo } from './plan.js';
 import { budgetLog, saveState, writeIterationRecords } from './records.js';
 import { buildReport, type ReportInput, type RungResult } from './report.js';
-import { computeResidual } from './residual.js';
 import { verifyTree } from './verify.js';
 
 export interface FinishExtra {
@@ -114,8 +112,7 @@ export async function computeRung(ctx: Ctx, cert: Certificate | null, converged:
   // Replays of the final checks (seed §12): the same certificate every time, or the rung is not reached.
   const dir = iterDir(ctx.iterations.at(-1)!);
   for (let k = 1; k <= plan.replays; k++) {
-    const checks = await runChecks(ctx.intake.config.acceptance_criteria, checkCtx(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal }));
-    const r = await computeResidual(ctx.intake.config, checks, { runner: o.runner, cwd: ctx.cwd, env: ctx.checkEnv, signal: o.signal });
+    const { checks, residual: r } = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal });
     const replayCert = 'error' in r ? null : issueCertificate({
       iteration: cert.iteration,
       declared: cert.declared_certificates,

@@ -6,7 +6,8 @@ import { scrubSecrets } from './agents.js';
 import { sha256 } from './canonical.js';
 import type { prepareCapsule } from './capsule-build.js';
 import type { FiredExit } from './certificate.js';
-import { inputsHash, type PassRecord } from './checks.js';
+import { inputsHash, runChecks, type PassRecord } from './checks.js';
+import { computeResidual, removeJunit } from './residual.js';
 import type { AgentPresetName, BudgetOverrides } from './config.js';
 import { Decimal } from './decimal.js';
 import type { BlockerClass } from './dega.js';
@@ -158,8 +159,16 @@ export function scrub(ctx: Ctx, text: string): string {
   return scrubSecrets(text, ctx.secrets);
 }
 
-export function checkCtx(ctx: Ctx, dir: string, tree: string, opts: { signal?: AbortSignal; files?: string[]; reuse?: boolean } = {}) {
-  return {
+/**
+ * One round of the Skeptic's checks on `tree`: JUnit reports left from earlier rounds are removed
+ * first (they are the checks' output, and a stale or planted one must not count), then every
+ * criterion runs (or reuses a pass), then the residual. `aborted` when a stop cut the round short:
+ * such a round certifies nothing.
+ */
+export async function checkRound(ctx: Ctx, dir: string, tree: string, opts: { signal?: AbortSignal; files?: string[]; reuse?: boolean } = {}) {
+  const cfg = ctx.intake.config;
+  if (cfg.residual.metric === 'failing_tests_fraction') await removeJunit(ctx.cwd, cfg.residual.junit!);
+  const checks = await runChecks(cfg.acceptance_criteria, {
     runner: ctx.o.runner,
     cwd: ctx.cwd,
     env: ctx.checkEnv,
@@ -170,7 +179,9 @@ export function checkCtx(ctx: Ctx, dir: string, tree: string, opts: { signal?: A
     scrub: scrubber(ctx.secrets),
     files: opts.files,
     passes: opts.reuse ? ctx.state.passes : undefined,
-  };
+  });
+  const residual = await computeResidual(cfg, checks, { runner: ctx.o.runner, cwd: ctx.cwd, env: ctx.checkEnv, signal: opts.signal });
+  return { checks, residual, aborted: !!opts.signal?.aborted };
 }
 
 /** The hash of every criterion's inputs, when every criterion declares them (else null). */

@@ -11,22 +11,21 @@ import { DiskUsage, firstStop, StopFile } from './backpressure.js';
 import { canonicalJson } from './canonical.js';
 import { prepareCapsule } from './capsule-build.js';
 import { type Certificate, convergenceClaimProblem, EXIT_PRECEDENCE, type FiredExit, issueCertificate } from './certificate.js';
-import { type CheckResult, runChecks, updatePasses } from './checks.js';
+import { type CheckResult, updatePasses } from './checks.js';
 import { Decimal, dstr } from './decimal.js';
-import { EvidenceStore } from './evidence.js';
+import { EvidenceStore, listFiles, NOT_EVIDENCE } from './evidence.js';
 import { EXIT_CODES, Fsm, InvariantViolation } from './fsm.js';
 import { Git } from './git.js';
 import { type Glow, scoreGlow, trailingZeroW } from './glow.js';
 import { blockedEarly, finish, needInfo } from './halt.js';
 import { learn, writeAgentsMd } from './learn.js';
-import { agentSpec, allInputsHash, budgetExhausted, checkCtx, type Ctx, currentResidual, DEFAULT_EVIDENCE_DIR, describeAgent, elapsedMs, initialState, type LoopOptions, type LoopOutcome, type LoopState, measureAll, scrub, scrubber, sectionMeta } from './loop-context.js';
+import { agentSpec, allInputsHash, budgetExhausted, checkRound, type Ctx, currentResidual, DEFAULT_EVIDENCE_DIR, describeAgent, elapsedMs, initialState, type LoopOptions, type LoopOutcome, type LoopState, measureAll, scrub, scrubber, sectionMeta } from './loop-context.js';
 import { snapshot } from './northstar.js';
 import { buildPlan, intake, type Intake, LOOP_SCRATCH_DIR, type Plan } from './plan.js';
 import type { StopSource } from './ports.js';
 import { initialProgress, trackSignatures, trackStall } from './progress.js';
 import { flushPendingLogs, interimReport, saveState, writeIterationRecords } from './records.js';
 import type { HaltingReport } from './report.js';
-import { computeResidual } from './residual.js';
 import { critique, failingSignatures, recordCycle } from './skeptic.js';
 import { verifyTree } from './verify.js';
 
@@ -122,7 +121,19 @@ async function runLocked(
     await mkdir(ev.root, { recursive: true });
     await acquireLockFile(ev);
   }
-  if ((await ev.readText('manifest.json')) !== null) {
+  // What is in the evidence folder decides: nothing (or only the report of a run that could not
+  // start) → a new loop; a loop's tree → verify and resume; anything else → refuse, never wipe it.
+  const present = (await ev.exists()) ? (await listFiles(ev.root)).filter((f) => !NOT_EVIDENCE.has(f)) : [];
+  const priorReport = await ev.readJson<{ status?: string }>('halting_report.json').catch(() => null);
+  const neverStarted = present.every((f) => f === 'halting_report.json' || f === 'manifest.json') && (present.length === 0 || priorReport?.status === 'EXIT_NEED_INFO');
+  if (!neverStarted && (await ev.readText('manifest.json')) === null) {
+    const problem = `${evRel} holds evidence (${present.slice(0, 3).join(', ')}${present.length > 3 ? ', …' : ''}) but no manifest.json: it cannot be verified; run with --fresh to keep it aside and start over`;
+    fsm.to('DREAM_GOAL');
+    fsm.to('EXIT_BLOCKED');
+    o.log.error(problem);
+    return blockedEarly('EVIDENCE_UNVERIFIABLE', problem);
+  }
+  if (!neverStarted) {
     const check = await verifyTree(ev.root, { allowOpenTail: true });
     const plan = await ev.readJson<Plan>('plan.json');
     const state = await ev.readJson<LoopState>('state.json');
@@ -144,6 +155,18 @@ async function runLocked(
     await ev.loadManifest();
     for (const stray of check.openTail) await rm(ev.path(stray), { force: true });
     resumed = { plan: plan!, state: state! };
+    // A loop cut off mid-iteration may have left an agent's edit to a protected path in the work tree:
+    // it would be taken for the starting state and never reverted. Refuse until it is cleaned up.
+    await git.clearIndexFlags();
+    const isProtected = protectedMatcher(plan!.protected);
+    const dirtyProtected = (await git.status()).map((c) => c.path).filter(isProtected);
+    if (dirtyProtected.length) {
+      const problem = `protected paths have uncommitted changes (${dirtyProtected.join(', ')}); restore or commit them before the loop resumes`;
+      fsm.to('DREAM_GOAL');
+      fsm.to('EXIT_BLOCKED');
+      o.log.error(problem);
+      return blockedEarly('GUARDRAIL_VIOLATION', problem);
+    }
     const head = await git.head();
     const t = state!.terminal;
     const sameInputs = !!t?.inputs_hash && t.inputs_hash === (await allInputsHash(cwd, got.config.acceptance_criteria, await git.listFiles()));
@@ -241,9 +264,8 @@ async function dream(ctx: Ctx, configPath: string): Promise<Plan> {
   o.log.info(`plan: ${i.config.acceptance_criteria.length} criteria, certificates ${i.config.certificates.join('/')}, rung ${i.config.rung_target}, agent ${i.config.agent.use}`);
   const { tree } = await ctx.git.stage([]);
   const files = await inputFiles(ctx);
-  const checks = await runChecks(i.config.acceptance_criteria, checkCtx(ctx, 'baseline', tree, { files }));
+  const { checks, residual } = await checkRound(ctx, 'baseline', tree, { files });
   ctx.state.passes = updatePasses({}, checks, 'baseline');
-  const residual = await computeResidual(i.config, checks, { runner: o.runner, cwd: ctx.cwd, env: ctx.checkEnv });
   const met = new Map(checks.map((c) => [c.id, c.met]));
   const readings = await measureAll(ctx, 'value' in residual ? residual.value : new Decimal(0), met);
   const baselineValues: Record<string, string> = {};
@@ -294,6 +316,7 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
   await ev.write(`${dir}/prompt.md`, prompt);
 
   const before = await snapshotDirty(git, ctx.cwd);
+  const settings = await git.snapshotSettings();
   const { head: startHead, branch } = await git.position();
   const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
   const reportFile = join(ctx.cwd, LOOP_SCRATCH_DIR, 'phuc-loop', 'report.json');
@@ -331,6 +354,7 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
     dir,
     before,
     startHead: startHead!,
+    settings,
     isProtected: protectedMatcher(plan.protected),
     agent,
     reportFile,
@@ -341,7 +365,13 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
     state.cost_reported = true;
   }
   state.total_tool_calls += agent.turns ?? 0;
-  const guardrail = collected.reverted.length ? `protected paths changed and reverted: ${collected.reverted.join(', ')}` : null;
+  const guardrail =
+    [
+      collected.reverted.length ? `protected paths changed and reverted: ${collected.reverted.join(', ')}` : '',
+      collected.settingsChanged.length ? `git settings changed and restored: ${collected.settingsChanged.join(', ')}` : '',
+    ]
+      .filter(Boolean)
+      .join('; ') || null;
   const empty = !collected.diff && collected.report.state === 'absent' && !guardrail;
   o.log.info(
     `iter ${n}: ${collected.diffFiles} file(s) changed, report ${collected.report.state}` +
@@ -350,29 +380,30 @@ async function iterate(ctx: Ctx, n: number): Promise<LoopOutcome | null> {
 
   // CHECK_HALTING (VERIFY vertex). A stopped agent's iteration skips the checks and carries the residual.
   if (!empty) fsm.to('CHECK_HALTING');
-  const stopped = ar.aborted && agent.backpressure !== null;
+  let stopped = ar.aborted && agent.backpressure !== null;
   const tree = collected.tree;
   let checks: CheckResult[] = [];
   let files: string[] | undefined;
   let residual: Decimal | null = null;
-  let residualDetail: string;
+  let residualDetail = '';
   let residualError: string | null = null;
   const carried = currentResidual(ctx);
+  if (!stopped && !empty) {
+    files = await inputFiles(ctx);
+    const round = await checkRound(ctx, dir, tree, { signal: o.signal, files, reuse: true });
+    // A stop during the checks is a pause like a stop during the agent: the round certifies nothing.
+    if (round.aborted) stopped = true;
+    else {
+      checks = round.checks;
+      state.passes = updatePasses(state.passes, checks, n);
+      if ('error' in round.residual) residualError = round.residual.error;
+      else residual = round.residual.value;
+      residualDetail = 'error' in round.residual ? round.residual.error : round.residual.detail;
+    }
+  }
   if (stopped || empty) {
     residual = carried === null ? null : new Decimal(carried);
     residualDetail = `carried from the previous measurement (checks not run: ${stopped ? 'backpressure' : 'no artifact'})`;
-  } else {
-    files = await inputFiles(ctx);
-    checks = await runChecks(ctx.intake.config.acceptance_criteria, checkCtx(ctx, dir, tree, { signal: o.signal, files, reuse: true }));
-    state.passes = updatePasses(state.passes, checks, n);
-    const r = await computeResidual(ctx.intake.config, checks, { runner: o.runner, cwd: ctx.cwd, env: ctx.checkEnv, signal: o.signal });
-    if ('error' in r) {
-      residualError = r.error;
-      residualDetail = r.error;
-    } else {
-      residual = r.value;
-      residualDetail = r.detail;
-    }
   }
   const met = new Map(checks.length ? checks.map((c) => [c.id, c.met]) : Object.entries(state.criteria_met));
 

@@ -407,6 +407,7 @@ export class ShellSession {
   private constructor(
     private readonly child: ChildProcess,
     private readonly dir: string,
+    private readonly timeoutMs: number,
   ) {
     child.stdout!.setEncoding('utf8');
     child.stdout!.on('data', (d: string) => {
@@ -423,12 +424,17 @@ export class ShellSession {
       this.closed = true;
       this.waiting?.resolve(255);
     });
+    // A shell that died (killed by an agent of the same user, say) must fail the call, not the process.
+    child.stdin!.on('error', () => {
+      this.closed = true;
+      this.waiting?.resolve(255);
+    });
   }
 
-  static async start(cwd: string, env: Record<string, string>): Promise<ShellSession> {
+  static async start(cwd: string, env: Record<string, string>, timeoutMs = 300_000): Promise<ShellSession> {
     const dir = await mkdtemp(join(tmpdir(), 'phuc-sh-'));
     const child = spawn('/bin/sh', ['-s'], { cwd, env, stdio: ['pipe', 'pipe', 'ignore'] });
-    return new ShellSession(child, dir);
+    return new ShellSession(child, dir, timeoutMs);
   }
 
   /** Runs one shell command line; stdin (if any) is given through a file. */
@@ -439,7 +445,13 @@ export class ShellSession {
       const [inp, out, err] = ['in', 'out', 'err'].map((k) => join(this.dir, `${k}`));
       if (stdin) await writeFile(inp, stdin);
       const code = await new Promise<number>((resolve) => {
-        this.waiting = { seq: n, resolve };
+        // A git call that hangs (a lock, a credential prompt) ends the session rather than the loop's budgets.
+        const timer = setTimeout(() => {
+          this.closed = true;
+          this.child.kill('SIGKILL');
+          resolve(124);
+        }, this.timeoutMs);
+        this.waiting = { seq: n, resolve: (c) => (clearTimeout(timer), resolve(c)) };
         // A group, not a subshell: one fork fewer per call (scripts only set throwaway variables).
         this.child.stdin!.write(`{ ${script}\n} <'${stdin ? inp : '/dev/null'}' >'${out}' 2>'${err}'; echo "__PHUC_DONE__ ${n} $?"\n`);
       });

@@ -1,6 +1,6 @@
 // The residual (SPEC §2): a Decimal from the configured metric. A metric that cannot be computed is
 // an error the loop reports (never silently 0, which would falsely certify EXACT — seed §13).
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, unlink } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import picomatch from 'picomatch';
@@ -82,6 +82,11 @@ export async function junitFiles(cwd: string, glob: string): Promise<string[]> {
   const out: string[] = [];
   await walk(cwd, join(cwd, base), picomatch(glob, { dot: true }), out);
   return out.sort();
+}
+
+/** Removes the JUnit reports matching `glob` (before the checks that write them run again). */
+export async function removeJunit(cwd: string, glob: string): Promise<void> {
+  await Promise.all((await junitFiles(cwd, glob)).map((f) => unlink(join(cwd, f)).catch(() => undefined)));
 }
 
 export async function computeResidual(config: LoopConfig, checks: CheckResult[], ctx: ResidualContext): Promise<ResidualOutcome> {

@@ -32,6 +32,7 @@ export async function critique(ctx: Ctx, n: number, diff: string, checks: CheckR
   const prompt = renderCriticPrompt(ctx.plan.goal, diff, checks, logs);
   await ctx.ev.write(`${dir}/critic_prompt.md`, prompt);
   const before = await snapshotDirty(ctx.git, ctx.cwd);
+  const settings = await ctx.git.snapshotSettings();
   const reportFile = join(ctx.cwd, LOOP_SCRATCH_DIR, 'phuc-loop', 'verdict.json');
   const run = await spawnAgent({
     runner: ctx.o.runner,
@@ -49,8 +50,8 @@ export async function critique(ctx: Ctx, n: number, diff: string, checks: CheckR
     signal: ctx.o.signal,
     role: 'Skeptic (critic)',
   });
-  const reverted = await changedSince(ctx.git, ctx.cwd, before);
-  if (reverted.length) await ctx.git.restoreFromIndex(reverted);
+  const reverted = [...(await ctx.git.restoreSettings(settings)), ...(await changedSince(ctx.git, ctx.cwd, before))];
+  if (reverted.length) await ctx.git.restoreFromIndex(reverted.filter((p) => !p.startsWith('.git')));
   const r = run.result;
   await ctx.ev.write(`${dir}/critic.log`, scrub(ctx, `$ critic (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`));
   const state = parseVerdict(await readFile(reportFile, 'utf8').catch(() => null), r.stdout);

@@ -24,6 +24,39 @@ test('an agent that edits a protected test to pass it is reverted and blocked: n
   expect(await readFile(join(repo, 'evidence/loop/iter_0/agents_md_entry.md'), 'utf8')).toContain('[A] GUARDRAIL: protected paths changed and reverted: test/check.sh');
 });
 
+test('an agent that hides its test edit (skip-worktree), plants an fsmonitor hook and forges the AGENTS.md marker gets nothing', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'sh test/check.sh' }], agent: agent('sneaky.mjs') }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'test/check.sh': '#!/bin/sh\nexit 1\n',
+  });
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(12);
+  const rep = await report(repo);
+  expect(rep.status).toBe('EXIT_BLOCKED');
+  expect(rep.stop_reason).toBe('GUARDRAIL_VIOLATION');
+  expect(rep.halting_certificate.type).toBe('NONE');
+  expect(rep.detail).toMatch(/protected paths changed and reverted: test\/check\.sh; git settings changed and restored: \.git\/config/);
+  expect(await readFile(join(repo, 'test/check.sh'), 'utf8')).toBe('#!/bin/sh\nexit 1\n');
+  expect(await git(repo, 'config', '--get', 'core.fsmonitor').catch(() => 'unset')).toBe('unset');
+  expect(await readFile(join(repo, 'fsmonitor-ran')).then(() => 'ran', () => 'never')).toBe('never');
+  const agentsMd = await readFile(join(repo, 'AGENTS.md'), 'utf8');
+  expect(agentsMd.match(/<!-- phuc-loop:end -->/g)).toHaveLength(1);
+  expect((await cli(repo, ['verify'])).code).toBe(0);
+});
+
+test('a planted JUnit report does not count: reports are removed before the checks that write them', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'false' }], agent: agent('junit-planter.mjs'), extra: 'residual:\n  metric: failing_tests_fraction\n  junit: "reports/*.xml"\n' }),
+    'NORTHSTAR.md': NORTHSTAR,
+  });
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(12);
+  const rep = await report(repo);
+  expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'RESIDUAL_UNAVAILABLE' });
+  expect(rep.detail).toMatch(/no JUnit XML file matches reports\/\*\.xml/);
+});
+
 test('an agent that switches the branch is an invariant violation: EXIT_BLOCKED with its report', async () => {
   const repo = await makeRepo({ 'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('brancher.mjs') }), 'NORTHSTAR.md': NORTHSTAR, 'src/.keep': '' });
   const r = await cli(repo, ['run']);
@@ -150,6 +183,12 @@ describe('resuming from evidence', () => {
     for (const pid of JSON.parse(await readFile(pids, 'utf8')) as number[]) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
     // The agent may change between runs (the contract is the rest of the config).
     await writeFile(join(repo, 'phuc-loop.yml'), (await readFile(join(repo, 'phuc-loop.yml'), 'utf8')).replace(/node [^\n]*hang\.mjs[^\n]*"/, JSON.stringify(agent('fixer.mjs')).slice(1, -1) + '"'));
+    // An uncommitted change to a protected path (here the config) is refused on resume: it could be
+    // the cut-off agent's edit, which would otherwise pass for the starting state.
+    const refused = await cli(repo, ['run']);
+    expect(refused.code).toBe(12);
+    expect(refused.stderr).toContain('protected paths have uncommitted changes (phuc-loop.yml)');
+    await git(repo, 'commit', '-qam', 'use the fixer agent');
     const r = await cli(repo, ['run']);
     expect(r.stdout).toMatch(/resuming from evidence\/loop: 0 iteration\(s\) on record, next is 0/);
     expect(r.code).toBe(0);

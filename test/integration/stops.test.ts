@@ -108,6 +108,29 @@ test('SIGTERM during a run (workflow cancellation): the agent is stopped and the
   expect((await cli(repo, ['verify'])).code).toBe(0);
 });
 
+test('SIGTERM during the checks is a pause, not failed checks; the next run continues', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'slow', run: 'sleep 5; false' }], agent: agent('busy.mjs'), extra: 'residual:\n  metric: command\n  run: echo 1\n' }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/busy.txt': '',
+  });
+  // The baseline runs the slow check once; the signal comes during iteration 0's checks.
+  const run = startCli(repo, ['run']);
+  await run.waitFor(/iter 0: 1 file\(s\) changed/);
+  await new Promise((r) => setTimeout(r, 300));
+  run.child.kill('SIGTERM');
+  const r = await run.done;
+  expect(r.code).toBe(12);
+  const rep = await report(repo);
+  expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'BACKPRESSURE_SIGNAL' });
+  expect(rep.halting_certificate.type).toBe('BACKPRESSURE');
+  expect(rep.halting_certificate.residual_history_decimal_strings).toEqual(['1']);
+  const next = startCli(repo, ['run']);
+  await next.waitFor(/resuming from evidence\/loop: 1 iteration\(s\) on record, next is 1/);
+  next.child.kill('SIGTERM');
+  await next.done;
+});
+
 test('the cost budget: the agent\'s reported cost is summed exactly and ends the loop', async () => {
   const repo = await makeRepo({
     'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('costly.mjs'), extra: 'budget:\n  max_total_cost_usd: "1"\n' }),
