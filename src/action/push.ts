@@ -4,7 +4,7 @@
 // credentials that actions/checkout persisted in .git/config are taken out while the loop runs, and
 // a push is refused when the agent changed the git config that decides where credentials go.
 import { Buffer } from 'node:buffer';
-import { readFile } from 'node:fs/promises';
+import { readFile, unlink, writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { ProcessRunner } from '../engine/ports.js';
 
@@ -43,6 +43,7 @@ export interface PusherOptions {
 export class BranchPusher {
   /** Credential settings taken out of .git/config (put back by restore()). */
   private removedHeaders: { key: string; value: string }[] = [];
+  private removedFiles: { file: string; text: string }[] = [];
   private configSnapshot = '';
   pushes = 0;
 
@@ -99,8 +100,15 @@ export class BranchPusher {
     const headers = await local('^http\\..*\\.extraheader$');
     const includes: { key: string; value: string }[] = [];
     for (const inc of await local('^include(if\\..*)?\\.path$')) {
-      const text = await readFile(isAbsolute(inc.value) ? inc.value : join(this.o.cwd, '.git', inc.value), 'utf8').catch(() => '');
-      if (/extraheader|credential/i.test(text)) includes.push(inc);
+      const file = isAbsolute(inc.value) ? inc.value : join(this.o.cwd, '.git', inc.value);
+      const text = await readFile(file, 'utf8').catch(() => '');
+      if (/extraheader|credential/i.test(text)) {
+        includes.push(inc);
+        // The included file (actions/checkout v6 keeps it in RUNNER_TEMP, which the agent can read)
+        // is removed too while the agent runs; its content is kept in memory and written back after.
+        this.removedFiles.push({ file, text });
+        await unlink(file).catch(() => undefined);
+      }
     }
     this.removedHeaders = [...headers, ...includes];
     for (const key of new Set(this.removedHeaders.map((h) => h.key))) await this.git(['config', '--local', '--unset-all', key]);
@@ -155,6 +163,8 @@ export class BranchPusher {
 
   /** Puts the persisted credentials back (later steps of the job may rely on them). */
   async restore(): Promise<void> {
+    for (const f of this.removedFiles) await writeFile(f.file, f.text, { mode: 0o600 });
+    this.removedFiles = [];
     for (const h of this.removedHeaders) await this.git(['config', '--local', '--add', h.key, h.value]);
     this.removedHeaders = [];
   }

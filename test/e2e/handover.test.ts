@@ -108,6 +108,9 @@ describe('two consecutive runs hand the evidence over through the artifact servi
     // The agent did not see the include; it is back in place after the run.
     for (const n of [1, 2]) expect(await readFile(join(workspace, `evidence/loop/iter_${n}/agent.log`), 'utf8')).not.toContain('git-credentials');
     expect((await git(['config', '--local', '--get', `includeIf.gitdir:${workspace}/.git.path`], { cwd: workspace })).stdout.trim()).toBe(credFile);
+    // The included credentials file itself was taken away while the agent ran, and is back as it was.
+    expect(main.stdout).toMatch(/took \d+ persisted credential setting\(s\) out of \.git\/config while the agent runs/);
+    expect(await readFile(credFile, 'utf8')).toBe(`[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic ${b64Token}\n`);
   });
 
   test('run 2: API calls per iteration stay within 3 plus one per STOP poll', () => {
