@@ -1,9 +1,9 @@
 // Minimal ZIP writer/reader for the test harness: seed artifacts with known bytes and inspect
 // what the Action uploaded (archiver's output, data descriptors included). No zip64.
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { crc32 } from '../../src/action/zip.js';
+import { deflateRawSync } from 'node:zlib';
+import { crc32, readZipEntries } from '../../src/action/zip.js';
 
-// The CRC is the product's (src/action/zip.ts); the reader below stays an independent oracle.
+// CRC and reading are the product's (src/action/zip.ts); writing (seeding artifacts) is the harness's own.
 export { crc32 };
 
 /** Builds a ZIP archive (deflate, UTF-8 names, fixed 1980-01-01 timestamps so bytes are reproducible). */
@@ -60,43 +60,5 @@ export function makeZip(files: Record<string, string | Uint8Array>): Buffer {
   return Buffer.concat([...locals, cd, end]);
 }
 
-/** Reads a ZIP archive into a map of path → bytes (directory entries skipped). Throws on zip64 or bad CRC. */
-export function readZip(zip: Uint8Array): Map<string, Buffer> {
-  const buf = Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength);
-  let eocd = -1;
-  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
-    if (buf.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) throw new Error('not a zip archive (no end of central directory)');
-  const count = buf.readUInt16LE(eocd + 10);
-  let p = buf.readUInt32LE(eocd + 16);
-  if (p === 0xffffffff || count === 0xffff) throw new Error('zip64 archives are not supported');
-  const out = new Map<string, Buffer>();
-  for (let i = 0; i < count; i++) {
-    if (buf.readUInt32LE(p) !== 0x02014b50) throw new Error('bad central directory entry');
-    const method = buf.readUInt16LE(p + 10);
-    const crc = buf.readUInt32LE(p + 16);
-    const csize = buf.readUInt32LE(p + 20);
-    const nameLen = buf.readUInt16LE(p + 28);
-    const extraLen = buf.readUInt16LE(p + 30);
-    const commentLen = buf.readUInt16LE(p + 32);
-    const localOffset = buf.readUInt32LE(p + 42);
-    const name = buf.toString('utf8', p + 46, p + 46 + nameLen);
-    p += 46 + nameLen + extraLen + commentLen;
-    if (name.endsWith('/')) continue;
-    const lNameLen = buf.readUInt16LE(localOffset + 26);
-    const lExtraLen = buf.readUInt16LE(localOffset + 28);
-    const start = localOffset + 30 + lNameLen + lExtraLen;
-    const raw = buf.subarray(start, start + csize);
-    let data: Buffer;
-    if (method === 0) data = Buffer.from(raw);
-    else if (method === 8) data = inflateRawSync(raw);
-    else throw new Error(`unsupported zip compression method ${method} for ${name}`);
-    if (crc32(data) !== crc) throw new Error(`CRC mismatch for ${name}`);
-    out.set(name, data);
-  }
-  return out;
-}
+/** Reads a ZIP archive into a map of path → bytes: the product's checked reader (src/action/zip.ts). */
+export const readZip = (zip: Uint8Array): Map<string, Buffer> => readZipEntries(zip);
