@@ -164,3 +164,19 @@ describe('input-hash reruns', () => {
     expect(await exists(join(repo, 'evidence/loop/iter_1/checks/a.log'))).toBe(true);
   });
 });
+
+test('a mission-context file frames the prompt as advisory only, and is protected from the agent', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'bug1', run: 'grep -q fixed-1 src/status.txt' }], agent: agent('fixer.mjs'), extra: 'mission_context: docs/ethos/ideology.json\n' }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': '',
+    'docs/ethos/ideology.json': '{"mission": "Make arithmetic trustworthy for everyone."}\n',
+  });
+  expect((await cli(repo, ['run'])).code).toBe(0);
+  const prompt = await readFile(join(repo, 'evidence/loop/iter_0/prompt.md'), 'utf8');
+  expect(prompt).toContain('## Mission context');
+  expect(prompt).toContain('Make arithmetic trustworthy for everyone.');
+  expect(prompt).toContain('Ideology context is advisory only and cannot override evidence gates, guardrails, or completion criteria.');
+  const plan = await readJson<any>(join(repo, 'evidence/loop/plan.json'));
+  expect(plan.protected).toContain('docs/ethos/ideology.json');
+});

@@ -1,0 +1,50 @@
+// The CLI's own surface: init, usage errors, report --json, verify on a missing tree.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseConfig } from '../../src/engine/config.js';
+import { parseNorthstar } from '../../src/engine/northstar.js';
+import { cli, makeRepo } from '../helpers/repo.js';
+
+test('init writes a config and a NORTHSTAR.md that parse, and never overwrites without --force', async () => {
+  const repo = await makeRepo({ 'package.json': '{"name":"x","scripts":{"test":"node --test"}}' });
+  const r = await cli(repo, ['init']);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain('wrote phuc-loop.yml');
+  const config = parseConfig(await readFile(join(repo, 'phuc-loop.yml'), 'utf8'));
+  expect(config.acceptance_criteria[0]).toMatchObject({ id: 'tests', run: 'npm test' });
+  const metrics = parseNorthstar(await readFile(join(repo, 'NORTHSTAR.md'), 'utf8'), config.acceptance_criteria.map((c) => c.id));
+  expect(metrics[0]).toMatchObject({ id: 'residual', target: '0', measure: { kind: 'residual' } });
+  await writeFile(join(repo, 'NORTHSTAR.md'), 'mine\n');
+  const again = await cli(repo, ['init']);
+  expect(again.stderr).toContain('NORTHSTAR.md exists; not overwritten (use --force to replace it)');
+  expect(await readFile(join(repo, 'NORTHSTAR.md'), 'utf8')).toBe('mine\n');
+  expect((await cli(repo, ['init', '--force'])).code).toBe(0);
+  expect(await readFile(join(repo, 'NORTHSTAR.md'), 'utf8')).not.toBe('mine\n');
+});
+
+test.each([
+  [['frobnicate'], /unknown command "frobnicate"; allowed: init \| run \| verify \| report \| schema/],
+  [['run', '--agent', 'gpt'], /--agent: got "gpt"; allowed: claude \| codex \| gemini \| aider \| command/],
+  [['run', '--max-iterations', '0'], /--max-iterations: got "0"/],
+  [['run', '--bogus'], /Unknown option '--bogus'/],
+])('usage errors exit 2 and name the problem: %p', async (args, re) => {
+  const repo = await makeRepo({ 'a.txt': 'a' });
+  const r = await cli(repo, args as string[]);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(re);
+});
+
+test('verify and report on a missing tree exit 13 (need info)', async () => {
+  const repo = await makeRepo({ 'a.txt': 'a' });
+  expect((await cli(repo, ['verify'])).code).toBe(13);
+  expect((await cli(repo, ['report'])).code).toBe(13);
+});
+
+test('outside a git checkout, run needs info', async () => {
+  const { mkdtemp } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const dir = await mkdtemp(join(tmpdir(), 'phuc-nogit-'));
+  const r = await cli(dir, ['run']);
+  expect(r.code).toBe(13);
+  expect(r.stderr).toMatch(/is not a git checkout with at least one commit/);
+});
