@@ -35070,6 +35070,13 @@ async function computeResidual(config, checks, ctx) {
 
 
 const iterDir = (n) => `iter_${n}`;
+/**
+ * The order of the verification rungs (seed §12): 641 < 274177 < 65537 as levels, not as numbers
+ * (65537 is the highest: 274177's requirements plus the security gate). 0 is "no rung".
+ */
+function rungLevel(rung) {
+    return [0, 641, 274177, 65537].indexOf(rung);
+}
 async function checkTriangle(ev, iterations) {
     const plan = (await ev.readText('plan.json')) !== null;
     let verify = true;
@@ -35120,7 +35127,7 @@ async function phucTest(ev, iterations, opts) {
         }
         previousEntry = entry;
     }
-    if (opts.converged && opts.rungAchieved < opts.rungTarget)
+    if (opts.converged && rungLevel(opts.rungAchieved) < rungLevel(opts.rungTarget))
         fail(5, `convergence at rung ${opts.rungAchieved}, below the declared rung_target ${opts.rungTarget}`);
     const [c1, c2, c3, c4, c5] = c;
     return {
@@ -37051,7 +37058,7 @@ async function computeRung(ctx, cert, converged) {
     if (!Object.values(r641).every(Boolean))
         return result;
     result.achieved = 641;
-    if (plan.rung_target < 274177)
+    if (rungLevel(plan.rung_target) < rungLevel(274177))
         return result;
     // Replays of the final checks (seed §12): the same certificate every time, or the rung is not reached.
     const dir = iterDir(ctx.iterations.at(-1));
@@ -37090,7 +37097,7 @@ async function computeRung(ctx, cert, converged) {
     if (!Object.values(r274177).every(Boolean))
         return result;
     result.achieved = 274177;
-    if (plan.rung_target < 65537 || !plan.security)
+    if (rungLevel(plan.rung_target) < rungLevel(65537) || !plan.security)
         return result;
     const gate = await o.runner.run({ command: plan.security.gate, cwd: ctx.cwd, env: ctx.checkEnv, timeoutMs: 1_800_000 });
     await ev.write('security_gate.log', scrub(ctx, `$ ${plan.security.gate}\n${gate.stdout}\n${gate.stderr}\n--- exit ${gate.exitCode} ---\n`));

@@ -11,6 +11,14 @@ import { residualFromOutput } from './residual.js';
 
 export const iterDir = (n: number) => `iter_${n}`;
 
+/**
+ * The order of the verification rungs (seed §12): 641 < 274177 < 65537 as levels, not as numbers
+ * (65537 is the highest: 274177's requirements plus the security gate). 0 is "no rung".
+ */
+export function rungLevel(rung: number): number {
+  return [0, 641, 274177, 65537].indexOf(rung);
+}
+
 export interface Triangle {
   REMIND_plan_json_present: boolean;
   VERIFY_certificates_all_present: boolean;
@@ -78,7 +86,7 @@ export async function phucTest(
     }
     previousEntry = entry;
   }
-  if (opts.converged && opts.rungAchieved < opts.rungTarget)
+  if (opts.converged && rungLevel(opts.rungAchieved) < rungLevel(opts.rungTarget))
     fail(5, `convergence at rung ${opts.rungAchieved}, below the declared rung_target ${opts.rungTarget}`);
   const [c1, c2, c3, c4, c5] = c;
   return {

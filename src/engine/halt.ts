@@ -1,7 +1,7 @@
 // Terminal bookkeeping: replays and rungs, the Triangle and the Phuc Test, the halting report.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { allDecimalStrings, checkTriangle, iterDir, phucTest, selfTests } from './audit.js';
+import { allDecimalStrings, checkTriangle, iterDir, phucTest, rungLevel, selfTests } from './audit.js';
 import { type Certificate, issueCertificate } from './certificate.js';
 import { Decimal } from './decimal.js';
 import { EvidenceStore, listFiles, NOT_EVIDENCE } from './evidence.js';
@@ -107,7 +107,7 @@ export async function computeRung(ctx: Ctx, cert: Certificate | null, converged:
   result.checks['641'] = r641;
   if (!Object.values(r641).every(Boolean)) return result;
   result.achieved = 641;
-  if (plan.rung_target < 274177) return result;
+  if (rungLevel(plan.rung_target) < rungLevel(274177)) return result;
 
   // Replays of the final checks (seed §12): the same certificate every time, or the rung is not reached.
   const dir = iterDir(ctx.iterations.at(-1)!);
@@ -145,7 +145,7 @@ export async function computeRung(ctx: Ctx, cert: Certificate | null, converged:
   result.checks['274177'] = r274177;
   if (!Object.values(r274177).every(Boolean)) return result;
   result.achieved = 274177;
-  if (plan.rung_target < 65537 || !plan.security) return result;
+  if (rungLevel(plan.rung_target) < rungLevel(65537) || !plan.security) return result;
 
   const gate = await o.runner.run({ command: plan.security.gate, cwd: ctx.cwd, env: ctx.checkEnv, timeoutMs: 1_800_000 });
   await ev.write('security_gate.log', scrub(ctx, `$ ${plan.security.gate}\n${gate.stdout}\n${gate.stderr}\n--- exit ${gate.exitCode} ---\n`));

@@ -215,3 +215,47 @@ describe('resuming from evidence', () => {
     expect(fresh.stdout).toMatch(/fresh start: the previous evidence tree was moved to evidence\/loop\.previous/);
   });
 });
+
+describe('rung 65537: security gate and API surface', () => {
+  const files = () => ({
+    'phuc-loop.yml': config({
+      criteria: [{ id: 'bug1', run: 'grep -q fixed-1 src/status.txt' }],
+      agent: agent('api-changer.mjs'),
+      rung: 65537,
+      extra: 'security:\n  gate: "test ! -f src/secrets.txt"\n  api_surface: "cat src/api.txt"\n',
+    }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': '',
+    'src/api.txt': 'export function existing(): void\n',
+  });
+
+  test('API drift explained in the loop (and the gate green) reaches 65537', async () => {
+    const repo = await makeRepo(files());
+    const r = await cli(repo, ['run'], { EXPLAIN: '1' });
+    expect(r.code).toBe(0);
+    const rep = await report(repo);
+    expect(rep).toMatchObject({ status: 'EXIT_CONVERGED', verification_rung_achieved: 65537 });
+    expect(rep.security).toMatchObject({ gate_exit_code: 0, api_surface_drift: true, drift_explained: true });
+    expect(rep.rung_checks['65537']).toEqual({ security_gate_passed: true, api_surface_snapshots: true, api_drift_explained: true, northstar_aligned_or_neutral: true });
+    expect((await cli(repo, ['verify'])).code).toBe(0);
+  });
+
+  test('unexplained API drift stops at 274177, below the target: not converged (PHUC_TEST_FAILURE_5)', async () => {
+    const repo = await makeRepo(files());
+    const r = await cli(repo, ['run']);
+    expect(r.code).toBe(12);
+    const rep = await report(repo);
+    expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'PHUC_TEST_FAILURE_5', verification_rung_achieved: 274177 });
+    expect(rep.rung_checks['65537'].api_drift_explained).toBe(false);
+    expect(rep.detail).toMatch(/EXIT_CONVERGED withheld: PHUC_TEST_FAILURE_5: convergence at rung 274177, below the declared rung_target 65537/);
+  });
+});
+
+test('an agent rate-limit error is backpressure: EXIT_BLOCKED(BACKPRESSURE_SIGNAL), a pause', async () => {
+  const repo = await makeRepo({ 'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('rate-limited.mjs') }), 'NORTHSTAR.md': NORTHSTAR, 'src/busy.txt': '' });
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(12);
+  const rep = await report(repo);
+  expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'BACKPRESSURE_SIGNAL' });
+  expect(rep.exits_fired).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'BACKPRESSURE', reason: 'the agent hit a rate limit' })]));
+});
