@@ -38051,8 +38051,11 @@ async function iterate(ctx, n) {
             budget: budgetAfter ? `${budgetAfter.code}: ${budgetAfter.reason}` : null,
             progress: progressExits,
         });
+    // Say why nothing came: an agent CLI that is not installed is the usual first-run cause.
+    const emptyWhy = 'the agent changed nothing and wrote no report' +
+        (ar.exitCode === 127 ? ` (exit 127: the agent command was not found — install the ${agentSpec(ctx, n).preset} CLI or set agent.run)` : ar.exitCode ? ` (it exited ${ar.exitCode}; see ${dir}/agent.log)` : '');
     if (empty)
-        cert.exits_fired.unshift({ kind: 'INVARIANT', reason: 'EVIDENCE_INCOMPLETE: the agent changed nothing and wrote no report' });
+        cert.exits_fired.unshift({ kind: 'INVARIANT', reason: `EVIDENCE_INCOMPLETE: ${emptyWhy}` });
     const certEntry = await ev.writeJson(`${dir}/certificate.json`, cert);
     // VERIFY_SKIPPED (seed §3.6): the certificate must be on disk before ACCUMULATE_LEARNINGS.
     if ((await ev.readText(`${dir}/certificate.json`)) === null)
@@ -38154,7 +38157,7 @@ async function iterate(ctx, n) {
         ? await ctx.o.host.afterIteration({ iteration: n, commit, report: await interimReport(ctx, n) })
         : null;
     if (empty)
-        return finish(ctx, 'EXIT_BLOCKED', 'EVIDENCE_INCOMPLETE', { detail: 'the agent changed nothing and wrote no report' });
+        return finish(ctx, 'EXIT_BLOCKED', 'EVIDENCE_INCOMPLETE', { detail: emptyWhy });
     if (residualError !== null) {
         fsm.to('BUDGET_CHECK');
         fsm.to('EXIT_BLOCKED');

@@ -48,3 +48,16 @@ test('outside a git checkout, run needs info', async () => {
   expect(r.code).toBe(13);
   expect(r.stderr).toMatch(/is not a git checkout with at least one commit/);
 });
+
+test('an agent CLI that is not installed is named in the halting report', async () => {
+  const { config, NORTHSTAR, readJson } = await import('../helpers/repo.js');
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 't', run: 'false' }], agent: 'x' }).replace(/  use: command\n  run: "x"\n/, '  use: gemini\n  run: phuc-no-such-agent-cli\n'),
+    'NORTHSTAR.md': NORTHSTAR,
+  });
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(12);
+  const rep = await readJson<{ stop_reason: string; detail: string }>(join(repo, 'evidence/loop/halting_report.json'));
+  expect(rep.stop_reason).toBe('EVIDENCE_INCOMPLETE');
+  expect(rep.detail).toContain('exit 127: the agent command was not found — install the gemini CLI or set agent.run');
+});
