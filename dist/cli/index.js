@@ -36389,9 +36389,6 @@ class Git {
     async head() {
         return (await this.position()).head;
     }
-    async branch() {
-        return (await this.position()).branch;
-    }
     /** Sets a committer gitArgs for the loop's commits when the repository has none (CI runners). */
     async ensureIdentity() {
         const email = (await this.run(['config', 'user.email'], { allowFail: true })).trim();

@@ -83,10 +83,6 @@ export class Git {
     return (await this.position()).head;
   }
 
-  async branch(): Promise<string | null> {
-    return (await this.position()).branch;
-  }
-
   /** Sets a committer gitArgs for the loop's commits when the repository has none (CI runners). */
   async ensureIdentity(): Promise<void> {
     const email = (await this.run(['config', 'user.email'], { allowFail: true })).trim();
