@@ -6,5 +6,5 @@ export default {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, isolatedModules: true }] },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   testTimeout: 120000,
-  maxWorkers: 2
+  maxWorkers: 2,
 };

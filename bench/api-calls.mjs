@@ -4,8 +4,8 @@
 // iteration plus one per STOP poll while the agent runs.
 //
 //   npm run build && npx tsx bench/api-calls.mjs [iterations=3] [agent-ms=2500] [poll-seconds=1]
-import { startGitHubEmulator } from '../test/harness/github-emulator.ts';
-import { apiFigure, assertBuilt, e2eAgent, loopFiles, REPO, restCalls, runJob, scenario } from '../test/e2e/helpers.ts';
+import { startGitHubEmulator } from '../test/harness/github-emulator.js';
+import { apiFigure, assertBuilt, e2eAgent, loopFiles, REPO, restCalls, runJob, scenario } from '../test/e2e/helpers.js';
 
 const iterations = Number(process.argv[2] ?? 3);
 const agentMs = Number(process.argv[3] ?? 2500);
@@ -23,7 +23,8 @@ try {
   for (const c of cases) {
     const s = await scenario(gh, c.pr, loopFiles(e2eAgent('slow-fixer.mjs'), { criteria: iterations, maxIterations: iterations + 2 }));
     const job = await runJob(s, { inputs: { 'poll-seconds': String(pollSeconds) }, env: { E2E_AGENT_MS: String(c.agentMs) } });
-    if (job.main.outputs.status !== 'EXIT_CONVERGED') throw new Error(`${c.name}: ended ${job.main.outputs.status}(${job.main.outputs['stop-reason']})\n${job.main.stdout.slice(-3000)}`);
+    if (job.main.outputs.status !== 'EXIT_CONVERGED')
+      throw new Error(`${c.name}: ended ${job.main.outputs.status}(${job.main.outputs['stop-reason']})\n${job.main.stdout.slice(-3000)}`);
     const n = Number(job.main.outputs.iterations);
     const calls = restCalls(gh, job.callsBefore);
     rows.push({ case: c.name, iterations: n, ...apiFigure(calls, n), calls });

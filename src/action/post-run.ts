@@ -5,19 +5,39 @@ import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { readFile, writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
+import { EvidenceStore } from '../engine/evidence/evidence.js';
+import { loopHome, publishEvidence } from '../engine/loop/home.js';
+import { Git } from '../engine/os/git.js';
+import { NodeProcessRunner } from '../engine/os/process.js';
 import { artifactUrl, evidenceFiles, uploadEvidence } from './artifact.js';
 import { CommentPublisher, withArtifactLink } from './comment.js';
-import { createClient } from './github.js';
+import { createClient, errorText, retryBaseMs } from './github.js';
 import { Scrubber } from './scrub.js';
 import { readPostState } from './state.js';
 import { writeSummary } from './summary.js';
+
+/**
+ * The main step ended before the engine published its evidence (a second signal aborted it, or the
+ * runner killed it): the loop's private tree is the newest, and it is what the next run continues
+ * from. Written atomically by the loop, it is published whole, as the engine does at its end.
+ */
+async function publishLeftEvidence(checkout: string, evidenceDir: string): Promise<void> {
+  try {
+    const git = new Git(new NodeProcessRunner(), checkout, { PATH: process.env['PATH'], HOME: process.env['HOME'] });
+    const home = await loopHome(git, relative(checkout, evidenceDir));
+    await publishEvidence(new EvidenceStore(home.evidence), evidenceDir, checkout);
+    core.info(`phuc-loop: the main step ended before publishing its evidence; published the loop's own tree to ${evidenceDir}`);
+  } catch (e) {
+    core.warning(`phuc-loop: could not publish the loop's own evidence tree: ${(e as Error).message}`);
+  }
+}
 
 /** The post step; never rejects. */
 export async function run(): Promise<void> {
   try {
     await post();
   } catch (e) {
-    core.setFailed(`phuc-loop post step crashed: ${(e as Error)?.stack ?? String(e)}`);
+    core.setFailed(`phuc-loop post step crashed: ${errorText(e)}`);
   }
 }
 
@@ -34,8 +54,9 @@ async function post(): Promise<void> {
   const scrubber = new Scrubber();
   const token = core.getInput('github-token');
   scrubber.add(token);
-  for (const name of ['GITHUB_TOKEN', 'GH_TOKEN', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN']) scrubber.add(process.env[name]);
+  scrubber.addEnv(process.env);
 
+  if (!state.loopEnded && state.checkout) await publishLeftEvidence(state.checkout, state.evidenceDir);
   const files = await evidenceFiles(state.evidenceDir);
   if (files.length === 0) {
     core.info(`phuc-loop: ${state.evidenceDir} is empty; nothing to upload`);
@@ -57,8 +78,12 @@ async function post(): Promise<void> {
     const uploaded = await uploadEvidence({ root: state.evidenceDir, name: state.artifactName, retentionDays: state.retentionDays, files });
     url = artifactUrl(ctx.serverUrl, ctx.repo, ctx.runId, uploaded.id);
     core.setOutput('artifact-id', String(uploaded.id));
-    core.info(`phuc-loop: evidence uploaded as ${state.artifactName} (id ${uploaded.id}, ${files.length} files, ${uploaded.size} bytes, kept ${state.retentionDays} days): ${url}`);
-    await writeSummary(`\n> Evidence artifact: [\`${state.artifactName}\`](${url}) — ${files.length} files, kept ${state.retentionDays} days. The next run of this pull request continues from it.\n`);
+    core.info(
+      `phuc-loop: evidence uploaded as ${state.artifactName} (id ${uploaded.id}, ${files.length} files, ${uploaded.size} bytes, kept ${state.retentionDays} days): ${url}`,
+    );
+    await writeSummary(
+      `\n> Evidence artifact: [\`${state.artifactName}\`](${url}) — ${files.length} files, kept ${state.retentionDays} days. The next run of this pull request continues from it.\n`,
+    );
   } catch (e) {
     core.setFailed(`phuc-loop: could not upload the evidence artifact ${state.artifactName}: ${(e as Error).message}`);
   }
@@ -72,6 +97,7 @@ async function post(): Promise<void> {
         repo: ctx.repo,
         issue: state.pullRequest,
         mode: state.commentMode === 'per-iteration' ? 'per-iteration' : 'sticky',
+        retryBaseMs: retryBaseMs(),
         knownId: state.commentMode === 'per-iteration' ? null : state.commentId,
         warn: (m) => core.warning(`phuc-loop: ${m}`),
         scrub: (t) => scrubber.scrub(t),

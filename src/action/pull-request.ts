@@ -71,8 +71,14 @@ export class NoPullRequest extends Error {}
  * The pull request: the `pull-request` input wins; then a pull_request* payload (no API call);
  * then an issue comment on a PR (one call, pulls.get).
  */
-export async function resolvePullRequest(o: { octokit: Octokit; repo: RepoRef; eventName: string; payload: Payload; input?: number }): Promise<PullRequestInfo> {
-  const fetch = async (n: number) => fromRaw((await o.octokit.rest.pulls.get({ ...o.repo, pull_number: n })).data as unknown as RawPull);
+export async function resolvePullRequest(o: {
+  octokit: Octokit;
+  repo: RepoRef;
+  eventName: string;
+  payload: Payload;
+  input?: number;
+}): Promise<PullRequestInfo> {
+  const fetch = async (n: number) => fromRaw((await o.octokit.rest.pulls.get({ ...o.repo, pull_number: n })).data);
   if (o.input !== undefined) return fetch(o.input);
   if (o.payload.pull_request) return fromRaw(o.payload.pull_request);
   if (o.payload.issue) {

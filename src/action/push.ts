@@ -6,11 +6,12 @@
 import { Buffer } from 'node:buffer';
 import { readFile, unlink, writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import type { ProcessRunner } from '../engine/ports.js';
+import type { ProcessRunner } from '../engine/os/ports.js';
 
 export type PushOutcome = { ok: true; attempts: number } | { ok: false; reason: string; attempts: number };
 
-const REJECTED = /\[rejected\]|\[remote rejected\][^\n]*(?:stale|fetch first|non-fast-forward)|non-fast-forward|fetch first|\(stale info\)|Updates were rejected/i;
+const REJECTED =
+  /\[rejected\]|\[remote rejected\][^\n]*(?:stale|fetch first|non-fast-forward)|non-fast-forward|fetch first|\(stale info\)|Updates were rejected/i;
 const TRANSIENT =
   /Could not resolve host|Connection (?:timed out|reset|refused)|Operation timed out|Failed to connect|RPC failed|early EOF|unexpected disconnect|remote end hung up|The requested URL returned error: (?:5\d\d|429)|HTTP\/2 stream \d+ was not closed|gnutls_handshake|SSL_(?:read|connect|ERROR)|TLS connection|Empty reply from server|transfer closed|Internal Server Error|Bad Gateway|Service Unavailable|Gateway Time-?out/i;
 
@@ -21,7 +22,8 @@ export function classifyPushFailure(output: string): 'rejected' | 'transient' | 
 }
 
 /** Local config keys that decide where a push goes and what runs with the credentials. */
-const SENSITIVE_KEYS = '^(url\\..*|http\\..*|credential.*|core\\.hookspath|core\\.sshcommand|core\\.askpass|core\\.gitproxy|remote\\..*|include\\..*|includeif\\..*|protocol\\..*)$';
+const SENSITIVE_KEYS =
+  '^(url\\..*|http\\..*|credential.*|core\\.hookspath|core\\.sshcommand|core\\.askpass|core\\.gitproxy|remote\\..*|include\\..*|includeif\\..*|protocol\\..*)$';
 
 export interface PusherOptions {
   runner: ProcessRunner;
@@ -117,7 +119,10 @@ export class BranchPusher {
     const head = (await this.git(['rev-parse', 'HEAD'])).out.trim();
     const remote = await this.withRetries('git ls-remote', () => this.git(['ls-remote', '--heads', this.remoteUrl, `refs/heads/${this.o.branch}`], true));
     if (!remote.ok) return `CHECKOUT_NOT_PR_HEAD: cannot read ${this.o.branch} from ${this.remoteUrl}: ${remote.out}`;
-    const tip = remote.out.split('\n').find((l) => l.endsWith(`\trefs/heads/${this.o.branch}`))?.split('\t')[0];
+    const tip = remote.out
+      .split('\n')
+      .find((l) => l.endsWith(`\trefs/heads/${this.o.branch}`))
+      ?.split('\t')[0];
     if (!tip) return `CHECKOUT_NOT_PR_HEAD: the branch ${this.o.branch} does not exist in ${this.o.repository}`;
     if (tip !== head)
       return (
@@ -127,7 +132,10 @@ export class BranchPusher {
     return null;
   }
 
-  private async withRetries(what: string, f: () => Promise<{ code: number | null; out: string }>): Promise<{ ok: boolean; out: string; attempts: number; kind?: ReturnType<typeof classifyPushFailure> }> {
+  private async withRetries(
+    what: string,
+    f: () => Promise<{ code: number | null; out: string }>,
+  ): Promise<{ ok: boolean; out: string; attempts: number; kind?: ReturnType<typeof classifyPushFailure> }> {
     const retries = this.o.retries ?? 3;
     const base = this.o.retryBaseMs ?? 1000;
     const sleep = this.o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
@@ -146,7 +154,12 @@ export class BranchPusher {
   async push(commit: string): Promise<PushOutcome> {
     const now = await this.sensitiveConfig();
     if (now !== this.configSnapshot)
-      return { ok: false, attempts: 0, reason: 'PUSH_REFUSED: the git configuration of the checkout (remotes, url rewrites, http or credential settings, hooks) changed during the iteration; the loop does not push with credentials into a configuration the agent could have changed' };
+      return {
+        ok: false,
+        attempts: 0,
+        reason:
+          'PUSH_REFUSED: the git configuration of the checkout (remotes, url rewrites, http or credential settings, hooks) changed during the iteration; the loop does not push with credentials into a configuration the agent could have changed',
+      };
     this.pushes++;
     const r = await this.withRetries('git push', () =>
       this.git(['-c', 'core.hooksPath=/dev/null', 'push', '--no-verify', '--porcelain', this.remoteUrl, `${commit}:refs/heads/${this.o.branch}`], true),
@@ -158,7 +171,11 @@ export class BranchPusher {
         attempts: r.attempts,
         reason: `BRANCH_MOVED: someone else pushed to ${this.o.branch} while the loop ran; its commit ${commit.slice(0, 12)} was not pushed and nothing was forced (the evidence artifact keeps the iteration)`,
       };
-    return { ok: false, attempts: r.attempts, reason: `PUSH_FAILED: git push to ${this.o.branch} failed after ${r.attempts} attempt(s): ${r.out.split('\n').slice(-3).join(' ')}` };
+    return {
+      ok: false,
+      attempts: r.attempts,
+      reason: `PUSH_FAILED: git push to ${this.o.branch} failed after ${r.attempts} attempt(s): ${r.out.split('\n').slice(-3).join(' ')}`,
+    };
   }
 
   /** Puts the persisted credentials back (later steps of the job may rely on them). */

@@ -1,22 +1,26 @@
 // The main step: inputs → the pull request → who asked → evidence restored from the last run's
 // artifact → the engine's loop (STOP label and cancellation as backpressure; after each iteration the
 // commit is pushed and the PR comment rewritten) → outputs, job summary, the action's exit.
+// Cancellation: the first SIGINT/SIGTERM pauses the run (the report is written); a second one
+// aborts at once, after writing the outputs, the summary and the comment for the post step.
 import * as core from '@actions/core';
 import * as github from '@actions/github';
+import { writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { SignalStop } from '../engine/backpressure.js';
-import { EXIT_CODES, type TerminalState } from '../engine/fsm.js';
-import { DEFAULT_EVIDENCE_DIR, runLoop, type LoopOutcome } from '../engine/loop.js';
-import type { Logger } from '../engine/ports.js';
-import { NodeProcessRunner } from '../engine/process.js';
-import type { HaltingReport } from '../engine/report.js';
-import { verifyTree } from '../engine/verify.js';
+import { EXIT_CODES, type TerminalState } from '../engine/loop/fsm.js';
+import { DEFAULT_EVIDENCE_DIR, runLoop, type LoopOutcome } from '../engine/loop/loop.js';
+import type { Logger } from '../engine/os/ports.js';
+import { NodeProcessRunner } from '../engine/os/process.js';
+import { installSignalStop, type InstalledSignalStop, type StopSignal } from '../engine/os/signals.js';
+import type { HaltingReport } from '../engine/evidence/report.js';
+import { verifyTree } from '../engine/evidence/verify.js';
 import { artifactNameFor, downloadEvidence, findPreviousEvidence } from './artifact.js';
 import { CommentPublisher, FINAL_MARKER, ITERATION_MARKER, renderComment, STICKY_MARKER, type CommentView } from './comment.js';
-import { apiError, createClient, retryBaseMs, type ApiClient } from './github.js';
+import { apiError, createClient, errorText, retryBaseMs, type ApiClient } from './github.js';
 import { budgetOverrides, InputError, readInputs, type ActionInputs } from './inputs.js';
+import { pauseNote, pauseOf, type Pause } from './pause.js';
 import { mayStart } from './permissions.js';
 import { rowsOf } from './progress.js';
 import { isFork, NoPullRequest, resolvePullRequest, triggerOf, type Payload, type PullRequestInfo, type RepoRef } from './pull-request.js';
@@ -24,7 +28,7 @@ import { BranchPusher } from './push.js';
 import { Scrubber } from './scrub.js';
 import { savePostState, type PostState } from './state.js';
 import { StopLabel } from './stop-label.js';
-import { refusalMarkdown, reportMarkdown, writeSummary } from './summary.js';
+import { refusalMarkdown, reportMarkdown, writeSummary, writeSummarySync } from './summary.js';
 
 /** A refusal before the loop starts: the action's own terminal status, never a silent success. */
 class Refusal extends Error {
@@ -50,22 +54,67 @@ const coreLogger = (scrub: (s: string) => string): Logger => ({
 });
 
 async function gitToplevel(runner: NodeProcessRunner, cwd: string): Promise<string | null> {
-  const r = await runner.run({ command: 'git', args: ['rev-parse', '--show-toplevel'], cwd, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' } });
+  const r = await runner.run({
+    command: 'git',
+    args: ['rev-parse', '--show-toplevel'],
+    cwd,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' },
+  });
   return r.exitCode === 0 ? r.stdout.trim() : null;
+}
+
+/**
+ * What an abort (a second signal) still writes, synchronously: filled in as the run gets that far.
+ * `comment` writes the paused comment the post step publishes.
+ */
+interface AbortScene {
+  scrub: (s: string) => string;
+  pause?: (detail: string) => Pause | null;
+  comment?: (detail: string, pause: Pause | null) => void;
+  iterations?: number;
+  /** The engine wrote its halting report: nothing is left to say for it. */
+  reported?: boolean;
+}
+
+/** The last words of an aborted main step: outputs, job summary, the comment for the post step. */
+function lastWords(scene: AbortScene, signals: InstalledSignalStop, sig: StopSignal): void {
+  if (scene.reported) return;
+  const detail = `the run was aborted by a second signal (${signals.received ?? sig}, then ${sig}) before its halting report was written; the evidence of the finished iterations is kept`;
+  const pause = scene.pause?.(detail) ?? null;
+  setOutputs(
+    {
+      status: 'EXIT_BLOCKED',
+      'stop-reason': 'BACKPRESSURE_SIGNAL',
+      certificate: 'NONE',
+      iterations: scene.iterations === undefined ? '' : String(scene.iterations),
+    },
+    scene.scrub,
+  );
+  writeSummarySync(refusalMarkdown('EXIT_BLOCKED', 'BACKPRESSURE_SIGNAL', detail, { notes: pause ? [pauseNote(pause)] : [], scrub: scene.scrub }));
+  try {
+    scene.comment?.(detail, pause);
+  } catch {
+    /* the comment is a view; the outputs and the summary are written */
+  }
+  core.setFailed(scene.scrub(`phuc-loop: EXIT_BLOCKED(BACKPRESSURE_SIGNAL): ${detail}`));
 }
 
 /** The main step; never rejects (a crash becomes core.setFailed with exit code 1). */
 export async function run(): Promise<void> {
+  const scrubber = new Scrubber();
+  const scene: AbortScene = { scrub: (s) => scrubber.scrub(s) };
+  const signals = installSignalStop({ meaning: 'workflow cancellation', notify: (m) => core.warning(m), onAbort: (sig) => lastWords(scene, signals, sig) });
   try {
-    await runMain();
+    await runMain(scrubber, signals, scene);
   } catch (e) {
-    core.setFailed(`phuc-loop crashed: ${(e as Error)?.stack ?? String(e)}`);
+    core.setFailed(`phuc-loop crashed: ${errorText(e)}`);
     process.exitCode = EXIT_CODES.CRASH;
+  } finally {
+    signals.dispose();
   }
 }
 
-async function runMain(): Promise<void> {
-  const scrubber = new Scrubber();
+async function runMain(scrubber: Scrubber, signals: InstalledSignalStop, scene: AbortScene): Promise<void> {
   const scrub = (s: string) => scrubber.scrub(s);
   let inputs: ActionInputs;
   try {
@@ -78,10 +127,10 @@ async function runMain(): Promise<void> {
     return;
   }
   scrubber.add(inputs['github-token']);
-  for (const name of ['GITHUB_TOKEN', 'GH_TOKEN', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN']) scrubber.add(process.env[name]);
+  scrubber.addEnv(process.env);
   const api = createClient(inputs['github-token']);
   try {
-    await main(inputs, api, scrubber);
+    await main(inputs, api, scrubber, signals, scene);
   } catch (e) {
     if (e instanceof Refusal) {
       setOutputs({ status: e.status, 'stop-reason': e.stopReason, certificate: 'NONE', iterations: '0' }, scrub);
@@ -90,12 +139,12 @@ async function runMain(): Promise<void> {
       process.exitCode = EXIT_CODES[e.status];
       return;
     }
-    core.setFailed(scrub(`phuc-loop crashed: ${(e as Error)?.stack ?? String(e)}`));
+    core.setFailed(scrub(`phuc-loop crashed: ${errorText(e)}`));
     process.exitCode = EXIT_CODES.CRASH;
   }
 }
 
-async function main(inputs: ActionInputs, api: ApiClient, scrubber: Scrubber): Promise<void> {
+async function main(inputs: ActionInputs, api: ApiClient, scrubber: Scrubber, signals: InstalledSignalStop, scene: AbortScene): Promise<void> {
   const scrub = (s: string) => scrubber.scrub(s);
   const log = coreLogger(scrub);
   const ctx = github.context;
@@ -117,7 +166,9 @@ async function main(inputs: ActionInputs, api: ApiClient, scrubber: Scrubber): P
     if (e instanceof NoPullRequest) throw new Refusal('EXIT_NEED_INFO', 'NO_PULL_REQUEST', e.message);
     throw new Refusal('EXIT_BLOCKED', 'PULL_REQUEST_UNAVAILABLE', `could not read the pull request (${apiError(e)})`);
   }
-  core.info(`pull request #${pr.number}: ${pr.headRepo ?? '(deleted repository)'}:${pr.headRef} @ ${pr.headSha.slice(0, 12)}; trigger ${trigger.eventName}${trigger.kind !== 'other' ? ` (${trigger.kind})` : ''} by ${trigger.actor}`);
+  core.info(
+    `pull request #${pr.number}: ${pr.headRepo ?? '(deleted repository)'}:${pr.headRef} @ ${pr.headSha.slice(0, 12)}; trigger ${trigger.eventName}${trigger.kind !== 'other' ? ` (${trigger.kind})` : ''} by ${trigger.actor}`,
+  );
   if (isFork(pr))
     throw new Refusal(
       'EXIT_BLOCKED',
@@ -130,6 +181,17 @@ async function main(inputs: ActionInputs, api: ApiClient, scrubber: Scrubber): P
   });
   if (!allowed.allowed) throw new Refusal('EXIT_BLOCKED', 'ACTOR_NOT_ALLOWED', `${allowed.why}. Nothing was run.`);
   core.info(`allowed: ${allowed.why}`);
+  const stopLabel = new StopLabel({ octokit, repo, issue: pr.number, label: inputs['stop-label'], warn: (m) => core.warning(m) });
+  const pauseFor: PauseFor = (stopReason, detail) =>
+    pauseOf({
+      stopReason,
+      detail,
+      signal: signals.received,
+      labelReason: stopLabel.requested,
+      stopLabel: inputs['stop-label'],
+      trigger: { kind: trigger.kind, label: payload.label?.name },
+    });
+  scene.pause = (detail) => pauseFor('BACKPRESSURE_SIGNAL', detail);
 
   // 2. Where the checkout, the config and the evidence are.
   const workspace = process.env['GITHUB_WORKSPACE'] ?? process.cwd();
@@ -150,25 +212,45 @@ async function main(inputs: ActionInputs, api: ApiClient, scrubber: Scrubber): P
     commentId: null,
     commentFile: null,
     commentMode: inputs.comment,
+    checkout: toplevel,
+    loopEnded: false,
   };
   savePostState(post);
 
   // 3. The branch the commits go to: credentials out of the agent's reach, checkout = branch tip.
   const pusher =
     inputs.push && toplevel
-      ? new BranchPusher({ runner, cwd: toplevel, env: process.env, serverUrl, repository: pr.baseRepo, branch: pr.headRef, token, retryBaseMs: retryBaseMs(), log: (m) => core.info(m), scrub })
+      ? new BranchPusher({
+          runner,
+          cwd: toplevel,
+          env: process.env,
+          serverUrl,
+          repository: pr.baseRepo,
+          branch: pr.headRef,
+          token,
+          retryBaseMs: retryBaseMs(),
+          log: (m) => core.info(m),
+          scrub,
+        })
       : null;
   const notes: string[] = [];
   try {
     if (pusher) {
       const refused = await pusher.prepare();
-      if (refused) throw new Refusal('EXIT_BLOCKED', refused.split(':')[0]!, refused.slice(refused.indexOf(':') + 1).trim());
+      if (refused) {
+        const colon = refused.indexOf(':');
+        throw new Refusal('EXIT_BLOCKED', colon < 0 ? refused : refused.slice(0, colon), refused.slice(colon + 1).trim());
+      }
     } else if (!inputs.push) notes.push('push: false — the iteration commits stay in the runner and in the evidence artifact.');
 
     // 4. Evidence of earlier runs: restored before the engine starts; the engine verifies it.
     if (toplevel && !inputs.fresh) {
       const prev = await findPreviousEvidence({ octokit, repo, name: artifactName }).catch((e: unknown) => {
-        throw new Refusal('EXIT_BLOCKED', 'EVIDENCE_UNVERIFIABLE', `could not list the evidence artifacts of #${pr.number} (${apiError(e)}); not starting a fresh loop silently`);
+        throw new Refusal(
+          'EXIT_BLOCKED',
+          'EVIDENCE_UNVERIFIABLE',
+          `could not list the evidence artifacts of #${pr.number} (${apiError(e)}); not starting a fresh loop silently`,
+        );
       });
       for (const s of prev.skipped) core.info(`evidence: ${s}`);
       if (prev.found) {
@@ -176,12 +258,18 @@ async function main(inputs: ActionInputs, api: ApiClient, scrubber: Scrubber): P
         core.info(`evidence: restoring artifact ${a.name} (id ${a.id}) of run ${a.runId} (${a.headBranch ?? '?'} @ ${(a.headSha ?? '?').slice(0, 12)})`);
         try {
           const files = await downloadEvidence({ artifact: a, token, repo, target: evidenceRoot, tempDir });
-          notes.push(`Evidence restored from artifact \`${a.name}\` (id ${a.id}) of [run ${a.runId}](${repoUrl}/actions/runs/${a.runId}): ${files.length} file(s).`);
+          notes.push(
+            `Evidence restored from artifact \`${a.name}\` (id ${a.id}) of [run ${a.runId}](${repoUrl}/actions/runs/${a.runId}): ${files.length} file(s).`,
+          );
         } catch (e) {
-          throw new Refusal('EXIT_BLOCKED', 'EVIDENCE_UNVERIFIABLE', `${(e as Error).message}; not starting a fresh loop silently (use the fresh input to start over)`);
+          throw new Refusal(
+            'EXIT_BLOCKED',
+            'EVIDENCE_UNVERIFIABLE',
+            `${(e as Error).message}; not starting a fresh loop silently (use the fresh input to start over)`,
+          );
         }
         // Only a tree that verifies is handed on again; a bad one stays the previous run's artifact.
-        post.upload = (await verifyTree(evidenceRoot, { allowOpenTail: true })).ok;
+        post.upload = (await verifyTree(evidenceRoot, { allowOpenTail: true }).catch(() => ({ ok: false }))).ok;
       } else {
         notes.push(`No earlier evidence artifact named \`${artifactName}\`: a new loop starts.${prev.skipped.length ? ` (${prev.skipped.join('; ')})` : ''}`);
         post.upload = true;
@@ -193,12 +281,35 @@ async function main(inputs: ActionInputs, api: ApiClient, scrubber: Scrubber): P
     savePostState(post);
 
     // 5. The loop.
-    const outcome = await loop({ inputs, api, scrubber, pr, repo, repoUrl, runUrl, root, configPath, evidenceRoot, artifactName, pusher, commentFile, post, log });
-    await finish({ inputs, api, outcome, evidenceRoot, notes, scrub, runUrl, repoUrl, artifactName, pr });
+    const outcome = await loop({
+      inputs,
+      api,
+      scrubber,
+      pr,
+      repo,
+      repoUrl,
+      runUrl,
+      root,
+      configPath,
+      evidenceRoot,
+      artifactName,
+      pusher,
+      commentFile,
+      post,
+      log,
+      signals,
+      stopLabel,
+      pauseFor,
+      scene,
+    });
+    await finish({ inputs, api, outcome, evidenceRoot, notes, scrub, runUrl, repoUrl, artifactName, pr, pauseFor });
   } finally {
     await pusher?.restore();
   }
 }
+
+/** The pause (by what, how to go on) of a run that ended with this stop reason, or null. */
+type PauseFor = (stopReason: string | null, detail: string | null) => Pause | null;
 
 interface LoopArgs {
   inputs: ActionInputs;
@@ -216,6 +327,10 @@ interface LoopArgs {
   commentFile: string;
   post: PostState;
   log: Logger;
+  signals: InstalledSignalStop;
+  stopLabel: StopLabel;
+  pauseFor: PauseFor;
+  scene: AbortScene;
 }
 
 interface LoopResult {
@@ -230,15 +345,16 @@ interface LoopResult {
 async function loop(a: LoopArgs): Promise<LoopResult> {
   const scrub = (s: string) => a.scrubber.scrub(s);
   const { octokit } = a.api;
-  const stop = new SignalStop();
-  const onSignal = (sig: NodeJS.Signals) => {
-    core.warning(`${sig} received (workflow cancellation): stopping the agent and writing the report`);
-    stop.request(`${sig} received (backpressure: workflow cancellation)`);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const stopLabel = new StopLabel({ octokit, repo: a.repo, issue: a.pr.number, label: a.inputs['stop-label'], warn: (m) => core.warning(m) });
-  const comments = new CommentPublisher({ octokit, repo: a.repo, issue: a.pr.number, mode: a.inputs.comment, warn: (m) => core.warning(m), scrub });
+  const { stopLabel } = a;
+  const comments = new CommentPublisher({
+    octokit,
+    repo: a.repo,
+    issue: a.pr.number,
+    mode: a.inputs.comment,
+    warn: (m) => core.warning(m),
+    scrub,
+    retryBaseMs: retryBaseMs(),
+  });
   const commits = new Map<number, string>();
   const view = (report: HaltingReport, rows: CommentView['rows'], extra: Partial<CommentView>): CommentView => ({
     status: report.status,
@@ -251,17 +367,41 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
     repoUrl: a.repoUrl,
     artifactName: a.artifactName,
     stopLabel: a.inputs['stop-label'],
+    pause: a.pauseFor(report.stop_reason, report.detail),
     ...extra,
   });
   /** The body the post step publishes (with the artifact link); main never spends a call on it. */
   const handToPost = async (body: string) => {
     await writeFile(a.commentFile, scrub(body)).catch(() => undefined);
+    notePostComment();
+  };
+  const notePostComment = () => {
     if (a.post.commentId !== comments.commentId || a.post.commentFile !== a.commentFile) {
       a.post.commentId = comments.commentId;
       a.post.commentFile = a.commentFile;
       savePostState(a.post);
     }
   };
+  let lastReport: HaltingReport | null = null;
+  if (a.inputs.comment !== 'off')
+    a.scene.comment = (detail, pause) => {
+      const rows = lastReport ? rowsOf(lastReport, commits) : [];
+      const v: CommentView = lastReport
+        ? { ...view(lastReport, rows, {}), status: 'EXIT_BLOCKED', stopReason: 'BACKPRESSURE_SIGNAL', detail, pause }
+        : {
+            status: 'EXIT_BLOCKED',
+            stopReason: 'BACKPRESSURE_SIGNAL',
+            detail,
+            pause,
+            rows,
+            runUrl: a.runUrl,
+            repoUrl: a.repoUrl,
+            artifactName: a.artifactName,
+            stopLabel: a.inputs['stop-label'],
+          };
+      writeFileSync(a.commentFile, scrub(renderComment(v, a.inputs.comment === 'per-iteration' ? FINAL_MARKER : STICKY_MARKER)));
+      notePostComment();
+    };
   let iterationsRun = 0;
   const apiCallsAtStart = a.api.calls();
   // Secrets the engine scrubs from evidence but never hands to the agent (names in PHUC_LOOP_SECRET_VARS).
@@ -272,59 +412,64 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
     ...extraSecrets,
     PHUC_LOOP_SECRET_VARS: [process.env['PHUC_LOOP_SECRET_VARS'] ?? '', ...Object.keys(extraSecrets)].filter(Boolean).join(','),
   };
-  try {
-    const outcome = await runLoop({
-      cwd: a.root,
-      configPath: a.configPath,
-      runner: new NodeProcessRunner(),
-      clock: { monotonicMs: () => performance.now() },
-      log: a.log,
-      env,
-      stopSources: [stop, stopLabel],
-      signal: stop.controller.signal,
-      agentOverride: a.inputs.agent,
-      budgetOverrides: budgetOverrides(a.inputs),
-      fresh: a.inputs.fresh,
-      pollMs: Math.round(a.inputs['poll-seconds'] * 1000),
-      host: {
-        afterIteration: async ({ iteration, commit, report }) => {
-          iterationsRun++;
-          commits.set(iteration, commit);
-          if (a.pusher) {
-            const pushed = await a.pusher.push(commit).catch((e: unknown) => ({ ok: false as const, attempts: 1, reason: `PUSH_FAILED: ${(e as Error).message}` }));
-            if (!pushed.ok) {
-              core.warning(scrub(pushed.reason));
-              return scrub(pushed.reason);
-            }
-            core.info(`iter ${iteration}: pushed ${commit.slice(0, 12)} to ${a.pr.headRef}${pushed.attempts > 1 ? ` (after ${pushed.attempts} attempts)` : ''}`);
+  const outcome = await runLoop({
+    cwd: a.root,
+    configPath: a.configPath,
+    runner: new NodeProcessRunner(),
+    clock: { monotonicMs: () => performance.now() },
+    log: a.log,
+    env,
+    stopSources: [a.signals.stop, stopLabel],
+    signal: a.signals.signal,
+    isolation: a.inputs.isolation,
+    keyProxy: a.inputs['key-proxy'],
+    agentOverride: a.inputs.agent,
+    budgetOverrides: budgetOverrides(a.inputs),
+    fresh: a.inputs.fresh,
+    pollMs: Math.round(a.inputs['poll-seconds'] * 1000),
+    host: {
+      afterIteration: async ({ iteration, commit, report }) => {
+        iterationsRun++;
+        commits.set(iteration, commit);
+        lastReport = report;
+        a.scene.iterations = report.iterations_completed;
+        if (a.pusher) {
+          const pushed = await a.pusher
+            .push(commit)
+            .catch((e: unknown) => ({ ok: false as const, attempts: 1, reason: `PUSH_FAILED: ${(e as Error).message}` }));
+          if (!pushed.ok) {
+            core.warning(scrub(pushed.reason));
+            return scrub(pushed.reason);
           }
-          if (a.inputs.comment !== 'off') {
-            // The comment is a view: a failure to render or send it is a warning, never a stop.
-            try {
-              const rows = rowsOf(report, commits);
-              const v = view(report, rows, a.inputs.comment === 'per-iteration' ? { iteration, rows: rows.filter((r) => r.iteration === iteration) } : {});
-              const body = renderComment(v, a.inputs.comment === 'per-iteration' ? ITERATION_MARKER : STICKY_MARKER);
-              await comments.publish(body);
-              await handToPost(body);
-            } catch (e) {
-              core.warning(`iter ${iteration}: the PR comment was not updated: ${scrub((e as Error).message)}`);
-            }
+          core.info(`iter ${iteration}: pushed ${commit.slice(0, 12)} to ${a.pr.headRef}${pushed.attempts > 1 ? ` (after ${pushed.attempts} attempts)` : ''}`);
+        }
+        if (a.inputs.comment !== 'off') {
+          // The comment is a view: a failure to render or send it is a warning, never a stop.
+          try {
+            const rows = rowsOf(report, commits);
+            const v = view(report, rows, a.inputs.comment === 'per-iteration' ? { iteration, rows: rows.filter((r) => r.iteration === iteration) } : {});
+            const body = renderComment(v, a.inputs.comment === 'per-iteration' ? ITERATION_MARKER : STICKY_MARKER);
+            await comments.publish(body);
+            await handToPost(body);
+          } catch (e) {
+            core.warning(`iter ${iteration}: the PR comment was not updated: ${scrub((e as Error).message)}`);
           }
-          return null;
-        },
+        }
+        return null;
       },
-    });
-    // The final state of the comment (the halting status replaces RUNNING) is published by the post
-    // step together with the link to the evidence artifact: one call instead of two.
-    if (!outcome.nothingToDo && a.inputs.comment !== 'off') {
-      const rows = rowsOf(outcome.report, commits);
-      await handToPost(renderComment(view(outcome.report, rows, {}), a.inputs.comment === 'per-iteration' ? FINAL_MARKER : STICKY_MARKER));
-    }
-    return { outcome, comments, commits, stopLabel, apiCallsAtStart, iterationsRun };
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    },
+  });
+  // The halting report exists and the evidence is published: an abort from here on leaves them.
+  a.scene.reported = true;
+  a.post.loopEnded = true;
+  savePostState(a.post);
+  // The final state of the comment (the halting status replaces RUNNING) is published by the post
+  // step together with the link to the evidence artifact: one call instead of two.
+  if (!outcome.nothingToDo && a.inputs.comment !== 'off') {
+    const rows = rowsOf(outcome.report, commits);
+    await handToPost(renderComment(view(outcome.report, rows, {}), a.inputs.comment === 'per-iteration' ? FINAL_MARKER : STICKY_MARKER));
   }
+  return { outcome, comments, commits, stopLabel, apiCallsAtStart, iterationsRun };
 }
 
 interface FinishArgs {
@@ -338,6 +483,7 @@ interface FinishArgs {
   repoUrl: string;
   artifactName: string;
   pr: PullRequestInfo;
+  pauseFor: PauseFor;
 }
 
 async function finish(f: FinishArgs): Promise<void> {
@@ -355,7 +501,7 @@ async function finish(f: FinishArgs): Promise<void> {
       certificate: r.halting_certificate.type,
       residual: r.halting_certificate.final_residual_decimal_string ?? '',
       iterations: String(r.iterations_completed),
-      glow: r.glow_history.length ? String(r.glow_history.at(-1)!.total) : '',
+      glow: String(r.glow_history.at(-1)?.total ?? ''),
       'report-path': hasReport ? reportPath : '',
     },
     f.scrub,
@@ -365,15 +511,20 @@ async function finish(f: FinishArgs): Promise<void> {
     `API calls in this step: ${f.api.calls()} — ${f.api.calls() - loopCalls} before the loop, ${loopCalls} during it for ${iterationsRun} iteration(s), ` +
       `of which ${stopLabel.polls} STOP label check(s); the final comment is sent by the post step`,
   );
-  const notes = [...f.notes];
-  if (outcome.nothingToDo) notes.push(`${outcome.nothingToDo.charAt(0).toUpperCase()}${outcome.nothingToDo.slice(1)}. Push a change to the branch (or use the fresh input) to run the loop again.`);
+  const pause = f.pauseFor(outcome.stop_reason, r.detail);
+  const notes = [...(pause ? [pauseNote(pause)] : []), ...f.notes];
+  if (outcome.nothingToDo)
+    notes.push(
+      `${outcome.nothingToDo.charAt(0).toUpperCase()}${outcome.nothingToDo.slice(1)}. Push a change to the branch (or use the fresh input) to run the loop again.`,
+    );
   notes.push(`[Workflow run](${f.runUrl}) · the evidence tree is uploaded as \`${f.artifactName}\` when the job ends.`);
   const agentsMd = (await readFile(join(f.evidenceRoot, 'agents_md_final.md'), 'utf8').catch(() => '')) || undefined;
   await writeSummary(reportMarkdown(r, agentsMd, { notes, scrub: f.scrub }));
   if (outcome.status !== 'EXIT_CONVERGED') {
     const why = r.detail ? `: ${r.detail}` : '';
-    core.setFailed(f.scrub(`phuc-loop ended ${outcome.status}(${outcome.stop_reason})${outcome.nothingToDo ? ' (nothing to do: unchanged since that run)' : ''}${why}`));
+    core.setFailed(
+      f.scrub(`phuc-loop ended ${outcome.status}(${outcome.stop_reason})${outcome.nothingToDo ? ' (nothing to do: unchanged since that run)' : ''}${why}`),
+    );
     process.exitCode = outcome.exitCode;
   } else core.info(`phuc-loop ended ${outcome.status}(${outcome.stop_reason})`);
 }
-

@@ -1,36 +1,38 @@
-// Token values never leave the runner: comments, summaries, outputs and the evidence artifact are
-// scrubbed of every secret the action holds, in the forms a tool might print them (plain, and the
-// base64 of the basic-auth header git sends).
+// Token values never leave the runner: comments, summaries, outputs, the console and the evidence
+// artifact are scrubbed of every secret the action holds, in every form the engine's one scrubber
+// knows (engine/os/secrets.ts); each form is also masked by the runner in the job log.
 import * as core from '@actions/core';
+import { createScrubber, secretForms, secretValues, type Scrubber as Engine } from '../engine/os/secrets.js';
 
 export class Scrubber {
   private readonly values = new Set<string>();
+  private engine: Engine = createScrubber([]);
 
-  /** Registers a secret: masked in the log (core.setSecret) and scrubbed from everything we write. */
+  /** Registers a secret: masked in the log (core.setSecret, every form) and scrubbed from everything we write. */
   add(secret: string | undefined): void {
-    if (!secret || secret.length < 6) return;
-    const forms = [secret, Buffer.from(`x-access-token:${secret}`).toString('base64'), Buffer.from(secret).toString('base64')];
-    for (const f of forms) {
-      if (this.values.has(f)) continue;
-      this.values.add(f);
-      core.setSecret(f);
-    }
+    if (!secret || this.values.has(secret)) return;
+    const forms = secretForms(secret);
+    if (forms.length === 0) return;
+    this.values.add(secret);
+    for (const f of forms) core.setSecret(f);
+    this.engine = createScrubber(this.values);
   }
 
+  /** Registers every secret value of an environment (the loop's tokens, the agent keys, names that look secret). */
+  addEnv(env: Record<string, string | undefined>): void {
+    for (const v of secretValues(env)) this.add(v);
+  }
+
+  /** The registered values (not their encoded forms). */
   get secrets(): string[] {
-    return [...this.values];
+    return [...this.engine.values];
   }
 
   scrub(text: string): string {
-    let out = text;
-    // Longest first, so a secret that contains another is replaced whole.
-    for (const v of [...this.values].sort((a, b) => b.length - a.length)) out = out.split(v).join('***');
-    return out;
+    return this.engine.scrub(text);
   }
 
   contains(text: string | Buffer): boolean {
-    const s = typeof text === 'string' ? text : text.toString('latin1');
-    for (const v of this.values) if (s.includes(v)) return true;
-    return false;
+    return this.engine.contains(text);
   }
 }

@@ -13,6 +13,13 @@ export interface PostState {
   /** A file holding the last comment body (comment bodies are too big for state). */
   commentFile: string | null;
   commentMode: string;
+  /** The git checkout the loop runs in (null when there is none). */
+  checkout: string | null;
+  /**
+   * Set once the engine returned: it published its evidence to evidenceDir. Until then (an abort,
+   * a kill) the newest evidence is only in the loop's private folder, and the post step publishes it.
+   */
+  loopEnded: boolean;
 }
 
 const KEY = 'phuc-loop';

@@ -1,6 +1,6 @@
 // The STOP label as backpressure: a StopSource the engine checks before every iteration and polls
 // while the agent runs. One poll is one API call; concurrent polls share the call in flight.
-import type { StopSource } from '../engine/ports.js';
+import type { StopSource } from '../engine/os/ports.js';
 import { apiError, type Octokit } from './github.js';
 import type { RepoRef } from './pull-request.js';
 
@@ -10,9 +10,12 @@ export class StopLabel implements StopSource {
   private seen: string | null = null;
   polls = 0;
 
-  constructor(
-    private readonly o: { octokit: Octokit; repo: RepoRef; issue: number; label: string; warn: (m: string) => void },
-  ) {}
+  constructor(private readonly o: { octokit: Octokit; repo: RepoRef; issue: number; label: string; warn: (m: string) => void }) {}
+
+  /** The stop this label asked for in this run, or null. */
+  get requested(): string | null {
+    return this.seen;
+  }
 
   check(): Promise<string | null> {
     // Once seen, a STOP stays requested for this run (removing the label resumes the next run).

@@ -1,7 +1,8 @@
 // The job summary: the halting report (the same markdown as `phuc-loop report`), written through
 // core.summary after the loop, scrubbed of secrets. Refusals get a short summary that says why.
 import * as core from '@actions/core';
-import { renderReportMarkdown, type HaltingReport } from '../engine/report.js';
+import { appendFileSync } from 'node:fs';
+import { renderReportMarkdown, type HaltingReport } from '../engine/evidence/report.js';
 
 export interface SummaryContext {
   /** Lines shown above the report (where the evidence came from, "nothing to do", links). */
@@ -23,6 +24,17 @@ export async function writeSummary(markdown: string): Promise<void> {
   if (!process.env['GITHUB_STEP_SUMMARY']) return;
   try {
     await core.summary.addRaw(markdown, true).write();
+  } catch (e) {
+    core.warning(`could not write the job summary: ${(e as Error).message}`);
+  }
+}
+
+/** For an abort: the event loop does not turn again, so the summary is appended synchronously. */
+export function writeSummarySync(markdown: string): void {
+  const file = process.env['GITHUB_STEP_SUMMARY'];
+  if (!file) return;
+  try {
+    appendFileSync(file, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
   } catch (e) {
     core.warning(`could not write the job summary: ${(e as Error).message}`);
   }

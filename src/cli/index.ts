@@ -1,29 +1,37 @@
 // The `phuc-loop` CLI: the same engine as the Action, on a local checkout with no GitHub at all.
-import { access, readFile, writeFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SignalStop } from '../engine/backpressure.js';
-import { budgetSchema, configJsonSchema, AGENT_PRESETS, type AgentPresetName, type BudgetOverrides } from '../engine/config.js';
-import { EXIT_CODES } from '../engine/fsm.js';
-import { DEFAULT_EVIDENCE_DIR, runLoop } from '../engine/loop.js';
-import { NodeProcessRunner } from '../engine/process.js';
-import { renderReportMarkdown, type HaltingReport } from '../engine/report.js';
-import { verifyTree } from '../engine/verify.js';
-import { configTemplate, northstarTemplate } from './templates.js';
+import { budgetSchema, configJsonSchema, AGENT_PRESETS, ISOLATION_LEVELS, type AgentPresetName, type BudgetOverrides } from '../engine/config/config.js';
+import { EXIT_CODES } from '../engine/loop/fsm.js';
+import { DEFAULT_EVIDENCE_DIR, runLoop } from '../engine/loop/loop.js';
+import { NodeProcessRunner } from '../engine/os/process.js';
+import { installSignalStop } from '../engine/os/signals.js';
+import { renderReportMarkdown, type HaltingReport } from '../engine/evidence/report.js';
+import { certifiedCommit, rerunCertificate, verifyTree } from '../engine/evidence/verify.js';
+import { Git } from '../engine/os/git.js';
+import { resolveIsolation, Sandbox } from '../engine/os/sandbox.js';
+import { VERSION } from '../engine/common/version.js';
+import { PROJECT_TYPES, runInit } from './init.js';
 
 const HELP = `phuc-loop — run a coding agent in a bounded loop that halts only with a certificate
 
 Usage:
-  phuc-loop init [--force]                 write phuc-loop.yml and NORTHSTAR.md to start from
+  phuc-loop init [--type T] [--force]      write phuc-loop.yml and NORTHSTAR.md for this project's test runner
+      --type T             force the project type (${PROJECT_TYPES.join(' | ')})
+      --force              replace existing files (never done without it)
   phuc-loop run [options]                  run the loop in this git checkout
       --config FILE        config file (default phuc-loop.yml)
       --evidence DIR       evidence folder (default ${DEFAULT_EVIDENCE_DIR})
       --agent PRESET       override agent.use (${AGENT_PRESETS.join(' | ')})
+      --isolation LEVEL    override agent.isolation (${ISOLATION_LEVELS.join(' | ')})
       --fresh              move an existing evidence tree aside and start a new loop
       --poll-ms N          how often STOP is polled while the agent runs (default 1000)
       --max-iterations N, --max-total-seconds N, --max-seconds-per-iteration N, --max-cost USD
                            budgets taken as if written in the config (part of the loop's contract)
   phuc-loop verify [DIR]                   re-check an evidence tree (default ${DEFAULT_EVIDENCE_DIR})
+      --rerun              also run the criteria on a fresh checkout of the certified commit
+      --repo DIR           the checkout holding that commit (default: the current folder)
   phuc-loop report [DIR] [--json]          print the halting report
   phuc-loop schema                         print the JSON Schema of phuc-loop.yml
 
@@ -43,25 +51,6 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-async function init(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { force: { type: 'boolean', default: false } } });
-  const cwd = process.cwd();
-  const hasPackage = await exists(join(cwd, 'package.json'));
-  const files: [string, string][] = [
-    ['phuc-loop.yml', configTemplate(hasPackage ? 'npm test' : './run-tests.sh')],
-    ['NORTHSTAR.md', northstarTemplate()],
-  ];
-  for (const [name, text] of files) {
-    if ((await exists(join(cwd, name))) && !values.force) {
-      err(`${name} exists; not overwritten (use --force to replace it)`);
-      continue;
-    }
-    await writeFile(join(cwd, name), text);
-    out(`wrote ${name}`);
-  }
-  return 0;
-}
-
 async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
@@ -69,6 +58,7 @@ async function run(argv: string[]): Promise<number> {
       config: { type: 'string' },
       evidence: { type: 'string' },
       agent: { type: 'string' },
+      isolation: { type: 'string' },
       fresh: { type: 'boolean', default: false },
       'poll-ms': { type: 'string' },
       'max-iterations': { type: 'string' },
@@ -79,6 +69,8 @@ async function run(argv: string[]): Promise<number> {
   });
   if (values.agent !== undefined && !(AGENT_PRESETS as readonly string[]).includes(values.agent))
     throw new UsageError(`--agent: got "${values.agent}"; allowed: ${AGENT_PRESETS.join(' | ')}`);
+  if (values.isolation !== undefined && !(ISOLATION_LEVELS as readonly string[]).includes(values.isolation))
+    throw new UsageError(`--isolation: got "${values.isolation}"; allowed: ${ISOLATION_LEVELS.join(' | ')}`);
   const pollMs = values['poll-ms'] === undefined ? 1000 : Number(values['poll-ms']);
   if (!Number.isInteger(pollMs) || pollMs < 50) throw new UsageError(`--poll-ms: got "${values['poll-ms']}"; expected an integer ≥ 50`);
   const budgetOverrides = parseBudgetFlags({
@@ -87,18 +79,7 @@ async function run(argv: string[]): Promise<number> {
     max_seconds_per_iteration: values['max-seconds-per-iteration'],
     max_total_cost_usd: values['max-cost'],
   });
-  const stop = new SignalStop();
-  let signals = 0;
-  const onSignal = (sig: NodeJS.Signals) => {
-    signals++;
-    // A runner cancels with SIGINT then SIGTERM: the second only repeats the request; a third aborts.
-    if (signals > 2) process.exit(128 + (sig === 'SIGINT' ? 2 : 15));
-    if (signals > 1) return err(`phuc-loop: ${sig} received — still stopping and writing the report (a third signal aborts at once)`);
-    err(`phuc-loop: ${sig} received — stopping the agent and writing the report`);
-    stop.request(`${sig} received (backpressure: user interrupt or workflow cancellation)`);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const signals = installSignalStop({ meaning: 'user interrupt or workflow cancellation', notify: (m) => err(`phuc-loop: ${m}`) });
   const outcome = await runLoop({
     cwd: process.cwd(),
     configPath: values.config,
@@ -107,9 +88,10 @@ async function run(argv: string[]): Promise<number> {
     clock: { monotonicMs: () => performance.now() },
     log: { info: (m) => out(`phuc-loop: ${m}`), warn: (m) => err(`phuc-loop: warning: ${m}`), error: (m) => err(`phuc-loop: error: ${m}`) },
     env: process.env,
-    stopSources: [stop],
-    signal: stop.controller.signal,
+    stopSources: [signals.stop],
+    signal: signals.signal,
     agentOverride: values.agent as AgentPresetName | undefined,
+    isolation: values.isolation as (typeof ISOLATION_LEVELS)[number] | undefined,
     budgetOverrides,
     fresh: values.fresh,
     pollMs,
@@ -135,23 +117,68 @@ function parseBudgetFlags(raw: Record<string, string | undefined>): BudgetOverri
   const r = budgetSchema.safeParse(given);
   if (r.success) return r.data;
   const i = r.error.issues[0];
-  throw new UsageError(`${FLAG_OF[String(i.path[0])]}: got "${raw[String(i.path[0])]}"; ${i.message.replace(/^Invalid input: expected number, received string$/, 'expected a positive integer')}`);
+  throw new UsageError(
+    `${FLAG_OF[String(i.path[0])]}: got "${raw[String(i.path[0])]}"; ${i.message.replace(/^Invalid input: expected number, received string$/, 'expected a positive integer')}`,
+  );
 }
 
 async function verify(argv: string[]): Promise<number> {
-  const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} });
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { rerun: { type: 'boolean', default: false }, repo: { type: 'string' } },
+  });
   const dir = resolve(positionals[0] ?? DEFAULT_EVIDENCE_DIR);
   if (!(await exists(dir))) {
     err(`phuc-loop verify: ${dir} does not exist`);
     return EXIT_CODES.EXIT_NEED_INFO;
   }
   const r = await verifyTree(dir);
-  if (r.ok) {
-    out(`verified: ${r.iterations.length} iteration(s), every sha256, the certificate chain, the Triangle and the Phuc Test hold`);
+  if (!r.ok) {
+    for (const p of r.problems) err(`FAIL ${p}`);
+    err(`phuc-loop verify: ${r.problems.length} problem(s)`);
+    return EXIT_CODES.EXIT_BLOCKED;
+  }
+  out(`verified: ${r.iterations.length} iteration(s), every sha256, the certificate chain, the Triangle and the Phuc Test hold`);
+  // The certificate names a commit: in a checkout, that commit must exist and hold the certified tree.
+  const repo = resolve(values.repo ?? '.');
+  const runner = new NodeProcessRunner();
+  const git = new Git(runner, repo);
+  if (r.certificate?.commit && (await git.head().catch(() => null))) {
+    const c = await certifiedCommit(git, r.certificate);
+    if ('problem' in c) {
+      err(`FAIL ${c.problem}`);
+      return EXIT_CODES.EXIT_BLOCKED;
+    }
+    out(`certified commit ${c.id.slice(0, 12)} is in the repository and holds the certified tree`);
+  }
+  if (!values.rerun) return 0;
+  if (!r.certificate) {
+    err('FAIL --rerun: the evidence tree holds no certificate to rerun');
+    return EXIT_CODES.EXIT_BLOCKED;
+  }
+  // The criteria execute the certified code: as the check user in its own PID namespace where the
+  // machine allows (the same isolation the loop uses).
+  const sandbox = await Sandbox.create(await resolveIsolation('auto'));
+  let rr: Awaited<ReturnType<typeof rerunCertificate>>;
+  try {
+    out(`rerun: isolation ${sandbox.level}`);
+    rr = await rerunCertificate(dir, r.certificate, {
+      repo,
+      runner,
+      run: async (spec) => runner.run(await sandbox.wrap(spec, 'check')),
+      handOver: (d) => sandbox.grant('check', d),
+    });
+  } finally {
+    await sandbox.dispose();
+  }
+  for (const l of rr.lines) out(l);
+  if (rr.ok) {
+    out("rerun: a fresh checkout of the certified commit gives the certificate's outcome");
     return 0;
   }
-  for (const p of r.problems) err(`FAIL ${p}`);
-  err(`phuc-loop verify: ${r.problems.length} problem(s)`);
+  for (const p of rr.problems) err(`FAIL rerun: ${p}`);
+  err(`phuc-loop verify --rerun: the outcome differs from the certificate (${rr.problems.length} problem(s))`);
   return EXIT_CODES.EXIT_BLOCKED;
 }
 
@@ -164,7 +191,8 @@ async function report(argv: string[]): Promise<number> {
     return EXIT_CODES.EXIT_NEED_INFO;
   }
   if (values.json) out(text);
-  else out(renderReportMarkdown(JSON.parse(text) as HaltingReport, (await readFile(join(dir, 'agents_md_final.md'), 'utf8').catch(() => undefined)) || undefined));
+  else
+    out(renderReportMarkdown(JSON.parse(text) as HaltingReport, (await readFile(join(dir, 'agents_md_final.md'), 'utf8').catch(() => undefined)) || undefined));
   return 0;
 }
 
@@ -172,7 +200,7 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'init':
-      return init(rest);
+      return runInit(rest, { cwd: process.cwd(), out, err });
     case 'run':
       return run(rest);
     case 'verify':
@@ -184,7 +212,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case '--version':
     case '-v':
-      out('phuc-loop 2.0.0');
+      out(`phuc-loop ${VERSION}`);
       return 0;
     case undefined:
     case '--help':

@@ -1,8 +1,53 @@
-// What `phuc-loop init` writes: a commented config and a NORTHSTAR.md whose first metric is the
-// loop's own residual (target 0), so a loop whose residual falls is seen to advance its Northstar.
+// What `phuc-loop init` writes (docs/init.md): a commented config for the project type init found,
+// and a NORTHSTAR.md whose first metric is the loop's own residual (target 0), labelled with the
+// residual the config chose, so a loop whose residual falls is seen to advance its Northstar.
+import { stringify } from 'yaml';
 
-export function configTemplate(testCommand: string): string {
-  return `# phuc-loop configuration (version 2). Schema: schema/phuc-loop.schema.json in the phuc-loop package.
+/** What init decided for one project; rendered by configTemplate and northstarTemplate. */
+export interface InitPlan {
+  /** The project type (a value of `init --type`). */
+  type: string;
+  /** What runs the tests, in words ("vitest through pnpm"). */
+  runner: string;
+  /** The criterion's command; null when init found none it could name (a placeholder is written). */
+  run: string | null;
+  /** Glob of the JUnit XML files the command writes; null when it writes none. */
+  junit: string | null;
+  /** Installs dependencies in the check workspace; null when the project needs none or init cannot tell. */
+  setup: { run: string; inputs: string[] } | null;
+  /** Why there is no setup, or what to know about it (written as a comment). */
+  setupNote: string | null;
+  protected: string[];
+}
+
+/** A YAML scalar for `s`: plain where that is safe, quoted otherwise; never folded. */
+const scalar = (s: string) => stringify(s, { lineWidth: 0 }).trimEnd();
+
+const residualLabel = (p: InitPlan) => (p.junit ? `failing tests / tests run (JUnit ${p.junit})` : 'failing acceptance criteria');
+
+export function configTemplate(p: InitPlan): string {
+  const criterion =
+    p.run === null
+      ? `    # FILL IN: the command that runs this project's tests (exit 0 = pass). init found none it could
+    # name and does not guess; \`phuc-loop run\` refuses this file until the command is filled in.
+    run: ""`
+      : `    run: ${scalar(p.run)}`;
+  const residual = p.junit
+    ? `residual:
+  metric: failing_tests_fraction  # failing tests / tests run, read from the JUnit files the command writes
+  junit: ${scalar(p.junit)}`
+    : `residual:
+  metric: failing_criteria        # this command writes no JUnit file: the residual counts failing criteria
+  # Another choice: failing_tests_fraction with junit: "<glob of JUnit XML files the checks write>"`;
+  const setup = p.setup
+    ? `  setup: ${scalar(p.setup.run)}${p.setupNote ? `  # ${p.setupNote}` : ''}
+  setup_inputs: [${p.setup.inputs.map((i) => JSON.stringify(i)).join(', ')}]  # setup re-runs only when these change`
+    : `  # setup: <command that installs dependencies>${p.setupNote ? `  # ${p.setupNote}` : ''}`;
+  const junit = p.junit
+    ? `  junit: ${scalar(p.junit)}        # the tests these files list are counted: the suite may not shrink`
+    : `  # junit: "<glob>"                # JUnit files the checks write: their tests are counted (suite integrity)`;
+  return `# phuc-loop configuration (version 2), written by \`phuc-loop init\` for project type ${p.type} (${p.runner}).
+# Schema: schema/phuc-loop.schema.json in the phuc-loop package; what init writes per project type: docs/init.md.
 version: 2
 
 # What the loop is for; given verbatim to every agent.
@@ -11,18 +56,15 @@ goal: Make the test suite pass without weakening any test.
 # Commands the loop runs itself after every agent step. Exit 0 = met. Their logs are the evidence.
 acceptance_criteria:
   - id: tests
-    description: the test suite exits 0
-    run: ${testCommand}
+    description: ${scalar(`${p.runner} exits 0`)}
+${criterion}
     timeout_seconds: 900
 
 # Which certificates may end the loop. EXACT: every criterion met and residual 0.
 # CONVERGED: residual < R_p. DIVERGED: three strictly increasing residuals.
 certificates: [EXACT, CONVERGED, DIVERGED]
 
-residual:
-  metric: failing_criteria        # failing_criteria | failing_tests_fraction | command
-  # junit: "reports/*.xml"        # for failing_tests_fraction: JUnit XML files the checks write
-  # run: node scripts/score.js    # for command: its last output line is the residual, a Decimal
+${residual}
 R_p: "1e-4"                       # a Decimal string; never a float
 
 rung_target: 274177               # 641 | 274177 (final checks replayed twice) | 65537 (+ security gate)
@@ -41,12 +83,21 @@ agent:
   # run: ./my-agent.sh            # for command: gets the prompt on stdin and PHUC_* variables
   # model: <model name>
 
-# Changes under these globs are reverted and end the loop blocked (the config and NORTHSTAR.md always are).
-protected: ["test/**", "tests/**", "phuc-loop.yml", "NORTHSTAR.md", ".github/**"]
+# Changes under these globs are reverted and end the loop blocked (the config and NORTHSTAR.md always are):
+# the tests, the runner's configuration, the manifests and files the commands above name.
+protected:
+${p.protected.map((g) => `  - ${JSON.stringify(g)}`).join('\n')}
+
+# Where the criteria are judged: a loop-owned checkout of each iteration's commit (clean) or the work tree (live).
+checks:
+  workspace: clean
+${setup}
+${junit}
+  # allow_fewer_tests: true       # only a human sets this: the suite may then run fewer tests than at baseline
 `;
 }
 
-export function northstarTemplate(): string {
+export function northstarTemplate(p: InitPlan): string {
   return `# Northstar
 
 What this loop must move. The loop re-measures every metric each iteration.
@@ -55,7 +106,7 @@ Decimal, \`residual\` (the loop's own residual) or \`criterion:<id>\` (1 when th
 
 | id | metric | current | target | measure |
 |---|---|---|---|---|
-| residual | the loop's residual (failing criteria) | 1 | 0 | residual |
-| tests | the test suite passes | 0 | 1 | criterion:tests |
+| residual | ${residualLabel(p)} | 1 | 0 | residual |
+| tests | ${p.runner} exits 0 | 0 | 1 | criterion:tests |
 `;
 }

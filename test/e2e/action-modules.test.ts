@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { renderComment, shortDecimal, withArtifactLink, STICKY_MARKER } from '../../src/action/comment.js';
 import { InputError, parseInputs } from '../../src/action/inputs.js';
+import { pauseOf, type PauseFacts } from '../../src/action/pause.js';
 import { classifyPushFailure } from '../../src/action/push.js';
 import { Scrubber } from '../../src/action/scrub.js';
 import { crc32, extractZip, readZipEntries, UnsafeZip } from '../../src/action/zip.js';
@@ -29,7 +30,20 @@ describe('inputs', () => {
       'allowed-bots': [],
       'pull-request': undefined,
       fresh: false,
+      isolation: 'auto',
+      'key-proxy': true,
     });
+  });
+
+  test('isolation and key-proxy: the allowed values, and errors that name the input and list them', () => {
+    expect(parseInputs({ 'github-token': 't', isolation: 'user+pidns', 'key-proxy': 'false' })).toMatchObject({ isolation: 'user+pidns', 'key-proxy': false });
+    expect(parseInputs({ 'github-token': 't', isolation: 'none' }).isolation).toBe('none');
+    expect(() => parseInputs({ 'github-token': 't', isolation: 'docker', 'key-proxy': 'sometimes' })).toThrow(
+      new InputError([
+        'input "isolation": got "docker"; must be one of auto | user+pidns | pidns | none',
+        'input "key-proxy": got "sometimes"; must be true or false',
+      ]),
+    );
   });
 
   test('every bad input is named, with the value and what is allowed; the token is never echoed', () => {
@@ -50,7 +64,13 @@ describe('inputs', () => {
   });
 
   test('lists and numbers', () => {
-    const i = parseInputs({ 'github-token': 't', 'allowed-bots': 'Renovate[bot]\ndependabot[bot]', 'poll-seconds': '0.5', 'pull-request': '42', push: 'false' });
+    const i = parseInputs({
+      'github-token': 't',
+      'allowed-bots': 'Renovate[bot]\ndependabot[bot]',
+      'poll-seconds': '0.5',
+      'pull-request': '42',
+      push: 'false',
+    });
     expect(i['allowed-bots']).toEqual(['renovate[bot]', 'dependabot[bot]']);
     expect(i['poll-seconds']).toBe(0.5);
     expect(i['pull-request']).toBe(42);
@@ -121,7 +141,14 @@ describe('safe unzip of the evidence artifact', () => {
     const bad = zipWith([{ name: 'a.txt', data: 'hello' }]);
     bad.writeUInt32LE(1234, bad.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])) + 16);
     expect(() => readZipEntries(bad)).toThrow(UnsafeZip);
-    expect(() => readZipEntries(zipWith([{ name: 'a', data: '1' }, { name: 'a', data: '2' }]))).toThrow(/twice/);
+    expect(() =>
+      readZipEntries(
+        zipWith([
+          { name: 'a', data: '1' },
+          { name: 'a', data: '2' },
+        ]),
+      ),
+    ).toThrow(/twice/);
     expect(() => readZipEntries(Buffer.from('not a zip'))).toThrow(/not a ZIP/);
   });
 });
@@ -130,7 +157,7 @@ describe('push failures', () => {
   test.each([
     [' ! [rejected]        abc -> pr-7 (fetch first)\nerror: failed to push some refs', 'rejected'],
     ['! [rejected] HEAD -> feature (non-fast-forward)', 'rejected'],
-    ['fatal: unable to access \'https://github.com/o/r/\': The requested URL returned error: 502', 'transient'],
+    ["fatal: unable to access 'https://github.com/o/r/': The requested URL returned error: 502", 'transient'],
     ['fatal: unable to access: Could not resolve host: github.com', 'transient'],
     ['error: RPC failed; HTTP 500 curl 22 The requested URL returned error: 500', 'transient'],
     ['remote: Permission to o/r.git denied to github-actions[bot].\nfatal: ... returned error: 403', 'fatal'],
@@ -140,8 +167,25 @@ describe('push failures', () => {
 });
 
 describe('comment', () => {
-  const base = { status: 'RUNNING', runUrl: 'https://github.com/o/r/actions/runs/1', repoUrl: 'https://github.com/o/r', artifactName: 'phuc-loop-evidence-pr-7', stopLabel: 'STOP' };
-  const row = (n: number) => ({ iteration: n, G: 25, L: 10, O: 5, W: 0, total: 40, residual: String(3 - n), certificate: 'NONE', northstar_distance: '0.5', commit: 'a'.repeat(40) });
+  const base = {
+    status: 'RUNNING',
+    runUrl: 'https://github.com/o/r/actions/runs/1',
+    repoUrl: 'https://github.com/o/r',
+    artifactName: 'phuc-loop-evidence-pr-7',
+    stopLabel: 'STOP',
+  };
+  const row = (n: number) => ({
+    iteration: n,
+    G: 25,
+    L: 10,
+    O: 5,
+    W: 0,
+    total: 40,
+    residual: String(3 - n),
+    certificate: 'NONE',
+    northstar_distance: '0.5',
+    commit: 'a'.repeat(40),
+  });
 
   test('table, charts, links; the artifact link is filled in later', () => {
     const body = renderComment({ ...base, rows: [row(0), row(1)] });
@@ -161,7 +205,7 @@ describe('comment', () => {
     expect(shortDecimal(null)).toBeNull();
   });
 
-  test('stays under GitHub\'s 65,536 characters by dropping the oldest rows', () => {
+  test("stays under GitHub's 65,536 characters by dropping the oldest rows", () => {
     const rows = Array.from({ length: 2000 }, (_, i) => row(i));
     const body = renderComment({ ...base, rows });
     expect(body.length).toBeLessThanOrEqual(65_000);
@@ -174,11 +218,14 @@ test('the scrubber replaces a token and the base64 forms git sends', () => {
   const s = new Scrubber();
   s.add('ghs_secretvalue123');
   const b64 = Buffer.from('x-access-token:ghs_secretvalue123').toString('base64');
-  expect(s.scrub(`token ghs_secretvalue123 header AUTHORIZATION: basic ${b64}`)).toBe('token *** header AUTHORIZATION: basic ***');
+  // The token's part of the header is masked; base64("x-access-token:") before it is public.
+  expect(s.scrub(`token ghs_secretvalue123 header AUTHORIZATION: basic ${b64}`)).toBe(
+    `token *** header AUTHORIZATION: basic ${Buffer.from('x-access-token:').toString('base64')}***`,
+  );
   expect(s.contains(Buffer.from(`x ${b64}`))).toBe(true);
 });
 
-test('the workflows, the docs\' example callers and action.yml pass actionlint and GitHub\'s parser', async () => {
+test("the workflows, the docs' example callers and action.yml pass actionlint and GitHub's parser", async () => {
   const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
     execFile(process.execPath, [`${ROOT}node_modules/tsx/dist/cli.mjs`, `${ROOT}scripts/check-workflows.mjs`], { cwd: ROOT }, (err, stdout, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
@@ -187,3 +234,56 @@ test('the workflows, the docs\' example callers and action.yml pass actionlint a
   expect(r.out).toContain('workflows and action.yml: OK');
   expect(r.code).toBe(0);
 }, 60_000);
+
+describe('a paused run says by what and how to go on', () => {
+  const facts = (f: Partial<PauseFacts>): PauseFacts => ({
+    stopReason: 'BACKPRESSURE_SIGNAL',
+    detail: null,
+    signal: null,
+    labelReason: null,
+    stopLabel: 'STOP',
+    trigger: { kind: 'other' },
+    ...f,
+  });
+  const label = 'the STOP label is on pull request #3';
+
+  test('only EXIT_BLOCKED(BACKPRESSURE_SIGNAL) is a pause', () => {
+    expect(pauseOf(facts({ stopReason: 'BRANCH_MOVED' }))).toBeNull();
+    expect(pauseOf(facts({ stopReason: null }))).toBeNull();
+  });
+
+  test.each([
+    ['stop-label', facts({ detail: label, labelReason: label }), /^Remove the `STOP` label, then re-run the job/],
+    ['cancel', facts({ detail: 'the loop was asked to stop (signal)', signal: 'SIGINT' }), /^Re-run the job/],
+    // The label seen first decides, even when the run was then cancelled too.
+    ['stop-label', facts({ detail: label, labelReason: label, signal: 'SIGTERM' }), /^Remove the `STOP` label/],
+    ['rate-limit', facts({ detail: 'the agent hit a rate limit' }), /^Wait until the limit resets, then/],
+    ['disk', facts({ detail: 'disk use 95% is over 90%' }), /^Free disk space/],
+    ['stop-file', facts({ detail: 'scratch/STOP exists' }), /^Delete `scratch\/STOP`/],
+    ['other', facts({ detail: 'the downstream service is unavailable' }), /^Re-run the job/],
+  ])('%s', (source, f, how) => {
+    const p = pauseOf(f)!;
+    expect(p.source).toBe(source);
+    expect(p.howToGoOn).toMatch(how);
+    expect(p.howToGoOn).toMatch(/the next run continues from the evidence/);
+  });
+
+  test('how to start again follows the trigger', () => {
+    expect(pauseOf(facts({ signal: 'SIGINT', trigger: { kind: 'label', label: 'phuc-loop' } }))!.howToGoOn).toMatch(/^Add the `phuc-loop` label again/);
+    expect(pauseOf(facts({ signal: 'SIGINT', trigger: { kind: 'comment' } }))!.howToGoOn).toMatch(/^Comment the command that started it again/);
+  });
+
+  test('the comment leads with it', () => {
+    const body = renderComment({
+      status: 'EXIT_BLOCKED',
+      stopReason: 'BACKPRESSURE_SIGNAL',
+      rows: [],
+      runUrl: 'u',
+      repoUrl: 'r',
+      artifactName: 'a',
+      stopLabel: 'STOP',
+      pause: pauseOf(facts({ signal: 'SIGINT' })),
+    });
+    expect(body.split('\n')[3]).toMatch(/^\*\*Paused:\*\* the workflow run was cancelled \(SIGINT\)\. \*\*To go on:\*\* Re-run the job/);
+  });
+});

@@ -6,7 +6,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startGitHubEmulator, type GitHubEmulator } from '../harness/github-emulator.js';
 import { branchSha, cloneWorkspace, git, log, pushAsSomeoneElse } from '../harness/git-origin.js';
-import { apiFigure, assertBuilt, b64Token, debugJob, e2eAgent, fixtureAgent, leftTheRunner, loopFiles, REPO, restCalls, runJob, scenario, TOKEN, type Job, type Scenario } from './helpers.js';
+import {
+  apiFigure,
+  assertBuilt,
+  b64Token,
+  debugJob,
+  e2eAgent,
+  fixtureAgent,
+  leftTheRunner,
+  loopFiles,
+  REPO,
+  restCalls,
+  runJob,
+  scenario,
+  TOKEN,
+  type Job,
+  type Scenario,
+} from './helpers.js';
 
 let gh: GitHubEmulator;
 let s: Scenario;
@@ -33,11 +49,18 @@ describe('two consecutive runs hand the evidence over through the artifact servi
     run1 = await runJob(s);
     const { main, post } = run1;
     expect(main.exitCode).toBe(12);
-    expect(main.outputs).toMatchObject({ status: 'EXIT_BLOCKED', 'stop-reason': 'BACKPRESSURE_SIGNAL', certificate: 'BACKPRESSURE', iterations: '1', residual: '2' });
+    expect(main.outputs).toMatchObject({
+      status: 'EXIT_BLOCKED',
+      'stop-reason': 'BACKPRESSURE_SIGNAL',
+      certificate: 'BACKPRESSURE',
+      iterations: '1',
+      residual: '2',
+    });
     expect(main.outputs['report-path']).toBe(join(run1.workspace, 'evidence/loop/halting_report.json'));
     expect(main.annotations.find((a) => a.level === 'error')?.message).toMatch(/EXIT_BLOCKED\(BACKPRESSURE_SIGNAL\)/);
     expect(main.summary).toContain('## phuc-loop: EXIT_BLOCKED (BACKPRESSURE_SIGNAL)');
     expect(main.summary).toContain('No earlier evidence artifact named `phuc-loop-evidence-pr-7`');
+    expect(main.summary).toMatch(/\*\*Paused:\*\* the stop file `scratch\/STOP` exists\. \*\*To go on:\*\* Delete `scratch\/STOP`/);
     // The iteration's commit is on the PR branch, on top of the head the run started from.
     const commits = await log(s.origin, 'pr-7', { since: s.origin.headSha! });
     expect(commits.map((c) => c.subject)).toEqual([expect.stringMatching(/^phuc-loop: iteration 0 — residual 2/)]);
@@ -45,19 +68,19 @@ describe('two consecutive runs hand the evidence over through the artifact servi
     expect(post?.exitCode).toBe(0);
     const artifacts = gh.listArtifacts({ runId: run1.run.id });
     expect(artifacts.map((a) => a.name)).toEqual(['phuc-loop-evidence-pr-7']);
-    expect(post?.outputs['artifact-id']).toBe(String(artifacts[0]!.id));
-    const files = [...gh.artifactFiles(artifacts[0]!.id).keys()];
+    expect(post?.outputs['artifact-id']).toBe(String(artifacts[0].id));
+    const files = [...gh.artifactFiles(artifacts[0].id).keys()];
     expect(files).toEqual(expect.arrayContaining(['plan.json', 'manifest.json', 'state.json', 'iter_0/certificate.json', 'halting_report.json']));
     expect(files).not.toContain('run.lock');
     // One sticky comment, linking the run and (after post) the artifact.
     const comments = gh.commentsOn(REPO, 7);
     expect(comments).toHaveLength(1);
-    expect(comments[0]!.body.startsWith('<!-- phuc-loop:comment -->')).toBe(true);
-    expect(comments[0]!.body).toContain('EXIT_BLOCKED');
-    expect(comments[0]!.body).toMatch(/\| 0 \| \d+ \| \d+ \| \d+ \| \d+ \| \d+ \| 2 \| BACKPRESSURE \|/);
-    expect(comments[0]!.body).toContain('xychart-beta');
-    expect(comments[0]!.body).toContain(`/actions/runs/${run1.run.id})`);
-    expect(comments[0]!.body).toContain(`/actions/runs/${run1.run.id}/artifacts/${artifacts[0]!.id}`);
+    expect(comments[0].body.startsWith('<!-- phuc-loop:comment -->')).toBe(true);
+    expect(comments[0].body).toContain('EXIT_BLOCKED');
+    expect(comments[0].body).toMatch(/\| 0 \| \d+ \| \d+ \| \d+ \| \d+ \| \d+ \| 2 \| BACKPRESSURE \|/);
+    expect(comments[0].body).toContain('xychart-beta');
+    expect(comments[0].body).toContain(`/actions/runs/${run1.run.id})`);
+    expect(comments[0].body).toContain(`/actions/runs/${run1.run.id}/artifacts/${artifacts[0].id}`);
   });
 
   test('run 1: the token never reached the agent, the evidence, the comment or the summary; checkout credentials were put back', async () => {
@@ -84,11 +107,14 @@ describe('two consecutive runs hand the evidence over through the artifact servi
     await git(['config', '--local', `includeIf.gitdir:${workspace}/.git.path`, credFile], { cwd: workspace });
     run2 = await runJob(s, { workspace });
     const { main, post } = run2;
-    expect({ exit: main.exitCode, out: main.outputs }).toMatchObject({ exit: 0, out: { status: 'EXIT_CONVERGED', 'stop-reason': 'EXACT', certificate: 'EXACT', iterations: '3', residual: '0', glow: expect.stringMatching(/^\d+$/) } });
+    expect({ exit: main.exitCode, out: main.outputs }).toMatchObject({
+      exit: 0,
+      out: { status: 'EXIT_CONVERGED', 'stop-reason': 'EXACT', certificate: 'EXACT', iterations: '3', residual: '0', glow: expect.stringMatching(/^\d+$/) },
+    });
     expect(main.stdout).toMatch(/resuming from evidence\/loop: 1 iteration\(s\) on record, next is 1/);
     expect(main.summary).toContain(`Evidence restored from artifact \`phuc-loop-evidence-pr-7\``);
     expect(main.summary).toContain('## phuc-loop: EXIT_CONVERGED (EXACT)');
-    const report = JSON.parse(await readFile(main.outputs['report-path']!, 'utf8')) as { iterations: number[] };
+    const report = JSON.parse(await readFile(main.outputs['report-path'], 'utf8')) as { iterations: number[] };
     expect(report.iterations).toEqual([0, 1, 2]);
     const subjects = (await log(s.origin, 'pr-7', { since: s.origin.headSha! })).map((c) => c.subject);
     expect(subjects).toEqual([
@@ -100,8 +126,8 @@ describe('two consecutive runs hand the evidence over through the artifact servi
     // Still one comment, now with three rows; the second run's artifact is uploaded under the same name.
     const comments = gh.commentsOn(REPO, 7);
     expect(comments).toHaveLength(1);
-    for (const n of [0, 1, 2]) expect(comments[0]!.body).toMatch(new RegExp(`\\| ${n} \\| \\d+ \\| \\d+ \\| \\d+ \\| \\d+ \\| \\d+ \\| ${2 - n} \\|`));
-    expect(comments[0]!.body).toContain('EXIT_CONVERGED');
+    for (const n of [0, 1, 2]) expect(comments[0].body).toMatch(new RegExp(`\\| ${n} \\| \\d+ \\| \\d+ \\| \\d+ \\| \\d+ \\| \\d+ \\| ${2 - n} \\|`));
+    expect(comments[0].body).toContain('EXIT_CONVERGED');
     expect(post?.exitCode).toBe(0);
     expect(gh.listArtifacts({ runId: run2.run.id }).map((a) => a.name)).toEqual(['phuc-loop-evidence-pr-7']);
     expect(leftTheRunner(gh, run2)).not.toContain(TOKEN);
@@ -127,24 +153,24 @@ describe('two consecutive runs hand the evidence over through the artifact servi
   });
 
   test('run 3 (nothing changed since run 2 ended): nothing to do, said in the summary', async () => {
-    const commentBefore = gh.commentsOn(REPO, 7)[0]!.body;
+    const commentBefore = gh.commentsOn(REPO, 7)[0].body;
     const run3 = await runJob(s);
     expect(run3.main.exitCode).toBe(0);
     expect(run3.main.outputs).toMatchObject({ status: 'EXIT_CONVERGED', 'stop-reason': 'EXACT', iterations: '3' });
     expect(run3.main.summary).toMatch(/Nothing to do: the last run ended EXIT_CONVERGED\(EXACT\)/);
     expect(run3.main.stdout).not.toMatch(/iter \d+: agent/);
     // The comment of run 2 stays as it was (only the post step re-links the fresh artifact).
-    expect(gh.commentsOn(REPO, 7)[0]!.body.replace(/artifacts\/\d+/, '')).toBe(commentBefore.replace(/artifacts\/\d+/, ''));
+    expect(gh.commentsOn(REPO, 7)[0].body.replace(/artifacts\/\d+/, '')).toBe(commentBefore.replace(/artifacts\/\d+/, ''));
   });
 });
 
 describe('a tampered artifact', () => {
   test('is refused: EXIT_BLOCKED(EVIDENCE_UNVERIFIABLE), nothing runs, nothing is uploaded', async () => {
     const t = await scenario(gh, 9, loopFiles(e2eAgent('pause-after-first.mjs')));
-    const genuine = gh.listArtifacts({ runId: run1.run.id })[0]!;
+    const genuine = gh.listArtifacts({ runId: run1.run.id })[0];
     const files = Object.fromEntries([...gh.artifactFiles(genuine.id)].map(([k, v]) => [k, v.toString('utf8')]));
     // Someone edits a certificate: the hash in the manifest no longer matches.
-    files['iter_0/certificate.json'] = files['iter_0/certificate.json']!.replace('"BACKPRESSURE"', '"EXACT"');
+    files['iter_0/certificate.json'] = files['iter_0/certificate.json'].replace('"BACKPRESSURE"', '"EXACT"');
     const earlier = gh.createRun(REPO, { headBranch: 'pr-9' });
     gh.addArtifact(earlier.id, 'phuc-loop-evidence-pr-9', { files });
     gh.completeRun(earlier.id, 'success');
@@ -159,12 +185,12 @@ describe('a tampered artifact', () => {
   }, 60_000);
 });
 
-describe('an artifact a fork\'s workflow run uploaded under this PR\'s name', () => {
+describe("an artifact a fork's workflow run uploaded under this PR's name", () => {
   test('is not trusted: the loop starts fresh and says why', async () => {
     const t = await scenario(gh, 41, loopFiles(fixtureAgent('fixer.mjs'), { criteria: 1 }));
     gh.addRepo('forker/widgets', { fork: true, parent: REPO });
     const forkRun = gh.createRun(REPO, { headBranch: 'pr-41', headRepo: 'forker/widgets' });
-    const genuine = gh.listArtifacts({ runId: run1.run.id })[0]!;
+    const genuine = gh.listArtifacts({ runId: run1.run.id })[0];
     const planted = gh.addArtifact(forkRun.id, 'phuc-loop-evidence-pr-41', { files: Object.fromEntries(gh.artifactFiles(genuine.id)) });
     gh.completeRun(forkRun.id, 'success');
     const job = await runJob(t);

@@ -21,9 +21,17 @@ export function assertBuilt(): void {
 }
 
 /** Three criteria (bug1..3), each met once src/status.txt has its fixed-N line. */
-export function loopFiles(agentCommand: string, opts: { criteria?: number; maxIterations?: number; secondsPerIteration?: number } = {}): Record<string, string> {
+export function loopFiles(
+  agentCommand: string,
+  opts: { criteria?: number; maxIterations?: number; secondsPerIteration?: number } = {},
+): Record<string, string> {
   const criteria = Array.from({ length: opts.criteria ?? 3 }, (_, i) => ({ id: `bug${i + 1}`, run: `grep -q fixed-${i + 1} src/status.txt` }));
-  const extra = ['budget:', `  max_iterations: ${opts.maxIterations ?? 5}`, `  max_seconds_per_iteration: ${opts.secondsPerIteration ?? 60}`, '  max_total_seconds: 900'].join('\n');
+  const extra = [
+    'budget:',
+    `  max_iterations: ${opts.maxIterations ?? 5}`,
+    `  max_seconds_per_iteration: ${opts.secondsPerIteration ?? 60}`,
+    '  max_total_seconds: 900',
+  ].join('\n');
   return {
     'phuc-loop.yml': config({ criteria, agent: agentCommand, rung: 641, extra }) + '\n',
     'NORTHSTAR.md': NORTHSTAR,
@@ -39,7 +47,12 @@ export interface Scenario {
 }
 
 /** A PR `number` on octo/widgets whose head branch `pr-<number>` holds the loop files. */
-export async function scenario(gh: GitHubEmulator, number: number, files: Record<string, string>, opts: { headRepo?: string; labels?: string[] } = {}): Promise<Scenario> {
+export async function scenario(
+  gh: GitHubEmulator,
+  number: number,
+  files: Record<string, string>,
+  opts: { headRepo?: string; labels?: string[] } = {},
+): Promise<Scenario> {
   const origin = await createOrigin({ fullName: REPO, files: { 'README.md': '# widgets\n' }, pr: { branch: `pr-${number}`, files } });
   gh.addPull(REPO, { number, title: `PR ${number}`, head: { ref: `pr-${number}`, sha: origin.headSha!, repo: opts.headRepo }, labels: opts.labels });
   return { gh, origin, number };
@@ -106,7 +119,14 @@ export function restCalls(gh: GitHubEmulator, since: number): Record<string, num
 }
 
 export function debugJob(job: JobResult): string {
-  return [`main exit ${job.main.exitCode}`, job.main.stdout.slice(-6000), job.main.stderr.slice(-3000), `post exit ${job.post?.exitCode}`, job.post?.stdout.slice(-3000) ?? '', job.post?.stderr.slice(-2000) ?? ''].join('\n');
+  return [
+    `main exit ${job.main.exitCode}`,
+    job.main.stdout.slice(-6000),
+    job.main.stderr.slice(-3000),
+    `post exit ${job.post?.exitCode}`,
+    job.post?.stdout.slice(-3000) ?? '',
+    job.post?.stderr.slice(-2000) ?? '',
+  ].join('\n');
 }
 
 /**
@@ -114,7 +134,10 @@ export function debugJob(job: JobResult): string {
  * lookup, the STOP check before the first iteration, the final comment), STOP polls while an agent
  * ran, and what remains per iteration.
  */
-export function apiFigure(calls: Record<string, number>, iterations: number): { total: number; oncePerRun: number; stopPolls: number; perIteration: number; amortized: number } {
+export function apiFigure(
+  calls: Record<string, number>,
+  iterations: number,
+): { total: number; oncePerRun: number; stopPolls: number; perIteration: number; amortized: number } {
   const total = Object.values(calls).reduce((a, b) => a + b, 0);
   const labelChecks = calls['issues/list-labels-on-issue'] ?? 0;
   const stopPolls = Math.max(0, labelChecks - (iterations + 1));

@@ -23,7 +23,11 @@ afterEach(() => {
   expect(gh.violations).toEqual([]);
 });
 
-const labeled = (number: number, sender: { login: string; type: string }) => ({ ...gh.pullRequestEvent(REPO, number, 'labeled'), label: { name: 'phuc-loop' }, sender: { ...sender, id: 1 } });
+const labeled = (number: number, sender: { login: string; type: string }) => ({
+  ...gh.pullRequestEvent(REPO, number, 'labeled'),
+  label: { name: 'phuc-loop' },
+  sender: { ...sender, id: 1 },
+});
 
 test('a fork PR is refused clearly: no API write, no push, no agent, no artifact', async () => {
   const s = await scenario(gh, 31, loopFiles(fixtureAgent('fixer.mjs')), { headRepo: 'forker/widgets' });
@@ -57,7 +61,10 @@ test('bots: refused unless allow-listed; an allow-listed bot starts the loop (pe
   expect(refused.main.summary).toMatch(/helper-bot\[bot\] is a bot and not in allowed-bots/);
   expect(restCalls(gh, refused.callsBefore)).toEqual({});
 
-  const ok = await runJob(s, { event: labeled(33, { login: 'helper-bot[bot]', type: 'Bot' }), inputs: { 'allowed-bots': 'renovate[bot], helper-bot[bot]', comment: 'per-iteration' } });
+  const ok = await runJob(s, {
+    event: labeled(33, { login: 'helper-bot[bot]', type: 'Bot' }),
+    inputs: { 'allowed-bots': 'renovate[bot], helper-bot[bot]', comment: 'per-iteration' },
+  });
   if (ok.main.exitCode !== 0) throw new Error(debugJob(ok));
   expect(ok.main.outputs).toMatchObject({ status: 'EXIT_CONVERGED', iterations: '1' });
   // One comment for iteration 0, one for the final status (with the artifact link).
@@ -68,7 +75,7 @@ test('bots: refused unless allow-listed; an allow-listed bot starts the loop (pe
   expect(bodies[1]).toContain(`/actions/runs/${ok.run.id}/artifacts/${ok.post?.outputs['artifact-id']}`);
 }, 60_000);
 
-test('a maintainer\'s label starts the loop (maintain counts as write)', async () => {
+test("a maintainer's label starts the loop (maintain counts as write)", async () => {
   const s = await scenario(gh, 34, loopFiles(fixtureAgent('fixer.mjs'), { criteria: 1 }));
   const job = await runJob(s, { event: labeled(34, { login: 'maintainer-mo', type: 'User' }), inputs: { comment: 'off', push: 'false' } });
   expect(job.main.outputs).toMatchObject({ status: 'EXIT_CONVERGED', iterations: '1' });

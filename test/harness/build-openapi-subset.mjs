@@ -42,7 +42,7 @@ export const OPERATIONS = [
   ['get', '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}'],
   ['get', '/repos/{owner}/{repo}/actions/runs'],
   ['get', '/repos/{owner}/{repo}/actions/runs/{run_id}'],
-  ['get', '/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts']
+  ['get', '/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts'],
 ];
 
 /** Keys dropped everywhere except inside a `properties` map (where they are property names). */
@@ -52,11 +52,10 @@ function loadSource(arg) {
   if (arg) return JSON.parse(readFileSync(arg, 'utf8'));
   const dir = mkdtempSync(join(tmpdir(), 'octokit-openapi-'));
   try {
-    const out = execFileSync(
-      'npm',
-      ['pack', `@octokit/openapi@${OCTOKIT_OPENAPI_VERSION}`, '--pack-destination', dir, '--silent'],
-      { encoding: 'utf8' }
-    ).trim().split('\n').pop();
+    const out = execFileSync('npm', ['pack', `@octokit/openapi@${OCTOKIT_OPENAPI_VERSION}`, '--pack-destination', dir, '--silent'], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .pop();
     execFileSync('tar', ['-xzf', join(dir, out), '-C', dir, 'package/generated/api.github.com.json']);
     return JSON.parse(readFileSync(join(dir, 'package/generated/api.github.com.json'), 'utf8'));
   } finally {
@@ -101,7 +100,11 @@ function resolvePointer(doc, ref) {
 function sortKeys(node) {
   if (Array.isArray(node)) return node.map(sortKeys);
   if (node === null || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.keys(node).sort().map((k) => [k, sortKeys(node[k])]));
+  return Object.fromEntries(
+    Object.keys(node)
+      .sort()
+      .map((k) => [k, sortKeys(node[k])]),
+  );
 }
 
 export function buildSubset(source) {
@@ -134,24 +137,22 @@ export function buildSubset(source) {
   const describe = (responses) => {
     for (const r of Object.values(responses ?? {})) if (r && !r.$ref) r.description = r.description ?? '';
   };
-  for (const path of Object.keys(strippedPaths))
-    for (const op of Object.values(strippedPaths[path])) if (op && op.responses) describe(op.responses);
+  for (const path of Object.keys(strippedPaths)) for (const op of Object.values(strippedPaths[path])) if (op && op.responses) describe(op.responses);
   describe(components.responses);
   const usedTags = new Set();
-  for (const item of Object.values(strippedPaths))
-    for (const op of Object.values(item)) if (op && op.tags) op.tags.forEach((t) => usedTags.add(t));
+  for (const item of Object.values(strippedPaths)) for (const op of Object.values(item)) if (op && op.tags) op.tags.forEach((t) => usedTags.add(t));
   return sortKeys({
     openapi: source.openapi,
     info: {
       ...source.info,
       description: undefined,
       'x-subset-of': `@octokit/openapi@${OCTOKIT_OPENAPI_VERSION} generated/api.github.com.json`,
-      'x-subset-generator': 'test/harness/build-openapi-subset.mjs'
+      'x-subset-generator': 'test/harness/build-openapi-subset.mjs',
     },
     servers: source.servers,
     tags: (source.tags ?? []).filter((t) => usedTags.has(t.name)).map((t) => ({ name: t.name })),
     paths: strippedPaths,
-    components
+    components,
   });
 }
 

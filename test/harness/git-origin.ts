@@ -3,7 +3,7 @@
 // https://github.com/<o>/<r>(.git) (with or without x-access-token credentials) to the bare repo,
 // and "someone else" pushing to the branch (push races). All git calls are async.
 import { execFile } from 'node:child_process';
-import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -42,8 +42,25 @@ export function isolatedGitEnv(): Record<string, string> {
   return { GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS: '' };
 }
 
+/**
+ * A fresh temporary directory others may traverse (0755; mkdtemp makes 0700): the loop runs the
+ * agent as an unprivileged user that must reach the workspace below it.
+ */
+export async function traversableTempDir(prefix: string, parent = tmpdir()): Promise<string> {
+  const dir = await mkdtemp(join(parent, prefix));
+  await chmod(dir, 0o755);
+  return dir;
+}
+
 function identityEnv(id: GitIdentity, date = FIXED_DATE): Record<string, string> {
-  return { GIT_AUTHOR_NAME: id.name, GIT_AUTHOR_EMAIL: id.email, GIT_COMMITTER_NAME: id.name, GIT_COMMITTER_EMAIL: id.email, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+  return {
+    GIT_AUTHOR_NAME: id.name,
+    GIT_AUTHOR_EMAIL: id.email,
+    GIT_COMMITTER_NAME: id.name,
+    GIT_COMMITTER_EMAIL: id.email,
+    GIT_AUTHOR_DATE: date,
+    GIT_COMMITTER_DATE: date,
+  };
 }
 
 /** Runs git asynchronously; rejects with stderr on a non-zero exit. */
@@ -84,7 +101,7 @@ export async function createOrigin(opts: {
   pr?: { branch: string; files: Record<string, string | null>; message?: string };
   parentDir?: string;
 }): Promise<Origin> {
-  const root = opts.parentDir ?? (await mkdtemp(join(tmpdir(), 'phuc-harness-origin-')));
+  const root = opts.parentDir ?? (await traversableTempDir('phuc-harness-origin-'));
   const bareDir = join(root, `${opts.fullName.replace('/', '__')}.git`);
   const defaultBranch = opts.defaultBranch ?? 'main';
   await mkdir(bareDir, { recursive: true });
@@ -111,8 +128,15 @@ export async function createOrigin(opts: {
 
 /** The https URLs an action might push to for a repo (plain, .git, with x-access-token credentials). */
 export function githubUrlsFor(fullName: string, token?: string): string[] {
-  const urls = [`https://github.com/${fullName}`, `https://github.com/${fullName}.git`, `git@github.com:${fullName}.git`, `ssh://git@github.com/${fullName}.git`];
-  if (token) for (const user of ['x-access-token', 'oauth2', 'git']) urls.push(`https://${user}:${token}@github.com/${fullName}`, `https://${user}:${token}@github.com/${fullName}.git`);
+  const urls = [
+    `https://github.com/${fullName}`,
+    `https://github.com/${fullName}.git`,
+    `git@github.com:${fullName}.git`,
+    `ssh://git@github.com/${fullName}.git`,
+  ];
+  if (token)
+    for (const user of ['x-access-token', 'oauth2', 'git'])
+      urls.push(`https://${user}:${token}@github.com/${fullName}`, `https://${user}:${token}@github.com/${fullName}.git`);
   return urls;
 }
 
@@ -142,9 +166,9 @@ export function redirectEnv(origins: Origin[], opts: { token?: string } = {}): R
  */
 export async function cloneWorkspace(
   origin: Origin,
-  opts: { branch?: string; dir?: string; token?: string; persistCredentials?: boolean; depth?: number; detached?: boolean } = {}
+  opts: { branch?: string; dir?: string; token?: string; persistCredentials?: boolean; depth?: number; detached?: boolean } = {},
 ): Promise<string> {
-  const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'phuc-harness-clone-')));
+  const dir = opts.dir ?? (await traversableTempDir('phuc-harness-clone-'));
   const branch = opts.branch ?? origin.headBranch ?? origin.defaultBranch;
   const env = redirectEnv([origin]);
   const depthArgs = opts.depth ? ['--depth', String(opts.depth)] : [];
@@ -161,7 +185,12 @@ export async function cloneWorkspace(
 }
 
 /** Commits `files` on `branch` of the origin as someone else and pushes; returns the new sha. */
-export async function pushAsSomeoneElse(origin: Origin, branch: string, files: Record<string, string | null>, opts: { message?: string; identity?: GitIdentity } = {}): Promise<string> {
+export async function pushAsSomeoneElse(
+  origin: Origin,
+  branch: string,
+  files: Record<string, string | null>,
+  opts: { message?: string; identity?: GitIdentity } = {},
+): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'phuc-harness-other-'));
   try {
     await git(['clone', '-q', '--branch', branch, origin.bareDir, dir], { cwd: tmpdir() });
@@ -196,7 +225,9 @@ export interface CommitInfo {
 export async function log(origin: Origin, branch: string, opts: { since?: string; max?: number } = {}): Promise<CommitInfo[]> {
   const range = opts.since ? `${opts.since}..refs/heads/${branch}` : `refs/heads/${branch}`;
   const sep = '\x1e';
-  const { stdout } = await git(['log', `--max-count=${opts.max ?? 100}`, `--format=${sep}%H%x1f%s%x1f%b%x1f%an%x1f%ae`, '--name-only', range], { cwd: origin.bareDir });
+  const { stdout } = await git(['log', `--max-count=${opts.max ?? 100}`, `--format=${sep}%H%x1f%s%x1f%b%x1f%an%x1f%ae`, '--name-only', range], {
+    cwd: origin.bareDir,
+  });
   return stdout
     .split(sep)
     .filter((c) => c.trim())
@@ -204,7 +235,14 @@ export async function log(origin: Origin, branch: string, opts: { since?: string
       const [head, ...rest] = chunk.split('\x1f');
       const email = rest[3] ?? '';
       const [emailLine, ...fileLines] = email.split('\n');
-      return { sha: head!.trim(), subject: rest[0] ?? '', body: (rest[1] ?? '').trim(), authorName: rest[2] ?? '', authorEmail: emailLine!.trim(), files: fileLines.map((f) => f.trim()).filter(Boolean) };
+      return {
+        sha: head.trim(),
+        subject: rest[0] ?? '',
+        body: (rest[1] ?? '').trim(),
+        authorName: rest[2] ?? '',
+        authorEmail: emailLine.trim(),
+        files: fileLines.map((f) => f.trim()).filter(Boolean),
+      };
     });
 }
 

@@ -37,6 +37,10 @@ export interface CallRecord {
   token?: string;
   /** True when the status came from failNext(). */
   injected: boolean;
+  /** For an injected fault: whether the operation's effect was applied before it was served. */
+  faultPhase?: FaultPhase;
+  /** The injected fault held the request without an answer until the client gave up. */
+  timedOut?: boolean;
   /** Parsed JSON request body, when there was one (blob bodies are not kept). */
   body?: unknown;
 }
@@ -59,9 +63,19 @@ export interface CallMatch {
   kind?: CallKind;
 }
 
+/** An injected failure: an HTTP status, 0 to drop the connection, or 'timeout' to never answer. */
+export type Fault = number | 'timeout';
+/**
+ * 'before': the request fails before anything happens. 'after' (REST only): the operation is
+ * applied (a comment created, a label added) and then the fault is served instead of its answer,
+ * as when GitHub did the work but the response was lost.
+ */
+export type FaultPhase = 'before' | 'after';
+
 export interface FaultRule extends CallMatch {
-  /** Statuses still to serve, in order; 0 means "drop the connection". */
-  remaining: number[];
+  /** Faults still to serve, in order. */
+  remaining: Fault[];
+  phase: FaultPhase;
   headers?: Record<string, string>;
 }
 
@@ -218,11 +232,11 @@ export function loadOpenApiBackend(): Promise<Backend> {
       validate: true,
       coerceTypes: true,
       customizeAjv: (ajv) => {
-        (addFormats as (a: unknown) => unknown)(ajv);
+        addFormats(ajv);
         ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
         ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 31 });
         return ajv;
-      }
+      },
     });
     await api.init();
     return api;
@@ -246,14 +260,14 @@ const WRITE_OPS = new Set([
   'issues/create-comment',
   'issues/update-comment',
   'issues/delete-comment',
-  'actions/delete-artifact'
+  'actions/delete-artifact',
 ]);
 
 class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    readonly extra: Record<string, unknown> = {}
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -282,7 +296,7 @@ function nodeId(prefix: string, id: number): string {
 }
 
 function userId(login: string): number {
-  if (KNOWN_USER_IDS[login]) return KNOWN_USER_IDS[login]!;
+  if (KNOWN_USER_IDS[login]) return KNOWN_USER_IDS[login];
   const h = createHash('sha256').update(login).digest();
   return 1000 + (h.readUInt32BE(0) % 90_000_000);
 }
@@ -297,11 +311,16 @@ export function mintRuntimeToken(runBackendId: string, jobBackendId: string, ext
   const header = { typ: 'JWT', alg: 'RS256', x5t: 'emulator' };
   const payload = {
     nameid: 'dddddddd-dddd-dddd-dddd-dddddddddddd',
-    scp: [...extraScopes, 'Actions.GenericRead:00000000-0000-0000-0000-000000000000', `Actions.Results:${runBackendId}:${jobBackendId}`, 'Actions.UploadArtifacts:00000000-0000-0000-0000-000000000000/1:emulator'].join(' '),
+    scp: [
+      ...extraScopes,
+      'Actions.GenericRead:00000000-0000-0000-0000-000000000000',
+      `Actions.Results:${runBackendId}:${jobBackendId}`,
+      'Actions.UploadArtifacts:00000000-0000-0000-0000-000000000000/1:emulator',
+    ].join(' '),
     iss: 'vstoken.actions.githubusercontent.com',
     aud: 'vso:00000000-0000-0000-0000-000000000000',
     nbf: now - 60,
-    exp: now + 6 * 3600
+    exp: now + 6 * 3600,
   };
   return `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}.${base64url('emulator-signature')}`;
 }
@@ -312,14 +331,14 @@ export function decodeRuntimeToken(token: string): { runBackendId: string; jobBa
   if (parts.length !== 3) return 'runtime token is not a JWT (three dot-separated parts)';
   let payload: { scp?: unknown };
   try {
-    payload = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as { scp?: unknown };
+    payload = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as { scp?: unknown };
   } catch {
     return 'runtime token payload is not base64url JSON';
   }
   if (typeof payload.scp !== 'string') return 'runtime token has no scp claim';
   for (const scope of payload.scp.split(' ')) {
     const p = scope.split(':');
-    if (p[0] === 'Actions.Results' && p.length === 3) return { runBackendId: p[1]!, jobBackendId: p[2]! };
+    if (p[0] === 'Actions.Results' && p.length === 3) return { runBackendId: p[1], jobBackendId: p[2] };
   }
   return 'runtime token scp has no Actions.Results:<run>:<job> scope';
 }
@@ -378,7 +397,17 @@ export class GitHubEmulator {
   private readonly now: () => Date;
   private readonly requireAuth: boolean;
   private seq = 0;
-  private ids = { repo: 600_000_001, issue: 2_100_000_001, pull: 1_900_000_001, comment: 3_000_000_001, run: 12_000_000_001, artifact: 4_000_000_001, label: 7_000_000_001, workflow: 90_000_001, checkSuite: 30_000_000_001 };
+  private ids = {
+    repo: 600_000_001,
+    issue: 2_100_000_001,
+    pull: 1_900_000_001,
+    comment: 3_000_000_001,
+    run: 12_000_000_001,
+    artifact: 4_000_000_001,
+    label: 7_000_000_001,
+    workflow: 90_000_001,
+    checkSuite: 30_000_000_001,
+  };
   private runNumbers = new Map<string, number>();
 
   constructor(opts: StartOptions = {}) {
@@ -390,7 +419,12 @@ export class GitHubEmulator {
     this.api = await loadOpenApiBackend();
     this.server = http.createServer((req, res) => {
       this.handle(req, res).catch((err: unknown) => {
-        this.violations.push({ kind: 'emulator', method: req.method ?? '', path: req.url ?? '', message: `emulator crashed: ${String((err as Error)?.stack ?? err)}` });
+        this.violations.push({
+          kind: 'emulator',
+          method: req.method ?? '',
+          path: req.url ?? '',
+          message: `emulator crashed: ${String((err as Error)?.stack ?? err)}`,
+        });
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ message: 'emulator error', documentation_url: DOCS }));
       });
@@ -432,18 +466,32 @@ export class GitHubEmulator {
       fork: opts.fork ?? Boolean(opts.parent),
       parent: opts.parent,
       description: opts.description ?? null,
-      createdAt: this.stamp()
+      createdAt: this.stamp(),
     };
     this.repos.set(fullName, repo);
     if (!this.permissions.has(fullName)) this.permissions.set(fullName, new Map([[owner, 'admin']]));
     return repo;
   }
 
-  addIssue(repo: string, opts: { number?: number; title?: string; body?: string | null; user?: string; labels?: string[]; state?: 'open' | 'closed' } = {}): IssueState {
+  addIssue(
+    repo: string,
+    opts: { number?: number; title?: string; body?: string | null; user?: string; labels?: string[]; state?: 'open' | 'closed' } = {},
+  ): IssueState {
     this.requireRepo(repo);
     const number = opts.number ?? this.nextNumber(repo);
     const t = this.stamp();
-    const issue: IssueState = { repo, number, id: this.ids.issue++, title: opts.title ?? `Issue ${number}`, body: opts.body ?? null, state: opts.state ?? 'open', user: opts.user ?? 'octocat', isPull: false, createdAt: t, updatedAt: t };
+    const issue: IssueState = {
+      repo,
+      number,
+      id: this.ids.issue++,
+      title: opts.title ?? `Issue ${number}`,
+      body: opts.body ?? null,
+      state: opts.state ?? 'open',
+      user: opts.user ?? 'octocat',
+      isPull: false,
+      createdAt: t,
+      updatedAt: t,
+    };
     this.issues.set(`${repo}#${number}`, issue);
     this.setLabels(repo, number, opts.labels ?? []);
     return issue;
@@ -452,7 +500,17 @@ export class GitHubEmulator {
   /** A pull request. head.repo defaults to the base repo; give another full name for a fork (created if missing). */
   addPull(
     repo: string,
-    opts: { number?: number; title?: string; body?: string | null; user?: string; labels?: string[]; state?: 'open' | 'closed'; draft?: boolean; head: { ref: string; sha: string; repo?: string }; base?: { ref?: string; sha?: string } }
+    opts: {
+      number?: number;
+      title?: string;
+      body?: string | null;
+      user?: string;
+      labels?: string[];
+      state?: 'open' | 'closed';
+      draft?: boolean;
+      head: { ref: string; sha: string; repo?: string };
+      base?: { ref?: string; sha?: string };
+    },
   ): PullState {
     const r = this.requireRepo(repo);
     const headRepo = opts.head.repo ?? repo;
@@ -467,14 +525,14 @@ export class GitHubEmulator {
       title: opts.title ?? `PR ${number}`,
       body: opts.body ?? null,
       state: opts.state ?? 'open',
-      user: opts.user ?? headRepo.split('/')[0]!,
+      user: opts.user ?? headRepo.split('/')[0],
       isPull: true,
       draft: opts.draft ?? false,
       head: { ref: opts.head.ref, sha: opts.head.sha, repo: headRepo },
       base: { ref: opts.base?.ref ?? r.defaultBranch, sha: opts.base?.sha ?? '0'.repeat(40), repo },
       merged: false,
       createdAt: t,
-      updatedAt: t
+      updatedAt: t,
     };
     this.issues.set(`${repo}#${number}`, pull);
     this.setLabels(repo, number, opts.labels ?? []);
@@ -528,7 +586,20 @@ export class GitHubEmulator {
   /** A workflow run (and its job's backend ids); artifacts uploaded with its runtime token belong to it. */
   createRun(
     repo: string,
-    opts: { id?: number; headBranch?: string; headSha?: string; headRepo?: string; event?: string; name?: string; workflowPath?: string; actor?: string; runAttempt?: number; status?: RunState['status']; conclusion?: string | null; displayTitle?: string } = {}
+    opts: {
+      id?: number;
+      headBranch?: string;
+      headSha?: string;
+      headRepo?: string;
+      event?: string;
+      name?: string;
+      workflowPath?: string;
+      actor?: string;
+      runAttempt?: number;
+      status?: RunState['status'];
+      conclusion?: string | null;
+      displayTitle?: string;
+    } = {},
   ): EmulatedRun {
     const r = this.requireRepo(repo);
     const workflowPath = opts.workflowPath ?? '.github/workflows/phuc-loop.yml';
@@ -556,7 +627,7 @@ export class GitHubEmulator {
       actor: opts.actor ?? r.owner,
       displayTitle: opts.displayTitle ?? `run ${runNumber}`,
       createdAt: t,
-      updatedAt: t
+      updatedAt: t,
     };
     this.runs.set(run.id, run);
     return this.asEmulatedRun(run);
@@ -570,24 +641,23 @@ export class GitHubEmulator {
 
   private asEmulatedRun(run: RunState): EmulatedRun {
     const runtimeToken = mintRuntimeToken(run.runBackendId, run.jobBackendId);
-    const emu = this;
     return Object.assign(run, {
       runtimeToken,
-      env(extra: { token?: string } = {}): Record<string, string> {
+      env: (extra: { token?: string } = {}): Record<string, string> => {
         const [owner] = run.repo.split('/');
-        const pull = [...emu.issues.values()].find((i): i is PullState => i.isPull && i.repo === run.repo && (i as PullState).head.ref === run.headBranch);
+        const pull = [...this.issues.values()].find((i): i is PullState => i.isPull && i.repo === run.repo && (i as PullState).head.ref === run.headBranch);
         const env: Record<string, string> = {
           GITHUB_ACTIONS: 'true',
           CI: 'true',
           GITHUB_SERVER_URL: HTML,
-          GITHUB_API_URL: emu.url,
-          GITHUB_GRAPHQL_URL: `${emu.url}/graphql`,
-          ACTIONS_RESULTS_URL: `${emu.url}/`,
-          ACTIONS_RUNTIME_URL: `${emu.url}/_runtime/`,
+          GITHUB_API_URL: this.url,
+          GITHUB_GRAPHQL_URL: `${this.url}/graphql`,
+          ACTIONS_RESULTS_URL: `${this.url}/`,
+          ACTIONS_RUNTIME_URL: `${this.url}/_runtime/`,
           ACTIONS_RUNTIME_TOKEN: runtimeToken,
           GITHUB_REPOSITORY: run.repo,
-          GITHUB_REPOSITORY_OWNER: owner!,
-          GITHUB_REPOSITORY_ID: String(emu.repos.get(run.repo)!.id),
+          GITHUB_REPOSITORY_OWNER: owner,
+          GITHUB_REPOSITORY_ID: String(this.repos.get(run.repo)!.id),
           GITHUB_RUN_ID: String(run.id),
           GITHUB_RUN_NUMBER: String(run.runNumber),
           GITHUB_RUN_ATTEMPT: String(run.runAttempt),
@@ -602,11 +672,11 @@ export class GitHubEmulator {
           GITHUB_REF_NAME: pull && run.event.startsWith('pull_request') ? `${pull.number}/merge` : run.headBranch,
           GITHUB_REF_TYPE: 'branch',
           GITHUB_HEAD_REF: pull && run.event.startsWith('pull_request') ? pull.head.ref : '',
-          GITHUB_BASE_REF: pull && run.event.startsWith('pull_request') ? pull.base.ref : ''
+          GITHUB_BASE_REF: pull && run.event.startsWith('pull_request') ? pull.base.ref : '',
         };
         if (extra.token) env['GITHUB_TOKEN'] = extra.token;
         return env;
-      }
+      },
     });
   }
 
@@ -619,7 +689,13 @@ export class GitHubEmulator {
   /** A `workflow_dispatch` event payload. */
   workflowDispatchEvent(repo: string, inputs: Record<string, string> = {}, ref?: string): Record<string, unknown> {
     const r = this.requireRepo(repo);
-    return { inputs, ref: ref ?? `refs/heads/${r.defaultBranch}`, repository: this.repoJson(repo, 'repository'), sender: this.user(r.owner), workflow: '.github/workflows/phuc-loop.yml' };
+    return {
+      inputs,
+      ref: ref ?? `refs/heads/${r.defaultBranch}`,
+      repository: this.repoJson(repo, 'repository'),
+      sender: this.user(r.owner),
+      workflow: '.github/workflows/phuc-loop.yml',
+    };
   }
 
   completeRun(runId: number, conclusion: string = 'success'): void {
@@ -654,7 +730,14 @@ export class GitHubEmulator {
   /** Finalized, not deleted artifacts, optionally of one run and/or name, oldest first. */
   listArtifacts(filter: { runId?: number; name?: string; repo?: string } = {}): ArtifactState[] {
     return [...this.artifacts.values()]
-      .filter((a) => a.finalized && !a.deleted && (filter.runId === undefined || a.runId === filter.runId) && (filter.name === undefined || a.name === filter.name) && (filter.repo === undefined || a.repo === filter.repo))
+      .filter(
+        (a) =>
+          a.finalized &&
+          !a.deleted &&
+          (filter.runId === undefined || a.runId === filter.runId) &&
+          (filter.name === undefined || a.name === filter.name) &&
+          (filter.repo === undefined || a.repo === filter.repo),
+      )
       .sort((a, b) => a.id - b.id);
   }
 
@@ -667,9 +750,13 @@ export class GitHubEmulator {
 
   // ------------------------------------------------------------------ fault injection and counters
 
-  /** The next matching requests get these statuses (0 = drop the connection), then normal service resumes. */
-  failNext(match: CallMatch, statuses: number[], opts: { headers?: Record<string, string> } = {}): FaultRule {
-    const rule: FaultRule = { ...match, remaining: [...statuses], headers: opts.headers };
+  /**
+   * The next matching requests fail with these faults (a status, 0 = drop the connection, 'timeout'
+   * = hold the request unanswered until the client gives up), then normal service resumes. With
+   * `phase: 'after'` each failing REST request is applied first (see FaultPhase).
+   */
+  failNext(match: CallMatch, faults: Fault[], opts: { headers?: Record<string, string>; phase?: FaultPhase } = {}): FaultRule {
+    const rule: FaultRule = { ...match, remaining: [...faults], phase: opts.phase ?? 'before', headers: opts.headers };
     this.faults.push(rule);
     return rule;
   }
@@ -709,9 +796,9 @@ export class GitHubEmulator {
     const full = new URL(req.url ?? '/', this.url);
     const path = full.pathname;
     const raw = await readBody(req);
-    if (path.startsWith(TWIRP_PREFIX) || path.startsWith('/twirp/')) return this.handleTwirp(req, res, method, full, raw);
-    if (path.startsWith(BLOB_PREFIX)) return this.handleBlob(req, res, method, full, raw);
-    return this.handleRest(req, res, method, full, raw);
+    if (path.startsWith(TWIRP_PREFIX) || path.startsWith('/twirp/')) this.handleTwirp(req, res, method, full, raw);
+    else if (path.startsWith(BLOB_PREFIX)) this.handleBlob(req, res, method, full, raw);
+    else this.handleRest(req, res, method, full, raw);
   }
 
   private record(c: Omit<CallRecord, 'seq'>): CallRecord {
@@ -720,10 +807,13 @@ export class GitHubEmulator {
     return rec;
   }
 
-  /** Returns the injected status for this call, if a fault rule applies. */
-  private takeFault(c: { method: string; path: string; operation?: string; kind: CallKind }): { status: number; headers?: Record<string, string> } | undefined {
+  /** The injected fault for this call in this phase, if a fault rule applies. */
+  private takeFault(
+    c: { method: string; path: string; operation?: string; kind: CallKind },
+    phase: FaultPhase = 'before',
+  ): { status: Fault; headers?: Record<string, string> } | undefined {
     for (const rule of this.faults) {
-      if (rule.remaining.length > 0 && matches(rule, c)) {
+      if (rule.phase === phase && rule.remaining.length > 0 && matches(rule, c)) {
         const status = rule.remaining.shift()!;
         return { status, headers: rule.headers };
       }
@@ -731,7 +821,22 @@ export class GitHubEmulator {
     return undefined;
   }
 
-  private send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  /** Records and serves an injected REST fault. */
+  private serveRestFault(
+    res: http.ServerResponse,
+    call: Omit<CallRecord, 'seq' | 'status'>,
+    fault: { status: Fault; headers?: Record<string, string> },
+    phase: FaultPhase,
+  ): void {
+    const status = fault.status === 'timeout' ? 0 : fault.status;
+    this.record({ ...call, status, injected: true, faultPhase: phase, ...(fault.status === 'timeout' ? { timedOut: true } : {}) });
+    const message = status === 429 || status === 403 ? 'API rate limit exceeded' : status >= 500 ? 'Server Error' : 'Injected fault';
+    this.send(res, fault.status, { message, documentation_url: DOCS, status: String(status) }, { ...this.restHeaders(), ...fault.headers });
+  }
+
+  private send(res: http.ServerResponse, status: Fault, body: unknown, headers: Record<string, string> = {}): void {
+    // Never answered: the client's own timeout ends the request (close() destroys the socket).
+    if (status === 'timeout') return;
     if (status === 0) {
       res.socket?.destroy();
       return;
@@ -760,11 +865,11 @@ export class GitHubEmulator {
       'x-ratelimit-remaining': String(Math.max(0, 5000 - this.calls.length)),
       'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600),
       'x-ratelimit-used': String(this.calls.length),
-      'x-ratelimit-resource': 'core'
+      'x-ratelimit-resource': 'core',
     };
   }
 
-  private async handleRest(req: http.IncomingMessage, res: http.ServerResponse, method: string, url: URL, raw: Buffer): Promise<void> {
+  private handleRest(req: http.IncomingMessage, res: http.ServerResponse, method: string, url: URL, raw: Buffer): void {
     const path = url.pathname;
     const query: Record<string, string> = {};
     for (const [k, v] of url.searchParams) query[k] = v;
@@ -778,15 +883,22 @@ export class GitHubEmulator {
       } catch {
         this.violations.push({ kind: 'request', method, path, message: 'request body is not JSON' });
         this.record({ ...base, status: 400 });
-        return this.send(res, 400, { message: 'Problems parsing JSON', documentation_url: DOCS, status: '400' }, this.restHeaders());
+        this.send(res, 400, { message: 'Problems parsing JSON', documentation_url: DOCS, status: '400' }, this.restHeaders());
+        return;
       }
     }
     const oaReq = { method: method.toLowerCase(), path, headers: req.headers as Record<string, string>, query, body };
     const operation = this.api.router.matchOperation(oaReq);
     if (!operation) {
-      this.violations.push({ kind: 'unknown-operation', method, path, message: `no operation in openapi-subset.json matches ${method} ${path} (add it to build-openapi-subset.mjs and a handler here)` });
+      this.violations.push({
+        kind: 'unknown-operation',
+        method,
+        path,
+        message: `no operation in openapi-subset.json matches ${method} ${path} (add it to build-openapi-subset.mjs and a handler here)`,
+      });
       this.record({ ...base, status: 404, body });
-      return this.send(res, 404, { message: 'Not Found', documentation_url: DOCS, status: '404' }, this.restHeaders());
+      this.send(res, 404, { message: 'Not Found', documentation_url: DOCS, status: '404' }, this.restHeaders());
+      return;
     }
     const opId = operation.operationId!;
     const call = { ...base, operation: opId, body };
@@ -795,20 +907,31 @@ export class GitHubEmulator {
     if (!validation.valid) {
       this.violations.push({ kind: 'request', method, path, operation: opId, message: `request does not match ${opId}`, errors: validation.errors ?? [] });
       this.record({ ...call, status: 422 });
-      return this.send(res, 422, { message: 'Invalid request.', errors: (validation.errors ?? []).map((e) => ({ resource: opId, code: 'invalid', field: e.instancePath, message: e.message })), documentation_url: DOCS, status: '422' }, this.restHeaders());
+      this.send(
+        res,
+        422,
+        {
+          message: 'Invalid request.',
+          errors: (validation.errors ?? []).map((e) => ({ resource: opId, code: 'invalid', field: e.instancePath, message: e.message })),
+          documentation_url: DOCS,
+          status: '422',
+        },
+        this.restHeaders(),
+      );
+      return;
     }
 
     const fault = this.takeFault(call);
     if (fault) {
-      this.record({ ...call, status: fault.status, injected: true });
-      const message = fault.status === 429 || fault.status === 403 ? 'API rate limit exceeded' : fault.status >= 500 ? 'Server Error' : 'Injected fault';
-      return this.send(res, fault.status, { message, documentation_url: DOCS, status: String(fault.status) }, { ...this.restHeaders(), ...fault.headers });
+      this.serveRestFault(res, call, fault, 'before');
+      return;
     }
 
     if (!token && this.requireAuth) {
       this.violations.push({ kind: 'auth', method, path, operation: opId, message: 'REST call without Authorization header' });
       this.record({ ...call, status: 401 });
-      return this.send(res, 401, { message: 'Requires authentication', documentation_url: DOCS, status: '401' }, this.restHeaders());
+      this.send(res, 401, { message: 'Requires authentication', documentation_url: DOCS, status: '401' }, this.restHeaders());
+      return;
     }
     const tokenInfo = token ? this.tokens.get(token) : undefined;
     const ctx: RestContext = { params: this.decodeParams(operation, oaReq), query, body, token, login: tokenInfo?.login ?? this.defaultLogin };
@@ -825,11 +948,19 @@ export class GitHubEmulator {
     }
     for (const t of this.tamperers) if (t.operation === opId) result = { ...result, body: t.fn(result.body) };
     this.validateRestResponse(method, path, operation, result);
+    const after = this.takeFault(call, 'after');
+    if (after) {
+      this.serveRestFault(res, call, after, 'after');
+      return;
+    }
     this.record({ ...call, status: result.status });
     this.send(res, result.status, result.body, { ...this.restHeaders(), ...result.headers });
   }
 
-  private decodeParams(operation: Operation, oaReq: { method: string; path: string; headers: Record<string, string>; query: Record<string, string> }): Record<string, string> {
+  private decodeParams(
+    operation: Operation,
+    oaReq: { method: string; path: string; headers: Record<string, string>; query: Record<string, string> },
+  ): Record<string, string> {
     const parsed = this.api.router.parseRequest(oaReq, operation);
     const out: Record<string, string> = {};
     for (const [k, v] of Object.entries(parsed.params ?? {})) out[k] = decodeURIComponent(String(v));
@@ -843,15 +974,42 @@ export class GitHubEmulator {
     const isDeclared = declared.includes(code) || declared.includes(`${code[0]}XX`) || declared.includes('default');
     if (!isDeclared) {
       // GitHub answers 401/403/404/... on any operation; only a success status must be documented.
-      if (result.status < 400) this.violations.push({ kind: 'response', method, path, operation: opId, status: result.status, message: `status ${result.status} is not documented for ${opId} (documented: ${declared.join(', ')})` });
+      if (result.status < 400)
+        this.violations.push({
+          kind: 'response',
+          method,
+          path,
+          operation: opId,
+          status: result.status,
+          message: `status ${result.status} is not documented for ${opId} (documented: ${declared.join(', ')})`,
+        });
       return;
     }
     const v = this.api.validateResponse(result.body === undefined ? null : result.body, operation, result.status);
-    if (!v.valid) this.violations.push({ kind: 'response', method, path, operation: opId, status: result.status, message: `response body does not match ${opId} ${result.status}`, errors: v.errors ?? [] });
+    if (!v.valid)
+      this.violations.push({
+        kind: 'response',
+        method,
+        path,
+        operation: opId,
+        status: result.status,
+        message: `response body does not match ${opId} ${result.status}`,
+        errors: v.errors ?? [],
+      });
     // 'any': headers present must match their schema (GitHub's description lists Link as if always sent).
     const hv = this.api.validator.validateResponseHeaders(result.headers ?? {}, operation, { statusCode: result.status, setMatchType: 'any' as never });
-    if (result.status >= 300 && result.status < 400 && !result.headers?.['location']) this.violations.push({ kind: 'response', method, path, operation: opId, status: result.status, message: 'redirect without Location header' });
-    if (!hv.valid) this.violations.push({ kind: 'response', method, path, operation: opId, status: result.status, message: `response headers do not match ${opId} ${result.status}`, errors: hv.errors ?? [] });
+    if (result.status >= 300 && result.status < 400 && !result.headers?.['location'])
+      this.violations.push({ kind: 'response', method, path, operation: opId, status: result.status, message: 'redirect without Location header' });
+    if (!hv.valid)
+      this.violations.push({
+        kind: 'response',
+        method,
+        path,
+        operation: opId,
+        status: result.status,
+        message: `response headers do not match ${opId} ${result.status}`,
+        errors: hv.errors ?? [],
+      });
   }
 
   // ------------------------------------------------------------------ REST handlers
@@ -927,7 +1085,7 @@ export class GitHubEmulator {
       received_events_url: `${u}/received_events`,
       type: login.endsWith('[bot]') ? 'Bot' : 'User',
       user_view_type: 'public',
-      site_admin: false
+      site_admin: false,
     };
   }
 
@@ -993,7 +1151,7 @@ export class GitHubEmulator {
       notifications_url: `${a}/notifications{?since,all,participating}`,
       labels_url: `${a}/labels{/name}`,
       releases_url: `${a}/releases{/id}`,
-      deployments_url: `${a}/deployments`
+      deployments_url: `${a}/deployments`,
     };
     if (level === 'minimal') return out;
     const openIssues = [...this.issues.values()].filter((i) => i.repo === fullName && i.state === 'open').length;
@@ -1030,7 +1188,7 @@ export class GitHubEmulator {
       forks: 0,
       open_issues: openIssues,
       watchers: 0,
-      default_branch: r.defaultBranch
+      default_branch: r.defaultBranch,
     });
     if (login) {
       const p = this.permissionOf(r, login);
@@ -1049,7 +1207,15 @@ export class GitHubEmulator {
 
   private labelJson(repo: string, name: string): Record<string, unknown> {
     const d = this.labelDef(repo, name);
-    return { id: d.id, node_id: nodeId('LA', d.id), url: `${this.url}/repos/${repo}/labels/${encodeURIComponent(name)}`, name, description: d.description, color: d.color, default: false };
+    return {
+      id: d.id,
+      node_id: nodeId('LA', d.id),
+      url: `${this.url}/repos/${repo}/labels/${encodeURIComponent(name)}`,
+      name,
+      description: d.description,
+      color: d.color,
+      default: false,
+    };
   }
 
   private reactions(url: string): Record<string, unknown> {
@@ -1071,7 +1237,7 @@ export class GitHubEmulator {
       issue_url: `${a}/issues/${c.issueNumber}`,
       author_association: this.authorAssociation(c.repo, c.user),
       performed_via_github_app: null,
-      reactions: this.reactions(`${a}/issues/comments/${c.id}/reactions`)
+      reactions: this.reactions(`${a}/issues/comments/${c.id}/reactions`),
     };
   }
 
@@ -1107,10 +1273,16 @@ export class GitHubEmulator {
       created_at: i.createdAt,
       updated_at: i.updatedAt,
       author_association: this.authorAssociation(i.repo, i.user),
-      reactions: this.reactions(`${a}/issues/${n}/reactions`)
+      reactions: this.reactions(`${a}/issues/${n}/reactions`),
     };
     if (i.isPull) {
-      out['pull_request'] = { url: `${a}/pulls/${n}`, html_url: `${HTML}/${i.repo}/pull/${n}`, diff_url: `${HTML}/${i.repo}/pull/${n}.diff`, patch_url: `${HTML}/${i.repo}/pull/${n}.patch`, merged_at: null };
+      out['pull_request'] = {
+        url: `${a}/pulls/${n}`,
+        html_url: `${HTML}/${i.repo}/pull/${n}`,
+        diff_url: `${HTML}/${i.repo}/pull/${n}.diff`,
+        patch_url: `${HTML}/${i.repo}/pull/${n}.patch`,
+        merged_at: null,
+      };
       out['draft'] = (i as PullState).draft;
     }
     return out;
@@ -1121,7 +1293,7 @@ export class GitHubEmulator {
     const n = p.number;
     const h = `${HTML}/${p.repo}/pull/${n}`;
     const side = (b: BranchRef) => {
-      const owner = b.repo.split('/')[0]!;
+      const owner = b.repo.split('/')[0];
       return { label: `${owner}:${b.ref}`, ref: b.ref, sha: b.sha, user: this.user(owner), repo: this.repoJson(b.repo, 'repository') };
     };
     return {
@@ -1165,7 +1337,7 @@ export class GitHubEmulator {
         review_comments: { href: `${a}/pulls/${n}/comments` },
         review_comment: { href: `${a}/pulls/comments{/number}` },
         commits: { href: `${a}/pulls/${n}/commits` },
-        statuses: { href: `${a}/statuses/${p.head.sha}` }
+        statuses: { href: `${a}/statuses/${p.head.sha}` },
       },
       author_association: this.authorAssociation(p.repo, p.user),
       auto_merge: null,
@@ -1181,14 +1353,16 @@ export class GitHubEmulator {
       commits: 1,
       additions: 1,
       deletions: 0,
-      changed_files: 1
+      changed_files: 1,
     };
   }
 
   private runJson(run: RunState): Record<string, unknown> {
     const a = `${this.url}/repos/${run.repo}`;
     const repoId = this.repos.get(run.repo)!.id;
-    const pulls = [...this.issues.values()].filter((i): i is PullState => i.isPull && i.repo === run.repo && (i as PullState).head.repo === run.repo && (i as PullState).head.ref === run.headBranch);
+    const pulls = [...this.issues.values()].filter(
+      (i): i is PullState => i.isPull && i.repo === run.repo && (i as PullState).head.repo === run.repo && (i as PullState).head.ref === run.headBranch,
+    );
     const headRepo = this.repos.get(run.headRepo) ?? this.repos.get(run.repo)!;
     return {
       id: run.id,
@@ -1213,7 +1387,7 @@ export class GitHubEmulator {
         number: p.number,
         url: `${a}/pulls/${p.number}`,
         head: { ref: p.head.ref, sha: p.head.sha, repo: { id: repoId, url: a, name: run.repo.split('/')[1] } },
-        base: { ref: p.base.ref, sha: p.base.sha, repo: { id: repoId, url: a, name: run.repo.split('/')[1] } }
+        base: { ref: p.base.ref, sha: p.base.sha, repo: { id: repoId, url: a, name: run.repo.split('/')[1] } },
       })),
       created_at: run.createdAt,
       updated_at: run.updatedAt,
@@ -1236,10 +1410,10 @@ export class GitHubEmulator {
         message: run.displayTitle,
         timestamp: run.createdAt,
         author: { name: run.actor, email: `${run.actor}@users.noreply.github.com` },
-        committer: { name: 'GitHub', email: 'noreply@github.com' }
+        committer: { name: 'GitHub', email: 'noreply@github.com' },
       },
       repository: this.repoJson(run.repo, 'minimal'),
-      head_repository: this.repoJson(headRepo.fullName, 'minimal')
+      head_repository: this.repoJson(headRepo.fullName, 'minimal'),
     };
   }
 
@@ -1259,7 +1433,13 @@ export class GitHubEmulator {
       created_at: a.createdAt,
       updated_at: a.updatedAt,
       expires_at: a.expiresAt,
-      workflow_run: { id: run.id, repository_id: this.repos.get(a.repo)!.id, head_repository_id: headRepo.id, head_branch: run.headBranch, head_sha: run.headSha }
+      workflow_run: {
+        id: run.id,
+        repository_id: this.repos.get(a.repo)!.id,
+        head_repository_id: headRepo.id,
+        head_branch: run.headBranch,
+        head_sha: run.headSha,
+      },
     };
   }
 
@@ -1345,10 +1525,14 @@ export class GitHubEmulator {
       const repo = this.repoOf(ctx);
       const n = Number(ctx.params['issue_number']);
       this.requireIssue(repo.fullName, n);
-      const name = ctx.params['name']!;
+      const name = ctx.params['name'];
       const current = this.labels(repo.fullName, n);
       if (!current.includes(name)) throw new HttpError(404, 'Label does not exist');
-      this.setLabels(repo.fullName, n, current.filter((l) => l !== name));
+      this.setLabels(
+        repo.fullName,
+        n,
+        current.filter((l) => l !== name),
+      );
       return { status: 200, body: this.labels(repo.fullName, n).map((l) => this.labelJson(repo.fullName, l)) };
     },
 
@@ -1369,7 +1553,10 @@ export class GitHubEmulator {
       const repo = this.repoOf(ctx);
       const n = Number(ctx.params['issue_number']);
       const body = (ctx.body as { body: string }).body;
-      if (body.length > 65536) throw new HttpError(422, 'Validation Failed', { errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }] });
+      if (body.length > 65536)
+        throw new HttpError(422, 'Validation Failed', {
+          errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }],
+        });
       const c = this.addComment(repo.fullName, n, body, { user: ctx.login });
       return { status: 201, body: this.commentJson(c), headers: { location: `${this.url}/repos/${repo.fullName}/issues/comments/${c.id}` } };
     },
@@ -1386,8 +1573,17 @@ export class GitHubEmulator {
       const c = this.comments.get(Number(ctx.params['comment_id']));
       if (!c || c.repo !== repo.fullName) throw new HttpError(404, 'Not Found');
       const body = (ctx.body as { body: string }).body;
-      if (body.length > 65536) throw new HttpError(422, 'Validation Failed', { errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }] });
-      if (c.user !== ctx.login && this.permissionOf(repo, ctx.login) !== 'admin' && this.permissionOf(repo, ctx.login) !== 'maintain' && this.permissionOf(repo, ctx.login) !== 'write') throw new HttpError(403, 'Resource not accessible by integration');
+      if (body.length > 65536)
+        throw new HttpError(422, 'Validation Failed', {
+          errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }],
+        });
+      if (
+        c.user !== ctx.login &&
+        this.permissionOf(repo, ctx.login) !== 'admin' &&
+        this.permissionOf(repo, ctx.login) !== 'maintain' &&
+        this.permissionOf(repo, ctx.login) !== 'write'
+      )
+        throw new HttpError(403, 'Resource not accessible by integration');
       c.body = body;
       c.updatedAt = this.stamp();
       return { status: 200, body: this.commentJson(c) };
@@ -1403,7 +1599,7 @@ export class GitHubEmulator {
 
     'repos/get-collaborator-permission-level': (ctx) => {
       const repo = this.repoOf(ctx);
-      const login = ctx.params['username']!;
+      const login = ctx.params['username'];
       const permission = this.permissionOf(repo, login);
       const legacy = permission === 'maintain' ? 'write' : permission === 'triage' ? 'read' : permission;
       const rank = ['none', 'read', 'triage', 'write', 'maintain', 'admin'].indexOf(permission);
@@ -1412,8 +1608,12 @@ export class GitHubEmulator {
         body: {
           permission: legacy,
           role_name: permission === 'none' ? '' : permission,
-          user: { ...this.user(login), role_name: permission === 'none' ? '' : permission, permissions: { admin: rank >= 5, maintain: rank >= 4, push: rank >= 3, triage: rank >= 2, pull: rank >= 1 } }
-        }
+          user: {
+            ...this.user(login),
+            role_name: permission === 'none' ? '' : permission,
+            permissions: { admin: rank >= 5, maintain: rank >= 4, push: rank >= 3, triage: rank >= 2, pull: rank >= 1 },
+          },
+        },
       };
     },
 
@@ -1469,7 +1669,7 @@ export class GitHubEmulator {
         .sort((a, b) => b.id - a.id);
       const { page, headers } = this.paginate(list, ctx, this.urlOf(ctx, `/repos/${repo.fullName}/actions/runs`));
       return { status: 200, body: { total_count: list.length, workflow_runs: page.map((r) => this.runJson(r)) }, headers };
-    }
+    },
   };
 
   // ------------------------------------------------------------------ artifact service (twirp)
@@ -1497,7 +1697,7 @@ export class GitHubEmulator {
       downloadSig: randomBytes(16).toString('base64url'),
       blocks: new Map(),
       blob: null,
-      blobContentType: mimeType
+      blobContentType: mimeType,
     };
     this.artifacts.set(a.id, a);
     return a;
@@ -1514,7 +1714,7 @@ export class GitHubEmulator {
     return u.toString();
   }
 
-  private async handleTwirp(req: http.IncomingMessage, res: http.ServerResponse, method: string, url: URL, raw: Buffer): Promise<void> {
+  private handleTwirp(req: http.IncomingMessage, res: http.ServerResponse, method: string, url: URL, raw: Buffer): void {
     const path = url.pathname;
     const rpc = path.startsWith(TWIRP_PREFIX) ? path.slice(TWIRP_PREFIX.length) : path;
     const token = tokenFrom(req.headers.authorization);
@@ -1525,27 +1725,46 @@ export class GitHubEmulator {
       this.record({ ...call, status, body });
       this.send(res, status, { code, msg });
     };
-    if (method !== 'POST') return fail(404, 'bad_route', `twirp needs POST, got ${method}`);
+    if (method !== 'POST') {
+      fail(404, 'bad_route', `twirp needs POST, got ${method}`);
+      return;
+    }
     try {
       body = raw.length ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {};
     } catch {
-      return fail(400, 'malformed', 'twirp request body is not JSON');
+      fail(400, 'malformed', 'twirp request body is not JSON');
+      return;
     }
-    if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) return fail(400, 'malformed', `twirp content-type must be application/json, got ${String(req.headers['content-type'])}`);
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
+      fail(400, 'malformed', `twirp content-type must be application/json, got ${String(req.headers['content-type'])}`);
+      return;
+    }
     const fault = this.takeFault(call);
     if (fault) {
-      this.record({ ...call, status: fault.status, injected: true, body });
-      return this.send(res, fault.status, { code: fault.status >= 500 ? 'unavailable' : 'resource_exhausted', msg: 'injected fault' }, fault.headers);
+      const status = fault.status === 'timeout' ? 0 : fault.status;
+      this.record({ ...call, status, injected: true, faultPhase: 'before', body, ...(fault.status === 'timeout' ? { timedOut: true } : {}) });
+      this.send(res, fault.status, { code: status >= 500 ? 'unavailable' : 'resource_exhausted', msg: 'injected fault' }, fault.headers);
+      return;
     }
-    if (!token) return fail(401, 'unauthenticated', 'twirp call without Bearer runtime token');
+    if (!token) {
+      fail(401, 'unauthenticated', 'twirp call without Bearer runtime token');
+      return;
+    }
     const ids = decodeRuntimeToken(token);
-    if (typeof ids === 'string') return fail(401, 'unauthenticated', ids);
+    if (typeof ids === 'string') {
+      fail(401, 'unauthenticated', ids);
+      return;
+    }
     const run = [...this.runs.values()].find((r) => r.runBackendId === ids.runBackendId && r.jobBackendId === ids.jobBackendId);
-    if (!run) return fail(401, 'unauthenticated', `runtime token names unknown run/job ${ids.runBackendId}:${ids.jobBackendId} (create runs with gh.createRun)`);
-    const str = (k: string): string | undefined => (typeof body[k] === 'string' ? (body[k] as string) : undefined);
+    if (!run) {
+      fail(401, 'unauthenticated', `runtime token names unknown run/job ${ids.runBackendId}:${ids.jobBackendId} (create runs with gh.createRun)`);
+      return;
+    }
+    const str = (k: string): string | undefined => (typeof body[k] === 'string' ? body[k] : undefined);
     const need = (...keys: string[]): string | undefined => {
       for (const k of keys) if (str(k) === undefined || str(k) === '') return `${rpc}: missing or non-string field ${k}`;
-      if (str('workflow_run_backend_id') !== ids.runBackendId || str('workflow_job_run_backend_id') !== ids.jobBackendId) return `${rpc}: backend ids in the body differ from the runtime token's Actions.Results scope`;
+      if (str('workflow_run_backend_id') !== ids.runBackendId || str('workflow_job_run_backend_id') !== ids.jobBackendId)
+        return `${rpc}: backend ids in the body differ from the runtime token's Actions.Results scope`;
       return undefined;
     };
     const findPending = (name: string) => [...this.artifacts.values()].find((a) => a.runId === run.id && a.name === name && !a.deleted);
@@ -1553,93 +1772,190 @@ export class GitHubEmulator {
     switch (rpc) {
       case 'CreateArtifact': {
         const bad = need('workflow_run_backend_id', 'workflow_job_run_backend_id', 'name');
-        if (bad) return fail(400, 'invalid_argument', bad);
-        if (typeof body['version'] !== 'number' || (body['version'] as number) < 4) return fail(400, 'invalid_argument', 'CreateArtifact: version must be a number >= 4');
+        if (bad) {
+          fail(400, 'invalid_argument', bad);
+          return;
+        }
+        if (typeof body['version'] !== 'number' || body['version'] < 4) {
+          fail(400, 'invalid_argument', 'CreateArtifact: version must be a number >= 4');
+          return;
+        }
         const name = str('name')!;
         const existing = findPending(name);
-        if (existing?.finalized) return fail(409, 'already_exists', `an artifact with name "${name}" already exists on the workflow run`, false);
+        if (existing?.finalized) {
+          fail(409, 'already_exists', `an artifact with name "${name}" already exists on the workflow run`, false);
+          return;
+        }
         if (existing) this.artifacts.delete(existing.id);
         const expiresAt = str('expires_at');
-        if (expiresAt !== undefined && Number.isNaN(Date.parse(expiresAt))) return fail(400, 'invalid_argument', 'CreateArtifact: expires_at is not an RFC 3339 timestamp');
+        if (expiresAt !== undefined && Number.isNaN(Date.parse(expiresAt))) {
+          fail(400, 'invalid_argument', 'CreateArtifact: expires_at is not an RFC 3339 timestamp');
+          return;
+        }
         const mime = str('mime_type') ?? 'application/zip';
         const a = this.newArtifact(run, name, mime, expiresAt);
         this.record({ ...call, status: 200, body });
-        return this.send(res, 200, { ok: true, signed_upload_url: this.blobUrl(a, 'cw') });
+        this.send(res, 200, { ok: true, signed_upload_url: this.blobUrl(a, 'cw') });
+        return;
       }
       case 'FinalizeArtifact': {
         const bad = need('workflow_run_backend_id', 'workflow_job_run_backend_id', 'name', 'size');
-        if (bad) return fail(400, 'invalid_argument', bad);
-        if (!/^\d+$/.test(str('size')!)) return fail(400, 'invalid_argument', 'FinalizeArtifact: size must be an int64 string');
+        if (bad) {
+          fail(400, 'invalid_argument', bad);
+          return;
+        }
+        if (!/^\d+$/.test(str('size')!)) {
+          fail(400, 'invalid_argument', 'FinalizeArtifact: size must be an int64 string');
+          return;
+        }
         const a = findPending(str('name')!);
-        if (!a || a.finalized) return fail(404, 'not_found', `FinalizeArtifact: no pending artifact named ${str('name')}`);
-        if (!a.blob) return fail(400, 'failed_precondition', `FinalizeArtifact: nothing was uploaded for ${a.name} (no committed block list)`);
+        if (!a || a.finalized) {
+          fail(404, 'not_found', `FinalizeArtifact: no pending artifact named ${str('name')}`);
+          return;
+        }
+        if (!a.blob) {
+          fail(400, 'failed_precondition', `FinalizeArtifact: nothing was uploaded for ${a.name} (no committed block list)`);
+          return;
+        }
         const digest = `sha256:${createHash('sha256').update(a.blob).digest('hex')}`;
-        if (Number(str('size')) !== a.blob.length) this.violations.push({ kind: 'twirp', method, path, operation: rpc, message: `FinalizeArtifact size ${str('size')} differs from the uploaded blob (${a.blob.length} bytes)` });
+        if (Number(str('size')) !== a.blob.length)
+          this.violations.push({
+            kind: 'twirp',
+            method,
+            path,
+            operation: rpc,
+            message: `FinalizeArtifact size ${str('size')} differs from the uploaded blob (${a.blob.length} bytes)`,
+          });
         const hash = str('hash');
-        if (hash !== undefined && hash !== digest) this.violations.push({ kind: 'twirp', method, path, operation: rpc, message: `FinalizeArtifact hash ${hash} differs from the uploaded blob (${digest})` });
+        if (hash !== undefined && hash !== digest)
+          this.violations.push({
+            kind: 'twirp',
+            method,
+            path,
+            operation: rpc,
+            message: `FinalizeArtifact hash ${hash} differs from the uploaded blob (${digest})`,
+          });
         a.size = a.blob.length;
         a.digest = digest;
         a.finalized = true;
         a.updatedAt = this.stamp();
         this.record({ ...call, status: 200, body });
-        return this.send(res, 200, { ok: true, artifact_id: String(a.id) });
+        this.send(res, 200, { ok: true, artifact_id: String(a.id) });
+        return;
       }
       case 'ListArtifacts': {
         const bad = need('workflow_run_backend_id', 'workflow_job_run_backend_id');
-        if (bad) return fail(400, 'invalid_argument', bad);
+        if (bad) {
+          fail(400, 'invalid_argument', bad);
+          return;
+        }
         let list = this.listArtifacts({ runId: run.id });
         if (str('name_filter') !== undefined) list = list.filter((a) => a.name === str('name_filter'));
         if (str('id_filter') !== undefined) list = list.filter((a) => String(a.id) === str('id_filter'));
         this.record({ ...call, status: 200, body });
-        return this.send(res, 200, {
-          artifacts: list.map((a) => ({ workflow_run_backend_id: a.runBackendId, workflow_job_run_backend_id: a.jobBackendId, database_id: String(a.id), name: a.name, size: String(a.size), created_at: a.createdAt, ...(a.digest ? { digest: a.digest } : {}) }))
+        this.send(res, 200, {
+          artifacts: list.map((a) => ({
+            workflow_run_backend_id: a.runBackendId,
+            workflow_job_run_backend_id: a.jobBackendId,
+            database_id: String(a.id),
+            name: a.name,
+            size: String(a.size),
+            created_at: a.createdAt,
+            ...(a.digest ? { digest: a.digest } : {}),
+          })),
         });
+        return;
       }
       case 'GetSignedArtifactURL': {
         const bad = need('workflow_run_backend_id', 'workflow_job_run_backend_id', 'name');
-        if (bad) return fail(400, 'invalid_argument', bad);
+        if (bad) {
+          fail(400, 'invalid_argument', bad);
+          return;
+        }
         const a = this.listArtifacts({ runId: run.id, name: str('name') }).pop();
-        if (!a) return fail(404, 'not_found', `GetSignedArtifactURL: no artifact named ${str('name')}`, false);
+        if (!a) {
+          fail(404, 'not_found', `GetSignedArtifactURL: no artifact named ${str('name')}`, false);
+          return;
+        }
         this.record({ ...call, status: 200, body });
-        return this.send(res, 200, { signed_url: this.blobUrl(a, 'r') });
+        this.send(res, 200, { signed_url: this.blobUrl(a, 'r') });
+        return;
       }
       case 'DeleteArtifact': {
         const bad = need('workflow_run_backend_id', 'workflow_job_run_backend_id', 'name');
-        if (bad) return fail(400, 'invalid_argument', bad);
+        if (bad) {
+          fail(400, 'invalid_argument', bad);
+          return;
+        }
         const a = this.listArtifacts({ runId: run.id, name: str('name') }).pop();
-        if (!a) return fail(404, 'not_found', `DeleteArtifact: no artifact named ${str('name')}`, false);
+        if (!a) {
+          fail(404, 'not_found', `DeleteArtifact: no artifact named ${str('name')}`, false);
+          return;
+        }
         a.deleted = true;
         this.record({ ...call, status: 200, body });
-        return this.send(res, 200, { ok: true, artifact_id: String(a.id) });
+        this.send(res, 200, { ok: true, artifact_id: String(a.id) });
+        return;
       }
-      default:
-        return fail(404, 'bad_route', `unknown twirp method ${rpc}`);
+      default: {
+        fail(404, 'bad_route', `unknown twirp method ${rpc}`);
+        return;
+      }
     }
   }
 
   // ------------------------------------------------------------------ Azure blob stand-in
 
-  private async handleBlob(req: http.IncomingMessage, res: http.ServerResponse, method: string, url: URL, raw: Buffer): Promise<void> {
+  private handleBlob(req: http.IncomingMessage, res: http.ServerResponse, method: string, url: URL, raw: Buffer): void {
     const path = url.pathname;
-    const call = { kind: 'blob' as CallKind, method, path, query: url.search, injected: false, operation: url.searchParams.get('comp') ?? (method === 'GET' ? 'get' : 'put') };
+    const call = {
+      kind: 'blob' as CallKind,
+      method,
+      path,
+      query: url.search,
+      injected: false,
+      operation: url.searchParams.get('comp') ?? (method === 'GET' ? 'get' : 'put'),
+    };
     const xmlError = (status: number, code: string, message: string, violation = true) => {
       if (violation) this.violations.push({ kind: 'blob', method, path, status, message: `${code}: ${message}` });
       this.record({ ...call, status });
-      this.send(res, status, Buffer.from(`<?xml version="1.0" encoding="utf-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`), { 'content-type': 'application/xml', 'x-ms-error-code': code });
+      this.send(res, status, Buffer.from(`<?xml version="1.0" encoding="utf-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`), {
+        'content-type': 'application/xml',
+        'x-ms-error-code': code,
+      });
     };
     const [, artifactId] = path.slice(BLOB_PREFIX.length).split('/');
     const a = this.artifacts.get(Number(artifactId));
-    if (!a) return xmlError(404, 'BlobNotFound', 'The specified blob does not exist.');
+    if (!a) {
+      xmlError(404, 'BlobNotFound', 'The specified blob does not exist.');
+      return;
+    }
     const fault = this.takeFault(call);
     if (fault) {
-      this.record({ ...call, status: fault.status, injected: true });
-      return this.send(res, fault.status, Buffer.from('<?xml version="1.0" encoding="utf-8"?><Error><Code>ServerBusy</Code><Message>injected</Message></Error>'), { 'content-type': 'application/xml', ...fault.headers });
+      this.record({
+        ...call,
+        status: fault.status === 'timeout' ? 0 : fault.status,
+        injected: true,
+        faultPhase: 'before',
+        ...(fault.status === 'timeout' ? { timedOut: true } : {}),
+      });
+      this.send(res, fault.status, Buffer.from('<?xml version="1.0" encoding="utf-8"?><Error><Code>ServerBusy</Code><Message>injected</Message></Error>'), {
+        'content-type': 'application/xml',
+        ...fault.headers,
+      });
+      return;
     }
     const sig = url.searchParams.get('sig');
     const common = { 'x-ms-request-id': randomUUID(), 'x-ms-version': '2024-11-04', date: new Date().toUTCString() };
     if (method === 'GET' || method === 'HEAD') {
-      if (sig !== a.downloadSig) return xmlError(403, 'AuthenticationFailed', 'Signature did not match (download needs the read URL).');
-      if (!a.blob) return xmlError(404, 'BlobNotFound', 'The specified blob does not exist.');
+      if (sig !== a.downloadSig) {
+        xmlError(403, 'AuthenticationFailed', 'Signature did not match (download needs the read URL).');
+        return;
+      }
+      if (!a.blob) {
+        xmlError(404, 'BlobNotFound', 'The specified blob does not exist.');
+        return;
+      }
       this.record({ ...call, status: 200 });
       res.writeHead(200, {
         ...common,
@@ -1648,14 +1964,23 @@ export class GitHubEmulator {
         'content-disposition': `attachment; filename="${a.fileName}"; filename*=UTF-8''${encodeURIComponent(a.fileName)}`,
         etag: `"0x${createHash('md5').update(a.blob).digest('hex').slice(0, 15).toUpperCase()}"`,
         'last-modified': new Date(Date.parse(a.updatedAt)).toUTCString(),
-        'x-ms-blob-type': 'BlockBlob'
+        'x-ms-blob-type': 'BlockBlob',
       });
       res.end(method === 'HEAD' ? undefined : a.blob);
       return;
     }
-    if (method !== 'PUT') return xmlError(405, 'UnsupportedHttpVerb', `${method} is not supported`);
-    if (sig !== a.uploadSig) return xmlError(403, 'AuthenticationFailed', 'Signature did not match (upload needs the write URL).');
-    if (a.finalized) return xmlError(409, 'BlobImmutable', 'the artifact is already finalized');
+    if (method !== 'PUT') {
+      xmlError(405, 'UnsupportedHttpVerb', `${method} is not supported`);
+      return;
+    }
+    if (sig !== a.uploadSig) {
+      xmlError(403, 'AuthenticationFailed', 'Signature did not match (upload needs the write URL).');
+      return;
+    }
+    if (a.finalized) {
+      xmlError(409, 'BlobImmutable', 'the artifact is already finalized');
+      return;
+    }
     const comp = url.searchParams.get('comp');
     const ok = (extra: Record<string, string> = {}) => {
       this.record({ ...call, status: 201 });
@@ -1665,29 +1990,41 @@ export class GitHubEmulator {
     const etag = () => ({ etag: `"0x${randomBytes(8).toString('hex').toUpperCase()}"`, 'last-modified': new Date().toUTCString() });
     if (comp === 'block') {
       const id = url.searchParams.get('blockid');
-      if (!id) return xmlError(400, 'InvalidQueryParameterValue', 'blockid is required');
+      if (!id) {
+        xmlError(400, 'InvalidQueryParameterValue', 'blockid is required');
+        return;
+      }
       a.blocks.set(id, raw);
-      return ok({ 'content-md5': createHash('md5').update(raw).digest('base64') });
+      ok({ 'content-md5': createHash('md5').update(raw).digest('base64') });
+      return;
     }
     if (comp === 'blocklist') {
       const xml = raw.toString('utf8');
-      const ids = [...xml.matchAll(/<(Latest|Committed|Uncommitted)>([^<]*)<\/\1>/g)].map((m) => m[2]!);
+      const ids = [...xml.matchAll(/<(Latest|Committed|Uncommitted)>([^<]*)<\/\1>/g)].map((m) => m[2]);
       const missing = ids.filter((id) => !a.blocks.has(id));
-      if (missing.length) return xmlError(400, 'InvalidBlockList', `blocks not staged: ${missing.join(', ')}`);
+      if (missing.length) {
+        xmlError(400, 'InvalidBlockList', `blocks not staged: ${missing.join(', ')}`);
+        return;
+      }
       a.blob = Buffer.concat(ids.map((id) => a.blocks.get(id)!));
       a.blocks.clear();
       const ct = req.headers['x-ms-blob-content-type'];
       if (typeof ct === 'string' && ct) a.blobContentType = ct;
-      return ok(etag());
+      ok(etag());
+      return;
     }
     if (comp === null) {
-      if (req.headers['x-ms-blob-type'] !== 'BlockBlob') return xmlError(400, 'MissingRequiredHeader', 'x-ms-blob-type: BlockBlob is required');
+      if (req.headers['x-ms-blob-type'] !== 'BlockBlob') {
+        xmlError(400, 'MissingRequiredHeader', 'x-ms-blob-type: BlockBlob is required');
+        return;
+      }
       a.blob = raw;
       const ct = req.headers['x-ms-blob-content-type'];
       if (typeof ct === 'string' && ct) a.blobContentType = ct;
-      return ok(etag());
+      ok(etag());
+      return;
     }
-    return xmlError(400, 'InvalidQueryParameterValue', `comp=${comp} is not supported`);
+    xmlError(400, 'InvalidQueryParameterValue', `comp=${comp} is not supported`);
   }
 }
 

@@ -31,14 +31,21 @@ async function runScript(code: string, env: Record<string, string>): Promise<Scr
   const file = join(scratch, `script-${++scriptN}.mjs`);
   await writeFile(file, code);
   return new Promise((res, rej) => {
-    const child = spawn(process.execPath, [file], { cwd: scratch, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [file], {
+      cwd: scratch,
+      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('error', rej);
     child.on('close', (c) => {
-      const line = stdout.split('\n').reverse().find((l) => l.startsWith('RESULT:'));
+      const line = stdout
+        .split('\n')
+        .reverse()
+        .find((l) => l.startsWith('RESULT:'));
       res({ code: c, stdout, stderr, result: line ? JSON.parse(line.slice('RESULT:'.length)) : undefined });
     });
   });
@@ -93,7 +100,7 @@ describe('REST emulator with @actions/github (octokit over fetch, in a child pro
       catch (e) { out.forkComment = [e.status, e.message]; }
       console.log('RESULT:' + JSON.stringify(out));
       `,
-      { GITHUB_API_URL: gh.url, TOKEN }
+      { GITHUB_API_URL: gh.url, TOKEN },
     );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -106,24 +113,29 @@ describe('REST emulator with @actions/github (octokit over fetch, in a child pro
       createdBy: 'github-actions[bot]',
       comments: [
         ['alice', 'a human comment'],
-        ['github-actions[bot]', '<!-- phuc-loop -->\niteration 2']
+        ['github-actions[bot]', '<!-- phuc-loop -->\niteration 2'],
       ],
       perm: 'write',
       permNone: 'read',
-      forkComment: [403, expect.stringContaining('Resource not accessible by integration')]
+      forkComment: [403, expect.stringContaining('Resource not accessible by integration')],
     });
     expect(gh.violations).toEqual([]);
     expect(gh.labels('octo/widgets', 7)).toEqual(['enhancement']);
     expect(gh.countCalls({ operation: 'issues/update-comment' }, mark)).toBe(1);
     expect(gh.countCalls({ operation: 'issues/list-comments' }, mark)).toBe(2); // per_page=1, two pages via Link
-    expect(gh.calls.slice(mark).filter((c) => c.token !== TOKEN).map((c) => c.operation)).toEqual(['issues/create-comment']);
+    expect(
+      gh.calls
+        .slice(mark)
+        .filter((c) => c.token !== TOKEN)
+        .map((c) => c.operation),
+    ).toEqual(['issues/create-comment']);
   });
 
   test('a 502,502 sequence: @actions/github has no retry by default; with @octokit/plugin-retry it recovers', async () => {
     const script = (withRetry: boolean) => `
       import * as github from '@actions/github';
       ${withRetry ? "import { retry } from '@octokit/plugin-retry';" : ''}
-      const o = ${withRetry ? "github.getOctokit(process.env.TOKEN, { retry: { retryAfterBaseValue: 10 } }, retry)" : 'github.getOctokit(process.env.TOKEN)'};
+      const o = ${withRetry ? 'github.getOctokit(process.env.TOKEN, { retry: { retryAfterBaseValue: 10 } }, retry)' : 'github.getOctokit(process.env.TOKEN)'};
       try {
         const r = await o.rest.issues.listLabelsOnIssue({ owner: 'octo', repo: 'widgets', issue_number: 7 });
         console.log('RESULT:' + JSON.stringify({ ok: true, status: r.status }));
@@ -144,7 +156,7 @@ describe('REST emulator with @actions/github (octokit over fetch, in a child pro
     expect(gh.calls.slice(mark).map((c) => [c.status, c.injected])).toEqual([
       [502, true],
       [502, true],
-      [200, false]
+      [200, false],
     ]);
 
     // A dropped connection (status 0) surfaces in octokit as a RequestError with status 500 and is retried too.
@@ -179,7 +191,7 @@ describe('REST emulator with @actions/github (octokit over fetch, in a child pro
         }
         console.log('RESULT:' + JSON.stringify(statuses));
         `,
-        { GITHUB_API_URL: gh2.url, TOKEN }
+        { GITHUB_API_URL: gh2.url, TOKEN },
       );
       expect(r.result).toEqual([422, 422, 404, 200, 401]);
       const kinds = gh2.violations.map((v) => [v.kind, v.operation ?? v.path]);
@@ -188,9 +200,9 @@ describe('REST emulator with @actions/github (octokit over fetch, in a child pro
         ['request', 'issues/list-labels-on-issue'],
         ['unknown-operation', '/repos/octo/widgets/branches'],
         ['response', 'issues/get'],
-        ['auth', 'repos/get']
+        ['auth', 'repos/get'],
       ]);
-      expect(JSON.stringify(gh2.violations[0]!.errors)).toContain("must have required property 'body'");
+      expect(JSON.stringify(gh2.violations[0].errors)).toContain("must have required property 'body'");
       expect(gh2.comments.size).toBe(0);
     } finally {
       await gh2.close();
@@ -202,7 +214,11 @@ describe('artifact service with @actions/artifact (twirp + blob + REST download)
   test('upload in run 1; run 2 finds it through the REST listing and downloads the same bytes', async () => {
     const run1 = gh.createRun('octo/widgets', { headBranch: 'feature', headSha: 'a'.repeat(40) });
     const ws1 = await mkdtemp(join(tmpdir(), 'phuc-harness-ws1-'));
-    const files: Record<string, string> = { 'plan.json': '{"goal":"x"}\n', 'iter_1/certificate.json': JSON.stringify({ type: 'NONE', pad: 'z'.repeat(50_000) }), 'history.jsonl': '{"i":1}\n' };
+    const files: Record<string, string> = {
+      'plan.json': '{"goal":"x"}\n',
+      'iter_1/certificate.json': JSON.stringify({ type: 'NONE', pad: 'z'.repeat(50_000) }),
+      'history.jsonl': '{"i":1}\n',
+    };
     for (const [p, c] of Object.entries(files)) {
       await mkdir(join(ws1, 'evidence/loop', p, '..'), { recursive: true });
       await writeFile(join(ws1, 'evidence/loop', p), c);
@@ -215,7 +231,7 @@ describe('artifact service with @actions/artifact (twirp + blob + REST download)
       const r = await new DefaultArtifactClient().uploadArtifact('phuc-evidence-pr-7', files, root, { retentionDays: 5 });
       console.log('RESULT:' + JSON.stringify(r));
       `,
-      { ...run1.env(), GITHUB_WORKSPACE: ws1 }
+      { ...run1.env(), GITHUB_WORKSPACE: ws1 },
     );
     expect(up.code).toBe(0);
     const uploaded = up.result as { id: number; size: number; digest: string };
@@ -243,10 +259,15 @@ describe('artifact service with @actions/artifact (twirp + blob + REST download)
       for (const f of ${JSON.stringify(Object.keys(files))}) hashes[f] = createHash('sha256').update(readFileSync(dl.downloadPath + '/' + f)).digest('hex');
       console.log('RESULT:' + JSON.stringify({ runId: prev.workflow_run.id, id: artifact.id, digestMismatch: dl.digestMismatch, hashes }));
       `,
-      { ...run2.env(), GITHUB_WORKSPACE: ws2, TOKEN }
+      { ...run2.env(), GITHUB_WORKSPACE: ws2, TOKEN },
     );
     expect(down.code).toBe(0);
-    expect(down.result).toEqual({ runId: run1.id, id: uploaded.id, digestMismatch: false, hashes: Object.fromEntries(Object.entries(files).map(([k, v]) => [k, sha256(v)])) });
+    expect(down.result).toEqual({
+      runId: run1.id,
+      id: uploaded.id,
+      digestMismatch: false,
+      hashes: Object.fromEntries(Object.entries(files).map(([k, v]) => [k, sha256(v)])),
+    });
     expect(gh.violations).toEqual([]);
     await rm(ws1, { recursive: true, force: true });
     await rm(ws2, { recursive: true, force: true });
@@ -270,7 +291,7 @@ describe('artifact service with @actions/artifact (twirp + blob + REST download)
       catch (e) { out.dup = /409/.test(e.message) ? 'conflict' : e.message; }
       console.log('RESULT:' + JSON.stringify(out));
       `,
-      { ...run.env(), GITHUB_WORKSPACE: ws }
+      { ...run.env(), GITHUB_WORKSPACE: ws },
     );
     expect(r.result).toEqual({ list: ['seeded'], content: 'alpha', dup: 'conflict' });
 
@@ -281,7 +302,7 @@ describe('artifact service with @actions/artifact (twirp + blob + REST download)
       try { await new DefaultArtifactClient().uploadArtifact('n', [process.env.GITHUB_WORKSPACE + '/x.txt'], process.env.GITHUB_WORKSPACE); console.log('RESULT:"uploaded"'); }
       catch (e) { console.log('RESULT:' + JSON.stringify(e.name)); }
       `,
-      { ...run.env(), GITHUB_SERVER_URL: gh.url, GITHUB_WORKSPACE: ws }
+      { ...run.env(), GITHUB_SERVER_URL: gh.url, GITHUB_WORKSPACE: ws },
     );
     expect(ghes.result).toBe('GHESNotSupportedError');
     expect(gh.violations).toEqual([]);
@@ -302,7 +323,7 @@ describe('artifact service with @actions/artifact (twirp + blob + REST download)
         try { await new DefaultArtifactClient().uploadArtifact('n', [process.env.GITHUB_WORKSPACE + '/x.txt'], process.env.GITHUB_WORKSPACE); console.log('RESULT:"uploaded"'); }
         catch (e) { console.log('RESULT:' + JSON.stringify(e.message)); }
         `,
-        { ...run.env(), GITHUB_WORKSPACE: ws }
+        { ...run.env(), GITHUB_WORKSPACE: ws },
       );
       expect(String(r.result)).toContain('401');
       expect(gh3.violations.map((v) => v.kind)).toEqual(['twirp']);
@@ -344,7 +365,7 @@ runs:
   using: node24
   main: dist/main/index.js
   post: dist/post/index.js
-`
+`,
     );
     await writeFile(
       join(actionDir, 'dist/main/index.js'),
@@ -367,21 +388,28 @@ runs:
        console.log('ready');
        const wait = Number(core.getInput('wait-ms'));
        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-       `
+       `,
     );
     await writeFile(
       join(actionDir, 'dist/post/index.js'),
       `import * as core from '@actions/core';
        core.setOutput('post-saw', [core.getState('started'), core.getState('json'), core.getState('interrupted'), process.env.PHUC_FROM_MAIN ?? ''].join('|'));
        await core.summary.addRaw('post ran').write();
-       `
+       `,
     );
     await symlink(NODE_MODULES, join(actionDir, 'node_modules'), 'dir');
   });
 
   test('inputs with defaults, outputs, state to post, summary, env/path, annotations', async () => {
     const run = gh.createRun('octo/widgets', { headBranch: 'feature' });
-    const job = await runActionJob({ ...(await dirs()), actionDir, inputs: { mode: 'strict', 'max-iterations': 3 }, env: run.env(), eventPayload: gh.pullRequestEvent('octo/widgets', 7), token: TOKEN });
+    const job = await runActionJob({
+      ...(await dirs()),
+      actionDir,
+      inputs: { mode: 'strict', 'max-iterations': 3 },
+      env: run.env(),
+      eventPayload: gh.pullRequestEvent('octo/widgets', 7),
+      token: TOKEN,
+    });
     expect(job.main.warnings).toEqual([expect.stringContaining("Unexpected input(s) 'max-iterations'")]);
     expect(job.main.stderr).toBe('');
     expect(job.main.exitCode).toBe(0);
@@ -412,7 +440,7 @@ runs:
       onMainStarted: async (h) => {
         await h.waitForOutput('ready');
         await h.cancel({ sigintMs: 3000 });
-      }
+      },
     });
     expect(Date.now() - t0).toBeLessThan(10_000);
     expect(job.main.cancelled).toBe(true);
@@ -420,7 +448,14 @@ runs:
     expect(job.main.stdout).toContain('got SIGINT');
     expect(job.post?.outputs['post-saw']).toBe('yes|{"a":[1,2]}|SIGINT|exported');
 
-    const h = startActionStep({ ...(await dirs()), actionDir, entry: 'main', inputs: { 'wait-ms': '20000' }, eventPayload: { pull_request: { number: 1 } }, token: TOKEN });
+    const h = startActionStep({
+      ...(await dirs()),
+      actionDir,
+      entry: 'main',
+      inputs: { 'wait-ms': '20000' },
+      eventPayload: { pull_request: { number: 1 } },
+      token: TOKEN,
+    });
     await h.waitForOutput('ready');
     expect(h.kill('SIGTERM')).toBe(true);
     const r = await h.done;
@@ -446,7 +481,11 @@ runs:
 
 describe('git origin', () => {
   test('clone like actions/checkout, push through insteadOf to the bare repo, lose a push race', async () => {
-    const origin = await createOrigin({ fullName: 'octo/widgets', files: { 'README.md': '# w\n', 'src/a.js': 'x\n' }, pr: { branch: 'feature', files: { 'src/a.js': 'y\n' } } });
+    const origin = await createOrigin({
+      fullName: 'octo/widgets',
+      files: { 'README.md': '# w\n', 'src/a.js': 'x\n' },
+      pr: { branch: 'feature', files: { 'src/a.js': 'y\n' } },
+    });
     expect(await branchSha(origin, 'feature')).toBe(origin.headSha);
     const ws = await cloneWorkspace(origin, { token: TOKEN });
     expect(await readFile(join(ws, 'src/a.js'), 'utf8')).toBe('y\n');
@@ -467,7 +506,9 @@ describe('git origin', () => {
     await expect(git(['push', '-q', 'origin', 'HEAD:refs/heads/feature'], { cwd: ws, env })).rejects.toThrow(/rejected|fetch first|non-fast-forward/);
     expect(await branchSha(origin, 'feature')).toBe(theirs);
     // Without identity configured, a fresh runner's git cannot commit: the action must set one.
-    await expect(git(['commit', '-q', '--allow-empty', '-m', 'x'], { cwd: ws, env: { ...env, EMAIL: '', GIT_AUTHOR_NAME: '', GIT_COMMITTER_NAME: '' } })).rejects.toThrow();
+    await expect(
+      git(['commit', '-q', '--allow-empty', '-m', 'x'], { cwd: ws, env: { ...env, EMAIL: '', GIT_AUTHOR_NAME: '', GIT_COMMITTER_NAME: '' } }),
+    ).rejects.toThrow();
     await rm(ws, { recursive: true, force: true });
     await rm(dirname(origin.bareDir), { recursive: true, force: true });
   });

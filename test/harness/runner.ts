@@ -6,11 +6,11 @@
 // Never use spawnSync here: the GitHub emulator usually lives in the same process.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import YAML from 'yaml';
+import { traversableTempDir } from './git-origin.js';
 
 export type StepEntry = 'pre' | 'main' | 'post';
 
@@ -101,12 +101,14 @@ export interface StepHandle {
 
 interface ActionYaml {
   name?: string;
-  inputs?: Record<string, { default?: unknown; required?: boolean; description?: string }>;
+  inputs?: Record<string, { default?: string | number | boolean | null; required?: boolean; description?: string }>;
   outputs?: Record<string, unknown>;
   runs: { using: string; main?: string; pre?: string; post?: string; 'pre-if'?: string; 'post-if'?: string };
 }
 
 const PASS_THROUGH = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'USER', 'SHELL'];
+/** Dropped even from an inherited environment. */
+const NEVER_PASSED = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'NODE_OPTIONS'];
 
 export async function readActionYaml(actionDir: string): Promise<ActionYaml> {
   const file = ['action.yml', 'action.yaml'].map((f) => join(actionDir, f)).find((f) => existsSync(f));
@@ -129,7 +131,7 @@ export function parseFileCommands(content: string): Record<string, string> {
   const out: Record<string, string> = {};
   const lines = content.split('\n').map((l) => l.replace(/\r$/, ''));
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
+    const line = lines[i];
     if (line === '') continue;
     const eq = line.indexOf('=');
     const hd = line.indexOf('<<');
@@ -148,7 +150,7 @@ export function parseFileCommands(content: string): Record<string, string> {
         closed = true;
         break;
       }
-      value.push(lines[i]!);
+      value.push(lines[i]);
     }
     if (!closed) throw new Error(`unterminated heredoc for ${name} (delimiter ${delim})`);
     out[name] = value.join('\n');
@@ -171,7 +173,7 @@ export function parseWorkflowCommands(stdout: string): { annotations: Annotation
     if (!m) continue;
     const [, cmd, props, msg] = m;
     if (cmd === 'add-mask') {
-      masks.push(unescapeCommand(msg!));
+      masks.push(unescapeCommand(msg));
       continue;
     }
     if (cmd !== 'error' && cmd !== 'warning' && cmd !== 'notice' && cmd !== 'debug') continue;
@@ -180,7 +182,7 @@ export function parseWorkflowCommands(stdout: string): { annotations: Annotation
       const i = kv.indexOf('=');
       if (i > 0) properties[kv.slice(0, i).trim()] = unescapeCommand(kv.slice(i + 1), true);
     }
-    annotations.push({ level: cmd, message: unescapeCommand(msg!), properties });
+    annotations.push({ level: cmd, message: unescapeCommand(msg), properties });
   }
   return { annotations, masks };
 }
@@ -233,8 +235,8 @@ export function startActionStep(opts: ActionStepOptions): StepHandle {
     if (!/^node(16|20|24)$/.test(action.runs.using)) throw new Error(`runner stand-in runs node actions only, got runs.using: ${action.runs.using}`);
     const script = action.runs[opts.entry];
     if (!script) throw new Error(`action.yml has no runs.${opts.entry}`);
-    const workspace = opts.workspace ?? opts.env?.['GITHUB_WORKSPACE'] ?? (await mkdtemp(join(tmpdir(), 'phuc-harness-ws-')));
-    const runnerTemp = opts.runnerTemp ?? (await mkdtemp(join(tmpdir(), 'phuc-harness-rt-')));
+    const workspace = opts.workspace ?? opts.env?.['GITHUB_WORKSPACE'] ?? (await traversableTempDir('phuc-harness-ws-'));
+    const runnerTemp = opts.runnerTemp ?? (await traversableTempDir('phuc-harness-rt-'));
     const cmdDir = join(runnerTemp, '_runner_file_commands');
     await mkdir(cmdDir, { recursive: true });
     await mkdir(join(runnerTemp, '_github_workflow'), { recursive: true });
@@ -245,15 +247,14 @@ export function startActionStep(opts: ActionStepOptions): StepHandle {
       env: join(cmdDir, `set_env_${id}`),
       path: join(cmdDir, `add_path_${id}`),
       summary: join(cmdDir, `step_summary_${id}`),
-      event: join(runnerTemp, '_github_workflow', `event_${id}.json`)
+      event: join(runnerTemp, '_github_workflow', `event_${id}.json`),
     };
     for (const f of [files.output, files.state, files.env, files.path, files.summary]) await writeFile(f, '');
     await writeFile(files.event, JSON.stringify(opts.eventPayload ?? {}, null, 2));
 
     const base: Record<string, string> = {};
-    if (opts.inheritEnv) Object.assign(base, process.env);
-    else for (const k of PASS_THROUGH) if (process.env[k] !== undefined) base[k] = process.env[k]!;
-    for (const k of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'NODE_OPTIONS']) delete base[k];
+    for (const [k, v] of Object.entries(process.env))
+      if (v !== undefined && (opts.inheritEnv ? !NEVER_PASSED.includes(k) : PASS_THROUGH.includes(k))) base[k] = v;
 
     const stepEnv: Record<string, string> = {
       ...base,
@@ -279,7 +280,7 @@ export function startActionStep(opts: ActionStepOptions): StepHandle {
       GITHUB_STATE: files.state,
       GITHUB_ENV: files.env,
       GITHUB_PATH: files.path,
-      GITHUB_STEP_SUMMARY: files.summary
+      GITHUB_STEP_SUMMARY: files.summary,
     };
     const context = {
       github: {
@@ -297,10 +298,10 @@ export function startActionStep(opts: ActionStepOptions): StepHandle {
         base_ref: stepEnv['GITHUB_BASE_REF'],
         event_name: stepEnv['GITHUB_EVENT_NAME'],
         actor: stepEnv['GITHUB_ACTOR'],
-        event: opts.eventPayload ?? {}
+        event: opts.eventPayload ?? {},
       },
       runner: { temp: runnerTemp, os: 'Linux', arch: 'X64' },
-      env: stepEnv
+      env: stepEnv,
     };
     const given = new Map(Object.entries(opts.inputs ?? {}).map(([k, v]) => [k, String(v)]));
     for (const [name, spec] of Object.entries(action.inputs ?? {})) {
@@ -310,13 +311,23 @@ export function startActionStep(opts: ActionStepOptions): StepHandle {
     }
     // Unknown `with:` keys: the runner warns and still sets them.
     const warnings: string[] = [];
-    if (given.size > 0) warnings.push(`Unexpected input(s) ${[...given.keys()].map((k) => `'${k}'`).join(', ')}, valid inputs are [${Object.keys(action.inputs ?? {}).map((k) => `'${k}'`).join(', ')}]`);
+    if (given.size > 0)
+      warnings.push(
+        `Unexpected input(s) ${[...given.keys()].map((k) => `'${k}'`).join(', ')}, valid inputs are [${Object.keys(action.inputs ?? {})
+          .map((k) => `'${k}'`)
+          .join(', ')}]`,
+      );
     for (const [name, value] of given) stepEnv[inputEnvName(name)] = value;
     if (opts.entry === 'post') for (const [k, v] of Object.entries(opts.stateFromMain ?? {})) stepEnv[`STATE_${k}`] = v;
 
     const node = opts.nodeBinary ?? process.env['PHUC_ACTION_NODE'] ?? process.execPath;
     const t0 = Date.now();
-    const child = spawn(node, [resolve(opts.actionDir, script)], { cwd: opts.cwd ?? workspace, env: stepEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(node, [resolve(opts.actionDir, script)], {
+      cwd: opts.cwd ?? workspace,
+      env: stepEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let stdout = '';
     let stderr = '';
     const onData = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
@@ -325,14 +336,15 @@ export function startActionStep(opts: ActionStepOptions): StepHandle {
       else stderr += s;
       output += s;
       opts.onOutput?.(s, stream);
-      for (const w of [...waiters]) if (w.test(output)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        clearTimeout(w.timer);
-        w.resolve();
-      }
+      for (const w of [...waiters])
+        if (w.test(output)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          clearTimeout(w.timer);
+          w.resolve();
+        }
     };
-    child.stdout!.on('data', onData('stdout'));
-    child.stderr!.on('data', onData('stderr'));
+    child.stdout.on('data', onData('stdout'));
+    child.stderr.on('data', onData('stderr'));
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res, rej) => {
       child.on('error', rej);
       child.on('close', (code, signal) => res({ code, signal }));
@@ -364,7 +376,10 @@ export function startActionStep(opts: ActionStepOptions): StepHandle {
       outputs: parseFileCommands(await readIfExists(files.output)),
       state: parseFileCommands(await readIfExists(files.state)),
       env: parseFileCommands(await readIfExists(files.env)),
-      path: (await readIfExists(files.path)).split('\n').map((l) => l.trim()).filter(Boolean),
+      path: (await readIfExists(files.path))
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean),
       summary: await readIfExists(files.summary),
       stdout,
       stderr,
@@ -374,7 +389,7 @@ export function startActionStep(opts: ActionStepOptions): StepHandle {
       durationMs: Date.now() - t0,
       files,
       stepEnv,
-      warnings
+      warnings,
     };
   })();
   done.catch((e: unknown) => rejectStarted(e));
@@ -398,7 +413,7 @@ export function startActionStep(opts: ActionStepOptions): StepHandle {
       cancelled = true;
       const ended = done.then(
         () => true,
-        () => true
+        () => true,
       );
       const waitFor = (ms: number) => Promise.race([ended, new Promise<false>((r) => setTimeout(() => r(false), ms).unref())]);
       handle.kill('SIGINT');
@@ -426,7 +441,7 @@ export function startActionStep(opts: ActionStepOptions): StepHandle {
         }, timeoutMs);
         waiters.push(w);
       });
-    }
+    },
   };
   return handle;
 }
@@ -457,16 +472,26 @@ export interface JobResult {
  * main then (per runs.post-if, default always()) post with main's state, sharing workspace and
  * RUNNER_TEMP. `onMainStarted` gets the main step's handle (e.g. to cancel it mid-run).
  */
-export async function runActionJob(opts: Omit<ActionStepOptions, 'entry' | 'stateFromMain'> & { onMainStarted?: (h: StepHandle) => void | Promise<void> }): Promise<JobResult> {
+export async function runActionJob(
+  opts: Omit<ActionStepOptions, 'entry' | 'stateFromMain'> & { onMainStarted?: (h: StepHandle) => void | Promise<void> },
+): Promise<JobResult> {
   const action = await readActionYaml(opts.actionDir);
-  const workspace = opts.workspace ?? opts.env?.['GITHUB_WORKSPACE'] ?? (await mkdtemp(join(tmpdir(), 'phuc-harness-ws-')));
-  const runnerTemp = opts.runnerTemp ?? (await mkdtemp(join(tmpdir(), 'phuc-harness-rt-')));
+  const workspace = opts.workspace ?? opts.env?.['GITHUB_WORKSPACE'] ?? (await traversableTempDir('phuc-harness-ws-'));
+  const runnerTemp = opts.runnerTemp ?? (await traversableTempDir('phuc-harness-rt-'));
   const h = startActionStep({ ...opts, entry: 'main', workspace, runnerTemp });
   if (opts.onMainStarted) await opts.onMainStarted(h);
   const main = await h.done;
   if (!action.runs.post) return { main };
   const ok = main.exitCode === 0;
   if (!statusCondition(action.runs['post-if'], ok, main.cancelled)) return { main };
-  const post = await runActionStep({ ...opts, entry: 'post', workspace, runnerTemp, stateFromMain: main.state, timeoutMs: undefined, env: { ...opts.env, ...main.env } });
+  const post = await runActionStep({
+    ...opts,
+    entry: 'post',
+    workspace,
+    runnerTemp,
+    stateFromMain: main.state,
+    timeoutMs: undefined,
+    env: { ...opts.env, ...main.env },
+  });
   return { main, post };
 }

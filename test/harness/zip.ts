@@ -13,7 +13,7 @@ export function makeZip(files: Record<string, string | Uint8Array>): Buffer {
   let offset = 0;
   const names = Object.keys(files).sort();
   for (const name of names) {
-    const raw = files[name]!;
+    const raw = files[name];
     const data = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : Buffer.from(raw);
     const nameBuf = Buffer.from(name, 'utf8');
     const deflated = deflateRawSync(data);

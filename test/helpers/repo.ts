@@ -1,6 +1,6 @@
 // Real temporary git repositories and the built CLI run as a child process (async, never sync).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,10 @@ export async function git(cwd: string, ...args: string[]): Promise<string> {
 
 /** A fresh git repository holding `files`, committed once on branch main. */
 export async function makeRepo(files: Record<string, string>, name = 'repo'): Promise<string> {
-  const dir = join(await mkdtemp(join(tmpdir(), 'phuc-it-')), name);
+  // mkdtemp makes a 0700 folder: the sandbox's unprivileged agent user could not reach the repo.
+  const base = await mkdtemp(join(tmpdir(), 'phuc-it-'));
+  await chmod(base, 0o755);
+  const dir = join(base, name);
   await mkdir(dir, { recursive: true });
   for (const [path, text] of Object.entries(files)) {
     await mkdir(dirname(join(dir, path)), { recursive: true });
@@ -50,11 +53,11 @@ export function startCli(cwd: string, args: string[], env: Record<string, string
   let stdout = '';
   let stderr = '';
   const waiters: { re: RegExp; resolve: () => void }[] = [];
-  child.stdout!.on('data', (d: Buffer) => {
+  child.stdout.on('data', (d: Buffer) => {
     stdout += d.toString();
     for (const w of waiters.splice(0)) (w.re.test(stdout) ? w.resolve : () => waiters.push(w))();
   });
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const done = new Promise<CliResult>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
   return {
     child,

@@ -36,7 +36,13 @@ describe('a loop that converges', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/EXIT_CONVERGED\(EXACT\)/);
     const report = await readJson(join(repo, 'evidence/loop/halting_report.json'));
-    expect(report).toMatchObject({ status: 'EXIT_CONVERGED', stop_reason: 'EXACT', iterations_completed: 3, verification_rung_achieved: 274177, seed_checksum_verified: true });
+    expect(report).toMatchObject({
+      status: 'EXIT_CONVERGED',
+      stop_reason: 'EXACT',
+      iterations_completed: 3,
+      verification_rung_achieved: 274177,
+      seed_checksum_verified: true,
+    });
     expect((report.halting_certificate as { residual_history_decimal_strings: string[] }).residual_history_decimal_strings).toEqual(['2', '1', '0']);
     expect((report.phuc_test_result as { pass: boolean }).pass).toBe(true);
     expect(report.northstar_alignment_certificate).toMatchObject({ status: 'ALIGNED', metrics_advanced: ['residual'] });
@@ -52,14 +58,30 @@ describe('a loop that converges', () => {
   test('every iteration has the evidence files of SPEC §5, and the certificates form a hash chain', async () => {
     const ev = join(repo, 'evidence/loop');
     const top = await readdir(ev);
-    for (const f of ['plan.json', 'manifest.json', 'halting_report.json', 'budget_log.json', 'agents_md_final.md', 'history.jsonl', 'state.json']) expect(top).toContain(f);
+    for (const f of ['plan.json', 'manifest.json', 'halting_report.json', 'budget_log.json', 'agents_md_final.md', 'history.jsonl', 'state.json'])
+      expect(top).toContain(f);
     for (const n of [0, 1, 2]) {
       const files = await readdir(join(ev, `iter_${n}`));
-      for (const f of ['cnf_capsule.json', 'artifacts.json', 'agents_md_entry.md', 'certificate.json', 'glow.json', 'diff.patch', 'agent.log', 'agent_report.json', 'prompt.md']) expect(files).toContain(f);
+      for (const f of [
+        'cnf_capsule.json',
+        'artifacts.json',
+        'agents_md_entry.md',
+        'certificate.json',
+        'glow.json',
+        'diff.patch',
+        'agent.log',
+        'agent_report.json',
+        'prompt.md',
+      ])
+        expect(files).toContain(f);
     }
     const c1 = await readJson<{ previous_certificate_sha256: string; tree: string; checklist: { evidence: string }[] }>(join(ev, 'iter_1/certificate.json'));
     const { createHash } = await import('node:crypto');
-    expect(c1.previous_certificate_sha256).toBe(createHash('sha256').update(await readFile(join(ev, 'iter_0/certificate.json'))).digest('hex'));
+    expect(c1.previous_certificate_sha256).toBe(
+      createHash('sha256')
+        .update(await readFile(join(ev, 'iter_0/certificate.json')))
+        .digest('hex'),
+    );
     expect(c1.tree).toMatch(/^[0-9a-f]{40}$/);
     expect(c1.checklist[0].evidence).toMatch(/^iter_1\/checks\/bug1\.log#[0-9a-f]{64}$/);
     expect((await readFile(join(ev, 'history.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(3);
@@ -80,7 +102,7 @@ describe('a loop that converges', () => {
     expect(await git(repo, 'status', '--porcelain')).toBe('');
   });
 
-  test('the loop\'s own token never reaches the agent; the agent\'s key reaches it but not the evidence', async () => {
+  test("the loop's own token never reaches the agent; the agent's key reaches it but not the evidence", async () => {
     const log = await readFile(join(repo, 'evidence/loop/iter_0/agent.log'), 'utf8');
     expect(log).toContain('token absent');
     expect(log).toContain('key ***');
@@ -133,15 +155,29 @@ describe('determinism', () => {
     expect((await cli(b, ['run'])).code).toBe(0);
     // The seconds left are derived from measured durations (evidence that differs between runs):
     // the one field normalized; every other byte must match.
-    const untimedText = (t: string) => t.replace(/"seconds_remaining": \d+/, '"seconds_remaining": S').replace(/iterations, \d+ s/, 'iterations, S s');
+    // Commit ids carry the commit time, so each checkout has its own, and every hash that covers a
+    // certificate naming one differs too; everything else (no time, pid or path) must be the same bytes.
+    const untimedText = (t: string) =>
+      t
+        .replace(/"seconds_remaining": \d+/, '"seconds_remaining": S')
+        .replace(/iterations, \d+ s/, 'iterations, S s')
+        .replace(/"(commit|tree|judged_tree)": "[0-9a-f]{40}"/g, '"$1": C')
+        .replace(/#[0-9a-f]{64}/g, '#H')
+        .replace(/"(sha256|previous_certificate_sha256)": "[0-9a-f]{64}"/g, '"$1": H');
     for (const n of [0, 1, 2])
       for (const f of ['cnf_capsule.json', 'prompt.md', 'agents_md_entry.md', 'certificate.json'])
-        expect(untimedText(await readFile(join(a, `evidence/loop/iter_${n}/${f}`), 'utf8'))).toBe(untimedText(await readFile(join(b, `evidence/loop/iter_${n}/${f}`), 'utf8')));
+        expect(untimedText(await readFile(join(a, `evidence/loop/iter_${n}/${f}`), 'utf8'))).toBe(
+          untimedText(await readFile(join(b, `evidence/loop/iter_${n}/${f}`), 'utf8')),
+        );
     // Measured durations are evidence too; everything else in the report must match.
     const untimed = async (dir: string) => {
       const r = await readJson(join(dir, 'evidence/loop/halting_report.json'));
       delete r.total_seconds_elapsed;
       delete r.budget_use;
+      // The commit named (and its tree, which holds AGENTS.md with evidence hashes) is the checkout's own.
+      const cert = r.halting_certificate as Record<string, unknown>;
+      delete cert.commit;
+      delete cert.tree;
       return r;
     };
     expect(await untimed(a)).toEqual(await untimed(b));

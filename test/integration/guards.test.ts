@@ -2,8 +2,12 @@
 // compaction over many iterations, and resuming (or refusing to resume) from evidence.
 import { readFile, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson, startCli } from '../helpers/repo.js';
+
+const sh = promisify(execFile);
 
 const report = (repo: string) => readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
 
@@ -21,16 +25,19 @@ test('an agent that edits a protected test to pass it is reverted and blocked: n
   expect(await readFile(join(repo, 'test/check.sh'), 'utf8')).toBe('#!/bin/sh\nexit 1\n');
   expect(await git(repo, 'show', 'HEAD:test/check.sh')).toBe('#!/bin/sh\nexit 1\n');
   expect(await git(repo, 'show', '--stat', '--format=', 'HEAD')).not.toContain('test/check.sh');
-  expect(await readFile(join(repo, 'evidence/loop/iter_0/agents_md_entry.md'), 'utf8')).toContain('[A] GUARDRAIL: protected paths changed and reverted: test/check.sh');
+  expect(await readFile(join(repo, 'evidence/loop/iter_0/agents_md_entry.md'), 'utf8')).toContain(
+    '[A] GUARDRAIL: protected paths changed and reverted: test/check.sh',
+  );
 });
 
-test('an agent that hides its test edit (skip-worktree), plants an fsmonitor hook and forges the AGENTS.md marker gets nothing', async () => {
+// At isolation none the agent can write .git: the loop's own guards must hold there too.
+test('an agent that hides its test edit (skip-worktree), plants an fsmonitor hook and forges the AGENTS.md marker gets nothing (isolation none)', async () => {
   const repo = await makeRepo({
     'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'sh test/check.sh' }], agent: agent('sneaky.mjs') }),
     'NORTHSTAR.md': NORTHSTAR,
     'test/check.sh': '#!/bin/sh\nexit 1\n',
   });
-  const r = await cli(repo, ['run']);
+  const r = await cli(repo, ['run', '--isolation', 'none']);
   expect(r.code).toBe(12);
   const rep = await report(repo);
   expect(rep.status).toBe('EXIT_BLOCKED');
@@ -39,7 +46,12 @@ test('an agent that hides its test edit (skip-worktree), plants an fsmonitor hoo
   expect(rep.detail).toMatch(/protected paths changed and reverted: test\/check\.sh; git settings changed and restored: \.git\/config/);
   expect(await readFile(join(repo, 'test/check.sh'), 'utf8')).toBe('#!/bin/sh\nexit 1\n');
   expect(await git(repo, 'config', '--get', 'core.fsmonitor').catch(() => 'unset')).toBe('unset');
-  expect(await readFile(join(repo, 'fsmonitor-ran')).then(() => 'ran', () => 'never')).toBe('never');
+  expect(
+    await readFile(join(repo, 'fsmonitor-ran')).then(
+      () => 'ran',
+      () => 'never',
+    ),
+  ).toBe('never');
   const agentsMd = await readFile(join(repo, 'AGENTS.md'), 'utf8');
   expect(agentsMd.match(/<!-- phuc-loop:end -->/g)).toHaveLength(1);
   expect((await cli(repo, ['verify'])).code).toBe(0);
@@ -47,7 +59,11 @@ test('an agent that hides its test edit (skip-worktree), plants an fsmonitor hoo
 
 test('a planted JUnit report does not count: reports are removed before the checks that write them', async () => {
   const repo = await makeRepo({
-    'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'false' }], agent: agent('junit-planter.mjs'), extra: 'residual:\n  metric: failing_tests_fraction\n  junit: "reports/*.xml"\n' }),
+    'phuc-loop.yml': config({
+      criteria: [{ id: 'tests', run: 'false' }],
+      agent: agent('junit-planter.mjs'),
+      extra: 'residual:\n  metric: failing_tests_fraction\n  junit: "reports/*.xml"\n',
+    }),
     'NORTHSTAR.md': NORTHSTAR,
   });
   const r = await cli(repo, ['run']);
@@ -57,9 +73,34 @@ test('a planted JUnit report does not count: reports are removed before the chec
   expect(rep.detail).toMatch(/no JUnit XML file matches reports\/\*\.xml/);
 });
 
-test('an agent that switches the branch is an invariant violation: EXIT_BLOCKED with its report', async () => {
-  const repo = await makeRepo({ 'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('brancher.mjs') }), 'NORTHSTAR.md': NORTHSTAR, 'src/.keep': '' });
-  const r = await cli(repo, ['run']);
+test('at user+pidns the same agents cannot write .git at all: no hidden edit, no hook, no branch switch', async () => {
+  for (const name of ['sneaky.mjs', 'brancher.mjs']) {
+    const repo = await makeRepo({
+      'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'sh test/check.sh' }], agent: agent(name) }),
+      'NORTHSTAR.md': NORTHSTAR,
+      'test/check.sh': '#!/bin/sh\nexit 1\n',
+    });
+    const head = await git(repo, 'rev-parse', 'HEAD');
+    const r = await cli(repo, ['run', '--isolation', 'user+pidns']);
+    expect(r.code).toBe(12);
+    expect(r.stdout).toMatch(/isolation: user\+pidns/);
+    expect(await git(repo, 'config', '--get', 'core.fsmonitor').catch(() => 'unset')).toBe('unset');
+    expect(await git(repo, 'branch', '--show-current')).toBe('main\n');
+    expect(await git(repo, 'ls-files', '-v', 'test/check.sh')).toBe('H test/check.sh\n');
+    expect(await readFile(join(repo, 'test/check.sh'), 'utf8')).toBe('#!/bin/sh\nexit 1\n');
+    const log = await git(repo, 'log', '--format=%H %s');
+    expect(log.includes('certificate EXACT') || log.includes('certificate CONVERGED')).toBe(false);
+    expect(log.trim().split('\n').at(-1)).toBe(`${head.trim()} initial`);
+  }
+});
+
+test('an agent that switches the branch is an invariant violation: EXIT_BLOCKED with its report (isolation none)', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('brancher.mjs') }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/.keep': '',
+  });
+  const r = await cli(repo, ['run', '--isolation', 'none']);
   expect(r.code).toBe(12);
   const rep = await report(repo);
   expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'INVARIANT_VIOLATION', detail: 'the agent switched the branch from main to elsewhere' });
@@ -71,7 +112,11 @@ describe('fail closed on inputs', () => {
     ['agent preset', good.replace('use: command', 'use: cloud'), /agent\.use: got "cloud"; allowed: claude \| codex \| gemini \| aider \| command/],
     ['R_p', good.replace('R_p: "1e-4"', 'R_p: "1,5"'), /R_p: must be a Decimal/],
     ['unknown field', good + '\nmax_iterations: 3\n', /max_iterations: is not a known field; allowed here: .*budget/],
-    ['criteria', good.replace(/acceptance_criteria:[\s\S]*?certificates/, 'acceptance_criteria: []\ncertificates'), /acceptance_criteria: got \[\]; must list at least one criterion/],
+    [
+      'criteria',
+      good.replace(/acceptance_criteria:[\s\S]*?certificates/, 'acceptance_criteria: []\ncertificates'),
+      /acceptance_criteria: got \[\]; must list at least one criterion/,
+    ],
   ])('malformed config (%s) → EXIT_NEED_INFO naming the field', async (_n, text, re) => {
     const repo = await makeRepo({ 'phuc-loop.yml': text, 'NORTHSTAR.md': NORTHSTAR });
     const r = await cli(repo, ['run']);
@@ -101,7 +146,8 @@ describe('fail closed on inputs', () => {
 
 test('a flaky check: the replays differ, rung 274177 is not reached, the loop does not exit converged', async () => {
   // Passes on every odd run of the check (a counter kept outside the repository's tracked files).
-  const flaky = 'n=$(cat .git/flaky 2>/dev/null || echo 0); n=$((n+1)); echo $n > .git/flaky; grep -q fixed-1 src/status.txt && [ $((n % 2)) -eq 0 ]';
+  const counter = join(await stateDir(), 'flaky');
+  const flaky = `n=$(cat ${counter} 2>/dev/null || echo 0); n=$((n+1)); echo $n > ${counter}; grep -q fixed-1 src/status.txt && [ $((n % 2)) -eq 0 ]`;
   const repo = await makeRepo({
     'phuc-loop.yml': config({ criteria: [{ id: 'flaky', run: flaky }], agent: agent('fixer.mjs'), rung: 274177 }),
     'NORTHSTAR.md': NORTHSTAR,
@@ -120,7 +166,11 @@ test('a flaky check: the replays differ, rung 274177 is not reached, the loop do
 
 test('compaction over many iterations keeps the learnings under 8,000 tokens with a [COMPACTION] line', async () => {
   const repo = await makeRepo({
-    'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'echo "left $(cat progress.txt)"; false' }], agent: agent('chatty.mjs'), extra: 'budget:\n  max_iterations: 14\nstall_iterations: 100\n' }),
+    'phuc-loop.yml': config({
+      criteria: [{ id: 'never', run: 'echo "left $(cat progress.txt)"; false' }],
+      agent: agent('chatty.mjs'),
+      extra: 'budget:\n  max_iterations: 14\nstall_iterations: 100\n',
+    }),
     'NORTHSTAR.md': NORTHSTAR + '| progress | work left | 100 | 0 | cat progress.txt |\n',
     'progress.txt': '100\n',
   });
@@ -143,7 +193,14 @@ test('compaction over many iterations keeps the learnings under 8,000 tokens wit
 describe('resuming from evidence', () => {
   test('an unchanged checkout after a terminal exit does nothing; a new commit continues the numbering and budgets', async () => {
     const repo = await makeRepo({
-      'phuc-loop.yml': config({ criteria: [{ id: 'bug1', run: 'grep -q fixed-1 src/status.txt' }, { id: 'bug2', run: 'grep -q fixed-2 src/status.txt' }], agent: agent('fixer.mjs'), extra: 'budget:\n  max_iterations: 1\n' }),
+      'phuc-loop.yml': config({
+        criteria: [
+          { id: 'bug1', run: 'grep -q fixed-1 src/status.txt' },
+          { id: 'bug2', run: 'grep -q fixed-2 src/status.txt' },
+        ],
+        agent: agent('fixer.mjs'),
+        extra: 'budget:\n  max_iterations: 1\n',
+      }),
       'NORTHSTAR.md': NORTHSTAR,
       'src/status.txt': '',
     });
@@ -179,10 +236,22 @@ describe('resuming from evidence', () => {
     while (!(await readFile(pids, 'utf8').catch(() => ''))) await new Promise((r) => setTimeout(r, 50));
     first.child.kill('SIGKILL');
     await first.done;
-    // Nothing can stop the agent of a SIGKILLed loop: the test ends what it started.
-    for (const pid of JSON.parse(await readFile(pids, 'utf8')) as number[]) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+    // The agent's PID namespace dies with the loop (the pids it wrote are inside that namespace):
+    // wait until no process of the agent user is left.
+    while (
+      (
+        await sh('pgrep', ['-u', 'phuc-agent']).then(
+          (x) => x.stdout,
+          () => '',
+        )
+      ).trim()
+    )
+      await new Promise((r) => setTimeout(r, 50));
     // The agent may change between runs (the contract is the rest of the config).
-    await writeFile(join(repo, 'phuc-loop.yml'), (await readFile(join(repo, 'phuc-loop.yml'), 'utf8')).replace(/node [^\n]*hang\.mjs[^\n]*"/, JSON.stringify(agent('fixer.mjs')).slice(1, -1) + '"'));
+    await writeFile(
+      join(repo, 'phuc-loop.yml'),
+      (await readFile(join(repo, 'phuc-loop.yml'), 'utf8')).replace(/node [^\n]*hang\.mjs[^\n]*"/, JSON.stringify(agent('fixer.mjs')).slice(1, -1) + '"'),
+    );
     // An uncommitted change to a protected path (here the config) is refused on resume: it could be
     // the cut-off agent's edit, which would otherwise pass for the starting state.
     const refused = await cli(repo, ['run']);
@@ -197,7 +266,11 @@ describe('resuming from evidence', () => {
 
   test('a tampered evidence tree is refused (EXIT_BLOCKED), never replaced by a silent fresh start', async () => {
     const repo = await makeRepo({
-      'phuc-loop.yml': config({ criteria: [{ id: 'bug2', run: 'grep -q fixed-2 src/status.txt' }], agent: agent('fixer.mjs'), extra: 'budget:\n  max_iterations: 1\n' }),
+      'phuc-loop.yml': config({
+        criteria: [{ id: 'bug2', run: 'grep -q fixed-2 src/status.txt' }],
+        agent: agent('fixer.mjs'),
+        extra: 'budget:\n  max_iterations: 1\n',
+      }),
       'NORTHSTAR.md': NORTHSTAR,
       'src/status.txt': '',
     });
@@ -236,7 +309,12 @@ describe('rung 65537: security gate and API surface', () => {
     const rep = await report(repo);
     expect(rep).toMatchObject({ status: 'EXIT_CONVERGED', verification_rung_achieved: 65537 });
     expect(rep.security).toMatchObject({ gate_exit_code: 0, api_surface_drift: true, drift_explained: true });
-    expect(rep.rung_checks['65537']).toEqual({ security_gate_passed: true, api_surface_snapshots: true, api_drift_explained: true, northstar_aligned_or_neutral: true });
+    expect(rep.rung_checks['65537']).toEqual({
+      security_gate_passed: true,
+      api_surface_snapshots: true,
+      api_drift_explained: true,
+      northstar_aligned_or_neutral: true,
+    });
     expect((await cli(repo, ['verify'])).code).toBe(0);
   });
 
@@ -252,10 +330,25 @@ describe('rung 65537: security gate and API surface', () => {
 });
 
 test('an agent rate-limit error is backpressure: EXIT_BLOCKED(BACKPRESSURE_SIGNAL), a pause', async () => {
-  const repo = await makeRepo({ 'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('rate-limited.mjs') }), 'NORTHSTAR.md': NORTHSTAR, 'src/busy.txt': '' });
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('rate-limited.mjs') }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/busy.txt': '',
+  });
   const r = await cli(repo, ['run']);
   expect(r.code).toBe(12);
   const rep = await report(repo);
   expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'BACKPRESSURE_SIGNAL' });
-  expect(rep.exits_fired).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'BACKPRESSURE', reason: 'the agent hit a rate limit' })]));
+  expect(rep.exits_fired).toEqual(
+    expect.arrayContaining([expect.objectContaining({ kind: 'BACKPRESSURE', reason: expect.stringMatching(/^the agent hit a rate limit: API Error: 429/) })]),
+  );
 });
+
+/** A folder the checks (run as another user in a clean checkout) can keep a counter in. */
+async function stateDir(): Promise<string> {
+  const { mkdtemp, chmod } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const dir = await mkdtemp(join(tmpdir(), 'phuc-state-'));
+  await chmod(dir, 0o777);
+  return dir;
+}

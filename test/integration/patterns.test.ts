@@ -6,12 +6,20 @@ import { join } from 'node:path';
 import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
 
 const report = (repo: string) => readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
-const exists = (p: string) => access(p).then(() => true, () => false);
+const exists = (p: string) =>
+  access(p).then(
+    () => true,
+    () => false,
+  );
 
 describe('critic', () => {
   test('"no further iteration can help" while criteria fail ends EXIT_BLOCKED(NO_VIABLE_FIX_PATH); the verdict is Lane C', async () => {
     const repo = await makeRepo({
-      'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('busy.mjs'), extra: `critic:\n  use: command\n  run: ${JSON.stringify(agent('critic-giveup.mjs'))}\n` }),
+      'phuc-loop.yml': config({
+        criteria: [{ id: 'never', run: 'false' }],
+        agent: agent('busy.mjs'),
+        extra: `critic:\n  use: command\n  run: ${JSON.stringify(agent('critic-giveup.mjs'))}\n`,
+      }),
       'NORTHSTAR.md': NORTHSTAR,
       'src/busy.txt': '',
     });
@@ -27,9 +35,13 @@ describe('critic', () => {
     expect(r.stdout).toMatch(/iter 0: critic UNVERIFIED, further iteration can help: false, 1 concern/);
   });
 
-  test('a malformed verdict is recorded and does not crash the loop; a critic\'s edits are reverted', async () => {
+  test("a malformed verdict is recorded and does not crash the loop; a critic's edits are reverted", async () => {
     const repo = await makeRepo({
-      'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('busy.mjs'), extra: `critic:\n  use: command\n  run: ${JSON.stringify(agent('critic-garbage.mjs'))}\nbudget:\n  max_iterations: 1\n` }),
+      'phuc-loop.yml': config({
+        criteria: [{ id: 'never', run: 'false' }],
+        agent: agent('busy.mjs'),
+        extra: `critic:\n  use: command\n  run: ${JSON.stringify(agent('critic-garbage.mjs'))}\nbudget:\n  max_iterations: 1\n`,
+      }),
       'NORTHSTAR.md': NORTHSTAR,
       'src/busy.txt': '',
     });
@@ -47,9 +59,14 @@ describe('critic', () => {
 
 test('the same failure signature twice → a detour with the known fix; still the same → EXIT_BLOCKED(STUCK)', async () => {
   // Paths, line numbers, timings and hex ids change every run; the signature must not.
-  const check = 'echo "AssertionError: expected 5 got 3 at $(pwd)/src/x.js:$(od -An -N2 -tu2 /dev/urandom | tr -d \' \') after $(od -An -N1 -tu1 /dev/urandom | tr -d \' \')ms id $(od -An -N8 -tx1 /dev/urandom | tr -d \' \\n\')"; exit 1';
+  const check =
+    "echo \"AssertionError: expected 5 got 3 at $(pwd)/src/x.js:$(od -An -N2 -tu2 /dev/urandom | tr -d ' ') after $(od -An -N1 -tu1 /dev/urandom | tr -d ' ')ms id $(od -An -N8 -tx1 /dev/urandom | tr -d ' \\n')\"; exit 1";
   const repo = await makeRepo({
-    'phuc-loop.yml': config({ criteria: [{ id: 'calc', run: check }], agent: agent('busy.mjs'), extra: 'detours:\n  - match: "/AssertionError: expected \\\\d+/"\n    instruction: Fix the arithmetic in src/x.js instead of the formatting.\n' }),
+    'phuc-loop.yml': config({
+      criteria: [{ id: 'calc', run: check }],
+      agent: agent('busy.mjs'),
+      extra: 'detours:\n  - match: "/AssertionError: expected \\\\d+/"\n    instruction: Fix the arithmetic in src/x.js instead of the formatting.\n',
+    }),
     'NORTHSTAR.md': NORTHSTAR,
     'src/busy.txt': '',
   });
@@ -58,7 +75,10 @@ test('the same failure signature twice → a detour with the known fix; still th
   const rep = await report(repo);
   expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'STUCK', iterations_completed: 3 });
   expect(rep.exits_fired.map((e: { kind: string }) => e.kind)).toEqual(expect.arrayContaining(['STUCK', 'NORTHSTAR_DRIFT']));
-  const sigs = (await readFile(join(repo, 'evidence/loop/history.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l).failure_signatures[0]);
+  const sigs = (await readFile(join(repo, 'evidence/loop/history.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l).failure_signatures[0]);
   expect(new Set(sigs).size).toBe(1);
   const capsule = await readJson<any>(join(repo, 'evidence/loop/iter_2/cnf_capsule.json'));
   expect(capsule.current_state_summary.detour).toEqual([
@@ -71,7 +91,11 @@ test('the same failure signature twice → a detour with the known fix; still th
 describe('stall and escalation', () => {
   const files = (extra: string) => ({
     // The failure text changes every iteration (work left), so this is a stall, not a stuck signature.
-    'phuc-loop.yml': config({ criteria: [{ id: 'solved', run: 'echo "work left: $(cat progress.txt)"; test -f src/solved.txt' }], agent: agent('chatty.mjs'), extra }),
+    'phuc-loop.yml': config({
+      criteria: [{ id: 'solved', run: 'echo "work left: $(cat progress.txt)"; test -f src/solved.txt' }],
+      agent: agent('chatty.mjs'),
+      extra,
+    }),
     'NORTHSTAR.md': NORTHSTAR + '| progress | work left | 100 | 0 | cat progress.txt |\n',
     'progress.txt': '100\n',
   });
@@ -87,25 +111,39 @@ describe('stall and escalation', () => {
 
   test('with agent.escalate, the loop switches after 2 stalled iterations and the stronger agent converges', async () => {
     const f = files('');
-    f['phuc-loop.yml'] = f['phuc-loop.yml'].replace('protected: ["test/**"]', `  escalate:\n    run: ${JSON.stringify(agent('solver.mjs'))}\nprotected: ["test/**"]`);
+    f['phuc-loop.yml'] = f['phuc-loop.yml'].replace(
+      'protected: ["test/**"]',
+      `  escalate:\n    run: ${JSON.stringify(agent('solver.mjs'))}\nprotected: ["test/**"]`,
+    );
     const repo = await makeRepo(f);
     const r = await cli(repo, ['run']);
     expect(r.code).toBe(0);
     const rep = await report(repo);
     expect(rep).toMatchObject({ status: 'EXIT_CONVERGED', escalated_at_iteration: 2, iterations_completed: 3 });
     expect(rep.dega_cycles.map((c: { agent: string }) => c.agent)).toEqual(['command', 'command', 'command [escalated]']);
-    expect(await readFile(join(repo, 'evidence/loop/iter_1/agents_md_entry.md'), 'utf8')).toContain('[A] no better residual for 2 iterations: switching the agent to command [escalated]');
+    expect(await readFile(join(repo, 'evidence/loop/iter_1/agents_md_entry.md'), 'utf8')).toContain(
+      '[A] no better residual for 2 iterations: switching the agent to command [escalated]',
+    );
     expect((await readJson<any>(join(repo, 'evidence/loop/iter_2/cnf_capsule.json'))).current_state_summary.escalated).toBe(true);
     expect(r.stdout).toMatch(/iter 1: residual stalled for 2 iterations — escalating to command \[escalated\]/);
   });
 });
 
 test('command rails: a time-out is not retried; a transient failure passes on retry and is told apart', async () => {
-  const flappy = 'n=$(cat .git/flappy 2>/dev/null || echo 0); echo $((n+1)) > .git/flappy; [ "$n" -ge 1 ]';
+  // The counter lives outside the repository: the checks run in a clean checkout of each tree.
+  const counter = join(await stateDir(), 'flappy');
+  const flappy = `n=$(cat ${counter} 2>/dev/null || echo 0); echo $((n+1)) > ${counter}; [ "$n" -ge 1 ]`;
   const repo = await makeRepo({
-    'phuc-loop.yml': config({ criteria: [{ id: 'flappy', run: flappy }, { id: 'slow', run: 'sleep 5' }], agent: agent('busy.mjs'), extra: 'budget:\n  max_iterations: 1\n' })
+    'phuc-loop.yml': config({
+      criteria: [
+        { id: 'flappy', run: flappy },
+        { id: 'slow', run: 'sleep 5' },
+      ],
+      agent: agent('busy.mjs'),
+      extra: 'budget:\n  max_iterations: 1\n',
+    })
       .replace('    timeout_seconds: 60\n  - id: slow', '    timeout_seconds: 60\n    retries: 2\n  - id: slow')
-      .replace(/(id: slow\n.*\n)    timeout_seconds: 60/, '$1    timeout_seconds: 1\n    retries: 2'),
+      .replace(/(id: slow\n.*\n) {4}timeout_seconds: 60/, '$1    timeout_seconds: 1\n    retries: 2'),
     'NORTHSTAR.md': NORTHSTAR,
     'src/busy.txt': '',
   });
@@ -124,9 +162,16 @@ test('command rails: a time-out is not retried; a transient failure passes on re
 
 describe('input-hash reruns', () => {
   const files = () => ({
-    'phuc-loop.yml': config({ criteria: [{ id: 'a', run: 'grep -qx ok a.txt' }, { id: 'b', run: 'grep -qx ok b.txt' }], agent: agent('inputs-fixer.mjs'), rung: 274177 })
-      .replace("    run: \"grep -qx ok a.txt\"\n", "    run: \"grep -qx ok a.txt\"\n    inputs: [a.txt]\n")
-      .replace("    run: \"grep -qx ok b.txt\"\n", "    run: \"grep -qx ok b.txt\"\n    inputs: [b.txt]\n"),
+    'phuc-loop.yml': config({
+      criteria: [
+        { id: 'a', run: 'grep -qx ok a.txt' },
+        { id: 'b', run: 'grep -qx ok b.txt' },
+      ],
+      agent: agent('inputs-fixer.mjs'),
+      rung: 274177,
+    })
+      .replace('    run: "grep -qx ok a.txt"\n', '    run: "grep -qx ok a.txt"\n    inputs: [a.txt]\n')
+      .replace('    run: "grep -qx ok b.txt"\n', '    run: "grep -qx ok b.txt"\n    inputs: [b.txt]\n'),
     'NORTHSTAR.md': NORTHSTAR,
     'a.txt': 'broken\n',
     'b.txt': 'broken\n',
@@ -152,7 +197,9 @@ describe('input-hash reruns', () => {
     await git(repo, 'commit', '-qm', 'notes');
     const again = await cli(repo, ['run']);
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/nothing to do: the last run ended EXIT_CONVERGED\(EXACT\) at [0-9a-f]{12} and the inputs of every criterion are unchanged since/);
+    expect(again.stdout).toMatch(
+      /nothing to do: the last run ended EXIT_CONVERGED\(EXACT\) at [0-9a-f]{12} and the inputs of every criterion are unchanged since/,
+    );
   });
 
   test('a change to its inputs invalidates the pass: the check runs again', async () => {
@@ -167,7 +214,11 @@ describe('input-hash reruns', () => {
 
 test('a mission-context file frames the prompt as advisory only, and is protected from the agent', async () => {
   const repo = await makeRepo({
-    'phuc-loop.yml': config({ criteria: [{ id: 'bug1', run: 'grep -q fixed-1 src/status.txt' }], agent: agent('fixer.mjs'), extra: 'mission_context: docs/ethos/ideology.json\n' }),
+    'phuc-loop.yml': config({
+      criteria: [{ id: 'bug1', run: 'grep -q fixed-1 src/status.txt' }],
+      agent: agent('fixer.mjs'),
+      extra: 'mission_context: docs/ethos/ideology.json\n',
+    }),
     'NORTHSTAR.md': NORTHSTAR,
     'src/status.txt': '',
     'docs/ethos/ideology.json': '{"mission": "Make arithmetic trustworthy for everyone."}\n',
@@ -180,3 +231,12 @@ test('a mission-context file frames the prompt as advisory only, and is protecte
   const plan = await readJson<any>(join(repo, 'evidence/loop/plan.json'));
   expect(plan.protected).toContain('docs/ethos/ideology.json');
 });
+
+/** A folder the checks (run as another user in a clean checkout) can keep a counter in. */
+async function stateDir(): Promise<string> {
+  const { mkdtemp, chmod } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const dir = await mkdtemp(join(tmpdir(), 'phuc-state-'));
+  await chmod(dir, 0o777);
+  return dir;
+}

@@ -14,22 +14,30 @@ const alive = async (pid: number) => {
 
 test('divergence: three strictly increasing residuals end EXIT_DIVERGED', async () => {
   const repo = await makeRepo({
-    'phuc-loop.yml': config({ criteria: [{ id: 'zero', run: 'test "$(cat src/count.txt)" = 0' }], agent: agent('worsen.mjs'), extra: 'residual:\n  metric: command\n  run: cat src/count.txt\n' }),
+    'phuc-loop.yml': config({
+      criteria: [{ id: 'zero', run: 'test "$(cat src/count.txt)" = 0' }],
+      agent: agent('worsen.mjs'),
+      extra: 'residual:\n  metric: command\n  run: cat src/count.txt\n',
+    }),
     'NORTHSTAR.md': NORTHSTAR,
-    'src/count.txt': '0\n',
+    'src/count.txt': '1\n',
   });
   const r = await cli(repo, ['run']);
   expect(r.code).toBe(10);
   const rep = await report(repo);
   expect(rep).toMatchObject({ status: 'EXIT_DIVERGED', stop_reason: 'SILENT_DIVERGENCE_DETECTED', iterations_completed: 3, divergence_start_iteration: 0 });
-  expect(rep.halting_certificate).toMatchObject({ type: 'DIVERGED', lane: 'A', residual_history_decimal_strings: ['1', '2', '3'] });
-  expect((await readFile(join(repo, 'evidence/loop/iter_2/agents_md_entry.md'), 'utf8'))).toContain('- residual_direction: DIVERGING');
+  expect(rep.halting_certificate).toMatchObject({ type: 'DIVERGED', lane: 'A', residual_history_decimal_strings: ['2', '3', '4'] });
+  expect(await readFile(join(repo, 'evidence/loop/iter_2/agents_md_entry.md'), 'utf8')).toContain('- residual_direction: DIVERGING');
 });
 
 test('three iterations without a Northstar win: EXIT_BLOCKED(NORTHSTAR_DRIFT); the fast profile logs its budget reductions', async () => {
   const repo = await makeRepo({
     // The failure text differs every iteration: not a repeated signature (STUCK), only no Northstar win.
-    'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'echo "attempt $(wc -l < src/busy.txt)"; false' }], agent: agent('busy.mjs'), extra: 'profile: fast\nstall_iterations: 5\n' }),
+    'phuc-loop.yml': config({
+      criteria: [{ id: 'never', run: 'echo "attempt $(wc -l < src/busy.txt)"; false' }],
+      agent: agent('busy.mjs'),
+      extra: 'profile: fast\nstall_iterations: 5\n',
+    }),
     'NORTHSTAR.md': NORTHSTAR,
     'src/busy.txt': '',
   });
@@ -44,33 +52,43 @@ test('three iterations without a Northstar win: EXIT_BLOCKED(NORTHSTAR_DRIFT); t
   expect(plan.budget.max_iterations).toBe(5);
 });
 
-test('an agent that does nothing: EXIT_BLOCKED(EVIDENCE_INCOMPLETE), with its certificate and entry', async () => {
+test('an agent that does nothing: EXIT_BLOCKED(EVIDENCE_INCOMPLETE); the attempt is not an iteration and nothing is committed', async () => {
   const repo = await makeRepo({ 'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('noop.mjs') }), 'NORTHSTAR.md': NORTHSTAR });
   const r = await cli(repo, ['run']);
   expect(r.code).toBe(12);
   const rep = await report(repo);
-  expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'EVIDENCE_INCOMPLETE', iterations_completed: 1 });
-  expect(await readFile(join(repo, 'evidence/loop/iter_0/agents_md_entry.md'), 'utf8')).toContain('[A] Iteration produced no artifacts');
+  expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'EVIDENCE_INCOMPLETE', iterations_completed: 0 });
+  expect(rep.detail).toMatch(/changed nothing and wrote no report/);
+  expect(await git(repo, 'log', '--format=%s')).toBe('initial\n');
   expect((await cli(repo, ['verify'])).code).toBe(0);
 });
 
-test('an agent that hangs and spawns children is killed with all of them at the time limit', async () => {
+test('an agent that hangs and spawns children is killed with all of them at the time limit (isolation none: the process-tree sweep)', async () => {
   const pids = join(tmpdir(), `phuc-hang-${process.pid}-${Date.now()}.json`);
   const repo = await makeRepo({
-    'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: `${agent('hang.mjs')} ${pids}`, extra: 'budget:\n  max_iterations: 1\n  max_seconds_per_iteration: 2\n' }),
+    'phuc-loop.yml': config({
+      criteria: [{ id: 'never', run: 'false' }],
+      agent: `${agent('hang.mjs')} ${pids}`,
+      extra: 'budget:\n  max_iterations: 1\n  max_seconds_per_iteration: 2\n',
+    }),
     'NORTHSTAR.md': NORTHSTAR,
   });
-  const r = await cli(repo, ['run']);
+  const r = await cli(repo, ['run', '--isolation', 'none']);
   const list = JSON.parse(await readFile(pids, 'utf8')) as number[];
   expect(list).toHaveLength(3);
   for (const pid of list) expect(await alive(pid)).toBe(false);
   expect(r.stdout).toMatch(/iter 0: agent 2\.\d s, killed at the time limit/);
-  expect(r.code).toBe(12); // no change and no report from a killed agent: EVIDENCE_INCOMPLETE
-  expect(await readFile(join(repo, 'evidence/loop/iter_0/agents_md_entry.md'), 'utf8')).toMatch(/\[A\] agent killed at the 2 s limit/);
+  expect(r.code).toBe(12); // no change and no report from a killed agent: an agent failure, nothing committed
+  expect(await report(repo)).toMatchObject({ stop_reason: 'AGENT_FAILED', detail: expect.stringMatching(/killed at the 2 s limit/) });
+  expect(await git(repo, 'log', '--format=%s')).toBe('initial\n');
 });
 
 async function sleepyRepo() {
-  return makeRepo({ 'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('sleepy.mjs') }), 'NORTHSTAR.md': NORTHSTAR, 'src/.keep': '' });
+  return makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('sleepy.mjs') }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/.keep': '',
+  });
 }
 
 test('scratch/STOP during a run stops the agent within the poll interval: BACKPRESSURE', async () => {
@@ -110,7 +128,11 @@ test('SIGTERM during a run (workflow cancellation): the agent is stopped and the
 
 test('SIGTERM during the checks is a pause, not failed checks; the next run continues', async () => {
   const repo = await makeRepo({
-    'phuc-loop.yml': config({ criteria: [{ id: 'slow', run: 'sleep 5; false' }], agent: agent('busy.mjs'), extra: 'residual:\n  metric: command\n  run: echo 1\n' }),
+    'phuc-loop.yml': config({
+      criteria: [{ id: 'slow', run: 'sleep 5; false' }],
+      agent: agent('busy.mjs'),
+      extra: 'residual:\n  metric: command\n  run: echo 1\n',
+    }),
     'NORTHSTAR.md': NORTHSTAR,
     'src/busy.txt': '',
   });
@@ -124,14 +146,15 @@ test('SIGTERM during the checks is a pause, not failed checks; the next run cont
   const rep = await report(repo);
   expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'BACKPRESSURE_SIGNAL' });
   expect(rep.halting_certificate.type).toBe('BACKPRESSURE');
-  expect(rep.halting_certificate.residual_history_decimal_strings).toEqual(['1']);
+  // Not judged: the certificate carries the last measured residual, the history records only measurements.
+  expect(rep.halting_certificate).toMatchObject({ final_residual_decimal_string: '1', residual_history_decimal_strings: [] });
   const next = startCli(repo, ['run']);
   await next.waitFor(/resuming from evidence\/loop: 1 iteration\(s\) on record, next is 1/);
   next.child.kill('SIGTERM');
   await next.done;
 });
 
-test('the cost budget: the agent\'s reported cost is summed exactly and ends the loop', async () => {
+test("the cost budget: the agent's reported cost is summed exactly and ends the loop", async () => {
   const repo = await makeRepo({
     'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('costly.mjs'), extra: 'budget:\n  max_total_cost_usd: "1"\n' }),
     'NORTHSTAR.md': NORTHSTAR,

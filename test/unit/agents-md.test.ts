@@ -1,4 +1,14 @@
-import { COMPACTION_LIMIT_TOKENS, countTokens, extractSection, mergeSection, openQuestionsOf, renderEntry, renderSection, sanitizeAgentText, type Entry } from '../../src/engine/agents-md.js';
+import {
+  COMPACTION_LIMIT_TOKENS,
+  countTokens,
+  extractSection,
+  mergeSection,
+  openQuestionsOf,
+  renderEntry,
+  renderSection,
+  sanitizeAgentText,
+  type Entry,
+} from '../../src/engine/memory/agents-md.js';
 
 const meta = { goal: 'Make tests pass', R_p: '1e-4', max_iterations: 300, rung_target: 274177, northstar: [{ id: 'residual', target: '0' }] };
 
@@ -7,10 +17,21 @@ function entry(n: number, extra = ''): Entry {
     iteration: n,
     tried: [`tried approach ${n} ${extra}`],
     succeeded: [{ lane: 'A', text: `criterion lint passed (exit 0) — iter_${n}/checks/lint.log#${'a'.repeat(64)}` }],
-    failed: [{ lane: 'A', text: `criterion tests failed (exit 1) — iter_${n}/checks/tests.log#${'b'.repeat(64)}` }, { lane: 'C', text: `soft failure ${n} ${extra}` }],
-    residual_metric: 'failing_criteria', residual_value: '1', residual_direction: 'STABLE', certificate: 'NONE',
-    glow: { total: 45, G: 5, L: 25, O: 15, W: 0 }, glow_delta: 0, northstar_distance: '1', northstar_direction: 'STABLE', northstar_distance_delta: '0',
-    open_questions: [`question ${n}`], gbb: { Z: 'z', Sigma: 'true', tau: 't', Gc: '+1', iota: '1', Rp: '1 >= 1e-4' },
+    failed: [
+      { lane: 'A', text: `criterion tests failed (exit 1) — iter_${n}/checks/tests.log#${'b'.repeat(64)}` },
+      { lane: 'C', text: `soft failure ${n} ${extra}` },
+    ],
+    residual_metric: 'failing_criteria',
+    residual_value: '1',
+    residual_direction: 'STABLE',
+    certificate: 'NONE',
+    glow: { total: 45, G: 5, L: 25, O: 15, W: 0 },
+    glow_delta: 0,
+    northstar_distance: '1',
+    northstar_direction: 'STABLE',
+    northstar_distance_delta: '0',
+    open_questions: [`question ${n}`],
+    gbb: { Z: 'z', Sigma: 'true', tau: 't', Gc: '+1', iota: '1', Rp: '1 >= 1e-4' },
   };
 }
 
@@ -46,13 +67,20 @@ describe('AGENTS.md', () => {
   });
 
   test('under the limit nothing is compacted', () => {
-    const s = renderSection({ meta, entries: [0, 1, 2, 3].map((n) => ({ iteration: n, text: renderEntry(entry(n)), link: `iter_${n}/agents_md_entry.md#x` })) });
+    const s = renderSection({
+      meta,
+      entries: [0, 1, 2, 3].map((n) => ({ iteration: n, text: renderEntry(entry(n)), link: `iter_${n}/agents_md_entry.md#x` })),
+    });
     expect(s.compaction).toBeNull();
     expect(s.text).toContain('## Iteration 0');
   });
 
   test('past 8,000 tokens: latest 3 in full, older as witness lines keeping Lane A, oldest archived; bounded at any length', () => {
-    const entries = Array.from({ length: 200 }, (_, n) => ({ iteration: n, text: renderEntry(entry(n, 'word '.repeat(40))), link: `iter_${n}/agents_md_entry.md#${'c'.repeat(64)}` }));
+    const entries = Array.from({ length: 200 }, (_, n) => ({
+      iteration: n,
+      text: renderEntry(entry(n, 'word '.repeat(40))),
+      link: `iter_${n}/agents_md_entry.md#${'c'.repeat(64)}`,
+    }));
     const s = renderSection({ meta, entries });
     expect(s.tokens).toBeLessThanOrEqual(COMPACTION_LIMIT_TOKENS);
     expect(countTokens(s.text)).toBeGreaterThan(COMPACTION_LIMIT_TOKENS * 0.8);

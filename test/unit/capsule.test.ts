@@ -1,17 +1,34 @@
-import { capsuleProblems, renderPrompt, type Capsule } from '../../src/engine/capsule.js';
-import { canonicalJson } from '../../src/engine/canonical.js';
+import { capsuleProblems, renderPrompt, type Capsule } from '../../src/engine/memory/capsule.js';
+import { canonicalJson } from '../../src/engine/common/canonical.js';
 
 const capsule = (): Capsule => ({
-  version: '2.0', goal_statement: 'Make tests pass', acceptance_criteria: ['tests: npm test'], halting_certificates_applicable: ['EXACT'],
+  version: '2.0',
+  goal_statement: 'Make tests pass',
+  acceptance_criteria: ['tests: npm test'],
+  halting_certificates_applicable: ['EXACT'],
   northstar_metrics: [{ id: 'residual', metric: 'm', current: '1', target: '0' }],
   current_state_summary: {
-    iteration_number: 1, residual_current: '1', glow_previous_iteration: null, northstar_distance_current: '1', criteria_met_so_far: [],
-    criteria_still_open: ['tests'], open_questions_from_last_iteration: ['why?'], blocker_class: 'applicability_limited', blocker_reason: 'r', objective: 'o',
+    iteration_number: 1,
+    residual_current: '1',
+    glow_previous_iteration: null,
+    northstar_distance_current: '1',
+    criteria_met_so_far: [],
+    criteria_still_open: ['tests'],
+    open_questions_from_last_iteration: ['why?'],
+    blocker_class: 'applicability_limited',
+    blocker_reason: 'r',
+    objective: 'o',
     detour: [{ criterion: 'tests', signature: 'tests:abcdef012345', failure: 'AssertionError: expected <n>', known_fix: 'add the import' }],
-    reusable_passes: [{ criterion: 'lint', from: 'iteration 0', evidence: `iter_0/checks/lint.log#${'b'.repeat(64)}` }], agent: 'claude', escalated: false,
+    reusable_passes: [{ criterion: 'lint', from: 'iteration 0', evidence: `iter_0/checks/lint.log#${'b'.repeat(64)}` }],
+    agent: 'claude',
+    escalated: false,
   },
-  accumulated_learnings: '# learnings', remaining_budget: { iterations_remaining: 9, tool_calls_remaining: 500, seconds_remaining: 100, cost_remaining_usd: null },
-  artifact_links: [{ path: 'evidence/loop/plan.json', sha256: 'a'.repeat(64), role: 'plan' }], skill_pack: ['prime-safety'], subagent_role: 'Scout', rung_target: 641,
+  accumulated_learnings: '# learnings',
+  remaining_budget: { iterations_remaining: 9, tool_calls_remaining: 500, seconds_remaining: 100, cost_remaining_usd: null },
+  artifact_links: [{ path: 'evidence/loop/plan.json', sha256: 'a'.repeat(64), role: 'plan' }],
+  skill_pack: ['prime-safety'],
+  subagent_role: 'Scout',
+  rung_target: 641,
 });
 
 describe('CNF capsule', () => {
@@ -24,21 +41,72 @@ describe('CNF capsule', () => {
     expect(canonicalJson(JSON.parse(text))).toBe(text);
   });
   test.each([
-    ['missing field', (c: Capsule) => { delete (c as Partial<Capsule>).artifact_links; }, /missing field artifact_links/],
-    ['missing summary field', (c: Capsule) => { delete (c.current_state_summary as Partial<Capsule['current_state_summary']>).open_questions_from_last_iteration; }, /current_state_summary.open_questions_from_last_iteration/],
-    ['host path', (c: Capsule) => { c.accumulated_learnings = 'see /tmp/repo/src/x.ts'; }, /host-specific path/],
-    ['timestamp', (c: Capsule) => { c.accumulated_learnings = 'at 2026-11-22T10:00:00Z'; }, /timestamp/],
-    ['conversation reference', (c: Capsule) => { c.current_state_summary.open_questions_from_last_iteration = ['As we discussed, do X']; }, /earlier conversation/],
-    ['float residual', (c: Capsule) => { (c.current_state_summary as unknown as Record<string, unknown>).residual_current = 0.5; }, /non-integer number/],
+    [
+      'missing field',
+      (c: Capsule) => {
+        delete (c as Partial<Capsule>).artifact_links;
+      },
+      /missing field artifact_links/,
+    ],
+    [
+      'missing summary field',
+      (c: Capsule) => {
+        delete (c.current_state_summary as Partial<Capsule['current_state_summary']>).open_questions_from_last_iteration;
+      },
+      /current_state_summary.open_questions_from_last_iteration/,
+    ],
+    [
+      'host path',
+      (c: Capsule) => {
+        c.accumulated_learnings = 'see /tmp/repo/src/x.ts';
+      },
+      /host-specific path/,
+    ],
+    [
+      'timestamp',
+      (c: Capsule) => {
+        c.accumulated_learnings = 'at 2026-11-22T10:00:00Z';
+      },
+      /timestamp/,
+    ],
+    [
+      'conversation reference',
+      (c: Capsule) => {
+        c.current_state_summary.open_questions_from_last_iteration = ['As we discussed, do X'];
+      },
+      /earlier conversation/,
+    ],
+    [
+      'float residual',
+      (c: Capsule) => {
+        (c.current_state_summary as unknown as Record<string, unknown>).residual_current = 0.5;
+      },
+      /non-integer number/,
+    ],
   ])('%s is refused', (_n, mutate, re) => {
     const c = capsule();
     mutate(c);
     expect(capsuleProblems(c, ['/tmp/repo']).join('\n')).toMatch(re);
   });
   test('the prompt follows the DEGA contract and is a pure function of the capsule', () => {
-    const x = { criteria: [{ id: 'tests', run: 'npm test' }], protectedPaths: ['test/**'], R_p: '1e-4', residualMetric: 'failing_criteria', evidenceDir: 'evidence/loop' };
+    const x = {
+      criteria: [{ id: 'tests', run: 'npm test' }],
+      protectedPaths: ['test/**'],
+      R_p: '1e-4',
+      residualMetric: 'failing_criteria',
+      evidenceDir: 'evidence/loop',
+    };
     const p = renderPrompt(capsule(), x);
-    for (const h of ['## 1. Evidence snapshot', '## 2. Blocker class', '## 3. Objective', '## 4. Non-goals', '## 5. Commands', '## 6. Done criteria', '## 7. Response contract']) expect(p).toContain(h);
+    for (const h of [
+      '## 1. Evidence snapshot',
+      '## 2. Blocker class',
+      '## 3. Objective',
+      '## 4. Non-goals',
+      '## 5. Commands',
+      '## 6. Done criteria',
+      '## 7. Response contract',
+    ])
+      expect(p).toContain(h);
     expect(p).toContain('PHUC_REPORT_FILE');
     expect(p).toContain('### Detour: the same failure twice in a row');
     expect(p).toContain('Known fix: add the import');

@@ -1,4 +1,6 @@
-import { ConfigError, configJsonSchema, parseConfig } from '../../src/engine/config.js';
+import { ConfigError } from '../../src/engine/common/errors.js';
+import { configJsonSchema, parseConfig } from '../../src/engine/config/config.js';
+import { filesNamedBy } from '../../src/engine/config/plan.js';
 
 const GOOD = `version: 2
 goal: Make the test suite pass without weakening any test.
@@ -42,7 +44,9 @@ describe('phuc-loop.yml', () => {
   });
 
   test('an unquoted YAML Decimal keeps its exact source text, never a float', () => {
-    const c = parseConfig(GOOD.replace('R_p: "1e-4"', 'R_p: 0.1000000000000000000001').replace('max_total_cost_usd: "25"', 'max_total_cost_usd: 0.30000000000000004441'));
+    const c = parseConfig(
+      GOOD.replace('R_p: "1e-4"', 'R_p: 0.1000000000000000000001').replace('max_total_cost_usd: "25"', 'max_total_cost_usd: 0.30000000000000004441'),
+    );
     expect(c.R_p).toBe('0.1000000000000000000001');
     expect(c.budget.max_total_cost_usd).toBe('0.30000000000000004441');
   });
@@ -50,14 +54,26 @@ describe('phuc-loop.yml', () => {
   test.each([
     ['agent preset', GOOD.replace('use: claude', 'use: claudex'), 'agent.use: got "claudex"; allowed: claude | codex | gemini | aider | command'],
     ['profile', GOOD.replace('profile: strict', 'profile: fastest'), 'profile: got "fastest"; allowed: strict | fast | benchmark_adapt'],
-    ['metric', GOOD.replace('metric: failing_criteria', 'metric: coverage'), 'residual.metric: got "coverage"; allowed: failing_criteria | failing_tests_fraction | command'],
-    ['certificate type', GOOD.replace('[EXACT, CONVERGED, DIVERGED]', '[EXACT, DONE]'), 'certificates.1: got "DONE"; allowed: EXACT | CONVERGED | TIMEOUT | BACKPRESSURE | DIVERGED'],
+    [
+      'metric',
+      GOOD.replace('metric: failing_criteria', 'metric: coverage'),
+      'residual.metric: got "coverage"; allowed: failing_criteria | failing_tests_fraction | command',
+    ],
+    [
+      'certificate type',
+      GOOD.replace('[EXACT, CONVERGED, DIVERGED]', '[EXACT, DONE]'),
+      'certificates.1: got "DONE"; allowed: EXACT | CONVERGED | TIMEOUT | BACKPRESSURE | DIVERGED',
+    ],
     ['rung', GOOD.replace('rung_target: 274177', 'rung_target: 1000'), 'rung_target: got 1000; must be one of 641 | 274177 | 65537'],
     ['R_p not a Decimal', GOOD.replace('R_p: "1e-4"', 'R_p: "1,5"'), 'R_p: must be a Decimal'],
     ['R_p NaN', GOOD.replace('R_p: "1e-4"', 'R_p: NaN'), 'R_p: must be a Decimal'],
     ['version', GOOD.replace('version: 2', 'version: 1'), 'version: got 1; allowed: 2'],
     ['empty goal', GOOD.replace(/goal: .*/, 'goal: ""'), 'goal: got ""; must state the goal of the loop'],
-    ['no criteria', GOOD.replace(/acceptance_criteria:[\s\S]*?certificates/, 'acceptance_criteria: []\ncertificates'), 'acceptance_criteria: got []; must list at least one criterion'],
+    [
+      'no criteria',
+      GOOD.replace(/acceptance_criteria:[\s\S]*?certificates/, 'acceptance_criteria: []\ncertificates'),
+      'acceptance_criteria: got []; must list at least one criterion',
+    ],
     ['empty run', GOOD.replace('run: npm test', 'run: "  "'), 'acceptance_criteria.0.run: got "  "; must be a non-empty shell command'],
     ['bad id', GOOD.replace('id: tests', 'id: "my tests"'), 'acceptance_criteria.0.id: got "my tests"'],
     ['timeout', GOOD.replace('timeout_seconds: 900', 'timeout_seconds: -5'), 'acceptance_criteria.0.timeout_seconds: got -5'],
@@ -68,7 +84,11 @@ describe('phuc-loop.yml', () => {
     ['no success certificate', GOOD.replace('[EXACT, CONVERGED, DIVERGED]', '[DIVERGED]'), 'certificates: must include EXACT or CONVERGED'],
     ['CONVERGED without R_p', GOOD.replace('R_p: "1e-4"\n', ''), 'R_p: is required when certificates include CONVERGED'],
     ['command agent without run', GOOD.replace('use: claude', 'use: command'), 'agent.run: is required when agent.use is command'],
-    ['junit missing', GOOD.replace('metric: failing_criteria', 'metric: failing_tests_fraction'), 'residual.junit: is required for metric failing_tests_fraction'],
+    [
+      'junit missing',
+      GOOD.replace('metric: failing_criteria', 'metric: failing_tests_fraction'),
+      'residual.junit: is required for metric failing_tests_fraction',
+    ],
     ['command metric without run', GOOD.replace('metric: failing_criteria', 'metric: command'), 'residual.run: is required for metric command'],
     ['rung 65537 without security', GOOD.replace('rung_target: 274177', 'rung_target: 65537'), 'security: is required for rung_target 65537'],
     ['duplicate ids', GOOD.replace('certificates:', '  - id: tests\n    run: "true"\ncertificates:'), 'acceptance_criteria.1.id: duplicates id "tests"'],
@@ -78,7 +98,11 @@ describe('phuc-loop.yml', () => {
 
   test('a missing required field is named', () => {
     expect(problems('version: 2\ngoal: x\n')).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^acceptance_criteria: is required/), expect.stringMatching(/^certificates: is required/), expect.stringMatching(/^agent: is required/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^acceptance_criteria: is required/),
+        expect.stringMatching(/^certificates: is required/),
+        expect.stringMatching(/^agent: is required/),
+      ]),
     );
   });
 
@@ -91,5 +115,21 @@ describe('phuc-loop.yml', () => {
     const s = configJsonSchema() as { properties: Record<string, { enum?: string[] }>; required: string[] };
     expect(s.required).toEqual(expect.arrayContaining(['version', 'goal', 'acceptance_criteria', 'certificates', 'agent']));
     expect(JSON.stringify(s.properties.profile)).toContain('benchmark_adapt');
+  });
+});
+
+describe('the files a criterion runs are protected, the files it reads are the work', () => {
+  const files = new Set(['check.sh', 'test/check.sh', 'scripts/score.js', 'src/status.txt', 'src/main.py', 'verify.py']);
+  test.each([
+    ['./check.sh', ['check.sh']],
+    ['sh test/check.sh && echo ok', ['test/check.sh']],
+    ['bash -e test/check.sh', ['test/check.sh']],
+    ['timeout 60 node scripts/score.js src/status.txt', ['scripts/score.js']],
+    ['env -i CI=1 python3 verify.py src/main.py', ['verify.py']],
+    ['grep -q fixed-1 src/status.txt', []],
+    ['test -f src/main.py; cat src/status.txt | grep ok', []],
+    ['npm test', []],
+  ])('%s', (command, expected) => {
+    expect(filesNamedBy(command, files).sort()).toEqual([...expected].sort());
   });
 });

@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sha256 } from '../../src/engine/canonical.js';
-import { EvidenceStore } from '../../src/engine/evidence.js';
+import { sha256 } from '../../src/engine/common/canonical.js';
+import { EvidenceStore } from '../../src/engine/evidence/evidence.js';
 
 describe('evidence store', () => {
   test('atomic writes, manifest with sha256, append-only logs, links', async () => {

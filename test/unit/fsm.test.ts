@@ -1,4 +1,5 @@
-import { EXIT_CODES, Fsm, InvariantViolation, isTerminal, STATES, TRANSITIONS } from '../../src/engine/fsm.js';
+import { InvariantViolation } from '../../src/engine/common/errors.js';
+import { EXIT_CODES, Fsm, isTerminal, STATES, TRANSITIONS } from '../../src/engine/loop/fsm.js';
 
 describe('FSM (seed §3)', () => {
   test('every state of the seed, five terminal', () => {
@@ -7,7 +8,19 @@ describe('FSM (seed §3)', () => {
   });
   test('a full iteration path is legal; an illegal transition is an invariant violation', () => {
     const f = new Fsm();
-    for (const s of ['INTAKE_GOAL', 'NULL_CHECK', 'DREAM_GOAL', 'SPAWN_SUBAGENT', 'COLLECT_ARTIFACTS', 'CHECK_HALTING', 'ACCUMULATE_LEARNINGS', 'GLOW_CHECK', 'BUDGET_CHECK', 'SPAWN_SUBAGENT'] as const) f.to(s);
+    for (const s of [
+      'INTAKE_GOAL',
+      'NULL_CHECK',
+      'DREAM_GOAL',
+      'SPAWN_SUBAGENT',
+      'COLLECT_ARTIFACTS',
+      'CHECK_HALTING',
+      'ACCUMULATE_LEARNINGS',
+      'GLOW_CHECK',
+      'BUDGET_CHECK',
+      'SPAWN_SUBAGENT',
+    ] as const)
+      f.to(s);
     expect(() => f.to('EXIT_CONVERGED')).toThrow(InvariantViolation);
     expect(TRANSITIONS.NULL_CHECK).toContain('EXIT_NEED_INFO');
   });
@@ -19,7 +32,7 @@ describe('FSM (seed §3)', () => {
 
 describe('rungs', () => {
   test('65537 is the highest rung, above 274177, although a smaller number', async () => {
-    const { rungLevel } = await import('../../src/engine/audit.js');
+    const { rungLevel } = await import('../../src/engine/judge/audit.js');
     expect(rungLevel(65537)).toBeGreaterThan(rungLevel(274177));
     expect(rungLevel(274177)).toBeGreaterThan(rungLevel(641));
     expect(rungLevel(641)).toBeGreaterThan(rungLevel(0));

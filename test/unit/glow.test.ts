@@ -1,10 +1,27 @@
-import { Decimal } from '../../src/engine/decimal.js';
-import { scoreGlow, trailingZeroW, type GlowInput } from '../../src/engine/glow.js';
+import { Decimal } from '../../src/engine/common/decimal.js';
+import { scoreGlow, trailingZeroW, type GlowInput } from '../../src/engine/judge/glow.js';
 
 const input = (over: Partial<GlowInput>): GlowInput => ({
-  iteration: 1, previouslyMet: new Map([['a', false], ['b', false]]), met: new Map([['a', false], ['b', false]]),
-  previousResidual: new Decimal(2), residual: new Decimal(2), R_p: new Decimal('1e-4'), diffProduced: false, report: 'absent',
-  newLaneA: false, newLaneB: false, laneC: false, previousDistance: new Decimal(1), distance: new Decimal(1), ...over,
+  iteration: 1,
+  previouslyMet: new Map([
+    ['a', false],
+    ['b', false],
+  ]),
+  met: new Map([
+    ['a', false],
+    ['b', false],
+  ]),
+  previousResidual: new Decimal(2),
+  residual: new Decimal(2),
+  R_p: new Decimal('1e-4'),
+  diffProduced: false,
+  report: 'absent',
+  newLaneA: false,
+  newLaneB: false,
+  laneC: false,
+  previousDistance: new Decimal(1),
+  distance: new Decimal(1),
+  ...over,
 });
 
 describe('GLOW (seed §4.1 tables)', () => {
@@ -12,7 +29,17 @@ describe('GLOW (seed §4.1 tables)', () => {
     expect(scoreGlow(input({}))).toMatchObject({ G: 0, L: 0, O: 0, W: 0, total: 0 });
   });
   test('G: 25 newly met > 15 residual −30% > 5 artifact', () => {
-    expect(scoreGlow(input({ met: new Map([['a', true], ['b', false]]), residual: new Decimal(1) })).G).toBe(25);
+    expect(
+      scoreGlow(
+        input({
+          met: new Map([
+            ['a', true],
+            ['b', false],
+          ]),
+          residual: new Decimal(1),
+        }),
+      ).G,
+    ).toBe(25);
     expect(scoreGlow(input({ previousResidual: new Decimal(10), residual: new Decimal('6.9') })).G).toBe(15);
     expect(scoreGlow(input({ previousResidual: new Decimal(10), residual: new Decimal(7) })).G).toBe(0);
     expect(scoreGlow(input({ diffProduced: true })).G).toBe(5);
@@ -31,7 +58,16 @@ describe('GLOW (seed §4.1 tables)', () => {
   test('W: 25 below R_p > 20 northstar closer > 15 newly true > 5 residual fell', () => {
     expect(scoreGlow(input({ residual: new Decimal(0) })).W).toBe(25);
     expect(scoreGlow(input({ distance: new Decimal('0.5') })).W).toBe(20);
-    expect(scoreGlow(input({ met: new Map([['a', true], ['b', false]]) })).W).toBe(15);
+    expect(
+      scoreGlow(
+        input({
+          met: new Map([
+            ['a', true],
+            ['b', false],
+          ]),
+        }),
+      ).W,
+    ).toBe(15);
     expect(scoreGlow(input({ residual: new Decimal('1.9') })).W).toBe(5);
     expect(scoreGlow(input({ R_p: null, residual: new Decimal(0) })).W).toBe(25);
   });

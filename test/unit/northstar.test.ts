@@ -1,5 +1,5 @@
-import { Decimal } from '../../src/engine/decimal.js';
-import { distance, measure, NorthstarError, parseNorthstar, snapshot } from '../../src/engine/northstar.js';
+import { Decimal } from '../../src/engine/common/decimal.js';
+import { distance, measure, NorthstarError, parseNorthstar, snapshot } from '../../src/engine/judge/northstar.js';
 
 const TABLE = `# Northstar
 
@@ -44,7 +44,7 @@ describe('NORTHSTAR.md', () => {
     const ctx = {
       residual: new Decimal(1),
       criteriaMet: new Map([['tests', true]]),
-      runCommand: async () => ({ output: 'noise\n0.75\n' }),
+      runCommand: () => Promise.resolve({ output: 'noise\n0.75\n' }),
     };
     const readings = await Promise.all(metrics.map((m) => measure(m, ctx)));
     expect(readings.map((r) => r.value)).toEqual(['1', '1', '0.75', '10']);
@@ -55,7 +55,7 @@ describe('NORTHSTAR.md', () => {
 
   test('a measure command whose last line is not a Decimal is an error, never 0', async () => {
     const [m] = parseNorthstar(TABLE, ['tests']).slice(2);
-    const r = await measure(m, { residual: new Decimal(0), criteriaMet: new Map(), runCommand: async () => ({ output: '1,5\n' }) });
+    const r = await measure(m, { residual: new Decimal(0), criteriaMet: new Map(), runCommand: () => Promise.resolve({ output: '1,5\n' }) });
     expect(r.value).toBeNull();
     expect(r.error).toMatch(/not a Decimal/);
     const snap = snapshot([m], [r], new Map());

@@ -1,8 +1,11 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NodeProcessRunner, OutputCapture, RUN_TAG_VAR } from '../../src/engine/process.js';
-import type { RunSpec } from '../../src/engine/ports.js';
+import { NodeProcessRunner, OutputCapture, RUN_TAG_VAR } from '../../src/engine/os/process.js';
+import type { ContainedRun, RunSpec } from '../../src/engine/os/ports.js';
+import { ROOT } from '../helpers/repo.js';
 
 const runner = new NodeProcessRunner({ killGraceMs: 300 });
 let dir: string;
@@ -32,10 +35,7 @@ function isGone(pid: number): boolean {
 }
 
 function pidsIn(file: string): number[] {
-  return readFileSync(file, 'utf8')
-    .split(/\s+/)
-    .filter(Boolean)
-    .map(Number);
+  return readFileSync(file, 'utf8').split(/\s+/).filter(Boolean).map(Number);
 }
 
 /** Test cleanup only: never leave a stray sleep behind, even when an assertion fails. */
@@ -65,7 +65,9 @@ describe('NodeProcessRunner basics', () => {
     const r = await runner.run(spec('cat; echo "[eof]"', { stdin: 'héllo\nworld\n' }));
     expect(r.stdout).toBe('héllo\nworld\n[eof]\n');
     const big = 'x'.repeat(1_000_000);
-    const r2 = await runner.run(spec(process.execPath, { args: ['-e', 'let n=0;process.stdin.on("data",c=>n+=c.length).on("end",()=>console.log(n))'], stdin: big }));
+    const r2 = await runner.run(
+      spec(process.execPath, { args: ['-e', 'let n=0;process.stdin.on("data",c=>n+=c.length).on("end",()=>console.log(n))'], stdin: big }),
+    );
     expect(r2.stdout.trim()).toBe(String(big.length));
   });
 
@@ -198,7 +200,7 @@ describe('killing the whole tree', () => {
     try {
       expect(r).toMatchObject({ exitCode: 0, stdout: 'done\n', timedOut: false });
       expect(performance.now() - started).toBeLessThan(2000);
-      expect(isGone(all[0]!)).toBe(true);
+      expect(isGone(all[0])).toBe(true);
     } finally {
       killAll(all);
     }
@@ -212,7 +214,7 @@ describe('killing the whole tree', () => {
     const all = pidsIn(pids);
     try {
       expect(r).toMatchObject({ exitCode: 0, stdout: 'done\n' });
-      expect(isGone(all[0]!)).toBe(true);
+      expect(isGone(all[0])).toBe(true);
     } finally {
       killAll(all);
     }
@@ -224,5 +226,89 @@ describe('killing the whole tree', () => {
     const r = await slow.run(spec('echo hi'));
     expect(r.stdout).toBe('hi\n');
     expect(performance.now() - started).toBeLessThan(1500);
+  });
+});
+
+describe('contained runs (RunSpec.contained, set by Sandbox.wrap)', () => {
+  const containment = () => {
+    const calls = { forceKill: [] as number[], release: 0 };
+    const contained: ContainedRun = {
+      graceMs: 100,
+      forceKill: (pid) => {
+        calls.forceKill.push(pid);
+        process.kill(-pid, 'SIGKILL');
+        return Promise.resolve();
+      },
+      release: () => {
+        calls.release++;
+        return Promise.resolve();
+      },
+    };
+    return { calls, contained };
+  };
+
+  test('the environment is exactly the given one (no run tag) and the run is released once', async () => {
+    const { calls, contained } = containment();
+    const r = await runner.run(spec(`env | grep -c '^${RUN_TAG_VAR}=' || true`, { contained }));
+    expect(r).toMatchObject({ exitCode: 0, stdout: '0\n' });
+    expect(calls).toEqual({ forceKill: [], release: 1 });
+  });
+
+  test('a stop sends SIGTERM to the process group; the run is force-killed only when it outlasts the grace', async () => {
+    const polite = containment();
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 200);
+    const r1 = await runner.run(spec('sleep 30 & wait', { contained: polite.contained, signal: ac.signal }));
+    expect(r1).toMatchObject({ aborted: true, exitCode: null, signal: 'SIGTERM' });
+    expect(polite.calls).toEqual({ forceKill: [], release: 1 });
+
+    const stubborn = containment();
+    const r2 = await runner.run(spec('trap "" TERM; while :; do sleep 0.05; done', { contained: stubborn.contained, timeoutMs: 200 }));
+    expect(r2).toMatchObject({ timedOut: true, signal: 'SIGKILL' });
+    expect(stubborn.calls.forceKill).toHaveLength(1);
+    expect(stubborn.calls.release).toBe(1);
+    expect(r2.durationMs).toBeLessThan(200 + 100 + 1000 + 1500);
+  });
+});
+
+describe("ShellSession (the loop's git shell)", () => {
+  // A stand-in loop: starts a session, survives SIGINT (the loop handles Ctrl-C itself), and runs one
+  // more command through the session on each line of input.
+  const host = (dir: string) => `
+    import { ShellSession } from ${JSON.stringify(join(ROOT, 'src/engine/os/process.ts'))};
+    process.on('SIGINT', () => console.log('sigint'));
+    const s = await ShellSession.start(${JSON.stringify(dir)}, { PATH: process.env.PATH });
+    console.log('shell ' + (await s.run('echo $$')).stdout.trim());
+    process.stdin.on('data', async () => {
+      const r = await s.run('echo alive').catch((e) => ({ stdout: e.message }));
+      console.log('after ' + r.stdout.trim());
+    });`;
+
+  test('a Ctrl-C at the terminal does not reach it, and it ends with the loop', async () => {
+    const file = join(dir, 'host.mts');
+    await writeFile(file, host(dir));
+    // Its own process group, like a terminal's foreground job.
+    const loop = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, detached: true, stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    loop.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const waitOut = async (re: RegExp) => {
+      const end = Date.now() + 30_000;
+      while (!re.test(out) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      return re.exec(out);
+    };
+    try {
+      const shell = Number((await waitOut(/shell (\d+)\n/))?.[1]);
+      expect(shell).toBeGreaterThan(0);
+      process.kill(-loop.pid!, 'SIGINT'); // what the terminal does on Ctrl-C
+      await waitOut(/sigint\n/);
+      loop.stdin.write('\n');
+      expect((await waitOut(/after .*\n/))?.[0]).toBe('after alive\n');
+      loop.kill('SIGKILL');
+      const end = Date.now() + 10_000;
+      while (!isGone(shell) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      expect(isGone(shell)).toBe(true);
+    } finally {
+      killAll([loop.pid!]);
+    }
   });
 });

@@ -1,7 +1,7 @@
-import { parseVerdict } from '../../src/engine/critic.js';
-import { Decimal } from '../../src/engine/decimal.js';
-import { improvement, initialProgress, trackSignatures, trackStall } from '../../src/engine/progress.js';
-import { detourFor, failureSignature, normalizeFailure } from '../../src/engine/signature.js';
+import { parseVerdict } from '../../src/engine/agent/critic.js';
+import { Decimal } from '../../src/engine/common/decimal.js';
+import { improvement, initialProgress, trackSignatures, trackStall } from '../../src/engine/loop/progress.js';
+import { detourFor, failureSignature, normalizeFailure } from '../../src/engine/judge/signature.js';
 
 describe('failure signatures', () => {
   test('paths, line numbers, timings and hex ids are stripped; the message stays', () => {
@@ -45,14 +45,15 @@ describe('stall and escalation', () => {
     expect(trackStall(p, new Decimal('2.5'), o).stalledOut).toBe(false);
     expect(trackStall(p, new Decimal(2), o).stalledOut).toBe(true);
   });
-  test('escalates once after two stalled iterations, then counts again', () => {
+  test('escalates once after two stalled iterations; the stall count goes on (no new window after an escalation)', () => {
     const p = initialProgress('1');
-    const o = { stallIterations: 3, canEscalate: true, iteration: 4 };
+    const o = { stallIterations: 4, canEscalate: true, iteration: 4 };
     trackStall(p, new Decimal(1), o);
     expect(trackStall(p, new Decimal(1), o)).toEqual({ escalate: true, stalledOut: false });
     expect(p.escalated_at).toBe(5);
-    for (let k = 0; k < 2; k++) expect(trackStall(p, new Decimal(1), o)).toEqual({ escalate: false, stalledOut: false });
+    expect(trackStall(p, new Decimal(1), o)).toEqual({ escalate: false, stalledOut: false });
     expect(trackStall(p, new Decimal(1), o)).toEqual({ escalate: false, stalledOut: true });
+    expect(p.stalled).toBe(4);
   });
   test('DEGA improvement: class rank, then residual, then fail-closed signals', () => {
     const base = { class: 'margin_limited' as const, residual: '2', failClosed: 0 };
@@ -67,8 +68,23 @@ describe('stall and escalation', () => {
 
 describe('critic verdicts', () => {
   test('a verdict from the report file, with routing.can_further_iteration_help', () => {
-    const v = parseVerdict(JSON.stringify({ status: 'UNVERIFIED', routing: { can_further_iteration_help: false, reason: 'arch' }, concerns: [{ file: 'a.ts', line: 3, severity: 'high', recommendation: 'r' }] }), '');
-    expect(v).toEqual({ state: 'valid', verdict: { status: 'UNVERIFIED', can_further_iteration_help: false, reason: 'arch', concerns: [{ file: 'a.ts', line: 3, severity: 'high', recommendation: 'r' }] } });
+    const v = parseVerdict(
+      JSON.stringify({
+        status: 'UNVERIFIED',
+        routing: { can_further_iteration_help: false, reason: 'arch' },
+        concerns: [{ file: 'a.ts', line: 3, severity: 'high', recommendation: 'r' }],
+      }),
+      '',
+    );
+    expect(v).toEqual({
+      state: 'valid',
+      verdict: {
+        status: 'UNVERIFIED',
+        can_further_iteration_help: false,
+        reason: 'arch',
+        concerns: [{ file: 'a.ts', line: 3, severity: 'high', recommendation: 'r' }],
+      },
+    });
   });
   test('or the last JSON object printed', () => {
     const v = parseVerdict(null, 'thinking...\n{"status":"VERIFIED","can_further_iteration_help":true,"concerns":[]}\n');

@@ -1,0 +1,381 @@
+// SPAWN_SUBAGENT and COLLECT_ARTIFACTS: one fresh agent process per iteration, stopped by its time
+// limit or by backpressure, then its changes attributed, guarded, staged and hashed.
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readFile, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import picomatch from 'picomatch';
+import { agentInvocation, describeInvocation, type InvocationRecord, parseAgentOutcome, REPORT_PATH, type AgentOutcome } from './agents.js';
+import type { KeyProxy } from './key-proxy.js';
+import type { Sandbox } from '../os/sandbox.js';
+import { agentEnvironment } from '../os/secrets.js';
+import { sha256 } from '../common/canonical.js';
+import type { AgentPresetName } from '../config/config.js';
+import { atomicWrite, type EvidenceStore, type ManifestEntry } from '../evidence/evidence.js';
+import type { ChangedPath, Git } from '../os/git.js';
+import type { ProcessRunner, RunResult, StopSource } from '../os/ports.js';
+import { firstStop } from '../loop/backpressure.js';
+import { InvariantViolation } from '../common/errors.js';
+
+export interface AgentSpec {
+  preset: AgentPresetName;
+  run?: string;
+  model?: string;
+  args: string[];
+  maxTurns: number;
+}
+
+/**
+ * The dirty paths before the agent ran, with their content: only what the agent changed is
+ * attributed to it, and a user's uncommitted file the agent touched is put back as the user had it.
+ */
+export type DirtySnapshot = Map<string, { sha: string | null; data: Buffer | null }>;
+
+export async function snapshotDirty(git: Git, cwd: string): Promise<DirtySnapshot> {
+  const snap: DirtySnapshot = new Map();
+  for (const c of await git.status()) {
+    const data = await readFile(join(cwd, c.path)).catch(() => null); // deleted (or unreadable): the absence is the fingerprint
+    snap.set(c.path, { sha: data === null ? null : sha256(data), data });
+  }
+  return snap;
+}
+
+async function fingerprint(cwd: string, c: ChangedPath): Promise<string | null> {
+  const data = await readFile(join(cwd, c.path)).catch(() => null);
+  return data === null ? null : sha256(data);
+}
+
+/** Puts `paths` back as they were before the agent: the user's uncommitted version, else HEAD's. */
+export async function restoreBefore(git: Git, cwd: string, before: DirtySnapshot, paths: string[]): Promise<void> {
+  const fromHead = paths.filter((p) => !before.has(p));
+  if (fromHead.length) await git.restoreFromHead(fromHead);
+  for (const p of paths.filter((x) => before.has(x))) {
+    const was = before.get(p)!.data;
+    if (was === null) await rm(join(cwd, p), { force: true });
+    else {
+      await mkdir(dirname(join(cwd, p)), { recursive: true });
+      await atomicWrite(join(cwd, p), was);
+    }
+  }
+}
+
+/** Paths whose content differs from the snapshot taken before the agent ran. */
+export async function changedSince(git: Git, cwd: string, before: DirtySnapshot): Promise<string[]> {
+  const now = await git.status();
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const c of now) {
+    seen.add(c.path);
+    if (!before.has(c.path) || before.get(c.path)!.sha !== (await fingerprint(cwd, c))) out.push(c.path);
+  }
+  // A path that was dirty before and is clean now was restored by the agent: also its change.
+  for (const p of before.keys()) if (!seen.has(p)) out.push(p);
+  return out.sort();
+}
+
+/** Whether package.json's `scripts` entries among `names` differ from before the agent ran. */
+async function scriptsDiffer(git: Git, cwd: string, before: DirtySnapshot, names: string[]): Promise<boolean> {
+  if (names.length === 0) return false;
+  const was = before.has('package.json')
+    ? (before.get('package.json')!.data?.toString('utf8') ?? null)
+    : await git.run(['show', 'HEAD:package.json'], { allowFail: true });
+  const now = await readFile(join(cwd, 'package.json'), 'utf8').catch(() => null);
+  const scripts = (text: string | null): Record<string, unknown> => {
+    try {
+      const v = JSON.parse(text ?? '{}') as { scripts?: Record<string, unknown> };
+      return v.scripts && typeof v.scripts === 'object' ? v.scripts : {};
+    } catch {
+      return { '(unparseable package.json)': text };
+    }
+  };
+  const a = scripts(was);
+  const b = scripts(now);
+  return names.some((n) => JSON.stringify(a[n]) !== JSON.stringify(b[n]));
+}
+
+/**
+ * A name the glob matcher cannot judge (control characters, line separators, bytes that are not
+ * UTF-8) is taken as protected: a violation, never a pass.
+ */
+export function protectedMatcher(globs: string[]): (path: string) => boolean {
+  const m = picomatch(globs, { dot: true });
+  // eslint-disable-next-line no-control-regex -- control characters in a path are what this test looks for
+  return (p) => /[\u0000-\u001f\u007f\u2028\u2029\ufffd]/.test(p) || m(p);
+}
+
+export interface AgentRun {
+  result: RunResult;
+  backpressure: string | null;
+  /** What the CLI's own output says: cost, tokens, tool calls, its error text, a rate limit. */
+  outcome: AgentOutcome;
+  /** How it was started (argv, variable names, CLI version): evidence, secrets masked. */
+  invocation: InvocationRecord;
+}
+
+export interface SpawnOptions {
+  runner: ProcessRunner;
+  cwd: string;
+  spec: AgentSpec;
+  prompt: string;
+  capsule: string;
+  iteration: number;
+  baseEnv: Record<string, string | undefined>;
+  timeoutMs: number;
+  /** No output for this long stops the agent (agent.idle_seconds): an agent failure. */
+  idleMs?: number;
+  stopSources: readonly StopSource[];
+  pollMs: number;
+  /** Aborted when the process itself is asked to stop (signals). */
+  signal?: AbortSignal;
+  /** PHUC_ROLE of the process (the agent, or the critic). */
+  role?: string;
+  sandbox: Sandbox;
+  /** A folder the loop and the agent user both reach: the prompt and capsule go there. */
+  exchangeDir: string;
+  /** Holds the agent's API key when agent.key_proxy is on and the preset takes a base URL. */
+  keyProxy: KeyProxy | null;
+  mask: (text: string) => string;
+  cliVersion: string | null;
+  /** A line every 30 s while the agent works (it may print nothing for minutes). */
+  heartbeat?: (elapsedS: number) => void;
+}
+
+/** Variables the sandbox sets for its role (a fresh HOME and TMPDIR, a PATH the role can reach). */
+const ROLE_OWNED = ['HOME', 'TMPDIR', 'USER', 'LOGNAME', 'PATH', 'PWD', 'OLDPWD'];
+
+let activeAgents = 0;
+
+/**
+ * Runs the agent as a fresh process, as the sandbox's agent user: the work tree is its while it
+ * runs and the loop's again afterwards; STOP sources are polled while it runs.
+ */
+export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
+  // STACKED_SPECULATIVE_ITERATIONS: never more than one agent at a time (its edits would mix with the next one's).
+  if (activeAgents > 0) throw new InvariantViolation('STACKED_SPECULATIVE_ITERATIONS', 'an agent is already running');
+  const reportFile = join(o.cwd, REPORT_PATH);
+  await takeReport(o.cwd); // a stale one (a crashed run's) is not this agent's
+  await mkdir(dirname(reportFile), { recursive: true });
+  const promptFile = join(o.exchangeDir, 'prompt.md');
+  const capsuleFile = join(o.exchangeDir, 'cnf_capsule.json');
+  await Promise.all([writeFresh(promptFile, o.prompt), writeFresh(capsuleFile, o.capsule)]);
+  const preset = o.spec.preset;
+  const inv = agentInvocation({
+    preset,
+    run: o.spec.run,
+    model: o.spec.model,
+    extraArgs: o.spec.args,
+    maxTurns: o.spec.maxTurns,
+    promptFile,
+    reportFile: REPORT_PATH,
+  });
+  const proxy = o.keyProxy;
+  const given = agentEnvironment(
+    o.baseEnv,
+    {
+      ...inv.env,
+      ...(proxy?.env(preset) ?? {}),
+      PHUC_PROMPT_FILE: promptFile,
+      PHUC_CAPSULE_FILE: capsuleFile,
+      PHUC_REPORT_FILE: reportFile,
+      PHUC_ITERATION: String(o.iteration),
+      PHUC_ROLE: o.role ?? 'Scout→Solver',
+    },
+    { keepAgentKeys: !proxy },
+  );
+  const env = Object.fromEntries(Object.entries(given).filter(([k]) => !ROLE_OWNED.includes(k)));
+  const args = inv.args && proxy ? [...inv.args, ...proxy.args(preset)] : inv.args;
+  const stop = new AbortController();
+  let backpressure: string | null = null;
+  const onSignal = () => {
+    backpressure ??= 'the loop was asked to stop (signal)';
+    stop.abort();
+  };
+  o.signal?.addEventListener('abort', onSignal, { once: true });
+  if (o.signal?.aborted) onSignal();
+  const timer = setInterval(() => {
+    void firstStop(o.stopSources).then((reason) => {
+      if (reason && !backpressure) {
+        backpressure = reason;
+        stop.abort();
+      }
+    });
+  }, o.pollMs);
+  const started = Date.now();
+  const beat = o.heartbeat ? setInterval(() => o.heartbeat!(Math.round((Date.now() - started) / 1000)), 30_000) : undefined;
+  activeAgents++;
+  let result: RunResult;
+  try {
+    await o.sandbox.grantWorkTree(o.cwd);
+    const spec = await o.sandbox.wrap(
+      {
+        command: inv.command,
+        args,
+        cwd: o.cwd,
+        env,
+        stdin: inv.promptOnStdin ? o.prompt : undefined,
+        timeoutMs: o.timeoutMs,
+        idleMs: o.idleMs,
+        signal: stop.signal,
+        maxOutputBytes: 4 * 1024 * 1024,
+      },
+      'agent',
+    );
+    result = await o.runner.run(spec);
+  } finally {
+    activeAgents--;
+    clearInterval(timer);
+    clearInterval(beat);
+    o.signal?.removeEventListener('abort', onSignal);
+    await o.sandbox.reclaimWorkTree(o.cwd);
+  }
+  const outcome = parseAgentOutcome(preset, result);
+  if (outcome.rateLimited && !result.aborted) backpressure ??= `the agent hit a rate limit${outcome.errorText ? `: ${outcome.errorText}` : ''}`;
+  const invocation = describeInvocation({ ...inv, args }, { env, mask: o.mask, root: o.cwd, cliVersion: o.cliVersion });
+  return { result, backpressure, outcome, invocation };
+}
+
+/** A new file, never through a link the other side may have planted. */
+async function writeFresh(path: string, text: string): Promise<void> {
+  await rm(path, { force: true });
+  await writeFile(path, text, { flag: 'wx', mode: 0o644 });
+}
+
+/**
+ * Takes the agent's report out of the work tree: read (at most 1 MiB, never through a link, never
+ * blocking on a FIFO) and removed, whatever the agent left at that path (a link, a folder, a huge
+ * file). The report folder must be a real folder: through a link, the loop (root) would read and
+ * delete a file anywhere.
+ */
+export async function takeReport(cwd: string): Promise<string | null> {
+  const dir = join(cwd, dirname(REPORT_PATH));
+  const path = join(cwd, REPORT_PATH);
+  let text: string | null = null;
+  const dirStat = await lstat(dir).catch(() => null);
+  if (dirStat?.isDirectory()) {
+    const fh = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => null);
+    if (fh)
+      try {
+        if ((await fh.stat()).isFile()) {
+          const buf = Buffer.alloc(REPORT_MAX_BYTES);
+          const { bytesRead } = await fh.read(buf, 0, REPORT_MAX_BYTES, 0);
+          text = buf.subarray(0, bytesRead).toString('utf8');
+        }
+      } finally {
+        await fh.close();
+      }
+    await rm(path, { recursive: true, force: true }).catch(() => undefined);
+    await rmdir(dir).catch(() => undefined);
+  } else if (dirStat) await unlink(dir).catch(() => undefined); // a link or a file the agent put there: only it goes
+  return text;
+}
+
+const REPORT_MAX_BYTES = 1024 * 1024;
+
+export type ReportState = { state: 'valid'; report: AgentReport } | { state: 'malformed'; error: string } | { state: 'absent' };
+
+export interface AgentReport {
+  tried?: unknown;
+  claims?: unknown;
+  failures?: unknown;
+  open_questions?: unknown;
+  can_further_iteration_help?: unknown;
+}
+
+const REPORT_FIELDS = ['tried', 'claims', 'failures', 'open_questions', 'can_further_iteration_help'];
+
+export function parseReport(text: string | null): ReportState {
+  if (text === null) return { state: 'absent' };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return { state: 'malformed', error: `not JSON: ${(e as Error).message}` };
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return { state: 'malformed', error: 'not a JSON object' };
+  const known = Object.keys(value).filter((k) => REPORT_FIELDS.includes(k));
+  if (known.length === 0) return { state: 'malformed', error: `none of the fields ${REPORT_FIELDS.join(', ')}` };
+  for (const k of ['tried', 'claims', 'failures', 'open_questions'])
+    if (k in value && !Array.isArray((value as Record<string, unknown>)[k])) return { state: 'malformed', error: `${k} is not a list` };
+  return { state: 'valid', report: value };
+}
+
+export interface Collected {
+  changed: string[];
+  reverted: string[];
+  /** Reverted because they held a secret value. */
+  leaking: string[];
+  diff: string;
+  diffFiles: number;
+  report: ReportState;
+  artifacts: (ManifestEntry & { role: string })[];
+  agentCommitsFolded: number;
+  /** Git settings files the agent changed (restored), and paths whose hiding index bits were cleared. */
+  settingsChanged: string[];
+  unflagged: string[];
+  /** The git tree the checks run on (the index after staging the agent's changes). */
+  tree: string;
+}
+
+export interface CollectOptions {
+  git: Git;
+  cwd: string;
+  evidence: EvidenceStore;
+  dir: string;
+  before: DirtySnapshot;
+  startHead: string;
+  /** Git's settings as they were before the agent ran (see Git.snapshotSettings). */
+  settings: Map<string, string | null>;
+  isProtected: (path: string) => boolean;
+  agent: AgentRun;
+  scrub: (text: string) => string;
+  /** Whether a file's bytes hold a secret the loop knows (in any encoding). */
+  holdsSecret: (data: Buffer) => boolean;
+  /** package.json scripts the criteria run: changing one weakens the suite (reverted like a protected path). */
+  guardedScripts: string[];
+}
+
+export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
+  // An agent that committed on its own: fold its commits back into the index, so the guardrail and
+  // the diff see every change and the loop makes the one commit of the iteration.
+  // Git's settings and index bits can make git run commands or hide changes: put them back first.
+  const settingsChanged = await o.git.restoreSettings(o.settings);
+  const unflagged = await o.git.clearIndexFlags();
+  const { head } = await o.git.position();
+  let folded = 0;
+  if (head && head !== o.startHead) {
+    folded = await o.git.countCommits(o.startHead, head).catch(() => 0);
+    await o.git.resetSoft(o.startHead);
+  }
+  // The report is the loop's channel, not the agent's work: read (never through a link), then removed.
+  const reportText = await takeReport(o.cwd);
+  const changed = (await changedSince(o.git, o.cwd, o.before)).filter((p) => p !== REPORT_PATH);
+  // A change that holds a secret would be committed and pushed: it is reverted like a protected path.
+  const leaking: string[] = [];
+  for (const p of changed.filter((x) => !o.isProtected(x))) {
+    const data = await readFile(join(o.cwd, p)).catch(() => null);
+    if (data && o.holdsSecret(data)) leaking.push(p);
+  }
+  const scriptsChanged = changed.includes('package.json') && !o.isProtected('package.json') && (await scriptsDiffer(o.git, o.cwd, o.before, o.guardedScripts));
+  const reverted = changed.filter((p) => o.isProtected(p) || leaking.includes(p) || (p === 'package.json' && scriptsChanged));
+  if (reverted.length) await restoreBefore(o.git, o.cwd, o.before, reverted);
+  const kept = changed.filter((p) => !reverted.includes(p));
+  const { tree, diff } = await o.git.stage(kept);
+  const artifacts: Collected['artifacts'] = [];
+  const r = o.agent.result;
+  const log = `$ agent (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''}${r.aborted ? ', stopped' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`;
+  artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent.log`, o.scrub(log))), role: 'log' });
+  if (diff) artifacts.push({ ...(await o.evidence.write(`${o.dir}/diff.patch`, o.scrub(diff))), role: 'artifact' });
+  artifacts.push({ ...(await o.evidence.writeJson(`${o.dir}/agent_invocation.json`, o.agent.invocation)), role: 'log' });
+  const report = parseReport(reportText);
+  if (reportText !== null) artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent_report.json`, o.scrub(reportText))), role: 'artifact' });
+  await o.evidence.writeJson(`${o.dir}/artifacts.json`, {
+    agent_commits_folded: folded,
+    git_settings_restored: settingsChanged,
+    index_flags_cleared: unflagged,
+    artifacts: artifacts.map((a) => ({ path: a.path, sha256: a.sha256, bytes: a.bytes, role: a.role })),
+    changed_paths: kept,
+    report: report.state === 'malformed' ? { state: 'malformed', error: report.error } : { state: report.state },
+    reverted_protected_paths: reverted.filter((p) => !leaking.includes(p)),
+    reverted_secret_paths: leaking,
+  });
+  return { changed: kept, reverted, leaking, diff, diffFiles: kept.length, report, artifacts, agentCommitsFolded: folded, tree, settingsChanged, unflagged };
+}

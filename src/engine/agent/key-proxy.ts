@@ -1,0 +1,231 @@
+// The key-holding proxy (SPEC §7 "Secrets"): the loop listens on 127.0.0.1, the agent gets the
+// proxy's base URL and a per-run placeholder key, and the proxy forwards every request to the model
+// API with the real key put in place of the placeholder. The agent never holds the key; another
+// local user without the placeholder is refused. Bodies stream both ways chunk by chunk (SSE).
+//
+// How each preset is pointed at it (checked against the installed CLIs, see README "Security"):
+// - claude (Claude Code): ANTHROPIC_BASE_URL; the key as ANTHROPIC_API_KEY (sent as x-api-key),
+//   ANTHROPIC_AUTH_TOKEN or CLAUDE_CODE_OAUTH_TOKEN (sent as Authorization: Bearer).
+// - codex (Codex CLI 0.169): a model provider of our own given with `-c` (POST /v1/responses, SSE),
+//   its env_key CODEX_API_KEY sent as Authorization: Bearer.
+// - gemini (Gemini CLI 0.61): GOOGLE_GEMINI_BASE_URL; the key as GEMINI_API_KEY, sent as x-goog-api-key.
+//   That variable alone selects its "gateway" auth type, which headless runs refuse ("Invalid auth
+//   method selected"), so the agent's HOME gets ~/.gemini/settings.json selecting the API-key auth
+//   type (the base URL still applies to it). A system settings file would not do: the CLI ignores
+//   one that is not root-owned up to /.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { AgentPreset } from './agents.js';
+import { createScrubber } from '../os/secrets.js';
+
+export type KeyProvider = 'anthropic' | 'openai' | 'gemini';
+
+export interface KeyProxyOptions {
+  provider: KeyProvider;
+  /** The model API the requests go to (its path is the prefix every request must stay under). */
+  upstream: URL;
+  realKey: string;
+  /** The variable the real key came from; for Anthropic it decides the header (x-api-key, or Bearer for a token). Default ANTHROPIC_API_KEY. */
+  keyName?: string;
+}
+
+export interface KeyProxy {
+  /** The proxy's URL for the agent: http://127.0.0.1:<port> followed by the upstream's path. */
+  baseUrl: string;
+  /** This run's placeholder: the only credential the proxy accepts. The agent may see it. */
+  placeholderKey: string;
+  /** The variables to add to the agent's environment (built with agentEnvironment(…, { keepAgentKeys: false })). */
+  env(preset: AgentPreset): Record<string, string>;
+  /** The arguments to add to the agent's command line (Codex takes its base URL as a config override). */
+  args(preset: AgentPreset): string[];
+  /** Files to write into the agent's fresh HOME before it starts (path relative to HOME → content); none hold a secret. */
+  homeFiles(preset: AgentPreset): Record<string, string>;
+  close(): Promise<void>;
+}
+
+const DEFAULT_UPSTREAM: Record<KeyProvider, string> = {
+  anthropic: 'https://api.anthropic.com',
+  openai: 'https://api.openai.com/v1',
+  gemini: 'https://generativelanguage.googleapis.com',
+};
+/** Per provider: the variables a real key may come from (first present wins), and the variable that overrides its base URL. */
+const SOURCES: Record<KeyProvider, { keys: string[]; baseUrl: string }> = {
+  anthropic: { keys: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'], baseUrl: 'ANTHROPIC_BASE_URL' },
+  openai: { keys: ['CODEX_API_KEY', 'OPENAI_API_KEY'], baseUrl: 'OPENAI_BASE_URL' },
+  gemini: { keys: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], baseUrl: 'GOOGLE_GEMINI_BASE_URL' },
+};
+const CODEX_PROVIDER_ID = 'phuc_key_proxy';
+const PRESET_PROVIDER: Partial<Record<AgentPreset, KeyProvider>> = { claude: 'anthropic', codex: 'openai', gemini: 'gemini' };
+
+/**
+ * What a key proxy for `preset` would hold, from the loop's environment: the provider, the real key
+ * and its variable, the upstream (the user's base URL override, else the provider's API). Null when
+ * the preset takes no base URL we know, or no key is set (the agent then uses its own login).
+ */
+export function keyProxyTarget(preset: AgentPreset, env: Record<string, string | undefined>): KeyProxyOptions | null {
+  const provider = PRESET_PROVIDER[preset];
+  if (!provider) return null;
+  const src = SOURCES[provider];
+  for (const keyName of src.keys) {
+    const realKey = env[keyName];
+    if (realKey) return { provider, upstream: new URL(env[src.baseUrl] || DEFAULT_UPSTREAM[provider]), realKey, keyName };
+  }
+  return null;
+}
+
+/** Headers that belong to one connection, not to the message (RFC 9110 §7.6.1), and `expect` (answered here). */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'expect',
+  'host',
+]);
+
+function forwardedHeaders(headers: http.IncomingHttpHeaders, extraDrop: readonly string[]): http.OutgoingHttpHeaders {
+  const drop = new Set([...HOP_BY_HOP, ...extraDrop, ...(headers.connection ?? '').split(',').map((s) => s.trim().toLowerCase())]);
+  const out: http.OutgoingHttpHeaders = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !drop.has(k)) out[k] = v;
+  return out;
+}
+
+export async function startKeyProxy(o: KeyProxyOptions): Promise<KeyProxy> {
+  if (o.upstream.protocol !== 'https:' && o.upstream.protocol !== 'http:') throw new Error(`key proxy: unsupported upstream protocol ${o.upstream.protocol}`);
+  if (!o.realKey) throw new Error('key proxy: no key to hold');
+  const anthropicKeyVar = o.keyName && SOURCES.anthropic.keys.includes(o.keyName) ? o.keyName : 'ANTHROPIC_API_KEY';
+  const placeholderKey = `phuc-proxy-${randomBytes(24).toString('hex')}`;
+  const expected = Buffer.from(placeholderKey);
+  const isPlaceholder = (v: string | undefined | null): boolean => {
+    if (!v) return false;
+    const b = Buffer.from(v);
+    return b.length === expected.length && timingSafeEqual(b, expected);
+  };
+  const scrubber = createScrubber([o.realKey]);
+  const prefix = o.upstream.pathname.replace(/\/+$/, '');
+  const client = o.upstream.protocol === 'https:' ? https : http;
+  const agent = new client.Agent({ keepAlive: true });
+
+  const fail = (res: http.ServerResponse, status: number, message: string) => {
+    if (res.headersSent) return void res.destroy();
+    const body = JSON.stringify({
+      type: 'error',
+      error: { type: status === 401 ? 'authentication_error' : 'key_proxy_error', message: `phuc-loop key proxy: ${scrubber.scrub(message)}` },
+    });
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+  };
+
+  const server = http.createServer({ noDelay: true }, (req, res) => {
+    const rawUrl = req.url ?? '';
+    // Origin-form only: an absolute URL (proxy form) must not send the key to another host.
+    if (!rawUrl.startsWith('/')) return fail(res, 400, 'only origin-form request targets are accepted');
+    const url = new URL(rawUrl, o.upstream.origin);
+    if (prefix && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) return fail(res, 404, `only paths under ${prefix}/ are forwarded`);
+
+    // The placeholder is replaced wherever a provider reads a key: x-api-key (Anthropic), Bearer
+    // (OpenAI, Anthropic tokens), x-goog-api-key and ?key= (Gemini).
+    const auth = req.headers.authorization;
+    const bearer = auth?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+    const headers = forwardedHeaders(req.headers, []);
+    let carried = false;
+    for (const name of ['x-api-key', 'x-goog-api-key'] as const) {
+      const v = req.headers[name];
+      if (typeof v === 'string' && isPlaceholder(v)) {
+        headers[name] = o.realKey;
+        carried = true;
+      }
+    }
+    if (isPlaceholder(bearer)) {
+      headers.authorization = `Bearer ${o.realKey}`;
+      carried = true;
+    }
+    if (isPlaceholder(url.searchParams.get('key'))) {
+      url.searchParams.set('key', o.realKey);
+      carried = true;
+    }
+    if (!carried) return fail(res, 401, "the request does not carry this run's placeholder key");
+    headers.host = o.upstream.host;
+    // Plain bodies, so that an error echoing the key can be scrubbed.
+    headers['accept-encoding'] = 'identity';
+
+    const up = client.request(url, { method: req.method, headers, agent }, (upRes) => {
+      const outHeaders: http.OutgoingHttpHeaders = {};
+      // The body may change length when a key is masked: it goes out chunked.
+      for (const [k, v] of Object.entries(forwardedHeaders(upRes.headers, ['content-length']))) {
+        outHeaders[k] = Array.isArray(v) ? v.map((x) => scrubber.scrub(x)) : typeof v === 'string' ? scrubber.scrub(v) : v;
+      }
+      res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, outHeaders);
+      res.flushHeaders();
+      const body = scrubber.byteStream();
+      upRes.on('data', (chunk: Buffer) => {
+        const out = body.write(chunk);
+        if (out.length > 0 && !res.write(out)) {
+          upRes.pause();
+          res.once('drain', () => upRes.resume());
+        }
+      });
+      upRes.on('end', () => res.end(body.end()));
+      // The upstream broke off mid-body: so does the response (the agent sees a cut stream, not a short success).
+      upRes.on('close', () => {
+        if (!upRes.complete) res.destroy();
+      });
+    });
+    up.on('error', (e) => fail(res, 502, `upstream request failed: ${e.message}`));
+    // The agent went away (killed, or it gave up): the upstream request is abandoned too.
+    res.on('close', () => {
+      if (!res.writableFinished) up.destroy();
+    });
+    req.pipe(up);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}${prefix}`;
+
+  const checkPreset = (preset: AgentPreset) => {
+    const p = PRESET_PROVIDER[preset];
+    if (p && p !== o.provider) throw new Error(`key proxy: the ${preset} preset does not talk to the ${o.provider} API`);
+  };
+  return {
+    baseUrl,
+    placeholderKey,
+    env(preset): Record<string, string> {
+      checkPreset(preset);
+      switch (o.provider) {
+        case 'anthropic':
+          return { ANTHROPIC_BASE_URL: baseUrl, [anthropicKeyVar]: placeholderKey };
+        case 'openai':
+          // Codex gets its base URL from args(); other clients (the command preset) read the OpenAI SDK's variables.
+          return preset === 'codex' ? { CODEX_API_KEY: placeholderKey } : { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: placeholderKey };
+        case 'gemini':
+          return { GOOGLE_GEMINI_BASE_URL: baseUrl, GEMINI_API_KEY: placeholderKey };
+      }
+    },
+    args(preset) {
+      checkPreset(preset);
+      if (preset !== 'codex') return [];
+      // A provider of our own: the built-in one opens a Responses WebSocket first, which this proxy does not carry.
+      const provider = `{ name = "phuc-loop key proxy", base_url = ${JSON.stringify(baseUrl)}, env_key = "CODEX_API_KEY", wire_api = "responses" }`;
+      return ['-c', `model_providers.${CODEX_PROVIDER_ID}=${provider}`, '-c', `model_provider=${CODEX_PROVIDER_ID}`];
+    },
+    homeFiles(preset): Record<string, string> {
+      checkPreset(preset);
+      return preset === 'gemini' ? { '.gemini/settings.json': `${JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } })}\n` } : {};
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        agent.destroy();
+      }),
+  };
+}

@@ -1,0 +1,85 @@
+// The errors the engine tells apart. The driver decides on `code`, never on message text, and
+// every one of them ends a run in a halting report (EXIT_BLOCKED with the code as stop reason),
+// not in a crash: see loop/decide.ts for where each lands.
+
+export abstract class PhucError extends Error {
+  abstract readonly code: string;
+}
+
+/** A forbidden state of the loop (an illegal FSM transition, a second agent, a missing certificate…). */
+export class InvariantViolation extends PhucError {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(`${code}: ${message}`);
+  }
+}
+
+/** An evidence file or persisted document that does not verify or does not parse. */
+export class EvidenceUnverifiable extends PhucError {
+  readonly code = 'EVIDENCE_UNVERIFIABLE';
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(`${file}: ${message}`);
+  }
+}
+
+/** Why a git call failed, as far as the loop can tell: each has its own advice in the report. */
+export type GitFailureKind = 'index_lock' | 'disk_full' | 'helper_ended' | 'other';
+
+export class GitError extends PhucError {
+  readonly code = 'GIT_FAILURE';
+  readonly kind: GitFailureKind;
+  constructor(message: string, stderr = '') {
+    const kind: GitFailureKind = /index\.lock|Unable to create '.*\.lock'/.test(stderr)
+      ? 'index_lock'
+      : /No space left on device|ENOSPC|Disk quota exceeded/i.test(stderr)
+        ? 'disk_full'
+        : 'other';
+    super(`${message}${ADVICE[kind]}`);
+    this.kind = kind;
+  }
+
+  static ended(message: string): GitError {
+    const e = new GitError(message);
+    (e as { kind: GitFailureKind }).kind = 'helper_ended';
+    return e;
+  }
+}
+
+const ADVICE: Record<GitFailureKind, string> = {
+  index_lock: ' (another git process holds .git/index.lock, or one crashed: remove the lock file once no git runs, then run again)',
+  disk_full: ' (the disk is full: free space, then run again; the loop resumes from its evidence)',
+  helper_ended: '',
+  other: '',
+};
+
+/** Writing evidence or state failed (a full disk, a path that is not a regular file…). */
+export class StorageError extends PhucError {
+  readonly code = 'STORAGE_FAILURE';
+}
+
+/** checks.setup failed: the tree cannot be judged (an environment problem, not the agent's fail). */
+export class SetupFailed extends PhucError {
+  readonly code = 'SETUP_FAILED';
+}
+
+export interface ConfigProblem {
+  /** Dotted path of the field ("acceptance_criteria.0.run"), or "" for the file itself. */
+  field: string;
+  message: string;
+}
+
+/** phuc-loop.yml (or NORTHSTAR.md) does not say what the loop needs: EXIT_NEED_INFO. */
+export class ConfigError extends PhucError {
+  readonly code = 'CONFIG_INVALID';
+  constructor(
+    readonly file: string,
+    readonly problems: ConfigProblem[],
+  ) {
+    super(`${file}:\n` + problems.map((p) => `  - ${p.field || '(file)'}: ${p.message}`).join('\n'));
+  }
+}

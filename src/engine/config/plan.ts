@@ -1,0 +1,310 @@
+// INTAKE_GOAL, NULL_CHECK and DREAM_GOAL: the config and NORTHSTAR.md are read and checked for
+// nulls before anything runs (a missing input is EXIT_NEED_INFO, never a guessed default);
+// plan.json (the Triangle's REMIND vertex) anchors the contract.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Budget, ResolvedBudget } from './budget.js';
+import { resolveBudget } from './budget.js';
+import { sha256 } from '../common/canonical.js';
+import { ConfigError } from '../common/errors.js';
+import { loadConfig, type AgentPresetName, type BudgetOverrides, type LoopConfig } from './config.js';
+import { canonicalJson } from '../common/canonical.js';
+import { seedChecksum } from '../common/decimal.js';
+import { VERSION } from '../common/version.js';
+import { NorthstarError, parseNorthstar, type NorthstarMetric } from '../judge/northstar.js';
+
+export const LOOP_SCRATCH_DIR = 'scratch';
+
+export interface NeedInfo {
+  stop_reason: 'NULL_INPUT' | 'HALTING_CRITERIA_MISSING' | 'NORTHSTAR_MISSING' | 'CONFIG_INVALID';
+  missing_fields: string[];
+  messages: string[];
+}
+
+export interface Intake {
+  config: LoopConfig;
+  configText: string;
+  /** See contractHash. */
+  contract: string;
+  northstar: NorthstarMetric[];
+  budget: ResolvedBudget;
+}
+
+const HALTING_FIELDS = new Set(['certificates', 'R_p']);
+const NULL_FIELDS = new Set(['goal', 'acceptance_criteria', 'version']);
+
+/** Reads and null-checks the inputs; returns what is missing instead of guessing. */
+/**
+ * The contract a plan is made from: the parsed config without its budget and agent. A resumed loop
+ * must have the same contract; a raised budget or another agent is a legitimate continuation.
+ */
+export function contractHash(config: LoopConfig): string {
+  const { budget: _budget, agent: _agent, ...contract } = config;
+  return sha256(canonicalJson(contract));
+}
+
+export async function intake(
+  cwd: string,
+  configPath: string,
+  agentOverride?: AgentPresetName,
+  budgetOverrides: BudgetOverrides = {},
+): Promise<Intake | NeedInfo> {
+  let config: LoopConfig;
+  let configText: string;
+  try {
+    configText = await readFile(join(cwd, configPath), 'utf8').catch(() => '');
+    config = await loadConfig(join(cwd, configPath), configPath);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    const fields = e.problems.map((p) => p.field || configPath);
+    const top = fields.map((f) => f.split('.')[0]);
+    const stop_reason = top.some((f) => HALTING_FIELDS.has(f))
+      ? 'HALTING_CRITERIA_MISSING'
+      : top.some((f) => NULL_FIELDS.has(f) || f === configPath)
+        ? 'NULL_INPUT'
+        : 'CONFIG_INVALID';
+    return {
+      stop_reason,
+      missing_fields: fields,
+      messages: e.message
+        .split('\n')
+        .slice(1)
+        .map((l) => l.replace(/^\s*- /, `${configPath}: `)),
+    };
+  }
+  if (agentOverride) config = { ...config, agent: { ...config.agent, use: agentOverride } };
+  // A budget given on the command line (or as an action input) counts as written in the file.
+  config = { ...config, budget: { ...config.budget, ...budgetOverrides } };
+  if (config.agent.use === 'command' && !config.agent.run)
+    return { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.run'], messages: [`${configPath}: agent.run: is required when agent.use is command`] };
+  let northstarText: string;
+  try {
+    northstarText = await readFile(join(cwd, config.northstar), 'utf8');
+  } catch {
+    return {
+      stop_reason: 'NORTHSTAR_MISSING',
+      missing_fields: ['northstar'],
+      messages: [`${config.northstar}: not found; the loop cannot start without its Northstar (run \`phuc-loop init\` for a starting file)`],
+    };
+  }
+  try {
+    const northstar = parseNorthstar(
+      northstarText,
+      config.acceptance_criteria.map((c) => c.id),
+    );
+    return { config, configText, contract: contractHash(config), northstar, budget: resolveBudget(config) };
+  } catch (e) {
+    if (!(e instanceof NorthstarError)) throw e;
+    return { stop_reason: 'NORTHSTAR_MISSING', missing_fields: ['northstar'], messages: [`${config.northstar}: ${e.message}`] };
+  }
+}
+
+export interface Plan {
+  schema_version: '2.0';
+  skill: 'phuc-loop';
+  version: string;
+  goal: string;
+  acceptance_criteria: { id: string; description: string; run: string; timeout_seconds: number; retries: number; inputs: string[] | null }[];
+  halting_certificates_applicable: string[];
+  R_p: string | null;
+  rung_target: number;
+  residual: LoopConfig['residual'];
+  profile: LoopConfig['profile'];
+  budget: Budget;
+  /** Budgets changed when the loop was resumed: from which iteration, and what they became. */
+  budget_revisions: { from_iteration: number; budget: Budget }[];
+  budget_explicit: string[];
+  budget_reductions: string[];
+  northstar: { file: string; metrics: NorthstarMetric[]; baseline: Record<string, string> };
+  baseline: { residual: string | null; residual_detail: string; criteria: { id: string; met: boolean; evidence: string }[] };
+  protected: string[];
+  agent: { use: AgentPresetName; model: string | null };
+  replays: number;
+  critic: { use: AgentPresetName; model: string | null } | null;
+  detours: { match: string; instruction: string }[];
+  stall_iterations: number;
+  escalate: { use: AgentPresetName | null; model: string | null } | null;
+  mission_context: string | null;
+  non_goals: string[];
+  stop_rules: string[];
+  config_file: string;
+  config_sha256: string;
+  seed_checksum: { formula: string; product: string; verified: boolean };
+  security: { gate: string; api_surface: string; drift_explanation: string; api_surface_before: string | null } | null;
+}
+
+/**
+ * Test-runner configuration, always protected (SPEC §7): a runner told to skip, filter or stub
+ * tests makes a weaker suite pass. The workflows are protected too (they run with the repository's
+ * token).
+ */
+export const RUNNER_CONFIGS = [
+  '**/jest.config.*',
+  '**/vitest.config.*',
+  '**/vitest.workspace.*',
+  '**/vite.config.*',
+  '**/.mocharc*',
+  '**/karma.conf.*',
+  '**/playwright.config.*',
+  '**/cypress.config.*',
+  '**/.nycrc*',
+  '**/pytest.ini',
+  '**/conftest.py',
+  '**/tox.ini',
+  '**/noxfile.py',
+  '**/.npmrc',
+  '**/.yarnrc*',
+  '.github/**',
+];
+
+/** Programs that run the file named after their options (`node x.js`, `bash -e check.sh`). */
+const INTERPRETERS = new Set([
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'node',
+  'deno',
+  'bun',
+  'tsx',
+  'ts-node',
+  'python',
+  'python3',
+  'ruby',
+  'perl',
+  'php',
+  'pwsh',
+  'source',
+  '.',
+]);
+/** Programs that run the command after them (`timeout 60 ./check.sh`, `env A=1 node x.js`). */
+const WRAPPERS = new Set(['env', 'timeout', 'nice', 'time', 'exec', 'command', 'xvfb-run', 'sudo']);
+
+/**
+ * The files a command runs (`./check.sh`, `sh test/check.sh`, `node scripts/score.js`), when they
+ * exist in the tree: the check's own code. A file it only reads (`grep -q ok src/status.txt`) is
+ * the work the agent is asked to do, so it stays the agent's.
+ */
+export function filesNamedBy(command: string, files: ReadonlySet<string>): string[] {
+  const run = new Set<string>();
+  for (const segment of command.split(/[;&|()\n`]+|\$\(/)) {
+    const words = segment
+      .split(/[\s'"]+/)
+      .filter(Boolean)
+      .map((w) => w.replace(/^\.\//, ''));
+    let i = 0;
+    while (
+      i < words.length &&
+      (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]) || WRAPPERS.has(words[i]) || (i > 0 && WRAPPERS.has(words[i - 1]) && /^(-|\d)/.test(words[i])))
+    )
+      i++;
+    const program = words[i];
+    if (program === undefined) continue;
+    if (files.has(program)) run.add(program);
+    if (INTERPRETERS.has(program.replace(/^.*\//, ''))) {
+      const script = words.slice(i + 1).find((w) => !w.startsWith('-'));
+      if (script !== undefined && files.has(script)) run.add(script);
+    }
+  }
+  return [...run];
+}
+
+/**
+ * Every path the agent may not change: the user's globs, the loop's own inputs, the runner
+ * configurations and the files the criteria, residual, Northstar, critic and security commands name.
+ */
+export function protectedGlobs(config: LoopConfig, configPath: string, files: ReadonlySet<string> = new Set()): string[] {
+  const commands = [
+    ...config.acceptance_criteria.map((c) => c.run),
+    config.residual.run ?? '',
+    config.critic?.run ?? '',
+    config.security?.gate ?? '',
+    config.security?.api_surface ?? '',
+    config.checks.setup ?? '',
+  ];
+  return [
+    ...new Set([
+      ...config.protected,
+      configPath,
+      config.northstar,
+      ...(config.mission_context ? [config.mission_context] : []),
+      ...RUNNER_CONFIGS,
+      ...commands.flatMap((c) => filesNamedBy(c, files)),
+    ]),
+  ];
+}
+
+/** The package.json scripts the criteria run (`npm test` → test, pretest, posttest; `npm run x` → x, prex, postx). */
+export function scriptsRunBy(commands: string[]): string[] {
+  const names = new Set<string>();
+  for (const c of commands) {
+    for (const m of c.matchAll(/\b(?:npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?([A-Za-z0-9:_.-]+)/g)) {
+      const name = m[1] === 't' ? 'test' : m[1];
+      if (['install', 'ci', 'exec', 'x', 'dlx', 'add', 'i'].includes(name)) continue;
+      names.add(name).add(`pre${name}`).add(`post${name}`);
+    }
+  }
+  return [...names].sort();
+}
+
+export function buildPlan(
+  i: Intake,
+  configPath: string,
+  baseline: Plan['baseline'],
+  northstarBaseline: Record<string, string>,
+  apiSurfaceBefore: string | null,
+  files: ReadonlySet<string> = new Set(),
+): Plan {
+  const c = i.config;
+  const seed = seedChecksum();
+  const guarded = protectedGlobs(c, configPath, files);
+  return {
+    schema_version: '2.0',
+    skill: 'phuc-loop',
+    version: VERSION,
+    goal: c.goal,
+    acceptance_criteria: c.acceptance_criteria.map((a) => ({
+      id: a.id,
+      description: a.description ?? a.run,
+      run: a.run,
+      timeout_seconds: a.timeout_seconds,
+      retries: a.retries,
+      inputs: a.inputs ?? null,
+    })),
+    halting_certificates_applicable: c.certificates,
+    R_p: c.R_p ?? null,
+    rung_target: c.rung_target,
+    residual: c.residual,
+    profile: c.profile,
+    budget: i.budget.budget,
+    budget_revisions: [],
+    budget_explicit: i.budget.explicit,
+    budget_reductions: i.budget.reductions,
+    northstar: { file: c.northstar, metrics: i.northstar, baseline: northstarBaseline },
+    baseline,
+    protected: guarded,
+    agent: { use: c.agent.use, model: c.agent.model ?? null },
+    replays: c.replays,
+    critic: c.critic ? { use: c.critic.use, model: c.critic.model ?? null } : null,
+    detours: c.detours,
+    stall_iterations: c.stall_iterations,
+    escalate: c.agent.escalate ? { use: c.agent.escalate.use ?? null, model: c.agent.escalate.model ?? null } : null,
+    mission_context: c.mission_context ?? null,
+    non_goals: [`no change under ${guarded.join(', ')}`, 'no weakened, skipped or deleted test or check', 'no commit, push or history rewrite by the agent'],
+    stop_rules: [
+      'invariant or guardrail violation → EXIT_BLOCKED',
+      'EXACT or CONVERGED certificate → EXIT_CONVERGED',
+      'three strictly increasing residuals → EXIT_DIVERGED',
+      'critic: no further iteration can help while criteria fail → EXIT_BLOCKED(NO_VIABLE_FIX_PATH)',
+      'the same failure signature after a detour → EXIT_BLOCKED(STUCK)',
+      `no better residual for stall_iterations (after escalation, if configured) → EXIT_BLOCKED(STALLED)`,
+      'backpressure (STOP label, scratch/STOP, signal, disk > 90%, rate limit) → EXIT_BLOCKED(BACKPRESSURE_SIGNAL)',
+      'three iterations with W = 0 → EXIT_BLOCKED(NORTHSTAR_DRIFT)',
+      'budget exhausted → EXIT_BUDGET_EXCEEDED',
+    ],
+    config_file: configPath,
+    config_sha256: i.contract,
+    seed_checksum: { formula: '641 × 274177 × 65537', product: seed.product, verified: seed.verified },
+    security: c.security ? { ...c.security, api_surface_before: apiSurfaceBefore } : null,
+  };
+}

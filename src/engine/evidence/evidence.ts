@@ -1,0 +1,173 @@
+// The evidence tree (SPEC §5): every file written atomically (temp file + rename) and recorded in
+// manifest.json with its sha256, so `phuc-loop verify` needs nothing but the tree itself.
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import { canonicalJson, sha256 } from '../common/canonical.js';
+
+export const MANIFEST = 'manifest.json';
+/** Files in the evidence folder that are not evidence (the run lock). */
+export const NOT_EVIDENCE = new Set(['run.lock']);
+
+export interface ManifestEntry {
+  path: string;
+  sha256: string;
+  bytes: number;
+}
+
+export interface Manifest {
+  schema_version: '2.0';
+  files: ManifestEntry[];
+}
+
+/**
+ * Temp file + rename. The temp name is unpredictable and created exclusively ('wx' fails on any
+ * existing name, a planted symlink included), and rename replaces a link rather than following it:
+ * a write never lands anywhere but `path`.
+ */
+export async function atomicWrite(path: string, data: string | Uint8Array): Promise<void> {
+  const tmp = `${path}.tmp-${randomBytes(6).toString('hex')}`;
+  // The folder usually exists: make it only when the write says it is missing (one syscall saved a file).
+  await writeFile(tmp, data, { flag: 'wx' }).catch(async (e: unknown) => {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(tmp, data, { flag: 'wx' });
+  });
+  await rename(tmp, path);
+}
+
+/** Each iteration's files are listed in its own frozen `iter_N/manifest.json`, which the root lists. */
+const ITERATION = /^(iter_\d+)\//;
+export const isIterationManifest = (path: string) => /^iter_\d+\/manifest\.json$/.test(path);
+
+/** Canonical JSON of a manifest (the bytes canonicalJson would give, without walking it generically). */
+function manifestText(files: ManifestEntry[]): string {
+  const rows = [...files]
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .map((f) => `    {\n      "bytes": ${f.bytes},\n      "path": ${JSON.stringify(f.path)},\n      "sha256": "${f.sha256}"\n    }`);
+  return `{\n  "files": [${rows.length ? `\n${rows.join(',\n')}\n  ` : ''}],\n  "schema_version": "2.0"\n}\n`;
+}
+
+export class EvidenceStore {
+  private readonly entries = new Map<string, ManifestEntry>();
+  private readonly appendCache = new Map<string, string>();
+  /** Iterations whose manifest must be rewritten (the root manifest stays small: O(iterations)). */
+  private readonly dirty = new Set<string>();
+
+  /** Masks every known secret in text written here (set by the loop: one scrubber for everything, SPEC §7). */
+  scrub: (text: string) => string = (text) => text;
+
+  constructor(readonly root: string) {}
+
+  path(rel: string): string {
+    return join(this.root, rel);
+  }
+
+  async write(rel: string, data: string | Uint8Array): Promise<ManifestEntry> {
+    if (typeof data === 'string') data = this.scrub(data);
+    await atomicWrite(this.path(rel), data);
+    const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+    const entry = { path: rel, sha256: sha256(data), bytes };
+    this.entries.set(rel, entry);
+    const group = ITERATION.exec(rel)?.[1];
+    if (group && !isIterationManifest(rel)) this.dirty.add(group);
+    return entry;
+  }
+
+  async writeJson(rel: string, value: unknown): Promise<ManifestEntry> {
+    return this.write(rel, canonicalJson(value));
+  }
+
+  /** Appends a line to an append-only log, still through an atomic rewrite. */
+  async appendLine(rel: string, line: string): Promise<ManifestEntry> {
+    let text = this.appendCache.get(rel);
+    if (text === undefined) text = (await this.readText(rel)) ?? '';
+    text += line.endsWith('\n') ? line : line + '\n';
+    this.appendCache.set(rel, text);
+    return this.write(rel, text);
+  }
+
+  async readText(rel: string): Promise<string | null> {
+    try {
+      return await readFile(this.path(rel), 'utf8');
+    } catch {
+      return null;
+    }
+  }
+
+  async readJson<T>(rel: string): Promise<T | null> {
+    const text = await this.readText(rel);
+    return text === null ? null : (JSON.parse(text) as T);
+  }
+
+  entry(rel: string): ManifestEntry | undefined {
+    return this.entries.get(rel);
+  }
+
+  /** An evidence link as used in certificates and AGENTS.md: `path#sha256`. */
+  link(rel: string): string {
+    const e = this.entries.get(rel);
+    if (!e) throw new Error(`no evidence file ${rel}`);
+    return `${rel}#${e.sha256}`;
+  }
+
+  /** Every file of the tree, flat (iteration manifests included). */
+  manifest(): Manifest {
+    const files = [...this.entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return { schema_version: '2.0', files };
+  }
+
+  /** Writes the manifests of the iterations that changed, then the root manifest that lists them. */
+  async saveManifest(): Promise<ManifestEntry> {
+    for (const group of [...this.dirty].sort()) {
+      const files = [...this.entries.values()].filter((e) => e.path.startsWith(`${group}/`) && !isIterationManifest(e.path));
+      await this.write(`${group}/manifest.json`, manifestText(files));
+    }
+    this.dirty.clear();
+    const text = manifestText([...this.entries.values()].filter((e) => !ITERATION.test(e.path) || isIterationManifest(e.path)));
+    await atomicWrite(this.path(MANIFEST), text);
+    return { path: MANIFEST, sha256: sha256(text), bytes: Buffer.byteLength(text) };
+  }
+
+  /** Loads the manifests of an existing tree (for resuming); the caller verifies the tree first. */
+  async loadManifest(): Promise<boolean> {
+    const m = await this.readJson<Manifest>(MANIFEST);
+    if (!m) return false;
+    for (const e of m.files) {
+      this.entries.set(e.path, e);
+      if (isIterationManifest(e.path)) for (const f of (await this.readJson<Manifest>(e.path))?.files ?? []) this.entries.set(f.path, f);
+    }
+    return true;
+  }
+
+  async exists(): Promise<boolean> {
+    try {
+      return (await stat(this.root)).isDirectory();
+    } catch {
+      return false;
+    }
+  }
+
+  /** Removes every evidence file (not the run lock) to start a new tree. */
+  async clear(): Promise<void> {
+    const names = await readdir(this.root).catch(() => [] as string[]);
+    await Promise.all(names.filter((n) => !NOT_EVIDENCE.has(n)).map((n) => rm(join(this.root, n), { recursive: true, force: true })));
+    this.entries.clear();
+    this.appendCache.clear();
+    this.dirty.clear();
+  }
+}
+
+/** Every file under `root`, as forward-slash relative paths, sorted. */
+export async function listFiles(root: string): Promise<string[]> {
+  const out: string[] = [];
+  async function walk(dir: string): Promise<void> {
+    for (const d of await readdir(dir, { withFileTypes: true })) {
+      const full = join(dir, d.name);
+      if (d.isDirectory()) await walk(full);
+      else out.push(relative(root, full).split(sep).join('/'));
+    }
+  }
+  await walk(root);
+  return out.sort();
+}

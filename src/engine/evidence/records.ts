@@ -1,0 +1,94 @@
+// What is persisted after each iteration: history.jsonl, budget_log.json, state.json, the manifest,
+// next-prompt.md — and the interim report the host (PR comment) sees.
+import { iterDir } from '../judge/audit.js';
+import { prepareCapsule } from '../memory/capsule-build.js';
+import type { Certificate } from '../judge/certificate.js';
+import { type Ctx, elapsedMs } from '../loop/context.js';
+import { buildReport, type HaltingReport } from './report.js';
+
+/** Shared logs are written only with the manifest: a crash mid-iteration leaves only iter_N files. */
+export async function flushPendingLogs(ctx: Ctx): Promise<void> {
+  for (const [file, line] of ctx.pendingLogs.splice(0)) await ctx.ev.appendLine(file, line);
+}
+
+export async function saveState(ctx: Ctx): Promise<void> {
+  // max_total_seconds counts the run's wall time: baseline, agent, checks, replays, commits.
+  ctx.state.total_ms = Math.round(elapsedMs(ctx));
+  await ctx.ev.writeJson('state.json', ctx.state);
+  await ctx.ev.saveManifest();
+}
+
+export async function writeIterationRecords(ctx: Ctx, n: number, terminal?: { status: string; stop_reason: string }): Promise<void> {
+  const { ev, state } = ctx;
+  await flushPendingLogs(ctx);
+  const glow = state.rows.at(-1);
+  const cert = await ev.readJson<Certificate>(`${iterDir(n)}/certificate.json`);
+  const cycle = state.cycles.find((c) => c.iteration === n);
+  await ev.appendLine(
+    'history.jsonl',
+    JSON.stringify({
+      iteration: n,
+      fsm: ctx.fsm.drain(),
+      certificate: cert?.type ?? null,
+      residual: cert?.residual ?? null,
+      glow: glow ? glow.total : null,
+      northstar_distance: state.last_northstar?.total_distance ?? null,
+      ...(cycle
+        ? {
+            agent: cycle.agent,
+            blocker_class: cycle.blocker_class,
+            improvement: cycle.improvement,
+            failure_signatures: cycle.failure_signatures,
+            critic: cycle.critic,
+            reused_checks: cycle.reused_checks,
+          }
+        : {}),
+      decision: terminal ? `${terminal.status}(${terminal.stop_reason})` : 'continue',
+      certificate_link: ev.link(`${iterDir(n)}/certificate.json`),
+    }),
+  );
+  // DEGA: the constrained next prompt beside the history, prepared once and reused by the next iteration.
+  const next = await prepareCapsule(ctx, state.next_iteration);
+  ctx.next = { n: state.next_iteration, prepared: next };
+  await ev.write('next-prompt.md', 'prompt' in next ? next.prompt : `The next capsule is refused (CONTEXT_BLEED): ${next.problems.join('; ')}\n`);
+  await ev.writeJson('budget_log.json', budgetLog(ctx));
+  await saveState(ctx);
+}
+
+export function budgetLog(ctx: Ctx) {
+  const s = ctx.state;
+  const agent = ctx.intake.config.agent.use;
+  return {
+    limits: ctx.plan.budget,
+    used: {
+      iterations: s.next_iteration,
+      seconds: Math.floor(s.total_ms / 1000),
+      cost_usd: s.total_cost_usd,
+      cost_reported_by_agent: s.cost_reported,
+      tool_calls: s.total_tool_calls,
+      tool_calls_reported_by_agent: s.reported?.toolCalls ?? false,
+      tokens: s.total_tokens ?? null,
+    },
+    not_reported: [
+      ...(s.cost_reported ? [] : [`cost: not reported by ${agent}; the cost budget could not be applied`]),
+      ...(s.reported?.toolCalls ? [] : [`tool calls: not reported by ${agent}; the tool-call budget could not be applied`]),
+      ...(s.reported?.tokens ? [] : [`tokens: not reported by ${agent}`]),
+    ],
+  };
+}
+
+export async function interimReport(ctx: Ctx, n: number): Promise<HaltingReport> {
+  return buildReport({
+    plan: ctx.plan,
+    state: ctx.state,
+    status: null,
+    stop_reason: null,
+    iterations: ctx.iterations,
+    evRel: ctx.evRel,
+    certificate: await ctx.ev.readJson<Certificate>(`${iterDir(n)}/certificate.json`),
+    triangle: null,
+    phuc: null,
+    rung: null,
+    extra: {},
+  });
+}

@@ -1,0 +1,277 @@
+// The halting report (SPEC §4, §6): halting_report.json and its markdown rendering (the same
+// text as the job summary). Built from evidence only, with no timestamps, so it is reproducible.
+import type { PhucTest, Triangle } from '../judge/audit.js';
+import type { Certificate } from '../judge/certificate.js';
+import type { FiredExit } from '../loop/decide.js';
+import { Decimal, dstr, human, seedChecksum } from '../common/decimal.js';
+import { VERSION } from '../common/version.js';
+import type { TerminalState } from '../loop/fsm.js';
+import type { LoopState } from '../loop/context.js';
+import type { Plan } from '../config/plan.js';
+
+export interface RungResult {
+  achieved: number;
+  target: number;
+  checks: Record<string, Record<string, boolean>>;
+  replays: { replay: number; type: string; residual: string | null; same: boolean }[];
+  alignment: {
+    status: 'ALIGNED' | 'NEUTRAL' | 'DRIFTING';
+    metrics_advanced: string[];
+    northstar_distance_start: string | null;
+    northstar_distance_end: string | null;
+    neutral_reason: string | null;
+  };
+  security: { gate_exit_code: number | null; api_surface_drift: boolean; drift_explained: boolean; api_surface_after: string } | null;
+  /** Why the fresh checkout of the certified commit did not confirm the certificate (null when it did). */
+  confirmation: string | null;
+}
+
+export interface ReportInput {
+  plan: Plan | null;
+  state: LoopState | null;
+  status: TerminalState | null;
+  stop_reason: string | null;
+  iterations: number[];
+  evRel: string;
+  certificate: Certificate | null;
+  /** Where the certificate is in the evidence tree (an iteration's, or the judgement HEAD started from). */
+  certificateRel?: string | null;
+  /** The isolation level and judge space of the run (SPEC §7), and what the level does not guarantee. */
+  isolation?: string;
+  isolationLimits?: readonly string[];
+  workspace?: 'clean' | 'live';
+  triangle: Triangle | null;
+  phuc: PhucTest | null;
+  rung: RungResult | null;
+  extra: { missing_fields?: string[]; messages?: string[]; detail?: string; backpressure?: string; backpressureOnly?: boolean };
+}
+
+export type HaltingReport = ReturnType<typeof buildReport>;
+
+const NEXT_ACTIONS: Record<string, string[]> = {
+  EXIT_CONVERGED: ['Review the iteration commits and merge when satisfied.'],
+  EXIT_DIVERGED: [
+    'Review Lane C learnings for the divergence cause.',
+    'Restart with a different approach based on the AGENTS.md failure modes.',
+    'Consider a smaller step or a different residual metric.',
+  ],
+  EXIT_BUDGET_EXCEEDED: [
+    'Increase the budget if the residual trend is positive.',
+    'Accept the partial result if the residual is acceptable.',
+    'Switch to a CONVERGED certificate with a relaxed R_p.',
+  ],
+  EXIT_BLOCKED: ['Read the stop reason and the evidence pointers; fix the cause, then run again.'],
+  EXIT_NEED_INFO: ['Supply the missing fields named above, then run again.'],
+};
+
+export function buildReport(i: ReportInput) {
+  const seed = seedChecksum();
+  const s = i.state;
+  const glow = s?.rows ?? [];
+  const history = s?.residual_history ?? [];
+  const cert = i.certificate;
+  const certType = i.extra.backpressureOnly ? 'BACKPRESSURE' : (cert?.type ?? 'NONE');
+  const prefix = i.evRel ? `${i.evRel}/` : '';
+  const average = glow.length ? dstr(glow.reduce((a, g) => a.plus(g.total), new Decimal(0)).div(glow.length)) : null;
+  const fired: (FiredExit & { iteration: number | null })[] = [...(s?.exits_fired ?? [])];
+  if (!s && i.extra.backpressure) fired.push({ kind: 'BACKPRESSURE', reason: i.extra.backpressure, iteration: null });
+  const bestIndex = history.length ? history.reduce((best, r, k) => (new Decimal(r).lt(history[best]) ? k : best), 0) : null;
+  const divergedAt = i.status === 'EXIT_DIVERGED' ? Math.max(0, history.length - 3) : null;
+  return {
+    schema_version: '2.0',
+    skill: 'phuc-loop',
+    version: VERSION,
+    goal: i.plan?.goal ?? null,
+    status: i.status ?? 'RUNNING',
+    stop_reason: i.stop_reason,
+    detail: i.extra.detail ?? i.extra.backpressure ?? null,
+    missing_fields: i.extra.missing_fields ?? [],
+    messages: i.extra.messages ?? [],
+    halting_certificate: {
+      type: certType,
+      lane: certType === 'BACKPRESSURE' ? 'A' : (cert?.lane ?? null),
+      iteration: cert?.iteration ?? null,
+      certificate_path: cert ? `${prefix}${i.certificateRel ?? `iter_${cert.iteration}/certificate.json`}` : null,
+      final_residual_decimal_string: cert?.residual ?? history.at(-1) ?? null,
+      R_p_decimal_string: i.plan?.R_p ?? null,
+      residual_history_decimal_strings: history,
+      acceptance_criteria_checklist: (cert?.checklist ?? []).map((c) => ({
+        criterion: c.id,
+        description: c.description,
+        met: c.met,
+        evidence_link: c.evidence,
+      })),
+      commit: cert?.commit ?? null,
+      tree: cert?.tree ?? null,
+      workspace: i.workspace ?? cert?.workspace ?? null,
+      isolation: i.isolation ?? cert?.isolation ?? null,
+    },
+    exits_fired: fired,
+    glow_history: glow.map((g) => ({ iteration: g.iteration, total: g.total, G: g.G, L: g.L, O: g.O, W: g.W })),
+    iteration_rows: s?.rows ?? [],
+    average_glow: average,
+    northstar_metrics_before: i.plan
+      ? i.plan.northstar.metrics.map((m) => ({ id: m.id, metric: m.metric, value: i.plan!.northstar.baseline[m.id] ?? m.current, target: m.target }))
+      : [],
+    northstar_metrics_after: s?.last_northstar?.readings ?? [],
+    northstar_distance_delta:
+      i.rung?.alignment.northstar_distance_start && i.rung.alignment.northstar_distance_end
+        ? dstr(new Decimal(i.rung.alignment.northstar_distance_end).minus(i.rung.alignment.northstar_distance_start))
+        : null,
+    northstar_alignment_certificate: i.rung?.alignment ?? null,
+    phuc_test_result: i.phuc,
+    seed_checksum_verified: seed.verified,
+    seed_checksum: { formula: '641n * 274177n * 65537n', product: seed.product, expected: '11517961089409' },
+    triangle_law_vertices: i.triangle
+      ? {
+          REMIND_plan_json_present: i.triangle.REMIND_plan_json_present,
+          VERIFY_certificates_all_present: i.triangle.VERIFY_certificates_all_present,
+          ACKNOWLEDGE_agents_md_all_entries_present: i.triangle.ACKNOWLEDGE_agents_md_all_entries_present,
+        }
+      : null,
+    triangle_vertex_missing: i.triangle?.triangle_vertex_missing ?? null,
+    iterations_completed: i.iterations.length,
+    iterations: i.iterations,
+    total_seconds_elapsed: s ? Math.floor(s.total_ms / 1000) : 0,
+    budget_use:
+      i.plan && s
+        ? {
+            iterations: `${s.next_iteration} / ${i.plan.budget.max_iterations}`,
+            seconds: `${Math.floor(s.total_ms / 1000)} / ${i.plan.budget.max_total_seconds}`,
+            cost_usd: s.cost_reported ? `${s.total_cost_usd} / ${i.plan.budget.max_total_cost_usd ?? 'unlimited'}` : 'not reported by the agent',
+            tool_calls: `${s.total_tool_calls} / ${i.plan.budget.max_total_tool_calls}`,
+          }
+        : null,
+    verification_rung_target: i.plan?.rung_target ?? null,
+    verification_rung_achieved: i.rung?.achieved ?? 0,
+    rung_checks: i.rung?.checks ?? {},
+    replays: i.rung?.replays ?? [],
+    security: i.rung?.security ?? null,
+    dega_cycles: (s?.cycles ?? []).map((c) => ({
+      iteration: c.iteration,
+      agent: c.agent,
+      blocker_class: c.blocker_class,
+      improvement: c.improvement,
+      critic: c.critic,
+      reused_checks: c.reused_checks,
+      detour_next: c.detour_next,
+    })),
+    escalated_at_iteration: s?.progress.escalated_at ?? null,
+    divergence_start_iteration: divergedAt === null ? null : (i.iterations[divergedAt] ?? null),
+    last_known_good_iteration: bestIndex === null ? null : (i.iterations[bestIndex] ?? null),
+    glow_at_last_good_iteration: bestIndex === null ? null : (glow[bestIndex]?.total ?? null),
+    best_result_achieved:
+      bestIndex === null
+        ? null
+        : {
+            iteration: i.iterations[bestIndex] ?? null,
+            residual: history[bestIndex],
+            artifact_path: `${prefix}iter_${i.iterations[bestIndex]}/certificate.json`,
+          },
+    glow_at_block: i.status === 'EXIT_BLOCKED' ? (glow.at(-1)?.total ?? null) : null,
+    next_actions: i.status ? NEXT_ACTIONS[i.status] : [],
+    isolation_limits: [...(i.isolationLimits ?? [])],
+    AGENTS_md_final_path: i.plan ? `${prefix}agents_md_final.md` : null,
+    loop_manifest_path: `${prefix}manifest.json`,
+  };
+}
+
+const yes = (b: boolean | undefined | null) => (b ? '✅' : '❌');
+
+/** The halting report as markdown: the job summary and `phuc-loop report`. */
+export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): string {
+  const c = r.halting_certificate;
+  const out: string[] = [];
+  out.push(`## phuc-loop: ${r.status}${r.stop_reason ? ` (${r.stop_reason})` : ''}`, '');
+  if (r.goal) out.push(`**Goal:** ${r.goal}`, '');
+  if (r.detail) out.push(`**Why:** ${r.detail}`, '');
+  if (r.messages.length) out.push(...r.messages.map((m) => `- ${m}`), '');
+  out.push(
+    '| | |',
+    '|---|---|',
+    `| Certificate | ${c.type}${c.lane ? ` (Lane ${c.lane})` : ''}${c.iteration !== null ? ` at iteration ${c.iteration}` : ''} |`,
+    `| Residual | ${human(c.final_residual_decimal_string)}${c.R_p_decimal_string ? ` (R_p ${c.R_p_decimal_string})` : ''} |`,
+    ...(c.commit
+      ? [
+          `| Commit | ${c.commit.slice(0, 12)} (judged in a ${c.workspace ?? 'n/a'} workspace, isolation ${c.isolation ?? 'n/a'}; re-check: \`phuc-loop verify --rerun\`) |`,
+        ]
+      : []),
+    `| Iterations | ${r.iterations_completed} |`,
+    `| Rung | ${r.verification_rung_achieved} of target ${r.verification_rung_target ?? 'n/a'} |`,
+    `| Northstar | ${r.northstar_alignment_certificate ? `${r.northstar_alignment_certificate.status} (${human(r.northstar_alignment_certificate.northstar_distance_start)} → ${human(r.northstar_alignment_certificate.northstar_distance_end)})` : 'n/a'} |`,
+    `| Seed checksum | ${r.seed_checksum.formula} = ${r.seed_checksum.product} ${yes(r.seed_checksum_verified)} |`,
+    '',
+  );
+  if (r.exits_fired.length) {
+    out.push('### Exits that fired', '');
+    for (const e of r.exits_fired) out.push(`- ${e.iteration === null ? 'before iteration 0' : `iteration ${e.iteration}`}: **${e.kind}** — ${e.reason}`);
+    out.push('');
+  }
+  if (r.iteration_rows.length) {
+    out.push(
+      '### GLOW and residual per iteration',
+      '',
+      '| iter | G | L | O | W | GLOW | residual | certificate | northstar |',
+      '|---:|---:|---:|---:|---:|---:|---:|---|---:|',
+    );
+    for (const g of r.iteration_rows)
+      out.push(
+        `| ${g.iteration} | ${g.G} | ${g.L} | ${g.O} | ${g.W} | ${g.total} | ${g.residual ?? 'n/a'} | ${g.certificate} | ${g.northstar_distance ?? 'n/a'} |`,
+      );
+    out.push('');
+  }
+  if (c.acceptance_criteria_checklist.length) {
+    out.push('### Acceptance criteria (final certificate)', '');
+    for (const a of c.acceptance_criteria_checklist) out.push(`- ${yes(a.met)} \`${a.criterion}\` — ${a.description} (\`${a.evidence_link.split('#')[0]}\`)`);
+    out.push('');
+  }
+  if (r.phuc_test_result) {
+    const p = r.phuc_test_result;
+    out.push(
+      '### Phuc Test',
+      '',
+      `${yes(p.condition_1_history)} remembers history · ${yes(p.condition_2_reflection)} reflects · ${yes(p.condition_3_care)} cares about context · ${yes(p.condition_4_adaptation)} adapts · ${yes(p.condition_5_growth)} chooses growth → **${p.pass ? 'PASS' : 'FAIL'}**`,
+      ...p.failures.map((f) => `- ${f}`),
+      '',
+    );
+  }
+  if (r.triangle_law_vertices) {
+    const t = r.triangle_law_vertices;
+    out.push(
+      '### Triangle Law',
+      '',
+      `${yes(t.REMIND_plan_json_present)} REMIND (plan.json) · ${yes(t.VERIFY_certificates_all_present)} VERIFY (certificates) · ${yes(t.ACKNOWLEDGE_agents_md_all_entries_present)} ACKNOWLEDGE (AGENTS.md)`,
+      '',
+    );
+  }
+  const rungs = Object.entries(r.rung_checks);
+  if (rungs.length) {
+    out.push('### Rungs', '');
+    for (const [rung, checks] of rungs)
+      out.push(
+        `- **${rung}**: ${Object.entries(checks)
+          .map(([k, v]) => `${yes(v)} ${k}`)
+          .join(' · ')}`,
+      );
+    for (const rp of r.replays) out.push(`- replay ${rp.replay}: ${rp.type}, residual ${rp.residual ?? 'n/a'} ${rp.same ? '(same)' : '(DIFFERS)'}`);
+    out.push('');
+  }
+  if (r.dega_cycles.length) {
+    out.push('### Cycles (DEGA)', '', '| iter | agent | blocker class | improvement | critic | reused |', '|---:|---|---|---|---|---|');
+    for (const c of r.dega_cycles)
+      out.push(
+        `| ${c.iteration} | ${c.agent} | ${c.blocker_class}${c.detour_next ? ' (detour next)' : ''} | ${c.improvement} | ${c.critic ?? '—'} | ${c.reused_checks.join(', ') || '—'} |`,
+      );
+    if (r.escalated_at_iteration !== null) out.push('', `Escalated to a stronger agent from iteration ${r.escalated_at_iteration}.`);
+    out.push('');
+  }
+  if (r.budget_use) {
+    const b = r.budget_use;
+    out.push('### Budget use', '', `iterations ${b.iterations} · seconds ${b.seconds} · cost ${b.cost_usd} · tool calls ${b.tool_calls}`, '');
+  }
+  if (r.missing_fields.length) out.push(`**Missing fields:** ${r.missing_fields.join(', ')}`, '');
+  if (r.isolation_limits.length) out.push(`### What isolation ${c.isolation ?? ''} does not guarantee`, '', ...r.isolation_limits.map((l) => `- ${l}`), '');
+  if (r.next_actions.length) out.push('### Next actions', '', ...r.next_actions.map((a) => `- ${a}`), '');
+  if (agentsMd) out.push('<details><summary>AGENTS.md</summary>', '', '```markdown', agentsMd.replace(/```/g, '``\u200b`'), '```', '', '</details>', '');
+  return out.join('\n');
+}

@@ -1,0 +1,290 @@
+// `phuc-loop verify`: re-checks an evidence tree with nothing but the tree — every sha256 in the
+// manifest, no file outside it, the certificate hash chain, every evidence link, the Triangle and
+// the Phuc Test, and that a converged report is backed by its certificate.
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkTriangle, iterDir, phucTest } from '../judge/audit.js';
+import { sha256 } from '../common/canonical.js';
+import { convergenceClaimProblem, judgementOf, type Certificate } from '../judge/certificate.js';
+import { runChecks } from '../judge/checks.js';
+import { computeResidual, removeJunit } from '../judge/residual.js';
+import { CheckWorkspace } from '../judge/workspace.js';
+import { parseConfig, type CertificateType, type Criterion } from '../config/config.js';
+import type { Plan } from '../config/plan.js';
+import { Decimal, seedChecksum } from '../common/decimal.js';
+import { decide } from '../loop/decide.js';
+import { Git } from '../os/git.js';
+import type { ProcessRunner, RunResult, RunSpec } from '../os/ports.js';
+import { EvidenceStore, isIterationManifest, listFiles, MANIFEST, NOT_EVIDENCE, type Manifest } from './evidence.js';
+
+export interface VerifyResult {
+  ok: boolean;
+  problems: string[];
+  /** Files of an iteration that was cut off before its manifest was written (resume removes them). */
+  openTail: string[];
+  iterations: number[];
+  /** The last iteration's certificate, when the tree has one. */
+  certificate?: Certificate | null;
+}
+
+export interface VerifyOptions {
+  /** Tolerate files of the one unfinished iteration after the last recorded one (crash recovery). */
+  allowOpenTail?: boolean;
+  /** Check against this manifest instead of manifest.json (the loop's own in-memory view). */
+  manifest?: Manifest;
+}
+
+export async function verifyTree(root: string, opts: VerifyOptions = {}): Promise<VerifyResult> {
+  const problems: string[] = [];
+  const openTail: string[] = [];
+  let manifest = opts.manifest;
+  if (!manifest) {
+    const text = await readFile(join(root, MANIFEST), 'utf8').catch(() => null);
+    if (text === null) return { ok: false, problems: [`no ${MANIFEST} in ${root}`], openTail, iterations: [] };
+    try {
+      manifest = JSON.parse(text) as Manifest;
+    } catch (e) {
+      return { ok: false, problems: [`${MANIFEST} is not JSON: ${(e as Error).message}`], openTail, iterations: [] };
+    }
+  }
+  const files = [...manifest.files];
+  // Iteration manifests (listed in the root with their sha256) list that iteration's files.
+  if (!opts.manifest)
+    for (const e of manifest.files.filter((f) => isIterationManifest(f.path))) {
+      const text = await readFile(join(root, e.path), 'utf8').catch(() => null);
+      if (text === null || sha256(text) !== e.sha256) continue; // reported below with every listed file
+      try {
+        files.push(...(JSON.parse(text) as Manifest).files.filter((f) => f.path.startsWith(e.path.slice(0, e.path.indexOf('/') + 1))));
+      } catch {
+        problems.push(`${e.path}: not JSON`);
+      }
+    }
+  const recorded = new Map(files.map((f) => [f.path, f]));
+  for (const f of files) {
+    const data = await readFile(join(root, f.path)).catch(() => null);
+    if (data === null) problems.push(`${f.path}: listed in the manifest but missing`);
+    else if (sha256(data) !== f.sha256) problems.push(`${f.path}: sha256 differs from the manifest (the file was edited)`);
+    else if (data.byteLength !== f.bytes) problems.push(`${f.path}: size differs from the manifest`);
+  }
+  const onDisk = (await listFiles(root)).filter((f) => f !== MANIFEST && !NOT_EVIDENCE.has(f) && !/\.tmp-[0-9a-f]{12}$/.test(f));
+  const ev = new EvidenceStore(root);
+  const state = recorded.has('state.json') ? await ev.readJson<{ next_iteration: number }>('state.json') : null;
+  for (const f of onDisk) {
+    if (recorded.has(f)) continue;
+    if (opts.allowOpenTail && state && f.startsWith(`${iterDir(state.next_iteration)}/`)) openTail.push(f);
+    else problems.push(`${f}: not in the manifest (added after the loop wrote it)`);
+  }
+
+  const iterations = [
+    ...new Set(
+      files
+        .map((f) => /^iter_(\d+)\/certificate\.json$/.exec(f.path)?.[1])
+        .filter((x): x is string => !!x)
+        .map(Number),
+    ),
+  ].sort((a, b) => a - b);
+  let previous: string | null = null;
+  let finalCert: Certificate | null = null;
+  for (const n of iterations) {
+    const rel = `${iterDir(n)}/certificate.json`;
+    const text = (await ev.readText(rel)) ?? '';
+    let cert: Certificate;
+    try {
+      cert = JSON.parse(text) as Certificate;
+    } catch {
+      problems.push(`${rel}: not JSON`);
+      continue;
+    }
+    if (cert.previous_certificate_sha256 !== previous)
+      problems.push(`${rel}: hash chain broken (previous_certificate_sha256 ${cert.previous_certificate_sha256} ≠ ${previous})`);
+    // A forged or truncated certificate may lack its checklist: verify must not crash on it.
+    for (const c of (cert.checklist as Certificate['checklist'] | undefined) ?? []) {
+      const [path, hash] = c.evidence.split('#');
+      if (recorded.get(path)?.sha256 !== hash) problems.push(`${rel}: evidence link ${c.evidence} does not resolve`);
+    }
+    if (cert.type === 'EXACT' || cert.type === 'CONVERGED') {
+      const claim = convergenceClaimProblem(cert);
+      if (claim) problems.push(`${rel}: ${claim}`);
+    }
+    previous = sha256(text);
+    finalCert = cert;
+  }
+
+  const report = recorded.has('halting_report.json')
+    ? await ev.readJson<{ status: string; verification_rung_achieved: number; verification_rung_target: number | null; iterations: number[] }>(
+        'halting_report.json',
+      )
+    : null;
+  const hasPlan = recorded.has('plan.json');
+  if (!report && !opts.allowOpenTail) problems.push('no halting_report.json');
+  if (hasPlan) {
+    const triangle = await checkTriangle(ev, iterations);
+    if (triangle.triangle_vertex_missing !== 'none') problems.push(`Triangle Law: ${triangle.triangle_vertex_missing} vertex missing`);
+    const converged = report?.status === 'EXIT_CONVERGED';
+    const phuc = await phucTest(ev, iterations, {
+      hostPaths: [],
+      converged,
+      rungTarget: report?.verification_rung_target ?? 0,
+      rungAchieved: report?.verification_rung_achieved ?? 0,
+    });
+    if (!phuc.pass) problems.push(...phuc.failures);
+    if (converged) {
+      const claim = convergenceClaimProblem(finalCert);
+      if (claim) problems.push(`EXIT_CONVERGED without a valid certificate: ${claim}`);
+    }
+  } else if (report && report.status !== 'EXIT_NEED_INFO' && report.status !== 'EXIT_BLOCKED') {
+    problems.push('no plan.json (REMIND vertex) for a loop that ran');
+  }
+  if (!seedChecksum().verified) problems.push('seed checksum 641 × 274177 × 65537 ≠ 11517961089409');
+  return { ok: problems.length === 0, problems, openTail, iterations, certificate: finalCert };
+}
+
+export interface RerunOptions {
+  /** A checkout that holds the certified commit. */
+  repo: string;
+  /** The loop's own runner: git runs through it. */
+  runner: ProcessRunner;
+  /**
+   * Runs setup and the criteria: the sandbox seam (a runner that runs them as the check user in
+   * their own PID namespace). Without one they run unsandboxed through `runner`.
+   */
+  run?: (spec: RunSpec) => Promise<RunResult>;
+  handOver?: (dir: string) => Promise<void>;
+  /** The environment PATH, LANG and TZ are taken from (default process.env). */
+  env?: Record<string, string | undefined>;
+}
+
+export interface RerunResult {
+  ok: boolean;
+  /** What was rerun and what it gave, one line per fact. */
+  lines: string[];
+  problems: string[];
+}
+
+const SUCCESS = new Set(['EXACT', 'CONVERGED']);
+const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/**
+ * `verify --rerun`: checks out the certified commit in a brand-new workspace (fresh HOME, setup run
+ * from scratch), runs the criteria plan.json records and the residual, and judges them as the loop
+ * does; the outcome must be the certificate's: each criterion met or not as recorded, the same
+ * residual, and for EXACT/CONVERGED the same type.
+ */
+export async function rerunCertificate(root: string, cert: Certificate, o: RerunOptions): Promise<RerunResult> {
+  const lines: string[] = [];
+  const problems: string[] = [];
+  const plan = await new EvidenceStore(root).readJson<Plan>('plan.json').catch(() => null);
+  if (!plan) return { ok: false, lines, problems: ['no readable plan.json: the criteria to rerun are unknown'] };
+  const git = new Git(o.runner, o.repo, o.env ?? process.env);
+  const commit = await certifiedCommit(git, cert);
+  if ('problem' in commit) return { ok: false, lines, problems: [commit.problem] };
+  let config;
+  try {
+    config = parseConfig(await git.run(['cat-file', 'blob', `${commit.id}:${plan.config_file}`]), plan.config_file);
+  } catch (e) {
+    return { ok: false, lines, problems: [`${plan.config_file} in commit ${commit.id}: ${(e as Error).message}`] };
+  }
+  const base = await mkdtemp(join(tmpdir(), 'phuc-rerun-'));
+  // The check user (when a sandbox hands the workspace over) must be able to reach it.
+  await chmod(base, 0o755);
+  const run = o.run ?? ((spec: RunSpec) => o.runner.run(spec));
+  let ws: CheckWorkspace | null = null;
+  try {
+    const fresh = await CheckWorkspace.fresh(
+      { root: join(base, 'workspace'), repo: o.repo, runner: o.runner, run, handOver: o.handOver, env: config.checks.env, baseEnv: o.env },
+      commit.id,
+      { command: config.checks.setup, inputs: config.checks.setup_inputs, timeoutMs: config.checks.setup_timeout_seconds * 1000 },
+    ).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+    if (fresh instanceof Error) {
+      problems.push(`a fresh checkout of ${commit.id} could not be made: ${fresh.message}`);
+      return { ok: false, lines, problems };
+    }
+    ws = fresh.workspace;
+    lines.push(`rerun: commit ${commit.id} (${commit.how}) checked out fresh, with a fresh HOME${o.run ? '' : ', unsandboxed'}`);
+    const s = fresh.setup;
+    if (s.state === 'failed') {
+      problems.push(`${s.reason}: ${lastLine(s.result)}`);
+      return { ok: false, lines, problems };
+    }
+    lines.push(s.state === 'ran' ? `rerun: setup \`${config.checks.setup}\` ran (${(s.result.durationMs / 1000).toFixed(1)} s)` : 'rerun: no checks.setup');
+    const criteria: Criterion[] = plan.acceptance_criteria.map((c) => ({
+      id: c.id,
+      description: c.description,
+      run: c.run,
+      timeout_seconds: c.timeout_seconds,
+      retries: c.retries,
+    }));
+    if (plan.residual.metric === 'failing_tests_fraction' && plan.residual.junit) await removeJunit(ws.dir, plan.residual.junit);
+    const logs = new EvidenceStore(join(base, 'logs'));
+    const checks = await runChecks(criteria, { runner: { run }, cwd: ws.dir, env: ws.env(), evidence: logs, dir: 'checks', tree: cert.tree, scrub: (t) => t });
+    const residual = await computeResidual({ ...config, residual: plan.residual }, checks, { runner: { run }, cwd: ws.dir, env: ws.env() });
+    const R_p = plan.R_p === null ? null : new Decimal(plan.R_p);
+    const value = 'value' in residual ? residual.value : null;
+    const judgement = judgementOf(
+      {
+        declared: plan.halting_certificates_applicable as CertificateType[],
+        checks,
+        residual: value,
+        residualError: 'error' in residual ? residual.error : null,
+        R_p,
+      },
+      null,
+    );
+    // The same precedence table as the loop, with nothing but this judgement to go on.
+    const type = decide({
+      interrupted: null,
+      changed: true,
+      reported: true,
+      agentFailure: null,
+      guardrail: null,
+      invariant: null,
+      judgement,
+      diverging: null,
+      progress: [],
+      backpressure: null,
+      northstarDrift: null,
+      budget: null,
+    }).certificate;
+    const recorded = new Map(cert.checklist.map((c) => [c.id, c]));
+    for (const c of checks) {
+      const was = recorded.get(c.id);
+      const now = c.met ? 'met' : c.timed_out ? 'timed out' : `failed (exit ${c.exit_code ?? 'by signal'})`;
+      lines.push(`rerun: ${c.id} \`${c.run}\`: ${now}${was ? ` — certificate: ${was.met ? 'met' : 'not met'}` : ''}`);
+      if (was && was.met !== c.met)
+        problems.push(`${c.id}: ${c.met ? 'met' : 'not met'} on a fresh checkout, ${was.met ? 'met' : 'not met'} in the certificate`);
+    }
+    const got = value === null ? `unavailable (${(residual as { error: string }).error})` : value.toString();
+    lines.push(`rerun: residual ${got} — certificate: ${cert.residual ?? 'unavailable'}`);
+    if (cert.checklist.length && (cert.residual === null ? value !== null : value === null || !value.eq(cert.residual)))
+      problems.push(`residual ${got} on a fresh checkout, ${cert.residual ?? 'unavailable'} in the certificate`);
+    lines.push(`rerun: certificate type ${type} — certificate: ${cert.type}`);
+    if (SUCCESS.has(cert.type) && type !== cert.type) problems.push(`the certificate says ${cert.type}; a fresh checkout of ${commit.id} gives ${type}`);
+    if (problems.length) lines.push(`rerun: the criteria's logs are kept in ${logs.root}`);
+    return { ok: problems.length === 0, lines, problems };
+  } finally {
+    await ws?.dispose();
+    // The criteria's logs stay for a rerun that disagrees.
+    await rm(problems.length ? join(base, 'workspace') : base, { recursive: true, force: true });
+  }
+}
+
+/** The commit the certificate names; for a certificate without one, a commit whose tree is its tree. */
+export async function certifiedCommit(git: Git, cert: Certificate): Promise<{ id: string; how: string } | { problem: string }> {
+  if (!OBJECT_ID.test(cert.tree)) return { problem: `the certificate's tree ${JSON.stringify(cert.tree)} is not an object id` };
+  if (cert.commit && !OBJECT_ID.test(cert.commit)) return { problem: `the certificate's commit ${JSON.stringify(cert.commit)} is not an object id` };
+  if (cert.commit) {
+    const tree = (await git.run(['rev-parse', '--verify', '--quiet', `${cert.commit}^{tree}`], { allowFail: true })).trim();
+    if (!tree) return { problem: `the certified commit ${cert.commit} is not in ${git.cwd} (fetch it first)` };
+    if (tree !== cert.tree) return { problem: `commit ${cert.commit} holds tree ${tree}, the certificate names tree ${cert.tree}` };
+    return { id: cert.commit, how: 'named by the certificate' };
+  }
+  const log = await git.run(['log', '--all', '--format=%H %T'], { allowFail: true });
+  const hit = log.split('\n').find((l) => l.endsWith(` ${cert.tree}`));
+  if (!hit) return { problem: `no commit in ${git.cwd} holds the certified tree ${cert.tree}` };
+  return { id: hit.split(' ')[0], how: `its tree is the certificate's tree ${cert.tree}` };
+}
+
+function lastLine(r: RunResult): string {
+  return (r.stderr.trim() || r.stdout.trim()).split('\n').pop() ?? '';
+}

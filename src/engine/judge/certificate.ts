@@ -1,0 +1,147 @@
+// Halting certificates (SPEC §2): typed, computed from Lane A/B evidence only, each linked
+// to its predecessor by sha256 (a hash chain) and to the git tree it was computed on.
+import type { CheckResult } from './checks.js';
+import type { CertificateType } from '../config/config.js';
+import { Decimal, dstr, isDecimalString } from '../common/decimal.js';
+import type { FiredExit, Judgement } from '../loop/decide.js';
+
+export type IssuedType = CertificateType | 'NONE';
+export type Lane = 'A' | 'B' | 'C';
+
+export const CERTIFICATE_LANE: Record<IssuedType, Lane | null> = {
+  EXACT: 'A',
+  CONVERGED: 'B',
+  TIMEOUT: 'C',
+  BACKPRESSURE: 'A',
+  DIVERGED: 'A',
+  NONE: null,
+};
+
+export interface Certificate {
+  schema_version: '2.0';
+  iteration: number;
+  type: IssuedType;
+  lane: Lane | null;
+  declared_certificates: CertificateType[];
+  residual_metric: string;
+  /** A Decimal string, or null when it could not be computed (never compared with R_p then). */
+  residual: string | null;
+  residual_detail: string;
+  R_p: string | null;
+  residual_history: string[];
+  checklist: {
+    id: string;
+    description: string;
+    met: boolean;
+    exit_code: number | null;
+    evidence: string;
+    /** The tree the result was obtained on; a reused pass names the iteration it came from. */
+    tree: string;
+    reused_from_iteration: number | null;
+    inputs_hash: string | null;
+  }[];
+  /** The commit this certificate speaks for, and that commit's tree. */
+  commit: string | null;
+  tree: string;
+  /** The tree the criteria ran on: the commit's tree without the loop's own AGENTS.md update. */
+  judged_tree: string;
+  /** clean: a loop-owned checkout of judged_tree; live: the agent's work tree. */
+  workspace: 'clean' | 'live';
+  isolation: string;
+  previous_certificate_sha256: string | null;
+  exits_fired: FiredExit[];
+}
+
+/** Three strictly increasing residuals at the end of the history (DIVERGED), in Decimal. */
+export function isDiverging(history: readonly string[]): boolean {
+  if (history.length < 3) return false;
+  const [a, b, c] = history.slice(-3).map((s) => new Decimal(s));
+  return a.lt(b) && b.lt(c);
+}
+
+/** What a round of checks says about EXACT and CONVERGED, as far as the plan declares them. */
+export function judgementOf(
+  i: { declared: readonly CertificateType[]; checks: readonly CheckResult[]; residual: Decimal | null; residualError: string | null; R_p: Decimal | null },
+  suiteWeakened: string | null,
+): Judgement {
+  const allMet = i.checks.length > 0 && i.checks.every((c) => c.met);
+  const r = i.residualError === null ? i.residual : null;
+  return {
+    allMet,
+    residualError: i.residualError,
+    exact: r !== null && i.declared.includes('EXACT') && allMet && r.isZero(),
+    converged: r !== null && i.checks.length > 0 && i.declared.includes('CONVERGED') && i.R_p !== null && r.lt(i.R_p),
+    suiteWeakened,
+  };
+}
+
+export interface CertificateInput {
+  iteration: number;
+  type: IssuedType;
+  fired: FiredExit[];
+  declared: CertificateType[];
+  residualMetric: string;
+  residual: Decimal | null;
+  residualDetail: string;
+  R_p: Decimal | null;
+  /** Residuals of the iterations before, not including this one's. */
+  history: readonly string[];
+  checks: CheckResult[];
+  commit: string | null;
+  tree: string;
+  judgedTree: string;
+  workspace: 'clean' | 'live';
+  isolation: string;
+  previousSha256: string | null;
+}
+
+/** The certificate document; its type and exits are decide()'s, this only lays them out. */
+export function issueCertificate(i: CertificateInput): Certificate {
+  return {
+    schema_version: '2.0',
+    iteration: i.iteration,
+    type: i.type,
+    lane: CERTIFICATE_LANE[i.type],
+    declared_certificates: i.declared,
+    residual_metric: i.residualMetric,
+    residual: i.residual === null ? null : dstr(i.residual),
+    residual_detail: i.residualDetail,
+    R_p: i.R_p ? dstr(i.R_p) : null,
+    residual_history: i.residual === null ? [...i.history] : [...i.history, dstr(i.residual)],
+    checklist: i.checks.map((c) => ({
+      id: c.id,
+      description: c.description,
+      met: c.met,
+      exit_code: c.exit_code,
+      evidence: c.evidence,
+      tree: c.tree,
+      reused_from_iteration: c.reused_from_iteration,
+      inputs_hash: c.inputs_hash,
+    })),
+    commit: i.commit,
+    tree: i.tree,
+    judged_tree: i.judgedTree,
+    workspace: i.workspace,
+    isolation: i.isolation,
+    previous_certificate_sha256: i.previousSha256,
+    exits_fired: i.fired,
+  };
+}
+
+/** The forbidden state CONVERGENCE_CLAIM_WITHOUT_CERTIFICATE, checked on the file read back (what verify will see). */
+export function convergenceClaimProblem(cert: Partial<Certificate> | null): string | null {
+  if (!cert) return 'no certificate.json for the final iteration';
+  if (cert.type !== 'EXACT' && cert.type !== 'CONVERGED') return `certificate type is ${String(cert.type)}, not EXACT or CONVERGED`;
+  if (!isDecimalString(cert.residual)) return `residual ${JSON.stringify(cert.residual)} is not a Decimal string`;
+  if (cert.type === 'EXACT' && !(cert.checklist ?? []).every((c) => c.met)) return 'EXACT certificate with an unmet criterion';
+  if (cert.type === 'EXACT' && !new Decimal(cert.residual).isZero()) return 'EXACT certificate with a residual other than 0';
+  // Freshness (DEGA): a result counts only for the tree it ran on, or as a pass reused for unchanged inputs.
+  const judged = cert.judged_tree ?? cert.tree;
+  const stale = (cert.checklist ?? []).filter((c) => c.tree !== judged && !(c.reused_from_iteration !== null && c.inputs_hash));
+  if (stale.length) return `criteria ${stale.map((c) => c.id).join(', ')} were checked on another tree than the certificate's`;
+  if (cert.type === 'CONVERGED') {
+    if (!isDecimalString(cert.R_p)) return 'CONVERGED certificate without a Decimal R_p';
+    if (!new Decimal(cert.residual).lt(new Decimal(cert.R_p))) return `residual ${cert.residual} is not < R_p ${cert.R_p}`;
+  }
+  return null;
+}

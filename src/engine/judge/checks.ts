@@ -1,0 +1,148 @@
+// Acceptance criteria are commands the loop runs itself (exit 0 = met). Their logs and exit codes
+// are Lane A evidence. DEGA command rails: a failure is retried up to `retries` times, a time-out
+// never is (a time-out is deterministic, a transient failure may pass on retry), and the two are
+// told apart in `failure_kind`. Freshness: a result holds for the git tree it ran on; a criterion
+// with `inputs` reuses its last pass while the hash of those inputs is unchanged.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import picomatch from 'picomatch';
+import { sha256 } from '../common/canonical.js';
+import type { Criterion } from '../config/config.js';
+import type { EvidenceStore } from '../evidence/evidence.js';
+import type { ProcessRunner, RunResult } from '../os/ports.js';
+
+export interface CheckResult {
+  id: string;
+  description: string;
+  run: string;
+  met: boolean;
+  exit_code: number | null;
+  timed_out: boolean;
+  /** null when met at the first attempt; `transient` when a retry passed. */
+  failure_kind: 'timeout' | 'transient' | 'failed' | null;
+  attempts: number;
+  duration_ms: number;
+  /** Evidence link `path#sha256` of the log (for a reused pass: the log of the run it reuses). */
+  evidence: string;
+  /** The git tree the result was obtained on. */
+  tree: string;
+  inputs_hash: string | null;
+  reused_from_iteration: number | null;
+}
+
+/** A pass that may be reused while its inputs are unchanged. */
+export interface PassRecord {
+  iteration: number | 'baseline';
+  inputs_hash: string;
+  evidence: string;
+  tree: string;
+}
+
+export interface CheckContext {
+  runner: ProcessRunner;
+  cwd: string;
+  env: Record<string, string>;
+  evidence: EvidenceStore;
+  /** Evidence folder for the logs, e.g. `iter_3/checks`. */
+  dir: string;
+  tree: string;
+  signal?: AbortSignal;
+  scrub: (text: string) => string;
+  /** Tracked and untracked (not ignored) files of the checkout, for input globs. */
+  files?: string[];
+  /** Passes that may be reused, by criterion id (none for replays: they always run). */
+  passes?: Readonly<Record<string, PassRecord>>;
+  iteration?: number;
+}
+
+const MAX_LOG_BYTES = 512 * 1024;
+
+export function formatLog(command: string, attempts: RunResult[]): string {
+  return attempts
+    .map((r, i) => {
+      const end = r.timedOut ? 'timed out' : r.aborted ? 'aborted' : r.exitCode === null ? `signal ${r.signal}` : `exit ${r.exitCode}`;
+      return `$ ${command}${attempts.length > 1 ? `   (attempt ${i + 1})` : ''}\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n--- ${end} ---\n`;
+    })
+    .join('\n');
+}
+
+/** sha256 over the sorted (path, content sha256) of the files matching `globs`. */
+export async function inputsHash(cwd: string, globs: string[], files: string[]): Promise<string> {
+  const match = picomatch(globs, { dot: true });
+  const lines: string[] = [];
+  for (const f of files.filter((p) => match(p)).sort()) {
+    const data = await readFile(join(cwd, f)).catch(() => null);
+    lines.push(`${f}\0${data === null ? 'missing' : sha256(data)}`);
+  }
+  return sha256(lines.join('\n'));
+}
+
+export async function runCheck(c: Criterion, ctx: CheckContext): Promise<CheckResult> {
+  const hash = c.inputs && ctx.files ? await inputsHash(ctx.cwd, c.inputs, ctx.files) : null;
+  const prior = ctx.passes?.[c.id];
+  if (hash !== null && prior && prior.inputs_hash === hash) {
+    return {
+      id: c.id,
+      description: c.description ?? c.run,
+      run: c.run,
+      met: true,
+      exit_code: 0,
+      timed_out: false,
+      failure_kind: null,
+      attempts: 0,
+      duration_ms: 0,
+      evidence: prior.evidence,
+      tree: prior.tree,
+      inputs_hash: hash,
+      reused_from_iteration: prior.iteration === 'baseline' ? -1 : prior.iteration,
+    };
+  }
+  const attempts: RunResult[] = [];
+  for (let i = 0; i <= c.retries; i++) {
+    const r = await ctx.runner.run({
+      command: c.run,
+      cwd: ctx.cwd,
+      env: ctx.env,
+      timeoutMs: c.timeout_seconds * 1000,
+      signal: ctx.signal,
+      maxOutputBytes: MAX_LOG_BYTES,
+    });
+    attempts.push(r);
+    if (r.exitCode === 0 || r.timedOut || r.aborted) break;
+  }
+  const last = attempts[attempts.length - 1];
+  const rel = `${ctx.dir}/${c.id}.log`;
+  await ctx.evidence.write(rel, ctx.scrub(formatLog(c.run, attempts)));
+  const met = last.exitCode === 0 && !last.timedOut;
+  return {
+    id: c.id,
+    description: c.description ?? c.run,
+    run: c.run,
+    met,
+    exit_code: last.exitCode,
+    timed_out: last.timedOut,
+    failure_kind: last.timedOut ? 'timeout' : !met ? 'failed' : attempts.length > 1 ? 'transient' : null,
+    attempts: attempts.length,
+    duration_ms: Math.round(attempts.reduce((s, r) => s + r.durationMs, 0)),
+    evidence: ctx.evidence.link(rel),
+    tree: ctx.tree,
+    inputs_hash: hash,
+    reused_from_iteration: null,
+  };
+}
+
+export async function runChecks(criteria: Criterion[], ctx: CheckContext): Promise<CheckResult[]> {
+  const out: CheckResult[] = [];
+  for (const c of criteria) out.push(await runCheck(c, ctx));
+  return out;
+}
+
+/** The passes to remember after a round of checks: new passes recorded, failures forgotten. */
+export function updatePasses(passes: Record<string, PassRecord>, checks: CheckResult[], iteration: number | 'baseline'): Record<string, PassRecord> {
+  const next = new Map(Object.entries(passes));
+  for (const c of checks) {
+    if (!c.met || c.inputs_hash === null) next.delete(c.id);
+    else if (c.reused_from_iteration === null) next.set(c.id, { iteration, inputs_hash: c.inputs_hash, evidence: c.evidence, tree: c.tree });
+  }
+  return Object.fromEntries(next);
+}

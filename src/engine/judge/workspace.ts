@@ -1,0 +1,379 @@
+// The clean check workspace (SPEC §7, `checks.workspace: clean`): a loop-owned folder that holds
+// exactly the tree being judged, so what the agent left beside its commit (ignored files, a planted
+// .npmrc, a poisoned cache, HOME) never reaches the criteria. One persistent workspace is updated
+// per tree (git rewrites only what differs), and dependencies are installed by `checks.setup` only
+// when its inputs change.
+//
+// Layout under `root` (root must not be writable by the check user, so it cannot swap ws or home for
+// a link between rounds):
+//   ws/     the checkout the checks run in (handed over to the check user)
+//   home/   their HOME and TMPDIR, recreated empty on every update (handed over)
+//   loop/   0700, the loop's only: a private git dir whose objects are the repository's (alternates)
+//           and whose index records the stat of every file written, and the setup record.
+// Git runs as the loop's user with no system/global config and none of the repository's config,
+// hooks or attributes files: only the tree's own .gitattributes apply, as in a fresh clone.
+import { chmod, lstat, mkdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import picomatch from 'picomatch';
+import { shellQuote } from '../agent/agents.js';
+import { sha256 } from '../common/canonical.js';
+import { atomicWrite } from '../evidence/evidence.js';
+import { Git } from '../os/git.js';
+import type { ProcessRunner, RunResult, RunSpec } from '../os/ports.js';
+import { ShellSession } from '../os/process.js';
+
+/** Lockfiles and manifests whose content decides whether `checks.setup` runs again. */
+export const DEFAULT_SETUP_INPUTS = [
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'pnpm-lock.yaml',
+  'yarn.lock',
+  'package.json',
+  'requirements*.txt',
+  'poetry.lock',
+  'uv.lock',
+  'Pipfile.lock',
+  'pyproject.toml',
+  'go.sum',
+  'go.mod',
+  'Cargo.lock',
+  'Cargo.toml',
+  'pom.xml',
+  'build.gradle*',
+].map((g) => `**/${g}`);
+
+/**
+ * Caches that tools write inside installed dependencies while the checks run (babel, nyc, eslint,
+ * vite/vitest). They are removed on every update and left out of the outputs' fingerprint: kept,
+ * they would carry one round's writes into the next; fingerprinted, they would re-run setup each round.
+ */
+const VOLATILE = ['*/node_modules/.cache', '*/node_modules/.vite'];
+
+/**
+ * Setup outputs are kept only under names that need no quoting in git's exclude patterns and
+ * find's -path (node_modules, .venv, packages/a/node_modules, foo.egg-info…). A setup that creates
+ * anything else is not reused: it runs again before every round, which costs time, never a verdict.
+ */
+const PLAIN_PATH = /^(?!.*(?:^|\/)(?:\.{1,2}|\.git)(?:\/|$))[A-Za-z0-9._@+=,%~-]+(?:\/[A-Za-z0-9._@+=,%~-]+)*\/?$/;
+
+export interface CheckWorkspaceOptions {
+  /** Loop-owned folder outside the work tree; created if missing. Its parent chain must be traversable by the check user. */
+  root: string;
+  /** A path in the checkout whose objects are judged (the loop's cwd). */
+  repo: string;
+  /** The loop's own runner: git runs through it as the loop's user, never sandboxed. */
+  runner: ProcessRunner;
+  /** Runs commands in the workspace (setup, and what the caller runs there): the sandboxed runner. Default: runner.run. */
+  run?: (spec: RunSpec) => Promise<RunResult>;
+  /** Called with ws/ and home/ after the loop wrote into them, to give them to the check user. */
+  handOver?: (dir: string) => Promise<void>;
+  /** `checks.env`: variables the checks get on top of the fixed ones. */
+  env?: Record<string, string>;
+  /** The loop's environment, read for PATH, LANG and TZ only (default process.env). */
+  baseEnv?: Record<string, string | undefined>;
+}
+
+export interface SetupSpec {
+  command: string | undefined;
+  /** Globs (over the tree's paths) whose content decides when setup re-runs; default DEFAULT_SETUP_INPUTS. */
+  inputs?: string[];
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export type SetupOutcome =
+  | { state: 'none' }
+  /** The outputs of an earlier setup on the same inputs are in place and untouched. */
+  | { state: 'reused'; inputs_hash: string }
+  /** `cached` false: the result is not reused (it changed tracked files or made an unkeepable path), with why. */
+  | { state: 'ran'; inputs_hash: string; result: RunResult; cached: boolean; note: string | null }
+  | { state: 'failed'; inputs_hash: string; result: RunResult; reason: string };
+
+export interface UpdateOutcome {
+  /** Whether the setup outputs were kept; false when they had been changed since they were recorded. */
+  outputs: 'kept' | 'none' | 'dropped';
+  ms: number;
+}
+
+/** What the last successful setup left, and a fingerprint of it as it was before the checks ran. */
+interface SetupRecord {
+  inputs_hash: string;
+  keep: string[];
+  fingerprint: string;
+}
+
+const q = shellQuote;
+
+export class CheckWorkspace {
+  readonly dir: string;
+  readonly home: string;
+  private readonly loopDir: string;
+  private readonly recordPath: string;
+  private readonly run: (spec: RunSpec) => Promise<RunResult>;
+  private current: string | null = null;
+
+  private constructor(
+    private readonly o: CheckWorkspaceOptions,
+    private readonly session: ShellSession,
+    private record: SetupRecord | null,
+  ) {
+    this.dir = join(o.root, 'ws');
+    this.home = join(o.root, 'home');
+    this.loopDir = join(o.root, 'loop');
+    this.recordPath = join(this.loopDir, 'setup.json');
+    this.run = o.run ?? ((spec) => o.runner.run(spec));
+  }
+
+  /** Opens (or creates) the persistent workspace under `o.root`. close() ends its git session. */
+  static async open(o: CheckWorkspaceOptions): Promise<CheckWorkspace> {
+    await mkdir(o.root, { recursive: true, mode: 0o755 });
+    const st = await lstat(o.root);
+    if (!st.isDirectory()) throw new Error(`the check workspace ${o.root} is not a folder`);
+    await chmod(o.root, 0o755);
+    const ws = join(o.root, 'ws');
+    const loopDir = join(o.root, 'loop');
+    const gitDir = join(loopDir, 'git');
+    await mkdir(ws, { recursive: true, mode: 0o755 });
+    await mkdir(loopDir, { recursive: true, mode: 0o700 });
+    await chmod(loopDir, 0o700);
+    const [objects, format] = (
+      await new Git(o.runner, o.repo, o.baseEnv ?? process.env).run(['rev-parse', '--path-format=absolute', '--git-path', 'objects', '--show-object-format'])
+    )
+      .trim()
+      .split('\n');
+    const env = {
+      PATH: (o.baseEnv ?? process.env).PATH ?? '/usr/local/bin:/usr/bin:/bin',
+      LC_ALL: 'C',
+      HOME: loopDir,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_TERMINAL_PROMPT: '0',
+      GIT_OPTIONAL_LOCKS: '0',
+      GIT_DIR: gitDir,
+      GIT_WORK_TREE: ws,
+    };
+    const session = await ShellSession.start(loopDir, env);
+    try {
+      const init = await session.run(
+        `( test -f ${q(join(gitDir, 'HEAD'))} || { env -u GIT_DIR -u GIT_WORK_TREE git init -q --bare --template= --object-format=${q(format)} ${q(gitDir)} && git config core.bare false; } ) && printf '%s\\n' ${q(objects)} > ${q(join(gitDir, 'objects', 'info', 'alternates'))}`,
+      );
+      if (init.exitCode !== 0) throw new Error(`could not set up the check workspace's git folder: ${init.stderr.trim()}`);
+      const text = await readFile(join(loopDir, 'setup.json'), 'utf8').catch(() => null);
+      return new CheckWorkspace(o, session, text ? (JSON.parse(text) as SetupRecord) : null);
+    } catch (e) {
+      await session.close();
+      throw e;
+    }
+  }
+
+  /**
+   * A brand-new workspace holding `treeish`, with setup run from scratch: for the final confirmation
+   * of a convergence claim and `verify --rerun`. Whatever was under `o.root` is removed first.
+   */
+  static async fresh(o: CheckWorkspaceOptions, treeish: string, setup?: SetupSpec): Promise<{ workspace: CheckWorkspace; setup: SetupOutcome }> {
+    await rm(o.root, { recursive: true, force: true });
+    const workspace = await CheckWorkspace.open(o);
+    try {
+      await workspace.update(treeish);
+      return { workspace, setup: setup ? await workspace.setup(setup) : { state: 'none' } };
+    } catch (e) {
+      await workspace.dispose();
+      throw e;
+    }
+  }
+
+  /** The commit or tree the workspace holds (after update). */
+  get holds(): string | null {
+    return this.current;
+  }
+
+  /**
+   * Makes ws/ hold exactly `treeish` (a commit or tree): tracked files as in a fresh checkout — a
+   * file changed since the last update is rewritten even with its mtime put back, since git also
+   * compares ctime, inode and owner, which the check user cannot restore — and every other file
+   * removed except the outputs of the last setup, which are kept only while their fingerprint is the
+   * one recorded before the previous checks ran. HOME and TMPDIR start empty.
+   */
+  async update(treeish: string): Promise<UpdateOutcome> {
+    // Only an object id: a name would be resolved in the private git folder, which has no refs.
+    if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(treeish))
+      throw new Error(`CheckWorkspace.update: expected a commit or tree id, got ${JSON.stringify(treeish)}`);
+    const started = performance.now();
+    const record = this.record;
+    const keep = record?.keep ?? [];
+    const clean = keep.length ? `git clean -ffdqx ${keep.map((k) => `-e ${q(`/${k}`)}`).join(' ')}` : 'git clean -ffdqx';
+    const prune = keep.length ? `\\( ${keep.map((k) => `-path ${q(`./${k.replace(/\/$/, '')}`)}`).join(' -o ')} \\) -prune -o ` : '';
+    // One shell round trip, no subshell (the session's shell forks only the commands themselves).
+    const script = [
+      `umask 022 && cd ${q(this.dir)} && keep=`,
+      ...(record && keep.length ? [`&& { [ "$(${fingerprintCommand(keep, true)})" = ${q(record.fingerprint)} ] && keep=1; true; }`] : []),
+      `&& git read-tree --reset -u ${treeish}`,
+      `&& if [ -n "$keep" ]; then ${clean}; else git clean -ffdqx; fi`,
+      // git clean never removes a folder named .git (a planted repository a test's git would find).
+      `&& find . ${prune}-name .git -prune -exec rm -rf -- {} + -o -type d ! -perm 0755 -exec chmod 0755 -- {} +`,
+      '&& echo "kept=$keep"',
+    ].join(' ');
+    const [r] = await Promise.all([this.session.run(script), this.resetHome()]);
+    if (r.exitCode !== 0) throw new Error(`updating the check workspace to ${treeish} failed (${r.exitCode}): ${r.stderr.trim()}`);
+    let outputs: UpdateOutcome['outputs'] = keep.length === 0 ? 'none' : r.stdout.trim() === 'kept=1' ? 'kept' : 'dropped';
+    if (outputs === 'dropped') await this.dropRecord();
+    this.current = treeish;
+    if (this.o.handOver) {
+      await this.o.handOver(this.dir);
+      await this.o.handOver(this.home);
+      // Handing over changes the files' owner and ctime: record the new stat (git re-reads only those
+      // files to confirm their content) so that the next update does not rewrite them all.
+      const after = await this.session.run(
+        `cd ${q(this.dir)} && { git update-index -q --refresh >/dev/null; true; }${outputs === 'kept' ? ` && ${fingerprintCommand(keep, false)}` : ''}`,
+      );
+      if (outputs === 'kept' && record && after.exitCode === 0) await this.saveRecord({ ...record, fingerprint: after.stdout.trim() });
+      else if (outputs === 'kept') {
+        outputs = 'dropped';
+        await this.dropRecord();
+      }
+    }
+    return { outputs, ms: performance.now() - started };
+  }
+
+  /**
+   * Runs `checks.setup` in the workspace unless the last successful setup ran on the same inputs
+   * (the content of the files matching `inputs` in the tree, the command and checks.env) and its
+   * outputs are still in place. A setup runs on exactly the tree: earlier outputs are removed first.
+   * A failed setup is not recorded, so the next round tries again.
+   */
+  async setup(spec: SetupSpec): Promise<SetupOutcome> {
+    const tree = this.current;
+    if (!tree) throw new Error('CheckWorkspace.setup: update() the workspace to a tree first');
+    if (!spec.command) {
+      if (this.record) await this.removeOutputs();
+      return { state: 'none' };
+    }
+    const inputsHash = await this.setupInputsHash(tree, spec.command, spec.inputs ?? DEFAULT_SETUP_INPUTS);
+    if (this.record?.inputs_hash === inputsHash) return { state: 'reused', inputs_hash: inputsHash };
+    if (this.record) await this.removeOutputs();
+    const result = await this.run({
+      command: spec.command,
+      cwd: this.dir,
+      env: this.env(),
+      timeoutMs: spec.timeoutMs,
+      signal: spec.signal,
+      maxOutputBytes: 512 * 1024,
+    });
+    if (result.exitCode !== 0 || result.timedOut || result.aborted) {
+      const how = result.timedOut
+        ? 'timed out'
+        : result.aborted
+          ? 'was stopped'
+          : result.exitCode === null
+            ? `ended by ${result.signal}`
+            : `exited ${result.exitCode}`;
+      return { state: 'failed', inputs_hash: inputsHash, result, reason: `checks.setup \`${spec.command}\` ${how}` };
+    }
+    // What the setup made beside the tree is what later rounds keep; a setup that changed tracked
+    // files would be undone by the next update, so it is not reused.
+    // An empty entry (no path is empty) separates the two NUL-terminated lists.
+    const r = await this.session.run(
+      `cd ${q(this.dir)} && { git update-index -q --refresh >/dev/null; true; } && git diff-files --name-only -z && printf '\\0' && git ls-files -z --others --directory`,
+    );
+    if (r.exitCode !== 0) throw new Error(`reading what checks.setup produced failed: ${r.stderr.trim()}`);
+    const parts = r.stdout.split('\0');
+    const changed = parts.slice(0, parts.indexOf(''));
+    const made = parts.slice(parts.indexOf('') + 1).filter(Boolean);
+    const odd = made.filter((p) => !PLAIN_PATH.test(p));
+    const note = changed.length
+      ? `checks.setup changed tracked files (${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ', …' : ''}): it runs again before every round`
+      : odd.length
+        ? `checks.setup made ${odd.length} path(s) with names the workspace cannot keep (e.g. ${JSON.stringify(odd[0])}): it runs again before every round`
+        : null;
+    if (note === null && made.length) {
+      const f = await this.session.run(`cd ${q(this.dir)} && ${fingerprintCommand(made, false)}`);
+      if (f.exitCode !== 0) throw new Error(`fingerprinting the setup outputs failed: ${f.stderr.trim()}`);
+      await this.saveRecord({ inputs_hash: inputsHash, keep: made, fingerprint: f.stdout.trim() });
+    } else if (note === null) await this.saveRecord({ inputs_hash: inputsHash, keep: [], fingerprint: '' });
+    return { state: 'ran', inputs_hash: inputsHash, result, cached: note === null, note };
+  }
+
+  /**
+   * The checks' environment: a fresh HOME and TMPDIR, no system/global git config, no user/global npm
+   * config, PATH, LANG and TZ of the loop, and `checks.env`; nothing else of the loop's environment.
+   * checks.env cannot replace the variables that isolate the checks.
+   */
+  env(): Record<string, string> {
+    const base = this.o.baseEnv ?? process.env;
+    const env: Record<string, string> = { PATH: base.PATH ?? '/usr/local/bin:/usr/bin:/bin' };
+    for (const k of ['LANG', 'TZ'] as const) {
+      const v = base[k];
+      if (v !== undefined) env[k] = v;
+    }
+    return {
+      ...env,
+      ...this.o.env,
+      HOME: this.home,
+      TMPDIR: join(this.home, 'tmp'),
+      XDG_CONFIG_HOME: join(this.home, '.config'),
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      // A test's own git calls must not climb out of the workspace into another repository.
+      GIT_CEILING_DIRECTORIES: this.o.root,
+      // Files that do not exist in the fresh HOME (npm refuses one file loaded as both user and global config).
+      NPM_CONFIG_USERCONFIG: join(this.home, '.npmrc'),
+      NPM_CONFIG_GLOBALCONFIG: join(this.home, '.npm-globalrc'),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.session.close();
+  }
+
+  /** close() and remove the whole workspace (a fresh one used once). */
+  async dispose(): Promise<void> {
+    await this.close();
+    await rm(this.o.root, { recursive: true, force: true });
+  }
+
+  /** HOME and TMPDIR start empty: nothing a previous round wrote there (an .npmrc, a cache) carries over. */
+  private async resetHome(): Promise<void> {
+    await rm(this.home, { recursive: true, force: true });
+    await mkdir(join(this.home, 'tmp'), { recursive: true, mode: 0o755 });
+    await mkdir(join(this.home, '.config'), { mode: 0o755 });
+  }
+
+  private async setupInputsHash(tree: string, command: string, globs: string[]): Promise<string> {
+    const r = await this.session.run(`git ls-tree -r -z --full-tree ${tree}`);
+    if (r.exitCode !== 0) throw new Error(`listing ${tree} failed: ${r.stderr.trim()}`);
+    const match = picomatch(globs, { dot: true });
+    // "<mode> <type> <object>\t<path>": the object id is the content's hash, no file is read.
+    const lines = r.stdout.split('\0').filter((l) => l && match(l.slice(l.indexOf('\t') + 1)));
+    const env = Object.entries(this.o.env ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return sha256(JSON.stringify({ command, env, inputs: lines.sort() }));
+  }
+
+  /** Removes every setup output now (they belong to other inputs or to no setup at all). */
+  private async removeOutputs(): Promise<void> {
+    await this.dropRecord();
+    const r = await this.session.run(`cd ${q(this.dir)} && git clean -ffdqx`);
+    if (r.exitCode !== 0) throw new Error(`removing the earlier setup's outputs failed: ${r.stderr.trim()}`);
+  }
+
+  private async saveRecord(record: SetupRecord): Promise<void> {
+    this.record = record;
+    await atomicWrite(this.recordPath, JSON.stringify(record));
+  }
+
+  private async dropRecord(): Promise<void> {
+    this.record = null;
+    await rm(this.recordPath, { force: true });
+  }
+}
+
+/**
+ * A sha256 over the listing of the kept setup outputs: type, mode, owner and, for files and links,
+ * inode, size, mtime and ctime (ctime moves on every change and cannot be set back by the check user).
+ * Folder times are left out: the listing itself shows what was added or removed. With `clearVolatile`
+ * the tools' caches inside them are deleted in the same walk.
+ */
+function fingerprintCommand(keep: string[], clearVolatile: boolean): string {
+  const volatile = `\\( ${VOLATILE.map((v) => `-path ${q(v)}`).join(' -o ')} \\) -prune ${clearVolatile ? '-exec rm -rf -- {} + ' : ''}`;
+  const paths = keep.map((k) => q(`./${k.replace(/\/$/, '')}`)).join(' ');
+  return `find -P ${paths} ${volatile}-o -type d -printf '%p\\0d %m %U %G\\0' -o -printf '%p\\0%y %m %i %s %U %G %T@ %C@\\0' | sha256sum`;
+}

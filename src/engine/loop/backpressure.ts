@@ -1,0 +1,59 @@
+// Backpressure (SPEC §2): a STOP file, disk use over 90%, a signal or a STOP label ask the
+// loop to stop; the running agent is stopped and the certificate is BACKPRESSURE.
+import { access, statfs } from 'node:fs/promises';
+import type { StopSource } from '../os/ports.js';
+
+export class StopFile implements StopSource {
+  readonly name = 'stop-file';
+  constructor(
+    private readonly path: string,
+    private readonly display: string,
+  ) {}
+  async check(): Promise<string | null> {
+    return access(this.path).then(
+      () => `${this.display} exists`,
+      () => null,
+    );
+  }
+}
+
+export type StatFs = (path: string) => Promise<{ blocks: number; bavail: number }>;
+
+export class DiskUsage implements StopSource {
+  readonly name = 'disk';
+  constructor(
+    private readonly path: string,
+    private readonly limit = 0.9,
+    private readonly stat: StatFs = (p) => statfs(p),
+  ) {}
+  async check(): Promise<string | null> {
+    const s = await this.stat(this.path).catch(() => null);
+    if (!s || s.blocks <= 0) return null;
+    // Integer arithmetic: used/blocks > limit  ⇔  used*100 > limit*100*blocks.
+    const used = s.blocks - s.bavail;
+    const pct = Math.round(this.limit * 100);
+    return used * 100 > pct * s.blocks ? `disk use ${Math.floor((used * 100) / s.blocks)}% is over ${pct}%` : null;
+  }
+}
+
+/** A stop requested by the process itself (SIGINT, SIGTERM, workflow cancellation). */
+export class SignalStop implements StopSource {
+  readonly name = 'signal';
+  private reason: string | null = null;
+  readonly controller = new AbortController();
+  request(reason: string): void {
+    if (!this.reason) this.reason = reason;
+    this.controller.abort();
+  }
+  check(): Promise<string | null> {
+    return Promise.resolve(this.reason);
+  }
+}
+
+export async function firstStop(sources: readonly StopSource[]): Promise<string | null> {
+  for (const s of sources) {
+    const r = await s.check().catch(() => null);
+    if (r) return r;
+  }
+  return null;
+}

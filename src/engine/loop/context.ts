@@ -1,0 +1,350 @@
+// The loop's state between iterations and the context an iteration works in, with the small
+// derivations every step shares (budgets left, the agent in use, the current residual).
+import type { AgentSpec } from '../agent/agent-step.js';
+import type { Section } from '../memory/agents-md.js';
+import { createScrubber, type Scrubber } from '../os/secrets.js';
+import { sha256 } from '../common/canonical.js';
+import type { prepareCapsule } from '../memory/capsule-build.js';
+import type { FiredExit } from './decide.js';
+import { inputsHash, runChecks, type PassRecord } from '../judge/checks.js';
+import { computeResidual } from '../judge/residual.js';
+import { prepareJunit, readJunit, suiteIntegrity, type JunitRead, type TestRecord } from '../judge/junit.js';
+import type { AgentPresetName, BudgetOverrides } from '../config/config.js';
+import { Decimal } from '../common/decimal.js';
+import type { BlockerClass } from './dega.js';
+import { EvidenceStore } from '../evidence/evidence.js';
+import { Fsm, type TerminalState } from './fsm.js';
+import { Git } from '../os/git.js';
+import type { Glow } from '../judge/glow.js';
+import { measure, type NorthstarSnapshot } from '../judge/northstar.js';
+import type { Intake, Plan } from '../config/plan.js';
+import type { Clock, Logger, ProcessRunner, StopSource } from '../os/ports.js';
+import type { Sandbox } from '../os/sandbox.js';
+import type { KeyProxy } from '../agent/key-proxy.js';
+import { initialProgress, type ProgressState } from './progress.js';
+import type { HaltingReport } from '../evidence/report.js';
+
+export interface LoopHost {
+  /** After each iteration's commit (push it, update the PR comment); a string ends the loop blocked. */
+  afterIteration?(i: { iteration: number; commit: string; report: HaltingReport }): Promise<string | null>;
+}
+
+export interface LoopOptions {
+  cwd: string;
+  configPath?: string;
+  evidenceDir?: string;
+  runner: ProcessRunner;
+  clock: Clock;
+  log: Logger;
+  env: Record<string, string | undefined>;
+  /** Extra stop sources (signals, the STOP label); the STOP file and disk use are always watched. */
+  stopSources?: StopSource[];
+  /** Aborted when the process is asked to stop: the agent is killed at once. */
+  signal?: AbortSignal;
+  host?: LoopHost;
+  agentOverride?: AgentPresetName;
+  /** agent.isolation and agent.key_proxy given outside the config (CLI flags, action inputs). */
+  isolation?: 'auto' | 'user+pidns' | 'pidns' | 'none';
+  keyProxy?: boolean;
+  /** Budgets given outside the config (CLI flags, action inputs): taken as written, part of the contract. */
+  budgetOverrides?: BudgetOverrides;
+  /** Archive an existing evidence tree and start over (never done silently). */
+  fresh?: boolean;
+  pollMs?: number;
+}
+
+export interface LoopOutcome {
+  status: TerminalState;
+  stop_reason: string;
+  exitCode: number;
+  report: HaltingReport;
+  /** Set when nothing ran because nothing changed since the last terminal exit. */
+  nothingToDo?: string;
+}
+
+/** What the loop carries from one iteration to the next; persisted as state.json (DEGA snapshot). */
+export interface LoopState {
+  schema_version: '2.0';
+  next_iteration: number;
+  residual_history: string[];
+  criteria_met: Record<string, boolean>;
+  last_certificate_sha256: string | null;
+  last_facts: string[];
+  last_northstar: NorthstarSnapshot | null;
+  total_ms: number;
+  total_cost_usd: string;
+  cost_reported: boolean;
+  total_tool_calls: number;
+  /** Tokens the agent reported, summed (null: it reported none). */
+  total_tokens?: { input: number; output: number; cache_read: number; cache_write: number } | null;
+  /** Which figures the agent reported at least once (a budget on a figure never reported cannot apply). */
+  reported?: { cost: boolean; tokens: boolean; toolCalls: boolean };
+  exits_fired: (FiredExit & { iteration: number })[];
+  /** Where the progress windows (divergence, W = 0) start: a new HEAD starts new ones. */
+  window: { residuals: number; rows: number };
+  /** The residual HEAD was judged at when this run started, until this run records an iteration. */
+  start_residual: string | null;
+  /** The tests (id, status) the baseline ran, for the suite-integrity guard; null without JUnit. */
+  suite_baseline?: Pick<TestRecord, 'id' | 'status'>[] | null;
+  /** The loop's last commit: a run continues this state only from it (or from a descendant, re-baselined). */
+  last_commit: string | null;
+  /** How the last run ended, on which commit, and (when every criterion declares inputs) on which inputs. */
+  terminal: { status: TerminalState; stop_reason: string; head: string | null; inputs_hash: string | null } | null;
+  section_witnessed: number;
+  section_archived: number;
+  /** Passes that may be reused while their inputs are unchanged. */
+  passes: Record<string, PassRecord>;
+  progress: ProgressState;
+  /** DEGA cycle record per iteration: blocker class, improvement over the previous one, who ran. */
+  cycles: Cycle[];
+  /** One row per iteration for reports and PR comments. */
+  rows: IterationRow[];
+}
+
+export type IterationRow = Pick<Glow, 'iteration' | 'G' | 'L' | 'O' | 'W' | 'W_unknown' | 'total'> & {
+  certificate: string;
+  residual: string | null;
+  northstar_distance: string | null;
+};
+
+export const DEFAULT_EVIDENCE_DIR = 'evidence/loop';
+
+export interface Cycle {
+  iteration: number;
+  agent: string;
+  blocker_class: BlockerClass;
+  blocker_reason: string;
+  improvement: string;
+  fail_closed_signals: number;
+  residual: string | null;
+  failure_signatures: string[];
+  detour_next: boolean;
+  critic: string | null;
+  reused_checks: string[];
+}
+
+/** Where and how the criteria, residual, Northstar measures, critic and security gate run. */
+export interface JudgeSpace {
+  readonly mode: 'clean' | 'live';
+  /** Makes the space hold exactly `tree` (clean) and returns the folder the checks run in. */
+  prepare(tree: string, opts?: { fresh?: boolean }): Promise<string>;
+  readonly env: Record<string, string>;
+  /** Runs a command of the checks (as the check user where the sandbox has one). */
+  readonly runner: ProcessRunner;
+  dispose(): Promise<void>;
+}
+
+export interface Ctx {
+  o: LoopOptions;
+  cwd: string;
+  git: Git;
+  ev: EvidenceStore;
+  evRel: string;
+  fsm: Fsm;
+  intake: Intake;
+  plan: Plan;
+  state: LoopState;
+  entries: { iteration: number; text: string; link: string }[];
+  stops: StopSource[];
+  secrets: string[];
+  hostPaths: string[];
+  judge: JudgeSpace;
+  /** The isolation level the agent and the checks run at (recorded in every certificate). */
+  isolation: string;
+  sandbox: Sandbox;
+  /** Where the agent user reads its prompt and capsule. */
+  exchangeDir: string;
+  keyProxy: KeyProxy | null;
+  /** The agent CLI's `--version` line, read once per run (pre-flight). */
+  cliVersion: string | null;
+  iterations: number[];
+  startMs: number;
+  previousTotalMs: number;
+  pendingLogs: [string, string][];
+  section?: Section;
+  /** The next iteration's capsule, prepared when the last one was recorded. */
+  next?: { n: number; prepared: Awaited<ReturnType<typeof prepareCapsule>> };
+}
+
+const scrubbers = new WeakMap<readonly string[], Scrubber>();
+/** The scrub function of a run's secret values, built once per list (its forms are precomputed). */
+export function scrubber(secrets: readonly string[]): (text: string) => string {
+  return secretScrubber(secrets).scrub;
+}
+
+export function secretScrubber(secrets: readonly string[]): Scrubber {
+  let s = scrubbers.get(secrets);
+  if (!s) scrubbers.set(secrets, (s = createScrubber(secrets)));
+  return s;
+}
+
+export function initialState(): LoopState {
+  return {
+    schema_version: '2.0',
+    next_iteration: 0,
+    residual_history: [],
+    criteria_met: {},
+    last_certificate_sha256: null,
+    last_facts: [],
+    last_northstar: null,
+    total_ms: 0,
+    total_cost_usd: '0',
+    cost_reported: false,
+    total_tool_calls: 0,
+    exits_fired: [],
+    last_commit: null,
+    window: { residuals: 0, rows: 0 },
+    start_residual: null,
+    terminal: null,
+    section_witnessed: 0,
+    section_archived: 0,
+    passes: {},
+    progress: initialProgress(null),
+    cycles: [],
+    rows: [],
+  };
+}
+
+export function scrub(ctx: Ctx, text: string): string {
+  return scrubber(ctx.secrets)(text);
+}
+
+/**
+ * One round of the Skeptic's checks on `tree`, in the judge space (a clean checkout of the tree, or
+ * the work tree when `checks.workspace: live`): JUnit reports left from earlier rounds are removed
+ * first (a stale or planted one must not count), then every criterion runs (or reuses a pass), then
+ * the residual. `aborted` when a stop cut the round short: such a round certifies nothing.
+ */
+export async function checkRound(ctx: Ctx, dir: string, tree: string, opts: { signal?: AbortSignal; reuse?: boolean; fresh?: boolean } = {}) {
+  const cfg = ctx.intake.config;
+  const cwd = await ctx.judge.prepare(tree, { fresh: opts.fresh });
+  // Reports from before the round (stale, planted, or undeletable) are never counted.
+  const glob = cfg.checks.junit ?? cfg.residual.junit;
+  const guard = glob ? await prepareJunit(cwd, glob) : null;
+  const files = cfg.acceptance_criteria.some((c) => c.inputs) ? await ctx.git.treeFiles(tree) : undefined;
+  const checks = await runChecks(cfg.acceptance_criteria, {
+    runner: ctx.judge.runner,
+    cwd,
+    env: ctx.judge.env,
+    evidence: ctx.ev,
+    dir: `${dir}/checks`,
+    tree,
+    signal: opts.signal,
+    scrub: scrubber(ctx.secrets),
+    files,
+    passes: opts.reuse ? ctx.state.passes : undefined,
+  });
+  const junit = glob && guard ? await readJunit(cwd, glob, guard) : undefined;
+  const residualJunit = cfg.residual.junit && cfg.residual.junit !== glob ? await readJunit(cwd, cfg.residual.junit, null) : junit;
+  const residual = await computeResidual(cfg, checks, { runner: ctx.judge.runner, cwd, env: ctx.judge.env, signal: opts.signal, junit: residualJunit });
+  return { checks, residual, cwd, junit, aborted: !!opts.signal?.aborted };
+}
+
+/** The suite-integrity verdict of a round against the tests the baseline ran (null: nothing to say). */
+export function suiteVerdict(ctx: Ctx, junit: JunitRead | undefined): string | null {
+  if (!junit) return null;
+  if ('error' in junit) return `the JUnit reports could not be read: ${junit.error}`;
+  const baseline = ctx.state.suite_baseline;
+  if (!baseline) return null;
+  const v = suiteIntegrity(baseline as TestRecord[], junit.tests, ctx.intake.config.checks.allow_fewer_tests);
+  return v.ok ? null : v.reason;
+}
+
+/** The hash of every criterion's inputs, when every criterion declares them (else null). */
+export async function allInputsHash(cwd: string, criteria: Intake['config']['acceptance_criteria'], files: string[]): Promise<string | null> {
+  if (!criteria.every((c) => c.inputs)) return null;
+  const hashes = await Promise.all(criteria.map((c) => inputsHash(cwd, c.inputs!, files)));
+  return sha256(criteria.map((c, i) => `${c.id}\0${hashes[i]}`).join('\n'));
+}
+
+/** Northstar readings; command measures run in the judge space holding `cwd` (the judged tree). */
+export async function measureAll(ctx: Ctx, cwd: string, residual: Decimal | null, met: ReadonlyMap<string, boolean>) {
+  return Promise.all(
+    ctx.intake.northstar.map((m) =>
+      measure(m, {
+        residual,
+        criteriaMet: met,
+        runCommand: async (command) => {
+          const r = await ctx.judge.runner.run({ command, cwd, env: ctx.judge.env, timeoutMs: 300_000 });
+          return r.exitCode === 0 ? { output: r.stdout } : { error: `exit ${r.exitCode ?? r.signal}: ${r.stderr.trim().split('\n').pop() ?? ''}` };
+        },
+      }),
+    ),
+  );
+}
+
+export function elapsedMs(ctx: Ctx): number {
+  return ctx.previousTotalMs + (ctx.o.clock.monotonicMs() - ctx.startMs);
+}
+
+export function budgetExhausted(ctx: Ctx, extraIterations: number): { code: string; reason: string } | null {
+  const b = ctx.plan.budget;
+  const done = ctx.state.next_iteration + extraIterations;
+  if (done >= b.max_iterations) return { code: 'MAX_ITERS', reason: `${done} of ${b.max_iterations} iterations used` };
+  if (elapsedMs(ctx) >= b.max_total_seconds * 1000)
+    return { code: 'MAX_TOTAL_SECONDS', reason: `${Math.floor(elapsedMs(ctx) / 1000)} s of ${b.max_total_seconds} s used` };
+  if (b.max_total_cost_usd !== null && new Decimal(ctx.state.total_cost_usd).gte(b.max_total_cost_usd))
+    return { code: 'MAX_COST', reason: `$${ctx.state.total_cost_usd} of $${b.max_total_cost_usd} spent` };
+  if (ctx.state.total_tool_calls >= b.max_total_tool_calls)
+    return { code: 'MAX_TOOL_CALLS', reason: `${ctx.state.total_tool_calls} of ${b.max_total_tool_calls} tool calls used` };
+  return null;
+}
+
+/** The last measured residual: the judgement this run started from until an iteration is recorded, then the latest. */
+export function currentResidual(ctx: Ctx): string | null {
+  const s = ctx.state;
+  return s.start_residual ?? (s.residual_history.length > s.window.residuals ? s.residual_history.at(-1)! : ctx.plan.baseline.residual);
+}
+
+/** The agent for iteration n: the configured one, or the escalation once the loop has stalled. */
+export function agentSpec(ctx: Ctx, n: number): AgentSpec {
+  const a = ctx.intake.config.agent;
+  const e = isEscalated(ctx, n) ? a.escalate! : undefined;
+  const use = e?.use ?? a.use;
+  return {
+    preset: use,
+    run: e?.run ?? (use === a.use ? a.run : undefined),
+    model: e?.model ?? a.model,
+    args: e?.args ?? a.args,
+    maxTurns: ctx.plan.budget.max_tool_calls_per_iteration,
+  };
+}
+
+export function isEscalated(ctx: Ctx, n: number): boolean {
+  const at = ctx.state.progress.escalated_at;
+  return !!ctx.intake.config.agent.escalate && at !== null && n >= at;
+}
+
+/** How the capsule and report name the agent of iteration n (never its command line: it may hold host paths). */
+export function describeAgent(ctx: Ctx, n: number): string {
+  const a = agentSpec(ctx, n);
+  return `${a.preset}${a.model ? ` (model ${a.model})` : ''}${isEscalated(ctx, n) ? ' [escalated]' : ''}`;
+}
+
+export function sectionMeta(ctx: Ctx) {
+  const p = ctx.plan;
+  return {
+    goal: p.goal,
+    R_p: p.R_p,
+    max_iterations: p.budget.max_iterations,
+    rung_target: p.rung_target,
+    northstar: p.northstar.metrics.map((m) => ({ id: m.id, target: m.target })),
+  };
+}
+
+/** What every agent process of the run shares (the agent, the critic): sandbox, key proxy, stops. */
+export function agentRunContext(ctx: Ctx) {
+  return {
+    runner: ctx.o.runner,
+    cwd: ctx.cwd,
+    baseEnv: ctx.o.env,
+    stopSources: ctx.stops,
+    pollMs: ctx.o.pollMs ?? 1000,
+    signal: ctx.o.signal,
+    sandbox: ctx.sandbox,
+    exchangeDir: ctx.exchangeDir,
+    keyProxy: ctx.keyProxy,
+    mask: scrubber(ctx.secrets),
+    cliVersion: ctx.cliVersion,
+  };
+}

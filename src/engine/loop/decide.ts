@@ -1,0 +1,218 @@
+// Why a run goes on or ends is decided here and only here: pure functions from what happened to
+// the next step, holding the whole precedence table of SPEC §3. The driver (loop.ts) performs the
+// effects (processes, git, evidence) and asks these functions what follows; none of them does I/O,
+// so the table is tested exhaustively without a process (test/unit/decide.test.ts).
+import type { IssuedType } from '../judge/certificate.js';
+import type { TerminalState } from './fsm.js';
+
+/**
+ * The exits one iteration can fire, in SPEC §3's order of precedence (INVARIANT and GUARDRAIL
+ * first). The "no progress" exits of the other loop designs (critic, stuck failure, stall) rank
+ * with divergence, before backpressure.
+ */
+export const EXIT_PRECEDENCE = [
+  'INVARIANT',
+  'GUARDRAIL',
+  'CONVERGED',
+  'DIVERGED',
+  'NO_VIABLE_FIX_PATH',
+  'STUCK',
+  'STALLED',
+  'BACKPRESSURE',
+  'NORTHSTAR_DRIFT',
+  'BUDGET',
+] as const;
+export type ExitKind = (typeof EXIT_PRECEDENCE)[number];
+export interface FiredExit {
+  kind: ExitKind;
+  reason: string;
+  /** INVARIANT only: the stop reason it ends with (EVIDENCE_INCOMPLETE, RESIDUAL_UNAVAILABLE…). */
+  code?: string;
+}
+
+/** What the judgement of one tree found (absent when the checks did not run). */
+export interface Judgement {
+  /** Every criterion met on this tree. */
+  allMet: boolean;
+  /** The residual could not be computed (never 0, never compared with R_p). */
+  residualError: string | null;
+  /** EXACT (all met, residual 0) and CONVERGED (residual < R_p) as far as declared. */
+  exact: boolean;
+  converged: boolean;
+  /** The suite ran fewer tests than the baseline without an approved override. */
+  suiteWeakened: string | null;
+}
+
+export interface IterationFacts {
+  /** A stop source that cut the agent or the checks short: a pause, never a verdict. */
+  interrupted: string | null;
+  /** The agent left a change to judge (after protected paths were reverted). */
+  changed: boolean;
+  /** The agent wrote a report (valid or not): with a change, what makes an iteration worth recording. */
+  reported: boolean;
+  /** The agent process failed (exit code, the CLI's error, the idle limit), in the CLI's words. */
+  agentFailure: string | null;
+  guardrail: string | null;
+  /** A forbidden state found during the iteration (branch switched, host refusal…). */
+  invariant: { code: string; detail: string } | null;
+  judgement: Judgement | null;
+  /** The last three residuals rise strictly. */
+  diverging: string | null;
+  /** NO_VIABLE_FIX_PATH, STUCK, STALLED as the progress watchers found them. */
+  progress: FiredExit[];
+  /** A stop requested after the checks (it pauses before the next iteration). */
+  backpressure: string | null;
+  /** Northstar drift: W = 0 or a rising distance three iterations in a row. */
+  northstarDrift: string | null;
+  budget: { code: string; reason: string } | null;
+}
+
+export type Decision =
+  | { halt: false; record: true; certificate: IssuedType; fired: FiredExit[] }
+  | {
+      halt: true;
+      /** Whether the iteration is recorded (certificate, AGENTS.md entry, commit) or not counted at all. */
+      record: boolean;
+      certificate: IssuedType;
+      status: TerminalState;
+      stop_reason: string;
+      detail: string;
+      fired: FiredExit[];
+    };
+
+const rank = (f: FiredExit) => EXIT_PRECEDENCE.indexOf(f.kind);
+
+/** Every exit the facts fire, highest precedence first. */
+export function firedExits(f: IterationFacts): FiredExit[] {
+  const fired: FiredExit[] = [];
+  if (f.invariant) fired.push({ kind: 'INVARIANT', code: f.invariant.code, reason: f.invariant.detail });
+  if (f.guardrail) fired.push({ kind: 'GUARDRAIL', reason: f.guardrail });
+  const j = f.judgement;
+  if (j?.suiteWeakened) fired.push({ kind: 'GUARDRAIL', reason: `suite integrity: ${j.suiteWeakened}` });
+  if (j?.residualError) fired.push({ kind: 'INVARIANT', code: 'RESIDUAL_UNAVAILABLE', reason: j.residualError });
+  if (j && !j.residualError && (j.exact || j.converged))
+    fired.push({ kind: 'CONVERGED', reason: j.exact ? 'all criteria met, residual 0' : 'residual below R_p' });
+  if (f.diverging) fired.push({ kind: 'DIVERGED', reason: f.diverging });
+  fired.push(...f.progress);
+  const stop = f.interrupted ?? f.backpressure;
+  if (stop) fired.push({ kind: 'BACKPRESSURE', reason: stop });
+  if (f.northstarDrift) fired.push({ kind: 'NORTHSTAR_DRIFT', reason: f.northstarDrift });
+  if (f.budget) fired.push({ kind: 'BUDGET', reason: `${f.budget.code}: ${f.budget.reason}` });
+  return fired.sort((a, b) => rank(a) - rank(b));
+}
+
+/** The certificate type the top exit earns (SPEC §2): only a judged tree can be EXACT or CONVERGED. */
+function certificateFor(top: FiredExit | undefined, j: Judgement | null): IssuedType {
+  switch (top?.kind) {
+    case 'CONVERGED':
+      return j?.exact ? 'EXACT' : 'CONVERGED';
+    case 'DIVERGED':
+      return 'DIVERGED';
+    case 'BACKPRESSURE':
+      return 'BACKPRESSURE';
+    case 'BUDGET':
+      return 'TIMEOUT';
+    default:
+      return 'NONE';
+  }
+}
+
+const STATUS_OF: Record<ExitKind, TerminalState> = {
+  INVARIANT: 'EXIT_BLOCKED',
+  GUARDRAIL: 'EXIT_BLOCKED',
+  CONVERGED: 'EXIT_CONVERGED',
+  DIVERGED: 'EXIT_DIVERGED',
+  NO_VIABLE_FIX_PATH: 'EXIT_BLOCKED',
+  STUCK: 'EXIT_BLOCKED',
+  STALLED: 'EXIT_BLOCKED',
+  BACKPRESSURE: 'EXIT_BLOCKED',
+  NORTHSTAR_DRIFT: 'EXIT_BLOCKED',
+  BUDGET: 'EXIT_BUDGET_EXCEEDED',
+};
+
+function stopReason(top: FiredExit, certificate: IssuedType): string {
+  switch (top.kind) {
+    case 'INVARIANT':
+      return top.code ?? 'INVARIANT_VIOLATION';
+    case 'GUARDRAIL':
+      return 'GUARDRAIL_VIOLATION';
+    case 'CONVERGED':
+      return certificate;
+    case 'DIVERGED':
+      return 'SILENT_DIVERGENCE_DETECTED';
+    case 'BACKPRESSURE':
+      return 'BACKPRESSURE_SIGNAL';
+    case 'BUDGET':
+      return top.reason.split(':')[0];
+    default:
+      return top.kind;
+  }
+}
+
+/** After an agent step (and the judgement of its tree, when the checks ran): go on or halt. */
+export function decide(f: IterationFacts): Decision {
+  // Nothing to record: an attempt that left no change is not an iteration. A pause then simply
+  // ends the run (the next run starts this iteration again); a failed agent ends it with the CLI's words.
+  if (!f.changed && (f.interrupted || f.agentFailure || !f.reported) && !f.guardrail && !f.invariant) {
+    const [kind, code, detail]: [ExitKind, string, string] = f.interrupted
+      ? ['BACKPRESSURE', 'BACKPRESSURE_SIGNAL', f.interrupted]
+      : f.agentFailure
+        ? ['INVARIANT', 'AGENT_FAILED', f.agentFailure]
+        : ['INVARIANT', 'EVIDENCE_INCOMPLETE', 'the agent changed nothing and wrote no report'];
+    const fired = [{ kind, code, reason: detail }];
+    return {
+      halt: true,
+      record: false,
+      certificate: kind === 'BACKPRESSURE' ? 'BACKPRESSURE' : 'NONE',
+      status: 'EXIT_BLOCKED',
+      stop_reason: code,
+      detail,
+      fired,
+    };
+  }
+  const fired = firedExits(f);
+  const top = fired[0];
+  const certificate = certificateFor(top, f.judgement);
+  if (!top) return { halt: false, record: true, certificate, fired };
+  return { halt: true, record: true, certificate, status: STATUS_OF[top.kind], stop_reason: stopReason(top, certificate), detail: top.reason, fired };
+}
+
+/** Before an iteration starts: a stop or a used-up budget ends the run without spawning an agent. */
+export function decideBeforeIteration(s: { stop: string | null; budget: { code: string; reason: string } | null }): Extract<Decision, { halt: true }> | null {
+  if (s.stop) {
+    const fired: FiredExit[] = [{ kind: 'BACKPRESSURE', reason: s.stop }];
+    return { halt: true, record: false, certificate: 'BACKPRESSURE', status: 'EXIT_BLOCKED', stop_reason: 'BACKPRESSURE_SIGNAL', detail: s.stop, fired };
+  }
+  if (s.budget) {
+    const fired: FiredExit[] = [{ kind: 'BUDGET', reason: `${s.budget.code}: ${s.budget.reason}` }];
+    return { halt: true, record: false, certificate: 'TIMEOUT', status: 'EXIT_BUDGET_EXCEEDED', stop_reason: s.budget.code, detail: s.budget.reason, fired };
+  }
+  return null;
+}
+
+/** The audits at the end (Triangle, Phuc Test, rung, Northstar alignment) may withhold a convergence. */
+export interface Audits {
+  triangleMissing: 'REMIND' | 'VERIFY' | 'ACKNOWLEDGE' | 'none';
+  phucFailures: string[];
+  /** Replays of the final commit in a fresh workspace did not give the same certificate. */
+  confirmation: string | null;
+  alignment: 'ALIGNED' | 'NEUTRAL' | 'DRIFTING';
+  neutralAccepted: boolean;
+  alignmentDetail: string;
+}
+
+export function decideFinal(status: TerminalState, stop_reason: string, a: Audits): { status: TerminalState; stop_reason: string; withheld: string | null } {
+  const converged = status === 'EXIT_CONVERGED';
+  const withhold = (reason: string, why: string) => ({ status: 'EXIT_BLOCKED' as const, stop_reason: reason, withheld: `${status} withheld: ${why}` });
+  if (a.triangleMissing !== 'none')
+    return withhold(a.triangleMissing === 'VERIFY' ? 'VERIFY_SKIPPED' : 'INVARIANT_VIOLATION', `Triangle Law: the ${a.triangleMissing} vertex is missing`);
+  if (a.phucFailures.length && status !== 'EXIT_NEED_INFO') return withhold(a.phucFailures[0].split(':')[0], a.phucFailures.join('; '));
+  if (converged && a.confirmation) return withhold('CONFIRMATION_FAILED', a.confirmation);
+  if (converged && a.alignment === 'DRIFTING') return withhold('NORTHSTAR_DRIFT', `the Northstar distance grew over the loop (${a.alignmentDetail})`);
+  if (converged && a.alignment === 'NEUTRAL' && !a.neutralAccepted)
+    return withhold(
+      'GLOW_WITHOUT_NORTHSTAR_ALIGNMENT',
+      'no Northstar metric moved (NEUTRAL); measure one that this loop advances, or set northstar_neutral_reason in the config to accept it',
+    );
+  return { status, stop_reason, withheld: null };
+}

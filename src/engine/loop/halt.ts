@@ -1,0 +1,303 @@
+// Terminal bookkeeping: the confirmation and replays of the certified commit, rungs, the Triangle
+// and the Phuc Test, the halting report. Which exit wins was decided before (decide.ts).
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { allDecimalStrings, checkTriangle, iterDir, phucTest, rungLevel, selfTests } from '../judge/audit.js';
+import { type Certificate, convergenceClaimProblem, issueCertificate, judgementOf } from '../judge/certificate.js';
+import type { CheckResult } from '../judge/checks.js';
+import type { CertificateType } from '../config/config.js';
+import { Decimal, dstr } from '../common/decimal.js';
+import { decide, decideFinal, type FiredExit } from './decide.js';
+import { EvidenceStore, listFiles, NOT_EVIDENCE } from '../evidence/evidence.js';
+import { EXIT_CODES, type TerminalState } from './fsm.js';
+import { allInputsHash, checkRound, type Ctx, type LoopOptions, type LoopOutcome, scrub } from './context.js';
+import { snapshot } from '../judge/northstar.js';
+import type { NeedInfo } from '../config/plan.js';
+import { budgetLog, saveState, writeIterationRecords } from '../evidence/records.js';
+import { buildReport, type ReportInput, type RungResult } from '../evidence/report.js';
+import { verifyTree } from '../evidence/verify.js';
+
+/** How a run ends: decide()'s verdict (or a refusal before the plan) with what fired. */
+export interface Halt {
+  status: TerminalState;
+  stop_reason: string;
+  detail: string;
+  fired: FiredExit[];
+  /** Whether the halting iteration was recorded; an unrecorded one's exits are reported here only. */
+  record: boolean;
+}
+
+/** Terminal bookkeeping: confirmation and replays, rungs, the audits, the report, the manifest. */
+export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: string } = {}): Promise<LoopOutcome> {
+  const { ev, state, o } = ctx;
+  const last = ctx.iterations.at(-1);
+  const certRel = opts.certificateRel ?? (last === undefined ? null : `${iterDir(last)}/certificate.json`);
+  const certificate = certRel === null ? null : await ev.readJson<Certificate>(certRel);
+  const converged = halt.status === 'EXIT_CONVERGED';
+  if (converged) {
+    const claim = convergenceClaimProblem(certificate);
+    if (claim) halt = { ...halt, status: 'EXIT_BLOCKED', stop_reason: 'CONVERGENCE_CLAIM_WITHOUT_R_P_CERTIFICATE', detail: claim };
+  }
+  const rung = await computeRung(ctx, certificate, halt.status === 'EXIT_CONVERGED', certRel);
+  const triangle = await checkTriangle(ev, ctx.iterations);
+  const phuc = await phucTest(ev, ctx.iterations, {
+    hostPaths: ctx.hostPaths,
+    converged: halt.status === 'EXIT_CONVERGED',
+    rungTarget: ctx.plan.rung_target,
+    rungAchieved: rung.achieved,
+  });
+  const final = decideFinal(halt.status, halt.stop_reason, {
+    triangleMissing: triangle.triangle_vertex_missing,
+    phucFailures: phuc.failures,
+    confirmation: rung.confirmation,
+    alignment: rung.alignment.status,
+    neutralAccepted: !!ctx.intake.config.northstar_neutral_reason,
+    alignmentDetail: `${rung.alignment.northstar_distance_start} → ${rung.alignment.northstar_distance_end}`,
+  });
+  const detail = final.withheld ? `${final.withheld}${halt.detail ? ` (${halt.detail})` : ''}` : halt.detail;
+  if (final.withheld) o.log.warn(detail);
+  if (!halt.record) state.exits_fired.push(...halt.fired.map((f) => ({ ...f, iteration: state.next_iteration })));
+  const head = await ctx.git.head();
+  state.terminal = {
+    status: final.status,
+    stop_reason: final.stop_reason,
+    head,
+    inputs_hash: await allInputsHash(ctx.cwd, ctx.intake.config.acceptance_criteria, await ctx.git.listFiles()),
+  };
+  if (last !== undefined) await writeIterationRecords(ctx, last, { status: final.status, stop_reason: final.stop_reason });
+  const agentsMd = await readFile(join(ctx.cwd, 'AGENTS.md'), 'utf8').catch(() => '');
+  await ev.write('agents_md_final.md', agentsMd);
+  const backpressure = halt.stop_reason === 'BACKPRESSURE_SIGNAL' ? halt.detail : undefined;
+  const report = buildReport({
+    plan: ctx.plan,
+    state,
+    status: final.status,
+    stop_reason: final.stop_reason,
+    iterations: ctx.iterations,
+    evRel: ctx.evRel,
+    certificate,
+    certificateRel: certRel,
+    triangle,
+    phuc,
+    rung,
+    isolation: ctx.isolation,
+    isolationLimits: ctx.sandbox.limits,
+    workspace: ctx.judge.mode,
+    extra: { detail, backpressure, backpressureOnly: !halt.record && !!backpressure },
+  });
+  await ev.writeJson('halting_report.json', report);
+  await ev.writeJson('budget_log.json', budgetLog(ctx));
+  await saveState(ctx);
+  ctx.fsm.finish(final.status);
+  o.log.info(
+    `halt: ${final.status}(${final.stop_reason}) after ${ctx.iterations.length} iteration(s)${certificate ? `, certificate ${certificate.type}` : ''}`,
+  );
+  return { status: final.status, stop_reason: final.stop_reason, exitCode: EXIT_CODES[final.status], report };
+}
+
+/**
+ * The judgement HEAD started from already satisfies the criteria: its certificate (named for
+ * HEAD) ends the run without an agent.
+ */
+export async function startCertificate(
+  ctx: Ctx,
+  dir: string,
+  tree: string,
+  round: { checks: CheckResult[]; residual: { value: Decimal; detail: string } | { error: string } },
+  residual: Decimal | null,
+): Promise<{ decision: Halt; rel: string } | null> {
+  const { plan } = ctx;
+  const R_p = plan.R_p ? new Decimal(plan.R_p) : null;
+  const declared = plan.halting_certificates_applicable as CertificateType[];
+  const j = judgementOf({ declared, checks: round.checks, residual, residualError: 'error' in round.residual ? round.residual.error : null, R_p }, null);
+  if (!j.exact && !j.converged) return null;
+  const decision = decide({
+    interrupted: null,
+    changed: true,
+    reported: true,
+    agentFailure: null,
+    guardrail: null,
+    invariant: null,
+    judgement: j,
+    diverging: null,
+    progress: [],
+    backpressure: null,
+    northstarDrift: null,
+    budget: null,
+  });
+  if (!decision.halt) return null;
+  const cert = issueCertificate({
+    iteration: ctx.state.next_iteration,
+    type: decision.certificate,
+    fired: decision.fired,
+    declared,
+    residualMetric: plan.residual.metric,
+    residual,
+    residualDetail: 'value' in round.residual ? round.residual.detail : round.residual.error,
+    R_p,
+    history: [],
+    checks: round.checks,
+    commit: await ctx.git.head(),
+    tree,
+    judgedTree: tree,
+    workspace: ctx.judge.mode,
+    isolation: ctx.isolation,
+    previousSha256: ctx.state.last_certificate_sha256,
+  });
+  const rel = `${dir}/certificate.json`;
+  await ctx.ev.writeJson(rel, cert);
+  ctx.o.log.info(`${dir === 'baseline' ? 'baseline' : 'HEAD'} already meets the criteria: certificate ${cert.type} without an agent step`);
+  return { decision, rel };
+}
+
+export async function computeRung(ctx: Ctx, cert: Certificate | null, converged: boolean, certRel: string | null): Promise<RungResult> {
+  const { plan, state, ev, o } = ctx;
+  const distanceStart = plan.northstar.metrics.length
+    ? snapshot(
+        plan.northstar.metrics,
+        plan.northstar.metrics.map((m) => ({ id: m.id, value: plan.northstar.baseline[m.id] ?? m.current })),
+        new Map(Object.entries(plan.northstar.baseline)),
+      )
+    : null;
+  const end = state.last_northstar;
+  const advanced = (end?.readings ?? [])
+    .filter((r) => {
+      const s = distanceStart?.readings.find((x) => x.id === r.id);
+      return r.distance !== null && s?.distance && new Decimal(r.distance).lt(s.distance);
+    })
+    .map((r) => r.id);
+  const startD = distanceStart?.total_distance ?? null;
+  const endD = end?.total_distance ?? null;
+  const drifting = startD !== null && endD !== null && new Decimal(endD).gt(startD);
+  const alignment: RungResult['alignment'] = {
+    status: advanced.length ? 'ALIGNED' : drifting ? 'DRIFTING' : 'NEUTRAL',
+    metrics_advanced: advanced,
+    northstar_distance_start: startD,
+    northstar_distance_end: endD,
+    neutral_reason: ctx.intake.config.northstar_neutral_reason ?? null,
+  };
+  const result: RungResult = { achieved: 0, target: plan.rung_target, checks: {}, replays: [], alignment, security: null, confirmation: null };
+  if (!converged || !cert || !certRel) return result;
+  // The claim is about the named commit checked out fresh: the first replay runs on a new checkout
+  // of that commit's tree (AGENTS.md included), the others on the same one; every one must agree.
+  const dir = dirname(certRel);
+  const replays = rungLevel(plan.rung_target) >= rungLevel(274177) ? plan.replays : 1;
+  for (let k = 1; k <= replays; k++) {
+    const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1 });
+    const r = 'error' in round.residual ? null : round.residual.value;
+    const j = judgementOf(
+      {
+        declared: cert.declared_certificates,
+        checks: round.checks,
+        residual: r,
+        residualError: 'error' in round.residual ? round.residual.error : null,
+        R_p: plan.R_p ? new Decimal(plan.R_p) : null,
+      },
+      null,
+    );
+    const type = j.exact ? 'EXACT' : j.converged ? 'CONVERGED' : 'NONE';
+    const residual = r === null ? null : dstr(r);
+    const same = !round.aborted && type === cert.type && residual === cert.residual && round.checks.every((c, i) => c.met === cert.checklist[i]?.met);
+    result.replays.push({ replay: k, type, residual, same });
+    await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
+    o.log.info(
+      `replay ${k}/${replays}${k === 1 ? ' (fresh checkout of the commit)' : ''}: certificate ${type}, residual ${residual ?? 'n/a'}${same ? '' : ' — DIFFERS (flaky check)'}`,
+    );
+    if (k === 1 && !same)
+      result.confirmation = `the certified commit ${cert.commit?.slice(0, 12) ?? cert.tree.slice(0, 12)}, checked out fresh, gives ${type}${residual === null ? '' : ` (residual ${residual})`}, not ${cert.type}: ${
+        round.checks
+          .filter((c) => !c.met)
+          .map((c) => c.id)
+          .join(', ') || 'see the replay logs'
+      }`;
+  }
+  const evidenceComplete = (await verifyTree(ev.root, { allowOpenTail: true, manifest: ctx.ev.manifest() })).ok;
+  const triangle = await checkTriangle(ev, ctx.iterations);
+  const r641 = {
+    certificate_present: true,
+    checks_green: cert.checklist.length > 0 && cert.checklist.every((c) => c.met),
+    evidence_complete: evidenceComplete,
+    triangle: triangle.triangle_vertex_missing === 'none',
+  };
+  result.checks['641'] = r641;
+  if (!Object.values(r641).every(Boolean)) return result;
+  result.achieved = 641;
+
+  if (rungLevel(plan.rung_target) < rungLevel(274177)) return result;
+  const st = selfTests();
+  const r274177 = {
+    replays_same_certificate: result.replays.length >= 2 && result.replays.every((r) => r.same),
+    residual_history_all_decimal_strings: allDecimalStrings(state.residual_history),
+    divergence_detector_self_test: st.divergence_detector,
+    null_edge_case_sweep: st.null_edge_sweep,
+    glow_history_all_present: state.rows.length === ctx.iterations.length && ctx.iterations.every((n, k) => state.rows[k].iteration === n),
+    seed_checksum_verified: plan.seed_checksum.verified,
+  };
+  result.checks['274177'] = r274177;
+  if (!Object.values(r274177).every(Boolean)) return result;
+  result.achieved = 274177;
+  if (rungLevel(plan.rung_target) < rungLevel(65537) || !plan.security) return result;
+
+  const where = await ctx.judge.prepare(cert.tree);
+  const gate = await ctx.judge.runner.run({ command: plan.security.gate, cwd: where, env: ctx.judge.env, timeoutMs: 1_800_000 });
+  await ev.write('security_gate.log', scrub(ctx, `$ ${plan.security.gate}\n${gate.stdout}\n${gate.stderr}\n--- exit ${gate.exitCode} ---\n`));
+  const after = await ctx.judge.runner.run({ command: plan.security.api_surface, cwd: where, env: ctx.judge.env, timeoutMs: 600_000 });
+  const afterEntry = await ev.write('api_surface_after.txt', scrub(ctx, after.stdout));
+  const beforeSha = plan.security.api_surface_before?.split('#')[1] ?? null;
+  const drift = beforeSha !== afterEntry.sha256;
+  const explanation = await readFile(join(where, plan.security.drift_explanation), 'utf8').catch(() => '');
+  const explained = !drift || (explanation.trim().length > 0 && (await changedInLoop(ctx, plan.security.drift_explanation)));
+  result.security = { gate_exit_code: gate.exitCode, api_surface_drift: drift, drift_explained: explained, api_surface_after: ev.link(afterEntry.path) };
+  const r65537 = {
+    security_gate_passed: gate.exitCode === 0 && after.exitCode === 0,
+    api_surface_snapshots: plan.security.api_surface_before !== null,
+    api_drift_explained: explained,
+    northstar_aligned_or_neutral: alignment.status !== 'DRIFTING',
+  };
+  result.checks['65537'] = r65537;
+  if (Object.values(r65537).every(Boolean)) result.achieved = 65537;
+  return result;
+}
+
+/** Whether the loop's commits changed `path` (the drift explanation must be written during the loop). */
+export async function changedInLoop(ctx: Ctx, path: string): Promise<boolean> {
+  for (const n of ctx.iterations) {
+    const a = await ctx.ev.readJson<{ changed_paths: string[] }>(`${iterDir(n)}/artifacts.json`);
+    if (a?.changed_paths.includes(path)) return true;
+  }
+  return false;
+}
+
+/** The outcome of a loop that stopped before its plan existed (nothing ran, no certificate). */
+export function earlyOutcome(status: 'EXIT_NEED_INFO' | 'EXIT_BLOCKED', stopReason: string, extra: ReportInput['extra']): LoopOutcome {
+  const report = buildReport({
+    plan: null,
+    state: null,
+    status,
+    stop_reason: stopReason,
+    iterations: [],
+    evRel: '',
+    certificate: null,
+    triangle: null,
+    phuc: null,
+    rung: null,
+    extra,
+  });
+  return { status, stop_reason: stopReason, exitCode: EXIT_CODES[status], report };
+}
+
+export async function needInfo(ev: EvidenceStore, info: NeedInfo, o: LoopOptions): Promise<LoopOutcome> {
+  for (const m of info.messages) o.log.error(m);
+  const outcome = earlyOutcome('EXIT_NEED_INFO', info.stop_reason, { missing_fields: info.missing_fields, messages: info.messages });
+  // The evidence of an earlier loop is never overwritten by a run that could not start.
+  if (!(await ev.exists()) || (await listFiles(ev.root)).every((f) => NOT_EVIDENCE.has(f) || f === 'halting_report.json' || f === 'manifest.json')) {
+    await ev.clear();
+    await ev.writeJson('halting_report.json', outcome.report);
+    await ev.saveManifest();
+  }
+  return outcome;
+}
+
+export function blockedEarly(stopReason: string, detail: string): LoopOutcome {
+  return earlyOutcome('EXIT_BLOCKED', stopReason, { detail });
+}

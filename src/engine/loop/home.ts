@@ -1,0 +1,271 @@
+// Where a loop keeps what the agent must not touch: `<git common dir>/phuc-loop/<evidence name>/`,
+// mode 0700 and owned by the loop's user, outside the work tree. The evidence tree lives there
+// while a run works and is published to `evidence/loop` (the folder users and the Action read)
+// when it ends; a published tree without a private one (a restored artifact, another clone) is
+// verified and taken in.
+import { chmod, cp, lstat, mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { StorageError } from '../common/errors.js';
+import type { Plan } from '../config/plan.js';
+import { EvidenceStore, listFiles, NOT_EVIDENCE } from '../evidence/evidence.js';
+import type { HaltingReport } from '../evidence/report.js';
+import { verifyTree } from '../evidence/verify.js';
+import type { Git } from '../os/git.js';
+import type { LoopState } from './context.js';
+
+export interface LoopHome {
+  root: string;
+  evidence: string;
+  /** The check workspaces (see judgeRoot), and what their place leaves open when it is not a safe one. */
+  judge: string;
+  judgeWarning: string | null;
+}
+
+export async function loopHome(git: Git, evRel: string): Promise<LoopHome> {
+  const top = join(await git.commonDir(), 'phuc-loop');
+  const root = join(top, evRel.replace(/[^A-Za-z0-9._-]/g, '_'));
+  // 0711: another user may pass through to the check workspace, never list or read what is here.
+  for (const dir of [top, root]) {
+    await mkdir(dir, { recursive: true, mode: 0o711 });
+    await chmod(dir, 0o711);
+  }
+  const evidence = join(root, 'evidence');
+  await mkdir(evidence, { recursive: true, mode: 0o700 });
+  await chmod(evidence, 0o700);
+  const judge = await judgeRoot(root);
+  return { root, evidence, judge: judge.path, judgeWarning: judge.warning };
+}
+
+/**
+ * The check workspaces live outside `.git` (test runners skip files under a `.git` path), in a
+ * folder whose name is stable per repository so setup outputs are reused across runs, and under
+ * parents nobody else can write: Node looks for node_modules and package.json, pytest for
+ * pytest.ini and conftest.py, in every parent folder, so a workspace under the world-writable /tmp
+ * would pick up what another user (the agent) planted there. `/var/lib/phuc-loop` is made by root
+ * (or through `sudo -n`); where neither can, the workspace falls back to the temp folder and the
+ * returned warning says what that leaves open.
+ */
+async function judgeRoot(home: string): Promise<{ path: string; warning: string | null }> {
+  const name = `judge-${createHash('sha256').update(home).digest('hex').slice(0, 16)}`;
+  const base = await safeBase();
+  if (base) {
+    const path = join(base, name);
+    await mkdir(path, { mode: 0o711 }).catch((e: unknown) => {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    });
+    if (await ownedSafely(path)) return { path, warning: null };
+  }
+  const own = await mkdtemp(join(tmpdir(), 'phuc-loop-judge-'));
+  await chmod(own, 0o711);
+  return {
+    path: own,
+    warning: `the check workspace is under ${tmpdir()}, which other users can write: a test tool that searches parent folders (node_modules, pytest.ini, conftest.py) can find files planted there; run the loop as root or with passwordless sudo for /var/lib/phuc-loop`,
+  };
+}
+
+const SAFE_BASE = '/var/lib/phuc-loop';
+
+async function safeBase(): Promise<string | null> {
+  const uid = process.getuid?.() ?? -1;
+  const made = await mkdir(SAFE_BASE, { mode: 0o755 }).then(
+    () => true,
+    (e: unknown) => (e as NodeJS.ErrnoException).code === 'EEXIST',
+  );
+  if (!made && uid !== 0) {
+    // Under passwordless sudo (GitHub-hosted runners): a folder of root's, handed to this user.
+    const gid = process.getgid?.() ?? -1;
+    await new Promise<void>((resolve) =>
+      execFile('sudo', ['-n', 'install', '-d', '-m', '0755', '-o', String(uid), '-g', String(gid), SAFE_BASE], { timeout: 10_000 }, () => resolve()),
+    );
+  }
+  return (await ownedSafely(SAFE_BASE)) && (await parentsSafe(SAFE_BASE)) ? SAFE_BASE : null;
+}
+
+/** A real folder of this user (or root's), writable by no one else. */
+async function ownedSafely(path: string): Promise<boolean> {
+  const st = await lstat(path).catch(() => null);
+  const uid = process.getuid?.() ?? -1;
+  return !!st && st.isDirectory() && (st.uid === uid || st.uid === 0) && (st.mode & 0o022) === 0;
+}
+
+/** Every parent folder belongs to root and is writable by no one else. */
+async function parentsSafe(path: string): Promise<boolean> {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    const st = await lstat(dir).catch(() => null);
+    if (!st || !st.isDirectory() || st.uid !== 0 || (st.mode & 0o022) !== 0) return false;
+    if (dir === dirname(dir)) return true;
+  }
+}
+
+/** One loop per evidence tree; a lock left by a dead loop (or a zombie) is taken over. */
+export async function acquireLock(home: LoopHome, host: string): Promise<(() => Promise<void>) | string> {
+  const path = join(home.root, 'run.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fh = await open(path, 'wx', 0o600);
+      await fh.writeFile(`${process.pid}@${host}\n`);
+      await fh.close();
+      return () => rm(path, { force: true });
+    } catch {
+      const [pid, owner] = (await readFile(path, 'utf8').catch(() => '')).trim().split('@');
+      if (owner === host && Number(pid) > 0 && (await processAlive(Number(pid))))
+        return `another phuc-loop (pid ${pid}) is running on this evidence tree; the oldest loop keeps running`;
+      await rm(path, { force: true });
+    }
+  }
+  return 'could not take the evidence lock';
+}
+
+/** Running (a zombie left by a killed loop, waiting for a container's init to reap it, is not). */
+async function processAlive(pid: number): Promise<boolean> {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const s = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  return s === null || s.slice(s.lastIndexOf(')') + 2)[0] !== 'Z';
+}
+
+const hasFiles = async (root: string) => (await stat(root).catch(() => null))?.isDirectory() && (await listFiles(root)).some((f) => !NOT_EVIDENCE.has(f));
+
+/**
+ * Copies the private tree to the published folder, replacing it whole (never a half-copied tree).
+ * Every folder from `within` (the checkout) down to it must be a real folder: the agent may have
+ * put a link there, through which the loop would replace (and delete) something elsewhere.
+ */
+export async function publishEvidence(ev: EvidenceStore, published: string, within?: string): Promise<void> {
+  if (!(await hasFiles(ev.root))) return;
+  if (within) await assertRealFolders(within, published);
+  const tmp = `${published}.tmp-${randomBytes(6).toString('hex')}`;
+  await mkdir(dirname(published), { recursive: true });
+  await cp(ev.root, tmp, { recursive: true, filter: (src) => !NOT_EVIDENCE.has(basename(src)), verbatimSymlinks: true });
+  const old = `${published}.old-${randomBytes(6).toString('hex')}`;
+  await rename(published, old).catch(() => undefined);
+  await rename(tmp, published);
+  await rm(old, { recursive: true, force: true });
+}
+
+/**
+ * `run --fresh`: the published tree is moved aside as `<published>.previous.N` as it is (an edited
+ * one included: it is the user's to look at), and the loop's own tree too when it differs (a run
+ * that crashed before publishing). With `keep` set, only the newest `keep` generations stay.
+ */
+export async function archiveEvidence(ev: EvidenceStore, published: string, keep: number | undefined, within: string): Promise<string | null> {
+  await assertRealFolders(within, published);
+  const parent = dirname(published);
+  const prefix = `${basename(published)}.previous.`;
+  await mkdir(parent, { recursive: true });
+  const generations = (await readdir(parent))
+    .filter((n) => n.startsWith(prefix) && /^\d+$/.test(n.slice(prefix.length)))
+    .map((n) => Number(n.slice(prefix.length)))
+    .sort((a, b) => a - b);
+  let next = (generations.at(-1) ?? 0) + 1;
+  let kept: string | null = null;
+  const privateManifest = await readFile(join(ev.root, 'manifest.json'), 'utf8').catch(() => null);
+  const publishedManifest = await readFile(join(published, 'manifest.json'), 'utf8').catch(() => null);
+  if (await hasFiles(published)) {
+    kept = join(parent, `${prefix}${next++}`);
+    await rename(published, kept);
+    generations.push(next - 1);
+  }
+  if ((await hasFiles(ev.root)) && privateManifest !== publishedManifest) {
+    kept = join(parent, `${prefix}${next++}`);
+    await publishEvidence(ev, kept);
+    generations.push(next - 1);
+  }
+  await ev.clear();
+  if (keep !== undefined)
+    for (const g of generations.slice(0, Math.max(0, generations.length - keep))) await rm(join(parent, `${prefix}${g}`), { recursive: true, force: true });
+  return kept;
+}
+
+/** Every folder from `within` down to `target` that exists is a real folder (not a link, FIFO or device). */
+export async function assertRealFolders(within: string, target: string): Promise<void> {
+  const rel = relative(within, target).split(sep).filter(Boolean);
+  for (let k = 1; k <= rel.length; k++) {
+    const p = join(within, ...rel.slice(0, k));
+    const st = await lstat(p).catch(() => null);
+    if (st && !st.isDirectory())
+      throw new StorageError(
+        `${relative(within, p)} is not a folder (${st.isSymbolicLink() ? 'a symbolic link' : 'a special file'}): move it away; the evidence stays in .git/phuc-loop until then`,
+      );
+  }
+}
+
+export type Restored = { resumed: { plan: Plan; state: LoopState; report: HaltingReport | null } | null } | { problem: string; code: string };
+
+/**
+ * What the evidence says about where to start: nothing (or only the report of a run that could
+ * not start) → a new loop; a tree → verified, then resumed; anything else → refused, never wiped.
+ */
+export async function restoreEvidence(
+  ev: EvidenceStore,
+  published: EvidenceStore,
+  o: { contract: string; configPath: string; evRel: string },
+): Promise<Restored> {
+  // The published tree is what users, the Action's artifact and `verify` see: one that does not
+  // verify (edited, or a half-restored artifact) is refused, never silently replaced.
+  if (await hasFiles(published.root)) {
+    const files = (await listFiles(published.root)).filter((f) => !NOT_EVIDENCE.has(f));
+    const report = await published.readJson<{ status?: string }>('halting_report.json').catch(() => null);
+    const neverStarted = files.every((f) => f === 'halting_report.json' || f === 'manifest.json') && report?.status === 'EXIT_NEED_INFO';
+    if (!neverStarted) {
+      if (!files.includes('manifest.json'))
+        return {
+          code: 'EVIDENCE_UNVERIFIABLE',
+          problem: `${o.evRel} holds evidence (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''}) but no manifest.json: it cannot be verified; run with --fresh to keep it aside and start over`,
+        };
+      const check = await verifyTree(published.root, { allowOpenTail: true });
+      if (!check.ok)
+        return {
+          code: 'EVIDENCE_UNVERIFIABLE',
+          problem: `the evidence tree in ${o.evRel} does not verify: ${check.problems.slice(0, 5).join('; ')}; run with --fresh to keep it aside and start over`,
+        };
+      // Taken in when the loop has no tree of its own (a restored artifact, another clone of the repository).
+      if (!(await hasFiles(ev.root))) {
+        await mkdir(dirname(ev.root), { recursive: true });
+        await cp(published.root, ev.root, {
+          recursive: true,
+          filter: (src) => !NOT_EVIDENCE.has(basename(src)) && !check.openTail.some((t) => src.endsWith(`/${t}`)),
+        });
+      }
+    }
+  }
+  if (!(await hasFiles(ev.root))) return { resumed: null };
+  if ((await ev.readText('manifest.json')) === null)
+    return {
+      code: 'EVIDENCE_UNVERIFIABLE',
+      problem: `the loop's evidence has no manifest.json: it cannot be verified; run with --fresh to keep it aside and start over`,
+    };
+  const check = await verifyTree(ev.root, { allowOpenTail: true });
+  if (!check.ok)
+    return {
+      code: 'EVIDENCE_UNVERIFIABLE',
+      problem: `the evidence tree does not verify: ${check.problems.slice(0, 5).join('; ')}; run with --fresh to keep it aside and start over`,
+    };
+  const plan = await ev.readJson<Plan>('plan.json').catch(() => null);
+  const state = await ev.readJson<LoopState>('state.json').catch(() => null);
+  if (!plan || !state)
+    return { code: 'EVIDENCE_UNVERIFIABLE', problem: `the evidence tree has no plan.json/state.json to resume from; run with --fresh to start over` };
+  if (plan.config_sha256 !== o.contract)
+    return {
+      code: 'EVIDENCE_UNVERIFIABLE',
+      problem: `${o.configPath} changed since the plan in ${o.evRel} was made (beyond its budget and agent); run with --fresh to start a new loop (the old tree is kept)`,
+    };
+  if (plan.halting_certificates_applicable.length === 0)
+    return { code: 'HALTING_CRITERIA_MISSING', problem: 'HALTING_CRITERIA_MISSING: the plan declares no certificate' };
+  await ev.loadManifest();
+  for (const stray of check.openTail) await rm(ev.path(stray), { force: true });
+  const report = await ev.readJson<HaltingReport>('halting_report.json').catch(() => null);
+  return {
+    resumed: {
+      plan,
+      state: { ...state, window: state.window ?? { residuals: 0, rows: 0 }, start_residual: null, last_commit: state.last_commit ?? null },
+      report,
+    },
+  };
+}

@@ -1,0 +1,406 @@
+// One iteration: capsule → agent → collect → judge → decide → record. Each step's effects are
+// here; what they mean for the run is decide()'s. An attempt that left nothing to judge (paused or
+// failed before any change) is not an iteration: nothing is committed and the next run starts it
+// again. Otherwise the iteration is recorded in this order, so that a kill at any point leaves the
+// previous or the next consistent state: evidence files → AGENTS.md → one commit → the certificate
+// naming that commit → state and manifest.
+import { canonicalJson } from '../common/canonical.js';
+import { collectArtifacts, protectedMatcher, snapshotDirty, spawnAgent } from '../agent/agent-step.js';
+import { renderEntry, renderSection, witness } from '../memory/agents-md.js';
+import { Decimal, dstr, human } from '../common/decimal.js';
+import { InvariantViolation } from '../common/errors.js';
+import type { CertificateType } from '../config/config.js';
+import { type AgentOutcome, lastErrorLine } from '../agent/agents.js';
+import { scriptsRunBy } from '../config/plan.js';
+import { flushPendingLogs, interimReport, saveState, writeIterationRecords } from '../evidence/records.js';
+import { iterDir } from '../judge/audit.js';
+import { isDiverging, issueCertificate, judgementOf } from '../judge/certificate.js';
+import { type CheckResult, updatePasses } from '../judge/checks.js';
+import { scoreGlow, trailingZeroW } from '../judge/glow.js';
+import { snapshot } from '../judge/northstar.js';
+import { critique, failingSignatures, recordCycle } from '../judge/skeptic.js';
+import { prepareCapsule } from '../memory/capsule-build.js';
+import { learn, writeAgentsMd } from '../memory/learn.js';
+import { firstStop } from './backpressure.js';
+import {
+  agentRunContext,
+  agentSpec,
+  budgetExhausted,
+  checkRound,
+  type Ctx,
+  currentResidual,
+  describeAgent,
+  elapsedMs,
+  measureAll,
+  scrubber,
+  secretScrubber,
+  sectionMeta,
+  suiteVerdict,
+} from './context.js';
+import { type Decision, decide, type FiredExit } from './decide.js';
+import { trackSignatures, trackStall } from './progress.js';
+
+export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
+  const { o, ev, git, fsm, plan, state } = ctx;
+  const dir = iterDir(n);
+
+  // Capsule: rebuilt from evidence (prepared at the end of the last iteration as next-prompt.md).
+  const prepared = ctx.next?.n === n ? ctx.next.prepared : await prepareCapsule(ctx, n);
+  ctx.next = undefined;
+  if ('problems' in prepared) return unrecorded('CONTEXT_BLEED_BETWEEN_ITERATIONS', prepared.problems.join('; '));
+  await ev.writeJson(`${dir}/cnf_capsule.json`, prepared.capsule);
+  await ev.write(`${dir}/prompt.md`, prepared.prompt);
+  crashPoint(ctx, 'capsule');
+
+  // The agent.
+  const before = await snapshotDirty(git, ctx.cwd);
+  const settings = await git.snapshotSettings();
+  const { head: startHead, branch } = await git.position();
+  const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
+  const idleS = ctx.intake.config.agent.idle_seconds;
+  const agent = await spawnAgent({
+    ...agentRunContext(ctx),
+    spec: agentSpec(ctx, n),
+    prompt: prepared.prompt,
+    capsule: canonicalJson(prepared.capsule),
+    iteration: n,
+    timeoutMs: Math.max(1000, Math.min(plan.budget.max_seconds_per_iteration * 1000, remainingMs)),
+    idleMs: idleS === undefined ? undefined : idleS * 1000,
+    heartbeat: (s) => o.log.info(`iter ${n}: agent working, ${s} s`),
+  });
+  const ar = agent.result;
+  const out = agent.outcome;
+  crashPoint(ctx, 'agent');
+  const agentFailure = ar.idle
+    ? `the agent printed nothing for ${idleS} s (agent.idle_seconds) and was stopped`
+    : ar.timedOut
+      ? `the agent was killed at the ${Math.round(Math.min(plan.budget.max_seconds_per_iteration * 1000, remainingMs) / 1000)} s limit`
+      : !ar.aborted && (ar.exitCode !== 0 || out.failed)
+        ? failureText(ar, out.errorText, agentSpec(ctx, n).preset)
+        : null;
+  o.log.info(
+    `iter ${n}: agent ${(ar.durationMs / 1000).toFixed(1)} s, ${ar.timedOut ? 'killed at the time limit' : ar.aborted ? 'stopped' : `exit ${ar.exitCode ?? ar.signal}`}` +
+      `${out.costUsd ? `, $${roundCost(out.costUsd)}` : ''}${out.tokens ? `, ${out.tokens.input + out.tokens.output} tokens` : ''}${out.toolCalls !== null ? `, ${out.toolCalls} tool call(s)` : ''}${agent.backpressure ? ` — backpressure: ${agent.backpressure}` : ''}${agentFailure ? ` — ${agentFailure}` : ''}`,
+  );
+
+  // Collect: only what the agent changed is its; protected paths are put back.
+  fsm.to('COLLECT_ARTIFACTS');
+  const after = await git.position();
+  if (branch !== after.branch) return unrecorded('INVARIANT_VIOLATION', `the agent switched the branch from ${branch} to ${after.branch}`);
+  const collected = await collectArtifacts({
+    git,
+    cwd: ctx.cwd,
+    evidence: ev,
+    dir,
+    before,
+    startHead: startHead!,
+    settings,
+    isProtected: protectedMatcher(plan.protected),
+    agent,
+    scrub: scrubber(ctx.secrets),
+    holdsSecret: (data) => secretScrubber(ctx.secrets).contains(data),
+    guardedScripts: scriptsRunBy(plan.acceptance_criteria.map((c) => c.run)),
+  });
+  countUsage(state, out);
+  const guardrail =
+    [
+      collected.reverted.length > collected.leaking.length
+        ? `protected paths changed and reverted: ${collected.reverted.filter((p) => !collected.leaking.includes(p)).join(', ')}`
+        : '',
+      collected.leaking.length ? `changes holding a secret value reverted: ${collected.leaking.join(', ')}` : '',
+      collected.settingsChanged.length ? `git settings changed and restored: ${collected.settingsChanged.join(', ')}` : '',
+    ]
+      .filter(Boolean)
+      .join('; ') || null;
+  o.log.info(
+    `iter ${n}: ${collected.diffFiles} file(s) changed, report ${collected.report.state}` +
+      `${guardrail ? ` — GUARDRAIL: ${guardrail}` : ''}${collected.agentCommitsFolded ? `, ${collected.agentCommitsFolded} agent commit(s) folded in` : ''}`,
+  );
+  crashPoint(ctx, 'collect');
+  const changed = !!collected.diff;
+  const reported = collected.report.state !== 'absent';
+  let interrupted = agent.backpressure;
+  const base = { changed, reported, agentFailure, guardrail, invariant: null };
+  const early = decide({ ...base, interrupted, judgement: null, diverging: null, progress: [], backpressure: null, northstarDrift: null, budget: null });
+  if (early.halt && !early.record) {
+    await ev.saveManifest();
+    return early;
+  }
+
+  // Judge the tree the agent left (staged), unless a stop came first: then it is partial work,
+  // committed and judged by the next run.
+  const tree = collected.tree;
+  const carried = currentResidual(ctx);
+  let checks: CheckResult[] = [];
+  let residual: Decimal | null = carried === null ? null : new Decimal(carried);
+  let residualDetail = `carried from the previous measurement (checks not run: ${interrupted ? 'paused' : 'guardrail'})`;
+  let residualError: string | null = null;
+  let judgedIn: string | null = null;
+  let suiteWeakened: string | null = null;
+  fsm.to('CHECK_HALTING');
+  if (!interrupted) {
+    const round = await checkRound(ctx, dir, tree, { signal: o.signal, reuse: true });
+    if (round.aborted) interrupted = (await firstStop(ctx.stops)) ?? 'the loop was asked to stop (during the checks)';
+    else {
+      checks = round.checks;
+      judgedIn = round.cwd;
+      suiteWeakened = suiteVerdict(ctx, round.junit);
+      if (suiteWeakened) o.log.warn(`iter ${n}: suite integrity: ${suiteWeakened}`);
+      state.passes = updatePasses(state.passes, checks, n);
+      residual = 'value' in round.residual ? round.residual.value : null;
+      residualError = 'error' in round.residual ? round.residual.error : null;
+      residualDetail = 'value' in round.residual ? round.residual.detail : round.residual.error;
+    }
+  }
+  crashPoint(ctx, 'checks');
+  const judged = checks.length > 0;
+  const met = new Map(judged ? checks.map((c) => [c.id, c.met]) : Object.entries(state.criteria_met));
+  if (judged) logFailures(ctx, n, checks);
+
+  // The Skeptic's other voices: failure signatures (detour, STUCK), the critic, the stall counter.
+  const cfg = ctx.intake.config;
+  const progress: FiredExit[] = [];
+  const failing = await failingSignatures(ctx, checks);
+  const progressed = residual !== null && carried !== null && residual.lt(carried);
+  const sig = judged ? trackSignatures(state.progress, failing, cfg.detours, n, progressed) : { stuck: [], detour: null };
+  const verdict = judged ? await critique(ctx, n, collected.diff, checks) : null;
+  const stall =
+    judged && residual !== null
+      ? trackStall(state.progress, residual, { stallIterations: cfg.stall_iterations, canEscalate: !!cfg.agent.escalate, iteration: n })
+      : null;
+  if (verdict?.state.state === 'valid' && !verdict.state.verdict.can_further_iteration_help && checks.some((c) => !c.met))
+    progress.push({
+      kind: 'NO_VIABLE_FIX_PATH',
+      reason: `the critic says no further iteration can help${verdict.state.verdict.reason ? `: ${verdict.state.verdict.reason}` : ''}`,
+    });
+  if (sig.stuck.length) progress.push({ kind: 'STUCK', reason: `the same failure after a detour: ${sig.stuck.map((x) => x.signature).join(', ')}` });
+  if (stall?.stalledOut)
+    progress.push({
+      kind: 'STALLED',
+      reason: `no residual below ${state.progress.best_residual} for ${state.progress.stalled} iterations${state.progress.escalated_at !== null ? ' (after escalation)' : ''}`,
+    });
+  if (stall?.escalate) o.log.info(`iter ${n}: residual stalled for 2 iterations — escalating to ${describeAgent(ctx, n + 1)}`);
+  if (sig.detour) o.log.info(`iter ${n}: repeated failure ${sig.detour.repeated.map((d) => d.signature).join(', ')} — detour next iteration`);
+  const readings = judgedIn ? await measureAll(ctx, judgedIn, residual, met) : null;
+  const ns = readings
+    ? snapshot(ctx.intake.northstar, readings, new Map(Object.entries(plan.northstar.baseline)))
+    : (state.last_northstar ?? { readings: [], total_distance: null });
+  const checksEntry = judged
+    ? await ev.writeJson(`${dir}/checks.json`, { checks, residual: residual ? dstr(residual) : null, residual_detail: residualDetail, northstar: ns })
+    : null;
+
+  // GLOW, from evidence only.
+  const previousResidual = carried === null ? null : new Decimal(carried);
+  const prevMet = new Map(Object.entries(state.criteria_met));
+  const R_p = plan.R_p ? new Decimal(plan.R_p) : null;
+  const history = state.residual_history.slice(state.window.residuals);
+  const declared = plan.halting_certificates_applicable as CertificateType[];
+  const judgement = judged ? judgementOf({ declared, checks, residual, residualError, R_p }, suiteWeakened) : null;
+  const diverging =
+    judged && residual !== null && isDiverging([...history, dstr(residual)]) ? `residuals ${[...history, dstr(residual)].slice(-3).join(' < ')}` : null;
+
+  // Decide. The learnings name the certificate type, so the decision comes before the record.
+  const lateStop = interrupted ?? (await firstStop(ctx.stops));
+  const budget = budgetExhausted(ctx, 1);
+  const facts = { ...base, interrupted, judgement, diverging, progress, backpressure: lateStop, budget };
+  const provisional = decide({ ...facts, northstarDrift: null });
+  const { entry, facts: learned } = learn(ctx, n, {
+    agent,
+    collected,
+    checks,
+    certificate: provisional.certificate,
+    guardrail,
+    residual: judged ? residual : null,
+    previousResidual,
+    ns,
+    stopped: !!interrupted,
+    empty: false,
+    residualError,
+    verdict: verdict?.state ?? null,
+    criticReverted: verdict?.reverted ?? [],
+    detour: sig.detour,
+    escalated: stall?.escalate ? describeAgent(ctx, n + 1) : null,
+  });
+  const glow = scoreGlow({
+    iteration: n,
+    previouslyMet: prevMet,
+    met,
+    previousResidual,
+    residual: judged ? residual : null,
+    R_p,
+    diffProduced: changed,
+    report: collected.report.state,
+    newLaneA: learned.filter((f) => f.startsWith('A:') && !state.last_facts.includes(f)).length > 0,
+    newLaneB: learned.some((f) => f.startsWith('B:')),
+    laneC: collected.report.state === 'valid',
+    previousDistance: state.last_northstar?.total_distance ? new Decimal(state.last_northstar.total_distance) : null,
+    distance: ns.total_distance ? new Decimal(ns.total_distance) : null,
+  });
+  const rows = [...state.rows.slice(state.window.rows), glow];
+  const zeroW = trailingZeroW(rows);
+  const drift = zeroW >= 3 ? `W = 0 for ${zeroW} iterations in a row` : null;
+  if (drift)
+    ctx.pendingLogs.push([
+      'northstar_drift.log',
+      `iteration ${n}: W = 0 for ${zeroW} consecutive iterations; northstar distance ${ns.total_distance ?? 'n/a'}`,
+    ]);
+  const decision = decide({ ...facts, northstarDrift: drift });
+  fsm.to('ACCUMULATE_LEARNINGS');
+
+  // Record: evidence → AGENTS.md → commit → certificate naming the commit → state.
+  entry.certificate = decision.certificate;
+  entry.glow = { total: glow.total, G: glow.G, L: glow.L, O: glow.O, W: glow.W };
+  const previousGlow = state.rows.at(-1);
+  entry.glow_delta = previousGlow ? glow.total - previousGlow.total : null;
+  const previousLines = (ctx.section ?? renderSection({ meta: sectionMeta(ctx), entries: ctx.entries })).text.split('\n').length;
+  const entryText = renderEntry(entry);
+  const entryFile = await ev.write(`${dir}/agents_md_entry.md`, entryText);
+  ctx.entries.push({ iteration: n, text: entryText, link: ev.link(entryFile.path) });
+  const section = (ctx.section = renderSection({ meta: sectionMeta(ctx), entries: ctx.entries }));
+  await ev.writeJson(`${dir}/glow.json`, { ...glow, agents_md_size_delta_lines: section.text.split('\n').length - previousLines });
+  await writeAgentsMd(ctx, section);
+  crashPoint(ctx, 'agents-md');
+  if (section.compaction && (section.witnessed.length !== state.section_witnessed || section.archived.length !== state.section_archived)) {
+    // Each archived iteration's witness lines go to the log once, when it leaves AGENTS.md.
+    const newlyArchived = new Set(section.archived.slice(state.section_archived));
+    const archivedLines = ctx.entries.filter((e) => newlyArchived.has(e.iteration)).flatMap((e) => witness(e.iteration, e.text, e.link));
+    ctx.pendingLogs.push(['compaction.log', `iteration ${n}: ${section.compaction}${archivedLines.map((l) => `\n  ${l}`).join('')}`]);
+    state.section_witnessed = section.witnessed.length;
+    state.section_archived = section.archived.length;
+  }
+  const message =
+    `phuc-loop: iteration ${n} — residual ${judged && residual ? human(dstr(residual)) : 'n/a'}, certificate ${decision.certificate}, GLOW ${glow.total} (G${glow.G} L${glow.L} O${glow.O} W${glow.W})\n\n` +
+    `Evidence: ${ctx.evRel}/${dir}/${checksEntry ? `checks.json#${checksEntry.sha256}` : 'certificate.json'}\n`;
+  const commit = await git.commit(message, ['AGENTS.md']);
+  crashPoint(ctx, 'commit');
+  const cert = issueCertificate({
+    iteration: n,
+    type: decision.certificate,
+    fired: decision.fired,
+    declared,
+    residualMetric: plan.residual.metric,
+    residual,
+    residualDetail,
+    R_p,
+    history: state.residual_history,
+    checks,
+    commit: commit.commit,
+    tree: commit.tree,
+    judgedTree: tree,
+    workspace: ctx.judge.mode,
+    isolation: ctx.isolation,
+    previousSha256: state.last_certificate_sha256,
+  });
+  const certEntry = await ev.writeJson(`${dir}/certificate.json`, cert);
+  crashPoint(ctx, 'certificate');
+  if ((await ev.readText(`${dir}/certificate.json`)) === null) throw new InvariantViolation('VERIFY_SKIPPED', `${dir}/certificate.json missing`);
+  o.log.info(
+    `iter ${n}: checks ${checks.filter((c) => c.met).length}/${plan.acceptance_criteria.length}${judged ? '' : ' (not run)'} · residual ${cert.residual === null ? 'unavailable' : human(cert.residual)} · certificate ${cert.type}`,
+  );
+  fsm.to('GLOW_CHECK');
+  state.rows.push({
+    iteration: n,
+    G: glow.G,
+    L: glow.L,
+    O: glow.O,
+    W: glow.W,
+    ...(glow.W_unknown ? { W_unknown: true as const } : {}),
+    total: glow.total,
+    certificate: cert.type,
+    residual: cert.residual,
+    northstar_distance: ns.total_distance,
+  });
+  if (cert.residual !== null && judged) state.residual_history.push(cert.residual);
+  if (judged) state.criteria_met = Object.fromEntries(met);
+  state.start_residual = null;
+  state.last_facts = learned;
+  state.last_northstar = ns;
+  state.last_certificate_sha256 = certEntry.sha256;
+  state.last_commit = commit.commit;
+  state.next_iteration = n + 1;
+  ctx.iterations.push(n);
+  recordCycle(ctx, n, {
+    checks,
+    residual: judged ? residual : null,
+    guardrail,
+    empty: false,
+    residualError,
+    failing,
+    detourNext: !!sig.detour,
+    verdict: verdict?.state ?? null,
+  });
+  state.exits_fired.push(...decision.fired.map((f) => ({ ...f, iteration: n })));
+  o.log.info(
+    `iter ${n}: GLOW ${glow.total} (G${glow.G} L${glow.L} O${glow.O} W${glow.W}) · northstar ${human(ns.total_distance)} · commit ${commit.commit.slice(0, 12)}`,
+  );
+
+  // The iteration is on record before the host pushes its commit: a crash after the push resumes after it.
+  await flushPendingLogs(ctx);
+  await saveState(ctx);
+  crashPoint(ctx, 'state');
+  const hostBlock = o.host?.afterIteration ? await o.host.afterIteration({ iteration: n, commit: commit.commit, report: await interimReport(ctx, n) }) : null;
+  fsm.to('BUDGET_CHECK');
+  if (hostBlock && !decision.halt) {
+    const fired: FiredExit[] = [{ kind: 'INVARIANT', code: hostBlock.split(':')[0], reason: hostBlock }];
+    state.exits_fired.push({ ...fired[0], iteration: n });
+    return { halt: true, record: true, certificate: cert.type, status: 'EXIT_BLOCKED', stop_reason: fired[0].code!, detail: hostBlock, fired };
+  }
+  if (!decision.halt) await writeIterationRecords(ctx, n);
+  return decision;
+
+  function unrecorded(code: string, detail: string): Decision {
+    return {
+      halt: true,
+      record: false,
+      certificate: 'NONE',
+      status: 'EXIT_BLOCKED',
+      stop_reason: code,
+      detail,
+      fired: [{ kind: 'INVARIANT', code, reason: detail }],
+    };
+  }
+}
+
+/**
+ * Crash injection for the crash-consistency test: with PHUC_TEST_CRASH_AT=<point>:<iteration> the
+ * loop kills itself (SIGKILL: no cleanup, like an OOM kill or a power loss) at that point.
+ */
+function crashPoint(ctx: Ctx, point: string): void {
+  if (ctx.o.env.PHUC_TEST_CRASH_AT === `${point}:${ctx.state.next_iteration}`) process.kill(process.pid, 'SIGKILL');
+}
+
+/** The CLI's own words for why it failed: its error result or last error line, not only "exit 1". */
+function failureText(r: { exitCode: number | null; signal: string | null; stdout: string; stderr: string }, errorText: string | null, preset: string): string {
+  if (r.exitCode === 127) return `exit 127: the agent command was not found — install the ${preset} CLI or set agent.run`;
+  const last = errorText ?? lastErrorLine(`${r.stdout}\n${r.stderr}`);
+  return `exit ${r.exitCode ?? r.signal}${last ? `: ${last}` : ''}`;
+}
+
+/** Cost, tool calls and tokens as the agent reported them, summed exactly; a figure never reported stays unknown. */
+function countUsage(state: Ctx['state'], out: AgentOutcome): void {
+  const reported = (state.reported ??= { cost: state.cost_reported, tokens: false, toolCalls: false });
+  if (out.costUsd !== null) {
+    state.total_cost_usd = dstr(new Decimal(state.total_cost_usd).plus(out.costUsd));
+    state.cost_reported = reported.cost = true;
+  }
+  if (out.toolCalls !== null) {
+    state.total_tool_calls += out.toolCalls;
+    reported.toolCalls = true;
+  }
+  if (out.tokens) {
+    const t = (state.total_tokens ??= { input: 0, output: 0, cache_read: 0, cache_write: 0 });
+    for (const k of ['input', 'output', 'cache_read', 'cache_write'] as const) t[k] += out.tokens[k];
+    reported.tokens = true;
+  }
+}
+
+/** Money shown to the cent; the exact Decimal stays in the evidence. */
+export function roundCost(usd: string): string {
+  return new Decimal(usd).toFixed(2);
+}
+
+/** Which criterion fails and why, at the moment it happens. */
+function logFailures(ctx: Ctx, n: number, checks: CheckResult[]): void {
+  for (const c of checks.filter((k) => !k.met))
+    ctx.o.log.info(`iter ${n}: criterion ${c.id} ${c.timed_out ? 'timed out' : `failed (exit ${c.exit_code})`} — ${ctx.evRel}/${c.evidence.split('#')[0]}`);
+}

@@ -1,0 +1,82 @@
+// The judge space: where the criteria and everything else that executes the agent's code run.
+// `clean` (the default) is a loop-owned checkout of exactly the judged tree, with a fresh HOME and
+// no global git/npm configuration (SPEC §7); `live` is the agent's own work tree, weaker (what the
+// agent left beside the tracked files counts) and said so in every certificate.
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CheckWorkspace, type CheckWorkspaceOptions } from '../judge/workspace.js';
+import { agentEnvironment } from '../os/secrets.js';
+import type { RunResult, RunSpec } from '../os/ports.js';
+import { SetupFailed } from '../common/errors.js';
+import { formatLog } from '../judge/checks.js';
+import type { LoopConfig } from '../config/config.js';
+import type { JudgeSpace, LoopOptions } from './context.js';
+
+export function liveJudge(o: LoopOptions, cwd: string): JudgeSpace {
+  return {
+    mode: 'live',
+    prepare: () => Promise.resolve(cwd),
+    env: agentEnvironment(o.env, {}, { keepAgentKeys: false }),
+    runner: o.runner,
+    dispose: () => Promise.resolve(),
+  };
+}
+
+export interface CleanJudgeOptions {
+  o: LoopOptions;
+  cwd: string;
+  /** Loop-owned folder for the workspaces; its parents must be traversable by the check user. */
+  root: string;
+  checks: LoopConfig['checks'];
+  /** Runs a command as the check user (the sandbox), or as the loop when there is none. */
+  run: (spec: RunSpec) => Promise<RunResult>;
+  handOver?: (dir: string) => Promise<void>;
+}
+
+export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
+  const base: CheckWorkspaceOptions = {
+    root: join(c.root, 'ws'),
+    repo: c.cwd,
+    runner: c.o.runner,
+    run: c.run,
+    handOver: c.handOver,
+    env: c.checks.env,
+    baseEnv: c.o.env,
+  };
+  const ws = await CheckWorkspace.open(base);
+  let current: CheckWorkspace = ws;
+  let fresh: CheckWorkspace | null = null;
+  const setupSpec = () => ({ command: c.checks.setup, inputs: c.checks.setup_inputs, timeoutMs: c.checks.setup_timeout_seconds * 1000, signal: c.o.signal });
+  const check = (s: Awaited<ReturnType<CheckWorkspace['setup']>>) => {
+    if (s.state === 'failed') throw new SetupFailed(`checks.setup failed (${s.reason}):\n${formatLog(c.checks.setup ?? '', [s.result]).slice(-2000)}`);
+  };
+  return {
+    mode: 'clean',
+    async prepare(tree, opts) {
+      if (opts?.fresh) {
+        // The certified commit checked out anew, with its own setup: nothing of earlier rounds counts.
+        await fresh?.dispose();
+        const made = await CheckWorkspace.fresh({ ...base, root: join(c.root, 'fresh') }, tree, setupSpec());
+        fresh = made.workspace;
+        check(made.setup);
+        current = fresh;
+        return fresh.dir;
+      }
+      // Replays after a fresh checkout stay on it; any other round goes back to the persistent one.
+      if (fresh && current === fresh && fresh.holds === tree) return fresh.dir;
+      current = ws;
+      await ws.update(tree);
+      check(await ws.setup(setupSpec()));
+      return ws.dir;
+    },
+    get env() {
+      return current.env();
+    },
+    runner: { run: c.run },
+    async dispose() {
+      await fresh?.dispose();
+      await ws.close();
+      await rm(join(c.root, 'fresh'), { recursive: true, force: true });
+    },
+  };
+}

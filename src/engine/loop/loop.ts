@@ -1,0 +1,409 @@
+// The driver of a run: take the lock, restore (or start) the evidence, judge HEAD, then one
+// iteration after another until decide() halts. Effects happen here and in iteration.ts; which
+// exit wins is decide.ts's alone. The evidence is written in a loop-private folder (see home.ts)
+// and published to `evidence/loop` when the run ends.
+import { homedir, hostname, tmpdir } from 'node:os';
+import { relative, resolve } from 'node:path';
+import { protectedMatcher } from '../agent/agent-step.js';
+import { scrubbingLogger, secretValues } from '../os/secrets.js';
+import { IsolationUnavailableError, type Isolation, resolveIsolation, Sandbox } from '../os/sandbox.js';
+import type { RunSpec } from '../os/ports.js';
+import { AGENT_STATE_EXCLUDES, cliVersion } from '../agent/agents.js';
+import { type KeyProxy, keyProxyTarget, startKeyProxy } from '../agent/key-proxy.js';
+import { canonicalJson } from '../common/canonical.js';
+import { dstr } from '../common/decimal.js';
+import { PhucError } from '../common/errors.js';
+import { buildPlan, intake, type Intake, LOOP_SCRATCH_DIR, type Plan } from '../config/plan.js';
+import { EvidenceStore } from '../evidence/evidence.js';
+import type { HaltingReport } from '../evidence/report.js';
+import { iterDir } from '../judge/audit.js';
+import { updatePasses } from '../judge/checks.js';
+import { snapshot } from '../judge/northstar.js';
+import { Git } from '../os/git.js';
+import type { StopSource } from '../os/ports.js';
+import { DiskUsage, firstStop, StopFile } from './backpressure.js';
+import {
+  allInputsHash,
+  budgetExhausted,
+  checkRound,
+  type Ctx,
+  scrub,
+  scrubber,
+  DEFAULT_EVIDENCE_DIR,
+  initialState,
+  type LoopOptions,
+  type LoopOutcome,
+  type LoopState,
+  measureAll,
+} from './context.js';
+import { decideBeforeIteration } from './decide.js';
+import { EXIT_CODES, Fsm } from './fsm.js';
+import { blockedEarly, finish, needInfo, startCertificate } from './halt.js';
+import { acquireLock, archiveEvidence, assertRealFolders, loopHome, publishEvidence, restoreEvidence } from './home.js';
+import { iterate } from './iteration.js';
+import { cleanJudge, liveJudge } from './judge-space.js';
+import { initialProgress } from './progress.js';
+import { saveState } from '../evidence/records.js';
+
+export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
+  // One scrubber for everything that leaves the loop: the console here, evidence and AGENTS.md below.
+  const o: LoopOptions = { ...options, log: scrubbingLogger(options.log, scrubber(secretValues(options.env))) };
+  const fsm = new Fsm();
+  const git = new Git(o.runner, o.cwd, o.env);
+  const cwd = await git.toplevel().catch(() => null);
+  const evRel = o.evidenceDir ?? DEFAULT_EVIDENCE_DIR;
+  const published = new EvidenceStore(resolve(cwd ?? o.cwd, evRel));
+  const configPath = o.configPath ?? 'phuc-loop.yml';
+  fsm.to('INTAKE_GOAL');
+  if (!cwd || !(await git.head())) {
+    fsm.to('EXIT_NEED_INFO');
+    return needInfo(
+      published,
+      { stop_reason: 'NULL_INPUT', missing_fields: ['repository'], messages: [`${o.cwd} is not a git checkout with at least one commit`] },
+      o,
+    );
+  }
+  // Loop-owned folders leave git's view before anything is written (a config error included).
+  await git.exclude([`/${relative(cwd, published.root).split('/')[0]}/`, `/${LOOP_SCRATCH_DIR}/`, ...AGENT_STATE_EXCLUDES]);
+  fsm.to('NULL_CHECK');
+  const got = await intake(cwd, configPath, o.agentOverride, o.budgetOverrides);
+  if ('stop_reason' in got) {
+    fsm.to('EXIT_NEED_INFO');
+    return needInfo(published, got, o);
+  }
+  // The evidence folder and its parents must be folders: a link, FIFO or device there would take the loop's writes elsewhere.
+  const notFolder = await assertRealFolders(cwd, published.root).then(
+    () => null,
+    (e: unknown) => (e instanceof Error ? e.message : String(e)),
+  );
+  if (notFolder) {
+    o.log.error(notFolder);
+    return blockedEarly('EVIDENCE_UNVERIFIABLE', notFolder);
+  }
+  const home = await loopHome(git, evRel);
+  if (home.judgeWarning && got.config.checks.workspace === 'clean') o.log.warn(home.judgeWarning);
+  const ev = new EvidenceStore(home.evidence);
+  ev.scrub = scrubber(secretValues(o.env));
+  const lock = await acquireLock(home, hostname());
+  if (typeof lock === 'string') {
+    o.log.error(lock);
+    return blockedEarly('STACKED_SPECULATIVE_ITERATIONS', lock);
+  }
+  // Published when the run got past the restore: a refused tree stays as it is for the user to see.
+  const progress = { publish: false };
+  try {
+    await git.openSession();
+    return await runLocked(o, { fsm, git, cwd, ev, evRel, published, intake: got, configPath, judgeRoot: home.judge }, progress);
+  } catch (e) {
+    // A git failure, a full disk, a forbidden state: a report and a resumable state, never a crash.
+    if (!(e instanceof PhucError)) throw e;
+    o.log.error(e.message);
+    return blockedEarly(e.code, e.message);
+  } finally {
+    await git.close();
+    if (progress.publish)
+      await publishEvidence(ev, published.root, cwd).catch((e: unknown) =>
+        o.log.warn(`the evidence could not be published to ${evRel}: ${e instanceof Error ? e.message : String(e)}`),
+      );
+    await lock();
+  }
+}
+
+interface Base {
+  fsm: Fsm;
+  git: Git;
+  cwd: string;
+  ev: EvidenceStore;
+  evRel: string;
+  published: EvidenceStore;
+  intake: Intake;
+  configPath: string;
+  judgeRoot: string;
+}
+
+async function runLocked(o: LoopOptions, base: Base, progress: { publish: boolean }): Promise<LoopOutcome> {
+  const { cwd, intake: got } = base;
+  // Isolation: the agent (and the checks, which run its code) as unprivileged users in their own
+  // PID namespaces where the machine allows it (SPEC §7); what a weaker level leaves open is said.
+  let iso: Isolation;
+  try {
+    iso = await resolveIsolation(o.isolation ?? got.config.agent.isolation);
+  } catch (e) {
+    if (!(e instanceof IsolationUnavailableError)) throw e;
+    return needInfo(base.published, { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.isolation'], messages: [e.message] }, o);
+  }
+  const sandbox = await Sandbox.create(iso, { env: o.env });
+  // A run that crashed while the agent held the work tree is repaired before anything else.
+  await sandbox.reclaimWorkTree(cwd);
+  o.log.info(`isolation: ${iso.level} (${iso.reason}); not guaranteed at this level: ${iso.limits.length} point(s), listed in the halting report`);
+  try {
+    return await runSandboxed(o, base, progress, iso, sandbox);
+  } finally {
+    await sandbox.reclaimWorkTree(cwd).catch(() => undefined);
+    await sandbox.dispose();
+  }
+}
+
+async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boolean }, iso: Isolation, sandbox: Sandbox): Promise<LoopOutcome> {
+  const { fsm, git, cwd, ev, evRel, intake: got, configPath } = base;
+  await git.ensureIdentity();
+  const stops: StopSource[] = [...(o.stopSources ?? []), new StopFile(resolve(cwd, LOOP_SCRATCH_DIR, 'STOP'), `${LOOP_SCRATCH_DIR}/STOP`), new DiskUsage(cwd)];
+
+  if (o.fresh) {
+    const kept = await archiveEvidence(ev, base.published.root, got.config.keep_previous_evidence, cwd);
+    if (kept) o.log.info(`fresh start: the previous evidence tree was moved to ${relative(cwd, kept)}`);
+  }
+  // Restore: a previous tree is verified first and never replaced silently.
+  const restored = await restoreEvidence(ev, base.published, { contract: got.contract, configPath, evRel });
+  if ('problem' in restored) {
+    o.log.error(restored.problem);
+    return blockedEarly(restored.code, restored.problem);
+  }
+  const resumed = restored.resumed;
+  progress.publish = true;
+  if (resumed) {
+    // A loop cut off mid-iteration may have left an agent's edit to a protected path in the work tree:
+    // it would be taken for the starting state and never reverted. Refuse until it is cleaned up.
+    await git.clearIndexFlags();
+    const isProtected = protectedMatcher(resumed.plan.protected);
+    const dirtyProtected = (await git.status()).map((c) => c.path).filter(isProtected);
+    if (dirtyProtected.length) {
+      const problem = `protected paths have uncommitted changes (${dirtyProtected.join(', ')}); restore or commit them, then run again`;
+      o.log.error(problem);
+      return blockedEarly('GUARDRAIL_VIOLATION', problem);
+    }
+    const nothing = await nothingToDo(git, cwd, got, resumed);
+    if (nothing) {
+      o.log.info(nothing.why);
+      return nothing.outcome;
+    }
+  }
+
+  let keyProxy: KeyProxy | null = null;
+  try {
+    const preset = got.config.agent.use;
+    const target = (o.keyProxy ?? got.config.agent.key_proxy) ? keyProxyTarget(preset, o.env) : null;
+    if (target) keyProxy = await startKeyProxy(target);
+    // Pre-flight: the agent CLI must start as the agent user before any iteration is spent on it.
+    const asAgent = { run: async (spec: RunSpec) => o.runner.run(await sandbox.wrap({ ...spec, env: {} }, 'agent')) };
+    const version = await cliVersion(preset, asAgent, { run: got.config.agent.run, env: {}, cwd });
+    if (preset !== 'command' && version === null)
+      return await needInfo(
+        base.published,
+        {
+          stop_reason: 'CONFIG_INVALID',
+          missing_fields: ['agent.use'],
+          messages: [
+            `agent.use: the ${preset} CLI did not answer \`${got.config.agent.run ?? preset} --version\` as the agent user (isolation ${iso.level}): install it where that user can run it, or set agent.run`,
+          ],
+        },
+        o,
+      );
+    const ctx: Ctx = {
+      o,
+      cwd,
+      git,
+      ev,
+      evRel,
+      fsm,
+      intake: got,
+      plan: resumed?.plan ?? (null as unknown as Plan),
+      state: resumed?.state ?? initialState(),
+      entries: [],
+      stops,
+      secrets: secretValues(o.env),
+      // Host paths the capsule must not carry; a path the user wrote in the config is the user's choice.
+      hostPaths: [cwd, ev.root, sandbox.base, ...hostDirs()].filter((p) => p.length > 1 && !got.configText.includes(p)),
+      judge:
+        got.config.checks.workspace === 'clean'
+          ? await cleanJudge({
+              o,
+              cwd,
+              root: base.judgeRoot,
+              checks: got.config.checks,
+              run: async (spec) => o.runner.run(await sandbox.wrap(spec, 'check')),
+              handOver: (dir) => sandbox.grant('check', dir),
+            })
+          : liveJudge(o, cwd),
+      isolation: iso.level,
+      sandbox,
+      exchangeDir: await sandbox.exchangeDir('agent'),
+      keyProxy,
+      cliVersion: version,
+      iterations: [],
+      startMs: o.clock.monotonicMs(),
+      previousTotalMs: resumed?.state.total_ms ?? 0,
+      pendingLogs: [],
+    };
+    fsm.to('DREAM_GOAL');
+    try {
+      return await drive(ctx, configPath, !!resumed);
+    } catch (e) {
+      // A git failure, a full disk, a failed setup: the run ends blocked with its report and a state
+      // the next run continues from (an unfinished iteration is redone).
+      if (!(e instanceof PhucError) || !ctx.plan) throw e;
+      o.log.error(e.message);
+      return await finish(ctx, {
+        status: 'EXIT_BLOCKED',
+        stop_reason: e.code,
+        detail: e.message,
+        record: false,
+        fired: [{ kind: 'INVARIANT', code: e.code, reason: e.message }],
+      });
+    } finally {
+      await ctx.judge.dispose();
+    }
+  } finally {
+    await keyProxy?.close();
+  }
+}
+
+async function drive(ctx: Ctx, configPath: string, resumed: boolean): Promise<LoopOutcome> {
+  const { state } = ctx;
+  if (resumed) await continueRecord(ctx);
+  else ctx.plan = await newPlan(ctx, configPath);
+  // Every run judges HEAD before an agent starts: whatever the evidence says, no certificate is
+  // issued without checks run in this run on the commit it names (and a HEAD that already passes
+  // ends the run at once).
+  const start = await judgeHead(ctx, resumed ? `resume_${state.next_iteration}` : 'baseline');
+  if (start) return start;
+
+  for (;;) {
+    const pre = decideBeforeIteration({ stop: await firstStop(ctx.stops), budget: budgetExhausted(ctx, 0) });
+    if (pre) return finish(ctx, pre);
+    ctx.fsm.to('SPAWN_SUBAGENT');
+    const decision = await iterate(ctx, state.next_iteration);
+    if (decision.halt) return finish(ctx, decision);
+  }
+}
+
+/** A resumed run: the budget may have changed; the recorded iterations and entries are read back. */
+async function continueRecord(ctx: Ctx): Promise<void> {
+  const { ev, o, state } = ctx;
+  state.terminal = null;
+  const budget = ctx.intake.budget.budget;
+  if (canonicalJson(ctx.plan.budget) !== canonicalJson(budget)) {
+    o.log.info(`budget changed on resume: ${JSON.stringify(ctx.plan.budget)} → ${JSON.stringify(budget)}`);
+    ctx.plan.budget = budget;
+    ctx.plan.budget_revisions = [...(ctx.plan.budget_revisions ?? []), { from_iteration: state.next_iteration, budget }];
+    await ev.writeJson('plan.json', ctx.plan);
+  }
+  ctx.iterations = Array.from({ length: state.next_iteration }, (_, n) => n).filter((n) => ev.entry(`${iterDir(n)}/certificate.json`));
+  for (const n of ctx.iterations) {
+    const text = (await ev.readText(`${iterDir(n)}/agents_md_entry.md`)) ?? '';
+    ctx.entries.push({ iteration: n, text, link: ev.link(`${iterDir(n)}/agents_md_entry.md`) });
+  }
+  const head = await ctx.git.head();
+  if (state.last_commit !== head) {
+    const descends = state.last_commit !== null && head !== null && (await ctx.git.isAncestor(state.last_commit, head));
+    o.log.info(
+      descends
+        ? `HEAD has new commits since the loop's last one (${state.last_commit!.slice(0, 12)}): progress windows start again from a new measurement of HEAD`
+        : `HEAD ${head?.slice(0, 12)} does not descend from the loop's last commit${state.last_commit ? ` ${state.last_commit.slice(0, 12)}` : ''}: HEAD is judged afresh and the progress windows start again`,
+    );
+    rebaseline(state);
+  }
+  o.log.info(`resuming from ${ctx.evRel}: ${ctx.iterations.length} iteration(s) on record, next is ${state.next_iteration}`);
+}
+
+/** Progress state belongs to the HEAD it was measured on: a new HEAD starts new windows. */
+function rebaseline(state: LoopState): void {
+  state.progress = initialProgress(null);
+  state.window = { residuals: state.residual_history.length, rows: state.rows.length };
+}
+
+/** DREAM_GOAL for a new loop: plan.json before iteration 0 (the baseline judgement follows). */
+async function newPlan(ctx: Ctx, configPath: string): Promise<Plan> {
+  const { intake: i, ev, o } = ctx;
+  await ev.clear();
+  o.log.info(
+    `plan: ${i.config.acceptance_criteria.length} criteria, certificates ${i.config.certificates.join('/')}, rung ${i.config.rung_target}, agent ${i.config.agent.use}`,
+  );
+  // On record before the baseline runs: a run that ends during it still has its plan (Triangle).
+  const plan = buildPlan(i, configPath, { residual: null, residual_detail: 'not measured yet', criteria: [] }, {}, null, new Set(await ctx.git.listFiles()));
+  await ev.writeJson('plan.json', plan);
+  return plan;
+}
+
+/**
+ * Judges HEAD's tree (the baseline of a new loop, or the start of a resumed run): criteria,
+ * residual, Northstar. Returns the outcome when that already ends the run.
+ */
+async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
+  const { ev, o, state, plan } = ctx;
+  const tree = await ctx.git.headTree();
+  const round = await checkRound(ctx, dir, tree, { signal: o.signal });
+  if (round.aborted) return finish(ctx, decideBeforeIteration({ stop: (await firstStop(ctx.stops)) ?? 'the loop was asked to stop', budget: null })!);
+  const residual = 'value' in round.residual ? round.residual.value : null;
+  const met = new Map(round.checks.map((c) => [c.id, c.met]));
+  // The tests HEAD's suite runs: the count and ids no later round may fall below (SPEC §7). A new
+  // HEAD (a human commit) sets a new baseline; a resumed run on the loop's own commit keeps the old one.
+  if (round.junit && 'tests' in round.junit && (dir === 'baseline' || !state.suite_baseline || state.last_commit !== (await ctx.git.head())))
+    state.suite_baseline = round.junit.tests.map((t) => ({ id: t.id, status: t.status }));
+  const readings = await measureAll(ctx, round.cwd, residual, met);
+  state.passes = updatePasses(state.passes, round.checks, dir === 'baseline' ? 'baseline' : state.next_iteration);
+  state.criteria_met = Object.fromEntries(met);
+  const measured = {
+    residual: residual ? dstr(residual) : null,
+    residual_detail: 'value' in round.residual ? round.residual.detail : round.residual.error,
+    criteria: round.checks.map((c) => ({ id: c.id, met: c.met, evidence: c.evidence })),
+  };
+  if (dir === 'baseline') {
+    const values: Record<string, string> = {};
+    readings.forEach((r, k) => (values[ctx.intake.northstar[k].id] = r.value ?? ctx.intake.northstar[k].current));
+    let apiBefore: string | null = null;
+    if (ctx.intake.config.security) {
+      const r = await ctx.judge.runner.run({ command: ctx.intake.config.security.api_surface, cwd: round.cwd, env: ctx.judge.env, timeoutMs: 600_000 });
+      apiBefore = ev.link((await ev.write('api_surface_before.txt', scrub(ctx, r.stdout))).path);
+    }
+    ctx.plan = buildPlan(ctx.intake, plan.config_file, measured, values, apiBefore, new Set(await ctx.git.listFiles()));
+    await ev.writeJson('plan.json', ctx.plan);
+    if (ctx.intake.budget.reductions.length) await ev.write('budget_reduction.log', ctx.intake.budget.reductions.join('\n') + '\n');
+    state.progress = initialProgress(ctx.plan.baseline.residual);
+    state.last_northstar = snapshot(ctx.intake.northstar, readings, new Map(Object.entries(values)));
+  } else {
+    await ev.writeJson(`${dir}/judgement.json`, measured);
+    state.last_northstar = snapshot(ctx.intake.northstar, readings, new Map(Object.entries(ctx.plan.northstar.baseline)));
+    if (state.progress.best_residual === null && residual) state.progress = initialProgress(dstr(residual));
+    state.start_residual = residual ? dstr(residual) : null;
+  }
+  const failing = round.checks.filter((c) => !c.met);
+  o.log.info(
+    `${dir === 'baseline' ? 'baseline' : 'HEAD judged'}: ${round.checks.length - failing.length}/${round.checks.length} criteria met, residual ${residual ? dstr(residual) : `unavailable (${measured.residual_detail})`}` +
+      (failing.length ? ` — failing: ${failing.map((c) => `${c.id} (${c.timed_out ? 'timed out' : `exit ${c.exit_code}`})`).join(', ')}` : ''),
+  );
+  await saveState(ctx);
+  // A HEAD that already satisfies the criteria is certified without spawning an agent.
+  const cert = await startCertificate(ctx, dir, tree, round, residual);
+  return cert ? finish(ctx, cert.decision, { certificateRel: cert.rel }) : null;
+}
+
+/** When the last run ended terminal and nothing has changed since, there is nothing to do: say what would go on. */
+async function nothingToDo(git: Git, cwd: string, got: Intake, resumed: { plan: Plan; state: LoopState; report: HaltingReport | null }) {
+  const t = resumed.state.terminal;
+  if (!t) return null;
+  // A backpressure stop is a pause, and a budget exit continues with a changed budget.
+  const paused =
+    t.stop_reason === 'BACKPRESSURE_SIGNAL' || (t.status === 'EXIT_BUDGET_EXCEEDED' && canonicalJson(resumed.plan.budget) !== canonicalJson(got.budget.budget));
+  if (paused) return null;
+  const head = await git.head();
+  const sameInputs = !!t.inputs_hash && t.inputs_hash === (await allInputsHash(cwd, got.config.acceptance_criteria, await git.listFiles()));
+  if (t.head !== head && !sameInputs) return null;
+  const how =
+    t.status === 'EXIT_BUDGET_EXCEEDED'
+      ? 'raise a budget (in phuc-loop.yml or with --max-iterations etc.) to continue'
+      : t.status === 'EXIT_CONVERGED'
+        ? 'commit a new change to judge it, or run with --fresh to start a new loop'
+        : 'fix the cause and commit, or run with --fresh to start a new loop (the old evidence is kept)';
+  const why =
+    `nothing to do: the last run ended ${t.status}(${t.stop_reason}) at ${t.head?.slice(0, 12)} and ` +
+    `${t.head === head ? 'the checkout has not changed since' : 'the inputs of every criterion are unchanged since'}; ${how}`;
+  const report = resumed.report ?? blockedEarly(t.stop_reason, why).report;
+  return { why, outcome: { status: t.status, stop_reason: t.stop_reason, exitCode: EXIT_CODES[t.status], report, nothingToDo: why } };
+}
+
+function hostDirs(): string[] {
+  return [homedir(), tmpdir()];
+}
+
+export { DEFAULT_EVIDENCE_DIR, type IterationRow, type LoopHost, type LoopOptions, type LoopOutcome, type LoopState } from './context.js';

@@ -1,0 +1,288 @@
+// AGENTS.md (SPEC §2): the loop writes one lane-typed entry (N.1–N.6) per iteration inside a
+// delimited section and leaves everything the user wrote outside it untouched. The section is a
+// pure function of the evidence (each entry is kept verbatim in iter_N/agents_md_entry.md), so an
+// agent's edit inside it is simply overwritten, and Lane A lines are never rewritten: compaction
+// moves old iterations to witness lines that link the verbatim entry by sha256.
+import { encode } from 'gpt-tokenizer/encoding/cl100k_base';
+
+export const BEGIN = '<!-- phuc-loop:begin — written by phuc-loop; edits inside this section are replaced every iteration -->';
+export const END = '<!-- phuc-loop:end -->';
+const BEGIN_RE = /<!-- phuc-loop:begin[^>]*-->/;
+export const COMPACTION_LIMIT_TOKENS = 8000;
+/** Iterations always kept in full by compaction (docs/glossary.md "Compaction"). */
+const KEEP_FULL = 3;
+
+export type Direction = 'IMPROVING' | 'STABLE' | 'DIVERGING';
+export type NorthstarDirection = 'IMPROVING' | 'STABLE' | 'DRIFTING';
+
+export interface Fact {
+  lane: 'A' | 'B' | 'C';
+  text: string;
+}
+
+export interface Entry {
+  iteration: number;
+  tried: string[];
+  succeeded: Fact[];
+  failed: Fact[];
+  residual_metric: string;
+  residual_value: string;
+  residual_direction: Direction;
+  certificate: string;
+  glow: { total: number; G: number; L: number; O: number; W: number };
+  glow_delta: number | null;
+  northstar_distance: string;
+  northstar_direction: NorthstarDirection;
+  northstar_distance_delta: string | null;
+  open_questions: string[];
+  gbb: { Z: string; Sigma: string; tau: string; Gc: string; iota: string; Rp: string };
+}
+
+export interface Metadata {
+  goal: string;
+  R_p: string | null;
+  max_iterations: number;
+  rung_target: number;
+  northstar: { id: string; target: string }[];
+}
+
+const ABSOLUTE_HINTS = ['as we discussed', 'as discussed earlier', 'as mentioned before', 'like we said', 'as previously discussed'];
+
+/**
+ * Agent-written text is data: one line, no markup that could open a heading or close the section,
+ * no host paths, no references to a conversation the next agent never saw; bounded in length.
+ */
+export function sanitizeAgentText(text: unknown, hostPaths: readonly string[], max = 300): string {
+  let s = typeof text === 'string' ? text : (JSON.stringify(text) ?? '');
+  s = s
+    // eslint-disable-next-line no-control-regex -- control characters in agent text become spaces
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  // Until nothing changes: one pass over "<!<!---- x --->->" would leave a marker behind.
+  for (let prev = ''; prev !== s;) {
+    prev = s;
+    s = s.replace(/<!--|-->/g, '');
+  }
+  s = s.replace(/^#+\s*/, '');
+  for (const p of hostPaths) if (p.length > 1) s = s.split(p).join('<host-path>');
+  for (const h of ABSOLUTE_HINTS) s = s.replace(new RegExp(h, 'gi'), '[reference to an unseen conversation removed]');
+  return s.length > max ? s.slice(0, max - 1) + '…' : s;
+}
+
+export function sanitizeList(items: unknown, hostPaths: readonly string[], maxItems = 10): string[] {
+  if (!Array.isArray(items)) return [];
+  return items
+    .slice(0, maxItems)
+    .map((t) => sanitizeAgentText(t, hostPaths))
+    .filter(Boolean);
+}
+
+const bullet = (items: string[], empty: string) => (items.length ? items.map((t) => `- ${t}`) : [`- ${empty}`]);
+const facts = (items: Fact[], empty: string) => (items.length ? items.map((f) => `- [${f.lane}] ${f.text}`) : [`- ${empty}`]);
+
+export function renderEntry(e: Entry): string {
+  const g = e.glow;
+  return [
+    `## Iteration ${e.iteration}`,
+    '',
+    '### N.1 What Was Tried [Lane C — guidance only]',
+    ...bullet(
+      e.tried.map((t) => `[C] ${t}`),
+      '[C] (the agent reported nothing)',
+    ),
+    '',
+    '### N.2 What Succeeded [Lane A or B]',
+    ...facts(e.succeeded, '(nothing verified)'),
+    '',
+    '### N.3 What Failed [Lane A — hard failure; Lane C — soft failure mode]',
+    ...facts(e.failed, '(no failure)'),
+    '',
+    '### N.4 Residual / Distance-to-Goal / GLOW',
+    `- residual_metric: ${e.residual_metric}`,
+    `- residual_value: ${e.residual_value}`,
+    `- residual_direction: ${e.residual_direction}`,
+    `- certificate: ${e.certificate}`,
+    `- glow_score: {total: ${g.total}, G: ${g.G}, L: ${g.L}, O: ${g.O}, W: ${g.W}}`,
+    `- glow_delta: ${e.glow_delta === null ? 'n/a (first iteration)' : `${e.glow_delta >= 0 ? '+' : ''}${e.glow_delta}`}`,
+    `- northstar_distance: ${e.northstar_distance}`,
+    `- northstar_distance_delta: ${e.northstar_distance_delta ?? 'n/a (first iteration)'}`,
+    `- northstar_direction: ${e.northstar_direction}`,
+    '',
+    '### N.5 Open Questions for Next Iteration [Lane C]',
+    ...bullet(e.open_questions, '(none)'),
+    '',
+    '### N.6 GBB Operator Check [Lane A]',
+    `- Z (Boundary): capsule_scope = ${e.gbb.Z}`,
+    `- Σ (Symmetry): invariants_held = ${e.gbb.Sigma}`,
+    `- τ (Serialization): artifacts_written = ${e.gbb.tau}`,
+    `- Gc (Compression): agents_md_size_delta = ${e.gbb.Gc}`,
+    `- ι (Irreducibility): artifacts_produced = ${e.gbb.iota}`,
+    `- Rp (Resolution): residual_vs_Rp = ${e.gbb.Rp}`,
+    '',
+  ].join('\n');
+}
+
+/** The open questions of a rendered entry (N.5), which feed the next capsule (Phuc Test condition 4). */
+export function openQuestionsOf(entryText: string): string[] {
+  const m = /### N\.5[^\n]*\n([\s\S]*?)\n\n### N\.6/.exec(entryText);
+  if (!m) return [];
+  return m[1]
+    .split('\n')
+    .map((l) => l.replace(/^- /, ''))
+    .filter((l) => l && l !== '(none)');
+}
+
+function field(entryText: string, name: string): string {
+  return new RegExp(`^- ${name}: (.*)$`, 'm').exec(entryText)?.[1] ?? '?';
+}
+
+const witnessCache = new Map<string, string[]>();
+
+/** One witness line for a compacted iteration, plus its Lane A lines verbatim (entries never change: cached by link). */
+export function witness(iteration: number, entryText: string, link: string): string[] {
+  const key = `${iteration} ${link}`;
+  const hit = witnessCache.get(key);
+  if (hit) return hit;
+  const lines = witnessOf(iteration, entryText, link);
+  if (witnessCache.size > 50_000) witnessCache.clear();
+  witnessCache.set(key, lines);
+  return lines;
+}
+
+function witnessOf(iteration: number, entryText: string, link: string): string[] {
+  const glow = /total: (\d+), G: (\d+), L: (\d+), O: (\d+), W: (\d+)/.exec(field(entryText, 'glow_score'));
+  const head =
+    `- [iter ${iteration}] certificate ${field(entryText, 'certificate')} · residual ${field(entryText, 'residual_value')} ` +
+    `(${field(entryText, 'residual_direction')}) · GLOW ${glow ? `${glow[1]} (G${glow[2]} L${glow[3]} O${glow[4]} W${glow[5]})` : '?'} · ` +
+    `northstar ${field(entryText, 'northstar_distance')} · entry ${link}`;
+  const laneA = entryText
+    .split('\n')
+    .filter((l) => l.startsWith('- [A] '))
+    .map((l) => '  ' + l);
+  return [head, ...laneA];
+}
+
+export function countTokens(text: string): number {
+  return encode(text).length;
+}
+
+// Entries and witness lines never change once written: their counts are cached, so compaction
+// costs the tokenizer only the new iteration's text.
+const tokenCache = new Map<string, number>();
+function tokensOf(text: string): number {
+  let n = tokenCache.get(text);
+  if (n === undefined) {
+    n = countTokens(text);
+    if (tokenCache.size > 50_000) tokenCache.clear();
+    tokenCache.set(text, n);
+  }
+  return n;
+}
+/** An upper bound of the tokens of parts joined by newlines (a join can add a token, never remove two). */
+const estimate = (parts: string[]) => parts.reduce((sum, p) => sum + tokensOf(p) + 2, 0);
+
+export interface SectionInput {
+  meta: Metadata;
+  /** Rendered entries, oldest first, with their evidence links. */
+  entries: { iteration: number; text: string; link: string }[];
+}
+
+export interface Section {
+  text: string;
+  /** An upper bound of the section's cl100k tokens. */
+  tokens: number;
+  /** Iterations shown as witness lines (with Lane A lines), and those folded into the archive line. */
+  witnessed: number[];
+  archived: number[];
+  compaction: string | null;
+}
+
+function renderMeta(m: Metadata): string {
+  return [
+    '# AGENTS.md — Loop Learnings Log',
+    '<!-- Generated by phuc-loop v2. Lane A lines link the evidence file (path#sha256) that backs them. -->',
+    '',
+    '## Loop Metadata',
+    `- goal: ${m.goal.replace(/\s+/g, ' ').trim()}`,
+    `- R_p: ${m.R_p ?? 'n/a (EXACT only)'}`,
+    `- max_iterations: ${m.max_iterations}`,
+    `- rung_target: ${m.rung_target}`,
+    `- northstar_metrics: ${m.northstar.map((n) => `${n.id} → ${n.target}`).join(', ')}`,
+    '- seed_checksum: 11517961089409',
+    '',
+  ].join('\n');
+}
+
+/**
+ * Renders the loop's section, compacting past the token limit: the latest three
+ * iterations stay in full; older ones become witness lines that keep their Lane A lines; when even
+ * those do not fit, the oldest are folded into one archive line whose entries stay verbatim in the
+ * evidence tree.
+ */
+export function renderSection(input: SectionInput, limit = COMPACTION_LIMIT_TOKENS): Section {
+  const meta = renderMeta(input.meta);
+  const blocks = input.entries.map((e) => '---\n\n' + e.text);
+  const plain = [meta, ...blocks].join('\n');
+  const plainTokens = estimate([meta, ...blocks]);
+  if (plainTokens <= limit || input.entries.length <= KEEP_FULL) return { text: plain, tokens: plainTokens, witnessed: [], archived: [], compaction: null };
+
+  const older = input.entries.slice(0, -KEEP_FULL);
+  const keep = blocks.slice(-KEEP_FULL);
+  // Room for the two headings and the [COMPACTION] and archive lines.
+  let budget = limit - estimate([meta, ...keep]) - 160;
+  const witnessBlocks: string[][] = [];
+  let cut = older.length;
+  // Newest first: the most recent witness lines are the most useful to the next agent.
+  for (let k = older.length - 1; k >= 0; k--) {
+    const lines = witness(older[k].iteration, older[k].text, older[k].link);
+    const cost = estimate([lines.join('\n')]);
+    if (cost > budget) break;
+    budget -= cost;
+    witnessBlocks.unshift(lines);
+    cut = k;
+  }
+  const archived = older.slice(0, cut).map((e) => e.iteration);
+  const witnessed = older.slice(cut).map((e) => e.iteration);
+  const body: string[] = ['## Compacted iterations', ''];
+  if (archived.length)
+    body.push(
+      `- [iters ${archived[0]}–${archived[archived.length - 1]}] ${archived.length} iterations archived: every entry is kept verbatim in ` +
+        `evidence iter_N/agents_md_entry.md (sha256 in manifest.json); their witness lines are in compaction.log`,
+    );
+  for (const w of witnessBlocks) body.push(...w);
+  const range = `${older[0].iteration}-${older[older.length - 1].iteration}`;
+  const keepText = keep.join('\n');
+  const lineCount = (line: string) => [meta, line, '', ...body, '', keepText].join('\n').split('\n').length;
+  const compaction =
+    `[COMPACTION] Distilled iterations ${range} to ${witnessBlocks.length} witness lines` +
+    `${archived.length ? ` and 1 archive line (${archived.length} iterations)` : ''}. ` +
+    `Original: ${plain.split('\n').length} lines → ${lineCount('')} lines.`;
+  const parts = [meta, compaction, '', ...body, '', keepText];
+  return { text: parts.join('\n'), tokens: estimate(parts), witnessed, archived, compaction };
+}
+
+/** Puts the section into the user's AGENTS.md, replacing only what lies between the markers. */
+export function mergeSection(existing: string | null, section: string): string {
+  const block = `${BEGIN}\n${section.trimEnd()}\n${END}\n`;
+  if (existing === null || existing.trim() === '') return block;
+  const begin = BEGIN_RE.exec(existing);
+  const endAt = begin ? existing.indexOf(END, begin.index) : -1;
+  if (begin && endAt >= 0) {
+    const after = existing.slice(endAt + END.length).replace(/^\r?\n/, '');
+    return existing.slice(0, begin.index) + block + after;
+  }
+  return existing.replace(/\s*$/, '\n\n') + block;
+}
+
+/** The text between the markers, or null when the section is missing. */
+export function extractSection(text: string): string | null {
+  const begin = BEGIN_RE.exec(text);
+  if (!begin) return null;
+  const endAt = text.indexOf(END, begin.index);
+  if (endAt < 0) return null;
+  return text
+    .slice(begin.index + begin[0].length, endAt)
+    .replace(/^\n/, '')
+    .replace(/\n$/, '');
+}

@@ -1,0 +1,121 @@
+// Builds the CNF capsule of an iteration from the loop's evidence and validates it (CONTEXT_BLEED).
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { openQuestionsOf, renderSection, sanitizeAgentText, type Section } from './agents-md.js';
+import { iterDir } from '../judge/audit.js';
+import { type ArtifactLink, type Capsule, capsuleProblems, renderPrompt, SKILL_PACK, SUBAGENT_ROLE } from './capsule.js';
+import { Decimal, dstr } from '../common/decimal.js';
+import { blockerClass } from '../loop/dega.js';
+import { type Ctx, currentResidual, describeAgent, isEscalated, sectionMeta } from '../loop/context.js';
+
+export function buildCapsule(ctx: Ctx, n: number, withAgentText: boolean): { capsule: Capsule; section: Section } {
+  const { plan, state } = ctx;
+  const lastEntry = ctx.entries.at(-1)?.text ?? null;
+  // The section as the last iteration wrote it (rendered once per iteration).
+  const section = withAgentText
+    ? (ctx.section ??= renderSection({ meta: sectionMeta(ctx), entries: ctx.entries }))
+    : renderSection({ meta: sectionMeta(ctx), entries: [] });
+  const criteria = plan.acceptance_criteria.map((c) => ({ id: c.id, met: state.criteria_met[c.id] ?? false }));
+  const rp = plan.R_p ? new Decimal(plan.R_p) : null;
+  const residual = currentResidual(ctx);
+  const lastCert = ctx.iterations.length ? iterDir(ctx.iterations.at(-1)!) : null;
+  const blocker = blockerClass({
+    criteria,
+    residualAvailable: residual !== null,
+    residualBelowRp: residual === null ? null : rp ? new Decimal(residual).lt(rp) : new Decimal(residual).isZero(),
+    guardrail: false,
+  });
+  const links: ArtifactLink[] = [{ path: `${ctx.evRel}/plan.json`, sha256: ctx.ev.entry('plan.json')!.sha256, role: 'plan' }];
+  const roles: [string, ArtifactLink['role']][] = lastCert
+    ? [
+        [`${lastCert}/certificate.json`, 'proof'],
+        [`${lastCert}/diff.patch`, 'artifact'],
+        ...plan.acceptance_criteria.map((c): [string, ArtifactLink['role']] => [`${lastCert}/checks/${c.id}.log`, 'test']),
+      ]
+    : plan.acceptance_criteria.map((c): [string, ArtifactLink['role']] => [`baseline/checks/${c.id}.log`, 'test']);
+  for (const [rel, role] of roles) {
+    const e = ctx.ev.entry(rel);
+    if (e) links.push({ path: `${ctx.evRel}/${rel}`, sha256: e.sha256, role });
+  }
+  const b = plan.budget;
+  const glow = state.rows.at(-1);
+  const capsule: Capsule = {
+    version: '2.0',
+    goal_statement: plan.goal,
+    acceptance_criteria: plan.acceptance_criteria.map((c) => `${c.id}: ${c.description} (the loop runs \`${c.run}\`; exit 0 = met)`),
+    halting_certificates_applicable: plan.halting_certificates_applicable,
+    northstar_metrics: plan.northstar.metrics.map((m) => ({
+      id: m.id,
+      metric: m.metric,
+      current: state.last_northstar?.readings.find((r) => r.id === m.id)?.value ?? m.current,
+      target: m.target,
+    })),
+    current_state_summary: {
+      iteration_number: n,
+      residual_current: residual,
+      glow_previous_iteration: glow ? { total: glow.total, G: glow.G, L: glow.L, O: glow.O, W: glow.W } : null,
+      northstar_distance_current: state.last_northstar?.total_distance ?? null,
+      criteria_met_so_far: criteria.filter((c) => c.met).map((c) => c.id),
+      criteria_still_open: criteria.filter((c) => !c.met).map((c) => c.id),
+      open_questions_from_last_iteration: withAgentText && lastEntry ? openQuestionsOf(lastEntry) : [],
+      blocker_class: blocker.class,
+      blocker_reason: blocker.reason,
+      objective: blocker.objective,
+      detour:
+        withAgentText && state.progress.detour?.iteration === n
+          ? state.progress.detour.repeated.map((d) => ({ criterion: d.criterion, signature: d.signature, failure: d.text, known_fix: d.instruction }))
+          : [],
+      reusable_passes: Object.entries(state.passes)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([id, p]) => ({ criterion: id, from: p.iteration === 'baseline' ? 'baseline' : `iteration ${p.iteration}`, evidence: p.evidence })),
+      agent: describeAgent(ctx, n),
+      escalated: isEscalated(ctx, n),
+    },
+    accumulated_learnings: section.text,
+    remaining_budget: {
+      iterations_remaining: b.max_iterations - n,
+      tool_calls_remaining: Math.max(0, b.max_total_tool_calls - state.total_tool_calls),
+      // Whole seconds of recorded iterations only, so the capsule is a function of the evidence.
+      seconds_remaining: Math.max(0, b.max_total_seconds - Math.floor(state.total_ms / 1000)),
+      cost_remaining_usd: b.max_total_cost_usd === null ? null : dstr(Decimal.max(0, new Decimal(b.max_total_cost_usd).minus(state.total_cost_usd))),
+    },
+    artifact_links: links,
+    skill_pack: SKILL_PACK,
+    subagent_role: SUBAGENT_ROLE,
+    rung_target: plan.rung_target,
+  };
+  return { capsule, section };
+}
+
+export async function missionText(ctx: Ctx): Promise<string | undefined> {
+  const file = ctx.intake.config.mission_context;
+  if (!file) return undefined;
+  const text = await readFile(join(ctx.cwd, file), 'utf8').catch(() => null);
+  // Motivation and framing only (DEGA ideology rule), and data like every repository text.
+  return text === null ? `(${file} could not be read)` : sanitizeAgentText(text, ctx.hostPaths, 4000);
+}
+
+/**
+ * The capsule and prompt of iteration n, validated (CONTEXT_BLEED): a capsule with forbidden content
+ * is rebuilt from artifacts only (no agent-written text); if that is refused too, the problems.
+ */
+export async function prepareCapsule(ctx: Ctx, n: number): Promise<{ capsule: Capsule; prompt: string } | { problems: string[] }> {
+  let capsule = buildCapsule(ctx, n, true).capsule;
+  let problems = capsuleProblems(capsule, ctx.hostPaths, ctx.intake.configText);
+  if (problems.length) {
+    ctx.o.log.warn(`capsule refused (${problems.join('; ')}); rebuilding from artifacts only`);
+    capsule = buildCapsule(ctx, n, false).capsule;
+    problems = capsuleProblems(capsule, ctx.hostPaths, ctx.intake.configText);
+    if (problems.length) return { problems };
+  }
+  const plan = ctx.plan;
+  const prompt = renderPrompt(capsule, {
+    criteria: plan.acceptance_criteria,
+    protectedPaths: plan.protected,
+    R_p: plan.R_p,
+    residualMetric: plan.residual.metric,
+    evidenceDir: ctx.evRel,
+    mission: await missionText(ctx),
+  });
+  return { capsule, prompt };
+}

@@ -1,0 +1,170 @@
+// ACCUMULATE_LEARNINGS: the lane-typed AGENTS.md entry of an iteration (docs/glossary.md "AGENTS.md entry").
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Collected, spawnAgent } from '../agent/agent-step.js';
+import { type Direction, type Entry, extractSection, type Fact, mergeSection, sanitizeAgentText, sanitizeList, type Section } from './agents-md.js';
+import { iterDir } from '../judge/audit.js';
+import type { IssuedType } from '../judge/certificate.js';
+import type { CheckResult } from '../judge/checks.js';
+import type { VerdictState } from '../agent/critic.js';
+import { Decimal, dstr, human } from '../common/decimal.js';
+import { atomicWrite } from '../evidence/evidence.js';
+import { InvariantViolation } from '../common/errors.js';
+import { type Ctx, scrub } from '../loop/context.js';
+import type { NorthstarSnapshot } from '../judge/northstar.js';
+import type { ProgressState } from '../loop/progress.js';
+
+export interface LearnInput {
+  agent: Awaited<ReturnType<typeof spawnAgent>>;
+  collected: Collected;
+  checks: CheckResult[];
+  certificate: IssuedType;
+  guardrail: string | null;
+  residual: Decimal | null;
+  previousResidual: Decimal | null;
+  ns: NorthstarSnapshot;
+  stopped: boolean;
+  empty: boolean;
+  residualError: string | null;
+  verdict: VerdictState | null;
+  criticReverted: string[];
+  detour: ProgressState['detour'];
+  escalated: string | null;
+}
+
+/** The iteration's lane-typed AGENTS.md entry (N.1–N.6) and its facts (for "new learning"). */
+export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts: string[] } {
+  const { plan, state } = ctx;
+  const report = x.collected.report;
+  const r = report.state === 'valid' ? report.report : {};
+  const succeeded: Fact[] = [];
+  const failed: Fact[] = [];
+  const facts: string[] = [];
+  const fact = (list: Fact[], lane: Fact['lane'], key: string, text: string) => {
+    list.push({ lane, text });
+    facts.push(`${lane}:${key}`);
+  };
+  for (const c of x.checks) {
+    if (c.met) fact(succeeded, 'A', `met:${c.id}`, `criterion ${c.id} passed (exit 0) — ${c.evidence}`);
+    else
+      fact(
+        failed,
+        'A',
+        `failed:${c.id}:${c.timed_out ? 'timeout' : c.exit_code}`,
+        `criterion ${c.id} ${c.timed_out ? 'timed out' : `failed (exit ${c.exit_code})`} — ${c.evidence}`,
+      );
+  }
+  if (x.collected.diff) fact(succeeded, 'A', 'diff', `${x.collected.diffFiles} file(s) changed — ${ctx.ev.link(`${iterDir(n)}/diff.patch`)}`);
+  if (x.residual && x.previousResidual && !x.residual.eq(x.previousResidual))
+    fact(succeeded, 'B', 'residual', `residual ${dstr(x.previousResidual)} → ${dstr(x.residual)} (${plan.residual.metric})`);
+  const prevDist = state.last_northstar?.total_distance ?? null;
+  if (x.ns.total_distance && prevDist && x.ns.total_distance !== prevDist)
+    fact(succeeded, 'B', 'northstar', `northstar distance ${prevDist} → ${x.ns.total_distance}`);
+  if (x.guardrail) fact(failed, 'A', 'guardrail', `GUARDRAIL: ${x.guardrail}`);
+  if (x.empty) fact(failed, 'A', 'empty', 'Iteration produced no artifacts (no change, no report): EVIDENCE_INCOMPLETE');
+  const ar = x.agent.result;
+  if (ar.timedOut)
+    fact(failed, 'A', 'agent-timeout', `agent killed at the ${plan.budget.max_seconds_per_iteration} s limit — ${ctx.ev.link(`${iterDir(n)}/agent.log`)}`);
+  else if (x.stopped) fact(failed, 'A', 'agent-stopped', `agent stopped by backpressure: ${x.agent.backpressure}`);
+  else if (ar.exitCode !== 0)
+    fact(failed, 'A', `agent-exit:${ar.exitCode}`, `agent exited ${ar.exitCode ?? ar.signal} — ${ctx.ev.link(`${iterDir(n)}/agent.log`)}`);
+  if (x.residualError) fact(failed, 'A', 'residual-error', `residual unavailable: ${x.residualError}`);
+  if (report.state === 'malformed') fact(failed, 'A', 'report-malformed', `agent report malformed (${report.error})`);
+  for (const t of sanitizeList(r.failures, ctx.hostPaths)) fact(failed, 'C', `c:${t}`, t);
+  for (const c of x.checks.filter((k) => k.reused_from_iteration !== null))
+    fact(succeeded, 'A', `reused:${c.id}`, `criterion ${c.id} passed before on unchanged inputs (reused, not re-run) — ${c.evidence}`);
+  for (const c of x.checks.filter((k) => k.failure_kind === 'transient'))
+    fact(succeeded, 'B', `transient:${c.id}`, `criterion ${c.id} passed on attempt ${c.attempts} (a transient failure)`);
+  for (const d of x.detour?.repeated ?? [])
+    fact(
+      failed,
+      'A',
+      `repeated:${d.signature}`,
+      `the same failure twice in a row: ${d.signature}${d.instruction ? ' (a known fix is given next iteration)' : ''}`,
+    );
+  if (x.escalated) fact(failed, 'A', 'escalation', `no better residual for 2 iterations: switching the agent to ${x.escalated}`);
+  const v = x.verdict;
+  const concerns = v?.state === 'valid' ? v.verdict.concerns : [];
+  if (v?.state === 'malformed') fact(failed, 'A', 'critic-malformed', `critic verdict malformed (${sanitizeAgentText(v.error, ctx.hostPaths)})`);
+  if (v?.state === 'valid')
+    fact(
+      v.verdict.status === 'VERIFIED' ? succeeded : failed,
+      'C',
+      `critic:${v.verdict.status}`,
+      `critic: ${v.verdict.status}, further iteration can help: ${v.verdict.can_further_iteration_help}`,
+    );
+  for (const c of concerns.slice(0, 10))
+    fact(
+      failed,
+      'C',
+      `concern:${c.file}:${c.line}`,
+      sanitizeAgentText(`critic concern ${c.file}${c.line !== undefined ? `:${c.line}` : ''} [${c.severity}] ${c.recommendation}`, ctx.hostPaths),
+    );
+  if (x.criticReverted.length) fact(failed, 'A', 'critic-edits', `the critic changed files (reverted): ${x.criticReverted.join(', ')}`);
+  const open = [
+    ...sanitizeList(r.open_questions, ctx.hostPaths),
+    ...concerns.slice(0, 5).map((c) => sanitizeAgentText(`critic: ${c.file}${c.line !== undefined ? `:${c.line}` : ''} — ${c.recommendation}`, ctx.hostPaths)),
+    ...x.checks.filter((c) => !c.met).map((c) => `What makes criterion ${c.id} fail? Its log: ${c.evidence}`),
+  ];
+  const prev = x.previousResidual;
+  const direction: Direction = !x.residual || !prev || x.residual.eq(prev) ? 'STABLE' : x.residual.lt(prev) ? 'IMPROVING' : 'DIVERGING';
+  const nsDelta = x.ns.total_distance && prevDist ? dstr(new Decimal(x.ns.total_distance).minus(prevDist)) : null;
+  const rp = plan.R_p;
+  const artifacts = x.collected.artifacts;
+  const entry: Entry = {
+    iteration: n,
+    tried: sanitizeList(r.tried, ctx.hostPaths),
+    succeeded,
+    failed,
+    residual_metric: plan.residual.metric,
+    residual_value: x.residual ? dstr(x.residual) : 'null (not computed)',
+    residual_direction: direction,
+    certificate: x.certificate,
+    glow: { total: 0, G: 0, L: 0, O: 0, W: 0 },
+    glow_delta: null,
+    northstar_distance: human(x.ns.total_distance),
+    northstar_direction: nsDelta === null || new Decimal(nsDelta).isZero() ? 'STABLE' : new Decimal(nsDelta).isNeg() ? 'IMPROVING' : 'DRIFTING',
+    northstar_distance_delta: nsDelta,
+    open_questions: open,
+    gbb: {
+      Z: `${iterDir(n)}/cnf_capsule.json#${ctx.ev.entry(`${iterDir(n)}/cnf_capsule.json`)!.sha256}`,
+      Sigma: x.guardrail ? `false (${x.guardrail})` : direction === 'DIVERGING' ? 'true (residual rose: divergence watch)' : 'true',
+      tau: [...artifacts.map((a) => a.path), `${iterDir(n)}/certificate.json`].join(', '),
+      Gc: 'see glow.json agents_md_size_delta_lines',
+      iota: String((x.collected.diff ? 1 : 0) + (report.state !== 'absent' ? 1 : 0)),
+      Rp:
+        x.residual === null
+          ? 'residual not computed (never compared)'
+          : rp
+            ? `${dstr(x.residual)} ${x.residual.lt(rp) ? '<' : '>='} ${rp}`
+            : `${dstr(x.residual)} ${x.residual.isZero() ? '= 0 (EXACT)' : '> 0'}`,
+    },
+  };
+  return { entry, facts };
+}
+
+export async function writeAgentsMd(ctx: Ctx, section: Section): Promise<void> {
+  const path = join(ctx.cwd, 'AGENTS.md');
+  // Only a regular file's text is kept: through a link the loop (root) would copy any file it can
+  // read (a root-only file, /proc/self/environ) into a commit.
+  const existing = await readRegular(path);
+  // Committed and pushed: no secret the loop knows may reach it, in the loop's section or the rest.
+  const text = scrub(ctx, section.text);
+  await atomicWrite(path, scrub(ctx, mergeSection(existing, text)));
+  // LEARNINGS_NOT_ACCUMULATED: read back before BUDGET_CHECK, so a write that did not land stops the loop.
+  const back = extractSection((await readRegular(path)) ?? '');
+  if (back === null || back.trim() !== text.trim())
+    throw new InvariantViolation('LEARNINGS_NOT_ACCUMULATED', "AGENTS.md does not hold this iteration's section");
+}
+
+/** A regular file's text, never through a link, never blocking on a FIFO; null otherwise. */
+async function readRegular(path: string): Promise<string | null> {
+  const fh = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => null);
+  if (!fh) return null;
+  try {
+    return (await fh.stat()).isFile() ? await fh.readFile('utf8') : null;
+  } finally {
+    await fh.close();
+  }
+}

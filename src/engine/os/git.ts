@@ -1,0 +1,237 @@
+// The few git operations the loop needs, through the async process runner (no shell, no sync spawn).
+import { appendFile, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join } from 'node:path';
+import { shellQuote } from '../agent/agents.js';
+import { GitError } from '../common/errors.js';
+import type { ProcessRunner } from './ports.js';
+import { ShellSession } from './process.js';
+
+export interface ChangedPath {
+  path: string;
+  /** Two-letter porcelain status ("??" untracked, " M", "D ", ...). */
+  code: string;
+}
+
+const GIT_ENV_KEEP =
+  /^(PATH|HOME|LANG|LC_[A-Z]+|TZ|TMPDIR|GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)|GIT_AUTHOR_(NAME|EMAIL)|GIT_COMMITTER_(NAME|EMAIL)|GIT_SSH_COMMAND|XDG_CONFIG_HOME|SSL_CERT_FILE|SSL_CERT_DIR)$/;
+
+export class Git {
+  private readonly env: Record<string, string>;
+  /** Options of every git call the loop makes (and the committer identity where the checkout has none). */
+  private gitArgs: string[] = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'maintenance.auto=false', '-c', 'gc.auto=0'];
+
+  constructor(
+    private readonly runner: ProcessRunner,
+    readonly cwd: string,
+    baseEnv: Record<string, string | undefined> = process.env,
+  ) {
+    // Agent-chosen file names are paths, never pathspec magic; nothing configured in the checkout
+    // (an fsmonitor command, hooks) runs inside the loop's own git calls.
+    this.env = { GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_LITERAL_PATHSPECS: '1' };
+    for (const [k, v] of Object.entries(baseEnv)) if (v !== undefined && GIT_ENV_KEEP.test(k)) this.env[k] = v;
+    // While the agent user owns the work tree (its step), git would call the checkout "dubious".
+    this.gitArgs.push('-c', `safe.directory=${cwd}`);
+  }
+
+  private session: ShellSession | null = null;
+
+  /** Routes further git calls through one long-lived shell (see ShellSession); close() ends it. */
+  async openSession(): Promise<void> {
+    this.session ??= await ShellSession.start(this.cwd, this.env);
+  }
+
+  async close(): Promise<void> {
+    await this.session?.close();
+    this.session = null;
+  }
+
+  private exec(script: string, stdin?: string): Promise<{ exitCode: number | null; signal?: string | null; stdout: string; stderr: string }> {
+    return this.session ? this.session.run(script, stdin) : this.runner.run({ command: script, cwd: this.cwd, env: this.env, stdin, reapLeftovers: false });
+  }
+
+  async run(args: string[], opts: { stdin?: string; allowFail?: boolean } = {}): Promise<string> {
+    const r = await this.exec(['git', ...this.gitArgs, ...args].map(shellQuote).join(' '), opts.stdin);
+    if (r.exitCode !== 0 && !opts.allowFail)
+      throw new GitError(`git ${args.join(' ')} failed (${r.exitCode ?? r.signal}): ${r.stderr.trim() || r.stdout.trim()}`, r.stderr);
+    return r.stdout;
+  }
+
+  async toplevel(): Promise<string> {
+    return (await this.run(['rev-parse', '--show-toplevel'])).trim();
+  }
+
+  private dirs: { git: string; common: string } | null = null;
+
+  /** HEAD and its branch, read from the git directory (a spawn per read costs more than the loop's own work). */
+  async position(): Promise<{ head: string | null; branch: string | null }> {
+    if (!this.dirs) {
+      const [git, common] = (await this.run(['rev-parse', '--absolute-git-dir', '--git-common-dir'])).trim().split('\n');
+      this.dirs = { git, common: isAbsolute(common) ? common : join(this.cwd, common) };
+    }
+    const head = (await readFile(join(this.dirs.git, 'HEAD'), 'utf8')).trim();
+    if (!head.startsWith('ref: ')) return { head: /^[0-9a-f]{40,64}$/.test(head) ? head : null, branch: null };
+    const ref = head.slice(5);
+    const branch = ref.replace(/^refs\/heads\//, '');
+    const loose = await readFile(join(this.dirs.common, ref), 'utf8').catch(() => null);
+    if (loose !== null) return { head: loose.trim(), branch };
+    const packed = await readFile(join(this.dirs.common, 'packed-refs'), 'utf8').catch(() => '');
+    const line = packed.split('\n').find((l) => l.endsWith(` ${ref}`));
+    return { head: line ? line.split(' ')[0] : null, branch };
+  }
+
+  /** The git directory shared by every worktree of the repository (absolute). */
+  async commonDir(): Promise<string> {
+    if (!this.dirs) await this.position();
+    return this.dirs!.common;
+  }
+
+  async head(): Promise<string | null> {
+    return (await this.position()).head;
+  }
+
+  /** Sets a committer gitArgs for the loop's commits when the repository has none (CI runners). */
+  async ensureIdentity(): Promise<void> {
+    const email = (await this.run(['config', 'user.email'], { allowFail: true })).trim();
+    if (!email && !this.env.GIT_AUTHOR_EMAIL) this.gitArgs.push('-c', 'user.name=phuc-loop', '-c', 'user.email=phuc-loop@users.noreply.github.com');
+  }
+
+  /** Keeps loop-owned folders out of status and commits without touching the user's .gitignore. */
+  async exclude(patterns: string[]): Promise<void> {
+    let file = (await this.run(['rev-parse', '--git-path', 'info/exclude'])).trim();
+    if (!isAbsolute(file)) file = join(this.cwd, file);
+    const existing = await readFile(file, 'utf8').catch(() => '');
+    const lines = new Set(existing.split('\n'));
+    const missing = patterns.filter((p) => !lines.has(p));
+    if (missing.length) {
+      await mkdir(dirname(file), { recursive: true });
+      await appendFile(file, (existing && !existing.endsWith('\n') ? '\n' : '') + missing.join('\n') + '\n');
+    }
+  }
+
+  async status(): Promise<ChangedPath[]> {
+    const out = await this.run(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']);
+    return out
+      .split('\0')
+      .filter(Boolean)
+      .map((rec) => ({ code: rec.slice(0, 2), path: rec.slice(3) }));
+  }
+
+  /** Git's own settings in the checkout that could make git run commands or hide changes. */
+  private async guardedFiles(): Promise<string[]> {
+    if (!this.dirs) await this.position();
+    return [join(this.dirs!.common, 'config'), join(this.dirs!.common, 'info', 'attributes'), join(this.dirs!.git, 'config.worktree')];
+  }
+
+  async snapshotSettings(): Promise<Map<string, string | null>> {
+    const snap = new Map<string, string | null>();
+    for (const f of await this.guardedFiles()) snap.set(f, await readFile(f, 'utf8').catch(() => null));
+    return snap;
+  }
+
+  /** Puts git's settings back as they were; returns the files that had been changed. */
+  async restoreSettings(snap: Map<string, string | null>): Promise<string[]> {
+    const changed: string[] = [];
+    for (const [f, before] of snap) {
+      const now = await readFile(f, 'utf8').catch(() => null);
+      if (now === before) continue;
+      changed.push(f.slice(f.lastIndexOf('.git')));
+      if (before === null) await unlink(f).catch(() => undefined);
+      else await writeFile(f, before);
+    }
+    return changed;
+  }
+
+  /** Clears skip-worktree and assume-unchanged bits (they hide changes from status); returns their paths. */
+  async clearIndexFlags(): Promise<string[]> {
+    const entries = (await this.run(['ls-files', '-v', '-z'])).split('\0').filter((l) => l.length > 2);
+    // One mode per update-index call: a later mode option overrides an earlier one.
+    const skip = entries.filter((l) => l[0] === 'S').map((l) => l.slice(2));
+    const assumed = entries.filter((l) => /[a-z]/.test(l[0])).map((l) => l.slice(2));
+    if (skip.length) await this.run(['update-index', '--no-skip-worktree', '--', ...skip]);
+    if (assumed.length) await this.run(['update-index', '--no-assume-unchanged', '--', ...assumed]);
+    return [...new Set([...skip, ...assumed])];
+  }
+
+  /** Tracked and untracked, not ignored, files of the work tree. */
+  async listFiles(): Promise<string[]> {
+    return (await this.run(['ls-files', '-z', '--cached', '--others', '--exclude-standard'])).split('\0').filter(Boolean);
+  }
+
+  /** Puts `paths` back as they are in the index (a critic's stray edits); new files are removed. */
+  async restoreFromIndex(paths: string[]): Promise<void> {
+    if (paths.length === 0) return;
+    const out = await this.run(['ls-files', '-z', '--cached', '--', ...paths]);
+    const indexed = new Set(out.split('\0').filter(Boolean));
+    const restore = paths.filter((p) => indexed.has(p));
+    if (restore.length) await this.run(['checkout', '--', ...restore]);
+    await Promise.all(paths.filter((p) => !indexed.has(p)).map((p) => unlink(join(this.cwd, p)).catch(() => undefined)));
+  }
+
+  /** Paths among `paths` that exist in HEAD. */
+  async inHead(paths: string[]): Promise<Set<string>> {
+    if (paths.length === 0) return new Set();
+    const out = await this.run(['ls-tree', '-r', '-z', '--name-only', 'HEAD', '--', ...paths]);
+    return new Set(out.split('\0').filter(Boolean));
+  }
+
+  /** Puts `paths` back as they are in HEAD: tracked ones restored, new ones removed. */
+  async restoreFromHead(paths: string[]): Promise<void> {
+    const tracked = await this.inHead(paths);
+    const restore = paths.filter((p) => tracked.has(p));
+    const remove = paths.filter((p) => !tracked.has(p));
+    if (restore.length) await this.run(['checkout', 'HEAD', '--', ...restore]);
+    if (remove.length) {
+      await this.run(['rm', '-q', '--cached', '--ignore-unmatch', '--', ...remove]);
+      await Promise.all(remove.map((p) => unlink(join(this.cwd, p)).catch(() => undefined)));
+    }
+  }
+
+  /**
+   * Stages `paths`, then returns the tree hash of the index and the staged diff against HEAD, in one
+   * spawn (the shell forks git far more cheaply than a large Node process does).
+   */
+  async stage(paths: string[]): Promise<{ tree: string; diff: string }> {
+    const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
+    const script = paths.length
+      ? `${git} add -A --pathspec-from-file=- --pathspec-file-nul && ${git} write-tree && ${git} diff --cached --binary --no-color --no-ext-diff HEAD`
+      : `${git} write-tree`;
+    const r = await this.exec(script, paths.join('\0'));
+    if (r.exitCode !== 0) throw new GitError(`staging failed (${r.exitCode}): ${r.stderr.trim()}`, r.stderr);
+    const nl = r.stdout.indexOf('\n');
+    return { tree: r.stdout.slice(0, nl), diff: r.stdout.slice(nl + 1) };
+  }
+
+  async resetSoft(commit: string): Promise<void> {
+    await this.run(['reset', '--soft', commit]);
+  }
+
+  /** Stages `include` (new files too) and commits the index in one call; returns the new HEAD and its tree. */
+  async commit(message: string, include: string[] = []): Promise<{ commit: string; tree: string }> {
+    const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
+    const add = include.length ? `${git} add -A -- ${include.map(shellQuote).join(' ')} && ` : '';
+    const r = await this.exec(`${add}${git} commit -q --no-verify --allow-empty -F - && ${git} rev-parse HEAD 'HEAD^{tree}'`, message);
+    if (r.exitCode !== 0) throw new GitError(`commit failed (${r.exitCode}): ${r.stderr.trim() || r.stdout.trim()}`, r.stderr);
+    const [commit, tree] = r.stdout.trim().split('\n');
+    return { commit, tree };
+  }
+
+  /** The files of `tree` (for input globs judged on a committed tree, not the work tree). */
+  async treeFiles(tree: string): Promise<string[]> {
+    return (await this.run(['ls-tree', '-r', '-z', '--name-only', tree])).split('\0').filter(Boolean);
+  }
+
+  /** Whether `ancestor` is `commit` or one of its ancestors. */
+  async isAncestor(ancestor: string, commit: string): Promise<boolean> {
+    const r = await this.exec(['git', ...this.gitArgs, 'merge-base', '--is-ancestor', ancestor, commit].map(shellQuote).join(' '));
+    return r.exitCode === 0;
+  }
+
+  /** The tree of HEAD. */
+  async headTree(): Promise<string> {
+    return (await this.run(['rev-parse', 'HEAD^{tree}'])).trim();
+  }
+
+  async countCommits(from: string, to: string): Promise<number> {
+    return Number((await this.run(['rev-list', '--count', `${from}..${to}`])).trim());
+  }
+}

@@ -1,0 +1,554 @@
+// Runs agent and check processes with async spawn only. Every child gets its own session and process
+// group (so a Ctrl-C at the terminal reaches the loop, never its children directly), and everything
+// it started is killed when it is done, timed out or aborted: no orphan of an iteration may outlive
+// it (an orphan could keep editing the repository during the next one). A child wrapped by the
+// sandbox (RunSpec.contained) lives in its own PID namespace, whose end kills everything in it;
+// every other child is contained by a sweep of the process table.
+import { spawn, type ChildProcess, type ChildProcessByStdio, type SpawnOptions } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Readable, Writable } from 'node:stream';
+import type { ContainedRun, ProcessRunner, RunResult, RunSpec } from './ports.js';
+import { trackProcessGroup } from './signals.js';
+
+/**
+ * Set in every child's environment with a value unique to the run. A descendant that called setsid
+ * and whose parent already exited has lost both its process group and its ppid link to the child;
+ * /proc/<pid>/environ still carries this tag, so it is found and killed all the same.
+ */
+export const RUN_TAG_VAR = 'PHUC_RUN_TAG';
+
+/** setTimeout fires at once for longer delays. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export interface NodeProcessRunnerOptions {
+  /** Between SIGTERM and SIGKILL. */
+  killGraceMs?: number;
+  /** After the child exits (and its leftovers are killed), how long to wait for the pipes to close. */
+  drainMs?: number;
+}
+
+export class NodeProcessRunner implements ProcessRunner {
+  private readonly killGraceMs: number;
+  private readonly drainMs: number;
+
+  constructor(options: NodeProcessRunnerOptions = {}) {
+    this.killGraceMs = options.killGraceMs ?? 1500;
+    this.drainMs = options.drainMs ?? 250;
+  }
+
+  run(spec: RunSpec): Promise<RunResult> {
+    const result = this.runOnce(spec);
+    const c = spec.contained;
+    return c ? result.then(async (r) => (await c.release().catch(() => undefined), r)) : result;
+  }
+
+  private runOnce(spec: RunSpec): Promise<RunResult> {
+    const started = performance.now();
+    const elapsed = () => performance.now() - started;
+    if (spec.signal?.aborted)
+      return Promise.resolve({ exitCode: null, signal: null, timedOut: false, aborted: true, stdout: '', stderr: '', durationMs: elapsed() });
+
+    const tag = randomUUID();
+    let child: ChildProcess;
+    try {
+      // A contained child's environment is exactly the role's: it needs no tag to be found.
+      const env = spec.contained ? spec.env : { ...spec.env, [RUN_TAG_VAR]: tag };
+      const options: SpawnOptions = { cwd: spec.cwd, env, detached: true, stdio: 'pipe' };
+      child = spec.args ? spawn(spec.command, spec.args, options) : spawn('/bin/sh', ['-c', spec.command], options);
+    } catch (e) {
+      return Promise.resolve(spawnFailure(e, spec, elapsed()));
+    }
+
+    return new Promise<RunResult>((resolve) => {
+      const out = new OutputCapture(spec.maxOutputBytes);
+      const err = new OutputCapture(spec.maxOutputBytes);
+      let settled = false;
+      let exited = false;
+      let timedOut = false;
+      let aborted = false;
+      let killing: Promise<void> | null = null;
+      const pid = child.pid;
+      const contained = spec.contained;
+      const rootStart = pid === undefined || contained ? Promise.resolve(null) : readStartTime(pid);
+      const untrack = pid === undefined ? () => false : trackProcessGroup(pid);
+      const exitedP = new Promise<void>((r) => child.once('exit', () => r()));
+
+      const killTree = () => {
+        if (pid === undefined || killing) return;
+        killing = contained ? stopContained(pid, exitedP, contained) : terminateTree(pid, true, tag, rootStart, this.killGraceMs);
+      };
+      const timer =
+        spec.timeoutMs === undefined
+          ? undefined
+          : setTimeout(
+              () => {
+                if (exited) return;
+                timedOut = true;
+                killTree();
+              },
+              Math.min(Math.max(0, spec.timeoutMs), MAX_TIMER_MS),
+            );
+      let idle = false;
+      let idleTimer: NodeJS.Timeout | undefined;
+      const quiet = () => {
+        if (spec.idleMs === undefined || exited) return;
+        clearTimeout(idleTimer);
+        idleTimer = setTimeout(
+          () => {
+            if (exited || timedOut || aborted) return;
+            idle = true;
+            killTree();
+          },
+          Math.min(Math.max(0, spec.idleMs), MAX_TIMER_MS),
+        );
+      };
+      quiet();
+      const onAbort = () => {
+        if (exited) return;
+        aborted = true;
+        killTree();
+      };
+      spec.signal?.addEventListener('abort', onAbort, { once: true });
+      const cleanup = () => {
+        if (timer) clearTimeout(timer);
+        clearTimeout(idleTimer);
+        spec.signal?.removeEventListener('abort', onAbort);
+      };
+
+      child.stdout?.on('data', (c: Buffer) => {
+        out.push(c);
+        quiet();
+      });
+      child.stderr?.on('data', (c: Buffer) => {
+        err.push(c);
+        quiet();
+      });
+      const closed = Promise.all([streamClosed(child.stdout), streamClosed(child.stderr)]);
+
+      // EPIPE when the child does not read its input is not the runner's failure.
+      child.stdin?.on('error', () => {});
+      if (spec.stdin !== undefined) child.stdin?.end(spec.stdin);
+      else child.stdin?.end();
+
+      child.on('error', (e) => {
+        // Only a failure to start settles here; errors of a running child (e.g. a kill) do not.
+        if (settled || child.pid !== undefined) return;
+        settled = true;
+        cleanup();
+        untrack();
+        resolve(spawnFailure(e, spec, elapsed()));
+      });
+
+      child.on('exit', (code, signal) => {
+        if (settled || exited || pid === undefined) return;
+        exited = true;
+        cleanup();
+        untrack();
+        void (async () => {
+          try {
+            await killing;
+            // Anything the child left running (its group, its session, its tagged descendants). A
+            // contained child has ended only once its namespace was empty.
+            if (!contained && (spec.reapLeftovers !== false || killing)) await terminateTree(pid, false, tag, rootStart, this.killGraceMs);
+          } catch {
+            // Killing is best effort; the result must still be reported.
+          }
+          // A pipe held open by a process that could not be killed must not hang the loop.
+          let drainTimer: NodeJS.Timeout | undefined;
+          const drained = await Promise.race([closed.then(() => true), new Promise<boolean>((r) => (drainTimer = setTimeout(() => r(false), this.drainMs)))]);
+          clearTimeout(drainTimer);
+          if (!drained) {
+            child.stdout?.destroy();
+            child.stderr?.destroy();
+          }
+          settled = true;
+          resolve({
+            exitCode: signal ? null : code,
+            signal: signal ?? null,
+            timedOut,
+            ...(idle ? { idle } : {}),
+            aborted,
+            stdout: out.text(),
+            stderr: err.text(),
+            durationMs: elapsed(),
+          });
+        })();
+      });
+    });
+  }
+}
+
+/** SIGTERM to the group (the command may finish its work), the namespace's end after the grace. */
+async function stopContained(pid: number, exited: Promise<void>, c: ContainedRun): Promise<void> {
+  signalPid(-pid, 'SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const ended = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), c.graceMs)))]);
+  clearTimeout(timer);
+  if (!ended) await c.forceKill(pid);
+}
+
+function spawnFailure(e: unknown, spec: RunSpec, durationMs: number): RunResult {
+  const code = (e as NodeJS.ErrnoException).code;
+  const message = e instanceof Error ? e.message : String(e);
+  return {
+    // Shell conventions: 126 found but not executable, 127 not found.
+    exitCode: code === 'EACCES' || code === 'ENOEXEC' ? 126 : 127,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    stdout: '',
+    stderr: `${message} (command: ${spec.command}, cwd: ${spec.cwd})\n`,
+    durationMs,
+  };
+}
+
+function streamClosed(s: NodeJS.ReadableStream | null | undefined): Promise<void> {
+  if (!s) return Promise.resolve();
+  return new Promise((resolve) => {
+    s.once('close', () => resolve());
+    s.once('error', () => resolve());
+  });
+}
+
+const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Keeps the head and the tail of a stream when it exceeds `max` bytes. */
+export class OutputCapture {
+  private readonly headLimit: number;
+  private readonly tailLimit: number;
+  private head: Buffer[] = [];
+  private headBytes = 0;
+  private tail: Buffer[] = [];
+  private tailBytes = 0;
+  private total = 0;
+
+  constructor(private readonly max?: number) {
+    const m = max === undefined ? Infinity : Math.max(0, Math.floor(max));
+    this.headLimit = Math.floor(m / 2);
+    this.tailLimit = m - this.headLimit;
+  }
+
+  push(chunk: Buffer): void {
+    this.total += chunk.length;
+    if (this.max === undefined) {
+      this.head.push(chunk);
+      return;
+    }
+    const room = this.headLimit - this.headBytes;
+    if (room > 0) {
+      const part = chunk.length <= room ? chunk : chunk.subarray(0, room);
+      this.head.push(part);
+      this.headBytes += part.length;
+      chunk = chunk.subarray(part.length);
+    }
+    if (chunk.length === 0) return;
+    this.tail.push(chunk);
+    this.tailBytes += chunk.length;
+    // Drop whole chunks that lie entirely before the last tailLimit bytes.
+    while (this.tail.length > 1 && this.tailBytes - this.tail[0].length >= this.tailLimit) this.tailBytes -= this.tail.shift()?.length ?? 0;
+  }
+
+  text(): string {
+    const head = Buffer.concat(this.head);
+    if (this.max === undefined || this.total <= this.headLimit + this.tailLimit) return Buffer.concat([head, ...this.tail]).toString('utf8');
+    let tail = Buffer.concat(this.tail);
+    tail = tail.subarray(Math.max(0, tail.length - this.tailLimit));
+    // Cut on character boundaries so neither half ends in a broken UTF-8 sequence.
+    let h = head.length;
+    if (h > 0 && h < this.total) h = utf8Start(head, h);
+    let t = 0;
+    while (t < tail.length && (tail[t] & 0xc0) === 0x80) t++;
+    const keptHead = head.subarray(0, h);
+    const keptTail = tail.subarray(t);
+    const omitted = this.total - keptHead.length - keptTail.length;
+    return `${keptHead.toString('utf8')}\n[... ${omitted} bytes omitted ...]\n${keptTail.toString('utf8')}`;
+  }
+}
+
+/** The largest cut ≤ end that does not split a UTF-8 sequence of buf[0..end). */
+function utf8Start(buf: Buffer, end: number): number {
+  let i = end - 1;
+  let back = 0;
+  while (i >= 0 && back < 4 && (buf[i] & 0xc0) === 0x80) {
+    i--;
+    back++;
+  }
+  if (i < 0) return end;
+  const lead = buf[i];
+  const len = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  return i + len > end ? i : end;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Process tree discovery through /proc (Linux). Elsewhere only the process group is signalled.
+
+interface ProcInfo {
+  pid: number;
+  ppid: number;
+  pgrp: number;
+  sid: number;
+  state: string;
+  start: string;
+}
+
+function parseStat(text: string): ProcInfo | null {
+  const close = text.lastIndexOf(')');
+  if (close < 0) return null;
+  const pid = Number.parseInt(text, 10);
+  // Fields after "(comm)": state ppid pgrp session tty_nr tpgid flags ... starttime is field 22.
+  const f = text.slice(close + 2).split(' ');
+  if (f.length < 20 || !Number.isFinite(pid)) return null;
+  return { pid, state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), sid: Number(f[3]), start: f[19] };
+}
+
+async function readProc(pid: number): Promise<ProcInfo | null> {
+  try {
+    return parseStat(await readFile(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+async function readStartTime(pid: number): Promise<string | null> {
+  return (await readProc(pid))?.start ?? null;
+}
+
+async function readProcTable(): Promise<Map<number, ProcInfo> | null> {
+  let names: string[];
+  try {
+    names = await readdir('/proc');
+  } catch {
+    return null;
+  }
+  const pids = names.filter((n) => /^\d+$/.test(n)).map(Number);
+  if (pids.length === 0) return null;
+  const infos = await Promise.all(pids.map(readProc));
+  const table = new Map<number, ProcInfo>();
+  for (const p of infos) if (p) table.set(p.pid, p);
+  return table;
+}
+
+/** Every live process whose chain of parents leads to `pid` (not `pid` itself). */
+export async function processDescendants(pid: number): Promise<number[]> {
+  const table = await readProcTable();
+  if (!table) return [];
+  const found = new Set<number>([pid]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const p of table.values())
+      if (!found.has(p.pid) && found.has(p.ppid)) {
+        found.add(p.pid);
+        grew = true;
+      }
+  }
+  found.delete(pid);
+  return [...found];
+}
+
+async function hasTag(pid: number, needle: string): Promise<boolean> {
+  try {
+    return (await readFile(`/proc/${pid}/environ`)).includes(needle);
+  } catch {
+    return false; // gone, or another user's process: not ours either way
+  }
+}
+
+/**
+ * Every live process of the tree: the root (while it runs), members of its process group or
+ * session, processes carrying the run tag, and all their descendants by ppid links. Start times are
+ * kept so a pid reused by an unrelated process is never signalled.
+ */
+async function collectTree(
+  root: number,
+  rootAlive: boolean,
+  tag: string,
+  rootStart: string | null,
+  table: Map<number, ProcInfo>,
+  seeds: Map<number, string> = new Map(),
+): Promise<Map<number, string>> {
+  const found = new Map<number, string>();
+  for (const [pid, start] of seeds) if (table.get(pid)?.start === start) found.set(pid, start);
+  const candidates: ProcInfo[] = [];
+  for (const p of table.values()) {
+    if (p.pid === process.pid || p.pid === 1 || p.state === 'Z') continue;
+    if (p.pid === root) {
+      if (rootAlive && (rootStart === null || p.start === rootStart)) found.set(p.pid, p.start);
+      continue;
+    }
+    if (p.pgrp === root || p.sid === root) found.set(p.pid, p.start);
+    // Descendants cannot have started before the root.
+    else if (rootStart === null || Number(p.start) >= Number(rootStart)) candidates.push(p);
+  }
+  const needle = `${RUN_TAG_VAR}=${tag}`;
+  const tagged = await Promise.all(candidates.map(async (p) => ((await hasTag(p.pid, needle)) ? p : null)));
+  for (const p of tagged) if (p) found.set(p.pid, p.start);
+  // Close over ppid links (a setsid'd descendant whose parent is still alive).
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const p of table.values()) {
+      if (found.has(p.pid) || p.pid === process.pid || p.pid === 1 || p.state === 'Z') continue;
+      if (found.has(p.ppid)) {
+        found.set(p.pid, p.start);
+        grew = true;
+      }
+    }
+  }
+  return found;
+}
+
+async function stillAlive(targets: Map<number, string>): Promise<Map<number, string>> {
+  const alive = new Map<number, string>();
+  await Promise.all(
+    [...targets].map(async ([pid, start]) => {
+      const p = await readProc(pid);
+      // A zombie is dead, only not yet reaped (by us or by init).
+      if (p && p.start === start && p.state !== 'Z') alive.set(pid, start);
+    }),
+  );
+  return alive;
+}
+
+function signalPid(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // already gone
+  }
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(done: () => Promise<boolean> | boolean, timeoutMs: number, stepMs: number): Promise<void> {
+  const until = performance.now() + timeoutMs;
+  while (!(await done()) && performance.now() < until) await delay(stepMs);
+}
+
+/**
+ * SIGTERM to the process group and every process of the tree (collected before signalling, while
+ * the ppid links still lead to them), then SIGKILL to whatever survives the grace period.
+ */
+async function terminateTree(root: number, rootAlive: boolean, tag: string, rootStartP: Promise<string | null>, graceMs: number): Promise<void> {
+  const rootStart = await rootStartP;
+  const table = await readProcTable();
+  if (!table) {
+    if (!rootAlive && !groupAlive(root)) return;
+    signalPid(-root, 'SIGTERM');
+    await waitFor(() => !groupAlive(root), graceMs, 50);
+    signalPid(-root, 'SIGKILL');
+    return;
+  }
+  let targets = await collectTree(root, rootAlive, tag, rootStart, table);
+  if (targets.size === 0) return;
+  signalPid(-root, 'SIGTERM');
+  for (const pid of targets.keys()) signalPid(pid, 'SIGTERM');
+  await waitFor(async () => (await stillAlive(targets)).size === 0, graceMs, 50);
+  // Processes started while the tree was dying (a trap handler, a respawn) are caught here too.
+  const later = await readProcTable();
+  if (later) targets = await collectTree(root, false, tag, rootStart, later, await stillAlive(targets));
+  const alive = await stillAlive(targets);
+  if (alive.size === 0 && !groupAlive(root)) return;
+  signalPid(-root, 'SIGKILL');
+  for (const pid of alive.keys()) signalPid(pid, 'SIGKILL');
+  await waitFor(async () => (await stillAlive(alive)).size === 0, 1000, 20);
+}
+
+/**
+ * A long-lived /bin/sh that runs short commands (the loop's own git calls) one at a time. A large
+ * Node process pays several milliseconds of fork per spawn; the shell forks git for a fraction of
+ * that. Output goes through files, so any byte survives; the shell's stdout carries only markers.
+ */
+export class ShellSession {
+  private buffer = '';
+  private seq = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  private waiting: { seq: number; resolve: (code: number) => void } | null = null;
+  private closed = false;
+
+  private constructor(
+    private readonly child: ChildProcessByStdio<Writable, Readable, null>,
+    private readonly dir: string,
+    private readonly timeoutMs: number,
+  ) {
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d: string) => {
+      this.buffer += d;
+      const m = /__PHUC_DONE__ (\d+) (\d+)\n/.exec(this.buffer);
+      if (m && this.waiting && Number(m[1]) === this.waiting.seq) {
+        this.buffer = this.buffer.slice(m.index + m[0].length);
+        const w = this.waiting;
+        this.waiting = null;
+        w.resolve(Number(m[2]));
+      }
+    });
+    child.on('exit', () => {
+      this.closed = true;
+      this.waiting?.resolve(255);
+    });
+    // A shell that died (killed by an agent of the same user, say) must fail the call, not the process.
+    child.stdin.on('error', () => {
+      this.closed = true;
+      this.waiting?.resolve(255);
+    });
+  }
+
+  /**
+   * The shell gets its own session: a Ctrl-C at the terminal (SIGINT to the foreground process
+   * group) reaches the loop, which then stops in order, and not the shell. It still ends with the
+   * loop: when the loop's process is gone, its end of the shell's stdin closes and `sh -s` exits.
+   */
+  static async start(cwd: string, env: Record<string, string>, timeoutMs = 300_000): Promise<ShellSession> {
+    const dir = await mkdtemp(join(tmpdir(), 'phuc-sh-'));
+    const child = spawn('/bin/sh', ['-s'], { cwd, env, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+    return new ShellSession(child, dir, timeoutMs);
+  }
+
+  /** Runs one shell command line; stdin (if any) is given through a file. */
+  run(script: string, stdin = ''): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+    const next = this.queue.then(async () => {
+      if (this.closed) throw new Error('the git shell session has ended');
+      const n = ++this.seq;
+      const [inp, out, err] = ['in', 'out', 'err'].map((k) => join(this.dir, k));
+      if (stdin) await writeFile(inp, stdin);
+      const code = await new Promise<number>((resolve) => {
+        // A git call that hangs (a lock, a credential prompt) ends the session rather than the loop's budgets.
+        const timer = setTimeout(() => {
+          this.closed = true;
+          // The whole group: the hanging git too, not only the shell waiting for it.
+          if (this.child.pid !== undefined) signalPid(-this.child.pid, 'SIGKILL');
+          resolve(124);
+        }, this.timeoutMs);
+        this.waiting = {
+          seq: n,
+          resolve: (c) => {
+            clearTimeout(timer);
+            resolve(c);
+          },
+        };
+        // A group, not a subshell: one fork fewer per call (scripts only set throwaway variables).
+        this.child.stdin.write(`{ ${script}\n} <'${stdin ? inp : '/dev/null'}' >'${out}' 2>'${err}'; echo "__PHUC_DONE__ ${n} $?"\n`);
+      });
+      const [stdout, stderr] = await Promise.all([readFile(out, 'utf8'), readFile(err, 'utf8')]);
+      return { exitCode: code, stdout, stderr };
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async close(): Promise<void> {
+    if (!this.closed) this.child.stdin.end();
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}

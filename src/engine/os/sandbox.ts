@@ -1,0 +1,661 @@
+// The OS sandbox of the agent and of the checks, which run the agent's code (SPEC §7 "Isolation").
+//
+// Levels, strongest first (docs/security.md says what each guarantees and what it does not):
+// - `user+pidns`: the command runs as a dedicated unprivileged user (phuc-agent, phuc-check) with
+//   no groups, no capabilities and no_new_privs, a fresh HOME and TMPDIR, in its own PID and mount
+//   namespace with its own /proc. Needs root, or passwordless `sudo -n` (GitHub-hosted runners).
+// - `pidns`: own user, PID and mount namespace, no capabilities, but the loop's own uid.
+// - `none`: the command runs beside the loop; only the process-table sweep of process.ts contains it.
+//
+// The process chain of a wrapped command (user+pidns; pidns drops the uid switch and adds --user):
+//
+//   setpriv --pdeathsig KILL                      dies with the loop
+//     unshare --pid --fork --kill-child --mount-proc
+//       sh SUPERVISOR                             PID 1 of the namespace, root: the agent can
+//                                                 neither signal nor trace it
+//         setpriv --reuid U --regid G --clear-groups --no-new-privs …   the command
+//
+// When the command ends, the supervisor exits and the kernel kills everything left in the
+// namespace (setsid, env -i, double fork, SIGTERM ignored: all the same). To stop a run, the loop
+// sends SIGTERM to the process group (the command gets it; unshare blocks it; PID 1 ignores it) and,
+// after the grace, SIGKILL: unshare dies, its --kill-child signal kills the supervisor, and with it
+// the namespace. If the loop dies, the parent-death signal does the same. The supervisor exists
+// because setpriv's uid switch clears the parent-death signal that --kill-child sets, and a command
+// that is PID 1 itself could clear its own; the supervisor stays root and keeps it.
+//
+// Under sudo the loop may signal nothing but sudo, which relays SIGTERM to its command: there the
+// chain is `sudo -n env -i sh LOADER` → `timeout -k GRACE LIMIT` → unshare …, and timeout turns the
+// relayed SIGTERM into SIGTERM to the group and, GRACE later, SIGKILL. Its LIMIT (the run's time
+// limit and some) ends the namespace if the loop itself dies.
+import { access, chmod, chown, constants, lstat, mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir, userInfo } from 'node:os';
+import { dirname, join, resolve, sep } from 'node:path';
+import type { ContainedRun, RunResult, RunSpec } from './ports.js';
+import { NodeProcessRunner, processDescendants } from './process.js';
+
+export const ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'] as const;
+export type IsolationLevel = (typeof ISOLATION_LEVELS)[number];
+export type IsolationRequest = IsolationLevel | 'auto';
+export type SandboxRole = 'agent' | 'check';
+/** How the loop acts as root for user+pidns. */
+export type Privilege = 'root' | 'sudo';
+
+/** The dedicated users: system users with no login shell, no sudo rights and no other groups. */
+export const ROLE_USERS: Readonly<Record<SandboxRole, string>> = { agent: 'phuc-agent', check: 'phuc-check' };
+
+/** Tools are taken from the system's own directories, never from a PATH the agent could have planted into. */
+const SYSTEM_DIRS = ['/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin', '/usr/local/sbin'];
+const SYSTEM_PATH = SYSTEM_DIRS.join(':');
+const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
+/** The only variables taken from the loop's environment (besides PATH); the caller adds the rest. */
+const LOCALE_VARS = /^(LANG|LANGUAGE|LC_[A-Z_]+|TZ)$/;
+const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** What the probe found; tests pass their own. A string says why the level cannot run here. */
+export interface IsolationFacts {
+  privilege: Privilege | null;
+  userPidns: string | null;
+  pidns: string | null;
+}
+
+export interface Isolation {
+  level: IsolationLevel;
+  /** One sentence: why this level (for the report). */
+  reason: string;
+  /** Plain sentences: what this level does not guarantee (for the report and the job summary). */
+  limits: string[];
+  privilege: Privilege | null;
+}
+
+/** An explicitly requested level that this machine cannot provide. */
+export class IsolationUnavailableError extends Error {}
+
+const NAMESPACE_TOOLS = ['sh', 'unshare', 'setpriv'] as const;
+const USER_TOOLS = [...NAMESPACE_TOOLS, 'mount', 'mkdir', 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout'] as const;
+type Tool = (typeof USER_TOOLS)[number];
+type Tools = Record<Tool, string>;
+interface Found {
+  tools: Partial<Tools>;
+  sudo: string | null;
+  useradd: string | null;
+}
+
+async function findTool(name: string): Promise<string | null> {
+  for (const dir of SYSTEM_DIRS) {
+    const p = join(dir, name);
+    if (await access(p, constants.X_OK).then(yes, no)) return p;
+  }
+  return null;
+}
+const yes = () => true;
+const no = () => false;
+
+async function findTools(): Promise<Found> {
+  const [paths, sudo, useradd] = await Promise.all([Promise.all(USER_TOOLS.map(findTool)), findTool('sudo'), findTool('useradd')]);
+  const tools: Partial<Tools> = {};
+  USER_TOOLS.forEach((name, i) => {
+    const p = paths[i];
+    if (p) tools[name] = p;
+  });
+  return { tools, sudo, useradd };
+}
+
+function missing(found: Found, names: readonly Tool[]): string | null {
+  const lacking = names.filter((n) => !found.tools[n]);
+  return lacking.length ? `${lacking.join(', ')} not found (util-linux and coreutils are needed)` : null;
+}
+
+/** The tools a level needs (checked by the probe); the others keep their bare names, unused there. */
+function toolsFor(found: Found, names: readonly Tool[]): Tools {
+  const why = missing(found, names);
+  if (why) throw new IsolationUnavailableError(`agent.isolation: ${why}`);
+  return Object.fromEntries(USER_TOOLS.map((n) => [n, found.tools[n] ?? n])) as Tools;
+}
+
+/** Quiet helper commands (probes, users, ownership): never swept, never sandboxed. */
+const helperRunner = new NodeProcessRunner({ killGraceMs: 500 });
+
+function runTool([command, ...args]: [string, ...string[]], timeoutMs = 60_000): Promise<RunResult> {
+  return helperRunner.run({ command, args, cwd: '/', env: { PATH: SYSTEM_PATH, LC_ALL: 'C' }, timeoutMs, reapLeftovers: false });
+}
+
+const firstLine = (r: RunResult) => (r.stderr.trim() || r.stdout.trim() || `exit ${String(r.exitCode ?? r.signal)}`).split('\n')[0];
+
+/**
+ * Finds out which levels work here by running each one's real chain once with `true` (uid 65534
+ * for the trial, so no user is created by a probe). About 10 ms per level.
+ */
+export async function probeIsolation(): Promise<IsolationFacts> {
+  const found = await findTools();
+  const t = found.tools;
+  let privilege: Privilege | null = null;
+  let noPrivilege = '';
+  if (process.getuid?.() === 0) privilege = 'root';
+  else if (!found.sudo) noPrivilege = 'the loop is not root and sudo is not installed';
+  else {
+    const r = await runTool([found.sudo, '-n', 'true'], 10_000);
+    if (r.exitCode === 0) privilege = 'sudo';
+    else noPrivilege = `the loop is not root and has no passwordless sudo (sudo -n: ${firstLine(r)})`;
+  }
+
+  let userPidns = privilege ? missing(found, USER_TOOLS) : noPrivilege;
+  if (userPidns === null && !found.useradd && !(await usersExist())) userPidns = `useradd not found to create ${Object.values(ROLE_USERS).join(' and ')}`;
+  if (userPidns === null && t.unshare && t.setpriv) {
+    const trial: [string, ...string[]] = [
+      t.unshare,
+      ...USER_UNSHARE,
+      '--',
+      t.setpriv,
+      '--reuid',
+      '65534',
+      '--regid',
+      '65534',
+      ...DROP_PRIVILEGES,
+      '--',
+      'true',
+    ];
+    const r = await runTool(privilege === 'sudo' && found.sudo ? [found.sudo, '-n', '--', ...trial] : trial, 10_000);
+    if (r.exitCode !== 0) userPidns = `a trial run in a new PID namespace failed: ${firstLine(r)}`;
+  }
+
+  let pidns = missing(found, NAMESPACE_TOOLS);
+  if (pidns === null && t.unshare && t.setpriv) {
+    const r = await runTool([t.unshare, ...PIDNS_UNSHARE, '--', t.setpriv, ...DROP_CAPS, '--', 'true'], 10_000);
+    if (r.exitCode !== 0) pidns = `unprivileged user namespaces do not work here: ${firstLine(r)}`;
+  }
+  return { privilege, userPidns, pidns };
+}
+
+async function usersExist(): Promise<boolean> {
+  const lines = (await readFile('/etc/passwd', 'utf8').catch(() => '')).split('\n');
+  return Object.values(ROLE_USERS).every((u) => lines.some((l) => l.startsWith(`${u}:`)));
+}
+
+/**
+ * The level to run at. `auto` takes the strongest that works; an explicit level that does not work
+ * is an error that says why and what is available.
+ */
+export async function resolveIsolation(requested: IsolationRequest, facts?: IsolationFacts | Promise<IsolationFacts>): Promise<Isolation> {
+  const f = await (facts ?? probeIsolation());
+  const why: Record<IsolationLevel, string | null> = { 'user+pidns': f.userPidns, pidns: f.pidns, none: null };
+  const available = ISOLATION_LEVELS.filter((l) => why[l] === null);
+  const privilege = f.userPidns === null ? f.privilege : null;
+  const made = (level: IsolationLevel, reason: string): Isolation => {
+    const p = level === 'user+pidns' ? privilege : null;
+    return { level, reason, limits: isolationLimits(level, p), privilege: p };
+  };
+  if (requested !== 'auto') {
+    const blocked = why[requested];
+    if (blocked !== null)
+      throw new IsolationUnavailableError(
+        `agent.isolation: ${requested} is not available on this machine: ${blocked}. Available here: ${available.join(', ')} (or auto, which picks the strongest).`,
+      );
+    return made(requested, `agent.isolation asks for ${requested}`);
+  }
+  const level = available.includes('user+pidns') ? 'user+pidns' : available.includes('pidns') ? 'pidns' : 'none';
+  const skipped = ISOLATION_LEVELS.slice(0, ISOLATION_LEVELS.indexOf(level)).map((l) => `${l} is not available (${why[l] ?? ''})`);
+  const because = level === 'user+pidns' ? (privilege === 'root' ? 'the loop runs as root' : 'the loop has passwordless sudo') : skipped.join('; ');
+  return made(level, `auto chose ${level}: ${because}`);
+}
+
+/** What a level does not guarantee, in plain sentences for the report. */
+export function isolationLimits(level: IsolationLevel, privilege: Privilege | null): string[] {
+  const common = [
+    'The agent holds its own API key unless the key proxy holds it.',
+    'The agent can reach the network and read every world-readable file of the machine.',
+    'CPU time, memory and disk use are not limited, only wall time.',
+  ];
+  if (level === 'user+pidns')
+    return [
+      'The agent can read .git, including its config: a credential stored there (actions/checkout persist-credentials) is readable unless the loop removes it.',
+      "Toolchains installed only in the loop user's home (e.g. /root/.cargo, /home/runner/.cargo) are not visible to the agent or the checks.",
+      ...(privilege === 'sudo' ? ['If the loop process itself is killed, a running step ends at its own time limit rather than at once.'] : []),
+      ...common,
+    ];
+  if (level === 'pidns')
+    return [
+      "The agent runs as the loop's own OS user: it can read and change every file the loop can (the loop's HOME, evidence, state, the check workspace).",
+      "It cannot see the loop's processes or their environment, holds no capabilities, and nothing it starts outlives its step.",
+      ...common,
+    ];
+  return [
+    "The agent runs as the loop's own OS user beside the loop: it can read the loop's environment (its tokens) through /proc, and every file the loop can.",
+    'Processes it starts are found through their process group, session and a run tag; one that leaves all three (env -i, setsid, a double fork) can outlive its step.',
+    ...common,
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+/** No capability can be kept or regained by the command (no_new_privs also voids setuid binaries). */
+const DROP_CAPS = ['--no-new-privs', '--inh-caps=-all', '--bounding-set=-all'];
+const DROP_PRIVILEGES = ['--clear-groups', ...DROP_CAPS];
+/**
+ * pidns: uid 0 inside maps to the loop's uid outside; setpriv then drops every capability, so the
+ * command cannot unmount its private /proc to look at the host's (and the loop's environment).
+ */
+const PIDNS_UNSHARE = ['--user', '--map-root-user', '--pid', '--fork', '--kill-child', '--mount-proc'];
+const USER_UNSHARE = ['--pid', '--fork', '--kill-child', '--mount-proc'];
+
+/**
+ * PID 1 of the namespace, in the command's folder $1 (entered as root: under sudo the loop's user
+ * may not enter a folder handed to a role). $2 and $3 are empty unless an ancestor of $1 is not
+ * traversable by the role: then $3 is that ancestor, covered by an empty tmpfs holding only $1
+ * (bind-mounted back at its own path through the staging point $2). The command sees its folder at
+ * the loop's path and nothing else of what lies under that ancestor (another user's HOME, the
+ * runner's temporary files). Not exec'd: the supervisor must stay PID 1 (see the top).
+ */
+const supervisor = (t: Tools) =>
+  `set -e; if [ -n "$3" ]; then ${t.mount} --bind "$1" "$2"; ${t.mount} -t tmpfs -o mode=0755,size=1m phuc-hide "$3"; ` +
+  `${t.mkdir} -p "$1"; ${t.mount} --move "$2" "$1"; fi; cd "$1"; set +e; shift 3; "$@"; exit $?`;
+
+/**
+ * The root prelude under sudo. sudo resets the environment and values must never be on a command
+ * line (/proc/<pid>/cmdline is world-readable), so the role's environment travels in a 0600 file of
+ * the loop's user ($1) that root reads and deletes before anything of the role runs; `env -i` runs
+ * first, so nothing of sudo's own variables (SUDO_COMMAND, MAIL...) reaches the command. Then: $2
+ * uid:gid for the run's HOME ($3) and TMPDIR ($4); $5 the number of ended runs' folders that follow,
+ * removed here (removing them at each run's end would cost a sudo of its own); then the command.
+ */
+const loader = (t: Tools) =>
+  `set -e; . "$1"; ${t.rm} -f -- "$1"; ${t.chown} -- "$2" "$3" "$4"; n=$5; shift 5; ` +
+  `while [ "$n" -gt 0 ]; do ${t.rm} -rf -- "$1"; shift; n=$((n - 1)); done; exec "$@"`;
+
+/**
+ * Creates the role users once per machine. Loops serialise on a lock; a user made meanwhile by
+ * anyone else makes useradd fail, and the user is then simply read back.
+ */
+const USERS_SCRIPT = `set -e; umask 077
+exec 9>>/etc/.pwd.lock
+flock 9
+shell=/usr/sbin/nologin; [ -x "$shell" ] || shell=/sbin/nologin; [ -x "$shell" ] || shell=/bin/false
+for u in "$@"; do
+  id -u "$u" >/dev/null 2>&1 || useradd --system --user-group --no-create-home --home-dir /nonexistent --shell "$shell" "$u" || id -u "$u" >/dev/null
+  echo "$u $(id -u "$u") $(id -g "$u") $(id -G "$u")"
+done`;
+
+export interface RoleUser {
+  name: string;
+  uid: number;
+  gid: number;
+}
+
+export interface SandboxOptions {
+  /** The loop's environment: only PATH, LANG, LANGUAGE, LC_* and TZ are taken from it (default process.env). */
+  env?: Record<string, string | undefined>;
+  /** Between the SIGTERM that stops a run and the kill of its namespace (default 1500 ms). */
+  killGraceMs?: number;
+}
+
+/**
+ * The sandbox of one loop run: the role users, a base folder (mode 0711 at user+pidns: the roles
+ * traverse it but cannot list it) holding each run's fresh HOME and TMPDIR, and the wrapping.
+ */
+export class Sandbox {
+  readonly level: IsolationLevel;
+  readonly reason: string;
+  readonly limits: readonly string[];
+  private runs = 0;
+  /** Under sudo: folders of ended runs, removed by the next run's loader (or by dispose). */
+  private ended: string[] = [];
+  /** Per PATH string; PATH filtering is the same for both roles (neither owns a PATH folder). */
+  private readonly pathCache = new Map<string, Promise<string>>();
+  private readonly loop = userInfo();
+
+  private constructor(
+    iso: Isolation,
+    readonly base: string,
+    private readonly tools: Tools,
+    /** Set under sudo only: the loop is not root. */
+    private readonly sudo: string | null,
+    private readonly users: Readonly<Record<SandboxRole, RoleUser>> | null,
+    private readonly loopEnv: Record<string, string | undefined>,
+    private readonly graceMs: number,
+  ) {
+    this.level = iso.level;
+    this.reason = iso.reason;
+    this.limits = iso.limits;
+  }
+
+  static async create(iso: Isolation, o: SandboxOptions = {}): Promise<Sandbox> {
+    const found = await findTools();
+    const strong = iso.level === 'user+pidns';
+    const tools = toolsFor(found, strong ? USER_TOOLS : iso.level === 'pidns' ? NAMESPACE_TOOLS : []);
+    let sudo: string | null = null;
+    if (strong && iso.privilege !== 'root') {
+      if (iso.privilege !== 'sudo' || !found.sudo) throw new IsolationUnavailableError('agent.isolation: user+pidns needs root or passwordless sudo');
+      sudo = found.sudo;
+    }
+    const users = strong ? await ensureUsers(sudo) : null;
+    const base = await mkdtemp(join(await baseParent(strong), 'phuc-sandbox-'));
+    await chmod(base, strong ? 0o711 : 0o700);
+    return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500);
+  }
+
+  /** The role's user (user+pidns only). */
+  user(role: SandboxRole): RoleUser | null {
+    return this.users?.[role] ?? null;
+  }
+
+  /**
+   * The spec that runs `spec` as `role`. Its environment: PATH (at user+pidns without the
+   * directories the role cannot reach), LANG, LC_* and TZ of the loop, the role's HOME, TMPDIR,
+   * USER and LOGNAME (fresh and empty for every run above `none`; the loop's own at `none`), then
+   * `spec.env`, which wins (so pass only what the command needs: never the loop's environment).
+   * Run it with NodeProcessRunner, which stops it and releases its folders (RunSpec.contained).
+   */
+  async wrap(spec: RunSpec, role: SandboxRole): Promise<RunSpec> {
+    if (this.level === 'none') return { ...spec, env: this.environment(role, null, spec.env) };
+    const dir = join(this.base, `${role}-${String(++this.runs)}`);
+    const home = join(dir, 'home');
+    const tmp = join(dir, 'tmp');
+    await mkdir(dir, { mode: this.users ? 0o711 : 0o700 });
+    await Promise.all([mkdir(home, { mode: 0o700 }), mkdir(tmp, { mode: 0o700 })]);
+    const release = async () => {
+      if (this.sudo) this.ended.push(dir);
+      else await rm(dir, { recursive: true, force: true });
+    };
+    const contained: ContainedRun = { graceMs: this.graceMs, forceKill: (pid) => this.forceKill(pid), release };
+    try {
+      return await this.chain(spec, role, { dir, home, tmp }, contained);
+    } catch (e) {
+      await contained.release().catch(() => undefined);
+      throw e;
+    }
+  }
+
+  private async chain(spec: RunSpec, role: SandboxRole, d: { dir: string; home: string; tmp: string }, contained: ContainedRun): Promise<RunSpec> {
+    const t = this.tools;
+    const env = this.environment(role, d, spec.env);
+    const command = spec.args ? [spec.command, ...spec.args] : ['/bin/sh', '-c', spec.command];
+    const user = this.users?.[role];
+    if (!user) {
+      const ns = [t.unshare, ...PIDNS_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', resolve(spec.cwd), '', '', t.setpriv, ...DROP_CAPS, '--'];
+      return { ...spec, command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns, ...command], env, contained };
+    }
+    env.PATH = await this.reachablePath(env.PATH || DEFAULT_PATH, user);
+    // The work tree belongs to the role while the loop's .git does not: git must not refuse it as
+    // "dubious ownership" (only configuration given this way or globally counts for that).
+    const n = Number(env.GIT_CONFIG_COUNT) || 0;
+    Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
+    const where = await this.hiding(spec.cwd, d.dir, user);
+    const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
+    const ns = [t.unshare, ...USER_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, ...switched, ...command];
+    // The spawn itself starts in `/`: the supervisor enters the command's folder as root.
+    if (!this.sudo) {
+      await Promise.all([chown(d.home, user.uid, user.gid), chown(d.tmp, user.uid, user.gid)]);
+      return { ...spec, cwd: '/', command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns], env, contained };
+    }
+    const envFile = join(d.dir, 'env');
+    await writeFile(envFile, envFileText(env), { mode: 0o600 });
+    const ended = this.ended.splice(0);
+    const ids = `${String(user.uid)}:${String(user.gid)}`;
+    const load = ['-n', '--', t.env, '-i', t.sh, '-c', loader(t), 'phuc-sandbox', envFile, ids, d.home, d.tmp, String(ended.length), ...ended];
+    const limit = spec.timeoutMs === undefined ? '0' : seconds(spec.timeoutMs + 2 * this.graceMs + 1000);
+    const relay = [t.timeout, '-k', seconds(this.graceMs), limit];
+    // timeout ends the namespace itself after the grace: the loop's own kill is the last resort.
+    const late: ContainedRun = { ...contained, graceMs: this.graceMs + 1000 };
+    return { ...spec, cwd: '/', command: this.sudo, args: [...load, ...relay, ...ns], env: { PATH: DEFAULT_PATH }, contained: late };
+  }
+
+  private environment(role: SandboxRole, dirs: { home: string; tmp: string } | null, given: Record<string, string>): Record<string, string> {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(this.loopEnv)) if (v !== undefined && LOCALE_VARS.test(k)) env[k] = v;
+    env.PATH = this.loopEnv.PATH ?? DEFAULT_PATH;
+    const name = this.users?.[role].name ?? this.loop.username;
+    const identity: Record<string, string | undefined> = dirs
+      ? { HOME: dirs.home, TMPDIR: dirs.tmp, USER: name, LOGNAME: name }
+      : { HOME: this.loopEnv.HOME, TMPDIR: this.loopEnv.TMPDIR, USER: this.loopEnv.USER, LOGNAME: this.loopEnv.LOGNAME };
+    for (const [k, v] of Object.entries(identity)) if (v !== undefined) env[k] = v;
+    return Object.assign(env, given);
+  }
+
+  /** PATH without the directories the role cannot reach (toolchains under /root, another user's HOME). */
+  private reachablePath(path: string, user: RoleUser): Promise<string> {
+    let p = this.pathCache.get(path);
+    if (!p) {
+      p = (async () => {
+        const dirs = path.split(':').filter(Boolean);
+        const blocked = await Promise.all(
+          dirs.map((d) =>
+            realpath(d).then(
+              (r) => firstBlocked(r, user),
+              () => d,
+            ),
+          ),
+        );
+        return dirs.filter((_, i) => blocked[i] === null).join(':');
+      })();
+      this.pathCache.set(path, p);
+    }
+    return p;
+  }
+
+  /** [cwd, staging point, ancestor to cover] when an ancestor of `cwd` blocks the role, else [cwd, '', '']. */
+  private async hiding(cwd: string, dir: string, user: RoleUser): Promise<string[]> {
+    const real = await realpath(cwd).catch(() => resolve(cwd));
+    const blocked = real === sep ? null : await firstBlocked(dirname(real), user);
+    if (blocked === null) return [real, '', ''];
+    if (this.base === blocked || this.base.startsWith(blocked + sep))
+      throw new Error(`the sandbox folder ${this.base} lies under ${blocked}, which the role users cannot traverse; set TMPDIR to a traversable folder`);
+    const stage = join(dir, 'stage');
+    await mkdir(stage, { mode: 0o700 });
+    return [real, stage, blocked];
+  }
+
+  /**
+   * Gives the work tree (everything except .git) to the agent user, which may then write it; .git
+   * stays the loop's (readable). Fast when nothing changed: only entries with another owner are
+   * touched. Under sudo the loop cannot write the tree until `reclaimWorkTree`.
+   */
+  async grantWorkTree(cwd: string): Promise<void> {
+    const u = this.users?.agent;
+    if (!u) return;
+    // The top folder keeps its owner (git refuses a checkout whose top folder another user owns,
+    // "dubious ownership", which would also hit the user's own git after a crash); it is opened
+    // with the sticky bit instead, so the agent can add entries but not remove .git. Its mode is
+    // kept in .git (which the agent cannot write) until reclaimWorkTree puts it back.
+    const top = await lstat(cwd);
+    const saved = join(cwd, '.git', 'phuc-loop', 'worktree-mode');
+    if (!(await readFile(saved, 'utf8').catch(() => null))) {
+      await mkdir(dirname(saved), { recursive: true, mode: 0o711 });
+      await writeFile(saved, (top.mode & 0o7777).toString(8));
+    }
+    await this.chmodAsRoot(cwd, 0o1777);
+    await this.chownTree(cwd, u.uid, u.gid, true, [], true);
+  }
+
+  /**
+   * Gives everything in the work tree back to the owner of `.git` (which the loop never hands over),
+   * including what the agent created, and the top folder its mode. Stateless: a run that crashed is
+   * repaired by the next one. Call it only when no wrapped command of the agent runs.
+   */
+  async reclaimWorkTree(cwd: string): Promise<void> {
+    const saved = join(cwd, '.git', 'phuc-loop', 'worktree-mode');
+    const mode = await readFile(saved, 'utf8').catch(() => null);
+    if (!this.users && mode === null) return;
+    const owner = await lstat(join(cwd, '.git'));
+    if (this.users) {
+      // What the agent made writable for others (a 0777 folder) would stay writable for the checks,
+      // which run its code as another user: those bits go before the tree goes back.
+      const t = this.tools;
+      await this.asRoot([
+        t.find,
+        cwd,
+        '-mindepth',
+        '1',
+        '-path',
+        join(cwd, '.git'),
+        '-prune',
+        '-o',
+        '-uid',
+        String(this.users.agent.uid),
+        '!',
+        '-type',
+        'l',
+        '-perm',
+        '/022',
+        '-exec',
+        t.chmod,
+        'go-w',
+        '{}',
+        '+',
+      ]);
+      await this.chownTree(cwd, owner.uid, owner.gid, true, [this.users.agent.uid], true);
+    }
+    if (mode !== null && /^[0-7]{1,4}$/.test(mode.trim())) await this.chmodAsRoot(cwd, parseInt(mode.trim(), 8));
+    await rm(saved, { force: true });
+  }
+
+  private async chmodAsRoot(path: string, mode: number): Promise<void> {
+    if (this.sudo) await this.asRoot([this.tools.chmod, mode.toString(8), path]);
+    else await chmod(path, mode);
+  }
+
+  /**
+   * Gives `dir` and everything in it to the role (e.g. the clean check workspace); `dir` itself
+   * becomes 0700, so no other user (the agent) can enter it.
+   */
+  async grant(role: SandboxRole, dir: string): Promise<void> {
+    const u = this.users?.[role];
+    if (!u) return;
+    // Under sudo a folder granted before is the role's already, with that mode.
+    if ((await lstat(dir)).uid !== u.uid) await chmod(dir, 0o700);
+    await this.chownTree(dir, u.uid, u.gid, false, []);
+  }
+
+  /** Gives `dir` and everything in it back to the loop's user (e.g. to read what the checks wrote). */
+  async reclaim(dir: string): Promise<void> {
+    if (this.users) await this.chownTree(dir, this.loop.uid, this.loop.gid, false, [this.users.agent.uid, this.users.check.uid]);
+  }
+
+  /**
+   * A fresh folder of the loop under the sandbox's base, for a workspace handed to a role piece by
+   * piece (`grant`): the roles may traverse it (mode 0711) but neither list nor write it.
+   */
+  async privateDir(): Promise<string> {
+    const dir = await mkdtemp(join(this.base, 'private-'));
+    if (this.users) await chmod(dir, 0o711);
+    return dir;
+  }
+
+  /**
+   * A fresh folder both the loop and the role can read and write (the prompt in, the report out):
+   * owned by the role, group the loop's, setgid so what the role creates stays readable to the loop.
+   * The other role cannot enter it. Read what the role wrote there without following links.
+   */
+  async exchangeDir(role: SandboxRole): Promise<string> {
+    const dir = await mkdtemp(join(this.base, `${role}-io-`));
+    const u = this.users?.[role];
+    if (!u) return dir;
+    await chmod(dir, 0o2770);
+    if (this.sudo) await this.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
+    else await chown(dir, u.uid, this.loop.gid);
+    return dir;
+  }
+
+  /** Removes the base folder and everything in it. */
+  async dispose(): Promise<void> {
+    await this.removeAsRoot(this.base);
+  }
+
+  /**
+   * chown of every entry under `root` whose owner differs. A file with several hard links is left
+   * alone (changing it would change a file elsewhere) unless a role in `taken` owns it: a role owns
+   * nothing the loop must keep. find -P (its default) never follows a link; chown -h changes the link.
+   */
+  private async chownTree(root: string, uid: number, gid: number, skipGit: boolean, taken: number[], keepTop = false): Promise<void> {
+    const t = this.tools;
+    const prune = [...(keepTop ? ['-mindepth', '1'] : []), ...(skipGit ? ['-path', join(root, '.git'), '-prune', '-o'] : [])];
+    const differs = ['(', '!', '-uid', String(uid), '-o', '!', '-gid', String(gid), ')'];
+    const single = ['(', '-type', 'd', '-o', '-links', '1', ...taken.flatMap((u) => ['-o', '-uid', String(u)]), ')'];
+    await this.asRoot([t.find, root, ...prune, ...differs, ...single, '-exec', t.chown, '-h', `${String(uid)}:${String(gid)}`, '{}', '+']);
+  }
+
+  private async removeAsRoot(path: string): Promise<void> {
+    if (this.sudo) await this.asRoot([this.tools.rm, '-rf', '--', path]);
+    else await rm(path, { recursive: true, force: true });
+  }
+
+  private async forceKill(pid: number): Promise<void> {
+    const pids = [pid, ...(await processDescendants(pid))];
+    if (this.sudo) {
+      await this.asRoot([this.tools.kill, '-s', 'KILL', '--', ...pids.map(String)]).catch(() => undefined);
+      return;
+    }
+    for (const p of [-pid, ...pids])
+      try {
+        process.kill(p, 'SIGKILL');
+      } catch {
+        // gone
+      }
+  }
+
+  /** Runs a command as root (through sudo -n unless the loop is root); throws on failure. */
+  private async asRoot(argv: [string, ...string[]]): Promise<void> {
+    await asRoot(this.sudo, argv);
+  }
+}
+
+async function asRoot(sudo: string | null, argv: [string, ...string[]]): Promise<string> {
+  const r = await runTool(sudo ? [sudo, '-n', '--', ...argv] : argv);
+  if (r.exitCode !== 0) throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
+  return r.stdout;
+}
+
+/** Creates the role users once per machine, or reads them back. */
+async function ensureUsers(sudo: string | null): Promise<Record<SandboxRole, RoleUser>> {
+  const names = Object.values(ROLE_USERS);
+  const out = await asRoot(sudo, ['/bin/sh', '-c', USERS_SCRIPT, 'sh', ...names]);
+  const byName = new Map<string, RoleUser>();
+  for (const line of out.trim().split('\n')) {
+    const [name = '', uid, gid, ...groups] = line.trim().split(/\s+/);
+    const u = { name, uid: Number(uid), gid: Number(gid) };
+    // A user of that name made by someone else must still be an unprivileged one.
+    if (!(u.uid > 0 && u.gid > 0) || groups.some((g) => Number(g) !== u.gid))
+      throw new IsolationUnavailableError(
+        `agent.isolation: user+pidns needs ${name} to be an unprivileged user with no other groups (found uid ${uid}, groups ${groups.join(',')})`,
+      );
+    byName.set(u.name, u);
+  }
+  const agent = byName.get(ROLE_USERS.agent);
+  const check = byName.get(ROLE_USERS.check);
+  if (!agent || !check) throw new Error(`could not create ${names.join(' and ')}: ${out}`);
+  return { agent, check };
+}
+
+/**
+ * The first directory on the way to `path` (inclusive) that `who` cannot traverse, or null. `who`
+ * absent: any other user (one that owns nothing there). ACLs are not read: a folder they open is
+ * still reported (then covered, see `supervisor`), never the other way round.
+ */
+async function firstBlocked(path: string, who?: { uid: number; gid: number }): Promise<string | null> {
+  let at: string = sep;
+  for (const part of ['', ...path.split(sep).filter(Boolean)]) {
+    at = join(at, part);
+    const s = await stat(at).catch(() => null);
+    const bit = !s ? 0 : s.uid === who?.uid ? 0o100 : s.gid === who?.gid ? 0o010 : 0o001;
+    if (!s || (s.mode & bit) === 0) return at;
+  }
+  return null;
+}
+
+/** Where the base folder goes: the temp folder, or /tmp when the roles could not reach the former. */
+async function baseParent(strong: boolean): Promise<string> {
+  const t = tmpdir();
+  if (!strong || (await firstBlocked(await realpath(t))) === null) return t;
+  return '/tmp';
+}
+
+function seconds(ms: number): string {
+  return (Math.max(0, ms) / 1000).toFixed(3);
+}
+
+function envFileText(env: Record<string, string>): string {
+  let text = '';
+  for (const [k, v] of Object.entries(env)) {
+    if (!SHELL_NAME.test(k)) throw new Error(`the variable name ${JSON.stringify(k)} cannot be passed to a sandboxed command under sudo`);
+    text += `export ${k}='${v.replace(/'/g, `'\\''`)}'\n`;
+  }
+  return text;
+}

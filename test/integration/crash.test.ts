@@ -1,0 +1,42 @@
+// Crash consistency (SPEC §7): the loop is SIGKILLed at each point of an iteration (an environment
+// switch makes it kill itself there); the next run must never certify a commit that fails its
+// criteria in a fresh clone, and never lose a committed iteration.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+
+const sh = promisify(execFile);
+const CRITERIA = [
+  { id: 'one', run: 'grep -q fixed-1 src/status.txt' },
+  { id: 'two', run: 'grep -q fixed-2 src/status.txt' },
+  { id: 'three', run: 'grep -q fixed-3 src/status.txt' },
+];
+const loopCommits = async (repo: string) => (await git(repo, 'log', '--format=%s')).split('\n').filter((l) => l.startsWith('phuc-loop: iteration')).length;
+
+// 'state' is reached after the iteration counter moved on: its iteration number is the next one.
+const POINTS = ['capsule:1', 'agent:1', 'collect:1', 'checks:1', 'agents-md:1', 'commit:1', 'certificate:1', 'state:2'];
+
+test.each(POINTS.map((p) => [p]))('killed at %s: the next run converges on a commit that passes in a fresh clone', async (point) => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: CRITERIA, agent: agent('fixer.mjs') }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'start\n',
+  });
+  const crashed = await cli(repo, ['run'], { PHUC_TEST_CRASH_AT: point });
+  expect(crashed.code).toBeNull(); // killed by SIGKILL
+  const committed = await loopCommits(repo);
+  const r = await cli(repo, ['run']);
+  expect(r.stdout + r.stderr).toMatch(/halt: EXIT_CONVERGED/);
+  expect(r.code).toBe(0);
+  expect(await loopCommits(repo)).toBeGreaterThanOrEqual(committed);
+  expect((await cli(repo, ['verify'])).code).toBe(0);
+  // The certified commit, cloned fresh, passes every criterion.
+  const rep = await readJson<{ halting_certificate: { commit: string } }>(join(repo, 'evidence/loop/halting_report.json'));
+  const clone = join(await mkdtemp(join(tmpdir(), 'phuc-clone-')), 'c');
+  await sh('git', ['clone', '-q', repo, clone]);
+  await sh('git', ['-C', clone, 'checkout', '-q', rep.halting_certificate.commit]);
+  for (const c of CRITERIA) await sh('sh', ['-c', c.run], { cwd: clone });
+});

@@ -1,0 +1,90 @@
+// A STOP is a pause at any moment (SPEC §7): each stop source at each moment ends with a halting
+// report and evidence that verifies, and the next run continues and converges. Real CLI, real repos.
+import { readFile, rm, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson, startCli } from '../helpers/repo.js';
+
+const report = (repo: string) => readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
+const loopCommits = async (repo: string) => (await git(repo, 'log', '--format=%s')).split('\n').filter((l) => l.startsWith('phuc-loop: iteration')).length;
+
+async function twoBugRepo(): Promise<string> {
+  return makeRepo({
+    'phuc-loop.yml': config({
+      criteria: [
+        { id: 'one', run: 'grep -q fixed-1 src/status.txt' },
+        { id: 'two', run: 'grep -q fixed-2 src/status.txt' },
+      ],
+      agent: agent('moody.mjs'),
+    }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'start\n',
+  });
+}
+
+async function convergesNext(repo: string): Promise<void> {
+  const r = await cli(repo, ['run']);
+  expect(r.stdout + r.stderr).toMatch(/halt: EXIT_CONVERGED/);
+  expect(r.code).toBe(0);
+  expect((await cli(repo, ['verify'])).code).toBe(0);
+}
+
+test('a STOP file before the run: paused at once, nothing committed; removed, the next run converges', async () => {
+  const repo = await twoBugRepo();
+  await mkdir(join(repo, 'scratch'), { recursive: true });
+  await writeFile(join(repo, 'scratch/STOP'), '');
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(12);
+  expect(await report(repo)).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'BACKPRESSURE_SIGNAL' });
+  expect(await loopCommits(repo)).toBe(0);
+  expect((await cli(repo, ['verify'])).code).toBe(0);
+  await rm(join(repo, 'scratch/STOP'));
+  await convergesNext(repo);
+});
+
+test('SIGTERM to an agent that changed nothing: the attempt is not counted and nothing is committed; the next run converges', async () => {
+  const repo = await twoBugRepo();
+  const run = startCli(repo, ['run'], { PHUC_TEST_AGENT_MODE: 'wait' });
+  await waitForFile(repo, '.phuc-loop'); // the report folder, made just before the agent starts
+  run.child.kill('SIGTERM');
+  const r = await run.done;
+  expect(r.code).toBe(12);
+  expect(await report(repo)).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'BACKPRESSURE_SIGNAL', iterations_completed: 0 });
+  expect(await loopCommits(repo)).toBe(0);
+  expect(await git(repo, 'status', '--porcelain', '--untracked-files=no')).toBe('');
+  await convergesNext(repo);
+  expect(await loopCommits(repo)).toBe(2);
+});
+
+test('a pause after a partial change commits it as partial work; the next run judges HEAD first and goes on', async () => {
+  const repo = await twoBugRepo();
+  const run = startCli(repo, ['run'], { PHUC_TEST_AGENT_MODE: 'partial' });
+  await waitForLine(repo, 'src/status.txt', 'fixed-1');
+  run.child.kill('SIGTERM');
+  const r = await run.done;
+  expect(r.code).toBe(12);
+  expect(await report(repo)).toMatchObject({ stop_reason: 'BACKPRESSURE_SIGNAL', halting_certificate: { type: 'BACKPRESSURE' } });
+  expect(await git(repo, 'show', 'HEAD:src/status.txt')).toContain('fixed-1');
+  const next = await cli(repo, ['run']);
+  expect(next.stdout).toMatch(/HEAD judged: 1\/2 criteria met/);
+  expect(next.code).toBe(0);
+});
+
+/** Resolves once `rel` exists in the repo (deadline: the test's own timeout). */
+async function waitForFile(repo: string, rel: string): Promise<void> {
+  for (;;) {
+    if (
+      await readFile(join(repo, rel)).then(
+        () => true,
+        (e: unknown) => (e as NodeJS.ErrnoException).code === 'EISDIR',
+      )
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+async function waitForLine(repo: string, rel: string, text: string): Promise<void> {
+  for (;;) {
+    if ((await readFile(join(repo, rel), 'utf8').catch(() => '')).includes(text)) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

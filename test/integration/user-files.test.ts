@@ -1,0 +1,72 @@
+// Secrets never reach a commit, AGENTS.md or the evidence; a user's uncommitted file the agent
+// touches is put back as the user had it, never deleted (SPEC §7).
+import { readFile, writeFile, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+
+const KEY = 'sk-ant-api03-leakytestkey0123456789';
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await filesUnder(p)));
+    else if ((await stat(p)).isFile()) out.push(p);
+  }
+  return out;
+}
+
+test('a change holding the agent key (plain or base64) is reverted: no commit, no AGENTS.md line, no evidence file holds it', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('leaker.mjs') }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/.keep': '',
+  });
+  const r = await cli(repo, ['run'], { ANTHROPIC_API_KEY: KEY });
+  expect(r.code).toBe(12);
+  const rep = await readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
+  expect(rep).toMatchObject({ stop_reason: 'GUARDRAIL_VIOLATION' });
+  expect(rep.detail).toMatch(/changes holding a secret value reverted: src\/leak\.txt/);
+  const history = await git(repo, 'log', '-p', '--all');
+  expect(history).toContain('an honest change');
+  const b64 = Buffer.from(KEY).toString('base64');
+  for (const text of [history, await readFile(join(repo, 'AGENTS.md'), 'utf8'), r.stdout + r.stderr]) {
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain(b64.slice(0, 20));
+  }
+  for (const f of await filesUnder(join(repo, 'evidence'))) expect(await readFile(f, 'utf8')).not.toContain(KEY);
+  expect((await cli(repo, ['verify'])).code).toBe(0);
+});
+
+test("the agent edits the user's uncommitted NORTHSTAR.md: it is restored to the user's version, not deleted", async () => {
+  const repo = await makeRepo({ 'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('leaker.mjs') }), 'src/.keep': '' });
+  const mine = `${NORTHSTAR}| notes | my own row | 1 | 0 | |\n`;
+  await writeFile(join(repo, 'NORTHSTAR.md'), mine);
+  const r = await cli(repo, ['run'], { PHUC_TEST_AGENT_MODE: 'northstar' });
+  expect(r.code).toBe(12);
+  expect(await readFile(join(repo, 'NORTHSTAR.md'), 'utf8')).toBe(mine);
+  expect((await readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'))).stop_reason).toBe('GUARDRAIL_VIOLATION');
+});
+
+test('an evidence path that is a FIFO or a link is refused with a clear error, and nothing is written through it', async () => {
+  const { mkdir, symlink, readdir: ls } = await import('node:fs/promises');
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('leaker.mjs') }),
+    'NORTHSTAR.md': NORTHSTAR,
+  });
+  await mkdir(join(repo, 'evidence'));
+  await promisify(execFile)('mkfifo', [join(repo, 'evidence/loop')]);
+  const fifo = await cli(repo, ['run']);
+  expect(fifo.code).toBe(12);
+  expect(fifo.stderr).toMatch(/evidence\/loop is not a folder \(a special file\)/);
+  await (await import('node:fs/promises')).rm(join(repo, 'evidence/loop'));
+  const elsewhere = join(repo, 'src');
+  await mkdir(elsewhere, { recursive: true });
+  await symlink(elsewhere, join(repo, 'evidence/loop'));
+  const link = await cli(repo, ['run']);
+  expect(link.code).toBe(12);
+  expect(link.stderr).toMatch(/evidence\/loop is not a folder \(a symbolic link\)/);
+  expect(await ls(elsewhere)).toEqual([]);
+});

@@ -1,0 +1,477 @@
+// The clean check workspace on real git repositories with real processes: it holds exactly the
+// judged tree (byte for byte what `git archive` gives), puts back what a check changed, keeps only
+// untouched setup outputs, and gives the checks nothing of the loop's environment.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, unlink, writeFile, appendFile, rename } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { CheckWorkspace, type CheckWorkspaceOptions } from '../../src/engine/judge/workspace.js';
+import { NodeProcessRunner } from '../../src/engine/os/process.js';
+import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+
+const sh = promisify(execFile);
+const runner = new NodeProcessRunner();
+
+/** Every entry under `dir`: type, exec bit, content hash or link target. */
+async function snapshot(dir: string, skip: string[] = []): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (rel: string) => {
+    for (const name of (await readdir(join(dir, rel))).sort()) {
+      const p = rel ? `${rel}/${name}` : name;
+      if (skip.includes(p)) continue;
+      const st = await lstat(join(dir, p));
+      if (st.isSymbolicLink()) out[p] = `link ${await readlink(join(dir, p))}`;
+      else if (st.isDirectory()) {
+        out[p] = 'dir';
+        await walk(p);
+      } else
+        out[p] = `file ${st.mode & 0o111 ? 'x' : '-'} ${createHash('sha256')
+          .update(await readFile(join(dir, p)))
+          .digest('hex')}`;
+    }
+  };
+  await walk('');
+  return out;
+}
+
+async function archive(repo: string, commit: string): Promise<Record<string, string>> {
+  const dir = await mkdtemp(join(dirname(repo), 'archive-'));
+  await sh('sh', ['-c', `git archive --format=tar ${commit} | tar -x -C '${dir}'`], { cwd: repo });
+  const snap = await snapshot(dir);
+  await rm(dir, { recursive: true, force: true });
+  return snap;
+}
+
+async function commitAll(repo: string, message: string): Promise<string> {
+  await git(repo, 'add', '-A');
+  await git(repo, 'commit', '-q', '--allow-empty', '-m', message);
+  return (await git(repo, 'rev-parse', 'HEAD')).trim();
+}
+
+async function open(repo: string, extra: Partial<CheckWorkspaceOptions> = {}) {
+  const root = join(dirname(repo), `checks-${Math.random().toString(36).slice(2)}`);
+  return CheckWorkspace.open({ root, repo, runner, ...extra });
+}
+
+/** Waits (with a deadline) until the wall clock is in the next second: git keeps whole-second times. */
+async function nextSecond(): Promise<void> {
+  const s = Math.floor(Date.now() / 1000);
+  const deadline = Date.now() + 2000;
+  while (Math.floor(Date.now() / 1000) === s && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+}
+
+/** What a check run as another user could do: rewrite a tracked file in place, same size, then put its mtime back. */
+async function tamper(file: string, text: string): Promise<void> {
+  const before = await stat(file, { bigint: true });
+  await sh('sh', [
+    '-c',
+    `cp -p "$1" "$1.ref" && printf '%s' "$2" | dd of="$1" conv=notrunc status=none && touch -r "$1.ref" "$1" && rm "$1.ref"`,
+    'sh',
+    file,
+    text,
+  ]);
+  const after = await stat(file, { bigint: true });
+  expect([after.mtimeNs, after.size, after.ino]).toEqual([before.mtimeNs, before.size, before.ino]);
+}
+
+describe('CheckWorkspace.update', () => {
+  test('holds exactly each commit of a history with deletions, renames, mode changes and symlinks (same as git archive)', async () => {
+    const repo = await makeRepo({
+      'a.txt': 'alpha\n',
+      'dir/b.txt': 'beta\n',
+      'script.sh': '#!/bin/sh\necho hi\n',
+      'deep/x/y/z.txt': 'zed\n',
+      'sp ace.txt': 'space\n',
+      'ü-name.txt': 'unicode\n',
+      f: 'a file that becomes a folder\n',
+      '.gitattributes': '*.crlf text eol=crlf\n',
+      'n.crlf': 'line one\nline two\n',
+    });
+    await symlink('a.txt', join(repo, 'link'));
+    await symlink('deep/x', join(repo, 'dirlink'));
+    const c1 = await commitAll(repo, 'symlinks');
+    await unlink(join(repo, 'dir/b.txt'));
+    await rename(join(repo, 'a.txt'), join(repo, 'renamed.txt'));
+    await unlink(join(repo, 'link'));
+    await symlink('renamed.txt', join(repo, 'link'));
+    await chmod(join(repo, 'script.sh'), 0o755);
+    await unlink(join(repo, 'f'));
+    await mkdir(join(repo, 'f'));
+    await writeFile(join(repo, 'f/inner.txt'), 'now a folder\n');
+    const c2 = await commitAll(repo, 'delete, rename, chmod, file to folder');
+    await rm(join(repo, 'deep'), { recursive: true });
+    await writeFile(join(repo, 'deep'), 'a folder that became a file\n');
+    await unlink(join(repo, 'dirlink'));
+    await writeFile(join(repo, 'dirlink'), 'a link that became a file\n');
+    await chmod(join(repo, 'script.sh'), 0o644);
+    const c3 = await commitAll(repo, 'folder to file, link to file, exec bit off');
+    const tree2 = (await git(repo, 'rev-parse', `${c2}^{tree}`)).trim();
+
+    const ws = await open(repo);
+    try {
+      for (const [id, commit] of [c1, c2, c3, c1, tree2, c3].entries()) {
+        await ws.update(commit);
+        expect({ step: id, files: await snapshot(ws.dir) }).toEqual({ step: id, files: await archive(repo, commit) });
+      }
+    } finally {
+      await ws.close();
+    }
+  });
+
+  test('removes untracked and ignored files, planted .git folders and the old HOME; keeps untouched setup outputs', async () => {
+    const repo = await makeRepo({ '.gitignore': 'build/\n.env\n', 'src/app.js': 'ok\n', 'package-lock.json': '{}\n' });
+    const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
+    const ws = await open(repo);
+    try {
+      await ws.update(head);
+      expect(await ws.setup({ command: 'mkdir -p node_modules/dep && echo dep > node_modules/dep/index.js', timeoutMs: 30_000 })).toMatchObject({
+        state: 'ran',
+        cached: true,
+      });
+      const depIno = (await stat(join(ws.dir, 'node_modules/dep/index.js'))).ino;
+      await writeFile(join(ws.dir, 'junk.txt'), 'left by a check\n');
+      await writeFile(join(ws.dir, '.npmrc'), 'script-shell=/bin/true\n');
+      await writeFile(join(ws.dir, '.env'), 'ignored\n');
+      await mkdir(join(ws.dir, 'build'));
+      await writeFile(join(ws.dir, 'build/out.js'), 'ignored\n');
+      for (const g of ['.git', 'src/.git', 'newdir/.git']) {
+        await mkdir(join(ws.dir, g), { recursive: true });
+        await writeFile(join(ws.dir, g, 'config'), '[core]\n\tfsmonitor = touch pwned\n');
+      }
+      await chmod(join(ws.dir, 'src'), 0o700);
+      await writeFile(join(ws.home, '.npmrc'), 'script-shell=/bin/true\n');
+      await writeFile(join(ws.home, 'tmp', 'jest-cache'), 'poisoned\n');
+
+      expect((await ws.update(head)).outputs).toBe('kept');
+      expect(await snapshot(ws.dir, ['node_modules'])).toEqual(await archive(repo, head));
+      expect((await stat(join(ws.dir, 'node_modules/dep/index.js'))).ino).toBe(depIno);
+      expect((await stat(join(ws.dir, 'src'))).mode & 0o777).toBe(0o755);
+      expect(await readdir(ws.home)).toEqual(expect.arrayContaining(['tmp', '.config']));
+      expect(await readdir(ws.home)).toHaveLength(2);
+      expect(await readdir(join(ws.home, 'tmp'))).toEqual([]);
+    } finally {
+      await ws.close();
+    }
+  });
+
+  test('puts back a tracked file a check rewrote in place with its mtime restored, in the same second or a later one', async () => {
+    const repo = await makeRepo({ 'test/check.sh': 'exit 1\n', 'src/x.txt': 'x\n' });
+    const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
+    const ws = await open(repo);
+    try {
+      await ws.update(head);
+      const file = join(ws.dir, 'test/check.sh');
+      await tamper(file, 'exit 0\n'); // the same second as the update, most likely
+      await ws.update(head);
+      expect(await readFile(file, 'utf8')).toBe('exit 1\n');
+      await nextSecond();
+      await ws.update(head);
+      await nextSecond();
+      await tamper(file, 'exit 0\n');
+      await ws.update(head);
+      expect(await readFile(file, 'utf8')).toBe('exit 1\n');
+      // An executable bit set by a check is taken back too.
+      await chmod(file, 0o755);
+      await ws.update(head);
+      expect((await stat(file)).mode & 0o111).toBe(0);
+    } finally {
+      await ws.close();
+    }
+  });
+
+  test('after a hand-over to another owner, unchanged files are not rewritten and a tampered one still is', async () => {
+    const repo = await makeRepo({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'sub/c.txt': 'c\n' });
+    const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
+    // The hand-over the loop's sandbox is asked for: give the check user what it does not own yet.
+    const given: string[][] = [];
+    const handOver = async (dir: string) => {
+      const list = (await sh('find', [dir, '!', '-user', '65534', '-print0'], { encoding: 'utf8' })).stdout.split('\0').filter(Boolean);
+      if (list.length) await sh('chown', ['-h', '65534:65534', ...list]);
+      given.push([dir, ...list]);
+    };
+    const ws = await open(repo, { handOver });
+    try {
+      await ws.update(head);
+      expect(given.map((g) => g[0])).toEqual([ws.dir, ws.home]);
+      expect(given[0].length).toBeGreaterThan(4);
+      await tamper(join(ws.dir, 'b.txt'), 'B\n');
+      given.length = 0;
+      await ws.update(head);
+      // Only the file git had to write again changed hands.
+      expect(given[0]).toEqual([ws.dir, join(ws.dir, 'b.txt')]);
+      expect(await readFile(join(ws.dir, 'b.txt'), 'utf8')).toBe('b\n');
+      given.length = 0;
+      await ws.update(head);
+      expect(given[0]).toEqual([ws.dir]);
+    } finally {
+      await ws.close();
+    }
+  });
+
+  test('refuses anything but an object id', async () => {
+    const repo = await makeRepo({ 'a.txt': 'a\n' });
+    const ws = await open(repo);
+    try {
+      await expect(ws.update('HEAD')).rejects.toThrow(/commit or tree id/);
+      await expect(ws.update('--help')).rejects.toThrow(/commit or tree id/);
+    } finally {
+      await ws.close();
+    }
+  });
+});
+
+describe('CheckWorkspace.setup', () => {
+  test('runs once while its inputs are unchanged, again after a lockfile change or a changed output; caches are not kept', async () => {
+    const repo = await makeRepo({ 'package-lock.json': '{"v":1}\n', 'README.md': 'one\n' });
+    const count = join(dirname(repo), 'setup-count');
+    const command = `echo run >> '${count}' && mkdir -p node_modules/dep && cp package-lock.json node_modules/dep/lock.json`;
+    const runs = async () => (await readFile(count, 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
+    const c1 = (await git(repo, 'rev-parse', 'HEAD')).trim();
+    await writeFile(join(repo, 'README.md'), 'two\n');
+    const c2 = await commitAll(repo, 'readme only');
+    await writeFile(join(repo, 'package-lock.json'), '{"v":2}\n');
+    const c3 = await commitAll(repo, 'lockfile');
+    const ws = await open(repo);
+    const setup = () => ws.setup({ command, timeoutMs: 30_000 });
+    try {
+      await ws.update(c1);
+      expect(await setup()).toMatchObject({ state: 'ran', cached: true });
+      await ws.update(c1);
+      expect(await setup()).toMatchObject({ state: 'reused' });
+      // Tools' caches inside the dependencies are removed, without counting as a change.
+      await mkdir(join(ws.dir, 'node_modules/.cache/babel'), { recursive: true });
+      await writeFile(join(ws.dir, 'node_modules/.cache/babel/x.json'), 'poisoned\n');
+      await mkdir(join(ws.dir, 'node_modules/.vite'));
+      expect((await ws.update(c2)).outputs).toBe('kept');
+      expect(await readdir(join(ws.dir, 'node_modules'))).toEqual(['dep']);
+      expect(await setup()).toMatchObject({ state: 'reused' });
+      expect(await runs()).toBe(1);
+
+      await ws.update(c3);
+      expect(await setup()).toMatchObject({ state: 'ran' });
+      expect(await runs()).toBe(2);
+      expect(await readFile(join(ws.dir, 'node_modules/dep/lock.json'), 'utf8')).toBe('{"v":2}\n');
+
+      // A check that edits an installed dependency (mtime put back) loses the outputs: setup runs again.
+      await tamper(join(ws.dir, 'node_modules/dep/lock.json'), '{"v":9}\n');
+      expect((await ws.update(c3)).outputs).toBe('dropped');
+      await expect(stat(join(ws.dir, 'node_modules'))).rejects.toThrow();
+      expect(await setup()).toMatchObject({ state: 'ran' });
+      expect(await runs()).toBe(3);
+      // So does a file added among them.
+      await writeFile(join(ws.dir, 'node_modules/dep/extra.js'), 'planted\n');
+      expect((await ws.update(c3)).outputs).toBe('dropped');
+      expect(await setup()).toMatchObject({ state: 'ran' });
+      expect(await runs()).toBe(4);
+    } finally {
+      await ws.close();
+    }
+  });
+
+  test('a failed setup is reported and tried again; its partial output is not kept', async () => {
+    const repo = await makeRepo({ 'requirements.txt': 'x==1\n' });
+    const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
+    const ws = await open(repo);
+    try {
+      for (let i = 0; i < 2; i++) {
+        await ws.update(head);
+        await expect(stat(join(ws.dir, '.venv'))).rejects.toThrow();
+        const s = await ws.setup({ command: 'mkdir .venv && echo broken >&2 && exit 3', timeoutMs: 30_000 });
+        expect(s).toMatchObject({ state: 'failed', reason: expect.stringContaining('exited 3') });
+      }
+    } finally {
+      await ws.close();
+    }
+  });
+
+  test('a setup that changes tracked files is not reused; no setup removes earlier outputs', async () => {
+    const repo = await makeRepo({ 'package.json': '{}\n' });
+    const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
+    const ws = await open(repo);
+    try {
+      await ws.update(head);
+      const s = await ws.setup({ command: 'echo "{ }" > package.json && mkdir node_modules', timeoutMs: 30_000 });
+      expect(s).toMatchObject({ state: 'ran', cached: false, note: expect.stringContaining('changed tracked files (package.json)') });
+      await ws.update(head);
+      expect(await readFile(join(ws.dir, 'package.json'), 'utf8')).toBe('{}\n');
+      expect(await ws.setup({ command: 'mkdir node_modules', timeoutMs: 30_000 })).toMatchObject({ state: 'ran', cached: true });
+      await ws.update(head);
+      expect(await ws.setup({ command: undefined, timeoutMs: 30_000 })).toEqual({ state: 'none' });
+      await expect(stat(join(ws.dir, 'node_modules'))).rejects.toThrow();
+    } finally {
+      await ws.close();
+    }
+  });
+
+  test('fresh() starts from nothing: a new folder, setup from scratch', async () => {
+    const repo = await makeRepo({ 'package-lock.json': '{}\n' });
+    const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
+    const root = join(dirname(repo), 'fresh');
+    await mkdir(join(root, 'ws'), { recursive: true });
+    await writeFile(join(root, 'ws', 'stale.txt'), 'from before\n');
+    const { workspace, setup } = await CheckWorkspace.fresh({ root, repo, runner }, head, { command: 'mkdir node_modules', timeoutMs: 30_000 });
+    try {
+      expect(setup).toMatchObject({ state: 'ran' });
+      expect((await readdir(workspace.dir)).sort()).toEqual(['node_modules', 'package-lock.json']);
+    } finally {
+      await workspace.dispose();
+    }
+    await expect(stat(root)).rejects.toThrow();
+  });
+});
+
+describe('CheckWorkspace.env', () => {
+  test('holds nothing of the loop environment but PATH, LANG and TZ, plus checks.env', async () => {
+    const repo = await makeRepo({ 'a.txt': 'a\n' });
+    const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
+    const baseEnv = {
+      ...process.env,
+      PATH: process.env.PATH,
+      LANG: 'C.UTF-8',
+      TZ: 'UTC',
+      PHUC_FAKE_SECRET: 'sekrit-value-123',
+      GITHUB_TOKEN: 'ghs_faketoken123',
+      NODE_OPTIONS: '--require /tmp/evil.js',
+      HOME: '/root',
+      npm_config_script_shell: '/bin/true',
+    };
+    const ws = await open(repo, { baseEnv, env: { CI: 'true', HOME: '/elsewhere' } });
+    try {
+      await ws.update(head);
+      const env = ws.env();
+      expect(Object.keys(env).sort()).toEqual(
+        [
+          'CI',
+          'GIT_CEILING_DIRECTORIES',
+          'GIT_CONFIG_GLOBAL',
+          'GIT_CONFIG_NOSYSTEM',
+          'HOME',
+          'LANG',
+          'NPM_CONFIG_GLOBALCONFIG',
+          'NPM_CONFIG_USERCONFIG',
+          'PATH',
+          'TMPDIR',
+          'TZ',
+          'XDG_CONFIG_HOME',
+        ].sort(),
+      );
+      expect(env).toMatchObject({
+        HOME: ws.home,
+        TMPDIR: join(ws.home, 'tmp'),
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        NPM_CONFIG_USERCONFIG: join(ws.home, '.npmrc'),
+        NPM_CONFIG_GLOBALCONFIG: join(ws.home, '.npm-globalrc'),
+        CI: 'true',
+        TZ: 'UTC',
+      });
+      // What a check process actually sees.
+      const r = await runner.run({ command: 'env', cwd: ws.dir, env });
+      expect(r.stdout).not.toMatch(/sekrit|ghs_fake|evil\.js|script_shell/);
+      expect(r.stdout).toContain(`HOME=${ws.home}\n`);
+    } finally {
+      await ws.close();
+    }
+  });
+});
+
+describe('CheckWorkspace cost', () => {
+  test('an update after a one-file change rewrites only that file (2,000-file tree)', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 2000; i++) files[`src/m${i % 40}/f${i}.txt`] = `file ${i}\n`;
+    const repo = await makeRepo(files);
+    const c1 = (await git(repo, 'rev-parse', 'HEAD')).trim();
+    await appendFile(join(repo, 'src/m7/f7.txt'), 'changed\n');
+    const c2 = await commitAll(repo, 'one file');
+    const ws = await open(repo);
+    try {
+      await ws.update(c1);
+      const untouched = await stat(join(ws.dir, 'src/m0/f0.txt'), { bigint: true });
+      await ws.update(c2);
+      const now = await stat(join(ws.dir, 'src/m0/f0.txt'), { bigint: true });
+      expect([now.ino, now.ctimeNs]).toEqual([untouched.ino, untouched.ctimeNs]);
+      expect(await readFile(join(ws.dir, 'src/m7/f7.txt'), 'utf8')).toBe('file 7\nchanged\n');
+    } finally {
+      await ws.close();
+    }
+  });
+});
+
+describe('phuc-loop verify --rerun', () => {
+  const three = [1, 2, 3].map((i) => ({ id: `bug${i}`, run: `grep -q fixed-${i} src/status.txt` }));
+  let repo: string;
+  let ev: string;
+  beforeAll(async () => {
+    repo = await makeRepo({
+      'phuc-loop.yml': config({ criteria: three, agent: agent('fixer.mjs') }),
+      'NORTHSTAR.md': NORTHSTAR,
+      'src/status.txt': 'bugs: 3\n',
+    });
+    const run = await cli(repo, ['run']);
+    expect(run.stdout).toMatch(/EXIT_CONVERGED\(EXACT\)/);
+    ev = join(repo, 'evidence/loop');
+  });
+
+  test('passes on a converged run and says what it reran', async () => {
+    const r = await cli(repo, ['verify', '--rerun']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
+    expect(r.stdout).toMatch(/^rerun: isolation (user\+pidns|pidns|none)$/m);
+    expect(r.stdout).toContain(`rerun: commit ${head} (named by the certificate) checked out fresh, with a fresh HOME`);
+    for (const i of [1, 2, 3]) expect(r.stdout).toContain(`rerun: bug${i} \`grep -q fixed-${i} src/status.txt\`: met — certificate: met`);
+    expect(r.stdout).toContain('rerun: certificate type EXACT — certificate: EXACT');
+  });
+
+  test('fails (exit 12) when the certified commit does not pass the recorded criteria', async () => {
+    // A tree whose plan records a criterion the certified commit does not meet, with its manifest
+    // entry updated so that the plain verify still holds.
+    const copy = join(dirname(repo), 'evidence-mutated');
+    await sh('cp', ['-r', ev, copy]);
+    const plan = await readJson<{ acceptance_criteria: { id: string; run: string }[] }>(join(copy, 'plan.json'));
+    plan.acceptance_criteria[2].run = 'grep -q fixed-4 src/status.txt';
+    const text = JSON.stringify(plan, null, 2) + '\n';
+    await writeFile(join(copy, 'plan.json'), text);
+    const manifest = await readJson<{ files: { path: string; sha256: string; bytes: number }[] }>(join(copy, 'manifest.json'));
+    Object.assign(
+      manifest.files.find((f) => f.path === 'plan.json')!,
+      { sha256: createHash('sha256').update(text).digest('hex'), bytes: Buffer.byteLength(text) },
+    );
+    await writeFile(join(copy, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+    expect((await cli(repo, ['verify', copy])).code).toBe(0);
+
+    const r = await cli(repo, ['verify', '--rerun', copy]);
+    expect(r.code).toBe(12);
+    expect(r.stdout).toContain('rerun: bug3 `grep -q fixed-4 src/status.txt`: failed (exit 1) — certificate: met');
+    expect(r.stdout).toMatch(/rerun: the criteria's logs are kept in \S+/);
+    expect(r.stderr).toContain('FAIL rerun: bug3: not met on a fresh checkout, met in the certificate');
+    expect(r.stderr).toMatch(/FAIL rerun: the certificate says EXACT; a fresh checkout of [0-9a-f]{40} gives NONE/);
+    expect(r.stderr).toContain('the outcome differs from the certificate');
+  });
+
+  test('fails when the certified commit is not in the repository given', async () => {
+    const other = await makeRepo({ 'a.txt': 'unrelated\n' });
+    const r = await cli(repo, ['verify', '--rerun', ev, '--repo', other]);
+    expect(r.code).toBe(12);
+    expect(r.stderr).toMatch(/FAIL the certified commit [0-9a-f]{40} is not in .* \(fetch it first\)/);
+  });
+
+  test('exposes a certificate won through a file the commit does not hold (live judging, hidden .npmrc)', async () => {
+    const hostile = await makeRepo({
+      'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'npm test' }], agent: agent('npmrc-hider.mjs'), extra: 'checks:\n  workspace: live\n' }),
+      'NORTHSTAR.md': NORTHSTAR,
+      'NOTES.md': '# notes\n',
+      'package.json': '{ "name": "h", "version": "1.0.0", "scripts": { "test": "node test/run.js" } }\n',
+      'test/run.js': 'process.exit(1);\n',
+    });
+    // At isolation none the agent can hide a file through .git/info/exclude (above none it cannot write .git).
+    const run = await cli(hostile, ['run', '--isolation', 'none']);
+    // Live judging runs the criteria in the agent's work tree, where the hidden .npmrc turns npm's
+    // script shell into /bin/true: the loop certifies, and only a fresh checkout tells.
+    expect(run.stdout).toMatch(/EXIT_CONVERGED\(EXACT\)/);
+    const r = await cli(hostile, ['verify', '--rerun']);
+    expect(r.code).toBe(12);
+    expect(r.stdout).toContain('rerun: tests `npm test`: failed (exit 1) — certificate: met');
+    expect(r.stderr).toMatch(/FAIL rerun: the certificate says EXACT; a fresh checkout of [0-9a-f]{40} gives NONE/);
+  });
+});

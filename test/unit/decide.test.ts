@@ -1,0 +1,188 @@
+// The whole precedence table of SPEC §3, without a process: every pair of competing exits, and
+// the attempts that are not iterations at all.
+import {
+  decide,
+  decideBeforeIteration,
+  decideFinal,
+  EXIT_PRECEDENCE,
+  type ExitKind,
+  type IterationFacts,
+  type Judgement,
+} from '../../src/engine/loop/decide.js';
+
+const judged = (over: Partial<Judgement> = {}): Judgement => ({
+  allMet: false,
+  residualError: null,
+  exact: false,
+  converged: false,
+  suiteWeakened: null,
+  ...over,
+});
+const quiet = (over: Partial<IterationFacts> = {}): IterationFacts => ({
+  interrupted: null,
+  changed: true,
+  reported: true,
+  agentFailure: null,
+  guardrail: null,
+  invariant: null,
+  judgement: judged(),
+  diverging: null,
+  progress: [],
+  backpressure: null,
+  northstarDrift: null,
+  budget: null,
+  ...over,
+});
+
+/** Facts that fire exactly `kind` (and nothing else). */
+function firing(kind: ExitKind): Partial<IterationFacts> {
+  switch (kind) {
+    case 'INVARIANT':
+      return { invariant: { code: 'BRANCH_MOVED', detail: 'the branch moved' } };
+    case 'GUARDRAIL':
+      return { guardrail: 'protected paths changed and reverted: test/a.js' };
+    case 'CONVERGED':
+      return { judgement: judged({ allMet: true, exact: true }) };
+    case 'DIVERGED':
+      return { diverging: 'residuals 1 < 2 < 3' };
+    case 'NO_VIABLE_FIX_PATH':
+    case 'STUCK':
+    case 'STALLED':
+      return { progress: [{ kind, reason: kind.toLowerCase() }] };
+    case 'BACKPRESSURE':
+      return { backpressure: 'STOP label' };
+    case 'NORTHSTAR_DRIFT':
+      return { northstarDrift: 'W = 0 for 3 iterations in a row' };
+    case 'BUDGET':
+      return { budget: { code: 'MAX_ITERS', reason: '10 of 10 iterations used' } };
+  }
+}
+const merge = (a: Partial<IterationFacts>, b: Partial<IterationFacts>): IterationFacts =>
+  quiet({ ...a, ...b, progress: [...(a.progress ?? []), ...(b.progress ?? [])], judgement: a.judgement ?? b.judgement ?? judged() });
+
+const EXPECT: Record<ExitKind, { status: string; reason: string; certificate: string }> = {
+  INVARIANT: { status: 'EXIT_BLOCKED', reason: 'BRANCH_MOVED', certificate: 'NONE' },
+  GUARDRAIL: { status: 'EXIT_BLOCKED', reason: 'GUARDRAIL_VIOLATION', certificate: 'NONE' },
+  CONVERGED: { status: 'EXIT_CONVERGED', reason: 'EXACT', certificate: 'EXACT' },
+  DIVERGED: { status: 'EXIT_DIVERGED', reason: 'SILENT_DIVERGENCE_DETECTED', certificate: 'DIVERGED' },
+  NO_VIABLE_FIX_PATH: { status: 'EXIT_BLOCKED', reason: 'NO_VIABLE_FIX_PATH', certificate: 'NONE' },
+  STUCK: { status: 'EXIT_BLOCKED', reason: 'STUCK', certificate: 'NONE' },
+  STALLED: { status: 'EXIT_BLOCKED', reason: 'STALLED', certificate: 'NONE' },
+  BACKPRESSURE: { status: 'EXIT_BLOCKED', reason: 'BACKPRESSURE_SIGNAL', certificate: 'BACKPRESSURE' },
+  NORTHSTAR_DRIFT: { status: 'EXIT_BLOCKED', reason: 'NORTHSTAR_DRIFT', certificate: 'NONE' },
+  BUDGET: { status: 'EXIT_BUDGET_EXCEEDED', reason: 'MAX_ITERS', certificate: 'TIMEOUT' },
+};
+
+describe('decide: the precedence table', () => {
+  test('nothing fired: the loop goes on', () => {
+    expect(decide(quiet())).toEqual({ halt: false, record: true, certificate: 'NONE', fired: [] });
+  });
+  test.each(EXIT_PRECEDENCE.map((k) => [k]))('%s alone', (kind) => {
+    const d = decide(quiet(firing(kind)));
+    expect(d).toMatchObject({ halt: true, record: true, status: EXPECT[kind].status, stop_reason: EXPECT[kind].reason, certificate: EXPECT[kind].certificate });
+  });
+  const pairs = EXIT_PRECEDENCE.flatMap((a, i) => EXIT_PRECEDENCE.slice(i + 1).map((b) => [a, b] as [ExitKind, ExitKind]));
+  test.each(pairs)('%s beats %s, and both are reported', (hi, lo) => {
+    for (const facts of [merge(firing(hi), firing(lo)), merge(firing(lo), firing(hi))]) {
+      const d = decide(facts);
+      expect(d).toMatchObject({ halt: true, status: EXPECT[hi].status, stop_reason: EXPECT[hi].reason, certificate: EXPECT[hi].certificate });
+      expect(d.fired.map((f) => f.kind)).toEqual([hi, lo]);
+    }
+  });
+  test('a suite that ran fewer tests is a guardrail violation, never a certificate', () => {
+    const d = decide(quiet({ judgement: judged({ allMet: true, exact: true, suiteWeakened: '12 tests ran, the baseline ran 14' }) }));
+    expect(d).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'GUARDRAIL_VIOLATION', certificate: 'NONE' });
+  });
+  test('a residual that could not be computed blocks (null is not zero)', () => {
+    expect(decide(quiet({ judgement: judged({ residualError: 'no number' }) }))).toMatchObject({
+      status: 'EXIT_BLOCKED',
+      stop_reason: 'RESIDUAL_UNAVAILABLE',
+      record: true,
+    });
+  });
+});
+
+describe('decide: attempts that are not iterations', () => {
+  test('a pause before any change is not counted and certifies nothing but the pause', () => {
+    expect(decide(quiet({ changed: false, reported: false, interrupted: 'STOP label', judgement: null }))).toMatchObject({
+      halt: true,
+      record: false,
+      status: 'EXIT_BLOCKED',
+      stop_reason: 'BACKPRESSURE_SIGNAL',
+      certificate: 'BACKPRESSURE',
+    });
+  });
+  test('a pause after a partial change is recorded (committed as partial work, judged by the next run)', () => {
+    expect(decide(quiet({ changed: true, interrupted: 'SIGTERM', judgement: null }))).toMatchObject({
+      halt: true,
+      record: true,
+      stop_reason: 'BACKPRESSURE_SIGNAL',
+      certificate: 'BACKPRESSURE',
+    });
+  });
+  test('a failed agent that changed nothing ends with its own words and no commit', () => {
+    expect(decide(quiet({ changed: false, reported: false, agentFailure: 'exit 1: Invalid API key', judgement: null }))).toMatchObject({
+      record: false,
+      stop_reason: 'AGENT_FAILED',
+      detail: 'exit 1: Invalid API key',
+    });
+  });
+  test('no change and no report: EVIDENCE_INCOMPLETE, not recorded', () => {
+    expect(decide(quiet({ changed: false, reported: false, judgement: null }))).toMatchObject({ record: false, stop_reason: 'EVIDENCE_INCOMPLETE' });
+  });
+  test('a report without a change is an iteration (its learnings count)', () => {
+    expect(decide(quiet({ changed: false, reported: true }))).toMatchObject({ halt: false, record: true });
+  });
+  test('a guardrail with no change left (all reverted) is still recorded as a violation', () => {
+    expect(decide(quiet({ changed: false, reported: false, guardrail: 'reverted test/a.js', judgement: null }))).toMatchObject({
+      record: true,
+      stop_reason: 'GUARDRAIL_VIOLATION',
+    });
+  });
+});
+
+describe('decide: before an iteration, and the final audits', () => {
+  test('a stop beats a used-up budget; neither spawns an agent', () => {
+    expect(decideBeforeIteration({ stop: 'STOP', budget: { code: 'MAX_ITERS', reason: 'x' } })).toMatchObject({
+      status: 'EXIT_BLOCKED',
+      stop_reason: 'BACKPRESSURE_SIGNAL',
+      record: false,
+    });
+    expect(decideBeforeIteration({ stop: null, budget: { code: 'MAX_COST', reason: 'x' } })).toMatchObject({
+      status: 'EXIT_BUDGET_EXCEEDED',
+      stop_reason: 'MAX_COST',
+    });
+    expect(decideBeforeIteration({ stop: null, budget: null })).toBeNull();
+  });
+  const ok = {
+    triangleMissing: 'none' as const,
+    phucFailures: [],
+    confirmation: null,
+    alignment: 'ALIGNED' as const,
+    neutralAccepted: false,
+    alignmentDetail: '1 → 0',
+  };
+  test('audits withhold a convergence in order: Triangle, Phuc Test, fresh confirmation, Northstar', () => {
+    expect(decideFinal('EXIT_CONVERGED', 'EXACT', ok)).toEqual({ status: 'EXIT_CONVERGED', stop_reason: 'EXACT', withheld: null });
+    expect(decideFinal('EXIT_CONVERGED', 'EXACT', { ...ok, triangleMissing: 'VERIFY', phucFailures: ['PHUC_TEST_FAILURE_3: x'] }).stop_reason).toBe(
+      'VERIFY_SKIPPED',
+    );
+    expect(decideFinal('EXIT_CONVERGED', 'EXACT', { ...ok, phucFailures: ['PHUC_TEST_FAILURE_3: x'], confirmation: 'fails fresh' }).stop_reason).toBe(
+      'PHUC_TEST_FAILURE_3',
+    );
+    expect(decideFinal('EXIT_CONVERGED', 'EXACT', { ...ok, confirmation: 'fails fresh', alignment: 'DRIFTING' })).toMatchObject({
+      status: 'EXIT_BLOCKED',
+      stop_reason: 'CONFIRMATION_FAILED',
+    });
+    expect(decideFinal('EXIT_CONVERGED', 'EXACT', { ...ok, alignment: 'DRIFTING' }).stop_reason).toBe('NORTHSTAR_DRIFT');
+    expect(decideFinal('EXIT_CONVERGED', 'EXACT', { ...ok, alignment: 'NEUTRAL' }).stop_reason).toBe('GLOW_WITHOUT_NORTHSTAR_ALIGNMENT');
+    expect(decideFinal('EXIT_CONVERGED', 'EXACT', { ...ok, alignment: 'NEUTRAL', neutralAccepted: true }).withheld).toBeNull();
+  });
+  test('a non-converged exit keeps its reason through a failed confirmation or drift', () => {
+    expect(decideFinal('EXIT_BLOCKED', 'BACKPRESSURE_SIGNAL', { ...ok, confirmation: 'x', alignment: 'DRIFTING' })).toEqual({
+      status: 'EXIT_BLOCKED',
+      stop_reason: 'BACKPRESSURE_SIGNAL',
+      withheld: null,
+    });
+  });
+});

@@ -1,0 +1,288 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { keyProxyTarget, startKeyProxy, type KeyProxy } from '../../src/engine/agent/key-proxy.js';
+
+const REAL = 'sk-real-key-0123456789abcdef';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A stand-in of a model API: records what it receives; routes decide the answer. */
+async function standIn(routes: Partial<Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => void>>) {
+  const seen: Seen[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+      const route = routes[new URL(req.url!, 'http://x').pathname];
+      if (route) route(req, res);
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    seen,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+  };
+}
+
+interface Reply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+function request(
+  baseUrl: string,
+  path: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string; onChunk?: (c: string) => void } = {},
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${baseUrl}${path}`, { method: opts.method ?? 'POST', headers: opts.headers }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => {
+        body += c.toString();
+        opts.onChunk?.(c.toString());
+      });
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
+/** Nothing the client received holds the real key, plain or base64. */
+function expectNoKey(r: Reply) {
+  const all = JSON.stringify(r.headers) + r.body;
+  expect(all).not.toContain(REAL);
+  expect(all).not.toContain(Buffer.from(REAL).toString('base64').slice(0, 24));
+}
+
+describe('key proxy', () => {
+  let up: Awaited<ReturnType<typeof standIn>>;
+  let proxy: KeyProxy;
+  /** The stand-in's SSE route waits for this before its last event. */
+  let releaseLast: () => void;
+
+  beforeEach(async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    releaseLast = () => release();
+    up = await standIn({
+      '/v1/messages': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('event: message_start\ndata: {"type":"message_start"}\n\n');
+        void gate.then(() => res.end('event: message_stop\ndata: {"type":"message_stop"}\n\n'));
+      },
+      '/v1/bad-key': (req, res) => {
+        const body = JSON.stringify({
+          type: 'error',
+          error: { type: 'authentication_error', message: `invalid x-api-key: ${String(req.headers['x-api-key'])}` },
+        });
+        res.writeHead(401, { 'content-type': 'application/json', 'x-echo': String(req.headers['x-api-key']) }).end(body);
+      },
+      '/v1/split': (req, res) => {
+        // The key echoed across two writes: it must be masked even split.
+        const key = String(req.headers['x-api-key']);
+        res.writeHead(500, { 'content-type': 'text/plain' });
+        res.write(`first half ${key.slice(0, 10)}`);
+        setImmediate(() => res.end(`${key.slice(10)} second half`));
+      },
+    });
+    proxy = await startKeyProxy({ provider: 'anthropic', upstream: new URL(up.url), realKey: REAL });
+  });
+  afterEach(async () => {
+    releaseLast();
+    await proxy.close();
+    await up.close();
+  });
+
+  test('the upstream gets the real key in x-api-key, the body streams through, the client never sees the key', async () => {
+    const r = await request(proxy.baseUrl, '/v1/ok', {
+      headers: { 'x-api-key': proxy.placeholderKey, 'content-type': 'application/json' },
+      body: '{"model":"m","messages":[]}',
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toBe('{"ok":true}');
+    expect(up.seen).toHaveLength(1);
+    expect(up.seen[0].headers['x-api-key']).toBe(REAL);
+    expect(up.seen[0].body).toBe('{"model":"m","messages":[]}');
+    expect(up.seen[0].headers.host).toBe(new URL(up.url).host);
+    expect(JSON.stringify(up.seen[0].headers)).not.toContain(proxy.placeholderKey);
+    expectNoKey(r);
+  });
+
+  test('SSE arrives event by event: the first event reaches the client before the upstream sends the last', async () => {
+    const chunks: string[] = [];
+    let firstArrived!: () => void;
+    const first = new Promise<void>((r) => (firstArrived = r));
+    const reply = request(proxy.baseUrl, '/v1/messages', {
+      headers: { 'x-api-key': proxy.placeholderKey },
+      body: '{"stream":true}',
+      onChunk: (c) => {
+        chunks.push(c);
+        firstArrived();
+      },
+    });
+    await first;
+    // The upstream is still holding its last event back: what arrived is only the first one.
+    expect(chunks.join('')).toBe('event: message_start\ndata: {"type":"message_start"}\n\n');
+    releaseLast();
+    const r = await reply;
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('text/event-stream');
+    expect(r.body).toContain('message_stop');
+  }, 15_000);
+
+  test('a request without the placeholder (or with another key) is refused with 401 and never forwarded', async () => {
+    const attempts: Record<string, string>[] = [
+      {},
+      { 'x-api-key': 'sk-guess' },
+      { authorization: 'Bearer nope' },
+      { 'x-api-key': proxy.placeholderKey.slice(0, -1) + 'x' },
+    ];
+    for (const headers of attempts) {
+      const r = await request(proxy.baseUrl, '/v1/ok', { headers });
+      expect(r.status).toBe(401);
+      expect(r.body).toContain('placeholder');
+    }
+    expect(up.seen).toHaveLength(0);
+  });
+
+  test('an absolute-form target is refused: the key never goes to another host', async () => {
+    const r = await new Promise<number>((resolve, reject) => {
+      const port = new URL(proxy.baseUrl).port;
+      const req = http.request(
+        { host: '127.0.0.1', port, method: 'GET', path: 'http://example.invalid/v1/ok', headers: { 'x-api-key': proxy.placeholderKey } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(r).toBe(400);
+    expect(up.seen).toHaveLength(0);
+  });
+
+  test('upstream errors pass through with their status, the echoed key masked (body and headers, also split across writes)', async () => {
+    const r = await request(proxy.baseUrl, '/v1/bad-key', { headers: { 'x-api-key': proxy.placeholderKey } });
+    expect(r.status).toBe(401);
+    expect(JSON.parse(r.body)).toEqual({ type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key: ***' } });
+    expect(r.headers['x-echo']).toBe('***');
+    expectNoKey(r);
+    const split = await request(proxy.baseUrl, '/v1/split', { headers: { 'x-api-key': proxy.placeholderKey } });
+    expect(split.status).toBe(500);
+    expect(split.body).toBe('first half *** second half');
+  });
+
+  test("a path outside the upstream's is a 404; an unreachable upstream is a 502 from the proxy", async () => {
+    const closed = await standIn({});
+    await closed.close();
+    const p = await startKeyProxy({ provider: 'openai', upstream: new URL(`${closed.url}/v1`), realKey: REAL });
+    try {
+      // Only paths under the upstream's own path are forwarded.
+      const r = await request(new URL(p.baseUrl).origin, '/admin', { headers: { authorization: `Bearer ${p.placeholderKey}` } });
+      expect(r.status).toBe(404);
+      const r2 = await request(p.baseUrl, '/responses', { headers: { authorization: `Bearer ${p.placeholderKey}` } });
+      expect(r2.status).toBe(502);
+      expect(r2.body).toContain('upstream request failed');
+      expectNoKey(r2);
+    } finally {
+      await p.close();
+    }
+  });
+});
+
+describe('key proxy per provider', () => {
+  test('OpenAI: Bearer placeholder → Bearer real key, under the upstream path; Codex gets a model provider of its own', async () => {
+    const up = await standIn({});
+    const p = await startKeyProxy({ provider: 'openai', upstream: new URL(`${up.url}/v1`), realKey: REAL });
+    try {
+      expect(p.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+      const r = await request(p.baseUrl, '/responses', { headers: { authorization: `Bearer ${p.placeholderKey}` }, body: '{}' });
+      expect(r.status).toBe(200);
+      expect(up.seen[0].url).toBe('/v1/responses');
+      expect(up.seen[0].headers.authorization).toBe(`Bearer ${REAL}`);
+      expect(p.env('codex')).toEqual({ CODEX_API_KEY: p.placeholderKey });
+      expect(p.args('codex')).toEqual([
+        '-c',
+        `model_providers.phuc_key_proxy={ name = "phuc-loop key proxy", base_url = "${p.baseUrl}", env_key = "CODEX_API_KEY", wire_api = "responses" }`,
+        '-c',
+        'model_provider=phuc_key_proxy',
+      ]);
+      expect(p.env('command')).toEqual({ OPENAI_BASE_URL: p.baseUrl, OPENAI_API_KEY: p.placeholderKey });
+      expect(() => p.env('claude')).toThrow(/does not talk to the openai API/);
+    } finally {
+      await p.close();
+      await up.close();
+    }
+  });
+
+  test('Gemini: x-goog-api-key and ?key= are both replaced; the agent HOME gets the auth-type setting', async () => {
+    const up = await standIn({});
+    const p = await startKeyProxy({ provider: 'gemini', upstream: new URL(up.url), realKey: REAL });
+    try {
+      await request(p.baseUrl, '/v1beta/models/m:streamGenerateContent?alt=sse', { headers: { 'x-goog-api-key': p.placeholderKey } });
+      await request(p.baseUrl, `/v1beta/models/m:generateContent?key=${p.placeholderKey}&alt=sse`);
+      expect(up.seen[0].headers['x-goog-api-key']).toBe(REAL);
+      expect(up.seen[1].url).toBe(`/v1beta/models/m:generateContent?key=${REAL}&alt=sse`);
+      expect(p.env('gemini')).toEqual({ GOOGLE_GEMINI_BASE_URL: p.baseUrl, GEMINI_API_KEY: p.placeholderKey });
+      expect(JSON.parse(p.homeFiles('gemini')['.gemini/settings.json'])).toEqual({ security: { auth: { selectedType: 'gemini-api-key' } } });
+      expect(p.args('gemini')).toEqual([]);
+    } finally {
+      await p.close();
+      await up.close();
+    }
+  });
+
+  test('Anthropic tokens: the placeholder goes in the variable the token came from and is replaced in the Bearer header', async () => {
+    const up = await standIn({});
+    const p = await startKeyProxy({ provider: 'anthropic', upstream: new URL(up.url), realKey: REAL, keyName: 'CLAUDE_CODE_OAUTH_TOKEN' });
+    try {
+      expect(p.env('claude')).toEqual({ ANTHROPIC_BASE_URL: p.baseUrl, CLAUDE_CODE_OAUTH_TOKEN: p.placeholderKey });
+      await request(p.baseUrl, '/v1/messages?beta=true', { headers: { authorization: `Bearer ${p.placeholderKey}`, 'anthropic-beta': 'oauth-2025-04-20' } });
+      expect(up.seen[0].headers.authorization).toBe(`Bearer ${REAL}`);
+      expect(up.seen[0].headers['anthropic-beta']).toBe('oauth-2025-04-20');
+      const another = await startKeyProxy({ provider: 'anthropic', upstream: new URL(up.url), realKey: REAL });
+      await another.close();
+      expect(another.placeholderKey).not.toBe(p.placeholderKey);
+    } finally {
+      await p.close();
+      await up.close();
+    }
+  });
+
+  test('keyProxyTarget: the key, its variable and the upstream for each preset that takes a base URL', () => {
+    expect(keyProxyTarget('claude', { ANTHROPIC_API_KEY: 'a', CLAUDE_CODE_OAUTH_TOKEN: 'b' })).toEqual({
+      provider: 'anthropic',
+      upstream: new URL('https://api.anthropic.com'),
+      realKey: 'a',
+      keyName: 'ANTHROPIC_API_KEY',
+    });
+    expect(keyProxyTarget('claude', { CLAUDE_CODE_OAUTH_TOKEN: 'b', ANTHROPIC_BASE_URL: 'https://gw.example/anthropic' })).toEqual({
+      provider: 'anthropic',
+      upstream: new URL('https://gw.example/anthropic'),
+      realKey: 'b',
+      keyName: 'CLAUDE_CODE_OAUTH_TOKEN',
+    });
+    expect(keyProxyTarget('codex', { OPENAI_API_KEY: 'o' })).toEqual({
+      provider: 'openai',
+      upstream: new URL('https://api.openai.com/v1'),
+      realKey: 'o',
+      keyName: 'OPENAI_API_KEY',
+    });
+    expect(keyProxyTarget('gemini', { GOOGLE_API_KEY: 'g' })?.keyName).toBe('GOOGLE_API_KEY');
+    expect(keyProxyTarget('claude', { OPENAI_API_KEY: 'o' })).toBeNull();
+    expect(keyProxyTarget('aider', { OPENAI_API_KEY: 'o' })).toBeNull();
+    expect(keyProxyTarget('command', { ANTHROPIC_API_KEY: 'a' })).toBeNull();
+  });
+});

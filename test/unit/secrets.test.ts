@@ -1,0 +1,225 @@
+import { agentEnvironment, AGENT_KEY_NAMES, createScrubber, MASK, scrubbingLogger, secretForms, secretValues } from '../../src/engine/os/secrets.js';
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+const b64url = (s: string) => Buffer.from(s).toString('base64url');
+
+describe('agentEnvironment', () => {
+  const base = {
+    PATH: '/usr/bin',
+    HOME: '/home/runner',
+    ANTHROPIC_API_KEY: 'sk-ant-agent',
+    OPENAI_API_KEY: 'sk-openai-agent',
+    GEMINI_API_KEY: 'gem-agent',
+    GITHUB_TOKEN: 'ghs_loop_token',
+    github_token: 'ghs_lower_case',
+    Gh_Token: 'gho_mixed_case',
+    GH_TOKEN: 'gho_other',
+    GITHUB_PAT: 'github_pat_1234',
+    'INPUT_GITHUB-TOKEN': 'ghs_loop_token',
+    'input_github-token': 'ghs_lower_input',
+    INPUT_GITHUB_TOKEN: 'ghs_loop_token',
+    INPUT_GOAL: 'Make the test suite pass',
+    INPUT_MAX_ITERATIONS: '10',
+    STATE_evidence: '/tmp/ev',
+    ACTIONS_RUNTIME_TOKEN: 'runtime-jwt',
+    ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'oidc-request-token',
+    actions_id_token_request_token: 'oidc-lower',
+    ACTIONS_ID_TOKEN_REQUEST_URL: 'https://token.actions/x',
+    ACTIONS_RESULTS_URL: 'https://results/',
+    ACTIONS_RUNTIME_URL: 'https://runtime/',
+    ACTIONS_CACHE_URL: 'https://cache/',
+    GITHUB_STATE: '/home/runner/work/_temp/_runner_file_commands/save_state_1',
+    GITHUB_OUTPUT: '/f/out',
+    GITHUB_ENV: '/f/env',
+    GITHUB_PATH: '/f/path',
+    GITHUB_STEP_SUMMARY: '/f/sum',
+    GITHUB_REPOSITORY: 'o/r',
+    DEPLOY_KEY: 'deploy-secret-value',
+    deploy_key_lower: 'not-listed',
+    NPM_TOKEN: 'npm_kept_unless_named',
+    PHUC_LOOP_SECRET_VARS: ' DEPLOY_KEY , ,other ',
+    OTHER: 'other-listed-secret',
+    UNSET: undefined,
+  };
+
+  test('every loop secret and handle is withheld, in any case, with the dash of INPUT_GITHUB-TOKEN; agent keys pass; extra variables are added', () => {
+    const env = agentEnvironment(base, { PHUC_ITERATION: '3', PHUC_PROMPT_FILE: '/ev/p.md', HOME: '/override' });
+    expect(Object.keys(env).sort()).toEqual(
+      [
+        'ANTHROPIC_API_KEY',
+        'GEMINI_API_KEY',
+        'GITHUB_REPOSITORY',
+        'HOME',
+        'NPM_TOKEN',
+        'OPENAI_API_KEY',
+        'PATH',
+        'PHUC_ITERATION',
+        'PHUC_PROMPT_FILE',
+        'deploy_key_lower',
+      ].sort(),
+    );
+    expect(env.ANTHROPIC_API_KEY).toBe('sk-ant-agent');
+    expect(env.HOME).toBe('/override');
+    for (const v of ['ghs_', 'gho_', 'github_pat', 'runtime-jwt', 'oidc', 'deploy-secret', 'other-listed', '/f/', 'token.actions'])
+      expect(JSON.stringify(env)).not.toContain(v);
+  });
+
+  test('with a key proxy holding the key, no agent key name reaches the agent; the placeholder given in extra does', () => {
+    const withKeys = Object.fromEntries(AGENT_KEY_NAMES.map((n) => [n, `real-${n}`]));
+    const env = agentEnvironment(
+      { PATH: '/usr/bin', ...withKeys, gemini_api_key: 'real-lower' },
+      { ANTHROPIC_API_KEY: 'placeholder', ANTHROPIC_BASE_URL: 'http://127.0.0.1:1' },
+      { keepAgentKeys: false },
+    );
+    expect(env).toEqual({ PATH: '/usr/bin', ANTHROPIC_API_KEY: 'placeholder', ANTHROPIC_BASE_URL: 'http://127.0.0.1:1' });
+  });
+
+  test('secretValues: the loop tokens (any case), listed names, secret-looking inputs and variables, agent keys; not ordinary inputs or short flags', () => {
+    const values = secretValues(base);
+    for (const v of [
+      'ghs_loop_token',
+      'ghs_lower_case',
+      'gho_mixed_case',
+      'gho_other',
+      'github_pat_1234',
+      'ghs_lower_input',
+      'runtime-jwt',
+      'oidc-request-token',
+      'oidc-lower',
+      'deploy-secret-value',
+      'other-listed-secret',
+      'npm_kept_unless_named',
+      'sk-ant-agent',
+      'sk-openai-agent',
+      'gem-agent',
+      'not-listed',
+    ])
+      expect(values).toContain(v);
+    // Handles are withheld from the agent but are not secrets (nor is the list of names).
+    for (const v of ['Make the test suite pass', '10', '/tmp/ev', 'https://results/', 'https://token.actions/x', base.PHUC_LOOP_SECRET_VARS, 'o/r', '/usr/bin'])
+      expect(values).not.toContain(v);
+    expect(values).toEqual([...values].sort((a, b) => b.length - a.length));
+    expect(new Set(values).size).toBe(values.length);
+    expect(secretValues({ GITHUB_TOKEN: 'abc', GH_TOKEN: '' })).toEqual([]);
+    expect(secretValues({ INPUT_API_KEY: 'k-123456', INPUT_GOAL: 'goal text' })).toEqual(['k-123456']);
+    // A name that merely contains a secret word is not one (TOKENIZERS_PARALLELISM), nor a short flag (FOO_TOKEN=true).
+    expect(secretValues({ TOKENIZERS_PARALLELISM: 'false-but-long', FOO_TOKEN: 'true', MY_SECRET: 'a-long-secret' })).toEqual(['a-long-secret']);
+  });
+});
+
+describe('createScrubber', () => {
+  const secret = 'ghs_Xy9+/=Z@secret:value&more';
+  const s = createScrubber([secret, undefined, '', 'abc']);
+
+  test('plain, repeated, longest first, and overlapping occurrences each become one mask', () => {
+    expect(s.scrub(`a ${secret} b ${secret}`)).toBe(`a ${MASK} b ${MASK}`);
+    const t = createScrubber(['abcdef12', 'ef12ghij']);
+    expect(t.scrub('x abcdef12ghij y')).toBe(`x ${MASK} y`);
+    expect(createScrubber(['abcdef', 'bcde']).scrub('abcdef')).toBe(MASK);
+  });
+
+  test('base64 at all three alignments, padded or not, standard and url-safe, and inside a longer base64 text', () => {
+    for (const prefix of ['', 'x', 'xy', 'x-access-token:', 'user:']) {
+      for (const suffix of ['', 'z', 'zz', '\n']) {
+        const whole = `${prefix}${secret}${suffix}`;
+        for (const enc of [b64(whole), b64(whole).replace(/=+$/, ''), b64url(whole)]) {
+          const out = s.scrub(`Authorization: Basic ${enc} end`);
+          // Every character that carries only bits of the secret is masked.
+          const p = Buffer.byteLength(prefix);
+          const secretOnly = Math.floor((8 * (p + Buffer.byteLength(secret))) / 6) - Math.ceil((8 * p) / 6);
+          const left = out.slice('Authorization: Basic '.length, -' end'.length).split(MASK).join('');
+          expect(left.length).toBeLessThanOrEqual(enc.length - secretOnly);
+          expect(out).not.toContain(enc.slice(Math.ceil((8 * p) / 6) + 1, Math.ceil((8 * p) / 6) + 9));
+        }
+      }
+    }
+  });
+
+  test('URL-encoded (upper and lower hex, form encoding, encodeURI) and JSON-escaped forms', () => {
+    const url = encodeURIComponent(secret);
+    expect(url).not.toBe(secret);
+    for (const f of [url, new URLSearchParams({ t: secret }).toString().slice(2), encodeURI(secret)]) {
+      expect(s.scrub(`https://h/p?token=${f}&x=1`)).toBe(`https://h/p?token=${MASK}&x=1`);
+    }
+    const lowerHex = url.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+    expect(s.scrub(`q=${lowerHex}`)).toBe(`q=${MASK}`);
+    const quoted = 'pa"ss\\wörd/with\nnewline';
+    const q = createScrubber([quoted]);
+    const json = JSON.stringify({ note: `key is ${quoted} !` });
+    expect(json).not.toContain(quoted);
+    expect(q.scrub(json)).toBe(`{"note":"key is ${MASK} !"}`);
+    expect(q.scrub(JSON.stringify(quoted).replace(/\//g, '\\/'))).toBe(`"${MASK}"`);
+    expect(q.scrub('"pa\\"ss\\\\w\\u00f6rd/with\\nnewline"')).toBe(`"${MASK}"`);
+  });
+
+  test('ordinary text is left alone: no form is shorter than a secret could be mistaken for', () => {
+    const text = 'The quick brown fox. eyJhbGciOiJIUzI1NiJ9 sha512-abc== 0123456789 %20 ghs_ secret value more';
+    expect(s.scrub(text)).toBe(text);
+    expect(createScrubber(['abc']).scrub('abc abcd')).toBe('abc abcd');
+    expect(createScrubber([]).scrub('anything')).toBe('anything');
+    for (const f of secretForms('short-ok')) expect(f.length).toBeGreaterThanOrEqual(8);
+    expect(secretForms('abc')).toEqual([]);
+  });
+
+  test('contains, for text and bytes', () => {
+    expect(s.contains(`x ${b64('x-access-token:' + secret)}`)).toBe(true);
+    expect(s.contains(Buffer.from(`x ${encodeURIComponent(secret)}`))).toBe(true);
+    expect(s.contains('nothing')).toBe(false);
+    expect(createScrubber(['wörd-secret']).contains(Buffer.from('a wörd-secret b'))).toBe(true);
+  });
+
+  test('byteStream: a secret split across chunks is masked; text that cannot start a secret is passed on at once', () => {
+    const t = createScrubber(['REALKEY-123456']);
+    const stream = t.byteStream();
+    const out: string[] = [];
+    out.push(stream.write(Buffer.from('data: {"a":1}\n\n')).toString());
+    expect(out[0]).toBe('data: {"a":1}\n\n');
+    out.push(stream.write(Buffer.from('error: REALK')).toString());
+    expect(out[1]).toBe('error: ');
+    out.push(stream.write(Buffer.from('EY-123456 and REA')).toString());
+    out.push(stream.write(Buffer.from('D on\n')).toString());
+    out.push(stream.end().toString());
+    expect(out.join('')).toBe(`data: {"a":1}\n\nerror: ${MASK} and READ on\n`);
+    const bin = Buffer.from([0xff, 0x00, 0xfe, 0x80]);
+    expect(t.byteStream().write(bin)).toEqual(bin);
+  });
+
+  test('scrubbingLogger scrubs every level', () => {
+    const seen: string[] = [];
+    const log = scrubbingLogger({ info: (m) => seen.push(`i ${m}`), warn: (m) => seen.push(`w ${m}`), error: (m) => seen.push(`e ${m}`) }, s.scrub);
+    log.info(secret);
+    log.warn(`x ${b64(secret)}`);
+    log.error(encodeURIComponent(secret));
+    expect(seen).toEqual([`i ${MASK}`, `w x ${MASK}`, `e ${MASK}`]);
+  });
+
+  test('cost: about 100 KB with 10 secrets scrubs in well under a millisecond each on average', () => {
+    const secrets = Array.from({ length: 10 }, (_, i) => `sk-test-${i}-${'abcdefghijklmnopqrstuvwxyz'.slice(i)}${i * 7919}`);
+    const t = createScrubber(secrets);
+    const text = 'ordinary log line with words, numbers 12345 and {"json": true}\n'.repeat(1600);
+    t.scrub(text);
+    const n = 50;
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) t.scrub(text);
+    const usPer100KB = Number(process.hrtime.bigint() - start) / 1000 / n / (text.length / 100_000);
+    // ~50 µs measured; the bound leaves room for a loaded 2-core machine.
+    expect(usPer100KB).toBeLessThan(5000);
+  });
+});
+
+test('an input whose name only looks secret is not masked when its value is a short word (INPUT_KEY-PROXY: "true")', async () => {
+  const { secretValues } = await import('../../src/engine/os/secrets.js');
+  expect(secretValues({ 'INPUT_KEY-PROXY': 'true', 'INPUT_GITHUB-TOKEN': 'ghs_abcdefghijklmnop1234' })).toEqual(['ghs_abcdefghijklmnop1234']);
+});
+
+test("the loop's git setup variables (a push URL with its token) never reach the agent", async () => {
+  const { agentEnvironment } = await import('../../src/engine/os/secrets.js');
+  const env = agentEnvironment({
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: 'url./bare.insteadOf',
+    GIT_CONFIG_VALUE_0: 'https://x-access-token:ghs_tok@github.com/o/r',
+    SSH_AUTH_SOCK: '/tmp/s',
+    PATH: '/bin',
+  });
+  expect(env).toEqual({ PATH: '/bin' });
+});
