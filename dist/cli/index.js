@@ -33400,34 +33400,30 @@ const INTERPRETERS = new Set([
 ]);
 /** Programs that run the command after them (`timeout 60 ./check.sh`, `env A=1 node x.js`). */
 const WRAPPERS = new Set(['env', 'timeout', 'nice', 'time', 'exec', 'command', 'xvfb-run', 'sudo']);
+/** Each simple command of a shell line: the program it starts and, for an interpreter, the script. */
+function programsOf(command) {
+    const out = [];
+    for (const segment of command.split(/[;&|()\n`]+|\$\(/)) {
+        const words = segment.split(/[\s'"]+/).filter(Boolean);
+        let i = 0;
+        while (i < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]) || WRAPPERS.has(words[i]) || (i > 0 && WRAPPERS.has(words[i - 1]) && /^(-|\d)/.test(words[i]))))
+            i++;
+        const program = words[i];
+        if (program === undefined)
+            continue;
+        const script = INTERPRETERS.has(program.replace(/^.*\//, '')) ? (words.slice(i + 1).find((w) => !w.startsWith('-')) ?? null) : null;
+        out.push({ program, script });
+    }
+    return out;
+}
 /**
  * The files a command runs (`./check.sh`, `sh test/check.sh`, `node scripts/score.js`), when they
  * exist in the tree: the check's own code. A file it only reads (`grep -q ok src/status.txt`) is
  * the work the agent is asked to do, so it stays the agent's.
  */
 function filesNamedBy(command, files) {
-    const run = new Set();
-    for (const segment of command.split(/[;&|()\n`]+|\$\(/)) {
-        const words = segment
-            .split(/[\s'"]+/)
-            .filter(Boolean)
-            .map((w) => w.replace(/^\.\//, ''));
-        let i = 0;
-        while (i < words.length &&
-            (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]) || WRAPPERS.has(words[i]) || (i > 0 && WRAPPERS.has(words[i - 1]) && /^(-|\d)/.test(words[i]))))
-            i++;
-        const program = words[i];
-        if (program === undefined)
-            continue;
-        if (files.has(program))
-            run.add(program);
-        if (INTERPRETERS.has(program.replace(/^.*\//, ''))) {
-            const script = words.slice(i + 1).find((w) => !w.startsWith('-'));
-            if (script !== undefined && files.has(script))
-                run.add(script);
-        }
-    }
-    return [...run];
+    const inTree = (w) => (w !== null && files.has(w.replace(/^\.\//, '')) ? [w.replace(/^\.\//, '')] : []);
+    return [...new Set(programsOf(command).flatMap((p) => [...inTree(p.program), ...inTree(p.script)]))];
 }
 /**
  * Every path the agent may not change: the user's globs, the loop's own inputs, the runner
@@ -38925,6 +38921,17 @@ function decideBeforeIteration(s) {
     }
     return null;
 }
+/**
+ * When HEAD is judged before any agent runs: a criterion whose program is not installed where the
+ * checks run (exit 127) is the user's to fix, not iterations to burn until STUCK.
+ */
+function decideHead(missing) {
+    if (!missing.length)
+        return null;
+    const detail = missing.map((m) => `criterion ${m.id}: ${m.reason}`).join('; ');
+    const fired = [{ kind: 'INVARIANT', code: 'CRITERION_COMMAND_MISSING', reason: detail }];
+    return { halt: true, record: false, certificate: 'NONE', status: 'EXIT_NEED_INFO', stop_reason: 'CRITERION_COMMAND_MISSING', detail, fired };
+}
 function decideFinal(status, stop_reason, a) {
     const converged = status === 'EXIT_CONVERGED';
     const withhold = (reason, why) => ({ status: 'EXIT_BLOCKED', stop_reason: reason, withheld: `${status} withheld: ${why}` });
@@ -40028,6 +40035,9 @@ async function finish(ctx, halt, opts = {}) {
     await saveState(ctx);
     ctx.fsm.finish(final.status);
     o.log.info(`halt: ${final.status}(${final.stop_reason}) after ${ctx.iterations.length} iteration(s)${certificate ? `, certificate ${certificate.type}` : ''}`);
+    // What the user must supply is said where they look, not only in the report.
+    if (final.status === 'EXIT_NEED_INFO')
+        o.log.error(halt.detail);
     return { status: final.status, stop_reason: final.stop_reason, exitCode: EXIT_CODES[final.status], report };
 }
 /**
@@ -41561,11 +41571,15 @@ async function continueRecord(ctx) {
         ctx.entries.push({ iteration: n, text, link: ev.link(`${iterDir(n)}/agents_md_entry.md`) });
     }
     const head = await ctx.git.head();
-    if (state.last_commit !== head) {
-        const descends = state.last_commit !== null && head !== null && (await ctx.git.isAncestor(state.last_commit, head));
+    if (state.last_commit === null) {
+        o.log.info('no iteration committed yet: HEAD is judged afresh');
+        rebaseline(state);
+    }
+    else if (state.last_commit !== head) {
+        const descends = head !== null && (await ctx.git.isAncestor(state.last_commit, head));
         o.log.info(descends
             ? `HEAD has new commits since the loop's last one (${state.last_commit.slice(0, 12)}): progress windows start again from a new measurement of HEAD`
-            : `HEAD ${head?.slice(0, 12)} does not descend from the loop's last commit${state.last_commit ? ` ${state.last_commit.slice(0, 12)}` : ''}: HEAD is judged afresh and the progress windows start again`);
+            : `HEAD ${head?.slice(0, 12)} does not descend from the loop's last commit ${state.last_commit.slice(0, 12)}: HEAD is judged afresh and the progress windows start again`);
         rebaseline(state);
     }
     o.log.info(`resuming from ${ctx.evRel}: ${ctx.iterations.length} iteration(s) on record, next is ${state.next_iteration}`);
@@ -41635,17 +41649,40 @@ async function judgeHead(ctx, dir) {
     o.log.info(`${dir === 'baseline' ? 'baseline' : 'HEAD judged'}: ${round.checks.length - failing.length}/${round.checks.length} criteria met, residual ${residual ? dstr(residual) : `unavailable (${measured.residual_detail})`}` +
         (failing.length ? ` — failing: ${failing.map((c) => `${c.id} (${c.timed_out ? 'timed out' : `exit ${c.exit_code}`})`).join(', ')}` : ''));
     await saveState(ctx);
+    const missing = decideHead(await commandsMissing(ctx, round.checks));
+    if (missing)
+        return finish(ctx, missing);
     // A HEAD that already satisfies the criteria is certified without spawning an agent.
     const cert = await startCertificate(ctx, dir, tree, round, residual);
     return cert ? finish(ctx, cert.decision, { certificateRel: cert.rel }) : null;
+}
+/**
+ * Criteria that exited 127 (command not found) on a tree that holds every file the command runs by
+ * path: the program itself is missing where the checks run. A script the agent is to write is not.
+ */
+async function commandsMissing(ctx, checks) {
+    const notFound = checks.filter((c) => c.exit_code === 127);
+    if (!notFound.length)
+        return [];
+    const files = new Set(await ctx.git.listFiles());
+    const where = `as the check user (isolation ${ctx.isolation}, checks.workspace ${ctx.judge.mode})`;
+    return notFound
+        .filter((c) => programsOf(c.run).every((p) => [p.program, p.script].every((w) => w === null || !w.includes('/') || files.has(w.replace(/^\.\//, '')))))
+        .map((c) => ({
+        id: c.id,
+        reason: `\`${c.run}\` exited 127 (command not found) — install ${programsOf(c.run)[0]?.program ?? 'the program'} where the checks run ${where}, add it to checks.setup, or fix the criterion's run (log: ${c.evidence.split('#')[0]})`,
+    }));
 }
 /** When the last run ended terminal and nothing has changed since, there is nothing to do: say what would go on. */
 async function nothingToDo(git, cwd, got, resumed) {
     const t = resumed.state.terminal;
     if (!t)
         return null;
-    // A backpressure stop is a pause, and a budget exit continues with a changed budget.
-    const paused = t.stop_reason === 'BACKPRESSURE_SIGNAL' || (t.status === 'EXIT_BUDGET_EXCEEDED' && canonicalJson(resumed.plan.budget) !== canonicalJson(got.budget.budget));
+    // A backpressure stop is a pause, a missing program may have been installed since (HEAD is
+    // judged again), and a budget exit continues with a changed budget.
+    const paused = t.stop_reason === 'BACKPRESSURE_SIGNAL' ||
+        t.status === 'EXIT_NEED_INFO' ||
+        (t.status === 'EXIT_BUDGET_EXCEEDED' && canonicalJson(resumed.plan.budget) !== canonicalJson(got.budget.budget));
     if (paused)
         return null;
     const head = await git.head();

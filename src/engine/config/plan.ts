@@ -180,18 +180,11 @@ const INTERPRETERS = new Set([
 /** Programs that run the command after them (`timeout 60 ./check.sh`, `env A=1 node x.js`). */
 const WRAPPERS = new Set(['env', 'timeout', 'nice', 'time', 'exec', 'command', 'xvfb-run', 'sudo']);
 
-/**
- * The files a command runs (`./check.sh`, `sh test/check.sh`, `node scripts/score.js`), when they
- * exist in the tree: the check's own code. A file it only reads (`grep -q ok src/status.txt`) is
- * the work the agent is asked to do, so it stays the agent's.
- */
-export function filesNamedBy(command: string, files: ReadonlySet<string>): string[] {
-  const run = new Set<string>();
+/** Each simple command of a shell line: the program it starts and, for an interpreter, the script. */
+export function programsOf(command: string): { program: string; script: string | null }[] {
+  const out: { program: string; script: string | null }[] = [];
   for (const segment of command.split(/[;&|()\n`]+|\$\(/)) {
-    const words = segment
-      .split(/[\s'"]+/)
-      .filter(Boolean)
-      .map((w) => w.replace(/^\.\//, ''));
+    const words = segment.split(/[\s'"]+/).filter(Boolean);
     let i = 0;
     while (
       i < words.length &&
@@ -200,13 +193,20 @@ export function filesNamedBy(command: string, files: ReadonlySet<string>): strin
       i++;
     const program = words[i];
     if (program === undefined) continue;
-    if (files.has(program)) run.add(program);
-    if (INTERPRETERS.has(program.replace(/^.*\//, ''))) {
-      const script = words.slice(i + 1).find((w) => !w.startsWith('-'));
-      if (script !== undefined && files.has(script)) run.add(script);
-    }
+    const script = INTERPRETERS.has(program.replace(/^.*\//, '')) ? (words.slice(i + 1).find((w) => !w.startsWith('-')) ?? null) : null;
+    out.push({ program, script });
   }
-  return [...run];
+  return out;
+}
+
+/**
+ * The files a command runs (`./check.sh`, `sh test/check.sh`, `node scripts/score.js`), when they
+ * exist in the tree: the check's own code. A file it only reads (`grep -q ok src/status.txt`) is
+ * the work the agent is asked to do, so it stays the agent's.
+ */
+export function filesNamedBy(command: string, files: ReadonlySet<string>): string[] {
+  const inTree = (w: string | null) => (w !== null && files.has(w.replace(/^\.\//, '')) ? [w.replace(/^\.\//, '')] : []);
+  return [...new Set(programsOf(command).flatMap((p) => [...inTree(p.program), ...inTree(p.script)]))];
 }
 
 /**

@@ -190,6 +190,17 @@ export function decideBeforeIteration(s: { stop: string | null; budget: { code: 
   return null;
 }
 
+/**
+ * When HEAD is judged before any agent runs: a criterion whose program is not installed where the
+ * checks run (exit 127) is the user's to fix, not iterations to burn until STUCK.
+ */
+export function decideHead(missing: { id: string; reason: string }[]): Extract<Decision, { halt: true }> | null {
+  if (!missing.length) return null;
+  const detail = missing.map((m) => `criterion ${m.id}: ${m.reason}`).join('; ');
+  const fired: FiredExit[] = [{ kind: 'INVARIANT', code: 'CRITERION_COMMAND_MISSING', reason: detail }];
+  return { halt: true, record: false, certificate: 'NONE', status: 'EXIT_NEED_INFO', stop_reason: 'CRITERION_COMMAND_MISSING', detail, fired };
+}
+
 /** The audits at the end (Triangle, Phuc Test, rung, Northstar alignment) may withhold a convergence. */
 export interface Audits {
   triangleMissing: 'REMIND' | 'VERIFY' | 'ACKNOWLEDGE' | 'none';

@@ -92,6 +92,8 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
   o.log.info(
     `halt: ${final.status}(${final.stop_reason}) after ${ctx.iterations.length} iteration(s)${certificate ? `, certificate ${certificate.type}` : ''}`,
   );
+  // What the user must supply is said where they look, not only in the report.
+  if (final.status === 'EXIT_NEED_INFO') o.log.error(halt.detail);
   return { status: final.status, stop_reason: final.stop_reason, exitCode: EXIT_CODES[final.status], report };
 }
 

@@ -13,11 +13,11 @@ import { type KeyProxy, keyProxyTarget, startKeyProxy } from '../agent/key-proxy
 import { canonicalJson } from '../common/canonical.js';
 import { dstr } from '../common/decimal.js';
 import { PhucError } from '../common/errors.js';
-import { buildPlan, intake, type Intake, LOOP_SCRATCH_DIR, type Plan } from '../config/plan.js';
+import { buildPlan, intake, type Intake, LOOP_SCRATCH_DIR, type Plan, programsOf } from '../config/plan.js';
 import { EvidenceStore } from '../evidence/evidence.js';
 import type { HaltingReport } from '../evidence/report.js';
 import { iterDir } from '../judge/audit.js';
-import { updatePasses } from '../judge/checks.js';
+import { type CheckResult, updatePasses } from '../judge/checks.js';
 import { snapshot } from '../judge/northstar.js';
 import { Git } from '../os/git.js';
 import type { StopSource } from '../os/ports.js';
@@ -36,7 +36,7 @@ import {
   type LoopState,
   measureAll,
 } from './context.js';
-import { decideBeforeIteration } from './decide.js';
+import { decideBeforeIteration, decideHead } from './decide.js';
 import { EXIT_CODES, Fsm } from './fsm.js';
 import { blockedEarly, finish, needInfo, startCertificate } from './halt.js';
 import { acquireLock, archiveEvidence, assertRealFolders, loopHome, publishEvidence, restoreEvidence } from './home.js';
@@ -294,12 +294,15 @@ async function continueRecord(ctx: Ctx): Promise<void> {
     ctx.entries.push({ iteration: n, text, link: ev.link(`${iterDir(n)}/agents_md_entry.md`) });
   }
   const head = await ctx.git.head();
-  if (state.last_commit !== head) {
-    const descends = state.last_commit !== null && head !== null && (await ctx.git.isAncestor(state.last_commit, head));
+  if (state.last_commit === null) {
+    o.log.info('no iteration committed yet: HEAD is judged afresh');
+    rebaseline(state);
+  } else if (state.last_commit !== head) {
+    const descends = head !== null && (await ctx.git.isAncestor(state.last_commit, head));
     o.log.info(
       descends
-        ? `HEAD has new commits since the loop's last one (${state.last_commit!.slice(0, 12)}): progress windows start again from a new measurement of HEAD`
-        : `HEAD ${head?.slice(0, 12)} does not descend from the loop's last commit${state.last_commit ? ` ${state.last_commit.slice(0, 12)}` : ''}: HEAD is judged afresh and the progress windows start again`,
+        ? `HEAD has new commits since the loop's last one (${state.last_commit.slice(0, 12)}): progress windows start again from a new measurement of HEAD`
+        : `HEAD ${head?.slice(0, 12)} does not descend from the loop's last commit ${state.last_commit.slice(0, 12)}: HEAD is judged afresh and the progress windows start again`,
     );
     rebaseline(state);
   }
@@ -373,18 +376,40 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
       (failing.length ? ` — failing: ${failing.map((c) => `${c.id} (${c.timed_out ? 'timed out' : `exit ${c.exit_code}`})`).join(', ')}` : ''),
   );
   await saveState(ctx);
+  const missing = decideHead(await commandsMissing(ctx, round.checks));
+  if (missing) return finish(ctx, missing);
   // A HEAD that already satisfies the criteria is certified without spawning an agent.
   const cert = await startCertificate(ctx, dir, tree, round, residual);
   return cert ? finish(ctx, cert.decision, { certificateRel: cert.rel }) : null;
+}
+
+/**
+ * Criteria that exited 127 (command not found) on a tree that holds every file the command runs by
+ * path: the program itself is missing where the checks run. A script the agent is to write is not.
+ */
+async function commandsMissing(ctx: Ctx, checks: CheckResult[]): Promise<{ id: string; reason: string }[]> {
+  const notFound = checks.filter((c) => c.exit_code === 127);
+  if (!notFound.length) return [];
+  const files = new Set(await ctx.git.listFiles());
+  const where = `as the check user (isolation ${ctx.isolation}, checks.workspace ${ctx.judge.mode})`;
+  return notFound
+    .filter((c) => programsOf(c.run).every((p) => [p.program, p.script].every((w) => w === null || !w.includes('/') || files.has(w.replace(/^\.\//, '')))))
+    .map((c) => ({
+      id: c.id,
+      reason: `\`${c.run}\` exited 127 (command not found) — install ${programsOf(c.run)[0]?.program ?? 'the program'} where the checks run ${where}, add it to checks.setup, or fix the criterion's run (log: ${c.evidence.split('#')[0]})`,
+    }));
 }
 
 /** When the last run ended terminal and nothing has changed since, there is nothing to do: say what would go on. */
 async function nothingToDo(git: Git, cwd: string, got: Intake, resumed: { plan: Plan; state: LoopState; report: HaltingReport | null }) {
   const t = resumed.state.terminal;
   if (!t) return null;
-  // A backpressure stop is a pause, and a budget exit continues with a changed budget.
+  // A backpressure stop is a pause, a missing program may have been installed since (HEAD is
+  // judged again), and a budget exit continues with a changed budget.
   const paused =
-    t.stop_reason === 'BACKPRESSURE_SIGNAL' || (t.status === 'EXIT_BUDGET_EXCEEDED' && canonicalJson(resumed.plan.budget) !== canonicalJson(got.budget.budget));
+    t.stop_reason === 'BACKPRESSURE_SIGNAL' ||
+    t.status === 'EXIT_NEED_INFO' ||
+    (t.status === 'EXIT_BUDGET_EXCEEDED' && canonicalJson(resumed.plan.budget) !== canonicalJson(got.budget.budget));
   if (paused) return null;
   const head = await git.head();
   const sameInputs = !!t.inputs_hash && t.inputs_hash === (await allInputsHash(cwd, got.config.acceptance_criteria, await git.listFiles()));

@@ -1,0 +1,48 @@
+// Pre-flight: a criterion whose program is not installed where the checks run is the user's to fix
+// (EXIT_NEED_INFO naming it) before any agent step, and the next run goes on once it is installed.
+import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { agent, cli, config, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+
+async function binDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'phuc-bin-'));
+  await chmod(dir, 0o755);
+  return dir;
+}
+
+test('a criterion program missing where the checks run: EXIT_NEED_INFO naming the criterion, no agent step; installed, the next run goes on', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'lint', run: 'phuc-frobnicate --check src' }], agent: agent('fixer.mjs') }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'bugs: 1\n',
+  });
+  const bin = await binDir();
+  const PATH = `${bin}:${process.env.PATH ?? ''}`;
+  const r = await cli(repo, ['run'], { PATH });
+  expect(r.code).toBe(13);
+  expect(r.stdout).toMatch(/EXIT_NEED_INFO\(CRITERION_COMMAND_MISSING\)/);
+  expect(r.stderr).toMatch(/criterion lint: `phuc-frobnicate --check src` exited 127 \(command not found\) — install phuc-frobnicate where the checks run/);
+  expect(existsSync(join(repo, 'evidence/loop/iter_0'))).toBe(false);
+  const rep = await readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
+  expect(rep).toMatchObject({ status: 'EXIT_NEED_INFO', stop_reason: 'CRITERION_COMMAND_MISSING', iterations_completed: 0 });
+
+  // Installed (on the PATH the checks get): the same checkout is judged again, not "nothing to do".
+  await writeFile(join(bin, 'phuc-frobnicate'), '#!/bin/sh\nexit 0\n');
+  await chmod(join(bin, 'phuc-frobnicate'), 0o755);
+  const again = await cli(repo, ['run'], { PATH });
+  expect(again.stdout).toMatch(/HEAD judged: 1\/1 criteria met/);
+  expect(again.stdout).toMatch(/EXIT_CONVERGED\(EXACT\) — exit 0/);
+  expect(again.code).toBe(0);
+});
+
+test('a criterion that runs a script the agent is to write is not a missing program: the agent runs', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'hello', run: './hello.sh' }], agent: agent('noop.mjs'), extra: 'budget:\n  max_iterations: 1' }),
+    'NORTHSTAR.md': NORTHSTAR,
+  });
+  const r = await cli(repo, ['run']);
+  expect(r.stdout).not.toMatch(/CRITERION_COMMAND_MISSING/);
+  expect(r.stdout).toMatch(/iter 0: agent/);
+});
