@@ -7,6 +7,7 @@ import type { EmulatedRun, GitHubEmulator } from '../harness/github-emulator.js'
 import { cloneWorkspace, createOrigin, isolatedGitEnv, redirectEnv, type Origin } from '../harness/git-origin.js';
 import { runActionJob, type JobResult, type StepHandle } from '../harness/runner.js';
 import { config, NORTHSTAR } from '../helpers/repo.js';
+export { until } from '../helpers/repo.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const TOKEN = 'ghs_e2eLoopToken0123456789abcdefXYZ';
@@ -63,7 +64,8 @@ export interface JobOptions {
   event?: Record<string, unknown>;
   env?: Record<string, string>;
   runOpts?: Parameters<GitHubEmulator['createRun']>[1];
-  onMainStarted?: (h: StepHandle) => void | Promise<void>;
+  /** Called once main has started, with its work tree (the checkout the agent works in). */
+  onMainStarted?: (h: StepHandle, workspace: string) => void | Promise<void>;
   /** Reuse a workspace (default: a fresh clone of the branch tip, as actions/checkout makes it). */
   workspace?: string;
 }
@@ -88,7 +90,7 @@ export async function runJob(s: Scenario, o: JobOptions = {}): Promise<Job> {
     inputs: { 'poll-seconds': '1', ...o.inputs },
     env: { ...run.env({ token: TOKEN }), ...isolatedGitEnv(), ...redirectEnv([origin], { token: TOKEN }), PHUC_LOOP_API_RETRY_BASE_MS: '20', ...o.env },
     eventPayload: o.event ?? gh.pullRequestEvent(REPO, number),
-    onMainStarted: o.onMainStarted,
+    onMainStarted: o.onMainStarted && ((h) => o.onMainStarted!(h, workspace)),
   });
   gh.completeRun(run.id, job.main.exitCode === 0 ? 'success' : 'failure');
   return { ...job, run, workspace, callsBefore };
@@ -100,15 +102,6 @@ export function leftTheRunner(gh: GitHubEmulator, job: Job): string {
   for (const c of gh.comments.values()) parts.push(c.body);
   for (const a of gh.listArtifacts()) if (a.blob) for (const [, data] of gh.artifactFiles(a.id)) parts.push(data.toString('latin1'));
   return parts.join('\n');
-}
-
-/** Polls until `cond` holds (async, the emulator lives in this process). */
-export async function until(cond: () => boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
-  const t0 = Date.now();
-  while (!cond()) {
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** REST calls (operation → count) from a mark on. */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { startGitHubEmulator, type GitHubEmulator } from '../harness/github-emulator.js';
 import { branchSha, log } from '../harness/git-origin.js';
 import { apiFigure, assertBuilt, debugJob, e2eAgent, fixtureAgent, loopFiles, REPO, restCalls, runJob, scenario, TOKEN, until } from './helpers.js';
+import { agentStarted } from '../helpers/repo.js';
 
 let gh: GitHubEmulator;
 
@@ -29,10 +30,10 @@ test('a STOP label added while the agent runs stops it within poll-seconds: BACK
   let labelledAt = 0;
   const job = await runJob(s, {
     inputs: { 'poll-seconds': '0.5', 'stop-label': 'STOP' },
-    onMainStarted: async () => {
-      // The check before iteration 0 has been made: the agent is being started.
+    onMainStarted: async (_h, workspace) => {
+      // The check before iteration 0 has been made and the agent has written its partial work.
       await until(() => gh.countCalls({ operation: 'issues/list-labels-on-issue' }, mark) >= 1, 20_000, 'the STOP check before iteration 0');
-      await new Promise((r) => setTimeout(r, 300));
+      await agentStarted(workspace);
       labelledAt = Date.now();
       gh.setLabels(REPO, 21, ['STOP']);
     },
@@ -65,9 +66,9 @@ test('workflow cancellation (SIGINT to the step) stops the agent the same way; p
   const s = await scenario(gh, 22, loopFiles(fixtureAgent('sleepy.mjs')));
   const mark = gh.calls.length;
   const job = await runJob(s, {
-    onMainStarted: async (h) => {
+    onMainStarted: async (h, workspace) => {
       await until(() => gh.countCalls({ operation: 'issues/list-labels-on-issue' }, mark) >= 1, 20_000, 'the STOP check before iteration 0');
-      await new Promise((r) => setTimeout(r, 400));
+      await agentStarted(workspace);
       await h.cancel({ sigintMs: 7500 });
     },
   });

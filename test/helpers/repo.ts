@@ -1,5 +1,6 @@
 // Real temporary git repositories and the built CLI run as a child process (async, never sync).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -98,3 +99,15 @@ export const NORTHSTAR = `| id | metric | current | target | measure |
 |---|---|---|---|---|
 | residual | failing criteria | 1 | 0 | residual |
 `;
+
+/** Polls until `cond` holds, failing after `timeoutMs` with what was awaited: an event, never a fixed sleep. */
+export async function until(cond: () => boolean | Promise<boolean>, timeoutMs = 20_000, what = 'condition'): Promise<void> {
+  const t0 = Date.now();
+  while (!(await cond())) {
+    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The agent of a sleepy repo has written its partial work and is now working (to be stopped). */
+export const agentStarted = (repo: string) => until(() => existsSync(join(repo, 'src/partial.txt')), 30_000, 'the agent to write src/partial.txt');

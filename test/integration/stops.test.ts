@@ -1,9 +1,9 @@
 // How the loop stops when it does not converge: divergence, an idle agent, a hung agent, STOP,
 // SIGTERM and the cost budget — each through the built CLI on a real repository.
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson, startCli } from '../helpers/repo.js';
+import { agent, agentStarted, cli, config, git, makeRepo, NORTHSTAR, readJson, startCli, until } from '../helpers/repo.js';
 
 const report = (repo: string) => readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
 /** Running (not gone, not a zombie waiting for a container's init to reap it). */
@@ -95,7 +95,7 @@ test('scratch/STOP during a run stops the agent within the poll interval: BACKPR
   const repo = await sleepyRepo();
   const run = startCli(repo, ['run', '--poll-ms', '100']);
   await run.waitFor(/baseline:/);
-  await new Promise((r) => setTimeout(r, 400));
+  await agentStarted(repo);
   const t0 = Date.now();
   await mkdir(join(repo, 'scratch'), { recursive: true });
   await writeFile(join(repo, 'scratch/STOP'), '');
@@ -115,7 +115,7 @@ test('SIGTERM during a run (workflow cancellation): the agent is stopped and the
   const repo = await sleepyRepo();
   const run = startCli(repo, ['run']);
   await run.waitFor(/baseline:/);
-  await new Promise((r) => setTimeout(r, 500));
+  await agentStarted(repo);
   run.child.kill('SIGTERM');
   const r = await run.done;
   expect(r.code).toBe(12);
@@ -127,9 +127,12 @@ test('SIGTERM during a run (workflow cancellation): the agent is stopped and the
 });
 
 test('SIGTERM during the checks is a pause, not failed checks; the next run continues', async () => {
+  // The check notes each start in a folder the check user can write: the signal waits for the second.
+  const marks = await mkdtemp(join(tmpdir(), 'phuc-marks-'));
+  await chmod(marks, 0o777);
   const repo = await makeRepo({
     'phuc-loop.yml': config({
-      criteria: [{ id: 'slow', run: 'sleep 5; false' }],
+      criteria: [{ id: 'slow', run: `echo x >> ${marks}/starts; sleep 5; false` }],
       agent: agent('busy.mjs'),
       extra: 'residual:\n  metric: command\n  run: echo 1\n',
     }),
@@ -138,8 +141,7 @@ test('SIGTERM during the checks is a pause, not failed checks; the next run cont
   });
   // The baseline runs the slow check once; the signal comes during iteration 0's checks.
   const run = startCli(repo, ['run']);
-  await run.waitFor(/iter 0: 1 file\(s\) changed/);
-  await new Promise((r) => setTimeout(r, 300));
+  await until(async () => (await readFile(join(marks, 'starts'), 'utf8').catch(() => '')).split('\n').length > 2, 30_000, "iteration 0's check to start");
   run.child.kill('SIGTERM');
   const r = await run.done;
   expect(r.code).toBe(12);
