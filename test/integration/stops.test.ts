@@ -27,7 +27,21 @@ test('divergence: three strictly increasing residuals end EXIT_DIVERGED', async 
   const rep = await report(repo);
   expect(rep).toMatchObject({ status: 'EXIT_DIVERGED', stop_reason: 'SILENT_DIVERGENCE_DETECTED', iterations_completed: 3, divergence_start_iteration: 0 });
   expect(rep.halting_certificate).toMatchObject({ type: 'DIVERGED', lane: 'A', residual_history_decimal_strings: ['2', '3', '4'] });
-  expect(await readFile(join(repo, 'evidence/loop/iter_2/agents_md_entry.md'), 'utf8')).toContain('- residual_direction: DIVERGING');
+  const entries = await Promise.all([0, 1, 2].map((n) => readFile(join(repo, `evidence/loop/iter_${n}/agents_md_entry.md`), 'utf8')));
+  const section = (e: string, from: string, to: string) => e.slice(e.indexOf(from), e.indexOf(to));
+  for (const [n, e] of entries.entries()) {
+    expect(e).toContain('- residual_direction: DIVERGING');
+    // A rise is a measured fact (N.3), never a success (N.2); Σ does not hold.
+    expect(section(e, '### N.2', '### N.3')).not.toContain('[B]');
+    expect(section(e, '### N.3', '### N.4')).toContain(`- [B] residual rose ${n + 1} → ${n + 2} (command)`);
+    expect(section(e, '### N.3', '### N.4')).toMatch(/- \[B\] northstar distance rose /);
+    expect(e).toMatch(/- Σ \(Symmetry\): invariants_held = false \(/);
+    expect(e).not.toContain('invariants_held = true');
+  }
+  expect(entries[2]).toContain('- [A] DIVERGENCE: residuals increasing 3 consecutive iterations (residuals 2 < 3 < 4)');
+  expect(entries[2]).toContain('- Σ (Symmetry): invariants_held = false (Σ-symmetry broken: residuals 2 < 3 < 4)');
+  expect(entries[1]).not.toContain('DIVERGENCE');
+  expect(await readFile(join(repo, 'AGENTS.md'), 'utf8')).toContain('- [A] DIVERGENCE: residuals increasing 3 consecutive iterations');
 });
 
 test('three iterations without a Northstar win: EXIT_BLOCKED(NORTHSTAR_DRIFT); the fast profile logs its budget reductions', async () => {

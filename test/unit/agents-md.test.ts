@@ -66,6 +66,20 @@ describe('AGENTS.md', () => {
     expect(sanitizeAgentText('x'.repeat(1000), []).length).toBe(300);
   });
 
+  test.each([
+    ['[2026-01-05T10:42:07.123Z] fixed it', '[<time>] fixed it'],
+    ['at 2026-01-05 10:42 UTC and 10:42:07 PM', 'at <time> UTC and <time>'],
+    ['on Mon Jan 05 2026, on 5 January 2026 and on 2026-01-05', 'on <date>, on <date> and on <date>'],
+    ['tests took 3.2s, then 150 ms, then 1m30s and 2 minutes', 'tests took <duration>, then <duration>, then <duration> and <duration>'],
+    ['killed pid 4242 (PID: 17)', 'killed pid <pid> (PID <pid>)'],
+    ['scratch in /tmp/tmp.Xy12/work, /var/tmp/a and /dev/shm/b', 'scratch in <tmp-path>, <tmp-path> and <tmp-path>'],
+    ['see /tmp/phuc-it-ab/repo/src/a.ts and /tmp/other', 'see <host-path>/src/a.ts and <tmp-path>'],
+    // Not volatile: positions, counts, words that start like a unit.
+    ['src/a.ts:12:34 fails on the 2 most common inputs; bug 3 of 5', 'src/a.ts:12:34 fails on the 2 most common inputs; bug 3 of 5'],
+  ])('volatile agent text is normalised at intake: %s', (text, want) => {
+    expect(sanitizeAgentText(text, ['/tmp/phuc-it-ab/repo', '/tmp'])).toBe(want);
+  });
+
   test('under the limit nothing is compacted', () => {
     const s = renderSection({
       meta,
@@ -96,5 +110,43 @@ describe('AGENTS.md', () => {
     expect(s.text).toContain(`- [iter ${w}] certificate NONE · residual 1 (STABLE) · GLOW 45 (G5 L25 O15 W0)`);
     expect(s.text).toContain(`  - [A] criterion tests failed (exit 1) — iter_${w}/checks/tests.log#${'b'.repeat(64)}`);
     expect(s.text).not.toContain(`soft failure ${w} `);
+    // …and its GBB operator check (N.6).
+    expect(s.text).toContain(`  - Σ (Symmetry): invariants_held = true\n  - τ (Serialization): artifacts_written = t\n`);
+    const block = s.text.slice(s.text.indexOf(`- [iter ${w}]`), s.text.indexOf('---'));
+    for (const op of ['Z (Boundary)', 'Σ (Symmetry)', 'τ (Serialization)', 'Gc (Compression)', 'ι (Irreducibility)', 'Rp (Resolution)'])
+      expect(block).toContain(`  - ${op}: `);
+  });
+
+  test.each([1, 2, 3])('the bound holds with %i entries too, counted in tokens (digits: 3 characters a token)', (count) => {
+    // Each entry alone is over the limit in tokens, though under 4 characters a token.
+    const entries = Array.from({ length: count }, (_, n) => ({
+      iteration: n,
+      text: renderEntry(entry(n, '7'.repeat(13500))),
+      link: `iter_${n}/agents_md_entry.md#${'c'.repeat(64)}`,
+    }));
+    expect(entries[0].text.length).toBeLessThan(COMPACTION_LIMIT_TOKENS * 4);
+    expect(countTokens(entries[0].text)).toBeGreaterThan(COMPACTION_LIMIT_TOKENS);
+    const s = renderSection({ meta, entries });
+    expect(countTokens(s.text)).toBeLessThanOrEqual(s.tokens);
+    expect(s.tokens).toBeLessThanOrEqual(COMPACTION_LIMIT_TOKENS);
+    expect(s.text).toContain(`[COMPACTION] Distilled iterations 0-${count - 1} to ${count} witness lines.`);
+    expect(s.witnessed).toEqual(entries.map((e) => e.iteration));
+    // Lane A and N.6 lines of every iteration are still there.
+    for (const n of s.witnessed) {
+      expect(s.text).toContain(`  - [A] criterion tests failed (exit 1) — iter_${n}/checks/tests.log#`);
+      expect(s.text).toContain(`- [iter ${n}] certificate NONE`);
+    }
+    expect(s.text.match(/ {2}- Rp \(Resolution\): residual_vs_Rp = /g)).toHaveLength(count);
+  });
+
+  test('the newest entries stay in full while they fit; a too large latest one becomes a witness line', () => {
+    const small = (n: number) => ({ iteration: n, text: renderEntry(entry(n)), link: `iter_${n}/agents_md_entry.md#x` });
+    const big = { iteration: 2, text: renderEntry(entry(2, '7'.repeat(13500))), link: 'iter_2/agents_md_entry.md#x' };
+    const s = renderSection({ meta, entries: [small(0), small(1), big] });
+    expect(s.tokens).toBeLessThanOrEqual(COMPACTION_LIMIT_TOKENS);
+    expect(s.witnessed).toEqual([0, 1, 2]);
+    const t = renderSection({ meta, entries: [big, small(3), small(4)] });
+    expect(t.witnessed).toEqual([2]);
+    for (const n of [3, 4]) expect(t.text).toContain(`## Iteration ${n}\n`);
   });
 });

@@ -35,6 +35,7 @@ describe('CNF capsule', () => {
   test('a complete capsule has no problems and canonical bytes (sorted keys, LF)', () => {
     const c = capsule();
     expect(capsuleProblems(c, ['/tmp/repo'])).toEqual([]);
+    expect(capsuleProblems({ ...c, accumulated_learnings: '7'.repeat(24000) }, ['/tmp/repo'])).toEqual([]);
     const text = canonicalJson(c);
     expect(text.indexOf('"acceptance_criteria"')).toBeLessThan(text.indexOf('"goal_statement"'));
     expect(text).not.toContain('\r');
@@ -68,6 +69,21 @@ describe('CNF capsule', () => {
         c.accumulated_learnings = 'at 2026-11-22T10:00:00Z';
       },
       /timestamp/,
+    ],
+    [
+      // 30,000 digits are 10,000 tokens in fewer than 4 characters a token.
+      'learnings over 8,000 tokens',
+      (c: Capsule) => {
+        c.accumulated_learnings = '7'.repeat(30000);
+      },
+      /accumulated_learnings has more than 8000 tokens/,
+    ],
+    [
+      'learnings over 8,000 tokens despite a [COMPACTION] line',
+      (c: Capsule) => {
+        c.accumulated_learnings = `[COMPACTION] Distilled iterations 0-3 to 4 witness lines.\n${'7'.repeat(30000)}`;
+      },
+      /accumulated_learnings has more than 8000 tokens/,
     ],
     [
       'conversation reference',

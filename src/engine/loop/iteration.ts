@@ -216,6 +216,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     stopped: !!interrupted,
     empty: false,
     residualError,
+    diverging,
     verdict: verdict?.state ?? null,
     criticReverted: verdict?.reverted ?? [],
     detour: sig.detour,

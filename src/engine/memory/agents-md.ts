@@ -3,7 +3,7 @@
 // pure function of the evidence (each entry is kept verbatim in iter_N/agents_md_entry.md), so an
 // agent's edit inside it is simply overwritten, and Lane A lines are never rewritten: compaction
 // moves old iterations to witness lines that link the verbatim entry by sha256.
-import { encode } from 'gpt-tokenizer/encoding/cl100k_base';
+import { encode, isWithinTokenLimit } from 'gpt-tokenizer/encoding/cl100k_base';
 
 export const BEGIN = '<!-- phuc-loop:begin — written by phuc-loop; edits inside this section are replaced every iteration -->';
 export const END = '<!-- phuc-loop:end -->';
@@ -48,9 +48,31 @@ export interface Metadata {
 
 const ABSOLUTE_HINTS = ['as we discussed', 'as discussed earlier', 'as mentioned before', 'like we said', 'as previously discussed'];
 
+const MONTH = '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)';
+const WEEKDAY = '(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]{0,6},?\\s+)?';
+const UNIT = '(?:ns|µs|us|ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?)';
+/** A temporary directory the loop's own hosts use (tmpdir() on Linux and macOS runners). */
+const TEMP_ROOT = /^(?:\/private)?\/(?:var\/)?tmp\/?$|^\/dev\/shm\/?$/;
+/**
+ * Volatile text — clock times, dates, durations, pids, temporary paths — becomes a placeholder:
+ * the same evidence must give the same AGENTS.md entry and capsule bytes, and a timestamp would
+ * get the capsule refused (docs/glossary.md "CNF capsule", "AGENTS.md entry").
+ */
+const VOLATILE: [RegExp, string][] = [
+  [/(?<![\w.~/-])(?:\/private)?\/(?:(?:var\/)?tmp|var\/folders|dev\/shm)(?:\/[^\s'"`()<>,;]*)?/g, '<tmp-path>'],
+  [/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?(?![\w:])/g, '<time>'],
+  [/(?<![\w:.])\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?:\s?[AaPp][Mm])?(?![\w:])/g, '<time>'],
+  [/\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{4}\b/g, '<date>'],
+  [new RegExp(`\\b${WEEKDAY}(?:${MONTH}\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?|\\d{1,2}\\s+${MONTH}\\.?),?\\s+\\d{4}\\b`, 'g'), '<date>'],
+  // Compound durations too (1m30s): each part is followed by a digit or a word boundary.
+  [new RegExp(`(?<![\\w.])(?:\\d+(?:\\.\\d+)?\\s?${UNIT}(?=\\d|(?![\\w])))+`, 'g'), '<duration>'],
+  [/\b(pid)\s*[:=#]?\s*\d+\b/gi, '$1 <pid>'],
+];
+
 /**
  * Agent-written text is data: one line, no markup that could open a heading or close the section,
- * no host paths, no references to a conversation the next agent never saw; bounded in length.
+ * no host paths, no volatile text, no references to a conversation the next agent never saw;
+ * bounded in length.
  */
 export function sanitizeAgentText(text: unknown, hostPaths: readonly string[], max = 300): string {
   let s = typeof text === 'string' ? text : (JSON.stringify(text) ?? '');
@@ -65,7 +87,10 @@ export function sanitizeAgentText(text: unknown, hostPaths: readonly string[], m
     s = s.replace(/<!--|-->/g, '');
   }
   s = s.replace(/^#+\s*/, '');
-  for (const p of hostPaths) if (p.length > 1) s = s.split(p).join('<host-path>');
+  // Longest first, so a path inside another host path keeps its own relative rest; a temporary
+  // root is left to the <tmp-path> rule, which takes the whole (volatile) path.
+  for (const p of [...hostPaths].sort((a, b) => b.length - a.length)) if (p.length > 1 && !TEMP_ROOT.test(p)) s = s.split(p).join('<host-path>');
+  for (const [re, to] of VOLATILE) s = s.replace(re, to);
   for (const h of ABSOLUTE_HINTS) s = s.replace(new RegExp(h, 'gi'), '[reference to an unseen conversation removed]');
   return s.length > max ? s.slice(0, max - 1) + '…' : s;
 }
@@ -156,15 +181,21 @@ function witnessOf(iteration: number, entryText: string, link: string): string[]
     `- [iter ${iteration}] certificate ${field(entryText, 'certificate')} · residual ${field(entryText, 'residual_value')} ` +
     `(${field(entryText, 'residual_direction')}) · GLOW ${glow ? `${glow[1]} (G${glow[2]} L${glow[3]} O${glow[4]} W${glow[5]})` : '?'} · ` +
     `northstar ${field(entryText, 'northstar_distance')} · entry ${link}`;
-  const laneA = entryText
-    .split('\n')
-    .filter((l) => l.startsWith('- [A] '))
-    .map((l) => '  ' + l);
-  return [head, ...laneA];
+  const lines = entryText.split('\n');
+  const laneA = lines.filter((l) => l.startsWith('- [A] '));
+  // The GBB operator check (N.6) is a structural invariant: compaction keeps it (docs/glossary.md "Compaction").
+  const at = lines.findIndex((l) => l.startsWith('### N.6'));
+  const n6 = at < 0 ? [] : lines.slice(at + 1).filter((l) => l.startsWith('- '));
+  return [head, ...[...laneA, ...n6].map((l) => '  ' + l)];
 }
 
 export function countTokens(text: string): number {
   return encode(text).length;
+}
+
+/** Whether text holds more than `limit` cl100k tokens (tokenizing stops once past it). */
+export function overTokenLimit(text: string, limit = COMPACTION_LIMIT_TOKENS): boolean {
+  return isWithinTokenLimit(text, limit) === false;
 }
 
 // Entries and witness lines never change once written: their counts are cached, so compaction
@@ -214,51 +245,61 @@ function renderMeta(m: Metadata): string {
   ].join('\n');
 }
 
+/** Room for what compaction adds besides the kept text: the [COMPACTION] line, the heading, the archive line. */
+const COMPACTION_OVERHEAD_TOKENS = 160;
+
 /**
- * Renders the loop's section, compacting past the token limit: the latest three
- * iterations stay in full; older ones become witness lines that keep their Lane A lines; when even
- * those do not fit, the oldest are folded into one archive line whose entries stay verbatim in the
- * evidence tree.
+ * Renders the loop's section within the token limit, whatever the number and size of the
+ * entries: past the limit, as many of the latest three iterations as fit stay in full; the
+ * iterations before them (and a latest one too large to fit) become witness lines that keep their
+ * Lane A and N.6 lines, newest first; the oldest, when even those do not fit, are folded into one
+ * archive line whose entries stay verbatim in the evidence tree.
  */
 export function renderSection(input: SectionInput, limit = COMPACTION_LIMIT_TOKENS): Section {
   const meta = renderMeta(input.meta);
   const blocks = input.entries.map((e) => '---\n\n' + e.text);
   const plain = [meta, ...blocks].join('\n');
   const plainTokens = estimate([meta, ...blocks]);
-  if (plainTokens <= limit || input.entries.length <= KEEP_FULL) return { text: plain, tokens: plainTokens, witnessed: [], archived: [], compaction: null };
+  if (plainTokens <= limit) return { text: plain, tokens: plainTokens, witnessed: [], archived: [], compaction: null };
 
-  const older = input.entries.slice(0, -KEEP_FULL);
-  const keep = blocks.slice(-KEEP_FULL);
-  // Room for the two headings and the [COMPACTION] and archive lines.
-  let budget = limit - estimate([meta, ...keep]) - 160;
-  const witnessBlocks: string[][] = [];
-  let cut = older.length;
-  // Newest first: the most recent witness lines are the most useful to the next agent.
-  for (let k = older.length - 1; k >= 0; k--) {
-    const lines = witness(older[k].iteration, older[k].text, older[k].link);
-    const cost = estimate([lines.join('\n')]);
-    if (cost > budget) break;
+  let budget = limit - estimate([meta]) - COMPACTION_OVERHEAD_TOKENS;
+  const fits = (part: string) => {
+    const cost = estimate([part]);
+    if (cost > budget) return false;
     budget -= cost;
-    witnessBlocks.unshift(lines);
-    cut = k;
+    return true;
+  };
+  // Entries from firstFull on stay in full.
+  let firstFull = blocks.length;
+  while (firstFull > Math.max(0, blocks.length - KEEP_FULL) && fits(blocks[firstFull - 1])) firstFull--;
+  const witnessBlocks: string[] = [];
+  let cut = firstFull;
+  // Newest first: the most recent witness lines are the most useful to the next agent.
+  while (cut > 0) {
+    const e = input.entries[cut - 1];
+    const block = witness(e.iteration, e.text, e.link).join('\n');
+    if (!fits(block)) break;
+    witnessBlocks.unshift(block);
+    cut--;
   }
-  const archived = older.slice(0, cut).map((e) => e.iteration);
-  const witnessed = older.slice(cut).map((e) => e.iteration);
+  const compacted = input.entries.slice(0, firstFull);
+  const archived = compacted.slice(0, cut).map((e) => e.iteration);
+  const witnessed = compacted.slice(cut).map((e) => e.iteration);
   const body: string[] = ['## Compacted iterations', ''];
   if (archived.length)
     body.push(
       `- [iters ${archived[0]}–${archived[archived.length - 1]}] ${archived.length} iterations archived: every entry is kept verbatim in ` +
         `evidence iter_N/agents_md_entry.md (sha256 in manifest.json); their witness lines are in compaction.log`,
     );
-  for (const w of witnessBlocks) body.push(...w);
-  const range = `${older[0].iteration}-${older[older.length - 1].iteration}`;
-  const keepText = keep.join('\n');
-  const lineCount = (line: string) => [meta, line, '', ...body, '', keepText].join('\n').split('\n').length;
+  body.push(...witnessBlocks);
+  const keep = blocks.slice(firstFull);
+  const range = `${compacted[0].iteration}-${compacted[compacted.length - 1].iteration}`;
+  const lineCount = (line: string) => [meta, line, '', ...body, '', ...keep].join('\n').split('\n').length;
   const compaction =
     `[COMPACTION] Distilled iterations ${range} to ${witnessBlocks.length} witness lines` +
     `${archived.length ? ` and 1 archive line (${archived.length} iterations)` : ''}. ` +
     `Original: ${plain.split('\n').length} lines → ${lineCount('')} lines.`;
-  const parts = [meta, compaction, '', ...body, '', keepText];
+  const parts = [meta, compaction, '', ...body, '', ...keep];
   return { text: parts.join('\n'), tokens: estimate(parts), witnessed, archived, compaction };
 }
 

@@ -1,6 +1,6 @@
 // Builds the CNF capsule of an iteration from the loop's evidence and validates it (CONTEXT_BLEED).
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { openQuestionsOf, renderSection, sanitizeAgentText, type Section } from './agents-md.js';
 import { iterDir } from '../judge/audit.js';
 import { type ArtifactLink, type Capsule, capsuleProblems, renderPrompt, SKILL_PACK, SUBAGENT_ROLE } from './capsule.js';
@@ -12,37 +12,45 @@ export function buildCapsule(ctx: Ctx, n: number, withAgentText: boolean): { cap
   const { plan, state } = ctx;
   const lastEntry = ctx.entries.at(-1)?.text ?? null;
   // The section as the last iteration wrote it (rendered once per iteration).
-  const section = withAgentText
-    ? (ctx.section ??= renderSection({ meta: sectionMeta(ctx), entries: ctx.entries }))
-    : renderSection({ meta: sectionMeta(ctx), entries: [] });
-  const criteria = plan.acceptance_criteria.map((c) => ({ id: c.id, met: state.criteria_met[c.id] ?? false }));
+  const learnings = (ctx.section ??= renderSection({ meta: sectionMeta(ctx), entries: ctx.entries }));
+  const section = withAgentText ? learnings : renderSection({ meta: sectionMeta(ctx), entries: [] });
+  // Sorted by id: the capsule is a canonical form, whatever order the config lists them in.
+  const sorted = [...plan.acceptance_criteria].sort((a, b) => (a.id < b.id ? -1 : 1));
+  const criteria = sorted.map((c) => ({ id: c.id, met: state.criteria_met[c.id] ?? false }));
   const rp = plan.R_p ? new Decimal(plan.R_p) : null;
   const residual = currentResidual(ctx);
-  const lastCert = ctx.iterations.length ? iterDir(ctx.iterations.at(-1)!) : null;
   const blocker = blockerClass({
     criteria,
     residualAvailable: residual !== null,
     residualBelowRp: residual === null ? null : rp ? new Decimal(residual).lt(rp) : new Decimal(residual).isZero(),
     guardrail: false,
   });
-  const links: ArtifactLink[] = [{ path: `${ctx.evRel}/plan.json`, sha256: ctx.ev.entry('plan.json')!.sha256, role: 'plan' }];
-  const roles: [string, ArtifactLink['role']][] = lastCert
-    ? [
-        [`${lastCert}/certificate.json`, 'proof'],
-        [`${lastCert}/diff.patch`, 'artifact'],
-        ...plan.acceptance_criteria.map((c): [string, ArtifactLink['role']] => [`${lastCert}/checks/${c.id}.log`, 'test']),
-      ]
-    : plan.acceptance_criteria.map((c): [string, ArtifactLink['role']] => [`baseline/checks/${c.id}.log`, 'test']);
-  for (const [rel, role] of roles) {
+  // Links accumulate over every iteration the learnings still carry (in full or as witness lines),
+  // so each link the learnings cite resolves; archived iterations stay in manifest.json.
+  const folder = evidenceFolder(ctx);
+  const link = (rel: string, role: ArtifactLink['role']): ArtifactLink[] => {
     const e = ctx.ev.entry(rel);
-    if (e) links.push({ path: `${ctx.evRel}/${rel}`, sha256: e.sha256, role });
-  }
+    return e ? [{ path: `${folder}/${rel}`, sha256: e.sha256, role }] : [];
+  };
+  const checkLogs = (dir: string) => criteria.flatMap((c) => link(`${dir}/checks/${c.id}.log`, 'test'));
+  const links: ArtifactLink[] = [
+    ...link('plan.json', 'plan'),
+    ...checkLogs('baseline'),
+    ...ctx.iterations
+      .filter((i) => !learnings.archived.includes(i))
+      .flatMap((i) => [
+        ...link(`${iterDir(i)}/certificate.json`, 'proof'),
+        ...link(`${iterDir(i)}/diff.patch`, 'artifact'),
+        ...link(`${iterDir(i)}/agents_md_entry.md`, 'log'),
+        ...checkLogs(iterDir(i)),
+      ]),
+  ];
   const b = plan.budget;
   const glow = state.rows.at(-1);
   const capsule: Capsule = {
     version: '2.0',
     goal_statement: plan.goal,
-    acceptance_criteria: plan.acceptance_criteria.map((c) => `${c.id}: ${c.description} (the loop runs \`${c.run}\`; exit 0 = met)`),
+    acceptance_criteria: sorted.map((c) => `${c.id}: ${c.description} (the loop runs \`${c.run}\`; exit 0 = met)`),
     halting_certificates_applicable: plan.halting_certificates_applicable,
     northstar_metrics: plan.northstar.metrics.map((m) => ({
       id: m.id,
@@ -87,6 +95,11 @@ export function buildCapsule(ctx: Ctx, n: number, withAgentText: boolean): { cap
   return { capsule, section };
 }
 
+/** The evidence folder as a path relative to the repository, whatever form it was given in: never a machine path. */
+function evidenceFolder(ctx: Ctx): string {
+  return relative(ctx.cwd, resolve(ctx.cwd, ctx.evRel)).split(sep).join('/');
+}
+
 export async function missionText(ctx: Ctx): Promise<string | undefined> {
   const file = ctx.intake.config.mission_context;
   if (!file) return undefined;
@@ -114,7 +127,7 @@ export async function prepareCapsule(ctx: Ctx, n: number): Promise<{ capsule: Ca
     protectedPaths: plan.protected,
     R_p: plan.R_p,
     residualMetric: plan.residual.metric,
-    evidenceDir: ctx.evRel,
+    evidenceDir: evidenceFolder(ctx),
     mission: await missionText(ctx),
   });
   return { capsule, prompt };

@@ -3,7 +3,7 @@
 // The rendered prompt follows the DEGA prompt contract (docs/glossary.md): evidence snapshot, blocker
 // class, one bounded objective, non-goals, commands, done criteria, response contract.
 import { canonicalJson } from '../common/canonical.js';
-import { COMPACTION_LIMIT_TOKENS, countTokens } from './agents-md.js';
+import { COMPACTION_LIMIT_TOKENS, overTokenLimit } from './agents-md.js';
 
 export interface ArtifactLink {
   path: string;
@@ -82,7 +82,7 @@ const TIMESTAMP = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?/;
 /**
  * Problems that make a capsule unfit to send (CONTEXT_BLEED_BETWEEN_ITERATIONS): a missing field,
  * a host path, a timestamp, a reference to a conversation the agent never saw, learnings over the
- * limit without a [COMPACTION] line.
+ * token limit.
  */
 export function capsuleProblems(capsule: unknown, hostPaths: readonly string[], configText = ''): string[] {
   const problems: string[] = [];
@@ -105,11 +105,10 @@ export function capsuleProblems(capsule: unknown, hostPaths: readonly string[], 
   if (stamp) problems.push(`timestamp ${JSON.stringify(stamp[0])}`);
   if (CONVERSATION_REFERENCE.test(text))
     problems.push(`reference to an earlier conversation without an artifact link: ${JSON.stringify(CONVERSATION_REFERENCE.exec(text)![0])}`);
-  if (typeof c.accumulated_learnings === 'string' && !c.accumulated_learnings.includes('[COMPACTION]')) {
-    // Below 4 characters a token the text cannot reach the limit: only then count exactly.
-    const t = c.accumulated_learnings.length > COMPACTION_LIMIT_TOKENS * 4 ? countTokens(c.accumulated_learnings) : 0;
-    if (t > COMPACTION_LIMIT_TOKENS) problems.push(`accumulated_learnings has ${t} tokens without a [COMPACTION] line`);
-  }
+  // Counted in tokens, not characters (a hex digest is about two characters a token), and bounded
+  // with or without a [COMPACTION] line: compaction exists to stay within it (docs/glossary.md "Compaction").
+  if (typeof c.accumulated_learnings === 'string' && overTokenLimit(c.accumulated_learnings))
+    problems.push(`accumulated_learnings has more than ${COMPACTION_LIMIT_TOKENS} tokens`);
   return problems;
 }
 

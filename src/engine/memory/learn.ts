@@ -27,6 +27,8 @@ export interface LearnInput {
   stopped: boolean;
   empty: boolean;
   residualError: string | null;
+  /** The strictly increasing residuals that make the iteration DIVERGED, or null. */
+  diverging: string | null;
   verdict: VerdictState | null;
   criticReverted: string[];
   detour: ProgressState['detour'];
@@ -56,11 +58,20 @@ export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts
       );
   }
   if (x.collected.diff) fact(succeeded, 'A', 'diff', `${x.collected.diffFiles} file(s) changed — ${ctx.ev.link(`${iterDir(n)}/diff.patch`)}`);
+  // A measurement that moved is a Lane B learning either way; only a fall is a success (N.2).
   if (x.residual && x.previousResidual && !x.residual.eq(x.previousResidual))
-    fact(succeeded, 'B', 'residual', `residual ${dstr(x.previousResidual)} → ${dstr(x.residual)} (${plan.residual.metric})`);
+    fact(
+      x.residual.lt(x.previousResidual) ? succeeded : failed,
+      'B',
+      'residual',
+      `residual ${x.residual.lt(x.previousResidual) ? '' : 'rose '}${dstr(x.previousResidual)} → ${dstr(x.residual)} (${plan.residual.metric})`,
+    );
   const prevDist = state.last_northstar?.total_distance ?? null;
-  if (x.ns.total_distance && prevDist && x.ns.total_distance !== prevDist)
-    fact(succeeded, 'B', 'northstar', `northstar distance ${prevDist} → ${x.ns.total_distance}`);
+  if (x.ns.total_distance && prevDist && !new Decimal(x.ns.total_distance).eq(prevDist)) {
+    const fell = new Decimal(x.ns.total_distance).lt(prevDist);
+    fact(fell ? succeeded : failed, 'B', 'northstar', `northstar distance ${fell ? '' : 'rose '}${prevDist} → ${x.ns.total_distance}`);
+  }
+  if (x.diverging) fact(failed, 'A', 'divergence', `DIVERGENCE: residuals increasing 3 consecutive iterations (${x.diverging})`);
   if (x.guardrail) fact(failed, 'A', 'guardrail', `GUARDRAIL: ${x.guardrail}`);
   if (x.empty) fact(failed, 'A', 'empty', 'Iteration produced no artifacts (no change, no report): EVIDENCE_INCOMPLETE');
   const ar = x.agent.result;
@@ -69,8 +80,9 @@ export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts
   else if (x.stopped) fact(failed, 'A', 'agent-stopped', `agent stopped by backpressure: ${x.agent.backpressure}`);
   else if (ar.exitCode !== 0)
     fact(failed, 'A', `agent-exit:${ar.exitCode}`, `agent exited ${ar.exitCode ?? ar.signal} — ${ctx.ev.link(`${iterDir(n)}/agent.log`)}`);
-  if (x.residualError) fact(failed, 'A', 'residual-error', `residual unavailable: ${x.residualError}`);
-  if (report.state === 'malformed') fact(failed, 'A', 'report-malformed', `agent report malformed (${report.error})`);
+  // Both quote output the loop did not write (a command's last line, the report's JSON): data.
+  if (x.residualError) fact(failed, 'A', 'residual-error', `residual unavailable: ${sanitizeAgentText(x.residualError, ctx.hostPaths)}`);
+  if (report.state === 'malformed') fact(failed, 'A', 'report-malformed', `agent report malformed (${sanitizeAgentText(report.error, ctx.hostPaths)})`);
   for (const t of sanitizeList(r.failures, ctx.hostPaths)) fact(failed, 'C', `c:${t}`, t);
   for (const c of x.checks.filter((k) => k.reused_from_iteration !== null))
     fact(succeeded, 'A', `reused:${c.id}`, `criterion ${c.id} passed before on unchanged inputs (reused, not re-run) — ${c.evidence}`);
@@ -111,6 +123,11 @@ export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts
   const direction: Direction = !x.residual || !prev || x.residual.eq(prev) ? 'STABLE' : x.residual.lt(prev) ? 'IMPROVING' : 'DIVERGING';
   const nsDelta = x.ns.total_distance && prevDist ? dstr(new Decimal(x.ns.total_distance).minus(prevDist)) : null;
   const rp = plan.R_p;
+  // Σ: the invariants carried across iterations — guardrails, and non-increasing residuals.
+  const broken = [
+    x.guardrail,
+    x.diverging ? `Σ-symmetry broken: ${x.diverging}` : x.residual && prev?.lt(x.residual) ? `residual rose ${dstr(prev)} → ${dstr(x.residual)}` : null,
+  ].filter((b) => b !== null);
   const artifacts = x.collected.artifacts;
   const entry: Entry = {
     iteration: n,
@@ -129,7 +146,7 @@ export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts
     open_questions: open,
     gbb: {
       Z: `${iterDir(n)}/cnf_capsule.json#${ctx.ev.entry(`${iterDir(n)}/cnf_capsule.json`)!.sha256}`,
-      Sigma: x.guardrail ? `false (${x.guardrail})` : direction === 'DIVERGING' ? 'true (residual rose: divergence watch)' : 'true',
+      Sigma: broken.length ? `false (${broken.join('; ')})` : 'true',
       tau: [...artifacts.map((a) => a.path), `${iterDir(n)}/certificate.json`].join(', '),
       Gc: 'see glow.json agents_md_size_delta_lines',
       iota: String((x.collected.diff ? 1 : 0) + (report.state !== 'absent' ? 1 : 0)),
