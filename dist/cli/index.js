@@ -29830,6 +29830,55 @@ class ConfigError extends PhucError {
     }
 }
 
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./src/engine/os/tree-file.ts
+// Reading what the agent could have planted. The loop reads the work tree as root: a path there may
+// be a link to any file of the machine, a FIFO that blocks an open() for ever, or a device. Every
+// read of such a path goes through here: never through a link, never blocking, never more than asked.
+
+
+/**
+ * A regular file's bytes (at most `maxBytes`), opened with O_NOFOLLOW (a link at the final name is
+ * refused) and O_NONBLOCK (a FIFO does not hang the open); anything else is refused with why.
+ */
+async function openRegular(path, maxBytes = Infinity) {
+    let fh;
+    try {
+        fh = await (0,promises_namespaceObject.open)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    }
+    catch (e) {
+        const code = e.code;
+        return { refused: code === 'ELOOP' ? 'it is a symbolic link' : code === 'ENOENT' ? 'it does not exist' : `it cannot be opened (${code})` };
+    }
+    try {
+        const stat = await fh.stat();
+        if (!stat.isFile())
+            return { refused: 'it is not a regular file' };
+        if (stat.size > maxBytes)
+            return { refused: `it is larger than ${maxBytes} bytes` };
+        return { data: await fh.readFile(), stat };
+    }
+    finally {
+        await fh.close();
+    }
+}
+/** A regular file's bytes, or null for anything else (absent, a link, a FIFO, too large). */
+async function readRegular(path, maxBytes = Infinity) {
+    const r = await openRegular(path, maxBytes);
+    return 'data' in r ? r.data : null;
+}
+/**
+ * A work-tree path as git sees it: a link's target text (what git commits for it, never what it
+ * points to), a regular file's bytes; null when absent or neither (git ignores FIFOs and devices).
+ */
+async function readAsGit(path) {
+    const st = await (0,promises_namespaceObject.lstat)(path).catch(() => null);
+    if (st?.isSymbolicLink())
+        return Buffer.from(await (0,promises_namespaceObject.readlink)(path).catch(() => ''));
+    return st?.isFile() ? readRegular(path) : null;
+}
+
 ;// CONCATENATED MODULE: ./src/engine/config/config.ts
 // phuc-loop.yml (SPEC §3): parsed once with zod into a typed config. Every error names the field,
 // the value found and what is allowed; nothing the loop's guarantees rest on is defaulted silently
@@ -30071,14 +30120,10 @@ function parseConfig(text, file = 'phuc-loop.yml') {
     return result.data;
 }
 async function loadConfig(path, displayName) {
-    let text;
-    try {
-        text = await (0,promises_namespaceObject.readFile)(path, 'utf8');
-    }
-    catch {
-        throw new ConfigError(displayName, [{ field: '', message: 'not found (run `phuc-loop init` to write one)' }]);
-    }
-    return parseConfig(text, displayName);
+    const data = await readRegular(path);
+    if (data === null)
+        throw new ConfigError(displayName, [{ field: '', message: 'not found as a regular file (run `phuc-loop init` to write one)' }]);
+    return parseConfig(data.toString('utf8'), displayName);
 }
 /** JSON Schema of the config for editors, generated from the zod schema. */
 function configJsonSchema() {
@@ -30168,8 +30213,6 @@ const EXIT_CODES = {
 
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
 var picomatch = __nccwpck_require__(4006);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
@@ -31389,6 +31432,1385 @@ async function firstStop(sources) {
     return null;
 }
 
+;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/error.js
+/*!
+ * Copyright (c) Squirrel Chat et al., All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions are met:
+ *
+ * 1. Redistributions of source code must retain the above copyright notice, this
+ *    list of conditions and the following disclaimer.
+ * 2. Redistributions in binary form must reproduce the above copyright notice,
+ *    this list of conditions and the following disclaimer in the
+ *    documentation and/or other materials provided with the distribution.
+ * 3. Neither the name of the copyright holder nor the names of its contributors
+ *    may be used to endorse or promote products derived from this software without
+ *    specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
+ * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
+ * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
+ * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
+ * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+ * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+ * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
+ * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
+ * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ */
+function getLineColFromPtr(string, ptr) {
+    let lines = string.slice(0, ptr).split(/\r?\n/);
+    return [lines.length, lines.pop().length + 1];
+}
+function makeCodeBlock(string, line, column) {
+    let lines = string.split(/\r?\n/);
+    let codeblock = '';
+    let numberLen = (Math.log10(line + 1) | 0) + 1;
+    for (let i = line - 1; i <= line + 1; i++) {
+        let l = lines[i - 1];
+        if (!l)
+            continue;
+        codeblock += i.toString().padEnd(numberLen, ' ');
+        codeblock += ':  ';
+        codeblock += l;
+        codeblock += '\n';
+        if (i === line) {
+            codeblock += ' '.repeat(numberLen + column + 2);
+            codeblock += '^\n';
+        }
+    }
+    return codeblock;
+}
+class TomlError extends Error {
+    line;
+    column;
+    codeblock;
+    constructor(message, options) {
+        const [line, column] = getLineColFromPtr(options.toml, options.ptr);
+        const codeblock = makeCodeBlock(options.toml, line, column);
+        super(`Invalid TOML document: ${message}\n\n${codeblock}`, options);
+        this.line = line;
+        this.column = column;
+        this.codeblock = codeblock;
+    }
+    /** @internal */
+    static x(message, ctx, ptr) {
+        throw new TomlError(message, { toml: ctx.s, ptr: ptr ?? ctx.p });
+    }
+}
+
+;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/primitive.js
+/*!
+ * Copyright (c) Squirrel Chat et al., All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions are met:
+ *
+ * 1. Redistributions of source code must retain the above copyright notice, this
+ *    list of conditions and the following disclaimer.
+ * 2. Redistributions in binary form must reproduce the above copyright notice,
+ *    this list of conditions and the following disclaimer in the
+ *    documentation and/or other materials provided with the distribution.
+ * 3. Neither the name of the copyright holder nor the names of its contributors
+ *    may be used to endorse or promote products derived from this software without
+ *    specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
+ * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
+ * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
+ * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
+ * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+ * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+ * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
+ * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
+ * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ */
+
+/** @internal */
+function parseString(ctx) {
+    let startPtr = ctx.p;
+    let c = ctx.s.charCodeAt(ctx.p++);
+    let first = c;
+    let isLiteral = c === 0x27; /* ' */
+    let isMultiline = c === ctx.s.charCodeAt(ctx.p) && c === ctx.s.charCodeAt(ctx.p + 1);
+    if (isMultiline) {
+        // Trim initial newline
+        if ((c = ctx.s.charCodeAt(ctx.p += 2)) === 0xa /* \n */)
+            ctx.p++;
+        else if (c === 0xd /* \r */ && ctx.s.charCodeAt(ctx.p + 1) === 0xa /* \n */)
+            ctx.p += 2;
+    }
+    // For the record: it is not worth it to use a fast-path for literal strings using `indexOf`.
+    // Doing a char-by-char iteration ends up dispatching less instructions, for the same wall-clock runtime.
+    let parsed = '';
+    let sliceStart = ctx.p;
+    // states:
+    //   0 - decoding
+    //   1 - decoding escape
+    //   2 - whitespace escape (no newline encountered yet, must fail on non-whitespace)
+    //   3 - whitespace escape (newline encountered, allowed to transition back to normal decode)
+    let state = 0;
+    for (; ctx.p < ctx.s.length; ctx.p++) {
+        c = ctx.s.charCodeAt(ctx.p);
+        // Deal with newlines first, since that simplifies control character checking and handling across all states
+        if (isMultiline && (c === 0xa /* \n */ || (c === 0xd /* \r */ && ctx.s.charCodeAt(ctx.p + 1) === 0xa /* \n */))) {
+            state = state && 3;
+        }
+        // Control characters are banned in TOML, so we throw an error if we encounter them
+        else if ((c < 0x20 && c !== 0x9 /* \t */) || c === 0x7f) {
+            TomlError.x('control characters are not allowed in strings', ctx);
+        }
+        // The string might terminate while we're parsing through a newline escape.
+        // It must have encountered a newline; otherwise, it'll simply fail in another branch.
+        else if ((!state || state === 3) && c === first && (!isMultiline || (ctx.s.charCodeAt(ctx.p + 1) === first && ctx.s.charCodeAt(ctx.p + 2) === first))) {
+            if (isMultiline) {
+                // If the string ends with 4-5 quotes, then the first 1-2 are part of the string
+                if (ctx.s.charCodeAt(ctx.p + 3) === first)
+                    ctx.p++;
+                if (ctx.s.charCodeAt(ctx.p + 3) === first)
+                    ctx.p++;
+            }
+            // If we're in a newline escape still, then there's nothing to add.
+            if (!state) {
+                // Avoid a useless concat operation if the string can be used as-is.
+                let s = ctx.s.slice(sliceStart, ctx.p);
+                parsed = parsed ? parsed + s : s;
+            }
+            ctx.p += isMultiline ? 3 : 1;
+            return parsed;
+        }
+        // Baseline state; keep moving forward unless an escape sequence starts
+        else if (!state) {
+            if (!isLiteral && c === 0x5c /* \ */) {
+                parsed += ctx.s.slice(sliceStart, (sliceStart = ctx.p));
+                state = 1;
+            }
+        }
+        else if (state === 1) {
+            if (c === 0x78 /* x */ || c === 0x75 /* u */ || c === 0x55 /* U */) { // Unicode escape
+                let errPtr = ctx.p++ - 1;
+                let value = 0;
+                let len = c === 0x78 /* x */ ? 2 : c === 0x75 /* u */ ? 4 : 8;
+                for (let j = 0; j < len; j++, ctx.p++) {
+                    let hex = ctx.s.charCodeAt(ctx.p);
+                    let digit = 
+                    /* 0-9 */ hex >= 0x30 && hex <= 0x39 ? hex - 0x30 :
+                        /* A-F */ hex >= 0x41 && hex <= 0x46 ? hex - 0x41 + 10 :
+                            /* a-f */ hex >= 0x61 && hex <= 0x66 ? hex - 0x61 + 10 : -1;
+                    if (digit < 0)
+                        TomlError.x('invalid non-hex character in unicode escape', ctx);
+                    value = (value << 4) | digit;
+                }
+                // Because JS does bitwise on signed 32bit integers, all 0xfzzzzzzz values are actually seen as negative
+                if (value < 0 || value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff)) {
+                    TomlError.x('invalid unicode escape', ctx, errPtr);
+                }
+                parsed += String.fromCodePoint(value);
+                sliceStart = ctx.p--;
+                state = 0;
+            }
+            // Newline escape sequence. We only need to care about spaces and tabs; newlines are dealt with earlier
+            else if (isMultiline && (c === 0x20 || c === 0x9 /* \t */)) {
+                state = 2;
+            }
+            // Basic escape sequence
+            else {
+                if (c === 0x62 /* b */)
+                    parsed += '\b';
+                else if (c === 0x74 /* t */)
+                    parsed += '\t';
+                else if (c === 0x6e /* n */)
+                    parsed += '\n';
+                else if (c === 0x66 /* f */)
+                    parsed += '\f';
+                else if (c === 0x72 /* r */)
+                    parsed += '\r';
+                else if (c === 0x65 /* e */)
+                    parsed += '\x1b';
+                else if (c === 0x22 /* " */)
+                    parsed += '"';
+                else if (c === 0x5c /* \ */)
+                    parsed += '\\';
+                else
+                    TomlError.x('unrecognised escape sequence', ctx);
+                sliceStart = ctx.p + 1;
+                state = 0;
+            }
+        }
+        // Newline escape continuation: keep moving forward until the first non-whitespace char
+        else if (c !== 0x20 && c !== 0x9 /* \t */) {
+            if (state === 2)
+                TomlError.x('invalid escape: only line-ending whitespace may be escaped', ctx, sliceStart);
+            // State cannot be zero, or we'd have branched earlier already.
+            // If it's a backslash, immediately transition to the escape state so it can be processed.
+            state = !isLiteral && c === 0x5c /* \ */ ? 1 : 0;
+            sliceStart = ctx.p;
+        }
+    }
+    TomlError.x('unfinished string', ctx, startPtr);
+}
+
+;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/date.js
+/*!
+ * Copyright (c) Squirrel Chat et al., All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions are met:
+ *
+ * 1. Redistributions of source code must retain the above copyright notice, this
+ *    list of conditions and the following disclaimer.
+ * 2. Redistributions in binary form must reproduce the above copyright notice,
+ *    this list of conditions and the following disclaimer in the
+ *    documentation and/or other materials provided with the distribution.
+ * 3. Neither the name of the copyright holder nor the names of its contributors
+ *    may be used to endorse or promote products derived from this software without
+ *    specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
+ * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
+ * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
+ * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
+ * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+ * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+ * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
+ * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
+ * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ */
+let DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})?[Tt ]?(?:(\d{2}):\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|z|[-+]\d{2}:\d{2})?$/i;
+class TomlDate extends Date {
+    #hasDate = false;
+    #hasTime = false;
+    #offset = null;
+    constructor(date, fasttype, unsafeDelim) {
+        let hasDate = true;
+        let hasTime = true;
+        let offset = 'Z';
+        let c;
+        if (typeof date === 'string') {
+            if (fasttype)
+                prep: {
+                    // Date-time
+                    if (fasttype < 3) {
+                        if (+date.slice(11, 13) > 23) {
+                            date = '';
+                            break prep;
+                        }
+                        // Local
+                        if (fasttype === 2) {
+                            offset = null;
+                            date += 'Z';
+                        }
+                        // Offset; keep track of offset if not Z
+                        else if ((c = date.charCodeAt(date.length - 1)) !== 0x5a /* Z */ && c !== 0x7a /* z */) {
+                            offset = date.slice(date.length - 6);
+                        }
+                        if (unsafeDelim)
+                            date = date.slice(0, 10) + 'T' + date.slice(11);
+                    }
+                    // Time
+                    else if (fasttype === 4) {
+                        date = +date.slice(0, 2) > 23 ? '' : `0000-01-01T${date}Z`;
+                    }
+                    hasDate = fasttype !== 4;
+                    hasTime = fasttype !== 3;
+                }
+            else {
+                let match = date.match(DATE_TIME_RE);
+                if (match) {
+                    if (!match[1]) {
+                        hasDate = false;
+                        date = `0000-01-01T${date}`;
+                    }
+                    hasTime = !!match[2];
+                    // Make sure to use T instead of a space. Breaks in case of extreme values otherwise.
+                    hasTime && date[10] === ' ' && (date = date.replace(' ', 'T'));
+                    // Do not allow rollover hours.
+                    if (match[2] && +match[2] > 23) {
+                        date = '';
+                    }
+                    else {
+                        offset = match[3] || null;
+                        if (!offset && hasTime)
+                            date += 'Z';
+                    }
+                }
+                else {
+                    date = '';
+                }
+            }
+        }
+        super(date);
+        if (!isNaN(this.getTime())) {
+            this.#hasDate = hasDate;
+            this.#hasTime = hasTime;
+            this.#offset = offset;
+        }
+    }
+    isDateTime() {
+        return this.#hasDate && this.#hasTime;
+    }
+    isLocal() {
+        return !this.#hasDate || !this.#hasTime || !this.#offset;
+    }
+    isDate() {
+        return this.#hasDate && !this.#hasTime;
+    }
+    isTime() {
+        return this.#hasTime && !this.#hasDate;
+    }
+    isValid() {
+        return this.#hasDate || this.#hasTime;
+    }
+    toISOString() {
+        let iso = super.toISOString();
+        // Local Date
+        if (this.isDate())
+            return iso.slice(0, 10);
+        // Local Time
+        if (this.isTime())
+            return iso.slice(11, 23);
+        // Local DateTime
+        if (this.#offset === null)
+            return iso.slice(0, -1);
+        // Offset DateTime
+        if (this.#offset === 'Z' || this.#offset === 'z')
+            return iso;
+        // This part is quite annoying: JS strips the original timezone from the ISO string representation
+        // Instead of using a "modified" date and "Z", we restore the representation "as authored"
+        let offset = (+(this.#offset.slice(1, 3)) * 60) + +(this.#offset.slice(4, 6));
+        offset = this.#offset[0] === '-' ? offset : -offset;
+        let offsetDate = new Date(this.getTime() - (offset * 60e3));
+        return offsetDate.toISOString().slice(0, -1) + this.#offset;
+    }
+    static wrapAsOffsetDateTime(jsDate, offset = 'Z') {
+        let date = new TomlDate(jsDate);
+        date.#offset = offset;
+        return date;
+    }
+    static wrapAsLocalDateTime(jsDate) {
+        let date = new TomlDate(jsDate);
+        date.#offset = null;
+        return date;
+    }
+    static wrapAsLocalDate(jsDate) {
+        let date = new TomlDate(jsDate);
+        date.#hasTime = false;
+        date.#offset = null;
+        return date;
+    }
+    static wrapAsLocalTime(jsDate) {
+        let date = new TomlDate(jsDate);
+        date.#hasDate = false;
+        date.#offset = null;
+        return date;
+    }
+}
+
+;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/extract.js
+/*!
+ * Copyright (c) Squirrel Chat et al., All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions are met:
+ *
+ * 1. Redistributions of source code must retain the above copyright notice, this
+ *    list of conditions and the following disclaimer.
+ * 2. Redistributions in binary form must reproduce the above copyright notice,
+ *    this list of conditions and the following disclaimer in the
+ *    documentation and/or other materials provided with the distribution.
+ * 3. Neither the name of the copyright holder nor the names of its contributors
+ *    may be used to endorse or promote products derived from this software without
+ *    specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
+ * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
+ * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
+ * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
+ * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+ * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+ * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
+ * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
+ * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ */
+
+
+
+
+function isDigit(char, base = 10) {
+    return base === 16
+        ? (char > 0x2f && char < 0x3a) || (char > 0x40 && char < 0x47) || (char > 0x60 && char < 0x67)
+        : (char > 0x2f && char < 0x30 + base);
+}
+function isEndOfValue(char, delim) {
+    // Whitespace -- we're permissive on `\r` for performance; it'll be dealt with later anyway
+    return char === 0x20 || char === 0x9 /* \t */ || char === 0xa /* \n */ || char === 0xd /* \r */ ||
+        // Structure end or next value delimiter
+        (delim && (char === delim || char === 0x2c /* , */)) ||
+        // Comment
+        char === 0x23; /* # */
+}
+/** @internal */
+function extractValue(ctx, end) {
+    let errPtr = ctx.p;
+    let c = ctx.s.charCodeAt(ctx.p);
+    // Structs
+    if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+        ctx.d-- || TomlError.x('document contains excessively nested structures. aborting.', ctx);
+        let value = c === 0x5b /* [ */
+            ? parseArray(ctx)
+            : parseInlineTable(ctx);
+        ctx.d++;
+        return value;
+    }
+    // Strings
+    if (c === 0x22 /* " */ || c === 0x27 /* ' */) {
+        return parseString(ctx);
+    }
+    // Booleans
+    // We can fast-path because the first character is enough to know the only possible value
+    if (c === 0x74 /* t */) { // Only possible valid value is `true`
+        if (ctx.s.charCodeAt(++ctx.p) !== 0x72 || ctx.s.charCodeAt(++ctx.p) !== 0x75 || ctx.s.charCodeAt(++ctx.p) !== 0x65)
+            TomlError.x('invalid value', ctx, errPtr);
+        return ctx.p++, true;
+    }
+    if (c === 0x66 /* f */) { // Only possible valid value is `false`
+        if (ctx.s.charCodeAt(++ctx.p) !== 0x61 || ctx.s.charCodeAt(++ctx.p) !== 0x6c || ctx.s.charCodeAt(++ctx.p) !== 0x73 || ctx.s.charCodeAt(++ctx.p) !== 0x65)
+            TomlError.x('invalid value', ctx, errPtr);
+        return ctx.p++, false;
+    }
+    if (c === 0x2b /* + */ || c === 0x2d /* - */) {
+        return parseNumber(ctx, ctx.p, ctx.s.charCodeAt(++ctx.p), 0x2c - c, end);
+    }
+    // Rough heuristic, but `parseDate` falls back to number parsing if it's a false positive.
+    // e.g.: `a = 1\n-------------- = 1` would match this heuristic, but gracefully fallback to numbers.
+    if (ctx.s.charCodeAt(ctx.p + 4) === 0x2d /* - */ && ctx.s.charCodeAt(ctx.p + 7) === 0x2d /* - */) {
+        return parseDate(ctx, c, end);
+    }
+    // Same logic as above; `parseTime` falls back to number parsing if it's a false positive.
+    if (ctx.s.charCodeAt(ctx.p + 2) === 0x3a /* : */) {
+        return parseTime(ctx, c, end);
+    }
+    return parseNumber(ctx, ctx.p, c, 0, end);
+}
+// State:
+// 0: init
+// 1: integer
+// 2: fractional dot
+// 3: fractional
+// 4: exponent letter
+// 5: exponent
+// 6: exponent sign
+// 7: exponent with sign
+// >9: underscore; see below
+//     -> 12: was integer
+//     -> 14: was fractional
+//     -> 16: was exponent
+// states 2-5, 14, 16 are ONLY permitted iif base === 10
+function parseNumber(ctx, startPtr, startChr, sign, endChr) {
+    let c = startChr;
+    let state = 0;
+    let hasUnderscores = false;
+    // (+/-)inf
+    if (c === 0x69 /* i */) {
+        if (ctx.s.charCodeAt(++ctx.p) !== 0x6e || ctx.s.charCodeAt(++ctx.p) !== 0x66)
+            TomlError.x('invalid value', ctx, startPtr);
+        return ctx.p++, (sign || 1) / 0;
+    }
+    // (+/-)nan
+    if (c === 0x6e /* n */) {
+        if (ctx.s.charCodeAt(++ctx.p) !== 0x61 || ctx.s.charCodeAt(++ctx.p) !== 0x6e)
+            TomlError.x('invalid value', ctx, startPtr);
+        return ctx.p++, NaN;
+    }
+    // Leading zero
+    // Only allowed cases: `0<EOV>`, `0.(...)`, `0e(...)`, `0x(...)`, `0b(...)`, `0o(...)`
+    // FWIW, `0e(...)` is a stupid case, but it's not banned per-se so we have to parse it
+    if (c === 0x30 /* 0 */) {
+        if (++ctx.p >= ctx.s.length || isEndOfValue(c = ctx.s.charCodeAt(ctx.p), endChr))
+            return ctx.bi === true ? 0n : 0; // note: conveniently deals with `-0`
+        if (!sign) {
+            if (c === 0x78 /* x */)
+                return parseIntegerBaseN(ctx, startPtr, 16, endChr);
+            else if (c === 0x62 /* b */)
+                return parseIntegerBaseN(ctx, startPtr, 2, endChr);
+            else if (c === 0x6f /* o */)
+                return parseIntegerBaseN(ctx, startPtr, 8, endChr);
+        }
+        if (c === 0x2e /* . */)
+            state = 2;
+        else if (c === 0x65 /* e */ || c === 0x45 /* E */)
+            state = 4;
+        else
+            TomlError.x('illegal leading zero', ctx, startPtr);
+    }
+    // If the 1st char is not a digit by now, then it's not a valid TOML value at all
+    else if (!isDigit(c))
+        TomlError.x('invalid value', ctx, startPtr);
+    while (++ctx.p < ctx.s.length && (c = ctx.s.charCodeAt(ctx.p), !isEndOfValue(c, endChr))) {
+        if (!state)
+            state = 1; // Detects single-digit numbers we can use a fast parse path for
+        // The way the states are numbered is not random: underscores are always permitted in odd-numbered states and
+        // never permitted in even-numbered ones.
+        if (c === 0x5f /* _ */) {
+            if (!(state & 1))
+                TomlError.x('illegal underscore', ctx);
+            state += 11; // 11 is a marker that makes the state even and greater than 9; see the numbering + rationale above
+            hasUnderscores = true;
+        }
+        // Transition to fractional part.
+        else if (state === 1 && c === 0x2e /* . */)
+            state = 2;
+        // Transition to exponent part.
+        else if ((state === 1 || state === 3) && (c === 0x65 /* e */ || c === 0x45 /* E */))
+            state = 4;
+        // + and - are permitted in state 4 only (handled before entering the function for state 0)
+        else if (state === 4 && (c === 0x2b /* + */ || c === 0x2d /* - */)) {
+            state = 6;
+        }
+        // All special cases have been handled; only digits are allowed here
+        else if (!isDigit(c))
+            TomlError.x(`illegal character in numeric literal`, ctx);
+        // Clear state flags
+        else if (state > 9)
+            state -= 11;
+        else if (!(state & 1))
+            state++;
+    }
+    // Single-char number; we can fast-path these very easily.
+    if (!state) {
+        let val = (startChr - 0x30 /* 0 */) * (sign || 1);
+        return ctx.bi === true ? BigInt(val) : val;
+    }
+    // Even-numbered states absolutely require a digit next; not even end of value is permitted
+    if (!(state & 1))
+        TomlError.x('unfinished numeric value', ctx, startPtr);
+    let str = ctx.s.slice(startPtr, ctx.p);
+    if (hasUnderscores)
+        str = str.replaceAll('_', ''); // perf: replaceAll 1.25x faster than replace with a regex
+    return state > 1
+        ? parseFloat(str)
+        : parseInteger(ctx, str, 10, startPtr);
+}
+function parseIntegerBaseN(ctx, startPtr, base, endChr) {
+    let c, underscore = 1;
+    while (++ctx.p < ctx.s.length && (c = ctx.s.charCodeAt(ctx.p), !isEndOfValue(c, endChr))) {
+        if (c === 0x5f /* _ */) {
+            if (underscore & 1)
+                TomlError.x('illegal underscore', ctx);
+            underscore = 3;
+        }
+        // We only need to check if the number is a valid digit, nothing else is permitted
+        else if (!isDigit(c, base))
+            TomlError.x(`illegal character in numeric literal`, ctx);
+        // Clear underscore flag
+        else if (underscore & 1)
+            underscore--;
+    }
+    // Trailing underscore is not allowed
+    if (underscore & 1)
+        TomlError.x('unfinished numeric value', ctx);
+    let str = ctx.s.slice(startPtr + 2, ctx.p);
+    if (underscore)
+        str = str.replaceAll('_', ''); // perf: replaceAll 1.25x faster than replace with a regex
+    return parseInteger(ctx, str, base, startPtr);
+}
+function parseInteger(ctx, str, base, startPtr) {
+    if (ctx.bi !== true)
+        int: {
+            let val = parseInt(str, base);
+            if (!Number.isSafeInteger(val)) {
+                if (ctx.bi)
+                    break int;
+                TomlError.x('integer value cannot be represented losslessly', ctx, startPtr);
+            }
+            return val;
+        }
+    return base === 10 ? BigInt(str) : BigInt((base === 2 ? '0b' : base === 8 ? '0o' : '0x') + str);
+}
+function parseDate(ctx, c, endChr) {
+    let startPtr = ctx.p++, unsafeSeparator;
+    if (!isDigit(c) ||
+        !isDigit(ctx.s.charCodeAt(ctx.p++)) ||
+        !isDigit(ctx.s.charCodeAt(ctx.p++)) ||
+        !isDigit(ctx.s.charCodeAt(ctx.p++))) {
+        return parseNumber(ctx, ctx.p = startPtr, c, 0, endChr);
+    }
+    ctx.p += 5;
+    if (!isDigit(ctx.s.charCodeAt(ctx.p++)))
+        TomlError.x('invalid date-time: date part is malformed', ctx, startPtr);
+    if (ctx.p >= ctx.s.length || (((c = ctx.s.charCodeAt(ctx.p)) !== 0x20 || (unsafeSeparator = true, !isDigit(ctx.s.charCodeAt(ctx.p + 1)))) && c !== 0x54 /* T */ && c !== 0x74 /* t */)) {
+        let t = ctx.s.slice(startPtr, ctx.p);
+        return readDate(ctx, t, 3, false, startPtr);
+    }
+    if (ctx.s.charCodeAt(ctx.p += 3) !== 0x3a /* : */)
+        TomlError.x('invalid date-time: time part is malformed', ctx, startPtr);
+    if (ctx.s.charCodeAt(ctx.p += 3) === 0x3a /* : */)
+        ctx.p += 3;
+    if (ctx.s.charCodeAt(ctx.p) === 0x2e /* . */)
+        while (isDigit(ctx.s.charCodeAt(++ctx.p)))
+            ;
+    if (c = ctx.s.charCodeAt(ctx.p)) {
+        if (c === 0x5a /* Z */ || c === 0x7a /* z */) {
+            let t = ctx.s.slice(startPtr, ++ctx.p);
+            return readDate(ctx, t, 1, unsafeSeparator, startPtr, '[+00:00]');
+        }
+        if (c === 0x2b /* + */ || c === 0x2d /* - */) {
+            // Temporal's ZonedDateTime is weird asf when it comes to dealing with traditional offsets...
+            // It's 1.2x faster to allocate a new string to pass to ZDT than use Instant.toZonedDateTimeISO
+            let t = ctx.s.slice(startPtr, ctx.p += 6);
+            return readDate(ctx, t, 1, unsafeSeparator, startPtr, !ctx.ld && ('[' + ctx.s.slice(ctx.p - 6, ctx.p) + ']'));
+        }
+    }
+    let t = ctx.s.slice(startPtr, ctx.p);
+    return readDate(ctx, t, 2, unsafeSeparator, startPtr);
+}
+function parseTime(ctx, c, endChr) {
+    let start = ctx.p;
+    if (!isDigit(c) || !isDigit(ctx.s.charCodeAt(++ctx.p))) {
+        return parseNumber(ctx, --ctx.p, c, 0, endChr);
+    }
+    if (ctx.s.charCodeAt(ctx.p += 4) === 0x3a /* : */)
+        ctx.p += 3;
+    if (ctx.s.charCodeAt(ctx.p) === 0x2e /* . */)
+        while (isDigit(ctx.s.charCodeAt(++ctx.p)))
+            ;
+    let t = ctx.s.slice(start, ctx.p);
+    return readDate(ctx, t, 4, false, start);
+}
+function readDate(ctx, str, type, unsafeDelim, errPtr, temporalSuffix) {
+    if (ctx.ld) {
+        let date = new TomlDate(str, type, unsafeDelim);
+        if (!date.isValid())
+            TomlError.x('invalid date', ctx, errPtr);
+        return date;
+    }
+    try {
+        if (temporalSuffix)
+            str += temporalSuffix;
+        switch (type) {
+            case 1: return Temporal.ZonedDateTime.from(str);
+            case 2: return Temporal.PlainDateTime.from(str);
+            case 3: return Temporal.PlainDate.from(str);
+            case 4: return Temporal.PlainTime.from(str);
+        }
+    }
+    catch (e) {
+        TomlError.x(e instanceof Error ? e.message : '' + e, ctx, errPtr);
+    }
+}
+
+;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/util.js
+/*!
+ * Copyright (c) Squirrel Chat et al., All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions are met:
+ *
+ * 1. Redistributions of source code must retain the above copyright notice, this
+ *    list of conditions and the following disclaimer.
+ * 2. Redistributions in binary form must reproduce the above copyright notice,
+ *    this list of conditions and the following disclaimer in the
+ *    documentation and/or other materials provided with the distribution.
+ * 3. Neither the name of the copyright holder nor the names of its contributors
+ *    may be used to endorse or promote products derived from this software without
+ *    specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
+ * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
+ * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
+ * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
+ * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+ * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+ * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
+ * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
+ * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ */
+
+/** @internal */
+function skipComment(ctx) {
+    for (; ctx.p < ctx.s.length; ctx.p++) {
+        let c = ctx.s.charCodeAt(ctx.p);
+        if (c === 0xa /* \n */)
+            break;
+        if (c === 0xd /* \r */ && ctx.s.charCodeAt(ctx.p + 1) === 0xa /* \n */) {
+            ctx.p++;
+            break;
+        }
+        if ((c < 0x20 && c !== 0x9 /* \t */) || c === 0x7f) {
+            TomlError.x('control characters are not allowed in comments', ctx);
+        }
+    }
+}
+/** @internal */
+function skipVoid(ctx, banNewLines, banComments) {
+    let c;
+    while (ctx.p < ctx.s.length) {
+        while (ctx.p < ctx.s.length && ((c = ctx.s.charCodeAt(ctx.p)) === 0x20 ||
+            c === 0x9 /* \t */ ||
+            (!banNewLines &&
+                (c === 0xa /* \n */ || (c === 0xd /* \r */ && ctx.s.charCodeAt(ctx.p + 1) === 0xa /* \n */)))))
+            ctx.p++;
+        if (banComments || c !== 0x23 /* # */)
+            break;
+        skipComment(ctx);
+    }
+}
+
+;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/struct.js
+/*!
+ * Copyright (c) Squirrel Chat et al., All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions are met:
+ *
+ * 1. Redistributions of source code must retain the above copyright notice, this
+ *    list of conditions and the following disclaimer.
+ * 2. Redistributions in binary form must reproduce the above copyright notice,
+ *    this list of conditions and the following disclaimer in the
+ *    documentation and/or other materials provided with the distribution.
+ * 3. Neither the name of the copyright holder nor the names of its contributors
+ *    may be used to endorse or promote products derived from this software without
+ *    specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
+ * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
+ * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
+ * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
+ * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+ * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+ * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
+ * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
+ * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ */
+
+
+
+
+/** @internal */
+function parseKey(ctx, end = 0x3d /* = */) {
+    // States:
+    // 0: before first char
+    // 1: parsing bare key
+    // 2: after key component
+    let startPtr;
+    let state = 0;
+    let parsed = [];
+    let sliceStart;
+    let c = ctx.s.charCodeAt(startPtr = ctx.p);
+    do {
+        // End of key
+        if (c === end) {
+            if (!state)
+                TomlError.x('unexpected end of key', ctx);
+            if (state === 1)
+                parsed.push(ctx.s.slice(sliceStart, ctx.p));
+            return ctx.p++, parsed;
+        }
+        // Dotted key separator
+        else if (c === 0x2e /* . */) {
+            if (!state)
+                TomlError.x('illegal empty bare key', ctx);
+            if (state === 1)
+                parsed.push(ctx.s.slice(sliceStart, ctx.p));
+            state = 0;
+        }
+        // Quoted key
+        else if (!state && (c === 0x22 /* " */ || c === 0x27 /* ' */)) {
+            if (c === ctx.s.charCodeAt(ctx.p + 1) && c === ctx.s.charCodeAt(ctx.p + 2))
+                TomlError.x('illegal quoted key: multiline strings are not allowed', ctx);
+            parsed.push(parseString(ctx));
+            state = 2;
+            ctx.p--;
+        }
+        // Whitespace; no-op in state 0 and 2, end of bare key in state 1
+        else if (c === 0x20 || c === 0x9 /* \t */) {
+            if (state === 1) {
+                parsed.push(ctx.s.slice(sliceStart, ctx.p));
+                state = 2;
+            }
+        }
+        // If state is post-key, no character is allowed; otherwise ensure it's a bare-key component
+        else if (state === 2 || (c < 0x30 && c !== 0x2d /* - */) || (c > 0x39 && c < 0x41) || (c > 0x5a && c < 0x61 && c !== 0x5f /* _ */) || c > 0x7a) {
+            TomlError.x('illegal character in key', ctx);
+        }
+        // Illegal character
+        else if (!state) {
+            state = 1;
+            sliceStart = ctx.p;
+        }
+    } while (c = ctx.s.charCodeAt(++ctx.p));
+    TomlError.x('incomplete key-value: cannot find end of key', ctx, startPtr);
+}
+/** @internal */
+function parseInlineTable(ctx) {
+    let startPtr = ctx.p++;
+    let res = Object.create(null);
+    let seen = new Set();
+    let c;
+    while (ctx.p < ctx.s.length) {
+        skipVoid(ctx);
+        if ((c = ctx.s.charCodeAt(ctx.p)) === 0x7d /* } */) {
+            ctx.p++;
+            return res;
+        }
+        let k;
+        let t = res;
+        let hasOwn = false;
+        let errPtr = ctx.p;
+        let key = parseKey(ctx);
+        for (let i = 0; i < key.length; i++) {
+            if (i)
+                t = hasOwn ? t[k] : (t[k] = Object.create(null));
+            k = key[i];
+            if ((hasOwn = Object.hasOwn(t, k)) && (typeof t[k] !== 'object' || seen.has(t[k]))) {
+                TomlError.x('trying to redefine an already defined value', ctx, errPtr);
+            }
+            let unsafe = k === '__proto__';
+            if (ctx.uk && (unsafe || k === 'constructor')) {
+                t = ctx.uk !== 1 && TomlError.x('document contains an unsafe property', ctx, errPtr);
+                break;
+            }
+            if (!hasOwn && unsafe) {
+                Object.defineProperty(t, k, { enumerable: true, configurable: true, writable: true });
+            }
+        }
+        if (hasOwn) {
+            TomlError.x('trying to redefine an already defined value', ctx, errPtr);
+        }
+        skipVoid(ctx, true, true);
+        let value = extractValue(ctx, 0x7d /* } */);
+        if (t && typeof (t[k] = value) === 'object')
+            seen.add(value);
+        skipVoid(ctx);
+        if ((c = ctx.s.charCodeAt(ctx.p++)) === 0x7d /* } */) {
+            return res;
+        }
+        if (c !== 0x2c /* , */)
+            TomlError.x('expected comma or end of structure', ctx, ctx.p - 1);
+    }
+    TomlError.x('unfinished table', ctx, startPtr);
+}
+/** @internal */
+function parseArray(ctx) {
+    let startPtr = ctx.p++;
+    let res = [];
+    let c;
+    while (ctx.p < ctx.s.length) {
+        skipVoid(ctx);
+        if ((c = ctx.s.charCodeAt(ctx.p)) === 0x5d /* ] */) {
+            ctx.p++;
+            return res;
+        }
+        res.push(extractValue(ctx, 0x5d /* ] */));
+        skipVoid(ctx);
+        if ((c = ctx.s.charCodeAt(ctx.p++)) === 0x5d /* ] */) {
+            return res;
+        }
+        if (c !== 0x2c /* , */)
+            TomlError.x('expected comma or end of structure', ctx, ctx.p - 1);
+    }
+    TomlError.x('unfinished array', ctx, startPtr);
+}
+
+;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/parse.js
+/*!
+ * Copyright (c) Squirrel Chat et al., All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions are met:
+ *
+ * 1. Redistributions of source code must retain the above copyright notice, this
+ *    list of conditions and the following disclaimer.
+ * 2. Redistributions in binary form must reproduce the above copyright notice,
+ *    this list of conditions and the following disclaimer in the
+ *    documentation and/or other materials provided with the distribution.
+ * 3. Neither the name of the copyright holder nor the names of its contributors
+ *    may be used to endorse or promote products derived from this software without
+ *    specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
+ * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
+ * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
+ * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
+ * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+ * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+ * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
+ * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
+ * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ */
+
+
+
+
+function peekTable(ctx, key, table, meta, type) {
+    let t = table;
+    let m = meta;
+    let k;
+    let hasOwn = false;
+    let state;
+    for (let i = 0; i < key.length; i++) {
+        if (i) {
+            t = hasOwn ? t[k] : (t[k] = Object.create(null));
+            m = (state = m[k]).c;
+            if (type === 0 /* Type.DOTTED */ && (state.t === 1 /* Type.EXPLICIT */ || state.t === 2 /* Type.ARRAY */)) {
+                return null;
+            }
+            if (state.t === 2 /* Type.ARRAY */) {
+                let l = t.length - 1;
+                t = t[l];
+                m = m[l].c;
+            }
+        }
+        k = key[i];
+        if ((hasOwn = Object.hasOwn(t, k)) && m[k]?.t === 0 /* Type.DOTTED */ && m[k]?.d) {
+            return null;
+        }
+        if (!hasOwn) {
+            let unsafe = k === '__proto__';
+            if (ctx.uk && (unsafe || k === 'constructor'))
+                return false;
+            if (unsafe) {
+                Object.defineProperty(t, k, { enumerable: true, configurable: true, writable: true });
+                Object.defineProperty(m, k, { enumerable: true, configurable: true, writable: true });
+            }
+            m[k] = {
+                t: i < key.length - 1 && type === 2 /* Type.ARRAY */
+                    ? 3 /* Type.ARRAY_DOTTED */ : type,
+                d: false,
+                i: 0,
+                c: Object.create(null),
+            };
+        }
+    }
+    state = m[k];
+    if (state.t !== type && !(type === 1 /* Type.EXPLICIT */ && state.t === 3 /* Type.ARRAY_DOTTED */)) {
+        // Bad key type!
+        return null;
+    }
+    if (type === 2 /* Type.ARRAY */) {
+        if (!state.d) {
+            state.d = true;
+            t[k] = [];
+        }
+        t[k].push(t = Object.create(null));
+        state.c[state.i++] = (state = { t: 1 /* Type.EXPLICIT */, d: false, i: 0, c: Object.create(null) });
+    }
+    if (state.d) {
+        // Redefining a table!
+        return null;
+    }
+    state.d = true;
+    if (type === 1 /* Type.EXPLICIT */) {
+        t = hasOwn ? t[k] : (t[k] = Object.create(null));
+    }
+    else if (type === 0 /* Type.DOTTED */ && hasOwn) {
+        return null;
+    }
+    return [k, t, state.c];
+}
+function validateTablePeek(ctx, peek, ptr) {
+    if (peek === null || ctx.uk === 2)
+        TomlError.x(peek === null
+            ? 'trying to redefine an already defined table or value'
+            : 'document contains an unsafe property', ctx, ptr);
+}
+function dist_parse_parse(toml, options = {}) {
+    let ctx = {
+        s: toml,
+        p: 0,
+        d: options.maxDepth ?? 1000,
+        bi: options.integersAsBigInt ?? false,
+        ld: options.useLegacyDate ?? true,
+        uk: options.unsafeKeyBehaviour === 'throw' ? 2 : options.unsafeKeyBehaviour === 'drop' ? 1 : 0,
+    };
+    let res = Object.create(null);
+    let meta = Object.create(null);
+    let tmp;
+    let skipping = false;
+    let tbl = res;
+    let m = meta;
+    // BOM is allowed, skip.
+    // JS is UTF-16, so we have to check for the UTF-16 BOM instead of the UTF-8 BOM sequence!
+    if (toml.charCodeAt(0) === 0xfeff)
+        ctx.p++;
+    skipVoid(ctx);
+    while (ctx.p < toml.length) {
+        if (toml.charCodeAt(ctx.p) === 0x5b /* [ */) {
+            let isTableArray = toml.charCodeAt(++ctx.p) === 0x5b; /* [ */
+            tmp = ctx.p += +isTableArray;
+            skipping = false;
+            let k = parseKey(ctx, 0x5d /* ] */);
+            if (isTableArray) {
+                if (toml.charCodeAt(ctx.p) !== 0x5d /* ] */) {
+                    TomlError.x('expected end of table array declaration', ctx);
+                }
+                ctx.p++;
+            }
+            let p = peekTable(ctx, k, res, meta, isTableArray ? 2 /* Type.ARRAY */ : 1 /* Type.EXPLICIT */);
+            if (!p) {
+                validateTablePeek(ctx, p, tmp);
+                skipping = true;
+            }
+            else {
+                m = p[2];
+                tbl = p[1];
+            }
+        }
+        else {
+            tmp = ctx.p;
+            let k = parseKey(ctx);
+            let p = peekTable(ctx, k, tbl, m, 0 /* Type.DOTTED */);
+            if (!p && !skipping)
+                validateTablePeek(ctx, p, tmp);
+            skipVoid(ctx, true, true);
+            let v = extractValue(ctx, void 0);
+            if (p && !skipping)
+                p[1][p[0]] = v;
+        }
+        skipVoid(ctx, true);
+        if (ctx.p < toml.length && (tmp = toml.charCodeAt(ctx.p)) !== 0xa /* \n */ && (tmp !== 0xd /* \r */ || toml.charCodeAt(ctx.p + 1) !== 0xa /* \n */)) {
+            TomlError.x('each key-value declaration must be followed by an end-of-line', ctx);
+        }
+        skipVoid(ctx);
+    }
+    return res;
+}
+
+;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/stringify.js
+/*!
+ * Copyright (c) Squirrel Chat et al., All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions are met:
+ *
+ * 1. Redistributions of source code must retain the above copyright notice, this
+ *    list of conditions and the following disclaimer.
+ * 2. Redistributions in binary form must reproduce the above copyright notice,
+ *    this list of conditions and the following disclaimer in the
+ *    documentation and/or other materials provided with the distribution.
+ * 3. Neither the name of the copyright holder nor the names of its contributors
+ *    may be used to endorse or promote products derived from this software without
+ *    specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
+ * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
+ * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
+ * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
+ * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+ * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+ * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
+ * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
+ * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ */
+let BARE_KEY = /^[a-z0-9-_]+$/i;
+let HAS_WELLFORMED = !!(''.isWellFormed);
+function extendedTypeOf(obj) {
+    let type = typeof obj;
+    if (type === 'object') {
+        if (Array.isArray(obj))
+            return 'array';
+        if (typeof obj.getUTCDate === 'function' && obj instanceof Date)
+            return 'date';
+        if (globalThis.Temporal) {
+            if (obj.until) {
+                if (obj instanceof Temporal.ZonedDateTime)
+                    return 'temporal/tz+uc';
+                if (obj instanceof Temporal.PlainDateTime || obj instanceof Temporal.PlainDate)
+                    return 'temporal/uc';
+                if (obj instanceof Temporal.PlainTime || obj instanceof Temporal.Instant)
+                    return 'temporal';
+                if (obj instanceof Temporal.PlainYearMonth)
+                    return 'temporal/x';
+            }
+            else if ((obj.toPlainDate && obj instanceof Temporal.PlainMonthDay) ||
+                (obj.negated && obj instanceof Temporal.Duration)) {
+                return 'temporal/x';
+            }
+        }
+    }
+    return type;
+}
+function isArrayOfTables(obj) {
+    for (let i = 0; i < obj.length; i++) {
+        if (extendedTypeOf(obj[i]) !== 'object')
+            return false;
+    }
+    return obj.length != 0;
+}
+function formatWellFormedStringUnchecked(s) {
+    return JSON.stringify(s).replaceAll('\x7f', '\\u007f');
+}
+function formatString(s) {
+    return formatWellFormedStringUnchecked(HAS_WELLFORMED ? s.toWellFormed() : s);
+}
+function formatKey(s) {
+    if (BARE_KEY.test(s))
+        return s;
+    if (HAS_WELLFORMED && !s.isWellFormed())
+        throw new RangeError('key contains illegal lone surrogates');
+    return formatWellFormedStringUnchecked(s);
+}
+function stringifyValue(val, type, depth, numberAsFloat, strictTemporal) {
+    if (depth === 0) {
+        throw new Error('Could not stringify the object: maximum object depth exceeded');
+    }
+    switch (type) {
+        // @ts-expect-error -- intentional fallthrough case
+        case 'number':
+            if (isNaN(val))
+                return 'nan';
+            if (val === Infinity)
+                return 'inf';
+            if (val === -Infinity)
+                return '-inf';
+            if (Number.isInteger(val) && (numberAsFloat || !Number.isSafeInteger(val)))
+                return val.toFixed(1);
+        case 'bigint':
+        case 'boolean':
+        case 'temporal':
+            return val.toString();
+        case 'string':
+            return formatString(val);
+        case 'date':
+            if (isNaN(val.getTime()))
+                throw new TypeError('cannot serialize invalid date');
+            return val.toISOString();
+        case 'object':
+            return stringifyInlineTable(val, depth, numberAsFloat, strictTemporal);
+        case 'array':
+            return stringifyArray(val, depth, numberAsFloat, strictTemporal);
+        // @ts-expect-error -- intentional fallthrough case
+        case 'temporal/tz+uc':
+            if (strictTemporal) {
+                let tz = val.timeZoneId;
+                let tzc = tz.charCodeAt(0);
+                if (
+                // Classic offset
+                tzc !== 0x2b /* + */ && tzc !== 0x2d /* - */ &&
+                    (
+                    // Fast pre-check pass; see below for the actually accepted values
+                    (tzc !== 0x55 /* U */ && tzc !== 0x47 /* G */ && tzc !== 0x5a /* Z */ && tzc !== 0x45 /* E */) ||
+                        (
+                        // UTC and its aliases; Temporal implementations don't all canonicalise unfortunately
+                        tz !== 'UTC' && tz !== 'UCT' && tz !== 'Universal' && tz !== 'Zulu' &&
+                            // GMT is a TZ but it's for all intents and purposes equivalent to UTC. Safe to downgrade.
+                            !tz.startsWith('GMT') && tz !== 'Greenwich' &&
+                            // Etc/* are all safe to downgrade to offset (either UTC, GMT, or offset)
+                            !tz.startsWith('Etc/')))) {
+                    throw new TypeError('Temporal objects with an IANA timezone are not allowed in Temporal strict mode');
+                }
+            }
+        case 'temporal/uc':
+            if (strictTemporal && val.calendarId !== 'iso8601')
+                throw new TypeError('Temporal objects with a non-default calendar are not allowed in Temporal strict mode');
+            return val.toString({
+                calendarName: 'never',
+                timeZoneName: 'never',
+            });
+        case 'temporal/x':
+            throw new TypeError('Unsupported ' + val[Symbol.toStringTag]);
+    }
+}
+function stringifyInlineTable(obj, depth, numberAsFloat, strictTemporal) {
+    let keys = Object.keys(obj);
+    if (keys.length === 0)
+        return '{}';
+    let res = '{ ';
+    for (let i = 0; i < keys.length; i++) {
+        let k = keys[i];
+        if (i)
+            res += ', ';
+        res += formatKey(k) + ' = ' + stringifyValue(obj[k], extendedTypeOf(obj[k]), depth - 1, numberAsFloat, strictTemporal);
+    }
+    return res + ' }';
+}
+function stringifyArray(array, depth, numberAsFloat, strictTemporal) {
+    if (array.length === 0)
+        return '[]';
+    let res = '[ ';
+    for (let i = 0; i < array.length; i++) {
+        if (i)
+            res += ', ';
+        if (array[i] === null || array[i] === void 0) {
+            throw new TypeError('arrays cannot contain null or undefined values');
+        }
+        res += stringifyValue(array[i], extendedTypeOf(array[i]), depth - 1, numberAsFloat, strictTemporal);
+    }
+    return res + ' ]';
+}
+function stringifyArrayTable(array, key, depth, numberAsFloat, strictTemporal) {
+    if (depth === 0) {
+        throw new Error('Could not stringify the object: maximum object depth exceeded');
+    }
+    let res = '';
+    for (let i = 0; i < array.length; i++) {
+        res += `${res && '\n'}[[${key}]]\n`;
+        res += stringifyTable(0, array[i], key, depth, numberAsFloat, strictTemporal);
+    }
+    return res;
+}
+function stringifyTable(tableKey, obj, prefix, depth, numberAsFloat, strictTemporal) {
+    if (depth === 0) {
+        throw new Error('Could not stringify the object: maximum object depth exceeded');
+    }
+    let preamble = '';
+    let tables = '';
+    let keys = Object.keys(obj);
+    for (let i = 0; i < keys.length; i++) {
+        let k = keys[i];
+        if (obj[k] !== null && obj[k] !== void 0) {
+            let type = extendedTypeOf(obj[k]);
+            if (type === 'symbol' || type === 'function') {
+                throw new TypeError(`cannot serialize values of type '${type}'`);
+            }
+            let key = formatKey(k);
+            if (type === 'array' && isArrayOfTables(obj[k])) {
+                tables += (tables && '\n') + stringifyArrayTable(obj[k], prefix ? `${prefix}.${key}` : key, depth - 1, numberAsFloat, strictTemporal);
+            }
+            else if (type === 'object') {
+                let tblKey = prefix ? `${prefix}.${key}` : key;
+                tables += (tables && '\n') + stringifyTable(tblKey, obj[k], tblKey, depth - 1, numberAsFloat, strictTemporal);
+            }
+            else {
+                preamble += key;
+                preamble += ' = ';
+                preamble += stringifyValue(obj[k], type, depth, numberAsFloat, strictTemporal);
+                preamble += '\n';
+            }
+        }
+    }
+    if (tableKey && (preamble || !tables)) // Create table only if necessary
+        preamble = preamble ? `[${tableKey}]\n${preamble}` : `[${tableKey}]`;
+    return preamble && tables
+        ? `${preamble}\n${tables}`
+        : preamble || tables;
+}
+function stringify(obj, { maxDepth = 1000, numbersAsFloat = false, strictTemporal = false } = {}) {
+    if (extendedTypeOf(obj) !== 'object') {
+        throw new TypeError('stringify can only be called with an object');
+    }
+    let str = stringifyTable(0, obj, '', maxDepth, numbersAsFloat, strictTemporal);
+    if (str[str.length - 1] !== '\n')
+        return str + '\n';
+    return str;
+}
+
+;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/index.js
+/*!
+ * Copyright (c) Squirrel Chat et al., All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions are met:
+ *
+ * 1. Redistributions of source code must retain the above copyright notice, this
+ *    list of conditions and the following disclaimer.
+ * 2. Redistributions in binary form must reproduce the above copyright notice,
+ *    this list of conditions and the following disclaimer in the
+ *    documentation and/or other materials provided with the distribution.
+ * 3. Neither the name of the copyright holder nor the names of its contributors
+ *    may be used to endorse or promote products derived from this software without
+ *    specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
+ * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
+ * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
+ * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
+ * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+ * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+ * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
+ * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
+ * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ */
+
+
+
+
+
+/** @deprecated use `import * as ... from 'smol-toml'` instead */
+/* harmony default export */ const smol_toml_dist = ({ parse: dist_parse_parse, stringify: stringify, TomlDate: TomlDate, TomlError: TomlError });
+
+;// CONCATENATED MODULE: ./src/engine/judge/runner-config.ts
+// The parts of shared project files that configure how the criteria run. The agent may edit these
+// files (dependencies, metadata) but not these parts: a runner told to load a plugin, skip files
+// or run a weaker script passes a suite that has not changed a byte (SPEC §7, suite integrity).
+
+
+/** package.json keys the test runners and their helpers read. */
+const PACKAGE_RUNNER_KEYS = ['jest', 'mocha', 'ava', 'tap', 'nyc', 'c8', 'babel'];
+/** pyproject.toml `[tool.*]` tables of the Python runners and task runners. */
+const PYPROJECT_TOOLS = ['pytest', 'coverage', 'tox', 'nox', 'hatch', 'poe'];
+/** setup.cfg sections read by pytest and coverage. */
+const SETUP_CFG_SECTION = /^(tool:pytest|coverage:.*)$/;
+const base = (path) => path.slice(path.lastIndexOf('/') + 1);
+/** Whether `path` is a file with guarded parts (at any depth: a monorepo's packages have their own). */
+function hasGuardedParts(path) {
+    return ['package.json', 'pyproject.toml', 'setup.cfg'].includes(base(path));
+}
+/**
+ * The guarded parts of `text` as one canonical string (compare before and after); text that does
+ * not parse is compared whole, so an unparseable edit counts as a change (fail closed).
+ */
+function guardedParts(path, text, scripts) {
+    if (text === null)
+        return 'absent';
+    try {
+        switch (base(path)) {
+            case 'package.json': {
+                const v = JSON.parse(text);
+                const s = (v.scripts ?? {});
+                // Only the root package's scripts are run by the criteria (`npm test`).
+                const named = path === 'package.json' ? Object.fromEntries(scripts.map((n) => [n, s[n] ?? null])) : {};
+                return canonicalJson({ scripts: named, ...Object.fromEntries(PACKAGE_RUNNER_KEYS.map((k) => [k, v[k] ?? null])) });
+            }
+            case 'pyproject.toml': {
+                const tool = (dist_parse_parse(text).tool ?? {});
+                return canonicalJson(Object.fromEntries(PYPROJECT_TOOLS.map((k) => [k, tool[k] ?? null])));
+            }
+            case 'setup.cfg':
+                return iniSections(text)
+                    .filter((s) => SETUP_CFG_SECTION.test(s.name))
+                    .map((s) => `[${s.name}]\n${s.lines.join('\n')}`)
+                    .join('\n');
+            default:
+                return '';
+        }
+    }
+    catch {
+        return `unparseable:${text}`;
+    }
+}
+/** INI sections with their meaningful lines (comments and blank lines do not configure anything). */
+function iniSections(text) {
+    const out = [{ name: '', lines: [] }];
+    for (const raw of text.split(/\r?\n/)) {
+        const line = raw.trimEnd();
+        const header = /^\s*\[([^\]]*)\]/.exec(line);
+        if (header)
+            out.push({ name: header[1].trim(), lines: [] });
+        else if (line.trim() && !/^\s*[#;]/.test(line))
+            out.at(-1).lines.push(line);
+    }
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
 ;// CONCATENATED MODULE: ./src/engine/agent/agent-step.ts
 // SPAWN_SUBAGENT and COLLECT_ARTIFACTS: one fresh agent process per iteration, stopped by its time
 // limit or by backpressure, then its changes attributed, guarded, staged and hashed.
@@ -31402,16 +32824,20 @@ async function firstStop(sources) {
 
 
 
+
+
 async function snapshotDirty(git, cwd) {
     const snap = new Map();
     for (const c of await git.status()) {
-        const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(cwd, c.path)).catch(() => null); // deleted (or unreadable): the absence is the fingerprint
-        snap.set(c.path, { sha: data === null ? null : sha256(data), data });
+        // Deleted (or not a file git keeps): the absence is the fingerprint.
+        const data = await readAsGit((0,external_node_path_namespaceObject.join)(cwd, c.path));
+        const link = !!(await (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(cwd, c.path)).catch(() => null))?.isSymbolicLink();
+        snap.set(c.path, { sha: data === null ? null : sha256(data), data, link });
     }
     return snap;
 }
 async function fingerprint(cwd, c) {
-    const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(cwd, c.path)).catch(() => null);
+    const data = await readAsGit((0,external_node_path_namespaceObject.join)(cwd, c.path));
     return data === null ? null : sha256(data);
 }
 /** Puts `paths` back as they were before the agent: the user's uncommitted version, else HEAD's. */
@@ -31420,13 +32846,15 @@ async function restoreBefore(git, cwd, before, paths) {
     if (fromHead.length)
         await git.restoreFromHead(fromHead);
     for (const p of paths.filter((x) => before.has(x))) {
-        const was = before.get(p).data;
+        const { data: was, link } = before.get(p);
+        await (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(cwd, p), { recursive: true, force: true });
         if (was === null)
-            await (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(cwd, p), { force: true });
-        else {
-            await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)((0,external_node_path_namespaceObject.join)(cwd, p)), { recursive: true });
+            continue;
+        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)((0,external_node_path_namespaceObject.join)(cwd, p)), { recursive: true });
+        if (link)
+            await (0,promises_namespaceObject.symlink)(was.toString(), (0,external_node_path_namespaceObject.join)(cwd, p));
+        else
             await atomicWrite((0,external_node_path_namespaceObject.join)(cwd, p), was);
-        }
     }
 }
 /** Paths whose content differs from the snapshot taken before the agent ran. */
@@ -31445,26 +32873,32 @@ async function changedSince(git, cwd, before) {
             out.push(p);
     return out.sort();
 }
-/** Whether package.json's `scripts` entries among `names` differ from before the agent ran. */
-async function scriptsDiffer(git, cwd, before, names) {
-    if (names.length === 0)
-        return false;
-    const was = before.has('package.json')
-        ? (before.get('package.json').data?.toString('utf8') ?? null)
-        : await git.run(['show', 'HEAD:package.json'], { allowFail: true });
-    const now = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(cwd, 'package.json'), 'utf8').catch(() => null);
-    const scripts = (text) => {
-        try {
-            const v = JSON.parse(text ?? '{}');
-            return v.scripts && typeof v.scripts === 'object' ? v.scripts : {};
-        }
-        catch {
-            return { '(unparseable package.json)': text };
-        }
-    };
-    const a = scripts(was);
-    const b = scripts(now);
-    return names.some((n) => JSON.stringify(a[n]) !== JSON.stringify(b[n]));
+/** Whether the guarded parts of `path` (see runner-config.ts) differ from before the agent ran. */
+async function runnerConfigChanged(git, cwd, before, path, scripts) {
+    const was = before.has(path)
+        ? (before.get(path).data?.toString('utf8') ?? null)
+        : (await git.inHead([path])).has(path)
+            ? await git.run(['show', `HEAD:${path}`])
+            : null;
+    const now = (await readRegular((0,external_node_path_namespaceObject.join)(cwd, path)))?.toString('utf8') ?? null;
+    return guardedParts(path, was, scripts) !== guardedParts(path, now, scripts);
+}
+/**
+ * A change that reaches outside the tree: a link whose target is absolute or climbs out of the
+ * tree (or into .git), which the checks would follow to a file no clean checkout holds; a nested
+ * repository (git lists it as `dir/`), whose own settings git would obey when it looks inside.
+ */
+async function outsideTree(cwd, path) {
+    if (path.endsWith('/'))
+        return 'a nested git repository';
+    const st = await (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(cwd, path)).catch(() => null);
+    if (!st?.isSymbolicLink())
+        return null;
+    const target = await (0,promises_namespaceObject.readlink)((0,external_node_path_namespaceObject.join)(cwd, path)).catch(() => '/');
+    const inTree = external_node_path_namespaceObject.posix.normalize(external_node_path_namespaceObject.posix.join(external_node_path_namespaceObject.posix.dirname(path), target));
+    if (external_node_path_namespaceObject.posix.isAbsolute(target) || inTree === '..' || inTree.startsWith('../') || inTree === '.git' || inTree.startsWith('.git/'))
+        return `a symbolic link out of the tree (-> ${target})`;
+    return null;
 }
 /**
  * A name the glob matcher cannot judge (control characters, line separators, bytes that are not
@@ -31621,6 +33055,22 @@ function parseReport(text) {
             return { state: 'malformed', error: `${k} is not a list` };
     return { state: 'valid', report: value };
 }
+/**
+ * Why a change of the agent is put back as it was (null: it stays): a protected path; a change that
+ * reaches outside the tree; the runner configuration of a shared file (package.json's scripts the
+ * criteria run and runner keys, pyproject.toml's [tool.pytest]…); a secret value it would publish.
+ */
+async function revertReason(o, p) {
+    if (o.isProtected(p))
+        return { why: 'protected', detail: '' };
+    const outside = await outsideTree(o.cwd, p);
+    if (outside)
+        return { why: 'outside', detail: outside };
+    if (hasGuardedParts(p) && (await runnerConfigChanged(o.git, o.cwd, o.before, p, o.guardedScripts)))
+        return { why: 'runner-config', detail: '' };
+    const data = await readAsGit((0,external_node_path_namespaceObject.join)(o.cwd, p));
+    return data && o.holdsSecret(data) ? { why: 'secret', detail: '' } : null;
+}
 async function collectArtifacts(o) {
     // An agent that committed on its own: fold its commits back into the index, so the guardrail and
     // the diff see every change and the loop makes the one commit of the iteration.
@@ -31636,18 +33086,16 @@ async function collectArtifacts(o) {
     // The report is the loop's channel, not the agent's work: read (never through a link), then removed.
     const reportText = await takeReport(o.cwd);
     const changed = (await changedSince(o.git, o.cwd, o.before)).filter((p) => p !== REPORT_PATH);
-    // A change that holds a secret would be committed and pushed: it is reverted like a protected path.
-    const leaking = [];
-    for (const p of changed.filter((x) => !o.isProtected(x))) {
-        const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(o.cwd, p)).catch(() => null);
-        if (data && o.holdsSecret(data))
-            leaking.push(p);
+    const reverted = [];
+    for (const p of changed) {
+        const why = await revertReason(o, p);
+        if (why)
+            reverted.push({ path: p, ...why });
     }
-    const scriptsChanged = changed.includes('package.json') && !o.isProtected('package.json') && (await scriptsDiffer(o.git, o.cwd, o.before, o.guardedScripts));
-    const reverted = changed.filter((p) => o.isProtected(p) || leaking.includes(p) || (p === 'package.json' && scriptsChanged));
+    const revertedPaths = reverted.map((r) => r.path);
     if (reverted.length)
-        await restoreBefore(o.git, o.cwd, o.before, reverted);
-    const kept = changed.filter((p) => !reverted.includes(p));
+        await restoreBefore(o.git, o.cwd, o.before, revertedPaths);
+    const kept = changed.filter((p) => !revertedPaths.includes(p));
     const { tree, diff } = await o.git.stage(kept);
     const artifacts = [];
     const r = o.agent.result;
@@ -31666,10 +33114,9 @@ async function collectArtifacts(o) {
         artifacts: artifacts.map((a) => ({ path: a.path, sha256: a.sha256, bytes: a.bytes, role: a.role })),
         changed_paths: kept,
         report: report.state === 'malformed' ? { state: 'malformed', error: report.error } : { state: report.state },
-        reverted_protected_paths: reverted.filter((p) => !leaking.includes(p)),
-        reverted_secret_paths: leaking,
+        reverted: reverted.map((r) => ({ path: r.path, why: r.why, ...(r.detail ? { detail: r.detail } : {}) })),
     });
-    return { changed: kept, reverted, leaking, diff, diffFiles: kept.length, report, artifacts, agentCommitsFolded: folded, tree, settingsChanged, unflagged };
+    return { changed: kept, reverted, diff, diffFiles: kept.length, report, artifacts, agentCommitsFolded: folded, tree, settingsChanged, unflagged };
 }
 
 ;// CONCATENATED MODULE: external "node:child_process"
@@ -33306,7 +34753,7 @@ async function intake(cwd, configPath, agentOverride, budgetOverrides = {}) {
     let config;
     let configText;
     try {
-        configText = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(cwd, configPath), 'utf8').catch(() => '');
+        configText = (await readRegular((0,external_node_path_namespaceObject.join)(cwd, configPath)))?.toString('utf8') ?? '';
         config = await loadConfig((0,external_node_path_namespaceObject.join)(cwd, configPath), configPath);
     }
     catch (e) {
@@ -33334,11 +34781,8 @@ async function intake(cwd, configPath, agentOverride, budgetOverrides = {}) {
     config = { ...config, budget: { ...config.budget, ...budgetOverrides } };
     if (config.agent.use === 'command' && !config.agent.run)
         return { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.run'], messages: [`${configPath}: agent.run: is required when agent.use is command`] };
-    let northstarText;
-    try {
-        northstarText = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(cwd, config.northstar), 'utf8');
-    }
-    catch {
+    const northstarText = (await readRegular((0,external_node_path_namespaceObject.join)(cwd, config.northstar)))?.toString('utf8');
+    if (northstarText === undefined) {
         return {
             stop_reason: 'NORTHSTAR_MISSING',
             missing_fields: ['northstar'],
@@ -33371,6 +34815,13 @@ const RUNNER_CONFIGS = [
     '**/cypress.config.*',
     '**/.nycrc*',
     '**/pytest.ini',
+    '**/.pytest.ini',
+    '**/pytest.toml',
+    '**/.pytest.toml',
+    '**/.cargo/config',
+    '**/.cargo/config.toml',
+    '**/babel.config.*',
+    '**/.babelrc*',
     '**/conftest.py',
     '**/tox.ini',
     '**/noxfile.py',
@@ -33406,7 +34857,8 @@ function programsOf(command) {
     for (const segment of command.split(/[;&|()\n`]+|\$\(/)) {
         const words = segment.split(/[\s'"]+/).filter(Boolean);
         let i = 0;
-        while (i < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]) || WRAPPERS.has(words[i]) || (i > 0 && WRAPPERS.has(words[i - 1]) && /^(-|\d)/.test(words[i]))))
+        while (i < words.length &&
+            (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]) || WRAPPERS.has(words[i]) || (i > 0 && WRAPPERS.has(words[i - 1]) && /^(-|\d)/.test(words[i]))))
             i++;
         const program = words[i];
         if (program === undefined)
@@ -34997,9 +36449,30 @@ const COMPACTION_LIMIT_TOKENS = 8000;
 /** Iterations always kept in full by compaction (docs/glossary.md "Compaction"). */
 const KEEP_FULL = 3;
 const ABSOLUTE_HINTS = ['as we discussed', 'as discussed earlier', 'as mentioned before', 'like we said', 'as previously discussed'];
+const MONTH = '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)';
+const WEEKDAY = '(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]{0,6},?\\s+)?';
+const UNIT = '(?:ns|µs|us|ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?)';
+/** A temporary directory the loop's own hosts use (tmpdir() on Linux and macOS runners). */
+const TEMP_ROOT = /^(?:\/private)?\/(?:var\/)?tmp\/?$|^\/dev\/shm\/?$/;
+/**
+ * Volatile text — clock times, dates, durations, pids, temporary paths — becomes a placeholder:
+ * the same evidence must give the same AGENTS.md entry and capsule bytes, and a timestamp would
+ * get the capsule refused (docs/glossary.md "CNF capsule", "AGENTS.md entry").
+ */
+const VOLATILE = [
+    [/(?<![\w.~/-])(?:\/private)?\/(?:(?:var\/)?tmp|var\/folders|dev\/shm)(?:\/[^\s'"`()<>,;]*)?/g, '<tmp-path>'],
+    [/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?(?![\w:])/g, '<time>'],
+    [/(?<![\w:.])\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?:\s?[AaPp][Mm])?(?![\w:])/g, '<time>'],
+    [/\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{4}\b/g, '<date>'],
+    [new RegExp(`\\b${WEEKDAY}(?:${MONTH}\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?|\\d{1,2}\\s+${MONTH}\\.?),?\\s+\\d{4}\\b`, 'g'), '<date>'],
+    // Compound durations too (1m30s): each part is followed by a digit or a word boundary.
+    [new RegExp(`(?<![\\w.])(?:\\d+(?:\\.\\d+)?\\s?${UNIT}(?=\\d|(?![\\w])))+`, 'g'), '<duration>'],
+    [/\b(pid)\s*[:=#]?\s*\d+\b/gi, '$1 <pid>'],
+];
 /**
  * Agent-written text is data: one line, no markup that could open a heading or close the section,
- * no host paths, no references to a conversation the next agent never saw; bounded in length.
+ * no host paths, no volatile text, no references to a conversation the next agent never saw;
+ * bounded in length.
  */
 function sanitizeAgentText(text, hostPaths, max = 300) {
     let s = typeof text === 'string' ? text : (JSON.stringify(text) ?? '');
@@ -35014,9 +36487,13 @@ function sanitizeAgentText(text, hostPaths, max = 300) {
         s = s.replace(/<!--|-->/g, '');
     }
     s = s.replace(/^#+\s*/, '');
-    for (const p of hostPaths)
-        if (p.length > 1)
+    // Longest first, so a path inside another host path keeps its own relative rest; a temporary
+    // root is left to the <tmp-path> rule, which takes the whole (volatile) path.
+    for (const p of [...hostPaths].sort((a, b) => b.length - a.length))
+        if (p.length > 1 && !TEMP_ROOT.test(p))
             s = s.split(p).join('<host-path>');
+    for (const [re, to] of VOLATILE)
+        s = s.replace(re, to);
     for (const h of ABSOLUTE_HINTS)
         s = s.replace(new RegExp(h, 'gi'), '[reference to an unseen conversation removed]');
     return s.length > max ? s.slice(0, max - 1) + '…' : s;
@@ -35100,14 +36577,19 @@ function witnessOf(iteration, entryText, link) {
     const head = `- [iter ${iteration}] certificate ${field(entryText, 'certificate')} · residual ${field(entryText, 'residual_value')} ` +
         `(${field(entryText, 'residual_direction')}) · GLOW ${glow ? `${glow[1]} (G${glow[2]} L${glow[3]} O${glow[4]} W${glow[5]})` : '?'} · ` +
         `northstar ${field(entryText, 'northstar_distance')} · entry ${link}`;
-    const laneA = entryText
-        .split('\n')
-        .filter((l) => l.startsWith('- [A] '))
-        .map((l) => '  ' + l);
-    return [head, ...laneA];
+    const lines = entryText.split('\n');
+    const laneA = lines.filter((l) => l.startsWith('- [A] '));
+    // The GBB operator check (N.6) is a structural invariant: compaction keeps it (docs/glossary.md "Compaction").
+    const at = lines.findIndex((l) => l.startsWith('### N.6'));
+    const n6 = at < 0 ? [] : lines.slice(at + 1).filter((l) => l.startsWith('- '));
+    return [head, ...[...laneA, ...n6].map((l) => '  ' + l)];
 }
 function agents_md_countTokens(text) {
     return cl100k_base_encode(text).length;
+}
+/** Whether text holds more than `limit` cl100k tokens (tokenizing stops once past it). */
+function overTokenLimit(text, limit = COMPACTION_LIMIT_TOKENS) {
+    return isWithinTokenLimit(text, limit) === false;
 }
 // Entries and witness lines never change once written: their counts are cached, so compaction
 // costs the tokenizer only the new iteration's text.
@@ -35139,50 +36621,60 @@ function renderMeta(m) {
         '',
     ].join('\n');
 }
+/** Room for what compaction adds besides the kept text: the [COMPACTION] line, the heading, the archive line. */
+const COMPACTION_OVERHEAD_TOKENS = 160;
 /**
- * Renders the loop's section, compacting past the token limit: the latest three
- * iterations stay in full; older ones become witness lines that keep their Lane A lines; when even
- * those do not fit, the oldest are folded into one archive line whose entries stay verbatim in the
- * evidence tree.
+ * Renders the loop's section within the token limit, whatever the number and size of the
+ * entries: past the limit, as many of the latest three iterations as fit stay in full; the
+ * iterations before them (and a latest one too large to fit) become witness lines that keep their
+ * Lane A and N.6 lines, newest first; the oldest, when even those do not fit, are folded into one
+ * archive line whose entries stay verbatim in the evidence tree.
  */
 function renderSection(input, limit = COMPACTION_LIMIT_TOKENS) {
     const meta = renderMeta(input.meta);
     const blocks = input.entries.map((e) => '---\n\n' + e.text);
     const plain = [meta, ...blocks].join('\n');
     const plainTokens = estimate([meta, ...blocks]);
-    if (plainTokens <= limit || input.entries.length <= KEEP_FULL)
+    if (plainTokens <= limit)
         return { text: plain, tokens: plainTokens, witnessed: [], archived: [], compaction: null };
-    const older = input.entries.slice(0, -KEEP_FULL);
-    const keep = blocks.slice(-KEEP_FULL);
-    // Room for the two headings and the [COMPACTION] and archive lines.
-    let budget = limit - estimate([meta, ...keep]) - 160;
-    const witnessBlocks = [];
-    let cut = older.length;
-    // Newest first: the most recent witness lines are the most useful to the next agent.
-    for (let k = older.length - 1; k >= 0; k--) {
-        const lines = witness(older[k].iteration, older[k].text, older[k].link);
-        const cost = estimate([lines.join('\n')]);
+    let budget = limit - estimate([meta]) - COMPACTION_OVERHEAD_TOKENS;
+    const fits = (part) => {
+        const cost = estimate([part]);
         if (cost > budget)
-            break;
+            return false;
         budget -= cost;
-        witnessBlocks.unshift(lines);
-        cut = k;
+        return true;
+    };
+    // Entries from firstFull on stay in full.
+    let firstFull = blocks.length;
+    while (firstFull > Math.max(0, blocks.length - KEEP_FULL) && fits(blocks[firstFull - 1]))
+        firstFull--;
+    const witnessBlocks = [];
+    let cut = firstFull;
+    // Newest first: the most recent witness lines are the most useful to the next agent.
+    while (cut > 0) {
+        const e = input.entries[cut - 1];
+        const block = witness(e.iteration, e.text, e.link).join('\n');
+        if (!fits(block))
+            break;
+        witnessBlocks.unshift(block);
+        cut--;
     }
-    const archived = older.slice(0, cut).map((e) => e.iteration);
-    const witnessed = older.slice(cut).map((e) => e.iteration);
+    const compacted = input.entries.slice(0, firstFull);
+    const archived = compacted.slice(0, cut).map((e) => e.iteration);
+    const witnessed = compacted.slice(cut).map((e) => e.iteration);
     const body = ['## Compacted iterations', ''];
     if (archived.length)
         body.push(`- [iters ${archived[0]}–${archived[archived.length - 1]}] ${archived.length} iterations archived: every entry is kept verbatim in ` +
             `evidence iter_N/agents_md_entry.md (sha256 in manifest.json); their witness lines are in compaction.log`);
-    for (const w of witnessBlocks)
-        body.push(...w);
-    const range = `${older[0].iteration}-${older[older.length - 1].iteration}`;
-    const keepText = keep.join('\n');
-    const lineCount = (line) => [meta, line, '', ...body, '', keepText].join('\n').split('\n').length;
+    body.push(...witnessBlocks);
+    const keep = blocks.slice(firstFull);
+    const range = `${compacted[0].iteration}-${compacted[compacted.length - 1].iteration}`;
+    const lineCount = (line) => [meta, line, '', ...body, '', ...keep].join('\n').split('\n').length;
     const compaction = `[COMPACTION] Distilled iterations ${range} to ${witnessBlocks.length} witness lines` +
         `${archived.length ? ` and 1 archive line (${archived.length} iterations)` : ''}. ` +
         `Original: ${plain.split('\n').length} lines → ${lineCount('')} lines.`;
-    const parts = [meta, compaction, '', ...body, '', keepText];
+    const parts = [meta, compaction, '', ...body, '', ...keep];
     return { text: parts.join('\n'), tokens: estimate(parts), witnessed, archived, compaction };
 }
 /** Puts the section into the user's AGENTS.md, replacing only what lies between the markers. */
@@ -35248,7 +36740,7 @@ const TIMESTAMP = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?/;
 /**
  * Problems that make a capsule unfit to send (CONTEXT_BLEED_BETWEEN_ITERATIONS): a missing field,
  * a host path, a timestamp, a reference to a conversation the agent never saw, learnings over the
- * limit without a [COMPACTION] line.
+ * token limit.
  */
 function capsuleProblems(capsule, hostPaths, configText = '') {
     const problems = [];
@@ -35282,12 +36774,10 @@ function capsuleProblems(capsule, hostPaths, configText = '') {
         problems.push(`timestamp ${JSON.stringify(stamp[0])}`);
     if (CONVERSATION_REFERENCE.test(text))
         problems.push(`reference to an earlier conversation without an artifact link: ${JSON.stringify(CONVERSATION_REFERENCE.exec(text)[0])}`);
-    if (typeof c.accumulated_learnings === 'string' && !c.accumulated_learnings.includes('[COMPACTION]')) {
-        // Below 4 characters a token the text cannot reach the limit: only then count exactly.
-        const t = c.accumulated_learnings.length > COMPACTION_LIMIT_TOKENS * 4 ? agents_md_countTokens(c.accumulated_learnings) : 0;
-        if (t > COMPACTION_LIMIT_TOKENS)
-            problems.push(`accumulated_learnings has ${t} tokens without a [COMPACTION] line`);
-    }
+    // Counted in tokens, not characters (a hex digest is about two characters a token), and bounded
+    // with or without a [COMPACTION] line: compaction exists to stay within it (docs/glossary.md "Compaction").
+    if (typeof c.accumulated_learnings === 'string' && overTokenLimit(c.accumulated_learnings))
+        problems.push(`accumulated_learnings has more than ${COMPACTION_LIMIT_TOKENS} tokens`);
     return problems;
 }
 const list = (items, empty = '(none)') => (items.length ? items.map((i) => `- ${i}`).join('\n') : `- ${empty}`);
@@ -37685,10 +39175,6 @@ const XMLValidator = {
 }
 
 ;// CONCATENATED MODULE: ./src/engine/judge/junit.ts
-// JUnit XML as the checks' test runners write it (node:test, jest-junit, vitest, mocha-junit-reporter,
-// pytest, go-junit-report, Maven surefire), read into one list of test results. The counts feed the
-// residual (failing_tests_fraction) and the suite-integrity guard (SPEC §7): every doubt fails closed,
-// a report the loop cannot trust is an error, never "0 failing".
 
 
 
@@ -37911,33 +39397,18 @@ async function prepareJunit(cwd, glob) {
     return { started, leftovers, problems };
 }
 function refusal(f, st, guard) {
-    if (!st.isFile())
-        return `${f} is not a regular file`;
     if (guard.leftovers.some((l) => l.path === f || (l.dev === st.dev && l.ino === st.ino)))
         return `${f} existed before the checks and could not be removed; it is never counted`;
     if (st.mtimeMs < guard.started - MTIME_SLACK_MS)
         return `${f} was last modified before the checks began; it is never counted`;
-    if (st.size > MAX_REPORT_BYTES)
-        return `${f} is larger than ${MAX_REPORT_BYTES} bytes`;
     return null;
 }
 async function readReport(cwd, f, guard) {
-    let fh;
-    try {
-        // O_NOFOLLOW: a link planted at a report's name is refused, not followed; O_NONBLOCK: a FIFO does not hang the read.
-        fh = await (0,promises_namespaceObject.open)((0,external_node_path_namespaceObject.join)(cwd, f), external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
-    }
-    catch (e) {
-        return { error: `${f} cannot be opened (${code(e) === 'ELOOP' ? 'it is a symbolic link' : code(e)})` };
-    }
-    try {
-        const st = await fh.stat();
-        const refused = guard ? refusal(f, st, guard) : st.isFile() ? null : `${f} is not a regular file`;
-        return refused ? { error: refused } : await fh.readFile('utf8');
-    }
-    finally {
-        await fh.close();
-    }
+    const r = await openRegular((0,external_node_path_namespaceObject.join)(cwd, f), MAX_REPORT_BYTES);
+    if ('refused' in r)
+        return { error: `${f}: ${r.refused}` };
+    const refused = guard && refusal(f, r.stat, guard);
+    return refused ? { error: refused } : r.data.toString('utf8');
 }
 /**
  * After a check round: every test in the reports matching `glob`, or an error naming each file that
@@ -38173,7 +39644,7 @@ async function inputsHash(cwd, globs, files) {
     const match = picomatch_default()(globs, { dot: true });
     const lines = [];
     for (const f of files.filter((p) => match(p)).sort()) {
-        const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(cwd, f)).catch(() => null);
+        const data = await readAsGit((0,external_node_path_namespaceObject.join)(cwd, f));
         lines.push(`${f}\0${data === null ? 'missing' : sha256(data)}`);
     }
     return sha256(lines.join('\n'));
@@ -38263,7 +39734,12 @@ class Git {
     cwd;
     env;
     /** Options of every git call the loop makes (and the committer identity where the checkout has none). */
-    gitArgs = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'maintenance.auto=false', '-c', 'gc.auto=0'];
+    gitArgs = [
+        ...['core.fsmonitor=false', 'core.hooksPath=/dev/null', 'maintenance.auto=false', 'gc.auto=0'],
+        // Never look inside a submodule or nested repository: git would obey its settings (a clean
+        // filter, an fsmonitor) as the loop, and those the agent can write.
+        ...['submodule.recurse=false', 'diff.ignoreSubmodules=all', 'status.submoduleSummary=false'],
+    ].flatMap((c) => ['-c', c]);
     constructor(runner, cwd, baseEnv = process.env) {
         this.runner = runner;
         this.cwd = cwd;
@@ -38345,7 +39821,7 @@ class Git {
         }
     }
     async status() {
-        const out = await this.run(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']);
+        const out = await this.run(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all']);
         return out
             .split('\0')
             .filter(Boolean)
@@ -38962,38 +40438,45 @@ function buildCapsule(ctx, n, withAgentText) {
     const { plan, state } = ctx;
     const lastEntry = ctx.entries.at(-1)?.text ?? null;
     // The section as the last iteration wrote it (rendered once per iteration).
-    const section = withAgentText
-        ? (ctx.section ??= renderSection({ meta: sectionMeta(ctx), entries: ctx.entries }))
-        : renderSection({ meta: sectionMeta(ctx), entries: [] });
-    const criteria = plan.acceptance_criteria.map((c) => ({ id: c.id, met: state.criteria_met[c.id] ?? false }));
+    const learnings = (ctx.section ??= renderSection({ meta: sectionMeta(ctx), entries: ctx.entries }));
+    const section = withAgentText ? learnings : renderSection({ meta: sectionMeta(ctx), entries: [] });
+    // Sorted by id: the capsule is a canonical form, whatever order the config lists them in.
+    const sorted = [...plan.acceptance_criteria].sort((a, b) => (a.id < b.id ? -1 : 1));
+    const criteria = sorted.map((c) => ({ id: c.id, met: state.criteria_met[c.id] ?? false }));
     const rp = plan.R_p ? new decimal_Decimal(plan.R_p) : null;
     const residual = currentResidual(ctx);
-    const lastCert = ctx.iterations.length ? iterDir(ctx.iterations.at(-1)) : null;
     const blocker = blockerClass({
         criteria,
         residualAvailable: residual !== null,
         residualBelowRp: residual === null ? null : rp ? new decimal_Decimal(residual).lt(rp) : new decimal_Decimal(residual).isZero(),
         guardrail: false,
     });
-    const links = [{ path: `${ctx.evRel}/plan.json`, sha256: ctx.ev.entry('plan.json').sha256, role: 'plan' }];
-    const roles = lastCert
-        ? [
-            [`${lastCert}/certificate.json`, 'proof'],
-            [`${lastCert}/diff.patch`, 'artifact'],
-            ...plan.acceptance_criteria.map((c) => [`${lastCert}/checks/${c.id}.log`, 'test']),
-        ]
-        : plan.acceptance_criteria.map((c) => [`baseline/checks/${c.id}.log`, 'test']);
-    for (const [rel, role] of roles) {
+    // Links accumulate over every iteration the learnings still carry (in full or as witness lines),
+    // so each link the learnings cite resolves; archived iterations stay in manifest.json.
+    const folder = evidenceFolder(ctx);
+    const link = (rel, role) => {
         const e = ctx.ev.entry(rel);
-        if (e)
-            links.push({ path: `${ctx.evRel}/${rel}`, sha256: e.sha256, role });
-    }
+        return e ? [{ path: `${folder}/${rel}`, sha256: e.sha256, role }] : [];
+    };
+    const checkLogs = (dir) => criteria.flatMap((c) => link(`${dir}/checks/${c.id}.log`, 'test'));
+    const links = [
+        ...link('plan.json', 'plan'),
+        ...checkLogs('baseline'),
+        ...ctx.iterations
+            .filter((i) => !learnings.archived.includes(i))
+            .flatMap((i) => [
+            ...link(`${iterDir(i)}/certificate.json`, 'proof'),
+            ...link(`${iterDir(i)}/diff.patch`, 'artifact'),
+            ...link(`${iterDir(i)}/agents_md_entry.md`, 'log'),
+            ...checkLogs(iterDir(i)),
+        ]),
+    ];
     const b = plan.budget;
     const glow = state.rows.at(-1);
     const capsule = {
         version: '2.0',
         goal_statement: plan.goal,
-        acceptance_criteria: plan.acceptance_criteria.map((c) => `${c.id}: ${c.description} (the loop runs \`${c.run}\`; exit 0 = met)`),
+        acceptance_criteria: sorted.map((c) => `${c.id}: ${c.description} (the loop runs \`${c.run}\`; exit 0 = met)`),
         halting_certificates_applicable: plan.halting_certificates_applicable,
         northstar_metrics: plan.northstar.metrics.map((m) => ({
             id: m.id,
@@ -39036,11 +40519,15 @@ function buildCapsule(ctx, n, withAgentText) {
     };
     return { capsule, section };
 }
+/** The evidence folder as a path relative to the repository, whatever form it was given in: never a machine path. */
+function evidenceFolder(ctx) {
+    return (0,external_node_path_namespaceObject.relative)(ctx.cwd, (0,external_node_path_namespaceObject.resolve)(ctx.cwd, ctx.evRel)).split(external_node_path_namespaceObject.sep).join('/');
+}
 async function missionText(ctx) {
     const file = ctx.intake.config.mission_context;
     if (!file)
         return undefined;
-    const text = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(ctx.cwd, file), 'utf8').catch(() => null);
+    const text = (await readRegular((0,external_node_path_namespaceObject.join)(ctx.cwd, file), 1024 * 1024))?.toString('utf8') ?? null;
     // Motivation and framing only (DEGA ideology rule), and data like every repository text.
     return text === null ? `(${file} could not be read)` : sanitizeAgentText(text, ctx.hostPaths, 4000);
 }
@@ -39064,7 +40551,7 @@ async function prepareCapsule(ctx, n) {
         protectedPaths: plan.protected,
         R_p: plan.R_p,
         residualMetric: plan.residual.metric,
-        evidenceDir: ctx.evRel,
+        evidenceDir: evidenceFolder(ctx),
         mission: await missionText(ctx),
     });
     return { capsule, prompt };
@@ -39409,7 +40896,7 @@ const DEFAULT_SETUP_INPUTS = [
  * vite/vitest). They are removed on every update and left out of the outputs' fingerprint: kept,
  * they would carry one round's writes into the next; fingerprinted, they would re-run setup each round.
  */
-const VOLATILE = ['*/node_modules/.cache', '*/node_modules/.vite'];
+const workspace_VOLATILE = ['*/node_modules/.cache', '*/node_modules/.vite'];
 /**
  * Setup outputs are kept only under names that need no quoting in git's exclude patterns and
  * find's -path (node_modules, .venv, packages/a/node_modules, foo.egg-info…). A setup that creates
@@ -39683,7 +41170,7 @@ class CheckWorkspace {
  * the tools' caches inside them are deleted in the same walk.
  */
 function fingerprintCommand(keep, clearVolatile) {
-    const volatile = `\\( ${VOLATILE.map((v) => `-path ${q(v)}`).join(' -o ')} \\) -prune ${clearVolatile ? '-exec rm -rf -- {} + ' : ''}`;
+    const volatile = `\\( ${workspace_VOLATILE.map((v) => `-path ${q(v)}`).join(' -o ')} \\) -prune ${clearVolatile ? '-exec rm -rf -- {} + ' : ''}`;
     const paths = keep.map((k) => q(`./${k.replace(/\/$/, '')}`)).join(' ');
     return `find -P ${paths} ${volatile}-o -type d -printf '%p\\0d %m %U %G\\0' -o -printf '%p\\0%y %m %i %s %U %G %T@ %C@\\0' | sha256sum`;
 }
@@ -40010,7 +41497,7 @@ async function finish(ctx, halt, opts = {}) {
     };
     if (last !== undefined)
         await writeIterationRecords(ctx, last, { status: final.status, stop_reason: final.stop_reason });
-    const agentsMd = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(ctx.cwd, 'AGENTS.md'), 'utf8').catch(() => '');
+    const agentsMd = (await readRegular((0,external_node_path_namespaceObject.join)(ctx.cwd, 'AGENTS.md')))?.toString('utf8') ?? '';
     await ev.write('agents_md_final.md', agentsMd);
     const backpressure = halt.stop_reason === 'BACKPRESSURE_SIGNAL' ? halt.detail : undefined;
     const report = buildReport({
@@ -40177,7 +41664,7 @@ async function computeRung(ctx, cert, converged, certRel) {
     const afterEntry = await ev.write('api_surface_after.txt', scrub(ctx, after.stdout));
     const beforeSha = plan.security.api_surface_before?.split('#')[1] ?? null;
     const drift = beforeSha !== afterEntry.sha256;
-    const explanation = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(where, plan.security.drift_explanation), 'utf8').catch(() => '');
+    const explanation = (await readRegular((0,external_node_path_namespaceObject.join)(where, plan.security.drift_explanation), 1024 * 1024))?.toString('utf8') ?? '';
     const explained = !drift || (explanation.trim().length > 0 && (await changedInLoop(ctx, plan.security.drift_explanation)));
     result.security = { gate_exit_code: gate.exitCode, api_surface_drift: drift, drift_explained: explained, api_surface_after: ev.link(afterEntry.path) };
     const r65537 = {
@@ -40729,7 +42216,6 @@ function recordCycle(ctx, n, x) {
 
 
 
-
 /** The iteration's lane-typed AGENTS.md entry (N.1–N.6) and its facts (for "new learning"). */
 function learn(ctx, n, x) {
     const { plan, state } = ctx;
@@ -40750,11 +42236,16 @@ function learn(ctx, n, x) {
     }
     if (x.collected.diff)
         fact(succeeded, 'A', 'diff', `${x.collected.diffFiles} file(s) changed — ${ctx.ev.link(`${iterDir(n)}/diff.patch`)}`);
+    // A measurement that moved is a Lane B learning either way; only a fall is a success (N.2).
     if (x.residual && x.previousResidual && !x.residual.eq(x.previousResidual))
-        fact(succeeded, 'B', 'residual', `residual ${dstr(x.previousResidual)} → ${dstr(x.residual)} (${plan.residual.metric})`);
+        fact(x.residual.lt(x.previousResidual) ? succeeded : failed, 'B', 'residual', `residual ${x.residual.lt(x.previousResidual) ? '' : 'rose '}${dstr(x.previousResidual)} → ${dstr(x.residual)} (${plan.residual.metric})`);
     const prevDist = state.last_northstar?.total_distance ?? null;
-    if (x.ns.total_distance && prevDist && x.ns.total_distance !== prevDist)
-        fact(succeeded, 'B', 'northstar', `northstar distance ${prevDist} → ${x.ns.total_distance}`);
+    if (x.ns.total_distance && prevDist && !new decimal_Decimal(x.ns.total_distance).eq(prevDist)) {
+        const fell = new decimal_Decimal(x.ns.total_distance).lt(prevDist);
+        fact(fell ? succeeded : failed, 'B', 'northstar', `northstar distance ${fell ? '' : 'rose '}${prevDist} → ${x.ns.total_distance}`);
+    }
+    if (x.diverging)
+        fact(failed, 'A', 'divergence', `DIVERGENCE: residuals increasing 3 consecutive iterations (${x.diverging})`);
     if (x.guardrail)
         fact(failed, 'A', 'guardrail', `GUARDRAIL: ${x.guardrail}`);
     if (x.empty)
@@ -40766,10 +42257,11 @@ function learn(ctx, n, x) {
         fact(failed, 'A', 'agent-stopped', `agent stopped by backpressure: ${x.agent.backpressure}`);
     else if (ar.exitCode !== 0)
         fact(failed, 'A', `agent-exit:${ar.exitCode}`, `agent exited ${ar.exitCode ?? ar.signal} — ${ctx.ev.link(`${iterDir(n)}/agent.log`)}`);
+    // Both quote output the loop did not write (a command's last line, the report's JSON): data.
     if (x.residualError)
-        fact(failed, 'A', 'residual-error', `residual unavailable: ${x.residualError}`);
+        fact(failed, 'A', 'residual-error', `residual unavailable: ${sanitizeAgentText(x.residualError, ctx.hostPaths)}`);
     if (report.state === 'malformed')
-        fact(failed, 'A', 'report-malformed', `agent report malformed (${report.error})`);
+        fact(failed, 'A', 'report-malformed', `agent report malformed (${sanitizeAgentText(report.error, ctx.hostPaths)})`);
     for (const t of sanitizeList(r.failures, ctx.hostPaths))
         fact(failed, 'C', `c:${t}`, t);
     for (const c of x.checks.filter((k) => k.reused_from_iteration !== null))
@@ -40799,6 +42291,11 @@ function learn(ctx, n, x) {
     const direction = !x.residual || !prev || x.residual.eq(prev) ? 'STABLE' : x.residual.lt(prev) ? 'IMPROVING' : 'DIVERGING';
     const nsDelta = x.ns.total_distance && prevDist ? dstr(new decimal_Decimal(x.ns.total_distance).minus(prevDist)) : null;
     const rp = plan.R_p;
+    // Σ: the invariants carried across iterations — guardrails, and non-increasing residuals.
+    const broken = [
+        x.guardrail,
+        x.diverging ? `Σ-symmetry broken: ${x.diverging}` : x.residual && prev?.lt(x.residual) ? `residual rose ${dstr(prev)} → ${dstr(x.residual)}` : null,
+    ].filter((b) => b !== null);
     const artifacts = x.collected.artifacts;
     const entry = {
         iteration: n,
@@ -40817,7 +42314,7 @@ function learn(ctx, n, x) {
         open_questions: open,
         gbb: {
             Z: `${iterDir(n)}/cnf_capsule.json#${ctx.ev.entry(`${iterDir(n)}/cnf_capsule.json`).sha256}`,
-            Sigma: x.guardrail ? `false (${x.guardrail})` : direction === 'DIVERGING' ? 'true (residual rose: divergence watch)' : 'true',
+            Sigma: broken.length ? `false (${broken.join('; ')})` : 'true',
             tau: [...artifacts.map((a) => a.path), `${iterDir(n)}/certificate.json`].join(', '),
             Gc: 'see glow.json agents_md_size_delta_lines',
             iota: String((x.collected.diff ? 1 : 0) + (report.state !== 'absent' ? 1 : 0)),
@@ -40834,26 +42331,14 @@ async function writeAgentsMd(ctx, section) {
     const path = (0,external_node_path_namespaceObject.join)(ctx.cwd, 'AGENTS.md');
     // Only a regular file's text is kept: through a link the loop (root) would copy any file it can
     // read (a root-only file, /proc/self/environ) into a commit.
-    const existing = await readRegular(path);
+    const existing = (await readRegular(path))?.toString('utf8') ?? null;
     // Committed and pushed: no secret the loop knows may reach it, in the loop's section or the rest.
     const text = scrub(ctx, section.text);
     await atomicWrite(path, scrub(ctx, mergeSection(existing, text)));
     // LEARNINGS_NOT_ACCUMULATED: read back before BUDGET_CHECK, so a write that did not land stops the loop.
-    const back = extractSection((await readRegular(path)) ?? '');
+    const back = extractSection((await readRegular(path))?.toString('utf8') ?? '');
     if (back === null || back.trim() !== text.trim())
         throw new InvariantViolation('LEARNINGS_NOT_ACCUMULATED', "AGENTS.md does not hold this iteration's section");
-}
-/** A regular file's text, never through a link, never blocking on a FIFO; null otherwise. */
-async function readRegular(path) {
-    const fh = await (0,promises_namespaceObject.open)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK).catch(() => null);
-    if (!fh)
-        return null;
-    try {
-        return (await fh.stat()).isFile() ? await fh.readFile('utf8') : null;
-    }
-    finally {
-        await fh.close();
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/engine/loop/iteration.ts
@@ -40943,10 +42428,15 @@ async function iterate(ctx, n) {
     });
     countUsage(state, out);
     const guardrail = [
-        collected.reverted.length > collected.leaking.length
-            ? `protected paths changed and reverted: ${collected.reverted.filter((p) => !collected.leaking.includes(p)).join(', ')}`
-            : '',
-        collected.leaking.length ? `changes holding a secret value reverted: ${collected.leaking.join(', ')}` : '',
+        ...[
+            ['protected', 'protected paths changed and reverted'],
+            ['runner-config', 'runner configuration changed and reverted (suite integrity)'],
+            ['outside', 'changes reaching outside the tree reverted'],
+            ['secret', 'changes holding a secret value reverted'],
+        ].map(([why, what]) => {
+            const paths = collected.reverted.filter((r) => r.why === why).map((r) => (r.detail ? `${r.path} (${r.detail})` : r.path));
+            return paths.length ? `${what}: ${paths.join(', ')}` : '';
+        }),
         collected.settingsChanged.length ? `git settings changed and restored: ${collected.settingsChanged.join(', ')}` : '',
     ]
         .filter(Boolean)
@@ -41053,6 +42543,7 @@ async function iterate(ctx, n) {
         stopped: !!interrupted,
         empty: false,
         residualError,
+        diverging,
         verdict: verdict?.state ?? null,
         criticReverted: verdict?.reverted ?? [],
         detour: sig.detour,

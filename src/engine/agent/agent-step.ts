@@ -1,8 +1,8 @@
 // SPAWN_SUBAGENT and COLLECT_ARTIFACTS: one fresh agent process per iteration, stopped by its time
 // limit or by backpressure, then its changes attributed, guarded, staged and hashed.
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readFile, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { lstat, mkdir, open, readlink, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join, posix } from 'node:path';
 import picomatch from 'picomatch';
 import { agentInvocation, describeInvocation, type InvocationRecord, parseAgentOutcome, REPORT_PATH, type AgentOutcome } from './agents.js';
 import type { KeyProxy } from './key-proxy.js';
@@ -15,6 +15,8 @@ import type { ChangedPath, Git } from '../os/git.js';
 import type { ProcessRunner, RunResult, StopSource } from '../os/ports.js';
 import { firstStop } from '../loop/backpressure.js';
 import { InvariantViolation } from '../common/errors.js';
+import { guardedParts, hasGuardedParts } from '../judge/runner-config.js';
+import { readAsGit, readRegular } from '../os/tree-file.js';
 
 export interface AgentSpec {
   preset: AgentPresetName;
@@ -28,19 +30,21 @@ export interface AgentSpec {
  * The dirty paths before the agent ran, with their content: only what the agent changed is
  * attributed to it, and a user's uncommitted file the agent touched is put back as the user had it.
  */
-export type DirtySnapshot = Map<string, { sha: string | null; data: Buffer | null }>;
+export type DirtySnapshot = Map<string, { sha: string | null; data: Buffer | null; link: boolean }>;
 
 export async function snapshotDirty(git: Git, cwd: string): Promise<DirtySnapshot> {
   const snap: DirtySnapshot = new Map();
   for (const c of await git.status()) {
-    const data = await readFile(join(cwd, c.path)).catch(() => null); // deleted (or unreadable): the absence is the fingerprint
-    snap.set(c.path, { sha: data === null ? null : sha256(data), data });
+    // Deleted (or not a file git keeps): the absence is the fingerprint.
+    const data = await readAsGit(join(cwd, c.path));
+    const link = !!(await lstat(join(cwd, c.path)).catch(() => null))?.isSymbolicLink();
+    snap.set(c.path, { sha: data === null ? null : sha256(data), data, link });
   }
   return snap;
 }
 
 async function fingerprint(cwd: string, c: ChangedPath): Promise<string | null> {
-  const data = await readFile(join(cwd, c.path)).catch(() => null);
+  const data = await readAsGit(join(cwd, c.path));
   return data === null ? null : sha256(data);
 }
 
@@ -49,12 +53,12 @@ export async function restoreBefore(git: Git, cwd: string, before: DirtySnapshot
   const fromHead = paths.filter((p) => !before.has(p));
   if (fromHead.length) await git.restoreFromHead(fromHead);
   for (const p of paths.filter((x) => before.has(x))) {
-    const was = before.get(p)!.data;
-    if (was === null) await rm(join(cwd, p), { force: true });
-    else {
-      await mkdir(dirname(join(cwd, p)), { recursive: true });
-      await atomicWrite(join(cwd, p), was);
-    }
+    const { data: was, link } = before.get(p)!;
+    await rm(join(cwd, p), { recursive: true, force: true });
+    if (was === null) continue;
+    await mkdir(dirname(join(cwd, p)), { recursive: true });
+    if (link) await symlink(was.toString(), join(cwd, p));
+    else await atomicWrite(join(cwd, p), was);
   }
 }
 
@@ -72,24 +76,31 @@ export async function changedSince(git: Git, cwd: string, before: DirtySnapshot)
   return out.sort();
 }
 
-/** Whether package.json's `scripts` entries among `names` differ from before the agent ran. */
-async function scriptsDiffer(git: Git, cwd: string, before: DirtySnapshot, names: string[]): Promise<boolean> {
-  if (names.length === 0) return false;
-  const was = before.has('package.json')
-    ? (before.get('package.json')!.data?.toString('utf8') ?? null)
-    : await git.run(['show', 'HEAD:package.json'], { allowFail: true });
-  const now = await readFile(join(cwd, 'package.json'), 'utf8').catch(() => null);
-  const scripts = (text: string | null): Record<string, unknown> => {
-    try {
-      const v = JSON.parse(text ?? '{}') as { scripts?: Record<string, unknown> };
-      return v.scripts && typeof v.scripts === 'object' ? v.scripts : {};
-    } catch {
-      return { '(unparseable package.json)': text };
-    }
-  };
-  const a = scripts(was);
-  const b = scripts(now);
-  return names.some((n) => JSON.stringify(a[n]) !== JSON.stringify(b[n]));
+/** Whether the guarded parts of `path` (see runner-config.ts) differ from before the agent ran. */
+async function runnerConfigChanged(git: Git, cwd: string, before: DirtySnapshot, path: string, scripts: string[]): Promise<boolean> {
+  const was = before.has(path)
+    ? (before.get(path)!.data?.toString('utf8') ?? null)
+    : (await git.inHead([path])).has(path)
+      ? await git.run(['show', `HEAD:${path}`])
+      : null;
+  const now = (await readRegular(join(cwd, path)))?.toString('utf8') ?? null;
+  return guardedParts(path, was, scripts) !== guardedParts(path, now, scripts);
+}
+
+/**
+ * A change that reaches outside the tree: a link whose target is absolute or climbs out of the
+ * tree (or into .git), which the checks would follow to a file no clean checkout holds; a nested
+ * repository (git lists it as `dir/`), whose own settings git would obey when it looks inside.
+ */
+async function outsideTree(cwd: string, path: string): Promise<string | null> {
+  if (path.endsWith('/')) return 'a nested git repository';
+  const st = await lstat(join(cwd, path)).catch(() => null);
+  if (!st?.isSymbolicLink()) return null;
+  const target = await readlink(join(cwd, path)).catch(() => '/');
+  const inTree = posix.normalize(posix.join(posix.dirname(path), target));
+  if (posix.isAbsolute(target) || inTree === '..' || inTree.startsWith('../') || inTree === '.git' || inTree.startsWith('.git/'))
+    return `a symbolic link out of the tree (-> ${target})`;
+  return null;
 }
 
 /**
@@ -298,11 +309,32 @@ export function parseReport(text: string | null): ReportState {
   return { state: 'valid', report: value };
 }
 
+/** Why a change of the agent was put back: see revertReason. */
+export type RevertWhy = 'protected' | 'outside' | 'runner-config' | 'secret';
+export interface Reverted {
+  path: string;
+  why: RevertWhy;
+  detail: string;
+}
+
+/**
+ * Why a change of the agent is put back as it was (null: it stays): a protected path; a change that
+ * reaches outside the tree; the runner configuration of a shared file (package.json's scripts the
+ * criteria run and runner keys, pyproject.toml's [tool.pytest]…); a secret value it would publish.
+ */
+async function revertReason(o: CollectOptions, p: string): Promise<{ why: RevertWhy; detail: string } | null> {
+  if (o.isProtected(p)) return { why: 'protected', detail: '' };
+  const outside = await outsideTree(o.cwd, p);
+  if (outside) return { why: 'outside', detail: outside };
+  if (hasGuardedParts(p) && (await runnerConfigChanged(o.git, o.cwd, o.before, p, o.guardedScripts))) return { why: 'runner-config', detail: '' };
+  const data = await readAsGit(join(o.cwd, p));
+  return data && o.holdsSecret(data) ? { why: 'secret', detail: '' } : null;
+}
+
 export interface Collected {
   changed: string[];
-  reverted: string[];
-  /** Reverted because they held a secret value. */
-  leaking: string[];
+  /** The agent's changes put back as they were, each with why. */
+  reverted: Reverted[];
   diff: string;
   diffFiles: number;
   report: ReportState;
@@ -329,7 +361,7 @@ export interface CollectOptions {
   scrub: (text: string) => string;
   /** Whether a file's bytes hold a secret the loop knows (in any encoding). */
   holdsSecret: (data: Buffer) => boolean;
-  /** package.json scripts the criteria run: changing one weakens the suite (reverted like a protected path). */
+  /** package.json scripts the criteria run: changing one weakens the suite (see runner-config.ts). */
   guardedScripts: string[];
 }
 
@@ -348,16 +380,14 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   // The report is the loop's channel, not the agent's work: read (never through a link), then removed.
   const reportText = await takeReport(o.cwd);
   const changed = (await changedSince(o.git, o.cwd, o.before)).filter((p) => p !== REPORT_PATH);
-  // A change that holds a secret would be committed and pushed: it is reverted like a protected path.
-  const leaking: string[] = [];
-  for (const p of changed.filter((x) => !o.isProtected(x))) {
-    const data = await readFile(join(o.cwd, p)).catch(() => null);
-    if (data && o.holdsSecret(data)) leaking.push(p);
+  const reverted: Reverted[] = [];
+  for (const p of changed) {
+    const why = await revertReason(o, p);
+    if (why) reverted.push({ path: p, ...why });
   }
-  const scriptsChanged = changed.includes('package.json') && !o.isProtected('package.json') && (await scriptsDiffer(o.git, o.cwd, o.before, o.guardedScripts));
-  const reverted = changed.filter((p) => o.isProtected(p) || leaking.includes(p) || (p === 'package.json' && scriptsChanged));
-  if (reverted.length) await restoreBefore(o.git, o.cwd, o.before, reverted);
-  const kept = changed.filter((p) => !reverted.includes(p));
+  const revertedPaths = reverted.map((r) => r.path);
+  if (reverted.length) await restoreBefore(o.git, o.cwd, o.before, revertedPaths);
+  const kept = changed.filter((p) => !revertedPaths.includes(p));
   const { tree, diff } = await o.git.stage(kept);
   const artifacts: Collected['artifacts'] = [];
   const r = o.agent.result;
@@ -374,8 +404,7 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
     artifacts: artifacts.map((a) => ({ path: a.path, sha256: a.sha256, bytes: a.bytes, role: a.role })),
     changed_paths: kept,
     report: report.state === 'malformed' ? { state: 'malformed', error: report.error } : { state: report.state },
-    reverted_protected_paths: reverted.filter((p) => !leaking.includes(p)),
-    reverted_secret_paths: leaking,
+    reverted: reverted.map((r) => ({ path: r.path, why: r.why, ...(r.detail ? { detail: r.detail } : {}) })),
   });
-  return { changed: kept, reverted, leaking, diff, diffFiles: kept.length, report, artifacts, agentCommitsFolded: folded, tree, settingsChanged, unflagged };
+  return { changed: kept, reverted, diff, diffFiles: kept.length, report, artifacts, agentCommitsFolded: folded, tree, settingsChanged, unflagged };
 }

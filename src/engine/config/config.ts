@@ -1,11 +1,11 @@
 // phuc-loop.yml (SPEC §3): parsed once with zod into a typed config. Every error names the field,
 // the value found and what is allowed; nothing the loop's guarantees rest on is defaulted silently
 // (goal, criteria, certificates, R_p for CONVERGED): without them no run could halt with a proof.
-import { readFile } from 'node:fs/promises';
 import { isMap, isScalar, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { parseDecimal } from '../common/decimal.js';
 import { ConfigError, type ConfigProblem } from '../common/errors.js';
+import { readRegular } from '../os/tree-file.js';
 
 export const CERTIFICATE_TYPES = ['EXACT', 'CONVERGED', 'TIMEOUT', 'BACKPRESSURE', 'DIVERGED'] as const;
 export const SUCCESS_CERTIFICATES = ['EXACT', 'CONVERGED'] as const;
@@ -256,13 +256,9 @@ export function parseConfig(text: string, file = 'phuc-loop.yml'): LoopConfig {
 }
 
 export async function loadConfig(path: string, displayName: string): Promise<LoopConfig> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    throw new ConfigError(displayName, [{ field: '', message: 'not found (run `phuc-loop init` to write one)' }]);
-  }
-  return parseConfig(text, displayName);
+  const data = await readRegular(path);
+  if (data === null) throw new ConfigError(displayName, [{ field: '', message: 'not found as a regular file (run `phuc-loop init` to write one)' }]);
+  return parseConfig(data.toString('utf8'), displayName);
 }
 
 /** JSON Schema of the config for editors, generated from the zod schema. */

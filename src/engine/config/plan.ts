@@ -1,7 +1,6 @@
 // INTAKE_GOAL, NULL_CHECK and DREAM_GOAL: the config and NORTHSTAR.md are read and checked for
 // nulls before anything runs (a missing input is EXIT_NEED_INFO, never a guessed default);
 // plan.json (the Triangle's REMIND vertex) anchors the contract.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Budget, ResolvedBudget } from './budget.js';
 import { resolveBudget } from './budget.js';
@@ -12,6 +11,7 @@ import { canonicalJson } from '../common/canonical.js';
 import { seedChecksum } from '../common/decimal.js';
 import { VERSION } from '../common/version.js';
 import { NorthstarError, parseNorthstar, type NorthstarMetric } from '../judge/northstar.js';
+import { readRegular } from '../os/tree-file.js';
 
 export const LOOP_SCRATCH_DIR = 'scratch';
 
@@ -52,7 +52,7 @@ export async function intake(
   let config: LoopConfig;
   let configText: string;
   try {
-    configText = await readFile(join(cwd, configPath), 'utf8').catch(() => '');
+    configText = (await readRegular(join(cwd, configPath)))?.toString('utf8') ?? '';
     config = await loadConfig(join(cwd, configPath), configPath);
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
@@ -77,10 +77,8 @@ export async function intake(
   config = { ...config, budget: { ...config.budget, ...budgetOverrides } };
   if (config.agent.use === 'command' && !config.agent.run)
     return { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.run'], messages: [`${configPath}: agent.run: is required when agent.use is command`] };
-  let northstarText: string;
-  try {
-    northstarText = await readFile(join(cwd, config.northstar), 'utf8');
-  } catch {
+  const northstarText = (await readRegular(join(cwd, config.northstar)))?.toString('utf8');
+  if (northstarText === undefined) {
     return {
       stop_reason: 'NORTHSTAR_MISSING',
       missing_fields: ['northstar'],
@@ -149,6 +147,13 @@ export const RUNNER_CONFIGS = [
   '**/cypress.config.*',
   '**/.nycrc*',
   '**/pytest.ini',
+  '**/.pytest.ini',
+  '**/pytest.toml',
+  '**/.pytest.toml',
+  '**/.cargo/config',
+  '**/.cargo/config.toml',
+  '**/babel.config.*',
+  '**/.babelrc*',
   '**/conftest.py',
   '**/tox.ini',
   '**/noxfile.py',

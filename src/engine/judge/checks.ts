@@ -3,13 +3,13 @@
 // never is (a time-out is deterministic, a transient failure may pass on retry), and the two are
 // told apart in `failure_kind`. Freshness: a result holds for the git tree it ran on; a criterion
 // with `inputs` reuses its last pass while the hash of those inputs is unchanged.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { sha256 } from '../common/canonical.js';
 import type { Criterion } from '../config/config.js';
 import type { EvidenceStore } from '../evidence/evidence.js';
 import type { ProcessRunner, RunResult } from '../os/ports.js';
+import { readAsGit } from '../os/tree-file.js';
 
 export interface CheckResult {
   id: string;
@@ -71,7 +71,7 @@ export async function inputsHash(cwd: string, globs: string[], files: string[]):
   const match = picomatch(globs, { dot: true });
   const lines: string[] = [];
   for (const f of files.filter((p) => match(p)).sort()) {
-    const data = await readFile(join(cwd, f)).catch(() => null);
+    const data = await readAsGit(join(cwd, f));
     lines.push(`${f}\0${data === null ? 'missing' : sha256(data)}`);
   }
   return sha256(lines.join('\n'));

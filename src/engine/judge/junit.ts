@@ -2,11 +2,12 @@
 // pytest, go-junit-report, Maven surefire), read into one list of test results. The counts feed the
 // residual (failing_tests_fraction) and the suite-integrity guard (SPEC §7): every doubt fails closed,
 // a report the loop cannot trust is an error, never "0 failing".
-import { constants, type Stats } from 'node:fs';
-import { lstat, open, readdir, unlink } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, readdir, unlink } from 'node:fs/promises';
 import { join, posix, relative, sep } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import picomatch from 'picomatch';
+import { openRegular } from '../os/tree-file.js';
 
 export type TestStatus = 'passed' | 'failed' | 'error' | 'skipped';
 
@@ -249,29 +250,17 @@ export async function prepareJunit(cwd: string, glob: string): Promise<JunitGuar
 }
 
 function refusal(f: string, st: Stats, guard: JunitGuard): string | null {
-  if (!st.isFile()) return `${f} is not a regular file`;
   if (guard.leftovers.some((l) => l.path === f || (l.dev === st.dev && l.ino === st.ino)))
     return `${f} existed before the checks and could not be removed; it is never counted`;
   if (st.mtimeMs < guard.started - MTIME_SLACK_MS) return `${f} was last modified before the checks began; it is never counted`;
-  if (st.size > MAX_REPORT_BYTES) return `${f} is larger than ${MAX_REPORT_BYTES} bytes`;
   return null;
 }
 
 async function readReport(cwd: string, f: string, guard: JunitGuard | null): Promise<string | { error: string }> {
-  let fh;
-  try {
-    // O_NOFOLLOW: a link planted at a report's name is refused, not followed; O_NONBLOCK: a FIFO does not hang the read.
-    fh = await open(join(cwd, f), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (e) {
-    return { error: `${f} cannot be opened (${code(e) === 'ELOOP' ? 'it is a symbolic link' : code(e)})` };
-  }
-  try {
-    const st = await fh.stat();
-    const refused = guard ? refusal(f, st, guard) : st.isFile() ? null : `${f} is not a regular file`;
-    return refused ? { error: refused } : await fh.readFile('utf8');
-  } finally {
-    await fh.close();
-  }
+  const r = await openRegular(join(cwd, f), MAX_REPORT_BYTES);
+  if ('refused' in r) return { error: `${f}: ${r.refused}` };
+  const refused = guard && refusal(f, r.stat, guard);
+  return refused ? { error: refused } : r.data.toString('utf8');
 }
 
 /**

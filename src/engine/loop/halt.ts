@@ -1,6 +1,5 @@
 // Terminal bookkeeping: the confirmation and replays of the certified commit, rungs, the Triangle
 // and the Phuc Test, the halting report. Which exit wins was decided before (decide.ts).
-import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { allDecimalStrings, checkTriangle, iterDir, phucTest, rungLevel, selfTests } from '../judge/audit.js';
 import { type Certificate, convergenceClaimProblem, issueCertificate, judgementOf } from '../judge/certificate.js';
@@ -16,6 +15,7 @@ import type { NeedInfo } from '../config/plan.js';
 import { budgetLog, saveState, writeIterationRecords } from '../evidence/records.js';
 import { buildReport, type ReportInput, type RungResult } from '../evidence/report.js';
 import { verifyTree } from '../evidence/verify.js';
+import { readRegular } from '../os/tree-file.js';
 
 /** How a run ends: decide()'s verdict (or a refusal before the plan) with what fired. */
 export interface Halt {
@@ -65,7 +65,7 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
     inputs_hash: await allInputsHash(ctx.cwd, ctx.intake.config.acceptance_criteria, await ctx.git.listFiles()),
   };
   if (last !== undefined) await writeIterationRecords(ctx, last, { status: final.status, stop_reason: final.stop_reason });
-  const agentsMd = await readFile(join(ctx.cwd, 'AGENTS.md'), 'utf8').catch(() => '');
+  const agentsMd = (await readRegular(join(ctx.cwd, 'AGENTS.md')))?.toString('utf8') ?? '';
   await ev.write('agents_md_final.md', agentsMd);
   const backpressure = halt.stop_reason === 'BACKPRESSURE_SIGNAL' ? halt.detail : undefined;
   const report = buildReport({
@@ -247,7 +247,7 @@ export async function computeRung(ctx: Ctx, cert: Certificate | null, converged:
   const afterEntry = await ev.write('api_surface_after.txt', scrub(ctx, after.stdout));
   const beforeSha = plan.security.api_surface_before?.split('#')[1] ?? null;
   const drift = beforeSha !== afterEntry.sha256;
-  const explanation = await readFile(join(where, plan.security.drift_explanation), 'utf8').catch(() => '');
+  const explanation = (await readRegular(join(where, plan.security.drift_explanation), 1024 * 1024))?.toString('utf8') ?? '';
   const explained = !drift || (explanation.trim().length > 0 && (await changedInLoop(ctx, plan.security.drift_explanation)));
   result.security = { gate_exit_code: gate.exitCode, api_surface_drift: drift, drift_explained: explained, api_surface_after: ev.link(afterEntry.path) };
   const r65537 = {

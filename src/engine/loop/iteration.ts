@@ -104,10 +104,17 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   countUsage(state, out);
   const guardrail =
     [
-      collected.reverted.length > collected.leaking.length
-        ? `protected paths changed and reverted: ${collected.reverted.filter((p) => !collected.leaking.includes(p)).join(', ')}`
-        : '',
-      collected.leaking.length ? `changes holding a secret value reverted: ${collected.leaking.join(', ')}` : '',
+      ...(
+        [
+          ['protected', 'protected paths changed and reverted'],
+          ['runner-config', 'runner configuration changed and reverted (suite integrity)'],
+          ['outside', 'changes reaching outside the tree reverted'],
+          ['secret', 'changes holding a secret value reverted'],
+        ] as const
+      ).map(([why, what]) => {
+        const paths = collected.reverted.filter((r) => r.why === why).map((r) => (r.detail ? `${r.path} (${r.detail})` : r.path));
+        return paths.length ? `${what}: ${paths.join(', ')}` : '';
+      }),
       collected.settingsChanged.length ? `git settings changed and restored: ${collected.settingsChanged.join(', ')}` : '',
     ]
       .filter(Boolean)

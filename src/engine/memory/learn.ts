@@ -1,6 +1,4 @@
 // ACCUMULATE_LEARNINGS: the lane-typed AGENTS.md entry of an iteration (docs/glossary.md "AGENTS.md entry").
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Collected, spawnAgent } from '../agent/agent-step.js';
 import { type Direction, type Entry, extractSection, type Fact, mergeSection, sanitizeAgentText, sanitizeList, type Section } from './agents-md.js';
@@ -14,6 +12,7 @@ import { InvariantViolation } from '../common/errors.js';
 import { type Ctx, scrub } from '../loop/context.js';
 import type { NorthstarSnapshot } from '../judge/northstar.js';
 import type { ProgressState } from '../loop/progress.js';
+import { readRegular } from '../os/tree-file.js';
 
 export interface LearnInput {
   agent: Awaited<ReturnType<typeof spawnAgent>>;
@@ -165,23 +164,12 @@ export async function writeAgentsMd(ctx: Ctx, section: Section): Promise<void> {
   const path = join(ctx.cwd, 'AGENTS.md');
   // Only a regular file's text is kept: through a link the loop (root) would copy any file it can
   // read (a root-only file, /proc/self/environ) into a commit.
-  const existing = await readRegular(path);
+  const existing = (await readRegular(path))?.toString('utf8') ?? null;
   // Committed and pushed: no secret the loop knows may reach it, in the loop's section or the rest.
   const text = scrub(ctx, section.text);
   await atomicWrite(path, scrub(ctx, mergeSection(existing, text)));
   // LEARNINGS_NOT_ACCUMULATED: read back before BUDGET_CHECK, so a write that did not land stops the loop.
-  const back = extractSection((await readRegular(path)) ?? '');
+  const back = extractSection((await readRegular(path))?.toString('utf8') ?? '');
   if (back === null || back.trim() !== text.trim())
     throw new InvariantViolation('LEARNINGS_NOT_ACCUMULATED', "AGENTS.md does not hold this iteration's section");
-}
-
-/** A regular file's text, never through a link, never blocking on a FIFO; null otherwise. */
-async function readRegular(path: string): Promise<string | null> {
-  const fh = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => null);
-  if (!fh) return null;
-  try {
-    return (await fh.stat()).isFile() ? await fh.readFile('utf8') : null;
-  } finally {
-    await fh.close();
-  }
 }

@@ -18,7 +18,12 @@ const GIT_ENV_KEEP =
 export class Git {
   private readonly env: Record<string, string>;
   /** Options of every git call the loop makes (and the committer identity where the checkout has none). */
-  private gitArgs: string[] = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'maintenance.auto=false', '-c', 'gc.auto=0'];
+  private gitArgs: string[] = [
+    ...['core.fsmonitor=false', 'core.hooksPath=/dev/null', 'maintenance.auto=false', 'gc.auto=0'],
+    // Never look inside a submodule or nested repository: git would obey its settings (a clean
+    // filter, an fsmonitor) as the loop, and those the agent can write.
+    ...['submodule.recurse=false', 'diff.ignoreSubmodules=all', 'status.submoduleSummary=false'],
+  ].flatMap((c) => ['-c', c]);
 
   constructor(
     private readonly runner: ProcessRunner,
@@ -109,7 +114,7 @@ export class Git {
   }
 
   async status(): Promise<ChangedPath[]> {
-    const out = await this.run(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']);
+    const out = await this.run(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all']);
     return out
       .split('\0')
       .filter(Boolean)
