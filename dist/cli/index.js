@@ -39932,6 +39932,30 @@ class Git {
     async treeFiles(tree) {
         return (await this.run(['ls-tree', '-r', '-z', '--name-only', tree])).split('\0').filter(Boolean);
     }
+    /**
+     * Keeps `paths` as they are now in the work tree (the user's uncommitted work) in a commit on top
+     * of HEAD under `ref`, through a private index: the index and the work tree stay as they are.
+     * Returns the new commit, or null when the ref already holds this content.
+     */
+    async keepWork(paths, ref, message) {
+        if (!this.dirs)
+            await this.position();
+        const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
+        const idx = shellQuote((0,external_node_path_namespaceObject.join)(this.dirs.git, 'phuc-loop-keep.index'));
+        const script = [
+            `export GIT_INDEX_FILE=${idx}`,
+            `trap 'rm -f ${idx}' EXIT`,
+            `${git} read-tree HEAD && ${git} add -A --pathspec-from-file=- --pathspec-file-nul && t=$(${git} write-tree) || exit 1`,
+            `prev=$(${git} rev-parse -q --verify ${shellQuote(ref)})`,
+            `[ -n "$prev" ] && [ "$(${git} rev-parse "$prev^{tree}")" = "$t" ] && exit 0`,
+            `c=$(${git} commit-tree "$t" -p HEAD \${prev:+-p "$prev"} -m ${shellQuote(message)}) && ${git} update-ref ${shellQuote(ref)} "$c" && echo "$c"`,
+        ].join('\n');
+        // A subshell: the exported index and the trap end with it, not with the session.
+        const r = await this.exec(`(\n${script}\n)`, paths.join('\0'));
+        if (r.exitCode !== 0)
+            throw new GitError(`keeping the uncommitted work failed (${r.exitCode}): ${r.stderr.trim()}`, r.stderr);
+        return r.stdout.trim() || null;
+    }
     /** Whether `ancestor` is `commit` or one of its ancestors. */
     async isAncestor(ancestor, commit) {
         const r = await this.exec(['git', ...this.gitArgs, 'merge-base', '--is-ancestor', ancestor, commit].map(shellQuote).join(' '));
@@ -42381,6 +42405,7 @@ async function iterate(ctx, n) {
     crashPoint(ctx, 'capsule');
     // The agent.
     const before = await snapshotDirty(git, ctx.cwd);
+    await keepUserWork(ctx, before);
     const settings = await git.snapshotSettings();
     const { head: startHead, branch } = await git.position();
     const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
@@ -42725,6 +42750,20 @@ function roundCost(usd) {
 function logFailures(ctx, n, checks) {
     for (const c of checks.filter((k) => !k.met))
         ctx.o.log.info(`iter ${n}: criterion ${c.id} ${c.timed_out ? 'timed out' : `failed (exit ${c.exit_code})`} — ${ctx.evRel}/${c.evidence.split('#')[0]}`);
+}
+/** Where the user's uncommitted work is kept (local only: the loop pushes its branch, never this ref). */
+const USER_WORK_REF = 'refs/phuc-loop/user-work';
+/**
+ * Whatever the agent then does to the user's uncommitted files (edit, delete, overwrite), the
+ * user's version stays in git: kept before every agent step in which there is any.
+ */
+async function keepUserWork(ctx, before) {
+    const paths = [...before.keys()].filter((p) => !p.endsWith('/'));
+    if (!paths.length)
+        return;
+    const kept = await ctx.git.keepWork(paths, USER_WORK_REF, `phuc-loop: uncommitted work before iteration ${ctx.state.next_iteration}`);
+    if (kept)
+        ctx.o.log.info(`uncommitted work (${paths.length} path(s)) kept in ${USER_WORK_REF} (${kept.slice(0, 12)}): \`git checkout ${USER_WORK_REF} -- <path>\` brings a file back`);
 }
 
 ;// CONCATENATED MODULE: ./src/engine/loop/judge-space.ts

@@ -2,7 +2,7 @@
 // touches is put back as the user had it, never deleted (SPEC §7).
 import { readFile, writeFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+import { agent, cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
 
 const KEY = 'sk-ant-api03-leakytestkey0123456789';
 
@@ -69,4 +69,28 @@ test('an evidence path that is a FIFO or a link is refused with a clear error, a
   expect(link.code).toBe(12);
   expect(link.stderr).toMatch(/evidence\/loop is not a folder \(a symbolic link\)/);
   expect(await ls(elsewhere)).toEqual([]);
+});
+
+test("the user's uncommitted work the agent deletes or overwrites stays in git (refs/phuc-loop/user-work)", async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({
+      criteria: [{ id: 'fixed', run: 'grep -q fixed src/status.txt' }],
+      agent: `sh ${JSON.stringify(join(FIXTURES, 'hostile', 'user-work.sh'))}`,
+    }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'broken\n',
+    'README.md': 'readme v1\n',
+  });
+  await writeFile(join(repo, 'README.md'), 'readme v1\nUSER EDIT, not committed\n');
+  await writeFile(join(repo, 'notes.txt'), 'the user notes\n');
+  const r = await cli(repo, ['run']);
+  expect(r.stdout).toMatch(
+    /uncommitted work \(2 path\(s\)\) kept in refs\/phuc-loop\/user-work \([0-9a-f]{12}\): `git checkout refs\/phuc-loop\/user-work -- <path>` brings a file back/,
+  );
+  expect(await git(repo, 'show', 'refs/phuc-loop/user-work:README.md')).toBe('readme v1\nUSER EDIT, not committed\n');
+  expect(await git(repo, 'show', 'refs/phuc-loop/user-work:notes.txt')).toBe('the user notes\n');
+  // Kept aside, not committed on the branch, not pushed with it.
+  expect(await git(repo, 'log', '--format=%s', 'main')).not.toMatch(/uncommitted work/);
+  await git(repo, 'checkout', 'refs/phuc-loop/user-work', '--', 'README.md', 'notes.txt');
+  expect(await readFile(join(repo, 'notes.txt'), 'utf8')).toBe('the user notes\n');
 });

@@ -5,7 +5,7 @@
 // previous or the next consistent state: evidence files → AGENTS.md → one commit → the certificate
 // naming that commit → state and manifest.
 import { canonicalJson } from '../common/canonical.js';
-import { collectArtifacts, protectedMatcher, snapshotDirty, spawnAgent } from '../agent/agent-step.js';
+import { collectArtifacts, type DirtySnapshot, protectedMatcher, snapshotDirty, spawnAgent } from '../agent/agent-step.js';
 import { renderEntry, renderSection, witness } from '../memory/agents-md.js';
 import { Decimal, dstr, human } from '../common/decimal.js';
 import { InvariantViolation } from '../common/errors.js';
@@ -54,6 +54,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
 
   // The agent.
   const before = await snapshotDirty(git, ctx.cwd);
+  await keepUserWork(ctx, before);
   const settings = await git.snapshotSettings();
   const { head: startHead, branch } = await git.position();
   const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
@@ -411,4 +412,21 @@ export function roundCost(usd: string): string {
 function logFailures(ctx: Ctx, n: number, checks: CheckResult[]): void {
   for (const c of checks.filter((k) => !k.met))
     ctx.o.log.info(`iter ${n}: criterion ${c.id} ${c.timed_out ? 'timed out' : `failed (exit ${c.exit_code})`} — ${ctx.evRel}/${c.evidence.split('#')[0]}`);
+}
+
+/** Where the user's uncommitted work is kept (local only: the loop pushes its branch, never this ref). */
+export const USER_WORK_REF = 'refs/phuc-loop/user-work';
+
+/**
+ * Whatever the agent then does to the user's uncommitted files (edit, delete, overwrite), the
+ * user's version stays in git: kept before every agent step in which there is any.
+ */
+async function keepUserWork(ctx: Ctx, before: DirtySnapshot): Promise<void> {
+  const paths = [...before.keys()].filter((p) => !p.endsWith('/'));
+  if (!paths.length) return;
+  const kept = await ctx.git.keepWork(paths, USER_WORK_REF, `phuc-loop: uncommitted work before iteration ${ctx.state.next_iteration}`);
+  if (kept)
+    ctx.o.log.info(
+      `uncommitted work (${paths.length} path(s)) kept in ${USER_WORK_REF} (${kept.slice(0, 12)}): \`git checkout ${USER_WORK_REF} -- <path>\` brings a file back`,
+    );
 }

@@ -225,6 +225,29 @@ export class Git {
     return (await this.run(['ls-tree', '-r', '-z', '--name-only', tree])).split('\0').filter(Boolean);
   }
 
+  /**
+   * Keeps `paths` as they are now in the work tree (the user's uncommitted work) in a commit on top
+   * of HEAD under `ref`, through a private index: the index and the work tree stay as they are.
+   * Returns the new commit, or null when the ref already holds this content.
+   */
+  async keepWork(paths: string[], ref: string, message: string): Promise<string | null> {
+    if (!this.dirs) await this.position();
+    const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
+    const idx = shellQuote(join(this.dirs!.git, 'phuc-loop-keep.index'));
+    const script = [
+      `export GIT_INDEX_FILE=${idx}`,
+      `trap 'rm -f ${idx}' EXIT`,
+      `${git} read-tree HEAD && ${git} add -A --pathspec-from-file=- --pathspec-file-nul && t=$(${git} write-tree) || exit 1`,
+      `prev=$(${git} rev-parse -q --verify ${shellQuote(ref)})`,
+      `[ -n "$prev" ] && [ "$(${git} rev-parse "$prev^{tree}")" = "$t" ] && exit 0`,
+      `c=$(${git} commit-tree "$t" -p HEAD \${prev:+-p "$prev"} -m ${shellQuote(message)}) && ${git} update-ref ${shellQuote(ref)} "$c" && echo "$c"`,
+    ].join('\n');
+    // A subshell: the exported index and the trap end with it, not with the session.
+    const r = await this.exec(`(\n${script}\n)`, paths.join('\0'));
+    if (r.exitCode !== 0) throw new GitError(`keeping the uncommitted work failed (${r.exitCode}): ${r.stderr.trim()}`, r.stderr);
+    return r.stdout.trim() || null;
+  }
+
   /** Whether `ancestor` is `commit` or one of its ancestors. */
   async isAncestor(ancestor: string, commit: string): Promise<boolean> {
     const r = await this.exec(['git', ...this.gitArgs, 'merge-base', '--is-ancestor', ancestor, commit].map(shellQuote).join(' '));
