@@ -1,8 +1,9 @@
 // A STOP is a pause at any moment (SPEC §7): each stop source at each moment ends with a halting
 // report and evidence that verifies, and the next run continues and converges. Real CLI, real repos.
+import { existsSync } from 'node:fs';
 import { readFile, rm, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson, startCli } from '../helpers/repo.js';
+import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson, startCli, until } from '../helpers/repo.js';
 
 const report = (repo: string) => readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
 const loopCommits = async (repo: string) => (await git(repo, 'log', '--format=%s')).split('\n').filter((l) => l.startsWith('phuc-loop: iteration')).length;
@@ -69,22 +70,7 @@ test('a pause after a partial change commits it as partial work; the next run ju
   expect(next.code).toBe(0);
 });
 
-/** Resolves once `rel` exists in the repo (deadline: the test's own timeout). */
-async function waitForFile(repo: string, rel: string): Promise<void> {
-  for (;;) {
-    if (
-      await readFile(join(repo, rel)).then(
-        () => true,
-        (e: unknown) => (e as NodeJS.ErrnoException).code === 'EISDIR',
-      )
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-async function waitForLine(repo: string, rel: string, text: string): Promise<void> {
-  for (;;) {
-    if ((await readFile(join(repo, rel), 'utf8').catch(() => '')).includes(text)) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Resolves once `rel` exists in the repo (a file or a folder). */
+const waitForFile = (repo: string, rel: string) => until(() => existsSync(join(repo, rel)), 30_000, `${rel} to exist`);
+const waitForLine = (repo: string, rel: string, text: string) =>
+  until(async () => (await readFile(join(repo, rel), 'utf8').catch(() => '')).includes(text), 30_000, `${rel} to hold ${text}`);
