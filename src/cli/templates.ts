@@ -68,13 +68,15 @@ ${residual}
 R_p: "1e-4"                       # a Decimal string; never a float
 
 rung_target: 274177               # 641 | 274177 (final checks replayed twice) | 65537 (+ security gate)
-profile: strict                   # strict | fast | benchmark_adapt
+profile: strict                   # strict | fast | benchmark_adapt: scales the budgets you leave unset
 
-budget:
-  max_iterations: 10
-  max_seconds_per_iteration: 1800
-  max_total_seconds: 14400
-  # max_total_cost_usd: "25"      # applied where the agent reports its cost (Claude Code does)
+# Unset budgets follow the profile (strict: the values below; fast ×0.5; never under the clamps).
+# A budget written here is taken as written, whatever the profile: uncomment only to fix one.
+# budget:
+#   max_iterations: 10
+#   max_seconds_per_iteration: 1800
+#   max_total_seconds: 14400
+#   max_total_cost_usd: "25"      # applied where the agent reports its cost (Claude Code does)
 
 northstar: NORTHSTAR.md
 

@@ -308,7 +308,13 @@ describe('rung 65537: security gate and API surface', () => {
     expect(r.code).toBe(0);
     const rep = await report(repo);
     expect(rep).toMatchObject({ status: 'EXIT_CONVERGED', verification_rung_achieved: 65537 });
-    expect(rep.security).toMatchObject({ gate_exit_code: 0, api_surface_drift: true, drift_explained: true });
+    expect(rep.security).toMatchObject({
+      gate_exit_code: 0,
+      api_surface_drift: true,
+      changed_symbols: ['added'],
+      unexplained_symbols: [],
+      drift_explained: true,
+    });
     expect(rep.rung_checks['65537']).toEqual({
       security_gate_passed: true,
       api_surface_snapshots: true,
@@ -316,6 +322,15 @@ describe('rung 65537: security gate and API surface', () => {
       northstar_aligned_or_neutral: true,
     });
     expect((await cli(repo, ['verify'])).code).toBe(0);
+  });
+
+  test('an explanation that does not name the changed API does not explain the drift', async () => {
+    const repo = await makeRepo(files());
+    const r = await cli(repo, ['run'], { EXPLAIN: 'vague' });
+    expect(r.code).toBe(12);
+    const rep = await report(repo);
+    expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'PHUC_TEST_FAILURE_5', verification_rung_achieved: 274177 });
+    expect(rep.security).toMatchObject({ api_surface_drift: true, changed_symbols: ['added'], unexplained_symbols: ['added'], drift_explained: false });
   });
 
   test('unexplained API drift stops at 274177, below the target: not converged (PHUC_TEST_FAILURE_5)', async () => {

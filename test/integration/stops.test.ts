@@ -60,10 +60,50 @@ test('three iterations without a Northstar win: EXIT_BLOCKED(NORTHSTAR_DRIFT); t
   const rep = await report(repo);
   expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'NORTHSTAR_DRIFT', iterations_completed: 3 });
   expect(rep.glow_history.map((g: { W: number }) => g.W)).toEqual([0, 0, 0]);
-  expect(await readFile(join(repo, 'evidence/loop/northstar_drift.log'), 'utf8')).toMatch(/iteration 2: W = 0 for 3 consecutive iterations/);
+  expect(await readFile(join(repo, 'evidence/loop/northstar_drift.log'), 'utf8')).toMatch(/iteration 2: W = 0 for 3 iterations in a row/);
   expect(await readFile(join(repo, 'evidence/loop/budget_reduction.log'), 'utf8')).toContain('max_iterations: 10 → 5 (profile fast, scale 0.5)');
   const plan = await readJson<{ budget: { max_iterations: number } }>(join(repo, 'evidence/loop/plan.json'));
   expect(plan.budget.max_iterations).toBe(5);
+});
+
+test('a Northstar distance that rises three iterations in a row: EXIT_BLOCKED(NORTHSTAR_DRIFT) while W > 0; the report says where and why', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({
+      criteria: [{ id: 'zero', run: 'test "$(cat src/count.txt)" = 0' }],
+      agent: agent('drifter.mjs'),
+      extra: 'residual:\n  metric: command\n  run: cat src/count.txt\n',
+    }),
+    'NORTHSTAR.md': NORTHSTAR + '| bloat | lines of filler | 0 | 1 | wc -l < src/bloat.txt |\n',
+    'src/count.txt': '100\n',
+    'src/bloat.txt': '',
+  });
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(12);
+  const rep = await report(repo);
+  expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'NORTHSTAR_DRIFT', iterations_completed: 3 });
+  expect(rep.glow_history.map((g: { W: number }) => g.W)).toEqual([5, 5, 5]); // the residual fell: not the W = 0 drift
+  expect(rep.exits_fired.map((e: { kind: string }) => e.kind)).toEqual(['NORTHSTAR_DISTANCE_RISING']);
+  const distances = rep.iteration_rows.map((g: { northstar_distance: string }) => g.northstar_distance);
+  expect(await readFile(join(repo, 'evidence/loop/northstar_drift.log'), 'utf8')).toContain(
+    `iteration 2: northstar distance rose three iterations in a row: ${distances.join(' < ')}`,
+  );
+  // The output contract of a blocked run, and the Phuc Test recorded in every iteration.
+  expect(rep.last_known_state).toBe('BUDGET_CHECK');
+  expect(rep.what_ran_and_failed).toMatch(/^iteration 2 ran command and the criteria; NORTHSTAR_DISTANCE_RISING: northstar distance rose/);
+  expect(rep.reason_for_non_convergence).toMatch(
+    /^EXIT_BLOCKED\(NORTHSTAR_DRIFT\): .*; final residual 97, R_p 1e-4; criteria not met: zero \(exit 1, evidence\/loop\/iter_2\//,
+  );
+  expect(rep.evidence_pointers.map((e: { path: string }) => e.path)).toEqual(
+    expect.arrayContaining([
+      'evidence/loop/plan.json',
+      'evidence/loop/iter_2/certificate.json',
+      'evidence/loop/iter_2/phuc_test.json',
+      'evidence/loop/northstar_drift.log',
+    ]),
+  );
+  for (const n of [0, 1, 2])
+    expect(await readJson(join(repo, `evidence/loop/iter_${n}/phuc_test.json`))).toMatchObject({ iteration: n, pass: true, failures: [] });
+  expect((await cli(repo, ['verify'])).code).toBe(0);
 });
 
 test('an agent that does nothing: EXIT_BLOCKED(EVIDENCE_INCOMPLETE); the attempt is not an iteration and nothing is committed', async () => {

@@ -1,5 +1,6 @@
 import { resolveBudget } from '../../src/engine/config/budget.js';
 import { parseConfig } from '../../src/engine/config/config.js';
+import { configTemplate, type InitPlan } from '../../src/cli/templates.js';
 
 const cfg = (profile: string, budget = '') =>
   parseConfig(`version: 2\ngoal: g\nacceptance_criteria: [{id: t, run: "true"}]\ncertificates: [EXACT]\nagent: {use: claude}\nprofile: ${profile}\n${budget}`);
@@ -41,5 +42,18 @@ describe('budgets and profiles (seed §9.2)', () => {
     expect(r.budget.max_seconds_per_iteration).toBe(30);
     expect(r.explicit).toEqual(['max_iterations', 'max_seconds_per_iteration']);
     expect(r.reductions.some((l) => l.startsWith('max_iterations'))).toBe(false);
+  });
+});
+
+describe('the config `phuc-loop init` writes', () => {
+  const plan: InitPlan = { type: 'npm', runner: 'npm test', run: 'npm test', junit: null, setup: null, setupNote: null, protected: ['test/**'] };
+  test('leaves the budgets to the profile: switching it to fast reduces them, within the clamps', () => {
+    const text = configTemplate(plan);
+    expect(parseConfig(text).budget).toEqual({});
+    const fast = resolveBudget(parseConfig(text.replace(/^profile: strict/m, 'profile: fast')));
+    expect(fast.explicit).toEqual([]);
+    expect(fast.budget).toMatchObject({ max_iterations: 5, max_seconds_per_iteration: 900, max_total_seconds: 7200 });
+    expect(fast.reductions).toContain('max_iterations: 10 → 5 (profile fast, scale 0.5)');
+    expect(resolveBudget(parseConfig(text)).budget).toMatchObject({ max_iterations: 10, max_seconds_per_iteration: 1800, max_total_seconds: 14400 });
   });
 });

@@ -30,6 +30,7 @@ const quiet = (over: Partial<IterationFacts> = {}): IterationFacts => ({
   progress: [],
   backpressure: null,
   northstarDrift: null,
+  northstarRising: null,
   budget: null,
   ...over,
 });
@@ -53,6 +54,8 @@ function firing(kind: ExitKind): Partial<IterationFacts> {
       return { backpressure: 'STOP label' };
     case 'NORTHSTAR_DRIFT':
       return { northstarDrift: 'W = 0 for 3 iterations in a row' };
+    case 'NORTHSTAR_DISTANCE_RISING':
+      return { northstarRising: 'northstar distance rose three iterations in a row: 1 < 2 < 3' };
     case 'BUDGET':
       return { budget: { code: 'MAX_ITERS', reason: '10 of 10 iterations used' } };
   }
@@ -70,6 +73,7 @@ const EXPECT: Record<ExitKind, { status: string; reason: string; certificate: st
   STALLED: { status: 'EXIT_BLOCKED', reason: 'STALLED', certificate: 'NONE' },
   BACKPRESSURE: { status: 'EXIT_BLOCKED', reason: 'BACKPRESSURE_SIGNAL', certificate: 'BACKPRESSURE' },
   NORTHSTAR_DRIFT: { status: 'EXIT_BLOCKED', reason: 'NORTHSTAR_DRIFT', certificate: 'NONE' },
+  NORTHSTAR_DISTANCE_RISING: { status: 'EXIT_BLOCKED', reason: 'NORTHSTAR_DRIFT', certificate: 'NONE' },
   BUDGET: { status: 'EXIT_BUDGET_EXCEEDED', reason: 'MAX_ITERS', certificate: 'TIMEOUT' },
 };
 
@@ -92,6 +96,15 @@ describe('decide: the precedence table', () => {
   test('a suite that ran fewer tests is a guardrail violation, never a certificate', () => {
     const d = decide(quiet({ judgement: judged({ allMet: true, exact: true, suiteWeakened: '12 tests ran, the baseline ran 14' }) }));
     expect(d).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'GUARDRAIL_VIOLATION', certificate: 'NONE' });
+  });
+  test('a rising Northstar distance ranks with the other Northstar drift: after backpressure, before the budget', () => {
+    const at = (k: ExitKind) => EXIT_PRECEDENCE.indexOf(k);
+    expect(at('NORTHSTAR_DISTANCE_RISING')).toBe(at('BACKPRESSURE') + 2);
+    expect(at('NORTHSTAR_DISTANCE_RISING')).toBe(at('BUDGET') - 1);
+    expect(decide(quiet({ northstarRising: 'rose', northstarDrift: 'W = 0' })).fired.map((f) => f.kind)).toEqual([
+      'NORTHSTAR_DRIFT',
+      'NORTHSTAR_DISTANCE_RISING',
+    ]);
   });
   test('a residual that could not be computed blocks (null is not zero)', () => {
     expect(decide(quiet({ judgement: judged({ residualError: 'no number' }) }))).toMatchObject({

@@ -1,5 +1,5 @@
 import { Decimal } from '../../src/engine/common/decimal.js';
-import { distance, measure, NorthstarError, parseNorthstar, snapshot } from '../../src/engine/judge/northstar.js';
+import { distance, isDrifting, measure, NorthstarError, parseNorthstar, snapshot } from '../../src/engine/judge/northstar.js';
 
 const TABLE = `# Northstar
 
@@ -60,5 +60,25 @@ describe('NORTHSTAR.md', () => {
     expect(r.error).toMatch(/not a Decimal/);
     const snap = snapshot([m], [r], new Map());
     expect(snap.total_distance).toBeNull();
+  });
+
+  test('null is not zero: a residual that could not be computed makes the total distance unknown, not a mean of the rest', async () => {
+    const metrics = parseNorthstar(TABLE, ['tests']);
+    const ctx = { residual: null, criteriaMet: new Map([['tests', true]]), runCommand: () => Promise.resolve({ output: '0.75\n' }) };
+    const readings = await Promise.all(metrics.map((m) => measure(m, ctx)));
+    expect(readings[0]).toEqual({ id: 'residual', value: null, error: 'the residual could not be computed' });
+    const snap = snapshot(metrics, readings, new Map([['residual', '2']]));
+    expect(snap.readings[0].distance).toBeNull();
+    expect(snap.readings.slice(1).every((r) => r.distance !== null)).toBe(true);
+    expect(snap.total_distance).toBeNull();
+  });
+
+  test('drift: three strictly rising total distances; an unknown distance breaks the run', () => {
+    expect(isDrifting(['0.5', '0.6', '0.7'])).toBe(true);
+    expect(isDrifting(['0.9', '0.5', '0.6', '0.7'])).toBe(true);
+    expect(isDrifting(['0.5', '0.6'])).toBe(false);
+    expect(isDrifting(['0.5', '0.6', '0.6'])).toBe(false);
+    expect(isDrifting(['0.5', null, '0.7'])).toBe(false);
+    expect(isDrifting([null, '0.5', '0.6'])).toBe(false);
   });
 });

@@ -5,6 +5,7 @@ import type { Certificate } from '../judge/certificate.js';
 import type { FiredExit } from '../loop/decide.js';
 import { Decimal, dstr, human, seedChecksum } from '../common/decimal.js';
 import { VERSION } from '../common/version.js';
+import { HIGH_GLOW } from '../judge/glow.js';
 import type { TerminalState } from '../loop/fsm.js';
 import type { LoopState } from '../loop/context.js';
 import type { Plan } from '../config/plan.js';
@@ -21,7 +22,15 @@ export interface RungResult {
     northstar_distance_end: string | null;
     neutral_reason: string | null;
   };
-  security: { gate_exit_code: number | null; api_surface_drift: boolean; drift_explained: boolean; api_surface_after: string } | null;
+  security: {
+    gate_exit_code: number | null;
+    api_surface_drift: boolean;
+    /** The API symbols whose snapshot line changed, and those the drift explanation does not name. */
+    changed_symbols: string[];
+    unexplained_symbols: string[];
+    drift_explained: boolean;
+    api_surface_after: string;
+  } | null;
   /** Why the fresh checkout of the certified commit did not confirm the certificate (null when it did). */
   confirmation: string | null;
 }
@@ -43,6 +52,10 @@ export interface ReportInput {
   triangle: Triangle | null;
   phuc: PhucTest | null;
   rung: RungResult | null;
+  /** The FSM state the run was in when it halted. */
+  lastState?: string;
+  /** The evidence files that show why a blocked run stopped (paths relative to the evidence root). */
+  evidencePointers?: { path: string; sha256: string }[];
   extra: { missing_fields?: string[]; messages?: string[]; detail?: string; backpressure?: string; backpressureOnly?: boolean };
 }
 
@@ -72,11 +85,22 @@ export function buildReport(i: ReportInput) {
   const cert = i.certificate;
   const certType = i.extra.backpressureOnly ? 'BACKPRESSURE' : (cert?.type ?? 'NONE');
   const prefix = i.evRel ? `${i.evRel}/` : '';
-  const average = glow.length ? dstr(glow.reduce((a, g) => a.plus(g.total), new Decimal(0)).div(glow.length)) : null;
+  // The mean of the known totals: an unknown GLOW is left out, never counted as 0.
+  const known = glow.flatMap((g) => (g.total === null ? [] : [g.total]));
+  const average = known.length ? dstr(known.reduce((a, t) => a.plus(t), new Decimal(0)).div(known.length)) : null;
   const fired: (FiredExit & { iteration: number | null })[] = [...(s?.exits_fired ?? [])];
   if (!s && i.extra.backpressure) fired.push({ kind: 'BACKPRESSURE', reason: i.extra.backpressure, iteration: null });
   const bestIndex = history.length ? history.reduce((best, r, k) => (new Decimal(r).lt(history[best]) ? k : best), 0) : null;
   const divergedAt = i.status === 'EXIT_DIVERGED' ? Math.max(0, history.length - 3) : null;
+  const open = i.status !== null && i.status !== 'EXIT_CONVERGED';
+  const failing = (cert?.checklist ?? []).filter((c) => !c.met);
+  const finalResidual = cert?.residual ?? history.at(-1) ?? null;
+  const lastIteration = i.iterations.at(-1);
+  // The exits of the halting attempt: the last iteration's, or an unrecorded attempt after it.
+  const lastFired = fired.filter((f) => lastIteration === undefined || (f.iteration !== null && f.iteration >= lastIteration));
+  const notMet = failing.length
+    ? `criteria not met: ${failing.map((c) => `${c.id} (exit ${c.exit_code ?? 'none'}, ${prefix}${c.evidence.split('#')[0]})`).join(', ')}`
+    : null;
   return {
     schema_version: '2.0',
     skill: 'phuc-loop',
@@ -108,6 +132,8 @@ export function buildReport(i: ReportInput) {
     },
     exits_fired: fired,
     glow_history: glow.map((g) => ({ iteration: g.iteration, total: g.total, G: g.G, L: g.L, O: g.O, W: g.W })),
+    /** Iterations scoring a known W = 0 with a GLOW total over 60 (busy without advancing the Northstar). */
+    high_glow_without_northstar: glow.filter((g) => g.W === 0 && g.total !== null && g.total > HIGH_GLOW).map((g) => g.iteration),
     iteration_rows: s?.rows ?? [],
     average_glow: average,
     northstar_metrics_before: i.plan
@@ -169,6 +195,46 @@ export function buildReport(i: ReportInput) {
             artifact_path: `${prefix}iter_${i.iterations[bestIndex]}/certificate.json`,
           },
     glow_at_block: i.status === 'EXIT_BLOCKED' ? (glow.at(-1)?.total ?? null) : null,
+    // The output contract of the exits that did not converge (README "Halting report"), from evidence only.
+    reason_for_non_convergence: open
+      ? [
+          `${i.status}(${i.stop_reason})${i.extra.detail ? `: ${i.extra.detail}` : ''}`,
+          `final residual ${finalResidual ?? 'unknown'}${i.plan?.R_p ? `, R_p ${i.plan.R_p}` : ''}`,
+          ...(notMet ? [notMet] : []),
+        ].join('; ')
+      : null,
+    diagnosis_attempt:
+      i.status === 'EXIT_DIVERGED' && divergedAt !== null
+        ? [
+            `residuals rose ${history.slice(divergedAt).join(' → ')} from iteration ${i.iterations[divergedAt] ?? divergedAt}`,
+            bestIndex === null ? 'no residual was below the others' : `the best residual ${history[bestIndex]} was at iteration ${i.iterations[bestIndex]}`,
+            `blocker classes since: ${(s?.cycles ?? [])
+              .filter((c) => c.iteration >= (i.iterations[divergedAt] ?? 0))
+              .map((c) => `${c.iteration} ${c.blocker_class}`)
+              .join(', ')}`,
+            ...(notMet ? [notMet] : []),
+          ].join('; ')
+        : null,
+    last_known_state: i.status === 'EXIT_BLOCKED' ? (i.lastState ?? null) : null,
+    what_ran_and_failed:
+      i.status === 'EXIT_BLOCKED'
+        ? [
+            lastIteration === undefined
+              ? 'no iteration was recorded'
+              : `iteration ${lastIteration} ran ${s?.cycles.at(-1)?.agent ?? 'the agent'} and the criteria`,
+            ...lastFired.map((f) => `${f.kind}: ${f.reason}`),
+            ...(notMet ? [notMet] : []),
+          ].join('; ')
+        : null,
+    evidence_pointers: i.status === 'EXIT_BLOCKED' ? (i.evidencePointers ?? []).map((e) => ({ path: `${prefix}${e.path}`, sha256: e.sha256 })) : [],
+    safe_partials:
+      i.status === 'EXIT_NEED_INFO'
+        ? `Nothing ran and no earlier evidence was changed. ${
+            i.stop_reason === 'NORTHSTAR_MISSING'
+              ? '`phuc-loop init` writes a NORTHSTAR.md to start from'
+              : '`phuc-loop init` writes a commented phuc-loop.yml to start from'
+          }; supply ${(i.extra.missing_fields ?? []).join(', ') || 'the missing fields'} and run again.`
+        : null,
     next_actions: i.status ? NEXT_ACTIONS[i.status] : [],
     isolation_limits: [...(i.isolationLimits ?? [])],
     AGENTS_md_final_path: i.plan ? `${prefix}agents_md_final.md` : null,
@@ -216,7 +282,7 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
     );
     for (const g of r.iteration_rows)
       out.push(
-        `| ${g.iteration} | ${g.G} | ${g.L} | ${g.O} | ${g.W} | ${g.total} | ${g.residual ?? 'n/a'} | ${g.certificate} | ${g.northstar_distance ?? 'n/a'} |`,
+        `| ${g.iteration} | ${g.G} | ${g.L} | ${g.O} | ${g.W ?? 'unknown'} | ${g.total ?? 'unknown'} | ${g.residual ?? 'n/a'} | ${g.certificate} | ${g.northstar_distance ?? 'n/a'} |`,
       );
     out.push('');
   }
@@ -270,6 +336,18 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
     out.push('### Budget use', '', `iterations ${b.iterations} · seconds ${b.seconds} · cost ${b.cost_usd} · tool calls ${b.tool_calls}`, '');
   }
   if (r.missing_fields.length) out.push(`**Missing fields:** ${r.missing_fields.join(', ')}`, '');
+  if (r.high_glow_without_northstar.length)
+    out.push(`**Warning:** high GLOW with W = 0 (no Northstar metric advanced) at iteration(s) ${r.high_glow_without_northstar.join(', ')}.`, '');
+  const contract: [string, string | null][] = [
+    ['Why it did not converge', r.reason_for_non_convergence],
+    ['Diagnosis', r.diagnosis_attempt],
+    ['Last state', r.last_known_state],
+    ['What ran and failed', r.what_ran_and_failed],
+    ['What can be done now', r.safe_partials],
+  ];
+  for (const [label, text] of contract) if (text) out.push(`**${label}:** ${text}`, '');
+  if (r.evidence_pointers.length)
+    out.push('### Evidence pointers', '', ...r.evidence_pointers.map((e) => `- \`${e.path}\` (sha256 ${e.sha256.slice(0, 12)})`), '');
   if (r.isolation_limits.length) out.push(`### What isolation ${c.isolation ?? ''} does not guarantee`, '', ...r.isolation_limits.map((l) => `- ${l}`), '');
   if (r.next_actions.length) out.push('### Next actions', '', ...r.next_actions.map((a) => `- ${a}`), '');
   if (agentsMd) out.push('<details><summary>AGENTS.md</summary>', '', '```markdown', agentsMd.replace(/```/g, '``\u200b`'), '```', '', '</details>', '');

@@ -244,6 +244,7 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
       progress: [],
       backpressure: null,
       northstarDrift: null,
+      northstarRising: null,
       budget: null,
     }).certificate;
     const recorded = new Map(cert.checklist.map((c) => [c.id, c]));

@@ -55,49 +55,68 @@ export interface PhucTest {
   pass: boolean;
 }
 
+/**
+ * Conditions 1–4 for one iteration, from its capsule and AGENTS.md entry as recorded: run when the
+ * iteration is decided and again over every iteration at the end. Returns the failures.
+ */
+export function phucConditions(x: {
+  iteration: number;
+  capsule: Capsule | null;
+  entry: string | null;
+  previousEntry: string | null;
+  hostPaths: readonly string[];
+  /** What the user wrote (goal, criteria) is in plan.json: a date there is theirs, not a leak. */
+  planText: string;
+}): string[] {
+  const n = x.iteration;
+  const failures: string[] = [];
+  const { capsule, entry } = x;
+  if (!capsule) failures.push(`PHUC_TEST_FAILURE_1: iteration ${n} has no cnf_capsule.json`);
+  if (!entry || !/- residual_direction: \w+/.test(entry) || !/- glow_score: \{total: (\d+|unknown)/.test(entry) || !/- northstar_distance_delta: /.test(entry))
+    failures.push(`PHUC_TEST_FAILURE_2: iteration ${n}'s AGENTS.md entry lacks residual direction, GLOW or northstar delta`);
+  if (capsule) {
+    const problems = capsuleProblems(capsule, x.hostPaths, x.planText);
+    if (problems.length) failures.push(`PHUC_TEST_FAILURE_3: iteration ${n}'s capsule: ${problems.join('; ')}`);
+    if (x.previousEntry !== null) {
+      const want = JSON.stringify(openQuestionsOf(x.previousEntry));
+      const got = JSON.stringify(capsule.current_state_summary?.open_questions_from_last_iteration ?? null);
+      if (want !== got) failures.push(`PHUC_TEST_FAILURE_4: iteration ${n}'s capsule does not carry the open questions of iteration ${n - 1}`);
+    }
+  }
+  return failures;
+}
+
+/** The five conditions as the report shows them, from the failures found. */
+export function phucResult(failures: readonly string[]): PhucTest {
+  const held = (i: number) => !failures.some((f) => f.startsWith(`PHUC_TEST_FAILURE_${i}:`));
+  return {
+    condition_1_history: held(1),
+    condition_2_reflection: held(2),
+    condition_3_care: held(3),
+    condition_4_adaptation: held(4),
+    condition_5_growth: held(5),
+    failures: [...new Set(failures)],
+    pass: failures.length === 0,
+  };
+}
+
 export async function phucTest(
   ev: EvidenceStore,
   iterations: number[],
   opts: { hostPaths: readonly string[]; converged: boolean; rungTarget: number; rungAchieved: number },
 ): Promise<PhucTest> {
   const failures: string[] = [];
-  const c = [true, true, true, true, true];
-  const fail = (i: number, why: string) => {
-    c[i - 1] = false;
-    failures.push(`PHUC_TEST_FAILURE_${i}: ${why}`);
-  };
   let previousEntry: string | null = null;
-  // What the user wrote (goal, criteria) is in plan.json: a date there is theirs, not a leak.
   const planText = (await ev.readText('plan.json')) ?? '';
   for (const n of iterations) {
     const capsule = await ev.readJson<Capsule>(`${iterDir(n)}/cnf_capsule.json`);
     const entry = await ev.readText(`${iterDir(n)}/agents_md_entry.md`);
-    if (!capsule) fail(1, `iteration ${n} has no cnf_capsule.json`);
-    if (!entry || !/- residual_direction: \w+/.test(entry) || !/- glow_score: \{total: \d+/.test(entry) || !/- northstar_distance_delta: /.test(entry))
-      fail(2, `iteration ${n}'s AGENTS.md entry lacks residual direction, GLOW or northstar delta`);
-    if (capsule) {
-      const problems = capsuleProblems(capsule, opts.hostPaths, planText);
-      if (problems.length) fail(3, `iteration ${n}'s capsule: ${problems.join('; ')}`);
-      if (previousEntry !== null) {
-        const want = JSON.stringify(openQuestionsOf(previousEntry));
-        const got = JSON.stringify(capsule.current_state_summary?.open_questions_from_last_iteration ?? null);
-        if (want !== got) fail(4, `iteration ${n}'s capsule does not carry the open questions of iteration ${n - 1}`);
-      }
-    }
+    failures.push(...phucConditions({ iteration: n, capsule, entry, previousEntry, hostPaths: opts.hostPaths, planText }));
     previousEntry = entry;
   }
   if (opts.converged && rungLevel(opts.rungAchieved) < rungLevel(opts.rungTarget))
-    fail(5, `convergence at rung ${opts.rungAchieved}, below the declared rung_target ${opts.rungTarget}`);
-  const [c1, c2, c3, c4, c5] = c;
-  return {
-    condition_1_history: c1,
-    condition_2_reflection: c2,
-    condition_3_care: c3,
-    condition_4_adaptation: c4,
-    condition_5_growth: c5,
-    failures: [...new Set(failures)],
-    pass: c.every(Boolean),
-  };
+    failures.push(`PHUC_TEST_FAILURE_5: convergence at rung ${opts.rungAchieved}, below the declared rung_target ${opts.rungTarget}`);
+  return phucResult(failures);
 }
 
 /** Rung 274177's self-tests: the divergence detector and the null/edge sweep of the residual parser. */
@@ -113,3 +132,34 @@ export function allDecimalStrings(values: unknown[]): boolean {
 }
 
 export { seedChecksum };
+
+/** Words that declare an API rather than name it (TypeScript/JavaScript, Python, Go, Rust, Java…). */
+const DECLARATION_WORDS = new Set(
+  'export default declare async function const let var class interface type enum abstract public private protected static readonly def fn pub func struct trait impl module namespace extern final void new'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The API symbols that changed between two API-surface snapshots (rung 65537): each line found in
+ * only one snapshot is named by its first identifier that is not a declaration word.
+ */
+export function changedApiSymbols(before: string, after: string): string[] {
+  const lines = (t: string) =>
+    new Set(
+      t
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter(Boolean),
+    );
+  const [b, a] = [lines(before), lines(after)];
+  const differing = [...[...b].filter((l) => !a.has(l)), ...[...a].filter((l) => !b.has(l))];
+  const name = (line: string) => (line.match(/[A-Za-z_$][\w$]*/g) ?? []).find((w) => !DECLARATION_WORDS.has(w)) ?? line;
+  return [...new Set(differing.map(name))].sort();
+}
+
+/** The changed symbols a drift explanation does not name (as a whole word). */
+export function unexplainedSymbols(symbols: readonly string[], explanation: string): string[] {
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return symbols.filter((s) => !new RegExp(`(^|[^\\w$])${escape(s)}($|[^\\w$])`).test(explanation));
+}

@@ -8,7 +8,7 @@ export interface GlowInput {
   previouslyMet: ReadonlyMap<string, boolean>;
   met: ReadonlyMap<string, boolean>;
   previousResidual: Decimal | null;
-  /** null when not computed (or the checks did not run): W is then unknown, never a 0. */
+  /** null when not computed (or the checks did not run): W and the total are then unknown, never 0. */
   residual: Decimal | null;
   R_p: Decimal | null;
   diffProduced: boolean;
@@ -21,6 +21,8 @@ export interface GlowInput {
   laneC: boolean;
   previousDistance: Decimal | null;
   distance: Decimal | null;
+  /** What NORTHSTAR.md measures of the loop's own facts: W counts a win only where the Northstar sees it. */
+  northstar: { residual: boolean; criteria: readonly string[] };
 }
 
 export interface Glow {
@@ -28,14 +30,19 @@ export interface Glow {
   G: number;
   L: number;
   O: number;
-  W: number;
-  total: number;
+  /** null: unknown (no residual to score W's rows against); it neither advances nor counts toward drift. */
+  W: number | null;
+  /** G + L + O + W; unknown (null) with W. */
+  total: number | null;
   reasons: { G: string; L: string; O: string; W: string };
   northstar_metric_advanced: boolean;
   residual: string | null;
-  /** W could not be scored (no residual): it neither advances nor counts toward Northstar drift. */
-  W_unknown?: true;
+  /** A known W = 0 with a total over 60: busy without advancing the Northstar (a warning, not a stop). */
+  warning: string | null;
 }
+
+/** Above this total, a W of 0 is flagged (docs/glossary.md "GLOW"). */
+export const HIGH_GLOW = 60;
 
 export function newlyMet(previous: ReadonlyMap<string, boolean>, now: ReadonlyMap<string, boolean>): string[] {
   return [...now].filter(([id, met]) => met && !previous.get(id)).map(([id]) => id);
@@ -72,34 +79,43 @@ export function scoreGlow(i: GlowInput): Glow {
           : [0, 'no artifact'];
   const belowRp = r !== null && (i.R_p ? r.lt(i.R_p) : r.isZero());
   const distanceFell = i.previousDistance !== null && i.distance !== null && i.distance.lt(i.previousDistance);
-  const [W, wWhy] = belowRp
-    ? [25, 'residual below R_p']
-    : distanceFell
-      ? [20, `northstar distance ${dstr(i.previousDistance!)} → ${dstr(i.distance!)}`]
-      : fresh.length
-        ? [15, 'acceptance criterion newly true']
-        : drop
-          ? [5, 'residual fell (sub-goal)']
-          : r === null
-            ? [0, 'unknown: the residual was not computed']
-            : [0, 'no northstar metric advanced'];
+  // W takes the highest row that applies; without a residual its top rows cannot be decided. W is
+  // kept apart from G: a criterion or a residual counts as a Northstar win only where a metric
+  // measures it, so a busy iteration that moves no metric scores W = 0 however high G is.
+  const freshWin = fresh.filter((id) => i.northstar.criteria.includes(id));
+  const [W, wWhy]: [number | null, string] =
+    r === null
+      ? [null, 'unknown: the residual was not computed']
+      : belowRp
+        ? [25, 'residual below R_p']
+        : distanceFell
+          ? [20, `northstar distance ${dstr(i.previousDistance!)} → ${dstr(i.distance!)}`]
+          : freshWin.length
+            ? [15, `acceptance criterion newly true: ${freshWin.join(', ')}`]
+            : drop && i.northstar.residual
+              ? [5, 'residual fell (sub-goal)']
+              : [0, 'no northstar metric advanced'];
+  const total = W === null ? null : G + L + O + W;
   return {
     iteration: i.iteration,
     G,
     L,
     O,
     W,
-    total: G + L + O + W,
+    total,
     reasons: { G: gWhy, L: lWhy, O: oWhy, W: wWhy },
     northstar_metric_advanced: distanceFell,
     residual: r === null ? null : dstr(r),
-    ...(r === null && W === 0 ? { W_unknown: true as const } : {}),
+    warning:
+      W === 0 && G + L + O > HIGH_GLOW
+        ? `High GLOW without Northstar alignment (GLOW ${total}, W = 0): check whether this iteration advances any NORTHSTAR metric`
+        : null,
   };
 }
 
-/** How many iterations in a row, ending with the last, scored a known W = 0 (Northstar drift). */
-export function trailingZeroW(history: readonly Pick<Glow, 'W' | 'W_unknown'>[]): number {
+/** How many iterations in a row, ending with the last, scored a known W = 0 (Northstar drift); an unknown W ends the run of zeros. */
+export function trailingZeroW(history: readonly Pick<Glow, 'W'>[]): number {
   let n = 0;
-  for (let k = history.length - 1; k >= 0 && history[k].W === 0 && !history[k].W_unknown; k--) n++;
+  for (let k = history.length - 1; k >= 0 && history[k].W === 0; k--) n++;
   return n;
 }

@@ -2,6 +2,7 @@
 // distance_i = |current − target| / |target|; for a zero target, |current| / |baseline| (0 when the
 // baseline is 0). The total distance is the mean; all of it in Decimal.
 import { Decimal, dstr, parseDecimal } from '../common/decimal.js';
+import { isDiverging } from './certificate.js';
 
 export type Measure = { kind: 'static' } | { kind: 'command'; run: string } | { kind: 'residual' } | { kind: 'criterion'; id: string };
 
@@ -112,7 +113,10 @@ export function distance(current: Decimal, target: Decimal, baseline: Decimal): 
 
 export interface NorthstarSnapshot {
   readings: { id: string; value: string | null; distance: string | null; error?: string }[];
-  /** Mean distance over the metrics that could be measured; null when none could. */
+  /**
+   * Mean distance over every metric; null (unknown) when any metric could not be measured: a mean
+   * over fewer metrics is not comparable with the last one, and an unknown metric is never a 0.
+   */
   total_distance: string | null;
 }
 
@@ -123,7 +127,16 @@ export function snapshot(metrics: NorthstarMetric[], readings: MetricReading[], 
     const base = new Decimal(baselines.get(metric.id) ?? metric.current);
     return { id: metric.id, value: r.value, distance: dstr(distance(new Decimal(r.value), new Decimal(metric.target), base)) };
   });
-  const measured = rows.filter((r) => r.distance !== null);
-  const total = measured.length ? dstr(measured.reduce((acc, r) => acc.plus(r.distance), new Decimal(0)).div(measured.length)) : null;
+  const known = rows.every((r) => r.distance !== null);
+  const total = known && rows.length ? dstr(rows.reduce((acc, r) => acc.plus(r.distance), new Decimal(0)).div(rows.length)) : null;
   return { readings: rows, total_distance: total };
+}
+
+/**
+ * Northstar drift by distance: the total distance rose strictly over the last three iterations, as
+ * residual divergence is read from the residuals. An unknown distance breaks the run (never a 0).
+ */
+export function isDrifting(distances: readonly (string | null)[]): boolean {
+  const last = distances.slice(-3);
+  return last.length === 3 && last.every((d) => d !== null) && isDiverging(last);
 }

@@ -101,7 +101,7 @@ export interface LoopState {
   rows: IterationRow[];
 }
 
-export type IterationRow = Pick<Glow, 'iteration' | 'G' | 'L' | 'O' | 'W' | 'W_unknown' | 'total'> & {
+export type IterationRow = Pick<Glow, 'iteration' | 'G' | 'L' | 'O' | 'W' | 'total'> & {
   certificate: string;
   residual: string | null;
   northstar_distance: string | null;

@@ -8,7 +8,9 @@ import type { TerminalState } from './fsm.js';
 /**
  * The exits one iteration can fire, in SPEC §3's order of precedence (INVARIANT and GUARDRAIL
  * first). The "no progress" exits of the other loop designs (critic, stuck failure, stall) rank
- * with divergence, before backpressure.
+ * with divergence, before backpressure. Northstar drift has two forms that end the run alike
+ * (EXIT_BLOCKED(NORTHSTAR_DRIFT), docs/glossary.md "Northstar drift"): three known W = 0 in a row,
+ * and a total distance that rose three iterations in a row.
  */
 export const EXIT_PRECEDENCE = [
   'INVARIANT',
@@ -20,6 +22,7 @@ export const EXIT_PRECEDENCE = [
   'STALLED',
   'BACKPRESSURE',
   'NORTHSTAR_DRIFT',
+  'NORTHSTAR_DISTANCE_RISING',
   'BUDGET',
 ] as const;
 export type ExitKind = (typeof EXIT_PRECEDENCE)[number];
@@ -62,8 +65,10 @@ export interface IterationFacts {
   progress: FiredExit[];
   /** A stop requested after the checks (it pauses before the next iteration). */
   backpressure: string | null;
-  /** Northstar drift: W = 0 or a rising distance three iterations in a row. */
+  /** Northstar drift: a known W = 0 three iterations in a row. */
   northstarDrift: string | null;
+  /** Northstar drift: the last three total distances rise strictly. */
+  northstarRising: string | null;
   budget: { code: string; reason: string } | null;
 }
 
@@ -97,6 +102,7 @@ export function firedExits(f: IterationFacts): FiredExit[] {
   const stop = f.interrupted ?? f.backpressure;
   if (stop) fired.push({ kind: 'BACKPRESSURE', reason: stop });
   if (f.northstarDrift) fired.push({ kind: 'NORTHSTAR_DRIFT', reason: f.northstarDrift });
+  if (f.northstarRising) fired.push({ kind: 'NORTHSTAR_DISTANCE_RISING', reason: f.northstarRising });
   if (f.budget) fired.push({ kind: 'BUDGET', reason: `${f.budget.code}: ${f.budget.reason}` });
   return fired.sort((a, b) => rank(a) - rank(b));
 }
@@ -127,6 +133,7 @@ const STATUS_OF: Record<ExitKind, TerminalState> = {
   STALLED: 'EXIT_BLOCKED',
   BACKPRESSURE: 'EXIT_BLOCKED',
   NORTHSTAR_DRIFT: 'EXIT_BLOCKED',
+  NORTHSTAR_DISTANCE_RISING: 'EXIT_BLOCKED',
   BUDGET: 'EXIT_BUDGET_EXCEEDED',
 };
 
@@ -142,6 +149,8 @@ function stopReason(top: FiredExit, certificate: IssuedType): string {
       return 'SILENT_DIVERGENCE_DETECTED';
     case 'BACKPRESSURE':
       return 'BACKPRESSURE_SIGNAL';
+    case 'NORTHSTAR_DISTANCE_RISING':
+      return 'NORTHSTAR_DRIFT';
     case 'BUDGET':
       return top.reason.split(':')[0];
     default:

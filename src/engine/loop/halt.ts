@@ -1,7 +1,7 @@
 // Terminal bookkeeping: the confirmation and replays of the certified commit, rungs, the Triangle
 // and the Phuc Test, the halting report. Which exit wins was decided before (decide.ts).
 import { dirname, join } from 'node:path';
-import { allDecimalStrings, checkTriangle, iterDir, phucTest, rungLevel, selfTests } from '../judge/audit.js';
+import { allDecimalStrings, changedApiSymbols, checkTriangle, iterDir, phucTest, rungLevel, selfTests, unexplainedSymbols } from '../judge/audit.js';
 import { type Certificate, convergenceClaimProblem, issueCertificate, judgementOf } from '../judge/certificate.js';
 import type { CheckResult } from '../judge/checks.js';
 import type { CertificateType } from '../config/config.js';
@@ -83,6 +83,8 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
     isolation: ctx.isolation,
     isolationLimits: ctx.sandbox.limits,
     workspace: ctx.judge.mode,
+    lastState: ctx.fsm.state,
+    evidencePointers: evidencePointers(ctx, certRel, last, certificate),
     extra: { detail, backpressure, backpressureOnly: !halt.record && !!backpressure },
   });
   await ev.writeJson('halting_report.json', report);
@@ -125,6 +127,7 @@ export async function startCertificate(
     progress: [],
     backpressure: null,
     northstarDrift: null,
+    northstarRising: null,
     budget: null,
   });
   if (!decision.halt) return null;
@@ -248,8 +251,18 @@ export async function computeRung(ctx: Ctx, cert: Certificate | null, converged:
   const beforeSha = plan.security.api_surface_before?.split('#')[1] ?? null;
   const drift = beforeSha !== afterEntry.sha256;
   const explanation = (await readRegular(join(where, plan.security.drift_explanation), 1024 * 1024))?.toString('utf8') ?? '';
-  const explained = !drift || (explanation.trim().length > 0 && (await changedInLoop(ctx, plan.security.drift_explanation)));
-  result.security = { gate_exit_code: gate.exitCode, api_surface_drift: drift, drift_explained: explained, api_surface_after: ev.link(afterEntry.path) };
+  // An explanation counts when the loop wrote it and it names every API that changed, not any text.
+  const changed = drift ? changedApiSymbols((await ev.readText('api_surface_before.txt')) ?? '', scrub(ctx, after.stdout)) : [];
+  const unexplained = unexplainedSymbols(changed, explanation);
+  const explained = !drift || (explanation.trim().length > 0 && unexplained.length === 0 && (await changedInLoop(ctx, plan.security.drift_explanation)));
+  result.security = {
+    gate_exit_code: gate.exitCode,
+    api_surface_drift: drift,
+    changed_symbols: changed,
+    unexplained_symbols: unexplained,
+    drift_explained: explained,
+    api_surface_after: ev.link(afterEntry.path),
+  };
   const r65537 = {
     security_gate_passed: gate.exitCode === 0 && after.exitCode === 0,
     api_surface_snapshots: plan.security.api_surface_before !== null,
@@ -259,6 +272,16 @@ export async function computeRung(ctx: Ctx, cert: Certificate | null, converged:
   result.checks['65537'] = r65537;
   if (Object.values(r65537).every(Boolean)) result.achieved = 65537;
   return result;
+}
+
+/** The evidence a blocked run points to: its plan, the last iteration's record and the logs of the criteria it failed. */
+function evidencePointers(ctx: Ctx, certRel: string | null, last: number | undefined, cert: Certificate | null): { path: string; sha256: string }[] {
+  const iteration = last === undefined ? [] : ['agents_md_entry.md', 'artifacts.json', 'checks.json', 'phuc_test.json'].map((f) => `${iterDir(last)}/${f}`);
+  const logs = (cert?.checklist ?? []).filter((c) => !c.met).map((c) => c.evidence.split('#')[0]);
+  return ['plan.json', ...(certRel ? [certRel] : []), ...iteration, ...logs, 'northstar_drift.log'].flatMap((path) => {
+    const e = ctx.ev.entry(path);
+    return e ? [{ path, sha256: e.sha256 }] : [];
+  });
 }
 
 /** Whether the loop's commits changed `path` (the drift explanation must be written during the loop). */

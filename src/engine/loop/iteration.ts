@@ -13,13 +13,14 @@ import type { CertificateType } from '../config/config.js';
 import { type AgentOutcome, lastErrorLine } from '../agent/agents.js';
 import { scriptsRunBy } from '../config/plan.js';
 import { flushPendingLogs, interimReport, saveState, writeIterationRecords } from '../evidence/records.js';
-import { iterDir } from '../judge/audit.js';
+import { iterDir, phucConditions, phucResult } from '../judge/audit.js';
 import { isDiverging, issueCertificate, judgementOf } from '../judge/certificate.js';
 import { type CheckResult, updatePasses } from '../judge/checks.js';
 import { scoreGlow, trailingZeroW } from '../judge/glow.js';
-import { snapshot } from '../judge/northstar.js';
+import { isDrifting, snapshot } from '../judge/northstar.js';
 import { critique, failingSignatures, recordCycle } from '../judge/skeptic.js';
 import { prepareCapsule } from '../memory/capsule-build.js';
+import type { Capsule } from '../memory/capsule.js';
 import { learn, writeAgentsMd } from '../memory/learn.js';
 import { firstStop } from './backpressure.js';
 import {
@@ -129,7 +130,17 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const reported = collected.report.state !== 'absent';
   let interrupted = agent.backpressure;
   const base = { changed, reported, agentFailure, guardrail, invariant: null };
-  const early = decide({ ...base, interrupted, judgement: null, diverging: null, progress: [], backpressure: null, northstarDrift: null, budget: null });
+  const early = decide({
+    ...base,
+    interrupted,
+    judgement: null,
+    diverging: null,
+    progress: [],
+    backpressure: null,
+    northstarDrift: null,
+    northstarRising: null,
+    budget: null,
+  });
   if (early.halt && !early.record) {
     await ev.saveManifest();
     return early;
@@ -211,7 +222,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const lateStop = interrupted ?? (await firstStop(ctx.stops));
   const budget = budgetExhausted(ctx, 1);
   const facts = { ...base, interrupted, judgement, diverging, progress, backpressure: lateStop, budget };
-  const provisional = decide({ ...facts, northstarDrift: null });
+  const provisional = decide({ ...facts, northstarDrift: null, northstarRising: null });
   const { entry, facts: learned } = learn(ctx, n, {
     agent,
     collected,
@@ -244,23 +255,47 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     laneC: collected.report.state === 'valid',
     previousDistance: state.last_northstar?.total_distance ? new Decimal(state.last_northstar.total_distance) : null,
     distance: ns.total_distance ? new Decimal(ns.total_distance) : null,
+    northstar: {
+      residual: ctx.intake.northstar.some((m) => m.measure.kind === 'residual'),
+      criteria: ctx.intake.northstar.flatMap((m) => (m.measure.kind === 'criterion' ? [m.measure.id] : [])),
+    },
   });
-  const rows = [...state.rows.slice(state.window.rows), glow];
-  const zeroW = trailingZeroW(rows);
+  const window = state.rows.slice(state.window.rows);
+  const zeroW = trailingZeroW([...window, glow]);
   const drift = zeroW >= 3 ? `W = 0 for ${zeroW} iterations in a row` : null;
-  if (drift)
-    ctx.pendingLogs.push([
-      'northstar_drift.log',
-      `iteration ${n}: W = 0 for ${zeroW} consecutive iterations; northstar distance ${ns.total_distance ?? 'n/a'}`,
-    ]);
-  const decision = decide({ ...facts, northstarDrift: drift });
+  const distances = [...window.map((r) => r.northstar_distance), ns.total_distance];
+  const rising = isDrifting(distances) ? `northstar distance rose three iterations in a row: ${distances.slice(-3).join(' < ')}` : null;
+  for (const why of [drift, rising])
+    if (why) ctx.pendingLogs.push(['northstar_drift.log', `iteration ${n}: ${why}; northstar distance ${ns.total_distance ?? 'unknown'}`]);
+  if (glow.warning) entry.failed.push({ lane: 'A', text: `WARNING: ${glow.warning}` });
+  entry.glow = { total: glow.total, G: glow.G, L: glow.L, O: glow.O, W: glow.W };
+  const previousGlow = state.rows.at(-1);
+  entry.glow_delta = previousGlow?.total != null && glow.total !== null ? glow.total - previousGlow.total : null;
+
+  // The Phuc Test of this iteration (docs/glossary.md "Phuc Test"), before the decision: a failure is
+  // an invariant violation that ends the run now, not only at the end.
+  const phuc = phucResult(
+    phucConditions({
+      iteration: n,
+      capsule: await ev.readJson<Capsule>(`${dir}/cnf_capsule.json`),
+      entry: renderEntry(entry),
+      previousEntry: ctx.entries.at(-1)?.text ?? null,
+      hostPaths: ctx.hostPaths,
+      planText: (await ev.readText('plan.json')) ?? '',
+    }),
+  );
+  const phucFailure = phuc.failures[0];
+  const decision = decide({
+    ...facts,
+    invariant: phucFailure ? { code: phucFailure.split(':')[0], detail: phuc.failures.join('; ') } : null,
+    northstarDrift: drift,
+    northstarRising: rising,
+  });
   fsm.to('ACCUMULATE_LEARNINGS');
 
   // Record: evidence → AGENTS.md → commit → certificate naming the commit → state.
   entry.certificate = decision.certificate;
-  entry.glow = { total: glow.total, G: glow.G, L: glow.L, O: glow.O, W: glow.W };
-  const previousGlow = state.rows.at(-1);
-  entry.glow_delta = previousGlow ? glow.total - previousGlow.total : null;
+  await ev.writeJson(`${dir}/phuc_test.json`, { iteration: n, ...phuc });
   const previousLines = (ctx.section ?? renderSection({ meta: sectionMeta(ctx), entries: ctx.entries })).text.split('\n').length;
   const entryText = renderEntry(entry);
   const entryFile = await ev.write(`${dir}/agents_md_entry.md`, entryText);
@@ -278,7 +313,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     state.section_archived = section.archived.length;
   }
   const message =
-    `phuc-loop: iteration ${n} — residual ${judged && residual ? human(dstr(residual)) : 'n/a'}, certificate ${decision.certificate}, GLOW ${glow.total} (G${glow.G} L${glow.L} O${glow.O} W${glow.W})\n\n` +
+    `phuc-loop: iteration ${n} — residual ${judged && residual ? human(dstr(residual)) : 'n/a'}, certificate ${decision.certificate}, GLOW ${glow.total ?? 'unknown'} (G${glow.G} L${glow.L} O${glow.O} W${glow.W ?? '?'})\n\n` +
     `Evidence: ${ctx.evRel}/${dir}/${checksEntry ? `checks.json#${checksEntry.sha256}` : 'certificate.json'}\n`;
   const commit = await git.commit(message, ['AGENTS.md']);
   crashPoint(ctx, 'commit');
@@ -313,7 +348,6 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     L: glow.L,
     O: glow.O,
     W: glow.W,
-    ...(glow.W_unknown ? { W_unknown: true as const } : {}),
     total: glow.total,
     certificate: cert.type,
     residual: cert.residual,
@@ -340,7 +374,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   });
   state.exits_fired.push(...decision.fired.map((f) => ({ ...f, iteration: n })));
   o.log.info(
-    `iter ${n}: GLOW ${glow.total} (G${glow.G} L${glow.L} O${glow.O} W${glow.W}) · northstar ${human(ns.total_distance)} · commit ${commit.commit.slice(0, 12)}`,
+    `iter ${n}: GLOW ${glow.total ?? 'unknown'} (G${glow.G} L${glow.L} O${glow.O} W${glow.W ?? '?'}) · northstar ${human(ns.total_distance)} · commit ${commit.commit.slice(0, 12)}`,
   );
 
   // The iteration is on record before the host pushes its commit: a crash after the push resumes after it.

@@ -29,7 +29,8 @@ export interface Entry {
   residual_value: string;
   residual_direction: Direction;
   certificate: string;
-  glow: { total: number; G: number; L: number; O: number; W: number };
+  /** W and the total are null when unknown (no residual), written as such, never as 0. */
+  glow: { total: number | null; G: number; L: number; O: number; W: number | null };
   glow_delta: number | null;
   northstar_distance: string;
   northstar_direction: NorthstarDirection;
@@ -128,7 +129,7 @@ export function renderEntry(e: Entry): string {
     `- residual_value: ${e.residual_value}`,
     `- residual_direction: ${e.residual_direction}`,
     `- certificate: ${e.certificate}`,
-    `- glow_score: {total: ${g.total}, G: ${g.G}, L: ${g.L}, O: ${g.O}, W: ${g.W}}`,
+    `- glow_score: {total: ${g.total ?? 'unknown'}, G: ${g.G}, L: ${g.L}, O: ${g.O}, W: ${g.W ?? 'unknown'}}`,
     `- glow_delta: ${e.glow_delta === null ? 'n/a (first iteration)' : `${e.glow_delta >= 0 ? '+' : ''}${e.glow_delta}`}`,
     `- northstar_distance: ${e.northstar_distance}`,
     `- northstar_distance_delta: ${e.northstar_distance_delta ?? 'n/a (first iteration)'}`,

@@ -20,7 +20,7 @@ export interface Capsule {
   current_state_summary: {
     iteration_number: number;
     residual_current: string | null;
-    glow_previous_iteration: { total: number; G: number; L: number; O: number; W: number } | null;
+    glow_previous_iteration: { total: number | null; G: number; L: number; O: number; W: number | null } | null;
     northstar_distance_current: string | null;
     criteria_met_so_far: string[];
     criteria_still_open: string[];
@@ -141,7 +141,7 @@ ${c.goal_statement}
 - residual (${x.residualMetric}): ${s.residual_current ?? 'not yet measured'}${x.R_p ? ` — converged when < ${x.R_p}` : ''}
 - criteria met: ${s.criteria_met_so_far.join(', ') || '(none)'}
 - criteria still open: ${s.criteria_still_open.join(', ') || '(none)'}
-- previous GLOW: ${glow ? `${glow.total} (G ${glow.G}, L ${glow.L}, O ${glow.O}, W ${glow.W})` : 'n/a'}
+- previous GLOW: ${glow ? `${glow.total ?? 'unknown'} (G ${glow.G}, L ${glow.L}, O ${glow.O}, W ${glow.W ?? 'unknown'})` : 'n/a'}
 - northstar distance: ${s.northstar_distance_current ?? 'n/a'}
 - budget left: ${b.iterations_remaining} iterations, ${b.seconds_remaining} s${b.cost_remaining_usd !== null ? `, $${b.cost_remaining_usd}` : ''}
 - evidence files (path#sha256):

@@ -1,0 +1,47 @@
+// The end-of-loop audits as pure functions: the Phuc Test's per-iteration conditions and the API
+// symbols a rung-65537 drift explanation must name.
+import { changedApiSymbols, phucConditions, phucResult, unexplainedSymbols } from '../../src/engine/judge/audit.js';
+
+describe('Phuc Test, one iteration at a time', () => {
+  const entry = ['- residual_direction: STABLE', '- glow_score: {total: unknown, G: 5, L: 0, O: 15, W: unknown}', '- northstar_distance_delta: n/a', ''].join(
+    '\n',
+  );
+  const base = { iteration: 3, previousEntry: null, hostPaths: [], planText: '' };
+  test('an iteration without its capsule or with an entry that does not reflect fails conditions 1 and 2', () => {
+    const failures = phucConditions({ ...base, capsule: null, entry: '## Iteration 3\n' });
+    expect(failures).toEqual([
+      'PHUC_TEST_FAILURE_1: iteration 3 has no cnf_capsule.json',
+      "PHUC_TEST_FAILURE_2: iteration 3's AGENTS.md entry lacks residual direction, GLOW or northstar delta",
+    ]);
+    expect(phucResult(failures)).toMatchObject({
+      condition_1_history: false,
+      condition_2_reflection: false,
+      condition_3_care: true,
+      condition_4_adaptation: true,
+      condition_5_growth: true,
+      pass: false,
+    });
+  });
+  test('an unknown GLOW is a recorded reflection (null is written as unknown, not left out)', () => {
+    expect(phucConditions({ ...base, capsule: null, entry }).filter((f) => f.startsWith('PHUC_TEST_FAILURE_2'))).toEqual([]);
+  });
+  test('no failure passes all five', () => {
+    expect(phucResult([])).toMatchObject({ pass: true, failures: [] });
+  });
+});
+
+describe('API drift names the changed API', () => {
+  const before = 'export function existing(): void\nexport const limit: number\nexport interface Options { a: string }\n';
+  test('each added, removed or changed line is named by its symbol, not its declaration words', () => {
+    const after = 'export function existing(x: string): void\nexport interface Options { a: string }\nexport function added(): void\n';
+    expect(changedApiSymbols(before, after)).toEqual(['added', 'existing', 'limit']);
+    expect(changedApiSymbols(before, before.split('\n').reverse().join('\n'))).toEqual([]);
+  });
+  test('an explanation counts for the symbols it names as whole words', () => {
+    const symbols = ['added', 'existing', 'limit'];
+    expect(unexplainedSymbols(symbols, '`added()` is new; `existing(x)` takes a name; `limit` was removed.')).toEqual([]);
+    expect(unexplainedSymbols(symbols, 'added() is new; the limits changed.')).toEqual(['existing', 'limit']);
+    expect(unexplainedSymbols(symbols, 'The API changed.')).toEqual(symbols);
+    expect(unexplainedSymbols(['$x'], 'renamed $x')).toEqual([]);
+  });
+});

@@ -1,0 +1,130 @@
+// The halting report's output contract for the exits that did not converge: built from evidence
+// alone, the same for the same evidence, with paths relative to the evidence tree.
+import { buildReport, renderReportMarkdown, type ReportInput } from '../../src/engine/evidence/report.js';
+import type { Certificate } from '../../src/engine/judge/certificate.js';
+import type { LoopState } from '../../src/engine/loop/context.js';
+import { initialState } from '../../src/engine/loop/context.js';
+import type { Plan } from '../../src/engine/config/plan.js';
+import { Decimal } from '../../src/engine/common/decimal.js';
+
+const plan = { goal: 'g', R_p: '1e-4', rung_target: 641, northstar: { metrics: [], baseline: {} }, budget: { max_iterations: 10 } } as unknown as Plan;
+const row = (iteration: number, W: number | null, total: number | null, residual: string) => ({
+  iteration,
+  G: 5,
+  L: 15,
+  O: 25,
+  W,
+  total,
+  certificate: 'NONE',
+  residual,
+  northstar_distance: null,
+});
+const state = (): LoopState => ({
+  ...initialState(),
+  next_iteration: 4,
+  residual_history: ['1', '2', '3', '4'],
+  rows: [row(0, 5, 50, '1'), row(1, 0, 45, '2'), row(2, null, null, '3'), row(3, 0, 45, '4')],
+  cycles: [0, 1, 2, 3].map((iteration) => ({
+    iteration,
+    agent: 'command',
+    blocker_class: 'TEST_FAIL' as never,
+    blocker_reason: '',
+    improvement: 'worse',
+    fail_closed_signals: 0,
+    residual: null,
+    failure_signatures: [],
+    detour_next: false,
+    critic: null,
+    reused_checks: [],
+  })),
+  exits_fired: [{ kind: 'NORTHSTAR_DISTANCE_RISING', reason: 'northstar distance rose three iterations in a row: 1 < 2 < 3', iteration: 3 }],
+});
+const cert = {
+  type: 'NONE',
+  iteration: 3,
+  residual: '4',
+  checklist: [{ id: 'tests', description: 'd', met: false, exit_code: 1, evidence: 'iter_3/checks/tests.log#ab12' }],
+} as unknown as Certificate;
+const input = (over: Partial<ReportInput>): ReportInput => ({
+  plan,
+  state: state(),
+  status: 'EXIT_BLOCKED',
+  stop_reason: 'NORTHSTAR_DRIFT',
+  iterations: [0, 1, 2, 3],
+  evRel: 'evidence/loop',
+  certificate: cert,
+  triangle: null,
+  phuc: null,
+  rung: null,
+  lastState: 'BUDGET_CHECK',
+  evidencePointers: [{ path: 'iter_3/certificate.json', sha256: 'c0ffee' }],
+  extra: { detail: 'northstar distance rose three iterations in a row: 1 < 2 < 3' },
+  ...over,
+});
+
+describe('halting report: the output contract of a run that did not converge', () => {
+  test('EXIT_BLOCKED: last state, what ran and failed, evidence pointers (relative), why it did not converge', () => {
+    const r = buildReport(input({}));
+    expect(r.last_known_state).toBe('BUDGET_CHECK');
+    expect(r.what_ran_and_failed).toBe(
+      'iteration 3 ran command and the criteria; NORTHSTAR_DISTANCE_RISING: northstar distance rose three iterations in a row: 1 < 2 < 3; criteria not met: tests (exit 1, evidence/loop/iter_3/checks/tests.log)',
+    );
+    expect(r.evidence_pointers).toEqual([{ path: 'evidence/loop/iter_3/certificate.json', sha256: 'c0ffee' }]);
+    expect(r.reason_for_non_convergence).toBe(
+      'EXIT_BLOCKED(NORTHSTAR_DRIFT): northstar distance rose three iterations in a row: 1 < 2 < 3; final residual 4, R_p 1e-4; criteria not met: tests (exit 1, evidence/loop/iter_3/checks/tests.log)',
+    );
+    expect(r).toMatchObject({ diagnosis_attempt: null, safe_partials: null });
+    expect(JSON.stringify(buildReport(input({})))).toBe(JSON.stringify(r));
+    expect(JSON.stringify(r)).not.toMatch(/"\/|\d{4}-\d\d-\d\dT/);
+    const md = renderReportMarkdown(r);
+    expect(md).toContain('**What ran and failed:** iteration 3 ran command');
+    expect(md).toContain('- `evidence/loop/iter_3/certificate.json` (sha256 c0ffee)');
+  });
+  test('EXIT_DIVERGED: a diagnosis from the residual history, the best iteration and the blocker classes', () => {
+    const r = buildReport(input({ status: 'EXIT_DIVERGED', stop_reason: 'SILENT_DIVERGENCE_DETECTED', extra: {} }));
+    expect(r.diagnosis_attempt).toBe(
+      'residuals rose 2 → 3 → 4 from iteration 1; the best residual 1 was at iteration 0; blocker classes since: 1 TEST_FAIL, 2 TEST_FAIL, 3 TEST_FAIL; criteria not met: tests (exit 1, evidence/loop/iter_3/checks/tests.log)',
+    );
+    expect(r).toMatchObject({ last_known_state: null, what_ran_and_failed: null, evidence_pointers: [] });
+    expect(r.reason_for_non_convergence).toMatch(/^EXIT_DIVERGED\(SILENT_DIVERGENCE_DETECTED\); final residual 4/);
+  });
+  test('EXIT_NEED_INFO: what can be done with what is there', () => {
+    const r = buildReport(
+      input({
+        plan: null,
+        state: null,
+        status: 'EXIT_NEED_INFO',
+        stop_reason: 'NORTHSTAR_MISSING',
+        certificate: null,
+        extra: { missing_fields: ['NORTHSTAR.md'] },
+      }),
+    );
+    expect(r.safe_partials).toBe(
+      'Nothing ran and no earlier evidence was changed. `phuc-loop init` writes a NORTHSTAR.md to start from; supply NORTHSTAR.md and run again.',
+    );
+  });
+  test('EXIT_CONVERGED carries none of them', () => {
+    const r = buildReport(input({ status: 'EXIT_CONVERGED', stop_reason: 'EXACT' }));
+    expect(r).toMatchObject({
+      reason_for_non_convergence: null,
+      diagnosis_attempt: null,
+      last_known_state: null,
+      what_ran_and_failed: null,
+      safe_partials: null,
+      evidence_pointers: [],
+    });
+  });
+  test('null is not zero: an unknown W and GLOW stay unknown in the history, the average and the table', () => {
+    const r = buildReport(input({}));
+    expect(r.glow_history[2]).toMatchObject({ W: null, total: null });
+    expect(r.average_glow).toBe(new Decimal(140).div(3).toString()); // (50 + 45 + 45) / 3: the unknown row is left out
+    expect(renderReportMarkdown(r)).toContain('| 2 | 5 | 15 | 25 | unknown | unknown | 3 | NONE | n/a |');
+  });
+  test('iterations with W = 0 and a GLOW over 60 are flagged', () => {
+    const s = state();
+    s.rows[1] = row(1, 0, 75, '2');
+    const r = buildReport(input({ state: s }));
+    expect(r.high_glow_without_northstar).toEqual([1]);
+    expect(renderReportMarkdown(r)).toContain('**Warning:** high GLOW with W = 0 (no Northstar metric advanced) at iteration(s) 1.');
+  });
+});
