@@ -9,7 +9,6 @@ import { collectArtifacts, protectedMatcher, snapshotDirty, spawnAgent } from '.
 import { renderEntry, renderSection, witness } from '../memory/agents-md.js';
 import { Decimal, dstr, human } from '../common/decimal.js';
 import { InvariantViolation } from '../common/errors.js';
-import type { CertificateType } from '../config/config.js';
 import { type AgentOutcome, lastErrorLine } from '../agent/agents.js';
 import { scriptsRunBy } from '../config/plan.js';
 import { flushPendingLogs, interimReport, saveState, writeIterationRecords } from '../evidence/records.js';
@@ -194,7 +193,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const prevMet = new Map(Object.entries(state.criteria_met));
   const R_p = plan.R_p ? new Decimal(plan.R_p) : null;
   const history = state.residual_history.slice(state.window.residuals);
-  const declared = plan.halting_certificates_applicable as CertificateType[];
+  const declared = plan.halting_certificates_applicable;
   const judgement = judged ? judgementOf({ declared, checks, residual, residualError, R_p }, suiteWeakened) : null;
   const diverging =
     judged && residual !== null && isDiverging([...history, dstr(residual)]) ? `residuals ${[...history, dstr(residual)].slice(-3).join(' < ')}` : null;
