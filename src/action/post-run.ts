@@ -5,6 +5,7 @@ import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { readFile, writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
+import { EvidenceUnverifiable } from '../engine/common/errors.js';
 import { EvidenceStore } from '../engine/evidence/evidence.js';
 import { loopHome, publishEvidence } from '../engine/loop/home.js';
 import { Git } from '../engine/os/git.js';
@@ -42,7 +43,15 @@ export async function run(): Promise<void> {
 }
 
 async function post(): Promise<void> {
-  const state = readPostState();
+  let state;
+  try {
+    state = readPostState();
+  } catch (e) {
+    if (!(e instanceof EvidenceUnverifiable)) throw e;
+    // Not guessed at: a wrong evidence folder or artifact name would upload (or publish) the wrong files.
+    core.setFailed(`phuc-loop: the state the main step saved does not parse (${e.message}); nothing is uploaded`);
+    return;
+  }
   if (!state) {
     core.info('phuc-loop: the main step did not get as far as the evidence; nothing to upload');
     return;

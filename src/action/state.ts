@@ -1,26 +1,29 @@
 // What the main step hands to the post step (core.saveState → STATE_<name>): where the evidence is,
 // under which name to upload it, and the comment to link the uploaded artifact from.
 import * as core from '@actions/core';
+import { z } from 'zod';
+import { parseDocument } from '../engine/common/document.js';
 
-export interface PostState {
+const postStateSchema = z.object({
   /** 'true' once main decided the evidence tree is this run's to upload. */
-  upload: boolean;
-  evidenceDir: string;
-  artifactName: string;
-  retentionDays: number;
-  pullRequest: number | null;
-  commentId: number | null;
+  upload: z.boolean(),
+  evidenceDir: z.string().min(1),
+  artifactName: z.string().min(1),
+  retentionDays: z.number().int().min(0),
+  pullRequest: z.number().int().nullable(),
+  commentId: z.number().int().nullable(),
   /** A file holding the last comment body (comment bodies are too big for state). */
-  commentFile: string | null;
-  commentMode: string;
+  commentFile: z.string().nullable(),
+  commentMode: z.string(),
   /** The git checkout the loop runs in (null when there is none). */
-  checkout: string | null;
+  checkout: z.string().nullable(),
   /**
    * Set once the engine returned: it published its evidence to evidenceDir. Until then (an abort,
    * a kill) the newest evidence is only in the loop's private folder, and the post step publishes it.
    */
-  loopEnded: boolean;
-}
+  loopEnded: z.boolean(),
+});
+export type PostState = z.infer<typeof postStateSchema>;
 
 const KEY = 'phuc-loop';
 
@@ -28,12 +31,8 @@ export function savePostState(s: PostState): void {
   core.saveState(KEY, JSON.stringify(s));
 }
 
+/** null when main saved nothing; EvidenceUnverifiable (naming STATE_phuc-loop and the field) when it does not parse. */
 export function readPostState(): PostState | null {
   const raw = core.getState(KEY);
-  if (!raw) return null;
-  try {
-    return JSON.parse(raw) as PostState;
-  } catch {
-    return null;
-  }
+  return raw ? parseDocument(`STATE_${KEY}`, raw, postStateSchema) : null;
 }

@@ -7,7 +7,9 @@ import { EXIT_CODES } from '../engine/loop/fsm.js';
 import { DEFAULT_EVIDENCE_DIR, runLoop } from '../engine/loop/loop.js';
 import { NodeProcessRunner } from '../engine/os/process.js';
 import { installSignalStop } from '../engine/os/signals.js';
-import { renderReportMarkdown, type HaltingReport } from '../engine/evidence/report.js';
+import { haltingReportSchema, renderReportMarkdown } from '../engine/evidence/report.js';
+import { parseDocument } from '../engine/common/document.js';
+import { EvidenceUnverifiable } from '../engine/common/errors.js';
 import { certifiedCommit, rerunCertificate, verifyTree } from '../engine/evidence/verify.js';
 import { Git } from '../engine/os/git.js';
 import { resolveIsolation, Sandbox } from '../engine/os/sandbox.js';
@@ -190,9 +192,16 @@ async function report(argv: string[]): Promise<number> {
     err(`phuc-loop report: no halting_report.json in ${dir}`);
     return EXIT_CODES.EXIT_NEED_INFO;
   }
+  let parsed;
+  try {
+    parsed = parseDocument(join(dir, 'halting_report.json'), text, haltingReportSchema);
+  } catch (e) {
+    if (!(e instanceof EvidenceUnverifiable)) throw e;
+    err(`phuc-loop report: ${e.message}`);
+    return EXIT_CODES.EXIT_BLOCKED;
+  }
   if (values.json) out(text);
-  else
-    out(renderReportMarkdown(JSON.parse(text) as HaltingReport, (await readFile(join(dir, 'agents_md_final.md'), 'utf8').catch(() => undefined)) || undefined));
+  else out(renderReportMarkdown(parsed, (await readFile(join(dir, 'agents_md_final.md'), 'utf8').catch(() => undefined)) || undefined));
   return 0;
 }
 

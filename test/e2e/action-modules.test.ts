@@ -12,7 +12,8 @@ import { classifyPushFailure } from '../../src/action/push.js';
 import { Scrubber } from '../../src/action/scrub.js';
 import { crc32, extractZip, readZipEntries, UnsafeZip } from '../../src/action/zip.js';
 import { makeZip } from '../harness/zip.js';
-import { ROOT } from './helpers.js';
+import { runActionStep } from '../harness/runner.js';
+import { assertBuilt, ROOT } from './helpers.js';
 
 describe('inputs', () => {
   test('defaults parse to typed values', () => {
@@ -285,5 +286,30 @@ describe('a paused run says by what and how to go on', () => {
       pause: pauseOf(facts({ signal: 'SIGINT' })),
     });
     expect(body.split('\n')[3]).toMatch(/^\*\*Paused:\*\* the workflow run was cancelled \(SIGINT\)\. \*\*To go on:\*\* Re-run the job/);
+  });
+});
+
+describe('post step state', () => {
+  test('a saved state with a wrong-typed field fails the post step naming STATE_phuc-loop and the field; nothing is uploaded', async () => {
+    assertBuilt();
+    const state = {
+      upload: true,
+      evidenceDir: '/nowhere',
+      artifactName: 'a',
+      retentionDays: '30',
+      pullRequest: null,
+      commentId: null,
+      commentFile: null,
+      commentMode: 'sticky',
+      checkout: null,
+      loopEnded: true,
+    };
+    const post = await runActionStep({ actionDir: ROOT, entry: 'post', stateFromMain: { 'phuc-loop': JSON.stringify(state) }, token: 'ghs_x' });
+    expect(post.exitCode).toBe(1);
+    const error = post.annotations.find((a) => a.level === 'error')?.message ?? '';
+    expect(error).toMatch(
+      /the state the main step saved does not parse \(STATE_phuc-loop: retentionDays: Invalid input: expected number, received string\); nothing is uploaded/,
+    );
+    expect(error).not.toMatch(/crashed/);
   });
 });

@@ -4,17 +4,19 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, readlink, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import picomatch from 'picomatch';
+import { z } from 'zod';
 import { agentInvocation, describeInvocation, type InvocationRecord, parseAgentOutcome, REPORT_PATH, type AgentOutcome } from './agents.js';
 import type { KeyProxy } from './key-proxy.js';
 import type { Sandbox } from '../os/sandbox.js';
 import { agentEnvironment } from '../os/secrets.js';
 import { sha256 } from '../common/canonical.js';
 import type { AgentPresetName } from '../config/config.js';
-import { atomicWrite, type EvidenceStore, type ManifestEntry } from '../evidence/evidence.js';
+import { atomicWrite, manifestEntrySchema, type EvidenceStore, type ManifestEntry } from '../evidence/evidence.js';
 import type { ChangedPath, Git } from '../os/git.js';
 import type { ProcessRunner, RunResult, StopSource } from '../os/ports.js';
 import { firstStop } from '../loop/backpressure.js';
-import { InvariantViolation } from '../common/errors.js';
+import { EvidenceUnverifiable, InvariantViolation } from '../common/errors.js';
+import { parseDocument } from '../common/document.js';
 import { guardedParts, hasGuardedParts } from '../judge/runner-config.js';
 import { readAsGit, readRegular } from '../os/tree-file.js';
 
@@ -283,37 +285,30 @@ const REPORT_MAX_BYTES = 1024 * 1024;
 
 export type ReportState = { state: 'valid'; report: AgentReport } | { state: 'malformed'; error: string } | { state: 'absent' };
 
-export interface AgentReport {
-  tried?: unknown;
-  claims?: unknown;
-  failures?: unknown;
-  open_questions?: unknown;
-  can_further_iteration_help?: unknown;
-}
-
 const REPORT_FIELDS = ['tried', 'claims', 'failures', 'open_questions', 'can_further_iteration_help'];
+const list = z.array(z.unknown()).optional();
+
+/** The agent's report: untrusted, so only its shape is checked here; its texts are sanitized where used. */
+const agentReportSchema = z
+  .object({ tried: list, claims: list, failures: list, open_questions: list, can_further_iteration_help: z.unknown().optional() })
+  .refine((r) => REPORT_FIELDS.some((k) => k in r), { error: `none of the fields ${REPORT_FIELDS.join(', ')}` });
+export type AgentReport = z.infer<typeof agentReportSchema>;
 
 export function parseReport(text: string | null): ReportState {
   if (text === null) return { state: 'absent' };
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return { state: 'valid', report: parseDocument(REPORT_PATH, text, agentReportSchema) };
   } catch (e) {
-    return { state: 'malformed', error: `not JSON: ${(e as Error).message}` };
+    if (!(e instanceof EvidenceUnverifiable)) throw e;
+    return { state: 'malformed', error: e.message };
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return { state: 'malformed', error: 'not a JSON object' };
-  const known = Object.keys(value).filter((k) => REPORT_FIELDS.includes(k));
-  if (known.length === 0) return { state: 'malformed', error: `none of the fields ${REPORT_FIELDS.join(', ')}` };
-  for (const k of ['tried', 'claims', 'failures', 'open_questions'])
-    if (k in value && !Array.isArray((value as Record<string, unknown>)[k])) return { state: 'malformed', error: `${k} is not a list` };
-  return { state: 'valid', report: value };
 }
 
 /** Why a change of the agent was put back: see revertReason. */
-export type RevertWhy = 'protected' | 'outside' | 'runner-config' | 'secret';
+export type RevertWhy = Reverted['why'];
 export interface Reverted {
   path: string;
-  why: RevertWhy;
+  why: 'protected' | 'outside' | 'runner-config' | 'secret';
   detail: string;
 }
 
@@ -330,6 +325,18 @@ async function revertReason(o: CollectOptions, p: string): Promise<{ why: Revert
   const data = await readAsGit(join(o.cwd, p));
   return data && o.holdsSecret(data) ? { why: 'secret', detail: '' } : null;
 }
+
+/** iter_N/artifacts.json: what the collect step kept, put back and hashed. */
+export const artifactsSchema = z.object({
+  agent_commits_folded: z.number().int().min(0),
+  git_settings_restored: z.array(z.string()),
+  index_flags_cleared: z.array(z.string()),
+  artifacts: z.array(manifestEntrySchema.extend({ role: z.string() })),
+  changed_paths: z.array(z.string()),
+  report: z.object({ state: z.enum(['valid', 'malformed', 'absent']), error: z.string().optional() }),
+  reverted: z.array(z.object({ path: z.string(), why: z.enum(['protected', 'outside', 'runner-config', 'secret']), detail: z.string().optional() })),
+});
+type Artifacts = z.infer<typeof artifactsSchema>;
 
 export interface Collected {
   changed: string[];
@@ -405,6 +412,6 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
     changed_paths: kept,
     report: report.state === 'malformed' ? { state: 'malformed', error: report.error } : { state: report.state },
     reverted: reverted.map((r) => ({ path: r.path, why: r.why, ...(r.detail ? { detail: r.detail } : {}) })),
-  });
+  } satisfies Artifacts);
   return { changed: kept, reverted, diff, diffFiles: kept.length, report, artifacts, agentCommitsFolded: folded, tree, settingsChanged, unflagged };
 }

@@ -2,6 +2,7 @@
 // check results and answers a JSON verdict. The verdict is Lane C: it never makes a certificate,
 // but "no further iteration can help" while criteria still fail ends the loop NO_VIABLE_FIX_PATH.
 import { z } from 'zod';
+import { issuesText } from '../common/document.js';
 import type { CheckResult } from '../judge/checks.js';
 import { jsonObjectsIn, RawNumber } from './agents.js';
 
@@ -49,7 +50,7 @@ export function parseVerdict(fileText: string | null, stdout: string): VerdictSt
     candidate = JSON.parse(JSON.stringify(objects[objects.length - 1], (_k, v: unknown) => (v instanceof RawNumber ? Number(v.raw) : v)));
   }
   const r = verdictSchema.safeParse(candidate);
-  if (!r.success) return { state: 'malformed', error: r.error.issues.map((i) => `${i.path.join('.') || 'verdict'}: ${i.message}`).join('; ') };
+  if (!r.success) return { state: 'malformed', error: issuesText(r.error) };
   const v = r.data;
   return {
     state: 'valid',

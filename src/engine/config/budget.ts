@@ -1,16 +1,20 @@
 // Budgets: hard limits (docs/glossary.md "Budget"). A profile scales the defaults and clamps bound
 // how far the scaling may reduce them; a value written in the config is taken as written.
+import { z } from 'zod';
 import type { LoopConfig } from './config.js';
 import { Decimal } from '../common/decimal.js';
+import { decimalString } from '../common/document.js';
 
-export interface Budget {
-  max_iterations: number;
-  max_seconds_per_iteration: number;
-  max_total_seconds: number;
-  max_total_cost_usd: string | null;
-  max_tool_calls_per_iteration: number;
-  max_total_tool_calls: number;
-}
+/** The limits a run works under, as plan.json records them. */
+export const budgetRecordSchema = z.object({
+  max_iterations: z.number().int().min(1),
+  max_seconds_per_iteration: z.number().int().min(1),
+  max_total_seconds: z.number().int().min(1),
+  max_total_cost_usd: decimalString.nullable(),
+  max_tool_calls_per_iteration: z.number().int().min(1),
+  max_total_tool_calls: z.number().int().min(1),
+});
+export type Budget = z.infer<typeof budgetRecordSchema>;
 
 export const DEFAULT_BUDGET: Budget = {
   max_iterations: 10,

@@ -2,13 +2,23 @@
 // nulls before anything runs (a missing input is EXIT_NEED_INFO, never a guessed default);
 // plan.json (the Triangle's REMIND vertex) anchors the contract.
 import { join } from 'node:path';
-import type { Budget, ResolvedBudget } from './budget.js';
-import { resolveBudget } from './budget.js';
+import { z } from 'zod';
+import { budgetRecordSchema, resolveBudget, type ResolvedBudget } from './budget.js';
 import { sha256 } from '../common/canonical.js';
 import { ConfigError } from '../common/errors.js';
-import { loadConfig, type AgentPresetName, type BudgetOverrides, type LoopConfig } from './config.js';
+import {
+  AGENT_PRESETS,
+  CERTIFICATE_TYPES,
+  loadConfig,
+  PROFILES,
+  RESIDUAL_METRICS,
+  type AgentPresetName,
+  type BudgetOverrides,
+  type LoopConfig,
+} from './config.js';
 import { canonicalJson } from '../common/canonical.js';
 import { seedChecksum } from '../common/decimal.js';
+import { decimalString } from '../common/document.js';
 import { VERSION } from '../common/version.js';
 import { NorthstarError, parseNorthstar, type NorthstarMetric } from '../judge/northstar.js';
 import { readRegular } from '../os/tree-file.js';
@@ -97,39 +107,76 @@ export async function intake(
   }
 }
 
-export interface Plan {
-  schema_version: '2.0';
-  skill: 'phuc-loop';
-  version: string;
-  goal: string;
-  acceptance_criteria: { id: string; description: string; run: string; timeout_seconds: number; retries: number; inputs: string[] | null }[];
-  halting_certificates_applicable: string[];
-  R_p: string | null;
-  rung_target: number;
-  residual: LoopConfig['residual'];
-  profile: LoopConfig['profile'];
-  budget: Budget;
+const agentRecord = z.object({ use: z.enum(AGENT_PRESETS), model: z.string().nullable() });
+
+const measureSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('static') }),
+  z.object({ kind: z.literal('command'), run: z.string() }),
+  z.object({ kind: z.literal('residual') }),
+  z.object({ kind: z.literal('criterion'), id: z.string() }),
+]);
+
+const northstarMetricSchema = z.object({
+  id: z.string(),
+  metric: z.string(),
+  current: decimalString,
+  target: decimalString,
+  measure: measureSchema,
+}) satisfies z.ZodType<NorthstarMetric>;
+
+/** plan.json: the contract of a loop, written once at its start and read back when it resumes. */
+export const planSchema = z.object({
+  schema_version: z.literal('2.0'),
+  skill: z.literal('phuc-loop'),
+  version: z.string(),
+  goal: z.string(),
+  acceptance_criteria: z.array(
+    z.object({
+      id: z.string(),
+      description: z.string(),
+      run: z.string(),
+      timeout_seconds: z.number().int().min(1),
+      retries: z.number().int().min(0),
+      inputs: z.array(z.string()).nullable(),
+    }),
+  ),
+  halting_certificates_applicable: z.array(z.enum(CERTIFICATE_TYPES)),
+  R_p: decimalString.nullable(),
+  rung_target: z.number().int(),
+  residual: z.object({
+    metric: z.enum(RESIDUAL_METRICS),
+    junit: z.string().optional(),
+    run: z.string().optional(),
+    timeout_seconds: z.number().int().min(1),
+  }),
+  profile: z.enum(PROFILES),
+  budget: budgetRecordSchema,
   /** Budgets changed when the loop was resumed: from which iteration, and what they became. */
-  budget_revisions: { from_iteration: number; budget: Budget }[];
-  budget_explicit: string[];
-  budget_reductions: string[];
-  northstar: { file: string; metrics: NorthstarMetric[]; baseline: Record<string, string> };
-  baseline: { residual: string | null; residual_detail: string; criteria: { id: string; met: boolean; evidence: string }[] };
-  protected: string[];
-  agent: { use: AgentPresetName; model: string | null };
-  replays: number;
-  critic: { use: AgentPresetName; model: string | null } | null;
-  detours: { match: string; instruction: string }[];
-  stall_iterations: number;
-  escalate: { use: AgentPresetName | null; model: string | null } | null;
-  mission_context: string | null;
-  non_goals: string[];
-  stop_rules: string[];
-  config_file: string;
-  config_sha256: string;
-  seed_checksum: { formula: string; product: string; verified: boolean };
-  security: { gate: string; api_surface: string; drift_explanation: string; api_surface_before: string | null } | null;
-}
+  budget_revisions: z.array(z.object({ from_iteration: z.number().int().min(0), budget: budgetRecordSchema })),
+  budget_explicit: z.array(z.string()),
+  budget_reductions: z.array(z.string()),
+  northstar: z.object({ file: z.string(), metrics: z.array(northstarMetricSchema), baseline: z.record(z.string(), decimalString) }),
+  baseline: z.object({
+    residual: decimalString.nullable(),
+    residual_detail: z.string(),
+    criteria: z.array(z.object({ id: z.string(), met: z.boolean(), evidence: z.string() })),
+  }),
+  protected: z.array(z.string()),
+  agent: agentRecord,
+  replays: z.number().int().min(1),
+  critic: agentRecord.nullable(),
+  detours: z.array(z.object({ match: z.string(), instruction: z.string() })),
+  stall_iterations: z.number().int().min(1),
+  escalate: z.object({ use: z.enum(AGENT_PRESETS).nullable(), model: z.string().nullable() }).nullable(),
+  mission_context: z.string().nullable(),
+  non_goals: z.array(z.string()),
+  stop_rules: z.array(z.string()),
+  config_file: z.string(),
+  config_sha256: z.string(),
+  seed_checksum: z.object({ formula: z.string(), product: z.string(), verified: z.boolean() }),
+  security: z.object({ gate: z.string(), api_surface: z.string(), drift_explanation: z.string(), api_surface_before: z.string().nullable() }).nullable(),
+});
+export type Plan = z.infer<typeof planSchema>;
 
 /**
  * Test-runner configuration, always protected (SPEC §7): a runner told to skip, filter or stub

@@ -3,22 +3,24 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
+import { z } from 'zod';
 import { canonicalJson, sha256 } from '../common/canonical.js';
+import { parseDocument } from '../common/document.js';
 
 export const MANIFEST = 'manifest.json';
 /** Files in the evidence folder that are not evidence (the run lock). */
 export const NOT_EVIDENCE = new Set(['run.lock']);
 
-export interface ManifestEntry {
-  path: string;
-  sha256: string;
-  bytes: number;
-}
+export const manifestEntrySchema = z.object({
+  path: z.string().min(1),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, { error: 'must be 64 lowercase hex digits' }),
+  bytes: z.number().int().min(0),
+});
+export type ManifestEntry = z.infer<typeof manifestEntrySchema>;
 
-export interface Manifest {
-  schema_version: '2.0';
-  files: ManifestEntry[];
-}
+/** manifest.json and iter_N/manifest.json. */
+export const manifestSchema = z.object({ schema_version: z.literal('2.0'), files: z.array(manifestEntrySchema) });
+export type Manifest = z.infer<typeof manifestSchema>;
 
 /**
  * Temp file + rename. The temp name is unpredictable and created exclusively ('wx' fails on any
@@ -95,9 +97,10 @@ export class EvidenceStore {
     }
   }
 
-  async readJson<T>(rel: string): Promise<T | null> {
+  /** The document at `rel` parsed by its schema (null when absent); EvidenceUnverifiable when it does not parse. */
+  async readJson<S extends z.ZodType>(rel: string, schema: S): Promise<z.infer<S> | null> {
     const text = await this.readText(rel);
-    return text === null ? null : (JSON.parse(text) as T);
+    return text === null ? null : parseDocument(rel, text, schema);
   }
 
   entry(rel: string): ManifestEntry | undefined {
@@ -131,11 +134,11 @@ export class EvidenceStore {
 
   /** Loads the manifests of an existing tree (for resuming); the caller verifies the tree first. */
   async loadManifest(): Promise<boolean> {
-    const m = await this.readJson<Manifest>(MANIFEST);
+    const m = await this.readJson(MANIFEST, manifestSchema);
     if (!m) return false;
     for (const e of m.files) {
       this.entries.set(e.path, e);
-      if (isIterationManifest(e.path)) for (const f of (await this.readJson<Manifest>(e.path))?.files ?? []) this.entries.set(f.path, f);
+      if (isIterationManifest(e.path)) for (const f of (await this.readJson(e.path, manifestSchema))?.files ?? []) this.entries.set(f.path, f);
     }
     return true;
   }

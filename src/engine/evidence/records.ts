@@ -1,10 +1,33 @@
 // What is persisted after each iteration: history.jsonl, budget_log.json, state.json, the manifest,
 // next-prompt.md — and the interim report the host (PR comment) sees.
+import { z } from 'zod';
 import { iterDir } from '../judge/audit.js';
 import { prepareCapsule } from '../memory/capsule-build.js';
-import type { Certificate } from '../judge/certificate.js';
+import { CERTIFICATE_TYPES } from '../config/config.js';
+import { certificateSchema } from '../judge/certificate.js';
+import { decimalString } from '../common/document.js';
 import { type Ctx, elapsedMs } from '../loop/context.js';
+import { BLOCKER_CLASSES } from '../loop/dega.js';
+import { STATES } from '../loop/fsm.js';
 import { buildReport, type HaltingReport } from './report.js';
+
+/** One line of history.jsonl per recorded iteration. */
+export const historyLineSchema = z.object({
+  iteration: z.number().int().min(0),
+  fsm: z.array(z.enum(STATES)),
+  certificate: z.enum([...CERTIFICATE_TYPES, 'NONE']).nullable(),
+  residual: decimalString.nullable(),
+  glow: z.number().int().min(0).nullable(),
+  northstar_distance: decimalString.nullable(),
+  agent: z.string().optional(),
+  blocker_class: z.enum(BLOCKER_CLASSES).optional(),
+  improvement: z.string().optional(),
+  failure_signatures: z.array(z.string()).optional(),
+  critic: z.string().nullable().optional(),
+  reused_checks: z.array(z.string()).optional(),
+  decision: z.string(),
+  certificate_link: z.string(),
+});
 
 /** Shared logs are written only with the manifest: a crash mid-iteration leaves only iter_N files. */
 export async function flushPendingLogs(ctx: Ctx): Promise<void> {
@@ -22,7 +45,7 @@ export async function writeIterationRecords(ctx: Ctx, n: number, terminal?: { st
   const { ev, state } = ctx;
   await flushPendingLogs(ctx);
   const glow = state.rows.at(-1);
-  const cert = await ev.readJson<Certificate>(`${iterDir(n)}/certificate.json`);
+  const cert = await ev.readJson(`${iterDir(n)}/certificate.json`, certificateSchema);
   const cycle = state.cycles.find((c) => c.iteration === n);
   await ev.appendLine(
     'history.jsonl',
@@ -45,7 +68,7 @@ export async function writeIterationRecords(ctx: Ctx, n: number, terminal?: { st
         : {}),
       decision: terminal ? `${terminal.status}(${terminal.stop_reason})` : 'continue',
       certificate_link: ev.link(`${iterDir(n)}/certificate.json`),
-    }),
+    } satisfies z.input<typeof historyLineSchema>),
   );
   // DEGA: the constrained next prompt beside the history, prepared once and reused by the next iteration.
   const next = await prepareCapsule(ctx, state.next_iteration);
@@ -85,7 +108,7 @@ export async function interimReport(ctx: Ctx, n: number): Promise<HaltingReport>
     stop_reason: null,
     iterations: ctx.iterations,
     evRel: ctx.evRel,
-    certificate: await ctx.ev.readJson<Certificate>(`${iterDir(n)}/certificate.json`),
+    certificate: await ctx.ev.readJson(`${iterDir(n)}/certificate.json`, certificateSchema),
     triangle: null,
     phuc: null,
     rung: null,

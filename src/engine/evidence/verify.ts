@@ -2,21 +2,28 @@
 // manifest, no file outside it, the certificate hash chain, every evidence link, the Triangle and
 // the Phuc Test, and that a converged report is backed by its certificate.
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { z } from 'zod';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkTriangle, iterDir, phucTest } from '../judge/audit.js';
 import { sha256 } from '../common/canonical.js';
-import { convergenceClaimProblem, judgementOf, type Certificate } from '../judge/certificate.js';
+import { certificateSchema, convergenceClaimProblem, judgementOf, type Certificate } from '../judge/certificate.js';
 import { runChecks } from '../judge/checks.js';
 import { computeResidual, removeJunit } from '../judge/residual.js';
 import { CheckWorkspace } from '../judge/workspace.js';
-import { parseConfig, type CertificateType, type Criterion } from '../config/config.js';
-import type { Plan } from '../config/plan.js';
+import { parseConfig, type Criterion } from '../config/config.js';
+import { planSchema } from '../config/plan.js';
+import { artifactsSchema } from '../agent/agent-step.js';
+import { parseDocument } from '../common/document.js';
+import { EvidenceUnverifiable } from '../common/errors.js';
+import { stateSchema } from '../loop/context.js';
 import { Decimal, seedChecksum } from '../common/decimal.js';
 import { decide } from '../loop/decide.js';
 import { Git } from '../os/git.js';
 import type { ProcessRunner, RunResult, RunSpec } from '../os/ports.js';
-import { EvidenceStore, isIterationManifest, listFiles, MANIFEST, NOT_EVIDENCE, type Manifest } from './evidence.js';
+import { EvidenceStore, isIterationManifest, listFiles, MANIFEST, manifestSchema, NOT_EVIDENCE, type Manifest } from './evidence.js';
+import { historyLineSchema } from './records.js';
+import { haltingReportSchema } from './report.js';
 
 export interface VerifyResult {
   ok: boolean;
@@ -43,9 +50,9 @@ export async function verifyTree(root: string, opts: VerifyOptions = {}): Promis
     const text = await readFile(join(root, MANIFEST), 'utf8').catch(() => null);
     if (text === null) return { ok: false, problems: [`no ${MANIFEST} in ${root}`], openTail, iterations: [] };
     try {
-      manifest = JSON.parse(text) as Manifest;
+      manifest = parseDocument(MANIFEST, text, manifestSchema);
     } catch (e) {
-      return { ok: false, problems: [`${MANIFEST} is not JSON: ${(e as Error).message}`], openTail, iterations: [] };
+      return { ok: false, problems: [unparsed(e)], openTail, iterations: [] };
     }
   }
   const files = [...manifest.files];
@@ -55,9 +62,9 @@ export async function verifyTree(root: string, opts: VerifyOptions = {}): Promis
       const text = await readFile(join(root, e.path), 'utf8').catch(() => null);
       if (text === null || sha256(text) !== e.sha256) continue; // reported below with every listed file
       try {
-        files.push(...(JSON.parse(text) as Manifest).files.filter((f) => f.path.startsWith(e.path.slice(0, e.path.indexOf('/') + 1))));
-      } catch {
-        problems.push(`${e.path}: not JSON`);
+        files.push(...parseDocument(e.path, text, manifestSchema).files.filter((f) => f.path.startsWith(e.path.slice(0, e.path.indexOf('/') + 1))));
+      } catch (err) {
+        problems.push(unparsed(err));
       }
     }
   const recorded = new Map(files.map((f) => [f.path, f]));
@@ -69,7 +76,15 @@ export async function verifyTree(root: string, opts: VerifyOptions = {}): Promis
   }
   const onDisk = (await listFiles(root)).filter((f) => f !== MANIFEST && !NOT_EVIDENCE.has(f) && !/\.tmp-[0-9a-f]{12}$/.test(f));
   const ev = new EvidenceStore(root);
-  const state = recorded.has('state.json') ? await ev.readJson<{ next_iteration: number }>('state.json') : null;
+  // Every document the loop reads back parses by its schema; a problem names the file and the field.
+  const doc = <S extends z.ZodType>(rel: string, schema: S) =>
+    recorded.has(rel)
+      ? ev.readJson(rel, schema).catch((e: unknown) => {
+          problems.push(unparsed(e));
+          return null;
+        })
+      : Promise.resolve(null);
+  const state = await doc('state.json', stateSchema);
   for (const f of onDisk) {
     if (recorded.has(f)) continue;
     if (opts.allowOpenTail && state && f.startsWith(`${iterDir(state.next_iteration)}/`)) openTail.push(f);
@@ -91,15 +106,14 @@ export async function verifyTree(root: string, opts: VerifyOptions = {}): Promis
     const text = (await ev.readText(rel)) ?? '';
     let cert: Certificate;
     try {
-      cert = JSON.parse(text) as Certificate;
-    } catch {
-      problems.push(`${rel}: not JSON`);
+      cert = parseDocument(rel, text, certificateSchema);
+    } catch (e) {
+      problems.push(unparsed(e));
       continue;
     }
     if (cert.previous_certificate_sha256 !== previous)
       problems.push(`${rel}: hash chain broken (previous_certificate_sha256 ${cert.previous_certificate_sha256} ≠ ${previous})`);
-    // A forged or truncated certificate may lack its checklist: verify must not crash on it.
-    for (const c of (cert.checklist as Certificate['checklist'] | undefined) ?? []) {
+    for (const c of cert.checklist) {
       const [path, hash] = c.evidence.split('#');
       if (recorded.get(path)?.sha256 !== hash) problems.push(`${rel}: evidence link ${c.evidence} does not resolve`);
     }
@@ -111,14 +125,30 @@ export async function verifyTree(root: string, opts: VerifyOptions = {}): Promis
     finalCert = cert;
   }
 
-  const report = recorded.has('halting_report.json')
-    ? await ev.readJson<{ status: string; verification_rung_achieved: number; verification_rung_target: number | null; iterations: number[] }>(
-        'halting_report.json',
-      )
-    : null;
+  for (const f of files.filter((f) => /^iter_\d+\/artifacts\.json$/.test(f.path))) await doc(f.path, artifactsSchema);
+  const history = (recorded.has('history.jsonl') && (await ev.readText('history.jsonl'))) || '';
+  for (const [k, line] of history.split('\n').entries())
+    if (line)
+      try {
+        parseDocument(`history.jsonl line ${k + 1}`, line, historyLineSchema);
+      } catch (e) {
+        problems.push(unparsed(e));
+      }
+  const report = await doc('halting_report.json', haltingReportSchema);
   const hasPlan = recorded.has('plan.json');
-  if (!report && !opts.allowOpenTail) problems.push('no halting_report.json');
-  if (hasPlan) {
+  await doc('plan.json', planSchema);
+  if (!recorded.has('halting_report.json') && !opts.allowOpenTail) problems.push('no halting_report.json');
+  if (hasPlan)
+    await audits().catch((e: unknown) => {
+      // The audits read the certificates and capsules again: one that does not parse is reported above.
+      const problem = unparsed(e);
+      if (!problems.includes(problem)) problems.push(problem);
+    });
+  else if (report && report.status !== 'EXIT_NEED_INFO' && report.status !== 'EXIT_BLOCKED') problems.push('no plan.json (REMIND vertex) for a loop that ran');
+  if (!seedChecksum().verified) problems.push('seed checksum 641 × 274177 × 65537 ≠ 11517961089409');
+  return { ok: problems.length === 0, problems, openTail, iterations, certificate: finalCert };
+
+  async function audits(): Promise<void> {
     const triangle = await checkTriangle(ev, iterations);
     if (triangle.triangle_vertex_missing !== 'none') problems.push(`Triangle Law: ${triangle.triangle_vertex_missing} vertex missing`);
     const converged = report?.status === 'EXIT_CONVERGED';
@@ -133,11 +163,7 @@ export async function verifyTree(root: string, opts: VerifyOptions = {}): Promis
       const claim = convergenceClaimProblem(finalCert);
       if (claim) problems.push(`EXIT_CONVERGED without a valid certificate: ${claim}`);
     }
-  } else if (report && report.status !== 'EXIT_NEED_INFO' && report.status !== 'EXIT_BLOCKED') {
-    problems.push('no plan.json (REMIND vertex) for a loop that ran');
   }
-  if (!seedChecksum().verified) problems.push('seed checksum 641 × 274177 × 65537 ≠ 11517961089409');
-  return { ok: problems.length === 0, problems, openTail, iterations, certificate: finalCert };
 }
 
 export interface RerunOptions {
@@ -174,8 +200,13 @@ const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 export async function rerunCertificate(root: string, cert: Certificate, o: RerunOptions): Promise<RerunResult> {
   const lines: string[] = [];
   const problems: string[] = [];
-  const plan = await new EvidenceStore(root).readJson<Plan>('plan.json').catch(() => null);
-  if (!plan) return { ok: false, lines, problems: ['no readable plan.json: the criteria to rerun are unknown'] };
+  let plan;
+  try {
+    plan = await new EvidenceStore(root).readJson('plan.json', planSchema);
+  } catch (e) {
+    return { ok: false, lines, problems: [unparsed(e)] };
+  }
+  if (!plan) return { ok: false, lines, problems: ['no plan.json: the criteria to rerun are unknown'] };
   const git = new Git(o.runner, o.repo, o.env ?? process.env);
   const commit = await certifiedCommit(git, cert);
   if ('problem' in commit) return { ok: false, lines, problems: [commit.problem] };
@@ -223,7 +254,7 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
     const value = 'value' in residual ? residual.value : null;
     const judgement = judgementOf(
       {
-        declared: plan.halting_certificates_applicable as CertificateType[],
+        declared: plan.halting_certificates_applicable,
         checks,
         residual: value,
         residualError: 'error' in residual ? residual.error : null,
@@ -284,6 +315,12 @@ export async function certifiedCommit(git: Git, cert: Certificate): Promise<{ id
   const hit = log.split('\n').find((l) => l.endsWith(` ${cert.tree}`));
   if (!hit) return { problem: `no commit in ${git.cwd} holds the certified tree ${cert.tree}` };
   return { id: hit.split(' ')[0], how: `its tree is the certificate's tree ${cert.tree}` };
+}
+
+/** A document that does not parse is a problem of the tree; anything else is a bug and propagates. */
+function unparsed(e: unknown): string {
+  if (e instanceof EvidenceUnverifiable) return e.message;
+  throw e;
 }
 
 function lastLine(r: RunResult): string {

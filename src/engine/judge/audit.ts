@@ -1,10 +1,10 @@
 // End-of-loop audits that read only the evidence tree, shared by the loop and `phuc-loop verify`:
 // the Triangle Law (plan, certificates, AGENTS.md entries), the Phuc Test (five conditions) and
 // the rung self-tests.
+import { z } from 'zod';
 import { capsuleProblems, type Capsule } from '../memory/capsule.js';
 import { openQuestionsOf } from '../memory/agents-md.js';
-import type { Certificate } from './certificate.js';
-import { isDiverging } from './certificate.js';
+import { certificateSchema, isDiverging } from './certificate.js';
 import { isDecimalString, parseDecimal, seedChecksum } from '../common/decimal.js';
 import type { EvidenceStore } from '../evidence/evidence.js';
 import { residualFromOutput } from './residual.js';
@@ -31,7 +31,7 @@ export async function checkTriangle(ev: EvidenceStore, iterations: number[]): Pr
   let verify = true;
   let ack = true;
   for (const n of iterations) {
-    const cert = await ev.readJson<Certificate>(`${iterDir(n)}/certificate.json`);
+    const cert = await ev.readJson(`${iterDir(n)}/certificate.json`, certificateSchema);
     const entry = await ev.readText(`${iterDir(n)}/agents_md_entry.md`);
     if (!cert) verify = false;
     // ACKNOWLEDGE: the entry's N.4 carries this iteration's certificate type.
@@ -61,7 +61,7 @@ export interface PhucTest {
  */
 export function phucConditions(x: {
   iteration: number;
-  capsule: Capsule | null;
+  capsule: Partial<Capsule> | null;
   entry: string | null;
   previousEntry: string | null;
   hostPaths: readonly string[];
@@ -109,7 +109,8 @@ export async function phucTest(
   let previousEntry: string | null = null;
   const planText = (await ev.readText('plan.json')) ?? '';
   for (const n of iterations) {
-    const capsule = await ev.readJson<Capsule>(`${iterDir(n)}/cnf_capsule.json`);
+    // Its shape is capsuleProblems' to judge: a malformed capsule fails the Phuc Test (condition 3).
+    const capsule = (await ev.readJson(`${iterDir(n)}/cnf_capsule.json`, z.unknown())) as Partial<Capsule> | null;
     const entry = await ev.readText(`${iterDir(n)}/agents_md_entry.md`);
     failures.push(...phucConditions({ iteration: n, capsule, entry, previousEntry, hostPaths: opts.hostPaths, planText }));
     previousEntry = entry;

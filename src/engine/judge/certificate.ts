@@ -1,9 +1,11 @@
 // Halting certificates (SPEC §2): typed, computed from Lane A/B evidence only, each linked
 // to its predecessor by sha256 (a hash chain) and to the git tree it was computed on.
+import { z } from 'zod';
 import type { CheckResult } from './checks.js';
-import type { CertificateType } from '../config/config.js';
+import { CERTIFICATE_TYPES, type CertificateType } from '../config/config.js';
 import { Decimal, dstr, isDecimalString } from '../common/decimal.js';
-import type { FiredExit, Judgement } from '../loop/decide.js';
+import { decimalString } from '../common/document.js';
+import { EXIT_PRECEDENCE, type FiredExit, type Judgement } from '../loop/decide.js';
 
 export type IssuedType = CertificateType | 'NONE';
 export type Lane = 'A' | 'B' | 'C';
@@ -17,40 +19,50 @@ export const CERTIFICATE_LANE: Record<IssuedType, Lane | null> = {
   NONE: null,
 };
 
-export interface Certificate {
-  schema_version: '2.0';
-  iteration: number;
-  type: IssuedType;
-  lane: Lane | null;
-  declared_certificates: CertificateType[];
-  residual_metric: string;
+/** An exit as the certificate (and state.json) records it. */
+export const firedExitSchema = z.object({
+  kind: z.enum(EXIT_PRECEDENCE),
+  reason: z.string(),
+  code: z.string().optional(),
+}) satisfies z.ZodType<FiredExit>;
+
+export const certificateSchema = z.object({
+  schema_version: z.literal('2.0'),
+  iteration: z.number().int().min(0),
+  type: z.enum([...CERTIFICATE_TYPES, 'NONE']),
+  lane: z.enum(['A', 'B', 'C']).nullable(),
+  declared_certificates: z.array(z.enum(CERTIFICATE_TYPES)),
+  residual_metric: z.string(),
   /** A Decimal string, or null when it could not be computed (never compared with R_p then). */
-  residual: string | null;
-  residual_detail: string;
-  R_p: string | null;
-  residual_history: string[];
-  checklist: {
-    id: string;
-    description: string;
-    met: boolean;
-    exit_code: number | null;
-    evidence: string;
-    /** The tree the result was obtained on; a reused pass names the iteration it came from. */
-    tree: string;
-    reused_from_iteration: number | null;
-    inputs_hash: string | null;
-  }[];
+  residual: decimalString.nullable(),
+  residual_detail: z.string(),
+  R_p: decimalString.nullable(),
+  residual_history: z.array(decimalString),
+  checklist: z.array(
+    z.object({
+      id: z.string(),
+      description: z.string(),
+      met: z.boolean(),
+      exit_code: z.number().int().nullable(),
+      evidence: z.string(),
+      /** The tree the result was obtained on; a reused pass names the iteration it came from. */
+      tree: z.string(),
+      reused_from_iteration: z.number().int().nullable(),
+      inputs_hash: z.string().nullable(),
+    }),
+  ),
   /** The commit this certificate speaks for, and that commit's tree. */
-  commit: string | null;
-  tree: string;
+  commit: z.string().nullable(),
+  tree: z.string(),
   /** The tree the criteria ran on: the commit's tree without the loop's own AGENTS.md update. */
-  judged_tree: string;
+  judged_tree: z.string(),
   /** clean: a loop-owned checkout of judged_tree; live: the agent's work tree. */
-  workspace: 'clean' | 'live';
-  isolation: string;
-  previous_certificate_sha256: string | null;
-  exits_fired: FiredExit[];
-}
+  workspace: z.enum(['clean', 'live']),
+  isolation: z.string(),
+  previous_certificate_sha256: z.string().nullable(),
+  exits_fired: z.array(firedExitSchema),
+});
+export type Certificate = z.infer<typeof certificateSchema>;
 
 /** Three strictly increasing residuals at the end of the history (DIVERGED), in Decimal. */
 export function isDiverging(history: readonly string[]): boolean {

@@ -15,8 +15,10 @@
 import { chmod, lstat, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
+import { z } from 'zod';
 import { shellQuote } from '../agent/agents.js';
 import { sha256 } from '../common/canonical.js';
+import { parseDocument } from '../common/document.js';
 import { atomicWrite } from '../evidence/evidence.js';
 import { Git } from '../os/git.js';
 import type { ProcessRunner, RunResult, RunSpec } from '../os/ports.js';
@@ -96,11 +98,9 @@ export interface UpdateOutcome {
 }
 
 /** What the last successful setup left, and a fingerprint of it as it was before the checks ran. */
-interface SetupRecord {
-  inputs_hash: string;
-  keep: string[];
-  fingerprint: string;
-}
+/** loop/setup.json: what the last setup ran on, so it re-runs only when its inputs change. */
+const setupRecordSchema = z.object({ inputs_hash: z.string(), keep: z.array(z.string()), fingerprint: z.string() });
+type SetupRecord = z.infer<typeof setupRecordSchema>;
 
 const q = shellQuote;
 
@@ -159,7 +159,7 @@ export class CheckWorkspace {
       );
       if (init.exitCode !== 0) throw new Error(`could not set up the check workspace's git folder: ${init.stderr.trim()}`);
       const text = await readFile(join(loopDir, 'setup.json'), 'utf8').catch(() => null);
-      return new CheckWorkspace(o, session, text ? (JSON.parse(text) as SetupRecord) : null);
+      return new CheckWorkspace(o, session, text ? parseDocument(join(loopDir, 'setup.json'), text, setupRecordSchema) : null);
     } catch (e) {
       await session.close();
       throw e;

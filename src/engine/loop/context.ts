@@ -1,19 +1,22 @@
 // The loop's state between iterations and the context an iteration works in, with the small
 // derivations every step shares (budgets left, the agent in use, the current residual).
+import { z } from 'zod';
 import type { AgentSpec } from '../agent/agent-step.js';
 import type { Section } from '../memory/agents-md.js';
 import { createScrubber, type Scrubber } from '../os/secrets.js';
 import { sha256 } from '../common/canonical.js';
 import type { prepareCapsule } from '../memory/capsule-build.js';
-import type { FiredExit } from './decide.js';
 import { inputsHash, runChecks, type PassRecord } from '../judge/checks.js';
 import { computeResidual } from '../judge/residual.js';
 import { prepareJunit, readJunit, suiteIntegrity, type JunitRead, type TestRecord } from '../judge/junit.js';
 import type { AgentPresetName, BudgetOverrides } from '../config/config.js';
 import { Decimal } from '../common/decimal.js';
-import type { BlockerClass } from './dega.js';
+import { decimalString } from '../common/document.js';
+import { firedExitSchema } from '../judge/certificate.js';
+import type { Signature } from '../judge/signature.js';
+import { BLOCKER_CLASSES } from './dega.js';
 import { EvidenceStore } from '../evidence/evidence.js';
-import { Fsm, type TerminalState } from './fsm.js';
+import { Fsm, TERMINAL_STATES, type TerminalState } from './fsm.js';
 import { Git } from '../os/git.js';
 import type { Glow } from '../judge/glow.js';
 import { measure, type NorthstarSnapshot } from '../judge/northstar.js';
@@ -62,66 +65,111 @@ export interface LoopOutcome {
   nothingToDo?: string;
 }
 
-/** What the loop carries from one iteration to the next; persisted as state.json (DEGA snapshot). */
-export interface LoopState {
-  schema_version: '2.0';
-  next_iteration: number;
-  residual_history: string[];
-  criteria_met: Record<string, boolean>;
-  last_certificate_sha256: string | null;
-  last_facts: string[];
-  last_northstar: NorthstarSnapshot | null;
-  total_ms: number;
-  total_cost_usd: string;
-  cost_reported: boolean;
-  total_tool_calls: number;
-  /** Tokens the agent reported, summed (null: it reported none). */
-  total_tokens?: { input: number; output: number; cache_read: number; cache_write: number } | null;
-  /** Which figures the agent reported at least once (a budget on a figure never reported cannot apply). */
-  reported?: { cost: boolean; tokens: boolean; toolCalls: boolean };
-  exits_fired: (FiredExit & { iteration: number })[];
-  /** Where the progress windows (divergence, W = 0) start: a new HEAD starts new ones. */
-  window: { residuals: number; rows: number };
-  /** The residual HEAD was judged at when this run started, until this run records an iteration. */
-  start_residual: string | null;
-  /** The tests (id, status) the baseline ran, for the suite-integrity guard; null without JUnit. */
-  suite_baseline?: Pick<TestRecord, 'id' | 'status'>[] | null;
-  /** The loop's last commit: a run continues this state only from it (or from a descendant, re-baselined). */
-  last_commit: string | null;
-  /** How the last run ended, on which commit, and (when every criterion declares inputs) on which inputs. */
-  terminal: { status: TerminalState; stop_reason: string; head: string | null; inputs_hash: string | null } | null;
-  section_witnessed: number;
-  section_archived: number;
-  /** Passes that may be reused while their inputs are unchanged. */
-  passes: Record<string, PassRecord>;
-  progress: ProgressState;
-  /** DEGA cycle record per iteration: blocker class, improvement over the previous one, who ran. */
-  cycles: Cycle[];
-  /** One row per iteration for reports and PR comments. */
-  rows: IterationRow[];
-}
+const signatureSchema = z.object({ criterion: z.string(), signature: z.string(), text: z.string() }) satisfies z.ZodType<Signature>;
 
-export type IterationRow = Pick<Glow, 'iteration' | 'G' | 'L' | 'O' | 'W' | 'total'> & {
-  certificate: string;
-  residual: string | null;
-  northstar_distance: string | null;
-};
+const progressSchema = z.object({
+  best_residual: decimalString.nullable(),
+  stalled: z.number().int().min(0),
+  escalated_at: z.number().int().min(0).nullable(),
+  signatures: z.record(z.string(), signatureSchema),
+  detour: z
+    .object({
+      /** The iteration whose capsule carries the detour. */
+      iteration: z.number().int().min(0),
+      repeated: z.array(signatureSchema.extend({ instruction: z.string().nullable() })),
+    })
+    .nullable(),
+}) satisfies z.ZodType<ProgressState>;
+
+const northstarSnapshotSchema = z.object({
+  readings: z.array(z.object({ id: z.string(), value: decimalString.nullable(), distance: decimalString.nullable(), error: z.string().optional() })),
+  total_distance: decimalString.nullable(),
+}) satisfies z.ZodType<NorthstarSnapshot>;
+
+const passSchema = z.object({
+  iteration: z.union([z.number().int().min(0), z.literal('baseline')]),
+  inputs_hash: z.string(),
+  evidence: z.string(),
+  tree: z.string(),
+}) satisfies z.ZodType<PassRecord>;
+
+const glowScore = z.number().int().min(0);
+
+/** One row per iteration for reports and PR comments. */
+export const iterationRowSchema = z.object({
+  iteration: z.number().int().min(0),
+  G: glowScore,
+  L: glowScore,
+  O: glowScore,
+  // null when the residual could not be computed: unknown, never 0.
+  W: glowScore.nullable(),
+  total: glowScore.nullable(),
+  certificate: z.string(),
+  residual: decimalString.nullable(),
+  northstar_distance: decimalString.nullable(),
+}) satisfies z.ZodType<Pick<Glow, 'iteration' | 'G' | 'L' | 'O' | 'W' | 'total'>>;
+export type IterationRow = z.infer<typeof iterationRowSchema>;
+
+/** DEGA cycle record per iteration: blocker class, improvement over the previous one, who ran. */
+const cycleSchema = z.object({
+  iteration: z.number().int().min(0),
+  agent: z.string(),
+  blocker_class: z.enum(BLOCKER_CLASSES),
+  blocker_reason: z.string(),
+  improvement: z.string(),
+  fail_closed_signals: z.number().int().min(0),
+  residual: decimalString.nullable(),
+  failure_signatures: z.array(z.string()),
+  detour_next: z.boolean(),
+  critic: z.string().nullable(),
+  reused_checks: z.array(z.string()),
+});
+export type Cycle = z.infer<typeof cycleSchema>;
+
+const count = z.number().int().min(0);
+
+/** What the loop carries from one iteration to the next; persisted as state.json (DEGA snapshot). */
+export const stateSchema = z.object({
+  schema_version: z.literal('2.0'),
+  next_iteration: count,
+  residual_history: z.array(decimalString),
+  criteria_met: z.record(z.string(), z.boolean()),
+  last_certificate_sha256: z.string().nullable(),
+  last_facts: z.array(z.string()),
+  last_northstar: northstarSnapshotSchema.nullable(),
+  total_ms: count,
+  total_cost_usd: decimalString,
+  cost_reported: z.boolean(),
+  total_tool_calls: count,
+  /** Tokens the agent reported, summed (null: it reported none). */
+  total_tokens: z.object({ input: count, output: count, cache_read: count, cache_write: count }).nullable().optional(),
+  /** Which figures the agent reported at least once (a budget on a figure never reported cannot apply). */
+  reported: z.object({ cost: z.boolean(), tokens: z.boolean(), toolCalls: z.boolean() }).optional(),
+  exits_fired: z.array(firedExitSchema.extend({ iteration: count })),
+  /** Where the progress windows (divergence, W = 0) start: a new HEAD starts new ones. */
+  window: z.object({ residuals: count, rows: count }).default({ residuals: 0, rows: 0 }),
+  /** The residual HEAD was judged at when this run started, until this run records an iteration. */
+  start_residual: decimalString.nullable(),
+  /** The tests (id, status) the baseline ran, for the suite-integrity guard; null without JUnit. */
+  suite_baseline: z
+    .array(z.object({ id: z.string(), status: z.enum(['passed', 'failed', 'error', 'skipped']) }) satisfies z.ZodType<Pick<TestRecord, 'id' | 'status'>>)
+    .nullable()
+    .optional(),
+  /** The loop's last commit: a run continues this state only from it (or from a descendant, re-baselined). */
+  last_commit: z.string().nullable().default(null),
+  /** How the last run ended, on which commit, and (when every criterion declares inputs) on which inputs. */
+  terminal: z.object({ status: z.enum(TERMINAL_STATES), stop_reason: z.string(), head: z.string().nullable(), inputs_hash: z.string().nullable() }).nullable(),
+  section_witnessed: count,
+  section_archived: count,
+  /** Passes that may be reused while their inputs are unchanged. */
+  passes: z.record(z.string(), passSchema),
+  progress: progressSchema,
+  cycles: z.array(cycleSchema),
+  rows: z.array(iterationRowSchema),
+});
+export type LoopState = z.infer<typeof stateSchema>;
 
 export const DEFAULT_EVIDENCE_DIR = 'evidence/loop';
-
-export interface Cycle {
-  iteration: number;
-  agent: string;
-  blocker_class: BlockerClass;
-  blocker_reason: string;
-  improvement: string;
-  fail_closed_signals: number;
-  residual: string | null;
-  failure_signatures: string[];
-  detour_next: boolean;
-  critic: string | null;
-  reused_checks: string[];
-}
 
 /** Where and how the criteria, residual, Northstar measures, critic and security gate run. */
 export interface JudgeSpace {

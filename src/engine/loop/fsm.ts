@@ -22,6 +22,7 @@ export const STATES = [
 ] as const;
 export type State = (typeof STATES)[number];
 export type TerminalState = Extract<State, `EXIT_${string}`>;
+export const TERMINAL_STATES = STATES.filter((s): s is TerminalState => s.startsWith('EXIT_'));
 
 export const TRANSITIONS: Record<State, readonly State[]> = {
   INIT: ['INTAKE_GOAL'],

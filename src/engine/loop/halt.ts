@@ -2,9 +2,9 @@
 // and the Phuc Test, the halting report. Which exit wins was decided before (decide.ts).
 import { dirname, join } from 'node:path';
 import { allDecimalStrings, changedApiSymbols, checkTriangle, iterDir, phucTest, rungLevel, selfTests, unexplainedSymbols } from '../judge/audit.js';
-import { type Certificate, convergenceClaimProblem, issueCertificate, judgementOf } from '../judge/certificate.js';
+import { type Certificate, certificateSchema, convergenceClaimProblem, issueCertificate, judgementOf } from '../judge/certificate.js';
+import { artifactsSchema } from '../agent/agent-step.js';
 import type { CheckResult } from '../judge/checks.js';
-import type { CertificateType } from '../config/config.js';
 import { Decimal, dstr } from '../common/decimal.js';
 import { decide, decideFinal, type FiredExit } from './decide.js';
 import { EvidenceStore, listFiles, NOT_EVIDENCE } from '../evidence/evidence.js';
@@ -32,7 +32,7 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
   const { ev, state, o } = ctx;
   const last = ctx.iterations.at(-1);
   const certRel = opts.certificateRel ?? (last === undefined ? null : `${iterDir(last)}/certificate.json`);
-  const certificate = certRel === null ? null : await ev.readJson<Certificate>(certRel);
+  const certificate = certRel === null ? null : await ev.readJson(certRel, certificateSchema);
   const converged = halt.status === 'EXIT_CONVERGED';
   if (converged) {
     const claim = convergenceClaimProblem(certificate);
@@ -112,7 +112,7 @@ export async function startCertificate(
 ): Promise<{ decision: Halt; rel: string } | null> {
   const { plan } = ctx;
   const R_p = plan.R_p ? new Decimal(plan.R_p) : null;
-  const declared = plan.halting_certificates_applicable as CertificateType[];
+  const declared = plan.halting_certificates_applicable;
   const j = judgementOf({ declared, checks: round.checks, residual, residualError: 'error' in round.residual ? round.residual.error : null, R_p }, null);
   if (!j.exact && !j.converged) return null;
   const decision = decide({
@@ -287,7 +287,7 @@ function evidencePointers(ctx: Ctx, certRel: string | null, last: number | undef
 /** Whether the loop's commits changed `path` (the drift explanation must be written during the loop). */
 export async function changedInLoop(ctx: Ctx, path: string): Promise<boolean> {
   for (const n of ctx.iterations) {
-    const a = await ctx.ev.readJson<{ changed_paths: string[] }>(`${iterDir(n)}/artifacts.json`);
+    const a = await ctx.ev.readJson(`${iterDir(n)}/artifacts.json`, artifactsSchema);
     if (a?.changed_paths.includes(path)) return true;
   }
   return false;

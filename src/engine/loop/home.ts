@@ -9,12 +9,12 @@ import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { StorageError } from '../common/errors.js';
-import type { Plan } from '../config/plan.js';
+import { planSchema, type Plan } from '../config/plan.js';
 import { EvidenceStore, listFiles, NOT_EVIDENCE } from '../evidence/evidence.js';
-import type { HaltingReport } from '../evidence/report.js';
+import { haltingReportSchema, type HaltingReport } from '../evidence/report.js';
 import { verifyTree } from '../evidence/verify.js';
 import type { Git } from '../os/git.js';
-import type { LoopState } from './context.js';
+import { stateSchema, type LoopState } from './context.js';
 
 export interface LoopHome {
   root: string;
@@ -211,7 +211,8 @@ export async function restoreEvidence(
   // verify (edited, or a half-restored artifact) is refused, never silently replaced.
   if (await hasFiles(published.root)) {
     const files = (await listFiles(published.root)).filter((f) => !NOT_EVIDENCE.has(f));
-    const report = await published.readJson<{ status?: string }>('halting_report.json').catch(() => null);
+    // A report that does not parse is not a "never started" one: the tree is verified below and refused.
+    const report = await published.readJson('halting_report.json', haltingReportSchema).catch(() => null);
     const neverStarted = files.every((f) => f === 'halting_report.json' || f === 'manifest.json') && report?.status === 'EXIT_NEED_INFO';
     if (!neverStarted) {
       if (!files.includes('manifest.json'))
@@ -247,8 +248,9 @@ export async function restoreEvidence(
       code: 'EVIDENCE_UNVERIFIABLE',
       problem: `the evidence tree does not verify: ${check.problems.slice(0, 5).join('; ')}; run with --fresh to keep it aside and start over`,
     };
-  const plan = await ev.readJson<Plan>('plan.json').catch(() => null);
-  const state = await ev.readJson<LoopState>('state.json').catch(() => null);
+  // verifyTree parsed every document: one that does not parse now changed since, and throws EvidenceUnverifiable.
+  const plan = await ev.readJson('plan.json', planSchema);
+  const state = await ev.readJson('state.json', stateSchema);
   if (!plan || !state)
     return { code: 'EVIDENCE_UNVERIFIABLE', problem: `the evidence tree has no plan.json/state.json to resume from; run with --fresh to start over` };
   if (plan.config_sha256 !== o.contract)
@@ -260,12 +262,6 @@ export async function restoreEvidence(
     return { code: 'HALTING_CRITERIA_MISSING', problem: 'HALTING_CRITERIA_MISSING: the plan declares no certificate' };
   await ev.loadManifest();
   for (const stray of check.openTail) await rm(ev.path(stray), { force: true });
-  const report = await ev.readJson<HaltingReport>('halting_report.json').catch(() => null);
-  return {
-    resumed: {
-      plan,
-      state: { ...state, window: state.window ?? { residuals: 0, rows: 0 }, start_residual: null, last_commit: state.last_commit ?? null },
-      report,
-    },
-  };
+  const report = await ev.readJson('halting_report.json', haltingReportSchema);
+  return { resumed: { plan, state: { ...state, start_residual: null }, report } };
 }

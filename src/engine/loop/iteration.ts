@@ -9,7 +9,6 @@ import { collectArtifacts, type DirtySnapshot, protectedMatcher, snapshotDirty, 
 import { renderEntry, renderSection, witness } from '../memory/agents-md.js';
 import { Decimal, dstr, human } from '../common/decimal.js';
 import { InvariantViolation } from '../common/errors.js';
-import type { CertificateType } from '../config/config.js';
 import { type AgentOutcome, lastErrorLine } from '../agent/agents.js';
 import { scriptsRunBy } from '../config/plan.js';
 import { flushPendingLogs, interimReport, saveState, writeIterationRecords } from '../evidence/records.js';
@@ -20,7 +19,6 @@ import { scoreGlow, trailingZeroW } from '../judge/glow.js';
 import { isDrifting, snapshot } from '../judge/northstar.js';
 import { critique, failingSignatures, recordCycle } from '../judge/skeptic.js';
 import { prepareCapsule } from '../memory/capsule-build.js';
-import type { Capsule } from '../memory/capsule.js';
 import { learn, writeAgentsMd } from '../memory/learn.js';
 import { firstStop } from './backpressure.js';
 import {
@@ -213,7 +211,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const prevMet = new Map(Object.entries(state.criteria_met));
   const R_p = plan.R_p ? new Decimal(plan.R_p) : null;
   const history = state.residual_history.slice(state.window.residuals);
-  const declared = plan.halting_certificates_applicable as CertificateType[];
+  const declared = plan.halting_certificates_applicable;
   const judgement = judged ? judgementOf({ declared, checks, residual, residualError, R_p }, suiteWeakened) : null;
   const diverging =
     judged && residual !== null && isDiverging([...history, dstr(residual)]) ? `residuals ${[...history, dstr(residual)].slice(-3).join(' < ')}` : null;
@@ -277,7 +275,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const phuc = phucResult(
     phucConditions({
       iteration: n,
-      capsule: await ev.readJson<Capsule>(`${dir}/cnf_capsule.json`),
+      capsule: prepared.capsule,
       entry: renderEntry(entry),
       previousEntry: ctx.entries.at(-1)?.text ?? null,
       hostPaths: ctx.hostPaths,
