@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EmulatedRun, GitHubEmulator } from '../harness/github-emulator.js';
-import { cloneWorkspace, createOrigin, isolatedGitEnv, redirectEnv, type Origin } from '../harness/git-origin.js';
+import { cloneWorkspace, createOrigin, isolatedGitEnv, log, redirectEnv, type Origin } from '../harness/git-origin.js';
 import { runActionJob, type JobResult, type StepHandle } from '../harness/runner.js';
 import { config, NORTHSTAR } from '../helpers/repo.js';
 export { until } from '../helpers/repo.js';
@@ -21,12 +21,15 @@ export function assertBuilt(): void {
     if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run \`npm run build\` before the e2e tests (they run the bundle, as the runner does)`);
 }
 
-/** Three criteria (bug1..3), each met once src/status.txt has its fixed-N line. */
+/** Three criteria (bug1..3), each met once src/status.txt has its fixed-N line (after running `before`, when given). */
 export function loopFiles(
   agentCommand: string,
-  opts: { criteria?: number; maxIterations?: number; secondsPerIteration?: number } = {},
+  opts: { criteria?: number; maxIterations?: number; secondsPerIteration?: number; before?: string } = {},
 ): Record<string, string> {
-  const criteria = Array.from({ length: opts.criteria ?? 3 }, (_, i) => ({ id: `bug${i + 1}`, run: `grep -q fixed-${i + 1} src/status.txt` }));
+  const criteria = Array.from({ length: opts.criteria ?? 3 }, (_, i) => ({
+    id: `bug${i + 1}`,
+    run: `${opts.before ? `${opts.before}; ` : ''}grep -q fixed-${i + 1} src/status.txt`,
+  }));
   const extra = [
     'budget:',
     `  max_iterations: ${opts.maxIterations ?? 5}`,
@@ -94,6 +97,26 @@ export async function runJob(s: Scenario, o: JobOptions = {}): Promise<Job> {
   });
   gh.completeRun(run.id, job.main.exitCode === 0 ? 'success' : 'failure');
   return { ...job, run, workspace, callsBefore };
+}
+
+/**
+ * The run after a pause, on the branch tip as the pause left it: it restores the evidence artifact,
+ * continues the numbering (`onRecord` iterations on record) and converges after `iterations` in all;
+ * the one PR comment of the paused run is updated, not duplicated.
+ */
+export async function resumesAndConverges(s: Scenario, o: { onRecord: number; iterations: number; env?: Record<string, string> }): Promise<void> {
+  const { gh, origin, number } = s;
+  gh.setPullHead(REPO, number, (await log(origin, `pr-${number}`, { max: 1 }))[0].sha);
+  const paused = gh.commentsOn(REPO, number).map((c) => c.id);
+  expect(paused).toHaveLength(1);
+  const next = await runJob(s, { env: o.env });
+  if (next.main.exitCode !== 0) throw new Error(debugJob(next));
+  expect(next.main.summary).toMatch(/Evidence restored from artifact/);
+  expect(next.main.stdout).toMatch(new RegExp(`resuming from evidence/loop: ${o.onRecord} iteration\\(s\\) on record, next is ${o.onRecord}`));
+  expect(next.main.outputs).toMatchObject({ status: 'EXIT_CONVERGED', iterations: String(o.iterations) });
+  const comments = gh.commentsOn(REPO, number);
+  expect(comments.map((c) => c.id)).toEqual(paused);
+  expect(comments[0].body).toMatch(/EXIT_CONVERGED/);
 }
 
 /** Everything that left the runner for GitHub or the job page. */

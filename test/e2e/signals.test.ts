@@ -6,8 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startGitHubEmulator, type GitHubEmulator } from '../harness/github-emulator.js';
-import { cloneWorkspace, log } from '../harness/git-origin.js';
-import { assertBuilt, debugJob, e2eAgent, loopFiles, REPO, runJob, scenario, TOKEN, until, type Scenario } from './helpers.js';
+import { cloneWorkspace } from '../harness/git-origin.js';
+import { assertBuilt, e2eAgent, loopFiles, REPO, resumesAndConverges, runJob, scenario, TOKEN, until, type Scenario } from './helpers.js';
 
 let gh: GitHubEmulator;
 
@@ -37,18 +37,6 @@ async function checkout(s: Scenario) {
       'the agent at work',
     );
   return { workspace, agentAtWork };
-}
-
-/** The next run: the agent fixes at once; the loop must continue the numbering and converge. */
-async function resumesAndConverges(s: Scenario, iterationsBefore: number) {
-  gh.setPullHead(REPO, s.number, (await log(s.origin, `pr-${s.number}`, { max: 1 }))[0].sha);
-  const next = await runJob(s, { env: { E2E_AGENT_MS: '0' } });
-  if (next.main.exitCode !== 0) throw new Error(debugJob(next));
-  expect(next.main.stdout).toMatch(new RegExp(`resuming from evidence/loop: ${iterationsBefore} iteration\\(s\\) on record, next is ${iterationsBefore}`));
-  expect(next.main.outputs).toMatchObject({ status: 'EXIT_CONVERGED', iterations: String(iterationsBefore + 1) });
-  const comments = gh.commentsOn(REPO, s.number);
-  expect(comments).toHaveLength(1);
-  expect(comments[0].body).toMatch(/EXIT_CONVERGED/);
 }
 
 test("the runner's cancel cascade: the stop (through an agent that ignores SIGTERM) ends within the grace, paused, reported, resumable", async () => {
@@ -83,7 +71,7 @@ test("the runner's cancel cascade: the stop (through an agent that ignores SIGTE
   const artifact = gh.listArtifacts({ runId: job.run.id })[0];
   expect([...gh.artifactFiles(artifact.id).keys()]).toEqual(expect.arrayContaining(['halting_report.json', 'state.json', 'iter_0/certificate.json']));
   expect(gh.commentsOn(REPO, 61)[0].body).toMatch(/\*\*Paused:\*\* the workflow run was cancelled/);
-  await resumesAndConverges(s, 1);
+  await resumesAndConverges(s, { onRecord: 1, iterations: 2, env: { E2E_AGENT_MS: '0' } });
 }, 90_000);
 
 test('a second Ctrl-C while the report is being written aborts at once: paused summary and comment, evidence the next run continues from', async () => {
@@ -116,5 +104,5 @@ test('a second Ctrl-C while the report is being written aborts at once: paused s
   expect(comments).toHaveLength(1);
   expect(comments[0].body).toMatch(/EXIT_BLOCKED \(BACKPRESSURE_SIGNAL\)/);
   expect(comments[0].body).toMatch(/\*\*Paused:\*\*/);
-  await resumesAndConverges(s, 1);
+  await resumesAndConverges(s, { onRecord: 1, iterations: 2, env: { E2E_AGENT_MS: '0' } });
 }, 90_000);
