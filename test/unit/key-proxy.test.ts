@@ -1,6 +1,6 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { keyProxyTarget, startKeyProxy, type KeyProxy } from '../../src/engine/agent/key-proxy.js';
+import net, { type AddressInfo } from 'node:net';
+import { keyProxyTarget, startKeyProxy, upstreamUrl, type KeyProxy } from '../../src/engine/agent/key-proxy.js';
 
 const REAL = 'sk-real-key-0123456789abcdef';
 
@@ -55,6 +55,18 @@ function request(
     });
     req.on('error', reject);
     req.end(opts.body);
+  });
+}
+
+/** Sends `head` as the raw request head (no client-side checks of the target) and resolves with the status code, 0 when the proxy closed the connection without answering. */
+function raw(baseUrl: string, head: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const sock = net.connect(Number(new URL(baseUrl).port), '127.0.0.1');
+    let got = '';
+    sock.on('data', (c: Buffer) => (got += c.toString()));
+    sock.on('error', reject);
+    sock.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(got)?.[1] ?? 0)));
+    sock.end(`${head}Connection: close\r\n\r\n`);
   });
 }
 
@@ -199,6 +211,123 @@ describe('key proxy', () => {
     } finally {
       await p.close();
     }
+  });
+});
+
+describe('key proxy: the key goes to the upstream and nowhere else', () => {
+  let up: Awaited<ReturnType<typeof standIn>>;
+  /** Another host on this machine: it must receive nothing, whatever the agent sends. */
+  let attacker: Awaited<ReturnType<typeof standIn>>;
+  let proxy: KeyProxy;
+  let evil: string;
+
+  beforeEach(async () => {
+    attacker = await standIn({});
+    evil = new URL(attacker.url).host;
+    up = await standIn({
+      '/v1/redirect': (_req, res) => res.writeHead(307, { location: `http://${evil}/steal` }).end(),
+    });
+    proxy = await startKeyProxy({ provider: 'anthropic', upstream: new URL(`${up.url}/v1`), realKey: REAL });
+  });
+  afterEach(async () => {
+    await proxy.close();
+    await up.close();
+    await attacker.close();
+  });
+
+  test('targets naming another host, or leaving the upstream path, are refused before any request goes out', async () => {
+    const targets = [
+      `//${evil}/exfil`,
+      `///${evil}/exfil`,
+      `/\\${evil}/exfil`,
+      `/v1/\\..\\..\\x`,
+      `http://${evil}/v1/ok`,
+      `${evil}/v1/ok`,
+      `@${evil}/v1/ok`,
+      '*',
+      `/v1//${evil}/x`,
+      `/v1/../..//${evil}/x`,
+      '/v1/../admin',
+      '/v1/%2e%2e/admin',
+      '/v1/.%2E/admin',
+      '/v1/..%2f..%2fadmin',
+      `/%2f%2f${evil}/x`,
+      `/%5c%5c${evil}/x`,
+      '/v1/%zz',
+      '/v1/ok#frag',
+      '/admin',
+    ];
+    const statuses: Record<string, number> = {};
+    for (const t of targets) statuses[t] = await raw(proxy.baseUrl, `GET ${t} HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: ${proxy.placeholderKey}\r\n`);
+    // Refused by the proxy (400, 404 for a path outside /v1) or by the HTTP parser itself (the connection closed, 0).
+    expect(Object.entries(statuses).filter(([, s]) => ![0, 400, 404].includes(s))).toEqual([]);
+    // CONNECT is a tunnel to anywhere, TRACE echoes the request: neither is carried.
+    expect(await raw(proxy.baseUrl, `CONNECT ${evil} HTTP/1.1\r\nHost: ${evil}\r\nx-api-key: ${proxy.placeholderKey}\r\n`)).not.toBe(200);
+    expect(await raw(proxy.baseUrl, `TRACE /v1/ok HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: ${proxy.placeholderKey}\r\n`)).toBe(405);
+    expect(attacker.seen).toEqual([]);
+    expect(up.seen).toEqual([]);
+  });
+
+  test('Host and forwarding headers cannot steer the request: the upstream gets its own host, the gateway headers are dropped', async () => {
+    const r = await request(proxy.baseUrl, '/ok', {
+      headers: {
+        'x-api-key': proxy.placeholderKey,
+        host: evil,
+        'x-forwarded-host': evil,
+        forwarded: `host=${evil}`,
+        'x-original-url': `http://${evil}/x`,
+        'x-http-method-override': 'TRACE',
+      },
+    });
+    expect(r.status).toBe(200);
+    expect(up.seen).toHaveLength(1);
+    expect(up.seen[0].headers.host).toBe(new URL(up.url).host);
+    expect(Object.keys(up.seen[0].headers).filter((h) => /forward|original|override/.test(h))).toEqual([]);
+    expect(attacker.seen).toEqual([]);
+  });
+
+  test('an upstream redirect to another host is handed back to the agent, not followed with the key', async () => {
+    const r = await request(proxy.baseUrl, '/redirect', { headers: { 'x-api-key': proxy.placeholderKey } });
+    expect(r.status).toBe(307);
+    expect(r.headers.location).toBe(`http://${evil}/steal`);
+    expect(up.seen).toHaveLength(1);
+    expect(attacker.seen).toEqual([]);
+  });
+
+  test('the placeholder is replaced only where the provider reads its key; elsewhere it goes on as the placeholder', async () => {
+    // x-goog-api-key and ?key= are Gemini's: for Anthropic they carry nothing.
+    const refused = await request(proxy.baseUrl, `/ok?key=${proxy.placeholderKey}`, { headers: { 'x-goog-api-key': proxy.placeholderKey } });
+    expect(refused.status).toBe(401);
+    expect(up.seen).toEqual([]);
+    const r = await request(proxy.baseUrl, `/ok?key=${proxy.placeholderKey}`, {
+      headers: { 'x-api-key': proxy.placeholderKey, cookie: `k=${proxy.placeholderKey}`, 'x-goog-api-key': proxy.placeholderKey },
+      body: proxy.placeholderKey,
+    });
+    expect(r.status).toBe(200);
+    const seen = up.seen[0];
+    expect(seen.headers['x-api-key']).toBe(REAL);
+    expect(JSON.stringify({ ...seen, headers: { ...seen.headers, 'x-api-key': '' } })).not.toContain(REAL);
+    expect(seen.url).toBe(`/v1/ok?key=${proxy.placeholderKey}`);
+    expect(seen.headers.cookie).toBe(`k=${proxy.placeholderKey}`);
+  });
+
+  test('a key a header cannot carry is refused at start', async () => {
+    await expect(startKeyProxy({ provider: 'anthropic', upstream: new URL(up.url), realKey: `${REAL}\r\nx-evil: 1` })).rejects.toThrow(/cannot carry/);
+  });
+
+  test('upstreamUrl: string-joined to the upstream origin, under its path, never resolved elsewhere', () => {
+    const href = (upstream: string, t: string) => {
+      const r = upstreamUrl(new URL(upstream), t);
+      return r instanceof URL ? r.href : r;
+    };
+    expect(href('https://api.example/v1/', '/v1/messages?beta=true')).toBe('https://api.example/v1/messages?beta=true');
+    expect(href('https://api.example/v1/', '/v1')).toBe('https://api.example/v1');
+    expect(href('https://api.example', '/v1beta/models/m:streamGenerateContent?alt=sse')).toBe(
+      'https://api.example/v1beta/models/m:streamGenerateContent?alt=sse',
+    );
+    for (const t of ['//evil.example/v1/x', '/v1//evil', '/v1/../x', '/v1/%2E%2e/x', '/v1/a%2fb', '/v1\\x', 'https://evil.example/v1', '/v1/x?#a'])
+      expect([t, href('https://api.example/v1', t)]).toEqual([t, { status: 400, why: expect.any(String) }]);
+    expect(href('https://api.example/v1', '/v2/x')).toEqual({ status: 404, why: 'only paths under /v1/ are forwarded' });
   });
 });
 

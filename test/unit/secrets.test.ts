@@ -152,6 +152,22 @@ describe('createScrubber', () => {
     expect(q.scrub('"pa\\"ss\\\\w\\u00f6rd/with\\nnewline"')).toBe(`"${MASK}"`);
   });
 
+  test('hex (lower and upper case, alone or inside a longer hex dump), and the plain text upper-cased, lower-cased or reversed', () => {
+    const key = 'sk-ant-api03-SECRETkey0123456789abcdefXYZ';
+    const k = createScrubber([key]);
+    const hex = Buffer.from(key).toString('hex');
+    for (const f of [hex, hex.toUpperCase(), key.toUpperCase(), key.toLowerCase(), Array.from(key).reverse().join('')]) {
+      expect(k.scrub(`hex=${f}\n`)).toBe(`hex=${MASK}\n`);
+      expect(k.contains(f)).toBe(true);
+      expect(k.contains(Buffer.from(`/*\n${f}\n*/`))).toBe(true);
+    }
+    expect(k.scrub(`0a0b${hex}ff`)).toBe(`0a0b${MASK}ff`);
+    // A key split across writes in hex is still masked in a stream (the proxy's responses).
+    const stream = k.byteStream();
+    const out = [stream.write(Buffer.from(`x ${hex.slice(0, 20)}`)), stream.write(Buffer.from(`${hex.slice(20)} y`)), stream.end()];
+    expect(Buffer.concat(out).toString()).toBe(`x ${MASK} y`);
+  });
+
   test('ordinary text is left alone: no form is shorter than a secret could be mistaken for', () => {
     const text = 'The quick brown fox. eyJhbGciOiJIUzI1NiJ9 sha512-abc== 0123456789 %20 ghs_ secret value more';
     expect(s.scrub(text)).toBe(text);

@@ -56,6 +56,12 @@ const SOURCES: Record<KeyProvider, { keys: string[]; baseUrl: string }> = {
   openai: { keys: ['CODEX_API_KEY', 'OPENAI_API_KEY'], baseUrl: 'OPENAI_BASE_URL' },
   gemini: { keys: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], baseUrl: 'GOOGLE_GEMINI_BASE_URL' },
 };
+/** Where each provider reads its key: x-api-key or Bearer (Anthropic keys, tokens), Bearer (OpenAI), x-goog-api-key or ?key= (Gemini). */
+const CARRIERS: Record<KeyProvider, { headers: string[]; bearer: boolean; query: boolean }> = {
+  anthropic: { headers: ['x-api-key'], bearer: true, query: false },
+  openai: { headers: [], bearer: true, query: false },
+  gemini: { headers: ['x-goog-api-key'], bearer: false, query: true },
+};
 const CODEX_PROVIDER_ID = 'phuc_key_proxy';
 const PRESET_PROVIDER: Partial<Record<AgentPreset, KeyProvider>> = { claude: 'anthropic', codex: 'openai', gemini: 'gemini' };
 
@@ -88,17 +94,65 @@ const HOP_BY_HOP = new Set([
   'expect',
   'host',
 ]);
+/** Request headers a gateway in front of the model API may route or rewrite by: the agent must not pick where the key goes. */
+const ROUTING = new Set(['forwarded', 'x-real-ip', 'x-host', 'x-http-method-override', 'x-http-method', 'x-method-override']);
+const ROUTING_PREFIX = /^x-(forwarded|original|rewrite)-/;
 
-function forwardedHeaders(headers: http.IncomingHttpHeaders, extraDrop: readonly string[]): http.OutgoingHttpHeaders {
-  const drop = new Set([...HOP_BY_HOP, ...extraDrop, ...(headers.connection ?? '').split(',').map((s) => s.trim().toLowerCase())]);
+function forwardedHeaders(headers: http.IncomingHttpHeaders, drop: (name: string) => boolean): http.OutgoingHttpHeaders {
+  const listed = new Set((headers.connection ?? '').split(',').map((s) => s.trim().toLowerCase()));
   const out: http.OutgoingHttpHeaders = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !drop.has(k)) out[k] = v;
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !HOP_BY_HOP.has(k) && !listed.has(k) && !drop(k)) out[k] = v;
   return out;
+}
+
+export interface Refusal {
+  status: number;
+  why: string;
+}
+
+/** The upstream's path without its trailing slashes: every forwarded path stays under it. */
+const pathPrefix = (upstream: URL) => upstream.pathname.replace(/\/+$/, '');
+
+/** The methods a model API is called with: not CONNECT (a tunnel to anywhere), not TRACE (echoes the request, key included). */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** A path segment of RFC 3986 (pchar): no backslash, no fragment, nothing WHATWG URL would re-encode. */
+const SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%]*$/;
+const QUERY = /^[\x21-\x7e]*$/;
+
+/**
+ * Where a request target goes upstream, or why it is refused. The target is string-joined to the
+ * upstream's origin, never resolved against it (`//host/…` resolves to another host), and only after
+ * every way out of the upstream's path prefix is refused: `//`, backslashes, dot segments (also
+ * percent-encoded) and encoded slashes. The parsed result is checked again before any key is sent.
+ */
+export function upstreamUrl(upstream: URL, target: string): URL | Refusal {
+  const prefix = pathPrefix(upstream);
+  const q = target.indexOf('?');
+  const path = q < 0 ? target : target.slice(0, q);
+  const query = q < 0 ? '' : target.slice(q);
+  if (!path.startsWith('/') || path.startsWith('//')) return { status: 400, why: 'only origin-form request targets are accepted' };
+  const segments = path.slice(1).split('/');
+  for (const [i, seg] of segments.entries()) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(seg);
+    } catch {
+      return { status: 400, why: 'the request target is not valid percent-encoding' };
+    }
+    if (!SEGMENT.test(seg) || (seg === '' && i < segments.length - 1) || decoded === '.' || decoded === '..' || /[/\\]/.test(decoded))
+      return { status: 400, why: 'the request target must be a plain path: no "//", backslash, dot segment or encoded slash' };
+  }
+  if (!QUERY.test(query) || query.includes('#')) return { status: 400, why: 'the query must be printable ASCII without a fragment' };
+  if (prefix && path !== prefix && !path.startsWith(`${prefix}/`)) return { status: 404, why: `only paths under ${prefix}/ are forwarded` };
+  const url = new URL(`${upstream.origin}${target}`);
+  if (url.origin !== upstream.origin || url.pathname !== path) return { status: 400, why: 'the request target does not stay on the upstream' };
+  return url;
 }
 
 export async function startKeyProxy(o: KeyProxyOptions): Promise<KeyProxy> {
   if (o.upstream.protocol !== 'https:' && o.upstream.protocol !== 'http:') throw new Error(`key proxy: unsupported upstream protocol ${o.upstream.protocol}`);
   if (!o.realKey) throw new Error('key proxy: no key to hold');
+  if (!/^[\x21-\x7e]+$/.test(o.realKey)) throw new Error('key proxy: the key holds characters a header cannot carry (a trailing newline?)');
   const anthropicKeyVar = o.keyName && SOURCES.anthropic.keys.includes(o.keyName) ? o.keyName : 'ANTHROPIC_API_KEY';
   const placeholderKey = `phuc-proxy-${randomBytes(24).toString('hex')}`;
   const expected = Buffer.from(placeholderKey);
@@ -108,7 +162,7 @@ export async function startKeyProxy(o: KeyProxyOptions): Promise<KeyProxy> {
     return b.length === expected.length && timingSafeEqual(b, expected);
   };
   const scrubber = createScrubber([o.realKey]);
-  const prefix = o.upstream.pathname.replace(/\/+$/, '');
+  const carriers = CARRIERS[o.provider];
   const client = o.upstream.protocol === 'https:' ? https : http;
   const agent = new client.Agent({ keepAlive: true });
 
@@ -122,30 +176,26 @@ export async function startKeyProxy(o: KeyProxyOptions): Promise<KeyProxy> {
   };
 
   const server = http.createServer({ noDelay: true }, (req, res) => {
-    const rawUrl = req.url ?? '';
-    // Origin-form only: an absolute URL (proxy form) must not send the key to another host.
-    if (!rawUrl.startsWith('/')) return fail(res, 400, 'only origin-form request targets are accepted');
-    const url = new URL(rawUrl, o.upstream.origin);
-    if (prefix && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) return fail(res, 404, `only paths under ${prefix}/ are forwarded`);
+    if (!METHODS.has(req.method ?? '')) return fail(res, 405, `method ${req.method} is not forwarded`);
+    const url = upstreamUrl(o.upstream, req.url ?? '');
+    if (!(url instanceof URL)) return fail(res, url.status, url.why);
 
-    // The placeholder is replaced wherever a provider reads a key: x-api-key (Anthropic), Bearer
-    // (OpenAI, Anthropic tokens), x-goog-api-key and ?key= (Gemini).
-    const auth = req.headers.authorization;
-    const bearer = auth?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-    const headers = forwardedHeaders(req.headers, []);
+    // The placeholder is replaced only where this provider reads its key; anywhere else it goes on as is.
+    const bearer = req.headers.authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+    const headers = forwardedHeaders(req.headers, (name) => ROUTING.has(name) || ROUTING_PREFIX.test(name));
     let carried = false;
-    for (const name of ['x-api-key', 'x-goog-api-key'] as const) {
+    for (const name of carriers.headers) {
       const v = req.headers[name];
       if (typeof v === 'string' && isPlaceholder(v)) {
         headers[name] = o.realKey;
         carried = true;
       }
     }
-    if (isPlaceholder(bearer)) {
+    if (carriers.bearer && isPlaceholder(bearer)) {
       headers.authorization = `Bearer ${o.realKey}`;
       carried = true;
     }
-    if (isPlaceholder(url.searchParams.get('key'))) {
+    if (carriers.query && isPlaceholder(url.searchParams.get('key'))) {
       url.searchParams.set('key', o.realKey);
       carried = true;
     }
@@ -154,10 +204,11 @@ export async function startKeyProxy(o: KeyProxyOptions): Promise<KeyProxy> {
     // Plain bodies, so that an error echoing the key can be scrubbed.
     headers['accept-encoding'] = 'identity';
 
+    // A redirect is not followed: it goes back to the agent, which can only follow it with the placeholder.
     const up = client.request(url, { method: req.method, headers, agent }, (upRes) => {
       const outHeaders: http.OutgoingHttpHeaders = {};
       // The body may change length when a key is masked: it goes out chunked.
-      for (const [k, v] of Object.entries(forwardedHeaders(upRes.headers, ['content-length']))) {
+      for (const [k, v] of Object.entries(forwardedHeaders(upRes.headers, (name) => name === 'content-length'))) {
         outHeaders[k] = Array.isArray(v) ? v.map((x) => scrubber.scrub(x)) : typeof v === 'string' ? scrubber.scrub(v) : v;
       }
       res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, outHeaders);
@@ -189,7 +240,7 @@ export async function startKeyProxy(o: KeyProxyOptions): Promise<KeyProxy> {
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const baseUrl = `http://127.0.0.1:${port}${prefix}`;
+  const baseUrl = `http://127.0.0.1:${port}${pathPrefix(o.upstream)}`;
 
   const checkPreset = (preset: AgentPreset) => {
     const p = PRESET_PROVIDER[preset];

@@ -159,13 +159,17 @@ const jsonAscii = (s: string) => s.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.ch
 
 /**
  * The texts a tool may print a secret as: plain, base64 (three alignments, padded or not, base64url),
- * URL-encoded (upper/lower hex, form encoding), JSON-escaped (also with `\/` and `\uXXXX`).
- * Empty for a value too short to be a secret.
+ * hex (lower or upper case), URL-encoded (upper/lower hex, form encoding), JSON-escaped (also with
+ * `\/` and `\uXXXX`); and the plain text upper-cased, lower-cased or reversed. This catches a secret
+ * a tool prints by accident, not one an agent hides on purpose (any other encoding passes): the key
+ * proxy is what keeps the key from the agent. Empty for a value too short to be a secret.
  */
 export function secretForms(secret: string): string[] {
   if (secret.length < MIN_LOOP_SECRET) return [];
-  const forms = new Set<string>([secret]);
-  for (const f of base64Forms(Buffer.from(secret, 'utf8'))) forms.add(f);
+  const bytes = Buffer.from(secret, 'utf8');
+  const hex = bytes.toString('hex');
+  const forms = new Set<string>([secret, hex, hex.toUpperCase(), secret.toUpperCase(), secret.toLowerCase(), Array.from(secret).reverse().join('')]);
+  for (const f of base64Forms(bytes)) forms.add(f);
   const url = encodeURIComponent(secret);
   for (const f of [url, lowerHexEscapes(url), encodeURI(secret), new URLSearchParams({ v: secret }).toString().slice(2)]) forms.add(f);
   const json = JSON.stringify(secret).slice(1, -1);
