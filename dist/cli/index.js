@@ -31069,14 +31069,18 @@ const lowerHexEscapes = (s) => s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()
 const jsonAscii = (s) => s.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 /**
  * The texts a tool may print a secret as: plain, base64 (three alignments, padded or not, base64url),
- * URL-encoded (upper/lower hex, form encoding), JSON-escaped (also with `\/` and `\uXXXX`).
- * Empty for a value too short to be a secret.
+ * hex (lower or upper case), URL-encoded (upper/lower hex, form encoding), JSON-escaped (also with
+ * `\/` and `\uXXXX`); and the plain text upper-cased, lower-cased or reversed. This catches a secret
+ * a tool prints by accident, not one an agent hides on purpose (any other encoding passes): the key
+ * proxy is what keeps the key from the agent. Empty for a value too short to be a secret.
  */
 function secretForms(secret) {
     if (secret.length < MIN_LOOP_SECRET)
         return [];
-    const forms = new Set([secret]);
-    for (const f of base64Forms(Buffer.from(secret, 'utf8')))
+    const bytes = Buffer.from(secret, 'utf8');
+    const hex = bytes.toString('hex');
+    const forms = new Set([secret, hex, hex.toUpperCase(), secret.toUpperCase(), secret.toLowerCase(), Array.from(secret).reverse().join('')]);
+    for (const f of base64Forms(bytes))
         forms.add(f);
     const url = encodeURIComponent(secret);
     for (const f of [url, lowerHexEscapes(url), encodeURI(secret), new URLSearchParams({ v: secret }).toString().slice(2)])
@@ -34437,6 +34441,12 @@ const SOURCES = {
     openai: { keys: ['CODEX_API_KEY', 'OPENAI_API_KEY'], baseUrl: 'OPENAI_BASE_URL' },
     gemini: { keys: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], baseUrl: 'GOOGLE_GEMINI_BASE_URL' },
 };
+/** Where each provider reads its key: x-api-key or Bearer (Anthropic keys, tokens), Bearer (OpenAI), x-goog-api-key or ?key= (Gemini). */
+const CARRIERS = {
+    anthropic: { headers: ['x-api-key'], bearer: true, query: false },
+    openai: { headers: [], bearer: true, query: false },
+    gemini: { headers: ['x-goog-api-key'], bearer: false, query: true },
+};
 const CODEX_PROVIDER_ID = 'phuc_key_proxy';
 const PRESET_PROVIDER = { claude: 'anthropic', codex: 'openai', gemini: 'gemini' };
 /**
@@ -34469,19 +34479,65 @@ const HOP_BY_HOP = new Set([
     'expect',
     'host',
 ]);
-function forwardedHeaders(headers, extraDrop) {
-    const drop = new Set([...HOP_BY_HOP, ...extraDrop, ...(headers.connection ?? '').split(',').map((s) => s.trim().toLowerCase())]);
+/** Request headers a gateway in front of the model API may route or rewrite by: the agent must not pick where the key goes. */
+const ROUTING = new Set(['forwarded', 'x-real-ip', 'x-host', 'x-http-method-override', 'x-http-method', 'x-method-override']);
+const ROUTING_PREFIX = /^x-(forwarded|original|rewrite)-/;
+function forwardedHeaders(headers, drop) {
+    const listed = new Set((headers.connection ?? '').split(',').map((s) => s.trim().toLowerCase()));
     const out = {};
     for (const [k, v] of Object.entries(headers))
-        if (v !== undefined && !drop.has(k))
+        if (v !== undefined && !HOP_BY_HOP.has(k) && !listed.has(k) && !drop(k))
             out[k] = v;
     return out;
+}
+/** The upstream's path without its trailing slashes: every forwarded path stays under it. */
+const pathPrefix = (upstream) => upstream.pathname.replace(/\/+$/, '');
+/** The methods a model API is called with: not CONNECT (a tunnel to anywhere), not TRACE (echoes the request, key included). */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** A path segment of RFC 3986 (pchar): no backslash, no fragment, nothing WHATWG URL would re-encode. */
+const SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%]*$/;
+const QUERY = /^[\x21-\x7e]*$/;
+/**
+ * Where a request target goes upstream, or why it is refused. The target is string-joined to the
+ * upstream's origin, never resolved against it (`//host/…` resolves to another host), and only after
+ * every way out of the upstream's path prefix is refused: `//`, backslashes, dot segments (also
+ * percent-encoded) and encoded slashes. The parsed result is checked again before any key is sent.
+ */
+function upstreamUrl(upstream, target) {
+    const prefix = pathPrefix(upstream);
+    const q = target.indexOf('?');
+    const path = q < 0 ? target : target.slice(0, q);
+    const query = q < 0 ? '' : target.slice(q);
+    if (!path.startsWith('/') || path.startsWith('//'))
+        return { status: 400, why: 'only origin-form request targets are accepted' };
+    const segments = path.slice(1).split('/');
+    for (const [i, seg] of segments.entries()) {
+        let decoded;
+        try {
+            decoded = decodeURIComponent(seg);
+        }
+        catch {
+            return { status: 400, why: 'the request target is not valid percent-encoding' };
+        }
+        if (!SEGMENT.test(seg) || (seg === '' && i < segments.length - 1) || decoded === '.' || decoded === '..' || /[/\\]/.test(decoded))
+            return { status: 400, why: 'the request target must be a plain path: no "//", backslash, dot segment or encoded slash' };
+    }
+    if (!QUERY.test(query) || query.includes('#'))
+        return { status: 400, why: 'the query must be printable ASCII without a fragment' };
+    if (prefix && path !== prefix && !path.startsWith(`${prefix}/`))
+        return { status: 404, why: `only paths under ${prefix}/ are forwarded` };
+    const url = new URL(`${upstream.origin}${target}`);
+    if (url.origin !== upstream.origin || url.pathname !== path)
+        return { status: 400, why: 'the request target does not stay on the upstream' };
+    return url;
 }
 async function startKeyProxy(o) {
     if (o.upstream.protocol !== 'https:' && o.upstream.protocol !== 'http:')
         throw new Error(`key proxy: unsupported upstream protocol ${o.upstream.protocol}`);
     if (!o.realKey)
         throw new Error('key proxy: no key to hold');
+    if (!/^[\x21-\x7e]+$/.test(o.realKey))
+        throw new Error('key proxy: the key holds characters a header cannot carry (a trailing newline?)');
     const anthropicKeyVar = o.keyName && SOURCES.anthropic.keys.includes(o.keyName) ? o.keyName : 'ANTHROPIC_API_KEY';
     const placeholderKey = `phuc-proxy-${(0,external_node_crypto_namespaceObject.randomBytes)(24).toString('hex')}`;
     const expected = Buffer.from(placeholderKey);
@@ -34492,7 +34548,7 @@ async function startKeyProxy(o) {
         return b.length === expected.length && (0,external_node_crypto_namespaceObject.timingSafeEqual)(b, expected);
     };
     const scrubber = createScrubber([o.realKey]);
-    const prefix = o.upstream.pathname.replace(/\/+$/, '');
+    const carriers = CARRIERS[o.provider];
     const client = o.upstream.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
     const agent = new client.Agent({ keepAlive: true });
     const fail = (res, status, message) => {
@@ -34505,31 +34561,27 @@ async function startKeyProxy(o) {
         res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
     };
     const server = external_node_http_default().createServer({ noDelay: true }, (req, res) => {
-        const rawUrl = req.url ?? '';
-        // Origin-form only: an absolute URL (proxy form) must not send the key to another host.
-        if (!rawUrl.startsWith('/'))
-            return fail(res, 400, 'only origin-form request targets are accepted');
-        const url = new URL(rawUrl, o.upstream.origin);
-        if (prefix && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`))
-            return fail(res, 404, `only paths under ${prefix}/ are forwarded`);
-        // The placeholder is replaced wherever a provider reads a key: x-api-key (Anthropic), Bearer
-        // (OpenAI, Anthropic tokens), x-goog-api-key and ?key= (Gemini).
-        const auth = req.headers.authorization;
-        const bearer = auth?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-        const headers = forwardedHeaders(req.headers, []);
+        if (!METHODS.has(req.method ?? ''))
+            return fail(res, 405, `method ${req.method} is not forwarded`);
+        const url = upstreamUrl(o.upstream, req.url ?? '');
+        if (!(url instanceof URL))
+            return fail(res, url.status, url.why);
+        // The placeholder is replaced only where this provider reads its key; anywhere else it goes on as is.
+        const bearer = req.headers.authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+        const headers = forwardedHeaders(req.headers, (name) => ROUTING.has(name) || ROUTING_PREFIX.test(name));
         let carried = false;
-        for (const name of ['x-api-key', 'x-goog-api-key']) {
+        for (const name of carriers.headers) {
             const v = req.headers[name];
             if (typeof v === 'string' && isPlaceholder(v)) {
                 headers[name] = o.realKey;
                 carried = true;
             }
         }
-        if (isPlaceholder(bearer)) {
+        if (carriers.bearer && isPlaceholder(bearer)) {
             headers.authorization = `Bearer ${o.realKey}`;
             carried = true;
         }
-        if (isPlaceholder(url.searchParams.get('key'))) {
+        if (carriers.query && isPlaceholder(url.searchParams.get('key'))) {
             url.searchParams.set('key', o.realKey);
             carried = true;
         }
@@ -34538,10 +34590,11 @@ async function startKeyProxy(o) {
         headers.host = o.upstream.host;
         // Plain bodies, so that an error echoing the key can be scrubbed.
         headers['accept-encoding'] = 'identity';
+        // A redirect is not followed: it goes back to the agent, which can only follow it with the placeholder.
         const up = client.request(url, { method: req.method, headers, agent }, (upRes) => {
             const outHeaders = {};
             // The body may change length when a key is masked: it goes out chunked.
-            for (const [k, v] of Object.entries(forwardedHeaders(upRes.headers, ['content-length']))) {
+            for (const [k, v] of Object.entries(forwardedHeaders(upRes.headers, (name) => name === 'content-length'))) {
                 outHeaders[k] = Array.isArray(v) ? v.map((x) => scrubber.scrub(x)) : typeof v === 'string' ? scrubber.scrub(v) : v;
             }
             res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, outHeaders);
@@ -34574,7 +34627,7 @@ async function startKeyProxy(o) {
         server.listen(0, '127.0.0.1', () => resolve());
     });
     const { port } = server.address();
-    const baseUrl = `http://127.0.0.1:${port}${prefix}`;
+    const baseUrl = `http://127.0.0.1:${port}${pathPrefix(o.upstream)}`;
     const checkPreset = (preset) => {
         const p = PRESET_PROVIDER[preset];
         if (p && p !== o.provider)
