@@ -423,13 +423,22 @@ describe('phuc-loop verify --rerun', () => {
     expect(r.stdout).toContain('rerun: certificate type EXACT — certificate: EXACT');
   });
 
-  test('fails (exit 12) when the certified commit does not pass the recorded criteria', async () => {
-    // A tree whose plan records a criterion the certified commit does not meet, with its manifest
-    // entry updated so that the plain verify still holds.
-    const copy = join(dirname(repo), 'evidence-mutated');
+  /** Where a rerun that disagrees keeps the criteria's logs (its folder is removed by the test). */
+  function keptLogs(stdout: string): string {
+    const kept = /rerun: the criteria's logs are kept in (\S+)/.exec(stdout)?.[1];
+    expect(kept).toBeDefined();
+    return kept!;
+  }
+
+  /**
+   * A copy of the tree whose plan records `run` as the third criterion (the certificate says met),
+   * with its manifest entry updated so that the plain verify still holds.
+   */
+  async function withThirdCriterion(name: string, run: string): Promise<string> {
+    const copy = join(dirname(repo), name);
     await sh('cp', ['-r', ev, copy]);
     const plan = await readJson<{ acceptance_criteria: { id: string; run: string }[] }>(join(copy, 'plan.json'));
-    plan.acceptance_criteria[2].run = 'grep -q fixed-4 src/status.txt';
+    plan.acceptance_criteria[2].run = run;
     const text = JSON.stringify(plan, null, 2) + '\n';
     await writeFile(join(copy, 'plan.json'), text);
     const manifest = await readJson<{ files: { path: string; sha256: string; bytes: number }[] }>(join(copy, 'manifest.json'));
@@ -439,14 +448,37 @@ describe('phuc-loop verify --rerun', () => {
     );
     await writeFile(join(copy, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
     expect((await cli(repo, ['verify', copy])).code).toBe(0);
+    return copy;
+  }
 
+  test('fails (exit 12) when the certified commit does not pass the recorded criteria', async () => {
+    const copy = await withThirdCriterion('evidence-mutated', 'grep -q fixed-4 src/status.txt');
     const r = await cli(repo, ['verify', '--rerun', copy]);
     expect(r.code).toBe(12);
     expect(r.stdout).toContain('rerun: bug3 `grep -q fixed-4 src/status.txt`: failed (exit 1) — certificate: met');
-    expect(r.stdout).toMatch(/rerun: the criteria's logs are kept in \S+/);
+    await rm(dirname(keptLogs(r.stdout)), { recursive: true, force: true });
     expect(r.stderr).toContain('FAIL rerun: bug3: not met on a fresh checkout, met in the certificate');
     expect(r.stderr).toMatch(/FAIL rerun: the certificate says EXACT; a fresh checkout of [0-9a-f]{40} gives NONE/);
     expect(r.stderr).toContain('the outcome differs from the certificate');
+  });
+
+  test('what another user planted in TMPDIR (node_modules, conftest.py) does not reach the rerun: its workspace is not under TMPDIR', async () => {
+    // TMPDIR stands for /tmp, which the agent can write: Node looks for node_modules, pytest for
+    // conftest.py, in every parent folder of the workspace.
+    const tmp = await mkdtemp(join(dirname(repo), 'tmpdir-'));
+    await chmod(tmp, 0o1777);
+    await mkdir(join(tmp, 'node_modules', 'phuc-planted'), { recursive: true });
+    await writeFile(join(tmp, 'node_modules', 'phuc-planted', 'index.js'), 'module.exports = 1;\n');
+    await writeFile(join(tmp, 'conftest.py'), 'raise SystemExit(0)\n');
+    await sh('chmod', ['-R', 'a+rX', tmp]);
+    const copy = await withThirdCriterion('evidence-planted', `node -e "require('phuc-planted')"`);
+    const r = await cli(repo, ['verify', '--rerun', copy], { TMPDIR: tmp });
+    expect(r.stdout).toContain(`rerun: bug3 \`node -e "require('phuc-planted')"\`: failed (exit 1) — certificate: met`);
+    expect(r.code).toBe(12);
+    const kept = keptLogs(r.stdout);
+    expect(kept.startsWith(tmp)).toBe(false);
+    await rm(dirname(kept), { recursive: true, force: true });
+    expect((await readdir(tmp)).sort()).toEqual(['conftest.py', 'node_modules']);
   });
 
   test('fails when the certified commit is not in the repository given', async () => {
@@ -473,5 +505,6 @@ describe('phuc-loop verify --rerun', () => {
     expect(r.code).toBe(12);
     expect(r.stdout).toContain('rerun: tests `npm test`: failed (exit 1) — certificate: met');
     expect(r.stderr).toMatch(/FAIL rerun: the certificate says EXACT; a fresh checkout of [0-9a-f]{40} gives NONE/);
+    await rm(dirname(keptLogs(r.stdout)), { recursive: true, force: true });
   });
 });

@@ -1,14 +1,19 @@
 // `phuc-loop verify`: re-checks an evidence tree with nothing but the tree — every sha256 in the
 // manifest, no file outside it, the certificate hash chain, every evidence link, the Triangle and
 // the Phuc Test, and that a converged report is backed by its certificate.
+<<<<<<< HEAD
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { tmpdir } from 'node:os';
+=======
+import { readFile, rm } from 'node:fs/promises';
+>>>>>>> helper-attack2
 import { join } from 'node:path';
 import { checkTriangle, iterDir, phucTest } from '../judge/audit.js';
 import { sha256 } from '../common/canonical.js';
 import { certificateSchema, convergenceClaimProblem, judgementOf, type Certificate } from '../judge/certificate.js';
 import { runChecks } from '../judge/checks.js';
+import { judgeRoot } from '../judge/judge-root.js';
 import { computeResidual, removeJunit } from '../judge/residual.js';
 import { CheckWorkspace } from '../judge/workspace.js';
 import { parseConfig, type Criterion } from '../config/config.js';
@@ -193,7 +198,7 @@ const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
 /**
  * `verify --rerun`: checks out the certified commit in a brand-new workspace (fresh HOME, setup run
- * from scratch), runs the criteria plan.json records and the residual, and judges them as the loop
+ * from scratch, in a loop-owned folder as the loop's judging), runs the criteria plan.json records and the residual, and judges them as the loop
  * does; the outcome must be the certificate's: each criterion met or not as recorded, the same
  * residual, and for EXACT/CONVERGED the same type.
  */
@@ -216,9 +221,10 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
   } catch (e) {
     return { ok: false, lines, problems: [`${plan.config_file} in commit ${commit.id}: ${(e as Error).message}`] };
   }
-  const base = await mkdtemp(join(tmpdir(), 'phuc-rerun-'));
-  // The check user (when a sandbox hands the workspace over) must be able to reach it.
-  await chmod(base, 0o755);
+  // Where the loop judges too: never under the temp folder, whose parent folders another user (the
+  // agent) can fill with a conftest.py or node_modules that the criteria would pick up.
+  const { path: base, warning } = await judgeRoot('rerun', { fresh: true });
+  if (warning) lines.push(`rerun: warning: ${warning}`);
   const run = o.run ?? ((spec: RunSpec) => o.runner.run(spec));
   let ws: CheckWorkspace | null = null;
   try {

@@ -3,15 +3,18 @@
 // while a run works and is published to `evidence/loop` (the folder users and the Action read)
 // when it ends; a published tree without a private one (a restored artifact, another clone) is
 // verified and taken in.
-import { chmod, cp, lstat, mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { chmod, cp, lstat, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { StorageError } from '../common/errors.js';
 import { planSchema, type Plan } from '../config/plan.js';
 import { EvidenceStore, listFiles, NOT_EVIDENCE } from '../evidence/evidence.js';
+<<<<<<< HEAD
 import { haltingReportSchema, type HaltingReport } from '../evidence/report.js';
+=======
+import type { HaltingReport } from '../evidence/report.js';
+import { judgeRoot } from '../judge/judge-root.js';
+>>>>>>> helper-attack2
 import { verifyTree } from '../evidence/verify.js';
 import type { Git } from '../os/git.js';
 import { stateSchema, type LoopState } from './context.js';
@@ -19,7 +22,7 @@ import { stateSchema, type LoopState } from './context.js';
 export interface LoopHome {
   root: string;
   evidence: string;
-  /** The check workspaces (see judgeRoot), and what their place leaves open when it is not a safe one. */
+  /** The check workspaces (see judge/judge-root.ts), and what their place leaves open when it is not a safe one. */
   judge: string;
   judgeWarning: string | null;
 }
@@ -35,69 +38,9 @@ export async function loopHome(git: Git, evRel: string): Promise<LoopHome> {
   const evidence = join(root, 'evidence');
   await mkdir(evidence, { recursive: true, mode: 0o700 });
   await chmod(evidence, 0o700);
-  const judge = await judgeRoot(root);
+  // Stable per repository, so setup outputs are reused across runs.
+  const judge = await judgeRoot(`judge-${createHash('sha256').update(root).digest('hex').slice(0, 16)}`);
   return { root, evidence, judge: judge.path, judgeWarning: judge.warning };
-}
-
-/**
- * The check workspaces live outside `.git` (test runners skip files under a `.git` path), in a
- * folder whose name is stable per repository so setup outputs are reused across runs, and under
- * parents nobody else can write: Node looks for node_modules and package.json, pytest for
- * pytest.ini and conftest.py, in every parent folder, so a workspace under the world-writable /tmp
- * would pick up what another user (the agent) planted there. `/var/lib/phuc-loop` is made by root
- * (or through `sudo -n`); where neither can, the workspace falls back to the temp folder and the
- * returned warning says what that leaves open.
- */
-async function judgeRoot(home: string): Promise<{ path: string; warning: string | null }> {
-  const name = `judge-${createHash('sha256').update(home).digest('hex').slice(0, 16)}`;
-  const base = await safeBase();
-  if (base) {
-    const path = join(base, name);
-    await mkdir(path, { mode: 0o711 }).catch((e: unknown) => {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    });
-    if (await ownedSafely(path)) return { path, warning: null };
-  }
-  const own = await mkdtemp(join(tmpdir(), 'phuc-loop-judge-'));
-  await chmod(own, 0o711);
-  return {
-    path: own,
-    warning: `the check workspace is under ${tmpdir()}, which other users can write: a test tool that searches parent folders (node_modules, pytest.ini, conftest.py) can find files planted there; run the loop as root or with passwordless sudo for /var/lib/phuc-loop`,
-  };
-}
-
-const SAFE_BASE = '/var/lib/phuc-loop';
-
-async function safeBase(): Promise<string | null> {
-  const uid = process.getuid?.() ?? -1;
-  const made = await mkdir(SAFE_BASE, { mode: 0o755 }).then(
-    () => true,
-    (e: unknown) => (e as NodeJS.ErrnoException).code === 'EEXIST',
-  );
-  if (!made && uid !== 0) {
-    // Under passwordless sudo (GitHub-hosted runners): a folder of root's, handed to this user.
-    const gid = process.getgid?.() ?? -1;
-    await new Promise<void>((resolve) =>
-      execFile('sudo', ['-n', 'install', '-d', '-m', '0755', '-o', String(uid), '-g', String(gid), SAFE_BASE], { timeout: 10_000 }, () => resolve()),
-    );
-  }
-  return (await ownedSafely(SAFE_BASE)) && (await parentsSafe(SAFE_BASE)) ? SAFE_BASE : null;
-}
-
-/** A real folder of this user (or root's), writable by no one else. */
-async function ownedSafely(path: string): Promise<boolean> {
-  const st = await lstat(path).catch(() => null);
-  const uid = process.getuid?.() ?? -1;
-  return !!st && st.isDirectory() && (st.uid === uid || st.uid === 0) && (st.mode & 0o022) === 0;
-}
-
-/** Every parent folder belongs to root and is writable by no one else. */
-async function parentsSafe(path: string): Promise<boolean> {
-  for (let dir = dirname(path); ; dir = dirname(dir)) {
-    const st = await lstat(dir).catch(() => null);
-    if (!st || !st.isDirectory() || st.uid !== 0 || (st.mode & 0o022) !== 0) return false;
-    if (dir === dirname(dir)) return true;
-  }
 }
 
 /** One loop per evidence tree; a lock left by a dead loop (or a zombie) is taken over. */
