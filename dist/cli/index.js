@@ -41516,6 +41516,79 @@ async function interimReport(ctx, n) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/engine/judge/judge-root.ts
+// Where check workspaces live: outside `.git` (test runners skip files under a `.git` path) and
+// under parents nobody else can write. Node looks for node_modules and package.json, pytest for
+// pytest.ini and conftest.py, in every parent folder, so a workspace under the world-writable /tmp
+// would pick up what another user (the agent) planted there. The loop's judging and
+// `verify --rerun` both choose their folder here.
+
+
+
+
+const SAFE_BASE = '/var/lib/phuc-loop';
+/**
+ * A folder (mode 0711) for check workspaces under `/var/lib/phuc-loop`, made by root (or through
+ * `sudo -n`): `name` itself, kept across runs so setup outputs are reused, or with `fresh` a new
+ * folder named after it. Where neither root nor sudo can make that place, a new folder in the temp
+ * folder, with a warning saying what that leaves open.
+ */
+async function judgeRoot(name, opts = {}) {
+    const base = await safeBase();
+    const path = base ? await folderIn(base, name, opts.fresh ?? false) : null;
+    // A base this user cannot write (root's, reached without root) leaves the temp folder.
+    if (path && (await ownedSafely(path)))
+        return { path, warning: null };
+    const own = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), `phuc-loop-${name}-`));
+    await (0,promises_namespaceObject.chmod)(own, 0o711);
+    return {
+        path: own,
+        warning: `the check workspace is under ${(0,external_node_os_namespaceObject.tmpdir)()}, which other users can write: a test tool that searches parent folders (node_modules, pytest.ini, conftest.py) can find files planted there; run as root or with passwordless sudo for ${SAFE_BASE}`,
+    };
+}
+/** `name` under `base` (made if missing), or a new folder named after it; null when this user cannot make it there. */
+async function folderIn(base, name, fresh) {
+    try {
+        if (fresh) {
+            const path = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(base, `${name}-`));
+            await (0,promises_namespaceObject.chmod)(path, 0o711);
+            return path;
+        }
+        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(base, name), { mode: 0o711 });
+    }
+    catch (e) {
+        if (fresh || e.code !== 'EEXIST')
+            return null;
+    }
+    return (0,external_node_path_namespaceObject.join)(base, name);
+}
+async function safeBase() {
+    const uid = process.getuid?.() ?? -1;
+    const made = await (0,promises_namespaceObject.mkdir)(SAFE_BASE, { mode: 0o755 }).then(() => true, (e) => e.code === 'EEXIST');
+    if (!made && uid !== 0) {
+        // Under passwordless sudo (GitHub-hosted runners): a folder of root's, handed to this user.
+        const gid = process.getgid?.() ?? -1;
+        await new Promise((resolve) => (0,external_node_child_process_namespaceObject.execFile)('sudo', ['-n', 'install', '-d', '-m', '0755', '-o', String(uid), '-g', String(gid), SAFE_BASE], { timeout: 10_000 }, () => resolve()));
+    }
+    return (await ownedSafely(SAFE_BASE)) && (await parentsSafe(SAFE_BASE)) ? SAFE_BASE : null;
+}
+/** A real folder of this user (or root's), writable by no one else. */
+async function ownedSafely(path) {
+    const st = await (0,promises_namespaceObject.lstat)(path).catch(() => null);
+    const uid = process.getuid?.() ?? -1;
+    return !!st && st.isDirectory() && (st.uid === uid || st.uid === 0) && (st.mode & 0o022) === 0;
+}
+/** Every parent folder belongs to root and is writable by no one else. */
+async function parentsSafe(path) {
+    for (let dir = (0,external_node_path_namespaceObject.dirname)(path);; dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
+        const st = await (0,promises_namespaceObject.lstat)(dir).catch(() => null);
+        if (!st || !st.isDirectory() || st.uid !== 0 || (st.mode & 0o022) !== 0)
+            return false;
+        if (dir === (0,external_node_path_namespaceObject.dirname)(dir))
+            return true;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/engine/judge/workspace.ts
 // The clean check workspace (SPEC §7, `checks.workspace: clean`): a loop-owned folder that holds
 // exactly the tree being judged, so what the agent left beside its commit (ignored files, a planted
@@ -42015,7 +42088,7 @@ const SUCCESS = new Set(['EXACT', 'CONVERGED']);
 const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 /**
  * `verify --rerun`: checks out the certified commit in a brand-new workspace (fresh HOME, setup run
- * from scratch), runs the criteria plan.json records and the residual, and judges them as the loop
+ * from scratch, in a loop-owned folder as the loop's judging), runs the criteria plan.json records and the residual, and judges them as the loop
  * does; the outcome must be the certificate's: each criterion met or not as recorded, the same
  * residual, and for EXACT/CONVERGED the same type.
  */
@@ -42042,9 +42115,11 @@ async function rerunCertificate(root, cert, o) {
     catch (e) {
         return { ok: false, lines, problems: [`${plan.config_file} in commit ${commit.id}: ${e.message}`] };
     }
-    const base = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'phuc-rerun-'));
-    // The check user (when a sandbox hands the workspace over) must be able to reach it.
-    await (0,promises_namespaceObject.chmod)(base, 0o755);
+    // Where the loop judges too: never under the temp folder, whose parent folders another user (the
+    // agent) can fill with a conftest.py or node_modules that the criteria would pick up.
+    const { path: base, warning } = await judgeRoot('rerun', { fresh: true });
+    if (warning)
+        lines.push(`rerun: warning: ${warning}`);
     const run = o.run ?? ((spec) => o.runner.run(spec));
     let ws = null;
     try {
@@ -42473,7 +42548,6 @@ function blockedEarly(stopReason, detail) {
 
 
 
-
 async function loopHome(git, evRel) {
     const top = (0,external_node_path_namespaceObject.join)(await git.commonDir(), 'phuc-loop');
     const root = (0,external_node_path_namespaceObject.join)(top, evRel.replace(/[^A-Za-z0-9._-]/g, '_'));
@@ -42485,63 +42559,9 @@ async function loopHome(git, evRel) {
     const evidence = (0,external_node_path_namespaceObject.join)(root, 'evidence');
     await (0,promises_namespaceObject.mkdir)(evidence, { recursive: true, mode: 0o700 });
     await (0,promises_namespaceObject.chmod)(evidence, 0o700);
-    const judge = await judgeRoot(root);
+    // Stable per repository, so setup outputs are reused across runs.
+    const judge = await judgeRoot(`judge-${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(root).digest('hex').slice(0, 16)}`);
     return { root, evidence, judge: judge.path, judgeWarning: judge.warning };
-}
-/**
- * The check workspaces live outside `.git` (test runners skip files under a `.git` path), in a
- * folder whose name is stable per repository so setup outputs are reused across runs, and under
- * parents nobody else can write: Node looks for node_modules and package.json, pytest for
- * pytest.ini and conftest.py, in every parent folder, so a workspace under the world-writable /tmp
- * would pick up what another user (the agent) planted there. `/var/lib/phuc-loop` is made by root
- * (or through `sudo -n`); where neither can, the workspace falls back to the temp folder and the
- * returned warning says what that leaves open.
- */
-async function judgeRoot(home) {
-    const name = `judge-${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(home).digest('hex').slice(0, 16)}`;
-    const base = await safeBase();
-    if (base) {
-        const path = (0,external_node_path_namespaceObject.join)(base, name);
-        await (0,promises_namespaceObject.mkdir)(path, { mode: 0o711 }).catch((e) => {
-            if (e.code !== 'EEXIST')
-                throw e;
-        });
-        if (await ownedSafely(path))
-            return { path, warning: null };
-    }
-    const own = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'phuc-loop-judge-'));
-    await (0,promises_namespaceObject.chmod)(own, 0o711);
-    return {
-        path: own,
-        warning: `the check workspace is under ${(0,external_node_os_namespaceObject.tmpdir)()}, which other users can write: a test tool that searches parent folders (node_modules, pytest.ini, conftest.py) can find files planted there; run the loop as root or with passwordless sudo for /var/lib/phuc-loop`,
-    };
-}
-const SAFE_BASE = '/var/lib/phuc-loop';
-async function safeBase() {
-    const uid = process.getuid?.() ?? -1;
-    const made = await (0,promises_namespaceObject.mkdir)(SAFE_BASE, { mode: 0o755 }).then(() => true, (e) => e.code === 'EEXIST');
-    if (!made && uid !== 0) {
-        // Under passwordless sudo (GitHub-hosted runners): a folder of root's, handed to this user.
-        const gid = process.getgid?.() ?? -1;
-        await new Promise((resolve) => (0,external_node_child_process_namespaceObject.execFile)('sudo', ['-n', 'install', '-d', '-m', '0755', '-o', String(uid), '-g', String(gid), SAFE_BASE], { timeout: 10_000 }, () => resolve()));
-    }
-    return (await ownedSafely(SAFE_BASE)) && (await parentsSafe(SAFE_BASE)) ? SAFE_BASE : null;
-}
-/** A real folder of this user (or root's), writable by no one else. */
-async function ownedSafely(path) {
-    const st = await (0,promises_namespaceObject.lstat)(path).catch(() => null);
-    const uid = process.getuid?.() ?? -1;
-    return !!st && st.isDirectory() && (st.uid === uid || st.uid === 0) && (st.mode & 0o022) === 0;
-}
-/** Every parent folder belongs to root and is writable by no one else. */
-async function parentsSafe(path) {
-    for (let dir = (0,external_node_path_namespaceObject.dirname)(path);; dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
-        const st = await (0,promises_namespaceObject.lstat)(dir).catch(() => null);
-        if (!st || !st.isDirectory() || st.uid !== 0 || (st.mode & 0o022) !== 0)
-            return false;
-        if (dir === (0,external_node_path_namespaceObject.dirname)(dir))
-            return true;
-    }
 }
 /** One loop per evidence tree; a lock left by a dead loop (or a zombie) is taken over. */
 async function acquireLock(home, host) {

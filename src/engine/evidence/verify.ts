@@ -1,13 +1,8 @@
 // `phuc-loop verify`: re-checks an evidence tree with nothing but the tree — every sha256 in the
 // manifest, no file outside it, the certificate hash chain, every evidence link, the Triangle and
 // the Phuc Test, and that a converged report is backed by its certificate.
-<<<<<<< HEAD
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { z } from 'zod';
-import { tmpdir } from 'node:os';
-=======
 import { readFile, rm } from 'node:fs/promises';
->>>>>>> helper-attack2
+import { z } from 'zod';
 import { join } from 'node:path';
 import { checkTriangle, iterDir, phucTest } from '../judge/audit.js';
 import { sha256 } from '../common/canonical.js';

@@ -9,12 +9,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { StorageError } from '../common/errors.js';
 import { planSchema, type Plan } from '../config/plan.js';
 import { EvidenceStore, listFiles, NOT_EVIDENCE } from '../evidence/evidence.js';
-<<<<<<< HEAD
 import { haltingReportSchema, type HaltingReport } from '../evidence/report.js';
-=======
-import type { HaltingReport } from '../evidence/report.js';
 import { judgeRoot } from '../judge/judge-root.js';
->>>>>>> helper-attack2
 import { verifyTree } from '../evidence/verify.js';
 import type { Git } from '../os/git.js';
 import { stateSchema, type LoopState } from './context.js';
