@@ -34857,6 +34857,24 @@ function decide(f) {
         return { halt: false, record: true, certificate, fired };
     return { halt: true, record: true, certificate, status: STATUS_OF[top.kind], stop_reason: stopReason(top, certificate), detail: top.reason, fired };
 }
+/** A tree judged with nothing else to go on (a HEAD before any agent, a rerun): the same table decides. */
+function decideJudgement(judgement) {
+    return decide({
+        interrupted: null,
+        changed: true,
+        reported: true,
+        agentFailure: null,
+        guardrail: null,
+        invariant: null,
+        judgement,
+        diverging: null,
+        progress: [],
+        backpressure: null,
+        northstarDrift: null,
+        northstarRising: null,
+        budget: null,
+    });
+}
 /** Before an iteration starts: a stop or a used-up budget ends the run without spawning an agent. */
 function decideBeforeIteration(s) {
     if (s.stop) {
@@ -42158,21 +42176,7 @@ async function rerunCertificate(root, cert, o) {
             R_p,
         }, null);
         // The same precedence table as the loop, with nothing but this judgement to go on.
-        const type = decide({
-            interrupted: null,
-            changed: true,
-            reported: true,
-            agentFailure: null,
-            guardrail: null,
-            invariant: null,
-            judgement,
-            diverging: null,
-            progress: [],
-            backpressure: null,
-            northstarDrift: null,
-            northstarRising: null,
-            budget: null,
-        }).certificate;
+        const type = decideJudgement(judgement).certificate;
         const recorded = new Map(cert.checklist.map((c) => [c.id, c]));
         for (const c of checks) {
             const was = recorded.get(c.id);
@@ -42330,21 +42334,7 @@ async function startCertificate(ctx, dir, tree, round, residual) {
     const j = judgementOf({ declared, checks: round.checks, residual, residualError: 'error' in round.residual ? round.residual.error : null, R_p }, null);
     if (!j.exact && !j.converged)
         return null;
-    const decision = decide({
-        interrupted: null,
-        changed: true,
-        reported: true,
-        agentFailure: null,
-        guardrail: null,
-        invariant: null,
-        judgement: j,
-        diverging: null,
-        progress: [],
-        backpressure: null,
-        northstarDrift: null,
-        northstarRising: null,
-        budget: null,
-    });
+    const decision = decideJudgement(j);
     if (!decision.halt)
         return null;
     const cert = issueCertificate({

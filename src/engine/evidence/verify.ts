@@ -18,7 +18,7 @@ import { parseDocument } from '../common/document.js';
 import { EvidenceUnverifiable } from '../common/errors.js';
 import { stateSchema } from '../loop/context.js';
 import { Decimal, seedChecksum } from '../common/decimal.js';
-import { decide } from '../loop/decide.js';
+import { decideJudgement } from '../loop/decide.js';
 import { Git } from '../os/git.js';
 import type { ProcessRunner, RunResult, RunSpec } from '../os/ports.js';
 import { EvidenceStore, isIterationManifest, listFiles, MANIFEST, manifestSchema, NOT_EVIDENCE, type Manifest } from './evidence.js';
@@ -264,21 +264,7 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
       null,
     );
     // The same precedence table as the loop, with nothing but this judgement to go on.
-    const type = decide({
-      interrupted: null,
-      changed: true,
-      reported: true,
-      agentFailure: null,
-      guardrail: null,
-      invariant: null,
-      judgement,
-      diverging: null,
-      progress: [],
-      backpressure: null,
-      northstarDrift: null,
-      northstarRising: null,
-      budget: null,
-    }).certificate;
+    const type = decideJudgement(judgement).certificate;
     const recorded = new Map(cert.checklist.map((c) => [c.id, c]));
     for (const c of checks) {
       const was = recorded.get(c.id);

@@ -186,6 +186,25 @@ export function decide(f: IterationFacts): Decision {
   return { halt: true, record: true, certificate, status: STATUS_OF[top.kind], stop_reason: stopReason(top, certificate), detail: top.reason, fired };
 }
 
+/** A tree judged with nothing else to go on (a HEAD before any agent, a rerun): the same table decides. */
+export function decideJudgement(judgement: Judgement): Decision {
+  return decide({
+    interrupted: null,
+    changed: true,
+    reported: true,
+    agentFailure: null,
+    guardrail: null,
+    invariant: null,
+    judgement,
+    diverging: null,
+    progress: [],
+    backpressure: null,
+    northstarDrift: null,
+    northstarRising: null,
+    budget: null,
+  });
+}
+
 /** Before an iteration starts: a stop or a used-up budget ends the run without spawning an agent. */
 export function decideBeforeIteration(s: { stop: string | null; budget: { code: string; reason: string } | null }): Extract<Decision, { halt: true }> | null {
   if (s.stop) {

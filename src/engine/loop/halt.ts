@@ -6,7 +6,7 @@ import { type Certificate, certificateSchema, convergenceClaimProblem, issueCert
 import { artifactsSchema } from '../agent/agent-step.js';
 import type { CheckResult } from '../judge/checks.js';
 import { Decimal, dstr } from '../common/decimal.js';
-import { decide, decideFinal, type FiredExit } from './decide.js';
+import { decideFinal, decideJudgement, type FiredExit } from './decide.js';
 import { EvidenceStore, listFiles, NOT_EVIDENCE } from '../evidence/evidence.js';
 import { EXIT_CODES, type TerminalState } from './fsm.js';
 import { allInputsHash, checkRound, type Ctx, type LoopOptions, type LoopOutcome, scrub } from './context.js';
@@ -115,21 +115,7 @@ export async function startCertificate(
   const declared = plan.halting_certificates_applicable;
   const j = judgementOf({ declared, checks: round.checks, residual, residualError: 'error' in round.residual ? round.residual.error : null, R_p }, null);
   if (!j.exact && !j.converged) return null;
-  const decision = decide({
-    interrupted: null,
-    changed: true,
-    reported: true,
-    agentFailure: null,
-    guardrail: null,
-    invariant: null,
-    judgement: j,
-    diverging: null,
-    progress: [],
-    backpressure: null,
-    northstarDrift: null,
-    northstarRising: null,
-    budget: null,
-  });
+  const decision = decideJudgement(j);
   if (!decision.halt) return null;
   const cert = issueCertificate({
     iteration: ctx.state.next_iteration,
