@@ -29958,6 +29958,8 @@ const configSchema = strictObject({
         isolation: schemas_enum(ISOLATION_LEVELS).default('auto'),
         /** Hold the agent's API key in a local proxy; the agent gets a placeholder and the proxy's URL. */
         key_proxy: schemas_boolean().default(false),
+        /** Variables whose names look secret (NPM_TOKEN…) that the agent is given all the same; other such variables are withheld. */
+        pass_env: array(schemas_string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'must be an environment variable name' })).default([]),
         /** No output and no file change for this long stops the agent (an agent failure). */
         idle_seconds: positiveInt(86_400).optional(),
         /** A stronger agent or model the loop switches to after two stalled iterations. */
@@ -31005,16 +31007,24 @@ const GIT_SETUP = /^(GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS|GLOBAL|SYSTE
 function agentEnvironment(base, extra = {}, opts = {}) {
     const names = extraSecretNames(base);
     const keepKeys = opts.keepAgentKeys ?? true;
+    const pass = upper(opts.pass ?? []);
     const env = {};
     for (const [name, value] of Object.entries(base)) {
         if (value === undefined || isLoopPrivate(name, names))
             continue;
-        if (!keepKeys && AGENT_KEY_SET.has(name.toUpperCase()))
+        const u = name.toUpperCase();
+        if (AGENT_KEY_SET.has(u) ? !keepKeys : withheldAsSecret(u, value) && !pass.has(u))
             continue;
         env[name] = value;
     }
     return Object.assign(env, extra);
 }
+/**
+ * A variable whose name says it holds a credential (NPM_TOKEN, AWS_SECRET_ACCESS_KEY) is not the
+ * agent's unless the config passes it: scrubbing its value from what comes back does not stop an
+ * agent that encodes it first.
+ */
+const withheldAsSecret = (upperName, value) => SECRET_LOOKING.test(upperName) && value.length >= MIN_LOOKING_SECRET;
 /**
  * Every value in `env` to scrub from what leaves the agent's side: the loop's secrets (and the names
  * in PHUC_LOOP_SECRET_VARS), inputs and saved state whose names look secret, the agent keys, and any
@@ -32990,7 +33000,7 @@ async function spawnAgent(o) {
         PHUC_REPORT_FILE: reportFile,
         PHUC_ITERATION: String(o.iteration),
         PHUC_ROLE: o.role ?? 'Scout→Solver',
-    }, { keepAgentKeys: !proxy });
+    }, { keepAgentKeys: !proxy, pass: o.passEnv });
     const env = Object.fromEntries(Object.entries(given).filter(([k]) => !ROLE_OWNED.includes(k)));
     const args = inv.args && proxy ? [...inv.args, ...proxy.args(preset)] : inv.args;
     const stop = new AbortController();
@@ -33324,12 +33334,13 @@ class NodeProcessRunner {
             const pid = child.pid;
             const contained = spec.contained;
             const rootStart = pid === undefined || contained ? Promise.resolve(null) : readStartTime(pid);
+            const since = pid === undefined || contained ? Promise.resolve(null) : forksSince(pid);
             const untrack = pid === undefined ? () => false : trackProcessGroup(pid);
             const exitedP = new Promise((r) => child.once('exit', () => r()));
             const killTree = () => {
                 if (pid === undefined || killing)
                     return;
-                killing = contained ? stopContained(pid, exitedP, contained) : terminateTree(pid, true, tag, rootStart, this.killGraceMs);
+                killing = contained ? stopContained(pid, exitedP, contained) : terminateTree(pid, true, tag, rootStart, since, this.killGraceMs);
             };
             const timer = spec.timeoutMs === undefined
                 ? undefined
@@ -33402,7 +33413,7 @@ class NodeProcessRunner {
                         // Anything the child left running (its group, its session, its tagged descendants). A
                         // contained child has ended only once its namespace was empty.
                         if (!contained && (spec.reapLeftovers !== false || killing))
-                            await terminateTree(pid, false, tag, rootStart, this.killGraceMs);
+                            await terminateTree(pid, false, tag, rootStart, since, this.killGraceMs);
                     }
                     catch {
                         // Killing is best effort; the result must still be reported.
@@ -33555,7 +33566,37 @@ async function readProc(pid) {
 async function readStartTime(pid) {
     return (await readProc(pid))?.start ?? null;
 }
-async function readProcTable() {
+const readNumber = async (file, pattern = /^(\d+)/m) => {
+    try {
+        const m = pattern.exec(await (0,promises_namespaceObject.readFile)(file, 'utf8'));
+        return m ? Number(m[1]) : null;
+    }
+    catch {
+        return null;
+    }
+};
+const forkCount = () => readNumber('/proc/stat', /^processes (\d+)$/m);
+let pidMax = null;
+async function forksSince(pid) {
+    const forks = await forkCount();
+    return forks === null ? null : { pid, forks };
+}
+/**
+ * Whether `pid` can belong to something started after `since.pid`: pids are handed out in cyclic
+ * order, so everything started since lies in (since.pid, last], unless the counter went once round
+ * (checked by the number of forks since). A sweep then reads a handful of stat files instead of the
+ * whole table (the /proc sweep after every check was the largest cost of an iteration at `none`).
+ */
+async function startedSince(since) {
+    if (!since)
+        return null;
+    const [last, forks, max] = await Promise.all([readNumber('/proc/sys/kernel/ns_last_pid'), forkCount(), (pidMax ??= readNumber('/proc/sys/kernel/pid_max'))]);
+    if (last === null || forks === null || max === null || forks - since.forks >= max / 2)
+        return null;
+    const root = since.pid;
+    return root <= last ? (p) => p >= root && p <= last : (p) => p >= root || p <= last;
+}
+async function readProcTable(since = null) {
     let names;
     try {
         names = await (0,promises_namespaceObject.readdir)('/proc');
@@ -33563,10 +33604,11 @@ async function readProcTable() {
     catch {
         return null;
     }
+    const inWindow = await startedSince(since);
     const pids = names.filter((n) => /^\d+$/.test(n)).map(Number);
     if (pids.length === 0)
         return null;
-    const infos = await Promise.all(pids.map(readProc));
+    const infos = await Promise.all((inWindow ? pids.filter(inWindow) : pids).map(readProc));
     const table = new Map();
     for (const p of infos)
         if (p)
@@ -33680,9 +33722,9 @@ async function waitFor(done, timeoutMs, stepMs) {
  * SIGTERM to the process group and every process of the tree (collected before signalling, while
  * the ppid links still lead to them), then SIGKILL to whatever survives the grace period.
  */
-async function terminateTree(root, rootAlive, tag, rootStartP, graceMs) {
-    const rootStart = await rootStartP;
-    const table = await readProcTable();
+async function terminateTree(root, rootAlive, tag, rootStartP, sinceP, graceMs) {
+    const [rootStart, since] = await Promise.all([rootStartP, sinceP]);
+    const table = await readProcTable(since);
     if (!table) {
         if (!rootAlive && !groupAlive(root))
             return;
@@ -33699,7 +33741,7 @@ async function terminateTree(root, rootAlive, tag, rootStartP, graceMs) {
         signalPid(pid, 'SIGTERM');
     await waitFor(async () => (await stillAlive(targets)).size === 0, graceMs, 50);
     // Processes started while the tree was dying (a trap handler, a respawn) are caught here too.
-    const later = await readProcTable();
+    const later = await readProcTable(since);
     if (later)
         targets = await collectTree(root, false, tag, rootStart, later, await stillAlive(targets));
     const alive = await stillAlive(targets);
@@ -33754,10 +33796,15 @@ class ShellSession {
      * group) reaches the loop, which then stops in order, and not the shell. It still ends with the
      * loop: when the loop's process is gone, its end of the shell's stdin closes and `sh -s` exits.
      */
-    static async start(cwd, env, timeoutMs = 300_000) {
+    static async start(cwd, env, timeoutMs = 300_000, shell = ['/bin/sh', '-s']) {
         const dir = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'phuc-sh-'));
-        const child = (0,external_node_child_process_namespaceObject.spawn)('/bin/sh', ['-s'], { cwd, env, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+        const [command, ...args] = shell;
+        const child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
         return new ShellSession(child, dir, timeoutMs);
+    }
+    /** Whether the shell is gone (ended, killed, or stopped at a timeout): a new one is needed. */
+    get ended() {
+        return this.closed;
     }
     /** Runs one shell command line; stdin (if any) is given through a file. */
     run(script, stdin = '') {
@@ -33834,6 +33881,7 @@ class ShellSession {
 
 
 
+
 const sandbox_ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'];
 /** The dedicated users: system users with no login shell, no sudo rights and no other groups. */
 const ROLE_USERS = { agent: 'phuc-agent', check: 'phuc-check' };
@@ -33847,8 +33895,8 @@ const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** An explicitly requested level that this machine cannot provide. */
 class IsolationUnavailableError extends Error {
 }
-const NAMESPACE_TOOLS = ['sh', 'unshare', 'setpriv'];
-const USER_TOOLS = [...NAMESPACE_TOOLS, 'mount', 'mkdir', 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout'];
+const NAMESPACE_TOOLS = ['sh', 'unshare', 'setpriv', 'mount', 'mkdir'];
+const USER_TOOLS = [...NAMESPACE_TOOLS, 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout'];
 async function findTool(name) {
     for (const dir of SYSTEM_DIRS) {
         const p = (0,external_node_path_namespaceObject.join)(dir, name);
@@ -34000,15 +34048,24 @@ const DROP_PRIVILEGES = ['--clear-groups', ...DROP_CAPS];
 const PIDNS_UNSHARE = ['--user', '--map-root-user', '--pid', '--fork', '--kill-child', '--mount-proc'];
 const USER_UNSHARE = ['--pid', '--fork', '--kill-child', '--mount-proc'];
 /**
- * PID 1 of the namespace, in the command's folder $1 (entered as root: under sudo the loop's user
- * may not enter a folder handed to a role). $2 and $3 are empty unless an ancestor of $1 is not
- * traversable by the role: then $3 is that ancestor, covered by an empty tmpfs holding only $1
- * (bind-mounted back at its own path through the staging point $2). The command sees its folder at
- * the loop's path and nothing else of what lies under that ancestor (another user's HOME, the
- * runner's temporary files). Not exec'd: the supervisor must stay PID 1 (see the top).
+ * PID 1 of the namespace, entering the command's folder $1 as root (under sudo the loop's user may
+ * not enter a folder handed to a role). $2 folders follow that must stay visible; then a count of
+ * folders to cover with an empty tmpfs, each as "<mode> <folder>"; then the command. A kept folder
+ * is opened before the covering and bound back at its own path through /proc/1/fd afterwards, so
+ * the command sees its folder and nothing else of what lies under a covered one. Not exec'd: the
+ * supervisor must stay PID 1 (see the top).
  */
-const supervisor = (t) => `set -e; if [ -n "$3" ]; then ${t.mount} --bind "$1" "$2"; ${t.mount} -t tmpfs -o mode=0755,size=1m phuc-hide "$3"; ` +
-    `${t.mkdir} -p "$1"; ${t.mount} --move "$2" "$1"; fi; cd "$1"; set +e; shift 3; "$@"; exit $?`;
+const supervisor = (t) => `set -e; cd /; dir=$1; n=$2; shift 2; i=3; ` +
+    `while [ "$n" -gt 0 ]; do eval "exec $i<\\"\\$1\\"; keep$i=\\$1"; i=$((i + 1)); n=$((n - 1)); shift; done; ` +
+    `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} -t tmpfs -o "mode=$1" phuc-hide "$2"; shift 2; n=$((n - 1)); done; ` +
+    `j=3; while [ "$j" -lt "$i" ]; do eval "p=\\$keep$j"; ${t.mkdir} -p "$p"; ` +
+    `${t.mount} --no-canonicalize --bind "/proc/1/fd/$j" "$p"; eval "exec $j<&-"; j=$((j + 1)); done; ` +
+    `cd "$dir"; set +e; "$@"; exit $?`;
+/**
+ * Folders every user may write, where a command could leave something for a later one of another
+ * role (the agent a token for the checks to find, say): the checks get them empty and their own.
+ */
+const SHARED_SCRATCH = ['/tmp', '/var/tmp', '/dev/shm'];
 /**
  * The root prelude under sudo. sudo resets the environment and values must never be on a command
  * line (/proc/<pid>/cmdline is world-readable), so the role's environment travels in a 0600 file of
@@ -34051,6 +34108,11 @@ class Sandbox {
     /** Per PATH string; PATH filtering is the same for both roles (neither owns a PATH folder). */
     pathCache = new Map();
     loop = (0,external_node_os_namespaceObject.userInfo)();
+    /**
+     * Root's commands (the find/chown around every agent step and check round): one long-lived shell
+     * (under sudo, `sudo -n sh -s`), which forks each for a fraction of what a spawn of the loop costs.
+     */
+    rootShell = null;
     constructor(iso, base, tools, 
     /** Set under sudo only: the loop is not root. */
     sudo, users, loopEnv, graceMs) {
@@ -34119,7 +34181,8 @@ class Sandbox {
         const command = spec.args ? [spec.command, ...spec.args] : ['/bin/sh', '-c', spec.command];
         const user = this.users?.[role];
         if (!user) {
-            const ns = [t.unshare, ...PIDNS_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', (0,external_node_path_namespaceObject.resolve)(spec.cwd), '', '', t.setpriv, ...DROP_CAPS, '--'];
+            const where = await this.layout(spec.cwd, role, null, env);
+            const ns = [t.unshare, ...PIDNS_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, t.setpriv, ...DROP_CAPS, '--'];
             return { ...spec, command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns, ...command], env, contained };
         }
         env.PATH = await this.reachablePath(env.PATH || DEFAULT_PATH, user);
@@ -34127,7 +34190,7 @@ class Sandbox {
         // "dubious ownership" (only configuration given this way or globally counts for that).
         const n = Number(env.GIT_CONFIG_COUNT) || 0;
         Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
-        const where = await this.hiding(spec.cwd, d.dir, user);
+        const where = await this.layout(spec.cwd, role, user, env);
         const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
         const ns = [t.unshare, ...USER_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, ...switched, ...command];
         // The spawn itself starts in `/`: the supervisor enters the command's folder as root.
@@ -34174,17 +34237,36 @@ class Sandbox {
         }
         return p;
     }
-    /** [cwd, staging point, ancestor to cover] when an ancestor of `cwd` blocks the role, else [cwd, '', '']. */
-    async hiding(cwd, dir, user) {
+    /**
+     * The supervisor's arguments: the command's folder, the folders to keep visible, the folders to
+     * cover. Covered: the first ancestor of the folder that the role cannot traverse (so that the role
+     * sees nothing else under it: another user's HOME, the runner's temporary files) and, for the
+     * checks, the shared scratch folders. Kept: the folder, the sandbox's own (the exchange folders)
+     * and the command's HOME and TMPDIR, where they lie under a covered one.
+     */
+    async layout(cwd, role, user, env) {
         const real = await (0,promises_namespaceObject.realpath)(cwd).catch(() => (0,external_node_path_namespaceObject.resolve)(cwd));
-        const blocked = real === external_node_path_namespaceObject.sep ? null : await firstBlocked((0,external_node_path_namespaceObject.dirname)(real), user);
-        if (blocked === null)
-            return [real, '', ''];
-        if (this.base === blocked || this.base.startsWith(blocked + external_node_path_namespaceObject.sep))
+        const blocked = user && real !== external_node_path_namespaceObject.sep ? await firstBlocked((0,external_node_path_namespaceObject.dirname)(real), user) : null;
+        if (blocked !== null && (this.base === blocked || this.base.startsWith(blocked + external_node_path_namespaceObject.sep)))
             throw new Error(`the sandbox folder ${this.base} lies under ${blocked}, which the role users cannot traverse; set TMPDIR to a traversable folder`);
-        const stage = (0,external_node_path_namespaceObject.join)(dir, 'stage');
-        await (0,promises_namespaceObject.mkdir)(stage, { mode: 0o700 });
-        return [real, stage, blocked];
+        const covers = blocked === null ? [] : [['0755,size=1m', blocked]];
+        if (role === 'check')
+            for (const f of await this.scratch())
+                covers.push(['1777', f]);
+        const under = (p, f) => p === f || p.startsWith(f === external_node_path_namespaceObject.sep ? f : f + external_node_path_namespaceObject.sep);
+        // A folder under another covered one is gone already.
+        const outermost = covers.filter(([, f]) => !covers.some(([, g]) => g !== f && under(f, g)));
+        const wanted = await Promise.all([cwd, this.base, env.HOME, env.TMPDIR].map((p) => (p ? (0,promises_namespaceObject.realpath)(p).catch(() => null) : Promise.resolve(null))));
+        const keep = [...new Set(wanted)].filter((p) => p !== null && outermost.some(([, f]) => under(p, f)));
+        return [real, String(keep.length), ...keep, String(outermost.length), ...outermost.flat()];
+    }
+    scratchFolders = null;
+    /** The shared scratch folders of this machine: those that exist as real folders every user may write. */
+    scratch() {
+        return (this.scratchFolders ??= Promise.all(SHARED_SCRATCH.map(async (f) => {
+            const st = await (0,promises_namespaceObject.lstat)(f).catch(() => null);
+            return st?.isDirectory() && st.mode & 0o002 ? f : null;
+        })).then((fs) => fs.filter((f) => f !== null)));
     }
     /**
      * Gives the work tree (everything except .git) to the agent user, which may then write it; .git
@@ -34305,6 +34387,8 @@ class Sandbox {
     /** Removes the base folder and everything in it. */
     async dispose() {
         await this.removeAsRoot(this.base);
+        await this.rootShell?.close();
+        this.rootShell = null;
     }
     /**
      * chown of every entry under `root` whose owner differs. A file with several hard links is left
@@ -34340,9 +34424,15 @@ class Sandbox {
     }
     /** Runs a command as root (through sudo -n unless the loop is root); throws on failure. */
     async asRoot(argv) {
-        await asRoot(this.sudo, argv);
+        if (!this.rootShell || this.rootShell.ended)
+            this.rootShell = await ShellSession.start('/', { PATH: DEFAULT_PATH }, ROOT_COMMAND_MS, this.sudo ? [this.sudo, '-n', '--', '/bin/sh', '-s'] : undefined);
+        const r = await this.rootShell.run(argv.map(shellQuote).join(' '));
+        if (r.exitCode !== 0)
+            throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
     }
 }
+/** How long one of root's commands may take (a chown of a large tree), as for the loop's git calls. */
+const ROOT_COMMAND_MS = 300_000;
 async function asRoot(sudo, argv) {
     const r = await runTool(sudo ? [sudo, '-n', '--', ...argv] : argv);
     if (r.exitCode !== 0)
@@ -37088,12 +37178,17 @@ function witnessOf(iteration, entryText, link) {
     const n6 = at < 0 ? [] : lines.slice(at + 1).filter((l) => l.startsWith('- '));
     return [head, ...[...laneA, ...n6].map((l) => '  ' + l)];
 }
+/** Text only: an agent's `<|endoftext|>` is counted as the characters it is, not refused as a special token. */
+const PLAIN_TEXT = { disallowedSpecial: new Set() };
 function agents_md_countTokens(text) {
-    return cl100k_base_encode(text).length;
+    return cl100k_base_encode(text, PLAIN_TEXT).length;
 }
-/** Whether text holds more than `limit` cl100k tokens (tokenizing stops once past it). */
+/**
+ * Whether text holds more than `limit` cl100k tokens. Its lines' cached counts bound it from above
+ * first: only a text near the limit is tokenized whole (tokenizing stops once past it).
+ */
 function overTokenLimit(text, limit = COMPACTION_LIMIT_TOKENS) {
-    return isWithinTokenLimit(text, limit) === false;
+    return estimate(text.split('\n')) > limit && isWithinTokenLimit(text, limit, PLAIN_TEXT) === false;
 }
 // Entries and witness lines never change once written: their counts are cached, so compaction
 // costs the tokenizer only the new iteration's text.
@@ -40826,6 +40921,7 @@ function agentRunContext(ctx) {
         runner: ctx.o.runner,
         cwd: ctx.cwd,
         baseEnv: ctx.o.env,
+        passEnv: ctx.intake.config.agent.pass_env,
         stopSources: ctx.stops,
         pollMs: ctx.o.pollMs ?? 1000,
         signal: ctx.o.signal,

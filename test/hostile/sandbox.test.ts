@@ -245,6 +245,30 @@ describe.each(LEVELS)('isolation %s', (level: IsolationLevel) => {
     }
   });
 
+  test('(f) the shared scratch folders carry nothing from the agent to the checks, nor out of the checks', async () => {
+    // The agent leaves a token where any user may write; a check that behaves only when it finds one
+    // would pass in the loop and fail in a clean clone on another machine.
+    const token = `token-${level}-${randomBytes(4).toString('hex')}`;
+    const scratch = ['/tmp', '/var/tmp', '/dev/shm'].filter((f) => existsSync(f));
+    const agent = await run('agent', '/bin/sh', ['-c', scratch.map((f) => `echo planted > ${f}/${token} && echo ${f}=ok`).join('; ')]);
+    expect(agent.stdout.trim().split('\n')).toEqual(scratch.map((f) => `${f}=ok`));
+    try {
+      const probe = scratch.map((f) => `if [ -e ${f}/${token} ]; then echo ${f}=seen; else echo ${f}=empty; fi; echo out > ${f}/${token}-check`).join('; ');
+      const check = await run('check', '/bin/sh', ['-c', `${probe}; pwd; ls -A "$HOME" >/dev/null && echo home-ok`]);
+      if (!contained) {
+        // Beside the loop the same probe finds the token: the test can fail.
+        expect(check.stdout).toContain(`${scratch[0]}=seen`);
+        return;
+      }
+      expect(check.stdout.trim().split('\n')).toEqual([...scratch.map((f) => `${f}=empty`), repo, 'home-ok']);
+      // What the check wrote there stayed in its namespace.
+      for (const f of scratch) expect(existsSync(join(f, `${token}-check`))).toBe(false);
+    } finally {
+      for (const f of scratch) await rm(join(f, token), { force: true });
+      for (const f of scratch) await rm(join(f, `${token}-check`), { force: true });
+    }
+  });
+
   test('(e) a time-out ends everything the agent started, at once after the grace', async () => {
     const ns = join(repo, `.tree-t-${level}`);
     const r = await hostile('tree.sh', [ns, contained ? 'full' : 'weak'], { timeoutMs: 800 });

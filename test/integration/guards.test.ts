@@ -146,7 +146,8 @@ describe('fail closed on inputs', () => {
 
 test('a flaky check: the replays differ, rung 274177 is not reached, the loop does not exit converged', async () => {
   // Passes on every odd run of the check (a counter kept outside the repository's tracked files).
-  const counter = join(await stateDir(), 'flaky');
+  const state = await stateDir();
+  const counter = join(state, 'flaky');
   const flaky = `n=$(cat ${counter} 2>/dev/null || echo 0); n=$((n+1)); echo $n > ${counter}; grep -q fixed-1 src/status.txt && [ $((n % 2)) -eq 0 ]`;
   const repo = await makeRepo({
     'phuc-loop.yml': config({ criteria: [{ id: 'flaky', run: flaky }], agent: agent('fixer.mjs'), rung: 274177 }),
@@ -162,6 +163,7 @@ test('a flaky check: the replays differ, rung 274177 is not reached, the loop do
   expect(rep.rung_checks['274177'].replays_same_certificate).toBe(false);
   expect(rep.replays.some((x: { same: boolean }) => !x.same)).toBe(true);
   expect(r.stdout).toMatch(/DIFFERS \(flaky check\)/);
+  await rm(state, { recursive: true, force: true });
 });
 
 test('compaction over many iterations keeps the learnings under 8,000 tokens with a [COMPACTION] line', async () => {
@@ -360,10 +362,14 @@ test('an agent rate-limit error is backpressure: EXIT_BLOCKED(BACKPRESSURE_SIGNA
 });
 
 /** A folder the checks (run as another user in a clean checkout) can keep a counter in. */
+/**
+ * A folder the checks may keep state in across runs: not a shared scratch folder (/tmp and the like
+ * are empty and the check's own in its namespace), but one the check user can write.
+ */
 async function stateDir(): Promise<string> {
   const { mkdtemp, chmod } = await import('node:fs/promises');
-  const { tmpdir } = await import('node:os');
-  const dir = await mkdtemp(join(tmpdir(), 'phuc-state-'));
+  const { homedir } = await import('node:os');
+  const dir = await mkdtemp(join(process.getuid?.() === 0 ? '/var/lib' : homedir(), 'phuc-test-state-'));
   await chmod(dir, 0o777);
   return dir;
 }

@@ -2,6 +2,7 @@ import {
   COMPACTION_LIMIT_TOKENS,
   countTokens,
   extractSection,
+  overTokenLimit,
   mergeSection,
   openQuestionsOf,
   renderEntry,
@@ -137,6 +138,25 @@ describe('AGENTS.md', () => {
       expect(s.text).toContain(`- [iter ${n}] certificate NONE`);
     }
     expect(s.text.match(/ {2}- Rp \(Resolution\): residual_vs_Rp = /g)).toHaveLength(count);
+  });
+
+  test("an agent's text that spells a special token is counted as text, not refused (the tokenizer threw on it)", () => {
+    const s = renderSection({
+      meta,
+      entries: [{ iteration: 0, text: renderEntry(entry(0, '<|endoftext|> <|fim_prefix|>')), link: 'iter_0/agents_md_entry.md#x' }],
+    });
+    expect(s.text).toContain('<|endoftext|>');
+    expect(countTokens('<|endoftext|>')).toBeGreaterThan(1);
+    expect(overTokenLimit(s.text)).toBe(false);
+    expect(overTokenLimit('<|endoftext|> 7'.repeat(3000))).toBe(true);
+  });
+
+  test('overTokenLimit agrees with the exact count on both sides of the limit (the line-count bound only skips the exact count)', () => {
+    const line = (n: number) => `- [iter ${n}] tried 1234567 ${'ab'.repeat(n % 7)}`;
+    for (const lines of [100, 400, 800, 1200]) {
+      const text = Array.from({ length: lines }, (_, n) => line(n)).join('\n');
+      expect(overTokenLimit(text)).toBe(countTokens(text) > COMPACTION_LIMIT_TOKENS);
+    }
   });
 
   test('the newest entries stay in full while they fit; a too large latest one becomes a witness line', () => {

@@ -45,23 +45,31 @@ describe('agentEnvironment', () => {
   test('every loop secret and handle is withheld, in any case, with the dash of INPUT_GITHUB-TOKEN; agent keys pass; extra variables are added', () => {
     const env = agentEnvironment(base, { PHUC_ITERATION: '3', PHUC_PROMPT_FILE: '/ev/p.md', HOME: '/override' });
     expect(Object.keys(env).sort()).toEqual(
-      [
-        'ANTHROPIC_API_KEY',
-        'GEMINI_API_KEY',
-        'GITHUB_REPOSITORY',
-        'HOME',
-        'NPM_TOKEN',
-        'OPENAI_API_KEY',
-        'PATH',
-        'PHUC_ITERATION',
-        'PHUC_PROMPT_FILE',
-        'deploy_key_lower',
-      ].sort(),
+      ['ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GITHUB_REPOSITORY', 'HOME', 'OPENAI_API_KEY', 'PATH', 'PHUC_ITERATION', 'PHUC_PROMPT_FILE'].sort(),
     );
     expect(env.ANTHROPIC_API_KEY).toBe('sk-ant-agent');
     expect(env.HOME).toBe('/override');
     for (const v of ['ghs_', 'gho_', 'github_pat', 'runtime-jwt', 'oidc', 'deploy-secret', 'other-listed', '/f/', 'token.actions'])
       expect(JSON.stringify(env)).not.toContain(v);
+  });
+
+  test('any other variable whose name looks secret (NPM_TOKEN) is withheld unless agent.pass_env names it; a short flag is no secret', () => {
+    const given = {
+      PATH: '/bin',
+      NPM_TOKEN: 'npm_abcdefgh12345',
+      AWS_SECRET_ACCESS_KEY: 'aws/secret/value',
+      TOKENIZERS_PARALLELISM: 'false',
+      FEATURE_TOKEN: 'on',
+    };
+    expect(agentEnvironment(given)).toEqual({ PATH: '/bin', TOKENIZERS_PARALLELISM: 'false', FEATURE_TOKEN: 'on' });
+    expect(agentEnvironment(given, {}, { pass: ['npm_token'] })).toEqual({
+      PATH: '/bin',
+      NPM_TOKEN: 'npm_abcdefgh12345',
+      TOKENIZERS_PARALLELISM: 'false',
+      FEATURE_TOKEN: 'on',
+    });
+    // Passing never reaches the loop's own secrets.
+    expect(agentEnvironment({ GITHUB_TOKEN: 'ghs_abcdefghijkl' }, {}, { pass: ['GITHUB_TOKEN'] })).toEqual({});
   });
 
   test('with a key proxy holding the key, no agent key name reaches the agent; the placeholder given in extra does', () => {

@@ -132,6 +132,8 @@ export interface SpawnOptions {
   capsule: string;
   iteration: number;
   baseEnv: Record<string, string | undefined>;
+  /** `agent.pass_env`: secret-looking variables the agent is given all the same. */
+  passEnv?: readonly string[];
   timeoutMs: number;
   /** No output for this long stops the agent (agent.idle_seconds): an agent failure. */
   idleMs?: number;
@@ -192,7 +194,7 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
       PHUC_ITERATION: String(o.iteration),
       PHUC_ROLE: o.role ?? 'Scout→Solver',
     },
-    { keepAgentKeys: !proxy },
+    { keepAgentKeys: !proxy, pass: o.passEnv },
   );
   const env = Object.fromEntries(Object.entries(given).filter(([k]) => !ROLE_OWNED.includes(k)));
   const args = inv.args && proxy ? [...inv.args, ...proxy.args(preset)] : inv.args;

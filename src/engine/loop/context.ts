@@ -386,6 +386,7 @@ export function agentRunContext(ctx: Ctx) {
     runner: ctx.o.runner,
     cwd: ctx.cwd,
     baseEnv: ctx.o.env,
+    passEnv: ctx.intake.config.agent.pass_env,
     stopSources: ctx.stops,
     pollMs: ctx.o.pollMs ?? 1000,
     signal: ctx.o.signal,

@@ -190,13 +190,19 @@ function witnessOf(iteration: number, entryText: string, link: string): string[]
   return [head, ...[...laneA, ...n6].map((l) => '  ' + l)];
 }
 
+/** Text only: an agent's `<|endoftext|>` is counted as the characters it is, not refused as a special token. */
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
 export function countTokens(text: string): number {
-  return encode(text).length;
+  return encode(text, PLAIN_TEXT).length;
 }
 
-/** Whether text holds more than `limit` cl100k tokens (tokenizing stops once past it). */
+/**
+ * Whether text holds more than `limit` cl100k tokens. Its lines' cached counts bound it from above
+ * first: only a text near the limit is tokenized whole (tokenizing stops once past it).
+ */
 export function overTokenLimit(text: string, limit = COMPACTION_LIMIT_TOKENS): boolean {
-  return isWithinTokenLimit(text, limit) === false;
+  return estimate(text.split('\n')) > limit && isWithinTokenLimit(text, limit, PLAIN_TEXT) === false;
 }
 
 // Entries and witness lines never change once written: their counts are cached, so compaction

@@ -74,12 +74,13 @@ export class NodeProcessRunner implements ProcessRunner {
       const pid = child.pid;
       const contained = spec.contained;
       const rootStart = pid === undefined || contained ? Promise.resolve(null) : readStartTime(pid);
+      const since = pid === undefined || contained ? Promise.resolve(null) : forksSince(pid);
       const untrack = pid === undefined ? () => false : trackProcessGroup(pid);
       const exitedP = new Promise<void>((r) => child.once('exit', () => r()));
 
       const killTree = () => {
         if (pid === undefined || killing) return;
-        killing = contained ? stopContained(pid, exitedP, contained) : terminateTree(pid, true, tag, rootStart, this.killGraceMs);
+        killing = contained ? stopContained(pid, exitedP, contained) : terminateTree(pid, true, tag, rootStart, since, this.killGraceMs);
       };
       const timer =
         spec.timeoutMs === undefined
@@ -153,7 +154,7 @@ export class NodeProcessRunner implements ProcessRunner {
             await killing;
             // Anything the child left running (its group, its session, its tagged descendants). A
             // contained child has ended only once its namespace was empty.
-            if (!contained && (spec.reapLeftovers !== false || killing)) await terminateTree(pid, false, tag, rootStart, this.killGraceMs);
+            if (!contained && (spec.reapLeftovers !== false || killing)) await terminateTree(pid, false, tag, rootStart, since, this.killGraceMs);
           } catch {
             // Killing is best effort; the result must still be reported.
           }
@@ -317,16 +318,53 @@ async function readStartTime(pid: number): Promise<string | null> {
   return (await readProc(pid))?.start ?? null;
 }
 
-async function readProcTable(): Promise<Map<number, ProcInfo> | null> {
+/** Where a sweep may start: the root's pid and the kernel's count of forks when it was started. */
+interface Since {
+  pid: number;
+  forks: number;
+}
+
+const readNumber = async (file: string, pattern = /^(\d+)/m): Promise<number | null> => {
+  try {
+    const m = pattern.exec(await readFile(file, 'utf8'));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+};
+const forkCount = () => readNumber('/proc/stat', /^processes (\d+)$/m);
+let pidMax: Promise<number | null> | null = null;
+
+async function forksSince(pid: number): Promise<Since | null> {
+  const forks = await forkCount();
+  return forks === null ? null : { pid, forks };
+}
+
+/**
+ * Whether `pid` can belong to something started after `since.pid`: pids are handed out in cyclic
+ * order, so everything started since lies in (since.pid, last], unless the counter went once round
+ * (checked by the number of forks since). A sweep then reads a handful of stat files instead of the
+ * whole table (the /proc sweep after every check was the largest cost of an iteration at `none`).
+ */
+async function startedSince(since: Since | null): Promise<((pid: number) => boolean) | null> {
+  if (!since) return null;
+  const [last, forks, max] = await Promise.all([readNumber('/proc/sys/kernel/ns_last_pid'), forkCount(), (pidMax ??= readNumber('/proc/sys/kernel/pid_max'))]);
+  if (last === null || forks === null || max === null || forks - since.forks >= max / 2) return null;
+  const root = since.pid;
+  return root <= last ? (p) => p >= root && p <= last : (p) => p >= root || p <= last;
+}
+
+async function readProcTable(since: Since | null = null): Promise<Map<number, ProcInfo> | null> {
   let names: string[];
   try {
     names = await readdir('/proc');
   } catch {
     return null;
   }
+  const inWindow = await startedSince(since);
   const pids = names.filter((n) => /^\d+$/.test(n)).map(Number);
   if (pids.length === 0) return null;
-  const infos = await Promise.all(pids.map(readProc));
+  const infos = await Promise.all((inWindow ? pids.filter(inWindow) : pids).map(readProc));
   const table = new Map<number, ProcInfo>();
   for (const p of infos) if (p) table.set(p.pid, p);
   return table;
@@ -440,9 +478,16 @@ async function waitFor(done: () => Promise<boolean> | boolean, timeoutMs: number
  * SIGTERM to the process group and every process of the tree (collected before signalling, while
  * the ppid links still lead to them), then SIGKILL to whatever survives the grace period.
  */
-async function terminateTree(root: number, rootAlive: boolean, tag: string, rootStartP: Promise<string | null>, graceMs: number): Promise<void> {
-  const rootStart = await rootStartP;
-  const table = await readProcTable();
+async function terminateTree(
+  root: number,
+  rootAlive: boolean,
+  tag: string,
+  rootStartP: Promise<string | null>,
+  sinceP: Promise<Since | null>,
+  graceMs: number,
+): Promise<void> {
+  const [rootStart, since] = await Promise.all([rootStartP, sinceP]);
+  const table = await readProcTable(since);
   if (!table) {
     if (!rootAlive && !groupAlive(root)) return;
     signalPid(-root, 'SIGTERM');
@@ -456,7 +501,7 @@ async function terminateTree(root: number, rootAlive: boolean, tag: string, root
   for (const pid of targets.keys()) signalPid(pid, 'SIGTERM');
   await waitFor(async () => (await stillAlive(targets)).size === 0, graceMs, 50);
   // Processes started while the tree was dying (a trap handler, a respawn) are caught here too.
-  const later = await readProcTable();
+  const later = await readProcTable(since);
   if (later) targets = await collectTree(root, false, tag, rootStart, later, await stillAlive(targets));
   const alive = await stillAlive(targets);
   if (alive.size === 0 && !groupAlive(root)) return;
@@ -509,10 +554,16 @@ export class ShellSession {
    * group) reaches the loop, which then stops in order, and not the shell. It still ends with the
    * loop: when the loop's process is gone, its end of the shell's stdin closes and `sh -s` exits.
    */
-  static async start(cwd: string, env: Record<string, string>, timeoutMs = 300_000): Promise<ShellSession> {
+  static async start(cwd: string, env: Record<string, string>, timeoutMs = 300_000, shell: readonly string[] = ['/bin/sh', '-s']): Promise<ShellSession> {
     const dir = await mkdtemp(join(tmpdir(), 'phuc-sh-'));
-    const child = spawn('/bin/sh', ['-s'], { cwd, env, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+    const [command, ...args] = shell;
+    const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
     return new ShellSession(child, dir, timeoutMs);
+  }
+
+  /** Whether the shell is gone (ended, killed, or stopped at a timeout): a new one is needed. */
+  get ended(): boolean {
+    return this.closed;
   }
 
   /** Runs one shell command line; stdin (if any) is given through a file. */

@@ -31,7 +31,8 @@ import { access, chmod, chown, constants, lstat, mkdir, mkdtemp, readFile, realp
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { ContainedRun, RunResult, RunSpec } from './ports.js';
-import { NodeProcessRunner, processDescendants } from './process.js';
+import { shellQuote } from '../agent/agents.js';
+import { NodeProcessRunner, processDescendants, ShellSession } from './process.js';
 
 export const ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'] as const;
 export type IsolationLevel = (typeof ISOLATION_LEVELS)[number];
@@ -70,8 +71,8 @@ export interface Isolation {
 /** An explicitly requested level that this machine cannot provide. */
 export class IsolationUnavailableError extends Error {}
 
-const NAMESPACE_TOOLS = ['sh', 'unshare', 'setpriv'] as const;
-const USER_TOOLS = [...NAMESPACE_TOOLS, 'mount', 'mkdir', 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout'] as const;
+const NAMESPACE_TOOLS = ['sh', 'unshare', 'setpriv', 'mount', 'mkdir'] as const;
+const USER_TOOLS = [...NAMESPACE_TOOLS, 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout'] as const;
 type Tool = (typeof USER_TOOLS)[number];
 type Tools = Record<Tool, string>;
 interface Found {
@@ -119,7 +120,8 @@ function runTool([command, ...args]: [string, ...string[]], timeoutMs = 60_000):
   return helperRunner.run({ command, args, cwd: '/', env: { PATH: SYSTEM_PATH, LC_ALL: 'C' }, timeoutMs, reapLeftovers: false });
 }
 
-const firstLine = (r: RunResult) => (r.stderr.trim() || r.stdout.trim() || `exit ${String(r.exitCode ?? r.signal)}`).split('\n')[0];
+const firstLine = (r: Pick<RunResult, 'stdout' | 'stderr' | 'exitCode'> & { signal?: string | null }) =>
+  (r.stderr.trim() || r.stdout.trim() || `exit ${String(r.exitCode ?? r.signal)}`).split('\n')[0];
 
 /**
  * Finds out which levels work here by running each one's real chain once with `true` (uid 65534
@@ -238,16 +240,26 @@ const PIDNS_UNSHARE = ['--user', '--map-root-user', '--pid', '--fork', '--kill-c
 const USER_UNSHARE = ['--pid', '--fork', '--kill-child', '--mount-proc'];
 
 /**
- * PID 1 of the namespace, in the command's folder $1 (entered as root: under sudo the loop's user
- * may not enter a folder handed to a role). $2 and $3 are empty unless an ancestor of $1 is not
- * traversable by the role: then $3 is that ancestor, covered by an empty tmpfs holding only $1
- * (bind-mounted back at its own path through the staging point $2). The command sees its folder at
- * the loop's path and nothing else of what lies under that ancestor (another user's HOME, the
- * runner's temporary files). Not exec'd: the supervisor must stay PID 1 (see the top).
+ * PID 1 of the namespace, entering the command's folder $1 as root (under sudo the loop's user may
+ * not enter a folder handed to a role). $2 folders follow that must stay visible; then a count of
+ * folders to cover with an empty tmpfs, each as "<mode> <folder>"; then the command. A kept folder
+ * is opened before the covering and bound back at its own path through /proc/1/fd afterwards, so
+ * the command sees its folder and nothing else of what lies under a covered one. Not exec'd: the
+ * supervisor must stay PID 1 (see the top).
  */
 const supervisor = (t: Tools) =>
-  `set -e; if [ -n "$3" ]; then ${t.mount} --bind "$1" "$2"; ${t.mount} -t tmpfs -o mode=0755,size=1m phuc-hide "$3"; ` +
-  `${t.mkdir} -p "$1"; ${t.mount} --move "$2" "$1"; fi; cd "$1"; set +e; shift 3; "$@"; exit $?`;
+  `set -e; cd /; dir=$1; n=$2; shift 2; i=3; ` +
+  `while [ "$n" -gt 0 ]; do eval "exec $i<\\"\\$1\\"; keep$i=\\$1"; i=$((i + 1)); n=$((n - 1)); shift; done; ` +
+  `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} -t tmpfs -o "mode=$1" phuc-hide "$2"; shift 2; n=$((n - 1)); done; ` +
+  `j=3; while [ "$j" -lt "$i" ]; do eval "p=\\$keep$j"; ${t.mkdir} -p "$p"; ` +
+  `${t.mount} --no-canonicalize --bind "/proc/1/fd/$j" "$p"; eval "exec $j<&-"; j=$((j + 1)); done; ` +
+  `cd "$dir"; set +e; "$@"; exit $?`;
+
+/**
+ * Folders every user may write, where a command could leave something for a later one of another
+ * role (the agent a token for the checks to find, say): the checks get them empty and their own.
+ */
+const SHARED_SCRATCH = ['/tmp', '/var/tmp', '/dev/shm'];
 
 /**
  * The root prelude under sudo. sudo resets the environment and values must never be on a command
@@ -301,6 +313,11 @@ export class Sandbox {
   /** Per PATH string; PATH filtering is the same for both roles (neither owns a PATH folder). */
   private readonly pathCache = new Map<string, Promise<string>>();
   private readonly loop = userInfo();
+  /**
+   * Root's commands (the find/chown around every agent step and check round): one long-lived shell
+   * (under sudo, `sudo -n sh -s`), which forks each for a fraction of what a spawn of the loop costs.
+   */
+  private rootShell: ShellSession | null = null;
 
   private constructor(
     iso: Isolation,
@@ -370,7 +387,8 @@ export class Sandbox {
     const command = spec.args ? [spec.command, ...spec.args] : ['/bin/sh', '-c', spec.command];
     const user = this.users?.[role];
     if (!user) {
-      const ns = [t.unshare, ...PIDNS_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', resolve(spec.cwd), '', '', t.setpriv, ...DROP_CAPS, '--'];
+      const where = await this.layout(spec.cwd, role, null, env);
+      const ns = [t.unshare, ...PIDNS_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, t.setpriv, ...DROP_CAPS, '--'];
       return { ...spec, command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns, ...command], env, contained };
     }
     env.PATH = await this.reachablePath(env.PATH || DEFAULT_PATH, user);
@@ -378,7 +396,7 @@ export class Sandbox {
     // "dubious ownership" (only configuration given this way or globally counts for that).
     const n = Number(env.GIT_CONFIG_COUNT) || 0;
     Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
-    const where = await this.hiding(spec.cwd, d.dir, user);
+    const where = await this.layout(spec.cwd, role, user, env);
     const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
     const ns = [t.unshare, ...USER_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, ...switched, ...command];
     // The spawn itself starts in `/`: the supervisor enters the command's folder as root.
@@ -431,16 +449,38 @@ export class Sandbox {
     return p;
   }
 
-  /** [cwd, staging point, ancestor to cover] when an ancestor of `cwd` blocks the role, else [cwd, '', '']. */
-  private async hiding(cwd: string, dir: string, user: RoleUser): Promise<string[]> {
+  /**
+   * The supervisor's arguments: the command's folder, the folders to keep visible, the folders to
+   * cover. Covered: the first ancestor of the folder that the role cannot traverse (so that the role
+   * sees nothing else under it: another user's HOME, the runner's temporary files) and, for the
+   * checks, the shared scratch folders. Kept: the folder, the sandbox's own (the exchange folders)
+   * and the command's HOME and TMPDIR, where they lie under a covered one.
+   */
+  private async layout(cwd: string, role: SandboxRole, user: RoleUser | null, env: Record<string, string>): Promise<string[]> {
     const real = await realpath(cwd).catch(() => resolve(cwd));
-    const blocked = real === sep ? null : await firstBlocked(dirname(real), user);
-    if (blocked === null) return [real, '', ''];
-    if (this.base === blocked || this.base.startsWith(blocked + sep))
+    const blocked = user && real !== sep ? await firstBlocked(dirname(real), user) : null;
+    if (blocked !== null && (this.base === blocked || this.base.startsWith(blocked + sep)))
       throw new Error(`the sandbox folder ${this.base} lies under ${blocked}, which the role users cannot traverse; set TMPDIR to a traversable folder`);
-    const stage = join(dir, 'stage');
-    await mkdir(stage, { mode: 0o700 });
-    return [real, stage, blocked];
+    const covers: [string, string][] = blocked === null ? [] : [['0755,size=1m', blocked]];
+    if (role === 'check') for (const f of await this.scratch()) covers.push(['1777', f]);
+    const under = (p: string, f: string) => p === f || p.startsWith(f === sep ? f : f + sep);
+    // A folder under another covered one is gone already.
+    const outermost = covers.filter(([, f]) => !covers.some(([, g]) => g !== f && under(f, g)));
+    const wanted = await Promise.all([cwd, this.base, env.HOME, env.TMPDIR].map((p) => (p ? realpath(p).catch(() => null) : Promise.resolve(null))));
+    const keep = [...new Set(wanted)].filter((p): p is string => p !== null && outermost.some(([, f]) => under(p, f)));
+    return [real, String(keep.length), ...keep, String(outermost.length), ...outermost.flat()];
+  }
+
+  private scratchFolders: Promise<string[]> | null = null;
+
+  /** The shared scratch folders of this machine: those that exist as real folders every user may write. */
+  private scratch(): Promise<string[]> {
+    return (this.scratchFolders ??= Promise.all(
+      SHARED_SCRATCH.map(async (f) => {
+        const st = await lstat(f).catch(() => null);
+        return st?.isDirectory() && st.mode & 0o002 ? f : null;
+      }),
+    ).then((fs) => fs.filter((f): f is string => f !== null)));
   }
 
   /**
@@ -557,6 +597,8 @@ export class Sandbox {
   /** Removes the base folder and everything in it. */
   async dispose(): Promise<void> {
     await this.removeAsRoot(this.base);
+    await this.rootShell?.close();
+    this.rootShell = null;
   }
 
   /**
@@ -593,9 +635,15 @@ export class Sandbox {
 
   /** Runs a command as root (through sudo -n unless the loop is root); throws on failure. */
   private async asRoot(argv: [string, ...string[]]): Promise<void> {
-    await asRoot(this.sudo, argv);
+    if (!this.rootShell || this.rootShell.ended)
+      this.rootShell = await ShellSession.start('/', { PATH: DEFAULT_PATH }, ROOT_COMMAND_MS, this.sudo ? [this.sudo, '-n', '--', '/bin/sh', '-s'] : undefined);
+    const r = await this.rootShell.run(argv.map(shellQuote).join(' '));
+    if (r.exitCode !== 0) throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
   }
 }
+
+/** How long one of root's commands may take (a chown of a large tree), as for the loop's git calls. */
+const ROOT_COMMAND_MS = 300_000;
 
 async function asRoot(sudo: string | null, argv: [string, ...string[]]): Promise<string> {
   const r = await runTool(sudo ? [sudo, '-n', '--', ...argv] : argv);

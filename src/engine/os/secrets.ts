@@ -89,20 +89,31 @@ const GIT_SETUP = /^(GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS|GLOBAL|SYSTE
 export interface AgentEnvironmentOptions {
   /** False when a key proxy holds the agent's key: every agent key name is withheld (the proxy's placeholder comes in `extra`). */
   keepAgentKeys?: boolean;
+  /** Names that look secret and are given all the same (`agent.pass_env`). */
+  pass?: readonly string[];
 }
 
 /** The base environment without the loop's secrets and handles, plus `extra` (the PHUC_* variables, a key proxy's variables). */
 export function agentEnvironment(base: Env, extra: Record<string, string> = {}, opts: AgentEnvironmentOptions = {}): Record<string, string> {
   const names = extraSecretNames(base);
   const keepKeys = opts.keepAgentKeys ?? true;
+  const pass = upper(opts.pass ?? []);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(base)) {
     if (value === undefined || isLoopPrivate(name, names)) continue;
-    if (!keepKeys && AGENT_KEY_SET.has(name.toUpperCase())) continue;
+    const u = name.toUpperCase();
+    if (AGENT_KEY_SET.has(u) ? !keepKeys : withheldAsSecret(u, value) && !pass.has(u)) continue;
     env[name] = value;
   }
   return Object.assign(env, extra);
 }
+
+/**
+ * A variable whose name says it holds a credential (NPM_TOKEN, AWS_SECRET_ACCESS_KEY) is not the
+ * agent's unless the config passes it: scrubbing its value from what comes back does not stop an
+ * agent that encodes it first.
+ */
+const withheldAsSecret = (upperName: string, value: string) => SECRET_LOOKING.test(upperName) && value.length >= MIN_LOOKING_SECRET;
 
 /**
  * Every value in `env` to scrub from what leaves the agent's side: the loop's secrets (and the names
