@@ -548,6 +548,9 @@ export async function runInit(argv: string[], io: InitIO): Promise<number> {
     );
     return EXIT_CODES.EXIT_NEED_INFO;
   }
+  // What a new user does next (README, quick start): the certificate's commit must hold the loop's inputs.
+  io.out(`  agent: claude (agent.use in phuc-loop.yml: claude | codex | gemini | aider | command; its CLI must be installed)`);
+  io.out('next: git add phuc-loop.yml NORTHSTAR.md && git commit -m "phuc-loop config", then phuc-loop run');
   return 0;
 }
 

@@ -25,6 +25,10 @@ describe('Phuc Test, one iteration at a time', () => {
   test('an unknown GLOW is a recorded reflection (null is written as unknown, not left out)', () => {
     expect(phucConditions({ ...base, capsule: null, entry }).filter((f) => f.startsWith('PHUC_TEST_FAILURE_2'))).toEqual([]);
   });
+  test('a stored capsule that does not parse by its schema fails condition 3, named by file and field (not condition 1)', () => {
+    const capsuleError = 'iter_3/cnf_capsule.json: remaining_budget.seconds_remaining: Invalid input: expected number, received undefined';
+    expect(phucConditions({ ...base, capsule: null, capsuleError, entry })).toEqual([`PHUC_TEST_FAILURE_3: iteration 3's capsule: ${capsuleError}`]);
+  });
   test('no failure passes all five', () => {
     expect(phucResult([])).toMatchObject({ pass: true, failures: [] });
   });

@@ -1,4 +1,6 @@
-import { capsuleProblems, renderPrompt, type Capsule } from '../../src/engine/memory/capsule.js';
+import { capsuleProblems, capsuleSchema, renderPrompt, type Capsule } from '../../src/engine/memory/capsule.js';
+import { parseDocument } from '../../src/engine/common/document.js';
+import { EvidenceUnverifiable } from '../../src/engine/common/errors.js';
 import { canonicalJson } from '../../src/engine/common/canonical.js';
 
 const capsule = (): Capsule => ({
@@ -47,14 +49,14 @@ describe('CNF capsule', () => {
       (c: Capsule) => {
         delete (c as Partial<Capsule>).artifact_links;
       },
-      /missing field artifact_links/,
+      /^artifact_links: Invalid input: expected array, received undefined$/m,
     ],
     [
       'missing summary field',
       (c: Capsule) => {
         delete (c.current_state_summary as Partial<Capsule['current_state_summary']>).open_questions_from_last_iteration;
       },
-      /current_state_summary.open_questions_from_last_iteration/,
+      /^current_state_summary\.open_questions_from_last_iteration: Invalid input: expected array, received undefined$/m,
     ],
     [
       'host path',
@@ -97,12 +99,58 @@ describe('CNF capsule', () => {
       (c: Capsule) => {
         (c.current_state_summary as unknown as Record<string, unknown>).residual_current = 0.5;
       },
-      /non-integer number/,
+      /current_state_summary\.residual_current: Invalid input: expected string, received number[\s\S]*non-integer number/,
+    ],
+    [
+      'a field outside the v2 schema (refused, not dropped)',
+      (c: Capsule) => {
+        (c as unknown as Record<string, unknown>).notes = 'from the last agent';
+      },
+      /^\(document\): Unrecognized key: "notes"$/m,
+    ],
+    [
+      'a blocker class outside the DEGA order',
+      (c: Capsule) => {
+        (c.current_state_summary as unknown as Record<string, unknown>).blocker_class = 'nearly_there';
+      },
+      /^current_state_summary\.blocker_class: Invalid option: expected one of /m,
+    ],
+    [
+      'an empty goal',
+      (c: Capsule) => {
+        c.goal_statement = '  ';
+      },
+      /^goal_statement: must not be empty$/m,
+    ],
+    [
+      'an artifact link that is not a sha256',
+      (c: Capsule) => {
+        c.artifact_links[0].sha256 = 'abc';
+      },
+      /^artifact_links\.0\.sha256: must be a sha256/m,
     ],
   ])('%s is refused', (_n, mutate, re) => {
     const c = capsule();
     mutate(c);
     expect(capsuleProblems(c, ['/tmp/repo']).join('\n')).toMatch(re);
+  });
+  test('a stored capsule is parsed like every document: by its zod schema, errors naming file and field, bytes unchanged', () => {
+    const text = canonicalJson(capsule());
+    // Same evidence, same bytes: parsing takes the capsule back whole, and it writes back byte-identical.
+    expect(canonicalJson(parseDocument('iter_1/cnf_capsule.json', text, capsuleSchema))).toBe(text);
+    const bad = JSON.parse(text) as Record<string, Record<string, unknown>>;
+    bad.current_state_summary.iteration_number = '1';
+    delete bad.remaining_budget.seconds_remaining;
+    let message = '';
+    try {
+      parseDocument('iter_1/cnf_capsule.json', JSON.stringify(bad), capsuleSchema);
+    } catch (e) {
+      expect(e).toBeInstanceOf(EvidenceUnverifiable);
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/^iter_1\/cnf_capsule\.json: /);
+    expect(message).toContain('current_state_summary.iteration_number: Invalid input: expected number, received string');
+    expect(message).toContain('remaining_budget.seconds_remaining: Invalid input: expected number, received undefined');
   });
   test('the prompt follows the DEGA contract and is a pure function of the capsule', () => {
     const x = {

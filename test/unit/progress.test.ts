@@ -2,6 +2,7 @@ import { parseVerdict } from '../../src/engine/agent/critic.js';
 import { Decimal } from '../../src/engine/common/decimal.js';
 import { improvement, initialProgress, trackSignatures, trackStall } from '../../src/engine/loop/progress.js';
 import { detourFor, failureSignature, normalizeFailure } from '../../src/engine/judge/signature.js';
+import { sanitizeAgentText } from '../../src/engine/memory/agents-md.js';
 
 describe('failure signatures', () => {
   test('paths, line numbers, timings and hex ids are stripped; the message stays', () => {
@@ -11,6 +12,26 @@ describe('failure signatures', () => {
     expect(a.text).toContain('AssertionError: expected 5 got 3');
     expect(failureSignature('t', 'AssertionError: expected 6 got 3').signature).not.toBe(a.signature);
     expect(normalizeFailure('$ npm test\n--- stdout ---\nError at line 7\n--- exit 1 ---\n')).toBe('Error at line <n>');
+  });
+  test('timestamps, dates, clock times, durations and pids in the output do not change the signature (the learnings normaliser)', () => {
+    const log = (stamp: string, day: string, clock: string, took: string, pid: number) =>
+      [
+        `[${stamp}] FAIL test/calc.test.js`,
+        'AssertionError: expected 5 got 3',
+        `run on ${day} at ${clock}, took ${took} (pid ${pid})`,
+        `report written to /tmp/jest_${pid}/junit.xml`,
+      ].join('\n');
+    const a = failureSignature('t', log('2024-05-01T12:34:56.789Z', 'Wed May 1, 2024', '12:34:56', '1m30s', 4242));
+    const b = failureSignature('t', log('2025-11-23 08:01:02+01:00', 'Sun Nov 23, 2025', '08:01:02', '2m5s', 977));
+    expect(a.signature).toBe(b.signature);
+    expect(a.text).toBe(normalizeFailure(log('2025-11-23 08:01:02+01:00', 'Sun Nov 23, 2025', '08:01:02', '2m5s', 977)));
+    expect(a.text).toContain('AssertionError: expected 5 got 3');
+    // The one normaliser: what becomes <time>, <date>, <duration>, <pid> in an AGENTS.md learning does here too.
+    const line = 'run on Wed May 1, 2024 at 12:34:56, took 1m30s (pid 4242)';
+    expect(normalizeFailure(line)).toBe(sanitizeAgentText(line, []));
+    expect(failureSignature('t', log('2024-05-01T12:34:56.789Z', 'Wed May 1, 2024', '12:34:56', '1m30s', 4242).replace('got 3', 'got 4')).signature).not.toBe(
+      a.signature,
+    );
   });
   test('detours match a substring or a /regex/ of the signature or its text', () => {
     const s = failureSignature('lint', 'error: missing import os');

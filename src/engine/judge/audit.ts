@@ -1,8 +1,8 @@
 // End-of-loop audits that read only the evidence tree, shared by the loop and `phuc-loop verify`:
 // the Triangle Law (plan, certificates, AGENTS.md entries), the Phuc Test (five conditions) and
 // the rung self-tests.
-import { z } from 'zod';
-import { capsuleProblems, type Capsule } from '../memory/capsule.js';
+import { EvidenceUnverifiable } from '../common/errors.js';
+import { capsuleProblems, capsuleSchema, type Capsule } from '../memory/capsule.js';
 import { openQuestionsOf } from '../memory/agents-md.js';
 import { certificateSchema, isDiverging } from './certificate.js';
 import { isDecimalString, parseDecimal, seedChecksum } from '../common/decimal.js';
@@ -61,7 +61,9 @@ export interface PhucTest {
  */
 export function phucConditions(x: {
   iteration: number;
-  capsule: Partial<Capsule> | null;
+  capsule: Capsule | null;
+  /** Why the stored capsule did not parse (file and field), when it did not. */
+  capsuleError?: string;
   entry: string | null;
   previousEntry: string | null;
   hostPaths: readonly string[];
@@ -71,7 +73,8 @@ export function phucConditions(x: {
   const n = x.iteration;
   const failures: string[] = [];
   const { capsule, entry } = x;
-  if (!capsule) failures.push(`PHUC_TEST_FAILURE_1: iteration ${n} has no cnf_capsule.json`);
+  if (x.capsuleError) failures.push(`PHUC_TEST_FAILURE_3: iteration ${n}'s capsule: ${x.capsuleError}`);
+  else if (!capsule) failures.push(`PHUC_TEST_FAILURE_1: iteration ${n} has no cnf_capsule.json`);
   if (!entry || !/- residual_direction: \w+/.test(entry) || !/- glow_score: \{total: (\d+|unknown)/.test(entry) || !/- northstar_distance_delta: /.test(entry))
     failures.push(`PHUC_TEST_FAILURE_2: iteration ${n}'s AGENTS.md entry lacks residual direction, GLOW or northstar delta`);
   if (capsule) {
@@ -109,10 +112,17 @@ export async function phucTest(
   let previousEntry: string | null = null;
   const planText = (await ev.readText('plan.json')) ?? '';
   for (const n of iterations) {
-    // Its shape is capsuleProblems' to judge: a malformed capsule fails the Phuc Test (condition 3).
-    const capsule = (await ev.readJson(`${iterDir(n)}/cnf_capsule.json`, z.unknown())) as Partial<Capsule> | null;
+    // Parsed by its schema like every document; one that does not parse fails the Phuc Test (condition 3), named by file and field.
+    let capsule: Capsule | null = null;
+    let capsuleError: string | undefined;
+    try {
+      capsule = await ev.readJson(`${iterDir(n)}/cnf_capsule.json`, capsuleSchema);
+    } catch (e) {
+      if (!(e instanceof EvidenceUnverifiable)) throw e;
+      capsuleError = e.message;
+    }
     const entry = await ev.readText(`${iterDir(n)}/agents_md_entry.md`);
-    failures.push(...phucConditions({ iteration: n, capsule, entry, previousEntry, hostPaths: opts.hostPaths, planText }));
+    failures.push(...phucConditions({ iteration: n, capsule, capsuleError, entry, previousEntry, hostPaths: opts.hostPaths, planText }));
     previousEntry = entry;
   }
   if (opts.converged && rungLevel(opts.rungAchieved) < rungLevel(opts.rungTarget))

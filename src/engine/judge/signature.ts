@@ -1,13 +1,18 @@
 // Failure signatures (docs/glossary.md): a normalized fingerprint of a failing check — paths, line
-// numbers, timings and hex ids stripped — so "the same failure again" is detected even when the
+// numbers, timings, dates, pids and hex ids stripped — so "the same failure again" is detected even when the
 // incidental details change. Two in a row → a detour; still the same after it → STUCK.
 import { sha256 } from '../common/canonical.js';
+import { normalizeVolatile } from '../common/volatile.js';
 
 // eslint-disable-next-line no-control-regex -- an ANSI colour sequence starts with ESC
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
-const RULES: [RegExp, string][] = [
+/** Ids and paths first: a temporary path is a path like any other here, with its line numbers. */
+const IDS_AND_PATHS: [RegExp, string][] = [
   [/\b(?:0x)?[0-9a-f]{7,}\b/gi, '<hex>'],
   [/(?:[A-Za-z]:)?(?:[\w.@~+-]*[\\/])+[\w.@~+-]+/g, '<path>'],
+];
+/** After the volatile text (so a clock time is one <time>, not an hour and a line number). */
+const POSITIONS: [RegExp, string][] = [
   [/:\d+(?::\d+)?\b/g, ':<n>'],
   [/\b(line|ln|col|column)\s*\d+/gi, '$1 <n>'],
   [/\b\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds|µs|us|ns|m|min|minutes)\b/gi, '<time>'],
@@ -15,12 +20,19 @@ const RULES: [RegExp, string][] = [
   [/[ \t]+/g, ' '],
 ];
 
-/** The normalized failure text: the last lines of the failing run's output, incidental details removed. */
+const rewrite = (line: string, rules: [RegExp, string][]) => rules.reduce((s, [re, to]) => s.replace(re, to), line);
+
+/**
+ * The normalized failure text: the last lines of the failing run's output, incidental details
+ * removed — ids, paths, line numbers, and the volatile text (clock times, dates, durations, pids)
+ * of the same normaliser that agent-written learnings go through, so a timestamp in a check's
+ * output never makes the same failure look new.
+ */
 export function normalizeFailure(output: string, maxLines = 30): string {
   const lines = output
     .replace(ANSI, '')
     .split(/\r?\n/)
-    .map((l) => RULES.reduce((s, [re, to]) => s.replace(re, to), l).trim())
+    .map((l) => rewrite(normalizeVolatile(rewrite(l, IDS_AND_PATHS)), POSITIONS).trim())
     .filter((l) => l && !/^--- (stdout|stderr|exit .*|timed out|aborted|signal .*) ---$/.test(l) && !l.startsWith('$ '));
   return lines.slice(-maxLines).join('\n');
 }

@@ -177,6 +177,15 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
       o.log.info(nothing.why);
       return nothing.outcome;
     }
+  } else {
+    // The loop's inputs are the contract a certificate is re-checked against: outside the commit it
+    // names, `verify --rerun` cannot read them and the next run refuses them as uncommitted changes.
+    const inputs = new Set([configPath, got.config.northstar].map((p) => relative(cwd, resolve(cwd, p))));
+    const uncommitted = (await git.status()).map((c) => c.path).filter((p) => inputs.has(p));
+    if (uncommitted.length)
+      o.log.warn(
+        `${uncommitted.join(', ')} not committed: the certified commit will not hold ${uncommitted.length > 1 ? 'them' : 'it'}, so \`phuc-loop verify --rerun\` cannot re-check it and the next run refuses to resume; commit ${uncommitted.length > 1 ? 'them' : 'it'} first`,
+      );
   }
 
   let keyProxy: KeyProxy | null = null;

@@ -4,6 +4,7 @@
 // agent's edit inside it is simply overwritten, and Lane A lines are never rewritten: compaction
 // moves old iterations to witness lines that link the verbatim entry by sha256.
 import { encode, isWithinTokenLimit } from 'gpt-tokenizer/encoding/cl100k_base';
+import { normalizeVolatile } from '../common/volatile.js';
 
 export const BEGIN = '<!-- phuc-loop:begin — written by phuc-loop; edits inside this section are replaced every iteration -->';
 export const END = '<!-- phuc-loop:end -->';
@@ -49,27 +50,8 @@ export interface Metadata {
 
 const ABSOLUTE_HINTS = ['as we discussed', 'as discussed earlier', 'as mentioned before', 'like we said', 'as previously discussed'];
 
-const MONTH = '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)';
-const WEEKDAY = '(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]{0,6},?\\s+)?';
-const UNIT = '(?:ns|µs|us|ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?)';
 /** A temporary directory the loop's own hosts use (tmpdir() on Linux and macOS runners). */
 const TEMP_ROOT = /^(?:\/private)?\/(?:var\/)?tmp\/?$|^\/dev\/shm\/?$/;
-/**
- * Volatile text — clock times, dates, durations, pids, temporary paths — becomes a placeholder:
- * the same evidence must give the same AGENTS.md entry and capsule bytes, and a timestamp would
- * get the capsule refused (docs/glossary.md "CNF capsule", "AGENTS.md entry").
- */
-const VOLATILE: [RegExp, string][] = [
-  [/(?<![\w.~/-])(?:\/private)?\/(?:(?:var\/)?tmp|var\/folders|dev\/shm)(?:\/[^\s'"`()<>,;]*)?/g, '<tmp-path>'],
-  [/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?(?![\w:])/g, '<time>'],
-  [/(?<![\w:.])\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?:\s?[AaPp][Mm])?(?![\w:])/g, '<time>'],
-  [/\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{4}\b/g, '<date>'],
-  [new RegExp(`\\b${WEEKDAY}(?:${MONTH}\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?|\\d{1,2}\\s+${MONTH}\\.?),?\\s+\\d{4}\\b`, 'g'), '<date>'],
-  // Compound durations too (1m30s): each part is followed by a digit or a word boundary.
-  [new RegExp(`(?<![\\w.])(?:\\d+(?:\\.\\d+)?\\s?${UNIT}(?=\\d|(?![\\w])))+`, 'g'), '<duration>'],
-  [/\b(pid)\s*[:=#]?\s*\d+\b/gi, '$1 <pid>'],
-];
-
 /**
  * Agent-written text is data: one line, no markup that could open a heading or close the section,
  * no host paths, no volatile text, no references to a conversation the next agent never saw;
@@ -91,7 +73,8 @@ export function sanitizeAgentText(text: unknown, hostPaths: readonly string[], m
   // Longest first, so a path inside another host path keeps its own relative rest; a temporary
   // root is left to the <tmp-path> rule, which takes the whole (volatile) path.
   for (const p of [...hostPaths].sort((a, b) => b.length - a.length)) if (p.length > 1 && !TEMP_ROOT.test(p)) s = s.split(p).join('<host-path>');
-  for (const [re, to] of VOLATILE) s = s.replace(re, to);
+  // Volatile text (clock times, dates, durations, pids, temporary paths): the same normaliser as failure signatures.
+  s = normalizeVolatile(s);
   for (const h of ABSOLUTE_HINTS) s = s.replace(new RegExp(h, 'gi'), '[reference to an unseen conversation removed]');
   return s.length > max ? s.slice(0, max - 1) + '…' : s;
 }

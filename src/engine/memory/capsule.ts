@@ -2,75 +2,71 @@
 // from evidence every iteration. Prior agent prose reaches it only through AGENTS.md learnings.
 // The rendered prompt follows the DEGA prompt contract (docs/glossary.md): evidence snapshot, blocker
 // class, one bounded objective, non-goals, commands, done criteria, response contract.
+import { z } from 'zod';
 import { canonicalJson } from '../common/canonical.js';
+import { decimalString, issuesText } from '../common/document.js';
+import { CERTIFICATE_TYPES, RUNGS } from '../config/config.js';
+import { BLOCKER_CLASSES } from '../loop/dega.js';
 import { COMPACTION_LIMIT_TOKENS, overTokenLimit } from './agents-md.js';
 
-export interface ArtifactLink {
-  path: string;
-  sha256: string;
-  role: 'plan' | 'log' | 'test' | 'artifact' | 'proof' | 'snapshot';
-}
+const nonEmpty = z.string().refine((s) => s.trim() !== '', { error: 'must not be empty' });
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, { error: 'must be a sha256 (64 lowercase hex digits)' });
+const int = z.number().int();
+const glowScore = z.number().int().min(0).max(25);
 
-export interface Capsule {
-  version: '2.0';
-  goal_statement: string;
-  acceptance_criteria: string[];
-  halting_certificates_applicable: string[];
-  northstar_metrics: { id: string; metric: string; current: string; target: string }[];
-  current_state_summary: {
-    iteration_number: number;
-    residual_current: string | null;
-    glow_previous_iteration: { total: number | null; G: number; L: number; O: number; W: number | null } | null;
-    northstar_distance_current: string | null;
-    criteria_met_so_far: string[];
-    criteria_still_open: string[];
-    open_questions_from_last_iteration: string[];
-    blocker_class: string;
-    blocker_reason: string;
-    objective: string;
+export const artifactLinkSchema = z.strictObject({
+  path: z.string(),
+  sha256: sha256Hex,
+  role: z.enum(['plan', 'log', 'test', 'artifact', 'proof', 'snapshot']),
+});
+
+/**
+ * cnf_capsule.json, every field of the v2 schema and nothing else (an unknown field is refused, not
+ * dropped: whatever a capsule carries is sent to the agent). What the capsule may not *say* (host
+ * paths, timestamps, references to an unseen conversation, learnings over the token limit) is
+ * capsuleProblems' to judge.
+ */
+export const capsuleSchema = z.strictObject({
+  version: z.literal('2.0'),
+  goal_statement: nonEmpty,
+  acceptance_criteria: z.array(z.string()).min(1, { error: 'must list at least one criterion' }),
+  halting_certificates_applicable: z.array(z.enum(CERTIFICATE_TYPES)),
+  northstar_metrics: z.array(z.strictObject({ id: z.string(), metric: z.string(), current: decimalString, target: decimalString })),
+  current_state_summary: z.strictObject({
+    iteration_number: int.min(0),
+    residual_current: decimalString.nullable(),
+    glow_previous_iteration: z
+      .strictObject({ total: int.min(0).max(100).nullable(), G: glowScore, L: glowScore, O: glowScore, W: glowScore.nullable() })
+      .nullable(),
+    northstar_distance_current: decimalString.nullable(),
+    criteria_met_so_far: z.array(z.string()),
+    criteria_still_open: z.array(z.string()),
+    open_questions_from_last_iteration: z.array(z.string()),
+    blocker_class: z.enum(BLOCKER_CLASSES),
+    blocker_reason: z.string(),
+    objective: z.string(),
     /** Failures seen twice in a row (microloop detour), with the configured known fix if any. */
-    detour: { criterion: string; signature: string; failure: string; known_fix: string | null }[];
+    detour: z.array(z.strictObject({ criterion: z.string(), signature: z.string(), failure: z.string(), known_fix: z.string().nullable() })),
     /** Passes kept (not re-run) while their inputs are unchanged. */
-    reusable_passes: { criterion: string; from: string; evidence: string }[];
-    agent: string;
-    escalated: boolean;
-  };
-  accumulated_learnings: string;
-  remaining_budget: {
-    iterations_remaining: number;
-    tool_calls_remaining: number;
-    seconds_remaining: number;
-    cost_remaining_usd: string | null;
-  };
-  artifact_links: ArtifactLink[];
-  skill_pack: string[];
-  subagent_role: string;
-  rung_target: number;
-}
+    reusable_passes: z.array(z.strictObject({ criterion: z.string(), from: z.string(), evidence: z.string() })),
+    agent: z.string(),
+    escalated: z.boolean(),
+  }),
+  accumulated_learnings: z.string(),
+  remaining_budget: z.strictObject({
+    iterations_remaining: int,
+    tool_calls_remaining: int.min(0),
+    seconds_remaining: int.min(0),
+    cost_remaining_usd: decimalString.nullable(),
+  }),
+  artifact_links: z.array(artifactLinkSchema),
+  skill_pack: z.array(z.string()),
+  subagent_role: z.string(),
+  rung_target: int.refine((r) => (RUNGS as readonly number[]).includes(r), { error: `must be one of ${RUNGS.join(' | ')}` }),
+});
 
-export const REQUIRED_FIELDS: (keyof Capsule)[] = [
-  'goal_statement',
-  'acceptance_criteria',
-  'halting_certificates_applicable',
-  'northstar_metrics',
-  'current_state_summary',
-  'accumulated_learnings',
-  'remaining_budget',
-  'artifact_links',
-  'skill_pack',
-  'subagent_role',
-  'rung_target',
-];
-
-const SUMMARY_FIELDS = [
-  'iteration_number',
-  'residual_current',
-  'glow_previous_iteration',
-  'northstar_distance_current',
-  'criteria_met_so_far',
-  'criteria_still_open',
-  'open_questions_from_last_iteration',
-];
+export type ArtifactLink = z.infer<typeof artifactLinkSchema>;
+export type Capsule = z.infer<typeof capsuleSchema>;
 
 export const SKILL_PACK = ['prime-safety', 'prime-coder'];
 export const SUBAGENT_ROLE =
@@ -80,19 +76,15 @@ const CONVERSATION_REFERENCE = /\b(as we discussed|as discussed earlier|as menti
 const TIMESTAMP = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?/;
 
 /**
- * Problems that make a capsule unfit to send (CONTEXT_BLEED_BETWEEN_ITERATIONS): a missing field,
- * a host path, a timestamp, a reference to a conversation the agent never saw, learnings over the
- * token limit.
+ * Problems that make a capsule unfit to send (CONTEXT_BLEED_BETWEEN_ITERATIONS): a field missing or
+ * of the wrong shape (by capsuleSchema, each as "field: problem"), a host path, a timestamp, a
+ * reference to a conversation the agent never saw, learnings over the token limit.
  */
 export function capsuleProblems(capsule: unknown, hostPaths: readonly string[], configText = ''): string[] {
-  const problems: string[] = [];
-  const c = capsule as Partial<Capsule> | null;
-  if (!c || typeof c !== 'object') return ['capsule is not an object'];
-  for (const f of REQUIRED_FIELDS) if (c[f] === undefined || c[f] === null) problems.push(`missing field ${f}`);
-  const summary = (c.current_state_summary ?? {}) as Record<string, unknown>;
-  for (const f of SUMMARY_FIELDS) if (!(f in summary)) problems.push(`missing field current_state_summary.${f}`);
-  if (typeof c.goal_statement === 'string' && !c.goal_statement.trim()) problems.push('empty goal_statement');
-  if (Array.isArray(c.acceptance_criteria) && c.acceptance_criteria.length === 0) problems.push('empty acceptance_criteria');
+  if (!capsule || typeof capsule !== 'object' || Array.isArray(capsule)) return ['capsule is not an object'];
+  const parsed = capsuleSchema.safeParse(capsule);
+  const problems = parsed.success ? [] : issuesText(parsed.error).split('; ');
+  // The content checks read the capsule as it is (an unknown field's text included), in the bytes it is written as.
   let text: string;
   try {
     text = canonicalJson(capsule);
@@ -107,8 +99,8 @@ export function capsuleProblems(capsule: unknown, hostPaths: readonly string[], 
     problems.push(`reference to an earlier conversation without an artifact link: ${JSON.stringify(CONVERSATION_REFERENCE.exec(text)![0])}`);
   // Counted in tokens, not characters (a hex digest is about two characters a token), and bounded
   // with or without a [COMPACTION] line: compaction exists to stay within it (docs/glossary.md "Compaction").
-  if (typeof c.accumulated_learnings === 'string' && overTokenLimit(c.accumulated_learnings))
-    problems.push(`accumulated_learnings has more than ${COMPACTION_LIMIT_TOKENS} tokens`);
+  const learnings = (capsule as { accumulated_learnings?: unknown }).accumulated_learnings;
+  if (typeof learnings === 'string' && overTokenLimit(learnings)) problems.push(`accumulated_learnings has more than ${COMPACTION_LIMIT_TOKENS} tokens`);
   return problems;
 }
 
