@@ -231,6 +231,8 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
         maxOutputBytes: 4 * 1024 * 1024,
       },
       'agent',
+      // The key proxy's settings (Gemini CLI's auth type): in the agent's own HOME, never the user's.
+      { homeFiles: proxy?.homeFiles(preset) },
     );
     result = await o.runner.run(spec);
   } finally {
