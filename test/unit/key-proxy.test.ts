@@ -443,7 +443,7 @@ echo "--- api"
 node -e 'fetch(process.env.GOOGLE_GEMINI_BASE_URL + "/v1beta/models/m:generateContent", { method: "POST", headers: { "x-goog-api-key": process.env.GEMINI_API_KEY }, body: "{}" }).then((r) => console.log("status=" + r.status))'
 `;
 
-describe.each(LEVELS)('key proxy wiring for the gemini preset at isolation %s', (level: IsolationLevel) => {
+describe.each(LEVELS)('key proxy wiring into the agent at isolation %s', (level: IsolationLevel) => {
   let root: string;
   let loopHome: string;
   let repo: string;
@@ -455,6 +455,7 @@ describe.each(LEVELS)('key proxy wiring for the gemini preset at isolation %s', 
     root = await mkdtemp(join(tmpdir(), 'phuc-keyproxy-'));
     await chmod(root, 0o755);
     await writeFile(join(root, 'probe.sh'), PROBE, { mode: 0o755 });
+    await writeFile(join(root, 'argv.sh'), `for a in "$@"; do printf '%s\\n' "$a"; done\n`, { mode: 0o755 });
     loopHome = join(root, 'loop-home');
     await mkdir(loopHome, { mode: 0o700 });
     repo = await makeRepo({ 'README.md': 'hello\n' });
@@ -468,11 +469,11 @@ describe.each(LEVELS)('key proxy wiring for the gemini preset at isolation %s', 
     await rm(join(repo, '..'), { recursive: true, force: true });
   });
 
-  const spawn = (keyProxy: KeyProxy | null, baseEnv: Record<string, string>) =>
+  const spawn = (keyProxy: KeyProxy | null, baseEnv: Record<string, string>, spec?: Parameters<typeof spawnAgent>[0]['spec']) =>
     spawnAgent({
       runner: new NodeProcessRunner(),
       cwd: repo,
-      spec: { preset: 'gemini', run: `/bin/sh ${join(root, 'probe.sh')}`, args: [], maxTurns: 5 },
+      spec: spec ?? { preset: 'gemini', run: `/bin/sh ${join(root, 'probe.sh')}`, args: [], maxTurns: 5 },
       prompt: 'probe',
       capsule: '{}',
       iteration: 0,
@@ -526,5 +527,19 @@ describe.each(LEVELS)('key proxy wiring for the gemini preset at isolation %s', 
     else expect(home.startsWith(`${sb.base}/`)).toBe(true);
     expect(run.result.stdout).not.toContain('entry=');
     expect(await readdir(loopHome)).toEqual([]);
+  });
+
+  test("Codex: the proxy's provider comes before the stdin marker `-- -`, after the user's arguments, also with agent.run", async () => {
+    const p = await startKeyProxy({ provider: 'openai', upstream: new URL('http://127.0.0.1:9/v1'), realKey: REAL });
+    try {
+      const user = ['-c', 'model_provider=mine'];
+      const run = await spawn(p, { OPENAI_API_KEY: REAL }, { preset: 'codex', run: `/bin/sh ${join(root, 'argv.sh')}`, args: user, maxTurns: 5 });
+      const argv = run.result.stdout.split('\n').slice(0, -1);
+      expect(argv.slice(-2)).toEqual(['--', '-']);
+      expect(argv.slice(-2 - user.length - p.args('codex').length, -2)).toEqual([...user, ...p.args('codex')]);
+      expect(run.invocation.argv).toBeNull(); // through the shell: agent.run
+    } finally {
+      await p.close();
+    }
   });
 });

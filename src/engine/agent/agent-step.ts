@@ -171,16 +171,18 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
   const capsuleFile = join(o.exchangeDir, 'cnf_capsule.json');
   await Promise.all([writeFresh(promptFile, o.prompt), writeFresh(capsuleFile, o.capsule)]);
   const preset = o.spec.preset;
+  const proxy = o.keyProxy;
   const inv = agentInvocation({
     preset,
     run: o.spec.run,
     model: o.spec.model,
-    extraArgs: o.spec.args,
+    // The key proxy's arguments (Codex's provider) are the preset's to place (before Codex's `-- -`,
+    // also after agent.run), last so that they win over the user's.
+    extraArgs: [...o.spec.args, ...(proxy?.args(preset) ?? [])],
     maxTurns: o.spec.maxTurns,
     promptFile,
     reportFile: REPORT_PATH,
   });
-  const proxy = o.keyProxy;
   const given = agentEnvironment(
     o.baseEnv,
     {
@@ -195,7 +197,6 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
     { keepAgentKeys: !proxy },
   );
   const env = Object.fromEntries(Object.entries(given).filter(([k]) => !ROLE_OWNED.includes(k)));
-  const args = inv.args && proxy ? [...inv.args, ...proxy.args(preset)] : inv.args;
   const stop = new AbortController();
   let backpressure: string | null = null;
   const onSignal = () => {
@@ -221,7 +222,7 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
     const spec = await o.sandbox.wrap(
       {
         command: inv.command,
-        args,
+        args: inv.args,
         cwd: o.cwd,
         env,
         stdin: inv.promptOnStdin ? o.prompt : undefined,
@@ -244,7 +245,7 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
   }
   const outcome = parseAgentOutcome(preset, result);
   if (outcome.rateLimited && !result.aborted) backpressure ??= `the agent hit a rate limit${outcome.errorText ? `: ${outcome.errorText}` : ''}`;
-  const invocation = describeInvocation({ ...inv, args }, { env, mask: o.mask, root: o.cwd, cliVersion: o.cliVersion });
+  const invocation = describeInvocation(inv, { env, mask: o.mask, root: o.cwd, cliVersion: o.cliVersion });
   return { result, backpressure, outcome, invocation };
 }
 
