@@ -234,7 +234,8 @@ describe.each(NPM_PRESETS)('%s preset with the real CLI', (preset) => {
   }, 300_000);
 
   test('a hang ends at the idle limit, long before the time limit', async () => {
-    const run = await runLoop(preset, cliInstall, { kind: 'hang' }, { config: { agentExtra: '  idle_seconds: 3', secondsPerIteration: 45 } });
+    // The idle limit must outlast the CLI's start before its first request (Gemini CLI: ~5 s on a busy 2-core machine).
+    const run = await runLoop(preset, cliInstall, { kind: 'hang' }, { config: { agentExtra: '  idle_seconds: 10', secondsPerIteration: 45 } });
     expect(run.standIn.mainRequests.length).toBeGreaterThan(0);
     expect(run.result.stdout).toMatch(/iter 0: agent \d+\.\d s.*idle/);
     const seconds = Number(/iter 0: agent (\d+\.\d) s/.exec(run.result.stdout)?.[1]);
