@@ -129,18 +129,21 @@ export async function standInEnvironment(
 /**
  * A folder with one executable named like the CLI that records the argv it was given and its
  * environment (NUL-separated records), then runs the real CLI: what the CLI received, asserted as is.
+ * With `homeFile`, also every file of its HOME as it starts (`== <path>` and the content, each).
  */
-export async function argvShim(dir: string, name: string, target: string, argvFile: string, envFile: string): Promise<string> {
+export async function argvShim(dir: string, name: string, target: string, argvFile: string, envFile: string, homeFile?: string): Promise<string> {
   await mkdir(dir, { recursive: true, mode: 0o755 });
+  const records = homeFile ? [argvFile, envFile, homeFile] : [argvFile, envFile];
   // Writable by the unprivileged user the sandbox runs agents as.
-  for (const record of [argvFile, envFile]) {
+  for (const record of records) {
     await writeFile(record, '');
     await chmod(record, 0o666);
   }
+  const home = homeFile ? `find "$HOME" -type f -exec sh -c 'for f; do printf "== %s\\n" "$f"; cat "$f"; done' sh {} + > ${shq(homeFile)}\n` : '';
   const file = join(dir, name);
   await writeFile(
     file,
-    `#!/bin/sh\n: > ${shq(argvFile)}\nfor a in "$@"; do printf '%s\\0' "$a" >> ${shq(argvFile)}; done\nenv -0 > ${shq(envFile)}\nexec ${shq(target)} "$@"\n`,
+    `#!/bin/sh\n: > ${shq(argvFile)}\nfor a in "$@"; do printf '%s\\0' "$a" >> ${shq(argvFile)}; done\nenv -0 > ${shq(envFile)}\n${home}exec ${shq(target)} "$@"\n`,
   );
   await chmod(file, 0o755);
   return dir;

@@ -6,11 +6,12 @@
 // received, the usage it reports, no double memory, nothing of its own left in the repository), and
 // what the loop makes of it (budget_log.json, the CLI's own error on the console, 429 → pause, a
 // hang → the idle limit, the recorded invocation).
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Decimal } from '../../src/engine/common/decimal.js';
 import { agentInvocation, cliVersion, parseAgentOutcome, type AgentOutcome } from '../../src/engine/agent/agents.js';
 import { NodeProcessRunner } from '../../src/engine/os/process.js';
+import { probeIsolation, type IsolationLevel } from '../../src/engine/os/sandbox.js';
 import { cli, git, makeRepo, NORTHSTAR, readJson, type CliResult } from '../helpers/repo.js';
 import {
   argvShim,
@@ -30,6 +31,12 @@ import { type Behaviour, StandIn } from './standin.js';
 
 const MAX_TOOL_CALLS = 25;
 const EV = 'evidence/loop';
+/** The levels the key proxy runs are checked at: `none` (the suite's level), and user+pidns where this machine has it. */
+const KEY_PROXY_LEVELS: IsolationLevel[] = (await probeIsolation()).userPidns === null ? ['none', 'user+pidns'] : ['none'];
+/** Where standInEnvironment puts each CLI's key: the real key the key proxy holds. */
+const KEY_VAR: Record<NpmPreset, string> = { claude: 'ANTHROPIC_API_KEY', codex: 'OPENAI_API_KEY', gemini: 'GEMINI_API_KEY' };
+/** Where the proxy puts its placeholder for the CLI (KeyProxy.env). */
+const PLACEHOLDER_VAR: Record<NpmPreset, string> = { claude: 'ANTHROPIC_API_KEY', codex: 'CODEX_API_KEY', gemini: 'GEMINI_API_KEY' };
 
 function loopConfig(preset: NpmPreset, o: { agentExtra?: string; secondsPerIteration?: number } = {}): string {
   return [
@@ -61,6 +68,10 @@ interface LoopRun {
   argv: string[];
   /** The environment the CLI process saw (NAME=value lines). */
   cliEnv: Map<string, string>;
+  /** Every file of the CLI's HOME as it started (`== <path>` and the content). */
+  homeFiles: string;
+  /** The environment the loop was started with. */
+  loopEnv: Record<string, string>;
   outcome: AgentOutcome;
 }
 
@@ -69,23 +80,28 @@ async function runLoop(
   preset: NpmPreset,
   cliInstall: InstalledCli,
   behaviour: Behaviour,
-  o: { config?: Parameters<typeof loopConfig>[1]; env?: Record<string, string>; geminiAuth?: boolean } = {},
+  o: { config?: Parameters<typeof loopConfig>[1]; env?: Record<string, string>; geminiAuth?: boolean; isolation?: IsolationLevel; keyProxy?: boolean } = {},
 ): Promise<LoopRun> {
-  const repo = await makeRepo({ ...PLANTED_BUG, 'phuc-loop.yml': loopConfig(preset, o.config), 'NORTHSTAR.md': NORTHSTAR });
+  const config = o.keyProxy ? { ...o.config, agentExtra: [o.config?.agentExtra, '  key_proxy: true'].filter(Boolean).join('\n') } : o.config;
+  const repo = await makeRepo({ ...PLANTED_BUG, 'phuc-loop.yml': loopConfig(preset, config), 'NORTHSTAR.md': NORTHSTAR });
   const work = await openTempDir(`phuc-preset-${preset}-`);
   const standIn = await StandIn.start({ provider: PROVIDER[preset], behaviour, cwd: repo });
   try {
     const argvFile = join(work, 'argv');
     const envFile = join(work, 'env');
-    // The shim records the argv and the environment, then runs the real CLI.
-    const shims = await argvShim(join(work, 'bin'), preset, cliInstall.bin, argvFile, envFile);
+    const homeFile = join(work, 'home-files');
+    // The shim records the argv, the environment and the HOME, then runs the real CLI.
+    const shims = await argvShim(join(work, 'bin'), preset, cliInstall.bin, argvFile, envFile, homeFile);
     const env = {
       ...(await standInEnvironment(preset, standIn, join(work, 'home'), { geminiAuth: o.geminiAuth })),
+      // Codex reaches the stand-in through a provider of its config; the key proxy's upstream is this variable.
+      ...(o.keyProxy && preset === 'codex' ? { OPENAI_BASE_URL: `${standIn.url}/v1` } : {}),
       PATH: `${shims}:${process.env.PATH}`,
       ...o.env,
     };
-    // The suite checks each preset's flags, parsing and failure handling; the sandbox (which gives the agent a fresh HOME, not the CLI home made here) has its own hostile suite.
-    const result = await cli(repo, ['run', '--isolation', 'none'], env);
+    // The suite checks each preset's flags, parsing and failure handling at `none`; the sandbox
+    // (which gives the agent a fresh HOME, not the CLI home made here) has its own hostile suite.
+    const result = await cli(repo, ['run', '--isolation', o.isolation ?? 'none'], env);
     const log = await readFile(join(repo, EV, 'iter_0', 'agent.log'), 'utf8').catch(() => '');
     const argv = await readArgv(argvFile).catch(() => []);
     const cliEnv = new Map(
@@ -94,7 +110,8 @@ async function runLoop(
         .filter(Boolean)
         .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)] as [string, string]),
     );
-    return { repo, result, standIn, argv, cliEnv, outcome: parseAgentOutcome(preset, agentLog(log)) };
+    const homeFiles = await readFile(homeFile, 'utf8').catch(() => '');
+    return { repo, result, standIn, argv, cliEnv, homeFiles, loopEnv: env, outcome: parseAgentOutcome(preset, agentLog(log)) };
   } finally {
     await standIn.close();
   }
@@ -217,12 +234,73 @@ describe.each(NPM_PRESETS)('%s preset with the real CLI', (preset) => {
   }, 300_000);
 
   test('a hang ends at the idle limit, long before the time limit', async () => {
-    const run = await runLoop(preset, cliInstall, { kind: 'hang' }, { config: { agentExtra: '  idle_seconds: 3', secondsPerIteration: 45 } });
+    // The idle limit must outlast the CLI's start before its first request (Gemini CLI: ~5 s on a busy 2-core machine).
+    const run = await runLoop(preset, cliInstall, { kind: 'hang' }, { config: { agentExtra: '  idle_seconds: 10', secondsPerIteration: 45 } });
     expect(run.standIn.mainRequests.length).toBeGreaterThan(0);
     expect(run.result.stdout).toMatch(/iter 0: agent \d+\.\d s.*idle/);
     const seconds = Number(/iter 0: agent (\d+\.\d) s/.exec(run.result.stdout)?.[1]);
     expect(seconds).toBeLessThan(30);
   }, 300_000);
+
+  describe.each(KEY_PROXY_LEVELS)('with agent.key_proxy: true at isolation %s', (level) => {
+    let run: LoopRun;
+    let realKey: string;
+    beforeAll(async () => {
+      // One more tool call before the last answer: the CLI's shell prints its environment to the model.
+      const steps = [...FIX_STEPS.slice(0, -1), { shell: 'env | sort' }, ...FIX_STEPS.slice(-1)];
+      run = await runLoop(preset, cliInstall, { kind: 'script', steps }, { keyProxy: true, isolation: level });
+      realKey = run.loopEnv[KEY_VAR[preset]];
+    }, 300_000);
+
+    test('the loop converges through the proxy', async () => {
+      expect(run.result.stdout).toMatch(/EXIT_CONVERGED\(EXACT\)/);
+      expect(await readFile(join(run.repo, 'src/sum.mjs'), 'utf8')).toBe('export const sum = (a, b) => a + b;\n');
+      expect(run.standIn.mainRequests.length).toBe(FIX_STEPS.length + 1);
+    });
+
+    test('the stand-in got the real key in every request, from the proxy', () => {
+      const carried = run.standIn.requests.map((r) =>
+        preset === 'claude'
+          ? r.headers['x-api-key']
+          : preset === 'codex'
+            ? r.headers.authorization?.replace(/^Bearer /, '')
+            : (r.headers['x-goog-api-key'] ?? new URL(r.path, 'http://x').searchParams.get('key')),
+      );
+      expect(carried.length).toBeGreaterThan(0);
+      expect(new Set(carried)).toEqual(new Set([realKey]));
+      // The CLI talked to the proxy, not to the stand-in the loop was pointed at: the proxy forwarded every request.
+      if (preset === 'codex') expect(run.argv.join(' ')).toMatch(/model_providers\.phuc_key_proxy=.*base_url = "http:\/\/127\.0\.0\.1:\d+\/v1"/);
+      else {
+        const name = preset === 'claude' ? 'ANTHROPIC_BASE_URL' : 'GOOGLE_GEMINI_BASE_URL';
+        expect(run.cliEnv.get(name)).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+        expect(run.cliEnv.get(name)).not.toBe(run.loopEnv[name]);
+      }
+    });
+
+    test("the CLI's environment, HOME and shell held only the placeholder; no log or evidence holds the key", async () => {
+      expect(run.cliEnv.get(PLACEHOLDER_VAR[preset])).toMatch(/^phuc-proxy-[0-9a-f]{48}$/);
+      for (const [name, value] of run.cliEnv) expect({ name, holdsKey: value.includes(realKey) }).toEqual({ name, holdsKey: false });
+      expect(run.homeFiles).not.toContain(realKey);
+      // What the CLI's shell showed the model: the loop's iteration, no key.
+      const bodies = run.standIn.requests.map((r) => r.body).join('\n');
+      expect(bodies).toContain('PHUC_ITERATION=0');
+      expect(bodies).not.toContain(realKey);
+      expect(run.result.stdout + run.result.stderr).not.toContain(realKey);
+      const evidence = join(run.repo, EV);
+      for (const f of await readdir(evidence, { recursive: true, withFileTypes: true }))
+        if (f.isFile())
+          expect({ f: f.name, holdsKey: (await readFile(join(f.parentPath, f.name), 'utf8')).includes(realKey) }).toMatchObject({ holdsKey: false });
+    });
+
+    test('the agent ran in a HOME of its own, never the one the user gave the loop', () => {
+      const home = run.cliEnv.get('HOME')!;
+      // At `none` the agent shares the user's HOME, except when the proxy has files for it (Gemini's auth type).
+      if (level === 'none' && preset !== 'gemini') expect(home).toBe(run.loopEnv.HOME);
+      else expect(home).toMatch(/\/phuc-sandbox-[^/]+\/agent-\d+\/home$/);
+      if (preset === 'gemini')
+        expect(run.homeFiles).toBe(`== ${home}/.gemini/settings.json\n${JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } })}\n`);
+    });
+  });
 
   if (preset === 'gemini')
     test('exit 41 (an auth method the CLI refuses): its message is on the console', async () => {

@@ -1,6 +1,13 @@
+import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnAgent } from '../../src/engine/agent/agent-step.js';
 import { keyProxyTarget, startKeyProxy, upstreamUrl, type KeyProxy } from '../../src/engine/agent/key-proxy.js';
+import { NodeProcessRunner } from '../../src/engine/os/process.js';
+import { ISOLATION_LEVELS, probeIsolation, resolveIsolation, Sandbox, type IsolationLevel } from '../../src/engine/os/sandbox.js';
+import { makeRepo } from '../helpers/repo.js';
 
 const REAL = 'sk-real-key-0123456789abcdef';
 
@@ -413,5 +420,126 @@ describe('key proxy per provider', () => {
     expect(keyProxyTarget('claude', { OPENAI_API_KEY: 'o' })).toBeNull();
     expect(keyProxyTarget('aider', { OPENAI_API_KEY: 'o' })).toBeNull();
     expect(keyProxyTarget('command', { ANTHROPIC_API_KEY: 'a' })).toBeNull();
+  });
+});
+
+const facts = await probeIsolation();
+const LEVELS = ISOLATION_LEVELS.filter((l) => l === 'none' || (l === 'user+pidns' ? facts.userPidns : facts.pidns) === null);
+
+/**
+ * What an agent started by spawnAgent finds: who it is, its HOME, every file there (with owner and
+ * mode), its environment, and the answer of a call to the model API with the key it was given.
+ */
+const PROBE = `set -e
+echo "uid=$(id -u)"
+echo "home=$HOME"
+cd "$HOME"
+find . -mindepth 1 -printf 'entry=%P %U %m\\n' | sort
+for f in $(find . -type f | sort); do echo "file=$f"; cat "$f"; echo; done
+touch .gemini/written-by-the-agent && echo "home-writable=yes"
+echo "--- env"
+env
+echo "--- api"
+node -e 'fetch(process.env.GOOGLE_GEMINI_BASE_URL + "/v1beta/models/m:generateContent", { method: "POST", headers: { "x-goog-api-key": process.env.GEMINI_API_KEY }, body: "{}" }).then((r) => console.log("status=" + r.status))'
+`;
+
+describe.each(LEVELS)('key proxy wiring into the agent at isolation %s', (level: IsolationLevel) => {
+  let root: string;
+  let loopHome: string;
+  let repo: string;
+  let sb: Sandbox;
+  let exchangeDir: string;
+
+  beforeAll(async () => {
+    // The probe and the loop's HOME under a 0755 folder (the agent user must reach the probe).
+    root = await mkdtemp(join(tmpdir(), 'phuc-keyproxy-'));
+    await chmod(root, 0o755);
+    await writeFile(join(root, 'probe.sh'), PROBE, { mode: 0o755 });
+    await writeFile(join(root, 'argv.sh'), `for a in "$@"; do printf '%s\\n' "$a"; done\n`, { mode: 0o755 });
+    loopHome = join(root, 'loop-home');
+    await mkdir(loopHome, { mode: 0o700 });
+    repo = await makeRepo({ 'README.md': 'hello\n' });
+    sb = await Sandbox.create(await resolveIsolation(level, facts), { env: { ...process.env, HOME: loopHome } });
+    exchangeDir = await sb.exchangeDir('agent');
+  });
+
+  afterAll(async () => {
+    await sb.dispose();
+    await rm(root, { recursive: true, force: true });
+    await rm(join(repo, '..'), { recursive: true, force: true });
+  });
+
+  const spawn = (keyProxy: KeyProxy | null, baseEnv: Record<string, string>, spec?: Parameters<typeof spawnAgent>[0]['spec']) =>
+    spawnAgent({
+      runner: new NodeProcessRunner(),
+      cwd: repo,
+      spec: spec ?? { preset: 'gemini', run: `/bin/sh ${join(root, 'probe.sh')}`, args: [], maxTurns: 5 },
+      prompt: 'probe',
+      capsule: '{}',
+      iteration: 0,
+      baseEnv: { PATH: process.env.PATH, HOME: loopHome, ...baseEnv },
+      timeoutMs: 60_000,
+      stopSources: [],
+      pollMs: 60_000,
+      sandbox: sb,
+      exchangeDir,
+      keyProxy,
+      mask: (t) => t,
+      cliVersion: null,
+    });
+
+  test("the agent's own HOME holds the auth-type setting before it starts; the key stays with the proxy", async () => {
+    const up = await standIn({});
+    const p = await startKeyProxy({ provider: 'gemini', upstream: new URL(up.url), realKey: REAL, keyName: 'GEMINI_API_KEY' });
+    try {
+      const run = await spawn(p, { GEMINI_API_KEY: REAL, GOOGLE_GEMINI_BASE_URL: up.url });
+      const out = run.result.stdout;
+      expect(run.result).toMatchObject({ exitCode: 0, stderr: '' });
+      const [files, rest] = out.split('--- env\n');
+      const [env, api] = rest.split('--- api\n');
+      const agentUid = sb.user('agent')?.uid ?? process.getuid!();
+      expect(files).toContain(`uid=${agentUid}\n`);
+      // A HOME of the run's own under the sandbox's folder, at every level: never the loop's HOME.
+      const home = /^home=(.*)$/m.exec(files)![1];
+      expect(home.startsWith(`${sb.base}/`)).toBe(true);
+      expect(await readdir(loopHome)).toEqual([]);
+      // Owned by the agent user, readable by it alone, and its own to write.
+      expect(files).toContain(`entry=.gemini ${agentUid} 700\nentry=.gemini/settings.json ${agentUid} 600\n`);
+      expect(files).toContain(`file=./.gemini/settings.json\n${p.homeFiles('gemini')['.gemini/settings.json']}`);
+      expect(files).toContain('home-writable=yes');
+      // The agent holds the placeholder and the proxy's URL; the upstream got the real key.
+      expect(env).toContain(`GEMINI_API_KEY=${p.placeholderKey}\n`);
+      expect(env).toContain(`GOOGLE_GEMINI_BASE_URL=${p.baseUrl}\n`);
+      expect(out).not.toContain(REAL);
+      expect(api).toBe('status=200\n');
+      expect(up.seen.map((s) => s.headers['x-goog-api-key'])).toEqual([REAL]);
+    } finally {
+      await p.close();
+      await up.close();
+    }
+  });
+
+  test('without the key proxy nothing is written into any HOME', async () => {
+    const run = await spawn(null, { GEMINI_API_KEY: 'not-a-real-key-1234567890', GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:9' });
+    const home = /^home=(.*)$/m.exec(run.result.stdout)![1];
+    // At `none` the agent shares the loop's HOME, written by nobody; above it gets an empty one.
+    if (level === 'none') expect(home).toBe(loopHome);
+    else expect(home.startsWith(`${sb.base}/`)).toBe(true);
+    expect(run.result.stdout).not.toContain('entry=');
+    expect(await readdir(loopHome)).toEqual([]);
+  });
+
+  test("Codex: the proxy's provider comes before the stdin marker `-- -`, after the user's arguments, also with agent.run", async () => {
+    const p = await startKeyProxy({ provider: 'openai', upstream: new URL('http://127.0.0.1:9/v1'), realKey: REAL });
+    try {
+      const user = ['-c', 'model_provider=mine'];
+      const run = await spawn(p, { OPENAI_API_KEY: REAL }, { preset: 'codex', run: `/bin/sh ${join(root, 'argv.sh')}`, args: user, maxTurns: 5 });
+      const argv = run.result.stdout.split('\n').slice(0, -1);
+      expect(argv.slice(-2)).toEqual(['--', '-']);
+      expect(argv.slice(-2 - user.length - p.args('codex').length, -2)).toEqual([...user, ...p.args('codex')]);
+      expect(run.invocation.argv).toBeNull(); // through the shell: agent.run
+    } finally {
+      await p.close();
+    }
   });
 });

@@ -173,16 +173,18 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
   const capsuleFile = join(o.exchangeDir, 'cnf_capsule.json');
   await Promise.all([writeFresh(promptFile, o.prompt), writeFresh(capsuleFile, o.capsule)]);
   const preset = o.spec.preset;
+  const proxy = o.keyProxy;
   const inv = agentInvocation({
     preset,
     run: o.spec.run,
     model: o.spec.model,
-    extraArgs: o.spec.args,
+    // The key proxy's arguments (Codex's provider) are the preset's to place (before Codex's `-- -`,
+    // also after agent.run), last so that they win over the user's.
+    extraArgs: [...o.spec.args, ...(proxy?.args(preset) ?? [])],
     maxTurns: o.spec.maxTurns,
     promptFile,
     reportFile: REPORT_PATH,
   });
-  const proxy = o.keyProxy;
   const given = agentEnvironment(
     o.baseEnv,
     {
@@ -197,7 +199,6 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
     { keepAgentKeys: !proxy, pass: o.passEnv },
   );
   const env = Object.fromEntries(Object.entries(given).filter(([k]) => !ROLE_OWNED.includes(k)));
-  const args = inv.args && proxy ? [...inv.args, ...proxy.args(preset)] : inv.args;
   const stop = new AbortController();
   let backpressure: string | null = null;
   const onSignal = () => {
@@ -223,7 +224,7 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
     const spec = await o.sandbox.wrap(
       {
         command: inv.command,
-        args,
+        args: inv.args,
         cwd: o.cwd,
         env,
         stdin: inv.promptOnStdin ? o.prompt : undefined,
@@ -233,6 +234,8 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
         maxOutputBytes: 4 * 1024 * 1024,
       },
       'agent',
+      // The key proxy's settings (Gemini CLI's auth type): in the agent's own HOME, never the user's.
+      { homeFiles: proxy?.homeFiles(preset) },
     );
     result = await o.runner.run(spec);
   } finally {
@@ -244,7 +247,7 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
   }
   const outcome = parseAgentOutcome(preset, result);
   if (outcome.rateLimited && !result.aborted) backpressure ??= `the agent hit a rate limit${outcome.errorText ? `: ${outcome.errorText}` : ''}`;
-  const invocation = describeInvocation({ ...inv, args }, { env, mask: o.mask, root: o.cwd, cliVersion: o.cliVersion });
+  const invocation = describeInvocation(inv, { env, mask: o.mask, root: o.cwd, cliVersion: o.cliVersion });
   return { result, backpressure, outcome, invocation };
 }
 

@@ -11,8 +11,9 @@
 // - gemini (Gemini CLI 0.61): GOOGLE_GEMINI_BASE_URL; the key as GEMINI_API_KEY, sent as x-goog-api-key.
 //   That variable alone selects its "gateway" auth type, which headless runs refuse ("Invalid auth
 //   method selected"), so the agent's HOME gets ~/.gemini/settings.json selecting the API-key auth
-//   type (the base URL still applies to it). A system settings file would not do: the CLI ignores
-//   one that is not root-owned up to /.
+//   type (the base URL still applies to it): homeFiles(), written by Sandbox.wrap (at `none` into a
+//   HOME of the loop's, never the user's). A system settings file would not do: the CLI ignores one
+//   that is not root-owned up to /.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';

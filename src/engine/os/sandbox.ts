@@ -268,9 +268,10 @@ const SHARED_SCRATCH = ['/tmp', '/var/tmp', '/dev/shm'];
  * first, so nothing of sudo's own variables (SUDO_COMMAND, MAIL...) reaches the command. Then: $2
  * uid:gid for the run's HOME ($3) and TMPDIR ($4); $5 the number of ended runs' folders that follow,
  * removed here (removing them at each run's end would cost a sudo of its own); then the command.
+ * The HOME and TMPDIR are fresh: the loop's user alone wrote them (the files of WrapOptions.homeFiles).
  */
 const loader = (t: Tools) =>
-  `set -e; . "$1"; ${t.rm} -f -- "$1"; ${t.chown} -- "$2" "$3" "$4"; n=$5; shift 5; ` +
+  `set -e; . "$1"; ${t.rm} -f -- "$1"; ${t.chown} -R -- "$2" "$3" "$4"; n=$5; shift 5; ` +
   `while [ "$n" -gt 0 ]; do ${t.rm} -rf -- "$1"; shift; n=$((n - 1)); done; exec "$@"`;
 
 /**
@@ -290,6 +291,11 @@ export interface RoleUser {
   name: string;
   uid: number;
   gid: number;
+}
+
+export interface WrapOptions {
+  /** Files for the role's HOME (path relative to HOME → content): folders 0700, files 0600, the role's. */
+  homeFiles?: Readonly<Record<string, string>>;
 }
 
 export interface SandboxOptions {
@@ -360,28 +366,38 @@ export class Sandbox {
    * USER and LOGNAME (fresh and empty for every run above `none`; the loop's own at `none`), then
    * `spec.env`, which wins (so pass only what the command needs: never the loop's environment).
    * Run it with NodeProcessRunner, which stops it and releases its folders (RunSpec.contained).
+   * `o.homeFiles` are written into that HOME before the command starts, the role's own; at `none`
+   * they get a fresh HOME and TMPDIR of the loop's (removed by dispose): the user's is never written.
    */
-  async wrap(spec: RunSpec, role: SandboxRole): Promise<RunSpec> {
-    if (this.level === 'none') return { ...spec, env: this.environment(role, null, spec.env) };
+  async wrap(spec: RunSpec, role: SandboxRole, o: WrapOptions = {}): Promise<RunSpec> {
+    const files = Object.entries(o.homeFiles ?? {});
+    if (this.level === 'none' && files.length === 0) return { ...spec, env: this.environment(role, null, spec.env) };
     const dir = join(this.base, `${role}-${String(++this.runs)}`);
     const home = join(dir, 'home');
     const tmp = join(dir, 'tmp');
     await mkdir(dir, { mode: this.users ? 0o711 : 0o700 });
     await Promise.all([mkdir(home, { mode: 0o700 }), mkdir(tmp, { mode: 0o700 })]);
+    const made = await writeHome(home, files);
+    if (this.level === 'none') return { ...spec, env: this.environment(role, { home, tmp }, spec.env) };
     const release = async () => {
       if (this.sudo) this.ended.push(dir);
       else await rm(dir, { recursive: true, force: true });
     };
     const contained: ContainedRun = { graceMs: this.graceMs, forceKill: (pid) => this.forceKill(pid), release };
     try {
-      return await this.chain(spec, role, { dir, home, tmp }, contained);
+      return await this.chain(spec, role, { dir, home, tmp, made }, contained);
     } catch (e) {
       await contained.release().catch(() => undefined);
       throw e;
     }
   }
 
-  private async chain(spec: RunSpec, role: SandboxRole, d: { dir: string; home: string; tmp: string }, contained: ContainedRun): Promise<RunSpec> {
+  private async chain(
+    spec: RunSpec,
+    role: SandboxRole,
+    d: { dir: string; home: string; tmp: string; made: string[] },
+    contained: ContainedRun,
+  ): Promise<RunSpec> {
     const t = this.tools;
     const env = this.environment(role, d, spec.env);
     const command = spec.args ? [spec.command, ...spec.args] : ['/bin/sh', '-c', spec.command];
@@ -401,7 +417,7 @@ export class Sandbox {
     const ns = [t.unshare, ...USER_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, ...switched, ...command];
     // The spawn itself starts in `/`: the supervisor enters the command's folder as root.
     if (!this.sudo) {
-      await Promise.all([chown(d.home, user.uid, user.gid), chown(d.tmp, user.uid, user.gid)]);
+      await Promise.all([d.home, d.tmp, ...d.made].map((p) => chown(p, user.uid, user.gid)));
       return { ...spec, cwd: '/', command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns], env, contained };
     }
     const envFile = join(d.dir, 'env');
@@ -693,6 +709,23 @@ async function baseParent(strong: boolean): Promise<string> {
   const t = tmpdir();
   if (!strong || (await firstBlocked(await realpath(t))) === null) return t;
   return '/tmp';
+}
+
+/** Writes `files` into the fresh folder `home`; returns every path it made, parents first. */
+async function writeHome(home: string, files: [string, string][]): Promise<string[]> {
+  const made: string[] = [];
+  for (const [rel, text] of files) {
+    const parts = rel.split('/');
+    if (parts.some((p) => p === '' || p === '.' || p === '..')) throw new Error(`a HOME file must be a plain relative path, not ${JSON.stringify(rel)}`);
+    for (let k = 1; k <= parts.length; k++) {
+      const path = join(home, ...parts.slice(0, k));
+      if (made.includes(path)) continue;
+      if (k < parts.length) await mkdir(path, { mode: 0o700 });
+      else await writeFile(path, text, { flag: 'wx', mode: 0o600 });
+      made.push(path);
+    }
+  }
+  return made;
 }
 
 function seconds(ms: number): string {
