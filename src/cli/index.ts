@@ -170,6 +170,7 @@ async function verify(argv: string[]): Promise<number> {
       runner,
       run: async (spec) => runner.run(await sandbox.wrap(spec, 'check')),
       handOver: (d) => sandbox.grant('check', d),
+      takeBack: (d) => sandbox.takeBack(d),
     });
   } finally {
     await sandbox.dispose();

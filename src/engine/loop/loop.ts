@@ -223,6 +223,7 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
               checks: got.config.checks,
               run: async (spec) => o.runner.run(await sandbox.wrap(spec, 'check')),
               handOver: (dir) => sandbox.grant('check', dir),
+              takeBack: (dir) => sandbox.takeBack(dir),
             })
           : liveJudge(o, cwd),
       isolation: iso.level,
