@@ -132,7 +132,7 @@ async function verify(argv: string[]): Promise<number> {
   });
   const dir = resolve(positionals[0] ?? DEFAULT_EVIDENCE_DIR);
   if (!(await exists(dir))) {
-    err(`phuc-loop verify: ${dir} does not exist`);
+    err(`phuc-loop verify: ${dir} does not exist (\`phuc-loop run\` writes it; or name the evidence folder: \`phuc-loop verify DIR\`)`);
     return EXIT_CODES.EXIT_NEED_INFO;
   }
   const r = await verifyTree(dir);
@@ -170,6 +170,7 @@ async function verify(argv: string[]): Promise<number> {
       runner,
       run: async (spec) => runner.run(await sandbox.wrap(spec, 'check')),
       handOver: (d) => sandbox.grant('check', d),
+      takeBack: (d) => sandbox.takeBack(d),
     });
   } finally {
     await sandbox.dispose();
@@ -189,7 +190,7 @@ async function report(argv: string[]): Promise<number> {
   const dir = resolve(positionals[0] ?? DEFAULT_EVIDENCE_DIR);
   const text = await readFile(join(dir, 'halting_report.json'), 'utf8').catch(() => null);
   if (text === null) {
-    err(`phuc-loop report: no halting_report.json in ${dir}`);
+    err(`phuc-loop report: no halting_report.json in ${dir} (\`phuc-loop run\` writes it; or name the evidence folder: \`phuc-loop report DIR\`)`);
     return EXIT_CODES.EXIT_NEED_INFO;
   }
   let parsed;

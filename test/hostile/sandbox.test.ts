@@ -4,10 +4,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, chown, copyFile, link, lstat, mkdir, mkdtemp, readdir, readFile, readlink, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, copyFile, link, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeRepo, FIXTURES } from '../helpers/repo.js';
+import { killQuietly, namespaceIn, processesIn, processesOf, readText, referenceBeats } from '../helpers/procs.js';
 import { NodeProcessRunner } from '../../src/engine/os/process.js';
 import type { RunResult, RunSpec } from '../../src/engine/os/ports.js';
 import { ISOLATION_LEVELS, probeIsolation, resolveIsolation, Sandbox, type IsolationLevel, type SandboxRole } from '../../src/engine/os/sandbox.js';
@@ -26,68 +27,6 @@ async function until(what: string, done: () => Promise<boolean> | boolean, timeo
     await delay(20);
   }
 }
-const readText = (p: string) =>
-  readFile(p, 'utf8').then(
-    (t) => t.trim(),
-    () => '',
-  );
-
-/** The PID namespace a hostile agent recorded (`readlink /proc/self/ns/pid`). */
-async function namespaceIn(file: string): Promise<string> {
-  const ns = await readText(file);
-  expect(ns).toMatch(/^pid:\[\d+\]$/);
-  return ns;
-}
-
-/** Live processes (not zombies) in the PID namespace `ns` (as `readlink /proc/self/ns/pid` printed it). */
-async function processesIn(ns: string): Promise<number[]> {
-  const pids = (await readdir('/proc')).filter((n) => /^\d+$/.test(n));
-  const hits = await Promise.all(
-    pids.map(async (p) => {
-      const [link, stat] = await Promise.all([readlink(`/proc/${p}/ns/pid`).catch(() => ''), readText(`/proc/${p}/stat`)]);
-      return link === ns && !/\) Z /.test(stat) ? Number(p) : null;
-    }),
-  );
-  return hits.filter((p): p is number => p !== null);
-}
-
-/** Live processes of `uid` whose working folder lies under `dir`. */
-async function processesOf(uid: number, dir: string): Promise<number[]> {
-  const pids = (await readdir('/proc')).filter((n) => /^\d+$/.test(n));
-  const hits = await Promise.all(
-    pids.map(async (p) => {
-      const [status, cwd] = await Promise.all([readText(`/proc/${p}/status`), readlink(`/proc/${p}/cwd`).catch(() => '')]);
-      const live = !/^State:\s+Z/m.test(status);
-      return live && new RegExp(`^Uid:\\s+${uid}\\s`, 'm').test(status) && cwd.startsWith(dir) ? Number(p) : null;
-    }),
-  );
-  return hits.filter((p): p is number => p !== null);
-}
-
-/**
- * Waits until a live writer at the survivor's pace (a counter every 50 ms) would have beaten `beats`
- * times: a reference beating beside the test, so a busy machine slows both alike. No fixed sleep.
- */
-async function referenceBeats(dir: string, beats: number): Promise<void> {
-  const file = join(dir, `reference-${randomBytes(3).toString('hex')}`);
-  const ref = spawn('/bin/sh', [join(dir, 'bin', 'survivor.sh'), file, `${file}.pid`], { stdio: 'ignore' });
-  try {
-    await until('the reference heartbeat', async () => Number(await readText(file)) >= beats);
-  } finally {
-    ref.kill('SIGKILL');
-    const pid = Number(await readText(`${file}.pid`));
-    if (pid > 0) killQuietly(pid);
-  }
-}
-
-function killQuietly(pid: number): void {
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // gone
-  }
-}
-
 test('on a root machine every isolation level is available (CI covers user+pidns)', () => {
   if (process.getuid?.() !== 0) return;
   expect(facts).toEqual({ privilege: 'root', userPidns: null, pidns: null });

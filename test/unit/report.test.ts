@@ -1,6 +1,7 @@
 // The halting report's output contract for the exits that did not converge: built from evidence
 // alone, the same for the same evidence, with paths relative to the evidence tree.
-import { buildReport, renderReportMarkdown, type ReportInput } from '../../src/engine/evidence/report.js';
+import { buildReport, howToGoOn, iterationSpan, renderReportMarkdown, type ReportInput } from '../../src/engine/evidence/report.js';
+import { TERMINAL_STATES } from '../../src/engine/loop/fsm.js';
 import type { Certificate } from '../../src/engine/judge/certificate.js';
 import type { LoopState } from '../../src/engine/loop/context.js';
 import { initialState } from '../../src/engine/loop/context.js';
@@ -127,4 +128,18 @@ describe('halting report: the output contract of a run that did not converge', (
     expect(r.high_glow_without_northstar).toEqual([1]);
     expect(renderReportMarkdown(r)).toContain('**Warning:** high GLOW with W = 0 (no Northstar metric advanced) at iteration(s) 1.');
   });
+});
+
+test('what goes on after every terminal state names a command, with the iteration a continuing run starts at', () => {
+  for (const status of TERMINAL_STATES)
+    for (const reason of ['MAX_ITERS', 'MAX_TOOL_CALLS', 'BACKPRESSURE_SIGNAL', 'STALLED', 'EXACT']) {
+      const how = howToGoOn(status, reason, 7);
+      expect(how).toMatch(/`phuc-loop run[^`]*`/);
+      expect(how).toMatch(/iteration 7|from 7/);
+    }
+  expect(howToGoOn('EXIT_BUDGET_EXCEEDED', 'MAX_COST', 3)).toContain('budget.max_total_cost_usd (or `phuc-loop run --max-cost USD`)');
+});
+
+test('iteration spans: one, a range, a redone number', () => {
+  expect([[], [4], [2, 3, 4], [0, 2]].map(iterationSpan)).toEqual(['no iteration', 'iteration 4', 'iterations 2–4', 'iterations 0, 2']);
 });

@@ -39,6 +39,49 @@ export interface RungResult {
   confirmation: string | null;
 }
 
+/** Which run of its loop a report is about: iteration numbers and budgets go on across the runs of one loop. */
+export interface RunInfo {
+  /** The iteration this run started at (0 for the run that started the loop). */
+  first: number;
+  resumed: boolean;
+  /** Why this run's progress windows started again from a new measurement of HEAD, or null. */
+  rebaseline: string | null;
+}
+
+/** How iterations are numbered and budgets counted across runs (README "What happens in an iteration"). */
+export const RUN_ACCOUNTING: Readonly<Record<'numbering' | 'budgets', string>> = {
+  numbering:
+    'Iterations are numbered on across the runs of one loop (one evidence tree): a run that continues the loop starts at the next number; `phuc-loop run --fresh` starts a new loop at iteration 0.',
+  budgets:
+    'max_iterations, max_total_seconds, max_total_cost_usd and max_total_tool_calls count every run of this loop (iterations recorded, wall time, reported cost and tool calls, summed); max_seconds_per_iteration and max_tool_calls_per_iteration bound each iteration. A budget changed between runs applies from the next iteration (plan.json budget_revisions).',
+};
+
+const BUDGET_FIELDS: Record<string, string> = {
+  MAX_ITERS: 'budget.max_iterations (or `phuc-loop run --max-iterations N`)',
+  MAX_TOTAL_SECONDS: 'budget.max_total_seconds (or `phuc-loop run --max-total-seconds N`)',
+  MAX_COST: 'budget.max_total_cost_usd (or `phuc-loop run --max-cost USD`)',
+  MAX_TOOL_CALLS: 'budget.max_total_tool_calls',
+};
+
+/** What goes on after a run ended so, naming the command; `next` is the iteration a continuing run starts at. */
+export function howToGoOn(status: TerminalState, stopReason: string, next: number): string {
+  if (status === 'EXIT_BUDGET_EXCEEDED')
+    return `raise ${BUDGET_FIELDS[stopReason] ?? 'the budget that ran out'} above what all runs of this loop used: \`phuc-loop run\` then continues at iteration ${next}`;
+  if (stopReason === 'BACKPRESSURE_SIGNAL') return `a pause: remove the stop (STOP label or file) and \`phuc-loop run\` continues at iteration ${next}`;
+  if (status === 'EXIT_CONVERGED')
+    return `commit a new change and \`phuc-loop run\` judges it (iterations go on from ${next}), or \`phuc-loop run --fresh\` starts a new loop at iteration 0`;
+  if (status === 'EXIT_NEED_INFO') return `supply what is missing, then \`phuc-loop run\` judges HEAD again and continues at iteration ${next}`;
+  return `fix the cause and commit: \`phuc-loop run\` judges the new HEAD and continues at iteration ${next}; or \`phuc-loop run --fresh\` starts a new loop at iteration 0 (the old evidence is kept)`;
+}
+
+/** "iteration 3", "iterations 2–4", "iterations 0, 2" (a redone iteration keeps its number). */
+export function iterationSpan(ns: readonly number[]): string {
+  if (!ns.length) return 'no iteration';
+  if (ns.length === 1) return `iteration ${ns[0]}`;
+  const consecutive = ns.every((n, k) => k === 0 || n === ns[k - 1] + 1);
+  return `iterations ${consecutive ? `${ns[0]}–${ns.at(-1)}` : ns.join(', ')}`;
+}
+
 export interface ReportInput {
   plan: Plan | null;
   state: LoopState | null;
@@ -56,6 +99,8 @@ export interface ReportInput {
   triangle: Triangle | null;
   phuc: PhucTest | null;
   rung: RungResult | null;
+  /** This run's place in its loop (absent for a run that stopped before its plan, and interim reports). */
+  run?: RunInfo;
   /** The FSM state the run was in when it halted. */
   lastState?: string;
   /** The evidence files that show why a blocked run stopped (paths relative to the evidence root). */
@@ -172,6 +217,7 @@ export function buildReport(i: ReportInput) {
             tool_calls: `${s.total_tool_calls} / ${i.plan.budget.max_total_tool_calls}`,
           }
         : null,
+    run: i.plan && s && i.run ? runSection(i.run, i.iterations, s, i.plan, i.status, i.stop_reason) : null,
     verification_rung_target: i.plan?.rung_target ?? null,
     verification_rung_achieved: i.rung?.achieved ?? 0,
     rung_checks: i.rung?.checks ?? {},
@@ -245,6 +291,22 @@ export function buildReport(i: ReportInput) {
     isolation_limits: [...(i.isolationLimits ?? [])],
     AGENTS_md_final_path: i.plan ? `${prefix}agents_md_final.md` : null,
     loop_manifest_path: `${prefix}manifest.json`,
+  };
+}
+
+/** The run section: which iterations this run made, how numbering and budgets carry across runs, what goes on. */
+function runSection(run: RunInfo, iterations: number[], s: LoopState, plan: Plan, status: TerminalState | null, stopReason: string | null) {
+  return {
+    resumed: run.resumed,
+    first_iteration: run.first,
+    iterations: iterations.filter((n) => n >= run.first),
+    earlier_iterations: iterations.filter((n) => n < run.first),
+    next_iteration: s.next_iteration,
+    rebaselined: run.rebaseline,
+    budget_revisions: (plan.budget_revisions ?? []).map((r) => ({ from_iteration: r.from_iteration, max_iterations: r.budget.max_iterations })),
+    numbering: RUN_ACCOUNTING.numbering,
+    budgets: RUN_ACCOUNTING.budgets,
+    how_to_go_on: status && stopReason ? howToGoOn(status, stopReason, s.next_iteration) : null,
   };
 }
 
@@ -337,9 +399,29 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
     if (r.escalated_at_iteration !== null) out.push('', `Escalated to a stronger agent from iteration ${r.escalated_at_iteration}.`);
     out.push('');
   }
+  if (r.run) {
+    const run = r.run;
+    out.push(
+      '### Runs and budgets',
+      '',
+      `- This run: ${iterationSpan(run.iterations)}${run.iterations.length ? '' : ` recorded (it started at iteration ${run.first_iteration})`}; ` +
+        (run.resumed ? `it continued the loop, whose earlier runs recorded ${iterationSpan(run.earlier_iterations)}.` : 'it started the loop.'),
+      ...(run.rebaselined ? [`- ${run.rebaselined}.`] : []),
+      ...run.budget_revisions.map((b) => `- The budget changed from iteration ${b.from_iteration} (max_iterations ${b.max_iterations}).`),
+      `- ${run.numbering}`,
+      `- ${run.budgets}`,
+      ...(run.how_to_go_on ? [`- To go on: ${run.how_to_go_on}.`] : []),
+      '',
+    );
+  }
   if (r.budget_use) {
     const b = r.budget_use;
-    out.push('### Budget use', '', `iterations ${b.iterations} · seconds ${b.seconds} · cost ${b.cost_usd} · tool calls ${b.tool_calls}`, '');
+    out.push(
+      '### Budget use (all runs of this loop)',
+      '',
+      `iterations ${b.iterations} · seconds ${b.seconds} · cost ${b.cost_usd} · tool calls ${b.tool_calls}`,
+      '',
+    );
   }
   if (r.missing_fields.length) out.push(`**Missing fields:** ${r.missing_fields.join(', ')}`, '');
   if (r.high_glow_without_northstar.length)
@@ -424,6 +506,22 @@ export const haltingReportSchema = z.object({
   iterations: z.array(z.number().int().min(0)),
   total_seconds_elapsed: z.number().int().min(0),
   budget_use: z.object({ iterations: z.string(), seconds: z.string(), cost_usd: z.string(), tool_calls: z.string() }).nullable(),
+  // Reports written before this section existed read back with none.
+  run: z
+    .object({
+      resumed: z.boolean(),
+      first_iteration: z.number().int().min(0),
+      iterations: z.array(z.number().int().min(0)),
+      earlier_iterations: z.array(z.number().int().min(0)),
+      next_iteration: z.number().int().min(0),
+      rebaselined: z.string().nullable(),
+      budget_revisions: z.array(z.object({ from_iteration: z.number().int().min(0), max_iterations: z.number().int() })),
+      numbering: z.string(),
+      budgets: z.string(),
+      how_to_go_on: z.string().nullable(),
+    })
+    .nullable()
+    .default(null),
   verification_rung_target: z.number().int().nullable(),
   verification_rung_achieved: z.number().int(),
   rung_checks: z.record(z.string(), z.record(z.string(), z.boolean())),

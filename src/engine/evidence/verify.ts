@@ -177,6 +177,7 @@ export interface RerunOptions {
    */
   run?: (spec: RunSpec) => Promise<RunResult>;
   handOver?: (dir: string) => Promise<void>;
+  takeBack?: (dir: string) => Promise<void>;
   /** The environment PATH, LANG and TZ are taken from (default process.env). */
   env?: Record<string, string | undefined>;
 }
@@ -224,7 +225,16 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
   let ws: CheckWorkspace | null = null;
   try {
     const fresh = await CheckWorkspace.fresh(
-      { root: join(base, 'workspace'), repo: o.repo, runner: o.runner, run, handOver: o.handOver, env: config.checks.env, baseEnv: o.env },
+      {
+        root: join(base, 'workspace'),
+        repo: o.repo,
+        runner: o.runner,
+        run,
+        handOver: o.handOver,
+        takeBack: o.takeBack,
+        env: config.checks.env,
+        baseEnv: o.env,
+      },
       commit.id,
       { command: config.checks.setup, inputs: config.checks.setup_inputs, timeoutMs: config.checks.setup_timeout_seconds * 1000 },
     ).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));

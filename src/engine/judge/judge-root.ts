@@ -56,14 +56,22 @@ async function safeBase(): Promise<string | null> {
     () => true,
     (e: unknown) => (e as NodeJS.ErrnoException).code === 'EEXIST',
   );
-  if (!made && uid !== 0) {
-    // Under passwordless sudo (GitHub-hosted runners): a folder of root's, handed to this user.
-    const gid = process.getgid?.() ?? -1;
-    await new Promise<void>((resolve) =>
-      execFile('sudo', ['-n', 'install', '-d', '-m', '0755', '-o', String(uid), '-g', String(gid), SAFE_BASE], { timeout: 10_000 }, () => resolve()),
-    );
-  }
-  return (await ownedSafely(SAFE_BASE)) && (await parentsSafe(SAFE_BASE)) ? SAFE_BASE : null;
+  // Under passwordless sudo (GitHub-hosted runners): a folder of root's, handed to this user.
+  if (!made && uid !== 0) await sudoFolder(SAFE_BASE);
+  if (!((await ownedSafely(SAFE_BASE)) && (await parentsSafe(SAFE_BASE)))) return null;
+  if (uid === 0 || (await lstat(SAFE_BASE)).uid === uid) return SAFE_BASE;
+  // Root's already (a loop ran as root on this machine): under sudo, a folder of this user's in it.
+  const own = join(SAFE_BASE, `uid-${String(uid)}`);
+  if ((await lstat(own).catch(() => null))?.uid !== uid) await sudoFolder(own);
+  return (await ownedSafely(own)) && (await lstat(own)).uid === uid ? own : null;
+}
+
+/** `path` made (or handed over) by root through `sudo -n` as a 0755 folder of this user's; silent when that fails. */
+function sudoFolder(path: string): Promise<void> {
+  const [uid, gid] = [process.getuid?.() ?? -1, process.getgid?.() ?? -1];
+  return new Promise<void>((resolve) =>
+    execFile('sudo', ['-n', 'install', '-d', '-m', '0755', '-o', String(uid), '-g', String(gid), path], { timeout: 10_000 }, () => resolve()),
+  );
 }
 
 /** A real folder of this user (or root's), writable by no one else. */

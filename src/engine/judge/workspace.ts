@@ -69,6 +69,11 @@ export interface CheckWorkspaceOptions {
   run?: (spec: RunSpec) => Promise<RunResult>;
   /** Called with ws/ and home/ after the loop wrote into them, to give them to the check user. */
   handOver?: (dir: string) => Promise<void>;
+  /**
+   * Called with a folder handed over before, before the loop writes into it again or removes it: to
+   * give it back where the loop cannot write the check user's files (under sudo).
+   */
+  takeBack?: (dir: string) => Promise<void>;
   /** `checks.env`: variables the checks get on top of the fixed ones. */
   env?: Record<string, string>;
   /** The loop's environment, read for PATH, LANG and TZ only (default process.env). */
@@ -171,6 +176,7 @@ export class CheckWorkspace {
    * of a convergence claim and `verify --rerun`. Whatever was under `o.root` is removed first.
    */
   static async fresh(o: CheckWorkspaceOptions, treeish: string, setup?: SetupSpec): Promise<{ workspace: CheckWorkspace; setup: SetupOutcome }> {
+    await o.takeBack?.(o.root);
     await rm(o.root, { recursive: true, force: true });
     const workspace = await CheckWorkspace.open(o);
     try {
@@ -204,6 +210,7 @@ export class CheckWorkspace {
     const clean = keep.length ? `git clean -ffdqx ${keep.map((k) => `-e ${q(`/${k}`)}`).join(' ')}` : 'git clean -ffdqx';
     const prune = keep.length ? `\\( ${keep.map((k) => `-path ${q(`./${k.replace(/\/$/, '')}`)}`).join(' -o ')} \\) -prune -o ` : '';
     // One shell round trip, no subshell (the session's shell forks only the commands themselves).
+    if (this.o.takeBack) await Promise.all([this.o.takeBack(this.dir), this.o.takeBack(this.home)]);
     const script = [
       `umask 022 && cd ${q(this.dir)} && keep=`,
       ...(record && keep.length ? [`&& { [ "$(${fingerprintCommand(keep, true)})" = ${q(record.fingerprint)} ] && keep=1; true; }`] : []),
@@ -328,6 +335,7 @@ export class CheckWorkspace {
   /** close() and remove the whole workspace (a fresh one used once). */
   async dispose(): Promise<void> {
     await this.close();
+    await this.o.takeBack?.(this.o.root);
     await rm(this.o.root, { recursive: true, force: true });
   }
 

@@ -25,7 +25,7 @@ import type { Clock, Logger, ProcessRunner, StopSource } from '../os/ports.js';
 import type { Sandbox } from '../os/sandbox.js';
 import type { KeyProxy } from '../agent/key-proxy.js';
 import { initialProgress, type ProgressState } from './progress.js';
-import type { HaltingReport } from '../evidence/report.js';
+import type { HaltingReport, RunInfo } from '../evidence/report.js';
 
 export interface LoopHost {
   /** After each iteration's commit (push it, update the PR comment); a string ends the loop blocked. */
@@ -206,6 +206,8 @@ export interface Ctx {
   /** The agent CLI's `--version` line, read once per run (pre-flight). */
   cliVersion: string | null;
   iterations: number[];
+  /** This run's place in its loop (the report's run section). */
+  run: RunInfo;
   startMs: number;
   previousTotalMs: number;
   pendingLogs: [string, string][];

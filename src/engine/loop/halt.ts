@@ -80,6 +80,7 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
     triangle,
     phuc,
     rung,
+    run: ctx.run,
     isolation: ctx.isolation,
     isolationLimits: ctx.sandbox.limits,
     workspace: ctx.judge.mode,
@@ -96,6 +97,7 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
   );
   // What the user must supply is said where they look, not only in the report.
   if (final.status === 'EXIT_NEED_INFO') o.log.error(halt.detail);
+  if (report.run?.how_to_go_on) o.log.info(`to go on: ${report.run.how_to_go_on}`);
   return { status: final.status, stop_reason: final.stop_reason, exitCode: EXIT_CODES[final.status], report };
 }
 

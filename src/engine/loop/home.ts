@@ -51,11 +51,11 @@ export async function acquireLock(home: LoopHome, host: string): Promise<(() => 
     } catch {
       const [pid, owner] = (await readFile(path, 'utf8').catch(() => '')).trim().split('@');
       if (owner === host && Number(pid) > 0 && (await processAlive(Number(pid))))
-        return `another phuc-loop (pid ${pid}) is running on this evidence tree; the oldest loop keeps running`;
+        return `another phuc-loop (pid ${pid}) is running on this evidence tree; the oldest loop keeps running: wait for it to end (or stop it: touch scratch/STOP), then \`phuc-loop run\` again`;
       await rm(path, { force: true });
     }
   }
-  return 'could not take the evidence lock';
+  return 'could not take the evidence lock (another loop took it meanwhile): `phuc-loop run` again once it has ended';
 }
 
 /** Running (a zombie left by a killed loop, waiting for a container's init to reap it, is not). */
@@ -130,7 +130,7 @@ export async function assertRealFolders(within: string, target: string): Promise
     const st = await lstat(p).catch(() => null);
     if (st && !st.isDirectory())
       throw new StorageError(
-        `${relative(within, p)} is not a folder (${st.isSymbolicLink() ? 'a symbolic link' : 'a special file'}): move it away; the evidence stays in .git/phuc-loop until then`,
+        `${relative(within, p)} is not a folder (${st.isSymbolicLink() ? 'a symbolic link' : 'a special file'}): move it away, then \`phuc-loop run\` again; the evidence stays in .git/phuc-loop until then`,
       );
   }
 }
@@ -157,13 +157,13 @@ export async function restoreEvidence(
       if (!files.includes('manifest.json'))
         return {
           code: 'EVIDENCE_UNVERIFIABLE',
-          problem: `${o.evRel} holds evidence (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''}) but no manifest.json: it cannot be verified; run with --fresh to keep it aside and start over`,
+          problem: `${o.evRel} holds evidence (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''}) but no manifest.json: it cannot be verified; run \`phuc-loop run --fresh\` to keep it aside and start over`,
         };
       const check = await verifyTree(published.root, { allowOpenTail: true });
       if (!check.ok)
         return {
           code: 'EVIDENCE_UNVERIFIABLE',
-          problem: `the evidence tree in ${o.evRel} does not verify: ${check.problems.slice(0, 5).join('; ')}; run with --fresh to keep it aside and start over`,
+          problem: `the evidence tree in ${o.evRel} does not verify: ${check.problems.slice(0, 5).join('; ')}; run \`phuc-loop run --fresh\` to keep it aside and start over`,
         };
       // Taken in when the loop has no tree of its own (a restored artifact, another clone of the repository).
       if (!(await hasFiles(ev.root))) {
@@ -179,26 +179,33 @@ export async function restoreEvidence(
   if ((await ev.readText('manifest.json')) === null)
     return {
       code: 'EVIDENCE_UNVERIFIABLE',
-      problem: `the loop's evidence has no manifest.json: it cannot be verified; run with --fresh to keep it aside and start over`,
+      problem: `the loop's evidence has no manifest.json: it cannot be verified; run \`phuc-loop run --fresh\` to keep it aside and start over`,
     };
   const check = await verifyTree(ev.root, { allowOpenTail: true });
   if (!check.ok)
     return {
       code: 'EVIDENCE_UNVERIFIABLE',
-      problem: `the evidence tree does not verify: ${check.problems.slice(0, 5).join('; ')}; run with --fresh to keep it aside and start over`,
+      problem: `the evidence tree does not verify: ${check.problems.slice(0, 5).join('; ')}; run \`phuc-loop run --fresh\` to keep it aside and start over`,
     };
   // verifyTree parsed every document: one that does not parse now changed since, and throws EvidenceUnverifiable.
   const plan = await ev.readJson('plan.json', planSchema);
   const state = await ev.readJson('state.json', stateSchema);
   if (!plan || !state)
-    return { code: 'EVIDENCE_UNVERIFIABLE', problem: `the evidence tree has no plan.json/state.json to resume from; run with --fresh to start over` };
+    return {
+      code: 'EVIDENCE_UNVERIFIABLE',
+      problem: `the evidence tree has no plan.json/state.json to resume from; run \`phuc-loop run --fresh\` to start over`,
+    };
   if (plan.config_sha256 !== o.contract)
     return {
       code: 'EVIDENCE_UNVERIFIABLE',
-      problem: `${o.configPath} changed since the plan in ${o.evRel} was made (beyond its budget and agent); run with --fresh to start a new loop (the old tree is kept)`,
+      problem: `${o.configPath} changed since the plan in ${o.evRel} was made (beyond its budget and agent); run \`phuc-loop run --fresh\` to start a new loop (the old tree is kept)`,
     };
   if (plan.halting_certificates_applicable.length === 0)
-    return { code: 'HALTING_CRITERIA_MISSING', problem: 'HALTING_CRITERIA_MISSING: the plan declares no certificate' };
+    return {
+      code: 'HALTING_CRITERIA_MISSING',
+      problem:
+        'HALTING_CRITERIA_MISSING: the plan declares no certificate; declare `certificates` in the config and run `phuc-loop run --fresh` to start a new loop',
+    };
   await ev.loadManifest();
   for (const stray of check.openTail) await rm(ev.path(stray), { force: true });
   const report = await ev.readJson('halting_report.json', haltingReportSchema);

@@ -31,6 +31,7 @@ export interface CleanJudgeOptions {
   /** Runs a command as the check user (the sandbox), or as the loop when there is none. */
   run: (spec: RunSpec) => Promise<RunResult>;
   handOver?: (dir: string) => Promise<void>;
+  takeBack?: (dir: string) => Promise<void>;
 }
 
 export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
@@ -40,6 +41,7 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
     runner: c.o.runner,
     run: c.run,
     handOver: c.handOver,
+    takeBack: c.takeBack,
     env: c.checks.env,
     baseEnv: c.o.env,
   };
@@ -76,6 +78,7 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
     async dispose() {
       await fresh?.dispose();
       await ws.close();
+      await c.takeBack?.(join(c.root, 'fresh'));
       await rm(join(c.root, 'fresh'), { recursive: true, force: true });
     },
   };

@@ -15,7 +15,7 @@ import { dstr } from '../common/decimal.js';
 import { PhucError } from '../common/errors.js';
 import { buildPlan, intake, type Intake, LOOP_SCRATCH_DIR, type Plan, programsOf } from '../config/plan.js';
 import { EvidenceStore } from '../evidence/evidence.js';
-import type { HaltingReport } from '../evidence/report.js';
+import { howToGoOn, type HaltingReport } from '../evidence/report.js';
 import { iterDir } from '../judge/audit.js';
 import { type CheckResult, updatePasses } from '../judge/checks.js';
 import { snapshot } from '../judge/northstar.js';
@@ -59,7 +59,11 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
     fsm.to('EXIT_NEED_INFO');
     return needInfo(
       published,
-      { stop_reason: 'NULL_INPUT', missing_fields: ['repository'], messages: [`${o.cwd} is not a git checkout with at least one commit`] },
+      {
+        stop_reason: 'NULL_INPUT',
+        missing_fields: ['repository'],
+        messages: [`${o.cwd} is not a git checkout with at least one commit: commit first (\`git init && git add -A && git commit\`), then \`phuc-loop run\``],
+      },
       o,
     );
   }
@@ -130,7 +134,8 @@ async function runLocked(o: LoopOptions, base: Base, progress: { publish: boolea
     iso = await resolveIsolation(o.isolation ?? got.config.agent.isolation);
   } catch (e) {
     if (!(e instanceof IsolationUnavailableError)) throw e;
-    return needInfo(base.published, { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.isolation'], messages: [e.message] }, o);
+    const how = 'set agent.isolation in the config (or `phuc-loop run --isolation LEVEL`) to a level available here, then run again';
+    return needInfo(base.published, { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.isolation'], messages: [e.message, how] }, o);
   }
   const sandbox = await Sandbox.create(iso, { env: o.env });
   // A run that crashed while the agent held the work tree is repaired before anything else.
@@ -168,7 +173,7 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
     const isProtected = protectedMatcher(resumed.plan.protected);
     const dirtyProtected = (await git.status()).map((c) => c.path).filter(isProtected);
     if (dirtyProtected.length) {
-      const problem = `protected paths have uncommitted changes (${dirtyProtected.join(', ')}); restore or commit them, then run again`;
+      const problem = `protected paths have uncommitted changes (${dirtyProtected.join(', ')}); restore them (\`git checkout -- <path>\`) or commit them, then \`phuc-loop run\` again`;
       o.log.error(problem);
       return blockedEarly('GUARDRAIL_VIOLATION', problem);
     }
@@ -232,6 +237,7 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
               checks: got.config.checks,
               run: async (spec) => o.runner.run(await sandbox.wrap(spec, 'check')),
               handOver: (dir) => sandbox.grant('check', dir),
+              takeBack: (dir) => sandbox.takeBack(dir),
             })
           : liveJudge(o, cwd),
       isolation: iso.level,
@@ -240,6 +246,7 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
       keyProxy,
       cliVersion: version,
       iterations: [],
+      run: { first: resumed?.state.next_iteration ?? 0, resumed: !!resumed, rebaseline: null },
       startMs: o.clock.monotonicMs(),
       previousTotalMs: resumed?.state.total_ms ?? 0,
       pendingLogs: [],
@@ -308,14 +315,15 @@ async function continueRecord(ctx: Ctx): Promise<void> {
     rebaseline(state);
   } else if (state.last_commit !== head) {
     const descends = head !== null && (await ctx.git.isAncestor(state.last_commit, head));
-    o.log.info(
-      descends
-        ? `HEAD has new commits since the loop's last one (${state.last_commit.slice(0, 12)}): progress windows start again from a new measurement of HEAD`
-        : `HEAD ${head?.slice(0, 12)} does not descend from the loop's last commit ${state.last_commit.slice(0, 12)}: HEAD is judged afresh and the progress windows start again`,
-    );
+    ctx.run.rebaseline = descends
+      ? `HEAD has new commits since the loop's last one (${state.last_commit.slice(0, 12)}): progress windows start again from a new measurement of HEAD`
+      : `HEAD ${head?.slice(0, 12)} does not descend from the loop's last commit ${state.last_commit.slice(0, 12)}: HEAD is judged afresh and the progress windows start again`;
+    o.log.info(ctx.run.rebaseline);
     rebaseline(state);
   }
-  o.log.info(`resuming from ${ctx.evRel}: ${ctx.iterations.length} iteration(s) on record, next is ${state.next_iteration}`);
+  o.log.info(
+    `resuming from ${ctx.evRel}: ${ctx.iterations.length} iteration(s) on record, next is ${state.next_iteration}; budgets count every run of this loop (${state.next_iteration} of ${budget.max_iterations} iterations used)`,
+  );
 }
 
 /** Progress state belongs to the HEAD it was measured on: a new HEAD starts new windows. */
@@ -423,12 +431,7 @@ async function nothingToDo(git: Git, cwd: string, got: Intake, resumed: { plan: 
   const head = await git.head();
   const sameInputs = !!t.inputs_hash && t.inputs_hash === (await allInputsHash(cwd, got.config.acceptance_criteria, await git.listFiles()));
   if (t.head !== head && !sameInputs) return null;
-  const how =
-    t.status === 'EXIT_BUDGET_EXCEEDED'
-      ? 'raise a budget (in phuc-loop.yml or with --max-iterations etc.) to continue'
-      : t.status === 'EXIT_CONVERGED'
-        ? 'commit a new change to judge it, or run with --fresh to start a new loop'
-        : 'fix the cause and commit, or run with --fresh to start a new loop (the old evidence is kept)';
+  const how = howToGoOn(t.status, t.stop_reason, resumed.state.next_iteration);
   const why =
     `nothing to do: the last run ended ${t.status}(${t.stop_reason}) at ${t.head?.slice(0, 12)} and ` +
     `${t.head === head ? 'the checkout has not changed since' : 'the inputs of every criterion are unchanged since'}; ${how}`;

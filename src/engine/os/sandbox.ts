@@ -575,9 +575,19 @@ export class Sandbox {
   async grant(role: SandboxRole, dir: string): Promise<void> {
     const u = this.users?.[role];
     if (!u) return;
-    // Under sudo a folder granted before is the role's already, with that mode.
-    if ((await lstat(dir)).uid !== u.uid) await chmod(dir, 0o700);
+    // Under sudo a folder granted before is the role's already, with that mode. There the loop reads
+    // what the role wrote (logs, JUnit, git's stat refresh) through the top folder's group, its own.
+    if ((await lstat(dir)).uid !== u.uid) await chmod(dir, this.sudo ? 0o750 : 0o700);
     await this.chownTree(dir, u.uid, u.gid, false, []);
+    if (this.sudo) await this.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
+  }
+
+  /**
+   * Gives back a folder granted before, before the loop writes into it again or removes it: under
+   * sudo the loop cannot touch the role's files otherwise (root can; there this does nothing).
+   */
+  async takeBack(dir: string): Promise<void> {
+    if (this.sudo && (await lstat(dir).catch(() => null))) await this.reclaim(dir);
   }
 
   /** Gives `dir` and everything in it back to the loop's user (e.g. to read what the checks wrote). */

@@ -1,0 +1,149 @@
+// The sudo path of the sandbox (SPEC §7 "Isolation"). On GitHub-hosted runners the loop is not root
+// but the user `runner` with passwordless sudo; user+pidns then works through `sudo -n`. As root on
+// Linux with sudo installed (CI), this test makes such a user (a sudoers.d drop-in, removed
+// afterwards), runs the built CLI as that user on a repository it owns, with a hostile agent and a
+// secret GITHUB_TOKEN in the loop's environment, and checks what user+pidns promises there.
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { CLI, FIXTURES, NORTHSTAR, config, makeRepo, readJson, type CliResult } from '../helpers/repo.js';
+import { namespaceIn, processesIn, processesOf, readText, referenceBeats } from '../helpers/procs.js';
+
+const exec = promisify(execFile);
+const SUDO = ['/usr/bin/sudo', '/bin/sudo'].find((p) => existsSync(p));
+const skipped =
+  process.platform !== 'linux'
+    ? 'not Linux'
+    : process.getuid?.() !== 0
+      ? 'the test must run as root (it creates a user with passwordless sudo)'
+      : !SUDO
+        ? 'sudo is not installed (apt-get install sudo; .ci/run installs it)'
+        : null;
+if (skipped) console.warn(`test/hostile/sudo.test.ts skipped: ${skipped}`);
+
+const USER = 'phuc-sudo-test';
+const DROP_IN = `/etc/sudoers.d/${USER}`;
+const SECRET = `ghs_${randomBytes(18).toString('hex')}`;
+
+/** The built CLI as `user` (its own groups, HOME, a small environment with the secret token). */
+function cliAs(user: { uid: number; gid: number; home: string }, cwd: string, args: string[]): Promise<CliResult> {
+  const env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: user.home, LANG: 'C.UTF-8', GITHUB_TOKEN: SECRET };
+  const child = spawn('setpriv', [`--reuid=${user.uid}`, `--regid=${user.gid}`, '--init-groups', '--', process.execPath, CLI, ...args], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** Every file under `dir` that holds `needle`. */
+async function filesHolding(dir: string, needle: string): Promise<string[]> {
+  const hits: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!e.isFile()) continue;
+    const p = join(e.parentPath, e.name);
+    if ((await readFile(p).catch(() => Buffer.alloc(0))).includes(needle)) hits.push(p);
+  }
+  return hits;
+}
+
+(skipped ? describe.skip : describe)(`user+pidns through passwordless sudo${skipped ? ` (skipped: ${skipped})` : ''}`, () => {
+  let base: string;
+  let out: string;
+  let repo: string;
+  let user: { uid: number; gid: number; home: string };
+  let run: CliResult;
+
+  beforeAll(async () => {
+    base = await mkdtemp(join(tmpdir(), 'phuc-sudo-'));
+    await chmod(base, 0o755);
+    const home = join(base, 'home');
+    await exec('userdel', [USER]).catch(() => undefined); // left by an interrupted run
+    await exec('useradd', ['--create-home', '--home-dir', home, '--shell', '/bin/sh', USER]);
+    user = { uid: Number((await exec('id', ['-u', USER])).stdout), gid: Number((await exec('id', ['-g', USER])).stdout), home };
+    await writeFile(DROP_IN, `${USER} ALL=(ALL) NOPASSWD: ALL\n`, { mode: 0o440 });
+    await exec('visudo', ['-cf', DROP_IN]);
+    // The hostile scripts where the agent user reaches them; its findings go to a folder it may write.
+    const bin = join(base, 'bin');
+    await mkdir(bin);
+    for (const f of ['environ.sh', 'escape.sh', 'survivor.sh', 'sudo-agent.sh']) await copyFile(join(FIXTURES, 'hostile', f), join(bin, f));
+    out = join(base, 'out');
+    await mkdir(out);
+    await chmod(out, 0o1777);
+    repo = await makeRepo({
+      'phuc-loop.yml': config({ criteria: [{ id: 'done', run: 'grep -q done src/status.txt' }], agent: `sh ${join(bin, 'sudo-agent.sh')} ${out}` }),
+      'NORTHSTAR.md': NORTHSTAR,
+      'src/status.txt': 'start\n',
+    });
+    await exec('chown', ['-R', `${user.uid}:${user.gid}`, repo]);
+    run = await cliAs(user, repo, ['run']);
+  });
+
+  afterAll(async () => {
+    await rm(DROP_IN, { force: true });
+    if (user) {
+      // Only this test's processes of this test's user.
+      for (const pid of await processesOf(user.uid)) process.kill(pid, 'SIGKILL');
+      await exec('userdel', [USER]).catch(() => undefined);
+      await rm(`/var/lib/phuc-loop/uid-${user.uid}`, { recursive: true, force: true });
+    }
+    if (base) await rm(base, { recursive: true, force: true });
+    if (repo) await rm(join(repo, '..'), { recursive: true, force: true });
+  });
+
+  test('the loop has sudo, the run converges at user+pidns and says so in the certificate and the report', async () => {
+    expect(await readText(join(base, 'out', 'id.txt'))).toMatch(/^uid=\d+\(phuc-agent\)/);
+    expect(run.stdout).toContain('isolation: user+pidns (auto chose user+pidns: the loop has passwordless sudo)');
+    expect(run.stderr).not.toMatch(/check workspace is under/); // judged under /var/lib/phuc-loop, not the temp folder
+    expect(run.code).toBe(0);
+    const ev = join(repo, 'evidence/loop');
+    const report = await readJson<{ halting_certificate: { isolation: string; iteration: number } }>(join(ev, 'halting_report.json'));
+    expect(report.halting_certificate.isolation).toBe('user+pidns');
+    const cert = await readJson<{ isolation: string; type: string }>(join(ev, `iter_${report.halting_certificate.iteration}/certificate.json`));
+    expect(cert).toMatchObject({ isolation: 'user+pidns', type: 'EXACT' });
+    // verify --rerun judges a fresh checkout as the check user too, through the same sudo path.
+    const verify = await cliAs(user, repo, ['verify', '--rerun']);
+    expect(verify.stdout).toContain('rerun: isolation user+pidns');
+    expect(verify.stdout).not.toMatch(/warning/);
+    expect(verify.code).toBe(0);
+  });
+
+  test("the agent cannot read the loop's GITHUB_TOKEN through /proc/<pid>/environ, and the token is in no evidence", async () => {
+    const found = await readText(join(out, 'environ.txt'));
+    expect(found).toContain('scanned');
+    expect(found).not.toContain('FOUND');
+    expect(found).not.toContain(SECRET);
+    expect(found).not.toMatch(/MOUNTED/);
+    expect(Number(/visible=(\d+)/.exec(found)?.[1])).toBeLessThan(10);
+    expect(`${run.stdout}${run.stderr}`).not.toContain(SECRET);
+    expect(await filesHolding(repo, SECRET)).toEqual([]);
+    const history = await exec('git', ['-c', 'safe.directory=*', 'log', '-p', '--all'], { cwd: repo, maxBuffer: 64 * 1024 * 1024 });
+    expect(history.stdout).toContain('src/status.txt');
+    expect(history.stdout).not.toContain(SECRET);
+  });
+
+  test('a setsid double-fork survivor does not outlive the agent step', async () => {
+    expect(await readText(join(out, 'escape.txt'))).toBe('started');
+    expect(Number(await readText(join(out, 'heartbeat')))).toBeGreaterThan(0);
+    const last = await readText(join(out, 'heartbeat'));
+    await referenceBeats(base, 5);
+    expect(await readText(join(out, 'heartbeat'))).toBe(last);
+    expect(await processesIn(await namespaceIn(join(out, 'ns')))).toEqual([]);
+    const agent = Number((await exec('id', ['-u', 'phuc-agent'])).stdout);
+    expect(await processesOf(agent, repo)).toEqual([]);
+  });
+
+  test('the agent cannot sudo', async () => {
+    const sudo = await readText(join(out, 'sudo.txt'));
+    expect(sudo).toMatch(/sudo=denied$/);
+    expect(sudo).not.toContain('sudo=ok');
+  });
+});
