@@ -468,14 +468,17 @@ describe('phuc-loop verify --rerun', () => {
   });
 
   test('what another user planted in TMPDIR (node_modules, conftest.py) does not reach the rerun: its workspace is not under TMPDIR', async () => {
-    // The criterion passes only where no node_modules/phuc-planted can be found: the loop certifies
-    // HEAD at once; a rerun whose workspace sat under the planted TMPDIR would find it and fail.
+    // The criterion passes only where no node_modules/phuc-planted can be found (and once the
+    // agent fixed its bug): a rerun whose workspace sat under the planted TMPDIR would fail.
     const planted = await makeRepo({
       'phuc-loop.yml': config({
-        criteria: [{ id: 'clean', run: `node -e "try { require('phuc-planted') } catch { process.exit(0) } process.exit(1)"` }],
+        criteria: [
+          { id: 'clean', run: `grep -q fixed-1 src/status.txt && node -e "try { require('phuc-planted') } catch { process.exit(0) } process.exit(1)"` },
+        ],
         agent: agent('fixer.mjs'),
       }),
       'NORTHSTAR.md': NORTHSTAR,
+      'src/status.txt': 'bugs: 1\n',
     });
     expect((await cli(planted, ['run'])).stdout).toMatch(/EXIT_CONVERGED\(EXACT\)/);
     // TMPDIR stands for /tmp, which the agent can write: Node looks for node_modules, pytest for
@@ -487,7 +490,7 @@ describe('phuc-loop verify --rerun', () => {
     await writeFile(join(tmp, 'conftest.py'), 'raise SystemExit(0)\n');
     await sh('chmod', ['-R', 'a+rX', tmp]);
     const r = await cli(planted, ['verify', '--rerun'], { TMPDIR: tmp });
-    expect(r.stdout).toMatch(/rerun: clean `node -e .*`: met — certificate: met/);
+    expect(r.stdout).toMatch(/rerun: clean `grep -q fixed-1 src\/status.txt && node -e .*`: met — certificate: met/);
     expect(r.code).toBe(0);
     expect((await readdir(tmp)).sort()).toEqual(['conftest.py', 'node_modules']);
   });
