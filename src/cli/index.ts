@@ -12,6 +12,7 @@ import { parseDocument } from '../engine/common/document.js';
 import { EvidenceUnverifiable } from '../engine/common/errors.js';
 import { certifiedCommit, rerunCertificate, verifyTree } from '../engine/evidence/verify.js';
 import { Git } from '../engine/os/git.js';
+import { publishedStanding, type PublishedStanding } from '../engine/loop/home.js';
 import { resolveIsolation, Sandbox } from '../engine/os/sandbox.js';
 import { VERSION } from '../engine/common/version.js';
 import { PROJECT_TYPES, runInit } from './init.js';
@@ -34,6 +35,11 @@ Usage:
   phuc-loop verify [DIR]                   re-check an evidence tree (default ${DEFAULT_EVIDENCE_DIR})
       --rerun              also run the criteria on a fresh checkout of the certified commit
       --repo DIR           the checkout holding that commit (default: the current folder)
+      --config FILE        the config the loop ran with (default phuc-loop.yml), read from that commit
+                           plain verify checks the tree's integrity (unkeyed hashes: anyone can write a
+                           tree that passes) and that it is the loop-owned copy when .git holds one;
+                           --rerun is the trust check: criteria, residual, certificates, R_p and rung
+                           come from the config in the certified commit, never from the evidence
   phuc-loop report [DIR] [--json]          print the halting report
   phuc-loop schema                         print the JSON Schema of phuc-loop.yml
 
@@ -128,12 +134,23 @@ async function verify(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { rerun: { type: 'boolean', default: false }, repo: { type: 'string' } },
+    options: { rerun: { type: 'boolean', default: false }, repo: { type: 'string' }, config: { type: 'string' } },
   });
   const dir = resolve(positionals[0] ?? DEFAULT_EVIDENCE_DIR);
   if (!(await exists(dir))) {
     err(`phuc-loop verify: ${dir} does not exist (\`phuc-loop run\` writes it; or name the evidence folder: \`phuc-loop verify DIR\`)`);
     return EXIT_CODES.EXIT_NEED_INFO;
+  }
+  const repo = resolve(values.repo ?? '.');
+  const runner = new NodeProcessRunner();
+  const git = new Git(runner, repo);
+  // The published tree sits in the work tree, which the agent can write: it is the loop's only when
+  // it is the loop-owned copy in .git/phuc-loop.
+  const standing = await publishedStanding(git, dir);
+  const notOwn = notTheLoops(dir, standing);
+  if (notOwn) {
+    err(`FAIL ${notOwn}`);
+    return EXIT_CODES.EXIT_BLOCKED;
   }
   const r = await verifyTree(dir);
   if (!r.ok) {
@@ -142,10 +159,12 @@ async function verify(argv: string[]): Promise<number> {
     return EXIT_CODES.EXIT_BLOCKED;
   }
   out(`verified: ${r.iterations.length} iteration(s), every sha256, the certificate chain, the Triangle and the Phuc Test hold`);
+  out(
+    standing.own
+      ? `read: ${dir}, the same tree as the loop-owned copy in ${standing.own}`
+      : `read: ${dir}, with no loop-owned copy to compare it with: the checks above are its integrity (anyone can write a tree that passes them); --rerun is the trust check`,
+  );
   // The certificate names a commit: in a checkout, that commit must exist and hold the certified tree.
-  const repo = resolve(values.repo ?? '.');
-  const runner = new NodeProcessRunner();
-  const git = new Git(runner, repo);
   if (r.certificate?.commit && (await git.head().catch(() => null))) {
     const c = await certifiedCommit(git, r.certificate);
     if ('problem' in c) {
@@ -168,6 +187,7 @@ async function verify(argv: string[]): Promise<number> {
     rr = await rerunCertificate(dir, r.certificate, {
       repo,
       runner,
+      configFile: values.config,
       run: async (spec) => runner.run(await sandbox.wrap(spec, 'check')),
       handOver: (d) => sandbox.grant('check', d),
       takeBack: (d) => sandbox.takeBack(d),
@@ -187,7 +207,18 @@ async function verify(argv: string[]): Promise<number> {
 
 async function report(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
-  const dir = resolve(positionals[0] ?? DEFAULT_EVIDENCE_DIR);
+  let dir = resolve(positionals[0] ?? DEFAULT_EVIDENCE_DIR);
+  // A published tree that is not the loop's own (see verify) is never shown as the loop's report.
+  const standing = await publishedStanding(new Git(new NodeProcessRunner(), process.cwd()), dir);
+  const notOwn = notTheLoops(dir, standing);
+  if (notOwn) {
+    if (!standing.own || standing.running) {
+      err(`phuc-loop report: ${notOwn}`);
+      return EXIT_CODES.EXIT_BLOCKED;
+    }
+    err(`phuc-loop report: ${notOwn}; this is the report of the loop-owned copy in ${standing.own}`);
+    dir = standing.own;
+  }
   const text = await readFile(join(dir, 'halting_report.json'), 'utf8').catch(() => null);
   if (text === null) {
     err(`phuc-loop report: no halting_report.json in ${dir} (\`phuc-loop run\` writes it; or name the evidence folder: \`phuc-loop report DIR\`)`);
@@ -204,6 +235,15 @@ async function report(argv: string[]): Promise<number> {
   if (values.json) out(text);
   else out(renderReportMarkdown(parsed, (await readFile(join(dir, 'agents_md_final.md'), 'utf8').catch(() => undefined)) || undefined));
   return 0;
+}
+
+/** Why the tree at `dir` is not the one the loop wrote, or null. */
+function notTheLoops(dir: string, s: PublishedStanding): string | null {
+  if (s.own && s.running && !s.matches) return `${dir} is not yet the tree of the run in progress (its evidence is in ${s.own} until it ends)`;
+  if (s.own && !s.matches)
+    return `${dir} is not the evidence the loop wrote: ${s.link ? 'it is a symbolic link (the loop publishes a folder)' : 'its manifest.json differs from the loop-owned copy'}; the loop's own tree is in ${s.own}`;
+  if (s.link) return `${dir} is a symbolic link: the loop never publishes one; name the folder it points to if you mean to check that tree`;
+  return null;
 }
 
 async function main(argv: string[]): Promise<number> {

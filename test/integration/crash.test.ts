@@ -17,7 +17,10 @@ const CRITERIA = [
 const loopCommits = async (repo: string) => (await git(repo, 'log', '--format=%s')).split('\n').filter((l) => l.startsWith('phuc-loop: iteration')).length;
 
 // 'state' is reached after the iteration counter moved on: its iteration number is the next one.
-const POINTS = ['capsule:1', 'agent:1', 'collect:1', 'checks:1', 'agents-md:1', 'commit:1', 'certificate:1', 'state:2'];
+// The start of a run (iteration 0): after the plan, after the baseline's checks, after the
+// baseline's plan, after its state; then the first iteration's points.
+const START = ['plan:0', 'head:0', 'head-plan:0', 'head-state:0', 'capsule:0', 'state:1'];
+const POINTS = [...START, 'capsule:1', 'agent:1', 'collect:1', 'checks:1', 'agents-md:1', 'commit:1', 'certificate:1', 'state:2'];
 
 test.each(POINTS.map((p) => [p]))('killed at %s: the next run converges on a commit that passes in a fresh clone', async (point) => {
   const repo = await makeRepo({
@@ -31,6 +34,8 @@ test.each(POINTS.map((p) => [p]))('killed at %s: the next run converges on a com
   const r = await cli(repo, ['run']);
   expect(r.stdout + r.stderr).toMatch(/halt: EXIT_CONVERGED/);
   expect(r.code).toBe(0);
+  // Killed before the baseline was on record: the start is made again, said so, never refused.
+  if (['plan:0', 'head:0', 'head-plan:0'].includes(point)) expect(r.stdout).toMatch(/the previous run was cut off before its baseline was on record/);
   expect(await loopCommits(repo)).toBeGreaterThanOrEqual(committed);
   expect((await cli(repo, ['verify'])).code).toBe(0);
   // The certified commit, cloned fresh, passes every criterion.
@@ -39,4 +44,20 @@ test.each(POINTS.map((p) => [p]))('killed at %s: the next run converges on a com
   await sh('git', ['clone', '-q', repo, clone]);
   await sh('git', ['-C', clone, 'checkout', '-q', rep.halting_certificate.commit]);
   for (const c of CRITERIA) await sh('sh', ['-c', c.run], { cwd: clone });
+});
+
+test('killed twice, the second time while the resumed run judges HEAD: the third run converges', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: CRITERIA, agent: agent('fixer.mjs') }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'start\n',
+  });
+  expect((await cli(repo, ['run'], { PHUC_TEST_CRASH_AT: 'capsule:1' })).code).toBeNull();
+  const second = await cli(repo, ['run'], { PHUC_TEST_CRASH_AT: 'head:1' });
+  expect(second.code).toBeNull();
+  expect(second.stdout).toMatch(/resuming from evidence\/loop/);
+  const r = await cli(repo, ['run']);
+  expect(r.stdout + r.stderr).toMatch(/halt: EXIT_CONVERGED/);
+  expect(r.code).toBe(0);
+  expect((await cli(repo, ['verify'])).code).toBe(0);
 });

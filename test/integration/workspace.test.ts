@@ -451,18 +451,36 @@ describe('phuc-loop verify --rerun', () => {
     return copy;
   }
 
-  test('fails (exit 12) when the certified commit does not pass the recorded criteria', async () => {
+  test("fails (exit 12) naming the field when the evidence's plan is not what the certified commit's config gives", async () => {
+    // The criteria are taken from phuc-loop.yml in the certified commit, never from the evidence:
+    // a plan edited (and rehashed) to record another command is named, not run.
     const copy = await withThirdCriterion('evidence-mutated', 'grep -q fixed-4 src/status.txt');
     const r = await cli(repo, ['verify', '--rerun', copy]);
     expect(r.code).toBe(12);
-    expect(r.stdout).toContain('rerun: bug3 `grep -q fixed-4 src/status.txt`: failed (exit 1) — certificate: met');
+    expect(r.stdout).toMatch(/rerun: criteria, residual, certificates, R_p and rung from phuc-loop\.yml in commit [0-9a-f]{12} \(not from the evidence\)/);
+    expect(r.stdout).toContain('rerun: bug3 `grep -q fixed-3 src/status.txt`: met — certificate: met');
+    expect(r.stdout).not.toContain('fixed-4`');
     await rm(dirname(keptLogs(r.stdout)), { recursive: true, force: true });
-    expect(r.stderr).toContain('FAIL rerun: bug3: not met on a fresh checkout, met in the certificate');
-    expect(r.stderr).toMatch(/FAIL rerun: the certificate says EXACT; a fresh checkout of [0-9a-f]{40} gives NONE/);
+    expect(r.stderr).toMatch(
+      /FAIL rerun: plan\.json acceptance_criteria\[bug3\]\.run: "grep -q fixed-4 src\/status\.txt" in the evidence, "grep -q fixed-3 src\/status\.txt" from phuc-loop\.yml in commit [0-9a-f]{12}/,
+    );
     expect(r.stderr).toContain('the outcome differs from the certificate');
   });
 
   test('what another user planted in TMPDIR (node_modules, conftest.py) does not reach the rerun: its workspace is not under TMPDIR', async () => {
+    // The criterion passes only where no node_modules/phuc-planted can be found (and once the
+    // agent fixed its bug): a rerun whose workspace sat under the planted TMPDIR would fail.
+    const planted = await makeRepo({
+      'phuc-loop.yml': config({
+        criteria: [
+          { id: 'clean', run: `grep -q fixed-1 src/status.txt && node -e "try { require('phuc-planted') } catch { process.exit(0) } process.exit(1)"` },
+        ],
+        agent: agent('fixer.mjs'),
+      }),
+      'NORTHSTAR.md': NORTHSTAR,
+      'src/status.txt': 'bugs: 1\n',
+    });
+    expect((await cli(planted, ['run'])).stdout).toMatch(/EXIT_CONVERGED\(EXACT\)/);
     // TMPDIR stands for /tmp, which the agent can write: Node looks for node_modules, pytest for
     // conftest.py, in every parent folder of the workspace.
     const tmp = await mkdtemp(join(dirname(repo), 'tmpdir-'));
@@ -471,13 +489,9 @@ describe('phuc-loop verify --rerun', () => {
     await writeFile(join(tmp, 'node_modules', 'phuc-planted', 'index.js'), 'module.exports = 1;\n');
     await writeFile(join(tmp, 'conftest.py'), 'raise SystemExit(0)\n');
     await sh('chmod', ['-R', 'a+rX', tmp]);
-    const copy = await withThirdCriterion('evidence-planted', `node -e "require('phuc-planted')"`);
-    const r = await cli(repo, ['verify', '--rerun', copy], { TMPDIR: tmp });
-    expect(r.stdout).toContain(`rerun: bug3 \`node -e "require('phuc-planted')"\`: failed (exit 1) — certificate: met`);
-    expect(r.code).toBe(12);
-    const kept = keptLogs(r.stdout);
-    expect(kept.startsWith(tmp)).toBe(false);
-    await rm(dirname(kept), { recursive: true, force: true });
+    const r = await cli(planted, ['verify', '--rerun'], { TMPDIR: tmp });
+    expect(r.stdout).toMatch(/rerun: clean `grep -q fixed-1 src\/status.txt && node -e .*`: met — certificate: met/);
+    expect(r.code).toBe(0);
     expect((await readdir(tmp)).sort()).toEqual(['conftest.py', 'node_modules']);
   });
 

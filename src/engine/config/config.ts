@@ -249,7 +249,10 @@ function readYaml(text: string): { value: unknown; errors: ConfigProblem[] } {
   return { value: doc.toJS(), errors: [] };
 }
 
-export function parseConfig(text: string, file = 'phuc-loop.yml'): LoopConfig {
+/** The config file a loop reads when none is named. */
+export const DEFAULT_CONFIG_FILE = 'phuc-loop.yml';
+
+export function parseConfig(text: string, file = DEFAULT_CONFIG_FILE): LoopConfig {
   const { value, errors } = readYaml(text);
   if (errors.length) throw new ConfigError(file, errors);
   const result = configSchema.safeParse(value);

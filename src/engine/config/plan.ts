@@ -25,6 +25,12 @@ import { readRegular } from '../os/tree-file.js';
 
 export const LOOP_SCRATCH_DIR = 'scratch';
 
+/** plan.baseline.residual_detail of a plan whose baseline is not on record yet. */
+export const BASELINE_PENDING = 'not measured yet';
+
+/** The baseline of this plan was never recorded (the run that made it was cut off or stopped during it). */
+export const baselinePending = (plan: Plan) => plan.baseline.residual_detail === BASELINE_PENDING && plan.baseline.criteria.length === 0;
+
 export interface NeedInfo {
   stop_reason: 'NULL_INPUT' | 'HALTING_CRITERIA_MISSING' | 'NORTHSTAR_MISSING' | 'CONFIG_INVALID';
   missing_fields: string[];

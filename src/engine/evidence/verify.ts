@@ -4,15 +4,16 @@
 import { readFile, rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { join } from 'node:path';
-import { checkTriangle, iterDir, phucTest } from '../judge/audit.js';
-import { sha256 } from '../common/canonical.js';
+import { checkTriangle, iterDir, phucTest, rungLevel } from '../judge/audit.js';
+import { canonicalJson, sha256 } from '../common/canonical.js';
 import { certificateSchema, convergenceClaimProblem, judgementOf, type Certificate } from '../judge/certificate.js';
 import { runChecks } from '../judge/checks.js';
 import { judgeRoot } from '../judge/judge-root.js';
 import { computeResidual, removeJunit } from '../judge/residual.js';
 import { CheckWorkspace } from '../judge/workspace.js';
-import { parseConfig, type Criterion } from '../config/config.js';
-import { planSchema } from '../config/plan.js';
+import { DEFAULT_CONFIG_FILE, parseConfig, type LoopConfig } from '../config/config.js';
+import { resolveBudget } from '../config/budget.js';
+import { buildPlan, contractHash, planSchema, type Plan } from '../config/plan.js';
 import { artifactsSchema } from '../agent/agent-step.js';
 import { parseDocument } from '../common/document.js';
 import { EvidenceUnverifiable } from '../common/errors.js';
@@ -87,7 +88,8 @@ export async function verifyTree(root: string, opts: VerifyOptions = {}): Promis
   const state = await doc('state.json', stateSchema);
   for (const f of onDisk) {
     if (recorded.has(f)) continue;
-    if (opts.allowOpenTail && state && f.startsWith(`${iterDir(state.next_iteration)}/`)) openTail.push(f);
+    // The unfinished iteration, or the judgement of HEAD a resumed run was cut off in.
+    if (opts.allowOpenTail && state && (f.startsWith(`${iterDir(state.next_iteration)}/`) || f.startsWith(`resume_${state.next_iteration}/`))) openTail.push(f);
     else problems.push(`${f}: not in the manifest (added after the loop wrote it)`);
   }
 
@@ -180,6 +182,8 @@ export interface RerunOptions {
   takeBack?: (dir: string) => Promise<void>;
   /** The environment PATH, LANG and TZ are taken from (default process.env). */
   env?: Record<string, string | undefined>;
+  /** The config file the loop ran with (default phuc-loop.yml): read from the certified commit. */
+  configFile?: string;
 }
 
 export interface RerunResult {
@@ -193,17 +197,77 @@ const SUCCESS = new Set(['EXACT', 'CONVERGED']);
 const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
 /**
+ * The fields of plan.json that decide a verdict, derived from the config committed in the certified
+ * commit exactly as the loop derives them (buildPlan): the evidence's plan must say the same. The
+ * tree's hashes are unkeyed, so anyone can rewrite a plan and rehash; the commit is what vouches.
+ */
+const VERDICT_FIELDS = [
+  'config_file',
+  'config_sha256',
+  'goal',
+  'halting_certificates_applicable',
+  'R_p',
+  'rung_target',
+  'residual',
+  'profile',
+  'replays',
+  'critic',
+  'detours',
+  'stall_iterations',
+  'mission_context',
+] as const satisfies readonly (keyof Plan)[];
+
+/** Where plan.json disagrees with the plan the committed config gives; each names the field. */
+export function planDisagreements(plan: Plan, config: LoopConfig, configFile: string, where: string): string[] {
+  const want = buildPlan(
+    { config, configText: '', contract: contractHash(config), northstar: plan.northstar.metrics, budget: resolveBudget(config) },
+    configFile,
+    plan.baseline,
+    plan.northstar.baseline,
+    plan.security?.api_surface_before ?? null,
+  );
+  const out: string[] = [];
+  const differ = (a: unknown, b: unknown) => canonicalJson(a ?? null) !== canonicalJson(b ?? null);
+  const show = (v: unknown) => {
+    const t = JSON.stringify(v ?? null);
+    return t.length > 120 ? `${t.slice(0, 117)}...` : t;
+  };
+  const say = (field: string, got: unknown, wanted: unknown) => out.push(`plan.json ${field}: ${show(got)} in the evidence, ${show(wanted)} from ${where}`);
+  for (const f of VERDICT_FIELDS) if (differ(plan[f], want[f])) say(f, plan[f], want[f]);
+  const ids = (l: { id: string }[]) => l.map((c) => c.id).join(',');
+  if (ids(plan.acceptance_criteria) !== ids(want.acceptance_criteria))
+    say('acceptance_criteria (ids, in order)', ids(plan.acceptance_criteria), ids(want.acceptance_criteria));
+  else
+    for (const [k, c] of want.acceptance_criteria.entries())
+      for (const key of Object.keys(c) as (keyof typeof c)[])
+        if (differ(plan.acceptance_criteria[k][key], c[key])) say(`acceptance_criteria[${c.id}].${key}`, plan.acceptance_criteria[k][key], c[key]);
+  if (plan.northstar.file !== want.northstar.file) say('northstar.file', plan.northstar.file, want.northstar.file);
+  const sec = (p: Plan) =>
+    p.security ? { gate: p.security.gate, api_surface: p.security.api_surface, drift_explanation: p.security.drift_explanation } : null;
+  if (differ(sec(plan), sec(want))) say('security', sec(plan), sec(want));
+  // The files the criteria run are protected from what the baseline held; the rest is the config's.
+  const missing = want.protected.filter((g) => !plan.protected.includes(g));
+  if (missing.length) out.push(`plan.json protected: lacks ${missing.join(', ')}, which ${where} protects`);
+  return out;
+}
+
+/**
  * `verify --rerun`: checks out the certified commit in a brand-new workspace (fresh HOME, setup run
- * from scratch, in a loop-owned folder as the loop's judging), runs the criteria plan.json records and the residual, and judges them as the loop
- * does; the outcome must be the certificate's: each criterion met or not as recorded, the same
- * residual, and for EXACT/CONVERGED the same type.
+ * from scratch, in a loop-owned folder as the loop's judging), and judges it as the loop does with
+ * everything that decides the verdict — criteria, residual, declared certificates, R_p, rung,
+ * replays, security gate — taken from the config committed in that commit, never from the evidence
+ * (whose hashes anyone can recompute). The evidence must agree with that config (each field that
+ * does not is named), and the outcome must be the certificate's: each criterion met or not as
+ * recorded, the same residual, and for EXACT/CONVERGED the same type.
  */
 export async function rerunCertificate(root: string, cert: Certificate, o: RerunOptions): Promise<RerunResult> {
   const lines: string[] = [];
   const problems: string[] = [];
   let plan;
+  let report;
   try {
     plan = await new EvidenceStore(root).readJson('plan.json', planSchema);
+    report = await new EvidenceStore(root).readJson('halting_report.json', haltingReportSchema);
   } catch (e) {
     return { ok: false, lines, problems: [unparsed(e)] };
   }
@@ -211,12 +275,32 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
   const git = new Git(o.runner, o.repo, o.env ?? process.env);
   const commit = await certifiedCommit(git, cert);
   if ('problem' in commit) return { ok: false, lines, problems: [commit.problem] };
-  let config;
+  // The config file is the user's to name (the loop's default), not the evidence's.
+  const configFile = o.configFile ?? DEFAULT_CONFIG_FILE;
+  let config: LoopConfig;
   try {
-    config = parseConfig(await git.run(['cat-file', 'blob', `${commit.id}:${plan.config_file}`]), plan.config_file);
+    config = parseConfig(await git.run(['cat-file', 'blob', `${commit.id}:${configFile}`]), configFile);
   } catch (e) {
-    return { ok: false, lines, problems: [`${plan.config_file} in commit ${commit.id}: ${(e as Error).message}`] };
+    return { ok: false, lines, problems: [`${configFile} in commit ${commit.id}: ${(e as Error).message}`] };
   }
+  const where = `${configFile} in commit ${commit.id.slice(0, 12)}`;
+  lines.push(`rerun: criteria, residual, certificates, R_p and rung from ${where} (not from the evidence)`);
+  if (plan.config_file !== configFile)
+    problems.push(
+      `plan.json config_file: ${JSON.stringify(plan.config_file)} in the evidence, but the config is ${configFile} (pass --config if the loop ran with another file)`,
+    );
+  else problems.push(...planDisagreements(plan, config, configFile, where));
+  const ids = (l: { id: string }[]) => l.map((c) => c.id).join(',');
+  if (ids(cert.checklist) !== ids(config.acceptance_criteria))
+    problems.push(`certificate checklist: criteria ${ids(cert.checklist) || '(none)'}, ${where} has ${ids(config.acceptance_criteria)}`);
+  if (canonicalJson(cert.declared_certificates) !== canonicalJson(config.certificates))
+    problems.push(`certificate declared_certificates: ${cert.declared_certificates.join(',')}, ${where} declares ${config.certificates.join(',')}`);
+  if ((cert.R_p === null ? null : new Decimal(cert.R_p).toString()) !== (config.R_p === undefined ? null : new Decimal(config.R_p).toString()))
+    problems.push(`certificate R_p: ${cert.R_p ?? 'none'}, ${where} has ${config.R_p ?? 'none'}`);
+  if (cert.residual_metric !== config.residual.metric)
+    problems.push(`certificate residual_metric: ${cert.residual_metric}, ${where} has ${config.residual.metric}`);
+  if (report && report.verification_rung_target !== config.rung_target)
+    problems.push(`halting_report.json verification_rung_target: ${report.verification_rung_target ?? 'none'}, ${where} has ${config.rung_target}`);
   // Where the loop judges too: never under the temp folder, whose parent folders another user (the
   // agent) can fill with a conftest.py or node_modules that the criteria would pick up.
   const { path: base, warning } = await judgeRoot('rerun', { fresh: true });
@@ -250,31 +334,29 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
       return { ok: false, lines, problems };
     }
     lines.push(s.state === 'ran' ? `rerun: setup \`${config.checks.setup}\` ran (${(s.result.durationMs / 1000).toFixed(1)} s)` : 'rerun: no checks.setup');
-    const criteria: Criterion[] = plan.acceptance_criteria.map((c) => ({
-      id: c.id,
-      description: c.description,
-      run: c.run,
-      timeout_seconds: c.timeout_seconds,
-      retries: c.retries,
-    }));
-    if (plan.residual.metric === 'failing_tests_fraction' && plan.residual.junit) await removeJunit(ws.dir, plan.residual.junit);
     const logs = new EvidenceStore(join(base, 'logs'));
-    const checks = await runChecks(criteria, { runner: { run }, cwd: ws.dir, env: ws.env(), evidence: logs, dir: 'checks', tree: cert.tree, scrub: (t) => t });
-    const residual = await computeResidual({ ...config, residual: plan.residual }, checks, { runner: { run }, cwd: ws.dir, env: ws.env() });
-    const R_p = plan.R_p === null ? null : new Decimal(plan.R_p);
-    const value = 'value' in residual ? residual.value : null;
-    const judgement = judgementOf(
-      {
-        declared: plan.halting_certificates_applicable,
-        checks,
-        residual: value,
-        residualError: 'error' in residual ? residual.error : null,
-        R_p,
-      },
-      null,
-    );
-    // The same precedence table as the loop, with nothing but this judgement to go on.
-    const type = decideJudgement(judgement).certificate;
+    const R_p = config.R_p === undefined ? null : new Decimal(config.R_p);
+    const judge = async (dir: string) => {
+      if (config.residual.metric === 'failing_tests_fraction' && config.residual.junit) await removeJunit(ws!.dir, config.residual.junit);
+      const checks = await runChecks(config.acceptance_criteria, {
+        runner: { run },
+        cwd: ws!.dir,
+        env: ws!.env(),
+        evidence: logs,
+        dir,
+        tree: cert.tree,
+        scrub: (t) => t,
+      });
+      const residual = await computeResidual(config, checks, { runner: { run }, cwd: ws!.dir, env: ws!.env() });
+      const value = 'value' in residual ? residual.value : null;
+      const judgement = judgementOf(
+        { declared: config.certificates, checks, residual: value, residualError: 'error' in residual ? residual.error : null, R_p },
+        null,
+      );
+      // The same precedence table as the loop, with nothing but this judgement to go on.
+      return { checks, residual, value, type: decideJudgement(judgement).certificate };
+    };
+    const { checks, residual, value, type } = await judge('checks');
     const recorded = new Map(cert.checklist.map((c) => [c.id, c]));
     for (const c of checks) {
       const was = recorded.get(c.id);
@@ -289,6 +371,21 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
       problems.push(`residual ${got} on a fresh checkout, ${cert.residual ?? 'unavailable'} in the certificate`);
     lines.push(`rerun: certificate type ${type} — certificate: ${cert.type}`);
     if (SUCCESS.has(cert.type) && type !== cert.type) problems.push(`the certificate says ${cert.type}; a fresh checkout of ${commit.id} gives ${type}`);
+    if (SUCCESS.has(cert.type) && rungLevel(config.rung_target) >= rungLevel(274177)) {
+      // Rung 274177 and up: the replays the loop ran must agree again (a flaky check fails here).
+      for (let k = 1; k < config.replays; k++) {
+        const again = await judge(`replay_${k}`);
+        const same = again.type === type && again.checks.every((c, i) => c.met === checks[i].met);
+        lines.push(`rerun: replay ${k + 1}/${config.replays} (rung ${config.rung_target}): certificate ${again.type}${same ? '' : ' — DIFFERS (flaky check)'}`);
+        if (!same) problems.push(`replay ${k + 1}: a fresh checkout of ${commit.id} gives ${again.type}, the first run ${type} (flaky check)`);
+      }
+    }
+    if (SUCCESS.has(cert.type) && rungLevel(config.rung_target) >= rungLevel(65537) && config.security) {
+      const gate = await run({ command: config.security.gate, cwd: ws.dir, env: ws.env(), timeoutMs: 1_800_000 });
+      lines.push(`rerun: security gate \`${config.security.gate}\`: exit ${gate.exitCode ?? gate.signal}`);
+      if (gate.exitCode !== 0)
+        problems.push(`security gate \`${config.security.gate}\` exits ${gate.exitCode ?? gate.signal} on a fresh checkout (rung ${config.rung_target})`);
+    }
     if (problems.length) lines.push(`rerun: the criteria's logs are kept in ${logs.root}`);
     return { ok: problems.length === 0, lines, problems };
   } finally {

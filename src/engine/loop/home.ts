@@ -4,11 +4,12 @@
 // when it ends; a published tree without a private one (a restored artifact, another clone) is
 // verified and taken in.
 import { chmod, cp, lstat, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { StorageError } from '../common/errors.js';
 import { planSchema, type Plan } from '../config/plan.js';
-import { EvidenceStore, listFiles, NOT_EVIDENCE } from '../evidence/evidence.js';
+import { EvidenceStore, listFiles, manifestSchema, NOT_EVIDENCE } from '../evidence/evidence.js';
+import { parseDocument } from '../common/document.js';
 import { haltingReportSchema, type HaltingReport } from '../evidence/report.js';
 import { judgeRoot } from '../judge/judge-root.js';
 import { verifyTree } from '../evidence/verify.js';
@@ -23,9 +24,11 @@ export interface LoopHome {
   judgeWarning: string | null;
 }
 
+const homeName = (evRel: string) => evRel.replace(/[^A-Za-z0-9._-]/g, '_');
+
 export async function loopHome(git: Git, evRel: string): Promise<LoopHome> {
   const top = join(await git.commonDir(), 'phuc-loop');
-  const root = join(top, evRel.replace(/[^A-Za-z0-9._-]/g, '_'));
+  const root = join(top, homeName(evRel));
   // 0711: another user may pass through to the check workspace, never list or read what is here.
   for (const dir of [top, root]) {
     await mkdir(dir, { recursive: true, mode: 0o711 });
@@ -89,6 +92,83 @@ export async function publishEvidence(ev: EvidenceStore, published: string, with
 }
 
 /**
+ * The end of a run: the folders on the way to the published tree were real folders when the run
+ * started (assertRealFolders), so whatever stands there now that is not one was put there during
+ * the run — by the agent, which may write the whole work tree, `evidence/` included. It never
+ * becomes "the evidence": a link is removed (that deletes no file: what it pointed to stays), a
+ * file, FIFO or device is moved aside under a name that says it is not the loop's; then the loop's
+ * own tree replaces whatever folder is there. When that fails, nothing is left at the published
+ * path that could pass for the loop's evidence. Returns what was done, for the log.
+ */
+export async function publishRun(ev: EvidenceStore, published: string, within: string): Promise<string[]> {
+  const notes: string[] = [];
+  const rel = relative(within, published).split(sep).filter(Boolean);
+  for (let k = 1; k <= rel.length; k++) {
+    const p = join(within, ...rel.slice(0, k));
+    const st = await lstat(p).catch(() => null);
+    if (!st || st.isDirectory()) continue;
+    if (st.isSymbolicLink()) {
+      await rm(p, { force: true });
+      notes.push(
+        `${relative(within, p)} was a symbolic link made during the run: removed (what it pointed to is untouched); the loop's evidence is published there instead`,
+      );
+    } else {
+      const aside = `${p}.not-loop-evidence-${randomBytes(4).toString('hex')}`;
+      await rename(p, aside);
+      notes.push(
+        `${relative(within, p)} was not a folder (made during the run): moved aside to ${relative(within, aside)}; the loop's evidence is published there instead`,
+      );
+    }
+  }
+  try {
+    await publishEvidence(ev, published, within);
+  } catch (e) {
+    // Whatever stands there is not the loop's tree of this run: it goes aside, never read as the evidence.
+    const aside = `${published}.not-loop-evidence-${randomBytes(4).toString('hex')}`;
+    const moved = await rename(published, aside).then(
+      () => `; what stood there was moved to ${relative(within, aside)}`,
+      () => '',
+    );
+    throw new StorageError(`${e instanceof Error ? e.message : String(e)}${moved}; the loop's evidence is in ${ev.root}`);
+  }
+  return notes;
+}
+
+/** What `verify` and `report` read: the published tree, and how it stands to the loop's own copy. */
+export interface PublishedStanding {
+  /** The loop-owned copy under .git/phuc-loop for this path, when there is one. */
+  own: string | null;
+  /** The published path is a symbolic link (the loop never publishes one). */
+  link: boolean;
+  /** Its manifest.json is byte for byte the loop-owned copy's. */
+  matches: boolean;
+  /** A run holds the lock: the loop-owned copy is ahead of the published one until it ends. */
+  running: boolean;
+}
+
+/**
+ * How a published evidence tree stands to the loop-owned copy the loop keeps for that path in the
+ * repository's .git (where the agent cannot write): the published folder sits in the work tree,
+ * so only that copy says whether it is what the loop wrote.
+ */
+export async function publishedStanding(git: Git, dir: string): Promise<PublishedStanding> {
+  const link = (await lstat(dir).catch(() => null))?.isSymbolicLink() ?? false;
+  const none = { own: null, link, matches: false, running: false };
+  const top = await git.toplevel().catch(() => null);
+  if (!top) return none;
+  const rel = relative(top, dir);
+  if (!rel || rel.startsWith('..') || isAbsolute(rel)) return none;
+  const root = join(await git.commonDir(), 'phuc-loop', homeName(rel.split(sep).join('/')));
+  const own = join(root, 'evidence');
+  const ownManifest = await readFile(join(own, 'manifest.json'), 'utf8').catch(() => null);
+  if (ownManifest === null) return none;
+  const publishedManifest = link ? null : await readFile(join(dir, 'manifest.json'), 'utf8').catch(() => null);
+  const pid = Number((await readFile(join(root, 'run.lock'), 'utf8').catch(() => '')).split('@')[0]);
+  const running = pid > 0 && (await processAlive(pid));
+  return { own, link, matches: publishedManifest === ownManifest, running };
+}
+
+/**
  * `run --fresh`: the published tree is moved aside as `<published>.previous.N` as it is (an edited
  * one included: it is the user's to look at), and the loop's own tree too when it differs (a run
  * that crashed before publishing). With `keep` set, only the newest `keep` generations stay.
@@ -135,7 +215,36 @@ export async function assertRealFolders(within: string, target: string): Promise
   }
 }
 
-export type Restored = { resumed: { plan: Plan; state: LoopState; report: HaltingReport | null } | null } | { problem: string; code: string };
+export type Restored = { resumed: { plan: Plan; state: LoopState; report: HaltingReport | null } | null; note?: string } | { problem: string; code: string };
+
+/** What a new loop writes before its baseline is on record (see loop.ts newPlan and judgeHead). */
+const startFile = (f: string) =>
+  ['plan.json', 'state.json', 'manifest.json', 'api_surface_before.txt', 'budget_reduction.log'].includes(f) ||
+  f.startsWith('baseline/') ||
+  /\.tmp-[0-9a-f]{12}$/.test(f);
+
+/**
+ * A loop killed between its plan and the first record of its baseline leaves only its start: the
+ * manifest lists nothing but plan.json and state.json (or, from older versions, there is no
+ * manifest at all), and every file is one the start writes. It holds no judgement, iteration or
+ * certificate: the next run makes the plan and judges the baseline again (SPEC §7: the loop's own
+ * crash is never a refusal). Returns why, or null when the tree is anything else.
+ */
+async function unfinishedStart(ev: EvidenceStore): Promise<string | null> {
+  const files = (await listFiles(ev.root)).filter((f) => !NOT_EVIDENCE.has(f));
+  if (!files.includes('plan.json') || !files.every(startFile)) return null;
+  const text = await ev.readText('manifest.json');
+  if (text !== null) {
+    let recorded: string[];
+    try {
+      recorded = parseDocument('manifest.json', text, manifestSchema).files.map((e) => e.path);
+    } catch {
+      return null;
+    }
+    if (!recorded.every((f) => f === 'plan.json' || f === 'state.json')) return null;
+  }
+  return `the previous run was cut off before its baseline was on record (${files.length} file(s) of its start, no judgement): the loop makes its plan and judges the baseline again`;
+}
 
 /**
  * What the evidence says about where to start: nothing (or only the report of a run that could
@@ -176,6 +285,8 @@ export async function restoreEvidence(
     }
   }
   if (!(await hasFiles(ev.root))) return { resumed: null };
+  const restart = await unfinishedStart(ev);
+  if (restart) return { resumed: null, note: restart };
   if ((await ev.readText('manifest.json')) === null)
     return {
       code: 'EVIDENCE_UNVERIFIABLE',

@@ -406,7 +406,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
  * Crash injection for the crash-consistency test: with PHUC_TEST_CRASH_AT=<point>:<iteration> the
  * loop kills itself (SIGKILL: no cleanup, like an OOM kill or a power loss) at that point.
  */
-function crashPoint(ctx: Ctx, point: string): void {
+export function crashPoint(ctx: Ctx, point: string): void {
   if (ctx.o.env.PHUC_TEST_CRASH_AT === `${point}:${ctx.state.next_iteration}`) process.kill(process.pid, 'SIGKILL');
 }
 

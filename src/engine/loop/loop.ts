@@ -13,7 +13,8 @@ import { type KeyProxy, keyProxyTarget, startKeyProxy } from '../agent/key-proxy
 import { canonicalJson } from '../common/canonical.js';
 import { dstr } from '../common/decimal.js';
 import { PhucError } from '../common/errors.js';
-import { buildPlan, intake, type Intake, LOOP_SCRATCH_DIR, type Plan, programsOf } from '../config/plan.js';
+import { DEFAULT_CONFIG_FILE } from '../config/config.js';
+import { BASELINE_PENDING, baselinePending, buildPlan, intake, type Intake, LOOP_SCRATCH_DIR, type Plan, programsOf } from '../config/plan.js';
 import { EvidenceStore } from '../evidence/evidence.js';
 import { howToGoOn, type HaltingReport } from '../evidence/report.js';
 import { iterDir } from '../judge/audit.js';
@@ -39,8 +40,8 @@ import {
 import { decideBeforeIteration, decideHead } from './decide.js';
 import { EXIT_CODES, Fsm } from './fsm.js';
 import { blockedEarly, finish, needInfo, startCertificate } from './halt.js';
-import { acquireLock, archiveEvidence, assertRealFolders, loopHome, publishEvidence, restoreEvidence } from './home.js';
-import { iterate } from './iteration.js';
+import { acquireLock, archiveEvidence, assertRealFolders, loopHome, publishRun, restoreEvidence } from './home.js';
+import { crashPoint, iterate } from './iteration.js';
 import { cleanJudge, liveJudge } from './judge-space.js';
 import { initialProgress } from './progress.js';
 import { saveState } from '../evidence/records.js';
@@ -53,7 +54,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   const cwd = await git.toplevel().catch(() => null);
   const evRel = o.evidenceDir ?? DEFAULT_EVIDENCE_DIR;
   const published = new EvidenceStore(resolve(cwd ?? o.cwd, evRel));
-  const configPath = o.configPath ?? 'phuc-loop.yml';
+  const configPath = o.configPath ?? DEFAULT_CONFIG_FILE;
   fsm.to('INTAKE_GOAL');
   if (!cwd || !(await git.head())) {
     fsm.to('EXIT_NEED_INFO');
@@ -106,8 +107,9 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   } finally {
     await git.close();
     if (progress.publish)
-      await publishEvidence(ev, published.root, cwd).catch((e: unknown) =>
-        o.log.warn(`the evidence could not be published to ${evRel}: ${e instanceof Error ? e.message : String(e)}`),
+      await publishRun(ev, published.root, cwd).then(
+        (notes) => notes.forEach((n) => o.log.warn(n)),
+        (e: unknown) => o.log.warn(`the evidence could not be published to ${evRel}: ${e instanceof Error ? e.message : String(e)}`),
       );
     await lock();
   }
@@ -165,6 +167,7 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
     return blockedEarly(restored.code, restored.problem);
   }
   const resumed = restored.resumed;
+  if (restored.note) o.log.info(restored.note);
   progress.publish = true;
   if (resumed) {
     // A loop cut off mid-iteration may have left an agent's edit to a protected path in the work tree:
@@ -278,10 +281,11 @@ async function drive(ctx: Ctx, configPath: string, resumed: boolean): Promise<Lo
   const { state } = ctx;
   if (resumed) await continueRecord(ctx);
   else ctx.plan = await newPlan(ctx, configPath);
+  crashPoint(ctx, 'plan');
   // Every run judges HEAD before an agent starts: whatever the evidence says, no certificate is
   // issued without checks run in this run on the commit it names (and a HEAD that already passes
-  // ends the run at once).
-  const start = await judgeHead(ctx, resumed ? `resume_${state.next_iteration}` : 'baseline');
+  // ends the run at once). A plan whose baseline was never recorded (a stop during it) gets it now.
+  const start = await judgeHead(ctx, !resumed || baselinePending(ctx.plan) ? 'baseline' : `resume_${state.next_iteration}`);
   if (start) return start;
 
   for (;;) {
@@ -339,9 +343,13 @@ async function newPlan(ctx: Ctx, configPath: string): Promise<Plan> {
   o.log.info(
     `plan: ${i.config.acceptance_criteria.length} criteria, certificates ${i.config.certificates.join('/')}, rung ${i.config.rung_target}, agent ${i.config.agent.use}`,
   );
-  // On record before the baseline runs: a run that ends during it still has its plan (Triangle).
-  const plan = buildPlan(i, configPath, { residual: null, residual_detail: 'not measured yet', criteria: [] }, {}, null, new Set(await ctx.git.listFiles()));
+  // On record before the baseline runs: a run that ends during it still has its plan (Triangle),
+  // with a state and a manifest, so that a run killed during the baseline is recognised as an
+  // unfinished start (home.ts) and started again, never refused.
+  const plan = buildPlan(i, configPath, { residual: null, residual_detail: BASELINE_PENDING, criteria: [] }, {}, null, new Set(await ctx.git.listFiles()));
   await ev.writeJson('plan.json', plan);
+  ctx.plan = plan;
+  await saveState(ctx);
   return plan;
 }
 
@@ -353,6 +361,7 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   const { ev, o, state, plan } = ctx;
   const tree = await ctx.git.headTree();
   const round = await checkRound(ctx, dir, tree, { signal: o.signal });
+  crashPoint(ctx, 'head');
   if (round.aborted) return finish(ctx, decideBeforeIteration({ stop: (await firstStop(ctx.stops)) ?? 'the loop was asked to stop', budget: null })!);
   const residual = 'value' in round.residual ? round.residual.value : null;
   const met = new Map(round.checks.map((c) => [c.id, c.met]));
@@ -378,6 +387,7 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
     }
     ctx.plan = buildPlan(ctx.intake, plan.config_file, measured, values, apiBefore, new Set(await ctx.git.listFiles()));
     await ev.writeJson('plan.json', ctx.plan);
+    crashPoint(ctx, 'head-plan');
     if (ctx.intake.budget.reductions.length) await ev.write('budget_reduction.log', ctx.intake.budget.reductions.join('\n') + '\n');
     state.progress = initialProgress(ctx.plan.baseline.residual);
     state.last_northstar = snapshot(ctx.intake.northstar, readings, new Map(Object.entries(values)));
@@ -393,6 +403,7 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
       (failing.length ? ` — failing: ${failing.map((c) => `${c.id} (${c.timed_out ? 'timed out' : `exit ${c.exit_code}`})`).join(', ')}` : ''),
   );
   await saveState(ctx);
+  crashPoint(ctx, 'head-state');
   const missing = decideHead(await commandsMissing(ctx, round.checks));
   if (missing) return finish(ctx, missing);
   // A HEAD that already satisfies the criteria is certified without spawning an agent.
