@@ -2,7 +2,7 @@
 // (user+pidns as root). None may win a certificate or make the loop (root) read, leak or delete
 // anything outside the repository.
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
@@ -126,3 +126,95 @@ const pytest = existsSync('/usr/lib/python3/dist-packages/pytest');
     expect(await readFile(join(repo, 'pyproject.toml'), 'utf8')).not.toContain('helper_plugin');
   },
 );
+
+// Links judged as the kernel resolves them, and restores that never follow a folder the agent made a
+// link: the loop (root) touches nothing outside the repository, certifies no commit whose checks
+// follow a link out, and puts the user's file back into a real folder.
+
+/** A repository whose user has an uncommitted edit to a protected runner configuration (pkg/jest.config.js). */
+async function userEditRepo(agentCommand: string): Promise<string> {
+  const repo = await bugRepo(agentCommand, { 'pkg/jest.config.js': 'module.exports = {};\n' });
+  await writeFile(join(repo, 'pkg/jest.config.js'), 'module.exports = { /* USER EDIT */ };\n');
+  return repo;
+}
+
+const USER_EDIT = 'module.exports = { /* USER EDIT */ };\n';
+const treeEntry = async (repo: string, path: string) => (await git(repo, 'ls-tree', 'HEAD', path)).split(' ')[0];
+
+test('the folder of a user-edited protected file made a link that climbs out after an in-tree link: nothing outside is touched, the file is back', async () => {
+  const repo = await userEditRepo(hostile('link-climb.sh'));
+  const victim = join(repo, '..', 'victim');
+  await mkdir(victim);
+  await writeFile(join(victim, 'jest.config.js'), 'SENTINEL OUTSIDE THE REPO\n');
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(12);
+  expect(await readFile(join(victim, 'jest.config.js'), 'utf8')).toBe('SENTINEL OUTSIDE THE REPO\n');
+  expect(await readdir(victim)).toEqual(['jest.config.js']);
+  expect(await readFile(join(repo, 'pkg/jest.config.js'), 'utf8')).toBe(USER_EDIT);
+  const rep = await readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
+  expect(rep).toMatchObject({ stop_reason: 'GUARDRAIL_VIOLATION' });
+  expect(rep.detail).toMatch(/pkg \(a symbolic link out of the tree \(-> x\/y\/l1\/\.\.\/victim: it climbs out of the tree\)\)/);
+  expect(await treeEntry(repo, 'pkg')).toBe('040000');
+  expect(await git(repo, 'show', 'HEAD:pkg/jest.config.js')).toBe('module.exports = {};\n');
+});
+
+test('the fixed file made a link through a deep chain of in-tree links to a file outside: reverted, no certificate', async () => {
+  const outside = await mkdtemp(join(tmpdir(), 'phuc-outside-'));
+  await chmod(outside, 0o777);
+  const repo = await bugRepo(hostile('deep-chain.sh', join(outside, 'agent')));
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(12);
+  const rep = await readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
+  expect(rep.detail).toMatch(/src\/status\.txt \(a symbolic link out of the tree \(-> \.\.\/x\/d\/.*: it climbs out of the tree\)\)/);
+  expect(rep.halting_certificate.type).not.toMatch(/EXACT|CONVERGED/);
+  expect(await treeEntry(repo, 'src/status.txt')).toBe('100644');
+  expect(await readFile(join(repo, 'src/status.txt'), 'utf8')).toBe('broken\n');
+});
+
+test('the folder of a user-edited protected file made a dangling link: no crash, the link goes, the file is back in a real folder', async () => {
+  const repo = await userEditRepo(hostile('dangling-parent.sh'));
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(12);
+  expect(r.stderr).not.toMatch(/crash|ENOENT/);
+  expect(await readFile(join(repo, 'pkg/jest.config.js'), 'utf8')).toBe(USER_EDIT);
+  const rep = await readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
+  expect(rep).toMatchObject({ stop_reason: 'GUARDRAIL_VIOLATION' });
+  expect(rep.detail).toMatch(/pkg \(a symbolic link in place of the folder of pkg\/jest\.config\.js, removed\)/);
+  expect(await treeEntry(repo, 'pkg')).toBe('040000');
+  expect(await git(repo, 'status', '--porcelain')).toBe(' M pkg/jest.config.js\n');
+});
+
+test("a check's program folder made a link through two in-tree links, each reading as in-tree: reverted, the program is back, nothing outside is touched", async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'fixed', run: 'sh scripts/check.sh' }], agent: hostile('two-link-chain.sh', 'outside-scripts') }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'broken\n',
+    'scripts/check.sh': 'grep -q fixed src/status.txt && grep -q broken src/status.txt\n',
+  });
+  const planted = join(repo, '..', 'outside-scripts');
+  await mkdir(planted);
+  await writeFile(join(planted, 'check.sh'), 'exit 0\n');
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(12);
+  expect(await readFile(join(planted, 'check.sh'), 'utf8')).toBe('exit 0\n');
+  expect(await readFile(join(repo, 'scripts/check.sh'), 'utf8')).toBe('grep -q fixed src/status.txt && grep -q broken src/status.txt\n');
+  const rep = await readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
+  expect(rep.detail).toMatch(/scripts \(a symbolic link out of the tree/);
+  expect(rep.detail).toMatch(/y\/b\/c\/l2 \(a symbolic link out of the tree/);
+  expect(rep.halting_certificate.type).not.toMatch(/EXACT|CONVERGED/);
+  expect(await treeEntry(repo, 'scripts')).toBe('040000');
+});
+
+test("a folder made a link to the root, so that a user's committed link climbs out: the agent's link goes back", async () => {
+  const repo = await bugRepo(hostile('folder-to-root.sh'), { 'README.md': 'read me\n', 'm/keep.txt': 'kept\n' });
+  await mkdir(join(repo, 'docs'));
+  await symlink('../m/../README.md', join(repo, 'docs/readme'));
+  await git(repo, 'add', '-A');
+  await git(repo, 'commit', '-q', '-m', 'a link through m');
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(12);
+  const rep = await readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
+  expect(rep.detail).toMatch(/m \(with it, docs\/readme leads out of the tree \(it climbs out of the tree\)\)/);
+  expect(await treeEntry(repo, 'm')).not.toBe('120000');
+  expect(await git(repo, 'show', 'HEAD:docs/readme')).toBe('../m/../README.md');
+});

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openRegular, readAsGit, readRegular } from '../../src/engine/os/tree-file.js';
+import { ancestorInTheWay, isLinkIn, linkLeavesTree, openRegular, readAsGit, readAsGitIn, readRegular, readRegularIn } from '../../src/engine/os/tree-file.js';
 
 describe('reading what the agent could have planted', () => {
   let dir: string;
@@ -27,5 +27,47 @@ describe('reading what the agent could have planted', () => {
     expect((await readAsGit(join(dir, 'to-fifo')))?.toString()).toBe(join(dir, 'fifo'));
     expect(await readAsGit(join(dir, 'fifo'))).toBeNull();
     expect((await readAsGit(join(dir, 'file')))?.toString()).toBe('text');
+  });
+});
+
+describe('links judged as the kernel resolves them, folders on the way never followed', () => {
+  let root: string;
+  beforeAll(async () => {
+    const base = await mkdtemp(join(tmpdir(), 'phuc-tree-links-'));
+    root = join(base, 'repo');
+    await mkdir(join(root, 'x/y'), { recursive: true });
+    await mkdir(join(root, 'src'));
+    await mkdir(join(base, 'victim'));
+    await writeFile(join(base, 'victim', 'f'), 'outside');
+    await writeFile(join(root, 'src', 'f'), 'inside');
+    await symlink('../..', join(root, 'x/y/l1')); // the root
+    await symlink('x/y/l1/../victim', join(root, 'pkg')); // reads in-tree, climbs out
+    await symlink('../x/y/l1/src/f', join(root, 'src/ok')); // in-tree through a link
+    await symlink('/etc/hostname', join(root, 'abs'));
+    await symlink('nowhere/../src/f', join(root, 'dangling-in'));
+    await symlink('nowhere/../../f', join(root, 'dangling-out'));
+    await symlink('x/y/l1/.git/config', join(root, 'into-git'));
+    await symlink('loop', join(root, 'loop'));
+  });
+
+  test('a target is followed through every link on the way; out, absolute, .git and loops are named', async () => {
+    expect(await linkLeavesTree(root, 'pkg')).toBe('it climbs out of the tree');
+    expect(await linkLeavesTree(root, 'src/ok')).toBeNull();
+    expect(await linkLeavesTree(root, 'x/y/l1')).toBeNull();
+    expect(await linkLeavesTree(root, 'abs')).toMatch(/absolute/);
+    expect(await linkLeavesTree(root, 'dangling-in')).toBeNull();
+    expect(await linkLeavesTree(root, 'dangling-out')).toBe('it climbs out of the tree');
+    expect(await linkLeavesTree(root, 'into-git')).toBe('it leads into .git');
+    expect(await linkLeavesTree(root, 'loop')).toMatch(/more than 40 links/);
+  });
+
+  test('a folder on the way that is a link is in the way: nothing is read through it', async () => {
+    expect(await ancestorInTheWay(root, 'pkg/f')).toEqual({ path: 'pkg', what: 'a symbolic link' });
+    expect(await ancestorInTheWay(root, 'src/f')).toBeNull();
+    expect(await ancestorInTheWay(root, 'missing/deeper/f')).toBeNull();
+    expect(await readRegularIn(root, 'pkg/f')).toBeNull();
+    expect(await readAsGitIn(root, 'pkg/f')).toBeNull();
+    expect((await readRegularIn(root, 'src/f'))?.toString()).toBe('inside');
+    expect(await isLinkIn(root, 'pkg')).toBe(true);
   });
 });

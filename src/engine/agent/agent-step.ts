@@ -2,7 +2,7 @@
 // limit or by backpressure, then its changes attributed, guarded, staged and hashed.
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readlink, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join, posix } from 'node:path';
+import { dirname, join } from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { agentInvocation, describeInvocation, type InvocationRecord, parseAgentOutcome, REPORT_PATH, type AgentOutcome } from './agents.js';
@@ -18,7 +18,7 @@ import { firstStop } from '../loop/backpressure.js';
 import { EvidenceUnverifiable, InvariantViolation } from '../common/errors.js';
 import { parseDocument } from '../common/document.js';
 import { guardedParts, hasGuardedParts } from '../judge/runner-config.js';
-import { readAsGit, readRegular } from '../os/tree-file.js';
+import { ancestorInTheWay, isLinkIn, linkLeavesTree, readAsGitIn, readRegularIn } from '../os/tree-file.js';
 
 export interface AgentSpec {
   preset: AgentPresetName;
@@ -37,31 +37,69 @@ export type DirtySnapshot = Map<string, { sha: string | null; data: Buffer | nul
 export async function snapshotDirty(git: Git, cwd: string): Promise<DirtySnapshot> {
   const snap: DirtySnapshot = new Map();
   for (const c of await git.status()) {
-    // Deleted (or not a file git keeps): the absence is the fingerprint.
-    const data = await readAsGit(join(cwd, c.path));
-    const link = !!(await lstat(join(cwd, c.path)).catch(() => null))?.isSymbolicLink();
-    snap.set(c.path, { sha: data === null ? null : sha256(data), data, link });
+    // Deleted (or not a file git keeps): the absence is the fingerprint. Never read through a folder that is a link.
+    const data = await readAsGitIn(cwd, c.path);
+    snap.set(c.path, { sha: data === null ? null : sha256(data), data, link: await isLinkIn(cwd, c.path) });
   }
   return snap;
 }
 
 async function fingerprint(cwd: string, c: ChangedPath): Promise<string | null> {
-  const data = await readAsGit(join(cwd, c.path));
+  const data = await readAsGitIn(cwd, c.path);
   return data === null ? null : sha256(data);
 }
 
-/** Puts `paths` back as they were before the agent: the user's uncommitted version, else HEAD's. */
-export async function restoreBefore(git: Git, cwd: string, before: DirtySnapshot, paths: string[]): Promise<void> {
-  const fromHead = paths.filter((p) => !before.has(p));
-  if (fromHead.length) await git.restoreFromHead(fromHead);
-  for (const p of paths.filter((x) => before.has(x))) {
-    const { data: was, link } = before.get(p)!;
-    await rm(join(cwd, p), { recursive: true, force: true });
-    if (was === null) continue;
-    await mkdir(dirname(join(cwd, p)), { recursive: true });
-    if (link) await symlink(was.toString(), join(cwd, p));
-    else await atomicWrite(join(cwd, p), was);
-  }
+/** What restoreBefore did besides putting the paths back. */
+export interface RestoreResult {
+  /** Links (or files) the agent put in place of a folder on the way to a restored path: removed, never followed. */
+  cleared: { path: string; what: string; for: string }[];
+  /** Paths that could not be put back safely, with why (the user's version stays in refs/phuc-loop/user-work). */
+  failed: { path: string; error: string }[];
+}
+
+/**
+ * Puts `paths` back as they were before the agent: the user's uncommitted version, else HEAD's.
+ * Every folder on the way must be a real folder: one the agent replaced by a link (or a file) is its
+ * change, removed first (never followed: through it the loop, root, would write or delete anywhere).
+ * A path that cannot be put back is reported, never a crash.
+ */
+export async function restoreBefore(git: Git, cwd: string, before: DirtySnapshot, paths: string[]): Promise<RestoreResult> {
+  const cleared: RestoreResult['cleared'] = [];
+  const failed: RestoreResult['failed'] = [];
+  const fail = (path: string, e: unknown) => failed.push({ path, error: e instanceof Error ? e.message : String(e) });
+  const ready: string[] = [];
+  for (const p of paths)
+    try {
+      for (let inWay = await ancestorInTheWay(cwd, p); inWay; inWay = await ancestorInTheWay(cwd, p)) {
+        if (inWay.what === 'a step out of the tree' || cleared.length > paths.length * 64) throw new Error(`${inWay.path} is ${inWay.what}`);
+        await unlink(join(cwd, inWay.path)); // its folders are real ones (checked from the root down): only it goes
+        cleared.push({ path: inWay.path, what: inWay.what, for: p });
+      }
+      ready.push(p);
+    } catch (e) {
+      fail(p, e);
+    }
+  // A name that was a link the agent put in place of a folder is gone now: nothing of HEAD's to restore there.
+  const gone = new Set(cleared.map((c) => c.path));
+  const fromHead = ready.filter((p) => !before.has(p) && !gone.has(p));
+  if (fromHead.length)
+    await git.restoreFromHead(fromHead).catch(async () => {
+      for (const p of fromHead) await git.restoreFromHead([p]).catch((e: unknown) => fail(p, e));
+    });
+  for (const p of ready.filter((x) => before.has(x)))
+    try {
+      const { data: was, link } = before.get(p)!;
+      const inWay = await ancestorInTheWay(cwd, p);
+      if (inWay) throw new Error(`${inWay.path} is ${inWay.what}`);
+      await rm(join(cwd, p), { recursive: true, force: true });
+      if (was === null) continue;
+      await mkdir(dirname(join(cwd, p)), { recursive: true });
+      if (link) await symlink(was.toString(), join(cwd, p));
+      else await atomicWrite(join(cwd, p), was);
+    } catch (e) {
+      fail(p, e);
+    }
+  return { cleared, failed };
 }
 
 /** Paths whose content differs from the snapshot taken before the agent ran. */
@@ -85,24 +123,22 @@ async function runnerConfigChanged(git: Git, cwd: string, before: DirtySnapshot,
     : (await git.inHead([path])).has(path)
       ? await git.run(['show', `HEAD:${path}`])
       : null;
-  const now = (await readRegular(join(cwd, path)))?.toString('utf8') ?? null;
+  const now = (await readRegularIn(cwd, path))?.toString('utf8') ?? null;
   return guardedParts(path, was, scripts) !== guardedParts(path, now, scripts);
 }
 
 /**
- * A change that reaches outside the tree: a link whose target is absolute or climbs out of the
- * tree (or into .git), which the checks would follow to a file no clean checkout holds; a nested
- * repository (git lists it as `dir/`), whose own settings git would obey when it looks inside.
+ * A change that reaches outside the tree: a link whose target, resolved as the kernel would from its
+ * place in the tree (through other links, `..` after a link), is absolute, climbs out of the tree or
+ * leads into .git: the checks would follow it to a file no clean checkout holds. A nested repository
+ * (git lists it as `dir/`), whose own settings git would obey when it looks inside.
  */
 async function outsideTree(cwd: string, path: string): Promise<string | null> {
   if (path.endsWith('/')) return 'a nested git repository';
-  const st = await lstat(join(cwd, path)).catch(() => null);
-  if (!st?.isSymbolicLink()) return null;
+  if (!(await isLinkIn(cwd, path))) return null;
   const target = await readlink(join(cwd, path)).catch(() => '/');
-  const inTree = posix.normalize(posix.join(posix.dirname(path), target));
-  if (posix.isAbsolute(target) || inTree === '..' || inTree.startsWith('../') || inTree === '.git' || inTree.startsWith('.git/'))
-    return `a symbolic link out of the tree (-> ${target})`;
-  return null;
+  const why = await linkLeavesTree(cwd, path);
+  return why ? `a symbolic link out of the tree (-> ${target}: ${why})` : null;
 }
 
 /**
@@ -327,8 +363,54 @@ async function revertReason(o: CollectOptions, p: string): Promise<{ why: Revert
   const outside = await outsideTree(o.cwd, p);
   if (outside) return { why: 'outside', detail: outside };
   if (hasGuardedParts(p) && (await runnerConfigChanged(o.git, o.cwd, o.before, p, o.guardedScripts))) return { why: 'runner-config', detail: '' };
-  const data = await readAsGit(join(o.cwd, p));
+  const data = await readAsGitIn(o.cwd, p);
   return data && o.holdsSecret(data) ? { why: 'secret', detail: '' } : null;
+}
+
+/**
+ * Puts `these` back (restoreBefore); a link the agent put in place of a folder on the way is removed
+ * and joins `all` with the reason of the path it was in the way of; a path that cannot be put back
+ * says why in its detail (and the link in its way is not staged).
+ */
+async function putBack(o: CollectOptions, these: Reverted[], all: Reverted[]): Promise<void> {
+  if (!these.length) return;
+  const { cleared, failed } = await restoreBefore(
+    o.git,
+    o.cwd,
+    o.before,
+    these.map((r) => r.path),
+  );
+  const reasonOf = (path: string) => all.find((r) => r.path === path)!;
+  for (const c of cleared)
+    if (!all.some((r) => r.path === c.path))
+      all.push({ path: c.path, why: reasonOf(c.for).why, detail: `${c.what} in place of the folder of ${c.for}, removed` });
+  for (const f of failed) {
+    const r = reasonOf(f.path);
+    r.detail = `${r.detail ? `${r.detail}; ` : ''}could not be put back safely (${f.error}); the user's version is kept in refs/phuc-loop/user-work`;
+    const inWay = await ancestorInTheWay(o.cwd, f.path);
+    if (inWay && !all.some((x) => x.path === inWay.path))
+      all.push({ path: inWay.path, why: r.why, detail: `${inWay.what} in place of the folder of ${f.path}` });
+  }
+}
+
+/** The paths among `paths` that are links now. */
+async function linksAmong(cwd: string, paths: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of paths) if (await isLinkIn(cwd, p)) out.push(p);
+  return out;
+}
+
+/** The first link of the tree to judge (HEAD's links and the agent's) that now leads out of the tree. */
+async function firstLinkOut(o: CollectOptions, keptLinks: string[]): Promise<{ path: string; why: string } | null> {
+  const headLinks = (await o.git.run(['ls-tree', '-r', '-z', 'HEAD']))
+    .split('\0')
+    .filter((l) => l.startsWith('120000 '))
+    .map((l) => l.slice(l.indexOf('\t') + 1));
+  for (const path of await linksAmong(o.cwd, [...new Set([...keptLinks, ...headLinks])])) {
+    const why = await linkLeavesTree(o.cwd, path);
+    if (why) return { path, why };
+  }
+  return null;
 }
 
 /** iter_N/artifacts.json: what the collect step kept, put back and hashed. */
@@ -397,9 +479,21 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
     const why = await revertReason(o, p);
     if (why) reverted.push({ path: p, ...why });
   }
-  const revertedPaths = reverted.map((r) => r.path);
-  if (reverted.length) await restoreBefore(o.git, o.cwd, o.before, revertedPaths);
-  const kept = changed.filter((p) => !revertedPaths.includes(p));
+  await putBack(o, reverted, reverted);
+  // A link the agent kept can change where another link leads (a folder made a link to a shallower
+  // one: `..` after it climbs higher than it reads). Then every link it kept goes back.
+  const keptLinks = await linksAmong(
+    o.cwd,
+    changed.filter((p) => !reverted.some((r) => r.path === p)),
+  );
+  const astray = keptLinks.length ? await firstLinkOut(o, keptLinks) : null;
+  if (astray) {
+    const more = keptLinks.map((path) => ({ path, why: 'outside' as const, detail: `with it, ${astray.path} leads out of the tree (${astray.why})` }));
+    reverted.push(...more);
+    await putBack(o, more, reverted);
+  }
+  const revertedPaths = new Set(reverted.map((r) => r.path));
+  const kept = changed.filter((p) => !revertedPaths.has(p));
   const { tree, diff } = await o.git.stage(kept);
   const artifacts: Collected['artifacts'] = [];
   const r = o.agent.result;

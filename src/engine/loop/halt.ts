@@ -15,7 +15,7 @@ import type { NeedInfo } from '../config/plan.js';
 import { budgetLog, saveState, writeIterationRecords } from '../evidence/records.js';
 import { buildReport, type ReportInput, type RungResult } from '../evidence/report.js';
 import { verifyTree } from '../evidence/verify.js';
-import { readRegular } from '../os/tree-file.js';
+import { readRegular, readRegularIn } from '../os/tree-file.js';
 
 /** How a run ends: decide()'s verdict (or a refusal before the plan) with what fired. */
 export interface Halt {
@@ -238,7 +238,7 @@ export async function computeRung(ctx: Ctx, cert: Certificate | null, converged:
   const afterEntry = await ev.write('api_surface_after.txt', scrub(ctx, after.stdout));
   const beforeSha = plan.security.api_surface_before?.split('#')[1] ?? null;
   const drift = beforeSha !== afterEntry.sha256;
-  const explanation = (await readRegular(join(where, plan.security.drift_explanation), 1024 * 1024))?.toString('utf8') ?? '';
+  const explanation = (await readRegularIn(where, plan.security.drift_explanation, 1024 * 1024))?.toString('utf8') ?? '';
   // An explanation counts when the loop wrote it and it names every API that changed, not any text.
   const changed = drift ? changedApiSymbols((await ev.readText('api_surface_before.txt')) ?? '', scrub(ctx, after.stdout)) : [];
   const unexplained = unexplainedSymbols(changed, explanation);

@@ -1,12 +1,12 @@
 // Builds the CNF capsule of an iteration from the loop's evidence and validates it (CONTEXT_BLEED).
-import { join, relative, resolve, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { openQuestionsOf, renderSection, sanitizeAgentText, type Section } from './agents-md.js';
 import { iterDir } from '../judge/audit.js';
 import { type ArtifactLink, type Capsule, capsuleProblems, renderPrompt, SKILL_PACK, SUBAGENT_ROLE } from './capsule.js';
 import { Decimal, dstr } from '../common/decimal.js';
 import { blockerClass } from '../loop/dega.js';
 import { type Ctx, currentResidual, describeAgent, isEscalated, sectionMeta } from '../loop/context.js';
-import { readRegular } from '../os/tree-file.js';
+import { readRegularIn } from '../os/tree-file.js';
 
 export function buildCapsule(ctx: Ctx, n: number, withAgentText: boolean): { capsule: Capsule; section: Section } {
   const { plan, state } = ctx;
@@ -103,7 +103,7 @@ function evidenceFolder(ctx: Ctx): string {
 export async function missionText(ctx: Ctx): Promise<string | undefined> {
   const file = ctx.intake.config.mission_context;
   if (!file) return undefined;
-  const text = (await readRegular(join(ctx.cwd, file), 1024 * 1024))?.toString('utf8') ?? null;
+  const text = (await readRegularIn(ctx.cwd, file, 1024 * 1024))?.toString('utf8') ?? null;
   // Motivation and framing only (DEGA ideology rule), and data like every repository text.
   return text === null ? `(${file} could not be read)` : sanitizeAgentText(text, ctx.hostPaths, 4000);
 }

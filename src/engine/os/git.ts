@@ -5,6 +5,7 @@ import { shellQuote } from '../agent/agents.js';
 import { GitError } from '../common/errors.js';
 import type { ProcessRunner } from './ports.js';
 import { ShellSession } from './process.js';
+import { ancestorInTheWay } from './tree-file.js';
 
 export interface ChangedPath {
   path: string;
@@ -169,7 +170,13 @@ export class Git {
     const indexed = new Set(out.split('\0').filter(Boolean));
     const restore = paths.filter((p) => indexed.has(p));
     if (restore.length) await this.run(['checkout', '--', ...restore]);
-    await Promise.all(paths.filter((p) => !indexed.has(p)).map((p) => unlink(join(this.cwd, p)).catch(() => undefined)));
+    await Promise.all(paths.filter((p) => !indexed.has(p)).map((p) => this.removeInTree(p)));
+  }
+
+  /** Removes a file or link of the work tree, never through a folder that is a link (git checks out none beyond one). */
+  private async removeInTree(path: string): Promise<void> {
+    if (await ancestorInTheWay(this.cwd, path)) return;
+    await unlink(join(this.cwd, path)).catch(() => undefined);
   }
 
   /** Paths among `paths` that exist in HEAD. */
@@ -186,8 +193,11 @@ export class Git {
     const remove = paths.filter((p) => !tracked.has(p));
     if (restore.length) await this.run(['checkout', 'HEAD', '--', ...restore]);
     if (remove.length) {
-      await this.run(['rm', '-q', '--cached', '--ignore-unmatch', '--', ...remove]);
-      await Promise.all(remove.map((p) => unlink(join(this.cwd, p)).catch(() => undefined)));
+      // Only entries of exactly that name: a folder's name would make git refuse (or, with -r, unstage its files).
+      const indexed = new Set((await this.run(['ls-files', '-z', '--cached', '--', ...remove])).split('\0').filter(Boolean));
+      const unstage = remove.filter((p) => indexed.has(p));
+      if (unstage.length) await this.run(['rm', '-q', '--cached', '--ignore-unmatch', '--', ...unstage]);
+      await Promise.all(remove.map((p) => this.removeInTree(p)));
     }
   }
 

@@ -3,6 +3,7 @@
 // read of such a path goes through here: never through a link, never blocking, never more than asked.
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, readlink } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
 
 export type Opened = { data: Buffer; stat: Stats } | { refused: string };
 
@@ -42,4 +43,82 @@ export async function readAsGit(path: string): Promise<Buffer | null> {
   const st = await lstat(path).catch(() => null);
   if (st?.isSymbolicLink()) return Buffer.from(await readlink(path).catch(() => ''));
   return st?.isFile() ? readRegular(path) : null;
+}
+
+// Work-tree paths are names the agent chose, under folders the agent could have replaced by links.
+// The loop (root) reads, writes and deletes only where every folder on the way is a real folder:
+// each ancestor is looked at with lstat, from the tree's root down (the agent has stopped by then).
+
+/** The first folder on the way to `rel` (relative to `root`) that exists but is not a real folder; null when none. */
+export async function ancestorInTheWay(root: string, rel: string): Promise<{ path: string; what: string } | null> {
+  const parts = rel.split('/').filter((p) => p !== '' && p !== '.');
+  for (let i = 1; i < parts.length; i++) {
+    const path = parts.slice(0, i).join('/');
+    if (parts[i - 1] === '..') return { path, what: 'a step out of the tree' };
+    const st = await lstat(join(root, path)).catch(() => null);
+    if (!st) return null; // missing: nothing below it exists either; a write creates real folders
+    if (!st.isDirectory()) return { path, what: st.isSymbolicLink() ? 'a symbolic link' : 'not a folder' };
+  }
+  return null;
+}
+
+/** readAsGit for a work-tree path, never through a folder that is a link (then: null, as git sees it). */
+export async function readAsGitIn(root: string, rel: string): Promise<Buffer | null> {
+  return (await ancestorInTheWay(root, rel)) ? null : readAsGit(join(root, rel));
+}
+
+/** readRegular for a work-tree path, never through a folder that is a link. */
+export async function readRegularIn(root: string, rel: string, maxBytes = Infinity): Promise<Buffer | null> {
+  return (await ancestorInTheWay(root, rel)) ? null : readRegular(join(root, rel), maxBytes);
+}
+
+/** Whether a work-tree path is a link itself (never looked at through a folder that is a link). */
+export async function isLinkIn(root: string, rel: string): Promise<boolean> {
+  if (await ancestorInTheWay(root, rel)) return false;
+  return !!(await lstat(join(root, rel)).catch(() => null))?.isSymbolicLink();
+}
+
+/** At most this many links on the way, as the kernel allows (ELOOP beyond). */
+const MAX_LINKS = 40;
+
+/**
+ * Where the link at `rel` leads, resolved as the kernel would from its place in the tree: every link
+ * on the way followed (links to links, any depth, `..` after a link climbs from where that link
+ * led). Returns why it leaves the tree (an absolute target, a climb above the root, into .git, more
+ * links than the kernel follows, a link it cannot read), or null when it ends inside the tree. A
+ * missing step is taken as a plain folder (a clean checkout may create it), so `..` after it is judged
+ * lexically, never more leniently.
+ */
+export async function linkLeavesTree(root: string, rel: string): Promise<string | null> {
+  const pending = rel.split('/');
+  const at: string[] = [];
+  let links = 0;
+  let missing = false;
+  while (pending.length) {
+    const c = pending.shift()!;
+    if (c === '' || c === '.') continue;
+    if (c === '..') {
+      if (!at.length) return 'it climbs out of the tree';
+      at.pop();
+      continue;
+    }
+    at.push(c);
+    if (at.length === 1 && c.toLowerCase() === '.git') return 'it leads into .git';
+    if (missing) continue;
+    const here = join(root, ...at);
+    const st = await lstat(here).catch(() => null);
+    if (!st) {
+      missing = true;
+      continue;
+    }
+    if (st.isSymbolicLink()) {
+      if (++links > MAX_LINKS) return `more than ${MAX_LINKS} links on the way`;
+      const target = await readlink(here).catch(() => null);
+      if (target === null) return 'a link on the way cannot be read';
+      if (isAbsolute(target)) return `a link on the way is absolute (${at.join('/')} -> ${target})`;
+      at.pop();
+      pending.unshift(...target.split('/'));
+    } else if (!st.isDirectory()) missing = pending.some((p) => p !== '' && p !== '.'); // ENOTDIR for the kernel
+  }
+  return null;
 }
