@@ -34435,8 +34435,15 @@ class Sandbox {
         const under = (p, f) => p === f || p.startsWith(f === external_node_path_namespaceObject.sep ? f : f + external_node_path_namespaceObject.sep);
         // A folder under another covered one is gone already.
         const outermost = covers.filter(([, f]) => !covers.some(([, g]) => g !== f && under(f, g)));
-        const wanted = await Promise.all([cwd, this.base, env.HOME, env.TMPDIR].map((p) => (p ? (0,promises_namespaceObject.realpath)(p).catch(() => null) : Promise.resolve(null))));
-        const keep = [...new Set(wanted)].filter((p) => p !== null && outermost.some(([, f]) => under(p, f)));
+        const resolved = (paths) => Promise.all(paths.map((p) => (p ? (0,promises_namespaceObject.realpath)(p).catch(() => null) : Promise.resolve(null))));
+        const covered = (p) => p !== null && outermost.some(([, f]) => under(p, f));
+        const own = (await resolved([cwd, this.base, env.HOME, env.TMPDIR])).filter(covered);
+        // Tools on PATH under a covered folder stay usable, unless others may write their folder.
+        const tools = (await resolved((env.PATH ?? '').split(':'))).filter(covered);
+        const safeTools = (await Promise.all(tools.map(async (p) => ((((await (0,promises_namespaceObject.stat)(p).catch(() => null))?.mode ?? 0o002) & 0o002) === 0 ? p : null)))).filter((p) => p !== null);
+        // Each kept folder takes one of the supervisor's descriptors 3-9; one inside another comes with it.
+        const all = [...new Set([...own, ...safeTools])];
+        const keep = all.filter((p) => !all.some((q) => q !== p && under(p, q))).slice(0, 7);
         return [real, String(keep.length), ...keep, String(outermost.length), ...outermost.flat()];
     }
     scratchFolders = null;

@@ -4,11 +4,11 @@
 // nothing is lost, and the next workflow run resumes from the artifact and converges. The moments
 // are met, not waited out: the agent, the criteria (test/e2e/fixtures/hold.sh) and a pre-receive
 // hook of the origin note where they are in a 0777 folder and hold there until the loop stops them.
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startGitHubEmulator, type GitHubEmulator } from '../harness/github-emulator.js';
 import { log, showFile } from '../harness/git-origin.js';
+import { checkStateDir } from '../helpers/repo.js';
 import { assertBuilt, debugJob, e2eAgent, loopFiles, REPO, resumesAndConverges, ROOT, runJob, scenario, until } from './helpers.js';
 
 let gh: GitHubEmulator;
@@ -60,8 +60,7 @@ test.each(MOMENTS.map((m, i) => ({ ...m, number: 70 + i })))(
   'a pause during $moment ($stop): paused, reported, evidence uploaded, nothing lost; the next run resumes and converges',
   async ({ stop, hold, at, onRecord, number }) => {
     // Written by the agent and check users of the sandbox too.
-    const marks = await mkdtemp(join(tmpdir(), 'phuc-pause-'));
-    await chmod(marks, 0o777);
+    const marks = await checkStateDir();
     const events = join(marks, 'events');
     await writeFile(events, '');
     await chmod(events, 0o666);

@@ -2,7 +2,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -15,6 +15,17 @@ const exec = promisify(execFile);
 export async function git(cwd: string, ...args: string[]): Promise<string> {
   const { stdout } = await exec('git', args, { cwd });
   return stdout;
+}
+
+/**
+ * A folder (0777) where the checks, run as another user, keep state the test reads (a counter, a
+ * start mark). Not under /tmp, /var/tmp or /dev/shm: the sandbox gives every check those empty and
+ * its own.
+ */
+export async function checkStateDir(): Promise<string> {
+  const dir = await mkdtemp(join(process.getuid?.() === 0 ? '/var/lib' : homedir(), 'phuc-test-state-'));
+  await chmod(dir, 0o777);
+  return dir;
 }
 
 /** A fresh git repository holding `files`, committed once on branch main. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
-import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson, startCli } from '../helpers/repo.js';
+import { agent, checkStateDir, cli, config, git, makeRepo, NORTHSTAR, readJson, startCli } from '../helpers/repo.js';
 
 const sh = promisify(execFile);
 
@@ -146,7 +146,7 @@ describe('fail closed on inputs', () => {
 
 test('a flaky check: the replays differ, rung 274177 is not reached, the loop does not exit converged', async () => {
   // Passes on every odd run of the check (a counter kept outside the repository's tracked files).
-  const state = await stateDir();
+  const state = await checkStateDir();
   const counter = join(state, 'flaky');
   const flaky = `n=$(cat ${counter} 2>/dev/null || echo 0); n=$((n+1)); echo $n > ${counter}; grep -q fixed-1 src/status.txt && [ $((n % 2)) -eq 0 ]`;
   const repo = await makeRepo({
@@ -362,14 +362,4 @@ test('an agent rate-limit error is backpressure: EXIT_BLOCKED(BACKPRESSURE_SIGNA
 });
 
 /** A folder the checks (run as another user in a clean checkout) can keep a counter in. */
-/**
- * A folder the checks may keep state in across runs: not a shared scratch folder (/tmp and the like
- * are empty and the check's own in its namespace), but one the check user can write.
- */
-async function stateDir(): Promise<string> {
-  const { mkdtemp, chmod } = await import('node:fs/promises');
-  const { homedir } = await import('node:os');
-  const dir = await mkdtemp(join(process.getuid?.() === 0 ? '/var/lib' : homedir(), 'phuc-test-state-'));
-  await chmod(dir, 0o777);
-  return dir;
-}
+

@@ -1,9 +1,9 @@
 // The other loop designs of the seeds through the built CLI: the critic (microloop), failure
 // signatures with a detour then STUCK, stall and escalation (loop contract), DEGA command rails,
 // and input-hash reruns (section-loop contract).
-import { access, readFile, writeFile } from 'node:fs/promises';
+import { access, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+import { agent, checkStateDir, cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
 
 const report = (repo: string) => readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
 const exists = (p: string) =>
@@ -131,7 +131,8 @@ describe('stall and escalation', () => {
 
 test('command rails: a time-out is not retried; a transient failure passes on retry and is told apart', async () => {
   // The counter lives outside the repository: the checks run in a clean checkout of each tree.
-  const counter = join(await stateDir(), 'flappy');
+  const state = await checkStateDir();
+  const counter = join(state, 'flappy');
   const flappy = `n=$(cat ${counter} 2>/dev/null || echo 0); echo $((n+1)) > ${counter}; [ "$n" -ge 1 ]`;
   const repo = await makeRepo({
     'phuc-loop.yml': config({
@@ -158,6 +159,7 @@ test('command rails: a time-out is not retried; a transient failure passes on re
   expect(plan.baseline.criteria.find((c: { id: string }) => c.id === 'flappy').met).toBe(true);
   const history = JSON.parse((await readFile(join(repo, 'evidence/loop/history.jsonl'), 'utf8')).trim().split('\n')[0]);
   expect(history.blocker_class).toBe('evidence_path_blocked');
+  await rm(state, { recursive: true, force: true });
 });
 
 describe('input-hash reruns', () => {
@@ -232,11 +234,3 @@ test('a mission-context file frames the prompt as advisory only, and is protecte
   expect(plan.protected).toContain('docs/ethos/ideology.json');
 });
 
-/** A folder the checks (run as another user in a clean checkout) can keep a counter in. */
-async function stateDir(): Promise<string> {
-  const { mkdtemp, chmod } = await import('node:fs/promises');
-  const { tmpdir } = await import('node:os');
-  const dir = await mkdtemp(join(tmpdir(), 'phuc-state-'));
-  await chmod(dir, 0o777);
-  return dir;
-}

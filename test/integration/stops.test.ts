@@ -1,9 +1,9 @@
 // How the loop stops when it does not converge: divergence, an idle agent, a hung agent, STOP,
 // SIGTERM and the cost budget — each through the built CLI on a real repository.
-import { chmod, mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { readFile, writeFile, mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agent, agentStarted, cli, config, git, makeRepo, NORTHSTAR, readJson, startCli, until } from '../helpers/repo.js';
+import { agent, agentStarted, checkStateDir, cli, config, git, makeRepo, NORTHSTAR, readJson, startCli, until } from '../helpers/repo.js';
 
 const report = (repo: string) => readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
 /** Running (not gone, not a zombie waiting for a container's init to reap it). */
@@ -182,8 +182,7 @@ test('SIGTERM during a run (workflow cancellation): the agent is stopped and the
 
 test('SIGTERM during the checks is a pause, not failed checks; the next run continues', async () => {
   // The check notes each start in a folder the check user can write: the signal waits for the second.
-  const marks = await mkdtemp(join(tmpdir(), 'phuc-marks-'));
-  await chmod(marks, 0o777);
+  const marks = await checkStateDir();
   const repo = await makeRepo({
     'phuc-loop.yml': config({
       criteria: [{ id: 'slow', run: `echo x >> ${marks}/starts; sleep 5; false` }],
@@ -208,6 +207,7 @@ test('SIGTERM during the checks is a pause, not failed checks; the next run cont
   await next.waitFor(/resuming from evidence\/loop: 1 iteration\(s\) on record, next is 1/);
   next.child.kill('SIGTERM');
   await next.done;
+  await rm(marks, { recursive: true, force: true });
 });
 
 test("the cost budget: the agent's reported cost is summed exactly and ends the loop", async () => {

@@ -482,8 +482,17 @@ export class Sandbox {
     const under = (p: string, f: string) => p === f || p.startsWith(f === sep ? f : f + sep);
     // A folder under another covered one is gone already.
     const outermost = covers.filter(([, f]) => !covers.some(([, g]) => g !== f && under(f, g)));
-    const wanted = await Promise.all([cwd, this.base, env.HOME, env.TMPDIR].map((p) => (p ? realpath(p).catch(() => null) : Promise.resolve(null))));
-    const keep = [...new Set(wanted)].filter((p): p is string => p !== null && outermost.some(([, f]) => under(p, f)));
+    const resolved = (paths: (string | undefined)[]) => Promise.all(paths.map((p) => (p ? realpath(p).catch(() => null) : Promise.resolve(null))));
+    const covered = (p: string | null): p is string => p !== null && outermost.some(([, f]) => under(p, f));
+    const own = (await resolved([cwd, this.base, env.HOME, env.TMPDIR])).filter(covered);
+    // Tools on PATH under a covered folder stay usable, unless others may write their folder.
+    const tools = (await resolved((env.PATH ?? '').split(':'))).filter(covered);
+    const safeTools = (await Promise.all(tools.map(async (p) => ((((await stat(p).catch(() => null))?.mode ?? 0o002) & 0o002) === 0 ? p : null)))).filter(
+      (p): p is string => p !== null,
+    );
+    // Each kept folder takes one of the supervisor's descriptors 3-9; one inside another comes with it.
+    const all = [...new Set([...own, ...safeTools])];
+    const keep = all.filter((p) => !all.some((q) => q !== p && under(p, q))).slice(0, 7);
     return [real, String(keep.length), ...keep, String(outermost.length), ...outermost.flat()];
   }
 
