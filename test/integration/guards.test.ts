@@ -362,4 +362,3 @@ test('an agent rate-limit error is backpressure: EXIT_BLOCKED(BACKPRESSURE_SIGNA
 });
 
 /** A folder the checks (run as another user in a clean checkout) can keep a counter in. */
-

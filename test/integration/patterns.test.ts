@@ -233,4 +233,3 @@ test('a mission-context file frames the prompt as advisory only, and is protecte
   const plan = await readJson<any>(join(repo, 'evidence/loop/plan.json'));
   expect(plan.protected).toContain('docs/ethos/ideology.json');
 });
-
