@@ -41730,6 +41730,19 @@ class Git {
             throw new GitError(`keeping the uncommitted work failed (${r.exitCode}): ${r.stderr.trim()}`, r.stderr);
         return r.stdout.trim() || null;
     }
+    /**
+     * Those of `paths` (tracked ones) whose work-tree content is what `ref` holds for them; none when
+     * the ref does not exist.
+     */
+    async sameAs(ref, paths) {
+        if (paths.length === 0)
+            return new Set();
+        const r = await this.exec(['git', ...this.gitArgs, 'diff', '--no-ext-diff', '--name-only', '-z', ref, '--', ...paths].map(shellQuote).join(' '));
+        if (r.exitCode !== 0)
+            return new Set();
+        const differ = new Set(r.stdout.split('\0').filter(Boolean));
+        return new Set(paths.filter((p) => !differ.has(p)));
+    }
     /** Whether `ancestor` is `commit` or one of its ancestors. */
     async isAncestor(ancestor, commit) {
         const r = await this.exec(['git', ...this.gitArgs, 'merge-base', '--is-ancestor', ancestor, commit].map(shellQuote).join(' '));
@@ -44342,10 +44355,13 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
     progress.publish = true;
     if (resumed) {
         // A loop cut off mid-iteration may have left an agent's edit to a protected path in the work tree:
-        // it would be taken for the starting state and never reverted. Refuse until it is cleaned up.
+        // it would be taken for the starting state and never reverted. Refuse until it is cleaned up;
+        // the user's own edit, as kept before the last agent step, is theirs and stays.
         await git.clearIndexFlags();
         const isProtected = protectedMatcher(resumed.plan.protected);
-        const dirtyProtected = (await git.status()).map((c) => c.path).filter(isProtected);
+        const changed = (await git.status()).filter((c) => isProtected(c.path));
+        const users = await git.sameAs(USER_WORK_REF, changed.filter((c) => c.code !== '??').map((c) => c.path));
+        const dirtyProtected = changed.map((c) => c.path).filter((p) => !users.has(p));
         if (dirtyProtected.length) {
             const problem = `protected paths have uncommitted changes (${dirtyProtected.join(', ')}); restore them (\`git checkout -- <path>\`) or commit them, then \`phuc-loop run\` again`;
             o.log.error(problem);

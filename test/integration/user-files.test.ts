@@ -94,3 +94,30 @@ test("the user's uncommitted work the agent deletes or overwrites stays in git (
   await git(repo, 'checkout', 'refs/phuc-loop/user-work', '--', 'README.md', 'notes.txt');
   expect(await readFile(join(repo, 'notes.txt'), 'utf8')).toBe('the user notes\n');
 });
+
+test("the user's own uncommitted edit to a protected file does not stop the next run from resuming; a later hand edit does", async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({
+      criteria: [{ id: 'never', run: 'false' }],
+      agent: agent('busy.mjs'),
+      extra: 'stall_iterations: 100\nbudget:\n  max_iterations: 1\n',
+    }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/busy.txt': '',
+    'test/keep.txt': 'committed\n',
+  });
+  await writeFile(join(repo, 'test/keep.txt'), 'mine, not committed\n');
+  expect((await cli(repo, ['run'])).code).toBe(11);
+  // The same edit the loop kept before its agent step: the user's, so the loop goes on.
+  const second = await cli(repo, ['run', '--max-iterations', '2']);
+  expect(second.stderr).not.toMatch(/protected paths have uncommitted changes/);
+  expect(second.stdout).toMatch(/next is 1/);
+  expect(second.code).toBe(11);
+  expect(await readFile(join(repo, 'test/keep.txt'), 'utf8')).toBe('mine, not committed\n');
+  expect(await git(repo, 'show', 'HEAD:test/keep.txt')).toBe('committed\n');
+  // An edit the loop never saw may be what a cut-off agent left: refused until the user decides.
+  await writeFile(join(repo, 'test/keep.txt'), 'changed again\n');
+  const third = await cli(repo, ['run', '--max-iterations', '3']);
+  expect(third.code).toBe(12);
+  expect(third.stderr).toMatch(/protected paths have uncommitted changes \(test\/keep\.txt\)/);
+});

@@ -41,7 +41,7 @@ import { decideBeforeIteration, decideHead } from './decide.js';
 import { EXIT_CODES, Fsm } from './fsm.js';
 import { blockedEarly, finish, needInfo, startCertificate } from './halt.js';
 import { acquireLock, archiveEvidence, assertRealFolders, loopHome, publishRun, restoreEvidence } from './home.js';
-import { crashPoint, iterate } from './iteration.js';
+import { crashPoint, iterate, USER_WORK_REF } from './iteration.js';
 import { cleanJudge, liveJudge } from './judge-space.js';
 import { initialProgress } from './progress.js';
 import { saveState } from '../evidence/records.js';
@@ -171,10 +171,16 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
   progress.publish = true;
   if (resumed) {
     // A loop cut off mid-iteration may have left an agent's edit to a protected path in the work tree:
-    // it would be taken for the starting state and never reverted. Refuse until it is cleaned up.
+    // it would be taken for the starting state and never reverted. Refuse until it is cleaned up;
+    // the user's own edit, as kept before the last agent step, is theirs and stays.
     await git.clearIndexFlags();
     const isProtected = protectedMatcher(resumed.plan.protected);
-    const dirtyProtected = (await git.status()).map((c) => c.path).filter(isProtected);
+    const changed = (await git.status()).filter((c) => isProtected(c.path));
+    const users = await git.sameAs(
+      USER_WORK_REF,
+      changed.filter((c) => c.code !== '??').map((c) => c.path),
+    );
+    const dirtyProtected = changed.map((c) => c.path).filter((p) => !users.has(p));
     if (dirtyProtected.length) {
       const problem = `protected paths have uncommitted changes (${dirtyProtected.join(', ')}); restore them (\`git checkout -- <path>\`) or commit them, then \`phuc-loop run\` again`;
       o.log.error(problem);

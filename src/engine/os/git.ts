@@ -258,6 +258,18 @@ export class Git {
     return r.stdout.trim() || null;
   }
 
+  /**
+   * Those of `paths` (tracked ones) whose work-tree content is what `ref` holds for them; none when
+   * the ref does not exist.
+   */
+  async sameAs(ref: string, paths: string[]): Promise<Set<string>> {
+    if (paths.length === 0) return new Set();
+    const r = await this.exec(['git', ...this.gitArgs, 'diff', '--no-ext-diff', '--name-only', '-z', ref, '--', ...paths].map(shellQuote).join(' '));
+    if (r.exitCode !== 0) return new Set();
+    const differ = new Set(r.stdout.split('\0').filter(Boolean));
+    return new Set(paths.filter((p) => !differ.has(p)));
+  }
+
   /** Whether `ancestor` is `commit` or one of its ancestors. */
   async isAncestor(ancestor: string, commit: string): Promise<boolean> {
     const r = await this.exec(['git', ...this.gitArgs, 'merge-base', '--is-ancestor', ancestor, commit].map(shellQuote).join(' '));
