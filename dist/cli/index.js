@@ -31571,6 +31571,36 @@ async function firstStop(sources) {
     }
     return null;
 }
+/**
+ * Watches a step (the agent, a check round): polls `sources` every `pollMs` and follows the loop's
+ * `signal`, so a STOP file or label ends the step as a SIGTERM does, not only the next iteration.
+ */
+function watchStops(sources, pollMs, signal) {
+    const stop = new AbortController();
+    let why = null;
+    const halt = (reason) => {
+        why ??= reason;
+        stop.abort();
+    };
+    const onSignal = () => halt('the loop was asked to stop (signal)');
+    signal?.addEventListener('abort', onSignal, { once: true });
+    if (signal?.aborted)
+        onSignal();
+    const timer = setInterval(() => {
+        void firstStop(sources).then((reason) => {
+            if (reason)
+                halt(reason);
+        });
+    }, pollMs);
+    return {
+        signal: stop.signal,
+        reason: () => why,
+        close: () => {
+            clearInterval(timer);
+            signal?.removeEventListener('abort', onSignal);
+        },
+    };
+}
 
 ;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/error.js
 /*!
@@ -33123,23 +33153,7 @@ async function spawnAgent(o) {
         PHUC_ROLE: o.role ?? 'Scout→Solver',
     }, { keepAgentKeys: !proxy, pass: o.passEnv });
     const env = Object.fromEntries(Object.entries(given).filter(([k]) => !ROLE_OWNED.includes(k)));
-    const stop = new AbortController();
-    let backpressure = null;
-    const onSignal = () => {
-        backpressure ??= 'the loop was asked to stop (signal)';
-        stop.abort();
-    };
-    o.signal?.addEventListener('abort', onSignal, { once: true });
-    if (o.signal?.aborted)
-        onSignal();
-    const timer = setInterval(() => {
-        void firstStop(o.stopSources).then((reason) => {
-            if (reason && !backpressure) {
-                backpressure = reason;
-                stop.abort();
-            }
-        });
-    }, o.pollMs);
+    const stop = watchStops(o.stopSources, o.pollMs, o.signal);
     const started = Date.now();
     const beat = o.heartbeat ? setInterval(() => o.heartbeat(Math.round((Date.now() - started) / 1000)), 30_000) : undefined;
     activeAgents++;
@@ -33163,12 +33177,12 @@ async function spawnAgent(o) {
     }
     finally {
         activeAgents--;
-        clearInterval(timer);
+        stop.close();
         clearInterval(beat);
-        o.signal?.removeEventListener('abort', onSignal);
         await o.sandbox.reclaimWorkTree(o.cwd);
     }
     const outcome = usage_parseAgentOutcome(preset, result);
+    let backpressure = stop.reason();
     if (outcome.rateLimited && !result.aborted)
         backpressure ??= `the agent hit a rate limit${outcome.errorText ? `: ${outcome.errorText}` : ''}`;
     const invocation = describeInvocation(inv, { env, mask: o.mask, root: o.cwd, cliVersion: o.cliVersion });
@@ -38755,6 +38769,7 @@ function improvement(prev, cur) {
 
 
 
+
 const signatureSchema = object({ criterion: schemas_string(), signature: schemas_string(), text: schemas_string() });
 const progressSchema = object({
     best_residual: document_decimalString.nullable(),
@@ -38893,6 +38908,17 @@ function scrub(ctx, text) {
  * the residual. `aborted` when a stop cut the round short: such a round certifies nothing.
  */
 async function checkRound(ctx, dir, tree, opts = {}) {
+    // A STOP (file, label) during the checks pauses the round, as a signal does; the final replays
+    // of a claim (watchStops false) finish, and the stop is honoured when they have.
+    const stop = watchStops(opts.watchStops === false ? [] : ctx.stops, ctx.o.pollMs ?? 1000, opts.signal);
+    try {
+        return await judgeRound(ctx, dir, tree, { ...opts, signal: stop.signal });
+    }
+    finally {
+        stop.close();
+    }
+}
+async function judgeRound(ctx, dir, tree, opts) {
     const cfg = ctx.intake.config;
     const cwd = await ctx.judge.prepare(tree, { fresh: opts.fresh });
     // Reports from before the round (stale, planted, or undeletable) are never counted.
@@ -38914,7 +38940,7 @@ async function checkRound(ctx, dir, tree, opts = {}) {
     const junit = glob && guard ? await readJunit(cwd, glob, guard) : undefined;
     const residualJunit = cfg.residual.junit && cfg.residual.junit !== glob ? await readJunit(cwd, cfg.residual.junit, null) : junit;
     const residual = await computeResidual(cfg, checks, { runner: ctx.judge.runner, cwd, env: ctx.judge.env, signal: opts.signal, junit: residualJunit });
-    return { checks, residual, cwd, junit, aborted: !!opts.signal?.aborted };
+    return { checks, residual, cwd, junit, aborted: opts.signal.aborted };
 }
 /** The suite-integrity verdict of a round against the tests the baseline ran (null: nothing to say). */
 function suiteVerdict(ctx, junit) {
@@ -42976,7 +43002,7 @@ async function computeRung(ctx, cert, converged, certRel) {
     const dir = (0,external_node_path_namespaceObject.dirname)(certRel);
     const replays = rungLevel(plan.rung_target) >= rungLevel(274177) ? plan.replays : 1;
     for (let k = 1; k <= replays; k++) {
-        const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1 });
+        const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1, watchStops: false });
         const r = 'error' in round.residual ? null : round.residual.value;
         const j = judgementOf({
             declared: cert.declared_certificates,

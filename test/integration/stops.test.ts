@@ -210,6 +210,37 @@ test('SIGTERM during the checks is a pause, not failed checks; the next run cont
   await rm(marks, { recursive: true, force: true });
 });
 
+test('scratch/STOP during the checks pauses them within the poll interval, not at their end; the next run continues', async () => {
+  const marks = await checkStateDir();
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({
+      criteria: [{ id: 'slow', run: `echo x >> ${marks}/starts; [ -s ${marks}/starts.1 ] && sleep 60; echo x > ${marks}/starts.1; false` }],
+      agent: agent('busy.mjs'),
+      extra: 'residual:\n  metric: command\n  run: echo 1\n',
+    }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/busy.txt': '',
+  });
+  // The baseline's check is quick; iteration 0's would take a minute: the STOP comes while it runs.
+  const run = startCli(repo, ['run', '--poll-ms', '100']);
+  await until(async () => (await readFile(join(marks, 'starts'), 'utf8').catch(() => '')).split('\n').length > 2, 30_000, "iteration 0's check to start");
+  const t0 = Date.now();
+  await mkdir(join(repo, 'scratch'), { recursive: true });
+  await writeFile(join(repo, 'scratch/STOP'), '');
+  const r = await run.done;
+  expect(Date.now() - t0).toBeLessThan(30_000);
+  expect(r.code).toBe(12);
+  const rep = await report(repo);
+  expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'BACKPRESSURE_SIGNAL' });
+  expect(rep.exits_fired).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'BACKPRESSURE', reason: 'scratch/STOP exists' })]));
+  await rm(join(repo, 'scratch/STOP'));
+  const next = startCli(repo, ['run']);
+  await next.waitFor(/resuming from evidence\/loop: 1 iteration\(s\) on record, next is 1/);
+  next.child.kill('SIGTERM');
+  await next.done;
+  await rm(marks, { recursive: true, force: true });
+});
+
 test("the cost budget: the agent's reported cost is summed exactly and ends the loop", async () => {
   const repo = await makeRepo({
     'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('costly.mjs'), extra: 'budget:\n  max_total_cost_usd: "1"\n' }),

@@ -14,7 +14,7 @@ import type { AgentPresetName } from '../config/config.js';
 import { atomicWrite, manifestEntrySchema, type EvidenceStore, type ManifestEntry } from '../evidence/evidence.js';
 import type { ChangedPath, Git } from '../os/git.js';
 import type { ProcessRunner, RunResult, StopSource } from '../os/ports.js';
-import { firstStop } from '../loop/backpressure.js';
+import { watchStops } from '../loop/backpressure.js';
 import { EvidenceUnverifiable, InvariantViolation } from '../common/errors.js';
 import { parseDocument } from '../common/document.js';
 import { guardedParts, hasGuardedParts } from '../judge/runner-config.js';
@@ -235,22 +235,7 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
     { keepAgentKeys: !proxy, pass: o.passEnv },
   );
   const env = Object.fromEntries(Object.entries(given).filter(([k]) => !ROLE_OWNED.includes(k)));
-  const stop = new AbortController();
-  let backpressure: string | null = null;
-  const onSignal = () => {
-    backpressure ??= 'the loop was asked to stop (signal)';
-    stop.abort();
-  };
-  o.signal?.addEventListener('abort', onSignal, { once: true });
-  if (o.signal?.aborted) onSignal();
-  const timer = setInterval(() => {
-    void firstStop(o.stopSources).then((reason) => {
-      if (reason && !backpressure) {
-        backpressure = reason;
-        stop.abort();
-      }
-    });
-  }, o.pollMs);
+  const stop = watchStops(o.stopSources, o.pollMs, o.signal);
   const started = Date.now();
   const beat = o.heartbeat ? setInterval(() => o.heartbeat!(Math.round((Date.now() - started) / 1000)), 30_000) : undefined;
   activeAgents++;
@@ -276,12 +261,12 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
     result = await o.runner.run(spec);
   } finally {
     activeAgents--;
-    clearInterval(timer);
+    stop.close();
     clearInterval(beat);
-    o.signal?.removeEventListener('abort', onSignal);
     await o.sandbox.reclaimWorkTree(o.cwd);
   }
   const outcome = parseAgentOutcome(preset, result);
+  let backpressure = stop.reason();
   if (outcome.rateLimited && !result.aborted) backpressure ??= `the agent hit a rate limit${outcome.errorText ? `: ${outcome.errorText}` : ''}`;
   const invocation = describeInvocation(inv, { env, mask: o.mask, root: o.cwd, cliVersion: o.cliVersion });
   return { result, backpressure, outcome, invocation };

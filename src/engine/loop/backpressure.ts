@@ -57,3 +57,41 @@ export async function firstStop(sources: readonly StopSource[]): Promise<string 
   }
   return null;
 }
+
+export interface StopWatch {
+  /** Aborts at the first stop: the loop's own signal, or a source found asking. */
+  readonly signal: AbortSignal;
+  /** Why it stopped (null while it has not). */
+  reason(): string | null;
+  /** Stops polling; call it when the watched step ends. */
+  close(): void;
+}
+
+/**
+ * Watches a step (the agent, a check round): polls `sources` every `pollMs` and follows the loop's
+ * `signal`, so a STOP file or label ends the step as a SIGTERM does, not only the next iteration.
+ */
+export function watchStops(sources: readonly StopSource[], pollMs: number, signal?: AbortSignal): StopWatch {
+  const stop = new AbortController();
+  let why: string | null = null;
+  const halt = (reason: string) => {
+    why ??= reason;
+    stop.abort();
+  };
+  const onSignal = () => halt('the loop was asked to stop (signal)');
+  signal?.addEventListener('abort', onSignal, { once: true });
+  if (signal?.aborted) onSignal();
+  const timer = setInterval(() => {
+    void firstStop(sources).then((reason) => {
+      if (reason) halt(reason);
+    });
+  }, pollMs);
+  return {
+    signal: stop.signal,
+    reason: () => why,
+    close: () => {
+      clearInterval(timer);
+      signal?.removeEventListener('abort', onSignal);
+    },
+  };
+}

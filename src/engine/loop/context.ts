@@ -25,6 +25,7 @@ import type { Clock, Logger, ProcessRunner, StopSource } from '../os/ports.js';
 import type { Sandbox } from '../os/sandbox.js';
 import type { KeyProxy } from '../agent/key-proxy.js';
 import { initialProgress, type ProgressState } from './progress.js';
+import { watchStops } from './backpressure.js';
 import type { HaltingReport, RunInfo } from '../evidence/report.js';
 
 export interface LoopHost {
@@ -265,7 +266,23 @@ export function scrub(ctx: Ctx, text: string): string {
  * first (a stale or planted one must not count), then every criterion runs (or reuses a pass), then
  * the residual. `aborted` when a stop cut the round short: such a round certifies nothing.
  */
-export async function checkRound(ctx: Ctx, dir: string, tree: string, opts: { signal?: AbortSignal; reuse?: boolean; fresh?: boolean } = {}) {
+export async function checkRound(
+  ctx: Ctx,
+  dir: string,
+  tree: string,
+  opts: { signal?: AbortSignal; reuse?: boolean; fresh?: boolean; watchStops?: boolean } = {},
+) {
+  // A STOP (file, label) during the checks pauses the round, as a signal does; the final replays
+  // of a claim (watchStops false) finish, and the stop is honoured when they have.
+  const stop = watchStops(opts.watchStops === false ? [] : ctx.stops, ctx.o.pollMs ?? 1000, opts.signal);
+  try {
+    return await judgeRound(ctx, dir, tree, { ...opts, signal: stop.signal });
+  } finally {
+    stop.close();
+  }
+}
+
+async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: AbortSignal; reuse?: boolean; fresh?: boolean }) {
   const cfg = ctx.intake.config;
   const cwd = await ctx.judge.prepare(tree, { fresh: opts.fresh });
   // Reports from before the round (stale, planted, or undeletable) are never counted.
@@ -287,7 +304,7 @@ export async function checkRound(ctx: Ctx, dir: string, tree: string, opts: { si
   const junit = glob && guard ? await readJunit(cwd, glob, guard) : undefined;
   const residualJunit = cfg.residual.junit && cfg.residual.junit !== glob ? await readJunit(cwd, cfg.residual.junit, null) : junit;
   const residual = await computeResidual(cfg, checks, { runner: ctx.judge.runner, cwd, env: ctx.judge.env, signal: opts.signal, junit: residualJunit });
-  return { checks, residual, cwd, junit, aborted: !!opts.signal?.aborted };
+  return { checks, residual, cwd, junit, aborted: opts.signal.aborted };
 }
 
 /** The suite-integrity verdict of a round against the tests the baseline ran (null: nothing to say). */

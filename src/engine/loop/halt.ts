@@ -176,7 +176,7 @@ export async function computeRung(ctx: Ctx, cert: Certificate | null, converged:
   const dir = dirname(certRel);
   const replays = rungLevel(plan.rung_target) >= rungLevel(274177) ? plan.replays : 1;
   for (let k = 1; k <= replays; k++) {
-    const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1 });
+    const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1, watchStops: false });
     const r = 'error' in round.residual ? null : round.residual.value;
     const j = judgementOf(
       {
