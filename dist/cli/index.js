@@ -34231,8 +34231,8 @@ const DROP_PRIVILEGES = ['--clear-groups', ...DROP_CAPS];
  * pidns: uid 0 inside maps to the loop's uid outside; setpriv then drops every capability, so the
  * command cannot unmount its private /proc to look at the host's (and the loop's environment).
  */
-const PIDNS_UNSHARE = ['--user', '--map-root-user', '--pid', '--fork', '--kill-child', '--mount-proc'];
-const USER_UNSHARE = ['--pid', '--fork', '--kill-child', '--mount-proc'];
+const PIDNS_UNSHARE = ['--user', '--map-root-user', '--pid', '--ipc', '--fork', '--kill-child', '--mount-proc'];
+const USER_UNSHARE = ['--pid', '--ipc', '--fork', '--kill-child', '--mount-proc'];
 /**
  * PID 1 of the namespace, entering the command's folder $1 as root (under sudo the loop's user may
  * not enter a folder handed to a role). $2 folders follow that must stay visible; then a count of
@@ -34247,11 +34247,6 @@ const supervisor = (t) => `set -e; cd /; dir=$1; n=$2; shift 2; i=3; ` +
     `j=3; while [ "$j" -lt "$i" ]; do eval "p=\\$keep$j"; ${t.mkdir} -p "$p"; ` +
     `${t.mount} --no-canonicalize --bind "/proc/1/fd/$j" "$p"; eval "exec $j<&-"; j=$((j + 1)); done; ` +
     `cd "$dir"; set +e; "$@"; exit $?`;
-/**
- * Folders every user may write, where a command could leave something for a later one of another
- * role (the agent a token for the checks to find, say): the checks get them empty and their own.
- */
-const SHARED_SCRATCH = ['/tmp', '/var/tmp', '/dev/shm'];
 /**
  * The root prelude under sudo. sudo resets the environment and values must never be on a command
  * line (/proc/<pid>/cmdline is world-readable), so the role's environment travels in a 0600 file of
@@ -34374,7 +34369,7 @@ class Sandbox {
         const command = spec.args ? [spec.command, ...spec.args] : ['/bin/sh', '-c', spec.command];
         const user = this.users?.[role];
         if (!user) {
-            const where = await this.layout(spec.cwd, role, null, env);
+            const where = await this.layout(spec.cwd, null, env);
             const ns = [t.unshare, ...PIDNS_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, t.setpriv, ...DROP_CAPS, '--'];
             return { ...spec, command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns, ...command], env, contained };
         }
@@ -34383,7 +34378,7 @@ class Sandbox {
         // "dubious ownership" (only configuration given this way or globally counts for that).
         const n = Number(env.GIT_CONFIG_COUNT) || 0;
         Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
-        const where = await this.layout(spec.cwd, role, user, env);
+        const where = await this.layout(spec.cwd, user, env);
         const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
         const ns = [t.unshare, ...USER_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, ...switched, ...command];
         // The spawn itself starts in `/`: the supervisor enters the command's folder as root.
@@ -34432,41 +34427,23 @@ class Sandbox {
     }
     /**
      * The supervisor's arguments: the command's folder, the folders to keep visible, the folders to
-     * cover. Covered: the first ancestor of the folder that the role cannot traverse (so that the role
-     * sees nothing else under it: another user's HOME, the runner's temporary files) and, for the
-     * checks, the shared scratch folders. Kept: the folder, the sandbox's own (the exchange folders)
-     * and the command's HOME and TMPDIR, where they lie under a covered one.
+     * cover. Covered: the first ancestor of the folder that the role cannot traverse, so that the role
+     * sees nothing else under it (another user's HOME, the runner's temporary files). Kept: the folder,
+     * the sandbox's own (the exchange folders) and the command's HOME and TMPDIR, where they lie under it.
      */
-    async layout(cwd, role, user, env) {
+    async layout(cwd, user, env) {
         const real = await (0,promises_namespaceObject.realpath)(cwd).catch(() => (0,external_node_path_namespaceObject.resolve)(cwd));
         const blocked = user && real !== external_node_path_namespaceObject.sep ? await firstBlocked((0,external_node_path_namespaceObject.dirname)(real), user) : null;
-        if (blocked !== null && (this.base === blocked || this.base.startsWith(blocked + external_node_path_namespaceObject.sep)))
+        if (blocked === null)
+            return [real, '0', '0'];
+        if (this.base === blocked || this.base.startsWith(blocked + external_node_path_namespaceObject.sep))
             throw new Error(`the sandbox folder ${this.base} lies under ${blocked}, which the role users cannot traverse; set TMPDIR to a traversable folder`);
-        const covers = blocked === null ? [] : [['0755,size=1m', blocked]];
-        if (role === 'check')
-            for (const f of await this.scratch())
-                covers.push(['1777', f]);
         const under = (p, f) => p === f || p.startsWith(f === external_node_path_namespaceObject.sep ? f : f + external_node_path_namespaceObject.sep);
-        // A folder under another covered one is gone already.
-        const outermost = covers.filter(([, f]) => !covers.some(([, g]) => g !== f && under(f, g)));
-        const resolved = (paths) => Promise.all(paths.map((p) => (p ? (0,promises_namespaceObject.realpath)(p).catch(() => null) : Promise.resolve(null))));
-        const covered = (p) => p !== null && outermost.some(([, f]) => under(p, f));
-        const own = (await resolved([cwd, this.base, env.HOME, env.TMPDIR])).filter(covered);
-        // Tools on PATH under a covered folder stay usable, unless others may write their folder.
-        const tools = (await resolved((env.PATH ?? '').split(':'))).filter(covered);
-        const safeTools = (await Promise.all(tools.map(async (p) => ((((await (0,promises_namespaceObject.stat)(p).catch(() => null))?.mode ?? 0o002) & 0o002) === 0 ? p : null)))).filter((p) => p !== null);
-        // Each kept folder takes one of the supervisor's descriptors 3-9; one inside another comes with it.
-        const all = [...new Set([...own, ...safeTools])];
-        const keep = all.filter((p) => !all.some((q) => q !== p && under(p, q))).slice(0, 7);
-        return [real, String(keep.length), ...keep, String(outermost.length), ...outermost.flat()];
-    }
-    scratchFolders = null;
-    /** The shared scratch folders of this machine: those that exist as real folders every user may write. */
-    scratch() {
-        return (this.scratchFolders ??= Promise.all(SHARED_SCRATCH.map(async (f) => {
-            const st = await (0,promises_namespaceObject.lstat)(f).catch(() => null);
-            return st?.isDirectory() && st.mode & 0o002 ? f : null;
-        })).then((fs) => fs.filter((f) => f !== null)));
+        const wanted = await Promise.all([cwd, env.HOME, env.TMPDIR].map((p) => (p ? (0,promises_namespaceObject.realpath)(p).catch(() => null) : Promise.resolve(null))));
+        const inside = [...new Set(wanted)].filter((p) => p !== null && under(p, blocked));
+        // One kept inside another comes with it.
+        const keep = inside.filter((p) => !inside.some((q) => q !== p && under(p, q)));
+        return [real, String(keep.length), ...keep, '1', '0755,size=1m', blocked];
     }
     /**
      * Gives the work tree (everything except .git) to the agent user, which may then write it; .git
@@ -34731,6 +34708,8 @@ var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_nod
 ;// CONCATENATED MODULE: external "node:https"
 const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
 var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+;// CONCATENATED MODULE: external "node:zlib"
+const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 ;// CONCATENATED MODULE: ./src/engine/agent/key-proxy.ts
 // The key-holding proxy (SPEC §7 "Secrets"): the loop listens on 127.0.0.1, the agent gets the
 // proxy's base URL and a per-run placeholder key, and the proxy forwards every request to the model
@@ -34748,6 +34727,7 @@ var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_no
 //   type (the base URL still applies to it): homeFiles(), written by Sandbox.wrap (at `none` into a
 //   HOME of the loop's, never the user's). A system settings file would not do: the CLI ignores one
 //   that is not root-owned up to /.
+
 
 
 
@@ -34914,22 +34894,32 @@ async function startKeyProxy(o) {
         headers['accept-encoding'] = 'identity';
         // A redirect is not followed: it goes back to the agent, which can only follow it with the placeholder.
         const up = client.request(url, { method: req.method, headers, agent }, (upRes) => {
+            // An upstream that compresses all the same would carry an echoed key past the scrubber: the
+            // body is decoded here (and goes out plain), or refused when the proxy cannot read it.
+            const encoding = (upRes.headers['content-encoding'] ?? '').trim().toLowerCase();
+            const decoder = decoderFor(encoding);
+            if (decoder === undefined) {
+                upRes.resume();
+                return fail(res, 502, `the model API answered with content-encoding "${encoding}", which the key proxy cannot read and so cannot scrub`);
+            }
             const outHeaders = {};
             // The body may change length when a key is masked: it goes out chunked.
-            for (const [k, v] of Object.entries(forwardedHeaders(upRes.headers, (name) => name === 'content-length'))) {
+            for (const [k, v] of Object.entries(forwardedHeaders(upRes.headers, (name) => name === 'content-length' || name === 'content-encoding'))) {
                 outHeaders[k] = Array.isArray(v) ? v.map((x) => scrubber.scrub(x)) : typeof v === 'string' ? scrubber.scrub(v) : v;
             }
             res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, outHeaders);
             res.flushHeaders();
             const body = scrubber.byteStream();
-            upRes.on('data', (chunk) => {
+            const source = decoder ? upRes.pipe(decoder) : upRes;
+            decoder?.on('error', () => res.destroy());
+            source.on('data', (chunk) => {
                 const out = body.write(chunk);
                 if (out.length > 0 && !res.write(out)) {
-                    upRes.pause();
-                    res.once('drain', () => upRes.resume());
+                    source.pause();
+                    res.once('drain', () => source.resume());
                 }
             });
-            upRes.on('end', () => res.end(body.end()));
+            source.on('end', () => res.end(body.end()));
             // The upstream broke off mid-body: so does the response (the agent sees a cut stream, not a short success).
             upRes.on('close', () => {
                 if (!upRes.complete)
@@ -34988,6 +34978,23 @@ async function startKeyProxy(o) {
             agent.destroy();
         }),
     };
+}
+/** The decoder of a response's content-encoding: null for none, undefined for one the proxy cannot read. */
+function decoderFor(encoding) {
+    switch (encoding) {
+        case '':
+        case 'identity':
+            return null;
+        case 'gzip':
+        case 'x-gzip':
+            return (0,external_node_zlib_namespaceObject.createGunzip)();
+        case 'deflate':
+            return (0,external_node_zlib_namespaceObject.createInflate)();
+        case 'br':
+            return (0,external_node_zlib_namespaceObject.createBrotliDecompress)();
+        default:
+            return undefined;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/engine/config/budget.ts

@@ -3,6 +3,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { spawnAgent } from '../../src/engine/agent/agent-step.js';
 import { keyProxyTarget, startKeyProxy, upstreamUrl, type KeyProxy } from '../../src/engine/agent/key-proxy.js';
 import { NodeProcessRunner } from '../../src/engine/os/process.js';
@@ -107,6 +108,13 @@ describe('key proxy', () => {
         });
         res.writeHead(401, { 'content-type': 'application/json', 'x-echo': String(req.headers['x-api-key']) }).end(body);
       },
+      '/v1/compressed': (req, res) => {
+        // Compressed although the proxy asked for identity: the key inside must still be masked.
+        const body = Buffer.from(`{"echo":"${String(req.headers['x-api-key'])}"}`);
+        const how = String(req.headers['x-how']);
+        const packed = how === 'gzip' ? gzipSync(body) : how === 'deflate' ? deflateSync(body) : how === 'br' ? brotliCompressSync(body) : body;
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': how, 'content-length': packed.length }).end(packed);
+      },
       '/v1/split': (req, res) => {
         // The key echoed across two writes: it must be masked even split.
         const key = String(req.headers['x-api-key']);
@@ -201,6 +209,20 @@ describe('key proxy', () => {
     const split = await request(proxy.baseUrl, '/v1/split', { headers: { 'x-api-key': proxy.placeholderKey } });
     expect(split.status).toBe(500);
     expect(split.body).toBe('first half *** second half');
+  });
+
+  test('a compressed answer (gzip, deflate, br) reaches the agent decoded and masked; an encoding the proxy cannot read is refused', async () => {
+    for (const how of ['gzip', 'deflate', 'br']) {
+      const r = await request(proxy.baseUrl, '/v1/compressed', { headers: { 'x-api-key': proxy.placeholderKey, 'x-how': how } });
+      expect(r.status).toBe(200);
+      expect(r.headers['content-encoding']).toBeUndefined();
+      expect(JSON.parse(r.body)).toEqual({ echo: '***' });
+      expectNoKey(r);
+    }
+    const odd = await request(proxy.baseUrl, '/v1/compressed', { headers: { 'x-api-key': proxy.placeholderKey, 'x-how': 'compress' } });
+    expect(odd.status).toBe(502);
+    expect(odd.body).toContain('content-encoding');
+    expectNoKey(odd);
   });
 
   test("a path outside the upstream's is a 404; an unreachable upstream is a 502 from the proxy", async () => {

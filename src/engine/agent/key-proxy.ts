@@ -18,6 +18,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { AgentPreset } from './agents.js';
 import { createScrubber } from '../os/secrets.js';
 
@@ -207,22 +209,32 @@ export async function startKeyProxy(o: KeyProxyOptions): Promise<KeyProxy> {
 
     // A redirect is not followed: it goes back to the agent, which can only follow it with the placeholder.
     const up = client.request(url, { method: req.method, headers, agent }, (upRes) => {
+      // An upstream that compresses all the same would carry an echoed key past the scrubber: the
+      // body is decoded here (and goes out plain), or refused when the proxy cannot read it.
+      const encoding = (upRes.headers['content-encoding'] ?? '').trim().toLowerCase();
+      const decoder = decoderFor(encoding);
+      if (decoder === undefined) {
+        upRes.resume();
+        return fail(res, 502, `the model API answered with content-encoding "${encoding}", which the key proxy cannot read and so cannot scrub`);
+      }
       const outHeaders: http.OutgoingHttpHeaders = {};
       // The body may change length when a key is masked: it goes out chunked.
-      for (const [k, v] of Object.entries(forwardedHeaders(upRes.headers, (name) => name === 'content-length'))) {
+      for (const [k, v] of Object.entries(forwardedHeaders(upRes.headers, (name) => name === 'content-length' || name === 'content-encoding'))) {
         outHeaders[k] = Array.isArray(v) ? v.map((x) => scrubber.scrub(x)) : typeof v === 'string' ? scrubber.scrub(v) : v;
       }
       res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, outHeaders);
       res.flushHeaders();
       const body = scrubber.byteStream();
-      upRes.on('data', (chunk: Buffer) => {
+      const source = decoder ? upRes.pipe(decoder) : upRes;
+      decoder?.on('error', () => res.destroy());
+      source.on('data', (chunk: Buffer) => {
         const out = body.write(chunk);
         if (out.length > 0 && !res.write(out)) {
-          upRes.pause();
-          res.once('drain', () => upRes.resume());
+          source.pause();
+          res.once('drain', () => source.resume());
         }
       });
-      upRes.on('end', () => res.end(body.end()));
+      source.on('end', () => res.end(body.end()));
       // The upstream broke off mid-body: so does the response (the agent sees a cut stream, not a short success).
       upRes.on('close', () => {
         if (!upRes.complete) res.destroy();
@@ -280,4 +292,22 @@ export async function startKeyProxy(o: KeyProxyOptions): Promise<KeyProxy> {
         agent.destroy();
       }),
   };
+}
+
+/** The decoder of a response's content-encoding: null for none, undefined for one the proxy cannot read. */
+function decoderFor(encoding: string): Transform | null | undefined {
+  switch (encoding) {
+    case '':
+    case 'identity':
+      return null;
+    case 'gzip':
+    case 'x-gzip':
+      return createGunzip();
+    case 'deflate':
+      return createInflate();
+    case 'br':
+      return createBrotliDecompress();
+    default:
+      return undefined;
+  }
 }

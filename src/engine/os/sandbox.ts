@@ -236,8 +236,8 @@ const DROP_PRIVILEGES = ['--clear-groups', ...DROP_CAPS];
  * pidns: uid 0 inside maps to the loop's uid outside; setpriv then drops every capability, so the
  * command cannot unmount its private /proc to look at the host's (and the loop's environment).
  */
-const PIDNS_UNSHARE = ['--user', '--map-root-user', '--pid', '--fork', '--kill-child', '--mount-proc'];
-const USER_UNSHARE = ['--pid', '--fork', '--kill-child', '--mount-proc'];
+const PIDNS_UNSHARE = ['--user', '--map-root-user', '--pid', '--ipc', '--fork', '--kill-child', '--mount-proc'];
+const USER_UNSHARE = ['--pid', '--ipc', '--fork', '--kill-child', '--mount-proc'];
 
 /**
  * PID 1 of the namespace, entering the command's folder $1 as root (under sudo the loop's user may
@@ -254,12 +254,6 @@ const supervisor = (t: Tools) =>
   `j=3; while [ "$j" -lt "$i" ]; do eval "p=\\$keep$j"; ${t.mkdir} -p "$p"; ` +
   `${t.mount} --no-canonicalize --bind "/proc/1/fd/$j" "$p"; eval "exec $j<&-"; j=$((j + 1)); done; ` +
   `cd "$dir"; set +e; "$@"; exit $?`;
-
-/**
- * Folders every user may write, where a command could leave something for a later one of another
- * role (the agent a token for the checks to find, say): the checks get them empty and their own.
- */
-const SHARED_SCRATCH = ['/tmp', '/var/tmp', '/dev/shm'];
 
 /**
  * The root prelude under sudo. sudo resets the environment and values must never be on a command
@@ -403,7 +397,7 @@ export class Sandbox {
     const command = spec.args ? [spec.command, ...spec.args] : ['/bin/sh', '-c', spec.command];
     const user = this.users?.[role];
     if (!user) {
-      const where = await this.layout(spec.cwd, role, null, env);
+      const where = await this.layout(spec.cwd, null, env);
       const ns = [t.unshare, ...PIDNS_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, t.setpriv, ...DROP_CAPS, '--'];
       return { ...spec, command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns, ...command], env, contained };
     }
@@ -412,7 +406,7 @@ export class Sandbox {
     // "dubious ownership" (only configuration given this way or globally counts for that).
     const n = Number(env.GIT_CONFIG_COUNT) || 0;
     Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
-    const where = await this.layout(spec.cwd, role, user, env);
+    const where = await this.layout(spec.cwd, user, env);
     const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
     const ns = [t.unshare, ...USER_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, ...switched, ...command];
     // The spawn itself starts in `/`: the supervisor enters the command's folder as root.
@@ -467,45 +461,22 @@ export class Sandbox {
 
   /**
    * The supervisor's arguments: the command's folder, the folders to keep visible, the folders to
-   * cover. Covered: the first ancestor of the folder that the role cannot traverse (so that the role
-   * sees nothing else under it: another user's HOME, the runner's temporary files) and, for the
-   * checks, the shared scratch folders. Kept: the folder, the sandbox's own (the exchange folders)
-   * and the command's HOME and TMPDIR, where they lie under a covered one.
+   * cover. Covered: the first ancestor of the folder that the role cannot traverse, so that the role
+   * sees nothing else under it (another user's HOME, the runner's temporary files). Kept: the folder,
+   * the sandbox's own (the exchange folders) and the command's HOME and TMPDIR, where they lie under it.
    */
-  private async layout(cwd: string, role: SandboxRole, user: RoleUser | null, env: Record<string, string>): Promise<string[]> {
+  private async layout(cwd: string, user: RoleUser | null, env: Record<string, string>): Promise<string[]> {
     const real = await realpath(cwd).catch(() => resolve(cwd));
     const blocked = user && real !== sep ? await firstBlocked(dirname(real), user) : null;
-    if (blocked !== null && (this.base === blocked || this.base.startsWith(blocked + sep)))
+    if (blocked === null) return [real, '0', '0'];
+    if (this.base === blocked || this.base.startsWith(blocked + sep))
       throw new Error(`the sandbox folder ${this.base} lies under ${blocked}, which the role users cannot traverse; set TMPDIR to a traversable folder`);
-    const covers: [string, string][] = blocked === null ? [] : [['0755,size=1m', blocked]];
-    if (role === 'check') for (const f of await this.scratch()) covers.push(['1777', f]);
     const under = (p: string, f: string) => p === f || p.startsWith(f === sep ? f : f + sep);
-    // A folder under another covered one is gone already.
-    const outermost = covers.filter(([, f]) => !covers.some(([, g]) => g !== f && under(f, g)));
-    const resolved = (paths: (string | undefined)[]) => Promise.all(paths.map((p) => (p ? realpath(p).catch(() => null) : Promise.resolve(null))));
-    const covered = (p: string | null): p is string => p !== null && outermost.some(([, f]) => under(p, f));
-    const own = (await resolved([cwd, this.base, env.HOME, env.TMPDIR])).filter(covered);
-    // Tools on PATH under a covered folder stay usable, unless others may write their folder.
-    const tools = (await resolved((env.PATH ?? '').split(':'))).filter(covered);
-    const safeTools = (await Promise.all(tools.map(async (p) => ((((await stat(p).catch(() => null))?.mode ?? 0o002) & 0o002) === 0 ? p : null)))).filter(
-      (p): p is string => p !== null,
-    );
-    // Each kept folder takes one of the supervisor's descriptors 3-9; one inside another comes with it.
-    const all = [...new Set([...own, ...safeTools])];
-    const keep = all.filter((p) => !all.some((q) => q !== p && under(p, q))).slice(0, 7);
-    return [real, String(keep.length), ...keep, String(outermost.length), ...outermost.flat()];
-  }
-
-  private scratchFolders: Promise<string[]> | null = null;
-
-  /** The shared scratch folders of this machine: those that exist as real folders every user may write. */
-  private scratch(): Promise<string[]> {
-    return (this.scratchFolders ??= Promise.all(
-      SHARED_SCRATCH.map(async (f) => {
-        const st = await lstat(f).catch(() => null);
-        return st?.isDirectory() && st.mode & 0o002 ? f : null;
-      }),
-    ).then((fs) => fs.filter((f): f is string => f !== null)));
+    const wanted = await Promise.all([cwd, env.HOME, env.TMPDIR].map((p) => (p ? realpath(p).catch(() => null) : Promise.resolve(null))));
+    const inside = [...new Set(wanted)].filter((p): p is string => p !== null && under(p, blocked));
+    // One kept inside another comes with it.
+    const keep = inside.filter((p) => !inside.some((q) => q !== p && under(p, q)));
+    return [real, String(keep.length), ...keep, '1', '0755,size=1m', blocked];
   }
 
   /**
