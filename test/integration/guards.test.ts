@@ -1,6 +1,6 @@
 // Guardrails and fail-closed inputs: protected tests, bad config, no Northstar, a flaky check,
 // compaction over many iterations, and resuming (or refusing to resume) from evidence.
-import { readFile, writeFile, rm } from 'node:fs/promises';
+import { readdir, readFile, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -266,7 +266,7 @@ describe('resuming from evidence', () => {
     expect((await cli(repo, ['verify'])).code).toBe(0);
   });
 
-  test('a tampered evidence tree is refused (EXIT_BLOCKED), never replaced by a silent fresh start', async () => {
+  test("a published tree edited since the run is moved aside, kept, and the run resumes from the loop's own copy; without one it is refused", async () => {
     const repo = await makeRepo({
       'phuc-loop.yml': config({
         criteria: [{ id: 'bug2', run: 'grep -q fixed-2 src/status.txt' }],
@@ -282,8 +282,19 @@ describe('resuming from evidence', () => {
     await git(repo, 'add', 'x.txt');
     await git(repo, 'commit', '-qm', 'x');
     const r = await cli(repo, ['run']);
-    expect(r.code).toBe(12);
-    expect(r.stderr).toMatch(/does not verify: iter_0\/certificate\.json: sha256 differs/);
+    expect(r.stdout).toMatch(
+      /does not verify: iter_0\/certificate\.json: sha256 differs.*: moved aside to evidence\/loop\.not-loop-evidence-[0-9a-f]{8}; resuming from the loop's own copy/,
+    );
+    expect(r.stdout).toMatch(/1 iteration\(s\) on record, next is 1/);
+    const aside = (await readdir(join(repo, 'evidence'))).find((d) => d.startsWith('loop.not-loop-evidence-'));
+    expect(await readFile(join(repo, 'evidence', aside!, 'iter_0/certificate.json'), 'utf8')).toBe('{}\n');
+    expect((await cli(repo, ['verify'])).code).toBe(0);
+    // Without the loop's own copy (an artifact restored on another machine) the edited tree is refused.
+    await rm(join(repo, '.git/phuc-loop'), { recursive: true, force: true });
+    await writeFile(join(repo, 'evidence/loop/iter_0/certificate.json'), '{}\n');
+    const refused = await cli(repo, ['run']);
+    expect(refused.code).toBe(12);
+    expect(refused.stderr).toMatch(/does not verify: iter_0\/certificate\.json: sha256 differs/);
     expect(await readFile(join(repo, 'evidence/loop/iter_0/certificate.json'), 'utf8')).toBe('{}\n');
     await rm(join(repo, 'scratch'), { recursive: true, force: true });
     const fresh = await cli(repo, ['run', '--fresh']);

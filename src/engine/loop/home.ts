@@ -217,6 +217,21 @@ export async function assertRealFolders(within: string, target: string): Promise
 
 export type Restored = { resumed: { plan: Plan; state: LoopState; report: HaltingReport | null } | null; note?: string } | { problem: string; code: string };
 
+/** Whether the loop has a tree of its own (in .git/phuc-loop) and it verifies. */
+async function ownCopyVerifies(ev: EvidenceStore): Promise<boolean> {
+  if (!(await hasFiles(ev.root)) || (await ev.readText('manifest.json')) === null) return false;
+  return (await verifyTree(ev.root, { allowOpenTail: true }).catch(() => ({ ok: false }))).ok;
+}
+
+/** Renames `path` aside (never deletes it); returns the suffix, or null when it cannot be moved. */
+async function moveAside(path: string): Promise<string | null> {
+  const suffix = `.not-loop-evidence-${randomBytes(4).toString('hex')}`;
+  return rename(path, `${path}${suffix}`).then(
+    () => suffix,
+    () => null,
+  );
+}
+
 /** What a new loop writes before its baseline is on record (see loop.ts newPlan and judgeHead). */
 const startFile = (f: string) =>
   ['plan.json', 'state.json', 'manifest.json', 'api_surface_before.txt', 'budget_reduction.log'].includes(f) ||
@@ -263,17 +278,25 @@ export async function restoreEvidence(
     const report = await published.readJson('halting_report.json', haltingReportSchema).catch(() => null);
     const neverStarted = files.every((f) => f === 'halting_report.json' || f === 'manifest.json') && report?.status === 'EXIT_NEED_INFO';
     if (!neverStarted) {
-      if (!files.includes('manifest.json'))
-        return {
-          code: 'EVIDENCE_UNVERIFIABLE',
-          problem: `${o.evRel} holds evidence (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''}) but no manifest.json: it cannot be verified; run \`phuc-loop run --fresh\` to keep it aside and start over`,
-        };
-      const check = await verifyTree(published.root, { allowOpenTail: true });
-      if (!check.ok)
-        return {
-          code: 'EVIDENCE_UNVERIFIABLE',
-          problem: `the evidence tree in ${o.evRel} does not verify: ${check.problems.slice(0, 5).join('; ')}; run \`phuc-loop run --fresh\` to keep it aside and start over`,
-        };
+      const check = files.includes('manifest.json') ? await verifyTree(published.root, { allowOpenTail: true }) : null;
+      if (!check?.ok) {
+        const why = check
+          ? `the evidence tree in ${o.evRel} does not verify: ${check.problems.slice(0, 5).join('; ')}`
+          : `${o.evRel} holds evidence (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''}) but no manifest.json: it cannot be verified`;
+        // The loop's own copy (out of the agent's reach) is the record: a published tree edited since
+        // (by an agent that was cut off before the loop published again) goes aside, kept.
+        const aside = (await ownCopyVerifies(ev)) ? await moveAside(published.root) : null;
+        if (!aside) return { code: 'EVIDENCE_UNVERIFIABLE', problem: `${why}; run \`phuc-loop run --fresh\` to keep it aside and start over` };
+        const restored = await restoreEvidence(ev, published, o);
+        return 'problem' in restored
+          ? restored
+          : {
+              ...restored,
+              note: [`${why}: moved aside to ${o.evRel}${aside}; resuming from the loop's own copy in .git/phuc-loop`, restored.note]
+                .filter(Boolean)
+                .join('; '),
+            };
+      }
       // Taken in when the loop has no tree of its own (a restored artifact, another clone of the repository).
       if (!(await hasFiles(ev.root))) {
         await mkdir(dirname(ev.root), { recursive: true });
