@@ -42509,16 +42509,6 @@ async function verifyTree(root, opts = {}) {
             }
         }
     const recorded = new Map(files.map((f) => [f.path, f]));
-    for (const f of files) {
-        const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(root, f.path)).catch(() => null);
-        if (data === null)
-            problems.push(`${f.path}: listed in the manifest but missing`);
-        else if (sha256(data) !== f.sha256)
-            problems.push(`${f.path}: sha256 differs from the manifest (the file was edited)`);
-        else if (data.byteLength !== f.bytes)
-            problems.push(`${f.path}: size differs from the manifest`);
-    }
-    const onDisk = (await listFiles(root)).filter((f) => f !== MANIFEST && !NOT_EVIDENCE.has(f) && !/\.tmp-[0-9a-f]{12}$/.test(f));
     const ev = new EvidenceStore(root);
     // Every document the loop reads back parses by its schema; a problem names the file and the field.
     const doc = (rel, schema) => recorded.has(rel)
@@ -42528,11 +42518,29 @@ async function verifyTree(root, opts = {}) {
         })
         : Promise.resolve(null);
     const state = await doc('state.json', stateSchema);
+    // The unfinished iteration (redone on resume), or the judgement of HEAD a resumed run was cut off
+    // in: files of an attempt paused before are rewritten there, and no certificate rests on them.
+    const inOpenTail = (f) => !!opts.allowOpenTail && !!state && (f.startsWith(`${iterDir(state.next_iteration)}/`) || f.startsWith(`resume_${state.next_iteration}/`));
+    for (const f of files) {
+        if (inOpenTail(f.path) && !isIterationManifest(f.path)) {
+            const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(root, f.path)).catch(() => null);
+            if (data === null || sha256(data) !== f.sha256)
+                openTail.push(f.path);
+            continue;
+        }
+        const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(root, f.path)).catch(() => null);
+        if (data === null)
+            problems.push(`${f.path}: listed in the manifest but missing`);
+        else if (sha256(data) !== f.sha256)
+            problems.push(`${f.path}: sha256 differs from the manifest (the file was edited)`);
+        else if (data.byteLength !== f.bytes)
+            problems.push(`${f.path}: size differs from the manifest`);
+    }
+    const onDisk = (await listFiles(root)).filter((f) => f !== MANIFEST && !NOT_EVIDENCE.has(f) && !/\.tmp-[0-9a-f]{12}$/.test(f));
     for (const f of onDisk) {
         if (recorded.has(f))
             continue;
-        // The unfinished iteration, or the judgement of HEAD a resumed run was cut off in.
-        if (opts.allowOpenTail && state && (f.startsWith(`${iterDir(state.next_iteration)}/`) || f.startsWith(`resume_${state.next_iteration}/`)))
+        if (inOpenTail(f))
             openTail.push(f);
         else
             problems.push(`${f}: not in the manifest (added after the loop wrote it)`);

@@ -61,3 +61,23 @@ test('killed twice, the second time while the resumed run judges HEAD: the third
   expect(r.code).toBe(0);
   expect((await cli(repo, ['verify'])).code).toBe(0);
 });
+
+test('a redo of a paused attempt cut off after rewriting its files (an open tail, not an edit): the next run resumes', async () => {
+  const { readdir, appendFile, rm } = await import('node:fs/promises');
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: CRITERIA, agent: agent('stopper.mjs') }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'start\n',
+  });
+  const first = await cli(repo, ['run', '--poll-ms', '100']);
+  expect(first.code).toBe(12);
+  expect(first.stdout).toMatch(/after 0 iteration\(s\)/);
+  // The paused attempt's prompt is on record under iter_0; a redo that was killed had rewritten it.
+  const [name] = await readdir(join(repo, '.git/phuc-loop'));
+  await appendFile(join(repo, '.git/phuc-loop', name, 'evidence/iter_0/prompt.md'), 'rewritten by the redo\n');
+  await rm(join(repo, 'scratch'), { recursive: true, force: true });
+  const next = await cli(repo, ['run', '--poll-ms', '100']);
+  expect(next.stdout + next.stderr).not.toMatch(/does not verify/);
+  expect(next.stdout).toMatch(/resuming from evidence\/loop: 0 iteration\(s\) on record, next is 0/);
+  expect((await cli(repo, ['verify'])).code).toBe(0);
+});
