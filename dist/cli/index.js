@@ -34081,8 +34081,8 @@ const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** An explicitly requested level that this machine cannot provide. */
 class IsolationUnavailableError extends Error {
 }
-const NAMESPACE_TOOLS = ['sh', 'unshare', 'setpriv', 'mount', 'mkdir'];
-const USER_TOOLS = [...NAMESPACE_TOOLS, 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout'];
+const NAMESPACE_TOOLS = ['sh', 'unshare', 'setpriv'];
+const USER_TOOLS = [...NAMESPACE_TOOLS, 'mount', 'mkdir', 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout'];
 async function findTool(name) {
     for (const dir of SYSTEM_DIRS) {
         const p = (0,external_node_path_namespaceObject.join)(dir, name);
@@ -35081,6 +35081,8 @@ const EXIT_PRECEDENCE = [
     'NORTHSTAR_DISTANCE_RISING',
     'BUDGET',
 ];
+/** What a step that was not judged brings to the table: no measurement, no watcher, no stop, no budget. */
+const unjudged = () => ({ judgement: null, diverging: null, progress: [], backpressure: null, northstarDrift: null, northstarRising: null, budget: null });
 const rank = (f) => EXIT_PRECEDENCE.indexOf(f.kind);
 /** Every exit the facts fire, highest precedence first. */
 function firedExits(f) {
@@ -35188,21 +35190,7 @@ function decide(f) {
 }
 /** A tree judged with nothing else to go on (a HEAD before any agent, a rerun): the same table decides. */
 function decideJudgement(judgement) {
-    return decide({
-        interrupted: null,
-        changed: true,
-        reported: true,
-        agentFailure: null,
-        guardrail: null,
-        invariant: null,
-        judgement,
-        diverging: null,
-        progress: [],
-        backpressure: null,
-        northstarDrift: null,
-        northstarRising: null,
-        budget: null,
-    });
+    return decide({ interrupted: null, changed: true, reported: true, agentFailure: null, guardrail: null, invariant: null, ...unjudged(), judgement });
 }
 /** Before an iteration starts: a stop or a used-up budget ends the run without spawning an agent. */
 function decideBeforeIteration(s) {
@@ -43877,17 +43865,7 @@ async function iterate(ctx, n) {
     const reported = collected.report.state !== 'absent';
     let interrupted = agent.backpressure;
     const base = { changed, reported, agentFailure, guardrail, invariant: null };
-    const early = decide({
-        ...base,
-        interrupted,
-        judgement: null,
-        diverging: null,
-        progress: [],
-        backpressure: null,
-        northstarDrift: null,
-        northstarRising: null,
-        budget: null,
-    });
+    const early = decide({ ...base, interrupted, ...unjudged() });
     if (early.halt && !early.record) {
         await ev.saveManifest();
         return early;

@@ -72,6 +72,12 @@ export interface IterationFacts {
   budget: { code: string; reason: string } | null;
 }
 
+/** What a step that was not judged brings to the table: no measurement, no watcher, no stop, no budget. */
+export const unjudged = (): Pick<
+  IterationFacts,
+  'judgement' | 'diverging' | 'progress' | 'backpressure' | 'northstarDrift' | 'northstarRising' | 'budget'
+> => ({ judgement: null, diverging: null, progress: [], backpressure: null, northstarDrift: null, northstarRising: null, budget: null });
+
 export type Decision =
   | { halt: false; record: true; certificate: IssuedType; fired: FiredExit[] }
   | {
@@ -188,21 +194,7 @@ export function decide(f: IterationFacts): Decision {
 
 /** A tree judged with nothing else to go on (a HEAD before any agent, a rerun): the same table decides. */
 export function decideJudgement(judgement: Judgement): Decision {
-  return decide({
-    interrupted: null,
-    changed: true,
-    reported: true,
-    agentFailure: null,
-    guardrail: null,
-    invariant: null,
-    judgement,
-    diverging: null,
-    progress: [],
-    backpressure: null,
-    northstarDrift: null,
-    northstarRising: null,
-    budget: null,
-  });
+  return decide({ interrupted: null, changed: true, reported: true, agentFailure: null, guardrail: null, invariant: null, ...unjudged(), judgement });
 }
 
 /** Before an iteration starts: a stop or a used-up budget ends the run without spawning an agent. */

@@ -36,7 +36,7 @@ import {
   sectionMeta,
   suiteVerdict,
 } from './context.js';
-import { type Decision, decide, type FiredExit } from './decide.js';
+import { type Decision, decide, type FiredExit, unjudged } from './decide.js';
 import { trackSignatures, trackStall } from './progress.js';
 
 export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
@@ -128,17 +128,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const reported = collected.report.state !== 'absent';
   let interrupted = agent.backpressure;
   const base = { changed, reported, agentFailure, guardrail, invariant: null };
-  const early = decide({
-    ...base,
-    interrupted,
-    judgement: null,
-    diverging: null,
-    progress: [],
-    backpressure: null,
-    northstarDrift: null,
-    northstarRising: null,
-    budget: null,
-  });
+  const early = decide({ ...base, interrupted, ...unjudged() });
   if (early.halt && !early.record) {
     await ev.saveManifest();
     return early;

@@ -71,8 +71,8 @@ export interface Isolation {
 /** An explicitly requested level that this machine cannot provide. */
 export class IsolationUnavailableError extends Error {}
 
-const NAMESPACE_TOOLS = ['sh', 'unshare', 'setpriv', 'mount', 'mkdir'] as const;
-const USER_TOOLS = [...NAMESPACE_TOOLS, 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout'] as const;
+const NAMESPACE_TOOLS = ['sh', 'unshare', 'setpriv'] as const;
+const USER_TOOLS = [...NAMESPACE_TOOLS, 'mount', 'mkdir', 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout'] as const;
 type Tool = (typeof USER_TOOLS)[number];
 type Tools = Record<Tool, string>;
 interface Found {
