@@ -121,3 +121,31 @@ test("the user's own uncommitted edit to a protected file does not stop the next
   expect(third.code).toBe(12);
   expect(third.stderr).toMatch(/protected paths have uncommitted changes \(test\/keep\.txt\)/);
 });
+
+test('a secret-looking variable of the loop (NPM_TOKEN) never reaches the agent, so no encoding carries it out; agent.pass_env gives it on purpose', async () => {
+  const TOKEN = 'npm_Secret0123456789abcdefXYZ';
+  const rot13 = TOKEN.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c === c.toLowerCase() ? 97 : 65)));
+  // ROT13 is none of the forms the scrubber knows: only withholding the variable stops it.
+  const exfiltrate =
+    `sh -c 'printf %s "$NPM_TOKEN" | tr A-Za-z N-ZA-Mn-za-m > src/out.txt; ` +
+    `echo "{\\"tried\\":[\\"x\\"],\\"claims\\":[],\\"failures\\":[],\\"open_questions\\":[],\\"can_further_iteration_help\\":true}" > "$PHUC_REPORT_FILE"'`;
+  for (const pass of [false, true]) {
+    const repo = await makeRepo({
+      'phuc-loop.yml': config({
+        criteria: [{ id: 'never', run: 'false' }],
+        agent: exfiltrate,
+        extra: 'budget:\n  max_iterations: 1\n',
+      }).replace('  use: command\n', `  use: command\n${pass ? '  pass_env: [NPM_TOKEN]\n' : ''}`),
+      'NORTHSTAR.md': NORTHSTAR,
+      'src/.keep': '',
+    });
+    const r = await cli(repo, ['run'], { NPM_TOKEN: TOKEN });
+    expect(r.code).toBe(11);
+    const history = await git(repo, 'log', '-p', '--all');
+    expect(history).toContain('src/out.txt');
+    if (pass)
+      expect(history).toContain(rot13); // given on purpose, it is the agent's: the test can fail
+    else expect(history).not.toContain(rot13);
+    expect(history).not.toContain(TOKEN);
+  }
+});
