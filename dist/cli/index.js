@@ -33315,7 +33315,7 @@ async function collectArtifacts(o) {
     // the diff see every change and the loop makes the one commit of the iteration.
     // Git's settings and index bits can make git run commands or hide changes: put them back first.
     const settingsChanged = await o.git.restoreSettings(o.settings);
-    const unflagged = await o.git.clearIndexFlags();
+    const unflagged = await o.git.clearIndexFlags(o.settings);
     const { head } = await o.git.position();
     let folded = 0;
     if (head && head !== o.startHead) {
@@ -41513,6 +41513,11 @@ function unexplainedSymbols(symbols, explanation) {
 
 
 
+
+
+
+
+const inflate = (0,external_node_util_namespaceObject.promisify)(external_node_zlib_namespaceObject.inflate);
 const GIT_ENV_KEEP = /^(PATH|HOME|LANG|LC_[A-Z]+|TZ|TMPDIR|GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)|GIT_AUTHOR_(NAME|EMAIL)|GIT_COMMITTER_(NAME|EMAIL)|GIT_SSH_COMMAND|XDG_CONFIG_HOME|SSL_CERT_FILE|SSL_CERT_DIR)$/;
 class Git {
     runner;
@@ -41618,16 +41623,17 @@ class Git {
             await this.position();
         return [(0,external_node_path_namespaceObject.join)(this.dirs.common, 'config'), (0,external_node_path_namespaceObject.join)(this.dirs.common, 'info', 'attributes'), (0,external_node_path_namespaceObject.join)(this.dirs.git, 'config.worktree')];
     }
+    /** Git's settings and the index as they are (before the agent runs), to put back or check after it. */
     async snapshotSettings() {
-        const snap = new Map();
+        const files = new Map();
         for (const f of await this.guardedFiles())
-            snap.set(f, await (0,promises_namespaceObject.readFile)(f, 'utf8').catch(() => null));
-        return snap;
+            files.set(f, await (0,promises_namespaceObject.readFile)(f, 'utf8').catch(() => null));
+        return { files, index: await this.indexHash() };
     }
     /** Puts git's settings back as they were; returns the files that had been changed. */
     async restoreSettings(snap) {
         const changed = [];
-        for (const [f, before] of snap) {
+        for (const [f, before] of snap.files) {
             const now = await (0,promises_namespaceObject.readFile)(f, 'utf8').catch(() => null);
             if (now === before)
                 continue;
@@ -41639,8 +41645,21 @@ class Git {
         }
         return changed;
     }
-    /** Clears skip-worktree and assume-unchanged bits (they hide changes from status); returns their paths. */
-    async clearIndexFlags() {
+    /** The hash of the index file's bytes (null: none): the same bytes hold the same flags. */
+    async indexHash() {
+        if (!this.dirs)
+            await this.position();
+        const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(this.dirs.git, 'index')).catch(() => null);
+        return data && sha256(data);
+    }
+    /**
+     * Clears skip-worktree and assume-unchanged bits (they hide changes from status); returns their
+     * paths. With `since`, nothing to do while the index holds the bytes it held then (the loop's own
+     * index, which it never flags): a git process saved per iteration.
+     */
+    async clearIndexFlags(since) {
+        if (since && since.index !== null && since.index === (await this.indexHash()))
+            return [];
         const entries = (await this.run(['ls-files', '-v', '-z'])).split('\0').filter((l) => l.length > 2);
         // One mode per update-index call: a later mode option overrides an earlier one.
         const skip = entries.filter((l) => l[0] === 'S').map((l) => l.slice(2));
@@ -41713,15 +41732,33 @@ class Git {
     async resetSoft(commit) {
         await this.run(['reset', '--soft', commit]);
     }
-    /** Stages `include` (new files too) and commits the index in one call; returns the new HEAD and its tree. */
+    /** Stages `include` (new files too) and commits the index in one call; returns the new HEAD and its tree (read from the git directory). */
     async commit(message, include = []) {
         const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
         const add = include.length ? `${git} add -A -- ${include.map(shellQuote).join(' ')} && ` : '';
-        const r = await this.exec(`${add}${git} commit -q --no-verify --allow-empty -F - && ${git} rev-parse HEAD 'HEAD^{tree}'`, message);
+        const r = await this.exec(`${add}${git} commit -q --no-verify --allow-empty -F -`, message);
         if (r.exitCode !== 0)
             throw new GitError(`commit failed (${r.exitCode}): ${r.stderr.trim() || r.stdout.trim()}`, r.stderr);
-        const [commit, tree] = r.stdout.trim().split('\n');
-        return { commit, tree };
+        const { head } = await this.position();
+        const tree = head && (await this.looseCommitTree(head));
+        if (head && tree)
+            return { commit: head, tree };
+        const [c, t] = (await this.run(['rev-parse', 'HEAD', 'HEAD^{tree}'])).trim().split('\n');
+        return { commit: c, tree: t };
+    }
+    /** The tree of a commit git just wrote (a loose object), checked against its name; null when not loose. */
+    async looseCommitTree(commit) {
+        const file = (0,external_node_path_namespaceObject.join)(await this.commonDir(), 'objects', commit.slice(0, 2), commit.slice(2));
+        const raw = await (0,promises_namespaceObject.readFile)(file)
+            .then((z) => inflate(z))
+            .catch(() => null);
+        if (!raw ||
+            (0,external_node_crypto_namespaceObject.createHash)(commit.length === 64 ? 'sha256' : 'sha1')
+                .update(raw)
+                .digest('hex') !== commit)
+            return null;
+        const m = /^commit \d+\0tree ([0-9a-f]{40,64})\n/.exec(raw.subarray(0, 120).toString('latin1'));
+        return m ? m[1] : null;
     }
     /** The files of `tree` (for input globs judged on a committed tree, not the work tree). */
     async treeFiles(tree) {
@@ -44098,11 +44135,17 @@ async function iterate(ctx, n) {
     state.exits_fired.push(...decision.fired.map((f) => ({ ...f, iteration: n })));
     o.log.info(`iter ${n}: GLOW ${glow.total ?? 'unknown'} (G${glow.G} L${glow.L} O${glow.O} W${glow.W ?? '?'}) · northstar ${human(ns.total_distance)} · commit ${commit.commit.slice(0, 12)}`);
     // The iteration is on record before the host pushes its commit: a crash after the push resumes after it.
+    // Without a host, a run that goes on records it once, with the history line and the next prompt.
+    fsm.to('BUDGET_CHECK');
+    if (!o.host?.afterIteration && !decision.halt) {
+        await writeIterationRecords(ctx, n);
+        crashPoint(ctx, 'state');
+        return decision;
+    }
     await flushPendingLogs(ctx);
     await saveState(ctx);
     crashPoint(ctx, 'state');
     const hostBlock = o.host?.afterIteration ? await o.host.afterIteration({ iteration: n, commit: commit.commit, report: await interimReport(ctx, n) }) : null;
-    fsm.to('BUDGET_CHECK');
     if (hostBlock && !decision.halt) {
         const fired = [{ kind: 'INVARIANT', code: hostBlock.split(':')[0], reason: hostBlock }];
         state.exits_fired.push({ ...fired[0], iteration: n });

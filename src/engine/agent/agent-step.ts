@@ -12,7 +12,7 @@ import { agentEnvironment } from '../os/secrets.js';
 import { sha256 } from '../common/canonical.js';
 import type { AgentPresetName } from '../config/config.js';
 import { atomicWrite, manifestEntrySchema, type EvidenceStore, type ManifestEntry } from '../evidence/evidence.js';
-import type { ChangedPath, Git } from '../os/git.js';
+import type { ChangedPath, Git, GitSettings } from '../os/git.js';
 import type { ProcessRunner, RunResult, StopSource } from '../os/ports.js';
 import { watchStops } from '../loop/backpressure.js';
 import { EvidenceUnverifiable, InvariantViolation } from '../common/errors.js';
@@ -434,7 +434,7 @@ export interface CollectOptions {
   before: DirtySnapshot;
   startHead: string;
   /** Git's settings as they were before the agent ran (see Git.snapshotSettings). */
-  settings: Map<string, string | null>;
+  settings: GitSettings;
   isProtected: (path: string) => boolean;
   agent: AgentRun;
   scrub: (text: string) => string;
@@ -449,7 +449,7 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   // the diff see every change and the loop makes the one commit of the iteration.
   // Git's settings and index bits can make git run commands or hide changes: put them back first.
   const settingsChanged = await o.git.restoreSettings(o.settings);
-  const unflagged = await o.git.clearIndexFlags();
+  const unflagged = await o.git.clearIndexFlags(o.settings);
   const { head } = await o.git.position();
   let folded = 0;
   if (head && head !== o.startHead) {

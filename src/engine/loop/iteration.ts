@@ -366,11 +366,17 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   );
 
   // The iteration is on record before the host pushes its commit: a crash after the push resumes after it.
+  // Without a host, a run that goes on records it once, with the history line and the next prompt.
+  fsm.to('BUDGET_CHECK');
+  if (!o.host?.afterIteration && !decision.halt) {
+    await writeIterationRecords(ctx, n);
+    crashPoint(ctx, 'state');
+    return decision;
+  }
   await flushPendingLogs(ctx);
   await saveState(ctx);
   crashPoint(ctx, 'state');
   const hostBlock = o.host?.afterIteration ? await o.host.afterIteration({ iteration: n, commit: commit.commit, report: await interimReport(ctx, n) }) : null;
-  fsm.to('BUDGET_CHECK');
   if (hostBlock && !decision.halt) {
     const fired: FiredExit[] = [{ kind: 'INVARIANT', code: hostBlock.split(':')[0], reason: hostBlock }];
     state.exits_fired.push({ ...fired[0], iteration: n });

@@ -1,7 +1,11 @@
 // The few git operations the loop needs, through the async process runner (no shell, no sync spawn).
+import { createHash } from 'node:crypto';
 import { appendFile, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
+import { promisify } from 'node:util';
+import { inflate as inflateCb } from 'node:zlib';
 import { shellQuote } from '../agent/agents.js';
+import { sha256 } from '../common/canonical.js';
 import { GitError } from '../common/errors.js';
 import type { ProcessRunner } from './ports.js';
 import { ShellSession } from './process.js';
@@ -13,8 +17,16 @@ export interface ChangedPath {
   code: string;
 }
 
+const inflate = promisify(inflateCb);
+
 const GIT_ENV_KEEP =
   /^(PATH|HOME|LANG|LC_[A-Z]+|TZ|TMPDIR|GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)|GIT_AUTHOR_(NAME|EMAIL)|GIT_COMMITTER_(NAME|EMAIL)|GIT_SSH_COMMAND|XDG_CONFIG_HOME|SSL_CERT_FILE|SSL_CERT_DIR)$/;
+
+/** Git's own settings files (path → content, null: absent) and the index's hash, before the agent ran. */
+export interface GitSettings {
+  files: Map<string, string | null>;
+  index: string | null;
+}
 
 export class Git {
   private readonly env: Record<string, string>;
@@ -128,16 +140,17 @@ export class Git {
     return [join(this.dirs!.common, 'config'), join(this.dirs!.common, 'info', 'attributes'), join(this.dirs!.git, 'config.worktree')];
   }
 
-  async snapshotSettings(): Promise<Map<string, string | null>> {
-    const snap = new Map<string, string | null>();
-    for (const f of await this.guardedFiles()) snap.set(f, await readFile(f, 'utf8').catch(() => null));
-    return snap;
+  /** Git's settings and the index as they are (before the agent runs), to put back or check after it. */
+  async snapshotSettings(): Promise<GitSettings> {
+    const files = new Map<string, string | null>();
+    for (const f of await this.guardedFiles()) files.set(f, await readFile(f, 'utf8').catch(() => null));
+    return { files, index: await this.indexHash() };
   }
 
   /** Puts git's settings back as they were; returns the files that had been changed. */
-  async restoreSettings(snap: Map<string, string | null>): Promise<string[]> {
+  async restoreSettings(snap: GitSettings): Promise<string[]> {
     const changed: string[] = [];
-    for (const [f, before] of snap) {
+    for (const [f, before] of snap.files) {
       const now = await readFile(f, 'utf8').catch(() => null);
       if (now === before) continue;
       changed.push(f.slice(f.lastIndexOf('.git')));
@@ -147,8 +160,20 @@ export class Git {
     return changed;
   }
 
-  /** Clears skip-worktree and assume-unchanged bits (they hide changes from status); returns their paths. */
-  async clearIndexFlags(): Promise<string[]> {
+  /** The hash of the index file's bytes (null: none): the same bytes hold the same flags. */
+  private async indexHash(): Promise<string | null> {
+    if (!this.dirs) await this.position();
+    const data = await readFile(join(this.dirs!.git, 'index')).catch(() => null);
+    return data && sha256(data);
+  }
+
+  /**
+   * Clears skip-worktree and assume-unchanged bits (they hide changes from status); returns their
+   * paths. With `since`, nothing to do while the index holds the bytes it held then (the loop's own
+   * index, which it never flags): a git process saved per iteration.
+   */
+  async clearIndexFlags(since?: GitSettings): Promise<string[]> {
+    if (since && since.index !== null && since.index === (await this.indexHash())) return [];
     const entries = (await this.run(['ls-files', '-v', '-z'])).split('\0').filter((l) => l.length > 2);
     // One mode per update-index call: a later mode option overrides an earlier one.
     const skip = entries.filter((l) => l[0] === 'S').map((l) => l.slice(2));
@@ -220,14 +245,34 @@ export class Git {
     await this.run(['reset', '--soft', commit]);
   }
 
-  /** Stages `include` (new files too) and commits the index in one call; returns the new HEAD and its tree. */
+  /** Stages `include` (new files too) and commits the index in one call; returns the new HEAD and its tree (read from the git directory). */
   async commit(message: string, include: string[] = []): Promise<{ commit: string; tree: string }> {
     const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
     const add = include.length ? `${git} add -A -- ${include.map(shellQuote).join(' ')} && ` : '';
-    const r = await this.exec(`${add}${git} commit -q --no-verify --allow-empty -F - && ${git} rev-parse HEAD 'HEAD^{tree}'`, message);
+    const r = await this.exec(`${add}${git} commit -q --no-verify --allow-empty -F -`, message);
     if (r.exitCode !== 0) throw new GitError(`commit failed (${r.exitCode}): ${r.stderr.trim() || r.stdout.trim()}`, r.stderr);
-    const [commit, tree] = r.stdout.trim().split('\n');
-    return { commit, tree };
+    const { head } = await this.position();
+    const tree = head && (await this.looseCommitTree(head));
+    if (head && tree) return { commit: head, tree };
+    const [c, t] = (await this.run(['rev-parse', 'HEAD', 'HEAD^{tree}'])).trim().split('\n');
+    return { commit: c, tree: t };
+  }
+
+  /** The tree of a commit git just wrote (a loose object), checked against its name; null when not loose. */
+  private async looseCommitTree(commit: string): Promise<string | null> {
+    const file = join(await this.commonDir(), 'objects', commit.slice(0, 2), commit.slice(2));
+    const raw = await readFile(file)
+      .then((z) => inflate(z))
+      .catch(() => null);
+    if (
+      !raw ||
+      createHash(commit.length === 64 ? 'sha256' : 'sha1')
+        .update(raw)
+        .digest('hex') !== commit
+    )
+      return null;
+    const m = /^commit \d+\0tree ([0-9a-f]{40,64})\n/.exec(raw.subarray(0, 120).toString('latin1'));
+    return m ? m[1] : null;
   }
 
   /** The files of `tree` (for input globs judged on a committed tree, not the work tree). */
