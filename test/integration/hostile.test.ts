@@ -218,3 +218,21 @@ test("a folder made a link to the root, so that a user's committed link climbs o
   expect(await treeEntry(repo, 'm')).not.toBe('120000');
   expect(await git(repo, 'show', 'HEAD:docs/readme')).toBe('../m/../README.md');
 });
+
+test('the module a criterion runs, shadowed from the tree (python3 -m unittest): reverted, no certificate', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'python3 -m unittest discover -s tests -t .' }], agent: hostile('runner-shadow.sh') }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/__init__.py': '',
+    'src/calc.py': 'def add(a, b):\n    return a - b\n',
+    'tests/__init__.py': '',
+    'tests/test_calc.py':
+      'import unittest\nfrom src.calc import add\n\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n',
+  });
+  const r = await cli(repo, ['run']);
+  const rep = await readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
+  expect(rep.status).not.toBe('EXIT_CONVERGED');
+  expect(rep).toMatchObject({ stop_reason: 'GUARDRAIL_VIOLATION' });
+  expect(r.stdout).toMatch(/protected paths changed and reverted: unittest\/__init__\.py, unittest\/__main__\.py/);
+  expect(existsSync(join(repo, 'unittest/__main__.py'))).toBe(false);
+});

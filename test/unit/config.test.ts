@@ -1,6 +1,6 @@
 import { ConfigError } from '../../src/engine/common/errors.js';
 import { configJsonSchema, parseConfig } from '../../src/engine/config/config.js';
-import { filesNamedBy } from '../../src/engine/config/plan.js';
+import { filesNamedBy, moduleShadowsOf } from '../../src/engine/config/plan.js';
 
 const GOOD = `version: 2
 goal: Make the test suite pass without weakening any test.
@@ -131,5 +131,18 @@ describe('the files a criterion runs are protected, the files it reads are the w
     ['npm test', []],
   ])('%s', (command, expected) => {
     expect(filesNamedBy(command, files).sort()).toEqual([...expected].sort());
+  });
+});
+
+describe('a module a Python criterion runs cannot be shadowed from the tree', () => {
+  test.each([
+    ['python3 -m pytest --junitxml=r.xml', ['pytest.*', 'pytest/**', '_pytest.*', '_pytest/**', 'pluggy.*', 'pluggy/**', 'py.*', 'py/**']],
+    ['cd x && /usr/bin/python3.11 -m unittest discover -s tests', ['unittest.*', 'unittest/**']],
+    ['env CI=1 python -m mypkg.cli check', ['mypkg.*', 'mypkg/**']],
+    ['pytest -m slow', []],
+    ['node -m x', []],
+    ['python3 run.py -m fast', []],
+  ])('%s', (command, expected) => {
+    expect(moduleShadowsOf(command).sort()).toEqual([...expected].sort());
   });
 });

@@ -238,9 +238,19 @@ const INTERPRETERS = new Set([
 /** Programs that run the command after them (`timeout 60 ./check.sh`, `env A=1 node x.js`). */
 const WRAPPERS = new Set(['env', 'timeout', 'nice', 'time', 'exec', 'command', 'xvfb-run', 'sudo']);
 
-/** Each simple command of a shell line: the program it starts and, for an interpreter, the script. */
-export function programsOf(command: string): { program: string; script: string | null }[] {
-  const out: { program: string; script: string | null }[] = [];
+/** The module of `-m MODULE` among an interpreter's options (after the script, `-m` is the script's). */
+function moduleOption(args: string[]): string | null {
+  for (let j = 0; j < args.length; j++) {
+    if (args[j] === '-m') return /^[A-Za-z_][\w.]*$/.test(args[j + 1] ?? '') ? args[j + 1] : null;
+    if (args[j] === '-W' || args[j] === '-X') j++;
+    else if (!args[j].startsWith('-')) return null;
+  }
+  return null;
+}
+
+/** Each simple command of a shell line: the program it starts and, for an interpreter, the script (or `-m` module). */
+export function programsOf(command: string): { program: string; script: string | null; module: string | null }[] {
+  const out: { program: string; script: string | null; module: string | null }[] = [];
   for (const segment of command.split(/[;&|()\n`]+|\$\(/)) {
     const words = segment.split(/[\s'"]+/).filter(Boolean);
     let i = 0;
@@ -252,7 +262,7 @@ export function programsOf(command: string): { program: string; script: string |
     const program = words[i];
     if (program === undefined) continue;
     const script = INTERPRETERS.has(program.replace(/^.*\//, '')) ? (words.slice(i + 1).find((w) => !w.startsWith('-')) ?? null) : null;
-    out.push({ program, script });
+    out.push({ program, script, module: moduleOption(words.slice(i + 1)) });
   }
   return out;
 }
@@ -265,6 +275,25 @@ export function programsOf(command: string): { program: string; script: string |
 export function filesNamedBy(command: string, files: ReadonlySet<string>): string[] {
   const inTree = (w: string | null) => (w !== null && files.has(w.replace(/^\.\//, '')) ? [w.replace(/^\.\//, '')] : []);
   return [...new Set(programsOf(command).flatMap((p) => [...inTree(p.program), ...inTree(p.script)]))];
+}
+
+/** Packages a module runner loads before any test does: `pytest/` alone would leave these to shadow. */
+const RUNNER_PACKAGES: Readonly<Record<string, readonly string[]>> = { pytest: ['_pytest', 'pluggy', 'py'], unittest: [], nose2: [] };
+
+/**
+ * What would stand in for the module a Python criterion runs: `python -m pytest` imports from the
+ * folder it starts in before the installed packages, so a `pytest/` (or `pytest.py`, `.pyc`, `.so`)
+ * the agent adds there runs instead of pytest and reports whatever it likes. Protected whether or
+ * not they exist.
+ */
+export function moduleShadowsOf(command: string): string[] {
+  const out: string[] = [];
+  for (const { program, module } of programsOf(command)) {
+    if (module === null || !/^python[0-9.]*$/.test(program.replace(/^.*\//, ''))) continue;
+    const top = module.split('.')[0];
+    for (const name of [top, ...(RUNNER_PACKAGES[top] ?? [])]) out.push(`${name}.*`, `${name}/**`);
+  }
+  return [...new Set(out)];
 }
 
 /**
@@ -287,7 +316,7 @@ export function protectedGlobs(config: LoopConfig, configPath: string, files: Re
       config.northstar,
       ...(config.mission_context ? [config.mission_context] : []),
       ...RUNNER_CONFIGS,
-      ...commands.flatMap((c) => filesNamedBy(c, files)),
+      ...commands.flatMap((c) => [...filesNamedBy(c, files), ...moduleShadowsOf(c)]),
     ]),
   ];
 }
