@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+import { agentStarted, cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson, startCli } from '../helpers/repo.js';
 
 const hostile = (name: string, ...args: string[]) => `sh ${JSON.stringify(join(FIXTURES, 'hostile', name))} ${args.map((a) => JSON.stringify(a)).join(' ')}`;
 const bugRepo = (agentCommand: string, extra: Record<string, string> = {}) =>
@@ -235,4 +235,16 @@ test('the module a criterion runs, shadowed from the tree (python3 -m unittest):
   expect(rep).toMatchObject({ stop_reason: 'GUARDRAIL_VIOLATION' });
   expect(r.stdout).toMatch(/protected paths changed and reverted: unittest\/__init__\.py, unittest\/__main__\.py/);
   expect(existsSync(join(repo, 'unittest/__main__.py'))).toBe(false);
+});
+
+test("an agent that deletes scratch/STOP as fast as it can: the user's STOP stays and pauses the loop", async () => {
+  const repo = await bugRepo(hostile('stop-eater.sh'));
+  const run = startCli(repo, ['run', '--poll-ms', '100']);
+  await agentStarted(repo);
+  await writeFile(join(repo, 'scratch/STOP'), '');
+  const r = await run.done;
+  expect(r.code).toBe(12);
+  expect(await readJson(join(repo, 'evidence/loop/halting_report.json'))).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'BACKPRESSURE_SIGNAL' });
+  expect(existsSync(join(repo, 'scratch/STOP'))).toBe(true);
+  expect(existsSync(join(repo, 'scratch-gone'))).toBe(false);
 });

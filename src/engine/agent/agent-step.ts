@@ -11,6 +11,7 @@ import type { Sandbox } from '../os/sandbox.js';
 import { agentEnvironment } from '../os/secrets.js';
 import { sha256 } from '../common/canonical.js';
 import type { AgentPresetName } from '../config/config.js';
+import { LOOP_SCRATCH_DIR } from '../config/plan.js';
 import { atomicWrite, manifestEntrySchema, type EvidenceStore, type ManifestEntry } from '../evidence/evidence.js';
 import type { ChangedPath, Git, GitSettings } from '../os/git.js';
 import type { ProcessRunner, RunResult, StopSource } from '../os/ports.js';
@@ -241,7 +242,7 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
   activeAgents++;
   let result: RunResult;
   try {
-    await o.sandbox.grantWorkTree(o.cwd);
+    await o.sandbox.grantWorkTree(o.cwd, [LOOP_SCRATCH_DIR]);
     const spec = await o.sandbox.wrap(
       {
         command: inv.command,

@@ -484,9 +484,12 @@ export class Sandbox {
    * stays the loop's (readable). Fast when nothing changed: only entries with another owner are
    * touched. Under sudo the loop cannot write the tree until `reclaimWorkTree`.
    */
-  async grantWorkTree(cwd: string): Promise<void> {
+  async grantWorkTree(cwd: string, keep: string[] = []): Promise<void> {
     const u = this.users?.agent;
     if (!u) return;
+    // The loop's own folders (the STOP file's): made if missing, never handed over. In the sticky top
+    // folder the agent can neither remove nor rename them, nor add to or delete from them.
+    for (const k of keep) await mkdir(join(cwd, k), { mode: 0o755 }).catch(() => undefined);
     // The top folder keeps its owner (git refuses a checkout whose top folder another user owns,
     // "dubious ownership", which would also hit the user's own git after a crash); it is opened
     // with the sticky bit instead, so the agent can add entries but not remove .git. Its mode is
@@ -498,7 +501,7 @@ export class Sandbox {
       await writeFile(saved, (top.mode & 0o7777).toString(8));
     }
     await this.chmodAsRoot(cwd, 0o1777);
-    await this.chownTree(cwd, u.uid, u.gid, true, [], true);
+    await this.chownTree(cwd, u.uid, u.gid, ['.git', ...keep], [], true);
   }
 
   /**
@@ -537,7 +540,7 @@ export class Sandbox {
         '{}',
         '+',
       ]);
-      await this.chownTree(cwd, owner.uid, owner.gid, true, [this.users.agent.uid], true);
+      await this.chownTree(cwd, owner.uid, owner.gid, ['.git'], [this.users.agent.uid], true);
     }
     if (mode !== null && /^[0-7]{1,4}$/.test(mode.trim())) await this.chmodAsRoot(cwd, parseInt(mode.trim(), 8));
     await rm(saved, { force: true });
@@ -558,7 +561,7 @@ export class Sandbox {
     // Under sudo a folder granted before is the role's already, with that mode. There the loop reads
     // what the role wrote (logs, JUnit, git's stat refresh) through the top folder's group, its own.
     if ((await lstat(dir)).uid !== u.uid) await chmod(dir, this.sudo ? 0o750 : 0o700);
-    await this.chownTree(dir, u.uid, u.gid, false, []);
+    await this.chownTree(dir, u.uid, u.gid, [], []);
     if (this.sudo) await this.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
   }
 
@@ -572,7 +575,7 @@ export class Sandbox {
 
   /** Gives `dir` and everything in it back to the loop's user (e.g. to read what the checks wrote). */
   async reclaim(dir: string): Promise<void> {
-    if (this.users) await this.chownTree(dir, this.loop.uid, this.loop.gid, false, [this.users.agent.uid, this.users.check.uid]);
+    if (this.users) await this.chownTree(dir, this.loop.uid, this.loop.gid, [], [this.users.agent.uid, this.users.check.uid]);
   }
 
   /**
@@ -612,9 +615,10 @@ export class Sandbox {
    * alone (changing it would change a file elsewhere) unless a role in `taken` owns it: a role owns
    * nothing the loop must keep. find -P (its default) never follows a link; chown -h changes the link.
    */
-  private async chownTree(root: string, uid: number, gid: number, skipGit: boolean, taken: number[], keepTop = false): Promise<void> {
+  private async chownTree(root: string, uid: number, gid: number, skip: string[], taken: number[], keepTop = false): Promise<void> {
     const t = this.tools;
-    const prune = [...(keepTop ? ['-mindepth', '1'] : []), ...(skipGit ? ['-path', join(root, '.git'), '-prune', '-o'] : [])];
+    const paths = skip.flatMap((p, i) => [...(i ? ['-o'] : []), '-path', join(root, p)]);
+    const prune = [...(keepTop ? ['-mindepth', '1'] : []), ...(skip.length ? ['(', ...paths, ')', '-prune', '-o'] : [])];
     const differs = ['(', '!', '-uid', String(uid), '-o', '!', '-gid', String(gid), ')'];
     const single = ['(', '-type', 'd', '-o', '-links', '1', ...taken.flatMap((u) => ['-o', '-uid', String(u)]), ')'];
     await this.asRoot([t.find, root, ...prune, ...differs, ...single, '-exec', t.chown, '-h', `${String(uid)}:${String(gid)}`, '{}', '+']);
