@@ -44770,7 +44770,7 @@ function configTemplate(p) {
         ? `    # FILL IN: the command that runs this project's tests (exit 0 = pass). init found none it could
     # name and does not guess; \`phuc-loop run\` refuses this file until the command is filled in.
     run: ""`
-        : `    run: ${scalar(p.run)}`;
+        : `${p.runNote ? `    # ${p.runNote}\n` : ''}    run: ${scalar(p.run)}`;
     const residual = p.junit
         ? `residual:
   metric: failing_tests_fraction  # failing tests / tests run, read from the JUnit files the command writes
@@ -45169,11 +45169,17 @@ async function rustPlan(p) {
         protected: unique([...LOOP_FILES, '**/tests/**', '**/benches/**', '**/Cargo.toml', 'Cargo.lock', '.cargo/**', 'rust-toolchain', 'rust-toolchain.toml']),
     };
 }
+// Java takes its home (user.home) from the account, not from $HOME. The checks' own user (phuc-check,
+// isolation user+pidns) has no home (/nonexistent), so a bare `mvn test` fails before any test ("Could not create local
+// repository at /nonexistent/.m2/repository") and Gradle cannot create ~/.gradle: the commands point
+// both at the checks' own fresh HOME, where the docs say they resolve dependencies.
+const JAVA_HOME_NOTE = "Java takes its home from the account, not $HOME (the checks' own user has none): this points it at the checks' HOME";
 function mavenPlan(p) {
     return {
         type: 'maven',
         runner: 'Maven surefire',
-        run: has(p, 'mvnw') ? './mvnw -B test' : 'mvn -B test',
+        run: `MAVEN_OPTS="-Duser.home=$HOME" ${has(p, 'mvnw') ? './mvnw' : 'mvn'} -B test`,
+        runNote: JAVA_HOME_NOTE,
         junit: '**/target/surefire-reports/TEST-*.xml',
         setup: null,
         setupNote: 'Maven resolves dependencies during the test run',
@@ -45184,7 +45190,8 @@ function gradlePlan(p) {
     return {
         type: 'gradle',
         runner: 'Gradle test',
-        run: has(p, 'gradlew') ? './gradlew test' : 'gradle test',
+        run: `GRADLE_USER_HOME="$HOME/.gradle" ${has(p, 'gradlew') ? './gradlew' : 'gradle'} test`,
+        runNote: JAVA_HOME_NOTE,
         junit: '**/build/test-results/test/TEST-*.xml',
         setup: null,
         setupNote: 'Gradle resolves dependencies during the test run',

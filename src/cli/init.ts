@@ -377,11 +377,18 @@ async function rustPlan(p: Project): Promise<InitPlan> {
   };
 }
 
+// Java takes its home (user.home) from the account, not from $HOME. The checks' own user (phuc-check,
+// isolation user+pidns) has no home (/nonexistent), so a bare `mvn test` fails before any test ("Could not create local
+// repository at /nonexistent/.m2/repository") and Gradle cannot create ~/.gradle: the commands point
+// both at the checks' own fresh HOME, where the docs say they resolve dependencies.
+const JAVA_HOME_NOTE = "Java takes its home from the account, not $HOME (the checks' own user has none): this points it at the checks' HOME";
+
 function mavenPlan(p: Project): InitPlan {
   return {
     type: 'maven',
     runner: 'Maven surefire',
-    run: has(p, 'mvnw') ? './mvnw -B test' : 'mvn -B test',
+    run: `MAVEN_OPTS="-Duser.home=$HOME" ${has(p, 'mvnw') ? './mvnw' : 'mvn'} -B test`,
+    runNote: JAVA_HOME_NOTE,
     junit: '**/target/surefire-reports/TEST-*.xml',
     setup: null,
     setupNote: 'Maven resolves dependencies during the test run',
@@ -393,7 +400,8 @@ function gradlePlan(p: Project): InitPlan {
   return {
     type: 'gradle',
     runner: 'Gradle test',
-    run: has(p, 'gradlew') ? './gradlew test' : 'gradle test',
+    run: `GRADLE_USER_HOME="$HOME/.gradle" ${has(p, 'gradlew') ? './gradlew' : 'gradle'} test`,
+    runNote: JAVA_HOME_NOTE,
     junit: '**/build/test-results/test/TEST-*.xml',
     setup: null,
     setupNote: 'Gradle resolves dependencies during the test run',

@@ -11,6 +11,8 @@ export interface InitPlan {
   runner: string;
   /** The criterion's command; null when init found none it could name (a placeholder is written). */
   run: string | null;
+  /** Why the command is written as it is, where that is not plain (a comment above it). */
+  runNote?: string;
   /** Glob of the JUnit XML files the command writes; null when it writes none. */
   junit: string | null;
   /** Installs dependencies in the check workspace; null when the project needs none or init cannot tell. */
@@ -31,7 +33,7 @@ export function configTemplate(p: InitPlan): string {
       ? `    # FILL IN: the command that runs this project's tests (exit 0 = pass). init found none it could
     # name and does not guess; \`phuc-loop run\` refuses this file until the command is filled in.
     run: ""`
-      : `    run: ${scalar(p.run)}`;
+      : `${p.runNote ? `    # ${p.runNote}\n` : ''}    run: ${scalar(p.run)}`;
   const residual = p.junit
     ? `residual:
   metric: failing_tests_fraction  # failing tests / tests run, read from the JUnit files the command writes

@@ -314,26 +314,162 @@ describe('rust', () => {
   );
 });
 
-// Maven Central is unreachable from these machines: Maven and Gradle are checked by the config's shape only.
-describe('java', () => {
-  test('Maven: mvn -B test with the surefire reports as JUnit; the poms, src/test and .mvn protected', async () => {
-    const repo = await makeRepo({ 'pom.xml': '<project/>\n', 'src/test/java/CalcTest.java': 'class CalcTest {}\n' });
-    const r = await init(repo);
-    expect(r.code).toBe(0);
-    const c = await written(repo);
-    expect(c.acceptance_criteria[0].run).toBe('mvn -B test');
-    expect(c.residual).toMatchObject({ metric: 'failing_tests_fraction', junit: '**/target/surefire-reports/TEST-*.xml' });
-    expect(c.checks.setup).toBeUndefined();
-    for (const g of ['**/pom.xml', '**/src/test/**', '.mvn/**']) expect(c.protected).toContain(g);
-    expect(await readFile(join(repo, '.git/info/exclude'), 'utf8')).toMatch(/^target\/$/m);
-  });
+// Maven Central is unreachable from these machines. Debian's packages stand in for it, in
+// /usr/share/maven-repo (readable by the checks' user): the plugins `mvn test` runs by default
+// (resources, compiler, surefire 2.22; their poms relocate Maven 3.8's default plugin versions to the
+// packaged ones, so the pom names no plugin) with JUnit 5, and JUnit 4 for Debian's Gradle 4.4.1 (old,
+// but patched by Debian to run on its Java 17; it predates Gradle's JUnit 5 support). Each fixture
+// names that folder as its repository, Maven through .mvn/settings.xml, Gradle in build.gradle: the
+// test machine's stand-in for Central, not init's output. The checks resolve from it into their own
+// fresh HOME every round, as a real project downloads from Central. Time: each check starts a JVM or
+// two, and Debian's surefire 2.22 idles up to 10 s after the tests' JVM ends (until its next ping to
+// it): most of the Maven test's minute, four runs of `mvn` (baseline, the fix, two replays).
+const DEBIAN_REPO = '/usr/share/maven-repo';
+const inDebianRepo = (...paths: string[]) => paths.every((p) => existsSync(join(DEBIAN_REPO, p)));
+const JDK = existsSync('/usr/bin/javac');
+const MAVEN =
+  JDK &&
+  existsSync('/usr/bin/mvn') &&
+  inDebianRepo(
+    'org/apache/maven/plugins/maven-resources-plugin/2.6',
+    'org/apache/maven/plugins/maven-compiler-plugin/3.1',
+    'org/apache/maven/plugins/maven-surefire-plugin/2.12.4',
+    'org/apache/maven/surefire/surefire-junit-platform',
+    'org/junit/jupiter/junit-jupiter/5.9.2',
+  );
+const GRADLE = JDK && existsSync('/usr/bin/gradle') && inDebianRepo('junit/junit/4.13.2');
 
-  test('Gradle: the wrapper when there is one, with build/test-results as JUnit', async () => {
-    const repo = await makeRepo({ 'build.gradle.kts': 'plugins { java }\n', gradlew: '#!/bin/sh\n' });
-    expect((await init(repo)).code).toBe(0);
-    const c = await written(repo);
-    expect(c.acceptance_criteria[0].run).toBe('./gradlew test');
-    expect(c.residual).toMatchObject({ metric: 'failing_tests_fraction', junit: '**/build/test-results/test/TEST-*.xml' });
+const CALC_JAVA = 'package com.example.calc;\n\npublic class Calc {\n    public static int add(int a, int b) {\n        return a - b;\n    }\n}\n';
+const CALC_JAVA_PATH = 'src/main/java/com/example/calc/Calc.java';
+const calcTestJava = (junit: 4 | 5) => `package com.example.calc;
+
+import static ${junit === 5 ? 'org.junit.jupiter.api.Assertions' : 'org.junit.Assert'}.assertEquals;
+
+import ${junit === 5 ? 'org.junit.jupiter.api.Test' : 'org.junit.Test'};
+
+public class CalcTest {
+    @Test
+    public void adds() {
+        assertEquals(5, Calc.add(2, 3));
+    }
+
+    @Test
+    public void addsZero() {
+        assertEquals(4, Calc.add(4, 0));
+    }
+}
+`;
+const POM = `<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>com.example</groupId>
+  <artifactId>calc</artifactId>
+  <version>1.0</version>
+  <properties>
+    <maven.compiler.release>17</maven.compiler.release>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+  </properties>
+  <dependencies>
+    <dependency>
+      <groupId>org.junit.jupiter</groupId>
+      <artifactId>junit-jupiter</artifactId>
+      <version>5.9.2</version>
+      <scope>test</scope>
+    </dependency>
+  </dependencies>
+</project>
+`;
+const MAVEN_MIRROR = `<settings>
+  <mirrors>
+    <mirror>
+      <id>debian</id>
+      <mirrorOf>*</mirrorOf>
+      <url>file://${DEBIAN_REPO}</url>
+    </mirror>
+  </mirrors>
+</settings>
+`;
+const BUILD_GRADLE = `plugins {
+    id 'java'
+}
+
+repositories {
+    maven { url 'file://${DEBIAN_REPO}' }
+}
+
+dependencies {
+    testImplementation 'junit:junit:4.13.2'
+}
+`;
+// The checks' user has no home of its own: Java would look for ~/.m2 and ~/.gradle under /nonexistent.
+const JAVA_HOME_NOTE = "    # Java takes its home from the account, not $HOME (the checks' own user has none): this points it at the checks' HOME\n";
+
+describe('java', () => {
+  withToolchain(MAVEN, "Debian's maven, default-jdk-headless, libmaven-resources-plugin-java, libmaven-compiler-plugin-java or libsurefire-java")(
+    "Maven: mvn -B test with the checks' HOME as Java's, the surefire reports as JUnit; the poms, src/test and .mvn protected, and converges",
+    async () => {
+      const repo = await makeRepo({
+        'pom.xml': POM,
+        '.mvn/maven.config': '-s .mvn/settings.xml\n',
+        '.mvn/settings.xml': MAVEN_MIRROR,
+        [CALC_JAVA_PATH]: CALC_JAVA,
+        'src/test/java/com/example/calc/CalcTest.java': calcTestJava(5),
+      });
+      const r = await init(repo);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('detected project type maven: Maven surefire');
+      const c = await written(repo);
+      expect(c.acceptance_criteria[0].run).toBe('MAVEN_OPTS="-Duser.home=$HOME" mvn -B test');
+      expect(r.text).toContain(`${JAVA_HOME_NOTE}    run: MAVEN_OPTS="-Duser.home=$HOME" mvn -B test\n`);
+      expect(c.residual).toMatchObject({ metric: 'failing_tests_fraction', junit: '**/target/surefire-reports/TEST-*.xml' });
+      expect(c.checks.setup).toBeUndefined();
+      for (const g of ['**/pom.xml', '**/src/test/**', '.mvn/**', 'mvnw']) expect(c.protected).toContain(g);
+      expect(await readFile(join(repo, '.git/info/exclude'), 'utf8')).toMatch(/^target\/$/m);
+      const res = await runWithFixer(repo, [CALC_JAVA_PATH, 'a - b', 'a + b']);
+      expectConverged(res);
+      // The residual is read from surefire's reports: one test of two fails at baseline.
+      expect(res.stdout).toMatch(/baseline: 0\/1 criteria met, residual 0\.5 /);
+      expect(await git(repo, 'show', `HEAD:${CALC_JAVA_PATH}`)).toContain('return a + b;');
+    },
+    LONG,
+  );
+
+  withToolchain(GRADLE, "Debian's gradle, default-jdk-headless or junit4")(
+    "Gradle: gradle test with its user home in the checks' HOME, build/test-results as JUnit, the build files protected, and converges",
+    async () => {
+      const repo = await makeRepo({
+        'build.gradle': BUILD_GRADLE,
+        'settings.gradle': "rootProject.name = 'calc'\n",
+        '.gitignore': '.gradle/\n',
+        [CALC_JAVA_PATH]: CALC_JAVA,
+        'src/test/java/com/example/calc/CalcTest.java': calcTestJava(4),
+      });
+      const r = await init(repo);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('detected project type gradle: Gradle test');
+      const c = await written(repo);
+      expect(c.acceptance_criteria[0].run).toBe('GRADLE_USER_HOME="$HOME/.gradle" gradle test');
+      expect(r.text).toContain(`${JAVA_HOME_NOTE}    run: GRADLE_USER_HOME="$HOME/.gradle" gradle test\n`);
+      expect(c.residual).toMatchObject({ metric: 'failing_tests_fraction', junit: '**/build/test-results/test/TEST-*.xml' });
+      expect(c.checks.setup).toBeUndefined();
+      for (const g of ['**/build.gradle', 'settings.gradle', 'gradle.properties', 'gradle/**', '**/src/test/**']) expect(c.protected).toContain(g);
+      expect(await readFile(join(repo, '.git/info/exclude'), 'utf8')).toMatch(/^build\/$/m);
+      const res = await runWithFixer(repo, [CALC_JAVA_PATH, 'a - b', 'a + b']);
+      expectConverged(res);
+      expect(res.stdout).toMatch(/baseline: 0\/1 criteria met, residual 0\.5 /);
+    },
+    LONG,
+  );
+
+  test('the wrappers when there are: ./mvnw and ./gradlew, with the same homes', async () => {
+    const maven = await makeRepo({ 'pom.xml': '<project/>\n', mvnw: '#!/bin/sh\n' });
+    expect((await init(maven)).code).toBe(0);
+    expect((await written(maven)).acceptance_criteria[0].run).toBe('MAVEN_OPTS="-Duser.home=$HOME" ./mvnw -B test');
+
+    const gradle = await makeRepo({ 'build.gradle.kts': 'plugins { java }\n', gradlew: '#!/bin/sh\n' });
+    expect((await init(gradle)).code).toBe(0);
+    const c = await written(gradle);
+    expect(c.acceptance_criteria[0].run).toBe('GRADLE_USER_HOME="$HOME/.gradle" ./gradlew test');
     for (const g of ['**/build.gradle.kts', 'gradlew', 'gradle/**', '**/src/test/**']) expect(c.protected).toContain(g);
   });
 });
