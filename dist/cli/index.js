@@ -29818,6 +29818,13 @@ class StorageError extends PhucError {
 class SetupFailed extends PhucError {
     code = 'SETUP_FAILED';
 }
+/**
+ * A stop (signal, STOP file, label) cut short something the loop was running for a judgement
+ * (checks.setup): what ran proves nothing, so the run pauses (EXIT_BLOCKED(BACKPRESSURE_SIGNAL)).
+ */
+class Stopped extends PhucError {
+    code = 'BACKPRESSURE_SIGNAL';
+}
 /** phuc-loop.yml (or NORTHSTAR.md) does not say what the loop needs: EXIT_NEED_INFO. */
 class ConfigError extends PhucError {
     file;
@@ -34546,6 +34553,29 @@ class Sandbox {
             await this.chownTree(dir, this.loop.uid, this.loop.gid, false, [this.users.agent.uid, this.users.check.uid]);
     }
     /**
+     * Closes `dir` (a folder of the loop's) to everyone but `role`: at user+pidns it stays the loop's,
+     * with the role's group and mode 0710, so the role may traverse it (never list or write it) and
+     * no other user (the agent) may enter it at all. Whatever the role does to the modes of what it
+     * is given below (a check that chmods its workspace 0777), the other role cannot reach it: only
+     * root or the loop could change this folder. Below user+pidns the roles are the loop's user: 0700.
+     */
+    async confine(role, dir) {
+        const u = this.users?.[role];
+        if (!u) {
+            await (0,promises_namespaceObject.chmod)(dir, 0o700);
+            return;
+        }
+        if (this.sudo)
+            await this.asRoot([this.tools.chown, `${String(this.loop.uid)}:${String(u.gid)}`, dir]);
+        else
+            await (0,promises_namespaceObject.chown)(dir, this.loop.uid, u.gid);
+        await (0,promises_namespaceObject.chmod)(dir, 0o710);
+    }
+    /** Removes `dir` and everything in it, the roles' files included (as root). */
+    async remove(dir) {
+        await this.removeAsRoot(dir);
+    }
+    /**
      * A fresh folder of the loop under the sandbox's base, for a workspace handed to a role piece by
      * piece (`grant`): the roles may traverse it (mode 0711) but neither list nor write it.
      */
@@ -35218,6 +35248,9 @@ function decideHead(missing) {
 function decideFinal(status, stop_reason, a) {
     const converged = status === 'EXIT_CONVERGED';
     const withhold = (reason, why) => ({ status: 'EXIT_BLOCKED', stop_reason: reason, withheld: `${status} withheld: ${why}` });
+    // A pause at whatever moment it comes (SPEC backpressure): never scored as one of the audits' verdicts.
+    if (converged && a.interrupted)
+        return { status: 'EXIT_BLOCKED', stop_reason: 'BACKPRESSURE_SIGNAL', withheld: `${status} not confirmed yet, paused: ${a.interrupted}` };
     if (a.triangleMissing !== 'none')
         return withhold(a.triangleMissing === 'VERIFY' ? 'VERIFY_SKIPPED' : 'INVARIANT_VIOLATION', `Triangle Law: the ${a.triangleMissing} vertex is missing`);
     if (a.phucFailures.length && status !== 'EXIT_NEED_INFO')
@@ -38765,6 +38798,7 @@ function improvement(prev, cur) {
 
 
 
+
 const signatureSchema = object({ criterion: schemas_string(), signature: schemas_string(), text: schemas_string() });
 const progressSchema = object({
     best_residual: document_decimalString.nullable(),
@@ -38909,13 +38943,20 @@ async function checkRound(ctx, dir, tree, opts = {}) {
     try {
         return await judgeRound(ctx, dir, tree, { ...opts, signal: stop.signal });
     }
+    catch (e) {
+        // checks.setup cut short by the stop: the round did not run, and says so as any aborted one.
+        if (!(e instanceof Stopped))
+            throw e;
+        const residual = { error: e.message };
+        return { checks: [], residual, cwd: '', junit: undefined, aborted: true };
+    }
     finally {
         stop.close();
     }
 }
 async function judgeRound(ctx, dir, tree, opts) {
     const cfg = ctx.intake.config;
-    const cwd = await ctx.judge.prepare(tree, { fresh: opts.fresh });
+    const cwd = await ctx.judge.prepare(tree, { fresh: opts.fresh, signal: opts.signal });
     // Reports from before the round (stale, planted, or undeletable) are never counted.
     const glob = cfg.checks.junit ?? cfg.residual.junit;
     const guard = glob ? await prepareJunit(cwd, glob) : null;
@@ -42065,66 +42106,164 @@ async function interimReport(ctx, n) {
 // pytest.ini and conftest.py, in every parent folder, so a workspace under the world-writable /tmp
 // would pick up what another user (the agent) planted there. The loop's judging and
 // `verify --rerun` both choose their folder here.
+//
+// Every run gets a folder of its own (`<name>-XXXXXX`), removed when it ends. Its owner file names
+// the process that made it (pid, start time, host): a folder whose process is gone (a run that was
+// killed) is removed by the next run on this machine; a live run's never is. The shared base is
+// 0711 (nobody lists it) and each folder is closed to everyone but the check user by `confine`
+// (see Sandbox.confine): whatever the checks do to the modes below it, the agent cannot enter.
 
 
 
 
 const SAFE_BASE = '/var/lib/phuc-loop';
+/** The file in a judge folder that names the process it belongs to. */
+const OWNER = 'owner.json';
+/** A folder of an older version (no owner file) untouched for this long belongs to no live run. */
+const LEGACY_AGE_MS = 3_600_000;
 /**
- * A folder (mode 0711) for check workspaces under `/var/lib/phuc-loop`, made by root (or through
- * `sudo -n`): `name` itself, kept across runs so setup outputs are reused, or with `fresh` a new
- * folder named after it. Where neither root nor sudo can make that place, a new folder in the temp
- * folder, with a warning saying what that leaves open.
+ * A new folder for one run's check workspaces under `/var/lib/phuc-loop` (made by root, or through
+ * `sudo -n`), named after `name`, with the owner file written and `confine` applied. Where neither
+ * root nor sudo can make that place, a new folder in the temp folder, with a warning saying what
+ * that leaves open. The caller removes it when the run ends (a killed run's: sweepJudgeRoots).
  */
 async function judgeRoot(name, opts = {}) {
     const base = await safeBase();
-    const path = base ? await folderIn(base, name, opts.fresh ?? false) : null;
+    let path = base ? await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(base, `${name}-`)).catch(() => null) : null;
     // A base this user cannot write (root's, reached without root) leaves the temp folder.
-    if (path && (await ownedSafely(path)))
-        return { path, warning: null };
-    const own = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), `phuc-loop-${name}-`));
-    await (0,promises_namespaceObject.chmod)(own, 0o711);
-    return {
-        path: own,
-        warning: `the check workspace is under ${(0,external_node_os_namespaceObject.tmpdir)()}, which other users can write: a test tool that searches parent folders (node_modules, pytest.ini, conftest.py) can find files planted there; run as root or with passwordless sudo for ${SAFE_BASE}`,
-    };
+    if (path && !(await ownedSafely(path)))
+        path = null;
+    const warning = path
+        ? null
+        : `the check workspace is under ${(0,external_node_os_namespaceObject.tmpdir)()}, which other users can write: a test tool that searches parent folders (node_modules, pytest.ini, conftest.py) can find files planted there; run as root or with passwordless sudo for ${SAFE_BASE}`;
+    path ??= await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), `phuc-loop-${name}-`));
+    await (0,promises_namespaceObject.chmod)(path, 0o700);
+    await writeOwner(path, {});
+    await opts.confine?.(path);
+    return { path, warning };
 }
-/** `name` under `base` (made if missing), or a new folder named after it; null when this user cannot make it there. */
-async function folderIn(base, name, fresh) {
-    try {
-        if (fresh) {
-            const path = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(base, `${name}-`));
-            await (0,promises_namespaceObject.chmod)(path, 0o711);
-            return path;
+/** Keeps `path` (a folder judgeRoot made) for `ms` after its process ended, e.g. for logs the user is told to read. */
+async function keepJudgeRoot(path, ms) {
+    await writeOwner(path, { keep_until: Date.now() + ms });
+}
+async function writeOwner(path, extra) {
+    const owner = { pid: process.pid, start: await startTime(process.pid), host: (0,external_node_os_namespaceObject.hostname)(), ...extra };
+    await (0,promises_namespaceObject.writeFile)((0,external_node_path_namespaceObject.join)(path, OWNER), JSON.stringify(owner) + '\n', { mode: 0o600 });
+}
+/**
+ * Removes the judge folders (under the base this user's runs use) that no live run owns: the
+ * owner file names a process that is gone (or a pid now reused), or, for a folder of an older
+ * version without one, nothing in it changed for an hour. `remove` removes a folder as root (the
+ * check user's files are in it). Never throws: a folder that cannot be removed is left for later.
+ */
+async function sweepJudgeRoots(remove, now = Date.now()) {
+    const base = await safeBase().catch(() => null);
+    const bases = [base, (0,external_node_os_namespaceObject.tmpdir)()].filter((b) => !!b);
+    const removed = [];
+    for (const b of bases) {
+        const names = await (0,promises_namespaceObject.readdir)(b).catch(() => []);
+        for (const n of names) {
+            const inTmp = b !== base;
+            if (!(inTmp ? /^phuc-loop-(?:judge|rerun)-/ : /^(?:judge|rerun)-/).test(n))
+                continue;
+            const dir = (0,external_node_path_namespaceObject.join)(b, n);
+            const st = await (0,promises_namespaceObject.lstat)(dir).catch(() => null);
+            // Only the loop user's own folders (or root's): never another user's files in the temp folder.
+            if (!st?.isDirectory() || (st.uid !== (process.getuid?.() ?? -1) && st.uid !== 0))
+                continue;
+            if (!(await abandoned(dir, now, inTmp)))
+                continue;
+            try {
+                await remove(dir);
+                removed.push(dir);
+            }
+            catch {
+                // Another run removes it at the same time, or it is not ours to remove: left as it is.
+            }
         }
-        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(base, name), { mode: 0o711 });
     }
-    catch (e) {
-        if (fresh || e.code !== 'EEXIST')
-            return null;
+    return removed;
+}
+async function abandoned(dir, now, inTmp) {
+    const text = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(dir, OWNER), 'utf8').catch(() => null);
+    if (text !== null) {
+        let o;
+        try {
+            o = JSON.parse(text);
+        }
+        catch {
+            return false;
+        }
+        if (typeof o.keep_until === 'number' && o.keep_until > now)
+            return false;
+        if (o.host !== (0,external_node_os_namespaceObject.hostname)())
+            return newestChange(dir).then((t) => now - t > 24 * LEGACY_AGE_MS);
+        return !(await ownerAlive(o));
     }
-    return (0,external_node_path_namespaceObject.join)(base, name);
+    // Older versions left no owner file (and in the temp folder a run may be just making it).
+    if (inTmp)
+        return false;
+    return now - (await newestChange(dir)) > LEGACY_AGE_MS;
+}
+/** The newest change time of the folder and the ones a live run rewrites every round. */
+async function newestChange(dir) {
+    const paths = [dir, (0,external_node_path_namespaceObject.join)(dir, 'ws'), (0,external_node_path_namespaceObject.join)(dir, 'fresh'), (0,external_node_path_namespaceObject.join)(dir, 'workspace'), (0,external_node_path_namespaceObject.join)(dir, 'logs')];
+    const times = await Promise.all(paths.map((p) => (0,promises_namespaceObject.lstat)(p).then((s) => Math.max(s.mtimeMs, s.ctimeMs), () => 0)));
+    return Math.max(...times);
+}
+async function ownerAlive(o) {
+    if (!Number.isInteger(o.pid) || o.pid <= 0)
+        return false;
+    if (o.pid === process.pid)
+        return true;
+    const stat = await (0,promises_namespaceObject.readFile)(`/proc/${String(o.pid)}/stat`, 'utf8').catch(() => null);
+    if (stat === null) {
+        try {
+            process.kill(o.pid, 0);
+            return o.start === null;
+        }
+        catch (e) {
+            return e.code === 'EPERM' && o.start === null;
+        }
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // A zombie (a killed run not reaped yet) owns nothing any more.
+    if (fields[0] === 'Z')
+        return false;
+    return o.start === null || fields[19] === o.start;
+}
+async function startTime(pid) {
+    const stat = await (0,promises_namespaceObject.readFile)(`/proc/${String(pid)}/stat`, 'utf8').catch(() => null);
+    return stat === null ? null : (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null);
 }
 async function safeBase() {
     const uid = process.getuid?.() ?? -1;
-    const made = await (0,promises_namespaceObject.mkdir)(SAFE_BASE, { mode: 0o755 }).then(() => true, (e) => e.code === 'EEXIST');
+    const made = await (0,promises_namespaceObject.mkdir)(SAFE_BASE, { mode: 0o711 }).then(() => true, (e) => e.code === 'EEXIST');
     // Under passwordless sudo (GitHub-hosted runners): a folder of root's, handed to this user.
     if (!made && uid !== 0)
         await sudoFolder(SAFE_BASE);
     if (!((await ownedSafely(SAFE_BASE)) && (await parentsSafe(SAFE_BASE))))
         return null;
-    if (uid === 0 || (await (0,promises_namespaceObject.lstat)(SAFE_BASE)).uid === uid)
+    const st = await (0,promises_namespaceObject.lstat)(SAFE_BASE);
+    if (uid === 0 || st.uid === uid) {
+        // Traversable, never listable: which runs and repositories there are is nobody else's business.
+        if ((st.mode & 0o777) !== 0o711)
+            await (0,promises_namespaceObject.chmod)(SAFE_BASE, 0o711).catch(() => undefined);
         return SAFE_BASE;
+    }
     // Root's already (a loop ran as root on this machine): under sudo, a folder of this user's in it.
     const own = (0,external_node_path_namespaceObject.join)(SAFE_BASE, `uid-${String(uid)}`);
-    if ((await (0,promises_namespaceObject.lstat)(own).catch(() => null))?.uid !== uid)
+    const ownSt = await (0,promises_namespaceObject.lstat)(own).catch(() => null);
+    if (ownSt?.uid !== uid)
         await sudoFolder(own);
+    else if ((ownSt.mode & 0o777) !== 0o711)
+        await (0,promises_namespaceObject.chmod)(own, 0o711).catch(() => undefined);
     return (await ownedSafely(own)) && (await (0,promises_namespaceObject.lstat)(own)).uid === uid ? own : null;
 }
-/** `path` made (or handed over) by root through `sudo -n` as a 0755 folder of this user's; silent when that fails. */
+/** `path` made (or handed over) by root through `sudo -n` as a 0711 folder of this user's; silent when that fails. */
 function sudoFolder(path) {
     const [uid, gid] = [process.getuid?.() ?? -1, process.getgid?.() ?? -1];
-    return new Promise((resolve) => (0,external_node_child_process_namespaceObject.execFile)('sudo', ['-n', 'install', '-d', '-m', '0755', '-o', String(uid), '-g', String(gid), path], { timeout: 10_000 }, () => resolve()));
+    return new Promise((resolve) => (0,external_node_child_process_namespaceObject.execFile)('sudo', ['-n', 'install', '-d', '-m', '0711', '-o', String(uid), '-g', String(gid), path], { timeout: 10_000 }, () => resolve()));
 }
 /** A real folder of this user (or root's), writable by no one else. */
 async function ownedSafely(path) {
@@ -42761,7 +42900,7 @@ async function rerunCertificate(root, cert, o) {
         problems.push(`halting_report.json verification_rung_target: ${report.verification_rung_target ?? 'none'}, ${where} has ${config.rung_target}`);
     // Where the loop judges too: never under the temp folder, whose parent folders another user (the
     // agent) can fill with a conftest.py or node_modules that the criteria would pick up.
-    const { path: base, warning } = await judgeRoot('rerun', { fresh: true });
+    const { path: base, warning } = await judgeRoot('rerun', { confine: o.confine });
     if (warning)
         lines.push(`rerun: warning: ${warning}`);
     const run = o.run ?? ((spec) => o.runner.run(spec));
@@ -42847,8 +42986,10 @@ async function rerunCertificate(root, cert, o) {
     }
     finally {
         await ws?.dispose();
-        // The criteria's logs stay for a rerun that disagrees.
+        // The criteria's logs stay for a rerun that disagrees (a week; then a later run removes them).
         await (0,promises_namespaceObject.rm)(problems.length ? (0,external_node_path_namespaceObject.join)(base, 'workspace') : base, { recursive: true, force: true });
+        if (problems.length)
+            await keepJudgeRoot(base, 7 * 24 * 3_600_000).catch(() => undefined);
     }
 }
 /** The commit the certificate names; for a certificate without one, a commit whose tree is its tree. */
@@ -42898,6 +43039,8 @@ function lastLine(r) {
 
 
 
+
+
 /** Terminal bookkeeping: confirmation and replays, rungs, the audits, the report, the manifest. */
 async function finish(ctx, halt, opts = {}) {
     const { ev, state, o } = ctx;
@@ -42910,7 +43053,7 @@ async function finish(ctx, halt, opts = {}) {
         if (claim)
             halt = { ...halt, status: 'EXIT_BLOCKED', stop_reason: 'CONVERGENCE_CLAIM_WITHOUT_R_P_CERTIFICATE', detail: claim };
     }
-    const rung = await computeRung(ctx, certificate, halt.status === 'EXIT_CONVERGED', certRel);
+    const { interrupted, ...rung } = await computeRung(ctx, certificate, halt.status === 'EXIT_CONVERGED', certRel);
     const triangle = await checkTriangle(ev, ctx.iterations);
     const phuc = await phucTest(ev, ctx.iterations, {
         hostPaths: ctx.hostPaths,
@@ -42922,6 +43065,7 @@ async function finish(ctx, halt, opts = {}) {
         triangleMissing: triangle.triangle_vertex_missing,
         phucFailures: phuc.failures,
         confirmation: rung.confirmation,
+        interrupted,
         alignment: rung.alignment.status,
         neutralAccepted: !!ctx.intake.config.northstar_neutral_reason,
         alignmentDetail: `${rung.alignment.northstar_distance_start} → ${rung.alignment.northstar_distance_end}`,
@@ -42942,7 +43086,7 @@ async function finish(ctx, halt, opts = {}) {
         await writeIterationRecords(ctx, last, { status: final.status, stop_reason: final.stop_reason });
     const agentsMd = (await readRegular((0,external_node_path_namespaceObject.join)(ctx.cwd, 'AGENTS.md')))?.toString('utf8') ?? '';
     await ev.write('agents_md_final.md', agentsMd);
-    const backpressure = halt.stop_reason === 'BACKPRESSURE_SIGNAL' ? halt.detail : undefined;
+    const backpressure = halt.stop_reason === 'BACKPRESSURE_SIGNAL' ? halt.detail : (interrupted ?? undefined);
     const report = buildReport({
         plan: ctx.plan,
         state,
@@ -43012,6 +43156,10 @@ async function startCertificate(ctx, dir, tree, round, residual) {
     ctx.o.log.info(`${dir === 'baseline' ? 'baseline' : 'HEAD'} already meets the criteria: certificate ${cert.type} without an agent step`);
     return { decision, rel };
 }
+/**
+ * The rung the run reached. `interrupted`: a stop (signal, STOP file, label) cut the confirmation
+ * short; what ran is not scored (no replay result, no confirmation verdict, no rung above): a pause.
+ */
 async function computeRung(ctx, cert, converged, certRel) {
     const { plan, state, ev, o } = ctx;
     const distanceStart = plan.northstar.metrics.length
@@ -43034,15 +43182,35 @@ async function computeRung(ctx, cert, converged, certRel) {
         northstar_distance_end: endD,
         neutral_reason: ctx.intake.config.northstar_neutral_reason ?? null,
     };
-    const result = { achieved: 0, target: plan.rung_target, checks: {}, replays: [], alignment, security: null, confirmation: null };
+    const result = {
+        achieved: 0,
+        target: plan.rung_target,
+        checks: {},
+        replays: [],
+        alignment,
+        security: null,
+        confirmation: null,
+        interrupted: null,
+    };
     if (!converged || !cert || !certRel)
         return result;
+    const stopped = async (when) => (await firstStop(ctx.stops)) ?? `the loop was asked to stop (${when})`;
     // The claim is about the named commit checked out fresh: the first replay runs on a new checkout
     // of that commit's tree (AGENTS.md included), the others on the same one; every one must agree.
     const dir = (0,external_node_path_namespaceObject.dirname)(certRel);
     const replays = rungLevel(plan.rung_target) >= rungLevel(274177) ? plan.replays : 1;
     for (let k = 1; k <= replays; k++) {
-        const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1, watchStops: false });
+        // A stop (signal, STOP file, label) during a replay cuts it short, as during any other round.
+        const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1 }).catch((e) => {
+            if (e instanceof Stopped)
+                return null;
+            throw e;
+        });
+        if (!round || round.aborted) {
+            result.interrupted = await stopped(`during replay ${k}/${replays} of the certified commit`);
+            o.log.info(`replay ${k}/${replays}: stopped before it ended — not scored; the next run confirms the commit again`);
+            return result;
+        }
         const r = 'error' in round.residual ? null : round.residual.value;
         const j = judgementOf({
             declared: cert.declared_certificates,
@@ -43053,7 +43221,7 @@ async function computeRung(ctx, cert, converged, certRel) {
         }, null);
         const type = j.exact ? 'EXACT' : j.converged ? 'CONVERGED' : 'NONE';
         const residual = r === null ? null : dstr(r);
-        const same = !round.aborted && type === cert.type && residual === cert.residual && round.checks.every((c, i) => c.met === cert.checklist[i]?.met);
+        const same = type === cert.type && residual === cert.residual && round.checks.every((c, i) => c.met === cert.checklist[i]?.met);
         result.replays.push({ replay: k, type, residual, same });
         await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
         o.log.info(`replay ${k}/${replays}${k === 1 ? ' (fresh checkout of the commit)' : ''}: certificate ${type}, residual ${residual ?? 'n/a'}${same ? '' : ' — DIFFERS (flaky check)'}`);
@@ -43093,9 +43261,17 @@ async function computeRung(ctx, cert, converged, certRel) {
     if (rungLevel(plan.rung_target) < rungLevel(65537) || !plan.security)
         return result;
     const where = await ctx.judge.prepare(cert.tree);
-    const gate = await ctx.judge.runner.run({ command: plan.security.gate, cwd: where, env: ctx.judge.env, timeoutMs: 1_800_000 });
+    const gate = await ctx.judge.runner.run({ command: plan.security.gate, cwd: where, env: ctx.judge.env, timeoutMs: 1_800_000, signal: o.signal });
+    if (gate.aborted) {
+        result.interrupted = await stopped('during the security gate');
+        return result;
+    }
     await ev.write('security_gate.log', scrub(ctx, `$ ${plan.security.gate}\n${gate.stdout}\n${gate.stderr}\n--- exit ${gate.exitCode} ---\n`));
-    const after = await ctx.judge.runner.run({ command: plan.security.api_surface, cwd: where, env: ctx.judge.env, timeoutMs: 600_000 });
+    const after = await ctx.judge.runner.run({ command: plan.security.api_surface, cwd: where, env: ctx.judge.env, timeoutMs: 600_000, signal: o.signal });
+    if (after.aborted) {
+        result.interrupted = await stopped('while the API surface was read');
+        return result;
+    }
     const afterEntry = await ev.write('api_surface_after.txt', scrub(ctx, after.stdout));
     const beforeSha = plan.security.api_surface_before?.split('#')[1] ?? null;
     const drift = beforeSha !== afterEntry.sha256;
@@ -43190,7 +43366,6 @@ function blockedEarly(stopReason, detail) {
 
 
 
-
 const homeName = (evRel) => evRel.replace(/[^A-Za-z0-9._-]/g, '_');
 async function loopHome(git, evRel) {
     const top = (0,external_node_path_namespaceObject.join)(await git.commonDir(), 'phuc-loop');
@@ -43203,9 +43378,8 @@ async function loopHome(git, evRel) {
     const evidence = (0,external_node_path_namespaceObject.join)(root, 'evidence');
     await (0,promises_namespaceObject.mkdir)(evidence, { recursive: true, mode: 0o700 });
     await (0,promises_namespaceObject.chmod)(evidence, 0o700);
-    // Stable per repository, so setup outputs are reused across runs.
-    const judge = await judgeRoot(`judge-${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(root).digest('hex').slice(0, 16)}`);
-    return { root, evidence, judge: judge.path, judgeWarning: judge.warning };
+    const judge = `judge-${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(root).digest('hex').slice(0, 16)}`;
+    return { root, evidence, judge };
 }
 /** One loop per evidence tree; a lock left by a dead loop (or a zombie) is taken over. */
 async function acquireLock(home, host) {
@@ -43622,7 +43796,8 @@ async function critique(ctx, n, diff, checks) {
         await ctx.git.restoreFromIndex(reverted.filter((p) => !p.startsWith('.git')));
     const r = run.result;
     await ctx.ev.write(`${dir}/critic.log`, scrub(ctx, `$ critic (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`));
-    const state = parseVerdict(verdictText, r.stdout);
+    // A critic cut short by a stop gave no verdict: what it had written by then is not scored.
+    const state = r.aborted ? { state: 'absent' } : parseVerdict(verdictText, r.stdout);
     await ctx.ev.writeJson(`${dir}/critic_verdict.json`, { ...state, lane: 'C', reverted_paths: reverted });
     ctx.o.log.info(`iter ${n}: critic ${state.state === 'valid' ? `${state.verdict.status}, further iteration can help: ${state.verdict.can_further_iteration_help}, ${state.verdict.concerns.length} concern(s)` : state.state === 'malformed' ? `verdict malformed (${state.error})` : 'gave no verdict'}` +
         (reverted.length ? ` — its edits were reverted: ${reverted.join(', ')}` : ''));
@@ -44257,8 +44432,16 @@ async function cleanJudge(c) {
     const ws = await CheckWorkspace.open(base);
     let current = ws;
     let fresh = null;
-    const setupSpec = () => ({ command: c.checks.setup, inputs: c.checks.setup_inputs, timeoutMs: c.checks.setup_timeout_seconds * 1000, signal: c.o.signal });
+    const setupSpec = (signal) => ({
+        command: c.checks.setup,
+        inputs: c.checks.setup_inputs,
+        timeoutMs: c.checks.setup_timeout_seconds * 1000,
+        signal: signal ?? c.o.signal,
+    });
     const check = (s) => {
+        // A setup cut short by a stop failed nothing: the run pauses and the next one sets up again.
+        if (s.state === 'failed' && s.result.aborted)
+            throw new Stopped(`the loop was asked to stop (during checks.setup)`);
         if (s.state === 'failed')
             throw new SetupFailed(`checks.setup failed (${s.reason}):\n${formatLog(c.checks.setup ?? '', [s.result]).slice(-2000)}`);
     };
@@ -44268,7 +44451,7 @@ async function cleanJudge(c) {
             if (opts?.fresh) {
                 // The certified commit checked out anew, with its own setup: nothing of earlier rounds counts.
                 await fresh?.dispose();
-                const made = await CheckWorkspace.fresh({ ...base, root: (0,external_node_path_namespaceObject.join)(c.root, 'fresh') }, tree, setupSpec());
+                const made = await CheckWorkspace.fresh({ ...base, root: (0,external_node_path_namespaceObject.join)(c.root, 'fresh') }, tree, setupSpec(opts.signal));
                 fresh = made.workspace;
                 check(made.setup);
                 current = fresh;
@@ -44279,7 +44462,7 @@ async function cleanJudge(c) {
                 return fresh.dir;
             current = ws;
             await ws.update(tree);
-            check(await ws.setup(setupSpec()));
+            check(await ws.setup(setupSpec(opts?.signal)));
             return ws.dir;
         },
         get env() {
@@ -44300,6 +44483,7 @@ async function cleanJudge(c) {
 // iteration after another until decide() halts. Effects happen here and in iteration.ts; which
 // exit wins is decide.ts's alone. The evidence is written in a loop-private folder (see home.ts)
 // and published to `evidence/loop` when the run ends.
+
 
 
 
@@ -44361,8 +44545,6 @@ async function runLoop(options) {
         return blockedEarly('EVIDENCE_UNVERIFIABLE', notFolder);
     }
     const home = await loopHome(git, evRel);
-    if (home.judgeWarning && got.config.checks.workspace === 'clean')
-        o.log.warn(home.judgeWarning);
     const ev = new EvidenceStore(home.evidence);
     ev.scrub = scrubber(secretValues(o.env));
     const lock = await acquireLock(home, (0,external_node_os_namespaceObject.hostname)());
@@ -44374,7 +44556,7 @@ async function runLoop(options) {
     const progress = { publish: false };
     try {
         await git.openSession();
-        return await runLocked(o, { fsm, git, cwd, ev, evRel, published, intake: got, configPath, judgeRoot: home.judge }, progress);
+        return await runLocked(o, { fsm, git, cwd, ev, evRel, published, intake: got, configPath, judgeName: home.judge }, progress);
     }
     catch (e) {
         // A git failure, a full disk, a forbidden state: a report and a resumable state, never a crash.
@@ -44464,6 +44646,8 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
             o.log.warn(`${uncommitted.join(', ')} not committed: the certified commit will not hold ${uncommitted.length > 1 ? 'them' : 'it'}, so \`phuc-loop verify --rerun\` cannot re-check it and the next run refuses to resume; commit ${uncommitted.length > 1 ? 'them' : 'it'} first`);
     }
     let keyProxy = null;
+    // This run's check workspaces: a folder of its own, closed to the agent, removed when it ends.
+    let judgeDir = null;
     try {
         const preset = got.config.agent.use;
         const target = (o.keyProxy ?? got.config.agent.key_proxy) ? keyProxyTarget(preset, o.env) : null;
@@ -44499,7 +44683,7 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
                 ? await cleanJudge({
                     o,
                     cwd,
-                    root: base.judgeRoot,
+                    root: (judgeDir = await openJudgeRoot(o, sandbox, base.judgeName)),
                     checks: got.config.checks,
                     run: async (spec) => o.runner.run(await sandbox.wrap(spec, 'check')),
                     handOver: (dir) => sandbox.grant('check', dir),
@@ -44526,6 +44710,9 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
             // the next run continues from (an unfinished iteration is redone).
             if (!(e instanceof PhucError) || !ctx.plan)
                 throw e;
+            // A stop that cut short what the loop ran for a judgement is a pause, never a verdict.
+            if (e instanceof Stopped)
+                return await finish(ctx, decideBeforeIteration({ stop: (await firstStop(ctx.stops)) ?? e.message, budget: null }));
             o.log.error(e.message);
             return await finish(ctx, {
                 status: 'EXIT_BLOCKED',
@@ -44541,7 +44728,22 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
     }
     finally {
         await keyProxy?.close();
+        if (judgeDir)
+            await sandbox.remove(judgeDir).catch((e) => o.log.warn(`the check workspace ${judgeDir} could not be removed: ${e instanceof Error ? e.message : String(e)}`));
     }
+}
+/**
+ * The run's own folder for its check workspaces (judge/judge-root.ts), closed to every user but
+ * the check user; the folders of runs that were killed go first (never a live run's).
+ */
+async function openJudgeRoot(o, sandbox, name) {
+    const swept = await sweepJudgeRoots((dir) => sandbox.remove(dir));
+    if (swept.length)
+        o.log.info(`removed ${swept.length} check workspace folder(s) left by runs that ended without removing them`);
+    const root = await judgeRoot(name, { confine: (dir) => sandbox.confine('check', dir) });
+    if (root.warning)
+        o.log.warn(root.warning);
+    return root.path;
 }
 async function drive(ctx, configPath, resumed) {
     const { state } = ctx;
@@ -45491,6 +45693,7 @@ async function verify(argv) {
             run: async (spec) => runner.run(await sandbox.wrap(spec, 'check')),
             handOver: (d) => sandbox.grant('check', d),
             takeBack: (d) => sandbox.takeBack(d),
+            confine: (d) => sandbox.confine('check', d),
         });
     }
     finally {
