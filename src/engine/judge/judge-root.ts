@@ -126,7 +126,14 @@ async function abandoned(dir: string, now: number, inTmp: boolean): Promise<bool
 /** The newest change time of the folder and the ones a live run rewrites every round. */
 async function newestChange(dir: string): Promise<number> {
   const paths = [dir, join(dir, 'ws'), join(dir, 'fresh'), join(dir, 'workspace'), join(dir, 'logs')];
-  const times = await Promise.all(paths.map((p) => lstat(p).then((s) => Math.max(s.mtimeMs, s.ctimeMs), () => 0)));
+  const times = await Promise.all(
+    paths.map((p) =>
+      lstat(p).then(
+        (s) => Math.max(s.mtimeMs, s.ctimeMs),
+        () => 0,
+      ),
+    ),
+  );
   return Math.max(...times);
 }
 
@@ -199,4 +206,3 @@ async function parentsSafe(path: string): Promise<boolean> {
     if (dir === dirname(dir)) return true;
   }
 }
-

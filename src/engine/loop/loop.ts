@@ -286,7 +286,9 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
   } finally {
     await keyProxy?.close();
     if (judgeDir)
-      await sandbox.remove(judgeDir).catch((e: unknown) => o.log.warn(`the check workspace ${judgeDir} could not be removed: ${e instanceof Error ? e.message : String(e)}`));
+      await sandbox
+        .remove(judgeDir)
+        .catch((e: unknown) => o.log.warn(`the check workspace ${judgeDir} could not be removed: ${e instanceof Error ? e.message : String(e)}`));
   }
 }
 
