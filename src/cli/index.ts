@@ -191,6 +191,7 @@ async function verify(argv: string[]): Promise<number> {
       run: async (spec) => runner.run(await sandbox.wrap(spec, 'check')),
       handOver: (d) => sandbox.grant('check', d),
       takeBack: (d) => sandbox.takeBack(d),
+      confine: (d) => sandbox.confine('check', d),
     });
   } finally {
     await sandbox.dispose();

@@ -171,6 +171,7 @@ describe('decide: before an iteration, and the final audits', () => {
     triangleMissing: 'none' as const,
     phucFailures: [],
     confirmation: null,
+    interrupted: null,
     alignment: 'ALIGNED' as const,
     neutralAccepted: false,
     alignmentDetail: '1 → 0',
@@ -190,6 +191,12 @@ describe('decide: before an iteration, and the final audits', () => {
     expect(decideFinal('EXIT_CONVERGED', 'EXACT', { ...ok, alignment: 'DRIFTING' }).stop_reason).toBe('NORTHSTAR_DRIFT');
     expect(decideFinal('EXIT_CONVERGED', 'EXACT', { ...ok, alignment: 'NEUTRAL' }).stop_reason).toBe('GLOW_WITHOUT_NORTHSTAR_ALIGNMENT');
     expect(decideFinal('EXIT_CONVERGED', 'EXACT', { ...ok, alignment: 'NEUTRAL', neutralAccepted: true }).withheld).toBeNull();
+  });
+  test('a stop during the final confirmation is a pause, before every audit (what it ran proves nothing)', () => {
+    const cut = { ...ok, interrupted: 'SIGTERM', confirmation: 'fails fresh', triangleMissing: 'VERIFY' as const, phucFailures: ['PHUC_TEST_FAILURE_3: x'] };
+    expect(decideFinal('EXIT_CONVERGED', 'EXACT', cut)).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'BACKPRESSURE_SIGNAL' });
+    expect(decideFinal('EXIT_CONVERGED', 'EXACT', { ...ok, interrupted: 'scratch/STOP' }).withheld).toContain('paused');
+    expect(decideFinal('EXIT_DIVERGED', 'SILENT_DIVERGENCE_DETECTED', { ...ok, interrupted: 'x' }).stop_reason).toBe('SILENT_DIVERGENCE_DETECTED');
   });
   test('a non-converged exit keeps its reason through a failed confirmation or drift', () => {
     expect(decideFinal('EXIT_BLOCKED', 'BACKPRESSURE_SIGNAL', { ...ok, confirmation: 'x', alignment: 'DRIFTING' })).toEqual({

@@ -67,6 +67,14 @@ export class SetupFailed extends PhucError {
   readonly code = 'SETUP_FAILED';
 }
 
+/**
+ * A stop (signal, STOP file, label) cut short something the loop was running for a judgement
+ * (checks.setup): what ran proves nothing, so the run pauses (EXIT_BLOCKED(BACKPRESSURE_SIGNAL)).
+ */
+export class Stopped extends PhucError {
+  readonly code = 'BACKPRESSURE_SIGNAL';
+}
+
 export interface ConfigProblem {
   /** Dotted path of the field ("acceptance_criteria.0.run"), or "" for the file itself. */
   field: string;

@@ -8,7 +8,7 @@ import { checkTriangle, iterDir, phucTest, rungLevel } from '../judge/audit.js';
 import { canonicalJson, sha256 } from '../common/canonical.js';
 import { certificateSchema, convergenceClaimProblem, judgementOf, type Certificate } from '../judge/certificate.js';
 import { runChecks } from '../judge/checks.js';
-import { judgeRoot } from '../judge/judge-root.js';
+import { judgeRoot, keepJudgeRoot } from '../judge/judge-root.js';
 import { computeResidual, removeJunit } from '../judge/residual.js';
 import { CheckWorkspace } from '../judge/workspace.js';
 import { DEFAULT_CONFIG_FILE, parseConfig, type LoopConfig } from '../config/config.js';
@@ -188,6 +188,8 @@ export interface RerunOptions {
   run?: (spec: RunSpec) => Promise<RunResult>;
   handOver?: (dir: string) => Promise<void>;
   takeBack?: (dir: string) => Promise<void>;
+  /** Closes the rerun's folder to every user but the check user (Sandbox.confine). */
+  confine?: (dir: string) => Promise<void>;
   /** The environment PATH, LANG and TZ are taken from (default process.env). */
   env?: Record<string, string | undefined>;
   /** The config file the loop ran with (default phuc-loop.yml): read from the certified commit. */
@@ -311,7 +313,7 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
     problems.push(`halting_report.json verification_rung_target: ${report.verification_rung_target ?? 'none'}, ${where} has ${config.rung_target}`);
   // Where the loop judges too: never under the temp folder, whose parent folders another user (the
   // agent) can fill with a conftest.py or node_modules that the criteria would pick up.
-  const { path: base, warning } = await judgeRoot('rerun', { fresh: true });
+  const { path: base, warning } = await judgeRoot('rerun', { confine: o.confine });
   if (warning) lines.push(`rerun: warning: ${warning}`);
   const run = o.run ?? ((spec: RunSpec) => o.runner.run(spec));
   let ws: CheckWorkspace | null = null;
@@ -398,8 +400,9 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
     return { ok: problems.length === 0, lines, problems };
   } finally {
     await ws?.dispose();
-    // The criteria's logs stay for a rerun that disagrees.
+    // The criteria's logs stay for a rerun that disagrees (a week; then a later run removes them).
     await rm(problems.length ? join(base, 'workspace') : base, { recursive: true, force: true });
+    if (problems.length) await keepJudgeRoot(base, 7 * 24 * 3_600_000).catch(() => undefined);
   }
 }
 

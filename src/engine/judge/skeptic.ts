@@ -48,7 +48,8 @@ export async function critique(ctx: Ctx, n: number, diff: string, checks: CheckR
     `${dir}/critic.log`,
     scrub(ctx, `$ critic (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`),
   );
-  const state = parseVerdict(verdictText, r.stdout);
+  // A critic cut short by a stop gave no verdict: what it had written by then is not scored.
+  const state: VerdictState = r.aborted ? { state: 'absent' } : parseVerdict(verdictText, r.stdout);
   await ctx.ev.writeJson(`${dir}/critic_verdict.json`, { ...state, lane: 'C', reverted_paths: reverted });
   ctx.o.log.info(
     `iter ${n}: critic ${state.state === 'valid' ? `${state.verdict.status}, further iteration can help: ${state.verdict.can_further_iteration_help}, ${state.verdict.concerns.length} concern(s)` : state.state === 'malformed' ? `verdict malformed (${state.error})` : 'gave no verdict'}` +

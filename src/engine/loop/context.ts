@@ -6,7 +6,8 @@ import type { Section } from '../memory/agents-md.js';
 import { createScrubber, type Scrubber } from '../os/secrets.js';
 import { sha256 } from '../common/canonical.js';
 import type { prepareCapsule } from '../memory/capsule-build.js';
-import { inputsHash, runChecks, type PassRecord } from '../judge/checks.js';
+import { type CheckResult, inputsHash, runChecks, type PassRecord } from '../judge/checks.js';
+import { Stopped } from '../common/errors.js';
 import { computeResidual } from '../judge/residual.js';
 import { prepareJunit, readJunit, suiteIntegrity, type JunitRead, type TestRecord } from '../judge/junit.js';
 import type { AgentPresetName, BudgetOverrides } from '../config/config.js';
@@ -176,7 +177,8 @@ export const DEFAULT_EVIDENCE_DIR = 'evidence/loop';
 export interface JudgeSpace {
   readonly mode: 'clean' | 'live';
   /** Makes the space hold exactly `tree` (clean) and returns the folder the checks run in. */
-  prepare(tree: string, opts?: { fresh?: boolean }): Promise<string>;
+  /** `signal`: a stop during checks.setup throws Stopped (a pause), never SetupFailed. */
+  prepare(tree: string, opts?: { fresh?: boolean; signal?: AbortSignal }): Promise<string>;
   readonly env: Record<string, string>;
   /** Runs a command of the checks (as the check user where the sandbox has one). */
   readonly runner: ProcessRunner;
@@ -277,6 +279,11 @@ export async function checkRound(
   const stop = watchStops(opts.watchStops === false ? [] : ctx.stops, ctx.o.pollMs ?? 1000, opts.signal);
   try {
     return await judgeRound(ctx, dir, tree, { ...opts, signal: stop.signal });
+  } catch (e) {
+    // checks.setup cut short by the stop: the round did not run, and says so as any aborted one.
+    if (!(e instanceof Stopped)) throw e;
+    const residual: { error: string } = { error: e.message };
+    return { checks: [] as CheckResult[], residual, cwd: '', junit: undefined, aborted: true as const };
   } finally {
     stop.close();
   }
@@ -284,7 +291,7 @@ export async function checkRound(
 
 async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: AbortSignal; reuse?: boolean; fresh?: boolean }) {
   const cfg = ctx.intake.config;
-  const cwd = await ctx.judge.prepare(tree, { fresh: opts.fresh });
+  const cwd = await ctx.judge.prepare(tree, { fresh: opts.fresh, signal: opts.signal });
   // Reports from before the round (stale, planted, or undeletable) are never counted.
   const glob = cfg.checks.junit ?? cfg.residual.junit;
   const guard = glob ? await prepareJunit(cwd, glob) : null;

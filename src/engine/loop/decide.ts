@@ -227,6 +227,11 @@ export interface Audits {
   phucFailures: string[];
   /** Replays of the final commit in a fresh workspace did not give the same certificate. */
   confirmation: string | null;
+  /**
+   * A stop (signal, STOP file, label) cut the final confirmation short: what it ran proves nothing
+   * either way, so the run pauses (BACKPRESSURE) and the next run confirms again.
+   */
+  interrupted: string | null;
   alignment: 'ALIGNED' | 'NEUTRAL' | 'DRIFTING';
   neutralAccepted: boolean;
   alignmentDetail: string;
@@ -235,6 +240,9 @@ export interface Audits {
 export function decideFinal(status: TerminalState, stop_reason: string, a: Audits): { status: TerminalState; stop_reason: string; withheld: string | null } {
   const converged = status === 'EXIT_CONVERGED';
   const withhold = (reason: string, why: string) => ({ status: 'EXIT_BLOCKED' as const, stop_reason: reason, withheld: `${status} withheld: ${why}` });
+  // A pause at whatever moment it comes (SPEC backpressure): never scored as one of the audits' verdicts.
+  if (converged && a.interrupted)
+    return { status: 'EXIT_BLOCKED', stop_reason: 'BACKPRESSURE_SIGNAL', withheld: `${status} not confirmed yet, paused: ${a.interrupted}` };
   if (a.triangleMissing !== 'none')
     return withhold(a.triangleMissing === 'VERIFY' ? 'VERIFY_SKIPPED' : 'INVARIANT_VIOLATION', `Triangle Law: the ${a.triangleMissing} vertex is missing`);
   if (a.phucFailures.length && status !== 'EXIT_NEED_INFO') return withhold(a.phucFailures[0].split(':')[0], a.phucFailures.join('; '));

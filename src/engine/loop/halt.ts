@@ -1,6 +1,8 @@
 // Terminal bookkeeping: the confirmation and replays of the certified commit, rungs, the Triangle
 // and the Phuc Test, the halting report. Which exit wins was decided before (decide.ts).
 import { dirname, join } from 'node:path';
+import { Stopped } from '../common/errors.js';
+import { firstStop } from './backpressure.js';
 import { allDecimalStrings, changedApiSymbols, checkTriangle, iterDir, phucTest, rungLevel, selfTests, unexplainedSymbols } from '../judge/audit.js';
 import { type Certificate, certificateSchema, convergenceClaimProblem, issueCertificate, judgementOf } from '../judge/certificate.js';
 import { artifactsSchema } from '../agent/agent-step.js';
@@ -38,7 +40,7 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
     const claim = convergenceClaimProblem(certificate);
     if (claim) halt = { ...halt, status: 'EXIT_BLOCKED', stop_reason: 'CONVERGENCE_CLAIM_WITHOUT_R_P_CERTIFICATE', detail: claim };
   }
-  const rung = await computeRung(ctx, certificate, halt.status === 'EXIT_CONVERGED', certRel);
+  const { interrupted, ...rung } = await computeRung(ctx, certificate, halt.status === 'EXIT_CONVERGED', certRel);
   const triangle = await checkTriangle(ev, ctx.iterations);
   const phuc = await phucTest(ev, ctx.iterations, {
     hostPaths: ctx.hostPaths,
@@ -50,6 +52,7 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
     triangleMissing: triangle.triangle_vertex_missing,
     phucFailures: phuc.failures,
     confirmation: rung.confirmation,
+    interrupted,
     alignment: rung.alignment.status,
     neutralAccepted: !!ctx.intake.config.northstar_neutral_reason,
     alignmentDetail: `${rung.alignment.northstar_distance_start} → ${rung.alignment.northstar_distance_end}`,
@@ -67,7 +70,7 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
   if (last !== undefined) await writeIterationRecords(ctx, last, { status: final.status, stop_reason: final.stop_reason });
   const agentsMd = (await readRegular(join(ctx.cwd, 'AGENTS.md')))?.toString('utf8') ?? '';
   await ev.write('agents_md_final.md', agentsMd);
-  const backpressure = halt.stop_reason === 'BACKPRESSURE_SIGNAL' ? halt.detail : undefined;
+  const backpressure = halt.stop_reason === 'BACKPRESSURE_SIGNAL' ? halt.detail : (interrupted ?? undefined);
   const report = buildReport({
     plan: ctx.plan,
     state,
@@ -143,7 +146,16 @@ export async function startCertificate(
   return { decision, rel };
 }
 
-export async function computeRung(ctx: Ctx, cert: Certificate | null, converged: boolean, certRel: string | null): Promise<RungResult> {
+/**
+ * The rung the run reached. `interrupted`: a stop (signal, STOP file, label) cut the confirmation
+ * short; what ran is not scored (no replay result, no confirmation verdict, no rung above): a pause.
+ */
+export async function computeRung(
+  ctx: Ctx,
+  cert: Certificate | null,
+  converged: boolean,
+  certRel: string | null,
+): Promise<RungResult & { interrupted: string | null }> {
   const { plan, state, ev, o } = ctx;
   const distanceStart = plan.northstar.metrics.length
     ? snapshot(
@@ -169,14 +181,33 @@ export async function computeRung(ctx: Ctx, cert: Certificate | null, converged:
     northstar_distance_end: endD,
     neutral_reason: ctx.intake.config.northstar_neutral_reason ?? null,
   };
-  const result: RungResult = { achieved: 0, target: plan.rung_target, checks: {}, replays: [], alignment, security: null, confirmation: null };
+  const result: RungResult & { interrupted: string | null } = {
+    achieved: 0,
+    target: plan.rung_target,
+    checks: {},
+    replays: [],
+    alignment,
+    security: null,
+    confirmation: null,
+    interrupted: null,
+  };
   if (!converged || !cert || !certRel) return result;
+  const stopped = async (when: string) => (await firstStop(ctx.stops)) ?? `the loop was asked to stop (${when})`;
   // The claim is about the named commit checked out fresh: the first replay runs on a new checkout
   // of that commit's tree (AGENTS.md included), the others on the same one; every one must agree.
   const dir = dirname(certRel);
   const replays = rungLevel(plan.rung_target) >= rungLevel(274177) ? plan.replays : 1;
   for (let k = 1; k <= replays; k++) {
-    const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1, watchStops: false });
+    // A stop (signal, STOP file, label) during a replay cuts it short, as during any other round.
+    const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1 }).catch((e: unknown) => {
+      if (e instanceof Stopped) return null;
+      throw e;
+    });
+    if (!round || round.aborted) {
+      result.interrupted = await stopped(`during replay ${k}/${replays} of the certified commit`);
+      o.log.info(`replay ${k}/${replays}: stopped before it ended — not scored; the next run confirms the commit again`);
+      return result;
+    }
     const r = 'error' in round.residual ? null : round.residual.value;
     const j = judgementOf(
       {
@@ -190,7 +221,7 @@ export async function computeRung(ctx: Ctx, cert: Certificate | null, converged:
     );
     const type = j.exact ? 'EXACT' : j.converged ? 'CONVERGED' : 'NONE';
     const residual = r === null ? null : dstr(r);
-    const same = !round.aborted && type === cert.type && residual === cert.residual && round.checks.every((c, i) => c.met === cert.checklist[i]?.met);
+    const same = type === cert.type && residual === cert.residual && round.checks.every((c, i) => c.met === cert.checklist[i]?.met);
     result.replays.push({ replay: k, type, residual, same });
     await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
     o.log.info(
@@ -232,9 +263,17 @@ export async function computeRung(ctx: Ctx, cert: Certificate | null, converged:
   if (rungLevel(plan.rung_target) < rungLevel(65537) || !plan.security) return result;
 
   const where = await ctx.judge.prepare(cert.tree);
-  const gate = await ctx.judge.runner.run({ command: plan.security.gate, cwd: where, env: ctx.judge.env, timeoutMs: 1_800_000 });
+  const gate = await ctx.judge.runner.run({ command: plan.security.gate, cwd: where, env: ctx.judge.env, timeoutMs: 1_800_000, signal: o.signal });
+  if (gate.aborted) {
+    result.interrupted = await stopped('during the security gate');
+    return result;
+  }
   await ev.write('security_gate.log', scrub(ctx, `$ ${plan.security.gate}\n${gate.stdout}\n${gate.stderr}\n--- exit ${gate.exitCode} ---\n`));
-  const after = await ctx.judge.runner.run({ command: plan.security.api_surface, cwd: where, env: ctx.judge.env, timeoutMs: 600_000 });
+  const after = await ctx.judge.runner.run({ command: plan.security.api_surface, cwd: where, env: ctx.judge.env, timeoutMs: 600_000, signal: o.signal });
+  if (after.aborted) {
+    result.interrupted = await stopped('while the API surface was read');
+    return result;
+  }
   const afterEntry = await ev.write('api_surface_after.txt', scrub(ctx, after.stdout));
   const beforeSha = plan.security.api_surface_before?.split('#')[1] ?? null;
   const drift = beforeSha !== afterEntry.sha256;

@@ -11,7 +11,6 @@ import { planSchema, type Plan } from '../config/plan.js';
 import { EvidenceStore, listFiles, manifestSchema, NOT_EVIDENCE } from '../evidence/evidence.js';
 import { parseDocument } from '../common/document.js';
 import { haltingReportSchema, type HaltingReport } from '../evidence/report.js';
-import { judgeRoot } from '../judge/judge-root.js';
 import { verifyTree } from '../evidence/verify.js';
 import type { Git } from '../os/git.js';
 import { stateSchema, type LoopState } from './context.js';
@@ -19,9 +18,8 @@ import { stateSchema, type LoopState } from './context.js';
 export interface LoopHome {
   root: string;
   evidence: string;
-  /** The check workspaces (see judge/judge-root.ts), and what their place leaves open when it is not a safe one. */
+  /** The name of this loop's check workspace folders (see judge/judge-root.ts: one per run, removed when it ends). */
   judge: string;
-  judgeWarning: string | null;
 }
 
 const homeName = (evRel: string) => evRel.replace(/[^A-Za-z0-9._-]/g, '_');
@@ -37,9 +35,8 @@ export async function loopHome(git: Git, evRel: string): Promise<LoopHome> {
   const evidence = join(root, 'evidence');
   await mkdir(evidence, { recursive: true, mode: 0o700 });
   await chmod(evidence, 0o700);
-  // Stable per repository, so setup outputs are reused across runs.
-  const judge = await judgeRoot(`judge-${createHash('sha256').update(root).digest('hex').slice(0, 16)}`);
-  return { root, evidence, judge: judge.path, judgeWarning: judge.warning };
+  const judge = `judge-${createHash('sha256').update(root).digest('hex').slice(0, 16)}`;
+  return { root, evidence, judge };
 }
 
 /** One loop per evidence tree; a lock left by a dead loop (or a zombie) is taken over. */

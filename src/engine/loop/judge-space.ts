@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { CheckWorkspace, type CheckWorkspaceOptions } from '../judge/workspace.js';
 import { agentEnvironment } from '../os/secrets.js';
 import type { RunResult, RunSpec } from '../os/ports.js';
-import { SetupFailed } from '../common/errors.js';
+import { SetupFailed, Stopped } from '../common/errors.js';
 import { formatLog } from '../judge/checks.js';
 import type { LoopConfig } from '../config/config.js';
 import type { JudgeSpace, LoopOptions } from './context.js';
@@ -48,8 +48,15 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
   const ws = await CheckWorkspace.open(base);
   let current: CheckWorkspace = ws;
   let fresh: CheckWorkspace | null = null;
-  const setupSpec = () => ({ command: c.checks.setup, inputs: c.checks.setup_inputs, timeoutMs: c.checks.setup_timeout_seconds * 1000, signal: c.o.signal });
+  const setupSpec = (signal?: AbortSignal) => ({
+    command: c.checks.setup,
+    inputs: c.checks.setup_inputs,
+    timeoutMs: c.checks.setup_timeout_seconds * 1000,
+    signal: signal ?? c.o.signal,
+  });
   const check = (s: Awaited<ReturnType<CheckWorkspace['setup']>>) => {
+    // A setup cut short by a stop failed nothing: the run pauses and the next one sets up again.
+    if (s.state === 'failed' && s.result.aborted) throw new Stopped(`the loop was asked to stop (during checks.setup)`);
     if (s.state === 'failed') throw new SetupFailed(`checks.setup failed (${s.reason}):\n${formatLog(c.checks.setup ?? '', [s.result]).slice(-2000)}`);
   };
   return {
@@ -58,7 +65,7 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
       if (opts?.fresh) {
         // The certified commit checked out anew, with its own setup: nothing of earlier rounds counts.
         await fresh?.dispose();
-        const made = await CheckWorkspace.fresh({ ...base, root: join(c.root, 'fresh') }, tree, setupSpec());
+        const made = await CheckWorkspace.fresh({ ...base, root: join(c.root, 'fresh') }, tree, setupSpec(opts.signal));
         fresh = made.workspace;
         check(made.setup);
         current = fresh;
@@ -68,7 +75,7 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
       if (fresh && current === fresh && fresh.holds === tree) return fresh.dir;
       current = ws;
       await ws.update(tree);
-      check(await ws.setup(setupSpec()));
+      check(await ws.setup(setupSpec(opts?.signal)));
       return ws.dir;
     },
     get env() {

@@ -12,7 +12,7 @@ import { AGENT_STATE_EXCLUDES, cliVersion } from '../agent/agents.js';
 import { type KeyProxy, keyProxyTarget, startKeyProxy } from '../agent/key-proxy.js';
 import { canonicalJson } from '../common/canonical.js';
 import { dstr } from '../common/decimal.js';
-import { PhucError } from '../common/errors.js';
+import { PhucError, Stopped } from '../common/errors.js';
 import { DEFAULT_CONFIG_FILE } from '../config/config.js';
 import { BASELINE_PENDING, baselinePending, buildPlan, intake, type Intake, LOOP_SCRATCH_DIR, type Plan, programsOf } from '../config/plan.js';
 import { EvidenceStore } from '../evidence/evidence.js';
@@ -40,6 +40,7 @@ import {
 import { decideBeforeIteration, decideHead } from './decide.js';
 import { EXIT_CODES, Fsm } from './fsm.js';
 import { blockedEarly, finish, needInfo, startCertificate } from './halt.js';
+import { judgeRoot, sweepJudgeRoots } from '../judge/judge-root.js';
 import { acquireLock, archiveEvidence, assertRealFolders, loopHome, publishRun, restoreEvidence } from './home.js';
 import { crashPoint, iterate, USER_WORK_REF } from './iteration.js';
 import { cleanJudge, liveJudge } from './judge-space.js';
@@ -86,7 +87,6 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
     return blockedEarly('EVIDENCE_UNVERIFIABLE', notFolder);
   }
   const home = await loopHome(git, evRel);
-  if (home.judgeWarning && got.config.checks.workspace === 'clean') o.log.warn(home.judgeWarning);
   const ev = new EvidenceStore(home.evidence);
   ev.scrub = scrubber(secretValues(o.env));
   const lock = await acquireLock(home, hostname());
@@ -98,7 +98,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   const progress = { publish: false };
   try {
     await git.openSession();
-    return await runLocked(o, { fsm, git, cwd, ev, evRel, published, intake: got, configPath, judgeRoot: home.judge }, progress);
+    return await runLocked(o, { fsm, git, cwd, ev, evRel, published, intake: got, configPath, judgeName: home.judge }, progress);
   } catch (e) {
     // A git failure, a full disk, a forbidden state: a report and a resumable state, never a crash.
     if (!(e instanceof PhucError)) throw e;
@@ -124,7 +124,8 @@ interface Base {
   published: EvidenceStore;
   intake: Intake;
   configPath: string;
-  judgeRoot: string;
+  /** The name the run's check workspace folder starts with (judge/judge-root.ts). */
+  judgeName: string;
 }
 
 async function runLocked(o: LoopOptions, base: Base, progress: { publish: boolean }): Promise<LoopOutcome> {
@@ -203,6 +204,8 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
   }
 
   let keyProxy: KeyProxy | null = null;
+  // This run's check workspaces: a folder of its own, closed to the agent, removed when it ends.
+  let judgeDir: string | null = null;
   try {
     const preset = got.config.agent.use;
     const target = (o.keyProxy ?? got.config.agent.key_proxy) ? keyProxyTarget(preset, o.env) : null;
@@ -242,7 +245,7 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
           ? await cleanJudge({
               o,
               cwd,
-              root: base.judgeRoot,
+              root: (judgeDir = await openJudgeRoot(o, sandbox, base.judgeName)),
               checks: got.config.checks,
               run: async (spec) => o.runner.run(await sandbox.wrap(spec, 'check')),
               handOver: (dir) => sandbox.grant('check', dir),
@@ -267,6 +270,8 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
       // A git failure, a full disk, a failed setup: the run ends blocked with its report and a state
       // the next run continues from (an unfinished iteration is redone).
       if (!(e instanceof PhucError) || !ctx.plan) throw e;
+      // A stop that cut short what the loop ran for a judgement is a pause, never a verdict.
+      if (e instanceof Stopped) return await finish(ctx, decideBeforeIteration({ stop: (await firstStop(ctx.stops)) ?? e.message, budget: null })!);
       o.log.error(e.message);
       return await finish(ctx, {
         status: 'EXIT_BLOCKED',
@@ -280,7 +285,23 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
     }
   } finally {
     await keyProxy?.close();
+    if (judgeDir)
+      await sandbox
+        .remove(judgeDir)
+        .catch((e: unknown) => o.log.warn(`the check workspace ${judgeDir} could not be removed: ${e instanceof Error ? e.message : String(e)}`));
   }
+}
+
+/**
+ * The run's own folder for its check workspaces (judge/judge-root.ts), closed to every user but
+ * the check user; the folders of runs that were killed go first (never a live run's).
+ */
+async function openJudgeRoot(o: LoopOptions, sandbox: Sandbox, name: string): Promise<string> {
+  const swept = await sweepJudgeRoots((dir) => sandbox.remove(dir));
+  if (swept.length) o.log.info(`removed ${swept.length} check workspace folder(s) left by runs that ended without removing them`);
+  const root = await judgeRoot(name, { confine: (dir) => sandbox.confine('check', dir) });
+  if (root.warning) o.log.warn(root.warning);
+  return root.path;
 }
 
 async function drive(ctx: Ctx, configPath: string, resumed: boolean): Promise<LoopOutcome> {

@@ -579,6 +579,29 @@ export class Sandbox {
   }
 
   /**
+   * Closes `dir` (a folder of the loop's) to everyone but `role`: at user+pidns it stays the loop's,
+   * with the role's group and mode 0710, so the role may traverse it (never list or write it) and
+   * no other user (the agent) may enter it at all. Whatever the role does to the modes of what it
+   * is given below (a check that chmods its workspace 0777), the other role cannot reach it: only
+   * root or the loop could change this folder. Below user+pidns the roles are the loop's user: 0700.
+   */
+  async confine(role: SandboxRole, dir: string): Promise<void> {
+    const u = this.users?.[role];
+    if (!u) {
+      await chmod(dir, 0o700);
+      return;
+    }
+    if (this.sudo) await this.asRoot([this.tools.chown, `${String(this.loop.uid)}:${String(u.gid)}`, dir]);
+    else await chown(dir, this.loop.uid, u.gid);
+    await chmod(dir, 0o710);
+  }
+
+  /** Removes `dir` and everything in it, the roles' files included (as root). */
+  async remove(dir: string): Promise<void> {
+    await this.removeAsRoot(dir);
+  }
+
+  /**
    * A fresh folder of the loop under the sandbox's base, for a workspace handed to a role piece by
    * piece (`grant`): the roles may traverse it (mode 0711) but neither list nor write it.
    */
