@@ -5,9 +5,10 @@ import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpe
 
 const three = [1, 2, 3].map((i) => ({ id: `bug${i}`, run: `grep -q fixed-${i} src/status.txt` }));
 
-async function fixerRepo(extra = '', rung = 274177) {
+async function fixerRepo(extra = '', rung = 274177, passEnv: string[] = []) {
+  const yml = config({ criteria: three, agent: agent('fixer.mjs'), rung, extra });
   return makeRepo({
-    'phuc-loop.yml': config({ criteria: three, agent: agent('fixer.mjs'), rung, extra }),
+    'phuc-loop.yml': passEnv.length ? yml.replace('  use: command\n', `  use: command\n  pass_env: [${passEnv.join(', ')}]\n`) : yml,
     'NORTHSTAR.md': NORTHSTAR,
     'src/status.txt': 'bugs: 3\n',
     'AGENTS.md': '# Project rules\n\nWrite small commits.\n',
@@ -28,7 +29,9 @@ describe('a loop that converges', () => {
   let repo: string;
   let run: Awaited<ReturnType<typeof cli>>;
   beforeAll(async () => {
-    repo = await fixerRepo();
+    // The command preset gets nothing of the loop's environment beyond the base allowlist: the key
+    // reaches this agent because agent.pass_env names it (GITHUB_TOKEN could not be passed so).
+    repo = await fixerRepo('', 274177, ['ANTHROPIC_API_KEY', 'GITHUB_TOKEN']);
     run = await cli(repo, ['run'], { GITHUB_TOKEN: 'ghs_loopsecret123456', ANTHROPIC_API_KEY: 'sk-ant-agentkey-987654' });
   });
 

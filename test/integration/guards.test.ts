@@ -317,7 +317,7 @@ describe('rung 65537: security gate and API surface', () => {
 
   test('API drift explained in the loop (and the gate green) reaches 65537', async () => {
     const repo = await makeRepo(files());
-    const r = await cli(repo, ['run'], { EXPLAIN: '1' });
+    const r = await cli(repo, ['run'], { PHUC_TEST_EXPLAIN: '1' });
     expect(r.code).toBe(0);
     const rep = await report(repo);
     expect(rep).toMatchObject({ status: 'EXIT_CONVERGED', verification_rung_achieved: 65537 });
@@ -339,7 +339,7 @@ describe('rung 65537: security gate and API surface', () => {
 
   test('an explanation that does not name the changed API does not explain the drift', async () => {
     const repo = await makeRepo(files());
-    const r = await cli(repo, ['run'], { EXPLAIN: 'vague' });
+    const r = await cli(repo, ['run'], { PHUC_TEST_EXPLAIN: 'vague' });
     expect(r.code).toBe(12);
     const rep = await report(repo);
     expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'PHUC_TEST_FAILURE_5', verification_rung_achieved: 274177 });

@@ -206,7 +206,7 @@ describe('input-hash reruns', () => {
 
   test('a change to its inputs invalidates the pass: the check runs again', async () => {
     const repo = await makeRepo(files());
-    const r = await cli(repo, ['run'], { TOUCH_A: '1' });
+    const r = await cli(repo, ['run'], { PHUC_TEST_TOUCH_A: '1' });
     expect(r.code).toBe(0);
     const checks = (await readJson<any>(join(repo, 'evidence/loop/iter_1/checks.json'))).checks;
     expect(checks.find((c: { id: string }) => c.id === 'a')).toMatchObject({ met: true, reused_from_iteration: null, attempts: 1 });

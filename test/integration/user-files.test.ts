@@ -18,7 +18,11 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 test('a change holding the agent key (plain or base64) is reverted: no commit, no AGENTS.md line, no evidence file holds it', async () => {
   const repo = await makeRepo({
-    'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('leaker.mjs') }),
+    // The command preset gets the key only because agent.pass_env names it.
+    'phuc-loop.yml': config({ criteria: [{ id: 'never', run: 'false' }], agent: agent('leaker.mjs') }).replace(
+      '  use: command\n',
+      '  use: command\n  pass_env: [ANTHROPIC_API_KEY]\n',
+    ),
     'NORTHSTAR.md': NORTHSTAR,
     'src/.keep': '',
   });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { spawnAgent } from '../../src/engine/agent/agent-step.js';
+import type { AgentPreset } from '../../src/engine/agent/agents.js';
 import { keyProxyTarget, startKeyProxy, upstreamUrl, type KeyProxy } from '../../src/engine/agent/key-proxy.js';
 import { NodeProcessRunner } from '../../src/engine/os/process.js';
 import { ISOLATION_LEVELS, probeIsolation, resolveIsolation, Sandbox, type IsolationLevel } from '../../src/engine/os/sandbox.js';
@@ -52,7 +53,8 @@ function request(
   opts: { method?: string; headers?: Record<string, string>; body?: string; onChunk?: (c: string) => void } = {},
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${baseUrl}${path}`, { method: opts.method ?? 'POST', headers: opts.headers }, (res) => {
+    // A connection of its own each (no pooled socket a closed step has cut).
+    const req = http.request(`${baseUrl}${path}`, { method: opts.method ?? 'POST', headers: opts.headers, agent: false }, (res) => {
       let body = '';
       res.on('data', (c: Buffer) => {
         body += c.toString();
@@ -78,6 +80,14 @@ function raw(baseUrl: string, head: string): Promise<number> {
   });
 }
 
+/** A proxy with a step open, as while an agent runs: its placeholder and environment are the step's. */
+async function startOpen(o: Parameters<typeof startKeyProxy>[0]) {
+  const proxy = await startKeyProxy(o);
+  const step = proxy.openStep();
+  return Object.assign(proxy, { placeholderKey: step.placeholderKey, env: (preset: AgentPreset) => step.env(preset), step });
+}
+type OpenProxy = Awaited<ReturnType<typeof startOpen>>;
+
 /** Nothing the client received holds the real key, plain or base64. */
 function expectNoKey(r: Reply) {
   const all = JSON.stringify(r.headers) + r.body;
@@ -87,7 +97,7 @@ function expectNoKey(r: Reply) {
 
 describe('key proxy', () => {
   let up: Awaited<ReturnType<typeof standIn>>;
-  let proxy: KeyProxy;
+  let proxy: OpenProxy;
   /** The stand-in's SSE route waits for this before its last event. */
   let releaseLast: () => void;
 
@@ -123,7 +133,7 @@ describe('key proxy', () => {
         setImmediate(() => res.end(`${key.slice(10)} second half`));
       },
     });
-    proxy = await startKeyProxy({ provider: 'anthropic', upstream: new URL(up.url), realKey: REAL });
+    proxy = await startOpen({ provider: 'anthropic', upstream: new URL(up.url), realKey: REAL });
   });
   afterEach(async () => {
     releaseLast();
@@ -228,7 +238,7 @@ describe('key proxy', () => {
   test("a path outside the upstream's is a 404; an unreachable upstream is a 502 from the proxy", async () => {
     const closed = await standIn({});
     await closed.close();
-    const p = await startKeyProxy({ provider: 'openai', upstream: new URL(`${closed.url}/v1`), realKey: REAL });
+    const p = await startOpen({ provider: 'openai', upstream: new URL(`${closed.url}/v1`), realKey: REAL });
     try {
       // Only paths under the upstream's own path are forwarded.
       const r = await request(new URL(p.baseUrl).origin, '/admin', { headers: { authorization: `Bearer ${p.placeholderKey}` } });
@@ -247,7 +257,7 @@ describe('key proxy: the key goes to the upstream and nowhere else', () => {
   let up: Awaited<ReturnType<typeof standIn>>;
   /** Another host on this machine: it must receive nothing, whatever the agent sends. */
   let attacker: Awaited<ReturnType<typeof standIn>>;
-  let proxy: KeyProxy;
+  let proxy: OpenProxy;
   let evil: string;
 
   beforeEach(async () => {
@@ -256,7 +266,7 @@ describe('key proxy: the key goes to the upstream and nowhere else', () => {
     up = await standIn({
       '/v1/redirect': (_req, res) => res.writeHead(307, { location: `http://${evil}/steal` }).end(),
     });
-    proxy = await startKeyProxy({ provider: 'anthropic', upstream: new URL(`${up.url}/v1`), realKey: REAL });
+    proxy = await startOpen({ provider: 'anthropic', upstream: new URL(`${up.url}/v1`), realKey: REAL });
   });
   afterEach(async () => {
     await proxy.close();
@@ -363,7 +373,7 @@ describe('key proxy: the key goes to the upstream and nowhere else', () => {
 describe('key proxy per provider', () => {
   test('OpenAI: Bearer placeholder → Bearer real key, under the upstream path; Codex gets a model provider of its own', async () => {
     const up = await standIn({});
-    const p = await startKeyProxy({ provider: 'openai', upstream: new URL(`${up.url}/v1`), realKey: REAL });
+    const p = await startOpen({ provider: 'openai', upstream: new URL(`${up.url}/v1`), realKey: REAL });
     try {
       expect(p.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
       const r = await request(p.baseUrl, '/responses', { headers: { authorization: `Bearer ${p.placeholderKey}` }, body: '{}' });
@@ -387,7 +397,7 @@ describe('key proxy per provider', () => {
 
   test('Gemini: x-goog-api-key and ?key= are both replaced; the agent HOME gets the auth-type setting', async () => {
     const up = await standIn({});
-    const p = await startKeyProxy({ provider: 'gemini', upstream: new URL(up.url), realKey: REAL });
+    const p = await startOpen({ provider: 'gemini', upstream: new URL(up.url), realKey: REAL });
     try {
       await request(p.baseUrl, '/v1beta/models/m:streamGenerateContent?alt=sse', { headers: { 'x-goog-api-key': p.placeholderKey } });
       await request(p.baseUrl, `/v1beta/models/m:generateContent?key=${p.placeholderKey}&alt=sse`);
@@ -404,13 +414,13 @@ describe('key proxy per provider', () => {
 
   test('Anthropic tokens: the placeholder goes in the variable the token came from and is replaced in the Bearer header', async () => {
     const up = await standIn({});
-    const p = await startKeyProxy({ provider: 'anthropic', upstream: new URL(up.url), realKey: REAL, keyName: 'CLAUDE_CODE_OAUTH_TOKEN' });
+    const p = await startOpen({ provider: 'anthropic', upstream: new URL(up.url), realKey: REAL, keyName: 'CLAUDE_CODE_OAUTH_TOKEN' });
     try {
       expect(p.env('claude')).toEqual({ ANTHROPIC_BASE_URL: p.baseUrl, CLAUDE_CODE_OAUTH_TOKEN: p.placeholderKey });
       await request(p.baseUrl, '/v1/messages?beta=true', { headers: { authorization: `Bearer ${p.placeholderKey}`, 'anthropic-beta': 'oauth-2025-04-20' } });
       expect(up.seen[0].headers.authorization).toBe(`Bearer ${REAL}`);
       expect(up.seen[0].headers['anthropic-beta']).toBe('oauth-2025-04-20');
-      const another = await startKeyProxy({ provider: 'anthropic', upstream: new URL(up.url), realKey: REAL });
+      const another = await startOpen({ provider: 'anthropic', upstream: new URL(up.url), realKey: REAL });
       await another.close();
       expect(another.placeholderKey).not.toBe(p.placeholderKey);
     } finally {
@@ -442,6 +452,77 @@ describe('key proxy per provider', () => {
     expect(keyProxyTarget('claude', { OPENAI_API_KEY: 'o' })).toBeNull();
     expect(keyProxyTarget('aider', { OPENAI_API_KEY: 'o' })).toBeNull();
     expect(keyProxyTarget('command', { ANTHROPIC_API_KEY: 'a' })).toBeNull();
+  });
+});
+
+describe('key proxy: it serves an open agent step and nothing else', () => {
+  test("no step open: refused with 503 before anything is sent upstream; a closed step's placeholder is worthless; each step has its own", async () => {
+    const up = await standIn({});
+    const p = await startKeyProxy({ provider: 'anthropic', upstream: new URL(up.url), realKey: REAL });
+    try {
+      const ask = (key: string) => request(p.baseUrl, '/v1/messages', { headers: { 'x-api-key': key }, body: '{}' });
+      // Before any step (the baseline's checks run then), whatever key is sent.
+      const before = await ask(`phuc-proxy-${'0'.repeat(48)}`);
+      expect(before.status).toBe(503);
+      expect(before.body).toContain('no agent step is running');
+      const first = p.openStep();
+      expect(() => p.openStep()).toThrow(/already open/);
+      expect((await ask(first.placeholderKey)).status).toBe(200);
+      expect(up.seen.map((s) => s.headers['x-api-key'])).toEqual([REAL]);
+      first.close();
+      first.close(); // idempotent
+      const afterFirst = await ask(first.placeholderKey);
+      expect(afterFirst.status).toBe(503);
+      expectNoKey(afterFirst);
+      const second = p.openStep();
+      expect(second.placeholderKey).not.toBe(first.placeholderKey);
+      expect(second.env('claude')).toEqual({ ANTHROPIC_BASE_URL: p.baseUrl, ANTHROPIC_API_KEY: second.placeholderKey });
+      // An earlier step's placeholder while another step is open: refused, not forwarded.
+      expect((await ask(first.placeholderKey)).status).toBe(401);
+      expect((await ask(second.placeholderKey)).status).toBe(200);
+      // Closing the first step's handle again does not close the second.
+      first.close();
+      expect((await ask(second.placeholderKey)).status).toBe(200);
+      second.close();
+      expect((await ask(second.placeholderKey)).status).toBe(503);
+      expect(up.seen).toHaveLength(3);
+    } finally {
+      await p.close();
+      await up.close();
+    }
+  });
+
+  test('closing the step cuts a request still streaming: the rest of the answer never reaches the client', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let started!: () => void;
+    const streaming = new Promise<void>((r) => (started = r));
+    const up = await standIn({
+      '/v1/messages': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('event: first\n\n');
+        started();
+        void gate.then(() => res.end('event: last\n\n'));
+      },
+    });
+    const p = await startKeyProxy({ provider: 'anthropic', upstream: new URL(up.url), realKey: REAL });
+    try {
+      const step = p.openStep();
+      let got = '';
+      const reply = request(p.baseUrl, '/v1/messages', { headers: { 'x-api-key': step.placeholderKey }, body: '{}', onChunk: (c) => (got += c) }).then(
+        () => 'ended',
+        () => 'cut',
+      );
+      await streaming;
+      step.close();
+      release();
+      expect(await reply).toBe('cut');
+      expect(got).not.toContain('event: last');
+    } finally {
+      release();
+      await p.close();
+      await up.close();
+    }
   });
 });
 
@@ -529,12 +610,25 @@ describe.each(LEVELS)('key proxy wiring into the agent at isolation %s', (level:
       expect(files).toContain(`entry=.gemini ${agentUid} 700\nentry=.gemini/settings.json ${agentUid} 600\n`);
       expect(files).toContain(`file=./.gemini/settings.json\n${p.homeFiles('gemini')['.gemini/settings.json']}`);
       expect(files).toContain('home-writable=yes');
-      // The agent holds the placeholder and the proxy's URL; the upstream got the real key.
-      expect(env).toContain(`GEMINI_API_KEY=${p.placeholderKey}\n`);
+      // The agent holds the step's placeholder and the proxy's URL; the upstream got the real key.
+      const placeholder = /^GEMINI_API_KEY=(phuc-proxy-[0-9a-f]{48})$/m.exec(env)?.[1];
+      expect(placeholder).toBeDefined();
       expect(env).toContain(`GOOGLE_GEMINI_BASE_URL=${p.baseUrl}\n`);
       expect(out).not.toContain(REAL);
       expect(api).toBe('status=200\n');
       expect(up.seen.map((s) => s.headers['x-goog-api-key'])).toEqual([REAL]);
+      // The step is over: its placeholder (which code the agent wrote may hold, run by the checks) gets
+      // a 503 from the proxy, and nothing reaches the model API.
+      const after = await request(p.baseUrl, '/v1beta/models/m:generateContent', { headers: { 'x-goog-api-key': placeholder! }, body: '{}' });
+      expect(after.status).toBe(503);
+      expect(after.body).toContain('no agent step is running');
+      expect(up.seen).toHaveLength(1);
+      // The next step has a placeholder of its own.
+      const again = await spawn(p, { GEMINI_API_KEY: REAL, GOOGLE_GEMINI_BASE_URL: up.url });
+      const next = /^GEMINI_API_KEY=(phuc-proxy-[0-9a-f]{48})$/m.exec(again.result.stdout)?.[1];
+      expect(next).toBeDefined();
+      expect(next).not.toBe(placeholder);
+      expect(up.seen).toHaveLength(2);
     } finally {
       await p.close();
       await up.close();

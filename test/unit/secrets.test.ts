@@ -1,3 +1,4 @@
+import { PRESET_ENV } from '../../src/engine/agent/presets.js';
 import { agentEnvironment, AGENT_KEY_NAMES, createScrubber, MASK, scrubbingLogger, secretForms, secretValues } from '../../src/engine/os/secrets.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -42,15 +43,96 @@ describe('agentEnvironment', () => {
     UNSET: undefined,
   };
 
-  test('every loop secret and handle is withheld, in any case, with the dash of INPUT_GITHUB-TOKEN; agent keys pass; extra variables are added', () => {
-    const env = agentEnvironment(base, { PHUC_ITERATION: '3', PHUC_PROMPT_FILE: '/ev/p.md', HOME: '/override' });
-    expect(Object.keys(env).sort()).toEqual(
-      ['ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GITHUB_REPOSITORY', 'HOME', 'OPENAI_API_KEY', 'PATH', 'PHUC_ITERATION', 'PHUC_PROMPT_FILE'].sort(),
-    );
+  test("every loop secret and handle is withheld, in any case, with the dash of INPUT_GITHUB-TOKEN; the preset's key passes; extra variables are added", () => {
+    const env = agentEnvironment(base, { PHUC_ITERATION: '3', PHUC_PROMPT_FILE: '/ev/p.md', HOME: '/override' }, { allow: PRESET_ENV.claude });
+    expect(Object.keys(env).sort()).toEqual(['ANTHROPIC_API_KEY', 'HOME', 'PATH', 'PHUC_ITERATION', 'PHUC_PROMPT_FILE'].sort());
     expect(env.ANTHROPIC_API_KEY).toBe('sk-ant-agent');
     expect(env.HOME).toBe('/override');
     for (const v of ['ghs_', 'gho_', 'github_pat', 'runtime-jwt', 'oidc', 'deploy-secret', 'other-listed', '/f/', 'token.actions'])
       expect(JSON.stringify(env)).not.toContain(v);
+    // aider reaches every provider: every agent key; pass_env cannot reach a loop secret.
+    const aider = agentEnvironment(base, {}, { allow: PRESET_ENV.aider, pass: ['GITHUB_*', 'INPUT_*', 'DEPLOY_KEY'] });
+    expect(Object.keys(aider).sort()).toEqual(['ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GITHUB_REPOSITORY', 'OPENAI_API_KEY', 'PATH'].sort());
+  });
+
+  test("an allowlist: credentials in innocently named variables never pass; the base, the preset's own variables and agent.pass_env do", () => {
+    const loop = {
+      PATH: '/bin',
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C.UTF-8',
+      TZ: 'UTC',
+      TERM: 'xterm',
+      NO_COLOR: '1',
+      CI: 'true',
+      PHUC_TEST_HOOK: 'x',
+      DATABASE_URL: 'postgres://admin:Sup3rS3cretDbPw@db.internal:5432/prod',
+      PGPASSWORD: 'pgpw12345678',
+      HTTPS_PROXY: 'http://proxyuser:proxypass999@proxy:3128',
+      NPM_CONFIG__AUTH: 'bnBtdXNlcjpucG1wYXNzd29yZA==',
+      SENTRY_DSN: 'https://abcdef0123456789abcdef0123456789@o1.ingest.sentry.io/42',
+      SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T000/B000/XXXXXXXX',
+      DOCKER_AUTH_CONFIG: '{"auths":{"x":{"auth":"ZG9ja2VyOnB3"}}}',
+      REDIS_URL: 'redis://:redispw123456@cache:6379',
+      TOKENIZERS_PARALLELISM: 'false',
+      ANTHROPIC_API_KEY: 'sk-ant-agent-key-1234',
+      ANTHROPIC_BASE_URL: 'https://gw.example',
+      CLAUDE_CODE_MAX_RETRIES: '0',
+      IS_SANDBOX: '1',
+      CLAUDE_DEPLOY_SECRET: 'looks-secret-in-the-family',
+      OPENAI_API_KEY: 'sk-openai-agent-1234',
+      CODEX_HOME: '/c',
+      GEMINI_MODEL: 'g',
+      GOOGLE_CLOUD_PROJECT: 'p',
+      GOOGLE_CREDENTIALS: '{"private_key":"-----BEGIN"}',
+      GOOGLE_SERVICE_ACCOUNT: 'sa@example.iam',
+      AIDER_MODEL: 'm',
+    };
+    const base = { PATH: '/bin', LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TZ: 'UTC', TERM: 'xterm', NO_COLOR: '1', CI: 'true', PHUC_TEST_HOOK: 'x' };
+    expect(agentEnvironment(loop, {}, { allow: PRESET_ENV.command })).toEqual(base);
+    expect(agentEnvironment(loop)).toEqual(base);
+    expect(agentEnvironment(loop, {}, { allow: PRESET_ENV.claude })).toEqual({
+      ...base,
+      ANTHROPIC_API_KEY: 'sk-ant-agent-key-1234',
+      ANTHROPIC_BASE_URL: 'https://gw.example',
+      CLAUDE_CODE_MAX_RETRIES: '0',
+      IS_SANDBOX: '1',
+    });
+    expect(agentEnvironment(loop, {}, { allow: PRESET_ENV.codex })).toEqual({ ...base, OPENAI_API_KEY: 'sk-openai-agent-1234', CODEX_HOME: '/c' });
+    expect(agentEnvironment(loop, {}, { allow: PRESET_ENV.gemini })).toEqual({ ...base, GEMINI_MODEL: 'g', GOOGLE_CLOUD_PROJECT: 'p' });
+    expect(agentEnvironment(loop, {}, { allow: PRESET_ENV.aider })).toEqual({
+      ...base,
+      ANTHROPIC_API_KEY: 'sk-ant-agent-key-1234',
+      ANTHROPIC_BASE_URL: 'https://gw.example',
+      OPENAI_API_KEY: 'sk-openai-agent-1234',
+      GEMINI_MODEL: 'g',
+      AIDER_MODEL: 'm',
+    });
+    // agent.pass_env: names (any case) and FOO_* prefixes; also what looks secret, and an agent key for `command`.
+    expect(
+      agentEnvironment(loop, {}, { allow: PRESET_ENV.command, pass: ['database_url', 'PGPASSWORD', 'GOOGLE_*', 'CLAUDE_DEPLOY_SECRET', 'ANTHROPIC_API_KEY'] }),
+    ).toEqual({
+      ...base,
+      DATABASE_URL: loop.DATABASE_URL,
+      PGPASSWORD: loop.PGPASSWORD,
+      GOOGLE_CLOUD_PROJECT: 'p',
+      GOOGLE_CREDENTIALS: loop.GOOGLE_CREDENTIALS,
+      GOOGLE_SERVICE_ACCOUNT: 'sa@example.iam',
+      CLAUDE_DEPLOY_SECRET: 'looks-secret-in-the-family',
+      ANTHROPIC_API_KEY: 'sk-ant-agent-key-1234',
+    });
+    // What is passed and looks secret is still scrubbed from what comes back.
+    const values = secretValues(loop);
+    for (const v of [
+      loop.PGPASSWORD,
+      loop.CLAUDE_DEPLOY_SECRET,
+      loop.GOOGLE_CREDENTIALS,
+      loop.ANTHROPIC_API_KEY,
+      'Sup3rS3cretDbPw',
+      'proxypass999',
+      'redispw123456',
+    ])
+      expect(values).toContain(v);
+    expect(createScrubber(values).scrub(`connect ${loop.DATABASE_URL}`)).toBe(`connect postgres://admin:${MASK}@db.internal:5432/prod`);
   });
 
   test('any other variable whose name looks secret (NPM_TOKEN) is withheld unless agent.pass_env names it; a short flag is no secret', () => {
@@ -58,26 +140,27 @@ describe('agentEnvironment', () => {
       PATH: '/bin',
       NPM_TOKEN: 'npm_abcdefgh12345',
       AWS_SECRET_ACCESS_KEY: 'aws/secret/value',
-      TOKENIZERS_PARALLELISM: 'false',
-      FEATURE_TOKEN: 'on',
+      PHUC_DEPLOY_TOKEN: 'phuc-looking-secret',
+      PHUC_FEATURE_TOKEN: 'on',
     };
-    expect(agentEnvironment(given)).toEqual({ PATH: '/bin', TOKENIZERS_PARALLELISM: 'false', FEATURE_TOKEN: 'on' });
-    expect(agentEnvironment(given, {}, { pass: ['npm_token'] })).toEqual({
+    expect(agentEnvironment(given)).toEqual({ PATH: '/bin', PHUC_FEATURE_TOKEN: 'on' });
+    expect(agentEnvironment(given, {}, { pass: ['npm_token'] })).toEqual({ PATH: '/bin', NPM_TOKEN: 'npm_abcdefgh12345', PHUC_FEATURE_TOKEN: 'on' });
+    expect(agentEnvironment(given, {}, { pass: ['AWS_*', 'PHUC_DEPLOY_TOKEN'] })).toEqual({
       PATH: '/bin',
-      NPM_TOKEN: 'npm_abcdefgh12345',
-      TOKENIZERS_PARALLELISM: 'false',
-      FEATURE_TOKEN: 'on',
+      AWS_SECRET_ACCESS_KEY: 'aws/secret/value',
+      PHUC_DEPLOY_TOKEN: 'phuc-looking-secret',
+      PHUC_FEATURE_TOKEN: 'on',
     });
     // Passing never reaches the loop's own secrets.
-    expect(agentEnvironment({ GITHUB_TOKEN: 'ghs_abcdefghijkl' }, {}, { pass: ['GITHUB_TOKEN'] })).toEqual({});
+    expect(agentEnvironment({ GITHUB_TOKEN: 'ghs_abcdefghijkl' }, {}, { pass: ['GITHUB_TOKEN', 'GITHUB_*'] })).toEqual({});
   });
 
-  test('with a key proxy holding the key, no agent key name reaches the agent; the placeholder given in extra does', () => {
+  test('with a key proxy holding the key, no agent key name reaches the agent (not even through agent.pass_env); the placeholder given in extra does', () => {
     const withKeys = Object.fromEntries(AGENT_KEY_NAMES.map((n) => [n, `real-${n}`]));
     const env = agentEnvironment(
       { PATH: '/usr/bin', ...withKeys, gemini_api_key: 'real-lower' },
       { ANTHROPIC_API_KEY: 'placeholder', ANTHROPIC_BASE_URL: 'http://127.0.0.1:1' },
-      { keepAgentKeys: false },
+      { keepAgentKeys: false, allow: PRESET_ENV.aider, pass: ['ANTHROPIC_API_KEY', 'OPENAI_*'] },
     );
     expect(env).toEqual({ PATH: '/usr/bin', ANTHROPIC_API_KEY: 'placeholder', ANTHROPIC_BASE_URL: 'http://127.0.0.1:1' });
   });

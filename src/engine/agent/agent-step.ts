@@ -5,7 +5,7 @@ import { lstat, mkdir, open, readlink, rm, rmdir, symlink, unlink, writeFile } f
 import { dirname, join } from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import { agentInvocation, describeInvocation, type InvocationRecord, parseAgentOutcome, REPORT_PATH, type AgentOutcome } from './agents.js';
+import { agentInvocation, describeInvocation, type InvocationRecord, parseAgentOutcome, PRESET_ENV, REPORT_PATH, type AgentOutcome } from './agents.js';
 import type { KeyProxy } from './key-proxy.js';
 import type { Sandbox } from '../os/sandbox.js';
 import { agentEnvironment } from '../os/secrets.js';
@@ -222,26 +222,31 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
     promptFile,
     reportFile: REPORT_PATH,
   });
-  const given = agentEnvironment(
-    o.baseEnv,
-    {
-      ...inv.env,
-      ...(proxy?.env(preset) ?? {}),
-      PHUC_PROMPT_FILE: promptFile,
-      PHUC_CAPSULE_FILE: capsuleFile,
-      PHUC_REPORT_FILE: reportFile,
-      PHUC_ITERATION: String(o.iteration),
-      PHUC_ROLE: o.role ?? 'Scout→Solver',
-    },
-    { keepAgentKeys: !proxy, pass: o.passEnv },
-  );
-  const env = Object.fromEntries(Object.entries(given).filter(([k]) => !ROLE_OWNED.includes(k)));
   const stop = watchStops(o.stopSources, o.pollMs, o.signal);
   const started = Date.now();
   const beat = o.heartbeat ? setInterval(() => o.heartbeat!(Math.round((Date.now() - started) / 1000)), 30_000) : undefined;
+  // The key proxy forwards for this step alone, with a placeholder of its own: closed in the finally
+  // below (time limit, STOP, a crash), once every process of the step is gone and before any check runs.
+  const proxyStep = proxy?.openStep() ?? null;
   activeAgents++;
+  let env: Record<string, string> = {};
   let result: RunResult;
   try {
+    // An allowlist (SPEC §7): the locale and terminal, the preset's own variables, agent.pass_env, and ours.
+    const given = agentEnvironment(
+      o.baseEnv,
+      {
+        ...inv.env,
+        ...(proxyStep?.env(preset) ?? {}),
+        PHUC_PROMPT_FILE: promptFile,
+        PHUC_CAPSULE_FILE: capsuleFile,
+        PHUC_REPORT_FILE: reportFile,
+        PHUC_ITERATION: String(o.iteration),
+        PHUC_ROLE: o.role ?? 'Scout→Solver',
+      },
+      { keepAgentKeys: !proxy, allow: PRESET_ENV[preset], pass: o.passEnv },
+    );
+    env = Object.fromEntries(Object.entries(given).filter(([k]) => !ROLE_OWNED.includes(k)));
     await o.sandbox.grantWorkTree(o.cwd, [LOOP_SCRATCH_DIR]);
     const spec = await o.sandbox.wrap(
       {
@@ -261,6 +266,7 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
     );
     result = await o.runner.run(spec);
   } finally {
+    proxyStep?.close();
     activeAgents--;
     stop.close();
     clearInterval(beat);

@@ -7,6 +7,7 @@ export {
   agentInvocation,
   cliVersion,
   describeInvocation,
+  PRESET_ENV,
   REPORT_PATH,
   shellQuote,
   type AgentInvocation,

@@ -1,7 +1,14 @@
 // The key-holding proxy (SPEC §7 "Secrets"): the loop listens on 127.0.0.1, the agent gets the
-// proxy's base URL and a per-run placeholder key, and the proxy forwards every request to the model
-// API with the real key put in place of the placeholder. The agent never holds the key; another
-// local user without the placeholder is refused. Bodies stream both ways chunk by chunk (SSE).
+// proxy's base URL and a placeholder key, and the proxy forwards every request to the model API with
+// the real key put in place of the placeholder. The agent never holds the key; another local user
+// without the placeholder is refused. Bodies stream both ways chunk by chunk (SSE).
+//
+// The proxy serves an agent step and nothing else: it listens for the whole run, but forwards only
+// while a step is open (openStep … step.close(), around the agent's or the critic's process), and
+// each step has a placeholder of its own. Outside a step every request is refused without reaching
+// the model API: code the agent wrote with its placeholder in it, run later by the checks (as the
+// check user, while the proxy still listens), gets nothing, and an earlier step's placeholder is
+// worthless. Closing a step also cuts every open connection (a request still streaming ends too).
 //
 // How each preset is pointed at it (checked against the installed CLIs, see README "Security"):
 // - claude (Claude Code): ANTHROPIC_BASE_URL; the key as ANTHROPIC_API_KEY (sent as x-api-key),
@@ -37,15 +44,26 @@ export interface KeyProxyOptions {
 export interface KeyProxy {
   /** The proxy's URL for the agent: http://127.0.0.1:<port> followed by the upstream's path. */
   baseUrl: string;
-  /** This run's placeholder: the only credential the proxy accepts. The agent may see it. */
-  placeholderKey: string;
-  /** The variables to add to the agent's environment (built with agentEnvironment(…, { keepAgentKeys: false })). */
-  env(preset: AgentPreset): Record<string, string>;
+  /**
+   * Opens the proxy for one agent step, with a fresh placeholder: requests are forwarded only until
+   * the step is closed. One step at a time (opening a second while one is open is an error).
+   */
+  openStep(): KeyProxyStep;
   /** The arguments to add to the agent's command line (Codex takes its base URL as a config override). */
   args(preset: AgentPreset): string[];
   /** Files to write into the agent's fresh HOME before it starts (path relative to HOME → content); none hold a secret. */
   homeFiles(preset: AgentPreset): Record<string, string>;
   close(): Promise<void>;
+}
+
+/** One agent step's use of the proxy: close it in a finally, whatever ended the step. */
+export interface KeyProxyStep {
+  /** This step's placeholder: the only credential the proxy accepts while the step is open. The agent may see it. */
+  readonly placeholderKey: string;
+  /** The variables to add to the agent's environment (built with agentEnvironment(…, { keepAgentKeys: false })). */
+  env(preset: AgentPreset): Record<string, string>;
+  /** Ends the step: from now on every request is refused (503, nothing sent upstream) and open connections are cut. Idempotent. */
+  close(): void;
 }
 
 const DEFAULT_UPSTREAM: Record<KeyProvider, string> = {
@@ -157,10 +175,10 @@ export async function startKeyProxy(o: KeyProxyOptions): Promise<KeyProxy> {
   if (!o.realKey) throw new Error('key proxy: no key to hold');
   if (!/^[\x21-\x7e]+$/.test(o.realKey)) throw new Error('key proxy: the key holds characters a header cannot carry (a trailing newline?)');
   const anthropicKeyVar = o.keyName && SOURCES.anthropic.keys.includes(o.keyName) ? o.keyName : 'ANTHROPIC_API_KEY';
-  const placeholderKey = `phuc-proxy-${randomBytes(24).toString('hex')}`;
-  const expected = Buffer.from(placeholderKey);
+  /** The open step's placeholder; null between steps (every request is then refused). */
+  let expected: Buffer | null = null;
   const isPlaceholder = (v: string | undefined | null): boolean => {
-    if (!v) return false;
+    if (!v || !expected) return false;
     const b = Buffer.from(v);
     return b.length === expected.length && timingSafeEqual(b, expected);
   };
@@ -179,6 +197,8 @@ export async function startKeyProxy(o: KeyProxyOptions): Promise<KeyProxy> {
   };
 
   const server = http.createServer({ noDelay: true }, (req, res) => {
+    // Between steps nothing is forwarded, whoever asks (the checks run the agent's code then).
+    if (!expected) return fail(res, 503, 'no agent step is running: the key proxy serves only the agent while it runs');
     if (!METHODS.has(req.method ?? '')) return fail(res, 405, `method ${req.method} is not forwarded`);
     const url = upstreamUrl(o.upstream, req.url ?? '');
     if (!(url instanceof URL)) return fail(res, url.status, url.why);
@@ -202,7 +222,7 @@ export async function startKeyProxy(o: KeyProxyOptions): Promise<KeyProxy> {
       url.searchParams.set('key', o.realKey);
       carried = true;
     }
-    if (!carried) return fail(res, 401, "the request does not carry this run's placeholder key");
+    if (!carried) return fail(res, 401, "the request does not carry this step's placeholder key");
     headers.host = o.upstream.host;
     // Plain bodies, so that an error echoing the key can be scrubbed.
     headers['accept-encoding'] = 'identity';
@@ -259,20 +279,38 @@ export async function startKeyProxy(o: KeyProxyOptions): Promise<KeyProxy> {
     const p = PRESET_PROVIDER[preset];
     if (p && p !== o.provider) throw new Error(`key proxy: the ${preset} preset does not talk to the ${o.provider} API`);
   };
+  const env = (preset: AgentPreset, placeholderKey: string): Record<string, string> => {
+    checkPreset(preset);
+    switch (o.provider) {
+      case 'anthropic':
+        return { ANTHROPIC_BASE_URL: baseUrl, [anthropicKeyVar]: placeholderKey };
+      case 'openai':
+        // Codex gets its base URL from args(); other clients (the command preset) read the OpenAI SDK's variables.
+        return preset === 'codex' ? { CODEX_API_KEY: placeholderKey } : { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: placeholderKey };
+      case 'gemini':
+        return { GOOGLE_GEMINI_BASE_URL: baseUrl, GEMINI_API_KEY: placeholderKey };
+    }
+  };
+  let open: object | null = null;
   return {
     baseUrl,
-    placeholderKey,
-    env(preset): Record<string, string> {
-      checkPreset(preset);
-      switch (o.provider) {
-        case 'anthropic':
-          return { ANTHROPIC_BASE_URL: baseUrl, [anthropicKeyVar]: placeholderKey };
-        case 'openai':
-          // Codex gets its base URL from args(); other clients (the command preset) read the OpenAI SDK's variables.
-          return preset === 'codex' ? { CODEX_API_KEY: placeholderKey } : { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: placeholderKey };
-        case 'gemini':
-          return { GOOGLE_GEMINI_BASE_URL: baseUrl, GEMINI_API_KEY: placeholderKey };
-      }
+    openStep(): KeyProxyStep {
+      if (open) throw new Error('key proxy: a step is already open');
+      const placeholderKey = `phuc-proxy-${randomBytes(24).toString('hex')}`;
+      const token = {};
+      open = token;
+      expected = Buffer.from(placeholderKey);
+      return {
+        placeholderKey,
+        env: (preset) => env(preset, placeholderKey),
+        close() {
+          if (open !== token) return;
+          open = null;
+          expected = null;
+          // Whatever is still connected was the step's (a request in flight is abandoned upstream too).
+          server.closeAllConnections();
+        },
+      };
     },
     args(preset) {
       checkPreset(preset);
@@ -287,6 +325,8 @@ export async function startKeyProxy(o: KeyProxyOptions): Promise<KeyProxy> {
     },
     close: () =>
       new Promise<void>((resolve) => {
+        open = null;
+        expected = null;
         server.close(() => resolve());
         server.closeAllConnections();
         agent.destroy();

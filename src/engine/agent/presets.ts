@@ -31,6 +31,7 @@
 import { devNull } from 'node:os';
 import { isAbsolute } from 'node:path';
 import type { ProcessRunner } from '../os/ports.js';
+import { AGENT_KEY_NAMES, type EnvAllowance } from '../os/secrets.js';
 
 export type AgentPreset = 'claude' | 'codex' | 'gemini' | 'aider' | 'command';
 
@@ -50,6 +51,53 @@ export const REPORT_PATH = '.phuc-loop/report.json';
  * conformance runs: their state lives under ~/.codex and ~/.gemini.
  */
 export const AGENT_STATE_EXCLUDES: readonly string[] = ['/.aider*', '/.claude/settings.local.json'];
+
+/**
+ * The variables of the loop's environment each preset's CLI is given (besides the base allowlist of
+ * os/secrets.ts and agent.pass_env), from each CLI's documentation of the variables it reads: its
+ * model, endpoint, key and behaviour settings. A name that looks like a credential is still withheld
+ * unless it is an agent key (AGENT_KEY_NAMES, withheld too when the key proxy holds the key) or
+ * agent.pass_env names it. Cloud credentials (AWS_*, GOOGLE_APPLICATION_CREDENTIALS for Bedrock or
+ * Vertex) and proxies (HTTPS_PROXY may hold a password) are not here: agent.pass_env gives them.
+ * - claude (code.claude.com/docs/en/env-vars): ANTHROPIC_*, CLAUDE_* (CLAUDE_CODE_*, CLAUDE_CONFIG_DIR),
+ *   its unprefixed settings (DISABLE_*, MAX_THINKING_TOKENS, BASH_*_MS, MCP_*, API_TIMEOUT_MS…),
+ *   Vertex regions, and IS_SANDBOX (as root it refuses to skip permissions without it).
+ * - codex (developers.openai.com/codex/environment-variables): CODEX_*, OPENAI_*, AZURE_OPENAI_*.
+ * - gemini (geminicli.com/docs, "Environment variables"): GEMINI_* (GEMINI_CLI_*…), GOOGLE_API_KEY,
+ *   GOOGLE_GEMINI_BASE_URL, GOOGLE_CLOUD_PROJECT/LOCATION, GOOGLE_GENAI_USE_VERTEXAI/GCA.
+ * - aider (aider.chat/docs/config/dotenv.html): AIDER_*, and the keys and endpoints of the providers
+ *   it reaches through litellm (every agent key; OPENAI_*, ANTHROPIC_*, GEMINI_*, OLLAMA_API_BASE…).
+ * - command: nothing beyond the base; what its script needs comes through agent.pass_env.
+ */
+export const PRESET_ENV: Readonly<Record<AgentPreset, EnvAllowance>> = {
+  claude: {
+    prefixes: ['ANTHROPIC_', 'CLAUDE_', 'DISABLE_', 'VERTEX_REGION_'],
+    names: [
+      'IS_SANDBOX',
+      'API_TIMEOUT_MS',
+      'MAX_THINKING_TOKENS',
+      'MAX_MCP_OUTPUT_TOKENS',
+      'MCP_TIMEOUT',
+      'MCP_TOOL_TIMEOUT',
+      'BASH_DEFAULT_TIMEOUT_MS',
+      'BASH_MAX_TIMEOUT_MS',
+      'BASH_MAX_OUTPUT_LENGTH',
+      'USE_BUILTIN_RIPGREP',
+      'ENABLE_TOOL_SEARCH',
+      'CLOUD_ML_REGION',
+    ],
+  },
+  codex: { prefixes: ['CODEX_', 'OPENAI_', 'AZURE_OPENAI_'], names: [] },
+  gemini: {
+    prefixes: ['GEMINI_'],
+    names: ['GOOGLE_API_KEY', 'GOOGLE_GEMINI_BASE_URL', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_GENAI_USE_GCA'],
+  },
+  aider: {
+    prefixes: ['AIDER_', 'OPENAI_', 'ANTHROPIC_', 'GEMINI_', 'OPENROUTER_', 'DEEPSEEK_', 'MISTRAL_', 'GROQ_', 'XAI_', 'AZURE_API_', 'AZURE_OPENAI_'],
+    names: [...AGENT_KEY_NAMES, 'OLLAMA_API_BASE'],
+  },
+  command: { prefixes: [], names: [] },
+};
 
 export interface AgentInvocationOptions {
   preset: AgentPreset;

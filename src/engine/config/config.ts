@@ -90,8 +90,13 @@ export const configSchema = z
       isolation: z.enum(ISOLATION_LEVELS).default('auto'),
       /** Hold the agent's API key in a local proxy; the agent gets a placeholder and the proxy's URL. */
       key_proxy: z.boolean().default(false),
-      /** Variables whose names look secret (NPM_TOKEN…) that the agent is given all the same; other such variables are withheld. */
-      pass_env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'must be an environment variable name' })).default([]),
+      /**
+       * Variables of the loop's environment the agent is given beyond the allowlist (locale, terminal, its
+       * preset's own), also when their names look secret (NPM_TOKEN…); `FOO_*` names every variable starting with FOO_.
+       */
+      pass_env: z
+        .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, { error: 'must be an environment variable name, or a prefix followed by *' }))
+        .default([]),
       /** No output and no file change for this long stops the agent (an agent failure). */
       idle_seconds: positiveInt(86_400).optional(),
       /** A stronger agent or model the loop switches to after two stalled iterations. */

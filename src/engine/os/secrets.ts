@@ -1,5 +1,5 @@
 // Secrets: the one list of the loop's secret variable names, the one list of agent API key names,
-// the agent's environment built without the loop's secrets, and the one scrubber every text that
+// the agent's environment built from an allowlist (never the loop's secrets), and the one scrubber every text that
 // leaves the agent's side or the machine goes through (SPEC §7 "Secrets").
 import type { Logger } from './ports.js';
 
@@ -48,8 +48,13 @@ export const AGENT_KEY_NAMES: readonly string[] = [
   'AWS_BEARER_TOKEN_BEDROCK',
 ];
 
-/** A name that says it holds a credential, as a whole segment (`NPM_TOKEN`, `DEPLOY_KEY`; not `TOKENIZERS_PARALLELISM`). */
-const SECRET_LOOKING = /(?:^|[_-])(?:API[_-]?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?|PAT)(?:[_-]|$)/i;
+/**
+ * A name that says it holds a credential, as a whole segment (`NPM_TOKEN`, `DEPLOY_KEY`; not
+ * `TOKENIZERS_PARALLELISM`), or a password at the end of a segment (`PGPASSWORD`, `DB_ROOTPASSWD`).
+ */
+const SECRET_LOOKING = /(?:^|[_-])(?:API[_-]?KEY|KEY|TOKEN|SECRET|PASSPHRASE|CREDENTIALS?|PAT)(?:[_-]|$)|PASS(?:WORD|WD)(?:[_-]|$)/i;
+/** The password of a URL with credentials (`postgres://user:PASSWORD@host`, `redis://:PASSWORD@host`), whatever its variable's name. */
+const URL_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@:]*:([^/?#@]+)@/i;
 /** Shorter values are not credentials; masking them would garble ordinary text. */
 const MIN_LOOP_SECRET = 4;
 /** A variable whose name merely looks secret must hold more than a flag or a word (`FOO_TOKEN=true`). */
@@ -86,24 +91,66 @@ function isLoopPrivate(name: string, extra: Set<string>): boolean {
  */
 const GIT_SETUP = /^(GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS|GLOBAL|SYSTEM|NOSYSTEM)|GIT_ASKPASS|SSH_ASKPASS|SSH_AUTH_SOCK|GIT_SSH(_COMMAND)?)$/;
 
+/** Variable names given as they are, and name prefixes (`LC_`). Compared case-insensitively. */
+export interface EnvAllowance {
+  names: readonly string[];
+  prefixes: readonly string[];
+}
+
+/**
+ * What every agent gets of the loop's environment, whatever its preset: the locale and time zone,
+ * how to draw on a terminal, whether it runs in CI, where the machine's CA certificates are (a TLS
+ * proxy of the network), and the loop's own PHUC_* variables. None of them holds a credential or
+ * the address of a service; anything else comes from the preset's allowance or agent.pass_env.
+ */
+export const BASE_AGENT_ENV: EnvAllowance = {
+  names: ['PATH', 'LANG', 'LANGUAGE', 'TZ', 'TERM', 'COLORTERM', 'NO_COLOR', 'FORCE_COLOR', 'CI', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR'],
+  prefixes: ['LC_', 'PHUC_'],
+};
+
 export interface AgentEnvironmentOptions {
   /** False when a key proxy holds the agent's key: every agent key name is withheld (the proxy's placeholder comes in `extra`). */
   keepAgentKeys?: boolean;
-  /** Names that look secret and are given all the same (`agent.pass_env`). */
+  /** The preset's own variables (PRESET_ENV of agent/presets.ts), besides BASE_AGENT_ENV. */
+  allow?: EnvAllowance;
+  /** `agent.pass_env`: names, or prefixes written `FOO_*`, given even when they look secret. */
   pass?: readonly string[];
 }
 
-/** The base environment without the loop's secrets and handles, plus `extra` (the PHUC_* variables, a key proxy's variables). */
+/** The allowance of `agent.pass_env`: `FOO_*` is a prefix, anything else a name. */
+export function passAllowance(pass: readonly string[]): EnvAllowance {
+  return {
+    names: pass.filter((p) => !p.endsWith('*')),
+    prefixes: pass.filter((p) => p.endsWith('*')).map((p) => p.slice(0, -1)),
+  };
+}
+
+function allows(a: EnvAllowance | undefined): (upperName: string) => boolean {
+  if (!a) return () => false;
+  const names = upper(a.names);
+  const prefixes = a.prefixes.map((p) => p.toUpperCase()).filter(Boolean);
+  return (u) => names.has(u) || prefixes.some((p) => u.startsWith(p));
+}
+
+/**
+ * The agent's environment, from an allowlist of the loop's (SPEC §7): BASE_AGENT_ENV, the preset's
+ * own variables (`allow`) and `pass` (agent.pass_env), never the loop's secrets and handles, plus
+ * `extra` (the PHUC_* variables, a key proxy's variables). A name that looks secret is withheld
+ * unless `pass` names it or it is an agent key of the preset's (kept unless a key proxy holds it).
+ * Without a preset allowance (the live checks) it is the base alone.
+ */
 export function agentEnvironment(base: Env, extra: Record<string, string> = {}, opts: AgentEnvironmentOptions = {}): Record<string, string> {
   const names = extraSecretNames(base);
   const keepKeys = opts.keepAgentKeys ?? true;
-  const pass = upper(opts.pass ?? []);
+  const inBase = allows(BASE_AGENT_ENV);
+  const inPreset = allows(opts.allow);
+  const passed = allows(passAllowance(opts.pass ?? []));
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(base)) {
     if (value === undefined || isLoopPrivate(name, names)) continue;
     const u = name.toUpperCase();
-    if (AGENT_KEY_SET.has(u) ? !keepKeys : withheldAsSecret(u, value) && !pass.has(u)) continue;
-    env[name] = value;
+    const given = AGENT_KEY_SET.has(u) ? keepKeys && (inPreset(u) || passed(u)) : passed(u) || ((inBase(u) || inPreset(u)) && !withheldAsSecret(u, value));
+    if (given) env[name] = value;
   }
   return Object.assign(env, extra);
 }
@@ -115,10 +162,18 @@ export function agentEnvironment(base: Env, extra: Record<string, string> = {}, 
  */
 const withheldAsSecret = (upperName: string, value: string) => SECRET_LOOKING.test(upperName) && value.length >= MIN_LOOKING_SECRET;
 
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 /**
  * Every value in `env` to scrub from what leaves the agent's side: the loop's secrets (and the names
- * in PHUC_LOOP_SECRET_VARS), inputs and saved state whose names look secret, the agent keys, and any
- * variable whose name looks secret. Each once, longest first.
+ * in PHUC_LOOP_SECRET_VARS), inputs and saved state whose names look secret, the agent keys, any
+ * variable whose name looks secret, and the password of any URL with credentials. Each once, longest first.
  */
 export function secretValues(env: Env): string[] {
   const extra = extraSecretNames(env);
@@ -132,6 +187,13 @@ export function secretValues(env: Env): string[] {
     // enough to be one: masking every "true" would corrupt the evidence JSON.
     if (LOOP_SECRET_SET.has(u) || extra.has(u) || (hasPrivatePrefix(u) && looksSecret && value.length >= MIN_LOOKING_SECRET)) values.add(value);
     else if (value.length >= MIN_LOOKING_SECRET && (AGENT_KEY_SET.has(u) || looksSecret)) values.add(value);
+    // A URL that carries a password (DATABASE_URL, HTTPS_PROXY given by agent.pass_env): the password is a secret.
+    const password = URL_PASSWORD.exec(value)?.[1];
+    if (password && password.length >= MIN_LOOKING_SECRET) {
+      values.add(password);
+      const decoded = safeDecode(password);
+      if (decoded.length >= MIN_LOOKING_SECRET) values.add(decoded);
+    }
   }
   return [...values].sort((a, b) => b.length - a.length);
 }
