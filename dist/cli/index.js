@@ -29818,6 +29818,13 @@ class StorageError extends PhucError {
 class SetupFailed extends PhucError {
     code = 'SETUP_FAILED';
 }
+/**
+ * A stop (signal, STOP file, label) cut short something the loop was running for a judgement
+ * (checks.setup): what ran proves nothing, so the run pauses (EXIT_BLOCKED(BACKPRESSURE_SIGNAL)).
+ */
+class Stopped extends PhucError {
+    code = 'BACKPRESSURE_SIGNAL';
+}
 /** phuc-loop.yml (or NORTHSTAR.md) does not say what the loop needs: EXIT_NEED_INFO. */
 class ConfigError extends PhucError {
     file;
@@ -30043,8 +30050,12 @@ const configSchema = strictObject({
         isolation: schemas_enum(ISOLATION_LEVELS).default('auto'),
         /** Hold the agent's API key in a local proxy; the agent gets a placeholder and the proxy's URL. */
         key_proxy: schemas_boolean().default(false),
-        /** Variables whose names look secret (NPM_TOKEN…) that the agent is given all the same; other such variables are withheld. */
-        pass_env: array(schemas_string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'must be an environment variable name' })).default([]),
+        /**
+         * Variables of the loop's environment the agent is given beyond the allowlist (locale, terminal, its
+         * preset's own), also when their names look secret (NPM_TOKEN…); `FOO_*` names every variable starting with FOO_.
+         */
+        pass_env: array(schemas_string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, { error: 'must be an environment variable name, or a prefix followed by *' }))
+            .default([]),
         /** No output and no file change for this long stops the agent (an agent failure). */
         idle_seconds: positiveInt(86_400).optional(),
         /** A stronger agent or model the loop switches to after two stalled iterations. */
@@ -30809,6 +30820,328 @@ function isRateLimited(output) {
     return t.rateVerdict ?? textSaysRateLimited(output);
 }
 
+;// CONCATENATED MODULE: ./src/engine/os/secrets.ts
+/**
+ * The loop's private variables: never in the agent's (or the checks') environment. Names compare
+ * case-insensitively (a runner or a user may pass `github_token`); the values of `secrets` are scrubbed
+ * everywhere; prefixes cover every action input and saved state (`INPUT_GITHUB-TOKEN`, keeping the
+ * dash of its input name, `STATE_*`), whose values are scrubbed when the name looks secret.
+ */
+const LOOP_PRIVATE = {
+    secrets: ['GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_PAT', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN'],
+    /** Not secret values, but handles to the runner's services, to the step's file commands, and the loop's own list. */
+    handles: [
+        'ACTIONS_ID_TOKEN_REQUEST_URL',
+        'ACTIONS_RESULTS_URL',
+        'ACTIONS_RUNTIME_URL',
+        'ACTIONS_CACHE_URL',
+        'GITHUB_STATE',
+        'GITHUB_OUTPUT',
+        'GITHUB_ENV',
+        'GITHUB_PATH',
+        'GITHUB_STEP_SUMMARY',
+        'PHUC_LOOP_SECRET_VARS',
+    ],
+    prefixes: ['INPUT_', 'STATE_'],
+    /** Comma-separated names of further loop secrets (withheld and scrubbed like the built-in ones). */
+    extraNamesVar: 'PHUC_LOOP_SECRET_VARS',
+};
+/** Agent API keys and tokens of the agent CLIs: passed to the agent unless a key proxy holds them; always scrubbed. */
+const AGENT_KEY_NAMES = [
+    'ANTHROPIC_API_KEY',
+    'ANTHROPIC_AUTH_TOKEN',
+    'CLAUDE_CODE_OAUTH_TOKEN',
+    'OPENAI_API_KEY',
+    'CODEX_API_KEY',
+    'CODEX_ACCESS_TOKEN',
+    'AZURE_OPENAI_API_KEY',
+    'GEMINI_API_KEY',
+    'GOOGLE_API_KEY',
+    'OPENROUTER_API_KEY',
+    'DEEPSEEK_API_KEY',
+    'MISTRAL_API_KEY',
+    'GROQ_API_KEY',
+    'XAI_API_KEY',
+    'AWS_BEARER_TOKEN_BEDROCK',
+];
+/**
+ * A name that says it holds a credential, as a whole segment (`NPM_TOKEN`, `DEPLOY_KEY`; not
+ * `TOKENIZERS_PARALLELISM`), or a password at the end of a segment (`PGPASSWORD`, `DB_ROOTPASSWD`).
+ */
+const SECRET_LOOKING = /(?:^|[_-])(?:API[_-]?KEY|KEY|TOKEN|SECRET|PASSPHRASE|CREDENTIALS?|PAT)(?:[_-]|$)|PASS(?:WORD|WD)(?:[_-]|$)/i;
+/** The password of a URL with credentials (`postgres://user:PASSWORD@host`, `redis://:PASSWORD@host`), whatever its variable's name. */
+const URL_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@:]*:([^/?#@]+)@/i;
+/** Shorter values are not credentials; masking them would garble ordinary text. */
+const MIN_LOOP_SECRET = 4;
+/** A variable whose name merely looks secret must hold more than a flag or a word (`FOO_TOKEN=true`). */
+const MIN_LOOKING_SECRET = 8;
+const upper = (names) => new Set(names.map((n) => n.toUpperCase()));
+const LOOP_SECRET_SET = upper(LOOP_PRIVATE.secrets);
+const LOOP_HANDLE_SET = upper(LOOP_PRIVATE.handles);
+const AGENT_KEY_SET = upper(AGENT_KEY_NAMES);
+function extraSecretNames(env) {
+    const list = Object.entries(env).find(([k]) => k.toUpperCase() === LOOP_PRIVATE.extraNamesVar)?.[1] ?? '';
+    return upper(list
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean));
+}
+const hasPrivatePrefix = (upperName) => LOOP_PRIVATE.prefixes.some((p) => upperName.startsWith(p));
+/** True when `name` is one of the loop's private variables (given the extra names of PHUC_LOOP_SECRET_VARS). */
+function isLoopPrivate(name, extra) {
+    const u = name.toUpperCase();
+    return LOOP_SECRET_SET.has(u) || LOOP_HANDLE_SET.has(u) || hasPrivatePrefix(u) || extra.has(u) || GIT_SETUP.test(u);
+}
+/**
+ * The loop's own git setup in the environment: configuration injected by variables (a push URL
+ * with a token, an extra auth header), credential helpers and the ssh agent. Never the agent's.
+ */
+const GIT_SETUP = /^(GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS|GLOBAL|SYSTEM|NOSYSTEM)|GIT_ASKPASS|SSH_ASKPASS|SSH_AUTH_SOCK|GIT_SSH(_COMMAND)?)$/;
+/**
+ * What every agent gets of the loop's environment, whatever its preset: the locale and time zone,
+ * how to draw on a terminal, whether it runs in CI, where the machine's CA certificates are (a TLS
+ * proxy of the network), and the loop's own PHUC_* variables. None of them holds a credential or
+ * the address of a service; anything else comes from the preset's allowance or agent.pass_env.
+ */
+const BASE_AGENT_ENV = {
+    names: ['PATH', 'LANG', 'LANGUAGE', 'TZ', 'TERM', 'COLORTERM', 'NO_COLOR', 'FORCE_COLOR', 'CI', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR'],
+    prefixes: ['LC_', 'PHUC_'],
+};
+/** The allowance of `agent.pass_env`: `FOO_*` is a prefix, anything else a name. */
+function passAllowance(pass) {
+    return {
+        names: pass.filter((p) => !p.endsWith('*')),
+        prefixes: pass.filter((p) => p.endsWith('*')).map((p) => p.slice(0, -1)),
+    };
+}
+function allows(a) {
+    if (!a)
+        return () => false;
+    const names = upper(a.names);
+    const prefixes = a.prefixes.map((p) => p.toUpperCase()).filter(Boolean);
+    return (u) => names.has(u) || prefixes.some((p) => u.startsWith(p));
+}
+/**
+ * The agent's environment, from an allowlist of the loop's (SPEC §7): BASE_AGENT_ENV, the preset's
+ * own variables (`allow`) and `pass` (agent.pass_env), never the loop's secrets and handles, plus
+ * `extra` (the PHUC_* variables, a key proxy's variables). A name that looks secret is withheld
+ * unless `pass` names it or it is an agent key of the preset's (kept unless a key proxy holds it).
+ * Without a preset allowance (the live checks) it is the base alone.
+ */
+function agentEnvironment(base, extra = {}, opts = {}) {
+    const names = extraSecretNames(base);
+    const keepKeys = opts.keepAgentKeys ?? true;
+    const inBase = allows(BASE_AGENT_ENV);
+    const inPreset = allows(opts.allow);
+    const passed = allows(passAllowance(opts.pass ?? []));
+    const env = {};
+    for (const [name, value] of Object.entries(base)) {
+        if (value === undefined || isLoopPrivate(name, names))
+            continue;
+        const u = name.toUpperCase();
+        const given = AGENT_KEY_SET.has(u) ? keepKeys && (inPreset(u) || passed(u)) : passed(u) || ((inBase(u) || inPreset(u)) && !withheldAsSecret(u, value));
+        if (given)
+            env[name] = value;
+    }
+    return Object.assign(env, extra);
+}
+/**
+ * A variable whose name says it holds a credential (NPM_TOKEN, AWS_SECRET_ACCESS_KEY) is not the
+ * agent's unless the config passes it: scrubbing its value from what comes back does not stop an
+ * agent that encodes it first.
+ */
+const withheldAsSecret = (upperName, value) => SECRET_LOOKING.test(upperName) && value.length >= MIN_LOOKING_SECRET;
+function secrets_safeDecode(s) {
+    try {
+        return decodeURIComponent(s);
+    }
+    catch {
+        return s;
+    }
+}
+/**
+ * Every value in `env` to scrub from what leaves the agent's side: the loop's secrets (and the names
+ * in PHUC_LOOP_SECRET_VARS), inputs and saved state whose names look secret, the agent keys, any
+ * variable whose name looks secret, and the password of any URL with credentials. Each once, longest first.
+ */
+function secretValues(env) {
+    const extra = extraSecretNames(env);
+    const values = new Set();
+    for (const [name, value] of Object.entries(env)) {
+        if (value === undefined || value.length < MIN_LOOP_SECRET)
+            continue;
+        const u = name.toUpperCase();
+        if (LOOP_HANDLE_SET.has(u))
+            continue;
+        const looksSecret = SECRET_LOOKING.test(u);
+        // An input or saved state whose name only looks secret (INPUT_KEY-PROXY: "true") must be long
+        // enough to be one: masking every "true" would corrupt the evidence JSON.
+        if (LOOP_SECRET_SET.has(u) || extra.has(u) || (hasPrivatePrefix(u) && looksSecret && value.length >= MIN_LOOKING_SECRET))
+            values.add(value);
+        else if (value.length >= MIN_LOOKING_SECRET && (AGENT_KEY_SET.has(u) || looksSecret))
+            values.add(value);
+        // A URL that carries a password (DATABASE_URL, HTTPS_PROXY given by agent.pass_env): the password is a secret.
+        const password = URL_PASSWORD.exec(value)?.[1];
+        if (password && password.length >= MIN_LOOKING_SECRET) {
+            values.add(password);
+            const decoded = secrets_safeDecode(password);
+            if (decoded.length >= MIN_LOOKING_SECRET)
+                values.add(decoded);
+        }
+    }
+    return [...values].sort((a, b) => b.length - a.length);
+}
+// ---------------------------------------------------------------------------------------------------
+// The scrubber.
+const MASK = '***';
+/** A base64 fragment shorter than this would match ordinary base64 text by chance. */
+const MIN_FRAGMENT = 8;
+const toBase64Url = (b64) => b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+/**
+ * The base64 texts that carry `bytes` wherever they sit in an encoded stream: at each of the three
+ * byte alignments, the characters fully determined by the secret (the ones sharing bits with its
+ * neighbours are left out), and the tail to the end of the stream with and without padding.
+ */
+function base64Forms(bytes) {
+    const forms = [];
+    for (const shift of [0, 1, 2]) {
+        const enc = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+        const start = Math.ceil((8 * shift) / 6);
+        const end = Math.floor((8 * (shift + bytes.length)) / 6);
+        const tail = enc.slice(start);
+        for (const f of [enc.slice(start, end), tail, tail.replace(/=+$/, '')]) {
+            if (f.length < MIN_FRAGMENT)
+                continue;
+            forms.push(f, toBase64Url(f));
+        }
+    }
+    return forms;
+}
+const lowerHexEscapes = (s) => s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+const jsonAscii = (s) => s.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/**
+ * The texts a tool may print a secret as: plain, base64 (three alignments, padded or not, base64url),
+ * hex (lower or upper case), URL-encoded (upper/lower hex, form encoding), JSON-escaped (also with
+ * `\/` and `\uXXXX`); and the plain text upper-cased, lower-cased or reversed. This catches a secret
+ * a tool prints by accident, not one an agent hides on purpose (any other encoding passes): the key
+ * proxy is what keeps the key from the agent. Empty for a value too short to be a secret.
+ */
+function secretForms(secret) {
+    if (secret.length < MIN_LOOP_SECRET)
+        return [];
+    const bytes = Buffer.from(secret, 'utf8');
+    const hex = bytes.toString('hex');
+    const forms = new Set([secret, hex, hex.toUpperCase(), secret.toUpperCase(), secret.toLowerCase(), Array.from(secret).reverse().join('')]);
+    for (const f of base64Forms(bytes))
+        forms.add(f);
+    const url = encodeURIComponent(secret);
+    for (const f of [url, lowerHexEscapes(url), encodeURI(secret), new URLSearchParams({ v: secret }).toString().slice(2)])
+        forms.add(f);
+    const json = JSON.stringify(secret).slice(1, -1);
+    forms.add(json);
+    forms.add(jsonAscii(json));
+    for (const f of [...forms])
+        if (f.includes('/'))
+            forms.add(f.replace(/\//g, '\\/'));
+    return [...forms].sort((a, b) => b.length - a.length);
+}
+/** One regex of every form, longest first (so at any position the longest form matching there wins). */
+function formsPattern(forms) {
+    if (forms.length === 0)
+        return null;
+    return new RegExp([...forms]
+        .sort((a, b) => b.length - a.length)
+        .map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('|'), 'g');
+}
+/** Every occurrence of every form, overlapping ones merged, replaced by one MASK each. */
+function maskAll(text, pattern) {
+    if (!pattern)
+        return text;
+    pattern.lastIndex = 0;
+    let m = pattern.exec(text);
+    if (!m)
+        return text;
+    let out = '';
+    let pos = 0;
+    let start = m.index;
+    let end = m.index + m[0].length;
+    // Matches are searched again from one character after each start, so a form that overlaps another is masked too.
+    for (pattern.lastIndex = m.index + 1; (m = pattern.exec(text)); pattern.lastIndex = m.index + 1) {
+        if (m.index <= end)
+            end = Math.max(end, m.index + m[0].length);
+        else {
+            out += text.slice(pos, start) + MASK;
+            pos = end;
+            start = m.index;
+            end = m.index + m[0].length;
+        }
+    }
+    return out + text.slice(pos, start) + MASK + text.slice(end);
+}
+/** The length of the longest end of `text` that begins some form (and may complete in the next chunk). */
+function pendingTail(text, forms, firsts, longest) {
+    for (let i = Math.max(0, text.length - longest + 1); i < text.length; i++) {
+        if (!firsts.has(text.charAt(i)))
+            continue;
+        const tail = text.slice(i);
+        if (forms.some((f) => f.length > tail.length && f.startsWith(tail)))
+            return text.length - i;
+    }
+    return 0;
+}
+/**
+ * The scrubber of a set of secret values (undefined, empty and too-short ones are ignored): every
+ * form of each (see secretForms) is masked as `***`. One precompiled regex scans a text once; a
+ * text without a secret is returned as it is (about 50 µs per 100 KB with 10 secrets).
+ */
+function createScrubber(values) {
+    const vals = [...new Set([...values].filter((v) => !!v && v.length >= MIN_LOOP_SECRET))].sort((a, b) => b.length - a.length);
+    const forms = [...new Set(vals.flatMap(secretForms))].sort((a, b) => b.length - a.length);
+    const byteForms = [...new Set(forms.map((f) => Buffer.from(f, 'utf8').toString('latin1')))];
+    const pattern = formsPattern(forms);
+    const bytePattern = formsPattern(byteForms);
+    const longest = byteForms.reduce((m, f) => Math.max(m, f.length), 0);
+    const firsts = new Set(byteForms.map((f) => f.charAt(0)));
+    return {
+        values: vals,
+        scrub: (text) => maskAll(text, pattern),
+        contains: (text) => {
+            const [re, t] = typeof text === 'string' ? [pattern, text] : [bytePattern, text.toString('latin1')];
+            if (!re)
+                return false;
+            re.lastIndex = 0;
+            return re.test(t);
+        },
+        byteStream() {
+            let held = '';
+            return {
+                write(chunk) {
+                    if (byteForms.length === 0)
+                        return chunk;
+                    const text = maskAll(held + chunk.toString('latin1'), bytePattern);
+                    const keep = pendingTail(text, byteForms, firsts, longest);
+                    held = text.slice(text.length - keep);
+                    return Buffer.from(text.slice(0, text.length - keep), 'latin1');
+                },
+                end() {
+                    const rest = held;
+                    held = '';
+                    return Buffer.from(rest, 'latin1');
+                },
+            };
+        },
+    };
+}
+/** A logger whose every message is scrubbed first (the console is a text that leaves the machine). */
+function scrubbingLogger(log, scrub) {
+    return {
+        info: (m) => log.info(scrub(m)),
+        warn: (m) => log.warn(scrub(m)),
+        error: (m) => log.error(scrub(m)),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/engine/agent/presets.ts
 // Agent presets: how each coding-agent CLI is run non-interactively, which environment additions it
 // gets, how the command line is recorded, and which files of its own it leaves in the repository.
@@ -30842,6 +31175,7 @@ function isRateLimited(output) {
 //   edit .gitignore) and history files sent to the null device. aider reads no AGENTS.md of its own.
 
 
+
 /**
  * The report file, relative to the repository: the prompt names it by this path (and by
  * PHUC_REPORT_FILE). It is outside evidence/ and scratch/, which the prompt forbids, and it is not
@@ -30857,6 +31191,52 @@ const REPORT_PATH = '.phuc-loop/report.json';
  * conformance runs: their state lives under ~/.codex and ~/.gemini.
  */
 const AGENT_STATE_EXCLUDES = ['/.aider*', '/.claude/settings.local.json'];
+/**
+ * The variables of the loop's environment each preset's CLI is given (besides the base allowlist of
+ * os/secrets.ts and agent.pass_env), from each CLI's documentation of the variables it reads: its
+ * model, endpoint, key and behaviour settings. A name that looks like a credential is still withheld
+ * unless it is an agent key (AGENT_KEY_NAMES, withheld too when the key proxy holds the key) or
+ * agent.pass_env names it. Cloud credentials (AWS_*, GOOGLE_APPLICATION_CREDENTIALS for Bedrock or
+ * Vertex) and proxies (HTTPS_PROXY may hold a password) are not here: agent.pass_env gives them.
+ * - claude (code.claude.com/docs/en/env-vars): ANTHROPIC_*, CLAUDE_* (CLAUDE_CODE_*, CLAUDE_CONFIG_DIR),
+ *   its unprefixed settings (DISABLE_*, MAX_THINKING_TOKENS, BASH_*_MS, MCP_*, API_TIMEOUT_MS…),
+ *   Vertex regions, and IS_SANDBOX (as root it refuses to skip permissions without it).
+ * - codex (developers.openai.com/codex/environment-variables): CODEX_*, OPENAI_*, AZURE_OPENAI_*.
+ * - gemini (geminicli.com/docs, "Environment variables"): GEMINI_* (GEMINI_CLI_*…), GOOGLE_API_KEY,
+ *   GOOGLE_GEMINI_BASE_URL, GOOGLE_CLOUD_PROJECT/LOCATION, GOOGLE_GENAI_USE_VERTEXAI/GCA.
+ * - aider (aider.chat/docs/config/dotenv.html): AIDER_*, and the keys and endpoints of the providers
+ *   it reaches through litellm (every agent key; OPENAI_*, ANTHROPIC_*, GEMINI_*, OLLAMA_API_BASE…).
+ * - command: nothing beyond the base; what its script needs comes through agent.pass_env.
+ */
+const PRESET_ENV = {
+    claude: {
+        prefixes: ['ANTHROPIC_', 'CLAUDE_', 'DISABLE_', 'VERTEX_REGION_'],
+        names: [
+            'IS_SANDBOX',
+            'API_TIMEOUT_MS',
+            'MAX_THINKING_TOKENS',
+            'MAX_MCP_OUTPUT_TOKENS',
+            'MCP_TIMEOUT',
+            'MCP_TOOL_TIMEOUT',
+            'BASH_DEFAULT_TIMEOUT_MS',
+            'BASH_MAX_TIMEOUT_MS',
+            'BASH_MAX_OUTPUT_LENGTH',
+            'USE_BUILTIN_RIPGREP',
+            'ENABLE_TOOL_SEARCH',
+            'CLOUD_ML_REGION',
+        ],
+    },
+    codex: { prefixes: ['CODEX_', 'OPENAI_', 'AZURE_OPENAI_'], names: [] },
+    gemini: {
+        prefixes: ['GEMINI_'],
+        names: ['GOOGLE_API_KEY', 'GOOGLE_GEMINI_BASE_URL', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_GENAI_USE_GCA'],
+    },
+    aider: {
+        prefixes: ['AIDER_', 'OPENAI_', 'ANTHROPIC_', 'GEMINI_', 'OPENROUTER_', 'DEEPSEEK_', 'MISTRAL_', 'GROQ_', 'XAI_', 'AZURE_API_', 'AZURE_OPENAI_'],
+        names: [...AGENT_KEY_NAMES, 'OLLAMA_API_BASE'],
+    },
+    command: { prefixes: [], names: [] },
+};
 /** True when `args` already sets one of `flags` (as `--flag value` or `--flag=value`). */
 function passes(args, flags) {
     return args.some((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)));
@@ -31016,275 +31396,6 @@ async function cliVersion(preset, runner, o) {
 function parseAgentUsage(stdout) {
     const o = parseAgentOutcome('command', { stdout, stderr: '', exitCode: 0 });
     return { costUsd: o.costUsd, turns: o.turns, inputTokens: o.tokens?.input ?? null, outputTokens: o.tokens?.output ?? null };
-}
-
-;// CONCATENATED MODULE: ./src/engine/os/secrets.ts
-/**
- * The loop's private variables: never in the agent's (or the checks') environment. Names compare
- * case-insensitively (a runner or a user may pass `github_token`); the values of `secrets` are scrubbed
- * everywhere; prefixes cover every action input and saved state (`INPUT_GITHUB-TOKEN`, keeping the
- * dash of its input name, `STATE_*`), whose values are scrubbed when the name looks secret.
- */
-const LOOP_PRIVATE = {
-    secrets: ['GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_PAT', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN'],
-    /** Not secret values, but handles to the runner's services, to the step's file commands, and the loop's own list. */
-    handles: [
-        'ACTIONS_ID_TOKEN_REQUEST_URL',
-        'ACTIONS_RESULTS_URL',
-        'ACTIONS_RUNTIME_URL',
-        'ACTIONS_CACHE_URL',
-        'GITHUB_STATE',
-        'GITHUB_OUTPUT',
-        'GITHUB_ENV',
-        'GITHUB_PATH',
-        'GITHUB_STEP_SUMMARY',
-        'PHUC_LOOP_SECRET_VARS',
-    ],
-    prefixes: ['INPUT_', 'STATE_'],
-    /** Comma-separated names of further loop secrets (withheld and scrubbed like the built-in ones). */
-    extraNamesVar: 'PHUC_LOOP_SECRET_VARS',
-};
-/** Agent API keys and tokens of the agent CLIs: passed to the agent unless a key proxy holds them; always scrubbed. */
-const AGENT_KEY_NAMES = [
-    'ANTHROPIC_API_KEY',
-    'ANTHROPIC_AUTH_TOKEN',
-    'CLAUDE_CODE_OAUTH_TOKEN',
-    'OPENAI_API_KEY',
-    'CODEX_API_KEY',
-    'CODEX_ACCESS_TOKEN',
-    'AZURE_OPENAI_API_KEY',
-    'GEMINI_API_KEY',
-    'GOOGLE_API_KEY',
-    'OPENROUTER_API_KEY',
-    'DEEPSEEK_API_KEY',
-    'MISTRAL_API_KEY',
-    'GROQ_API_KEY',
-    'XAI_API_KEY',
-    'AWS_BEARER_TOKEN_BEDROCK',
-];
-/** A name that says it holds a credential, as a whole segment (`NPM_TOKEN`, `DEPLOY_KEY`; not `TOKENIZERS_PARALLELISM`). */
-const SECRET_LOOKING = /(?:^|[_-])(?:API[_-]?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?|PAT)(?:[_-]|$)/i;
-/** Shorter values are not credentials; masking them would garble ordinary text. */
-const MIN_LOOP_SECRET = 4;
-/** A variable whose name merely looks secret must hold more than a flag or a word (`FOO_TOKEN=true`). */
-const MIN_LOOKING_SECRET = 8;
-const upper = (names) => new Set(names.map((n) => n.toUpperCase()));
-const LOOP_SECRET_SET = upper(LOOP_PRIVATE.secrets);
-const LOOP_HANDLE_SET = upper(LOOP_PRIVATE.handles);
-const AGENT_KEY_SET = upper(AGENT_KEY_NAMES);
-function extraSecretNames(env) {
-    const list = Object.entries(env).find(([k]) => k.toUpperCase() === LOOP_PRIVATE.extraNamesVar)?.[1] ?? '';
-    return upper(list
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean));
-}
-const hasPrivatePrefix = (upperName) => LOOP_PRIVATE.prefixes.some((p) => upperName.startsWith(p));
-/** True when `name` is one of the loop's private variables (given the extra names of PHUC_LOOP_SECRET_VARS). */
-function isLoopPrivate(name, extra) {
-    const u = name.toUpperCase();
-    return LOOP_SECRET_SET.has(u) || LOOP_HANDLE_SET.has(u) || hasPrivatePrefix(u) || extra.has(u) || GIT_SETUP.test(u);
-}
-/**
- * The loop's own git setup in the environment: configuration injected by variables (a push URL
- * with a token, an extra auth header), credential helpers and the ssh agent. Never the agent's.
- */
-const GIT_SETUP = /^(GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS|GLOBAL|SYSTEM|NOSYSTEM)|GIT_ASKPASS|SSH_ASKPASS|SSH_AUTH_SOCK|GIT_SSH(_COMMAND)?)$/;
-/** The base environment without the loop's secrets and handles, plus `extra` (the PHUC_* variables, a key proxy's variables). */
-function agentEnvironment(base, extra = {}, opts = {}) {
-    const names = extraSecretNames(base);
-    const keepKeys = opts.keepAgentKeys ?? true;
-    const pass = upper(opts.pass ?? []);
-    const env = {};
-    for (const [name, value] of Object.entries(base)) {
-        if (value === undefined || isLoopPrivate(name, names))
-            continue;
-        const u = name.toUpperCase();
-        if (AGENT_KEY_SET.has(u) ? !keepKeys : withheldAsSecret(u, value) && !pass.has(u))
-            continue;
-        env[name] = value;
-    }
-    return Object.assign(env, extra);
-}
-/**
- * A variable whose name says it holds a credential (NPM_TOKEN, AWS_SECRET_ACCESS_KEY) is not the
- * agent's unless the config passes it: scrubbing its value from what comes back does not stop an
- * agent that encodes it first.
- */
-const withheldAsSecret = (upperName, value) => SECRET_LOOKING.test(upperName) && value.length >= MIN_LOOKING_SECRET;
-/**
- * Every value in `env` to scrub from what leaves the agent's side: the loop's secrets (and the names
- * in PHUC_LOOP_SECRET_VARS), inputs and saved state whose names look secret, the agent keys, and any
- * variable whose name looks secret. Each once, longest first.
- */
-function secretValues(env) {
-    const extra = extraSecretNames(env);
-    const values = new Set();
-    for (const [name, value] of Object.entries(env)) {
-        if (value === undefined || value.length < MIN_LOOP_SECRET)
-            continue;
-        const u = name.toUpperCase();
-        if (LOOP_HANDLE_SET.has(u))
-            continue;
-        const looksSecret = SECRET_LOOKING.test(u);
-        // An input or saved state whose name only looks secret (INPUT_KEY-PROXY: "true") must be long
-        // enough to be one: masking every "true" would corrupt the evidence JSON.
-        if (LOOP_SECRET_SET.has(u) || extra.has(u) || (hasPrivatePrefix(u) && looksSecret && value.length >= MIN_LOOKING_SECRET))
-            values.add(value);
-        else if (value.length >= MIN_LOOKING_SECRET && (AGENT_KEY_SET.has(u) || looksSecret))
-            values.add(value);
-    }
-    return [...values].sort((a, b) => b.length - a.length);
-}
-// ---------------------------------------------------------------------------------------------------
-// The scrubber.
-const MASK = '***';
-/** A base64 fragment shorter than this would match ordinary base64 text by chance. */
-const MIN_FRAGMENT = 8;
-const toBase64Url = (b64) => b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-/**
- * The base64 texts that carry `bytes` wherever they sit in an encoded stream: at each of the three
- * byte alignments, the characters fully determined by the secret (the ones sharing bits with its
- * neighbours are left out), and the tail to the end of the stream with and without padding.
- */
-function base64Forms(bytes) {
-    const forms = [];
-    for (const shift of [0, 1, 2]) {
-        const enc = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
-        const start = Math.ceil((8 * shift) / 6);
-        const end = Math.floor((8 * (shift + bytes.length)) / 6);
-        const tail = enc.slice(start);
-        for (const f of [enc.slice(start, end), tail, tail.replace(/=+$/, '')]) {
-            if (f.length < MIN_FRAGMENT)
-                continue;
-            forms.push(f, toBase64Url(f));
-        }
-    }
-    return forms;
-}
-const lowerHexEscapes = (s) => s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
-const jsonAscii = (s) => s.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-/**
- * The texts a tool may print a secret as: plain, base64 (three alignments, padded or not, base64url),
- * hex (lower or upper case), URL-encoded (upper/lower hex, form encoding), JSON-escaped (also with
- * `\/` and `\uXXXX`); and the plain text upper-cased, lower-cased or reversed. This catches a secret
- * a tool prints by accident, not one an agent hides on purpose (any other encoding passes): the key
- * proxy is what keeps the key from the agent. Empty for a value too short to be a secret.
- */
-function secretForms(secret) {
-    if (secret.length < MIN_LOOP_SECRET)
-        return [];
-    const bytes = Buffer.from(secret, 'utf8');
-    const hex = bytes.toString('hex');
-    const forms = new Set([secret, hex, hex.toUpperCase(), secret.toUpperCase(), secret.toLowerCase(), Array.from(secret).reverse().join('')]);
-    for (const f of base64Forms(bytes))
-        forms.add(f);
-    const url = encodeURIComponent(secret);
-    for (const f of [url, lowerHexEscapes(url), encodeURI(secret), new URLSearchParams({ v: secret }).toString().slice(2)])
-        forms.add(f);
-    const json = JSON.stringify(secret).slice(1, -1);
-    forms.add(json);
-    forms.add(jsonAscii(json));
-    for (const f of [...forms])
-        if (f.includes('/'))
-            forms.add(f.replace(/\//g, '\\/'));
-    return [...forms].sort((a, b) => b.length - a.length);
-}
-/** One regex of every form, longest first (so at any position the longest form matching there wins). */
-function formsPattern(forms) {
-    if (forms.length === 0)
-        return null;
-    return new RegExp([...forms]
-        .sort((a, b) => b.length - a.length)
-        .map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-        .join('|'), 'g');
-}
-/** Every occurrence of every form, overlapping ones merged, replaced by one MASK each. */
-function maskAll(text, pattern) {
-    if (!pattern)
-        return text;
-    pattern.lastIndex = 0;
-    let m = pattern.exec(text);
-    if (!m)
-        return text;
-    let out = '';
-    let pos = 0;
-    let start = m.index;
-    let end = m.index + m[0].length;
-    // Matches are searched again from one character after each start, so a form that overlaps another is masked too.
-    for (pattern.lastIndex = m.index + 1; (m = pattern.exec(text)); pattern.lastIndex = m.index + 1) {
-        if (m.index <= end)
-            end = Math.max(end, m.index + m[0].length);
-        else {
-            out += text.slice(pos, start) + MASK;
-            pos = end;
-            start = m.index;
-            end = m.index + m[0].length;
-        }
-    }
-    return out + text.slice(pos, start) + MASK + text.slice(end);
-}
-/** The length of the longest end of `text` that begins some form (and may complete in the next chunk). */
-function pendingTail(text, forms, firsts, longest) {
-    for (let i = Math.max(0, text.length - longest + 1); i < text.length; i++) {
-        if (!firsts.has(text.charAt(i)))
-            continue;
-        const tail = text.slice(i);
-        if (forms.some((f) => f.length > tail.length && f.startsWith(tail)))
-            return text.length - i;
-    }
-    return 0;
-}
-/**
- * The scrubber of a set of secret values (undefined, empty and too-short ones are ignored): every
- * form of each (see secretForms) is masked as `***`. One precompiled regex scans a text once; a
- * text without a secret is returned as it is (about 50 µs per 100 KB with 10 secrets).
- */
-function createScrubber(values) {
-    const vals = [...new Set([...values].filter((v) => !!v && v.length >= MIN_LOOP_SECRET))].sort((a, b) => b.length - a.length);
-    const forms = [...new Set(vals.flatMap(secretForms))].sort((a, b) => b.length - a.length);
-    const byteForms = [...new Set(forms.map((f) => Buffer.from(f, 'utf8').toString('latin1')))];
-    const pattern = formsPattern(forms);
-    const bytePattern = formsPattern(byteForms);
-    const longest = byteForms.reduce((m, f) => Math.max(m, f.length), 0);
-    const firsts = new Set(byteForms.map((f) => f.charAt(0)));
-    return {
-        values: vals,
-        scrub: (text) => maskAll(text, pattern),
-        contains: (text) => {
-            const [re, t] = typeof text === 'string' ? [pattern, text] : [bytePattern, text.toString('latin1')];
-            if (!re)
-                return false;
-            re.lastIndex = 0;
-            return re.test(t);
-        },
-        byteStream() {
-            let held = '';
-            return {
-                write(chunk) {
-                    if (byteForms.length === 0)
-                        return chunk;
-                    const text = maskAll(held + chunk.toString('latin1'), bytePattern);
-                    const keep = pendingTail(text, byteForms, firsts, longest);
-                    held = text.slice(text.length - keep);
-                    return Buffer.from(text.slice(0, text.length - keep), 'latin1');
-                },
-                end() {
-                    const rest = held;
-                    held = '';
-                    return Buffer.from(rest, 'latin1');
-                },
-            };
-        },
-    };
-}
-/** A logger whose every message is scrubbed first (the console is a text that leaves the machine). */
-function scrubbingLogger(log, scrub) {
-    return {
-        info: (m) => log.info(scrub(m)),
-        warn: (m) => log.warn(scrub(m)),
-        error: (m) => log.error(scrub(m)),
-    };
 }
 
 ;// CONCATENATED MODULE: external "node:crypto"
@@ -31566,6 +31677,9 @@ function decideHead(missing) {
 function decideFinal(status, stop_reason, a) {
     const converged = status === 'EXIT_CONVERGED';
     const withhold = (reason, why) => ({ status: 'EXIT_BLOCKED', stop_reason: reason, withheld: `${status} withheld: ${why}` });
+    // A pause at whatever moment it comes (SPEC backpressure): never scored as one of the audits' verdicts.
+    if (converged && a.interrupted)
+        return { status: 'EXIT_BLOCKED', stop_reason: 'BACKPRESSURE_SIGNAL', withheld: `${status} not confirmed yet, paused: ${a.interrupted}` };
     if (a.triangleMissing !== 'none')
         return withhold(a.triangleMissing === 'VERIFY' ? 'VERIFY_SKIPPED' : 'INVARIANT_VIOLATION', `Triangle Law: the ${a.triangleMissing} vertex is missing`);
     if (a.phucFailures.length && status !== 'EXIT_NEED_INFO')
@@ -33972,22 +34086,27 @@ async function spawnAgent(o) {
         promptFile,
         reportFile: REPORT_PATH,
     });
-    const given = agentEnvironment(o.baseEnv, {
-        ...inv.env,
-        ...(proxy?.env(preset) ?? {}),
-        PHUC_PROMPT_FILE: promptFile,
-        PHUC_CAPSULE_FILE: capsuleFile,
-        PHUC_REPORT_FILE: reportFile,
-        PHUC_ITERATION: String(o.iteration),
-        PHUC_ROLE: o.role ?? 'Scout→Solver',
-    }, { keepAgentKeys: !proxy, pass: o.passEnv });
-    const env = Object.fromEntries(Object.entries(given).filter(([k]) => !ROLE_OWNED.includes(k)));
     const stop = watchStops(o.stopSources, o.pollMs, o.signal);
     const started = Date.now();
     const beat = o.heartbeat ? setInterval(() => o.heartbeat(Math.round((Date.now() - started) / 1000)), 30_000) : undefined;
+    // The key proxy forwards for this step alone, with a placeholder of its own: closed in the finally
+    // below (time limit, STOP, a crash), once every process of the step is gone and before any check runs.
+    const proxyStep = proxy?.openStep() ?? null;
     activeAgents++;
+    let env = {};
     let result;
     try {
+        // An allowlist (SPEC §7): the locale and terminal, the preset's own variables, agent.pass_env, and ours.
+        const given = agentEnvironment(o.baseEnv, {
+            ...inv.env,
+            ...(proxyStep?.env(preset) ?? {}),
+            PHUC_PROMPT_FILE: promptFile,
+            PHUC_CAPSULE_FILE: capsuleFile,
+            PHUC_REPORT_FILE: reportFile,
+            PHUC_ITERATION: String(o.iteration),
+            PHUC_ROLE: o.role ?? 'Scout→Solver',
+        }, { keepAgentKeys: !proxy, allow: PRESET_ENV[preset], pass: o.passEnv });
+        env = Object.fromEntries(Object.entries(given).filter(([k]) => !ROLE_OWNED.includes(k)));
         await o.sandbox.grantWorkTree(o.cwd, [LOOP_SCRATCH_DIR]);
         const spec = await o.sandbox.wrap({
             command: inv.command,
@@ -34005,6 +34124,7 @@ async function spawnAgent(o) {
         result = await o.runner.run(spec);
     }
     finally {
+        proxyStep?.close();
         activeAgents--;
         stop.close();
         clearInterval(beat);
@@ -35379,6 +35499,29 @@ class Sandbox {
             await this.chownTree(dir, this.loop.uid, this.loop.gid, [], [this.users.agent.uid, this.users.check.uid]);
     }
     /**
+     * Closes `dir` (a folder of the loop's) to everyone but `role`: at user+pidns it stays the loop's,
+     * with the role's group and mode 0710, so the role may traverse it (never list or write it) and
+     * no other user (the agent) may enter it at all. Whatever the role does to the modes of what it
+     * is given below (a check that chmods its workspace 0777), the other role cannot reach it: only
+     * root or the loop could change this folder. Below user+pidns the roles are the loop's user: 0700.
+     */
+    async confine(role, dir) {
+        const u = this.users?.[role];
+        if (!u) {
+            await (0,promises_namespaceObject.chmod)(dir, 0o700);
+            return;
+        }
+        if (this.sudo)
+            await this.asRoot([this.tools.chown, `${String(this.loop.uid)}:${String(u.gid)}`, dir]);
+        else
+            await (0,promises_namespaceObject.chown)(dir, this.loop.uid, u.gid);
+        await (0,promises_namespaceObject.chmod)(dir, 0o710);
+    }
+    /** Removes `dir` and everything in it, the roles' files included (as root). */
+    async remove(dir) {
+        await this.removeAsRoot(dir);
+    }
+    /**
      * A fresh folder of the loop under the sandbox's base, for a workspace handed to a role piece by
      * piece (`grant`): the roles may traverse it (mode 0711) but neither list nor write it.
      */
@@ -35546,9 +35689,16 @@ var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_no
 const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 ;// CONCATENATED MODULE: ./src/engine/agent/key-proxy.ts
 // The key-holding proxy (SPEC §7 "Secrets"): the loop listens on 127.0.0.1, the agent gets the
-// proxy's base URL and a per-run placeholder key, and the proxy forwards every request to the model
-// API with the real key put in place of the placeholder. The agent never holds the key; another
-// local user without the placeholder is refused. Bodies stream both ways chunk by chunk (SSE).
+// proxy's base URL and a placeholder key, and the proxy forwards every request to the model API with
+// the real key put in place of the placeholder. The agent never holds the key; another local user
+// without the placeholder is refused. Bodies stream both ways chunk by chunk (SSE).
+//
+// The proxy serves an agent step and nothing else: it listens for the whole run, but forwards only
+// while a step is open (openStep … step.close(), around the agent's or the critic's process), and
+// each step has a placeholder of its own. Outside a step every request is refused without reaching
+// the model API: code the agent wrote with its placeholder in it, run later by the checks (as the
+// check user, while the proxy still listens), gets nothing, and an earlier step's placeholder is
+// worthless. Closing a step also cuts every open connection (a request still streaming ends too).
 //
 // How each preset is pointed at it (checked against the installed CLIs, see README "Security"):
 // - claude (Claude Code): ANTHROPIC_BASE_URL; the key as ANTHROPIC_API_KEY (sent as x-api-key),
@@ -35675,10 +35825,10 @@ async function startKeyProxy(o) {
     if (!/^[\x21-\x7e]+$/.test(o.realKey))
         throw new Error('key proxy: the key holds characters a header cannot carry (a trailing newline?)');
     const anthropicKeyVar = o.keyName && SOURCES.anthropic.keys.includes(o.keyName) ? o.keyName : 'ANTHROPIC_API_KEY';
-    const placeholderKey = `phuc-proxy-${(0,external_node_crypto_namespaceObject.randomBytes)(24).toString('hex')}`;
-    const expected = Buffer.from(placeholderKey);
+    /** The open step's placeholder; null between steps (every request is then refused). */
+    let expected = null;
     const isPlaceholder = (v) => {
-        if (!v)
+        if (!v || !expected)
             return false;
         const b = Buffer.from(v);
         return b.length === expected.length && (0,external_node_crypto_namespaceObject.timingSafeEqual)(b, expected);
@@ -35697,6 +35847,9 @@ async function startKeyProxy(o) {
         res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
     };
     const server = external_node_http_default().createServer({ noDelay: true }, (req, res) => {
+        // Between steps nothing is forwarded, whoever asks (the checks run the agent's code then).
+        if (!expected)
+            return fail(res, 503, 'no agent step is running: the key proxy serves only the agent while it runs');
         if (!METHODS.has(req.method ?? ''))
             return fail(res, 405, `method ${req.method} is not forwarded`);
         const url = upstreamUrl(o.upstream, req.url ?? '');
@@ -35722,7 +35875,7 @@ async function startKeyProxy(o) {
             carried = true;
         }
         if (!carried)
-            return fail(res, 401, "the request does not carry this run's placeholder key");
+            return fail(res, 401, "the request does not carry this step's placeholder key");
         headers.host = o.upstream.host;
         // Plain bodies, so that an error echoing the key can be scrubbed.
         headers['accept-encoding'] = 'identity';
@@ -35779,20 +35932,40 @@ async function startKeyProxy(o) {
         if (p && p !== o.provider)
             throw new Error(`key proxy: the ${preset} preset does not talk to the ${o.provider} API`);
     };
+    const env = (preset, placeholderKey) => {
+        checkPreset(preset);
+        switch (o.provider) {
+            case 'anthropic':
+                return { ANTHROPIC_BASE_URL: baseUrl, [anthropicKeyVar]: placeholderKey };
+            case 'openai':
+                // Codex gets its base URL from args(); other clients (the command preset) read the OpenAI SDK's variables.
+                return preset === 'codex' ? { CODEX_API_KEY: placeholderKey } : { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: placeholderKey };
+            case 'gemini':
+                return { GOOGLE_GEMINI_BASE_URL: baseUrl, GEMINI_API_KEY: placeholderKey };
+        }
+    };
+    let open = null;
     return {
         baseUrl,
-        placeholderKey,
-        env(preset) {
-            checkPreset(preset);
-            switch (o.provider) {
-                case 'anthropic':
-                    return { ANTHROPIC_BASE_URL: baseUrl, [anthropicKeyVar]: placeholderKey };
-                case 'openai':
-                    // Codex gets its base URL from args(); other clients (the command preset) read the OpenAI SDK's variables.
-                    return preset === 'codex' ? { CODEX_API_KEY: placeholderKey } : { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: placeholderKey };
-                case 'gemini':
-                    return { GOOGLE_GEMINI_BASE_URL: baseUrl, GEMINI_API_KEY: placeholderKey };
-            }
+        openStep() {
+            if (open)
+                throw new Error('key proxy: a step is already open');
+            const placeholderKey = `phuc-proxy-${(0,external_node_crypto_namespaceObject.randomBytes)(24).toString('hex')}`;
+            const token = {};
+            open = token;
+            expected = Buffer.from(placeholderKey);
+            return {
+                placeholderKey,
+                env: (preset) => env(preset, placeholderKey),
+                close() {
+                    if (open !== token)
+                        return;
+                    open = null;
+                    expected = null;
+                    // Whatever is still connected was the step's (a request in flight is abandoned upstream too).
+                    server.closeAllConnections();
+                },
+            };
         },
         args(preset) {
             checkPreset(preset);
@@ -35807,6 +35980,8 @@ async function startKeyProxy(o) {
             return preset === 'gemini' ? { '.gemini/settings.json': `${JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } })}\n` } : {};
         },
         close: () => new Promise((resolve) => {
+            open = null;
+            expected = null;
             server.close(() => resolve());
             server.closeAllConnections();
             agent.destroy();
@@ -38802,6 +38977,7 @@ function improvement(prev, cur) {
 
 
 
+
 const signatureSchema = object({ criterion: schemas_string(), signature: schemas_string(), text: schemas_string() });
 const progressSchema = object({
     best_residual: document_decimalString.nullable(),
@@ -38946,13 +39122,20 @@ async function checkRound(ctx, dir, tree, opts = {}) {
     try {
         return await judgeRound(ctx, dir, tree, { ...opts, signal: stop.signal });
     }
+    catch (e) {
+        // checks.setup cut short by the stop: the round did not run, and says so as any aborted one.
+        if (!(e instanceof Stopped))
+            throw e;
+        const residual = { error: e.message };
+        return { checks: [], residual, cwd: '', junit: undefined, aborted: true };
+    }
     finally {
         stop.close();
     }
 }
 async function judgeRound(ctx, dir, tree, opts) {
     const cfg = ctx.intake.config;
-    const cwd = await ctx.judge.prepare(tree, { fresh: opts.fresh });
+    const cwd = await ctx.judge.prepare(tree, { fresh: opts.fresh, signal: opts.signal });
     // Reports from before the round (stale, planted, or undeletable) are never counted.
     const glob = cfg.checks.junit ?? cfg.residual.junit;
     const guard = glob ? await prepareJunit(cwd, glob) : null;
@@ -42102,66 +42285,164 @@ async function interimReport(ctx, n) {
 // pytest.ini and conftest.py, in every parent folder, so a workspace under the world-writable /tmp
 // would pick up what another user (the agent) planted there. The loop's judging and
 // `verify --rerun` both choose their folder here.
+//
+// Every run gets a folder of its own (`<name>-XXXXXX`), removed when it ends. Its owner file names
+// the process that made it (pid, start time, host): a folder whose process is gone (a run that was
+// killed) is removed by the next run on this machine; a live run's never is. The shared base is
+// 0711 (nobody lists it) and each folder is closed to everyone but the check user by `confine`
+// (see Sandbox.confine): whatever the checks do to the modes below it, the agent cannot enter.
 
 
 
 
 const SAFE_BASE = '/var/lib/phuc-loop';
+/** The file in a judge folder that names the process it belongs to. */
+const OWNER = 'owner.json';
+/** A folder of an older version (no owner file) untouched for this long belongs to no live run. */
+const LEGACY_AGE_MS = 3_600_000;
 /**
- * A folder (mode 0711) for check workspaces under `/var/lib/phuc-loop`, made by root (or through
- * `sudo -n`): `name` itself, kept across runs so setup outputs are reused, or with `fresh` a new
- * folder named after it. Where neither root nor sudo can make that place, a new folder in the temp
- * folder, with a warning saying what that leaves open.
+ * A new folder for one run's check workspaces under `/var/lib/phuc-loop` (made by root, or through
+ * `sudo -n`), named after `name`, with the owner file written and `confine` applied. Where neither
+ * root nor sudo can make that place, a new folder in the temp folder, with a warning saying what
+ * that leaves open. The caller removes it when the run ends (a killed run's: sweepJudgeRoots).
  */
 async function judgeRoot(name, opts = {}) {
     const base = await safeBase();
-    const path = base ? await folderIn(base, name, opts.fresh ?? false) : null;
+    let path = base ? await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(base, `${name}-`)).catch(() => null) : null;
     // A base this user cannot write (root's, reached without root) leaves the temp folder.
-    if (path && (await ownedSafely(path)))
-        return { path, warning: null };
-    const own = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), `phuc-loop-${name}-`));
-    await (0,promises_namespaceObject.chmod)(own, 0o711);
-    return {
-        path: own,
-        warning: `the check workspace is under ${(0,external_node_os_namespaceObject.tmpdir)()}, which other users can write: a test tool that searches parent folders (node_modules, pytest.ini, conftest.py) can find files planted there; run as root or with passwordless sudo for ${SAFE_BASE}`,
-    };
+    if (path && !(await ownedSafely(path)))
+        path = null;
+    const warning = path
+        ? null
+        : `the check workspace is under ${(0,external_node_os_namespaceObject.tmpdir)()}, which other users can write: a test tool that searches parent folders (node_modules, pytest.ini, conftest.py) can find files planted there; run as root or with passwordless sudo for ${SAFE_BASE}`;
+    path ??= await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), `phuc-loop-${name}-`));
+    await (0,promises_namespaceObject.chmod)(path, 0o700);
+    await writeOwner(path, {});
+    await opts.confine?.(path);
+    return { path, warning };
 }
-/** `name` under `base` (made if missing), or a new folder named after it; null when this user cannot make it there. */
-async function folderIn(base, name, fresh) {
-    try {
-        if (fresh) {
-            const path = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(base, `${name}-`));
-            await (0,promises_namespaceObject.chmod)(path, 0o711);
-            return path;
+/** Keeps `path` (a folder judgeRoot made) for `ms` after its process ended, e.g. for logs the user is told to read. */
+async function keepJudgeRoot(path, ms) {
+    await writeOwner(path, { keep_until: Date.now() + ms });
+}
+async function writeOwner(path, extra) {
+    const owner = { pid: process.pid, start: await startTime(process.pid), host: (0,external_node_os_namespaceObject.hostname)(), ...extra };
+    await (0,promises_namespaceObject.writeFile)((0,external_node_path_namespaceObject.join)(path, OWNER), JSON.stringify(owner) + '\n', { mode: 0o600 });
+}
+/**
+ * Removes the judge folders (under the base this user's runs use) that no live run owns: the
+ * owner file names a process that is gone (or a pid now reused), or, for a folder of an older
+ * version without one, nothing in it changed for an hour. `remove` removes a folder as root (the
+ * check user's files are in it). Never throws: a folder that cannot be removed is left for later.
+ */
+async function sweepJudgeRoots(remove, now = Date.now()) {
+    const base = await safeBase().catch(() => null);
+    const bases = [base, (0,external_node_os_namespaceObject.tmpdir)()].filter((b) => !!b);
+    const removed = [];
+    for (const b of bases) {
+        const names = await (0,promises_namespaceObject.readdir)(b).catch(() => []);
+        for (const n of names) {
+            const inTmp = b !== base;
+            if (!(inTmp ? /^phuc-loop-(?:judge|rerun)-/ : /^(?:judge|rerun)-/).test(n))
+                continue;
+            const dir = (0,external_node_path_namespaceObject.join)(b, n);
+            const st = await (0,promises_namespaceObject.lstat)(dir).catch(() => null);
+            // Only the loop user's own folders (or root's): never another user's files in the temp folder.
+            if (!st?.isDirectory() || (st.uid !== (process.getuid?.() ?? -1) && st.uid !== 0))
+                continue;
+            if (!(await abandoned(dir, now, inTmp)))
+                continue;
+            try {
+                await remove(dir);
+                removed.push(dir);
+            }
+            catch {
+                // Another run removes it at the same time, or it is not ours to remove: left as it is.
+            }
         }
-        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(base, name), { mode: 0o711 });
     }
-    catch (e) {
-        if (fresh || e.code !== 'EEXIST')
-            return null;
+    return removed;
+}
+async function abandoned(dir, now, inTmp) {
+    const text = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(dir, OWNER), 'utf8').catch(() => null);
+    if (text !== null) {
+        let o;
+        try {
+            o = JSON.parse(text);
+        }
+        catch {
+            return false;
+        }
+        if (typeof o.keep_until === 'number' && o.keep_until > now)
+            return false;
+        if (o.host !== (0,external_node_os_namespaceObject.hostname)())
+            return newestChange(dir).then((t) => now - t > 24 * LEGACY_AGE_MS);
+        return !(await ownerAlive(o));
     }
-    return (0,external_node_path_namespaceObject.join)(base, name);
+    // Older versions left no owner file (and in the temp folder a run may be just making it).
+    if (inTmp)
+        return false;
+    return now - (await newestChange(dir)) > LEGACY_AGE_MS;
+}
+/** The newest change time of the folder and the ones a live run rewrites every round. */
+async function newestChange(dir) {
+    const paths = [dir, (0,external_node_path_namespaceObject.join)(dir, 'ws'), (0,external_node_path_namespaceObject.join)(dir, 'fresh'), (0,external_node_path_namespaceObject.join)(dir, 'workspace'), (0,external_node_path_namespaceObject.join)(dir, 'logs')];
+    const times = await Promise.all(paths.map((p) => (0,promises_namespaceObject.lstat)(p).then((s) => Math.max(s.mtimeMs, s.ctimeMs), () => 0)));
+    return Math.max(...times);
+}
+async function ownerAlive(o) {
+    if (!Number.isInteger(o.pid) || o.pid <= 0)
+        return false;
+    if (o.pid === process.pid)
+        return true;
+    const stat = await (0,promises_namespaceObject.readFile)(`/proc/${String(o.pid)}/stat`, 'utf8').catch(() => null);
+    if (stat === null) {
+        try {
+            process.kill(o.pid, 0);
+            return o.start === null;
+        }
+        catch (e) {
+            return e.code === 'EPERM' && o.start === null;
+        }
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // A zombie (a killed run not reaped yet) owns nothing any more.
+    if (fields[0] === 'Z')
+        return false;
+    return o.start === null || fields[19] === o.start;
+}
+async function startTime(pid) {
+    const stat = await (0,promises_namespaceObject.readFile)(`/proc/${String(pid)}/stat`, 'utf8').catch(() => null);
+    return stat === null ? null : (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null);
 }
 async function safeBase() {
     const uid = process.getuid?.() ?? -1;
-    const made = await (0,promises_namespaceObject.mkdir)(SAFE_BASE, { mode: 0o755 }).then(() => true, (e) => e.code === 'EEXIST');
+    const made = await (0,promises_namespaceObject.mkdir)(SAFE_BASE, { mode: 0o711 }).then(() => true, (e) => e.code === 'EEXIST');
     // Under passwordless sudo (GitHub-hosted runners): a folder of root's, handed to this user.
     if (!made && uid !== 0)
         await sudoFolder(SAFE_BASE);
     if (!((await ownedSafely(SAFE_BASE)) && (await parentsSafe(SAFE_BASE))))
         return null;
-    if (uid === 0 || (await (0,promises_namespaceObject.lstat)(SAFE_BASE)).uid === uid)
+    const st = await (0,promises_namespaceObject.lstat)(SAFE_BASE);
+    if (uid === 0 || st.uid === uid) {
+        // Traversable, never listable: which runs and repositories there are is nobody else's business.
+        if ((st.mode & 0o777) !== 0o711)
+            await (0,promises_namespaceObject.chmod)(SAFE_BASE, 0o711).catch(() => undefined);
         return SAFE_BASE;
+    }
     // Root's already (a loop ran as root on this machine): under sudo, a folder of this user's in it.
     const own = (0,external_node_path_namespaceObject.join)(SAFE_BASE, `uid-${String(uid)}`);
-    if ((await (0,promises_namespaceObject.lstat)(own).catch(() => null))?.uid !== uid)
+    const ownSt = await (0,promises_namespaceObject.lstat)(own).catch(() => null);
+    if (ownSt?.uid !== uid)
         await sudoFolder(own);
+    else if ((ownSt.mode & 0o777) !== 0o711)
+        await (0,promises_namespaceObject.chmod)(own, 0o711).catch(() => undefined);
     return (await ownedSafely(own)) && (await (0,promises_namespaceObject.lstat)(own)).uid === uid ? own : null;
 }
-/** `path` made (or handed over) by root through `sudo -n` as a 0755 folder of this user's; silent when that fails. */
+/** `path` made (or handed over) by root through `sudo -n` as a 0711 folder of this user's; silent when that fails. */
 function sudoFolder(path) {
     const [uid, gid] = [process.getuid?.() ?? -1, process.getgid?.() ?? -1];
-    return new Promise((resolve) => (0,external_node_child_process_namespaceObject.execFile)('sudo', ['-n', 'install', '-d', '-m', '0755', '-o', String(uid), '-g', String(gid), path], { timeout: 10_000 }, () => resolve()));
+    return new Promise((resolve) => (0,external_node_child_process_namespaceObject.execFile)('sudo', ['-n', 'install', '-d', '-m', '0711', '-o', String(uid), '-g', String(gid), path], { timeout: 10_000 }, () => resolve()));
 }
 /** A real folder of this user (or root's), writable by no one else. */
 async function ownedSafely(path) {
@@ -42798,7 +43079,7 @@ async function rerunCertificate(root, cert, o) {
         problems.push(`halting_report.json verification_rung_target: ${report.verification_rung_target ?? 'none'}, ${where} has ${config.rung_target}`);
     // Where the loop judges too: never under the temp folder, whose parent folders another user (the
     // agent) can fill with a conftest.py or node_modules that the criteria would pick up.
-    const { path: base, warning } = await judgeRoot('rerun', { fresh: true });
+    const { path: base, warning } = await judgeRoot('rerun', { confine: o.confine });
     if (warning)
         lines.push(`rerun: warning: ${warning}`);
     const run = o.run ?? ((spec) => o.runner.run(spec));
@@ -42884,8 +43165,10 @@ async function rerunCertificate(root, cert, o) {
     }
     finally {
         await ws?.dispose();
-        // The criteria's logs stay for a rerun that disagrees.
+        // The criteria's logs stay for a rerun that disagrees (a week; then a later run removes them).
         await (0,promises_namespaceObject.rm)(problems.length ? (0,external_node_path_namespaceObject.join)(base, 'workspace') : base, { recursive: true, force: true });
+        if (problems.length)
+            await keepJudgeRoot(base, 7 * 24 * 3_600_000).catch(() => undefined);
     }
 }
 /** The commit the certificate names; for a certificate without one, a commit whose tree is its tree. */
@@ -42935,6 +43218,8 @@ function lastLine(r) {
 
 
 
+
+
 /** Terminal bookkeeping: confirmation and replays, rungs, the audits, the report, the manifest. */
 async function finish(ctx, halt, opts = {}) {
     const { ev, state, o } = ctx;
@@ -42947,7 +43232,7 @@ async function finish(ctx, halt, opts = {}) {
         if (claim)
             halt = { ...halt, status: 'EXIT_BLOCKED', stop_reason: 'CONVERGENCE_CLAIM_WITHOUT_R_P_CERTIFICATE', detail: claim };
     }
-    const rung = await computeRung(ctx, certificate, halt.status === 'EXIT_CONVERGED', certRel);
+    const { interrupted, ...rung } = await computeRung(ctx, certificate, halt.status === 'EXIT_CONVERGED', certRel);
     const triangle = await checkTriangle(ev, ctx.iterations);
     const phuc = await phucTest(ev, ctx.iterations, {
         hostPaths: ctx.hostPaths,
@@ -42959,6 +43244,7 @@ async function finish(ctx, halt, opts = {}) {
         triangleMissing: triangle.triangle_vertex_missing,
         phucFailures: phuc.failures,
         confirmation: rung.confirmation,
+        interrupted,
         alignment: rung.alignment.status,
         neutralAccepted: !!ctx.intake.config.northstar_neutral_reason,
         alignmentDetail: `${rung.alignment.northstar_distance_start} → ${rung.alignment.northstar_distance_end}`,
@@ -42979,7 +43265,7 @@ async function finish(ctx, halt, opts = {}) {
         await writeIterationRecords(ctx, last, { status: final.status, stop_reason: final.stop_reason });
     const agentsMd = (await readRegular((0,external_node_path_namespaceObject.join)(ctx.cwd, 'AGENTS.md')))?.toString('utf8') ?? '';
     await ev.write('agents_md_final.md', agentsMd);
-    const backpressure = halt.stop_reason === 'BACKPRESSURE_SIGNAL' ? halt.detail : undefined;
+    const backpressure = halt.stop_reason === 'BACKPRESSURE_SIGNAL' ? halt.detail : (interrupted ?? undefined);
     const report = buildReport({
         plan: ctx.plan,
         state,
@@ -43049,6 +43335,10 @@ async function startCertificate(ctx, dir, tree, round, residual) {
     ctx.o.log.info(`${dir === 'baseline' ? 'baseline' : 'HEAD'} already meets the criteria: certificate ${cert.type} without an agent step`);
     return { decision, rel };
 }
+/**
+ * The rung the run reached. `interrupted`: a stop (signal, STOP file, label) cut the confirmation
+ * short; what ran is not scored (no replay result, no confirmation verdict, no rung above): a pause.
+ */
 async function computeRung(ctx, cert, converged, certRel) {
     const { plan, state, ev, o } = ctx;
     const distanceStart = plan.northstar.metrics.length
@@ -43071,15 +43361,35 @@ async function computeRung(ctx, cert, converged, certRel) {
         northstar_distance_end: endD,
         neutral_reason: ctx.intake.config.northstar_neutral_reason ?? null,
     };
-    const result = { achieved: 0, target: plan.rung_target, checks: {}, replays: [], alignment, security: null, confirmation: null };
+    const result = {
+        achieved: 0,
+        target: plan.rung_target,
+        checks: {},
+        replays: [],
+        alignment,
+        security: null,
+        confirmation: null,
+        interrupted: null,
+    };
     if (!converged || !cert || !certRel)
         return result;
+    const stopped = async (when) => (await firstStop(ctx.stops)) ?? `the loop was asked to stop (${when})`;
     // The claim is about the named commit checked out fresh: the first replay runs on a new checkout
     // of that commit's tree (AGENTS.md included), the others on the same one; every one must agree.
     const dir = (0,external_node_path_namespaceObject.dirname)(certRel);
     const replays = rungLevel(plan.rung_target) >= rungLevel(274177) ? plan.replays : 1;
     for (let k = 1; k <= replays; k++) {
-        const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1, watchStops: false });
+        // A stop (signal, STOP file, label) during a replay cuts it short, as during any other round.
+        const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1 }).catch((e) => {
+            if (e instanceof Stopped)
+                return null;
+            throw e;
+        });
+        if (!round || round.aborted) {
+            result.interrupted = await stopped(`during replay ${k}/${replays} of the certified commit`);
+            o.log.info(`replay ${k}/${replays}: stopped before it ended — not scored; the next run confirms the commit again`);
+            return result;
+        }
         const r = 'error' in round.residual ? null : round.residual.value;
         const j = judgementOf({
             declared: cert.declared_certificates,
@@ -43090,7 +43400,7 @@ async function computeRung(ctx, cert, converged, certRel) {
         }, null);
         const type = j.exact ? 'EXACT' : j.converged ? 'CONVERGED' : 'NONE';
         const residual = r === null ? null : dstr(r);
-        const same = !round.aborted && type === cert.type && residual === cert.residual && round.checks.every((c, i) => c.met === cert.checklist[i]?.met);
+        const same = type === cert.type && residual === cert.residual && round.checks.every((c, i) => c.met === cert.checklist[i]?.met);
         result.replays.push({ replay: k, type, residual, same });
         await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
         o.log.info(`replay ${k}/${replays}${k === 1 ? ' (fresh checkout of the commit)' : ''}: certificate ${type}, residual ${residual ?? 'n/a'}${same ? '' : ' — DIFFERS (flaky check)'}`);
@@ -43130,9 +43440,17 @@ async function computeRung(ctx, cert, converged, certRel) {
     if (rungLevel(plan.rung_target) < rungLevel(65537) || !plan.security)
         return result;
     const where = await ctx.judge.prepare(cert.tree);
-    const gate = await ctx.judge.runner.run({ command: plan.security.gate, cwd: where, env: ctx.judge.env, timeoutMs: 1_800_000 });
+    const gate = await ctx.judge.runner.run({ command: plan.security.gate, cwd: where, env: ctx.judge.env, timeoutMs: 1_800_000, signal: o.signal });
+    if (gate.aborted) {
+        result.interrupted = await stopped('during the security gate');
+        return result;
+    }
     await ev.write('security_gate.log', scrub(ctx, `$ ${plan.security.gate}\n${gate.stdout}\n${gate.stderr}\n--- exit ${gate.exitCode} ---\n`));
-    const after = await ctx.judge.runner.run({ command: plan.security.api_surface, cwd: where, env: ctx.judge.env, timeoutMs: 600_000 });
+    const after = await ctx.judge.runner.run({ command: plan.security.api_surface, cwd: where, env: ctx.judge.env, timeoutMs: 600_000, signal: o.signal });
+    if (after.aborted) {
+        result.interrupted = await stopped('while the API surface was read');
+        return result;
+    }
     const afterEntry = await ev.write('api_surface_after.txt', scrub(ctx, after.stdout));
     const beforeSha = plan.security.api_surface_before?.split('#')[1] ?? null;
     const drift = beforeSha !== afterEntry.sha256;
@@ -43227,7 +43545,6 @@ function blockedEarly(stopReason, detail) {
 
 
 
-
 const homeName = (evRel) => evRel.replace(/[^A-Za-z0-9._-]/g, '_');
 async function loopHome(git, evRel) {
     const top = (0,external_node_path_namespaceObject.join)(await git.commonDir(), 'phuc-loop');
@@ -43240,9 +43557,8 @@ async function loopHome(git, evRel) {
     const evidence = (0,external_node_path_namespaceObject.join)(root, 'evidence');
     await (0,promises_namespaceObject.mkdir)(evidence, { recursive: true, mode: 0o700 });
     await (0,promises_namespaceObject.chmod)(evidence, 0o700);
-    // Stable per repository, so setup outputs are reused across runs.
-    const judge = await judgeRoot(`judge-${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(root).digest('hex').slice(0, 16)}`);
-    return { root, evidence, judge: judge.path, judgeWarning: judge.warning };
+    const judge = `judge-${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(root).digest('hex').slice(0, 16)}`;
+    return { root, evidence, judge };
 }
 /** One loop per evidence tree; a lock left by a dead loop (or a zombie) is taken over. */
 async function acquireLock(home, host) {
@@ -43659,7 +43975,8 @@ async function critique(ctx, n, diff, checks) {
         await ctx.git.restoreFromIndex(reverted.filter((p) => !p.startsWith('.git')));
     const r = run.result;
     await ctx.ev.write(`${dir}/critic.log`, scrub(ctx, `$ critic (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`));
-    const state = parseVerdict(verdictText, r.stdout);
+    // A critic cut short by a stop gave no verdict: what it had written by then is not scored.
+    const state = r.aborted ? { state: 'absent' } : parseVerdict(verdictText, r.stdout);
     await ctx.ev.writeJson(`${dir}/critic_verdict.json`, { ...state, lane: 'C', reverted_paths: reverted });
     ctx.o.log.info(`iter ${n}: critic ${state.state === 'valid' ? `${state.verdict.status}, further iteration can help: ${state.verdict.can_further_iteration_help}, ${state.verdict.concerns.length} concern(s)` : state.state === 'malformed' ? `verdict malformed (${state.error})` : 'gave no verdict'}` +
         (reverted.length ? ` — its edits were reverted: ${reverted.join(', ')}` : ''));
@@ -44294,8 +44611,16 @@ async function cleanJudge(c) {
     const ws = await CheckWorkspace.open(base);
     let current = ws;
     let fresh = null;
-    const setupSpec = () => ({ command: c.checks.setup, inputs: c.checks.setup_inputs, timeoutMs: c.checks.setup_timeout_seconds * 1000, signal: c.o.signal });
+    const setupSpec = (signal) => ({
+        command: c.checks.setup,
+        inputs: c.checks.setup_inputs,
+        timeoutMs: c.checks.setup_timeout_seconds * 1000,
+        signal: signal ?? c.o.signal,
+    });
     const check = (s) => {
+        // A setup cut short by a stop failed nothing: the run pauses and the next one sets up again.
+        if (s.state === 'failed' && s.result.aborted)
+            throw new Stopped(`the loop was asked to stop (during checks.setup)`);
         if (s.state === 'failed')
             throw new SetupFailed(`checks.setup failed (${s.reason}):\n${formatLog(c.checks.setup ?? '', [s.result]).slice(-2000)}`);
     };
@@ -44305,7 +44630,7 @@ async function cleanJudge(c) {
             if (opts?.fresh) {
                 // The certified commit checked out anew, with its own setup: nothing of earlier rounds counts.
                 await fresh?.dispose();
-                const made = await CheckWorkspace.fresh({ ...base, root: (0,external_node_path_namespaceObject.join)(c.root, 'fresh') }, tree, setupSpec());
+                const made = await CheckWorkspace.fresh({ ...base, root: (0,external_node_path_namespaceObject.join)(c.root, 'fresh') }, tree, setupSpec(opts.signal));
                 fresh = made.workspace;
                 check(made.setup);
                 current = fresh;
@@ -44316,7 +44641,7 @@ async function cleanJudge(c) {
                 return fresh.dir;
             current = ws;
             await ws.update(tree);
-            check(await ws.setup(setupSpec()));
+            check(await ws.setup(setupSpec(opts?.signal)));
             return ws.dir;
         },
         get env() {
@@ -44337,6 +44662,7 @@ async function cleanJudge(c) {
 // iteration after another until decide() halts. Effects happen here and in iteration.ts; which
 // exit wins is decide.ts's alone. The evidence is written in a loop-private folder (see home.ts)
 // and published to `evidence/loop` when the run ends.
+
 
 
 
@@ -44398,8 +44724,6 @@ async function runLoop(options) {
         return blockedEarly('EVIDENCE_UNVERIFIABLE', notFolder);
     }
     const home = await loopHome(git, evRel);
-    if (home.judgeWarning && got.config.checks.workspace === 'clean')
-        o.log.warn(home.judgeWarning);
     const ev = new EvidenceStore(home.evidence);
     ev.scrub = scrubber(secretValues(o.env));
     const lock = await acquireLock(home, (0,external_node_os_namespaceObject.hostname)());
@@ -44411,7 +44735,7 @@ async function runLoop(options) {
     const progress = { publish: false };
     try {
         await git.openSession();
-        return await runLocked(o, { fsm, git, cwd, ev, evRel, published, intake: got, configPath, judgeRoot: home.judge }, progress);
+        return await runLocked(o, { fsm, git, cwd, ev, evRel, published, intake: got, configPath, judgeName: home.judge }, progress);
     }
     catch (e) {
         // A git failure, a full disk, a forbidden state: a report and a resumable state, never a crash.
@@ -44501,6 +44825,8 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
             o.log.warn(`${uncommitted.join(', ')} not committed: the certified commit will not hold ${uncommitted.length > 1 ? 'them' : 'it'}, so \`phuc-loop verify --rerun\` cannot re-check it and the next run refuses to resume; commit ${uncommitted.length > 1 ? 'them' : 'it'} first`);
     }
     let keyProxy = null;
+    // This run's check workspaces: a folder of its own, closed to the agent, removed when it ends.
+    let judgeDir = null;
     try {
         const preset = got.config.agent.use;
         const target = (o.keyProxy ?? got.config.agent.key_proxy) ? keyProxyTarget(preset, o.env) : null;
@@ -44536,7 +44862,7 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
                 ? await cleanJudge({
                     o,
                     cwd,
-                    root: base.judgeRoot,
+                    root: (judgeDir = await openJudgeRoot(o, sandbox, base.judgeName)),
                     checks: got.config.checks,
                     run: async (spec) => o.runner.run(await sandbox.wrap(spec, 'check')),
                     handOver: (dir) => sandbox.grant('check', dir),
@@ -44563,6 +44889,9 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
             // the next run continues from (an unfinished iteration is redone).
             if (!(e instanceof PhucError) || !ctx.plan)
                 throw e;
+            // A stop that cut short what the loop ran for a judgement is a pause, never a verdict.
+            if (e instanceof Stopped)
+                return await finish(ctx, decideBeforeIteration({ stop: (await firstStop(ctx.stops)) ?? e.message, budget: null }));
             o.log.error(e.message);
             return await finish(ctx, {
                 status: 'EXIT_BLOCKED',
@@ -44578,7 +44907,24 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
     }
     finally {
         await keyProxy?.close();
+        if (judgeDir)
+            await sandbox
+                .remove(judgeDir)
+                .catch((e) => o.log.warn(`the check workspace ${judgeDir} could not be removed: ${e instanceof Error ? e.message : String(e)}`));
     }
+}
+/**
+ * The run's own folder for its check workspaces (judge/judge-root.ts), closed to every user but
+ * the check user; the folders of runs that were killed go first (never a live run's).
+ */
+async function openJudgeRoot(o, sandbox, name) {
+    const swept = await sweepJudgeRoots((dir) => sandbox.remove(dir));
+    if (swept.length)
+        o.log.info(`removed ${swept.length} check workspace folder(s) left by runs that ended without removing them`);
+    const root = await judgeRoot(name, { confine: (dir) => sandbox.confine('check', dir) });
+    if (root.warning)
+        o.log.warn(root.warning);
+    return root.path;
 }
 async function drive(ctx, configPath, resumed) {
     const { state } = ctx;
@@ -45535,6 +45881,7 @@ async function verify(argv) {
             run: async (spec) => runner.run(await sandbox.wrap(spec, 'check')),
             handOver: (d) => sandbox.grant('check', d),
             takeBack: (d) => sandbox.takeBack(d),
+            confine: (d) => sandbox.confine('check', d),
         });
     }
     finally {
