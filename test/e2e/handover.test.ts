@@ -1,7 +1,8 @@
 // Evidence across workflow runs: run 1 pauses after one iteration and its post step uploads the
 // evidence; run 2 restores it through the artifact service and continues the numbering; run 3 (nothing
 // changed) does nothing and says so; a tampered copy of the artifact is refused.
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startGitHubEmulator, type GitHubEmulator } from '../harness/github-emulator.js';
@@ -28,12 +29,35 @@ let gh: GitHubEmulator;
 let s: Scenario;
 let run1: Job;
 let run2: Job;
+let stopRequests: string;
+
+/**
+ * Runs `job`; when the agent asks for a pause (it cannot write the loop's scratch/ itself), puts
+ * scratch/STOP into the work tree it names, as a user would.
+ */
+async function stopWhenAsked<T>(job: () => Promise<T>): Promise<T> {
+  const request = join(stopRequests, 'stop');
+  const timer = setInterval(() => {
+    if (!existsSync(request)) return;
+    clearInterval(timer);
+    const tree = readFileSync(request, 'utf8');
+    mkdirSync(join(tree, 'scratch'), { recursive: true });
+    writeFileSync(join(tree, 'scratch/STOP'), 'pause after the first iteration\n');
+  }, 50);
+  try {
+    return await job();
+  } finally {
+    clearInterval(timer);
+  }
+}
 
 beforeAll(async () => {
   assertBuilt();
   gh = await startGitHubEmulator();
   gh.addRepo(REPO);
-  s = await scenario(gh, 7, loopFiles(e2eAgent('pause-after-first.mjs')));
+  stopRequests = await mkdtemp(join(tmpdir(), 'phuc-stop-requests-'));
+  await chmod(stopRequests, 0o777);
+  s = await scenario(gh, 7, loopFiles(`${e2eAgent('pause-after-first.mjs')} ${stopRequests}`));
 });
 
 afterAll(async () => {
@@ -46,7 +70,7 @@ afterEach(() => {
 
 describe('two consecutive runs hand the evidence over through the artifact service', () => {
   test('run 1: one iteration, paused by scratch/STOP, pushed, commented, evidence uploaded by post', async () => {
-    run1 = await runJob(s);
+    run1 = await stopWhenAsked(() => runJob(s));
     const { main, post } = run1;
     expect(main.exitCode).toBe(12);
     expect(main.outputs).toMatchObject({
@@ -166,7 +190,7 @@ describe('two consecutive runs hand the evidence over through the artifact servi
 
 describe('a tampered artifact', () => {
   test('is refused: EXIT_BLOCKED(EVIDENCE_UNVERIFIABLE), nothing runs, nothing is uploaded', async () => {
-    const t = await scenario(gh, 9, loopFiles(e2eAgent('pause-after-first.mjs')));
+    const t = await scenario(gh, 9, loopFiles(`${e2eAgent('pause-after-first.mjs')} ${stopRequests}`));
     const genuine = gh.listArtifacts({ runId: run1.run.id })[0];
     const files = Object.fromEntries([...gh.artifactFiles(genuine.id)].map(([k, v]) => [k, v.toString('utf8')]));
     // Someone edits a certificate: the hash in the manifest no longer matches.

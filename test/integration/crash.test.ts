@@ -1,12 +1,13 @@
 // Crash consistency (SPEC §7): the loop is SIGKILLed at each point of an iteration (an environment
 // switch makes it kill itself there); the next run must never certify a commit that fails its
 // criteria in a fresh clone, and never lose a committed iteration.
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+import { existsSync } from 'node:fs';
+import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson, startCli, until } from '../helpers/repo.js';
 
 const sh = promisify(execFile);
 const CRITERIA = [
@@ -63,13 +64,20 @@ test('killed twice, the second time while the resumed run judges HEAD: the third
 });
 
 test('a redo of a paused attempt cut off after rewriting its files (an open tail, not an edit): the next run resumes', async () => {
-  const { readdir, appendFile, rm } = await import('node:fs/promises');
+  const { readdir, appendFile, rm, chmod, mkdir } = await import('node:fs/promises');
+  const signals = await mkdtemp(join(tmpdir(), 'phuc-stopper-'));
+  await chmod(signals, 0o777);
   const repo = await makeRepo({
-    'phuc-loop.yml': config({ criteria: CRITERIA, agent: agent('stopper.mjs') }),
+    'phuc-loop.yml': config({ criteria: CRITERIA, agent: `${agent('stopper.mjs')} ${signals}` }),
     'NORTHSTAR.md': NORTHSTAR,
     'src/status.txt': 'start\n',
   });
-  const first = await cli(repo, ['run', '--poll-ms', '100']);
+  // The user stops the attempt before it changed anything.
+  const run = startCli(repo, ['run', '--poll-ms', '100']);
+  await until(() => existsSync(join(signals, 'started')), 30_000, 'the agent to start');
+  await mkdir(join(repo, 'scratch'), { recursive: true });
+  await writeFile(join(repo, 'scratch/STOP'), '');
+  const first = await run.done;
   expect(first.code).toBe(12);
   expect(first.stdout).toMatch(/after 0 iteration\(s\)/);
   // The paused attempt's prompt is on record under iter_0; a redo that was killed had rewritten it.
@@ -80,4 +88,23 @@ test('a redo of a paused attempt cut off after rewriting its files (an open tail
   expect(next.stdout + next.stderr).not.toMatch(/does not verify/);
   expect(next.stdout).toMatch(/resuming from evidence\/loop: 0 iteration\(s\) on record, next is 0/);
   expect((await cli(repo, ['verify'])).code).toBe(0);
+});
+
+test("killed during the agent step: its partial work is the agent's on the next run (judged, committed), the user's own uncommitted file stays theirs", async () => {
+  // Fixes once; finds nothing to do when the fix is already there (as a real agent would).
+  const once = `sh -c 'grep -q fixed src/status.txt || echo fixed > src/status.txt; echo agent-was-here >> notes.txt; echo "{\\"tried\\":[\\"fix\\"]}" > "$PHUC_REPORT_FILE"'`;
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'fixed', run: 'grep -q fixed src/status.txt' }], agent: once }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'broken\n',
+  });
+  await writeFile(join(repo, 'notes.txt'), 'mine\n');
+  expect((await cli(repo, ['run'], { PHUC_TEST_CRASH_AT: 'agent:0' })).code).toBeNull();
+  const r = await cli(repo, ['run']);
+  expect(r.stdout).toMatch(/the previous run was killed during this iteration's agent step/);
+  expect(r.stdout + r.stderr).toMatch(/halt: EXIT_CONVERGED/);
+  const rep = await readJson<{ halting_certificate: { commit: string } }>(join(repo, 'evidence/loop/halting_report.json'));
+  expect(await git(repo, 'show', `${rep.halting_certificate.commit}:src/status.txt`)).toBe('fixed\n');
+  // The user's file, untracked before the killed step, was kept as theirs: its first version is in the user-work ref.
+  expect(await git(repo, 'show', 'refs/phuc-loop/user-work:notes.txt')).toMatch(/^mine\n/);
 });

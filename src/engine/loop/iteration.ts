@@ -38,6 +38,7 @@ import {
 } from './context.js';
 import { type Decision, decide, type FiredExit, unjudged } from './decide.js';
 import { trackSignatures, trackStall } from './progress.js';
+import { clearStepStart, cutOffStepStart, saveStepStart, stepStartFile } from './step-start.js';
 
 export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const { o, ev, git, fsm, plan, state } = ctx;
@@ -51,9 +52,17 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   await ev.write(`${dir}/prompt.md`, prepared.prompt);
   crashPoint(ctx, 'capsule');
 
-  // The agent.
-  const before = await snapshotDirty(git, ctx.cwd);
-  await keepUserWork(ctx, before);
+  // The agent. Its start is kept until the iteration is committed: a run killed meanwhile leaves
+  // the agent's partial work, which the next run attributes to this iteration's step, not the user.
+  const marker = stepStartFile(ev.root);
+  const now = await snapshotDirty(git, ctx.cwd);
+  const work = await keepUserWork(ctx, now);
+  const cut = await cutOffStepStart(git, marker, n);
+  if (cut) o.log.info(`iter ${n}: the previous run was killed during this iteration's agent step: its changes since that step began are the agent's`);
+  // AGENTS.md is the loop's own (rewritten every iteration), whatever a cut-off iteration left of it.
+  const before: DirtySnapshot = cut ? new Map([...cut].filter(([p]) => p !== 'AGENTS.md')) : now;
+  if (cut && now.has('AGENTS.md')) before.set('AGENTS.md', now.get('AGENTS.md')!);
+  if (!cut) await saveStepStart(marker, n, before, work);
   const settings = await git.snapshotSettings();
   const { head: startHead, branch } = await git.position();
   const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
@@ -304,6 +313,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     `phuc-loop: iteration ${n} — residual ${judged && residual ? human(dstr(residual)) : 'n/a'}, certificate ${decision.certificate}, GLOW ${glow.total ?? 'unknown'} (G${glow.G} L${glow.L} O${glow.O} W${glow.W ?? '?'})\n\n` +
     `Evidence: ${ctx.evRel}/${dir}/${checksEntry ? `checks.json#${checksEntry.sha256}` : 'certificate.json'}\n`;
   const commit = await git.commit(message, ['AGENTS.md']);
+  await clearStepStart(marker);
   crashPoint(ctx, 'commit');
   const cert = issueCertificate({
     iteration: n,
@@ -449,12 +459,13 @@ export const USER_WORK_REF = 'refs/phuc-loop/user-work';
  * Whatever the agent then does to the user's uncommitted files (edit, delete, overwrite), the
  * user's version stays in git: kept before every agent step in which there is any.
  */
-async function keepUserWork(ctx: Ctx, before: DirtySnapshot): Promise<void> {
+async function keepUserWork(ctx: Ctx, before: DirtySnapshot): Promise<string | null> {
   const paths = [...before.keys()].filter((p) => !p.endsWith('/'));
-  if (!paths.length) return;
+  if (!paths.length) return null;
   const kept = await ctx.git.keepWork(paths, USER_WORK_REF, `phuc-loop: uncommitted work before iteration ${ctx.state.next_iteration}`);
-  if (kept)
+  if (kept.made)
     ctx.o.log.info(
-      `uncommitted work (${paths.length} path(s)) kept in ${USER_WORK_REF} (${kept.slice(0, 12)}): \`git checkout ${USER_WORK_REF} -- <path>\` brings a file back`,
+      `uncommitted work (${paths.length} path(s)) kept in ${USER_WORK_REF} (${kept.commit.slice(0, 12)}): \`git checkout ${USER_WORK_REF} -- <path>\` brings a file back`,
     );
+  return kept.commit;
 }

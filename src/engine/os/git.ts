@@ -283,9 +283,9 @@ export class Git {
   /**
    * Keeps `paths` as they are now in the work tree (the user's uncommitted work) in a commit on top
    * of HEAD under `ref`, through a private index: the index and the work tree stay as they are.
-   * Returns the new commit, or null when the ref already holds this content.
+   * Returns the commit that holds them, and whether it is new (not when the ref already held this content).
    */
-  async keepWork(paths: string[], ref: string, message: string): Promise<string | null> {
+  async keepWork(paths: string[], ref: string, message: string): Promise<{ commit: string; made: boolean }> {
     if (!this.dirs) await this.position();
     const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
     const idx = shellQuote(join(this.dirs!.git, 'phuc-loop-keep.index'));
@@ -294,13 +294,23 @@ export class Git {
       `trap 'rm -f ${idx}' EXIT`,
       `${git} read-tree HEAD && ${git} add -A --pathspec-from-file=- --pathspec-file-nul && t=$(${git} write-tree) || exit 1`,
       `prev=$(${git} rev-parse -q --verify ${shellQuote(ref)})`,
-      `[ -n "$prev" ] && [ "$(${git} rev-parse "$prev^{tree}")" = "$t" ] && exit 0`,
-      `c=$(${git} commit-tree "$t" -p HEAD \${prev:+-p "$prev"} -m ${shellQuote(message)}) && ${git} update-ref ${shellQuote(ref)} "$c" && echo "$c"`,
+      `[ -n "$prev" ] && [ "$(${git} rev-parse "$prev^{tree}")" = "$t" ] && { echo "= $prev"; exit 0; }`,
+      `c=$(${git} commit-tree "$t" -p HEAD \${prev:+-p "$prev"} -m ${shellQuote(message)}) && ${git} update-ref ${shellQuote(ref)} "$c" && echo "+ $c"`,
     ].join('\n');
     // A subshell: the exported index and the trap end with it, not with the session.
     const r = await this.exec(`(\n${script}\n)`, paths.join('\0'));
-    if (r.exitCode !== 0) throw new GitError(`keeping the uncommitted work failed (${r.exitCode}): ${r.stderr.trim()}`, r.stderr);
-    return r.stdout.trim() || null;
+    const kept = /^([=+]) ([0-9a-f]{40,64})$/m.exec(r.stdout);
+    if (r.exitCode !== 0 || !kept) throw new GitError(`keeping the uncommitted work failed (${r.exitCode}): ${r.stderr.trim()}`, r.stderr);
+    return { commit: kept[2], made: kept[1] === '+' };
+  }
+
+  /** The bytes of `path` in `commit` (null: not there). */
+  async blob(commit: string, path: string): Promise<Buffer | null> {
+    const spec = shellQuote(`${commit}:${path}`);
+    const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
+    // Base64 through the shell session, which carries text: the file may be anything.
+    const r = await this.exec(`${git} cat-file -e ${spec} && ${git} cat-file blob ${spec} | base64 -w 0`);
+    return r.exitCode === 0 ? Buffer.from(r.stdout.trim(), 'base64') : null;
   }
 
   /**
