@@ -4,6 +4,7 @@
 // Writes are idempotent: a comment is never created twice (see CommentPublisher).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Decimal } from '../engine/common/decimal.js';
+import { inert } from '../engine/common/markdown.js';
 import { apiError, apiStatus, isTransient, type Octokit } from './github.js';
 import { pauseNote, type Pause } from './pause.js';
 import type { IterationRow } from './progress.js';
@@ -48,7 +49,7 @@ export function shortDecimal(v: string | null): string | null {
   }
 }
 
-const cell = (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? '—' : String(v).replace(/\|/g, '\\|').replace(/\n/g, ' '));
+const cell = (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? '—' : inert(String(v)).replace(/\|/g, '\\|'));
 
 function chart(rows: IterationRow[]): string[] {
   const glow = rows.filter((r) => r.total !== null);
@@ -101,8 +102,9 @@ export function renderComment(v: CommentView, marker = STICKY_MARKER): string {
       : `phuc-loop · ${v.status}${v.status === 'RUNNING' && last ? ` · iteration ${last.iteration} done` : ''}`;
   const out: string[] = [marker, `### ${head}${v.stopReason ? ` (${v.stopReason})` : ''}`, ''];
   if (v.pause) out.push(pauseNote(v.pause), '');
-  if (v.goal) out.push(`**Goal:** ${v.goal}`, '');
-  if (v.detail) out.push(`**Why:** ${v.detail}`, '');
+  // The goal (a pull request's configuration) and the detail (agent output, file names) are not the loop's text: inert.
+  if (v.goal) out.push(`**Goal:** ${inert(v.goal)}`, '');
+  if (v.detail) out.push(`**Why:** ${inert(v.detail)}`, '');
   let rows = v.rows;
   let dropped = 0;
   const table = () => [

@@ -2,6 +2,7 @@
 // comment say what paused the run and how to go on. The action knows its own stop sources (the
 // STOP label, the workflow's cancellation); the engine's (the STOP file, disk use, an agent's rate
 // limit) are told apart by the reason the engine gives for them.
+import { inert, inertCode } from '../engine/common/markdown.js';
 import type { Trigger } from './pull-request.js';
 
 export type PauseSource = 'stop-label' | 'cancel' | 'rate-limit' | 'disk' | 'stop-file' | 'other';
@@ -36,21 +37,28 @@ function startAgain(t: PauseFacts['trigger']): string {
 
 export function pauseOf(f: PauseFacts): Pause | null {
   if (f.stopReason !== 'BACKPRESSURE_SIGNAL') return null;
-  const detail = f.detail ?? '';
+  // The detail quotes what the loop did not write (an agent's rate-limit message): inert in the markdown it goes into.
+  const raw = f.detail ?? '';
+  const detail = inert(raw);
   const pause = (source: PauseSource, what: string, first = ''): Pause => {
     const how = `${first}${startAgain(f.trigger)}: the next run continues from the evidence (iteration numbering and budgets carry on).`;
     return { source, what, howToGoOn: how.charAt(0).toUpperCase() + how.slice(1) };
   };
   const label = () => pause('stop-label', `the \`${f.stopLabel}\` label is on the pull request`, `remove the \`${f.stopLabel}\` label, then `);
-  if (f.labelReason && detail === f.labelReason) return label();
+  if (f.labelReason && raw === f.labelReason) return label();
   if (f.signal) return pause('cancel', `the workflow run was cancelled (${f.signal})`);
   if (f.labelReason) return label();
-  if (/rate[ -]?limit/i.test(detail))
+  if (/rate[ -]?limit/i.test(raw))
     return pause('rate-limit', `the agent hit a rate limit of its model service (${detail})`, 'wait until the limit resets, then ');
-  if (/^disk use /.test(detail))
+  if (/^disk use /.test(raw))
     return pause('disk', `the runner's disk is nearly full (${detail})`, 'free disk space (fewer build outputs and caches, or a larger runner), then ');
-  const stopFile = /^(\S*STOP) exists$/.exec(detail)?.[1];
-  if (stopFile) return pause('stop-file', `the stop file \`${stopFile}\` exists`, `delete \`${stopFile}\` (from the branch too, if it was committed), then `);
+  const stopFile = /^(\S*STOP) exists$/.exec(raw)?.[1];
+  if (stopFile)
+    return pause(
+      'stop-file',
+      `the stop file \`${inertCode(stopFile)}\` exists`,
+      `delete \`${inertCode(stopFile)}\` (from the branch too, if it was committed), then `,
+    );
   return pause('other', detail || 'the loop was asked to stop');
 }
 

@@ -2,6 +2,7 @@
 // core.summary after the loop, scrubbed of secrets. Refusals get a short summary that says why.
 import * as core from '@actions/core';
 import { appendFileSync } from 'node:fs';
+import { inert } from '../engine/common/markdown.js';
 import { renderReportMarkdown, type HaltingReport } from '../engine/evidence/report.js';
 
 export interface SummaryContext {
@@ -16,7 +17,7 @@ export function reportMarkdown(report: HaltingReport, agentsMd: string | undefin
 }
 
 export function refusalMarkdown(status: string, stopReason: string, detail: string, ctx: SummaryContext): string {
-  const lines = [`## phuc-loop: ${status} (${stopReason})`, '', `**Why:** ${detail}`, '', ...ctx.notes.map((n) => `- ${n}`)];
+  const lines = [`## phuc-loop: ${status} (${stopReason})`, '', `**Why:** ${inert(detail)}`, '', ...ctx.notes.map((n) => `- ${n}`)];
   return ctx.scrub(lines.join('\n') + '\n');
 }
 

@@ -1,3 +1,4 @@
+import { inert } from '../../src/engine/common/markdown.js';
 import {
   COMPACTION_LIMIT_TOKENS,
   countTokens,
@@ -78,7 +79,8 @@ describe('AGENTS.md', () => {
     // Not volatile: positions, counts, words that start like a unit.
     ['src/a.ts:12:34 fails on the 2 most common inputs; bug 3 of 5', 'src/a.ts:12:34 fails on the 2 most common inputs; bug 3 of 5'],
   ])('volatile agent text is normalised at intake: %s', (text, want) => {
-    expect(sanitizeAgentText(text, ['/tmp/phuc-it-ab/repo', '/tmp'])).toBe(want);
+    // The placeholders are text too: inert in the markdown they go into (no <time> tag).
+    expect(sanitizeAgentText(text, ['/tmp/phuc-it-ab/repo', '/tmp'])).toBe(inert(want));
   });
 
   test('under the limit nothing is compacted', () => {
@@ -145,7 +147,7 @@ describe('AGENTS.md', () => {
       meta,
       entries: [{ iteration: 0, text: renderEntry(entry(0, '<|endoftext|> <|fim_prefix|>')), link: 'iter_0/agents_md_entry.md#x' }],
     });
-    expect(s.text).toContain('<|endoftext|>');
+    expect(s.text).toContain(inert('<|endoftext|>'));
     expect(countTokens('<|endoftext|>')).toBeGreaterThan(1);
     expect(overTokenLimit(s.text)).toBe(false);
     expect(overTokenLimit('<|endoftext|> 7'.repeat(3000))).toBe(true);

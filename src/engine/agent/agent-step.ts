@@ -16,7 +16,7 @@ import { atomicWrite, manifestEntrySchema, type EvidenceStore, type ManifestEntr
 import type { ChangedPath, Git, GitSettings } from '../os/git.js';
 import type { ProcessRunner, RunResult, StopSource } from '../os/ports.js';
 import { watchStops } from '../loop/backpressure.js';
-import { EvidenceUnverifiable, InvariantViolation } from '../common/errors.js';
+import { EvidenceUnverifiable, GitError, InvariantViolation } from '../common/errors.js';
 import { parseDocument } from '../common/document.js';
 import { guardedParts, hasGuardedParts } from '../judge/runner-config.js';
 import { ancestorInTheWay, isLinkIn, linkLeavesTree, readAsGitIn, readRegularIn } from '../os/tree-file.js';
@@ -341,7 +341,7 @@ export function parseReport(text: string | null): ReportState {
 export type RevertWhy = Reverted['why'];
 export interface Reverted {
   path: string;
-  why: 'protected' | 'outside' | 'runner-config' | 'secret';
+  why: 'protected' | 'outside' | 'runner-config' | 'secret' | 'unstageable';
   detail: string;
 }
 
@@ -413,12 +413,18 @@ export const artifactsSchema = z.object({
   artifacts: z.array(manifestEntrySchema.extend({ role: z.string() })),
   changed_paths: z.array(z.string()),
   report: z.object({ state: z.enum(['valid', 'malformed', 'absent']), error: z.string().optional() }),
-  reverted: z.array(z.object({ path: z.string(), why: z.enum(['protected', 'outside', 'runner-config', 'secret']), detail: z.string().optional() })),
+  reverted: z.array(
+    z.object({ path: z.string(), why: z.enum(['protected', 'outside', 'runner-config', 'secret', 'unstageable']), detail: z.string().optional() }),
+  ),
+  /** Files of the user's that git never tracked and the agent deleted: nothing to stage (kept in refs/phuc-loop/user-work). */
+  untracked_deleted: z.array(z.string()).optional(),
 });
 type Artifacts = z.infer<typeof artifactsSchema>;
 
 export interface Collected {
   changed: string[];
+  /** Untracked files of the user's the agent deleted: nothing to stage; the user's version is in refs/phuc-loop/user-work. */
+  untrackedDeleted: string[];
   /** The agent's changes put back as they were, each with why. */
   reverted: Reverted[];
   diff: string;
@@ -431,6 +437,12 @@ export interface Collected {
   unflagged: string[];
   /** The git tree the checks run on (the index after staging the agent's changes). */
   tree: string;
+}
+
+/** The agent's changes git refused to stage (put back), as one sentence, or null. */
+export function unstageable(collected: Collected): string | null {
+  const paths = collected.reverted.filter((r) => r.why === 'unstageable').map((r) => (r.detail ? `${r.path} (${r.detail})` : r.path));
+  return paths.length ? `changes git refused to stage, put back: ${paths.join(', ')}` : null;
 }
 
 export interface CollectOptions {
@@ -449,6 +461,51 @@ export interface CollectOptions {
   holdsSecret: (data: Buffer) => boolean;
   /** package.json scripts the criteria run: changing one weakens the suite (see runner-config.ts). */
   guardedScripts: string[];
+}
+
+/** Whether a name exists in the work tree (a file, link or folder), never looked up through a link. */
+async function presentIn(cwd: string, path: string): Promise<boolean> {
+  if (await ancestorInTheWay(cwd, path)) return true;
+  return lstat(join(cwd, path.replace(/\/$/, ''))).then(
+    () => true,
+    () => false,
+  );
+}
+
+const isAttributes = (p: string) => p === '.gitattributes' || p.endsWith('/.gitattributes');
+
+/**
+ * Stages `paths`. A path git refuses to stage (its attributes ask for a conversion that fails, it
+ * lies beyond a link...) is the agent's change that cannot be judged: put back with git's reason
+ * (an `unstageable` revert), after the .gitattributes the agent changed in the step, whose
+ * attributes are the likely cause, so that its other changes stay. Only a failure no path
+ * accounts for (a lock, a full disk) still ends the run.
+ */
+async function stageOrRevert(o: CollectOptions, paths: string[], reverted: Reverted[]): Promise<{ tree: string; diff: string }> {
+  try {
+    return await o.git.stage(paths);
+  } catch (e) {
+    if (!(e instanceof GitError) || e.kind !== 'other') throw e;
+    let left = paths;
+    let refused = await o.git.refusedToStage(left);
+    const attributes = left.filter(isAttributes);
+    if (refused.length && attributes.length && !refused.every((r) => isAttributes(r.path))) {
+      const why = `with it git refused to stage ${refused.map((r) => r.path).join(', ')} (${refused[0].error})`;
+      const more = attributes.map((path) => ({ path, why: 'unstageable' as const, detail: why }));
+      reverted.push(...more);
+      await putBack(o, more, reverted);
+      left = left.filter((p) => !reverted.some((r) => r.path === p));
+      refused = await o.git.refusedToStage(left);
+    }
+    if (refused.length) {
+      const more = refused.map((r) => ({ path: r.path, why: 'unstageable' as const, detail: `git refused to stage it: ${r.error}` }));
+      reverted.push(...more);
+      await putBack(o, more, reverted);
+    }
+    const rest = left.filter((p) => !reverted.some((r) => r.path === p));
+    if (rest.length === paths.length) throw e;
+    return o.git.stage(rest);
+  }
 }
 
 export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
@@ -484,9 +541,19 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
     reverted.push(...more);
     await putBack(o, more, reverted);
   }
+  // An untracked file (the user's, kept in refs/phuc-loop/user-work before the step) the agent
+  // deleted: neither in the index nor in the work tree, so nothing to stage (git would refuse its name).
+  const candidates = changed.filter((p) => !reverted.some((r) => r.path === p));
+  const indexed = await o.git.indexed(candidates);
+  const untrackedDeleted: string[] = [];
+  for (const p of candidates) if (o.before.has(p) && !indexed.has(p) && !(await presentIn(o.cwd, p))) untrackedDeleted.push(p);
+  const { tree, diff } = await stageOrRevert(
+    o,
+    candidates.filter((p) => !untrackedDeleted.includes(p)),
+    reverted,
+  );
   const revertedPaths = new Set(reverted.map((r) => r.path));
-  const kept = changed.filter((p) => !revertedPaths.has(p));
-  const { tree, diff } = await o.git.stage(kept);
+  const kept = candidates.filter((p) => !revertedPaths.has(p) && !untrackedDeleted.includes(p));
   const artifacts: Collected['artifacts'] = [];
   const r = o.agent.result;
   const log = `$ agent (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''}${r.aborted ? ', stopped' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`;
@@ -503,6 +570,19 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
     changed_paths: kept,
     report: report.state === 'malformed' ? { state: 'malformed', error: report.error } : { state: report.state },
     reverted: reverted.map((r) => ({ path: r.path, why: r.why, ...(r.detail ? { detail: r.detail } : {}) })),
+    ...(untrackedDeleted.length ? { untracked_deleted: untrackedDeleted } : {}),
   } satisfies Artifacts);
-  return { changed: kept, reverted, diff, diffFiles: kept.length, report, artifacts, agentCommitsFolded: folded, tree, settingsChanged, unflagged };
+  return {
+    changed: kept,
+    untrackedDeleted,
+    reverted,
+    diff,
+    diffFiles: kept.length,
+    report,
+    artifacts,
+    agentCommitsFolded: folded,
+    tree,
+    settingsChanged,
+    unflagged,
+  };
 }

@@ -7,6 +7,7 @@ import { firedExitSchema, type Certificate } from '../judge/certificate.js';
 import type { FiredExit } from '../loop/decide.js';
 import { Decimal, dstr, human, seedChecksum } from '../common/decimal.js';
 import { decimalString } from '../common/document.js';
+import { inert, inertCode } from '../common/markdown.js';
 import { VERSION } from '../common/version.js';
 import { HIGH_GLOW } from '../judge/glow.js';
 import { BLOCKER_CLASSES } from '../loop/dega.js';
@@ -71,6 +72,11 @@ export function howToGoOn(status: TerminalState, stopReason: string, next: numbe
   if (status === 'EXIT_CONVERGED')
     return `commit a new change and \`phuc-loop run\` judges it (iterations go on from ${next}), or \`phuc-loop run --fresh\` starts a new loop at iteration 0`;
   if (status === 'EXIT_NEED_INFO') return `supply what is missing, then \`phuc-loop run\` judges HEAD again and continues at iteration ${next}`;
+  if (stopReason === 'GIT_FAILURE')
+    return (
+      'fix what git failed at (the detail says what); what an interrupted agent step changed is left uncommitted in the work tree (`git status`): ' +
+      `commit it to have it judged, or discard it; then \`phuc-loop run\` tries again (no commit is needed) and continues at iteration ${next}`
+    );
   return `fix the cause and commit: \`phuc-loop run\` judges the new HEAD and continues at iteration ${next}; or \`phuc-loop run --fresh\` starts a new loop at iteration 0 (the old evidence is kept)`;
 }
 
@@ -311,15 +317,22 @@ function runSection(run: RunInfo, iterations: number[], s: LoopState, plan: Plan
 }
 
 const yes = (b: boolean | undefined | null) => (b ? '✅' : '❌');
+/** A table cell of text the loop may not have written: inert, and no `|` ends the cell early. */
+const cell = (s: string) => inert(s).replace(/\|/g, '\\|');
 
-/** The halting report as markdown: the job summary and `phuc-loop report`. */
+/**
+ * The halting report as markdown: the job summary and `phuc-loop report`. Its texts quote what the
+ * loop did not write (the agent's report and log, check output, file names the agent chose, the
+ * configuration of a pull request's head): each is made inert (common/markdown.ts), code spans and
+ * the fenced AGENTS.md only protected from closing early.
+ */
 export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): string {
   const c = r.halting_certificate;
   const out: string[] = [];
   out.push(`## phuc-loop: ${r.status}${r.stop_reason ? ` (${r.stop_reason})` : ''}`, '');
-  if (r.goal) out.push(`**Goal:** ${r.goal}`, '');
-  if (r.detail) out.push(`**Why:** ${r.detail}`, '');
-  if (r.messages.length) out.push(...r.messages.map((m) => `- ${m}`), '');
+  if (r.goal) out.push(`**Goal:** ${inert(r.goal)}`, '');
+  if (r.detail) out.push(`**Why:** ${inert(r.detail)}`, '');
+  if (r.messages.length) out.push(...r.messages.map((m) => `- ${inert(m)}`), '');
   out.push(
     '| | |',
     '|---|---|',
@@ -338,7 +351,8 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
   );
   if (r.exits_fired.length) {
     out.push('### Exits that fired', '');
-    for (const e of r.exits_fired) out.push(`- ${e.iteration === null ? 'before iteration 0' : `iteration ${e.iteration}`}: **${e.kind}** — ${e.reason}`);
+    for (const e of r.exits_fired)
+      out.push(`- ${e.iteration === null ? 'before iteration 0' : `iteration ${e.iteration}`}: **${e.kind}** — ${inert(e.reason)}`);
     out.push('');
   }
   if (r.iteration_rows.length) {
@@ -356,7 +370,8 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
   }
   if (c.acceptance_criteria_checklist.length) {
     out.push('### Acceptance criteria (final certificate)', '');
-    for (const a of c.acceptance_criteria_checklist) out.push(`- ${yes(a.met)} \`${a.criterion}\` — ${a.description} (\`${a.evidence_link.split('#')[0]}\`)`);
+    for (const a of c.acceptance_criteria_checklist)
+      out.push(`- ${yes(a.met)} \`${inertCode(a.criterion)}\` — ${inert(a.description)} (\`${inertCode(a.evidence_link.split('#')[0])}\`)`);
     out.push('');
   }
   if (r.phuc_test_result) {
@@ -365,7 +380,7 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
       '### Phuc Test',
       '',
       `${yes(p.condition_1_history)} remembers history · ${yes(p.condition_2_reflection)} reflects · ${yes(p.condition_3_care)} cares about context · ${yes(p.condition_4_adaptation)} adapts · ${yes(p.condition_5_growth)} chooses growth → **${p.pass ? 'PASS' : 'FAIL'}**`,
-      ...p.failures.map((f) => `- ${f}`),
+      ...p.failures.map((f) => `- ${inert(f)}`),
       '',
     );
   }
@@ -394,7 +409,7 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
     out.push('### Cycles (DEGA)', '', '| iter | agent | blocker class | improvement | critic | reused |', '|---:|---|---|---|---|---|');
     for (const c of r.dega_cycles)
       out.push(
-        `| ${c.iteration} | ${c.agent} | ${c.blocker_class}${c.detour_next ? ' (detour next)' : ''} | ${c.improvement} | ${c.critic ?? '—'} | ${c.reused_checks.join(', ') || '—'} |`,
+        `| ${c.iteration} | ${cell(c.agent)} | ${c.blocker_class}${c.detour_next ? ' (detour next)' : ''} | ${cell(c.improvement)} | ${c.critic === null ? '—' : cell(c.critic)} | ${cell(c.reused_checks.join(', ')) || '—'} |`,
       );
     if (r.escalated_at_iteration !== null) out.push('', `Escalated to a stronger agent from iteration ${r.escalated_at_iteration}.`);
     out.push('');
@@ -406,7 +421,7 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
       '',
       `- This run: ${iterationSpan(run.iterations)}${run.iterations.length ? '' : ` recorded (it started at iteration ${run.first_iteration})`}; ` +
         (run.resumed ? `it continued the loop, whose earlier runs recorded ${iterationSpan(run.earlier_iterations)}.` : 'it started the loop.'),
-      ...(run.rebaselined ? [`- ${run.rebaselined}.`] : []),
+      ...(run.rebaselined ? [`- ${inert(run.rebaselined)}.`] : []),
       ...run.budget_revisions.map((b) => `- The budget changed from iteration ${b.from_iteration} (max_iterations ${b.max_iterations}).`),
       `- ${run.numbering}`,
       `- ${run.budgets}`,
@@ -423,7 +438,7 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
       '',
     );
   }
-  if (r.missing_fields.length) out.push(`**Missing fields:** ${r.missing_fields.join(', ')}`, '');
+  if (r.missing_fields.length) out.push(`**Missing fields:** ${inert(r.missing_fields.join(', '))}`, '');
   if (r.high_glow_without_northstar.length)
     out.push(`**Warning:** high GLOW with W = 0 (no Northstar metric advanced) at iteration(s) ${r.high_glow_without_northstar.join(', ')}.`, '');
   const contract: [string, string | null][] = [
@@ -433,10 +448,11 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
     ['What ran and failed', r.what_ran_and_failed],
     ['What can be done now', r.safe_partials],
   ];
-  for (const [label, text] of contract) if (text) out.push(`**${label}:** ${text}`, '');
+  for (const [label, text] of contract) if (text) out.push(`**${label}:** ${inert(text)}`, '');
   if (r.evidence_pointers.length)
-    out.push('### Evidence pointers', '', ...r.evidence_pointers.map((e) => `- \`${e.path}\` (sha256 ${e.sha256.slice(0, 12)})`), '');
-  if (r.isolation_limits.length) out.push(`### What isolation ${c.isolation ?? ''} does not guarantee`, '', ...r.isolation_limits.map((l) => `- ${l}`), '');
+    out.push('### Evidence pointers', '', ...r.evidence_pointers.map((e) => `- \`${inertCode(e.path)}\` (sha256 ${inertCode(e.sha256.slice(0, 12))})`), '');
+  if (r.isolation_limits.length)
+    out.push(`### What isolation ${c.isolation ?? ''} does not guarantee`, '', ...r.isolation_limits.map((l) => `- ${inert(l)}`), '');
   if (r.next_actions.length) out.push('### Next actions', '', ...r.next_actions.map((a) => `- ${a}`), '');
   if (agentsMd) out.push('<details><summary>AGENTS.md</summary>', '', '```markdown', agentsMd.replace(/```/g, '``\u200b`'), '```', '', '</details>', '');
   return out.join('\n');

@@ -5,7 +5,7 @@
 // previous or the next consistent state: evidence files → AGENTS.md → one commit → the certificate
 // naming that commit → state and manifest.
 import { canonicalJson } from '../common/canonical.js';
-import { collectArtifacts, type DirtySnapshot, protectedMatcher, snapshotDirty, spawnAgent } from '../agent/agent-step.js';
+import { collectArtifacts, type DirtySnapshot, protectedMatcher, snapshotDirty, spawnAgent, unstageable } from '../agent/agent-step.js';
 import { renderEntry, renderSection, witness } from '../memory/agents-md.js';
 import { Decimal, dstr, human } from '../common/decimal.js';
 import { InvariantViolation } from '../common/errors.js';
@@ -132,6 +132,15 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     `iter ${n}: ${collected.diffFiles} file(s) changed, report ${collected.report.state}` +
       `${guardrail ? ` — GUARDRAIL: ${guardrail}` : ''}${collected.agentCommitsFolded ? `, ${collected.agentCommitsFolded} agent commit(s) folded in` : ''}`,
   );
+  // Not a guardrail: an ordinary change git cannot stage (its attributes ask for a conversion that
+  // fails) is put back and said, and the loop goes on (AGENTS.md tells the next agent why).
+  const unstaged = unstageable(collected);
+  if (unstaged) o.log.info(`iter ${n}: ${unstaged}`);
+  if (collected.untrackedDeleted.length)
+    o.log.info(
+      `iter ${n}: the agent deleted ${collected.untrackedDeleted.join(', ')} (uncommitted, never tracked): nothing to stage; ` +
+        `the user's version is kept in ${USER_WORK_REF} (\`git checkout ${USER_WORK_REF} -- <path>\` brings it back)`,
+    );
   crashPoint(ctx, 'collect');
   const changed = !!collected.diff;
   const reported = collected.report.state !== 'absent';

@@ -464,9 +464,11 @@ async function nothingToDo(git: Git, cwd: string, got: Intake, resumed: { plan: 
   const t = resumed.state.terminal;
   if (!t) return null;
   // A backpressure stop is a pause, a missing program may have been installed since (HEAD is
-  // judged again), and a budget exit continues with a changed budget.
+  // judged again), a git failure (a lock, a full disk) may be gone with nothing committed, and a
+  // budget exit continues with a changed budget.
   const paused =
     t.stop_reason === 'BACKPRESSURE_SIGNAL' ||
+    t.stop_reason === 'GIT_FAILURE' ||
     t.status === 'EXIT_NEED_INFO' ||
     (t.status === 'EXIT_BUDGET_EXCEEDED' && canonicalJson(resumed.plan.budget) !== canonicalJson(got.budget.budget));
   if (paused) return null;

@@ -1,6 +1,6 @@
 // ACCUMULATE_LEARNINGS: the lane-typed AGENTS.md entry of an iteration (docs/glossary.md "AGENTS.md entry").
 import { join } from 'node:path';
-import { type Collected, spawnAgent } from '../agent/agent-step.js';
+import { type Collected, spawnAgent, unstageable } from '../agent/agent-step.js';
 import { type Direction, type Entry, extractSection, type Fact, mergeSection, sanitizeAgentText, sanitizeList, type Section } from './agents-md.js';
 import { iterDir } from '../judge/audit.js';
 import type { IssuedType } from '../judge/certificate.js';
@@ -72,6 +72,15 @@ export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts
   }
   if (x.diverging) fact(failed, 'A', 'divergence', `DIVERGENCE: residuals increasing 3 consecutive iterations (${x.diverging})`);
   if (x.guardrail) fact(failed, 'A', 'guardrail', `GUARDRAIL: ${x.guardrail}`);
+  const unstaged = unstageable(x.collected);
+  if (unstaged) fact(failed, 'A', 'unstageable', unstaged);
+  if (x.collected.untrackedDeleted.length)
+    fact(
+      failed,
+      'A',
+      'untracked-deleted',
+      `the agent deleted the user's uncommitted file(s) ${x.collected.untrackedDeleted.join(', ')} (kept in refs/phuc-loop/user-work; nothing to commit)`,
+    );
   if (x.empty) fact(failed, 'A', 'empty', 'Iteration produced no artifacts (no change, no report): EVIDENCE_INCOMPLETE');
   const ar = x.agent.result;
   if (ar.timedOut)

@@ -241,6 +241,44 @@ export class Git {
     return { tree: r.stdout.slice(0, nl), diff: r.stdout.slice(nl + 1) };
   }
 
+  /** Those of `paths` that are entries of the index (exactly that name, not a folder's files). */
+  async indexed(paths: string[]): Promise<Set<string>> {
+    if (paths.length === 0) return new Set();
+    const listed = new Set((await this.run(['ls-files', '-z', '--cached', '--', ...paths])).split('\0').filter(Boolean));
+    return new Set(paths.filter((p) => listed.has(p)));
+  }
+
+  /**
+   * The paths among `paths` that git refuses to stage (a conversion its attributes ask for fails, a
+   * path beyond a link...), each with git's last line about it. Tried on a private copy of the
+   * index, halving the paths until each refusal has its path: the index stays as it is.
+   */
+  async refusedToStage(paths: string[]): Promise<{ path: string; error: string }[]> {
+    if (!this.dirs) await this.position();
+    const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
+    const idx = shellQuote(join(this.dirs!.git, 'phuc-loop-probe.index'));
+    const real = shellQuote(join(this.dirs!.git, 'index'));
+    const script = [
+      `export GIT_INDEX_FILE=${idx}`,
+      `trap 'rm -f ${idx}' EXIT`,
+      `{ cp ${real} ${idx} 2>/dev/null || ${git} read-tree HEAD 2>/dev/null || ${git} read-tree --empty; } && ${git} add -A --pathspec-from-file=- --pathspec-file-nul`,
+    ].join('\n');
+    const out: { path: string; error: string }[] = [];
+    const walk = async (group: string[]): Promise<void> => {
+      const r = await this.exec(`(\n${script}\n)`, group.join('\0'));
+      if (r.exitCode === 0) return;
+      if (group.length === 1) {
+        out.push({ path: group[0], error: r.stderr.trim().split('\n').at(-1) ?? `exit ${r.exitCode}` });
+        return;
+      }
+      const half = Math.ceil(group.length / 2);
+      await walk(group.slice(0, half));
+      await walk(group.slice(half));
+    };
+    if (paths.length) await walk(paths);
+    return out;
+  }
+
   async resetSoft(commit: string): Promise<void> {
     await this.run(['reset', '--soft', commit]);
   }
