@@ -34257,8 +34257,58 @@ const artifactsSchema = object({
     artifacts: array(manifestEntrySchema.extend({ role: schemas_string() })),
     changed_paths: array(schemas_string()),
     report: object({ state: schemas_enum(['valid', 'malformed', 'absent']), error: schemas_string().optional() }),
-    reverted: array(object({ path: schemas_string(), why: schemas_enum(['protected', 'outside', 'runner-config', 'secret']), detail: schemas_string().optional() })),
+    reverted: array(object({ path: schemas_string(), why: schemas_enum(['protected', 'outside', 'runner-config', 'secret', 'unstageable']), detail: schemas_string().optional() })),
+    /** Files of the user's that git never tracked and the agent deleted: nothing to stage (kept in refs/phuc-loop/user-work). */
+    untracked_deleted: array(schemas_string()).optional(),
 });
+/** The agent's changes git refused to stage (put back), as one sentence, or null. */
+function unstageable(collected) {
+    const paths = collected.reverted.filter((r) => r.why === 'unstageable').map((r) => (r.detail ? `${r.path} (${r.detail})` : r.path));
+    return paths.length ? `changes git refused to stage, put back: ${paths.join(', ')}` : null;
+}
+/** Whether a name exists in the work tree (a file, link or folder), never looked up through a link. */
+async function presentIn(cwd, path) {
+    if (await ancestorInTheWay(cwd, path))
+        return true;
+    return (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(cwd, path.replace(/\/$/, ''))).then(() => true, () => false);
+}
+const isAttributes = (p) => p === '.gitattributes' || p.endsWith('/.gitattributes');
+/**
+ * Stages `paths`. A path git refuses to stage (its attributes ask for a conversion that fails, it
+ * lies beyond a link...) is the agent's change that cannot be judged: put back with git's reason
+ * (an `unstageable` revert), after the .gitattributes the agent changed in the step, whose
+ * attributes are the likely cause, so that its other changes stay. Only a failure no path
+ * accounts for (a lock, a full disk) still ends the run.
+ */
+async function stageOrRevert(o, paths, reverted) {
+    try {
+        return await o.git.stage(paths);
+    }
+    catch (e) {
+        if (!(e instanceof GitError) || e.kind !== 'other')
+            throw e;
+        let left = paths;
+        let refused = await o.git.refusedToStage(left);
+        const attributes = left.filter(isAttributes);
+        if (refused.length && attributes.length && !refused.every((r) => isAttributes(r.path))) {
+            const why = `with it git refused to stage ${refused.map((r) => r.path).join(', ')} (${refused[0].error})`;
+            const more = attributes.map((path) => ({ path, why: 'unstageable', detail: why }));
+            reverted.push(...more);
+            await putBack(o, more, reverted);
+            left = left.filter((p) => !reverted.some((r) => r.path === p));
+            refused = await o.git.refusedToStage(left);
+        }
+        if (refused.length) {
+            const more = refused.map((r) => ({ path: r.path, why: 'unstageable', detail: `git refused to stage it: ${r.error}` }));
+            reverted.push(...more);
+            await putBack(o, more, reverted);
+        }
+        const rest = left.filter((p) => !reverted.some((r) => r.path === p));
+        if (rest.length === paths.length)
+            throw e;
+        return o.git.stage(rest);
+    }
+}
 async function collectArtifacts(o) {
     // An agent that committed on its own: fold its commits back into the index, so the guardrail and
     // the diff see every change and the loop makes the one commit of the iteration.
@@ -34290,9 +34340,17 @@ async function collectArtifacts(o) {
         reverted.push(...more);
         await putBack(o, more, reverted);
     }
+    // An untracked file (the user's, kept in refs/phuc-loop/user-work before the step) the agent
+    // deleted: neither in the index nor in the work tree, so nothing to stage (git would refuse its name).
+    const candidates = changed.filter((p) => !reverted.some((r) => r.path === p));
+    const indexed = await o.git.indexed(candidates);
+    const untrackedDeleted = [];
+    for (const p of candidates)
+        if (o.before.has(p) && !indexed.has(p) && !(await presentIn(o.cwd, p)))
+            untrackedDeleted.push(p);
+    const { tree, diff } = await stageOrRevert(o, candidates.filter((p) => !untrackedDeleted.includes(p)), reverted);
     const revertedPaths = new Set(reverted.map((r) => r.path));
-    const kept = changed.filter((p) => !revertedPaths.has(p));
-    const { tree, diff } = await o.git.stage(kept);
+    const kept = candidates.filter((p) => !revertedPaths.has(p) && !untrackedDeleted.includes(p));
     const artifacts = [];
     const r = o.agent.result;
     const log = `$ agent (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''}${r.aborted ? ', stopped' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`;
@@ -34311,8 +34369,21 @@ async function collectArtifacts(o) {
         changed_paths: kept,
         report: report.state === 'malformed' ? { state: 'malformed', error: report.error } : { state: report.state },
         reverted: reverted.map((r) => ({ path: r.path, why: r.why, ...(r.detail ? { detail: r.detail } : {}) })),
+        ...(untrackedDeleted.length ? { untracked_deleted: untrackedDeleted } : {}),
     });
-    return { changed: kept, reverted, diff, diffFiles: kept.length, report, artifacts, agentCommitsFolded: folded, tree, settingsChanged, unflagged };
+    return {
+        changed: kept,
+        untrackedDeleted,
+        reverted,
+        diff,
+        diffFiles: kept.length,
+        report,
+        artifacts,
+        agentCommitsFolded: folded,
+        tree,
+        settingsChanged,
+        unflagged,
+    };
 }
 
 ;// CONCATENATED MODULE: external "node:child_process"
@@ -36004,6 +36075,38 @@ function decoderFor(encoding) {
         default:
             return undefined;
     }
+}
+
+;// CONCATENATED MODULE: ./src/engine/common/markdown.ts
+// Text the loop did not write (the agent's report, logs and check output quoted in failure texts,
+// file names the agent chose, a pull request's text) is rendered into markdown: AGENTS.md, the
+// halting report, the job summary, the PR comment. There it must stay text: no HTML (a heading, a
+// closed <details>, a remote image), no link or image, no @mention that pings someone, no line
+// break that starts a block of its own. `inert` is the one function that makes it so.
+/** U+2060 WORD JOINER: invisible, so the text reads as it was written, yet no markup can start at it. */
+const JOINER = '\u2060';
+/**
+ * `text` as inert markdown/HTML text on one line, still readable: control characters and line
+ * breaks become spaces; a joiner goes after every `<` (no tag, comment, autolink can open: `>`
+ * then closes nothing), after an `&` that would start a character reference, after an `@` that
+ * would start a mention, after the `!` of `![` (no image) and between `](` (no inline link).
+ * Idempotent: text made inert stays as it is. Inside a code span or fenced block use only the
+ * fence protection (backticks), not this.
+ */
+function inert(text) {
+    return (text
+        // eslint-disable-next-line no-control-regex -- control characters and line breaks become spaces
+        .replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ')
+        .replace(/<(?!\u2060)/g, `<${JOINER}`)
+        .replace(/&(?=[#A-Za-z0-9])/g, `&${JOINER}`)
+        .replace(/@(?=[A-Za-z0-9_-])/g, `@${JOINER}`)
+        .replace(/!\[/g, `!${JOINER}[`)
+        .replace(/\]\(/g, `]${JOINER}(`));
+}
+/** An untrusted text inside a code span: inert there once no backtick can close the span early. */
+function inertCode(text) {
+    // eslint-disable-next-line no-control-regex -- one line, as a code span is
+    return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ').replace(/`/g, "'");
 }
 
 ;// CONCATENATED MODULE: ./src/engine/judge/glow.ts
@@ -39269,6 +39372,7 @@ function agentRunContext(ctx) {
 
 
 
+
 /** How iterations are numbered and budgets counted across runs (README "What happens in an iteration"). */
 const RUN_ACCOUNTING = {
     numbering: 'Iterations are numbered on across the runs of one loop (one evidence tree): a run that continues the loop starts at the next number; `phuc-loop run --fresh` starts a new loop at iteration 0.',
@@ -39290,6 +39394,9 @@ function howToGoOn(status, stopReason, next) {
         return `commit a new change and \`phuc-loop run\` judges it (iterations go on from ${next}), or \`phuc-loop run --fresh\` starts a new loop at iteration 0`;
     if (status === 'EXIT_NEED_INFO')
         return `supply what is missing, then \`phuc-loop run\` judges HEAD again and continues at iteration ${next}`;
+    if (stopReason === 'GIT_FAILURE')
+        return ('fix what git failed at (the detail says what); what an interrupted agent step changed is left uncommitted in the work tree (`git status`): ' +
+            `commit it to have it judged, or discard it; then \`phuc-loop run\` tries again (no commit is needed) and continues at iteration ${next}`);
     return `fix the cause and commit: \`phuc-loop run\` judges the new HEAD and continues at iteration ${next}; or \`phuc-loop run --fresh\` starts a new loop at iteration 0 (the old evidence is kept)`;
 }
 /** "iteration 3", "iterations 2–4", "iterations 0, 2" (a redone iteration keeps its number). */
@@ -39492,17 +39599,24 @@ function runSection(run, iterations, s, plan, status, stopReason) {
     };
 }
 const report_yes = (b) => (b ? '✅' : '❌');
-/** The halting report as markdown: the job summary and `phuc-loop report`. */
+/** A table cell of text the loop may not have written: inert, and no `|` ends the cell early. */
+const cell = (s) => inert(s).replace(/\|/g, '\\|');
+/**
+ * The halting report as markdown: the job summary and `phuc-loop report`. Its texts quote what the
+ * loop did not write (the agent's report and log, check output, file names the agent chose, the
+ * configuration of a pull request's head): each is made inert (common/markdown.ts), code spans and
+ * the fenced AGENTS.md only protected from closing early.
+ */
 function renderReportMarkdown(r, agentsMd) {
     const c = r.halting_certificate;
     const out = [];
     out.push(`## phuc-loop: ${r.status}${r.stop_reason ? ` (${r.stop_reason})` : ''}`, '');
     if (r.goal)
-        out.push(`**Goal:** ${r.goal}`, '');
+        out.push(`**Goal:** ${inert(r.goal)}`, '');
     if (r.detail)
-        out.push(`**Why:** ${r.detail}`, '');
+        out.push(`**Why:** ${inert(r.detail)}`, '');
     if (r.messages.length)
-        out.push(...r.messages.map((m) => `- ${m}`), '');
+        out.push(...r.messages.map((m) => `- ${inert(m)}`), '');
     out.push('| | |', '|---|---|', `| Certificate | ${c.type}${c.lane ? ` (Lane ${c.lane})` : ''}${c.iteration !== null ? ` at iteration ${c.iteration}` : ''} |`, `| Residual | ${human(c.final_residual_decimal_string)}${c.R_p_decimal_string ? ` (R_p ${c.R_p_decimal_string})` : ''} |`, ...(c.commit
         ? [
             `| Commit | ${c.commit.slice(0, 12)} (judged in a ${c.workspace ?? 'n/a'} workspace, isolation ${c.isolation ?? 'n/a'}; re-check: \`phuc-loop verify --rerun\`) |`,
@@ -39511,7 +39625,7 @@ function renderReportMarkdown(r, agentsMd) {
     if (r.exits_fired.length) {
         out.push('### Exits that fired', '');
         for (const e of r.exits_fired)
-            out.push(`- ${e.iteration === null ? 'before iteration 0' : `iteration ${e.iteration}`}: **${e.kind}** — ${e.reason}`);
+            out.push(`- ${e.iteration === null ? 'before iteration 0' : `iteration ${e.iteration}`}: **${e.kind}** — ${inert(e.reason)}`);
         out.push('');
     }
     if (r.iteration_rows.length) {
@@ -39523,12 +39637,12 @@ function renderReportMarkdown(r, agentsMd) {
     if (c.acceptance_criteria_checklist.length) {
         out.push('### Acceptance criteria (final certificate)', '');
         for (const a of c.acceptance_criteria_checklist)
-            out.push(`- ${report_yes(a.met)} \`${a.criterion}\` — ${a.description} (\`${a.evidence_link.split('#')[0]}\`)`);
+            out.push(`- ${report_yes(a.met)} \`${inertCode(a.criterion)}\` — ${inert(a.description)} (\`${inertCode(a.evidence_link.split('#')[0])}\`)`);
         out.push('');
     }
     if (r.phuc_test_result) {
         const p = r.phuc_test_result;
-        out.push('### Phuc Test', '', `${report_yes(p.condition_1_history)} remembers history · ${report_yes(p.condition_2_reflection)} reflects · ${report_yes(p.condition_3_care)} cares about context · ${report_yes(p.condition_4_adaptation)} adapts · ${report_yes(p.condition_5_growth)} chooses growth → **${p.pass ? 'PASS' : 'FAIL'}**`, ...p.failures.map((f) => `- ${f}`), '');
+        out.push('### Phuc Test', '', `${report_yes(p.condition_1_history)} remembers history · ${report_yes(p.condition_2_reflection)} reflects · ${report_yes(p.condition_3_care)} cares about context · ${report_yes(p.condition_4_adaptation)} adapts · ${report_yes(p.condition_5_growth)} chooses growth → **${p.pass ? 'PASS' : 'FAIL'}**`, ...p.failures.map((f) => `- ${inert(f)}`), '');
     }
     if (r.triangle_law_vertices) {
         const t = r.triangle_law_vertices;
@@ -39548,7 +39662,7 @@ function renderReportMarkdown(r, agentsMd) {
     if (r.dega_cycles.length) {
         out.push('### Cycles (DEGA)', '', '| iter | agent | blocker class | improvement | critic | reused |', '|---:|---|---|---|---|---|');
         for (const c of r.dega_cycles)
-            out.push(`| ${c.iteration} | ${c.agent} | ${c.blocker_class}${c.detour_next ? ' (detour next)' : ''} | ${c.improvement} | ${c.critic ?? '—'} | ${c.reused_checks.join(', ') || '—'} |`);
+            out.push(`| ${c.iteration} | ${cell(c.agent)} | ${c.blocker_class}${c.detour_next ? ' (detour next)' : ''} | ${cell(c.improvement)} | ${c.critic === null ? '—' : cell(c.critic)} | ${cell(c.reused_checks.join(', ')) || '—'} |`);
         if (r.escalated_at_iteration !== null)
             out.push('', `Escalated to a stronger agent from iteration ${r.escalated_at_iteration}.`);
         out.push('');
@@ -39556,14 +39670,14 @@ function renderReportMarkdown(r, agentsMd) {
     if (r.run) {
         const run = r.run;
         out.push('### Runs and budgets', '', `- This run: ${iterationSpan(run.iterations)}${run.iterations.length ? '' : ` recorded (it started at iteration ${run.first_iteration})`}; ` +
-            (run.resumed ? `it continued the loop, whose earlier runs recorded ${iterationSpan(run.earlier_iterations)}.` : 'it started the loop.'), ...(run.rebaselined ? [`- ${run.rebaselined}.`] : []), ...run.budget_revisions.map((b) => `- The budget changed from iteration ${b.from_iteration} (max_iterations ${b.max_iterations}).`), `- ${run.numbering}`, `- ${run.budgets}`, ...(run.how_to_go_on ? [`- To go on: ${run.how_to_go_on}.`] : []), '');
+            (run.resumed ? `it continued the loop, whose earlier runs recorded ${iterationSpan(run.earlier_iterations)}.` : 'it started the loop.'), ...(run.rebaselined ? [`- ${inert(run.rebaselined)}.`] : []), ...run.budget_revisions.map((b) => `- The budget changed from iteration ${b.from_iteration} (max_iterations ${b.max_iterations}).`), `- ${run.numbering}`, `- ${run.budgets}`, ...(run.how_to_go_on ? [`- To go on: ${run.how_to_go_on}.`] : []), '');
     }
     if (r.budget_use) {
         const b = r.budget_use;
         out.push('### Budget use (all runs of this loop)', '', `iterations ${b.iterations} · seconds ${b.seconds} · cost ${b.cost_usd} · tool calls ${b.tool_calls}`, '');
     }
     if (r.missing_fields.length)
-        out.push(`**Missing fields:** ${r.missing_fields.join(', ')}`, '');
+        out.push(`**Missing fields:** ${inert(r.missing_fields.join(', '))}`, '');
     if (r.high_glow_without_northstar.length)
         out.push(`**Warning:** high GLOW with W = 0 (no Northstar metric advanced) at iteration(s) ${r.high_glow_without_northstar.join(', ')}.`, '');
     const contract = [
@@ -39575,11 +39689,11 @@ function renderReportMarkdown(r, agentsMd) {
     ];
     for (const [label, text] of contract)
         if (text)
-            out.push(`**${label}:** ${text}`, '');
+            out.push(`**${label}:** ${inert(text)}`, '');
     if (r.evidence_pointers.length)
-        out.push('### Evidence pointers', '', ...r.evidence_pointers.map((e) => `- \`${e.path}\` (sha256 ${e.sha256.slice(0, 12)})`), '');
+        out.push('### Evidence pointers', '', ...r.evidence_pointers.map((e) => `- \`${inertCode(e.path)}\` (sha256 ${inertCode(e.sha256.slice(0, 12))})`), '');
     if (r.isolation_limits.length)
-        out.push(`### What isolation ${c.isolation ?? ''} does not guarantee`, '', ...r.isolation_limits.map((l) => `- ${l}`), '');
+        out.push(`### What isolation ${c.isolation ?? ''} does not guarantee`, '', ...r.isolation_limits.map((l) => `- ${inert(l)}`), '');
     if (r.next_actions.length)
         out.push('### Next actions', '', ...r.next_actions.map((a) => `- ${a}`), '');
     if (agentsMd)
@@ -41176,6 +41290,7 @@ const { decode: cl100k_base_decode, decodeAsyncGenerator, decodeGenerator, encod
 // moves old iterations to witness lines that link the verbatim entry by sha256.
 
 
+
 const BEGIN = '<!-- phuc-loop:begin — written by phuc-loop; edits inside this section are replaced every iteration -->';
 const END = '<!-- phuc-loop:end -->';
 const BEGIN_RE = /<!-- phuc-loop:begin[^>]*-->/;
@@ -41187,8 +41302,8 @@ const ABSOLUTE_HINTS = ['as we discussed', 'as discussed earlier', 'as mentioned
 const TEMP_ROOT = /^(?:\/private)?\/(?:var\/)?tmp\/?$|^\/dev\/shm\/?$/;
 /**
  * Agent-written text is data: one line, no markup that could open a heading or close the section,
- * no host paths, no volatile text, no references to a conversation the next agent never saw;
- * bounded in length.
+ * inert in markdown and HTML (see inert: no tag, image, link or @mention), no host paths, no
+ * volatile text, no references to a conversation the next agent never saw; bounded in length.
  */
 function sanitizeAgentText(text, hostPaths, max = 300) {
     let s = typeof text === 'string' ? text : (JSON.stringify(text) ?? '');
@@ -41212,7 +41327,7 @@ function sanitizeAgentText(text, hostPaths, max = 300) {
     s = normalizeVolatile(s);
     for (const h of ABSOLUTE_HINTS)
         s = s.replace(new RegExp(h, 'gi'), '[reference to an unseen conversation removed]');
-    return s.length > max ? s.slice(0, max - 1) + '…' : s;
+    return inert(s.length > max ? s.slice(0, max - 1) + '…' : s);
 }
 function sanitizeList(items, hostPaths, maxItems = 10) {
     if (!Array.isArray(items))
@@ -41222,10 +41337,13 @@ function sanitizeList(items, hostPaths, maxItems = 10) {
         .map((t) => sanitizeAgentText(t, hostPaths))
         .filter(Boolean);
 }
-const bullet = (items, empty) => (items.length ? items.map((t) => `- ${t}`) : [`- ${empty}`]);
-const facts = (items, empty) => (items.length ? items.map((f) => `- [${f.lane}] ${f.text}`) : [`- ${empty}`]);
+// Every text of an entry may quote what the loop did not write (a file name the agent chose in a
+// guardrail line, a failing check's output in a failure signature): inert, on one line.
+const bullet = (items, empty) => (items.length ? items.map((t) => `- ${inert(t)}`) : [`- ${empty}`]);
+const facts = (items, empty) => (items.length ? items.map((f) => `- [${f.lane}] ${inert(f.text)}`) : [`- ${empty}`]);
 function renderEntry(e) {
     const g = e.glow;
+    const gbb = Object.fromEntries(Object.entries(e.gbb).map(([k, v]) => [k, inert(v)]));
     return [
         `## Iteration ${e.iteration}`,
         '',
@@ -41253,12 +41371,12 @@ function renderEntry(e) {
         ...bullet(e.open_questions, '(none)'),
         '',
         '### N.6 GBB Operator Check [Lane A]',
-        `- Z (Boundary): capsule_scope = ${e.gbb.Z}`,
-        `- Σ (Symmetry): invariants_held = ${e.gbb.Sigma}`,
-        `- τ (Serialization): artifacts_written = ${e.gbb.tau}`,
-        `- Gc (Compression): agents_md_size_delta = ${e.gbb.Gc}`,
-        `- ι (Irreducibility): artifacts_produced = ${e.gbb.iota}`,
-        `- Rp (Resolution): residual_vs_Rp = ${e.gbb.Rp}`,
+        `- Z (Boundary): capsule_scope = ${gbb.Z}`,
+        `- Σ (Symmetry): invariants_held = ${gbb.Sigma}`,
+        `- τ (Serialization): artifacts_written = ${gbb.tau}`,
+        `- Gc (Compression): agents_md_size_delta = ${gbb.Gc}`,
+        `- ι (Irreducibility): artifacts_produced = ${gbb.iota}`,
+        `- Rp (Resolution): residual_vs_Rp = ${gbb.Rp}`,
         '',
     ].join('\n');
 }
@@ -41333,11 +41451,11 @@ function renderMeta(m) {
         '<!-- Generated by phuc-loop v2. Lane A lines link the evidence file (path#sha256) that backs them. -->',
         '',
         '## Loop Metadata',
-        `- goal: ${m.goal.replace(/\s+/g, ' ').trim()}`,
+        `- goal: ${inert(m.goal.replace(/\s+/g, ' ').trim())}`,
         `- R_p: ${m.R_p ?? 'n/a (EXACT only)'}`,
         `- max_iterations: ${m.max_iterations}`,
         `- rung_target: ${m.rung_target}`,
-        `- northstar_metrics: ${m.northstar.map((n) => `${n.id} → ${n.target}`).join(', ')}`,
+        `- northstar_metrics: ${inert(m.northstar.map((n) => `${n.id} → ${n.target}`).join(', '))}`,
         '- seed_checksum: 11517961089409',
         '',
     ].join('\n');
@@ -41949,6 +42067,46 @@ class Git {
         const nl = r.stdout.indexOf('\n');
         return { tree: r.stdout.slice(0, nl), diff: r.stdout.slice(nl + 1) };
     }
+    /** Those of `paths` that are entries of the index (exactly that name, not a folder's files). */
+    async indexed(paths) {
+        if (paths.length === 0)
+            return new Set();
+        const listed = new Set((await this.run(['ls-files', '-z', '--cached', '--', ...paths])).split('\0').filter(Boolean));
+        return new Set(paths.filter((p) => listed.has(p)));
+    }
+    /**
+     * The paths among `paths` that git refuses to stage (a conversion its attributes ask for fails, a
+     * path beyond a link...), each with git's last line about it. Tried on a private copy of the
+     * index, halving the paths until each refusal has its path: the index stays as it is.
+     */
+    async refusedToStage(paths) {
+        if (!this.dirs)
+            await this.position();
+        const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
+        const idx = shellQuote((0,external_node_path_namespaceObject.join)(this.dirs.git, 'phuc-loop-probe.index'));
+        const real = shellQuote((0,external_node_path_namespaceObject.join)(this.dirs.git, 'index'));
+        const script = [
+            `export GIT_INDEX_FILE=${idx}`,
+            `trap 'rm -f ${idx}' EXIT`,
+            `{ cp ${real} ${idx} 2>/dev/null || ${git} read-tree HEAD 2>/dev/null || ${git} read-tree --empty; } && ${git} add -A --pathspec-from-file=- --pathspec-file-nul`,
+        ].join('\n');
+        const out = [];
+        const walk = async (group) => {
+            const r = await this.exec(`(\n${script}\n)`, group.join('\0'));
+            if (r.exitCode === 0)
+                return;
+            if (group.length === 1) {
+                out.push({ path: group[0], error: r.stderr.trim().split('\n').at(-1) ?? `exit ${r.exitCode}` });
+                return;
+            }
+            const half = Math.ceil(group.length / 2);
+            await walk(group.slice(0, half));
+            await walk(group.slice(half));
+        };
+        if (paths.length)
+            await walk(paths);
+        return out;
+    }
     async resetSoft(commit) {
         await this.run(['reset', '--soft', commit]);
     }
@@ -41987,7 +42145,7 @@ class Git {
     /**
      * Keeps `paths` as they are now in the work tree (the user's uncommitted work) in a commit on top
      * of HEAD under `ref`, through a private index: the index and the work tree stay as they are.
-     * Returns the new commit, or null when the ref already holds this content.
+     * Returns the commit that holds them, and whether it is new (not when the ref already held this content).
      */
     async keepWork(paths, ref, message) {
         if (!this.dirs)
@@ -41999,14 +42157,23 @@ class Git {
             `trap 'rm -f ${idx}' EXIT`,
             `${git} read-tree HEAD && ${git} add -A --pathspec-from-file=- --pathspec-file-nul && t=$(${git} write-tree) || exit 1`,
             `prev=$(${git} rev-parse -q --verify ${shellQuote(ref)})`,
-            `[ -n "$prev" ] && [ "$(${git} rev-parse "$prev^{tree}")" = "$t" ] && exit 0`,
-            `c=$(${git} commit-tree "$t" -p HEAD \${prev:+-p "$prev"} -m ${shellQuote(message)}) && ${git} update-ref ${shellQuote(ref)} "$c" && echo "$c"`,
+            `[ -n "$prev" ] && [ "$(${git} rev-parse "$prev^{tree}")" = "$t" ] && { echo "= $prev"; exit 0; }`,
+            `c=$(${git} commit-tree "$t" -p HEAD \${prev:+-p "$prev"} -m ${shellQuote(message)}) && ${git} update-ref ${shellQuote(ref)} "$c" && echo "+ $c"`,
         ].join('\n');
         // A subshell: the exported index and the trap end with it, not with the session.
         const r = await this.exec(`(\n${script}\n)`, paths.join('\0'));
-        if (r.exitCode !== 0)
+        const kept = /^([=+]) ([0-9a-f]{40,64})$/m.exec(r.stdout);
+        if (r.exitCode !== 0 || !kept)
             throw new GitError(`keeping the uncommitted work failed (${r.exitCode}): ${r.stderr.trim()}`, r.stderr);
-        return r.stdout.trim() || null;
+        return { commit: kept[2], made: kept[1] === '+' };
+    }
+    /** The bytes of `path` in `commit` (null: not there). */
+    async blob(commit, path) {
+        const spec = shellQuote(`${commit}:${path}`);
+        const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
+        // Base64 through the shell session, which carries text: the file may be anything.
+        const r = await this.exec(`${git} cat-file -e ${spec} && ${git} cat-file blob ${spec} | base64 -w 0`);
+        return r.exitCode === 0 ? Buffer.from(r.stdout.trim(), 'base64') : null;
     }
     /**
      * Those of `paths` (tracked ones) whose work-tree content is what `ref` holds for them; none when
@@ -44023,6 +44190,7 @@ function recordCycle(ctx, n, x) {
 
 
 
+
 /** The iteration's lane-typed AGENTS.md entry (N.1–N.6) and its facts (for "new learning"). */
 function learn(ctx, n, x) {
     const { plan, state } = ctx;
@@ -44055,6 +44223,11 @@ function learn(ctx, n, x) {
         fact(failed, 'A', 'divergence', `DIVERGENCE: residuals increasing 3 consecutive iterations (${x.diverging})`);
     if (x.guardrail)
         fact(failed, 'A', 'guardrail', `GUARDRAIL: ${x.guardrail}`);
+    const unstaged = unstageable(x.collected);
+    if (unstaged)
+        fact(failed, 'A', 'unstageable', unstaged);
+    if (x.collected.untrackedDeleted.length)
+        fact(failed, 'A', 'untracked-deleted', `the agent deleted the user's uncommitted file(s) ${x.collected.untrackedDeleted.join(', ')} (kept in refs/phuc-loop/user-work; nothing to commit)`);
     if (x.empty)
         fact(failed, 'A', 'empty', 'Iteration produced no artifacts (no change, no report): EVIDENCE_INCOMPLETE');
     const ar = x.agent.result;
@@ -44148,6 +44321,54 @@ async function writeAgentsMd(ctx, section) {
         throw new InvariantViolation('LEARNINGS_NOT_ACCUMULATED', "AGENTS.md does not hold this iteration's section");
 }
 
+;// CONCATENATED MODULE: ./src/engine/loop/step-start.ts
+// What an agent step started from, kept in the loop's own folder while the step runs and until its
+// iteration is committed. A loop killed in between (kill -9, OOM, power loss) left the agent's
+// partial work in the work tree: the next run attributes it to the agent, measured against this
+// start, instead of taking it for the user's uncommitted work (never judged, never committed).
+
+
+
+
+
+const stepStartSchema = object({
+    iteration: schemas_number().int().min(0),
+    /** The commit holding the user's uncommitted files as they were (refs/phuc-loop/user-work), if any. */
+    work: schemas_string()
+        .regex(/^[0-9a-f]{40,64}$/)
+        .nullable(),
+    paths: record(schemas_string(), object({ sha: schemas_string().nullable(), link: schemas_boolean() })),
+});
+/** The marker's file, beside the loop's own evidence tree (never the agent's to reach). */
+const stepStartFile = (evidenceRoot) => (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(evidenceRoot), 'agent-step.json');
+async function saveStepStart(file, iteration, before, work) {
+    const paths = Object.fromEntries([...before].map(([p, v]) => [p, { sha: v.sha, link: v.link }]));
+    await atomicWrite(file, JSON.stringify({ iteration, work, paths }));
+}
+async function clearStepStart(file) {
+    await (0,promises_namespaceObject.rm)(file, { force: true });
+}
+/**
+ * The start of iteration `n`'s step if a killed run left it, as a snapshot (the user's files read
+ * back from the commit that kept them); null when there is none, or it is another iteration's.
+ */
+async function cutOffStepStart(git, file, n) {
+    const text = await (0,promises_namespaceObject.readFile)(file, 'utf8').catch(() => null);
+    if (text === null)
+        return null;
+    const start = parseDocument(file, text, stepStartSchema);
+    if (start.iteration !== n) {
+        await clearStepStart(file);
+        return null;
+    }
+    const snap = new Map();
+    for (const [path, { sha, link }] of Object.entries(start.paths)) {
+        const data = sha === null || start.work === null ? null : await git.blob(start.work, path);
+        snap.set(path, { sha, data, link });
+    }
+    return snap;
+}
+
 ;// CONCATENATED MODULE: ./src/engine/loop/iteration.ts
 // One iteration: capsule → agent → collect → judge → decide → record. Each step's effects are
 // here; what they mean for the run is decide()'s. An attempt that left nothing to judge (paused or
@@ -44155,6 +44376,7 @@ async function writeAgentsMd(ctx, section) {
 // again. Otherwise the iteration is recorded in this order, so that a kill at any point leaves the
 // previous or the next consistent state: evidence files → AGENTS.md → one commit → the certificate
 // naming that commit → state and manifest.
+
 
 
 
@@ -44186,9 +44408,20 @@ async function iterate(ctx, n) {
     await ev.writeJson(`${dir}/cnf_capsule.json`, prepared.capsule);
     await ev.write(`${dir}/prompt.md`, prepared.prompt);
     crashPoint(ctx, 'capsule');
-    // The agent.
-    const before = await snapshotDirty(git, ctx.cwd);
-    await keepUserWork(ctx, before);
+    // The agent. Its start is kept until the iteration is committed: a run killed meanwhile leaves
+    // the agent's partial work, which the next run attributes to this iteration's step, not the user.
+    const marker = stepStartFile(ev.root);
+    const now = await snapshotDirty(git, ctx.cwd);
+    const work = await keepUserWork(ctx, now);
+    const cut = await cutOffStepStart(git, marker, n);
+    if (cut)
+        o.log.info(`iter ${n}: the previous run was killed during this iteration's agent step: its changes since that step began are the agent's`);
+    // AGENTS.md is the loop's own (rewritten every iteration), whatever a cut-off iteration left of it.
+    const before = cut ? new Map([...cut].filter(([p]) => p !== 'AGENTS.md')) : now;
+    if (cut && now.has('AGENTS.md'))
+        before.set('AGENTS.md', now.get('AGENTS.md'));
+    if (!cut)
+        await saveStepStart(marker, n, before, work);
     const settings = await git.snapshotSettings();
     const { head: startHead, branch } = await git.position();
     const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
@@ -44251,6 +44484,14 @@ async function iterate(ctx, n) {
         .join('; ') || null;
     o.log.info(`iter ${n}: ${collected.diffFiles} file(s) changed, report ${collected.report.state}` +
         `${guardrail ? ` — GUARDRAIL: ${guardrail}` : ''}${collected.agentCommitsFolded ? `, ${collected.agentCommitsFolded} agent commit(s) folded in` : ''}`);
+    // Not a guardrail: an ordinary change git cannot stage (its attributes ask for a conversion that
+    // fails) is put back and said, and the loop goes on (AGENTS.md tells the next agent why).
+    const unstaged = unstageable(collected);
+    if (unstaged)
+        o.log.info(`iter ${n}: ${unstaged}`);
+    if (collected.untrackedDeleted.length)
+        o.log.info(`iter ${n}: the agent deleted ${collected.untrackedDeleted.join(', ')} (uncommitted, never tracked): nothing to stage; ` +
+            `the user's version is kept in ${USER_WORK_REF} (\`git checkout ${USER_WORK_REF} -- <path>\` brings it back)`);
     crashPoint(ctx, 'collect');
     const changed = !!collected.diff;
     const reported = collected.report.state !== 'absent';
@@ -44429,6 +44670,7 @@ async function iterate(ctx, n) {
     const message = `phuc-loop: iteration ${n} — residual ${judged && residual ? human(dstr(residual)) : 'n/a'}, certificate ${decision.certificate}, GLOW ${glow.total ?? 'unknown'} (G${glow.G} L${glow.L} O${glow.O} W${glow.W ?? '?'})\n\n` +
         `Evidence: ${ctx.evRel}/${dir}/${checksEntry ? `checks.json#${checksEntry.sha256}` : 'certificate.json'}\n`;
     const commit = await git.commit(message, ['AGENTS.md']);
+    await clearStepStart(marker);
     crashPoint(ctx, 'commit');
     const cert = issueCertificate({
         iteration: n,
@@ -44571,10 +44813,11 @@ const USER_WORK_REF = 'refs/phuc-loop/user-work';
 async function keepUserWork(ctx, before) {
     const paths = [...before.keys()].filter((p) => !p.endsWith('/'));
     if (!paths.length)
-        return;
+        return null;
     const kept = await ctx.git.keepWork(paths, USER_WORK_REF, `phuc-loop: uncommitted work before iteration ${ctx.state.next_iteration}`);
-    if (kept)
-        ctx.o.log.info(`uncommitted work (${paths.length} path(s)) kept in ${USER_WORK_REF} (${kept.slice(0, 12)}): \`git checkout ${USER_WORK_REF} -- <path>\` brings a file back`);
+    if (kept.made)
+        ctx.o.log.info(`uncommitted work (${paths.length} path(s)) kept in ${USER_WORK_REF} (${kept.commit.slice(0, 12)}): \`git checkout ${USER_WORK_REF} -- <path>\` brings a file back`);
+    return kept.commit;
 }
 
 ;// CONCATENATED MODULE: ./src/engine/loop/judge-space.ts
@@ -44662,6 +44905,7 @@ async function cleanJudge(c) {
 // iteration after another until decide() halts. Effects happen here and in iteration.ts; which
 // exit wins is decide.ts's alone. The evidence is written in a loop-private folder (see home.ts)
 // and published to `evidence/loop` when the run ends.
+
 
 
 
@@ -44802,7 +45046,10 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
         // the user's own edit, as kept before the last agent step, is theirs and stays.
         await git.clearIndexFlags();
         const isProtected = protectedMatcher(resumed.plan.protected);
-        const changed = (await git.status()).filter((c) => isProtected(c.path));
+        // Killed during an agent step: what changed since it began is the agent's, and that iteration's
+        // collect puts a protected path back (the tree as it is now is kept in refs/phuc-loop/user-work first).
+        const cutOff = await cutOffStepStart(git, stepStartFile(ev.root), resumed.state.next_iteration);
+        const changed = cutOff ? [] : (await git.status()).filter((c) => isProtected(c.path));
         const users = await git.sameAs(USER_WORK_REF, changed.filter((c) => c.code !== '??').map((c) => c.path));
         const dirtyProtected = changed.map((c) => c.path).filter((p) => !users.has(p));
         if (dirtyProtected.length) {
@@ -45082,8 +45329,10 @@ async function nothingToDo(git, cwd, got, resumed) {
     if (!t)
         return null;
     // A backpressure stop is a pause, a missing program may have been installed since (HEAD is
-    // judged again), and a budget exit continues with a changed budget.
+    // judged again), a git failure (a lock, a full disk) may be gone with nothing committed, and a
+    // budget exit continues with a changed budget.
     const paused = t.stop_reason === 'BACKPRESSURE_SIGNAL' ||
+        t.stop_reason === 'GIT_FAILURE' ||
         t.status === 'EXIT_NEED_INFO' ||
         (t.status === 'EXIT_BUDGET_EXCEEDED' && canonicalJson(resumed.plan.budget) !== canonicalJson(got.budget.budget));
     if (paused)
