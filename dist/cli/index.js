@@ -36087,8 +36087,8 @@ function decoderFor(encoding) {
 const JOINER = '\u2060';
 /**
  * `text` as inert markdown/HTML text on one line, still readable: control characters and line
- * breaks become spaces; a joiner goes after every `<` (no tag, comment, autolink can open: `>`
- * then closes nothing), after an `&` that would start a character reference, after an `@` that
+ * breaks become spaces; a joiner goes after a `<` that could open a tag, comment or autolink (a
+ * letter, `/`, `!` or `?` next: `>` then closes nothing; `2 < 3` stays as it is), after an `&` that would start a character reference, after an `@` that
  * would start a mention, after the `!` of `![` (no image) and between `](` (no inline link).
  * Idempotent: text made inert stays as it is. Inside a code span or fenced block use only the
  * fence protection (backticks), not this.
@@ -36097,7 +36097,7 @@ function inert(text) {
     return (text
         // eslint-disable-next-line no-control-regex -- control characters and line breaks become spaces
         .replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ')
-        .replace(/<(?!\u2060)/g, `<${JOINER}`)
+        .replace(/<(?=[A-Za-z/!?])/g, `<${JOINER}`)
         .replace(/&(?=[#A-Za-z0-9])/g, `&${JOINER}`)
         .replace(/@(?=[A-Za-z0-9_-])/g, `@${JOINER}`)
         .replace(/!\[/g, `!${JOINER}[`)
@@ -44333,6 +44333,8 @@ async function writeAgentsMd(ctx, section) {
 
 const stepStartSchema = object({
     iteration: schemas_number().int().min(0),
+    /** HEAD when the step began: once the user has committed since, the tree is theirs to judge anew. */
+    head: schemas_string().nullable(),
     /** The commit holding the user's uncommitted files as they were (refs/phuc-loop/user-work), if any. */
     work: schemas_string()
         .regex(/^[0-9a-f]{40,64}$/)
@@ -44341,23 +44343,24 @@ const stepStartSchema = object({
 });
 /** The marker's file, beside the loop's own evidence tree (never the agent's to reach). */
 const stepStartFile = (evidenceRoot) => (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(evidenceRoot), 'agent-step.json');
-async function saveStepStart(file, iteration, before, work) {
+async function saveStepStart(file, iteration, head, before, work) {
     const paths = Object.fromEntries([...before].map(([p, v]) => [p, { sha: v.sha, link: v.link }]));
-    await atomicWrite(file, JSON.stringify({ iteration, work, paths }));
+    await atomicWrite(file, JSON.stringify({ iteration, head, work, paths }));
 }
 async function clearStepStart(file) {
     await (0,promises_namespaceObject.rm)(file, { force: true });
 }
 /**
  * The start of iteration `n`'s step if a killed run left it, as a snapshot (the user's files read
- * back from the commit that kept them); null when there is none, or it is another iteration's.
+ * back from the commit that kept them); null when there is none, it is another iteration's, or
+ * HEAD has moved since.
  */
-async function cutOffStepStart(git, file, n) {
+async function cutOffStepStart(git, file, n, head) {
     const text = await (0,promises_namespaceObject.readFile)(file, 'utf8').catch(() => null);
     if (text === null)
         return null;
     const start = parseDocument(file, text, stepStartSchema);
-    if (start.iteration !== n) {
+    if (start.iteration !== n || start.head !== head) {
         await clearStepStart(file);
         return null;
     }
@@ -44411,9 +44414,10 @@ async function iterate(ctx, n) {
     // The agent. Its start is kept until the iteration is committed: a run killed meanwhile leaves
     // the agent's partial work, which the next run attributes to this iteration's step, not the user.
     const marker = stepStartFile(ev.root);
+    const { head: startHead, branch } = await git.position();
     const now = await snapshotDirty(git, ctx.cwd);
     const work = await keepUserWork(ctx, now);
-    const cut = await cutOffStepStart(git, marker, n);
+    const cut = await cutOffStepStart(git, marker, n, startHead);
     if (cut)
         o.log.info(`iter ${n}: the previous run was killed during this iteration's agent step: its changes since that step began are the agent's`);
     // AGENTS.md is the loop's own (rewritten every iteration), whatever a cut-off iteration left of it.
@@ -44421,9 +44425,8 @@ async function iterate(ctx, n) {
     if (cut && now.has('AGENTS.md'))
         before.set('AGENTS.md', now.get('AGENTS.md'));
     if (!cut)
-        await saveStepStart(marker, n, before, work);
+        await saveStepStart(marker, n, startHead, before, work);
     const settings = await git.snapshotSettings();
-    const { head: startHead, branch } = await git.position();
     const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
     const idleS = ctx.intake.config.agent.idle_seconds;
     const agent = await spawnAgent({
@@ -44934,7 +44937,6 @@ async function cleanJudge(c) {
 
 
 
-
 async function runLoop(options) {
     // One scrubber for everything that leaves the loop: the console here, evidence and AGENTS.md below.
     const o = { ...options, log: scrubbingLogger(options.log, scrubber(secretValues(options.env))) };
@@ -45046,10 +45048,7 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
         // the user's own edit, as kept before the last agent step, is theirs and stays.
         await git.clearIndexFlags();
         const isProtected = protectedMatcher(resumed.plan.protected);
-        // Killed during an agent step: what changed since it began is the agent's, and that iteration's
-        // collect puts a protected path back (the tree as it is now is kept in refs/phuc-loop/user-work first).
-        const cutOff = await cutOffStepStart(git, stepStartFile(ev.root), resumed.state.next_iteration);
-        const changed = cutOff ? [] : (await git.status()).filter((c) => isProtected(c.path));
+        const changed = (await git.status()).filter((c) => isProtected(c.path));
         const users = await git.sameAs(USER_WORK_REF, changed.filter((c) => c.code !== '??').map((c) => c.path));
         const dirtyProtected = changed.map((c) => c.path).filter((p) => !users.has(p));
         if (dirtyProtected.length) {

@@ -40,7 +40,7 @@ interface Moment {
   moment: string;
   /** The STOP label (added once the loop is there), or the runner's cancel cascade. */
   stop: 'label' | 'cancel';
-  /** What holds the loop there in the first run: the agent (E2E_HOLD), a check round (by its count of fixes), the push. */
+  /** What holds the loop there in the first run: the agent (PHUC_TEST_E2E_HOLD), a check round (by its count of fixes), the push. */
   hold: { agent?: 'idle' | 'partial'; check?: number; push?: true };
   /** The event (a line of the events file) that says the loop is there. */
   at: string;
@@ -77,7 +77,7 @@ test.each(MOMENTS.map((m, i) => ({ ...m, number: 70 + i })))(
     const release = () => Promise.all(['hold-check', 'hold-push'].map((f) => rm(join(marks, f), { force: true })));
 
     const job = await runJob(s, {
-      env: hold.agent ? { E2E_HOLD: hold.agent } : {},
+      env: hold.agent ? { PHUC_TEST_E2E_HOLD: hold.agent } : {},
       inputs: { 'poll-seconds': '0.5', 'stop-label': 'STOP' },
       onMainStarted: async (h) => {
         await reached();

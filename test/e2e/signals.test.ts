@@ -45,7 +45,7 @@ test("the runner's cancel cascade: the stop (through an agent that ignores SIGTE
   let stoppedWithinMs = Infinity;
   const job = await runJob(s, {
     workspace,
-    env: { E2E_AGENT_MS: '60000', E2E_IGNORE_TERM: '1' },
+    env: { PHUC_TEST_E2E_AGENT_MS: '60000', PHUC_TEST_E2E_IGNORE_TERM: '1' },
     onMainStarted: async (h) => {
       await agentAtWork();
       const t0 = Date.now();
@@ -71,7 +71,7 @@ test("the runner's cancel cascade: the stop (through an agent that ignores SIGTE
   const artifact = gh.listArtifacts({ runId: job.run.id })[0];
   expect([...gh.artifactFiles(artifact.id).keys()]).toEqual(expect.arrayContaining(['halting_report.json', 'state.json', 'iter_0/certificate.json']));
   expect(gh.commentsOn(REPO, 61)[0].body).toMatch(/\*\*Paused:\*\* the workflow run was cancelled/);
-  await resumesAndConverges(s, { onRecord: 1, iterations: 2, env: { E2E_AGENT_MS: '0' } });
+  await resumesAndConverges(s, { onRecord: 1, iterations: 2, env: { PHUC_TEST_E2E_AGENT_MS: '0' } });
 }, 90_000);
 
 test('a second Ctrl-C while the report is being written aborts at once: paused summary and comment, evidence the next run continues from', async () => {
@@ -82,7 +82,7 @@ test('a second Ctrl-C while the report is being written aborts at once: paused s
   gh.failNext({ operation: 'issues/list-comments' }, ['timeout']);
   const job = await runJob(s, {
     workspace,
-    env: { E2E_AGENT_MS: '60000', PHUC_LOOP_API_TIMEOUT_MS: '120000' },
+    env: { PHUC_TEST_E2E_AGENT_MS: '60000', PHUC_LOOP_API_TIMEOUT_MS: '120000' },
     onMainStarted: async (h) => {
       await agentAtWork();
       h.kill('SIGINT');
@@ -104,5 +104,5 @@ test('a second Ctrl-C while the report is being written aborts at once: paused s
   expect(comments).toHaveLength(1);
   expect(comments[0].body).toMatch(/EXIT_BLOCKED \(BACKPRESSURE_SIGNAL\)/);
   expect(comments[0].body).toMatch(/\*\*Paused:\*\*/);
-  await resumesAndConverges(s, { onRecord: 1, iterations: 2, env: { E2E_AGENT_MS: '0' } });
+  await resumesAndConverges(s, { onRecord: 1, iterations: 2, env: { PHUC_TEST_E2E_AGENT_MS: '0' } });
 }, 90_000);

@@ -93,7 +93,7 @@ test('a push race: someone else pushes while the agent runs → EXIT_BLOCKED(BRA
   const s = await scenario(gh, 23, loopFiles(e2eAgent('racer.mjs')));
   // The "someone else" is the agent here, so it must be able to write the origin: at user+pidns the
   // agent user cannot (which the sandbox tests cover); this test is about the loop's push.
-  const job = await runJob(s, { env: { E2E_BARE_DIR: s.origin.bareDir, E2E_BRANCH: 'pr-23' }, inputs: { isolation: 'none' } });
+  const job = await runJob(s, { env: { PHUC_TEST_E2E_BARE_DIR: s.origin.bareDir, PHUC_TEST_E2E_BRANCH: 'pr-23' }, inputs: { isolation: 'none' } });
   const { main, post } = job;
   expect(main.exitCode).toBe(12);
   expect(main.outputs).toMatchObject({ status: 'EXIT_BLOCKED', 'stop-reason': 'BRANCH_MOVED', iterations: '1' });

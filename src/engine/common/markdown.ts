@@ -9,8 +9,8 @@ export const JOINER = '\u2060';
 
 /**
  * `text` as inert markdown/HTML text on one line, still readable: control characters and line
- * breaks become spaces; a joiner goes after every `<` (no tag, comment, autolink can open: `>`
- * then closes nothing), after an `&` that would start a character reference, after an `@` that
+ * breaks become spaces; a joiner goes after a `<` that could open a tag, comment or autolink (a
+ * letter, `/`, `!` or `?` next: `>` then closes nothing; `2 < 3` stays as it is), after an `&` that would start a character reference, after an `@` that
  * would start a mention, after the `!` of `![` (no image) and between `](` (no inline link).
  * Idempotent: text made inert stays as it is. Inside a code span or fenced block use only the
  * fence protection (backticks), not this.
@@ -20,7 +20,7 @@ export function inert(text: string): string {
     text
       // eslint-disable-next-line no-control-regex -- control characters and line breaks become spaces
       .replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ')
-      .replace(/<(?!\u2060)/g, `<${JOINER}`)
+      .replace(/<(?=[A-Za-z/!?])/g, `<${JOINER}`)
       .replace(/&(?=[#A-Za-z0-9])/g, `&${JOINER}`)
       .replace(/@(?=[A-Za-z0-9_-])/g, `@${JOINER}`)
       .replace(/!\[/g, `!${JOINER}[`)

@@ -55,16 +55,16 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   // The agent. Its start is kept until the iteration is committed: a run killed meanwhile leaves
   // the agent's partial work, which the next run attributes to this iteration's step, not the user.
   const marker = stepStartFile(ev.root);
+  const { head: startHead, branch } = await git.position();
   const now = await snapshotDirty(git, ctx.cwd);
   const work = await keepUserWork(ctx, now);
-  const cut = await cutOffStepStart(git, marker, n);
+  const cut = await cutOffStepStart(git, marker, n, startHead);
   if (cut) o.log.info(`iter ${n}: the previous run was killed during this iteration's agent step: its changes since that step began are the agent's`);
   // AGENTS.md is the loop's own (rewritten every iteration), whatever a cut-off iteration left of it.
   const before: DirtySnapshot = cut ? new Map([...cut].filter(([p]) => p !== 'AGENTS.md')) : now;
   if (cut && now.has('AGENTS.md')) before.set('AGENTS.md', now.get('AGENTS.md')!);
-  if (!cut) await saveStepStart(marker, n, before, work);
+  if (!cut) await saveStepStart(marker, n, startHead, before, work);
   const settings = await git.snapshotSettings();
-  const { head: startHead, branch } = await git.position();
   const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
   const idleS = ctx.intake.config.agent.idle_seconds;
   const agent = await spawnAgent({

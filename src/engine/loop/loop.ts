@@ -46,7 +46,6 @@ import { crashPoint, iterate, USER_WORK_REF } from './iteration.js';
 import { cleanJudge, liveJudge } from './judge-space.js';
 import { initialProgress } from './progress.js';
 import { saveState } from '../evidence/records.js';
-import { cutOffStepStart, stepStartFile } from './step-start.js';
 
 export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   // One scrubber for everything that leaves the loop: the console here, evidence and AGENTS.md below.
@@ -177,10 +176,7 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
     // the user's own edit, as kept before the last agent step, is theirs and stays.
     await git.clearIndexFlags();
     const isProtected = protectedMatcher(resumed.plan.protected);
-    // Killed during an agent step: what changed since it began is the agent's, and that iteration's
-    // collect puts a protected path back (the tree as it is now is kept in refs/phuc-loop/user-work first).
-    const cutOff = await cutOffStepStart(git, stepStartFile(ev.root), resumed.state.next_iteration);
-    const changed = cutOff ? [] : (await git.status()).filter((c) => isProtected(c.path));
+    const changed = (await git.status()).filter((c) => isProtected(c.path));
     const users = await git.sameAs(
       USER_WORK_REF,
       changed.filter((c) => c.code !== '??').map((c) => c.path),

@@ -12,6 +12,8 @@ import type { Git } from '../os/git.js';
 
 const stepStartSchema = z.object({
   iteration: z.number().int().min(0),
+  /** HEAD when the step began: once the user has committed since, the tree is theirs to judge anew. */
+  head: z.string().nullable(),
   /** The commit holding the user's uncommitted files as they were (refs/phuc-loop/user-work), if any. */
   work: z
     .string()
@@ -23,9 +25,9 @@ const stepStartSchema = z.object({
 /** The marker's file, beside the loop's own evidence tree (never the agent's to reach). */
 export const stepStartFile = (evidenceRoot: string) => join(dirname(evidenceRoot), 'agent-step.json');
 
-export async function saveStepStart(file: string, iteration: number, before: DirtySnapshot, work: string | null): Promise<void> {
+export async function saveStepStart(file: string, iteration: number, head: string | null, before: DirtySnapshot, work: string | null): Promise<void> {
   const paths = Object.fromEntries([...before].map(([p, v]) => [p, { sha: v.sha, link: v.link }]));
-  await atomicWrite(file, JSON.stringify({ iteration, work, paths }));
+  await atomicWrite(file, JSON.stringify({ iteration, head, work, paths }));
 }
 
 export async function clearStepStart(file: string): Promise<void> {
@@ -34,13 +36,14 @@ export async function clearStepStart(file: string): Promise<void> {
 
 /**
  * The start of iteration `n`'s step if a killed run left it, as a snapshot (the user's files read
- * back from the commit that kept them); null when there is none, or it is another iteration's.
+ * back from the commit that kept them); null when there is none, it is another iteration's, or
+ * HEAD has moved since.
  */
-export async function cutOffStepStart(git: Git, file: string, n: number): Promise<DirtySnapshot | null> {
+export async function cutOffStepStart(git: Git, file: string, n: number, head: string | null): Promise<DirtySnapshot | null> {
   const text = await readFile(file, 'utf8').catch(() => null);
   if (text === null) return null;
   const start = parseDocument(file, text, stepStartSchema);
-  if (start.iteration !== n) {
+  if (start.iteration !== n || start.head !== head) {
     await clearStepStart(file);
     return null;
   }
