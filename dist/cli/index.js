@@ -34769,8 +34769,28 @@ async function readProc(pid) {
         return null;
     }
 }
+/** When `pid` started (clock ticks since boot, /proc/<pid>/stat field 22): with the pid, it names one process. */
 async function readStartTime(pid) {
     return (await readProc(pid))?.start ?? null;
+}
+/**
+ * Whether `pid` runs (a zombie left by a killed process, waiting to be reaped, does not) and, given
+ * its start time, is still that process rather than a reused pid.
+ */
+async function processRunning(pid, start = null) {
+    if (!Number.isInteger(pid) || pid <= 0)
+        return false;
+    try {
+        process.kill(pid, 0);
+    }
+    catch (e) {
+        if (e.code !== 'EPERM')
+            return false;
+    }
+    const info = await readProc(pid);
+    if (!info)
+        return start === null;
+    return info.state !== 'Z' && (start === null || info.start === start);
 }
 const readNumber = async (file, pattern = /^(\d+)/m) => {
     try {
@@ -42462,11 +42482,22 @@ async function interimReport(ctx, n) {
 
 
 
+
+
+
 const SAFE_BASE = '/var/lib/phuc-loop';
 /** The file in a judge folder that names the process it belongs to. */
 const OWNER = 'owner.json';
 /** A folder of an older version (no owner file) untouched for this long belongs to no live run. */
 const LEGACY_AGE_MS = 3_600_000;
+const ownerSchema = object({
+    pid: schemas_number().int(),
+    /** The process's start time (see readStartTime): a reused pid is not the owner. */
+    start: schemas_string().nullable(),
+    host: schemas_string(),
+    /** Kept on purpose until then (epoch ms), e.g. the logs of a rerun that disagreed. */
+    keep_until: schemas_number().optional(),
+});
 /**
  * A new folder for one run's check workspaces under `/var/lib/phuc-loop` (made by root, or through
  * `sudo -n`), named after `name`, with the owner file written and `confine` applied. Where neither
@@ -42493,7 +42524,7 @@ async function keepJudgeRoot(path, ms) {
     await writeOwner(path, { keep_until: Date.now() + ms });
 }
 async function writeOwner(path, extra) {
-    const owner = { pid: process.pid, start: await startTime(process.pid), host: (0,external_node_os_namespaceObject.hostname)(), ...extra };
+    const owner = { pid: process.pid, start: await readStartTime(process.pid), host: (0,external_node_os_namespaceObject.hostname)(), ...extra };
     await (0,promises_namespaceObject.writeFile)((0,external_node_path_namespaceObject.join)(path, OWNER), JSON.stringify(owner) + '\n', { mode: 0o600 });
 }
 /**
@@ -42535,7 +42566,7 @@ async function abandoned(dir, now, inTmp) {
     if (text !== null) {
         let o;
         try {
-            o = JSON.parse(text);
+            o = parseDocument(OWNER, text, ownerSchema);
         }
         catch {
             return false;
@@ -42558,29 +42589,7 @@ async function newestChange(dir) {
     return Math.max(...times);
 }
 async function ownerAlive(o) {
-    if (!Number.isInteger(o.pid) || o.pid <= 0)
-        return false;
-    if (o.pid === process.pid)
-        return true;
-    const stat = await (0,promises_namespaceObject.readFile)(`/proc/${String(o.pid)}/stat`, 'utf8').catch(() => null);
-    if (stat === null) {
-        try {
-            process.kill(o.pid, 0);
-            return o.start === null;
-        }
-        catch (e) {
-            return e.code === 'EPERM' && o.start === null;
-        }
-    }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // A zombie (a killed run not reaped yet) owns nothing any more.
-    if (fields[0] === 'Z')
-        return false;
-    return o.start === null || fields[19] === o.start;
-}
-async function startTime(pid) {
-    const stat = await (0,promises_namespaceObject.readFile)(`/proc/${String(pid)}/stat`, 'utf8').catch(() => null);
-    return stat === null ? null : (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null);
+    return o.pid === process.pid || processRunning(o.pid, o.start);
 }
 async function safeBase() {
     const uid = process.getuid?.() ?? -1;
@@ -43712,6 +43721,7 @@ function blockedEarly(stopReason, detail) {
 
 
 
+
 const homeName = (evRel) => evRel.replace(/[^A-Za-z0-9._-]/g, '_');
 async function loopHome(git, evRel) {
     const top = (0,external_node_path_namespaceObject.join)(await git.commonDir(), 'phuc-loop');
@@ -43739,23 +43749,12 @@ async function acquireLock(home, host) {
         }
         catch {
             const [pid, owner] = (await (0,promises_namespaceObject.readFile)(path, 'utf8').catch(() => '')).trim().split('@');
-            if (owner === host && Number(pid) > 0 && (await processAlive(Number(pid))))
+            if (owner === host && Number(pid) > 0 && (await processRunning(Number(pid))))
                 return `another phuc-loop (pid ${pid}) is running on this evidence tree; the oldest loop keeps running: wait for it to end (or stop it: touch scratch/STOP), then \`phuc-loop run\` again`;
             await (0,promises_namespaceObject.rm)(path, { force: true });
         }
     }
     return 'could not take the evidence lock (another loop took it meanwhile): `phuc-loop run` again once it has ended';
-}
-/** Running (a zombie left by a killed loop, waiting for a container's init to reap it, is not). */
-async function processAlive(pid) {
-    try {
-        process.kill(pid, 0);
-    }
-    catch {
-        return false;
-    }
-    const s = await (0,promises_namespaceObject.readFile)(`/proc/${pid}/stat`, 'utf8').catch(() => null);
-    return s === null || s.slice(s.lastIndexOf(')') + 2)[0] !== 'Z';
 }
 const hasFiles = async (root) => (await (0,promises_namespaceObject.stat)(root).catch(() => null))?.isDirectory() && (await listFiles(root)).some((f) => !NOT_EVIDENCE.has(f));
 /**
@@ -43835,7 +43834,7 @@ async function publishedStanding(git, dir) {
         return none;
     const publishedManifest = link ? null : await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(dir, 'manifest.json'), 'utf8').catch(() => null);
     const pid = Number((await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(root, 'run.lock'), 'utf8').catch(() => '')).split('@')[0]);
-    const running = pid > 0 && (await processAlive(pid));
+    const running = pid > 0 && (await processRunning(pid));
     return { own, link, matches: publishedManifest === ownManifest, running };
 }
 /**

@@ -13,6 +13,9 @@ import { execFile } from 'node:child_process';
 import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { parseDocument } from '../common/document.js';
+import { processRunning, readStartTime } from '../os/process.js';
 
 export interface JudgeRoot {
   path: string;
@@ -26,14 +29,15 @@ const OWNER = 'owner.json';
 /** A folder of an older version (no owner file) untouched for this long belongs to no live run. */
 const LEGACY_AGE_MS = 3_600_000;
 
-interface Owner {
-  pid: number;
-  /** The process's start time (clock ticks since boot, /proc/<pid>/stat field 22): a reused pid is not the owner. */
-  start: string | null;
-  host: string;
+const ownerSchema = z.object({
+  pid: z.number().int(),
+  /** The process's start time (see readStartTime): a reused pid is not the owner. */
+  start: z.string().nullable(),
+  host: z.string(),
   /** Kept on purpose until then (epoch ms), e.g. the logs of a rerun that disagreed. */
-  keep_until?: number;
-}
+  keep_until: z.number().optional(),
+});
+type Owner = z.infer<typeof ownerSchema>;
 
 export interface JudgeRootOptions {
   /**
@@ -70,7 +74,7 @@ export async function keepJudgeRoot(path: string, ms: number): Promise<void> {
 }
 
 async function writeOwner(path: string, extra: Partial<Owner>): Promise<void> {
-  const owner: Owner = { pid: process.pid, start: await startTime(process.pid), host: hostname(), ...extra };
+  const owner: Owner = { pid: process.pid, start: await readStartTime(process.pid), host: hostname(), ...extra };
   await writeFile(join(path, OWNER), JSON.stringify(owner) + '\n', { mode: 0o600 });
 }
 
@@ -110,7 +114,7 @@ async function abandoned(dir: string, now: number, inTmp: boolean): Promise<bool
   if (text !== null) {
     let o: Owner;
     try {
-      o = JSON.parse(text) as Owner;
+      o = parseDocument(OWNER, text, ownerSchema);
     } catch {
       return false;
     }
@@ -138,26 +142,7 @@ async function newestChange(dir: string): Promise<number> {
 }
 
 async function ownerAlive(o: Owner): Promise<boolean> {
-  if (!Number.isInteger(o.pid) || o.pid <= 0) return false;
-  if (o.pid === process.pid) return true;
-  const stat = await readFile(`/proc/${String(o.pid)}/stat`, 'utf8').catch(() => null);
-  if (stat === null) {
-    try {
-      process.kill(o.pid, 0);
-      return o.start === null;
-    } catch (e) {
-      return (e as NodeJS.ErrnoException).code === 'EPERM' && o.start === null;
-    }
-  }
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // A zombie (a killed run not reaped yet) owns nothing any more.
-  if (fields[0] === 'Z') return false;
-  return o.start === null || fields[19] === o.start;
-}
-
-async function startTime(pid: number): Promise<string | null> {
-  const stat = await readFile(`/proc/${String(pid)}/stat`, 'utf8').catch(() => null);
-  return stat === null ? null : (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null);
+  return o.pid === process.pid || processRunning(o.pid, o.start);
 }
 
 async function safeBase(): Promise<string | null> {

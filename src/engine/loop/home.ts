@@ -13,6 +13,7 @@ import { parseDocument } from '../common/document.js';
 import { haltingReportSchema, type HaltingReport } from '../evidence/report.js';
 import { verifyTree } from '../evidence/verify.js';
 import type { Git } from '../os/git.js';
+import { processRunning } from '../os/process.js';
 import { stateSchema, type LoopState } from './context.js';
 
 export interface LoopHome {
@@ -50,23 +51,12 @@ export async function acquireLock(home: LoopHome, host: string): Promise<(() => 
       return () => rm(path, { force: true });
     } catch {
       const [pid, owner] = (await readFile(path, 'utf8').catch(() => '')).trim().split('@');
-      if (owner === host && Number(pid) > 0 && (await processAlive(Number(pid))))
+      if (owner === host && Number(pid) > 0 && (await processRunning(Number(pid))))
         return `another phuc-loop (pid ${pid}) is running on this evidence tree; the oldest loop keeps running: wait for it to end (or stop it: touch scratch/STOP), then \`phuc-loop run\` again`;
       await rm(path, { force: true });
     }
   }
   return 'could not take the evidence lock (another loop took it meanwhile): `phuc-loop run` again once it has ended';
-}
-
-/** Running (a zombie left by a killed loop, waiting for a container's init to reap it, is not). */
-async function processAlive(pid: number): Promise<boolean> {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const s = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
-  return s === null || s.slice(s.lastIndexOf(')') + 2)[0] !== 'Z';
 }
 
 const hasFiles = async (root: string) => (await stat(root).catch(() => null))?.isDirectory() && (await listFiles(root)).some((f) => !NOT_EVIDENCE.has(f));
@@ -161,7 +151,7 @@ export async function publishedStanding(git: Git, dir: string): Promise<Publishe
   if (ownManifest === null) return none;
   const publishedManifest = link ? null : await readFile(join(dir, 'manifest.json'), 'utf8').catch(() => null);
   const pid = Number((await readFile(join(root, 'run.lock'), 'utf8').catch(() => '')).split('@')[0]);
-  const running = pid > 0 && (await processAlive(pid));
+  const running = pid > 0 && (await processRunning(pid));
   return { own, link, matches: publishedManifest === ownManifest, running };
 }
 

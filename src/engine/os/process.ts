@@ -314,8 +314,25 @@ async function readProc(pid: number): Promise<ProcInfo | null> {
   }
 }
 
-async function readStartTime(pid: number): Promise<string | null> {
+/** When `pid` started (clock ticks since boot, /proc/<pid>/stat field 22): with the pid, it names one process. */
+export async function readStartTime(pid: number): Promise<string | null> {
   return (await readProc(pid))?.start ?? null;
+}
+
+/**
+ * Whether `pid` runs (a zombie left by a killed process, waiting to be reaped, does not) and, given
+ * its start time, is still that process rather than a reused pid.
+ */
+export async function processRunning(pid: number, start: string | null = null): Promise<boolean> {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  const info = await readProc(pid);
+  if (!info) return start === null;
+  return info.state !== 'Z' && (start === null || info.start === start);
 }
 
 /** Where a sweep may start: the root's pid and the kernel's count of forks when it was started. */
