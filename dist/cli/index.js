@@ -32114,6 +32114,15 @@ const RUNNER_CONFIGS = [
     '**/noxfile.py',
     '**/.npmrc',
     '**/.yarnrc*',
+    '**/.coveragerc',
+    '**/ava.config.*',
+    '**/.taprc',
+    '**/.config/nextest.toml',
+    '**/bunfig.toml',
+    '**/phpunit.xml',
+    '**/phpunit.xml.dist',
+    '**/.rspec',
+    'go.work',
     '.github/**',
 ];
 /** Programs that run the file named after their options (`node x.js`, `bash -e check.sh`). */
@@ -32179,19 +32188,34 @@ function filesNamedBy(command, files) {
 /** Packages a module runner loads before any test does: `pytest/` alone would leave these to shadow. */
 const RUNNER_PACKAGES = { pytest: ['_pytest', 'pluggy', 'py'], unittest: [], nose2: [] };
 /**
- * What would stand in for the module a Python criterion runs: `python -m pytest` imports from the
- * folder it starts in before the installed packages, so a `pytest/` (or `pytest.py`, `.pyc`, `.so`)
- * the agent adds there runs instead of pytest and reports whatever it likes. Protected whether or
- * not they exist.
+ * The files a task runner reads its rules from, by the name it looks for first: an agent's
+ * `GNUmakefile` beside the user's `Makefile` is what `make test` runs.
  */
-function moduleShadowsOf(command) {
+const MAKE_FILES = ['GNUmakefile', 'makefile', 'Makefile', '**/*.mk'];
+const RULE_FILES = {
+    make: MAKE_FILES,
+    gmake: MAKE_FILES,
+    just: ['justfile', 'Justfile', '.justfile'],
+    rake: ['Rakefile', 'rakefile', 'Rakefile.rb', 'rakefile.rb', 'rakelib/**'],
+    task: ['Taskfile.yml', 'Taskfile.yaml', 'taskfile.yml', 'taskfile.yaml'],
+};
+/**
+ * What a criterion's runner reads before any test runs, protected whether or not it exists: the
+ * rule files of a task runner (`make`: GNUmakefile, makefile, Makefile), and what would stand in
+ * for the module of `python -m pytest`, which imports from the folder it starts in before the
+ * installed packages (a `pytest/`, `pytest.py`, `.pyc`, `.so` the agent adds there runs instead
+ * of pytest and reports whatever it likes).
+ */
+function runnerFilesOf(command) {
     const out = [];
     for (const { program, module } of programsOf(command)) {
-        if (module === null || !/^python[0-9.]*$/.test(program.replace(/^.*\//, '')))
+        const name = program.replace(/^.*\//, '');
+        out.push(...(RULE_FILES[name] ?? []));
+        if (module === null || !/^python[0-9.]*$/.test(name))
             continue;
         const top = module.split('.')[0];
-        for (const name of [top, ...(RUNNER_PACKAGES[top] ?? [])])
-            out.push(`${name}.*`, `${name}/**`);
+        for (const pkg of [top, ...(RUNNER_PACKAGES[top] ?? [])])
+            out.push(`${pkg}.*`, `${pkg}/**`);
     }
     return [...new Set(out)];
 }
@@ -32215,7 +32239,7 @@ function protectedGlobs(config, configPath, files = new Set()) {
             config.northstar,
             ...(config.mission_context ? [config.mission_context] : []),
             ...RUNNER_CONFIGS,
-            ...commands.flatMap((c) => [...filesNamedBy(c, files), ...moduleShadowsOf(c)]),
+            ...commands.flatMap((c) => [...filesNamedBy(c, files), ...runnerFilesOf(c)]),
         ]),
     ];
 }

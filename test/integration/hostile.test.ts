@@ -248,3 +248,17 @@ test("an agent that deletes scratch/STOP as fast as it can: the user's STOP stay
   expect(existsSync(join(repo, 'scratch/STOP'))).toBe(true);
   expect(existsSync(join(repo, 'scratch-gone'))).toBe(false);
 });
+
+test("a GNUmakefile beside the user's Makefile (make reads it first): reverted, no certificate", async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'make test' }], agent: hostile('gnumakefile.sh') }),
+    'NORTHSTAR.md': NORTHSTAR,
+    Makefile: 'test:\n\tgrep -q fixed src/status.txt\n',
+    'src/status.txt': 'broken\n',
+  });
+  const r = await cli(repo, ['run']);
+  const rep = await readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
+  expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'GUARDRAIL_VIOLATION' });
+  expect(r.stdout).toMatch(/protected paths changed and reverted: GNUmakefile/);
+  expect(existsSync(join(repo, 'GNUmakefile'))).toBe(false);
+});

@@ -1,6 +1,6 @@
 import { ConfigError } from '../../src/engine/common/errors.js';
 import { configJsonSchema, parseConfig } from '../../src/engine/config/config.js';
-import { filesNamedBy, moduleShadowsOf } from '../../src/engine/config/plan.js';
+import { filesNamedBy, runnerFilesOf } from '../../src/engine/config/plan.js';
 
 const GOOD = `version: 2
 goal: Make the test suite pass without weakening any test.
@@ -134,7 +134,7 @@ describe('the files a criterion runs are protected, the files it reads are the w
   });
 });
 
-describe('a module a Python criterion runs cannot be shadowed from the tree', () => {
+describe("what a criterion's runner reads first cannot be added beside it: python -m modules, make's rule files", () => {
   test.each([
     ['python3 -m pytest --junitxml=r.xml', ['pytest.*', 'pytest/**', '_pytest.*', '_pytest/**', 'pluggy.*', 'pluggy/**', 'py.*', 'py/**']],
     ['cd x && /usr/bin/python3.11 -m unittest discover -s tests', ['unittest.*', 'unittest/**']],
@@ -142,7 +142,9 @@ describe('a module a Python criterion runs cannot be shadowed from the tree', ()
     ['pytest -m slow', []],
     ['node -m x', []],
     ['python3 run.py -m fast', []],
+    ['make test', ['GNUmakefile', 'makefile', 'Makefile', '**/*.mk']],
+    ['timeout 60 /usr/bin/make -s check && just lint', ['GNUmakefile', 'makefile', 'Makefile', '**/*.mk', 'justfile', 'Justfile', '.justfile']],
   ])('%s', (command, expected) => {
-    expect(moduleShadowsOf(command).sort()).toEqual([...expected].sort());
+    expect(runnerFilesOf(command).sort()).toEqual([...expected].sort());
   });
 });

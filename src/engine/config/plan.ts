@@ -212,6 +212,15 @@ export const RUNNER_CONFIGS = [
   '**/noxfile.py',
   '**/.npmrc',
   '**/.yarnrc*',
+  '**/.coveragerc',
+  '**/ava.config.*',
+  '**/.taprc',
+  '**/.config/nextest.toml',
+  '**/bunfig.toml',
+  '**/phpunit.xml',
+  '**/phpunit.xml.dist',
+  '**/.rspec',
+  'go.work',
   '.github/**',
 ];
 
@@ -281,17 +290,33 @@ export function filesNamedBy(command: string, files: ReadonlySet<string>): strin
 const RUNNER_PACKAGES: Readonly<Record<string, readonly string[]>> = { pytest: ['_pytest', 'pluggy', 'py'], unittest: [], nose2: [] };
 
 /**
- * What would stand in for the module a Python criterion runs: `python -m pytest` imports from the
- * folder it starts in before the installed packages, so a `pytest/` (or `pytest.py`, `.pyc`, `.so`)
- * the agent adds there runs instead of pytest and reports whatever it likes. Protected whether or
- * not they exist.
+ * The files a task runner reads its rules from, by the name it looks for first: an agent's
+ * `GNUmakefile` beside the user's `Makefile` is what `make test` runs.
  */
-export function moduleShadowsOf(command: string): string[] {
+const MAKE_FILES = ['GNUmakefile', 'makefile', 'Makefile', '**/*.mk'];
+const RULE_FILES: Readonly<Record<string, readonly string[]>> = {
+  make: MAKE_FILES,
+  gmake: MAKE_FILES,
+  just: ['justfile', 'Justfile', '.justfile'],
+  rake: ['Rakefile', 'rakefile', 'Rakefile.rb', 'rakefile.rb', 'rakelib/**'],
+  task: ['Taskfile.yml', 'Taskfile.yaml', 'taskfile.yml', 'taskfile.yaml'],
+};
+
+/**
+ * What a criterion's runner reads before any test runs, protected whether or not it exists: the
+ * rule files of a task runner (`make`: GNUmakefile, makefile, Makefile), and what would stand in
+ * for the module of `python -m pytest`, which imports from the folder it starts in before the
+ * installed packages (a `pytest/`, `pytest.py`, `.pyc`, `.so` the agent adds there runs instead
+ * of pytest and reports whatever it likes).
+ */
+export function runnerFilesOf(command: string): string[] {
   const out: string[] = [];
   for (const { program, module } of programsOf(command)) {
-    if (module === null || !/^python[0-9.]*$/.test(program.replace(/^.*\//, ''))) continue;
+    const name = program.replace(/^.*\//, '');
+    out.push(...(RULE_FILES[name] ?? []));
+    if (module === null || !/^python[0-9.]*$/.test(name)) continue;
     const top = module.split('.')[0];
-    for (const name of [top, ...(RUNNER_PACKAGES[top] ?? [])]) out.push(`${name}.*`, `${name}/**`);
+    for (const pkg of [top, ...(RUNNER_PACKAGES[top] ?? [])]) out.push(`${pkg}.*`, `${pkg}/**`);
   }
   return [...new Set(out)];
 }
@@ -316,7 +341,7 @@ export function protectedGlobs(config: LoopConfig, configPath: string, files: Re
       config.northstar,
       ...(config.mission_context ? [config.mission_context] : []),
       ...RUNNER_CONFIGS,
-      ...commands.flatMap((c) => [...filesNamedBy(c, files), ...moduleShadowsOf(c)]),
+      ...commands.flatMap((c) => [...filesNamedBy(c, files), ...runnerFilesOf(c)]),
     ]),
   ];
 }
