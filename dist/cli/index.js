@@ -32320,6 +32320,7 @@ function buildPlan(i, configPath, baseline, northstarBaseline, apiSurfaceBefore,
 
 
 
+
 const MANIFEST = 'manifest.json';
 /** Files in the evidence folder that are not evidence (the run lock). */
 const NOT_EVIDENCE = new Set(['run.lock']);
@@ -32335,16 +32336,22 @@ const manifestSchema = object({ schema_version: literal('2.0'), files: array(man
  * existing name, a planted symlink included), and rename replaces a link rather than following it:
  * a write never lands anywhere but `path`.
  */
+// Async for its callers; small files on a local disk are written synchronously: a fraction of the
+// thread pool's round trips.
+// eslint-disable-next-line @typescript-eslint/require-await
 async function atomicWrite(path, data) {
     const tmp = `${path}.tmp-${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString('hex')}`;
     // The folder usually exists: make it only when the write says it is missing (one syscall saved a file).
-    await (0,promises_namespaceObject.writeFile)(tmp, data, { flag: 'wx' }).catch(async (e) => {
+    try {
+        (0,external_node_fs_namespaceObject.writeFileSync)(tmp, data, { flag: 'wx' });
+    }
+    catch (e) {
         if (e.code !== 'ENOENT')
             throw e;
-        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-        await (0,promises_namespaceObject.writeFile)(tmp, data, { flag: 'wx' });
-    });
-    await (0,promises_namespaceObject.rename)(tmp, path);
+        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+        (0,external_node_fs_namespaceObject.writeFileSync)(tmp, data, { flag: 'wx' });
+    }
+    (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
 }
 /** Each iteration's files are listed in its own frozen `iter_N/manifest.json`, which the root lists. */
 const ITERATION = /^(iter_\d+)\//;
@@ -32394,9 +32401,10 @@ class EvidenceStore {
         this.appendCache.set(rel, text);
         return this.write(rel, text);
     }
+    // eslint-disable-next-line @typescript-eslint/require-await -- read synchronously, as atomicWrite writes
     async readText(rel) {
         try {
-            return await (0,promises_namespaceObject.readFile)(this.path(rel), 'utf8');
+            return (0,external_node_fs_namespaceObject.readFileSync)(this.path(rel), 'utf8');
         }
         catch {
             return null;
@@ -34367,11 +34375,12 @@ async function collectArtifacts(o) {
     // An untracked file (the user's, kept in refs/phuc-loop/user-work before the step) the agent
     // deleted: neither in the index nor in the work tree, so nothing to stage (git would refuse its name).
     const candidates = changed.filter((p) => !reverted.some((r) => r.path === p));
-    const indexed = await o.git.indexed(candidates);
-    const untrackedDeleted = [];
+    const gone = [];
     for (const p of candidates)
-        if (o.before.has(p) && !indexed.has(p) && !(await presentIn(o.cwd, p)))
-            untrackedDeleted.push(p);
+        if (o.before.has(p) && !(await presentIn(o.cwd, p)))
+            gone.push(p);
+    const indexed = await o.git.indexed(gone);
+    const untrackedDeleted = gone.filter((p) => !indexed.has(p));
     const { tree, diff } = await stageOrRevert(o, candidates.filter((p) => !untrackedDeleted.includes(p)), reverted);
     const revertedPaths = new Set(reverted.map((r) => r.path));
     const kept = candidates.filter((p) => !revertedPaths.has(p) && !untrackedDeleted.includes(p));
@@ -34510,6 +34519,7 @@ function installSignalStop(o) {
 // it (an orphan could keep editing the repository during the next one). A child wrapped by the
 // sandbox (RunSpec.contained) lives in its own PID namespace, whose end kills everything in it;
 // every other child is contained by a sweep of the process table.
+
 
 
 
@@ -35063,8 +35073,9 @@ class ShellSession {
                 throw new Error('the git shell session has ended');
             const n = ++this.seq;
             const [inp, out, err] = ['in', 'out', 'err'].map((k) => (0,external_node_path_namespaceObject.join)(this.dir, k));
+            // Small files on a local disk: synchronous calls cost a fraction of the thread pool's round trips.
             if (stdin)
-                await (0,promises_namespaceObject.writeFile)(inp, stdin);
+                (0,external_node_fs_namespaceObject.writeFileSync)(inp, stdin);
             const code = await new Promise((resolve) => {
                 // A git call that hangs (a lock, a credential prompt) ends the session rather than the loop's budgets.
                 const timer = setTimeout(() => {
@@ -35084,8 +35095,7 @@ class ShellSession {
                 // A group, not a subshell: one fork fewer per call (scripts only set throwaway variables).
                 this.child.stdin.write(`{ ${script}\n} <'${stdin ? inp : '/dev/null'}' >'${out}' 2>'${err}'; echo "__PHUC_DONE__ ${n} $?"\n`);
             });
-            const [stdout, stderr] = await Promise.all([(0,promises_namespaceObject.readFile)(out, 'utf8'), (0,promises_namespaceObject.readFile)(err, 'utf8')]);
-            return { exitCode: code, stdout, stderr };
+            return { exitCode: code, stdout: (0,external_node_fs_namespaceObject.readFileSync)(out, 'utf8'), stderr: (0,external_node_fs_namespaceObject.readFileSync)(err, 'utf8') };
         });
         this.queue = next.catch(() => undefined);
         return next;
@@ -42380,8 +42390,8 @@ async function prepareCapsule(ctx, n) {
 }
 
 ;// CONCATENATED MODULE: ./src/engine/evidence/records.ts
-// What is persisted after each iteration: history.jsonl, budget_log.json, state.json, the manifest,
-// next-prompt.md — and the interim report the host (PR comment) sees.
+// What is persisted after each iteration: history.jsonl, state.json, the manifest — and the interim
+// report the host (PR comment) sees; at the run's end, budget_log.json and next-prompt.md.
 
 
 
@@ -42446,12 +42456,18 @@ async function writeIterationRecords(ctx, n, terminal) {
         decision: terminal ? `${terminal.status}(${terminal.stop_reason})` : 'continue',
         certificate_link: ev.link(`${iterDir(n)}/certificate.json`),
     }));
-    // DEGA: the constrained next prompt beside the history, prepared once and reused by the next iteration.
-    const next = await prepareCapsule(ctx, state.next_iteration);
-    ctx.next = { n: state.next_iteration, prepared: next };
-    await ev.write('next-prompt.md', 'prompt' in next ? next.prompt : `The next capsule is refused (CONTEXT_BLEED): ${next.problems.join('; ')}\n`);
-    await ev.writeJson('budget_log.json', budgetLog(ctx));
+    // DEGA: the constrained next prompt, prepared once and reused by the next iteration. Its file and
+    // budget_log.json are written when the run ends (writeRunEndRecords): rewriting a file costs a
+    // flush on ext4, and both derive from what state.json and the iteration's files already hold.
+    ctx.next = { n: state.next_iteration, prepared: await prepareCapsule(ctx, state.next_iteration) };
     await saveState(ctx);
+}
+/** The records of the run as it ends (also a pause): the budget log and the prompt a next iteration would get. */
+async function writeRunEndRecords(ctx) {
+    const next = ctx.next?.prepared;
+    if (next)
+        await ctx.ev.write('next-prompt.md', 'prompt' in next ? next.prompt : `The next capsule is refused (CONTEXT_BLEED): ${next.problems.join('; ')}\n`);
+    await ctx.ev.writeJson('budget_log.json', budgetLog(ctx));
 }
 function budgetLog(ctx) {
     const s = ctx.state;
@@ -43487,7 +43503,7 @@ async function finish(ctx, halt, opts = {}) {
         extra: { detail, backpressure, backpressureOnly: !halt.record && !!backpressure },
     });
     await ev.writeJson('halting_report.json', report);
-    await ev.writeJson('budget_log.json', budgetLog(ctx));
+    await writeRunEndRecords(ctx);
     await saveState(ctx);
     ctx.fsm.finish(final.status);
     o.log.info(`halt: ${final.status}(${final.stop_reason}) after ${ctx.iterations.length} iteration(s)${certificate ? `, certificate ${certificate.type}` : ''}`);
@@ -44428,7 +44444,6 @@ async function iterate(ctx, n) {
     const dir = iterDir(n);
     // Capsule: rebuilt from evidence (prepared at the end of the last iteration as next-prompt.md).
     const prepared = ctx.next?.n === n ? ctx.next.prepared : await prepareCapsule(ctx, n);
-    ctx.next = undefined;
     if ('problems' in prepared)
         return unrecorded('CONTEXT_BLEED_BETWEEN_ITERATIONS', prepared.problems.join('; '));
     await ev.writeJson(`${dir}/cnf_capsule.json`, prepared.capsule);

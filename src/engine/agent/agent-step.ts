@@ -544,9 +544,10 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   // An untracked file (the user's, kept in refs/phuc-loop/user-work before the step) the agent
   // deleted: neither in the index nor in the work tree, so nothing to stage (git would refuse its name).
   const candidates = changed.filter((p) => !reverted.some((r) => r.path === p));
-  const indexed = await o.git.indexed(candidates);
-  const untrackedDeleted: string[] = [];
-  for (const p of candidates) if (o.before.has(p) && !indexed.has(p) && !(await presentIn(o.cwd, p))) untrackedDeleted.push(p);
+  const gone: string[] = [];
+  for (const p of candidates) if (o.before.has(p) && !(await presentIn(o.cwd, p))) gone.push(p);
+  const indexed = await o.git.indexed(gone);
+  const untrackedDeleted = gone.filter((p) => !indexed.has(p));
   const { tree, diff } = await stageOrRevert(
     o,
     candidates.filter((p) => !untrackedDeleted.includes(p)),

@@ -1,5 +1,5 @@
-// What is persisted after each iteration: history.jsonl, budget_log.json, state.json, the manifest,
-// next-prompt.md — and the interim report the host (PR comment) sees.
+// What is persisted after each iteration: history.jsonl, state.json, the manifest — and the interim
+// report the host (PR comment) sees; at the run's end, budget_log.json and next-prompt.md.
 import { z } from 'zod';
 import { iterDir } from '../judge/audit.js';
 import { prepareCapsule } from '../memory/capsule-build.js';
@@ -70,12 +70,18 @@ export async function writeIterationRecords(ctx: Ctx, n: number, terminal?: { st
       certificate_link: ev.link(`${iterDir(n)}/certificate.json`),
     } satisfies z.input<typeof historyLineSchema>),
   );
-  // DEGA: the constrained next prompt beside the history, prepared once and reused by the next iteration.
-  const next = await prepareCapsule(ctx, state.next_iteration);
-  ctx.next = { n: state.next_iteration, prepared: next };
-  await ev.write('next-prompt.md', 'prompt' in next ? next.prompt : `The next capsule is refused (CONTEXT_BLEED): ${next.problems.join('; ')}\n`);
-  await ev.writeJson('budget_log.json', budgetLog(ctx));
+  // DEGA: the constrained next prompt, prepared once and reused by the next iteration. Its file and
+  // budget_log.json are written when the run ends (writeRunEndRecords): rewriting a file costs a
+  // flush on ext4, and both derive from what state.json and the iteration's files already hold.
+  ctx.next = { n: state.next_iteration, prepared: await prepareCapsule(ctx, state.next_iteration) };
   await saveState(ctx);
+}
+
+/** The records of the run as it ends (also a pause): the budget log and the prompt a next iteration would get. */
+export async function writeRunEndRecords(ctx: Ctx): Promise<void> {
+  const next = ctx.next?.prepared;
+  if (next) await ctx.ev.write('next-prompt.md', 'prompt' in next ? next.prompt : `The next capsule is refused (CONTEXT_BLEED): ${next.problems.join('; ')}\n`);
+  await ctx.ev.writeJson('budget_log.json', budgetLog(ctx));
 }
 
 export function budgetLog(ctx: Ctx) {

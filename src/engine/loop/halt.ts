@@ -14,7 +14,7 @@ import { EXIT_CODES, type TerminalState } from './fsm.js';
 import { allInputsHash, checkRound, type Ctx, type LoopOptions, type LoopOutcome, scrub } from './context.js';
 import { snapshot } from '../judge/northstar.js';
 import type { NeedInfo } from '../config/plan.js';
-import { budgetLog, saveState, writeIterationRecords } from '../evidence/records.js';
+import { saveState, writeIterationRecords, writeRunEndRecords } from '../evidence/records.js';
 import { buildReport, type ReportInput, type RungResult } from '../evidence/report.js';
 import { verifyTree } from '../evidence/verify.js';
 import { readRegular, readRegularIn } from '../os/tree-file.js';
@@ -92,7 +92,7 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
     extra: { detail, backpressure, backpressureOnly: !halt.record && !!backpressure },
   });
   await ev.writeJson('halting_report.json', report);
-  await ev.writeJson('budget_log.json', budgetLog(ctx));
+  await writeRunEndRecords(ctx);
   await saveState(ctx);
   ctx.fsm.finish(final.status);
   o.log.info(

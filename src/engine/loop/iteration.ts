@@ -46,7 +46,6 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
 
   // Capsule: rebuilt from evidence (prepared at the end of the last iteration as next-prompt.md).
   const prepared = ctx.next?.n === n ? ctx.next.prepared : await prepareCapsule(ctx, n);
-  ctx.next = undefined;
   if ('problems' in prepared) return unrecorded('CONTEXT_BLEED_BETWEEN_ITERATIONS', prepared.problems.join('; '));
   await ev.writeJson(`${dir}/cnf_capsule.json`, prepared.capsule);
   await ev.write(`${dir}/prompt.md`, prepared.prompt);
