@@ -32124,6 +32124,24 @@ const RUNNER_CONFIGS = [
     '**/.rspec',
     'go.work',
     '.github/**',
+    // What a runner takes its programs and dependencies from before the tests: `npm test` runs
+    // node_modules/.bin first on PATH (an agent's `node` there ran instead), Go builds from vendor/
+    // once vendor/modules.txt exists, a virtualenv's site-packages, Python's startup hooks, and the
+    // version pins of toolchain managers (rustup, asdf, mise, nvm, pyenv).
+    '**/node_modules/**',
+    '**/vendor/**',
+    '**/.venv/**',
+    '**/sitecustomize.py',
+    '**/usercustomize.py',
+    '**/*.pth',
+    '**/rust-toolchain',
+    '**/rust-toolchain.toml',
+    '**/.tool-versions',
+    '**/mise.toml',
+    '**/.mise.toml',
+    '**/.nvmrc',
+    '**/.node-version',
+    '**/.python-version',
 ];
 /** Programs that run the file named after their options (`node x.js`, `bash -e check.sh`). */
 const INTERPRETERS = new Set([

@@ -262,3 +262,20 @@ test("a GNUmakefile beside the user's Makefile (make reads it first): reverted, 
   expect(r.stdout).toMatch(/protected paths changed and reverted: GNUmakefile/);
   expect(existsSync(join(repo, 'GNUmakefile'))).toBe(false);
 });
+
+test('a `node` in node_modules/.bin, which `npm test` runs first: reverted, no certificate', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'npm test' }], agent: hostile('bin-shadow.sh') }),
+    'NORTHSTAR.md': NORTHSTAR,
+    '.gitignore': 'node_modules/\n',
+    'package.json': JSON.stringify({ name: 'calc', version: '1.0.0', scripts: { test: 'node --test test/' } }),
+    'src/index.js': 'module.exports.add = (a, b) => a - b;\n',
+    'test/add.test.js':
+      "const test = require('node:test');\nconst assert = require('node:assert');\ntest('add', () => assert.strictEqual(require('../src/index.js').add(2, 3), 5));\n",
+  });
+  const r = await cli(repo, ['run']);
+  const rep = await readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
+  expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'GUARDRAIL_VIOLATION' });
+  expect(r.stdout).toMatch(/protected paths changed and reverted: node_modules\/\.bin\/node/);
+  expect(existsSync(join(repo, 'node_modules/.bin/node'))).toBe(false);
+});
