@@ -2,10 +2,11 @@
 // (user+pidns as root). None may win a certificate or make the loop (root) read, leak or delete
 // anything outside the repository.
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentStarted, cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson, startCli } from '../helpers/repo.js';
+import { createScrubber } from '../../src/engine/os/secrets.js';
 
 const hostile = (name: string, ...args: string[]) => `sh ${JSON.stringify(join(FIXTURES, 'hostile', name))} ${args.map((a) => JSON.stringify(a)).join(' ')}`;
 const bugRepo = (agentCommand: string, extra: Record<string, string> = {}) =>
@@ -278,4 +279,48 @@ test('a `node` in node_modules/.bin, which `npm test` runs first: reverted, no c
   expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'GUARDRAIL_VIOLATION' });
   expect(r.stdout).toMatch(/protected paths changed and reverted: node_modules\/\.bin\/node/);
   expect(existsSync(join(repo, 'node_modules/.bin/node'))).toBe(false);
+
+// A secret the agent is given (agent.pass_env), written where a scan of a file's content for the
+// secret's plain forms does not look: none of it reaches a commit, the work tree, the console or the evidence.
+const TOKEN = 'tokZq9Xv7Lw3Pp2Rr8Ss';
+async function secretLeak(mode: string) {
+  const repo = await bugRepo(hostile('secret-leak.sh', mode));
+  const yml = await readFile(join(repo, 'phuc-loop.yml'), 'utf8');
+  await writeFile(join(repo, 'phuc-loop.yml'), yml.replace('  use: command\n', '  use: command\n  pass_env: [MY_SERVICE_TOKEN]\n'));
+  await git(repo, 'commit', '-qam', 'pass the token');
+  const r = await cli(repo, ['run'], { MY_SERVICE_TOKEN: TOKEN });
+  const rep = await readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
+  expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'GUARDRAIL_VIOLATION' });
+  expect(await git(repo, 'show', 'HEAD:src/status.txt')).toBe('fixed\n');
+  expect(await git(repo, 'ls-tree', '-r', '--name-only', 'HEAD')).not.toMatch(/^leak\//m);
+  expect(await git(repo, 'status', '--porcelain', '--untracked-files=all')).not.toMatch(/leak\//);
+  expect(existsSync(join(repo, 'leak')) ? await readdir(join(repo, 'leak')) : []).toEqual([]);
+  const scanner = createScrubber([TOKEN]);
+  expect(scanner.contains(await git(repo, 'log', '-p', '--all', '--name-only'))).toBe(false);
+  expect(scanner.contains(r.stdout + r.stderr)).toBe(false);
+  const evidence = join(repo, 'evidence');
+  for (const f of await readdir(evidence, { recursive: true }))
+    if (!(await lstat(join(evidence, f))).isDirectory()) expect(scanner.contains(await readFile(join(evidence, f)))).toBe(false);
+  return r;
+}
+
+test('the secret as a file name, a folder name and a link target: reverted, the name masked wherever it is printed', async () => {
+  const r = await secretLeak('name');
+  expect(r.stdout).toMatch(
+    /changes holding a secret value reverted: .*leak\/dir-\*\*\*\/f\.txt \(in its name\).*leak\/lnk \(in its link target\).*leak\/name-\*\*\* \(in its name\)/,
+  );
+});
+
+test('the secret as line-wrapped base64 (CRLF), spaced hex, all-%XX and \\xXX escapes: reverted, masked in the agent log', async () => {
+  const r = await secretLeak('encoded');
+  expect(r.stdout).toMatch(
+    /changes holding a secret value reverted: leak\/b64narrow\.txt, leak\/b64wrapped\.txt, leak\/escaped\.txt, leak\/od\.txt, leak\/pct-upper\.txt, leak\/pct\.txt/,
+  );
+});
+
+test('a file name that is not UTF-8 (one staged by the agent itself), holding the secret: removed from the index and the work tree, its name printed escaped', async () => {
+  const r = await secretLeak('badname');
+  expect(r.stdout).toContain('leak/bad\\u{fffd}name (its name is not UTF-8: "leak/bad\\377name")');
+  expect(r.stdout).toContain('"leak/staged\\376name"');
+  expect(r.stdout).not.toContain('\ufffd');
 });

@@ -56,6 +56,8 @@ export interface RestoreResult {
   cleared: { path: string; what: string; for: string }[];
   /** Paths that could not be put back safely, with why (the user's version stays in refs/phuc-loop/user-work). */
   failed: { path: string; error: string }[];
+  /** Names that are not UTF-8, put back by their bytes: each with git's quoted name (`"a\\377b"`). */
+  byBytes: { path: string; quoted: string }[];
 }
 
 /**
@@ -87,6 +89,10 @@ export async function restoreBefore(git: Git, cwd: string, before: DirtySnapshot
     await git.restoreFromHead(fromHead).catch(async () => {
       for (const p of fromHead) await git.restoreFromHead([p]).catch((e: unknown) => fail(p, e));
     });
+  // A name that is not UTF-8 reads with U+FFFD in place of its bytes: git and the file system know it by its own bytes.
+  const unreadable = fromHead.filter(notUtf8);
+  const byBytes = unreadable.length ? await putBackByBytes(git, cwd, unreadable) : { done: [], failed: [] };
+  for (const f of byBytes.failed) fail(f.path, f.error);
   for (const p of ready.filter((x) => before.has(x)))
     try {
       const { data: was, link } = before.get(p)!;
@@ -100,7 +106,80 @@ export async function restoreBefore(git: Git, cwd: string, before: DirtySnapshot
     } catch (e) {
       fail(p, e);
     }
-  return { cleared, failed };
+  return { cleared, failed, byBytes: byBytes.done };
+}
+
+/** Whether git printed `path` with bytes that are not UTF-8 (each read as U+FFFD: no file has that name). */
+const notUtf8 = (path: string) => path.includes('\ufffd');
+
+/** The bytes of a name git quoted (`"leak/bad\\377name"`: C escapes, octal bytes); the name itself when not quoted. */
+export function unquoteGitPath(quoted: string): Buffer {
+  if (!quoted.startsWith('"') || !quoted.endsWith('"') || quoted.length < 2) return Buffer.from(quoted);
+  const ESC: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+  const out: number[] = [];
+  const body = quoted.slice(1, -1);
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c !== '\\') {
+      out.push(...Buffer.from(c));
+      continue;
+    }
+    const octal = /^[0-3][0-7]{2}/.exec(body.slice(i + 1, i + 4));
+    if (octal) {
+      out.push(parseInt(octal[0], 8));
+      i += 3;
+    } else out.push(ESC[body[++i]] ?? body.charCodeAt(i));
+  }
+  return Buffer.from(out);
+}
+
+/** Removes the work-tree file of name `raw` (bytes), never through a folder that is a link; whether none is there now. */
+async function removeByBytes(cwd: string, raw: Buffer): Promise<boolean> {
+  const parts = raw
+    .toString('latin1')
+    .split('/')
+    .filter((x) => x !== '' && x !== '.');
+  let at = Buffer.from(cwd);
+  for (const [i, part] of parts.entries()) {
+    if (part === '..') return false;
+    at = Buffer.concat([at, Buffer.from('/'), Buffer.from(part, 'latin1')]);
+    const st = await lstat(at).catch(() => null);
+    if (!st) return true;
+    if (i < parts.length - 1 && !st.isDirectory()) return false;
+    if (i === parts.length - 1 && !st.isDirectory()) await unlink(at);
+  }
+  return !(await lstat(at).catch(() => null));
+}
+
+/**
+ * Puts back `paths`, names git printed with U+FFFD for bytes that are not UTF-8, by their real names
+ * (git's quoted status): a name HEAD holds is checked out again; any other (the agent's new file,
+ * or one it staged itself) leaves the index and the work tree. Returns those still there, with why.
+ */
+async function putBackByBytes(git: Git, cwd: string, paths: string[]): Promise<{ done: RestoreResult['byBytes']; failed: RestoreResult['failed'] }> {
+  const wanted = new Set(paths);
+  const status = async () =>
+    (await git.run(['-c', 'core.quotePath=true', 'status', '--porcelain=v1', '--untracked-files=all', '--no-renames', '--ignore-submodules=all']))
+      .split('\n')
+      .map((line) => line.slice(3))
+      .filter((q) => q.startsWith('"') && wanted.has(unquoteGitPath(q).toString('utf8')));
+  const found = await status();
+  for (const quoted of found) {
+    const stdin = `${quoted}\n`;
+    const fromHead = await git.run(['checkout', 'HEAD', '--pathspec-from-file=-'], { stdin }).then(
+      () => true,
+      () => false,
+    );
+    if (fromHead) continue;
+    await git.run(['rm', '-q', '--cached', '--ignore-unmatch', '--pathspec-from-file=-'], { stdin }).catch(() => undefined);
+    await removeByBytes(cwd, unquoteGitPath(quoted)).catch(() => false);
+  }
+  const left = new Set(await status());
+  const named = (q: string) => unquoteGitPath(q).toString('utf8');
+  return {
+    done: found.filter((q) => !left.has(q)).map((quoted) => ({ path: named(quoted), quoted })),
+    failed: [...left].map((q) => ({ path: named(q), error: `${q} could not be put back by its name's bytes` })),
+  };
 }
 
 /** Paths whose content differs from the snapshot taken before the agent ran. */
@@ -140,6 +219,17 @@ async function outsideTree(cwd: string, path: string): Promise<string | null> {
   const target = await readlink(join(cwd, path)).catch(() => '/');
   const why = await linkLeavesTree(cwd, path);
   return why ? `a symbolic link out of the tree (-> ${target}: ${why})` : null;
+}
+
+/**
+ * A path as a line of the console may show it: control characters, line separators, the marks that
+ * reorder text (bidi controls) and U+FFFD (a byte that is not UTF-8) as `\\u{…}` escapes, a backslash doubled.
+ */
+export function printablePath(path: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this replaces
+  return path.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufffd\\]/g, (c) =>
+    c === '\\' ? '\\\\' : `\\u{${c.charCodeAt(0).toString(16)}}`,
+  );
 }
 
 /**
@@ -356,7 +446,9 @@ async function revertReason(o: CollectOptions, p: string): Promise<{ why: Revert
   if (outside) return { why: 'outside', detail: outside };
   if (hasGuardedParts(p) && (await runnerConfigChanged(o.git, o.cwd, o.before, p, o.guardedScripts))) return { why: 'runner-config', detail: '' };
   const data = await readAsGitIn(o.cwd, p);
-  return data && o.holdsSecret(data) ? { why: 'secret', detail: '' } : null;
+  if (data && o.holdsSecret(data)) return { why: 'secret', detail: (await isLinkIn(o.cwd, p)) ? 'in its link target' : '' };
+  // A name is committed like a content (a deletion of such a name publishes nothing).
+  return o.holdsSecret(Buffer.from(p)) && (await presentIn(o.cwd, p)) ? { why: 'secret', detail: 'in its name' } : null;
 }
 
 /**
@@ -366,7 +458,7 @@ async function revertReason(o: CollectOptions, p: string): Promise<{ why: Revert
  */
 async function putBack(o: CollectOptions, these: Reverted[], all: Reverted[]): Promise<void> {
   if (!these.length) return;
-  const { cleared, failed } = await restoreBefore(
+  const { cleared, failed, byBytes } = await restoreBefore(
     o.git,
     o.cwd,
     o.before,
@@ -376,6 +468,10 @@ async function putBack(o: CollectOptions, these: Reverted[], all: Reverted[]): P
   for (const c of cleared)
     if (!all.some((r) => r.path === c.path))
       all.push({ path: c.path, why: reasonOf(c.for).why, detail: `${c.what} in place of the folder of ${c.for}, removed` });
+  for (const b of byBytes) {
+    const r = reasonOf(b.path);
+    r.detail = `${r.detail ? `${r.detail}; ` : ''}its name is not UTF-8: ${b.quoted}`;
+  }
   for (const f of failed) {
     const r = reasonOf(f.path);
     r.detail = `${r.detail ? `${r.detail}; ` : ''}could not be put back safely (${f.error}); the user's version is kept in refs/phuc-loop/user-work`;
@@ -383,6 +479,21 @@ async function putBack(o: CollectOptions, these: Reverted[], all: Reverted[]): P
     if (inWay && !all.some((x) => x.path === inWay.path))
       all.push({ path: inWay.path, why: r.why, detail: `${inWay.what} in place of the folder of ${f.path}` });
   }
+}
+
+/**
+ * Folders on the way to a path reverted for a secret whose names hold the secret: git commits no
+ * empty folder, but the name is the agent's leak all the same. Removed once empty (deepest first),
+ * never through a link.
+ */
+async function removeSecretFolders(o: CollectOptions, reverted: Reverted[]): Promise<void> {
+  const folders = new Set<string>();
+  for (const r of reverted.filter((x) => x.why === 'secret')) {
+    const parts = r.path.split('/');
+    for (let i = parts.length - 1; i > 0; i--) folders.add(parts.slice(0, i).join('/'));
+  }
+  for (const dir of [...folders].sort((a, b) => b.length - a.length))
+    if (o.holdsSecret(Buffer.from(dir)) && !(await ancestorInTheWay(o.cwd, `${dir}/x`))) await rmdir(join(o.cwd, dir)).catch(() => undefined);
 }
 
 /** The paths among `paths` that are links now. */
@@ -441,7 +552,9 @@ export interface Collected {
 
 /** The agent's changes git refused to stage (put back), as one sentence, or null. */
 export function unstageable(collected: Collected): string | null {
-  const paths = collected.reverted.filter((r) => r.why === 'unstageable').map((r) => (r.detail ? `${r.path} (${r.detail})` : r.path));
+  const paths = collected.reverted
+    .filter((r) => r.why === 'unstageable')
+    .map((r) => (r.detail ? `${printablePath(r.path)} (${r.detail})` : printablePath(r.path)));
   return paths.length ? `changes git refused to stage, put back: ${paths.join(', ')}` : null;
 }
 
@@ -529,6 +642,7 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
     if (why) reverted.push({ path: p, ...why });
   }
   await putBack(o, reverted, reverted);
+  await removeSecretFolders(o, reverted);
   // A link the agent kept can change where another link leads (a folder made a link to a shallower
   // one: `..` after it climbs higher than it reads). Then every link it kept goes back.
   const keptLinks = await linksAmong(

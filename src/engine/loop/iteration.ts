@@ -5,7 +5,7 @@
 // previous or the next consistent state: evidence files → AGENTS.md → one commit → the certificate
 // naming that commit → state and manifest.
 import { canonicalJson } from '../common/canonical.js';
-import { collectArtifacts, type DirtySnapshot, protectedMatcher, snapshotDirty, spawnAgent, unstageable } from '../agent/agent-step.js';
+import { collectArtifacts, type DirtySnapshot, printablePath, protectedMatcher, snapshotDirty, spawnAgent, unstageable } from '../agent/agent-step.js';
 import { renderEntry, renderSection, witness } from '../memory/agents-md.js';
 import { Decimal, dstr, human } from '../common/decimal.js';
 import { InvariantViolation } from '../common/errors.js';
@@ -120,7 +120,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
           ['secret', 'changes holding a secret value reverted'],
         ] as const
       ).map(([why, what]) => {
-        const paths = collected.reverted.filter((r) => r.why === why).map((r) => (r.detail ? `${r.path} (${r.detail})` : r.path));
+        const paths = collected.reverted.filter((r) => r.why === why).map((r) => (r.detail ? `${printablePath(r.path)} (${r.detail})` : printablePath(r.path)));
         return paths.length ? `${what}: ${paths.join(', ')}` : '';
       }),
       collected.settingsChanged.length ? `git settings changed and restored: ${collected.settingsChanged.join(', ')}` : '',
@@ -137,7 +137,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   if (unstaged) o.log.info(`iter ${n}: ${unstaged}`);
   if (collected.untrackedDeleted.length)
     o.log.info(
-      `iter ${n}: the agent deleted ${collected.untrackedDeleted.join(', ')} (uncommitted, never tracked): nothing to stage; ` +
+      `iter ${n}: the agent deleted ${collected.untrackedDeleted.map(printablePath).join(', ')} (uncommitted, never tracked): nothing to stage; ` +
         `the user's version is kept in ${USER_WORK_REF} (\`git checkout ${USER_WORK_REF} -- <path>\` brings it back)`,
     );
   crashPoint(ctx, 'collect');

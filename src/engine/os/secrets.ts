@@ -227,22 +227,32 @@ function base64Forms(bytes: Buffer): string[] {
   return forms;
 }
 
+/**
+ * The packed forms of a secret: hex (lower or upper case) and base64 (see base64Forms). A tool wraps
+ * these at any width (`base64` at 76, `xxd -p` at 60, `od` in groups), so they are also looked for
+ * with whitespace removed.
+ */
+function packedForms(secret: string): string[] {
+  if (secret.length < MIN_LOOP_SECRET) return [];
+  const bytes = Buffer.from(secret, 'utf8');
+  const hex = bytes.toString('hex');
+  return [hex, hex.toUpperCase(), ...base64Forms(bytes)];
+}
+
 const lowerHexEscapes = (s: string) => s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
 const jsonAscii = (s: string) => s.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /**
  * The texts a tool may print a secret as: plain, base64 (three alignments, padded or not, base64url),
  * hex (lower or upper case), URL-encoded (upper/lower hex, form encoding), JSON-escaped (also with
- * `\/` and `\uXXXX`); and the plain text upper-cased, lower-cased or reversed. This catches a secret
- * a tool prints by accident, not one an agent hides on purpose (any other encoding passes): the key
- * proxy is what keeps the key from the agent. Empty for a value too short to be a secret.
+ * `\/` and `\uXXXX`); and the plain text upper-cased, lower-cased or reversed. The scrubber also
+ * finds them interrupted by whitespace (hex and base64) or written with escapes (see escapeAt). This
+ * catches a secret a tool prints by accident, not one an agent hides on purpose (any other encoding
+ * passes): the key proxy is what keeps the key from the agent. Empty for a value too short to be a secret.
  */
 export function secretForms(secret: string): string[] {
   if (secret.length < MIN_LOOP_SECRET) return [];
-  const bytes = Buffer.from(secret, 'utf8');
-  const hex = bytes.toString('hex');
-  const forms = new Set<string>([secret, hex, hex.toUpperCase(), secret.toUpperCase(), secret.toLowerCase(), Array.from(secret).reverse().join('')]);
-  for (const f of base64Forms(bytes)) forms.add(f);
+  const forms = new Set<string>([secret, ...packedForms(secret), secret.toUpperCase(), secret.toLowerCase(), Array.from(secret).reverse().join('')]);
   const url = encodeURIComponent(secret);
   for (const f of [url, lowerHexEscapes(url), encodeURI(secret), new URLSearchParams({ v: secret }).toString().slice(2)]) forms.add(f);
   const json = JSON.stringify(secret).slice(1, -1);
@@ -252,11 +262,21 @@ export function secretForms(secret: string): string[] {
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
+/**
+ * A secret of ASCII characters as UTF-16 (little and big endian: a Windows tool's output, PowerShell),
+ * written as text of one character per byte. Not among secretForms: no log masks a NUL.
+ */
+function utf16Forms(secret: string): string[] {
+  // eslint-disable-next-line no-control-regex -- ASCII is what this test looks for
+  if (secret.length < MIN_LOOP_SECRET || !/^[\u0000-\u007f]+$/.test(secret)) return [];
+  return [Array.from(secret, (c) => `${c}\0`).join(''), Array.from(secret, (c) => `\0${c}`).join('')];
+}
+
 /** One regex of every form, longest first (so at any position the longest form matching there wins). */
 function formsPattern(forms: readonly string[]): RegExp | null {
   if (forms.length === 0) return null;
   return new RegExp(
-    [...forms]
+    [...new Set(forms)]
       .sort((a, b) => b.length - a.length)
       .map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
       .join('|'),
@@ -264,27 +284,235 @@ function formsPattern(forms: readonly string[]): RegExp | null {
   );
 }
 
-/** Every occurrence of every form, overlapping ones merged, replaced by one MASK each. */
-function maskAll(text: string, pattern: RegExp | null): string {
-  if (!pattern) return text;
-  pattern.lastIndex = 0;
-  let m = pattern.exec(text);
-  if (!m) return text;
+// A secret's form may reach a text interrupted or escaped: a line-wrapped base64 or hex dump, a URL
+// encoder that escapes every character, a string literal of `\x74\x6f…`. The scrubber looks at a
+// text as it is and at these views of it, each made in one pass (linear time, at most the text's
+// size again), and maps what it finds there back to the text's own characters.
+
+/** Whitespace that may interrupt an encoded text: spaces, tabs, CR, LF, vertical tab, form feed. */
+const SPACES = /[\t\n\v\f\r ]+/g;
+const HAS_SPACE = /[\t\n\v\f\r ]/;
+const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
+
+/**
+ * A text as seen another way: view character i comes from the original's characters
+ * [from[i], to[i]) (no maps: only whether a form is there is asked).
+ */
+interface View {
+  text: string;
+  from?: Int32Array;
+  to?: Int32Array;
+}
+
+function spaceless(text: string, mapped: boolean): View {
+  const out = text.replace(SPACES, '');
+  if (!mapped) return { text: out };
+  const from = new Int32Array(out.length);
+  let n = 0;
+  for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) from[n++] = i;
+  return { text: out, from, to: from.map((i) => i + 1) };
+}
+
+/**
+ * The escapes a tool may write a character as: `%XX` (URL encoding, upper or lower hex, also among
+ * plain characters), `\\xXX`, `\\uXXXX`, `\\u{X…}` and the one-letter escapes of a string literal,
+ * HTML's `&#N;` and `&#xX;`.
+ */
+const HAS_ESCAPE = /%[0-9A-Fa-f]{2}|\\[xu0-9nrtfvb/"'\\]|&#/;
+const ONE_LETTER: Record<string, number> = { n: 10, r: 13, t: 9, f: 12, v: 11, b: 8, '0': 0, '/': 47, '"': 34, "'": 39, '\\': 92 };
+
+/** The value of `len` hex digits (or up to `len` before `stop`) of `text` at `at`, with how many were read; null when none. */
+function hexAt(text: string, at: number, len: number, stop?: number): [number, number] | null {
+  let v = 0;
+  let i = 0;
+  for (; i < len && at + i < text.length; i++) {
+    const c = text.charCodeAt(at + i);
+    const d = c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1;
+    if (d < 0) break;
+    v = v * 16 + d;
+  }
+  if (i === 0 || (stop === undefined ? i < len : text.charCodeAt(at + i) !== stop)) return null;
+  return [v, i];
+}
+
+/** The decimal value of `&#N;` at `at` (the digits after `&#`), with how many were read; null when none. */
+function decAt(text: string, at: number): [number, number] | null {
+  let v = 0;
+  let i = 0;
+  for (; i < 7 && at + i < text.length; i++) {
+    const c = text.charCodeAt(at + i);
+    if (c < 48 || c > 57) break;
+    v = v * 10 + c - 48;
+  }
+  return i > 0 && text.charCodeAt(at + i) === 59 ? [v, i] : null;
+}
+
+/**
+ * The escape at `i` of `text` (see HAS_ESCAPE): its length and what it stands for, a byte (`%XX`,
+ * `\\xXX`: negative, -1 - byte) or a code point; null when there is none.
+ */
+function escapeAt(text: string, i: number): [number, number] | null {
+  const c = text.charCodeAt(i);
+  if (c === 37) {
+    const h = hexAt(text, i + 1, 2);
+    return h && [3, -1 - h[0]];
+  }
+  if (c === 38) {
+    if (text.charCodeAt(i + 1) !== 35) return null;
+    const x = text.charCodeAt(i + 2);
+    const h = x === 120 || x === 88 ? hexAt(text, i + 3, 6, 59) : null;
+    if (h) return [h[1] + 4, h[0]];
+    const d = decAt(text, i + 2);
+    return d && [d[1] + 3, d[0]];
+  }
+  if (c !== 92) return null;
+  const k = text.charAt(i + 1);
+  if (k === 'x') {
+    const h = hexAt(text, i + 2, 2);
+    return h && [4, -1 - h[0]];
+  }
+  if (k === 'u') {
+    const h = text.charCodeAt(i + 2) === 123 ? hexAt(text, i + 3, 6, 125) : hexAt(text, i + 2, 4);
+    return h && (text.charCodeAt(i + 2) === 123 ? [h[1] + 4, h[0]] : [6, h[0]]);
+  }
+  const one = ONE_LETTER[k];
+  return one === undefined ? null : [2, one];
+}
+
+/**
+ * `text` with its escapes undone, in one pass. A byte escape is one character of that code; a code
+ * point is its character in a text, its UTF-8 bytes in a byte view (latin1, one character per byte).
+ * What an escape stands for is never longer than the escape: the output fits in the text's length.
+ */
+function unescaped(text: string, bytes: boolean, mapped: boolean): View {
+  const out = bytes ? new Uint8Array(text.length) : new Uint16Array(text.length);
+  const from = mapped ? new Int32Array(text.length) : null;
+  const to = mapped ? new Int32Array(text.length) : null;
+  let n = 0;
+  const put = (unit: number, start: number, end: number) => {
+    if (from && to) {
+      from[n] = start;
+      to[n] = end;
+    }
+    out[n++] = unit;
+  };
+  for (let i = 0; i < text.length;) {
+    const esc = escapeAt(text, i);
+    if (!esc || esc[1] > 0x10ffff) {
+      put(text.charCodeAt(i), i, i + 1);
+      i++;
+      continue;
+    }
+    const [len, v] = esc;
+    if (v < 0) put(-1 - v, i, i + len);
+    else if (bytes ? v < 0x80 : v < 0x10000) put(v, i, i + len);
+    else
+      for (const u of bytes ? Buffer.from(String.fromCodePoint(v), 'utf8') : [0xd800 + ((v - 0x10000) >> 10), 0xdc00 + ((v - 0x10000) & 0x3ff)])
+        put(u, i, i + len);
+    i += len;
+  }
+  const units = out.subarray(0, n);
+  const decoded = bytes ? Buffer.from(units.buffer, 0, n).toString('latin1') : UTF16.decode(units);
+  return from && to ? { text: decoded, from: from.subarray(0, n), to: to.subarray(0, n) } : { text: decoded };
+}
+/** Keeps a leading U+FEFF (by default it would be dropped, and every position after it shifted). */
+const UTF16 = new TextDecoder('utf-16le', { ignoreBOM: true });
+
+/** `outer`, a view of `inner`'s text, as a view of the text `inner` was made of. */
+function composed(inner: View, outer: View): View {
+  if (!inner.from || !inner.to || !outer.from || !outer.to) return { text: outer.text };
+  const [f, t] = [inner.from, inner.to];
+  return { text: outer.text, from: outer.from.map((i) => f[i]), to: outer.to.map((i) => t[i - 1]) };
+}
+
+/** The patterns of a scrubber for texts, or for bytes (latin1). */
+interface Patterns {
+  /** Every form, looked for in the text as it is. */
+  full: RegExp | null;
+  /** The forms but hex and base64: in a text with whitespace, the packed ones are looked for in its spaceless view. */
+  unpacked: RegExp | null;
+  /** Hex and base64 forms, looked for with whitespace removed. */
+  packed: RegExp | null;
+  /** Every form, also as UTF-8 bytes (an escape `%XX` is a byte), looked for with escapes undone. */
+  decoded: RegExp | null;
+  bytes: boolean;
+}
+
+/** The views of a text to look at, each with its pattern; each view is made only when asked for (once). */
+function views(text: string, p: Patterns, mapped: boolean): [RegExp | null, () => View | null][] {
+  const spaced = HAS_SPACE.test(text);
+  let u: View | null | undefined;
+  const undone = () => (u === undefined ? (u = HAS_ESCAPE.test(text) ? unescaped(text, p.bytes, mapped) : null) : u);
+  return [
+    [spaced ? p.unpacked : p.full, () => ({ text })],
+    [p.packed, () => (spaced ? spaceless(text, mapped) : null)],
+    [p.decoded, undone],
+    [
+      p.packed,
+      () => {
+        const v = undone();
+        return v && HAS_SPACE.test(v.text) ? composed(v, spaceless(v.text, mapped)) : null;
+      },
+    ],
+  ];
+}
+
+function found(re: RegExp, text: string): boolean {
+  re.lastIndex = 0;
+  return re.test(text);
+}
+
+/** Whether the view holds a form its pattern looks for. */
+function hit([re, view]: [RegExp | null, () => View | null]): boolean {
+  if (!re) return false;
+  const v = view();
+  return !!v && found(re, v.text);
+}
+
+/** Whether any form is in the text or one of its views. */
+function holds(text: string, p: Patterns): boolean {
+  return views(text, p, false).some(hit);
+}
+
+/**
+ * Pushes (start, end) in the original text of every occurrence of `re` in `v`. Matches are searched
+ * again from one character after each start, so a form that overlaps another is found too.
+ */
+function collect(re: RegExp, v: View, spans: number[]): void {
+  re.lastIndex = 0;
+  for (let m = re.exec(v.text); m; re.lastIndex = m.index + 1, m = re.exec(v.text)) {
+    const [s, e] = [m.index, m.index + m[0].length];
+    spans.push(v.from ? v.from[s] : s, v.to ? v.to[e - 1] : e);
+  }
+}
+
+/** `text` with every span (overlapping or touching ones merged) replaced by one MASK. */
+function masked(text: string, spans: number[]): string {
+  if (spans.length === 0) return text;
+  const order = Array.from({ length: spans.length / 2 }, (_, i) => i).sort((a, b) => spans[2 * a] - spans[2 * b]);
   let out = '';
   let pos = 0;
-  let start = m.index;
-  let end = m.index + m[0].length;
-  // Matches are searched again from one character after each start, so a form that overlaps another is masked too.
-  for (pattern.lastIndex = m.index + 1; (m = pattern.exec(text)); pattern.lastIndex = m.index + 1) {
-    if (m.index <= end) end = Math.max(end, m.index + m[0].length);
+  let [start, end] = [spans[2 * order[0]], spans[2 * order[0] + 1]];
+  for (const i of order.slice(1)) {
+    const [s, e] = [spans[2 * i], spans[2 * i + 1]];
+    if (s <= end) end = Math.max(end, e);
     else {
       out += text.slice(pos, start) + MASK;
-      pos = end;
-      start = m.index;
-      end = m.index + m[0].length;
+      [pos, start, end] = [end, s, e];
     }
   }
   return out + text.slice(pos, start) + MASK + text.slice(end);
+}
+
+/** Every form in the text or one of its views masked; the text itself when none is there. */
+function scrubText(text: string, p: Patterns): string {
+  const hits = views(text, p, false).map(hit);
+  if (!hits.some(Boolean)) return text;
+  const spans: number[] = [];
+  views(text, p, true).forEach(([re, view], i) => {
+    if (hits[i]) collect(re!, view()!, spans);
+  });
+  return masked(text, spans);
 }
 
 /** The length of the longest end of `text` that begins some form (and may complete in the next chunk). */
@@ -309,41 +537,45 @@ export interface Scrubber {
   /** A function, not a method: it is passed around on its own (`scrub: scrubber.scrub`). */
   scrub: (text: string) => string;
   contains: (text: string | Buffer) => boolean;
-  /** For bytes of any encoding (a proxied HTTP body): works on latin1, so no byte is altered except a secret's. */
+  /** For bytes of any encoding (a proxied HTTP body): works on latin1, so no byte is altered except a secret's (forms as they are, not their views). */
   byteStream(): ByteStreamScrubber;
 }
 
 /**
  * The scrubber of a set of secret values (undefined, empty and too-short ones are ignored): every
- * form of each (see secretForms) is masked as `***`. One precompiled regex scans a text once; a
- * text without a secret is returned as it is (about 50 µs per 100 KB with 10 secrets).
+ * form of each (see secretForms), also UTF-16, interrupted by whitespace (hex, base64) or written
+ * with escapes (`%74%6F…`, `\x74…`), is masked as `***`. Precompiled regexes scan a text and at most
+ * three views of it once each; a text without a secret is returned as it is.
  */
 export function createScrubber(values: Iterable<string | undefined>): Scrubber {
   const vals = [...new Set([...values].filter((v): v is string => !!v && v.length >= MIN_LOOP_SECRET))].sort((a, b) => b.length - a.length);
-  const forms = [...new Set(vals.flatMap(secretForms))].sort((a, b) => b.length - a.length);
+  const forms = [...new Set(vals.flatMap((v) => [...secretForms(v), ...utf16Forms(v)]))].sort((a, b) => b.length - a.length);
   const byteForms = [...new Set(forms.map((f) => Buffer.from(f, 'utf8').toString('latin1')))];
-  const pattern = formsPattern(forms);
+  const packedSet = new Set(vals.flatMap(packedForms));
+  const packed = formsPattern([...packedSet]);
+  const unpacked = forms.filter((f) => !packedSet.has(f));
   const bytePattern = formsPattern(byteForms);
+  const text: Patterns = { full: formsPattern(forms), unpacked: formsPattern(unpacked), packed, decoded: formsPattern([...forms, ...byteForms]), bytes: false };
+  const byteUnpacked = formsPattern(unpacked.map((f) => Buffer.from(f, 'utf8').toString('latin1')));
+  const bytes: Patterns = { full: bytePattern, unpacked: byteUnpacked, packed, decoded: bytePattern, bytes: true };
   const longest = byteForms.reduce((m, f) => Math.max(m, f.length), 0);
   const firsts = new Set(byteForms.map((f) => f.charAt(0)));
   return {
     values: vals,
-    scrub: (text) => maskAll(text, pattern),
-    contains: (text) => {
-      const [re, t] = typeof text === 'string' ? [pattern, text] : [bytePattern, text.toString('latin1')];
-      if (!re) return false;
-      re.lastIndex = 0;
-      return re.test(t);
-    },
+    scrub: (t) => scrubText(t, text),
+    contains: (t) => (typeof t === 'string' ? holds(t, text) : holds(t.toString('latin1'), bytes)),
     byteStream() {
       let held = '';
       return {
         write(chunk) {
-          if (byteForms.length === 0) return chunk;
-          const text = maskAll(held + chunk.toString('latin1'), bytePattern);
-          const keep = pendingTail(text, byteForms, firsts, longest);
-          held = text.slice(text.length - keep);
-          return Buffer.from(text.slice(0, text.length - keep), 'latin1');
+          if (!bytePattern) return chunk;
+          const spans: number[] = [];
+          const all = held + chunk.toString('latin1');
+          collect(bytePattern, { text: all }, spans);
+          const t = masked(all, spans);
+          const keep = pendingTail(t, byteForms, firsts, longest);
+          held = t.slice(t.length - keep);
+          return Buffer.from(t.slice(0, t.length - keep), 'latin1');
         },
         end() {
           const rest = held;
