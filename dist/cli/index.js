@@ -31017,23 +31017,32 @@ function base64Forms(bytes) {
     }
     return forms;
 }
+/**
+ * The packed forms of a secret: hex (lower or upper case) and base64 (see base64Forms). A tool wraps
+ * these at any width (`base64` at 76, `xxd -p` at 60, `od` in groups), so they are also looked for
+ * with whitespace removed.
+ */
+function packedForms(secret) {
+    if (secret.length < MIN_LOOP_SECRET)
+        return [];
+    const bytes = Buffer.from(secret, 'utf8');
+    const hex = bytes.toString('hex');
+    return [hex, hex.toUpperCase(), ...base64Forms(bytes)];
+}
 const lowerHexEscapes = (s) => s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
 const jsonAscii = (s) => s.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 /**
  * The texts a tool may print a secret as: plain, base64 (three alignments, padded or not, base64url),
  * hex (lower or upper case), URL-encoded (upper/lower hex, form encoding), JSON-escaped (also with
- * `\/` and `\uXXXX`); and the plain text upper-cased, lower-cased or reversed. This catches a secret
- * a tool prints by accident, not one an agent hides on purpose (any other encoding passes): the key
- * proxy is what keeps the key from the agent. Empty for a value too short to be a secret.
+ * `\/` and `\uXXXX`); and the plain text upper-cased, lower-cased or reversed. The scrubber also
+ * finds them interrupted by whitespace (hex and base64) or written with escapes (see escapeAt). This
+ * catches a secret a tool prints by accident, not one an agent hides on purpose (any other encoding
+ * passes): the key proxy is what keeps the key from the agent. Empty for a value too short to be a secret.
  */
 function secretForms(secret) {
     if (secret.length < MIN_LOOP_SECRET)
         return [];
-    const bytes = Buffer.from(secret, 'utf8');
-    const hex = bytes.toString('hex');
-    const forms = new Set([secret, hex, hex.toUpperCase(), secret.toUpperCase(), secret.toLowerCase(), Array.from(secret).reverse().join('')]);
-    for (const f of base64Forms(bytes))
-        forms.add(f);
+    const forms = new Set([secret, ...packedForms(secret), secret.toUpperCase(), secret.toLowerCase(), Array.from(secret).reverse().join('')]);
     const url = encodeURIComponent(secret);
     for (const f of [url, lowerHexEscapes(url), encodeURI(secret), new URLSearchParams({ v: secret }).toString().slice(2)])
         forms.add(f);
@@ -31045,39 +31054,233 @@ function secretForms(secret) {
             forms.add(f.replace(/\//g, '\\/'));
     return [...forms].sort((a, b) => b.length - a.length);
 }
+/**
+ * A secret of ASCII characters as UTF-16 (little and big endian: a Windows tool's output, PowerShell),
+ * written as text of one character per byte. Not among secretForms: no log masks a NUL.
+ */
+function utf16Forms(secret) {
+    // eslint-disable-next-line no-control-regex -- ASCII is what this test looks for
+    if (secret.length < MIN_LOOP_SECRET || !/^[\u0000-\u007f]+$/.test(secret))
+        return [];
+    return [Array.from(secret, (c) => `${c}\0`).join(''), Array.from(secret, (c) => `\0${c}`).join('')];
+}
 /** One regex of every form, longest first (so at any position the longest form matching there wins). */
 function formsPattern(forms) {
     if (forms.length === 0)
         return null;
-    return new RegExp([...forms]
+    return new RegExp([...new Set(forms)]
         .sort((a, b) => b.length - a.length)
         .map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
         .join('|'), 'g');
 }
-/** Every occurrence of every form, overlapping ones merged, replaced by one MASK each. */
-function maskAll(text, pattern) {
-    if (!pattern)
+// A secret's form may reach a text interrupted or escaped: a line-wrapped base64 or hex dump, a URL
+// encoder that escapes every character, a string literal of `\x74\x6f…`. The scrubber looks at a
+// text as it is and at these views of it, each made in one pass (linear time, at most the text's
+// size again), and maps what it finds there back to the text's own characters.
+/** Whitespace that may interrupt an encoded text: spaces, tabs, CR, LF, vertical tab, form feed. */
+const SPACES = /[\t\n\v\f\r ]+/g;
+const HAS_SPACE = /[\t\n\v\f\r ]/;
+const isSpace = (c) => c === 32 || (c >= 9 && c <= 13);
+function spaceless(text, mapped) {
+    const out = text.replace(SPACES, '');
+    if (!mapped)
+        return { text: out };
+    const from = new Int32Array(out.length);
+    let n = 0;
+    for (let i = 0; i < text.length; i++)
+        if (!isSpace(text.charCodeAt(i)))
+            from[n++] = i;
+    return { text: out, from, to: from.map((i) => i + 1) };
+}
+/**
+ * The escapes a tool may write a character as: `%XX` (URL encoding, upper or lower hex, also among
+ * plain characters), `\\xXX`, `\\uXXXX`, `\\u{X…}` and the one-letter escapes of a string literal,
+ * HTML's `&#N;` and `&#xX;`.
+ */
+const HAS_ESCAPE = /%[0-9A-Fa-f]{2}|\\[xu0-9nrtfvb/"'\\]|&#/;
+const ONE_LETTER = { n: 10, r: 13, t: 9, f: 12, v: 11, b: 8, '0': 0, '/': 47, '"': 34, "'": 39, '\\': 92 };
+/** The value of `len` hex digits (or up to `len` before `stop`) of `text` at `at`, with how many were read; null when none. */
+function hexAt(text, at, len, stop) {
+    let v = 0;
+    let i = 0;
+    for (; i < len && at + i < text.length; i++) {
+        const c = text.charCodeAt(at + i);
+        const d = c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1;
+        if (d < 0)
+            break;
+        v = v * 16 + d;
+    }
+    if (i === 0 || (stop === undefined ? i < len : text.charCodeAt(at + i) !== stop))
+        return null;
+    return [v, i];
+}
+/** The decimal value of `&#N;` at `at` (the digits after `&#`), with how many were read; null when none. */
+function decAt(text, at) {
+    let v = 0;
+    let i = 0;
+    for (; i < 7 && at + i < text.length; i++) {
+        const c = text.charCodeAt(at + i);
+        if (c < 48 || c > 57)
+            break;
+        v = v * 10 + c - 48;
+    }
+    return i > 0 && text.charCodeAt(at + i) === 59 ? [v, i] : null;
+}
+/**
+ * The escape at `i` of `text` (see HAS_ESCAPE): its length and what it stands for, a byte (`%XX`,
+ * `\\xXX`: negative, -1 - byte) or a code point; null when there is none.
+ */
+function escapeAt(text, i) {
+    const c = text.charCodeAt(i);
+    if (c === 37) {
+        const h = hexAt(text, i + 1, 2);
+        return h && [3, -1 - h[0]];
+    }
+    if (c === 38) {
+        if (text.charCodeAt(i + 1) !== 35)
+            return null;
+        const x = text.charCodeAt(i + 2);
+        const h = x === 120 || x === 88 ? hexAt(text, i + 3, 6, 59) : null;
+        if (h)
+            return [h[1] + 4, h[0]];
+        const d = decAt(text, i + 2);
+        return d && [d[1] + 3, d[0]];
+    }
+    if (c !== 92)
+        return null;
+    const k = text.charAt(i + 1);
+    if (k === 'x') {
+        const h = hexAt(text, i + 2, 2);
+        return h && [4, -1 - h[0]];
+    }
+    if (k === 'u') {
+        const h = text.charCodeAt(i + 2) === 123 ? hexAt(text, i + 3, 6, 125) : hexAt(text, i + 2, 4);
+        return h && (text.charCodeAt(i + 2) === 123 ? [h[1] + 4, h[0]] : [6, h[0]]);
+    }
+    const one = ONE_LETTER[k];
+    return one === undefined ? null : [2, one];
+}
+/**
+ * `text` with its escapes undone, in one pass. A byte escape is one character of that code; a code
+ * point is its character in a text, its UTF-8 bytes in a byte view (latin1, one character per byte).
+ * What an escape stands for is never longer than the escape: the output fits in the text's length.
+ */
+function unescaped(text, bytes, mapped) {
+    const out = bytes ? new Uint8Array(text.length) : new Uint16Array(text.length);
+    const from = mapped ? new Int32Array(text.length) : null;
+    const to = mapped ? new Int32Array(text.length) : null;
+    let n = 0;
+    const put = (unit, start, end) => {
+        if (from && to) {
+            from[n] = start;
+            to[n] = end;
+        }
+        out[n++] = unit;
+    };
+    for (let i = 0; i < text.length;) {
+        const esc = escapeAt(text, i);
+        if (!esc || esc[1] > 0x10ffff) {
+            put(text.charCodeAt(i), i, i + 1);
+            i++;
+            continue;
+        }
+        const [len, v] = esc;
+        if (v < 0)
+            put(-1 - v, i, i + len);
+        else if (bytes ? v < 0x80 : v < 0x10000)
+            put(v, i, i + len);
+        else
+            for (const u of bytes ? Buffer.from(String.fromCodePoint(v), 'utf8') : [0xd800 + ((v - 0x10000) >> 10), 0xdc00 + ((v - 0x10000) & 0x3ff)])
+                put(u, i, i + len);
+        i += len;
+    }
+    const units = out.subarray(0, n);
+    const decoded = bytes ? Buffer.from(units.buffer, 0, n).toString('latin1') : UTF16.decode(units);
+    return from && to ? { text: decoded, from: from.subarray(0, n), to: to.subarray(0, n) } : { text: decoded };
+}
+/** Keeps a leading U+FEFF (by default it would be dropped, and every position after it shifted). */
+const UTF16 = new TextDecoder('utf-16le', { ignoreBOM: true });
+/** `outer`, a view of `inner`'s text, as a view of the text `inner` was made of. */
+function composed(inner, outer) {
+    if (!inner.from || !inner.to || !outer.from || !outer.to)
+        return { text: outer.text };
+    const [f, t] = [inner.from, inner.to];
+    return { text: outer.text, from: outer.from.map((i) => f[i]), to: outer.to.map((i) => t[i - 1]) };
+}
+/** The views of a text to look at, each with its pattern; each view is made only when asked for (once). */
+function views(text, p, mapped) {
+    const spaced = HAS_SPACE.test(text);
+    let u;
+    const undone = () => (u === undefined ? (u = HAS_ESCAPE.test(text) ? unescaped(text, p.bytes, mapped) : null) : u);
+    return [
+        [spaced ? p.unpacked : p.full, () => ({ text })],
+        [p.packed, () => (spaced ? spaceless(text, mapped) : null)],
+        [p.decoded, undone],
+        [
+            p.packed,
+            () => {
+                const v = undone();
+                return v && HAS_SPACE.test(v.text) ? composed(v, spaceless(v.text, mapped)) : null;
+            },
+        ],
+    ];
+}
+function found(re, text) {
+    re.lastIndex = 0;
+    return re.test(text);
+}
+/** Whether the view holds a form its pattern looks for. */
+function hit([re, view]) {
+    if (!re)
+        return false;
+    const v = view();
+    return !!v && found(re, v.text);
+}
+/** Whether any form is in the text or one of its views. */
+function holds(text, p) {
+    return views(text, p, false).some(hit);
+}
+/**
+ * Pushes (start, end) in the original text of every occurrence of `re` in `v`. Matches are searched
+ * again from one character after each start, so a form that overlaps another is found too.
+ */
+function collect(re, v, spans) {
+    re.lastIndex = 0;
+    for (let m = re.exec(v.text); m; re.lastIndex = m.index + 1, m = re.exec(v.text)) {
+        const [s, e] = [m.index, m.index + m[0].length];
+        spans.push(v.from ? v.from[s] : s, v.to ? v.to[e - 1] : e);
+    }
+}
+/** `text` with every span (overlapping or touching ones merged) replaced by one MASK. */
+function masked(text, spans) {
+    if (spans.length === 0)
         return text;
-    pattern.lastIndex = 0;
-    let m = pattern.exec(text);
-    if (!m)
-        return text;
+    const order = Array.from({ length: spans.length / 2 }, (_, i) => i).sort((a, b) => spans[2 * a] - spans[2 * b]);
     let out = '';
     let pos = 0;
-    let start = m.index;
-    let end = m.index + m[0].length;
-    // Matches are searched again from one character after each start, so a form that overlaps another is masked too.
-    for (pattern.lastIndex = m.index + 1; (m = pattern.exec(text)); pattern.lastIndex = m.index + 1) {
-        if (m.index <= end)
-            end = Math.max(end, m.index + m[0].length);
+    let [start, end] = [spans[2 * order[0]], spans[2 * order[0] + 1]];
+    for (const i of order.slice(1)) {
+        const [s, e] = [spans[2 * i], spans[2 * i + 1]];
+        if (s <= end)
+            end = Math.max(end, e);
         else {
             out += text.slice(pos, start) + MASK;
-            pos = end;
-            start = m.index;
-            end = m.index + m[0].length;
+            [pos, start, end] = [end, s, e];
         }
     }
     return out + text.slice(pos, start) + MASK + text.slice(end);
+}
+/** Every form in the text or one of its views masked; the text itself when none is there. */
+function scrubText(text, p) {
+    const hits = views(text, p, false).map(hit);
+    if (!hits.some(Boolean))
+        return text;
+    const spans = [];
+    views(text, p, true).forEach(([re, view], i) => {
+        if (hits[i])
+            collect(re, view(), spans);
+    });
+    return masked(text, spans);
 }
 /** The length of the longest end of `text` that begins some form (and may complete in the next chunk). */
 function pendingTail(text, forms, firsts, longest) {
@@ -31092,37 +31295,40 @@ function pendingTail(text, forms, firsts, longest) {
 }
 /**
  * The scrubber of a set of secret values (undefined, empty and too-short ones are ignored): every
- * form of each (see secretForms) is masked as `***`. One precompiled regex scans a text once; a
- * text without a secret is returned as it is (about 50 µs per 100 KB with 10 secrets).
+ * form of each (see secretForms), also UTF-16, interrupted by whitespace (hex, base64) or written
+ * with escapes (`%74%6F…`, `\x74…`), is masked as `***`. Precompiled regexes scan a text and at most
+ * three views of it once each; a text without a secret is returned as it is.
  */
 function createScrubber(values) {
     const vals = [...new Set([...values].filter((v) => !!v && v.length >= MIN_LOOP_SECRET))].sort((a, b) => b.length - a.length);
-    const forms = [...new Set(vals.flatMap(secretForms))].sort((a, b) => b.length - a.length);
+    const forms = [...new Set(vals.flatMap((v) => [...secretForms(v), ...utf16Forms(v)]))].sort((a, b) => b.length - a.length);
     const byteForms = [...new Set(forms.map((f) => Buffer.from(f, 'utf8').toString('latin1')))];
-    const pattern = formsPattern(forms);
+    const packedSet = new Set(vals.flatMap(packedForms));
+    const packed = formsPattern([...packedSet]);
+    const unpacked = forms.filter((f) => !packedSet.has(f));
     const bytePattern = formsPattern(byteForms);
+    const text = { full: formsPattern(forms), unpacked: formsPattern(unpacked), packed, decoded: formsPattern([...forms, ...byteForms]), bytes: false };
+    const byteUnpacked = formsPattern(unpacked.map((f) => Buffer.from(f, 'utf8').toString('latin1')));
+    const bytes = { full: bytePattern, unpacked: byteUnpacked, packed, decoded: bytePattern, bytes: true };
     const longest = byteForms.reduce((m, f) => Math.max(m, f.length), 0);
     const firsts = new Set(byteForms.map((f) => f.charAt(0)));
     return {
         values: vals,
-        scrub: (text) => maskAll(text, pattern),
-        contains: (text) => {
-            const [re, t] = typeof text === 'string' ? [pattern, text] : [bytePattern, text.toString('latin1')];
-            if (!re)
-                return false;
-            re.lastIndex = 0;
-            return re.test(t);
-        },
+        scrub: (t) => scrubText(t, text),
+        contains: (t) => (typeof t === 'string' ? holds(t, text) : holds(t.toString('latin1'), bytes)),
         byteStream() {
             let held = '';
             return {
                 write(chunk) {
-                    if (byteForms.length === 0)
+                    if (!bytePattern)
                         return chunk;
-                    const text = maskAll(held + chunk.toString('latin1'), bytePattern);
-                    const keep = pendingTail(text, byteForms, firsts, longest);
-                    held = text.slice(text.length - keep);
-                    return Buffer.from(text.slice(0, text.length - keep), 'latin1');
+                    const spans = [];
+                    const all = held + chunk.toString('latin1');
+                    collect(bytePattern, { text: all }, spans);
+                    const t = masked(all, spans);
+                    const keep = pendingTail(t, byteForms, firsts, longest);
+                    held = t.slice(t.length - keep);
+                    return Buffer.from(t.slice(0, t.length - keep), 'latin1');
                 },
                 end() {
                     const rest = held;
@@ -34036,6 +34242,11 @@ async function restoreBefore(git, cwd, before, paths) {
             for (const p of fromHead)
                 await git.restoreFromHead([p]).catch((e) => fail(p, e));
         });
+    // A name that is not UTF-8 reads with U+FFFD in place of its bytes: git and the file system know it by its own bytes.
+    const unreadable = fromHead.filter(notUtf8);
+    const byBytes = unreadable.length ? await putBackByBytes(git, cwd, unreadable) : { done: [], failed: [] };
+    for (const f of byBytes.failed)
+        fail(f.path, f.error);
     for (const p of ready.filter((x) => before.has(x)))
         try {
             const { data: was, link } = before.get(p);
@@ -34054,7 +34265,80 @@ async function restoreBefore(git, cwd, before, paths) {
         catch (e) {
             fail(p, e);
         }
-    return { cleared, failed };
+    return { cleared, failed, byBytes: byBytes.done };
+}
+/** Whether git printed `path` with bytes that are not UTF-8 (each read as U+FFFD: no file has that name). */
+const notUtf8 = (path) => path.includes('\ufffd');
+/** The bytes of a name git quoted (`"leak/bad\\377name"`: C escapes, octal bytes); the name itself when not quoted. */
+function unquoteGitPath(quoted) {
+    if (!quoted.startsWith('"') || !quoted.endsWith('"') || quoted.length < 2)
+        return Buffer.from(quoted);
+    const ESC = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+    const out = [];
+    const body = quoted.slice(1, -1);
+    for (let i = 0; i < body.length; i++) {
+        const c = body[i];
+        if (c !== '\\') {
+            out.push(...Buffer.from(c));
+            continue;
+        }
+        const octal = /^[0-3][0-7]{2}/.exec(body.slice(i + 1, i + 4));
+        if (octal) {
+            out.push(parseInt(octal[0], 8));
+            i += 3;
+        }
+        else
+            out.push(ESC[body[++i]] ?? body.charCodeAt(i));
+    }
+    return Buffer.from(out);
+}
+/** Removes the work-tree file of name `raw` (bytes), never through a folder that is a link; whether none is there now. */
+async function removeByBytes(cwd, raw) {
+    const parts = raw
+        .toString('latin1')
+        .split('/')
+        .filter((x) => x !== '' && x !== '.');
+    let at = Buffer.from(cwd);
+    for (const [i, part] of parts.entries()) {
+        if (part === '..')
+            return false;
+        at = Buffer.concat([at, Buffer.from('/'), Buffer.from(part, 'latin1')]);
+        const st = await (0,promises_namespaceObject.lstat)(at).catch(() => null);
+        if (!st)
+            return true;
+        if (i < parts.length - 1 && !st.isDirectory())
+            return false;
+        if (i === parts.length - 1 && !st.isDirectory())
+            await (0,promises_namespaceObject.unlink)(at);
+    }
+    return !(await (0,promises_namespaceObject.lstat)(at).catch(() => null));
+}
+/**
+ * Puts back `paths`, names git printed with U+FFFD for bytes that are not UTF-8, by their real names
+ * (git's quoted status): a name HEAD holds is checked out again; any other (the agent's new file,
+ * or one it staged itself) leaves the index and the work tree. Returns those still there, with why.
+ */
+async function putBackByBytes(git, cwd, paths) {
+    const wanted = new Set(paths);
+    const status = async () => (await git.run(['-c', 'core.quotePath=true', 'status', '--porcelain=v1', '--untracked-files=all', '--no-renames', '--ignore-submodules=all']))
+        .split('\n')
+        .map((line) => line.slice(3))
+        .filter((q) => q.startsWith('"') && wanted.has(unquoteGitPath(q).toString('utf8')));
+    const found = await status();
+    for (const quoted of found) {
+        const stdin = `${quoted}\n`;
+        const fromHead = await git.run(['checkout', 'HEAD', '--pathspec-from-file=-'], { stdin }).then(() => true, () => false);
+        if (fromHead)
+            continue;
+        await git.run(['rm', '-q', '--cached', '--ignore-unmatch', '--pathspec-from-file=-'], { stdin }).catch(() => undefined);
+        await removeByBytes(cwd, unquoteGitPath(quoted)).catch(() => false);
+    }
+    const left = new Set(await status());
+    const named = (q) => unquoteGitPath(q).toString('utf8');
+    return {
+        done: found.filter((q) => !left.has(q)).map((quoted) => ({ path: named(quoted), quoted })),
+        failed: [...left].map((q) => ({ path: named(q), error: `${q} could not be put back by its name's bytes` })),
+    };
 }
 /** Paths whose content differs from the snapshot taken before the agent ran. */
 async function changedSince(git, cwd, before) {
@@ -34096,6 +34380,14 @@ async function outsideTree(cwd, path) {
     const target = await (0,promises_namespaceObject.readlink)((0,external_node_path_namespaceObject.join)(cwd, path)).catch(() => '/');
     const why = await linkLeavesTree(cwd, path);
     return why ? `a symbolic link out of the tree (-> ${target}: ${why})` : null;
+}
+/**
+ * A path as a line of the console may show it: control characters, line separators, the marks that
+ * reorder text (bidi controls) and U+FFFD (a byte that is not UTF-8) as `\\u{…}` escapes, a backslash doubled.
+ */
+function printablePath(path) {
+    // eslint-disable-next-line no-control-regex -- control characters are what this replaces
+    return path.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufffd\\]/g, (c) => c === '\\' ? '\\\\' : `\\u{${c.charCodeAt(0).toString(16)}}`);
 }
 /**
  * A name the glob matcher cannot judge (control characters, line separators, bytes that are not
@@ -34255,7 +34547,10 @@ async function revertReason(o, p) {
     if (hasGuardedParts(p) && (await runnerConfigChanged(o.git, o.cwd, o.before, p, o.guardedScripts)))
         return { why: 'runner-config', detail: '' };
     const data = await readAsGitIn(o.cwd, p);
-    return data && o.holdsSecret(data) ? { why: 'secret', detail: '' } : null;
+    if (data && o.holdsSecret(data))
+        return { why: 'secret', detail: (await isLinkIn(o.cwd, p)) ? 'in its link target' : '' };
+    // A name is committed like a content (a deletion of such a name publishes nothing).
+    return o.holdsSecret(Buffer.from(p)) && (await presentIn(o.cwd, p)) ? { why: 'secret', detail: 'in its name' } : null;
 }
 /**
  * Puts `these` back (restoreBefore); a link the agent put in place of a folder on the way is removed
@@ -34265,11 +34560,15 @@ async function revertReason(o, p) {
 async function putBack(o, these, all) {
     if (!these.length)
         return;
-    const { cleared, failed } = await restoreBefore(o.git, o.cwd, o.before, these.map((r) => r.path));
+    const { cleared, failed, byBytes } = await restoreBefore(o.git, o.cwd, o.before, these.map((r) => r.path));
     const reasonOf = (path) => all.find((r) => r.path === path);
     for (const c of cleared)
         if (!all.some((r) => r.path === c.path))
             all.push({ path: c.path, why: reasonOf(c.for).why, detail: `${c.what} in place of the folder of ${c.for}, removed` });
+    for (const b of byBytes) {
+        const r = reasonOf(b.path);
+        r.detail = `${r.detail ? `${r.detail}; ` : ''}its name is not UTF-8: ${b.quoted}`;
+    }
     for (const f of failed) {
         const r = reasonOf(f.path);
         r.detail = `${r.detail ? `${r.detail}; ` : ''}could not be put back safely (${f.error}); the user's version is kept in refs/phuc-loop/user-work`;
@@ -34277,6 +34576,22 @@ async function putBack(o, these, all) {
         if (inWay && !all.some((x) => x.path === inWay.path))
             all.push({ path: inWay.path, why: r.why, detail: `${inWay.what} in place of the folder of ${f.path}` });
     }
+}
+/**
+ * Folders on the way to a path reverted for a secret whose names hold the secret: git commits no
+ * empty folder, but the name is the agent's leak all the same. Removed once empty (deepest first),
+ * never through a link.
+ */
+async function removeSecretFolders(o, reverted) {
+    const folders = new Set();
+    for (const r of reverted.filter((x) => x.why === 'secret')) {
+        const parts = r.path.split('/');
+        for (let i = parts.length - 1; i > 0; i--)
+            folders.add(parts.slice(0, i).join('/'));
+    }
+    for (const dir of [...folders].sort((a, b) => b.length - a.length))
+        if (o.holdsSecret(Buffer.from(dir)) && !(await ancestorInTheWay(o.cwd, `${dir}/x`)))
+            await (0,promises_namespaceObject.rmdir)((0,external_node_path_namespaceObject.join)(o.cwd, dir)).catch(() => undefined);
 }
 /** The paths among `paths` that are links now. */
 async function linksAmong(cwd, paths) {
@@ -34313,7 +34628,9 @@ const artifactsSchema = object({
 });
 /** The agent's changes git refused to stage (put back), as one sentence, or null. */
 function unstageable(collected) {
-    const paths = collected.reverted.filter((r) => r.why === 'unstageable').map((r) => (r.detail ? `${r.path} (${r.detail})` : r.path));
+    const paths = collected.reverted
+        .filter((r) => r.why === 'unstageable')
+        .map((r) => (r.detail ? `${printablePath(r.path)} (${r.detail})` : printablePath(r.path)));
     return paths.length ? `changes git refused to stage, put back: ${paths.join(', ')}` : null;
 }
 /** Whether a name exists in the work tree (a file, link or folder), never looked up through a link. */
@@ -34381,6 +34698,7 @@ async function collectArtifacts(o) {
             reverted.push({ path: p, ...why });
     }
     await putBack(o, reverted, reverted);
+    await removeSecretFolders(o, reverted);
     // A link the agent kept can change where another link leads (a folder made a link to a shallower
     // one: `..` after it climbs higher than it reads). Then every link it kept goes back.
     const keptLinks = await linksAmong(o.cwd, changed.filter((p) => !reverted.some((r) => r.path === p)));
@@ -38726,7 +39044,7 @@ function statusOf(tc) {
     }
     return { status: 'passed' };
 }
-function collect(node, suites, file, out) {
+function junit_collect(node, suites, file, out) {
     for (const tc of junit_elements(node, 'testcase')) {
         const name = attr(tc, 'name');
         const { status, message } = statusOf(tc);
@@ -38741,7 +39059,7 @@ function collect(node, suites, file, out) {
         });
     }
     for (const ts of junit_elements(node, 'testsuite'))
-        collect(ts, [...suites, attr(ts, 'name')], attr(ts, 'file') || file, out);
+        junit_collect(ts, [...suites, attr(ts, 'name')], attr(ts, 'file') || file, out);
 }
 /** The k-th repeat of an id (k ≥ 2, in reading order: files sorted, then document order) becomes "id #k". */
 function uniqueIds(records) {
@@ -38768,9 +39086,9 @@ function parseRecords(text, file) {
     // <testsuites> may hold <testcase> directly (node:test's top-level tests); its own name is no suite.
     const group = junit_elements(doc, 'testsuites').at(0);
     if (group)
-        collect(group, [], undefined, out);
+        junit_collect(group, [], undefined, out);
     else if (doc.testsuite)
-        collect(doc, [], undefined, out);
+        junit_collect(doc, [], undefined, out);
     else
         return { error: `${file} is not JUnit XML: its root is neither <testsuites> nor <testsuite>` };
     return out;
@@ -44534,7 +44852,7 @@ async function iterate(ctx, n) {
             ['outside', 'changes reaching outside the tree reverted'],
             ['secret', 'changes holding a secret value reverted'],
         ].map(([why, what]) => {
-            const paths = collected.reverted.filter((r) => r.why === why).map((r) => (r.detail ? `${r.path} (${r.detail})` : r.path));
+            const paths = collected.reverted.filter((r) => r.why === why).map((r) => (r.detail ? `${printablePath(r.path)} (${r.detail})` : printablePath(r.path)));
             return paths.length ? `${what}: ${paths.join(', ')}` : '';
         }),
         collected.settingsChanged.length ? `git settings changed and restored: ${collected.settingsChanged.join(', ')}` : '',
@@ -44549,7 +44867,7 @@ async function iterate(ctx, n) {
     if (unstaged)
         o.log.info(`iter ${n}: ${unstaged}`);
     if (collected.untrackedDeleted.length)
-        o.log.info(`iter ${n}: the agent deleted ${collected.untrackedDeleted.join(', ')} (uncommitted, never tracked): nothing to stage; ` +
+        o.log.info(`iter ${n}: the agent deleted ${collected.untrackedDeleted.map(printablePath).join(', ')} (uncommitted, never tracked): nothing to stage; ` +
             `the user's version is kept in ${USER_WORK_REF} (\`git checkout ${USER_WORK_REF} -- <path>\` brings it back)`);
     crashPoint(ctx, 'collect');
     const changed = !!collected.diff;

@@ -279,6 +279,7 @@ test('a `node` in node_modules/.bin, which `npm test` runs first: reverted, no c
   expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'GUARDRAIL_VIOLATION' });
   expect(r.stdout).toMatch(/protected paths changed and reverted: node_modules\/\.bin\/node/);
   expect(existsSync(join(repo, 'node_modules/.bin/node'))).toBe(false);
+});
 
 // A secret the agent is given (agent.pass_env), written where a scan of a file's content for the
 // secret's plain forms does not look: none of it reaches a commit, the work tree, the console or the evidence.
