@@ -325,3 +325,21 @@ test('a file name that is not UTF-8 (one staged by the agent itself), holding th
   expect(r.stdout).toContain('"leak/staged\\376name"');
   expect(r.stdout).not.toContain('\ufffd');
 });
+
+test('a passed secret holding @ and < quoted in the report: masked in AGENTS.md and the evidence, though inert text puts a word joiner after them', async () => {
+  const secret = 'mailer@Xq9v7Lk2Zr<x';
+  const repo = await bugRepo(hostile('report-secret.sh'));
+  const yml = await readFile(join(repo, 'phuc-loop.yml'), 'utf8');
+  await writeFile(join(repo, 'phuc-loop.yml'), yml.replace('  use: command\n', '  use: command\n  pass_env: [SMTP_PASSWORD]\n'));
+  await git(repo, 'commit', '-qam', 'pass the password');
+  const r = await cli(repo, ['run'], { SMTP_PASSWORD: secret });
+  expect(r.code).toBe(0);
+  // What a reader sees: characters that render as nothing taken out.
+  const visible = (t: string | Buffer) => t.toString().replace(/\p{Default_Ignorable_Code_Point}/gu, '');
+  expect(visible(await git(repo, 'log', '-p', '--all'))).not.toContain(secret);
+  expect(visible(r.stdout + r.stderr)).not.toContain(secret);
+  expect(visible(await readFile(join(repo, 'AGENTS.md')))).toContain('connected with ***');
+  const evidence = join(repo, 'evidence');
+  for (const f of await readdir(evidence, { recursive: true }))
+    if (!(await lstat(join(evidence, f))).isDirectory()) expect(visible(await readFile(join(evidence, f)))).not.toContain(secret);
+});

@@ -363,6 +363,16 @@ describe('createScrubber: forms interrupted by whitespace or written with escape
     }
   });
 
+  test('characters that render as nothing between its characters (word joiner, zero-width space, soft hyphen, bidi mark, variation selector)', () => {
+    for (const mark of ['\u2060', '\u200b', '\u00ad', '\u200e', '\ufe0f', '\u{e0020}']) {
+      caught([...secret].join(mark));
+      caught(secret.slice(0, 5) + mark + mark + secret.slice(5));
+    }
+    // As the loop makes agent text inert (a word joiner after '@' and '<'), for a secret holding them.
+    const mailer = createScrubber(['mailer@Xq9v7Lk2Zr<x']);
+    expect(mailer.scrub('pass mailer@\u2060Xq9v7Lk2Zr<\u2060x here')).toBe('pass *** here');
+  });
+
   test('UTF-16 (little or big endian) of a secret of ASCII characters', () => {
     expect(s.contains(Buffer.from(secret, 'utf16le'))).toBe(true);
     expect(s.contains(Buffer.from(secret, 'utf16le').swap16())).toBe(true);

@@ -292,7 +292,6 @@ function formsPattern(forms: readonly string[]): RegExp | null {
 /** Whitespace that may interrupt an encoded text: spaces, tabs, CR, LF, vertical tab, form feed. */
 const SPACES = /[\t\n\v\f\r ]+/g;
 const HAS_SPACE = /[\t\n\v\f\r ]/;
-const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
 
 /**
  * A text as seen another way: view character i comes from the original's characters
@@ -304,14 +303,56 @@ interface View {
   to?: Int32Array;
 }
 
-function spaceless(text: string, mapped: boolean): View {
-  const out = text.replace(SPACES, '');
+/**
+ * Characters that render as nothing (zero-width spaces and joiners, the soft hyphen, bidi marks,
+ * variation selectors): one between a secret's characters hides it from a scan, not from a reader.
+ * The loop itself puts a word joiner after `@` and `<` in agent text to make it inert.
+ */
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}+/gu;
+/** The same characters as UTF-8 bytes read as latin1 (a file's bytes): the ranges of Unicode's Default_Ignorable_Code_Point. */
+const INVISIBLE_BYTES = (() => {
+  const ranges = [
+    [0xad, 0xad],
+    [0x34f, 0x34f],
+    [0x61c, 0x61c],
+    [0x115f, 0x1160],
+    [0x17b4, 0x17b5],
+    [0x180b, 0x180f],
+    [0x200b, 0x200f],
+    [0x202a, 0x202e],
+    [0x2060, 0x206f],
+    [0x3164, 0x3164],
+    [0xfe00, 0xfe0f],
+    [0xfeff, 0xfeff],
+    [0xffa0, 0xffa0],
+    [0xfff0, 0xfff8],
+    [0x1bca0, 0x1bca3],
+    [0x1d173, 0x1d17a],
+  ];
+  const utf8 = ranges.flatMap(([a, b]) => Array.from({ length: b - a + 1 }, (_, i) => Buffer.from(String.fromCodePoint(a + i))));
+  const alternatives = [
+    ...utf8.map((bytes) => [...bytes].map((c) => `\\x${c.toString(16).padStart(2, '0')}`).join('')),
+    '\\xf3\\xa0[\\x80-\\x83][\\x80-\\xbf]',
+  ];
+  return new RegExp(`(?:${alternatives.join('|')})+`, 'g');
+})();
+
+/** `text` without what `re` (global) matches, each character mapped to where it was. */
+function without(text: string, re: RegExp, mapped: boolean): View {
+  const out = text.replace(re, '');
   if (!mapped) return { text: out };
   const from = new Int32Array(out.length);
   let n = 0;
-  for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) from[n++] = i;
+  let at = 0;
+  for (const m of text.matchAll(re)) {
+    while (at < m.index) from[n++] = at++;
+    at = m.index + m[0].length;
+  }
+  while (at < text.length) from[n++] = at++;
   return { text: out, from, to: from.map((i) => i + 1) };
 }
+
+const spaceless = (text: string, mapped: boolean) => without(text, SPACES, mapped);
 
 /**
  * The escapes a tool may write a character as: `%XX` (URL encoding, upper or lower hex, also among
@@ -445,6 +486,14 @@ function views(text: string, p: Patterns, mapped: boolean): [RegExp | null, () =
   const undone = () => (u === undefined ? (u = HAS_ESCAPE.test(text) ? unescaped(text, p.bytes, mapped) : null) : u);
   return [
     [spaced ? p.unpacked : p.full, () => ({ text })],
+    [
+      p.full,
+      () => {
+        const re = p.bytes ? INVISIBLE_BYTES : INVISIBLE;
+        re.lastIndex = 0;
+        return re.test(text) ? without(text, re, mapped) : null;
+      },
+    ],
     [p.packed, () => (spaced ? spaceless(text, mapped) : null)],
     [p.decoded, undone],
     [
