@@ -23,14 +23,12 @@ const GIT_ENV_KEEP =
   /^(PATH|HOME|LANG|LC_[A-Z]+|TZ|TMPDIR|GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)|GIT_AUTHOR_(NAME|EMAIL)|GIT_COMMITTER_(NAME|EMAIL)|GIT_SSH_COMMAND|XDG_CONFIG_HOME|SSL_CERT_FILE|SSL_CERT_DIR)$/;
 
 /**
- * Paths go to git on its standard input (`--pathspec-from-file`, `--stdin`), never on its command
- * line, where an agent's many long names would pass the kernel's limit (E2BIG: no git would run).
- * The commands that read no paths from stdin get them on the command line up to this many bytes;
- * beyond, git lists everything and the loop picks the paths out.
+ * Paths go to git on its standard input (update-index, checkout-index: exact names, read in linear
+ * time), never on its command line, where an agent's many long names would pass the kernel's limit
+ * (E2BIG: no git would run). Lookups (ls-files, ls-tree, diff) get them on the command line up to
+ * this many bytes; beyond, git lists everything and the loop picks the paths out.
  */
 const ARGV_PATHS_BYTES = 16 * 1024;
-
-const FROM_STDIN = ['--pathspec-from-file=-', '--pathspec-file-nul'];
 
 /**
  * Stages the exact paths on stdin (NUL-separated) as `git add -A` does: new and changed files added,
@@ -115,11 +113,16 @@ export class Git {
    * they fit (see ARGV_PATHS_BYTES), else all of it, those names picked out (exact names only, as
    * every caller wants). A path that is a folder selects nothing here either way.
    */
-  private async listAmong(args: string[], paths: string[]): Promise<Set<string>> {
-    if (paths.length === 0) return new Set();
+  private async listAmong(args: string[], paths: string[], nameOf = (record: string) => record): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    if (paths.length === 0) return found;
     const out = await this.run(fitsArgv(paths) ? [...args, '--', ...paths] : args);
     const wanted = new Set(paths);
-    return new Set(out.split('\0').filter((p) => wanted.has(p)));
+    for (const record of out.split('\0')) {
+      const name = nameOf(record);
+      if (wanted.has(name)) found.set(name, record);
+    }
+    return found;
   }
 
   async toplevel(): Promise<string> {
@@ -241,7 +244,8 @@ export class Git {
     if (paths.length === 0) return;
     const indexed = await this.indexed(paths);
     const restore = paths.filter((p) => indexed.has(p));
-    if (restore.length) await this.run(['checkout', ...FROM_STDIN], { stdin: restore.join('\0') });
+    // Exact names (checkout's pathspecs would be matched against every entry: quadratic).
+    if (restore.length) await this.run(['checkout-index', '-f', '-z', '--stdin'], { stdin: restore.join('\0') });
     await Promise.all(paths.filter((p) => !indexed.has(p)).map((p) => this.removeInTree(p)));
   }
 
@@ -251,22 +255,33 @@ export class Git {
     await unlink(join(this.cwd, path)).catch(() => undefined);
   }
 
-  /** Paths among `paths` that are files (or links) in HEAD. */
-  async inHead(paths: string[]): Promise<Set<string>> {
-    return this.listAmong(['ls-tree', '-r', '-z', '--name-only', 'HEAD'], paths);
+  /** HEAD's entries ("mode type id\tpath", as ls-tree writes them) of those of `paths` that are files (or links) there. */
+  private headEntries(paths: string[]): Promise<Map<string, string>> {
+    return this.listAmong(['ls-tree', '-r', '-z', '--full-tree', 'HEAD'], paths, (r) => r.slice(r.indexOf('\t') + 1));
   }
 
-  /** Puts `paths` back as they are in HEAD: tracked ones restored, new ones removed. */
+  /** Paths among `paths` that are files (or links) in HEAD. */
+  async inHead(paths: string[]): Promise<Set<string>> {
+    return new Set((await this.headEntries(paths)).keys());
+  }
+
+  /**
+   * Puts `paths` back as they are in HEAD: tracked ones restored, new ones removed. As `git checkout
+   * HEAD -- <paths>`, by exact names: HEAD's entries into the index, then those files written out.
+   */
   async restoreFromHead(paths: string[]): Promise<void> {
-    const tracked = await this.inHead(paths);
+    const tracked = await this.headEntries(paths);
     const restore = paths.filter((p) => tracked.has(p));
     const remove = paths.filter((p) => !tracked.has(p));
-    if (restore.length) await this.run(['checkout', 'HEAD', ...FROM_STDIN], { stdin: restore.join('\0') });
+    if (restore.length) {
+      await this.run(['update-index', '--add', '--replace', '-z', '--index-info'], { stdin: restore.map((p) => tracked.get(p)).join('\0') });
+      await this.run(['checkout-index', '-f', '-z', '--stdin'], { stdin: restore.join('\0') });
+    }
     if (remove.length) {
-      // Only entries of exactly that name: a folder's name would make git refuse (or, with -r, unstage its files).
+      // Only entries of exactly that name: a folder's name would unstage its files.
       const indexed = await this.indexed(remove);
       const unstage = remove.filter((p) => indexed.has(p));
-      if (unstage.length) await this.run(['rm', '-q', '--cached', '--ignore-unmatch', ...FROM_STDIN], { stdin: unstage.join('\0') });
+      if (unstage.length) await this.run(['update-index', '--force-remove', '-z', '--stdin'], { stdin: unstage.join('\0') });
       await Promise.all(remove.map((p) => this.removeInTree(p)));
     }
   }
@@ -288,7 +303,7 @@ export class Git {
 
   /** Those of `paths` that are entries of the index (exactly that name, not a folder's files). */
   async indexed(paths: string[]): Promise<Set<string>> {
-    return this.listAmong(['ls-files', '-z', '--cached'], paths);
+    return new Set((await this.listAmong(['ls-files', '-z', '--cached'], paths)).keys());
   }
 
   /**
