@@ -18,6 +18,7 @@ import type { ProcessRunner, RunResult, StopSource } from '../os/ports.js';
 import { watchStops } from '../loop/backpressure.js';
 import { EvidenceUnverifiable, GitError, InvariantViolation } from '../common/errors.js';
 import { parseDocument } from '../common/document.js';
+import { listSome } from '../common/markdown.js';
 import { guardedParts, hasGuardedParts } from '../judge/runner-config.js';
 import { ancestorInTheWay, isLinkIn, linkLeavesTree, readAsGitIn, readRegularIn } from '../os/tree-file.js';
 
@@ -555,7 +556,7 @@ export function unstageable(collected: Collected): string | null {
   const paths = collected.reverted
     .filter((r) => r.why === 'unstageable')
     .map((r) => (r.detail ? `${printablePath(r.path)} (${r.detail})` : printablePath(r.path)));
-  return paths.length ? `changes git refused to stage, put back: ${paths.join(', ')}` : null;
+  return paths.length ? `changes git refused to stage, put back: ${listSome(paths)}` : null;
 }
 
 export interface CollectOptions {
@@ -603,7 +604,7 @@ async function stageOrRevert(o: CollectOptions, paths: string[], reverted: Rever
     let refused = await o.git.refusedToStage(left);
     const attributes = left.filter(isAttributes);
     if (refused.length && attributes.length && !refused.every((r) => isAttributes(r.path))) {
-      const why = `with it git refused to stage ${refused.map((r) => r.path).join(', ')} (${refused[0].error})`;
+      const why = `with it git refused to stage ${listSome(refused.map((r) => r.path))} (${refused[0].error})`;
       const more = attributes.map((path) => ({ path, why: 'unstageable' as const, detail: why }));
       reverted.push(...more);
       await putBack(o, more, reverted);

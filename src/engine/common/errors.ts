@@ -39,7 +39,7 @@ export class GitError extends PhucError {
       : /No space left on device|ENOSPC|Disk quota exceeded/i.test(stderr)
         ? 'disk_full'
         : 'other';
-    super(`${message}${ADVICE[kind]}`);
+    super(`${capped(message)}${ADVICE[kind]}`);
     this.kind = kind;
   }
 
@@ -48,6 +48,12 @@ export class GitError extends PhucError {
     (e as { kind: GitFailureKind }).kind = 'helper_ended';
     return e;
   }
+}
+
+/** A git failure's text as logs and reports carry it: what git printed about thousands of paths is cut short. */
+const MESSAGE_CHARS = 2000;
+function capped(message: string): string {
+  return message.length <= MESSAGE_CHARS ? message : `${message.slice(0, MESSAGE_CHARS)} … (${message.length - MESSAGE_CHARS} more characters)`;
 }
 
 const ADVICE: Record<GitFailureKind, string> = {

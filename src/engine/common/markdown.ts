@@ -33,3 +33,8 @@ export function inertCode(text: string): string {
   // eslint-disable-next-line no-control-regex -- one line, as a code span is
   return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ').replace(/`/g, "'");
 }
+
+/** `items` joined by commas for a log line or a report, at most `max` of them: an agent's ten thousand paths are counted, not listed. */
+export function listSome(items: string[], max = 20): string {
+  return items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')} and ${items.length - max} more`;
+}

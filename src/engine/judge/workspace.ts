@@ -291,7 +291,9 @@ export class CheckWorkspace {
       ? `checks.setup changed tracked files (${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ', …' : ''}): it runs again before every round`
       : odd.length
         ? `checks.setup made ${odd.length} path(s) with names the workspace cannot keep (e.g. ${JSON.stringify(odd[0])}): it runs again before every round`
-        : null;
+        : tooMany(made)
+          ? `checks.setup made ${made.length} paths beside the tree, more than the workspace keeps (${MAX_KEPT_PATHS}): it runs again before every round`
+          : null;
     if (note === null && made.length) {
       const f = await this.session.run(`cd ${q(this.dir)} && ${fingerprintCommand(made, false)}`);
       if (f.exitCode !== 0) throw new Error(`fingerprinting the setup outputs failed: ${f.stderr.trim()}`);
@@ -380,6 +382,13 @@ export class CheckWorkspace {
  * Folder times are left out: the listing itself shows what was added or removed. With `clearVolatile`
  * the tools' caches inside them are deleted in the same walk.
  */
+/**
+ * Kept setup outputs are named on the command lines of git clean and find: a setup (the checked-out
+ * code's own install scripts) that makes thousands of paths beside the tree is run again instead.
+ */
+const MAX_KEPT_PATHS = 256;
+const tooMany = (made: string[]) => made.length > MAX_KEPT_PATHS || made.reduce((n, p) => n + p.length + 8, 0) > 32 * 1024;
+
 function fingerprintCommand(keep: string[], clearVolatile: boolean): string {
   const volatile = `\\( ${VOLATILE.map((v) => `-path ${q(v)}`).join(' -o ')} \\) -prune ${clearVolatile ? '-exec rm -rf -- {} + ' : ''}`;
   const paths = keep.map((k) => q(`./${k.replace(/\/$/, '')}`)).join(' ');

@@ -9,6 +9,7 @@ import { collectArtifacts, type DirtySnapshot, printablePath, protectedMatcher, 
 import { renderEntry, renderSection, witness } from '../memory/agents-md.js';
 import { Decimal, dstr, human } from '../common/decimal.js';
 import { InvariantViolation } from '../common/errors.js';
+import { listSome } from '../common/markdown.js';
 import { type AgentOutcome, lastErrorLine } from '../agent/agents.js';
 import { scriptsRunBy } from '../config/plan.js';
 import { flushPendingLogs, interimReport, saveState, writeIterationRecords } from '../evidence/records.js';
@@ -121,7 +122,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
         ] as const
       ).map(([why, what]) => {
         const paths = collected.reverted.filter((r) => r.why === why).map((r) => (r.detail ? `${printablePath(r.path)} (${r.detail})` : printablePath(r.path)));
-        return paths.length ? `${what}: ${paths.join(', ')}` : '';
+        return paths.length ? `${what}: ${listSome(paths)}` : '';
       }),
       collected.settingsChanged.length ? `git settings changed and restored: ${collected.settingsChanged.join(', ')}` : '',
     ]

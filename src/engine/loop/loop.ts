@@ -13,6 +13,7 @@ import { type KeyProxy, keyProxyTarget, startKeyProxy } from '../agent/key-proxy
 import { canonicalJson } from '../common/canonical.js';
 import { dstr } from '../common/decimal.js';
 import { PhucError, Stopped } from '../common/errors.js';
+import { listSome } from '../common/markdown.js';
 import { DEFAULT_CONFIG_FILE } from '../config/config.js';
 import { BASELINE_PENDING, baselinePending, buildPlan, intake, type Intake, LOOP_SCRATCH_DIR, type Plan, programsOf } from '../config/plan.js';
 import { EvidenceStore } from '../evidence/evidence.js';
@@ -183,7 +184,7 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
     );
     const dirtyProtected = changed.map((c) => c.path).filter((p) => !users.has(p));
     if (dirtyProtected.length) {
-      const problem = `protected paths have uncommitted changes (${dirtyProtected.join(', ')}); restore them (\`git checkout -- <path>\`) or commit them, then \`phuc-loop run\` again`;
+      const problem = `protected paths have uncommitted changes (${listSome(dirtyProtected)}); restore them (\`git checkout -- <path>\`) or commit them, then \`phuc-loop run\` again`;
       o.log.error(problem);
       return blockedEarly('GUARDRAIL_VIOLATION', problem);
     }

@@ -22,6 +22,40 @@ const inflate = promisify(inflateCb);
 const GIT_ENV_KEEP =
   /^(PATH|HOME|LANG|LC_[A-Z]+|TZ|TMPDIR|GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)|GIT_AUTHOR_(NAME|EMAIL)|GIT_COMMITTER_(NAME|EMAIL)|GIT_SSH_COMMAND|XDG_CONFIG_HOME|SSL_CERT_FILE|SSL_CERT_DIR)$/;
 
+/**
+ * Paths go to git on its standard input (update-index, checkout-index: exact names, read in linear
+ * time), never on its command line, where an agent's many long names would pass the kernel's limit
+ * (E2BIG: no git would run). Lookups (ls-files, ls-tree, diff) get them on the command line up to
+ * this many bytes; beyond, git lists everything and the loop picks the paths out.
+ */
+const ARGV_PATHS_BYTES = 16 * 1024;
+
+/**
+ * Stages the exact paths on stdin (NUL-separated) as `git add -A` does: new and changed files added,
+ * missing ones removed, a file replacing a folder (or the reverse) replacing its entries; a path
+ * beyond a link refused, attribute conversions applied. Not `git add`: it matches every file against
+ * every pathspec, which for an agent's ten thousand new files takes minutes.
+ */
+const STAGE_FROM_STDIN = ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'];
+
+/** Whether `paths` may go on a command line (see ARGV_PATHS_BYTES). */
+function fitsArgv(paths: string[]): boolean {
+  let bytes = 0;
+  for (const p of paths) if ((bytes += Buffer.byteLength(p) + 1) > ARGV_PATHS_BYTES) return false;
+  return true;
+}
+
+/** A git command line for a message: a long one (paths) cut short, with the count of what was left out. */
+export function describeArgs(args: string[], limit = 300): string {
+  let text = '';
+  for (let i = 0; i < args.length; i++) {
+    const next = text ? `${text} ${args[i]}` : args[i];
+    if (next.length > limit) return `${text || args[i].slice(0, limit)} … (${args.length - (text ? i : i + 1)} more argument(s))`;
+    text = next;
+  }
+  return text;
+}
+
 /** Git's own settings files (path → content, null: absent) and the index's hash, before the agent ran. */
 export interface GitSettings {
   files: Map<string, string | null>;
@@ -70,8 +104,25 @@ export class Git {
   async run(args: string[], opts: { stdin?: string; allowFail?: boolean } = {}): Promise<string> {
     const r = await this.exec(['git', ...this.gitArgs, ...args].map(shellQuote).join(' '), opts.stdin);
     if (r.exitCode !== 0 && !opts.allowFail)
-      throw new GitError(`git ${args.join(' ')} failed (${r.exitCode ?? r.signal}): ${r.stderr.trim() || r.stdout.trim()}`, r.stderr);
+      throw new GitError(`git ${describeArgs(args)} failed (${r.exitCode ?? r.signal}): ${r.stderr.trim() || r.stdout.trim()}`, r.stderr);
     return r.stdout;
+  }
+
+  /**
+   * The output of `git <args>` limited to `paths` (NUL-separated names): on the command line when
+   * they fit (see ARGV_PATHS_BYTES), else all of it, those names picked out (exact names only, as
+   * every caller wants). A path that is a folder selects nothing here either way.
+   */
+  private async listAmong(args: string[], paths: string[], nameOf = (record: string) => record): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    if (paths.length === 0) return found;
+    const out = await this.run(fitsArgv(paths) ? [...args, '--', ...paths] : args);
+    const wanted = new Set(paths);
+    for (const record of out.split('\0')) {
+      const name = nameOf(record);
+      if (wanted.has(name)) found.set(name, record);
+    }
+    return found;
   }
 
   async toplevel(): Promise<string> {
@@ -178,8 +229,8 @@ export class Git {
     // One mode per update-index call: a later mode option overrides an earlier one.
     const skip = entries.filter((l) => l[0] === 'S').map((l) => l.slice(2));
     const assumed = entries.filter((l) => /[a-z]/.test(l[0])).map((l) => l.slice(2));
-    if (skip.length) await this.run(['update-index', '--no-skip-worktree', '--', ...skip]);
-    if (assumed.length) await this.run(['update-index', '--no-assume-unchanged', '--', ...assumed]);
+    if (skip.length) await this.run(['update-index', '--no-skip-worktree', '-z', '--stdin'], { stdin: skip.join('\0') });
+    if (assumed.length) await this.run(['update-index', '--no-assume-unchanged', '-z', '--stdin'], { stdin: assumed.join('\0') });
     return [...new Set([...skip, ...assumed])];
   }
 
@@ -191,10 +242,10 @@ export class Git {
   /** Puts `paths` back as they are in the index (a critic's stray edits); new files are removed. */
   async restoreFromIndex(paths: string[]): Promise<void> {
     if (paths.length === 0) return;
-    const out = await this.run(['ls-files', '-z', '--cached', '--', ...paths]);
-    const indexed = new Set(out.split('\0').filter(Boolean));
+    const indexed = await this.indexed(paths);
     const restore = paths.filter((p) => indexed.has(p));
-    if (restore.length) await this.run(['checkout', '--', ...restore]);
+    // Exact names (checkout's pathspecs would be matched against every entry: quadratic).
+    if (restore.length) await this.run(['checkout-index', '-f', '-z', '--stdin'], { stdin: restore.join('\0') });
     await Promise.all(paths.filter((p) => !indexed.has(p)).map((p) => this.removeInTree(p)));
   }
 
@@ -204,24 +255,33 @@ export class Git {
     await unlink(join(this.cwd, path)).catch(() => undefined);
   }
 
-  /** Paths among `paths` that exist in HEAD. */
-  async inHead(paths: string[]): Promise<Set<string>> {
-    if (paths.length === 0) return new Set();
-    const out = await this.run(['ls-tree', '-r', '-z', '--name-only', 'HEAD', '--', ...paths]);
-    return new Set(out.split('\0').filter(Boolean));
+  /** HEAD's entries ("mode type id\tpath", as ls-tree writes them) of those of `paths` that are files (or links) there. */
+  private headEntries(paths: string[]): Promise<Map<string, string>> {
+    return this.listAmong(['ls-tree', '-r', '-z', '--full-tree', 'HEAD'], paths, (r) => r.slice(r.indexOf('\t') + 1));
   }
 
-  /** Puts `paths` back as they are in HEAD: tracked ones restored, new ones removed. */
+  /** Paths among `paths` that are files (or links) in HEAD. */
+  async inHead(paths: string[]): Promise<Set<string>> {
+    return new Set((await this.headEntries(paths)).keys());
+  }
+
+  /**
+   * Puts `paths` back as they are in HEAD: tracked ones restored, new ones removed. As `git checkout
+   * HEAD -- <paths>`, by exact names: HEAD's entries into the index, then those files written out.
+   */
   async restoreFromHead(paths: string[]): Promise<void> {
-    const tracked = await this.inHead(paths);
+    const tracked = await this.headEntries(paths);
     const restore = paths.filter((p) => tracked.has(p));
     const remove = paths.filter((p) => !tracked.has(p));
-    if (restore.length) await this.run(['checkout', 'HEAD', '--', ...restore]);
+    if (restore.length) {
+      await this.run(['update-index', '--add', '--replace', '-z', '--index-info'], { stdin: restore.map((p) => tracked.get(p)).join('\0') });
+      await this.run(['checkout-index', '-f', '-z', '--stdin'], { stdin: restore.join('\0') });
+    }
     if (remove.length) {
-      // Only entries of exactly that name: a folder's name would make git refuse (or, with -r, unstage its files).
-      const indexed = new Set((await this.run(['ls-files', '-z', '--cached', '--', ...remove])).split('\0').filter(Boolean));
+      // Only entries of exactly that name: a folder's name would unstage its files.
+      const indexed = await this.indexed(remove);
       const unstage = remove.filter((p) => indexed.has(p));
-      if (unstage.length) await this.run(['rm', '-q', '--cached', '--ignore-unmatch', '--', ...unstage]);
+      if (unstage.length) await this.run(['update-index', '--force-remove', '-z', '--stdin'], { stdin: unstage.join('\0') });
       await Promise.all(remove.map((p) => this.removeInTree(p)));
     }
   }
@@ -233,7 +293,7 @@ export class Git {
   async stage(paths: string[]): Promise<{ tree: string; diff: string }> {
     const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
     const script = paths.length
-      ? `${git} add -A --pathspec-from-file=- --pathspec-file-nul && ${git} write-tree && ${git} diff --cached --binary --no-color --no-ext-diff HEAD`
+      ? `${git} ${STAGE_FROM_STDIN.join(' ')} && ${git} write-tree && ${git} diff --cached --binary --no-color --no-ext-diff HEAD`
       : `${git} write-tree`;
     const r = await this.exec(script, paths.join('\0'));
     if (r.exitCode !== 0) throw new GitError(`staging failed (${r.exitCode}): ${r.stderr.trim()}`, r.stderr);
@@ -243,9 +303,7 @@ export class Git {
 
   /** Those of `paths` that are entries of the index (exactly that name, not a folder's files). */
   async indexed(paths: string[]): Promise<Set<string>> {
-    if (paths.length === 0) return new Set();
-    const listed = new Set((await this.run(['ls-files', '-z', '--cached', '--', ...paths])).split('\0').filter(Boolean));
-    return new Set(paths.filter((p) => listed.has(p)));
+    return new Set((await this.listAmong(['ls-files', '-z', '--cached'], paths)).keys());
   }
 
   /**
@@ -261,14 +319,16 @@ export class Git {
     const script = [
       `export GIT_INDEX_FILE=${idx}`,
       `trap 'rm -f ${idx}' EXIT`,
-      `{ cp ${real} ${idx} 2>/dev/null || ${git} read-tree HEAD 2>/dev/null || ${git} read-tree --empty; } && ${git} add -A --pathspec-from-file=- --pathspec-file-nul`,
+      `{ cp ${real} ${idx} 2>/dev/null || ${git} read-tree HEAD 2>/dev/null || ${git} read-tree --empty; } && ${git} ${STAGE_FROM_STDIN.join(' ')}`,
     ].join('\n');
     const out: { path: string; error: string }[] = [];
     const walk = async (group: string[]): Promise<void> => {
       const r = await this.exec(`(\n${script}\n)`, group.join('\0'));
       if (r.exitCode === 0) return;
       if (group.length === 1) {
-        out.push({ path: group[0], error: r.stderr.trim().split('\n').at(-1) ?? `exit ${r.exitCode}` });
+        // git's error about the path ("'a/b' is beyond a symbolic link"), else its last word.
+        const lines = r.stderr.trim().split('\n');
+        out.push({ path: group[0], error: lines.find((l) => l.startsWith('error: ')) ?? lines.at(-1) ?? `exit ${r.exitCode}` });
         return;
       }
       const half = Math.ceil(group.length / 2);
@@ -283,7 +343,10 @@ export class Git {
     await this.run(['reset', '--soft', commit]);
   }
 
-  /** Stages `include` (new files too) and commits the index in one call; returns the new HEAD and its tree (read from the git directory). */
+  /**
+   * Stages `include` (new files too; the loop's own few names, on the command line) and commits the
+   * index in one call; returns the new HEAD and its tree (read from the git directory).
+   */
   async commit(message: string, include: string[] = []): Promise<{ commit: string; tree: string }> {
     const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
     const add = include.length ? `${git} add -A -- ${include.map(shellQuote).join(' ')} && ` : '';
@@ -330,7 +393,7 @@ export class Git {
     const script = [
       `export GIT_INDEX_FILE=${idx}`,
       `trap 'rm -f ${idx}' EXIT`,
-      `${git} read-tree HEAD && ${git} add -A --pathspec-from-file=- --pathspec-file-nul && t=$(${git} write-tree) || exit 1`,
+      `${git} read-tree HEAD && ${git} ${STAGE_FROM_STDIN.join(' ')} && t=$(${git} write-tree) || exit 1`,
       `prev=$(${git} rev-parse -q --verify ${shellQuote(ref)})`,
       `[ -n "$prev" ] && [ "$(${git} rev-parse "$prev^{tree}")" = "$t" ] && { echo "= $prev"; exit 0; }`,
       `c=$(${git} commit-tree "$t" -p HEAD \${prev:+-p "$prev"} -m ${shellQuote(message)}) && ${git} update-ref ${shellQuote(ref)} "$c" && echo "+ $c"`,
@@ -357,7 +420,9 @@ export class Git {
    */
   async sameAs(ref: string, paths: string[]): Promise<Set<string>> {
     if (paths.length === 0) return new Set();
-    const r = await this.exec(['git', ...this.gitArgs, 'diff', '--no-ext-diff', '--name-only', '-z', ref, '--', ...paths].map(shellQuote).join(' '));
+    // Too many paths for the command line: every file that differs, the paths picked out below.
+    const limit = fitsArgv(paths) ? ['--', ...paths] : [];
+    const r = await this.exec(['git', ...this.gitArgs, 'diff', '--no-ext-diff', '--name-only', '-z', ref, ...limit].map(shellQuote).join(' '));
     if (r.exitCode !== 0) return new Set();
     const differ = new Set(r.stdout.split('\0').filter(Boolean));
     return new Set(paths.filter((p) => !differ.has(p)));
