@@ -1,11 +1,14 @@
 // The whole precedence table of SPEC §3, without a process: every pair of competing exits, and
 // the attempts that are not iterations at all.
 import {
+  countsAgainstBudget,
   decide,
   decideBeforeIteration,
   decideFinal,
   EXIT_PRECEDENCE,
   type ExitKind,
+  iterationBudget,
+  iterationsUsed,
   type IterationFacts,
   type Judgement,
 } from '../../src/engine/loop/decide.js';
@@ -151,6 +154,49 @@ describe('decide: attempts that are not iterations', () => {
       record: true,
       stop_reason: 'GUARDRAIL_VIOLATION',
     });
+  });
+});
+
+describe('decide: a pause uses no iteration up (max_iterations counts the iterations actually run)', () => {
+  test('only an iteration a stop cut short before any check ran is not counted', () => {
+    // Stopped during the agent step or the checks: no judgement.
+    expect(countsAgainstBudget({ interrupted: 'scratch/STOP exists', judgement: null })).toBe(false);
+    expect(countsAgainstBudget({ interrupted: 'the loop was asked to stop (during the checks)', judgement: null })).toBe(false);
+    // Judged, then a stop (it pauses before the next iteration): an iteration run in full.
+    expect(countsAgainstBudget({ interrupted: null, judgement: judged() })).toBe(true);
+    // No stop: judged or not (a guardrail with nothing left to judge), it counts.
+    expect(countsAgainstBudget({ interrupted: null, judgement: null })).toBe(true);
+  });
+  test('the iterations used leave out those stopped before their checks', () => {
+    expect(iterationsUsed(0, [])).toBe(0);
+    expect(iterationsUsed(3, [])).toBe(3);
+    expect(iterationsUsed(1, [0])).toBe(0);
+    expect(iterationsUsed(5, [1, 3])).toBe(3);
+    // A number recorded twice or beyond the record (a hand-edited state) takes nothing more off.
+    expect(iterationsUsed(2, [1, 1, 7])).toBe(1);
+  });
+  test('MAX_ITERS once the iterations used reach the budget', () => {
+    expect(iterationBudget(0, 1)).toBeNull();
+    expect(iterationBudget(1, 1)).toEqual({ code: 'MAX_ITERS', reason: '1 of 1 iterations used' });
+    expect(iterationBudget(11, 10)).toMatchObject({ code: 'MAX_ITERS' });
+  });
+  test('max_iterations 1, iteration 0 stopped during its agent step: a pause, then iteration 1 runs, and its judgement ends the budget', () => {
+    const facts = quiet({ changed: true, interrupted: 'scratch/STOP exists', judgement: null });
+    const counts = countsAgainstBudget(facts);
+    const budget = iterationBudget(iterationsUsed(0, []) + (counts ? 1 : 0), 1);
+    const paused = decide({ ...facts, budget });
+    expect(paused).toMatchObject({ halt: true, record: true, stop_reason: 'BACKPRESSURE_SIGNAL', certificate: 'BACKPRESSURE' });
+    expect(paused.fired.map((f) => f.kind)).toEqual(['BACKPRESSURE']);
+    // The next run, the STOP removed: nothing stands before iteration 1.
+    expect(decideBeforeIteration({ stop: null, budget: iterationBudget(iterationsUsed(1, [0]), 1) })).toBeNull();
+    // Iteration 1 is judged: it counts, and the budget is used up.
+    const next = quiet();
+    expect(decide({ ...next, budget: iterationBudget(iterationsUsed(1, [0]) + (countsAgainstBudget(next) ? 1 : 0), 1) })).toMatchObject({
+      status: 'EXIT_BUDGET_EXCEEDED',
+      stop_reason: 'MAX_ITERS',
+    });
+    // Without the stop, iteration 0 alone would have used it up.
+    expect(decideBeforeIteration({ stop: null, budget: iterationBudget(iterationsUsed(1, []), 1) })).toMatchObject({ stop_reason: 'MAX_ITERS' });
   });
 });
 

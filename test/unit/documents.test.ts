@@ -55,6 +55,7 @@ describe('schemas take back what the loop writes, whole', () => {
     const state: LoopState = {
       ...initialState(),
       next_iteration: 2,
+      stopped_before_checks: [0],
       residual_history: ['2', '1'],
       criteria_met: { a: true },
       last_northstar: { readings: [{ id: 'm', value: null, distance: null, error: 'exit 1' }], total_distance: null },
@@ -92,9 +93,13 @@ describe('schemas take back what the loop writes, whole', () => {
     expect(parseDocument('state.json', JSON.stringify(state), stateSchema)).toEqual(state);
   });
 
-  test('a state.json from before window and last_commit were recorded gets their defaults', () => {
-    const { window: _w, last_commit: _c, ...old } = initialState();
-    expect(parseDocument('state.json', JSON.stringify(old), stateSchema)).toMatchObject({ window: { residuals: 0, rows: 0 }, last_commit: null });
+  test('a state.json from before window, last_commit and stopped_before_checks were recorded gets their defaults', () => {
+    const { window: _w, last_commit: _c, stopped_before_checks: _s, ...old } = initialState();
+    expect(parseDocument('state.json', JSON.stringify(old), stateSchema)).toMatchObject({
+      window: { residuals: 0, rows: 0 },
+      last_commit: null,
+      stopped_before_checks: [],
+    });
   });
 
   test('an issued certificate', () => {

@@ -1,6 +1,6 @@
 import { parseVerdict } from '../../src/engine/agent/critic.js';
 import { Decimal } from '../../src/engine/common/decimal.js';
-import { improvement, initialProgress, trackSignatures, trackStall } from '../../src/engine/loop/progress.js';
+import { improvement, initialProgress, passStopped, trackSignatures, trackStall } from '../../src/engine/loop/progress.js';
 import { detourFor, failureSignature, normalizeFailure } from '../../src/engine/judge/signature.js';
 import { inert } from '../../src/engine/common/markdown.js';
 import { sanitizeAgentText } from '../../src/engine/memory/agents-md.js';
@@ -55,6 +55,25 @@ describe('failure signatures', () => {
     trackSignatures(q, [s1], [], 0, false);
     trackSignatures(q, [s1], [], 1, false);
     expect(trackSignatures(q, [failureSignature('t', 'other')], [], 2, false)).toEqual({ stuck: [], detour: null });
+  });
+  test('an iteration a stop cut short before its checks: the detour meant for it goes to the next; no counter moves', () => {
+    const p = initialProgress('2');
+    const s1 = failureSignature('t', 'boom');
+    const o = { stallIterations: 3, canEscalate: false, iteration: 0 };
+    trackSignatures(p, [s1], [], 0, false);
+    trackStall(p, new Decimal(2), o);
+    trackSignatures(p, [s1], [], 1, false);
+    trackStall(p, new Decimal(2), o);
+    const before = structuredClone(p);
+    // Iteration 2 (which was to get the detour) is stopped before its checks.
+    passStopped(p, 2);
+    expect(p).toEqual({ ...before, detour: { ...before.detour, iteration: 3 } });
+    // A detour meant for another iteration stays where it is.
+    passStopped(p, 7);
+    expect(p.detour?.iteration).toBe(3);
+    // Iteration 3 gets the detour; the same failure after it is STUCK, and the stall count goes on from 2.
+    expect(trackSignatures(p, [s1], [], 3, false).stuck).toEqual([s1]);
+    expect(trackStall(p, new Decimal(2), o).stalledOut).toBe(true);
   });
 });
 

@@ -8,6 +8,7 @@ import { certificateSchema } from '../judge/certificate.js';
 import { decimalString } from '../common/document.js';
 import { type Ctx, elapsedMs } from '../loop/context.js';
 import { BLOCKER_CLASSES } from '../loop/dega.js';
+import { iterationsUsed } from '../loop/decide.js';
 import { STATES } from '../loop/fsm.js';
 import { buildReport, type HaltingReport } from './report.js';
 
@@ -90,7 +91,8 @@ export function budgetLog(ctx: Ctx) {
   return {
     limits: ctx.plan.budget,
     used: {
-      iterations: s.next_iteration,
+      iterations: iterationsUsed(s.next_iteration, s.stopped_before_checks),
+      iterations_stopped_before_checks: s.stopped_before_checks,
       seconds: Math.floor(s.total_ms / 1000),
       cost_usd: s.total_cost_usd,
       cost_reported_by_agent: s.cost_reported,

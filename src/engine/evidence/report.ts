@@ -4,7 +4,7 @@ import type { PhucTest, Triangle } from '../judge/audit.js';
 import { z } from 'zod';
 import { CERTIFICATE_TYPES } from '../config/config.js';
 import { firedExitSchema, type Certificate } from '../judge/certificate.js';
-import type { FiredExit } from '../loop/decide.js';
+import { type FiredExit, iterationsUsed } from '../loop/decide.js';
 import { Decimal, dstr, human, seedChecksum } from '../common/decimal.js';
 import { decimalString } from '../common/document.js';
 import { inert, inertCode } from '../common/markdown.js';
@@ -54,7 +54,7 @@ export const RUN_ACCOUNTING: Readonly<Record<'numbering' | 'budgets', string>> =
   numbering:
     'Iterations are numbered on across the runs of one loop (one evidence tree): a run that continues the loop starts at the next number; `phuc-loop run --fresh` starts a new loop at iteration 0.',
   budgets:
-    'max_iterations, max_total_seconds, max_total_cost_usd and max_total_tool_calls count every run of this loop (iterations recorded, wall time, reported cost and tool calls, summed); max_seconds_per_iteration and max_tool_calls_per_iteration bound each iteration. A budget changed between runs applies from the next iteration (plan.json budget_revisions).',
+    'max_iterations, max_total_seconds, max_total_cost_usd and max_total_tool_calls count every run of this loop (iterations recorded but for those a stop cut short before their checks ran, wall time, reported cost and tool calls, summed); max_seconds_per_iteration and max_tool_calls_per_iteration bound each iteration. A budget changed between runs applies from the next iteration (plan.json budget_revisions).',
 };
 
 const BUDGET_FIELDS: Record<string, string> = {
@@ -64,11 +64,35 @@ const BUDGET_FIELDS: Record<string, string> = {
   MAX_TOOL_CALLS: 'budget.max_total_tool_calls',
 };
 
-/** What goes on after a run ended so, naming the command; `next` is the iteration a continuing run starts at. */
-export function howToGoOn(status: TerminalState, stopReason: string, next: number): string {
-  if (status === 'EXIT_BUDGET_EXCEEDED')
-    return `raise ${BUDGET_FIELDS[stopReason] ?? 'the budget that ran out'} above what all runs of this loop used: \`phuc-loop run\` then continues at iteration ${next}`;
-  if (stopReason === 'BACKPRESSURE_SIGNAL') return `a pause: remove the stop (STOP label or file) and \`phuc-loop run\` continues at iteration ${next}`;
+/** The iterations a stop cut short before their checks ran, said beside a count of iterations used: not counted. */
+export function notCounted(stoppedBeforeChecks: readonly number[]): string | null {
+  const n = stoppedBeforeChecks;
+  if (!n.length) return null;
+  return n.length === 1
+    ? `iteration ${n[0]} stopped before its checks ran, not counted`
+    : `iterations ${n.join(', ')} stopped before their checks ran, not counted`;
+}
+
+/** The report's "used / max_iterations", naming the iterations not counted. */
+function iterationUse(s: LoopState, max: number): string {
+  const note = notCounted(s.stopped_before_checks);
+  return `${iterationsUsed(s.next_iteration, s.stopped_before_checks)} / ${max}${note ? ` (${note})` : ''}`;
+}
+
+/**
+ * What goes on after a run ended so, naming the command; `next` is the iteration a continuing run
+ * starts at, `stoppedBeforeChecks` the iterations that used no budget (state.json).
+ */
+export function howToGoOn(status: TerminalState, stopReason: string, next: number, stoppedBeforeChecks: readonly number[] = []): string {
+  if (status === 'EXIT_BUDGET_EXCEEDED') {
+    const note = stopReason === 'MAX_ITERS' ? notCounted(stoppedBeforeChecks) : null;
+    return `raise ${BUDGET_FIELDS[stopReason] ?? 'the budget that ran out'} above what all runs of this loop used${note ? ` (${note})` : ''}: \`phuc-loop run\` then continues at iteration ${next}`;
+  }
+  if (stopReason === 'BACKPRESSURE_SIGNAL')
+    return (
+      `a pause: remove the stop (STOP label or file) and \`phuc-loop run\` continues at iteration ${next}` +
+      (stoppedBeforeChecks.includes(next - 1) ? ` (iteration ${next - 1}, stopped before its checks ran, does not count against max_iterations)` : '')
+    );
   if (status === 'EXIT_CONVERGED')
     return `commit a new change and \`phuc-loop run\` judges it (iterations go on from ${next}), or \`phuc-loop run --fresh\` starts a new loop at iteration 0`;
   if (status === 'EXIT_NEED_INFO') return `supply what is missing, then \`phuc-loop run\` judges HEAD again and continues at iteration ${next}`;
@@ -217,7 +241,7 @@ export function buildReport(i: ReportInput) {
     budget_use:
       i.plan && s
         ? {
-            iterations: `${s.next_iteration} / ${i.plan.budget.max_iterations}`,
+            iterations: iterationUse(s, i.plan.budget.max_iterations),
             seconds: `${Math.floor(s.total_ms / 1000)} / ${i.plan.budget.max_total_seconds}`,
             cost_usd: s.cost_reported ? `${s.total_cost_usd} / ${i.plan.budget.max_total_cost_usd ?? 'unlimited'}` : 'not reported by the agent',
             tool_calls: `${s.total_tool_calls} / ${i.plan.budget.max_total_tool_calls}`,
@@ -312,7 +336,7 @@ function runSection(run: RunInfo, iterations: number[], s: LoopState, plan: Plan
     budget_revisions: (plan.budget_revisions ?? []).map((r) => ({ from_iteration: r.from_iteration, max_iterations: r.budget.max_iterations })),
     numbering: RUN_ACCOUNTING.numbering,
     budgets: RUN_ACCOUNTING.budgets,
-    how_to_go_on: status && stopReason ? howToGoOn(status, stopReason, s.next_iteration) : null,
+    how_to_go_on: status && stopReason ? howToGoOn(status, stopReason, s.next_iteration, s.stopped_before_checks) : null,
   };
 }
 

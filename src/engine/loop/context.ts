@@ -16,6 +16,7 @@ import { decimalString } from '../common/document.js';
 import { firedExitSchema } from '../judge/certificate.js';
 import type { Signature } from '../judge/signature.js';
 import { BLOCKER_CLASSES } from './dega.js';
+import { iterationBudget, iterationsUsed } from './decide.js';
 import { EvidenceStore } from '../evidence/evidence.js';
 import { Fsm, TERMINAL_STATES, type TerminalState } from './fsm.js';
 import { Git } from '../os/git.js';
@@ -134,6 +135,12 @@ const count = z.number().int().min(0);
 export const stateSchema = z.object({
   schema_version: z.literal('2.0'),
   next_iteration: count,
+  /**
+   * Recorded iterations a stop cut short before their checks ran (a pause): they do not count
+   * against budget.max_iterations (decide.ts countsAgainstBudget). Absent in state files written
+   * before it existed: none.
+   */
+  stopped_before_checks: z.array(count).default([]),
   residual_history: z.array(decimalString),
   criteria_met: z.record(z.string(), z.boolean()),
   last_certificate_sha256: z.string().nullable(),
@@ -235,6 +242,7 @@ export function initialState(): LoopState {
   return {
     schema_version: '2.0',
     next_iteration: 0,
+    stopped_before_checks: [],
     residual_history: [],
     criteria_met: {},
     last_certificate_sha256: null,
@@ -351,10 +359,11 @@ export function elapsedMs(ctx: Ctx): number {
   return ctx.previousTotalMs + (ctx.o.clock.monotonicMs() - ctx.startMs);
 }
 
-export function budgetExhausted(ctx: Ctx, extraIterations: number): { code: string; reason: string } | null {
+/** `extraIterations`: 1 after an iteration that counts (decide.ts countsAgainstBudget), not yet in the state. */
+export function budgetExhausted(ctx: Ctx, extraIterations: 0 | 1): { code: string; reason: string } | null {
   const b = ctx.plan.budget;
-  const done = ctx.state.next_iteration + extraIterations;
-  if (done >= b.max_iterations) return { code: 'MAX_ITERS', reason: `${done} of ${b.max_iterations} iterations used` };
+  const iterations = iterationBudget(iterationsUsed(ctx.state.next_iteration, ctx.state.stopped_before_checks) + extraIterations, b.max_iterations);
+  if (iterations) return iterations;
   if (elapsedMs(ctx) >= b.max_total_seconds * 1000)
     return { code: 'MAX_TOTAL_SECONDS', reason: `${Math.floor(elapsedMs(ctx) / 1000)} s of ${b.max_total_seconds} s used` };
   if (b.max_total_cost_usd !== null && new Decimal(ctx.state.total_cost_usd).gte(b.max_total_cost_usd))

@@ -197,6 +197,33 @@ export function decideJudgement(judgement: Judgement): Decision {
   return decide({ interrupted: null, changed: true, reported: true, agentFailure: null, guardrail: null, invariant: null, ...unjudged(), judgement });
 }
 
+/**
+ * Whether an iteration counts against budget.max_iterations. A stop (signal, STOP file or label,
+ * disk, rate limit) that cut the agent step or the checks short before any check ran makes the
+ * iteration a pause (SPEC §3: "the next run continues from the evidence and can converge"): its
+ * partial work is committed and judged by the next run, but it is not an attempt the agent
+ * finished, so it does not use an iteration up. Otherwise the pause of the last budgeted iteration
+ * would end the loop EXIT_BUDGET_EXCEEDED(MAX_ITERS) on the next run without an agent. The other
+ * budgets (wall time, cost, tool calls) still count every second, dollar and call it spent, and an
+ * agent gains nothing by provoking a pause: the run ends, and only a new run goes on.
+ */
+export function countsAgainstBudget(f: Pick<IterationFacts, 'interrupted' | 'judgement'>): boolean {
+  return !(f.interrupted && !f.judgement);
+}
+
+/**
+ * The iterations used so far: those recorded (numbered 0 … next - 1) but for those a stop cut
+ * short before their checks (state.json `stopped_before_checks`).
+ */
+export function iterationsUsed(next: number, stoppedBeforeChecks: readonly number[]): number {
+  return next - new Set(stoppedBeforeChecks.filter((n) => n >= 0 && n < next)).size;
+}
+
+/** MAX_ITERS: the iterations used (after the one just run, when it counts) reach budget.max_iterations. */
+export function iterationBudget(used: number, max: number): { code: 'MAX_ITERS'; reason: string } | null {
+  return used >= max ? { code: 'MAX_ITERS', reason: `${used} of ${max} iterations used` } : null;
+}
+
 /** Before an iteration starts: a stop or a used-up budget ends the run without spawning an agent. */
 export function decideBeforeIteration(s: { stop: string | null; budget: { code: string; reason: string } | null }): Extract<Decision, { halt: true }> | null {
   if (s.stop) {

@@ -37,8 +37,8 @@ import {
   sectionMeta,
   suiteVerdict,
 } from './context.js';
-import { type Decision, decide, type FiredExit, unjudged } from './decide.js';
-import { trackSignatures, trackStall } from './progress.js';
+import { countsAgainstBudget, type Decision, decide, type FiredExit, unjudged } from './decide.js';
+import { passStopped, trackSignatures, trackStall } from './progress.js';
 import { clearStepStart, cutOffStepStart, saveStepStart, stepStartFile } from './step-start.js';
 
 export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
@@ -226,7 +226,9 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
 
   // Decide. The learnings name the certificate type, so the decision comes before the record.
   const lateStop = interrupted ?? (await firstStop(ctx.stops));
-  const budget = budgetExhausted(ctx, 1);
+  // A stop before any check ran makes this iteration a pause that uses no iteration up (decide.ts).
+  const counted = countsAgainstBudget({ interrupted, judgement });
+  const budget = budgetExhausted(ctx, counted ? 1 : 0);
   const facts = { ...base, interrupted, judgement, diverging, progress, backpressure: lateStop, budget };
   const provisional = decide({ ...facts, northstarDrift: null, northstarRising: null });
   const { entry, facts: learned } = learn(ctx, n, {
@@ -266,11 +268,13 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
       criteria: ctx.intake.northstar.flatMap((m) => (m.measure.kind === 'criterion' ? [m.measure.id] : [])),
     },
   });
-  const window = state.rows.slice(state.window.rows);
-  const zeroW = trailingZeroW([...window, glow]);
+  // The Northstar windows skip the iterations a stop cut short before their checks: unmeasured,
+  // they neither continue a drift nor break one (and such an iteration fires none).
+  const measured = state.rows.slice(state.window.rows).filter((r) => !state.stopped_before_checks.includes(r.iteration));
+  const zeroW = counted ? trailingZeroW([...measured, glow]) : 0;
   const drift = zeroW >= 3 ? `W = 0 for ${zeroW} iterations in a row` : null;
-  const distances = [...window.map((r) => r.northstar_distance), ns.total_distance];
-  const rising = isDrifting(distances) ? `northstar distance rose three iterations in a row: ${distances.slice(-3).join(' < ')}` : null;
+  const distances = [...measured.map((r) => r.northstar_distance), ns.total_distance];
+  const rising = counted && isDrifting(distances) ? `northstar distance rose three iterations in a row: ${distances.slice(-3).join(' < ')}` : null;
   for (const why of [drift, rising])
     if (why) ctx.pendingLogs.push(['northstar_drift.log', `iteration ${n}: ${why}; northstar distance ${ns.total_distance ?? 'unknown'}`]);
   if (glow.warning) entry.failed.push({ lane: 'A', text: `WARNING: ${glow.warning}` });
@@ -368,6 +372,10 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   state.last_certificate_sha256 = certEntry.sha256;
   state.last_commit = commit.commit;
   state.next_iteration = n + 1;
+  if (!counted) {
+    state.stopped_before_checks.push(n);
+    passStopped(state.progress, n);
+  }
   ctx.iterations.push(n);
   recordCycle(ctx, n, {
     checks,

@@ -17,7 +17,7 @@ import { listSome } from '../common/markdown.js';
 import { DEFAULT_CONFIG_FILE } from '../config/config.js';
 import { BASELINE_PENDING, baselinePending, buildPlan, intake, type Intake, LOOP_SCRATCH_DIR, type Plan, programsOf } from '../config/plan.js';
 import { EvidenceStore } from '../evidence/evidence.js';
-import { howToGoOn, type HaltingReport } from '../evidence/report.js';
+import { howToGoOn, type HaltingReport, notCounted } from '../evidence/report.js';
 import { iterDir } from '../judge/audit.js';
 import { type CheckResult, updatePasses } from '../judge/checks.js';
 import { snapshot } from '../judge/northstar.js';
@@ -38,7 +38,7 @@ import {
   type LoopState,
   measureAll,
 } from './context.js';
-import { decideBeforeIteration, decideHead } from './decide.js';
+import { decideBeforeIteration, decideHead, iterationsUsed } from './decide.js';
 import { EXIT_CODES, Fsm } from './fsm.js';
 import { blockedEarly, finish, needInfo, startCertificate } from './halt.js';
 import { judgeRoot, sweepJudgeRoots } from '../judge/judge-root.js';
@@ -353,8 +353,10 @@ async function continueRecord(ctx: Ctx): Promise<void> {
     o.log.info(ctx.run.rebaseline);
     rebaseline(state);
   }
+  const skipped = notCounted(state.stopped_before_checks);
   o.log.info(
-    `resuming from ${ctx.evRel}: ${ctx.iterations.length} iteration(s) on record, next is ${state.next_iteration}; budgets count every run of this loop (${state.next_iteration} of ${budget.max_iterations} iterations used)`,
+    `resuming from ${ctx.evRel}: ${ctx.iterations.length} iteration(s) on record, next is ${state.next_iteration}; budgets count every run of this loop ` +
+      `(${iterationsUsed(state.next_iteration, state.stopped_before_checks)} of ${budget.max_iterations} iterations used${skipped ? `; ${skipped}` : ''})`,
   );
 }
 
@@ -472,7 +474,7 @@ async function nothingToDo(git: Git, cwd: string, got: Intake, resumed: { plan: 
   const head = await git.head();
   const sameInputs = !!t.inputs_hash && t.inputs_hash === (await allInputsHash(cwd, got.config.acceptance_criteria, await git.listFiles()));
   if (t.head !== head && !sameInputs) return null;
-  const how = howToGoOn(t.status, t.stop_reason, resumed.state.next_iteration);
+  const how = howToGoOn(t.status, t.stop_reason, resumed.state.next_iteration, resumed.state.stopped_before_checks);
   const why =
     `nothing to do: the last run ended ${t.status}(${t.stop_reason}) at ${t.head?.slice(0, 12)} and ` +
     `${t.head === head ? 'the checkout has not changed since' : 'the inputs of every criterion are unchanged since'}; ${how}`;

@@ -69,6 +69,16 @@ export function trackSignatures(
   return { stuck, detour: p.detour };
 }
 
+/**
+ * An iteration a stop cut short before its checks (a pause, decide.ts countsAgainstBudget): the
+ * stall counter and the failure signatures move only on a judged iteration, so none counts it;
+ * and a detour meant for it goes to the iteration that takes its work up, whose agent has not seen
+ * it in full (the same failure after a detour is STUCK only once an agent has had the detour).
+ */
+export function passStopped(p: ProgressState, iteration: number): void {
+  if (p.detour?.iteration === iteration) p.detour = { ...p.detour, iteration: iteration + 1 };
+}
+
 /** DEGA ordering with its tie-breakers: class rank, then a lower residual, then fewer fail-closed signals. */
 export function improvement(
   prev: { class: BlockerClass; residual: string | null; failClosed: number } | null,

@@ -5,6 +5,7 @@ import { iterDir } from '../judge/audit.js';
 import { type ArtifactLink, type Capsule, capsuleProblems, renderPrompt, SKILL_PACK, SUBAGENT_ROLE } from './capsule.js';
 import { Decimal, dstr } from '../common/decimal.js';
 import { blockerClass } from '../loop/dega.js';
+import { iterationsUsed } from '../loop/decide.js';
 import { type Ctx, currentResidual, describeAgent, isEscalated, sectionMeta } from '../loop/context.js';
 import { readRegularIn } from '../os/tree-file.js';
 
@@ -81,7 +82,8 @@ export function buildCapsule(ctx: Ctx, n: number, withAgentText: boolean): { cap
     },
     accumulated_learnings: section.text,
     remaining_budget: {
-      iterations_remaining: b.max_iterations - n,
+      // This one included; an iteration a stop cut short before its checks used none.
+      iterations_remaining: b.max_iterations - iterationsUsed(n, state.stopped_before_checks),
       tool_calls_remaining: Math.max(0, b.max_total_tool_calls - state.total_tool_calls),
       // Whole seconds of recorded iterations only, so the capsule is a function of the evidence.
       seconds_remaining: Math.max(0, b.max_total_seconds - Math.floor(state.total_ms / 1000)),
