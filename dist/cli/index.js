@@ -29795,7 +29795,7 @@ class GitError extends PhucError {
             : /No space left on device|ENOSPC|Disk quota exceeded/i.test(stderr)
                 ? 'disk_full'
                 : 'other';
-        super(`${message}${ADVICE[kind]}`);
+        super(`${capped(message)}${ADVICE[kind]}`);
         this.kind = kind;
     }
     static ended(message) {
@@ -29803,6 +29803,11 @@ class GitError extends PhucError {
         e.kind = 'helper_ended';
         return e;
     }
+}
+/** A git failure's text as logs and reports carry it: what git printed about thousands of paths is cut short. */
+const MESSAGE_CHARS = 2000;
+function capped(message) {
+    return message.length <= MESSAGE_CHARS ? message : `${message.slice(0, MESSAGE_CHARS)} … (${message.length - MESSAGE_CHARS} more characters)`;
 }
 const ADVICE = {
     index_lock: ' (another git process holds .git/index.lock, or one crashed: remove the lock file once no git runs, then run again)',
@@ -31904,6 +31909,30 @@ function decide(f) {
 function decideJudgement(judgement) {
     return decide({ interrupted: null, changed: true, reported: true, agentFailure: null, guardrail: null, invariant: null, ...unjudged(), judgement });
 }
+/**
+ * Whether an iteration counts against budget.max_iterations. A stop (signal, STOP file or label,
+ * disk, rate limit) that cut the agent step or the checks short before any check ran makes the
+ * iteration a pause (SPEC §3: "the next run continues from the evidence and can converge"): its
+ * partial work is committed and judged by the next run, but it is not an attempt the agent
+ * finished, so it does not use an iteration up. Otherwise the pause of the last budgeted iteration
+ * would end the loop EXIT_BUDGET_EXCEEDED(MAX_ITERS) on the next run without an agent. The other
+ * budgets (wall time, cost, tool calls) still count every second, dollar and call it spent, and an
+ * agent gains nothing by provoking a pause: the run ends, and only a new run goes on.
+ */
+function countsAgainstBudget(f) {
+    return !(f.interrupted && !f.judgement);
+}
+/**
+ * The iterations used so far: those recorded (numbered 0 … next - 1) but for those a stop cut
+ * short before their checks (state.json `stopped_before_checks`).
+ */
+function iterationsUsed(next, stoppedBeforeChecks) {
+    return next - new Set(stoppedBeforeChecks.filter((n) => n >= 0 && n < next)).size;
+}
+/** MAX_ITERS: the iterations used (after the one just run, when it counts) reach budget.max_iterations. */
+function iterationBudget(used, max) {
+    return used >= max ? { code: 'MAX_ITERS', reason: `${used} of ${max} iterations used` } : null;
+}
 /** Before an iteration starts: a stop or a used-up budget ends the run without spawning an agent. */
 function decideBeforeIteration(s) {
     if (s.stop) {
@@ -32845,6 +32874,42 @@ function watchStops(sources, pollMs, signal) {
             signal?.removeEventListener('abort', onSignal);
         },
     };
+}
+
+;// CONCATENATED MODULE: ./src/engine/common/markdown.ts
+// Text the loop did not write (the agent's report, logs and check output quoted in failure texts,
+// file names the agent chose, a pull request's text) is rendered into markdown: AGENTS.md, the
+// halting report, the job summary, the PR comment. There it must stay text: no HTML (a heading, a
+// closed <details>, a remote image), no link or image, no @mention that pings someone, no line
+// break that starts a block of its own. `inert` is the one function that makes it so.
+/** U+2060 WORD JOINER: invisible, so the text reads as it was written, yet no markup can start at it. */
+const JOINER = '\u2060';
+/**
+ * `text` as inert markdown/HTML text on one line, still readable: control characters and line
+ * breaks become spaces; a joiner goes after a `<` that could open a tag, comment or autolink (a
+ * letter, `/`, `!` or `?` next: `>` then closes nothing; `2 < 3` stays as it is), after an `&` that would start a character reference, after an `@` that
+ * would start a mention, after the `!` of `![` (no image) and between `](` (no inline link).
+ * Idempotent: text made inert stays as it is. Inside a code span or fenced block use only the
+ * fence protection (backticks), not this.
+ */
+function inert(text) {
+    return (text
+        // eslint-disable-next-line no-control-regex -- control characters and line breaks become spaces
+        .replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ')
+        .replace(/<(?=[A-Za-z/!?])/g, `<${JOINER}`)
+        .replace(/&(?=[#A-Za-z0-9])/g, `&${JOINER}`)
+        .replace(/@(?=[A-Za-z0-9_-])/g, `@${JOINER}`)
+        .replace(/!\[/g, `!${JOINER}[`)
+        .replace(/\]\(/g, `]${JOINER}(`));
+}
+/** An untrusted text inside a code span: inert there once no backtick can close the span early. */
+function inertCode(text) {
+    // eslint-disable-next-line no-control-regex -- one line, as a code span is
+    return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ').replace(/`/g, "'");
+}
+/** `items` joined by commas for a log line or a report, at most `max` of them: an agent's ten thousand paths are counted, not listed. */
+function listSome(items, max = 20) {
+    return items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')} and ${items.length - max} more`;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/error.js
@@ -34244,6 +34309,7 @@ function iniSections(text) {
 
 
 
+
 async function snapshotDirty(git, cwd) {
     const snap = new Map();
     for (const c of await git.status()) {
@@ -34678,7 +34744,7 @@ function unstageable(collected) {
     const paths = collected.reverted
         .filter((r) => r.why === 'unstageable')
         .map((r) => (r.detail ? `${printablePath(r.path)} (${r.detail})` : printablePath(r.path)));
-    return paths.length ? `changes git refused to stage, put back: ${paths.join(', ')}` : null;
+    return paths.length ? `changes git refused to stage, put back: ${listSome(paths)}` : null;
 }
 /** Whether a name exists in the work tree (a file, link or folder), never looked up through a link. */
 async function presentIn(cwd, path) {
@@ -34705,7 +34771,7 @@ async function stageOrRevert(o, paths, reverted) {
         let refused = await o.git.refusedToStage(left);
         const attributes = left.filter(isAttributes);
         if (refused.length && attributes.length && !refused.every((r) => isAttributes(r.path))) {
-            const why = `with it git refused to stage ${refused.map((r) => r.path).join(', ')} (${refused[0].error})`;
+            const why = `with it git refused to stage ${listSome(refused.map((r) => r.path))} (${refused[0].error})`;
             const more = attributes.map((path) => ({ path, why: 'unstageable', detail: why }));
             reverted.push(...more);
             await putBack(o, more, reverted);
@@ -36512,38 +36578,6 @@ function decoderFor(encoding) {
         default:
             return undefined;
     }
-}
-
-;// CONCATENATED MODULE: ./src/engine/common/markdown.ts
-// Text the loop did not write (the agent's report, logs and check output quoted in failure texts,
-// file names the agent chose, a pull request's text) is rendered into markdown: AGENTS.md, the
-// halting report, the job summary, the PR comment. There it must stay text: no HTML (a heading, a
-// closed <details>, a remote image), no link or image, no @mention that pings someone, no line
-// break that starts a block of its own. `inert` is the one function that makes it so.
-/** U+2060 WORD JOINER: invisible, so the text reads as it was written, yet no markup can start at it. */
-const JOINER = '\u2060';
-/**
- * `text` as inert markdown/HTML text on one line, still readable: control characters and line
- * breaks become spaces; a joiner goes after a `<` that could open a tag, comment or autolink (a
- * letter, `/`, `!` or `?` next: `>` then closes nothing; `2 < 3` stays as it is), after an `&` that would start a character reference, after an `@` that
- * would start a mention, after the `!` of `![` (no image) and between `](` (no inline link).
- * Idempotent: text made inert stays as it is. Inside a code span or fenced block use only the
- * fence protection (backticks), not this.
- */
-function inert(text) {
-    return (text
-        // eslint-disable-next-line no-control-regex -- control characters and line breaks become spaces
-        .replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ')
-        .replace(/<(?=[A-Za-z/!?])/g, `<${JOINER}`)
-        .replace(/&(?=[#A-Za-z0-9])/g, `&${JOINER}`)
-        .replace(/@(?=[A-Za-z0-9_-])/g, `@${JOINER}`)
-        .replace(/!\[/g, `!${JOINER}[`)
-        .replace(/\]\(/g, `]${JOINER}(`));
-}
-/** An untrusted text inside a code span: inert there once no backtick can close the span early. */
-function inertCode(text) {
-    // eslint-disable-next-line no-control-regex -- one line, as a code span is
-    return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ').replace(/`/g, "'");
 }
 
 ;// CONCATENATED MODULE: ./src/engine/judge/glow.ts
@@ -39486,6 +39520,16 @@ function trackSignatures(p, failing, detours, iteration, progressed) {
         repeated.length && !stuck.length ? { iteration: iteration + 1, repeated: repeated.map((s) => ({ ...s, instruction: detourFor(detours, s) })) } : null;
     return { stuck, detour: p.detour };
 }
+/**
+ * An iteration a stop cut short before its checks (a pause, decide.ts countsAgainstBudget): the
+ * stall counter and the failure signatures move only on a judged iteration, so none counts it;
+ * and a detour meant for it goes to the iteration that takes its work up, whose agent has not seen
+ * it in full (the same failure after a detour is STUCK only once an agent has had the detour).
+ */
+function passStopped(p, iteration) {
+    if (p.detour?.iteration === iteration)
+        p.detour = { ...p.detour, iteration: iteration + 1 };
+}
 /** DEGA ordering with its tie-breakers: class rank, then a lower residual, then fewer fail-closed signals. */
 function improvement(prev, cur) {
     if (!prev)
@@ -39503,6 +39547,7 @@ function improvement(prev, cur) {
 ;// CONCATENATED MODULE: ./src/engine/loop/context.ts
 // The loop's state between iterations and the context an iteration works in, with the small
 // derivations every step shares (budgets left, the agent in use, the current residual).
+
 
 
 
@@ -39574,6 +39619,12 @@ const context_count = schemas_number().int().min(0);
 const stateSchema = object({
     schema_version: literal('2.0'),
     next_iteration: context_count,
+    /**
+     * Recorded iterations a stop cut short before their checks ran (a pause): they do not count
+     * against budget.max_iterations (decide.ts countsAgainstBudget). Absent in state files written
+     * before it existed: none.
+     */
+    stopped_before_checks: array(context_count).default([]),
     residual_history: array(document_decimalString),
     criteria_met: record(schemas_string(), schemas_boolean()),
     last_certificate_sha256: schemas_string().nullable(),
@@ -39624,6 +39675,7 @@ function initialState() {
     return {
         schema_version: '2.0',
         next_iteration: 0,
+        stopped_before_checks: [],
         residual_history: [],
         criteria_met: {},
         last_certificate_sha256: null,
@@ -39730,11 +39782,12 @@ async function measureAll(ctx, cwd, residual, met) {
 function elapsedMs(ctx) {
     return ctx.previousTotalMs + (ctx.o.clock.monotonicMs() - ctx.startMs);
 }
+/** `extraIterations`: 1 after an iteration that counts (decide.ts countsAgainstBudget), not yet in the state. */
 function budgetExhausted(ctx, extraIterations) {
     const b = ctx.plan.budget;
-    const done = ctx.state.next_iteration + extraIterations;
-    if (done >= b.max_iterations)
-        return { code: 'MAX_ITERS', reason: `${done} of ${b.max_iterations} iterations used` };
+    const iterations = iterationBudget(iterationsUsed(ctx.state.next_iteration, ctx.state.stopped_before_checks) + extraIterations, b.max_iterations);
+    if (iterations)
+        return iterations;
     if (elapsedMs(ctx) >= b.max_total_seconds * 1000)
         return { code: 'MAX_TOTAL_SECONDS', reason: `${Math.floor(elapsedMs(ctx) / 1000)} s of ${b.max_total_seconds} s used` };
     if (b.max_total_cost_usd !== null && new decimal_Decimal(ctx.state.total_cost_usd).gte(b.max_total_cost_usd))
@@ -39810,10 +39863,11 @@ function agentRunContext(ctx) {
 
 
 
+
 /** How iterations are numbered and budgets counted across runs (README "What happens in an iteration"). */
 const RUN_ACCOUNTING = {
     numbering: 'Iterations are numbered on across the runs of one loop (one evidence tree): a run that continues the loop starts at the next number; `phuc-loop run --fresh` starts a new loop at iteration 0.',
-    budgets: 'max_iterations, max_total_seconds, max_total_cost_usd and max_total_tool_calls count every run of this loop (iterations recorded, wall time, reported cost and tool calls, summed); max_seconds_per_iteration and max_tool_calls_per_iteration bound each iteration. A budget changed between runs applies from the next iteration (plan.json budget_revisions).',
+    budgets: 'max_iterations, max_total_seconds, max_total_cost_usd and max_total_tool_calls count every run of this loop (iterations recorded but for those a stop cut short before their checks ran, wall time, reported cost and tool calls, summed); max_seconds_per_iteration and max_tool_calls_per_iteration bound each iteration. A budget changed between runs applies from the next iteration (plan.json budget_revisions).',
 };
 const BUDGET_FIELDS = {
     MAX_ITERS: 'budget.max_iterations (or `phuc-loop run --max-iterations N`)',
@@ -39821,12 +39875,32 @@ const BUDGET_FIELDS = {
     MAX_COST: 'budget.max_total_cost_usd (or `phuc-loop run --max-cost USD`)',
     MAX_TOOL_CALLS: 'budget.max_total_tool_calls',
 };
-/** What goes on after a run ended so, naming the command; `next` is the iteration a continuing run starts at. */
-function howToGoOn(status, stopReason, next) {
-    if (status === 'EXIT_BUDGET_EXCEEDED')
-        return `raise ${BUDGET_FIELDS[stopReason] ?? 'the budget that ran out'} above what all runs of this loop used: \`phuc-loop run\` then continues at iteration ${next}`;
+/** The iterations a stop cut short before their checks ran, said beside a count of iterations used: not counted. */
+function notCounted(stoppedBeforeChecks) {
+    const n = stoppedBeforeChecks;
+    if (!n.length)
+        return null;
+    return n.length === 1
+        ? `iteration ${n[0]} stopped before its checks ran, not counted`
+        : `iterations ${n.join(', ')} stopped before their checks ran, not counted`;
+}
+/** The report's "used / max_iterations", naming the iterations not counted. */
+function iterationUse(s, max) {
+    const note = notCounted(s.stopped_before_checks);
+    return `${iterationsUsed(s.next_iteration, s.stopped_before_checks)} / ${max}${note ? ` (${note})` : ''}`;
+}
+/**
+ * What goes on after a run ended so, naming the command; `next` is the iteration a continuing run
+ * starts at, `stoppedBeforeChecks` the iterations that used no budget (state.json).
+ */
+function howToGoOn(status, stopReason, next, stoppedBeforeChecks = []) {
+    if (status === 'EXIT_BUDGET_EXCEEDED') {
+        const note = stopReason === 'MAX_ITERS' ? notCounted(stoppedBeforeChecks) : null;
+        return `raise ${BUDGET_FIELDS[stopReason] ?? 'the budget that ran out'} above what all runs of this loop used${note ? ` (${note})` : ''}: \`phuc-loop run\` then continues at iteration ${next}`;
+    }
     if (stopReason === 'BACKPRESSURE_SIGNAL')
-        return `a pause: remove the stop (STOP label or file) and \`phuc-loop run\` continues at iteration ${next}`;
+        return (`a pause: remove the stop (STOP label or file) and \`phuc-loop run\` continues at iteration ${next}` +
+            (stoppedBeforeChecks.includes(next - 1) ? ` (iteration ${next - 1}, stopped before its checks ran, does not count against max_iterations)` : ''));
     if (status === 'EXIT_CONVERGED')
         return `commit a new change and \`phuc-loop run\` judges it (iterations go on from ${next}), or \`phuc-loop run --fresh\` starts a new loop at iteration 0`;
     if (status === 'EXIT_NEED_INFO')
@@ -39944,7 +40018,7 @@ function buildReport(i) {
         total_seconds_elapsed: s ? Math.floor(s.total_ms / 1000) : 0,
         budget_use: i.plan && s
             ? {
-                iterations: `${s.next_iteration} / ${i.plan.budget.max_iterations}`,
+                iterations: iterationUse(s, i.plan.budget.max_iterations),
                 seconds: `${Math.floor(s.total_ms / 1000)} / ${i.plan.budget.max_total_seconds}`,
                 cost_usd: s.cost_reported ? `${s.total_cost_usd} / ${i.plan.budget.max_total_cost_usd ?? 'unlimited'}` : 'not reported by the agent',
                 tool_calls: `${s.total_tool_calls} / ${i.plan.budget.max_total_tool_calls}`,
@@ -40032,7 +40106,7 @@ function runSection(run, iterations, s, plan, status, stopReason) {
         budget_revisions: (plan.budget_revisions ?? []).map((r) => ({ from_iteration: r.from_iteration, max_iterations: r.budget.max_iterations })),
         numbering: RUN_ACCOUNTING.numbering,
         budgets: RUN_ACCOUNTING.budgets,
-        how_to_go_on: status && stopReason ? howToGoOn(status, stopReason, s.next_iteration) : null,
+        how_to_go_on: status && stopReason ? howToGoOn(status, stopReason, s.next_iteration, s.stopped_before_checks) : null,
     };
 }
 const report_yes = (b) => (b ? '✅' : '❌');
@@ -42294,6 +42368,39 @@ function unexplainedSymbols(symbols, explanation) {
 
 const inflate = (0,external_node_util_namespaceObject.promisify)(external_node_zlib_namespaceObject.inflate);
 const GIT_ENV_KEEP = /^(PATH|HOME|LANG|LC_[A-Z]+|TZ|TMPDIR|GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)|GIT_AUTHOR_(NAME|EMAIL)|GIT_COMMITTER_(NAME|EMAIL)|GIT_SSH_COMMAND|XDG_CONFIG_HOME|SSL_CERT_FILE|SSL_CERT_DIR)$/;
+/**
+ * Paths go to git on its standard input (update-index, checkout-index: exact names, read in linear
+ * time), never on its command line, where an agent's many long names would pass the kernel's limit
+ * (E2BIG: no git would run). Lookups (ls-files, ls-tree, diff) get them on the command line up to
+ * this many bytes; beyond, git lists everything and the loop picks the paths out.
+ */
+const ARGV_PATHS_BYTES = 16 * 1024;
+/**
+ * Stages the exact paths on stdin (NUL-separated) as `git add -A` does: new and changed files added,
+ * missing ones removed, a file replacing a folder (or the reverse) replacing its entries; a path
+ * beyond a link refused, attribute conversions applied. Not `git add`: it matches every file against
+ * every pathspec, which for an agent's ten thousand new files takes minutes.
+ */
+const STAGE_FROM_STDIN = ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'];
+/** Whether `paths` may go on a command line (see ARGV_PATHS_BYTES). */
+function fitsArgv(paths) {
+    let bytes = 0;
+    for (const p of paths)
+        if ((bytes += Buffer.byteLength(p) + 1) > ARGV_PATHS_BYTES)
+            return false;
+    return true;
+}
+/** A git command line for a message: a long one (paths) cut short, with the count of what was left out. */
+function describeArgs(args, limit = 300) {
+    let text = '';
+    for (let i = 0; i < args.length; i++) {
+        const next = text ? `${text} ${args[i]}` : args[i];
+        if (next.length > limit)
+            return `${text || args[i].slice(0, limit)} … (${args.length - (text ? i : i + 1)} more argument(s))`;
+        text = next;
+    }
+    return text;
+}
 class Git {
     runner;
     cwd;
@@ -42332,8 +42439,26 @@ class Git {
     async run(args, opts = {}) {
         const r = await this.exec(['git', ...this.gitArgs, ...args].map(shellQuote).join(' '), opts.stdin);
         if (r.exitCode !== 0 && !opts.allowFail)
-            throw new GitError(`git ${args.join(' ')} failed (${r.exitCode ?? r.signal}): ${r.stderr.trim() || r.stdout.trim()}`, r.stderr);
+            throw new GitError(`git ${describeArgs(args)} failed (${r.exitCode ?? r.signal}): ${r.stderr.trim() || r.stdout.trim()}`, r.stderr);
         return r.stdout;
+    }
+    /**
+     * The output of `git <args>` limited to `paths` (NUL-separated names): on the command line when
+     * they fit (see ARGV_PATHS_BYTES), else all of it, those names picked out (exact names only, as
+     * every caller wants). A path that is a folder selects nothing here either way.
+     */
+    async listAmong(args, paths, nameOf = (record) => record) {
+        const found = new Map();
+        if (paths.length === 0)
+            return found;
+        const out = await this.run(fitsArgv(paths) ? [...args, '--', ...paths] : args);
+        const wanted = new Set(paths);
+        for (const record of out.split('\0')) {
+            const name = nameOf(record);
+            if (wanted.has(name))
+                found.set(name, record);
+        }
+        return found;
     }
     async toplevel() {
         return (await this.run(['rev-parse', '--show-toplevel'])).trim();
@@ -42440,9 +42565,9 @@ class Git {
         const skip = entries.filter((l) => l[0] === 'S').map((l) => l.slice(2));
         const assumed = entries.filter((l) => /[a-z]/.test(l[0])).map((l) => l.slice(2));
         if (skip.length)
-            await this.run(['update-index', '--no-skip-worktree', '--', ...skip]);
+            await this.run(['update-index', '--no-skip-worktree', '-z', '--stdin'], { stdin: skip.join('\0') });
         if (assumed.length)
-            await this.run(['update-index', '--no-assume-unchanged', '--', ...assumed]);
+            await this.run(['update-index', '--no-assume-unchanged', '-z', '--stdin'], { stdin: assumed.join('\0') });
         return [...new Set([...skip, ...assumed])];
     }
     /** Tracked and untracked, not ignored, files of the work tree. */
@@ -42453,11 +42578,11 @@ class Git {
     async restoreFromIndex(paths) {
         if (paths.length === 0)
             return;
-        const out = await this.run(['ls-files', '-z', '--cached', '--', ...paths]);
-        const indexed = new Set(out.split('\0').filter(Boolean));
+        const indexed = await this.indexed(paths);
         const restore = paths.filter((p) => indexed.has(p));
+        // Exact names (checkout's pathspecs would be matched against every entry: quadratic).
         if (restore.length)
-            await this.run(['checkout', '--', ...restore]);
+            await this.run(['checkout-index', '-f', '-z', '--stdin'], { stdin: restore.join('\0') });
         await Promise.all(paths.filter((p) => !indexed.has(p)).map((p) => this.removeInTree(p)));
     }
     /** Removes a file or link of the work tree, never through a folder that is a link (git checks out none beyond one). */
@@ -42466,26 +42591,32 @@ class Git {
             return;
         await (0,promises_namespaceObject.unlink)((0,external_node_path_namespaceObject.join)(this.cwd, path)).catch(() => undefined);
     }
-    /** Paths among `paths` that exist in HEAD. */
-    async inHead(paths) {
-        if (paths.length === 0)
-            return new Set();
-        const out = await this.run(['ls-tree', '-r', '-z', '--name-only', 'HEAD', '--', ...paths]);
-        return new Set(out.split('\0').filter(Boolean));
+    /** HEAD's entries ("mode type id\tpath", as ls-tree writes them) of those of `paths` that are files (or links) there. */
+    headEntries(paths) {
+        return this.listAmong(['ls-tree', '-r', '-z', '--full-tree', 'HEAD'], paths, (r) => r.slice(r.indexOf('\t') + 1));
     }
-    /** Puts `paths` back as they are in HEAD: tracked ones restored, new ones removed. */
+    /** Paths among `paths` that are files (or links) in HEAD. */
+    async inHead(paths) {
+        return new Set((await this.headEntries(paths)).keys());
+    }
+    /**
+     * Puts `paths` back as they are in HEAD: tracked ones restored, new ones removed. As `git checkout
+     * HEAD -- <paths>`, by exact names: HEAD's entries into the index, then those files written out.
+     */
     async restoreFromHead(paths) {
-        const tracked = await this.inHead(paths);
+        const tracked = await this.headEntries(paths);
         const restore = paths.filter((p) => tracked.has(p));
         const remove = paths.filter((p) => !tracked.has(p));
-        if (restore.length)
-            await this.run(['checkout', 'HEAD', '--', ...restore]);
+        if (restore.length) {
+            await this.run(['update-index', '--add', '--replace', '-z', '--index-info'], { stdin: restore.map((p) => tracked.get(p)).join('\0') });
+            await this.run(['checkout-index', '-f', '-z', '--stdin'], { stdin: restore.join('\0') });
+        }
         if (remove.length) {
-            // Only entries of exactly that name: a folder's name would make git refuse (or, with -r, unstage its files).
-            const indexed = new Set((await this.run(['ls-files', '-z', '--cached', '--', ...remove])).split('\0').filter(Boolean));
+            // Only entries of exactly that name: a folder's name would unstage its files.
+            const indexed = await this.indexed(remove);
             const unstage = remove.filter((p) => indexed.has(p));
             if (unstage.length)
-                await this.run(['rm', '-q', '--cached', '--ignore-unmatch', '--', ...unstage]);
+                await this.run(['update-index', '--force-remove', '-z', '--stdin'], { stdin: unstage.join('\0') });
             await Promise.all(remove.map((p) => this.removeInTree(p)));
         }
     }
@@ -42496,7 +42627,7 @@ class Git {
     async stage(paths) {
         const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
         const script = paths.length
-            ? `${git} add -A --pathspec-from-file=- --pathspec-file-nul && ${git} write-tree && ${git} diff --cached --binary --no-color --no-ext-diff HEAD`
+            ? `${git} ${STAGE_FROM_STDIN.join(' ')} && ${git} write-tree && ${git} diff --cached --binary --no-color --no-ext-diff HEAD`
             : `${git} write-tree`;
         const r = await this.exec(script, paths.join('\0'));
         if (r.exitCode !== 0)
@@ -42506,10 +42637,7 @@ class Git {
     }
     /** Those of `paths` that are entries of the index (exactly that name, not a folder's files). */
     async indexed(paths) {
-        if (paths.length === 0)
-            return new Set();
-        const listed = new Set((await this.run(['ls-files', '-z', '--cached', '--', ...paths])).split('\0').filter(Boolean));
-        return new Set(paths.filter((p) => listed.has(p)));
+        return new Set((await this.listAmong(['ls-files', '-z', '--cached'], paths)).keys());
     }
     /**
      * The paths among `paths` that git refuses to stage (a conversion its attributes ask for fails, a
@@ -42525,7 +42653,7 @@ class Git {
         const script = [
             `export GIT_INDEX_FILE=${idx}`,
             `trap 'rm -f ${idx}' EXIT`,
-            `{ cp ${real} ${idx} 2>/dev/null || ${git} read-tree HEAD 2>/dev/null || ${git} read-tree --empty; } && ${git} add -A --pathspec-from-file=- --pathspec-file-nul`,
+            `{ cp ${real} ${idx} 2>/dev/null || ${git} read-tree HEAD 2>/dev/null || ${git} read-tree --empty; } && ${git} ${STAGE_FROM_STDIN.join(' ')}`,
         ].join('\n');
         const out = [];
         const walk = async (group) => {
@@ -42533,7 +42661,9 @@ class Git {
             if (r.exitCode === 0)
                 return;
             if (group.length === 1) {
-                out.push({ path: group[0], error: r.stderr.trim().split('\n').at(-1) ?? `exit ${r.exitCode}` });
+                // git's error about the path ("'a/b' is beyond a symbolic link"), else its last word.
+                const lines = r.stderr.trim().split('\n');
+                out.push({ path: group[0], error: lines.find((l) => l.startsWith('error: ')) ?? lines.at(-1) ?? `exit ${r.exitCode}` });
                 return;
             }
             const half = Math.ceil(group.length / 2);
@@ -42547,7 +42677,10 @@ class Git {
     async resetSoft(commit) {
         await this.run(['reset', '--soft', commit]);
     }
-    /** Stages `include` (new files too) and commits the index in one call; returns the new HEAD and its tree (read from the git directory). */
+    /**
+     * Stages `include` (new files too; the loop's own few names, on the command line) and commits the
+     * index in one call; returns the new HEAD and its tree (read from the git directory).
+     */
     async commit(message, include = []) {
         const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
         const add = include.length ? `${git} add -A -- ${include.map(shellQuote).join(' ')} && ` : '';
@@ -42592,7 +42725,7 @@ class Git {
         const script = [
             `export GIT_INDEX_FILE=${idx}`,
             `trap 'rm -f ${idx}' EXIT`,
-            `${git} read-tree HEAD && ${git} add -A --pathspec-from-file=- --pathspec-file-nul && t=$(${git} write-tree) || exit 1`,
+            `${git} read-tree HEAD && ${git} ${STAGE_FROM_STDIN.join(' ')} && t=$(${git} write-tree) || exit 1`,
             `prev=$(${git} rev-parse -q --verify ${shellQuote(ref)})`,
             `[ -n "$prev" ] && [ "$(${git} rev-parse "$prev^{tree}")" = "$t" ] && { echo "= $prev"; exit 0; }`,
             `c=$(${git} commit-tree "$t" -p HEAD \${prev:+-p "$prev"} -m ${shellQuote(message)}) && ${git} update-ref ${shellQuote(ref)} "$c" && echo "+ $c"`,
@@ -42619,7 +42752,9 @@ class Git {
     async sameAs(ref, paths) {
         if (paths.length === 0)
             return new Set();
-        const r = await this.exec(['git', ...this.gitArgs, 'diff', '--no-ext-diff', '--name-only', '-z', ref, '--', ...paths].map(shellQuote).join(' '));
+        // Too many paths for the command line: every file that differs, the paths picked out below.
+        const limit = fitsArgv(paths) ? ['--', ...paths] : [];
+        const r = await this.exec(['git', ...this.gitArgs, 'diff', '--no-ext-diff', '--name-only', '-z', ref, ...limit].map(shellQuote).join(' '));
         if (r.exitCode !== 0)
             return new Set();
         const differ = new Set(r.stdout.split('\0').filter(Boolean));
@@ -42641,6 +42776,7 @@ class Git {
 
 ;// CONCATENATED MODULE: ./src/engine/memory/capsule-build.ts
 // Builds the CNF capsule of an iteration from the loop's evidence and validates it (CONTEXT_BLEED).
+
 
 
 
@@ -42721,7 +42857,8 @@ function buildCapsule(ctx, n, withAgentText) {
         },
         accumulated_learnings: section.text,
         remaining_budget: {
-            iterations_remaining: b.max_iterations - n,
+            // This one included; an iteration a stop cut short before its checks used none.
+            iterations_remaining: b.max_iterations - iterationsUsed(n, state.stopped_before_checks),
             tool_calls_remaining: Math.max(0, b.max_total_tool_calls - state.total_tool_calls),
             // Whole seconds of recorded iterations only, so the capsule is a function of the evidence.
             seconds_remaining: Math.max(0, b.max_total_seconds - Math.floor(state.total_ms / 1000)),
@@ -42775,6 +42912,7 @@ async function prepareCapsule(ctx, n) {
 ;// CONCATENATED MODULE: ./src/engine/evidence/records.ts
 // What is persisted after each iteration: history.jsonl, state.json, the manifest — and the interim
 // report the host (PR comment) sees; at the run's end, budget_log.json and next-prompt.md.
+
 
 
 
@@ -42858,7 +42996,8 @@ function budgetLog(ctx) {
     return {
         limits: ctx.plan.budget,
         used: {
-            iterations: s.next_iteration,
+            iterations: iterationsUsed(s.next_iteration, s.stopped_before_checks),
+            iterations_stopped_before_checks: s.stopped_before_checks,
             seconds: Math.floor(s.total_ms / 1000),
             cost_usd: s.total_cost_usd,
             cost_reported_by_agent: s.cost_reported,
@@ -43303,7 +43442,9 @@ class CheckWorkspace {
             ? `checks.setup changed tracked files (${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ', …' : ''}): it runs again before every round`
             : odd.length
                 ? `checks.setup made ${odd.length} path(s) with names the workspace cannot keep (e.g. ${JSON.stringify(odd[0])}): it runs again before every round`
-                : null;
+                : tooMany(made)
+                    ? `checks.setup made ${made.length} paths beside the tree, more than the workspace keeps (${MAX_KEPT_PATHS}): it runs again before every round`
+                    : null;
         if (note === null && made.length) {
             const f = await this.session.run(`cd ${q(this.dir)} && ${fingerprintCommand(made, false)}`);
             if (f.exitCode !== 0)
@@ -43389,6 +43530,12 @@ class CheckWorkspace {
  * Folder times are left out: the listing itself shows what was added or removed. With `clearVolatile`
  * the tools' caches inside them are deleted in the same walk.
  */
+/**
+ * Kept setup outputs are named on the command lines of git clean and find: a setup (the checked-out
+ * code's own install scripts) that makes thousands of paths beside the tree is run again instead.
+ */
+const MAX_KEPT_PATHS = 256;
+const tooMany = (made) => made.length > MAX_KEPT_PATHS || made.reduce((n, p) => n + p.length + 8, 0) > 32 * 1024;
 function fingerprintCommand(keep, clearVolatile) {
     const volatile = `\\( ${workspace_VOLATILE.map((v) => `-path ${q(v)}`).join(' -o ')} \\) -prune ${clearVolatile ? '-exec rm -rf -- {} + ' : ''}`;
     const paths = keep.map((k) => q(`./${k.replace(/\/$/, '')}`)).join(' ');
@@ -44822,6 +44969,7 @@ async function cutOffStepStart(git, file, n, head) {
 
 
 
+
 async function iterate(ctx, n) {
     const { o, ev, git, fsm, plan, state } = ctx;
     const dir = iterDir(n);
@@ -44900,7 +45048,7 @@ async function iterate(ctx, n) {
             ['secret', 'changes holding a secret value reverted'],
         ].map(([why, what]) => {
             const paths = collected.reverted.filter((r) => r.why === why).map((r) => (r.detail ? `${printablePath(r.path)} (${r.detail})` : printablePath(r.path)));
-            return paths.length ? `${what}: ${paths.join(', ')}` : '';
+            return paths.length ? `${what}: ${listSome(paths)}` : '';
         }),
         collected.settingsChanged.length ? `git settings changed and restored: ${collected.settingsChanged.join(', ')}` : '',
     ]
@@ -45001,7 +45149,9 @@ async function iterate(ctx, n) {
     const diverging = judged && residual !== null && isDiverging([...history, dstr(residual)]) ? `residuals ${[...history, dstr(residual)].slice(-3).join(' < ')}` : null;
     // Decide. The learnings name the certificate type, so the decision comes before the record.
     const lateStop = interrupted ?? (await firstStop(ctx.stops));
-    const budget = budgetExhausted(ctx, 1);
+    // A stop before any check ran makes this iteration a pause that uses no iteration up (decide.ts).
+    const counted = countsAgainstBudget({ interrupted, judgement });
+    const budget = budgetExhausted(ctx, counted ? 1 : 0);
     const facts = { ...base, interrupted, judgement, diverging, progress, backpressure: lateStop, budget };
     const provisional = decide({ ...facts, northstarDrift: null, northstarRising: null });
     const { entry, facts: learned } = learn(ctx, n, {
@@ -45041,11 +45191,13 @@ async function iterate(ctx, n) {
             criteria: ctx.intake.northstar.flatMap((m) => (m.measure.kind === 'criterion' ? [m.measure.id] : [])),
         },
     });
-    const window = state.rows.slice(state.window.rows);
-    const zeroW = trailingZeroW([...window, glow]);
+    // The Northstar windows skip the iterations a stop cut short before their checks: unmeasured,
+    // they neither continue a drift nor break one (and such an iteration fires none).
+    const measured = state.rows.slice(state.window.rows).filter((r) => !state.stopped_before_checks.includes(r.iteration));
+    const zeroW = counted ? trailingZeroW([...measured, glow]) : 0;
     const drift = zeroW >= 3 ? `W = 0 for ${zeroW} iterations in a row` : null;
-    const distances = [...window.map((r) => r.northstar_distance), ns.total_distance];
-    const rising = isDrifting(distances) ? `northstar distance rose three iterations in a row: ${distances.slice(-3).join(' < ')}` : null;
+    const distances = [...measured.map((r) => r.northstar_distance), ns.total_distance];
+    const rising = counted && isDrifting(distances) ? `northstar distance rose three iterations in a row: ${distances.slice(-3).join(' < ')}` : null;
     for (const why of [drift, rising])
         if (why)
             ctx.pendingLogs.push(['northstar_drift.log', `iteration ${n}: ${why}; northstar distance ${ns.total_distance ?? 'unknown'}`]);
@@ -45141,6 +45293,10 @@ async function iterate(ctx, n) {
     state.last_certificate_sha256 = certEntry.sha256;
     state.last_commit = commit.commit;
     state.next_iteration = n + 1;
+    if (!counted) {
+        state.stopped_before_checks.push(n);
+        passStopped(state.progress, n);
+    }
     ctx.iterations.push(n);
     recordCycle(ctx, n, {
         checks,
@@ -45358,6 +45514,7 @@ async function cleanJudge(c) {
 
 
 
+
 async function runLoop(options) {
     // One scrubber for everything that leaves the loop: the console here, evidence and AGENTS.md below.
     const o = { ...options, log: scrubbingLogger(options.log, scrubber(secretValues(options.env))) };
@@ -45473,7 +45630,7 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
         const users = await git.sameAs(USER_WORK_REF, changed.filter((c) => c.code !== '??').map((c) => c.path));
         const dirtyProtected = changed.map((c) => c.path).filter((p) => !users.has(p));
         if (dirtyProtected.length) {
-            const problem = `protected paths have uncommitted changes (${dirtyProtected.join(', ')}); restore them (\`git checkout -- <path>\`) or commit them, then \`phuc-loop run\` again`;
+            const problem = `protected paths have uncommitted changes (${listSome(dirtyProtected)}); restore them (\`git checkout -- <path>\`) or commit them, then \`phuc-loop run\` again`;
             o.log.error(problem);
             return blockedEarly('GUARDRAIL_VIOLATION', problem);
         }
@@ -45645,7 +45802,9 @@ async function continueRecord(ctx) {
         o.log.info(ctx.run.rebaseline);
         rebaseline(state);
     }
-    o.log.info(`resuming from ${ctx.evRel}: ${ctx.iterations.length} iteration(s) on record, next is ${state.next_iteration}; budgets count every run of this loop (${state.next_iteration} of ${budget.max_iterations} iterations used)`);
+    const skipped = notCounted(state.stopped_before_checks);
+    o.log.info(`resuming from ${ctx.evRel}: ${ctx.iterations.length} iteration(s) on record, next is ${state.next_iteration}; budgets count every run of this loop ` +
+        `(${iterationsUsed(state.next_iteration, state.stopped_before_checks)} of ${budget.max_iterations} iterations used${skipped ? `; ${skipped}` : ''})`);
 }
 /** Progress state belongs to the HEAD it was measured on: a new HEAD starts new windows. */
 function rebaseline(state) {
@@ -45761,7 +45920,7 @@ async function nothingToDo(git, cwd, got, resumed) {
     const sameInputs = !!t.inputs_hash && t.inputs_hash === (await allInputsHash(cwd, got.config.acceptance_criteria, await git.listFiles()));
     if (t.head !== head && !sameInputs)
         return null;
-    const how = howToGoOn(t.status, t.stop_reason, resumed.state.next_iteration);
+    const how = howToGoOn(t.status, t.stop_reason, resumed.state.next_iteration, resumed.state.stopped_before_checks);
     const why = `nothing to do: the last run ended ${t.status}(${t.stop_reason}) at ${t.head?.slice(0, 12)} and ` +
         `${t.head === head ? 'the checkout has not changed since' : 'the inputs of every criterion are unchanged since'}; ${how}`;
     const report = resumed.report ?? blockedEarly(t.stop_reason, why).report;
