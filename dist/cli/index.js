@@ -42517,31 +42517,57 @@ class Git {
             .filter(Boolean)
             .map((rec) => ({ code: rec.slice(0, 2), path: rec.slice(3) }));
     }
-    /** Git's own settings in the checkout that could make git run commands or hide changes. */
+    /**
+     * Git's own files in the checkout that could make git run commands or hide changes: its settings,
+     * attributes, the exclude list (a pattern there hides a new file from status, so from the commit
+     * the checks are judged on) and every hook (the user's next `git commit` would run it as them).
+     */
     async guardedFiles() {
         if (!this.dirs)
             await this.position();
-        return [(0,external_node_path_namespaceObject.join)(this.dirs.common, 'config'), (0,external_node_path_namespaceObject.join)(this.dirs.common, 'info', 'attributes'), (0,external_node_path_namespaceObject.join)(this.dirs.git, 'config.worktree')];
+        const { common, git } = this.dirs;
+        const hooks = (0,external_node_path_namespaceObject.join)(common, 'hooks');
+        const real = (await (0,promises_namespaceObject.lstat)(hooks).catch(() => null))?.isDirectory();
+        const hookFiles = real ? (await (0,promises_namespaceObject.readdir)(hooks)).map((name) => (0,external_node_path_namespaceObject.join)(hooks, name)) : [];
+        return [(0,external_node_path_namespaceObject.join)(common, 'config'), (0,external_node_path_namespaceObject.join)(common, 'info', 'attributes'), (0,external_node_path_namespaceObject.join)(common, 'info', 'exclude'), (0,external_node_path_namespaceObject.join)(git, 'config.worktree'), ...hookFiles];
+    }
+    /** A regular file's bytes and mode; null when absent; a link or folder reads as neither (it differs from any file). */
+    static async settingsFile(f) {
+        const st = await (0,promises_namespaceObject.lstat)(f).catch(() => null);
+        if (!st)
+            return null;
+        return st.isFile() ? { data: await (0,promises_namespaceObject.readFile)(f), mode: st.mode & 0o7777 } : { data: Buffer.from(`not a file: ${st.mode}`), mode: -1 };
     }
     /** Git's settings and the index as they are (before the agent runs), to put back or check after it. */
     async snapshotSettings() {
         const files = new Map();
         for (const f of await this.guardedFiles())
-            files.set(f, await (0,promises_namespaceObject.readFile)(f, 'utf8').catch(() => null));
+            files.set(f, await Git.settingsFile(f));
         return { files, index: await this.indexHash() };
     }
-    /** Puts git's settings back as they were; returns the files that had been changed. */
+    /** Puts git's settings back as they were (a hook the agent added removed); returns the files that had been changed. */
     async restoreSettings(snap) {
         const changed = [];
-        for (const [f, before] of snap.files) {
-            const now = await (0,promises_namespaceObject.readFile)(f, 'utf8').catch(() => null);
-            if (now === before)
+        // A hooks folder made a link (or a file) goes first: nothing is read or written through it.
+        if (!this.dirs)
+            await this.position();
+        const hooks = (0,external_node_path_namespaceObject.join)(this.dirs.common, 'hooks');
+        const st = await (0,promises_namespaceObject.lstat)(hooks).catch(() => null);
+        if (st && !st.isDirectory()) {
+            changed.push('.git/hooks');
+            await (0,promises_namespaceObject.rm)(hooks, { force: true });
+        }
+        for (const f of new Set([...snap.files.keys(), ...(await this.guardedFiles())])) {
+            const before = snap.files.get(f) ?? null;
+            const now = await Git.settingsFile(f);
+            if (before === now || (before && now && before.mode === now.mode && before.data.equals(now.data)))
                 continue;
             changed.push(f.slice(f.lastIndexOf('.git')));
-            if (before === null)
-                await (0,promises_namespaceObject.unlink)(f).catch(() => undefined);
-            else
-                await (0,promises_namespaceObject.writeFile)(f, before);
+            await (0,promises_namespaceObject.rm)(f, { recursive: true, force: true });
+            if (!before)
+                continue;
+            await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(f), { recursive: true });
+            await (0,promises_namespaceObject.writeFile)(f, before.data, { mode: before.mode });
         }
         return changed;
     }

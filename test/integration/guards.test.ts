@@ -1,11 +1,12 @@
 // Guardrails and fail-closed inputs: protected tests, bad config, no Northstar, a flaky check,
 // compaction over many iterations, and resuming (or refusing to resume) from evidence.
-import { readdir, readFile, writeFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, writeFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
-import { agent, checkStateDir, cli, config, git, makeRepo, NORTHSTAR, readJson, startCli } from '../helpers/repo.js';
+import { agent, checkStateDir, cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson, startCli } from '../helpers/repo.js';
 
 const sh = promisify(execFile);
 
@@ -373,3 +374,25 @@ test('an agent rate-limit error is backpressure: EXIT_BLOCKED(BACKPRESSURE_SIGNA
 });
 
 /** A folder the checks (run as another user in a clean checkout) can keep a counter in. */
+
+test("at pidns (the agent is root in its namespace) a hook it adds or changes and an exclude pattern it adds are put back: nothing runs as the user's next git commit", async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'grep -qx fixed src/status.txt' }], agent: `sh ${join(FIXTURES, 'hostile', 'git-hooks.sh')}` }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'broken\n',
+  });
+  await writeFile(join(repo, '.git/hooks/pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  const r = await cli(repo, ['run', '--isolation', 'pidns']);
+  expect(r.stdout).toMatch(/isolation: pidns/);
+  const rep = await report(repo);
+  expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'GUARDRAIL_VIOLATION' });
+  expect(rep.detail).toMatch(/git settings changed and restored: .*\.git\/hooks\/post-commit/);
+  expect(rep.detail).toMatch(/\.git\/hooks\/pre-commit/);
+  expect(rep.detail).toMatch(/\.git\/info\/exclude/);
+  expect(existsSync(join(repo, '.git/hooks/post-commit'))).toBe(false);
+  expect(await readFile(join(repo, '.git/hooks/pre-commit'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
+  expect((await stat(join(repo, '.git/hooks/pre-commit'))).mode & 0o777).toBe(0o755);
+  expect(await readFile(join(repo, '.git/info/exclude'), 'utf8')).not.toContain('hidden-');
+  await git(repo, 'commit', '-q', '--allow-empty', '-m', 'the user commits');
+  expect(existsSync(join(repo, 'hook-ran'))).toBe(false);
+});

@@ -153,3 +153,18 @@ test('a secret-looking variable of the loop (NPM_TOKEN) never reaches the agent,
     expect(history).not.toContain(TOKEN);
   }
 });
+
+test("a tracked file under a folder the loop keeps out of status (scratch/) with the user's uncommitted edit: kept aside, left uncommitted, the run goes on", async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'fixed', run: 'grep -q fixed src/status.txt' }], agent: agent('fixer.mjs') }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'broken\n',
+    'scratch/todo.md': 'todo list\n',
+  });
+  await writeFile(join(repo, 'scratch/todo.md'), 'todo list\n- new item\n');
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(0);
+  expect(await git(repo, 'show', 'refs/phuc-loop/user-work:scratch/todo.md')).toBe('todo list\n- new item\n');
+  expect(await git(repo, 'show', 'HEAD:scratch/todo.md')).toBe('todo list\n');
+  expect(await readFile(join(repo, 'scratch/todo.md'), 'utf8')).toBe('todo list\n- new item\n');
+});

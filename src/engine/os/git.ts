@@ -1,6 +1,6 @@
 // The few git operations the loop needs, through the async process runner (no shell, no sync spawn).
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, lstat, mkdir, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { promisify } from 'node:util';
 import { inflate as inflateCb } from 'node:zlib';
@@ -56,9 +56,9 @@ export function describeArgs(args: string[], limit = 300): string {
   return text;
 }
 
-/** Git's own settings files (path → content, null: absent) and the index's hash, before the agent ran. */
+/** Git's own settings files (path → content and mode, null: absent) and the index's hash, before the agent ran. */
 export interface GitSettings {
-  files: Map<string, string | null>;
+  files: Map<string, { data: Buffer; mode: number } | null>;
   index: string | null;
 }
 
@@ -185,28 +185,54 @@ export class Git {
       .map((rec) => ({ code: rec.slice(0, 2), path: rec.slice(3) }));
   }
 
-  /** Git's own settings in the checkout that could make git run commands or hide changes. */
+  /**
+   * Git's own files in the checkout that could make git run commands or hide changes: its settings,
+   * attributes, the exclude list (a pattern there hides a new file from status, so from the commit
+   * the checks are judged on) and every hook (the user's next `git commit` would run it as them).
+   */
   private async guardedFiles(): Promise<string[]> {
     if (!this.dirs) await this.position();
-    return [join(this.dirs!.common, 'config'), join(this.dirs!.common, 'info', 'attributes'), join(this.dirs!.git, 'config.worktree')];
+    const { common, git } = this.dirs!;
+    const hooks = join(common, 'hooks');
+    const real = (await lstat(hooks).catch(() => null))?.isDirectory();
+    const hookFiles = real ? (await readdir(hooks)).map((name) => join(hooks, name)) : [];
+    return [join(common, 'config'), join(common, 'info', 'attributes'), join(common, 'info', 'exclude'), join(git, 'config.worktree'), ...hookFiles];
+  }
+
+  /** A regular file's bytes and mode; null when absent; a link or folder reads as neither (it differs from any file). */
+  private static async settingsFile(f: string): Promise<{ data: Buffer; mode: number } | null> {
+    const st = await lstat(f).catch(() => null);
+    if (!st) return null;
+    return st.isFile() ? { data: await readFile(f), mode: st.mode & 0o7777 } : { data: Buffer.from(`not a file: ${st.mode}`), mode: -1 };
   }
 
   /** Git's settings and the index as they are (before the agent runs), to put back or check after it. */
   async snapshotSettings(): Promise<GitSettings> {
-    const files = new Map<string, string | null>();
-    for (const f of await this.guardedFiles()) files.set(f, await readFile(f, 'utf8').catch(() => null));
+    const files: GitSettings['files'] = new Map();
+    for (const f of await this.guardedFiles()) files.set(f, await Git.settingsFile(f));
     return { files, index: await this.indexHash() };
   }
 
-  /** Puts git's settings back as they were; returns the files that had been changed. */
+  /** Puts git's settings back as they were (a hook the agent added removed); returns the files that had been changed. */
   async restoreSettings(snap: GitSettings): Promise<string[]> {
     const changed: string[] = [];
-    for (const [f, before] of snap.files) {
-      const now = await readFile(f, 'utf8').catch(() => null);
-      if (now === before) continue;
+    // A hooks folder made a link (or a file) goes first: nothing is read or written through it.
+    if (!this.dirs) await this.position();
+    const hooks = join(this.dirs!.common, 'hooks');
+    const st = await lstat(hooks).catch(() => null);
+    if (st && !st.isDirectory()) {
+      changed.push('.git/hooks');
+      await rm(hooks, { force: true });
+    }
+    for (const f of new Set([...snap.files.keys(), ...(await this.guardedFiles())])) {
+      const before = snap.files.get(f) ?? null;
+      const now = await Git.settingsFile(f);
+      if (before === now || (before && now && before.mode === now.mode && before.data.equals(now.data))) continue;
       changed.push(f.slice(f.lastIndexOf('.git')));
-      if (before === null) await unlink(f).catch(() => undefined);
-      else await writeFile(f, before);
+      await rm(f, { recursive: true, force: true });
+      if (!before) continue;
+      await mkdir(dirname(f), { recursive: true });
+      await writeFile(f, before.data, { mode: before.mode });
     }
     return changed;
   }
