@@ -502,18 +502,18 @@ describe('phuc-loop verify --rerun', () => {
     expect(r.stderr).toMatch(/FAIL the certified commit [0-9a-f]{40} is not in .* \(fetch it first\)/);
   });
 
-  test('exposes a certificate won through a file the commit does not hold (live judging, hidden .npmrc)', async () => {
+  test('exposes a certificate won through a file the commit does not hold (live judging, an ignored build output)', async () => {
     const hostile = await makeRepo({
-      'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'npm test' }], agent: agent('npmrc-hider.mjs'), extra: 'checks:\n  workspace: live\n' }),
+      'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'npm test' }], agent: agent('ignored-output.mjs'), extra: 'checks:\n  workspace: live\n' }),
       'NORTHSTAR.md': NORTHSTAR,
       'NOTES.md': '# notes\n',
+      '.gitignore': 'build/\n',
       'package.json': '{ "name": "h", "version": "1.0.0", "scripts": { "test": "node test/run.js" } }\n',
-      'test/run.js': 'process.exit(1);\n',
+      'test/run.js': "process.exit(require('node:fs').existsSync('build/ok') ? 0 : 1);\n",
     });
-    // At isolation none the agent can hide a file through .git/info/exclude (above none it cannot write .git).
     const run = await cli(hostile, ['run', '--isolation', 'none']);
-    // Live judging runs the criteria in the agent's work tree, where the hidden .npmrc turns npm's
-    // script shell into /bin/true: the loop certifies, and only a fresh checkout tells.
+    // Live judging runs the criteria in the agent's work tree, where the ignored build/ok makes the
+    // test pass: the loop certifies, and only a fresh checkout tells.
     expect(run.stdout).toMatch(/EXIT_CONVERGED\(EXACT\)/);
     const r = await cli(hostile, ['verify', '--rerun']);
     expect(r.code).toBe(12);
