@@ -42528,7 +42528,8 @@ class Git {
         const { common, git } = this.dirs;
         const hooks = (0,external_node_path_namespaceObject.join)(common, 'hooks');
         const real = (await (0,promises_namespaceObject.lstat)(hooks).catch(() => null))?.isDirectory();
-        const hookFiles = real ? (await (0,promises_namespaceObject.readdir)(hooks)).map((name) => (0,external_node_path_namespaceObject.join)(hooks, name)) : [];
+        // git runs a hook by its exact name; `*.sample` files (and changes to them) never run.
+        const hookFiles = real ? (await (0,promises_namespaceObject.readdir)(hooks)).filter((name) => !name.endsWith('.sample')).map((name) => (0,external_node_path_namespaceObject.join)(hooks, name)) : [];
         return [(0,external_node_path_namespaceObject.join)(common, 'config'), (0,external_node_path_namespaceObject.join)(common, 'info', 'attributes'), (0,external_node_path_namespaceObject.join)(common, 'info', 'exclude'), (0,external_node_path_namespaceObject.join)(git, 'config.worktree'), ...hookFiles];
     }
     /** A regular file's bytes and mode; null when absent; a link or folder reads as neither (it differs from any file). */

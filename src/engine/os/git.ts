@@ -195,7 +195,8 @@ export class Git {
     const { common, git } = this.dirs!;
     const hooks = join(common, 'hooks');
     const real = (await lstat(hooks).catch(() => null))?.isDirectory();
-    const hookFiles = real ? (await readdir(hooks)).map((name) => join(hooks, name)) : [];
+    // git runs a hook by its exact name; `*.sample` files (and changes to them) never run.
+    const hookFiles = real ? (await readdir(hooks)).filter((name) => !name.endsWith('.sample')).map((name) => join(hooks, name)) : [];
     return [join(common, 'config'), join(common, 'info', 'attributes'), join(common, 'info', 'exclude'), join(git, 'config.worktree'), ...hookFiles];
   }
 
