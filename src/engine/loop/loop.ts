@@ -41,7 +41,7 @@ import { decideBeforeIteration, decideHead } from './decide.js';
 import { EXIT_CODES, Fsm } from './fsm.js';
 import { blockedEarly, finish, needInfo, startCertificate } from './halt.js';
 import { judgeRoot, sweepJudgeRoots } from '../judge/judge-root.js';
-import { acquireLock, archiveEvidence, assertRealFolders, loopHome, publishRun, restoreEvidence } from './home.js';
+import { acquireLock, archiveEvidence, assertRealFolders, loopHome, publishPrevious, publishRun, restoreEvidence } from './home.js';
 import { crashPoint, iterate, logUserFiles, USER_WORK_REF } from './iteration.js';
 import { UserFiles, userFilesStore } from './user-files.js';
 import { cleanJudge, liveJudge } from './judge-space.js';
@@ -111,6 +111,15 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
       await publishRun(ev, published.root, cwd).then(
         (notes) => notes.forEach((n) => o.log.warn(n)),
         (e: unknown) => o.log.warn(`the evidence could not be published to ${evRel}: ${e instanceof Error ? e.message : String(e)}`),
+      );
+    // The earlier trees (`run --fresh`) the loop keeps: one the agent deleted or edited is published again.
+    if (progress.publish)
+      await publishPrevious(ev, published.root, cwd).then(
+        (notes) => notes.forEach((n) => o.log.warn(n)),
+        (e: unknown) =>
+          o.log.warn(
+            `the earlier evidence trees could not be published: ${e instanceof Error ? e.message : String(e)}; the loop's copies are in .git/phuc-loop`,
+          ),
       );
     await lock();
   }
