@@ -30100,6 +30100,20 @@ const configSchema = strictObject({
         .default({ workspace: 'clean', setup_timeout_seconds: 1800, env: {}, allow_fewer_tests: false }),
     /** Earlier evidence trees kept as loop.previous.N by `run --fresh`; unset keeps every one. */
     keep_previous_evidence: positiveInt(1000).optional(),
+    /**
+     * The user's git-ignored files: kept by the loop before the first agent step and put back after
+     * each one (loop/user-files.ts), except in folders of these names (regenerable: dependencies,
+     * build output, caches), which the agent's builds may write freely. Unset: DEFAULT_REGENERABLE.
+     * No default here: an unset field stays out of the plan's contract.
+     */
+    user_files: strictObject({
+        regenerable: array(schemas_string()
+            .regex(/^[^/\\]+$/, { error: 'must be a folder or file name (no "/"): every ignored folder or file of that name is left out' })
+            .refine((n) => n !== '.' && n !== '..', {
+            error: 'must be a folder or file name, not "." or ".."',
+        })),
+    })
+        .optional(),
     northstar_neutral_reason: schemas_string().min(1).optional(),
     security: strictObject({
         gate: schemas_string().min(1),
@@ -34738,6 +34752,10 @@ const artifactsSchema = object({
     reverted: array(object({ path: schemas_string(), why: schemas_enum(['protected', 'outside', 'runner-config', 'secret', 'unstageable']), detail: schemas_string().optional() })),
     /** Files of the user's that git never tracked and the agent deleted: nothing to stage (kept in refs/phuc-loop/user-work). */
     untracked_deleted: array(schemas_string()).optional(),
+    /** The user's git-ignored files the agent deleted, replaced or changed: put back as they were (loop/user-files.ts). */
+    user_files_restored: array(schemas_string()).optional(),
+    /** Those that could not be put back, with why. */
+    user_files_not_restored: array(object({ path: schemas_string(), error: schemas_string() })).optional(),
 });
 /** The agent's changes git refused to stage (put back), as one sentence, or null. */
 function unstageable(collected) {
@@ -34833,6 +34851,16 @@ async function collectArtifacts(o) {
     const { tree, diff } = await stageOrRevert(o, candidates.filter((p) => !untrackedDeleted.includes(p)), reverted);
     const revertedPaths = new Set(reverted.map((r) => r.path));
     const kept = candidates.filter((p) => !revertedPaths.has(p) && !untrackedDeleted.includes(p));
+    // The user's git-ignored files: put back whatever the agent did to them; under a protected glob
+    // that (and an ignored file the agent made there, removed) is reverted as a tracked path would be.
+    const userFiles = o.userFiles ? await o.userFiles() : null;
+    const ignoredReverts = [
+        ...(userFiles?.protectedChanged ?? []).map((path) => ({ path, detail: "a git-ignored file of the user's, put back as it was" })),
+        ...(userFiles?.protectedRemoved ?? []).map((path) => ({ path, detail: 'a git-ignored file made under a protected path, removed' })),
+    ];
+    for (const r of ignoredReverts)
+        if (!revertedPaths.has(r.path))
+            reverted.push({ ...r, why: 'protected' });
     const artifacts = [];
     const r = o.agent.result;
     const log = `$ agent (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''}${r.aborted ? ', stopped' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`;
@@ -34852,6 +34880,8 @@ async function collectArtifacts(o) {
         report: report.state === 'malformed' ? { state: 'malformed', error: report.error } : { state: report.state },
         reverted: reverted.map((r) => ({ path: r.path, why: r.why, ...(r.detail ? { detail: r.detail } : {}) })),
         ...(untrackedDeleted.length ? { untracked_deleted: untrackedDeleted } : {}),
+        ...(userFiles?.restored.length ? { user_files_restored: userFiles.restored } : {}),
+        ...(userFiles?.failed.length ? { user_files_not_restored: userFiles.failed } : {}),
     });
     return {
         changed: kept,
@@ -34865,6 +34895,7 @@ async function collectArtifacts(o) {
         tree,
         settingsChanged,
         unflagged,
+        userFiles,
     };
 }
 
@@ -44319,6 +44350,7 @@ function blockedEarly(stopReason, detail) {
 
 
 
+
 const homeName = (evRel) => evRel.replace(/[^A-Za-z0-9._-]/g, '_');
 async function loopHome(git, evRel) {
     const top = (0,external_node_path_namespaceObject.join)(await git.commonDir(), 'phuc-loop');
@@ -44435,38 +44467,137 @@ async function publishedStanding(git, dir) {
     return { own, link, matches: publishedManifest === ownManifest, running };
 }
 /**
+ * The loop's own copies of the earlier evidence trees (`previous/<N>` beside its evidence in the
+ * loop home): `<published>.previous.N` in the work tree is a copy of one, as `evidence/loop` is of
+ * the current tree, so an agent that deletes or edits it loses nothing (publishPrevious puts it back).
+ */
+const previousStore = (ev) => (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(ev.root), 'previous');
+async function generationsIn(dir, prefix) {
+    return (await (0,promises_namespaceObject.readdir)(dir).catch(() => []))
+        .filter((n) => n.startsWith(prefix) && /^\d+$/.test(n.slice(prefix.length)))
+        .map((n) => Number(n.slice(prefix.length)));
+}
+/**
  * `run --fresh`: the published tree is moved aside as `<published>.previous.N` as it is (an edited
  * one included: it is the user's to look at), and the loop's own tree too when it differs (a run
- * that crashed before publishing). With `keep` set, only the newest `keep` generations stay.
+ * that crashed before publishing); each is kept in the loop home as well (previousStore), and so
+ * is every `.previous.N` of the work tree the loop has no copy of yet (from older versions). With
+ * `keep` set, only the newest `keep` generations stay, in both places.
  */
 async function archiveEvidence(ev, published, keep, within) {
     await assertRealFolders(within, published);
     const parent = (0,external_node_path_namespaceObject.dirname)(published);
     const prefix = `${(0,external_node_path_namespaceObject.basename)(published)}.previous.`;
+    const store = previousStore(ev);
     await (0,promises_namespaceObject.mkdir)(parent, { recursive: true });
-    const generations = (await (0,promises_namespaceObject.readdir)(parent))
-        .filter((n) => n.startsWith(prefix) && /^\d+$/.test(n.slice(prefix.length)))
-        .map((n) => Number(n.slice(prefix.length)))
-        .sort((a, b) => a - b);
+    await (0,promises_namespaceObject.mkdir)(store, { recursive: true, mode: 0o700 });
+    const inTree = await generationsIn(parent, prefix);
+    const inStore = await generationsIn(store, '');
+    for (const g of inTree.filter((n) => !inStore.includes(n)))
+        await copyRealTree((0,external_node_path_namespaceObject.join)(parent, `${prefix}${g}`), (0,external_node_path_namespaceObject.join)(store, String(g)));
+    const generations = [...new Set([...inTree, ...inStore])].sort((a, b) => a - b);
     let next = (generations.at(-1) ?? 0) + 1;
     let kept = null;
     const privateManifest = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(ev.root, 'manifest.json'), 'utf8').catch(() => null);
     const publishedManifest = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(published, 'manifest.json'), 'utf8').catch(() => null);
     if (await hasFiles(published)) {
-        kept = (0,external_node_path_namespaceObject.join)(parent, `${prefix}${next++}`);
+        kept = (0,external_node_path_namespaceObject.join)(parent, `${prefix}${next}`);
+        await copyRealTree(published, (0,external_node_path_namespaceObject.join)(store, String(next)));
         await (0,promises_namespaceObject.rename)(published, kept);
-        generations.push(next - 1);
+        generations.push(next++);
     }
     if ((await hasFiles(ev.root)) && privateManifest !== publishedManifest) {
-        kept = (0,external_node_path_namespaceObject.join)(parent, `${prefix}${next++}`);
+        kept = (0,external_node_path_namespaceObject.join)(parent, `${prefix}${next}`);
+        await publishEvidence(ev, (0,external_node_path_namespaceObject.join)(store, String(next)));
         await publishEvidence(ev, kept);
-        generations.push(next - 1);
+        generations.push(next++);
     }
     await ev.clear();
     if (keep !== undefined)
-        for (const g of generations.slice(0, Math.max(0, generations.length - keep)))
+        for (const g of generations.slice(0, Math.max(0, generations.length - keep))) {
             await (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(parent, `${prefix}${g}`), { recursive: true, force: true });
+            await (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(store, String(g)), { recursive: true, force: true });
+        }
     return kept;
+}
+/**
+ * Copies `from` (a folder of the work tree) to `to`: real folders and regular files only, never
+ * through a link (a link, FIFO or device in it is left out), all of it or nothing at `to`.
+ */
+async function copyRealTree(from, to) {
+    if (!(await (0,promises_namespaceObject.lstat)(from).catch(() => null))?.isDirectory())
+        return;
+    const tmp = `${to}.tmp-${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString('hex')}`;
+    const walk = async (rel) => {
+        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(tmp, rel), { recursive: true });
+        for (const d of await (0,promises_namespaceObject.readdir)((0,external_node_path_namespaceObject.join)(from, rel), { withFileTypes: true })) {
+            const r = (0,external_node_path_namespaceObject.join)(rel, d.name);
+            if (d.isDirectory())
+                await walk(r);
+            else if (d.isFile()) {
+                const data = await readRegular((0,external_node_path_namespaceObject.join)(from, r));
+                if (data)
+                    await (0,promises_namespaceObject.writeFile)((0,external_node_path_namespaceObject.join)(tmp, r), data);
+            }
+        }
+    };
+    await walk('');
+    await (0,promises_namespaceObject.rm)(to, { recursive: true, force: true });
+    await (0,promises_namespaceObject.rename)(tmp, to);
+}
+/** Whether two trees hold the same files (names, bytes) and folders; links and the like count as a difference. */
+async function sameTree(a, b) {
+    const [sa, sb] = await Promise.all([(0,promises_namespaceObject.lstat)(a).catch(() => null), (0,promises_namespaceObject.lstat)(b).catch(() => null)]);
+    if (!sa?.isDirectory() || !sb?.isDirectory())
+        return false;
+    const [na, nb] = await Promise.all([(0,promises_namespaceObject.readdir)(a, { withFileTypes: true }), (0,promises_namespaceObject.readdir)(b, { withFileTypes: true })]);
+    if (na.length !== nb.length)
+        return false;
+    const byName = new Map(nb.map((d) => [d.name, d]));
+    for (const d of na) {
+        const e = byName.get(d.name);
+        if (!e)
+            return false;
+        if (d.isDirectory()) {
+            if (!e.isDirectory() || !(await sameTree((0,external_node_path_namespaceObject.join)(a, d.name), (0,external_node_path_namespaceObject.join)(b, d.name))))
+                return false;
+        }
+        else {
+            if (!d.isFile() || !e.isFile())
+                return false;
+            const [x, y] = await Promise.all([readRegular((0,external_node_path_namespaceObject.join)(a, d.name)), readRegular((0,external_node_path_namespaceObject.join)(b, d.name))]);
+            if (!x || !y || !x.equals(y))
+                return false;
+        }
+    }
+    return true;
+}
+/**
+ * The end of a run: every earlier tree the loop keeps (previousStore) is at `<published>.previous.N`
+ * as it kept it; one the agent deleted, edited or replaced is published again (as publishRun does
+ * for the current tree: a link in its place removed, a file moved aside). Returns what was done.
+ */
+async function publishPrevious(ev, published, within) {
+    const store = previousStore(ev);
+    const notes = [];
+    for (const g of (await generationsIn(store, '')).sort((a, b) => a - b)) {
+        const target = `${published}.previous.${g}`;
+        if (await sameTree((0,external_node_path_namespaceObject.join)(store, String(g)), target))
+            continue;
+        await assertRealFolders(within, (0,external_node_path_namespaceObject.dirname)(target));
+        const st = await (0,promises_namespaceObject.lstat)(target).catch(() => null);
+        if (st?.isSymbolicLink())
+            await (0,promises_namespaceObject.rm)(target, { force: true });
+        else if (st && !st.isDirectory())
+            await (0,promises_namespaceObject.rename)(target, `${target}.not-loop-evidence-${(0,external_node_crypto_namespaceObject.randomBytes)(4).toString('hex')}`);
+        await copyRealTree((0,external_node_path_namespaceObject.join)(store, String(g)), `${target}.new`);
+        const old = `${target}.old-${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString('hex')}`;
+        await (0,promises_namespaceObject.rename)(target, old).catch(() => undefined);
+        await (0,promises_namespaceObject.rename)(`${target}.new`, target);
+        await (0,promises_namespaceObject.rm)(old, { recursive: true, force: true });
+        notes.push(`${(0,external_node_path_namespaceObject.relative)(within, target)} ${st ? 'differed from' : 'was missing, unlike'} the loop's own copy in .git/phuc-loop: published again from it`);
+    }
+    return notes;
 }
 /** Every folder from `within` down to `target` that exists is a real folder (not a link, FIFO or device). */
 async function assertRealFolders(within, target) {
@@ -44968,6 +45099,364 @@ async function cutOffStepStart(git, file, n, head) {
     return snap;
 }
 
+;// CONCATENATED MODULE: ./src/engine/loop/user-files.ts
+// The user's git-ignored files (`.env`, a local dataset, notes, a local config): git holds none of
+// them, so neither HEAD nor refs/phuc-loop/user-work can bring one back once the agent deletes or
+// overwrites it. The loop keeps them itself (SPEC §7: nothing of the user's is deleted).
+//
+// How, and what it costs. Once per run, before the first agent step, every ignored file outside
+// the regenerable folders gets a hard link in `<loop home>/user-files/` (.git/phuc-loop/…, 0700,
+// out of the agent's reach at user+pidns): no bytes are copied, a few thousand files take tens of
+// milliseconds, and the link keeps the inode whatever the agent does to the name (rm -rf, mv, a
+// file or link put in its place, its folder replaced by a link). A file with a second link is
+// never handed to the agent (Sandbox.grantWorkTree leaves such files alone), so at user+pidns the
+// user's ignored files stay the user's during the step: the agent can read them (as their mode
+// says) and replace or delete them, not write them in place. Where it could write one in place —
+// at pidns and none, where it runs as the loop's user, or a file whose mode lets others write —
+// the shared inode would change with it, so the loop also keeps a copy of the bytes, for files up
+// to COPY_MAX_BYTES each and COPY_TOTAL_BYTES in all; a larger one changed in place is reported,
+// not put back. After every step each kept file is looked at (lstat: inode, size, mtime, ctime,
+// mode; its folders must be real folders): an intact one costs one lstat, a changed one is put
+// back (a fresh link or a copy, renamed into place) and named in the iteration's artifacts.json
+// and the log. A step the loop never saw end (a crash) is put back by the next run.
+//
+// Regenerable folders are left out, by name at any depth (`user_files.regenerable`, default
+// DEFAULT_REGENERABLE): dependencies, virtual environments, build output and caches may hold
+// 100,000 files, the agent's builds must write them, and their content comes back from a build.
+// The loop's own folders (the published evidence, scratch/, the agent CLIs' state) are left out too.
+
+
+
+
+
+/**
+ * Folder (or file) names whose ignored content is regenerable (see above); `user_files.regenerable`
+ * replaces the list. The files are the caches a tool rewrites in place at the top of a project
+ * (coverage.py's data, ESLint's and tsc's caches): kept, the agent at user+pidns could not write them.
+ */
+const DEFAULT_REGENERABLE = [
+    '.coverage',
+    'htmlcov',
+    '.hypothesis',
+    '.eslintcache',
+    'tsconfig.tsbuildinfo',
+    '.turbo',
+    '.parcel-cache',
+    '.DS_Store',
+    'node_modules',
+    '.venv',
+    'venv',
+    '__pycache__',
+    '.tox',
+    '.nox',
+    '.mypy_cache',
+    '.pytest_cache',
+    '.ruff_cache',
+    'target',
+    'dist',
+    'build',
+    '.gradle',
+    '.next',
+    '.cache',
+    'coverage',
+];
+/** A copy of the bytes is kept for files up to this size where the agent could write the file in place. */
+const COPY_MAX_BYTES = 1024 * 1024;
+const COPY_TOTAL_BYTES = 256 * 1024 * 1024;
+/** Beyond this many ignored files, the rest is not kept (the log says so and how to leave folders out). */
+const MAX_KEPT = 100_000;
+const INDEX = 'index.json';
+const STEP = 'step';
+/** Where a loop keeps the user's ignored files: beside its evidence in the loop home. */
+const userFilesStore = (evidenceRoot) => (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(evidenceRoot), 'user-files');
+class UserFiles {
+    store;
+    cwd;
+    kept;
+    leaveOut;
+    git;
+    notes;
+    constructor(store, cwd, kept, leaveOut, git, 
+    /** What the take left out or could not keep, for the log. */
+    notes) {
+        this.store = store;
+        this.cwd = cwd;
+        this.kept = kept;
+        this.leaveOut = leaveOut;
+        this.git = git;
+        this.notes = notes;
+    }
+    get count() {
+        return this.kept.size;
+    }
+    /** Whether `path` is one of the user's ignored files the loop keeps. */
+    has(path) {
+        return this.kept.has(path);
+    }
+    /** Keeps every ignored file of the user's (see the top of this file); a store left by another run is replaced. */
+    static async take(o) {
+        await (0,promises_namespaceObject.rm)(o.store, { recursive: true, force: true });
+        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(o.store, 'l'), { recursive: true, mode: 0o700 });
+        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(o.store, 'c'), { recursive: true, mode: 0o700 });
+        await (0,promises_namespaceObject.chmod)(o.store, 0o700);
+        const names = new Set(o.regenerable);
+        const leaveOut = (p) => p.split('/').some((s) => names.has(s)) || o.loopOwned(p);
+        const { entries, truncated } = await listIgnored(o.git, o.cwd, leaveOut, { max: MAX_KEPT, stats: true });
+        const notes = [];
+        if (truncated)
+            notes.push(`more than ${MAX_KEPT} git-ignored files outside the regenerable folders: only the first ${MAX_KEPT} are kept; name the folders a build makes in user_files.regenerable`);
+        const kept = new Map();
+        let copiedBytes = 0;
+        let n = 0;
+        await inChunks(entries, async ({ path, st }) => {
+            const k = user_files_record(path, n++, st);
+            kept.set(path, k);
+            const abs = (0,external_node_path_namespaceObject.join)(o.cwd, path);
+            if (k.kind === 'link') {
+                k.target = await (0,promises_namespaceObject.readlink)(abs);
+                return;
+            }
+            const linked = await (0,promises_namespaceObject.link)(abs, (0,external_node_path_namespaceObject.join)(o.store, 'l', String(k.n))).then(() => true, (e) => e.code ?? 'error');
+            k.linked = linked === true;
+            const writable = o.copyAll || (k.mode & 0o002) !== 0 || !k.linked;
+            const size = Number(st.size);
+            if (writable && size <= COPY_MAX_BYTES && copiedBytes + size <= COPY_TOTAL_BYTES) {
+                copiedBytes += size;
+                k.copied = await (0,promises_namespaceObject.copyFile)(abs, (0,external_node_path_namespaceObject.join)(o.store, 'c', String(k.n)), external_node_fs_namespaceObject.constants.COPYFILE_EXCL).then(() => true, () => false);
+            }
+            if (!k.linked && !k.copied)
+                k.unkept = `neither a hard link (${String(linked)}) nor a copy (over ${COPY_MAX_BYTES} bytes, or the copies' ${COPY_TOTAL_BYTES} in all)`;
+            // The link changed the file's ctime: the record is the state after it.
+            if (k.linked)
+                Object.assign(k, stamp(await (0,promises_namespaceObject.lstat)(abs, { bigint: true })));
+        });
+        const unkept = [...kept.values()].filter((k) => k.unkept);
+        if (unkept.length)
+            notes.push(`${unkept.length} git-ignored file(s) could not be kept (${unkept[0].path}: ${unkept[0].unkept})`);
+        const files = new UserFiles(o.store, o.cwd, kept, leaveOut, o.git, notes);
+        await files.save();
+        return files;
+    }
+    /** The store a run left (killed during an agent step): its files put back, then the store removed. Null when there was none. */
+    static async recover(store, cwd) {
+        const text = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(store, INDEX), 'utf8').catch(() => null);
+        const inStep = await (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(store, STEP)).then(() => true, () => false);
+        let out = null;
+        if (text !== null && inStep) {
+            const list = JSON.parse(text);
+            const files = new UserFiles(store, cwd, new Map(list.map((k) => [k.path, k])), () => false, null, []);
+            out = await files.putBack(() => false);
+        }
+        await (0,promises_namespaceObject.rm)(store, { recursive: true, force: true });
+        return out;
+    }
+    /** An agent step starts: until putBack, a run that dies leaves the files to the next run to put back. */
+    async stepStarts() {
+        await (0,promises_namespaceObject.writeFile)((0,external_node_path_namespaceObject.join)(this.store, STEP), '');
+    }
+    /**
+     * After the agent's step (the agent user holds nothing of the tree any more): every kept file that
+     * is not as it was is put back; ignored files the agent made under a protected glob are removed.
+     */
+    async putBack(isProtected) {
+        const out = { restored: [], failed: [], protectedChanged: [], protectedRemoved: [] };
+        const folders = new Map();
+        const realFolders = (dir) => {
+            if (dir === '.' || dir === '')
+                return Promise.resolve(true);
+            let p = folders.get(dir);
+            if (!p) {
+                p = realFolders((0,external_node_path_namespaceObject.dirname)(dir)).then(async (up) => up && !!(await (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(this.cwd, dir)).catch(() => null))?.isDirectory());
+                folders.set(dir, p);
+            }
+            return p;
+        };
+        // Looked at in parallel (lstat only, a folder once); those to put back are put back in parallel too.
+        const todo = [];
+        await inChunks([...this.kept.values()], async (k) => {
+            const verdict = (await realFolders((0,external_node_path_namespaceObject.dirname)(k.path))) ? await this.state(k) : 'replace';
+            if (verdict !== 'intact')
+                todo.push([k, verdict]);
+        });
+        const done = new Set();
+        await inChunks(todo, async ([k, verdict]) => {
+            try {
+                if (verdict === 'inplace' ? await this.inPlace(k) : (await this.restore(k), true))
+                    done.add(k.path);
+            }
+            catch (e) {
+                out.failed.push({ path: k.path, error: e instanceof Error ? e.message : String(e) });
+            }
+        });
+        for (const [k] of todo.sort((a, b) => a[0].n - b[0].n))
+            if (done.has(k.path)) {
+                out.restored.push(k.path);
+                if (isProtected(k.path))
+                    out.protectedChanged.push(k.path);
+            }
+        out.failed.sort((a, b) => (a.path < b.path ? -1 : 1));
+        if (this.git) {
+            const { entries } = await listIgnored(this.git, this.cwd, this.leaveOut, { max: Infinity, stats: false });
+            for (const { path } of entries)
+                if (!this.kept.has(path) && isProtected(path) && !(await ancestorInTheWay(this.cwd, path))) {
+                    await (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(this.cwd, path), { force: true });
+                    out.protectedRemoved.push(path);
+                }
+        }
+        if (todo.length)
+            await this.save();
+        await (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(this.store, STEP), { force: true });
+        return out;
+    }
+    /** The end of the run: a step that was not put back is (an iteration cut short), then the store goes. */
+    async close() {
+        const inStep = await (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(this.store, STEP)).then(() => true, () => false);
+        const out = inStep ? await this.putBack(() => false) : null;
+        await (0,promises_namespaceObject.rm)(this.store, { recursive: true, force: true });
+        return out;
+    }
+    async save() {
+        await (0,promises_namespaceObject.writeFile)((0,external_node_path_namespaceObject.join)(this.store, INDEX), JSON.stringify([...this.kept.values()]), { mode: 0o600 });
+    }
+    /** Intact, replaced (deleted, renamed, another file or a link in its place) or changed in place. */
+    async state(k) {
+        const abs = (0,external_node_path_namespaceObject.join)(this.cwd, k.path);
+        const st = await (0,promises_namespaceObject.lstat)(abs, { bigint: true }).catch(() => null);
+        if (!st)
+            return 'replace';
+        if (k.kind === 'link')
+            return st.isSymbolicLink() && (await (0,promises_namespaceObject.readlink)(abs).catch(() => null)) === k.target ? 'intact' : 'replace';
+        if (!st.isFile() || String(st.ino) !== k.ino || String(st.dev) !== k.dev)
+            return 'replace';
+        const now = stamp(st);
+        return sameStamp(now, k) ? 'intact' : 'inplace';
+    }
+    /** The same inode, its stamp changed: put back from the copy when the bytes differ; returns whether anything was put back. */
+    async inPlace(k) {
+        const abs = (0,external_node_path_namespaceObject.join)(this.cwd, k.path);
+        if (k.copied) {
+            const [now, was] = await Promise.all([(0,promises_namespaceObject.readFile)(abs), (0,promises_namespaceObject.readFile)(this.copyOf(k))]);
+            if (!now.equals(was)) {
+                await this.restore(k);
+                return true;
+            }
+        }
+        else {
+            const st = stamp(await (0,promises_namespaceObject.lstat)(abs, { bigint: true }));
+            if (st.size !== k.size || st.mtimeNs !== k.mtimeNs)
+                throw new Error(`changed in place, and the loop kept no copy of it (${k.unkept ?? `over ${COPY_MAX_BYTES} bytes, or the copies' ${COPY_TOTAL_BYTES} in all`})`);
+        }
+        // Same bytes (a link made to it, its mode changed): the mode goes back, the record follows.
+        const modeChanged = stamp(await (0,promises_namespaceObject.lstat)(abs, { bigint: true })).mode !== k.mode;
+        if (modeChanged)
+            await (0,promises_namespaceObject.chmod)(abs, k.mode & 0o7777);
+        Object.assign(k, stamp(await (0,promises_namespaceObject.lstat)(abs, { bigint: true })));
+        return modeChanged;
+    }
+    copyOf(k) {
+        return (0,external_node_path_namespaceObject.join)(this.store, 'c', String(k.n));
+    }
+    /**
+     * Puts the file back at its path: what the agent put in the way (a link or a file in place of a
+     * folder: removed, never followed; a folder in place of the file: removed) goes, the folders are
+     * made, and a fresh link (or a copy) is renamed into place.
+     */
+    async restore(k) {
+        if (k.unkept)
+            throw new Error(`the loop could not keep it: ${k.unkept}`);
+        for (let inWay = await ancestorInTheWay(this.cwd, k.path), guard = 0; inWay; inWay = await ancestorInTheWay(this.cwd, k.path)) {
+            if (inWay.what === 'a step out of the tree' || guard++ > 64)
+                throw new Error(`${inWay.path} is ${inWay.what}`);
+            // Another file of the same folder may have removed it meanwhile.
+            await (0,promises_namespaceObject.unlink)((0,external_node_path_namespaceObject.join)(this.cwd, inWay.path)).catch((e) => {
+                if (e.code !== 'ENOENT')
+                    throw e;
+            });
+        }
+        const abs = (0,external_node_path_namespaceObject.join)(this.cwd, k.path);
+        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(abs), { recursive: true });
+        if ((await (0,promises_namespaceObject.lstat)(abs).catch(() => null))?.isDirectory())
+            await (0,promises_namespaceObject.rm)(abs, { recursive: true, force: true });
+        const tmp = `${abs}.phuc-loop-${(0,external_node_crypto_namespaceObject.randomBytes)(4).toString('hex')}`;
+        const held = (0,external_node_path_namespaceObject.join)(this.store, 'l', String(k.n));
+        // The held link is the file as it was unless the agent wrote it in place before it went.
+        // (Its ctime changed when the agent removed the name: size, mtime and mode tell.)
+        const heldIntact = k.linked &&
+            (await (0,promises_namespaceObject.lstat)(held, { bigint: true }).then((st) => sameStamp({ ...stamp(st), ctimeNs: k.ctimeNs }, k), () => false));
+        if (k.kind === 'link')
+            await (0,promises_namespaceObject.symlink)(k.target, tmp);
+        else if (k.copied && !heldIntact) {
+            await (0,promises_namespaceObject.copyFile)(this.copyOf(k), tmp, external_node_fs_namespaceObject.constants.COPYFILE_EXCL);
+            await (0,promises_namespaceObject.lchown)(tmp, k.uid, k.gid).catch(() => undefined);
+            await (0,promises_namespaceObject.chmod)(tmp, k.mode & 0o7777);
+            const t = Number(BigInt(k.mtimeNs) / 1000000n) / 1000;
+            await (0,promises_namespaceObject.utimes)(tmp, t, t);
+        }
+        else
+            await (0,promises_namespaceObject.link)(held, tmp);
+        await (0,promises_namespaceObject.rename)(tmp, abs);
+        if (k.kind === 'file' && k.copied && k.linked && !heldIntact) {
+            // The held link may be the inode the agent wrote: it follows the file put back.
+            const next = `${held}.next`;
+            await (0,promises_namespaceObject.rm)(next, { force: true });
+            await (0,promises_namespaceObject.link)(abs, next);
+            await (0,promises_namespaceObject.rename)(next, held);
+        }
+        Object.assign(k, stamp(await (0,promises_namespaceObject.lstat)(abs, { bigint: true })));
+    }
+}
+function stamp(st) {
+    return { dev: String(st.dev), ino: String(st.ino), size: String(st.size), mtimeNs: String(st.mtimeNs), ctimeNs: String(st.ctimeNs), mode: Number(st.mode) };
+}
+/** The same size, times and mode (the inode is compared apart). */
+function sameStamp(a, b) {
+    return a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.mode === b.mode;
+}
+function user_files_record(path, n, st) {
+    return { path, n, kind: st.isSymbolicLink() ? 'link' : 'file', linked: false, copied: false, uid: Number(st.uid), gid: Number(st.gid), ...stamp(st) };
+}
+/** Runs `fn` over `items`, 64 at a time. */
+async function inChunks(items, fn) {
+    for (let i = 0; i < items.length; i += 64)
+        await Promise.all(items.slice(i, i + 64).map(fn));
+}
+/**
+ * The work tree's git-ignored regular files and links, outside what `leaveOut` names: git lists
+ * ignored files and whole ignored folders (`--directory`, so it never descends into node_modules);
+ * the folders are walked here without following links, leaving out regenerable names. With
+ * `stats`, each file's lstat (the take); without, names only (the scan after a step: one readdir
+ * per folder).
+ */
+async function listIgnored(git, cwd, leaveOut, o) {
+    const listed = (await git.run(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'])).split('\0').filter(Boolean);
+    const entries = [];
+    let truncated = false;
+    const file = async (path) => {
+        if (entries.length >= o.max)
+            truncated = true;
+        else
+            entries.push({ path, st: o.stats ? await (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(cwd, path), { bigint: true }).catch(() => null) : null });
+    };
+    // Below a real folder met here, entries are what readdir says they are (a link is never entered).
+    const walk = async (dir) => {
+        const found = await (0,promises_namespaceObject.readdir)((0,external_node_path_namespaceObject.join)(cwd, dir), { withFileTypes: true }).catch(() => []);
+        const todo = found.filter((d) => !leaveOut(`${dir}/${d.name}`) && (d.isDirectory() || d.isFile() || d.isSymbolicLink()));
+        for (let i = 0; i < todo.length; i += 64)
+            await Promise.all(todo.slice(i, i + 64).map((d) => (d.isDirectory() ? walk(`${dir}/${d.name}`) : file(`${dir}/${d.name}`))));
+    };
+    for (const entry of listed) {
+        const path = entry.replace(/\/$/, '');
+        if (leaveOut(path) || (await ancestorInTheWay(cwd, path)))
+            continue;
+        const st = await (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(cwd, path)).catch(() => null);
+        if (st?.isDirectory())
+            await walk(path);
+        else if (st?.isFile() || st?.isSymbolicLink())
+            await file(path);
+    }
+    return { entries: entries.filter((e) => !o.stats || e.st), truncated };
+}
+
 ;// CONCATENATED MODULE: ./src/engine/loop/iteration.ts
 // One iteration: capsule → agent → collect → judge → decide → record. Each step's effects are
 // here; what they mean for the run is decide()'s. An attempt that left nothing to judge (paused or
@@ -44975,6 +45464,9 @@ async function cutOffStepStart(git, file, n, head) {
 // again. Otherwise the iteration is recorded in this order, so that a kill at any point leaves the
 // previous or the next consistent state: evidence files → AGENTS.md → one commit → the certificate
 // naming that commit → state and manifest.
+
+
+
 
 
 
@@ -45013,6 +45505,7 @@ async function iterate(ctx, n) {
     const { head: startHead, branch } = await git.position();
     const now = await snapshotDirty(git, ctx.cwd);
     const work = await keepUserWork(ctx, now);
+    const userFiles = await keepUserFiles(ctx);
     const cut = await cutOffStepStart(git, marker, n, startHead);
     if (cut)
         o.log.info(`iter ${n}: the previous run was killed during this iteration's agent step: its changes since that step began are the agent's`);
@@ -45023,6 +45516,7 @@ async function iterate(ctx, n) {
     if (!cut)
         await saveStepStart(marker, n, startHead, before, work);
     const settings = await git.snapshotSettings();
+    await userFiles.stepStarts();
     const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
     const idleS = ctx.intake.config.agent.idle_seconds;
     const agent = await spawnAgent({
@@ -45052,6 +45546,7 @@ async function iterate(ctx, n) {
     const after = await git.position();
     if (branch !== after.branch)
         return unrecorded('INVARIANT_VIOLATION', `the agent switched the branch from ${branch} to ${after.branch}`);
+    const isProtected = protectedMatcher(plan.protected);
     const collected = await collectArtifacts({
         git,
         cwd: ctx.cwd,
@@ -45060,7 +45555,10 @@ async function iterate(ctx, n) {
         before,
         startHead: startHead,
         settings,
-        isProtected: protectedMatcher(plan.protected),
+        // A user's ignored file the agent made part of its change (its .gitignore line removed) would be
+        // committed and pushed: reverted as a protected path.
+        isProtected: (p) => isProtected(p) || userFiles.has(p),
+        userFiles: () => userFiles.putBack(isProtected),
         agent,
         scrub: scrubber(ctx.secrets),
         holdsSecret: (data) => secretScrubber(ctx.secrets).contains(data),
@@ -45091,6 +45589,7 @@ async function iterate(ctx, n) {
     if (collected.untrackedDeleted.length)
         o.log.info(`iter ${n}: the agent deleted ${collected.untrackedDeleted.map(printablePath).join(', ')} (uncommitted, never tracked): nothing to stage; ` +
             `the user's version is kept in ${USER_WORK_REF} (\`git checkout ${USER_WORK_REF} -- <path>\` brings it back)`);
+    logUserFiles(o, n, collected.userFiles);
     crashPoint(ctx, 'collect');
     const changed = !!collected.diff;
     const reported = collected.report.state !== 'absent';
@@ -45426,6 +45925,47 @@ async function keepUserWork(ctx, before) {
         ctx.o.log.info(`uncommitted work (${paths.length} path(s)) kept in ${USER_WORK_REF} (${kept.commit.slice(0, 12)}): \`git checkout ${USER_WORK_REF} -- <path>\` brings a file back`);
     return kept.commit;
 }
+/**
+ * The user's git-ignored files, kept once per run before its first agent step and put back after
+ * each one (user-files.ts); the loop's own folders and the regenerable ones are left out.
+ */
+async function keepUserFiles(ctx) {
+    if (ctx.userFiles)
+        return ctx.userFiles;
+    const own = [(0,external_node_path_namespaceObject.relative)(ctx.cwd, (0,external_node_path_namespaceObject.resolve)(ctx.cwd, ctx.evRel)).split(external_node_path_namespaceObject.sep)[0], LOOP_SCRATCH_DIR, (0,external_node_path_namespaceObject.dirname)(REPORT_PATH)];
+    const agentState = picomatch_default()(AGENT_STATE_EXCLUDES.map((p) => p.replace(/^\//, '')), { dot: true });
+    const regenerable = ctx.intake.config.user_files?.regenerable ?? DEFAULT_REGENERABLE;
+    const copyAll = ctx.isolation !== 'user+pidns';
+    const started = ctx.o.clock.monotonicMs();
+    const files = await UserFiles.take({
+        git: ctx.git,
+        cwd: ctx.cwd,
+        store: userFilesStore(ctx.ev.root),
+        regenerable,
+        loopOwned: (p) => own.some((l) => p === l || p.startsWith(`${l}/`)) || agentState(p),
+        copyAll,
+    });
+    ctx.userFiles = files;
+    if (files.count)
+        ctx.o.log.info(`git-ignored files of the user's: ${files.count} kept in .git/phuc-loop (hard links${copyAll ? ', and copies of the small ones' : ''}; ` +
+            `${Math.round(ctx.o.clock.monotonicMs() - started)} ms), put back after every agent step; folders named ${regenerable.join(', ') || '(none)'} are left out (user_files.regenerable)`);
+    for (const note of files.notes)
+        ctx.o.log.warn(note);
+    return files;
+}
+/** What the loop did about the user's ignored files after a step, in the log (artifacts.json has the full lists). */
+function logUserFiles(o, n, done) {
+    if (!done)
+        return;
+    const at = n === null ? '' : `iter ${n}: `;
+    const few = (paths) => `${paths.slice(0, 5).join(', ')}${paths.length > 5 ? `, and ${paths.length - 5} more` : ''}`;
+    if (done.restored.length)
+        o.log.info(`${at}the agent deleted, replaced or changed ${done.restored.length} git-ignored file(s) of the user's: put back as they were (${few(done.restored)})`);
+    if (done.protectedRemoved.length)
+        o.log.info(`${at}git-ignored file(s) the agent made under protected paths removed: ${few(done.protectedRemoved)}`);
+    for (const f of done.failed)
+        o.log.warn(`${at}the user's git-ignored file ${f.path} could not be put back: ${f.error}`);
+}
 
 ;// CONCATENATED MODULE: ./src/engine/loop/judge-space.ts
 // The judge space: where the criteria and everything else that executes the agent's code run.
@@ -45542,6 +46082,7 @@ async function cleanJudge(c) {
 
 
 
+
 async function runLoop(options) {
     // One scrubber for everything that leaves the loop: the console here, evidence and AGENTS.md below.
     const o = { ...options, log: scrubbingLogger(options.log, scrubber(secretValues(options.env))) };
@@ -45599,6 +46140,9 @@ async function runLoop(options) {
         await git.close();
         if (progress.publish)
             await publishRun(ev, published.root, cwd).then((notes) => notes.forEach((n) => o.log.warn(n)), (e) => o.log.warn(`the evidence could not be published to ${evRel}: ${e instanceof Error ? e.message : String(e)}`));
+        // The earlier trees (`run --fresh`) the loop keeps: one the agent deleted or edited is published again.
+        if (progress.publish)
+            await publishPrevious(ev, published.root, cwd).then((notes) => notes.forEach((n) => o.log.warn(n)), (e) => o.log.warn(`the earlier evidence trees could not be published: ${e instanceof Error ? e.message : String(e)}; the loop's copies are in .git/phuc-loop`));
         await lock();
     }
 }
@@ -45617,8 +46161,13 @@ async function runLocked(o, base, progress) {
         return needInfo(base.published, { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.isolation'], messages: [e.message, how] }, o);
     }
     const sandbox = await Sandbox.create(iso, { env: o.env });
-    // A run that crashed while the agent held the work tree is repaired before anything else.
+    // A run that crashed while the agent held the work tree is repaired before anything else; the
+    // user's ignored files its agent step left deleted or changed are put back (user-files.ts).
     await sandbox.reclaimWorkTree(cwd);
+    const recovered = await UserFiles.recover(userFilesStore(base.ev.root), cwd);
+    if (recovered)
+        o.log.info('the previous run was cut off during an agent step: the git-ignored files of the user it kept are checked');
+    logUserFiles(o, null, recovered);
     o.log.info(`isolation: ${iso.level} (${iso.reason}); not guaranteed at this level: ${iso.limits.length} point(s), listed in the halting report`);
     try {
         return await runSandboxed(o, base, progress, iso, sandbox);
@@ -45754,6 +46303,11 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
         }
         finally {
             await ctx.judge.dispose();
+            // A step cut short before its collect (a stop, an error) is put back here; then the store goes.
+            logUserFiles(o, null, await ctx.userFiles?.close().catch((e) => {
+                o.log.warn(`the user's git-ignored files could not all be checked: ${e instanceof Error ? e.message : String(e)}`);
+                return null;
+            }));
         }
     }
     finally {

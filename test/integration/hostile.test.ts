@@ -343,3 +343,27 @@ test('a passed secret holding @ and < quoted in the report: masked in AGENTS.md 
   for (const f of await readdir(evidence, { recursive: true }))
     if (!(await lstat(join(evidence, f))).isDirectory()) expect(visible(await readFile(join(evidence, f)))).not.toContain(secret);
 });
+
+test.each([['user+pidns'], ['none']])(
+  'at %s the agent of a fresh loop deleting the earlier evidence (evidence/loop.previous.N) loses nothing: the loop keeps its own copy and publishes it again',
+  async (level) => {
+    const repo = await makeRepo({
+      'phuc-loop.yml': config({
+        criteria: [{ id: 'never', run: 'false' }],
+        agent: hostile('rm-previous.sh'),
+        extra: 'stall_iterations: 100\nbudget:\n  max_iterations: 1\n',
+      }),
+      'NORTHSTAR.md': NORTHSTAR,
+      'src/iter.txt': '',
+    });
+    expect((await cli(repo, ['run', '--isolation', level])).code).toBe(11);
+    const manifest = await readFile(join(repo, 'evidence/loop/manifest.json'), 'utf8');
+    const files = (await readdir(join(repo, 'evidence/loop'), { recursive: true })).sort();
+    const second = await cli(repo, ['run', '--fresh', '--isolation', level]);
+    expect(second.stdout).toMatch(/fresh start: the previous evidence tree was moved to evidence\/loop\.previous\.1/);
+    expect(await readFile(join(repo, 'evidence/loop/iter_0/agent.log'), 'utf8')).toContain('agent: deleted the earlier evidence');
+    expect(await readFile(join(repo, 'evidence/loop.previous.1/manifest.json'), 'utf8')).toBe(manifest);
+    expect((await readdir(join(repo, 'evidence/loop.previous.1'), { recursive: true })).sort()).toEqual(files);
+    expect((await cli(repo, ['verify'])).code).toBe(0);
+  },
+);

@@ -1,6 +1,7 @@
 // Secrets never reach a commit, AGENTS.md or the evidence; a user's uncommitted file the agent
 // touches is put back as the user had it, never deleted (SPEC §7).
-import { readFile, writeFile, readdir, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { lstat, mkdir, readFile, writeFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { agent, cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
 
@@ -168,3 +169,70 @@ test("a tracked file under a folder the loop keeps out of status (scratch/) with
   expect(await git(repo, 'show', 'HEAD:scratch/todo.md')).toBe('todo list\n');
   expect(await readFile(join(repo, 'scratch/todo.md'), 'utf8')).toBe('todo list\n- new item\n');
 });
+
+/** A repository whose user has git-ignored files of their own: a secret, a dataset, a local config, notes, and one under test/. */
+async function repoWithIgnoredFiles(): Promise<string> {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({
+      criteria: [{ id: 'fixed', run: 'grep -q fixed src/status.txt' }],
+      agent: `sh ${JSON.stringify(join(FIXTURES, 'hostile', 'ignored-files.sh'))}`,
+    }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'broken\n',
+    '.gitignore': '.env\ndata/\n*.local\nlocal.cfg\nnotes\nnode_modules/\n',
+    'test/keep.txt': 'committed\n',
+  });
+  await writeFile(join(repo, '.env'), 'DB_PASSWORD=hunter2\n');
+  await mkdir(join(repo, 'data', 'raw'), { recursive: true });
+  await writeFile(join(repo, 'data', 'raw', 'results.csv'), 'hours of work\n');
+  await writeFile(join(repo, 'local.cfg'), 'mine\n');
+  await mkdir(join(repo, 'notes'));
+  await writeFile(join(repo, 'notes', 'todo.md'), 'my notes\n');
+  await writeFile(join(repo, 'test', 'fixture.local'), 'the user fixture\n');
+  // A regenerable folder: left out, the agent's builds may write it.
+  await mkdir(join(repo, 'node_modules', 'x'), { recursive: true });
+  await writeFile(join(repo, 'node_modules', 'x', 'index.js'), 'dependency\n');
+  return repo;
+}
+
+const USER_IGNORED: [string, string][] = [
+  ['.env', 'DB_PASSWORD=hunter2\n'],
+  ['data/raw/results.csv', 'hours of work\n'],
+  ['local.cfg', 'mine\n'],
+  ['notes/todo.md', 'my notes\n'],
+  ['test/fixture.local', 'the user fixture\n'],
+];
+
+test.each([['user+pidns'], ['pidns'], ['none']])(
+  "at %s the agent deleting or overwriting the user's git-ignored files loses nothing: each is put back as it was and named in artifacts.json",
+  async (level) => {
+    const repo = await repoWithIgnoredFiles();
+    const r = await cli(repo, ['run', '--isolation', level]);
+    for (const [path, text] of USER_IGNORED) expect(await readFile(join(repo, path), 'utf8')).toBe(text);
+    expect(r.stdout).toMatch(/git-ignored files of the user's: 5 kept in \.git\/phuc-loop/);
+    expect(r.code).toBe(0);
+    expect((await lstat(join(repo, 'notes'))).isDirectory()).toBe(true);
+    expect(await readFile(join(repo, 'node_modules', 'x', 'index.js'), 'utf8')).toBe('dependency\n');
+    const artifacts = await readJson<Record<string, any>>(join(repo, 'evidence/loop/iter_0/artifacts.json'));
+    // At user+pidns the agent cannot write the user's file in place (it is not handed over) nor remove .env from the sticky top folder.
+    const changed = level === 'user+pidns' ? ['data/raw/results.csv', 'notes/todo.md'] : ['.env', 'data/raw/results.csv', 'local.cfg', 'notes/todo.md'];
+    expect(artifacts.user_files_restored).toEqual(changed);
+    expect(r.stdout).toMatch(/iter 0: the agent deleted, replaced or changed \d git-ignored file\(s\) of the user's: put back as they were/);
+    // The store goes when the run ends.
+    expect(existsSync(join(repo, '.git/phuc-loop/evidence_loop/user-files'))).toBe(false);
+  },
+);
+
+test.each([['user+pidns'], ['none']])(
+  'at %s a protected glob holds for git-ignored files: the edit is put back, a new one removed, and the run ends GUARDRAIL_VIOLATION',
+  async (level) => {
+    const repo = await repoWithIgnoredFiles();
+    const r = await cli(repo, ['run', '--isolation', level], { PHUC_TEST_PROTECTED: '1' });
+    expect(r.code).toBe(12);
+    const rep = await readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
+    expect(rep.stop_reason).toBe('GUARDRAIL_VIOLATION');
+    expect(rep.detail).toMatch(/protected paths changed and reverted: .*test\/fixture\.local .*test\/planted\.local/);
+    expect(await readFile(join(repo, 'test', 'fixture.local'), 'utf8')).toBe('the user fixture\n');
+    expect(existsSync(join(repo, 'test', 'planted.local'))).toBe(false);
+  },
+);

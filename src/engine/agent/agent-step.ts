@@ -16,6 +16,7 @@ import { atomicWrite, manifestEntrySchema, type EvidenceStore, type ManifestEntr
 import type { ChangedPath, Git, GitSettings } from '../os/git.js';
 import type { ProcessRunner, RunResult, StopSource } from '../os/ports.js';
 import { watchStops } from '../loop/backpressure.js';
+import type { PutBack } from '../loop/user-files.js';
 import { EvidenceUnverifiable, GitError, InvariantViolation } from '../common/errors.js';
 import { parseDocument } from '../common/document.js';
 import { listSome } from '../common/markdown.js';
@@ -530,6 +531,10 @@ export const artifactsSchema = z.object({
   ),
   /** Files of the user's that git never tracked and the agent deleted: nothing to stage (kept in refs/phuc-loop/user-work). */
   untracked_deleted: z.array(z.string()).optional(),
+  /** The user's git-ignored files the agent deleted, replaced or changed: put back as they were (loop/user-files.ts). */
+  user_files_restored: z.array(z.string()).optional(),
+  /** Those that could not be put back, with why. */
+  user_files_not_restored: z.array(z.object({ path: z.string(), error: z.string() })).optional(),
 });
 type Artifacts = z.infer<typeof artifactsSchema>;
 
@@ -549,6 +554,8 @@ export interface Collected {
   unflagged: string[];
   /** The git tree the checks run on (the index after staging the agent's changes). */
   tree: string;
+  /** What was done about the user's git-ignored files (null: the loop keeps none). */
+  userFiles: PutBack | null;
 }
 
 /** The agent's changes git refused to stage (put back), as one sentence, or null. */
@@ -575,6 +582,8 @@ export interface CollectOptions {
   holdsSecret: (data: Buffer) => boolean;
   /** package.json scripts the criteria run: changing one weakens the suite (see runner-config.ts). */
   guardedScripts: string[];
+  /** Puts the user's git-ignored files back after the step (loop/user-files.ts). */
+  userFiles?: () => Promise<PutBack>;
 }
 
 /** Whether a name exists in the work tree (a file, link or folder), never looked up through a link. */
@@ -670,6 +679,14 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   );
   const revertedPaths = new Set(reverted.map((r) => r.path));
   const kept = candidates.filter((p) => !revertedPaths.has(p) && !untrackedDeleted.includes(p));
+  // The user's git-ignored files: put back whatever the agent did to them; under a protected glob
+  // that (and an ignored file the agent made there, removed) is reverted as a tracked path would be.
+  const userFiles = o.userFiles ? await o.userFiles() : null;
+  const ignoredReverts = [
+    ...(userFiles?.protectedChanged ?? []).map((path) => ({ path, detail: "a git-ignored file of the user's, put back as it was" })),
+    ...(userFiles?.protectedRemoved ?? []).map((path) => ({ path, detail: 'a git-ignored file made under a protected path, removed' })),
+  ];
+  for (const r of ignoredReverts) if (!revertedPaths.has(r.path)) reverted.push({ ...r, why: 'protected' });
   const artifacts: Collected['artifacts'] = [];
   const r = o.agent.result;
   const log = `$ agent (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''}${r.aborted ? ', stopped' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`;
@@ -687,6 +704,8 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
     report: report.state === 'malformed' ? { state: 'malformed', error: report.error } : { state: report.state },
     reverted: reverted.map((r) => ({ path: r.path, why: r.why, ...(r.detail ? { detail: r.detail } : {}) })),
     ...(untrackedDeleted.length ? { untracked_deleted: untrackedDeleted } : {}),
+    ...(userFiles?.restored.length ? { user_files_restored: userFiles.restored } : {}),
+    ...(userFiles?.failed.length ? { user_files_not_restored: userFiles.failed } : {}),
   } satisfies Artifacts);
   return {
     changed: kept,
@@ -700,5 +719,6 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
     tree,
     settingsChanged,
     unflagged,
+    userFiles,
   };
 }

@@ -138,6 +138,24 @@ export const configSchema = z
       .default({ workspace: 'clean', setup_timeout_seconds: 1800, env: {}, allow_fewer_tests: false }),
     /** Earlier evidence trees kept as loop.previous.N by `run --fresh`; unset keeps every one. */
     keep_previous_evidence: positiveInt(1000).optional(),
+    /**
+     * The user's git-ignored files: kept by the loop before the first agent step and put back after
+     * each one (loop/user-files.ts), except in folders of these names (regenerable: dependencies,
+     * build output, caches), which the agent's builds may write freely. Unset: DEFAULT_REGENERABLE.
+     * No default here: an unset field stays out of the plan's contract.
+     */
+    user_files: z
+      .strictObject({
+        regenerable: z.array(
+          z
+            .string()
+            .regex(/^[^/\\]+$/, { error: 'must be a folder or file name (no "/"): every ignored folder or file of that name is left out' })
+            .refine((n) => n !== '.' && n !== '..', {
+              error: 'must be a folder or file name, not "." or ".."',
+            }),
+        ),
+      })
+      .optional(),
     northstar_neutral_reason: z.string().min(1).optional(),
     security: z
       .strictObject({

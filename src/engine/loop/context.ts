@@ -24,6 +24,7 @@ import type { Glow } from '../judge/glow.js';
 import { measure, type NorthstarSnapshot } from '../judge/northstar.js';
 import type { Intake, Plan } from '../config/plan.js';
 import type { Clock, Logger, ProcessRunner, StopSource } from '../os/ports.js';
+import type { UserFiles } from './user-files.js';
 import type { Sandbox } from '../os/sandbox.js';
 import type { KeyProxy } from '../agent/key-proxy.js';
 import { initialProgress, type ProgressState } from './progress.js';
@@ -224,6 +225,8 @@ export interface Ctx {
   section?: Section;
   /** The next iteration's capsule, prepared when the last one was recorded. */
   next?: { n: number; prepared: Awaited<ReturnType<typeof prepareCapsule>> };
+  /** The user's git-ignored files, kept before the run's first agent step (user-files.ts). */
+  userFiles?: UserFiles;
 }
 
 const scrubbers = new WeakMap<readonly string[], Scrubber>();

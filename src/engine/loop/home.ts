@@ -3,7 +3,7 @@
 // while a run works and is published to `evidence/loop` (the folder users and the Action read)
 // when it ends; a published tree without a private one (a restored artifact, another clone) is
 // verified and taken in.
-import { chmod, cp, lstat, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { chmod, cp, lstat, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { StorageError } from '../common/errors.js';
@@ -14,6 +14,7 @@ import { haltingReportSchema, type HaltingReport } from '../evidence/report.js';
 import { verifyTree } from '../evidence/verify.js';
 import type { Git } from '../os/git.js';
 import { processRunning } from '../os/process.js';
+import { readRegular } from '../os/tree-file.js';
 import { stateSchema, type LoopState } from './context.js';
 
 export interface LoopHome {
@@ -156,37 +157,128 @@ export async function publishedStanding(git: Git, dir: string): Promise<Publishe
 }
 
 /**
+ * The loop's own copies of the earlier evidence trees (`previous/<N>` beside its evidence in the
+ * loop home): `<published>.previous.N` in the work tree is a copy of one, as `evidence/loop` is of
+ * the current tree, so an agent that deletes or edits it loses nothing (publishPrevious puts it back).
+ */
+const previousStore = (ev: EvidenceStore) => join(dirname(ev.root), 'previous');
+
+async function generationsIn(dir: string, prefix: string): Promise<number[]> {
+  return (await readdir(dir).catch(() => [] as string[]))
+    .filter((n) => n.startsWith(prefix) && /^\d+$/.test(n.slice(prefix.length)))
+    .map((n) => Number(n.slice(prefix.length)));
+}
+
+/**
  * `run --fresh`: the published tree is moved aside as `<published>.previous.N` as it is (an edited
  * one included: it is the user's to look at), and the loop's own tree too when it differs (a run
- * that crashed before publishing). With `keep` set, only the newest `keep` generations stay.
+ * that crashed before publishing); each is kept in the loop home as well (previousStore), and so
+ * is every `.previous.N` of the work tree the loop has no copy of yet (from older versions). With
+ * `keep` set, only the newest `keep` generations stay, in both places.
  */
 export async function archiveEvidence(ev: EvidenceStore, published: string, keep: number | undefined, within: string): Promise<string | null> {
   await assertRealFolders(within, published);
   const parent = dirname(published);
   const prefix = `${basename(published)}.previous.`;
+  const store = previousStore(ev);
   await mkdir(parent, { recursive: true });
-  const generations = (await readdir(parent))
-    .filter((n) => n.startsWith(prefix) && /^\d+$/.test(n.slice(prefix.length)))
-    .map((n) => Number(n.slice(prefix.length)))
-    .sort((a, b) => a - b);
+  await mkdir(store, { recursive: true, mode: 0o700 });
+  const inTree = await generationsIn(parent, prefix);
+  const inStore = await generationsIn(store, '');
+  for (const g of inTree.filter((n) => !inStore.includes(n))) await copyRealTree(join(parent, `${prefix}${g}`), join(store, String(g)));
+  const generations = [...new Set([...inTree, ...inStore])].sort((a, b) => a - b);
   let next = (generations.at(-1) ?? 0) + 1;
   let kept: string | null = null;
   const privateManifest = await readFile(join(ev.root, 'manifest.json'), 'utf8').catch(() => null);
   const publishedManifest = await readFile(join(published, 'manifest.json'), 'utf8').catch(() => null);
   if (await hasFiles(published)) {
-    kept = join(parent, `${prefix}${next++}`);
+    kept = join(parent, `${prefix}${next}`);
+    await copyRealTree(published, join(store, String(next)));
     await rename(published, kept);
-    generations.push(next - 1);
+    generations.push(next++);
   }
   if ((await hasFiles(ev.root)) && privateManifest !== publishedManifest) {
-    kept = join(parent, `${prefix}${next++}`);
+    kept = join(parent, `${prefix}${next}`);
+    await publishEvidence(ev, join(store, String(next)));
     await publishEvidence(ev, kept);
-    generations.push(next - 1);
+    generations.push(next++);
   }
   await ev.clear();
   if (keep !== undefined)
-    for (const g of generations.slice(0, Math.max(0, generations.length - keep))) await rm(join(parent, `${prefix}${g}`), { recursive: true, force: true });
+    for (const g of generations.slice(0, Math.max(0, generations.length - keep))) {
+      await rm(join(parent, `${prefix}${g}`), { recursive: true, force: true });
+      await rm(join(store, String(g)), { recursive: true, force: true });
+    }
   return kept;
+}
+
+/**
+ * Copies `from` (a folder of the work tree) to `to`: real folders and regular files only, never
+ * through a link (a link, FIFO or device in it is left out), all of it or nothing at `to`.
+ */
+async function copyRealTree(from: string, to: string): Promise<void> {
+  if (!(await lstat(from).catch(() => null))?.isDirectory()) return;
+  const tmp = `${to}.tmp-${randomBytes(6).toString('hex')}`;
+  const walk = async (rel: string): Promise<void> => {
+    await mkdir(join(tmp, rel), { recursive: true });
+    for (const d of await readdir(join(from, rel), { withFileTypes: true })) {
+      const r = join(rel, d.name);
+      if (d.isDirectory()) await walk(r);
+      else if (d.isFile()) {
+        const data = await readRegular(join(from, r));
+        if (data) await writeFile(join(tmp, r), data);
+      }
+    }
+  };
+  await walk('');
+  await rm(to, { recursive: true, force: true });
+  await rename(tmp, to);
+}
+
+/** Whether two trees hold the same files (names, bytes) and folders; links and the like count as a difference. */
+async function sameTree(a: string, b: string): Promise<boolean> {
+  const [sa, sb] = await Promise.all([lstat(a).catch(() => null), lstat(b).catch(() => null)]);
+  if (!sa?.isDirectory() || !sb?.isDirectory()) return false;
+  const [na, nb] = await Promise.all([readdir(a, { withFileTypes: true }), readdir(b, { withFileTypes: true })]);
+  if (na.length !== nb.length) return false;
+  const byName = new Map(nb.map((d) => [d.name, d]));
+  for (const d of na) {
+    const e = byName.get(d.name);
+    if (!e) return false;
+    if (d.isDirectory()) {
+      if (!e.isDirectory() || !(await sameTree(join(a, d.name), join(b, d.name)))) return false;
+    } else {
+      if (!d.isFile() || !e.isFile()) return false;
+      const [x, y] = await Promise.all([readRegular(join(a, d.name)), readRegular(join(b, d.name))]);
+      if (!x || !y || !x.equals(y)) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * The end of a run: every earlier tree the loop keeps (previousStore) is at `<published>.previous.N`
+ * as it kept it; one the agent deleted, edited or replaced is published again (as publishRun does
+ * for the current tree: a link in its place removed, a file moved aside). Returns what was done.
+ */
+export async function publishPrevious(ev: EvidenceStore, published: string, within: string): Promise<string[]> {
+  const store = previousStore(ev);
+  const notes: string[] = [];
+  for (const g of (await generationsIn(store, '')).sort((a, b) => a - b)) {
+    const target = `${published}.previous.${g}`;
+    if (await sameTree(join(store, String(g)), target)) continue;
+    await assertRealFolders(within, dirname(target));
+    const st = await lstat(target).catch(() => null);
+    if (st?.isSymbolicLink()) await rm(target, { force: true });
+    else if (st && !st.isDirectory()) await rename(target, `${target}.not-loop-evidence-${randomBytes(4).toString('hex')}`);
+    await copyRealTree(join(store, String(g)), `${target}.new`);
+    const old = `${target}.old-${randomBytes(6).toString('hex')}`;
+    await rename(target, old).catch(() => undefined);
+    await rename(`${target}.new`, target);
+    await rm(old, { recursive: true, force: true });
+    notes.push(`${relative(within, target)} ${st ? 'differed from' : 'was missing, unlike'} the loop's own copy in .git/phuc-loop: published again from it`);
+  }
+  return notes;
 }
 
 /** Every folder from `within` down to `target` that exists is a real folder (not a link, FIFO or device). */

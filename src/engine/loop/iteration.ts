@@ -4,14 +4,16 @@
 // again. Otherwise the iteration is recorded in this order, so that a kill at any point leaves the
 // previous or the next consistent state: evidence files → AGENTS.md → one commit → the certificate
 // naming that commit → state and manifest.
+import { dirname, relative, resolve, sep } from 'node:path';
+import picomatch from 'picomatch';
 import { canonicalJson } from '../common/canonical.js';
 import { collectArtifacts, type DirtySnapshot, printablePath, protectedMatcher, snapshotDirty, spawnAgent, unstageable } from '../agent/agent-step.js';
 import { renderEntry, renderSection, witness } from '../memory/agents-md.js';
 import { Decimal, dstr, human } from '../common/decimal.js';
 import { InvariantViolation } from '../common/errors.js';
 import { listSome } from '../common/markdown.js';
-import { type AgentOutcome, lastErrorLine } from '../agent/agents.js';
-import { scriptsRunBy } from '../config/plan.js';
+import { AGENT_STATE_EXCLUDES, type AgentOutcome, lastErrorLine, REPORT_PATH } from '../agent/agents.js';
+import { LOOP_SCRATCH_DIR, scriptsRunBy } from '../config/plan.js';
 import { flushPendingLogs, interimReport, saveState, writeIterationRecords } from '../evidence/records.js';
 import { iterDir, phucConditions, phucResult } from '../judge/audit.js';
 import { isDiverging, issueCertificate, judgementOf } from '../judge/certificate.js';
@@ -40,6 +42,7 @@ import {
 import { countsAgainstBudget, type Decision, decide, type FiredExit, unjudged } from './decide.js';
 import { passStopped, trackSignatures, trackStall } from './progress.js';
 import { clearStepStart, cutOffStepStart, saveStepStart, stepStartFile } from './step-start.js';
+import { DEFAULT_REGENERABLE, type PutBack, UserFiles, userFilesStore } from './user-files.js';
 
 export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const { o, ev, git, fsm, plan, state } = ctx;
@@ -58,6 +61,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const { head: startHead, branch } = await git.position();
   const now = await snapshotDirty(git, ctx.cwd);
   const work = await keepUserWork(ctx, now);
+  const userFiles = await keepUserFiles(ctx);
   const cut = await cutOffStepStart(git, marker, n, startHead);
   if (cut) o.log.info(`iter ${n}: the previous run was killed during this iteration's agent step: its changes since that step began are the agent's`);
   // AGENTS.md is the loop's own (rewritten every iteration), whatever a cut-off iteration left of it.
@@ -65,6 +69,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   if (cut && now.has('AGENTS.md')) before.set('AGENTS.md', now.get('AGENTS.md')!);
   if (!cut) await saveStepStart(marker, n, startHead, before, work);
   const settings = await git.snapshotSettings();
+  await userFiles.stepStarts();
   const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
   const idleS = ctx.intake.config.agent.idle_seconds;
   const agent = await spawnAgent({
@@ -96,6 +101,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   fsm.to('COLLECT_ARTIFACTS');
   const after = await git.position();
   if (branch !== after.branch) return unrecorded('INVARIANT_VIOLATION', `the agent switched the branch from ${branch} to ${after.branch}`);
+  const isProtected = protectedMatcher(plan.protected);
   const collected = await collectArtifacts({
     git,
     cwd: ctx.cwd,
@@ -104,7 +110,10 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     before,
     startHead: startHead!,
     settings,
-    isProtected: protectedMatcher(plan.protected),
+    // A user's ignored file the agent made part of its change (its .gitignore line removed) would be
+    // committed and pushed: reverted as a protected path.
+    isProtected: (p) => isProtected(p) || userFiles.has(p),
+    userFiles: () => userFiles.putBack(isProtected),
     agent,
     scrub: scrubber(ctx.secrets),
     holdsSecret: (data) => secretScrubber(ctx.secrets).contains(data),
@@ -141,6 +150,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
       `iter ${n}: the agent deleted ${collected.untrackedDeleted.map(printablePath).join(', ')} (uncommitted, never tracked): nothing to stage; ` +
         `the user's version is kept in ${USER_WORK_REF} (\`git checkout ${USER_WORK_REF} -- <path>\` brings it back)`,
     );
+  logUserFiles(o, n, collected.userFiles);
   crashPoint(ctx, 'collect');
   const changed = !!collected.diff;
   const reported = collected.report.state !== 'absent';
@@ -485,4 +495,49 @@ async function keepUserWork(ctx: Ctx, before: DirtySnapshot): Promise<string | n
       `uncommitted work (${paths.length} path(s)) kept in ${USER_WORK_REF} (${kept.commit.slice(0, 12)}): \`git checkout ${USER_WORK_REF} -- <path>\` brings a file back`,
     );
   return kept.commit;
+}
+
+/**
+ * The user's git-ignored files, kept once per run before its first agent step and put back after
+ * each one (user-files.ts); the loop's own folders and the regenerable ones are left out.
+ */
+async function keepUserFiles(ctx: Ctx): Promise<UserFiles> {
+  if (ctx.userFiles) return ctx.userFiles;
+  const own = [relative(ctx.cwd, resolve(ctx.cwd, ctx.evRel)).split(sep)[0], LOOP_SCRATCH_DIR, dirname(REPORT_PATH)];
+  const agentState = picomatch(
+    AGENT_STATE_EXCLUDES.map((p) => p.replace(/^\//, '')),
+    { dot: true },
+  );
+  const regenerable = ctx.intake.config.user_files?.regenerable ?? DEFAULT_REGENERABLE;
+  const copyAll = ctx.isolation !== 'user+pidns';
+  const started = ctx.o.clock.monotonicMs();
+  const files = await UserFiles.take({
+    git: ctx.git,
+    cwd: ctx.cwd,
+    store: userFilesStore(ctx.ev.root),
+    regenerable,
+    loopOwned: (p) => own.some((l) => p === l || p.startsWith(`${l}/`)) || agentState(p),
+    copyAll,
+  });
+  ctx.userFiles = files;
+  if (files.count)
+    ctx.o.log.info(
+      `git-ignored files of the user's: ${files.count} kept in .git/phuc-loop (hard links${copyAll ? ', and copies of the small ones' : ''}; ` +
+        `${Math.round(ctx.o.clock.monotonicMs() - started)} ms), put back after every agent step; folders named ${regenerable.join(', ') || '(none)'} are left out (user_files.regenerable)`,
+    );
+  for (const note of files.notes) ctx.o.log.warn(note);
+  return files;
+}
+
+/** What the loop did about the user's ignored files after a step, in the log (artifacts.json has the full lists). */
+export function logUserFiles(o: Pick<Ctx['o'], 'log'>, n: number | null, done: PutBack | null | undefined): void {
+  if (!done) return;
+  const at = n === null ? '' : `iter ${n}: `;
+  const few = (paths: string[]) => `${paths.slice(0, 5).join(', ')}${paths.length > 5 ? `, and ${paths.length - 5} more` : ''}`;
+  if (done.restored.length)
+    o.log.info(
+      `${at}the agent deleted, replaced or changed ${done.restored.length} git-ignored file(s) of the user's: put back as they were (${few(done.restored)})`,
+    );
+  if (done.protectedRemoved.length) o.log.info(`${at}git-ignored file(s) the agent made under protected paths removed: ${few(done.protectedRemoved)}`);
+  for (const f of done.failed) o.log.warn(`${at}the user's git-ignored file ${f.path} could not be put back: ${f.error}`);
 }

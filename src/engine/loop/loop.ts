@@ -42,8 +42,9 @@ import { decideBeforeIteration, decideHead, iterationsUsed } from './decide.js';
 import { EXIT_CODES, Fsm } from './fsm.js';
 import { blockedEarly, finish, needInfo, startCertificate } from './halt.js';
 import { judgeRoot, sweepJudgeRoots } from '../judge/judge-root.js';
-import { acquireLock, archiveEvidence, assertRealFolders, loopHome, publishRun, restoreEvidence } from './home.js';
-import { crashPoint, iterate, USER_WORK_REF } from './iteration.js';
+import { acquireLock, archiveEvidence, assertRealFolders, loopHome, publishPrevious, publishRun, restoreEvidence } from './home.js';
+import { crashPoint, iterate, logUserFiles, USER_WORK_REF } from './iteration.js';
+import { UserFiles, userFilesStore } from './user-files.js';
 import { cleanJudge, liveJudge } from './judge-space.js';
 import { initialProgress } from './progress.js';
 import { saveState } from '../evidence/records.js';
@@ -112,6 +113,15 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
         (notes) => notes.forEach((n) => o.log.warn(n)),
         (e: unknown) => o.log.warn(`the evidence could not be published to ${evRel}: ${e instanceof Error ? e.message : String(e)}`),
       );
+    // The earlier trees (`run --fresh`) the loop keeps: one the agent deleted or edited is published again.
+    if (progress.publish)
+      await publishPrevious(ev, published.root, cwd).then(
+        (notes) => notes.forEach((n) => o.log.warn(n)),
+        (e: unknown) =>
+          o.log.warn(
+            `the earlier evidence trees could not be published: ${e instanceof Error ? e.message : String(e)}; the loop's copies are in .git/phuc-loop`,
+          ),
+      );
     await lock();
   }
 }
@@ -142,8 +152,12 @@ async function runLocked(o: LoopOptions, base: Base, progress: { publish: boolea
     return needInfo(base.published, { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.isolation'], messages: [e.message, how] }, o);
   }
   const sandbox = await Sandbox.create(iso, { env: o.env });
-  // A run that crashed while the agent held the work tree is repaired before anything else.
+  // A run that crashed while the agent held the work tree is repaired before anything else; the
+  // user's ignored files its agent step left deleted or changed are put back (user-files.ts).
   await sandbox.reclaimWorkTree(cwd);
+  const recovered = await UserFiles.recover(userFilesStore(base.ev.root), cwd);
+  if (recovered) o.log.info('the previous run was cut off during an agent step: the git-ignored files of the user it kept are checked');
+  logUserFiles(o, null, recovered);
   o.log.info(`isolation: ${iso.level} (${iso.reason}); not guaranteed at this level: ${iso.limits.length} point(s), listed in the halting report`);
   try {
     return await runSandboxed(o, base, progress, iso, sandbox);
@@ -283,6 +297,15 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
       });
     } finally {
       await ctx.judge.dispose();
+      // A step cut short before its collect (a stop, an error) is put back here; then the store goes.
+      logUserFiles(
+        o,
+        null,
+        await ctx.userFiles?.close().catch((e: unknown) => {
+          o.log.warn(`the user's git-ignored files could not all be checked: ${e instanceof Error ? e.message : String(e)}`);
+          return null;
+        }),
+      );
     }
   } finally {
     await keyProxy?.close();

@@ -1,0 +1,417 @@
+// The user's git-ignored files (`.env`, a local dataset, notes, a local config): git holds none of
+// them, so neither HEAD nor refs/phuc-loop/user-work can bring one back once the agent deletes or
+// overwrites it. The loop keeps them itself (SPEC §7: nothing of the user's is deleted).
+//
+// How, and what it costs. Once per run, before the first agent step, every ignored file outside
+// the regenerable folders gets a hard link in `<loop home>/user-files/` (.git/phuc-loop/…, 0700,
+// out of the agent's reach at user+pidns): no bytes are copied, a few thousand files take tens of
+// milliseconds, and the link keeps the inode whatever the agent does to the name (rm -rf, mv, a
+// file or link put in its place, its folder replaced by a link). A file with a second link is
+// never handed to the agent (Sandbox.grantWorkTree leaves such files alone), so at user+pidns the
+// user's ignored files stay the user's during the step: the agent can read them (as their mode
+// says) and replace or delete them, not write them in place. Where it could write one in place —
+// at pidns and none, where it runs as the loop's user, or a file whose mode lets others write —
+// the shared inode would change with it, so the loop also keeps a copy of the bytes, for files up
+// to COPY_MAX_BYTES each and COPY_TOTAL_BYTES in all; a larger one changed in place is reported,
+// not put back. After every step each kept file is looked at (lstat: inode, size, mtime, ctime,
+// mode; its folders must be real folders): an intact one costs one lstat, a changed one is put
+// back (a fresh link or a copy, renamed into place) and named in the iteration's artifacts.json
+// and the log. A step the loop never saw end (a crash) is put back by the next run.
+//
+// Regenerable folders are left out, by name at any depth (`user_files.regenerable`, default
+// DEFAULT_REGENERABLE): dependencies, virtual environments, build output and caches may hold
+// 100,000 files, the agent's builds must write them, and their content comes back from a build.
+// The loop's own folders (the published evidence, scratch/, the agent CLIs' state) are left out too.
+import { constants, type BigIntStats } from 'node:fs';
+import { chmod, copyFile, lchown, link, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import type { Git } from '../os/git.js';
+import { ancestorInTheWay } from '../os/tree-file.js';
+
+/**
+ * Folder (or file) names whose ignored content is regenerable (see above); `user_files.regenerable`
+ * replaces the list. The files are the caches a tool rewrites in place at the top of a project
+ * (coverage.py's data, ESLint's and tsc's caches): kept, the agent at user+pidns could not write them.
+ */
+export const DEFAULT_REGENERABLE: readonly string[] = [
+  '.coverage',
+  'htmlcov',
+  '.hypothesis',
+  '.eslintcache',
+  'tsconfig.tsbuildinfo',
+  '.turbo',
+  '.parcel-cache',
+  '.DS_Store',
+  'node_modules',
+  '.venv',
+  'venv',
+  '__pycache__',
+  '.tox',
+  '.nox',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.ruff_cache',
+  'target',
+  'dist',
+  'build',
+  '.gradle',
+  '.next',
+  '.cache',
+  'coverage',
+];
+
+/** A copy of the bytes is kept for files up to this size where the agent could write the file in place. */
+export const COPY_MAX_BYTES = 1024 * 1024;
+export const COPY_TOTAL_BYTES = 256 * 1024 * 1024;
+/** Beyond this many ignored files, the rest is not kept (the log says so and how to leave folders out). */
+export const MAX_KEPT = 100_000;
+
+interface Kept {
+  path: string;
+  n: number;
+  kind: 'file' | 'link';
+  /** A link's target text. */
+  target?: string;
+  /** `l/<n>` is a hard link of the file. */
+  linked: boolean;
+  /** `c/<n>` holds its bytes. */
+  copied: boolean;
+  /** Why the loop could keep neither (the file is then only recorded). */
+  unkept?: string;
+  mode: number;
+  uid: number;
+  gid: number;
+  dev: string;
+  ino: string;
+  size: string;
+  mtimeNs: string;
+  ctimeNs: string;
+}
+
+/** What putBack found and did. */
+export interface PutBack {
+  /** The user's ignored files the agent had deleted, replaced or changed: put back as they were. */
+  restored: string[];
+  /** Those that could not be put back, with why. */
+  failed: { path: string; error: string }[];
+  /** Restored ones a `protected` glob matches (a guardrail, as for a tracked protected path). */
+  protectedChanged: string[];
+  /** Ignored files the agent made under a `protected` glob: removed. */
+  protectedRemoved: string[];
+}
+
+const INDEX = 'index.json';
+const STEP = 'step';
+
+/** Where a loop keeps the user's ignored files: beside its evidence in the loop home. */
+export const userFilesStore = (evidenceRoot: string) => join(dirname(evidenceRoot), 'user-files');
+
+export interface TakeOptions {
+  git: Git;
+  cwd: string;
+  store: string;
+  /** Folder names left out (regenerable). */
+  regenerable: readonly string[];
+  /** The loop's own paths (the published evidence, scratch/, the agent CLIs' state): left out. */
+  loopOwned: (path: string) => boolean;
+  /** Keep a copy of every (small enough) file: the agent could write the files in place (pidns, none). */
+  copyAll: boolean;
+}
+
+export class UserFiles {
+  private constructor(
+    private readonly store: string,
+    private readonly cwd: string,
+    private readonly kept: Map<string, Kept>,
+    private readonly leaveOut: (path: string) => boolean,
+    private readonly git: Git | null,
+    /** What the take left out or could not keep, for the log. */
+    readonly notes: string[],
+  ) {}
+
+  get count(): number {
+    return this.kept.size;
+  }
+
+  /** Whether `path` is one of the user's ignored files the loop keeps. */
+  has(path: string): boolean {
+    return this.kept.has(path);
+  }
+
+  /** Keeps every ignored file of the user's (see the top of this file); a store left by another run is replaced. */
+  static async take(o: TakeOptions): Promise<UserFiles> {
+    await rm(o.store, { recursive: true, force: true });
+    await mkdir(join(o.store, 'l'), { recursive: true, mode: 0o700 });
+    await mkdir(join(o.store, 'c'), { recursive: true, mode: 0o700 });
+    await chmod(o.store, 0o700);
+    const names = new Set(o.regenerable);
+    const leaveOut = (p: string) => p.split('/').some((s) => names.has(s)) || o.loopOwned(p);
+    const { entries, truncated } = await listIgnored(o.git, o.cwd, leaveOut, { max: MAX_KEPT, stats: true });
+    const notes: string[] = [];
+    if (truncated)
+      notes.push(
+        `more than ${MAX_KEPT} git-ignored files outside the regenerable folders: only the first ${MAX_KEPT} are kept; name the folders a build makes in user_files.regenerable`,
+      );
+    const kept = new Map<string, Kept>();
+    let copiedBytes = 0;
+    let n = 0;
+    await inChunks(entries, async ({ path, st }) => {
+      const k = record(path, n++, st!);
+      kept.set(path, k);
+      const abs = join(o.cwd, path);
+      if (k.kind === 'link') {
+        k.target = await readlink(abs);
+        return;
+      }
+      const linked = await link(abs, join(o.store, 'l', String(k.n))).then(
+        () => true,
+        (e: unknown) => (e as NodeJS.ErrnoException).code ?? 'error',
+      );
+      k.linked = linked === true;
+      const writable = o.copyAll || (k.mode & 0o002) !== 0 || !k.linked;
+      const size = Number(st!.size);
+      if (writable && size <= COPY_MAX_BYTES && copiedBytes + size <= COPY_TOTAL_BYTES) {
+        copiedBytes += size;
+        k.copied = await copyFile(abs, join(o.store, 'c', String(k.n)), constants.COPYFILE_EXCL).then(
+          () => true,
+          () => false,
+        );
+      }
+      if (!k.linked && !k.copied)
+        k.unkept = `neither a hard link (${String(linked)}) nor a copy (over ${COPY_MAX_BYTES} bytes, or the copies' ${COPY_TOTAL_BYTES} in all)`;
+      // The link changed the file's ctime: the record is the state after it.
+      if (k.linked) Object.assign(k, stamp(await lstat(abs, { bigint: true })));
+    });
+    const unkept = [...kept.values()].filter((k) => k.unkept);
+    if (unkept.length) notes.push(`${unkept.length} git-ignored file(s) could not be kept (${unkept[0].path}: ${unkept[0].unkept})`);
+    const files = new UserFiles(o.store, o.cwd, kept, leaveOut, o.git, notes);
+    await files.save();
+    return files;
+  }
+
+  /** The store a run left (killed during an agent step): its files put back, then the store removed. Null when there was none. */
+  static async recover(store: string, cwd: string): Promise<PutBack | null> {
+    const text = await readFile(join(store, INDEX), 'utf8').catch(() => null);
+    const inStep = await lstat(join(store, STEP)).then(
+      () => true,
+      () => false,
+    );
+    let out: PutBack | null = null;
+    if (text !== null && inStep) {
+      const list = JSON.parse(text) as Kept[];
+      const files = new UserFiles(store, cwd, new Map(list.map((k) => [k.path, k])), () => false, null, []);
+      out = await files.putBack(() => false);
+    }
+    await rm(store, { recursive: true, force: true });
+    return out;
+  }
+
+  /** An agent step starts: until putBack, a run that dies leaves the files to the next run to put back. */
+  async stepStarts(): Promise<void> {
+    await writeFile(join(this.store, STEP), '');
+  }
+
+  /**
+   * After the agent's step (the agent user holds nothing of the tree any more): every kept file that
+   * is not as it was is put back; ignored files the agent made under a protected glob are removed.
+   */
+  async putBack(isProtected: (path: string) => boolean): Promise<PutBack> {
+    const out: PutBack = { restored: [], failed: [], protectedChanged: [], protectedRemoved: [] };
+    const folders = new Map<string, Promise<boolean>>();
+    const realFolders = (dir: string): Promise<boolean> => {
+      if (dir === '.' || dir === '') return Promise.resolve(true);
+      let p = folders.get(dir);
+      if (!p) {
+        p = realFolders(dirname(dir)).then(async (up) => up && !!(await lstat(join(this.cwd, dir)).catch(() => null))?.isDirectory());
+        folders.set(dir, p);
+      }
+      return p;
+    };
+    // Looked at in parallel (lstat only, a folder once); those to put back are put back in parallel too.
+    const todo: [Kept, 'replace' | 'inplace'][] = [];
+    await inChunks([...this.kept.values()], async (k) => {
+      const verdict = (await realFolders(dirname(k.path))) ? await this.state(k) : 'replace';
+      if (verdict !== 'intact') todo.push([k, verdict]);
+    });
+    const done = new Set<string>();
+    await inChunks(todo, async ([k, verdict]) => {
+      try {
+        if (verdict === 'inplace' ? await this.inPlace(k) : (await this.restore(k), true)) done.add(k.path);
+      } catch (e) {
+        out.failed.push({ path: k.path, error: e instanceof Error ? e.message : String(e) });
+      }
+    });
+    for (const [k] of todo.sort((a, b) => a[0].n - b[0].n))
+      if (done.has(k.path)) {
+        out.restored.push(k.path);
+        if (isProtected(k.path)) out.protectedChanged.push(k.path);
+      }
+    out.failed.sort((a, b) => (a.path < b.path ? -1 : 1));
+    if (this.git) {
+      const { entries } = await listIgnored(this.git, this.cwd, this.leaveOut, { max: Infinity, stats: false });
+      for (const { path } of entries)
+        if (!this.kept.has(path) && isProtected(path) && !(await ancestorInTheWay(this.cwd, path))) {
+          await rm(join(this.cwd, path), { force: true });
+          out.protectedRemoved.push(path);
+        }
+    }
+    if (todo.length) await this.save();
+    await rm(join(this.store, STEP), { force: true });
+    return out;
+  }
+
+  /** The end of the run: a step that was not put back is (an iteration cut short), then the store goes. */
+  async close(): Promise<PutBack | null> {
+    const inStep = await lstat(join(this.store, STEP)).then(
+      () => true,
+      () => false,
+    );
+    const out = inStep ? await this.putBack(() => false) : null;
+    await rm(this.store, { recursive: true, force: true });
+    return out;
+  }
+
+  private async save(): Promise<void> {
+    await writeFile(join(this.store, INDEX), JSON.stringify([...this.kept.values()]), { mode: 0o600 });
+  }
+
+  /** Intact, replaced (deleted, renamed, another file or a link in its place) or changed in place. */
+  private async state(k: Kept): Promise<'intact' | 'replace' | 'inplace'> {
+    const abs = join(this.cwd, k.path);
+    const st = await lstat(abs, { bigint: true }).catch(() => null);
+    if (!st) return 'replace';
+    if (k.kind === 'link') return st.isSymbolicLink() && (await readlink(abs).catch(() => null)) === k.target ? 'intact' : 'replace';
+    if (!st.isFile() || String(st.ino) !== k.ino || String(st.dev) !== k.dev) return 'replace';
+    const now = stamp(st);
+    return sameStamp(now, k) ? 'intact' : 'inplace';
+  }
+
+  /** The same inode, its stamp changed: put back from the copy when the bytes differ; returns whether anything was put back. */
+  private async inPlace(k: Kept): Promise<boolean> {
+    const abs = join(this.cwd, k.path);
+    if (k.copied) {
+      const [now, was] = await Promise.all([readFile(abs), readFile(this.copyOf(k))]);
+      if (!now.equals(was)) {
+        await this.restore(k);
+        return true;
+      }
+    } else {
+      const st = stamp(await lstat(abs, { bigint: true }));
+      if (st.size !== k.size || st.mtimeNs !== k.mtimeNs)
+        throw new Error(
+          `changed in place, and the loop kept no copy of it (${k.unkept ?? `over ${COPY_MAX_BYTES} bytes, or the copies' ${COPY_TOTAL_BYTES} in all`})`,
+        );
+    }
+    // Same bytes (a link made to it, its mode changed): the mode goes back, the record follows.
+    const modeChanged = stamp(await lstat(abs, { bigint: true })).mode !== k.mode;
+    if (modeChanged) await chmod(abs, k.mode & 0o7777);
+    Object.assign(k, stamp(await lstat(abs, { bigint: true })));
+    return modeChanged;
+  }
+
+  private copyOf(k: Kept): string {
+    return join(this.store, 'c', String(k.n));
+  }
+
+  /**
+   * Puts the file back at its path: what the agent put in the way (a link or a file in place of a
+   * folder: removed, never followed; a folder in place of the file: removed) goes, the folders are
+   * made, and a fresh link (or a copy) is renamed into place.
+   */
+  private async restore(k: Kept): Promise<void> {
+    if (k.unkept) throw new Error(`the loop could not keep it: ${k.unkept}`);
+    for (let inWay = await ancestorInTheWay(this.cwd, k.path), guard = 0; inWay; inWay = await ancestorInTheWay(this.cwd, k.path)) {
+      if (inWay.what === 'a step out of the tree' || guard++ > 64) throw new Error(`${inWay.path} is ${inWay.what}`);
+      // Another file of the same folder may have removed it meanwhile.
+      await unlink(join(this.cwd, inWay.path)).catch((e: unknown) => {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      });
+    }
+    const abs = join(this.cwd, k.path);
+    await mkdir(dirname(abs), { recursive: true });
+    if ((await lstat(abs).catch(() => null))?.isDirectory()) await rm(abs, { recursive: true, force: true });
+    const tmp = `${abs}.phuc-loop-${randomBytes(4).toString('hex')}`;
+    const held = join(this.store, 'l', String(k.n));
+    // The held link is the file as it was unless the agent wrote it in place before it went.
+    // (Its ctime changed when the agent removed the name: size, mtime and mode tell.)
+    const heldIntact =
+      k.linked &&
+      (await lstat(held, { bigint: true }).then(
+        (st) => sameStamp({ ...stamp(st), ctimeNs: k.ctimeNs }, k),
+        () => false,
+      ));
+    if (k.kind === 'link') await symlink(k.target!, tmp);
+    else if (k.copied && !heldIntact) {
+      await copyFile(this.copyOf(k), tmp, constants.COPYFILE_EXCL);
+      await lchown(tmp, k.uid, k.gid).catch(() => undefined);
+      await chmod(tmp, k.mode & 0o7777);
+      const t = Number(BigInt(k.mtimeNs) / 1_000_000n) / 1000;
+      await utimes(tmp, t, t);
+    } else await link(held, tmp);
+    await rename(tmp, abs);
+    if (k.kind === 'file' && k.copied && k.linked && !heldIntact) {
+      // The held link may be the inode the agent wrote: it follows the file put back.
+      const next = `${held}.next`;
+      await rm(next, { force: true });
+      await link(abs, next);
+      await rename(next, held);
+    }
+    Object.assign(k, stamp(await lstat(abs, { bigint: true })));
+  }
+}
+
+function stamp(st: BigIntStats): Pick<Kept, 'dev' | 'ino' | 'size' | 'mtimeNs' | 'ctimeNs' | 'mode'> {
+  return { dev: String(st.dev), ino: String(st.ino), size: String(st.size), mtimeNs: String(st.mtimeNs), ctimeNs: String(st.ctimeNs), mode: Number(st.mode) };
+}
+
+/** The same size, times and mode (the inode is compared apart). */
+function sameStamp(a: Pick<Kept, 'size' | 'mtimeNs' | 'ctimeNs' | 'mode'>, b: Pick<Kept, 'size' | 'mtimeNs' | 'ctimeNs' | 'mode'>): boolean {
+  return a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.mode === b.mode;
+}
+
+function record(path: string, n: number, st: BigIntStats): Kept {
+  return { path, n, kind: st.isSymbolicLink() ? 'link' : 'file', linked: false, copied: false, uid: Number(st.uid), gid: Number(st.gid), ...stamp(st) };
+}
+
+/** Runs `fn` over `items`, 64 at a time. */
+async function inChunks<T>(items: T[], fn: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += 64) await Promise.all(items.slice(i, i + 64).map(fn));
+}
+
+/**
+ * The work tree's git-ignored regular files and links, outside what `leaveOut` names: git lists
+ * ignored files and whole ignored folders (`--directory`, so it never descends into node_modules);
+ * the folders are walked here without following links, leaving out regenerable names. With
+ * `stats`, each file's lstat (the take); without, names only (the scan after a step: one readdir
+ * per folder).
+ */
+async function listIgnored(
+  git: Git,
+  cwd: string,
+  leaveOut: (path: string) => boolean,
+  o: { max: number; stats: boolean },
+): Promise<{ entries: { path: string; st: BigIntStats | null }[]; truncated: boolean }> {
+  const listed = (await git.run(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'])).split('\0').filter(Boolean);
+  const entries: { path: string; st: BigIntStats | null }[] = [];
+  let truncated = false;
+  const file = async (path: string): Promise<void> => {
+    if (entries.length >= o.max) truncated = true;
+    else entries.push({ path, st: o.stats ? await lstat(join(cwd, path), { bigint: true }).catch(() => null) : null });
+  };
+  // Below a real folder met here, entries are what readdir says they are (a link is never entered).
+  const walk = async (dir: string): Promise<void> => {
+    const found = await readdir(join(cwd, dir), { withFileTypes: true }).catch(() => []);
+    const todo = found.filter((d) => !leaveOut(`${dir}/${d.name}`) && (d.isDirectory() || d.isFile() || d.isSymbolicLink()));
+    for (let i = 0; i < todo.length; i += 64)
+      await Promise.all(todo.slice(i, i + 64).map((d) => (d.isDirectory() ? walk(`${dir}/${d.name}`) : file(`${dir}/${d.name}`))));
+  };
+  for (const entry of listed) {
+    const path = entry.replace(/\/$/, '');
+    if (leaveOut(path) || (await ancestorInTheWay(cwd, path))) continue;
+    const st = await lstat(join(cwd, path)).catch(() => null);
+    if (st?.isDirectory()) await walk(path);
+    else if (st?.isFile() || st?.isSymbolicLink()) await file(path);
+  }
+  return { entries: entries.filter((e) => !o.stats || e.st), truncated };
+}
