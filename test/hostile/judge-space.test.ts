@@ -99,7 +99,8 @@ maybe("a killed run's judge folder is removed by a later run; a live run's is ke
     expect(await asAgent(`ls ${judge}`)).not.toBe(0);
     await writeFile(release, '');
     const next = await cli(repo, ['run']);
-    expect(next.stdout + next.stderr).toMatch(/removed \d+ check workspace folder\(s\) left by runs/);
+    // Any run on the machine sweeps the judge root: another suite's run may have been first.
+    if (!/removed \d+ check workspace folder\(s\) left by runs/.test(next.stdout + next.stderr)) expect(next.stdout).toMatch(/EXIT_CONVERGED/);
     expect(existsSync(judge)).toBe(false);
     expect(existsSync(live)).toBe(true);
     const out = await readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
