@@ -45129,6 +45129,9 @@ async function cutOffStepStart(git, file, n, head) {
 
 
 
+
+
+
 /**
  * Folder (or file) names whose ignored content is regenerable (see above); `user_files.regenerable`
  * replaces the list. The files are the caches a tool rewrites in place at the top of a project
@@ -45165,6 +45168,28 @@ const COPY_MAX_BYTES = 1024 * 1024;
 const COPY_TOTAL_BYTES = 256 * 1024 * 1024;
 /** Beyond this many ignored files, the rest is not kept (the log says so and how to leave folders out). */
 const MAX_KEPT = 100_000;
+/** One kept file, as recorded in the store's index.json (read back by the next run after a crash). */
+const keptSchema = object({
+    path: schemas_string().min(1),
+    n: schemas_number().int().min(0),
+    kind: schemas_enum(['file', 'link']),
+    /** A link's target text. */
+    target: schemas_string().optional(),
+    /** `l/<n>` is a hard link of the file. */
+    linked: schemas_boolean(),
+    /** `c/<n>` holds its bytes. */
+    copied: schemas_boolean(),
+    /** Why the loop could keep neither (the file is then only recorded). */
+    unkept: schemas_string().optional(),
+    mode: schemas_number().int(),
+    uid: schemas_number().int(),
+    gid: schemas_number().int(),
+    dev: schemas_string(),
+    ino: schemas_string(),
+    size: schemas_string(),
+    mtimeNs: schemas_string(),
+    ctimeNs: schemas_string(),
+});
 const INDEX = 'index.json';
 const STEP = 'step';
 /** Where a loop keeps the user's ignored files: beside its evidence in the loop home. */
@@ -45243,7 +45268,7 @@ class UserFiles {
         const inStep = await (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(store, STEP)).then(() => true, () => false);
         let out = null;
         if (text !== null && inStep) {
-            const list = JSON.parse(text);
+            const list = parseDocument(`${INDEX} of the kept git-ignored files`, text, array(keptSchema));
             const files = new UserFiles(store, cwd, new Map(list.map((k) => [k.path, k])), () => false, null, []);
             out = await files.putBack(() => false);
         }
@@ -45316,7 +45341,8 @@ class UserFiles {
         return out;
     }
     async save() {
-        await (0,promises_namespaceObject.writeFile)((0,external_node_path_namespaceObject.join)(this.store, INDEX), JSON.stringify([...this.kept.values()]), { mode: 0o600 });
+        // Atomic: a run killed while writing it leaves the index the next run reads, whole.
+        await atomicWrite((0,external_node_path_namespaceObject.join)(this.store, INDEX), JSON.stringify([...this.kept.values()]));
     }
     /** Intact, replaced (deleted, renamed, another file or a link in its place) or changed in place. */
     async state(k) {

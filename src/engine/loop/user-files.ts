@@ -26,6 +26,9 @@ import { constants, type BigIntStats } from 'node:fs';
 import { chmod, copyFile, lchown, link, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { parseDocument } from '../common/document.js';
+import { atomicWrite } from '../evidence/evidence.js';
 import type { Git } from '../os/git.js';
 import { ancestorInTheWay } from '../os/tree-file.js';
 
@@ -67,27 +70,29 @@ export const COPY_TOTAL_BYTES = 256 * 1024 * 1024;
 /** Beyond this many ignored files, the rest is not kept (the log says so and how to leave folders out). */
 export const MAX_KEPT = 100_000;
 
-interface Kept {
-  path: string;
-  n: number;
-  kind: 'file' | 'link';
+/** One kept file, as recorded in the store's index.json (read back by the next run after a crash). */
+const keptSchema = z.object({
+  path: z.string().min(1),
+  n: z.number().int().min(0),
+  kind: z.enum(['file', 'link']),
   /** A link's target text. */
-  target?: string;
+  target: z.string().optional(),
   /** `l/<n>` is a hard link of the file. */
-  linked: boolean;
+  linked: z.boolean(),
   /** `c/<n>` holds its bytes. */
-  copied: boolean;
+  copied: z.boolean(),
   /** Why the loop could keep neither (the file is then only recorded). */
-  unkept?: string;
-  mode: number;
-  uid: number;
-  gid: number;
-  dev: string;
-  ino: string;
-  size: string;
-  mtimeNs: string;
-  ctimeNs: string;
-}
+  unkept: z.string().optional(),
+  mode: z.number().int(),
+  uid: z.number().int(),
+  gid: z.number().int(),
+  dev: z.string(),
+  ino: z.string(),
+  size: z.string(),
+  mtimeNs: z.string(),
+  ctimeNs: z.string(),
+});
+type Kept = z.infer<typeof keptSchema>;
 
 /** What putBack found and did. */
 export interface PutBack {
@@ -199,7 +204,7 @@ export class UserFiles {
     );
     let out: PutBack | null = null;
     if (text !== null && inStep) {
-      const list = JSON.parse(text) as Kept[];
+      const list = parseDocument(`${INDEX} of the kept git-ignored files`, text, z.array(keptSchema));
       const files = new UserFiles(store, cwd, new Map(list.map((k) => [k.path, k])), () => false, null, []);
       out = await files.putBack(() => false);
     }
@@ -273,7 +278,8 @@ export class UserFiles {
   }
 
   private async save(): Promise<void> {
-    await writeFile(join(this.store, INDEX), JSON.stringify([...this.kept.values()]), { mode: 0o600 });
+    // Atomic: a run killed while writing it leaves the index the next run reads, whole.
+    await atomicWrite(join(this.store, INDEX), JSON.stringify([...this.kept.values()]));
   }
 
   /** Intact, replaced (deleted, renamed, another file or a link in its place) or changed in place. */
