@@ -32635,6 +32635,7 @@ function buildPlan(i, configPath, baseline, northstarBaseline, apiSurfaceBefore,
 
 
 
+
 const MANIFEST = 'manifest.json';
 /** Files in the evidence folder that are not evidence (the run lock). */
 const NOT_EVIDENCE = new Set(['run.lock']);
@@ -32667,6 +32668,17 @@ async function atomicWrite(path, data) {
     }
     (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
 }
+/** atomicWrite through the thread pool, for writes that need not be done before the caller goes on. */
+async function atomicWriteInBackground(path, data) {
+    const tmp = `${path}.tmp-${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString('hex')}`;
+    await (0,promises_namespaceObject.writeFile)(tmp, data, { flag: 'wx' }).catch(async (e) => {
+        if (e.code !== 'ENOENT')
+            throw e;
+        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+        await (0,promises_namespaceObject.writeFile)(tmp, data, { flag: 'wx' });
+    });
+    await (0,promises_namespaceObject.rename)(tmp, path);
+}
 /** Each iteration's files are listed in its own frozen `iter_N/manifest.json`, which the root lists. */
 const ITERATION = /^(iter_\d+)\//;
 const isIterationManifest = (path) => /^iter_\d+\/manifest\.json$/.test(path);
@@ -32691,10 +32703,37 @@ class EvidenceStore {
     path(rel) {
         return (0,external_node_path_namespaceObject.join)(this.root, rel);
     }
+    // Creating a file can wait on the disk for most of a millisecond (ext4 reads the inode table): an
+    // iteration's files are written in the background, in parallel, while the loop goes on (to the
+    // checks, the commit). Writes of one path keep their order; readText waits for its path; flush()
+    // waits for all, and comes before any manifest is written: a manifest never lists a file that is
+    // not on disk whole.
+    writing = new Map();
+    failed = null;
     async write(rel, data) {
-        if (typeof data === 'string')
-            data = this.scrub(data);
-        await atomicWrite(this.path(rel), data);
+        const body = typeof data === 'string' ? this.scrub(data) : data;
+        const entry = this.record(rel, body);
+        const path = this.path(rel);
+        const write = (this.writing.get(rel) ?? Promise.resolve()).then(() => atomicWriteInBackground(path, body));
+        const settled = write.catch((e) => void (this.failed ??= e));
+        this.writing.set(rel, settled);
+        void settled.then(() => {
+            if (this.writing.get(rel) === settled)
+                this.writing.delete(rel);
+        });
+        return Promise.resolve(entry);
+    }
+    /** Waits for every write begun; throws the first that failed (the disk full, a folder gone). */
+    async flush() {
+        while (this.writing.size)
+            await Promise.all(this.writing.values());
+        const e = this.failed;
+        this.failed = null;
+        if (e)
+            throw external_node_util_namespaceObject.types.isNativeError(e) ? e : new Error('an evidence write failed', { cause: e });
+    }
+    /** Records `data` (as written) in the manifest. */
+    record(rel, data) {
         const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
         const entry = { path: rel, sha256: sha256(data), bytes };
         this.entries.set(rel, entry);
@@ -32715,8 +32754,8 @@ class EvidenceStore {
         this.appendCache.set(rel, text);
         return this.write(rel, text);
     }
-    // eslint-disable-next-line @typescript-eslint/require-await -- read synchronously, as atomicWrite writes
     async readText(rel) {
+        await this.writing.get(rel);
         try {
             return (0,external_node_fs_namespaceObject.readFileSync)(this.path(rel), 'utf8');
         }
@@ -32746,9 +32785,12 @@ class EvidenceStore {
     }
     /** Writes the manifests of the iterations that changed, then the root manifest that lists them. */
     async saveManifest() {
+        await this.flush();
         for (const group of [...this.dirty].sort()) {
             const files = [...this.entries.values()].filter((e) => e.path.startsWith(`${group}/`) && !isIterationManifest(e.path));
-            await this.write(`${group}/manifest.json`, manifestText(files));
+            const text = manifestText(files);
+            await atomicWrite(this.path(`${group}/manifest.json`), text);
+            this.record(`${group}/manifest.json`, text);
         }
         this.dirty.clear();
         const text = manifestText([...this.entries.values()].filter((e) => !ITERATION.test(e.path) || isIterationManifest(e.path)));
@@ -32778,6 +32820,7 @@ class EvidenceStore {
     }
     /** Removes every evidence file (not the run lock) to start a new tree. */
     async clear() {
+        await this.flush().catch(() => undefined);
         const names = await (0,promises_namespaceObject.readdir)(this.root).catch(() => []);
         await Promise.all(names.filter((n) => !NOT_EVIDENCE.has(n)).map((n) => (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(this.root, n), { recursive: true, force: true })));
         this.entries.clear();
@@ -34467,12 +34510,19 @@ async function putBackByBytes(git, cwd, paths) {
         failed: [...left].map((q) => ({ path: named(q), error: `${q} could not be put back by its name's bytes` })),
     };
 }
-/** Paths whose content differs from the snapshot taken before the agent ran. */
-async function changedSince(git, cwd, before) {
-    const now = await git.status();
+/**
+ * Paths whose content differs from the snapshot taken before the agent ran; with `ignored`, what git
+ * lists as ignored (see Git.status) is put there, from the same call.
+ */
+async function changedSince(git, cwd, before, ignored) {
+    const now = await git.status({ ignored: !!ignored });
     const out = [];
     const seen = new Set();
     for (const c of now) {
+        if (c.code === '!!') {
+            ignored?.push(c.path);
+            continue;
+        }
         seen.add(c.path);
         if (!before.has(c.path) || before.get(c.path).sha !== (await fingerprint(cwd, c)))
             out.push(c.path);
@@ -34821,7 +34871,9 @@ async function collectArtifacts(o) {
     }
     // The report is the loop's channel, not the agent's work: read (never through a link), then removed.
     const reportText = await takeReport(o.cwd);
-    const changed = (await changedSince(o.git, o.cwd, o.before)).filter((p) => p !== REPORT_PATH);
+    // Ignored files are listed by the same git call, for the user-files step below (one git process less).
+    const ignored = o.userFiles ? [] : undefined;
+    const changed = (await changedSince(o.git, o.cwd, o.before, ignored)).filter((p) => p !== REPORT_PATH);
     const reverted = [];
     for (const p of changed) {
         const why = await revertReason(o, p);
@@ -34853,7 +34905,7 @@ async function collectArtifacts(o) {
     const kept = candidates.filter((p) => !revertedPaths.has(p) && !untrackedDeleted.includes(p));
     // The user's git-ignored files: put back whatever the agent did to them; under a protected glob
     // that (and an ignored file the agent made there, removed) is reverted as a tracked path would be.
-    const userFiles = o.userFiles ? await o.userFiles() : null;
+    const userFiles = o.userFiles ? await o.userFiles(ignored ?? []) : null;
     const ignoredReverts = [
         ...(userFiles?.protectedChanged ?? []).map((path) => ({ path, detail: "a git-ignored file of the user's, put back as it was" })),
         ...(userFiles?.protectedRemoved ?? []).map((path) => ({ path, detail: 'a git-ignored file made under a protected path, removed' })),
@@ -34992,6 +35044,216 @@ function installSignalStop(o) {
     };
 }
 
+;// CONCATENATED MODULE: external "node:stream"
+const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+;// CONCATENATED MODULE: ./src/engine/os/spawner.ts
+// Starts child processes for the loop from a small helper process. A Node process forks its whole
+// address space to start a child: the loop's (100–200 MB, most of it the tokenizer and the bundle)
+// costs ~7–14 ms of the main thread per spawn on a VM, three times an iteration (agent, check,
+// residual). The helper is a bare Node process (~45 MB) started once per run: it forks in ~1 ms and
+// passes each child's pid, output and exit back over its IPC channel. The loop still kills children
+// itself (by pid and process group), so containment does not depend on the helper; a helper that
+// dies (killed, crashed) fails none of the loop's runs: what it had in flight is reported killed,
+// and the next start goes through a new helper or, failing that, a direct spawn.
+
+
+/**
+ * The helper's program. It runs from its own source text (`node -e`), so it may use nothing from
+ * this module: no import, no outer name. It exits when the loop does (its channel closes).
+ */
+function helperMain(cp) {
+    const send = (m) => {
+        if (process.connected)
+            process.send?.(m);
+    };
+    process.on('message', (m) => {
+        let child;
+        try {
+            child = cp.spawn(m.command, m.args, { cwd: m.cwd, env: m.env, detached: true, stdio: 'pipe' });
+        }
+        catch (e) {
+            send({ t: 'error', id: m.id, code: e.code ?? null, message: e.message });
+            return;
+        }
+        if (child.pid === undefined) {
+            child.once('error', (e) => send({ t: 'error', id: m.id, code: e.code ?? null, message: e.message }));
+            return;
+        }
+        send({ t: 'spawned', id: m.id, pid: child.pid });
+        for (const fd of [1, 2]) {
+            const s = fd === 1 ? child.stdout : child.stderr;
+            s?.on('data', (data) => send({ t: 'data', id: m.id, fd, data }));
+            s?.on('close', () => send({ t: 'end', id: m.id, fd }));
+        }
+        child.stdin?.on('error', () => { });
+        child.stdin?.end(m.stdin ?? undefined);
+        child.on('exit', (code, signal) => send({ t: 'exit', id: m.id, code, signal }));
+    });
+    process.on('disconnect', () => process.exit(0));
+}
+class Helper {
+    proc;
+    /** Children started and not yet done with. */
+    pending = new Map();
+    seq = 0;
+    gone = false;
+    constructor(proc) {
+        this.proc = proc;
+        proc.on('message', (m) => this.reply(m));
+        proc.once('disconnect', () => this.lost());
+        proc.once('exit', () => this.lost());
+        proc.once('error', () => this.lost());
+        this.refs();
+    }
+    /** The helper holds the loop's event loop open only while a child of it runs (then its end is seen too). */
+    refs() {
+        if (this.pending.size) {
+            this.proc.ref();
+            this.proc.channel?.ref();
+        }
+        else {
+            this.proc.unref();
+            this.proc.channel?.unref();
+        }
+    }
+    start(command, args, o) {
+        return new Promise((resolve, reject) => {
+            const id = ++this.seq;
+            const out = new external_node_stream_namespaceObject.PassThrough();
+            const err = new external_node_stream_namespaceObject.PassThrough();
+            let exited = () => { };
+            const exit = new Promise((r) => (exited = r));
+            const p = { spawned: (pid) => resolve({ pid, stdout: out, stderr: err, exit }), reject, out, err, exited, started: false };
+            // Done with once it has exited and the helper has sent the end of both streams.
+            let open = 3;
+            const done = () => {
+                if (--open === 0)
+                    this.forget(id);
+            };
+            void exit.then(done);
+            // A stream is done with when it ends, or when its reader destroys it (output it gave up waiting for).
+            for (const stream of [out, err]) {
+                let once = false;
+                const end = () => {
+                    if (!once)
+                        done();
+                    once = true;
+                };
+                stream.once('finish', end);
+                stream.once('close', end);
+            }
+            this.pending.set(id, p);
+            this.refs();
+            this.proc.send({ id, command, args, cwd: o.cwd, env: o.env, stdin: o.stdin ?? null }, (e) => {
+                if (e)
+                    this.lost();
+            });
+        });
+    }
+    reply(m) {
+        const p = this.pending.get(m.id);
+        if (!p)
+            return;
+        if (m.t === 'spawned') {
+            p.started = true;
+            p.spawned(m.pid);
+        }
+        else if (m.t === 'error') {
+            this.forget(m.id);
+            p.reject(Object.assign(new Error(m.message), { code: m.code ?? undefined }));
+        }
+        else if (m.t === 'exit')
+            p.exited({ code: m.code, signal: m.signal });
+        else {
+            const stream = m.fd === 1 ? p.out : p.err;
+            if (stream.destroyed)
+                return;
+            if (m.t === 'data')
+                stream.write(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength));
+            else
+                stream.end();
+        }
+    }
+    forget(id) {
+        this.pending.delete(id);
+        this.refs();
+    }
+    /** The helper is gone: a start in flight fails (the caller spawns directly); a running child reads as killed. */
+    lost() {
+        if (this.gone)
+            return;
+        this.gone = true;
+        for (const p of this.pending.values()) {
+            if (!p.started)
+                p.reject(Object.assign(new Error('the spawn helper ended'), { code: 'EHELPERGONE' }));
+            else {
+                p.exited({ code: null, signal: 'SIGKILL' });
+                for (const stream of [p.out, p.err])
+                    if (!stream.destroyed)
+                        stream.end();
+            }
+        }
+        this.pending.clear();
+        this.proc.unref();
+    }
+}
+let helper = null;
+function current() {
+    if (helper && !helper.gone)
+        return helper;
+    try {
+        // No environment of the loop's (NODE_OPTIONS, secrets): each child gets exactly the one asked for.
+        // `__name`: what esbuild (tsx, when the engine runs from source) wraps nested functions in.
+        const source = `var __name = (f) => f;\n(${helperMain.toString()})(require('node:child_process'));`;
+        const proc = (0,external_node_child_process_namespaceObject.spawn)(process.execPath, ['-e', source], {
+            env: {},
+            stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+            serialization: 'advanced',
+            // Its own session: a Ctrl-C at the terminal reaches the loop, which stops in order, not the helper.
+            detached: true,
+        });
+        helper = proc.pid === undefined ? null : new Helper(proc);
+    }
+    catch {
+        helper = null;
+    }
+    return helper;
+}
+/**
+ * Starts `command` with `args` in its own session (process group), through the helper when there is
+ * one. Rejects like spawn's 'error' (ENOENT, EACCES...) when the child could not be started.
+ */
+async function startChild(command, args, o) {
+    const h = current();
+    if (h)
+        try {
+            return await h.start(command, args, o);
+        }
+        catch (e) {
+            if (e.code !== 'EHELPERGONE')
+                throw e;
+        }
+    return startDirect(command, args, o);
+}
+/** child_process.spawn from this process: the fallback, and what the helper itself does. */
+function startDirect(command, args, o) {
+    return new Promise((resolve, reject) => {
+        const child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { cwd: o.cwd, env: o.env, detached: true, stdio: 'pipe' });
+        const exit = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
+        child.once('error', (e) => {
+            // Only a failure to start; errors of a running child (a kill that found it gone) are not.
+            if (child.pid === undefined)
+                reject(e);
+        });
+        child.once('spawn', () => {
+            // EPIPE when the child does not read its input is not the runner's failure.
+            child.stdin.on('error', () => { });
+            child.stdin.end(o.stdin);
+            resolve({ pid: child.pid, stdout: child.stdout, stderr: child.stderr, exit });
+        });
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/engine/os/process.ts
 // Runs agent and check processes with async spawn only. Every child gets its own session and process
 // group (so a Ctrl-C at the terminal reaches the loop, never its children directly), and everything
@@ -34999,6 +35261,7 @@ function installSignalStop(o) {
 // it (an orphan could keep editing the repository during the next one). A child wrapped by the
 // sandbox (RunSpec.contained) lives in its own PID namespace, whose end kills everything in it;
 // every other child is contained by a sweep of the process table.
+
 
 
 
@@ -35027,38 +35290,37 @@ class NodeProcessRunner {
         const c = spec.contained;
         return c ? result.then(async (r) => (await c.release().catch(() => undefined), r)) : result;
     }
-    runOnce(spec) {
+    async runOnce(spec) {
         const started = external_node_perf_hooks_namespaceObject.performance.now();
         const elapsed = () => external_node_perf_hooks_namespaceObject.performance.now() - started;
         if (spec.signal?.aborted)
-            return Promise.resolve({ exitCode: null, signal: null, timedOut: false, aborted: true, stdout: '', stderr: '', durationMs: elapsed() });
+            return { exitCode: null, signal: null, timedOut: false, aborted: true, stdout: '', stderr: '', durationMs: elapsed() };
         const tag = (0,external_node_crypto_namespaceObject.randomUUID)();
         let child;
         try {
             // A contained child's environment is exactly the role's: it needs no tag to be found.
             const env = spec.contained ? spec.env : { ...spec.env, [RUN_TAG_VAR]: tag };
-            const options = { cwd: spec.cwd, env, detached: true, stdio: 'pipe' };
-            child = spec.args ? (0,external_node_child_process_namespaceObject.spawn)(spec.command, spec.args, options) : (0,external_node_child_process_namespaceObject.spawn)('/bin/sh', ['-c', spec.command], options);
+            const [command, args] = spec.args ? [spec.command, spec.args] : ['/bin/sh', ['-c', spec.command]];
+            child = await startChild(command, args, { cwd: spec.cwd, env, stdin: spec.stdin });
         }
         catch (e) {
-            return Promise.resolve(spawnFailure(e, spec, elapsed()));
+            return spawnFailure(e, spec, elapsed());
         }
         return new Promise((resolve) => {
             const out = new OutputCapture(spec.maxOutputBytes);
             const err = new OutputCapture(spec.maxOutputBytes);
-            let settled = false;
             let exited = false;
             let timedOut = false;
             let aborted = false;
             let killing = null;
             const pid = child.pid;
             const contained = spec.contained;
-            const rootStart = pid === undefined || contained ? Promise.resolve(null) : readStartTime(pid);
-            const since = pid === undefined || contained ? Promise.resolve(null) : forksSince(pid);
-            const untrack = pid === undefined ? () => false : trackProcessGroup(pid);
-            const exitedP = new Promise((r) => child.once('exit', () => r()));
+            const rootStart = contained ? Promise.resolve(null) : readStartTime(pid);
+            const since = contained ? Promise.resolve(null) : forksSince(pid);
+            const untrack = trackProcessGroup(pid);
+            const exitedP = child.exit.then(() => undefined);
             const killTree = () => {
-                if (pid === undefined || killing)
+                if (killing)
                     return;
                 killing = contained ? stopContained(pid, exitedP, contained) : terminateTree(pid, true, tag, rootStart, since, this.killGraceMs);
             };
@@ -35091,73 +35353,56 @@ class NodeProcessRunner {
                 killTree();
             };
             spec.signal?.addEventListener('abort', onAbort, { once: true });
+            // An abort that came while the child was being started.
+            if (spec.signal?.aborted)
+                onAbort();
             const cleanup = () => {
                 if (timer)
                     clearTimeout(timer);
                 clearTimeout(idleTimer);
                 spec.signal?.removeEventListener('abort', onAbort);
             };
-            child.stdout?.on('data', (c) => {
+            child.stdout.on('data', (c) => {
                 out.push(c);
                 quiet();
             });
-            child.stderr?.on('data', (c) => {
+            child.stderr.on('data', (c) => {
                 err.push(c);
                 quiet();
             });
             const closed = Promise.all([streamClosed(child.stdout), streamClosed(child.stderr)]);
-            // EPIPE when the child does not read its input is not the runner's failure.
-            child.stdin?.on('error', () => { });
-            if (spec.stdin !== undefined)
-                child.stdin?.end(spec.stdin);
-            else
-                child.stdin?.end();
-            child.on('error', (e) => {
-                // Only a failure to start settles here; errors of a running child (e.g. a kill) do not.
-                if (settled || child.pid !== undefined)
-                    return;
-                settled = true;
-                cleanup();
-                untrack();
-                resolve(spawnFailure(e, spec, elapsed()));
-            });
-            child.on('exit', (code, signal) => {
-                if (settled || exited || pid === undefined)
-                    return;
+            void child.exit.then(async ({ code, signal }) => {
                 exited = true;
                 cleanup();
                 untrack();
-                void (async () => {
-                    try {
-                        await killing;
-                        // Anything the child left running (its group, its session, its tagged descendants). A
-                        // contained child has ended only once its namespace was empty.
-                        if (!contained && (spec.reapLeftovers !== false || killing))
-                            await terminateTree(pid, false, tag, rootStart, since, this.killGraceMs);
-                    }
-                    catch {
-                        // Killing is best effort; the result must still be reported.
-                    }
-                    // A pipe held open by a process that could not be killed must not hang the loop.
-                    let drainTimer;
-                    const drained = await Promise.race([closed.then(() => true), new Promise((r) => (drainTimer = setTimeout(() => r(false), this.drainMs)))]);
-                    clearTimeout(drainTimer);
-                    if (!drained) {
-                        child.stdout?.destroy();
-                        child.stderr?.destroy();
-                    }
-                    settled = true;
-                    resolve({
-                        exitCode: signal ? null : code,
-                        signal: signal ?? null,
-                        timedOut,
-                        ...(idle ? { idle } : {}),
-                        aborted,
-                        stdout: out.text(),
-                        stderr: err.text(),
-                        durationMs: elapsed(),
-                    });
-                })();
+                try {
+                    await killing;
+                    // Anything the child left running (its group, its session, its tagged descendants). A
+                    // contained child has ended only once its namespace was empty.
+                    if (!contained && (spec.reapLeftovers !== false || killing))
+                        await terminateTree(pid, false, tag, rootStart, since, this.killGraceMs);
+                }
+                catch {
+                    // Killing is best effort; the result must still be reported.
+                }
+                // A pipe held open by a process that could not be killed must not hang the loop.
+                let drainTimer;
+                const drained = await Promise.race([closed.then(() => true), new Promise((r) => (drainTimer = setTimeout(() => r(false), this.drainMs)))]);
+                clearTimeout(drainTimer);
+                if (!drained) {
+                    child.stdout.destroy();
+                    child.stderr.destroy();
+                }
+                resolve({
+                    exitCode: signal ? null : code,
+                    signal: signal ?? null,
+                    timedOut,
+                    ...(idle ? { idle } : {}),
+                    aborted,
+                    stdout: out.text(),
+                    stderr: err.text(),
+                    durationMs: elapsed(),
+                });
             });
         });
     }
@@ -35495,41 +35740,32 @@ async function terminateTree(root, rootAlive, tag, rootStartP, sinceP, graceMs) 
 /**
  * A long-lived /bin/sh that runs short commands (the loop's own git calls) one at a time. A large
  * Node process pays several milliseconds of fork per spawn; the shell forks git for a fraction of
- * that. Output goes through files, so any byte survives; the shell's stdout carries only markers.
+ * that. Each command's output comes through the shell's own pipes, ended by a marker the command
+ * cannot forge (random, new for each command, never written anywhere else); its input, when it has
+ * one, through a file (names with NUL bytes cannot be written in a shell script).
  */
 class ShellSession {
     child;
     dir;
     timeoutMs;
-    buffer = '';
     seq = 0;
     queue = Promise.resolve();
-    waiting = null;
     closed = false;
+    streams = [new MarkedStream(), new MarkedStream()];
+    onEnd = null;
     constructor(child, dir, timeoutMs) {
         this.child = child;
         this.dir = dir;
         this.timeoutMs = timeoutMs;
-        child.stdout.setEncoding('utf8');
-        child.stdout.on('data', (d) => {
-            this.buffer += d;
-            const m = /__PHUC_DONE__ (\d+) (\d+)\n/.exec(this.buffer);
-            if (m && this.waiting && Number(m[1]) === this.waiting.seq) {
-                this.buffer = this.buffer.slice(m.index + m[0].length);
-                const w = this.waiting;
-                this.waiting = null;
-                w.resolve(Number(m[2]));
-            }
-        });
-        child.on('exit', () => {
+        child.stdout.on('data', (d) => this.streams[0].push(d));
+        child.stderr.on('data', (d) => this.streams[1].push(d));
+        const end = () => {
             this.closed = true;
-            this.waiting?.resolve(255);
-        });
+            this.onEnd?.();
+        };
+        child.on('exit', end);
         // A shell that died (killed by an agent of the same user, say) must fail the call, not the process.
-        child.stdin.on('error', () => {
-            this.closed = true;
-            this.waiting?.resolve(255);
-        });
+        child.stdin.on('error', end);
     }
     /**
      * The shell gets its own session: a Ctrl-C at the terminal (SIGINT to the foreground process
@@ -35539,7 +35775,7 @@ class ShellSession {
     static async start(cwd, env, timeoutMs = 300_000, shell = ['/bin/sh', '-s']) {
         const dir = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'phuc-sh-'));
         const [command, ...args] = shell;
-        const child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+        const child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
         return new ShellSession(child, dir, timeoutMs);
     }
     /** Whether the shell is gone (ended, killed, or stopped at a timeout): a new one is needed. */
@@ -35551,31 +35787,38 @@ class ShellSession {
         const next = this.queue.then(async () => {
             if (this.closed)
                 throw new Error('the git shell session has ended');
-            const n = ++this.seq;
-            const [inp, out, err] = ['in', 'out', 'err'].map((k) => (0,external_node_path_namespaceObject.join)(this.dir, k));
-            // Small files on a local disk: synchronous calls cost a fraction of the thread pool's round trips.
+            const mark = `__phuc_${(0,external_node_crypto_namespaceObject.randomUUID)().replaceAll('-', '')}_${++this.seq}`;
+            const inp = (0,external_node_path_namespaceObject.join)(this.dir, 'in');
+            // A small file on a local disk: a synchronous call costs a fraction of the thread pool's round trips.
             if (stdin)
                 (0,external_node_fs_namespaceObject.writeFileSync)(inp, stdin);
-            const code = await new Promise((resolve) => {
+            const [out, err] = this.streams.map((s) => s.until(mark));
+            let timer;
+            const ended = new Promise((resolve) => {
+                this.onEnd = () => resolve(255);
                 // A git call that hangs (a lock, a credential prompt) ends the session rather than the loop's budgets.
-                const timer = setTimeout(() => {
+                timer = setTimeout(() => {
                     this.closed = true;
                     // The whole group: the hanging git too, not only the shell waiting for it.
                     if (this.child.pid !== undefined)
                         signalPid(-this.child.pid, 'SIGKILL');
                     resolve(124);
                 }, this.timeoutMs);
-                this.waiting = {
-                    seq: n,
-                    resolve: (c) => {
-                        clearTimeout(timer);
-                        resolve(c);
-                    },
-                };
-                // A group, not a subshell: one fork fewer per call (scripts only set throwaway variables).
-                this.child.stdin.write(`{ ${script}\n} <'${stdin ? inp : '/dev/null'}' >'${out}' 2>'${err}'; echo "__PHUC_DONE__ ${n} $?"\n`);
             });
-            return { exitCode: code, stdout: (0,external_node_fs_namespaceObject.readFileSync)(out, 'utf8'), stderr: (0,external_node_fs_namespaceObject.readFileSync)(err, 'utf8') };
+            // A group, not a subshell: one fork fewer per call (scripts only set throwaway variables).
+            this.child.stdin.write(`{ ${script}\n} <'${stdin ? inp : '/dev/null'}'; printf '${mark} %d\\n' $?; printf '${mark}\\n' >&2\n`);
+            const done = await Promise.race([Promise.all([out, err]), ended]);
+            clearTimeout(timer);
+            this.onEnd = null;
+            if (typeof done === 'number') {
+                this.closed = true;
+                for (const s of this.streams)
+                    s.reset();
+                return { exitCode: done, stdout: '', stderr: '' };
+            }
+            const [o, e] = done;
+            const m = /^ (\d+)\n$/.exec(o.after);
+            return { exitCode: m ? Number(m[1]) : 255, stdout: o.before, stderr: e.before };
         });
         this.queue = next.catch(() => undefined);
         return next;
@@ -35584,6 +35827,54 @@ class ShellSession {
         if (!this.closed)
             this.child.stdin.end();
         await (0,promises_namespaceObject.rm)(this.dir, { recursive: true, force: true });
+    }
+}
+/** A stream of command outputs, each ended by its marker line. */
+class MarkedStream {
+    chunks = [];
+    bytes = 0;
+    want = null;
+    push(d) {
+        this.chunks.push(d);
+        this.bytes += d.length;
+        this.look(d.length);
+    }
+    /** What comes before `mark`, and the rest of its line. */
+    until(mark) {
+        return new Promise((resolve) => {
+            this.want = { mark: Buffer.from(mark), resolve };
+            this.look(this.bytes);
+        });
+    }
+    reset() {
+        this.chunks = [];
+        this.bytes = 0;
+        this.want = null;
+    }
+    /** Searches only the `fresh` bytes that came last (and a marker's length before them): a large output stays linear. */
+    look(fresh) {
+        if (!this.want)
+            return;
+        const { mark, resolve } = this.want;
+        const span = Math.min(this.bytes, fresh + mark.length + 32);
+        const tail = [];
+        for (let i = this.chunks.length - 1, got = 0; i >= 0 && got < span; i--) {
+            tail.unshift(this.chunks[i]);
+            got += this.chunks[i].length;
+        }
+        const window = tail.length === 1 ? tail[0] : Buffer.concat(tail);
+        const from = Math.max(0, window.length - span);
+        const w = window.indexOf(mark, from);
+        if (w < 0 || window.indexOf(10, w) < 0)
+            return;
+        const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.bytes);
+        const at = all.length - window.length + w;
+        const eol = all.indexOf(10, at);
+        this.want = null;
+        const rest = all.subarray(eol + 1);
+        this.chunks = rest.length ? [rest] : [];
+        this.bytes = rest.length;
+        resolve({ before: all.subarray(0, at).toString('utf8'), after: all.subarray(at + mark.length, eol + 1).toString('utf8') });
     }
 }
 
@@ -41970,7 +42261,19 @@ function agents_md_countTokens(text) {
  * first: only a text near the limit is tokenized whole (tokenizing stops once past it).
  */
 function overTokenLimit(text, limit = COMPACTION_LIMIT_TOKENS) {
+    const rendered = sectionBounds.get(text);
+    if (rendered !== undefined && rendered <= limit)
+        return false;
     return estimate(text.split('\n')) > limit && isWithinTokenLimit(text, limit, PLAIN_TEXT) === false;
+}
+// The bounds renderSection computed for the sections it rendered (by whole blocks, tighter than a
+// line-by-line bound): the capsule check of the same text then costs no tokenizing. The latest few only.
+const sectionBounds = new Map();
+function rendered(section) {
+    if (sectionBounds.size >= 4)
+        sectionBounds.delete(sectionBounds.keys().next().value);
+    sectionBounds.set(section.text, section.tokens);
+    return section;
 }
 // Entries and witness lines never change once written: their counts are cached, so compaction
 // costs the tokenizer only the new iteration's text.
@@ -42017,7 +42320,7 @@ function renderSection(input, limit = COMPACTION_LIMIT_TOKENS) {
     const plain = [meta, ...blocks].join('\n');
     const plainTokens = estimate([meta, ...blocks]);
     if (plainTokens <= limit)
-        return { text: plain, tokens: plainTokens, witnessed: [], archived: [], compaction: null };
+        return rendered({ text: plain, tokens: plainTokens, witnessed: [], archived: [], compaction: null });
     let budget = limit - estimate([meta]) - COMPACTION_OVERHEAD_TOKENS;
     const fits = (part) => {
         const cost = estimate([part]);
@@ -42056,7 +42359,7 @@ function renderSection(input, limit = COMPACTION_LIMIT_TOKENS) {
         `${archived.length ? ` and 1 archive line (${archived.length} iterations)` : ''}. ` +
         `Original: ${plain.split('\n').length} lines → ${lineCount('')} lines.`;
     const parts = [meta, compaction, '', ...body, '', ...keep];
-    return { text: parts.join('\n'), tokens: estimate(parts), witnessed, archived, compaction };
+    return rendered({ text: parts.join('\n'), tokens: estimate(parts), witnessed, archived, compaction });
 }
 /** Puts the section into the user's AGENTS.md, replacing only what lies between the markers. */
 function mergeSection(existing, section) {
@@ -42541,8 +42844,20 @@ class Git {
             await (0,promises_namespaceObject.appendFile)(file, (existing && !existing.endsWith('\n') ? '\n' : '') + missing.join('\n') + '\n');
         }
     }
-    async status() {
-        const out = await this.run(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all']);
+    /**
+     * Changed and untracked paths; with `ignored`, the git-ignored ones too (code `!!`; a folder that
+     * matches an ignore pattern as `name/`, not descended into), in the same call.
+     */
+    async status(o = {}) {
+        const out = await this.run([
+            'status',
+            '--porcelain=v1',
+            '-z',
+            '--untracked-files=all',
+            '--no-renames',
+            '--ignore-submodules=all',
+            ...(o.ignored ? ['--ignored=matching'] : []),
+        ]);
         return out
             .split('\0')
             .filter(Boolean)
@@ -44214,6 +44529,7 @@ async function computeRung(ctx, cert, converged, certRel) {
                 .map((c) => c.id)
                 .join(', ') || 'see the replay logs'}`;
     }
+    await ev.flush();
     const evidenceComplete = (await verifyTree(ev.root, { allowOpenTail: true, manifest: ctx.ev.manifest() })).ok;
     const triangle = await checkTriangle(ev, ctx.iterations);
     const r641 = {
@@ -44392,6 +44708,7 @@ const hasFiles = async (root) => (await (0,promises_namespaceObject.stat)(root).
  * put a link there, through which the loop would replace (and delete) something elsewhere.
  */
 async function publishEvidence(ev, published, within) {
+    await ev.flush();
     if (!(await hasFiles(ev.root)))
         return;
     if (within)
@@ -45282,8 +45599,9 @@ class UserFiles {
     /**
      * After the agent's step (the agent user holds nothing of the tree any more): every kept file that
      * is not as it was is put back; ignored files the agent made under a protected glob are removed.
+     * `ignored`: what git listed as ignored after the step, when the caller has it (Git.status).
      */
-    async putBack(isProtected) {
+    async putBack(isProtected, ignored) {
         const out = { restored: [], failed: [], protectedChanged: [], protectedRemoved: [] };
         const folders = new Map();
         const realFolders = (dir) => {
@@ -45321,7 +45639,7 @@ class UserFiles {
             }
         out.failed.sort((a, b) => (a.path < b.path ? -1 : 1));
         if (this.git) {
-            const { entries } = await listIgnored(this.git, this.cwd, this.leaveOut, { max: Infinity, stats: false });
+            const { entries } = await listIgnored(this.git, this.cwd, this.leaveOut, { max: Infinity, stats: false, listed: ignored });
             for (const { path } of entries)
                 if (!this.kept.has(path) && isProtected(path) && !(await ancestorInTheWay(this.cwd, path))) {
                     await (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(this.cwd, path), { force: true });
@@ -45451,10 +45769,10 @@ async function inChunks(items, fn) {
  * ignored files and whole ignored folders (`--directory`, so it never descends into node_modules);
  * the folders are walked here without following links, leaving out regenerable names. With
  * `stats`, each file's lstat (the take); without, names only (the scan after a step: one readdir
- * per folder).
+ * per folder). `listed`: git's list when the caller has it already.
  */
 async function listIgnored(git, cwd, leaveOut, o) {
-    const listed = (await git.run(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'])).split('\0').filter(Boolean);
+    const listed = o.listed ?? (await git.run(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'])).split('\0').filter(Boolean);
     const entries = [];
     let truncated = false;
     const file = async (path) => {
@@ -45584,7 +45902,7 @@ async function iterate(ctx, n) {
         // A user's ignored file the agent made part of its change (its .gitignore line removed) would be
         // committed and pushed: reverted as a protected path.
         isProtected: (p) => isProtected(p) || userFiles.has(p),
-        userFiles: () => userFiles.putBack(isProtected),
+        userFiles: (ignored) => userFiles.putBack(isProtected, ignored),
         agent,
         scrub: scrubber(ctx.secrets),
         holdsSecret: (data) => secretScrubber(ctx.secrets).contains(data),

@@ -9,9 +9,13 @@ describe('evidence store', () => {
     const root = join(await mkdtemp(join(tmpdir(), 'phuc-ev-')), 'loop');
     const ev = new EvidenceStore(root);
     await ev.writeJson('plan.json', { b: 1, a: [2] });
+    // A write returns before the file is on disk; reading through the store waits for it, flush() for all.
+    expect(await ev.readText('plan.json')).toBe('{\n  "a": [\n    2\n  ],\n  "b": 1\n}\n');
+    await ev.flush();
     expect(await readFile(join(root, 'plan.json'), 'utf8')).toBe('{\n  "a": [\n    2\n  ],\n  "b": 1\n}\n');
     await ev.appendLine('history.jsonl', '{"i":0}');
     await ev.appendLine('history.jsonl', '{"i":1}');
+    await ev.flush();
     expect(await readFile(join(root, 'history.jsonl'), 'utf8')).toBe('{"i":0}\n{"i":1}\n');
     await ev.saveManifest();
     const m = JSON.parse(await readFile(join(root, 'manifest.json'), 'utf8'));
@@ -21,7 +25,22 @@ describe('evidence store', () => {
     const again = new EvidenceStore(root);
     expect(await again.loadManifest()).toBe(true);
     await again.appendLine('history.jsonl', '{"i":2}');
+    await again.flush();
     expect(await readFile(join(root, 'history.jsonl'), 'utf8')).toBe('{"i":0}\n{"i":1}\n{"i":2}\n');
+  });
+  test('writes of one path land in order; a write that fails is thrown by the next flush, and no manifest is written past it', async () => {
+    const root = join(await mkdtemp(join(tmpdir(), 'phuc-ev-')), 'loop');
+    const ev = new EvidenceStore(root);
+    for (let i = 0; i < 50; i++) await ev.write('state.json', String(i));
+    await ev.write('iter_0/a.txt', 'a');
+    await ev.flush();
+    expect(await readFile(join(root, 'state.json'), 'utf8')).toBe('49');
+    // A file where the folder should be: the write of iter_1/b.txt cannot land.
+    await ev.write('iter_1', 'not a folder');
+    await ev.flush();
+    await ev.write('iter_1/b.txt', 'b');
+    await expect(ev.saveManifest()).rejects.toThrow(/ENOTDIR|EEXIST/);
+    await expect(readFile(join(root, 'manifest.json'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
   test('canonical JSON refuses floats', async () => {
     const ev = new EvidenceStore(await mkdtemp(join(tmpdir(), 'phuc-ev-')));

@@ -184,12 +184,19 @@ async function putBackByBytes(git: Git, cwd: string, paths: string[]): Promise<{
   };
 }
 
-/** Paths whose content differs from the snapshot taken before the agent ran. */
-export async function changedSince(git: Git, cwd: string, before: DirtySnapshot): Promise<string[]> {
-  const now = await git.status();
+/**
+ * Paths whose content differs from the snapshot taken before the agent ran; with `ignored`, what git
+ * lists as ignored (see Git.status) is put there, from the same call.
+ */
+export async function changedSince(git: Git, cwd: string, before: DirtySnapshot, ignored?: string[]): Promise<string[]> {
+  const now = await git.status({ ignored: !!ignored });
   const out: string[] = [];
   const seen = new Set<string>();
   for (const c of now) {
+    if (c.code === '!!') {
+      ignored?.push(c.path);
+      continue;
+    }
     seen.add(c.path);
     if (!before.has(c.path) || before.get(c.path)!.sha !== (await fingerprint(cwd, c))) out.push(c.path);
   }
@@ -583,7 +590,7 @@ export interface CollectOptions {
   /** package.json scripts the criteria run: changing one weakens the suite (see runner-config.ts). */
   guardedScripts: string[];
   /** Puts the user's git-ignored files back after the step (loop/user-files.ts). */
-  userFiles?: () => Promise<PutBack>;
+  userFiles?: (ignored: string[]) => Promise<PutBack>;
 }
 
 /** Whether a name exists in the work tree (a file, link or folder), never looked up through a link. */
@@ -645,7 +652,9 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   }
   // The report is the loop's channel, not the agent's work: read (never through a link), then removed.
   const reportText = await takeReport(o.cwd);
-  const changed = (await changedSince(o.git, o.cwd, o.before)).filter((p) => p !== REPORT_PATH);
+  // Ignored files are listed by the same git call, for the user-files step below (one git process less).
+  const ignored: string[] | undefined = o.userFiles ? [] : undefined;
+  const changed = (await changedSince(o.git, o.cwd, o.before, ignored)).filter((p) => p !== REPORT_PATH);
   const reverted: Reverted[] = [];
   for (const p of changed) {
     const why = await revertReason(o, p);
@@ -681,7 +690,7 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   const kept = candidates.filter((p) => !revertedPaths.has(p) && !untrackedDeleted.includes(p));
   // The user's git-ignored files: put back whatever the agent did to them; under a protected glob
   // that (and an ignored file the agent made there, removed) is reverted as a tracked path would be.
-  const userFiles = o.userFiles ? await o.userFiles() : null;
+  const userFiles = o.userFiles ? await o.userFiles(ignored ?? []) : null;
   const ignoredReverts = [
     ...(userFiles?.protectedChanged ?? []).map((path) => ({ path, detail: "a git-ignored file of the user's, put back as it was" })),
     ...(userFiles?.protectedRemoved ?? []).map((path) => ({ path, detail: 'a git-ignored file made under a protected path, removed' })),

@@ -2,8 +2,9 @@
 // manifest.json with its sha256, so `phuc-loop verify` needs nothing but the tree itself.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
+import { types } from 'node:util';
 import { z } from 'zod';
 import { canonicalJson, sha256 } from '../common/canonical.js';
 import { parseDocument } from '../common/document.js';
@@ -44,6 +45,17 @@ export async function atomicWrite(path: string, data: string | Uint8Array): Prom
   renameSync(tmp, path);
 }
 
+/** atomicWrite through the thread pool, for writes that need not be done before the caller goes on. */
+async function atomicWriteInBackground(path: string, data: string | Uint8Array): Promise<void> {
+  const tmp = `${path}.tmp-${randomBytes(6).toString('hex')}`;
+  await writeFile(tmp, data, { flag: 'wx' }).catch(async (e: unknown) => {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(tmp, data, { flag: 'wx' });
+  });
+  await rename(tmp, path);
+}
+
 /** Each iteration's files are listed in its own frozen `iter_N/manifest.json`, which the root lists. */
 const ITERATION = /^(iter_\d+)\//;
 export const isIterationManifest = (path: string) => /^iter_\d+\/manifest\.json$/.test(path);
@@ -71,9 +83,37 @@ export class EvidenceStore {
     return join(this.root, rel);
   }
 
+  // Creating a file can wait on the disk for most of a millisecond (ext4 reads the inode table): an
+  // iteration's files are written in the background, in parallel, while the loop goes on (to the
+  // checks, the commit). Writes of one path keep their order; readText waits for its path; flush()
+  // waits for all, and comes before any manifest is written: a manifest never lists a file that is
+  // not on disk whole.
+  private readonly writing = new Map<string, Promise<void>>();
+  private failed: unknown = null;
+
   async write(rel: string, data: string | Uint8Array): Promise<ManifestEntry> {
-    if (typeof data === 'string') data = this.scrub(data);
-    await atomicWrite(this.path(rel), data);
+    const body = typeof data === 'string' ? this.scrub(data) : data;
+    const entry = this.record(rel, body);
+    const path = this.path(rel);
+    const write = (this.writing.get(rel) ?? Promise.resolve()).then(() => atomicWriteInBackground(path, body));
+    const settled = write.catch((e: unknown) => void (this.failed ??= e));
+    this.writing.set(rel, settled);
+    void settled.then(() => {
+      if (this.writing.get(rel) === settled) this.writing.delete(rel);
+    });
+    return Promise.resolve(entry);
+  }
+
+  /** Waits for every write begun; throws the first that failed (the disk full, a folder gone). */
+  async flush(): Promise<void> {
+    while (this.writing.size) await Promise.all(this.writing.values());
+    const e = this.failed;
+    this.failed = null;
+    if (e) throw types.isNativeError(e) ? e : new Error('an evidence write failed', { cause: e });
+  }
+
+  /** Records `data` (as written) in the manifest. */
+  private record(rel: string, data: string | Uint8Array): ManifestEntry {
     const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
     const entry = { path: rel, sha256: sha256(data), bytes };
     this.entries.set(rel, entry);
@@ -95,8 +135,8 @@ export class EvidenceStore {
     return this.write(rel, text);
   }
 
-  // eslint-disable-next-line @typescript-eslint/require-await -- read synchronously, as atomicWrite writes
   async readText(rel: string): Promise<string | null> {
+    await this.writing.get(rel);
     try {
       return readFileSync(this.path(rel), 'utf8');
     } catch {
@@ -129,9 +169,12 @@ export class EvidenceStore {
 
   /** Writes the manifests of the iterations that changed, then the root manifest that lists them. */
   async saveManifest(): Promise<ManifestEntry> {
+    await this.flush();
     for (const group of [...this.dirty].sort()) {
       const files = [...this.entries.values()].filter((e) => e.path.startsWith(`${group}/`) && !isIterationManifest(e.path));
-      await this.write(`${group}/manifest.json`, manifestText(files));
+      const text = manifestText(files);
+      await atomicWrite(this.path(`${group}/manifest.json`), text);
+      this.record(`${group}/manifest.json`, text);
     }
     this.dirty.clear();
     const text = manifestText([...this.entries.values()].filter((e) => !ITERATION.test(e.path) || isIterationManifest(e.path)));
@@ -160,6 +203,7 @@ export class EvidenceStore {
 
   /** Removes every evidence file (not the run lock) to start a new tree. */
   async clear(): Promise<void> {
+    await this.flush().catch(() => undefined);
     const names = await readdir(this.root).catch(() => [] as string[]);
     await Promise.all(names.filter((n) => !NOT_EVIDENCE.has(n)).map((n) => rm(join(this.root, n), { recursive: true, force: true })));
     this.entries.clear();

@@ -235,6 +235,7 @@ export async function computeRung(
           .join(', ') || 'see the replay logs'
       }`;
   }
+  await ev.flush();
   const evidenceComplete = (await verifyTree(ev.root, { allowOpenTail: true, manifest: ctx.ev.manifest() })).ok;
   const triangle = await checkTriangle(ev, ctx.iterations);
   const r641 = {

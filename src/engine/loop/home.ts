@@ -68,6 +68,7 @@ const hasFiles = async (root: string) => (await stat(root).catch(() => null))?.i
  * put a link there, through which the loop would replace (and delete) something elsewhere.
  */
 export async function publishEvidence(ev: EvidenceStore, published: string, within?: string): Promise<void> {
+  await ev.flush();
   if (!(await hasFiles(ev.root))) return;
   if (within) await assertRealFolders(within, published);
   const tmp = `${published}.tmp-${randomBytes(6).toString('hex')}`;

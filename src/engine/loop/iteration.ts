@@ -113,7 +113,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     // A user's ignored file the agent made part of its change (its .gitignore line removed) would be
     // committed and pushed: reverted as a protected path.
     isProtected: (p) => isProtected(p) || userFiles.has(p),
-    userFiles: () => userFiles.putBack(isProtected),
+    userFiles: (ignored) => userFiles.putBack(isProtected, ignored),
     agent,
     scrub: scrubber(ctx.secrets),
     holdsSecret: (data) => secretScrubber(ctx.secrets).contains(data),

@@ -220,8 +220,9 @@ export class UserFiles {
   /**
    * After the agent's step (the agent user holds nothing of the tree any more): every kept file that
    * is not as it was is put back; ignored files the agent made under a protected glob are removed.
+   * `ignored`: what git listed as ignored after the step, when the caller has it (Git.status).
    */
-  async putBack(isProtected: (path: string) => boolean): Promise<PutBack> {
+  async putBack(isProtected: (path: string) => boolean, ignored?: string[]): Promise<PutBack> {
     const out: PutBack = { restored: [], failed: [], protectedChanged: [], protectedRemoved: [] };
     const folders = new Map<string, Promise<boolean>>();
     const realFolders = (dir: string): Promise<boolean> => {
@@ -254,7 +255,7 @@ export class UserFiles {
       }
     out.failed.sort((a, b) => (a.path < b.path ? -1 : 1));
     if (this.git) {
-      const { entries } = await listIgnored(this.git, this.cwd, this.leaveOut, { max: Infinity, stats: false });
+      const { entries } = await listIgnored(this.git, this.cwd, this.leaveOut, { max: Infinity, stats: false, listed: ignored });
       for (const { path } of entries)
         if (!this.kept.has(path) && isProtected(path) && !(await ancestorInTheWay(this.cwd, path))) {
           await rm(join(this.cwd, path), { force: true });
@@ -390,15 +391,15 @@ async function inChunks<T>(items: T[], fn: (item: T) => Promise<void>): Promise<
  * ignored files and whole ignored folders (`--directory`, so it never descends into node_modules);
  * the folders are walked here without following links, leaving out regenerable names. With
  * `stats`, each file's lstat (the take); without, names only (the scan after a step: one readdir
- * per folder).
+ * per folder). `listed`: git's list when the caller has it already.
  */
 async function listIgnored(
   git: Git,
   cwd: string,
   leaveOut: (path: string) => boolean,
-  o: { max: number; stats: boolean },
+  o: { max: number; stats: boolean; listed?: string[] },
 ): Promise<{ entries: { path: string; st: BigIntStats | null }[]; truncated: boolean }> {
-  const listed = (await git.run(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'])).split('\0').filter(Boolean);
+  const listed = o.listed ?? (await git.run(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'])).split('\0').filter(Boolean);
   const entries: { path: string; st: BigIntStats | null }[] = [];
   let truncated = false;
   const file = async (path: string): Promise<void> => {

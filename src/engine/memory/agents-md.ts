@@ -189,7 +189,18 @@ export function countTokens(text: string): number {
  * first: only a text near the limit is tokenized whole (tokenizing stops once past it).
  */
 export function overTokenLimit(text: string, limit = COMPACTION_LIMIT_TOKENS): boolean {
+  const rendered = sectionBounds.get(text);
+  if (rendered !== undefined && rendered <= limit) return false;
   return estimate(text.split('\n')) > limit && isWithinTokenLimit(text, limit, PLAIN_TEXT) === false;
+}
+
+// The bounds renderSection computed for the sections it rendered (by whole blocks, tighter than a
+// line-by-line bound): the capsule check of the same text then costs no tokenizing. The latest few only.
+const sectionBounds = new Map<string, number>();
+function rendered(section: Section): Section {
+  if (sectionBounds.size >= 4) sectionBounds.delete(sectionBounds.keys().next().value!);
+  sectionBounds.set(section.text, section.tokens);
+  return section;
 }
 
 // Entries and witness lines never change once written: their counts are cached, so compaction
@@ -254,7 +265,7 @@ export function renderSection(input: SectionInput, limit = COMPACTION_LIMIT_TOKE
   const blocks = input.entries.map((e) => '---\n\n' + e.text);
   const plain = [meta, ...blocks].join('\n');
   const plainTokens = estimate([meta, ...blocks]);
-  if (plainTokens <= limit) return { text: plain, tokens: plainTokens, witnessed: [], archived: [], compaction: null };
+  if (plainTokens <= limit) return rendered({ text: plain, tokens: plainTokens, witnessed: [], archived: [], compaction: null });
 
   let budget = limit - estimate([meta]) - COMPACTION_OVERHEAD_TOKENS;
   const fits = (part: string) => {
@@ -294,7 +305,7 @@ export function renderSection(input: SectionInput, limit = COMPACTION_LIMIT_TOKE
     `${archived.length ? ` and 1 archive line (${archived.length} iterations)` : ''}. ` +
     `Original: ${plain.split('\n').length} lines → ${lineCount('')} lines.`;
   const parts = [meta, compaction, '', ...body, '', ...keep];
-  return { text: parts.join('\n'), tokens: estimate(parts), witnessed, archived, compaction };
+  return rendered({ text: parts.join('\n'), tokens: estimate(parts), witnessed, archived, compaction });
 }
 
 /** Puts the section into the user's AGENTS.md, replacing only what lies between the markers. */

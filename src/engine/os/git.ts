@@ -177,8 +177,20 @@ export class Git {
     }
   }
 
-  async status(): Promise<ChangedPath[]> {
-    const out = await this.run(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all']);
+  /**
+   * Changed and untracked paths; with `ignored`, the git-ignored ones too (code `!!`; a folder that
+   * matches an ignore pattern as `name/`, not descended into), in the same call.
+   */
+  async status(o: { ignored?: boolean } = {}): Promise<ChangedPath[]> {
+    const out = await this.run([
+      'status',
+      '--porcelain=v1',
+      '-z',
+      '--untracked-files=all',
+      '--no-renames',
+      '--ignore-submodules=all',
+      ...(o.ignored ? ['--ignored=matching'] : []),
+    ]);
     return out
       .split('\0')
       .filter(Boolean)

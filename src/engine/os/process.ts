@@ -4,9 +4,9 @@
 // it (an orphan could keep editing the repository during the next one). A child wrapped by the
 // sandbox (RunSpec.contained) lives in its own PID namespace, whose end kills everything in it;
 // every other child is contained by a sweep of the process table.
-import { spawn, type ChildProcess, type ChildProcessByStdio, type SpawnOptions } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import type { Readable, Writable } from 'node:stream';
 import type { ContainedRun, ProcessRunner, RunResult, RunSpec } from './ports.js';
 import { trackProcessGroup } from './signals.js';
+import { startChild, type Started } from './spawner.js';
 
 /**
  * Set in every child's environment with a value unique to the run. A descendant that called setsid
@@ -47,40 +48,38 @@ export class NodeProcessRunner implements ProcessRunner {
     return c ? result.then(async (r) => (await c.release().catch(() => undefined), r)) : result;
   }
 
-  private runOnce(spec: RunSpec): Promise<RunResult> {
+  private async runOnce(spec: RunSpec): Promise<RunResult> {
     const started = performance.now();
     const elapsed = () => performance.now() - started;
-    if (spec.signal?.aborted)
-      return Promise.resolve({ exitCode: null, signal: null, timedOut: false, aborted: true, stdout: '', stderr: '', durationMs: elapsed() });
+    if (spec.signal?.aborted) return { exitCode: null, signal: null, timedOut: false, aborted: true, stdout: '', stderr: '', durationMs: elapsed() };
 
     const tag = randomUUID();
-    let child: ChildProcess;
+    let child: Started;
     try {
       // A contained child's environment is exactly the role's: it needs no tag to be found.
       const env = spec.contained ? spec.env : { ...spec.env, [RUN_TAG_VAR]: tag };
-      const options: SpawnOptions = { cwd: spec.cwd, env, detached: true, stdio: 'pipe' };
-      child = spec.args ? spawn(spec.command, spec.args, options) : spawn('/bin/sh', ['-c', spec.command], options);
+      const [command, args] = spec.args ? [spec.command, spec.args] : ['/bin/sh', ['-c', spec.command]];
+      child = await startChild(command, args, { cwd: spec.cwd, env, stdin: spec.stdin });
     } catch (e) {
-      return Promise.resolve(spawnFailure(e, spec, elapsed()));
+      return spawnFailure(e, spec, elapsed());
     }
 
     return new Promise<RunResult>((resolve) => {
       const out = new OutputCapture(spec.maxOutputBytes);
       const err = new OutputCapture(spec.maxOutputBytes);
-      let settled = false;
       let exited = false;
       let timedOut = false;
       let aborted = false;
       let killing: Promise<void> | null = null;
       const pid = child.pid;
       const contained = spec.contained;
-      const rootStart = pid === undefined || contained ? Promise.resolve(null) : readStartTime(pid);
-      const since = pid === undefined || contained ? Promise.resolve(null) : forksSince(pid);
-      const untrack = pid === undefined ? () => false : trackProcessGroup(pid);
-      const exitedP = new Promise<void>((r) => child.once('exit', () => r()));
+      const rootStart = contained ? Promise.resolve(null) : readStartTime(pid);
+      const since = contained ? Promise.resolve(null) : forksSince(pid);
+      const untrack = trackProcessGroup(pid);
+      const exitedP = child.exit.then(() => undefined);
 
       const killTree = () => {
-        if (pid === undefined || killing) return;
+        if (killing) return;
         killing = contained ? stopContained(pid, exitedP, contained) : terminateTree(pid, true, tag, rootStart, since, this.killGraceMs);
       };
       const timer =
@@ -115,70 +114,54 @@ export class NodeProcessRunner implements ProcessRunner {
         killTree();
       };
       spec.signal?.addEventListener('abort', onAbort, { once: true });
+      // An abort that came while the child was being started.
+      if (spec.signal?.aborted) onAbort();
       const cleanup = () => {
         if (timer) clearTimeout(timer);
         clearTimeout(idleTimer);
         spec.signal?.removeEventListener('abort', onAbort);
       };
 
-      child.stdout?.on('data', (c: Buffer) => {
+      child.stdout.on('data', (c: Buffer) => {
         out.push(c);
         quiet();
       });
-      child.stderr?.on('data', (c: Buffer) => {
+      child.stderr.on('data', (c: Buffer) => {
         err.push(c);
         quiet();
       });
       const closed = Promise.all([streamClosed(child.stdout), streamClosed(child.stderr)]);
 
-      // EPIPE when the child does not read its input is not the runner's failure.
-      child.stdin?.on('error', () => {});
-      if (spec.stdin !== undefined) child.stdin?.end(spec.stdin);
-      else child.stdin?.end();
-
-      child.on('error', (e) => {
-        // Only a failure to start settles here; errors of a running child (e.g. a kill) do not.
-        if (settled || child.pid !== undefined) return;
-        settled = true;
-        cleanup();
-        untrack();
-        resolve(spawnFailure(e, spec, elapsed()));
-      });
-
-      child.on('exit', (code, signal) => {
-        if (settled || exited || pid === undefined) return;
+      void child.exit.then(async ({ code, signal }) => {
         exited = true;
         cleanup();
         untrack();
-        void (async () => {
-          try {
-            await killing;
-            // Anything the child left running (its group, its session, its tagged descendants). A
-            // contained child has ended only once its namespace was empty.
-            if (!contained && (spec.reapLeftovers !== false || killing)) await terminateTree(pid, false, tag, rootStart, since, this.killGraceMs);
-          } catch {
-            // Killing is best effort; the result must still be reported.
-          }
-          // A pipe held open by a process that could not be killed must not hang the loop.
-          let drainTimer: NodeJS.Timeout | undefined;
-          const drained = await Promise.race([closed.then(() => true), new Promise<boolean>((r) => (drainTimer = setTimeout(() => r(false), this.drainMs)))]);
-          clearTimeout(drainTimer);
-          if (!drained) {
-            child.stdout?.destroy();
-            child.stderr?.destroy();
-          }
-          settled = true;
-          resolve({
-            exitCode: signal ? null : code,
-            signal: signal ?? null,
-            timedOut,
-            ...(idle ? { idle } : {}),
-            aborted,
-            stdout: out.text(),
-            stderr: err.text(),
-            durationMs: elapsed(),
-          });
-        })();
+        try {
+          await killing;
+          // Anything the child left running (its group, its session, its tagged descendants). A
+          // contained child has ended only once its namespace was empty.
+          if (!contained && (spec.reapLeftovers !== false || killing)) await terminateTree(pid, false, tag, rootStart, since, this.killGraceMs);
+        } catch {
+          // Killing is best effort; the result must still be reported.
+        }
+        // A pipe held open by a process that could not be killed must not hang the loop.
+        let drainTimer: NodeJS.Timeout | undefined;
+        const drained = await Promise.race([closed.then(() => true), new Promise<boolean>((r) => (drainTimer = setTimeout(() => r(false), this.drainMs)))]);
+        clearTimeout(drainTimer);
+        if (!drained) {
+          child.stdout.destroy();
+          child.stderr.destroy();
+        }
+        resolve({
+          exitCode: signal ? null : code,
+          signal: signal ?? null,
+          timedOut,
+          ...(idle ? { idle } : {}),
+          aborted,
+          stdout: out.text(),
+          stderr: err.text(),
+          durationMs: elapsed(),
+        });
       });
     });
   }
@@ -531,40 +514,31 @@ async function terminateTree(
 /**
  * A long-lived /bin/sh that runs short commands (the loop's own git calls) one at a time. A large
  * Node process pays several milliseconds of fork per spawn; the shell forks git for a fraction of
- * that. Output goes through files, so any byte survives; the shell's stdout carries only markers.
+ * that. Each command's output comes through the shell's own pipes, ended by a marker the command
+ * cannot forge (random, new for each command, never written anywhere else); its input, when it has
+ * one, through a file (names with NUL bytes cannot be written in a shell script).
  */
 export class ShellSession {
-  private buffer = '';
   private seq = 0;
   private queue: Promise<unknown> = Promise.resolve();
-  private waiting: { seq: number; resolve: (code: number) => void } | null = null;
   private closed = false;
+  private readonly streams = [new MarkedStream(), new MarkedStream()];
+  private onEnd: (() => void) | null = null;
 
   private constructor(
-    private readonly child: ChildProcessByStdio<Writable, Readable, null>,
+    private readonly child: ChildProcessByStdio<Writable, Readable, Readable>,
     private readonly dir: string,
     private readonly timeoutMs: number,
   ) {
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (d: string) => {
-      this.buffer += d;
-      const m = /__PHUC_DONE__ (\d+) (\d+)\n/.exec(this.buffer);
-      if (m && this.waiting && Number(m[1]) === this.waiting.seq) {
-        this.buffer = this.buffer.slice(m.index + m[0].length);
-        const w = this.waiting;
-        this.waiting = null;
-        w.resolve(Number(m[2]));
-      }
-    });
-    child.on('exit', () => {
+    child.stdout.on('data', (d: Buffer) => this.streams[0].push(d));
+    child.stderr.on('data', (d: Buffer) => this.streams[1].push(d));
+    const end = () => {
       this.closed = true;
-      this.waiting?.resolve(255);
-    });
+      this.onEnd?.();
+    };
+    child.on('exit', end);
     // A shell that died (killed by an agent of the same user, say) must fail the call, not the process.
-    child.stdin.on('error', () => {
-      this.closed = true;
-      this.waiting?.resolve(255);
-    });
+    child.stdin.on('error', end);
   }
 
   /**
@@ -575,7 +549,7 @@ export class ShellSession {
   static async start(cwd: string, env: Record<string, string>, timeoutMs = 300_000, shell: readonly string[] = ['/bin/sh', '-s']): Promise<ShellSession> {
     const dir = await mkdtemp(join(tmpdir(), 'phuc-sh-'));
     const [command, ...args] = shell;
-    const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+    const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     return new ShellSession(child, dir, timeoutMs);
   }
 
@@ -588,29 +562,35 @@ export class ShellSession {
   run(script: string, stdin = ''): Promise<{ exitCode: number; stdout: string; stderr: string }> {
     const next = this.queue.then(async () => {
       if (this.closed) throw new Error('the git shell session has ended');
-      const n = ++this.seq;
-      const [inp, out, err] = ['in', 'out', 'err'].map((k) => join(this.dir, k));
-      // Small files on a local disk: synchronous calls cost a fraction of the thread pool's round trips.
+      const mark = `__phuc_${randomUUID().replaceAll('-', '')}_${++this.seq}`;
+      const inp = join(this.dir, 'in');
+      // A small file on a local disk: a synchronous call costs a fraction of the thread pool's round trips.
       if (stdin) writeFileSync(inp, stdin);
-      const code = await new Promise<number>((resolve) => {
+      const [out, err] = this.streams.map((s) => s.until(mark));
+      let timer: NodeJS.Timeout | undefined;
+      const ended = new Promise<number>((resolve) => {
+        this.onEnd = () => resolve(255);
         // A git call that hangs (a lock, a credential prompt) ends the session rather than the loop's budgets.
-        const timer = setTimeout(() => {
+        timer = setTimeout(() => {
           this.closed = true;
           // The whole group: the hanging git too, not only the shell waiting for it.
           if (this.child.pid !== undefined) signalPid(-this.child.pid, 'SIGKILL');
           resolve(124);
         }, this.timeoutMs);
-        this.waiting = {
-          seq: n,
-          resolve: (c) => {
-            clearTimeout(timer);
-            resolve(c);
-          },
-        };
-        // A group, not a subshell: one fork fewer per call (scripts only set throwaway variables).
-        this.child.stdin.write(`{ ${script}\n} <'${stdin ? inp : '/dev/null'}' >'${out}' 2>'${err}'; echo "__PHUC_DONE__ ${n} $?"\n`);
       });
-      return { exitCode: code, stdout: readFileSync(out, 'utf8'), stderr: readFileSync(err, 'utf8') };
+      // A group, not a subshell: one fork fewer per call (scripts only set throwaway variables).
+      this.child.stdin.write(`{ ${script}\n} <'${stdin ? inp : '/dev/null'}'; printf '${mark} %d\\n' $?; printf '${mark}\\n' >&2\n`);
+      const done = await Promise.race([Promise.all([out, err]), ended]);
+      clearTimeout(timer);
+      this.onEnd = null;
+      if (typeof done === 'number') {
+        this.closed = true;
+        for (const s of this.streams) s.reset();
+        return { exitCode: done, stdout: '', stderr: '' };
+      }
+      const [o, e] = done;
+      const m = /^ (\d+)\n$/.exec(o.after);
+      return { exitCode: m ? Number(m[1]) : 255, stdout: o.before, stderr: e.before };
     });
     this.queue = next.catch(() => undefined);
     return next;
@@ -619,5 +599,56 @@ export class ShellSession {
   async close(): Promise<void> {
     if (!this.closed) this.child.stdin.end();
     await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** A stream of command outputs, each ended by its marker line. */
+class MarkedStream {
+  private chunks: Buffer[] = [];
+  private bytes = 0;
+  private want: { mark: Buffer; resolve: (x: { before: string; after: string }) => void } | null = null;
+
+  push(d: Buffer): void {
+    this.chunks.push(d);
+    this.bytes += d.length;
+    this.look(d.length);
+  }
+
+  /** What comes before `mark`, and the rest of its line. */
+  until(mark: string): Promise<{ before: string; after: string }> {
+    return new Promise((resolve) => {
+      this.want = { mark: Buffer.from(mark), resolve };
+      this.look(this.bytes);
+    });
+  }
+
+  reset(): void {
+    this.chunks = [];
+    this.bytes = 0;
+    this.want = null;
+  }
+
+  /** Searches only the `fresh` bytes that came last (and a marker's length before them): a large output stays linear. */
+  private look(fresh: number): void {
+    if (!this.want) return;
+    const { mark, resolve } = this.want;
+    const span = Math.min(this.bytes, fresh + mark.length + 32);
+    const tail: Buffer[] = [];
+    for (let i = this.chunks.length - 1, got = 0; i >= 0 && got < span; i--) {
+      tail.unshift(this.chunks[i]);
+      got += this.chunks[i].length;
+    }
+    const window = tail.length === 1 ? tail[0] : Buffer.concat(tail);
+    const from = Math.max(0, window.length - span);
+    const w = window.indexOf(mark, from);
+    if (w < 0 || window.indexOf(10, w) < 0) return;
+    const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.bytes);
+    const at = all.length - window.length + w;
+    const eol = all.indexOf(10, at);
+    this.want = null;
+    const rest = all.subarray(eol + 1);
+    this.chunks = rest.length ? [rest] : [];
+    this.bytes = rest.length;
+    resolve({ before: all.subarray(0, at).toString('utf8'), after: all.subarray(at + mark.length, eol + 1).toString('utf8') });
   }
 }

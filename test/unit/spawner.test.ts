@@ -1,0 +1,149 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { ShellSession } from '../../src/engine/os/process.js';
+import { startChild } from '../../src/engine/os/spawner.js';
+import { ROOT } from '../helpers/repo.js';
+
+let dir: string;
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'phuc-spawner-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const gone = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return true;
+  }
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+};
+
+async function until<T>(what: string, f: () => T | undefined | false, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = f();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function collect(s: Readable): () => string {
+  let text = '';
+  s.on('data', (d: Buffer) => (text += d.toString()));
+  return () => text;
+}
+
+describe('startChild (the spawn helper)', () => {
+  test("a child is started by the helper, not by the loop's process, with its own process group, input, output and exit", async () => {
+    const c = await startChild('/bin/sh', ['-c', 'echo "$PPID $(ps -o pgid= -p $$)"; cat; echo oops >&2; exit 7'], { cwd: dir, env, stdin: 'hello\n' });
+    const out = collect(c.stdout);
+    const err = collect(c.stderr);
+    expect(await c.exit).toEqual({ code: 7, signal: null });
+    await until('output', () => out().includes('hello') && err().includes('oops'));
+    const [parent, group] = out().split('\n')[0].trim().split(/\s+/).map(Number);
+    expect(parent).not.toBe(process.pid);
+    expect(group).toBe(c.pid);
+    expect(out().split('\n')[1]).toBe('hello');
+    expect(err()).toBe('oops\n');
+  });
+
+  test('a command that cannot be started fails like spawn (ENOENT)', async () => {
+    await expect(startChild(join(dir, 'no-such-program'), [], { cwd: dir, env })).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  test('bytes pass unchanged, and large output is whole', async () => {
+    const c = await startChild('/bin/sh', ['-c', 'printf "\\000\\377\\n"; head -c 3000000 /dev/zero | tr "\\0" x'], { cwd: dir, env });
+    const chunks: Buffer[] = [];
+    c.stdout.on('data', (d: Buffer) => chunks.push(d));
+    const closed = new Promise((r) => c.stdout.once('close', r));
+    await c.exit;
+    await closed;
+    const all = Buffer.concat(chunks);
+    expect([...all.subarray(0, 3)]).toEqual([0, 255, 10]);
+    expect(all.length).toBe(3 + 3_000_000);
+  });
+
+  test('a helper killed while a child runs: the child reads as killed, and the next start works', async () => {
+    const c = await startChild('/bin/sh', ['-c', 'echo $PPID; exec sleep 60'], { cwd: dir, env });
+    const out = collect(c.stdout);
+    const helper = Number(await until('the helper pid', () => /^(\d+)\n/.exec(out())?.[1]));
+    try {
+      process.kill(helper, 'SIGKILL');
+      expect(await c.exit).toEqual({ code: null, signal: 'SIGKILL' });
+    } finally {
+      process.kill(-c.pid, 'SIGKILL');
+    }
+    const next = await startChild('/bin/sh', ['-c', 'echo again'], { cwd: dir, env });
+    const again = collect(next.stdout);
+    expect(await next.exit).toEqual({ code: 0, signal: null });
+    await until('output', () => again() === 'again\n');
+  });
+
+  test('the helper ends with the loop, and a Ctrl-C at the terminal does not reach it', async () => {
+    const file = join(dir, 'host.mts');
+    await writeFile(
+      file,
+      `import { startChild } from ${JSON.stringify(join(ROOT, 'src/engine/os/spawner.ts'))};
+       process.on('SIGINT', () => console.log('sigint'));
+       const run = async () => {
+         const c = await startChild('/bin/sh', ['-c', 'echo $PPID'], { cwd: '/', env: { PATH: process.env.PATH } });
+         let t = '';
+         c.stdout.on('data', (d) => (t += d));
+         const closed = new Promise((r) => c.stdout.once('close', r));
+         await c.exit;
+         await closed;
+         console.log('helper ' + t.trim());
+       };
+       await run();
+       process.stdin.on('data', run);`,
+    );
+    const loop = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, detached: true, stdio: ['pipe', 'pipe', 'inherit'] });
+    const out = collect(loop.stdout);
+    try {
+      const helper = Number(await until('the helper', () => /helper (\d+)\n/.exec(out())?.[1]));
+      process.kill(-loop.pid!, 'SIGINT');
+      await until('the loop to see SIGINT', () => out().includes('sigint'));
+      loop.stdin.write('\n');
+      // The same helper still serves: the Ctrl-C did not end it.
+      await until(
+        'a second start',
+        () =>
+          out()
+            .split('\n')
+            .filter((l) => l === `helper ${helper}`).length === 2,
+      );
+      loop.kill('SIGKILL');
+      await until('the helper to end', () => gone(helper));
+    } finally {
+      loop.kill('SIGKILL');
+    }
+  });
+});
+
+describe('ShellSession output', () => {
+  test('each command gets exactly its own output, whatever it prints (a forged end marker, no final newline, bytes)', async () => {
+    const s = await ShellSession.start(dir, env);
+    try {
+      const forged = await s.run(`printf '__phuc_00000000000000000000000000000000_1 0\\n__phuc_ 0\\nno newline'; printf 'err' >&2; (exit 3)`);
+      expect(forged).toEqual({ exitCode: 3, stdout: '__phuc_00000000000000000000000000000000_1 0\n__phuc_ 0\nno newline', stderr: 'err' });
+      const big = await s.run('head -c 2000000 /dev/zero | tr "\\0" y');
+      expect(big.stdout.length).toBe(2_000_000);
+      expect(big.exitCode).toBe(0);
+      expect(await s.run('cat', 'a\0b')).toEqual({ exitCode: 0, stdout: 'a\0b', stderr: '' });
+      expect((await s.run('echo next')).stdout).toBe('next\n');
+    } finally {
+      await s.close();
+    }
+  });
+});
