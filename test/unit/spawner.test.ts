@@ -58,6 +58,28 @@ describe('startChild (the spawn helper)', () => {
     expect(err()).toBe('oops\n');
   });
 
+  test("a child holds no descriptor of the helper's channel (it could ask the helper, which runs as the loop, to start anything)", async () => {
+    const c = await startChild(
+      '/bin/sh',
+      ['-c', 'echo $PPID; for f in /proc/$$/fd/*; do readlink "$f"; done; echo; for f in /proc/$PPID/fd/*; do readlink "$f"; done'],
+      {
+        cwd: dir,
+        env,
+      },
+    );
+    const out = collect(c.stdout);
+    const closed = new Promise((r) => c.stdout.once('close', r));
+    await c.exit;
+    await closed;
+    const [head, helperFds] = out().split('\n\n');
+    const childFds = head.split('\n').slice(1);
+    const sockets = helperFds.split('\n').filter((t) => t.startsWith('socket:'));
+    expect(sockets.length).toBeGreaterThan(0);
+    // The child's own pipes (stdio) are the helper's too; its IPC socket must not be among the child's.
+    const stdio = new Set(childFds.slice(0, 3));
+    for (const s of sockets.filter((t) => !stdio.has(t))) expect(childFds).not.toContain(s);
+  });
+
   test('a command that cannot be started fails like spawn (ENOENT)', async () => {
     await expect(startChild(join(dir, 'no-such-program'), [], { cwd: dir, env })).rejects.toMatchObject({ code: 'ENOENT' });
   });
