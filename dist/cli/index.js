@@ -35082,7 +35082,19 @@ function helperMain(cp) {
         send({ t: 'spawned', id: m.id, pid: child.pid });
         for (const fd of [1, 2]) {
             const s = fd === 1 ? child.stdout : child.stderr;
-            s?.on('data', (data) => send({ t: 'data', id: m.id, fd, data }));
+            // Flow control: while the loop has not taken 16 chunks, the child's pipe is not read (a child
+            // that floods its output waits, as it would on a pipe the loop read itself).
+            let unsent = 0;
+            s?.on('data', (data) => {
+                if (!process.connected)
+                    return;
+                if (++unsent >= 16)
+                    s.pause();
+                process.send?.({ t: 'data', id: m.id, fd, data }, undefined, undefined, () => {
+                    if (--unsent < 16)
+                        s.resume();
+                });
+            });
             s?.on('close', () => send({ t: 'end', id: m.id, fd }));
         }
         child.stdin?.on('error', () => { });
