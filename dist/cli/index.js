@@ -35327,8 +35327,8 @@ class NodeProcessRunner {
             let killing = null;
             const pid = child.pid;
             const contained = spec.contained;
-            const rootStart = contained ? Promise.resolve(null) : readStartTime(pid);
-            const since = contained ? Promise.resolve(null) : forksSince(pid);
+            const rootStart = contained ? null : readStartTime(pid);
+            const since = contained ? null : forksSince(pid);
             const untrack = trackProcessGroup(pid);
             const exitedP = child.exit.then(() => undefined);
             const killTree = () => {
@@ -35532,23 +35532,26 @@ function parseStat(text) {
         return null;
     return { pid, state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), sid: Number(f[3]), start: f[19] };
 }
-async function readProc(pid) {
+// /proc is read synchronously: its files are made in memory when read, a few microseconds each,
+// where each asynchronous read costs four round trips through the thread pool (a sweep after every
+// child made them a large part of a check's cost).
+function readProc(pid) {
     try {
-        return parseStat(await (0,promises_namespaceObject.readFile)(`/proc/${pid}/stat`, 'utf8'));
+        return parseStat((0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/stat`, 'utf8'));
     }
     catch {
         return null;
     }
 }
 /** When `pid` started (clock ticks since boot, /proc/<pid>/stat field 22): with the pid, it names one process. */
-async function readStartTime(pid) {
-    return (await readProc(pid))?.start ?? null;
+function readStartTime(pid) {
+    return readProc(pid)?.start ?? null;
 }
 /**
  * Whether `pid` runs (a zombie left by a killed process, waiting to be reaped, does not) and, given
  * its start time, is still that process rather than a reused pid.
  */
-async function processRunning(pid, start = null) {
+function processRunning(pid, start = null) {
     if (!Number.isInteger(pid) || pid <= 0)
         return false;
     try {
@@ -35558,14 +35561,14 @@ async function processRunning(pid, start = null) {
         if (e.code !== 'EPERM')
             return false;
     }
-    const info = await readProc(pid);
+    const info = readProc(pid);
     if (!info)
         return start === null;
     return info.state !== 'Z' && (start === null || info.start === start);
 }
-const readNumber = async (file, pattern = /^(\d+)/m) => {
+const readNumber = (file, pattern = /^(\d+)/m) => {
     try {
-        const m = pattern.exec(await (0,promises_namespaceObject.readFile)(file, 'utf8'));
+        const m = pattern.exec((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
         return m ? Number(m[1]) : null;
     }
     catch {
@@ -35573,9 +35576,9 @@ const readNumber = async (file, pattern = /^(\d+)/m) => {
     }
 };
 const forkCount = () => readNumber('/proc/stat', /^processes (\d+)$/m);
-let pidMax = null;
-async function forksSince(pid) {
-    const forks = await forkCount();
+let pidMax;
+function forksSince(pid) {
+    const forks = forkCount();
     return forks === null ? null : { pid, forks };
 }
 /**
@@ -35584,37 +35587,38 @@ async function forksSince(pid) {
  * (checked by the number of forks since). A sweep then reads a handful of stat files instead of the
  * whole table (the /proc sweep after every check was the largest cost of an iteration at `none`).
  */
-async function startedSince(since) {
+function startedSince(since) {
     if (!since)
         return null;
-    const [last, forks, max] = await Promise.all([readNumber('/proc/sys/kernel/ns_last_pid'), forkCount(), (pidMax ??= readNumber('/proc/sys/kernel/pid_max'))]);
+    const [last, forks, max] = [readNumber('/proc/sys/kernel/ns_last_pid'), forkCount(), (pidMax ??= readNumber('/proc/sys/kernel/pid_max'))];
     if (last === null || forks === null || max === null || forks - since.forks >= max / 2)
         return null;
     const root = since.pid;
     return root <= last ? (p) => p >= root && p <= last : (p) => p >= root || p <= last;
 }
-async function readProcTable(since = null) {
+function readProcTable(since = null) {
     let names;
     try {
-        names = await (0,promises_namespaceObject.readdir)('/proc');
+        names = (0,external_node_fs_namespaceObject.readdirSync)('/proc');
     }
     catch {
         return null;
     }
-    const inWindow = await startedSince(since);
+    const inWindow = startedSince(since);
     const pids = names.filter((n) => /^\d+$/.test(n)).map(Number);
     if (pids.length === 0)
         return null;
-    const infos = await Promise.all((inWindow ? pids.filter(inWindow) : pids).map(readProc));
     const table = new Map();
-    for (const p of infos)
+    for (const pid of inWindow ? pids.filter(inWindow) : pids) {
+        const p = readProc(pid);
         if (p)
             table.set(p.pid, p);
+    }
     return table;
 }
 /** Every live process whose chain of parents leads to `pid` (not `pid` itself). */
-async function processDescendants(pid) {
-    const table = await readProcTable();
+function processDescendants(pid) {
+    const table = readProcTable();
     if (!table)
         return [];
     const found = new Set([pid]);
@@ -35630,9 +35634,9 @@ async function processDescendants(pid) {
     found.delete(pid);
     return [...found];
 }
-async function hasTag(pid, needle) {
+function hasTag(pid, needle) {
     try {
-        return (await (0,promises_namespaceObject.readFile)(`/proc/${pid}/environ`)).includes(needle);
+        return (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/environ`).includes(needle);
     }
     catch {
         return false; // gone, or another user's process: not ours either way
@@ -35643,7 +35647,7 @@ async function hasTag(pid, needle) {
  * session, processes carrying the run tag, and all their descendants by ppid links. Start times are
  * kept so a pid reused by an unrelated process is never signalled.
  */
-async function collectTree(root, rootAlive, tag, rootStart, table, seeds = new Map()) {
+function collectTree(root, rootAlive, tag, rootStart, table, seeds = new Map()) {
     const found = new Map();
     for (const [pid, start] of seeds)
         if (table.get(pid)?.start === start)
@@ -35664,9 +35668,8 @@ async function collectTree(root, rootAlive, tag, rootStart, table, seeds = new M
             candidates.push(p);
     }
     const needle = `${RUN_TAG_VAR}=${tag}`;
-    const tagged = await Promise.all(candidates.map(async (p) => ((await hasTag(p.pid, needle)) ? p : null)));
-    for (const p of tagged)
-        if (p)
+    for (const p of candidates)
+        if (hasTag(p.pid, needle))
             found.set(p.pid, p.start);
     // Close over ppid links (a setsid'd descendant whose parent is still alive).
     let grew = true;
@@ -35683,14 +35686,14 @@ async function collectTree(root, rootAlive, tag, rootStart, table, seeds = new M
     }
     return found;
 }
-async function stillAlive(targets) {
+function stillAlive(targets) {
     const alive = new Map();
-    await Promise.all([...targets].map(async ([pid, start]) => {
-        const p = await readProc(pid);
+    for (const [pid, start] of targets) {
+        const p = readProc(pid);
         // A zombie is dead, only not yet reaped (by us or by init).
         if (p && p.start === start && p.state !== 'Z')
             alive.set(pid, start);
-    }));
+    }
     return alive;
 }
 function signalPid(pid, sig) {
@@ -35712,16 +35715,15 @@ function groupAlive(pgid) {
 }
 async function waitFor(done, timeoutMs, stepMs) {
     const until = external_node_perf_hooks_namespaceObject.performance.now() + timeoutMs;
-    while (!(await done()) && external_node_perf_hooks_namespaceObject.performance.now() < until)
+    while (!done() && external_node_perf_hooks_namespaceObject.performance.now() < until)
         await delay(stepMs);
 }
 /**
  * SIGTERM to the process group and every process of the tree (collected before signalling, while
  * the ppid links still lead to them), then SIGKILL to whatever survives the grace period.
  */
-async function terminateTree(root, rootAlive, tag, rootStartP, sinceP, graceMs) {
-    const [rootStart, since] = await Promise.all([rootStartP, sinceP]);
-    const table = await readProcTable(since);
+async function terminateTree(root, rootAlive, tag, rootStart, since, graceMs) {
+    const table = readProcTable(since);
     if (!table) {
         if (!rootAlive && !groupAlive(root))
             return;
@@ -35730,24 +35732,24 @@ async function terminateTree(root, rootAlive, tag, rootStartP, sinceP, graceMs) 
         signalPid(-root, 'SIGKILL');
         return;
     }
-    let targets = await collectTree(root, rootAlive, tag, rootStart, table);
+    let targets = collectTree(root, rootAlive, tag, rootStart, table);
     if (targets.size === 0)
         return;
     signalPid(-root, 'SIGTERM');
     for (const pid of targets.keys())
         signalPid(pid, 'SIGTERM');
-    await waitFor(async () => (await stillAlive(targets)).size === 0, graceMs, 50);
+    await waitFor(() => stillAlive(targets).size === 0, graceMs, 50);
     // Processes started while the tree was dying (a trap handler, a respawn) are caught here too.
-    const later = await readProcTable(since);
+    const later = readProcTable(since);
     if (later)
-        targets = await collectTree(root, false, tag, rootStart, later, await stillAlive(targets));
-    const alive = await stillAlive(targets);
+        targets = collectTree(root, false, tag, rootStart, later, stillAlive(targets));
+    const alive = stillAlive(targets);
     if (alive.size === 0 && !groupAlive(root))
         return;
     signalPid(-root, 'SIGKILL');
     for (const pid of alive.keys())
         signalPid(pid, 'SIGKILL');
-    await waitFor(async () => (await stillAlive(alive)).size === 0, 1000, 20);
+    await waitFor(() => stillAlive(alive).size === 0, 1000, 20);
 }
 /**
  * A long-lived /bin/sh that runs short commands (the loop's own git calls) one at a time. A large
@@ -36482,7 +36484,7 @@ class Sandbox {
             await (0,promises_namespaceObject.rm)(path, { recursive: true, force: true });
     }
     async forceKill(pid) {
-        const pids = [pid, ...(await processDescendants(pid))];
+        const pids = [pid, ...(processDescendants(pid))];
         if (this.sudo) {
             await this.asRoot([this.tools.kill, '-s', 'KILL', '--', ...pids.map(String)]).catch(() => undefined);
             return;
@@ -43471,7 +43473,7 @@ async function keepJudgeRoot(path, ms) {
     await writeOwner(path, { keep_until: Date.now() + ms });
 }
 async function writeOwner(path, extra) {
-    const owner = { pid: process.pid, start: await readStartTime(process.pid), host: (0,external_node_os_namespaceObject.hostname)(), ...extra };
+    const owner = { pid: process.pid, start: readStartTime(process.pid), host: (0,external_node_os_namespaceObject.hostname)(), ...extra };
     await (0,promises_namespaceObject.writeFile)((0,external_node_path_namespaceObject.join)(path, OWNER), JSON.stringify(owner) + '\n', { mode: 0o600 });
 }
 /**
@@ -43522,7 +43524,7 @@ async function abandoned(dir, now, inTmp) {
             return false;
         if (o.host !== (0,external_node_os_namespaceObject.hostname)())
             return newestChange(dir).then((t) => now - t > 24 * LEGACY_AGE_MS);
-        return !(await ownerAlive(o));
+        return !ownerAlive(o);
     }
     // Older versions left no owner file (and in the temp folder a run may be just making it).
     if (inTmp)
@@ -43535,7 +43537,7 @@ async function newestChange(dir) {
     const times = await Promise.all(paths.map((p) => (0,promises_namespaceObject.lstat)(p).then((s) => Math.max(s.mtimeMs, s.ctimeMs), () => 0)));
     return Math.max(...times);
 }
-async function ownerAlive(o) {
+function ownerAlive(o) {
     return o.pid === process.pid || processRunning(o.pid, o.start);
 }
 async function safeBase() {
@@ -44706,7 +44708,7 @@ async function acquireLock(home, host) {
         }
         catch {
             const [pid, owner] = (await (0,promises_namespaceObject.readFile)(path, 'utf8').catch(() => '')).trim().split('@');
-            if (owner === host && Number(pid) > 0 && (await processRunning(Number(pid))))
+            if (owner === host && Number(pid) > 0 && processRunning(Number(pid)))
                 return `another phuc-loop (pid ${pid}) is running on this evidence tree; the oldest loop keeps running: wait for it to end (or stop it: touch scratch/STOP), then \`phuc-loop run\` again`;
             await (0,promises_namespaceObject.rm)(path, { force: true });
         }
@@ -44792,7 +44794,7 @@ async function publishedStanding(git, dir) {
         return none;
     const publishedManifest = link ? null : await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(dir, 'manifest.json'), 'utf8').catch(() => null);
     const pid = Number((await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(root, 'run.lock'), 'utf8').catch(() => '')).split('@')[0]);
-    const running = pid > 0 && (await processRunning(pid));
+    const running = pid > 0 && processRunning(pid);
     return { own, link, matches: publishedManifest === ownManifest, running };
 }
 /**

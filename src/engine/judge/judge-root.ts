@@ -74,7 +74,7 @@ export async function keepJudgeRoot(path: string, ms: number): Promise<void> {
 }
 
 async function writeOwner(path: string, extra: Partial<Owner>): Promise<void> {
-  const owner: Owner = { pid: process.pid, start: await readStartTime(process.pid), host: hostname(), ...extra };
+  const owner: Owner = { pid: process.pid, start: readStartTime(process.pid), host: hostname(), ...extra };
   await writeFile(join(path, OWNER), JSON.stringify(owner) + '\n', { mode: 0o600 });
 }
 
@@ -120,7 +120,7 @@ async function abandoned(dir: string, now: number, inTmp: boolean): Promise<bool
     }
     if (typeof o.keep_until === 'number' && o.keep_until > now) return false;
     if (o.host !== hostname()) return newestChange(dir).then((t) => now - t > 24 * LEGACY_AGE_MS);
-    return !(await ownerAlive(o));
+    return !ownerAlive(o);
   }
   // Older versions left no owner file (and in the temp folder a run may be just making it).
   if (inTmp) return false;
@@ -141,7 +141,7 @@ async function newestChange(dir: string): Promise<number> {
   return Math.max(...times);
 }
 
-async function ownerAlive(o: Owner): Promise<boolean> {
+function ownerAlive(o: Owner): boolean {
   return o.pid === process.pid || processRunning(o.pid, o.start);
 }
 

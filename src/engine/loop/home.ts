@@ -52,7 +52,7 @@ export async function acquireLock(home: LoopHome, host: string): Promise<(() => 
       return () => rm(path, { force: true });
     } catch {
       const [pid, owner] = (await readFile(path, 'utf8').catch(() => '')).trim().split('@');
-      if (owner === host && Number(pid) > 0 && (await processRunning(Number(pid))))
+      if (owner === host && Number(pid) > 0 && processRunning(Number(pid)))
         return `another phuc-loop (pid ${pid}) is running on this evidence tree; the oldest loop keeps running: wait for it to end (or stop it: touch scratch/STOP), then \`phuc-loop run\` again`;
       await rm(path, { force: true });
     }
@@ -153,7 +153,7 @@ export async function publishedStanding(git: Git, dir: string): Promise<Publishe
   if (ownManifest === null) return none;
   const publishedManifest = link ? null : await readFile(join(dir, 'manifest.json'), 'utf8').catch(() => null);
   const pid = Number((await readFile(join(root, 'run.lock'), 'utf8').catch(() => '')).split('@')[0]);
-  const running = pid > 0 && (await processRunning(pid));
+  const running = pid > 0 && processRunning(pid);
   return { own, link, matches: publishedManifest === ownManifest, running };
 }
 

@@ -6,8 +6,8 @@
 // every other child is contained by a sweep of the process table.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -73,8 +73,8 @@ export class NodeProcessRunner implements ProcessRunner {
       let killing: Promise<void> | null = null;
       const pid = child.pid;
       const contained = spec.contained;
-      const rootStart = contained ? Promise.resolve(null) : readStartTime(pid);
-      const since = contained ? Promise.resolve(null) : forksSince(pid);
+      const rootStart = contained ? null : readStartTime(pid);
+      const since = contained ? null : forksSince(pid);
       const untrack = trackProcessGroup(pid);
       const exitedP = child.exit.then(() => undefined);
 
@@ -290,31 +290,34 @@ function parseStat(text: string): ProcInfo | null {
   return { pid, state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), sid: Number(f[3]), start: f[19] };
 }
 
-async function readProc(pid: number): Promise<ProcInfo | null> {
+// /proc is read synchronously: its files are made in memory when read, a few microseconds each,
+// where each asynchronous read costs four round trips through the thread pool (a sweep after every
+// child made them a large part of a check's cost).
+function readProc(pid: number): ProcInfo | null {
   try {
-    return parseStat(await readFile(`/proc/${pid}/stat`, 'utf8'));
+    return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return null;
   }
 }
 
 /** When `pid` started (clock ticks since boot, /proc/<pid>/stat field 22): with the pid, it names one process. */
-export async function readStartTime(pid: number): Promise<string | null> {
-  return (await readProc(pid))?.start ?? null;
+export function readStartTime(pid: number): string | null {
+  return readProc(pid)?.start ?? null;
 }
 
 /**
  * Whether `pid` runs (a zombie left by a killed process, waiting to be reaped, does not) and, given
  * its start time, is still that process rather than a reused pid.
  */
-export async function processRunning(pid: number, start: string | null = null): Promise<boolean> {
+export function processRunning(pid: number, start: string | null = null): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  const info = await readProc(pid);
+  const info = readProc(pid);
   if (!info) return start === null;
   return info.state !== 'Z' && (start === null || info.start === start);
 }
@@ -325,19 +328,19 @@ interface Since {
   forks: number;
 }
 
-const readNumber = async (file: string, pattern = /^(\d+)/m): Promise<number | null> => {
+const readNumber = (file: string, pattern = /^(\d+)/m): number | null => {
   try {
-    const m = pattern.exec(await readFile(file, 'utf8'));
+    const m = pattern.exec(readFileSync(file, 'utf8'));
     return m ? Number(m[1]) : null;
   } catch {
     return null;
   }
 };
 const forkCount = () => readNumber('/proc/stat', /^processes (\d+)$/m);
-let pidMax: Promise<number | null> | null = null;
+let pidMax: number | null | undefined;
 
-async function forksSince(pid: number): Promise<Since | null> {
-  const forks = await forkCount();
+function forksSince(pid: number): Since | null {
+  const forks = forkCount();
   return forks === null ? null : { pid, forks };
 }
 
@@ -347,33 +350,35 @@ async function forksSince(pid: number): Promise<Since | null> {
  * (checked by the number of forks since). A sweep then reads a handful of stat files instead of the
  * whole table (the /proc sweep after every check was the largest cost of an iteration at `none`).
  */
-async function startedSince(since: Since | null): Promise<((pid: number) => boolean) | null> {
+function startedSince(since: Since | null): ((pid: number) => boolean) | null {
   if (!since) return null;
-  const [last, forks, max] = await Promise.all([readNumber('/proc/sys/kernel/ns_last_pid'), forkCount(), (pidMax ??= readNumber('/proc/sys/kernel/pid_max'))]);
+  const [last, forks, max] = [readNumber('/proc/sys/kernel/ns_last_pid'), forkCount(), (pidMax ??= readNumber('/proc/sys/kernel/pid_max'))];
   if (last === null || forks === null || max === null || forks - since.forks >= max / 2) return null;
   const root = since.pid;
   return root <= last ? (p) => p >= root && p <= last : (p) => p >= root || p <= last;
 }
 
-async function readProcTable(since: Since | null = null): Promise<Map<number, ProcInfo> | null> {
+function readProcTable(since: Since | null = null): Map<number, ProcInfo> | null {
   let names: string[];
   try {
-    names = await readdir('/proc');
+    names = readdirSync('/proc');
   } catch {
     return null;
   }
-  const inWindow = await startedSince(since);
+  const inWindow = startedSince(since);
   const pids = names.filter((n) => /^\d+$/.test(n)).map(Number);
   if (pids.length === 0) return null;
-  const infos = await Promise.all((inWindow ? pids.filter(inWindow) : pids).map(readProc));
   const table = new Map<number, ProcInfo>();
-  for (const p of infos) if (p) table.set(p.pid, p);
+  for (const pid of inWindow ? pids.filter(inWindow) : pids) {
+    const p = readProc(pid);
+    if (p) table.set(p.pid, p);
+  }
   return table;
 }
 
 /** Every live process whose chain of parents leads to `pid` (not `pid` itself). */
-export async function processDescendants(pid: number): Promise<number[]> {
-  const table = await readProcTable();
+export function processDescendants(pid: number): number[] {
+  const table = readProcTable();
   if (!table) return [];
   const found = new Set<number>([pid]);
   let grew = true;
@@ -389,9 +394,9 @@ export async function processDescendants(pid: number): Promise<number[]> {
   return [...found];
 }
 
-async function hasTag(pid: number, needle: string): Promise<boolean> {
+function hasTag(pid: number, needle: string): boolean {
   try {
-    return (await readFile(`/proc/${pid}/environ`)).includes(needle);
+    return readFileSync(`/proc/${pid}/environ`).includes(needle);
   } catch {
     return false; // gone, or another user's process: not ours either way
   }
@@ -402,14 +407,14 @@ async function hasTag(pid: number, needle: string): Promise<boolean> {
  * session, processes carrying the run tag, and all their descendants by ppid links. Start times are
  * kept so a pid reused by an unrelated process is never signalled.
  */
-async function collectTree(
+function collectTree(
   root: number,
   rootAlive: boolean,
   tag: string,
   rootStart: string | null,
   table: Map<number, ProcInfo>,
   seeds: Map<number, string> = new Map(),
-): Promise<Map<number, string>> {
+): Map<number, string> {
   const found = new Map<number, string>();
   for (const [pid, start] of seeds) if (table.get(pid)?.start === start) found.set(pid, start);
   const candidates: ProcInfo[] = [];
@@ -424,8 +429,7 @@ async function collectTree(
     else if (rootStart === null || Number(p.start) >= Number(rootStart)) candidates.push(p);
   }
   const needle = `${RUN_TAG_VAR}=${tag}`;
-  const tagged = await Promise.all(candidates.map(async (p) => ((await hasTag(p.pid, needle)) ? p : null)));
-  for (const p of tagged) if (p) found.set(p.pid, p.start);
+  for (const p of candidates) if (hasTag(p.pid, needle)) found.set(p.pid, p.start);
   // Close over ppid links (a setsid'd descendant whose parent is still alive).
   let grew = true;
   while (grew) {
@@ -441,15 +445,13 @@ async function collectTree(
   return found;
 }
 
-async function stillAlive(targets: Map<number, string>): Promise<Map<number, string>> {
+function stillAlive(targets: Map<number, string>): Map<number, string> {
   const alive = new Map<number, string>();
-  await Promise.all(
-    [...targets].map(async ([pid, start]) => {
-      const p = await readProc(pid);
-      // A zombie is dead, only not yet reaped (by us or by init).
-      if (p && p.start === start && p.state !== 'Z') alive.set(pid, start);
-    }),
-  );
+  for (const [pid, start] of targets) {
+    const p = readProc(pid);
+    // A zombie is dead, only not yet reaped (by us or by init).
+    if (p && p.start === start && p.state !== 'Z') alive.set(pid, start);
+  }
   return alive;
 }
 
@@ -470,25 +472,17 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
-async function waitFor(done: () => Promise<boolean> | boolean, timeoutMs: number, stepMs: number): Promise<void> {
+async function waitFor(done: () => boolean, timeoutMs: number, stepMs: number): Promise<void> {
   const until = performance.now() + timeoutMs;
-  while (!(await done()) && performance.now() < until) await delay(stepMs);
+  while (!done() && performance.now() < until) await delay(stepMs);
 }
 
 /**
  * SIGTERM to the process group and every process of the tree (collected before signalling, while
  * the ppid links still lead to them), then SIGKILL to whatever survives the grace period.
  */
-async function terminateTree(
-  root: number,
-  rootAlive: boolean,
-  tag: string,
-  rootStartP: Promise<string | null>,
-  sinceP: Promise<Since | null>,
-  graceMs: number,
-): Promise<void> {
-  const [rootStart, since] = await Promise.all([rootStartP, sinceP]);
-  const table = await readProcTable(since);
+async function terminateTree(root: number, rootAlive: boolean, tag: string, rootStart: string | null, since: Since | null, graceMs: number): Promise<void> {
+  const table = readProcTable(since);
   if (!table) {
     if (!rootAlive && !groupAlive(root)) return;
     signalPid(-root, 'SIGTERM');
@@ -496,19 +490,19 @@ async function terminateTree(
     signalPid(-root, 'SIGKILL');
     return;
   }
-  let targets = await collectTree(root, rootAlive, tag, rootStart, table);
+  let targets = collectTree(root, rootAlive, tag, rootStart, table);
   if (targets.size === 0) return;
   signalPid(-root, 'SIGTERM');
   for (const pid of targets.keys()) signalPid(pid, 'SIGTERM');
-  await waitFor(async () => (await stillAlive(targets)).size === 0, graceMs, 50);
+  await waitFor(() => stillAlive(targets).size === 0, graceMs, 50);
   // Processes started while the tree was dying (a trap handler, a respawn) are caught here too.
-  const later = await readProcTable(since);
-  if (later) targets = await collectTree(root, false, tag, rootStart, later, await stillAlive(targets));
-  const alive = await stillAlive(targets);
+  const later = readProcTable(since);
+  if (later) targets = collectTree(root, false, tag, rootStart, later, stillAlive(targets));
+  const alive = stillAlive(targets);
   if (alive.size === 0 && !groupAlive(root)) return;
   signalPid(-root, 'SIGKILL');
   for (const pid of alive.keys()) signalPid(pid, 'SIGKILL');
-  await waitFor(async () => (await stillAlive(alive)).size === 0, 1000, 20);
+  await waitFor(() => stillAlive(alive).size === 0, 1000, 20);
 }
 
 /**
