@@ -36484,7 +36484,7 @@ class Sandbox {
             await (0,promises_namespaceObject.rm)(path, { recursive: true, force: true });
     }
     async forceKill(pid) {
-        const pids = [pid, ...(processDescendants(pid))];
+        const pids = [pid, ...processDescendants(pid)];
         if (this.sudo) {
             await this.asRoot([this.tools.kill, '-s', 'KILL', '--', ...pids.map(String)]).catch(() => undefined);
             return;

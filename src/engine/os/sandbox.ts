@@ -653,7 +653,7 @@ export class Sandbox {
   }
 
   private async forceKill(pid: number): Promise<void> {
-    const pids = [pid, ...(processDescendants(pid))];
+    const pids = [pid, ...processDescendants(pid)];
     if (this.sudo) {
       await this.asRoot([this.tools.kill, '-s', 'KILL', '--', ...pids.map(String)]).catch(() => undefined);
       return;
