@@ -27,6 +27,14 @@ describe('evidence store', () => {
     await again.appendLine('history.jsonl', '{"i":2}');
     await again.flush();
     expect(await readFile(join(root, 'history.jsonl'), 'utf8')).toBe('{"i":0}\n{"i":1}\n{"i":2}\n');
+    // Each line is scrubbed and hashed as it comes (a running hash): the manifest's figures are the file's.
+    again.scrub = (text) => text.replaceAll('hunter2', '***');
+    await again.appendLine('history.jsonl', 'pass hunter2\n');
+    await again.appendLine('history.jsonl', 'é');
+    await again.flush();
+    const bytes = await readFile(join(root, 'history.jsonl'));
+    expect(bytes.toString('utf8')).toBe('{"i":0}\n{"i":1}\n{"i":2}\npass ***\né\n');
+    expect(again.entry('history.jsonl')).toEqual({ path: 'history.jsonl', sha256: sha256(bytes), bytes: bytes.length });
   });
   test('writes of one path land in order; a write that fails is thrown by the next flush, and no manifest is written past it', async () => {
     const root = join(await mkdtemp(join(tmpdir(), 'phuc-ev-')), 'loop');
