@@ -1,13 +1,14 @@
 // The evidence tree (SPEC §5): every file written atomically (temp file + rename) and recorded in
 // manifest.json with its sha256, so `phuc-loop verify` needs nothing but the tree itself.
-import { createHash, type Hash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { createHash, type Hash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import { types } from 'node:util';
 import { z } from 'zod';
 import { canonicalJson, sha256 } from '../common/canonical.js';
 import { parseDocument } from '../common/document.js';
+import { atomicWrite, atomicWriteOffThread } from './writer.js';
 
 export const MANIFEST = 'manifest.json';
 /** Files in the evidence folder that are not evidence (the run lock). */
@@ -23,38 +24,6 @@ export type ManifestEntry = z.infer<typeof manifestEntrySchema>;
 /** manifest.json and iter_N/manifest.json. */
 export const manifestSchema = z.object({ schema_version: z.literal('2.0'), files: z.array(manifestEntrySchema) });
 export type Manifest = z.infer<typeof manifestSchema>;
-
-/**
- * Temp file + rename. The temp name is unpredictable and created exclusively ('wx' fails on any
- * existing name, a planted symlink included), and rename replaces a link rather than following it:
- * a write never lands anywhere but `path`.
- */
-// Async for its callers; small files on a local disk are written synchronously: a fraction of the
-// thread pool's round trips.
-// eslint-disable-next-line @typescript-eslint/require-await
-export async function atomicWrite(path: string, data: string | Uint8Array): Promise<void> {
-  const tmp = `${path}.tmp-${randomBytes(6).toString('hex')}`;
-  // The folder usually exists: make it only when the write says it is missing (one syscall saved a file).
-  try {
-    writeFileSync(tmp, data, { flag: 'wx' });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(tmp, data, { flag: 'wx' });
-  }
-  renameSync(tmp, path);
-}
-
-/** atomicWrite through the thread pool, for writes that need not be done before the caller goes on. */
-async function atomicWriteInBackground(path: string, data: string | Uint8Array): Promise<void> {
-  const tmp = `${path}.tmp-${randomBytes(6).toString('hex')}`;
-  await writeFile(tmp, data, { flag: 'wx' }).catch(async (e: unknown) => {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(tmp, data, { flag: 'wx' });
-  });
-  await rename(tmp, path);
-}
 
 /** Each iteration's files are listed in its own frozen `iter_N/manifest.json`, which the root lists. */
 const ITERATION = /^(iter_\d+)\//;
@@ -83,11 +52,9 @@ export class EvidenceStore {
     return join(this.root, rel);
   }
 
-  // Creating a file can wait on the disk for most of a millisecond (ext4 reads the inode table): an
-  // iteration's files are written in the background, in parallel, while the loop goes on (to the
-  // checks, the commit). Writes of one path keep their order; readText waits for its path; flush()
-  // waits for all, and comes before any manifest is written: a manifest never lists a file that is
-  // not on disk whole.
+  // An iteration's files are written in the background by a worker thread (writer.ts) while the
+  // loop goes on (to the checks, the commit). readText waits for its path; flush() waits for all,
+  // and comes before any manifest is written: a manifest never lists a file that is not on disk whole.
   private readonly writing = new Map<string, Promise<void>>();
   private failed: unknown = null;
 
@@ -100,7 +67,8 @@ export class EvidenceStore {
   private enqueue(entry: ManifestEntry, body: string | Uint8Array): ManifestEntry {
     const rel = entry.path;
     const path = this.path(rel);
-    const write = (this.writing.get(rel) ?? Promise.resolve()).then(() => atomicWriteInBackground(path, body));
+    // The worker writes in the order given: a later write of the same path lands after this one.
+    const write = atomicWriteOffThread(path, body);
     const settled = write.catch((e: unknown) => void (this.failed ??= e));
     this.writing.set(rel, settled);
     void settled.then(() => {

@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { shellQuote } from '../agent/agents.js';
 import { sha256 } from '../common/canonical.js';
 import { parseDocument } from '../common/document.js';
-import { atomicWrite } from '../evidence/evidence.js';
+import { atomicWrite } from '../evidence/writer.js';
 import { Git } from '../os/git.js';
 import type { ProcessRunner, RunResult, RunSpec } from '../os/ports.js';
 import { ShellSession } from '../os/process.js';

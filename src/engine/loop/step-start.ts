@@ -5,7 +5,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { atomicWrite } from '../evidence/evidence.js';
+import { atomicWrite } from '../evidence/writer.js';
 import { parseDocument } from '../common/document.js';
 import type { DirtySnapshot } from '../agent/agent-step.js';
 import type { Git } from '../os/git.js';

@@ -28,7 +28,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { parseDocument } from '../common/document.js';
-import { atomicWrite } from '../evidence/evidence.js';
+import { atomicWrite } from '../evidence/writer.js';
 import type { Git } from '../os/git.js';
 import { ancestorInTheWay } from '../os/tree-file.js';
 

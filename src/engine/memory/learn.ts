@@ -7,7 +7,7 @@ import type { IssuedType } from '../judge/certificate.js';
 import type { CheckResult } from '../judge/checks.js';
 import type { VerdictState } from '../agent/critic.js';
 import { Decimal, dstr, human } from '../common/decimal.js';
-import { atomicWrite } from '../evidence/evidence.js';
+import { atomicWrite } from '../evidence/writer.js';
 import { InvariantViolation } from '../common/errors.js';
 import { type Ctx, scrub } from '../loop/context.js';
 import type { NorthstarSnapshot } from '../judge/northstar.js';
