@@ -43168,35 +43168,66 @@ class Git {
         await this.run(['reset', '--soft', commit]);
     }
     /**
-     * Stages `include` (new files too; the loop's own few names, on the command line) and commits the
-     * index in one call; returns the new HEAD and its tree (read from the git directory).
+     * Stages `include` (names at the top of the tree: the loop's own few files) and commits the index;
+     * returns the new HEAD and its tree (read from the git directory). One git process: `--include`
+     * stages a tracked name; an untracked one (the first AGENTS.md) it leaves out without a word, so
+     * the commit's tree is looked at, and a name missing there is added and the commit amended.
      */
     async commit(message, include = []) {
         const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
-        const add = include.length ? `${git} add -A -- ${include.map(shellQuote).join(' ')} && ` : '';
-        const r = await this.exec(`${add}${git} commit -q --no-verify --allow-empty -F -`, message);
-        if (r.exitCode !== 0)
-            throw new GitError(`commit failed (${r.exitCode}): ${r.stderr.trim() || r.stdout.trim()}`, r.stderr);
+        const names = include.map(shellQuote).join(' ');
+        const commit = async (script) => {
+            const r = await this.exec(script, message);
+            if (r.exitCode !== 0)
+                throw new GitError(`commit failed (${r.exitCode}): ${r.stderr.trim() || r.stdout.trim()}`, r.stderr);
+            return this.headAndTree();
+        };
+        const made = await commit(`${git} commit -q --no-verify --allow-empty -F -${include.length ? ` --include -- ${names}` : ''}`);
+        const inTree = await this.topLevelNames(made.tree);
+        if (include.every((name) => inTree?.has(name)))
+            return made;
+        return commit(`${git} add -A -- ${names} && ${git} commit -q --no-verify --allow-empty --amend -F -`);
+    }
+    /** HEAD and its tree, read from the git directory when git just wrote them (loose objects). */
+    async headAndTree() {
         const { head } = await this.position();
-        const tree = head && (await this.looseCommitTree(head));
+        const tree = head && /^tree ([0-9a-f]{40,64})\n/.exec((await this.looseObject(head, 'commit'))?.subarray(0, 80).toString('latin1') ?? '')?.[1];
         if (head && tree)
             return { commit: head, tree };
         const [c, t] = (await this.run(['rev-parse', 'HEAD', 'HEAD^{tree}'])).trim().split('\n');
         return { commit: c, tree: t };
     }
-    /** The tree of a commit git just wrote (a loose object), checked against its name; null when not loose. */
-    async looseCommitTree(commit) {
-        const file = (0,external_node_path_namespaceObject.join)(await this.commonDir(), 'objects', commit.slice(0, 2), commit.slice(2));
+    /** The names at the top of `tree`: from its loose object, else from git (a tree git found already packed). */
+    async topLevelNames(tree) {
+        const body = await this.looseObject(tree, 'tree');
+        if (!body)
+            return new Set((await this.run(['ls-tree', '-z', '--name-only', tree], { allowFail: true })).split('\0').filter(Boolean));
+        // Entries: "<mode> <name>\0" and the binary object id (20 or 32 bytes).
+        const idBytes = tree.length / 2;
+        const names = new Set();
+        for (let at = 0; at < body.length;) {
+            const nul = body.indexOf(0, at);
+            if (nul < 0)
+                return null;
+            const entry = body.subarray(at, nul).toString('utf8');
+            names.add(entry.slice(entry.indexOf(' ') + 1));
+            at = nul + 1 + idBytes;
+        }
+        return names;
+    }
+    /** The body of a loose object git just wrote, checked against its name and type; null when not loose. */
+    async looseObject(id, type) {
+        const file = (0,external_node_path_namespaceObject.join)(await this.commonDir(), 'objects', id.slice(0, 2), id.slice(2));
         const raw = await (0,promises_namespaceObject.readFile)(file)
             .then((z) => inflate(z))
             .catch(() => null);
         if (!raw ||
-            (0,external_node_crypto_namespaceObject.createHash)(commit.length === 64 ? 'sha256' : 'sha1')
+            (0,external_node_crypto_namespaceObject.createHash)(id.length === 64 ? 'sha256' : 'sha1')
                 .update(raw)
-                .digest('hex') !== commit)
+                .digest('hex') !== id)
             return null;
-        const m = /^commit \d+\0tree ([0-9a-f]{40,64})\n/.exec(raw.subarray(0, 120).toString('latin1'));
-        return m ? m[1] : null;
+        const nul = raw.indexOf(0);
+        return raw.subarray(0, nul).toString('latin1').startsWith(`${type} `) ? raw.subarray(nul + 1) : null;
     }
     /** The files of `tree` (for input globs judged on a committed tree, not the work tree). */
     async treeFiles(tree) {

@@ -105,3 +105,48 @@ test("a failing git call's message names a few of its arguments and counts the r
   expect(describeArgs(['status', '-z'])).toBe('status -z');
   expect(new GitError(`git failed: ${'y'.repeat(5_000_000)}`).message.length).toBeLessThan(2_100);
 });
+
+test("commit with the loop's own file: staged when tracked or new, its deletion too; a tree git finds packed already", async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'phuc-git-commit-'));
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.email', 't@t');
+  git('config', 'user.name', 't');
+  await writeFile(join(dir, 'a.txt'), 'a\n');
+  git('add', '-A');
+  git('commit', '-qm', 'init');
+  const port = new Git(new NodeProcessRunner(), dir);
+  await port.openSession();
+  try {
+    const committed = (c: { commit: string; tree: string }) => {
+      expect(git('rev-parse', 'HEAD', 'HEAD^{tree}').trim().split('\n')).toEqual([c.commit, c.tree]);
+      return git('show', 'HEAD:AGENTS.md');
+    };
+    // Untracked at first: added (the commit amended), with what was staged besides.
+    await writeFile(join(dir, 'AGENTS.md'), 'one\n');
+    await writeFile(join(dir, 'a.txt'), 'b\n');
+    git('add', 'a.txt');
+    expect(committed(await port.commit('first\n', ['AGENTS.md']))).toBe('one\n');
+    expect(git('show', 'HEAD:a.txt')).toBe('b\n');
+    expect(git('log', '--format=%s')).toBe('first\ninit\n');
+    // Tracked: its new text, and nothing unstaged of the user's.
+    await writeFile(join(dir, 'AGENTS.md'), 'two\n');
+    await writeFile(join(dir, 'a.txt'), 'user edit\n');
+    expect(committed(await port.commit('second\n', ['AGENTS.md']))).toBe('two\n');
+    expect(git('show', 'HEAD:a.txt')).toBe('b\n');
+    expect(git('status', '--porcelain')).toBe(' M a.txt\n');
+    // Removed from the index (as an agent could): the file is added again.
+    git('rm', '-q', '--cached', 'AGENTS.md');
+    expect(committed(await port.commit('third\n', ['AGENTS.md']))).toBe('two\n');
+    // The same tree as an earlier, packed commit: git writes no loose tree; the names come from git.
+    await writeFile(join(dir, 'AGENTS.md'), 'one\n');
+    git('checkout', '-q', 'HEAD~2', '--', 'a.txt');
+    git('gc', '-q');
+    git('add', 'a.txt');
+    expect(committed(await port.commit('fourth\n', ['AGENTS.md']))).toBe('one\n');
+    expect(git('rev-parse', 'HEAD^{tree}')).toBe(git('rev-parse', 'HEAD~3^{tree}'));
+    expect(git('log', '--format=%s')).toBe('fourth\nthird\nsecond\nfirst\ninit\n');
+  } finally {
+    await port.close();
+  }
+});
