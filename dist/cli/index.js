@@ -32807,14 +32807,24 @@ class EvidenceStore {
         const rel = entry.path;
         const path = this.path(rel);
         // The worker writes in the order given: a later write of the same path lands after this one.
-        const write = atomicWriteOffThread(path, body);
+        this.enqueued(rel, atomicWriteOffThread(path, body));
+        return entry;
+    }
+    enqueued(rel, write) {
         const settled = write.catch((e) => void (this.failed ??= e));
         this.writing.set(rel, settled);
         void settled.then(() => {
             if (this.writing.get(rel) === settled)
                 this.writing.delete(rel);
         });
-        return entry;
+    }
+    holds = 0;
+    /**
+     * Writes that begin once `pending` settles (they wait on a slower source: the patch the git shell
+     * makes while the checks run): flush() waits for it, and throws its failure (readText does not).
+     */
+    hold(pending) {
+        this.enqueued(`\0held ${++this.holds}`, pending.then(() => undefined));
     }
     /** Waits for every write begun; throws the first that failed (the disk full, a folder gone). */
     async flush() {
@@ -35003,9 +35013,13 @@ async function collectArtifacts(o) {
             gone.push(p);
     const indexed = await o.git.indexed(gone);
     const untrackedDeleted = gone.filter((p) => !indexed.has(p));
-    const { tree, diff } = await stageOrRevert(o, candidates.filter((p) => !untrackedDeleted.includes(p)), reverted);
+    const tree = await stageOrRevert(o, candidates.filter((p) => !untrackedDeleted.includes(p)), reverted);
     const revertedPaths = new Set(reverted.map((r) => r.path));
     const kept = candidates.filter((p) => !revertedPaths.has(p) && !untrackedDeleted.includes(p));
+    // A change is a staged tree other than HEAD's (what a non-empty staged diff says). Its patch is made
+    // by the git shell while the checks run; its evidence is written when it comes (flush() waits for it).
+    const produced = kept.length > 0 && tree !== (await o.git.commitTree(o.startHead));
+    const diff = produced ? o.git.stagedDiff() : Promise.resolve('');
     // The user's git-ignored files: put back whatever the agent did to them; under a protected glob
     // that (and an ignored file the agent made there, removed) is reverted as a tracked path would be.
     const userFiles = o.userFiles ? await o.userFiles(ignored ?? []) : null;
@@ -35019,30 +35033,35 @@ async function collectArtifacts(o) {
     const artifacts = [];
     const r = o.agent.result;
     const log = `$ agent (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''}${r.aborted ? ', stopped' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`;
-    artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent.log`, o.scrub(log))), role: 'log' });
-    if (diff)
-        artifacts.push({ ...(await o.evidence.write(`${o.dir}/diff.patch`, o.scrub(diff))), role: 'artifact' });
-    artifacts.push({ ...(await o.evidence.writeJson(`${o.dir}/agent_invocation.json`, o.agent.invocation)), role: 'log' });
     const report = parseReport(reportText);
-    if (reportText !== null)
-        artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent_report.json`, o.scrub(reportText))), role: 'artifact' });
-    await o.evidence.writeJson(`${o.dir}/artifacts.json`, {
-        agent_commits_folded: folded,
-        git_settings_restored: settingsChanged,
-        index_flags_cleared: unflagged,
-        artifacts: artifacts.map((a) => ({ path: a.path, sha256: a.sha256, bytes: a.bytes, role: a.role })),
-        changed_paths: kept,
-        report: report.state === 'malformed' ? { state: 'malformed', error: report.error } : { state: report.state },
-        reverted: reverted.map((r) => ({ path: r.path, why: r.why, ...(r.detail ? { detail: r.detail } : {}) })),
-        ...(untrackedDeleted.length ? { untracked_deleted: untrackedDeleted } : {}),
-        ...(userFiles?.restored.length ? { user_files_restored: userFiles.restored } : {}),
-        ...(userFiles?.failed.length ? { user_files_not_restored: userFiles.failed } : {}),
+    const recorded = diff.then(async (patch) => {
+        artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent.log`, o.scrub(log))), role: 'log' });
+        if (produced)
+            artifacts.push({ ...(await o.evidence.write(`${o.dir}/diff.patch`, o.scrub(patch))), role: 'artifact' });
+        artifacts.push({ ...(await o.evidence.writeJson(`${o.dir}/agent_invocation.json`, o.agent.invocation)), role: 'log' });
+        if (reportText !== null)
+            artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent_report.json`, o.scrub(reportText))), role: 'artifact' });
+        await o.evidence.writeJson(`${o.dir}/artifacts.json`, {
+            agent_commits_folded: folded,
+            git_settings_restored: settingsChanged,
+            index_flags_cleared: unflagged,
+            artifacts: artifacts.map((a) => ({ path: a.path, sha256: a.sha256, bytes: a.bytes, role: a.role })),
+            changed_paths: kept,
+            report: report.state === 'malformed' ? { state: 'malformed', error: report.error } : { state: report.state },
+            reverted: reverted.map((r) => ({ path: r.path, why: r.why, ...(r.detail ? { detail: r.detail } : {}) })),
+            ...(untrackedDeleted.length ? { untracked_deleted: untrackedDeleted } : {}),
+            ...(userFiles?.restored.length ? { user_files_restored: userFiles.restored } : {}),
+            ...(userFiles?.failed.length ? { user_files_not_restored: userFiles.failed } : {}),
+        });
     });
+    o.evidence.hold(recorded);
     return {
         changed: kept,
         untrackedDeleted,
         reverted,
+        produced,
         diff,
+        recorded,
         diffFiles: kept.length,
         report,
         artifacts,
@@ -42817,7 +42836,19 @@ function unexplainedSymbols(symbols, explanation) {
 
 
 
-const inflate = (0,external_node_util_namespaceObject.promisify)(external_node_zlib_namespaceObject.inflate);
+/**
+ * Git's own small files (HEAD, refs, settings, the index, a new object) are read synchronously: from
+ * the page cache in microseconds, where an asynchronous read costs four round trips through the
+ * thread pool, a dozen times an iteration. `fallback` when the file cannot be read.
+ */
+function readOr(read, fallback) {
+    try {
+        return read();
+    }
+    catch {
+        return fallback;
+    }
+}
 const GIT_ENV_KEEP = /^(PATH|HOME|LANG|LC_[A-Z]+|TZ|TMPDIR|GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)|GIT_AUTHOR_(NAME|EMAIL)|GIT_COMMITTER_(NAME|EMAIL)|GIT_SSH_COMMAND|XDG_CONFIG_HOME|SSL_CERT_FILE|SSL_CERT_DIR)$/;
 /**
  * Paths go to git on its standard input (update-index, checkout-index: exact names, read in linear
@@ -42921,15 +42952,15 @@ class Git {
             const [git, common] = (await this.run(['rev-parse', '--absolute-git-dir', '--git-common-dir'])).trim().split('\n');
             this.dirs = { git, common: (0,external_node_path_namespaceObject.isAbsolute)(common) ? common : (0,external_node_path_namespaceObject.join)(this.cwd, common) };
         }
-        const head = (await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(this.dirs.git, 'HEAD'), 'utf8')).trim();
+        const head = (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.dirs.git, 'HEAD'), 'utf8').trim();
         if (!head.startsWith('ref: '))
             return { head: /^[0-9a-f]{40,64}$/.test(head) ? head : null, branch: null };
         const ref = head.slice(5);
         const branch = ref.replace(/^refs\/heads\//, '');
-        const loose = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(this.dirs.common, ref), 'utf8').catch(() => null);
+        const loose = readOr(() => (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.dirs.common, ref), 'utf8'), null);
         if (loose !== null)
             return { head: loose.trim(), branch };
-        const packed = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(this.dirs.common, 'packed-refs'), 'utf8').catch(() => '');
+        const packed = readOr(() => (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.dirs.common, 'packed-refs'), 'utf8'), '');
         const line = packed.split('\n').find((l) => l.endsWith(` ${ref}`));
         return { head: line ? line.split(' ')[0] : null, branch };
     }
@@ -42990,23 +43021,27 @@ class Git {
             await this.position();
         const { common, git } = this.dirs;
         const hooks = (0,external_node_path_namespaceObject.join)(common, 'hooks');
-        const real = (await (0,promises_namespaceObject.lstat)(hooks).catch(() => null))?.isDirectory();
+        const real = readOr(() => (0,external_node_fs_namespaceObject.lstatSync)(hooks), null)?.isDirectory();
         // git runs a hook by its exact name; `*.sample` files (and changes to them) never run.
-        const hookFiles = real ? (await (0,promises_namespaceObject.readdir)(hooks)).filter((name) => !name.endsWith('.sample')).map((name) => (0,external_node_path_namespaceObject.join)(hooks, name)) : [];
+        const hookFiles = real
+            ? (0,external_node_fs_namespaceObject.readdirSync)(hooks)
+                .filter((name) => !name.endsWith('.sample'))
+                .map((name) => (0,external_node_path_namespaceObject.join)(hooks, name))
+            : [];
         return [(0,external_node_path_namespaceObject.join)(common, 'config'), (0,external_node_path_namespaceObject.join)(common, 'info', 'attributes'), (0,external_node_path_namespaceObject.join)(common, 'info', 'exclude'), (0,external_node_path_namespaceObject.join)(git, 'config.worktree'), ...hookFiles];
     }
     /** A regular file's bytes and mode; null when absent; a link or folder reads as neither (it differs from any file). */
-    static async settingsFile(f) {
-        const st = await (0,promises_namespaceObject.lstat)(f).catch(() => null);
+    static settingsFile(f) {
+        const st = readOr(() => (0,external_node_fs_namespaceObject.lstatSync)(f), null);
         if (!st)
             return null;
-        return st.isFile() ? { data: await (0,promises_namespaceObject.readFile)(f), mode: st.mode & 0o7777 } : { data: Buffer.from(`not a file: ${st.mode}`), mode: -1 };
+        return st.isFile() ? { data: (0,external_node_fs_namespaceObject.readFileSync)(f), mode: st.mode & 0o7777 } : { data: Buffer.from(`not a file: ${st.mode}`), mode: -1 };
     }
     /** Git's settings and the index as they are (before the agent runs), to put back or check after it. */
     async snapshotSettings() {
         const files = new Map();
         for (const f of await this.guardedFiles())
-            files.set(f, await Git.settingsFile(f));
+            files.set(f, Git.settingsFile(f));
         return { files, index: await this.indexHash() };
     }
     /** Puts git's settings back as they were (a hook the agent added removed); returns the files that had been changed. */
@@ -43023,7 +43058,7 @@ class Git {
         }
         for (const f of new Set([...snap.files.keys(), ...(await this.guardedFiles())])) {
             const before = snap.files.get(f) ?? null;
-            const now = await Git.settingsFile(f);
+            const now = Git.settingsFile(f);
             if (before === now || (before && now && before.mode === now.mode && before.data.equals(now.data)))
                 continue;
             changed.push(f.slice(f.lastIndexOf('.git')));
@@ -43039,7 +43074,7 @@ class Git {
     async indexHash() {
         if (!this.dirs)
             await this.position();
-        const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(this.dirs.git, 'index')).catch(() => null);
+        const data = readOr(() => (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.dirs.git, 'index')), null);
         return data && sha256(data);
     }
     /**
@@ -43110,20 +43145,17 @@ class Git {
             await Promise.all(remove.map((p) => this.removeInTree(p)));
         }
     }
-    /**
-     * Stages `paths`, then returns the tree hash of the index and the staged diff against HEAD, in one
-     * spawn (the shell forks git far more cheaply than a large Node process does).
-     */
+    /** Stages `paths`, then returns the tree hash of the index, in one call of the git shell. */
     async stage(paths) {
         const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
-        const script = paths.length
-            ? `${git} ${STAGE_FROM_STDIN.join(' ')} && ${git} write-tree && ${git} diff --cached --binary --no-color --no-ext-diff HEAD`
-            : `${git} write-tree`;
-        const r = await this.exec(script, paths.join('\0'));
+        const r = await this.exec(paths.length ? `${git} ${STAGE_FROM_STDIN.join(' ')} && ${git} write-tree` : `${git} write-tree`, paths.join('\0'));
         if (r.exitCode !== 0)
             throw new GitError(`staging failed (${r.exitCode}): ${r.stderr.trim()}`, r.stderr);
-        const nl = r.stdout.indexOf('\n');
-        return { tree: r.stdout.slice(0, nl), diff: r.stdout.slice(nl + 1) };
+        return r.stdout.trim();
+    }
+    /** What is staged, against HEAD, as a patch (binary files too). */
+    stagedDiff() {
+        return this.run(['diff', '--cached', '--binary', '--no-color', '--no-ext-diff', 'HEAD']);
     }
     /** Those of `paths` that are entries of the index (exactly that name, not a folder's files). */
     async indexed(paths) {
@@ -43188,14 +43220,17 @@ class Git {
             return made;
         return commit(`${git} add -A -- ${names} && ${git} commit -q --no-verify --allow-empty --amend -F -`);
     }
-    /** HEAD and its tree, read from the git directory when git just wrote them (loose objects). */
+    /** HEAD and its tree. */
     async headAndTree() {
         const { head } = await this.position();
-        const tree = head && /^tree ([0-9a-f]{40,64})\n/.exec((await this.looseObject(head, 'commit'))?.subarray(0, 80).toString('latin1') ?? '')?.[1];
-        if (head && tree)
-            return { commit: head, tree };
-        const [c, t] = (await this.run(['rev-parse', 'HEAD', 'HEAD^{tree}'])).trim().split('\n');
-        return { commit: c, tree: t };
+        if (!head)
+            throw new GitError('the commit left no HEAD', '');
+        return { commit: head, tree: await this.commitTree(head) };
+    }
+    /** The tree of `commit`: read from its loose object when git wrote it as one (a new commit), else from git. */
+    async commitTree(commit) {
+        const tree = /^tree ([0-9a-f]{40,64})\n/.exec((await this.looseObject(commit, 'commit'))?.subarray(0, 80).toString('latin1') ?? '')?.[1];
+        return tree ?? (await this.run(['rev-parse', '--verify', `${commit}^{tree}`])).trim();
     }
     /** The names at the top of `tree`: from its loose object, else from git (a tree git found already packed). */
     async topLevelNames(tree) {
@@ -43218,9 +43253,7 @@ class Git {
     /** The body of a loose object git just wrote, checked against its name and type; null when not loose. */
     async looseObject(id, type) {
         const file = (0,external_node_path_namespaceObject.join)(await this.commonDir(), 'objects', id.slice(0, 2), id.slice(2));
-        const raw = await (0,promises_namespaceObject.readFile)(file)
-            .then((z) => inflate(z))
-            .catch(() => null);
+        const raw = readOr(() => (0,external_node_zlib_namespaceObject.inflateSync)((0,external_node_fs_namespaceObject.readFileSync)(file)), null);
         if (!raw ||
             (0,external_node_crypto_namespaceObject.createHash)(id.length === 64 ? 'sha256' : 'sha1')
                 .update(raw)
@@ -45401,7 +45434,7 @@ function learn(ctx, n, x) {
         else
             fact(failed, 'A', `failed:${c.id}:${c.timed_out ? 'timeout' : c.exit_code}`, `criterion ${c.id} ${c.timed_out ? 'timed out' : `failed (exit ${c.exit_code})`} — ${c.evidence}`);
     }
-    if (x.collected.diff)
+    if (x.collected.produced)
         fact(succeeded, 'A', 'diff', `${x.collected.diffFiles} file(s) changed — ${ctx.ev.link(`${iterDir(n)}/diff.patch`)}`);
     // A measurement that moved is a Lane B learning either way; only a fall is a success (N.2).
     if (x.residual && x.previousResidual && !x.residual.eq(x.previousResidual))
@@ -45489,7 +45522,7 @@ function learn(ctx, n, x) {
             Sigma: broken.length ? `false (${broken.join('; ')})` : 'true',
             tau: [...artifacts.map((a) => a.path), `${iterDir(n)}/certificate.json`].join(', '),
             Gc: 'see glow.json agents_md_size_delta_lines',
-            iota: String((x.collected.diff ? 1 : 0) + (report.state !== 'absent' ? 1 : 0)),
+            iota: String((x.collected.produced ? 1 : 0) + (report.state !== 'absent' ? 1 : 0)),
             Rp: x.residual === null
                 ? 'residual not computed (never compared)'
                 : rp
@@ -46083,7 +46116,7 @@ async function iterate(ctx, n) {
             `the user's version is kept in ${USER_WORK_REF} (\`git checkout ${USER_WORK_REF} -- <path>\` brings it back)`);
     logUserFiles(o, n, collected.userFiles);
     crashPoint(ctx, 'collect');
-    const changed = !!collected.diff;
+    const changed = collected.produced;
     const reported = collected.report.state !== 'absent';
     let interrupted = agent.backpressure;
     const base = { changed, reported, agentFailure, guardrail, invariant: null };
@@ -46120,6 +46153,7 @@ async function iterate(ctx, n) {
         }
     }
     crashPoint(ctx, 'checks');
+    await collected.recorded;
     const judged = checks.length > 0;
     const met = new Map(judged ? checks.map((c) => [c.id, c.met]) : Object.entries(state.criteria_met));
     if (judged)
@@ -46130,7 +46164,7 @@ async function iterate(ctx, n) {
     const failing = await failingSignatures(ctx, checks);
     const progressed = residual !== null && carried !== null && residual.lt(carried);
     const sig = judged ? trackSignatures(state.progress, failing, cfg.detours, n, progressed) : { stuck: [], detour: null };
-    const verdict = judged ? await critique(ctx, n, collected.diff, checks) : null;
+    const verdict = judged ? await critique(ctx, n, await collected.diff, checks) : null;
     const stall = judged && residual !== null
         ? trackStall(state.progress, residual, { stallIterations: cfg.stall_iterations, canEscalate: !!cfg.agent.escalate, iteration: n })
         : null;

@@ -46,9 +46,10 @@ test('staging, looking up and putting back 11,000 long new paths, beside tracked
   expect([...(await g.inHead(all))].sort()).toEqual([...tracked].sort());
   expect((await g.indexed(all)).size).toBe(tracked.length);
 
-  const { tree, diff } = await g.stage(all);
+  const tree = await g.stage(all);
   expect(tree).toMatch(/^[0-9a-f]{40}$/);
-  expect(diff).toContain(`+++ b/new/${LONG}_10999`);
+  expect(tree).not.toBe(await g.commitTree(sh('rev-parse', 'HEAD').trim()));
+  expect(await g.stagedDiff()).toContain(`+++ b/new/${LONG}_10999`);
   expect((await g.indexed(all)).size).toBe(fresh.length + tracked.length);
   expect(await g.refusedToStage(all)).toEqual([]);
 

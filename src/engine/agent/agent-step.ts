@@ -552,7 +552,12 @@ export interface Collected {
   untrackedDeleted: string[];
   /** The agent's changes put back as they were, each with why. */
   reverted: Reverted[];
-  diff: string;
+  /** Whether the step changed the tree (staged, against HEAD). */
+  produced: boolean;
+  /** The staged patch, made while the checks run. */
+  diff: Promise<string>;
+  /** Settles once the step's evidence files (the patch, the logs, artifacts.json) are recorded; `artifacts` is complete then. */
+  recorded: Promise<void>;
   diffFiles: number;
   report: ReportState;
   artifacts: (ManifestEntry & { role: string })[];
@@ -612,7 +617,7 @@ const isAttributes = (p: string) => p === '.gitattributes' || p.endsWith('/.gita
  * attributes are the likely cause, so that its other changes stay. Only a failure no path
  * accounts for (a lock, a full disk) still ends the run.
  */
-async function stageOrRevert(o: CollectOptions, paths: string[], reverted: Reverted[]): Promise<{ tree: string; diff: string }> {
+async function stageOrRevert(o: CollectOptions, paths: string[], reverted: Reverted[]): Promise<string> {
   try {
     return await o.git.stage(paths);
   } catch (e) {
@@ -682,13 +687,17 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   for (const p of candidates) if (o.before.has(p) && !(await presentIn(o.cwd, p))) gone.push(p);
   const indexed = await o.git.indexed(gone);
   const untrackedDeleted = gone.filter((p) => !indexed.has(p));
-  const { tree, diff } = await stageOrRevert(
+  const tree = await stageOrRevert(
     o,
     candidates.filter((p) => !untrackedDeleted.includes(p)),
     reverted,
   );
   const revertedPaths = new Set(reverted.map((r) => r.path));
   const kept = candidates.filter((p) => !revertedPaths.has(p) && !untrackedDeleted.includes(p));
+  // A change is a staged tree other than HEAD's (what a non-empty staged diff says). Its patch is made
+  // by the git shell while the checks run; its evidence is written when it comes (flush() waits for it).
+  const produced = kept.length > 0 && tree !== (await o.git.commitTree(o.startHead));
+  const diff = produced ? o.git.stagedDiff() : Promise.resolve('');
   // The user's git-ignored files: put back whatever the agent did to them; under a protected glob
   // that (and an ignored file the agent made there, removed) is reverted as a tracked path would be.
   const userFiles = o.userFiles ? await o.userFiles(ignored ?? []) : null;
@@ -700,28 +709,33 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   const artifacts: Collected['artifacts'] = [];
   const r = o.agent.result;
   const log = `$ agent (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''}${r.aborted ? ', stopped' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`;
-  artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent.log`, o.scrub(log))), role: 'log' });
-  if (diff) artifacts.push({ ...(await o.evidence.write(`${o.dir}/diff.patch`, o.scrub(diff))), role: 'artifact' });
-  artifacts.push({ ...(await o.evidence.writeJson(`${o.dir}/agent_invocation.json`, o.agent.invocation)), role: 'log' });
   const report = parseReport(reportText);
-  if (reportText !== null) artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent_report.json`, o.scrub(reportText))), role: 'artifact' });
-  await o.evidence.writeJson(`${o.dir}/artifacts.json`, {
-    agent_commits_folded: folded,
-    git_settings_restored: settingsChanged,
-    index_flags_cleared: unflagged,
-    artifacts: artifacts.map((a) => ({ path: a.path, sha256: a.sha256, bytes: a.bytes, role: a.role })),
-    changed_paths: kept,
-    report: report.state === 'malformed' ? { state: 'malformed', error: report.error } : { state: report.state },
-    reverted: reverted.map((r) => ({ path: r.path, why: r.why, ...(r.detail ? { detail: r.detail } : {}) })),
-    ...(untrackedDeleted.length ? { untracked_deleted: untrackedDeleted } : {}),
-    ...(userFiles?.restored.length ? { user_files_restored: userFiles.restored } : {}),
-    ...(userFiles?.failed.length ? { user_files_not_restored: userFiles.failed } : {}),
-  } satisfies Artifacts);
+  const recorded = diff.then(async (patch) => {
+    artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent.log`, o.scrub(log))), role: 'log' });
+    if (produced) artifacts.push({ ...(await o.evidence.write(`${o.dir}/diff.patch`, o.scrub(patch))), role: 'artifact' });
+    artifacts.push({ ...(await o.evidence.writeJson(`${o.dir}/agent_invocation.json`, o.agent.invocation)), role: 'log' });
+    if (reportText !== null) artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent_report.json`, o.scrub(reportText))), role: 'artifact' });
+    await o.evidence.writeJson(`${o.dir}/artifacts.json`, {
+      agent_commits_folded: folded,
+      git_settings_restored: settingsChanged,
+      index_flags_cleared: unflagged,
+      artifacts: artifacts.map((a) => ({ path: a.path, sha256: a.sha256, bytes: a.bytes, role: a.role })),
+      changed_paths: kept,
+      report: report.state === 'malformed' ? { state: 'malformed', error: report.error } : { state: report.state },
+      reverted: reverted.map((r) => ({ path: r.path, why: r.why, ...(r.detail ? { detail: r.detail } : {}) })),
+      ...(untrackedDeleted.length ? { untracked_deleted: untrackedDeleted } : {}),
+      ...(userFiles?.restored.length ? { user_files_restored: userFiles.restored } : {}),
+      ...(userFiles?.failed.length ? { user_files_not_restored: userFiles.failed } : {}),
+    } satisfies Artifacts);
+  });
+  o.evidence.hold(recorded);
   return {
     changed: kept,
     untrackedDeleted,
     reverted,
+    produced,
     diff,
+    recorded,
     diffFiles: kept.length,
     report,
     artifacts,

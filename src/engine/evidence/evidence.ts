@@ -68,13 +68,29 @@ export class EvidenceStore {
     const rel = entry.path;
     const path = this.path(rel);
     // The worker writes in the order given: a later write of the same path lands after this one.
-    const write = atomicWriteOffThread(path, body);
+    this.enqueued(rel, atomicWriteOffThread(path, body));
+    return entry;
+  }
+
+  private enqueued(rel: string, write: Promise<void>): void {
     const settled = write.catch((e: unknown) => void (this.failed ??= e));
     this.writing.set(rel, settled);
     void settled.then(() => {
       if (this.writing.get(rel) === settled) this.writing.delete(rel);
     });
-    return entry;
+  }
+
+  private holds = 0;
+
+  /**
+   * Writes that begin once `pending` settles (they wait on a slower source: the patch the git shell
+   * makes while the checks run): flush() waits for it, and throws its failure (readText does not).
+   */
+  hold(pending: Promise<unknown>): void {
+    this.enqueued(
+      `\0held ${++this.holds}`,
+      pending.then(() => undefined),
+    );
   }
 
   /** Waits for every write begun; throws the first that failed (the disk full, a folder gone). */

@@ -152,7 +152,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     );
   logUserFiles(o, n, collected.userFiles);
   crashPoint(ctx, 'collect');
-  const changed = !!collected.diff;
+  const changed = collected.produced;
   const reported = collected.report.state !== 'absent';
   let interrupted = agent.backpressure;
   const base = { changed, reported, agentFailure, guardrail, invariant: null };
@@ -188,6 +188,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     }
   }
   crashPoint(ctx, 'checks');
+  await collected.recorded;
   const judged = checks.length > 0;
   const met = new Map(judged ? checks.map((c) => [c.id, c.met]) : Object.entries(state.criteria_met));
   if (judged) logFailures(ctx, n, checks);
@@ -198,7 +199,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const failing = await failingSignatures(ctx, checks);
   const progressed = residual !== null && carried !== null && residual.lt(carried);
   const sig = judged ? trackSignatures(state.progress, failing, cfg.detours, n, progressed) : { stuck: [], detour: null };
-  const verdict = judged ? await critique(ctx, n, collected.diff, checks) : null;
+  const verdict = judged ? await critique(ctx, n, await collected.diff, checks) : null;
   const stall =
     judged && residual !== null
       ? trackStall(state.progress, residual, { stallIterations: cfg.stall_iterations, canEscalate: !!cfg.agent.escalate, iteration: n })

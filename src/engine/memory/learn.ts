@@ -56,7 +56,7 @@ export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts
         `criterion ${c.id} ${c.timed_out ? 'timed out' : `failed (exit ${c.exit_code})`} — ${c.evidence}`,
       );
   }
-  if (x.collected.diff) fact(succeeded, 'A', 'diff', `${x.collected.diffFiles} file(s) changed — ${ctx.ev.link(`${iterDir(n)}/diff.patch`)}`);
+  if (x.collected.produced) fact(succeeded, 'A', 'diff', `${x.collected.diffFiles} file(s) changed — ${ctx.ev.link(`${iterDir(n)}/diff.patch`)}`);
   // A measurement that moved is a Lane B learning either way; only a fall is a success (N.2).
   if (x.residual && x.previousResidual && !x.residual.eq(x.previousResidual))
     fact(
@@ -157,7 +157,7 @@ export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts
       Sigma: broken.length ? `false (${broken.join('; ')})` : 'true',
       tau: [...artifacts.map((a) => a.path), `${iterDir(n)}/certificate.json`].join(', '),
       Gc: 'see glow.json agents_md_size_delta_lines',
-      iota: String((x.collected.diff ? 1 : 0) + (report.state !== 'absent' ? 1 : 0)),
+      iota: String((x.collected.produced ? 1 : 0) + (report.state !== 'absent' ? 1 : 0)),
       Rp:
         x.residual === null
           ? 'residual not computed (never compared)'
