@@ -32706,12 +32706,12 @@ class Writer {
         else
             this.worker.unref();
     }
-    write(file, data) {
+    write(file, data, transfer) {
         return new Promise((resolve, reject) => {
             const id = ++this.seq;
             this.pending.set(id, { resolve, reject });
             this.refs();
-            this.worker.postMessage({ id, file, data });
+            this.worker.postMessage({ id, file, data }, transfer && typeof data !== 'string' && data.buffer instanceof ArrayBuffer ? [data.buffer] : []);
         });
     }
     /** A worker that died fails what it had in flight (flush() throws it); the next write starts another. */
@@ -32741,10 +32741,13 @@ function current() {
     }
     return writer;
 }
-/** Writes `file` atomically in the worker (in the loop's thread when there is none); settles when it is on disk. */
-function atomicWriteOffThread(file, data) {
+/**
+ * Writes `file` atomically in the worker (in the loop's thread when there is none); settles when it
+ * is on disk. `transfer`: `data` owns its whole buffer, which moves to the worker (no copy; unusable here after).
+ */
+function atomicWriteOffThread(file, data, transfer = false) {
     const w = current();
-    return w ? w.write(file, data) : atomicWrite(file, data);
+    return w ? w.write(file, data, transfer) : atomicWrite(file, data);
 }
 
 ;// CONCATENATED MODULE: ./src/engine/evidence/evidence.ts
@@ -32760,6 +32763,7 @@ function atomicWriteOffThread(file, data) {
 
 
 const MANIFEST = 'manifest.json';
+const utf8 = new TextEncoder();
 /** Files in the evidence folder that are not evidence (the run lock). */
 const NOT_EVIDENCE = new Set(['run.lock']);
 const manifestEntrySchema = object({
@@ -32799,15 +32803,20 @@ class EvidenceStore {
     writing = new Map();
     failed = null;
     async write(rel, data) {
-        const body = typeof data === 'string' ? this.scrub(data) : data;
-        return Promise.resolve(this.enqueue(this.record(rel, body), body));
+        if (typeof data !== 'string')
+            return Promise.resolve(this.enqueue(this.record(rel, data), data, false));
+        const bytes = utf8.encode(this.scrub(data));
+        return Promise.resolve(this.enqueue(this.record(rel, bytes), bytes, true));
     }
-    /** Writes `body` (scrubbed) in the background, as `entry` records it. */
-    enqueue(entry, body) {
+    /**
+     * Writes `body` (scrubbed) in the background, as `entry` records it. `own`: bytes made for this
+     * write, handed to the worker rather than copied (they are unusable here after).
+     */
+    enqueue(entry, body, own) {
         const rel = entry.path;
         const path = this.path(rel);
         // The worker writes in the order given: a later write of the same path lands after this one.
-        this.enqueued(rel, atomicWriteOffThread(path, body));
+        this.enqueued(rel, atomicWriteOffThread(path, body, own));
         return entry;
     }
     enqueued(rel, write) {
@@ -32864,7 +32873,7 @@ class EvidenceStore {
         log.text += chunk;
         log.hash.update(chunk);
         log.bytes += Buffer.byteLength(chunk);
-        return this.enqueue(this.record(rel, log.text, { sha256: log.hash.copy().digest('hex'), bytes: log.bytes }), log.text);
+        return this.enqueue(this.record(rel, log.text, { sha256: log.hash.copy().digest('hex'), bytes: log.bytes }), utf8.encode(log.text), true);
     }
     async readText(rel) {
         await this.writing.get(rel);
@@ -34683,10 +34692,17 @@ function printablePath(path) {
  * A name the glob matcher cannot judge (control characters, line separators, bytes that are not
  * UTF-8) is taken as protected: a violation, never a pass.
  */
+// The plan's globs, compiled once a run rather than once an iteration.
+const matchers = new WeakMap();
 function protectedMatcher(globs) {
-    const m = picomatch_default()(globs, { dot: true });
-    // eslint-disable-next-line no-control-regex -- control characters in a path are what this test looks for
-    return (p) => /[\u0000-\u001f\u007f\u2028\u2029\ufffd]/.test(p) || m(p);
+    let matcher = matchers.get(globs);
+    if (!matcher) {
+        const m = picomatch_default()(globs, { dot: true });
+        // eslint-disable-next-line no-control-regex -- control characters in a path are what this test looks for
+        matcher = (p) => /[\u0000-\u001f\u007f\u2028\u2029\ufffd]/.test(p) || m(p);
+        matchers.set(globs, matcher);
+    }
+    return matcher;
 }
 /** Variables the sandbox sets for its role (a fresh HOME and TMPDIR, a PATH the role can reach). */
 const ROLE_OWNED = ['HOME', 'TMPDIR', 'USER', 'LOGNAME', 'PATH', 'PWD', 'OLDPWD'];

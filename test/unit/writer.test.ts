@@ -14,6 +14,11 @@ describe('atomic writes off the loop thread', () => {
       expect(await readFile(join(dir, 'a', 'b', `f${k}.txt`), 'utf8')).toBe(`${last}\n`);
     }
     expect([...(await readFile(join(dir, 'bytes.bin')))]).toEqual([0, 255, 10]);
+    // Bytes made for the write are handed to the worker, not copied: unusable here after.
+    const owned = new TextEncoder().encode('moved\n');
+    await atomicWriteOffThread(join(dir, 'moved.txt'), owned, true);
+    expect(owned.byteLength).toBe(0);
+    expect(await readFile(join(dir, 'moved.txt'), 'utf8')).toBe('moved\n');
     expect((await readdir(join(dir, 'a', 'b'))).filter((f) => f.includes('.tmp-'))).toEqual([]);
   });
 

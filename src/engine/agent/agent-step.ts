@@ -246,10 +246,18 @@ export function printablePath(path: string): string {
  * A name the glob matcher cannot judge (control characters, line separators, bytes that are not
  * UTF-8) is taken as protected: a violation, never a pass.
  */
+// The plan's globs, compiled once a run rather than once an iteration.
+const matchers = new WeakMap<string[], (path: string) => boolean>();
+
 export function protectedMatcher(globs: string[]): (path: string) => boolean {
-  const m = picomatch(globs, { dot: true });
-  // eslint-disable-next-line no-control-regex -- control characters in a path are what this test looks for
-  return (p) => /[\u0000-\u001f\u007f\u2028\u2029\ufffd]/.test(p) || m(p);
+  let matcher = matchers.get(globs);
+  if (!matcher) {
+    const m = picomatch(globs, { dot: true });
+    // eslint-disable-next-line no-control-regex -- control characters in a path are what this test looks for
+    matcher = (p) => /[\u0000-\u001f\u007f\u2028\u2029\ufffd]/.test(p) || m(p);
+    matchers.set(globs, matcher);
+  }
+  return matcher;
 }
 
 export interface AgentRun {

@@ -11,6 +11,7 @@ import { parseDocument } from '../common/document.js';
 import { atomicWrite, atomicWriteOffThread } from './writer.js';
 
 export const MANIFEST = 'manifest.json';
+const utf8 = new TextEncoder();
 /** Files in the evidence folder that are not evidence (the run lock). */
 export const NOT_EVIDENCE = new Set(['run.lock']);
 
@@ -59,16 +60,20 @@ export class EvidenceStore {
   private failed: unknown = null;
 
   async write(rel: string, data: string | Uint8Array): Promise<ManifestEntry> {
-    const body = typeof data === 'string' ? this.scrub(data) : data;
-    return Promise.resolve(this.enqueue(this.record(rel, body), body));
+    if (typeof data !== 'string') return Promise.resolve(this.enqueue(this.record(rel, data), data, false));
+    const bytes = utf8.encode(this.scrub(data));
+    return Promise.resolve(this.enqueue(this.record(rel, bytes), bytes, true));
   }
 
-  /** Writes `body` (scrubbed) in the background, as `entry` records it. */
-  private enqueue(entry: ManifestEntry, body: string | Uint8Array): ManifestEntry {
+  /**
+   * Writes `body` (scrubbed) in the background, as `entry` records it. `own`: bytes made for this
+   * write, handed to the worker rather than copied (they are unusable here after).
+   */
+  private enqueue(entry: ManifestEntry, body: Uint8Array, own: boolean): ManifestEntry {
     const rel = entry.path;
     const path = this.path(rel);
     // The worker writes in the order given: a later write of the same path lands after this one.
-    this.enqueued(rel, atomicWriteOffThread(path, body));
+    this.enqueued(rel, atomicWriteOffThread(path, body, own));
     return entry;
   }
 
@@ -131,7 +136,7 @@ export class EvidenceStore {
     log.text += chunk;
     log.hash.update(chunk);
     log.bytes += Buffer.byteLength(chunk);
-    return this.enqueue(this.record(rel, log.text, { sha256: log.hash.copy().digest('hex'), bytes: log.bytes }), log.text);
+    return this.enqueue(this.record(rel, log.text, { sha256: log.hash.copy().digest('hex'), bytes: log.bytes }), utf8.encode(log.text), true);
   }
 
   async readText(rel: string): Promise<string | null> {

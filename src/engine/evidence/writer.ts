@@ -80,12 +80,12 @@ class Writer {
     else this.worker.unref();
   }
 
-  write(file: string, data: string | Uint8Array): Promise<void> {
+  write(file: string, data: string | Uint8Array, transfer: boolean): Promise<void> {
     return new Promise((resolve, reject) => {
       const id = ++this.seq;
       this.pending.set(id, { resolve, reject });
       this.refs();
-      this.worker.postMessage({ id, file, data });
+      this.worker.postMessage({ id, file, data }, transfer && typeof data !== 'string' && data.buffer instanceof ArrayBuffer ? [data.buffer] : []);
     });
   }
 
@@ -116,8 +116,11 @@ function current(): Writer | null {
   return writer;
 }
 
-/** Writes `file` atomically in the worker (in the loop's thread when there is none); settles when it is on disk. */
-export function atomicWriteOffThread(file: string, data: string | Uint8Array): Promise<void> {
+/**
+ * Writes `file` atomically in the worker (in the loop's thread when there is none); settles when it
+ * is on disk. `transfer`: `data` owns its whole buffer, which moves to the worker (no copy; unusable here after).
+ */
+export function atomicWriteOffThread(file: string, data: string | Uint8Array, transfer = false): Promise<void> {
   const w = current();
-  return w ? w.write(file, data) : atomicWrite(file, data);
+  return w ? w.write(file, data, transfer) : atomicWrite(file, data);
 }
