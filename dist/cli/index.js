@@ -46044,7 +46044,9 @@ async function iterate(ctx, n) {
     // the agent's partial work, which the next run attributes to this iteration's step, not the user.
     const marker = stepStartFile(ev.root);
     const { head: startHead, branch } = await git.position();
-    const now = await snapshotDirty(git, ctx.cwd);
+    const prefetched = ctx.dirtyAfter?.head === startHead ? ctx.dirtyAfter.snapshot.catch(() => null) : null;
+    ctx.dirtyAfter = undefined;
+    const now = (await prefetched) ?? (await snapshotDirty(git, ctx.cwd));
     const work = await keepUserWork(ctx, now);
     const userFiles = await keepUserFiles(ctx);
     const cut = await cutOffStepStart(git, marker, n, startHead);
@@ -46315,6 +46317,11 @@ async function iterate(ctx, n) {
         `Evidence: ${ctx.evRel}/${dir}/${checksEntry ? `checks.json#${checksEntry.sha256}` : 'certificate.json'}\n`;
     const commit = await git.commit(message, ['AGENTS.md']);
     await clearStepStart(marker);
+    // Where the next step starts, read by the git shell while this iteration is recorded: nothing
+    // writes the work tree in between (the records are in the loop home, the agent's processes are gone).
+    const dirtyAfter = snapshotDirty(git, ctx.cwd);
+    dirtyAfter.catch(() => undefined);
+    ctx.dirtyAfter = { head: commit.commit, snapshot: dirtyAfter };
     crashPoint(ctx, 'commit');
     const cert = issueCertificate({
         iteration: n,

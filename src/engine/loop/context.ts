@@ -1,7 +1,7 @@
 // The loop's state between iterations and the context an iteration works in, with the small
 // derivations every step shares (budgets left, the agent in use, the current residual).
 import { z } from 'zod';
-import type { AgentSpec } from '../agent/agent-step.js';
+import type { AgentSpec, DirtySnapshot } from '../agent/agent-step.js';
 import type { Section } from '../memory/agents-md.js';
 import { createScrubber, type Scrubber } from '../os/secrets.js';
 import { sha256 } from '../common/canonical.js';
@@ -227,6 +227,8 @@ export interface Ctx {
   next?: { n: number; prepared: Awaited<ReturnType<typeof prepareCapsule>> };
   /** The user's git-ignored files, kept before the run's first agent step (user-files.ts). */
   userFiles?: UserFiles;
+  /** The uncommitted paths the iteration's commit left (read while it was recorded), for the next step's start. */
+  dirtyAfter?: { head: string; snapshot: Promise<DirtySnapshot> };
 }
 
 const scrubbers = new WeakMap<readonly string[], Scrubber>();
