@@ -35720,7 +35720,7 @@ function forksSince(pid) {
     return forks === null ? null : { pid, forks };
 }
 /**
- * Whether `pid` can belong to something started after `since.pid`: pids are handed out in cyclic
+ * The pids that can belong to something started after `since.pid`: pids are handed out in cyclic
  * order, so everything started since lies in (since.pid, last], unless the counter went once round
  * (checked by the number of forks since). A sweep then reads a handful of stat files instead of the
  * whole table (the /proc sweep after every check was the largest cost of an iteration at `none`).
@@ -35731,23 +35731,34 @@ function startedSince(since) {
     const [last, forks, max] = [readNumber('/proc/sys/kernel/ns_last_pid'), forkCount(), (pidMax ??= readNumber('/proc/sys/kernel/pid_max'))];
     if (last === null || forks === null || max === null || forks - since.forks >= max / 2)
         return null;
-    const root = since.pid;
-    return root <= last ? (p) => p >= root && p <= last : (p) => p >= root || p <= last;
+    return { first: since.pid, last, max };
 }
+/** A window this small is read pid by pid (a missing one costs a failed open), not through a listing of /proc. */
+const PROBE_WINDOW = 1024;
 function readProcTable(since = null) {
-    let names;
-    try {
-        names = (0,external_node_fs_namespaceObject.readdirSync)('/proc');
+    const window = startedSince(since);
+    const size = window ? (window.first <= window.last ? window.last - window.first : window.max - window.first + window.last) + 1 : Infinity;
+    let pids;
+    if (window && size <= PROBE_WINDOW)
+        pids = Array.from({ length: size }, (_, i) => ((window.first + i - 1) % window.max) + 1);
+    else {
+        try {
+            pids = (0,external_node_fs_namespaceObject.readdirSync)('/proc')
+                .filter((n) => /^\d+$/.test(n))
+                .map(Number);
+        }
+        catch {
+            return null;
+        }
+        if (pids.length === 0)
+            return null;
+        if (window) {
+            const { first, last } = window;
+            pids = pids.filter((p) => (first <= last ? p >= first && p <= last : p >= first || p <= last));
+        }
     }
-    catch {
-        return null;
-    }
-    const inWindow = startedSince(since);
-    const pids = names.filter((n) => /^\d+$/.test(n)).map(Number);
-    if (pids.length === 0)
-        return null;
     const table = new Map();
-    for (const pid of inWindow ? pids.filter(inWindow) : pids) {
+    for (const pid of pids) {
         const p = readProc(pid);
         if (p)
             table.set(p.pid, p);
@@ -42607,6 +42618,9 @@ const SKILL_PACK = ['prime-safety', 'prime-coder'];
 const SUBAGENT_ROLE = 'Scout→Solver: localize the blocker, then change the repository to remove it. The loop itself is the Skeptic: it runs the checks and issues the certificate.';
 const CONVERSATION_REFERENCE = /\b(as we discussed|as discussed earlier|as mentioned before|like we said|as previously discussed)\b/i;
 const TIMESTAMP = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?/;
+// A capsule is checked when it is built and again by its iteration's Phuc Test: the answer for the
+// same bytes (and the same host paths and config) is kept, the last few.
+const checked = new Map();
 /**
  * Problems that make a capsule unfit to send (CONTEXT_BLEED_BETWEEN_ITERATIONS): a field missing or
  * of the wrong shape (by capsuleSchema, each as "field: problem"), a host path, a timestamp, a
@@ -42615,16 +42629,30 @@ const TIMESTAMP = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?/;
 function capsuleProblems(capsule, hostPaths, configText = '') {
     if (!capsule || typeof capsule !== 'object' || Array.isArray(capsule))
         return ['capsule is not an object'];
-    const parsed = capsuleSchema.safeParse(capsule);
-    const problems = parsed.success ? [] : issuesText(parsed.error).split('; ');
     // The content checks read the capsule as it is (an unknown field's text included), in the bytes it is written as.
     let text;
     try {
         text = canonicalJson(capsule);
     }
     catch (e) {
-        return [...problems, e.message];
+        return [...schemaProblems(capsule), e.message];
     }
+    const key = `${hostPaths.join('\0')}\0\0${configText}\0\0${text}`;
+    const known = checked.get(key);
+    if (known)
+        return [...known];
+    const problems = contentProblems(capsule, text, hostPaths, configText);
+    if (checked.size >= 4)
+        checked.delete(checked.keys().next().value);
+    checked.set(key, problems);
+    return [...problems];
+}
+function schemaProblems(capsule) {
+    const parsed = capsuleSchema.safeParse(capsule);
+    return parsed.success ? [] : issuesText(parsed.error).split('; ');
+}
+function contentProblems(capsule, text, hostPaths, configText) {
+    const problems = schemaProblems(capsule);
     for (const p of hostPaths)
         if (p.length > 1 && text.includes(p))
             problems.push(`host-specific path ${JSON.stringify(p)}`);

@@ -75,6 +75,10 @@ export const SUBAGENT_ROLE =
 const CONVERSATION_REFERENCE = /\b(as we discussed|as discussed earlier|as mentioned before|like we said|as previously discussed)\b/i;
 const TIMESTAMP = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?/;
 
+// A capsule is checked when it is built and again by its iteration's Phuc Test: the answer for the
+// same bytes (and the same host paths and config) is kept, the last few.
+const checked = new Map<string, string[]>();
+
 /**
  * Problems that make a capsule unfit to send (CONTEXT_BLEED_BETWEEN_ITERATIONS): a field missing or
  * of the wrong shape (by capsuleSchema, each as "field: problem"), a host path, a timestamp, a
@@ -82,15 +86,29 @@ const TIMESTAMP = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?/;
  */
 export function capsuleProblems(capsule: unknown, hostPaths: readonly string[], configText = ''): string[] {
   if (!capsule || typeof capsule !== 'object' || Array.isArray(capsule)) return ['capsule is not an object'];
-  const parsed = capsuleSchema.safeParse(capsule);
-  const problems = parsed.success ? [] : issuesText(parsed.error).split('; ');
   // The content checks read the capsule as it is (an unknown field's text included), in the bytes it is written as.
   let text: string;
   try {
     text = canonicalJson(capsule);
   } catch (e) {
-    return [...problems, (e as Error).message];
+    return [...schemaProblems(capsule), (e as Error).message];
   }
+  const key = `${hostPaths.join('\0')}\0\0${configText}\0\0${text}`;
+  const known = checked.get(key);
+  if (known) return [...known];
+  const problems = contentProblems(capsule, text, hostPaths, configText);
+  if (checked.size >= 4) checked.delete(checked.keys().next().value!);
+  checked.set(key, problems);
+  return [...problems];
+}
+
+function schemaProblems(capsule: unknown): string[] {
+  const parsed = capsuleSchema.safeParse(capsule);
+  return parsed.success ? [] : issuesText(parsed.error).split('; ');
+}
+
+function contentProblems(capsule: object, text: string, hostPaths: readonly string[], configText: string): string[] {
+  const problems = schemaProblems(capsule);
   for (const p of hostPaths) if (p.length > 1 && text.includes(p)) problems.push(`host-specific path ${JSON.stringify(p)}`);
   // A date the user wrote in the goal or a criterion is theirs; any other timestamp breaks determinism.
   const stamp = [...text.matchAll(new RegExp(TIMESTAMP, 'g'))].find((m) => !configText.includes(m[0]));

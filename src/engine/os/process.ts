@@ -345,31 +345,42 @@ function forksSince(pid: number): Since | null {
 }
 
 /**
- * Whether `pid` can belong to something started after `since.pid`: pids are handed out in cyclic
+ * The pids that can belong to something started after `since.pid`: pids are handed out in cyclic
  * order, so everything started since lies in (since.pid, last], unless the counter went once round
  * (checked by the number of forks since). A sweep then reads a handful of stat files instead of the
  * whole table (the /proc sweep after every check was the largest cost of an iteration at `none`).
  */
-function startedSince(since: Since | null): ((pid: number) => boolean) | null {
+function startedSince(since: Since | null): { first: number; last: number; max: number } | null {
   if (!since) return null;
   const [last, forks, max] = [readNumber('/proc/sys/kernel/ns_last_pid'), forkCount(), (pidMax ??= readNumber('/proc/sys/kernel/pid_max'))];
   if (last === null || forks === null || max === null || forks - since.forks >= max / 2) return null;
-  const root = since.pid;
-  return root <= last ? (p) => p >= root && p <= last : (p) => p >= root || p <= last;
+  return { first: since.pid, last, max };
 }
 
+/** A window this small is read pid by pid (a missing one costs a failed open), not through a listing of /proc. */
+const PROBE_WINDOW = 1024;
+
 function readProcTable(since: Since | null = null): Map<number, ProcInfo> | null {
-  let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return null;
+  const window = startedSince(since);
+  const size = window ? (window.first <= window.last ? window.last - window.first : window.max - window.first + window.last) + 1 : Infinity;
+  let pids: number[];
+  if (window && size <= PROBE_WINDOW) pids = Array.from({ length: size }, (_, i) => ((window.first + i - 1) % window.max) + 1);
+  else {
+    try {
+      pids = readdirSync('/proc')
+        .filter((n) => /^\d+$/.test(n))
+        .map(Number);
+    } catch {
+      return null;
+    }
+    if (pids.length === 0) return null;
+    if (window) {
+      const { first, last } = window;
+      pids = pids.filter((p) => (first <= last ? p >= first && p <= last : p >= first || p <= last));
+    }
   }
-  const inWindow = startedSince(since);
-  const pids = names.filter((n) => /^\d+$/.test(n)).map(Number);
-  if (pids.length === 0) return null;
   const table = new Map<number, ProcInfo>();
-  for (const pid of inWindow ? pids.filter(inWindow) : pids) {
+  for (const pid of pids) {
     const p = readProc(pid);
     if (p) table.set(p.pid, p);
   }
