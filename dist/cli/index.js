@@ -29882,6 +29882,29 @@ async function readRegular(path, maxBytes = Infinity) {
     return 'data' in r ? r.data : null;
 }
 /**
+ * readRegular from the loop's thread, for git's small files (HEAD, refs, the index, a new object):
+ * a FIFO planted there must not block the open (nor, read synchronously, the whole loop).
+ */
+function readRegularSync(path, maxBytes = Infinity) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    }
+    catch {
+        return null;
+    }
+    try {
+        const stat = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+        return stat.isFile() && stat.size <= maxBytes ? (0,external_node_fs_namespaceObject.readFileSync)(fd) : null;
+    }
+    catch {
+        return null;
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/**
  * A work-tree path as git sees it: a link's target text (what git commits for it, never what it
  * points to), a regular file's bytes; null when absent or neither (git ignores FIFOs and devices).
  */
@@ -32830,10 +32853,12 @@ class EvidenceStore {
     holds = 0;
     /**
      * Writes that begin once `pending` settles (they wait on a slower source: the patch the git shell
-     * makes while the checks run): flush() waits for it, and throws its failure (readText does not).
+     * makes while the checks run): flush() waits for it (readText does not). Its own failure is its
+     * caller's to handle: the evidence written so far still gets its manifest.
      */
     hold(pending) {
-        this.enqueued(`\0held ${++this.holds}`, pending.then(() => undefined));
+        const settled = pending.then(() => undefined, () => undefined);
+        this.enqueued(`\0held ${++this.holds}`, settled);
     }
     /** Waits for every write begun; throws the first that failed (the disk full, a folder gone). */
     async flush() {
@@ -32864,8 +32889,8 @@ class EvidenceStore {
     async appendLine(rel, line) {
         let log = this.appendCache.get(rel);
         if (log === undefined) {
-            // What is on disk was scrubbed when it was written.
-            const text = (await this.readText(rel)) ?? '';
+            // Scrubbed again once a run: an earlier run did not know this run's secrets.
+            const text = this.scrub((await this.readText(rel)) ?? '');
             log = { text, hash: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(text), bytes: Buffer.byteLength(text) };
             this.appendCache.set(rel, log);
         }
@@ -34497,6 +34522,13 @@ async function snapshotDirty(git, cwd) {
         snap.set(c.path, { sha: data === null ? null : sha256(data), data, link: await isLinkIn(cwd, c.path) });
     }
     return snap;
+}
+/** Whether the dirty paths of `snap` still hold what it read (an edit made since to one of them says no). */
+async function unchangedSince(cwd, snap) {
+    for (const [path, { sha }] of snap)
+        if ((await fingerprint(cwd, { path, code: '' })) !== sha)
+            return false;
+    return true;
 }
 async function fingerprint(cwd, c) {
     const data = await readAsGitIn(cwd, c.path);
@@ -42880,11 +42912,10 @@ function unexplainedSymbols(symbols, explanation) {
 
 
 
-/**
- * Git's own small files (HEAD, refs, settings, the index, a new object) are read synchronously: from
- * the page cache in microseconds, where an asynchronous read costs four round trips through the
- * thread pool, a dozen times an iteration. `fallback` when the file cannot be read.
- */
+// Git's own small files (HEAD, refs, settings, the index, a new object) are read synchronously
+// (readRegularSync: no link followed, no FIFO waited on): from the page cache in microseconds, where
+// an asynchronous read costs four round trips through the thread pool, a dozen times an iteration.
+/** `read()`, or `fallback` when it throws. */
 function readOr(read, fallback) {
     try {
         return read();
@@ -42996,15 +43027,18 @@ class Git {
             const [git, common] = (await this.run(['rev-parse', '--absolute-git-dir', '--git-common-dir'])).trim().split('\n');
             this.dirs = { git, common: (0,external_node_path_namespaceObject.isAbsolute)(common) ? common : (0,external_node_path_namespaceObject.join)(this.cwd, common) };
         }
-        const head = (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.dirs.git, 'HEAD'), 'utf8').trim();
+        const headFile = readRegularSync((0,external_node_path_namespaceObject.join)(this.dirs.git, 'HEAD'), 1 << 20);
+        if (!headFile)
+            throw new GitError('.git/HEAD is not a regular file the loop can read', '');
+        const head = headFile.toString('utf8').trim();
         if (!head.startsWith('ref: '))
             return { head: /^[0-9a-f]{40,64}$/.test(head) ? head : null, branch: null };
         const ref = head.slice(5);
         const branch = ref.replace(/^refs\/heads\//, '');
-        const loose = readOr(() => (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.dirs.common, ref), 'utf8'), null);
+        const loose = readRegularSync((0,external_node_path_namespaceObject.join)(this.dirs.common, ref), 1 << 20)?.toString('utf8') ?? null;
         if (loose !== null)
             return { head: loose.trim(), branch };
-        const packed = readOr(() => (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.dirs.common, 'packed-refs'), 'utf8'), '');
+        const packed = readRegularSync((0,external_node_path_namespaceObject.join)(this.dirs.common, 'packed-refs'))?.toString('utf8') ?? '';
         const line = packed.split('\n').find((l) => l.endsWith(` ${ref}`));
         return { head: line ? line.split(' ')[0] : null, branch };
     }
@@ -43079,7 +43113,8 @@ class Git {
         const st = readOr(() => (0,external_node_fs_namespaceObject.lstatSync)(f), null);
         if (!st)
             return null;
-        return st.isFile() ? { data: (0,external_node_fs_namespaceObject.readFileSync)(f), mode: st.mode & 0o7777 } : { data: Buffer.from(`not a file: ${st.mode}`), mode: -1 };
+        const data = st.isFile() ? readRegularSync(f) : null;
+        return data ? { data, mode: st.mode & 0o7777 } : { data: Buffer.from(`not a file: ${st.mode}`), mode: -1 };
     }
     /** Git's settings and the index as they are (before the agent runs), to put back or check after it. */
     async snapshotSettings() {
@@ -43118,7 +43153,7 @@ class Git {
     async indexHash() {
         if (!this.dirs)
             await this.position();
-        const data = readOr(() => (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.dirs.git, 'index')), null);
+        const data = readRegularSync((0,external_node_path_namespaceObject.join)(this.dirs.git, 'index'));
         return data && sha256(data);
     }
     /**
@@ -43244,25 +43279,36 @@ class Git {
         await this.run(['reset', '--soft', commit]);
     }
     /**
-     * Stages `include` (names at the top of the tree: the loop's own few files) and commits the index;
-     * returns the new HEAD and its tree (read from the git directory). One git process: `--include`
-     * stages a tracked name; an untracked one (the first AGENTS.md) it leaves out without a word, so
-     * the commit's tree is looked at, and a name missing there is added and the commit amended.
+     * Stages `include` (the loop's own few files, at the top of the tree) and commits the index;
+     * returns the new HEAD and its tree. `tracked`: the caller knows the index holds them as HEAD does
+     * (see iteration.ts): `commit --include` then stages them in the same git process. Otherwise they
+     * are added first: `--include` refuses an untracked name since git 2.45, and left it out before.
      */
-    async commit(message, include = []) {
+    async commit(message, include = [], tracked = false) {
         const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
         const names = include.map(shellQuote).join(' ');
-        const commit = async (script) => {
+        const commit = `${git} commit -q --no-verify --allow-empty -F -`;
+        const run = async (script) => {
             const r = await this.exec(script, message);
             if (r.exitCode !== 0)
                 throw new GitError(`commit failed (${r.exitCode}): ${r.stderr.trim() || r.stdout.trim()}`, r.stderr);
             return this.headAndTree();
         };
-        const made = await commit(`${git} commit -q --no-verify --allow-empty -F -${include.length ? ` --include -- ${names}` : ''}`);
+        const added = () => run(`${git} add -A -- ${names} && ${commit}`);
+        if (!include.length)
+            return run(commit);
+        if (!tracked)
+            return added();
+        // The caller was wrong (the index lost a name since): git 2.45 and later refuse, nothing is
+        // committed; earlier ones leave the name out, and that commit is undone. Either way: added.
+        const made = await run(`${commit} --include -- ${names}`).catch(() => null);
+        if (!made)
+            return added();
         const inTree = await this.topLevelNames(made.tree);
         if (include.every((name) => inTree?.has(name)))
             return made;
-        return commit(`${git} add -A -- ${names} && ${git} commit -q --no-verify --allow-empty --amend -F -`);
+        await this.run(['reset', '--soft', 'HEAD~1']);
+        return added();
     }
     /** HEAD and its tree. */
     async headAndTree() {
@@ -43297,7 +43343,8 @@ class Git {
     /** The body of a loose object git just wrote, checked against its name and type; null when not loose. */
     async looseObject(id, type) {
         const file = (0,external_node_path_namespaceObject.join)(await this.commonDir(), 'objects', id.slice(0, 2), id.slice(2));
-        const raw = readOr(() => (0,external_node_zlib_namespaceObject.inflateSync)((0,external_node_fs_namespaceObject.readFileSync)(file)), null);
+        const z = readRegularSync(file, 64 << 20);
+        const raw = z && readOr(() => (0,external_node_zlib_namespaceObject.inflateSync)(z), null);
         if (!raw ||
             (0,external_node_crypto_namespaceObject.createHash)(id.length === 64 ? 'sha256' : 'sha1')
                 .update(raw)
@@ -46072,9 +46119,9 @@ async function iterate(ctx, n) {
     // the agent's partial work, which the next run attributes to this iteration's step, not the user.
     const marker = stepStartFile(ev.root);
     const { head: startHead, branch } = await git.position();
-    const prefetched = ctx.dirtyAfter?.head === startHead ? ctx.dirtyAfter.snapshot.catch(() => null) : null;
+    const prefetched = ctx.dirtyAfter?.head === startHead ? await ctx.dirtyAfter.snapshot.catch(() => null) : null;
     ctx.dirtyAfter = undefined;
-    const now = (await prefetched) ?? (await snapshotDirty(git, ctx.cwd));
+    const now = prefetched && (await unchangedSince(ctx.cwd, prefetched)) ? prefetched : await snapshotDirty(git, ctx.cwd);
     const work = await keepUserWork(ctx, now);
     const userFiles = await keepUserFiles(ctx);
     const cut = await cutOffStepStart(git, marker, n, startHead);
@@ -46343,7 +46390,12 @@ async function iterate(ctx, n) {
     }
     const message = `phuc-loop: iteration ${n} — residual ${judged && residual ? human(dstr(residual)) : 'n/a'}, certificate ${decision.certificate}, GLOW ${glow.total ?? 'unknown'} (G${glow.G} L${glow.L} O${glow.O} W${glow.W ?? '?'})\n\n` +
         `Evidence: ${ctx.evRel}/${dir}/${checksEntry ? `checks.json#${checksEntry.sha256}` : 'certificate.json'}\n`;
-    const commit = await git.commit(message, ['AGENTS.md']);
+    // AGENTS.md is in the index as the step's starting commit holds it when it was there and neither
+    // the user (dirty before the step) nor the agent (a change, a revert) touched it: the commit then
+    // stages the new text itself, one git process fewer.
+    const touched = before.has('AGENTS.md') || [...collected.changed, ...collected.untrackedDeleted, ...collected.reverted.map((r) => r.path)].includes('AGENTS.md');
+    const tracked = !touched && !!startHead && !!(await git.topLevelNames(await git.commitTree(startHead)))?.has('AGENTS.md');
+    const commit = await git.commit(message, ['AGENTS.md'], tracked);
     await clearStepStart(marker);
     // Where the next step starts, read by the git shell while this iteration is recorded: nothing
     // writes the work tree in between (the records are in the loop home, the agent's processes are gone).

@@ -107,7 +107,7 @@ test("a failing git call's message names a few of its arguments and counts the r
   expect(new GitError(`git failed: ${'y'.repeat(5_000_000)}`).message.length).toBeLessThan(2_100);
 });
 
-test("commit with the loop's own file: staged when tracked or new, its deletion too; a tree git finds packed already", async () => {
+test("commit with the loop's own file: added when new, staged by the commit when tracked, added when the index lost it; never a commit without it", async () => {
   const dir = await mkdtemp(join(tmpdir(), 'phuc-git-commit-'));
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
   git('init', '-q', '-b', 'main');
@@ -123,30 +123,70 @@ test("commit with the loop's own file: staged when tracked or new, its deletion 
       expect(git('rev-parse', 'HEAD', 'HEAD^{tree}').trim().split('\n')).toEqual([c.commit, c.tree]);
       return git('show', 'HEAD:AGENTS.md');
     };
-    // Untracked at first: added (the commit amended), with what was staged besides.
+    // New: added, with what was staged besides.
     await writeFile(join(dir, 'AGENTS.md'), 'one\n');
     await writeFile(join(dir, 'a.txt'), 'b\n');
     git('add', 'a.txt');
     expect(committed(await port.commit('first\n', ['AGENTS.md']))).toBe('one\n');
     expect(git('show', 'HEAD:a.txt')).toBe('b\n');
     expect(git('log', '--format=%s')).toBe('first\ninit\n');
-    // Tracked: its new text, and nothing unstaged of the user's.
+    // Tracked: its new text through --include, and nothing unstaged of the user's.
     await writeFile(join(dir, 'AGENTS.md'), 'two\n');
     await writeFile(join(dir, 'a.txt'), 'user edit\n');
-    expect(committed(await port.commit('second\n', ['AGENTS.md']))).toBe('two\n');
+    expect(committed(await port.commit('second\n', ['AGENTS.md'], true))).toBe('two\n');
     expect(git('show', 'HEAD:a.txt')).toBe('b\n');
     expect(git('status', '--porcelain')).toBe(' M a.txt\n');
-    // Removed from the index (as an agent could): the file is added again.
+    // Said to be tracked but taken out of the index: added all the same, in one commit.
     git('rm', '-q', '--cached', 'AGENTS.md');
-    expect(committed(await port.commit('third\n', ['AGENTS.md']))).toBe('two\n');
+    await writeFile(join(dir, 'AGENTS.md'), 'three\n');
+    expect(committed(await port.commit('third\n', ['AGENTS.md'], true))).toBe('three\n');
+    expect(git('log', '--format=%s')).toBe('third\nsecond\nfirst\ninit\n');
     // The same tree as an earlier, packed commit: git writes no loose tree; the names come from git.
     await writeFile(join(dir, 'AGENTS.md'), 'one\n');
     git('checkout', '-q', 'HEAD~2', '--', 'a.txt');
     git('gc', '-q');
     git('add', 'a.txt');
-    expect(committed(await port.commit('fourth\n', ['AGENTS.md']))).toBe('one\n');
+    expect(committed(await port.commit('fourth\n', ['AGENTS.md'], true))).toBe('one\n');
     expect(git('rev-parse', 'HEAD^{tree}')).toBe(git('rev-parse', 'HEAD~3^{tree}'));
-    expect(git('log', '--format=%s')).toBe('fourth\nthird\nsecond\nfirst\ninit\n');
+    expect(await port.topLevelNames(git('rev-parse', 'HEAD^{tree}').trim())).toEqual(new Set(['AGENTS.md', 'a.txt']));
+    // Ignored and untracked: git refuses to add it, and nothing is committed.
+    git('rm', '-q', '--cached', 'AGENTS.md');
+    await writeFile(join(dir, '.git', 'info', 'exclude'), 'AGENTS.md\n');
+    const head = git('rev-parse', 'HEAD');
+    await expect(port.commit('fifth\n', ['AGENTS.md'], true)).rejects.toThrow(GitError);
+    expect(git('rev-parse', 'HEAD')).toBe(head);
+  } finally {
+    await port.close();
+  }
+});
+
+test('commit on git 2.45 and later, which refuses --include of a name the index lost: added, one commit', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'phuc-git-245-'));
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.email', 't@t');
+  git('config', 'user.name', 't');
+  await writeFile(join(dir, 'AGENTS.md'), 'one\n');
+  git('add', '-A');
+  git('commit', '-qm', 'init');
+  // A git that behaves as 2.45 does: `commit --include -- <name>` of a name not in the index exits 128.
+  const bin = join(dir, '.git', 'fake-bin');
+  await mkdir(bin);
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  await writeFile(
+    join(bin, 'git'),
+    `#!/bin/sh\ncase " $* " in *" commit "*"--include -- "*) n=$(eval echo \\$$#); ${real} ls-files --error-unmatch -- "$n" >/dev/null 2>&1 || { echo "error: pathspec '$n' did not match any file(s) known to git" >&2; exit 128; } ;; esac\nexec ${real} "$@"\n`,
+    { mode: 0o755 },
+  );
+  const port = new Git(new NodeProcessRunner(), dir, { ...process.env, PATH: `${bin}:${process.env.PATH}` });
+  await port.openSession();
+  try {
+    git('rm', '-q', '--cached', 'AGENTS.md');
+    await writeFile(join(dir, 'AGENTS.md'), 'two\n');
+    const c = await port.commit('second\n', ['AGENTS.md'], true);
+    expect(git('rev-parse', 'HEAD').trim()).toBe(c.commit);
+    expect(git('show', 'HEAD:AGENTS.md')).toBe('two\n');
+    expect(git('log', '--format=%s')).toBe('second\ninit\n');
   } finally {
     await port.close();
   }

@@ -48,6 +48,12 @@ export async function snapshotDirty(git: Git, cwd: string): Promise<DirtySnapsho
   return snap;
 }
 
+/** Whether the dirty paths of `snap` still hold what it read (an edit made since to one of them says no). */
+export async function unchangedSince(cwd: string, snap: DirtySnapshot): Promise<boolean> {
+  for (const [path, { sha }] of snap) if ((await fingerprint(cwd, { path, code: '' })) !== sha) return false;
+  return true;
+}
+
 async function fingerprint(cwd: string, c: ChangedPath): Promise<string | null> {
   const data = await readAsGitIn(cwd, c.path);
   return data === null ? null : sha256(data);

@@ -89,13 +89,15 @@ export class EvidenceStore {
 
   /**
    * Writes that begin once `pending` settles (they wait on a slower source: the patch the git shell
-   * makes while the checks run): flush() waits for it, and throws its failure (readText does not).
+   * makes while the checks run): flush() waits for it (readText does not). Its own failure is its
+   * caller's to handle: the evidence written so far still gets its manifest.
    */
   hold(pending: Promise<unknown>): void {
-    this.enqueued(
-      `\0held ${++this.holds}`,
-      pending.then(() => undefined),
+    const settled = pending.then(
+      () => undefined,
+      () => undefined,
     );
+    this.enqueued(`\0held ${++this.holds}`, settled);
   }
 
   /** Waits for every write begun; throws the first that failed (the disk full, a folder gone). */
@@ -127,8 +129,8 @@ export class EvidenceStore {
   async appendLine(rel: string, line: string): Promise<ManifestEntry> {
     let log = this.appendCache.get(rel);
     if (log === undefined) {
-      // What is on disk was scrubbed when it was written.
-      const text = (await this.readText(rel)) ?? '';
+      // Scrubbed again once a run: an earlier run did not know this run's secrets.
+      const text = this.scrub((await this.readText(rel)) ?? '');
       log = { text, hash: createHash('sha256').update(text), bytes: Buffer.byteLength(text) };
       this.appendCache.set(rel, log);
     }

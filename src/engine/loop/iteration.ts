@@ -7,7 +7,16 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { canonicalJson } from '../common/canonical.js';
-import { collectArtifacts, type DirtySnapshot, printablePath, protectedMatcher, snapshotDirty, spawnAgent, unstageable } from '../agent/agent-step.js';
+import {
+  collectArtifacts,
+  type DirtySnapshot,
+  printablePath,
+  protectedMatcher,
+  snapshotDirty,
+  spawnAgent,
+  unchangedSince,
+  unstageable,
+} from '../agent/agent-step.js';
 import { renderEntry, renderSection, witness } from '../memory/agents-md.js';
 import { Decimal, dstr, human } from '../common/decimal.js';
 import { InvariantViolation } from '../common/errors.js';
@@ -59,9 +68,9 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   // the agent's partial work, which the next run attributes to this iteration's step, not the user.
   const marker = stepStartFile(ev.root);
   const { head: startHead, branch } = await git.position();
-  const prefetched = ctx.dirtyAfter?.head === startHead ? ctx.dirtyAfter.snapshot.catch(() => null) : null;
+  const prefetched = ctx.dirtyAfter?.head === startHead ? await ctx.dirtyAfter.snapshot.catch(() => null) : null;
   ctx.dirtyAfter = undefined;
-  const now = (await prefetched) ?? (await snapshotDirty(git, ctx.cwd));
+  const now = prefetched && (await unchangedSince(ctx.cwd, prefetched)) ? prefetched : await snapshotDirty(git, ctx.cwd);
   const work = await keepUserWork(ctx, now);
   const userFiles = await keepUserFiles(ctx);
   const cut = await cutOffStepStart(git, marker, n, startHead);
@@ -338,7 +347,13 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const message =
     `phuc-loop: iteration ${n} — residual ${judged && residual ? human(dstr(residual)) : 'n/a'}, certificate ${decision.certificate}, GLOW ${glow.total ?? 'unknown'} (G${glow.G} L${glow.L} O${glow.O} W${glow.W ?? '?'})\n\n` +
     `Evidence: ${ctx.evRel}/${dir}/${checksEntry ? `checks.json#${checksEntry.sha256}` : 'certificate.json'}\n`;
-  const commit = await git.commit(message, ['AGENTS.md']);
+  // AGENTS.md is in the index as the step's starting commit holds it when it was there and neither
+  // the user (dirty before the step) nor the agent (a change, a revert) touched it: the commit then
+  // stages the new text itself, one git process fewer.
+  const touched =
+    before.has('AGENTS.md') || [...collected.changed, ...collected.untrackedDeleted, ...collected.reverted.map((r) => r.path)].includes('AGENTS.md');
+  const tracked = !touched && !!startHead && !!(await git.topLevelNames(await git.commitTree(startHead)))?.has('AGENTS.md');
+  const commit = await git.commit(message, ['AGENTS.md'], tracked);
   await clearStepStart(marker);
   // Where the next step starts, read by the git shell while this iteration is recorded: nothing
   // writes the work tree in between (the records are in the loop home, the agent's processes are gone).

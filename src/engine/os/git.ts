@@ -1,6 +1,6 @@
 // The few git operations the loop needs, through the async process runner (no shell, no sync spawn).
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { appendFile, lstat, mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { inflateSync } from 'node:zlib';
@@ -9,7 +9,7 @@ import { sha256 } from '../common/canonical.js';
 import { GitError } from '../common/errors.js';
 import type { ProcessRunner } from './ports.js';
 import { ShellSession } from './process.js';
-import { ancestorInTheWay } from './tree-file.js';
+import { ancestorInTheWay, readRegularSync } from './tree-file.js';
 
 export interface ChangedPath {
   path: string;
@@ -17,11 +17,11 @@ export interface ChangedPath {
   code: string;
 }
 
-/**
- * Git's own small files (HEAD, refs, settings, the index, a new object) are read synchronously: from
- * the page cache in microseconds, where an asynchronous read costs four round trips through the
- * thread pool, a dozen times an iteration. `fallback` when the file cannot be read.
- */
+// Git's own small files (HEAD, refs, settings, the index, a new object) are read synchronously
+// (readRegularSync: no link followed, no FIFO waited on): from the page cache in microseconds, where
+// an asynchronous read costs four round trips through the thread pool, a dozen times an iteration.
+
+/** `read()`, or `fallback` when it throws. */
 function readOr<T, F>(read: () => T, fallback: F): T | F {
   try {
     return read();
@@ -148,13 +148,15 @@ export class Git {
       const [git, common] = (await this.run(['rev-parse', '--absolute-git-dir', '--git-common-dir'])).trim().split('\n');
       this.dirs = { git, common: isAbsolute(common) ? common : join(this.cwd, common) };
     }
-    const head = readFileSync(join(this.dirs.git, 'HEAD'), 'utf8').trim();
+    const headFile = readRegularSync(join(this.dirs.git, 'HEAD'), 1 << 20);
+    if (!headFile) throw new GitError('.git/HEAD is not a regular file the loop can read', '');
+    const head = headFile.toString('utf8').trim();
     if (!head.startsWith('ref: ')) return { head: /^[0-9a-f]{40,64}$/.test(head) ? head : null, branch: null };
     const ref = head.slice(5);
     const branch = ref.replace(/^refs\/heads\//, '');
-    const loose = readOr(() => readFileSync(join(this.dirs!.common, ref), 'utf8'), null);
+    const loose = readRegularSync(join(this.dirs.common, ref), 1 << 20)?.toString('utf8') ?? null;
     if (loose !== null) return { head: loose.trim(), branch };
-    const packed = readOr(() => readFileSync(join(this.dirs!.common, 'packed-refs'), 'utf8'), '');
+    const packed = readRegularSync(join(this.dirs.common, 'packed-refs'))?.toString('utf8') ?? '';
     const line = packed.split('\n').find((l) => l.endsWith(` ${ref}`));
     return { head: line ? line.split(' ')[0] : null, branch };
   }
@@ -231,7 +233,8 @@ export class Git {
   private static settingsFile(f: string): { data: Buffer; mode: number } | null {
     const st = readOr(() => lstatSync(f), null);
     if (!st) return null;
-    return st.isFile() ? { data: readFileSync(f), mode: st.mode & 0o7777 } : { data: Buffer.from(`not a file: ${st.mode}`), mode: -1 };
+    const data = st.isFile() ? readRegularSync(f) : null;
+    return data ? { data, mode: st.mode & 0o7777 } : { data: Buffer.from(`not a file: ${st.mode}`), mode: -1 };
   }
 
   /** Git's settings and the index as they are (before the agent runs), to put back or check after it. */
@@ -268,7 +271,7 @@ export class Git {
   /** The hash of the index file's bytes (null: none): the same bytes hold the same flags. */
   private async indexHash(): Promise<string | null> {
     if (!this.dirs) await this.position();
-    const data = readOr(() => readFileSync(join(this.dirs!.git, 'index')), null);
+    const data = readRegularSync(join(this.dirs!.git, 'index'));
     return data && sha256(data);
   }
 
@@ -396,23 +399,31 @@ export class Git {
   }
 
   /**
-   * Stages `include` (names at the top of the tree: the loop's own few files) and commits the index;
-   * returns the new HEAD and its tree (read from the git directory). One git process: `--include`
-   * stages a tracked name; an untracked one (the first AGENTS.md) it leaves out without a word, so
-   * the commit's tree is looked at, and a name missing there is added and the commit amended.
+   * Stages `include` (the loop's own few files, at the top of the tree) and commits the index;
+   * returns the new HEAD and its tree. `tracked`: the caller knows the index holds them as HEAD does
+   * (see iteration.ts): `commit --include` then stages them in the same git process. Otherwise they
+   * are added first: `--include` refuses an untracked name since git 2.45, and left it out before.
    */
-  async commit(message: string, include: string[] = []): Promise<{ commit: string; tree: string }> {
+  async commit(message: string, include: string[] = [], tracked = false): Promise<{ commit: string; tree: string }> {
     const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
     const names = include.map(shellQuote).join(' ');
-    const commit = async (script: string) => {
+    const commit = `${git} commit -q --no-verify --allow-empty -F -`;
+    const run = async (script: string) => {
       const r = await this.exec(script, message);
       if (r.exitCode !== 0) throw new GitError(`commit failed (${r.exitCode}): ${r.stderr.trim() || r.stdout.trim()}`, r.stderr);
       return this.headAndTree();
     };
-    const made = await commit(`${git} commit -q --no-verify --allow-empty -F -${include.length ? ` --include -- ${names}` : ''}`);
+    const added = () => run(`${git} add -A -- ${names} && ${commit}`);
+    if (!include.length) return run(commit);
+    if (!tracked) return added();
+    // The caller was wrong (the index lost a name since): git 2.45 and later refuse, nothing is
+    // committed; earlier ones leave the name out, and that commit is undone. Either way: added.
+    const made = await run(`${commit} --include -- ${names}`).catch(() => null);
+    if (!made) return added();
     const inTree = await this.topLevelNames(made.tree);
     if (include.every((name) => inTree?.has(name))) return made;
-    return commit(`${git} add -A -- ${names} && ${git} commit -q --no-verify --allow-empty --amend -F -`);
+    await this.run(['reset', '--soft', 'HEAD~1']);
+    return added();
   }
 
   /** HEAD and its tree. */
@@ -429,7 +440,7 @@ export class Git {
   }
 
   /** The names at the top of `tree`: from its loose object, else from git (a tree git found already packed). */
-  private async topLevelNames(tree: string): Promise<Set<string> | null> {
+  async topLevelNames(tree: string): Promise<Set<string> | null> {
     const body = await this.looseObject(tree, 'tree');
     if (!body) return new Set((await this.run(['ls-tree', '-z', '--name-only', tree], { allowFail: true })).split('\0').filter(Boolean));
     // Entries: "<mode> <name>\0" and the binary object id (20 or 32 bytes).
@@ -448,7 +459,8 @@ export class Git {
   /** The body of a loose object git just wrote, checked against its name and type; null when not loose. */
   private async looseObject(id: string, type: 'commit' | 'tree'): Promise<Buffer | null> {
     const file = join(await this.commonDir(), 'objects', id.slice(0, 2), id.slice(2));
-    const raw = readOr(() => inflateSync(readFileSync(file)), null);
+    const z = readRegularSync(file, 64 << 20);
+    const raw = z && readOr(() => inflateSync(z), null);
     if (
       !raw ||
       createHash(id.length === 64 ? 'sha256' : 'sha1')

@@ -1,7 +1,7 @@
 // Reading what the agent could have planted. The loop reads the work tree as root: a path there may
 // be a link to any file of the machine, a FIFO that blocks an open() for ever, or a device. Every
 // read of such a path goes through here: never through a link, never blocking, never more than asked.
-import { constants, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { lstat, open, readlink } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 
@@ -33,6 +33,27 @@ export async function openRegular(path: string, maxBytes = Infinity): Promise<Op
 export async function readRegular(path: string, maxBytes = Infinity): Promise<Buffer | null> {
   const r = await openRegular(path, maxBytes);
   return 'data' in r ? r.data : null;
+}
+
+/**
+ * readRegular from the loop's thread, for git's small files (HEAD, refs, the index, a new object):
+ * a FIFO planted there must not block the open (nor, read synchronously, the whole loop).
+ */
+export function readRegularSync(path: string, maxBytes = Infinity): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFile() && stat.size <= maxBytes ? readFileSync(fd) : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
