@@ -3,7 +3,7 @@
 // a path git refuses to stage is put back with git's reason and the loop goes on; a git failure no
 // path accounts for (a lock) blocks, and the next run goes on once it is fixed (no "nothing to do").
 import { existsSync } from 'node:fs';
-import { readFile, writeFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
 
@@ -74,4 +74,18 @@ test('a git failure no path accounts for (a held index.lock) blocks; the run say
   expect(second.stdout).not.toMatch(/nothing to do/);
   expect(second.code).toBe(0);
   expect(second.stdout).toMatch(/EXIT_CONVERGED/);
+});
+
+test("git fails at the step's patch (a diff driver of the user's that fails, named by the agent's .gitattributes): blocked GIT_FAILURE, and the evidence still verifies", async () => {
+  const repo = await repoWith("printf '* diff=bad\\n' > .gitattributes");
+  const home = join(repo, '..', 'home');
+  await rm(home, { recursive: true, force: true });
+  await mkdir(home);
+  await writeFile(join(home, '.gitconfig'), '[diff "bad"]\n\ttextconv = false\n[user]\n\tname = t\n\temail = t@t\n');
+  const r = await cli(repo, ['run'], { HOME: home });
+  expect(r.stdout + r.stderr).toMatch(/EXIT_BLOCKED\(GIT_FAILURE\)/);
+  expect(r.stdout + r.stderr).toMatch(/git diff --cached .* failed/);
+  const v = await cli(repo, ['verify'], { HOME: home });
+  expect(v.stdout + v.stderr).toMatch(/verified/);
+  expect(v.code).toBe(0);
 });

@@ -2,7 +2,17 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ancestorInTheWay, isLinkIn, linkLeavesTree, openRegular, readAsGit, readAsGitIn, readRegular, readRegularIn } from '../../src/engine/os/tree-file.js';
+import {
+  ancestorInTheWay,
+  isLinkIn,
+  linkLeavesTree,
+  openRegular,
+  readAsGit,
+  readAsGitIn,
+  readRegular,
+  readRegularIn,
+  readRegularSync,
+} from '../../src/engine/os/tree-file.js';
 
 describe('reading what the agent could have planted', () => {
   let dir: string;
@@ -20,6 +30,10 @@ describe('reading what the agent could have planted', () => {
     expect(await openRegular(join(dir, 'to-fifo'))).toEqual({ refused: 'it is a symbolic link' });
     expect(await openRegular(join(dir, 'missing'))).toEqual({ refused: 'it does not exist' });
     expect(await openRegular(join(dir, 'file'), 2)).toEqual({ refused: 'it is larger than 2 bytes' });
+    // The same from the loop's thread (git's files): a FIFO there would block the whole loop.
+    expect(readRegularSync(join(dir, 'file'))?.toString()).toBe('text');
+    for (const name of ['fifo', 'to-fifo', 'to-outside', 'missing']) expect(readRegularSync(join(dir, name))).toBeNull();
+    expect(readRegularSync(join(dir, 'file'), 2)).toBeNull();
   });
 
   test("as git sees it: a link is its target's text, never what it points to; a FIFO is nothing", async () => {
