@@ -712,6 +712,8 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   // by the git shell while the checks run; its evidence is written when it comes (flush() waits for it).
   const produced = kept.length > 0 && tree !== (await o.git.commitTree(o.startHead));
   const diff = produced ? o.git.stagedDiff() : Promise.resolve('');
+  // Its failure is met where it is awaited (after the checks): not an unhandled rejection meanwhile.
+  diff.catch(() => undefined);
   // The user's git-ignored files: put back whatever the agent did to them; under a protected glob
   // that (and an ignored file the agent made there, removed) is reverted as a tracked path would be.
   const userFiles = o.userFiles ? await o.userFiles(ignored ?? []) : null;
