@@ -107,15 +107,21 @@ test("a failing git call's message names a few of its arguments and counts the r
   expect(new GitError(`git failed: ${'y'.repeat(5_000_000)}`).message.length).toBeLessThan(2_100);
 });
 
-test("commit with the loop's own file: added when new, staged by the commit when tracked, added when the index lost it; never a commit without it", async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'phuc-git-commit-'));
+/** A new repository with one commit holding `name`; `git` runs git in it. */
+async function committedRepo(prefix: string, name: string): Promise<{ dir: string; git: (...args: string[]) => string }> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
   git('init', '-q', '-b', 'main');
   git('config', 'user.email', 't@t');
   git('config', 'user.name', 't');
-  await writeFile(join(dir, 'a.txt'), 'a\n');
+  await writeFile(join(dir, name), name === 'AGENTS.md' ? 'one\n' : 'a\n');
   git('add', '-A');
   git('commit', '-qm', 'init');
+  return { dir, git };
+}
+
+test("commit with the loop's own file: added when new, staged by the commit when tracked, added when the index lost it; never a commit without it", async () => {
+  const { dir, git } = await committedRepo('phuc-git-commit-', 'a.txt');
   const port = new Git(new NodeProcessRunner(), dir);
   await port.openSession();
   try {
@@ -161,14 +167,7 @@ test("commit with the loop's own file: added when new, staged by the commit when
 });
 
 test('commit on git 2.45 and later, which refuses --include of a name the index lost: added, one commit', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'phuc-git-245-'));
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
-  git('init', '-q', '-b', 'main');
-  git('config', 'user.email', 't@t');
-  git('config', 'user.name', 't');
-  await writeFile(join(dir, 'AGENTS.md'), 'one\n');
-  git('add', '-A');
-  git('commit', '-qm', 'init');
+  const { dir, git } = await committedRepo('phuc-git-245-', 'AGENTS.md');
   // A git that behaves as 2.45 does: `commit --include -- <name>` of a name not in the index exits 128.
   const bin = join(dir, '.git', 'fake-bin');
   await mkdir(bin);
