@@ -396,3 +396,30 @@ test("at pidns (the agent is root in its namespace) a hook it adds or changes an
   await git(repo, 'commit', '-q', '--allow-empty', '-m', 'the user commits');
   expect(existsSync(join(repo, 'hook-ran'))).toBe(false);
 });
+
+test("an agent that takes AGENTS.md out of the index, packs the repository behind a FIFO at HEAD's object, and deletes AGENTS.md: every iteration's commit holds the loop's AGENTS.md, the loop never hangs, the evidence verifies (isolation none)", async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({
+      criteria: [{ id: 'fixed', run: 'grep -qx fixed src/status.txt' }],
+      agent: `sh ${JSON.stringify(join(FIXTURES, 'hostile', 'git-store.sh'))}`,
+      extra: 'stall_iterations: 100\nbudget:\n  max_iterations: 3\n',
+    }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'broken\n',
+  });
+  const r = await cli(repo, ['run', '--isolation', 'none']);
+  // The same failure every time ends it STUCK or at its budget; never on git.
+  expect(r.stdout).toMatch(/halt: (EXIT_BUDGET_EXCEEDED\(MAX_ITERS\)|EXIT_BLOCKED\(STUCK\)) after 3 iteration/);
+  expect(r.stdout + r.stderr).not.toMatch(/GIT_FAILURE|commit failed/);
+  const commits = (await git(repo, 'log', '--format=%H %s'))
+    .trim()
+    .split('\n')
+    .filter((l) => / phuc-loop: iteration \d/.test(l));
+  expect(commits).toHaveLength(3);
+  for (const [i, line] of commits.reverse().entries()) {
+    const agentsMd = await git(repo, 'show', `${line.split(' ')[0]}:AGENTS.md`);
+    expect(agentsMd).toMatch(new RegExp(`^## Iteration ${i}$`, 'm'));
+    expect(agentsMd).not.toMatch(new RegExp(`^## Iteration ${i + 1}$`, 'm'));
+  }
+  expect((await cli(repo, ['verify'])).code).toBe(0);
+}, 120_000);
