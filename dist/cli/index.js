@@ -34526,12 +34526,12 @@ async function snapshotDirty(git, cwd) {
 /** Whether the dirty paths of `snap` still hold what it read (an edit made since to one of them says no). */
 async function unchangedSince(cwd, snap) {
     for (const [path, { sha }] of snap)
-        if ((await fingerprint(cwd, { path, code: '' })) !== sha)
+        if ((await fingerprint(cwd, path)) !== sha)
             return false;
     return true;
 }
-async function fingerprint(cwd, c) {
-    const data = await readAsGitIn(cwd, c.path);
+async function fingerprint(cwd, path) {
+    const data = await readAsGitIn(cwd, path);
     return data === null ? null : sha256(data);
 }
 /**
@@ -34678,7 +34678,7 @@ async function changedSince(git, cwd, before, ignored) {
             continue;
         }
         seen.add(c.path);
-        if (!before.has(c.path) || before.get(c.path).sha !== (await fingerprint(cwd, c)))
+        if (!before.has(c.path) || before.get(c.path).sha !== (await fingerprint(cwd, c.path)))
             out.push(c.path);
     }
     // A path that was dirty before and is clean now was restored by the agent: also its change.

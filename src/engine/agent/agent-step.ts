@@ -14,7 +14,7 @@ import type { AgentPresetName } from '../config/config.js';
 import { LOOP_SCRATCH_DIR } from '../config/plan.js';
 import { manifestEntrySchema, type EvidenceStore, type ManifestEntry } from '../evidence/evidence.js';
 import { atomicWrite } from '../evidence/writer.js';
-import type { ChangedPath, Git, GitSettings } from '../os/git.js';
+import type { Git, GitSettings } from '../os/git.js';
 import type { ProcessRunner, RunResult, StopSource } from '../os/ports.js';
 import { watchStops } from '../loop/backpressure.js';
 import type { PutBack } from '../loop/user-files.js';
@@ -50,12 +50,12 @@ export async function snapshotDirty(git: Git, cwd: string): Promise<DirtySnapsho
 
 /** Whether the dirty paths of `snap` still hold what it read (an edit made since to one of them says no). */
 export async function unchangedSince(cwd: string, snap: DirtySnapshot): Promise<boolean> {
-  for (const [path, { sha }] of snap) if ((await fingerprint(cwd, { path, code: '' })) !== sha) return false;
+  for (const [path, { sha }] of snap) if ((await fingerprint(cwd, path)) !== sha) return false;
   return true;
 }
 
-async function fingerprint(cwd: string, c: ChangedPath): Promise<string | null> {
-  const data = await readAsGitIn(cwd, c.path);
+async function fingerprint(cwd: string, path: string): Promise<string | null> {
+  const data = await readAsGitIn(cwd, path);
   return data === null ? null : sha256(data);
 }
 
@@ -205,7 +205,7 @@ export async function changedSince(git: Git, cwd: string, before: DirtySnapshot,
       continue;
     }
     seen.add(c.path);
-    if (!before.has(c.path) || before.get(c.path)!.sha !== (await fingerprint(cwd, c))) out.push(c.path);
+    if (!before.has(c.path) || before.get(c.path)!.sha !== (await fingerprint(cwd, c.path))) out.push(c.path);
   }
   // A path that was dirty before and is clean now was restored by the agent: also its change.
   for (const p of before.keys()) if (!seen.has(p)) out.push(p);
