@@ -36668,17 +36668,21 @@ class Sandbox {
     }
     async forceKill(pid) {
         const pids = [pid, ...processDescendants(pid)];
-        if (this.sudo) {
+        if (this.sudo)
             await this.asRoot([this.tools.kill, '-s', 'KILL', '--', ...pids.map(String)]).catch(() => undefined);
-            return;
-        }
-        for (const p of [-pid, ...pids])
-            try {
-                process.kill(p, 'SIGKILL');
-            }
-            catch {
-                // gone
-            }
+        else
+            for (const p of [-pid, ...pids])
+                try {
+                    process.kill(p, 'SIGKILL');
+                }
+                catch {
+                    // gone
+                }
+        // SIGKILL takes effect as each process next runs, and the namespace's other members die after its
+        // init: the run has ended once none of them runs (a second at most; zombies do not run).
+        const until = performance.now() + 1000;
+        while (pids.some((p) => processRunning(p)) && performance.now() < until)
+            await new Promise((r) => setTimeout(r, 5));
     }
     /** Runs a command as root (through sudo -n unless the loop is root); throws on failure. */
     async asRoot(argv) {

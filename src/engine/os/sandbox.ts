@@ -32,7 +32,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { ContainedRun, RunResult, RunSpec } from './ports.js';
 import { shellQuote } from '../agent/agents.js';
-import { NodeProcessRunner, processDescendants, ShellSession } from './process.js';
+import { NodeProcessRunner, processDescendants, processRunning, ShellSession } from './process.js';
 
 export const ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'] as const;
 export type IsolationLevel = (typeof ISOLATION_LEVELS)[number];
@@ -654,16 +654,18 @@ export class Sandbox {
 
   private async forceKill(pid: number): Promise<void> {
     const pids = [pid, ...processDescendants(pid)];
-    if (this.sudo) {
-      await this.asRoot([this.tools.kill, '-s', 'KILL', '--', ...pids.map(String)]).catch(() => undefined);
-      return;
-    }
-    for (const p of [-pid, ...pids])
-      try {
-        process.kill(p, 'SIGKILL');
-      } catch {
-        // gone
-      }
+    if (this.sudo) await this.asRoot([this.tools.kill, '-s', 'KILL', '--', ...pids.map(String)]).catch(() => undefined);
+    else
+      for (const p of [-pid, ...pids])
+        try {
+          process.kill(p, 'SIGKILL');
+        } catch {
+          // gone
+        }
+    // SIGKILL takes effect as each process next runs, and the namespace's other members die after its
+    // init: the run has ended once none of them runs (a second at most; zombies do not run).
+    const until = performance.now() + 1000;
+    while (pids.some((p) => processRunning(p)) && performance.now() < until) await new Promise((r) => setTimeout(r, 5));
   }
 
   /** Runs a command as root (through sudo -n unless the loop is root); throws on failure. */
