@@ -31722,6 +31722,51 @@ function canonicalJson(value) {
 function sha256(data) {
     return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(data).digest('hex');
 }
+/** `value`, deeply frozen: a record that never changes again (its canonical text may then be reused). */
+function frozen(value) {
+    if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+        for (const v of Object.values(value))
+            frozen(v);
+        Object.freeze(value);
+    }
+    return value;
+}
+/** Canonical text of frozen array elements, as they stand in a top-level array (indented four spaces). */
+const elementTexts = new WeakMap();
+const indented = (text, pad) => pad + text.replaceAll('\n', `\n${pad}`);
+/**
+ * canonicalJson(value) of an object whose arrays grow by frozen records (the loop's state: a row and
+ * a cycle an iteration): each frozen record is canonicalized once, so writing the document costs the
+ * loop's thread no more per iteration at iteration 200 than at iteration 1. The same bytes.
+ */
+function canonicalJsonOfRecords(value) {
+    const members = [];
+    for (const key of Object.keys(value).sort()) {
+        const v = value[key];
+        if (v === undefined)
+            continue;
+        let text;
+        if (Array.isArray(v) && v.some((e) => e && typeof e === 'object' && Object.isFrozen(e))) {
+            const elements = v.map((e) => {
+                if (!e || typeof e !== 'object' || !Object.isFrozen(e))
+                    return indented(JSON.stringify(canonicalize(e), null, 2) ?? 'null', '    ');
+                let t = elementTexts.get(e);
+                if (t === undefined)
+                    elementTexts.set(e, (t = indented(JSON.stringify(canonicalize(e), null, 2), '    ')));
+                return t;
+            });
+            text = `[\n${elements.join(',\n')}\n  ]`;
+        }
+        else {
+            const json = JSON.stringify(canonicalize(v), null, 2);
+            if (json === undefined)
+                continue;
+            text = json.replaceAll('\n', '\n  ');
+        }
+        members.push(`  ${JSON.stringify(key)}: ${text}`);
+    }
+    return members.length ? `{\n${members.join(',\n')}\n}\n` : '{}\n';
+}
 
 ;// CONCATENATED MODULE: ./src/engine/common/document.ts
 // Every document the loop reads back (its evidence, its state, the Action's saved state) goes
@@ -32034,10 +32079,12 @@ const firedExitSchema = object({
     reason: schemas_string(),
     code: schemas_string().optional(),
 });
+/** The type a certificate is issued with (NONE: no certificate's conditions held). */
+const issuedTypeSchema = schemas_enum([...CERTIFICATE_TYPES, 'NONE']);
 const certificateSchema = object({
     schema_version: literal('2.0'),
     iteration: schemas_number().int().min(0),
-    type: schemas_enum([...CERTIFICATE_TYPES, 'NONE']),
+    type: issuedTypeSchema,
     lane: schemas_enum(['A', 'B', 'C']).nullable(),
     declared_certificates: array(schemas_enum(CERTIFICATE_TYPES)),
     residual_metric: schemas_string(),
@@ -32806,9 +32853,13 @@ function manifestText(files) {
         .map((f) => `    {\n      "bytes": ${f.bytes},\n      "path": ${JSON.stringify(f.path)},\n      "sha256": "${f.sha256}"\n    }`);
     return `{\n  "files": [${rows.length ? `\n${rows.join(',\n')}\n  ` : ''}],\n  "schema_version": "2.0"\n}\n`;
 }
+/** The manifest that lists `rel`: its iteration's (`iter_N`), or the root's (''), which lists the iterations' manifests. */
+const listedIn = (rel) => (isIterationManifest(rel) ? '' : (ITERATION.exec(rel)?.[1] ?? ''));
 class EvidenceStore {
     root;
     entries = new Map();
+    /** The same entries by the manifest that lists them: a manifest is written without a walk over every file of the run. */
+    listed = new Map();
     appendCache = new Map();
     /** Iterations whose manifest must be rewritten (the root manifest stays small: O(iterations)). */
     dirty = new Set();
@@ -32872,11 +32923,20 @@ class EvidenceStore {
     /** Records `data` (as written) in the manifest; `hashed`: its hash and size, already known. */
     record(rel, data, hashed) {
         const entry = { path: rel, ...(hashed ?? { sha256: sha256(data), bytes: typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength }) };
-        this.entries.set(rel, entry);
-        const group = ITERATION.exec(rel)?.[1];
-        if (group && !isIterationManifest(rel))
+        const group = this.put(entry);
+        if (group)
             this.dirty.add(group);
         return entry;
+    }
+    /** Keeps `entry` (replacing one of its path); returns the manifest that lists it. */
+    put(entry) {
+        this.entries.set(entry.path, entry);
+        const group = listedIn(entry.path);
+        let files = this.listed.get(group);
+        if (!files)
+            this.listed.set(group, (files = new Map()));
+        files.set(entry.path, entry);
+        return group;
     }
     async writeJson(rel, value) {
         return this.write(rel, canonicalJson(value));
@@ -32932,15 +32992,15 @@ class EvidenceStore {
     /** Writes the manifests of the iterations that changed, then the root manifest that lists them. */
     async saveManifest() {
         await this.flush();
+        // Through the worker, in order: the iterations' manifests land before the root's that lists them.
         for (const group of [...this.dirty].sort()) {
-            const files = [...this.entries.values()].filter((e) => e.path.startsWith(`${group}/`) && !isIterationManifest(e.path));
-            const text = manifestText(files);
-            await atomicWrite(this.path(`${group}/manifest.json`), text);
-            this.record(`${group}/manifest.json`, text);
+            const bytes = utf8.encode(manifestText([...(this.listed.get(group)?.values() ?? [])]));
+            this.enqueue(this.record(`${group}/manifest.json`, bytes), bytes, true);
         }
         this.dirty.clear();
-        const text = manifestText([...this.entries.values()].filter((e) => !ITERATION.test(e.path) || isIterationManifest(e.path)));
-        await atomicWrite(this.path(MANIFEST), text);
+        const text = manifestText([...(this.listed.get('')?.values() ?? [])]);
+        this.enqueued(MANIFEST, atomicWriteOffThread(this.path(MANIFEST), utf8.encode(text), true));
+        await this.flush();
         return { path: MANIFEST, sha256: sha256(text), bytes: Buffer.byteLength(text) };
     }
     /** Loads the manifests of an existing tree (for resuming); the caller verifies the tree first. */
@@ -32949,10 +33009,10 @@ class EvidenceStore {
         if (!m)
             return false;
         for (const e of m.files) {
-            this.entries.set(e.path, e);
+            this.put(e);
             if (isIterationManifest(e.path))
                 for (const f of (await this.readJson(e.path, manifestSchema))?.files ?? [])
-                    this.entries.set(f.path, f);
+                    this.put(f);
         }
         return true;
     }
@@ -32970,6 +33030,7 @@ class EvidenceStore {
         const names = await (0,promises_namespaceObject.readdir)(this.root).catch(() => []);
         await Promise.all(names.filter((n) => !NOT_EVIDENCE.has(n)).map((n) => (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(this.root, n), { recursive: true, force: true })));
         this.entries.clear();
+        this.listed.clear();
         this.appendCache.clear();
         this.dirty.clear();
     }
@@ -35452,8 +35513,6 @@ function startDirect(command, args, o) {
 
 
 
-
-
 /**
  * Set in every child's environment with a value unique to the run. A descendant that called setsid
  * and whose parent already exited has lost both its process group and its ppid link to the child;
@@ -35939,20 +35998,19 @@ async function terminateTree(root, rootAlive, tag, rootStart, since, graceMs) {
  * Node process pays several milliseconds of fork per spawn; the shell forks git for a fraction of
  * that. Each command's output comes through the shell's own pipes, ended by a marker the command
  * cannot forge (random, new for each command, never written anywhere else); its input, when it has
- * one, through a file (names with NUL bytes cannot be written in a shell script).
+ * one, from the shell's builtin printf through a pipe (a file written per call cost the loop's
+ * thread a create on disk; printf writes the NUL bytes a shell word cannot hold).
  */
 class ShellSession {
     child;
-    dir;
     timeoutMs;
     seq = 0;
     queue = Promise.resolve();
     closed = false;
     streams = [new MarkedStream(), new MarkedStream()];
     onEnd = null;
-    constructor(child, dir, timeoutMs) {
+    constructor(child, timeoutMs) {
         this.child = child;
-        this.dir = dir;
         this.timeoutMs = timeoutMs;
         child.stdout.on('data', (d) => this.streams[0].push(d));
         child.stderr.on('data', (d) => this.streams[1].push(d));
@@ -35969,26 +36027,21 @@ class ShellSession {
      * group) reaches the loop, which then stops in order, and not the shell. It still ends with the
      * loop: when the loop's process is gone, its end of the shell's stdin closes and `sh -s` exits.
      */
-    static async start(cwd, env, timeoutMs = 300_000, shell = ['/bin/sh', '-s']) {
-        const dir = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'phuc-sh-'));
+    static start(cwd, env, timeoutMs = 300_000, shell = ['/bin/sh', '-s']) {
         const [command, ...args] = shell;
         const child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-        return new ShellSession(child, dir, timeoutMs);
+        return Promise.resolve(new ShellSession(child, timeoutMs));
     }
     /** Whether the shell is gone (ended, killed, or stopped at a timeout): a new one is needed. */
     get ended() {
         return this.closed;
     }
-    /** Runs one shell command line; stdin (if any) is given through a file. */
+    /** Runs one shell command line, with `stdin` as its input. */
     run(script, stdin = '') {
         const next = this.queue.then(async () => {
             if (this.closed)
                 throw new Error('the git shell session has ended');
             const mark = `__phuc_${(0,external_node_crypto_namespaceObject.randomUUID)().replaceAll('-', '')}_${++this.seq}`;
-            const inp = (0,external_node_path_namespaceObject.join)(this.dir, 'in');
-            // A small file on a local disk: a synchronous call costs a fraction of the thread pool's round trips.
-            if (stdin)
-                (0,external_node_fs_namespaceObject.writeFileSync)(inp, stdin);
             const [out, err] = this.streams.map((s) => s.until(mark));
             let timer;
             const ended = new Promise((resolve) => {
@@ -36003,7 +36056,8 @@ class ShellSession {
                 }, this.timeoutMs);
             });
             // A group, not a subshell: one fork fewer per call (scripts only set throwaway variables).
-            this.child.stdin.write(`{ ${script}\n} <'${stdin ? inp : '/dev/null'}'; printf '${mark} %d\\n' $?; printf '${mark}\\n' >&2\n`);
+            const input = stdin ? `${printed(stdin)} | ` : '';
+            this.child.stdin.write(`${input}{ ${script}\n}${stdin ? '' : ' </dev/null'}; printf '${mark} %d\\n' $?; printf '${mark}\\n' >&2\n`);
             const done = await Promise.race([Promise.all([out, err]), ended]);
             clearTimeout(timer);
             this.onEnd = null;
@@ -36020,11 +36074,17 @@ class ShellSession {
         this.queue = next.catch(() => undefined);
         return next;
     }
-    async close() {
+    close() {
         if (!this.closed)
             this.child.stdin.end();
-        await (0,promises_namespaceObject.rm)(this.dir, { recursive: true, force: true });
+        return Promise.resolve();
     }
+}
+/** A shell command that writes `text` exactly: its NUL-separated parts as printf arguments. */
+function printed(text) {
+    const parts = text.split('\0');
+    const last = parts.pop();
+    return `{ ${parts.length ? `printf '%s\\0' ${parts.map(shellQuote).join(' ')}; ` : ''}printf %s ${shellQuote(last)}; }`;
 }
 /** A stream of command outputs, each ended by its marker line. */
 class MarkedStream {
@@ -40119,7 +40179,7 @@ const iterationRowSchema = object({
     // null when the residual could not be computed: unknown, never 0.
     W: glowScore.nullable(),
     total: glowScore.nullable(),
-    certificate: schemas_string(),
+    certificate: issuedTypeSchema,
     residual: document_decimalString.nullable(),
     northstar_distance: document_decimalString.nullable(),
 });
@@ -42517,29 +42577,26 @@ const COMPACTION_OVERHEAD_TOKENS = 160;
  */
 function renderSection(input, limit = COMPACTION_LIMIT_TOKENS) {
     const meta = renderMeta(input.meta);
-    const blocks = input.entries.map((e) => '---\n\n' + e.text);
-    const plain = [meta, ...blocks].join('\n');
-    const plainTokens = estimate([meta, ...blocks]);
+    const blocks = input.entries.map(blocksOf);
+    const plainTokens = blocks.reduce((sum, b) => sum + b.full.tokens, estimate([meta]));
     if (plainTokens <= limit)
-        return rendered({ text: plain, tokens: plainTokens, witnessed: [], archived: [], compaction: null });
+        return rendered({ text: [meta, ...blocks.map((b) => b.full.text)].join('\n'), tokens: plainTokens, witnessed: [], archived: [], compaction: null });
     let budget = limit - estimate([meta]) - COMPACTION_OVERHEAD_TOKENS;
     const fits = (part) => {
-        const cost = estimate([part]);
-        if (cost > budget)
+        if (part.tokens > budget)
             return false;
-        budget -= cost;
+        budget -= part.tokens;
         return true;
     };
     // Entries from firstFull on stay in full.
     let firstFull = blocks.length;
-    while (firstFull > Math.max(0, blocks.length - KEEP_FULL) && fits(blocks[firstFull - 1]))
+    while (firstFull > Math.max(0, blocks.length - KEEP_FULL) && fits(blocks[firstFull - 1].full))
         firstFull--;
     const witnessBlocks = [];
     let cut = firstFull;
     // Newest first: the most recent witness lines are the most useful to the next agent.
     while (cut > 0) {
-        const e = input.entries[cut - 1];
-        const block = witness(e.iteration, e.text, e.link).join('\n');
+        const block = blocks[cut - 1].witness();
         if (!fits(block))
             break;
         witnessBlocks.unshift(block);
@@ -42548,19 +42605,45 @@ function renderSection(input, limit = COMPACTION_LIMIT_TOKENS) {
     const compacted = input.entries.slice(0, firstFull);
     const archived = compacted.slice(0, cut).map((e) => e.iteration);
     const witnessed = compacted.slice(cut).map((e) => e.iteration);
-    const body = ['## Compacted iterations', ''];
+    const body = [counted('## Compacted iterations'), counted('')];
     if (archived.length)
-        body.push(`- [iters ${archived[0]}–${archived[archived.length - 1]}] ${archived.length} iterations archived: every entry is kept verbatim in ` +
-            `evidence iter_N/agents_md_entry.md (sha256 in manifest.json); their witness lines are in compaction.log`);
+        body.push(counted(`- [iters ${archived[0]}–${archived[archived.length - 1]}] ${archived.length} iterations archived: every entry is kept verbatim in ` +
+            `evidence iter_N/agents_md_entry.md (sha256 in manifest.json); their witness lines are in compaction.log`));
     body.push(...witnessBlocks);
-    const keep = blocks.slice(firstFull);
+    const keep = blocks.slice(firstFull).map((b) => b.full);
     const range = `${compacted[0].iteration}-${compacted[compacted.length - 1].iteration}`;
-    const lineCount = (line) => [meta, line, '', ...body, '', ...keep].join('\n').split('\n').length;
+    const around = [counted(meta), counted(''), ...body, counted(''), ...keep];
     const compaction = `[COMPACTION] Distilled iterations ${range} to ${witnessBlocks.length} witness lines` +
         `${archived.length ? ` and 1 archive line (${archived.length} iterations)` : ''}. ` +
-        `Original: ${plain.split('\n').length} lines → ${lineCount('')} lines.`;
-    const parts = [meta, compaction, '', ...body, '', ...keep];
-    return rendered({ text: parts.join('\n'), tokens: estimate(parts), witnessed, archived, compaction });
+        `Original: ${blocks.reduce((sum, b) => sum + b.full.lines, linesOf(meta))} lines → ${around.reduce((sum, p) => sum + p.lines, 1)} lines.`;
+    const parts = [around[0], counted(compaction), ...around.slice(1)];
+    return rendered({
+        text: parts.map((p) => p.text).join('\n'),
+        tokens: parts.reduce((sum, p) => sum + p.tokens, 0),
+        witnessed,
+        archived,
+        compaction,
+    });
+}
+const linesOf = (text) => {
+    let n = 1;
+    for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1))
+        n++;
+    return n;
+};
+const counted = (text) => ({ text, lines: linesOf(text), tokens: estimate([text]) });
+// An entry's block in full and as witness lines, counted once: entries never change once written,
+// so rendering the section costs no more at iteration 200 than at iteration 1 (no walk over every
+// entry's text, no tokenizing but the new entry's).
+const blocks = new WeakMap();
+function blocksOf(e) {
+    const known = blocks.get(e);
+    if (known && known.text === e.text)
+        return known;
+    let w;
+    const made = { text: e.text, full: counted('---\n\n' + e.text), witness: () => (w ??= counted(witness(e.iteration, e.text, e.link).join('\n'))) };
+    blocks.set(e, made);
+    return made;
 }
 /** Puts the section into the user's AGENTS.md, replacing only what lies between the markers. */
 function mergeSection(existing, section) {
@@ -42664,13 +42747,14 @@ const checked = new Map();
  * of the wrong shape (by capsuleSchema, each as "field: problem"), a host path, a timestamp, a
  * reference to a conversation the agent never saw, learnings over the token limit.
  */
-function capsuleProblems(capsule, hostPaths, configText = '') {
+function capsuleProblems(capsule, hostPaths, configText = '', written) {
     if (!capsule || typeof capsule !== 'object' || Array.isArray(capsule))
         return ['capsule is not an object'];
-    // The content checks read the capsule as it is (an unknown field's text included), in the bytes it is written as.
+    // The content checks read the capsule as it is (an unknown field's text included), in the bytes it
+    // is written as (`written`, when the caller has them: canonicalJson(capsule)).
     let text;
     try {
-        text = canonicalJson(capsule);
+        text = written ?? canonicalJson(capsule);
     }
     catch (e) {
         return [...schemaProblems(capsule), e.message];
@@ -42824,7 +42908,7 @@ function phucConditions(x) {
     if (!entry || !/- residual_direction: \w+/.test(entry) || !/- glow_score: \{total: (\d+|unknown)/.test(entry) || !/- northstar_distance_delta: /.test(entry))
         failures.push(`PHUC_TEST_FAILURE_2: iteration ${n}'s AGENTS.md entry lacks residual direction, GLOW or northstar delta`);
     if (capsule) {
-        const problems = capsuleProblems(capsule, x.hostPaths, x.planText);
+        const problems = capsuleProblems(capsule, x.hostPaths, x.planText, x.capsuleText);
         if (problems.length)
             failures.push(`PHUC_TEST_FAILURE_3: iteration ${n}'s capsule: ${problems.join('; ')}`);
         if (x.previousEntry !== null) {
@@ -43436,6 +43520,7 @@ class Git {
 
 
 
+
 function buildCapsule(ctx, n, withAgentText) {
     const { plan, state } = ctx;
     const lastEntry = ctx.entries.at(-1)?.text ?? null;
@@ -43539,12 +43624,16 @@ async function missionText(ctx) {
  * is rebuilt from artifacts only (no agent-written text); if that is refused too, the problems.
  */
 async function prepareCapsule(ctx, n) {
+    // The user's words (goal, criteria) as plan.json holds them: the text the Phuc Test reads too.
+    const planText = canonicalJson(ctx.plan);
     let capsule = buildCapsule(ctx, n, true).capsule;
-    let problems = capsuleProblems(capsule, ctx.hostPaths, ctx.intake.configText);
+    let text = canonicalJson(capsule);
+    let problems = capsuleProblems(capsule, ctx.hostPaths, planText, text);
     if (problems.length) {
         ctx.o.log.warn(`capsule refused (${problems.join('; ')}); rebuilding from artifacts only`);
         capsule = buildCapsule(ctx, n, false).capsule;
-        problems = capsuleProblems(capsule, ctx.hostPaths, ctx.intake.configText);
+        text = canonicalJson(capsule);
+        problems = capsuleProblems(capsule, ctx.hostPaths, planText, text);
         if (problems.length)
             return { problems };
     }
@@ -43557,12 +43646,13 @@ async function prepareCapsule(ctx, n) {
         evidenceDir: evidenceFolder(ctx),
         mission: await missionText(ctx),
     });
-    return { capsule, prompt };
+    return { capsule, text, prompt };
 }
 
 ;// CONCATENATED MODULE: ./src/engine/evidence/records.ts
 // What is persisted after each iteration: history.jsonl, state.json, the manifest — and the interim
 // report the host (PR comment) sees; at the run's end, budget_log.json and next-prompt.md.
+
 
 
 
@@ -43599,21 +43689,21 @@ async function flushPendingLogs(ctx) {
 async function saveState(ctx) {
     // max_total_seconds counts the run's wall time: baseline, agent, checks, replays, commits.
     ctx.state.total_ms = Math.round(elapsedMs(ctx));
-    await ctx.ev.writeJson('state.json', ctx.state);
+    await ctx.ev.write('state.json', canonicalJsonOfRecords(ctx.state));
     await ctx.ev.saveManifest();
 }
 async function writeIterationRecords(ctx, n, terminal) {
     const { ev, state } = ctx;
     await flushPendingLogs(ctx);
-    const glow = state.rows.at(-1);
-    const cert = await ev.readJson(`${iterDir(n)}/certificate.json`, certificateSchema);
-    const cycle = state.cycles.find((c) => c.iteration === n);
+    // The row holds the certificate's type and residual (not read back: the file may still be on its way to disk).
+    const row = state.rows.findLast((r) => r.iteration === n);
+    const cycle = state.cycles.findLast((c) => c.iteration === n);
     await ev.appendLine('history.jsonl', JSON.stringify({
         iteration: n,
         fsm: ctx.fsm.drain(),
-        certificate: cert?.type ?? null,
-        residual: cert?.residual ?? null,
-        glow: glow ? glow.total : null,
+        certificate: row?.certificate ?? null,
+        residual: row?.residual ?? null,
+        glow: row ? row.total : null,
         northstar_distance: state.last_northstar?.total_distance ?? null,
         ...(cycle
             ? {
@@ -44945,6 +45035,7 @@ function blockedEarly(stopReason, detail) {
 
 
 
+
 const homeName = (evRel) => evRel.replace(/[^A-Za-z0-9._-]/g, '_');
 async function loopHome(git, evRel) {
     const top = (0,external_node_path_namespaceObject.join)(await git.commonDir(), 'phuc-loop');
@@ -45325,7 +45416,8 @@ async function restoreEvidence(ev, published, o) {
     for (const stray of check.openTail)
         await (0,promises_namespaceObject.rm)(ev.path(stray), { force: true });
     const report = await ev.readJson('halting_report.json', haltingReportSchema);
-    return { resumed: { plan, state: { ...state, start_residual: null }, report } };
+    // Past rows and cycles never change: frozen, their text is reused by every save of the state.
+    return { resumed: { plan, state: { ...state, rows: state.rows.map(frozen), cycles: state.cycles.map(frozen), start_residual: null }, report } };
 }
 
 ;// CONCATENATED MODULE: ./src/engine/agent/critic.ts
@@ -45425,6 +45517,7 @@ iteration of the agent cannot fix what remains (e.g. it needs an architectural d
 
 
 
+
 /** Signatures of the checks that failed this iteration (read back from their logs). */
 async function failingSignatures(ctx, checks) {
     const out = [];
@@ -45483,7 +45576,7 @@ function recordCycle(ctx, n, x) {
     const failClosed = x.checks.filter((c) => c.timed_out).length + (x.guardrail ? 1 : 0) + (x.empty ? 1 : 0) + (x.residualError ? 1 : 0);
     const prev = ctx.state.cycles.at(-1);
     const residual = x.residual === null ? null : dstr(x.residual);
-    ctx.state.cycles.push({
+    ctx.state.cycles.push(frozen({
         iteration: n,
         agent: describeAgent(ctx, n),
         blocker_class: b.class,
@@ -45499,7 +45592,7 @@ function recordCycle(ctx, n, x) {
         detour_next: x.detourNext,
         critic: x.verdict === null ? null : x.verdict.state === 'valid' ? x.verdict.verdict.status : x.verdict.state,
         reused_checks: x.checks.filter((c) => c.reused_from_iteration !== null).map((c) => c.id),
-    });
+    }));
 }
 
 ;// CONCATENATED MODULE: ./src/engine/memory/learn.ts
@@ -46118,7 +46211,7 @@ async function iterate(ctx, n) {
     const prepared = ctx.next?.n === n ? ctx.next.prepared : await prepareCapsule(ctx, n);
     if ('problems' in prepared)
         return unrecorded('CONTEXT_BLEED_BETWEEN_ITERATIONS', prepared.problems.join('; '));
-    await ev.writeJson(`${dir}/cnf_capsule.json`, prepared.capsule);
+    await ev.write(`${dir}/cnf_capsule.json`, prepared.text);
     await ev.write(`${dir}/prompt.md`, prepared.prompt);
     crashPoint(ctx, 'capsule');
     // The agent. Its start is kept until the iteration is committed: a run killed meanwhile leaves
@@ -46147,7 +46240,7 @@ async function iterate(ctx, n) {
         ...agentRunContext(ctx),
         spec: agentSpec(ctx, n),
         prompt: prepared.prompt,
-        capsule: canonicalJson(prepared.capsule),
+        capsule: prepared.text,
         iteration: n,
         timeoutMs: Math.max(1000, Math.min(plan.budget.max_seconds_per_iteration * 1000, remainingMs)),
         idleMs: idleS === undefined ? undefined : idleS * 1000,
@@ -46362,10 +46455,11 @@ async function iterate(ctx, n) {
     const phuc = phucResult(phucConditions({
         iteration: n,
         capsule: prepared.capsule,
+        capsuleText: prepared.text,
         entry: renderEntry(entry),
         previousEntry: ctx.entries.at(-1)?.text ?? null,
         hostPaths: ctx.hostPaths,
-        planText: (await ev.readText('plan.json')) ?? '',
+        planText: canonicalJson(plan),
     }));
     const phucFailure = phuc.failures[0];
     const decision = decide({
@@ -46433,7 +46527,7 @@ async function iterate(ctx, n) {
         throw new InvariantViolation('VERIFY_SKIPPED', `${dir}/certificate.json missing`);
     o.log.info(`iter ${n}: checks ${checks.filter((c) => c.met).length}/${plan.acceptance_criteria.length}${judged ? '' : ' (not run)'} · residual ${cert.residual === null ? 'unavailable' : human(cert.residual)} · certificate ${cert.type}`);
     fsm.to('GLOW_CHECK');
-    state.rows.push({
+    state.rows.push(frozen({
         iteration: n,
         G: glow.G,
         L: glow.L,
@@ -46443,7 +46537,7 @@ async function iterate(ctx, n) {
         certificate: cert.type,
         residual: cert.residual,
         northstar_distance: ns.total_distance,
-    });
+    }));
     if (cert.residual !== null && judged)
         state.residual_history.push(cert.residual);
     if (judged)

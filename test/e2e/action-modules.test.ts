@@ -183,7 +183,7 @@ describe('comment', () => {
     W: 0,
     total: 40,
     residual: String(3 - n),
-    certificate: 'NONE',
+    certificate: 'NONE' as const,
     northstar_distance: '0.5',
     commit: 'a'.repeat(40),
   });

@@ -16,7 +16,7 @@ const row = (iteration: number, W: number | null, total: number | null, residual
   O: 25,
   W,
   total,
-  certificate: 'NONE',
+  certificate: 'NONE' as const,
   residual,
   northstar_distance: null,
 });

@@ -163,6 +163,10 @@ describe('ShellSession output', () => {
       expect(big.stdout.length).toBe(2_000_000);
       expect(big.exitCode).toBe(0);
       expect(await s.run('cat', 'a\0b')).toEqual({ exitCode: 0, stdout: 'a\0b', stderr: '' });
+      // Input is written exactly: quotes, a leading dash, percent signs, NULs at either end, many parts.
+      for (const input of ["it's -n %s\\0 \n", '\0x\0', 'é\0\0', '-e', "'"]) expect((await s.run('cat', input)).stdout).toBe(input);
+      const names = Array.from({ length: 20_000 }, (_, i) => `dir/file ${i}'s`).join('\0');
+      expect((await s.run('cat', names)).stdout).toBe(names);
       expect((await s.run('echo next')).stdout).toBe('next\n');
     } finally {
       await s.close();

@@ -8,7 +8,7 @@ import { types } from 'node:util';
 import { z } from 'zod';
 import { canonicalJson, sha256 } from '../common/canonical.js';
 import { parseDocument } from '../common/document.js';
-import { atomicWrite, atomicWriteOffThread } from './writer.js';
+import { atomicWriteOffThread } from './writer.js';
 
 export const MANIFEST = 'manifest.json';
 const utf8 = new TextEncoder();
@@ -38,8 +38,13 @@ function manifestText(files: ManifestEntry[]): string {
   return `{\n  "files": [${rows.length ? `\n${rows.join(',\n')}\n  ` : ''}],\n  "schema_version": "2.0"\n}\n`;
 }
 
+/** The manifest that lists `rel`: its iteration's (`iter_N`), or the root's (''), which lists the iterations' manifests. */
+const listedIn = (rel: string) => (isIterationManifest(rel) ? '' : (ITERATION.exec(rel)?.[1] ?? ''));
+
 export class EvidenceStore {
   private readonly entries = new Map<string, ManifestEntry>();
+  /** The same entries by the manifest that lists them: a manifest is written without a walk over every file of the run. */
+  private readonly listed = new Map<string, Map<string, ManifestEntry>>();
   private readonly appendCache = new Map<string, { text: string; hash: Hash; bytes: number }>();
   /** Iterations whose manifest must be rewritten (the root manifest stays small: O(iterations)). */
   private readonly dirty = new Set<string>();
@@ -111,10 +116,19 @@ export class EvidenceStore {
   /** Records `data` (as written) in the manifest; `hashed`: its hash and size, already known. */
   private record(rel: string, data: string | Uint8Array, hashed?: { sha256: string; bytes: number }): ManifestEntry {
     const entry = { path: rel, ...(hashed ?? { sha256: sha256(data), bytes: typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength }) };
-    this.entries.set(rel, entry);
-    const group = ITERATION.exec(rel)?.[1];
-    if (group && !isIterationManifest(rel)) this.dirty.add(group);
+    const group = this.put(entry);
+    if (group) this.dirty.add(group);
     return entry;
+  }
+
+  /** Keeps `entry` (replacing one of its path); returns the manifest that lists it. */
+  private put(entry: ManifestEntry): string {
+    this.entries.set(entry.path, entry);
+    const group = listedIn(entry.path);
+    let files = this.listed.get(group);
+    if (!files) this.listed.set(group, (files = new Map<string, ManifestEntry>()));
+    files.set(entry.path, entry);
+    return group;
   }
 
   async writeJson(rel: string, value: unknown): Promise<ManifestEntry> {
@@ -176,15 +190,15 @@ export class EvidenceStore {
   /** Writes the manifests of the iterations that changed, then the root manifest that lists them. */
   async saveManifest(): Promise<ManifestEntry> {
     await this.flush();
+    // Through the worker, in order: the iterations' manifests land before the root's that lists them.
     for (const group of [...this.dirty].sort()) {
-      const files = [...this.entries.values()].filter((e) => e.path.startsWith(`${group}/`) && !isIterationManifest(e.path));
-      const text = manifestText(files);
-      await atomicWrite(this.path(`${group}/manifest.json`), text);
-      this.record(`${group}/manifest.json`, text);
+      const bytes = utf8.encode(manifestText([...(this.listed.get(group)?.values() ?? [])]));
+      this.enqueue(this.record(`${group}/manifest.json`, bytes), bytes, true);
     }
     this.dirty.clear();
-    const text = manifestText([...this.entries.values()].filter((e) => !ITERATION.test(e.path) || isIterationManifest(e.path)));
-    await atomicWrite(this.path(MANIFEST), text);
+    const text = manifestText([...(this.listed.get('')?.values() ?? [])]);
+    this.enqueued(MANIFEST, atomicWriteOffThread(this.path(MANIFEST), utf8.encode(text), true));
+    await this.flush();
     return { path: MANIFEST, sha256: sha256(text), bytes: Buffer.byteLength(text) };
   }
 
@@ -193,8 +207,8 @@ export class EvidenceStore {
     const m = await this.readJson(MANIFEST, manifestSchema);
     if (!m) return false;
     for (const e of m.files) {
-      this.entries.set(e.path, e);
-      if (isIterationManifest(e.path)) for (const f of (await this.readJson(e.path, manifestSchema))?.files ?? []) this.entries.set(f.path, f);
+      this.put(e);
+      if (isIterationManifest(e.path)) for (const f of (await this.readJson(e.path, manifestSchema))?.files ?? []) this.put(f);
     }
     return true;
   }
@@ -213,6 +227,7 @@ export class EvidenceStore {
     const names = await readdir(this.root).catch(() => [] as string[]);
     await Promise.all(names.filter((n) => !NOT_EVIDENCE.has(n)).map((n) => rm(join(this.root, n), { recursive: true, force: true })));
     this.entries.clear();
+    this.listed.clear();
     this.appendCache.clear();
     this.dirty.clear();
   }

@@ -1,6 +1,7 @@
 // What is persisted after each iteration: history.jsonl, state.json, the manifest — and the interim
 // report the host (PR comment) sees; at the run's end, budget_log.json and next-prompt.md.
 import { z } from 'zod';
+import { canonicalJsonOfRecords } from '../common/canonical.js';
 import { iterDir } from '../judge/audit.js';
 import { prepareCapsule } from '../memory/capsule-build.js';
 import { CERTIFICATE_TYPES } from '../config/config.js';
@@ -38,24 +39,24 @@ export async function flushPendingLogs(ctx: Ctx): Promise<void> {
 export async function saveState(ctx: Ctx): Promise<void> {
   // max_total_seconds counts the run's wall time: baseline, agent, checks, replays, commits.
   ctx.state.total_ms = Math.round(elapsedMs(ctx));
-  await ctx.ev.writeJson('state.json', ctx.state);
+  await ctx.ev.write('state.json', canonicalJsonOfRecords(ctx.state));
   await ctx.ev.saveManifest();
 }
 
 export async function writeIterationRecords(ctx: Ctx, n: number, terminal?: { status: string; stop_reason: string }): Promise<void> {
   const { ev, state } = ctx;
   await flushPendingLogs(ctx);
-  const glow = state.rows.at(-1);
-  const cert = await ev.readJson(`${iterDir(n)}/certificate.json`, certificateSchema);
-  const cycle = state.cycles.find((c) => c.iteration === n);
+  // The row holds the certificate's type and residual (not read back: the file may still be on its way to disk).
+  const row = state.rows.findLast((r) => r.iteration === n);
+  const cycle = state.cycles.findLast((c) => c.iteration === n);
   await ev.appendLine(
     'history.jsonl',
     JSON.stringify({
       iteration: n,
       fsm: ctx.fsm.drain(),
-      certificate: cert?.type ?? null,
-      residual: cert?.residual ?? null,
-      glow: glow ? glow.total : null,
+      certificate: row?.certificate ?? null,
+      residual: row?.residual ?? null,
+      glow: row ? row.total : null,
       northstar_distance: state.last_northstar?.total_distance ?? null,
       ...(cycle
         ? {

@@ -62,6 +62,8 @@ export interface PhucTest {
 export function phucConditions(x: {
   iteration: number;
   capsule: Capsule | null;
+  /** Its canonical JSON, when the caller has it. */
+  capsuleText?: string;
   /** Why the stored capsule did not parse (file and field), when it did not. */
   capsuleError?: string;
   entry: string | null;
@@ -78,7 +80,7 @@ export function phucConditions(x: {
   if (!entry || !/- residual_direction: \w+/.test(entry) || !/- glow_score: \{total: (\d+|unknown)/.test(entry) || !/- northstar_distance_delta: /.test(entry))
     failures.push(`PHUC_TEST_FAILURE_2: iteration ${n}'s AGENTS.md entry lacks residual direction, GLOW or northstar delta`);
   if (capsule) {
-    const problems = capsuleProblems(capsule, x.hostPaths, x.planText);
+    const problems = capsuleProblems(capsule, x.hostPaths, x.planText, x.capsuleText);
     if (problems.length) failures.push(`PHUC_TEST_FAILURE_3: iteration ${n}'s capsule: ${problems.join('; ')}`);
     if (x.previousEntry !== null) {
       const want = JSON.stringify(openQuestionsOf(x.previousEntry));

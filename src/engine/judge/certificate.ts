@@ -26,10 +26,13 @@ export const firedExitSchema = z.object({
   code: z.string().optional(),
 }) satisfies z.ZodType<FiredExit>;
 
+/** The type a certificate is issued with (NONE: no certificate's conditions held). */
+export const issuedTypeSchema = z.enum([...CERTIFICATE_TYPES, 'NONE']);
+
 export const certificateSchema = z.object({
   schema_version: z.literal('2.0'),
   iteration: z.number().int().min(0),
-  type: z.enum([...CERTIFICATE_TYPES, 'NONE']),
+  type: issuedTypeSchema,
   lane: z.enum(['A', 'B', 'C']).nullable(),
   declared_certificates: z.array(z.enum(CERTIFICATE_TYPES)),
   residual_metric: z.string(),

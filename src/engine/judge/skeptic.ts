@@ -2,6 +2,7 @@
 import { changedSince, snapshotDirty, spawnAgent, takeReport } from '../agent/agent-step.js';
 import { iterDir } from './audit.js';
 import type { CheckResult } from './checks.js';
+import { frozen } from '../common/canonical.js';
 import { parseVerdict, renderCriticPrompt, type VerdictState } from '../agent/critic.js';
 import { Decimal, dstr } from '../common/decimal.js';
 import { blockerClass } from '../loop/dega.js';
@@ -83,21 +84,23 @@ export function recordCycle(
   const failClosed = x.checks.filter((c) => c.timed_out).length + (x.guardrail ? 1 : 0) + (x.empty ? 1 : 0) + (x.residualError ? 1 : 0);
   const prev = ctx.state.cycles.at(-1);
   const residual = x.residual === null ? null : dstr(x.residual);
-  ctx.state.cycles.push({
-    iteration: n,
-    agent: describeAgent(ctx, n),
-    blocker_class: b.class,
-    blocker_reason: b.reason,
-    improvement: improvement(prev ? { class: prev.blocker_class, residual: prev.residual, failClosed: prev.fail_closed_signals } : null, {
-      class: b.class,
+  ctx.state.cycles.push(
+    frozen({
+      iteration: n,
+      agent: describeAgent(ctx, n),
+      blocker_class: b.class,
+      blocker_reason: b.reason,
+      improvement: improvement(prev ? { class: prev.blocker_class, residual: prev.residual, failClosed: prev.fail_closed_signals } : null, {
+        class: b.class,
+        residual,
+        failClosed,
+      }),
+      fail_closed_signals: failClosed,
       residual,
-      failClosed,
+      failure_signatures: x.failing.map((f) => f.signature),
+      detour_next: x.detourNext,
+      critic: x.verdict === null ? null : x.verdict.state === 'valid' ? x.verdict.verdict.status : x.verdict.state,
+      reused_checks: x.checks.filter((c) => c.reused_from_iteration !== null).map((c) => c.id),
     }),
-    fail_closed_signals: failClosed,
-    residual,
-    failure_signatures: x.failing.map((f) => f.signature),
-    detour_next: x.detourNext,
-    critic: x.verdict === null ? null : x.verdict.state === 'valid' ? x.verdict.verdict.status : x.verdict.state,
-    reused_checks: x.checks.filter((c) => c.reused_from_iteration !== null).map((c) => c.id),
-  });
+  );
 }

@@ -13,7 +13,7 @@ import { prepareJunit, readJunit, suiteIntegrity, type JunitRead, type TestRecor
 import type { AgentPresetName, BudgetOverrides } from '../config/config.js';
 import { Decimal } from '../common/decimal.js';
 import { decimalString } from '../common/document.js';
-import { firedExitSchema } from '../judge/certificate.js';
+import { firedExitSchema, issuedTypeSchema } from '../judge/certificate.js';
 import type { Signature } from '../judge/signature.js';
 import { BLOCKER_CLASSES } from './dega.js';
 import { iterationBudget, iterationsUsed } from './decide.js';
@@ -108,7 +108,7 @@ export const iterationRowSchema = z.object({
   // null when the residual could not be computed: unknown, never 0.
   W: glowScore.nullable(),
   total: glowScore.nullable(),
-  certificate: z.string(),
+  certificate: issuedTypeSchema,
   residual: decimalString.nullable(),
   northstar_distance: decimalString.nullable(),
 }) satisfies z.ZodType<Pick<Glow, 'iteration' | 'G' | 'L' | 'O' | 'W' | 'total'>>;

@@ -16,6 +16,7 @@ import type { Git } from '../os/git.js';
 import { processRunning } from '../os/process.js';
 import { readRegular } from '../os/tree-file.js';
 import { stateSchema, type LoopState } from './context.js';
+import { frozen } from '../common/canonical.js';
 
 export interface LoopHome {
   root: string;
@@ -423,5 +424,6 @@ export async function restoreEvidence(
   await ev.loadManifest();
   for (const stray of check.openTail) await rm(ev.path(stray), { force: true });
   const report = await ev.readJson('halting_report.json', haltingReportSchema);
-  return { resumed: { plan, state: { ...state, start_residual: null }, report } };
+  // Past rows and cycles never change: frozen, their text is reused by every save of the state.
+  return { resumed: { plan, state: { ...state, rows: state.rows.map(frozen), cycles: state.cycles.map(frozen), start_residual: null }, report } };
 }

@@ -6,7 +6,7 @@
 // naming that commit → state and manifest.
 import { dirname, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
-import { canonicalJson } from '../common/canonical.js';
+import { canonicalJson, frozen } from '../common/canonical.js';
 import {
   collectArtifacts,
   type DirtySnapshot,
@@ -60,7 +60,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   // Capsule: rebuilt from evidence (prepared at the end of the last iteration as next-prompt.md).
   const prepared = ctx.next?.n === n ? ctx.next.prepared : await prepareCapsule(ctx, n);
   if ('problems' in prepared) return unrecorded('CONTEXT_BLEED_BETWEEN_ITERATIONS', prepared.problems.join('; '));
-  await ev.writeJson(`${dir}/cnf_capsule.json`, prepared.capsule);
+  await ev.write(`${dir}/cnf_capsule.json`, prepared.text);
   await ev.write(`${dir}/prompt.md`, prepared.prompt);
   crashPoint(ctx, 'capsule');
 
@@ -87,7 +87,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     ...agentRunContext(ctx),
     spec: agentSpec(ctx, n),
     prompt: prepared.prompt,
-    capsule: canonicalJson(prepared.capsule),
+    capsule: prepared.text,
     iteration: n,
     timeoutMs: Math.max(1000, Math.min(plan.budget.max_seconds_per_iteration * 1000, remainingMs)),
     idleMs: idleS === undefined ? undefined : idleS * 1000,
@@ -310,10 +310,11 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     phucConditions({
       iteration: n,
       capsule: prepared.capsule,
+      capsuleText: prepared.text,
       entry: renderEntry(entry),
       previousEntry: ctx.entries.at(-1)?.text ?? null,
       hostPaths: ctx.hostPaths,
-      planText: (await ev.readText('plan.json')) ?? '',
+      planText: canonicalJson(plan),
     }),
   );
   const phucFailure = phuc.failures[0];
@@ -386,17 +387,19 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     `iter ${n}: checks ${checks.filter((c) => c.met).length}/${plan.acceptance_criteria.length}${judged ? '' : ' (not run)'} · residual ${cert.residual === null ? 'unavailable' : human(cert.residual)} · certificate ${cert.type}`,
   );
   fsm.to('GLOW_CHECK');
-  state.rows.push({
-    iteration: n,
-    G: glow.G,
-    L: glow.L,
-    O: glow.O,
-    W: glow.W,
-    total: glow.total,
-    certificate: cert.type,
-    residual: cert.residual,
-    northstar_distance: ns.total_distance,
-  });
+  state.rows.push(
+    frozen({
+      iteration: n,
+      G: glow.G,
+      L: glow.L,
+      O: glow.O,
+      W: glow.W,
+      total: glow.total,
+      certificate: cert.type,
+      residual: cert.residual,
+      northstar_distance: ns.total_distance,
+    }),
+  );
   if (cert.residual !== null && judged) state.residual_history.push(cert.residual);
   if (judged) state.criteria_met = Object.fromEntries(met);
   state.start_residual = null;

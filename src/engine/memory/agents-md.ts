@@ -262,27 +262,25 @@ const COMPACTION_OVERHEAD_TOKENS = 160;
  */
 export function renderSection(input: SectionInput, limit = COMPACTION_LIMIT_TOKENS): Section {
   const meta = renderMeta(input.meta);
-  const blocks = input.entries.map((e) => '---\n\n' + e.text);
-  const plain = [meta, ...blocks].join('\n');
-  const plainTokens = estimate([meta, ...blocks]);
-  if (plainTokens <= limit) return rendered({ text: plain, tokens: plainTokens, witnessed: [], archived: [], compaction: null });
+  const blocks = input.entries.map(blocksOf);
+  const plainTokens = blocks.reduce((sum, b) => sum + b.full.tokens, estimate([meta]));
+  if (plainTokens <= limit)
+    return rendered({ text: [meta, ...blocks.map((b) => b.full.text)].join('\n'), tokens: plainTokens, witnessed: [], archived: [], compaction: null });
 
   let budget = limit - estimate([meta]) - COMPACTION_OVERHEAD_TOKENS;
-  const fits = (part: string) => {
-    const cost = estimate([part]);
-    if (cost > budget) return false;
-    budget -= cost;
+  const fits = (part: Counted) => {
+    if (part.tokens > budget) return false;
+    budget -= part.tokens;
     return true;
   };
   // Entries from firstFull on stay in full.
   let firstFull = blocks.length;
-  while (firstFull > Math.max(0, blocks.length - KEEP_FULL) && fits(blocks[firstFull - 1])) firstFull--;
-  const witnessBlocks: string[] = [];
+  while (firstFull > Math.max(0, blocks.length - KEEP_FULL) && fits(blocks[firstFull - 1].full)) firstFull--;
+  const witnessBlocks: Counted[] = [];
   let cut = firstFull;
   // Newest first: the most recent witness lines are the most useful to the next agent.
   while (cut > 0) {
-    const e = input.entries[cut - 1];
-    const block = witness(e.iteration, e.text, e.link).join('\n');
+    const block = blocks[cut - 1].witness();
     if (!fits(block)) break;
     witnessBlocks.unshift(block);
     cut--;
@@ -290,22 +288,63 @@ export function renderSection(input: SectionInput, limit = COMPACTION_LIMIT_TOKE
   const compacted = input.entries.slice(0, firstFull);
   const archived = compacted.slice(0, cut).map((e) => e.iteration);
   const witnessed = compacted.slice(cut).map((e) => e.iteration);
-  const body: string[] = ['## Compacted iterations', ''];
+  const body: Counted[] = [counted('## Compacted iterations'), counted('')];
   if (archived.length)
     body.push(
-      `- [iters ${archived[0]}–${archived[archived.length - 1]}] ${archived.length} iterations archived: every entry is kept verbatim in ` +
-        `evidence iter_N/agents_md_entry.md (sha256 in manifest.json); their witness lines are in compaction.log`,
+      counted(
+        `- [iters ${archived[0]}–${archived[archived.length - 1]}] ${archived.length} iterations archived: every entry is kept verbatim in ` +
+          `evidence iter_N/agents_md_entry.md (sha256 in manifest.json); their witness lines are in compaction.log`,
+      ),
     );
   body.push(...witnessBlocks);
-  const keep = blocks.slice(firstFull);
+  const keep = blocks.slice(firstFull).map((b) => b.full);
   const range = `${compacted[0].iteration}-${compacted[compacted.length - 1].iteration}`;
-  const lineCount = (line: string) => [meta, line, '', ...body, '', ...keep].join('\n').split('\n').length;
+  const around = [counted(meta), counted(''), ...body, counted(''), ...keep];
   const compaction =
     `[COMPACTION] Distilled iterations ${range} to ${witnessBlocks.length} witness lines` +
     `${archived.length ? ` and 1 archive line (${archived.length} iterations)` : ''}. ` +
-    `Original: ${plain.split('\n').length} lines → ${lineCount('')} lines.`;
-  const parts = [meta, compaction, '', ...body, '', ...keep];
-  return rendered({ text: parts.join('\n'), tokens: estimate(parts), witnessed, archived, compaction });
+    `Original: ${blocks.reduce((sum, b) => sum + b.full.lines, linesOf(meta))} lines → ${around.reduce((sum, p) => sum + p.lines, 1)} lines.`;
+  const parts = [around[0], counted(compaction), ...around.slice(1)];
+  return rendered({
+    text: parts.map((p) => p.text).join('\n'),
+    tokens: parts.reduce((sum, p) => sum + p.tokens, 0),
+    witnessed,
+    archived,
+    compaction,
+  });
+}
+
+/** A part of the section with its line count and its share of the token bound (see estimate). */
+interface Counted {
+  text: string;
+  lines: number;
+  tokens: number;
+}
+
+const linesOf = (text: string) => {
+  let n = 1;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) n++;
+  return n;
+};
+const counted = (text: string): Counted => ({ text, lines: linesOf(text), tokens: estimate([text]) });
+
+type Logged = SectionInput['entries'][number];
+interface Blocks {
+  text: string;
+  full: Counted;
+  witness: () => Counted;
+}
+// An entry's block in full and as witness lines, counted once: entries never change once written,
+// so rendering the section costs no more at iteration 200 than at iteration 1 (no walk over every
+// entry's text, no tokenizing but the new entry's).
+const blocks = new WeakMap<Logged, Blocks>();
+function blocksOf(e: Logged): Blocks {
+  const known = blocks.get(e);
+  if (known && known.text === e.text) return known;
+  let w: Counted | undefined;
+  const made: Blocks = { text: e.text, full: counted('---\n\n' + e.text), witness: () => (w ??= counted(witness(e.iteration, e.text, e.link).join('\n'))) };
+  blocks.set(e, made);
+  return made;
 }
 
 /** Puts the section into the user's AGENTS.md, replacing only what lies between the markers. */

@@ -1,5 +1,6 @@
 // Builds the CNF capsule of an iteration from the loop's evidence and validates it (CONTEXT_BLEED).
 import { relative, resolve, sep } from 'node:path';
+import { canonicalJson } from '../common/canonical.js';
 import { openQuestionsOf, renderSection, sanitizeAgentText, type Section } from './agents-md.js';
 import { iterDir } from '../judge/audit.js';
 import { type ArtifactLink, type Capsule, capsuleProblems, renderPrompt, SKILL_PACK, SUBAGENT_ROLE } from './capsule.js';
@@ -114,13 +115,17 @@ export async function missionText(ctx: Ctx): Promise<string | undefined> {
  * The capsule and prompt of iteration n, validated (CONTEXT_BLEED): a capsule with forbidden content
  * is rebuilt from artifacts only (no agent-written text); if that is refused too, the problems.
  */
-export async function prepareCapsule(ctx: Ctx, n: number): Promise<{ capsule: Capsule; prompt: string } | { problems: string[] }> {
+export async function prepareCapsule(ctx: Ctx, n: number): Promise<{ capsule: Capsule; text: string; prompt: string } | { problems: string[] }> {
+  // The user's words (goal, criteria) as plan.json holds them: the text the Phuc Test reads too.
+  const planText = canonicalJson(ctx.plan);
   let capsule = buildCapsule(ctx, n, true).capsule;
-  let problems = capsuleProblems(capsule, ctx.hostPaths, ctx.intake.configText);
+  let text = canonicalJson(capsule);
+  let problems = capsuleProblems(capsule, ctx.hostPaths, planText, text);
   if (problems.length) {
     ctx.o.log.warn(`capsule refused (${problems.join('; ')}); rebuilding from artifacts only`);
     capsule = buildCapsule(ctx, n, false).capsule;
-    problems = capsuleProblems(capsule, ctx.hostPaths, ctx.intake.configText);
+    text = canonicalJson(capsule);
+    problems = capsuleProblems(capsule, ctx.hostPaths, planText, text);
     if (problems.length) return { problems };
   }
   const plan = ctx.plan;
@@ -132,5 +137,5 @@ export async function prepareCapsule(ctx: Ctx, n: number): Promise<{ capsule: Ca
     evidenceDir: evidenceFolder(ctx),
     mission: await missionText(ctx),
   });
-  return { capsule, prompt };
+  return { capsule, text, prompt };
 }

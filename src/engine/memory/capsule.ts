@@ -84,12 +84,13 @@ const checked = new Map<string, string[]>();
  * of the wrong shape (by capsuleSchema, each as "field: problem"), a host path, a timestamp, a
  * reference to a conversation the agent never saw, learnings over the token limit.
  */
-export function capsuleProblems(capsule: unknown, hostPaths: readonly string[], configText = ''): string[] {
+export function capsuleProblems(capsule: unknown, hostPaths: readonly string[], configText = '', written?: string): string[] {
   if (!capsule || typeof capsule !== 'object' || Array.isArray(capsule)) return ['capsule is not an object'];
-  // The content checks read the capsule as it is (an unknown field's text included), in the bytes it is written as.
+  // The content checks read the capsule as it is (an unknown field's text included), in the bytes it
+  // is written as (`written`, when the caller has them: canonicalJson(capsule)).
   let text: string;
   try {
-    text = canonicalJson(capsule);
+    text = written ?? canonicalJson(capsule);
   } catch (e) {
     return [...schemaProblems(capsule), (e as Error).message];
   }

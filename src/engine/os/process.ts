@@ -6,12 +6,10 @@
 // every other child is contained by a sweep of the process table.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Readable, Writable } from 'node:stream';
+import { shellQuote } from '../agent/agents.js';
 import type { ContainedRun, ProcessRunner, RunResult, RunSpec } from './ports.js';
 import { trackProcessGroup } from './signals.js';
 import { startChild, type Started } from './spawner.js';
@@ -521,7 +519,8 @@ async function terminateTree(root: number, rootAlive: boolean, tag: string, root
  * Node process pays several milliseconds of fork per spawn; the shell forks git for a fraction of
  * that. Each command's output comes through the shell's own pipes, ended by a marker the command
  * cannot forge (random, new for each command, never written anywhere else); its input, when it has
- * one, through a file (names with NUL bytes cannot be written in a shell script).
+ * one, from the shell's builtin printf through a pipe (a file written per call cost the loop's
+ * thread a create on disk; printf writes the NUL bytes a shell word cannot hold).
  */
 export class ShellSession {
   private seq = 0;
@@ -532,7 +531,6 @@ export class ShellSession {
 
   private constructor(
     private readonly child: ChildProcessByStdio<Writable, Readable, Readable>,
-    private readonly dir: string,
     private readonly timeoutMs: number,
   ) {
     child.stdout.on('data', (d: Buffer) => this.streams[0].push(d));
@@ -551,11 +549,10 @@ export class ShellSession {
    * group) reaches the loop, which then stops in order, and not the shell. It still ends with the
    * loop: when the loop's process is gone, its end of the shell's stdin closes and `sh -s` exits.
    */
-  static async start(cwd: string, env: Record<string, string>, timeoutMs = 300_000, shell: readonly string[] = ['/bin/sh', '-s']): Promise<ShellSession> {
-    const dir = await mkdtemp(join(tmpdir(), 'phuc-sh-'));
+  static start(cwd: string, env: Record<string, string>, timeoutMs = 300_000, shell: readonly string[] = ['/bin/sh', '-s']): Promise<ShellSession> {
     const [command, ...args] = shell;
     const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-    return new ShellSession(child, dir, timeoutMs);
+    return Promise.resolve(new ShellSession(child, timeoutMs));
   }
 
   /** Whether the shell is gone (ended, killed, or stopped at a timeout): a new one is needed. */
@@ -563,14 +560,11 @@ export class ShellSession {
     return this.closed;
   }
 
-  /** Runs one shell command line; stdin (if any) is given through a file. */
+  /** Runs one shell command line, with `stdin` as its input. */
   run(script: string, stdin = ''): Promise<{ exitCode: number; stdout: string; stderr: string }> {
     const next = this.queue.then(async () => {
       if (this.closed) throw new Error('the git shell session has ended');
       const mark = `__phuc_${randomUUID().replaceAll('-', '')}_${++this.seq}`;
-      const inp = join(this.dir, 'in');
-      // A small file on a local disk: a synchronous call costs a fraction of the thread pool's round trips.
-      if (stdin) writeFileSync(inp, stdin);
       const [out, err] = this.streams.map((s) => s.until(mark));
       let timer: NodeJS.Timeout | undefined;
       const ended = new Promise<number>((resolve) => {
@@ -584,7 +578,8 @@ export class ShellSession {
         }, this.timeoutMs);
       });
       // A group, not a subshell: one fork fewer per call (scripts only set throwaway variables).
-      this.child.stdin.write(`{ ${script}\n} <'${stdin ? inp : '/dev/null'}'; printf '${mark} %d\\n' $?; printf '${mark}\\n' >&2\n`);
+      const input = stdin ? `${printed(stdin)} | ` : '';
+      this.child.stdin.write(`${input}{ ${script}\n}${stdin ? '' : ' </dev/null'}; printf '${mark} %d\\n' $?; printf '${mark}\\n' >&2\n`);
       const done = await Promise.race([Promise.all([out, err]), ended]);
       clearTimeout(timer);
       this.onEnd = null;
@@ -601,10 +596,17 @@ export class ShellSession {
     return next;
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     if (!this.closed) this.child.stdin.end();
-    await rm(this.dir, { recursive: true, force: true });
+    return Promise.resolve();
   }
+}
+
+/** A shell command that writes `text` exactly: its NUL-separated parts as printf arguments. */
+function printed(text: string): string {
+  const parts = text.split('\0');
+  const last = parts.pop()!;
+  return `{ ${parts.length ? `printf '%s\\0' ${parts.map(shellQuote).join(' ')}; ` : ''}printf %s ${shellQuote(last)}; }`;
 }
 
 /** A stream of command outputs, each ended by its marker line. */
