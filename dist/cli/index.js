@@ -32727,17 +32727,20 @@ function writeAtomically(m, file, data) {
     }
     m.fs.renameSync(tmp, file);
 }
-/** The worker's program: each message a write, answered in order. */
+/** The worker's program: each message a batch of writes, done in order and answered together. */
 function writerMain(m, port, write) {
-    port.on('message', (w) => {
-        try {
-            write(m, w.file, w.data);
-            port.postMessage({ id: w.id, error: null });
-        }
-        catch (e) {
-            const err = e;
-            port.postMessage({ id: w.id, error: { message: err.message, code: err.code ?? null } });
-        }
+    port.on('message', (batch) => {
+        const done = [];
+        for (const w of batch)
+            try {
+                write(m, w.file, w.data);
+                done.push({ id: w.id, error: null });
+            }
+            catch (e) {
+                const err = e;
+                done.push({ id: w.id, error: { message: err.message, code: err.code ?? null } });
+            }
+        port.postMessage(done);
     });
 }
 /** Writes `file` atomically from the loop's thread (a write that must be done before the caller goes on). */
@@ -32751,18 +32754,23 @@ class Writer {
     pending = new Map();
     seq = 0;
     gone = false;
+    /** Writes asked for in this turn of the event loop, posted together at its end (a message costs the loop's thread more than a small file's bytes). */
+    batch = [];
+    transfers = [];
     constructor(worker) {
         this.worker = worker;
-        worker.on('message', (r) => {
-            const p = this.pending.get(r.id);
-            this.pending.delete(r.id);
+        worker.on('message', (done) => {
+            for (const r of done) {
+                const p = this.pending.get(r.id);
+                this.pending.delete(r.id);
+                if (!p)
+                    continue;
+                if (r.error)
+                    p.reject(Object.assign(new Error(r.error.message), r.error.code ? { code: r.error.code } : {}));
+                else
+                    p.resolve();
+            }
             this.refs();
-            if (!p)
-                return;
-            if (r.error)
-                p.reject(Object.assign(new Error(r.error.message), r.error.code ? { code: r.error.code } : {}));
-            else
-                p.resolve();
         });
         const lost = (e) => this.lost(e);
         worker.once('error', lost);
@@ -32781,8 +32789,22 @@ class Writer {
             const id = ++this.seq;
             this.pending.set(id, { resolve, reject });
             this.refs();
-            this.worker.postMessage({ id, file, data }, transfer && typeof data !== 'string' && data.buffer instanceof ArrayBuffer ? [data.buffer] : []);
+            if (!this.batch.length)
+                setImmediate(() => this.post());
+            this.batch.push({ id, file, data });
+            if (transfer && typeof data !== 'string' && data.buffer instanceof ArrayBuffer)
+                this.transfers.push(data.buffer);
         });
+    }
+    post() {
+        const [batch, transfers] = [this.batch, this.transfers];
+        this.batch = [];
+        this.transfers = [];
+        if (this.gone)
+            for (const w of batch)
+                this.pending.get(w.id)?.reject(new Error('the evidence writer stopped'));
+        else
+            this.worker.postMessage(batch, transfers);
     }
     /** A worker that died fails what it had in flight (flush() throws it); the next write starts another. */
     lost(e) {

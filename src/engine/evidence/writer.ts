@@ -29,18 +29,24 @@ function writeAtomically(m: Modules, file: string, data: string | Uint8Array): v
   m.fs.renameSync(tmp, file);
 }
 
-/** The worker's program: each message a write, answered in order. */
+/** The worker's program: each message a batch of writes, done in order and answered together. */
 function writerMain(m: Modules, port: import('node:worker_threads').MessagePort, write: typeof writeAtomically): void {
-  port.on('message', (w: { id: number; file: string; data: string | Uint8Array }) => {
-    try {
-      write(m, w.file, w.data);
-      port.postMessage({ id: w.id, error: null });
-    } catch (e) {
-      const err = e as NodeJS.ErrnoException;
-      port.postMessage({ id: w.id, error: { message: err.message, code: err.code ?? null } });
-    }
+  port.on('message', (batch: Write[]) => {
+    const done: Done[] = [];
+    for (const w of batch)
+      try {
+        write(m, w.file, w.data);
+        done.push({ id: w.id, error: null });
+      } catch (e) {
+        const err = e as NodeJS.ErrnoException;
+        done.push({ id: w.id, error: { message: err.message, code: err.code ?? null } });
+      }
+    port.postMessage(done);
   });
 }
+
+type Write = { id: number; file: string; data: string | Uint8Array };
+type Done = { id: number; error: { message: string; code: string | null } | null };
 
 /** Writes `file` atomically from the loop's thread (a write that must be done before the caller goes on). */
 // Async for its callers, as the worker's writes are.
@@ -58,15 +64,20 @@ class Writer {
   private readonly pending = new Map<number, Pending>();
   private seq = 0;
   gone = false;
+  /** Writes asked for in this turn of the event loop, posted together at its end (a message costs the loop's thread more than a small file's bytes). */
+  private batch: Write[] = [];
+  private transfers: ArrayBuffer[] = [];
 
   constructor(private readonly worker: Worker) {
-    worker.on('message', (r: { id: number; error: { message: string; code: string | null } | null }) => {
-      const p = this.pending.get(r.id);
-      this.pending.delete(r.id);
+    worker.on('message', (done: Done[]) => {
+      for (const r of done) {
+        const p = this.pending.get(r.id);
+        this.pending.delete(r.id);
+        if (!p) continue;
+        if (r.error) p.reject(Object.assign(new Error(r.error.message), r.error.code ? { code: r.error.code } : {}));
+        else p.resolve();
+      }
       this.refs();
-      if (!p) return;
-      if (r.error) p.reject(Object.assign(new Error(r.error.message), r.error.code ? { code: r.error.code } : {}));
-      else p.resolve();
     });
     const lost = (e?: unknown) => this.lost(e);
     worker.once('error', lost);
@@ -85,8 +96,18 @@ class Writer {
       const id = ++this.seq;
       this.pending.set(id, { resolve, reject });
       this.refs();
-      this.worker.postMessage({ id, file, data }, transfer && typeof data !== 'string' && data.buffer instanceof ArrayBuffer ? [data.buffer] : []);
+      if (!this.batch.length) setImmediate(() => this.post());
+      this.batch.push({ id, file, data });
+      if (transfer && typeof data !== 'string' && data.buffer instanceof ArrayBuffer) this.transfers.push(data.buffer);
     });
+  }
+
+  private post(): void {
+    const [batch, transfers] = [this.batch, this.transfers];
+    this.batch = [];
+    this.transfers = [];
+    if (this.gone) for (const w of batch) this.pending.get(w.id)?.reject(new Error('the evidence writer stopped'));
+    else this.worker.postMessage(batch, transfers);
   }
 
   /** A worker that died fails what it had in flight (flush() throws it); the next write starts another. */
