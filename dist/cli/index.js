@@ -32791,8 +32791,10 @@ class Writer {
             this.refs();
             if (!this.batch.length)
                 setImmediate(() => this.post());
-            this.batch.push({ id, file, data });
-            if (transfer && typeof data !== 'string' && data.buffer instanceof ArrayBuffer)
+            const moved = transfer && typeof data !== 'string' && data.buffer instanceof ArrayBuffer;
+            // Bytes the caller keeps are taken as they are now (the batch is sent later).
+            this.batch.push({ id, file, data: moved || typeof data === 'string' ? data : data.slice() });
+            if (moved)
                 this.transfers.push(data.buffer);
         });
     }
@@ -32800,11 +32802,19 @@ class Writer {
         const [batch, transfers] = [this.batch, this.transfers];
         this.batch = [];
         this.transfers = [];
-        if (this.gone)
-            for (const w of batch)
-                this.pending.get(w.id)?.reject(new Error('the evidence writer stopped'));
-        else
+        try {
+            if (this.gone)
+                throw new Error('the evidence writer stopped');
             this.worker.postMessage(batch, transfers);
+        }
+        catch (e) {
+            // Nothing of the batch reached the worker (a buffer that cannot be sent fails the whole message).
+            for (const w of batch) {
+                this.pending.get(w.id)?.reject(e instanceof Error ? e : new Error(String(e)));
+                this.pending.delete(w.id);
+            }
+            this.refs();
+        }
     }
     /** A worker that died fails what it had in flight (flush() throws it); the next write starts another. */
     lost(e) {
@@ -33014,12 +33024,20 @@ class EvidenceStore {
     /** Writes the manifests of the iterations that changed, then the root manifest that lists them. */
     async saveManifest() {
         await this.flush();
-        // Through the worker, in order: the iterations' manifests land before the root's that lists them.
-        for (const group of [...this.dirty].sort()) {
+        // Through the worker. The iterations' manifests are recorded once on disk, and only then is the
+        // root's written that lists them: a failed one stays to be written by the next save.
+        const groups = [...this.dirty].sort();
+        const written = groups.map((group) => {
             const bytes = utf8.encode(manifestText([...(this.listed.get(group)?.values() ?? [])]));
-            this.enqueue(this.record(`${group}/manifest.json`, bytes), bytes, true);
-        }
-        this.dirty.clear();
+            const entry = { path: `${group}/manifest.json`, sha256: sha256(bytes), bytes: bytes.byteLength };
+            this.enqueued(entry.path, atomicWriteOffThread(this.path(entry.path), bytes, true));
+            return entry;
+        });
+        await this.flush();
+        for (const entry of written)
+            this.put(entry);
+        for (const group of groups)
+            this.dirty.delete(group);
         const text = manifestText([...(this.listed.get('')?.values() ?? [])]);
         this.enqueued(MANIFEST, atomicWriteOffThread(this.path(MANIFEST), utf8.encode(text), true));
         await this.flush();

@@ -1,10 +1,31 @@
-import { mkdtemp, readFile, readdir } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256 } from '../../src/engine/common/canonical.js';
 import { EvidenceStore } from '../../src/engine/evidence/evidence.js';
 
 describe('evidence store', () => {
+  test("an iteration's manifest that cannot be written: no root manifest lists it, and the next save writes it", async () => {
+    const root = join(await mkdtemp(join(tmpdir(), 'phuc-ev-')), 'loop');
+    const ev = new EvidenceStore(root);
+    await ev.write('plan.json', '{}\n');
+    await ev.write('iter_0/a.txt', 'hello\n');
+    await ev.flush();
+    // The iteration's folder is replaced by a file after its files landed (a disk that refuses writes).
+    await rename(join(root, 'iter_0'), join(root, 'iter_0.moved'));
+    await writeFile(join(root, 'iter_0'), 'x');
+    await expect(ev.saveManifest()).rejects.toMatchObject({ code: 'ENOTDIR' });
+    await expect(readFile(join(root, 'manifest.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(ev.entry('iter_0/manifest.json')).toBeUndefined();
+    await rm(join(root, 'iter_0'));
+    await rename(join(root, 'iter_0.moved'), join(root, 'iter_0'));
+    await ev.saveManifest();
+    const iteration = await readFile(join(root, 'iter_0', 'manifest.json'));
+    expect(JSON.parse(iteration.toString()).files.map((f: { path: string }) => f.path)).toEqual(['iter_0/a.txt']);
+    const listed = JSON.parse(await readFile(join(root, 'manifest.json'), 'utf8')).files;
+    expect(listed).toContainEqual({ path: 'iter_0/manifest.json', sha256: sha256(iteration), bytes: iteration.byteLength });
+  });
+
   test('atomic writes, manifest with sha256, append-only logs, links', async () => {
     const root = join(await mkdtemp(join(tmpdir(), 'phuc-ev-')), 'loop');
     const ev = new EvidenceStore(root);

@@ -37,4 +37,23 @@ describe('atomic writes off the loop thread', () => {
     await atomicWriteOffThread(join(dir, 'after.txt'), 'ok\n');
     expect(await readFile(join(dir, 'after.txt'), 'utf8')).toBe('ok\n');
   });
+
+  test('writes sent together: a batch that cannot be sent fails its writes (no crash); bytes the caller keeps are taken as they were', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'phuc-writer-'));
+    // The same buffer handed over twice in one turn: the message cannot be sent.
+    const shared = new TextEncoder().encode('twice\n');
+    const results = await Promise.allSettled([
+      atomicWriteOffThread(join(dir, 'one.txt'), shared, true),
+      atomicWriteOffThread(join(dir, 'two.txt'), shared, true),
+      atomicWriteOffThread(join(dir, 'three.txt'), 'same batch\n'),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    const kept = Uint8Array.from([1, 2, 3]);
+    const write = atomicWriteOffThread(join(dir, 'kept.bin'), kept);
+    kept[0] = 9;
+    await write;
+    expect([...(await readFile(join(dir, 'kept.bin')))]).toEqual([1, 2, 3]);
+    await atomicWriteOffThread(join(dir, 'after.txt'), 'ok\n');
+    expect(await readFile(join(dir, 'after.txt'), 'utf8')).toBe('ok\n');
+  });
 });

@@ -190,12 +190,18 @@ export class EvidenceStore {
   /** Writes the manifests of the iterations that changed, then the root manifest that lists them. */
   async saveManifest(): Promise<ManifestEntry> {
     await this.flush();
-    // Through the worker, in order: the iterations' manifests land before the root's that lists them.
-    for (const group of [...this.dirty].sort()) {
+    // Through the worker. The iterations' manifests are recorded once on disk, and only then is the
+    // root's written that lists them: a failed one stays to be written by the next save.
+    const groups = [...this.dirty].sort();
+    const written = groups.map((group) => {
       const bytes = utf8.encode(manifestText([...(this.listed.get(group)?.values() ?? [])]));
-      this.enqueue(this.record(`${group}/manifest.json`, bytes), bytes, true);
-    }
-    this.dirty.clear();
+      const entry = { path: `${group}/manifest.json`, sha256: sha256(bytes), bytes: bytes.byteLength };
+      this.enqueued(entry.path, atomicWriteOffThread(this.path(entry.path), bytes, true));
+      return entry;
+    });
+    await this.flush();
+    for (const entry of written) this.put(entry);
+    for (const group of groups) this.dirty.delete(group);
     const text = manifestText([...(this.listed.get('')?.values() ?? [])]);
     this.enqueued(MANIFEST, atomicWriteOffThread(this.path(MANIFEST), utf8.encode(text), true));
     await this.flush();

@@ -97,8 +97,10 @@ class Writer {
       this.pending.set(id, { resolve, reject });
       this.refs();
       if (!this.batch.length) setImmediate(() => this.post());
-      this.batch.push({ id, file, data });
-      if (transfer && typeof data !== 'string' && data.buffer instanceof ArrayBuffer) this.transfers.push(data.buffer);
+      const moved = transfer && typeof data !== 'string' && data.buffer instanceof ArrayBuffer;
+      // Bytes the caller keeps are taken as they are now (the batch is sent later).
+      this.batch.push({ id, file, data: moved || typeof data === 'string' ? data : data.slice() });
+      if (moved) this.transfers.push(data.buffer);
     });
   }
 
@@ -106,8 +108,17 @@ class Writer {
     const [batch, transfers] = [this.batch, this.transfers];
     this.batch = [];
     this.transfers = [];
-    if (this.gone) for (const w of batch) this.pending.get(w.id)?.reject(new Error('the evidence writer stopped'));
-    else this.worker.postMessage(batch, transfers);
+    try {
+      if (this.gone) throw new Error('the evidence writer stopped');
+      this.worker.postMessage(batch, transfers);
+    } catch (e) {
+      // Nothing of the batch reached the worker (a buffer that cannot be sent fails the whole message).
+      for (const w of batch) {
+        this.pending.get(w.id)?.reject(e instanceof Error ? e : new Error(String(e)));
+        this.pending.delete(w.id);
+      }
+      this.refs();
+    }
   }
 
   /** A worker that died fails what it had in flight (flush() throws it); the next write starts another. */
