@@ -29851,6 +29851,24 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 
 
 
+/** lstat, or null when there is nothing at `path` (or it cannot be looked at: ENOTDIR, EACCES...). */
+function lstatOrNull(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.lstatSync)(path, { throwIfNoEntry: false }) ?? null;
+    }
+    catch {
+        return null;
+    }
+}
+/** A link's target text, or null when `path` is not a link that can be read. */
+function linkTarget(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.readlinkSync)(path);
+    }
+    catch {
+        return null;
+    }
+}
 /**
  * A regular file's bytes (at most `maxBytes`), opened with O_NOFOLLOW (a link at the final name is
  * refused) and O_NONBLOCK (a FIFO does not hang the open); anything else is refused with why.
@@ -29886,6 +29904,16 @@ async function readRegular(path, maxBytes = Infinity) {
  * a FIFO planted there must not block the open (nor, read synchronously, the whole loop).
  */
 function readRegularSync(path, maxBytes = Infinity) {
+    return withRegularSync(path, (fd, size) => (size <= maxBytes ? (0,external_node_fs_namespaceObject.readFileSync)(fd) : null));
+}
+/** At most the first `bytes` bytes of a regular file, read as readRegularSync reads (a small file the agent left: its report). */
+function readHeadSync(path, bytes) {
+    return withRegularSync(path, (fd, size) => {
+        const buf = Buffer.alloc(Math.min(size, bytes));
+        return buf.subarray(0, (0,external_node_fs_namespaceObject.readSync)(fd, buf, 0, buf.length, 0));
+    });
+}
+function withRegularSync(path, read) {
     let fd;
     try {
         fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
@@ -29895,7 +29923,7 @@ function readRegularSync(path, maxBytes = Infinity) {
     }
     try {
         const stat = (0,external_node_fs_namespaceObject.fstatSync)(fd);
-        return stat.isFile() && stat.size <= maxBytes ? (0,external_node_fs_namespaceObject.readFileSync)(fd) : null;
+        return stat.isFile() ? read(fd, stat.size) : null;
     }
     catch {
         return null;
@@ -29909,7 +29937,7 @@ function readRegularSync(path, maxBytes = Infinity) {
  * points to), a regular file's bytes; null when absent or neither (git ignores FIFOs and devices).
  */
 async function readAsGit(path) {
-    const st = await (0,promises_namespaceObject.lstat)(path).catch(() => null);
+    const st = lstatOrNull(path);
     if (st?.isSymbolicLink())
         return Buffer.from(await (0,promises_namespaceObject.readlink)(path).catch(() => ''));
     return st?.isFile() ? readRegular(path) : null;
@@ -29917,14 +29945,16 @@ async function readAsGit(path) {
 // Work-tree paths are names the agent chose, under folders the agent could have replaced by links.
 // The loop (root) reads, writes and deletes only where every folder on the way is a real folder:
 // each ancestor is looked at with lstat, from the tree's root down (the agent has stopped by then).
+// lstat and readlink never block (a FIFO is not opened) and cost microseconds synchronously, where
+// each asynchronous call costs round trips through the thread pool, several per changed path.
 /** The first folder on the way to `rel` (relative to `root`) that exists but is not a real folder; null when none. */
-async function ancestorInTheWay(root, rel) {
+function ancestorInTheWay(root, rel) {
     const parts = rel.split('/').filter((p) => p !== '' && p !== '.');
     for (let i = 1; i < parts.length; i++) {
         const path = parts.slice(0, i).join('/');
         if (parts[i - 1] === '..')
             return { path, what: 'a step out of the tree' };
-        const st = await (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(root, path)).catch(() => null);
+        const st = lstatOrNull((0,external_node_path_namespaceObject.join)(root, path));
         if (!st)
             return null; // missing: nothing below it exists either; a write creates real folders
         if (!st.isDirectory())
@@ -29934,17 +29964,17 @@ async function ancestorInTheWay(root, rel) {
 }
 /** readAsGit for a work-tree path, never through a folder that is a link (then: null, as git sees it). */
 async function readAsGitIn(root, rel) {
-    return (await ancestorInTheWay(root, rel)) ? null : readAsGit((0,external_node_path_namespaceObject.join)(root, rel));
+    return ancestorInTheWay(root, rel) ? null : readAsGit((0,external_node_path_namespaceObject.join)(root, rel));
 }
 /** readRegular for a work-tree path, never through a folder that is a link. */
 async function readRegularIn(root, rel, maxBytes = Infinity) {
-    return (await ancestorInTheWay(root, rel)) ? null : readRegular((0,external_node_path_namespaceObject.join)(root, rel), maxBytes);
+    return ancestorInTheWay(root, rel) ? null : readRegular((0,external_node_path_namespaceObject.join)(root, rel), maxBytes);
 }
 /** Whether a work-tree path is a link itself (never looked at through a folder that is a link). */
-async function isLinkIn(root, rel) {
-    if (await ancestorInTheWay(root, rel))
+function isLinkIn(root, rel) {
+    if (ancestorInTheWay(root, rel))
         return false;
-    return !!(await (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(root, rel)).catch(() => null))?.isSymbolicLink();
+    return !!lstatOrNull((0,external_node_path_namespaceObject.join)(root, rel))?.isSymbolicLink();
 }
 /** At most this many links on the way, as the kernel allows (ELOOP beyond). */
 const MAX_LINKS = 40;
@@ -29956,7 +29986,7 @@ const MAX_LINKS = 40;
  * missing step is taken as a plain folder (a clean checkout may create it), so `..` after it is judged
  * lexically, never more leniently.
  */
-async function linkLeavesTree(root, rel) {
+function linkLeavesTree(root, rel) {
     const pending = rel.split('/');
     const at = [];
     let links = 0;
@@ -29977,7 +30007,7 @@ async function linkLeavesTree(root, rel) {
         if (missing)
             continue;
         const here = (0,external_node_path_namespaceObject.join)(root, ...at);
-        const st = await (0,promises_namespaceObject.lstat)(here).catch(() => null);
+        const st = lstatOrNull(here);
         if (!st) {
             missing = true;
             continue;
@@ -29985,7 +30015,7 @@ async function linkLeavesTree(root, rel) {
         if (st.isSymbolicLink()) {
             if (++links > MAX_LINKS)
                 return `more than ${MAX_LINKS} links on the way`;
-            const target = await (0,promises_namespaceObject.readlink)(here).catch(() => null);
+            const target = linkTarget(here);
             if (target === null)
                 return 'a link on the way cannot be read';
             if ((0,external_node_path_namespaceObject.isAbsolute)(target))
@@ -34620,7 +34650,7 @@ async function snapshotDirty(git, cwd) {
     for (const c of await git.status()) {
         // Deleted (or not a file git keeps): the absence is the fingerprint. Never read through a folder that is a link.
         const data = await readAsGitIn(cwd, c.path);
-        snap.set(c.path, { sha: data === null ? null : sha256(data), data, link: await isLinkIn(cwd, c.path) });
+        snap.set(c.path, { sha: data === null ? null : sha256(data), data, link: isLinkIn(cwd, c.path) });
     }
     return snap;
 }
@@ -34648,7 +34678,7 @@ async function restoreBefore(git, cwd, before, paths) {
     const ready = [];
     for (const p of paths)
         try {
-            for (let inWay = await ancestorInTheWay(cwd, p); inWay; inWay = await ancestorInTheWay(cwd, p)) {
+            for (let inWay = ancestorInTheWay(cwd, p); inWay; inWay = ancestorInTheWay(cwd, p)) {
                 if (inWay.what === 'a step out of the tree' || cleared.length > paths.length * 64)
                     throw new Error(`${inWay.path} is ${inWay.what}`);
                 await (0,promises_namespaceObject.unlink)((0,external_node_path_namespaceObject.join)(cwd, inWay.path)); // its folders are real ones (checked from the root down): only it goes
@@ -34675,7 +34705,7 @@ async function restoreBefore(git, cwd, before, paths) {
     for (const p of ready.filter((x) => before.has(x)))
         try {
             const { data: was, link } = before.get(p);
-            const inWay = await ancestorInTheWay(cwd, p);
+            const inWay = ancestorInTheWay(cwd, p);
             if (inWay)
                 throw new Error(`${inWay.path} is ${inWay.what}`);
             await (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(cwd, p), { recursive: true, force: true });
@@ -34804,14 +34834,13 @@ async function runnerConfigChanged(git, cwd, before, path, scripts) {
  * leads into .git: the checks would follow it to a file no clean checkout holds. A nested repository
  * (git lists it as `dir/`), whose own settings git would obey when it looks inside.
  */
-async function outsideTree(cwd, path) {
+function outsideTree(cwd, path) {
     if (path.endsWith('/'))
         return 'a nested git repository';
-    if (!(await isLinkIn(cwd, path)))
+    if (!isLinkIn(cwd, path))
         return null;
-    const target = await (0,promises_namespaceObject.readlink)((0,external_node_path_namespaceObject.join)(cwd, path)).catch(() => '/');
-    const why = await linkLeavesTree(cwd, path);
-    return why ? `a symbolic link out of the tree (-> ${target}: ${why})` : null;
+    const why = linkLeavesTree(cwd, path);
+    return why ? `a symbolic link out of the tree (-> ${linkTarget((0,external_node_path_namespaceObject.join)(cwd, path)) ?? '/'}: ${why})` : null;
 }
 /**
  * A path as a line of the console may show it: control characters, line separators, the marks that
@@ -34849,7 +34878,7 @@ async function spawnAgent(o) {
     if (activeAgents > 0)
         throw new InvariantViolation('STACKED_SPECULATIVE_ITERATIONS', 'an agent is already running');
     const reportFile = (0,external_node_path_namespaceObject.join)(o.cwd, REPORT_PATH);
-    await takeReport(o.cwd); // a stale one (a crashed run's) is not this agent's
+    takeReport(o.cwd); // a stale one (a crashed run's) is not this agent's
     await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(reportFile), { recursive: true });
     const promptFile = (0,external_node_path_namespaceObject.join)(o.exchangeDir, 'prompt.md');
     const capsuleFile = (0,external_node_path_namespaceObject.join)(o.exchangeDir, 'cnf_capsule.json');
@@ -34929,30 +34958,32 @@ async function writeFresh(path, text) {
  * file). The report folder must be a real folder: through a link, the loop (root) would read and
  * delete a file anywhere.
  */
-async function takeReport(cwd) {
+function takeReport(cwd) {
     const dir = (0,external_node_path_namespaceObject.join)(cwd, (0,external_node_path_namespaceObject.dirname)(REPORT_PATH));
     const path = (0,external_node_path_namespaceObject.join)(cwd, REPORT_PATH);
+    const dirStat = lstatOrNull(dir);
+    if (!dirStat)
+        return null;
+    // A link or a file the agent put there: only it goes.
+    if (!dirStat.isDirectory())
+        return (quietly(() => (0,external_node_fs_namespaceObject.unlinkSync)(dir)), null);
     let text = null;
-    const dirStat = await (0,promises_namespaceObject.lstat)(dir).catch(() => null);
-    if (dirStat?.isDirectory()) {
-        const fh = await (0,promises_namespaceObject.open)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK).catch(() => null);
-        if (fh)
-            try {
-                if ((await fh.stat()).isFile()) {
-                    const buf = Buffer.alloc(REPORT_MAX_BYTES);
-                    const { bytesRead } = await fh.read(buf, 0, REPORT_MAX_BYTES, 0);
-                    text = buf.subarray(0, bytesRead).toString('utf8');
-                }
-            }
-            finally {
-                await fh.close();
-            }
-        await (0,promises_namespaceObject.rm)(path, { recursive: true, force: true }).catch(() => undefined);
-        await (0,promises_namespaceObject.rmdir)(dir).catch(() => undefined);
-    }
-    else if (dirStat)
-        await (0,promises_namespaceObject.unlink)(dir).catch(() => undefined); // a link or a file the agent put there: only it goes
+    const report = lstatOrNull(path);
+    if (report?.isFile())
+        text = readHeadSync(path, REPORT_MAX_BYTES)?.toString('utf8') ?? null;
+    if (report)
+        quietly(() => (report.isDirectory() ? (0,external_node_fs_namespaceObject.rmSync)(path, { recursive: true, force: true }) : (0,external_node_fs_namespaceObject.unlinkSync)(path)));
+    quietly(() => (0,external_node_fs_namespaceObject.rmdirSync)(dir));
     return text;
+}
+/** Runs a removal whose failure changes nothing for the caller (gone already, or not empty). */
+function quietly(remove) {
+    try {
+        remove();
+    }
+    catch {
+        // as documented
+    }
 }
 const REPORT_MAX_BYTES = 1024 * 1024;
 const REPORT_FIELDS = ['tried', 'claims', 'failures', 'open_questions', 'can_further_iteration_help'];
@@ -34980,16 +35011,16 @@ function parseReport(text) {
 async function revertReason(o, p) {
     if (o.isProtected(p))
         return { why: 'protected', detail: '' };
-    const outside = await outsideTree(o.cwd, p);
+    const outside = outsideTree(o.cwd, p);
     if (outside)
         return { why: 'outside', detail: outside };
     if (hasGuardedParts(p) && (await runnerConfigChanged(o.git, o.cwd, o.before, p, o.guardedScripts)))
         return { why: 'runner-config', detail: '' };
     const data = await readAsGitIn(o.cwd, p);
     if (data && o.holdsSecret(data))
-        return { why: 'secret', detail: (await isLinkIn(o.cwd, p)) ? 'in its link target' : '' };
+        return { why: 'secret', detail: isLinkIn(o.cwd, p) ? 'in its link target' : '' };
     // A name is committed like a content (a deletion of such a name publishes nothing).
-    return o.holdsSecret(Buffer.from(p)) && (await presentIn(o.cwd, p)) ? { why: 'secret', detail: 'in its name' } : null;
+    return o.holdsSecret(Buffer.from(p)) && presentIn(o.cwd, p) ? { why: 'secret', detail: 'in its name' } : null;
 }
 /**
  * Puts `these` back (restoreBefore); a link the agent put in place of a folder on the way is removed
@@ -35011,7 +35042,7 @@ async function putBack(o, these, all) {
     for (const f of failed) {
         const r = reasonOf(f.path);
         r.detail = `${r.detail ? `${r.detail}; ` : ''}could not be put back safely (${f.error}); the user's version is kept in refs/phuc-loop/user-work`;
-        const inWay = await ancestorInTheWay(o.cwd, f.path);
+        const inWay = ancestorInTheWay(o.cwd, f.path);
         if (inWay && !all.some((x) => x.path === inWay.path))
             all.push({ path: inWay.path, why: r.why, detail: `${inWay.what} in place of the folder of ${f.path}` });
     }
@@ -35029,16 +35060,12 @@ async function removeSecretFolders(o, reverted) {
             folders.add(parts.slice(0, i).join('/'));
     }
     for (const dir of [...folders].sort((a, b) => b.length - a.length))
-        if (o.holdsSecret(Buffer.from(dir)) && !(await ancestorInTheWay(o.cwd, `${dir}/x`)))
+        if (o.holdsSecret(Buffer.from(dir)) && !ancestorInTheWay(o.cwd, `${dir}/x`))
             await (0,promises_namespaceObject.rmdir)((0,external_node_path_namespaceObject.join)(o.cwd, dir)).catch(() => undefined);
 }
 /** The paths among `paths` that are links now. */
-async function linksAmong(cwd, paths) {
-    const out = [];
-    for (const p of paths)
-        if (await isLinkIn(cwd, p))
-            out.push(p);
-    return out;
+function linksAmong(cwd, paths) {
+    return paths.filter((p) => isLinkIn(cwd, p));
 }
 /** The first link of the tree to judge (HEAD's links and the agent's) that now leads out of the tree. */
 async function firstLinkOut(o, keptLinks) {
@@ -35046,8 +35073,8 @@ async function firstLinkOut(o, keptLinks) {
         .split('\0')
         .filter((l) => l.startsWith('120000 '))
         .map((l) => l.slice(l.indexOf('\t') + 1));
-    for (const path of await linksAmong(o.cwd, [...new Set([...keptLinks, ...headLinks])])) {
-        const why = await linkLeavesTree(o.cwd, path);
+    for (const path of linksAmong(o.cwd, [...new Set([...keptLinks, ...headLinks])])) {
+        const why = linkLeavesTree(o.cwd, path);
         if (why)
             return { path, why };
     }
@@ -35077,10 +35104,8 @@ function unstageable(collected) {
     return paths.length ? `changes git refused to stage, put back: ${listSome(paths)}` : null;
 }
 /** Whether a name exists in the work tree (a file, link or folder), never looked up through a link. */
-async function presentIn(cwd, path) {
-    if (await ancestorInTheWay(cwd, path))
-        return true;
-    return (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(cwd, path.replace(/\/$/, ''))).then(() => true, () => false);
+function presentIn(cwd, path) {
+    return !!ancestorInTheWay(cwd, path) || lstatOrNull((0,external_node_path_namespaceObject.join)(cwd, path.replace(/\/$/, ''))) !== null;
 }
 const isAttributes = (p) => p === '.gitattributes' || p.endsWith('/.gitattributes');
 /**
@@ -35132,7 +35157,7 @@ async function collectArtifacts(o) {
         await o.git.resetSoft(o.startHead);
     }
     // The report is the loop's channel, not the agent's work: read (never through a link), then removed.
-    const reportText = await takeReport(o.cwd);
+    const reportText = takeReport(o.cwd);
     // Ignored files are listed by the same git call, for the user-files step below (one git process less).
     const ignored = o.userFiles ? [] : undefined;
     const changed = (await changedSince(o.git, o.cwd, o.before, ignored)).filter((p) => p !== REPORT_PATH);
@@ -35146,7 +35171,7 @@ async function collectArtifacts(o) {
     await removeSecretFolders(o, reverted);
     // A link the agent kept can change where another link leads (a folder made a link to a shallower
     // one: `..` after it climbs higher than it reads). Then every link it kept goes back.
-    const keptLinks = await linksAmong(o.cwd, changed.filter((p) => !reverted.some((r) => r.path === p)));
+    const keptLinks = linksAmong(o.cwd, changed.filter((p) => !reverted.some((r) => r.path === p)));
     const astray = keptLinks.length ? await firstLinkOut(o, keptLinks) : null;
     if (astray) {
         const more = keptLinks.map((path) => ({ path, why: 'outside', detail: `with it, ${astray.path} leads out of the tree (${astray.why})` }));
@@ -35158,7 +35183,7 @@ async function collectArtifacts(o) {
     const candidates = changed.filter((p) => !reverted.some((r) => r.path === p));
     const gone = [];
     for (const p of candidates)
-        if (o.before.has(p) && !(await presentIn(o.cwd, p)))
+        if (o.before.has(p) && !presentIn(o.cwd, p))
             gone.push(p);
     const indexed = await o.git.indexed(gone);
     const untrackedDeleted = gone.filter((p) => !indexed.has(p));
@@ -43321,7 +43346,7 @@ class Git {
     }
     /** Removes a file or link of the work tree, never through a folder that is a link (git checks out none beyond one). */
     async removeInTree(path) {
-        if (await ancestorInTheWay(this.cwd, path))
+        if (ancestorInTheWay(this.cwd, path))
             return;
         await (0,promises_namespaceObject.unlink)((0,external_node_path_namespaceObject.join)(this.cwd, path)).catch(() => undefined);
     }
@@ -45591,7 +45616,7 @@ async function critique(ctx, n, diff, checks) {
         role: 'Skeptic (critic)',
     });
     // Its verdict comes through the report channel; read (never through a link) before its edits are reverted.
-    const verdictText = await takeReport(ctx.cwd);
+    const verdictText = takeReport(ctx.cwd);
     const reverted = [...(await ctx.git.restoreSettings(settings)), ...(await changedSince(ctx.git, ctx.cwd, before))];
     if (reverted.length)
         await ctx.git.restoreFromIndex(reverted.filter((p) => !p.startsWith('.git')));
@@ -46052,7 +46077,7 @@ class UserFiles {
         if (this.git) {
             const { entries } = await listIgnored(this.git, this.cwd, this.leaveOut, { max: Infinity, stats: false, listed: ignored });
             for (const { path } of entries)
-                if (!this.kept.has(path) && isProtected(path) && !(await ancestorInTheWay(this.cwd, path))) {
+                if (!this.kept.has(path) && isProtected(path) && !ancestorInTheWay(this.cwd, path)) {
                     await (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(this.cwd, path), { force: true });
                     out.protectedRemoved.push(path);
                 }
@@ -46119,7 +46144,7 @@ class UserFiles {
     async restore(k) {
         if (k.unkept)
             throw new Error(`the loop could not keep it: ${k.unkept}`);
-        for (let inWay = await ancestorInTheWay(this.cwd, k.path), guard = 0; inWay; inWay = await ancestorInTheWay(this.cwd, k.path)) {
+        for (let inWay = ancestorInTheWay(this.cwd, k.path), guard = 0; inWay; inWay = ancestorInTheWay(this.cwd, k.path)) {
             if (inWay.what === 'a step out of the tree' || guard++ > 64)
                 throw new Error(`${inWay.path} is ${inWay.what}`);
             // Another file of the same folder may have removed it meanwhile.
@@ -46201,7 +46226,7 @@ async function listIgnored(git, cwd, leaveOut, o) {
     };
     for (const entry of listed) {
         const path = entry.replace(/\/$/, '');
-        if (leaveOut(path) || (await ancestorInTheWay(cwd, path)))
+        if (leaveOut(path) || ancestorInTheWay(cwd, path))
             continue;
         const st = await (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(cwd, path)).catch(() => null);
         if (st?.isDirectory())

@@ -1,7 +1,7 @@
 // SPAWN_SUBAGENT and COLLECT_ARTIFACTS: one fresh agent process per iteration, stopped by its time
 // limit or by backpressure, then its changes attributed, guarded, staged and hashed.
-import { constants } from 'node:fs';
-import { lstat, mkdir, open, readlink, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
+import { rmdirSync, rmSync, unlinkSync } from 'node:fs';
+import { lstat, mkdir, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
@@ -22,7 +22,7 @@ import { EvidenceUnverifiable, GitError, InvariantViolation } from '../common/er
 import { parseDocument } from '../common/document.js';
 import { listSome } from '../common/markdown.js';
 import { guardedParts, hasGuardedParts } from '../judge/runner-config.js';
-import { ancestorInTheWay, isLinkIn, linkLeavesTree, readAsGitIn, readRegularIn } from '../os/tree-file.js';
+import { ancestorInTheWay, isLinkIn, linkLeavesTree, linkTarget, lstatOrNull, readAsGitIn, readHeadSync, readRegularIn } from '../os/tree-file.js';
 
 export interface AgentSpec {
   preset: AgentPresetName;
@@ -43,7 +43,7 @@ export async function snapshotDirty(git: Git, cwd: string): Promise<DirtySnapsho
   for (const c of await git.status()) {
     // Deleted (or not a file git keeps): the absence is the fingerprint. Never read through a folder that is a link.
     const data = await readAsGitIn(cwd, c.path);
-    snap.set(c.path, { sha: data === null ? null : sha256(data), data, link: await isLinkIn(cwd, c.path) });
+    snap.set(c.path, { sha: data === null ? null : sha256(data), data, link: isLinkIn(cwd, c.path) });
   }
   return snap;
 }
@@ -82,7 +82,7 @@ export async function restoreBefore(git: Git, cwd: string, before: DirtySnapshot
   const ready: string[] = [];
   for (const p of paths)
     try {
-      for (let inWay = await ancestorInTheWay(cwd, p); inWay; inWay = await ancestorInTheWay(cwd, p)) {
+      for (let inWay = ancestorInTheWay(cwd, p); inWay; inWay = ancestorInTheWay(cwd, p)) {
         if (inWay.what === 'a step out of the tree' || cleared.length > paths.length * 64) throw new Error(`${inWay.path} is ${inWay.what}`);
         await unlink(join(cwd, inWay.path)); // its folders are real ones (checked from the root down): only it goes
         cleared.push({ path: inWay.path, what: inWay.what, for: p });
@@ -105,7 +105,7 @@ export async function restoreBefore(git: Git, cwd: string, before: DirtySnapshot
   for (const p of ready.filter((x) => before.has(x)))
     try {
       const { data: was, link } = before.get(p)!;
-      const inWay = await ancestorInTheWay(cwd, p);
+      const inWay = ancestorInTheWay(cwd, p);
       if (inWay) throw new Error(`${inWay.path} is ${inWay.what}`);
       await rm(join(cwd, p), { recursive: true, force: true });
       if (was === null) continue;
@@ -229,12 +229,11 @@ async function runnerConfigChanged(git: Git, cwd: string, before: DirtySnapshot,
  * leads into .git: the checks would follow it to a file no clean checkout holds. A nested repository
  * (git lists it as `dir/`), whose own settings git would obey when it looks inside.
  */
-async function outsideTree(cwd: string, path: string): Promise<string | null> {
+function outsideTree(cwd: string, path: string): string | null {
   if (path.endsWith('/')) return 'a nested git repository';
-  if (!(await isLinkIn(cwd, path))) return null;
-  const target = await readlink(join(cwd, path)).catch(() => '/');
-  const why = await linkLeavesTree(cwd, path);
-  return why ? `a symbolic link out of the tree (-> ${target}: ${why})` : null;
+  if (!isLinkIn(cwd, path)) return null;
+  const why = linkLeavesTree(cwd, path);
+  return why ? `a symbolic link out of the tree (-> ${linkTarget(join(cwd, path)) ?? '/'}: ${why})` : null;
 }
 
 /**
@@ -318,7 +317,7 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
   // STACKED_SPECULATIVE_ITERATIONS: never more than one agent at a time (its edits would mix with the next one's).
   if (activeAgents > 0) throw new InvariantViolation('STACKED_SPECULATIVE_ITERATIONS', 'an agent is already running');
   const reportFile = join(o.cwd, REPORT_PATH);
-  await takeReport(o.cwd); // a stale one (a crashed run's) is not this agent's
+  takeReport(o.cwd); // a stale one (a crashed run's) is not this agent's
   await mkdir(dirname(reportFile), { recursive: true });
   const promptFile = join(o.exchangeDir, 'prompt.md');
   const capsuleFile = join(o.exchangeDir, 'cnf_capsule.json');
@@ -405,27 +404,28 @@ async function writeFresh(path: string, text: string): Promise<void> {
  * file). The report folder must be a real folder: through a link, the loop (root) would read and
  * delete a file anywhere.
  */
-export async function takeReport(cwd: string): Promise<string | null> {
+export function takeReport(cwd: string): string | null {
   const dir = join(cwd, dirname(REPORT_PATH));
   const path = join(cwd, REPORT_PATH);
+  const dirStat = lstatOrNull(dir);
+  if (!dirStat) return null;
+  // A link or a file the agent put there: only it goes.
+  if (!dirStat.isDirectory()) return (quietly(() => unlinkSync(dir)), null);
   let text: string | null = null;
-  const dirStat = await lstat(dir).catch(() => null);
-  if (dirStat?.isDirectory()) {
-    const fh = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => null);
-    if (fh)
-      try {
-        if ((await fh.stat()).isFile()) {
-          const buf = Buffer.alloc(REPORT_MAX_BYTES);
-          const { bytesRead } = await fh.read(buf, 0, REPORT_MAX_BYTES, 0);
-          text = buf.subarray(0, bytesRead).toString('utf8');
-        }
-      } finally {
-        await fh.close();
-      }
-    await rm(path, { recursive: true, force: true }).catch(() => undefined);
-    await rmdir(dir).catch(() => undefined);
-  } else if (dirStat) await unlink(dir).catch(() => undefined); // a link or a file the agent put there: only it goes
+  const report = lstatOrNull(path);
+  if (report?.isFile()) text = readHeadSync(path, REPORT_MAX_BYTES)?.toString('utf8') ?? null;
+  if (report) quietly(() => (report.isDirectory() ? rmSync(path, { recursive: true, force: true }) : unlinkSync(path)));
+  quietly(() => rmdirSync(dir));
   return text;
+}
+
+/** Runs a removal whose failure changes nothing for the caller (gone already, or not empty). */
+function quietly(remove: () => void): void {
+  try {
+    remove();
+  } catch {
+    // as documented
+  }
 }
 
 const REPORT_MAX_BYTES = 1024 * 1024;
@@ -466,13 +466,13 @@ export interface Reverted {
  */
 async function revertReason(o: CollectOptions, p: string): Promise<{ why: RevertWhy; detail: string } | null> {
   if (o.isProtected(p)) return { why: 'protected', detail: '' };
-  const outside = await outsideTree(o.cwd, p);
+  const outside = outsideTree(o.cwd, p);
   if (outside) return { why: 'outside', detail: outside };
   if (hasGuardedParts(p) && (await runnerConfigChanged(o.git, o.cwd, o.before, p, o.guardedScripts))) return { why: 'runner-config', detail: '' };
   const data = await readAsGitIn(o.cwd, p);
-  if (data && o.holdsSecret(data)) return { why: 'secret', detail: (await isLinkIn(o.cwd, p)) ? 'in its link target' : '' };
+  if (data && o.holdsSecret(data)) return { why: 'secret', detail: isLinkIn(o.cwd, p) ? 'in its link target' : '' };
   // A name is committed like a content (a deletion of such a name publishes nothing).
-  return o.holdsSecret(Buffer.from(p)) && (await presentIn(o.cwd, p)) ? { why: 'secret', detail: 'in its name' } : null;
+  return o.holdsSecret(Buffer.from(p)) && presentIn(o.cwd, p) ? { why: 'secret', detail: 'in its name' } : null;
 }
 
 /**
@@ -499,7 +499,7 @@ async function putBack(o: CollectOptions, these: Reverted[], all: Reverted[]): P
   for (const f of failed) {
     const r = reasonOf(f.path);
     r.detail = `${r.detail ? `${r.detail}; ` : ''}could not be put back safely (${f.error}); the user's version is kept in refs/phuc-loop/user-work`;
-    const inWay = await ancestorInTheWay(o.cwd, f.path);
+    const inWay = ancestorInTheWay(o.cwd, f.path);
     if (inWay && !all.some((x) => x.path === inWay.path))
       all.push({ path: inWay.path, why: r.why, detail: `${inWay.what} in place of the folder of ${f.path}` });
   }
@@ -517,14 +517,12 @@ async function removeSecretFolders(o: CollectOptions, reverted: Reverted[]): Pro
     for (let i = parts.length - 1; i > 0; i--) folders.add(parts.slice(0, i).join('/'));
   }
   for (const dir of [...folders].sort((a, b) => b.length - a.length))
-    if (o.holdsSecret(Buffer.from(dir)) && !(await ancestorInTheWay(o.cwd, `${dir}/x`))) await rmdir(join(o.cwd, dir)).catch(() => undefined);
+    if (o.holdsSecret(Buffer.from(dir)) && !ancestorInTheWay(o.cwd, `${dir}/x`)) await rmdir(join(o.cwd, dir)).catch(() => undefined);
 }
 
 /** The paths among `paths` that are links now. */
-async function linksAmong(cwd: string, paths: string[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const p of paths) if (await isLinkIn(cwd, p)) out.push(p);
-  return out;
+function linksAmong(cwd: string, paths: string[]): string[] {
+  return paths.filter((p) => isLinkIn(cwd, p));
 }
 
 /** The first link of the tree to judge (HEAD's links and the agent's) that now leads out of the tree. */
@@ -533,8 +531,8 @@ async function firstLinkOut(o: CollectOptions, keptLinks: string[]): Promise<{ p
     .split('\0')
     .filter((l) => l.startsWith('120000 '))
     .map((l) => l.slice(l.indexOf('\t') + 1));
-  for (const path of await linksAmong(o.cwd, [...new Set([...keptLinks, ...headLinks])])) {
-    const why = await linkLeavesTree(o.cwd, path);
+  for (const path of linksAmong(o.cwd, [...new Set([...keptLinks, ...headLinks])])) {
+    const why = linkLeavesTree(o.cwd, path);
     if (why) return { path, why };
   }
   return null;
@@ -614,12 +612,8 @@ export interface CollectOptions {
 }
 
 /** Whether a name exists in the work tree (a file, link or folder), never looked up through a link. */
-async function presentIn(cwd: string, path: string): Promise<boolean> {
-  if (await ancestorInTheWay(cwd, path)) return true;
-  return lstat(join(cwd, path.replace(/\/$/, ''))).then(
-    () => true,
-    () => false,
-  );
+function presentIn(cwd: string, path: string): boolean {
+  return !!ancestorInTheWay(cwd, path) || lstatOrNull(join(cwd, path.replace(/\/$/, ''))) !== null;
 }
 
 const isAttributes = (p: string) => p === '.gitattributes' || p.endsWith('/.gitattributes');
@@ -671,7 +665,7 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
     await o.git.resetSoft(o.startHead);
   }
   // The report is the loop's channel, not the agent's work: read (never through a link), then removed.
-  const reportText = await takeReport(o.cwd);
+  const reportText = takeReport(o.cwd);
   // Ignored files are listed by the same git call, for the user-files step below (one git process less).
   const ignored: string[] | undefined = o.userFiles ? [] : undefined;
   const changed = (await changedSince(o.git, o.cwd, o.before, ignored)).filter((p) => p !== REPORT_PATH);
@@ -684,7 +678,7 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   await removeSecretFolders(o, reverted);
   // A link the agent kept can change where another link leads (a folder made a link to a shallower
   // one: `..` after it climbs higher than it reads). Then every link it kept goes back.
-  const keptLinks = await linksAmong(
+  const keptLinks = linksAmong(
     o.cwd,
     changed.filter((p) => !reverted.some((r) => r.path === p)),
   );
@@ -698,7 +692,7 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   // deleted: neither in the index nor in the work tree, so nothing to stage (git would refuse its name).
   const candidates = changed.filter((p) => !reverted.some((r) => r.path === p));
   const gone: string[] = [];
-  for (const p of candidates) if (o.before.has(p) && !(await presentIn(o.cwd, p))) gone.push(p);
+  for (const p of candidates) if (o.before.has(p) && !presentIn(o.cwd, p)) gone.push(p);
   const indexed = await o.git.indexed(gone);
   const untrackedDeleted = gone.filter((p) => !indexed.has(p));
   const tree = await stageOrRevert(

@@ -257,7 +257,7 @@ export class UserFiles {
     if (this.git) {
       const { entries } = await listIgnored(this.git, this.cwd, this.leaveOut, { max: Infinity, stats: false, listed: ignored });
       for (const { path } of entries)
-        if (!this.kept.has(path) && isProtected(path) && !(await ancestorInTheWay(this.cwd, path))) {
+        if (!this.kept.has(path) && isProtected(path) && !ancestorInTheWay(this.cwd, path)) {
           await rm(join(this.cwd, path), { force: true });
           out.protectedRemoved.push(path);
         }
@@ -328,7 +328,7 @@ export class UserFiles {
    */
   private async restore(k: Kept): Promise<void> {
     if (k.unkept) throw new Error(`the loop could not keep it: ${k.unkept}`);
-    for (let inWay = await ancestorInTheWay(this.cwd, k.path), guard = 0; inWay; inWay = await ancestorInTheWay(this.cwd, k.path)) {
+    for (let inWay = ancestorInTheWay(this.cwd, k.path), guard = 0; inWay; inWay = ancestorInTheWay(this.cwd, k.path)) {
       if (inWay.what === 'a step out of the tree' || guard++ > 64) throw new Error(`${inWay.path} is ${inWay.what}`);
       // Another file of the same folder may have removed it meanwhile.
       await unlink(join(this.cwd, inWay.path)).catch((e: unknown) => {
@@ -415,7 +415,7 @@ async function listIgnored(
   };
   for (const entry of listed) {
     const path = entry.replace(/\/$/, '');
-    if (leaveOut(path) || (await ancestorInTheWay(cwd, path))) continue;
+    if (leaveOut(path) || ancestorInTheWay(cwd, path)) continue;
     const st = await lstat(join(cwd, path)).catch(() => null);
     if (st?.isDirectory()) await walk(path);
     else if (st?.isFile() || st?.isSymbolicLink()) await file(path);

@@ -308,7 +308,7 @@ export class Git {
 
   /** Removes a file or link of the work tree, never through a folder that is a link (git checks out none beyond one). */
   private async removeInTree(path: string): Promise<void> {
-    if (await ancestorInTheWay(this.cwd, path)) return;
+    if (ancestorInTheWay(this.cwd, path)) return;
     await unlink(join(this.cwd, path)).catch(() => undefined);
   }
 

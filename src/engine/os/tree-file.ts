@@ -1,11 +1,29 @@
 // Reading what the agent could have planted. The loop reads the work tree as root: a path there may
 // be a link to any file of the machine, a FIFO that blocks an open() for ever, or a device. Every
 // read of such a path goes through here: never through a link, never blocking, never more than asked.
-import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
-import { lstat, open, readlink } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, type Stats } from 'node:fs';
+import { open, readlink } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 
 export type Opened = { data: Buffer; stat: Stats } | { refused: string };
+
+/** lstat, or null when there is nothing at `path` (or it cannot be looked at: ENOTDIR, EACCES...). */
+export function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** A link's target text, or null when `path` is not a link that can be read. */
+export function linkTarget(path: string): string | null {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return null;
+  }
+}
 
 /**
  * A regular file's bytes (at most `maxBytes`), opened with O_NOFOLLOW (a link at the final name is
@@ -40,6 +58,18 @@ export async function readRegular(path: string, maxBytes = Infinity): Promise<Bu
  * a FIFO planted there must not block the open (nor, read synchronously, the whole loop).
  */
 export function readRegularSync(path: string, maxBytes = Infinity): Buffer | null {
+  return withRegularSync(path, (fd, size) => (size <= maxBytes ? readFileSync(fd) : null));
+}
+
+/** At most the first `bytes` bytes of a regular file, read as readRegularSync reads (a small file the agent left: its report). */
+export function readHeadSync(path: string, bytes: number): Buffer | null {
+  return withRegularSync(path, (fd, size) => {
+    const buf = Buffer.alloc(Math.min(size, bytes));
+    return buf.subarray(0, readSync(fd, buf, 0, buf.length, 0));
+  });
+}
+
+function withRegularSync(path: string, read: (fd: number, size: number) => Buffer | null): Buffer | null {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -48,7 +78,7 @@ export function readRegularSync(path: string, maxBytes = Infinity): Buffer | nul
   }
   try {
     const stat = fstatSync(fd);
-    return stat.isFile() && stat.size <= maxBytes ? readFileSync(fd) : null;
+    return stat.isFile() ? read(fd, stat.size) : null;
   } catch {
     return null;
   } finally {
@@ -61,7 +91,7 @@ export function readRegularSync(path: string, maxBytes = Infinity): Buffer | nul
  * points to), a regular file's bytes; null when absent or neither (git ignores FIFOs and devices).
  */
 export async function readAsGit(path: string): Promise<Buffer | null> {
-  const st = await lstat(path).catch(() => null);
+  const st = lstatOrNull(path);
   if (st?.isSymbolicLink()) return Buffer.from(await readlink(path).catch(() => ''));
   return st?.isFile() ? readRegular(path) : null;
 }
@@ -69,14 +99,16 @@ export async function readAsGit(path: string): Promise<Buffer | null> {
 // Work-tree paths are names the agent chose, under folders the agent could have replaced by links.
 // The loop (root) reads, writes and deletes only where every folder on the way is a real folder:
 // each ancestor is looked at with lstat, from the tree's root down (the agent has stopped by then).
+// lstat and readlink never block (a FIFO is not opened) and cost microseconds synchronously, where
+// each asynchronous call costs round trips through the thread pool, several per changed path.
 
 /** The first folder on the way to `rel` (relative to `root`) that exists but is not a real folder; null when none. */
-export async function ancestorInTheWay(root: string, rel: string): Promise<{ path: string; what: string } | null> {
+export function ancestorInTheWay(root: string, rel: string): { path: string; what: string } | null {
   const parts = rel.split('/').filter((p) => p !== '' && p !== '.');
   for (let i = 1; i < parts.length; i++) {
     const path = parts.slice(0, i).join('/');
     if (parts[i - 1] === '..') return { path, what: 'a step out of the tree' };
-    const st = await lstat(join(root, path)).catch(() => null);
+    const st = lstatOrNull(join(root, path));
     if (!st) return null; // missing: nothing below it exists either; a write creates real folders
     if (!st.isDirectory()) return { path, what: st.isSymbolicLink() ? 'a symbolic link' : 'not a folder' };
   }
@@ -85,18 +117,18 @@ export async function ancestorInTheWay(root: string, rel: string): Promise<{ pat
 
 /** readAsGit for a work-tree path, never through a folder that is a link (then: null, as git sees it). */
 export async function readAsGitIn(root: string, rel: string): Promise<Buffer | null> {
-  return (await ancestorInTheWay(root, rel)) ? null : readAsGit(join(root, rel));
+  return ancestorInTheWay(root, rel) ? null : readAsGit(join(root, rel));
 }
 
 /** readRegular for a work-tree path, never through a folder that is a link. */
 export async function readRegularIn(root: string, rel: string, maxBytes = Infinity): Promise<Buffer | null> {
-  return (await ancestorInTheWay(root, rel)) ? null : readRegular(join(root, rel), maxBytes);
+  return ancestorInTheWay(root, rel) ? null : readRegular(join(root, rel), maxBytes);
 }
 
 /** Whether a work-tree path is a link itself (never looked at through a folder that is a link). */
-export async function isLinkIn(root: string, rel: string): Promise<boolean> {
-  if (await ancestorInTheWay(root, rel)) return false;
-  return !!(await lstat(join(root, rel)).catch(() => null))?.isSymbolicLink();
+export function isLinkIn(root: string, rel: string): boolean {
+  if (ancestorInTheWay(root, rel)) return false;
+  return !!lstatOrNull(join(root, rel))?.isSymbolicLink();
 }
 
 /** At most this many links on the way, as the kernel allows (ELOOP beyond). */
@@ -110,7 +142,7 @@ const MAX_LINKS = 40;
  * missing step is taken as a plain folder (a clean checkout may create it), so `..` after it is judged
  * lexically, never more leniently.
  */
-export async function linkLeavesTree(root: string, rel: string): Promise<string | null> {
+export function linkLeavesTree(root: string, rel: string): string | null {
   const pending = rel.split('/');
   const at: string[] = [];
   let links = 0;
@@ -127,14 +159,14 @@ export async function linkLeavesTree(root: string, rel: string): Promise<string 
     if (at.length === 1 && c.toLowerCase() === '.git') return 'it leads into .git';
     if (missing) continue;
     const here = join(root, ...at);
-    const st = await lstat(here).catch(() => null);
+    const st = lstatOrNull(here);
     if (!st) {
       missing = true;
       continue;
     }
     if (st.isSymbolicLink()) {
       if (++links > MAX_LINKS) return `more than ${MAX_LINKS} links on the way`;
-      const target = await readlink(here).catch(() => null);
+      const target = linkTarget(here);
       if (target === null) return 'a link on the way cannot be read';
       if (isAbsolute(target)) return `a link on the way is absolute (${at.join('/')} -> ${target})`;
       at.pop();
