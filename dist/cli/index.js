@@ -36235,6 +36235,7 @@ class MarkedStream {
 
 
 
+
 const sandbox_ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'];
 /** The dedicated users: system users with no login shell, no sudo rights and no other groups. */
 const ROLE_USERS = { agent: 'phuc-agent', check: 'phuc-check' };
@@ -36645,7 +36646,8 @@ class Sandbox {
      */
     async reclaimWorkTree(cwd) {
         const saved = (0,external_node_path_namespaceObject.join)(cwd, '.git', 'phuc-loop', 'worktree-mode');
-        const mode = await (0,promises_namespaceObject.readFile)(saved, 'utf8').catch(() => null);
+        // Read on the loop's thread (after every step; never through a link, never waiting on a FIFO).
+        const mode = readRegularSync(saved)?.toString('utf8') ?? null;
         if (!this.users && mode === null)
             return;
         const owner = await (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(cwd, '.git'));
@@ -46029,8 +46031,10 @@ class UserFiles {
         return out;
     }
     /** An agent step starts: until putBack, a run that dies leaves the files to the next run to put back. */
-    async stepStarts() {
-        await (0,promises_namespaceObject.writeFile)((0,external_node_path_namespaceObject.join)(this.store, STEP), '');
+    // Made and removed synchronously (an empty file in the loop's own folder, twice an iteration):
+    // never through a link, and a FIFO planted there fails the open instead of blocking it.
+    stepStarts() {
+        (0,external_node_fs_namespaceObject.closeSync)((0,external_node_fs_namespaceObject.openSync)((0,external_node_path_namespaceObject.join)(this.store, STEP), external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_CREAT | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK, 0o600));
     }
     /**
      * After the agent's step (the agent user holds nothing of the tree any more): every kept file that
@@ -46084,7 +46088,7 @@ class UserFiles {
         }
         if (todo.length)
             await this.save();
-        await (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(this.store, STEP), { force: true });
+        (0,external_node_fs_namespaceObject.rmSync)((0,external_node_path_namespaceObject.join)(this.store, STEP), { force: true });
         return out;
     }
     /** The end of the run: a step that was not put back is (an iteration cut short), then the store goes. */
@@ -46298,7 +46302,7 @@ async function iterate(ctx, n) {
     if (!cut)
         await saveStepStart(marker, n, startHead, before, work);
     const settings = await git.snapshotSettings();
-    await userFiles.stepStarts();
+    userFiles.stepStarts();
     const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
     const idleS = ctx.intake.config.agent.idle_seconds;
     const agent = await spawnAgent({

@@ -80,7 +80,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   if (cut && now.has('AGENTS.md')) before.set('AGENTS.md', now.get('AGENTS.md')!);
   if (!cut) await saveStepStart(marker, n, startHead, before, work);
   const settings = await git.snapshotSettings();
-  await userFiles.stepStarts();
+  userFiles.stepStarts();
   const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
   const idleS = ctx.intake.config.agent.idle_seconds;
   const agent = await spawnAgent({

@@ -22,8 +22,8 @@
 // DEFAULT_REGENERABLE): dependencies, virtual environments, build output and caches may hold
 // 100,000 files, the agent's builds must write them, and their content comes back from a build.
 // The loop's own folders (the published evidence, scratch/, the agent CLIs' state) are left out too.
-import { constants, type BigIntStats } from 'node:fs';
-import { chmod, copyFile, lchown, link, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
+import { closeSync, constants, openSync, rmSync, type BigIntStats } from 'node:fs';
+import { chmod, copyFile, lchown, link, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, unlink, utimes } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -213,8 +213,10 @@ export class UserFiles {
   }
 
   /** An agent step starts: until putBack, a run that dies leaves the files to the next run to put back. */
-  async stepStarts(): Promise<void> {
-    await writeFile(join(this.store, STEP), '');
+  // Made and removed synchronously (an empty file in the loop's own folder, twice an iteration):
+  // never through a link, and a FIFO planted there fails the open instead of blocking it.
+  stepStarts(): void {
+    closeSync(openSync(join(this.store, STEP), constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600));
   }
 
   /**
@@ -263,7 +265,7 @@ export class UserFiles {
         }
     }
     if (todo.length) await this.save();
-    await rm(join(this.store, STEP), { force: true });
+    rmSync(join(this.store, STEP), { force: true });
     return out;
   }
 

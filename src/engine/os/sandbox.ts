@@ -32,6 +32,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { ContainedRun, RunResult, RunSpec } from './ports.js';
 import { shellQuote } from '../agent/agents.js';
+import { readRegularSync } from './tree-file.js';
 import { NodeProcessRunner, processDescendants, processRunning, ShellSession } from './process.js';
 
 export const ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'] as const;
@@ -511,7 +512,8 @@ export class Sandbox {
    */
   async reclaimWorkTree(cwd: string): Promise<void> {
     const saved = join(cwd, '.git', 'phuc-loop', 'worktree-mode');
-    const mode = await readFile(saved, 'utf8').catch(() => null);
+    // Read on the loop's thread (after every step; never through a link, never waiting on a FIFO).
+    const mode = readRegularSync(saved)?.toString('utf8') ?? null;
     if (!this.users && mode === null) return;
     const owner = await lstat(join(cwd, '.git'));
     if (this.users) {
