@@ -32919,8 +32919,7 @@ function manifestText(files) {
 const listedIn = (rel) => (isIterationManifest(rel) ? '' : (ITERATION.exec(rel)?.[1] ?? ''));
 class EvidenceStore {
     root;
-    entries = new Map();
-    /** The same entries by the manifest that lists them: a manifest is written without a walk over every file of the run. */
+    /** Every file's entry, by the manifest that lists it: a manifest is written without a walk over every file of the run. */
     listed = new Map();
     appendCache = new Map();
     /** Iterations whose manifest must be rewritten (the root manifest stays small: O(iterations)). */
@@ -32992,7 +32991,6 @@ class EvidenceStore {
     }
     /** Keeps `entry` (replacing one of its path); returns the manifest that lists it. */
     put(entry) {
-        this.entries.set(entry.path, entry);
         const group = listedIn(entry.path);
         let files = this.listed.get(group);
         if (!files)
@@ -33037,18 +33035,18 @@ class EvidenceStore {
         return text === null ? null : parseDocument(rel, text, schema);
     }
     entry(rel) {
-        return this.entries.get(rel);
+        return this.listed.get(listedIn(rel))?.get(rel);
     }
     /** An evidence link as used in certificates and AGENTS.md: `path#sha256`. */
     link(rel) {
-        const e = this.entries.get(rel);
+        const e = this.entry(rel);
         if (!e)
             throw new Error(`no evidence file ${rel}`);
         return `${rel}#${e.sha256}`;
     }
     /** Every file of the tree, flat (iteration manifests included). */
     manifest() {
-        const files = [...this.entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+        const files = [...this.listed.values()].flatMap((m) => [...m.values()]).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
         return { schema_version: '2.0', files };
     }
     /** Writes the manifests of the iterations that changed, then the root manifest that lists them. */
@@ -33099,7 +33097,6 @@ class EvidenceStore {
         await this.flush().catch(() => undefined);
         const names = await (0,promises_namespaceObject.readdir)(this.root).catch(() => []);
         await Promise.all(names.filter((n) => !NOT_EVIDENCE.has(n)).map((n) => (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(this.root, n), { recursive: true, force: true })));
-        this.entries.clear();
         this.listed.clear();
         this.appendCache.clear();
         this.dirty.clear();

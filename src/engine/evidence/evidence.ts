@@ -42,8 +42,7 @@ function manifestText(files: ManifestEntry[]): string {
 const listedIn = (rel: string) => (isIterationManifest(rel) ? '' : (ITERATION.exec(rel)?.[1] ?? ''));
 
 export class EvidenceStore {
-  private readonly entries = new Map<string, ManifestEntry>();
-  /** The same entries by the manifest that lists them: a manifest is written without a walk over every file of the run. */
+  /** Every file's entry, by the manifest that lists it: a manifest is written without a walk over every file of the run. */
   private readonly listed = new Map<string, Map<string, ManifestEntry>>();
   private readonly appendCache = new Map<string, { text: string; hash: Hash; bytes: number }>();
   /** Iterations whose manifest must be rewritten (the root manifest stays small: O(iterations)). */
@@ -123,7 +122,6 @@ export class EvidenceStore {
 
   /** Keeps `entry` (replacing one of its path); returns the manifest that lists it. */
   private put(entry: ManifestEntry): string {
-    this.entries.set(entry.path, entry);
     const group = listedIn(entry.path);
     let files = this.listed.get(group);
     if (!files) this.listed.set(group, (files = new Map<string, ManifestEntry>()));
@@ -171,19 +169,19 @@ export class EvidenceStore {
   }
 
   entry(rel: string): ManifestEntry | undefined {
-    return this.entries.get(rel);
+    return this.listed.get(listedIn(rel))?.get(rel);
   }
 
   /** An evidence link as used in certificates and AGENTS.md: `path#sha256`. */
   link(rel: string): string {
-    const e = this.entries.get(rel);
+    const e = this.entry(rel);
     if (!e) throw new Error(`no evidence file ${rel}`);
     return `${rel}#${e.sha256}`;
   }
 
   /** Every file of the tree, flat (iteration manifests included). */
   manifest(): Manifest {
-    const files = [...this.entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const files = [...this.listed.values()].flatMap((m) => [...m.values()]).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return { schema_version: '2.0', files };
   }
 
@@ -232,7 +230,6 @@ export class EvidenceStore {
     await this.flush().catch(() => undefined);
     const names = await readdir(this.root).catch(() => [] as string[]);
     await Promise.all(names.filter((n) => !NOT_EVIDENCE.has(n)).map((n) => rm(join(this.root, n), { recursive: true, force: true })));
-    this.entries.clear();
     this.listed.clear();
     this.appendCache.clear();
     this.dirty.clear();
