@@ -1,7 +1,7 @@
 // Guardrails and fail-closed inputs: protected tests, bad config, no Northstar, a flaky check,
 // compaction over many iterations, and resuming (or refusing to resume) from evidence.
 import { existsSync } from 'node:fs';
-import { readdir, readFile, writeFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -421,5 +421,36 @@ test("an agent that takes AGENTS.md out of the index, packs the repository behin
     expect(agentsMd).toMatch(new RegExp(`^## Iteration ${i}$`, 'm'));
     expect(agentsMd).not.toMatch(new RegExp(`^## Iteration ${i + 1}$`, 'm'));
   }
+  expect((await cli(repo, ['verify'])).code).toBe(0);
+}, 120_000);
+
+test('an agent that puts a linked folder, a FIFO or a folder tree where its report goes: the loop never hangs, never reads or deletes through a link, reads no report, and the evidence verifies (isolation none)', async () => {
+  const outside = await mkdtemp(join(tmpdir(), 'phuc-outside-'));
+  await mkdir(join(outside, 'folder'));
+  const forged = '{"tried":["OUTSIDE-SECRET"],"claims":[],"failures":[],"open_questions":[],"can_further_iteration_help":false}\n';
+  await writeFile(join(outside, 'folder', 'report.json'), forged);
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({
+      // Its output changes every step: a new failure each time (no detour, no STUCK), so every move runs.
+      criteria: [{ id: 'fixed', run: 'cat src/status.txt && grep -qx fixed src/status.txt' }],
+      agent: `OUTSIDE=${JSON.stringify(outside)} sh ${JSON.stringify(join(FIXTURES, 'hostile', 'report-channel.sh'))}`,
+      extra: 'stall_iterations: 100\nbudget:\n  max_iterations: 3\n',
+    }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'broken\n',
+  });
+  const r = await cli(repo, ['run', '--isolation', 'none']);
+  expect(r.stdout).toMatch(/halt: \S+ after 3 iteration/);
+  // No iteration took a report: not through the linked folder, not from the FIFO or the folder tree.
+  for (let n = 0; n < 3; n++) {
+    expect(r.stdout).toMatch(new RegExp(`iter ${n}: \\d+ file\\(s\\) changed, report absent`));
+    expect(existsSync(join(repo, `evidence/loop/iter_${n}/agent_report.json`))).toBe(false);
+  }
+  expect(await readFile(join(outside, 'folder', 'report.json'), 'utf8')).toBe(forged);
+  expect(existsSync(join(repo, '.phuc-loop'))).toBe(false);
+  // The forged report's words reached no evidence file.
+  const evidence = join(repo, 'evidence/loop');
+  for (const f of await readdir(evidence, { recursive: true }))
+    if ((await stat(join(evidence, f))).isFile()) expect(await readFile(join(evidence, f), 'utf8')).not.toContain('OUTSIDE-SECRET');
   expect((await cli(repo, ['verify'])).code).toBe(0);
 }, 120_000);
