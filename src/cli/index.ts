@@ -189,7 +189,7 @@ async function verify(argv: string[]): Promise<number> {
       runner,
       configFile: values.config,
       run: async (spec) => runner.run(await sandbox.wrap(spec, 'check')),
-      handOver: (d) => sandbox.grant('check', d),
+      handOver: sandbox.user('check') ? (d) => sandbox.grant('check', d) : undefined,
       takeBack: (d) => sandbox.takeBack(d),
       confine: (d) => sandbox.confine('check', d),
     });

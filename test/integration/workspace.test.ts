@@ -75,7 +75,20 @@ async function tamper(file: string, text: string): Promise<void> {
   expect([after.mtimeNs, after.size, after.ino]).toEqual([before.mtimeNs, before.size, before.ino]);
 }
 
-describe('CheckWorkspace.update', () => {
+// Each round's leftovers are removed either by the next update itself or by tidy(), which the loop
+// asks for once a round's commands are done (in the background, while it goes on): the same result.
+const modes = [
+  ['updated directly', (ws: CheckWorkspace, commit: string) => ws.update(commit)],
+  [
+    'tidied after the round',
+    (ws: CheckWorkspace, commit: string) => {
+      ws.tidy();
+      return ws.update(commit);
+    },
+  ],
+] as const;
+
+describe.each(modes)('CheckWorkspace.update (%s)', (_, update) => {
   test('holds exactly each commit of a history with deletions, renames, mode changes and symlinks (same as git archive)', async () => {
     const repo = await makeRepo({
       'a.txt': 'alpha\n',
@@ -111,7 +124,7 @@ describe('CheckWorkspace.update', () => {
     const ws = await open(repo);
     try {
       for (const [id, commit] of [c1, c2, c3, c1, tree2, c3].entries()) {
-        await ws.update(commit);
+        await update(ws, commit);
         expect({ step: id, files: await snapshot(ws.dir) }).toEqual({ step: id, files: await archive(repo, commit) });
       }
     } finally {
@@ -124,7 +137,7 @@ describe('CheckWorkspace.update', () => {
     const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
     const ws = await open(repo);
     try {
-      await ws.update(head);
+      await update(ws, head);
       expect(await ws.setup({ command: 'mkdir -p node_modules/dep && echo dep > node_modules/dep/index.js', timeoutMs: 30_000 })).toMatchObject({
         state: 'ran',
         cached: true,
@@ -143,7 +156,7 @@ describe('CheckWorkspace.update', () => {
       await writeFile(join(ws.home, '.npmrc'), 'script-shell=/bin/true\n');
       await writeFile(join(ws.home, 'tmp', 'jest-cache'), 'poisoned\n');
 
-      expect((await ws.update(head)).outputs).toBe('kept');
+      expect((await update(ws, head)).outputs).toBe('kept');
       expect(await snapshot(ws.dir, ['node_modules'])).toEqual(await archive(repo, head));
       expect((await stat(join(ws.dir, 'node_modules/dep/index.js'))).ino).toBe(depIno);
       expect((await stat(join(ws.dir, 'src'))).mode & 0o777).toBe(0o755);
@@ -160,20 +173,20 @@ describe('CheckWorkspace.update', () => {
     const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
     const ws = await open(repo);
     try {
-      await ws.update(head);
+      await update(ws, head);
       const file = join(ws.dir, 'test/check.sh');
       await tamper(file, 'exit 0\n'); // the same second as the update, most likely
-      await ws.update(head);
+      await update(ws, head);
       expect(await readFile(file, 'utf8')).toBe('exit 1\n');
       await nextSecond();
-      await ws.update(head);
+      await update(ws, head);
       await nextSecond();
       await tamper(file, 'exit 0\n');
-      await ws.update(head);
+      await update(ws, head);
       expect(await readFile(file, 'utf8')).toBe('exit 1\n');
       // An executable bit set by a check is taken back too.
       await chmod(file, 0o755);
-      await ws.update(head);
+      await update(ws, head);
       expect((await stat(file)).mode & 0o111).toBe(0);
     } finally {
       await ws.close();
@@ -192,17 +205,17 @@ describe('CheckWorkspace.update', () => {
     };
     const ws = await open(repo, { handOver });
     try {
-      await ws.update(head);
+      await update(ws, head);
       expect(given.map((g) => g[0])).toEqual([ws.dir, ws.home]);
       expect(given[0].length).toBeGreaterThan(4);
       await tamper(join(ws.dir, 'b.txt'), 'B\n');
       given.length = 0;
-      await ws.update(head);
+      await update(ws, head);
       // Only the file git had to write again changed hands.
       expect(given[0]).toEqual([ws.dir, join(ws.dir, 'b.txt')]);
       expect(await readFile(join(ws.dir, 'b.txt'), 'utf8')).toBe('b\n');
       given.length = 0;
-      await ws.update(head);
+      await update(ws, head);
       expect(given[0]).toEqual([ws.dir]);
     } finally {
       await ws.close();
@@ -221,7 +234,7 @@ describe('CheckWorkspace.update', () => {
   });
 });
 
-describe('CheckWorkspace.setup', () => {
+describe.each(modes)('CheckWorkspace.setup (%s)', (_, update) => {
   test('runs once while its inputs are unchanged, again after a lockfile change or a changed output; caches are not kept', async () => {
     const repo = await makeRepo({ 'package-lock.json': '{"v":1}\n', 'README.md': 'one\n' });
     const count = join(dirname(repo), 'setup-count');
@@ -235,33 +248,33 @@ describe('CheckWorkspace.setup', () => {
     const ws = await open(repo);
     const setup = () => ws.setup({ command, timeoutMs: 30_000 });
     try {
-      await ws.update(c1);
+      await update(ws, c1);
       expect(await setup()).toMatchObject({ state: 'ran', cached: true });
-      await ws.update(c1);
+      await update(ws, c1);
       expect(await setup()).toMatchObject({ state: 'reused' });
       // Tools' caches inside the dependencies are removed, without counting as a change.
       await mkdir(join(ws.dir, 'node_modules/.cache/babel'), { recursive: true });
       await writeFile(join(ws.dir, 'node_modules/.cache/babel/x.json'), 'poisoned\n');
       await mkdir(join(ws.dir, 'node_modules/.vite'));
-      expect((await ws.update(c2)).outputs).toBe('kept');
+      expect((await update(ws, c2)).outputs).toBe('kept');
       expect(await readdir(join(ws.dir, 'node_modules'))).toEqual(['dep']);
       expect(await setup()).toMatchObject({ state: 'reused' });
       expect(await runs()).toBe(1);
 
-      await ws.update(c3);
+      await update(ws, c3);
       expect(await setup()).toMatchObject({ state: 'ran' });
       expect(await runs()).toBe(2);
       expect(await readFile(join(ws.dir, 'node_modules/dep/lock.json'), 'utf8')).toBe('{"v":2}\n');
 
       // A check that edits an installed dependency (mtime put back) loses the outputs: setup runs again.
       await tamper(join(ws.dir, 'node_modules/dep/lock.json'), '{"v":9}\n');
-      expect((await ws.update(c3)).outputs).toBe('dropped');
+      expect((await update(ws, c3)).outputs).toBe('dropped');
       await expect(stat(join(ws.dir, 'node_modules'))).rejects.toThrow();
       expect(await setup()).toMatchObject({ state: 'ran' });
       expect(await runs()).toBe(3);
       // So does a file added among them.
       await writeFile(join(ws.dir, 'node_modules/dep/extra.js'), 'planted\n');
-      expect((await ws.update(c3)).outputs).toBe('dropped');
+      expect((await update(ws, c3)).outputs).toBe('dropped');
       expect(await setup()).toMatchObject({ state: 'ran' });
       expect(await runs()).toBe(4);
     } finally {
@@ -275,7 +288,7 @@ describe('CheckWorkspace.setup', () => {
     const ws = await open(repo);
     try {
       for (let i = 0; i < 2; i++) {
-        await ws.update(head);
+        await update(ws, head);
         await expect(stat(join(ws.dir, '.venv'))).rejects.toThrow();
         const s = await ws.setup({ command: 'mkdir .venv && echo broken >&2 && exit 3', timeoutMs: 30_000 });
         expect(s).toMatchObject({ state: 'failed', reason: expect.stringContaining('exited 3') });
@@ -290,13 +303,13 @@ describe('CheckWorkspace.setup', () => {
     const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
     const ws = await open(repo);
     try {
-      await ws.update(head);
+      await update(ws, head);
       const s = await ws.setup({ command: 'echo "{ }" > package.json && mkdir node_modules', timeoutMs: 30_000 });
       expect(s).toMatchObject({ state: 'ran', cached: false, note: expect.stringContaining('changed tracked files (package.json)') });
-      await ws.update(head);
+      await update(ws, head);
       expect(await readFile(join(ws.dir, 'package.json'), 'utf8')).toBe('{}\n');
       expect(await ws.setup({ command: 'mkdir node_modules', timeoutMs: 30_000 })).toMatchObject({ state: 'ran', cached: true });
-      await ws.update(head);
+      await update(ws, head);
       expect(await ws.setup({ command: undefined, timeoutMs: 30_000 })).toEqual({ state: 'none' });
       await expect(stat(join(ws.dir, 'node_modules'))).rejects.toThrow();
     } finally {

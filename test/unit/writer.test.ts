@@ -1,7 +1,9 @@
-import { lstat, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { atomicWrite, atomicWriteOffThread } from '../../src/engine/evidence/writer.js';
+import { promisify } from 'node:util';
+import { atomicWrite, atomicWriteOffThread, copyTreeOffThread } from '../../src/engine/evidence/writer.js';
 
 describe('atomic writes off the loop thread', () => {
   test('writes land in the order given (the last write of a path wins), folders are made, no temp file is left', async () => {
@@ -55,5 +57,59 @@ describe('atomic writes off the loop thread', () => {
     expect([...(await readFile(join(dir, 'kept.bin')))]).toEqual([1, 2, 3]);
     await atomicWriteOffThread(join(dir, 'after.txt'), 'ok\n');
     expect(await readFile(join(dir, 'after.txt'), 'utf8')).toBe('ok\n');
+  });
+});
+
+describe('tree copies off the loop thread', () => {
+  /** Every entry under `dir` with its type, mode and content. */
+  async function listing(dir: string, rel = ''): Promise<string[]> {
+    const out: string[] = [];
+    for (const name of (await readdir(join(dir, rel))).sort()) {
+      const p = rel ? `${rel}/${name}` : name;
+      const st = await lstat(join(dir, p));
+      if (st.isDirectory()) out.push(`${p}/ ${(st.mode & 0o777).toString(8)}`, ...(await listing(dir, p)));
+      else out.push(`${p} ${(st.mode & 0o777).toString(8)} ${st.isFile() ? (await readFile(join(dir, p))).toString('hex') : 'special'}`);
+    }
+    return out;
+  }
+
+  test('copies real folders and files with their modes; links, FIFOs and the names asked are left out; nothing is read through a link', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'phuc-copy-'));
+    const from = join(dir, 'from');
+    const outside = join(dir, 'outside');
+    await mkdir(join(outside, 'secret'), { recursive: true });
+    await writeFile(join(outside, 'secret', 'key'), 'do not copy\n');
+    await mkdir(join(from, 'iter_0', 'checks'), { recursive: true });
+    await writeFile(join(from, 'manifest.json'), '{}\n');
+    await writeFile(join(from, 'iter_0', 'checks', 'x.log'), Uint8Array.from([0, 1, 255]));
+    await writeFile(join(from, 'iter_0', 'private.txt'), 'mode 600\n', { mode: 0o600 });
+    await writeFile(join(from, 'run.lock'), 'not evidence\n');
+    await writeFile(join(from, 'iter_0', 'run.lock'), 'not evidence either\n');
+    await writeFile(join(from, 'iter_0', 'open-tail.json'), 'left out by path\n');
+    await symlink(join(outside, 'secret'), join(from, 'linked-folder'));
+    await symlink(join(outside, 'secret', 'key'), join(from, 'iter_0', 'linked-file'));
+    await promisify(execFile)('mkfifo', [join(from, 'iter_0', 'fifo')]);
+    await chmod(join(from, 'iter_0'), 0o750);
+    await chmod(from, 0o700);
+
+    await copyTreeOffThread(from, join(dir, 'to'), { names: ['run.lock'], paths: ['iter_0/open-tail.json'] });
+    const left = ['linked-folder', 'iter_0/linked-file', 'iter_0/fifo', 'run.lock', 'iter_0/run.lock', 'iter_0/open-tail.json'];
+    const copied = (await listing(from)).filter((l) => !left.includes(l.split(/\/? /)[0]));
+    expect(copied).toHaveLength(5);
+    expect(await listing(join(dir, 'to'))).toEqual(copied);
+    expect(copied).toEqual(expect.arrayContaining(['iter_0/ 750', `iter_0/private.txt 600 ${Buffer.from('mode 600\n').toString('hex')}`]));
+    expect((await stat(join(dir, 'to'))).mode & 0o777).toBe(0o700);
+
+    // Into an existing empty folder: it keeps its own mode. A source that is not a folder copies nothing.
+    await mkdir(join(dir, 'existing'), { mode: 0o711 });
+    await chmod(join(dir, 'existing'), 0o711);
+    await copyTreeOffThread(join(from, 'iter_0', 'checks'), join(dir, 'existing'));
+    expect(await listing(join(dir, 'existing'))).toEqual(await listing(join(from, 'iter_0', 'checks')));
+    expect((await stat(join(dir, 'existing'))).mode & 0o777).toBe(0o711);
+    await copyTreeOffThread(join(from, 'linked-folder'), join(dir, 'through-link'));
+    await copyTreeOffThread(join(from, 'missing'), join(dir, 'from-nothing'));
+    expect((await readdir(dir)).sort()).toEqual(['existing', 'from', 'outside', 'to']);
+    // A target that exists with something in it is not merged into.
+    await expect(copyTreeOffThread(from, join(dir, 'to'))).rejects.toMatchObject({ code: 'EEXIST' });
   });
 });

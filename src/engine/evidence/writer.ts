@@ -1,8 +1,9 @@
-// Atomic file writes (temp file + rename), and a worker thread that does them off the loop's thread.
-// Creating a file can wait on the disk for most of a millisecond (ext4 reads its inode table), and
-// each write through the thread pool costs the loop's thread four round trips (open, write, close,
-// rename), about 0.2 ms a file: an iteration writes some fifteen evidence files. The worker writes
-// them synchronously, in the order given; the loop's thread only posts the bytes.
+// Atomic file writes (temp file + rename) and tree copies, and a worker thread that does them off the
+// loop's thread. Creating a file can wait on the disk for most of a millisecond (ext4 reads its inode
+// table), and each write through the thread pool costs the loop's thread four round trips (open,
+// write, close, rename), about 0.2 ms a file: an iteration writes some fifteen evidence files, and
+// publishing the tree copies them all (fs.cp took 1.6 s for 3 200 files where this takes 0.2 s). The
+// worker does them synchronously, in the order given; the loop's thread only posts the bytes.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -29,13 +30,72 @@ function writeAtomically(m: Modules, file: string, data: string | Uint8Array): v
   m.fs.renameSync(tmp, file);
 }
 
-/** The worker's program: each message a batch of writes, done in order and answered together. */
-function writerMain(m: Modules, port: import('node:worker_threads').MessagePort, write: typeof writeAtomically): void {
-  port.on('message', (batch: Write[]) => {
+/**
+ * Copies the folder `from` to `to` (made, or an existing empty folder; nothing is made when `from`
+ * is not a folder): real folders and regular files only, with their permission bits, never through a link (a
+ * link, FIFO or device in it is left out, and a file is opened without following one). `skipNames`:
+ * names left out wherever they are; `skipPaths`: relative paths left out. Runs in the worker from
+ * its source text, so it uses nothing but its arguments.
+ */
+function copyTree(m: Modules, from: string, to: string, skipNames: string[], skipPaths: string[]): void {
+  const { fs } = m;
+  const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+  const file = (src: string, dst: string) => {
+    let fd: number;
+    try {
+      fd = fs.openSync(src, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    } catch (e) {
+      // A link (ELOOP) or a name gone since the listing is not copied.
+      if (['ELOOP', 'ENOENT', 'ENXIO'].includes((e as NodeJS.ErrnoException).code ?? '')) return;
+      throw e;
+    }
+    try {
+      const st = fs.fstatSync(fd);
+      if (st.isFile()) fs.writeFileSync(dst, fs.readFileSync(fd), { flag: 'wx', mode: st.mode & 0o777 });
+    } finally {
+      fs.closeSync(fd);
+    }
+  };
+  let keepMode = false;
+  const folder = (rel: string) => {
+    const src = m.path.join(from, rel);
+    const dst = m.path.join(to, rel);
+    const st = fs.lstatSync(src);
+    if (!st.isDirectory()) return;
+    try {
+      fs.mkdirSync(dst, { mode: 0o700 });
+    } catch (e) {
+      // An existing (empty) folder at `to` is copied into, and keeps its mode.
+      if (rel || (e as NodeJS.ErrnoException).code !== 'EEXIST' || !fs.lstatSync(dst).isDirectory()) throw e;
+      keepMode = true;
+    }
+    for (const d of fs.readdirSync(src, { withFileTypes: true })) {
+      const r = rel ? `${rel}/${d.name}` : d.name;
+      if (skipNames.includes(d.name) || skipPaths.includes(r)) continue;
+      if (d.isDirectory()) folder(r);
+      else if (d.isFile()) file(m.path.join(src, d.name), m.path.join(dst, d.name));
+    }
+    if (rel || !keepMode) fs.chmodSync(dst, st.mode & 0o777);
+  };
+  if (fs.lstatSync(from, { throwIfNoEntry: false })?.isDirectory()) folder('');
+}
+
+type Job = { kind: 'write'; file: string; data: string | Uint8Array } | { kind: 'copy'; from: string; to: string; skipNames: string[]; skipPaths: string[] };
+type Jobs = { write: typeof writeAtomically; copy: typeof copyTree };
+
+/** Does one job in this thread. */
+function perform(m: Modules, jobs: Jobs, job: Job): void {
+  if (job.kind === 'write') jobs.write(m, job.file, job.data);
+  else jobs.copy(m, job.from, job.to, job.skipNames, job.skipPaths);
+}
+
+/** The worker's program: each message a batch of jobs, done in order and answered together. */
+function writerMain(m: Modules, port: import('node:worker_threads').MessagePort, perform: (m: Modules, jobs: Jobs, job: Job) => void, jobs: Jobs): void {
+  port.on('message', (batch: Queued[]) => {
     const done: Done[] = [];
     for (const w of batch)
       try {
-        write(m, w.file, w.data);
+        perform(m, jobs, w);
         done.push({ id: w.id, error: null });
       } catch (e) {
         const err = e as NodeJS.ErrnoException;
@@ -45,7 +105,7 @@ function writerMain(m: Modules, port: import('node:worker_threads').MessagePort,
   });
 }
 
-type Write = { id: number; file: string; data: string | Uint8Array };
+type Queued = Job & { id: number };
 type Done = { id: number; error: { message: string; code: string | null } | null };
 
 /** Writes `file` atomically from the loop's thread (a write that must be done before the caller goes on). */
@@ -64,8 +124,8 @@ class Writer {
   private readonly pending = new Map<number, Pending>();
   private seq = 0;
   gone = false;
-  /** Writes asked for in this turn of the event loop, posted together at its end (a message costs the loop's thread more than a small file's bytes). */
-  private batch: Write[] = [];
+  /** Jobs asked for in this turn of the event loop, posted together at its end (a message costs the loop's thread more than a small file's bytes). */
+  private batch: Queued[] = [];
   private transfers: ArrayBuffer[] = [];
 
   constructor(private readonly worker: Worker) {
@@ -92,15 +152,19 @@ class Writer {
   }
 
   write(file: string, data: string | Uint8Array, transfer: boolean): Promise<void> {
+    const moved = transfer && typeof data !== 'string' && data.buffer instanceof ArrayBuffer;
+    if (moved) this.transfers.push(data.buffer);
+    // Bytes the caller keeps are taken as they are now (the batch is sent later).
+    return this.queue({ kind: 'write', file, data: moved || typeof data === 'string' ? data : data.slice() });
+  }
+
+  queue(job: Job): Promise<void> {
     return new Promise((resolve, reject) => {
       const id = ++this.seq;
       this.pending.set(id, { resolve, reject });
       this.refs();
       if (!this.batch.length) setImmediate(() => this.post());
-      const moved = transfer && typeof data !== 'string' && data.buffer instanceof ArrayBuffer;
-      // Bytes the caller keeps are taken as they are now (the batch is sent later).
-      this.batch.push({ id, file, data: moved || typeof data === 'string' ? data : data.slice() });
-      if (moved) this.transfers.push(data.buffer);
+      this.batch.push({ ...job, id });
     });
   }
 
@@ -140,7 +204,7 @@ function current(): Writer | null {
     // `__name`: what esbuild (tsx, when the engine runs from source) wraps nested functions in.
     const source =
       `var __name = (f) => f;\nconst m = { fs: require('node:fs'), path: require('node:path'), crypto: require('node:crypto') };\n` +
-      `(${writerMain.toString()})(m, require('node:worker_threads').parentPort, ${writeAtomically.toString()});`;
+      `(${writerMain.toString()})(m, require('node:worker_threads').parentPort, ${perform.toString()}, { write: ${writeAtomically.toString()}, copy: ${copyTree.toString()} });`;
     writer = new Writer(new Worker(source, { eval: true, env: {}, stdout: false, stderr: false }));
   } catch {
     writer = null;
@@ -155,4 +219,15 @@ function current(): Writer | null {
 export function atomicWriteOffThread(file: string, data: string | Uint8Array, transfer = false): Promise<void> {
   const w = current();
   return w ? w.write(file, data, transfer) : atomicWrite(file, data);
+}
+
+/**
+ * Copies the folder `from` to `to` in the worker (see copyTree; in the loop's thread when there is
+ * none). A copy that fails leaves a partial `to` for the caller to remove.
+ */
+export async function copyTreeOffThread(from: string, to: string, skip: { names?: string[]; paths?: string[] } = {}): Promise<void> {
+  const job: Job = { kind: 'copy', from, to, skipNames: skip.names ?? [], skipPaths: skip.paths ?? [] };
+  const w = current();
+  if (w) await w.queue(job);
+  else perform({ fs, path, crypto }, { write: writeAtomically, copy: copyTree }, job);
 }

@@ -2,6 +2,7 @@
 // the Triangle Law (plan, certificates, AGENTS.md entries), the Phuc Test (five conditions) and
 // the rung self-tests.
 import { EvidenceUnverifiable } from '../common/errors.js';
+import { parseDocument } from '../common/document.js';
 import { capsuleProblems, capsuleSchema, type Capsule } from '../memory/capsule.js';
 import { openQuestionsOf } from '../memory/agents-md.js';
 import { certificateSchema, isDiverging } from './certificate.js';
@@ -117,14 +118,17 @@ export async function phucTest(
     // Parsed by its schema like every document; one that does not parse fails the Phuc Test (condition 3), named by file and field.
     let capsule: Capsule | null = null;
     let capsuleError: string | undefined;
+    const rel = `${iterDir(n)}/cnf_capsule.json`;
+    // Its content is checked in the bytes written (the check of those bytes during the run is reused).
+    const capsuleText = (await ev.readText(rel)) ?? undefined;
     try {
-      capsule = await ev.readJson(`${iterDir(n)}/cnf_capsule.json`, capsuleSchema);
+      capsule = capsuleText === undefined ? null : parseDocument(rel, capsuleText, capsuleSchema);
     } catch (e) {
       if (!(e instanceof EvidenceUnverifiable)) throw e;
       capsuleError = e.message;
     }
     const entry = await ev.readText(`${iterDir(n)}/agents_md_entry.md`);
-    failures.push(...phucConditions({ iteration: n, capsule, capsuleError, entry, previousEntry, hostPaths: opts.hostPaths, planText }));
+    failures.push(...phucConditions({ iteration: n, capsule, capsuleText, capsuleError, entry, previousEntry, hostPaths: opts.hostPaths, planText }));
     previousEntry = entry;
   }
   if (opts.converged && rungLevel(opts.rungAchieved) < rungLevel(opts.rungTarget))

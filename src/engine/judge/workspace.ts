@@ -198,48 +198,76 @@ export class CheckWorkspace {
    * file changed since the last update is rewritten even with its mtime put back, since git also
    * compares ctime, inode and owner, which the check user cannot restore — and every other file
    * removed except the outputs of the last setup, which are kept only while their fingerprint is the
-   * one recorded before the previous checks ran. HOME and TMPDIR start empty.
+   * one recorded before the previous checks ran. HOME and TMPDIR start empty. The removal is done
+   * by tidy() when the caller asked for it after the last checks (off the next round's path), else here.
    */
   async update(treeish: string): Promise<UpdateOutcome> {
     // Only an object id: a name would be resolved in the private git folder, which has no refs.
     if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(treeish))
       throw new Error(`CheckWorkspace.update: expected a commit or tree id, got ${JSON.stringify(treeish)}`);
     const started = performance.now();
-    const record = this.record;
-    const keep = record?.keep ?? [];
-    const clean = keep.length ? `git clean -ffdqx ${keep.map((k) => `-e ${q(`/${k}`)}`).join(' ')}` : 'git clean -ffdqx';
-    const prune = keep.length ? `\\( ${keep.map((k) => `-path ${q(`./${k.replace(/\/$/, '')}`)}`).join(' -o ')} \\) -prune -o ` : '';
-    // One shell round trip, no subshell (the session's shell forks only the commands themselves).
-    if (this.o.takeBack) await Promise.all([this.o.takeBack(this.dir), this.o.takeBack(this.home)]);
-    const script = [
-      `umask 022 && cd ${q(this.dir)} && keep=`,
-      ...(record && keep.length ? [`&& { [ "$(${fingerprintCommand(keep, true)})" = ${q(record.fingerprint)} ] && keep=1; true; }`] : []),
-      `&& git read-tree --reset -u ${treeish}`,
-      `&& if [ -n "$keep" ]; then ${clean}; else git clean -ffdqx; fi`,
-      // git clean never removes a folder named .git (a planted repository a test's git would find).
-      `&& find . ${prune}-name .git -prune -exec rm -rf -- {} + -o -type d ! -perm 0755 -exec chmod 0755 -- {} +`,
-      '&& echo "kept=$keep"',
-    ].join(' ');
-    const [r] = await Promise.all([this.session.run(script), this.resetHome()]);
+    // A tidy that failed in the background is done again here, where its failure is the round's.
+    const tidied = await this.tidying;
+    this.tidying = null;
+    let outputs = tidied ?? (await this.clear());
+    const r = await this.session.run(`umask 022 && cd ${q(this.dir)} && git read-tree --reset -u ${treeish}`);
     if (r.exitCode !== 0) throw new Error(`updating the check workspace to ${treeish} failed (${r.exitCode}): ${r.stderr.trim()}`);
-    let outputs: UpdateOutcome['outputs'] = keep.length === 0 ? 'none' : r.stdout.trim() === 'kept=1' ? 'kept' : 'dropped';
-    if (outputs === 'dropped') await this.dropRecord();
     this.current = treeish;
     if (this.o.handOver) {
       await this.o.handOver(this.dir);
       await this.o.handOver(this.home);
       // Handing over changes the files' owner and ctime: record the new stat (git re-reads only those
       // files to confirm their content) so that the next update does not rewrite them all.
+      const keep = this.record?.keep ?? [];
       const after = await this.session.run(
         `cd ${q(this.dir)} && { git update-index -q --refresh >/dev/null; true; }${outputs === 'kept' ? ` && ${fingerprintCommand(keep, false)}` : ''}`,
       );
-      if (outputs === 'kept' && record && after.exitCode === 0) await this.saveRecord({ ...record, fingerprint: after.stdout.trim() });
+      if (outputs === 'kept' && this.record && after.exitCode === 0) await this.saveRecord({ ...this.record, fingerprint: after.stdout.trim() });
       else if (outputs === 'kept') {
         outputs = 'dropped';
         await this.dropRecord();
       }
     }
     return { outputs, ms: performance.now() - started };
+  }
+
+  /**
+   * The caller is done with this round (checks, measures): what they left beside the tree is removed
+   * now, in the background, while the loop goes on; the next update() waits for it. Call it only
+   * when the next use of the workspace is an update().
+   */
+  tidy(): void {
+    if (this.current === null || this.tidying) return;
+    const tidying = this.clear().catch(() => null);
+    this.tidying = tidying;
+  }
+
+  private tidying: Promise<UpdateOutcome['outputs'] | null> | null = null;
+
+  /**
+   * Removes every file but the tree's and the kept setup outputs (see update), gives the folders to
+   * the loop again, and empties HOME and TMPDIR. Returns whether the setup outputs were kept.
+   */
+  private async clear(): Promise<UpdateOutcome['outputs']> {
+    const record = this.record;
+    const keep = record?.keep ?? [];
+    const clean = keep.length ? `git clean -ffdqx ${keep.map((k) => `-e ${q(`/${k}`)}`).join(' ')}` : 'git clean -ffdqx';
+    const prune = keep.length ? `\\( ${keep.map((k) => `-path ${q(`./${k.replace(/\/$/, '')}`)}`).join(' -o ')} \\) -prune -o ` : '';
+    if (this.o.takeBack) await Promise.all([this.o.takeBack(this.dir), this.o.takeBack(this.home)]);
+    // One shell round trip, no subshell (the session's shell forks only the commands themselves).
+    const script = [
+      `umask 022 && cd ${q(this.dir)} && keep=`,
+      ...(record && keep.length ? [`&& { [ "$(${fingerprintCommand(keep, true)})" = ${q(record.fingerprint)} ] && keep=1; true; }`] : []),
+      `&& if [ -n "$keep" ]; then ${clean}; else git clean -ffdqx; fi`,
+      // git clean never removes a folder named .git (a planted repository a test's git would find).
+      `&& find . ${prune}-name .git -prune -exec rm -rf -- {} + -o -type d ! -perm 0755 -exec chmod 0755 -- {} +`,
+      '&& echo "kept=$keep"',
+    ].join(' ');
+    const [r] = await Promise.all([this.session.run(script), this.resetHome()]);
+    if (r.exitCode !== 0) throw new Error(`clearing the check workspace failed (${r.exitCode}): ${r.stderr.trim()}`);
+    const outputs: UpdateOutcome['outputs'] = keep.length === 0 ? 'none' : r.stdout.trim() === 'kept=1' ? 'kept' : 'dropped';
+    if (outputs === 'dropped') await this.dropRecord();
+    return outputs;
   }
 
   /**
@@ -331,6 +359,7 @@ export class CheckWorkspace {
   }
 
   async close(): Promise<void> {
+    await this.tidying;
     await this.session.close();
   }
 

@@ -190,6 +190,8 @@ export interface JudgeSpace {
   readonly env: Record<string, string>;
   /** Runs a command of the checks (as the check user where the sandbox has one). */
   readonly runner: ProcessRunner;
+  /** The round's commands (checks, measures) are done with the space: it may be tidied for the next prepare() meanwhile. */
+  release(): void;
   dispose(): Promise<void>;
 }
 

@@ -3,7 +3,7 @@
 // while a run works and is published to `evidence/loop` (the folder users and the Action read)
 // when it ends; a published tree without a private one (a restored artifact, another clone) is
 // verified and taken in.
-import { chmod, cp, lstat, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { StorageError } from '../common/errors.js';
@@ -15,6 +15,7 @@ import { verifyTree } from '../evidence/verify.js';
 import type { Git } from '../os/git.js';
 import { processRunning } from '../os/process.js';
 import { readRegular } from '../os/tree-file.js';
+import { copyTreeOffThread } from '../evidence/writer.js';
 import { stateSchema, type LoopState } from './context.js';
 import { frozen } from '../common/canonical.js';
 
@@ -74,7 +75,7 @@ export async function publishEvidence(ev: EvidenceStore, published: string, with
   if (within) await assertRealFolders(within, published);
   const tmp = `${published}.tmp-${randomBytes(6).toString('hex')}`;
   await mkdir(dirname(published), { recursive: true });
-  await cp(ev.root, tmp, { recursive: true, filter: (src) => !NOT_EVIDENCE.has(basename(src)), verbatimSymlinks: true });
+  await copyTreeOffThread(ev.root, tmp, { names: [...NOT_EVIDENCE] });
   const old = `${published}.old-${randomBytes(6).toString('hex')}`;
   await rename(published, old).catch(() => undefined);
   await rename(tmp, published);
@@ -221,18 +222,7 @@ export async function archiveEvidence(ev: EvidenceStore, published: string, keep
 async function copyRealTree(from: string, to: string): Promise<void> {
   if (!(await lstat(from).catch(() => null))?.isDirectory()) return;
   const tmp = `${to}.tmp-${randomBytes(6).toString('hex')}`;
-  const walk = async (rel: string): Promise<void> => {
-    await mkdir(join(tmp, rel), { recursive: true });
-    for (const d of await readdir(join(from, rel), { withFileTypes: true })) {
-      const r = join(rel, d.name);
-      if (d.isDirectory()) await walk(r);
-      else if (d.isFile()) {
-        const data = await readRegular(join(from, r));
-        if (data) await writeFile(join(tmp, r), data);
-      }
-    }
-  };
-  await walk('');
+  await copyTreeOffThread(from, tmp);
   await rm(to, { recursive: true, force: true });
   await rename(tmp, to);
 }
@@ -381,10 +371,7 @@ export async function restoreEvidence(
       // Taken in when the loop has no tree of its own (a restored artifact, another clone of the repository).
       if (!(await hasFiles(ev.root))) {
         await mkdir(dirname(ev.root), { recursive: true });
-        await cp(published.root, ev.root, {
-          recursive: true,
-          filter: (src) => !NOT_EVIDENCE.has(basename(src)) && !check.openTail.some((t) => src.endsWith(`/${t}`)),
-        });
+        await copyTreeOffThread(published.root, ev.root, { names: [...NOT_EVIDENCE], paths: check.openTail });
       }
     }
   }

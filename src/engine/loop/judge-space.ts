@@ -18,6 +18,7 @@ export function liveJudge(o: LoopOptions, cwd: string): JudgeSpace {
     prepare: () => Promise.resolve(cwd),
     env: agentEnvironment(o.env, {}, { keepAgentKeys: false }),
     runner: o.runner,
+    release: () => undefined,
     dispose: () => Promise.resolve(),
   };
 }
@@ -82,6 +83,8 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
       return current.env();
     },
     runner: { run: c.run },
+    // Replays on a fresh checkout follow each other without an update: only the persistent one is tidied.
+    release: () => current === ws && ws.tidy(),
     async dispose() {
       await fresh?.dispose();
       await ws.close();

@@ -263,7 +263,8 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
               root: (judgeDir = await openJudgeRoot(o, sandbox, base.judgeName)),
               checks: got.config.checks,
               run: async (spec) => o.runner.run(await sandbox.wrap(spec, 'check')),
-              handOver: (dir) => sandbox.grant('check', dir),
+              // Nothing to hand over where the checks run as the loop's user (no fresh stat to record either).
+              handOver: sandbox.user('check') ? (dir) => sandbox.grant('check', dir) : undefined,
               takeBack: (dir) => sandbox.takeBack(dir),
             })
           : liveJudge(o, cwd),

@@ -2,6 +2,7 @@
 // from evidence every iteration. Prior agent prose reaches it only through AGENTS.md learnings.
 // The rendered prompt follows the DEGA prompt contract (docs/glossary.md): evidence snapshot, blocker
 // class, one bounded objective, non-goals, commands, done criteria, response contract.
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { canonicalJson } from '../common/canonical.js';
 import { decimalString, issuesText } from '../common/document.js';
@@ -75,9 +76,10 @@ export const SUBAGENT_ROLE =
 const CONVERSATION_REFERENCE = /\b(as we discussed|as discussed earlier|as mentioned before|like we said|as previously discussed)\b/i;
 const TIMESTAMP = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?/;
 
-// A capsule is checked when it is built and again by its iteration's Phuc Test: the answer for the
-// same bytes (and the same host paths and config) is kept, the last few.
+// A capsule is checked when it is built, by its iteration's Phuc Test and by the run's final one:
+// the answer for the same bytes (and the same host paths and config) is kept, by their sha256.
 const checked = new Map<string, string[]>();
+const CHECKED_KEPT = 4096;
 
 /**
  * Problems that make a capsule unfit to send (CONTEXT_BLEED_BETWEEN_ITERATIONS): a field missing or
@@ -94,11 +96,14 @@ export function capsuleProblems(capsule: unknown, hostPaths: readonly string[], 
   } catch (e) {
     return [...schemaProblems(capsule), (e as Error).message];
   }
-  const key = `${hostPaths.join('\0')}\0\0${configText}\0\0${text}`;
+  const key = createHash('sha256')
+    .update(`${hostPaths.join('\0')}\0\0${configText}\0\0`)
+    .update(text)
+    .digest('hex');
   const known = checked.get(key);
   if (known) return [...known];
   const problems = contentProblems(capsule, text, hostPaths, configText);
-  if (checked.size >= 4) checked.delete(checked.keys().next().value!);
+  if (checked.size >= CHECKED_KEPT) checked.delete(checked.keys().next().value!);
   checked.set(key, problems);
   return [...problems];
 }
