@@ -32978,6 +32978,7 @@ async function copyTreeOffThread(from, to, skip = {}) {
 
 
 
+
 const MANIFEST = 'manifest.json';
 const utf8 = new TextEncoder();
 /** Files in the evidence folder that are not evidence (the run lock). */
@@ -33056,14 +33057,17 @@ class EvidenceStore {
         const settled = pending.then(() => undefined, () => undefined);
         this.enqueued(`\0held ${++this.holds}`, settled);
     }
-    /** Waits for every write begun; throws the first that failed (the disk full, a folder gone). */
+    /**
+     * Waits for every write begun; throws the first that failed (the disk full, a folder gone) as a
+     * StorageError: the run ends blocked, with a report where one can still be written.
+     */
     async flush() {
         while (this.writing.size)
             await Promise.all(this.writing.values());
         const e = this.failed;
         this.failed = null;
         if (e)
-            throw external_node_util_namespaceObject.types.isNativeError(e) ? e : new Error('an evidence write failed', { cause: e });
+            throw new StorageError(`an evidence file could not be written: ${external_node_util_namespaceObject.types.isNativeError(e) ? e.message : 'unknown failure'}`, { cause: e });
     }
     /** Records `data` (as written) in the manifest; `hashed`: its hash and size, already known. */
     record(rel, data, hashed) {
@@ -45896,12 +45900,13 @@ async function writeAgentsMd(ctx, section) {
     const path = (0,external_node_path_namespaceObject.join)(ctx.cwd, 'AGENTS.md');
     // Only a regular file's text is kept: through a link the loop (root) would copy any file it can
     // read (a root-only file, /proc/self/environ) into a commit.
-    const existing = (await readRegular(path))?.toString('utf8') ?? null;
+    // Read on the loop's thread (a small file; a FIFO is not opened, a link not followed).
+    const existing = readRegularSync(path)?.toString('utf8') ?? null;
     // Committed and pushed: no secret the loop knows may reach it, in the loop's section or the rest.
     const text = scrub(ctx, section.text);
     await atomicWrite(path, scrub(ctx, mergeSection(existing, text)));
     // LEARNINGS_NOT_ACCUMULATED: read back before BUDGET_CHECK, so a write that did not land stops the loop.
-    const back = extractSection((await readRegular(path))?.toString('utf8') ?? '');
+    const back = extractSection(readRegularSync(path)?.toString('utf8') ?? '');
     if (back === null || back.trim() !== text.trim())
         throw new InvariantViolation('LEARNINGS_NOT_ACCUMULATED', "AGENTS.md does not hold this iteration's section");
 }
@@ -46375,7 +46380,6 @@ async function listIgnored(git, cwd, leaveOut, o) {
 
 
 
-
 async function iterate(ctx, n) {
     const { o, ev, git, fsm, plan, state } = ctx;
     const dir = iterDir(n);
@@ -46694,10 +46698,9 @@ async function iterate(ctx, n) {
         isolation: ctx.isolation,
         previousSha256: state.last_certificate_sha256,
     });
+    // On disk before the state that follows it (the writer keeps the order; the state's save waits for both).
     const certEntry = await ev.writeJson(`${dir}/certificate.json`, cert);
     crashPoint(ctx, 'certificate');
-    if ((await ev.readText(`${dir}/certificate.json`)) === null)
-        throw new InvariantViolation('VERIFY_SKIPPED', `${dir}/certificate.json missing`);
     o.log.info(`iter ${n}: checks ${checks.filter((c) => c.met).length}/${plan.acceptance_criteria.length}${judged ? '' : ' (not run)'} · residual ${cert.residual === null ? 'unavailable' : human(cert.residual)} · certificate ${cert.type}`);
     fsm.to('GLOW_CHECK');
     state.rows.push(frozen({

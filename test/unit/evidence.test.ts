@@ -14,7 +14,8 @@ describe('evidence store', () => {
     // The iteration's folder is replaced by a file after its files landed (a disk that refuses writes).
     await rename(join(root, 'iter_0'), join(root, 'iter_0.moved'));
     await writeFile(join(root, 'iter_0'), 'x');
-    await expect(ev.saveManifest()).rejects.toMatchObject({ code: 'ENOTDIR' });
+    // A storage failure (the run ends blocked), naming why.
+    await expect(ev.saveManifest()).rejects.toMatchObject({ code: 'STORAGE_FAILURE', message: expect.stringMatching(/ENOTDIR/) });
     await expect(readFile(join(root, 'manifest.json'))).rejects.toMatchObject({ code: 'ENOENT' });
     expect(ev.entry('iter_0/manifest.json')).toBeUndefined();
     await rm(join(root, 'iter_0'));

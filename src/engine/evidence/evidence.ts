@@ -8,6 +8,7 @@ import { types } from 'node:util';
 import { z } from 'zod';
 import { canonicalJson, sha256 } from '../common/canonical.js';
 import { parseDocument } from '../common/document.js';
+import { StorageError } from '../common/errors.js';
 import { atomicWriteOffThread } from './writer.js';
 
 export const MANIFEST = 'manifest.json';
@@ -104,12 +105,15 @@ export class EvidenceStore {
     this.enqueued(`\0held ${++this.holds}`, settled);
   }
 
-  /** Waits for every write begun; throws the first that failed (the disk full, a folder gone). */
+  /**
+   * Waits for every write begun; throws the first that failed (the disk full, a folder gone) as a
+   * StorageError: the run ends blocked, with a report where one can still be written.
+   */
   async flush(): Promise<void> {
     while (this.writing.size) await Promise.all(this.writing.values());
     const e = this.failed;
     this.failed = null;
-    if (e) throw types.isNativeError(e) ? e : new Error('an evidence write failed', { cause: e });
+    if (e) throw new StorageError(`an evidence file could not be written: ${types.isNativeError(e) ? e.message : 'unknown failure'}`, { cause: e });
   }
 
   /** Records `data` (as written) in the manifest; `hashed`: its hash and size, already known. */

@@ -12,7 +12,7 @@ import { InvariantViolation } from '../common/errors.js';
 import { type Ctx, scrub } from '../loop/context.js';
 import type { NorthstarSnapshot } from '../judge/northstar.js';
 import type { ProgressState } from '../loop/progress.js';
-import { readRegular } from '../os/tree-file.js';
+import { readRegularSync } from '../os/tree-file.js';
 
 export interface LearnInput {
   agent: Awaited<ReturnType<typeof spawnAgent>>;
@@ -173,12 +173,13 @@ export async function writeAgentsMd(ctx: Ctx, section: Section): Promise<void> {
   const path = join(ctx.cwd, 'AGENTS.md');
   // Only a regular file's text is kept: through a link the loop (root) would copy any file it can
   // read (a root-only file, /proc/self/environ) into a commit.
-  const existing = (await readRegular(path))?.toString('utf8') ?? null;
+  // Read on the loop's thread (a small file; a FIFO is not opened, a link not followed).
+  const existing = readRegularSync(path)?.toString('utf8') ?? null;
   // Committed and pushed: no secret the loop knows may reach it, in the loop's section or the rest.
   const text = scrub(ctx, section.text);
   await atomicWrite(path, scrub(ctx, mergeSection(existing, text)));
   // LEARNINGS_NOT_ACCUMULATED: read back before BUDGET_CHECK, so a write that did not land stops the loop.
-  const back = extractSection((await readRegular(path))?.toString('utf8') ?? '');
+  const back = extractSection(readRegularSync(path)?.toString('utf8') ?? '');
   if (back === null || back.trim() !== text.trim())
     throw new InvariantViolation('LEARNINGS_NOT_ACCUMULATED', "AGENTS.md does not hold this iteration's section");
 }
