@@ -45912,10 +45912,11 @@ async function writeAgentsMd(ctx, section) {
 }
 
 ;// CONCATENATED MODULE: ./src/engine/loop/step-start.ts
-// What an agent step started from, kept in the loop's own folder while the step runs and until its
-// iteration is committed. A loop killed in between (kill -9, OOM, power loss) left the agent's
-// partial work in the work tree: the next run attributes it to the agent, measured against this
-// start, instead of taking it for the user's uncommitted work (never judged, never committed).
+// What an agent step started from, kept in the loop's own folder until the next step replaces it.
+// A loop killed before the step's iteration was committed (kill -9, OOM, power loss) left the
+// agent's partial work in the work tree: the next run attributes it to the agent, measured against
+// this start, instead of taking it for the user's uncommitted work (never judged, never committed).
+// A start whose iteration or HEAD is not the next run's (the iteration was committed) is stale.
 
 
 
@@ -46390,8 +46391,9 @@ async function iterate(ctx, n) {
     await ev.write(`${dir}/cnf_capsule.json`, prepared.text);
     await ev.write(`${dir}/prompt.md`, prepared.prompt);
     crashPoint(ctx, 'capsule');
-    // The agent. Its start is kept until the iteration is committed: a run killed meanwhile leaves
-    // the agent's partial work, which the next run attributes to this iteration's step, not the user.
+    // The agent. Its start is kept (until the next step's replaces it): a run killed before the
+    // iteration is committed leaves the agent's partial work, which the next run attributes to this
+    // iteration's step, not the user; once committed, HEAD has moved and the start no longer applies.
     const marker = stepStartFile(ev.root);
     const { head: startHead, branch } = await git.position();
     const prefetched = ctx.dirtyAfter?.head === startHead ? await ctx.dirtyAfter.snapshot.catch(() => null) : null;
@@ -46399,7 +46401,8 @@ async function iterate(ctx, n) {
     const now = prefetched && (await unchangedSince(ctx.cwd, prefetched)) ? prefetched : await snapshotDirty(git, ctx.cwd);
     const work = await keepUserWork(ctx, now);
     const userFiles = await keepUserFiles(ctx);
-    const cut = await cutOffStepStart(git, marker, n, startHead);
+    // A step cut off by a kill can only be this run's first: a later one's start is this run's own.
+    const cut = n === ctx.run.first ? await cutOffStepStart(git, marker, n, startHead) : null;
     if (cut)
         o.log.info(`iter ${n}: the previous run was killed during this iteration's agent step: its changes since that step began are the agent's`);
     // AGENTS.md is the loop's own (rewritten every iteration), whatever a cut-off iteration left of it.
@@ -46673,7 +46676,6 @@ async function iterate(ctx, n) {
     const touched = before.has('AGENTS.md') || [...collected.changed, ...collected.untrackedDeleted, ...collected.reverted.map((r) => r.path)].includes('AGENTS.md');
     const tracked = !touched && !!startHead && !!(await git.topLevelNames(await git.commitTree(startHead)))?.has('AGENTS.md');
     const commit = await git.commit(message, ['AGENTS.md'], tracked);
-    await clearStepStart(marker);
     // Where the next step starts, read by the git shell while this iteration is recorded: nothing
     // writes the work tree in between (the records are in the loop home, the agent's processes are gone).
     const dirtyAfter = snapshotDirty(git, ctx.cwd);

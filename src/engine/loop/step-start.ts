@@ -1,7 +1,8 @@
-// What an agent step started from, kept in the loop's own folder while the step runs and until its
-// iteration is committed. A loop killed in between (kill -9, OOM, power loss) left the agent's
-// partial work in the work tree: the next run attributes it to the agent, measured against this
-// start, instead of taking it for the user's uncommitted work (never judged, never committed).
+// What an agent step started from, kept in the loop's own folder until the next step replaces it.
+// A loop killed before the step's iteration was committed (kill -9, OOM, power loss) left the
+// agent's partial work in the work tree: the next run attributes it to the agent, measured against
+// this start, instead of taking it for the user's uncommitted work (never judged, never committed).
+// A start whose iteration or HEAD is not the next run's (the iteration was committed) is stale.
 import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -30,7 +31,7 @@ export async function saveStepStart(file: string, iteration: number, head: strin
   await atomicWrite(file, JSON.stringify({ iteration, head, work, paths }));
 }
 
-export async function clearStepStart(file: string): Promise<void> {
+async function clearStepStart(file: string): Promise<void> {
   await rm(file, { force: true });
 }
 
