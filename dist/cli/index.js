@@ -32819,10 +32819,33 @@ function copyTree(m, from, to, skipNames, skipPaths) {
     if (fs.lstatSync(from, { throwIfNoEntry: false })?.isDirectory())
         folder('');
 }
+/**
+ * Appends `data` to `file`, which must be a regular file of exactly `from` bytes (what the caller
+ * last wrote there): a log grows by its new line, not by a rewrite of all of it. Anything else there
+ * (another size, a link, no file) fails the write, and says what it found.
+ */
+function appendTo(m, file, data, from) {
+    const { fs } = m;
+    const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    try {
+        const st = fs.fstatSync(fd);
+        if (!st.isFile() || st.size !== from)
+            throw Object.assign(new Error(`${file} is not the log the loop wrote (${st.isFile() ? `${st.size} bytes, not ${from}` : 'not a regular file'})`), {
+                code: 'ECHANGED',
+            });
+        for (let at = 0; at < data.byteLength;)
+            at += fs.writeSync(fd, data, at);
+    }
+    finally {
+        fs.closeSync(fd);
+    }
+}
 /** Does one job in this thread. */
 function perform(m, jobs, job) {
     if (job.kind === 'write')
         jobs.write(m, job.file, job.data);
+    else if (job.kind === 'append')
+        jobs.append(m, job.file, job.data, job.from);
     else
         jobs.copy(m, job.from, job.to, job.skipNames, job.skipPaths);
 }
@@ -32885,12 +32908,12 @@ class Writer {
     }
     write(file, data, transfer) {
         const moved = transfer && typeof data !== 'string' && data.buffer instanceof ArrayBuffer;
-        if (moved)
-            this.transfers.push(data.buffer);
         // Bytes the caller keeps are taken as they are now (the batch is sent later).
-        return this.queue({ kind: 'write', file, data: moved || typeof data === 'string' ? data : data.slice() });
+        return this.queue({ kind: 'write', file, data: moved || typeof data === 'string' ? data : data.slice() }, moved ? [data.buffer] : []);
     }
-    queue(job) {
+    /** `transfer`: buffers that move to the worker with the job (unusable here after). */
+    queue(job, transfer = []) {
+        this.transfers.push(...transfer);
         return new Promise((resolve, reject) => {
             const id = ++this.seq;
             this.pending.set(id, { resolve, reject });
@@ -32937,7 +32960,7 @@ function current() {
     try {
         // `__name`: what esbuild (tsx, when the engine runs from source) wraps nested functions in.
         const source = `var __name = (f) => f;\nconst m = { fs: require('node:fs'), path: require('node:path'), crypto: require('node:crypto') };\n` +
-            `(${writerMain.toString()})(m, require('node:worker_threads').parentPort, ${perform.toString()}, { write: ${writeAtomically.toString()}, copy: ${copyTree.toString()} });`;
+            `(${writerMain.toString()})(m, require('node:worker_threads').parentPort, ${perform.toString()}, { write: ${writeAtomically.toString()}, append: ${appendTo.toString()}, copy: ${copyTree.toString()} });`;
         writer = new Writer(new external_node_worker_threads_namespaceObject.Worker(source, { eval: true, env: {}, stdout: false, stderr: false }));
     }
     catch {
@@ -32957,13 +32980,22 @@ function atomicWriteOffThread(file, data, transfer = false) {
  * Copies the folder `from` to `to` in the worker (see copyTree; in the loop's thread when there is
  * none). A copy that fails leaves a partial `to` for the caller to remove.
  */
-async function copyTreeOffThread(from, to, skip = {}) {
-    const job = { kind: 'copy', from, to, skipNames: skip.names ?? [], skipPaths: skip.paths ?? [] };
+function copyTreeOffThread(from, to, skip = {}) {
+    return offThread({ kind: 'copy', from, to, skipNames: skip.names ?? [], skipPaths: skip.paths ?? [] });
+}
+/**
+ * Appends `data` (bytes made for this write: they move to the worker) to `file` in the worker, in
+ * order with its other jobs; fails unless the file holds exactly `from` bytes (see appendTo).
+ */
+function appendOffThread(file, data, from) {
+    return offThread({ kind: 'append', file, data, from }, data.buffer instanceof ArrayBuffer ? [data.buffer] : []);
+}
+async function offThread(job, transfer = []) {
     const w = current();
     if (w)
-        await w.queue(job);
+        await w.queue(job, transfer);
     else
-        perform({ fs: external_node_fs_namespaceObject, path: external_node_path_namespaceObject, crypto: external_node_crypto_namespaceObject }, { write: writeAtomically, copy: copyTree }, job);
+        perform({ fs: external_node_fs_namespaceObject, path: external_node_path_namespaceObject, crypto: external_node_crypto_namespaceObject }, { write: writeAtomically, append: appendTo, copy: copyTree }, job);
 }
 
 ;// CONCATENATED MODULE: ./src/engine/evidence/evidence.ts
@@ -32981,6 +33013,12 @@ async function copyTreeOffThread(from, to, skip = {}) {
 
 const MANIFEST = 'manifest.json';
 const utf8 = new TextEncoder();
+/**
+ * The logs the loop only appends lines to (at the tree's top). A run cut off between an append and
+ * the manifest that records it leaves lines past what the manifest holds: verify tells such a tail
+ * from an edit (the manifest's bytes are the file's start), and a resumed run cuts it off.
+ */
+const APPEND_ONLY_LOGS = new Set(['history.jsonl', 'compaction.log', 'northstar_drift.log']);
 /** Files in the evidence folder that are not evidence (the run lock). */
 const NOT_EVIDENCE = new Set(['run.lock']);
 const manifestEntrySchema = object({
@@ -33006,6 +33044,7 @@ class EvidenceStore {
     root;
     /** Every file's entry, by the manifest that lists it: a manifest is written without a walk over every file of the run. */
     listed = new Map();
+    /** Each log's text, running hash and size as written in this run; `onDisk`: the bytes the file holds, null until it is written whole. */
     appendCache = new Map();
     /** Iterations whose manifest must be rewritten (the root manifest stays small: O(iterations)). */
     dirty = new Set();
@@ -33090,23 +33129,34 @@ class EvidenceStore {
         return this.write(rel, canonicalJson(value));
     }
     /**
-     * Appends a line to an append-only log, still through an atomic rewrite. Only the new line is
-     * scrubbed and hashed (a running hash of the text so far): a log as long as the run costs the
-     * loop's thread no more per line at iteration 200 than at iteration 1.
+     * Appends a line to an append-only log (APPEND_ONLY_LOGS). Only the new line is scrubbed, hashed (a
+     * running hash of the text so far) and written (appended to the file): a log as long as the run
+     * costs no more per line at iteration 200 than at iteration 1. A log the loop has not written in
+     * this run, or had to scrub anew, is written whole first (atomically).
      */
     async appendLine(rel, line) {
+        if (!APPEND_ONLY_LOGS.has(rel))
+            throw new Error(`${rel} is not an append-only log`);
         let log = this.appendCache.get(rel);
         if (log === undefined) {
             // Scrubbed again once a run: an earlier run did not know this run's secrets.
-            const text = this.scrub((await this.readText(rel)) ?? '');
-            log = { text, hash: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(text), bytes: Buffer.byteLength(text) };
+            const read = await this.readText(rel);
+            const text = this.scrub(read ?? '');
+            const bytes = Buffer.byteLength(text);
+            log = { text, hash: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(text), bytes, onDisk: read !== null && text === read ? bytes : null };
             this.appendCache.set(rel, log);
         }
         const chunk = this.scrub(line.endsWith('\n') ? line : line + '\n');
         log.text += chunk;
         log.hash.update(chunk);
         log.bytes += Buffer.byteLength(chunk);
-        return this.enqueue(this.record(rel, log.text, { sha256: log.hash.copy().digest('hex'), bytes: log.bytes }), utf8.encode(log.text), true);
+        const entry = this.record(rel, log.text, { sha256: log.hash.copy().digest('hex'), bytes: log.bytes });
+        if (log.onDisk === null)
+            this.enqueue(entry, utf8.encode(log.text), true);
+        else
+            this.enqueued(rel, appendOffThread(this.path(rel), utf8.encode(chunk), log.onDisk));
+        log.onDisk = log.bytes;
+        return entry;
     }
     async readText(rel) {
         await this.writing.get(rel);
@@ -44501,16 +44551,17 @@ function fingerprintCommand(keep, clearVolatile) {
 async function verifyTree(root, opts = {}) {
     const problems = [];
     const openTail = [];
+    const logTails = [];
     let manifest = opts.manifest;
     if (!manifest) {
         const text = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(root, MANIFEST), 'utf8').catch(() => null);
         if (text === null)
-            return { ok: false, problems: [`no ${MANIFEST} in ${root}`], openTail, iterations: [] };
+            return { ok: false, problems: [`no ${MANIFEST} in ${root}`], openTail, logTails, iterations: [] };
         try {
             manifest = parseDocument(MANIFEST, text, manifestSchema);
         }
         catch (e) {
-            return { ok: false, problems: [unparsed(e)], openTail, iterations: [] };
+            return { ok: false, problems: [unparsed(e)], openTail, logTails, iterations: [] };
         }
     }
     const files = [...manifest.files];
@@ -44550,6 +44601,12 @@ async function verifyTree(root, opts = {}) {
         const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(root, f.path)).catch(() => null);
         if (data === null)
             problems.push(`${f.path}: listed in the manifest but missing`);
+        else if (sha256(data) !== f.sha256 && APPEND_ONLY_LOGS.has(f.path) && data.byteLength > f.bytes && sha256(data.subarray(0, f.bytes)) === f.sha256) {
+            if (opts.allowOpenTail)
+                logTails.push({ path: f.path, bytes: f.bytes });
+            else
+                problems.push(`${f.path}: holds lines past what the manifest records (a run cut off while appending to it)`);
+        }
         else if (sha256(data) !== f.sha256)
             problems.push(`${f.path}: sha256 differs from the manifest (the file was edited)`);
         else if (data.byteLength !== f.bytes)
@@ -44559,7 +44616,8 @@ async function verifyTree(root, opts = {}) {
     for (const f of onDisk) {
         if (recorded.has(f))
             continue;
-        if (inOpenTail(f))
+        // A log first written by an iteration cut off before its manifest: nothing of it is on record.
+        if (inOpenTail(f) || (opts.allowOpenTail && APPEND_ONLY_LOGS.has(f)))
             openTail.push(f);
         else
             problems.push(`${f}: not in the manifest (added after the loop wrote it)`);
@@ -44600,7 +44658,9 @@ async function verifyTree(root, opts = {}) {
     }
     for (const f of files.filter((f) => /^iter_\d+\/artifacts\.json$/.test(f.path)))
         await doc(f.path, artifactsSchema);
-    const history = (recorded.has('history.jsonl') && (await ev.readText('history.jsonl'))) || '';
+    // As recorded: a tail past the manifest is not read.
+    const historyBytes = recorded.get('history.jsonl')?.bytes;
+    const history = (historyBytes !== undefined && (await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(root, 'history.jsonl')).catch(() => null))?.subarray(0, historyBytes).toString('utf8')) || '';
     for (const [k, line] of history.split('\n').entries())
         if (line)
             try {
@@ -44625,7 +44685,7 @@ async function verifyTree(root, opts = {}) {
         problems.push('no plan.json (REMIND vertex) for a loop that ran');
     if (!seedChecksum().verified)
         problems.push('seed checksum 641 × 274177 × 65537 ≠ 11517961089409');
-    return { ok: problems.length === 0, problems, openTail, iterations, certificate: finalCert };
+    return { ok: problems.length === 0, problems, openTail, logTails, iterations, certificate: finalCert };
     async function audits() {
         const triangle = await checkTriangle(ev, iterations);
         if (triangle.triangle_vertex_missing !== 'none')
@@ -45589,6 +45649,8 @@ async function restoreEvidence(ev, published, o) {
     await ev.loadManifest();
     for (const stray of check.openTail)
         await (0,promises_namespaceObject.rm)(ev.path(stray), { force: true });
+    for (const tail of check.logTails)
+        await (0,promises_namespaceObject.truncate)(ev.path(tail.path), tail.bytes);
     const report = await ev.readJson('halting_report.json', haltingReportSchema);
     // Past rows and cycles never change: frozen, their text is reused by every save of the state.
     return { resumed: { plan, state: { ...state, rows: state.rows.map(frozen), cycles: state.cycles.map(frozen), start_residual: null }, report } };

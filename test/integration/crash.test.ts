@@ -1,7 +1,7 @@
 // Crash consistency (SPEC §7): the loop is SIGKILLed at each point of an iteration (an environment
 // switch makes it kill itself there); the next run must never certify a commit that fails its
 // criteria in a fresh clone, and never lose a committed iteration.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
@@ -64,7 +64,7 @@ test('killed twice, the second time while the resumed run judges HEAD: the third
 });
 
 test('a redo of a paused attempt cut off after rewriting its files (an open tail, not an edit): the next run resumes', async () => {
-  const { readdir, appendFile, rm, chmod, mkdir } = await import('node:fs/promises');
+  const { rm, chmod, mkdir } = await import('node:fs/promises');
   const signals = await mkdtemp(join(tmpdir(), 'phuc-stopper-'));
   await chmod(signals, 0o777);
   const repo = await makeRepo({
@@ -107,4 +107,34 @@ test("killed during the agent step: its partial work is the agent's on the next 
   expect(await git(repo, 'show', `${rep.halting_certificate.commit}:src/status.txt`)).toBe('fixed\n');
   // The user's file, untracked before the killed step, was kept as theirs: its first version is in the user-work ref.
   expect(await git(repo, 'show', 'refs/phuc-loop/user-work:notes.txt')).toMatch(/^mine\n/);
+});
+
+test('killed between an append to history.jsonl and the manifest that records it: verify names the tail, the next run cuts it off and goes on', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: CRITERIA, agent: agent('fixer.mjs') }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'start\n',
+  });
+  expect((await cli(repo, ['run', '--max-iterations', '1'])).code).not.toBe(0);
+  const [name] = await readdir(join(repo, '.git/phuc-loop'));
+  const own = join(repo, '.git/phuc-loop', name, 'evidence');
+  const recorded = await readFile(join(own, 'history.jsonl'), 'utf8');
+  expect(recorded.split('\n').filter(Boolean)).toHaveLength(1);
+  // What a kill in the middle of the next line's append leaves: a torn line past the manifest.
+  await appendFile(join(own, 'history.jsonl'), '{"iteration":1,"fsm":["SPAWN');
+  const plain = await cli(repo, ['verify', own]);
+  expect(plain.code).not.toBe(0);
+  expect(plain.stdout + plain.stderr).toMatch(/history\.jsonl: holds lines past what the manifest records/);
+  const next = await cli(repo, ['run', '--max-iterations', '2']);
+  expect(next.stdout + next.stderr).not.toMatch(/does not verify/);
+  expect(next.stdout).toMatch(/resuming from evidence\/loop: 1 iteration\(s\) on record, next is 1/);
+  const history = await readFile(join(own, 'history.jsonl'), 'utf8');
+  expect(history.startsWith(recorded)).toBe(true);
+  expect(
+    history
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { iteration: number }).iteration),
+  ).toEqual([0, 1]);
+  expect((await cli(repo, ['verify'])).code).toBe(0);
 });

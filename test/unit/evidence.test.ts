@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256 } from '../../src/engine/common/canonical.js';
@@ -58,6 +58,28 @@ describe('evidence store', () => {
     expect(bytes.toString('utf8')).toBe('{"i":0}\n{"i":1}\n{"i":2}\npass ***\né\n');
     expect(again.entry('history.jsonl')).toEqual({ path: 'history.jsonl', sha256: sha256(bytes), bytes: bytes.length });
   });
+  test('an append-only log grows in place by its new lines; a log changed under the store fails the next flush', async () => {
+    const root = join(await mkdtemp(join(tmpdir(), 'phuc-ev-')), 'loop');
+    const ev = new EvidenceStore(root);
+    await ev.appendLine('compaction.log', 'one');
+    await ev.flush();
+    const first = await stat(join(root, 'compaction.log'));
+    for (const line of ['two', 'three']) await ev.appendLine('compaction.log', line);
+    await ev.flush();
+    const after = await stat(join(root, 'compaction.log'));
+    // The same file, longer: appended to, not replaced by a rewrite.
+    expect([after.ino, after.size]).toEqual([first.ino, 'one\ntwo\nthree\n'.length]);
+    expect(await readFile(join(root, 'compaction.log'), 'utf8')).toBe('one\ntwo\nthree\n');
+    await expect(ev.appendLine('notes.txt', 'x')).rejects.toThrow(/not an append-only log/);
+    // Something else wrote there: the store does not append blindly to a file it does not know.
+    await writeFile(join(root, 'compaction.log'), 'replaced\n');
+    await ev.appendLine('compaction.log', 'four');
+    await expect(ev.flush()).rejects.toMatchObject({
+      code: 'STORAGE_FAILURE',
+      message: expect.stringMatching(/not the log the loop wrote \(9 bytes, not 14\)/),
+    });
+  });
+
   test('writes of one path land in order; a write that fails is thrown by the next flush, and no manifest is written past it', async () => {
     const root = join(await mkdtemp(join(tmpdir(), 'phuc-ev-')), 'loop');
     const ev = new EvidenceStore(root);

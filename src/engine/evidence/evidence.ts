@@ -9,10 +9,17 @@ import { z } from 'zod';
 import { canonicalJson, sha256 } from '../common/canonical.js';
 import { parseDocument } from '../common/document.js';
 import { StorageError } from '../common/errors.js';
-import { atomicWriteOffThread } from './writer.js';
+import { appendOffThread, atomicWriteOffThread } from './writer.js';
 
 export const MANIFEST = 'manifest.json';
 const utf8 = new TextEncoder();
+/**
+ * The logs the loop only appends lines to (at the tree's top). A run cut off between an append and
+ * the manifest that records it leaves lines past what the manifest holds: verify tells such a tail
+ * from an edit (the manifest's bytes are the file's start), and a resumed run cuts it off.
+ */
+export const APPEND_ONLY_LOGS = new Set(['history.jsonl', 'compaction.log', 'northstar_drift.log']);
+
 /** Files in the evidence folder that are not evidence (the run lock). */
 export const NOT_EVIDENCE = new Set(['run.lock']);
 
@@ -45,7 +52,8 @@ const listedIn = (rel: string) => (isIterationManifest(rel) ? '' : (ITERATION.ex
 export class EvidenceStore {
   /** Every file's entry, by the manifest that lists it: a manifest is written without a walk over every file of the run. */
   private readonly listed = new Map<string, Map<string, ManifestEntry>>();
-  private readonly appendCache = new Map<string, { text: string; hash: Hash; bytes: number }>();
+  /** Each log's text, running hash and size as written in this run; `onDisk`: the bytes the file holds, null until it is written whole. */
+  private readonly appendCache = new Map<string, { text: string; hash: Hash; bytes: number; onDisk: number | null }>();
   /** Iterations whose manifest must be rewritten (the root manifest stays small: O(iterations)). */
   private readonly dirty = new Set<string>();
 
@@ -138,23 +146,31 @@ export class EvidenceStore {
   }
 
   /**
-   * Appends a line to an append-only log, still through an atomic rewrite. Only the new line is
-   * scrubbed and hashed (a running hash of the text so far): a log as long as the run costs the
-   * loop's thread no more per line at iteration 200 than at iteration 1.
+   * Appends a line to an append-only log (APPEND_ONLY_LOGS). Only the new line is scrubbed, hashed (a
+   * running hash of the text so far) and written (appended to the file): a log as long as the run
+   * costs no more per line at iteration 200 than at iteration 1. A log the loop has not written in
+   * this run, or had to scrub anew, is written whole first (atomically).
    */
   async appendLine(rel: string, line: string): Promise<ManifestEntry> {
+    if (!APPEND_ONLY_LOGS.has(rel)) throw new Error(`${rel} is not an append-only log`);
     let log = this.appendCache.get(rel);
     if (log === undefined) {
       // Scrubbed again once a run: an earlier run did not know this run's secrets.
-      const text = this.scrub((await this.readText(rel)) ?? '');
-      log = { text, hash: createHash('sha256').update(text), bytes: Buffer.byteLength(text) };
+      const read = await this.readText(rel);
+      const text = this.scrub(read ?? '');
+      const bytes = Buffer.byteLength(text);
+      log = { text, hash: createHash('sha256').update(text), bytes, onDisk: read !== null && text === read ? bytes : null };
       this.appendCache.set(rel, log);
     }
     const chunk = this.scrub(line.endsWith('\n') ? line : line + '\n');
     log.text += chunk;
     log.hash.update(chunk);
     log.bytes += Buffer.byteLength(chunk);
-    return this.enqueue(this.record(rel, log.text, { sha256: log.hash.copy().digest('hex'), bytes: log.bytes }), utf8.encode(log.text), true);
+    const entry = this.record(rel, log.text, { sha256: log.hash.copy().digest('hex'), bytes: log.bytes });
+    if (log.onDisk === null) this.enqueue(entry, utf8.encode(log.text), true);
+    else this.enqueued(rel, appendOffThread(this.path(rel), utf8.encode(chunk), log.onDisk));
+    log.onDisk = log.bytes;
+    return entry;
   }
 
   async readText(rel: string): Promise<string | null> {

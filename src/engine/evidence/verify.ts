@@ -22,7 +22,7 @@ import { Decimal, seedChecksum } from '../common/decimal.js';
 import { decideJudgement } from '../loop/decide.js';
 import { Git } from '../os/git.js';
 import type { ProcessRunner, RunResult, RunSpec } from '../os/ports.js';
-import { EvidenceStore, isIterationManifest, listFiles, MANIFEST, manifestSchema, NOT_EVIDENCE, type Manifest } from './evidence.js';
+import { APPEND_ONLY_LOGS, EvidenceStore, isIterationManifest, listFiles, MANIFEST, manifestSchema, NOT_EVIDENCE, type Manifest } from './evidence.js';
 import { historyLineSchema } from './records.js';
 import { haltingReportSchema } from './report.js';
 
@@ -31,6 +31,8 @@ export interface VerifyResult {
   problems: string[];
   /** Files of an iteration that was cut off before its manifest was written (resume removes them). */
   openTail: string[];
+  /** Append-only logs holding lines past what the manifest records (resume cuts them off at `bytes`). */
+  logTails: { path: string; bytes: number }[];
   iterations: number[];
   /** The last iteration's certificate, when the tree has one. */
   certificate?: Certificate | null;
@@ -46,14 +48,15 @@ export interface VerifyOptions {
 export async function verifyTree(root: string, opts: VerifyOptions = {}): Promise<VerifyResult> {
   const problems: string[] = [];
   const openTail: string[] = [];
+  const logTails: VerifyResult['logTails'] = [];
   let manifest = opts.manifest;
   if (!manifest) {
     const text = await readFile(join(root, MANIFEST), 'utf8').catch(() => null);
-    if (text === null) return { ok: false, problems: [`no ${MANIFEST} in ${root}`], openTail, iterations: [] };
+    if (text === null) return { ok: false, problems: [`no ${MANIFEST} in ${root}`], openTail, logTails, iterations: [] };
     try {
       manifest = parseDocument(MANIFEST, text, manifestSchema);
     } catch (e) {
-      return { ok: false, problems: [unparsed(e)], openTail, iterations: [] };
+      return { ok: false, problems: [unparsed(e)], openTail, logTails, iterations: [] };
     }
   }
   const files = [...manifest.files];
@@ -91,13 +94,17 @@ export async function verifyTree(root: string, opts: VerifyOptions = {}): Promis
     }
     const data = await readFile(join(root, f.path)).catch(() => null);
     if (data === null) problems.push(`${f.path}: listed in the manifest but missing`);
-    else if (sha256(data) !== f.sha256) problems.push(`${f.path}: sha256 differs from the manifest (the file was edited)`);
+    else if (sha256(data) !== f.sha256 && APPEND_ONLY_LOGS.has(f.path) && data.byteLength > f.bytes && sha256(data.subarray(0, f.bytes)) === f.sha256) {
+      if (opts.allowOpenTail) logTails.push({ path: f.path, bytes: f.bytes });
+      else problems.push(`${f.path}: holds lines past what the manifest records (a run cut off while appending to it)`);
+    } else if (sha256(data) !== f.sha256) problems.push(`${f.path}: sha256 differs from the manifest (the file was edited)`);
     else if (data.byteLength !== f.bytes) problems.push(`${f.path}: size differs from the manifest`);
   }
   const onDisk = (await listFiles(root)).filter((f) => f !== MANIFEST && !NOT_EVIDENCE.has(f) && !/\.tmp-[0-9a-f]{12}$/.test(f));
   for (const f of onDisk) {
     if (recorded.has(f)) continue;
-    if (inOpenTail(f)) openTail.push(f);
+    // A log first written by an iteration cut off before its manifest: nothing of it is on record.
+    if (inOpenTail(f) || (opts.allowOpenTail && APPEND_ONLY_LOGS.has(f))) openTail.push(f);
     else problems.push(`${f}: not in the manifest (added after the loop wrote it)`);
   }
 
@@ -136,7 +143,10 @@ export async function verifyTree(root: string, opts: VerifyOptions = {}): Promis
   }
 
   for (const f of files.filter((f) => /^iter_\d+\/artifacts\.json$/.test(f.path))) await doc(f.path, artifactsSchema);
-  const history = (recorded.has('history.jsonl') && (await ev.readText('history.jsonl'))) || '';
+  // As recorded: a tail past the manifest is not read.
+  const historyBytes = recorded.get('history.jsonl')?.bytes;
+  const history =
+    (historyBytes !== undefined && (await readFile(join(root, 'history.jsonl')).catch(() => null))?.subarray(0, historyBytes).toString('utf8')) || '';
   for (const [k, line] of history.split('\n').entries())
     if (line)
       try {
@@ -156,7 +166,7 @@ export async function verifyTree(root: string, opts: VerifyOptions = {}): Promis
     });
   else if (report && report.status !== 'EXIT_NEED_INFO' && report.status !== 'EXIT_BLOCKED') problems.push('no plan.json (REMIND vertex) for a loop that ran');
   if (!seedChecksum().verified) problems.push('seed checksum 641 × 274177 × 65537 ≠ 11517961089409');
-  return { ok: problems.length === 0, problems, openTail, iterations, certificate: finalCert };
+  return { ok: problems.length === 0, problems, openTail, logTails, iterations, certificate: finalCert };
 
   async function audits(): Promise<void> {
     const triangle = await checkTriangle(ev, iterations);

@@ -80,12 +80,36 @@ function copyTree(m: Modules, from: string, to: string, skipNames: string[], ski
   if (fs.lstatSync(from, { throwIfNoEntry: false })?.isDirectory()) folder('');
 }
 
-type Job = { kind: 'write'; file: string; data: string | Uint8Array } | { kind: 'copy'; from: string; to: string; skipNames: string[]; skipPaths: string[] };
-type Jobs = { write: typeof writeAtomically; copy: typeof copyTree };
+/**
+ * Appends `data` to `file`, which must be a regular file of exactly `from` bytes (what the caller
+ * last wrote there): a log grows by its new line, not by a rewrite of all of it. Anything else there
+ * (another size, a link, no file) fails the write, and says what it found.
+ */
+function appendTo(m: Modules, file: string, data: Uint8Array, from: number): void {
+  const { fs } = m;
+  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size !== from)
+      throw Object.assign(new Error(`${file} is not the log the loop wrote (${st.isFile() ? `${st.size} bytes, not ${from}` : 'not a regular file'})`), {
+        code: 'ECHANGED',
+      });
+    for (let at = 0; at < data.byteLength;) at += fs.writeSync(fd, data, at);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+type Job =
+  | { kind: 'write'; file: string; data: string | Uint8Array }
+  | { kind: 'append'; file: string; data: Uint8Array; from: number }
+  | { kind: 'copy'; from: string; to: string; skipNames: string[]; skipPaths: string[] };
+type Jobs = { write: typeof writeAtomically; append: typeof appendTo; copy: typeof copyTree };
 
 /** Does one job in this thread. */
 function perform(m: Modules, jobs: Jobs, job: Job): void {
   if (job.kind === 'write') jobs.write(m, job.file, job.data);
+  else if (job.kind === 'append') jobs.append(m, job.file, job.data, job.from);
   else jobs.copy(m, job.from, job.to, job.skipNames, job.skipPaths);
 }
 
@@ -153,12 +177,13 @@ class Writer {
 
   write(file: string, data: string | Uint8Array, transfer: boolean): Promise<void> {
     const moved = transfer && typeof data !== 'string' && data.buffer instanceof ArrayBuffer;
-    if (moved) this.transfers.push(data.buffer);
     // Bytes the caller keeps are taken as they are now (the batch is sent later).
-    return this.queue({ kind: 'write', file, data: moved || typeof data === 'string' ? data : data.slice() });
+    return this.queue({ kind: 'write', file, data: moved || typeof data === 'string' ? data : data.slice() }, moved ? [data.buffer] : []);
   }
 
-  queue(job: Job): Promise<void> {
+  /** `transfer`: buffers that move to the worker with the job (unusable here after). */
+  queue(job: Job, transfer: ArrayBuffer[] = []): Promise<void> {
+    this.transfers.push(...transfer);
     return new Promise((resolve, reject) => {
       const id = ++this.seq;
       this.pending.set(id, { resolve, reject });
@@ -204,7 +229,7 @@ function current(): Writer | null {
     // `__name`: what esbuild (tsx, when the engine runs from source) wraps nested functions in.
     const source =
       `var __name = (f) => f;\nconst m = { fs: require('node:fs'), path: require('node:path'), crypto: require('node:crypto') };\n` +
-      `(${writerMain.toString()})(m, require('node:worker_threads').parentPort, ${perform.toString()}, { write: ${writeAtomically.toString()}, copy: ${copyTree.toString()} });`;
+      `(${writerMain.toString()})(m, require('node:worker_threads').parentPort, ${perform.toString()}, { write: ${writeAtomically.toString()}, append: ${appendTo.toString()}, copy: ${copyTree.toString()} });`;
     writer = new Writer(new Worker(source, { eval: true, env: {}, stdout: false, stderr: false }));
   } catch {
     writer = null;
@@ -225,9 +250,20 @@ export function atomicWriteOffThread(file: string, data: string | Uint8Array, tr
  * Copies the folder `from` to `to` in the worker (see copyTree; in the loop's thread when there is
  * none). A copy that fails leaves a partial `to` for the caller to remove.
  */
-export async function copyTreeOffThread(from: string, to: string, skip: { names?: string[]; paths?: string[] } = {}): Promise<void> {
-  const job: Job = { kind: 'copy', from, to, skipNames: skip.names ?? [], skipPaths: skip.paths ?? [] };
+export function copyTreeOffThread(from: string, to: string, skip: { names?: string[]; paths?: string[] } = {}): Promise<void> {
+  return offThread({ kind: 'copy', from, to, skipNames: skip.names ?? [], skipPaths: skip.paths ?? [] });
+}
+
+/**
+ * Appends `data` (bytes made for this write: they move to the worker) to `file` in the worker, in
+ * order with its other jobs; fails unless the file holds exactly `from` bytes (see appendTo).
+ */
+export function appendOffThread(file: string, data: Uint8Array, from: number): Promise<void> {
+  return offThread({ kind: 'append', file, data, from }, data.buffer instanceof ArrayBuffer ? [data.buffer] : []);
+}
+
+async function offThread(job: Job, transfer: ArrayBuffer[] = []): Promise<void> {
   const w = current();
-  if (w) await w.queue(job);
-  else perform({ fs, path, crypto }, { write: writeAtomically, copy: copyTree }, job);
+  if (w) await w.queue(job, transfer);
+  else perform({ fs, path, crypto }, { write: writeAtomically, append: appendTo, copy: copyTree }, job);
 }

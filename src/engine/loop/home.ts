@@ -3,7 +3,7 @@
 // while a run works and is published to `evidence/loop` (the folder users and the Action read)
 // when it ends; a published tree without a private one (a restored artifact, another clone) is
 // verified and taken in.
-import { chmod, lstat, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, readdir, readFile, rename, rm, stat, truncate } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { StorageError } from '../common/errors.js';
@@ -410,6 +410,7 @@ export async function restoreEvidence(
     };
   await ev.loadManifest();
   for (const stray of check.openTail) await rm(ev.path(stray), { force: true });
+  for (const tail of check.logTails) await truncate(ev.path(tail.path), tail.bytes);
   const report = await ev.readJson('halting_report.json', haltingReportSchema);
   // Past rows and cycles never change: frozen, their text is reused by every save of the state.
   return { resumed: { plan, state: { ...state, rows: state.rows.map(frozen), cycles: state.cycles.map(frozen), start_residual: null }, report } };
