@@ -32759,19 +32759,19 @@ function writeAtomically(m, file, data) {
     m.fs.renameSync(tmp, file);
 }
 /**
- * Copies the folder `from` to `to` (made, or an existing empty folder; nothing is made when `from`
- * is not a folder): real folders and regular files only, with their permission bits, never through a link (a
+ * Copies the folder `from` to `to`, which must not exist (nothing is made when `from` is not a
+ * folder): real folders and regular files only, with their permission bits, never through a link (a
  * link, FIFO or device in it is left out, and a file is opened without following one). `skipNames`:
  * names left out wherever they are; `skipPaths`: relative paths left out. Runs in the worker from
  * its source text, so it uses nothing but its arguments.
  */
 function copyTree(m, from, to, skipNames, skipPaths) {
     const { fs } = m;
-    const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+    const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = fs.constants;
     const file = (src, dst) => {
         let fd;
         try {
-            fd = fs.openSync(src, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+            fd = fs.openSync(src, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
         }
         catch (e) {
             // A link (ELOOP) or a name gone since the listing is not copied.
@@ -32781,29 +32781,31 @@ function copyTree(m, from, to, skipNames, skipPaths) {
         }
         try {
             const st = fs.fstatSync(fd);
-            if (st.isFile())
-                fs.writeFileSync(dst, fs.readFileSync(fd), { flag: 'wx', mode: st.mode & 0o777 });
+            if (!st.isFile())
+                return;
+            const out = fs.openSync(dst, 'wx', 0o600);
+            try {
+                const data = fs.readFileSync(fd);
+                for (let at = 0; at < data.byteLength;)
+                    at += fs.writeSync(out, data, at);
+                // Exactly the source's bits (a mode given to open is cut by the umask).
+                fs.fchmodSync(out, st.mode & 0o777);
+            }
+            finally {
+                fs.closeSync(out);
+            }
         }
         finally {
             fs.closeSync(fd);
         }
     };
-    let keepMode = false;
     const folder = (rel) => {
         const src = m.path.join(from, rel);
         const dst = m.path.join(to, rel);
         const st = fs.lstatSync(src);
         if (!st.isDirectory())
             return;
-        try {
-            fs.mkdirSync(dst, { mode: 0o700 });
-        }
-        catch (e) {
-            // An existing (empty) folder at `to` is copied into, and keeps its mode.
-            if (rel || e.code !== 'EEXIST' || !fs.lstatSync(dst).isDirectory())
-                throw e;
-            keepMode = true;
-        }
+        fs.mkdirSync(dst, { mode: 0o700 });
         for (const d of fs.readdirSync(src, { withFileTypes: true })) {
             const r = rel ? `${rel}/${d.name}` : d.name;
             if (skipNames.includes(d.name) || skipPaths.includes(r))
@@ -32813,8 +32815,7 @@ function copyTree(m, from, to, skipNames, skipPaths) {
             else if (d.isFile())
                 file(m.path.join(src, d.name), m.path.join(dst, d.name));
         }
-        if (rel || !keepMode)
-            fs.chmodSync(dst, st.mode & 0o777);
+        fs.chmodSync(dst, st.mode & 0o777);
     };
     if (fs.lstatSync(from, { throwIfNoEntry: false })?.isDirectory())
         folder('');
@@ -33061,6 +33062,7 @@ class EvidenceStore {
     // and comes before any manifest is written: a manifest never lists a file that is not on disk whole.
     writing = new Map();
     failed = null;
+    unwritten = new Set();
     async write(rel, data) {
         if (typeof data !== 'string')
             return Promise.resolve(this.enqueue(this.record(rel, data), data, false));
@@ -33079,7 +33081,11 @@ class EvidenceStore {
         return entry;
     }
     enqueued(rel, write) {
-        const settled = write.catch((e) => void (this.failed ??= e));
+        // A file whose last write failed is not what its entry says: no manifest lists it until a write of it lands.
+        const settled = write.then(() => void this.unwritten.delete(rel), (e) => {
+            this.failed ??= e;
+            this.unwritten.add(rel);
+        });
         this.writing.set(rel, settled);
         void settled.then(() => {
             if (this.writing.get(rel) === settled)
@@ -33190,9 +33196,19 @@ class EvidenceStore {
     /** Writes the manifests of the iterations that changed, then the root manifest that lists them. */
     async saveManifest() {
         await this.flush();
+        for (const rel of this.unwritten) {
+            const group = listedIn(rel);
+            if (this.listed.get(group)?.delete(rel) && group)
+                this.dirty.add(group);
+            this.appendCache.delete(rel);
+        }
         // Through the worker. The iterations' manifests are recorded once on disk, and only then is the
         // root's written that lists them: a failed one stays to be written by the next save.
-        const groups = [...this.dirty].sort();
+        // An iteration left with no file (its only writes failed) gets no manifest.
+        const groups = [...this.dirty].sort().filter((g) => this.listed.get(g)?.size);
+        for (const g of this.dirty)
+            if (!this.listed.get(g)?.size)
+                this.dirty.delete(g);
         const written = groups.map((group) => {
             const bytes = utf8.encode(manifestText([...(this.listed.get(group)?.values() ?? [])]));
             const entry = { path: `${group}/manifest.json`, sha256: sha256(bytes), bytes: bytes.byteLength };
@@ -44603,10 +44619,10 @@ async function verifyTree(root, opts = {}) {
         if (data === null)
             problems.push(`${f.path}: listed in the manifest but missing`);
         else if (sha256(data) !== f.sha256 && APPEND_ONLY_LOGS.has(f.path) && data.byteLength > f.bytes && sha256(data.subarray(0, f.bytes)) === f.sha256) {
-            if (opts.allowOpenTail)
+            if (opts.allowLogTails)
                 logTails.push({ path: f.path, bytes: f.bytes });
             else
-                problems.push(`${f.path}: holds lines past what the manifest records (a run cut off while appending to it)`);
+                problems.push(`${f.path}: holds lines past what the manifest records (appended since the loop wrote it, or a run cut off while appending)`);
         }
         else if (sha256(data) !== f.sha256)
             problems.push(`${f.path}: sha256 differs from the manifest (the file was edited)`);
@@ -44618,7 +44634,7 @@ async function verifyTree(root, opts = {}) {
         if (recorded.has(f))
             continue;
         // A log first written by an iteration cut off before its manifest: nothing of it is on record.
-        if (inOpenTail(f) || (opts.allowOpenTail && APPEND_ONLY_LOGS.has(f)))
+        if (inOpenTail(f) || (opts.allowLogTails && APPEND_ONLY_LOGS.has(f)))
             openTail.push(f);
         else
             problems.push(`${f}: not in the manifest (added after the loop wrote it)`);
@@ -45533,11 +45549,19 @@ async function assertRealFolders(within, target) {
             throw new StorageError(`${(0,external_node_path_namespaceObject.relative)(within, p)} is not a folder (${st.isSymbolicLink() ? 'a symbolic link' : 'a special file'}): move it away, then \`phuc-loop run\` again; the evidence stays in .git/phuc-loop until then`);
     }
 }
+/**
+ * The lines a killed run appended to its logs past what the manifest records are cut off (`tails`:
+ * from verifyTree with allowLogTails; found here when not given), so that the tree verifies whole.
+ */
+async function cutLogTails(ev, tails) {
+    for (const tail of tails ?? (await verifyTree(ev.root, { allowOpenTail: true, allowLogTails: true })).logTails)
+        await (0,promises_namespaceObject.truncate)(ev.path(tail.path), tail.bytes);
+}
 /** Whether the loop has a tree of its own (in .git/phuc-loop) and it verifies. */
 async function ownCopyVerifies(ev) {
     if (!(await hasFiles(ev.root)) || (await ev.readText('manifest.json')) === null)
         return false;
-    return (await verifyTree(ev.root, { allowOpenTail: true }).catch(() => ({ ok: false }))).ok;
+    return (await verifyTree(ev.root, { allowOpenTail: true, allowLogTails: true }).catch(() => ({ ok: false }))).ok;
 }
 /** Renames `path` aside (never deletes it); returns the suffix, or null when it cannot be moved. */
 async function moveAside(path) {
@@ -45609,7 +45633,12 @@ async function restoreEvidence(ev, published, o) {
             // Taken in when the loop has no tree of its own (a restored artifact, another clone of the repository).
             if (!(await hasFiles(ev.root))) {
                 await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(ev.root), { recursive: true });
-                await copyTreeOffThread(published.root, ev.root, { names: [...NOT_EVIDENCE], paths: check.openTail });
+                // Beside it first, then in its place: a copy cut off (a kill) leaves no half tree to take for the loop's.
+                const tmp = `${ev.root}.tmp-${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString('hex')}`;
+                await copyTreeOffThread(published.root, tmp, { names: [...NOT_EVIDENCE], paths: check.openTail });
+                await (0,promises_namespaceObject.chmod)(tmp, 0o700);
+                await (0,promises_namespaceObject.rm)(ev.root, { recursive: true, force: true });
+                await (0,promises_namespaceObject.rename)(tmp, ev.root);
             }
         }
     }
@@ -45623,7 +45652,7 @@ async function restoreEvidence(ev, published, o) {
             code: 'EVIDENCE_UNVERIFIABLE',
             problem: `the loop's evidence has no manifest.json: it cannot be verified; run \`phuc-loop run --fresh\` to keep it aside and start over`,
         };
-    const check = await verifyTree(ev.root, { allowOpenTail: true });
+    const check = await verifyTree(ev.root, { allowOpenTail: true, allowLogTails: true });
     if (!check.ok)
         return {
             code: 'EVIDENCE_UNVERIFIABLE',
@@ -45650,8 +45679,7 @@ async function restoreEvidence(ev, published, o) {
     await ev.loadManifest();
     for (const stray of check.openTail)
         await (0,promises_namespaceObject.rm)(ev.path(stray), { force: true });
-    for (const tail of check.logTails)
-        await (0,promises_namespaceObject.truncate)(ev.path(tail.path), tail.bytes);
+    await cutLogTails(ev, check.logTails);
     const report = await ev.readJson('halting_report.json', haltingReportSchema);
     // Past rows and cycles never change: frozen, their text is reused by every save of the state.
     return { resumed: { plan, state: { ...state, rows: state.rows.map(frozen), cycles: state.cycles.map(frozen), start_residual: null }, report } };
@@ -45975,11 +46003,11 @@ async function writeAgentsMd(ctx, section) {
 }
 
 ;// CONCATENATED MODULE: ./src/engine/loop/step-start.ts
-// What an agent step started from, kept in the loop's own folder until the next step replaces it.
-// A loop killed before the step's iteration was committed (kill -9, OOM, power loss) left the
-// agent's partial work in the work tree: the next run attributes it to the agent, measured against
-// this start, instead of taking it for the user's uncommitted work (never judged, never committed).
-// A start whose iteration or HEAD is not the next run's (the iteration was committed) is stale.
+// What an agent step started from, kept in the loop's own folder while the step runs and until its
+// iteration is committed. A loop killed in between (kill -9, OOM, power loss) left the agent's
+// partial work in the work tree: the next run attributes it to the agent, measured against this
+// start, instead of taking it for the user's uncommitted work (never judged, never committed).
+
 
 
 
@@ -46001,8 +46029,13 @@ async function saveStepStart(file, iteration, head, before, work) {
     const paths = Object.fromEntries([...before].map(([p, v]) => [p, { sha: v.sha, link: v.link }]));
     await atomicWrite(file, JSON.stringify({ iteration, head, work, paths }));
 }
-async function clearStepStart(file) {
-    await (0,promises_namespaceObject.rm)(file, { force: true });
+/**
+ * The step's iteration is committed: its start no longer applies (a later loop at the same
+ * iteration and HEAD, after a reset, must not take the user's changes for this step's). Removed on
+ * the loop's thread: the next step's start is written there right after.
+ */
+function clearStepStart(file) {
+    (0,external_node_fs_namespaceObject.rmSync)(file, { force: true });
 }
 /**
  * The start of iteration `n`'s step if a killed run left it, as a snapshot (the user's files read
@@ -46015,7 +46048,7 @@ async function cutOffStepStart(git, file, n, head) {
         return null;
     const start = parseDocument(file, text, stepStartSchema);
     if (start.iteration !== n || start.head !== head) {
-        await clearStepStart(file);
+        clearStepStart(file);
         return null;
     }
     const snap = new Map();
@@ -46454,9 +46487,8 @@ async function iterate(ctx, n) {
     await ev.write(`${dir}/cnf_capsule.json`, prepared.text);
     await ev.write(`${dir}/prompt.md`, prepared.prompt);
     crashPoint(ctx, 'capsule');
-    // The agent. Its start is kept (until the next step's replaces it): a run killed before the
-    // iteration is committed leaves the agent's partial work, which the next run attributes to this
-    // iteration's step, not the user; once committed, HEAD has moved and the start no longer applies.
+    // The agent. Its start is kept until the iteration is committed: a run killed meanwhile leaves
+    // the agent's partial work, which the next run attributes to this iteration's step, not the user.
     const marker = stepStartFile(ev.root);
     const { head: startHead, branch } = await git.position();
     const prefetched = ctx.dirtyAfter?.head === startHead ? await ctx.dirtyAfter.snapshot.catch(() => null) : null;
@@ -46739,6 +46771,7 @@ async function iterate(ctx, n) {
     const touched = before.has('AGENTS.md') || [...collected.changed, ...collected.untrackedDeleted, ...collected.reverted.map((r) => r.path)].includes('AGENTS.md');
     const tracked = !touched && !!startHead && !!(await git.topLevelNames(await git.commitTree(startHead)))?.has('AGENTS.md');
     const commit = await git.commit(message, ['AGENTS.md'], tracked);
+    clearStepStart(marker);
     // Where the next step starts, read by the git shell while this iteration is recorded: nothing
     // writes the work tree in between (the records are in the loop home, the agent's processes are gone).
     const dirtyAfter = snapshotDirty(git, ctx.cwd);
@@ -47012,8 +47045,13 @@ async function cleanJudge(c) {
         // Replays on a fresh checkout follow each other without an update: only the persistent one is tidied.
         release: () => current === ws && ws.tidy(),
         async dispose() {
-            await fresh?.dispose();
-            await ws.close();
+            try {
+                await fresh?.dispose();
+            }
+            finally {
+                // Also when the fresh one could not be removed: a tidy still running must end before the folders go.
+                await ws.close();
+            }
             await c.takeBack?.((0,external_node_path_namespaceObject.join)(c.root, 'fresh'));
             await (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(c.root, 'fresh'), { recursive: true, force: true });
         },

@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { EvidenceUnverifiable } from '../engine/common/errors.js';
 import { EvidenceStore } from '../engine/evidence/evidence.js';
-import { loopHome, publishEvidence } from '../engine/loop/home.js';
+import { cutLogTails, loopHome, publishEvidence } from '../engine/loop/home.js';
 import { Git } from '../engine/os/git.js';
 import { NodeProcessRunner } from '../engine/os/process.js';
 import { artifactUrl, evidenceFiles, uploadEvidence } from './artifact.js';
@@ -20,13 +20,17 @@ import { writeSummary } from './summary.js';
 /**
  * The main step ended before the engine published its evidence (a second signal aborted it, or the
  * runner killed it): the loop's private tree is the newest, and it is what the next run continues
- * from. Written atomically by the loop, it is published whole, as the engine does at its end.
+ * from. Its files are written atomically by the loop (its logs appended to): it is published whole, as the
+ * engine does at its end.
  */
 async function publishLeftEvidence(checkout: string, evidenceDir: string): Promise<void> {
   try {
     const git = new Git(new NodeProcessRunner(), checkout, { PATH: process.env['PATH'], HOME: process.env['HOME'] });
     const home = await loopHome(git, relative(checkout, evidenceDir));
-    await publishEvidence(new EvidenceStore(home.evidence), evidenceDir, checkout);
+    const ev = new EvidenceStore(home.evidence);
+    // A line cut off mid-append would make the published tree (the artifact the next job restores) fail to verify.
+    await cutLogTails(ev);
+    await publishEvidence(ev, evidenceDir, checkout);
     core.info(`phuc-loop: the main step ended before publishing its evidence; published the loop's own tree to ${evidenceDir}`);
   } catch (e) {
     core.warning(`phuc-loop: could not publish the loop's own evidence tree: ${(e as Error).message}`);

@@ -138,3 +138,21 @@ test('killed between an append to history.jsonl and the manifest that records it
   ).toEqual([0, 1]);
   expect((await cli(repo, ['verify'])).code).toBe(0);
 });
+
+test("a committed iteration's step start does not outlive it: a new loop after a reset takes the user's uncommitted edits for theirs", async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: CRITERIA, agent: agent('fixer.mjs') }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'start\n',
+  });
+  const initial = (await git(repo, 'rev-parse', 'HEAD')).trim();
+  expect((await cli(repo, ['run', '--max-iterations', '1'])).code).not.toBe(0);
+  // The user undoes the loop's commit and starts a new loop with a draft of their own.
+  await git(repo, 'reset', '-q', '--hard', initial);
+  await writeFile(join(repo, 'mine.txt'), 'a draft of mine\n');
+  const r = await cli(repo, ['run', '--fresh', '--max-iterations', '1']);
+  expect(r.stdout).not.toMatch(/killed during this iteration's agent step/);
+  expect(await git(repo, 'log', '--format=%s', '-1')).toMatch(/^phuc-loop: iteration 0/);
+  await expect(git(repo, 'show', 'HEAD:mine.txt')).rejects.toThrow();
+  expect(await readFile(join(repo, 'mine.txt'), 'utf8')).toBe('a draft of mine\n');
+});

@@ -4,10 +4,10 @@
 // by what the evidence says. The published folder (`evidence/loop`) lies in the work tree, which
 // the agent can write: what it puts there never stands as the loop's evidence.
 import { execFile } from 'node:child_process';
-import { cp, lstat, readdir, writeFile } from 'node:fs/promises';
+import { appendFile, cp, lstat, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+import { agent, cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
 
 const sh = promisify(execFile);
 const FORGE = join(FIXTURES, 'hostile', 'forge-evidence.mjs');
@@ -135,4 +135,32 @@ test('a published tree that is not the loop-owned copy (a link, or other content
   expect(v2.stderr).toMatch(/evidence\/loop is not the evidence the loop wrote: its manifest\.json differs from the loop-owned copy/);
   // The loop's own copy verifies and names the honest commit.
   expect((await cli(repo, ['verify', join(repo, '.git/phuc-loop/evidence_loop/evidence')])).code).toBe(0);
+});
+
+test('a line added to a log of the published tree is no tail to cut off: the tree is moved aside whole (the line kept), the loop goes on from its own copy', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({
+      criteria: [
+        { id: 'one', run: 'grep -q fixed-1 src/status.txt' },
+        { id: 'two', run: 'grep -q fixed-2 src/status.txt' },
+      ],
+      agent: agent('fixer.mjs'),
+    }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'start\n',
+  });
+  expect((await cli(repo, ['run', '--max-iterations', '1'])).code).not.toBe(0);
+  const line = '{"note":"a line someone added to the published log"}\n';
+  await appendFile(join(repo, 'evidence/loop/history.jsonl'), line);
+  const verify = await cli(repo, ['verify']);
+  expect(verify.code).not.toBe(0);
+  expect(verify.stdout + verify.stderr).toMatch(/history\.jsonl: holds lines past what the manifest records/);
+  const next = await cli(repo, ['run', '--max-iterations', '2']);
+  expect(next.stdout + next.stderr).toMatch(
+    /does not verify: history\.jsonl: holds lines past what the manifest records .*: moved aside to evidence\/loop\.not-loop-evidence-/,
+  );
+  const aside = (await readdir(join(repo, 'evidence'))).find((n) => n.startsWith('loop.not-loop-evidence-'))!;
+  expect(await readFile(join(repo, 'evidence', aside, 'history.jsonl'), 'utf8')).toMatch(new RegExp(`${line.replace(/[{}.]/g, '\\$&')}$`));
+  expect(await readFile(join(repo, 'evidence/loop/history.jsonl'), 'utf8')).not.toContain('someone added');
+  expect((await cli(repo, ['verify'])).code).toBe(0);
 });

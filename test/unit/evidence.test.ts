@@ -80,6 +80,26 @@ describe('evidence store', () => {
     });
   });
 
+  test('a file whose write failed is in no manifest saved after (until a write of it lands)', async () => {
+    const root = join(await mkdtemp(join(tmpdir(), 'phuc-ev-')), 'loop');
+    const ev = new EvidenceStore(root);
+    await ev.write('plan.json', '{}\n');
+    await ev.saveManifest();
+    await writeFile(join(root, 'iter_0'), 'a file where the folder should be');
+    await ev.write('iter_0/checks/big.log', 'no room for this\n');
+    await expect(ev.saveManifest()).rejects.toMatchObject({ code: 'STORAGE_FAILURE' });
+    // The run ends blocked and saves its state: the manifest lists only files that are on disk.
+    await rm(join(root, 'iter_0'));
+    await ev.write('halting_report.json', '{}\n');
+    await ev.saveManifest();
+    expect(ev.entry('iter_0/checks/big.log')).toBeUndefined();
+    const listed = JSON.parse(await readFile(join(root, 'manifest.json'), 'utf8')).files.map((f: { path: string }) => f.path);
+    expect(listed).toEqual(['halting_report.json', 'plan.json']);
+    await ev.write('iter_0/checks/big.log', 'written now\n');
+    await ev.saveManifest();
+    expect(ev.entry('iter_0/checks/big.log')).toBeDefined();
+  });
+
   test('writes of one path land in order; a write that fails is thrown by the next flush, and no manifest is written past it', async () => {
     const root = join(await mkdtemp(join(tmpdir(), 'phuc-ev-')), 'loop');
     const ev = new EvidenceStore(root);

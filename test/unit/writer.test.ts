@@ -73,7 +73,7 @@ describe('tree copies off the loop thread', () => {
     return out;
   }
 
-  test('copies real folders and files with their modes; links, FIFOs and the names asked are left out; nothing is read through a link', async () => {
+  test('copies real folders and files with their exact modes into a new folder; links, FIFOs and the names asked are left out; nothing is read through a link', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'phuc-copy-'));
     const from = join(dir, 'from');
     const outside = join(dir, 'outside');
@@ -100,16 +100,17 @@ describe('tree copies off the loop thread', () => {
     expect(copied).toEqual(expect.arrayContaining(['iter_0/ 750', `iter_0/private.txt 600 ${Buffer.from('mode 600\n').toString('hex')}`]));
     expect((await stat(join(dir, 'to'))).mode & 0o777).toBe(0o700);
 
-    // Into an existing empty folder: it keeps its own mode. A source that is not a folder copies nothing.
-    await mkdir(join(dir, 'existing'), { mode: 0o711 });
-    await chmod(join(dir, 'existing'), 0o711);
-    await copyTreeOffThread(join(from, 'iter_0', 'checks'), join(dir, 'existing'));
-    expect(await listing(join(dir, 'existing'))).toEqual(await listing(join(from, 'iter_0', 'checks')));
-    expect((await stat(join(dir, 'existing'))).mode & 0o777).toBe(0o711);
+    // Bits the umask would cut are kept as they are.
+    await writeFile(join(from, 'group-writable.txt'), 'g+w\n');
+    await chmod(join(from, 'group-writable.txt'), 0o664);
+    await copyTreeOffThread(join(from, 'group-writable.txt'), join(dir, 'not-a-folder'));
+    await copyTreeOffThread(from, join(dir, 'again'));
+    expect((await stat(join(dir, 'again', 'group-writable.txt'))).mode & 0o777).toBe(0o664);
     await copyTreeOffThread(join(from, 'linked-folder'), join(dir, 'through-link'));
     await copyTreeOffThread(join(from, 'missing'), join(dir, 'from-nothing'));
-    expect((await readdir(dir)).sort()).toEqual(['existing', 'from', 'outside', 'to']);
-    // A target that exists with something in it is not merged into.
-    await expect(copyTreeOffThread(from, join(dir, 'to'))).rejects.toMatchObject({ code: 'EEXIST' });
+    expect((await readdir(dir)).sort()).toEqual(['again', 'from', 'outside', 'to']);
+    // A target that exists is never merged into.
+    await mkdir(join(dir, 'empty'));
+    await expect(copyTreeOffThread(from, join(dir, 'empty'))).rejects.toMatchObject({ code: 'EEXIST' });
   });
 });

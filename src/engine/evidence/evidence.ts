@@ -71,6 +71,7 @@ export class EvidenceStore {
   // and comes before any manifest is written: a manifest never lists a file that is not on disk whole.
   private readonly writing = new Map<string, Promise<void>>();
   private failed: unknown = null;
+  private readonly unwritten = new Set<string>();
 
   async write(rel: string, data: string | Uint8Array): Promise<ManifestEntry> {
     if (typeof data !== 'string') return Promise.resolve(this.enqueue(this.record(rel, data), data, false));
@@ -91,7 +92,14 @@ export class EvidenceStore {
   }
 
   private enqueued(rel: string, write: Promise<void>): void {
-    const settled = write.catch((e: unknown) => void (this.failed ??= e));
+    // A file whose last write failed is not what its entry says: no manifest lists it until a write of it lands.
+    const settled = write.then(
+      () => void this.unwritten.delete(rel),
+      (e: unknown) => {
+        this.failed ??= e;
+        this.unwritten.add(rel);
+      },
+    );
     this.writing.set(rel, settled);
     void settled.then(() => {
       if (this.writing.get(rel) === settled) this.writing.delete(rel);
@@ -208,9 +216,16 @@ export class EvidenceStore {
   /** Writes the manifests of the iterations that changed, then the root manifest that lists them. */
   async saveManifest(): Promise<ManifestEntry> {
     await this.flush();
+    for (const rel of this.unwritten) {
+      const group = listedIn(rel);
+      if (this.listed.get(group)?.delete(rel) && group) this.dirty.add(group);
+      this.appendCache.delete(rel);
+    }
     // Through the worker. The iterations' manifests are recorded once on disk, and only then is the
     // root's written that lists them: a failed one stays to be written by the next save.
-    const groups = [...this.dirty].sort();
+    // An iteration left with no file (its only writes failed) gets no manifest.
+    const groups = [...this.dirty].sort().filter((g) => this.listed.get(g)?.size);
+    for (const g of this.dirty) if (!this.listed.get(g)?.size) this.dirty.delete(g);
     const written = groups.map((group) => {
       const bytes = utf8.encode(manifestText([...(this.listed.get(group)?.values() ?? [])]));
       const entry = { path: `${group}/manifest.json`, sha256: sha256(bytes), bytes: bytes.byteLength };

@@ -41,6 +41,11 @@ export interface VerifyResult {
 export interface VerifyOptions {
   /** Tolerate files of the one unfinished iteration after the last recorded one (crash recovery). */
   allowOpenTail?: boolean;
+  /**
+   * Tolerate lines past the manifest in the append-only logs (a run killed mid-append): only for the
+   * loop's own tree, out of the agent's reach; in a published tree such lines may be anyone's.
+   */
+  allowLogTails?: boolean;
   /** Check against this manifest instead of manifest.json (the loop's own in-memory view). */
   manifest?: Manifest;
 }
@@ -95,8 +100,8 @@ export async function verifyTree(root: string, opts: VerifyOptions = {}): Promis
     const data = await readFile(join(root, f.path)).catch(() => null);
     if (data === null) problems.push(`${f.path}: listed in the manifest but missing`);
     else if (sha256(data) !== f.sha256 && APPEND_ONLY_LOGS.has(f.path) && data.byteLength > f.bytes && sha256(data.subarray(0, f.bytes)) === f.sha256) {
-      if (opts.allowOpenTail) logTails.push({ path: f.path, bytes: f.bytes });
-      else problems.push(`${f.path}: holds lines past what the manifest records (a run cut off while appending to it)`);
+      if (opts.allowLogTails) logTails.push({ path: f.path, bytes: f.bytes });
+      else problems.push(`${f.path}: holds lines past what the manifest records (appended since the loop wrote it, or a run cut off while appending)`);
     } else if (sha256(data) !== f.sha256) problems.push(`${f.path}: sha256 differs from the manifest (the file was edited)`);
     else if (data.byteLength !== f.bytes) problems.push(`${f.path}: size differs from the manifest`);
   }
@@ -104,7 +109,7 @@ export async function verifyTree(root: string, opts: VerifyOptions = {}): Promis
   for (const f of onDisk) {
     if (recorded.has(f)) continue;
     // A log first written by an iteration cut off before its manifest: nothing of it is on record.
-    if (inOpenTail(f) || (opts.allowOpenTail && APPEND_ONLY_LOGS.has(f))) openTail.push(f);
+    if (inOpenTail(f) || (opts.allowLogTails && APPEND_ONLY_LOGS.has(f))) openTail.push(f);
     else problems.push(`${f}: not in the manifest (added after the loop wrote it)`);
   }
 

@@ -31,19 +31,19 @@ function writeAtomically(m: Modules, file: string, data: string | Uint8Array): v
 }
 
 /**
- * Copies the folder `from` to `to` (made, or an existing empty folder; nothing is made when `from`
- * is not a folder): real folders and regular files only, with their permission bits, never through a link (a
+ * Copies the folder `from` to `to`, which must not exist (nothing is made when `from` is not a
+ * folder): real folders and regular files only, with their permission bits, never through a link (a
  * link, FIFO or device in it is left out, and a file is opened without following one). `skipNames`:
  * names left out wherever they are; `skipPaths`: relative paths left out. Runs in the worker from
  * its source text, so it uses nothing but its arguments.
  */
 function copyTree(m: Modules, from: string, to: string, skipNames: string[], skipPaths: string[]): void {
   const { fs } = m;
-  const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+  const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = fs.constants;
   const file = (src: string, dst: string) => {
     let fd: number;
     try {
-      fd = fs.openSync(src, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+      fd = fs.openSync(src, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
     } catch (e) {
       // A link (ELOOP) or a name gone since the listing is not copied.
       if (['ELOOP', 'ENOENT', 'ENXIO'].includes((e as NodeJS.ErrnoException).code ?? '')) return;
@@ -51,31 +51,33 @@ function copyTree(m: Modules, from: string, to: string, skipNames: string[], ski
     }
     try {
       const st = fs.fstatSync(fd);
-      if (st.isFile()) fs.writeFileSync(dst, fs.readFileSync(fd), { flag: 'wx', mode: st.mode & 0o777 });
+      if (!st.isFile()) return;
+      const out = fs.openSync(dst, 'wx', 0o600);
+      try {
+        const data = fs.readFileSync(fd);
+        for (let at = 0; at < data.byteLength;) at += fs.writeSync(out, data, at);
+        // Exactly the source's bits (a mode given to open is cut by the umask).
+        fs.fchmodSync(out, st.mode & 0o777);
+      } finally {
+        fs.closeSync(out);
+      }
     } finally {
       fs.closeSync(fd);
     }
   };
-  let keepMode = false;
   const folder = (rel: string) => {
     const src = m.path.join(from, rel);
     const dst = m.path.join(to, rel);
     const st = fs.lstatSync(src);
     if (!st.isDirectory()) return;
-    try {
-      fs.mkdirSync(dst, { mode: 0o700 });
-    } catch (e) {
-      // An existing (empty) folder at `to` is copied into, and keeps its mode.
-      if (rel || (e as NodeJS.ErrnoException).code !== 'EEXIST' || !fs.lstatSync(dst).isDirectory()) throw e;
-      keepMode = true;
-    }
+    fs.mkdirSync(dst, { mode: 0o700 });
     for (const d of fs.readdirSync(src, { withFileTypes: true })) {
       const r = rel ? `${rel}/${d.name}` : d.name;
       if (skipNames.includes(d.name) || skipPaths.includes(r)) continue;
       if (d.isDirectory()) folder(r);
       else if (d.isFile()) file(m.path.join(src, d.name), m.path.join(dst, d.name));
     }
-    if (rel || !keepMode) fs.chmodSync(dst, st.mode & 0o777);
+    fs.chmodSync(dst, st.mode & 0o777);
   };
   if (fs.lstatSync(from, { throwIfNoEntry: false })?.isDirectory()) folder('');
 }

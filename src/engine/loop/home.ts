@@ -11,7 +11,7 @@ import { planSchema, type Plan } from '../config/plan.js';
 import { EvidenceStore, listFiles, manifestSchema, NOT_EVIDENCE } from '../evidence/evidence.js';
 import { parseDocument } from '../common/document.js';
 import { haltingReportSchema, type HaltingReport } from '../evidence/report.js';
-import { verifyTree } from '../evidence/verify.js';
+import { verifyTree, type VerifyResult } from '../evidence/verify.js';
 import type { Git } from '../os/git.js';
 import { processRunning } from '../os/process.js';
 import { readRegular } from '../os/tree-file.js';
@@ -288,10 +288,19 @@ export async function assertRealFolders(within: string, target: string): Promise
 
 export type Restored = { resumed: { plan: Plan; state: LoopState; report: HaltingReport | null } | null; note?: string } | { problem: string; code: string };
 
+/**
+ * The lines a killed run appended to its logs past what the manifest records are cut off (`tails`:
+ * from verifyTree with allowLogTails; found here when not given), so that the tree verifies whole.
+ */
+export async function cutLogTails(ev: EvidenceStore, tails?: VerifyResult['logTails']): Promise<void> {
+  for (const tail of tails ?? (await verifyTree(ev.root, { allowOpenTail: true, allowLogTails: true })).logTails)
+    await truncate(ev.path(tail.path), tail.bytes);
+}
+
 /** Whether the loop has a tree of its own (in .git/phuc-loop) and it verifies. */
 async function ownCopyVerifies(ev: EvidenceStore): Promise<boolean> {
   if (!(await hasFiles(ev.root)) || (await ev.readText('manifest.json')) === null) return false;
-  return (await verifyTree(ev.root, { allowOpenTail: true }).catch(() => ({ ok: false }))).ok;
+  return (await verifyTree(ev.root, { allowOpenTail: true, allowLogTails: true }).catch(() => ({ ok: false }))).ok;
 }
 
 /** Renames `path` aside (never deletes it); returns the suffix, or null when it cannot be moved. */
@@ -371,7 +380,12 @@ export async function restoreEvidence(
       // Taken in when the loop has no tree of its own (a restored artifact, another clone of the repository).
       if (!(await hasFiles(ev.root))) {
         await mkdir(dirname(ev.root), { recursive: true });
-        await copyTreeOffThread(published.root, ev.root, { names: [...NOT_EVIDENCE], paths: check.openTail });
+        // Beside it first, then in its place: a copy cut off (a kill) leaves no half tree to take for the loop's.
+        const tmp = `${ev.root}.tmp-${randomBytes(6).toString('hex')}`;
+        await copyTreeOffThread(published.root, tmp, { names: [...NOT_EVIDENCE], paths: check.openTail });
+        await chmod(tmp, 0o700);
+        await rm(ev.root, { recursive: true, force: true });
+        await rename(tmp, ev.root);
       }
     }
   }
@@ -383,7 +397,7 @@ export async function restoreEvidence(
       code: 'EVIDENCE_UNVERIFIABLE',
       problem: `the loop's evidence has no manifest.json: it cannot be verified; run \`phuc-loop run --fresh\` to keep it aside and start over`,
     };
-  const check = await verifyTree(ev.root, { allowOpenTail: true });
+  const check = await verifyTree(ev.root, { allowOpenTail: true, allowLogTails: true });
   if (!check.ok)
     return {
       code: 'EVIDENCE_UNVERIFIABLE',
@@ -410,7 +424,7 @@ export async function restoreEvidence(
     };
   await ev.loadManifest();
   for (const stray of check.openTail) await rm(ev.path(stray), { force: true });
-  for (const tail of check.logTails) await truncate(ev.path(tail.path), tail.bytes);
+  await cutLogTails(ev, check.logTails);
   const report = await ev.readJson('halting_report.json', haltingReportSchema);
   // Past rows and cycles never change: frozen, their text is reused by every save of the state.
   return { resumed: { plan, state: { ...state, rows: state.rows.map(frozen), cycles: state.cycles.map(frozen), start_residual: null }, report } };

@@ -49,7 +49,7 @@ import {
 } from './context.js';
 import { countsAgainstBudget, type Decision, decide, type FiredExit, unjudged } from './decide.js';
 import { passStopped, trackSignatures, trackStall } from './progress.js';
-import { cutOffStepStart, saveStepStart, stepStartFile } from './step-start.js';
+import { clearStepStart, cutOffStepStart, saveStepStart, stepStartFile } from './step-start.js';
 import { DEFAULT_REGENERABLE, type PutBack, UserFiles, userFilesStore } from './user-files.js';
 
 export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
@@ -63,9 +63,8 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   await ev.write(`${dir}/prompt.md`, prepared.prompt);
   crashPoint(ctx, 'capsule');
 
-  // The agent. Its start is kept (until the next step's replaces it): a run killed before the
-  // iteration is committed leaves the agent's partial work, which the next run attributes to this
-  // iteration's step, not the user; once committed, HEAD has moved and the start no longer applies.
+  // The agent. Its start is kept until the iteration is committed: a run killed meanwhile leaves
+  // the agent's partial work, which the next run attributes to this iteration's step, not the user.
   const marker = stepStartFile(ev.root);
   const { head: startHead, branch } = await git.position();
   const prefetched = ctx.dirtyAfter?.head === startHead ? await ctx.dirtyAfter.snapshot.catch(() => null) : null;
@@ -357,6 +356,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     before.has('AGENTS.md') || [...collected.changed, ...collected.untrackedDeleted, ...collected.reverted.map((r) => r.path)].includes('AGENTS.md');
   const tracked = !touched && !!startHead && !!(await git.topLevelNames(await git.commitTree(startHead)))?.has('AGENTS.md');
   const commit = await git.commit(message, ['AGENTS.md'], tracked);
+  clearStepStart(marker);
   // Where the next step starts, read by the git shell while this iteration is recorded: nothing
   // writes the work tree in between (the records are in the loop home, the agent's processes are gone).
   const dirtyAfter = snapshotDirty(git, ctx.cwd);

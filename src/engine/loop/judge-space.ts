@@ -86,8 +86,12 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
     // Replays on a fresh checkout follow each other without an update: only the persistent one is tidied.
     release: () => current === ws && ws.tidy(),
     async dispose() {
-      await fresh?.dispose();
-      await ws.close();
+      try {
+        await fresh?.dispose();
+      } finally {
+        // Also when the fresh one could not be removed: a tidy still running must end before the folders go.
+        await ws.close();
+      }
       await c.takeBack?.(join(c.root, 'fresh'));
       await rm(join(c.root, 'fresh'), { recursive: true, force: true });
     },

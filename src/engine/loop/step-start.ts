@@ -1,9 +1,9 @@
-// What an agent step started from, kept in the loop's own folder until the next step replaces it.
-// A loop killed before the step's iteration was committed (kill -9, OOM, power loss) left the
-// agent's partial work in the work tree: the next run attributes it to the agent, measured against
-// this start, instead of taking it for the user's uncommitted work (never judged, never committed).
-// A start whose iteration or HEAD is not the next run's (the iteration was committed) is stale.
-import { readFile, rm } from 'node:fs/promises';
+// What an agent step started from, kept in the loop's own folder while the step runs and until its
+// iteration is committed. A loop killed in between (kill -9, OOM, power loss) left the agent's
+// partial work in the work tree: the next run attributes it to the agent, measured against this
+// start, instead of taking it for the user's uncommitted work (never judged, never committed).
+import { rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { atomicWrite } from '../evidence/writer.js';
@@ -31,8 +31,13 @@ export async function saveStepStart(file: string, iteration: number, head: strin
   await atomicWrite(file, JSON.stringify({ iteration, head, work, paths }));
 }
 
-async function clearStepStart(file: string): Promise<void> {
-  await rm(file, { force: true });
+/**
+ * The step's iteration is committed: its start no longer applies (a later loop at the same
+ * iteration and HEAD, after a reset, must not take the user's changes for this step's). Removed on
+ * the loop's thread: the next step's start is written there right after.
+ */
+export function clearStepStart(file: string): void {
+  rmSync(file, { force: true });
 }
 
 /**
@@ -45,7 +50,7 @@ export async function cutOffStepStart(git: Git, file: string, n: number, head: s
   if (text === null) return null;
   const start = parseDocument(file, text, stepStartSchema);
   if (start.iteration !== n || start.head !== head) {
-    await clearStepStart(file);
+    clearStepStart(file);
     return null;
   }
   const snap: DirtySnapshot = new Map();
