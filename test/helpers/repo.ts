@@ -106,6 +106,21 @@ export function config(opts: { criteria: { id: string; run: string }[]; agent: s
   ].join('\n');
 }
 
+/** A repository with two bugs (criteria `one` and `two`: fixed-1 and fixed-2 in src/status.txt) and `agentName` (a fixture) as its agent. */
+export function twoBugRepo(agentName: string): Promise<string> {
+  return makeRepo({
+    'phuc-loop.yml': config({
+      criteria: [
+        { id: 'one', run: 'grep -q fixed-1 src/status.txt' },
+        { id: 'two', run: 'grep -q fixed-2 src/status.txt' },
+      ],
+      agent: agent(agentName),
+    }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'start\n',
+  });
+}
+
 export const NORTHSTAR = `| id | metric | current | target | measure |
 |---|---|---|---|---|
 | residual | failing criteria | 1 | 0 | residual |

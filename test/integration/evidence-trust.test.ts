@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { appendFile, cp, lstat, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { agent, cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+import { cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson, twoBugRepo } from '../helpers/repo.js';
 
 const sh = promisify(execFile);
 const FORGE = join(FIXTURES, 'hostile', 'forge-evidence.mjs');
@@ -138,17 +138,7 @@ test('a published tree that is not the loop-owned copy (a link, or other content
 });
 
 test('a line added to a log of the published tree is no tail to cut off: the tree is moved aside whole (the line kept), the loop goes on from its own copy', async () => {
-  const repo = await makeRepo({
-    'phuc-loop.yml': config({
-      criteria: [
-        { id: 'one', run: 'grep -q fixed-1 src/status.txt' },
-        { id: 'two', run: 'grep -q fixed-2 src/status.txt' },
-      ],
-      agent: agent('fixer.mjs'),
-    }),
-    'NORTHSTAR.md': NORTHSTAR,
-    'src/status.txt': 'start\n',
-  });
+  const repo = await twoBugRepo('fixer.mjs');
   expect((await cli(repo, ['run', '--max-iterations', '1'])).code).not.toBe(0);
   const line = '{"note":"a line someone added to the published log"}\n';
   await appendFile(join(repo, 'evidence/loop/history.jsonl'), line);

@@ -3,24 +3,10 @@
 import { existsSync } from 'node:fs';
 import { readFile, rm, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson, startCli, until } from '../helpers/repo.js';
+import { cli, git, readJson, startCli, twoBugRepo, until } from '../helpers/repo.js';
 
 const report = (repo: string) => readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
 const loopCommits = async (repo: string) => (await git(repo, 'log', '--format=%s')).split('\n').filter((l) => l.startsWith('phuc-loop: iteration')).length;
-
-async function twoBugRepo(): Promise<string> {
-  return makeRepo({
-    'phuc-loop.yml': config({
-      criteria: [
-        { id: 'one', run: 'grep -q fixed-1 src/status.txt' },
-        { id: 'two', run: 'grep -q fixed-2 src/status.txt' },
-      ],
-      agent: agent('moody.mjs'),
-    }),
-    'NORTHSTAR.md': NORTHSTAR,
-    'src/status.txt': 'start\n',
-  });
-}
 
 async function convergesNext(repo: string): Promise<void> {
   const r = await cli(repo, ['run']);
@@ -30,7 +16,7 @@ async function convergesNext(repo: string): Promise<void> {
 }
 
 test('a STOP file before the run: paused at once, nothing committed; removed, the next run converges', async () => {
-  const repo = await twoBugRepo();
+  const repo = await twoBugRepo('moody.mjs');
   await mkdir(join(repo, 'scratch'), { recursive: true });
   await writeFile(join(repo, 'scratch/STOP'), '');
   const r = await cli(repo, ['run']);
@@ -43,7 +29,7 @@ test('a STOP file before the run: paused at once, nothing committed; removed, th
 });
 
 test('SIGTERM to an agent that changed nothing: the attempt is not counted and nothing is committed; the next run converges', async () => {
-  const repo = await twoBugRepo();
+  const repo = await twoBugRepo('moody.mjs');
   const run = startCli(repo, ['run'], { PHUC_TEST_AGENT_MODE: 'wait' });
   await waitForFile(repo, '.phuc-loop'); // the report folder, made just before the agent starts
   run.child.kill('SIGTERM');
@@ -57,7 +43,7 @@ test('SIGTERM to an agent that changed nothing: the attempt is not counted and n
 });
 
 test('a pause after a partial change commits it as partial work; the next run judges HEAD first and goes on', async () => {
-  const repo = await twoBugRepo();
+  const repo = await twoBugRepo('moody.mjs');
   const run = startCli(repo, ['run'], { PHUC_TEST_AGENT_MODE: 'partial' });
   await waitForLine(repo, 'src/status.txt', 'fixed-1');
   run.child.kill('SIGTERM');
