@@ -44238,6 +44238,8 @@ class CheckWorkspace {
     recordPath;
     run;
     current = null;
+    /** A tidy() under way or done, and whether it kept the setup outputs (null: it failed, update() clears). */
+    tidying = null;
     constructor(o, session, record) {
         this.o = o;
         this.session = session;
@@ -44354,10 +44356,8 @@ class CheckWorkspace {
     tidy() {
         if (this.current === null || this.tidying)
             return;
-        const tidying = this.clear().catch(() => null);
-        this.tidying = tidying;
+        this.tidying = this.clear().catch(() => null);
     }
-    tidying = null;
     /**
      * Removes every file but the tree's and the kept setup outputs (see update), gives the folders to
      * the loop again, and empties HOME and TMPDIR. Returns whether the setup outputs were kept.

@@ -116,6 +116,8 @@ export class CheckWorkspace {
   private readonly recordPath: string;
   private readonly run: (spec: RunSpec) => Promise<RunResult>;
   private current: string | null = null;
+  /** A tidy() under way or done, and whether it kept the setup outputs (null: it failed, update() clears). */
+  private tidying: Promise<UpdateOutcome['outputs'] | null> | null = null;
 
   private constructor(
     private readonly o: CheckWorkspaceOptions,
@@ -238,11 +240,8 @@ export class CheckWorkspace {
    */
   tidy(): void {
     if (this.current === null || this.tidying) return;
-    const tidying = this.clear().catch(() => null);
-    this.tidying = tidying;
+    this.tidying = this.clear().catch(() => null);
   }
-
-  private tidying: Promise<UpdateOutcome['outputs'] | null> | null = null;
 
   /**
    * Removes every file but the tree's and the kept setup outputs (see update), gives the folders to
