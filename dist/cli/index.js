@@ -32841,22 +32841,37 @@ function appendTo(m, file, data, from) {
         fs.closeSync(fd);
     }
 }
-/** Does one job in this thread. */
-function perform(m, jobs, job) {
-    if (job.kind === 'write')
-        jobs.write(m, job.file, job.data);
-    else if (job.kind === 'append')
-        jobs.append(m, job.file, job.data, job.from);
-    else
-        jobs.copy(m, job.from, job.to, job.skipNames, job.skipPaths);
+/**
+ * Does one job in this thread. `failed`: the files whose last write failed (kept by the caller, one
+ * set per thread), which the job updates.
+ */
+function perform(m, jobs, job, failed) {
+    const target = job.kind === 'copy' ? job.to : job.file;
+    try {
+        const missing = job.requires?.find((f) => failed.has(f));
+        if (missing !== undefined)
+            throw Object.assign(new Error(`not written: the write of ${missing} failed`), { code: 'EREQUIRED' });
+        if (job.kind === 'write')
+            jobs.write(m, job.file, job.data);
+        else if (job.kind === 'append')
+            jobs.append(m, job.file, job.data, job.from);
+        else
+            jobs.copy(m, job.from, job.to, job.skipNames, job.skipPaths);
+    }
+    catch (e) {
+        failed.add(target);
+        throw e;
+    }
+    failed.delete(target);
 }
 /** The worker's program: each message a batch of jobs, done in order and answered together. */
 function writerMain(m, port, perform, jobs) {
+    const failed = new Set();
     port.on('message', (batch) => {
         const done = [];
         for (const w of batch)
             try {
-                perform(m, jobs, w);
+                perform(m, jobs, w, failed);
                 done.push({ id: w.id, error: null });
             }
             catch (e) {
@@ -32907,11 +32922,6 @@ class Writer {
         else
             this.worker.unref();
     }
-    write(file, data, transfer) {
-        const moved = transfer && typeof data !== 'string' && data.buffer instanceof ArrayBuffer;
-        // Bytes the caller keeps are taken as they are now (the batch is sent later).
-        return this.queue({ kind: 'write', file, data: moved || typeof data === 'string' ? data : data.slice() }, moved ? [data.buffer] : []);
-    }
     /** `transfer`: buffers that move to the worker with the job (unusable here after). */
     queue(job, transfer = []) {
         this.transfers.push(...transfer);
@@ -32925,6 +32935,8 @@ class Writer {
         });
     }
     post() {
+        if (!this.batch.length)
+            return;
         const [batch, transfers] = [this.batch, this.transfers];
         this.batch = [];
         this.transfers = [];
@@ -32969,13 +32981,21 @@ function current() {
     }
     return writer;
 }
+/** The files whose last write in this thread (no worker) failed: see perform. */
+const failedHere = new Set();
 /**
  * Writes `file` atomically in the worker (in the loop's thread when there is none); settles when it
- * is on disk. `transfer`: `data` owns its whole buffer, which moves to the worker (no copy; unusable here after).
+ * is on disk. `transfer`: `data` owns its whole buffer, which moves to the worker (no copy; unusable
+ * here after). `requires`: files whose failed last write fails this one (see Job).
  */
-function atomicWriteOffThread(file, data, transfer = false) {
-    const w = current();
-    return w ? w.write(file, data, transfer) : atomicWrite(file, data);
+function atomicWriteOffThread(file, data, transfer = false, requires) {
+    const moved = transfer && typeof data !== 'string' && data.buffer instanceof ArrayBuffer;
+    // Bytes the caller keeps are taken as they are now (the batch is sent later).
+    return offThread({ kind: 'write', file, data: moved || typeof data === 'string' ? data : data.slice(), ...(requires?.length ? { requires } : {}) }, moved ? [data.buffer] : []);
+}
+/** Sends the writes asked for so far now, not at the end of this turn of the event loop: the caller has work to do meanwhile. */
+function sendWrites() {
+    writer?.post();
 }
 /**
  * Copies the folder `from` to `to` in the worker (see copyTree; in the loop's thread when there is
@@ -32991,12 +33011,12 @@ function copyTreeOffThread(from, to, skip = {}) {
 function appendOffThread(file, data, from) {
     return offThread({ kind: 'append', file, data, from }, data.buffer instanceof ArrayBuffer ? [data.buffer] : []);
 }
+// Async for its callers: a job done here (no worker) fails as the worker's would, by a rejection.
 async function offThread(job, transfer = []) {
     const w = current();
     if (w)
-        await w.queue(job, transfer);
-    else
-        perform({ fs: external_node_fs_namespaceObject, path: external_node_path_namespaceObject, crypto: external_node_crypto_namespaceObject }, { write: writeAtomically, append: appendTo, copy: copyTree }, job);
+        return w.queue(job, transfer);
+    perform({ fs: external_node_fs_namespaceObject, path: external_node_path_namespaceObject, crypto: external_node_crypto_namespaceObject }, { write: writeAtomically, append: appendTo, copy: copyTree }, job, failedHere);
 }
 
 ;// CONCATENATED MODULE: ./src/engine/evidence/evidence.ts
@@ -33073,11 +33093,11 @@ class EvidenceStore {
      * Writes `body` (scrubbed) in the background, as `entry` records it. `own`: bytes made for this
      * write, handed to the worker rather than copied (they are unusable here after).
      */
-    enqueue(entry, body, own) {
+    enqueue(entry, body, own, requires) {
         const rel = entry.path;
         const path = this.path(rel);
         // The worker writes in the order given: a later write of the same path lands after this one.
-        this.enqueued(rel, atomicWriteOffThread(path, body, own));
+        this.enqueued(rel, atomicWriteOffThread(path, body, own, requires));
         return entry;
     }
     enqueued(rel, write) {
@@ -33092,23 +33112,23 @@ class EvidenceStore {
                 this.writing.delete(rel);
         });
     }
-    holds = 0;
+    holding = new Set();
     /**
      * Writes that begin once `pending` settles (they wait on a slower source: the patch the git shell
-     * makes while the checks run): flush() waits for it (readText does not). Its own failure is its
-     * caller's to handle: the evidence written so far still gets its manifest.
+     * makes while the checks run): flush() and saveManifest() wait for it (readText does not). Its own
+     * failure is its caller's to handle: the evidence written so far still gets its manifest.
      */
     hold(pending) {
-        const settled = pending.then(() => undefined, () => undefined);
-        this.enqueued(`\0held ${++this.holds}`, settled);
+        const settled = pending.then(() => void this.holding.delete(settled), () => void this.holding.delete(settled));
+        this.holding.add(settled);
     }
     /**
      * Waits for every write begun; throws the first that failed (the disk full, a folder gone) as a
      * StorageError: the run ends blocked, with a report where one can still be written.
      */
     async flush() {
-        while (this.writing.size)
-            await Promise.all(this.writing.values());
+        while (this.writing.size || this.holding.size)
+            await Promise.all([...this.writing.values(), ...this.holding]);
         const e = this.failed;
         this.failed = null;
         if (e)
@@ -33193,37 +33213,53 @@ class EvidenceStore {
         const files = [...this.listed.values()].flatMap((m) => [...m.values()]).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
         return { schema_version: '2.0', files };
     }
-    /** Writes the manifests of the iterations that changed, then the root manifest that lists them. */
+    /**
+     * Writes the manifests of the iterations that changed, then the root manifest that lists them;
+     * settles when all are on disk. They go to the worker right behind the files they list, each
+     * requiring those still on their way (see atomicWriteOffThread): none lands listing a file whose
+     * write failed, and the loop waits for the disk once, not once a level.
+     */
     async saveManifest() {
-        await this.flush();
-        for (const rel of this.unwritten) {
-            const group = listedIn(rel);
-            if (this.listed.get(group)?.delete(rel) && group)
-                this.dirty.add(group);
-            this.appendCache.delete(rel);
-        }
-        // Through the worker. The iterations' manifests are recorded once on disk, and only then is the
-        // root's written that lists them: a failed one stays to be written by the next save.
+        // A write known to have failed ends the save (the run ends blocked); held writes are begun first.
+        if (this.failed || this.holding.size)
+            await (this.failed ? this.flush() : Promise.all(this.holding));
+        this.dropUnwritten();
+        const save = (path, files) => {
+            const bytes = utf8.encode(manifestText(files));
+            const onTheirWay = files.filter((f) => this.writing.has(f.path)).map((f) => this.path(f.path));
+            return this.enqueue({ path, sha256: sha256(bytes), bytes: bytes.byteLength }, bytes, true, onTheirWay);
+        };
         // An iteration left with no file (its only writes failed) gets no manifest.
         const groups = [...this.dirty].sort().filter((g) => this.listed.get(g)?.size);
         for (const g of this.dirty)
             if (!this.listed.get(g)?.size)
                 this.dirty.delete(g);
-        const written = groups.map((group) => {
-            const bytes = utf8.encode(manifestText([...(this.listed.get(group)?.values() ?? [])]));
-            const entry = { path: `${group}/manifest.json`, sha256: sha256(bytes), bytes: bytes.byteLength };
-            this.enqueued(entry.path, atomicWriteOffThread(this.path(entry.path), bytes, true));
-            return entry;
-        });
-        await this.flush();
-        for (const entry of written)
-            this.put(entry);
+        for (const group of groups)
+            this.put(save(`${group}/manifest.json`, [...this.listed.get(group).values()]));
+        const root = save(MANIFEST, [...(this.listed.get('')?.values() ?? [])]);
+        sendWrites();
+        try {
+            await this.flush();
+        }
+        catch (e) {
+            // A manifest that failed is listed nowhere, and its iteration's stays to be written by the next save.
+            this.dropUnwritten();
+            throw e;
+        }
         for (const group of groups)
             this.dirty.delete(group);
-        const text = manifestText([...(this.listed.get('')?.values() ?? [])]);
-        this.enqueued(MANIFEST, atomicWriteOffThread(this.path(MANIFEST), utf8.encode(text), true));
-        await this.flush();
-        return { path: MANIFEST, sha256: sha256(text), bytes: Buffer.byteLength(text) };
+        return root;
+    }
+    /** Takes the files whose last write failed out of the manifests (not one being written again: its write is awaited). */
+    dropUnwritten() {
+        for (const rel of this.unwritten) {
+            if (this.writing.has(rel))
+                continue;
+            const group = listedIn(rel);
+            if (this.listed.get(group)?.delete(rel) && group)
+                this.dirty.add(group);
+            this.appendCache.delete(rel);
+        }
     }
     /** Loads the manifests of an existing tree (for resuming); the caller verifies the tree first. */
     async loadManifest() {
@@ -43949,8 +43985,9 @@ async function writeIterationRecords(ctx, n, terminal) {
     // DEGA: the constrained next prompt, prepared once and reused by the next iteration. Its file and
     // budget_log.json are written when the run ends (writeRunEndRecords): rewriting a file costs a
     // flush on ext4, and both derive from what state.json and the iteration's files already hold.
-    ctx.next = { n: state.next_iteration, prepared: await prepareCapsule(ctx, state.next_iteration) };
-    await saveState(ctx);
+    // It is built while the state and the manifests go to the disk.
+    const [, prepared] = await Promise.all([saveState(ctx), prepareCapsule(ctx, state.next_iteration)]);
+    ctx.next = { n: state.next_iteration, prepared };
 }
 /** The records of the run as it ends (also a pause): the budget log and the prompt a next iteration would get. */
 async function writeRunEndRecords(ctx) {
@@ -44228,6 +44265,29 @@ const PLAIN_PATH = /^(?!.*(?:^|\/)(?:\.{1,2}|\.git)(?:\/|$))[A-Za-z0-9._@+=,%~-]
 /** loop/setup.json: what the last setup ran on, so it re-runs only when its inputs change. */
 const setupRecordSchema = object({ inputs_hash: schemas_string(), keep: array(schemas_string()), fingerprint: schemas_string() });
 const q = shellQuote;
+/**
+ * HOME as it is: its folder, tmp/ and .config/ (inode, mode, owner, links, change time), or null
+ * when it holds anything else (a file, a link, another entry) or cannot be read. Two equal stamps
+ * mean nothing was made, removed or renamed in them and their modes and owners are the same: a
+ * change time moves with each of those and cannot be set back by the check user.
+ */
+async function homeStamp(home) {
+    const parts = [];
+    for (const [dir, entries] of [
+        [home, ['.config', 'tmp']],
+        [(0,external_node_path_namespaceObject.join)(home, 'tmp'), []],
+        [(0,external_node_path_namespaceObject.join)(home, '.config'), []],
+    ]) {
+        const st = await (0,promises_namespaceObject.lstat)(dir, { bigint: true }).catch(() => null);
+        if (!st?.isDirectory())
+            return null;
+        const names = (await (0,promises_namespaceObject.readdir)(dir).catch(() => null))?.sort();
+        if (names?.join('/') !== entries.join('/'))
+            return null;
+        parts.push([st.ino, st.mode, st.uid, st.gid, st.nlink, st.ctimeNs, st.mtimeNs].join(':'));
+    }
+    return parts.join(' ');
+}
 class CheckWorkspace {
     o;
     session;
@@ -44240,6 +44300,8 @@ class CheckWorkspace {
     current = null;
     /** A tidy() under way or done, and whether it kept the setup outputs (null: it failed, update() clears). */
     tidying = null;
+    /** HOME as the last update handed it over (see homeStamp); null: it must be made anew. */
+    homeAsGiven = null;
     constructor(o, session, record) {
         this.o = o;
         this.session = session;
@@ -44346,6 +44408,7 @@ class CheckWorkspace {
                 await this.dropRecord();
             }
         }
+        this.homeAsGiven = await homeStamp(this.home);
         return { outputs, ms: performance.now() - started };
     }
     /**
@@ -44489,8 +44552,16 @@ class CheckWorkspace {
         await this.o.takeBack?.(this.o.root);
         await (0,promises_namespaceObject.rm)(this.o.root, { recursive: true, force: true });
     }
-    /** HOME and TMPDIR start empty: nothing a previous round wrote there (an .npmrc, a cache) carries over. */
+    /**
+     * HOME and TMPDIR start empty: nothing a previous round wrote there (an .npmrc, a cache) carries
+     * over. They are made anew only when a round touched them: removing and making folders every round
+     * costs more than the look (on ext4 without a journal, every inode freed slows the files made after).
+     */
     async resetHome() {
+        const given = this.homeAsGiven;
+        this.homeAsGiven = null;
+        if (given !== null && (await homeStamp(this.home)) === given)
+            return;
         await (0,promises_namespaceObject.rm)(this.home, { recursive: true, force: true });
         await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(this.home, 'tmp'), { recursive: true, mode: 0o755 });
         await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(this.home, '.config'), { mode: 0o755 });

@@ -168,6 +168,43 @@ describe.each(modes)('CheckWorkspace.update (%s)', (_, update) => {
     }
   });
 
+  test('HOME starts empty after a round that touched it (an entry, a mode, a folder swapped), and is kept as it is when untouched', async () => {
+    const repo = await makeRepo({ 'src/app.js': 'ok\n' });
+    const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
+    const ws = await open(repo);
+    const ino = async () => (await stat(ws.home)).ino;
+    const fresh = async () => {
+      expect((await readdir(ws.home)).sort()).toEqual(['.config', 'tmp']);
+      expect(await readdir(join(ws.home, 'tmp'))).toEqual([]);
+      expect(await readdir(join(ws.home, '.config'))).toEqual([]);
+      for (const d of [ws.home, join(ws.home, 'tmp'), join(ws.home, '.config')]) expect((await lstat(d)).mode & 0o777).toBe(0o755);
+    };
+    try {
+      await update(ws, head);
+      const untouched = await ino();
+      await update(ws, head);
+      expect(await ino()).toBe(untouched);
+      await fresh();
+      const touches: [string, () => Promise<unknown>][] = [
+        ['a file in tmp, removed again', () => writeFile(join(ws.home, 'tmp', 'x'), 'x').then(() => unlink(join(ws.home, 'tmp', 'x')))],
+        ['a file in .config', () => writeFile(join(ws.home, '.config', 'npmrc'), 'x')],
+        ['a dot file in HOME', () => writeFile(join(ws.home, '.npmrc'), 'x')],
+        ['HOME opened to all', () => chmod(ws.home, 0o777)],
+        ['tmp swapped for a link', () => rm(join(ws.home, 'tmp'), { recursive: true }).then(() => symlink('/tmp', join(ws.home, 'tmp')))],
+        ['tmp swapped for a new folder', () => rm(join(ws.home, 'tmp'), { recursive: true }).then(() => mkdir(join(ws.home, 'tmp')))],
+      ];
+      for (const [what, touch] of touches) {
+        await touch();
+        await update(ws, head);
+        await fresh().catch((e: unknown) => {
+          throw new Error(`after ${what}: ${String(e)}`);
+        });
+      }
+    } finally {
+      await ws.close();
+    }
+  });
+
   test('puts back a tracked file a check rewrote in place with its mtime restored, in the same second or a later one', async () => {
     const repo = await makeRepo({ 'test/check.sh': 'exit 1\n', 'src/x.txt': 'x\n' });
     const head = (await git(repo, 'rev-parse', 'HEAD')).trim();

@@ -40,6 +40,31 @@ describe('atomic writes off the loop thread', () => {
     expect(await readFile(join(dir, 'after.txt'), 'utf8')).toBe('ok\n');
   });
 
+
+  test('a write that requires files is not done while the last write of one of them failed, though sent right behind it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'phuc-writer-'));
+    await writeFile(join(dir, 'blocker'), 'a file where a folder should be');
+    const listed = join(dir, 'blocker', 'a.json');
+    const manifest = join(dir, 'manifest.json');
+    // Sent together, without waiting between them: the worker does them in order.
+    const [file, list] = await Promise.allSettled([atomicWriteOffThread(listed, '{}\n'), atomicWriteOffThread(manifest, 'lists a.json\n', false, [listed])]);
+    expect(file).toMatchObject({ status: 'rejected', reason: { code: 'ENOTDIR' } });
+    expect(list).toMatchObject({ status: 'rejected', reason: { code: 'EREQUIRED', message: expect.stringContaining(listed) } });
+    await expect(stat(manifest)).rejects.toMatchObject({ code: 'ENOENT' });
+    // Another file's failure is not its business; once the listed file lands, so does the manifest.
+    await expect(atomicWriteOffThread(join(dir, 'blocker', 'other.json'), '{}\n')).rejects.toMatchObject({ code: 'ENOTDIR' });
+    const moved = join(dir, 'folder', 'a.json');
+    await Promise.all([atomicWriteOffThread(moved, '{}\n'), atomicWriteOffThread(manifest, 'lists a.json\n', false, [moved])]);
+    expect(await readFile(manifest, 'utf8')).toBe('lists a.json\n');
+    // A failed manifest counts as a failed file: a root that requires it is not written either.
+    const root = join(dir, 'root.json');
+    const [, top] = await Promise.allSettled([
+      atomicWriteOffThread(join(dir, 'blocker', 'iter.json'), 'x', false, []),
+      atomicWriteOffThread(root, 'lists iter.json\n', false, [join(dir, 'blocker', 'iter.json')]),
+    ]);
+    expect(top).toMatchObject({ status: 'rejected', reason: { code: 'EREQUIRED' } });
+    await expect(stat(root)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
   test('writes sent together: a batch that cannot be sent fails its writes (no crash); bytes the caller keeps are taken as they were', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'phuc-writer-'));
     // The same buffer handed over twice in one turn: the message cannot be sent.

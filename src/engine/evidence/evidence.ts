@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { canonicalJson, sha256 } from '../common/canonical.js';
 import { parseDocument } from '../common/document.js';
 import { StorageError } from '../common/errors.js';
-import { appendOffThread, atomicWriteOffThread } from './writer.js';
+import { appendOffThread, atomicWriteOffThread, sendWrites } from './writer.js';
 
 export const MANIFEST = 'manifest.json';
 const utf8 = new TextEncoder();
@@ -83,11 +83,11 @@ export class EvidenceStore {
    * Writes `body` (scrubbed) in the background, as `entry` records it. `own`: bytes made for this
    * write, handed to the worker rather than copied (they are unusable here after).
    */
-  private enqueue(entry: ManifestEntry, body: Uint8Array, own: boolean): ManifestEntry {
+  private enqueue(entry: ManifestEntry, body: Uint8Array, own: boolean, requires?: string[]): ManifestEntry {
     const rel = entry.path;
     const path = this.path(rel);
     // The worker writes in the order given: a later write of the same path lands after this one.
-    this.enqueued(rel, atomicWriteOffThread(path, body, own));
+    this.enqueued(rel, atomicWriteOffThread(path, body, own, requires));
     return entry;
   }
 
@@ -106,19 +106,19 @@ export class EvidenceStore {
     });
   }
 
-  private holds = 0;
+  private readonly holding = new Set<Promise<void>>();
 
   /**
    * Writes that begin once `pending` settles (they wait on a slower source: the patch the git shell
-   * makes while the checks run): flush() waits for it (readText does not). Its own failure is its
-   * caller's to handle: the evidence written so far still gets its manifest.
+   * makes while the checks run): flush() and saveManifest() wait for it (readText does not). Its own
+   * failure is its caller's to handle: the evidence written so far still gets its manifest.
    */
   hold(pending: Promise<unknown>): void {
     const settled = pending.then(
-      () => undefined,
-      () => undefined,
+      () => void this.holding.delete(settled),
+      () => void this.holding.delete(settled),
     );
-    this.enqueued(`\0held ${++this.holds}`, settled);
+    this.holding.add(settled);
   }
 
   /**
@@ -126,7 +126,7 @@ export class EvidenceStore {
    * StorageError: the run ends blocked, with a report where one can still be written.
    */
   async flush(): Promise<void> {
-    while (this.writing.size) await Promise.all(this.writing.values());
+    while (this.writing.size || this.holding.size) await Promise.all([...this.writing.values(), ...this.holding]);
     const e = this.failed;
     this.failed = null;
     if (e) throw new StorageError(`an evidence file could not be written: ${types.isNativeError(e) ? e.message : 'unknown failure'}`, { cause: e });
@@ -213,32 +213,46 @@ export class EvidenceStore {
     return { schema_version: '2.0', files };
   }
 
-  /** Writes the manifests of the iterations that changed, then the root manifest that lists them. */
+  /**
+   * Writes the manifests of the iterations that changed, then the root manifest that lists them;
+   * settles when all are on disk. They go to the worker right behind the files they list, each
+   * requiring those still on their way (see atomicWriteOffThread): none lands listing a file whose
+   * write failed, and the loop waits for the disk once, not once a level.
+   */
   async saveManifest(): Promise<ManifestEntry> {
-    await this.flush();
+    // A write known to have failed ends the save (the run ends blocked); held writes are begun first.
+    if (this.failed || this.holding.size) await (this.failed ? this.flush() : Promise.all(this.holding));
+    this.dropUnwritten();
+    const save = (path: string, files: ManifestEntry[]): ManifestEntry => {
+      const bytes = utf8.encode(manifestText(files));
+      const onTheirWay = files.filter((f) => this.writing.has(f.path)).map((f) => this.path(f.path));
+      return this.enqueue({ path, sha256: sha256(bytes), bytes: bytes.byteLength }, bytes, true, onTheirWay);
+    };
+    // An iteration left with no file (its only writes failed) gets no manifest.
+    const groups = [...this.dirty].sort().filter((g) => this.listed.get(g)?.size);
+    for (const g of this.dirty) if (!this.listed.get(g)?.size) this.dirty.delete(g);
+    for (const group of groups) this.put(save(`${group}/manifest.json`, [...this.listed.get(group)!.values()]));
+    const root = save(MANIFEST, [...(this.listed.get('')?.values() ?? [])]);
+    sendWrites();
+    try {
+      await this.flush();
+    } catch (e) {
+      // A manifest that failed is listed nowhere, and its iteration's stays to be written by the next save.
+      this.dropUnwritten();
+      throw e;
+    }
+    for (const group of groups) this.dirty.delete(group);
+    return root;
+  }
+
+  /** Takes the files whose last write failed out of the manifests (not one being written again: its write is awaited). */
+  private dropUnwritten(): void {
     for (const rel of this.unwritten) {
+      if (this.writing.has(rel)) continue;
       const group = listedIn(rel);
       if (this.listed.get(group)?.delete(rel) && group) this.dirty.add(group);
       this.appendCache.delete(rel);
     }
-    // Through the worker. The iterations' manifests are recorded once on disk, and only then is the
-    // root's written that lists them: a failed one stays to be written by the next save.
-    // An iteration left with no file (its only writes failed) gets no manifest.
-    const groups = [...this.dirty].sort().filter((g) => this.listed.get(g)?.size);
-    for (const g of this.dirty) if (!this.listed.get(g)?.size) this.dirty.delete(g);
-    const written = groups.map((group) => {
-      const bytes = utf8.encode(manifestText([...(this.listed.get(group)?.values() ?? [])]));
-      const entry = { path: `${group}/manifest.json`, sha256: sha256(bytes), bytes: bytes.byteLength };
-      this.enqueued(entry.path, atomicWriteOffThread(this.path(entry.path), bytes, true));
-      return entry;
-    });
-    await this.flush();
-    for (const entry of written) this.put(entry);
-    for (const group of groups) this.dirty.delete(group);
-    const text = manifestText([...(this.listed.get('')?.values() ?? [])]);
-    this.enqueued(MANIFEST, atomicWriteOffThread(this.path(MANIFEST), utf8.encode(text), true));
-    await this.flush();
-    return { path: MANIFEST, sha256: sha256(text), bytes: Buffer.byteLength(text) };
   }
 
   /** Loads the manifests of an existing tree (for resuming); the caller verifies the tree first. */

@@ -102,26 +102,52 @@ function appendTo(m: Modules, file: string, data: Uint8Array, from: number): voi
   }
 }
 
-type Job =
+type Job = (
   | { kind: 'write'; file: string; data: string | Uint8Array }
   | { kind: 'append'; file: string; data: Uint8Array; from: number }
-  | { kind: 'copy'; from: string; to: string; skipNames: string[]; skipPaths: string[] };
+  | { kind: 'copy'; from: string; to: string; skipNames: string[]; skipPaths: string[] }
+) & {
+  /**
+   * Files this job's content vouches for (a manifest lists them): it is not done, and fails, when the
+   * last write of any of them failed. Jobs are done in order, so a manifest posted right behind its
+   * files never lands listing one that is not on disk whole, and the loop need not wait between them.
+   */
+  requires?: string[];
+};
 type Jobs = { write: typeof writeAtomically; append: typeof appendTo; copy: typeof copyTree };
 
-/** Does one job in this thread. */
-function perform(m: Modules, jobs: Jobs, job: Job): void {
-  if (job.kind === 'write') jobs.write(m, job.file, job.data);
-  else if (job.kind === 'append') jobs.append(m, job.file, job.data, job.from);
-  else jobs.copy(m, job.from, job.to, job.skipNames, job.skipPaths);
+/**
+ * Does one job in this thread. `failed`: the files whose last write failed (kept by the caller, one
+ * set per thread), which the job updates.
+ */
+function perform(m: Modules, jobs: Jobs, job: Job, failed: Set<string>): void {
+  const target = job.kind === 'copy' ? job.to : job.file;
+  try {
+    const missing = job.requires?.find((f) => failed.has(f));
+    if (missing !== undefined) throw Object.assign(new Error(`not written: the write of ${missing} failed`), { code: 'EREQUIRED' });
+    if (job.kind === 'write') jobs.write(m, job.file, job.data);
+    else if (job.kind === 'append') jobs.append(m, job.file, job.data, job.from);
+    else jobs.copy(m, job.from, job.to, job.skipNames, job.skipPaths);
+  } catch (e) {
+    failed.add(target);
+    throw e;
+  }
+  failed.delete(target);
 }
 
 /** The worker's program: each message a batch of jobs, done in order and answered together. */
-function writerMain(m: Modules, port: import('node:worker_threads').MessagePort, perform: (m: Modules, jobs: Jobs, job: Job) => void, jobs: Jobs): void {
+function writerMain(
+  m: Modules,
+  port: import('node:worker_threads').MessagePort,
+  perform: (m: Modules, jobs: Jobs, job: Job, failed: Set<string>) => void,
+  jobs: Jobs,
+): void {
+  const failed = new Set<string>();
   port.on('message', (batch: Queued[]) => {
     const done: Done[] = [];
     for (const w of batch)
       try {
-        perform(m, jobs, w);
+        perform(m, jobs, w, failed);
         done.push({ id: w.id, error: null });
       } catch (e) {
         const err = e as NodeJS.ErrnoException;
@@ -177,12 +203,6 @@ class Writer {
     else this.worker.unref();
   }
 
-  write(file: string, data: string | Uint8Array, transfer: boolean): Promise<void> {
-    const moved = transfer && typeof data !== 'string' && data.buffer instanceof ArrayBuffer;
-    // Bytes the caller keeps are taken as they are now (the batch is sent later).
-    return this.queue({ kind: 'write', file, data: moved || typeof data === 'string' ? data : data.slice() }, moved ? [data.buffer] : []);
-  }
-
   /** `transfer`: buffers that move to the worker with the job (unusable here after). */
   queue(job: Job, transfer: ArrayBuffer[] = []): Promise<void> {
     this.transfers.push(...transfer);
@@ -195,7 +215,8 @@ class Writer {
     });
   }
 
-  private post(): void {
+  post(): void {
+    if (!this.batch.length) return;
     const [batch, transfers] = [this.batch, this.transfers];
     this.batch = [];
     this.transfers = [];
@@ -239,13 +260,26 @@ function current(): Writer | null {
   return writer;
 }
 
+/** The files whose last write in this thread (no worker) failed: see perform. */
+const failedHere = new Set<string>();
+
 /**
  * Writes `file` atomically in the worker (in the loop's thread when there is none); settles when it
- * is on disk. `transfer`: `data` owns its whole buffer, which moves to the worker (no copy; unusable here after).
+ * is on disk. `transfer`: `data` owns its whole buffer, which moves to the worker (no copy; unusable
+ * here after). `requires`: files whose failed last write fails this one (see Job).
  */
-export function atomicWriteOffThread(file: string, data: string | Uint8Array, transfer = false): Promise<void> {
-  const w = current();
-  return w ? w.write(file, data, transfer) : atomicWrite(file, data);
+export function atomicWriteOffThread(file: string, data: string | Uint8Array, transfer = false, requires?: string[]): Promise<void> {
+  const moved = transfer && typeof data !== 'string' && data.buffer instanceof ArrayBuffer;
+  // Bytes the caller keeps are taken as they are now (the batch is sent later).
+  return offThread(
+    { kind: 'write', file, data: moved || typeof data === 'string' ? data : data.slice(), ...(requires?.length ? { requires } : {}) },
+    moved ? [data.buffer] : [],
+  );
+}
+
+/** Sends the writes asked for so far now, not at the end of this turn of the event loop: the caller has work to do meanwhile. */
+export function sendWrites(): void {
+  writer?.post();
 }
 
 /**
@@ -264,8 +298,9 @@ export function appendOffThread(file: string, data: Uint8Array, from: number): P
   return offThread({ kind: 'append', file, data, from }, data.buffer instanceof ArrayBuffer ? [data.buffer] : []);
 }
 
+// Async for its callers: a job done here (no worker) fails as the worker's would, by a rejection.
 async function offThread(job: Job, transfer: ArrayBuffer[] = []): Promise<void> {
   const w = current();
-  if (w) await w.queue(job, transfer);
-  else perform({ fs, path, crypto }, { write: writeAtomically, append: appendTo, copy: copyTree }, job);
+  if (w) return w.queue(job, transfer);
+  perform({ fs, path, crypto }, { write: writeAtomically, append: appendTo, copy: copyTree }, job, failedHere);
 }

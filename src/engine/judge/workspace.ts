@@ -12,7 +12,7 @@
 //           and whose index records the stat of every file written, and the setup record.
 // Git runs as the loop's user with no system/global config and none of the repository's config,
 // hooks or attributes files: only the tree's own .gitattributes apply, as in a fresh clone.
-import { chmod, lstat, mkdir, readFile, rm } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
@@ -109,6 +109,28 @@ type SetupRecord = z.infer<typeof setupRecordSchema>;
 
 const q = shellQuote;
 
+/**
+ * HOME as it is: its folder, tmp/ and .config/ (inode, mode, owner, links, change time), or null
+ * when it holds anything else (a file, a link, another entry) or cannot be read. Two equal stamps
+ * mean nothing was made, removed or renamed in them and their modes and owners are the same: a
+ * change time moves with each of those and cannot be set back by the check user.
+ */
+async function homeStamp(home: string): Promise<string | null> {
+  const parts: string[] = [];
+  for (const [dir, entries] of [
+    [home, ['.config', 'tmp']],
+    [join(home, 'tmp'), []],
+    [join(home, '.config'), []],
+  ] as const) {
+    const st = await lstat(dir, { bigint: true }).catch(() => null);
+    if (!st?.isDirectory()) return null;
+    const names = (await readdir(dir).catch(() => null))?.sort();
+    if (names?.join('/') !== entries.join('/')) return null;
+    parts.push([st.ino, st.mode, st.uid, st.gid, st.nlink, st.ctimeNs, st.mtimeNs].join(':'));
+  }
+  return parts.join(' ');
+}
+
 export class CheckWorkspace {
   readonly dir: string;
   readonly home: string;
@@ -118,6 +140,8 @@ export class CheckWorkspace {
   private current: string | null = null;
   /** A tidy() under way or done, and whether it kept the setup outputs (null: it failed, update() clears). */
   private tidying: Promise<UpdateOutcome['outputs'] | null> | null = null;
+  /** HOME as the last update handed it over (see homeStamp); null: it must be made anew. */
+  private homeAsGiven: string | null = null;
 
   private constructor(
     private readonly o: CheckWorkspaceOptions,
@@ -230,6 +254,7 @@ export class CheckWorkspace {
         await this.dropRecord();
       }
     }
+    this.homeAsGiven = await homeStamp(this.home);
     return { outputs, ms: performance.now() - started };
   }
 
@@ -369,8 +394,15 @@ export class CheckWorkspace {
     await rm(this.o.root, { recursive: true, force: true });
   }
 
-  /** HOME and TMPDIR start empty: nothing a previous round wrote there (an .npmrc, a cache) carries over. */
+  /**
+   * HOME and TMPDIR start empty: nothing a previous round wrote there (an .npmrc, a cache) carries
+   * over. They are made anew only when a round touched them: removing and making folders every round
+   * costs more than the look (on ext4 without a journal, every inode freed slows the files made after).
+   */
   private async resetHome(): Promise<void> {
+    const given = this.homeAsGiven;
+    this.homeAsGiven = null;
+    if (given !== null && (await homeStamp(this.home)) === given) return;
     await rm(this.home, { recursive: true, force: true });
     await mkdir(join(this.home, 'tmp'), { recursive: true, mode: 0o755 });
     await mkdir(join(this.home, '.config'), { mode: 0o755 });
