@@ -40,7 +40,6 @@ describe('atomic writes off the loop thread', () => {
     expect(await readFile(join(dir, 'after.txt'), 'utf8')).toBe('ok\n');
   });
 
-
   test('a write that requires files is not done while the last write of one of them failed, though sent right behind it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'phuc-writer-'));
     await writeFile(join(dir, 'blocker'), 'a file where a folder should be');
