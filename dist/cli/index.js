@@ -43985,9 +43985,13 @@ async function writeIterationRecords(ctx, n, terminal) {
     // DEGA: the constrained next prompt, prepared once and reused by the next iteration. Its file and
     // budget_log.json are written when the run ends (writeRunEndRecords): rewriting a file costs a
     // flush on ext4, and both derive from what state.json and the iteration's files already hold.
-    // It is built while the state and the manifests go to the disk.
-    const [, prepared] = await Promise.all([saveState(ctx), prepareCapsule(ctx, state.next_iteration)]);
-    ctx.next = { n: state.next_iteration, prepared };
+    // It is built while the state and the manifests go to the disk; both are done with before either's failure is thrown.
+    const [saved, prepared] = await Promise.allSettled([saveState(ctx), prepareCapsule(ctx, state.next_iteration)]);
+    if (saved.status === 'rejected')
+        throw saved.reason;
+    if (prepared.status === 'rejected')
+        throw prepared.reason;
+    ctx.next = { n: state.next_iteration, prepared: prepared.value };
 }
 /** The records of the run as it ends (also a pause): the budget log and the prompt a next iteration would get. */
 async function writeRunEndRecords(ctx) {

@@ -3,7 +3,23 @@
 // untouched setup outputs, and gives the checks nothing of the loop's environment.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, unlink, writeFile, appendFile, rename } from 'node:fs/promises';
+import {
+  chmod,
+  lstat,
+  mkdir,
+  mkdtemp,
+  open as openFile,
+  readdir,
+  readFile,
+  readlink,
+  rm,
+  stat,
+  symlink,
+  unlink,
+  writeFile,
+  appendFile,
+  rename,
+} from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { CheckWorkspace, type CheckWorkspaceOptions } from '../../src/engine/judge/workspace.js';
@@ -182,7 +198,14 @@ describe.each(modes)('CheckWorkspace.update (%s)', (_, update) => {
     try {
       await update(ws, head);
       const untouched = await ino();
-      await update(ws, head);
+      // Held open across the update: a HOME removed and made anew would leave it with no link.
+      const held = await openFile(ws.home, 'r');
+      try {
+        await update(ws, head);
+        expect((await held.stat()).nlink).toBeGreaterThan(0);
+      } finally {
+        await held.close();
+      }
       expect(await ino()).toBe(untouched);
       await fresh();
       const touches: [string, () => Promise<unknown>][] = [
