@@ -33220,9 +33220,10 @@ class EvidenceStore {
      * write failed, and the loop waits for the disk once, not once a level.
      */
     async saveManifest() {
-        // A write known to have failed ends the save (the run ends blocked); held writes are begun first.
-        if (this.failed || this.holding.size)
-            await (this.failed ? this.flush() : Promise.all(this.holding));
+        // A write known to have failed ends the save (flush throws it: the run ends blocked); held writes are begun first.
+        if (this.failed)
+            await this.flush();
+        await Promise.all(this.holding);
         this.dropUnwritten();
         const save = (path, files) => {
             const bytes = utf8.encode(manifestText(files));
@@ -44219,7 +44220,7 @@ async function parentsSafe(path) {
 // Layout under `root` (root must not be writable by the check user, so it cannot swap ws or home for
 // a link between rounds):
 //   ws/     the checkout the checks run in (handed over to the check user)
-//   home/   their HOME and TMPDIR, recreated empty on every update (handed over)
+//   home/   their HOME and TMPDIR, empty at every update (made anew after a round that touched them; handed over)
 //   loop/   0700, the loop's only: a private git dir whose objects are the repository's (alternates)
 //           and whose index records the stat of every file written, and the setup record.
 // Git runs as the loop's user with no system/global config and none of the repository's config,

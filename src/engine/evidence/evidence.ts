@@ -220,8 +220,9 @@ export class EvidenceStore {
    * write failed, and the loop waits for the disk once, not once a level.
    */
   async saveManifest(): Promise<ManifestEntry> {
-    // A write known to have failed ends the save (the run ends blocked); held writes are begun first.
-    if (this.failed || this.holding.size) await (this.failed ? this.flush() : Promise.all(this.holding));
+    // A write known to have failed ends the save (flush throws it: the run ends blocked); held writes are begun first.
+    if (this.failed) await this.flush();
+    await Promise.all(this.holding);
     this.dropUnwritten();
     const save = (path: string, files: ManifestEntry[]): ManifestEntry => {
       const bytes = utf8.encode(manifestText(files));

@@ -7,7 +7,7 @@
 // Layout under `root` (root must not be writable by the check user, so it cannot swap ws or home for
 // a link between rounds):
 //   ws/     the checkout the checks run in (handed over to the check user)
-//   home/   their HOME and TMPDIR, recreated empty on every update (handed over)
+//   home/   their HOME and TMPDIR, empty at every update (made anew after a round that touched them; handed over)
 //   loop/   0700, the loop's only: a private git dir whose objects are the repository's (alternates)
 //           and whose index records the stat of every file written, and the setup record.
 // Git runs as the loop's user with no system/global config and none of the repository's config,
