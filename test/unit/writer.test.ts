@@ -55,13 +55,18 @@ describe('atomic writes off the loop thread', () => {
     const moved = join(dir, 'folder', 'a.json');
     await Promise.all([atomicWriteOffThread(moved, '{}\n'), atomicWriteOffThread(manifest, 'lists a.json\n', false, [moved])]);
     expect(await readFile(manifest, 'utf8')).toBe('lists a.json\n');
-    // A failed manifest counts as a failed file: a root that requires it is not written either.
+    // A manifest refused counts as a failed file: a root that requires it is not written either,
+    // though the root's own path is writable.
+    const iteration = join(dir, 'iter.json');
     const root = join(dir, 'root.json');
-    const [, top] = await Promise.allSettled([
-      atomicWriteOffThread(join(dir, 'blocker', 'iter.json'), 'x', false, []),
-      atomicWriteOffThread(root, 'lists iter.json\n', false, [join(dir, 'blocker', 'iter.json')]),
+    const [, refused, top] = await Promise.allSettled([
+      atomicWriteOffThread(join(dir, 'blocker', 'b.json'), '{}\n'),
+      atomicWriteOffThread(iteration, 'lists b.json\n', false, [join(dir, 'blocker', 'b.json')]),
+      atomicWriteOffThread(root, 'lists iter.json\n', false, [iteration]),
     ]);
-    expect(top).toMatchObject({ status: 'rejected', reason: { code: 'EREQUIRED' } });
+    expect(refused).toMatchObject({ status: 'rejected', reason: { code: 'EREQUIRED' } });
+    expect(top).toMatchObject({ status: 'rejected', reason: { code: 'EREQUIRED', message: expect.stringContaining(iteration) } });
+    await expect(stat(iteration)).rejects.toMatchObject({ code: 'ENOENT' });
     await expect(stat(root)).rejects.toMatchObject({ code: 'ENOENT' });
   });
   test('writes sent together: a batch that cannot be sent fails its writes (no crash); bytes the caller keeps are taken as they were', async () => {
