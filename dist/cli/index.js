@@ -31723,8 +31723,1765 @@ function parseAgentUsage(stdout) {
     return { costUsd: o.costUsd, turns: o.turns, inputTokens: o.tokens?.input ?? null, outputTokens: o.tokens?.output ?? null };
 }
 
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+;// CONCATENATED MODULE: external "node:perf_hooks"
+const external_node_perf_hooks_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
+;// CONCATENATED MODULE: ./src/engine/loop/backpressure.ts
+// Backpressure (SPEC §2): a STOP file, disk use over 90%, a signal or a STOP label ask the
+// loop to stop; the running agent is stopped and the certificate is BACKPRESSURE.
+
+class StopFile {
+    path;
+    display;
+    name = 'stop-file';
+    constructor(path, display) {
+        this.path = path;
+        this.display = display;
+    }
+    async check() {
+        return (0,promises_namespaceObject.access)(this.path).then(() => `${this.display} exists`, () => null);
+    }
+}
+class DiskUsage {
+    path;
+    limit;
+    stat;
+    name = 'disk';
+    constructor(path, limit = 0.9, stat = (p) => (0,promises_namespaceObject.statfs)(p)) {
+        this.path = path;
+        this.limit = limit;
+        this.stat = stat;
+    }
+    async check() {
+        const s = await this.stat(this.path).catch(() => null);
+        if (!s || s.blocks <= 0)
+            return null;
+        // Integer arithmetic: used/blocks > limit  ⇔  used*100 > limit*100*blocks.
+        const used = s.blocks - s.bavail;
+        const pct = Math.round(this.limit * 100);
+        return used * 100 > pct * s.blocks ? `disk use ${Math.floor((used * 100) / s.blocks)}% is over ${pct}%` : null;
+    }
+}
+/** A stop requested by the process itself (SIGINT, SIGTERM, workflow cancellation). */
+class SignalStop {
+    name = 'signal';
+    reason = null;
+    controller = new AbortController();
+    request(reason) {
+        if (!this.reason)
+            this.reason = reason;
+        this.controller.abort();
+    }
+    check() {
+        return Promise.resolve(this.reason);
+    }
+}
+async function firstStop(sources) {
+    for (const s of sources) {
+        const r = await s.check().catch(() => null);
+        if (r)
+            return r;
+    }
+    return null;
+}
+/**
+ * Watches a step (the agent, a check round): polls `sources` every `pollMs` and follows the loop's
+ * `signal`, so a STOP file or label ends the step as a SIGTERM does, not only the next iteration.
+ */
+function watchStops(sources, pollMs, signal) {
+    const stop = new AbortController();
+    let why = null;
+    const halt = (reason) => {
+        why ??= reason;
+        stop.abort();
+    };
+    const onSignal = () => halt('the loop was asked to stop (signal)');
+    signal?.addEventListener('abort', onSignal, { once: true });
+    if (signal?.aborted)
+        onSignal();
+    const timer = setInterval(() => {
+        void firstStop(sources).then((reason) => {
+            if (reason)
+                halt(reason);
+        });
+    }, pollMs);
+    return {
+        signal: stop.signal,
+        reason: () => why,
+        close: () => {
+            clearInterval(timer);
+            signal?.removeEventListener('abort', onSignal);
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/signals.ts
+// The one signal-stop installer of the CLI and the Action (SPEC: backpressure; a stop is a pause).
+//
+// - The first SIGINT or SIGTERM asks the loop to stop: the engine's AbortSignal fires (the agent is
+//   stopped at once) and the `signal` stop source reports the reason, so the run ends
+//   EXIT_BLOCKED(BACKPRESSURE_SIGNAL) with its halting report.
+// - The same signal again (a second Ctrl-C, a repeated kill) aborts at once.
+// - A different signal is a supervisor escalating: GitHub's runner cancels with SIGINT, SIGTERM
+//   7.5 s later and SIGKILL 2.5 s after that. The report gets `hurryMs` more (less than those
+//   2.5 s), then the process aborts before the SIGKILL could cut a write in half.
+// An abort SIGKILLs the process groups the loop started (the agent is in its own group, so no
+// terminal or runner signal reaches it), lets the host write its last words synchronously, and exits
+// 128 + the signal's number. The evidence stays resumable because the loop writes every state and
+// evidence file atomically: a kill leaves the previous or the next consistent state.
+
+
+const SIGNALS = ['SIGINT', 'SIGTERM'];
+/** The runner's SIGKILL follows its SIGTERM after 2.5 s: the report must be done before that. */
+const DEFAULT_HURRY_MS = 2000;
+/** Process groups of live children, killed on abort. The process runner registers what it spawns. */
+const liveGroups = new Set();
+/** Registers a child's process group (its pid, when spawned detached); returns the unregister function. */
+function trackProcessGroup(pgid) {
+    liveGroups.add(pgid);
+    return () => liveGroups.delete(pgid);
+}
+/** The exit status of an abort: 128 + the signal's number (130 for SIGINT, 143 for SIGTERM). */
+function abortExitCode(sig) {
+    return 128 + external_node_os_namespaceObject.constants.signals[sig];
+}
+function installSignalStop(o) {
+    const target = o.target ?? process;
+    const hurryMs = o.hurryMs ?? DEFAULT_HURRY_MS;
+    const stop = new SignalStop();
+    let first = null;
+    let hurry = null;
+    let aborting = false;
+    const abort = (sig) => {
+        if (aborting)
+            return;
+        aborting = true;
+        for (const pgid of liveGroups) {
+            try {
+                target.kill(-pgid, 'SIGKILL');
+            }
+            catch {
+                /* already gone */
+            }
+        }
+        try {
+            o.onAbort?.(sig);
+        }
+        finally {
+            target.exit(abortExitCode(sig));
+        }
+    };
+    const onSignal = (sig) => {
+        if (first === null) {
+            first = sig;
+            o.notify(`${sig} received (${o.meaning}): stopping the agent and writing the report; the run pauses and the next one continues (another ${sig} aborts at once)`);
+            stop.request(`${sig} received (backpressure: ${o.meaning})`);
+            return;
+        }
+        if (sig === first || hurry !== null) {
+            o.notify(`${sig} received again: aborting now; the evidence of the finished iterations is kept and the next run continues from it`);
+            abort(sig);
+            return;
+        }
+        o.notify(`${sig} received after ${first}: finishing the report within ${hurryMs} ms, then aborting`);
+        hurry = setTimeout(() => abort(sig), hurryMs);
+        hurry.unref();
+    };
+    for (const s of SIGNALS)
+        target.on(s, onSignal);
+    return {
+        stop,
+        signal: stop.controller.signal,
+        get received() {
+            return first;
+        },
+        dispose() {
+            for (const s of SIGNALS)
+                target.off(s, onSignal);
+            if (hurry)
+                clearTimeout(hurry);
+        },
+    };
+}
+
+;// CONCATENATED MODULE: external "node:stream"
+const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+;// CONCATENATED MODULE: ./src/engine/os/spawner.ts
+// Starts child processes for the loop from a small helper process. A Node process forks its whole
+// address space to start a child: the loop's (100–200 MB, most of it the tokenizer and the bundle)
+// costs ~7–14 ms of the main thread per spawn on a VM, three times an iteration (agent, check,
+// residual). The helper is a bare Node process (~45 MB) started once per run: it forks in ~1 ms and
+// passes each child's pid, output and exit back over its IPC channel. The loop still kills children
+// itself (by pid and process group), so containment does not depend on the helper; a helper that
+// dies (killed, crashed) fails none of the loop's runs: what it had in flight is reported killed,
+// and the next start goes through a new helper or, failing that, a direct spawn.
+
+
+/**
+ * The helper's program. It runs from its own source text (`node -e`), so it may use nothing from
+ * this module: no import, no outer name. It exits when the loop does (its channel closes).
+ */
+function helperMain(cp) {
+    const send = (m) => {
+        if (process.connected)
+            process.send?.(m);
+    };
+    process.on('message', (m) => {
+        let child;
+        try {
+            child = cp.spawn(m.command, m.args, { cwd: m.cwd, env: m.env, detached: true, stdio: 'pipe' });
+        }
+        catch (e) {
+            send({ t: 'error', id: m.id, code: e.code ?? null, message: e.message });
+            return;
+        }
+        if (child.pid === undefined) {
+            child.once('error', (e) => send({ t: 'error', id: m.id, code: e.code ?? null, message: e.message }));
+            return;
+        }
+        send({ t: 'spawned', id: m.id, pid: child.pid });
+        for (const fd of [1, 2]) {
+            const s = fd === 1 ? child.stdout : child.stderr;
+            // Flow control: while the loop has not taken 16 chunks, the child's pipe is not read (a child
+            // that floods its output waits, as it would on a pipe the loop read itself).
+            let unsent = 0;
+            s?.on('data', (data) => {
+                if (!process.connected)
+                    return;
+                if (++unsent >= 16)
+                    s.pause();
+                process.send?.({ t: 'data', id: m.id, fd, data }, undefined, undefined, () => {
+                    if (--unsent < 16)
+                        s.resume();
+                });
+            });
+            s?.on('close', () => send({ t: 'end', id: m.id, fd }));
+        }
+        child.stdin?.on('error', () => { });
+        child.stdin?.end(m.stdin ?? undefined);
+        child.on('exit', (code, signal) => send({ t: 'exit', id: m.id, code, signal }));
+    });
+    process.on('disconnect', () => process.exit(0));
+}
+class Helper {
+    proc;
+    /** Children started and not yet done with. */
+    pending = new Map();
+    seq = 0;
+    gone = false;
+    constructor(proc) {
+        this.proc = proc;
+        proc.on('message', (m) => this.reply(m));
+        proc.once('disconnect', () => this.lost());
+        proc.once('exit', () => this.lost());
+        proc.once('error', () => this.lost());
+        this.refs();
+    }
+    /** The helper holds the loop's event loop open only while a child of it runs (then its end is seen too). */
+    refs() {
+        if (this.pending.size) {
+            this.proc.ref();
+            this.proc.channel?.ref();
+        }
+        else {
+            this.proc.unref();
+            this.proc.channel?.unref();
+        }
+    }
+    start(command, args, o) {
+        return new Promise((resolve, reject) => {
+            const id = ++this.seq;
+            const out = new external_node_stream_namespaceObject.PassThrough();
+            const err = new external_node_stream_namespaceObject.PassThrough();
+            let exited = () => { };
+            const exit = new Promise((r) => (exited = r));
+            const p = { spawned: (pid) => resolve({ pid, stdout: out, stderr: err, exit }), reject, out, err, exited, started: false };
+            // Done with once it has exited and the helper has sent the end of both streams.
+            let open = 3;
+            const done = () => {
+                if (--open === 0)
+                    this.forget(id);
+            };
+            void exit.then(done);
+            // A stream is done with when it ends, or when its reader destroys it (output it gave up waiting for).
+            for (const stream of [out, err]) {
+                let once = false;
+                const end = () => {
+                    if (!once)
+                        done();
+                    once = true;
+                };
+                stream.once('finish', end);
+                stream.once('close', end);
+            }
+            this.pending.set(id, p);
+            this.refs();
+            this.proc.send({ id, command, args, cwd: o.cwd, env: o.env, stdin: o.stdin ?? null }, (e) => {
+                if (e)
+                    this.lost();
+            });
+        });
+    }
+    reply(m) {
+        const p = this.pending.get(m.id);
+        if (!p)
+            return;
+        if (m.t === 'spawned') {
+            p.started = true;
+            p.spawned(m.pid);
+        }
+        else if (m.t === 'error') {
+            this.forget(m.id);
+            p.reject(Object.assign(new Error(m.message), { code: m.code ?? undefined }));
+        }
+        else if (m.t === 'exit')
+            p.exited({ code: m.code, signal: m.signal });
+        else {
+            const stream = m.fd === 1 ? p.out : p.err;
+            if (stream.destroyed)
+                return;
+            if (m.t === 'data')
+                stream.write(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength));
+            else
+                stream.end();
+        }
+    }
+    forget(id) {
+        this.pending.delete(id);
+        this.refs();
+    }
+    /** The helper is gone: a start in flight fails (the caller spawns directly); a running child reads as killed. */
+    lost() {
+        if (this.gone)
+            return;
+        this.gone = true;
+        for (const p of this.pending.values()) {
+            if (!p.started)
+                p.reject(Object.assign(new Error('the spawn helper ended'), { code: 'EHELPERGONE' }));
+            else {
+                p.exited({ code: null, signal: 'SIGKILL' });
+                for (const stream of [p.out, p.err])
+                    if (!stream.destroyed)
+                        stream.end();
+            }
+        }
+        this.pending.clear();
+        this.proc.unref();
+    }
+}
+let helper = null;
+function current() {
+    if (helper && !helper.gone)
+        return helper;
+    try {
+        // No environment of the loop's (NODE_OPTIONS, secrets): each child gets exactly the one asked for.
+        // `__name`: what esbuild (tsx, when the engine runs from source) wraps nested functions in.
+        const source = `var __name = (f) => f;\n(${helperMain.toString()})(require('node:child_process'));`;
+        const proc = (0,external_node_child_process_namespaceObject.spawn)(process.execPath, ['-e', source], {
+            env: {},
+            stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+            serialization: 'advanced',
+            // Its own session: a Ctrl-C at the terminal reaches the loop, which stops in order, not the helper.
+            detached: true,
+        });
+        helper = proc.pid === undefined ? null : new Helper(proc);
+    }
+    catch {
+        helper = null;
+    }
+    return helper;
+}
+/**
+ * Starts `command` with `args` in its own session (process group), through the helper when there is
+ * one. Rejects like spawn's 'error' (ENOENT, EACCES...) when the child could not be started.
+ */
+async function startChild(command, args, o) {
+    const h = current();
+    if (h)
+        try {
+            return await h.start(command, args, o);
+        }
+        catch (e) {
+            if (e.code !== 'EHELPERGONE')
+                throw e;
+        }
+    return startDirect(command, args, o);
+}
+/** child_process.spawn from this process: the fallback, and what the helper itself does. */
+function startDirect(command, args, o) {
+    return new Promise((resolve, reject) => {
+        const child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { cwd: o.cwd, env: o.env, detached: true, stdio: 'pipe' });
+        const exit = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
+        child.once('error', (e) => {
+            // Only a failure to start; errors of a running child (a kill that found it gone) are not.
+            if (child.pid === undefined)
+                reject(e);
+        });
+        child.once('spawn', () => {
+            // EPIPE when the child does not read its input is not the runner's failure.
+            child.stdin.on('error', () => { });
+            child.stdin.end(o.stdin);
+            resolve({ pid: child.pid, stdout: child.stdout, stderr: child.stderr, exit });
+        });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/process.ts
+// Runs agent and check processes with async spawn only. Every child gets its own session and process
+// group (so a Ctrl-C at the terminal reaches the loop, never its children directly), and everything
+// it started is killed when it is done, timed out or aborted: no orphan of an iteration may outlive
+// it (an orphan could keep editing the repository during the next one). A child wrapped by the
+// sandbox (RunSpec.contained) lives in its own PID namespace, whose end kills everything in it;
+// every other child is contained by a sweep of the process table.
+
+
+
+
+
+
+
+/**
+ * Set in every child's environment with a value unique to the run. A descendant that called setsid
+ * and whose parent already exited has lost both its process group and its ppid link to the child;
+ * /proc/<pid>/environ still carries this tag, so it is found and killed all the same.
+ */
+const RUN_TAG_VAR = 'PHUC_RUN_TAG';
+/** setTimeout fires at once for longer delays. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+class NodeProcessRunner {
+    killGraceMs;
+    drainMs;
+    constructor(options = {}) {
+        this.killGraceMs = options.killGraceMs ?? 1500;
+        this.drainMs = options.drainMs ?? 250;
+    }
+    run(spec) {
+        const result = this.runOnce(spec);
+        const c = spec.contained;
+        return c ? result.then(async (r) => (await c.release().catch(() => undefined), r)) : result;
+    }
+    async runOnce(spec) {
+        const started = external_node_perf_hooks_namespaceObject.performance.now();
+        const elapsed = () => external_node_perf_hooks_namespaceObject.performance.now() - started;
+        if (spec.signal?.aborted)
+            return { exitCode: null, signal: null, timedOut: false, aborted: true, stdout: '', stderr: '', durationMs: elapsed() };
+        const tag = (0,external_node_crypto_namespaceObject.randomUUID)();
+        let child;
+        try {
+            // A contained child's environment is exactly the role's: it needs no tag to be found.
+            const env = spec.contained ? spec.env : { ...spec.env, [RUN_TAG_VAR]: tag };
+            const [command, args] = spec.args ? [spec.command, spec.args] : ['/bin/sh', ['-c', spec.command]];
+            child = await startChild(command, args, { cwd: spec.cwd, env, stdin: spec.stdin });
+        }
+        catch (e) {
+            return spawnFailure(e, spec, elapsed());
+        }
+        return new Promise((resolve) => {
+            const out = new OutputCapture(spec.maxOutputBytes);
+            const err = new OutputCapture(spec.maxOutputBytes);
+            let exited = false;
+            let timedOut = false;
+            let aborted = false;
+            let killing = null;
+            const pid = child.pid;
+            const contained = spec.contained;
+            const rootStart = contained ? null : readStartTime(pid);
+            const since = contained ? null : forksSince(pid);
+            const untrack = trackProcessGroup(pid);
+            const exitedP = child.exit.then(() => undefined);
+            const killTree = () => {
+                if (killing)
+                    return;
+                killing = contained ? stopContained(pid, exitedP, contained) : terminateTree(pid, true, tag, rootStart, since, this.killGraceMs);
+            };
+            const timer = spec.timeoutMs === undefined
+                ? undefined
+                : setTimeout(() => {
+                    if (exited)
+                        return;
+                    timedOut = true;
+                    killTree();
+                }, Math.min(Math.max(0, spec.timeoutMs), MAX_TIMER_MS));
+            let idle = false;
+            let idleTimer;
+            const quiet = () => {
+                if (spec.idleMs === undefined || exited)
+                    return;
+                clearTimeout(idleTimer);
+                idleTimer = setTimeout(() => {
+                    if (exited || timedOut || aborted)
+                        return;
+                    idle = true;
+                    killTree();
+                }, Math.min(Math.max(0, spec.idleMs), MAX_TIMER_MS));
+            };
+            quiet();
+            const onAbort = () => {
+                if (exited)
+                    return;
+                aborted = true;
+                killTree();
+            };
+            spec.signal?.addEventListener('abort', onAbort, { once: true });
+            // An abort that came while the child was being started.
+            if (spec.signal?.aborted)
+                onAbort();
+            const cleanup = () => {
+                if (timer)
+                    clearTimeout(timer);
+                clearTimeout(idleTimer);
+                spec.signal?.removeEventListener('abort', onAbort);
+            };
+            child.stdout.on('data', (c) => {
+                out.push(c);
+                quiet();
+            });
+            child.stderr.on('data', (c) => {
+                err.push(c);
+                quiet();
+            });
+            const closed = Promise.all([streamClosed(child.stdout), streamClosed(child.stderr)]);
+            void child.exit.then(async ({ code, signal }) => {
+                exited = true;
+                cleanup();
+                untrack();
+                try {
+                    await killing;
+                    // Anything the child left running (its group, its session, its tagged descendants). A
+                    // contained child has ended only once its namespace was empty.
+                    if (!contained && (spec.reapLeftovers !== false || killing))
+                        await terminateTree(pid, false, tag, rootStart, since, this.killGraceMs);
+                }
+                catch {
+                    // Killing is best effort; the result must still be reported.
+                }
+                // A pipe held open by a process that could not be killed must not hang the loop.
+                let drainTimer;
+                const drained = await Promise.race([closed.then(() => true), new Promise((r) => (drainTimer = setTimeout(() => r(false), this.drainMs)))]);
+                clearTimeout(drainTimer);
+                if (!drained) {
+                    child.stdout.destroy();
+                    child.stderr.destroy();
+                }
+                resolve({
+                    exitCode: signal ? null : code,
+                    signal: signal ?? null,
+                    timedOut,
+                    ...(idle ? { idle } : {}),
+                    aborted,
+                    stdout: out.text(),
+                    stderr: err.text(),
+                    durationMs: elapsed(),
+                });
+            });
+        });
+    }
+}
+/** SIGTERM to the group (the command may finish its work), the namespace's end after the grace. */
+async function stopContained(pid, exited, c) {
+    signalPid(-pid, 'SIGTERM');
+    let timer;
+    const ended = await Promise.race([exited.then(() => true), new Promise((r) => (timer = setTimeout(() => r(false), c.graceMs)))]);
+    clearTimeout(timer);
+    if (!ended)
+        await c.forceKill(pid);
+}
+function spawnFailure(e, spec, durationMs) {
+    const code = e.code;
+    const message = e instanceof Error ? e.message : String(e);
+    return {
+        // Shell conventions: 126 found but not executable, 127 not found.
+        exitCode: code === 'EACCES' || code === 'ENOEXEC' ? 126 : 127,
+        signal: null,
+        timedOut: false,
+        aborted: false,
+        stdout: '',
+        stderr: `${message} (command: ${spec.command}, cwd: ${spec.cwd})\n`,
+        durationMs,
+    };
+}
+function streamClosed(s) {
+    if (!s)
+        return Promise.resolve();
+    return new Promise((resolve) => {
+        s.once('close', () => resolve());
+        s.once('error', () => resolve());
+    });
+}
+const delay = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Keeps the head and the tail of a stream when it exceeds `max` bytes. */
+class OutputCapture {
+    max;
+    headLimit;
+    tailLimit;
+    head = [];
+    headBytes = 0;
+    tail = [];
+    tailBytes = 0;
+    total = 0;
+    constructor(max) {
+        this.max = max;
+        const m = max === undefined ? Infinity : Math.max(0, Math.floor(max));
+        this.headLimit = Math.floor(m / 2);
+        this.tailLimit = m - this.headLimit;
+    }
+    push(chunk) {
+        this.total += chunk.length;
+        if (this.max === undefined) {
+            this.head.push(chunk);
+            return;
+        }
+        const room = this.headLimit - this.headBytes;
+        if (room > 0) {
+            const part = chunk.length <= room ? chunk : chunk.subarray(0, room);
+            this.head.push(part);
+            this.headBytes += part.length;
+            chunk = chunk.subarray(part.length);
+        }
+        if (chunk.length === 0)
+            return;
+        this.tail.push(chunk);
+        this.tailBytes += chunk.length;
+        // Drop whole chunks that lie entirely before the last tailLimit bytes.
+        while (this.tail.length > 1 && this.tailBytes - this.tail[0].length >= this.tailLimit)
+            this.tailBytes -= this.tail.shift()?.length ?? 0;
+    }
+    text() {
+        const head = Buffer.concat(this.head);
+        if (this.max === undefined || this.total <= this.headLimit + this.tailLimit)
+            return Buffer.concat([head, ...this.tail]).toString('utf8');
+        let tail = Buffer.concat(this.tail);
+        tail = tail.subarray(Math.max(0, tail.length - this.tailLimit));
+        // Cut on character boundaries so neither half ends in a broken UTF-8 sequence.
+        let h = head.length;
+        if (h > 0 && h < this.total)
+            h = utf8Start(head, h);
+        let t = 0;
+        while (t < tail.length && (tail[t] & 0xc0) === 0x80)
+            t++;
+        const keptHead = head.subarray(0, h);
+        const keptTail = tail.subarray(t);
+        const omitted = this.total - keptHead.length - keptTail.length;
+        return `${keptHead.toString('utf8')}\n[... ${omitted} bytes omitted ...]\n${keptTail.toString('utf8')}`;
+    }
+}
+/** The largest cut ≤ end that does not split a UTF-8 sequence of buf[0..end). */
+function utf8Start(buf, end) {
+    let i = end - 1;
+    let back = 0;
+    while (i >= 0 && back < 4 && (buf[i] & 0xc0) === 0x80) {
+        i--;
+        back++;
+    }
+    if (i < 0)
+        return end;
+    const lead = buf[i];
+    const len = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+    return i + len > end ? i : end;
+}
+function parseStat(text) {
+    const close = text.lastIndexOf(')');
+    if (close < 0)
+        return null;
+    const pid = Number.parseInt(text, 10);
+    // Fields after "(comm)": state ppid pgrp session tty_nr tpgid flags ... starttime is field 22.
+    const f = text.slice(close + 2).split(' ');
+    if (f.length < 20 || !Number.isFinite(pid))
+        return null;
+    return { pid, state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), sid: Number(f[3]), start: f[19] };
+}
+// /proc is read synchronously: its files are made in memory when read, a few microseconds each,
+// where each asynchronous read costs four round trips through the thread pool (a sweep after every
+// child made them a large part of a check's cost).
+function readProc(pid) {
+    try {
+        return parseStat((0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/stat`, 'utf8'));
+    }
+    catch {
+        return null;
+    }
+}
+/** When `pid` started (clock ticks since boot, /proc/<pid>/stat field 22): with the pid, it names one process. */
+function readStartTime(pid) {
+    return readProc(pid)?.start ?? null;
+}
+/**
+ * Whether `pid` runs (a zombie left by a killed process, waiting to be reaped, does not) and, given
+ * its start time, is still that process rather than a reused pid.
+ */
+function processRunning(pid, start = null) {
+    if (!Number.isInteger(pid) || pid <= 0)
+        return false;
+    try {
+        process.kill(pid, 0);
+    }
+    catch (e) {
+        if (e.code !== 'EPERM')
+            return false;
+    }
+    const info = readProc(pid);
+    if (!info)
+        return start === null;
+    return info.state !== 'Z' && (start === null || info.start === start);
+}
+const readNumber = (file, pattern = /^(\d+)/m) => {
+    try {
+        const m = pattern.exec((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
+        return m ? Number(m[1]) : null;
+    }
+    catch {
+        return null;
+    }
+};
+const forkCount = () => readNumber('/proc/stat', /^processes (\d+)$/m);
+let pidMax;
+function forksSince(pid) {
+    const forks = forkCount();
+    return forks === null ? null : { pid, forks };
+}
+/**
+ * The pids that can belong to something started after `since.pid`: pids are handed out in cyclic
+ * order, so everything started since lies in (since.pid, last], unless the counter went once round
+ * (checked by the number of forks since). A sweep then reads a handful of stat files instead of the
+ * whole table (the /proc sweep after every check was the largest cost of an iteration at `none`).
+ */
+function startedSince(since) {
+    if (!since)
+        return null;
+    const [last, forks, max] = [readNumber('/proc/sys/kernel/ns_last_pid'), forkCount(), (pidMax ??= readNumber('/proc/sys/kernel/pid_max'))];
+    if (last === null || forks === null || max === null || forks - since.forks >= max / 2)
+        return null;
+    return { first: since.pid, last, max };
+}
+/** A window this small is read pid by pid (a missing one costs a failed open), not through a listing of /proc. */
+const PROBE_WINDOW = 1024;
+function readProcTable(since = null) {
+    const window = startedSince(since);
+    const size = window ? (window.first <= window.last ? window.last - window.first : window.max - window.first + window.last) + 1 : Infinity;
+    let pids;
+    if (window && size <= PROBE_WINDOW)
+        pids = Array.from({ length: size }, (_, i) => ((window.first + i - 1) % window.max) + 1);
+    else {
+        try {
+            pids = (0,external_node_fs_namespaceObject.readdirSync)('/proc')
+                .filter((n) => /^\d+$/.test(n))
+                .map(Number);
+        }
+        catch {
+            return null;
+        }
+        if (pids.length === 0)
+            return null;
+        if (window) {
+            const { first, last } = window;
+            pids = pids.filter((p) => (first <= last ? p >= first && p <= last : p >= first || p <= last));
+        }
+    }
+    const table = new Map();
+    for (const pid of pids) {
+        const p = readProc(pid);
+        if (p)
+            table.set(p.pid, p);
+    }
+    return table;
+}
+/** Every live process whose chain of parents leads to `pid` (not `pid` itself). */
+function processDescendants(pid) {
+    const table = readProcTable();
+    if (!table)
+        return [];
+    const found = new Set([pid]);
+    let grew = true;
+    while (grew) {
+        grew = false;
+        for (const p of table.values())
+            if (!found.has(p.pid) && found.has(p.ppid)) {
+                found.add(p.pid);
+                grew = true;
+            }
+    }
+    found.delete(pid);
+    return [...found];
+}
+function hasTag(pid, needle) {
+    try {
+        return (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/environ`).includes(needle);
+    }
+    catch {
+        return false; // gone, or another user's process: not ours either way
+    }
+}
+/**
+ * Every live process of the tree: the root (while it runs), members of its process group or
+ * session, processes carrying the run tag, and all their descendants by ppid links. Start times are
+ * kept so a pid reused by an unrelated process is never signalled.
+ */
+function collectTree(root, rootAlive, tag, rootStart, table, seeds = new Map()) {
+    const found = new Map();
+    for (const [pid, start] of seeds)
+        if (table.get(pid)?.start === start)
+            found.set(pid, start);
+    const candidates = [];
+    for (const p of table.values()) {
+        if (p.pid === process.pid || p.pid === 1 || p.state === 'Z')
+            continue;
+        if (p.pid === root) {
+            if (rootAlive && (rootStart === null || p.start === rootStart))
+                found.set(p.pid, p.start);
+            continue;
+        }
+        if (p.pgrp === root || p.sid === root)
+            found.set(p.pid, p.start);
+        // Descendants cannot have started before the root.
+        else if (rootStart === null || Number(p.start) >= Number(rootStart))
+            candidates.push(p);
+    }
+    const needle = `${RUN_TAG_VAR}=${tag}`;
+    for (const p of candidates)
+        if (hasTag(p.pid, needle))
+            found.set(p.pid, p.start);
+    // Close over ppid links (a setsid'd descendant whose parent is still alive).
+    let grew = true;
+    while (grew) {
+        grew = false;
+        for (const p of table.values()) {
+            if (found.has(p.pid) || p.pid === process.pid || p.pid === 1 || p.state === 'Z')
+                continue;
+            if (found.has(p.ppid)) {
+                found.set(p.pid, p.start);
+                grew = true;
+            }
+        }
+    }
+    return found;
+}
+function stillAlive(targets) {
+    const alive = new Map();
+    for (const [pid, start] of targets) {
+        const p = readProc(pid);
+        // A zombie is dead, only not yet reaped (by us or by init).
+        if (p && p.start === start && p.state !== 'Z')
+            alive.set(pid, start);
+    }
+    return alive;
+}
+function signalPid(pid, sig) {
+    try {
+        process.kill(pid, sig);
+    }
+    catch {
+        // already gone
+    }
+}
+function groupAlive(pgid) {
+    try {
+        process.kill(-pgid, 0);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+async function waitFor(done, timeoutMs, stepMs) {
+    const until = external_node_perf_hooks_namespaceObject.performance.now() + timeoutMs;
+    while (!done() && external_node_perf_hooks_namespaceObject.performance.now() < until)
+        await delay(stepMs);
+}
+/**
+ * SIGTERM to the process group and every process of the tree (collected before signalling, while
+ * the ppid links still lead to them), then SIGKILL to whatever survives the grace period.
+ */
+async function terminateTree(root, rootAlive, tag, rootStart, since, graceMs) {
+    const table = readProcTable(since);
+    if (!table) {
+        if (!rootAlive && !groupAlive(root))
+            return;
+        signalPid(-root, 'SIGTERM');
+        await waitFor(() => !groupAlive(root), graceMs, 50);
+        signalPid(-root, 'SIGKILL');
+        return;
+    }
+    let targets = collectTree(root, rootAlive, tag, rootStart, table);
+    if (targets.size === 0)
+        return;
+    signalPid(-root, 'SIGTERM');
+    for (const pid of targets.keys())
+        signalPid(pid, 'SIGTERM');
+    await waitFor(() => stillAlive(targets).size === 0, graceMs, 50);
+    // Processes started while the tree was dying (a trap handler, a respawn) are caught here too.
+    const later = readProcTable(since);
+    if (later)
+        targets = collectTree(root, false, tag, rootStart, later, stillAlive(targets));
+    const alive = stillAlive(targets);
+    if (alive.size === 0 && !groupAlive(root))
+        return;
+    signalPid(-root, 'SIGKILL');
+    for (const pid of alive.keys())
+        signalPid(pid, 'SIGKILL');
+    await waitFor(() => stillAlive(alive).size === 0, 1000, 20);
+}
+/**
+ * A long-lived /bin/sh that runs short commands (the loop's own git calls) one at a time. A large
+ * Node process pays several milliseconds of fork per spawn; the shell forks git for a fraction of
+ * that. Each command's output comes through the shell's own pipes, ended by a marker the command
+ * cannot forge (random, new for each command, never written anywhere else); its input, when it has
+ * one, from the shell's builtin printf through a pipe (a file written per call cost the loop's
+ * thread a create on disk; printf writes the NUL bytes a shell word cannot hold).
+ */
+class ShellSession {
+    child;
+    timeoutMs;
+    seq = 0;
+    queue = Promise.resolve();
+    closed = false;
+    streams = [new MarkedStream(), new MarkedStream()];
+    onEnd = null;
+    constructor(child, timeoutMs) {
+        this.child = child;
+        this.timeoutMs = timeoutMs;
+        child.stdout.on('data', (d) => this.streams[0].push(d));
+        child.stderr.on('data', (d) => this.streams[1].push(d));
+        const end = () => {
+            this.closed = true;
+            this.onEnd?.();
+        };
+        child.on('exit', end);
+        // A shell that died (killed by an agent of the same user, say) must fail the call, not the process.
+        child.stdin.on('error', end);
+    }
+    /**
+     * The shell gets its own session: a Ctrl-C at the terminal (SIGINT to the foreground process
+     * group) reaches the loop, which then stops in order, and not the shell. It still ends with the
+     * loop: when the loop's process is gone, its end of the shell's stdin closes and `sh -s` exits.
+     */
+    static start(cwd, env, timeoutMs = 300_000, shell = ['/bin/sh', '-s']) {
+        const [command, ...args] = shell;
+        const child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+        return Promise.resolve(new ShellSession(child, timeoutMs));
+    }
+    /** Whether the shell is gone (ended, killed, or stopped at a timeout): a new one is needed. */
+    get ended() {
+        return this.closed;
+    }
+    /** Runs one shell command line, with `stdin` as its input. */
+    run(script, stdin = '') {
+        const next = this.queue.then(async () => {
+            if (this.closed)
+                throw new Error('the git shell session has ended');
+            const mark = `__phuc_${(0,external_node_crypto_namespaceObject.randomUUID)().replaceAll('-', '')}_${++this.seq}`;
+            const [out, err] = this.streams.map((s) => s.until(mark));
+            let timer;
+            const ended = new Promise((resolve) => {
+                this.onEnd = () => resolve(255);
+                // A git call that hangs (a lock, a credential prompt) ends the session rather than the loop's budgets.
+                timer = setTimeout(() => {
+                    this.closed = true;
+                    // The whole group: the hanging git too, not only the shell waiting for it.
+                    if (this.child.pid !== undefined)
+                        signalPid(-this.child.pid, 'SIGKILL');
+                    resolve(124);
+                }, this.timeoutMs);
+            });
+            // A group, not a subshell: one fork fewer per call (scripts only set throwaway variables).
+            const input = stdin ? `${printed(stdin)} | ` : '';
+            this.child.stdin.write(`${input}{ ${script}\n}${stdin ? '' : ' </dev/null'}; printf '${mark} %d\\n' $?; printf '${mark}\\n' >&2\n`);
+            const done = await Promise.race([Promise.all([out, err]), ended]);
+            clearTimeout(timer);
+            this.onEnd = null;
+            if (typeof done === 'number') {
+                this.closed = true;
+                for (const s of this.streams)
+                    s.reset();
+                return { exitCode: done, stdout: '', stderr: '' };
+            }
+            const [o, e] = done;
+            const m = /^ (\d+)\n$/.exec(o.after);
+            return { exitCode: m ? Number(m[1]) : 255, stdout: o.before, stderr: e.before };
+        });
+        this.queue = next.catch(() => undefined);
+        return next;
+    }
+    close() {
+        if (!this.closed)
+            this.child.stdin.end();
+        return Promise.resolve();
+    }
+}
+/** A shell command that writes `text` exactly: its NUL-separated parts as printf arguments. */
+function printed(text) {
+    const parts = text.split('\0');
+    const last = parts.pop();
+    return `{ ${parts.length ? `printf '%s\\0' ${parts.map(shellQuote).join(' ')}; ` : ''}printf %s ${shellQuote(last)}; }`;
+}
+/** A stream of command outputs, each ended by its marker line. */
+class MarkedStream {
+    chunks = [];
+    bytes = 0;
+    want = null;
+    push(d) {
+        this.chunks.push(d);
+        this.bytes += d.length;
+        this.look(d.length);
+    }
+    /** What comes before `mark`, and the rest of its line. */
+    until(mark) {
+        return new Promise((resolve) => {
+            this.want = { mark: Buffer.from(mark), resolve };
+            this.look(this.bytes);
+        });
+    }
+    reset() {
+        this.chunks = [];
+        this.bytes = 0;
+        this.want = null;
+    }
+    /** Searches only the `fresh` bytes that came last (and a marker's length before them): a large output stays linear. */
+    look(fresh) {
+        if (!this.want)
+            return;
+        const { mark, resolve } = this.want;
+        const span = Math.min(this.bytes, fresh + mark.length + 32);
+        const tail = [];
+        for (let i = this.chunks.length - 1, got = 0; i >= 0 && got < span; i--) {
+            tail.unshift(this.chunks[i]);
+            got += this.chunks[i].length;
+        }
+        const window = tail.length === 1 ? tail[0] : Buffer.concat(tail);
+        const from = Math.max(0, window.length - span);
+        const w = window.indexOf(mark, from);
+        if (w < 0 || window.indexOf(10, w) < 0)
+            return;
+        const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.bytes);
+        const at = all.length - window.length + w;
+        const eol = all.indexOf(10, at);
+        this.want = null;
+        const rest = all.subarray(eol + 1);
+        this.chunks = rest.length ? [rest] : [];
+        this.bytes = rest.length;
+        resolve({ before: all.subarray(0, at).toString('utf8'), after: all.subarray(at + mark.length, eol + 1).toString('utf8') });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/sandbox.ts
+// The OS sandbox of the agent and of the checks, which run the agent's code (SPEC §7 "Isolation").
+//
+// Levels, strongest first (docs/security.md says what each guarantees and what it does not):
+// - `user+pidns`: the command runs as a dedicated unprivileged user (phuc-agent, phuc-check) with
+//   no groups, no capabilities and no_new_privs, a fresh HOME and TMPDIR, in its own PID and mount
+//   namespace with its own /proc. Needs root, or passwordless `sudo -n` (GitHub-hosted runners).
+// - `pidns`: own user, PID and mount namespace, no capabilities, but the loop's own uid.
+// - `none`: the command runs beside the loop; only the process-table sweep of process.ts contains it.
+//
+// The process chain of a wrapped command (user+pidns; pidns drops the uid switch and adds --user):
+//
+//   setpriv --pdeathsig KILL                      dies with the loop
+//     unshare --pid --fork --kill-child --mount-proc
+//       sh SUPERVISOR                             PID 1 of the namespace, root: the agent can
+//                                                 neither signal nor trace it
+//         setpriv --reuid U --regid G --clear-groups --no-new-privs …   the command
+//
+// When the command ends, the supervisor exits and the kernel kills everything left in the
+// namespace (setsid, env -i, double fork, SIGTERM ignored: all the same). To stop a run, the loop
+// sends SIGTERM to the process group (the command gets it; unshare blocks it; PID 1 ignores it) and,
+// after the grace, SIGKILL: unshare dies, its --kill-child signal kills the supervisor, and with it
+// the namespace. If the loop dies, the parent-death signal does the same. The supervisor exists
+// because setpriv's uid switch clears the parent-death signal that --kill-child sets, and a command
+// that is PID 1 itself could clear its own; the supervisor stays root and keeps it.
+//
+// Under sudo the loop may signal nothing but sudo, which relays SIGTERM to its command: there the
+// chain is `sudo -n env -i sh LOADER` → `timeout -k GRACE LIMIT` → unshare …, and timeout turns the
+// relayed SIGTERM into SIGTERM to the group and, GRACE later, SIGKILL. Its LIMIT (the run's time
+// limit and some) ends the namespace if the loop itself dies.
+
+
+
+
+
+
+const sandbox_ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'];
+/** Variables the sandbox sets for its role (a fresh HOME and TMPDIR, a PATH the role can reach). */
+const ROLE_OWNED_ENV = new Set(['HOME', 'TMPDIR', 'USER', 'LOGNAME', 'PATH', 'PWD', 'OLDPWD']);
+/** `env` without the variables the sandbox sets for the role: given, they would replace the role's own (see wrap). */
+function withoutRoleVariables(env) {
+    return Object.fromEntries(Object.entries(env).filter(([k]) => !ROLE_OWNED_ENV.has(k)));
+}
+/** The dedicated users: system users with no login shell, no sudo rights and no other groups. */
+const ROLE_USERS = { agent: 'phuc-agent', check: 'phuc-check' };
+/** Tools are taken from the system's own directories, never from a PATH the agent could have planted into. */
+const SYSTEM_DIRS = ['/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin', '/usr/local/sbin'];
+const SYSTEM_PATH = SYSTEM_DIRS.join(':');
+const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
+/** The only variables taken from the loop's environment (besides PATH); the caller adds the rest. */
+const LOCALE_VARS = /^(LANG|LANGUAGE|LC_[A-Z_]+|TZ)$/;
+const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** An explicitly requested level that this machine cannot provide. */
+class IsolationUnavailableError extends Error {
+}
+const NAMESPACE_TOOLS = ['sh', 'unshare', 'setpriv'];
+const USER_TOOLS = [...NAMESPACE_TOOLS, 'mount', 'mkdir', 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout'];
+async function findTool(name) {
+    for (const dir of SYSTEM_DIRS) {
+        const p = (0,external_node_path_namespaceObject.join)(dir, name);
+        if (await (0,promises_namespaceObject.access)(p, promises_namespaceObject.constants.X_OK).then(yes, sandbox_no))
+            return p;
+    }
+    return null;
+}
+const yes = () => true;
+const sandbox_no = () => false;
+async function findTools() {
+    const [paths, sudo, useradd] = await Promise.all([Promise.all(USER_TOOLS.map(findTool)), findTool('sudo'), findTool('useradd')]);
+    const tools = {};
+    USER_TOOLS.forEach((name, i) => {
+        const p = paths[i];
+        if (p)
+            tools[name] = p;
+    });
+    return { tools, sudo, useradd };
+}
+function missing(found, names) {
+    const lacking = names.filter((n) => !found.tools[n]);
+    return lacking.length ? `${lacking.join(', ')} not found (util-linux and coreutils are needed)` : null;
+}
+/** The tools a level needs (checked by the probe); the others keep their bare names, unused there. */
+function toolsFor(found, names) {
+    const why = missing(found, names);
+    if (why)
+        throw new IsolationUnavailableError(`agent.isolation: ${why}`);
+    return Object.fromEntries(USER_TOOLS.map((n) => [n, found.tools[n] ?? n]));
+}
+/** Quiet helper commands (probes, users, ownership): never swept, never sandboxed. */
+const helperRunner = new NodeProcessRunner({ killGraceMs: 500 });
+function runTool([command, ...args], timeoutMs = 60_000) {
+    return helperRunner.run({ command, args, cwd: '/', env: { PATH: SYSTEM_PATH, LC_ALL: 'C' }, timeoutMs, reapLeftovers: false });
+}
+const firstLine = (r) => (r.stderr.trim() || r.stdout.trim() || `exit ${String(r.exitCode ?? r.signal)}`).split('\n')[0];
+/**
+ * Finds out which levels work here by running each one's real chain once with `true` (uid 65534
+ * for the trial, so no user is created by a probe). About 10 ms per level.
+ */
+async function probeIsolation() {
+    const found = await findTools();
+    const t = found.tools;
+    let privilege = null;
+    let noPrivilege = '';
+    if (process.getuid?.() === 0)
+        privilege = 'root';
+    else if (!found.sudo)
+        noPrivilege = 'the loop is not root and sudo is not installed';
+    else {
+        const r = await runTool([found.sudo, '-n', 'true'], 10_000);
+        if (r.exitCode === 0)
+            privilege = 'sudo';
+        else
+            noPrivilege = `the loop is not root and has no passwordless sudo (sudo -n: ${firstLine(r)})`;
+    }
+    let userPidns = privilege ? missing(found, USER_TOOLS) : noPrivilege;
+    if (userPidns === null && !found.useradd && !(await usersExist()))
+        userPidns = `useradd not found to create ${Object.values(ROLE_USERS).join(' and ')}`;
+    if (userPidns === null && t.unshare && t.setpriv) {
+        const trial = [
+            t.unshare,
+            ...USER_UNSHARE,
+            '--',
+            t.setpriv,
+            '--reuid',
+            '65534',
+            '--regid',
+            '65534',
+            ...DROP_PRIVILEGES,
+            '--',
+            'true',
+        ];
+        const r = await runTool(privilege === 'sudo' && found.sudo ? [found.sudo, '-n', '--', ...trial] : trial, 10_000);
+        if (r.exitCode !== 0)
+            userPidns = `a trial run in a new PID namespace failed: ${firstLine(r)}`;
+    }
+    let pidns = missing(found, NAMESPACE_TOOLS);
+    if (pidns === null && t.unshare && t.setpriv) {
+        const r = await runTool([t.unshare, ...PIDNS_UNSHARE, '--', t.setpriv, ...DROP_CAPS, '--', 'true'], 10_000);
+        if (r.exitCode !== 0)
+            pidns = `unprivileged user namespaces do not work here: ${firstLine(r)}`;
+    }
+    return { privilege, userPidns, pidns };
+}
+async function usersExist() {
+    const lines = (await (0,promises_namespaceObject.readFile)('/etc/passwd', 'utf8').catch(() => '')).split('\n');
+    return Object.values(ROLE_USERS).every((u) => lines.some((l) => l.startsWith(`${u}:`)));
+}
+/**
+ * The level to run at. `auto` takes the strongest that works; an explicit level that does not work
+ * is an error that says why and what is available.
+ */
+async function resolveIsolation(requested, facts) {
+    // The weakest level is always there: nothing to probe for it.
+    const f = requested === 'none' && facts === undefined ? { privilege: null, userPidns: 'not probed', pidns: 'not probed' } : await (facts ?? probeIsolation());
+    const why = { 'user+pidns': f.userPidns, pidns: f.pidns, none: null };
+    const available = sandbox_ISOLATION_LEVELS.filter((l) => why[l] === null);
+    const privilege = f.userPidns === null ? f.privilege : null;
+    const made = (level, reason) => {
+        const p = level === 'user+pidns' ? privilege : null;
+        return { level, reason, limits: isolationLimits(level, p), privilege: p };
+    };
+    if (requested !== 'auto') {
+        const blocked = why[requested];
+        if (blocked !== null)
+            throw new IsolationUnavailableError(`agent.isolation: ${requested} is not available on this machine: ${blocked}. Available here: ${available.join(', ')} (or auto, which picks the strongest).`);
+        return made(requested, `agent.isolation asks for ${requested}`);
+    }
+    const level = available.includes('user+pidns') ? 'user+pidns' : available.includes('pidns') ? 'pidns' : 'none';
+    const skipped = sandbox_ISOLATION_LEVELS.slice(0, sandbox_ISOLATION_LEVELS.indexOf(level)).map((l) => `${l} is not available (${why[l] ?? ''})`);
+    const because = level === 'user+pidns' ? (privilege === 'root' ? 'the loop runs as root' : 'the loop has passwordless sudo') : skipped.join('; ');
+    return made(level, `auto chose ${level}: ${because}`);
+}
+/** What a level does not guarantee, in plain sentences for the report. */
+function isolationLimits(level, privilege) {
+    const common = [
+        'The agent holds its own API key unless the key proxy holds it.',
+        'The agent can reach the network and read every world-readable file of the machine.',
+        'CPU time, memory and disk use are not limited, only wall time.',
+    ];
+    if (level === 'user+pidns')
+        return [
+            'The agent can read .git, including its config: a credential stored there (actions/checkout persist-credentials) is readable unless the loop removes it.',
+            "Toolchains installed only in the loop user's home (e.g. /root/.cargo, /home/runner/.cargo) are not visible to the agent or the checks.",
+            ...(privilege === 'sudo' ? ['If the loop process itself is killed, a running step ends at its own time limit rather than at once.'] : []),
+            ...common,
+        ];
+    if (level === 'pidns')
+        return [
+            "The agent runs as the loop's own OS user: it can read and change every file the loop can (the loop's HOME, evidence, state, the check workspace).",
+            "It cannot see the loop's processes or their environment, holds no capabilities, and nothing it starts outlives its step.",
+            ...common,
+        ];
+    return [
+        "The agent runs as the loop's own OS user beside the loop: it can read the loop's environment (its tokens) through /proc, and every file the loop can.",
+        'Processes it starts are found through their process group, session and a run tag; one that leaves all three (env -i, setsid, a double fork) can outlive its step.',
+        ...common,
+    ];
+}
+// ---------------------------------------------------------------------------------------------------
+/** No capability can be kept or regained by the command (no_new_privs also voids setuid binaries). */
+const DROP_CAPS = ['--no-new-privs', '--inh-caps=-all', '--bounding-set=-all'];
+const DROP_PRIVILEGES = ['--clear-groups', ...DROP_CAPS];
+/**
+ * pidns: uid 0 inside maps to the loop's uid outside; setpriv then drops every capability, so the
+ * command cannot unmount its private /proc to look at the host's (and the loop's environment).
+ */
+const PIDNS_UNSHARE = ['--user', '--map-root-user', '--pid', '--ipc', '--fork', '--kill-child', '--mount-proc'];
+const USER_UNSHARE = ['--pid', '--ipc', '--fork', '--kill-child', '--mount-proc'];
+/**
+ * PID 1 of the namespace, entering the command's folder $1 as root (under sudo the loop's user may
+ * not enter a folder handed to a role). $2 folders follow that must stay visible; then a count of
+ * folders to cover with an empty tmpfs, each as "<mode> <folder>"; then the command. A kept folder
+ * is opened before the covering and bound back at its own path through /proc/1/fd afterwards, so
+ * the command sees its folder and nothing else of what lies under a covered one. Not exec'd: the
+ * supervisor must stay PID 1 (see the top).
+ */
+const supervisor = (t) => `set -e; cd /; dir=$1; n=$2; shift 2; i=3; ` +
+    `while [ "$n" -gt 0 ]; do eval "exec $i<\\"\\$1\\"; keep$i=\\$1"; i=$((i + 1)); n=$((n - 1)); shift; done; ` +
+    `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} -t tmpfs -o "mode=$1" phuc-hide "$2"; shift 2; n=$((n - 1)); done; ` +
+    `j=3; while [ "$j" -lt "$i" ]; do eval "p=\\$keep$j"; ${t.mkdir} -p "$p"; ` +
+    `${t.mount} --no-canonicalize --bind "/proc/1/fd/$j" "$p"; eval "exec $j<&-"; j=$((j + 1)); done; ` +
+    `cd "$dir"; set +e; "$@"; exit $?`;
+/**
+ * The root prelude under sudo. sudo resets the environment and values must never be on a command
+ * line (/proc/<pid>/cmdline is world-readable), so the role's environment travels in a 0600 file of
+ * the loop's user ($1) that root reads and deletes before anything of the role runs; `env -i` runs
+ * first, so nothing of sudo's own variables (SUDO_COMMAND, MAIL...) reaches the command. Then: $2
+ * uid:gid for the run's HOME ($3) and TMPDIR ($4); $5 the number of ended runs' folders that follow,
+ * removed here (removing them at each run's end would cost a sudo of its own); then the command.
+ * The HOME and TMPDIR are fresh: the loop's user alone wrote them (the files of WrapOptions.homeFiles).
+ */
+const loader = (t) => `set -e; . "$1"; ${t.rm} -f -- "$1"; ${t.chown} -R -- "$2" "$3" "$4"; n=$5; shift 5; ` +
+    `while [ "$n" -gt 0 ]; do ${t.rm} -rf -- "$1"; shift; n=$((n - 1)); done; exec "$@"`;
+/**
+ * Creates the role users once per machine. Loops serialise on a lock; a user made meanwhile by
+ * anyone else makes useradd fail, and the user is then simply read back.
+ */
+const USERS_SCRIPT = `set -e; umask 077
+exec 9>>/etc/.pwd.lock
+flock 9
+shell=/usr/sbin/nologin; [ -x "$shell" ] || shell=/sbin/nologin; [ -x "$shell" ] || shell=/bin/false
+for u in "$@"; do
+  id -u "$u" >/dev/null 2>&1 || useradd --system --user-group --no-create-home --home-dir /nonexistent --shell "$shell" "$u" || id -u "$u" >/dev/null
+  echo "$u $(id -u "$u") $(id -g "$u") $(id -G "$u")"
+done`;
+/**
+ * The sandbox of one loop run: the role users, a base folder (mode 0711 at user+pidns: the roles
+ * traverse it but cannot list it) holding each run's fresh HOME and TMPDIR, and the wrapping.
+ */
+class Sandbox {
+    base;
+    tools;
+    sudo;
+    users;
+    loopEnv;
+    graceMs;
+    level;
+    reason;
+    limits;
+    runs = 0;
+    /** Under sudo: folders of ended runs, removed by the next run's loader (or by dispose). */
+    ended = [];
+    /** Per PATH string; PATH filtering is the same for both roles (neither owns a PATH folder). */
+    pathCache = new Map();
+    loop = (0,external_node_os_namespaceObject.userInfo)();
+    /**
+     * Root's commands (the find/chown around every agent step and check round): one long-lived shell
+     * (under sudo, `sudo -n sh -s`), which forks each for a fraction of what a spawn of the loop costs.
+     */
+    rootShell = null;
+    constructor(iso, base, tools, 
+    /** Set under sudo only: the loop is not root. */
+    sudo, users, loopEnv, graceMs) {
+        this.base = base;
+        this.tools = tools;
+        this.sudo = sudo;
+        this.users = users;
+        this.loopEnv = loopEnv;
+        this.graceMs = graceMs;
+        this.level = iso.level;
+        this.reason = iso.reason;
+        this.limits = iso.limits;
+    }
+    static async create(iso, o = {}) {
+        const found = await findTools();
+        const strong = iso.level === 'user+pidns';
+        const tools = toolsFor(found, strong ? USER_TOOLS : iso.level === 'pidns' ? NAMESPACE_TOOLS : []);
+        let sudo = null;
+        if (strong && iso.privilege !== 'root') {
+            if (iso.privilege !== 'sudo' || !found.sudo)
+                throw new IsolationUnavailableError('agent.isolation: user+pidns needs root or passwordless sudo');
+            sudo = found.sudo;
+        }
+        const users = strong ? await ensureUsers(sudo) : null;
+        const base = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(await baseParent(strong), 'phuc-sandbox-'));
+        await (0,promises_namespaceObject.chmod)(base, strong ? 0o711 : 0o700);
+        return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500);
+    }
+    /** The role's user (user+pidns only). */
+    user(role) {
+        return this.users?.[role] ?? null;
+    }
+    /**
+     * The spec that runs `spec` as `role`. Its environment: PATH (at user+pidns without the
+     * directories the role cannot reach), LANG, LC_* and TZ of the loop, the role's HOME, TMPDIR,
+     * USER and LOGNAME (fresh and empty for every run above `none`; the loop's own at `none`), then
+     * `spec.env`, which wins (so pass only what the command needs: never the loop's environment).
+     * Run it with NodeProcessRunner, which stops it and releases its folders (RunSpec.contained).
+     * `o.homeFiles` are written into that HOME before the command starts, the role's own; at `none`
+     * they get a fresh HOME and TMPDIR of the loop's (removed by dispose): the user's is never written.
+     */
+    async wrap(spec, role, o = {}) {
+        const files = Object.entries(o.homeFiles ?? {});
+        if (this.level === 'none' && files.length === 0)
+            return { ...spec, env: this.environment(role, null, spec.env) };
+        const dir = (0,external_node_path_namespaceObject.join)(this.base, `${role}-${String(++this.runs)}`);
+        const home = (0,external_node_path_namespaceObject.join)(dir, 'home');
+        const tmp = (0,external_node_path_namespaceObject.join)(dir, 'tmp');
+        await (0,promises_namespaceObject.mkdir)(dir, { mode: this.users ? 0o711 : 0o700 });
+        await Promise.all([(0,promises_namespaceObject.mkdir)(home, { mode: 0o700 }), (0,promises_namespaceObject.mkdir)(tmp, { mode: 0o700 })]);
+        const made = await writeHome(home, files);
+        if (this.level === 'none')
+            return { ...spec, env: this.environment(role, { home, tmp }, spec.env) };
+        const release = async () => {
+            if (this.sudo)
+                this.ended.push(dir);
+            else
+                await (0,promises_namespaceObject.rm)(dir, { recursive: true, force: true });
+        };
+        const contained = { graceMs: this.graceMs, forceKill: (pid) => this.forceKill(pid), release };
+        try {
+            return await this.chain(spec, role, { dir, home, tmp, made }, contained);
+        }
+        catch (e) {
+            await contained.release().catch(() => undefined);
+            throw e;
+        }
+    }
+    async chain(spec, role, d, contained) {
+        const t = this.tools;
+        const env = this.environment(role, d, spec.env);
+        const command = spec.args ? [spec.command, ...spec.args] : ['/bin/sh', '-c', spec.command];
+        const user = this.users?.[role];
+        if (!user) {
+            const where = await this.layout(spec.cwd, null, env);
+            const ns = [t.unshare, ...PIDNS_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, t.setpriv, ...DROP_CAPS, '--'];
+            return { ...spec, command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns, ...command], env, contained };
+        }
+        env.PATH = await this.reachablePath(env.PATH || DEFAULT_PATH, user);
+        // The work tree belongs to the role while the loop's .git does not: git must not refuse it as
+        // "dubious ownership" (only configuration given this way or globally counts for that).
+        const n = Number(env.GIT_CONFIG_COUNT) || 0;
+        Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
+        const where = await this.layout(spec.cwd, user, env);
+        const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
+        const ns = [t.unshare, ...USER_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, ...switched, ...command];
+        // The spawn itself starts in `/`: the supervisor enters the command's folder as root.
+        if (!this.sudo) {
+            await Promise.all([d.home, d.tmp, ...d.made].map((p) => (0,promises_namespaceObject.chown)(p, user.uid, user.gid)));
+            return { ...spec, cwd: '/', command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns], env, contained };
+        }
+        const envFile = (0,external_node_path_namespaceObject.join)(d.dir, 'env');
+        await (0,promises_namespaceObject.writeFile)(envFile, envFileText(env), { mode: 0o600 });
+        const ended = this.ended.splice(0);
+        const ids = `${String(user.uid)}:${String(user.gid)}`;
+        const load = ['-n', '--', t.env, '-i', t.sh, '-c', loader(t), 'phuc-sandbox', envFile, ids, d.home, d.tmp, String(ended.length), ...ended];
+        const limit = spec.timeoutMs === undefined ? '0' : seconds(spec.timeoutMs + 2 * this.graceMs + 1000);
+        const relay = [t.timeout, '-k', seconds(this.graceMs), limit];
+        // timeout ends the namespace itself after the grace: the loop's own kill is the last resort.
+        const late = { ...contained, graceMs: this.graceMs + 1000 };
+        return { ...spec, cwd: '/', command: this.sudo, args: [...load, ...relay, ...ns], env: { PATH: DEFAULT_PATH }, contained: late };
+    }
+    environment(role, dirs, given) {
+        const env = {};
+        for (const [k, v] of Object.entries(this.loopEnv))
+            if (v !== undefined && LOCALE_VARS.test(k))
+                env[k] = v;
+        env.PATH = this.loopEnv.PATH ?? DEFAULT_PATH;
+        const name = this.users?.[role].name ?? this.loop.username;
+        const identity = dirs
+            ? { HOME: dirs.home, TMPDIR: dirs.tmp, USER: name, LOGNAME: name }
+            : { HOME: this.loopEnv.HOME, TMPDIR: this.loopEnv.TMPDIR, USER: this.loopEnv.USER, LOGNAME: this.loopEnv.LOGNAME };
+        for (const [k, v] of Object.entries(identity))
+            if (v !== undefined)
+                env[k] = v;
+        return Object.assign(env, given);
+    }
+    /** PATH without the directories the role cannot reach (toolchains under /root, another user's HOME). */
+    reachablePath(path, user) {
+        let p = this.pathCache.get(path);
+        if (!p) {
+            p = (async () => {
+                const dirs = path.split(':').filter(Boolean);
+                const blocked = await Promise.all(dirs.map((d) => (0,promises_namespaceObject.realpath)(d).then((r) => firstBlocked(r, user), () => d)));
+                return dirs.filter((_, i) => blocked[i] === null).join(':');
+            })();
+            this.pathCache.set(path, p);
+        }
+        return p;
+    }
+    /**
+     * The supervisor's arguments: the command's folder, the folders to keep visible, the folders to
+     * cover. Covered: the first ancestor of the folder that the role cannot traverse, so that the role
+     * sees nothing else under it (another user's HOME, the runner's temporary files). Kept: the folder,
+     * the sandbox's own (the exchange folders) and the command's HOME and TMPDIR, where they lie under it.
+     */
+    async layout(cwd, user, env) {
+        const real = await (0,promises_namespaceObject.realpath)(cwd).catch(() => (0,external_node_path_namespaceObject.resolve)(cwd));
+        const blocked = user && real !== external_node_path_namespaceObject.sep ? await firstBlocked((0,external_node_path_namespaceObject.dirname)(real), user) : null;
+        if (blocked === null)
+            return [real, '0', '0'];
+        if (this.base === blocked || this.base.startsWith(blocked + external_node_path_namespaceObject.sep))
+            throw new Error(`the sandbox folder ${this.base} lies under ${blocked}, which the role users cannot traverse; set TMPDIR to a traversable folder`);
+        const under = (p, f) => p === f || p.startsWith(f === external_node_path_namespaceObject.sep ? f : f + external_node_path_namespaceObject.sep);
+        const wanted = await Promise.all([cwd, env.HOME, env.TMPDIR].map((p) => (p ? (0,promises_namespaceObject.realpath)(p).catch(() => null) : Promise.resolve(null))));
+        const inside = [...new Set(wanted)].filter((p) => p !== null && under(p, blocked));
+        // One kept inside another comes with it.
+        const keep = inside.filter((p) => !inside.some((q) => q !== p && under(p, q)));
+        return [real, String(keep.length), ...keep, '1', '0755,size=1m', blocked];
+    }
+    /**
+     * Gives the work tree (everything except .git) to the role's user (the agent for its step, the
+     * checks for a live round), which may then write it; .git stays the loop's (readable). Fast when
+     * nothing changed: only entries with another owner are touched. Under sudo the loop cannot write
+     * the tree until `reclaimWorkTree`.
+     */
+    async grantWorkTree(cwd, keep = [], role = 'agent') {
+        const u = this.users?.[role];
+        if (!u)
+            return;
+        // The loop's own folders (the STOP file's): made if missing, never handed over. In the sticky top
+        // folder the role can neither remove nor rename them, nor add to or delete from them.
+        for (const k of keep)
+            await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(cwd, k), { mode: 0o755 }).catch(() => undefined);
+        // The top folder keeps its owner (git refuses a checkout whose top folder another user owns,
+        // "dubious ownership", which would also hit the user's own git after a crash); it is opened
+        // with the sticky bit instead, so the role can add entries but not remove .git. Its mode is
+        // kept in .git (which the agent cannot write) until reclaimWorkTree puts it back.
+        const top = await (0,promises_namespaceObject.lstat)(cwd);
+        const saved = (0,external_node_path_namespaceObject.join)(cwd, '.git', 'phuc-loop', 'worktree-mode');
+        if (!(await (0,promises_namespaceObject.readFile)(saved, 'utf8').catch(() => null))) {
+            await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(saved), { recursive: true, mode: 0o711 });
+            await (0,promises_namespaceObject.writeFile)(saved, (top.mode & 0o7777).toString(8));
+        }
+        await this.chmodAsRoot(cwd, 0o1777);
+        await this.chownTree(cwd, u.uid, u.gid, ['.git', ...keep], [], true);
+    }
+    /**
+     * Gives everything in the work tree back to the owner of `.git` (which the loop never hands over),
+     * including what the roles created, and the top folder its mode. Stateless: a run that crashed is
+     * repaired by the next one. Call it only when no wrapped command runs in the tree.
+     */
+    async reclaimWorkTree(cwd) {
+        const saved = (0,external_node_path_namespaceObject.join)(cwd, '.git', 'phuc-loop', 'worktree-mode');
+        // Read on the loop's thread (after every step; never through a link, never waiting on a FIFO).
+        const mode = readRegularSync(saved)?.toString('utf8') ?? null;
+        if (!this.users && mode === null)
+            return;
+        const owner = await (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(cwd, '.git'));
+        if (this.users) {
+            // What a role made writable for others (a 0777 folder) would stay writable for the other role,
+            // which runs as another user: those bits go before the tree goes back.
+            const t = this.tools;
+            const roles = [this.users.agent.uid, this.users.check.uid];
+            await this.asRoot([
+                t.find,
+                cwd,
+                '-mindepth',
+                '1',
+                '-path',
+                (0,external_node_path_namespaceObject.join)(cwd, '.git'),
+                '-prune',
+                '-o',
+                '(',
+                '-uid',
+                String(roles[0]),
+                '-o',
+                '-uid',
+                String(roles[1]),
+                ')',
+                '!',
+                '-type',
+                'l',
+                '-perm',
+                '/022',
+                '-exec',
+                t.chmod,
+                'go-w',
+                '{}',
+                '+',
+            ]);
+            await this.chownTree(cwd, owner.uid, owner.gid, ['.git'], roles, true);
+        }
+        if (mode !== null && /^[0-7]{1,4}$/.test(mode.trim()))
+            await this.chmodAsRoot(cwd, parseInt(mode.trim(), 8));
+        await (0,promises_namespaceObject.rm)(saved, { force: true });
+    }
+    async chmodAsRoot(path, mode) {
+        if (this.sudo)
+            await this.asRoot([this.tools.chmod, mode.toString(8), path]);
+        else
+            await (0,promises_namespaceObject.chmod)(path, mode);
+    }
+    /**
+     * Gives `dir` and everything in it to the role (e.g. the clean check workspace); `dir` itself
+     * becomes 0700, so no other user (the agent) can enter it.
+     */
+    async grant(role, dir) {
+        const u = this.users?.[role];
+        if (!u)
+            return;
+        // Under sudo a folder granted before is the role's already, with that mode. There the loop reads
+        // what the role wrote (logs, JUnit, git's stat refresh) through the top folder's group, its own.
+        if ((await (0,promises_namespaceObject.lstat)(dir)).uid !== u.uid)
+            await (0,promises_namespaceObject.chmod)(dir, this.sudo ? 0o750 : 0o700);
+        await this.chownTree(dir, u.uid, u.gid, [], []);
+        if (this.sudo)
+            await this.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
+    }
+    /**
+     * Gives back a folder granted before, before the loop writes into it again or removes it: under
+     * sudo the loop cannot touch the role's files otherwise (root can; there this does nothing).
+     */
+    async takeBack(dir) {
+        if (this.sudo && (await (0,promises_namespaceObject.lstat)(dir).catch(() => null)))
+            await this.reclaim(dir);
+    }
+    /** Gives `dir` and everything in it back to the loop's user (e.g. to read what the checks wrote). */
+    async reclaim(dir) {
+        if (this.users)
+            await this.chownTree(dir, this.loop.uid, this.loop.gid, [], [this.users.agent.uid, this.users.check.uid]);
+    }
+    /**
+     * Closes `dir` (a folder of the loop's) to everyone but `role`: at user+pidns it stays the loop's,
+     * with the role's group and mode 0710, so the role may traverse it (never list or write it) and
+     * no other user (the agent) may enter it at all. Whatever the role does to the modes of what it
+     * is given below (a check that chmods its workspace 0777), the other role cannot reach it: only
+     * root or the loop could change this folder. Below user+pidns the roles are the loop's user: 0700.
+     */
+    async confine(role, dir) {
+        const u = this.users?.[role];
+        if (!u) {
+            await (0,promises_namespaceObject.chmod)(dir, 0o700);
+            return;
+        }
+        if (this.sudo)
+            await this.asRoot([this.tools.chown, `${String(this.loop.uid)}:${String(u.gid)}`, dir]);
+        else
+            await (0,promises_namespaceObject.chown)(dir, this.loop.uid, u.gid);
+        await (0,promises_namespaceObject.chmod)(dir, 0o710);
+    }
+    /** Removes `dir` and everything in it, the roles' files included (as root). */
+    async remove(dir) {
+        await this.removeAsRoot(dir);
+    }
+    /**
+     * A fresh folder of the loop under the sandbox's base, for a workspace handed to a role piece by
+     * piece (`grant`): the roles may traverse it (mode 0711) but neither list nor write it.
+     */
+    async privateDir() {
+        const dir = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(this.base, 'private-'));
+        if (this.users)
+            await (0,promises_namespaceObject.chmod)(dir, 0o711);
+        return dir;
+    }
+    /**
+     * A fresh folder both the loop and the role can read and write (the prompt in, the report out):
+     * owned by the role, group the loop's, setgid so what the role creates stays readable to the loop.
+     * The other role cannot enter it. Read what the role wrote there without following links.
+     */
+    async exchangeDir(role) {
+        const dir = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(this.base, `${role}-io-`));
+        const u = this.users?.[role];
+        if (!u)
+            return dir;
+        await (0,promises_namespaceObject.chmod)(dir, 0o2770);
+        if (this.sudo)
+            await this.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
+        else
+            await (0,promises_namespaceObject.chown)(dir, u.uid, this.loop.gid);
+        return dir;
+    }
+    /** Removes the base folder and everything in it. */
+    async dispose() {
+        await this.removeAsRoot(this.base);
+        await this.rootShell?.close();
+        this.rootShell = null;
+    }
+    /**
+     * chown of every entry under `root` whose owner differs. A file with several hard links is left
+     * alone (changing it would change a file elsewhere) unless a role in `taken` owns it: a role owns
+     * nothing the loop must keep. find -P (its default) never follows a link; chown -h changes the link.
+     */
+    async chownTree(root, uid, gid, skip, taken, keepTop = false) {
+        const t = this.tools;
+        const paths = skip.flatMap((p, i) => [...(i ? ['-o'] : []), '-path', (0,external_node_path_namespaceObject.join)(root, p)]);
+        const prune = [...(keepTop ? ['-mindepth', '1'] : []), ...(skip.length ? ['(', ...paths, ')', '-prune', '-o'] : [])];
+        const differs = ['(', '!', '-uid', String(uid), '-o', '!', '-gid', String(gid), ')'];
+        const single = ['(', '-type', 'd', '-o', '-links', '1', ...taken.flatMap((u) => ['-o', '-uid', String(u)]), ')'];
+        await this.asRoot([t.find, root, ...prune, ...differs, ...single, '-exec', t.chown, '-h', `${String(uid)}:${String(gid)}`, '{}', '+']);
+    }
+    async removeAsRoot(path) {
+        if (this.sudo)
+            await this.asRoot([this.tools.rm, '-rf', '--', path]);
+        else
+            await (0,promises_namespaceObject.rm)(path, { recursive: true, force: true });
+    }
+    async forceKill(pid) {
+        const pids = [pid, ...processDescendants(pid)];
+        if (this.sudo)
+            await this.asRoot([this.tools.kill, '-s', 'KILL', '--', ...pids.map(String)]).catch(() => undefined);
+        else
+            for (const p of [-pid, ...pids])
+                try {
+                    process.kill(p, 'SIGKILL');
+                }
+                catch {
+                    // gone
+                }
+        // SIGKILL takes effect as each process next runs, and the namespace's other members die after its
+        // init: the run has ended once none of them runs (a second at most; zombies do not run).
+        const until = performance.now() + 1000;
+        while (pids.some((p) => processRunning(p)) && performance.now() < until)
+            await new Promise((r) => setTimeout(r, 5));
+    }
+    /** Runs a command as root (through sudo -n unless the loop is root); throws on failure. */
+    async asRoot(argv) {
+        if (!this.rootShell || this.rootShell.ended)
+            this.rootShell = await ShellSession.start('/', { PATH: DEFAULT_PATH }, ROOT_COMMAND_MS, this.sudo ? [this.sudo, '-n', '--', '/bin/sh', '-s'] : undefined);
+        const r = await this.rootShell.run(argv.map(shellQuote).join(' '));
+        if (r.exitCode !== 0)
+            throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
+    }
+}
+/** How long one of root's commands may take (a chown of a large tree), as for the loop's git calls. */
+const ROOT_COMMAND_MS = 300_000;
+async function asRoot(sudo, argv) {
+    const r = await runTool(sudo ? [sudo, '-n', '--', ...argv] : argv);
+    if (r.exitCode !== 0)
+        throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
+    return r.stdout;
+}
+/** Creates the role users once per machine, or reads them back. */
+async function ensureUsers(sudo) {
+    const names = Object.values(ROLE_USERS);
+    const out = await asRoot(sudo, ['/bin/sh', '-c', USERS_SCRIPT, 'sh', ...names]);
+    const byName = new Map();
+    for (const line of out.trim().split('\n')) {
+        const [name = '', uid, gid, ...groups] = line.trim().split(/\s+/);
+        const u = { name, uid: Number(uid), gid: Number(gid) };
+        // A user of that name made by someone else must still be an unprivileged one.
+        if (!(u.uid > 0 && u.gid > 0) || groups.some((g) => Number(g) !== u.gid))
+            throw new IsolationUnavailableError(`agent.isolation: user+pidns needs ${name} to be an unprivileged user with no other groups (found uid ${uid}, groups ${groups.join(',')})`);
+        byName.set(u.name, u);
+    }
+    const agent = byName.get(ROLE_USERS.agent);
+    const check = byName.get(ROLE_USERS.check);
+    if (!agent || !check)
+        throw new Error(`could not create ${names.join(' and ')}: ${out}`);
+    return { agent, check };
+}
+/**
+ * The first directory on the way to `path` (inclusive) that `who` cannot traverse, or null. `who`
+ * absent: any other user (one that owns nothing there). ACLs are not read: a folder they open is
+ * still reported (then covered, see `supervisor`), never the other way round.
+ */
+async function firstBlocked(path, who) {
+    let at = external_node_path_namespaceObject.sep;
+    for (const part of ['', ...path.split(external_node_path_namespaceObject.sep).filter(Boolean)]) {
+        at = (0,external_node_path_namespaceObject.join)(at, part);
+        const s = await (0,promises_namespaceObject.stat)(at).catch(() => null);
+        const bit = !s ? 0 : s.uid === who?.uid ? 0o100 : s.gid === who?.gid ? 0o010 : 0o001;
+        if (!s || (s.mode & bit) === 0)
+            return at;
+    }
+    return null;
+}
+/** Where the base folder goes: the temp folder, or /tmp when the roles could not reach the former. */
+async function baseParent(strong) {
+    const t = (0,external_node_os_namespaceObject.tmpdir)();
+    if (!strong || (await firstBlocked(await (0,promises_namespaceObject.realpath)(t))) === null)
+        return t;
+    return '/tmp';
+}
+/** Writes `files` into the fresh folder `home`; returns every path it made, parents first. */
+async function writeHome(home, files) {
+    const made = [];
+    for (const [rel, text] of files) {
+        const parts = rel.split('/');
+        if (parts.some((p) => p === '' || p === '.' || p === '..'))
+            throw new Error(`a HOME file must be a plain relative path, not ${JSON.stringify(rel)}`);
+        for (let k = 1; k <= parts.length; k++) {
+            const path = (0,external_node_path_namespaceObject.join)(home, ...parts.slice(0, k));
+            if (made.includes(path))
+                continue;
+            if (k < parts.length)
+                await (0,promises_namespaceObject.mkdir)(path, { mode: 0o700 });
+            else
+                await (0,promises_namespaceObject.writeFile)(path, text, { flag: 'wx', mode: 0o600 });
+            made.push(path);
+        }
+    }
+    return made;
+}
+function seconds(ms) {
+    return (Math.max(0, ms) / 1000).toFixed(3);
+}
+function envFileText(env) {
+    let text = '';
+    for (const [k, v] of Object.entries(env)) {
+        if (!SHELL_NAME.test(k))
+            throw new Error(`the variable name ${JSON.stringify(k)} cannot be passed to a sandboxed command under sudo`);
+        text += `export ${k}='${v.replace(/'/g, `'\\''`)}'\n`;
+    }
+    return text;
+}
+
 ;// CONCATENATED MODULE: ./src/engine/common/canonical.ts
 // Canonical JSON (sorted keys, two-space indent, LF, trailing newline) and sha256, so the same
 // evidence always yields the same bytes and the same hashes.
@@ -32967,7 +34724,7 @@ class Writer {
     }
 }
 let writer = null;
-function current() {
+function writer_current() {
     if (writer && !writer.gone)
         return writer;
     try {
@@ -33013,7 +34770,7 @@ function appendOffThread(file, data, from) {
 }
 // Async for its callers: a job done here (no worker) fails as the worker's would, by a rejection.
 async function offThread(job, transfer = []) {
-    const w = current();
+    const w = writer_current();
     if (w)
         return w.queue(job, transfer);
     perform({ fs: external_node_fs_namespaceObject, path: external_node_path_namespaceObject, crypto: external_node_crypto_namespaceObject }, { write: writeAtomically, append: appendTo, copy: copyTree }, job, failedHere);
@@ -33307,95 +35064,6 @@ async function listFiles(root) {
     }
     await walk(root);
     return out.sort();
-}
-
-;// CONCATENATED MODULE: ./src/engine/loop/backpressure.ts
-// Backpressure (SPEC §2): a STOP file, disk use over 90%, a signal or a STOP label ask the
-// loop to stop; the running agent is stopped and the certificate is BACKPRESSURE.
-
-class StopFile {
-    path;
-    display;
-    name = 'stop-file';
-    constructor(path, display) {
-        this.path = path;
-        this.display = display;
-    }
-    async check() {
-        return (0,promises_namespaceObject.access)(this.path).then(() => `${this.display} exists`, () => null);
-    }
-}
-class DiskUsage {
-    path;
-    limit;
-    stat;
-    name = 'disk';
-    constructor(path, limit = 0.9, stat = (p) => (0,promises_namespaceObject.statfs)(p)) {
-        this.path = path;
-        this.limit = limit;
-        this.stat = stat;
-    }
-    async check() {
-        const s = await this.stat(this.path).catch(() => null);
-        if (!s || s.blocks <= 0)
-            return null;
-        // Integer arithmetic: used/blocks > limit  ⇔  used*100 > limit*100*blocks.
-        const used = s.blocks - s.bavail;
-        const pct = Math.round(this.limit * 100);
-        return used * 100 > pct * s.blocks ? `disk use ${Math.floor((used * 100) / s.blocks)}% is over ${pct}%` : null;
-    }
-}
-/** A stop requested by the process itself (SIGINT, SIGTERM, workflow cancellation). */
-class SignalStop {
-    name = 'signal';
-    reason = null;
-    controller = new AbortController();
-    request(reason) {
-        if (!this.reason)
-            this.reason = reason;
-        this.controller.abort();
-    }
-    check() {
-        return Promise.resolve(this.reason);
-    }
-}
-async function firstStop(sources) {
-    for (const s of sources) {
-        const r = await s.check().catch(() => null);
-        if (r)
-            return r;
-    }
-    return null;
-}
-/**
- * Watches a step (the agent, a check round): polls `sources` every `pollMs` and follows the loop's
- * `signal`, so a STOP file or label ends the step as a SIGTERM does, not only the next iteration.
- */
-function watchStops(sources, pollMs, signal) {
-    const stop = new AbortController();
-    let why = null;
-    const halt = (reason) => {
-        why ??= reason;
-        stop.abort();
-    };
-    const onSignal = () => halt('the loop was asked to stop (signal)');
-    signal?.addEventListener('abort', onSignal, { once: true });
-    if (signal?.aborted)
-        onSignal();
-    const timer = setInterval(() => {
-        void firstStop(sources).then((reason) => {
-            if (reason)
-                halt(reason);
-        });
-    }, pollMs);
-    return {
-        signal: stop.signal,
-        reason: () => why,
-        close: () => {
-            clearInterval(timer);
-            signal?.removeEventListener('abort', onSignal);
-        },
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/engine/common/markdown.ts
@@ -34833,6 +36501,7 @@ function iniSections(text) {
 
 
 
+
 async function snapshotDirty(git, cwd) {
     const snap = new Map();
     for (const c of await git.status()) {
@@ -35054,8 +36723,6 @@ function protectedMatcher(globs) {
     }
     return matcher;
 }
-/** Variables the sandbox sets for its role (a fresh HOME and TMPDIR, a PATH the role can reach). */
-const ROLE_OWNED = ['HOME', 'TMPDIR', 'USER', 'LOGNAME', 'PATH', 'PWD', 'OLDPWD'];
 let activeAgents = 0;
 /**
  * Runs the agent as a fresh process, as the sandbox's agent user: the work tree is its while it
@@ -35104,7 +36771,7 @@ async function spawnAgent(o) {
             PHUC_ITERATION: String(o.iteration),
             PHUC_ROLE: o.role ?? 'Scout→Solver',
         }, { keepAgentKeys: !proxy, allow: PRESET_ENV[preset], pass: o.passEnv });
-        env = Object.fromEntries(Object.entries(given).filter(([k]) => !ROLE_OWNED.includes(k)));
+        env = withoutRoleVariables(given);
         await o.sandbox.grantWorkTree(o.cwd, [LOOP_SCRATCH_DIR]);
         const spec = await o.sandbox.wrap({
             command: inv.command,
@@ -35435,1661 +37102,6 @@ async function collectArtifacts(o) {
         unflagged,
         userFiles,
     };
-}
-
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-;// CONCATENATED MODULE: external "node:perf_hooks"
-const external_node_perf_hooks_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
-;// CONCATENATED MODULE: ./src/engine/os/signals.ts
-// The one signal-stop installer of the CLI and the Action (SPEC: backpressure; a stop is a pause).
-//
-// - The first SIGINT or SIGTERM asks the loop to stop: the engine's AbortSignal fires (the agent is
-//   stopped at once) and the `signal` stop source reports the reason, so the run ends
-//   EXIT_BLOCKED(BACKPRESSURE_SIGNAL) with its halting report.
-// - The same signal again (a second Ctrl-C, a repeated kill) aborts at once.
-// - A different signal is a supervisor escalating: GitHub's runner cancels with SIGINT, SIGTERM
-//   7.5 s later and SIGKILL 2.5 s after that. The report gets `hurryMs` more (less than those
-//   2.5 s), then the process aborts before the SIGKILL could cut a write in half.
-// An abort SIGKILLs the process groups the loop started (the agent is in its own group, so no
-// terminal or runner signal reaches it), lets the host write its last words synchronously, and exits
-// 128 + the signal's number. The evidence stays resumable because the loop writes every state and
-// evidence file atomically: a kill leaves the previous or the next consistent state.
-
-
-const SIGNALS = ['SIGINT', 'SIGTERM'];
-/** The runner's SIGKILL follows its SIGTERM after 2.5 s: the report must be done before that. */
-const DEFAULT_HURRY_MS = 2000;
-/** Process groups of live children, killed on abort. The process runner registers what it spawns. */
-const liveGroups = new Set();
-/** Registers a child's process group (its pid, when spawned detached); returns the unregister function. */
-function trackProcessGroup(pgid) {
-    liveGroups.add(pgid);
-    return () => liveGroups.delete(pgid);
-}
-/** The exit status of an abort: 128 + the signal's number (130 for SIGINT, 143 for SIGTERM). */
-function abortExitCode(sig) {
-    return 128 + external_node_os_namespaceObject.constants.signals[sig];
-}
-function installSignalStop(o) {
-    const target = o.target ?? process;
-    const hurryMs = o.hurryMs ?? DEFAULT_HURRY_MS;
-    const stop = new SignalStop();
-    let first = null;
-    let hurry = null;
-    let aborting = false;
-    const abort = (sig) => {
-        if (aborting)
-            return;
-        aborting = true;
-        for (const pgid of liveGroups) {
-            try {
-                target.kill(-pgid, 'SIGKILL');
-            }
-            catch {
-                /* already gone */
-            }
-        }
-        try {
-            o.onAbort?.(sig);
-        }
-        finally {
-            target.exit(abortExitCode(sig));
-        }
-    };
-    const onSignal = (sig) => {
-        if (first === null) {
-            first = sig;
-            o.notify(`${sig} received (${o.meaning}): stopping the agent and writing the report; the run pauses and the next one continues (another ${sig} aborts at once)`);
-            stop.request(`${sig} received (backpressure: ${o.meaning})`);
-            return;
-        }
-        if (sig === first || hurry !== null) {
-            o.notify(`${sig} received again: aborting now; the evidence of the finished iterations is kept and the next run continues from it`);
-            abort(sig);
-            return;
-        }
-        o.notify(`${sig} received after ${first}: finishing the report within ${hurryMs} ms, then aborting`);
-        hurry = setTimeout(() => abort(sig), hurryMs);
-        hurry.unref();
-    };
-    for (const s of SIGNALS)
-        target.on(s, onSignal);
-    return {
-        stop,
-        signal: stop.controller.signal,
-        get received() {
-            return first;
-        },
-        dispose() {
-            for (const s of SIGNALS)
-                target.off(s, onSignal);
-            if (hurry)
-                clearTimeout(hurry);
-        },
-    };
-}
-
-;// CONCATENATED MODULE: external "node:stream"
-const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-;// CONCATENATED MODULE: ./src/engine/os/spawner.ts
-// Starts child processes for the loop from a small helper process. A Node process forks its whole
-// address space to start a child: the loop's (100–200 MB, most of it the tokenizer and the bundle)
-// costs ~7–14 ms of the main thread per spawn on a VM, three times an iteration (agent, check,
-// residual). The helper is a bare Node process (~45 MB) started once per run: it forks in ~1 ms and
-// passes each child's pid, output and exit back over its IPC channel. The loop still kills children
-// itself (by pid and process group), so containment does not depend on the helper; a helper that
-// dies (killed, crashed) fails none of the loop's runs: what it had in flight is reported killed,
-// and the next start goes through a new helper or, failing that, a direct spawn.
-
-
-/**
- * The helper's program. It runs from its own source text (`node -e`), so it may use nothing from
- * this module: no import, no outer name. It exits when the loop does (its channel closes).
- */
-function helperMain(cp) {
-    const send = (m) => {
-        if (process.connected)
-            process.send?.(m);
-    };
-    process.on('message', (m) => {
-        let child;
-        try {
-            child = cp.spawn(m.command, m.args, { cwd: m.cwd, env: m.env, detached: true, stdio: 'pipe' });
-        }
-        catch (e) {
-            send({ t: 'error', id: m.id, code: e.code ?? null, message: e.message });
-            return;
-        }
-        if (child.pid === undefined) {
-            child.once('error', (e) => send({ t: 'error', id: m.id, code: e.code ?? null, message: e.message }));
-            return;
-        }
-        send({ t: 'spawned', id: m.id, pid: child.pid });
-        for (const fd of [1, 2]) {
-            const s = fd === 1 ? child.stdout : child.stderr;
-            // Flow control: while the loop has not taken 16 chunks, the child's pipe is not read (a child
-            // that floods its output waits, as it would on a pipe the loop read itself).
-            let unsent = 0;
-            s?.on('data', (data) => {
-                if (!process.connected)
-                    return;
-                if (++unsent >= 16)
-                    s.pause();
-                process.send?.({ t: 'data', id: m.id, fd, data }, undefined, undefined, () => {
-                    if (--unsent < 16)
-                        s.resume();
-                });
-            });
-            s?.on('close', () => send({ t: 'end', id: m.id, fd }));
-        }
-        child.stdin?.on('error', () => { });
-        child.stdin?.end(m.stdin ?? undefined);
-        child.on('exit', (code, signal) => send({ t: 'exit', id: m.id, code, signal }));
-    });
-    process.on('disconnect', () => process.exit(0));
-}
-class Helper {
-    proc;
-    /** Children started and not yet done with. */
-    pending = new Map();
-    seq = 0;
-    gone = false;
-    constructor(proc) {
-        this.proc = proc;
-        proc.on('message', (m) => this.reply(m));
-        proc.once('disconnect', () => this.lost());
-        proc.once('exit', () => this.lost());
-        proc.once('error', () => this.lost());
-        this.refs();
-    }
-    /** The helper holds the loop's event loop open only while a child of it runs (then its end is seen too). */
-    refs() {
-        if (this.pending.size) {
-            this.proc.ref();
-            this.proc.channel?.ref();
-        }
-        else {
-            this.proc.unref();
-            this.proc.channel?.unref();
-        }
-    }
-    start(command, args, o) {
-        return new Promise((resolve, reject) => {
-            const id = ++this.seq;
-            const out = new external_node_stream_namespaceObject.PassThrough();
-            const err = new external_node_stream_namespaceObject.PassThrough();
-            let exited = () => { };
-            const exit = new Promise((r) => (exited = r));
-            const p = { spawned: (pid) => resolve({ pid, stdout: out, stderr: err, exit }), reject, out, err, exited, started: false };
-            // Done with once it has exited and the helper has sent the end of both streams.
-            let open = 3;
-            const done = () => {
-                if (--open === 0)
-                    this.forget(id);
-            };
-            void exit.then(done);
-            // A stream is done with when it ends, or when its reader destroys it (output it gave up waiting for).
-            for (const stream of [out, err]) {
-                let once = false;
-                const end = () => {
-                    if (!once)
-                        done();
-                    once = true;
-                };
-                stream.once('finish', end);
-                stream.once('close', end);
-            }
-            this.pending.set(id, p);
-            this.refs();
-            this.proc.send({ id, command, args, cwd: o.cwd, env: o.env, stdin: o.stdin ?? null }, (e) => {
-                if (e)
-                    this.lost();
-            });
-        });
-    }
-    reply(m) {
-        const p = this.pending.get(m.id);
-        if (!p)
-            return;
-        if (m.t === 'spawned') {
-            p.started = true;
-            p.spawned(m.pid);
-        }
-        else if (m.t === 'error') {
-            this.forget(m.id);
-            p.reject(Object.assign(new Error(m.message), { code: m.code ?? undefined }));
-        }
-        else if (m.t === 'exit')
-            p.exited({ code: m.code, signal: m.signal });
-        else {
-            const stream = m.fd === 1 ? p.out : p.err;
-            if (stream.destroyed)
-                return;
-            if (m.t === 'data')
-                stream.write(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength));
-            else
-                stream.end();
-        }
-    }
-    forget(id) {
-        this.pending.delete(id);
-        this.refs();
-    }
-    /** The helper is gone: a start in flight fails (the caller spawns directly); a running child reads as killed. */
-    lost() {
-        if (this.gone)
-            return;
-        this.gone = true;
-        for (const p of this.pending.values()) {
-            if (!p.started)
-                p.reject(Object.assign(new Error('the spawn helper ended'), { code: 'EHELPERGONE' }));
-            else {
-                p.exited({ code: null, signal: 'SIGKILL' });
-                for (const stream of [p.out, p.err])
-                    if (!stream.destroyed)
-                        stream.end();
-            }
-        }
-        this.pending.clear();
-        this.proc.unref();
-    }
-}
-let helper = null;
-function spawner_current() {
-    if (helper && !helper.gone)
-        return helper;
-    try {
-        // No environment of the loop's (NODE_OPTIONS, secrets): each child gets exactly the one asked for.
-        // `__name`: what esbuild (tsx, when the engine runs from source) wraps nested functions in.
-        const source = `var __name = (f) => f;\n(${helperMain.toString()})(require('node:child_process'));`;
-        const proc = (0,external_node_child_process_namespaceObject.spawn)(process.execPath, ['-e', source], {
-            env: {},
-            stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-            serialization: 'advanced',
-            // Its own session: a Ctrl-C at the terminal reaches the loop, which stops in order, not the helper.
-            detached: true,
-        });
-        helper = proc.pid === undefined ? null : new Helper(proc);
-    }
-    catch {
-        helper = null;
-    }
-    return helper;
-}
-/**
- * Starts `command` with `args` in its own session (process group), through the helper when there is
- * one. Rejects like spawn's 'error' (ENOENT, EACCES...) when the child could not be started.
- */
-async function startChild(command, args, o) {
-    const h = spawner_current();
-    if (h)
-        try {
-            return await h.start(command, args, o);
-        }
-        catch (e) {
-            if (e.code !== 'EHELPERGONE')
-                throw e;
-        }
-    return startDirect(command, args, o);
-}
-/** child_process.spawn from this process: the fallback, and what the helper itself does. */
-function startDirect(command, args, o) {
-    return new Promise((resolve, reject) => {
-        const child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { cwd: o.cwd, env: o.env, detached: true, stdio: 'pipe' });
-        const exit = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
-        child.once('error', (e) => {
-            // Only a failure to start; errors of a running child (a kill that found it gone) are not.
-            if (child.pid === undefined)
-                reject(e);
-        });
-        child.once('spawn', () => {
-            // EPIPE when the child does not read its input is not the runner's failure.
-            child.stdin.on('error', () => { });
-            child.stdin.end(o.stdin);
-            resolve({ pid: child.pid, stdout: child.stdout, stderr: child.stderr, exit });
-        });
-    });
-}
-
-;// CONCATENATED MODULE: ./src/engine/os/process.ts
-// Runs agent and check processes with async spawn only. Every child gets its own session and process
-// group (so a Ctrl-C at the terminal reaches the loop, never its children directly), and everything
-// it started is killed when it is done, timed out or aborted: no orphan of an iteration may outlive
-// it (an orphan could keep editing the repository during the next one). A child wrapped by the
-// sandbox (RunSpec.contained) lives in its own PID namespace, whose end kills everything in it;
-// every other child is contained by a sweep of the process table.
-
-
-
-
-
-
-
-/**
- * Set in every child's environment with a value unique to the run. A descendant that called setsid
- * and whose parent already exited has lost both its process group and its ppid link to the child;
- * /proc/<pid>/environ still carries this tag, so it is found and killed all the same.
- */
-const RUN_TAG_VAR = 'PHUC_RUN_TAG';
-/** setTimeout fires at once for longer delays. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-class NodeProcessRunner {
-    killGraceMs;
-    drainMs;
-    constructor(options = {}) {
-        this.killGraceMs = options.killGraceMs ?? 1500;
-        this.drainMs = options.drainMs ?? 250;
-    }
-    run(spec) {
-        const result = this.runOnce(spec);
-        const c = spec.contained;
-        return c ? result.then(async (r) => (await c.release().catch(() => undefined), r)) : result;
-    }
-    async runOnce(spec) {
-        const started = external_node_perf_hooks_namespaceObject.performance.now();
-        const elapsed = () => external_node_perf_hooks_namespaceObject.performance.now() - started;
-        if (spec.signal?.aborted)
-            return { exitCode: null, signal: null, timedOut: false, aborted: true, stdout: '', stderr: '', durationMs: elapsed() };
-        const tag = (0,external_node_crypto_namespaceObject.randomUUID)();
-        let child;
-        try {
-            // A contained child's environment is exactly the role's: it needs no tag to be found.
-            const env = spec.contained ? spec.env : { ...spec.env, [RUN_TAG_VAR]: tag };
-            const [command, args] = spec.args ? [spec.command, spec.args] : ['/bin/sh', ['-c', spec.command]];
-            child = await startChild(command, args, { cwd: spec.cwd, env, stdin: spec.stdin });
-        }
-        catch (e) {
-            return spawnFailure(e, spec, elapsed());
-        }
-        return new Promise((resolve) => {
-            const out = new OutputCapture(spec.maxOutputBytes);
-            const err = new OutputCapture(spec.maxOutputBytes);
-            let exited = false;
-            let timedOut = false;
-            let aborted = false;
-            let killing = null;
-            const pid = child.pid;
-            const contained = spec.contained;
-            const rootStart = contained ? null : readStartTime(pid);
-            const since = contained ? null : forksSince(pid);
-            const untrack = trackProcessGroup(pid);
-            const exitedP = child.exit.then(() => undefined);
-            const killTree = () => {
-                if (killing)
-                    return;
-                killing = contained ? stopContained(pid, exitedP, contained) : terminateTree(pid, true, tag, rootStart, since, this.killGraceMs);
-            };
-            const timer = spec.timeoutMs === undefined
-                ? undefined
-                : setTimeout(() => {
-                    if (exited)
-                        return;
-                    timedOut = true;
-                    killTree();
-                }, Math.min(Math.max(0, spec.timeoutMs), MAX_TIMER_MS));
-            let idle = false;
-            let idleTimer;
-            const quiet = () => {
-                if (spec.idleMs === undefined || exited)
-                    return;
-                clearTimeout(idleTimer);
-                idleTimer = setTimeout(() => {
-                    if (exited || timedOut || aborted)
-                        return;
-                    idle = true;
-                    killTree();
-                }, Math.min(Math.max(0, spec.idleMs), MAX_TIMER_MS));
-            };
-            quiet();
-            const onAbort = () => {
-                if (exited)
-                    return;
-                aborted = true;
-                killTree();
-            };
-            spec.signal?.addEventListener('abort', onAbort, { once: true });
-            // An abort that came while the child was being started.
-            if (spec.signal?.aborted)
-                onAbort();
-            const cleanup = () => {
-                if (timer)
-                    clearTimeout(timer);
-                clearTimeout(idleTimer);
-                spec.signal?.removeEventListener('abort', onAbort);
-            };
-            child.stdout.on('data', (c) => {
-                out.push(c);
-                quiet();
-            });
-            child.stderr.on('data', (c) => {
-                err.push(c);
-                quiet();
-            });
-            const closed = Promise.all([streamClosed(child.stdout), streamClosed(child.stderr)]);
-            void child.exit.then(async ({ code, signal }) => {
-                exited = true;
-                cleanup();
-                untrack();
-                try {
-                    await killing;
-                    // Anything the child left running (its group, its session, its tagged descendants). A
-                    // contained child has ended only once its namespace was empty.
-                    if (!contained && (spec.reapLeftovers !== false || killing))
-                        await terminateTree(pid, false, tag, rootStart, since, this.killGraceMs);
-                }
-                catch {
-                    // Killing is best effort; the result must still be reported.
-                }
-                // A pipe held open by a process that could not be killed must not hang the loop.
-                let drainTimer;
-                const drained = await Promise.race([closed.then(() => true), new Promise((r) => (drainTimer = setTimeout(() => r(false), this.drainMs)))]);
-                clearTimeout(drainTimer);
-                if (!drained) {
-                    child.stdout.destroy();
-                    child.stderr.destroy();
-                }
-                resolve({
-                    exitCode: signal ? null : code,
-                    signal: signal ?? null,
-                    timedOut,
-                    ...(idle ? { idle } : {}),
-                    aborted,
-                    stdout: out.text(),
-                    stderr: err.text(),
-                    durationMs: elapsed(),
-                });
-            });
-        });
-    }
-}
-/** SIGTERM to the group (the command may finish its work), the namespace's end after the grace. */
-async function stopContained(pid, exited, c) {
-    signalPid(-pid, 'SIGTERM');
-    let timer;
-    const ended = await Promise.race([exited.then(() => true), new Promise((r) => (timer = setTimeout(() => r(false), c.graceMs)))]);
-    clearTimeout(timer);
-    if (!ended)
-        await c.forceKill(pid);
-}
-function spawnFailure(e, spec, durationMs) {
-    const code = e.code;
-    const message = e instanceof Error ? e.message : String(e);
-    return {
-        // Shell conventions: 126 found but not executable, 127 not found.
-        exitCode: code === 'EACCES' || code === 'ENOEXEC' ? 126 : 127,
-        signal: null,
-        timedOut: false,
-        aborted: false,
-        stdout: '',
-        stderr: `${message} (command: ${spec.command}, cwd: ${spec.cwd})\n`,
-        durationMs,
-    };
-}
-function streamClosed(s) {
-    if (!s)
-        return Promise.resolve();
-    return new Promise((resolve) => {
-        s.once('close', () => resolve());
-        s.once('error', () => resolve());
-    });
-}
-const delay = (ms) => new Promise((r) => setTimeout(r, ms));
-/** Keeps the head and the tail of a stream when it exceeds `max` bytes. */
-class OutputCapture {
-    max;
-    headLimit;
-    tailLimit;
-    head = [];
-    headBytes = 0;
-    tail = [];
-    tailBytes = 0;
-    total = 0;
-    constructor(max) {
-        this.max = max;
-        const m = max === undefined ? Infinity : Math.max(0, Math.floor(max));
-        this.headLimit = Math.floor(m / 2);
-        this.tailLimit = m - this.headLimit;
-    }
-    push(chunk) {
-        this.total += chunk.length;
-        if (this.max === undefined) {
-            this.head.push(chunk);
-            return;
-        }
-        const room = this.headLimit - this.headBytes;
-        if (room > 0) {
-            const part = chunk.length <= room ? chunk : chunk.subarray(0, room);
-            this.head.push(part);
-            this.headBytes += part.length;
-            chunk = chunk.subarray(part.length);
-        }
-        if (chunk.length === 0)
-            return;
-        this.tail.push(chunk);
-        this.tailBytes += chunk.length;
-        // Drop whole chunks that lie entirely before the last tailLimit bytes.
-        while (this.tail.length > 1 && this.tailBytes - this.tail[0].length >= this.tailLimit)
-            this.tailBytes -= this.tail.shift()?.length ?? 0;
-    }
-    text() {
-        const head = Buffer.concat(this.head);
-        if (this.max === undefined || this.total <= this.headLimit + this.tailLimit)
-            return Buffer.concat([head, ...this.tail]).toString('utf8');
-        let tail = Buffer.concat(this.tail);
-        tail = tail.subarray(Math.max(0, tail.length - this.tailLimit));
-        // Cut on character boundaries so neither half ends in a broken UTF-8 sequence.
-        let h = head.length;
-        if (h > 0 && h < this.total)
-            h = utf8Start(head, h);
-        let t = 0;
-        while (t < tail.length && (tail[t] & 0xc0) === 0x80)
-            t++;
-        const keptHead = head.subarray(0, h);
-        const keptTail = tail.subarray(t);
-        const omitted = this.total - keptHead.length - keptTail.length;
-        return `${keptHead.toString('utf8')}\n[... ${omitted} bytes omitted ...]\n${keptTail.toString('utf8')}`;
-    }
-}
-/** The largest cut ≤ end that does not split a UTF-8 sequence of buf[0..end). */
-function utf8Start(buf, end) {
-    let i = end - 1;
-    let back = 0;
-    while (i >= 0 && back < 4 && (buf[i] & 0xc0) === 0x80) {
-        i--;
-        back++;
-    }
-    if (i < 0)
-        return end;
-    const lead = buf[i];
-    const len = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-    return i + len > end ? i : end;
-}
-function parseStat(text) {
-    const close = text.lastIndexOf(')');
-    if (close < 0)
-        return null;
-    const pid = Number.parseInt(text, 10);
-    // Fields after "(comm)": state ppid pgrp session tty_nr tpgid flags ... starttime is field 22.
-    const f = text.slice(close + 2).split(' ');
-    if (f.length < 20 || !Number.isFinite(pid))
-        return null;
-    return { pid, state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), sid: Number(f[3]), start: f[19] };
-}
-// /proc is read synchronously: its files are made in memory when read, a few microseconds each,
-// where each asynchronous read costs four round trips through the thread pool (a sweep after every
-// child made them a large part of a check's cost).
-function readProc(pid) {
-    try {
-        return parseStat((0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/stat`, 'utf8'));
-    }
-    catch {
-        return null;
-    }
-}
-/** When `pid` started (clock ticks since boot, /proc/<pid>/stat field 22): with the pid, it names one process. */
-function readStartTime(pid) {
-    return readProc(pid)?.start ?? null;
-}
-/**
- * Whether `pid` runs (a zombie left by a killed process, waiting to be reaped, does not) and, given
- * its start time, is still that process rather than a reused pid.
- */
-function processRunning(pid, start = null) {
-    if (!Number.isInteger(pid) || pid <= 0)
-        return false;
-    try {
-        process.kill(pid, 0);
-    }
-    catch (e) {
-        if (e.code !== 'EPERM')
-            return false;
-    }
-    const info = readProc(pid);
-    if (!info)
-        return start === null;
-    return info.state !== 'Z' && (start === null || info.start === start);
-}
-const readNumber = (file, pattern = /^(\d+)/m) => {
-    try {
-        const m = pattern.exec((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
-        return m ? Number(m[1]) : null;
-    }
-    catch {
-        return null;
-    }
-};
-const forkCount = () => readNumber('/proc/stat', /^processes (\d+)$/m);
-let pidMax;
-function forksSince(pid) {
-    const forks = forkCount();
-    return forks === null ? null : { pid, forks };
-}
-/**
- * The pids that can belong to something started after `since.pid`: pids are handed out in cyclic
- * order, so everything started since lies in (since.pid, last], unless the counter went once round
- * (checked by the number of forks since). A sweep then reads a handful of stat files instead of the
- * whole table (the /proc sweep after every check was the largest cost of an iteration at `none`).
- */
-function startedSince(since) {
-    if (!since)
-        return null;
-    const [last, forks, max] = [readNumber('/proc/sys/kernel/ns_last_pid'), forkCount(), (pidMax ??= readNumber('/proc/sys/kernel/pid_max'))];
-    if (last === null || forks === null || max === null || forks - since.forks >= max / 2)
-        return null;
-    return { first: since.pid, last, max };
-}
-/** A window this small is read pid by pid (a missing one costs a failed open), not through a listing of /proc. */
-const PROBE_WINDOW = 1024;
-function readProcTable(since = null) {
-    const window = startedSince(since);
-    const size = window ? (window.first <= window.last ? window.last - window.first : window.max - window.first + window.last) + 1 : Infinity;
-    let pids;
-    if (window && size <= PROBE_WINDOW)
-        pids = Array.from({ length: size }, (_, i) => ((window.first + i - 1) % window.max) + 1);
-    else {
-        try {
-            pids = (0,external_node_fs_namespaceObject.readdirSync)('/proc')
-                .filter((n) => /^\d+$/.test(n))
-                .map(Number);
-        }
-        catch {
-            return null;
-        }
-        if (pids.length === 0)
-            return null;
-        if (window) {
-            const { first, last } = window;
-            pids = pids.filter((p) => (first <= last ? p >= first && p <= last : p >= first || p <= last));
-        }
-    }
-    const table = new Map();
-    for (const pid of pids) {
-        const p = readProc(pid);
-        if (p)
-            table.set(p.pid, p);
-    }
-    return table;
-}
-/** Every live process whose chain of parents leads to `pid` (not `pid` itself). */
-function processDescendants(pid) {
-    const table = readProcTable();
-    if (!table)
-        return [];
-    const found = new Set([pid]);
-    let grew = true;
-    while (grew) {
-        grew = false;
-        for (const p of table.values())
-            if (!found.has(p.pid) && found.has(p.ppid)) {
-                found.add(p.pid);
-                grew = true;
-            }
-    }
-    found.delete(pid);
-    return [...found];
-}
-function hasTag(pid, needle) {
-    try {
-        return (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/environ`).includes(needle);
-    }
-    catch {
-        return false; // gone, or another user's process: not ours either way
-    }
-}
-/**
- * Every live process of the tree: the root (while it runs), members of its process group or
- * session, processes carrying the run tag, and all their descendants by ppid links. Start times are
- * kept so a pid reused by an unrelated process is never signalled.
- */
-function collectTree(root, rootAlive, tag, rootStart, table, seeds = new Map()) {
-    const found = new Map();
-    for (const [pid, start] of seeds)
-        if (table.get(pid)?.start === start)
-            found.set(pid, start);
-    const candidates = [];
-    for (const p of table.values()) {
-        if (p.pid === process.pid || p.pid === 1 || p.state === 'Z')
-            continue;
-        if (p.pid === root) {
-            if (rootAlive && (rootStart === null || p.start === rootStart))
-                found.set(p.pid, p.start);
-            continue;
-        }
-        if (p.pgrp === root || p.sid === root)
-            found.set(p.pid, p.start);
-        // Descendants cannot have started before the root.
-        else if (rootStart === null || Number(p.start) >= Number(rootStart))
-            candidates.push(p);
-    }
-    const needle = `${RUN_TAG_VAR}=${tag}`;
-    for (const p of candidates)
-        if (hasTag(p.pid, needle))
-            found.set(p.pid, p.start);
-    // Close over ppid links (a setsid'd descendant whose parent is still alive).
-    let grew = true;
-    while (grew) {
-        grew = false;
-        for (const p of table.values()) {
-            if (found.has(p.pid) || p.pid === process.pid || p.pid === 1 || p.state === 'Z')
-                continue;
-            if (found.has(p.ppid)) {
-                found.set(p.pid, p.start);
-                grew = true;
-            }
-        }
-    }
-    return found;
-}
-function stillAlive(targets) {
-    const alive = new Map();
-    for (const [pid, start] of targets) {
-        const p = readProc(pid);
-        // A zombie is dead, only not yet reaped (by us or by init).
-        if (p && p.start === start && p.state !== 'Z')
-            alive.set(pid, start);
-    }
-    return alive;
-}
-function signalPid(pid, sig) {
-    try {
-        process.kill(pid, sig);
-    }
-    catch {
-        // already gone
-    }
-}
-function groupAlive(pgid) {
-    try {
-        process.kill(-pgid, 0);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-async function waitFor(done, timeoutMs, stepMs) {
-    const until = external_node_perf_hooks_namespaceObject.performance.now() + timeoutMs;
-    while (!done() && external_node_perf_hooks_namespaceObject.performance.now() < until)
-        await delay(stepMs);
-}
-/**
- * SIGTERM to the process group and every process of the tree (collected before signalling, while
- * the ppid links still lead to them), then SIGKILL to whatever survives the grace period.
- */
-async function terminateTree(root, rootAlive, tag, rootStart, since, graceMs) {
-    const table = readProcTable(since);
-    if (!table) {
-        if (!rootAlive && !groupAlive(root))
-            return;
-        signalPid(-root, 'SIGTERM');
-        await waitFor(() => !groupAlive(root), graceMs, 50);
-        signalPid(-root, 'SIGKILL');
-        return;
-    }
-    let targets = collectTree(root, rootAlive, tag, rootStart, table);
-    if (targets.size === 0)
-        return;
-    signalPid(-root, 'SIGTERM');
-    for (const pid of targets.keys())
-        signalPid(pid, 'SIGTERM');
-    await waitFor(() => stillAlive(targets).size === 0, graceMs, 50);
-    // Processes started while the tree was dying (a trap handler, a respawn) are caught here too.
-    const later = readProcTable(since);
-    if (later)
-        targets = collectTree(root, false, tag, rootStart, later, stillAlive(targets));
-    const alive = stillAlive(targets);
-    if (alive.size === 0 && !groupAlive(root))
-        return;
-    signalPid(-root, 'SIGKILL');
-    for (const pid of alive.keys())
-        signalPid(pid, 'SIGKILL');
-    await waitFor(() => stillAlive(alive).size === 0, 1000, 20);
-}
-/**
- * A long-lived /bin/sh that runs short commands (the loop's own git calls) one at a time. A large
- * Node process pays several milliseconds of fork per spawn; the shell forks git for a fraction of
- * that. Each command's output comes through the shell's own pipes, ended by a marker the command
- * cannot forge (random, new for each command, never written anywhere else); its input, when it has
- * one, from the shell's builtin printf through a pipe (a file written per call cost the loop's
- * thread a create on disk; printf writes the NUL bytes a shell word cannot hold).
- */
-class ShellSession {
-    child;
-    timeoutMs;
-    seq = 0;
-    queue = Promise.resolve();
-    closed = false;
-    streams = [new MarkedStream(), new MarkedStream()];
-    onEnd = null;
-    constructor(child, timeoutMs) {
-        this.child = child;
-        this.timeoutMs = timeoutMs;
-        child.stdout.on('data', (d) => this.streams[0].push(d));
-        child.stderr.on('data', (d) => this.streams[1].push(d));
-        const end = () => {
-            this.closed = true;
-            this.onEnd?.();
-        };
-        child.on('exit', end);
-        // A shell that died (killed by an agent of the same user, say) must fail the call, not the process.
-        child.stdin.on('error', end);
-    }
-    /**
-     * The shell gets its own session: a Ctrl-C at the terminal (SIGINT to the foreground process
-     * group) reaches the loop, which then stops in order, and not the shell. It still ends with the
-     * loop: when the loop's process is gone, its end of the shell's stdin closes and `sh -s` exits.
-     */
-    static start(cwd, env, timeoutMs = 300_000, shell = ['/bin/sh', '-s']) {
-        const [command, ...args] = shell;
-        const child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-        return Promise.resolve(new ShellSession(child, timeoutMs));
-    }
-    /** Whether the shell is gone (ended, killed, or stopped at a timeout): a new one is needed. */
-    get ended() {
-        return this.closed;
-    }
-    /** Runs one shell command line, with `stdin` as its input. */
-    run(script, stdin = '') {
-        const next = this.queue.then(async () => {
-            if (this.closed)
-                throw new Error('the git shell session has ended');
-            const mark = `__phuc_${(0,external_node_crypto_namespaceObject.randomUUID)().replaceAll('-', '')}_${++this.seq}`;
-            const [out, err] = this.streams.map((s) => s.until(mark));
-            let timer;
-            const ended = new Promise((resolve) => {
-                this.onEnd = () => resolve(255);
-                // A git call that hangs (a lock, a credential prompt) ends the session rather than the loop's budgets.
-                timer = setTimeout(() => {
-                    this.closed = true;
-                    // The whole group: the hanging git too, not only the shell waiting for it.
-                    if (this.child.pid !== undefined)
-                        signalPid(-this.child.pid, 'SIGKILL');
-                    resolve(124);
-                }, this.timeoutMs);
-            });
-            // A group, not a subshell: one fork fewer per call (scripts only set throwaway variables).
-            const input = stdin ? `${printed(stdin)} | ` : '';
-            this.child.stdin.write(`${input}{ ${script}\n}${stdin ? '' : ' </dev/null'}; printf '${mark} %d\\n' $?; printf '${mark}\\n' >&2\n`);
-            const done = await Promise.race([Promise.all([out, err]), ended]);
-            clearTimeout(timer);
-            this.onEnd = null;
-            if (typeof done === 'number') {
-                this.closed = true;
-                for (const s of this.streams)
-                    s.reset();
-                return { exitCode: done, stdout: '', stderr: '' };
-            }
-            const [o, e] = done;
-            const m = /^ (\d+)\n$/.exec(o.after);
-            return { exitCode: m ? Number(m[1]) : 255, stdout: o.before, stderr: e.before };
-        });
-        this.queue = next.catch(() => undefined);
-        return next;
-    }
-    close() {
-        if (!this.closed)
-            this.child.stdin.end();
-        return Promise.resolve();
-    }
-}
-/** A shell command that writes `text` exactly: its NUL-separated parts as printf arguments. */
-function printed(text) {
-    const parts = text.split('\0');
-    const last = parts.pop();
-    return `{ ${parts.length ? `printf '%s\\0' ${parts.map(shellQuote).join(' ')}; ` : ''}printf %s ${shellQuote(last)}; }`;
-}
-/** A stream of command outputs, each ended by its marker line. */
-class MarkedStream {
-    chunks = [];
-    bytes = 0;
-    want = null;
-    push(d) {
-        this.chunks.push(d);
-        this.bytes += d.length;
-        this.look(d.length);
-    }
-    /** What comes before `mark`, and the rest of its line. */
-    until(mark) {
-        return new Promise((resolve) => {
-            this.want = { mark: Buffer.from(mark), resolve };
-            this.look(this.bytes);
-        });
-    }
-    reset() {
-        this.chunks = [];
-        this.bytes = 0;
-        this.want = null;
-    }
-    /** Searches only the `fresh` bytes that came last (and a marker's length before them): a large output stays linear. */
-    look(fresh) {
-        if (!this.want)
-            return;
-        const { mark, resolve } = this.want;
-        const span = Math.min(this.bytes, fresh + mark.length + 32);
-        const tail = [];
-        for (let i = this.chunks.length - 1, got = 0; i >= 0 && got < span; i--) {
-            tail.unshift(this.chunks[i]);
-            got += this.chunks[i].length;
-        }
-        const window = tail.length === 1 ? tail[0] : Buffer.concat(tail);
-        const from = Math.max(0, window.length - span);
-        const w = window.indexOf(mark, from);
-        if (w < 0 || window.indexOf(10, w) < 0)
-            return;
-        const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.bytes);
-        const at = all.length - window.length + w;
-        const eol = all.indexOf(10, at);
-        this.want = null;
-        const rest = all.subarray(eol + 1);
-        this.chunks = rest.length ? [rest] : [];
-        this.bytes = rest.length;
-        resolve({ before: all.subarray(0, at).toString('utf8'), after: all.subarray(at + mark.length, eol + 1).toString('utf8') });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/engine/os/sandbox.ts
-// The OS sandbox of the agent and of the checks, which run the agent's code (SPEC §7 "Isolation").
-//
-// Levels, strongest first (docs/security.md says what each guarantees and what it does not):
-// - `user+pidns`: the command runs as a dedicated unprivileged user (phuc-agent, phuc-check) with
-//   no groups, no capabilities and no_new_privs, a fresh HOME and TMPDIR, in its own PID and mount
-//   namespace with its own /proc. Needs root, or passwordless `sudo -n` (GitHub-hosted runners).
-// - `pidns`: own user, PID and mount namespace, no capabilities, but the loop's own uid.
-// - `none`: the command runs beside the loop; only the process-table sweep of process.ts contains it.
-//
-// The process chain of a wrapped command (user+pidns; pidns drops the uid switch and adds --user):
-//
-//   setpriv --pdeathsig KILL                      dies with the loop
-//     unshare --pid --fork --kill-child --mount-proc
-//       sh SUPERVISOR                             PID 1 of the namespace, root: the agent can
-//                                                 neither signal nor trace it
-//         setpriv --reuid U --regid G --clear-groups --no-new-privs …   the command
-//
-// When the command ends, the supervisor exits and the kernel kills everything left in the
-// namespace (setsid, env -i, double fork, SIGTERM ignored: all the same). To stop a run, the loop
-// sends SIGTERM to the process group (the command gets it; unshare blocks it; PID 1 ignores it) and,
-// after the grace, SIGKILL: unshare dies, its --kill-child signal kills the supervisor, and with it
-// the namespace. If the loop dies, the parent-death signal does the same. The supervisor exists
-// because setpriv's uid switch clears the parent-death signal that --kill-child sets, and a command
-// that is PID 1 itself could clear its own; the supervisor stays root and keeps it.
-//
-// Under sudo the loop may signal nothing but sudo, which relays SIGTERM to its command: there the
-// chain is `sudo -n env -i sh LOADER` → `timeout -k GRACE LIMIT` → unshare …, and timeout turns the
-// relayed SIGTERM into SIGTERM to the group and, GRACE later, SIGKILL. Its LIMIT (the run's time
-// limit and some) ends the namespace if the loop itself dies.
-
-
-
-
-
-
-const sandbox_ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'];
-/** The dedicated users: system users with no login shell, no sudo rights and no other groups. */
-const ROLE_USERS = { agent: 'phuc-agent', check: 'phuc-check' };
-/** Tools are taken from the system's own directories, never from a PATH the agent could have planted into. */
-const SYSTEM_DIRS = ['/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin', '/usr/local/sbin'];
-const SYSTEM_PATH = SYSTEM_DIRS.join(':');
-const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
-/** The only variables taken from the loop's environment (besides PATH); the caller adds the rest. */
-const LOCALE_VARS = /^(LANG|LANGUAGE|LC_[A-Z_]+|TZ)$/;
-const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/** An explicitly requested level that this machine cannot provide. */
-class IsolationUnavailableError extends Error {
-}
-const NAMESPACE_TOOLS = ['sh', 'unshare', 'setpriv'];
-const USER_TOOLS = [...NAMESPACE_TOOLS, 'mount', 'mkdir', 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout'];
-async function findTool(name) {
-    for (const dir of SYSTEM_DIRS) {
-        const p = (0,external_node_path_namespaceObject.join)(dir, name);
-        if (await (0,promises_namespaceObject.access)(p, promises_namespaceObject.constants.X_OK).then(yes, sandbox_no))
-            return p;
-    }
-    return null;
-}
-const yes = () => true;
-const sandbox_no = () => false;
-async function findTools() {
-    const [paths, sudo, useradd] = await Promise.all([Promise.all(USER_TOOLS.map(findTool)), findTool('sudo'), findTool('useradd')]);
-    const tools = {};
-    USER_TOOLS.forEach((name, i) => {
-        const p = paths[i];
-        if (p)
-            tools[name] = p;
-    });
-    return { tools, sudo, useradd };
-}
-function missing(found, names) {
-    const lacking = names.filter((n) => !found.tools[n]);
-    return lacking.length ? `${lacking.join(', ')} not found (util-linux and coreutils are needed)` : null;
-}
-/** The tools a level needs (checked by the probe); the others keep their bare names, unused there. */
-function toolsFor(found, names) {
-    const why = missing(found, names);
-    if (why)
-        throw new IsolationUnavailableError(`agent.isolation: ${why}`);
-    return Object.fromEntries(USER_TOOLS.map((n) => [n, found.tools[n] ?? n]));
-}
-/** Quiet helper commands (probes, users, ownership): never swept, never sandboxed. */
-const helperRunner = new NodeProcessRunner({ killGraceMs: 500 });
-function runTool([command, ...args], timeoutMs = 60_000) {
-    return helperRunner.run({ command, args, cwd: '/', env: { PATH: SYSTEM_PATH, LC_ALL: 'C' }, timeoutMs, reapLeftovers: false });
-}
-const firstLine = (r) => (r.stderr.trim() || r.stdout.trim() || `exit ${String(r.exitCode ?? r.signal)}`).split('\n')[0];
-/**
- * Finds out which levels work here by running each one's real chain once with `true` (uid 65534
- * for the trial, so no user is created by a probe). About 10 ms per level.
- */
-async function probeIsolation() {
-    const found = await findTools();
-    const t = found.tools;
-    let privilege = null;
-    let noPrivilege = '';
-    if (process.getuid?.() === 0)
-        privilege = 'root';
-    else if (!found.sudo)
-        noPrivilege = 'the loop is not root and sudo is not installed';
-    else {
-        const r = await runTool([found.sudo, '-n', 'true'], 10_000);
-        if (r.exitCode === 0)
-            privilege = 'sudo';
-        else
-            noPrivilege = `the loop is not root and has no passwordless sudo (sudo -n: ${firstLine(r)})`;
-    }
-    let userPidns = privilege ? missing(found, USER_TOOLS) : noPrivilege;
-    if (userPidns === null && !found.useradd && !(await usersExist()))
-        userPidns = `useradd not found to create ${Object.values(ROLE_USERS).join(' and ')}`;
-    if (userPidns === null && t.unshare && t.setpriv) {
-        const trial = [
-            t.unshare,
-            ...USER_UNSHARE,
-            '--',
-            t.setpriv,
-            '--reuid',
-            '65534',
-            '--regid',
-            '65534',
-            ...DROP_PRIVILEGES,
-            '--',
-            'true',
-        ];
-        const r = await runTool(privilege === 'sudo' && found.sudo ? [found.sudo, '-n', '--', ...trial] : trial, 10_000);
-        if (r.exitCode !== 0)
-            userPidns = `a trial run in a new PID namespace failed: ${firstLine(r)}`;
-    }
-    let pidns = missing(found, NAMESPACE_TOOLS);
-    if (pidns === null && t.unshare && t.setpriv) {
-        const r = await runTool([t.unshare, ...PIDNS_UNSHARE, '--', t.setpriv, ...DROP_CAPS, '--', 'true'], 10_000);
-        if (r.exitCode !== 0)
-            pidns = `unprivileged user namespaces do not work here: ${firstLine(r)}`;
-    }
-    return { privilege, userPidns, pidns };
-}
-async function usersExist() {
-    const lines = (await (0,promises_namespaceObject.readFile)('/etc/passwd', 'utf8').catch(() => '')).split('\n');
-    return Object.values(ROLE_USERS).every((u) => lines.some((l) => l.startsWith(`${u}:`)));
-}
-/**
- * The level to run at. `auto` takes the strongest that works; an explicit level that does not work
- * is an error that says why and what is available.
- */
-async function resolveIsolation(requested, facts) {
-    // The weakest level is always there: nothing to probe for it.
-    const f = requested === 'none' && facts === undefined ? { privilege: null, userPidns: 'not probed', pidns: 'not probed' } : await (facts ?? probeIsolation());
-    const why = { 'user+pidns': f.userPidns, pidns: f.pidns, none: null };
-    const available = sandbox_ISOLATION_LEVELS.filter((l) => why[l] === null);
-    const privilege = f.userPidns === null ? f.privilege : null;
-    const made = (level, reason) => {
-        const p = level === 'user+pidns' ? privilege : null;
-        return { level, reason, limits: isolationLimits(level, p), privilege: p };
-    };
-    if (requested !== 'auto') {
-        const blocked = why[requested];
-        if (blocked !== null)
-            throw new IsolationUnavailableError(`agent.isolation: ${requested} is not available on this machine: ${blocked}. Available here: ${available.join(', ')} (or auto, which picks the strongest).`);
-        return made(requested, `agent.isolation asks for ${requested}`);
-    }
-    const level = available.includes('user+pidns') ? 'user+pidns' : available.includes('pidns') ? 'pidns' : 'none';
-    const skipped = sandbox_ISOLATION_LEVELS.slice(0, sandbox_ISOLATION_LEVELS.indexOf(level)).map((l) => `${l} is not available (${why[l] ?? ''})`);
-    const because = level === 'user+pidns' ? (privilege === 'root' ? 'the loop runs as root' : 'the loop has passwordless sudo') : skipped.join('; ');
-    return made(level, `auto chose ${level}: ${because}`);
-}
-/** What a level does not guarantee, in plain sentences for the report. */
-function isolationLimits(level, privilege) {
-    const common = [
-        'The agent holds its own API key unless the key proxy holds it.',
-        'The agent can reach the network and read every world-readable file of the machine.',
-        'CPU time, memory and disk use are not limited, only wall time.',
-    ];
-    if (level === 'user+pidns')
-        return [
-            'The agent can read .git, including its config: a credential stored there (actions/checkout persist-credentials) is readable unless the loop removes it.',
-            "Toolchains installed only in the loop user's home (e.g. /root/.cargo, /home/runner/.cargo) are not visible to the agent or the checks.",
-            ...(privilege === 'sudo' ? ['If the loop process itself is killed, a running step ends at its own time limit rather than at once.'] : []),
-            ...common,
-        ];
-    if (level === 'pidns')
-        return [
-            "The agent runs as the loop's own OS user: it can read and change every file the loop can (the loop's HOME, evidence, state, the check workspace).",
-            "It cannot see the loop's processes or their environment, holds no capabilities, and nothing it starts outlives its step.",
-            ...common,
-        ];
-    return [
-        "The agent runs as the loop's own OS user beside the loop: it can read the loop's environment (its tokens) through /proc, and every file the loop can.",
-        'Processes it starts are found through their process group, session and a run tag; one that leaves all three (env -i, setsid, a double fork) can outlive its step.',
-        ...common,
-    ];
-}
-// ---------------------------------------------------------------------------------------------------
-/** No capability can be kept or regained by the command (no_new_privs also voids setuid binaries). */
-const DROP_CAPS = ['--no-new-privs', '--inh-caps=-all', '--bounding-set=-all'];
-const DROP_PRIVILEGES = ['--clear-groups', ...DROP_CAPS];
-/**
- * pidns: uid 0 inside maps to the loop's uid outside; setpriv then drops every capability, so the
- * command cannot unmount its private /proc to look at the host's (and the loop's environment).
- */
-const PIDNS_UNSHARE = ['--user', '--map-root-user', '--pid', '--ipc', '--fork', '--kill-child', '--mount-proc'];
-const USER_UNSHARE = ['--pid', '--ipc', '--fork', '--kill-child', '--mount-proc'];
-/**
- * PID 1 of the namespace, entering the command's folder $1 as root (under sudo the loop's user may
- * not enter a folder handed to a role). $2 folders follow that must stay visible; then a count of
- * folders to cover with an empty tmpfs, each as "<mode> <folder>"; then the command. A kept folder
- * is opened before the covering and bound back at its own path through /proc/1/fd afterwards, so
- * the command sees its folder and nothing else of what lies under a covered one. Not exec'd: the
- * supervisor must stay PID 1 (see the top).
- */
-const supervisor = (t) => `set -e; cd /; dir=$1; n=$2; shift 2; i=3; ` +
-    `while [ "$n" -gt 0 ]; do eval "exec $i<\\"\\$1\\"; keep$i=\\$1"; i=$((i + 1)); n=$((n - 1)); shift; done; ` +
-    `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} -t tmpfs -o "mode=$1" phuc-hide "$2"; shift 2; n=$((n - 1)); done; ` +
-    `j=3; while [ "$j" -lt "$i" ]; do eval "p=\\$keep$j"; ${t.mkdir} -p "$p"; ` +
-    `${t.mount} --no-canonicalize --bind "/proc/1/fd/$j" "$p"; eval "exec $j<&-"; j=$((j + 1)); done; ` +
-    `cd "$dir"; set +e; "$@"; exit $?`;
-/**
- * The root prelude under sudo. sudo resets the environment and values must never be on a command
- * line (/proc/<pid>/cmdline is world-readable), so the role's environment travels in a 0600 file of
- * the loop's user ($1) that root reads and deletes before anything of the role runs; `env -i` runs
- * first, so nothing of sudo's own variables (SUDO_COMMAND, MAIL...) reaches the command. Then: $2
- * uid:gid for the run's HOME ($3) and TMPDIR ($4); $5 the number of ended runs' folders that follow,
- * removed here (removing them at each run's end would cost a sudo of its own); then the command.
- * The HOME and TMPDIR are fresh: the loop's user alone wrote them (the files of WrapOptions.homeFiles).
- */
-const loader = (t) => `set -e; . "$1"; ${t.rm} -f -- "$1"; ${t.chown} -R -- "$2" "$3" "$4"; n=$5; shift 5; ` +
-    `while [ "$n" -gt 0 ]; do ${t.rm} -rf -- "$1"; shift; n=$((n - 1)); done; exec "$@"`;
-/**
- * Creates the role users once per machine. Loops serialise on a lock; a user made meanwhile by
- * anyone else makes useradd fail, and the user is then simply read back.
- */
-const USERS_SCRIPT = `set -e; umask 077
-exec 9>>/etc/.pwd.lock
-flock 9
-shell=/usr/sbin/nologin; [ -x "$shell" ] || shell=/sbin/nologin; [ -x "$shell" ] || shell=/bin/false
-for u in "$@"; do
-  id -u "$u" >/dev/null 2>&1 || useradd --system --user-group --no-create-home --home-dir /nonexistent --shell "$shell" "$u" || id -u "$u" >/dev/null
-  echo "$u $(id -u "$u") $(id -g "$u") $(id -G "$u")"
-done`;
-/**
- * The sandbox of one loop run: the role users, a base folder (mode 0711 at user+pidns: the roles
- * traverse it but cannot list it) holding each run's fresh HOME and TMPDIR, and the wrapping.
- */
-class Sandbox {
-    base;
-    tools;
-    sudo;
-    users;
-    loopEnv;
-    graceMs;
-    level;
-    reason;
-    limits;
-    runs = 0;
-    /** Under sudo: folders of ended runs, removed by the next run's loader (or by dispose). */
-    ended = [];
-    /** Per PATH string; PATH filtering is the same for both roles (neither owns a PATH folder). */
-    pathCache = new Map();
-    loop = (0,external_node_os_namespaceObject.userInfo)();
-    /**
-     * Root's commands (the find/chown around every agent step and check round): one long-lived shell
-     * (under sudo, `sudo -n sh -s`), which forks each for a fraction of what a spawn of the loop costs.
-     */
-    rootShell = null;
-    constructor(iso, base, tools, 
-    /** Set under sudo only: the loop is not root. */
-    sudo, users, loopEnv, graceMs) {
-        this.base = base;
-        this.tools = tools;
-        this.sudo = sudo;
-        this.users = users;
-        this.loopEnv = loopEnv;
-        this.graceMs = graceMs;
-        this.level = iso.level;
-        this.reason = iso.reason;
-        this.limits = iso.limits;
-    }
-    static async create(iso, o = {}) {
-        const found = await findTools();
-        const strong = iso.level === 'user+pidns';
-        const tools = toolsFor(found, strong ? USER_TOOLS : iso.level === 'pidns' ? NAMESPACE_TOOLS : []);
-        let sudo = null;
-        if (strong && iso.privilege !== 'root') {
-            if (iso.privilege !== 'sudo' || !found.sudo)
-                throw new IsolationUnavailableError('agent.isolation: user+pidns needs root or passwordless sudo');
-            sudo = found.sudo;
-        }
-        const users = strong ? await ensureUsers(sudo) : null;
-        const base = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(await baseParent(strong), 'phuc-sandbox-'));
-        await (0,promises_namespaceObject.chmod)(base, strong ? 0o711 : 0o700);
-        return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500);
-    }
-    /** The role's user (user+pidns only). */
-    user(role) {
-        return this.users?.[role] ?? null;
-    }
-    /**
-     * The spec that runs `spec` as `role`. Its environment: PATH (at user+pidns without the
-     * directories the role cannot reach), LANG, LC_* and TZ of the loop, the role's HOME, TMPDIR,
-     * USER and LOGNAME (fresh and empty for every run above `none`; the loop's own at `none`), then
-     * `spec.env`, which wins (so pass only what the command needs: never the loop's environment).
-     * Run it with NodeProcessRunner, which stops it and releases its folders (RunSpec.contained).
-     * `o.homeFiles` are written into that HOME before the command starts, the role's own; at `none`
-     * they get a fresh HOME and TMPDIR of the loop's (removed by dispose): the user's is never written.
-     */
-    async wrap(spec, role, o = {}) {
-        const files = Object.entries(o.homeFiles ?? {});
-        if (this.level === 'none' && files.length === 0)
-            return { ...spec, env: this.environment(role, null, spec.env) };
-        const dir = (0,external_node_path_namespaceObject.join)(this.base, `${role}-${String(++this.runs)}`);
-        const home = (0,external_node_path_namespaceObject.join)(dir, 'home');
-        const tmp = (0,external_node_path_namespaceObject.join)(dir, 'tmp');
-        await (0,promises_namespaceObject.mkdir)(dir, { mode: this.users ? 0o711 : 0o700 });
-        await Promise.all([(0,promises_namespaceObject.mkdir)(home, { mode: 0o700 }), (0,promises_namespaceObject.mkdir)(tmp, { mode: 0o700 })]);
-        const made = await writeHome(home, files);
-        if (this.level === 'none')
-            return { ...spec, env: this.environment(role, { home, tmp }, spec.env) };
-        const release = async () => {
-            if (this.sudo)
-                this.ended.push(dir);
-            else
-                await (0,promises_namespaceObject.rm)(dir, { recursive: true, force: true });
-        };
-        const contained = { graceMs: this.graceMs, forceKill: (pid) => this.forceKill(pid), release };
-        try {
-            return await this.chain(spec, role, { dir, home, tmp, made }, contained);
-        }
-        catch (e) {
-            await contained.release().catch(() => undefined);
-            throw e;
-        }
-    }
-    async chain(spec, role, d, contained) {
-        const t = this.tools;
-        const env = this.environment(role, d, spec.env);
-        const command = spec.args ? [spec.command, ...spec.args] : ['/bin/sh', '-c', spec.command];
-        const user = this.users?.[role];
-        if (!user) {
-            const where = await this.layout(spec.cwd, null, env);
-            const ns = [t.unshare, ...PIDNS_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, t.setpriv, ...DROP_CAPS, '--'];
-            return { ...spec, command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns, ...command], env, contained };
-        }
-        env.PATH = await this.reachablePath(env.PATH || DEFAULT_PATH, user);
-        // The work tree belongs to the role while the loop's .git does not: git must not refuse it as
-        // "dubious ownership" (only configuration given this way or globally counts for that).
-        const n = Number(env.GIT_CONFIG_COUNT) || 0;
-        Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
-        const where = await this.layout(spec.cwd, user, env);
-        const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
-        const ns = [t.unshare, ...USER_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, ...switched, ...command];
-        // The spawn itself starts in `/`: the supervisor enters the command's folder as root.
-        if (!this.sudo) {
-            await Promise.all([d.home, d.tmp, ...d.made].map((p) => (0,promises_namespaceObject.chown)(p, user.uid, user.gid)));
-            return { ...spec, cwd: '/', command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns], env, contained };
-        }
-        const envFile = (0,external_node_path_namespaceObject.join)(d.dir, 'env');
-        await (0,promises_namespaceObject.writeFile)(envFile, envFileText(env), { mode: 0o600 });
-        const ended = this.ended.splice(0);
-        const ids = `${String(user.uid)}:${String(user.gid)}`;
-        const load = ['-n', '--', t.env, '-i', t.sh, '-c', loader(t), 'phuc-sandbox', envFile, ids, d.home, d.tmp, String(ended.length), ...ended];
-        const limit = spec.timeoutMs === undefined ? '0' : seconds(spec.timeoutMs + 2 * this.graceMs + 1000);
-        const relay = [t.timeout, '-k', seconds(this.graceMs), limit];
-        // timeout ends the namespace itself after the grace: the loop's own kill is the last resort.
-        const late = { ...contained, graceMs: this.graceMs + 1000 };
-        return { ...spec, cwd: '/', command: this.sudo, args: [...load, ...relay, ...ns], env: { PATH: DEFAULT_PATH }, contained: late };
-    }
-    environment(role, dirs, given) {
-        const env = {};
-        for (const [k, v] of Object.entries(this.loopEnv))
-            if (v !== undefined && LOCALE_VARS.test(k))
-                env[k] = v;
-        env.PATH = this.loopEnv.PATH ?? DEFAULT_PATH;
-        const name = this.users?.[role].name ?? this.loop.username;
-        const identity = dirs
-            ? { HOME: dirs.home, TMPDIR: dirs.tmp, USER: name, LOGNAME: name }
-            : { HOME: this.loopEnv.HOME, TMPDIR: this.loopEnv.TMPDIR, USER: this.loopEnv.USER, LOGNAME: this.loopEnv.LOGNAME };
-        for (const [k, v] of Object.entries(identity))
-            if (v !== undefined)
-                env[k] = v;
-        return Object.assign(env, given);
-    }
-    /** PATH without the directories the role cannot reach (toolchains under /root, another user's HOME). */
-    reachablePath(path, user) {
-        let p = this.pathCache.get(path);
-        if (!p) {
-            p = (async () => {
-                const dirs = path.split(':').filter(Boolean);
-                const blocked = await Promise.all(dirs.map((d) => (0,promises_namespaceObject.realpath)(d).then((r) => firstBlocked(r, user), () => d)));
-                return dirs.filter((_, i) => blocked[i] === null).join(':');
-            })();
-            this.pathCache.set(path, p);
-        }
-        return p;
-    }
-    /**
-     * The supervisor's arguments: the command's folder, the folders to keep visible, the folders to
-     * cover. Covered: the first ancestor of the folder that the role cannot traverse, so that the role
-     * sees nothing else under it (another user's HOME, the runner's temporary files). Kept: the folder,
-     * the sandbox's own (the exchange folders) and the command's HOME and TMPDIR, where they lie under it.
-     */
-    async layout(cwd, user, env) {
-        const real = await (0,promises_namespaceObject.realpath)(cwd).catch(() => (0,external_node_path_namespaceObject.resolve)(cwd));
-        const blocked = user && real !== external_node_path_namespaceObject.sep ? await firstBlocked((0,external_node_path_namespaceObject.dirname)(real), user) : null;
-        if (blocked === null)
-            return [real, '0', '0'];
-        if (this.base === blocked || this.base.startsWith(blocked + external_node_path_namespaceObject.sep))
-            throw new Error(`the sandbox folder ${this.base} lies under ${blocked}, which the role users cannot traverse; set TMPDIR to a traversable folder`);
-        const under = (p, f) => p === f || p.startsWith(f === external_node_path_namespaceObject.sep ? f : f + external_node_path_namespaceObject.sep);
-        const wanted = await Promise.all([cwd, env.HOME, env.TMPDIR].map((p) => (p ? (0,promises_namespaceObject.realpath)(p).catch(() => null) : Promise.resolve(null))));
-        const inside = [...new Set(wanted)].filter((p) => p !== null && under(p, blocked));
-        // One kept inside another comes with it.
-        const keep = inside.filter((p) => !inside.some((q) => q !== p && under(p, q)));
-        return [real, String(keep.length), ...keep, '1', '0755,size=1m', blocked];
-    }
-    /**
-     * Gives the work tree (everything except .git) to the agent user, which may then write it; .git
-     * stays the loop's (readable). Fast when nothing changed: only entries with another owner are
-     * touched. Under sudo the loop cannot write the tree until `reclaimWorkTree`.
-     */
-    async grantWorkTree(cwd, keep = []) {
-        const u = this.users?.agent;
-        if (!u)
-            return;
-        // The loop's own folders (the STOP file's): made if missing, never handed over. In the sticky top
-        // folder the agent can neither remove nor rename them, nor add to or delete from them.
-        for (const k of keep)
-            await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(cwd, k), { mode: 0o755 }).catch(() => undefined);
-        // The top folder keeps its owner (git refuses a checkout whose top folder another user owns,
-        // "dubious ownership", which would also hit the user's own git after a crash); it is opened
-        // with the sticky bit instead, so the agent can add entries but not remove .git. Its mode is
-        // kept in .git (which the agent cannot write) until reclaimWorkTree puts it back.
-        const top = await (0,promises_namespaceObject.lstat)(cwd);
-        const saved = (0,external_node_path_namespaceObject.join)(cwd, '.git', 'phuc-loop', 'worktree-mode');
-        if (!(await (0,promises_namespaceObject.readFile)(saved, 'utf8').catch(() => null))) {
-            await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(saved), { recursive: true, mode: 0o711 });
-            await (0,promises_namespaceObject.writeFile)(saved, (top.mode & 0o7777).toString(8));
-        }
-        await this.chmodAsRoot(cwd, 0o1777);
-        await this.chownTree(cwd, u.uid, u.gid, ['.git', ...keep], [], true);
-    }
-    /**
-     * Gives everything in the work tree back to the owner of `.git` (which the loop never hands over),
-     * including what the agent created, and the top folder its mode. Stateless: a run that crashed is
-     * repaired by the next one. Call it only when no wrapped command of the agent runs.
-     */
-    async reclaimWorkTree(cwd) {
-        const saved = (0,external_node_path_namespaceObject.join)(cwd, '.git', 'phuc-loop', 'worktree-mode');
-        // Read on the loop's thread (after every step; never through a link, never waiting on a FIFO).
-        const mode = readRegularSync(saved)?.toString('utf8') ?? null;
-        if (!this.users && mode === null)
-            return;
-        const owner = await (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(cwd, '.git'));
-        if (this.users) {
-            // What the agent made writable for others (a 0777 folder) would stay writable for the checks,
-            // which run its code as another user: those bits go before the tree goes back.
-            const t = this.tools;
-            await this.asRoot([
-                t.find,
-                cwd,
-                '-mindepth',
-                '1',
-                '-path',
-                (0,external_node_path_namespaceObject.join)(cwd, '.git'),
-                '-prune',
-                '-o',
-                '-uid',
-                String(this.users.agent.uid),
-                '!',
-                '-type',
-                'l',
-                '-perm',
-                '/022',
-                '-exec',
-                t.chmod,
-                'go-w',
-                '{}',
-                '+',
-            ]);
-            await this.chownTree(cwd, owner.uid, owner.gid, ['.git'], [this.users.agent.uid], true);
-        }
-        if (mode !== null && /^[0-7]{1,4}$/.test(mode.trim()))
-            await this.chmodAsRoot(cwd, parseInt(mode.trim(), 8));
-        await (0,promises_namespaceObject.rm)(saved, { force: true });
-    }
-    async chmodAsRoot(path, mode) {
-        if (this.sudo)
-            await this.asRoot([this.tools.chmod, mode.toString(8), path]);
-        else
-            await (0,promises_namespaceObject.chmod)(path, mode);
-    }
-    /**
-     * Gives `dir` and everything in it to the role (e.g. the clean check workspace); `dir` itself
-     * becomes 0700, so no other user (the agent) can enter it.
-     */
-    async grant(role, dir) {
-        const u = this.users?.[role];
-        if (!u)
-            return;
-        // Under sudo a folder granted before is the role's already, with that mode. There the loop reads
-        // what the role wrote (logs, JUnit, git's stat refresh) through the top folder's group, its own.
-        if ((await (0,promises_namespaceObject.lstat)(dir)).uid !== u.uid)
-            await (0,promises_namespaceObject.chmod)(dir, this.sudo ? 0o750 : 0o700);
-        await this.chownTree(dir, u.uid, u.gid, [], []);
-        if (this.sudo)
-            await this.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
-    }
-    /**
-     * Gives back a folder granted before, before the loop writes into it again or removes it: under
-     * sudo the loop cannot touch the role's files otherwise (root can; there this does nothing).
-     */
-    async takeBack(dir) {
-        if (this.sudo && (await (0,promises_namespaceObject.lstat)(dir).catch(() => null)))
-            await this.reclaim(dir);
-    }
-    /** Gives `dir` and everything in it back to the loop's user (e.g. to read what the checks wrote). */
-    async reclaim(dir) {
-        if (this.users)
-            await this.chownTree(dir, this.loop.uid, this.loop.gid, [], [this.users.agent.uid, this.users.check.uid]);
-    }
-    /**
-     * Closes `dir` (a folder of the loop's) to everyone but `role`: at user+pidns it stays the loop's,
-     * with the role's group and mode 0710, so the role may traverse it (never list or write it) and
-     * no other user (the agent) may enter it at all. Whatever the role does to the modes of what it
-     * is given below (a check that chmods its workspace 0777), the other role cannot reach it: only
-     * root or the loop could change this folder. Below user+pidns the roles are the loop's user: 0700.
-     */
-    async confine(role, dir) {
-        const u = this.users?.[role];
-        if (!u) {
-            await (0,promises_namespaceObject.chmod)(dir, 0o700);
-            return;
-        }
-        if (this.sudo)
-            await this.asRoot([this.tools.chown, `${String(this.loop.uid)}:${String(u.gid)}`, dir]);
-        else
-            await (0,promises_namespaceObject.chown)(dir, this.loop.uid, u.gid);
-        await (0,promises_namespaceObject.chmod)(dir, 0o710);
-    }
-    /** Removes `dir` and everything in it, the roles' files included (as root). */
-    async remove(dir) {
-        await this.removeAsRoot(dir);
-    }
-    /**
-     * A fresh folder of the loop under the sandbox's base, for a workspace handed to a role piece by
-     * piece (`grant`): the roles may traverse it (mode 0711) but neither list nor write it.
-     */
-    async privateDir() {
-        const dir = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(this.base, 'private-'));
-        if (this.users)
-            await (0,promises_namespaceObject.chmod)(dir, 0o711);
-        return dir;
-    }
-    /**
-     * A fresh folder both the loop and the role can read and write (the prompt in, the report out):
-     * owned by the role, group the loop's, setgid so what the role creates stays readable to the loop.
-     * The other role cannot enter it. Read what the role wrote there without following links.
-     */
-    async exchangeDir(role) {
-        const dir = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(this.base, `${role}-io-`));
-        const u = this.users?.[role];
-        if (!u)
-            return dir;
-        await (0,promises_namespaceObject.chmod)(dir, 0o2770);
-        if (this.sudo)
-            await this.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
-        else
-            await (0,promises_namespaceObject.chown)(dir, u.uid, this.loop.gid);
-        return dir;
-    }
-    /** Removes the base folder and everything in it. */
-    async dispose() {
-        await this.removeAsRoot(this.base);
-        await this.rootShell?.close();
-        this.rootShell = null;
-    }
-    /**
-     * chown of every entry under `root` whose owner differs. A file with several hard links is left
-     * alone (changing it would change a file elsewhere) unless a role in `taken` owns it: a role owns
-     * nothing the loop must keep. find -P (its default) never follows a link; chown -h changes the link.
-     */
-    async chownTree(root, uid, gid, skip, taken, keepTop = false) {
-        const t = this.tools;
-        const paths = skip.flatMap((p, i) => [...(i ? ['-o'] : []), '-path', (0,external_node_path_namespaceObject.join)(root, p)]);
-        const prune = [...(keepTop ? ['-mindepth', '1'] : []), ...(skip.length ? ['(', ...paths, ')', '-prune', '-o'] : [])];
-        const differs = ['(', '!', '-uid', String(uid), '-o', '!', '-gid', String(gid), ')'];
-        const single = ['(', '-type', 'd', '-o', '-links', '1', ...taken.flatMap((u) => ['-o', '-uid', String(u)]), ')'];
-        await this.asRoot([t.find, root, ...prune, ...differs, ...single, '-exec', t.chown, '-h', `${String(uid)}:${String(gid)}`, '{}', '+']);
-    }
-    async removeAsRoot(path) {
-        if (this.sudo)
-            await this.asRoot([this.tools.rm, '-rf', '--', path]);
-        else
-            await (0,promises_namespaceObject.rm)(path, { recursive: true, force: true });
-    }
-    async forceKill(pid) {
-        const pids = [pid, ...processDescendants(pid)];
-        if (this.sudo)
-            await this.asRoot([this.tools.kill, '-s', 'KILL', '--', ...pids.map(String)]).catch(() => undefined);
-        else
-            for (const p of [-pid, ...pids])
-                try {
-                    process.kill(p, 'SIGKILL');
-                }
-                catch {
-                    // gone
-                }
-        // SIGKILL takes effect as each process next runs, and the namespace's other members die after its
-        // init: the run has ended once none of them runs (a second at most; zombies do not run).
-        const until = performance.now() + 1000;
-        while (pids.some((p) => processRunning(p)) && performance.now() < until)
-            await new Promise((r) => setTimeout(r, 5));
-    }
-    /** Runs a command as root (through sudo -n unless the loop is root); throws on failure. */
-    async asRoot(argv) {
-        if (!this.rootShell || this.rootShell.ended)
-            this.rootShell = await ShellSession.start('/', { PATH: DEFAULT_PATH }, ROOT_COMMAND_MS, this.sudo ? [this.sudo, '-n', '--', '/bin/sh', '-s'] : undefined);
-        const r = await this.rootShell.run(argv.map(shellQuote).join(' '));
-        if (r.exitCode !== 0)
-            throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
-    }
-}
-/** How long one of root's commands may take (a chown of a large tree), as for the loop's git calls. */
-const ROOT_COMMAND_MS = 300_000;
-async function asRoot(sudo, argv) {
-    const r = await runTool(sudo ? [sudo, '-n', '--', ...argv] : argv);
-    if (r.exitCode !== 0)
-        throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
-    return r.stdout;
-}
-/** Creates the role users once per machine, or reads them back. */
-async function ensureUsers(sudo) {
-    const names = Object.values(ROLE_USERS);
-    const out = await asRoot(sudo, ['/bin/sh', '-c', USERS_SCRIPT, 'sh', ...names]);
-    const byName = new Map();
-    for (const line of out.trim().split('\n')) {
-        const [name = '', uid, gid, ...groups] = line.trim().split(/\s+/);
-        const u = { name, uid: Number(uid), gid: Number(gid) };
-        // A user of that name made by someone else must still be an unprivileged one.
-        if (!(u.uid > 0 && u.gid > 0) || groups.some((g) => Number(g) !== u.gid))
-            throw new IsolationUnavailableError(`agent.isolation: user+pidns needs ${name} to be an unprivileged user with no other groups (found uid ${uid}, groups ${groups.join(',')})`);
-        byName.set(u.name, u);
-    }
-    const agent = byName.get(ROLE_USERS.agent);
-    const check = byName.get(ROLE_USERS.check);
-    if (!agent || !check)
-        throw new Error(`could not create ${names.join(' and ')}: ${out}`);
-    return { agent, check };
-}
-/**
- * The first directory on the way to `path` (inclusive) that `who` cannot traverse, or null. `who`
- * absent: any other user (one that owns nothing there). ACLs are not read: a folder they open is
- * still reported (then covered, see `supervisor`), never the other way round.
- */
-async function firstBlocked(path, who) {
-    let at = external_node_path_namespaceObject.sep;
-    for (const part of ['', ...path.split(external_node_path_namespaceObject.sep).filter(Boolean)]) {
-        at = (0,external_node_path_namespaceObject.join)(at, part);
-        const s = await (0,promises_namespaceObject.stat)(at).catch(() => null);
-        const bit = !s ? 0 : s.uid === who?.uid ? 0o100 : s.gid === who?.gid ? 0o010 : 0o001;
-        if (!s || (s.mode & bit) === 0)
-            return at;
-    }
-    return null;
-}
-/** Where the base folder goes: the temp folder, or /tmp when the roles could not reach the former. */
-async function baseParent(strong) {
-    const t = (0,external_node_os_namespaceObject.tmpdir)();
-    if (!strong || (await firstBlocked(await (0,promises_namespaceObject.realpath)(t))) === null)
-        return t;
-    return '/tmp';
-}
-/** Writes `files` into the fresh folder `home`; returns every path it made, parents first. */
-async function writeHome(home, files) {
-    const made = [];
-    for (const [rel, text] of files) {
-        const parts = rel.split('/');
-        if (parts.some((p) => p === '' || p === '.' || p === '..'))
-            throw new Error(`a HOME file must be a plain relative path, not ${JSON.stringify(rel)}`);
-        for (let k = 1; k <= parts.length; k++) {
-            const path = (0,external_node_path_namespaceObject.join)(home, ...parts.slice(0, k));
-            if (made.includes(path))
-                continue;
-            if (k < parts.length)
-                await (0,promises_namespaceObject.mkdir)(path, { mode: 0o700 });
-            else
-                await (0,promises_namespaceObject.writeFile)(path, text, { flag: 'wx', mode: 0o600 });
-            made.push(path);
-        }
-    }
-    return made;
-}
-function seconds(ms) {
-    return (Math.max(0, ms) / 1000).toFixed(3);
-}
-function envFileText(env) {
-    let text = '';
-    for (const [k, v] of Object.entries(env)) {
-        if (!SHELL_NAME.test(k))
-            throw new Error(`the variable name ${JSON.stringify(k)} cannot be passed to a sandboxed command under sudo`);
-        text += `export ${k}='${v.replace(/'/g, `'\\''`)}'\n`;
-    }
-    return text;
 }
 
 ;// CONCATENATED MODULE: external "node:http"
@@ -45207,37 +45219,13 @@ async function computeRung(ctx, cert, converged, certRel) {
     // of that commit's tree (AGENTS.md included), the others on the same one; every one must agree.
     const dir = (0,external_node_path_namespaceObject.dirname)(certRel);
     const replays = rungLevel(plan.rung_target) >= rungLevel(274177) ? plan.replays : 1;
-    for (let k = 1; k <= replays; k++) {
-        // A stop (signal, STOP file, label) during a replay cuts it short, as during any other round.
-        const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1 }).catch((e) => {
-            if (e instanceof Stopped)
-                return null;
-            throw e;
-        });
-        if (!round || round.aborted) {
-            result.interrupted = await stopped(`during replay ${k}/${replays} of the certified commit`);
-            o.log.info(`replay ${k}/${replays}: stopped before it ended — not scored; the next run confirms the commit again`);
+    // The judge space is given back however the replays end (live: the work tree is the loop's again).
+    try {
+        if (!(await replay(ctx, cert, dir, replays, result, stopped)))
             return result;
-        }
-        const r = 'error' in round.residual ? null : round.residual.value;
-        const j = judgementOf({
-            declared: cert.declared_certificates,
-            checks: round.checks,
-            residual: r,
-            residualError: 'error' in round.residual ? round.residual.error : null,
-            R_p: plan.R_p ? new decimal_Decimal(plan.R_p) : null,
-        }, null);
-        const type = j.exact ? 'EXACT' : j.converged ? 'CONVERGED' : 'NONE';
-        const residual = r === null ? null : dstr(r);
-        const same = type === cert.type && residual === cert.residual && round.checks.every((c, i) => c.met === cert.checklist[i]?.met);
-        result.replays.push({ replay: k, type, residual, same });
-        await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
-        o.log.info(`replay ${k}/${replays}${k === 1 ? ' (fresh checkout of the commit)' : ''}: certificate ${type}, residual ${residual ?? 'n/a'}${same ? '' : ' — DIFFERS (flaky check)'}`);
-        if (k === 1 && !same)
-            result.confirmation = `the certified commit ${cert.commit?.slice(0, 12) ?? cert.tree.slice(0, 12)}, checked out fresh, gives ${type}${residual === null ? '' : ` (residual ${residual})`}, not ${cert.type}: ${round.checks
-                .filter((c) => !c.met)
-                .map((c) => c.id)
-                .join(', ') || 'see the replay logs'}`;
+    }
+    finally {
+        await ctx.judge.release();
     }
     await ev.flush();
     const evidenceComplete = (await verifyTree(ev.root, { allowOpenTail: true, manifest: ctx.ev.manifest() })).ok;
@@ -45270,13 +45258,22 @@ async function computeRung(ctx, cert, converged, certRel) {
     if (rungLevel(plan.rung_target) < rungLevel(65537) || !plan.security)
         return result;
     const where = await ctx.judge.prepare(cert.tree);
-    const gate = await ctx.judge.runner.run({ command: plan.security.gate, cwd: where, env: ctx.judge.env, timeoutMs: 1_800_000, signal: o.signal });
+    let gate, after, explanation;
+    try {
+        gate = await ctx.judge.runner.run({ command: plan.security.gate, cwd: where, env: ctx.judge.env, timeoutMs: 1_800_000, signal: o.signal });
+        after = gate.aborted
+            ? gate
+            : await ctx.judge.runner.run({ command: plan.security.api_surface, cwd: where, env: ctx.judge.env, timeoutMs: 600_000, signal: o.signal });
+        explanation = (await readRegularIn(where, plan.security.drift_explanation, 1024 * 1024))?.toString('utf8') ?? '';
+    }
+    finally {
+        await ctx.judge.release();
+    }
     if (gate.aborted) {
         result.interrupted = await stopped('during the security gate');
         return result;
     }
     await ev.write('security_gate.log', scrub(ctx, `$ ${plan.security.gate}\n${gate.stdout}\n${gate.stderr}\n--- exit ${gate.exitCode} ---\n`));
-    const after = await ctx.judge.runner.run({ command: plan.security.api_surface, cwd: where, env: ctx.judge.env, timeoutMs: 600_000, signal: o.signal });
     if (after.aborted) {
         result.interrupted = await stopped('while the API surface was read');
         return result;
@@ -45284,7 +45281,6 @@ async function computeRung(ctx, cert, converged, certRel) {
     const afterEntry = await ev.write('api_surface_after.txt', scrub(ctx, after.stdout));
     const beforeSha = plan.security.api_surface_before?.split('#')[1] ?? null;
     const drift = beforeSha !== afterEntry.sha256;
-    const explanation = (await readRegularIn(where, plan.security.drift_explanation, 1024 * 1024))?.toString('utf8') ?? '';
     // An explanation counts when the loop wrote it and it names every API that changed, not any text.
     const changed = drift ? changedApiSymbols((await ev.readText('api_surface_before.txt')) ?? '', scrub(ctx, after.stdout)) : [];
     const unexplained = unexplainedSymbols(changed, explanation);
@@ -45309,6 +45305,46 @@ async function computeRung(ctx, cert, converged, certRel) {
     return result;
 }
 /** The evidence a blocked run points to: its plan, the last iteration's record and the logs of the criteria it failed. */
+/**
+ * Replays the certified round `replays` times (the first on a fresh checkout of the commit), each
+ * recorded in `result`; false when a stop cut one short (`result.interrupted` says when).
+ */
+async function replay(ctx, cert, dir, replays, result, stopped) {
+    const { plan, ev, o } = ctx;
+    for (let k = 1; k <= replays; k++) {
+        // A stop (signal, STOP file, label) during a replay cuts it short, as during any other round.
+        const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1 }).catch((e) => {
+            if (e instanceof Stopped)
+                return null;
+            throw e;
+        });
+        if (!round || round.aborted) {
+            result.interrupted = await stopped(`during replay ${k}/${replays} of the certified commit`);
+            o.log.info(`replay ${k}/${replays}: stopped before it ended — not scored; the next run confirms the commit again`);
+            return false;
+        }
+        const r = 'error' in round.residual ? null : round.residual.value;
+        const j = judgementOf({
+            declared: cert.declared_certificates,
+            checks: round.checks,
+            residual: r,
+            residualError: 'error' in round.residual ? round.residual.error : null,
+            R_p: plan.R_p ? new decimal_Decimal(plan.R_p) : null,
+        }, null);
+        const type = j.exact ? 'EXACT' : j.converged ? 'CONVERGED' : 'NONE';
+        const residual = r === null ? null : dstr(r);
+        const same = type === cert.type && residual === cert.residual && round.checks.every((c, i) => c.met === cert.checklist[i]?.met);
+        result.replays.push({ replay: k, type, residual, same });
+        await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
+        o.log.info(`replay ${k}/${replays}${k === 1 ? ' (fresh checkout of the commit)' : ''}: certificate ${type}, residual ${residual ?? 'n/a'}${same ? '' : ' — DIFFERS (flaky check)'}`);
+        if (k === 1 && !same)
+            result.confirmation = `the certified commit ${cert.commit?.slice(0, 12) ?? cert.tree.slice(0, 12)}, checked out fresh, gives ${type}${residual === null ? '' : ` (residual ${residual})`}, not ${cert.type}: ${round.checks
+                .filter((c) => !c.met)
+                .map((c) => c.id)
+                .join(', ') || 'see the replay logs'}`;
+    }
+    return true;
+}
 function evidencePointers(ctx, certRel, last, cert) {
     const iteration = last === undefined ? [] : ['agents_md_entry.md', 'artifacts.json', 'checks.json', 'phuc_test.json'].map((f) => `${iterDir(last)}/${f}`);
     const logs = (cert?.checklist ?? []).filter((c) => !c.met).map((c) => c.evidence.split('#')[0]);
@@ -46727,7 +46763,7 @@ async function iterate(ctx, n) {
     if (sig.detour)
         o.log.info(`iter ${n}: repeated failure ${sig.detour.repeated.map((d) => d.signature).join(', ')} — detour next iteration`);
     const readings = judgedIn ? await measureAll(ctx, judgedIn, residual, met) : null;
-    ctx.judge.release();
+    await ctx.judge.release();
     const ns = readings
         ? snapshot(ctx.intake.northstar, readings, new Map(Object.entries(plan.northstar.baseline)))
         : (state.last_northstar ?? { readings: [], total_distance: null });
@@ -47057,13 +47093,31 @@ function logUserFiles(o, n, done) {
 
 
 
-function liveJudge(o, cwd) {
+
+
+/**
+ * The agent's work tree. What runs there still runs the agent's code: as the check user, in its own
+ * namespace (SPEC §7), who holds the tree from prepare() to release(); never as the loop.
+ */
+function liveJudge(o, cwd, sandbox, run) {
+    // The role's own HOME, TMPDIR, USER and PATH, not the loop's.
+    const env = withoutRoleVariables(agentEnvironment(o.env, {}, { keepAgentKeys: false }));
+    let held = false;
     return {
         mode: 'live',
-        prepare: () => Promise.resolve(cwd),
-        env: agentEnvironment(o.env, {}, { keepAgentKeys: false }),
-        runner: o.runner,
-        release: () => undefined,
+        async prepare() {
+            held = true;
+            await sandbox.grantWorkTree(cwd, [LOOP_SCRATCH_DIR], 'check');
+            return cwd;
+        },
+        env,
+        runner: { run },
+        async release() {
+            if (!held)
+                return;
+            held = false;
+            await sandbox.reclaimWorkTree(cwd);
+        },
         dispose: () => Promise.resolve(),
     };
 }
@@ -47119,7 +47173,11 @@ async function cleanJudge(c) {
         },
         runner: { run: c.run },
         // Replays on a fresh checkout follow each other without an update: only the persistent one is tidied.
-        release: () => current === ws && ws.tidy(),
+        release: () => {
+            if (current === ws)
+                ws.tidy();
+            return Promise.resolve();
+        },
         async dispose() {
             try {
                 await fresh?.dispose();
@@ -47330,6 +47388,8 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
                     `agent.use: the ${preset} CLI did not answer \`${got.config.agent.run ?? preset} --version\` as the agent user (isolation ${iso.level}): install it where that user can run it, or set agent.run`,
                 ],
             }, o);
+        // The checks run the agent's code: as the check user, wherever they run (SPEC §7).
+        const runAsCheck = async (spec) => o.runner.run(await sandbox.wrap(spec, 'check'));
         const ctx = {
             o,
             cwd,
@@ -47351,12 +47411,12 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
                     cwd,
                     root: (judgeDir = await openJudgeRoot(o, sandbox, base.judgeName)),
                     checks: got.config.checks,
-                    run: async (spec) => o.runner.run(await sandbox.wrap(spec, 'check')),
+                    run: runAsCheck,
                     // Nothing to hand over where the checks run as the loop's user (no fresh stat to record either).
                     handOver: sandbox.user('check') ? (dir) => sandbox.grant('check', dir) : undefined,
                     takeBack: (dir) => sandbox.takeBack(dir),
                 })
-                : liveJudge(o, cwd),
+                : liveJudge(o, cwd, sandbox, runAsCheck),
             isolation: iso.level,
             sandbox,
             exchangeDir: await sandbox.exchangeDir('agent'),
@@ -47494,6 +47554,11 @@ async function newPlan(ctx, configPath) {
     await saveState(ctx);
     return plan;
 }
+/** The API surface of the baseline (security), read in the judge space; a link to its evidence file. */
+async function apiSurfaceBefore(ctx, cwd, command) {
+    const r = await ctx.judge.runner.run({ command, cwd, env: ctx.judge.env, timeoutMs: 600_000 });
+    return ctx.ev.link((await ctx.ev.write('api_surface_before.txt', scrub(ctx, r.stdout))).path);
+}
 /**
  * Judges HEAD's tree (the baseline of a new loop, or the start of a resumed run): criteria,
  * residual, Northstar. Returns the outcome when that already ends the run.
@@ -47504,6 +47569,8 @@ async function judgeHead(ctx, dir) {
     const round = await checkRound(ctx, dir, tree, { signal: o.signal });
     crashPoint(ctx, 'head');
     if (round.aborted)
+        await ctx.judge.release();
+    if (round.aborted)
         return finish(ctx, decideBeforeIteration({ stop: (await firstStop(ctx.stops)) ?? 'the loop was asked to stop', budget: null }));
     const residual = 'value' in round.residual ? round.residual.value : null;
     const met = new Map(round.checks.map((c) => [c.id, c.met]));
@@ -47512,6 +47579,8 @@ async function judgeHead(ctx, dir) {
     if (round.junit && 'tests' in round.junit && (dir === 'baseline' || !state.suite_baseline || state.last_commit !== (await ctx.git.head())))
         state.suite_baseline = round.junit.tests.map((t) => ({ id: t.id, status: t.status }));
     const readings = await measureAll(ctx, round.cwd, residual, met);
+    const apiBefore = dir === 'baseline' && ctx.intake.config.security ? await apiSurfaceBefore(ctx, round.cwd, ctx.intake.config.security.api_surface) : null;
+    await ctx.judge.release();
     state.passes = updatePasses(state.passes, round.checks, dir === 'baseline' ? 'baseline' : state.next_iteration);
     state.criteria_met = Object.fromEntries(met);
     const measured = {
@@ -47522,11 +47591,6 @@ async function judgeHead(ctx, dir) {
     if (dir === 'baseline') {
         const values = {};
         readings.forEach((r, k) => (values[ctx.intake.northstar[k].id] = r.value ?? ctx.intake.northstar[k].current));
-        let apiBefore = null;
-        if (ctx.intake.config.security) {
-            const r = await ctx.judge.runner.run({ command: ctx.intake.config.security.api_surface, cwd: round.cwd, env: ctx.judge.env, timeoutMs: 600_000 });
-            apiBefore = ev.link((await ev.write('api_surface_before.txt', scrub(ctx, r.stdout))).path);
-        }
         ctx.plan = buildPlan(ctx.intake, plan.config_file, measured, values, apiBefore, new Set(await ctx.git.listFiles()));
         await ev.writeJson('plan.json', ctx.plan);
         crashPoint(ctx, 'head-plan');

@@ -156,6 +156,27 @@ async function filesHolding(dir: string, needle: string): Promise<string[]> {
     await until(async () => (await processesOf(agent, repo)).length === 0, 15_000, "the agent user's processes to be gone");
   });
 
+  test('checks.workspace: live: the checks run as the check user through sudo, and the tree comes back to the loop user', async () => {
+    const live = await makeRepo({
+      'phuc-loop.yml': config({
+        criteria: [{ id: 'done', run: `id -un > ${join(out, 'live-check.txt')}; grep -q done src/status.txt` }],
+        agent: `echo done > src/status.txt; printf '{"tried":["x"],"claims":[],"failures":[],"open_questions":[],"can_further_iteration_help":true}' > "$PHUC_REPORT_FILE"`,
+        extra: 'checks:\n  workspace: live',
+      }),
+      'NORTHSTAR.md': NORTHSTAR,
+      'src/status.txt': 'start\n',
+    });
+    try {
+      await exec('chown', ['-R', `${user.uid}:${user.gid}`, live]);
+      const r = await cliAs(user, live, ['run']);
+      expect({ code: r.code, output: r.stdout + r.stderr }).toEqual({ code: 0, output: expect.stringContaining('halt: EXIT_CONVERGED') });
+      expect(await readText(join(out, 'live-check.txt'))).toBe('phuc-check');
+      expect((await exec('find', [live, '!', '-uid', String(user.uid)])).stdout).toBe('');
+    } finally {
+      await rm(join(live, '..'), { recursive: true, force: true });
+    }
+  });
+
   test('the agent cannot sudo', async () => {
     const sudo = await readText(join(out, 'sudo.txt'));
     expect(sudo).toMatch(/sudo=denied$/);

@@ -7,7 +7,7 @@ import picomatch from 'picomatch';
 import { z } from 'zod';
 import { agentInvocation, describeInvocation, type InvocationRecord, parseAgentOutcome, PRESET_ENV, REPORT_PATH, type AgentOutcome } from './agents.js';
 import type { KeyProxy } from './key-proxy.js';
-import type { Sandbox } from '../os/sandbox.js';
+import { withoutRoleVariables, type Sandbox } from '../os/sandbox.js';
 import { agentEnvironment } from '../os/secrets.js';
 import { sha256 } from '../common/canonical.js';
 import type { AgentPresetName } from '../config/config.js';
@@ -304,9 +304,6 @@ export interface SpawnOptions {
   heartbeat?: (elapsedS: number) => void;
 }
 
-/** Variables the sandbox sets for its role (a fresh HOME and TMPDIR, a PATH the role can reach). */
-const ROLE_OWNED = ['HOME', 'TMPDIR', 'USER', 'LOGNAME', 'PATH', 'PWD', 'OLDPWD'];
-
 let activeAgents = 0;
 
 /**
@@ -359,7 +356,7 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
       },
       { keepAgentKeys: !proxy, allow: PRESET_ENV[preset], pass: o.passEnv },
     );
-    env = Object.fromEntries(Object.entries(given).filter(([k]) => !ROLE_OWNED.includes(k)));
+    env = withoutRoleVariables(given);
     await o.sandbox.grantWorkTree(o.cwd, [LOOP_SCRATCH_DIR]);
     const spec = await o.sandbox.wrap(
       {

@@ -190,8 +190,11 @@ export interface JudgeSpace {
   readonly env: Record<string, string>;
   /** Runs a command of the checks (as the check user where the sandbox has one). */
   readonly runner: ProcessRunner;
-  /** The round's commands (checks, measures) are done with the space: it may be tidied for the next prepare() meanwhile. */
-  release(): void;
+  /**
+   * The round's commands (checks, measures) are done with the space: it may be tidied for the next
+   * prepare() meanwhile. Settles once the loop may write the space again (live: the tree is back).
+   */
+  release(): Promise<void>;
   dispose(): Promise<void>;
 }
 

@@ -18,6 +18,7 @@ import { saveState, writeIterationRecords, writeRunEndRecords } from '../evidenc
 import { buildReport, type ReportInput, type RungResult } from '../evidence/report.js';
 import { verifyTree } from '../evidence/verify.js';
 import { readRegular, readRegularIn } from '../os/tree-file.js';
+import type { RunResult } from '../os/ports.js';
 
 /** How a run ends: decide()'s verdict (or a refusal before the plan) with what fired. */
 export interface Halt {
@@ -197,43 +198,11 @@ export async function computeRung(
   // of that commit's tree (AGENTS.md included), the others on the same one; every one must agree.
   const dir = dirname(certRel);
   const replays = rungLevel(plan.rung_target) >= rungLevel(274177) ? plan.replays : 1;
-  for (let k = 1; k <= replays; k++) {
-    // A stop (signal, STOP file, label) during a replay cuts it short, as during any other round.
-    const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1 }).catch((e: unknown) => {
-      if (e instanceof Stopped) return null;
-      throw e;
-    });
-    if (!round || round.aborted) {
-      result.interrupted = await stopped(`during replay ${k}/${replays} of the certified commit`);
-      o.log.info(`replay ${k}/${replays}: stopped before it ended — not scored; the next run confirms the commit again`);
-      return result;
-    }
-    const r = 'error' in round.residual ? null : round.residual.value;
-    const j = judgementOf(
-      {
-        declared: cert.declared_certificates,
-        checks: round.checks,
-        residual: r,
-        residualError: 'error' in round.residual ? round.residual.error : null,
-        R_p: plan.R_p ? new Decimal(plan.R_p) : null,
-      },
-      null,
-    );
-    const type = j.exact ? 'EXACT' : j.converged ? 'CONVERGED' : 'NONE';
-    const residual = r === null ? null : dstr(r);
-    const same = type === cert.type && residual === cert.residual && round.checks.every((c, i) => c.met === cert.checklist[i]?.met);
-    result.replays.push({ replay: k, type, residual, same });
-    await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
-    o.log.info(
-      `replay ${k}/${replays}${k === 1 ? ' (fresh checkout of the commit)' : ''}: certificate ${type}, residual ${residual ?? 'n/a'}${same ? '' : ' — DIFFERS (flaky check)'}`,
-    );
-    if (k === 1 && !same)
-      result.confirmation = `the certified commit ${cert.commit?.slice(0, 12) ?? cert.tree.slice(0, 12)}, checked out fresh, gives ${type}${residual === null ? '' : ` (residual ${residual})`}, not ${cert.type}: ${
-        round.checks
-          .filter((c) => !c.met)
-          .map((c) => c.id)
-          .join(', ') || 'see the replay logs'
-      }`;
+  // The judge space is given back however the replays end (live: the work tree is the loop's again).
+  try {
+    if (!(await replay(ctx, cert, dir, replays, result, stopped))) return result;
+  } finally {
+    await ctx.judge.release();
   }
   await ev.flush();
   const evidenceComplete = (await verifyTree(ev.root, { allowOpenTail: true, manifest: ctx.ev.manifest() })).ok;
@@ -264,13 +233,21 @@ export async function computeRung(
   if (rungLevel(plan.rung_target) < rungLevel(65537) || !plan.security) return result;
 
   const where = await ctx.judge.prepare(cert.tree);
-  const gate = await ctx.judge.runner.run({ command: plan.security.gate, cwd: where, env: ctx.judge.env, timeoutMs: 1_800_000, signal: o.signal });
+  let gate: RunResult, after: RunResult, explanation: string;
+  try {
+    gate = await ctx.judge.runner.run({ command: plan.security.gate, cwd: where, env: ctx.judge.env, timeoutMs: 1_800_000, signal: o.signal });
+    after = gate.aborted
+      ? gate
+      : await ctx.judge.runner.run({ command: plan.security.api_surface, cwd: where, env: ctx.judge.env, timeoutMs: 600_000, signal: o.signal });
+    explanation = (await readRegularIn(where, plan.security.drift_explanation, 1024 * 1024))?.toString('utf8') ?? '';
+  } finally {
+    await ctx.judge.release();
+  }
   if (gate.aborted) {
     result.interrupted = await stopped('during the security gate');
     return result;
   }
   await ev.write('security_gate.log', scrub(ctx, `$ ${plan.security.gate}\n${gate.stdout}\n${gate.stderr}\n--- exit ${gate.exitCode} ---\n`));
-  const after = await ctx.judge.runner.run({ command: plan.security.api_surface, cwd: where, env: ctx.judge.env, timeoutMs: 600_000, signal: o.signal });
   if (after.aborted) {
     result.interrupted = await stopped('while the API surface was read');
     return result;
@@ -278,7 +255,6 @@ export async function computeRung(
   const afterEntry = await ev.write('api_surface_after.txt', scrub(ctx, after.stdout));
   const beforeSha = plan.security.api_surface_before?.split('#')[1] ?? null;
   const drift = beforeSha !== afterEntry.sha256;
-  const explanation = (await readRegularIn(where, plan.security.drift_explanation, 1024 * 1024))?.toString('utf8') ?? '';
   // An explanation counts when the loop wrote it and it names every API that changed, not any text.
   const changed = drift ? changedApiSymbols((await ev.readText('api_surface_before.txt')) ?? '', scrub(ctx, after.stdout)) : [];
   const unexplained = unexplainedSymbols(changed, explanation);
@@ -303,6 +279,60 @@ export async function computeRung(
 }
 
 /** The evidence a blocked run points to: its plan, the last iteration's record and the logs of the criteria it failed. */
+/**
+ * Replays the certified round `replays` times (the first on a fresh checkout of the commit), each
+ * recorded in `result`; false when a stop cut one short (`result.interrupted` says when).
+ */
+async function replay(
+  ctx: Ctx,
+  cert: Certificate,
+  dir: string,
+  replays: number,
+  result: RungResult & { interrupted: string | null },
+  stopped: (when: string) => Promise<string>,
+): Promise<boolean> {
+  const { plan, ev, o } = ctx;
+  for (let k = 1; k <= replays; k++) {
+    // A stop (signal, STOP file, label) during a replay cuts it short, as during any other round.
+    const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1 }).catch((e: unknown) => {
+      if (e instanceof Stopped) return null;
+      throw e;
+    });
+    if (!round || round.aborted) {
+      result.interrupted = await stopped(`during replay ${k}/${replays} of the certified commit`);
+      o.log.info(`replay ${k}/${replays}: stopped before it ended — not scored; the next run confirms the commit again`);
+      return false;
+    }
+    const r = 'error' in round.residual ? null : round.residual.value;
+    const j = judgementOf(
+      {
+        declared: cert.declared_certificates,
+        checks: round.checks,
+        residual: r,
+        residualError: 'error' in round.residual ? round.residual.error : null,
+        R_p: plan.R_p ? new Decimal(plan.R_p) : null,
+      },
+      null,
+    );
+    const type = j.exact ? 'EXACT' : j.converged ? 'CONVERGED' : 'NONE';
+    const residual = r === null ? null : dstr(r);
+    const same = type === cert.type && residual === cert.residual && round.checks.every((c, i) => c.met === cert.checklist[i]?.met);
+    result.replays.push({ replay: k, type, residual, same });
+    await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
+    o.log.info(
+      `replay ${k}/${replays}${k === 1 ? ' (fresh checkout of the commit)' : ''}: certificate ${type}, residual ${residual ?? 'n/a'}${same ? '' : ' — DIFFERS (flaky check)'}`,
+    );
+    if (k === 1 && !same)
+      result.confirmation = `the certified commit ${cert.commit?.slice(0, 12) ?? cert.tree.slice(0, 12)}, checked out fresh, gives ${type}${residual === null ? '' : ` (residual ${residual})`}, not ${cert.type}: ${
+        round.checks
+          .filter((c) => !c.met)
+          .map((c) => c.id)
+          .join(', ') || 'see the replay logs'
+      }`;
+  }
+  return true;
+}
+
 function evidencePointers(ctx: Ctx, certRel: string | null, last: number | undefined, cert: Certificate | null): { path: string; sha256: string }[] {
   const iteration = last === undefined ? [] : ['agents_md_entry.md', 'artifacts.json', 'checks.json', 'phuc_test.json'].map((f) => `${iterDir(last)}/${f}`);
   const logs = (cert?.checklist ?? []).filter((c) => !c.met).map((c) => c.evidence.split('#')[0]);

@@ -229,7 +229,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   if (stall?.escalate) o.log.info(`iter ${n}: residual stalled for 2 iterations — escalating to ${describeAgent(ctx, n + 1)}`);
   if (sig.detour) o.log.info(`iter ${n}: repeated failure ${sig.detour.repeated.map((d) => d.signature).join(', ')} — detour next iteration`);
   const readings = judgedIn ? await measureAll(ctx, judgedIn, residual, met) : null;
-  ctx.judge.release();
+  await ctx.judge.release();
   const ns = readings
     ? snapshot(ctx.intake.northstar, readings, new Map(Object.entries(plan.northstar.baseline)))
     : (state.last_northstar ?? { readings: [], total_distance: null });

@@ -6,19 +6,36 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CheckWorkspace, type CheckWorkspaceOptions } from '../judge/workspace.js';
 import { agentEnvironment } from '../os/secrets.js';
+import { withoutRoleVariables, type Sandbox } from '../os/sandbox.js';
+import { LOOP_SCRATCH_DIR } from '../config/plan.js';
 import type { RunResult, RunSpec } from '../os/ports.js';
 import { SetupFailed, Stopped } from '../common/errors.js';
 import { formatLog } from '../judge/checks.js';
 import type { LoopConfig } from '../config/config.js';
 import type { JudgeSpace, LoopOptions } from './context.js';
 
-export function liveJudge(o: LoopOptions, cwd: string): JudgeSpace {
+/**
+ * The agent's work tree. What runs there still runs the agent's code: as the check user, in its own
+ * namespace (SPEC §7), who holds the tree from prepare() to release(); never as the loop.
+ */
+export function liveJudge(o: LoopOptions, cwd: string, sandbox: Sandbox, run: (spec: RunSpec) => Promise<RunResult>): JudgeSpace {
+  // The role's own HOME, TMPDIR, USER and PATH, not the loop's.
+  const env = withoutRoleVariables(agentEnvironment(o.env, {}, { keepAgentKeys: false }));
+  let held = false;
   return {
     mode: 'live',
-    prepare: () => Promise.resolve(cwd),
-    env: agentEnvironment(o.env, {}, { keepAgentKeys: false }),
-    runner: o.runner,
-    release: () => undefined,
+    async prepare() {
+      held = true;
+      await sandbox.grantWorkTree(cwd, [LOOP_SCRATCH_DIR], 'check');
+      return cwd;
+    },
+    env,
+    runner: { run },
+    async release() {
+      if (!held) return;
+      held = false;
+      await sandbox.reclaimWorkTree(cwd);
+    },
     dispose: () => Promise.resolve(),
   };
 }
@@ -84,7 +101,10 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
     },
     runner: { run: c.run },
     // Replays on a fresh checkout follow each other without an update: only the persistent one is tidied.
-    release: () => current === ws && ws.tidy(),
+    release: () => {
+      if (current === ws) ws.tidy();
+      return Promise.resolve();
+    },
     async dispose() {
       try {
         await fresh?.dispose();

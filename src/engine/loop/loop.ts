@@ -240,6 +240,8 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
         },
         o,
       );
+    // The checks run the agent's code: as the check user, wherever they run (SPEC §7).
+    const runAsCheck = async (spec: RunSpec) => o.runner.run(await sandbox.wrap(spec, 'check'));
     const ctx: Ctx = {
       o,
       cwd,
@@ -262,12 +264,12 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
               cwd,
               root: (judgeDir = await openJudgeRoot(o, sandbox, base.judgeName)),
               checks: got.config.checks,
-              run: async (spec) => o.runner.run(await sandbox.wrap(spec, 'check')),
+              run: runAsCheck,
               // Nothing to hand over where the checks run as the loop's user (no fresh stat to record either).
               handOver: sandbox.user('check') ? (dir) => sandbox.grant('check', dir) : undefined,
               takeBack: (dir) => sandbox.takeBack(dir),
             })
-          : liveJudge(o, cwd),
+          : liveJudge(o, cwd, sandbox, runAsCheck),
       isolation: iso.level,
       sandbox,
       exchangeDir: await sandbox.exchangeDir('agent'),
@@ -407,6 +409,12 @@ async function newPlan(ctx: Ctx, configPath: string): Promise<Plan> {
   return plan;
 }
 
+/** The API surface of the baseline (security), read in the judge space; a link to its evidence file. */
+async function apiSurfaceBefore(ctx: Ctx, cwd: string, command: string): Promise<string> {
+  const r = await ctx.judge.runner.run({ command, cwd, env: ctx.judge.env, timeoutMs: 600_000 });
+  return ctx.ev.link((await ctx.ev.write('api_surface_before.txt', scrub(ctx, r.stdout))).path);
+}
+
 /**
  * Judges HEAD's tree (the baseline of a new loop, or the start of a resumed run): criteria,
  * residual, Northstar. Returns the outcome when that already ends the run.
@@ -416,6 +424,7 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   const tree = await ctx.git.headTree();
   const round = await checkRound(ctx, dir, tree, { signal: o.signal });
   crashPoint(ctx, 'head');
+  if (round.aborted) await ctx.judge.release();
   if (round.aborted) return finish(ctx, decideBeforeIteration({ stop: (await firstStop(ctx.stops)) ?? 'the loop was asked to stop', budget: null })!);
   const residual = 'value' in round.residual ? round.residual.value : null;
   const met = new Map(round.checks.map((c) => [c.id, c.met]));
@@ -424,6 +433,8 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   if (round.junit && 'tests' in round.junit && (dir === 'baseline' || !state.suite_baseline || state.last_commit !== (await ctx.git.head())))
     state.suite_baseline = round.junit.tests.map((t) => ({ id: t.id, status: t.status }));
   const readings = await measureAll(ctx, round.cwd, residual, met);
+  const apiBefore = dir === 'baseline' && ctx.intake.config.security ? await apiSurfaceBefore(ctx, round.cwd, ctx.intake.config.security.api_surface) : null;
+  await ctx.judge.release();
   state.passes = updatePasses(state.passes, round.checks, dir === 'baseline' ? 'baseline' : state.next_iteration);
   state.criteria_met = Object.fromEntries(met);
   const measured = {
@@ -434,11 +445,6 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   if (dir === 'baseline') {
     const values: Record<string, string> = {};
     readings.forEach((r, k) => (values[ctx.intake.northstar[k].id] = r.value ?? ctx.intake.northstar[k].current));
-    let apiBefore: string | null = null;
-    if (ctx.intake.config.security) {
-      const r = await ctx.judge.runner.run({ command: ctx.intake.config.security.api_surface, cwd: round.cwd, env: ctx.judge.env, timeoutMs: 600_000 });
-      apiBefore = ev.link((await ev.write('api_surface_before.txt', scrub(ctx, r.stdout))).path);
-    }
     ctx.plan = buildPlan(ctx.intake, plan.config_file, measured, values, apiBefore, new Set(await ctx.git.listFiles()));
     await ev.writeJson('plan.json', ctx.plan);
     crashPoint(ctx, 'head-plan');

@@ -42,6 +42,14 @@ export type SandboxRole = 'agent' | 'check';
 /** How the loop acts as root for user+pidns. */
 export type Privilege = 'root' | 'sudo';
 
+/** Variables the sandbox sets for its role (a fresh HOME and TMPDIR, a PATH the role can reach). */
+const ROLE_OWNED_ENV = new Set(['HOME', 'TMPDIR', 'USER', 'LOGNAME', 'PATH', 'PWD', 'OLDPWD']);
+
+/** `env` without the variables the sandbox sets for the role: given, they would replace the role's own (see wrap). */
+export function withoutRoleVariables(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !ROLE_OWNED_ENV.has(k)));
+}
+
 /** The dedicated users: system users with no login shell, no sudo rights and no other groups. */
 export const ROLE_USERS: Readonly<Record<SandboxRole, string>> = { agent: 'phuc-agent', check: 'phuc-check' };
 
@@ -482,19 +490,20 @@ export class Sandbox {
   }
 
   /**
-   * Gives the work tree (everything except .git) to the agent user, which may then write it; .git
-   * stays the loop's (readable). Fast when nothing changed: only entries with another owner are
-   * touched. Under sudo the loop cannot write the tree until `reclaimWorkTree`.
+   * Gives the work tree (everything except .git) to the role's user (the agent for its step, the
+   * checks for a live round), which may then write it; .git stays the loop's (readable). Fast when
+   * nothing changed: only entries with another owner are touched. Under sudo the loop cannot write
+   * the tree until `reclaimWorkTree`.
    */
-  async grantWorkTree(cwd: string, keep: string[] = []): Promise<void> {
-    const u = this.users?.agent;
+  async grantWorkTree(cwd: string, keep: string[] = [], role: SandboxRole = 'agent'): Promise<void> {
+    const u = this.users?.[role];
     if (!u) return;
     // The loop's own folders (the STOP file's): made if missing, never handed over. In the sticky top
-    // folder the agent can neither remove nor rename them, nor add to or delete from them.
+    // folder the role can neither remove nor rename them, nor add to or delete from them.
     for (const k of keep) await mkdir(join(cwd, k), { mode: 0o755 }).catch(() => undefined);
     // The top folder keeps its owner (git refuses a checkout whose top folder another user owns,
     // "dubious ownership", which would also hit the user's own git after a crash); it is opened
-    // with the sticky bit instead, so the agent can add entries but not remove .git. Its mode is
+    // with the sticky bit instead, so the role can add entries but not remove .git. Its mode is
     // kept in .git (which the agent cannot write) until reclaimWorkTree puts it back.
     const top = await lstat(cwd);
     const saved = join(cwd, '.git', 'phuc-loop', 'worktree-mode');
@@ -508,8 +517,8 @@ export class Sandbox {
 
   /**
    * Gives everything in the work tree back to the owner of `.git` (which the loop never hands over),
-   * including what the agent created, and the top folder its mode. Stateless: a run that crashed is
-   * repaired by the next one. Call it only when no wrapped command of the agent runs.
+   * including what the roles created, and the top folder its mode. Stateless: a run that crashed is
+   * repaired by the next one. Call it only when no wrapped command runs in the tree.
    */
   async reclaimWorkTree(cwd: string): Promise<void> {
     const saved = join(cwd, '.git', 'phuc-loop', 'worktree-mode');
@@ -518,9 +527,10 @@ export class Sandbox {
     if (!this.users && mode === null) return;
     const owner = await lstat(join(cwd, '.git'));
     if (this.users) {
-      // What the agent made writable for others (a 0777 folder) would stay writable for the checks,
-      // which run its code as another user: those bits go before the tree goes back.
+      // What a role made writable for others (a 0777 folder) would stay writable for the other role,
+      // which runs as another user: those bits go before the tree goes back.
       const t = this.tools;
+      const roles = [this.users.agent.uid, this.users.check.uid];
       await this.asRoot([
         t.find,
         cwd,
@@ -530,8 +540,13 @@ export class Sandbox {
         join(cwd, '.git'),
         '-prune',
         '-o',
+        '(',
         '-uid',
-        String(this.users.agent.uid),
+        String(roles[0]),
+        '-o',
+        '-uid',
+        String(roles[1]),
+        ')',
         '!',
         '-type',
         'l',
@@ -543,7 +558,7 @@ export class Sandbox {
         '{}',
         '+',
       ]);
-      await this.chownTree(cwd, owner.uid, owner.gid, ['.git'], [this.users.agent.uid], true);
+      await this.chownTree(cwd, owner.uid, owner.gid, ['.git'], roles, true);
     }
     if (mode !== null && /^[0-7]{1,4}$/.test(mode.trim())) await this.chmodAsRoot(cwd, parseInt(mode.trim(), 8));
     await rm(saved, { force: true });
