@@ -43684,13 +43684,35 @@ class Git {
             throw new GitError('the commit left no HEAD', '');
         return { commit: head, tree: await this.commitTree(head) };
     }
+    /**
+     * What was read of objects by their id (a commit's tree, a tree's top-level names): an object never
+     * changes, and each iteration asks again about the commit the last one made. The last few are kept.
+     */
+    known = new Map();
+    async remembered(key, read) {
+        const hit = this.known.get(key);
+        if (hit !== undefined)
+            return hit;
+        const value = await read();
+        if (value === null)
+            return null;
+        if (this.known.size >= 8)
+            this.known.delete(this.known.keys().next().value);
+        this.known.set(key, value);
+        return value;
+    }
     /** The tree of `commit`: read from its loose object when git wrote it as one (a new commit), else from git. */
     async commitTree(commit) {
-        const tree = /^tree ([0-9a-f]{40,64})\n/.exec((await this.looseObject(commit, 'commit'))?.subarray(0, 80).toString('latin1') ?? '')?.[1];
-        return tree ?? (await this.run(['rev-parse', '--verify', `${commit}^{tree}`])).trim();
+        return (await this.remembered(`tree of ${commit}`, async () => {
+            const tree = /^tree ([0-9a-f]{40,64})\n/.exec((await this.looseObject(commit, 'commit'))?.subarray(0, 80).toString('latin1') ?? '')?.[1];
+            return tree ?? (await this.run(['rev-parse', '--verify', `${commit}^{tree}`])).trim();
+        }));
     }
     /** The names at the top of `tree`: from its loose object, else from git (a tree git found already packed). */
-    async topLevelNames(tree) {
+    topLevelNames(tree) {
+        return this.remembered(`names in ${tree}`, () => this.readTopLevelNames(tree));
+    }
+    async readTopLevelNames(tree) {
         const body = await this.looseObject(tree, 'tree');
         if (!body)
             return new Set((await this.run(['ls-tree', '-z', '--name-only', tree], { allowFail: true })).split('\0').filter(Boolean));
