@@ -29842,12 +29842,16 @@ class ConfigError extends PhucError {
     }
 }
 
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ./src/engine/os/tree-file.ts
 // Reading what the agent could have planted. The loop reads the work tree as root: a path there may
 // be a link to any file of the machine, a FIFO that blocks an open() for ever, or a device. Every
 // read of such a path goes through here: never through a link, never blocking, never more than asked.
+// And removing it: a folder nested past PATH_MAX.
+
 
 
 
@@ -30027,6 +30031,24 @@ function linkLeavesTree(root, rel) {
             missing = pending.some((p) => p !== '' && p !== '.'); // ENOTDIR for the kernel
     }
     return null;
+}
+const RM = ['/usr/bin/rm', '/bin/rm'].find((p) => (0,external_node_fs_namespaceObject.existsSync)(p)) ?? 'rm';
+/**
+ * Removes `path` and everything in it, where a role may have written. Node's rm names each entry by
+ * its full path and gives up past PATH_MAX (folders nested 4 KiB deep): coreutils' rm, which works
+ * from each folder in turn, removes what it left.
+ */
+async function removeTree(path) {
+    try {
+        await (0,promises_namespaceObject.rm)(path, { recursive: true, force: true });
+    }
+    catch (e) {
+        if (e.code !== 'ENAMETOOLONG')
+            throw e;
+        await new Promise((resolve, reject) => {
+            (0,external_node_child_process_namespaceObject.execFile)(RM, ['-rf', '--', path], { env: { LC_ALL: 'C' }, timeout: 300_000, killSignal: 'SIGKILL' }, (err, _out, stderr) => err ? reject(new Error(`rm -rf ${path} failed: ${stderr.trim() || err.message}`)) : resolve());
+        });
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/engine/config/config.ts
@@ -31723,8 +31745,6 @@ function parseAgentUsage(stdout) {
     return { costUsd: o.costUsd, turns: o.turns, inputTokens: o.tokens?.input ?? null, outputTokens: o.tokens?.output ?? null };
 }
 
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 ;// CONCATENATED MODULE: external "node:perf_hooks"
@@ -32821,7 +32841,7 @@ const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 class IsolationUnavailableError extends Error {
 }
 const NAMESPACE_TOOLS = ['sh', 'unshare', 'setpriv'];
-const USER_TOOLS = [...NAMESPACE_TOOLS, 'mount', 'mkdir', 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout'];
+const USER_TOOLS = [...NAMESPACE_TOOLS, 'mount', 'mkdir', 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout', 'cp', 'mv', 'mktemp'];
 async function findTool(name) {
     for (const dir of SYSTEM_DIRS) {
         const p = (0,external_node_path_namespaceObject.join)(dir, name);
@@ -32833,14 +32853,19 @@ async function findTool(name) {
 const yes = () => true;
 const sandbox_no = () => false;
 async function findTools() {
-    const [paths, sudo, useradd] = await Promise.all([Promise.all(USER_TOOLS.map(findTool)), findTool('sudo'), findTool('useradd')]);
+    const [paths, sudo, useradd, setfacl] = await Promise.all([
+        Promise.all(USER_TOOLS.map(findTool)),
+        findTool('sudo'),
+        findTool('useradd'),
+        findTool('setfacl'),
+    ]);
     const tools = {};
     USER_TOOLS.forEach((name, i) => {
         const p = paths[i];
         if (p)
             tools[name] = p;
     });
-    return { tools, sudo, useradd };
+    return { tools, sudo, useradd, setfacl };
 }
 function missing(found, names) {
     const lacking = names.filter((n) => !found.tools[n]);
@@ -33021,6 +33046,7 @@ class Sandbox {
     users;
     loopEnv;
     graceMs;
+    setfacl;
     level;
     reason;
     limits;
@@ -33037,16 +33063,19 @@ class Sandbox {
     rootShell = null;
     constructor(iso, base, tools, 
     /** Set under sudo only: the loop is not root. */
-    sudo, users, loopEnv, graceMs) {
+    sudo, users, loopEnv, graceMs, 
+    /** Strips the roles' ACLs; null where the acl package is missing (then said in the limits). */
+    setfacl) {
         this.base = base;
         this.tools = tools;
         this.sudo = sudo;
         this.users = users;
         this.loopEnv = loopEnv;
         this.graceMs = graceMs;
+        this.setfacl = setfacl;
         this.level = iso.level;
         this.reason = iso.reason;
-        this.limits = iso.limits;
+        this.limits = users && !setfacl ? [...iso.limits, NO_SETFACL] : iso.limits;
     }
     static async create(iso, o = {}) {
         const found = await findTools();
@@ -33061,7 +33090,7 @@ class Sandbox {
         const users = strong ? await ensureUsers(sudo) : null;
         const base = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(await baseParent(strong), 'phuc-sandbox-'));
         await (0,promises_namespaceObject.chmod)(base, strong ? 0o711 : 0o700);
-        return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500);
+        return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, found.setfacl);
     }
     /** The role's user (user+pidns only). */
     user(role) {
@@ -33092,7 +33121,7 @@ class Sandbox {
             if (this.sudo)
                 this.ended.push(dir);
             else
-                await (0,promises_namespaceObject.rm)(dir, { recursive: true, force: true });
+                await removeTree(dir);
         };
         const contained = { graceMs: this.graceMs, forceKill: (pid) => this.forceKill(pid), release };
         try {
@@ -33210,7 +33239,7 @@ class Sandbox {
             await (0,promises_namespaceObject.writeFile)(saved, (top.mode & 0o7777).toString(8));
         }
         await this.chmodAsRoot(cwd, 0o1777);
-        await this.chownTree(cwd, u.uid, u.gid, ['.git', ...keep], [], true);
+        await this.chownTree(cwd, u.uid, u.gid, ['.git', ...keep], true);
     }
     /**
      * Gives everything in the work tree back to the owner of `.git` (which the loop never hands over),
@@ -33223,43 +33252,11 @@ class Sandbox {
         const mode = readRegularSync(saved)?.toString('utf8') ?? null;
         if (!this.users && mode === null)
             return;
-        const owner = await (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(cwd, '.git'));
-        if (this.users) {
-            // What a role made writable for others (a 0777 folder) would stay writable for the other role,
-            // which runs as another user: those bits go before the tree goes back.
-            const t = this.tools;
-            const roles = [this.users.agent.uid, this.users.check.uid];
-            await this.asRoot([
-                t.find,
-                cwd,
-                '-mindepth',
-                '1',
-                '-path',
-                (0,external_node_path_namespaceObject.join)(cwd, '.git'),
-                '-prune',
-                '-o',
-                '(',
-                '-uid',
-                String(roles[0]),
-                '-o',
-                '-uid',
-                String(roles[1]),
-                ')',
-                '!',
-                '-type',
-                'l',
-                '-perm',
-                '/022',
-                '-exec',
-                t.chmod,
-                'go-w',
-                '{}',
-                '+',
-            ]);
-            await this.chownTree(cwd, owner.uid, owner.gid, ['.git'], roles, true);
-        }
+        // The top folder first: whatever fails below, the roles can no longer add to it.
         if (mode !== null && /^[0-7]{1,4}$/.test(mode.trim()))
             await this.chmodAsRoot(cwd, parseInt(mode.trim(), 8));
+        const owner = await (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(cwd, '.git'));
+        await this.takeFromRoles(cwd, owner, ['.git'], true);
         await (0,promises_namespaceObject.rm)(saved, { force: true });
     }
     async chmodAsRoot(path, mode) {
@@ -33280,7 +33277,7 @@ class Sandbox {
         // what the role wrote (logs, JUnit, git's stat refresh) through the top folder's group, its own.
         if ((await (0,promises_namespaceObject.lstat)(dir)).uid !== u.uid)
             await (0,promises_namespaceObject.chmod)(dir, this.sudo ? 0o750 : 0o700);
-        await this.chownTree(dir, u.uid, u.gid, [], []);
+        await this.chownTree(dir, u.uid, u.gid, []);
         if (this.sudo)
             await this.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
     }
@@ -33294,8 +33291,7 @@ class Sandbox {
     }
     /** Gives `dir` and everything in it back to the loop's user (e.g. to read what the checks wrote). */
     async reclaim(dir) {
-        if (this.users)
-            await this.chownTree(dir, this.loop.uid, this.loop.gid, [], [this.users.agent.uid, this.users.check.uid]);
+        await this.takeFromRoles(dir, this.loop, [], false);
     }
     /**
      * Closes `dir` (a folder of the loop's) to everyone but `role`: at user+pidns it stays the loop's,
@@ -33349,28 +33345,55 @@ class Sandbox {
     }
     /** Removes the base folder and everything in it. */
     async dispose() {
-        await this.removeAsRoot(this.base);
-        await this.rootShell?.close();
-        this.rootShell = null;
+        try {
+            await this.removeAsRoot(this.base);
+        }
+        finally {
+            await this.rootShell?.close();
+            this.rootShell = null;
+        }
     }
     /**
-     * chown of every entry under `root` whose owner differs. A file with several hard links is left
-     * alone (changing it would change a file elsewhere) unless a role in `taken` owns it: a role owns
-     * nothing the loop must keep. find -P (its default) never follows a link; chown -h changes the link.
+     * Gives back to `owner` what the roles own under `root` (but the `skip` folders, and `root`
+     * itself where it is the work tree's top). Before the chown, so that nothing of a role's survives
+     * in what the loop keeps: a name in the tree for a role's file with other links (one outside the
+     * tree, which the chown would hand over too) becomes a copy of its own; the role's ACLs go (a
+     * default ACL would open what the loop makes there later); no group or other may write.
      */
-    async chownTree(root, uid, gid, skip, taken, keepTop = false) {
+    async takeFromRoles(root, owner, skip, keepTop) {
+        if (!this.users)
+            return;
         const t = this.tools;
+        const theirs = ['(', '-uid', String(this.users.agent.uid), '-o', '-uid', String(this.users.check.uid), ')'];
+        const over = (...test) => [t.find, root, ...this.pruned(root, skip, keepTop), ...theirs, ...test];
+        const copy = `for f; do t=$(${t.mktemp} "\${f%/*}/.phuc-unlinked.XXXXXX") || exit 1; ` +
+            `${t.cp} -a --remove-destination -- "$f" "$t" && ${t.mv} -f -- "$t" "$f" || ${t.rm} -f -- "$t" "$f" || exit 1; done`;
+        await this.asRoot([...over('!', '-type', 'd', '-links', '+1'), ...eachEntry([t.sh, '-c', copy, 'sh'])]);
+        if (this.setfacl)
+            await this.asRoot([...over('!', '-type', 'l'), ...eachEntry([this.setfacl, '-b'])]);
+        await this.asRoot([...over('!', '-type', 'l', '-perm', '/022'), ...eachEntry([t.chmod, 'go-w'])]);
+        await this.chownTree(root, owner.uid, owner.gid, skip, keepTop);
+    }
+    /** find's arguments from `root` on: past the `skip` folders (relative to root), below `root` itself where `keepTop`. */
+    pruned(root, skip, keepTop) {
         const paths = skip.flatMap((p, i) => [...(i ? ['-o'] : []), '-path', (0,external_node_path_namespaceObject.join)(root, p)]);
-        const prune = [...(keepTop ? ['-mindepth', '1'] : []), ...(skip.length ? ['(', ...paths, ')', '-prune', '-o'] : [])];
-        const differs = ['(', '!', '-uid', String(uid), '-o', '!', '-gid', String(gid), ')'];
-        const single = ['(', '-type', 'd', '-o', '-links', '1', ...taken.flatMap((u) => ['-o', '-uid', String(u)]), ')'];
-        await this.asRoot([t.find, root, ...prune, ...differs, ...single, '-exec', t.chown, '-h', `${String(uid)}:${String(gid)}`, '{}', '+']);
+        return ['-regextype', 'posix-extended', ...(keepTop ? ['-mindepth', '1'] : []), ...(skip.length ? ['(', ...paths, ')', '-prune', '-o'] : [])];
+    }
+    /**
+     * chown of every entry under `root` whose owner differs, but a file with several hard links
+     * (changing it would change a file elsewhere; takeFromRoles has copied the roles' own). find -P
+     * (its default) never follows a link; chown -h changes the link.
+     */
+    async chownTree(root, uid, gid, skip, keepTop = false) {
+        const t = this.tools;
+        const differs = ['(', '!', '-uid', String(uid), '-o', '!', '-gid', String(gid), ')', '(', '-type', 'd', '-o', '-links', '1', ')'];
+        await this.asRoot([t.find, root, ...this.pruned(root, skip, keepTop), ...differs, ...eachEntry([t.chown, '-h', `${String(uid)}:${String(gid)}`])]);
     }
     async removeAsRoot(path) {
         if (this.sudo)
             await this.asRoot([this.tools.rm, '-rf', '--', path]);
         else
-            await (0,promises_namespaceObject.rm)(path, { recursive: true, force: true });
+            await removeTree(path);
     }
     async forceKill(pid) {
         const pids = [pid, ...processDescendants(pid)];
@@ -33399,6 +33422,15 @@ class Sandbox {
             throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
     }
 }
+/**
+ * find's action `command… {}` on each entry found, batched: by its full path, or, where that path is
+ * too long for a system call (PATH_MAX, 4096 bytes: folders a role nested deep), from the entry's
+ * own folder (-execdir, one batch per folder). With -regextype posix-extended ('.' takes any byte).
+ */
+function eachEntry(command) {
+    return ['(', '(', '-regex', '.{3800,}', '-execdir', ...command, '{}', '+', ')', '-o', '-exec', ...command, '{}', '+', ')'];
+}
+const NO_SETFACL = 'setfacl (the acl package) is not installed: an ACL the agent or the checks set on a file of the work tree stays when the loop takes the tree back.';
 /** How long one of root's commands may take (a chown of a large tree), as for the loop's git calls. */
 const ROOT_COMMAND_MS = 300_000;
 async function asRoot(sudo, argv) {
@@ -44269,6 +44301,7 @@ async function parentsSafe(path) {
 
 
 
+
 /** Lockfiles and manifests whose content decides whether `checks.setup` runs again. */
 const DEFAULT_SETUP_INPUTS = [
     'package-lock.json',
@@ -44397,7 +44430,7 @@ class CheckWorkspace {
      */
     static async fresh(o, treeish, setup) {
         await o.takeBack?.(o.root);
-        await (0,promises_namespaceObject.rm)(o.root, { recursive: true, force: true });
+        await removeTree(o.root);
         const workspace = await CheckWorkspace.open(o);
         try {
             await workspace.update(treeish);
@@ -44475,6 +44508,8 @@ class CheckWorkspace {
         const script = [
             `umask 022 && cd ${q(this.dir)} && keep=`,
             ...(record && keep.length ? [`&& { [ "$(${fingerprintCommand(keep, true)})" = ${q(record.fingerprint)} ] && keep=1; true; }`] : []),
+            // What lies deeper than a path git can name (PATH_MAX) first: git clean would leave it.
+            `&& find . -regextype posix-extended -regex '.{3800,}' -prune -exec rm -rf -- {} +`,
             `&& if [ -n "$keep" ]; then ${clean}; else git clean -ffdqx; fi`,
             // git clean never removes a folder named .git (a planted repository a test's git would find).
             `&& find . ${prune}-name .git -prune -exec rm -rf -- {} + -o -type d ! -perm 0755 -exec chmod 0755 -- {} +`,
@@ -44589,7 +44624,7 @@ class CheckWorkspace {
     async dispose() {
         await this.close();
         await this.o.takeBack?.(this.o.root);
-        await (0,promises_namespaceObject.rm)(this.o.root, { recursive: true, force: true });
+        await removeTree(this.o.root);
     }
     /**
      * HOME and TMPDIR start empty: nothing a previous round wrote there (an .npmrc, a cache) carries
@@ -44601,7 +44636,7 @@ class CheckWorkspace {
         this.homeAsGiven = null;
         if (given !== null && (await homeStamp(this.home)) === given)
             return;
-        await (0,promises_namespaceObject.rm)(this.home, { recursive: true, force: true });
+        await removeTree(this.home);
         await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(this.home, 'tmp'), { recursive: true, mode: 0o755 });
         await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(this.home, '.config'), { mode: 0o755 });
     }
@@ -47209,7 +47244,7 @@ async function cleanJudge(c) {
                 await ws.close();
             }
             await c.takeBack?.((0,external_node_path_namespaceObject.join)(c.root, 'fresh'));
-            await (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(c.root, 'fresh'), { recursive: true, force: true });
+            await removeTree((0,external_node_path_namespaceObject.join)(c.root, 'fresh'));
         },
     };
 }
@@ -47328,15 +47363,15 @@ async function runLocked(o, base, progress) {
         return needInfo(base.published, { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.isolation'], messages: [e.message, how] }, o);
     }
     const sandbox = await Sandbox.create(iso, { env: o.env });
-    // A run that crashed while the agent held the work tree is repaired before anything else; the
-    // user's ignored files its agent step left deleted or changed are put back (user-files.ts).
-    await sandbox.reclaimWorkTree(cwd);
-    const recovered = await UserFiles.recover(userFilesStore(base.ev.root), cwd);
-    if (recovered)
-        o.log.info('the previous run was cut off during an agent step: the git-ignored files of the user it kept are checked');
-    logUserFiles(o, null, recovered);
-    o.log.info(`isolation: ${iso.level} (${iso.reason}); not guaranteed at this level: ${iso.limits.length} point(s), listed in the halting report`);
     try {
+        // A run that crashed while the agent held the work tree is repaired before anything else; the
+        // user's ignored files its agent step left deleted or changed are put back (user-files.ts).
+        await sandbox.reclaimWorkTree(cwd);
+        const recovered = await UserFiles.recover(userFilesStore(base.ev.root), cwd);
+        if (recovered)
+            o.log.info('the previous run was cut off during an agent step: the git-ignored files of the user it kept are checked');
+        logUserFiles(o, null, recovered);
+        o.log.info(`isolation: ${iso.level} (${iso.reason}); not guaranteed at this level: ${sandbox.limits.length} point(s), listed in the halting report`);
         return await runSandboxed(o, base, progress, iso, sandbox);
     }
     finally {

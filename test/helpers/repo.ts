@@ -121,6 +121,12 @@ export function twoBugRepo(agentName: string): Promise<string> {
   });
 }
 
+/**
+ * A shell function `deep DIR`: 25 folders of 200 characters below DIR (a path past PATH_MAX, which no
+ * single system call can name), the deepest one open to all, with a file in it.
+ */
+export const DEEP_SH = `deep() { ( cd "$1" && n=$(printf 'd%.0s' $(seq 200)) && i=0 && while [ $i -lt 25 ]; do mkdir -p $n && cd -P $n || exit 1; i=$((i + 1)); done && echo deep > f && chmod 777 . ); }`;
+
 export const NORTHSTAR = `| id | metric | current | target | measure |
 |---|---|---|---|---|
 | residual | failing criteria | 1 | 0 | residual |

@@ -6,11 +6,11 @@
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CLI, FIXTURES, NORTHSTAR, config, makeRepo, readJson, until, type CliResult } from '../helpers/repo.js';
+import { CLI, DEEP_SH, FIXTURES, NORTHSTAR, config, makeRepo, readJson, until, type CliResult } from '../helpers/repo.js';
 import { namespaceIn, processesIn, processesOf, readText, referenceBeats } from '../helpers/procs.js';
 
 const exec = promisify(execFile);
@@ -160,7 +160,10 @@ async function filesHolding(dir: string, needle: string): Promise<string[]> {
     const live = await makeRepo({
       'phuc-loop.yml': config({
         criteria: [{ id: 'done', run: `id -un > ${join(out, 'live-check.txt')}; grep -q done src/status.txt` }],
-        agent: `echo done > src/status.txt; printf '{"tried":["x"],"claims":[],"failures":[],"open_questions":[],"can_further_iteration_help":true}' > "$PHUC_REPORT_FILE"`,
+        // Besides the work: a path past PATH_MAX and a hard link to a file of its own outside the tree,
+        // which root takes back through sudo (test/hostile/tree-return.test.ts has the others).
+        agent: `${DEEP_SH}; deep .; echo own > ${join(out, 'outside')} && ln ${join(out, 'outside')} linked
+echo done > src/status.txt; printf '{"tried":["x"],"claims":[],"failures":[],"open_questions":[],"can_further_iteration_help":true}' > "$PHUC_REPORT_FILE"`,
         extra: 'checks:\n  workspace: live',
       }),
       'NORTHSTAR.md': NORTHSTAR,
@@ -172,8 +175,11 @@ async function filesHolding(dir: string, needle: string): Promise<string[]> {
       expect({ code: r.code, output: r.stdout + r.stderr }).toEqual({ code: 0, output: expect.stringContaining('halt: EXIT_CONVERGED') });
       expect(await readText(join(out, 'live-check.txt'))).toBe('phuc-check');
       expect((await exec('find', [live, '!', '-uid', String(user.uid)])).stdout).toBe('');
+      const outside = await lstat(join(out, 'outside'));
+      expect([outside.uid, outside.nlink]).toEqual([Number((await exec('id', ['-u', 'phuc-agent'])).stdout), 1]);
+      expect((await lstat(join(live, 'linked'))).nlink).toBe(1);
     } finally {
-      await rm(join(live, '..'), { recursive: true, force: true });
+      await exec('rm', ['-rf', '--', join(live, '..')]);
     }
   });
 

@@ -23,6 +23,7 @@ import { atomicWrite } from '../evidence/writer.js';
 import { Git } from '../os/git.js';
 import type { ProcessRunner, RunResult, RunSpec } from '../os/ports.js';
 import { ShellSession } from '../os/process.js';
+import { removeTree } from '../os/tree-file.js';
 
 /** Lockfiles and manifests whose content decides whether `checks.setup` runs again. */
 export const DEFAULT_SETUP_INPUTS = [
@@ -203,7 +204,7 @@ export class CheckWorkspace {
    */
   static async fresh(o: CheckWorkspaceOptions, treeish: string, setup?: SetupSpec): Promise<{ workspace: CheckWorkspace; setup: SetupOutcome }> {
     await o.takeBack?.(o.root);
-    await rm(o.root, { recursive: true, force: true });
+    await removeTree(o.root);
     const workspace = await CheckWorkspace.open(o);
     try {
       await workspace.update(treeish);
@@ -282,6 +283,8 @@ export class CheckWorkspace {
     const script = [
       `umask 022 && cd ${q(this.dir)} && keep=`,
       ...(record && keep.length ? [`&& { [ "$(${fingerprintCommand(keep, true)})" = ${q(record.fingerprint)} ] && keep=1; true; }`] : []),
+      // What lies deeper than a path git can name (PATH_MAX) first: git clean would leave it.
+      `&& find . -regextype posix-extended -regex '.{3800,}' -prune -exec rm -rf -- {} +`,
       `&& if [ -n "$keep" ]; then ${clean}; else git clean -ffdqx; fi`,
       // git clean never removes a folder named .git (a planted repository a test's git would find).
       `&& find . ${prune}-name .git -prune -exec rm -rf -- {} + -o -type d ! -perm 0755 -exec chmod 0755 -- {} +`,
@@ -391,7 +394,7 @@ export class CheckWorkspace {
   async dispose(): Promise<void> {
     await this.close();
     await this.o.takeBack?.(this.o.root);
-    await rm(this.o.root, { recursive: true, force: true });
+    await removeTree(this.o.root);
   }
 
   /**
@@ -403,7 +406,7 @@ export class CheckWorkspace {
     const given = this.homeAsGiven;
     this.homeAsGiven = null;
     if (given !== null && (await homeStamp(this.home)) === given) return;
-    await rm(this.home, { recursive: true, force: true });
+    await removeTree(this.home);
     await mkdir(join(this.home, 'tmp'), { recursive: true, mode: 0o755 });
     await mkdir(join(this.home, '.config'), { mode: 0o755 });
   }

@@ -2,11 +2,11 @@
 // `clean` (the default) is a loop-owned checkout of exactly the judged tree, with a fresh HOME and
 // no global git/npm configuration (SPEC §7); `live` is the agent's own work tree, weaker (what the
 // agent left beside the tracked files counts) and said so in every certificate.
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CheckWorkspace, type CheckWorkspaceOptions } from '../judge/workspace.js';
 import { agentEnvironment } from '../os/secrets.js';
 import { withoutRoleVariables, type Sandbox } from '../os/sandbox.js';
+import { removeTree } from '../os/tree-file.js';
 import { LOOP_SCRATCH_DIR } from '../config/plan.js';
 import type { RunResult, RunSpec } from '../os/ports.js';
 import { SetupFailed, Stopped } from '../common/errors.js';
@@ -113,7 +113,7 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
         await ws.close();
       }
       await c.takeBack?.(join(c.root, 'fresh'));
-      await rm(join(c.root, 'fresh'), { recursive: true, force: true });
+      await removeTree(join(c.root, 'fresh'));
     },
   };
 }

@@ -152,14 +152,14 @@ async function runLocked(o: LoopOptions, base: Base, progress: { publish: boolea
     return needInfo(base.published, { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.isolation'], messages: [e.message, how] }, o);
   }
   const sandbox = await Sandbox.create(iso, { env: o.env });
-  // A run that crashed while the agent held the work tree is repaired before anything else; the
-  // user's ignored files its agent step left deleted or changed are put back (user-files.ts).
-  await sandbox.reclaimWorkTree(cwd);
-  const recovered = await UserFiles.recover(userFilesStore(base.ev.root), cwd);
-  if (recovered) o.log.info('the previous run was cut off during an agent step: the git-ignored files of the user it kept are checked');
-  logUserFiles(o, null, recovered);
-  o.log.info(`isolation: ${iso.level} (${iso.reason}); not guaranteed at this level: ${iso.limits.length} point(s), listed in the halting report`);
   try {
+    // A run that crashed while the agent held the work tree is repaired before anything else; the
+    // user's ignored files its agent step left deleted or changed are put back (user-files.ts).
+    await sandbox.reclaimWorkTree(cwd);
+    const recovered = await UserFiles.recover(userFilesStore(base.ev.root), cwd);
+    if (recovered) o.log.info('the previous run was cut off during an agent step: the git-ignored files of the user it kept are checked');
+    logUserFiles(o, null, recovered);
+    o.log.info(`isolation: ${iso.level} (${iso.reason}); not guaranteed at this level: ${sandbox.limits.length} point(s), listed in the halting report`);
     return await runSandboxed(o, base, progress, iso, sandbox);
   } finally {
     await sandbox.reclaimWorkTree(cwd).catch(() => undefined);

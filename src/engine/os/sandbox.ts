@@ -32,7 +32,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { ContainedRun, RunResult, RunSpec } from './ports.js';
 import { shellQuote } from '../agent/agents.js';
-import { readRegularSync } from './tree-file.js';
+import { readRegularSync, removeTree } from './tree-file.js';
 import { NodeProcessRunner, processDescendants, processRunning, ShellSession } from './process.js';
 
 export const ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'] as const;
@@ -81,13 +81,15 @@ export interface Isolation {
 export class IsolationUnavailableError extends Error {}
 
 const NAMESPACE_TOOLS = ['sh', 'unshare', 'setpriv'] as const;
-const USER_TOOLS = [...NAMESPACE_TOOLS, 'mount', 'mkdir', 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout'] as const;
+const USER_TOOLS = [...NAMESPACE_TOOLS, 'mount', 'mkdir', 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout', 'cp', 'mv', 'mktemp'] as const;
 type Tool = (typeof USER_TOOLS)[number];
 type Tools = Record<Tool, string>;
 interface Found {
   tools: Partial<Tools>;
   sudo: string | null;
   useradd: string | null;
+  /** Optional (the acl package): without it, ACLs a role sets in the work tree stay (see isolationLimits). */
+  setfacl: string | null;
 }
 
 async function findTool(name: string): Promise<string | null> {
@@ -101,13 +103,18 @@ const yes = () => true;
 const no = () => false;
 
 async function findTools(): Promise<Found> {
-  const [paths, sudo, useradd] = await Promise.all([Promise.all(USER_TOOLS.map(findTool)), findTool('sudo'), findTool('useradd')]);
+  const [paths, sudo, useradd, setfacl] = await Promise.all([
+    Promise.all(USER_TOOLS.map(findTool)),
+    findTool('sudo'),
+    findTool('useradd'),
+    findTool('setfacl'),
+  ]);
   const tools: Partial<Tools> = {};
   USER_TOOLS.forEach((name, i) => {
     const p = paths[i];
     if (p) tools[name] = p;
   });
-  return { tools, sudo, useradd };
+  return { tools, sudo, useradd, setfacl };
 }
 
 function missing(found: Found, names: readonly Tool[]): string | null {
@@ -338,10 +345,12 @@ export class Sandbox {
     private readonly users: Readonly<Record<SandboxRole, RoleUser>> | null,
     private readonly loopEnv: Record<string, string | undefined>,
     private readonly graceMs: number,
+    /** Strips the roles' ACLs; null where the acl package is missing (then said in the limits). */
+    private readonly setfacl: string | null,
   ) {
     this.level = iso.level;
     this.reason = iso.reason;
-    this.limits = iso.limits;
+    this.limits = users && !setfacl ? [...iso.limits, NO_SETFACL] : iso.limits;
   }
 
   static async create(iso: Isolation, o: SandboxOptions = {}): Promise<Sandbox> {
@@ -356,7 +365,7 @@ export class Sandbox {
     const users = strong ? await ensureUsers(sudo) : null;
     const base = await mkdtemp(join(await baseParent(strong), 'phuc-sandbox-'));
     await chmod(base, strong ? 0o711 : 0o700);
-    return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500);
+    return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, found.setfacl);
   }
 
   /** The role's user (user+pidns only). */
@@ -385,7 +394,7 @@ export class Sandbox {
     if (this.level === 'none') return { ...spec, env: this.environment(role, { home, tmp }, spec.env) };
     const release = async () => {
       if (this.sudo) this.ended.push(dir);
-      else await rm(dir, { recursive: true, force: true });
+      else await removeTree(dir);
     };
     const contained: ContainedRun = { graceMs: this.graceMs, forceKill: (pid) => this.forceKill(pid), release };
     try {
@@ -512,7 +521,7 @@ export class Sandbox {
       await writeFile(saved, (top.mode & 0o7777).toString(8));
     }
     await this.chmodAsRoot(cwd, 0o1777);
-    await this.chownTree(cwd, u.uid, u.gid, ['.git', ...keep], [], true);
+    await this.chownTree(cwd, u.uid, u.gid, ['.git', ...keep], true);
   }
 
   /**
@@ -525,42 +534,10 @@ export class Sandbox {
     // Read on the loop's thread (after every step; never through a link, never waiting on a FIFO).
     const mode = readRegularSync(saved)?.toString('utf8') ?? null;
     if (!this.users && mode === null) return;
-    const owner = await lstat(join(cwd, '.git'));
-    if (this.users) {
-      // What a role made writable for others (a 0777 folder) would stay writable for the other role,
-      // which runs as another user: those bits go before the tree goes back.
-      const t = this.tools;
-      const roles = [this.users.agent.uid, this.users.check.uid];
-      await this.asRoot([
-        t.find,
-        cwd,
-        '-mindepth',
-        '1',
-        '-path',
-        join(cwd, '.git'),
-        '-prune',
-        '-o',
-        '(',
-        '-uid',
-        String(roles[0]),
-        '-o',
-        '-uid',
-        String(roles[1]),
-        ')',
-        '!',
-        '-type',
-        'l',
-        '-perm',
-        '/022',
-        '-exec',
-        t.chmod,
-        'go-w',
-        '{}',
-        '+',
-      ]);
-      await this.chownTree(cwd, owner.uid, owner.gid, ['.git'], roles, true);
-    }
+    // The top folder first: whatever fails below, the roles can no longer add to it.
     if (mode !== null && /^[0-7]{1,4}$/.test(mode.trim())) await this.chmodAsRoot(cwd, parseInt(mode.trim(), 8));
+    const owner = await lstat(join(cwd, '.git'));
+    await this.takeFromRoles(cwd, owner, ['.git'], true);
     await rm(saved, { force: true });
   }
 
@@ -579,7 +556,7 @@ export class Sandbox {
     // Under sudo a folder granted before is the role's already, with that mode. There the loop reads
     // what the role wrote (logs, JUnit, git's stat refresh) through the top folder's group, its own.
     if ((await lstat(dir)).uid !== u.uid) await chmod(dir, this.sudo ? 0o750 : 0o700);
-    await this.chownTree(dir, u.uid, u.gid, [], []);
+    await this.chownTree(dir, u.uid, u.gid, []);
     if (this.sudo) await this.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
   }
 
@@ -593,7 +570,7 @@ export class Sandbox {
 
   /** Gives `dir` and everything in it back to the loop's user (e.g. to read what the checks wrote). */
   async reclaim(dir: string): Promise<void> {
-    if (this.users) await this.chownTree(dir, this.loop.uid, this.loop.gid, [], [this.users.agent.uid, this.users.check.uid]);
+    await this.takeFromRoles(dir, this.loop, [], false);
   }
 
   /**
@@ -646,28 +623,55 @@ export class Sandbox {
 
   /** Removes the base folder and everything in it. */
   async dispose(): Promise<void> {
-    await this.removeAsRoot(this.base);
-    await this.rootShell?.close();
-    this.rootShell = null;
+    try {
+      await this.removeAsRoot(this.base);
+    } finally {
+      await this.rootShell?.close();
+      this.rootShell = null;
+    }
   }
 
   /**
-   * chown of every entry under `root` whose owner differs. A file with several hard links is left
-   * alone (changing it would change a file elsewhere) unless a role in `taken` owns it: a role owns
-   * nothing the loop must keep. find -P (its default) never follows a link; chown -h changes the link.
+   * Gives back to `owner` what the roles own under `root` (but the `skip` folders, and `root`
+   * itself where it is the work tree's top). Before the chown, so that nothing of a role's survives
+   * in what the loop keeps: a name in the tree for a role's file with other links (one outside the
+   * tree, which the chown would hand over too) becomes a copy of its own; the role's ACLs go (a
+   * default ACL would open what the loop makes there later); no group or other may write.
    */
-  private async chownTree(root: string, uid: number, gid: number, skip: string[], taken: number[], keepTop = false): Promise<void> {
+  private async takeFromRoles(root: string, owner: { uid: number; gid: number }, skip: string[], keepTop: boolean): Promise<void> {
+    if (!this.users) return;
     const t = this.tools;
+    const theirs = ['(', '-uid', String(this.users.agent.uid), '-o', '-uid', String(this.users.check.uid), ')'];
+    const over = (...test: string[]): [string, ...string[]] => [t.find, root, ...this.pruned(root, skip, keepTop), ...theirs, ...test];
+    const copy =
+      `for f; do t=$(${t.mktemp} "\${f%/*}/.phuc-unlinked.XXXXXX") || exit 1; ` +
+      `${t.cp} -a --remove-destination -- "$f" "$t" && ${t.mv} -f -- "$t" "$f" || ${t.rm} -f -- "$t" "$f" || exit 1; done`;
+    await this.asRoot([...over('!', '-type', 'd', '-links', '+1'), ...eachEntry([t.sh, '-c', copy, 'sh'])]);
+    if (this.setfacl) await this.asRoot([...over('!', '-type', 'l'), ...eachEntry([this.setfacl, '-b'])]);
+    await this.asRoot([...over('!', '-type', 'l', '-perm', '/022'), ...eachEntry([t.chmod, 'go-w'])]);
+    await this.chownTree(root, owner.uid, owner.gid, skip, keepTop);
+  }
+
+  /** find's arguments from `root` on: past the `skip` folders (relative to root), below `root` itself where `keepTop`. */
+  private pruned(root: string, skip: string[], keepTop: boolean): string[] {
     const paths = skip.flatMap((p, i) => [...(i ? ['-o'] : []), '-path', join(root, p)]);
-    const prune = [...(keepTop ? ['-mindepth', '1'] : []), ...(skip.length ? ['(', ...paths, ')', '-prune', '-o'] : [])];
-    const differs = ['(', '!', '-uid', String(uid), '-o', '!', '-gid', String(gid), ')'];
-    const single = ['(', '-type', 'd', '-o', '-links', '1', ...taken.flatMap((u) => ['-o', '-uid', String(u)]), ')'];
-    await this.asRoot([t.find, root, ...prune, ...differs, ...single, '-exec', t.chown, '-h', `${String(uid)}:${String(gid)}`, '{}', '+']);
+    return ['-regextype', 'posix-extended', ...(keepTop ? ['-mindepth', '1'] : []), ...(skip.length ? ['(', ...paths, ')', '-prune', '-o'] : [])];
+  }
+
+  /**
+   * chown of every entry under `root` whose owner differs, but a file with several hard links
+   * (changing it would change a file elsewhere; takeFromRoles has copied the roles' own). find -P
+   * (its default) never follows a link; chown -h changes the link.
+   */
+  private async chownTree(root: string, uid: number, gid: number, skip: string[], keepTop = false): Promise<void> {
+    const t = this.tools;
+    const differs = ['(', '!', '-uid', String(uid), '-o', '!', '-gid', String(gid), ')', '(', '-type', 'd', '-o', '-links', '1', ')'];
+    await this.asRoot([t.find, root, ...this.pruned(root, skip, keepTop), ...differs, ...eachEntry([t.chown, '-h', `${String(uid)}:${String(gid)}`])]);
   }
 
   private async removeAsRoot(path: string): Promise<void> {
     if (this.sudo) await this.asRoot([this.tools.rm, '-rf', '--', path]);
-    else await rm(path, { recursive: true, force: true });
+    else await removeTree(path);
   }
 
   private async forceKill(pid: number): Promise<void> {
@@ -694,6 +698,18 @@ export class Sandbox {
     if (r.exitCode !== 0) throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
   }
 }
+
+/**
+ * find's action `command… {}` on each entry found, batched: by its full path, or, where that path is
+ * too long for a system call (PATH_MAX, 4096 bytes: folders a role nested deep), from the entry's
+ * own folder (-execdir, one batch per folder). With -regextype posix-extended ('.' takes any byte).
+ */
+function eachEntry(command: string[]): string[] {
+  return ['(', '(', '-regex', '.{3800,}', '-execdir', ...command, '{}', '+', ')', '-o', '-exec', ...command, '{}', '+', ')'];
+}
+
+const NO_SETFACL =
+  'setfacl (the acl package) is not installed: an ACL the agent or the checks set on a file of the work tree stays when the loop takes the tree back.';
 
 /** How long one of root's commands may take (a chown of a large tree), as for the loop's git calls. */
 const ROOT_COMMAND_MS = 300_000;

@@ -1,8 +1,10 @@
 // Reading what the agent could have planted. The loop reads the work tree as root: a path there may
 // be a link to any file of the machine, a FIFO that blocks an open() for ever, or a device. Every
 // read of such a path goes through here: never through a link, never blocking, never more than asked.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, type Stats } from 'node:fs';
-import { open, readlink } from 'node:fs/promises';
+// And removing it: a folder nested past PATH_MAX.
+import { execFile } from 'node:child_process';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, type Stats } from 'node:fs';
+import { open, readlink, rm } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 
 export type Opened = { data: Buffer; stat: Stats } | { refused: string };
@@ -174,4 +176,24 @@ export function linkLeavesTree(root: string, rel: string): string | null {
     } else if (!st.isDirectory()) missing = pending.some((p) => p !== '' && p !== '.'); // ENOTDIR for the kernel
   }
   return null;
+}
+
+const RM = ['/usr/bin/rm', '/bin/rm'].find((p) => existsSync(p)) ?? 'rm';
+
+/**
+ * Removes `path` and everything in it, where a role may have written. Node's rm names each entry by
+ * its full path and gives up past PATH_MAX (folders nested 4 KiB deep): coreutils' rm, which works
+ * from each folder in turn, removes what it left.
+ */
+export async function removeTree(path: string): Promise<void> {
+  try {
+    await rm(path, { recursive: true, force: true });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENAMETOOLONG') throw e;
+    await new Promise<void>((resolve, reject) => {
+      execFile(RM, ['-rf', '--', path], { env: { LC_ALL: 'C' }, timeout: 300_000, killSignal: 'SIGKILL' }, (err, _out, stderr) =>
+        err ? reject(new Error(`rm -rf ${path} failed: ${stderr.trim() || err.message}`)) : resolve(),
+      );
+    });
+  }
 }
