@@ -47721,6 +47721,46 @@ function hostDirs() {
 }
 
 
+;// CONCATENATED MODULE: ./src/engine/os/descriptors.ts
+// Descriptors the loop was started with besides stdin, stdout and stderr (`phuc-loop run 9<token`,
+// a pipe a runner or a shell leaked) pass on to every process the loop starts: the agent and the
+// checks would read them whatever their sandbox. Node opens its own with close-on-exec (its IPC
+// channel too); one without it was inherited, and is closed before anything is started.
+
+const O_CLOEXEC = 0o2000000;
+/** Closes every inherited descriptor above 2 that lacks close-on-exec; returns their numbers (Linux; elsewhere none). */
+function closeInheritedDescriptors() {
+    let names;
+    try {
+        names = (0,external_node_fs_namespaceObject.readdirSync)('/proc/self/fd');
+    }
+    catch {
+        return [];
+    }
+    const closed = [];
+    for (const name of names) {
+        const fd = Number(name);
+        if (!(fd > 2))
+            continue;
+        let flags;
+        try {
+            flags = /^flags:\s*([0-7]+)$/m.exec((0,external_node_fs_namespaceObject.readFileSync)(`/proc/self/fdinfo/${name}`, 'utf8'))?.[1];
+        }
+        catch {
+            continue; // the listing's own descriptor, closed since
+        }
+        if (flags === undefined || (parseInt(flags, 8) & O_CLOEXEC) !== 0)
+            continue;
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+        closed.push(fd);
+    }
+    return closed;
+}
+/** The log line for what closeInheritedDescriptors closed. */
+function inheritedNote(closed) {
+    return `closed the file descriptor(s) ${closed.join(', ')} this process inherited: the agent and the checks would have inherited them too`;
+}
+
 ;// CONCATENATED MODULE: ./src/cli/templates.ts
 // What `phuc-loop init` writes (docs/init.md): a commented config for the project type init found,
 // and a NORTHSTAR.md whose first metric is the loop's own residual (target 0), labelled with the
@@ -48336,6 +48376,7 @@ async function excludeReports(io, junit) {
 
 
 
+
 const HELP = `phuc-loop — run a coding agent in a bounded loop that halts only with a certificate
 
 Usage:
@@ -48562,6 +48603,9 @@ function notTheLoops(dir, s) {
     return null;
 }
 async function main(argv) {
+    const closed = closeInheritedDescriptors();
+    if (closed.length)
+        err(`phuc-loop: ${inheritedNote(closed)}`);
     const [command, ...rest] = argv;
     switch (command) {
         case 'init':

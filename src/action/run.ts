@@ -14,6 +14,7 @@ import { DEFAULT_EVIDENCE_DIR, runLoop, type LoopOutcome } from '../engine/loop/
 import type { Logger } from '../engine/os/ports.js';
 import { NodeProcessRunner } from '../engine/os/process.js';
 import { installSignalStop, type InstalledSignalStop, type StopSignal } from '../engine/os/signals.js';
+import { closeInheritedDescriptors, inheritedNote } from '../engine/os/descriptors.js';
 import type { HaltingReport } from '../engine/evidence/report.js';
 import { verifyTree } from '../engine/evidence/verify.js';
 import { artifactNameFor, downloadEvidence, findPreviousEvidence } from './artifact.js';
@@ -101,6 +102,8 @@ function lastWords(scene: AbortScene, signals: InstalledSignalStop, sig: StopSig
 
 /** The main step; never rejects (a crash becomes core.setFailed with exit code 1). */
 export async function run(): Promise<void> {
+  const closed = closeInheritedDescriptors();
+  if (closed.length) core.info(`phuc-loop: ${inheritedNote(closed)}`);
   const scrubber = new Scrubber();
   const scene: AbortScene = { scrub: (s) => scrubber.scrub(s) };
   const signals = installSignalStop({ meaning: 'workflow cancellation', notify: (m) => core.warning(m), onAbort: (sig) => lastWords(scene, signals, sig) });

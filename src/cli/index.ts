@@ -7,6 +7,7 @@ import { EXIT_CODES } from '../engine/loop/fsm.js';
 import { DEFAULT_EVIDENCE_DIR, runLoop } from '../engine/loop/loop.js';
 import { NodeProcessRunner } from '../engine/os/process.js';
 import { installSignalStop } from '../engine/os/signals.js';
+import { closeInheritedDescriptors, inheritedNote } from '../engine/os/descriptors.js';
 import { haltingReportSchema, renderReportMarkdown } from '../engine/evidence/report.js';
 import { parseDocument } from '../engine/common/document.js';
 import { EvidenceUnverifiable } from '../engine/common/errors.js';
@@ -248,6 +249,8 @@ function notTheLoops(dir: string, s: PublishedStanding): string | null {
 }
 
 async function main(argv: string[]): Promise<number> {
+  const closed = closeInheritedDescriptors();
+  if (closed.length) err(`phuc-loop: ${inheritedNote(closed)}`);
   const [command, ...rest] = argv;
   switch (command) {
     case 'init':

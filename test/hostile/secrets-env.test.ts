@@ -3,14 +3,17 @@
 // - the agent's environment is an allowlist: a credential in an innocently named variable of the
 //   loop's environment (DATABASE_URL…) is not the agent's, so nothing carries it into a commit or the
 //   evidence; agent.pass_env gives it on purpose (so the test can fail);
+// - a descriptor the loop inherited open (a token on fd 200) is closed before anything starts;
 // - the key proxy serves the agent's step alone: code the agent wrote with its placeholder and the
 //   proxy's URL, run later by a criterion, never reaches the model API, while the agent's own call does.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, config, git, makeRepo, NORTHSTAR } from '../helpers/repo.js';
+import { checkStateDir, CLI, cli, config, git, makeRepo, NORTHSTAR } from '../helpers/repo.js';
 import { ISOLATION_LEVELS, probeIsolation } from '../../src/engine/os/sandbox.js';
 
 const facts = await probeIsolation();
@@ -118,6 +121,50 @@ describe.each(LEVELS)('isolation %s', (level) => {
         expect(log).not.toContain(`DbPw${tag}x`);
         expect(log).not.toContain(`pgpw${tag}`);
       }
+      await rm(join(repo, '..'), { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  test('a descriptor the loop inherited (`phuc-loop run 200<token`) reaches neither the agent nor the checks', async () => {
+    const token = `ghp_${randomBytes(18).toString('hex')}`;
+    const dir = await mkdtemp(join(tmpdir(), 'phuc-fd-'));
+    const secret = join(dir, 'token');
+    await writeFile(secret, token, { mode: 0o600 });
+    const state = await checkStateDir();
+    // Every descriptor above 2 the process holds: its number, what it is, and what it reads (ROT13).
+    const probe = (to: string) =>
+      `for f in /proc/self/fd/*; do n=\${f##*/}; [ "$n" -gt 2 ] || continue; echo "fd $n $(readlink "$f") $(eval "head -c 200 <&$n" 2>/dev/null | tr A-Za-z N-ZA-Mn-za-m)"; done >> ${to}; echo probed >> ${to}`;
+    const repo = await makeRepo({
+      'phuc-loop.yml': config({
+        criteria: [{ id: 'wrote', run: `${probe(join(state, 'check'))}; test -s src/out.txt` }],
+        agent: `mkdir -p src; ${probe('src/out.txt')}; ${REPORT}`,
+        extra: `budget:\n  max_iterations: 1\n`,
+      }),
+      'NORTHSTAR.md': NORTHSTAR,
+      'src/.keep': '',
+    });
+    try {
+      // bash (dash takes one digit) opens the token on descriptor 200 (past the range Node marks close-on-exec at start) and runs the CLI.
+      const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn('/bin/bash', ['-c', `exec "$0" "$@" 200<${JSON.stringify(secret)}`, process.execPath, CLI, 'run', '--isolation', level], {
+          cwd: repo,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+        child.on('close', (code) => resolve({ code, out }));
+      });
+      expect(r).toEqual({ code: 0, out: expect.stringContaining('closed the file descriptor(s) 200') });
+      const seen = [await git(repo, 'show', 'HEAD:src/out.txt'), await readFile(join(state, 'check'), 'utf8')];
+      for (const text of seen) {
+        expect(text).toContain('probed');
+        expect(text).not.toContain(secret);
+        expect(text).not.toContain(rot13(token));
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      await rm(state, { recursive: true, force: true });
       await rm(join(repo, '..'), { recursive: true, force: true });
     }
   }, 120_000);
