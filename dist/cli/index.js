@@ -32925,7 +32925,11 @@ async function probeIsolation() {
         if (r.exitCode !== 0)
             userPidns = `a trial run in a new PID namespace failed: ${firstLine(r)}`;
     }
-    let pidns = missing(found, NAMESPACE_TOOLS);
+    // Root's uid stays 0 outside the namespace: the command would own every root-owned file of the
+    // machine (a planted ~/.gitconfig run by the loop's own git, /etc). user+pidns is root's level.
+    let pidns = privilege === 'root'
+        ? 'the loop runs as root, and at pidns the command would keep uid 0 outside its namespace (use user+pidns)'
+        : missing(found, NAMESPACE_TOOLS);
     if (pidns === null && t.unshare && t.setpriv) {
         const r = await runTool([t.unshare, ...PIDNS_UNSHARE, '--', t.setpriv, ...DROP_CAPS, '--', 'true'], 10_000);
         if (r.exitCode !== 0)

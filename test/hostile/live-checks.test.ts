@@ -9,11 +9,12 @@ import { readdir, lstat, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { checkStateDir, cli, config, makeRepo, NORTHSTAR, until } from '../helpers/repo.js';
+import { cliAtPidns, createLoopUser, deleteLoopUser, ROOT } from '../helpers/users.js';
 import { probeIsolation, ROLE_USERS } from '../../src/engine/os/sandbox.js';
 
 const facts = await probeIsolation();
-const root = process.getuid?.() === 0;
-const LEVELS = (['user+pidns', 'pidns'] as const).filter((l) => (l === 'user+pidns' ? root && facts.userPidns : facts.pidns) === null);
+// pidns is refused to a root loop: as root it runs as a user of the test's own (cliAtPidns).
+const LEVELS = (['user+pidns', 'pidns'] as const).filter((l) => (l === 'user+pidns' ? ROOT && facts.userPidns : ROOT ? null : facts.pidns) === null);
 const run = promisify(execFile);
 
 /** What the planted test does, as whoever runs it: each probe's outcome goes to $OUT. */
@@ -50,8 +51,11 @@ printf '%s' '{"tried":["x"],"claims":[],"failures":[],"open_questions":[],"can_f
       'agent.sh': agent,
     });
     const before = await lstat(repo);
+    const user = level === 'pidns' && ROOT ? await createLoopUser() : null;
     try {
-      const r = await cli(repo, ['run', '--isolation', level, '--max-iterations', '1'], { GITHUB_TOKEN: `ghs_${needle}` });
+      const args = ['run', '--max-iterations', '1'];
+      const env = { GITHUB_TOKEN: `ghs_${needle}` };
+      const r = await (level === 'pidns' ? cliAtPidns(user, repo, args, env) : cli(repo, [...args, '--isolation', level], env));
       expect(r.stdout + r.stderr).toMatch(/halt: EXIT_BUDGET_EXCEEDED/);
       expect(await readFile(join(out, 'survivor'), 'utf8')).toBe('started\n');
       // Never the loop's uid at user+pidns; at pidns the uid is mapped inside (0) and has no capability.
@@ -80,6 +84,7 @@ printf '%s' '{"tried":["x"],"claims":[],"failures":[],"open_questions":[],"can_f
       const foreign = (await run('find', [repo, '!', '-uid', String(before.uid)])).stdout.trim();
       expect(foreign).toBe('');
     } finally {
+      await deleteLoopUser(user ?? undefined);
       await rm(out, { recursive: true, force: true });
       await rm(dirname(repo), { recursive: true, force: true });
     }

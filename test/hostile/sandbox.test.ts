@@ -1,5 +1,6 @@
-// Hostile scripted agents against the sandbox, at every isolation level this machine has (all three
-// when run as root, as in CI). Each class of attack is asserted where its level promises to hold;
+// Hostile scripted agents against the sandbox, at every isolation level this machine gives the test
+// process (as root, as in CI: user+pidns and none; pidns runs as another user in the CLI-level tests,
+// test/hostile/live-checks.test.ts and test/integration/). Each class of attack is asserted where its level promises to hold;
 // at `none` the same probe is run to show it does find what the stronger levels hide.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -27,10 +28,13 @@ async function until(what: string, done: () => Promise<boolean> | boolean, timeo
     await delay(20);
   }
 }
-test('on a root machine every isolation level is available (CI covers user+pidns)', () => {
+test('on a root machine user+pidns and none are available, and pidns is refused to the root loop (CI covers user+pidns)', async () => {
   if (process.getuid?.() !== 0) return;
-  expect(facts).toEqual({ privilege: 'root', userPidns: null, pidns: null });
-  expect(LEVELS).toEqual(['user+pidns', 'pidns', 'none']);
+  expect(facts).toEqual({ privilege: 'root', userPidns: null, pidns: expect.stringMatching(/runs as root.*uid 0 outside/) });
+  expect(LEVELS).toEqual(['user+pidns', 'none']);
+  await expect(resolveIsolation('pidns', facts)).rejects.toThrow(
+    /agent.isolation: pidns is not available on this machine: the loop runs as root.*Available here: user\+pidns, none/,
+  );
 });
 
 describe.each(LEVELS)('isolation %s', (level: IsolationLevel) => {

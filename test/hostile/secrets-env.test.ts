@@ -1,5 +1,5 @@
 // Hostile scripted agents after the loop's secrets, through the built CLI on real repositories, at
-// every isolation level this machine has (all three as root):
+// every isolation level this machine gives the test process (as root: user+pidns and none):
 // - the agent's environment is an allowlist: a credential in an innocently named variable of the
 //   loop's environment (DATABASE_URL…) is not the agent's, so nothing carries it into a commit or the
 //   evidence; agent.pass_env gives it on purpose (so the test can fail);

@@ -3,15 +3,16 @@
 // Linux with sudo installed (CI), this test makes such a user (a sudoers.d drop-in, removed
 // afterwards), runs the built CLI as that user on a repository it owns, with a hostile agent and a
 // secret GITHUB_TOKEN in the loop's environment, and checks what user+pidns promises there.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CLI, DEEP_SH, FIXTURES, NORTHSTAR, config, makeRepo, readJson, until, type CliResult } from '../helpers/repo.js';
+import { DEEP_SH, FIXTURES, NORTHSTAR, config, makeRepo, readJson, until, type CliResult } from '../helpers/repo.js';
 import { namespaceIn, processesIn, processesOf, readText, referenceBeats } from '../helpers/procs.js';
+import { cliAs, createLoopUser, deleteLoopUser, type LoopUser } from '../helpers/users.js';
 
 const exec = promisify(execFile);
 const SUDO = ['/usr/bin/sudo', '/bin/sudo'].find((p) => existsSync(p));
@@ -25,37 +26,7 @@ const skipped =
         : null;
 if (skipped) console.warn(`test/hostile/sudo.test.ts skipped: ${skipped}`);
 
-// A user of this run's own: two copies of the suite at once (the rule before a stop) must not
-// delete or redefine each other's user and sudo rule.
-const PREFIX = 'phuc-sudo-';
-const USER = `${PREFIX}${randomBytes(4).toString('hex')}`;
-const DROP_IN = `/etc/sudoers.d/${USER}`;
-
-/** Users and rules that interrupted runs left: their home (in a temporary folder) is gone. */
-async function sweepLeftUsers(): Promise<void> {
-  for (const line of (await readFile('/etc/passwd', 'utf8')).split('\n')) {
-    const [name, , , , , home] = line.split(':');
-    if (!name?.startsWith(PREFIX) || !home || existsSync(home)) continue;
-    await exec('userdel', [name]).catch(() => undefined);
-    await rm(`/etc/sudoers.d/${name}`, { force: true });
-  }
-}
 const SECRET = `ghs_${randomBytes(18).toString('hex')}`;
-
-/** The built CLI as `user` (its own groups, HOME, a small environment with the secret token). */
-function cliAs(user: { uid: number; gid: number; home: string }, cwd: string, args: string[]): Promise<CliResult> {
-  const env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: user.home, LANG: 'C.UTF-8', GITHUB_TOKEN: SECRET };
-  const child = spawn('setpriv', [`--reuid=${user.uid}`, `--regid=${user.gid}`, '--init-groups', '--', process.execPath, CLI, ...args], {
-    cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
 
 /** Every file under `dir` that holds `needle`. */
 async function filesHolding(dir: string, needle: string): Promise<string[]> {
@@ -72,18 +43,16 @@ async function filesHolding(dir: string, needle: string): Promise<string[]> {
   let base: string;
   let out: string;
   let repo: string;
-  let user: { uid: number; gid: number; home: string };
+  let user: LoopUser;
   let run: CliResult;
 
   beforeAll(async () => {
     base = await mkdtemp(join(tmpdir(), 'phuc-sudo-'));
     await chmod(base, 0o755);
-    const home = join(base, 'home');
-    await sweepLeftUsers();
-    await exec('useradd', ['--create-home', '--home-dir', home, '--shell', '/bin/sh', USER]);
-    user = { uid: Number((await exec('id', ['-u', USER])).stdout), gid: Number((await exec('id', ['-g', USER])).stdout), home };
-    await writeFile(DROP_IN, `${USER} ALL=(ALL) NOPASSWD: ALL\n`, { mode: 0o440 });
-    await exec('visudo', ['-cf', DROP_IN]);
+    user = await createLoopUser();
+    const dropIn = `/etc/sudoers.d/${user.name}`;
+    await writeFile(dropIn, `${user.name} ALL=(ALL) NOPASSWD: ALL\n`, { mode: 0o440 });
+    await exec('visudo', ['-cf', dropIn]);
     // The hostile scripts where the agent user reaches them; its findings go to a folder it may write.
     const bin = join(base, 'bin');
     await mkdir(bin);
@@ -97,17 +66,11 @@ async function filesHolding(dir: string, needle: string): Promise<string[]> {
       'src/status.txt': 'start\n',
     });
     await exec('chown', ['-R', `${user.uid}:${user.gid}`, repo]);
-    run = await cliAs(user, repo, ['run']);
+    run = await cliAs(user, repo, ['run'], { GITHUB_TOKEN: SECRET });
   });
 
   afterAll(async () => {
-    await rm(DROP_IN, { force: true });
-    if (user) {
-      // Only this test's processes of this test's user.
-      for (const pid of await processesOf(user.uid)) process.kill(pid, 'SIGKILL');
-      await exec('userdel', [USER]).catch(() => undefined);
-      await rm(`/var/lib/phuc-loop/uid-${user.uid}`, { recursive: true, force: true });
-    }
+    await deleteLoopUser(user);
     if (base) await rm(base, { recursive: true, force: true });
     if (repo) await rm(join(repo, '..'), { recursive: true, force: true });
   });
@@ -123,7 +86,7 @@ async function filesHolding(dir: string, needle: string): Promise<string[]> {
     const cert = await readJson<{ isolation: string; type: string }>(join(ev, `iter_${report.halting_certificate.iteration}/certificate.json`));
     expect(cert).toMatchObject({ isolation: 'user+pidns', type: 'EXACT' });
     // verify --rerun judges a fresh checkout as the check user too, through the same sudo path.
-    const verify = await cliAs(user, repo, ['verify', '--rerun']);
+    const verify = await cliAs(user, repo, ['verify', '--rerun'], { GITHUB_TOKEN: SECRET });
     // The whole output in the failure message: what did not verify, or which criterion differed.
     expect({ code: verify.code, output: verify.stdout + verify.stderr }).toEqual({ code: 0, output: expect.stringContaining('rerun: isolation user+pidns') });
     expect(verify.stdout).not.toMatch(/warning/);
@@ -171,7 +134,7 @@ echo done > src/status.txt; printf '{"tried":["x"],"claims":[],"failures":[],"op
     });
     try {
       await exec('chown', ['-R', `${user.uid}:${user.gid}`, live]);
-      const r = await cliAs(user, live, ['run']);
+      const r = await cliAs(user, live, ['run'], { GITHUB_TOKEN: SECRET });
       expect({ code: r.code, output: r.stdout + r.stderr }).toEqual({ code: 0, output: expect.stringContaining('halt: EXIT_CONVERGED') });
       expect(await readText(join(out, 'live-check.txt'))).toBe('phuc-check');
       expect((await exec('find', [live, '!', '-uid', String(user.uid)])).stdout).toBe('');

@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { agent, checkStateDir, cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson, startCli } from '../helpers/repo.js';
+import { cliAtPidns, createLoopUser, deleteLoopUser, ROOT } from '../helpers/users.js';
 
 const sh = promisify(execFile);
 
@@ -382,7 +383,8 @@ test("at pidns (the agent is root in its namespace) a hook it adds or changes an
     'src/status.txt': 'broken\n',
   });
   await writeFile(join(repo, '.git/hooks/pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-  const r = await cli(repo, ['run', '--isolation', 'pidns']);
+  const user = ROOT ? await createLoopUser() : null;
+  const r = await cliAtPidns(user, repo, ['run']).finally(() => deleteLoopUser(user ?? undefined));
   expect(r.stdout).toMatch(/isolation: pidns/);
   const rep = await report(repo);
   expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'GUARDRAIL_VIOLATION' });

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { lstat, mkdir, readFile, writeFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { agent, cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+import { cliAtPidns, createLoopUser, deleteLoopUser, ROOT } from '../helpers/users.js';
 
 const KEY = 'sk-ant-api03-leakytestkey0123456789';
 
@@ -207,7 +208,10 @@ test.each([['user+pidns'], ['pidns'], ['none']])(
   "at %s the agent deleting or overwriting the user's git-ignored files loses nothing: each is put back as it was and named in artifacts.json",
   async (level) => {
     const repo = await repoWithIgnoredFiles();
-    const r = await cli(repo, ['run', '--isolation', level]);
+    const user = level === 'pidns' && ROOT ? await createLoopUser() : null;
+    const r = await (level === 'pidns' ? cliAtPidns(user, repo, ['run']) : cli(repo, ['run', '--isolation', level])).finally(() =>
+      deleteLoopUser(user ?? undefined),
+    );
     for (const [path, text] of USER_IGNORED) expect(await readFile(join(repo, path), 'utf8')).toBe(text);
     expect(r.stdout).toMatch(/git-ignored files of the user's: 5 kept in \.git\/phuc-loop/);
     expect(r.code).toBe(0);
