@@ -45367,7 +45367,8 @@ async function computeRung(ctx, cert, converged, certRel) {
 }
 /** The evidence a blocked run points to: its plan, the last iteration's record and the logs of the criteria it failed. */
 /**
- * Replays the certified round `replays` times (the first on a fresh checkout of the commit), each
+ * Replays the certified round `replays` times (the first on a fresh checkout of the commit, but in
+ * the work tree itself with checks.workspace live), each
  * recorded in `result`; false when a stop cut one short (`result.interrupted` says when).
  */
 async function replay(ctx, cert, dir, replays, result, stopped) {
@@ -45397,9 +45398,9 @@ async function replay(ctx, cert, dir, replays, result, stopped) {
         const same = type === cert.type && residual === cert.residual && round.checks.every((c, i) => c.met === cert.checklist[i]?.met);
         result.replays.push({ replay: k, type, residual, same });
         await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
-        o.log.info(`replay ${k}/${replays}${k === 1 ? ' (fresh checkout of the commit)' : ''}: certificate ${type}, residual ${residual ?? 'n/a'}${same ? '' : ' — DIFFERS (flaky check)'}`);
+        o.log.info(`replay ${k}/${replays}${k === 1 ? (ctx.judge.mode === 'live' ? ' (the work tree: checks.workspace live)' : ' (fresh checkout of the commit)') : ''}: certificate ${type}, residual ${residual ?? 'n/a'}${same ? '' : ' — DIFFERS (flaky check)'}`);
         if (k === 1 && !same)
-            result.confirmation = `the certified commit ${cert.commit?.slice(0, 12) ?? cert.tree.slice(0, 12)}, checked out fresh, gives ${type}${residual === null ? '' : ` (residual ${residual})`}, not ${cert.type}: ${round.checks
+            result.confirmation = `the certified commit ${cert.commit?.slice(0, 12) ?? cert.tree.slice(0, 12)}, ${ctx.judge.mode === 'live' ? 'judged again in the work tree' : 'checked out fresh'}, gives ${type}${residual === null ? '' : ` (residual ${residual})`}, not ${cert.type}: ${round.checks
                 .filter((c) => !c.met)
                 .map((c) => c.id)
                 .join(', ') || 'see the replay logs'}`;

@@ -137,6 +137,7 @@ echo done > src/status.txt; printf '{"tried":["x"],"claims":[],"failures":[],"op
       const r = await cliAs(user, live, ['run'], { GITHUB_TOKEN: SECRET });
       expect({ code: r.code, output: r.stdout + r.stderr }).toEqual({ code: 0, output: expect.stringContaining('halt: EXIT_CONVERGED') });
       expect(await readText(join(out, 'live-check.txt'))).toBe('phuc-check');
+      expect(r.stdout).toContain('replay 1/1 (the work tree: checks.workspace live): certificate EXACT');
       expect((await exec('find', [live, '!', '-uid', String(user.uid)])).stdout).toBe('');
       const outside = await lstat(join(out, 'outside'));
       expect([outside.uid, outside.nlink]).toEqual([Number((await exec('id', ['-u', 'phuc-agent'])).stdout), 1]);
