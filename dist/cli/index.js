@@ -44505,6 +44505,7 @@ class CheckWorkspace {
         const record = this.record;
         const keep = record?.keep ?? [];
         const clean = keep.length ? `git clean -ffdqx ${keep.map((k) => `-e ${q(`/${k}`)}`).join(' ')}` : 'git clean -ffdqx';
+        const cleanNow = `if [ -n "$keep" ]; then ${clean}; else git clean -ffdqx; fi`;
         const prune = keep.length ? `\\( ${keep.map((k) => `-path ${q(`./${k.replace(/\/$/, '')}`)}`).join(' -o ')} \\) -prune -o ` : '';
         if (this.o.takeBack)
             await Promise.all([this.o.takeBack(this.dir), this.o.takeBack(this.home)]);
@@ -44512,9 +44513,8 @@ class CheckWorkspace {
         const script = [
             `umask 022 && cd ${q(this.dir)} && keep=`,
             ...(record && keep.length ? [`&& { [ "$(${fingerprintCommand(keep, true)})" = ${q(record.fingerprint)} ] && keep=1; true; }`] : []),
-            // What lies deeper than a path git can name (PATH_MAX) first: git clean would leave it.
-            `&& find . -regextype posix-extended -regex '.{3800,}' -prune -exec rm -rf -- {} +`,
-            `&& if [ -n "$keep" ]; then ${clean}; else git clean -ffdqx; fi`,
+            // git clean fails on what lies deeper than a path it can name (PATH_MAX): that goes, then git clean again.
+            `&& { ${cleanNow} || { find . -regextype posix-extended -regex '.{3800,}' -prune -exec rm -rf -- {} + && ${cleanNow}; }; }`,
             // git clean never removes a folder named .git (a planted repository a test's git would find).
             `&& find . ${prune}-name .git -prune -exec rm -rf -- {} + -o -type d ! -perm 0755 -exec chmod 0755 -- {} +`,
             '&& echo "kept=$keep"',
@@ -48418,7 +48418,9 @@ class UsageError extends Error {
 async function exists(path) {
     return (0,promises_namespaceObject.access)(path).then(() => true, () => false);
 }
-async function run(argv) {
+async function run(argv, inherited) {
+    if (inherited.length)
+        out(`phuc-loop: ${inheritedNote(inherited)}`);
     const { values } = (0,external_node_util_namespaceObject.parseArgs)({
         args: argv,
         options: {
@@ -48608,15 +48610,14 @@ function notTheLoops(dir, s) {
     return null;
 }
 async function main(argv) {
+    // Before anything starts a process (run, and verify --rerun, start the checks); said by run only.
     const closed = closeInheritedDescriptors();
-    if (closed.length)
-        err(`phuc-loop: ${inheritedNote(closed)}`);
     const [command, ...rest] = argv;
     switch (command) {
         case 'init':
             return runInit(rest, { cwd: process.cwd(), out, err });
         case 'run':
-            return run(rest);
+            return run(rest, closed);
         case 'verify':
             return verify(rest);
         case 'report':

@@ -60,7 +60,8 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-async function run(argv: string[]): Promise<number> {
+async function run(argv: string[], inherited: number[]): Promise<number> {
+  if (inherited.length) out(`phuc-loop: ${inheritedNote(inherited)}`);
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -249,14 +250,14 @@ function notTheLoops(dir: string, s: PublishedStanding): string | null {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // Before anything starts a process (run, and verify --rerun, start the checks); said by run only.
   const closed = closeInheritedDescriptors();
-  if (closed.length) err(`phuc-loop: ${inheritedNote(closed)}`);
   const [command, ...rest] = argv;
   switch (command) {
     case 'init':
       return runInit(rest, { cwd: process.cwd(), out, err });
     case 'run':
-      return run(rest);
+      return run(rest, closed);
     case 'verify':
       return verify(rest);
     case 'report':

@@ -277,15 +277,15 @@ export class CheckWorkspace {
     const record = this.record;
     const keep = record?.keep ?? [];
     const clean = keep.length ? `git clean -ffdqx ${keep.map((k) => `-e ${q(`/${k}`)}`).join(' ')}` : 'git clean -ffdqx';
+    const cleanNow = `if [ -n "$keep" ]; then ${clean}; else git clean -ffdqx; fi`;
     const prune = keep.length ? `\\( ${keep.map((k) => `-path ${q(`./${k.replace(/\/$/, '')}`)}`).join(' -o ')} \\) -prune -o ` : '';
     if (this.o.takeBack) await Promise.all([this.o.takeBack(this.dir), this.o.takeBack(this.home)]);
     // One shell round trip, no subshell (the session's shell forks only the commands themselves).
     const script = [
       `umask 022 && cd ${q(this.dir)} && keep=`,
       ...(record && keep.length ? [`&& { [ "$(${fingerprintCommand(keep, true)})" = ${q(record.fingerprint)} ] && keep=1; true; }`] : []),
-      // What lies deeper than a path git can name (PATH_MAX) first: git clean would leave it.
-      `&& find . -regextype posix-extended -regex '.{3800,}' -prune -exec rm -rf -- {} +`,
-      `&& if [ -n "$keep" ]; then ${clean}; else git clean -ffdqx; fi`,
+      // git clean fails on what lies deeper than a path it can name (PATH_MAX): that goes, then git clean again.
+      `&& { ${cleanNow} || { find . -regextype posix-extended -regex '.{3800,}' -prune -exec rm -rf -- {} + && ${cleanNow}; }; }`,
       // git clean never removes a folder named .git (a planted repository a test's git would find).
       `&& find . ${prune}-name .git -prune -exec rm -rf -- {} + -o -type d ! -perm 0755 -exec chmod 0755 -- {} +`,
       '&& echo "kept=$keep"',
