@@ -44364,6 +44364,33 @@ async function homeStamp(home) {
     }
     return parts.join(' ');
 }
+/** Past this many folders, ws/ is not stamped (the walk would cost what it saves); once seen, for the run. */
+const MAX_STAMPED_FOLDERS = 64;
+/**
+ * ws/ as it is, folder by folder: inode, mode, owner, change time and the exact entries (name and
+ * kind). Two equal stamps mean nothing was made, removed, renamed or retyped anywhere in it and no
+ * folder's mode or owner changed: what clear() would remove or repair. The files' content is git's
+ * to compare (read-tree). Exact, not by time: a change within the clock tick of the last one shows
+ * in the entries. Null past MAX_STAMPED_FOLDERS folders, or when a folder cannot be read.
+ */
+async function treeStamp(root) {
+    const parts = [];
+    const folders = [root];
+    for (let i = 0; i < folders.length; i++) {
+        if (folders.length > MAX_STAMPED_FOLDERS)
+            return null;
+        const dir = folders[i];
+        const [st, entries] = await Promise.all([(0,promises_namespaceObject.lstat)(dir, { bigint: true }), (0,promises_namespaceObject.readdir)(dir, { withFileTypes: true })]).catch(() => [null, null]);
+        if (!st || !entries)
+            return null;
+        const kinds = entries.map((e) => `${e.isDirectory() ? 'd' : e.isFile() ? 'f' : e.isSymbolicLink() ? 'l' : 'o'}${e.name}`).sort();
+        parts.push([st.ino, st.mode, st.uid, st.gid, st.ctimeNs, ...kinds].join('\0'));
+        for (const e of entries)
+            if (e.isDirectory())
+                folders.push((0,external_node_path_namespaceObject.join)(dir, e.name));
+    }
+    return sha256(parts.join('\n'));
+}
 class CheckWorkspace {
     o;
     session;
@@ -44378,6 +44405,10 @@ class CheckWorkspace {
     tidying = null;
     /** HOME as the last update handed it over (see homeStamp); null: it must be made anew. */
     homeAsGiven = null;
+    /** ws/ as the last update handed it over, without setup outputs (see treeStamp); null: clear() looks. */
+    wsAsGiven = null;
+    /** ws/ has more folders than are stamped: not walked again this run. */
+    wsTooBig = false;
     constructor(o, session, record) {
         this.o = o;
         this.session = session;
@@ -44485,6 +44516,9 @@ class CheckWorkspace {
             }
         }
         this.homeAsGiven = await homeStamp(this.home);
+        // Kept setup outputs are judged by their fingerprint, which takes a process: stamped only without.
+        this.wsAsGiven = this.wsTooBig || this.record?.keep.length ? null : await treeStamp(this.dir);
+        this.wsTooBig ||= this.wsAsGiven === null && !this.record?.keep.length;
         return { outputs, ms: performance.now() - started };
     }
     /**
@@ -44507,8 +44541,17 @@ class CheckWorkspace {
         const clean = keep.length ? `git clean -ffdqx ${keep.map((k) => `-e ${q(`/${k}`)}`).join(' ')}` : 'git clean -ffdqx';
         const cleanNow = `if [ -n "$keep" ]; then ${clean}; else git clean -ffdqx; fi`;
         const prune = keep.length ? `\\( ${keep.map((k) => `-path ${q(`./${k.replace(/\/$/, '')}`)}`).join(' -o ')} \\) -prune -o ` : '';
+        // Checks that left ws/ as they got it (no file made, no folder changed) leave nothing to remove:
+        // looked at before it is taken back, which changes every owner.
+        const given = this.wsAsGiven;
+        this.wsAsGiven = null;
+        const untouched = given !== null && keep.length === 0 && (await treeStamp(this.dir)) === given;
         if (this.o.takeBack)
             await Promise.all([this.o.takeBack(this.dir), this.o.takeBack(this.home)]);
+        if (untouched) {
+            await this.resetHome();
+            return 'none';
+        }
         // One shell round trip, no subshell (the session's shell forks only the commands themselves).
         const script = [
             `umask 022 && cd ${q(this.dir)} && keep=`,

@@ -184,6 +184,37 @@ describe.each(modes)('CheckWorkspace.update (%s)', (_, update) => {
     }
   });
 
+  test('without setup outputs, each kind of touch made at once after the update is undone; an untouched round changes nothing', async () => {
+    const repo = await makeRepo({ 'src/app.js': 'ok\n', 'src/lib/util.js': 'util\n', 'top.txt': 'top\n' });
+    const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
+    const want = await archive(repo, head);
+    // Each touches ws/ the moment update() returns, perhaps within the clock tick of git's last write there.
+    const touches: [string, (dir: string) => Promise<unknown>][] = [
+      ['nothing', () => Promise.resolve()],
+      ['a file at the top', (d) => writeFile(join(d, 'junk.txt'), 'x')],
+      ['a file in a sub-folder', (d) => writeFile(join(d, 'src/lib/conftest.py'), 'x')],
+      ['a folder', (d) => mkdir(join(d, 'src/__pycache__'))],
+      ['a planted .git', (d) => mkdir(join(d, 'src/.git'))],
+      ['a tracked file removed', (d) => unlink(join(d, 'top.txt'))],
+      ['a tracked file swapped for a link', (d) => unlink(join(d, 'src/app.js')).then(() => symlink('/etc/hostname', join(d, 'src/app.js')))],
+      ['a tracked file swapped for a folder', (d) => unlink(join(d, 'top.txt')).then(() => mkdir(join(d, 'top.txt')))],
+      ['a folder opened to all', (d) => chmod(join(d, 'src/lib'), 0o777)],
+      ['a file renamed', (d) => rename(join(d, 'src/lib/util.js'), join(d, 'src/lib/util2.js'))],
+    ];
+    const ws = await open(repo);
+    try {
+      for (const [what, touch] of touches) {
+        await update(ws, head);
+        await touch(ws.dir);
+        await update(ws, head);
+        expect({ what, files: await snapshot(ws.dir) }).toEqual({ what, files: want });
+        expect({ what, mode: (await stat(join(ws.dir, 'src/lib'))).mode & 0o777 }).toEqual({ what, mode: 0o755 });
+      }
+    } finally {
+      await ws.close();
+    }
+  });
+
   test('HOME starts empty after a round that touched it (an entry, a mode, a folder swapped), and is kept as it is when untouched', async () => {
     const repo = await makeRepo({ 'src/app.js': 'ok\n' });
     const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
