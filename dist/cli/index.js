@@ -34549,7 +34549,14 @@ function writeAtomically(m, file, data) {
         m.fs.mkdirSync(m.path.dirname(file), { recursive: true });
         m.fs.writeFileSync(tmp, data, { flag: 'wx' });
     }
-    m.fs.renameSync(tmp, file);
+    try {
+        m.fs.renameSync(tmp, file);
+    }
+    catch (e) {
+        // A folder in the way (EISDIR): no stray temporary file is left beside it.
+        m.fs.rmSync(tmp, { force: true });
+        throw e;
+    }
 }
 /**
  * Copies the folder `from` to `to`, which must not exist (nothing is made when `from` is not a
@@ -36540,12 +36547,23 @@ function iniSections(text) {
 
 async function snapshotDirty(git, cwd) {
     const snap = new Map();
-    for (const c of await git.status()) {
-        // Deleted (or not a file git keeps): the absence is the fingerprint. Never read through a folder that is a link.
-        const data = await readAsGitIn(cwd, c.path);
-        snap.set(c.path, { sha: data === null ? null : sha256(data), data, link: isLinkIn(cwd, c.path) });
-    }
+    for (const c of await git.status())
+        snap.set(c.path, { ...(await held(cwd, c.path)), link: isLinkIn(cwd, c.path) });
     return snap;
+}
+/** Files past this size are not read into memory (nor committed: GitHub refuses a file over 100 MB). */
+const MAX_HELD_BYTES = 100 * 1024 * 1024;
+/**
+ * A work-tree path as the loop holds it: its bytes as git sees them and their sha256; absent (or not
+ * a file git keeps): nulls. Past MAX_HELD_BYTES, no bytes, and for a fingerprint the file's size,
+ * inode and change time, which no write leaves as they were. Never read through a folder that is a link.
+ */
+async function held(cwd, path) {
+    const st = ancestorInTheWay(cwd, path) ? null : lstatOrNull((0,external_node_path_namespaceObject.join)(cwd, path));
+    if (st?.isFile() && st.size > MAX_HELD_BYTES)
+        return { sha: `large:${String(st.size)}:${String(st.ino)}:${String(st.ctimeMs)}`, data: null };
+    const data = await readAsGitIn(cwd, path);
+    return { sha: data === null ? null : sha256(data), data };
 }
 /** Whether the dirty paths of `snap` still hold what it read (an edit made since to one of them says no). */
 async function unchangedSince(cwd, snap) {
@@ -36555,8 +36573,7 @@ async function unchangedSince(cwd, snap) {
     return true;
 }
 async function fingerprint(cwd, path) {
-    const data = await readAsGitIn(cwd, path);
-    return data === null ? null : sha256(data);
+    return (await held(cwd, path)).sha;
 }
 /**
  * Puts `paths` back as they were before the agent: the user's uncommitted version, else HEAD's.
@@ -36597,10 +36614,12 @@ async function restoreBefore(git, cwd, before, paths) {
         fail(f.path, f.error);
     for (const p of ready.filter((x) => before.has(x)))
         try {
-            const { data: was, link } = before.get(p);
+            const { data: was, sha, link } = before.get(p);
             const inWay = ancestorInTheWay(cwd, p);
             if (inWay)
                 throw new Error(`${inWay.path} is ${inWay.what}`);
+            if (was === null && sha !== null)
+                throw new Error(`it is larger than ${String(MAX_HELD_BYTES / 2 ** 20)} MiB, more than the loop holds in memory`);
             await (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(cwd, p), { recursive: true, force: true });
             if (was === null)
                 continue;
@@ -36907,7 +36926,9 @@ async function revertReason(o, p) {
         return { why: 'outside', detail: outside };
     if (hasGuardedParts(p) && (await runnerConfigChanged(o.git, o.cwd, o.before, p, o.guardedScripts)))
         return { why: 'runner-config', detail: '' };
-    const data = await readAsGitIn(o.cwd, p);
+    const { data, sha } = await held(o.cwd, p);
+    if (data === null && sha !== null)
+        return { why: 'unstageable', detail: `larger than ${String(MAX_HELD_BYTES / 2 ** 20)} MiB: the loop neither reads nor commits it (GitHub refuses files over 100 MB)` };
     if (data && o.holdsSecret(data))
         return { why: 'secret', detail: isLinkIn(o.cwd, p) ? 'in its link target' : '' };
     // A name is committed like a content (a deletion of such a name publishes nothing).
@@ -46210,6 +46231,9 @@ async function writeAgentsMd(ctx, section) {
     // read (a root-only file, /proc/self/environ) into a commit.
     // Read on the loop's thread (a small file; a FIFO is not opened, a link not followed).
     const existing = readRegularSync(path)?.toString('utf8') ?? null;
+    // AGENTS.md is the loop's file: a folder the agent made in its place goes (never followed: lstat).
+    if (lstatOrNull(path)?.isDirectory())
+        await removeTree(path);
     // Committed and pushed: no secret the loop knows may reach it, in the loop's section or the rest.
     const text = scrub(ctx, section.text);
     await atomicWrite(path, scrub(ctx, mergeSection(existing, text)));

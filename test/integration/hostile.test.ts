@@ -34,6 +34,18 @@ test('AGENTS.md made a link to a root-only file: its content reaches no commit a
   expect(await readFile(join(victim, 'secret.txt'), 'utf8')).toBe('ROOT-ONLY-CONTENT-4711\n');
 });
 
+test('a folder at AGENTS.md and a 3 GiB sparse file: no crash, the loop writes its AGENTS.md, commits no such file and leaves no temporary file', async () => {
+  const repo = await bugRepo(hostile('odd-entries.sh'));
+  const r = await cli(repo, ['run']);
+  expect(r.stdout + r.stderr).not.toMatch(/crashed/);
+  expect(r.stdout).toMatch(/changes git refused to stage, put back: src\/big\.bin \(larger than 100 MiB/);
+  expect(r.code).toBe(0);
+  expect((await lstat(join(repo, 'AGENTS.md'))).isFile()).toBe(true);
+  expect(existsSync(join(repo, 'src/big.bin'))).toBe(false);
+  expect(await git(repo, 'ls-files')).not.toMatch(/big\.bin|AGENTS\.md\/|\.tmp-/);
+  expect(await git(repo, 'status', '--porcelain')).toBe('');
+});
+
 test('the evidence folder replaced by a link: the user folder it points to is untouched, the loop says why', async () => {
   const victim = await mkdtemp(join(tmpdir(), 'phuc-victim-'));
   await chmod(victim, 0o755);

@@ -40,12 +40,23 @@ export type DirtySnapshot = Map<string, { sha: string | null; data: Buffer | nul
 
 export async function snapshotDirty(git: Git, cwd: string): Promise<DirtySnapshot> {
   const snap: DirtySnapshot = new Map();
-  for (const c of await git.status()) {
-    // Deleted (or not a file git keeps): the absence is the fingerprint. Never read through a folder that is a link.
-    const data = await readAsGitIn(cwd, c.path);
-    snap.set(c.path, { sha: data === null ? null : sha256(data), data, link: isLinkIn(cwd, c.path) });
-  }
+  for (const c of await git.status()) snap.set(c.path, { ...(await held(cwd, c.path)), link: isLinkIn(cwd, c.path) });
   return snap;
+}
+
+/** Files past this size are not read into memory (nor committed: GitHub refuses a file over 100 MB). */
+export const MAX_HELD_BYTES = 100 * 1024 * 1024;
+
+/**
+ * A work-tree path as the loop holds it: its bytes as git sees them and their sha256; absent (or not
+ * a file git keeps): nulls. Past MAX_HELD_BYTES, no bytes, and for a fingerprint the file's size,
+ * inode and change time, which no write leaves as they were. Never read through a folder that is a link.
+ */
+async function held(cwd: string, path: string): Promise<{ sha: string | null; data: Buffer | null }> {
+  const st = ancestorInTheWay(cwd, path) ? null : lstatOrNull(join(cwd, path));
+  if (st?.isFile() && st.size > MAX_HELD_BYTES) return { sha: `large:${String(st.size)}:${String(st.ino)}:${String(st.ctimeMs)}`, data: null };
+  const data = await readAsGitIn(cwd, path);
+  return { sha: data === null ? null : sha256(data), data };
 }
 
 /** Whether the dirty paths of `snap` still hold what it read (an edit made since to one of them says no). */
@@ -55,8 +66,7 @@ export async function unchangedSince(cwd: string, snap: DirtySnapshot): Promise<
 }
 
 async function fingerprint(cwd: string, path: string): Promise<string | null> {
-  const data = await readAsGitIn(cwd, path);
-  return data === null ? null : sha256(data);
+  return (await held(cwd, path)).sha;
 }
 
 /** What restoreBefore did besides putting the paths back. */
@@ -104,9 +114,10 @@ export async function restoreBefore(git: Git, cwd: string, before: DirtySnapshot
   for (const f of byBytes.failed) fail(f.path, f.error);
   for (const p of ready.filter((x) => before.has(x)))
     try {
-      const { data: was, link } = before.get(p)!;
+      const { data: was, sha, link } = before.get(p)!;
       const inWay = ancestorInTheWay(cwd, p);
       if (inWay) throw new Error(`${inWay.path} is ${inWay.what}`);
+      if (was === null && sha !== null) throw new Error(`it is larger than ${String(MAX_HELD_BYTES / 2 ** 20)} MiB, more than the loop holds in memory`);
       await rm(join(cwd, p), { recursive: true, force: true });
       if (was === null) continue;
       await mkdir(dirname(join(cwd, p)), { recursive: true });
@@ -466,7 +477,12 @@ async function revertReason(o: CollectOptions, p: string): Promise<{ why: Revert
   const outside = outsideTree(o.cwd, p);
   if (outside) return { why: 'outside', detail: outside };
   if (hasGuardedParts(p) && (await runnerConfigChanged(o.git, o.cwd, o.before, p, o.guardedScripts))) return { why: 'runner-config', detail: '' };
-  const data = await readAsGitIn(o.cwd, p);
+  const { data, sha } = await held(o.cwd, p);
+  if (data === null && sha !== null)
+    return {
+      why: 'unstageable',
+      detail: `larger than ${String(MAX_HELD_BYTES / 2 ** 20)} MiB: the loop neither reads nor commits it (GitHub refuses files over 100 MB)`,
+    };
   if (data && o.holdsSecret(data)) return { why: 'secret', detail: isLinkIn(o.cwd, p) ? 'in its link target' : '' };
   // A name is committed like a content (a deletion of such a name publishes nothing).
   return o.holdsSecret(Buffer.from(p)) && presentIn(o.cwd, p) ? { why: 'secret', detail: 'in its name' } : null;

@@ -27,7 +27,13 @@ function writeAtomically(m: Modules, file: string, data: string | Uint8Array): v
     m.fs.mkdirSync(m.path.dirname(file), { recursive: true });
     m.fs.writeFileSync(tmp, data, { flag: 'wx' });
   }
-  m.fs.renameSync(tmp, file);
+  try {
+    m.fs.renameSync(tmp, file);
+  } catch (e) {
+    // A folder in the way (EISDIR): no stray temporary file is left beside it.
+    m.fs.rmSync(tmp, { force: true });
+    throw e;
+  }
 }
 
 /**

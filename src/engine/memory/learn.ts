@@ -12,7 +12,7 @@ import { InvariantViolation } from '../common/errors.js';
 import { type Ctx, scrub } from '../loop/context.js';
 import type { NorthstarSnapshot } from '../judge/northstar.js';
 import type { ProgressState } from '../loop/progress.js';
-import { readRegularSync } from '../os/tree-file.js';
+import { lstatOrNull, readRegularSync, removeTree } from '../os/tree-file.js';
 
 export interface LearnInput {
   agent: Awaited<ReturnType<typeof spawnAgent>>;
@@ -175,6 +175,8 @@ export async function writeAgentsMd(ctx: Ctx, section: Section): Promise<void> {
   // read (a root-only file, /proc/self/environ) into a commit.
   // Read on the loop's thread (a small file; a FIFO is not opened, a link not followed).
   const existing = readRegularSync(path)?.toString('utf8') ?? null;
+  // AGENTS.md is the loop's file: a folder the agent made in its place goes (never followed: lstat).
+  if (lstatOrNull(path)?.isDirectory()) await removeTree(path);
   // Committed and pushed: no secret the loop knows may reach it, in the loop's section or the rest.
   const text = scrub(ctx, section.text);
   await atomicWrite(path, scrub(ctx, mergeSection(existing, text)));
