@@ -36572,6 +36572,7 @@ async function unchangedSince(cwd, snap) {
             return false;
     return true;
 }
+/** A work-tree path's fingerprint as a DirtySnapshot holds it (see held). */
 async function fingerprint(cwd, path) {
     return (await held(cwd, path)).sha;
 }
@@ -36928,7 +36929,10 @@ async function revertReason(o, p) {
         return { why: 'runner-config', detail: '' };
     const { data, sha } = await held(o.cwd, p);
     if (data === null && sha !== null)
-        return { why: 'unstageable', detail: `larger than ${String(MAX_HELD_BYTES / 2 ** 20)} MiB: the loop neither reads nor commits it (GitHub refuses files over 100 MB)` };
+        return {
+            why: 'unstageable',
+            detail: `larger than ${String(MAX_HELD_BYTES / 2 ** 20)} MiB: the loop neither reads nor commits it (GitHub refuses files over 100 MB)`,
+        };
     if (data && o.holdsSecret(data))
         return { why: 'secret', detail: isLinkIn(o.cwd, p) ? 'in its link target' : '' };
     // A name is committed like a content (a deletion of such a name publishes nothing).
@@ -46797,7 +46801,7 @@ async function iterate(ctx, n) {
         guardedScripts: scriptsRunBy(plan.acceptance_criteria.map((c) => c.run)),
     });
     countUsage(state, out);
-    const guardrail = [
+    let guardrail = [
         ...[
             ['protected', 'protected paths changed and reverted'],
             ['runner-config', 'runner configuration changed and reverted (suite integrity)'],
@@ -46893,6 +46897,13 @@ async function iterate(ctx, n) {
         o.log.info(`iter ${n}: repeated failure ${sig.detour.repeated.map((d) => d.signature).join(', ')} — detour next iteration`);
     const readings = judgedIn ? await measureAll(ctx, judgedIn, residual, met) : null;
     await ctx.judge.release();
+    // Live checks ran the agent's code in the work tree: a protected path they changed would pass for
+    // the user's own edit from the next iteration on (and be judged). Put back, and a guardrail.
+    const byChecks = judgedIn && ctx.judge.mode === 'live' ? await protectedChangedByChecks(ctx, before, isProtected) : null;
+    if (byChecks) {
+        guardrail = [guardrail, byChecks].filter(Boolean).join('; ');
+        o.log.info(`iter ${n}: GUARDRAIL: ${byChecks}`);
+    }
     const ns = readings
         ? snapshot(ctx.intake.northstar, readings, new Map(Object.entries(plan.northstar.baseline)))
         : (state.last_northstar ?? { readings: [], total_distance: null });
@@ -46912,7 +46923,7 @@ async function iterate(ctx, n) {
     // A stop before any check ran makes this iteration a pause that uses no iteration up (decide.ts).
     const counted = countsAgainstBudget({ interrupted, judgement });
     const budget = budgetExhausted(ctx, counted ? 1 : 0);
-    const facts = { ...base, interrupted, judgement, diverging, progress, backpressure: lateStop, budget };
+    const facts = { ...base, guardrail, interrupted, judgement, diverging, progress, backpressure: lateStop, budget };
     const provisional = decide({ ...facts, northstarDrift: null, northstarRising: null });
     const { entry, facts: learned } = learn(ctx, n, {
         agent,
@@ -47111,6 +47122,22 @@ async function iterate(ctx, n) {
             fired: [{ kind: 'INVARIANT', code, reason: detail }],
         };
     }
+}
+/**
+ * The protected paths the live checks changed: dirty now other than as before the agent's step (the
+ * agent's own changes to them were put back to that), put back in turn; null when none. One sentence.
+ */
+async function protectedChangedByChecks(ctx, before, isProtected) {
+    const now = (await ctx.git.status()).map((c) => c.path).filter(isProtected);
+    const changed = [];
+    for (const p of new Set([...now, ...[...before.keys()].filter(isProtected)]))
+        if (!now.includes(p) || !before.has(p) || (await fingerprint(ctx.cwd, p)) !== before.get(p).sha)
+            changed.push(p);
+    if (!changed.length)
+        return null;
+    const { failed } = await restoreBefore(ctx.git, ctx.cwd, before, changed);
+    const paths = changed.map((p) => printablePath(p) + (failed.some((f) => f.path === p) ? ' (could not be put back)' : ''));
+    return `protected paths changed by the checks (checks.workspace: live) and put back: ${listSome(paths)}`;
 }
 /**
  * Crash injection for the crash-consistency test: with PHUC_TEST_CRASH_AT=<point>:<iteration> the

@@ -376,6 +376,26 @@ test('an agent rate-limit error is backpressure: EXIT_BLOCKED(BACKPRESSURE_SIGNA
 
 /** A folder the checks (run as another user in a clean checkout) can keep a counter in. */
 
+test('checks.workspace: live: a protected test the checks rewrite in the work tree (running the agent code) is put back and ends the run as a guardrail violation, never judged as the user edit', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({
+      criteria: [{ id: 'tests', run: 'sh test/run.sh' }],
+      // Once: the code it leaves rewrites the protected test when the checks run it.
+      agent: `[ -f .done ] || { printf 'echo "exit 0" > test/run.sh\\nexit 1\\n' > src/impl.sh; touch .done; }; printf '%s' '{"tried":["x"],"claims":[],"failures":[],"open_questions":[],"can_further_iteration_help":true}' > "$PHUC_REPORT_FILE"`,
+      extra: 'checks:\n  workspace: live\nbudget:\n  max_iterations: 3\n',
+    }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'test/run.sh': 'sh src/impl.sh\n',
+    'src/impl.sh': 'exit 1\n',
+  });
+  const r = await cli(repo, ['run']);
+  expect(r.stdout).toMatch(/iter 0: GUARDRAIL: protected paths changed by the checks \(checks.workspace: live\) and put back: test\/run\.sh/);
+  expect(r.stdout).not.toMatch(/EXIT_CONVERGED/);
+  expect(await report(repo)).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'GUARDRAIL_VIOLATION' });
+  expect(await readFile(join(repo, 'test/run.sh'), 'utf8')).toBe('sh src/impl.sh\n');
+  expect(await git(repo, 'status', '--porcelain', '--', 'test')).toBe('');
+});
+
 test("at pidns (the agent is root in its namespace) a hook it adds or changes and an exclude pattern it adds are put back: nothing runs as the user's next git commit", async () => {
   const repo = await makeRepo({
     'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'grep -qx fixed src/status.txt' }], agent: `sh ${join(FIXTURES, 'hostile', 'git-hooks.sh')}` }),

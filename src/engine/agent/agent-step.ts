@@ -65,7 +65,8 @@ export async function unchangedSince(cwd: string, snap: DirtySnapshot): Promise<
   return true;
 }
 
-async function fingerprint(cwd: string, path: string): Promise<string | null> {
+/** A work-tree path's fingerprint as a DirtySnapshot holds it (see held). */
+export async function fingerprint(cwd: string, path: string): Promise<string | null> {
   return (await held(cwd, path)).sha;
 }
 

@@ -10,6 +10,8 @@ import { canonicalJson, frozen } from '../common/canonical.js';
 import {
   collectArtifacts,
   type DirtySnapshot,
+  fingerprint,
+  restoreBefore,
   printablePath,
   protectedMatcher,
   snapshotDirty,
@@ -131,7 +133,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     guardedScripts: scriptsRunBy(plan.acceptance_criteria.map((c) => c.run)),
   });
   countUsage(state, out);
-  const guardrail =
+  let guardrail =
     [
       ...(
         [
@@ -230,6 +232,13 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   if (sig.detour) o.log.info(`iter ${n}: repeated failure ${sig.detour.repeated.map((d) => d.signature).join(', ')} — detour next iteration`);
   const readings = judgedIn ? await measureAll(ctx, judgedIn, residual, met) : null;
   await ctx.judge.release();
+  // Live checks ran the agent's code in the work tree: a protected path they changed would pass for
+  // the user's own edit from the next iteration on (and be judged). Put back, and a guardrail.
+  const byChecks = judgedIn && ctx.judge.mode === 'live' ? await protectedChangedByChecks(ctx, before, isProtected) : null;
+  if (byChecks) {
+    guardrail = [guardrail, byChecks].filter(Boolean).join('; ');
+    o.log.info(`iter ${n}: GUARDRAIL: ${byChecks}`);
+  }
   const ns = readings
     ? snapshot(ctx.intake.northstar, readings, new Map(Object.entries(plan.northstar.baseline)))
     : (state.last_northstar ?? { readings: [], total_distance: null });
@@ -252,7 +261,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   // A stop before any check ran makes this iteration a pause that uses no iteration up (decide.ts).
   const counted = countsAgainstBudget({ interrupted, judgement });
   const budget = budgetExhausted(ctx, counted ? 1 : 0);
-  const facts = { ...base, interrupted, judgement, diverging, progress, backpressure: lateStop, budget };
+  const facts = { ...base, guardrail, interrupted, judgement, diverging, progress, backpressure: lateStop, budget };
   const provisional = decide({ ...facts, northstarDrift: null, northstarRising: null });
   const { entry, facts: learned } = learn(ctx, n, {
     agent,
@@ -460,6 +469,21 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
       fired: [{ kind: 'INVARIANT', code, reason: detail }],
     };
   }
+}
+
+/**
+ * The protected paths the live checks changed: dirty now other than as before the agent's step (the
+ * agent's own changes to them were put back to that), put back in turn; null when none. One sentence.
+ */
+async function protectedChangedByChecks(ctx: Ctx, before: DirtySnapshot, isProtected: (path: string) => boolean): Promise<string | null> {
+  const now = (await ctx.git.status()).map((c) => c.path).filter(isProtected);
+  const changed: string[] = [];
+  for (const p of new Set([...now, ...[...before.keys()].filter(isProtected)]))
+    if (!now.includes(p) || !before.has(p) || (await fingerprint(ctx.cwd, p)) !== before.get(p)!.sha) changed.push(p);
+  if (!changed.length) return null;
+  const { failed } = await restoreBefore(ctx.git, ctx.cwd, before, changed);
+  const paths = changed.map((p) => printablePath(p) + (failed.some((f) => f.path === p) ? ' (could not be put back)' : ''));
+  return `protected paths changed by the checks (checks.workspace: live) and put back: ${listSome(paths)}`;
 }
 
 /**
