@@ -44331,6 +44331,7 @@ async function parentsSafe(path) {
 
 
 
+
 /** Lockfiles and manifests whose content decides whether `checks.setup` runs again. */
 const DEFAULT_SETUP_INPUTS = [
     'package-lock.json',
@@ -44372,22 +44373,37 @@ const q = shellQuote;
  * mean nothing was made, removed or renamed in them and their modes and owners are the same: a
  * change time moves with each of those and cannot be set back by the check user.
  */
-async function homeStamp(home) {
+function homeStamp(home) {
     const parts = [];
     for (const [dir, entries] of [
         [home, ['.config', 'tmp']],
         [(0,external_node_path_namespaceObject.join)(home, 'tmp'), []],
         [(0,external_node_path_namespaceObject.join)(home, '.config'), []],
     ]) {
-        const st = await (0,promises_namespaceObject.lstat)(dir, { bigint: true }).catch(() => null);
+        const st = (0,external_node_fs_namespaceObject.lstatSync)(dir, { bigint: true, throwIfNoEntry: false });
         if (!st?.isDirectory())
             return null;
-        const names = (await (0,promises_namespaceObject.readdir)(dir).catch(() => null))?.sort();
+        const names = listSync(dir)
+            ?.map((e) => e.name)
+            .sort();
         if (names?.join('/') !== entries.join('/'))
             return null;
         parts.push([st.ino, st.mode, st.uid, st.gid, st.nlink, st.ctimeNs, st.mtimeNs].join(':'));
     }
     return parts.join(' ');
+}
+/**
+ * A folder's entries, or null when it cannot be read. Synchronous, as the stamps' lstat: a few
+ * microseconds each, where each asynchronous call costs round trips through the thread pool on the
+ * round's path; nothing there blocks (no file is opened: a FIFO is only named).
+ */
+function listSync(dir) {
+    try {
+        return (0,external_node_fs_namespaceObject.readdirSync)(dir, { withFileTypes: true });
+    }
+    catch {
+        return null;
+    }
 }
 /** Past this many folders, ws/ is not stamped (the walk would cost what it saves); once seen, for the run. */
 const MAX_STAMPED_FOLDERS = 64;
@@ -44398,14 +44414,15 @@ const MAX_STAMPED_FOLDERS = 64;
  * to compare (read-tree). Exact, not by time: a change within the clock tick of the last one shows
  * in the entries. Null past MAX_STAMPED_FOLDERS folders, or when a folder cannot be read.
  */
-async function treeStamp(root) {
+function treeStamp(root) {
     const parts = [];
     const folders = [root];
     for (let i = 0; i < folders.length; i++) {
         if (folders.length > MAX_STAMPED_FOLDERS)
             return null;
         const dir = folders[i];
-        const [st, entries] = await Promise.all([(0,promises_namespaceObject.lstat)(dir, { bigint: true }), (0,promises_namespaceObject.readdir)(dir, { withFileTypes: true })]).catch(() => [null, null]);
+        const st = (0,external_node_fs_namespaceObject.lstatSync)(dir, { bigint: true, throwIfNoEntry: false });
+        const entries = st?.isDirectory() ? listSync(dir) : null;
         if (!st || !entries)
             return null;
         const kinds = entries.map((e) => `${e.isDirectory() ? 'd' : e.isFile() ? 'f' : e.isSymbolicLink() ? 'l' : 'o'}${e.name}`).sort();
@@ -44540,9 +44557,9 @@ class CheckWorkspace {
                 await this.dropRecord();
             }
         }
-        this.homeAsGiven = await homeStamp(this.home);
+        this.homeAsGiven = homeStamp(this.home);
         // Kept setup outputs are judged by their fingerprint, which takes a process: stamped only without.
-        this.wsAsGiven = this.wsTooBig || this.record?.keep.length ? null : await treeStamp(this.dir);
+        this.wsAsGiven = this.wsTooBig || this.record?.keep.length ? null : treeStamp(this.dir);
         this.wsTooBig ||= this.wsAsGiven === null && !this.record?.keep.length;
         return { outputs, ms: performance.now() - started };
     }
@@ -44570,7 +44587,7 @@ class CheckWorkspace {
         // looked at before it is taken back, which changes every owner.
         const given = this.wsAsGiven;
         this.wsAsGiven = null;
-        const untouched = given !== null && keep.length === 0 && (await treeStamp(this.dir)) === given;
+        const untouched = given !== null && keep.length === 0 && treeStamp(this.dir) === given;
         if (this.o.takeBack)
             await Promise.all([this.o.takeBack(this.dir), this.o.takeBack(this.home)]);
         if (untouched) {
@@ -44706,7 +44723,7 @@ class CheckWorkspace {
     async resetHome() {
         const given = this.homeAsGiven;
         this.homeAsGiven = null;
-        if (given !== null && (await homeStamp(this.home)) === given)
+        if (given !== null && homeStamp(this.home) === given)
             return;
         await removeTree(this.home);
         await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(this.home, 'tmp'), { recursive: true, mode: 0o755 });

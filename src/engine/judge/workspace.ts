@@ -12,7 +12,8 @@
 //           and whose index records the stat of every file written, and the setup record.
 // Git runs as the loop's user with no system/global config and none of the repository's config,
 // hooks or attributes files: only the tree's own .gitattributes apply, as in a fresh clone.
-import { chmod, lstat, mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { type Dirent, lstatSync, readdirSync } from 'node:fs';
+import { chmod, lstat, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
@@ -116,20 +117,35 @@ const q = shellQuote;
  * mean nothing was made, removed or renamed in them and their modes and owners are the same: a
  * change time moves with each of those and cannot be set back by the check user.
  */
-async function homeStamp(home: string): Promise<string | null> {
+function homeStamp(home: string): string | null {
   const parts: string[] = [];
   for (const [dir, entries] of [
     [home, ['.config', 'tmp']],
     [join(home, 'tmp'), []],
     [join(home, '.config'), []],
   ] as const) {
-    const st = await lstat(dir, { bigint: true }).catch(() => null);
+    const st = lstatSync(dir, { bigint: true, throwIfNoEntry: false });
     if (!st?.isDirectory()) return null;
-    const names = (await readdir(dir).catch(() => null))?.sort();
+    const names = listSync(dir)
+      ?.map((e) => e.name)
+      .sort();
     if (names?.join('/') !== entries.join('/')) return null;
     parts.push([st.ino, st.mode, st.uid, st.gid, st.nlink, st.ctimeNs, st.mtimeNs].join(':'));
   }
   return parts.join(' ');
+}
+
+/**
+ * A folder's entries, or null when it cannot be read. Synchronous, as the stamps' lstat: a few
+ * microseconds each, where each asynchronous call costs round trips through the thread pool on the
+ * round's path; nothing there blocks (no file is opened: a FIFO is only named).
+ */
+function listSync(dir: string): Dirent[] | null {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return null;
+  }
 }
 
 /** Past this many folders, ws/ is not stamped (the walk would cost what it saves); once seen, for the run. */
@@ -142,13 +158,14 @@ const MAX_STAMPED_FOLDERS = 64;
  * to compare (read-tree). Exact, not by time: a change within the clock tick of the last one shows
  * in the entries. Null past MAX_STAMPED_FOLDERS folders, or when a folder cannot be read.
  */
-async function treeStamp(root: string): Promise<string | null> {
+function treeStamp(root: string): string | null {
   const parts: string[] = [];
   const folders = [root];
   for (let i = 0; i < folders.length; i++) {
     if (folders.length > MAX_STAMPED_FOLDERS) return null;
     const dir = folders[i];
-    const [st, entries] = await Promise.all([lstat(dir, { bigint: true }), readdir(dir, { withFileTypes: true })]).catch(() => [null, null]);
+    const st = lstatSync(dir, { bigint: true, throwIfNoEntry: false });
+    const entries = st?.isDirectory() ? listSync(dir) : null;
     if (!st || !entries) return null;
     const kinds = entries.map((e) => `${e.isDirectory() ? 'd' : e.isFile() ? 'f' : e.isSymbolicLink() ? 'l' : 'o'}${e.name}`).sort();
     parts.push([st.ino, st.mode, st.uid, st.gid, st.ctimeNs, ...kinds].join('\0'));
@@ -284,9 +301,9 @@ export class CheckWorkspace {
         await this.dropRecord();
       }
     }
-    this.homeAsGiven = await homeStamp(this.home);
+    this.homeAsGiven = homeStamp(this.home);
     // Kept setup outputs are judged by their fingerprint, which takes a process: stamped only without.
-    this.wsAsGiven = this.wsTooBig || this.record?.keep.length ? null : await treeStamp(this.dir);
+    this.wsAsGiven = this.wsTooBig || this.record?.keep.length ? null : treeStamp(this.dir);
     this.wsTooBig ||= this.wsAsGiven === null && !this.record?.keep.length;
     return { outputs, ms: performance.now() - started };
   }
@@ -315,7 +332,7 @@ export class CheckWorkspace {
     // looked at before it is taken back, which changes every owner.
     const given = this.wsAsGiven;
     this.wsAsGiven = null;
-    const untouched = given !== null && keep.length === 0 && (await treeStamp(this.dir)) === given;
+    const untouched = given !== null && keep.length === 0 && treeStamp(this.dir) === given;
     if (this.o.takeBack) await Promise.all([this.o.takeBack(this.dir), this.o.takeBack(this.home)]);
     if (untouched) {
       await this.resetHome();
@@ -446,7 +463,7 @@ export class CheckWorkspace {
   private async resetHome(): Promise<void> {
     const given = this.homeAsGiven;
     this.homeAsGiven = null;
-    if (given !== null && (await homeStamp(this.home)) === given) return;
+    if (given !== null && homeStamp(this.home) === given) return;
     await removeTree(this.home);
     await mkdir(join(this.home, 'tmp'), { recursive: true, mode: 0o755 });
     await mkdir(join(this.home, '.config'), { mode: 0o755 });
