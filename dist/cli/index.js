@@ -36979,6 +36979,16 @@ async function removeSecretFolders(o, reverted) {
         if (o.holdsSecret(Buffer.from(dir)) && !ancestorInTheWay(o.cwd, `${dir}/x`))
             await (0,promises_namespaceObject.rmdir)((0,external_node_path_namespaceObject.join)(o.cwd, dir)).catch(() => undefined);
 }
+/**
+ * A nested repository the agent made (reverted as reaching outside the tree) loses its .git: its own
+ * settings (a filter, core.fsmonitor) would run as whoever runs git on the tree next, the user after
+ * the run. Only its .git: the folder may hold the user's untracked files.
+ */
+async function removeNestedGitFolders(o, reverted) {
+    for (const r of reverted)
+        if (r.why === 'outside' && r.path.endsWith('/') && !o.before.has(r.path) && !ancestorInTheWay(o.cwd, `${r.path}.git`))
+            await removeTree((0,external_node_path_namespaceObject.join)(o.cwd, r.path, '.git'));
+}
 /** The paths among `paths` that are links now. */
 function linksAmong(cwd, paths) {
     return paths.filter((p) => isLinkIn(cwd, p));
@@ -37085,6 +37095,7 @@ async function collectArtifacts(o) {
     }
     await putBack(o, reverted, reverted);
     await removeSecretFolders(o, reverted);
+    await removeNestedGitFolders(o, reverted);
     // A link the agent kept can change where another link leads (a folder made a link to a shallower
     // one: `..` after it climbs higher than it reads). Then every link it kept goes back.
     const keptLinks = linksAmong(o.cwd, changed.filter((p) => !reverted.some((r) => r.path === p)));

@@ -95,6 +95,11 @@ test('a nested repository whose settings would run a command as the loop: revert
   expect(rep.detail).toMatch(/changes reaching outside the tree reverted: sub\/ \(a nested git repository\)/);
   expect(await readdir(mark)).toEqual([]);
   expect(await git(repo, 'ls-tree', '-r', 'HEAD')).not.toMatch(/^160000/m);
+  // Its .git is gone: the user's own git on the tree after the run (as the loop advises: fix and commit) obeys nothing of it.
+  expect(existsSync(join(repo, 'sub/.git'))).toBe(false);
+  await git(repo, 'add', '-A');
+  await git(repo, 'status');
+  expect(await readdir(mark)).toEqual([]);
 });
 
 test('a link out of the tree the checks would follow: reverted, no certificate for a commit no clean clone passes', async () => {

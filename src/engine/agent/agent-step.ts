@@ -22,7 +22,7 @@ import { EvidenceUnverifiable, GitError, InvariantViolation } from '../common/er
 import { parseDocument } from '../common/document.js';
 import { listSome } from '../common/markdown.js';
 import { guardedParts, hasGuardedParts } from '../judge/runner-config.js';
-import { ancestorInTheWay, isLinkIn, linkLeavesTree, linkTarget, lstatOrNull, readAsGitIn, readHeadSync, readRegularIn } from '../os/tree-file.js';
+import { ancestorInTheWay, isLinkIn, linkLeavesTree, linkTarget, lstatOrNull, readAsGitIn, readHeadSync, readRegularIn, removeTree } from '../os/tree-file.js';
 
 export interface AgentSpec {
   preset: AgentPresetName;
@@ -534,6 +534,17 @@ async function removeSecretFolders(o: CollectOptions, reverted: Reverted[]): Pro
     if (o.holdsSecret(Buffer.from(dir)) && !ancestorInTheWay(o.cwd, `${dir}/x`)) await rmdir(join(o.cwd, dir)).catch(() => undefined);
 }
 
+/**
+ * A nested repository the agent made (reverted as reaching outside the tree) loses its .git: its own
+ * settings (a filter, core.fsmonitor) would run as whoever runs git on the tree next, the user after
+ * the run. Only its .git: the folder may hold the user's untracked files.
+ */
+async function removeNestedGitFolders(o: CollectOptions, reverted: Reverted[]): Promise<void> {
+  for (const r of reverted)
+    if (r.why === 'outside' && r.path.endsWith('/') && !o.before.has(r.path) && !ancestorInTheWay(o.cwd, `${r.path}.git`))
+      await removeTree(join(o.cwd, r.path, '.git'));
+}
+
 /** The paths among `paths` that are links now. */
 function linksAmong(cwd: string, paths: string[]): string[] {
   return paths.filter((p) => isLinkIn(cwd, p));
@@ -690,6 +701,7 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   }
   await putBack(o, reverted, reverted);
   await removeSecretFolders(o, reverted);
+  await removeNestedGitFolders(o, reverted);
   // A link the agent kept can change where another link leads (a folder made a link to a shallower
   // one: `..` after it climbs higher than it reads). Then every link it kept goes back.
   const keptLinks = linksAmong(
