@@ -88,7 +88,7 @@ interface Found {
   tools: Partial<Tools>;
   sudo: string | null;
   useradd: string | null;
-  /** Optional (the acl package): without it, ACLs a role sets in the work tree stay (see isolationLimits). */
+  /** Optional (the acl package): without it, ACLs a role sets in the work tree stay (a limit: NO_SETFACL). */
   setfacl: string | null;
 }
 
