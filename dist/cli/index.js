@@ -44962,10 +44962,25 @@ async function verifyTree(root, opts = {}) {
         if (!phuc.pass)
             problems.push(...phuc.failures);
         if (converged) {
+            // The certificate verify names (and --rerun judges again) is the one the run halted on.
+            finalCert = await haltingCertificate();
             const claim = convergenceClaimProblem(finalCert);
             if (claim)
                 problems.push(`EXIT_CONVERGED without a valid certificate: ${claim}`);
         }
+    }
+    /**
+     * The certificate the run halted on: the last iteration's, or the one HEAD won without an agent
+     * step when a run started (baseline/ or resume_N/, named by the report), which follows it in the chain.
+     */
+    async function haltingCertificate() {
+        const named = /(?:^|\/)((?:baseline|resume_\d+)\/certificate\.json)$/.exec(report?.halting_certificate.certificate_path ?? '')?.[1];
+        if (!named)
+            return finalCert;
+        const cert = await doc(named, certificateSchema);
+        if (cert && cert.previous_certificate_sha256 !== previous)
+            problems.push(`${named}: does not follow the last iteration's certificate in the chain`);
+        return cert;
     }
 }
 const SUCCESS = new Set(['EXACT', 'CONVERGED']);

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, rm, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cli, git, readJson, startCli, twoBugRepo, until } from '../helpers/repo.js';
+import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson, startCli, twoBugRepo, until } from '../helpers/repo.js';
 
 const report = (repo: string) => readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
 const loopCommits = async (repo: string) => (await git(repo, 'log', '--format=%s')).split('\n').filter((l) => l.startsWith('phuc-loop: iteration')).length;
@@ -54,6 +54,25 @@ test('a pause after a partial change commits it as partial work; the next run ju
   const next = await cli(repo, ['run']);
   expect(next.stdout).toMatch(/HEAD judged: 1\/2 criteria met/);
   expect(next.code).toBe(0);
+});
+
+test('a pause after the change that fixes the last bug: the next run converges on HEAD without an agent step, and verify (and --rerun) passes that certificate', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'one', run: 'grep -q fixed-1 src/status.txt' }], agent: agent('moody.mjs') }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'start\n',
+  });
+  const run = startCli(repo, ['run'], { PHUC_TEST_AGENT_MODE: 'partial' });
+  await waitForLine(repo, 'src/status.txt', 'fixed-1');
+  run.child.kill('SIGTERM');
+  expect((await run.done).code).toBe(12);
+  const next = await cli(repo, ['run']);
+  expect(next.stdout).toMatch(/HEAD already meets the criteria: certificate EXACT without an agent step/);
+  expect(next.code).toBe(0);
+  for (const args of [['verify'], ['verify', '--rerun']]) {
+    const verify = await cli(repo, args);
+    expect({ args, code: verify.code, out: verify.stdout + verify.stderr }).toEqual({ args, code: 0, out: expect.not.stringContaining('FAIL') });
+  }
 });
 
 /** Resolves once `rel` exists in the repo (a file or a folder). */
