@@ -10,6 +10,8 @@ describe('resolveIsolation', () => {
     expect(iso).toMatchObject({ level: 'user+pidns', privilege: 'root', reason: 'auto chose user+pidns: the loop runs as root' });
     expect(iso.limits.join(' ')).toMatch(/\.git/);
     expect(iso.limits.join(' ')).not.toMatch(/killed/);
+    // Said at every level: the shared temp folders outlive a round (docs/security.md).
+    expect(iso.limits.join(' ')).toMatch(/\(\/tmp, \/var\/tmp, \/dev\/shm\) are shared/);
   });
 
   test('auto takes user+pidns through passwordless sudo, and says what that does not cover', async () => {

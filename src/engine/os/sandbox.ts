@@ -226,6 +226,7 @@ export async function resolveIsolation(requested: IsolationRequest, facts?: Isol
 export function isolationLimits(level: IsolationLevel, privilege: Privilege | null): string[] {
   const common = [
     'The agent holds its own API key unless the key proxy holds it.',
+    'The folders every user may write (/tmp, /var/tmp, /dev/shm) are shared: a file the agent or an earlier round of checks left there is seen by later checks, the final confirmation and verify --rerun, and code that depends on one passes here and fails in a clone.',
     'The agent can reach the network and read every world-readable file of the machine.',
     'CPU time, memory and disk use are not limited, only wall time.',
   ];
