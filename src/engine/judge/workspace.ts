@@ -187,8 +187,8 @@ export class CheckWorkspace {
   private homeAsGiven: string | null = null;
   /** ws/ as the last update handed it over, without setup outputs (see treeStamp); null: clear() looks. */
   private wsAsGiven: string | null = null;
-  /** ws/ has more folders than are stamped: not walked again this run. */
-  private wsTooBig = false;
+  /** ws/ could not be stamped (more folders than are stamped, or one unreadable): not walked again this run. */
+  private wsUnstamped = false;
 
   private constructor(
     private readonly o: CheckWorkspaceOptions,
@@ -303,8 +303,8 @@ export class CheckWorkspace {
     }
     this.homeAsGiven = homeStamp(this.home);
     // Kept setup outputs are judged by their fingerprint, which takes a process: stamped only without.
-    this.wsAsGiven = this.wsTooBig || this.record?.keep.length ? null : treeStamp(this.dir);
-    this.wsTooBig ||= this.wsAsGiven === null && !this.record?.keep.length;
+    this.wsAsGiven = this.wsUnstamped || this.record?.keep.length ? null : treeStamp(this.dir);
+    this.wsUnstamped ||= this.wsAsGiven === null && !this.record?.keep.length;
     return { outputs, ms: performance.now() - started };
   }
 
