@@ -57,7 +57,7 @@ beforeAll(async () => {
   gh.addRepo(REPO);
   stopRequests = await mkdtemp(join(tmpdir(), 'phuc-stop-requests-'));
   await chmod(stopRequests, 0o777);
-  s = await scenario(gh, 7, loopFiles(`${e2eAgent('pause-after-first.mjs')} ${stopRequests}`));
+  s = await scenario(gh, 7, loopFiles(`${e2eAgent('pause-after-first.mjs')} ${stopRequests}`, { writable: [stopRequests] }));
 });
 
 afterAll(async () => {
@@ -190,7 +190,7 @@ describe('two consecutive runs hand the evidence over through the artifact servi
 
 describe('a tampered artifact', () => {
   test('is refused: EXIT_BLOCKED(EVIDENCE_UNVERIFIABLE), nothing runs, nothing is uploaded', async () => {
-    const t = await scenario(gh, 9, loopFiles(`${e2eAgent('pause-after-first.mjs')} ${stopRequests}`));
+    const t = await scenario(gh, 9, loopFiles(`${e2eAgent('pause-after-first.mjs')} ${stopRequests}`, { writable: [stopRequests] }));
     const genuine = gh.listArtifacts({ runId: run1.run.id })[0];
     const files = Object.fromEntries([...gh.artifactFiles(genuine.id)].map(([k, v]) => [k, v.toString('utf8')]));
     // Someone edits a certificate: the hash in the manifest no longer matches.

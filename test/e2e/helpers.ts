@@ -24,7 +24,7 @@ export function assertBuilt(): void {
 /** Three criteria (bug1..3), each met once src/status.txt has its fixed-N line (after running `before`, when given). */
 export function loopFiles(
   agentCommand: string,
-  opts: { criteria?: number; maxIterations?: number; secondsPerIteration?: number; before?: string } = {},
+  opts: { criteria?: number; maxIterations?: number; secondsPerIteration?: number; before?: string; writable?: string[] } = {},
 ): Record<string, string> {
   const criteria = Array.from({ length: opts.criteria ?? 3 }, (_, i) => ({
     id: `bug${i + 1}`,
@@ -37,7 +37,7 @@ export function loopFiles(
     '  max_total_seconds: 900',
   ].join('\n');
   return {
-    'phuc-loop.yml': config({ criteria, agent: agentCommand, rung: 641, extra }) + '\n',
+    'phuc-loop.yml': config({ criteria, agent: agentCommand, rung: 641, extra, writable: opts.writable }) + '\n',
     'NORTHSTAR.md': NORTHSTAR,
     'src/status.txt': 'bugs: 3\n',
     'AGENTS.md': '# Project rules\n\nKeep changes small.\n',

@@ -65,7 +65,7 @@ test.each(MOMENTS.map((m, i) => ({ ...m, number: 70 + i })))(
     await writeFile(events, '');
     await chmod(events, 0o666);
     const before = `sh ${HOLD} ${marks} check $(grep -c ^fixed- src/status.txt)`;
-    const s = await scenario(gh, number, loopFiles(`${e2eAgent('holder.mjs')} ${marks}`, { criteria: 2, before }));
+    const s = await scenario(gh, number, loopFiles(`${e2eAgent('holder.mjs')} ${marks}`, { criteria: 2, before, writable: [marks] }));
     if (hold.check !== undefined) await writeFile(join(marks, 'hold-check'), String(hold.check));
     if (hold.push) {
       await writeFile(join(marks, 'hold-push'), '1');

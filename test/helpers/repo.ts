@@ -19,8 +19,8 @@ export async function git(cwd: string, ...args: string[]): Promise<string> {
 
 /**
  * A folder (0777) where the checks, run as another user, keep state the test reads (a counter, a
- * start mark). Not under /tmp, /var/tmp or /dev/shm: the sandbox gives every check those empty and
- * its own.
+ * start mark). The rest of the machine is read-only to them and /tmp their own: the config must list
+ * it in agent.writable (config's `writable`).
  */
 export async function checkStateDir(): Promise<string> {
   const dir = await mkdtemp(join(process.getuid?.() === 0 ? '/var/lib' : homedir(), 'phuc-test-state-'));
@@ -89,7 +89,15 @@ export async function readJson<T = Record<string, unknown>>(path: string): Promi
 export const agent = (name: string) => `node ${JSON.stringify(join(FIXTURES, 'agents', name))}`;
 
 /** A config for tests: quick checks, small budgets; `over` is appended YAML. */
-export function config(opts: { criteria: { id: string; run: string }[]; agent: string; extra?: string; certificates?: string; rung?: number }): string {
+export function config(opts: {
+  criteria: { id: string; run: string }[];
+  agent: string;
+  extra?: string;
+  certificates?: string;
+  rung?: number;
+  /** agent.writable: folders the agent and the checks may write (a checkStateDir). */
+  writable?: string[];
+}): string {
   return [
     'version: 2',
     'goal: Make the checks pass without weakening them.',
@@ -101,6 +109,7 @@ export function config(opts: { criteria: { id: string; run: string }[]; agent: s
     'agent:',
     '  use: command',
     `  run: ${JSON.stringify(opts.agent)}`,
+    ...(opts.writable ? [`  writable: ${JSON.stringify(opts.writable)}`] : []),
     'protected: ["test/**"]',
     opts.extra ?? '',
   ].join('\n');

@@ -42,7 +42,7 @@ pwd > ${state}/ws-path
 ${wait}grep -qx fixed src/status.txt
 `;
   return makeRepo({
-    'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'sh test/check.sh' }], agent: 'sh agent.sh' }),
+    'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'sh test/check.sh' }], agent: 'sh agent.sh', writable: [state] }),
     'NORTHSTAR.md': NORTHSTAR,
     'agent.sh': agent,
     'test/check.sh': check,

@@ -45,6 +45,7 @@ printf '%s' '{"tried":["x"],"claims":[],"failures":[],"open_questions":[],"can_f
       'phuc-loop.yml': config({
         criteria: [{ id: 'tests', run: 'for f in probe/*.sh; do [ -f "$f" ] && sh "$f"; done; false' }],
         agent: 'sh agent.sh',
+        writable: [out],
         extra: 'checks:\n  workspace: live',
       }),
       'NORTHSTAR.md': NORTHSTAR,

@@ -268,10 +268,11 @@ describe.each(LEVELS)('isolation %s', (level: IsolationLevel) => {
       await writeFile(join(io, 'prompt.md'), 'do it\n');
       const agent = await run('agent', '/bin/sh', [
         '-c',
-        `cat ${ws}/test.txt || echo ws-denied; cat ${io}/prompt.md && echo '{}' > ${io}/report.json && echo io-ok`,
+        `cat ${ws}/test.txt || echo ws-denied; cat ${io}/prompt.md && echo io-read; echo '{}' > ${io}/report.json`,
       ]);
-      expect(agent.stdout).toBe('ws-denied\ndo it\nio-ok\n');
-      expect(await readFile(join(io, 'report.json'), 'utf8')).toBe('{}\n');
+      expect(agent.stdout).toBe('ws-denied\ndo it\nio-read\n');
+      // The agent reads its input there; what it writes outside its own folders does not outlive it.
+      expect(await readFile(join(io, 'report.json'), 'utf8').catch(() => 'absent')).toBe('absent');
       const check = await run('check', '/bin/sh', ['-c', `id -un; cat test.txt && echo out > result.txt; cat ${io}/prompt.md || echo io-denied`], { cwd: ws });
       expect(check.stdout).toBe('phuc-check\njudged\nio-denied\n');
       await sb.reclaim(ws);

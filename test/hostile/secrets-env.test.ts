@@ -138,6 +138,7 @@ describe.each(LEVELS)('isolation %s', (level) => {
       'phuc-loop.yml': config({
         criteria: [{ id: 'wrote', run: `${probe(join(state, 'check'))}; test -s src/out.txt` }],
         agent: `mkdir -p src; ${probe('src/out.txt')}; ${REPORT}`,
+        writable: [state],
         extra: `budget:\n  max_iterations: 1\n`,
       }),
       'NORTHSTAR.md': NORTHSTAR,

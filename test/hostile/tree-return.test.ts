@@ -7,10 +7,10 @@
 // both check workspaces, and a second run on the same tree.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { lstat, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { checkStateDir, cli, config, DEEP_SH, makeRepo, NORTHSTAR } from '../helpers/repo.js';
+import { cli, config, DEEP_SH, git, makeRepo, NORTHSTAR } from '../helpers/repo.js';
 import { probeIsolation, ROLE_USERS } from '../../src/engine/os/sandbox.js';
 
 const run = promisify(execFile);
@@ -45,18 +45,19 @@ grep -q done status.txt
 
 (skipped ? describe.skip : describe).each(['live', 'clean'])('checks.workspace: %s', (workspace) => {
   test('the loop takes back a tree nested past PATH_MAX, with hard links and ACLs of the roles in it, and a second run goes on', async () => {
-    const out = await checkStateDir();
-    const repo = await makeRepo({
-      'phuc-loop.yml': config({
-        criteria: [{ id: 'done', run: 'sh check.sh' }],
-        agent: 'sh agent.sh',
-        extra: `checks:\n  workspace: ${workspace}`,
-      }),
-      'NORTHSTAR.md': NORTHSTAR,
-      'agent.sh': agentScript(out),
-      'check.sh': checkScript,
-      'status.txt': 'start\n',
-    });
+    // The role's own folder outside the tree, in the same writable mount as the tree (agent.writable
+    // names their common parent): only there can a hard link join the two.
+    const repo = await makeRepo({ 'NORTHSTAR.md': NORTHSTAR, 'check.sh': checkScript, 'status.txt': 'start\n' });
+    const out = join(dirname(repo), 'out');
+    await mkdir(out, { mode: 0o777 });
+    await chmod(out, 0o777);
+    await writeFile(join(repo, 'agent.sh'), agentScript(out));
+    await writeFile(
+      join(repo, 'phuc-loop.yml'),
+      config({ criteria: [{ id: 'done', run: 'sh check.sh' }], agent: 'sh agent.sh', writable: [dirname(repo)], extra: `checks:\n  workspace: ${workspace}` }),
+    );
+    await git(repo, 'add', '-A');
+    await git(repo, 'commit', '-qm', 'loop files');
     const before = await lstat(repo);
     try {
       const first = await cli(repo, ['run', '--isolation', 'user+pidns', '--max-iterations', '2']);
@@ -88,7 +89,6 @@ grep -q done status.txt
       expect(second.stdout).toMatch(/halt: EXIT_/);
       expect((await run('find', [repo, '!', '-uid', String(before.uid)], { maxBuffer: 1 << 24 })).stdout).toBe('');
     } finally {
-      await rm(out, { recursive: true, force: true });
       await run('rm', ['-rf', '--', dirname(repo)]);
     }
   }, 180_000);

@@ -68,7 +68,7 @@ test('a redo of a paused attempt cut off after rewriting its files (an open tail
   const signals = await mkdtemp(join(tmpdir(), 'phuc-stopper-'));
   await chmod(signals, 0o777);
   const repo = await makeRepo({
-    'phuc-loop.yml': config({ criteria: CRITERIA, agent: `${agent('stopper.mjs')} ${signals}` }),
+    'phuc-loop.yml': config({ criteria: CRITERIA, agent: `${agent('stopper.mjs')} ${signals}`, writable: [signals] }),
     'NORTHSTAR.md': NORTHSTAR,
     'src/status.txt': 'start\n',
   });

@@ -152,7 +152,7 @@ test('a flaky check: the replays differ, rung 274177 is not reached, the loop do
   const counter = join(state, 'flaky');
   const flaky = `n=$(cat ${counter} 2>/dev/null || echo 0); n=$((n+1)); echo $n > ${counter}; grep -q fixed-1 src/status.txt && [ $((n % 2)) -eq 0 ]`;
   const repo = await makeRepo({
-    'phuc-loop.yml': config({ criteria: [{ id: 'flaky', run: flaky }], agent: agent('fixer.mjs'), rung: 274177 }),
+    'phuc-loop.yml': config({ criteria: [{ id: 'flaky', run: flaky }], agent: agent('fixer.mjs'), rung: 274177, writable: [state] }),
     'NORTHSTAR.md': NORTHSTAR,
     'src/status.txt': '',
   });
@@ -229,9 +229,10 @@ describe('resuming from evidence', () => {
   });
 
   test('a loop killed mid-iteration (kill -9) resumes: the cut-off iteration is redone, the stale lock is taken over', async () => {
-    const pids = join(tmpdir(), `phuc-killed-${process.pid}-${Date.now()}.json`);
+    const state = await checkStateDir();
+    const pids = join(state, 'pids.json');
     const repo = await makeRepo({
-      'phuc-loop.yml': config({ criteria: [{ id: 'bug1', run: 'grep -q fixed-1 src/status.txt' }], agent: `${agent('hang.mjs')} ${pids}` }),
+      'phuc-loop.yml': config({ criteria: [{ id: 'bug1', run: 'grep -q fixed-1 src/status.txt' }], agent: `${agent('hang.mjs')} ${pids}`, writable: [state] }),
       'NORTHSTAR.md': NORTHSTAR,
       'src/status.txt': '',
     });
@@ -266,6 +267,7 @@ describe('resuming from evidence', () => {
     expect(r.stdout).toMatch(/resuming from evidence\/loop: 0 iteration\(s\) on record, next is 0/);
     expect(r.code).toBe(0);
     expect((await cli(repo, ['verify'])).code).toBe(0);
+    await rm(state, { recursive: true, force: true });
   });
 
   test("a published tree edited since the run is moved aside, kept, and the run resumes from the loop's own copy; without one it is refused", async () => {
@@ -396,28 +398,39 @@ test('checks.workspace: live: a protected test the checks rewrite in the work tr
   expect(await git(repo, 'status', '--porcelain', '--', 'test')).toBe('');
 });
 
-test("at pidns (the agent is root in its namespace) a hook it adds or changes and an exclude pattern it adds are put back: nothing runs as the user's next git commit", async () => {
-  const repo = await makeRepo({
-    'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'grep -qx fixed src/status.txt' }], agent: `sh ${join(FIXTURES, 'hostile', 'git-hooks.sh')}` }),
-    'NORTHSTAR.md': NORTHSTAR,
-    'src/status.txt': 'broken\n',
-  });
-  await writeFile(join(repo, '.git/hooks/pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-  const user = ROOT ? await createLoopUser() : null;
-  const r = await cliAtPidns(user, repo, ['run']).finally(() => deleteLoopUser(user ?? undefined));
-  expect(r.stdout).toMatch(/isolation: pidns/);
-  const rep = await report(repo);
-  expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'GUARDRAIL_VIOLATION' });
-  expect(rep.detail).toMatch(/git settings changed and restored: .*\.git\/hooks\/post-commit/);
-  expect(rep.detail).toMatch(/\.git\/hooks\/pre-commit/);
-  expect(rep.detail).toMatch(/\.git\/info\/exclude/);
-  expect(existsSync(join(repo, '.git/hooks/post-commit'))).toBe(false);
-  expect(await readFile(join(repo, '.git/hooks/pre-commit'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
-  expect((await stat(join(repo, '.git/hooks/pre-commit'))).mode & 0o777).toBe(0o755);
-  expect(await readFile(join(repo, '.git/info/exclude'), 'utf8')).not.toContain('hidden-');
-  await git(repo, 'commit', '-q', '--allow-empty', '-m', 'the user commits');
-  expect(existsSync(join(repo, 'hook-ran'))).toBe(false);
-});
+test.each(['pidns', 'none'] as const)(
+  "at %s (the agent is the loop's own user) a hook it adds or changes and an exclude pattern it adds never stay: nothing runs as the user's next git commit",
+  async (level) => {
+    const repo = await makeRepo({
+      'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'grep -qx fixed src/status.txt' }], agent: `sh ${join(FIXTURES, 'hostile', 'git-hooks.sh')}` }),
+      'NORTHSTAR.md': NORTHSTAR,
+      'src/status.txt': 'broken\n',
+    });
+    await writeFile(join(repo, '.git/hooks/pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const user = level === 'pidns' && ROOT ? await createLoopUser() : null;
+    const r = await (level === 'pidns' ? cliAtPidns(user, repo, ['run']) : cli(repo, ['run', '--isolation', 'none'])).finally(() =>
+      deleteLoopUser(user ?? undefined),
+    );
+    expect(r.stdout).toMatch(new RegExp(`isolation: ${level}`));
+    const rep = await report(repo);
+    if (level === 'pidns') {
+      // .git is read-only to every command there: the writes fail, and the real fix converges.
+      expect(rep).toMatchObject({ status: 'EXIT_CONVERGED' });
+    } else {
+      // At none the agent writes .git; the loop puts back what it changed.
+      expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'GUARDRAIL_VIOLATION' });
+      expect(rep.detail).toMatch(/git settings changed and restored: .*\.git\/hooks\/post-commit/);
+      expect(rep.detail).toMatch(/\.git\/hooks\/pre-commit/);
+      expect(rep.detail).toMatch(/\.git\/info\/exclude/);
+    }
+    expect(existsSync(join(repo, '.git/hooks/post-commit'))).toBe(false);
+    expect(await readFile(join(repo, '.git/hooks/pre-commit'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
+    expect((await stat(join(repo, '.git/hooks/pre-commit'))).mode & 0o777).toBe(0o755);
+    expect(await readFile(join(repo, '.git/info/exclude'), 'utf8')).not.toContain('hidden-');
+    await git(repo, 'commit', '-q', '--allow-empty', '-m', 'the user commits');
+    expect(existsSync(join(repo, 'hook-ran'))).toBe(false);
+  },
+);
 
 test("an agent that takes AGENTS.md out of the index, packs the repository behind a FIFO at HEAD's object, and deletes AGENTS.md: every iteration's commit holds the loop's AGENTS.md, the loop never hangs, the evidence verifies (isolation none)", async () => {
   const repo = await makeRepo({

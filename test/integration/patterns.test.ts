@@ -141,6 +141,7 @@ test('command rails: a time-out is not retried; a transient failure passes on re
         { id: 'slow', run: 'sleep 5' },
       ],
       agent: agent('busy.mjs'),
+      writable: [state],
       extra: 'budget:\n  max_iterations: 1\n',
     })
       .replace('    timeout_seconds: 60\n  - id: slow', '    timeout_seconds: 60\n    retries: 2\n  - id: slow')

@@ -61,6 +61,7 @@ test('max_iterations 1, a STOP during the checks: that iteration is not counted 
     'phuc-loop.yml': config({
       criteria: [{ id: 'slow', run: `echo x >> ${marks}/starts; [ ! -e ${marks}/fast ] && [ $(wc -l < ${marks}/starts) -ge 2 ] && sleep 60; false` }],
       agent: agent('busy.mjs'),
+      writable: [marks],
       extra: 'residual:\n  metric: command\n  run: echo 1\nbudget:\n  max_iterations: 1\n',
     }),
     'NORTHSTAR.md': NORTHSTAR,

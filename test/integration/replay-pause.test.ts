@@ -20,7 +20,7 @@ esac
 grep -qx fixed src/status.txt
 `;
   return makeRepo({
-    'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'sh test/check.sh' }], agent: 'sh agent.sh' }),
+    'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'sh test/check.sh' }], agent: 'sh agent.sh', writable: [state] }),
     'NORTHSTAR.md': NORTHSTAR,
     'agent.sh': AGENT,
     'test/check.sh': check,

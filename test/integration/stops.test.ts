@@ -187,6 +187,7 @@ test('SIGTERM during the checks is a pause, not failed checks; the next run cont
     'phuc-loop.yml': config({
       criteria: [{ id: 'slow', run: `echo x >> ${marks}/starts; sleep 5; false` }],
       agent: agent('busy.mjs'),
+      writable: [marks],
       extra: 'residual:\n  metric: command\n  run: echo 1\n',
     }),
     'NORTHSTAR.md': NORTHSTAR,
@@ -216,6 +217,7 @@ test('scratch/STOP during the checks pauses them within the poll interval, not a
     'phuc-loop.yml': config({
       criteria: [{ id: 'slow', run: `echo x >> ${marks}/starts; [ -s ${marks}/starts.1 ] && sleep 60; echo x > ${marks}/starts.1; false` }],
       agent: agent('busy.mjs'),
+      writable: [marks],
       extra: 'residual:\n  metric: command\n  run: echo 1\n',
     }),
     'NORTHSTAR.md': NORTHSTAR,

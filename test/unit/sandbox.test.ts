@@ -10,8 +10,8 @@ describe('resolveIsolation', () => {
     expect(iso).toMatchObject({ level: 'user+pidns', privilege: 'root', reason: 'auto chose user+pidns: the loop runs as root' });
     expect(iso.limits.join(' ')).toMatch(/\.git/);
     expect(iso.limits.join(' ')).not.toMatch(/killed/);
-    // Said at every level: the shared temp folders outlive a round (docs/security.md).
-    expect(iso.limits.join(' ')).toMatch(/\(\/tmp, \/var\/tmp, \/dev\/shm\) are shared/);
+    // Each command has its own temp folders there; only at none are they shared (docs/security.md).
+    expect(iso.limits.join(' ')).not.toMatch(/are shared/);
   });
 
   test('auto takes user+pidns through passwordless sudo, and says what that does not cover', async () => {
@@ -29,6 +29,8 @@ describe('resolveIsolation', () => {
     expect(none.level).toBe('none');
     expect(none.reason).toBe(`auto chose none: user+pidns is not available (${NO_PRIVILEGE}); pidns is not available (${NO_USERNS})`);
     expect(none.limits.join(' ')).toMatch(/environment \(its tokens\)/);
+    expect(none.limits.join(' ')).toMatch(/\(\/tmp, \/var\/tmp, \/dev\/shm and any other\) are shared/);
+    expect(pidns.limits.join(' ')).not.toMatch(/are shared/);
   });
 
   test('an explicit level that is not available is an error naming agent.isolation, the level, why and what is available', async () => {

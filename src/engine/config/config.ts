@@ -91,6 +91,14 @@ export const configSchema = z
       /** Hold the agent's API key in a local proxy; the agent gets a placeholder and the proxy's URL. */
       key_proxy: z.boolean().default(false),
       /**
+       * Folders outside the work tree that the agent and the checks may write at pidns and user+pidns (a
+       * build cache); the rest of the machine is read-only to them. What one leaves there, later ones see.
+       */
+      writable: z
+        .array(z.string().regex(/^\/./, { error: 'must be an absolute path to a folder' }))
+        .max(4, { error: 'may list at most 4 folders' })
+        .default([]),
+      /**
        * Variables of the loop's environment the agent is given beyond the allowlist (locale, terminal, its
        * preset's own), also when their names look secret (NPM_TOKEN…); `FOO_*` names every variable starting with FOO_.
        */

@@ -27,6 +27,7 @@
 // chain is `sudo -n env -i sh LOADER` → `timeout -k GRACE LIMIT` → unshare …, and timeout turns the
 // relayed SIGTERM into SIGTERM to the group and, GRACE later, SIGKILL. Its LIMIT (the run's time
 // limit and some) ends the namespace if the loop itself dies.
+import { lstatSync } from 'node:fs';
 import { access, chmod, chown, constants, lstat, mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -226,7 +227,6 @@ export async function resolveIsolation(requested: IsolationRequest, facts?: Isol
 export function isolationLimits(level: IsolationLevel, privilege: Privilege | null): string[] {
   const common = [
     'The agent holds its own API key unless the key proxy holds it.',
-    'The folders every user may write (/tmp, /var/tmp, /dev/shm) are shared: a file the agent or an earlier round of checks left there is seen by later checks, the final confirmation and verify --rerun, and code that depends on one passes here and fails in a clone.',
     'The agent can reach the network and read every world-readable file of the machine.',
     'CPU time, memory and disk use are not limited, only wall time.',
   ];
@@ -239,12 +239,13 @@ export function isolationLimits(level: IsolationLevel, privilege: Privilege | nu
     ];
   if (level === 'pidns')
     return [
-      "The agent runs as the loop's own OS user: it can read and change every file the loop can (the loop's HOME, evidence, state, the check workspace).",
+      "The agent runs as the loop's own OS user: it can read every file the loop can (the loop's HOME, the check workspace) and write its work tree but for .git and scratch/.",
       "It cannot see the loop's processes or their environment, holds no capabilities, and nothing it starts outlives its step.",
       ...common,
     ];
   return [
     "The agent runs as the loop's own OS user beside the loop: it can read the loop's environment (its tokens) through /proc, and every file the loop can.",
+    'The folders every user may write (/tmp, /var/tmp, /dev/shm and any other) are shared: a file the agent or an earlier round of checks left there is seen by later checks, the final confirmation and verify --rerun, and code that depends on one passes here and fails in a clone.',
     'Processes it starts are found through their process group, session and a run tag; one that leaves all three (env -i, setsid, a double fork) can outlive its step.',
     ...common,
   ];
@@ -263,19 +264,35 @@ const PIDNS_UNSHARE = ['--user', '--map-root-user', '--pid', '--ipc', '--fork', 
 const USER_UNSHARE = ['--pid', '--ipc', '--fork', '--kill-child', '--mount-proc'];
 
 /**
- * PID 1 of the namespace, entering the command's folder $1 as root (under sudo the loop's user may
- * not enter a folder handed to a role). $2 folders follow that must stay visible; then a count of
- * folders to cover with an empty tmpfs, each as "<mode> <folder>"; then the command. A kept folder
- * is opened before the covering and bound back at its own path through /proc/1/fd afterwards, so
- * the command sees its folder and nothing else of what lies under a covered one. Not exec'd: the
- * supervisor must stay PID 1 (see the top).
+ * PID 1 of the namespace; it sets the command's view of the file system up as root, then starts it
+ * (not exec'd: the supervisor must stay PID 1, see the top). Its arguments, each list after a count:
+ * - the command's folder, entered last (under sudo the loop's user may not enter a role's folder);
+ * - the folders the command may write (its folder, HOME, TMPDIR, agent.writable), opened first and
+ *   bound back writable at their own paths through /proc/1/fd at the end, so that neither a cover
+ *   nor a read-only mount above them changes them (at most 7: descriptors 3-9);
+ * - the mounts to make read-only: nothing the command writes elsewhere outlives it;
+ * - overlay options (",userxattr" in a user namespace), the real /dev/shm (or ""), then the other
+ *   scratch folders, "<mode> <folder>". /dev/shm becomes an empty tmpfs of the command's own, which
+ *   also holds (in a folder only root enters) a private upper layer for each other scratch folder:
+ *   the command sees the folder as it was and writes to its own layer (an empty tmpfs where overlayfs
+ *   cannot mount), so a file left there by one command is never seen by another;
+ * - the folders to cover with an empty tmpfs, "<mode> <folder>";
+ * - the loop's own folders in a work tree a role holds (.git, scratch/), made read-only;
+ * then the command.
  */
 const supervisor = (t: Tools) =>
   `set -e; cd /; dir=$1; n=$2; shift 2; i=3; ` +
   `while [ "$n" -gt 0 ]; do eval "exec $i<\\"\\$1\\"; keep$i=\\$1"; i=$((i + 1)); n=$((n - 1)); shift; done; ` +
+  `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} --no-canonicalize -o remount,bind,ro "$1" || [ ! -e "$1" ]; shift; n=$((n - 1)); done; ` +
+  `ovl=$1; shm=$2; n=$3; shift 3; l=; ` +
+  `if [ -n "$shm" ]; then ${t.mount} -t tmpfs -o mode=1777 phuc-scratch "$shm"; l=$shm/.phuc-scratch; ${t.mkdir} -m 0700 "$l"; fi; ` +
+  `while [ "$n" -gt 0 ]; do { [ -n "$l" ] && ${t.mkdir} -m "$1" "$l/u$n" && ${t.mkdir} "$l/w$n" && ` +
+  `${t.mount} -t overlay -o "lowerdir=$2,upperdir=$l/u$n,workdir=$l/w$n$ovl" phuc-scratch "$2" 2>/dev/null; } || ` +
+  `${t.mount} -t tmpfs -o "mode=$1" phuc-scratch "$2"; shift 2; n=$((n - 1)); done; ` +
   `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} -t tmpfs -o "mode=$1" phuc-hide "$2"; shift 2; n=$((n - 1)); done; ` +
-  `j=3; while [ "$j" -lt "$i" ]; do eval "p=\\$keep$j"; ${t.mkdir} -p "$p"; ` +
-  `${t.mount} --no-canonicalize --bind "/proc/1/fd/$j" "$p"; eval "exec $j<&-"; j=$((j + 1)); done; ` +
+  `j=3; while [ "$j" -lt "$i" ]; do eval "p=\\$keep$j"; ${t.mkdir} -p "$p"; ${t.mount} --no-canonicalize --rbind "/proc/1/fd/$j" "$p"; ` +
+  `${t.mount} --no-canonicalize -o remount,bind,rw "$p"; eval "exec $j<&-"; j=$((j + 1)); done; ` +
+  `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} --no-canonicalize --bind -o ro "$1" "$1"; shift; n=$((n - 1)); done; ` +
   `cd "$dir"; set +e; "$@"; exit $?`;
 
 /**
@@ -320,6 +337,8 @@ export interface SandboxOptions {
   env?: Record<string, string | undefined>;
   /** Between the SIGTERM that stops a run and the kill of its namespace (default 1500 ms). */
   killGraceMs?: number;
+  /** Folders outside its own that every command may write (agent.writable); the rest of the machine is read-only to it. */
+  writable?: readonly string[];
 }
 
 /**
@@ -341,6 +360,8 @@ export class Sandbox {
    * (under sudo, `sudo -n sh -s`), which forks each for a fraction of what a spawn of the loop costs.
    */
   private rootShell: ShellSession | null = null;
+  /** The work tree a role holds (grantWorkTree to reclaimWorkTree), with the loop's own folders in it. */
+  private held: { root: string; loopOwned: string[] } | null = null;
 
   private constructor(
     iso: Isolation,
@@ -353,10 +374,11 @@ export class Sandbox {
     private readonly graceMs: number,
     /** Strips the roles' ACLs; null where the acl package is missing (then said in the limits). */
     private readonly setfacl: string | null,
+    private readonly writable: readonly string[],
   ) {
     this.level = iso.level;
     this.reason = iso.reason;
-    this.limits = users && !setfacl ? [...iso.limits, NO_SETFACL] : iso.limits;
+    this.limits = [...iso.limits, ...(users && !setfacl ? [NO_SETFACL] : []), ...(writable.length && iso.level !== 'none' ? [sharedFolders(writable)] : [])];
   }
 
   static async create(iso: Isolation, o: SandboxOptions = {}): Promise<Sandbox> {
@@ -371,7 +393,7 @@ export class Sandbox {
     const users = strong ? await ensureUsers(sudo) : null;
     const base = await mkdtemp(join(await baseParent(strong), 'phuc-sandbox-'));
     await chmod(base, strong ? 0o711 : 0o700);
-    return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, found.setfacl);
+    return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, found.setfacl, o.writable ?? []);
   }
 
   /** The role's user (user+pidns only). */
@@ -485,23 +507,69 @@ export class Sandbox {
   }
 
   /**
-   * The supervisor's arguments: the command's folder, the folders to keep visible, the folders to
-   * cover. Covered: the first ancestor of the folder that the role cannot traverse, so that the role
-   * sees nothing else under it (another user's HOME, the runner's temporary files). Kept: the folder,
-   * the sandbox's own (the exchange folders) and the command's HOME and TMPDIR, where they lie under it.
+   * The supervisor's arguments (see `supervisor`). Covered: the first ancestor of the folder that the
+   * role cannot traverse, so that the role sees nothing else under it (another user's HOME, the
+   * runner's temporary files). Read-only: every mount of the machine but the kernel's interfaces, so
+   * the only places the command can leave something are its own folders and the private scratch
+   * folders, and a later command of either role finds only what a clean checkout would hold.
    */
   private async layout(cwd: string, user: RoleUser | null, env: Record<string, string>): Promise<string[]> {
     const real = await realpath(cwd).catch(() => resolve(cwd));
     const blocked = user && real !== sep ? await firstBlocked(dirname(real), user) : null;
-    if (blocked === null) return [real, '0', '0'];
-    if (this.base === blocked || this.base.startsWith(blocked + sep))
+    if (blocked !== null && under(this.base, blocked))
       throw new Error(`the sandbox folder ${this.base} lies under ${blocked}, which the role users cannot traverse; set TMPDIR to a traversable folder`);
-    const under = (p: string, f: string) => p === f || p.startsWith(f === sep ? f : f + sep);
-    const wanted = await Promise.all([cwd, env.HOME, env.TMPDIR].map((p) => (p ? realpath(p).catch(() => null) : Promise.resolve(null))));
-    const inside = [...new Set(wanted)].filter((p): p is string => p !== null && under(p, blocked));
+    const [mounts, scratch, wanted] = await Promise.all([
+      mountPoints(),
+      this.scratch(),
+      Promise.all([real, env.HOME, env.TMPDIR, ...this.writable].map((p) => (p ? realpath(p).catch(() => null) : Promise.resolve(null)))),
+    ]);
+    // Where a cover or a scratch folder hides a folder, what lies under it needs nothing of its own.
+    const shared = scratch.filter((f) => blocked === null || !under(f.path, blocked));
+    const hidden = [...shared.map((f) => f.path), ...(blocked === null ? [] : [blocked])];
+    const readOnly = mounts.filter((m) => !hidden.some((h) => under(m, h)));
+    const writable = [...new Set(wanted)].filter((p): p is string => p !== null && p !== sep);
     // One kept inside another comes with it.
-    const keep = inside.filter((p) => !inside.some((q) => q !== p && under(p, q)));
-    return [real, String(keep.length), ...keep, '1', '0755,size=1m', blocked];
+    const keep = writable.filter((p) => !writable.some((q) => q !== p && under(p, q)));
+    // The loop's folders in a work tree a role holds: read-only at every level (at user+pidns their
+    // owner keeps them too; at pidns the role is the loop's own user).
+    const held = this.held && under(real, this.held.root) ? this.held : null;
+    const loops = held
+      ? held.loopOwned.map((f) => join(held.root, f)).filter((f) => under(f, real) && lstatSync(f, { throwIfNoEntry: false })?.isDirectory())
+      : [];
+    if (keep.length > 7) throw new Error(`agent.writable: a command can be given at most 7 folders to write, its own three included (got ${keep.join(', ')})`);
+    const layered = shared.filter((f) => !f.shm);
+    return [
+      real,
+      String(keep.length),
+      ...keep,
+      String(readOnly.length),
+      ...readOnly,
+      user ? '' : ',userxattr',
+      shared.find((f) => f.shm)?.path ?? '',
+      String(layered.length),
+      ...layered.flatMap((f) => [f.mode, f.path]),
+      ...(blocked === null ? ['0'] : ['1', '0755,size=1m', blocked]),
+      String(loops.length),
+      ...loops,
+    ];
+  }
+
+  private scratchFolders: Promise<Scratch[]> | null = null;
+
+  /** This machine's scratch folders: those of SCRATCH that exist as real folders every user may write. */
+  private scratch(): Promise<Scratch[]> {
+    return (this.scratchFolders ??= Promise.all(
+      SCRATCH.map(async (f): Promise<Scratch | null> => {
+        const real = await realpath(f).catch(() => null);
+        const st = real === null ? null : await stat(real).catch(() => null);
+        return real && st?.isDirectory() && st.mode & 0o002 ? { mode: (st.mode & 0o7777).toString(8), path: real, shm: f === SHM } : null;
+      }),
+    ).then((all) => {
+      const found = all.filter((e): e is Scratch => e !== null);
+      const paths = found.map((e) => e.path);
+      // Once each (/var/lock is /run/lock), and none inside another (it comes with it).
+      return found.filter((e, i) => paths.indexOf(e.path) === i && !paths.some((g) => g !== e.path && under(e.path, g)));
+    }));
   }
 
   /**
@@ -511,6 +579,7 @@ export class Sandbox {
    * the tree until `reclaimWorkTree`.
    */
   async grantWorkTree(cwd: string, keep: string[] = [], role: SandboxRole = 'agent'): Promise<void> {
+    this.held = { root: await realpath(cwd), loopOwned: ['.git', ...keep] };
     const u = this.users?.[role];
     if (!u) return;
     // The loop's own folders (the STOP file's): made if missing, never handed over. In the sticky top
@@ -536,6 +605,7 @@ export class Sandbox {
    * repaired by the next one. Call it only when no wrapped command runs in the tree.
    */
   async reclaimWorkTree(cwd: string): Promise<void> {
+    this.held = null;
     const saved = join(cwd, '.git', 'phuc-loop', 'worktree-mode');
     // Read on the loop's thread (after every step; never through a link, never waiting on a FIFO).
     const mode = readRegularSync(saved)?.toString('utf8') ?? null;
@@ -613,9 +683,9 @@ export class Sandbox {
   }
 
   /**
-   * A fresh folder both the loop and the role can read and write (the prompt in, the report out):
-   * owned by the role, group the loop's, setgid so what the role creates stays readable to the loop.
-   * The other role cannot enter it. Read what the role wrote there without following links.
+   * A fresh folder the loop writes for the role to read (the prompt, the capsule): owned by the
+   * role, group the loop's, setgid. The other role cannot enter it. The role's commands see it
+   * read-only (or, under a scratch folder, with a private layer): nothing they write there stays.
    */
   async exchangeDir(role: SandboxRole): Promise<string> {
     const dir = await mkdtemp(join(this.base, `${role}-io-`));
@@ -714,6 +784,9 @@ function eachEntry(command: string[]): string[] {
   return ['(', '(', '-regex', '.{3800,}', '-execdir', ...command, '{}', '+', ')', '-o', '-exec', ...command, '{}', '+', ')'];
 }
 
+const sharedFolders = (folders: readonly string[]) =>
+  `agent.writable opens ${folders.join(', ')} to the agent and the checks: a file one of them left there is seen by later checks and the final confirmation (not by verify --rerun), and code that depends on one passes here and fails in a clone.`;
+
 const NO_SETFACL =
   'setfacl (the acl package) is not installed: an ACL the agent or the checks set on a file of the work tree stays when the loop takes the tree back.';
 
@@ -761,6 +834,58 @@ async function firstBlocked(path: string, who?: { uid: number; gid: number }): P
     if (!s || (s.mode & bit) === 0) return at;
   }
   return null;
+}
+
+/**
+ * Folders every user may write (the FHS's): each wrapped command gets its own (see `supervisor`).
+ * Any other such folder of the machine is read-only to it.
+ */
+const SHM = '/dev/shm';
+interface Scratch {
+  mode: string;
+  path: string;
+  /** /dev/shm: made empty, it holds the other folders' private layers. */
+  shm: boolean;
+}
+const SCRATCH = ['/tmp', '/var/tmp', SHM, '/run/lock'];
+
+/** The kernel's interfaces: not made read-only (their own permissions hold; /proc is the command's own). */
+const KERNEL_FS = new Set([
+  'proc',
+  'sysfs',
+  'cgroup',
+  'cgroup2',
+  'devpts',
+  'securityfs',
+  'debugfs',
+  'tracefs',
+  'pstore',
+  'bpf',
+  'configfs',
+  'fusectl',
+  'binfmt_misc',
+  'autofs',
+  'efivarfs',
+  'rpc_pipefs',
+  'nsfs',
+]);
+
+/** `p` is `f` or lies under it. */
+const under = (p: string, f: string) => p === f || p.startsWith(f === sep ? f : f + sep);
+
+/** The writable mounts of the loop's mount namespace (which the command's starts as a copy of), but the kernel's interfaces. */
+async function mountPoints(): Promise<string[]> {
+  const points = new Set<string>();
+  for (const line of (await readFile('/proc/self/mountinfo', 'utf8')).split('\n')) {
+    // id parent major:minor root point options [optional…] - type source super-options
+    const f = line.split(' ');
+    const dash = f.indexOf('-', 6);
+    if (dash < 0) continue;
+    const point = f[4].replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
+    if (KERNEL_FS.has(f[dash + 1]) || f[5].split(',').includes('ro') || under(point, '/proc') || under(point, '/sys')) continue;
+    points.add(point);
+  }
+  return [...points];
 }
 
 /** Where the base folder goes: the temp folder, or /tmp when the roles could not reach the former. */

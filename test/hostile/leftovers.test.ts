@@ -1,0 +1,89 @@
+// A certificate names a commit that passes in a fresh checkout (SPEC §7): nothing the agent or an
+// earlier round of checks left on the machine may count. Here the agent leaves a mark in every
+// folder any user may write (/tmp, /var/tmp, /dev/shm, /run/lock and one the machine's admin made),
+// and the criterion (standing for the agent's code) passes as soon as it finds one; failing, it
+// leaves marks itself for the next round. At user+pidns and pidns the run must not converge and no
+// mark reaches the machine; at `none` (where the limits say so) the same run converges, which shows
+// the attack is real. Real CLI, real repos.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { cli, config, makeRepo, NORTHSTAR } from '../helpers/repo.js';
+import { cliAtPidns, createLoopUser, deleteLoopUser, ROOT } from '../helpers/users.js';
+import { probeIsolation } from '../../src/engine/os/sandbox.js';
+
+const run = promisify(execFile);
+const facts = await probeIsolation();
+const available = { 'user+pidns': ROOT && facts.userPidns === null, pidns: (ROOT ? facts.userPidns : facts.pidns) === null };
+const LEVELS = (['user+pidns', 'pidns'] as const).filter((l) => available[l]);
+const FOLDERS = ['/tmp', '/var/tmp', '/dev/shm', '/run/lock'].filter((f) => existsSync(f));
+
+const REPORT = `printf '%s' '{"tried":["x"],"claims":[],"failures":[],"open_questions":[],"can_further_iteration_help":true}' > "$PHUC_REPORT_FILE"`;
+
+/** A repo whose agent marks every shared folder and whose criterion passes on any mark (and leaves them when it fails). */
+async function leftoverRepo(folders: string[], mark: string): Promise<string> {
+  const places = folders.map((f) => join(f, mark)).join(' ');
+  return makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'marked', run: 'sh check.sh' }], agent: 'sh agent.sh', extra: 'budget:\n  max_iterations: 2\n' }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'agent.sh': `for p in ${places}; do echo agent > "$p"; done 2>/dev/null; ${REPORT}\n`,
+    'check.sh': `for p in ${places}; do [ -e "$p" ] && exit 0; done\nfor p in ${places}; do echo check > "$p"; done 2>/dev/null\nexit 1\n`,
+  });
+}
+
+describe('what the agent or a check leaves outside the checkout never passes a check', () => {
+  let shared: string;
+  beforeAll(async () => {
+    // A folder every user may write, made by the machine's admin (as /opt/pipx on some runners).
+    shared = await mkdtemp(join(ROOT ? '/var/lib' : homedir(), 'phuc-shared-'));
+    await chmod(shared, 0o1777);
+  });
+  afterAll(async () => {
+    await rm(shared, { recursive: true, force: true });
+  });
+
+  const marksLeft = (mark: string) => [...FOLDERS, shared].map((f) => join(f, mark)).filter((p) => existsSync(p));
+  const removeMarks = async (mark: string) => {
+    // As root, through rm: the marks of another user in a sticky folder.
+    for (const p of [...FOLDERS, shared].map((f) => join(f, mark))) await run('rm', ['-f', p]).catch(() => undefined);
+  };
+
+  test.each(LEVELS)(
+    'isolation %s: the run does not converge, and no mark is left on the machine',
+    async (level) => {
+      const mark = `phuc-mark-${randomBytes(6).toString('hex')}`;
+      const repo = await leftoverRepo([...FOLDERS, shared], mark);
+      const user = level === 'pidns' && ROOT ? await createLoopUser() : null;
+      try {
+        const r = level === 'pidns' ? await cliAtPidns(user, repo, ['run']) : await cli(repo, ['run', '--isolation', level]);
+        expect(r.stdout + r.stderr).toMatch(/halt: EXIT_BUDGET_EXCEEDED/);
+        expect(r.stdout).not.toMatch(/certificate EXACT/);
+        expect(marksLeft(mark)).toEqual([]);
+      } finally {
+        await removeMarks(mark);
+        await deleteLoopUser(user ?? undefined);
+        await rm(dirname(repo), { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
+
+  test('isolation none (its limits say so): the same run converges on the marks', async () => {
+    const mark = `phuc-mark-${randomBytes(6).toString('hex')}`;
+    const repo = await leftoverRepo([...FOLDERS, shared], mark);
+    try {
+      const r = await cli(repo, ['run', '--isolation', 'none']);
+      expect(r.stdout + r.stderr).toMatch(/halt: EXIT_CONVERGED/);
+      const report = await readFile(join(repo, 'evidence/loop/halting_report.json'), 'utf8');
+      expect(report).toContain('/tmp, /var/tmp, /dev/shm and any other) are shared');
+      expect(marksLeft(mark).length).toBeGreaterThan(0);
+    } finally {
+      await removeMarks(mark);
+      await rm(dirname(repo), { recursive: true, force: true });
+    }
+  }, 120_000);
+});
