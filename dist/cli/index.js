@@ -45065,7 +45065,8 @@ async function verifyTree(root, opts = {}) {
         problems.push('no plan.json (REMIND vertex) for a loop that ran');
     if (!seedChecksum().verified)
         problems.push('seed checksum 641 × 274177 × 65537 ≠ 11517961089409');
-    return { ok: problems.length === 0, problems, openTail, logTails, iterations, certificate: finalCert };
+    const halted = report ? { status: report.status, stop_reason: report.stop_reason } : null;
+    return { ok: problems.length === 0, problems, openTail, logTails, iterations, certificate: finalCert, halted };
     async function audits() {
         const triangle = await checkTriangle(ev, iterations);
         if (triangle.triangle_vertex_missing !== 'none')
@@ -48774,6 +48775,12 @@ async function verify(argv) {
     out(standing.own
         ? `read: ${dir}, the same tree as the loop-owned copy in ${standing.own}`
         : `read: ${dir}, with no loop-owned copy to compare it with: the checks above are its integrity (anyone can write a tree that passes them); --rerun is the trust check`);
+    // Only a converged run claims its certificate (a withheld one, CONFIRMATION_FAILED say, names a
+    // commit that a fresh checkout did not confirm): said before anything about that commit.
+    const claimed = r.halted?.status === 'EXIT_CONVERGED';
+    if (!claimed)
+        out(`the run halted ${r.halted ? `${r.halted.status}${r.halted.stop_reason ? `(${r.halted.stop_reason})` : ''}` : 'with no report'}: it certifies no commit` +
+            (r.certificate ? ` (its last certificate, ${r.certificate.type}, is no claim)` : ''));
     // The certificate names a commit: in a checkout, that commit must exist and hold the certified tree.
     if (r.certificate?.commit && (await git.head().catch(() => null))) {
         const c = await certifiedCommit(git, r.certificate);
@@ -48781,7 +48788,7 @@ async function verify(argv) {
             err(`FAIL ${c.problem}`);
             return EXIT_CODES.EXIT_BLOCKED;
         }
-        out(`certified commit ${c.id.slice(0, 12)} is in the repository and holds the certified tree`);
+        out(`${claimed ? 'certified commit' : "the last certificate's commit"} ${c.id.slice(0, 12)} is in the repository and holds the certified tree`);
     }
     if (!values.rerun)
         return 0;
@@ -48811,7 +48818,7 @@ async function verify(argv) {
     for (const l of rr.lines)
         out(l);
     if (rr.ok) {
-        out("rerun: a fresh checkout of the certified commit gives the certificate's outcome");
+        out(`rerun: a fresh checkout of the ${claimed ? 'certified' : "last certificate's"} commit gives the certificate's outcome`);
         return 0;
     }
     for (const p of rr.problems)

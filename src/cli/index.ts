@@ -166,6 +166,14 @@ async function verify(argv: string[]): Promise<number> {
       ? `read: ${dir}, the same tree as the loop-owned copy in ${standing.own}`
       : `read: ${dir}, with no loop-owned copy to compare it with: the checks above are its integrity (anyone can write a tree that passes them); --rerun is the trust check`,
   );
+  // Only a converged run claims its certificate (a withheld one, CONFIRMATION_FAILED say, names a
+  // commit that a fresh checkout did not confirm): said before anything about that commit.
+  const claimed = r.halted?.status === 'EXIT_CONVERGED';
+  if (!claimed)
+    out(
+      `the run halted ${r.halted ? `${r.halted.status}${r.halted.stop_reason ? `(${r.halted.stop_reason})` : ''}` : 'with no report'}: it certifies no commit` +
+        (r.certificate ? ` (its last certificate, ${r.certificate.type}, is no claim)` : ''),
+    );
   // The certificate names a commit: in a checkout, that commit must exist and hold the certified tree.
   if (r.certificate?.commit && (await git.head().catch(() => null))) {
     const c = await certifiedCommit(git, r.certificate);
@@ -173,7 +181,7 @@ async function verify(argv: string[]): Promise<number> {
       err(`FAIL ${c.problem}`);
       return EXIT_CODES.EXIT_BLOCKED;
     }
-    out(`certified commit ${c.id.slice(0, 12)} is in the repository and holds the certified tree`);
+    out(`${claimed ? 'certified commit' : "the last certificate's commit"} ${c.id.slice(0, 12)} is in the repository and holds the certified tree`);
   }
   if (!values.rerun) return 0;
   if (!r.certificate) {
@@ -200,7 +208,7 @@ async function verify(argv: string[]): Promise<number> {
   }
   for (const l of rr.lines) out(l);
   if (rr.ok) {
-    out("rerun: a fresh checkout of the certified commit gives the certificate's outcome");
+    out(`rerun: a fresh checkout of the ${claimed ? 'certified' : "last certificate's"} commit gives the certificate's outcome`);
     return 0;
   }
   for (const p of rr.problems) err(`FAIL rerun: ${p}`);

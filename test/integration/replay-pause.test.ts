@@ -78,3 +78,27 @@ test('a STOP file during the final confirmation replay pauses; removed, the next
     await rm(state, { recursive: true, force: true });
   }
 });
+
+test('a commit the fresh checkout does not confirm: EXIT_BLOCKED(CONFIRMATION_FAILED), and verify says the run certifies no commit', async () => {
+  // Passes in the check workspace, fails in the final replay's fresh checkout (code that looks at where it runs).
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'sh test/check.sh' }], agent: 'sh agent.sh' }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'agent.sh': AGENT,
+    'test/check.sh': '#!/bin/sh\ncase "$PWD" in */fresh/*) exit 1 ;; esac\ngrep -qx fixed src/status.txt\n',
+    'src/status.txt': 'broken\n',
+  });
+  const r = await cli(repo, ['run']);
+  expect(r.stdout + r.stderr).toMatch(/halt: EXIT_BLOCKED\(CONFIRMATION_FAILED\)/);
+  expect(r.code).toBe(12);
+  const v = await cli(repo, ['verify']);
+  expect(v.code).toBe(0); // the evidence is intact: it records a run that certifies nothing
+  expect(v.stdout).toContain('the run halted EXIT_BLOCKED(CONFIRMATION_FAILED): it certifies no commit (its last certificate, EXACT, is no claim)');
+  expect(v.stdout).not.toMatch(/certified commit/);
+  // Its rerun path is not the loop's fresh checkout, so the rerun agrees with the last certificate;
+  // it still names it as no claim.
+  const rerun = await cli(repo, ['verify', '--rerun']);
+  expect(rerun.stdout).toContain('it certifies no commit');
+  expect(rerun.stdout).toContain("a fresh checkout of the last certificate's commit gives the certificate's outcome");
+  expect(rerun.stdout).not.toMatch(/certified commit/);
+});

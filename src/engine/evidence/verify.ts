@@ -34,8 +34,10 @@ export interface VerifyResult {
   /** Append-only logs holding lines past what the manifest records (resume cuts them off at `bytes`). */
   logTails: { path: string; bytes: number }[];
   iterations: number[];
-  /** The last iteration's certificate, when the tree has one. */
+  /** The certificate the run halted on (see haltingCertificate), else the last iteration's, when the tree has one. */
   certificate?: Certificate | null;
+  /** How the run ended, as its halting report says: a certificate is a claim only when it converged. */
+  halted?: { status: string; stop_reason: string | null } | null;
 }
 
 export interface VerifyOptions {
@@ -171,7 +173,8 @@ export async function verifyTree(root: string, opts: VerifyOptions = {}): Promis
     });
   else if (report && report.status !== 'EXIT_NEED_INFO' && report.status !== 'EXIT_BLOCKED') problems.push('no plan.json (REMIND vertex) for a loop that ran');
   if (!seedChecksum().verified) problems.push('seed checksum 641 × 274177 × 65537 ≠ 11517961089409');
-  return { ok: problems.length === 0, problems, openTail, logTails, iterations, certificate: finalCert };
+  const halted = report ? { status: report.status, stop_reason: report.stop_reason } : null;
+  return { ok: problems.length === 0, problems, openTail, logTails, iterations, certificate: finalCert, halted };
 
   async function audits(): Promise<void> {
     const triangle = await checkTriangle(ev, iterations);
