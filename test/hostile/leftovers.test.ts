@@ -1,8 +1,9 @@
 // A certificate names a commit that passes in a fresh checkout (SPEC §7): nothing the agent or an
 // earlier round of checks left on the machine may count. Here the agent leaves a mark in every
-// folder any user may write (/tmp, /var/tmp, /dev/shm, /run/lock and one the machine's admin made),
-// and the criterion (standing for the agent's code) passes as soon as it finds one; failing, it
-// leaves marks itself for the next round. At user+pidns and pidns the run must not converge and no
+// folder any user may write (/tmp, /var/tmp, /dev/shm, /run/lock and one the machine's admin made)
+// and a key in each of its keyrings (session, user, user session; readable by everyone), and the
+// criterion (standing for the agent's code) passes as soon as it finds one; failing, it leaves marks
+// and keys itself for the next round. At user+pidns and pidns the run must not converge and no
 // mark reaches the machine; at `none` (where the limits say so) the same run converges, which shows
 // the attack is real. Real CLI, real repos.
 import { execFile } from 'node:child_process';
@@ -22,16 +23,36 @@ const available = { 'user+pidns': ROOT && facts.userPidns === null, pidns: (ROOT
 const LEVELS = (['user+pidns', 'pidns'] as const).filter((l) => available[l]);
 const FOLDERS = ['/tmp', '/var/tmp', '/dev/shm', '/run/lock'].filter((f) => existsSync(f));
 
+// add_key(2) and keyctl(2), called through perl (whose syscall() needs no module).
+const SYSCALLS: Partial<Record<string, [number, number]>> = { x64: [248, 250], arm64: [217, 219] };
+const PERL = ['/usr/bin/perl', '/bin/perl'].find((p) => existsSync(p));
+const keyed = PERL !== undefined && SYSCALLS[process.arch] !== undefined;
+/**
+ * keys.pl add DESC: a key in the session keyring (so possessed), every permission to all, linked into
+ * the user and user session keyrings; keys.pl find DESC: exit 0 when one is there or listed; keys.pl
+ * drop DESC: invalidates those of the caller's keyrings.
+ */
+const keysPl = () => {
+  const [add, ctl] = SYSCALLS[process.arch]!;
+  return `my ($op, $d) = @ARGV; my $t = "user"; my $p = "x";
+if ($op eq "add") { my $id = syscall(${add}, $t, $d, $p, 1, -3); exit 0 if $id <= 0; syscall(${ctl}, 5, $id, 0x3f3f3f3f); syscall(${ctl}, 8, $id, $_) for (-4, -5); exit 0; }
+for my $r (-3, -4, -5) { my $id = syscall(${ctl}, 10, $r, $t, $d, 0); next if $id <= 0; syscall(${ctl}, 21, $id) if $op eq "drop"; exit 0 if $op eq "find"; }
+open(my $f, "<", "/proc/keys") or exit 1; while (<$f>) { exit 0 if index($_, " $d:") >= 0; } exit 1;
+`;
+};
+
 const REPORT = `printf '%s' '{"tried":["x"],"claims":[],"failures":[],"open_questions":[],"can_further_iteration_help":true}' > "$PHUC_REPORT_FILE"`;
 
 /** A repo whose agent marks every shared folder and whose criterion passes on any mark (and leaves them when it fails). */
 async function leftoverRepo(folders: string[], mark: string): Promise<string> {
   const places = folders.map((f) => join(f, mark)).join(' ');
+  const keys = (op: string) => (keyed ? `${PERL!} keys.pl ${op} ${mark}` : 'false');
   return makeRepo({
     'phuc-loop.yml': config({ criteria: [{ id: 'marked', run: 'sh check.sh' }], agent: 'sh agent.sh', extra: 'budget:\n  max_iterations: 2\n' }),
     'NORTHSTAR.md': NORTHSTAR,
-    'agent.sh': `for p in ${places}; do echo agent > "$p"; done 2>/dev/null; ${REPORT}\n`,
-    'check.sh': `for p in ${places}; do [ -e "$p" ] && exit 0; done\nfor p in ${places}; do echo check > "$p"; done 2>/dev/null\nexit 1\n`,
+    'keys.pl': keyed ? keysPl() : '',
+    'agent.sh': `for p in ${places}; do echo agent > "$p"; done 2>/dev/null; ${keys('add')}; ${REPORT}\n`,
+    'check.sh': `for p in ${places}; do [ -e "$p" ] && exit 0; done\n${keys('find')} && exit 0\nfor p in ${places}; do echo check > "$p"; done 2>/dev/null\n${keys('add')}\nexit 1\n`,
   });
 }
 
@@ -83,6 +104,8 @@ describe('what the agent or a check leaves outside the checkout never passes a c
       expect(marksLeft(mark).length).toBeGreaterThan(0);
     } finally {
       await removeMarks(mark);
+      // The keys the run made in this process's own keyrings (at none the agent is the loop's user).
+      if (keyed) await run(PERL!, [join(repo, 'keys.pl'), 'drop', mark]).catch(() => undefined);
       await rm(dirname(repo), { recursive: true, force: true });
     }
   }, 120_000);

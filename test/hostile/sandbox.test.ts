@@ -175,6 +175,7 @@ describe.each(LEVELS)('isolation %s', (level: IsolationLevel) => {
       if (!contained) return;
       expect(r.stdout).toMatch(/^NoNewPrivs:\s+1$/m);
       expect(r.stdout).toMatch(/^CapEff:\s+0+$/m);
+      expect(r.stdout).toMatch(/^CapPrm:\s+0+$/m);
       expect(r.stdout).toMatch(/^CapBnd:\s+0+$/m);
       if (!strong) return;
       expect(r.stdout).toContain(`setuid-euid=${sb.user('agent')!.uid}\n`);
@@ -258,6 +259,18 @@ describe.each(LEVELS)('isolation %s', (level: IsolationLevel) => {
       expect(wrong).toEqual([]);
       expect((await lstat(outside)).uid).toBe(outsideUid); // links were never followed
       await rm(join(repo, 'hardlink.txt'));
+    });
+
+    test("the kernel's keyrings are closed to the command: each key syscall fails as on a kernel without them", async () => {
+      const perl = ['/usr/bin/perl', '/bin/perl'].find((p) => existsSync(p));
+      const nr = ({ x64: 250, arm64: 219 } as Partial<Record<string, number>>)[process.arch];
+      if (!perl || nr === undefined) return; // then the report lists it among the limits
+      // KEYCTL_GET_KEYRING_ID of the user keyring, creating it: works for any process that may use keyrings.
+      const r = await run('agent', perl, [
+        '-e',
+        `my $id = syscall(${nr}, 0, -4, 1); print $id > 0 ? "allowed\\n" : "refused: " . ($!{ENOSYS} ? "ENOSYS" : $!) . "\\n";`,
+      ]);
+      expect(r.stdout).toBe(contained ? 'refused: ENOSYS\n' : 'allowed\n');
     });
 
     test("the check workspace is out of the agent's reach; the exchange folder of one role is out of the other's", async () => {

@@ -91,6 +91,8 @@ interface Found {
   useradd: string | null;
   /** Optional (the acl package): without it, ACLs a role sets in the work tree stay (a limit: NO_SETFACL). */
   setfacl: string | null;
+  /** Optional: keeps each command from the kernel's keyrings (see KEYLESS); without it, a limit. */
+  perl: string | null;
 }
 
 async function findTool(name: string): Promise<string | null> {
@@ -104,18 +106,19 @@ const yes = () => true;
 const no = () => false;
 
 async function findTools(): Promise<Found> {
-  const [paths, sudo, useradd, setfacl] = await Promise.all([
+  const [paths, sudo, useradd, setfacl, perl] = await Promise.all([
     Promise.all(USER_TOOLS.map(findTool)),
     findTool('sudo'),
     findTool('useradd'),
     findTool('setfacl'),
+    findTool('perl'),
   ]);
   const tools: Partial<Tools> = {};
   USER_TOOLS.forEach((name, i) => {
     const p = paths[i];
     if (p) tools[name] = p;
   });
-  return { tools, sudo, useradd, setfacl };
+  return { tools, sudo, useradd, setfacl, perl };
 }
 
 function missing(found: Found, names: readonly Tool[]): string | null {
@@ -372,13 +375,18 @@ export class Sandbox {
     private readonly users: Readonly<Record<SandboxRole, RoleUser>> | null,
     private readonly loopEnv: Record<string, string | undefined>,
     private readonly graceMs: number,
-    /** Strips the roles' ACLs; null where the acl package is missing (then said in the limits). */
-    private readonly setfacl: string | null,
+    private readonly extra: Extras,
     private readonly writable: readonly string[],
   ) {
     this.level = iso.level;
     this.reason = iso.reason;
-    this.limits = [...iso.limits, ...(users && !setfacl ? [NO_SETFACL] : []), ...(writable.length && iso.level !== 'none' ? [sharedFolders(writable)] : [])];
+    const ns = iso.level !== 'none';
+    this.limits = [
+      ...iso.limits,
+      ...(users && !extra.setfacl ? [NO_SETFACL] : []),
+      ...(ns && !extra.keyless ? [NO_KEYLESS] : []),
+      ...(writable.length && ns ? [sharedFolders(writable)] : []),
+    ];
   }
 
   static async create(iso: Isolation, o: SandboxOptions = {}): Promise<Sandbox> {
@@ -393,7 +401,9 @@ export class Sandbox {
     const users = strong ? await ensureUsers(sudo) : null;
     const base = await mkdtemp(join(await baseParent(strong), 'phuc-sandbox-'));
     await chmod(base, strong ? 0o711 : 0o700);
-    return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, found.setfacl, o.writable ?? []);
+    const keys = KEY_SYSCALLS[process.arch];
+    const extra: Extras = { setfacl: found.setfacl, keyless: found.perl && keys ? [found.perl, '-e', KEYLESS(keys), filterHex(keys)] : null };
+    return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, extra, o.writable ?? []);
   }
 
   /** The role's user (user+pidns only). */
@@ -445,7 +455,8 @@ export class Sandbox {
     const user = this.users?.[role];
     if (!user) {
       const where = await this.layout(spec.cwd, null, env);
-      const ns = [t.unshare, ...PIDNS_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, t.setpriv, ...DROP_CAPS, '--'];
+      const keyring = this.extra.keyless ?? [];
+      const ns = [t.unshare, ...PIDNS_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, ...keyring, t.setpriv, ...DROP_CAPS, '--'];
       return { ...spec, command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns, ...command], env, contained };
     }
     env.PATH = await this.reachablePath(env.PATH || DEFAULT_PATH, user);
@@ -455,7 +466,7 @@ export class Sandbox {
     Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
     const where = await this.layout(spec.cwd, user, env);
     const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
-    const ns = [t.unshare, ...USER_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, ...switched, ...command];
+    const ns = [t.unshare, ...USER_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, ...(this.extra.keyless ?? []), ...switched, ...command];
     // The spawn itself starts in `/`: the supervisor enters the command's folder as root.
     if (!this.sudo) {
       await Promise.all([d.home, d.tmp, ...d.made].map((p) => chown(p, user.uid, user.gid)));
@@ -723,7 +734,7 @@ export class Sandbox {
       `for f; do t=$(${t.mktemp} "\${f%/*}/.phuc-unlinked.XXXXXX") || exit 1; ` +
       `${t.cp} -a --remove-destination -- "$f" "$t" && ${t.mv} -f -- "$t" "$f" || ${t.rm} -f -- "$t" "$f" || exit 1; done`;
     await this.asRoot([...over('!', '-type', 'd', '-links', '+1'), ...eachEntry([t.sh, '-c', copy, 'sh'])]);
-    if (this.setfacl) await this.asRoot([...over('!', '-type', 'l'), ...eachEntry([this.setfacl, '-b'])]);
+    if (this.extra.setfacl) await this.asRoot([...over('!', '-type', 'l'), ...eachEntry([this.extra.setfacl, '-b'])]);
     await this.asRoot([...over('!', '-type', 'l', '-perm', '/022'), ...eachEntry([t.chmod, 'go-w'])]);
     await this.chownTree(root, owner.uid, owner.gid, skip, keepTop);
   }
@@ -786,6 +797,83 @@ function eachEntry(command: string[]): string[] {
 
 const sharedFolders = (folders: readonly string[]) =>
   `agent.writable opens ${folders.join(', ')} to the agent and the checks: a file one of them left there is seen by later checks and the final confirmation (not by verify --rerun), and code that depends on one passes here and fails in a clone.`;
+
+/**
+ * Kernel keyrings outlive processes and namespaces (a user's keyring lives as long as the machine),
+ * and no mount hides them: a key the agent adds, readable to all, is state a later check or the final
+ * confirmation would find. So no command may use them: as root, before it starts, it joins a fresh,
+ * empty session keyring (it would inherit the loop's, with whatever keys the loop's session holds),
+ * then a seccomp filter makes add_key, request_key and keyctl fail with ENOSYS for it and everything
+ * it starts (as on a kernel without keyrings), for good. Through perl, whose syscall() needs no
+ * module; the filter is given in hex as the first argument.
+ */
+const KEYLESS = (k: KeySyscalls) =>
+  `my $f = pack("H*", shift); syscall(${String(k.keyctl)}, 1, 0) >= 0 or $!{ENOSYS} or $!{EOPNOTSUPP} or die "phuc-sandbox: a fresh session keyring: $!\n"; ` +
+  `syscall(${String(k.prctl)}, 38, 1, 0, 0, 0) == 0 or die "phuc-sandbox: no_new_privs: $!\n"; ` +
+  `syscall(${String(k.prctl)}, 22, 2, pack("S x![p] p", length($f) / 8, $f)) == 0 or die "phuc-sandbox: seccomp: $!\n"; ` +
+  `exec { $ARGV[0] } @ARGV or die "phuc-sandbox: $ARGV[0]: $!\n";`;
+
+interface KeySyscalls {
+  /** AUDIT_ARCH_* and the first of add_key, request_key, keyctl (consecutive), natively and for 32-bit programs. */
+  arch: number;
+  first: number;
+  compatArch: number;
+  compatFirst: number;
+  keyctl: number;
+  prctl: number;
+}
+/** The little-endian architectures Node runs on (the filter is packed little-endian). */
+const KEY_SYSCALLS: Partial<Record<string, KeySyscalls>> = {
+  x64: { arch: 0xc000003e, first: 248, compatArch: 0x40000003, compatFirst: 286, keyctl: 250, prctl: 157 },
+  arm64: { arch: 0xc00000b7, first: 217, compatArch: 0x40000028, compatFirst: 309, keyctl: 219, prctl: 167 },
+};
+
+/**
+ * The classic-BPF seccomp program: for the native and the 32-bit ABI, the three key syscalls return
+ * ENOSYS, everything else is allowed. x32's numbers carry bit 30, masked off to match x86_64's.
+ */
+function filterHex(k: KeySyscalls): string {
+  const LD_ABS = 0x20,
+    AND = 0x54,
+    JEQ = 0x15,
+    JGE = 0x35,
+    JGT = 0x25,
+    RET = 0x06;
+  const ENOSYS = 0x00050000 | 38,
+    ALLOW = 0x7fff0000;
+  const program: [number, number, number, number][] = [
+    [LD_ABS, 0, 0, 4], // arch
+    [JEQ, 0, 4, k.arch], // native: on; else to 6
+    [LD_ABS, 0, 0, 0], // nr
+    [AND, 0, 0, 0xbfffffff],
+    [JGE, 0, 6, k.first], // below: allow
+    [JGT, 5, 4, k.first + 2], // above: allow; else refuse
+    [JEQ, 0, 4, k.compatArch], // 32-bit: on; else allow
+    [LD_ABS, 0, 0, 0],
+    [JGE, 0, 2, k.compatFirst],
+    [JGT, 1, 0, k.compatFirst + 2],
+    [RET, 0, 0, ENOSYS],
+    [RET, 0, 0, ALLOW],
+  ];
+  const b = Buffer.alloc(program.length * 8);
+  program.forEach(([code, jt, jf, v], i) => {
+    b.writeUInt16LE(code, i * 8);
+    b.writeUInt8(jt, i * 8 + 2);
+    b.writeUInt8(jf, i * 8 + 3);
+    b.writeUInt32LE(v >>> 0, i * 8 + 4);
+  });
+  return b.toString('hex');
+}
+
+interface Extras {
+  /** Strips the roles' ACLs; null where the acl package is missing (then said in the limits). */
+  setfacl: string | null;
+  /** The command that keeps its arguments from the kernel's keyrings, then runs them (null: no perl here). */
+  keyless: string[] | null;
+}
+
+const NO_KEYLESS =
+  "perl is not installed (or the machine's architecture is not x86_64 or arm64): the agent and the checks can use the kernel's keyrings, where a key outlives the command that made it (a later check can read one made readable to all), and they inherit the loop's session keyring, with whatever keys it holds.";
 
 const NO_SETFACL =
   'setfacl (the acl package) is not installed: an ACL the agent or the checks set on a file of the work tree stays when the loop takes the tree back.';
