@@ -46,7 +46,7 @@ const REPORT = `printf '%s' '{"tried":["x"],"claims":[],"failures":[],"open_ques
 /** A repo whose agent marks every shared folder and whose criterion passes on any mark (and leaves them when it fails). */
 async function leftoverRepo(folders: string[], mark: string): Promise<string> {
   const places = folders.map((f) => join(f, mark)).join(' ');
-  const keys = (op: string) => (keyed ? `${PERL!} keys.pl ${op} ${mark}` : 'false');
+  const keys = (op: string) => (keyed ? `${PERL} keys.pl ${op} ${mark}` : 'false');
   return makeRepo({
     'phuc-loop.yml': config({ criteria: [{ id: 'marked', run: 'sh check.sh' }], agent: 'sh agent.sh', extra: 'budget:\n  max_iterations: 2\n' }),
     'NORTHSTAR.md': NORTHSTAR,
@@ -105,7 +105,7 @@ describe('what the agent or a check leaves outside the checkout never passes a c
     } finally {
       await removeMarks(mark);
       // The keys the run made in this process's own keyrings (at none the agent is the loop's user).
-      if (keyed) await run(PERL!, [join(repo, 'keys.pl'), 'drop', mark]).catch(() => undefined);
+      if (keyed) await run(PERL, [join(repo, 'keys.pl'), 'drop', mark]).catch(() => undefined);
       await rm(dirname(repo), { recursive: true, force: true });
     }
   }, 120_000);
