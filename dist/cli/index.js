@@ -33078,6 +33078,7 @@ class Sandbox {
     graceMs;
     extra;
     writable;
+    workTree;
     level;
     reason;
     limits;
@@ -33096,7 +33097,9 @@ class Sandbox {
     held = null;
     constructor(iso, base, tools, 
     /** Set under sudo only: the loop is not root. */
-    sudo, users, loopEnv, graceMs, extra, writable) {
+    sudo, users, loopEnv, graceMs, extra, writable, 
+    /** SandboxOptions.workTree, real. */
+    workTree) {
         this.base = base;
         this.tools = tools;
         this.sudo = sudo;
@@ -33105,6 +33108,7 @@ class Sandbox {
         this.graceMs = graceMs;
         this.extra = extra;
         this.writable = writable;
+        this.workTree = workTree;
         this.level = iso.level;
         this.reason = iso.reason;
         const ns = iso.level !== 'none';
@@ -33130,7 +33134,8 @@ class Sandbox {
         await (0,promises_namespaceObject.chmod)(base, strong ? 0o711 : 0o700);
         const keys = KEY_SYSCALLS[process.arch];
         const extra = { setfacl: found.setfacl, keyless: found.perl && keys ? [found.perl, '-e', KEYLESS(keys), filterHex(keys)] : null };
-        return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, extra, o.writable ?? []);
+        const workTree = o.workTree ? await (0,promises_namespaceObject.realpath)(o.workTree).catch(() => (0,external_node_path_namespaceObject.resolve)(o.workTree)) : null;
+        return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, extra, o.writable ?? [], workTree);
     }
     /** The role's user (user+pidns only). */
     user(role) {
@@ -33178,7 +33183,7 @@ class Sandbox {
         const command = spec.args ? [spec.command, ...spec.args] : ['/bin/sh', '-c', spec.command];
         const user = this.users?.[role];
         if (!user) {
-            const where = await this.layout(spec.cwd, null, env);
+            const where = await this.layout(spec.cwd, null, env, role);
             const keyring = this.extra.keyless ?? [];
             const ns = [t.unshare, ...PIDNS_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, ...keyring, t.setpriv, ...DROP_CAPS, '--'];
             return { ...spec, command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns, ...command], env, contained };
@@ -33188,7 +33193,7 @@ class Sandbox {
         // "dubious ownership" (only configuration given this way or globally counts for that).
         const n = Number(env.GIT_CONFIG_COUNT) || 0;
         Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
-        const where = await this.layout(spec.cwd, user, env);
+        const where = await this.layout(spec.cwd, user, env, role);
         const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
         const ns = [t.unshare, ...USER_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, ...(this.extra.keyless ?? []), ...switched, ...command];
         // The spawn itself starts in `/`: the supervisor enters the command's folder as root.
@@ -33242,7 +33247,7 @@ class Sandbox {
      * the only places the command can leave something are its own folders and the private scratch
      * folders, and a later command of either role finds only what a clean checkout would hold.
      */
-    async layout(cwd, user, env) {
+    async layout(cwd, user, env, role) {
         const real = await (0,promises_namespaceObject.realpath)(cwd).catch(() => (0,external_node_path_namespaceObject.resolve)(cwd));
         const blocked = user && real !== external_node_path_namespaceObject.sep ? await firstBlocked((0,external_node_path_namespaceObject.dirname)(real), user) : null;
         if (blocked !== null && under(this.base, blocked))
@@ -33253,8 +33258,12 @@ class Sandbox {
             Promise.all([real, env.HOME, env.TMPDIR, ...this.writable].map((p) => (p ? (0,promises_namespaceObject.realpath)(p).catch(() => null) : Promise.resolve(null)))),
         ]);
         // Where a cover or a scratch folder hides a folder, what lies under it needs nothing of its own.
-        const shared = scratch.filter((f) => blocked === null || !under(f.path, blocked));
-        const hidden = [...shared.map((f) => f.path), ...(blocked === null ? [] : [blocked])];
+        // The checks never see the agent's work tree unless they run in it; nor what lies under a cover.
+        const tree = role === 'check' && this.workTree && !under(real, this.workTree) ? this.workTree : null;
+        const covers = [blocked, tree].filter((c) => c !== null);
+        const outer = covers.filter((c) => !covers.some((d) => d !== c && under(c, d)));
+        const shared = scratch.filter((f) => !outer.some((c) => under(f.path, c)));
+        const hidden = [...shared.map((f) => f.path), ...outer];
         const readOnly = mounts.filter((m) => !hidden.some((h) => under(m, h)));
         const writable = [...new Set(wanted)].filter((p) => p !== null && p !== external_node_path_namespaceObject.sep);
         // One kept inside another comes with it.
@@ -33278,7 +33287,8 @@ class Sandbox {
             shared.find((f) => f.shm)?.path ?? '',
             String(layered.length),
             ...layered.flatMap((f) => [f.mode, f.path]),
-            ...(blocked === null ? ['0'] : ['1', '0755,size=1m', blocked]),
+            String(outer.length),
+            ...outer.flatMap((c) => ['0755,size=1m', c]),
             String(loops.length),
             ...loops,
         ];
@@ -47680,7 +47690,7 @@ async function runLocked(o, base, progress) {
         const how = 'set agent.isolation in the config (or `phuc-loop run --isolation LEVEL`) to a level available here, then run again';
         return needInfo(base.published, { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.isolation'], messages: [e.message, how] }, o);
     }
-    const sandbox = await Sandbox.create(iso, { env: o.env, writable: got.config.agent.writable });
+    const sandbox = await Sandbox.create(iso, { env: o.env, writable: got.config.agent.writable, workTree: cwd });
     try {
         // A run that crashed while the agent held the work tree is repaired before anything else; the
         // user's ignored files its agent step left deleted or changed are put back (user-files.ts).
@@ -48855,7 +48865,8 @@ async function verify(argv) {
     }
     // The criteria execute the certified code: as the check user in its own PID namespace where the
     // machine allows (the same isolation the loop uses).
-    const sandbox = await Sandbox.create(await resolveIsolation('auto'));
+    // The checkout that holds the commit is hidden from the criteria, as the loop hides its work tree.
+    const sandbox = await Sandbox.create(await resolveIsolation('auto'), { workTree: repo });
     let rr;
     try {
         out(`rerun: isolation ${sandbox.level}`);

@@ -190,7 +190,8 @@ async function verify(argv: string[]): Promise<number> {
   }
   // The criteria execute the certified code: as the check user in its own PID namespace where the
   // machine allows (the same isolation the loop uses).
-  const sandbox = await Sandbox.create(await resolveIsolation('auto'));
+  // The checkout that holds the commit is hidden from the criteria, as the loop hides its work tree.
+  const sandbox = await Sandbox.create(await resolveIsolation('auto'), { workTree: repo });
   let rr: Awaited<ReturnType<typeof rerunCertificate>>;
   try {
     out(`rerun: isolation ${sandbox.level}`);

@@ -1,9 +1,9 @@
 // A certificate names a commit that passes in a fresh checkout (SPEC §7): nothing the agent or an
 // earlier round of checks left on the machine may count. Here the agent leaves a mark in every
-// folder any user may write (/tmp, /var/tmp, /dev/shm, /run/lock and one the machine's admin made)
-// and a key in each of its keyrings (session, user, user session; readable by everyone), and the
-// criterion (standing for the agent's code) passes as soon as it finds one; failing, it leaves marks
-// and keys itself for the next round. At user+pidns and pidns the run must not converge and no
+// folder any user may write (/tmp, /var/tmp, /dev/shm, /run/lock and one the machine's admin made),
+// a key in each of its keyrings (session, user, user session; readable by everyone) and an ignored
+// file in its work tree, whose absolute path it commits; the criterion (standing for the agent's
+// code) passes as soon as it finds one; failing, it leaves marks and keys itself for the next round. At user+pidns and pidns the run must not converge and no
 // mark reaches the machine; at `none` (where the limits say so) the same run converges, which shows
 // the attack is real. Real CLI, real repos.
 import { execFile } from 'node:child_process';
@@ -51,8 +51,10 @@ async function leftoverRepo(folders: string[], mark: string): Promise<string> {
     'phuc-loop.yml': config({ criteria: [{ id: 'marked', run: 'sh check.sh' }], agent: 'sh agent.sh', extra: 'budget:\n  max_iterations: 2\n' }),
     'NORTHSTAR.md': NORTHSTAR,
     'keys.pl': keyed ? keysPl() : '',
-    'agent.sh': `for p in ${places}; do echo agent > "$p"; done 2>/dev/null; ${keys('add')}; ${REPORT}\n`,
-    'check.sh': `for p in ${places}; do [ -e "$p" ] && exit 0; done\n${keys('find')} && exit 0\nfor p in ${places}; do echo check > "$p"; done 2>/dev/null\n${keys('add')}\nexit 1\n`,
+    '.gitignore': 'build/\n',
+    // Also an ignored file in its work tree, whose path it commits (where.txt): no clone holds it.
+    'agent.sh': `for p in ${places}; do echo agent > "$p"; done 2>/dev/null; ${keys('add')}; mkdir -p build && echo agent > build/${mark} && echo "$PWD/build/${mark}" > where.txt; ${REPORT}\n`,
+    'check.sh': `for p in ${places} $(cat where.txt 2>/dev/null); do [ -e "$p" ] && exit 0; done\n${keys('find')} && exit 0\nfor p in ${places}; do echo check > "$p"; done 2>/dev/null\n${keys('add')}\nexit 1\n`,
   });
 }
 

@@ -151,7 +151,7 @@ async function runLocked(o: LoopOptions, base: Base, progress: { publish: boolea
     const how = 'set agent.isolation in the config (or `phuc-loop run --isolation LEVEL`) to a level available here, then run again';
     return needInfo(base.published, { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.isolation'], messages: [e.message, how] }, o);
   }
-  const sandbox = await Sandbox.create(iso, { env: o.env, writable: got.config.agent.writable });
+  const sandbox = await Sandbox.create(iso, { env: o.env, writable: got.config.agent.writable, workTree: cwd });
   try {
     // A run that crashed while the agent held the work tree is repaired before anything else; the
     // user's ignored files its agent step left deleted or changed are put back (user-files.ts).

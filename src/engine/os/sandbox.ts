@@ -342,6 +342,12 @@ export interface SandboxOptions {
   killGraceMs?: number;
   /** Folders outside its own that every command may write (agent.writable); the rest of the machine is read-only to it. */
   writable?: readonly string[];
+  /**
+   * The agent's work tree: hidden from the checks (an empty folder at its path) unless they run in it
+   * (checks.workspace: live). What the agent left there beside its commit (an ignored file) would
+   * otherwise be read by absolute path, in every round and in the fresh confirmation.
+   */
+  workTree?: string;
 }
 
 /**
@@ -377,6 +383,8 @@ export class Sandbox {
     private readonly graceMs: number,
     private readonly extra: Extras,
     private readonly writable: readonly string[],
+    /** SandboxOptions.workTree, real. */
+    private readonly workTree: string | null,
   ) {
     this.level = iso.level;
     this.reason = iso.reason;
@@ -403,7 +411,8 @@ export class Sandbox {
     await chmod(base, strong ? 0o711 : 0o700);
     const keys = KEY_SYSCALLS[process.arch];
     const extra: Extras = { setfacl: found.setfacl, keyless: found.perl && keys ? [found.perl, '-e', KEYLESS(keys), filterHex(keys)] : null };
-    return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, extra, o.writable ?? []);
+    const workTree = o.workTree ? await realpath(o.workTree).catch(() => resolve(o.workTree!)) : null;
+    return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, extra, o.writable ?? [], workTree);
   }
 
   /** The role's user (user+pidns only). */
@@ -454,7 +463,7 @@ export class Sandbox {
     const command = spec.args ? [spec.command, ...spec.args] : ['/bin/sh', '-c', spec.command];
     const user = this.users?.[role];
     if (!user) {
-      const where = await this.layout(spec.cwd, null, env);
+      const where = await this.layout(spec.cwd, null, env, role);
       const keyring = this.extra.keyless ?? [];
       const ns = [t.unshare, ...PIDNS_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, ...keyring, t.setpriv, ...DROP_CAPS, '--'];
       return { ...spec, command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns, ...command], env, contained };
@@ -464,7 +473,7 @@ export class Sandbox {
     // "dubious ownership" (only configuration given this way or globally counts for that).
     const n = Number(env.GIT_CONFIG_COUNT) || 0;
     Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
-    const where = await this.layout(spec.cwd, user, env);
+    const where = await this.layout(spec.cwd, user, env, role);
     const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
     const ns = [t.unshare, ...USER_UNSHARE, '--', t.sh, '-c', supervisor(t), 'phuc-sandbox', ...where, ...(this.extra.keyless ?? []), ...switched, ...command];
     // The spawn itself starts in `/`: the supervisor enters the command's folder as root.
@@ -524,7 +533,7 @@ export class Sandbox {
    * the only places the command can leave something are its own folders and the private scratch
    * folders, and a later command of either role finds only what a clean checkout would hold.
    */
-  private async layout(cwd: string, user: RoleUser | null, env: Record<string, string>): Promise<string[]> {
+  private async layout(cwd: string, user: RoleUser | null, env: Record<string, string>, role: SandboxRole): Promise<string[]> {
     const real = await realpath(cwd).catch(() => resolve(cwd));
     const blocked = user && real !== sep ? await firstBlocked(dirname(real), user) : null;
     if (blocked !== null && under(this.base, blocked))
@@ -535,8 +544,12 @@ export class Sandbox {
       Promise.all([real, env.HOME, env.TMPDIR, ...this.writable].map((p) => (p ? realpath(p).catch(() => null) : Promise.resolve(null)))),
     ]);
     // Where a cover or a scratch folder hides a folder, what lies under it needs nothing of its own.
-    const shared = scratch.filter((f) => blocked === null || !under(f.path, blocked));
-    const hidden = [...shared.map((f) => f.path), ...(blocked === null ? [] : [blocked])];
+    // The checks never see the agent's work tree unless they run in it; nor what lies under a cover.
+    const tree = role === 'check' && this.workTree && !under(real, this.workTree) ? this.workTree : null;
+    const covers = [blocked, tree].filter((c): c is string => c !== null);
+    const outer = covers.filter((c) => !covers.some((d) => d !== c && under(c, d)));
+    const shared = scratch.filter((f) => !outer.some((c) => under(f.path, c)));
+    const hidden = [...shared.map((f) => f.path), ...outer];
     const readOnly = mounts.filter((m) => !hidden.some((h) => under(m, h)));
     const writable = [...new Set(wanted)].filter((p): p is string => p !== null && p !== sep);
     // One kept inside another comes with it.
@@ -559,7 +572,8 @@ export class Sandbox {
       shared.find((f) => f.shm)?.path ?? '',
       String(layered.length),
       ...layered.flatMap((f) => [f.mode, f.path]),
-      ...(blocked === null ? ['0'] : ['1', '0755,size=1m', blocked]),
+      String(outer.length),
+      ...outer.flatMap((c) => ['0755,size=1m', c]),
       String(loops.length),
       ...loops,
     ];
