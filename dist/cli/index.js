@@ -32998,6 +32998,7 @@ function isolationLimits(level, privilege) {
     return [
         "The agent runs as the loop's own OS user beside the loop: it can read the loop's environment (its tokens) through /proc, and every file the loop can.",
         'The folders every user may write (/tmp, /var/tmp, /dev/shm and any other) are shared: a file the agent or an earlier round of checks left there is seen by later checks, the final confirmation and verify --rerun, and code that depends on one passes here and fails in a clone.',
+        "The agent and the checks can delete a nested git repository of the user's in the work tree: git keeps none of its files, so the loop cannot put it back (the report says so).",
         'Processes it starts are found through their process group, session and a run tag; one that leaves all three (env -i, setsid, a double fork) can outlive its step.',
         ...common,
     ];
@@ -36736,6 +36737,14 @@ async function snapshotDirty(git, cwd) {
         snap.set(c.path, { ...(await held(cwd, c.path)), link: isLinkIn(cwd, c.path) });
     return snap;
 }
+/**
+ * The user's nested git repositories among the dirty paths (git lists one as `dir/`): git keeps none
+ * of their files, so the loop could not put one back. The sandbox lends them to no role and mounts
+ * them read-only for its commands (a mount point can be neither removed nor renamed).
+ */
+function userRepos(dirty) {
+    return [...dirty].filter((p) => p.endsWith('/')).map((p) => p.slice(0, -1));
+}
 /** Files past this size are not read into memory (nor committed: GitHub refuses a file over 100 MB). */
 const MAX_HELD_BYTES = 100 * 1024 * 1024;
 /**
@@ -37013,7 +37022,7 @@ async function spawnAgent(o) {
             PHUC_ROLE: o.role ?? 'Scout→Solver',
         }, { keepAgentKeys: !proxy, allow: PRESET_ENV[preset], pass: o.passEnv });
         env = withoutRoleVariables(given);
-        await o.sandbox.grantWorkTree(o.cwd, [LOOP_SCRATCH_DIR]);
+        await o.sandbox.grantWorkTree(o.cwd, [LOOP_SCRATCH_DIR, ...(o.protect ?? [])]);
         const spec = await o.sandbox.wrap({
             command: inv.command,
             args: inv.args,
@@ -37279,6 +37288,11 @@ async function collectArtifacts(o) {
             reverted.push({ path: p, ...why });
     }
     await putBack(o, reverted, reverted);
+    // A nested repository of the user's that the agent removed (possible at isolation none only):
+    // git keeps none of its files, so nothing put it back, and the report must not say it did.
+    for (const r of reverted)
+        if (r.path.endsWith('/') && o.before.has(r.path) && !lstatOrNull((0,external_node_path_namespaceObject.join)(o.cwd, r.path)))
+            r.detail = "the user's own, deleted by the agent: git keeps none of its files, so the loop could not put it back";
     await removeSecretFolders(o, reverted);
     await removeNestedGitFolders(o, reverted);
     // A link the agent kept can change where another link leads (a folder made a link to a shallower
@@ -46285,6 +46299,7 @@ async function critique(ctx, n, diff, checks) {
         iteration: n,
         timeoutMs: c.timeout_seconds * 1000,
         role: 'Skeptic (critic)',
+        protect: userRepos(before.keys()),
     });
     // Its verdict comes through the report channel; read (never through a link) before its edits are reverted.
     const verdictText = takeReport(ctx.cwd);
@@ -46980,6 +46995,7 @@ async function iterate(ctx, n) {
         before.set('AGENTS.md', now.get('AGENTS.md'));
     if (!cut)
         await saveStepStart(marker, n, startHead, before, work);
+    ctx.userRepos = userRepos(before.keys());
     const settings = await git.snapshotSettings();
     userFiles.stepStarts();
     const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
@@ -46993,6 +47009,7 @@ async function iterate(ctx, n) {
         timeoutMs: Math.max(1000, Math.min(plan.budget.max_seconds_per_iteration * 1000, remainingMs)),
         idleMs: idleS === undefined ? undefined : idleS * 1000,
         heartbeat: (s) => o.log.info(`iter ${n}: agent working, ${s} s`),
+        protect: ctx.userRepos,
     });
     const ar = agent.result;
     const out = agent.outcome;
@@ -47484,7 +47501,9 @@ function logUserFiles(o, n, done) {
  * The agent's work tree. What runs there still runs the agent's code: as the check user, in its own
  * namespace (SPEC §7), who holds the tree from prepare() to release(); never as the loop.
  */
-function liveJudge(o, cwd, sandbox, run) {
+function liveJudge(o, cwd, sandbox, run, 
+/** The user's nested repositories in the tree (userRepos), lent to no role. */
+protect = () => []) {
     // The role's own HOME, TMPDIR, USER and PATH, not the loop's.
     const env = withoutRoleVariables(agentEnvironment(o.env, {}, { keepAgentKeys: false }));
     let held = false;
@@ -47492,7 +47511,7 @@ function liveJudge(o, cwd, sandbox, run) {
         mode: 'live',
         async prepare() {
             held = true;
-            await sandbox.grantWorkTree(cwd, [LOOP_SCRATCH_DIR], 'check');
+            await sandbox.grantWorkTree(cwd, [LOOP_SCRATCH_DIR, ...protect()], 'check');
             return cwd;
         },
         env,
@@ -47726,13 +47745,17 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
     if (restored.note)
         o.log.info(restored.note);
     progress.publish = true;
+    // The work tree's dirty paths as the run starts: the user's nested repositories among them are
+    // lent to no role from the baseline's checks on (the steps update the list: userRepos).
+    let started;
     if (resumed) {
         // A loop cut off mid-iteration may have left an agent's edit to a protected path in the work tree:
         // it would be taken for the starting state and never reverted. Refuse until it is cleaned up;
         // the user's own edit, as kept before the last agent step, is theirs and stays.
         await git.clearIndexFlags();
         const isProtected = protectedMatcher(resumed.plan.protected);
-        const changed = (await git.status()).filter((c) => isProtected(c.path));
+        started = await git.status();
+        const changed = started.filter((c) => isProtected(c.path));
         const users = await git.sameAs(USER_WORK_REF, changed.filter((c) => c.code !== '??').map((c) => c.path));
         const dirtyProtected = changed.map((c) => c.path).filter((p) => !users.has(p));
         if (dirtyProtected.length) {
@@ -47750,7 +47773,8 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
         // The loop's inputs are the contract a certificate is re-checked against: outside the commit it
         // names, `verify --rerun` cannot read them and the next run refuses them as uncommitted changes.
         const inputs = new Set([configPath, got.config.northstar].map((p) => (0,external_node_path_namespaceObject.relative)(cwd, (0,external_node_path_namespaceObject.resolve)(cwd, p))));
-        const uncommitted = (await git.status()).map((c) => c.path).filter((p) => inputs.has(p));
+        started = await git.status();
+        const uncommitted = started.map((c) => c.path).filter((p) => inputs.has(p));
         if (uncommitted.length)
             o.log.warn(`${uncommitted.join(', ')} not committed: the certified commit will not hold ${uncommitted.length > 1 ? 'them' : 'it'}, so \`phuc-loop verify --rerun\` cannot re-check it and the next run refuses to resume; commit ${uncommitted.length > 1 ? 'them' : 'it'} first`);
     }
@@ -47779,6 +47803,7 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
             o,
             cwd,
             git,
+            userRepos: userRepos(started.map((c) => c.path)),
             ev,
             evRel,
             fsm,
@@ -47801,7 +47826,7 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
                     handOver: sandbox.user('check') ? (dir) => sandbox.grant('check', dir) : undefined,
                     takeBack: (dir) => sandbox.takeBack(dir),
                 })
-                : liveJudge(o, cwd, sandbox, runAsCheck),
+                : liveJudge(o, cwd, sandbox, runAsCheck, () => ctx.userRepos ?? []),
             isolation: iso.level,
             sandbox,
             exchangeDir: await sandbox.exchangeDir('agent'),

@@ -44,6 +44,15 @@ export async function snapshotDirty(git: Git, cwd: string): Promise<DirtySnapsho
   return snap;
 }
 
+/**
+ * The user's nested git repositories among the dirty paths (git lists one as `dir/`): git keeps none
+ * of their files, so the loop could not put one back. The sandbox lends them to no role and mounts
+ * them read-only for its commands (a mount point can be neither removed nor renamed).
+ */
+export function userRepos(dirty: Iterable<string>): string[] {
+  return [...dirty].filter((p) => p.endsWith('/')).map((p) => p.slice(0, -1));
+}
+
 /** Files past this size are not read into memory (nor committed: GitHub refuses a file over 100 MB). */
 export const MAX_HELD_BYTES = 100 * 1024 * 1024;
 
@@ -305,6 +314,8 @@ export interface SpawnOptions {
   signal?: AbortSignal;
   /** PHUC_ROLE of the process (the agent, or the critic). */
   role?: string;
+  /** Folders of the work tree the agent may read, never change (userRepos). */
+  protect?: readonly string[];
   sandbox: Sandbox;
   /** A folder the loop and the agent user both reach: the prompt and capsule go there. */
   exchangeDir: string;
@@ -369,7 +380,7 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
       { keepAgentKeys: !proxy, allow: PRESET_ENV[preset], pass: o.passEnv },
     );
     env = withoutRoleVariables(given);
-    await o.sandbox.grantWorkTree(o.cwd, [LOOP_SCRATCH_DIR]);
+    await o.sandbox.grantWorkTree(o.cwd, [LOOP_SCRATCH_DIR, ...(o.protect ?? [])]);
     const spec = await o.sandbox.wrap(
       {
         command: inv.command,
@@ -700,6 +711,11 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
     if (why) reverted.push({ path: p, ...why });
   }
   await putBack(o, reverted, reverted);
+  // A nested repository of the user's that the agent removed (possible at isolation none only):
+  // git keeps none of its files, so nothing put it back, and the report must not say it did.
+  for (const r of reverted)
+    if (r.path.endsWith('/') && o.before.has(r.path) && !lstatOrNull(join(o.cwd, r.path)))
+      r.detail = "the user's own, deleted by the agent: git keeps none of its files, so the loop could not put it back";
   await removeSecretFolders(o, reverted);
   await removeNestedGitFolders(o, reverted);
   // A link the agent kept can change where another link leads (a folder made a link to a shallower

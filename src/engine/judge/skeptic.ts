@@ -1,5 +1,5 @@
 // The Skeptic beyond the checks: failure signatures, the critic, and the DEGA cycle record.
-import { changedSince, snapshotDirty, spawnAgent, takeReport } from '../agent/agent-step.js';
+import { changedSince, snapshotDirty, spawnAgent, takeReport, userRepos } from '../agent/agent-step.js';
 import { iterDir } from './audit.js';
 import type { CheckResult } from './checks.js';
 import { frozen } from '../common/canonical.js';
@@ -39,6 +39,7 @@ export async function critique(ctx: Ctx, n: number, diff: string, checks: CheckR
     iteration: n,
     timeoutMs: c.timeout_seconds * 1000,
     role: 'Skeptic (critic)',
+    protect: userRepos(before.keys()),
   });
   // Its verdict comes through the report channel; read (never through a link) before its edits are reverted.
   const verdictText = takeReport(ctx.cwd);

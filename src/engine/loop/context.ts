@@ -234,6 +234,8 @@ export interface Ctx {
   userFiles?: UserFiles;
   /** The uncommitted paths the iteration's commit left (read while it was recorded), for the next step's start. */
   dirtyAfter?: { head: string; snapshot: Promise<DirtySnapshot> };
+  /** The user's nested repositories in the work tree before this iteration's step (see userRepos): no role may change them. */
+  userRepos?: readonly string[];
 }
 
 const scrubbers = new WeakMap<readonly string[], Scrubber>();

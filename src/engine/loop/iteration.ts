@@ -18,6 +18,7 @@ import {
   spawnAgent,
   unchangedSince,
   unstageable,
+  userRepos,
 } from '../agent/agent-step.js';
 import { renderEntry, renderSection, witness } from '../memory/agents-md.js';
 import { Decimal, dstr, human } from '../common/decimal.js';
@@ -81,6 +82,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const before: DirtySnapshot = cut ? new Map([...cut].filter(([p]) => p !== 'AGENTS.md')) : now;
   if (cut && now.has('AGENTS.md')) before.set('AGENTS.md', now.get('AGENTS.md')!);
   if (!cut) await saveStepStart(marker, n, startHead, before, work);
+  ctx.userRepos = userRepos(before.keys());
   const settings = await git.snapshotSettings();
   userFiles.stepStarts();
   const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
@@ -94,6 +96,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     timeoutMs: Math.max(1000, Math.min(plan.budget.max_seconds_per_iteration * 1000, remainingMs)),
     idleMs: idleS === undefined ? undefined : idleS * 1000,
     heartbeat: (s) => o.log.info(`iter ${n}: agent working, ${s} s`),
+    protect: ctx.userRepos,
   });
   const ar = agent.result;
   const out = agent.outcome;

@@ -18,7 +18,14 @@ import type { JudgeSpace, LoopOptions } from './context.js';
  * The agent's work tree. What runs there still runs the agent's code: as the check user, in its own
  * namespace (SPEC §7), who holds the tree from prepare() to release(); never as the loop.
  */
-export function liveJudge(o: LoopOptions, cwd: string, sandbox: Sandbox, run: (spec: RunSpec) => Promise<RunResult>): JudgeSpace {
+export function liveJudge(
+  o: LoopOptions,
+  cwd: string,
+  sandbox: Sandbox,
+  run: (spec: RunSpec) => Promise<RunResult>,
+  /** The user's nested repositories in the tree (userRepos), lent to no role. */
+  protect: () => readonly string[] = () => [],
+): JudgeSpace {
   // The role's own HOME, TMPDIR, USER and PATH, not the loop's.
   const env = withoutRoleVariables(agentEnvironment(o.env, {}, { keepAgentKeys: false }));
   let held = false;
@@ -26,7 +33,7 @@ export function liveJudge(o: LoopOptions, cwd: string, sandbox: Sandbox, run: (s
     mode: 'live',
     async prepare() {
       held = true;
-      await sandbox.grantWorkTree(cwd, [LOOP_SCRATCH_DIR], 'check');
+      await sandbox.grantWorkTree(cwd, [LOOP_SCRATCH_DIR, ...protect()], 'check');
       return cwd;
     },
     env,

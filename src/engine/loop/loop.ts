@@ -4,7 +4,7 @@
 // and published to `evidence/loop` when the run ends.
 import { homedir, hostname, tmpdir } from 'node:os';
 import { relative, resolve } from 'node:path';
-import { protectedMatcher } from '../agent/agent-step.js';
+import { protectedMatcher, userRepos } from '../agent/agent-step.js';
 import { scrubbingLogger, secretValues } from '../os/secrets.js';
 import { IsolationUnavailableError, type Isolation, resolveIsolation, Sandbox } from '../os/sandbox.js';
 import type { RunSpec } from '../os/ports.js';
@@ -21,7 +21,7 @@ import { howToGoOn, type HaltingReport, notCounted } from '../evidence/report.js
 import { iterDir } from '../judge/audit.js';
 import { type CheckResult, updatePasses } from '../judge/checks.js';
 import { snapshot } from '../judge/northstar.js';
-import { Git } from '../os/git.js';
+import { type ChangedPath, Git } from '../os/git.js';
 import type { StopSource } from '../os/ports.js';
 import { DiskUsage, firstStop, StopFile } from './backpressure.js';
 import {
@@ -185,13 +185,17 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
   const resumed = restored.resumed;
   if (restored.note) o.log.info(restored.note);
   progress.publish = true;
+  // The work tree's dirty paths as the run starts: the user's nested repositories among them are
+  // lent to no role from the baseline's checks on (the steps update the list: userRepos).
+  let started: ChangedPath[];
   if (resumed) {
     // A loop cut off mid-iteration may have left an agent's edit to a protected path in the work tree:
     // it would be taken for the starting state and never reverted. Refuse until it is cleaned up;
     // the user's own edit, as kept before the last agent step, is theirs and stays.
     await git.clearIndexFlags();
     const isProtected = protectedMatcher(resumed.plan.protected);
-    const changed = (await git.status()).filter((c) => isProtected(c.path));
+    started = await git.status();
+    const changed = started.filter((c) => isProtected(c.path));
     const users = await git.sameAs(
       USER_WORK_REF,
       changed.filter((c) => c.code !== '??').map((c) => c.path),
@@ -211,7 +215,8 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
     // The loop's inputs are the contract a certificate is re-checked against: outside the commit it
     // names, `verify --rerun` cannot read them and the next run refuses them as uncommitted changes.
     const inputs = new Set([configPath, got.config.northstar].map((p) => relative(cwd, resolve(cwd, p))));
-    const uncommitted = (await git.status()).map((c) => c.path).filter((p) => inputs.has(p));
+    started = await git.status();
+    const uncommitted = started.map((c) => c.path).filter((p) => inputs.has(p));
     if (uncommitted.length)
       o.log.warn(
         `${uncommitted.join(', ')} not committed: the certified commit will not hold ${uncommitted.length > 1 ? 'them' : 'it'}, so \`phuc-loop verify --rerun\` cannot re-check it and the next run refuses to resume; commit ${uncommitted.length > 1 ? 'them' : 'it'} first`,
@@ -246,6 +251,7 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
       o,
       cwd,
       git,
+      userRepos: userRepos(started.map((c) => c.path)),
       ev,
       evRel,
       fsm,
@@ -269,7 +275,7 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
               handOver: sandbox.user('check') ? (dir) => sandbox.grant('check', dir) : undefined,
               takeBack: (dir) => sandbox.takeBack(dir),
             })
-          : liveJudge(o, cwd, sandbox, runAsCheck),
+          : liveJudge(o, cwd, sandbox, runAsCheck, () => ctx.userRepos ?? []),
       isolation: iso.level,
       sandbox,
       exchangeDir: await sandbox.exchangeDir('agent'),

@@ -249,6 +249,7 @@ export function isolationLimits(level: IsolationLevel, privilege: Privilege | nu
   return [
     "The agent runs as the loop's own OS user beside the loop: it can read the loop's environment (its tokens) through /proc, and every file the loop can.",
     'The folders every user may write (/tmp, /var/tmp, /dev/shm and any other) are shared: a file the agent or an earlier round of checks left there is seen by later checks, the final confirmation and verify --rerun, and code that depends on one passes here and fails in a clone.',
+    "The agent and the checks can delete a nested git repository of the user's in the work tree: git keeps none of its files, so the loop cannot put it back (the report says so).",
     'Processes it starts are found through their process group, session and a run tag; one that leaves all three (env -i, setsid, a double fork) can outlive its step.',
     ...common,
   ];

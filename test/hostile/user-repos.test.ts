@@ -1,0 +1,64 @@
+// The loop never deletes a file of the user's (SPEC §7). A nested git repository of the user's in the
+// work tree (untracked, with its own history and an uncommitted edit) is one git cannot keep: no
+// commit of the loop holds its files, so nothing could put it back. The agent, then the checks
+// (checks.workspace: live) try to delete it and to move it away. At user+pidns and pidns it is lent
+// to no role and is a read-only mount in their namespace: it comes through whole. At none the report
+// says that it is gone and could not be put back (and the limits of none say so). Real CLI, real repos.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+import { cliAtPidns, createLoopUser, deleteLoopUser, ROOT } from '../helpers/users.js';
+import { probeIsolation } from '../../src/engine/os/sandbox.js';
+
+const run = promisify(execFile);
+const facts = await probeIsolation();
+const available = { 'user+pidns': ROOT && facts.userPidns === null, pidns: (ROOT ? facts.userPidns : facts.pidns) === null, none: true };
+const LEVELS = (['user+pidns', 'pidns', 'none'] as const).filter((l) => available[l]);
+
+const ATTACK = 'mv tools moved 2>/dev/null; rm -rf tools moved 2>/dev/null; echo planted > tools/planted 2>/dev/null';
+const REPORT = `printf '%s' '{"tried":["x"],"claims":[],"failures":[],"open_questions":[],"can_further_iteration_help":true}' > "$PHUC_REPORT_FILE"`;
+
+test.each(LEVELS)(
+  "isolation %s: the user's nested repository survives the agent and the checks, or the report says it could not",
+  async (level) => {
+    const repo = await makeRepo({
+      // At none the checks' attack would come first (the baseline): there only the agent's is shown.
+      'phuc-loop.yml': config({
+        criteria: [{ id: 'never', run: level === 'none' ? 'false' : `${ATTACK}; false` }],
+        agent: `${ATTACK}; ${REPORT}`,
+        extra: `${level === 'none' ? '' : 'checks:\n  workspace: live\n'}budget:\n  max_iterations: 1\n`,
+      }),
+      'NORTHSTAR.md': NORTHSTAR,
+    });
+    const tools = join(repo, 'tools');
+    await run('git', ['init', '-q', tools]);
+    await writeFile(join(tools, 'tool.txt'), 'v1\n');
+    await git(tools, 'add', '-A');
+    await git(tools, '-c', 'user.name=u', '-c', 'user.email=u@example.com', 'commit', '-qm', 'unpushed');
+    await writeFile(join(tools, 'tool.txt'), 'v1\nedit\n');
+    const user = level === 'pidns' && ROOT ? await createLoopUser() : null;
+    try {
+      const r = level === 'pidns' ? await cliAtPidns(user, repo, ['run']) : await cli(repo, ['run', '--isolation', level]);
+      expect(r.stdout).toMatch(new RegExp(`isolation: ${level.replace('+', '\\+')}`));
+      expect(r.stdout).toMatch(/halt: EXIT_/);
+      if (level === 'none') {
+        // The agent runs as the loop's user beside it: the repository is gone, and the report says so.
+        expect(existsSync(tools)).toBe(false);
+        const report = await readJson<{ detail: string }>(join(repo, 'evidence/loop/halting_report.json'));
+        expect(report.detail).toContain("tools/ (the user's own, deleted by the agent: git keeps none of its files, so the loop could not put it back)");
+        return;
+      }
+      expect(await readFile(join(tools, 'tool.txt'), 'utf8')).toBe('v1\nedit\n');
+      expect(await git(tools, 'log', '--format=%s')).toBe('unpushed\n');
+      expect(existsSync(join(tools, 'planted'))).toBe(false);
+      expect(existsSync(join(repo, 'moved'))).toBe(false);
+    } finally {
+      await deleteLoopUser(user ?? undefined);
+      await rm(dirname(repo), { recursive: true, force: true });
+    }
+  },
+  120_000,
+);
