@@ -36983,7 +36983,7 @@ async function spawnAgent(o) {
     if (activeAgents > 0)
         throw new InvariantViolation('STACKED_SPECULATIVE_ITERATIONS', 'an agent is already running');
     const reportFile = (0,external_node_path_namespaceObject.join)(o.cwd, REPORT_PATH);
-    takeReport(o.cwd); // a stale one (a crashed run's) is not this agent's
+    takeReport(o.cwd, true); // a stale one (a crashed run's) is not this agent's
     await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(reportFile), { recursive: true });
     const promptFile = (0,external_node_path_namespaceObject.join)(o.exchangeDir, 'prompt.md');
     const capsuleFile = (0,external_node_path_namespaceObject.join)(o.exchangeDir, 'cnf_capsule.json');
@@ -37061,9 +37061,11 @@ async function writeFresh(path, text) {
  * Takes the agent's report out of the work tree: read (at most 1 MiB, never through a link, never
  * blocking on a FIFO) and removed, whatever the agent left at that path (a link, a folder, a huge
  * file). The report folder must be a real folder: through a link, the loop (root) would read and
- * delete a file anywhere.
+ * delete a file anywhere. `keepFolder`: the empty folder stays for the next step (git lists no empty
+ * folder; removing and making it again cost each iteration two journaled updates of the work tree):
+ * the run's end removes it (removeReportFolder).
  */
-function takeReport(cwd) {
+function takeReport(cwd, keepFolder = false) {
     const dir = (0,external_node_path_namespaceObject.join)(cwd, (0,external_node_path_namespaceObject.dirname)(REPORT_PATH));
     const path = (0,external_node_path_namespaceObject.join)(cwd, REPORT_PATH);
     const dirStat = lstatOrNull(dir);
@@ -37078,8 +37080,15 @@ function takeReport(cwd) {
         text = readHeadSync(path, REPORT_MAX_BYTES)?.toString('utf8') ?? null;
     if (report)
         quietly(() => (report.isDirectory() ? (0,external_node_fs_namespaceObject.rmSync)(path, { recursive: true, force: true }) : (0,external_node_fs_namespaceObject.unlinkSync)(path)));
-    quietly(() => (0,external_node_fs_namespaceObject.rmdirSync)(dir));
+    if (!keepFolder)
+        quietly(() => (0,external_node_fs_namespaceObject.rmdirSync)(dir));
     return text;
+}
+/** Removes the report folder the steps kept, when it is a real, empty folder (what else is in it stays). */
+function removeReportFolder(cwd) {
+    const dir = (0,external_node_path_namespaceObject.join)(cwd, (0,external_node_path_namespaceObject.dirname)(REPORT_PATH));
+    if (lstatOrNull(dir)?.isDirectory())
+        quietly(() => (0,external_node_fs_namespaceObject.rmdirSync)(dir));
 }
 /** Runs a removal whose failure changes nothing for the caller (gone already, or not empty). */
 function quietly(remove) {
@@ -37277,7 +37286,7 @@ async function collectArtifacts(o) {
         await o.git.resetSoft(o.startHead);
     }
     // The report is the loop's channel, not the agent's work: read (never through a link), then removed.
-    const reportText = takeReport(o.cwd);
+    const reportText = takeReport(o.cwd, true);
     // Ignored files are listed by the same git call, for the user-files step below (one git process less).
     const ignored = o.userFiles ? [] : undefined;
     const changed = (await changedSince(o.git, o.cwd, o.before, ignored)).filter((p) => p !== REPORT_PATH);
@@ -46302,7 +46311,7 @@ async function critique(ctx, n, diff, checks) {
         protect: userRepos(before.keys()),
     });
     // Its verdict comes through the report channel; read (never through a link) before its edits are reverted.
-    const verdictText = takeReport(ctx.cwd);
+    const verdictText = takeReport(ctx.cwd, true);
     const reverted = [...(await ctx.git.restoreSettings(settings)), ...(await changedSince(ctx.git, ctx.cwd, before))];
     if (reverted.length)
         await ctx.git.restoreFromIndex(reverted.filter((p) => !p.startsWith('.git')));
@@ -47860,6 +47869,7 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
             });
         }
         finally {
+            removeReportFolder(cwd);
             await ctx.judge.dispose();
             // A step cut short before its collect (a stop, an error) is put back here; then the store goes.
             logUserFiles(o, null, await ctx.userFiles?.close().catch((e) => {

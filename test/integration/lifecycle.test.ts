@@ -1,5 +1,6 @@
 // What a new run inherits (issue: everyday runs): evidence and its chain continue; progress state
 // belongs to the HEAD it was measured on, so a human commit since the last run starts new windows.
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,8 @@ test('after a converged run the user commits failing code: the next run re-basel
   });
   const first = await cli(repo, ['run']);
   expect(first.code).toBe(0);
+  // The report folder the agent steps shared is gone with the run.
+  expect(existsSync(join(repo, '.phuc-loop'))).toBe(false);
   // The user breaks it again.
   await writeFile(join(repo, 'src/status.txt'), 'start\nregressed\n');
   await git(repo, 'commit', '-qam', 'human: a regression');

@@ -337,7 +337,7 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
   // STACKED_SPECULATIVE_ITERATIONS: never more than one agent at a time (its edits would mix with the next one's).
   if (activeAgents > 0) throw new InvariantViolation('STACKED_SPECULATIVE_ITERATIONS', 'an agent is already running');
   const reportFile = join(o.cwd, REPORT_PATH);
-  takeReport(o.cwd); // a stale one (a crashed run's) is not this agent's
+  takeReport(o.cwd, true); // a stale one (a crashed run's) is not this agent's
   await mkdir(dirname(reportFile), { recursive: true });
   const promptFile = join(o.exchangeDir, 'prompt.md');
   const capsuleFile = join(o.exchangeDir, 'cnf_capsule.json');
@@ -422,9 +422,11 @@ async function writeFresh(path: string, text: string): Promise<void> {
  * Takes the agent's report out of the work tree: read (at most 1 MiB, never through a link, never
  * blocking on a FIFO) and removed, whatever the agent left at that path (a link, a folder, a huge
  * file). The report folder must be a real folder: through a link, the loop (root) would read and
- * delete a file anywhere.
+ * delete a file anywhere. `keepFolder`: the empty folder stays for the next step (git lists no empty
+ * folder; removing and making it again cost each iteration two journaled updates of the work tree):
+ * the run's end removes it (removeReportFolder).
  */
-export function takeReport(cwd: string): string | null {
+export function takeReport(cwd: string, keepFolder = false): string | null {
   const dir = join(cwd, dirname(REPORT_PATH));
   const path = join(cwd, REPORT_PATH);
   const dirStat = lstatOrNull(dir);
@@ -435,8 +437,14 @@ export function takeReport(cwd: string): string | null {
   const report = lstatOrNull(path);
   if (report?.isFile()) text = readHeadSync(path, REPORT_MAX_BYTES)?.toString('utf8') ?? null;
   if (report) quietly(() => (report.isDirectory() ? rmSync(path, { recursive: true, force: true }) : unlinkSync(path)));
-  quietly(() => rmdirSync(dir));
+  if (!keepFolder) quietly(() => rmdirSync(dir));
   return text;
+}
+
+/** Removes the report folder the steps kept, when it is a real, empty folder (what else is in it stays). */
+export function removeReportFolder(cwd: string): void {
+  const dir = join(cwd, dirname(REPORT_PATH));
+  if (lstatOrNull(dir)?.isDirectory()) quietly(() => rmdirSync(dir));
 }
 
 /** Runs a removal whose failure changes nothing for the caller (gone already, or not empty). */
@@ -701,7 +709,7 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
     await o.git.resetSoft(o.startHead);
   }
   // The report is the loop's channel, not the agent's work: read (never through a link), then removed.
-  const reportText = takeReport(o.cwd);
+  const reportText = takeReport(o.cwd, true);
   // Ignored files are listed by the same git call, for the user-files step below (one git process less).
   const ignored: string[] | undefined = o.userFiles ? [] : undefined;
   const changed = (await changedSince(o.git, o.cwd, o.before, ignored)).filter((p) => p !== REPORT_PATH);

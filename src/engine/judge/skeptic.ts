@@ -42,7 +42,7 @@ export async function critique(ctx: Ctx, n: number, diff: string, checks: CheckR
     protect: userRepos(before.keys()),
   });
   // Its verdict comes through the report channel; read (never through a link) before its edits are reverted.
-  const verdictText = takeReport(ctx.cwd);
+  const verdictText = takeReport(ctx.cwd, true);
   const reverted = [...(await ctx.git.restoreSettings(settings)), ...(await changedSince(ctx.git, ctx.cwd, before))];
   if (reverted.length) await ctx.git.restoreFromIndex(reverted.filter((p) => !p.startsWith('.git')));
   const r = run.result;

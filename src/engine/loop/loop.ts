@@ -4,7 +4,7 @@
 // and published to `evidence/loop` when the run ends.
 import { homedir, hostname, tmpdir } from 'node:os';
 import { relative, resolve } from 'node:path';
-import { protectedMatcher, userRepos } from '../agent/agent-step.js';
+import { protectedMatcher, removeReportFolder, userRepos } from '../agent/agent-step.js';
 import { scrubbingLogger, secretValues } from '../os/secrets.js';
 import { IsolationUnavailableError, type Isolation, resolveIsolation, Sandbox } from '../os/sandbox.js';
 import type { RunSpec } from '../os/ports.js';
@@ -305,6 +305,7 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
         fired: [{ kind: 'INVARIANT', code: e.code, reason: e.message }],
       });
     } finally {
+      removeReportFolder(cwd);
       await ctx.judge.dispose();
       // A step cut short before its collect (a stop, an error) is put back here; then the store goes.
       logUserFiles(
