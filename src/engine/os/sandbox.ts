@@ -289,12 +289,13 @@ const supervisor = (t: Tools) =>
   `while [ "$n" -gt 0 ]; do eval "exec $i<\\"\\$1\\"; keep$i=\\$1"; i=$((i + 1)); n=$((n - 1)); shift; done; ` +
   `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} --no-canonicalize -o remount,bind,ro "$1" || [ ! -e "$1" ]; shift; n=$((n - 1)); done; ` +
   `ovl=$1; shm=$2; n=$3; shift 3; l=; ` +
-  `if [ -n "$shm" ]; then ${t.mount} -t tmpfs -o mode=1777 phuc-scratch "$shm"; l=$shm/.phuc-scratch; ${t.mkdir} -m 0700 "$l"; fi; ` +
-  `while [ "$n" -gt 0 ]; do { [ -n "$l" ] && ${t.mkdir} -m "$1" "$l/u$n" && ${t.mkdir} "$l/w$n" && ` +
-  `${t.mount} -t overlay -o "lowerdir=$2,upperdir=$l/u$n,workdir=$l/w$n$ovl" phuc-scratch "$2" 2>/dev/null; } || ` +
+  `if [ -n "$shm" ]; then ${t.mount} -t tmpfs -o mode=1777 phuc-scratch "$shm"; l=$shm/.phuc-scratch; ${t.mkdir} -m 0700 "$l"; ` +
+  // Every layer's folders in one mkdir ($l is a plain path: see layout), 1777 as scratch folders are.
+  `k=$n; d=; while [ "$k" -gt 0 ]; do d="$d $l/u$k $l/w$k"; k=$((k - 1)); done; [ -z "$d" ] || ${t.mkdir} -m 1777 $d || l=; fi; ` +
+  `while [ "$n" -gt 0 ]; do { [ -n "$l" ] && ${t.mount} -t overlay -o "lowerdir=$2,upperdir=$l/u$n,workdir=$l/w$n$ovl" phuc-scratch "$2" 2>/dev/null; } || ` +
   `${t.mount} -t tmpfs -o "mode=$1" phuc-scratch "$2"; shift 2; n=$((n - 1)); done; ` +
   `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} -t tmpfs -o "mode=$1" phuc-hide "$2"; shift 2; n=$((n - 1)); done; ` +
-  `j=3; while [ "$j" -lt "$i" ]; do eval "p=\\$keep$j"; ${t.mkdir} -p "$p"; ${t.mount} --no-canonicalize --rbind "/proc/1/fd/$j" "$p"; ` +
+  `j=3; while [ "$j" -lt "$i" ]; do eval "p=\\$keep$j"; [ -d "$p" ] || ${t.mkdir} -p "$p"; ${t.mount} --no-canonicalize --rbind "/proc/1/fd/$j" "$p"; ` +
   `${t.mount} --no-canonicalize -o remount,bind,rw "$p"; eval "exec $j<&-"; j=$((j + 1)); done; ` +
   `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} --no-canonicalize --bind -o ro "$1" "$1"; shift; n=$((n - 1)); done; ` +
   `cd "$dir"; set +e; "$@"; exit $?`;
@@ -562,7 +563,10 @@ export class Sandbox {
       ? held.loopOwned.map((f) => join(held.root, f)).filter((f) => under(f, real) && lstatSync(f, { throwIfNoEntry: false })?.isDirectory())
       : [];
     if (keep.length > 7) throw new Error(`agent.writable: a command can be given at most 7 folders to write, its own three included (got ${keep.join(', ')})`);
-    const layered = shared.filter((f) => !f.shm);
+    // /dev/shm holds the layers; the supervisor splits its path unquoted: plain characters only, else
+    // it is covered like the others, and those get empty folders.
+    const shm = shared.find((f) => f.shm && /^[A-Za-z0-9/._-]+$/.test(f.path));
+    const layered = shared.filter((f) => f !== shm);
     return [
       real,
       String(keep.length),
@@ -570,7 +574,7 @@ export class Sandbox {
       String(readOnly.length),
       ...readOnly,
       user ? '' : ',userxattr',
-      shared.find((f) => f.shm)?.path ?? '',
+      shm?.path ?? '',
       String(layered.length),
       ...layered.flatMap((f) => [f.mode, f.path]),
       String(outer.length),
