@@ -47083,7 +47083,7 @@ async function iterate(ctx, n) {
         o.log.info(`iter ${n}: ${unstaged}`);
     if (collected.untrackedDeleted.length)
         o.log.info(`iter ${n}: the agent deleted ${collected.untrackedDeleted.map(printablePath).join(', ')} (uncommitted, never tracked): nothing to stage; ` +
-            `the user's version is kept in ${USER_WORK_REF} (\`git checkout ${USER_WORK_REF} -- <path>\` brings it back)`);
+            `the user's version is kept in ${USER_WORK_REF} (\`git checkout ${(work ?? USER_WORK_REF).slice(0, 12)} -- <path>\` brings it back)`);
     logUserFiles(o, n, collected.userFiles);
     crashPoint(ctx, 'collect');
     const changed = collected.produced;
@@ -47452,7 +47452,9 @@ async function keepUserWork(ctx, before) {
         return null;
     const kept = await ctx.git.keepWork(paths, USER_WORK_REF, `phuc-loop: uncommitted work before iteration ${ctx.state.next_iteration}`);
     if (kept.made)
-        ctx.o.log.info(`uncommitted work (${paths.length} path(s)) kept in ${USER_WORK_REF} (${kept.commit.slice(0, 12)}): \`git checkout ${USER_WORK_REF} -- <path>\` brings a file back`);
+        ctx.o.log.info(
+        // The commit, not the ref: a later step's keep moves the ref (this commit stays its parent).
+        `uncommitted work (${paths.length} path(s)) kept in ${USER_WORK_REF} (${kept.commit.slice(0, 12)}): \`git checkout ${kept.commit.slice(0, 12)} -- <path>\` brings a file back`);
     return kept.commit;
 }
 /**

@@ -90,9 +90,13 @@ test("the user's uncommitted work the agent deletes or overwrites stays in git (
   await writeFile(join(repo, 'README.md'), 'readme v1\nUSER EDIT, not committed\n');
   await writeFile(join(repo, 'notes.txt'), 'the user notes\n');
   const r = await cli(repo, ['run']);
-  expect(r.stdout).toMatch(
-    /uncommitted work \(2 path\(s\)\) kept in refs\/phuc-loop\/user-work \([0-9a-f]{12}\): `git checkout refs\/phuc-loop\/user-work -- <path>` brings a file back/,
-  );
+  // The command names the commit (the ref moves with a later step's keep; this commit stays its parent).
+  const kept =
+    /uncommitted work \(2 path\(s\)\) kept in refs\/phuc-loop\/user-work \(([0-9a-f]{12})\): `git checkout ([0-9a-f]{12}) -- <path>` brings a file back/.exec(
+      r.stdout,
+    );
+  expect(kept?.[2]).toBe(kept?.[1]);
+  expect(await git(repo, 'show', `${kept![1]}:notes.txt`)).toBe('the user notes\n');
   expect(await git(repo, 'show', 'refs/phuc-loop/user-work:README.md')).toBe('readme v1\nUSER EDIT, not committed\n');
   expect(await git(repo, 'show', 'refs/phuc-loop/user-work:notes.txt')).toBe('the user notes\n');
   // Kept aside, not committed on the branch, not pushed with it.
