@@ -32993,6 +32993,7 @@ function isolationLimits(level, privilege) {
         return [
             "The agent runs as the loop's own OS user: it can read every file the loop can (the loop's HOME, the check workspace) and write its work tree but for .git and scratch/.",
             "It cannot see the loop's processes or their environment, holds no capabilities, and nothing it starts outlives its step.",
+            "It can change the modes of the user's files in the work tree (open a private file to other users): git keeps no such bit, and the loop does not put them back at this level.",
             ...common,
         ];
     return [
@@ -33338,7 +33339,25 @@ class Sandbox {
             await (0,promises_namespaceObject.writeFile)(saved, (top.mode & 0o7777).toString(8));
         }
         await this.chmodAsRoot(cwd, 0o1777);
-        await this.chownTree(cwd, u.uid, u.gid, ['.git', ...keep], true);
+        // What group and others may not read (a 0600 file, a 0700 folder), which the role could open to
+        // them (git keeps no such bit): its modes, kept beside the top folder's until reclaimWorkTree.
+        const t = this.tools;
+        const skip = ['.git', ...keep];
+        await this.asRoot([
+            t.find,
+            cwd,
+            ...this.pruned(cwd, skip, true),
+            '!',
+            '-type',
+            'l',
+            '!',
+            '-perm',
+            '-044',
+            '-fprintf',
+            (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(saved), PRIVATE_MODES),
+            '%m %P\\0',
+        ]);
+        await this.chownTree(cwd, u.uid, u.gid, skip, true);
     }
     /**
      * Gives everything in the work tree back to the owner of `.git` (which the loop never hands over),
@@ -33357,6 +33376,7 @@ class Sandbox {
             await this.chmodAsRoot(cwd, parseInt(mode.trim(), 8));
         const owner = await (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(cwd, '.git'));
         await this.takeFromRoles(cwd, owner, ['.git'], true);
+        await restorePrivateModes(cwd, (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(saved), PRIVATE_MODES));
         await (0,promises_namespaceObject.rm)(saved, { force: true });
     }
     async chmodAsRoot(path, mode) {
@@ -33580,6 +33600,30 @@ function filterHex(k) {
     return b.toString('hex');
 }
 const NO_KEYLESS = "perl is not installed (or the machine's architecture is not x86_64 or arm64): the agent and the checks can use the kernel's keyrings, where a key outlives the command that made it (a later check can read one made readable to all), and they inherit the loop's session keyring, with whatever keys it holds.";
+/** The work tree's entries group and others could not read before a role held it (grantWorkTree). */
+const PRIVATE_MODES = 'worktree-private-modes';
+/**
+ * Gives each entry listed in `file` ("<octal mode> <path>", NUL-ended) its group and other bits back:
+ * what the role opened is closed again; the owner's bits (the executable bit git keeps) stay the
+ * role's change. Never through a link; a path past PATH_MAX or gone is left.
+ */
+async function restorePrivateModes(cwd, file) {
+    const list = readRegularSync(file)?.toString('utf8');
+    if (list === undefined)
+        return;
+    for (const record of list.split('\0')) {
+        const at = record.indexOf(' ');
+        if (at < 0)
+            continue;
+        const was = parseInt(record.slice(0, at), 8) & 0o077;
+        const path = (0,external_node_path_namespaceObject.join)(cwd, record.slice(at + 1));
+        const st = await (0,promises_namespaceObject.lstat)(path).catch(() => null);
+        if (!st || st.isSymbolicLink() || (st.mode & 0o077) === was)
+            continue;
+        await (0,promises_namespaceObject.chmod)(path, (st.mode & 0o7700) | was).catch(() => undefined);
+    }
+    await (0,promises_namespaceObject.rm)(file, { force: true });
+}
 const NO_SETFACL = 'setfacl (the acl package) is not installed: an ACL the agent or the checks set on a file of the work tree stays when the loop takes the tree back.';
 /** How long one of root's commands may take (a chown of a large tree), as for the loop's git calls. */
 const ROOT_COMMAND_MS = 300_000;

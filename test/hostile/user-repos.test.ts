@@ -6,7 +6,7 @@
 // says that it is gone and could not be put back (and the limits of none say so). Real CLI, real repos.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
@@ -57,6 +57,41 @@ test.each(LEVELS)(
       expect(existsSync(join(repo, 'moved'))).toBe(false);
     } finally {
       await deleteLoopUser(user ?? undefined);
+      await rm(dirname(repo), { recursive: true, force: true });
+    }
+  },
+  120_000,
+);
+
+// Git keeps no read bits: a file of the user's that group and others may not read (0600), which the
+// agent opens to them, would stay open after the run. At user+pidns the loop puts those bits back.
+(available['user+pidns'] ? test : test.skip)(
+  "user+pidns: the user's private files and folders are closed again after the agent opened them",
+  async () => {
+    const repo = await makeRepo({
+      'phuc-loop.yml': config({
+        criteria: [{ id: 'never', run: 'false' }],
+        agent: `chmod 644 secret.txt private.txt; chmod 755 privdir; chmod 700 tool.sh; ${REPORT}`,
+        extra: 'budget:\n  max_iterations: 1\n',
+      }),
+      'NORTHSTAR.md': NORTHSTAR,
+      'secret.txt': 'committed\n',
+      'tool.sh': 'echo tool\n',
+    });
+    try {
+      await writeFile(join(repo, 'private.txt'), 'untracked\n');
+      await run('mkdir', ['-m', '700', join(repo, 'privdir')]);
+      await writeFile(join(repo, 'privdir', 'x'), 'x\n');
+      await run('chmod', ['600', join(repo, 'secret.txt'), join(repo, 'private.txt'), join(repo, 'privdir', 'x'), join(repo, 'tool.sh')]);
+      const r = await cli(repo, ['run', '--isolation', 'user+pidns']);
+      expect(r.stdout).toMatch(/halt: EXIT_/);
+      const mode = async (p: string) => ((await lstat(join(repo, p))).mode & 0o7777).toString(8);
+      expect(await mode('secret.txt')).toBe('600');
+      expect(await mode('private.txt')).toBe('600');
+      expect(await mode('privdir')).toBe('700');
+      // The owner's bits are the agent's change (git keeps the executable bit): tool.sh stays 0700.
+      expect(await mode('tool.sh')).toBe('700');
+    } finally {
       await rm(dirname(repo), { recursive: true, force: true });
     }
   },

@@ -244,6 +244,7 @@ export function isolationLimits(level: IsolationLevel, privilege: Privilege | nu
     return [
       "The agent runs as the loop's own OS user: it can read every file the loop can (the loop's HOME, the check workspace) and write its work tree but for .git and scratch/.",
       "It cannot see the loop's processes or their environment, holds no capabilities, and nothing it starts outlives its step.",
+      "It can change the modes of the user's files in the work tree (open a private file to other users): git keeps no such bit, and the loop does not put them back at this level.",
       ...common,
     ];
   return [
@@ -626,7 +627,25 @@ export class Sandbox {
       await writeFile(saved, (top.mode & 0o7777).toString(8));
     }
     await this.chmodAsRoot(cwd, 0o1777);
-    await this.chownTree(cwd, u.uid, u.gid, ['.git', ...keep], true);
+    // What group and others may not read (a 0600 file, a 0700 folder), which the role could open to
+    // them (git keeps no such bit): its modes, kept beside the top folder's until reclaimWorkTree.
+    const t = this.tools;
+    const skip = ['.git', ...keep];
+    await this.asRoot([
+      t.find,
+      cwd,
+      ...this.pruned(cwd, skip, true),
+      '!',
+      '-type',
+      'l',
+      '!',
+      '-perm',
+      '-044',
+      '-fprintf',
+      join(dirname(saved), PRIVATE_MODES),
+      '%m %P\\0',
+    ]);
+    await this.chownTree(cwd, u.uid, u.gid, skip, true);
   }
 
   /**
@@ -644,6 +663,7 @@ export class Sandbox {
     if (mode !== null && /^[0-7]{1,4}$/.test(mode.trim())) await this.chmodAsRoot(cwd, parseInt(mode.trim(), 8));
     const owner = await lstat(join(cwd, '.git'));
     await this.takeFromRoles(cwd, owner, ['.git'], true);
+    await restorePrivateModes(cwd, join(dirname(saved), PRIVATE_MODES));
     await rm(saved, { force: true });
   }
 
@@ -893,6 +913,29 @@ interface Extras {
 
 const NO_KEYLESS =
   "perl is not installed (or the machine's architecture is not x86_64 or arm64): the agent and the checks can use the kernel's keyrings, where a key outlives the command that made it (a later check can read one made readable to all), and they inherit the loop's session keyring, with whatever keys it holds.";
+
+/** The work tree's entries group and others could not read before a role held it (grantWorkTree). */
+const PRIVATE_MODES = 'worktree-private-modes';
+
+/**
+ * Gives each entry listed in `file` ("<octal mode> <path>", NUL-ended) its group and other bits back:
+ * what the role opened is closed again; the owner's bits (the executable bit git keeps) stay the
+ * role's change. Never through a link; a path past PATH_MAX or gone is left.
+ */
+async function restorePrivateModes(cwd: string, file: string): Promise<void> {
+  const list = readRegularSync(file)?.toString('utf8');
+  if (list === undefined) return;
+  for (const record of list.split('\0')) {
+    const at = record.indexOf(' ');
+    if (at < 0) continue;
+    const was = parseInt(record.slice(0, at), 8) & 0o077;
+    const path = join(cwd, record.slice(at + 1));
+    const st = await lstat(path).catch(() => null);
+    if (!st || st.isSymbolicLink() || (st.mode & 0o077) === was) continue;
+    await chmod(path, (st.mode & 0o7700) | was).catch(() => undefined);
+  }
+  await rm(file, { force: true });
+}
 
 const NO_SETFACL =
   'setfacl (the acl package) is not installed: an ACL the agent or the checks set on a file of the work tree stays when the loop takes the tree back.';
