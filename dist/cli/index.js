@@ -33494,10 +33494,21 @@ class Sandbox {
         await this.asRoot([...over('!', '-type', 'l', '-perm', '/022'), ...eachEntry([t.chmod, 'go-w'])]);
         await this.chownTree(root, owner.uid, owner.gid, skip, keepTop);
     }
-    /** find's arguments from `root` on: past the `skip` folders (relative to root), below `root` itself where `keepTop`. */
+    /**
+     * find's arguments from `root` on: past the `skip` folders (relative to root), below `root` itself
+     * where `keepTop`. An entry gone between find's reading of its folder and its look at it is no
+     * error (`-ignore_readdir_race`): taking the tree back must not fail on a file the loop's own
+     * writes or a role's last act replaced meanwhile.
+     */
     pruned(root, skip, keepTop) {
         const paths = skip.flatMap((p, i) => [...(i ? ['-o'] : []), '-path', (0,external_node_path_namespaceObject.join)(root, p)]);
-        return ['-regextype', 'posix-extended', ...(keepTop ? ['-mindepth', '1'] : []), ...(skip.length ? ['(', ...paths, ')', '-prune', '-o'] : [])];
+        return [
+            '-ignore_readdir_race',
+            '-regextype',
+            'posix-extended',
+            ...(keepTop ? ['-mindepth', '1'] : []),
+            ...(skip.length ? ['(', ...paths, ')', '-prune', '-o'] : []),
+        ];
     }
     /**
      * chown of every entry under `root` whose owner differs, but a file with several hard links

@@ -778,10 +778,21 @@ export class Sandbox {
     await this.chownTree(root, owner.uid, owner.gid, skip, keepTop);
   }
 
-  /** find's arguments from `root` on: past the `skip` folders (relative to root), below `root` itself where `keepTop`. */
+  /**
+   * find's arguments from `root` on: past the `skip` folders (relative to root), below `root` itself
+   * where `keepTop`. An entry gone between find's reading of its folder and its look at it is no
+   * error (`-ignore_readdir_race`): taking the tree back must not fail on a file the loop's own
+   * writes or a role's last act replaced meanwhile.
+   */
   private pruned(root: string, skip: string[], keepTop: boolean): string[] {
     const paths = skip.flatMap((p, i) => [...(i ? ['-o'] : []), '-path', join(root, p)]);
-    return ['-regextype', 'posix-extended', ...(keepTop ? ['-mindepth', '1'] : []), ...(skip.length ? ['(', ...paths, ')', '-prune', '-o'] : [])];
+    return [
+      '-ignore_readdir_race',
+      '-regextype',
+      'posix-extended',
+      ...(keepTop ? ['-mindepth', '1'] : []),
+      ...(skip.length ? ['(', ...paths, ')', '-prune', '-o'] : []),
+    ];
   }
 
   /**
