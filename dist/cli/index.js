@@ -33619,15 +33619,18 @@ const PRIVATE_MODES = 'worktree-private-modes';
  * role's change. Never through a link; a path past PATH_MAX or gone is left.
  */
 async function restorePrivateModes(cwd, file) {
-    const list = readRegularSync(file)?.toString('utf8');
-    if (list === undefined)
+    const list = readRegularSync(file);
+    if (!list)
         return;
-    for (const record of list.split('\0')) {
-        const at = record.indexOf(' ');
+    // Names are bytes (not always UTF-8): each path is built as bytes too.
+    const top = Buffer.from(cwd.endsWith(external_node_path_namespaceObject.sep) ? cwd : cwd + external_node_path_namespaceObject.sep);
+    for (let start = 0, end = list.indexOf(0); end >= 0; start = end + 1, end = list.indexOf(0, start)) {
+        const record = list.subarray(start, end);
+        const at = record.indexOf(0x20);
         if (at < 0)
             continue;
-        const was = parseInt(record.slice(0, at), 8) & 0o077;
-        const path = (0,external_node_path_namespaceObject.join)(cwd, record.slice(at + 1));
+        const was = parseInt(record.subarray(0, at).toString('latin1'), 8) & 0o077;
+        const path = Buffer.concat([top, record.subarray(at + 1)]);
         const st = await (0,promises_namespaceObject.lstat)(path).catch(() => null);
         if (!st || st.isSymbolicLink() || (st.mode & 0o077) === was)
             continue;
@@ -33679,11 +33682,11 @@ async function firstBlocked(path, who) {
     }
     return null;
 }
+const SHM = '/dev/shm';
 /**
  * Folders every user may write (the FHS's): each wrapped command gets its own (see `supervisor`).
  * Any other such folder of the machine is read-only to it.
  */
-const SHM = '/dev/shm';
 const SCRATCH = ['/tmp', '/var/tmp', SHM, '/run/lock'];
 /** The kernel's interfaces: not made read-only (their own permissions hold; /proc is the command's own). */
 const KERNEL_FS = new Set([
@@ -47138,7 +47141,7 @@ async function iterate(ctx, n) {
         o.log.info(`iter ${n}: ${unstaged}`);
     if (collected.untrackedDeleted.length)
         o.log.info(`iter ${n}: the agent deleted ${collected.untrackedDeleted.map(printablePath).join(', ')} (uncommitted, never tracked): nothing to stage; ` +
-            `the user's version is kept in ${USER_WORK_REF} (\`git checkout ${(work ?? USER_WORK_REF).slice(0, 12)} -- <path>\` brings it back)`);
+            `the user's version is kept in ${USER_WORK_REF} (\`git checkout ${work ? work.slice(0, 12) : USER_WORK_REF} -- <path>\` brings it back)`);
     logUserFiles(o, n, collected.userFiles);
     crashPoint(ctx, 'collect');
     const changed = collected.produced;

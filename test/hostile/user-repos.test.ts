@@ -71,7 +71,7 @@ test.each(LEVELS)(
     const repo = await makeRepo({
       'phuc-loop.yml': config({
         criteria: [{ id: 'never', run: 'false' }],
-        agent: `chmod 644 secret.txt private.txt; chmod 755 privdir; chmod 700 tool.sh; ${REPORT}`,
+        agent: `chmod 644 secret.txt private.txt "$(printf 'raw\\377.txt')"; chmod 755 privdir; chmod 700 tool.sh; ${REPORT}`,
         extra: 'budget:\n  max_iterations: 1\n',
       }),
       'NORTHSTAR.md': NORTHSTAR,
@@ -80,6 +80,9 @@ test.each(LEVELS)(
     });
     try {
       await writeFile(join(repo, 'private.txt'), 'untracked\n');
+      // A name that is not UTF-8 (bytes, as the loop must take it).
+      const raw = Buffer.concat([Buffer.from(`${repo}/raw`), Buffer.from([0xff]), Buffer.from('.txt')]);
+      await writeFile(raw, 'raw\n', { mode: 0o600 });
       await run('mkdir', ['-m', '700', join(repo, 'privdir')]);
       await writeFile(join(repo, 'privdir', 'x'), 'x\n');
       await run('chmod', ['600', join(repo, 'secret.txt'), join(repo, 'private.txt'), join(repo, 'privdir', 'x'), join(repo, 'tool.sh')]);
@@ -89,6 +92,7 @@ test.each(LEVELS)(
       expect(await mode('secret.txt')).toBe('600');
       expect(await mode('private.txt')).toBe('600');
       expect(await mode('privdir')).toBe('700');
+      expect(((await lstat(raw)).mode & 0o7777).toString(8)).toBe('600');
       // The owner's bits are the agent's change (git keeps the executable bit): tool.sh stays 0700.
       expect(await mode('tool.sh')).toBe('700');
     } finally {

@@ -164,7 +164,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   if (collected.untrackedDeleted.length)
     o.log.info(
       `iter ${n}: the agent deleted ${collected.untrackedDeleted.map(printablePath).join(', ')} (uncommitted, never tracked): nothing to stage; ` +
-        `the user's version is kept in ${USER_WORK_REF} (\`git checkout ${(work ?? USER_WORK_REF).slice(0, 12)} -- <path>\` brings it back)`,
+        `the user's version is kept in ${USER_WORK_REF} (\`git checkout ${work ? work.slice(0, 12) : USER_WORK_REF} -- <path>\` brings it back)`,
     );
   logUserFiles(o, n, collected.userFiles);
   crashPoint(ctx, 'collect');

@@ -934,13 +934,16 @@ const PRIVATE_MODES = 'worktree-private-modes';
  * role's change. Never through a link; a path past PATH_MAX or gone is left.
  */
 async function restorePrivateModes(cwd: string, file: string): Promise<void> {
-  const list = readRegularSync(file)?.toString('utf8');
-  if (list === undefined) return;
-  for (const record of list.split('\0')) {
-    const at = record.indexOf(' ');
+  const list = readRegularSync(file);
+  if (!list) return;
+  // Names are bytes (not always UTF-8): each path is built as bytes too.
+  const top = Buffer.from(cwd.endsWith(sep) ? cwd : cwd + sep);
+  for (let start = 0, end = list.indexOf(0); end >= 0; start = end + 1, end = list.indexOf(0, start)) {
+    const record = list.subarray(start, end);
+    const at = record.indexOf(0x20);
     if (at < 0) continue;
-    const was = parseInt(record.slice(0, at), 8) & 0o077;
-    const path = join(cwd, record.slice(at + 1));
+    const was = parseInt(record.subarray(0, at).toString('latin1'), 8) & 0o077;
+    const path = Buffer.concat([top, record.subarray(at + 1)]);
     const st = await lstat(path).catch(() => null);
     if (!st || st.isSymbolicLink() || (st.mode & 0o077) === was) continue;
     await chmod(path, (st.mode & 0o7700) | was).catch(() => undefined);
@@ -997,10 +1000,6 @@ async function firstBlocked(path: string, who?: { uid: number; gid: number }): P
   return null;
 }
 
-/**
- * Folders every user may write (the FHS's): each wrapped command gets its own (see `supervisor`).
- * Any other such folder of the machine is read-only to it.
- */
 const SHM = '/dev/shm';
 interface Scratch {
   mode: string;
@@ -1008,6 +1007,10 @@ interface Scratch {
   /** /dev/shm: made empty, it holds the other folders' private layers. */
   shm: boolean;
 }
+/**
+ * Folders every user may write (the FHS's): each wrapped command gets its own (see `supervisor`).
+ * Any other such folder of the machine is read-only to it.
+ */
 const SCRATCH = ['/tmp', '/var/tmp', SHM, '/run/lock'];
 
 /** The kernel's interfaces: not made read-only (their own permissions hold; /proc is the command's own). */
