@@ -6,6 +6,7 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { EXIT_CODES } from '../../src/engine/loop/fsm.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = join(ROOT, 'dist', 'cli', 'index.js');
@@ -70,7 +71,14 @@ export function startCli(cwd: string, args: string[], env: Record<string, string
     for (const w of waiters.splice(0)) (w.re.test(stdout) ? w.resolve : () => waiters.push(w))();
   });
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<CliResult>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<CliResult>((resolve) =>
+    child.on('close', (code) => {
+      // A crash (exit 1) is never what a test expects: its stack goes to the test log, where a rare
+      // one (seen under two suites at once) can be read.
+      if (code === EXIT_CODES.CRASH) process.stderr.write(`phuc-loop crashed in ${cwd} (${args.join(' ')}):\n${stderr.slice(-4000)}\n`);
+      resolve({ code, stdout, stderr });
+    }),
+  );
   return {
     child,
     done,
