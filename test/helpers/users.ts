@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { CLI, cli, type CliResult } from './repo.js';
 import { processesOf } from './procs.js';
@@ -22,11 +22,14 @@ export interface LoopUser {
   home: string;
 }
 
-/** Users that interrupted runs left: their HOME (in a temporary folder) is gone. */
+/**
+ * Users that interrupted runs left: the temporary folder their HOME was made in is gone. That
+ * folder, not HOME: another suite's user exists before useradd has made its HOME.
+ */
 async function sweepLeftUsers(): Promise<void> {
   for (const line of (await readFile('/etc/passwd', 'utf8')).split('\n')) {
     const [name, , , , , home] = line.split(':');
-    if (!name?.startsWith(PREFIX) || !home || existsSync(home)) continue;
+    if (!name?.startsWith(PREFIX) || !home || existsSync(dirname(home))) continue;
     await exec('userdel', [name]).catch(() => undefined);
     await rm(`/etc/sudoers.d/${name}`, { force: true });
   }
