@@ -31945,6 +31945,13 @@ const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(im
 // itself (by pid and process group), so containment does not depend on the helper; a helper that
 // dies (killed, crashed) fails none of the loop's runs: what it had in flight is reported killed,
 // and the next start goes through a new helper or, failing that, a direct spawn.
+//
+// Where the system has perl, the helper is a perl program instead (PERL_HELPER): its fork copies a
+// few MB, not Node's ~45, and its frames cost less to read than Node's IPC messages. Per child, on
+// this kind of VM: ~0.35 ms of the helper's CPU instead of ~0.95, and ~0.3 ms less to the exit.
+
+
+
 
 
 /**
@@ -31993,30 +32000,198 @@ function helperMain(cp) {
     });
     process.on('disconnect', () => process.exit(0));
 }
+/**
+ * The helper in perl (core modules only), for what the Node helper does: each request (a 4-byte
+ * length, then id, folder, argv and environment as NUL-ended fields with their counts, then the
+ * child's input) forks a child in its own session with exactly that environment; it answers in
+ * frames (type, id, length, data): S pid, F errno (could not start: chdir or exec failed, told
+ * through a close-on-exec pipe), O/E output, o/e end of output, X exit (c code or s signal). Input
+ * is written without blocking; a child that does not read it holds up nothing. It exits when the
+ * loop's end of its stdin closes. The select timeout is a backstop for a SIGCHLD that comes just
+ * before select (perl runs signal handlers between its operations).
+ */
+const PERL_HELPER = `
+use strict; use POSIX (); use Fcntl ();
+$SIG{PIPE} = 'IGNORE';
+$SIG{CHLD} = sub {};
+binmode STDIN; binmode STDOUT;
+my (%kid, %out, %in);
+my $requests = '';
+sub reply {
+  my $m = pack('a1 N N', $_[0], $_[1], length($_[2] // '')) . ($_[2] // '');
+  while (length $m) {
+    my $n = syswrite(STDOUT, $m);
+    if (!defined $n) { next if $!{EINTR}; POSIX::_exit(0) }
+    substr($m, 0, $n) = '';
+  }
+}
+sub start {
+  my ($id, $cwd, $argv, $env, $stdin) = @_;
+  my @p;
+  for (1 .. 4) { pipe(my $r, my $w) or return reply('F', $id, $! + 0); push @p, $r, $w }
+  my ($or, $ow, $er, $ew, $ir, $iw, $xr, $xw) = @p;
+  my $pid = fork;
+  if (!defined $pid) { my $e = $! + 0; close $_ for @p; return reply('F', $id, $e) }
+  if (!$pid) {
+    $SIG{PIPE} = $SIG{CHLD} = 'DEFAULT';
+    POSIX::sigprocmask(POSIX::SIG_SETMASK(), POSIX::SigSet->new);
+    POSIX::setsid();
+    POSIX::dup2(fileno $ir, 0); POSIX::dup2(fileno $ow, 1); POSIX::dup2(fileno $ew, 2);
+    if (chdir $cwd) { %ENV = %$env; exec { $argv->[0] } @$argv }
+    syswrite($xw, pack('N', $! + 0));
+    POSIX::_exit(127);
+  }
+  close $_ for $ow, $ew, $ir, $xw;
+  my $err = '';
+  while (length $err < 4) { my $n = sysread($xr, $err, 4 - length $err, length $err); last if defined $n && !$n; last if !defined $n && !$!{EINTR} }
+  close $xr;
+  if (length $err == 4) { waitpid($pid, 0); close $_ for $or, $er, $iw; return reply('F', $id, unpack('N', $err)) }
+  $kid{$pid} = $id;
+  reply('S', $id, $pid);
+  $out{fileno $or} = [$id, 'O', $or];
+  $out{fileno $er} = [$id, 'E', $er];
+  if (length $stdin) { fcntl($iw, Fcntl::F_SETFL(), Fcntl::O_NONBLOCK()); $in{fileno $iw} = [$iw, $stdin] } else { close $iw }
+}
+sub request {
+  my $m = shift;
+  my $at = 0;
+  my $field = sub { my $e = index($m, "\\0", $at); my $v = substr($m, $at, $e - $at); $at = $e + 1; $v };
+  my $id = $field->();
+  my $cwd = $field->();
+  my @argv = map { $field->() } 1 .. $field->();
+  my %env = map { split /=/, $field->(), 2 } 1 .. $field->();
+  start($id, $cwd, \\@argv, \\%env, substr($m, $at));
+}
+while (1) {
+  while ((my $p = waitpid(-1, POSIX::WNOHANG())) > 0) {
+    my $id = delete $kid{$p};
+    reply('X', $id, ($? & 127) ? 's' . ($? & 127) : 'c' . ($? >> 8)) if defined $id;
+  }
+  my ($r, $w) = ('', '');
+  vec($r, 0, 1) = 1;
+  vec($r, $_, 1) = 1 for keys %out;
+  vec($w, $_, 1) = 1 for keys %in;
+  next if select($r, $w, undef, 0.25) <= 0;
+  for my $fd (keys %in) {
+    next unless vec($w, $fd, 1);
+    my $x = $in{$fd};
+    my $n = syswrite($x->[0], $x->[1]);
+    if (defined $n) { substr($x->[1], 0, $n) = '' } elsif ($!{EAGAIN} || $!{EINTR}) { next }
+    if (!defined $n || !length $x->[1]) { close $x->[0]; delete $in{$fd} }
+  }
+  for my $fd (keys %out) {
+    next unless vec($r, $fd, 1);
+    my $x = $out{$fd};
+    my $n = sysread($x->[2], my $data, 65536);
+    if ($n) { reply($x->[1], $x->[0], $data) }
+    elsif (defined $n || !$!{EINTR}) { close $x->[2]; delete $out{$fd}; reply(lc $x->[1], $x->[0]) }
+  }
+  next unless vec($r, 0, 1);
+  my $n = sysread(STDIN, $requests, 65536, length $requests);
+  next if !defined $n && $!{EINTR};
+  exit 0 unless $n;
+  while (length $requests >= 4) {
+    my $len = unpack('N', $requests);
+    last if length $requests < 4 + $len;
+    request(substr($requests, 4, $len));
+    substr($requests, 0, 4 + $len) = '';
+  }
+}
+`;
+/** A request as the perl helper reads it (see PERL_HELPER). */
+function perlRequest(id, command, args, o) {
+    const env = Object.entries(o.env).map(([k, v]) => `${k}=${v}`);
+    const fields = [String(id), o.cwd, String(args.length + 1), command, ...args, String(env.length), ...env];
+    const body = Buffer.concat([Buffer.from(fields.map((f) => `${f}\0`).join('')), Buffer.from(o.stdin ?? '')]);
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(body.length);
+    return Buffer.concat([head, body]);
+}
+const errnoNames = new Map(Object.entries(external_node_os_namespaceObject.constants.errno).map(([name, n]) => [n, name]));
+const signalNames = new Map(Object.entries(external_node_os_namespaceObject.constants.signals).map(([name, n]) => [n, name]));
+/** The perl helper's frames, as the Node helper's messages (`command`: the name spawn's errors give). */
+function perlReplies(onReply, command) {
+    let buf = Buffer.alloc(0);
+    return (chunk) => {
+        buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+        while (buf.length >= 9) {
+            const len = buf.readUInt32BE(5);
+            if (buf.length < 9 + len)
+                break;
+            const type = String.fromCharCode(buf[0]);
+            const id = buf.readUInt32BE(1);
+            const data = buf.subarray(9, 9 + len);
+            buf = buf.subarray(9 + len);
+            const text = () => data.toString('latin1');
+            if (type === 'S')
+                onReply({ t: 'spawned', id, pid: Number(text()) });
+            else if (type === 'F') {
+                const code = errnoNames.get(Number(text())) ?? 'EIO';
+                onReply({ t: 'error', id, code, message: `spawn ${command(id)} ${code}` });
+            }
+            else if (type === 'O' || type === 'E')
+                onReply({ t: 'data', id, fd: type === 'O' ? 1 : 2, data });
+            else if (type === 'o' || type === 'e')
+                onReply({ t: 'end', id, fd: type === 'o' ? 1 : 2 });
+            else if (type === 'X') {
+                const n = Number(text().slice(1));
+                onReply({ t: 'exit', id, code: text()[0] === 'c' ? n : null, signal: text()[0] === 's' ? (signalNames.get(n) ?? 'SIGKILL') : null });
+            }
+        }
+    };
+}
 class Helper {
     proc;
     /** Children started and not yet done with. */
     pending = new Map();
     seq = 0;
     gone = false;
-    constructor(proc) {
+    transport;
+    constructor(proc, kind) {
         this.proc = proc;
-        proc.on('message', (m) => this.reply(m));
-        proc.once('disconnect', () => this.lost());
+        this.transport = kind === 'node' ? this.nodeChannel() : this.perlPipes();
         proc.once('exit', () => this.lost());
         proc.once('error', () => this.lost());
-        this.refs();
+        this.transport.hold(false);
     }
-    /** The helper holds the loop's event loop open only while a child of it runs (then its end is seen too). */
-    refs() {
-        if (this.pending.size) {
-            this.proc.ref();
-            this.proc.channel?.ref();
-        }
-        else {
-            this.proc.unref();
-            this.proc.channel?.unref();
-        }
+    nodeChannel() {
+        const proc = this.proc;
+        proc.on('message', (m) => this.reply(m));
+        proc.once('disconnect', () => this.lost());
+        return {
+            send: (id, command, args, o) => proc.send({ id, command, args, cwd: o.cwd, env: o.env, stdin: o.stdin ?? null }, (e) => {
+                if (e)
+                    this.lost();
+            }),
+            hold: (on) => {
+                for (const h of [proc, proc.channel])
+                    if (on)
+                        h?.ref();
+                    else
+                        h?.unref();
+            },
+        };
+    }
+    perlPipes() {
+        const { stdin, stdout } = this.proc;
+        stdout.on('data', perlReplies((m) => this.reply(m), (id) => this.pending.get(id)?.command ?? ''));
+        stdout.once('close', () => this.lost());
+        stdin.on('error', () => this.lost());
+        const pipes = [this.proc, stdin, stdout];
+        return {
+            send: (id, command, args, o) => stdin.write(perlRequest(id, command, args, o)),
+            hold: (on) => {
+                for (const h of pipes)
+                    if (on)
+                        h.ref();
+                    else
+                        h.unref();
+            },
+            throttle: (stream) => {
+                stdout.pause();
+                stream.once('drain', () => stdout.resume());
+            },
+        };
     }
     start(command, args, o) {
         return new Promise((resolve, reject) => {
@@ -32025,7 +32200,7 @@ class Helper {
             const err = new external_node_stream_namespaceObject.PassThrough();
             let exited = () => { };
             const exit = new Promise((r) => (exited = r));
-            const p = { spawned: (pid) => resolve({ pid, stdout: out, stderr: err, exit }), reject, out, err, exited, started: false };
+            const p = { command, spawned: (pid) => resolve({ pid, stdout: out, stderr: err, exit }), reject, out, err, exited, started: false };
             // Done with once it has exited and the helper has sent the end of both streams.
             let open = 3;
             const done = () => {
@@ -32045,11 +32220,8 @@ class Helper {
                 stream.once('close', end);
             }
             this.pending.set(id, p);
-            this.refs();
-            this.proc.send({ id, command, args, cwd: o.cwd, env: o.env, stdin: o.stdin ?? null }, (e) => {
-                if (e)
-                    this.lost();
-            });
+            this.transport.hold(true);
+            this.transport.send(id, command, args, o);
         });
     }
     reply(m) {
@@ -32070,15 +32242,15 @@ class Helper {
             const stream = m.fd === 1 ? p.out : p.err;
             if (stream.destroyed)
                 return;
-            if (m.t === 'data')
-                stream.write(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength));
-            else
+            if (m.t === 'end')
                 stream.end();
+            else if (!stream.write(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength)))
+                this.transport.throttle?.(stream);
         }
     }
     forget(id) {
         this.pending.delete(id);
-        this.refs();
+        this.transport.hold(this.pending.size > 0);
     }
     /** The helper is gone: a start in flight fails (the caller spawns directly); a running child reads as killed. */
     lost() {
@@ -32096,37 +32268,67 @@ class Helper {
             }
         }
         this.pending.clear();
-        this.proc.unref();
+        this.transport.hold(false);
     }
 }
-let helper = null;
-function current() {
-    if (helper && !helper.gone)
-        return helper;
+/** Where tools are taken from: the system's own folders, never a PATH the agent could have planted into. */
+const SYSTEM_DIRS = ['/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin', '/usr/local/sbin'];
+/** The first of the system folders that holds an executable `name` (null: none does). */
+function systemTool(name) {
+    for (const dir of SYSTEM_DIRS)
+        try {
+            (0,external_node_fs_namespaceObject.accessSync)((0,external_node_path_namespaceObject.join)(dir, name), external_node_fs_namespaceObject.constants.X_OK);
+            return (0,external_node_path_namespaceObject.join)(dir, name);
+        }
+        catch {
+            // not there
+        }
+    return null;
+}
+const helpers = new Map();
+function helperOf(kind) {
+    const known = helpers.get(kind);
+    if (known && !known.gone)
+        return known;
+    helpers.delete(kind);
+    const perl = kind === 'perl' ? systemTool('perl') : null;
+    if (kind === 'perl' && !perl)
+        return null;
     try {
         // No environment of the loop's (NODE_OPTIONS, secrets): each child gets exactly the one asked for.
+        // Its own session: a Ctrl-C at the terminal reaches the loop, which stops in order, not the helper.
         // `__name`: what esbuild (tsx, when the engine runs from source) wraps nested functions in.
-        const source = `var __name = (f) => f;\n(${helperMain.toString()})(require('node:child_process'));`;
-        const proc = (0,external_node_child_process_namespaceObject.spawn)(process.execPath, ['-e', source], {
-            env: {},
-            stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-            serialization: 'advanced',
-            // Its own session: a Ctrl-C at the terminal reaches the loop, which stops in order, not the helper.
-            detached: true,
-        });
-        helper = proc.pid === undefined ? null : new Helper(proc);
+        // perl runs from / (before 5.26 its @INC held `.`: a POSIX.pm planted in the work tree).
+        const proc = perl
+            ? (0,external_node_child_process_namespaceObject.spawn)(perl, ['-e', PERL_HELPER], { cwd: '/', env: {}, stdio: ['pipe', 'pipe', 'ignore'], detached: true })
+            : (0,external_node_child_process_namespaceObject.spawn)(process.execPath, ['-e', `var __name = (f) => f;\n(${helperMain.toString()})(require('node:child_process'));`], {
+                env: {},
+                stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+                serialization: 'advanced',
+                detached: true,
+            });
+        if (proc.pid === undefined)
+            return null;
+        const h = new Helper(proc, kind);
+        helpers.set(kind, h);
+        return h;
     }
     catch {
-        helper = null;
+        return null;
     }
-    return helper;
 }
 /**
  * Starts `command` with `args` in its own session (process group), through the helper when there is
  * one. Rejects like spawn's 'error' (ENOENT, EACCES...) when the child could not be started.
  */
-async function startChild(command, args, o) {
-    const h = current();
+let preferred;
+function startChild(command, args, o) {
+    preferred ??= systemTool('perl') ? 'perl' : 'node';
+    return startVia(preferred, command, args, o);
+}
+/** startChild through the helper of that kind (both are tested: a system may lack perl). */
+async function startVia(kind, command, args, o) {
+    const h = helperOf(kind);
     if (h)
         try {
             return await h.start(command, args, o);
@@ -32829,6 +33031,7 @@ class MarkedStream {
 
 
 
+
 const sandbox_ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'];
 /** Variables the sandbox sets for its role (a fresh HOME and TMPDIR, a PATH the role can reach). */
 const ROLE_OWNED_ENV = new Set(['HOME', 'TMPDIR', 'USER', 'LOGNAME', 'PATH', 'PWD', 'OLDPWD']);
@@ -32838,8 +33041,6 @@ function withoutRoleVariables(env) {
 }
 /** The dedicated users: system users with no login shell, no sudo rights and no other groups. */
 const ROLE_USERS = { agent: 'phuc-agent', check: 'phuc-check' };
-/** Tools are taken from the system's own directories, never from a PATH the agent could have planted into. */
-const SYSTEM_DIRS = ['/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin', '/usr/local/sbin'];
 const SYSTEM_PATH = SYSTEM_DIRS.join(':');
 const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
 /** The only variables taken from the loop's environment (besides PATH); the caller adds the rest. */
@@ -32850,31 +33051,14 @@ class IsolationUnavailableError extends Error {
 }
 const NAMESPACE_TOOLS = ['sh', 'unshare', 'setpriv'];
 const USER_TOOLS = [...NAMESPACE_TOOLS, 'mount', 'mkdir', 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout', 'cp', 'mv', 'mktemp'];
-async function findTool(name) {
-    for (const dir of SYSTEM_DIRS) {
-        const p = (0,external_node_path_namespaceObject.join)(dir, name);
-        if (await (0,promises_namespaceObject.access)(p, promises_namespaceObject.constants.X_OK).then(yes, sandbox_no))
-            return p;
-    }
-    return null;
-}
-const yes = () => true;
-const sandbox_no = () => false;
-async function findTools() {
-    const [paths, sudo, useradd, setfacl, perl] = await Promise.all([
-        Promise.all(USER_TOOLS.map(findTool)),
-        findTool('sudo'),
-        findTool('useradd'),
-        findTool('setfacl'),
-        findTool('perl'),
-    ]);
+function findTools() {
     const tools = {};
-    USER_TOOLS.forEach((name, i) => {
-        const p = paths[i];
+    for (const name of USER_TOOLS) {
+        const p = systemTool(name);
         if (p)
             tools[name] = p;
-    });
-    return { tools, sudo, useradd, setfacl, perl };
+    }
+    return { tools, sudo: systemTool('sudo'), useradd: systemTool('useradd'), setfacl: systemTool('setfacl'), perl: systemTool('perl') };
 }
 function missing(found, names) {
     const lacking = names.filter((n) => !found.tools[n]);
@@ -32898,7 +33082,7 @@ const firstLine = (r) => (r.stderr.trim() || r.stdout.trim() || `exit ${String(r
  * for the trial, so no user is created by a probe). About 10 ms per level.
  */
 async function probeIsolation() {
-    const found = await findTools();
+    const found = findTools();
     const t = found.tools;
     let privilege = null;
     let noPrivilege = '';
@@ -33123,7 +33307,7 @@ class Sandbox {
         ];
     }
     static async create(iso, o = {}) {
-        const found = await findTools();
+        const found = findTools();
         const strong = iso.level === 'user+pidns';
         const tools = toolsFor(found, strong ? USER_TOOLS : iso.level === 'pidns' ? NAMESPACE_TOOLS : []);
         let sudo = null;
@@ -35015,7 +35199,7 @@ class Writer {
     }
 }
 let writer = null;
-function writer_current() {
+function current() {
     if (writer && !writer.gone)
         return writer;
     try {
@@ -35061,7 +35245,7 @@ function appendOffThread(file, data, from) {
 }
 // Async for its callers: a job done here (no worker) fails as the worker's would, by a rejection.
 async function offThread(job, transfer = []) {
-    const w = writer_current();
+    const w = current();
     if (w)
         return w.queue(job, transfer);
     perform({ fs: external_node_fs_namespaceObject, path: external_node_path_namespaceObject, crypto: external_node_crypto_namespaceObject }, { write: writeAtomically, append: appendTo, copy: copyTree }, job, failedHere);
@@ -37046,10 +37230,12 @@ async function spawnAgent(o) {
         throw new InvariantViolation('STACKED_SPECULATIVE_ITERATIONS', 'an agent is already running');
     const reportFile = (0,external_node_path_namespaceObject.join)(o.cwd, REPORT_PATH);
     takeReport(o.cwd, true); // a stale one (a crashed run's) is not this agent's
-    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(reportFile), { recursive: true });
+    // Synchronous: a few small writes, each of which would otherwise wait for a pool thread, at the start of every step.
+    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(reportFile), { recursive: true });
     const promptFile = (0,external_node_path_namespaceObject.join)(o.exchangeDir, 'prompt.md');
     const capsuleFile = (0,external_node_path_namespaceObject.join)(o.exchangeDir, 'cnf_capsule.json');
-    await Promise.all([writeFresh(promptFile, o.prompt), writeFresh(capsuleFile, o.capsule)]);
+    writeFresh(promptFile, o.prompt);
+    writeFresh(capsuleFile, o.capsule);
     const preset = o.spec.preset;
     const proxy = o.keyProxy;
     const inv = agentInvocation({
@@ -37115,9 +37301,9 @@ async function spawnAgent(o) {
     return { result, backpressure, outcome, invocation };
 }
 /** A new file, never through a link the other side may have planted. */
-async function writeFresh(path, text) {
-    await (0,promises_namespaceObject.rm)(path, { force: true });
-    await (0,promises_namespaceObject.writeFile)(path, text, { flag: 'wx', mode: 0o644 });
+function writeFresh(path, text) {
+    (0,external_node_fs_namespaceObject.rmSync)(path, { force: true });
+    (0,external_node_fs_namespaceObject.writeFileSync)(path, text, { flag: 'wx', mode: 0o644 });
 }
 /**
  * Takes the agent's report out of the work tree: read (at most 1 MiB, never through a link, never
@@ -41302,7 +41488,7 @@ function runSection(run, iterations, s, plan, status, stopReason) {
         how_to_go_on: status && stopReason ? howToGoOn(status, stopReason, s.next_iteration, s.stopped_before_checks) : null,
     };
 }
-const report_yes = (b) => (b ? '✅' : '❌');
+const yes = (b) => (b ? '✅' : '❌');
 /** A table cell of text the loop may not have written: inert, and no `|` ends the cell early. */
 const cell = (s) => inert(s).replace(/\|/g, '\\|');
 /**
@@ -41325,7 +41511,7 @@ function renderReportMarkdown(r, agentsMd) {
         ? [
             `| Commit | ${c.commit.slice(0, 12)} (judged in a ${c.workspace ?? 'n/a'} workspace, isolation ${c.isolation ?? 'n/a'}; re-check: \`phuc-loop verify --rerun\`) |`,
         ]
-        : []), `| Iterations | ${r.iterations_completed} |`, `| Rung | ${r.verification_rung_achieved} of target ${r.verification_rung_target ?? 'n/a'} |`, `| Northstar | ${r.northstar_alignment_certificate ? `${r.northstar_alignment_certificate.status} (${human(r.northstar_alignment_certificate.northstar_distance_start)} → ${human(r.northstar_alignment_certificate.northstar_distance_end)})` : 'n/a'} |`, `| Seed checksum | ${r.seed_checksum.formula} = ${r.seed_checksum.product} ${report_yes(r.seed_checksum_verified)} |`, '');
+        : []), `| Iterations | ${r.iterations_completed} |`, `| Rung | ${r.verification_rung_achieved} of target ${r.verification_rung_target ?? 'n/a'} |`, `| Northstar | ${r.northstar_alignment_certificate ? `${r.northstar_alignment_certificate.status} (${human(r.northstar_alignment_certificate.northstar_distance_start)} → ${human(r.northstar_alignment_certificate.northstar_distance_end)})` : 'n/a'} |`, `| Seed checksum | ${r.seed_checksum.formula} = ${r.seed_checksum.product} ${yes(r.seed_checksum_verified)} |`, '');
     if (r.exits_fired.length) {
         out.push('### Exits that fired', '');
         for (const e of r.exits_fired)
@@ -41341,23 +41527,23 @@ function renderReportMarkdown(r, agentsMd) {
     if (c.acceptance_criteria_checklist.length) {
         out.push('### Acceptance criteria (final certificate)', '');
         for (const a of c.acceptance_criteria_checklist)
-            out.push(`- ${report_yes(a.met)} \`${inertCode(a.criterion)}\` — ${inert(a.description)} (\`${inertCode(a.evidence_link.split('#')[0])}\`)`);
+            out.push(`- ${yes(a.met)} \`${inertCode(a.criterion)}\` — ${inert(a.description)} (\`${inertCode(a.evidence_link.split('#')[0])}\`)`);
         out.push('');
     }
     if (r.phuc_test_result) {
         const p = r.phuc_test_result;
-        out.push('### Phuc Test', '', `${report_yes(p.condition_1_history)} remembers history · ${report_yes(p.condition_2_reflection)} reflects · ${report_yes(p.condition_3_care)} cares about context · ${report_yes(p.condition_4_adaptation)} adapts · ${report_yes(p.condition_5_growth)} chooses growth → **${p.pass ? 'PASS' : 'FAIL'}**`, ...p.failures.map((f) => `- ${inert(f)}`), '');
+        out.push('### Phuc Test', '', `${yes(p.condition_1_history)} remembers history · ${yes(p.condition_2_reflection)} reflects · ${yes(p.condition_3_care)} cares about context · ${yes(p.condition_4_adaptation)} adapts · ${yes(p.condition_5_growth)} chooses growth → **${p.pass ? 'PASS' : 'FAIL'}**`, ...p.failures.map((f) => `- ${inert(f)}`), '');
     }
     if (r.triangle_law_vertices) {
         const t = r.triangle_law_vertices;
-        out.push('### Triangle Law', '', `${report_yes(t.REMIND_plan_json_present)} REMIND (plan.json) · ${report_yes(t.VERIFY_certificates_all_present)} VERIFY (certificates) · ${report_yes(t.ACKNOWLEDGE_agents_md_all_entries_present)} ACKNOWLEDGE (AGENTS.md)`, '');
+        out.push('### Triangle Law', '', `${yes(t.REMIND_plan_json_present)} REMIND (plan.json) · ${yes(t.VERIFY_certificates_all_present)} VERIFY (certificates) · ${yes(t.ACKNOWLEDGE_agents_md_all_entries_present)} ACKNOWLEDGE (AGENTS.md)`, '');
     }
     const rungs = Object.entries(r.rung_checks);
     if (rungs.length) {
         out.push('### Rungs', '');
         for (const [rung, checks] of rungs)
             out.push(`- **${rung}**: ${Object.entries(checks)
-                .map(([k, v]) => `${report_yes(v)} ${k}`)
+                .map(([k, v]) => `${yes(v)} ${k}`)
                 .join(' · ')}`);
         for (const rp of r.replays)
             out.push(`- replay ${rp.replay}: ${rp.type}, residual ${rp.residual ?? 'n/a'} ${rp.same ? '(same)' : '(DIFFERS)'}`);

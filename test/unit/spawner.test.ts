@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ShellSession } from '../../src/engine/os/process.js';
-import { startChild } from '../../src/engine/os/spawner.js';
+import { type HelperKind, startVia, systemTool } from '../../src/engine/os/spawner.js';
 import { ROOT } from '../helpers/repo.js';
 
 let dir: string;
@@ -44,7 +44,12 @@ function collect(s: Readable): () => string {
   return () => text;
 }
 
-describe('startChild (the spawn helper)', () => {
+// The perl helper where the system has perl (CI has), and the Node helper, which serves where it has not.
+const kinds: HelperKind[] = systemTool('perl') ? ['perl', 'node'] : ['node'];
+
+describe.each(kinds)('startChild through the %s helper', (kind) => {
+  const startChild = (command: string, args: string[], o: Parameters<typeof startVia>[3]) => startVia(kind, command, args, o);
+
   test("a child is started by the helper, not by the loop's process, with its own process group, input, output and exit", async () => {
     const c = await startChild('/bin/sh', ['-c', 'echo "$PPID $(ps -o pgid= -p $$)"; cat; echo oops >&2; exit 7'], { cwd: dir, env, stdin: 'hello\n' });
     const out = collect(c.stdout);
@@ -80,8 +85,43 @@ describe('startChild (the spawn helper)', () => {
     for (const s of sockets.filter((t) => !stdio.has(t))) expect(childFds).not.toContain(s);
   });
 
-  test('a command that cannot be started fails like spawn (ENOENT)', async () => {
+  test('a command that cannot be started fails like spawn (ENOENT, EACCES; a missing folder: ENOENT)', async () => {
     await expect(startChild(join(dir, 'no-such-program'), [], { cwd: dir, env })).rejects.toMatchObject({ code: 'ENOENT' });
+    await writeFile(join(dir, 'not-executable'), 'echo hi\n');
+    await expect(startChild(join(dir, 'not-executable'), [], { cwd: dir, env })).rejects.toMatchObject({ code: 'EACCES' });
+    await expect(startChild('/bin/sh', ['-c', 'true'], { cwd: join(dir, 'gone'), env })).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  test('the child gets exactly the environment asked for, its input whole, and default signal handling', async () => {
+    const input = 'line\n'.repeat(50_000);
+    const c = await startChild('/bin/sh', ['-c', 'cat /proc/$$/environ; echo; grep SigIgn /proc/$$/status; wc -c'], {
+      cwd: dir,
+      env: { ...env, 'ODD NAME': '=x\ny' },
+      stdin: input,
+    });
+    const out = collect(c.stdout);
+    const closed = new Promise((r) => c.stdout.once('close', r));
+    expect(await c.exit).toEqual({ code: 0, signal: null });
+    await closed;
+    const lines = out().trimEnd().split('\n');
+    expect(lines.at(-1)).toBe(String(input.length));
+    expect(lines.at(-2)).toMatch(/^SigIgn:\s+0+$/);
+    // Nothing of the helper's or the loop's (no PWD either: a direct spawn passes none).
+    const environ = lines.slice(0, -2).join('\n').split('\0').filter(Boolean);
+    expect(environ.sort()).toEqual(['ODD NAME==x\ny', `PATH=${env.PATH}`]);
+  });
+
+  test('a child that never reads a large input holds up no other child', async () => {
+    const stuck = await startChild('/bin/sh', ['-c', 'exec sleep 60'], { cwd: dir, env, stdin: 'x'.repeat(4_000_000) });
+    try {
+      const c = await startChild('/bin/sh', ['-c', 'echo free'], { cwd: dir, env });
+      const out = collect(c.stdout);
+      expect(await c.exit).toEqual({ code: 0, signal: null });
+      await until('output', () => out() === 'free\n');
+    } finally {
+      process.kill(-stuck.pid, 'SIGKILL');
+    }
+    expect(await stuck.exit).toEqual({ code: null, signal: 'SIGKILL' });
   });
 
   test('bytes pass unchanged, and large output is whole', async () => {
@@ -111,7 +151,9 @@ describe('startChild (the spawn helper)', () => {
     expect(await next.exit).toEqual({ code: 0, signal: null });
     await until('output', () => again() === 'again\n');
   });
+});
 
+describe('startChild', () => {
   test('the helper ends with the loop, and a Ctrl-C at the terminal does not reach it', async () => {
     const file = join(dir, 'host.mts');
     await writeFile(

@@ -1,7 +1,7 @@
 // SPAWN_SUBAGENT and COLLECT_ARTIFACTS: one fresh agent process per iteration, stopped by its time
 // limit or by backpressure, then its changes attributed, guarded, staged and hashed.
-import { rmdirSync, rmSync, unlinkSync } from 'node:fs';
-import { lstat, mkdir, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
+import { mkdirSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstat, mkdir, rm, rmdir, symlink, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
@@ -338,10 +338,12 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
   if (activeAgents > 0) throw new InvariantViolation('STACKED_SPECULATIVE_ITERATIONS', 'an agent is already running');
   const reportFile = join(o.cwd, REPORT_PATH);
   takeReport(o.cwd, true); // a stale one (a crashed run's) is not this agent's
-  await mkdir(dirname(reportFile), { recursive: true });
+  // Synchronous: a few small writes, each of which would otherwise wait for a pool thread, at the start of every step.
+  mkdirSync(dirname(reportFile), { recursive: true });
   const promptFile = join(o.exchangeDir, 'prompt.md');
   const capsuleFile = join(o.exchangeDir, 'cnf_capsule.json');
-  await Promise.all([writeFresh(promptFile, o.prompt), writeFresh(capsuleFile, o.capsule)]);
+  writeFresh(promptFile, o.prompt);
+  writeFresh(capsuleFile, o.capsule);
   const preset = o.spec.preset;
   const proxy = o.keyProxy;
   const inv = agentInvocation({
@@ -413,9 +415,9 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
 }
 
 /** A new file, never through a link the other side may have planted. */
-async function writeFresh(path: string, text: string): Promise<void> {
-  await rm(path, { force: true });
-  await writeFile(path, text, { flag: 'wx', mode: 0o644 });
+function writeFresh(path: string, text: string): void {
+  rmSync(path, { force: true });
+  writeFileSync(path, text, { flag: 'wx', mode: 0o644 });
 }
 
 /**

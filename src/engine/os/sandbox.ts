@@ -28,13 +28,14 @@
 // relayed SIGTERM into SIGTERM to the group and, GRACE later, SIGKILL. Its LIMIT (the run's time
 // limit and some) ends the namespace if the loop itself dies.
 import { lstatSync } from 'node:fs';
-import { access, chmod, chown, constants, lstat, mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, lstat, mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { ContainedRun, RunResult, RunSpec } from './ports.js';
 import { shellQuote } from '../agent/agents.js';
 import { readRegularSync, removeTree } from './tree-file.js';
 import { NodeProcessRunner, processDescendants, processRunning, ShellSession } from './process.js';
+import { SYSTEM_DIRS, systemTool } from './spawner.js';
 
 export const ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'] as const;
 export type IsolationLevel = (typeof ISOLATION_LEVELS)[number];
@@ -54,8 +55,6 @@ export function withoutRoleVariables(env: Record<string, string>): Record<string
 /** The dedicated users: system users with no login shell, no sudo rights and no other groups. */
 export const ROLE_USERS: Readonly<Record<SandboxRole, string>> = { agent: 'phuc-agent', check: 'phuc-check' };
 
-/** Tools are taken from the system's own directories, never from a PATH the agent could have planted into. */
-const SYSTEM_DIRS = ['/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin', '/usr/local/sbin'];
 const SYSTEM_PATH = SYSTEM_DIRS.join(':');
 const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
 /** The only variables taken from the loop's environment (besides PATH); the caller adds the rest. */
@@ -95,30 +94,13 @@ interface Found {
   perl: string | null;
 }
 
-async function findTool(name: string): Promise<string | null> {
-  for (const dir of SYSTEM_DIRS) {
-    const p = join(dir, name);
-    if (await access(p, constants.X_OK).then(yes, no)) return p;
-  }
-  return null;
-}
-const yes = () => true;
-const no = () => false;
-
-async function findTools(): Promise<Found> {
-  const [paths, sudo, useradd, setfacl, perl] = await Promise.all([
-    Promise.all(USER_TOOLS.map(findTool)),
-    findTool('sudo'),
-    findTool('useradd'),
-    findTool('setfacl'),
-    findTool('perl'),
-  ]);
+function findTools(): Found {
   const tools: Partial<Tools> = {};
-  USER_TOOLS.forEach((name, i) => {
-    const p = paths[i];
+  for (const name of USER_TOOLS) {
+    const p = systemTool(name);
     if (p) tools[name] = p;
-  });
-  return { tools, sudo, useradd, setfacl, perl };
+  }
+  return { tools, sudo: systemTool('sudo'), useradd: systemTool('useradd'), setfacl: systemTool('setfacl'), perl: systemTool('perl') };
 }
 
 function missing(found: Found, names: readonly Tool[]): string | null {
@@ -148,7 +130,7 @@ const firstLine = (r: Pick<RunResult, 'stdout' | 'stderr' | 'exitCode'> & { sign
  * for the trial, so no user is created by a probe). About 10 ms per level.
  */
 export async function probeIsolation(): Promise<IsolationFacts> {
-  const found = await findTools();
+  const found = findTools();
   const t = found.tools;
   let privilege: Privilege | null = null;
   let noPrivilege = '';
@@ -401,7 +383,7 @@ export class Sandbox {
   }
 
   static async create(iso: Isolation, o: SandboxOptions = {}): Promise<Sandbox> {
-    const found = await findTools();
+    const found = findTools();
     const strong = iso.level === 'user+pidns';
     const tools = toolsFor(found, strong ? USER_TOOLS : iso.level === 'pidns' ? NAMESPACE_TOOLS : []);
     let sudo: string | null = null;

@@ -6,7 +6,14 @@
 // itself (by pid and process group), so containment does not depend on the helper; a helper that
 // dies (killed, crashed) fails none of the loop's runs: what it had in flight is reported killed,
 // and the next start goes through a new helper or, failing that, a direct spawn.
+//
+// Where the system has perl, the helper is a perl program instead (PERL_HELPER): its fork copies a
+// few MB, not Node's ~45, and its frames cost less to read than Node's IPC messages. Per child, on
+// this kind of VM: ~0.35 ms of the helper's CPU instead of ~0.95, and ~0.3 ms less to the exit.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants as fsConstants } from 'node:fs';
+import { constants } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 
 /** A started child: what the process runner needs of it, whoever forked it. */
@@ -75,7 +82,147 @@ function helperMain(cp: typeof import('node:child_process')): void {
   process.on('disconnect', () => process.exit(0));
 }
 
+/**
+ * The helper in perl (core modules only), for what the Node helper does: each request (a 4-byte
+ * length, then id, folder, argv and environment as NUL-ended fields with their counts, then the
+ * child's input) forks a child in its own session with exactly that environment; it answers in
+ * frames (type, id, length, data): S pid, F errno (could not start: chdir or exec failed, told
+ * through a close-on-exec pipe), O/E output, o/e end of output, X exit (c code or s signal). Input
+ * is written without blocking; a child that does not read it holds up nothing. It exits when the
+ * loop's end of its stdin closes. The select timeout is a backstop for a SIGCHLD that comes just
+ * before select (perl runs signal handlers between its operations).
+ */
+const PERL_HELPER = `
+use strict; use POSIX (); use Fcntl ();
+$SIG{PIPE} = 'IGNORE';
+$SIG{CHLD} = sub {};
+binmode STDIN; binmode STDOUT;
+my (%kid, %out, %in);
+my $requests = '';
+sub reply {
+  my $m = pack('a1 N N', $_[0], $_[1], length($_[2] // '')) . ($_[2] // '');
+  while (length $m) {
+    my $n = syswrite(STDOUT, $m);
+    if (!defined $n) { next if $!{EINTR}; POSIX::_exit(0) }
+    substr($m, 0, $n) = '';
+  }
+}
+sub start {
+  my ($id, $cwd, $argv, $env, $stdin) = @_;
+  my @p;
+  for (1 .. 4) { pipe(my $r, my $w) or return reply('F', $id, $! + 0); push @p, $r, $w }
+  my ($or, $ow, $er, $ew, $ir, $iw, $xr, $xw) = @p;
+  my $pid = fork;
+  if (!defined $pid) { my $e = $! + 0; close $_ for @p; return reply('F', $id, $e) }
+  if (!$pid) {
+    $SIG{PIPE} = $SIG{CHLD} = 'DEFAULT';
+    POSIX::sigprocmask(POSIX::SIG_SETMASK(), POSIX::SigSet->new);
+    POSIX::setsid();
+    POSIX::dup2(fileno $ir, 0); POSIX::dup2(fileno $ow, 1); POSIX::dup2(fileno $ew, 2);
+    if (chdir $cwd) { %ENV = %$env; exec { $argv->[0] } @$argv }
+    syswrite($xw, pack('N', $! + 0));
+    POSIX::_exit(127);
+  }
+  close $_ for $ow, $ew, $ir, $xw;
+  my $err = '';
+  while (length $err < 4) { my $n = sysread($xr, $err, 4 - length $err, length $err); last if defined $n && !$n; last if !defined $n && !$!{EINTR} }
+  close $xr;
+  if (length $err == 4) { waitpid($pid, 0); close $_ for $or, $er, $iw; return reply('F', $id, unpack('N', $err)) }
+  $kid{$pid} = $id;
+  reply('S', $id, $pid);
+  $out{fileno $or} = [$id, 'O', $or];
+  $out{fileno $er} = [$id, 'E', $er];
+  if (length $stdin) { fcntl($iw, Fcntl::F_SETFL(), Fcntl::O_NONBLOCK()); $in{fileno $iw} = [$iw, $stdin] } else { close $iw }
+}
+sub request {
+  my $m = shift;
+  my $at = 0;
+  my $field = sub { my $e = index($m, "\\0", $at); my $v = substr($m, $at, $e - $at); $at = $e + 1; $v };
+  my $id = $field->();
+  my $cwd = $field->();
+  my @argv = map { $field->() } 1 .. $field->();
+  my %env = map { split /=/, $field->(), 2 } 1 .. $field->();
+  start($id, $cwd, \\@argv, \\%env, substr($m, $at));
+}
+while (1) {
+  while ((my $p = waitpid(-1, POSIX::WNOHANG())) > 0) {
+    my $id = delete $kid{$p};
+    reply('X', $id, ($? & 127) ? 's' . ($? & 127) : 'c' . ($? >> 8)) if defined $id;
+  }
+  my ($r, $w) = ('', '');
+  vec($r, 0, 1) = 1;
+  vec($r, $_, 1) = 1 for keys %out;
+  vec($w, $_, 1) = 1 for keys %in;
+  next if select($r, $w, undef, 0.25) <= 0;
+  for my $fd (keys %in) {
+    next unless vec($w, $fd, 1);
+    my $x = $in{$fd};
+    my $n = syswrite($x->[0], $x->[1]);
+    if (defined $n) { substr($x->[1], 0, $n) = '' } elsif ($!{EAGAIN} || $!{EINTR}) { next }
+    if (!defined $n || !length $x->[1]) { close $x->[0]; delete $in{$fd} }
+  }
+  for my $fd (keys %out) {
+    next unless vec($r, $fd, 1);
+    my $x = $out{$fd};
+    my $n = sysread($x->[2], my $data, 65536);
+    if ($n) { reply($x->[1], $x->[0], $data) }
+    elsif (defined $n || !$!{EINTR}) { close $x->[2]; delete $out{$fd}; reply(lc $x->[1], $x->[0]) }
+  }
+  next unless vec($r, 0, 1);
+  my $n = sysread(STDIN, $requests, 65536, length $requests);
+  next if !defined $n && $!{EINTR};
+  exit 0 unless $n;
+  while (length $requests >= 4) {
+    my $len = unpack('N', $requests);
+    last if length $requests < 4 + $len;
+    request(substr($requests, 4, $len));
+    substr($requests, 0, 4 + $len) = '';
+  }
+}
+`;
+
+/** A request as the perl helper reads it (see PERL_HELPER). */
+function perlRequest(id: number, command: string, args: string[], o: StartOptions): Buffer {
+  const env = Object.entries(o.env).map(([k, v]) => `${k}=${v}`);
+  const fields = [String(id), o.cwd, String(args.length + 1), command, ...args, String(env.length), ...env];
+  const body = Buffer.concat([Buffer.from(fields.map((f) => `${f}\0`).join('')), Buffer.from(o.stdin ?? '')]);
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(body.length);
+  return Buffer.concat([head, body]);
+}
+
+const errnoNames = new Map(Object.entries(constants.errno).map(([name, n]) => [n, name]));
+const signalNames = new Map(Object.entries(constants.signals).map(([name, n]) => [n, name as NodeJS.Signals]));
+
+/** The perl helper's frames, as the Node helper's messages (`command`: the name spawn's errors give). */
+function perlReplies(onReply: (m: Reply) => void, command: (id: number) => string): (chunk: Buffer) => void {
+  let buf: Buffer = Buffer.alloc(0);
+  return (chunk) => {
+    buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+    while (buf.length >= 9) {
+      const len = buf.readUInt32BE(5);
+      if (buf.length < 9 + len) break;
+      const type = String.fromCharCode(buf[0]);
+      const id = buf.readUInt32BE(1);
+      const data = buf.subarray(9, 9 + len);
+      buf = buf.subarray(9 + len);
+      const text = () => data.toString('latin1');
+      if (type === 'S') onReply({ t: 'spawned', id, pid: Number(text()) });
+      else if (type === 'F') {
+        const code = errnoNames.get(Number(text())) ?? 'EIO';
+        onReply({ t: 'error', id, code, message: `spawn ${command(id)} ${code}` });
+      } else if (type === 'O' || type === 'E') onReply({ t: 'data', id, fd: type === 'O' ? 1 : 2, data });
+      else if (type === 'o' || type === 'e') onReply({ t: 'end', id, fd: type === 'o' ? 1 : 2 });
+      else if (type === 'X') {
+        const n = Number(text().slice(1));
+        onReply({ t: 'exit', id, code: text()[0] === 'c' ? n : null, signal: text()[0] === 's' ? (signalNames.get(n) ?? 'SIGKILL') : null });
+      }
+    }
+  };
+}
+
 interface Pending {
+  command: string;
   spawned: (pid: number) => void;
   reject: (e: NodeJS.ErrnoException) => void;
   out: PassThrough;
@@ -84,29 +231,73 @@ interface Pending {
   started: boolean;
 }
 
+/** How a helper takes requests and gives its replies: Node's IPC channel, or the perl helper's pipes. */
+interface Transport {
+  send(id: number, command: string, args: string[], o: StartOptions): void;
+  /** The loop's event loop waits for the helper only while a child of it runs. */
+  hold(on: boolean): void;
+  /** Stops reading replies until `stream` drains (its reader fell behind). */
+  throttle?(stream: PassThrough): void;
+}
+
 class Helper {
   /** Children started and not yet done with. */
   private readonly pending = new Map<number, Pending>();
   private seq = 0;
   gone = false;
+  private readonly transport: Transport;
 
-  constructor(private readonly proc: ChildProcess) {
-    proc.on('message', (m: Reply) => this.reply(m));
-    proc.once('disconnect', () => this.lost());
+  constructor(
+    private readonly proc: ChildProcess,
+    kind: 'node' | 'perl',
+  ) {
+    this.transport = kind === 'node' ? this.nodeChannel() : this.perlPipes();
     proc.once('exit', () => this.lost());
     proc.once('error', () => this.lost());
-    this.refs();
+    this.transport.hold(false);
   }
 
-  /** The helper holds the loop's event loop open only while a child of it runs (then its end is seen too). */
-  private refs(): void {
-    if (this.pending.size) {
-      this.proc.ref();
-      this.proc.channel?.ref();
-    } else {
-      this.proc.unref();
-      this.proc.channel?.unref();
-    }
+  private nodeChannel(): Transport {
+    const proc = this.proc;
+    proc.on('message', (m: Reply) => this.reply(m));
+    proc.once('disconnect', () => this.lost());
+    return {
+      send: (id, command, args, o) =>
+        proc.send({ id, command, args, cwd: o.cwd, env: o.env, stdin: o.stdin ?? null } satisfies Request, (e) => {
+          if (e) this.lost();
+        }),
+      hold: (on) => {
+        for (const h of [proc, proc.channel])
+          if (on) h?.ref();
+          else h?.unref();
+      },
+    };
+  }
+
+  private perlPipes(): Transport {
+    const { stdin, stdout } = this.proc;
+    stdout!.on(
+      'data',
+      perlReplies(
+        (m) => this.reply(m),
+        (id) => this.pending.get(id)?.command ?? '',
+      ),
+    );
+    stdout!.once('close', () => this.lost());
+    stdin!.on('error', () => this.lost());
+    const pipes = [this.proc, stdin as unknown as { ref(): void; unref(): void }, stdout as unknown as { ref(): void; unref(): void }];
+    return {
+      send: (id, command, args, o) => stdin!.write(perlRequest(id, command, args, o)),
+      hold: (on) => {
+        for (const h of pipes)
+          if (on) h.ref();
+          else h.unref();
+      },
+      throttle: (stream) => {
+        stdout!.pause();
+        stream.once('drain', () => stdout!.resume());
+      },
+    };
   }
 
   start(command: string, args: string[], o: StartOptions): Promise<Started> {
@@ -116,7 +307,7 @@ class Helper {
       const err = new PassThrough();
       let exited: Pending['exited'] = () => {};
       const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => (exited = r));
-      const p: Pending = { spawned: (pid) => resolve({ pid, stdout: out, stderr: err, exit }), reject, out, err, exited, started: false };
+      const p: Pending = { command, spawned: (pid) => resolve({ pid, stdout: out, stderr: err, exit }), reject, out, err, exited, started: false };
       // Done with once it has exited and the helper has sent the end of both streams.
       let open = 3;
       const done = () => {
@@ -134,10 +325,8 @@ class Helper {
         stream.once('close', end);
       }
       this.pending.set(id, p);
-      this.refs();
-      this.proc.send({ id, command, args, cwd: o.cwd, env: o.env, stdin: o.stdin ?? null } satisfies Request, (e) => {
-        if (e) this.lost();
-      });
+      this.transport.hold(true);
+      this.transport.send(id, command, args, o);
     });
   }
 
@@ -154,14 +343,14 @@ class Helper {
     else {
       const stream = m.fd === 1 ? p.out : p.err;
       if (stream.destroyed) return;
-      if (m.t === 'data') stream.write(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength));
-      else stream.end();
+      if (m.t === 'end') stream.end();
+      else if (!stream.write(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength))) this.transport.throttle?.(stream);
     }
   }
 
   private forget(id: number): void {
     this.pending.delete(id);
-    this.refs();
+    this.transport.hold(this.pending.size > 0);
   }
 
   /** The helper is gone: a start in flight fails (the caller spawns directly); a running child reads as killed. */
@@ -176,38 +365,70 @@ class Helper {
       }
     }
     this.pending.clear();
-    this.proc.unref();
+    this.transport.hold(false);
   }
 }
 
-let helper: Helper | null = null;
+/** Where tools are taken from: the system's own folders, never a PATH the agent could have planted into. */
+export const SYSTEM_DIRS = ['/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin', '/usr/local/sbin'];
 
-function current(): Helper | null {
-  if (helper && !helper.gone) return helper;
+/** The first of the system folders that holds an executable `name` (null: none does). */
+export function systemTool(name: string): string | null {
+  for (const dir of SYSTEM_DIRS)
+    try {
+      accessSync(join(dir, name), fsConstants.X_OK);
+      return join(dir, name);
+    } catch {
+      // not there
+    }
+  return null;
+}
+
+export type HelperKind = 'perl' | 'node';
+const helpers = new Map<HelperKind, Helper>();
+
+function helperOf(kind: HelperKind): Helper | null {
+  const known = helpers.get(kind);
+  if (known && !known.gone) return known;
+  helpers.delete(kind);
+  const perl = kind === 'perl' ? systemTool('perl') : null;
+  if (kind === 'perl' && !perl) return null;
   try {
     // No environment of the loop's (NODE_OPTIONS, secrets): each child gets exactly the one asked for.
+    // Its own session: a Ctrl-C at the terminal reaches the loop, which stops in order, not the helper.
     // `__name`: what esbuild (tsx, when the engine runs from source) wraps nested functions in.
-    const source = `var __name = (f) => f;\n(${helperMain.toString()})(require('node:child_process'));`;
-    const proc = spawn(process.execPath, ['-e', source], {
-      env: {},
-      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-      serialization: 'advanced',
-      // Its own session: a Ctrl-C at the terminal reaches the loop, which stops in order, not the helper.
-      detached: true,
-    });
-    helper = proc.pid === undefined ? null : new Helper(proc);
+    // perl runs from / (before 5.26 its @INC held `.`: a POSIX.pm planted in the work tree).
+    const proc = perl
+      ? spawn(perl, ['-e', PERL_HELPER], { cwd: '/', env: {}, stdio: ['pipe', 'pipe', 'ignore'], detached: true })
+      : spawn(process.execPath, ['-e', `var __name = (f) => f;\n(${helperMain.toString()})(require('node:child_process'));`], {
+          env: {},
+          stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+          serialization: 'advanced',
+          detached: true,
+        });
+    if (proc.pid === undefined) return null;
+    const h = new Helper(proc, kind);
+    helpers.set(kind, h);
+    return h;
   } catch {
-    helper = null;
+    return null;
   }
-  return helper;
 }
 
 /**
  * Starts `command` with `args` in its own session (process group), through the helper when there is
  * one. Rejects like spawn's 'error' (ENOENT, EACCES...) when the child could not be started.
  */
-export async function startChild(command: string, args: string[], o: StartOptions): Promise<Started> {
-  const h = current();
+let preferred: HelperKind | undefined;
+
+export function startChild(command: string, args: string[], o: StartOptions): Promise<Started> {
+  preferred ??= systemTool('perl') ? 'perl' : 'node';
+  return startVia(preferred, command, args, o);
+}
+
+/** startChild through the helper of that kind (both are tested: a system may lack perl). */
+export async function startVia(kind: HelperKind, command: string, args: string[], o: StartOptions): Promise<Started> {
+  const h = helperOf(kind);
   if (h)
     try {
       return await h.start(command, args, o);
