@@ -32187,9 +32187,14 @@ class Helper {
                     else
                         h.unref();
             },
+            // Until the stream drains, or its reader gives up on it (destroys it: no drain comes then).
             throttle: (stream) => {
                 stdout.pause();
-                stream.once('drain', () => stdout.resume());
+                const resume = () => {
+                    stream.off('drain', resume).off('close', resume);
+                    stdout.resume();
+                };
+                stream.once('drain', resume).once('close', resume);
             },
         };
     }

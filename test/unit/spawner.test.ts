@@ -124,6 +124,21 @@ describe.each(kinds)('startChild through the %s helper', (kind) => {
     expect(await stuck.exit).toEqual({ code: null, signal: 'SIGKILL' });
   });
 
+  test('a reader that gives up on a flood it did not read holds up no later child', async () => {
+    const flood = await startChild('/bin/sh', ['-c', 'head -c 3000000 /dev/zero; exec sleep 60'], { cwd: dir, env });
+    try {
+      await until('output the reader has not taken', () => flood.stdout.readableLength >= 16384);
+      flood.stdout.destroy();
+      flood.stderr.destroy();
+      const c = await startChild('/bin/sh', ['-c', 'echo next'], { cwd: dir, env });
+      const out = collect(c.stdout);
+      expect(await c.exit).toEqual({ code: 0, signal: null });
+      await until('output', () => out() === 'next\n');
+    } finally {
+      process.kill(-flood.pid, 'SIGKILL');
+    }
+  });
+
   test('bytes pass unchanged, and large output is whole', async () => {
     const c = await startChild('/bin/sh', ['-c', 'printf "\\000\\377\\n"; head -c 3000000 /dev/zero | tr "\\0" x'], { cwd: dir, env });
     const chunks: Buffer[] = [];

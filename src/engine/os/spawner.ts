@@ -293,9 +293,14 @@ class Helper {
           if (on) h.ref();
           else h.unref();
       },
+      // Until the stream drains, or its reader gives up on it (destroys it: no drain comes then).
       throttle: (stream) => {
         stdout!.pause();
-        stream.once('drain', () => stdout!.resume());
+        const resume = () => {
+          stream.off('drain', resume).off('close', resume);
+          stdout!.resume();
+        };
+        stream.once('drain', resume).once('close', resume);
       },
     };
   }
