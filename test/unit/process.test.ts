@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -217,6 +217,34 @@ describe('killing the whole tree', () => {
       expect(isGone(all[0])).toBe(true);
     } finally {
       killAll(all);
+    }
+  });
+
+  test('a chain that forks and exits at once (each child outliving its parent, SIGTERM ignored) is swept until nothing of it is left', async () => {
+    const pids = join(dir, 'pids');
+    // Each generation forks the next and exits (keeping the run tag) for 2-3 s, then the last one
+    // writes its pid and stays. After a second of it, a sweep reads thousands of new pids and finds
+    // a generation that is gone by the time it kills.
+    const runner = new NodeProcessRunner({ killGraceMs: 1500 });
+    const chain = `use POSIX (); POSIX::setsid(); $SIG{TERM} = 'IGNORE'; my $t0 = time;
+      while (time - $t0 < 3) { POSIX::_exit(0) if fork } open my $f, '>>', '${pids}'; print $f "$$\n"; close $f; sleep 30`;
+    const r = await runner.run(
+      spec(`perl -e "$CHAIN" </dev/null >/dev/null 2>&1 & sleep 1; echo started`, { env: { ...env, CHAIN: chain }, timeoutMs: 20_000 }),
+    );
+    expect(r).toMatchObject({ exitCode: 0, stdout: 'started\n' });
+    const left = readdirSync('/proc')
+      .filter((n) => /^\d+$/.test(n))
+      .filter((n) => {
+        try {
+          return readFileSync(`/proc/${n}/cmdline`, 'utf8').includes(pids);
+        } catch {
+          return false;
+        }
+      });
+    try {
+      expect(left).toEqual([]);
+    } finally {
+      killAll([...left.map(Number), ...(existsSync(pids) ? pidsIn(pids) : [])]);
     }
   });
 

@@ -139,6 +139,32 @@ describe.each(kinds)('startChild through the %s helper', (kind) => {
     }
   });
 
+  test("a loop that is killed takes its children's process groups with it (the helper kills them when its channel closes)", async () => {
+    const file = join(dir, 'host.mts');
+    await writeFile(
+      file,
+      `import { startVia } from ${JSON.stringify(join(ROOT, 'src/engine/os/spawner.ts'))};
+       const c = await startVia(${JSON.stringify(kind)}, '/bin/sh', ['-c', 'sleep 60 & echo $! ; wait'], { cwd: '/', env: { PATH: process.env.PATH } });
+       c.stdout.on('data', (d) => console.log('child ' + c.pid + ' ' + String(d).trim()));`,
+    );
+    const loop = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const out = collect(loop.stdout);
+    let pids: number[] = [];
+    try {
+      pids = (await until('the child', () => /child (\d+) (\d+)\n/.exec(out()) ?? undefined)).slice(1).map(Number);
+      loop.kill('SIGKILL');
+      await until('the child and its own child to end', () => pids.every(gone));
+    } finally {
+      loop.kill('SIGKILL');
+      for (const pid of pids)
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone
+        }
+    }
+  });
+
   test('bytes pass unchanged, and large output is whole', async () => {
     const c = await startChild('/bin/sh', ['-c', 'printf "\\000\\377\\n"; head -c 3000000 /dev/zero | tr "\\0" x'], { cwd: dir, env });
     const chunks: Buffer[] = [];

@@ -506,13 +506,25 @@ async function terminateTree(root: number, rootAlive: boolean, tag: string, root
   await waitFor(() => stillAlive(targets).size === 0, graceMs, 50);
   // Processes started while the tree was dying (a trap handler, a respawn) are caught here too.
   const later = readProcTable(since);
-  if (later) targets = collectTree(root, false, tag, rootStart, later, stillAlive(targets));
-  const alive = stillAlive(targets);
-  if (alive.size === 0 && !groupAlive(root)) return;
-  signalPid(-root, 'SIGKILL');
-  for (const pid of alive.keys()) signalPid(pid, 'SIGKILL');
-  await waitFor(() => stillAlive(alive).size === 0, 1000, 20);
+  targets = later ? collectTree(root, false, tag, rootStart, later, stillAlive(targets)) : stillAlive(targets);
+  if (targets.size === 0 && !groupAlive(root)) return;
+  // A process that forks and exits at once is a generation ahead of each sweep (gone when it is
+  // signalled, its child not yet seen): sweep and kill again until a sweep finds nothing of the tree
+  // (a chain that goes on forking past the deadline can still outrun it: docs/security.md, none).
+  const deadline = performance.now() + LAST_SWEEPS_MS;
+  for (;;) {
+    signalPid(-root, 'SIGKILL');
+    for (const pid of targets.keys()) signalPid(pid, 'SIGKILL');
+    const killed = targets;
+    await waitFor(() => stillAlive(killed).size === 0, 1000, 20);
+    const now = performance.now() < deadline ? readProcTable(since) : null;
+    targets = now ? collectTree(root, false, tag, rootStart, now) : new Map<number, string>();
+    if (targets.size === 0) return;
+  }
 }
+
+/** How long the last sweeps of a killed tree go on finding what it forked meanwhile. */
+const LAST_SWEEPS_MS = 3000;
 
 /**
  * A long-lived /bin/sh that runs short commands (the loop's own git calls) one at a time. A large

@@ -42,12 +42,14 @@ type Reply =
 
 /**
  * The helper's program. It runs from its own source text (`node -e`), so it may use nothing from
- * this module: no import, no outer name. It exits when the loop does (its channel closes).
+ * this module: no import, no outer name. It exits when the loop does (its channel closes), and kills
+ * its children's process groups first.
  */
 function helperMain(cp: typeof import('node:child_process')): void {
   const send = (m: Reply) => {
     if (process.connected) process.send?.(m);
   };
+  const running = new Set<number>();
   process.on('message', (m: Request) => {
     let child: ChildProcess;
     try {
@@ -77,9 +79,23 @@ function helperMain(cp: typeof import('node:child_process')): void {
     }
     child.stdin?.on('error', () => {});
     child.stdin?.end(m.stdin ?? undefined);
-    child.on('exit', (code, signal) => send({ t: 'exit', id: m.id, code, signal }));
+    const pid = child.pid;
+    running.add(pid);
+    child.on('exit', (code, signal) => {
+      running.delete(pid);
+      send({ t: 'exit', id: m.id, code, signal });
+    });
   });
-  process.on('disconnect', () => process.exit(0));
+  // The loop is gone (killed): so is what it started, each child's process group with it.
+  process.on('disconnect', () => {
+    for (const pid of running)
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    process.exit(0);
+  });
 }
 
 /**
@@ -88,9 +104,10 @@ function helperMain(cp: typeof import('node:child_process')): void {
  * child's input) forks a child in its own session with exactly that environment; it answers in
  * frames (type, id, length, data): S pid, F errno (could not start: chdir or exec failed, told
  * through a close-on-exec pipe), O/E output, o/e end of output, X exit (c code or s signal). Input
- * is written without blocking; a child that does not read it holds up nothing. It exits when the
- * loop's end of its stdin closes. The select timeout is a backstop for a SIGCHLD that comes just
- * before select (perl runs signal handlers between its operations).
+ * is written without blocking; a child that does not read it holds up nothing. When the loop's end
+ * of its stdin closes (the loop ended, or was killed), it kills its children's process groups and
+ * exits. The select timeout is a backstop for a SIGCHLD that comes just before select (perl runs
+ * signal handlers between its operations).
  */
 const PERL_HELPER = `
 use strict; use POSIX (); use Fcntl ();
@@ -171,7 +188,7 @@ while (1) {
   next unless vec($r, 0, 1);
   my $n = sysread(STDIN, $requests, 65536, length $requests);
   next if !defined $n && $!{EINTR};
-  exit 0 unless $n;
+  if (!$n) { kill 'KILL', map { -$_ } keys %kid; exit 0 }
   while (length $requests >= 4) {
     my $len = unpack('N', $requests);
     last if length $requests < 4 + $len;
