@@ -2,23 +2,25 @@
 // process (as root, as in CI: user+pidns and none; pidns runs as another user in the CLI-level tests,
 // test/hostile/live-checks.test.ts and test/integration/). Each class of attack is asserted where its level promises to hold;
 // at `none` the same probe is run to show it does find what the stronger levels hide.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, chown, copyFile, link, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { makeRepo, FIXTURES } from '../helpers/repo.js';
 import { killQuietly, namespaceIn, processesIn, processesOf, readText, referenceBeats } from '../helpers/procs.js';
 import { NodeProcessRunner } from '../../src/engine/os/process.js';
 import type { RunResult, RunSpec } from '../../src/engine/os/ports.js';
-import { ISOLATION_LEVELS, probeIsolation, resolveIsolation, Sandbox, type IsolationLevel, type SandboxRole } from '../../src/engine/os/sandbox.js';
+import { ISOLATION_LEVELS, probeIsolation, resolveIsolation, ROLE_USERS, Sandbox, type IsolationLevel, type SandboxRole } from '../../src/engine/os/sandbox.js';
 
 const facts = await probeIsolation();
 const LEVELS = ISOLATION_LEVELS.filter((l) => l === 'none' || (l === 'user+pidns' ? facts.userPidns : facts.pidns) === null);
 const SECRET_VAR = 'PHUC_HOSTILE_SECRET';
 const GRACE_MS = 300;
 const runner = new NodeProcessRunner({ killGraceMs: GRACE_MS });
+const exec = promisify(execFile);
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(what: string, done: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
@@ -186,6 +188,31 @@ describe.each(LEVELS)('isolation %s', (level: IsolationLevel) => {
       expect(await readdir(loopHome)).toEqual([]);
     } finally {
       if (strong && process.getuid?.() === 0) await rm(probe, { force: true });
+    }
+  });
+
+  test("(g) a check that makes its round's TMPDIR a link to a folder of the machine: the next check's TMPDIR is not bound there", async () => {
+    // The checks of one round share a HOME the check user owns, its TMPDIR inside it; a folder every
+    // user may write stands for /tmp/.X11-unix and the like.
+    const shared = await mkdtemp(join(tmpdir(), 'phuc-shared-tmp-'));
+    const home = await mkdtemp(join(root, 'round-home-'));
+    try {
+      await chmod(shared, 0o1777);
+      await mkdir(join(home, 'tmp'));
+      if (strong) {
+        const uid = Number((await exec('id', ['-u', ROLE_USERS.check])).stdout.trim());
+        const gid = Number((await exec('id', ['-g', ROLE_USERS.check])).stdout.trim());
+        for (const p of [home, join(home, 'tmp')]) await chown(p, uid, gid);
+      }
+      const env = { HOME: home, TMPDIR: join(home, 'tmp') };
+      const linked = await run('check', '/bin/sh', ['-c', `rm -rf "$HOME/tmp" && ln -s ${shared} "$HOME/tmp" && echo linked`], { env });
+      expect(linked.stdout).toBe('linked\n');
+      await run('check', '/bin/sh', ['-c', 'echo left > "$TMPDIR/mark"'], { env });
+      // At none the check writes wherever the loop can: the probe finds the mark there.
+      expect(existsSync(join(shared, 'mark'))).toBe(!contained);
+    } finally {
+      await rm(shared, { recursive: true, force: true });
+      await rm(home, { recursive: true, force: true });
     }
   });
 

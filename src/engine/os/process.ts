@@ -505,20 +505,26 @@ async function terminateTree(root: number, rootAlive: boolean, tag: string, root
   for (const pid of targets.keys()) signalPid(pid, 'SIGTERM');
   await waitFor(() => stillAlive(targets).size === 0, graceMs, 50);
   // Processes started while the tree was dying (a trap handler, a respawn) are caught here too.
-  const later = readProcTable(since);
-  targets = later ? collectTree(root, false, tag, rootStart, later, stillAlive(targets)) : stillAlive(targets);
+  let swept = readProcTable(since);
+  targets = swept ? collectTree(root, false, tag, rootStart, swept, stillAlive(targets)) : stillAlive(targets);
   if (targets.size === 0 && !groupAlive(root)) return;
   // A process that forks and exits at once is a generation ahead of each sweep (gone when it is
-  // signalled, its child not yet seen): sweep and kill again until a sweep finds nothing of the tree
-  // (a chain that goes on forking past the deadline can still outrun it: docs/security.md, none).
+  // signalled, its child not yet seen): each found process's group is killed whole (a child forked
+  // meanwhile is in it), and the sweeps go on until one finds nothing of the tree (a chain whose
+  // every generation makes a group of its own, forking past the deadline, can still outrun them).
+  const own = readProc(process.pid)?.pgrp;
   const deadline = performance.now() + LAST_SWEEPS_MS;
   for (;;) {
     signalPid(-root, 'SIGKILL');
-    for (const pid of targets.keys()) signalPid(pid, 'SIGKILL');
+    for (const pid of targets.keys()) {
+      const group = swept?.get(pid)?.pgrp;
+      if (group !== undefined && group > 1 && group !== own) signalPid(-group, 'SIGKILL');
+      signalPid(pid, 'SIGKILL');
+    }
     const killed = targets;
     await waitFor(() => stillAlive(killed).size === 0, 1000, 20);
-    const now = performance.now() < deadline ? readProcTable(since) : null;
-    targets = now ? collectTree(root, false, tag, rootStart, now) : new Map<number, string>();
+    swept = performance.now() < deadline ? readProcTable(since) : null;
+    targets = swept ? collectTree(root, false, tag, rootStart, swept) : new Map<number, string>();
     if (targets.size === 0) return;
   }
 }

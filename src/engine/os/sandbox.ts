@@ -30,7 +30,7 @@
 import { lstatSync } from 'node:fs';
 import { chmod, chown, lstat, mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
-import { dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { ContainedRun, RunResult, RunSpec } from './ports.js';
 import { shellQuote } from '../agent/agents.js';
 import { readRegularSync, removeTree } from './tree-file.js';
@@ -295,25 +295,31 @@ const supervisor = (t: Tools) =>
  * The supervisor in perl, where the system has perl: the same arguments and steps as `supervisor`,
  * each mount a mount(2) call instead of a mount(8) process (some 15 processes fewer per command,
  * ~20 ms on a VM). A bind remount gives the mount's own flags again (nosuid, nodev, noexec, atime,
- * as mount(8) does: a user namespace refuses to clear those it locked), read from mountinfo.
+ * as mount(8) does: a user namespace refuses to clear those it locked), read from mountinfo; the
+ * scratch folders and covers it mounts keep the nosuid, nodev and noexec of the mount that held them
+ * (held_by; the shell supervisor mounts them without).
  */
 const PERL_SUPERVISOR = (k: KeySyscalls) =>
   `use strict; my $filter = pack("H*", shift);
 my ($RDONLY, $REMOUNT, $BIND, $REC, $RELATIME, $NOATIME, $STRICTATIME) = (1, 32, 4096, 16384, 1 << 21, 1024, 1 << 24);
 my %FLAG = (ro => 1, nosuid => 2, nodev => 4, noexec => 8, nosymfollow => 256, noatime => 1024, nodiratime => 2048, relatime => 1 << 21);
 sub mnt { my ($src, $dst, $type, $flags, $data) = @_; syscall(${String(k.mount)}, $src // 0, $dst, $type // 0, $flags, $data // 0) == 0 or die "phuc-sandbox: mount $dst: $!\\n" }
-sub flags_of {
-  my ($dst) = @_; my $f;
+sub mounts {
   open(my $fh, '<', '/proc/self/mountinfo') or die "phuc-sandbox: mountinfo: $!\\n";
-  while (<$fh>) {
+  map {
     my @x = split / /; (my $at = $x[4]) =~ s/\\\\([0-7]{3})/chr oct $1/ge;
-    next unless $at eq $dst;
-    $f = 0; $f |= $FLAG{$_} // 0 for split /,/, $x[5];
+    my $f = 0; $f |= $FLAG{$_} // 0 for split /,/, $x[5];
     $f |= $STRICTATIME unless $f & ($NOATIME | $RELATIME);
-  }
-  defined $f or die "phuc-sandbox: $dst is not a mount point\\n"; $f;
+    [$at, $f];
+  } <$fh>;
 }
+sub flags_of { my ($dst) = @_; my ($m) = grep { $_->[0] eq $dst } reverse mounts(); $m or die "phuc-sandbox: $dst is not a mount point\\n"; $m->[1] }
 sub remount { my ($dst, $ro) = @_; mnt(undef, $dst, undef, $REMOUNT | $BIND | (flags_of($dst) & ~$RDONLY) | ($ro ? $RDONLY : 0)) }
+sub held_by {
+  my ($p) = @_;
+  my ($m) = sort { length $b->[0] <=> length $a->[0] } grep { $_->[0] eq $p || $_->[0] eq '/' || index($p, "$_->[0]/") == 0 } reverse mounts();
+  $m ? $m->[1] & 14 : 0;
+}
 sub list { my $n = shift(@ARGV) * (shift // 1); splice @ARGV, 0, $n }
 chdir '/' or die "phuc-sandbox: /: $!\\n";
 my $dir = shift @ARGV;
@@ -323,17 +329,18 @@ my ($ovl, $shm) = splice @ARGV, 0, 2;
 my @layered = list(2);
 my $l = '';
 if ($shm ne '') {
-  mnt('phuc-scratch', $shm, 'tmpfs', 0, 'mode=1777');
+  mnt('phuc-scratch', $shm, 'tmpfs', held_by($shm), 'mode=1777');
   $l = "$shm/.phuc-scratch"; mkdir $l, 0700 or die "phuc-sandbox: $l: $!\\n";
   for my $d (map { ("$l/u$_", "$l/w$_") } 1 .. @layered / 2) { $l = '' unless mkdir($d) && chmod(01777, $d) }
 }
 for (my $n = @layered / 2; $n > 0; $n--) {
   my ($mode, $path) = splice @layered, 0, 2;
-  next if $l ne '' && eval { mnt('phuc-scratch', $path, 'overlay', 0, "lowerdir=$path,upperdir=$l/u$n,workdir=$l/w$n$ovl"); 1 };
-  mnt('phuc-scratch', $path, 'tmpfs', 0, "mode=$mode");
+  my $keep = held_by($path);
+  next if $l ne '' && eval { mnt('phuc-scratch', $path, 'overlay', $keep, "lowerdir=$path,upperdir=$l/u$n,workdir=$l/w$n$ovl"); 1 };
+  mnt('phuc-scratch', $path, 'tmpfs', $keep, "mode=$mode");
 }
 my @covers = list(2);
-while (my ($mode, $path) = splice @covers, 0, 2) { mnt('phuc-hide', $path, 'tmpfs', 0, "mode=$mode") }
+while (my ($mode, $path) = splice @covers, 0, 2) { mnt('phuc-hide', $path, 'tmpfs', held_by($path), "mode=$mode") }
 for (@keep) {
   my ($p, $fh) = @$_; my $at = '';
   for (grep { length } split m{/}, $p) { $at .= "/$_"; -d $at or mkdir $at or die "phuc-sandbox: $at: $!\\n" }
@@ -411,6 +418,7 @@ export class Sandbox {
   readonly level: IsolationLevel;
   readonly reason: string;
   readonly limits: readonly string[];
+  private readonly writableReal: Promise<string | null>[];
   private runs = 0;
   /** Under sudo: folders of ended runs, removed by the next run's loader (or by dispose). */
   private ended: string[] = [];
@@ -442,6 +450,8 @@ export class Sandbox {
     this.level = iso.level;
     this.reason = iso.reason;
     const ns = iso.level !== 'none';
+    // Resolved once, before any command ran: a link a role puts in their place later leads nowhere new.
+    this.writableReal = writable.map((w) => realpath(w).catch(() => null));
     this.limits = [
       ...iso.limits,
       ...(users && !extra.setfacl ? [NO_SETFACL] : []),
@@ -597,7 +607,11 @@ export class Sandbox {
     const [mounts, scratch, wanted] = await Promise.all([
       mountPoints(),
       this.scratch(),
-      Promise.all([real, env.HOME, env.TMPDIR, ...this.writable].map((p) => (p ? realpath(p).catch(() => null) : Promise.resolve(null)))),
+      Promise.all([
+        Promise.resolve(real),
+        ...[env.HOME, env.TMPDIR].map(ownFolder),
+        ...this.writable.map((w, i) => this.writableReal[i].then((r) => same(w, r))),
+      ]),
     ]);
     // Where a cover or a scratch folder hides a folder, what lies under it needs nothing of its own.
     // The checks never see the agent's work tree unless they run in it; nor what lies under a cover.
@@ -1079,6 +1093,24 @@ const KERNEL_FS = new Set([
 const under = (p: string, f: string) => p === f || p.startsWith(f === sep ? f : f + sep);
 
 /** The writable mounts of the loop's mount namespace (which the command's starts as a copy of), but the kernel's interfaces. */
+/**
+ * A folder the loop made for a command (its HOME, its TMPDIR), resolved, unless its last part is
+ * no longer a folder but a link (a role owns what is inside its HOME, not the folder HOME lies in):
+ * the supervisor would bind whatever the link names writable, above the read-only machine and the
+ * covers. Such a folder is not kept (null).
+ */
+async function ownFolder(p: string | undefined): Promise<string | null> {
+  if (!p) return null;
+  const [real, parent] = await Promise.all([realpath(p).catch(() => null), realpath(dirname(p)).catch(() => null)]);
+  return real !== null && parent !== null && real === join(parent, basename(p)) ? real : null;
+}
+
+/** A configured folder resolved now, kept only where it still resolves to where it did when the run began. */
+async function same(folder: string, then: string | null): Promise<string | null> {
+  const now = await realpath(folder).catch(() => null);
+  return now !== null && now === then ? now : null;
+}
+
 async function mountPoints(): Promise<string[]> {
   const points = new Set<string>();
   for (const line of (await readFile('/proc/self/mountinfo', 'utf8')).split('\n')) {
