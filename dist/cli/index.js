@@ -33204,6 +33204,7 @@ function isolationLimits(level, privilege) {
     const common = [
         'The agent holds its own API key unless the key proxy holds it.',
         'The agent can reach the network and read every world-readable file of the machine.',
+        "The agent and the checks share the machine's network namespace: what the kernel keeps of a connection after a command ends (a socket in TIME_WAIT for a minute, the TCP metrics of an address for hours) a later check can read, so code that depends on it can pass here and fail in a clone.",
         'CPU time, memory and disk use are not limited, only wall time.',
     ];
     if (level === 'user+pidns')
