@@ -33287,8 +33287,8 @@ const supervisor = (t) => `set -e; cd /; dir=$1; n=$2; shift 2; i=3; ` +
  * (held_by; the shell supervisor mounts them without).
  */
 const PERL_SUPERVISOR = (k) => `use strict; my $filter = pack("H*", shift);
-my ($RDONLY, $REMOUNT, $BIND, $REC, $RELATIME, $NOATIME, $STRICTATIME) = (1, 32, 4096, 16384, 1 << 21, 1024, 1 << 24);
-my %FLAG = (ro => 1, nosuid => 2, nodev => 4, noexec => 8, nosymfollow => 256, noatime => 1024, nodiratime => 2048, relatime => 1 << 21);
+my ($RDONLY, $NOSUID, $NODEV, $NOEXEC, $REMOUNT, $BIND, $REC, $RELATIME, $NOATIME, $STRICTATIME) = (1, 2, 4, 8, 32, 4096, 16384, 1 << 21, 1024, 1 << 24);
+my %FLAG = (ro => $RDONLY, nosuid => $NOSUID, nodev => $NODEV, noexec => $NOEXEC, nosymfollow => 256, noatime => $NOATIME, nodiratime => 2048, relatime => $RELATIME);
 sub mnt { my ($src, $dst, $type, $flags, $data) = @_; syscall(${String(k.mount)}, $src // 0, $dst, $type // 0, $flags, $data // 0) == 0 or die "phuc-sandbox: mount $dst: $!\\n" }
 sub mounts {
   open(my $fh, '<', '/proc/self/mountinfo') or die "phuc-sandbox: mountinfo: $!\\n";
@@ -33304,7 +33304,7 @@ sub remount { my ($dst, $ro) = @_; mnt(undef, $dst, undef, $REMOUNT | $BIND | (f
 sub held_by {
   my ($p) = @_;
   my ($m) = sort { length $b->[0] <=> length $a->[0] } grep { $_->[0] eq $p || $_->[0] eq '/' || index($p, "$_->[0]/") == 0 } reverse mounts();
-  $m ? $m->[1] & 14 : 0;
+  $m ? $m->[1] & ($NOSUID | $NODEV | $NOEXEC) : 0;
 }
 sub list { my $n = shift(@ARGV) * (shift // 1); splice @ARGV, 0, $n }
 chdir '/' or die "phuc-sandbox: /: $!\\n";

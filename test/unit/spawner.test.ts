@@ -49,6 +49,13 @@ const kinds: HelperKind[] = systemTool('perl') ? ['perl', 'node'] : ['node'];
 
 describe.each(kinds)('startChild through the %s helper', (kind) => {
   const startChild = (command: string, args: string[], o: Parameters<typeof startVia>[3]) => startVia(kind, command, args, o);
+  /** A later child still starts, exits and gives its output whole. */
+  const serves = async (word: string) => {
+    const c = await startChild('/bin/sh', ['-c', `echo ${word}`], { cwd: dir, env });
+    const out = collect(c.stdout);
+    expect(await c.exit).toEqual({ code: 0, signal: null });
+    await until('output', () => out() === `${word}\n`);
+  };
 
   test("a child is started by the helper, not by the loop's process, with its own process group, input, output and exit", async () => {
     const c = await startChild('/bin/sh', ['-c', 'echo "$PPID $(ps -o pgid= -p $$)"; cat; echo oops >&2; exit 7'], { cwd: dir, env, stdin: 'hello\n' });
@@ -114,10 +121,7 @@ describe.each(kinds)('startChild through the %s helper', (kind) => {
   test('a child that never reads a large input holds up no other child', async () => {
     const stuck = await startChild('/bin/sh', ['-c', 'exec sleep 60'], { cwd: dir, env, stdin: 'x'.repeat(4_000_000) });
     try {
-      const c = await startChild('/bin/sh', ['-c', 'echo free'], { cwd: dir, env });
-      const out = collect(c.stdout);
-      expect(await c.exit).toEqual({ code: 0, signal: null });
-      await until('output', () => out() === 'free\n');
+      await serves('free');
     } finally {
       process.kill(-stuck.pid, 'SIGKILL');
     }
@@ -130,10 +134,7 @@ describe.each(kinds)('startChild through the %s helper', (kind) => {
       await until('output the reader has not taken', () => flood.stdout.readableLength >= 16384);
       flood.stdout.destroy();
       flood.stderr.destroy();
-      const c = await startChild('/bin/sh', ['-c', 'echo next'], { cwd: dir, env });
-      const out = collect(c.stdout);
-      expect(await c.exit).toEqual({ code: 0, signal: null });
-      await until('output', () => out() === 'next\n');
+      await serves('next');
     } finally {
       process.kill(-flood.pid, 'SIGKILL');
     }
@@ -187,10 +188,7 @@ describe.each(kinds)('startChild through the %s helper', (kind) => {
     } finally {
       process.kill(-c.pid, 'SIGKILL');
     }
-    const next = await startChild('/bin/sh', ['-c', 'echo again'], { cwd: dir, env });
-    const again = collect(next.stdout);
-    expect(await next.exit).toEqual({ code: 0, signal: null });
-    await until('output', () => again() === 'again\n');
+    await serves('again');
   });
 });
 
