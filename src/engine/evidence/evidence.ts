@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { canonicalJson, sha256 } from '../common/canonical.js';
 import { parseDocument } from '../common/document.js';
 import { StorageError } from '../common/errors.js';
+import { PHASES_LOG } from './phases.js';
 import { appendOffThread, atomicWriteOffThread, sendWrites } from './writer.js';
 
 export const MANIFEST = 'manifest.json';
@@ -18,7 +19,7 @@ const utf8 = new TextEncoder();
  * the manifest that records it leaves lines past what the manifest holds: verify tells such a tail
  * from an edit (the manifest's bytes are the file's start), and a resumed run cuts it off.
  */
-export const APPEND_ONLY_LOGS = new Set(['history.jsonl', 'compaction.log', 'northstar_drift.log']);
+export const APPEND_ONLY_LOGS = new Set(['history.jsonl', 'compaction.log', 'northstar_drift.log', PHASES_LOG]);
 
 /** Files in the evidence folder that are not evidence (the run lock). */
 export const NOT_EVIDENCE = new Set(['run.lock']);

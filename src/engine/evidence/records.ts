@@ -12,6 +12,7 @@ import { BLOCKER_CLASSES } from '../loop/dega.js';
 import { iterationsUsed } from '../loop/decide.js';
 import { STATES } from '../loop/fsm.js';
 import { buildReport, type HaltingReport } from './report.js';
+import { PHASES_LOG, type Stage } from './phases.js';
 
 /** One line of history.jsonl per recorded iteration. */
 export const historyLineSchema = z.object({
@@ -34,6 +35,23 @@ export const historyLineSchema = z.object({
 /** Shared logs are written only with the manifest: a crash mid-iteration leaves only iter_N files. */
 export async function flushPendingLogs(ctx: Ctx): Promise<void> {
   for (const [file, line] of ctx.pendingLogs.splice(0)) await ctx.ev.appendLine(file, line);
+}
+
+/**
+ * A stage of the run has ended: kept for the report, and an iteration's written to its folder at
+ * once (`file`). The run's other stages go to phases.jsonl as the run ends (writeRunPhases): before
+ * the baseline is on record, a file beside the plan would hide an unfinished start (home.ts).
+ */
+export async function endStage(ctx: Ctx, stage: Stage, file?: string): Promise<void> {
+  const record = stage.record();
+  ctx.stages.push(record);
+  if (file) await ctx.ev.writeJson(file, record);
+}
+
+/** The run's stages outside its iterations (start, baseline or resume, replays, end), one line each. */
+export async function writeRunPhases(ctx: Ctx): Promise<void> {
+  for (const s of ctx.stages)
+    if (!/^iter_\d+$/.test(s.stage)) await ctx.ev.appendLine(PHASES_LOG, JSON.stringify({ run_first_iteration: ctx.run.first, ...s }));
 }
 
 export async function saveState(ctx: Ctx): Promise<void> {

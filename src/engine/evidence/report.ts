@@ -14,6 +14,7 @@ import { BLOCKER_CLASSES } from '../loop/dega.js';
 import { TERMINAL_STATES, type TerminalState } from '../loop/fsm.js';
 import { iterationRowSchema, type LoopState } from '../loop/context.js';
 import type { Plan } from '../config/plan.js';
+import { phaseTable, stagePhasesSchema, type StagePhases } from './phases.js';
 
 export interface RungResult {
   achieved: number;
@@ -135,6 +136,8 @@ export interface ReportInput {
   lastState?: string;
   /** The evidence files that show why a blocked run stopped (paths relative to the evidence root). */
   evidencePointers?: { path: string; sha256: string }[];
+  /** Where this run's time went, stage by stage (Lane B measurements, from the evidence's phases files). */
+  phases?: readonly StagePhases[];
   extra: { missing_fields?: string[]; messages?: string[]; detail?: string; backpressure?: string; backpressureOnly?: boolean };
 }
 
@@ -319,6 +322,7 @@ export function buildReport(i: ReportInput) {
         : null,
     next_actions: i.status ? NEXT_ACTIONS[i.status] : [],
     isolation_limits: [...(i.isolationLimits ?? [])],
+    phases: [...(i.phases ?? [])],
     AGENTS_md_final_path: i.plan ? `${prefix}agents_md_final.md` : null,
     loop_manifest_path: `${prefix}manifest.json`,
   };
@@ -453,6 +457,7 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
       '',
     );
   }
+  if (r.phases.length) out.push('### Time by phase (seconds, this run)', '', ...phaseTable(r.phases, cell), '');
   if (r.budget_use) {
     const b = r.budget_use;
     out.push(
@@ -602,6 +607,8 @@ export const haltingReportSchema = z.object({
   glow_at_block: z.number().int().nullable(),
   next_actions: z.array(z.string()),
   isolation_limits: z.array(z.string()),
+  // Reports written before phases were timed read back with none.
+  phases: z.array(stagePhasesSchema).default([]),
   AGENTS_md_final_path: z.string().nullable(),
   loop_manifest_path: z.string(),
 }) satisfies z.ZodType<HaltingReport>;

@@ -30,6 +30,7 @@ import type { KeyProxy } from '../agent/key-proxy.js';
 import { initialProgress, type ProgressState } from './progress.js';
 import { watchStops } from './backpressure.js';
 import type { HaltingReport, RunInfo } from '../evidence/report.js';
+import type { Stage, StagePhases, TimePhase } from '../evidence/phases.js';
 
 export interface LoopHost {
   /** After each iteration's commit (push it, update the PR comment); a string ends the loop blocked. */
@@ -185,8 +186,8 @@ export const DEFAULT_EVIDENCE_DIR = 'evidence/loop';
 export interface JudgeSpace {
   readonly mode: 'clean' | 'live';
   /** Makes the space hold exactly `tree` (clean) and returns the folder the checks run in. */
-  /** `signal`: a stop during checks.setup throws Stopped (a pause), never SetupFailed. */
-  prepare(tree: string, opts?: { fresh?: boolean; signal?: AbortSignal }): Promise<string>;
+  /** `signal`: a stop during checks.setup throws Stopped (a pause), never SetupFailed. `time`: times the workspace update and the setup. */
+  prepare(tree: string, opts?: { fresh?: boolean; signal?: AbortSignal; time?: TimePhase }): Promise<string>;
   readonly env: Record<string, string>;
   /** Runs a command of the checks (as the check user where the sandbox has one). */
   readonly runner: ProcessRunner;
@@ -227,6 +228,8 @@ export interface Ctx {
   startMs: number;
   previousTotalMs: number;
   pendingLogs: [string, string][];
+  /** Where this run's time went, stage by stage as each ended (evidence/phases.ts; Lane B). */
+  stages: StagePhases[];
   section?: Section;
   /** The next iteration's capsule, prepared when the last one was recorded. */
   next?: { n: number; prepared: Awaited<ReturnType<typeof prepareCapsule>> };
@@ -292,7 +295,7 @@ export async function checkRound(
   ctx: Ctx,
   dir: string,
   tree: string,
-  opts: { signal?: AbortSignal; reuse?: boolean; fresh?: boolean; watchStops?: boolean } = {},
+  opts: { signal?: AbortSignal; reuse?: boolean; fresh?: boolean; watchStops?: boolean; stage?: Stage } = {},
 ) {
   // A STOP (file, label) during the checks pauses the round, as a signal does; the final replays
   // of a claim (watchStops false) finish, and the stop is honoured when they have.
@@ -309,28 +312,35 @@ export async function checkRound(
   }
 }
 
-async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: AbortSignal; reuse?: boolean; fresh?: boolean }) {
+async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: AbortSignal; reuse?: boolean; fresh?: boolean; stage?: Stage }) {
   const cfg = ctx.intake.config;
-  const cwd = await ctx.judge.prepare(tree, { fresh: opts.fresh, signal: opts.signal });
+  const time: TimePhase = opts.stage?.timer ?? ((_, fn) => fn());
+  const cwd = await ctx.judge.prepare(tree, { fresh: opts.fresh, signal: opts.signal, time });
   // Reports from before the round (stale, planted, or undeletable) are never counted.
   const glob = cfg.checks.junit ?? cfg.residual.junit;
   const guard = glob ? await prepareJunit(cwd, glob) : null;
   const files = cfg.acceptance_criteria.some((c) => c.inputs) ? await ctx.git.treeFiles(tree) : undefined;
-  const checks = await runChecks(cfg.acceptance_criteria, {
-    runner: ctx.judge.runner,
-    cwd,
-    env: ctx.judge.env,
-    evidence: ctx.ev,
-    dir: `${dir}/checks`,
-    tree,
-    signal: opts.signal,
-    scrub: scrubber(ctx.secrets),
-    files,
-    passes: opts.reuse ? ctx.state.passes : undefined,
-  });
+  const checks = await time('checks', () =>
+    runChecks(cfg.acceptance_criteria, {
+      runner: ctx.judge.runner,
+      cwd,
+      env: ctx.judge.env,
+      evidence: ctx.ev,
+      dir: `${dir}/checks`,
+      tree,
+      signal: opts.signal,
+      scrub: scrubber(ctx.secrets),
+      files,
+      passes: opts.reuse ? ctx.state.passes : undefined,
+    }),
+  );
+  // Each criterion's own time, beside the round's (they may run side by side).
+  for (const c of checks) opts.stage?.add(c.id, c.duration_ms, 'checks');
   const junit = glob && guard ? await readJunit(cwd, glob, guard) : undefined;
   const residualJunit = cfg.residual.junit && cfg.residual.junit !== glob ? await readJunit(cwd, cfg.residual.junit, null) : junit;
-  const residual = await computeResidual(cfg, checks, { runner: ctx.judge.runner, cwd, env: ctx.judge.env, signal: opts.signal, junit: residualJunit });
+  const residual = await time('residual', () =>
+    computeResidual(cfg, checks, { runner: ctx.judge.runner, cwd, env: ctx.judge.env, signal: opts.signal, junit: residualJunit }),
+  );
   return { checks, residual, cwd, junit, aborted: opts.signal.aborted };
 }
 

@@ -14,7 +14,8 @@ import { EXIT_CODES, type TerminalState } from './fsm.js';
 import { allInputsHash, checkRound, type Ctx, type LoopOptions, type LoopOutcome, scrub } from './context.js';
 import { snapshot } from '../judge/northstar.js';
 import type { NeedInfo } from '../config/plan.js';
-import { saveState, writeIterationRecords, writeRunEndRecords } from '../evidence/records.js';
+import { endStage, saveState, writeIterationRecords, writeRunEndRecords, writeRunPhases } from '../evidence/records.js';
+import { phaseSummary, Stage } from '../evidence/phases.js';
 import { buildReport, type ReportInput, type RungResult } from '../evidence/report.js';
 import { verifyTree } from '../evidence/verify.js';
 import { readRegular, readRegularIn } from '../os/tree-file.js';
@@ -33,6 +34,8 @@ export interface Halt {
 /** Terminal bookkeeping: confirmation and replays, rungs, the audits, the report, the manifest. */
 export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: string } = {}): Promise<LoopOutcome> {
   const { ev, state, o } = ctx;
+  // The run's end: confirmation and replays are stages of their own within it (evidence/phases.ts).
+  const stage = new Stage('end', o.clock);
   const last = ctx.iterations.at(-1);
   const certRel = opts.certificateRel ?? (last === undefined ? null : `${iterDir(last)}/certificate.json`);
   const certificate = certRel === null ? null : await ev.readJson(certRel, certificateSchema);
@@ -42,6 +45,11 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
     if (claim) halt = { ...halt, status: 'EXIT_BLOCKED', stop_reason: 'CONVERGENCE_CLAIM_WITHOUT_R_P_CERTIFICATE', detail: claim };
   }
   const { interrupted, ...rung } = await computeRung(ctx, certificate, halt.status === 'EXIT_CONVERGED', certRel);
+  // The replays are stages of their own, within this one (evidence/phases.ts).
+  stage.lap(
+    'rungs',
+    ctx.stages.filter((s) => s.within === stage.name).reduce((a, s) => a + s.wall_ms, 0),
+  );
   const triangle = await checkTriangle(ev, ctx.iterations);
   const phuc = await phucTest(ev, ctx.iterations, {
     hostPaths: ctx.hostPaths,
@@ -71,6 +79,9 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
   if (last !== undefined) await writeIterationRecords(ctx, last, { status: final.status, stop_reason: final.stop_reason });
   const agentsMd = (await readRegular(join(ctx.cwd, 'AGENTS.md')))?.toString('utf8') ?? '';
   await ev.write('agents_md_final.md', agentsMd);
+  stage.lap('audits and records');
+  await endStage(ctx, stage);
+  await writeRunPhases(ctx);
   const backpressure = halt.stop_reason === 'BACKPRESSURE_SIGNAL' ? halt.detail : (interrupted ?? undefined);
   const report = buildReport({
     plan: ctx.plan,
@@ -90,6 +101,7 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
     workspace: ctx.judge.mode,
     lastState: ctx.fsm.state,
     evidencePointers: evidencePointers(ctx, certRel, last, certificate),
+    phases: ctx.stages,
     extra: { detail, backpressure, backpressureOnly: !halt.record && !!backpressure },
   });
   await ev.writeJson('halting_report.json', report);
@@ -99,6 +111,8 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
   o.log.info(
     `halt: ${final.status}(${final.stop_reason}) after ${ctx.iterations.length} iteration(s)${certificate ? `, certificate ${certificate.type}` : ''}`,
   );
+  const time = phaseSummary(ctx.stages);
+  if (time) o.log.info(`time by phase: ${time} (the halting report has the table)`);
   // What the user must supply is said where they look, not only in the report.
   if (final.status === 'EXIT_NEED_INFO') o.log.error(halt.detail);
   if (report.run?.how_to_go_on) o.log.info(`to go on: ${report.run.how_to_go_on}`);
@@ -295,10 +309,12 @@ async function replay(
   const { plan, ev, o } = ctx;
   for (let k = 1; k <= replays; k++) {
     // A stop (signal, STOP file, label) during a replay cuts it short, as during any other round.
-    const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1 }).catch((e: unknown) => {
+    const stage = new Stage(k === 1 ? 'confirmation' : `replay ${k}`, o.clock, 'end');
+    const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1, stage }).catch((e: unknown) => {
       if (e instanceof Stopped) return null;
       throw e;
     });
+    await endStage(ctx, stage);
     if (!round || round.aborted) {
       result.interrupted = await stopped(`during replay ${k}/${replays} of the certified commit`);
       o.log.info(`replay ${k}/${replays}: stopped before it ended — not scored; the next run confirms the commit again`);

@@ -25,7 +25,8 @@ import { Decimal, dstr, human } from '../common/decimal.js';
 import { listSome } from '../common/markdown.js';
 import { AGENT_STATE_EXCLUDES, type AgentOutcome, lastErrorLine, REPORT_PATH } from '../agent/agents.js';
 import { LOOP_SCRATCH_DIR, scriptsRunBy } from '../config/plan.js';
-import { flushPendingLogs, interimReport, saveState, writeIterationRecords } from '../evidence/records.js';
+import { endStage, flushPendingLogs, interimReport, saveState, writeIterationRecords } from '../evidence/records.js';
+import { Stage } from '../evidence/phases.js';
 import { iterDir, phucConditions, phucResult } from '../judge/audit.js';
 import { isDiverging, issueCertificate, judgementOf } from '../judge/certificate.js';
 import { type CheckResult, updatePasses } from '../judge/checks.js';
@@ -58,6 +59,8 @@ import { DEFAULT_REGENERABLE, type PutBack, UserFiles, userFilesStore } from './
 export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const { o, ev, git, fsm, plan, state } = ctx;
   const dir = iterDir(n);
+  // Each phase's end is marked (lap) as the iteration goes: iter_N/phases.json (Lane B).
+  const stage = new Stage(dir, o.clock);
 
   // Capsule: rebuilt from evidence (prepared at the end of the last iteration as next-prompt.md).
   const prepared = ctx.next?.n === n ? ctx.next.prepared : await prepareCapsule(ctx, n);
@@ -65,6 +68,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   await ev.write(`${dir}/cnf_capsule.json`, prepared.text);
   await ev.write(`${dir}/prompt.md`, prepared.prompt);
   crashPoint(ctx, 'capsule');
+  stage.lap('capsule');
 
   // The agent. Its start is kept until the iteration is committed: a run killed meanwhile leaves
   // the agent's partial work, which the next run attributes to this iteration's step, not the user.
@@ -87,6 +91,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   userFiles.stepStarts();
   const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
   const idleS = ctx.intake.config.agent.idle_seconds;
+  stage.lap('step start');
   const agent = await spawnAgent({
     ...agentRunContext(ctx),
     spec: agentSpec(ctx, n),
@@ -100,6 +105,9 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   });
   const ar = agent.result;
   const out = agent.outcome;
+  // The agent's own process, and around it the work tree lent to the agent user and taken back.
+  stage.add('agent', ar.durationMs);
+  stage.lap('work tree hand-over', ar.durationMs);
   crashPoint(ctx, 'agent');
   const agentFailure = ar.idle
     ? `the agent printed nothing for ${idleS} s (agent.idle_seconds) and was stopped`
@@ -168,6 +176,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     );
   logUserFiles(o, n, collected.userFiles);
   crashPoint(ctx, 'collect');
+  stage.lap('collect');
   const changed = collected.produced;
   const reported = collected.report.state !== 'absent';
   let interrupted = agent.backpressure;
@@ -190,7 +199,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   let suiteWeakened: string | null = null;
   fsm.to('CHECK_HALTING');
   if (!interrupted) {
-    const round = await checkRound(ctx, dir, tree, { signal: o.signal, reuse: true });
+    const round = await checkRound(ctx, dir, tree, { signal: o.signal, reuse: true, stage });
     if (round.aborted) interrupted = (await firstStop(ctx.stops)) ?? 'the loop was asked to stop (during the checks)';
     else {
       checks = round.checks;
@@ -205,6 +214,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   }
   crashPoint(ctx, 'checks');
   await collected.recorded;
+  stage.lap('checks');
   const judged = checks.length > 0;
   const met = new Map(judged ? checks.map((c) => [c.id, c.met]) : Object.entries(state.criteria_met));
   if (judged) logFailures(ctx, n, checks);
@@ -233,7 +243,9 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     });
   if (stall?.escalate) o.log.info(`iter ${n}: residual stalled for 2 iterations — escalating to ${describeAgent(ctx, n + 1)}`);
   if (sig.detour) o.log.info(`iter ${n}: repeated failure ${sig.detour.repeated.map((d) => d.signature).join(', ')} — detour next iteration`);
+  stage.lap('skeptic');
   const readings = judgedIn ? await measureAll(ctx, judgedIn, residual, met) : null;
+  stage.lap('northstar');
   await ctx.judge.release();
   // Live checks ran the agent's code in the work tree: a protected path they changed would pass for
   // the user's own edit from the next iteration on (and be judged). Put back, and a guardrail.
@@ -242,6 +254,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     guardrail = [guardrail, byChecks].filter(Boolean).join('; ');
     o.log.info(`iter ${n}: GUARDRAIL: ${byChecks}`);
   }
+  stage.lap('hand-back');
   const ns = readings
     ? snapshot(ctx.intake.northstar, readings, new Map(Object.entries(plan.northstar.baseline)))
     : (state.last_northstar ?? { readings: [], total_distance: null });
@@ -358,6 +371,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     state.section_witnessed = section.witnessed.length;
     state.section_archived = section.archived.length;
   }
+  stage.lap('learn');
   const message =
     `phuc-loop: iteration ${n} — residual ${judged && residual ? human(dstr(residual)) : 'n/a'}, certificate ${decision.certificate}, GLOW ${glow.total ?? 'unknown'} (G${glow.G} L${glow.L} O${glow.O} W${glow.W ?? '?'})\n\n` +
     `Evidence: ${ctx.evRel}/${dir}/${checksEntry ? `checks.json#${checksEntry.sha256}` : 'certificate.json'}\n`;
@@ -375,6 +389,8 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   dirtyAfter.catch(() => undefined);
   ctx.dirtyAfter = { head: commit.commit, snapshot: dirtyAfter };
   crashPoint(ctx, 'commit');
+  stage.lap('commit');
+  await endStage(ctx, stage, `${dir}/phases.json`);
   const cert = issueCertificate({
     iteration: n,
     type: decision.certificate,

@@ -13,6 +13,7 @@ import { SetupFailed, Stopped } from '../common/errors.js';
 import { formatLog } from '../judge/checks.js';
 import type { LoopConfig } from '../config/config.js';
 import type { JudgeSpace, LoopOptions } from './context.js';
+import type { TimePhase } from '../evidence/phases.js';
 
 /**
  * The agent's work tree. What runs there still runs the agent's code: as the check user, in its own
@@ -31,9 +32,10 @@ export function liveJudge(
   let held = false;
   return {
     mode: 'live',
-    async prepare() {
+    async prepare(_tree, opts) {
       held = true;
-      await sandbox.grantWorkTree(cwd, [LOOP_SCRATCH_DIR, ...protect()], 'check');
+      const grant = () => sandbox.grantWorkTree(cwd, [LOOP_SCRATCH_DIR, ...protect()], 'check');
+      await (opts?.time ? opts.time('workspace update', grant) : grant());
       return cwd;
     },
     env,
@@ -87,20 +89,22 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
   return {
     mode: 'clean',
     async prepare(tree, opts) {
+      const time: TimePhase = opts?.time ?? ((_, fn) => fn());
       if (opts?.fresh) {
         // The certified commit checked out anew, with its own setup: nothing of earlier rounds counts.
-        await fresh?.dispose();
-        const made = await CheckWorkspace.fresh({ ...base, root: join(c.root, 'fresh') }, tree, setupSpec(opts.signal));
-        fresh = made.workspace;
-        check(made.setup);
-        current = fresh;
-        return fresh.dir;
+        const made = await time('workspace update', async () => {
+          await fresh?.dispose();
+          return CheckWorkspace.fresh({ ...base, root: join(c.root, 'fresh') }, tree);
+        });
+        fresh = current = made.workspace;
+        check(await time('setup', () => made.workspace.setup(setupSpec(opts.signal))));
+        return made.workspace.dir;
       }
       // Replays after a fresh checkout stay on it; any other round goes back to the persistent one.
       if (fresh && current === fresh && fresh.holds === tree) return fresh.dir;
       current = ws;
-      await ws.update(tree);
-      check(await ws.setup(setupSpec(opts?.signal)));
+      await time('workspace update', () => ws.update(tree));
+      check(await time('setup', () => ws.setup(setupSpec(opts?.signal))));
       return ws.dir;
     },
     get env() {

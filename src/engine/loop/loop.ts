@@ -47,11 +47,13 @@ import { crashPoint, iterate, logUserFiles, USER_WORK_REF } from './iteration.js
 import { UserFiles, userFilesStore } from './user-files.js';
 import { cleanJudge, liveJudge } from './judge-space.js';
 import { initialProgress } from './progress.js';
-import { saveState } from '../evidence/records.js';
+import { endStage, saveState } from '../evidence/records.js';
+import { Stage } from '../evidence/phases.js';
 
 export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   // One scrubber for everything that leaves the loop: the console here, evidence and AGENTS.md below.
   const o: LoopOptions = { ...options, log: scrubbingLogger(options.log, scrubber(secretValues(options.env))) };
+  const start = new Stage('start', o.clock);
   const fsm = new Fsm();
   const git = new Git(o.runner, o.cwd, o.env);
   const cwd = await git.toplevel().catch(() => null);
@@ -100,7 +102,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   const progress = { publish: false };
   try {
     await git.openSession();
-    return await runLocked(o, { fsm, git, cwd, ev, evRel, published, intake: got, configPath, judgeName: home.judge }, progress);
+    return await runLocked(o, { fsm, git, cwd, ev, evRel, published, intake: got, configPath, judgeName: home.judge, start }, progress);
   } catch (e) {
     // A git failure, a full disk, a forbidden state: a report and a resumable state, never a crash.
     if (!(e instanceof PhucError)) throw e;
@@ -137,6 +139,8 @@ interface Base {
   configPath: string;
   /** The name the run's check workspace folder starts with (judge/judge-root.ts). */
   judgeName: string;
+  /** The run's start (intake, sandbox, restore, plan), timed until HEAD is judged. */
+  start: Stage;
 }
 
 async function runLocked(o: LoopOptions, base: Base, progress: { publish: boolean }): Promise<LoopOutcome> {
@@ -286,10 +290,11 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
       startMs: o.clock.monotonicMs(),
       previousTotalMs: resumed?.state.total_ms ?? 0,
       pendingLogs: [],
+      stages: [],
     };
     fsm.to('DREAM_GOAL');
     try {
-      return await drive(ctx, configPath, !!resumed);
+      return await drive(ctx, configPath, !!resumed, base.start);
     } catch (e) {
       // A git failure, a full disk, a failed setup: the run ends blocked with its report and a state
       // the next run continues from (an unfinished iteration is redone).
@@ -338,11 +343,13 @@ async function openJudgeRoot(o: LoopOptions, sandbox: Sandbox, name: string): Pr
   return root.path;
 }
 
-async function drive(ctx: Ctx, configPath: string, resumed: boolean): Promise<LoopOutcome> {
+async function drive(ctx: Ctx, configPath: string, resumed: boolean, runStart: Stage): Promise<LoopOutcome> {
   const { state } = ctx;
   if (resumed) await continueRecord(ctx);
   else ctx.plan = await newPlan(ctx, configPath);
   crashPoint(ctx, 'plan');
+  runStart.lap('intake, sandbox, restore, plan');
+  await endStage(ctx, runStart);
   // Every run judges HEAD before an agent starts: whatever the evidence says, no certificate is
   // issued without checks run in this run on the commit it names (and a HEAD that already passes
   // ends the run at once). A plan whose baseline was never recorded (a stop during it) gets it now.
@@ -428,10 +435,12 @@ async function apiSurfaceBefore(ctx: Ctx, cwd: string, command: string): Promise
  */
 async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   const { ev, o, state, plan } = ctx;
+  const stage = new Stage(dir, o.clock);
   const tree = await ctx.git.headTree();
-  const round = await checkRound(ctx, dir, tree, { signal: o.signal });
+  const round = await checkRound(ctx, dir, tree, { signal: o.signal, stage });
   crashPoint(ctx, 'head');
   if (round.aborted) await ctx.judge.release();
+  if (round.aborted) await endStage(ctx, stage);
   if (round.aborted) return finish(ctx, decideBeforeIteration({ stop: (await firstStop(ctx.stops)) ?? 'the loop was asked to stop', budget: null })!);
   const residual = 'value' in round.residual ? round.residual.value : null;
   const met = new Map(round.checks.map((c) => [c.id, c.met]));
@@ -439,9 +448,12 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   // HEAD (a human commit) sets a new baseline; a resumed run on the loop's own commit keeps the old one.
   if (round.junit && 'tests' in round.junit && (dir === 'baseline' || !state.suite_baseline || state.last_commit !== (await ctx.git.head())))
     state.suite_baseline = round.junit.tests.map((t) => ({ id: t.id, status: t.status }));
+  stage.lap('checks');
   const readings = await measureAll(ctx, round.cwd, residual, met);
+  stage.lap('northstar');
   const apiBefore = dir === 'baseline' && ctx.intake.config.security ? await apiSurfaceBefore(ctx, round.cwd, ctx.intake.config.security.api_surface) : null;
   await ctx.judge.release();
+  stage.lap('hand-back');
   state.passes = updatePasses(state.passes, round.checks, dir === 'baseline' ? 'baseline' : state.next_iteration);
   state.criteria_met = Object.fromEntries(met);
   const measured = {
@@ -469,6 +481,8 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
     `${dir === 'baseline' ? 'baseline' : 'HEAD judged'}: ${round.checks.length - failing.length}/${round.checks.length} criteria met, residual ${residual ? dstr(residual) : `unavailable (${measured.residual_detail})`}` +
       (failing.length ? ` — failing: ${failing.map((c) => `${c.id} (${c.timed_out ? 'timed out' : `exit ${c.exit_code}`})`).join(', ')}` : ''),
   );
+  stage.lap('record');
+  await endStage(ctx, stage);
   await saveState(ctx);
   crashPoint(ctx, 'head-state');
   const missing = decideHead(await commandsMissing(ctx, round.checks));
