@@ -396,7 +396,12 @@ describe.each(modes)('CheckWorkspace.setup (%s)', (_, update) => {
     try {
       await update(ws, head);
       const s = await ws.setup({ command: 'echo "{ }" > package.json && mkdir node_modules', timeoutMs: 30_000 });
-      expect(s).toMatchObject({ state: 'ran', cached: false, note: expect.stringContaining('changed tracked files (package.json)') });
+      expect(s).toMatchObject({
+        state: 'ran',
+        cached: false,
+        note: expect.stringContaining('changed tracked files (package.json)'),
+        changed: ['package.json'],
+      });
       await update(ws, head);
       expect(await readFile(join(ws.dir, 'package.json'), 'utf8')).toBe('{}\n');
       expect(await ws.setup({ command: 'mkdir node_modules', timeoutMs: 30_000 })).toMatchObject({ state: 'ran', cached: true });
@@ -422,6 +427,39 @@ describe.each(modes)('CheckWorkspace.setup (%s)', (_, update) => {
       await workspace.dispose();
     }
     await expect(stat(root)).rejects.toThrow();
+  });
+});
+
+describe('CheckWorkspace.changedTracked', () => {
+  test('names a tracked file rewritten in place with its mtime put back, a mode change and a folder swapped for a link; never untracked files', async () => {
+    const repo = await makeRepo({ 'test/a.test.js': 'assert(1 === 1)\n', 'src/x.js': 'x\n' });
+    const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
+    const ws = await open(repo);
+    try {
+      await ws.update(head);
+      expect(ws.changedTracked()).toEqual([]);
+      // Untracked files and folders (setup outputs, caches) are not the tree's: not even walked.
+      await mkdir(join(ws.dir, 'node_modules/dep'), { recursive: true });
+      await writeFile(join(ws.dir, 'node_modules/dep/index.js'), 'x\n');
+      expect(ws.changedTracked()).toEqual([]);
+      // Same size, same inode, mtime put back: only the content says.
+      await tamper(join(ws.dir, 'test/a.test.js'), 'assert(1 !== 1)\n');
+      expect(ws.changedTracked()).toEqual(['test/a.test.js']);
+      await ws.update(head);
+      expect(ws.changedTracked()).toEqual([]);
+      await chmod(join(ws.dir, 'src/x.js'), 0o755);
+      expect(ws.changedTracked()).toEqual(['src/x.js']);
+      await ws.update(head);
+      // The same bytes, read through a link where the folder was.
+      await sh('sh', ['-c', 'cp -rp src ../src-copy && rm -r src && ln -s ../src-copy src'], { cwd: ws.dir });
+      expect(ws.changedTracked()).toEqual(['src/']);
+      await unlink(join(ws.dir, 'src'));
+      await ws.update(head);
+      await unlink(join(ws.dir, 'test/a.test.js'));
+      expect(ws.changedTracked()).toEqual(['test/a.test.js']);
+    } finally {
+      await ws.close();
+    }
   });
 });
 

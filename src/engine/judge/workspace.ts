@@ -25,6 +25,7 @@ import { Git } from '../os/git.js';
 import type { ProcessRunner, RunResult, RunSpec } from '../os/ports.js';
 import { ShellSession } from '../os/process.js';
 import { removeTree } from '../os/tree-file.js';
+import { changedPaths, parseStaged, readTracked, type TrackedEntry, type TrackedState } from './tracked-tree.js';
 
 /** Lockfiles and manifests whose content decides whether `checks.setup` runs again. */
 export const DEFAULT_SETUP_INPUTS = [
@@ -94,8 +95,11 @@ export type SetupOutcome =
   | { state: 'none' }
   /** The outputs of an earlier setup on the same inputs are in place and untouched. */
   | { state: 'reused'; inputs_hash: string }
-  /** `cached` false: the result is not reused (it changed tracked files or made an unkeepable path), with why. */
-  | { state: 'ran'; inputs_hash: string; result: RunResult; cached: boolean; note: string | null }
+  /**
+   * `cached` false: the result is not reused (it changed tracked files or made an unkeepable path),
+   * with why. `changed`: the tracked paths whose content is no longer the tree's (tracked-tree.ts).
+   */
+  | { state: 'ran'; inputs_hash: string; result: RunResult; cached: boolean; note: string | null; changed: string[] }
   | { state: 'failed'; inputs_hash: string; result: RunResult; reason: string };
 
 export interface UpdateOutcome {
@@ -189,6 +193,9 @@ export class CheckWorkspace {
   private wsAsGiven: string | null = null;
   /** ws/ could not be stamped (more folders than are stamped, or one unreadable): not walked again this run. */
   private wsUnstamped = false;
+  /** The tracked paths of the tree held, and their content as the last update wrote them. */
+  private tracked: { tree: string; entries: TrackedEntry[] } | null = null;
+  private checkedOut: TrackedState | null = null;
 
   private constructor(
     private readonly o: CheckWorkspaceOptions,
@@ -301,6 +308,12 @@ export class CheckWorkspace {
         await this.dropRecord();
       }
     }
+    if (this.tracked?.tree !== treeish) {
+      const ls = await this.session.run(`cd ${q(this.dir)} && git ls-files -s -z`);
+      if (ls.exitCode !== 0) throw new Error(`listing the check workspace's tracked files failed: ${ls.stderr.trim()}`);
+      this.tracked = { tree: treeish, entries: parseStaged(ls.stdout) };
+    }
+    this.checkedOut = readTracked(this.dir, this.tracked.entries);
     this.homeAsGiven = homeStamp(this.home);
     // Kept setup outputs are judged by their fingerprint, which takes a process: stamped only without.
     this.wsAsGiven = this.wsUnstamped || this.record?.keep.length ? null : treeStamp(this.dir);
@@ -391,14 +404,10 @@ export class CheckWorkspace {
     }
     // What the setup made beside the tree is what later rounds keep; a setup that changed tracked
     // files would be undone by the next update, so it is not reused.
-    // An empty entry (no path is empty) separates the two NUL-terminated lists.
-    const r = await this.session.run(
-      `cd ${q(this.dir)} && { git update-index -q --refresh >/dev/null; true; } && git diff-files --name-only -z && printf '\\0' && git ls-files -z --others --directory`,
-    );
+    const changed = this.changedTracked();
+    const r = await this.session.run(`cd ${q(this.dir)} && git ls-files -z --others --directory`);
     if (r.exitCode !== 0) throw new Error(`reading what checks.setup produced failed: ${r.stderr.trim()}`);
-    const parts = r.stdout.split('\0');
-    const changed = parts.slice(0, parts.indexOf(''));
-    const made = parts.slice(parts.indexOf('') + 1).filter(Boolean);
+    const made = r.stdout.split('\0').filter(Boolean);
     const odd = made.filter((p) => !PLAIN_PATH.test(p));
     const note = changed.length
       ? `checks.setup changed tracked files (${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ', …' : ''}): it runs again before every round`
@@ -412,7 +421,17 @@ export class CheckWorkspace {
       if (f.exitCode !== 0) throw new Error(`fingerprinting the setup outputs failed: ${f.stderr.trim()}`);
       await this.saveRecord({ inputs_hash: inputsHash, keep: made, fingerprint: f.stdout.trim() });
     } else if (note === null) await this.saveRecord({ inputs_hash: inputsHash, keep: [], fingerprint: '' });
-    return { state: 'ran', inputs_hash: inputsHash, result, cached: note === null, note };
+    return { state: 'ran', inputs_hash: inputsHash, result, cached: note === null, note, changed };
+  }
+
+  /**
+   * The tracked paths whose content (or kind, or execute bit) is no longer what the last update
+   * checked out, read byte for byte (a folder above them ends with `/`): the judged tree must stay
+   * the committed tree through setup and every check.
+   */
+  changedTracked(): string[] {
+    if (!this.tracked || !this.checkedOut) throw new Error('CheckWorkspace.changedTracked: update() the workspace to a tree first');
+    return changedPaths(this.checkedOut, readTracked(this.dir, this.tracked.entries));
   }
 
   /**
