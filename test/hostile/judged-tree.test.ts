@@ -42,6 +42,7 @@ ${AGENT_REPORT}
   const r = await cli(repo, ['run']);
   const out = r.stdout + r.stderr;
   // The baseline's setup ran and said so (its own record, console and evidence).
+  expect(out).toMatch(/checks\.setup `npm ci --no-audit --no-fund --offline`: running \(inputs [0-9a-f]{12}\)/);
   expect(out).toMatch(/checks\.setup `npm ci --no-audit --no-fund --offline`: ran in \d+\.\d s \(exit 0; inputs [0-9a-f]{12}\)/);
   const setup = await readJson<Record<string, any>>(join(repo, 'evidence/loop/baseline/setup.json'));
   expect(setup).toMatchObject({

@@ -24,7 +24,8 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { CheckWorkspace, type CheckWorkspaceOptions } from '../../src/engine/judge/workspace.js';
 import { NodeProcessRunner } from '../../src/engine/os/process.js';
-import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+import { CA_BUNDLE_VARS } from '../../src/engine/os/secrets.js';
+import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson, until } from '../helpers/repo.js';
 
 const sh = promisify(execFile);
 const runner = new NodeProcessRunner();
@@ -430,6 +431,37 @@ describe.each(modes)('CheckWorkspace.setup (%s)', (_, update) => {
   });
 });
 
+describe('CheckWorkspace.setup on the log', () => {
+  test('says when it starts, that it still runs while it does (heartbeat), and how long it took when it fails', async () => {
+    const repo = await makeRepo({ 'package-lock.json': '{}\n' });
+    const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
+    const lines: string[] = [];
+    const log = { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) };
+    const release = join(dirname(repo), 'release');
+    const command = `while [ ! -f '${release}' ]; do sleep 0.05; done; exit 4`;
+    const ws = await open(repo, { log, heartbeatMs: 50 });
+    try {
+      await ws.update(head);
+      const running = ws.setup({ command, timeoutMs: 60_000 });
+      await until(() => lines.filter((l) => l.includes('still running')).length >= 2, 20_000, 'two heartbeats');
+      await writeFile(release, '');
+      const s = await running;
+      expect(lines[0]).toMatch(/^checks\.setup `while .*`: running \(inputs [0-9a-f]{12}\)$/);
+      expect(lines[1]).toMatch(/^checks\.setup `while .*`: still running \(\d+\.\d s\)$/);
+      expect(s).toMatchObject({ state: 'failed', reason: expect.stringMatching(/exited 4 after \d+\.\d s$/) });
+      // A reused setup runs nothing and says nothing here (the round's line says it was reused).
+      const seen = lines.length;
+      await ws.update(head);
+      expect(await ws.setup({ command: 'true', timeoutMs: 60_000 })).toMatchObject({ state: 'ran' });
+      await ws.update(head);
+      expect(await ws.setup({ command: 'true', timeoutMs: 60_000 })).toMatchObject({ state: 'reused' });
+      expect(lines.slice(seen).filter((l) => /: running \(/.test(l))).toEqual([expect.stringMatching(/^checks\.setup `true`: running/)]);
+    } finally {
+      await ws.close();
+    }
+  });
+});
+
 describe('CheckWorkspace.changedTracked', () => {
   test('names a tracked file rewritten in place with its mtime put back, a mode change and a folder swapped for a link; never untracked files', async () => {
     const repo = await makeRepo({ 'test/a.test.js': 'assert(1 === 1)\n', 'src/x.js': 'x\n' });
@@ -464,11 +496,15 @@ describe('CheckWorkspace.changedTracked', () => {
 });
 
 describe('CheckWorkspace.env', () => {
-  test('holds nothing of the loop environment but PATH, LANG and TZ, plus checks.env', async () => {
+  test('holds nothing of the loop environment but PATH, LANG, TZ and the CA bundle the agent gets, plus checks.env', async () => {
     const repo = await makeRepo({ 'a.txt': 'a\n' });
     const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
+    const ca = new Set<string>(CA_BUNDLE_VARS);
     const baseEnv = {
-      ...process.env,
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !ca.has(k.toUpperCase()))),
+      NODE_EXTRA_CA_CERTS: '/etc/ssl/inspecting-proxy.pem',
+      REQUESTS_CA_BUNDLE: '/etc/ssl/inspecting-proxy.pem',
+      npm_config_cafile: '/etc/ssl/inspecting-proxy.pem',
       PATH: process.env.PATH,
       LANG: 'C.UTF-8',
       TZ: 'UTC',
@@ -490,9 +526,12 @@ describe('CheckWorkspace.env', () => {
           'GIT_CONFIG_NOSYSTEM',
           'HOME',
           'LANG',
+          'NODE_EXTRA_CA_CERTS',
           'NPM_CONFIG_GLOBALCONFIG',
           'NPM_CONFIG_USERCONFIG',
           'PATH',
+          'REQUESTS_CA_BUNDLE',
+          'npm_config_cafile',
           'TMPDIR',
           'TZ',
           'XDG_CONFIG_HOME',
@@ -511,6 +550,7 @@ describe('CheckWorkspace.env', () => {
       const r = await runner.run({ command: 'env', cwd: ws.dir, env });
       expect(r.stdout).not.toMatch(/sekrit|ghs_fake|evil\.js|script_shell/);
       expect(r.stdout).toContain(`HOME=${ws.home}\n`);
+      expect(r.stdout).toContain('NODE_EXTRA_CA_CERTS=/etc/ssl/inspecting-proxy.pem\n');
     } finally {
       await ws.close();
     }

@@ -22,7 +22,8 @@ import { sha256 } from '../common/canonical.js';
 import { parseDocument } from '../common/document.js';
 import { atomicWrite } from '../evidence/writer.js';
 import { Git } from '../os/git.js';
-import type { ProcessRunner, RunResult, RunSpec } from '../os/ports.js';
+import type { Clock, Logger, ProcessRunner, RunResult, RunSpec } from '../os/ports.js';
+import { CA_BUNDLE_VARS } from '../os/secrets.js';
 import { ShellSession } from '../os/process.js';
 import { removeTree } from '../os/tree-file.js';
 import { changedPaths, parseStaged, readTracked, type TrackedEntry, type TrackedState } from './tracked-tree.js';
@@ -79,8 +80,13 @@ export interface CheckWorkspaceOptions {
   takeBack?: (dir: string) => Promise<void>;
   /** `checks.env`: variables the checks get on top of the fixed ones. */
   env?: Record<string, string>;
-  /** The loop's environment, read for PATH, LANG and TZ only (default process.env). */
+  /** The loop's environment, read for PATH, LANG, TZ and the CA bundle variables only (default process.env). */
   baseEnv?: Record<string, string | undefined>;
+  /** Where a running setup says it started, that it still runs (every `heartbeatMs`), and how it ended. */
+  log?: Logger;
+  clock?: Clock;
+  /** Default 15 s. */
+  heartbeatMs?: number;
 }
 
 export interface SetupSpec {
@@ -114,6 +120,7 @@ const setupRecordSchema = z.object({ inputs_hash: z.string(), keep: z.array(z.st
 type SetupRecord = z.infer<typeof setupRecordSchema>;
 
 const q = shellQuote;
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
 
 /**
  * HOME as it is: its folder, tmp/ and .config/ (inode, mode, owner, links, change time), or null
@@ -384,14 +391,7 @@ export class CheckWorkspace {
     const inputsHash = await this.setupInputsHash(tree, spec.command, spec.inputs ?? DEFAULT_SETUP_INPUTS);
     if (this.record?.inputs_hash === inputsHash) return { state: 'reused', inputs_hash: inputsHash };
     if (this.record) await this.removeOutputs();
-    const result = await this.run({
-      command: spec.command,
-      cwd: this.dir,
-      env: this.env(),
-      timeoutMs: spec.timeoutMs,
-      signal: spec.signal,
-      maxOutputBytes: 512 * 1024,
-    });
+    const result = await this.runSetup(spec.command, spec, inputsHash);
     if (result.exitCode !== 0 || result.timedOut || result.aborted) {
       const how = result.timedOut
         ? 'timed out'
@@ -400,7 +400,7 @@ export class CheckWorkspace {
           : result.exitCode === null
             ? `ended by ${result.signal}`
             : `exited ${result.exitCode}`;
-      return { state: 'failed', inputs_hash: inputsHash, result, reason: `checks.setup \`${spec.command}\` ${how}` };
+      return { state: 'failed', inputs_hash: inputsHash, result, reason: `checks.setup \`${spec.command}\` ${how} after ${seconds(result.durationMs)} s` };
     }
     // What the setup made beside the tree is what later rounds keep; a setup that changed tracked
     // files would be undone by the next update, so it is not reused.
@@ -435,8 +435,27 @@ export class CheckWorkspace {
   }
 
   /**
+   * Runs the setup command, saying on the log that it starts and, every `heartbeatMs`, that it still
+   * runs: an install that waits on the network is otherwise silent for minutes.
+   */
+  private async runSetup(command: string, spec: SetupSpec, inputsHash: string): Promise<RunResult> {
+    const { log, clock } = this.o;
+    const now = () => clock?.monotonicMs() ?? performance.now();
+    const started = now();
+    log?.info(`checks.setup \`${command}\`: running (inputs ${inputsHash.slice(0, 12)})`);
+    const beat = log
+      ? setInterval(() => log.info(`checks.setup \`${command}\`: still running (${seconds(now() - started)} s)`), this.o.heartbeatMs ?? 15_000)
+      : null;
+    try {
+      return await this.run({ command, cwd: this.dir, env: this.env(), timeoutMs: spec.timeoutMs, signal: spec.signal, maxOutputBytes: 512 * 1024 });
+    } finally {
+      if (beat) clearInterval(beat);
+    }
+  }
+
+  /**
    * The checks' environment: a fresh HOME and TMPDIR, no system/global git config, no user/global npm
-   * config, PATH, LANG and TZ of the loop, and `checks.env`; nothing else of the loop's environment.
+   * config, PATH, LANG, TZ and the CA bundle variables of the loop, and `checks.env`; nothing else of the loop's environment.
    * checks.env cannot replace the variables that isolate the checks.
    */
   env(): Record<string, string> {
@@ -446,6 +465,9 @@ export class CheckWorkspace {
       const v = base[k];
       if (v !== undefined) env[k] = v;
     }
+    // The CA certificates the agent gets (os/secrets.ts), under any case of their names (npm_config_cafile).
+    const ca = new Set<string>(CA_BUNDLE_VARS);
+    for (const [k, v] of Object.entries(base)) if (v !== undefined && ca.has(k.toUpperCase())) env[k] = v;
     return {
       ...env,
       ...this.o.env,

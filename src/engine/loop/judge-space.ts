@@ -72,6 +72,8 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
     takeBack: c.takeBack,
     env: c.checks.env,
     baseEnv: c.o.env,
+    log: c.o.log,
+    clock: c.o.clock,
   };
   const ws = await CheckWorkspace.open(base);
   let current: CheckWorkspace = ws;
