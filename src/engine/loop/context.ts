@@ -7,7 +7,8 @@ import { createScrubber, type Scrubber } from '../os/secrets.js';
 import { sha256 } from '../common/canonical.js';
 import type { prepareCapsule } from '../memory/capsule-build.js';
 import { type CheckResult, inputsHash, runChecks, type PassRecord } from '../judge/checks.js';
-import { Stopped } from '../common/errors.js';
+import { RunnerCompromised, Stopped } from '../common/errors.js';
+import { runCanaries } from '../judge/canary.js';
 import { computeResidual } from '../judge/residual.js';
 import { prepareJunit, readJunit, suiteIntegrity, type JunitRead, type TestRecord } from '../judge/junit.js';
 import type { AgentPresetName, BudgetOverrides } from '../config/config.js';
@@ -308,7 +309,7 @@ export async function checkRound(
     // checks.setup cut short by the stop: the round did not run, and says so as any aborted one.
     if (!(e instanceof Stopped)) throw e;
     const residual: { error: string } = { error: e.message };
-    return { checks: [] as CheckResult[], residual, cwd: '', junit: undefined, aborted: true as const };
+    return { checks: [] as CheckResult[], residual, cwd: '', junit: undefined, canary: undefined, aborted: true as const };
   } finally {
     stop.close();
   }
@@ -345,7 +346,23 @@ async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: A
   const residualJunit = cfg.residual.junit && cfg.residual.junit !== glob ? await readJunit(cwd, cfg.residual.junit, null) : junit;
   const residual = await computeResidual(cfg, checks, { runner: ctx.judge.runner, cwd, env: ctx.judge.env, signal: opts.signal, junit: residualJunit });
   if (cfg.residual.metric === 'command') ctx.judge.keepsTree('the residual command');
-  return { checks, residual, cwd, junit, aborted: opts.signal.aborted };
+  // The runner proves itself honest (clean workspace only: the canary is never written to the agent's tree).
+  const canary =
+    ctx.judge.mode === 'clean' && !opts.signal.aborted
+      ? await runCanaries(cfg.acceptance_criteria, checks, {
+          runner: ctx.judge.runner,
+          cwd,
+          env: ctx.judge.env,
+          files: files ?? (await ctx.git.treeFiles(tree)),
+          protectedGlobs: ctx.plan.protected,
+          signal: opts.signal,
+          after: (step) => ctx.judge.keepsTree(step),
+          log: (line) => ctx.o.log.info(`${dir}: ${line}`),
+        })
+      : undefined;
+  const lying = canary?.find((c) => c.outcome === 'passed');
+  if (lying) throw new RunnerCompromised(dir, lying.criterion, lying.runner ?? 'unknown');
+  return { checks, residual, cwd, junit, canary, aborted: opts.signal.aborted };
 }
 
 /** The suite-integrity verdict of a round against the tests the baseline ran (null: nothing to say). */

@@ -1,5 +1,6 @@
 // Terminal bookkeeping: the confirmation and replays of the certified commit, rungs, the Triangle
 // and the Phuc Test, the halting report. Which exit wins was decided before (decide.ts).
+import type { CanaryOutcome } from '../judge/canary.js';
 import { dirname, join } from 'node:path';
 import { Stopped } from '../common/errors.js';
 import { firstStop } from './backpressure.js';
@@ -113,7 +114,7 @@ export async function startCertificate(
   ctx: Ctx,
   dir: string,
   tree: string,
-  round: { checks: CheckResult[]; residual: { value: Decimal; detail: string } | { error: string } },
+  round: { checks: CheckResult[]; residual: { value: Decimal; detail: string } | { error: string }; canary?: CanaryOutcome[] },
   residual: Decimal | null,
 ): Promise<{ decision: Halt; rel: string } | null> {
   const { plan } = ctx;
@@ -134,6 +135,7 @@ export async function startCertificate(
     R_p,
     history: [],
     checks: round.checks,
+    canary: round.canary,
     commit: await ctx.git.head(),
     tree,
     judgedTree: tree,

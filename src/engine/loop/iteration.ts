@@ -4,6 +4,7 @@
 // again. Otherwise the iteration is recorded in this order, so that a kill at any point leaves the
 // previous or the next consistent state: evidence files → AGENTS.md → one commit → the certificate
 // naming that commit → state and manifest.
+import type { CanaryOutcome } from '../judge/canary.js';
 import { dirname, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { canonicalJson, frozen } from '../common/canonical.js';
@@ -188,12 +189,14 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   let residualError: string | null = null;
   let judgedIn: string | null = null;
   let suiteWeakened: string | null = null;
+  let canary: CanaryOutcome[] | undefined;
   fsm.to('CHECK_HALTING');
   if (!interrupted) {
     const round = await checkRound(ctx, dir, tree, { signal: o.signal, reuse: true });
     if (round.aborted) interrupted = (await firstStop(ctx.stops)) ?? 'the loop was asked to stop (during the checks)';
     else {
       checks = round.checks;
+      canary = round.canary;
       judgedIn = round.cwd;
       suiteWeakened = suiteVerdict(ctx, round.junit);
       if (suiteWeakened) o.log.warn(`iter ${n}: suite integrity: ${suiteWeakened}`);
@@ -392,6 +395,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     workspace: ctx.judge.mode,
     isolation: ctx.isolation,
     previousSha256: state.last_certificate_sha256,
+    canary,
   });
   // On disk before the state that follows it (the writer keeps the order; the state's save waits for both).
   const certEntry = await ev.writeJson(`${dir}/certificate.json`, cert);
