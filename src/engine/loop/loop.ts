@@ -48,6 +48,7 @@ import { UserFiles, userFilesStore } from './user-files.js';
 import { cleanJudge, liveJudge } from './judge-space.js';
 import { initialProgress } from './progress.js';
 import { saveState } from '../evidence/records.js';
+import { recordFailures } from '../memory/failures.js';
 
 export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   // One scrubber for everything that leaves the loop: the console here, evidence and AGENTS.md below.
@@ -435,6 +436,7 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   if (round.aborted) return finish(ctx, decideBeforeIteration({ stop: (await firstStop(ctx.stops)) ?? 'the loop was asked to stop', budget: null })!);
   const residual = 'value' in round.residual ? round.residual.value : null;
   const met = new Map(round.checks.map((c) => [c.id, c.met]));
+  await recordFailures(ctx, dir, round);
   // The tests HEAD's suite runs: the count and ids no later round may fall below (SPEC §7). A new
   // HEAD (a human commit) sets a new baseline; a resumed run on the loop's own commit keeps the old one.
   if (round.junit && 'tests' in round.junit && (dir === 'baseline' || !state.suite_baseline || state.last_commit !== (await ctx.git.head())))
