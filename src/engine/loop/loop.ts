@@ -40,7 +40,7 @@ import {
 } from './context.js';
 import { decideBeforeIteration, decideHead, iterationsUsed } from './decide.js';
 import { EXIT_CODES, Fsm } from './fsm.js';
-import { blockedEarly, finish, needInfo, startCertificate } from './halt.js';
+import { blockedEarly, finish, needInfo, recordNeedInfo, startCertificate } from './halt.js';
 import { judgeRoot, sweepJudgeRoots } from '../judge/judge-root.js';
 import { acquireLock, archiveEvidence, assertRealFolders, loopHome, publishPrevious, publishRun, restoreEvidence } from './home.js';
 import { crashPoint, iterate, logUserFiles, USER_WORK_REF } from './iteration.js';
@@ -62,14 +62,18 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   fsm.to('INTAKE_GOAL');
   if (!cwd || !(await git.head())) {
     fsm.to('EXIT_NEED_INFO');
-    return needInfo(
+    return recordNeedInfo(
       published,
-      {
-        stop_reason: 'NULL_INPUT',
-        missing_fields: ['repository'],
-        messages: [`${o.cwd} is not a git checkout with at least one commit: commit first (\`git init && git add -A && git commit\`), then \`phuc-loop run\``],
-      },
-      o,
+      needInfo(
+        {
+          stop_reason: 'NULL_INPUT',
+          missing_fields: ['repository'],
+          messages: [
+            `${o.cwd} is not a git checkout with at least one commit: commit first (\`git init && git add -A && git commit\`), then \`phuc-loop run\``,
+          ],
+        },
+        o,
+      ),
     );
   }
   // Loop-owned folders leave git's view before anything is written (a config error included).
@@ -78,7 +82,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   const got = await intake(cwd, configPath, o.agentOverride, o.budgetOverrides);
   if ('stop_reason' in got) {
     fsm.to('EXIT_NEED_INFO');
-    return needInfo(published, got, o);
+    return recordNeedInfo(published, needInfo(got, o));
   }
   // The evidence folder and its parents must be folders: a link, FIFO or device there would take the loop's writes elsewhere.
   const notFolder = await assertRealFolders(cwd, published.root).then(
@@ -99,9 +103,10 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   }
   // Published when the run got past the restore: a refused tree stays as it is for the user to see.
   const progress = { publish: false };
+  let outcome: LoopOutcome | undefined;
   try {
     await git.openSession();
-    return await runLocked(o, { fsm, git, cwd, ev, evRel, published, intake: got, configPath, judgeName: home.judge }, progress);
+    return (outcome = await runLocked(o, { fsm, git, cwd, ev, evRel, published, intake: got, configPath, judgeName: home.judge }, progress));
   } catch (e) {
     // A git failure, a full disk, a forbidden state: a report and a resumable state, never a crash.
     if (!(e instanceof PhucError)) throw e;
@@ -122,6 +127,11 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
           o.log.warn(
             `the earlier evidence trees could not be published: ${e instanceof Error ? e.message : String(e)}; the loop's copies are in .git/phuc-loop`,
           ),
+      );
+    // A run that could not start (no plan: its report is not the tree's) says so after the publication, which would drop it.
+    if (outcome?.status === 'EXIT_NEED_INFO' && outcome.report.goal === null)
+      await recordNeedInfo(published, outcome).catch((e: unknown) =>
+        o.log.warn(`the report could not be written: ${e instanceof Error ? e.message : String(e)}`),
       );
     await lock();
   }
@@ -150,7 +160,7 @@ async function runLocked(o: LoopOptions, base: Base, progress: { publish: boolea
   } catch (e) {
     if (!(e instanceof IsolationUnavailableError)) throw e;
     const how = 'set agent.isolation in the config (or `phuc-loop run --isolation LEVEL`) to a level available here, then run again';
-    return needInfo(base.published, { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.isolation'], messages: [e.message, how] }, o);
+    return needInfo({ stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.isolation'], messages: [e.message, how] }, o);
   }
   const sandbox = await Sandbox.create(iso, { env: o.env, writable: got.config.agent.writable, workTree: cwd });
   try {
@@ -235,8 +245,7 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
     const asAgent = { run: async (spec: RunSpec) => o.runner.run(await sandbox.wrap({ ...spec, env: {} }, 'agent')) };
     const version = await cliVersion(preset, asAgent, { run: got.config.agent.run, env: {}, cwd });
     if (preset !== 'command' && version === null)
-      return await needInfo(
-        base.published,
+      return needInfo(
         {
           stop_reason: 'CONFIG_INVALID',
           missing_fields: ['agent.use'],
@@ -473,8 +482,10 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   );
   await saveState(ctx);
   crashPoint(ctx, 'head-state');
-  const missing = decideHead(await commandsMissing(ctx, round.checks));
-  if (missing) return finish(ctx, missing);
+  const absent = await commandsMissing(ctx, round.checks);
+  const missing = decideHead(absent);
+  const index = (id: string) => ctx.intake.config.acceptance_criteria.findIndex((c) => c.id === id);
+  if (missing) return finish(ctx, { ...missing, missing_fields: absent.map((m) => `acceptance_criteria.${index(m.id)}.run`) });
   // A HEAD that already satisfies the criteria is certified without spawning an agent.
   const cert = await startCertificate(ctx, dir, tree, round, residual);
   return cert ? finish(ctx, cert.decision, { certificateRel: cert.rel }) : null;
