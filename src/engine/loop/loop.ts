@@ -41,6 +41,7 @@ import {
 import { decideBeforeIteration, decideHead, iterationsUsed } from './decide.js';
 import { EXIT_CODES, Fsm } from './fsm.js';
 import { blockedEarly, finish, needInfo, recordNeedInfo, startCertificate } from './halt.js';
+import { programsOutOfView } from './out-of-view.js';
 import { judgeRoot, sweepJudgeRoots } from '../judge/judge-root.js';
 import { acquireLock, archiveEvidence, assertRealFolders, loopHome, publishPrevious, publishRun, restoreEvidence } from './home.js';
 import { crashPoint, iterate, logUserFiles, USER_WORK_REF } from './iteration.js';
@@ -241,6 +242,9 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
     const preset = got.config.agent.use;
     const target = (o.keyProxy ?? got.config.agent.key_proxy) ? keyProxyTarget(preset, o.env) : null;
     if (target) keyProxy = await startKeyProxy(target);
+    const unseen = await programsOutOfView(got.config, sandbox, cwd);
+    if (unseen.messages.length)
+      return await needInfo(base.published, { stop_reason: 'CONFIG_INVALID', missing_fields: unseen.fields, messages: unseen.messages }, o);
     // Pre-flight: the agent CLI must start as the agent user before any iteration is spent on it.
     const asAgent = { run: async (spec: RunSpec) => o.runner.run(await sandbox.wrap({ ...spec, env: {} }, 'agent')) };
     const version = await cliVersion(preset, asAgent, { run: got.config.agent.run, env: {}, cwd });
