@@ -243,8 +243,7 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
     const target = (o.keyProxy ?? got.config.agent.key_proxy) ? keyProxyTarget(preset, o.env) : null;
     if (target) keyProxy = await startKeyProxy(target);
     const unseen = await programsOutOfView(got.config, sandbox, cwd);
-    if (unseen.messages.length)
-      return await needInfo(base.published, { stop_reason: 'CONFIG_INVALID', missing_fields: unseen.fields, messages: unseen.messages }, o);
+    if (unseen.messages.length) return needInfo({ stop_reason: 'CONFIG_INVALID', missing_fields: unseen.fields, messages: unseen.messages }, o);
     // Pre-flight: the agent CLI must start as the agent user before any iteration is spent on it.
     const asAgent = { run: async (spec: RunSpec) => o.runner.run(await sandbox.wrap({ ...spec, env: {} }, 'agent')) };
     const version = await cliVersion(preset, asAgent, { run: got.config.agent.run, env: {}, cwd });
