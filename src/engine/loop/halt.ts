@@ -7,6 +7,7 @@ import { firstStop } from './backpressure.js';
 import { allDecimalStrings, changedApiSymbols, checkTriangle, iterDir, phucTest, rungLevel, selfTests, unexplainedSymbols } from '../judge/audit.js';
 import { type Certificate, certificateSchema, convergenceClaimProblem, issueCertificate, judgementOf } from '../judge/certificate.js';
 import { artifactsSchema } from '../agent/agent-step.js';
+import { guardMode } from '../agent/allow-list.js';
 import type { CheckResult } from '../judge/checks.js';
 import { Decimal, dstr } from '../common/decimal.js';
 import { decideFinal, decideJudgement, type FiredExit } from './decide.js';
@@ -144,6 +145,7 @@ export async function startCertificate(
     judgedTree: tree,
     workspace: ctx.judge.mode,
     isolation: ctx.isolation,
+    guard: guardMode(plan.may_change),
     previousSha256: ctx.state.last_certificate_sha256,
   });
   const rel = `${dir}/certificate.json`;

@@ -23,6 +23,7 @@ import {
 import { renderEntry, renderSection, witness } from '../memory/agents-md.js';
 import { Decimal, dstr, human } from '../common/decimal.js';
 import { listSome } from '../common/markdown.js';
+import { allowList, guardMode, shadowNames } from '../agent/allow-list.js';
 import { AGENT_STATE_EXCLUDES, type AgentOutcome, lastErrorLine, REPORT_PATH } from '../agent/agents.js';
 import { LOOP_SCRATCH_DIR, scriptsRunBy } from '../config/plan.js';
 import { flushPendingLogs, interimReport, saveState, writeIterationRecords } from '../evidence/records.js';
@@ -137,6 +138,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     scrub: scrubber(ctx.secrets),
     holdsSecret: (data) => secretScrubber(ctx.secrets).contains(data),
     guardedScripts: scriptsRunBy(plan.acceptance_criteria.map((c) => c.run)),
+    allowList: plan.may_change ? allowList(plan.may_change, ctx.cwd, await shadowNames(ctx.cwd, ctx.o.runner)) : null,
   });
   countUsage(state, out);
   let guardrail =
@@ -144,6 +146,8 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
       ...(
         [
           ['protected', 'protected paths changed and reverted'],
+          ['not-allowed', 'changes outside agent.may_change reverted'],
+          ['shadow', 'modules that would run in place of a library or at interpreter start reverted'],
           ['runner-config', 'runner configuration changed and reverted (suite integrity)'],
           ['outside', 'changes reaching outside the tree reverted'],
           ['secret', 'changes holding a secret value reverted'],
@@ -395,6 +399,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     judgedTree: tree,
     workspace: ctx.judge.mode,
     isolation: ctx.isolation,
+    guard: guardMode(plan.may_change),
     previousSha256: state.last_certificate_sha256,
   });
   // On disk before the state that follows it (the writer keeps the order; the state's save waits for both).

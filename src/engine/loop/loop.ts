@@ -15,6 +15,7 @@ import { dstr } from '../common/decimal.js';
 import { PhucError, Stopped } from '../common/errors.js';
 import { listSome } from '../common/markdown.js';
 import { DEFAULT_CONFIG_FILE } from '../config/config.js';
+import { PROTECTED_ONLY_WARNING } from '../agent/allow-list.js';
 import { BASELINE_PENDING, baselinePending, buildPlan, intake, type Intake, LOOP_SCRATCH_DIR, type Plan, programsOf } from '../config/plan.js';
 import { EvidenceStore } from '../evidence/evidence.js';
 import { howToGoOn, type HaltingReport, notCounted } from '../evidence/report.js';
@@ -172,6 +173,7 @@ async function runLocked(o: LoopOptions, base: Base, progress: { publish: boolea
     if (recovered) o.log.info('the previous run was cut off during an agent step: the git-ignored files of the user it kept are checked');
     logUserFiles(o, null, recovered);
     o.log.info(`isolation: ${iso.level} (${iso.reason}); not guaranteed at this level: ${sandbox.limits.length} point(s), listed in the halting report`);
+    if (!got.config.agent.may_change) o.log.warn(PROTECTED_ONLY_WARNING);
     return await runSandboxed(o, base, progress, iso, sandbox);
   } finally {
     await sandbox.reclaimWorkTree(cwd).catch(() => undefined);
