@@ -258,6 +258,7 @@ const VERDICT_FIELDS = [
   'detours',
   'stall_iterations',
   'mission_context',
+  'may_change',
 ] as const satisfies readonly (keyof Plan)[];
 
 /** Where plan.json disagrees with the plan the committed config gives; each names the field. */
