@@ -425,7 +425,7 @@ export class CheckWorkspace {
   }
 
   /**
-   * The tracked paths whose content (or kind, or execute bit) is no longer what the last update
+   * The tracked paths whose content (or kind: a file, a link, a folder) is no longer what the last update
    * checked out, read byte for byte (a folder above them ends with `/`): the judged tree must stay
    * the committed tree through setup and every check.
    */
