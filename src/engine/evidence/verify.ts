@@ -383,7 +383,7 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
     const R_p = config.R_p === undefined ? null : new Decimal(config.R_p);
     // As the loop judges: a tracked file the setup or a check changed ends the rerun (SPEC §7).
     const keepsTree = (step: string) => {
-      const changed = ws!.changedTracked();
+      const changed = ws!.changedTracked(config.checks.junit ?? config.residual.junit);
       if (changed.length) throw new TreeChanged(step, changed);
     };
     const judge = async (dir: string) => {

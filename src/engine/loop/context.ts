@@ -194,8 +194,11 @@ export interface JudgeSpace {
   readonly runner: ProcessRunner;
   /** What checks.setup did for the last prepare() (null: none configured, or live). */
   readonly setup: SetupReport | null;
-  /** Throws TreeChanged when `step` left the tracked files other than the tree judged (clean; live has the agent-step guard). */
-  keepsTree(step: string): void;
+  /**
+   * Throws TreeChanged when `step` left the tracked files other than the tree judged (clean; live has
+   * the agent-step guard); paths matching `outputs` (the checks' JUnit glob) are the checks' output.
+   */
+  keepsTree(step: string, outputs?: string | null): void;
   /**
    * The round's commands (checks, measures) are done with the space: it may be tidied for the next
    * prepare() meanwhile. Settles once the loop may write the space again (live: the tree is back).
@@ -340,12 +343,12 @@ async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: A
     scrub: scrubber(ctx.secrets),
     files,
     passes: opts.reuse ? ctx.state.passes : undefined,
-    afterRun: (c) => ctx.judge.keepsTree(`the check \`${c.id}\``),
+    afterRun: (c) => ctx.judge.keepsTree(`the check \`${c.id}\``, glob),
   });
   const junit = glob && guard ? await readJunit(cwd, glob, guard) : undefined;
   const residualJunit = cfg.residual.junit && cfg.residual.junit !== glob ? await readJunit(cwd, cfg.residual.junit, null) : junit;
   const residual = await computeResidual(cfg, checks, { runner: ctx.judge.runner, cwd, env: ctx.judge.env, signal: opts.signal, junit: residualJunit });
-  if (cfg.residual.metric === 'command') ctx.judge.keepsTree('the residual command');
+  if (cfg.residual.metric === 'command') ctx.judge.keepsTree('the residual command', glob);
   // The runner proves itself honest (clean workspace only: the canary is never written to the agent's tree).
   const canary =
     ctx.judge.mode === 'clean' && !opts.signal.aborted
@@ -356,7 +359,7 @@ async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: A
           files: files ?? (await ctx.git.treeFiles(tree)),
           protectedGlobs: ctx.plan.protected,
           signal: opts.signal,
-          after: (step) => ctx.judge.keepsTree(step),
+          after: (step) => ctx.judge.keepsTree(step, glob),
           log: (line) => ctx.o.log.info(`${dir}: ${line}`),
         })
       : undefined;
