@@ -2,7 +2,8 @@
 // run stops before an agent step, in the tool's own words, and a plain `run` goes on once it is fixed
 // (a fix to phuc-loop.yml's criteria re-plans); an agent that failed before changing anything is
 // tried again by the next run. Real CLI, real repos, scripted agents.
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
 
@@ -83,4 +84,12 @@ test('an agent whose API is unreachable: the run stops in its words; the next pl
   expect(r2.stdout).not.toMatch(/nothing to do/);
   expect(r2.stdout).toMatch(/iter 0: agent/);
   expect(r2.code).toBe(0);
+});
+
+test('git missing is named as such, not "commit first"', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'phuc-nogit-'));
+  const r = await cli(dir, ['run'], { PATH: '/nonexistent' });
+  expect(r.code).toBe(13);
+  expect(r.stderr).toMatch(/git was not found on PATH/);
+  expect(r.stderr).not.toMatch(/commit first/);
 });

@@ -62,6 +62,18 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   fsm.to('INTAKE_GOAL');
   if (!cwd || !(await git.head())) {
     fsm.to('EXIT_NEED_INFO');
+    // No git at all is not an uncommitted checkout: "commit first" would send the user the wrong way.
+    const found = cwd ? 0 : (await o.runner.run({ command: 'git --version', cwd: o.cwd, env: { PATH: o.env.PATH ?? '' } }).catch(() => null))?.exitCode;
+    if (found !== 0)
+      return needInfo(
+        published,
+        {
+          stop_reason: 'NULL_INPUT',
+          missing_fields: ['git'],
+          messages: ['git was not found on PATH (`git --version` did not run): install git, then `phuc-loop run`'],
+        },
+        o,
+      );
     return needInfo(
       published,
       {
