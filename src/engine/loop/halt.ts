@@ -103,9 +103,12 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
   await writeRunEndRecords(ctx);
   await saveState(ctx);
   ctx.fsm.finish(final.status);
-  o.log.info(
-    `halt: ${final.status}(${final.stop_reason}) after ${ctx.iterations.length} iteration(s)${certificate ? `, certificate ${certificate.type}` : ''}`,
-  );
+  // The iterations this run made; a resumed run also says how many the loop has on record.
+  const made = ctx.iterations.filter((n) => n >= ctx.run.first).length;
+  const onRecord = ctx.run.resumed ? ` in this run (${ctx.iterations.length} on record)` : '';
+  o.log.info(`halt: ${final.status}(${final.stop_reason}) after ${made} iteration(s)${onRecord}${certificate ? `, certificate ${certificate.type}` : ''}`);
+  // What paused the run, in its source's words (a leftover scratch/STOP is named here).
+  if (backpressure && final.stop_reason === 'BACKPRESSURE_SIGNAL') o.log.warn(`paused: ${backpressure}`);
   // What the user must supply is said where they look, not only in the report.
   if (final.status === 'EXIT_NEED_INFO') o.log.error(halt.detail);
   if (report.run?.how_to_go_on) o.log.info(`to go on: ${report.run.how_to_go_on}`);

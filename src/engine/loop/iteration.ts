@@ -182,6 +182,9 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const base = { changed, reported, agentFailure, guardrail, invariant: null };
   const early = decide({ ...base, interrupted, ...unjudged() });
   if (early.halt && !early.record) {
+    // The step is settled (it left nothing of the agent's): what the work tree holds from here on,
+    // an edit the user makes during the pause included, is the user's, not a cut-off step's.
+    clearStepStart(marker);
     await ev.saveManifest();
     return early;
   }

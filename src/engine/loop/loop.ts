@@ -16,11 +16,11 @@ import { PhucError, Stopped } from '../common/errors.js';
 import { listSome } from '../common/markdown.js';
 import { DEFAULT_CONFIG_FILE } from '../config/config.js';
 import { PROTECTED_ONLY_WARNING } from '../agent/allow-list.js';
-import { BASELINE_PENDING, baselinePending, buildPlan, intake, type Intake, LOOP_SCRATCH_DIR, type Plan, programsOf } from '../config/plan.js';
+import { BASELINE_PENDING, baselinePending, buildPlan, intake, type Intake, LOOP_SCRATCH_DIR, type Plan } from '../config/plan.js';
 import { EvidenceStore } from '../evidence/evidence.js';
 import { howToGoOn, type HaltingReport, notCounted } from '../evidence/report.js';
 import { iterDir } from '../judge/audit.js';
-import { type CheckResult, updatePasses } from '../judge/checks.js';
+import { updatePasses } from '../judge/checks.js';
 import { snapshot } from '../judge/northstar.js';
 import { type ChangedPath, Git } from '../os/git.js';
 import type { StopSource } from '../os/ports.js';
@@ -48,6 +48,7 @@ import { acquireLock, archiveEvidence, assertRealFolders, loopHome, publishPrevi
 import { crashPoint, iterate, logUserFiles, USER_WORK_REF } from './iteration.js';
 import { UserFiles, userFilesStore } from './user-files.js';
 import { cleanJudge, liveJudge } from './judge-space.js';
+import { junitMissing, runnersMissing } from './runner-missing.js';
 import { initialProgress } from './progress.js';
 import { saveState } from '../evidence/records.js';
 import { recordFailures } from '../memory/failures.js';
@@ -64,6 +65,20 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   fsm.to('INTAKE_GOAL');
   if (!cwd || !(await git.head())) {
     fsm.to('EXIT_NEED_INFO');
+    // No git at all is not an uncommitted checkout: "commit first" would send the user the wrong way.
+    const found = cwd ? 0 : (await o.runner.run({ command: 'git --version', cwd: o.cwd, env: { PATH: o.env.PATH ?? '' } }).catch(() => null))?.exitCode;
+    if (found !== 0)
+      return recordNeedInfo(
+        published,
+        needInfo(
+          {
+            stop_reason: 'NULL_INPUT',
+            missing_fields: ['git'],
+            messages: ['git was not found on PATH (`git --version` did not run): install git, then `phuc-loop run`'],
+          },
+          o,
+        ),
+      );
     return recordNeedInfo(
       published,
       needInfo(
@@ -191,7 +206,14 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
     if (kept) o.log.info(`fresh start: the previous evidence tree was moved to ${relative(cwd, kept)}`);
   }
   // Restore: a previous tree is verified first and never replaced silently.
-  const restored = await restoreEvidence(ev, base.published, { contract: got.contract, configPath, evRel });
+  let restored = await restoreEvidence(ev, base.published, { contract: got.contract, configPath, evRel });
+  if ('replan' in restored) {
+    const kept = await archiveEvidence(ev, base.published.root, got.config.keep_previous_evidence, cwd);
+    o.log.info(
+      `${restored.replan}: a new plan is made and the loop starts again at iteration 0${kept ? ` (the previous evidence tree is kept in ${relative(cwd, kept)})` : ''}`,
+    );
+    restored = { resumed: null };
+  }
   if ('problem' in restored) {
     o.log.error(restored.problem);
     return blockedEarly(restored.code, restored.problem);
@@ -487,30 +509,16 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   );
   await saveState(ctx);
   crashPoint(ctx, 'head-state');
-  const absent = await commandsMissing(ctx, round.checks);
+  // A runner missing where the checks run (a program, a Python module, the JUnit files) stops the run before an agent step.
+  const absent = await runnersMissing(ctx, round.checks);
   const missing = decideHead(absent);
   const index = (id: string) => ctx.intake.config.acceptance_criteria.findIndex((c) => c.id === id);
   if (missing) return finish(ctx, { ...missing, missing_fields: absent.map((m) => `acceptance_criteria.${index(m.id)}.run`) });
+  const noJunit = decideHead(await junitMissing(ctx, 'error' in round.residual ? round.residual.error : null, round.checks), 'RESIDUAL_UNAVAILABLE');
+  if (noJunit) return finish(ctx, { ...noJunit, missing_fields: ['residual.junit'] });
   // A HEAD that already satisfies the criteria is certified without spawning an agent.
   const cert = await startCertificate(ctx, dir, tree, round, residual);
   return cert ? finish(ctx, cert.decision, { certificateRel: cert.rel }) : null;
-}
-
-/**
- * Criteria that exited 127 (command not found) on a tree that holds every file the command runs by
- * path: the program itself is missing where the checks run. A script the agent is to write is not.
- */
-async function commandsMissing(ctx: Ctx, checks: CheckResult[]): Promise<{ id: string; reason: string }[]> {
-  const notFound = checks.filter((c) => c.exit_code === 127);
-  if (!notFound.length) return [];
-  const files = new Set(await ctx.git.listFiles());
-  const where = `as the check user (isolation ${ctx.isolation}, checks.workspace ${ctx.judge.mode})`;
-  return notFound
-    .filter((c) => programsOf(c.run).every((p) => [p.program, p.script].every((w) => w === null || !w.includes('/') || files.has(w.replace(/^\.\//, '')))))
-    .map((c) => ({
-      id: c.id,
-      reason: `\`${c.run}\` exited 127 (command not found) — install ${programsOf(c.run)[0]?.program ?? 'the program'} where the checks run ${where}, add it to checks.setup, or fix the criterion's run (log: ${c.evidence.split('#')[0]})`,
-    }));
 }
 
 /** When the last run ended terminal and nothing has changed since, there is nothing to do: say what would go on. */
@@ -518,11 +526,11 @@ async function nothingToDo(git: Git, cwd: string, got: Intake, resumed: { plan: 
   const t = resumed.state.terminal;
   if (!t) return null;
   // A backpressure stop is a pause, a missing program may have been installed since (HEAD is
-  // judged again), a git failure (a lock, a full disk) may be gone with nothing committed, and a
-  // budget exit continues with a changed budget.
+  // judged again), a git failure (a lock, a full disk) or an agent that failed before changing
+  // anything (an unreachable API) may be gone with nothing committed, and a budget exit continues
+  // with a changed budget: none of them is a verdict.
   const paused =
-    t.stop_reason === 'BACKPRESSURE_SIGNAL' ||
-    t.stop_reason === 'GIT_FAILURE' ||
+    ['BACKPRESSURE_SIGNAL', 'GIT_FAILURE', 'AGENT_FAILED', 'RESIDUAL_UNAVAILABLE'].includes(t.stop_reason) ||
     t.status === 'EXIT_NEED_INFO' ||
     (t.status === 'EXIT_BUDGET_EXCEEDED' && canonicalJson(resumed.plan.budget) !== canonicalJson(got.budget.budget));
   if (paused) return null;
