@@ -148,3 +148,28 @@ describe("what a criterion's runner reads first cannot be added beside it: pytho
     expect(runnerFilesOf(command).sort()).toEqual([...expected].sort());
   });
 });
+
+describe('bad input ends in a ConfigError naming the field (issue 30 item 5)', () => {
+  test('a YAML syntax error says its line and column', () => {
+    expect(problems('version: 2\ngoal: [unclosed\n')[0]).toMatch(/YAML syntax at line \d+, column \d+: /);
+  });
+  test('an alias bomb is refused, not expanded', () => {
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x]',
+      ...'bcdefghi'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(', ')}]`),
+    ].join('\n');
+    expect(problems(`${GOOD}${bomb}\n`)[0]).toMatch(/YAML aliases: .*at most 100 are expanded/);
+  });
+  test.each([
+    ['R_p: "-1"', /^R_p: must be a Decimal above 0/],
+    ['R_p: "0"', /^R_p: must be a Decimal above 0/],
+    ['R_p: "1e999999"', /^R_p: must be a Decimal above 0 and at most 1000000000/],
+  ])('%s is refused', (line, expected) => {
+    expect(problems(GOOD.replace('R_p: "1e-4"', line))[0]).toMatch(expected);
+  });
+  test('a negative cost budget is refused', () => {
+    expect(problems(GOOD.replace('max_total_cost_usd: "25"', 'max_total_cost_usd: "-5"'))[0]).toMatch(
+      /^budget\.max_total_cost_usd: must be a Decimal of 0 or more/,
+    );
+  });
+});

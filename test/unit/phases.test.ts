@@ -34,7 +34,7 @@ describe('Stage', () => {
   test('a timed phase ends where the next lap starts; nested phases do not; a repeated phase is summed', async () => {
     const clock = handClock();
     const s = new Stage('baseline', clock);
-    await s.time('setup', async () => clock.advance(200));
+    await s.time('setup', () => Promise.resolve(clock.advance(200)));
     // Two criteria side by side: both start, 50 ms pass, both end.
     let release = () => {};
     const gate = new Promise<void>((r) => (release = r));
@@ -57,9 +57,9 @@ describe('Stage', () => {
     const clock = handClock();
     const s = new Stage('x', clock);
     await expect(
-      s.time('setup', async () => {
+      s.time('setup', () => {
         clock.advance(30);
-        throw new Error('boom');
+        return Promise.reject(new Error('boom'));
       }),
     ).rejects.toThrow('boom');
     expect(s.record().phases).toEqual([{ phase: 'setup', ms: 30 }]);

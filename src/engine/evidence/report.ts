@@ -2,6 +2,7 @@
 // text as the job summary). Built from evidence only, with no timestamps, so it is reproducible.
 import type { PhucTest, Triangle } from '../judge/audit.js';
 import { z } from 'zod';
+import { guardMode, type GuardMode } from '../agent/allow-list.js';
 import { CERTIFICATE_TYPES } from '../config/config.js';
 import { firedExitSchema, type Certificate } from '../judge/certificate.js';
 import { type FiredExit, iterationsUsed } from '../loop/decide.js';
@@ -11,6 +12,7 @@ import { inert, inertCode } from '../common/markdown.js';
 import { VERSION } from '../common/version.js';
 import { HIGH_GLOW } from '../judge/glow.js';
 import { BLOCKER_CLASSES } from '../loop/dega.js';
+import { pauseStep } from '../loop/backpressure.js';
 import { TERMINAL_STATES, type TerminalState } from '../loop/fsm.js';
 import { iterationRowSchema, type LoopState } from '../loop/context.js';
 import type { Plan } from '../config/plan.js';
@@ -84,19 +86,29 @@ function iterationUse(s: LoopState, max: number): string {
  * What goes on after a run ended so, naming the command; `next` is the iteration a continuing run
  * starts at, `stoppedBeforeChecks` the iterations that used no budget (state.json).
  */
-export function howToGoOn(status: TerminalState, stopReason: string, next: number, stoppedBeforeChecks: readonly number[] = []): string {
+export function howToGoOn(
+  status: TerminalState,
+  stopReason: string,
+  next: number,
+  stoppedBeforeChecks: readonly number[] = [],
+  pause: string | null = null,
+): string {
   if (status === 'EXIT_BUDGET_EXCEEDED') {
     const note = stopReason === 'MAX_ITERS' ? notCounted(stoppedBeforeChecks) : null;
     return `raise ${BUDGET_FIELDS[stopReason] ?? 'the budget that ran out'} above what all runs of this loop used${note ? ` (${note})` : ''}: \`phuc-loop run\` then continues at iteration ${next}`;
   }
   if (stopReason === 'BACKPRESSURE_SIGNAL')
     return (
-      `a pause: remove the stop (STOP label or file) and \`phuc-loop run\` continues at iteration ${next}` +
+      `a pause: ${pauseStep(pause)}\`phuc-loop run\` continues at iteration ${next}` +
       (stoppedBeforeChecks.includes(next - 1) ? ` (iteration ${next - 1}, stopped before its checks ran, does not count against max_iterations)` : '')
     );
   if (status === 'EXIT_CONVERGED')
     return `commit a new change and \`phuc-loop run\` judges it (iterations go on from ${next}), or \`phuc-loop run --fresh\` starts a new loop at iteration 0`;
   if (status === 'EXIT_NEED_INFO') return `supply what is missing, then \`phuc-loop run\` judges HEAD again and continues at iteration ${next}`;
+  if (stopReason === 'AGENT_FAILED')
+    return `the agent failed before it changed anything (the detail gives its own words): fix the cause (its API key or service, the network, its installation), then \`phuc-loop run\` tries iteration ${next} again (no commit is needed)`;
+  if (stopReason === 'RESIDUAL_UNAVAILABLE')
+    return `fix what the residual needs (the detail says what: a runner, the JUnit files), then \`phuc-loop run\` judges HEAD again and continues at iteration ${next} (no commit is needed unless the fix is in the repository)`;
   if (stopReason === 'GIT_FAILURE')
     return (
       'fix what git failed at (the detail says what); what an interrupted agent step changed is left uncommitted in the work tree (`git status`): ' +
@@ -142,6 +154,9 @@ export interface ReportInput {
 }
 
 export type HaltingReport = ReturnType<typeof buildReport>;
+
+/** halting_certificate.guard where it is known (a report without a plan or certificate has none). */
+const guardOf = (guard: GuardMode | null | undefined): { guard?: GuardMode } => (guard ? { guard } : {});
 
 const NEXT_ACTIONS: Record<string, string[]> = {
   EXIT_CONVERGED: ['Review the iteration commits and merge when satisfied.'],
@@ -211,6 +226,7 @@ export function buildReport(i: ReportInput) {
       tree: cert?.tree ?? null,
       workspace: i.workspace ?? cert?.workspace ?? null,
       isolation: i.isolation ?? cert?.isolation ?? null,
+      ...guardOf(cert?.guard ?? (i.plan ? guardMode(i.plan.may_change) : null)),
     },
     exits_fired: fired,
     glow_history: glow.map((g) => ({ iteration: g.iteration, total: g.total, G: g.G, L: g.L, O: g.O, W: g.W })),
@@ -250,7 +266,7 @@ export function buildReport(i: ReportInput) {
             tool_calls: `${s.total_tool_calls} / ${i.plan.budget.max_total_tool_calls}`,
           }
         : null,
-    run: i.plan && s && i.run ? runSection(i.run, i.iterations, s, i.plan, i.status, i.stop_reason) : null,
+    run: i.plan && s && i.run ? runSection(i.run, i.iterations, s, i.plan, i.status, i.stop_reason, i.extra.backpressure ?? null) : null,
     verification_rung_target: i.plan?.rung_target ?? null,
     verification_rung_achieved: i.rung?.achieved ?? 0,
     rung_checks: i.rung?.checks ?? {},
@@ -329,7 +345,15 @@ export function buildReport(i: ReportInput) {
 }
 
 /** The run section: which iterations this run made, how numbering and budgets carry across runs, what goes on. */
-function runSection(run: RunInfo, iterations: number[], s: LoopState, plan: Plan, status: TerminalState | null, stopReason: string | null) {
+function runSection(
+  run: RunInfo,
+  iterations: number[],
+  s: LoopState,
+  plan: Plan,
+  status: TerminalState | null,
+  stopReason: string | null,
+  pause: string | null,
+) {
   return {
     resumed: run.resumed,
     first_iteration: run.first,
@@ -340,7 +364,7 @@ function runSection(run: RunInfo, iterations: number[], s: LoopState, plan: Plan
     budget_revisions: (plan.budget_revisions ?? []).map((r) => ({ from_iteration: r.from_iteration, max_iterations: r.budget.max_iterations })),
     numbering: RUN_ACCOUNTING.numbering,
     budgets: RUN_ACCOUNTING.budgets,
-    how_to_go_on: status && stopReason ? howToGoOn(status, stopReason, s.next_iteration, s.stopped_before_checks) : null,
+    how_to_go_on: status && stopReason ? howToGoOn(status, stopReason, s.next_iteration, s.stopped_before_checks, pause) : null,
   };
 }
 
@@ -368,7 +392,7 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
     `| Residual | ${human(c.final_residual_decimal_string)}${c.R_p_decimal_string ? ` (R_p ${c.R_p_decimal_string})` : ''} |`,
     ...(c.commit
       ? [
-          `| Commit | ${c.commit.slice(0, 12)} (judged in a ${c.workspace ?? 'n/a'} workspace, isolation ${c.isolation ?? 'n/a'}; re-check: \`phuc-loop verify --rerun\`) |`,
+          `| Commit | ${c.commit.slice(0, 12)} (judged in a ${c.workspace ?? 'n/a'} workspace, isolation ${c.isolation ?? 'n/a'}${c.guard ? `, guard ${c.guard}` : ''}; re-check: \`phuc-loop verify --rerun\`) |`,
         ]
       : []),
     `| Iterations | ${r.iterations_completed} |`,
@@ -513,6 +537,8 @@ export const haltingReportSchema = z.object({
     tree: z.string().nullable(),
     workspace: z.enum(['clean', 'live']).nullable(),
     isolation: z.string().nullable(),
+    /** What judged the agent's changes (agent.may_change or the protected paths alone); absent in older reports. */
+    guard: z.enum(['allow-list', 'protected-only']).optional(),
   }),
   exits_fired: z.array(firedExitSchema.extend({ iteration: z.number().int().nullable() })),
   glow_history: z.array(iterationRowSchema.pick({ iteration: true, total: true, G: true, L: true, O: true, W: true })),

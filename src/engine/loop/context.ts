@@ -7,7 +7,8 @@ import { createScrubber, type Scrubber } from '../os/secrets.js';
 import { sha256 } from '../common/canonical.js';
 import type { prepareCapsule } from '../memory/capsule-build.js';
 import { type CheckResult, inputsHash, runChecks, type PassRecord } from '../judge/checks.js';
-import { Stopped } from '../common/errors.js';
+import { RunnerCompromised, Stopped } from '../common/errors.js';
+import { runCanaries } from '../judge/canary.js';
 import { computeResidual } from '../judge/residual.js';
 import { prepareJunit, readJunit, suiteIntegrity, type JunitRead, type TestRecord } from '../judge/junit.js';
 import type { AgentPresetName, BudgetOverrides } from '../config/config.js';
@@ -31,6 +32,7 @@ import { initialProgress, type ProgressState } from './progress.js';
 import { watchStops } from './backpressure.js';
 import type { HaltingReport, RunInfo } from '../evidence/report.js';
 import type { Stage, StagePhases, TimePhase } from '../evidence/phases.js';
+import { setupLine, type SetupReport } from './judge-space.js';
 
 export interface LoopHost {
   /** After each iteration's commit (push it, update the PR comment); a string ends the loop blocked. */
@@ -191,6 +193,13 @@ export interface JudgeSpace {
   readonly env: Record<string, string>;
   /** Runs a command of the checks (as the check user where the sandbox has one). */
   readonly runner: ProcessRunner;
+  /** What checks.setup did for the last prepare() (null: none configured, or live). */
+  readonly setup: SetupReport | null;
+  /**
+   * Throws TreeChanged when `step` left the tracked files other than the tree judged (clean; live has
+   * the agent-step guard); paths matching `outputs` (the checks' JUnit glob) are the checks' output.
+   */
+  keepsTree(step: string, outputs?: string | null): void;
   /**
    * The round's commands (checks, measures) are done with the space: it may be tidied for the next
    * prepare() meanwhile. Settles once the loop may write the space again (live: the tree is back).
@@ -306,7 +315,7 @@ export async function checkRound(
     // checks.setup cut short by the stop: the round did not run, and says so as any aborted one.
     if (!(e instanceof Stopped)) throw e;
     const residual: { error: string } = { error: e.message };
-    return { checks: [] as CheckResult[], residual, cwd: '', junit: undefined, aborted: true as const };
+    return { checks: [] as CheckResult[], residual, cwd: '', junit: undefined, canary: undefined, aborted: true as const };
   } finally {
     stop.close();
   }
@@ -316,6 +325,13 @@ async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: A
   const cfg = ctx.intake.config;
   const time: TimePhase = opts.stage?.timer ?? ((_, fn) => fn());
   const cwd = await ctx.judge.prepare(tree, { fresh: opts.fresh, signal: opts.signal, time });
+  const setup = ctx.judge.setup;
+  if (setup) {
+    ctx.o.log.info(setupLine(setup));
+    const { log, ...record } = setup;
+    const logLink = log === null ? null : ctx.ev.link((await ctx.ev.write(`${dir}/setup.log`, scrubber(ctx.secrets)(log))).path);
+    await ctx.ev.writeJson(`${dir}/setup.json`, { ...record, log: logLink });
+  }
   // Reports from before the round (stale, planted, or undeletable) are never counted.
   const glob = cfg.checks.junit ?? cfg.residual.junit;
   const guard = glob ? await prepareJunit(cwd, glob) : null;
@@ -332,6 +348,7 @@ async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: A
       scrub: scrubber(ctx.secrets),
       files,
       passes: opts.reuse ? ctx.state.passes : undefined,
+      afterRun: (c) => ctx.judge.keepsTree(`the check \`${c.id}\``, glob),
     }),
   );
   // Each criterion's own time, beside the round's (they may run side by side).
@@ -341,7 +358,24 @@ async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: A
   const residual = await time('residual', () =>
     computeResidual(cfg, checks, { runner: ctx.judge.runner, cwd, env: ctx.judge.env, signal: opts.signal, junit: residualJunit }),
   );
-  return { checks, residual, cwd, junit, aborted: opts.signal.aborted };
+  if (cfg.residual.metric === 'command') ctx.judge.keepsTree('the residual command', glob);
+  // The runner proves itself honest (clean workspace only: the canary is never written to the agent's tree).
+  const canary =
+    ctx.judge.mode === 'clean' && !opts.signal.aborted
+      ? await runCanaries(cfg.acceptance_criteria, checks, {
+          runner: ctx.judge.runner,
+          cwd,
+          env: ctx.judge.env,
+          files: files ?? (await ctx.git.treeFiles(tree)),
+          protectedGlobs: ctx.plan.protected,
+          signal: opts.signal,
+          after: (step) => ctx.judge.keepsTree(step, glob),
+          log: (line) => ctx.o.log.info(`${dir}: ${line}`),
+        })
+      : undefined;
+  const lying = canary?.find((c) => c.outcome === 'passed');
+  if (lying) throw new RunnerCompromised(dir, lying.criterion, lying.runner ?? 'unknown');
+  return { checks, residual, cwd, junit, canary, aborted: opts.signal.aborted };
 }
 
 /** The suite-integrity verdict of a round against the tests the baseline ran (null: nothing to say). */

@@ -238,14 +238,18 @@ export function decideBeforeIteration(s: { stop: string | null; budget: { code: 
 }
 
 /**
- * When HEAD is judged before any agent runs: a criterion whose program is not installed where the
- * checks run (exit 127) is the user's to fix, not iterations to burn until STUCK.
+ * When HEAD is judged before any agent runs: a criterion whose runner is not installed where the
+ * checks run (exit 127, Python's "No module named" for the module it runs), or JUnit files the
+ * checks never write (`RESIDUAL_UNAVAILABLE`), is the user's to fix, not iterations to burn.
  */
-export function decideHead(missing: { id: string; reason: string }[]): Extract<Decision, { halt: true }> | null {
+export function decideHead(
+  missing: { id: string; reason: string }[],
+  code: 'CRITERION_COMMAND_MISSING' | 'RESIDUAL_UNAVAILABLE' = 'CRITERION_COMMAND_MISSING',
+): Extract<Decision, { halt: true }> | null {
   if (!missing.length) return null;
-  const detail = missing.map((m) => `criterion ${m.id}: ${m.reason}`).join('; ');
-  const fired: FiredExit[] = [{ kind: 'INVARIANT', code: 'CRITERION_COMMAND_MISSING', reason: detail }];
-  return { halt: true, record: false, certificate: 'NONE', status: 'EXIT_NEED_INFO', stop_reason: 'CRITERION_COMMAND_MISSING', detail, fired };
+  const detail = missing.map((m) => `${m.id === 'residual' ? 'residual' : `criterion ${m.id}`}: ${m.reason}`).join('; ');
+  const fired: FiredExit[] = [{ kind: 'INVARIANT', code, reason: detail }];
+  return { halt: true, record: false, certificate: 'NONE', status: 'EXIT_NEED_INFO', stop_reason: code, detail, fired };
 }
 
 /** The audits at the end (Triangle, Phuc Test, rung, Northstar alignment) may withhold a convergence. */

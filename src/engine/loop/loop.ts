@@ -15,11 +15,12 @@ import { dstr } from '../common/decimal.js';
 import { PhucError, Stopped } from '../common/errors.js';
 import { listSome } from '../common/markdown.js';
 import { DEFAULT_CONFIG_FILE } from '../config/config.js';
-import { BASELINE_PENDING, baselinePending, buildPlan, intake, type Intake, LOOP_SCRATCH_DIR, type Plan, programsOf } from '../config/plan.js';
+import { PROTECTED_ONLY_WARNING } from '../agent/allow-list.js';
+import { BASELINE_PENDING, baselinePending, buildPlan, intake, type Intake, LOOP_SCRATCH_DIR, type Plan } from '../config/plan.js';
 import { EvidenceStore } from '../evidence/evidence.js';
 import { howToGoOn, type HaltingReport, notCounted } from '../evidence/report.js';
 import { iterDir } from '../judge/audit.js';
-import { type CheckResult, updatePasses } from '../judge/checks.js';
+import { updatePasses } from '../judge/checks.js';
 import { snapshot } from '../judge/northstar.js';
 import { type ChangedPath, Git } from '../os/git.js';
 import type { StopSource } from '../os/ports.js';
@@ -40,15 +41,18 @@ import {
 } from './context.js';
 import { decideBeforeIteration, decideHead, iterationsUsed } from './decide.js';
 import { EXIT_CODES, Fsm } from './fsm.js';
-import { blockedEarly, finish, needInfo, startCertificate } from './halt.js';
+import { blockedEarly, finish, needInfo, recordNeedInfo, startCertificate } from './halt.js';
+import { programsOutOfView } from './out-of-view.js';
 import { judgeRoot, sweepJudgeRoots } from '../judge/judge-root.js';
 import { acquireLock, archiveEvidence, assertRealFolders, loopHome, publishPrevious, publishRun, restoreEvidence } from './home.js';
 import { crashPoint, iterate, logUserFiles, USER_WORK_REF } from './iteration.js';
 import { UserFiles, userFilesStore } from './user-files.js';
 import { cleanJudge, liveJudge } from './judge-space.js';
+import { junitMissing, runnersMissing } from './runner-missing.js';
 import { initialProgress } from './progress.js';
 import { endStage, saveState } from '../evidence/records.js';
 import { Stage } from '../evidence/phases.js';
+import { recordFailures } from '../memory/failures.js';
 
 export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   // One scrubber for everything that leaves the loop: the console here, evidence and AGENTS.md below.
@@ -63,14 +67,32 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   fsm.to('INTAKE_GOAL');
   if (!cwd || !(await git.head())) {
     fsm.to('EXIT_NEED_INFO');
-    return needInfo(
+    // No git at all is not an uncommitted checkout: "commit first" would send the user the wrong way.
+    const found = cwd ? 0 : (await o.runner.run({ command: 'git --version', cwd: o.cwd, env: { PATH: o.env.PATH ?? '' } }).catch(() => null))?.exitCode;
+    if (found !== 0)
+      return recordNeedInfo(
+        published,
+        needInfo(
+          {
+            stop_reason: 'NULL_INPUT',
+            missing_fields: ['git'],
+            messages: ['git was not found on PATH (`git --version` did not run): install git, then `phuc-loop run`'],
+          },
+          o,
+        ),
+      );
+    return recordNeedInfo(
       published,
-      {
-        stop_reason: 'NULL_INPUT',
-        missing_fields: ['repository'],
-        messages: [`${o.cwd} is not a git checkout with at least one commit: commit first (\`git init && git add -A && git commit\`), then \`phuc-loop run\``],
-      },
-      o,
+      needInfo(
+        {
+          stop_reason: 'NULL_INPUT',
+          missing_fields: ['repository'],
+          messages: [
+            `${o.cwd} is not a git checkout with at least one commit: commit first (\`git init && git add -A && git commit\`), then \`phuc-loop run\``,
+          ],
+        },
+        o,
+      ),
     );
   }
   // Loop-owned folders leave git's view before anything is written (a config error included).
@@ -79,7 +101,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   const got = await intake(cwd, configPath, o.agentOverride, o.budgetOverrides);
   if ('stop_reason' in got) {
     fsm.to('EXIT_NEED_INFO');
-    return needInfo(published, got, o);
+    return recordNeedInfo(published, needInfo(got, o));
   }
   // The evidence folder and its parents must be folders: a link, FIFO or device there would take the loop's writes elsewhere.
   const notFolder = await assertRealFolders(cwd, published.root).then(
@@ -100,9 +122,10 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   }
   // Published when the run got past the restore: a refused tree stays as it is for the user to see.
   const progress = { publish: false };
+  let outcome: LoopOutcome | undefined;
   try {
     await git.openSession();
-    return await runLocked(o, { fsm, git, cwd, ev, evRel, published, intake: got, configPath, judgeName: home.judge, start }, progress);
+    return (outcome = await runLocked(o, { fsm, git, cwd, ev, evRel, published, intake: got, configPath, judgeName: home.judge, start }, progress));
   } catch (e) {
     // A git failure, a full disk, a forbidden state: a report and a resumable state, never a crash.
     if (!(e instanceof PhucError)) throw e;
@@ -123,6 +146,11 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
           o.log.warn(
             `the earlier evidence trees could not be published: ${e instanceof Error ? e.message : String(e)}; the loop's copies are in .git/phuc-loop`,
           ),
+      );
+    // A run that could not start (no plan: its report is not the tree's) says so after the publication, which would drop it.
+    if (outcome?.status === 'EXIT_NEED_INFO' && outcome.report.goal === null)
+      await recordNeedInfo(published, outcome).catch((e: unknown) =>
+        o.log.warn(`the report could not be written: ${e instanceof Error ? e.message : String(e)}`),
       );
     await lock();
   }
@@ -153,7 +181,7 @@ async function runLocked(o: LoopOptions, base: Base, progress: { publish: boolea
   } catch (e) {
     if (!(e instanceof IsolationUnavailableError)) throw e;
     const how = 'set agent.isolation in the config (or `phuc-loop run --isolation LEVEL`) to a level available here, then run again';
-    return needInfo(base.published, { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.isolation'], messages: [e.message, how] }, o);
+    return needInfo({ stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.isolation'], messages: [e.message, how] }, o);
   }
   const sandbox = await Sandbox.create(iso, { env: o.env, writable: got.config.agent.writable, workTree: cwd });
   try {
@@ -164,6 +192,7 @@ async function runLocked(o: LoopOptions, base: Base, progress: { publish: boolea
     if (recovered) o.log.info('the previous run was cut off during an agent step: the git-ignored files of the user it kept are checked');
     logUserFiles(o, null, recovered);
     o.log.info(`isolation: ${iso.level} (${iso.reason}); not guaranteed at this level: ${sandbox.limits.length} point(s), listed in the halting report`);
+    if (!got.config.agent.may_change) o.log.warn(PROTECTED_ONLY_WARNING);
     return await runSandboxed(o, base, progress, iso, sandbox);
   } finally {
     await sandbox.reclaimWorkTree(cwd).catch(() => undefined);
@@ -181,7 +210,14 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
     if (kept) o.log.info(`fresh start: the previous evidence tree was moved to ${relative(cwd, kept)}`);
   }
   // Restore: a previous tree is verified first and never replaced silently.
-  const restored = await restoreEvidence(ev, base.published, { contract: got.contract, configPath, evRel });
+  let restored = await restoreEvidence(ev, base.published, { contract: got.contract, configPath, evRel });
+  if ('replan' in restored) {
+    const kept = await archiveEvidence(ev, base.published.root, got.config.keep_previous_evidence, cwd);
+    o.log.info(
+      `${restored.replan}: a new plan is made and the loop starts again at iteration 0${kept ? ` (the previous evidence tree is kept in ${relative(cwd, kept)})` : ''}`,
+    );
+    restored = { resumed: null };
+  }
   if ('problem' in restored) {
     o.log.error(restored.problem);
     return blockedEarly(restored.code, restored.problem);
@@ -234,12 +270,13 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
     const preset = got.config.agent.use;
     const target = (o.keyProxy ?? got.config.agent.key_proxy) ? keyProxyTarget(preset, o.env) : null;
     if (target) keyProxy = await startKeyProxy(target);
+    const unseen = await programsOutOfView(got.config, sandbox, cwd);
+    if (unseen.messages.length) return needInfo({ stop_reason: 'CONFIG_INVALID', missing_fields: unseen.fields, messages: unseen.messages }, o);
     // Pre-flight: the agent CLI must start as the agent user before any iteration is spent on it.
     const asAgent = { run: async (spec: RunSpec) => o.runner.run(await sandbox.wrap({ ...spec, env: {} }, 'agent')) };
     const version = await cliVersion(preset, asAgent, { run: got.config.agent.run, env: {}, cwd });
     if (preset !== 'command' && version === null)
-      return await needInfo(
-        base.published,
+      return needInfo(
         {
           stop_reason: 'CONFIG_INVALID',
           missing_fields: ['agent.use'],
@@ -444,6 +481,7 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   if (round.aborted) return finish(ctx, decideBeforeIteration({ stop: (await firstStop(ctx.stops)) ?? 'the loop was asked to stop', budget: null })!);
   const residual = 'value' in round.residual ? round.residual.value : null;
   const met = new Map(round.checks.map((c) => [c.id, c.met]));
+  await recordFailures(ctx, dir, round);
   // The tests HEAD's suite runs: the count and ids no later round may fall below (SPEC §7). A new
   // HEAD (a human commit) sets a new baseline; a resumed run on the loop's own commit keeps the old one.
   if (round.junit && 'tests' in round.junit && (dir === 'baseline' || !state.suite_baseline || state.last_commit !== (await ctx.git.head())))
@@ -485,28 +523,16 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   await endStage(ctx, stage);
   await saveState(ctx);
   crashPoint(ctx, 'head-state');
-  const missing = decideHead(await commandsMissing(ctx, round.checks));
-  if (missing) return finish(ctx, missing);
+  // A runner missing where the checks run (a program, a Python module, the JUnit files) stops the run before an agent step.
+  const absent = await runnersMissing(ctx, round.checks);
+  const missing = decideHead(absent);
+  const index = (id: string) => ctx.intake.config.acceptance_criteria.findIndex((c) => c.id === id);
+  if (missing) return finish(ctx, { ...missing, missing_fields: absent.map((m) => `acceptance_criteria.${index(m.id)}.run`) });
+  const noJunit = decideHead(await junitMissing(ctx, 'error' in round.residual ? round.residual.error : null, round.checks), 'RESIDUAL_UNAVAILABLE');
+  if (noJunit) return finish(ctx, { ...noJunit, missing_fields: ['residual.junit'] });
   // A HEAD that already satisfies the criteria is certified without spawning an agent.
   const cert = await startCertificate(ctx, dir, tree, round, residual);
   return cert ? finish(ctx, cert.decision, { certificateRel: cert.rel }) : null;
-}
-
-/**
- * Criteria that exited 127 (command not found) on a tree that holds every file the command runs by
- * path: the program itself is missing where the checks run. A script the agent is to write is not.
- */
-async function commandsMissing(ctx: Ctx, checks: CheckResult[]): Promise<{ id: string; reason: string }[]> {
-  const notFound = checks.filter((c) => c.exit_code === 127);
-  if (!notFound.length) return [];
-  const files = new Set(await ctx.git.listFiles());
-  const where = `as the check user (isolation ${ctx.isolation}, checks.workspace ${ctx.judge.mode})`;
-  return notFound
-    .filter((c) => programsOf(c.run).every((p) => [p.program, p.script].every((w) => w === null || !w.includes('/') || files.has(w.replace(/^\.\//, '')))))
-    .map((c) => ({
-      id: c.id,
-      reason: `\`${c.run}\` exited 127 (command not found) — install ${programsOf(c.run)[0]?.program ?? 'the program'} where the checks run ${where}, add it to checks.setup, or fix the criterion's run (log: ${c.evidence.split('#')[0]})`,
-    }));
 }
 
 /** When the last run ended terminal and nothing has changed since, there is nothing to do: say what would go on. */
@@ -514,11 +540,11 @@ async function nothingToDo(git: Git, cwd: string, got: Intake, resumed: { plan: 
   const t = resumed.state.terminal;
   if (!t) return null;
   // A backpressure stop is a pause, a missing program may have been installed since (HEAD is
-  // judged again), a git failure (a lock, a full disk) may be gone with nothing committed, and a
-  // budget exit continues with a changed budget.
+  // judged again), a git failure (a lock, a full disk) or an agent that failed before changing
+  // anything (an unreachable API) may be gone with nothing committed, and a budget exit continues
+  // with a changed budget: none of them is a verdict.
   const paused =
-    t.stop_reason === 'BACKPRESSURE_SIGNAL' ||
-    t.stop_reason === 'GIT_FAILURE' ||
+    ['BACKPRESSURE_SIGNAL', 'GIT_FAILURE', 'AGENT_FAILED', 'RESIDUAL_UNAVAILABLE'].includes(t.stop_reason) ||
     t.status === 'EXIT_NEED_INFO' ||
     (t.status === 'EXIT_BUDGET_EXCEEDED' && canonicalJson(resumed.plan.budget) !== canonicalJson(got.budget.budget));
   if (paused) return null;
