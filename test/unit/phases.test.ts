@@ -34,7 +34,10 @@ describe('Stage', () => {
   test('a timed phase ends where the next lap starts; nested phases do not; a repeated phase is summed', async () => {
     const clock = handClock();
     const s = new Stage('baseline', clock);
-    await s.time('setup', () => Promise.resolve(clock.advance(200)));
+    await s.time('setup', () => {
+      clock.advance(200);
+      return Promise.resolve();
+    });
     // Two criteria side by side: both start, 50 ms pass, both end.
     let release = () => {};
     const gate = new Promise<void>((r) => (release = r));
