@@ -48,6 +48,7 @@ import { UserFiles, userFilesStore } from './user-files.js';
 import { cleanJudge, liveJudge } from './judge-space.js';
 import { initialProgress } from './progress.js';
 import { saveState } from '../evidence/records.js';
+import { headFacts } from '../memory/learn.js';
 
 export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   // One scrubber for everything that leaves the loop: the console here, evidence and AGENTS.md below.
@@ -453,6 +454,7 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   await ctx.judge.release();
   state.passes = updatePasses(state.passes, round.checks, dir === 'baseline' ? 'baseline' : state.next_iteration);
   state.criteria_met = Object.fromEntries(met);
+  state.last_facts = headFacts(round.checks);
   const measured = {
     residual: residual ? dstr(residual) : null,
     residual_detail: 'value' in round.residual ? round.residual.detail : round.residual.error,
