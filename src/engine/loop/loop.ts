@@ -49,6 +49,7 @@ import { cleanJudge, liveJudge } from './judge-space.js';
 import { initialProgress } from './progress.js';
 import { saveState } from '../evidence/records.js';
 import { headFacts } from '../memory/learn.js';
+import { unmeasuredWarnings } from '../config/measured.js';
 
 export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   // One scrubber for everything that leaves the loop: the console here, evidence and AGENTS.md below.
@@ -255,6 +256,7 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
         },
         o,
       );
+    for (const w of unmeasuredWarnings(preset, got.budget.explicit)) o.log.warn(w);
     // The checks run the agent's code: as the check user, wherever they run (SPEC §7).
     const runAsCheck = async (spec: RunSpec) => o.runner.run(await sandbox.wrap(spec, 'check'));
     const ctx: Ctx = {
