@@ -7,7 +7,9 @@ import { firstStop } from './backpressure.js';
 import { allDecimalStrings, changedApiSymbols, checkTriangle, iterDir, phucTest, rungLevel, selfTests, unexplainedSymbols } from '../judge/audit.js';
 import { type Certificate, certificateSchema, convergenceClaimProblem, issueCertificate, judgementOf } from '../judge/certificate.js';
 import { artifactsSchema } from '../agent/agent-step.js';
+import { guardMode } from '../agent/allow-list.js';
 import type { CheckResult } from '../judge/checks.js';
+import type { CanaryOutcome } from '../judge/canary.js';
 import { Decimal, dstr } from '../common/decimal.js';
 import { decideFinal, decideJudgement, type FiredExit } from './decide.js';
 import { EvidenceStore, LATEST_RUN_REPORT, listFiles, NOT_EVIDENCE } from '../evidence/evidence.js';
@@ -118,7 +120,7 @@ export async function startCertificate(
   ctx: Ctx,
   dir: string,
   tree: string,
-  round: { checks: CheckResult[]; residual: { value: Decimal; detail: string } | { error: string } },
+  round: { checks: CheckResult[]; residual: { value: Decimal; detail: string } | { error: string }; canary?: CanaryOutcome[] },
   residual: Decimal | null,
 ): Promise<{ decision: Halt; rel: string } | null> {
   const { plan } = ctx;
@@ -139,11 +141,13 @@ export async function startCertificate(
     R_p,
     history: [],
     checks: round.checks,
+    canary: round.canary,
     commit: await ctx.git.head(),
     tree,
     judgedTree: tree,
     workspace: ctx.judge.mode,
     isolation: ctx.isolation,
+    guard: guardMode(plan.may_change),
     previousSha256: ctx.state.last_certificate_sha256,
   });
   const rel = `${dir}/certificate.json`;

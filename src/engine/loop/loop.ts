@@ -15,6 +15,7 @@ import { dstr } from '../common/decimal.js';
 import { PhucError, Stopped } from '../common/errors.js';
 import { listSome } from '../common/markdown.js';
 import { DEFAULT_CONFIG_FILE } from '../config/config.js';
+import { PROTECTED_ONLY_WARNING } from '../agent/allow-list.js';
 import { BASELINE_PENDING, baselinePending, buildPlan, intake, type Intake, LOOP_SCRATCH_DIR, type Plan, programsOf } from '../config/plan.js';
 import { EvidenceStore } from '../evidence/evidence.js';
 import { howToGoOn, type HaltingReport, notCounted } from '../evidence/report.js';
@@ -41,6 +42,7 @@ import {
 import { decideBeforeIteration, decideHead, iterationsUsed } from './decide.js';
 import { EXIT_CODES, Fsm } from './fsm.js';
 import { blockedEarly, finish, needInfo, recordNeedInfo, startCertificate } from './halt.js';
+import { programsOutOfView } from './out-of-view.js';
 import { judgeRoot, sweepJudgeRoots } from '../judge/judge-root.js';
 import { acquireLock, archiveEvidence, assertRealFolders, loopHome, publishPrevious, publishRun, restoreEvidence } from './home.js';
 import { crashPoint, iterate, logUserFiles, USER_WORK_REF } from './iteration.js';
@@ -50,6 +52,7 @@ import { initialProgress } from './progress.js';
 import { saveState } from '../evidence/records.js';
 import { headFacts } from '../memory/learn.js';
 import { unmeasuredWarnings } from '../config/measured.js';
+import { recordFailures } from '../memory/failures.js';
 
 export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   // One scrubber for everything that leaves the loop: the console here, evidence and AGENTS.md below.
@@ -172,6 +175,7 @@ async function runLocked(o: LoopOptions, base: Base, progress: { publish: boolea
     if (recovered) o.log.info('the previous run was cut off during an agent step: the git-ignored files of the user it kept are checked');
     logUserFiles(o, null, recovered);
     o.log.info(`isolation: ${iso.level} (${iso.reason}); not guaranteed at this level: ${sandbox.limits.length} point(s), listed in the halting report`);
+    if (!got.config.agent.may_change) o.log.warn(PROTECTED_ONLY_WARNING);
     return await runSandboxed(o, base, progress, iso, sandbox);
   } finally {
     await sandbox.reclaimWorkTree(cwd).catch(() => undefined);
@@ -242,6 +246,8 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
     const preset = got.config.agent.use;
     const target = (o.keyProxy ?? got.config.agent.key_proxy) ? keyProxyTarget(preset, o.env) : null;
     if (target) keyProxy = await startKeyProxy(target);
+    const unseen = await programsOutOfView(got.config, sandbox, cwd);
+    if (unseen.messages.length) return needInfo({ stop_reason: 'CONFIG_INVALID', missing_fields: unseen.fields, messages: unseen.messages }, o);
     // Pre-flight: the agent CLI must start as the agent user before any iteration is spent on it.
     const asAgent = { run: async (spec: RunSpec) => o.runner.run(await sandbox.wrap({ ...spec, env: {} }, 'agent')) };
     const version = await cliVersion(preset, asAgent, { run: got.config.agent.run, env: {}, cwd });
@@ -447,6 +453,7 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   if (round.aborted) return finish(ctx, decideBeforeIteration({ stop: (await firstStop(ctx.stops)) ?? 'the loop was asked to stop', budget: null })!);
   const residual = 'value' in round.residual ? round.residual.value : null;
   const met = new Map(round.checks.map((c) => [c.id, c.met]));
+  await recordFailures(ctx, dir, round);
   // The tests HEAD's suite runs: the count and ids no later round may fall below (SPEC §7). A new
   // HEAD (a human commit) sets a new baseline; a resumed run on the loop's own commit keeps the old one.
   if (round.junit && 'tests' in round.junit && (dir === 'baseline' || !state.suite_baseline || state.last_commit !== (await ctx.git.head())))
