@@ -1,5 +1,6 @@
 // The halting report (SPEC §4, §6): halting_report.json and its markdown rendering (the same
 // text as the job summary). Built from evidence only, with no timestamps, so it is reproducible.
+import { budgetMeasures } from '../config/measured.js';
 import type { PhucTest, Triangle } from '../judge/audit.js';
 import { z } from 'zod';
 import { guardMode, type GuardMode } from '../agent/allow-list.js';
@@ -256,12 +257,12 @@ export function buildReport(i: ReportInput) {
     total_seconds_elapsed: s ? Math.floor(s.total_ms / 1000) : 0,
     budget_use:
       i.plan && s
-        ? {
+        ? budgetMeasures(i.plan.agent.use, i.plan.budget, {
             iterations: iterationUse(s, i.plan.budget.max_iterations),
-            seconds: `${Math.floor(s.total_ms / 1000)} / ${i.plan.budget.max_total_seconds}`,
-            cost_usd: s.cost_reported ? `${s.total_cost_usd} / ${i.plan.budget.max_total_cost_usd ?? 'unlimited'}` : 'not reported by the agent',
-            tool_calls: `${s.total_tool_calls} / ${i.plan.budget.max_total_tool_calls}`,
-          }
+            seconds: Math.floor(s.total_ms / 1000),
+            cost: s.cost_reported ? s.total_cost_usd : null,
+            toolCalls: s.reported?.toolCalls ? s.total_tool_calls : null,
+          })
         : null,
     run: i.plan && s && i.run ? runSection(i.run, i.iterations, s, i.plan, i.status, i.stop_reason, i.extra.backpressure ?? null) : null,
     verification_rung_target: i.plan?.rung_target ?? null,
@@ -482,7 +483,8 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
     out.push(
       '### Budget use (all runs of this loop)',
       '',
-      `iterations ${b.iterations} · seconds ${b.seconds} · cost ${b.cost_usd} · tool calls ${b.tool_calls}`,
+      `iterations ${b.iterations} · seconds ${b.seconds} · cost ${b.cost_usd} · tool calls ${b.tool_calls}` +
+        (b.tool_calls_per_iteration ? ` · tool calls per iteration ${b.tool_calls_per_iteration}` : ''),
       '',
     );
   }
@@ -571,7 +573,9 @@ export const haltingReportSchema = z.object({
   iterations_completed: z.number().int().min(0),
   iterations: z.array(z.number().int().min(0)),
   total_seconds_elapsed: z.number().int().min(0),
-  budget_use: z.object({ iterations: z.string(), seconds: z.string(), cost_usd: z.string(), tool_calls: z.string() }).nullable(),
+  budget_use: z
+    .object({ iterations: z.string(), seconds: z.string(), cost_usd: z.string(), tool_calls: z.string(), tool_calls_per_iteration: z.string().optional() })
+    .nullable(),
   // Reports written before this section existed read back with none.
   run: z
     .object({

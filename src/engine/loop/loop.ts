@@ -51,6 +51,8 @@ import { cleanJudge, liveJudge } from './judge-space.js';
 import { junitMissing, runnersMissing } from './runner-missing.js';
 import { initialProgress } from './progress.js';
 import { saveState } from '../evidence/records.js';
+import { headFacts } from '../memory/learn.js';
+import { unmeasuredWarnings } from '../config/measured.js';
 import { recordFailures } from '../memory/failures.js';
 
 export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
@@ -282,6 +284,7 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
         },
         o,
       );
+    for (const w of unmeasuredWarnings(preset, got.budget.explicit)) o.log.warn(w);
     // The checks run the agent's code: as the check user, wherever they run (SPEC §7).
     const runAsCheck = async (spec: RunSpec) => o.runner.run(await sandbox.wrap(spec, 'check'));
     const ctx: Ctx = {
@@ -482,6 +485,7 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   await ctx.judge.release();
   state.passes = updatePasses(state.passes, round.checks, dir === 'baseline' ? 'baseline' : state.next_iteration);
   state.criteria_met = Object.fromEntries(met);
+  state.last_facts = headFacts(round.checks);
   const measured = {
     residual: residual ? dstr(residual) : null,
     residual_detail: 'value' in round.residual ? round.residual.detail : round.residual.error,

@@ -34,6 +34,12 @@ export interface LearnInput {
   escalated: string | null;
 }
 
+/** A criterion's outcome as a Lane A fact key: the same outcome again is no new learning (GLOW L). */
+const checkFact = (c: CheckResult) => (c.met ? `met:${c.id}` : `failed:${c.id}:${c.timed_out ? 'timeout' : c.exit_code}`);
+
+/** The facts a judgement of HEAD establishes: iteration 0 learns nothing by finding the baseline's failures again. */
+export const headFacts = (checks: CheckResult[]) => checks.map((c) => `A:${checkFact(c)}`);
+
 /** The iteration's lane-typed AGENTS.md entry (N.1–N.6) and its facts (for "new learning"). */
 export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts: string[] } {
   const { plan, state } = ctx;
@@ -47,16 +53,17 @@ export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts
     facts.push(`${lane}:${key}`);
   };
   for (const c of x.checks) {
-    if (c.met) fact(succeeded, 'A', `met:${c.id}`, `criterion ${c.id} passed (exit 0) — ${c.evidence}`);
-    else
-      fact(
-        failed,
-        'A',
-        `failed:${c.id}:${c.timed_out ? 'timeout' : c.exit_code}`,
-        `criterion ${c.id} ${c.timed_out ? 'timed out' : `failed (exit ${c.exit_code})`} — ${c.evidence}`,
-      );
+    if (c.met) fact(succeeded, 'A', checkFact(c), `criterion ${c.id} passed (exit 0) — ${c.evidence}`);
+    else fact(failed, 'A', checkFact(c), `criterion ${c.id} ${c.timed_out ? 'timed out' : `failed (exit ${c.exit_code})`} — ${c.evidence}`);
   }
-  if (x.collected.produced) fact(succeeded, 'A', 'diff', `${x.collected.diffFiles} file(s) changed — ${ctx.ev.link(`${iterDir(n)}/diff.patch`)}`);
+  // A change that made things worse (the residual rose, a met criterion fails) is a regression: a
+  // failure (N.3), never a success or a learning (GLOW L counts facts, not activity).
+  const lost = x.checks.filter((c) => !c.met && state.criteria_met[c.id]).map((c) => c.id);
+  const rose = !!x.residual && !!x.previousResidual && x.residual.gt(x.previousResidual);
+  const diff = `${x.collected.diffFiles} file(s) changed — ${ctx.ev.link(`${iterDir(n)}/diff.patch`)}`;
+  if (x.collected.produced && (rose || lost.length))
+    failed.push({ lane: 'A', text: `${diff}: a regression (${rose ? 'the residual rose' : `criteria no longer met: ${lost.join(', ')}`})` });
+  else if (x.collected.produced) fact(succeeded, 'A', 'diff', diff);
   // A measurement that moved is a Lane B learning either way; only a fall is a success (N.2).
   if (x.residual && x.previousResidual && !x.residual.eq(x.previousResidual))
     fact(
@@ -96,13 +103,12 @@ export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts
     fact(succeeded, 'A', `reused:${c.id}`, `criterion ${c.id} passed before on unchanged inputs (reused, not re-run) — ${c.evidence}`);
   for (const c of x.checks.filter((k) => k.failure_kind === 'transient'))
     fact(succeeded, 'B', `transient:${c.id}`, `criterion ${c.id} passed on attempt ${c.attempts} (a transient failure)`);
+  // The same failure found again is no new learning (GLOW L): a Lane A line, not a fact.
   for (const d of x.detour?.repeated ?? [])
-    fact(
-      failed,
-      'A',
-      `repeated:${d.signature}`,
-      `the same failure twice in a row: ${d.signature}${d.instruction ? ' (a known fix is given next iteration)' : ''}`,
-    );
+    failed.push({
+      lane: 'A',
+      text: `the same failure twice in a row: ${d.signature}${d.instruction ? ' (a known fix is given next iteration)' : ''}`,
+    });
   if (x.escalated) fact(failed, 'A', 'escalation', `no better residual for 2 iterations: switching the agent to ${x.escalated}`);
   const v = x.verdict;
   const concerns = v?.state === 'valid' ? v.verdict.concerns : [];
