@@ -1,6 +1,6 @@
 import { ConfigError } from '../../src/engine/common/errors.js';
 import { configJsonSchema, parseConfig } from '../../src/engine/config/config.js';
-import { filesNamedBy, runnerFilesOf } from '../../src/engine/config/plan.js';
+import { criteriaToWrite, filesNamedBy, filesRunBy, runnerFilesOf } from '../../src/engine/config/plan.js';
 
 const GOOD = `version: 2
 goal: Make the test suite pass without weakening any test.
@@ -146,5 +146,35 @@ describe("what a criterion's runner reads first cannot be added beside it: pytho
     ['timeout 60 /usr/bin/make -s check && just lint', ['GNUmakefile', 'makefile', 'Makefile', '**/*.mk', 'justfile', 'Justfile', '.justfile']],
   ])('%s', (command, expected) => {
     expect(runnerFilesOf(command).sort()).toEqual([...expected].sort());
+  });
+});
+
+describe('the files a criterion runs by path, present or not (a criterion the agent could write)', () => {
+  test.each([
+    ['./hello.sh', ['hello.sh']],
+    ['sh test/check.sh && node scripts/score.mjs', ['test/check.sh', 'scripts/score.mjs']],
+    ['timeout 60 bash -e check.sh', ['check.sh']],
+    ["sh -c 'exit 0'", []],
+    ['python3 -c "import sys"', []],
+    ['python3 -m unittest discover tests', []],
+    ['npm test', []],
+    ['/usr/bin/env node ../outside.js', []],
+    ['for f in probe/*.sh; do sh "$f"; done', []],
+  ])('%s', (command, expected) => {
+    expect(filesRunBy(command).sort()).toEqual([...expected].sort());
+  });
+
+  test('refused unless marked agent_writes; a file the tree holds is no refusal', () => {
+    const files = new Set(['test/check.sh']);
+    const refused = criteriaToWrite(
+      [
+        { id: 'a', run: 'sh test/check.sh' },
+        { id: 'b', run: './gen.sh' },
+        { id: 'c', run: './gen.sh', agent_writes: true },
+      ],
+      files,
+    );
+    expect(refused.map((r) => r.id)).toEqual(['b']);
+    expect(refused[0].reason).toMatch(/runs gen\.sh, which the tree does not hold.*agent_writes: true/);
   });
 });

@@ -16,7 +16,7 @@ import { PhucError, Stopped } from '../common/errors.js';
 import { listSome } from '../common/markdown.js';
 import { DEFAULT_CONFIG_FILE } from '../config/config.js';
 import { PROTECTED_ONLY_WARNING } from '../agent/allow-list.js';
-import { BASELINE_PENDING, baselinePending, buildPlan, intake, type Intake, LOOP_SCRATCH_DIR, type Plan, programsOf } from '../config/plan.js';
+import { BASELINE_PENDING, baselinePending, buildPlan, criteriaToWrite, intake, type Intake, LOOP_SCRATCH_DIR, type Plan, programsOf } from '../config/plan.js';
 import { EvidenceStore } from '../evidence/evidence.js';
 import { howToGoOn, type HaltingReport, notCounted } from '../evidence/report.js';
 import { iterDir } from '../judge/audit.js';
@@ -473,7 +473,10 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   );
   await saveState(ctx);
   crashPoint(ctx, 'head-state');
-  const missing = decideHead(await commandsMissing(ctx, round.checks));
+  const missing = decideHead([
+    ...(await commandsMissing(ctx, round.checks)),
+    ...criteriaToWrite(ctx.intake.config.acceptance_criteria, new Set(await ctx.git.listFiles())),
+  ]);
   if (missing) return finish(ctx, missing);
   // A HEAD that already satisfies the criteria is certified without spawning an agent.
   const cert = await startCertificate(ctx, dir, tree, round, residual);
