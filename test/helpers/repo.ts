@@ -7,10 +7,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { EXIT_CODES } from '../../src/engine/loop/fsm.js';
+import { reachableCopy } from './reachable.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = join(ROOT, 'dist', 'cli', 'index.js');
-export const FIXTURES = join(ROOT, 'test', 'fixtures');
+/** The fixtures, through a copy every user can read: the sandboxed agent and checks run them. */
+export const FIXTURES = reachableCopy(join(ROOT, 'test', 'fixtures'), 'fixtures');
 const exec = promisify(execFile);
 
 export async function git(cwd: string, ...args: string[]): Promise<string> {

@@ -24,6 +24,7 @@ import { parseDocument } from '../common/document.js';
 import { listSome } from '../common/markdown.js';
 import { guardedParts, hasGuardedParts } from '../judge/runner-config.js';
 import { ancestorInTheWay, isLinkIn, linkLeavesTree, linkTarget, lstatOrNull, readAsGitIn, readHeadSync, readRegularIn, removeTree } from '../os/tree-file.js';
+import { evidenceViewDir } from './evidence-view.js';
 
 export interface AgentSpec {
   preset: AgentPresetName;
@@ -376,6 +377,7 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
         ...(proxyStep?.env(preset) ?? {}),
         PHUC_PROMPT_FILE: promptFile,
         PHUC_CAPSULE_FILE: capsuleFile,
+        PHUC_EVIDENCE_DIR: evidenceViewDir(o.exchangeDir),
         PHUC_REPORT_FILE: reportFile,
         PHUC_ITERATION: String(o.iteration),
         PHUC_ROLE: o.role ?? 'Scout→Solver',

@@ -33,8 +33,10 @@ import { type CheckResult, updatePasses } from '../judge/checks.js';
 import { scoreGlow, trailingZeroW } from '../judge/glow.js';
 import { isDrifting, snapshot } from '../judge/northstar.js';
 import { critique, failingSignatures, recordCycle } from '../judge/skeptic.js';
-import { prepareCapsule } from '../memory/capsule-build.js';
+import { evidenceFolder, prepareCapsule } from '../memory/capsule-build.js';
+import { exposeEvidence } from '../agent/evidence-view.js';
 import { learn, writeAgentsMd } from '../memory/learn.js';
+import { recordFailures } from '../memory/failures.js';
 import { firstStop } from './backpressure.js';
 import {
   agentRunContext,
@@ -88,6 +90,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   userFiles.stepStarts();
   const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
   const idleS = ctx.intake.config.agent.idle_seconds;
+  await exposeEvidence(ctx.exchangeDir, prepared.capsule.artifact_links, evidenceFolder(ctx), (rel) => ev.readText(rel));
   const agent = await spawnAgent({
     ...agentRunContext(ctx),
     spec: agentSpec(ctx, n),
@@ -208,6 +211,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
       residual = 'value' in round.residual ? round.residual.value : null;
       residualError = 'error' in round.residual ? round.residual.error : null;
       residualDetail = 'value' in round.residual ? round.residual.detail : round.residual.error;
+      await recordFailures(ctx, dir, round);
     }
   }
   crashPoint(ctx, 'checks');
