@@ -26,7 +26,7 @@ import { Decimal, dstr, human } from '../common/decimal.js';
 import { listSome } from '../common/markdown.js';
 import { allowList, guardMode, shadowNames } from '../agent/allow-list.js';
 import { AGENT_STATE_EXCLUDES, type AgentOutcome, lastErrorLine, REPORT_PATH } from '../agent/agents.js';
-import { LOOP_SCRATCH_DIR, scriptsRunBy } from '../config/plan.js';
+import { LOOP_SCRATCH_DIR, scriptsRunBy, judgesToWrite } from '../config/plan.js';
 import { flushPendingLogs, interimReport, saveState, writeIterationRecords } from '../evidence/records.js';
 import { iterDir, phucConditions, phucResult } from '../judge/audit.js';
 import { isDiverging, issueCertificate, judgementOf } from '../judge/certificate.js';
@@ -122,7 +122,10 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   fsm.to('COLLECT_ARTIFACTS');
   const after = await git.position();
   if (branch !== after.branch) return unrecorded('INVARIANT_VIOLATION', `the agent switched the branch from ${branch} to ${after.branch}`);
-  const isProtected = protectedMatcher(plan.protected);
+  // A criterion's program the agent was to write is protected from the iteration after it was committed.
+  const toWrite = judgesToWrite(plan.acceptance_criteria);
+  const judges = toWrite.length ? [...(await git.inHead(toWrite))] : [];
+  const isProtected = protectedMatcher(judges.length ? [...plan.protected, ...judges] : plan.protected);
   const collected = await collectArtifacts({
     git,
     cwd: ctx.cwd,

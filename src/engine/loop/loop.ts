@@ -16,7 +16,7 @@ import { PhucError, Stopped } from '../common/errors.js';
 import { listSome } from '../common/markdown.js';
 import { DEFAULT_CONFIG_FILE } from '../config/config.js';
 import { PROTECTED_ONLY_WARNING } from '../agent/allow-list.js';
-import { BASELINE_PENDING, baselinePending, buildPlan, intake, type Intake, LOOP_SCRATCH_DIR, type Plan } from '../config/plan.js';
+import { BASELINE_PENDING, baselinePending, buildPlan, criteriaToWrite, intake, type Intake, LOOP_SCRATCH_DIR, type Plan } from '../config/plan.js';
 import { EvidenceStore } from '../evidence/evidence.js';
 import { howToGoOn, type HaltingReport, notCounted } from '../evidence/report.js';
 import { iterDir } from '../judge/audit.js';
@@ -513,11 +513,14 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   );
   await saveState(ctx);
   crashPoint(ctx, 'head-state');
-  // A runner missing where the checks run (a program, a Python module, the JUnit files) stops the run before an agent step.
+  // A runner missing where the checks run (a program, a Python module, the JUnit files), or a
+  // criterion program the agent could write, stops the run before an agent step.
   const absent = await runnersMissing(ctx, round.checks);
-  const missing = decideHead(absent);
+  const unwritten = criteriaToWrite(ctx.intake.config.acceptance_criteria, new Set(await ctx.git.listFiles()));
+  const missing = decideHead([...absent, ...unwritten]);
   const index = (id: string) => ctx.intake.config.acceptance_criteria.findIndex((c) => c.id === id);
-  if (missing) return finish(ctx, { ...missing, missing_fields: absent.map((m) => `acceptance_criteria.${index(m.id)}.run`) });
+  const fields = [...absent.map((m) => `acceptance_criteria.${index(m.id)}.run`), ...unwritten.map((m) => `acceptance_criteria.${index(m.id)}.agent_writes`)];
+  if (missing) return finish(ctx, { ...missing, missing_fields: fields });
   const noJunit = decideHead(await junitMissing(ctx, 'error' in round.residual ? round.residual.error : null, round.checks), 'RESIDUAL_UNAVAILABLE');
   if (noJunit) return finish(ctx, { ...noJunit, missing_fields: ['residual.junit'] });
   // A HEAD that already satisfies the criteria is certified without spawning an agent.
