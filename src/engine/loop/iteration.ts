@@ -4,6 +4,7 @@
 // again. Otherwise the iteration is recorded in this order, so that a kill at any point leaves the
 // previous or the next consistent state: evidence files → AGENTS.md → one commit → the certificate
 // naming that commit → state and manifest.
+import type { CanaryOutcome } from '../judge/canary.js';
 import { dirname, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { canonicalJson, frozen } from '../common/canonical.js';
@@ -24,6 +25,7 @@ import { renderEntry, renderSection, witness } from '../memory/agents-md.js';
 import { Decimal, dstr } from '../common/decimal.js';
 import { num, usd } from '../common/display.js';
 import { listSome } from '../common/markdown.js';
+import { allowList, guardMode, shadowNames } from '../agent/allow-list.js';
 import { AGENT_STATE_EXCLUDES, type AgentOutcome, lastErrorLine, REPORT_PATH } from '../agent/agents.js';
 import { LOOP_SCRATCH_DIR, scriptsRunBy } from '../config/plan.js';
 import { flushPendingLogs, interimReport, saveState, writeIterationRecords } from '../evidence/records.js';
@@ -138,6 +140,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     scrub: scrubber(ctx.secrets),
     holdsSecret: (data) => secretScrubber(ctx.secrets).contains(data),
     guardedScripts: scriptsRunBy(plan.acceptance_criteria.map((c) => c.run)),
+    allowList: plan.may_change ? allowList(plan.may_change, ctx.cwd, await shadowNames(ctx.cwd, ctx.o.runner)) : null,
   });
   countUsage(state, out);
   let guardrail =
@@ -145,6 +148,8 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
       ...(
         [
           ['protected', 'protected paths changed and reverted'],
+          ['not-allowed', 'changes outside agent.may_change reverted'],
+          ['shadow', 'modules that would run in place of a library or at interpreter start reverted'],
           ['runner-config', 'runner configuration changed and reverted (suite integrity)'],
           ['outside', 'changes reaching outside the tree reverted'],
           ['secret', 'changes holding a secret value reverted'],
@@ -192,12 +197,14 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   let residualError: string | null = null;
   let judgedIn: string | null = null;
   let suiteWeakened: string | null = null;
+  let canary: CanaryOutcome[] | undefined;
   fsm.to('CHECK_HALTING');
   if (!interrupted) {
     const round = await checkRound(ctx, dir, tree, { signal: o.signal, reuse: true });
     if (round.aborted) interrupted = (await firstStop(ctx.stops)) ?? 'the loop was asked to stop (during the checks)';
     else {
       checks = round.checks;
+      canary = round.canary;
       judgedIn = round.cwd;
       suiteWeakened = suiteVerdict(ctx, round.junit);
       if (suiteWeakened) o.log.warn(`iter ${n}: suite integrity: ${suiteWeakened}`);
@@ -407,7 +414,9 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     judgedTree: tree,
     workspace: ctx.judge.mode,
     isolation: ctx.isolation,
+    guard: guardMode(plan.may_change),
     previousSha256: state.last_certificate_sha256,
+    canary,
   });
   // On disk before the state that follows it (the writer keeps the order; the state's save waits for both).
   const certEntry = await ev.writeJson(`${dir}/certificate.json`, cert);
