@@ -30,6 +30,7 @@ import { Scrubber } from './scrub.js';
 import { savePostState, type PostState } from './state.js';
 import { StopLabel } from './stop-label.js';
 import { refusalMarkdown, reportMarkdown, writeSummary, writeSummarySync } from './summary.js';
+import { costUse } from '../engine/common/display.js';
 
 /** A refusal before the loop starts: the action's own terminal status, never a silent success. */
 class Refusal extends Error {
@@ -365,7 +366,9 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
     detail: report.detail,
     goal: report.goal,
     rows,
-    budget: report.budget_use ? `iterations ${report.budget_use.iterations} · seconds ${report.budget_use.seconds} · cost ${report.budget_use.cost_usd}` : null,
+    budget: report.budget_use
+      ? `iterations ${report.budget_use.iterations} · seconds ${report.budget_use.seconds} · cost ${costUse(report.budget_use.cost_usd)}`
+      : null,
     runUrl: a.runUrl,
     repoUrl: a.repoUrl,
     artifactName: a.artifactName,

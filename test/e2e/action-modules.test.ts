@@ -5,7 +5,7 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { renderComment, shortDecimal, withArtifactLink, STICKY_MARKER } from '../../src/action/comment.js';
+import { renderComment, withArtifactLink, STICKY_MARKER } from '../../src/action/comment.js';
 import { InputError, parseInputs } from '../../src/action/inputs.js';
 import { pauseOf, type PauseFacts } from '../../src/action/pause.js';
 import { classifyPushFailure } from '../../src/action/push.js';
@@ -200,10 +200,12 @@ describe('comment', () => {
     expect(linked).not.toContain('uploaded when the job ends');
   });
 
-  test('long Decimals are shortened for display only', () => {
-    expect(shortDecimal('0.6666666666666666666666666666666666666667')).toBe('0.666667');
-    expect(shortDecimal('0.25')).toBe('0.25');
-    expect(shortDecimal(null)).toBeNull();
+  test('long Decimals are rounded for display only (common/display.ts)', () => {
+    const long = '0.005571030640668523676880222841225626740947';
+    const body = renderComment({ ...base, rows: [{ ...row(0), residual: long, northstar_distance: '0.6666666666666666666666666666666666666667' }] });
+    expect(body).toContain('| 0.005571 |');
+    expect(body).toContain('| 0.6667 |');
+    expect(body).not.toContain(long);
   });
 
   test("stays under GitHub's 65,536 characters by dropping the oldest rows", () => {

@@ -12,6 +12,7 @@ import { AGENT_STATE_EXCLUDES, cliVersion } from '../agent/agents.js';
 import { type KeyProxy, keyProxyTarget, startKeyProxy } from '../agent/key-proxy.js';
 import { canonicalJson } from '../common/canonical.js';
 import { dstr } from '../common/decimal.js';
+import { num } from '../common/display.js';
 import { PhucError, Stopped } from '../common/errors.js';
 import { listSome } from '../common/markdown.js';
 import { DEFAULT_CONFIG_FILE } from '../config/config.js';
@@ -508,7 +509,7 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   }
   const failing = round.checks.filter((c) => !c.met);
   o.log.info(
-    `${dir === 'baseline' ? 'baseline' : 'HEAD judged'}: ${round.checks.length - failing.length}/${round.checks.length} criteria met, residual ${residual ? dstr(residual) : `unavailable (${measured.residual_detail})`}` +
+    `${dir === 'baseline' ? 'baseline' : 'HEAD judged'}: ${round.checks.length - failing.length}/${round.checks.length} criteria met, residual ${residual ? num(dstr(residual)) : `unavailable (${measured.residual_detail})`}` +
       (failing.length ? ` — failing: ${failing.map((c) => `${c.id} (${c.timed_out ? 'timed out' : `exit ${c.exit_code}`})`).join(', ')}` : ''),
   );
   await saveState(ctx);

@@ -6,7 +6,8 @@ import { iterDir } from '../judge/audit.js';
 import type { IssuedType } from '../judge/certificate.js';
 import type { CheckResult } from '../judge/checks.js';
 import type { VerdictState } from '../agent/critic.js';
-import { Decimal, dstr, human } from '../common/decimal.js';
+import { Decimal, dstr } from '../common/decimal.js';
+import { num } from '../common/display.js';
 import { atomicWrite } from '../evidence/writer.js';
 import { InvariantViolation } from '../common/errors.js';
 import { type Ctx, scrub } from '../loop/context.js';
@@ -140,7 +141,11 @@ export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts
   // Σ: the invariants carried across iterations — guardrails, and non-increasing residuals.
   const broken = [
     x.guardrail,
-    x.diverging ? `Σ-symmetry broken: ${x.diverging}` : x.residual && prev?.lt(x.residual) ? `residual rose ${dstr(prev)} → ${dstr(x.residual)}` : null,
+    x.diverging
+      ? `Σ-symmetry broken: ${x.diverging}`
+      : x.residual && prev?.lt(x.residual)
+        ? `residual rose ${num(dstr(prev))} → ${num(dstr(x.residual))}`
+        : null,
   ].filter((b) => b !== null);
   const artifacts = x.collected.artifacts;
   const entry: Entry = {
@@ -149,14 +154,14 @@ export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts
     succeeded,
     failed,
     residual_metric: plan.residual.metric,
-    residual_value: x.residual ? dstr(x.residual) : 'null (not computed)',
+    residual_value: x.residual ? num(dstr(x.residual)) : 'null (not computed)',
     residual_direction: direction,
     certificate: x.certificate,
     glow: { total: 0, G: 0, L: 0, O: 0, W: 0 },
     glow_delta: null,
-    northstar_distance: human(x.ns.total_distance),
+    northstar_distance: num(x.ns.total_distance),
     northstar_direction: nsDelta === null || new Decimal(nsDelta).isZero() ? 'STABLE' : new Decimal(nsDelta).isNeg() ? 'IMPROVING' : 'DRIFTING',
-    northstar_distance_delta: nsDelta,
+    northstar_distance_delta: nsDelta === null ? null : num(nsDelta),
     open_questions: open,
     gbb: {
       Z: `${iterDir(n)}/cnf_capsule.json#${ctx.ev.entry(`${iterDir(n)}/cnf_capsule.json`)!.sha256}`,
@@ -168,8 +173,8 @@ export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts
         x.residual === null
           ? 'residual not computed (never compared)'
           : rp
-            ? `${dstr(x.residual)} ${x.residual.lt(rp) ? '<' : '>='} ${rp}`
-            : `${dstr(x.residual)} ${x.residual.isZero() ? '= 0 (EXACT)' : '> 0'}`,
+            ? `${num(dstr(x.residual))} ${x.residual.lt(rp) ? '<' : '>='} ${rp}`
+            : `${num(dstr(x.residual))} ${x.residual.isZero() ? '= 0 (EXACT)' : '> 0'}`,
     },
   };
   return { entry, facts };
