@@ -48,6 +48,10 @@ const ARTIFACT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/;
 export const inputSchema = z.object({
   config: z.string().trim().min(1, { error: 'must be a path to the loop config, e.g. phuc-loop.yml' }),
   'github-token': z.string().trim().min(1, { error: 'is empty: pass a token (the default is ${{ github.token }})' }),
+  'push-token': z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? undefined : v)),
   agent: z
     .string()
     .trim()
@@ -131,6 +135,7 @@ export const INPUT_NAMES = Object.keys(inputSchema.shape) as InputName[];
 export const INPUT_DEFAULTS: Record<InputName, string> = {
   config: 'phuc-loop.yml',
   'github-token': '',
+  'push-token': '',
   agent: '',
   'stop-label': 'STOP',
   comment: 'sticky',
@@ -150,6 +155,9 @@ export const INPUT_DEFAULTS: Record<InputName, string> = {
   'max-total-cost-usd': '',
 };
 
+/** Inputs whose values never appear in an error message. */
+const SECRET_INPUTS = new Set<string>(['github-token', 'push-token']);
+
 export class InputError extends Error {
   constructor(readonly problems: string[]) {
     super(`invalid input${problems.length > 1 ? 's' : ''}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -163,7 +171,7 @@ export function parseInputs(raw: Partial<Record<InputName, string>>): ActionInpu
   if (r.success) return r.data;
   const problems = r.error.issues.map((i) => {
     const name = String(i.path[0] ?? '?');
-    const got = name === 'github-token' ? '(hidden)' : JSON.stringify(values[name] ?? '');
+    const got = SECRET_INPUTS.has(name) ? '(hidden)' : JSON.stringify(values[name] ?? '');
     return `input "${name}": got ${got}; ${i.message}`;
   });
   throw new InputError(problems);

@@ -25,7 +25,7 @@ import { pauseNote, pauseOf, type Pause } from './pause.js';
 import { mayStart } from './permissions.js';
 import { rowsOf } from './progress.js';
 import { isFork, NoPullRequest, resolvePullRequest, triggerOf, type Payload, type PullRequestInfo, type RepoRef } from './pull-request.js';
-import { BranchPusher } from './push.js';
+import { BranchPusher, GITHUB_TOKEN_PUSH_WARNING } from './push.js';
 import { Scrubber } from './scrub.js';
 import { savePostState, type PostState } from './state.js';
 import { StopLabel } from './stop-label.js';
@@ -130,6 +130,7 @@ async function runMain(scrubber: Scrubber, signals: InstalledSignalStop, scene: 
     return;
   }
   scrubber.add(inputs['github-token']);
+  if (inputs['push-token']) scrubber.add(inputs['push-token']);
   scrubber.addEnv(process.env);
   const api = createClient(inputs['github-token']);
   try {
@@ -230,7 +231,8 @@ async function main(inputs: ActionInputs, api: ApiClient, scrubber: Scrubber, si
           serverUrl,
           repository: pr.baseRepo,
           branch: pr.headRef,
-          token,
+          // Pushes made with github.token start no workflow: a push-token makes the PR's checks run.
+          token: inputs['push-token'] ?? token,
           retryBaseMs: retryBaseMs(),
           log: (m) => core.info(m),
           scrub,
@@ -305,6 +307,10 @@ async function main(inputs: ActionInputs, api: ApiClient, scrubber: Scrubber, si
       pauseFor,
       scene,
     });
+    if (pusher?.pushes && !inputs['push-token']) {
+      core.warning(GITHUB_TOKEN_PUSH_WARNING);
+      notes.unshift(`**Warning:** ${GITHUB_TOKEN_PUSH_WARNING}`);
+    }
     await finish({ inputs, api, outcome, evidenceRoot, notes, scrub, runUrl, repoUrl, artifactName, pr, pauseFor });
   } finally {
     await pusher?.restore();
