@@ -52,6 +52,21 @@ export const inputSchema = z.object({
     .string()
     .trim()
     .transform((v) => (v === '' ? undefined : v)),
+  'claude-code-oauth-token': z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? undefined : v)),
+  model: z
+    .string()
+    .trim()
+    .transform((v, ctx) => {
+      if (v === '') return undefined;
+      if (/\s/.test(v)) {
+        ctx.addIssue({ code: 'custom', message: "must be empty (the config's agent.model) or one model name without spaces, e.g. claude-sonnet-4-5" });
+        return z.NEVER;
+      }
+      return v;
+    }),
   agent: z
     .string()
     .trim()
@@ -136,6 +151,8 @@ export const INPUT_DEFAULTS: Record<InputName, string> = {
   config: 'phuc-loop.yml',
   'github-token': '',
   'push-token': '',
+  'claude-code-oauth-token': '',
+  model: '',
   agent: '',
   'stop-label': 'STOP',
   comment: 'sticky',
@@ -156,7 +173,7 @@ export const INPUT_DEFAULTS: Record<InputName, string> = {
 };
 
 /** Inputs whose values never appear in an error message. */
-const SECRET_INPUTS = new Set<string>(['github-token', 'push-token']);
+const SECRET_INPUTS = new Set<string>(['github-token', 'push-token', 'claude-code-oauth-token']);
 
 export class InputError extends Error {
   constructor(readonly problems: string[]) {

@@ -131,6 +131,7 @@ async function runMain(scrubber: Scrubber, signals: InstalledSignalStop, scene: 
   }
   scrubber.add(inputs['github-token']);
   if (inputs['push-token']) scrubber.add(inputs['push-token']);
+  if (inputs['claude-code-oauth-token']) scrubber.add(inputs['claude-code-oauth-token']);
   scrubber.addEnv(process.env);
   const api = createClient(inputs['github-token']);
   try {
@@ -418,6 +419,8 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
   a.scrubber.secrets.forEach((v, i) => (extraSecrets[`PHUC_LOOP_ACTION_SECRET_${i}`] = v));
   const env: Record<string, string | undefined> = {
     ...process.env,
+    // Claude Code reads it from its environment; the key proxy holds it like an API key.
+    ...(a.inputs['claude-code-oauth-token'] ? { CLAUDE_CODE_OAUTH_TOKEN: a.inputs['claude-code-oauth-token'] } : {}),
     ...extraSecrets,
     PHUC_LOOP_SECRET_VARS: [process.env['PHUC_LOOP_SECRET_VARS'] ?? '', ...Object.keys(extraSecrets)].filter(Boolean).join(','),
   };
@@ -433,6 +436,7 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
     isolation: a.inputs.isolation,
     keyProxy: a.inputs['key-proxy'],
     agentOverride: a.inputs.agent,
+    modelOverride: a.inputs.model,
     budgetOverrides: budgetOverrides(a.inputs),
     fresh: a.inputs.fresh,
     pollMs: Math.round(a.inputs['poll-seconds'] * 1000),
