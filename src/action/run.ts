@@ -24,6 +24,7 @@ import { budgetOverrides, InputError, readInputs, type ActionInputs } from './in
 import { pauseNote, pauseOf, type Pause } from './pause.js';
 import { mayStart } from './permissions.js';
 import { rowsOf } from './progress.js';
+import { runFigures } from './run-figures.js';
 import { isFork, NoPullRequest, resolvePullRequest, triggerOf, type Payload, type PullRequestInfo, type RepoRef } from './pull-request.js';
 import { BranchPusher, GITHUB_TOKEN_PUSH_WARNING } from './push.js';
 import { Scrubber } from './scrub.js';
@@ -42,7 +43,7 @@ class Refusal extends Error {
   }
 }
 
-const OUTPUTS = ['status', 'stop-reason', 'certificate', 'residual', 'iterations', 'glow', 'report-path'] as const;
+const OUTPUTS = ['status', 'stop-reason', 'certificate', 'residual', 'iterations', 'glow', 'report-path', 'certified-commit', 'cost-usd', 'tokens'] as const;
 
 function setOutputs(values: Partial<Record<(typeof OUTPUTS)[number], string>>, scrub: (s: string) => string): void {
   for (const name of OUTPUTS) core.setOutput(name, scrub(values[name] ?? ''));
@@ -516,6 +517,9 @@ async function finish(f: FinishArgs): Promise<void> {
       iterations: String(r.iterations_completed),
       glow: String(r.glow_history.at(-1)?.total ?? ''),
       'report-path': hasReport ? reportPath : '',
+      // Only a convergence certifies a commit; any other end names none.
+      'certified-commit': outcome.status === 'EXIT_CONVERGED' ? (r.halting_certificate.commit ?? '') : '',
+      ...(await runFigures(f.evidenceRoot)),
     },
     f.scrub,
   );

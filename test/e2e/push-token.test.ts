@@ -5,7 +5,7 @@
 import { startGitHubEmulator, type GitHubEmulator } from '../harness/github-emulator.js';
 import { branchSha } from '../harness/git-origin.js';
 import { startGitHttp, type GitHttpServer } from '../harness/git-http.js';
-import { assertBuilt, debugJob, fixtureAgent, leftTheRunner, loopFiles, REPO, runJob, scenario, TOKEN } from './helpers.js';
+import { assertBuilt, debugJob, e2eAgent, fixtureAgent, leftTheRunner, loopFiles, REPO, runJob, scenario, TOKEN } from './helpers.js';
 
 const PUSH_TOKEN = 'github_pat_e2ePushToken0123456789abcdefXYZ';
 let gh: GitHubEmulator;
@@ -43,6 +43,9 @@ test('with push-token, every push (and the branch check before it) uses it, neve
   const lastPushed = [...job.main.stdout.matchAll(/pushed ([0-9a-f]{12}) to pr-60/g)].at(-1)?.[1];
   expect(lastPushed).toBeDefined();
   expect(await branchSha(s.origin, 'pr-60')).toMatch(new RegExp(`^${lastPushed}`));
+  // The outputs: the certified commit is the one pushed last; the fixer reports no cost or tokens.
+  expect(job.main.outputs['certified-commit']).toBe(await branchSha(s.origin, 'pr-60'));
+  expect(job.main.outputs).toMatchObject({ iterations: '2', 'cost-usd': '', tokens: '' });
   expect(job.main.summary).not.toMatch(/pushed with `github-token`/);
   expect(job.main.annotations.filter((a) => a.level === 'warning').map((a) => a.message)).not.toContainEqual(expect.stringMatching(/push-token/));
   // The push token is masked in the job log and never leaves the runner.
@@ -61,4 +64,13 @@ test('without push-token the pushes use github-token, and the summary and a warn
   expect(await branchSha(s.origin, 'pr-61')).not.toBe(before);
   expect(job.main.summary).toMatch(/\*\*Warning:\*\* The iteration commits were pushed with `github-token`.*GitHub starts no workflow.*`push-token`/);
   expect(job.main.annotations).toContainEqual(expect.objectContaining({ level: 'warning', message: expect.stringMatching(/GitHub starts no workflow/) }));
+}, 120_000);
+
+test('outputs cost-usd and tokens: what the agent reported, summed', async () => {
+  const s = await scenario(gh, 62, loopFiles(e2eAgent('paid-fixer.mjs'), { criteria: 2 }));
+  const job = await runJob(s);
+  if (job.main.exitCode !== 0) throw new Error(debugJob(job));
+  // Two agent iterations at 0.25 USD and 1250 tokens each.
+  expect(job.main.outputs).toMatchObject({ status: 'EXIT_CONVERGED', 'cost-usd': '0.5', tokens: '2500' });
+  expect(job.main.outputs['certified-commit']).toMatch(/^[0-9a-f]{40}$/);
 }, 120_000);
