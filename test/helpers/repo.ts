@@ -7,10 +7,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { EXIT_CODES } from '../../src/engine/loop/fsm.js';
+import { reachableCopy } from './reachable.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = join(ROOT, 'dist', 'cli', 'index.js');
-export const FIXTURES = join(ROOT, 'test', 'fixtures');
+/** The fixtures, through a copy every user can read: the sandboxed agent and checks run them. */
+export const FIXTURES = reachableCopy(join(ROOT, 'test', 'fixtures'), 'fixtures');
 const exec = promisify(execFile);
 
 export async function git(cwd: string, ...args: string[]): Promise<string> {
@@ -105,6 +107,8 @@ export function config(opts: {
   rung?: number;
   /** agent.writable: folders the agent and the checks may write (a checkStateDir). */
   writable?: string[];
+  /** agent.may_change: the allow-list. */
+  mayChange?: string[];
 }): string {
   return [
     'version: 2',
@@ -118,6 +122,7 @@ export function config(opts: {
     '  use: command',
     `  run: ${JSON.stringify(opts.agent)}`,
     ...(opts.writable ? [`  writable: ${JSON.stringify(opts.writable)}`] : []),
+    ...(opts.mayChange ? [`  may_change: ${JSON.stringify(opts.mayChange)}`] : []),
     'protected: ["test/**"]',
     opts.extra ?? '',
   ].join('\n');

@@ -7,9 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { CLI, cli, type CliResult } from './repo.js';
+import { reachableCopy } from './reachable.js';
 import { processesOf } from './procs.js';
 
 const exec = promisify(execFile);
@@ -57,9 +58,10 @@ export async function deleteLoopUser(user: LoopUser | undefined): Promise<void> 
   await rm(join(user.home, '..'), { recursive: true, force: true });
 }
 
-/** The built CLI as `user` (its own groups and HOME, a small environment plus `env`). */
+/** The built CLI as `user` (its own groups and HOME, a small environment plus `env`), from a copy that user can read. */
 export function cliAs(user: LoopUser, cwd: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const child = spawn('setpriv', [`--reuid=${String(user.uid)}`, `--regid=${String(user.gid)}`, '--init-groups', '--', process.execPath, CLI, ...args], {
+  const program = join(reachableCopy(dirname(CLI), 'cli', { 'package.json': '{"type":"module"}\n' }), basename(CLI));
+  const child = spawn('setpriv', [`--reuid=${String(user.uid)}`, `--regid=${String(user.gid)}`, '--init-groups', '--', process.execPath, program, ...args], {
     cwd,
     env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: user.home, LANG: 'C.UTF-8', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,10 +1,10 @@
 // Pre-flight: a criterion whose program is not installed where the checks run is the user's to fix
 // (EXIT_NEED_INFO naming it) before any agent step, and the next run goes on once it is installed.
-import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agent, cli, config, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+import { agent, cli, config, FIXTURES, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
 
 async function binDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'phuc-bin-'));
@@ -45,4 +45,29 @@ test('a criterion that runs a script the agent is to write is not a missing prog
   const r = await cli(repo, ['run']);
   expect(r.stdout).not.toMatch(/CRITERION_COMMAND_MISSING/);
   expect(r.stdout).toMatch(/iter 0: agent/);
+});
+
+test('a program the config names in a folder the agent or check user cannot enter: EXIT_NEED_INFO naming the path, the folder and the rule', async () => {
+  if (process.getuid?.() !== 0) return; // user+pidns: the roles are other users
+  const hidden = await mkdtemp(join(tmpdir(), 'phuc-private-')); // 0700, as mkdtemp makes it
+  await copyFile(join(FIXTURES, 'agents', 'fixer.mjs'), join(hidden, 'agent.mjs'));
+  await writeFile(join(hidden, 'check.sh'), 'grep -q fixed src/status.txt\n');
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({
+      criteria: [{ id: 'fixed', run: `sh ${join(hidden, 'check.sh')}` }],
+      agent: `node ${join(hidden, 'agent.mjs')}`,
+      extra: 'budget:\n  max_iterations: 1',
+    }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'bugs: 1\n',
+  });
+  const r = await cli(repo, ['run', '--isolation', 'user+pidns']);
+  expect(r.code).toBe(13);
+  const rep = await readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
+  expect(rep).toMatchObject({ status: 'EXIT_NEED_INFO', stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.run', 'acceptance_criteria[fixed].run'] });
+  const text = (rep.messages as string[]).join('\n');
+  expect(text).toContain(`agent.run: ${join(hidden, 'agent.mjs')} lies under ${hidden} (mode 0700), which phuc-agent cannot enter`);
+  expect(text).toContain(`acceptance_criteria[fixed].run: ${join(hidden, 'check.sh')} lies under ${hidden} (mode 0700), which phuc-check cannot enter`);
+  expect(text).toMatch(/sees only what every user may reach/);
+  expect(existsSync(join(repo, 'evidence/loop/iter_0'))).toBe(false);
 });

@@ -316,7 +316,8 @@ describe('describeInvocation and cliVersion', () => {
       chmodSync(join(dir, 'codex'), 0o755);
       chmodSync(join(dir, 'gemini'), 0o755);
       const runner = new NodeProcessRunner();
-      const o = { env: { PATH: `${dir}:/usr/bin:/bin` }, cwd: dir };
+      // The stand-ins alone on the PATH: a real CLI installed on the machine (claude in /usr/bin) is not what this tests.
+      const o = { env: { PATH: dir }, cwd: dir };
       expect(await cliVersion('codex', runner, o)).toBe('codex-cli 0.169.0');
       expect(await cliVersion('gemini', runner, o)).toBeNull();
       expect(await cliVersion('claude', runner, o)).toBeNull();

@@ -74,6 +74,36 @@ export class SetupFailed extends PhucError {
 }
 
 /**
+ * The judged tree stopped being the committed tree: checks.setup or a check changed tracked files
+ * in the check workspace (SPEC §7). What the round measured is not the commit's: it is refused.
+ */
+export class TreeChanged extends PhucError {
+  readonly code = 'JUDGED_TREE_CHANGED';
+  constructor(
+    readonly step: string,
+    readonly paths: readonly string[],
+  ) {
+    const named = paths.slice(0, 5).join(', ') + (paths.length > 5 ? ` and ${paths.length - 5} more` : '');
+    super(
+      `the judged tree is not the committed tree: ${step} changed ${named} in the check workspace (compared by content with the tree judged); the round is refused`,
+    );
+  }
+}
+
+/**
+ * The runner canary (judge/canary.ts) passed: a test that must fail was reported as passing when a
+ * criterion ran the suite, so its passes say nothing (SPEC §7). The round is refused.
+ */
+export class RunnerCompromised extends PhucError {
+  readonly code = 'RUNNER_COMPROMISED';
+  constructor(round: string, criterion: string, runner: string) {
+    super(
+      `the test runner is compromised (round ${round}): the loop's canary, a test that must fail placed beside the suite under a name the agent cannot predict, passed when the criterion \`${criterion}\` ran the suite (${runner}); the round is refused`,
+    );
+  }
+}
+
+/**
  * A stop (signal, STOP file, label) cut short something the loop was running for a judgement
  * (checks.setup): what ran proves nothing, so the run pauses (EXIT_BLOCKED(BACKPRESSURE_SIGNAL)).
  */

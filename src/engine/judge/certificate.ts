@@ -2,10 +2,12 @@
 // to its predecessor by sha256 (a hash chain) and to the git tree it was computed on.
 import { z } from 'zod';
 import type { CheckResult } from './checks.js';
+import type { GuardMode } from '../agent/allow-list.js';
 import { CERTIFICATE_TYPES, type CertificateType } from '../config/config.js';
 import { Decimal, dstr, isDecimalString } from '../common/decimal.js';
 import { decimalString } from '../common/document.js';
 import { EXIT_PRECEDENCE, type FiredExit, type Judgement } from '../loop/decide.js';
+import { canaryOutcomeSchema, type CanaryOutcome } from './canary.js';
 
 export type IssuedType = CertificateType | 'NONE';
 export type Lane = 'A' | 'B' | 'C';
@@ -62,8 +64,12 @@ export const certificateSchema = z.object({
   /** clean: a loop-owned checkout of judged_tree; live: the agent's work tree. */
   workspace: z.enum(['clean', 'live']),
   isolation: z.string(),
+  /** What judged the agent's changes: agent.may_change (allow-list) or the protected paths alone; absent in older trees. */
+  guard: z.enum(['allow-list', 'protected-only']).optional(),
   previous_certificate_sha256: z.string().nullable(),
   exits_fired: z.array(firedExitSchema),
+  /** The runner canaries of the round (judge/canary.ts); absent where none runs (live judging, older certificates). */
+  canary: z.array(canaryOutcomeSchema).optional(),
 });
 export type Certificate = z.infer<typeof certificateSchema>;
 
@@ -107,7 +113,10 @@ export interface CertificateInput {
   judgedTree: string;
   workspace: 'clean' | 'live';
   isolation: string;
+  /** Left out by callers that judge no agent change (a documents test). */
+  guard?: GuardMode;
   previousSha256: string | null;
+  canary?: CanaryOutcome[];
 }
 
 /** The certificate document; its type and exits are decide()'s, this only lays them out. */
@@ -138,8 +147,10 @@ export function issueCertificate(i: CertificateInput): Certificate {
     judged_tree: i.judgedTree,
     workspace: i.workspace,
     isolation: i.isolation,
+    guard: i.guard,
     previous_certificate_sha256: i.previousSha256,
     exits_fired: i.fired,
+    ...(i.canary ? { canary: i.canary } : {}),
   };
 }
 

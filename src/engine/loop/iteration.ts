@@ -4,6 +4,7 @@
 // again. Otherwise the iteration is recorded in this order, so that a kill at any point leaves the
 // previous or the next consistent state: evidence files → AGENTS.md → one commit → the certificate
 // naming that commit → state and manifest.
+import type { CanaryOutcome } from '../judge/canary.js';
 import { dirname, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { canonicalJson, frozen } from '../common/canonical.js';
@@ -23,6 +24,7 @@ import {
 import { renderEntry, renderSection, witness } from '../memory/agents-md.js';
 import { Decimal, dstr, human } from '../common/decimal.js';
 import { listSome } from '../common/markdown.js';
+import { allowList, guardMode, shadowNames } from '../agent/allow-list.js';
 import { AGENT_STATE_EXCLUDES, type AgentOutcome, lastErrorLine, REPORT_PATH } from '../agent/agents.js';
 import { LOOP_SCRATCH_DIR, scriptsRunBy } from '../config/plan.js';
 import { flushPendingLogs, interimReport, saveState, writeIterationRecords } from '../evidence/records.js';
@@ -32,8 +34,10 @@ import { type CheckResult, updatePasses } from '../judge/checks.js';
 import { scoreGlow, trailingZeroW } from '../judge/glow.js';
 import { isDrifting, snapshot } from '../judge/northstar.js';
 import { critique, failingSignatures, recordCycle } from '../judge/skeptic.js';
-import { prepareCapsule } from '../memory/capsule-build.js';
+import { evidenceFolder, prepareCapsule } from '../memory/capsule-build.js';
+import { exposeEvidence } from '../agent/evidence-view.js';
 import { learn, writeAgentsMd } from '../memory/learn.js';
+import { recordFailures } from '../memory/failures.js';
 import { firstStop } from './backpressure.js';
 import {
   agentRunContext,
@@ -87,6 +91,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   userFiles.stepStarts();
   const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
   const idleS = ctx.intake.config.agent.idle_seconds;
+  await exposeEvidence(ctx.exchangeDir, prepared.capsule.artifact_links, evidenceFolder(ctx), (rel) => ev.readText(rel));
   const agent = await spawnAgent({
     ...agentRunContext(ctx),
     spec: agentSpec(ctx, n),
@@ -134,6 +139,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     scrub: scrubber(ctx.secrets),
     holdsSecret: (data) => secretScrubber(ctx.secrets).contains(data),
     guardedScripts: scriptsRunBy(plan.acceptance_criteria.map((c) => c.run)),
+    allowList: plan.may_change ? allowList(plan.may_change, ctx.cwd, await shadowNames(ctx.cwd, ctx.o.runner)) : null,
   });
   countUsage(state, out);
   let guardrail =
@@ -141,6 +147,8 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
       ...(
         [
           ['protected', 'protected paths changed and reverted'],
+          ['not-allowed', 'changes outside agent.may_change reverted'],
+          ['shadow', 'modules that would run in place of a library or at interpreter start reverted'],
           ['runner-config', 'runner configuration changed and reverted (suite integrity)'],
           ['outside', 'changes reaching outside the tree reverted'],
           ['secret', 'changes holding a secret value reverted'],
@@ -188,12 +196,14 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   let residualError: string | null = null;
   let judgedIn: string | null = null;
   let suiteWeakened: string | null = null;
+  let canary: CanaryOutcome[] | undefined;
   fsm.to('CHECK_HALTING');
   if (!interrupted) {
     const round = await checkRound(ctx, dir, tree, { signal: o.signal, reuse: true });
     if (round.aborted) interrupted = (await firstStop(ctx.stops)) ?? 'the loop was asked to stop (during the checks)';
     else {
       checks = round.checks;
+      canary = round.canary;
       judgedIn = round.cwd;
       suiteWeakened = suiteVerdict(ctx, round.junit);
       if (suiteWeakened) o.log.warn(`iter ${n}: suite integrity: ${suiteWeakened}`);
@@ -201,6 +211,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
       residual = 'value' in round.residual ? round.residual.value : null;
       residualError = 'error' in round.residual ? round.residual.error : null;
       residualDetail = 'value' in round.residual ? round.residual.detail : round.residual.error;
+      await recordFailures(ctx, dir, round);
     }
   }
   crashPoint(ctx, 'checks');
@@ -391,7 +402,9 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     judgedTree: tree,
     workspace: ctx.judge.mode,
     isolation: ctx.isolation,
+    guard: guardMode(plan.may_change),
     previousSha256: state.last_certificate_sha256,
+    canary,
   });
   // On disk before the state that follows it (the writer keeps the order; the state's save waits for both).
   const certEntry = await ev.writeJson(`${dir}/certificate.json`, cert);

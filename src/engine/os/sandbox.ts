@@ -36,6 +36,7 @@ import { shellQuote } from '../agent/agents.js';
 import { readRegularSync, removeTree } from './tree-file.js';
 import { NodeProcessRunner, processDescendants, processRunning, ShellSession } from './process.js';
 import { SYSTEM_DIRS, systemTool } from './spawner.js';
+import { firstBlocked, outOfView } from './reach.js';
 
 export const ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'] as const;
 export type IsolationLevel = (typeof ISOLATION_LEVELS)[number];
@@ -486,6 +487,15 @@ export class Sandbox {
   /** The role's user (user+pidns only). */
   user(role: SandboxRole): RoleUser | null {
     return this.users?.[role] ?? null;
+  }
+
+  /**
+   * Why each of `paths` (files a command runs by absolute path) is out of the role's view, where it
+   * is: at user+pidns a folder the role's user cannot traverse is an empty one to it.
+   */
+  async outOfView(paths: readonly string[], role: SandboxRole): Promise<string[]> {
+    const user = this.users?.[role];
+    return user ? outOfView(paths, user) : [];
   }
 
   /**
@@ -1038,22 +1048,6 @@ async function ensureUsers(sudo: string | null): Promise<Record<SandboxRole, Rol
   const check = byName.get(ROLE_USERS.check);
   if (!agent || !check) throw new Error(`could not create ${names.join(' and ')}: ${out}`);
   return { agent, check };
-}
-
-/**
- * The first directory on the way to `path` (inclusive) that `who` cannot traverse, or null. `who`
- * absent: any other user (one that owns nothing there). ACLs are not read: a folder they open is
- * still reported (then covered, see `supervisor`), never the other way round.
- */
-async function firstBlocked(path: string, who?: { uid: number; gid: number }): Promise<string | null> {
-  let at: string = sep;
-  for (const part of ['', ...path.split(sep).filter(Boolean)]) {
-    at = join(at, part);
-    const s = await stat(at).catch(() => null);
-    const bit = !s ? 0 : s.uid === who?.uid ? 0o100 : s.gid === who?.gid ? 0o010 : 0o001;
-    if (!s || (s.mode & bit) === 0) return at;
-  }
-  return null;
 }
 
 const SHM = '/dev/shm';
