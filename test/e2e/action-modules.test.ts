@@ -64,6 +64,24 @@ describe('inputs', () => {
     ]);
   });
 
+  test('push-token, claude-code-oauth-token and model: empty is the default, the tokens are never echoed, a bad model is named', () => {
+    expect(
+      parseInputs({ 'github-token': 't', 'push-token': ' github_pat_x ', 'claude-code-oauth-token': 'sk-ant-oat01-x', model: 'claude-opus-4-1' }),
+    ).toMatchObject({
+      'push-token': 'github_pat_x',
+      'claude-code-oauth-token': 'sk-ant-oat01-x',
+      model: 'claude-opus-4-1',
+    });
+    const d = parseInputs({ 'github-token': 't' });
+    expect([d['push-token'], d['claude-code-oauth-token'], d.model]).toEqual([undefined, undefined, undefined]);
+    expect(() => parseInputs({ 'github-token': '', 'push-token': 'github_pat_secret', model: 'claude opus' })).toThrow(
+      new InputError([
+        'input "github-token": got (hidden); is empty: pass a token (the default is ${{ github.token }})',
+        'input "model": got "claude opus"; must be empty (the config\'s agent.model) or one model name without spaces, e.g. claude-sonnet-4-5',
+      ]),
+    );
+  });
+
   test('lists and numbers', () => {
     const i = parseInputs({
       'github-token': 't',

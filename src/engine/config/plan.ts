@@ -65,6 +65,7 @@ export async function intake(
   configPath: string,
   agentOverride?: AgentPresetName,
   budgetOverrides: BudgetOverrides = {},
+  modelOverride?: string,
 ): Promise<Intake | NeedInfo> {
   let config: LoopConfig;
   let configText: string;
@@ -90,6 +91,7 @@ export async function intake(
     };
   }
   if (agentOverride) config = { ...config, agent: { ...config.agent, use: agentOverride } };
+  if (modelOverride) config = { ...config, agent: { ...config.agent, model: modelOverride } };
   // A budget given on the command line (or as an action input) counts as written in the file.
   config = { ...config, budget: { ...config.budget, ...budgetOverrides } };
   if (config.agent.use === 'command' && !config.agent.run)

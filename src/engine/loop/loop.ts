@@ -99,7 +99,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   // Loop-owned folders leave git's view before anything is written (a config error included).
   await git.exclude([`/${relative(cwd, published.root).split('/')[0]}/`, `/${LOOP_SCRATCH_DIR}/`, ...AGENT_STATE_EXCLUDES]);
   fsm.to('NULL_CHECK');
-  const got = await intake(cwd, configPath, o.agentOverride, o.budgetOverrides);
+  const got = await intake(cwd, configPath, o.agentOverride, o.budgetOverrides, o.modelOverride);
   if ('stop_reason' in got) {
     fsm.to('EXIT_NEED_INFO');
     return recordNeedInfo(published, needInfo(got, o));
