@@ -48052,11 +48052,12 @@ function learn(ctx, n, x) {
     // failure (N.3), never a success or a learning (GLOW L counts facts, not activity).
     const lost = x.checks.filter((c) => !c.met && state.criteria_met[c.id]).map((c) => c.id);
     const rose = !!x.residual && !!x.previousResidual && x.residual.gt(x.previousResidual);
-    const diff = `${x.collected.diffFiles} file(s) changed — ${ctx.ev.link(`${iterDir(n)}/diff.patch`)}`;
+    // Only a step that produced a change has a diff.patch to link.
+    const diff = () => `${x.collected.diffFiles} file(s) changed — ${ctx.ev.link(`${iterDir(n)}/diff.patch`)}`;
     if (x.collected.produced && (rose || lost.length))
-        failed.push({ lane: 'A', text: `${diff}: a regression (${rose ? 'the residual rose' : `criteria no longer met: ${lost.join(', ')}`})` });
+        failed.push({ lane: 'A', text: `${diff()}: a regression (${rose ? 'the residual rose' : `criteria no longer met: ${lost.join(', ')}`})` });
     else if (x.collected.produced)
-        fact(succeeded, 'A', 'diff', diff);
+        fact(succeeded, 'A', 'diff', diff());
     // A measurement that moved is a Lane B learning either way; only a fall is a success (N.2).
     if (x.residual && x.previousResidual && !x.residual.eq(x.previousResidual))
         fact(x.residual.lt(x.previousResidual) ? succeeded : failed, 'B', 'residual', `residual ${x.residual.lt(x.previousResidual) ? '' : 'rose '}${dstr(x.previousResidual)} → ${dstr(x.residual)} (${plan.residual.metric})`);
