@@ -35274,7 +35274,9 @@ function filesRunBy(command) {
  */
 function criteriaToWrite(criteria, files) {
     return criteria.flatMap((c) => {
-        const absent = c.agent_writes ? [] : filesRunBy(c.run).filter((f) => !files.has(f));
+        // A folder the tree holds (`node --test test/`) is no program the agent could write.
+        const held = (f) => files.has(f) || [...files].some((t) => t.startsWith(`${f.replace(/\/+$/, '')}/`));
+        const absent = c.agent_writes ? [] : filesRunBy(c.run).filter((f) => !held(f));
         return absent.length
             ? [
                 {

@@ -15,7 +15,7 @@ const budgetLog = z.object({
 
 export interface RunFigures {
   'cost-usd': string;
-  /** Input, output and cache tokens, summed. */
+  /** Input (cached parts included) and output tokens, summed. */
   tokens: string;
 }
 
@@ -26,6 +26,7 @@ export async function runFigures(evidenceRoot: string): Promise<RunFigures> {
   const { cost_usd, cost_reported_by_agent, tokens } = r.data.used;
   return {
     'cost-usd': cost_reported_by_agent ? cost_usd : '',
-    tokens: tokens ? String(tokens.input + tokens.output + tokens.cache_read + tokens.cache_write) : '',
+    // input counts the cached parts already (cache_read and cache_write are shares of it).
+    tokens: tokens ? String(tokens.input + tokens.output) : '',
   };
 }

@@ -203,3 +203,9 @@ describe('the files a criterion runs by path, present or not (a criterion the ag
     expect(refused[0].reason).toMatch(/runs gen\.sh, which the tree does not hold.*agent_writes: true/);
   });
 });
+
+test('a folder the tree holds, run by a criterion (node --test test/), is not a program to write', () => {
+  const files = new Set(['test/answer.test.js']);
+  expect(criteriaToWrite([{ id: 'js', run: 'node --test test/' }], files)).toEqual([]);
+  expect(criteriaToWrite([{ id: 'js', run: 'node --test spec/' }], files).map((r) => r.id)).toEqual(['js']);
+});

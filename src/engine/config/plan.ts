@@ -337,7 +337,9 @@ export function filesRunBy(command: string): string[] {
  */
 export function criteriaToWrite(criteria: readonly { id: string; run: string; agent_writes?: boolean }[], files: ReadonlySet<string>) {
   return criteria.flatMap((c) => {
-    const absent = c.agent_writes ? [] : filesRunBy(c.run).filter((f) => !files.has(f));
+    // A folder the tree holds (`node --test test/`) is no program the agent could write.
+    const held = (f: string) => files.has(f) || [...files].some((t) => t.startsWith(`${f.replace(/\/+$/, '')}/`));
+    const absent = c.agent_writes ? [] : filesRunBy(c.run).filter((f) => !held(f));
     return absent.length
       ? [
           {
