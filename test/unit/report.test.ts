@@ -8,7 +8,14 @@ import { initialState } from '../../src/engine/loop/context.js';
 import type { Plan } from '../../src/engine/config/plan.js';
 import { Decimal } from '../../src/engine/common/decimal.js';
 
-const plan = { goal: 'g', R_p: '1e-4', rung_target: 641, northstar: { metrics: [], baseline: {} }, budget: { max_iterations: 10 } } as unknown as Plan;
+const plan = {
+  goal: 'g',
+  R_p: '1e-4',
+  rung_target: 641,
+  agent: { use: 'command' },
+  northstar: { metrics: [], baseline: {} },
+  budget: { max_iterations: 10 },
+} as unknown as Plan;
 const row = (iteration: number, W: number | null, total: number | null, residual: string) => ({
   iteration,
   G: 5,
