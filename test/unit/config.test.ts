@@ -1,6 +1,6 @@
 import { ConfigError } from '../../src/engine/common/errors.js';
 import { configJsonSchema, parseConfig } from '../../src/engine/config/config.js';
-import { filesNamedBy, runnerFilesOf } from '../../src/engine/config/plan.js';
+import { criteriaToWrite, filesNamedBy, filesRunBy, runnerFilesOf } from '../../src/engine/config/plan.js';
 
 const GOOD = `version: 2
 goal: Make the test suite pass without weakening any test.
@@ -172,4 +172,40 @@ describe('bad input ends in a ConfigError naming the field (issue 30 item 5)', (
       /^budget\.max_total_cost_usd: must be a Decimal of 0 or more/,
     );
   });
+});
+
+describe('the files a criterion runs by path, present or not (a criterion the agent could write)', () => {
+  test.each([
+    ['./hello.sh', ['hello.sh']],
+    ['sh test/check.sh && node scripts/score.mjs', ['test/check.sh', 'scripts/score.mjs']],
+    ['timeout 60 bash -e check.sh', ['check.sh']],
+    ["sh -c 'exit 0'", []],
+    ['python3 -c "import sys"', []],
+    ['python3 -m unittest discover tests', []],
+    ['npm test', []],
+    ['/usr/bin/env node ../outside.js', []],
+    ['for f in probe/*.sh; do sh "$f"; done', []],
+  ])('%s', (command, expected) => {
+    expect(filesRunBy(command).sort()).toEqual([...expected].sort());
+  });
+
+  test('refused unless marked agent_writes; a file the tree holds is no refusal', () => {
+    const files = new Set(['test/check.sh']);
+    const refused = criteriaToWrite(
+      [
+        { id: 'a', run: 'sh test/check.sh' },
+        { id: 'b', run: './gen.sh' },
+        { id: 'c', run: './gen.sh', agent_writes: true },
+      ],
+      files,
+    );
+    expect(refused.map((r) => r.id)).toEqual(['b']);
+    expect(refused[0].reason).toMatch(/runs gen\.sh, which the tree does not hold.*agent_writes: true/);
+  });
+});
+
+test('a folder the tree holds, run by a criterion (node --test test/), is not a program to write', () => {
+  const files = new Set(['test/answer.test.js']);
+  expect(criteriaToWrite([{ id: 'js', run: 'node --test test/' }], files)).toEqual([]);
+  expect(criteriaToWrite([{ id: 'js', run: 'node --test spec/' }], files).map((r) => r.id)).toEqual(['js']);
 });

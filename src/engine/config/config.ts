@@ -46,6 +46,11 @@ const criterionSchema = z.strictObject({
   retries: z.number().int().min(0).max(5).default(0),
   /** Globs of the files this check depends on: while their hash is unchanged, a pass is reused. */
   inputs: z.array(z.string().min(1)).min(1, { error: 'must list at least one glob (or leave inputs out)' }).optional(),
+  /**
+   * The files this criterion runs are the agent's to write: without it, a criterion whose program is
+   * not in the tree at the baseline is refused (the agent would write its own judge). Protected once they exist.
+   */
+  agent_writes: z.boolean().optional(),
 });
 
 const agentFields = {

@@ -1,12 +1,15 @@
 // The halting report (SPEC §4, §6): halting_report.json and its markdown rendering (the same
 // text as the job summary). Built from evidence only, with no timestamps, so it is reproducible.
+import { budgetMeasures } from '../config/measured.js';
 import type { PhucTest, Triangle } from '../judge/audit.js';
 import { z } from 'zod';
 import { guardMode, type GuardMode } from '../agent/allow-list.js';
 import { CERTIFICATE_TYPES } from '../config/config.js';
 import { firedExitSchema, type Certificate } from '../judge/certificate.js';
 import { type FiredExit, iterationsUsed } from '../loop/decide.js';
-import { Decimal, dstr, human, seedChecksum } from '../common/decimal.js';
+import { Decimal, dstr, seedChecksum } from '../common/decimal.js';
+import { costUse, num } from '../common/display.js';
+import { roundFailuresSchema, type RoundFailures } from '../memory/failures.js';
 import { decimalString } from '../common/document.js';
 import { inert, inertCode } from '../common/markdown.js';
 import { VERSION } from '../common/version.js';
@@ -146,6 +149,8 @@ export interface ReportInput {
   run?: RunInfo;
   /** The FSM state the run was in when it halted. */
   lastState?: string;
+  /** What failed in the latest round of checks (memory/failures.ts): the report names the failing tests. */
+  failures?: RoundFailures | null;
   /** The evidence files that show why a blocked run stopped (paths relative to the evidence root). */
   evidencePointers?: { path: string; sha256: string }[];
   /** Where this run's time went, stage by stage (Lane B measurements, from the evidence's phases files). */
@@ -259,12 +264,12 @@ export function buildReport(i: ReportInput) {
     total_seconds_elapsed: s ? Math.floor(s.total_ms / 1000) : 0,
     budget_use:
       i.plan && s
-        ? {
+        ? budgetMeasures(i.plan.agent.use, i.plan.budget, {
             iterations: iterationUse(s, i.plan.budget.max_iterations),
-            seconds: `${Math.floor(s.total_ms / 1000)} / ${i.plan.budget.max_total_seconds}`,
-            cost_usd: s.cost_reported ? `${s.total_cost_usd} / ${i.plan.budget.max_total_cost_usd ?? 'unlimited'}` : 'not reported by the agent',
-            tool_calls: `${s.total_tool_calls} / ${i.plan.budget.max_total_tool_calls}`,
-          }
+            seconds: Math.floor(s.total_ms / 1000),
+            cost: s.cost_reported ? s.total_cost_usd : null,
+            toolCalls: s.reported?.toolCalls ? s.total_tool_calls : null,
+          })
         : null,
     run: i.plan && s && i.run ? runSection(i.run, i.iterations, s, i.plan, i.status, i.stop_reason, i.extra.backpressure ?? null) : null,
     verification_rung_target: i.plan?.rung_target ?? null,
@@ -298,15 +303,20 @@ export function buildReport(i: ReportInput) {
     reason_for_non_convergence: open
       ? [
           `${i.status}(${i.stop_reason})${i.extra.detail ? `: ${i.extra.detail}` : ''}`,
-          `final residual ${finalResidual ?? 'unknown'}${i.plan?.R_p ? `, R_p ${i.plan.R_p}` : ''}`,
+          `final residual ${num(finalResidual, 'unknown')}${i.plan?.R_p ? `, R_p ${i.plan.R_p}` : ''}`,
           ...(notMet ? [notMet] : []),
         ].join('; ')
       : null,
     diagnosis_attempt:
       i.status === 'EXIT_DIVERGED' && divergedAt !== null
         ? [
-            `residuals rose ${history.slice(divergedAt).join(' → ')} from iteration ${i.iterations[divergedAt] ?? divergedAt}`,
-            bestIndex === null ? 'no residual was below the others' : `the best residual ${history[bestIndex]} was at iteration ${i.iterations[bestIndex]}`,
+            `residuals rose ${history
+              .slice(divergedAt)
+              .map((r) => num(r))
+              .join(' → ')} from iteration ${i.iterations[divergedAt] ?? divergedAt}`,
+            bestIndex === null
+              ? 'no residual was below the others'
+              : `the best residual ${num(history[bestIndex])} was at iteration ${i.iterations[bestIndex]}`,
             `blocker classes since: ${(s?.cycles ?? [])
               .filter((c) => c.iteration >= (i.iterations[divergedAt] ?? 0))
               .map((c) => `${c.iteration} ${c.blocker_class}`)
@@ -341,6 +351,7 @@ export function buildReport(i: ReportInput) {
     phases: [...(i.phases ?? [])],
     AGENTS_md_final_path: i.plan ? `${prefix}agents_md_final.md` : null,
     loop_manifest_path: `${prefix}manifest.json`,
+    last_round_failures: i.failures ? { round: i.failures.round, failing_criteria: i.failures.failing_criteria, tests: i.failures.tests } : null,
   };
 }
 
@@ -368,6 +379,17 @@ function runSection(
   };
 }
 
+/** The failing criteria and tests of the latest round: how many, and the first few by name. */
+function failingLine(f: HaltingReport['last_round_failures']): string | null {
+  if (!f || (!f.failing_criteria.length && !f.tests?.failing)) return null;
+  const criteria = f.failing_criteria.length ? `criteria ${f.failing_criteria.map((c) => `\`${inertCode(c)}\``).join(', ')}` : null;
+  const t = f.tests;
+  const tests = t?.failing
+    ? `${t.failing} of ${t.executed} tests fail: ${t.first.map((n) => inert(n)).join('; ')}${t.failing > t.first.length ? `; and ${t.failing - t.first.length} more` : ''}`
+    : null;
+  return `**Failing in the last round (${f.round}):** ${[criteria, tests].filter(Boolean).join(' — ')}`;
+}
+
 const yes = (b: boolean | undefined | null) => (b ? '✅' : '❌');
 /** A table cell of text the loop may not have written: inert, and no `|` ends the cell early. */
 const cell = (s: string) => inert(s).replace(/\|/g, '\\|');
@@ -389,7 +411,7 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
     '| | |',
     '|---|---|',
     `| Certificate | ${c.type}${c.lane ? ` (Lane ${c.lane})` : ''}${c.iteration !== null ? ` at iteration ${c.iteration}` : ''} |`,
-    `| Residual | ${human(c.final_residual_decimal_string)}${c.R_p_decimal_string ? ` (R_p ${c.R_p_decimal_string})` : ''} |`,
+    `| Residual | ${num(c.final_residual_decimal_string)}${c.R_p_decimal_string ? ` (R_p ${c.R_p_decimal_string})` : ''} |`,
     ...(c.commit
       ? [
           `| Commit | ${c.commit.slice(0, 12)} (judged in a ${c.workspace ?? 'n/a'} workspace, isolation ${c.isolation ?? 'n/a'}${c.guard ? `, guard ${c.guard}` : ''}; re-check: \`phuc-loop verify --rerun\`) |`,
@@ -397,10 +419,12 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
       : []),
     `| Iterations | ${r.iterations_completed} |`,
     `| Rung | ${r.verification_rung_achieved} of target ${r.verification_rung_target ?? 'n/a'} |`,
-    `| Northstar | ${r.northstar_alignment_certificate ? `${r.northstar_alignment_certificate.status} (${human(r.northstar_alignment_certificate.northstar_distance_start)} → ${human(r.northstar_alignment_certificate.northstar_distance_end)})` : 'n/a'} |`,
+    `| Northstar | ${r.northstar_alignment_certificate ? `${r.northstar_alignment_certificate.status} (${num(r.northstar_alignment_certificate.northstar_distance_start)} → ${num(r.northstar_alignment_certificate.northstar_distance_end)})` : 'n/a'} |`,
     `| Seed checksum | ${r.seed_checksum.formula} = ${r.seed_checksum.product} ${yes(r.seed_checksum_verified)} |`,
     '',
   );
+  const failed = failingLine(r.last_round_failures);
+  if (failed) out.push(failed, '');
   if (r.exits_fired.length) {
     out.push('### Exits that fired', '');
     for (const e of r.exits_fired)
@@ -416,7 +440,7 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
     );
     for (const g of r.iteration_rows)
       out.push(
-        `| ${g.iteration} | ${g.G} | ${g.L} | ${g.O} | ${g.W ?? 'unknown'} | ${g.total ?? 'unknown'} | ${g.residual ?? 'n/a'} | ${g.certificate} | ${g.northstar_distance ?? 'n/a'} |`,
+        `| ${g.iteration} | ${g.G} | ${g.L} | ${g.O} | ${g.W ?? 'unknown'} | ${g.total ?? 'unknown'} | ${num(g.residual)} | ${g.certificate} | ${num(g.northstar_distance)} |`,
       );
     out.push('');
   }
@@ -454,7 +478,7 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
           .map(([k, v]) => `${yes(v)} ${k}`)
           .join(' · ')}`,
       );
-    for (const rp of r.replays) out.push(`- replay ${rp.replay}: ${rp.type}, residual ${rp.residual ?? 'n/a'} ${rp.same ? '(same)' : '(DIFFERS)'}`);
+    for (const rp of r.replays) out.push(`- replay ${rp.replay}: ${rp.type}, residual ${num(rp.residual)} ${rp.same ? '(same)' : '(DIFFERS)'}`);
     out.push('');
   }
   if (r.dega_cycles.length) {
@@ -487,7 +511,8 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
     out.push(
       '### Budget use (all runs of this loop)',
       '',
-      `iterations ${b.iterations} · seconds ${b.seconds} · cost ${b.cost_usd} · tool calls ${b.tool_calls}`,
+      `iterations ${b.iterations} · seconds ${b.seconds} · cost ${costUse(b.cost_usd)} · tool calls ${b.tool_calls}` +
+        (b.tool_calls_per_iteration ? ` · tool calls per iteration ${b.tool_calls_per_iteration}` : ''),
       '',
     );
   }
@@ -576,7 +601,9 @@ export const haltingReportSchema = z.object({
   iterations_completed: z.number().int().min(0),
   iterations: z.array(z.number().int().min(0)),
   total_seconds_elapsed: z.number().int().min(0),
-  budget_use: z.object({ iterations: z.string(), seconds: z.string(), cost_usd: z.string(), tool_calls: z.string() }).nullable(),
+  budget_use: z
+    .object({ iterations: z.string(), seconds: z.string(), cost_usd: z.string(), tool_calls: z.string(), tool_calls_per_iteration: z.string().optional() })
+    .nullable(),
   // Reports written before this section existed read back with none.
   run: z
     .object({
@@ -637,4 +664,6 @@ export const haltingReportSchema = z.object({
   phases: z.array(stagePhasesSchema).default([]),
   AGENTS_md_final_path: z.string().nullable(),
   loop_manifest_path: z.string(),
+  // Reports written before it existed read back with none.
+  last_round_failures: roundFailuresSchema.omit({ excerpt: true }).nullable().default(null),
 }) satisfies z.ZodType<HaltingReport>;

@@ -133,7 +133,7 @@ export async function recogniseRunner(command: string, cwd: string, depth = 0): 
   const pkg = (await readRegular(join(cwd, 'package.json'), 1024 * 1024))?.toString('utf8');
   let scripts: Record<string, unknown> = {};
   try {
-    scripts = ((JSON.parse(pkg ?? '{}') as { scripts?: Record<string, unknown> }).scripts ?? {});
+    scripts = (JSON.parse(pkg ?? '{}') as { scripts?: Record<string, unknown> }).scripts ?? {};
   } catch {
     return null;
   }

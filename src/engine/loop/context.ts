@@ -53,6 +53,8 @@ export interface LoopOptions {
   signal?: AbortSignal;
   host?: LoopHost;
   agentOverride?: AgentPresetName;
+  /** agent.model given outside the config (the action's model input). */
+  modelOverride?: string;
   /** agent.isolation and agent.key_proxy given outside the config (CLI flags, action inputs). */
   isolation?: 'auto' | 'user+pidns' | 'pidns' | 'none';
   keyProxy?: boolean;

@@ -101,7 +101,9 @@ export function firedExits(f: IterationFacts): FiredExit[] {
   const j = f.judgement;
   if (j?.suiteWeakened) fired.push({ kind: 'GUARDRAIL', reason: `suite integrity: ${j.suiteWeakened}` });
   if (j?.residualError) fired.push({ kind: 'INVARIANT', code: 'RESIDUAL_UNAVAILABLE', reason: j.residualError });
-  if (j && !j.residualError && (j.exact || j.converged))
+  // A failing criterion is never a halt (issue 29): a residual below R_p while one fails (a fraction
+  // of tests, a command's score) goes on, and the next prompt names the criteria still open.
+  if (j && !j.residualError && j.allMet && (j.exact || j.converged))
     fired.push({ kind: 'CONVERGED', reason: j.exact ? 'all criteria met, residual 0' : 'residual below R_p' });
   if (f.diverging) fired.push({ kind: 'DIVERGED', reason: f.diverging });
   fired.push(...f.progress);

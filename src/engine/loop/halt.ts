@@ -11,6 +11,8 @@ import { guardMode } from '../agent/allow-list.js';
 import type { CheckResult } from '../judge/checks.js';
 import type { CanaryOutcome } from '../judge/canary.js';
 import { Decimal, dstr } from '../common/decimal.js';
+import { num } from '../common/display.js';
+import { lastRoundFailures } from '../memory/failures.js';
 import { decideFinal, decideJudgement, type FiredExit } from './decide.js';
 import { EvidenceStore, LATEST_RUN_REPORT, listFiles, NOT_EVIDENCE } from '../evidence/evidence.js';
 import { atomicWrite } from '../evidence/writer.js';
@@ -71,7 +73,7 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
     interrupted,
     alignment: rung.alignment.status,
     neutralAccepted: !!ctx.intake.config.northstar_neutral_reason,
-    alignmentDetail: `${rung.alignment.northstar_distance_start} → ${rung.alignment.northstar_distance_end}`,
+    alignmentDetail: `${num(rung.alignment.northstar_distance_start)} → ${num(rung.alignment.northstar_distance_end)}`,
   });
   const detail = final.withheld ? `${final.withheld}${halt.detail ? ` (${halt.detail})` : ''}` : halt.detail;
   if (final.withheld) o.log.warn(detail);
@@ -107,6 +109,7 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
     isolationLimits: ctx.sandbox.limits,
     workspace: ctx.judge.mode,
     lastState: ctx.fsm.state,
+    failures: await lastRoundFailures(ctx, state.next_iteration),
     evidencePointers: evidencePointers(ctx, certRel, last, certificate),
     phases: ctx.stages,
     extra: { detail, backpressure, backpressureOnly: !halt.record && !!backpressure, missing_fields: halt.missing_fields },
@@ -349,10 +352,10 @@ async function replay(
     result.replays.push({ replay: k, type, residual, same });
     await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
     o.log.info(
-      `replay ${k}/${replays}${k === 1 ? (ctx.judge.mode === 'live' ? ' (the work tree: checks.workspace live)' : ' (fresh checkout of the commit)') : ''}: certificate ${type}, residual ${residual ?? 'n/a'}${same ? '' : ' — DIFFERS (flaky check)'}`,
+      `replay ${k}/${replays}${k === 1 ? (ctx.judge.mode === 'live' ? ' (the work tree: checks.workspace live)' : ' (fresh checkout of the commit)') : ''}: certificate ${type}, residual ${num(residual)}${same ? '' : ' — DIFFERS (flaky check)'}`,
     );
     if (k === 1 && !same)
-      result.confirmation = `the certified commit ${cert.commit?.slice(0, 12) ?? cert.tree.slice(0, 12)}, ${ctx.judge.mode === 'live' ? 'judged again in the work tree' : 'checked out fresh'}, gives ${type}${residual === null ? '' : ` (residual ${residual})`}, not ${cert.type}: ${
+      result.confirmation = `the certified commit ${cert.commit?.slice(0, 12) ?? cert.tree.slice(0, 12)}, ${ctx.judge.mode === 'live' ? 'judged again in the work tree' : 'checked out fresh'}, gives ${type}${residual === null ? '' : ` (residual ${num(residual)})`}, not ${cert.type}: ${
         round.checks
           .filter((c) => !c.met)
           .map((c) => c.id)

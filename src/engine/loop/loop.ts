@@ -12,11 +12,12 @@ import { AGENT_STATE_EXCLUDES, cliVersion } from '../agent/agents.js';
 import { type KeyProxy, keyProxyTarget, startKeyProxy } from '../agent/key-proxy.js';
 import { canonicalJson } from '../common/canonical.js';
 import { dstr } from '../common/decimal.js';
+import { num } from '../common/display.js';
 import { PhucError, Stopped } from '../common/errors.js';
 import { listSome } from '../common/markdown.js';
 import { DEFAULT_CONFIG_FILE } from '../config/config.js';
 import { PROTECTED_ONLY_WARNING } from '../agent/allow-list.js';
-import { BASELINE_PENDING, baselinePending, buildPlan, intake, type Intake, LOOP_SCRATCH_DIR, type Plan } from '../config/plan.js';
+import { BASELINE_PENDING, baselinePending, buildPlan, criteriaToWrite, intake, type Intake, LOOP_SCRATCH_DIR, type Plan } from '../config/plan.js';
 import { EvidenceStore } from '../evidence/evidence.js';
 import { howToGoOn, type HaltingReport, notCounted } from '../evidence/report.js';
 import { iterDir } from '../judge/audit.js';
@@ -52,6 +53,8 @@ import { junitMissing, runnersMissing } from './runner-missing.js';
 import { initialProgress } from './progress.js';
 import { endStage, saveState } from '../evidence/records.js';
 import { Stage } from '../evidence/phases.js';
+import { headFacts } from '../memory/learn.js';
+import { unmeasuredWarnings } from '../config/measured.js';
 import { recordFailures } from '../memory/failures.js';
 
 export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
@@ -98,7 +101,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   // Loop-owned folders leave git's view before anything is written (a config error included).
   await git.exclude([`/${relative(cwd, published.root).split('/')[0]}/`, `/${LOOP_SCRATCH_DIR}/`, ...AGENT_STATE_EXCLUDES]);
   fsm.to('NULL_CHECK');
-  const got = await intake(cwd, configPath, o.agentOverride, o.budgetOverrides);
+  const got = await intake(cwd, configPath, o.agentOverride, o.budgetOverrides, o.modelOverride);
   if ('stop_reason' in got) {
     fsm.to('EXIT_NEED_INFO');
     return recordNeedInfo(published, needInfo(got, o));
@@ -286,6 +289,7 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
         },
         o,
       );
+    for (const w of unmeasuredWarnings(preset, got.budget.explicit)) o.log.warn(w);
     // The checks run the agent's code: as the check user, wherever they run (SPEC §7).
     const runAsCheck = async (spec: RunSpec) => o.runner.run(await sandbox.wrap(spec, 'check'));
     const ctx: Ctx = {
@@ -494,6 +498,7 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   stage.lap('hand-back');
   state.passes = updatePasses(state.passes, round.checks, dir === 'baseline' ? 'baseline' : state.next_iteration);
   state.criteria_met = Object.fromEntries(met);
+  state.last_facts = headFacts(round.checks);
   const measured = {
     residual: residual ? dstr(residual) : null,
     residual_detail: 'value' in round.residual ? round.residual.detail : round.residual.error,
@@ -516,18 +521,21 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   }
   const failing = round.checks.filter((c) => !c.met);
   o.log.info(
-    `${dir === 'baseline' ? 'baseline' : 'HEAD judged'}: ${round.checks.length - failing.length}/${round.checks.length} criteria met, residual ${residual ? dstr(residual) : `unavailable (${measured.residual_detail})`}` +
+    `${dir === 'baseline' ? 'baseline' : 'HEAD judged'}: ${round.checks.length - failing.length}/${round.checks.length} criteria met, residual ${residual ? num(dstr(residual)) : `unavailable (${measured.residual_detail})`}` +
       (failing.length ? ` — failing: ${failing.map((c) => `${c.id} (${c.timed_out ? 'timed out' : `exit ${c.exit_code}`})`).join(', ')}` : ''),
   );
   stage.lap('record');
   await endStage(ctx, stage);
   await saveState(ctx);
   crashPoint(ctx, 'head-state');
-  // A runner missing where the checks run (a program, a Python module, the JUnit files) stops the run before an agent step.
+  // A runner missing where the checks run (a program, a Python module, the JUnit files), or a
+  // criterion program the agent could write, stops the run before an agent step.
   const absent = await runnersMissing(ctx, round.checks);
-  const missing = decideHead(absent);
+  const unwritten = criteriaToWrite(ctx.intake.config.acceptance_criteria, new Set(await ctx.git.listFiles()));
+  const missing = decideHead([...absent, ...unwritten]);
   const index = (id: string) => ctx.intake.config.acceptance_criteria.findIndex((c) => c.id === id);
-  if (missing) return finish(ctx, { ...missing, missing_fields: absent.map((m) => `acceptance_criteria.${index(m.id)}.run`) });
+  const fields = [...absent.map((m) => `acceptance_criteria.${index(m.id)}.run`), ...unwritten.map((m) => `acceptance_criteria.${index(m.id)}.agent_writes`)];
+  if (missing) return finish(ctx, { ...missing, missing_fields: fields });
   const noJunit = decideHead(await junitMissing(ctx, 'error' in round.residual ? round.residual.error : null, round.checks), 'RESIDUAL_UNAVAILABLE');
   if (noJunit) return finish(ctx, { ...noJunit, missing_fields: ['residual.junit'] });
   // A HEAD that already satisfies the criteria is certified without spawning an agent.
