@@ -18,17 +18,44 @@ describe('Stage', () => {
     clock.advance(5);
     s.lap('capsule');
     clock.advance(1000);
-    s.add('agent', 900);
-    s.lap('hand-over', 900);
-    expect(s.record()).toEqual({
+    s.lap('hand-over', { phase: 'agent', ms: 900 });
+    // Measured apart on another clock, an inner phase is never longer than its lap.
+    clock.advance(10);
+    s.lap('collect', { phase: 'agent', ms: 12 });
+    expect(s.record().record).toEqual({
       stage: 'iter_0',
-      wall_ms: 1005,
+      wall_ms: 1015,
       phases: [
         { phase: 'capsule', ms: 5 },
-        { phase: 'agent', ms: 900 },
+        { phase: 'agent', ms: 910 },
         { phase: 'hand-over', ms: 100 },
+        { phase: 'collect', ms: 0 },
       ],
     });
+  });
+
+  test('laps on a clock with fractions of a millisecond add up to the wall time exactly', () => {
+    const clock = handClock();
+    const s = new Stage('iter_0', clock);
+    for (let i = 0; i < 20; i++) {
+      clock.advance(0.5);
+      s.lap(`p${i}`);
+    }
+    const { record } = s.record();
+    expect(record.phases.reduce((a, p) => a + p.ms, 0)).toBe(record.wall_ms);
+  });
+
+  test('the time since the stage before ended is on record, not for a stage within another', () => {
+    const clock = handClock();
+    const first = new Stage('start', clock);
+    clock.advance(40);
+    const { end } = first.record();
+    clock.advance(15);
+    const next = new Stage('baseline', clock);
+    const within = new Stage('confirmation', clock, 'end');
+    clock.advance(5);
+    expect(next.record(end).record).toEqual({ stage: 'baseline', wall_ms: 5, phases: [], before_ms: 15 });
+    expect(within.record(end).record.before_ms).toBeUndefined();
   });
 
   test('a timed phase ends where the next lap starts; nested phases do not; a repeated phase is summed', async () => {
@@ -47,7 +74,7 @@ describe('Stage', () => {
     await both;
     clock.advance(7);
     s.lap('setup');
-    const r = s.record();
+    const r = s.record().record;
     expect(r.phases).toEqual([
       { phase: 'setup', ms: 257 },
       { phase: 'a', ms: 50, part_of: 'checks' },
@@ -65,7 +92,7 @@ describe('Stage', () => {
         return Promise.reject(new Error('boom'));
       }),
     ).rejects.toThrow('boom');
-    expect(s.record().phases).toEqual([{ phase: 'setup', ms: 30 }]);
+    expect(s.record().record.phases).toEqual([{ phase: 'setup', ms: 30 }]);
   });
 });
 
@@ -80,7 +107,7 @@ describe('the breakdown', () => {
         { phase: 'unit|x', ms: 1400, part_of: 'checks' },
       ],
     },
-    { stage: 'end', wall_ms: 2500, phases: [{ phase: 'audits', ms: 100 }] },
+    { stage: 'end', wall_ms: 2500, phases: [{ phase: 'audits', ms: 100 }], before_ms: 300 },
     {
       stage: 'confirmation',
       wall_ms: 2000,
@@ -94,12 +121,14 @@ describe('the breakdown', () => {
 
   test('nested phases follow their holder; what no phase covers is a row of its own, a stage within another counted once', () => {
     expect(phaseRows(stages)).toEqual([
+      // The run's order (setup before checks), then phases it does not know.
       { phase: 'agent', ms: [1000, null, null] },
+      { phase: 'setup', ms: [null, null, 600] },
       { phase: 'checks', ms: [1500, null, 1300] },
       { phase: 'unit|x', part_of: 'checks', ms: [1400, null, null] },
       { phase: 'audits', ms: [null, 100, null] },
-      { phase: 'setup', ms: [null, null, 600] },
       { phase: 'not in a phase', ms: [500, 400, 100] },
+      { phase: 'between stages', ms: [null, 300, null] },
     ]);
   });
 
@@ -108,12 +137,14 @@ describe('the breakdown', () => {
     expect(table[0]).toBe('| phase | iter_0 | end | confirmation (in end) | total |');
     expect(table).toContain('| checks | 1.5 | — | 1.3 | 2.8 |');
     expect(table).toContain('| ↳ unit\\|x | 1.4 | — | — | 1.4 |');
-    expect(table.at(-1)).toBe('| **wall** | **3.0** | **2.5** | **2.0** | **5.5** |');
+    expect(table).toContain('| between stages | — | 0.3 | — | 0.3 |');
+    // A column runs from the end of the stage before it: the total is the run's wall time.
+    expect(table.at(-1)).toBe('| **wall** | **3.0** | **2.8** | **2.0** | **5.8** |');
     expect(phaseTable([], cell)).toEqual([]);
   });
 
   test('the closing note names the largest phases with their share of the wall time', () => {
-    expect(phaseSummary(stages, 2)).toBe('checks 2.8 s (51 %), agent 1.0 s (18 %) of 5.5 s');
+    expect(phaseSummary(stages, 2)).toBe('checks 2.8 s (48 %), agent 1.0 s (17 %) of 5.8 s');
     expect(phaseSummary([])).toBeNull();
   });
 });

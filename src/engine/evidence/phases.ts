@@ -11,7 +11,14 @@ const ms = z.number().int().min(0);
 export const phaseSchema = z.object({ phase: z.string(), ms, part_of: z.string().optional() });
 export type Phase = z.infer<typeof phaseSchema>;
 /** `within`: a stage timed inside another (a replay inside the run's end), whose wall it is part of. */
-export const stagePhasesSchema = z.object({ stage: z.string(), wall_ms: ms, phases: z.array(phaseSchema), within: z.string().optional() });
+/** `before_ms`: the run's time between the stage before and this one (that one's records, a host's push), in no stage. */
+export const stagePhasesSchema = z.object({
+  stage: z.string(),
+  wall_ms: ms,
+  phases: z.array(phaseSchema),
+  within: z.string().optional(),
+  before_ms: ms.optional(),
+});
 export type StagePhases = z.infer<typeof stagePhasesSchema>;
 
 /** The run-level stages' log (the start, the baseline or resume judgement, replays, the end), one line per stage and run. */
@@ -25,6 +32,7 @@ export type TimePhase = <T>(phase: string, fn: () => Promise<T>) => Promise<T>;
  * lap(); a function can be timed whole with time(). Phases timed side by side each add their own.
  */
 export class Stage {
+  // Whole milliseconds read off the clock: laps then add up to the stage's wall time exactly.
   private readonly started: number;
   /** When the last top-level phase ended: where the next lap starts. */
   private lastEnd: number;
@@ -35,25 +43,35 @@ export class Stage {
     private readonly clock: Clock,
     private readonly within?: string,
   ) {
-    this.started = this.lastEnd = clock.monotonicMs();
+    this.started = this.lastEnd = this.now();
+  }
+
+  private now(): number {
+    return Math.round(this.clock.monotonicMs());
   }
 
   /** Runs `fn` and adds its duration (also when it throws) to `phase`. */
   async time<T>(phase: string, fn: () => Promise<T>, partOf?: string): Promise<T> {
-    const start = this.clock.monotonicMs();
+    const start = this.now();
     try {
       return await fn();
     } finally {
-      const end = this.clock.monotonicMs();
+      const end = this.now();
       this.add(phase, end - start, partOf);
       if (partOf === undefined) this.lastEnd = Math.max(this.lastEnd, end);
     }
   }
 
-  /** The time since the last phase ended, less `excludeMs` (recorded apart, e.g. the agent's process), goes to `phase`. */
-  lap(phase: string, excludeMs = 0): void {
-    const now = this.clock.monotonicMs();
-    this.add(phase, now - this.lastEnd - excludeMs);
+  /**
+   * The time since the last phase ended goes to `phase`, less `apart`: a part of it measured apart,
+   * never longer than the lap, recorded as a phase of its own (the agent's process inside its
+   * hand-over) or, unnamed, left to what recorded it (stages timed within this one).
+   */
+  lap(phase: string, apart?: { phase?: string; ms: number }): void {
+    const now = this.now();
+    const part = apart ? Math.min(Math.max(0, Math.round(apart.ms)), now - this.lastEnd) : 0;
+    if (apart?.phase !== undefined) this.add(apart.phase, part);
+    this.add(phase, now - this.lastEnd - part);
     this.lastEnd = now;
   }
 
@@ -68,19 +86,29 @@ export class Stage {
   /** `time` bound to this stage, for helpers that take a TimePhase. */
   readonly timer: TimePhase = (phase, fn) => this.time(phase, fn);
 
-  /** The stage as timed so far. */
-  record(): StagePhases {
+  /**
+   * The stage as timed so far, and when it ended on the clock. `previousEnd`: when the run's stage
+   * before this one ended, so that the time between them is on record (a stage within another has none).
+   */
+  record(previousEnd?: number): { record: StagePhases; end: number } {
+    const end = this.now();
+    const before = previousEnd === undefined || this.within !== undefined ? {} : { before_ms: Math.max(0, this.started - previousEnd) };
     return {
-      stage: this.name,
-      wall_ms: Math.max(0, Math.round(this.clock.monotonicMs() - this.started)),
-      phases: this.phases.map((p) => ({ ...p })),
-      ...(this.within === undefined ? {} : { within: this.within }),
+      record: {
+        stage: this.name,
+        wall_ms: end - this.started,
+        phases: this.phases.map((p) => ({ ...p })),
+        ...(this.within === undefined ? {} : { within: this.within }),
+        ...before,
+      },
+      end,
     };
   }
 }
 
 const seconds = (msValue: number) => (msValue / 1000).toFixed(1);
 const NOT_IN_A_PHASE = 'not in a phase';
+const BETWEEN_STAGES = 'between stages';
 
 /** The order in which a run goes through its phases (the table's rows); any other phase follows, in first-seen order. */
 const RUN_ORDER = [
@@ -117,23 +145,32 @@ export function phaseRows(stages: readonly StagePhases[]): { phase: string; part
     phase: p.phase,
     ms: stages.map((s) => s.phases.find((q) => key(q) === key(p))?.ms ?? null),
   }));
-  // A stage's wall less its top-level phases and the stages timed within it.
+  // A stage's wall less its top-level phases and the stages timed within it: always a row, so a gap shows.
   const other = stages.map(
     (s) =>
       s.wall_ms -
       s.phases.filter((p) => p.part_of === undefined).reduce((a, p) => a + p.ms, 0) -
       stages.filter((t) => t.within === s.stage).reduce((a, t) => a + t.wall_ms, 0),
   );
-  return other.some((o) => o > 0) ? [...rows, { phase: NOT_IN_A_PHASE, ms: other.map((o) => Math.max(0, o)) }] : rows;
+  const between = stages.map((s) => s.before_ms ?? null);
+  return [
+    ...rows,
+    { phase: NOT_IN_A_PHASE, ms: other.map((o) => Math.max(0, o)) },
+    ...(between.some((b) => b !== null) ? [{ phase: BETWEEN_STAGES, ms: between }] : []),
+  ];
 }
 
+/** A stage's share of the run: its wall and the time since the stage before it ended. */
+const runShare = (s: StagePhases) => s.wall_ms + (s.before_ms ?? 0);
+
 /** The run's wall time the stages cover: a stage within another is part of that one's. */
-const wallOf = (stages: readonly StagePhases[]) => stages.filter((s) => s.within === undefined).reduce((a, s) => a + s.wall_ms, 0);
+const wallOf = (stages: readonly StagePhases[]) => stages.filter((s) => s.within === undefined).reduce((a, s) => a + runShare(s), 0);
 
 /**
  * The one-table breakdown (markdown): a row per phase, a column per stage, seconds. `cell` makes a
  * name safe for a table (criterion ids are the user's). Each phase belongs to one stage, so a row's
- * total is its sum; the wall total counts a stage timed within another once.
+ * total is its sum; a stage's wall runs from the end of the stage before it, so the wall total is
+ * the run's from its start to its end (a stage timed within another counted once).
  */
 export function phaseTable(stages: readonly StagePhases[], cell: (text: string) => string): string[] {
   if (!stages.length) return [];
@@ -146,7 +183,7 @@ export function phaseTable(stages: readonly StagePhases[], cell: (text: string) 
       (r) =>
         `| ${r.part_of === undefined ? cell(r.phase) : `↳ ${cell(r.phase)}`} | ${r.ms.map((x) => (x === null ? '—' : seconds(x))).join(' | ')} | ${seconds(sum(r.ms))} |`,
     ),
-    `| **wall** | ${stages.map((s) => `**${seconds(s.wall_ms)}**`).join(' | ')} | **${seconds(wallOf(stages))}** |`,
+    `| **wall** | ${stages.map((s) => `**${seconds(runShare(s))}**`).join(' | ')} | **${seconds(wallOf(stages))}** |`,
   ];
 }
 

@@ -44,7 +44,8 @@ export async function flushPendingLogs(ctx: Ctx): Promise<void> {
  * the baseline is on record, a file beside the plan would hide an unfinished start (home.ts).
  */
 export async function endStage(ctx: Ctx, stage: Stage, file?: string): Promise<void> {
-  const record = stage.record();
+  const { record, end } = stage.record(ctx.stagesEnd);
+  if (record.within === undefined) ctx.stagesEnd = end;
   ctx.stages.push(record);
   if (file) await ctx.ev.writeJson(file, record);
 }

@@ -241,6 +241,8 @@ export interface Ctx {
   pendingLogs: [string, string][];
   /** Where this run's time went, stage by stage as each ended (evidence/phases.ts; Lane B). */
   stages: StagePhases[];
+  /** When the last of them not within another ended (on the loop's clock): what follows until the next is on record too. */
+  stagesEnd?: number;
   section?: Section;
   /** The next iteration's capsule, prepared when the last one was recorded. */
   next?: { n: number; prepared: Awaited<ReturnType<typeof prepareCapsule>> };

@@ -55,10 +55,7 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
   }
   const { interrupted, ...rung } = await computeRung(ctx, certificate, halt.status === 'EXIT_CONVERGED', certRel);
   // The replays are stages of their own, within this one (evidence/phases.ts).
-  stage.lap(
-    'rungs',
-    ctx.stages.filter((s) => s.within === stage.name).reduce((a, s) => a + s.wall_ms, 0),
-  );
+  stage.lap('rungs', { ms: ctx.stages.filter((s) => s.within === stage.name).reduce((a, s) => a + s.wall_ms, 0) });
   const triangle = await checkTriangle(ev, ctx.iterations);
   const phuc = await phucTest(ev, ctx.iterations, {
     hostPaths: ctx.hostPaths,

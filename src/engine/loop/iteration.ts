@@ -112,8 +112,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const ar = agent.result;
   const out = agent.outcome;
   // The agent's own process, and around it the work tree lent to the agent user and taken back.
-  stage.add('agent', ar.durationMs);
-  stage.lap('work tree hand-over', ar.durationMs);
+  stage.lap('work tree hand-over', { phase: 'agent', ms: ar.durationMs });
   crashPoint(ctx, 'agent');
   const agentFailure = ar.idle
     ? `the agent printed nothing for ${idleS} s (agent.idle_seconds) and was stopped`
