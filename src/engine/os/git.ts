@@ -114,13 +114,14 @@ export class Git {
     // cut short (whatever that call had done): the run halts with its report, made with a new shell,
     // and the next run resumes.
     const session = this.session;
-    if (session.ended) {
-      this.session = await ShellSession.start(this.cwd, this.env);
-      throw GitError.ended("the loop's git shell was killed between two git calls");
-    }
-    const r = await session.run(script, stdin).catch(() => null);
-    if (r === null || session.ended) throw GitError.ended("a git call did not finish: the loop's git shell ended (killed, or stopped at its time limit)");
-    return r;
+    const r = session.ended ? undefined : await session.run(script, stdin).catch(() => null);
+    if (r && !session.ended) return r;
+    this.session = await ShellSession.start(this.cwd, this.env);
+    throw GitError.ended(
+      r === undefined
+        ? "the loop's git shell was killed between two git calls"
+        : "a git call did not finish: the loop's git shell ended (killed, or stopped at its time limit)",
+    );
   }
 
   async run(args: string[], opts: { stdin?: string; allowFail?: boolean } = {}): Promise<string> {
