@@ -1,10 +1,13 @@
 // Faults of the machine end in a report and a resumable state (issue 30 item 5): the loop's git
 // session killed, a read-only folder, a full disk. Real CLI, real repos, scripted agents.
-import { mkdtemp } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
 
+const sh = promisify(execFile);
 const report = (repo: string) => readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
 
 const twoBugs = (agentRun: string) =>
@@ -30,3 +33,46 @@ test("the agent kills the loop's git session: EXIT_BLOCKED(GIT_FAILURE) with its
   expect([second.code, second.stdout]).toEqual([0, expect.stringMatching(/EXIT_CONVERGED/)]);
   expect(await git(repo, 'show', 'HEAD:src/status.txt')).toMatch(/fixed-1\n(.*\n)*fixed-2\n/);
 });
+
+/** `dir` as a read-only bind mount of itself (what a read-only folder is to root, whom chmod a-w does not stop). */
+async function readOnly(dir: string): Promise<() => Promise<void>> {
+  await sh('mount', ['--bind', dir, dir]);
+  await sh('mount', ['-o', 'remount,ro,bind', dir]);
+  return () => sh('umount', [dir]).then(() => undefined);
+}
+
+const asRoot = process.getuid?.() === 0 ? test : test.skip;
+
+asRoot(
+  'a read-only loop home, evidence folder or work tree: EXIT_BLOCKED(FOLDER_READ_ONLY) naming it, nothing written; writable again, a plain `run` converges',
+  async () => {
+    const repo = await twoBugs(agent('fixer.mjs'));
+    const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
+    await mkdir(join(repo, '.git/phuc-loop'));
+    await mkdir(join(repo, 'evidence'));
+    for (const [dir, what, reportAt] of [
+      [join(repo, '.git/phuc-loop'), "the loop's home", join(repo, 'evidence/loop/halting_report.json')],
+      [join(repo, 'evidence'), 'the folder of the published evidence', null],
+      [repo, 'the work tree', null],
+    ] as const) {
+      await rm(join(repo, 'evidence/loop'), { recursive: true, force: true });
+      const undo = await readOnly(dir);
+      let r;
+      try {
+        r = await cli(repo, ['run', '--isolation', 'none']);
+      } finally {
+        await undo();
+      }
+      expect([what, r.code]).toEqual([what, 12]);
+      expect(r.stdout + r.stderr).toContain(`${dir} (${what}) is read-only here (EROFS)`);
+      expect(r.stdout).toMatch(/EXIT_BLOCKED\(FOLDER_READ_ONLY\)/);
+      if (reportAt) expect(await readJson(reportAt)).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'FOLDER_READ_ONLY' });
+      // Nothing spent or written: no agent step, no commit, no loop home content.
+      expect((await git(repo, 'rev-parse', 'HEAD')).trim()).toBe(head);
+      expect(await readdir(join(repo, '.git/phuc-loop'))).toEqual([]);
+      expect(await readFile(join(repo, 'src/status.txt'), 'utf8')).toBe('start\n');
+    }
+    const r = await cli(repo, ['run', '--isolation', 'none']);
+    expect([r.code, r.stdout]).toEqual([0, expect.stringMatching(/EXIT_CONVERGED/)]);
+  },
+);

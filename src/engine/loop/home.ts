@@ -28,15 +28,20 @@ export interface LoopHome {
 
 const homeName = (evRel: string) => evRel.replace(/[^A-Za-z0-9._-]/g, '_');
 
-export async function loopHome(git: Git, evRel: string): Promise<LoopHome> {
+/** The folders of the loop home, outermost first (made by loopHome). */
+export async function homeFolders(git: Git, evRel: string): Promise<[top: string, root: string, evidence: string]> {
   const top = join(await git.commonDir(), 'phuc-loop');
   const root = join(top, homeName(evRel));
+  return [top, root, join(root, 'evidence')];
+}
+
+export async function loopHome(git: Git, evRel: string): Promise<LoopHome> {
+  const [top, root, evidence] = await homeFolders(git, evRel);
   // 0711: another user may pass through to the check workspace, never list or read what is here.
   for (const dir of [top, root]) {
     await mkdir(dir, { recursive: true, mode: 0o711 });
     await chmod(dir, 0o711);
   }
-  const evidence = join(root, 'evidence');
   await mkdir(evidence, { recursive: true, mode: 0o700 });
   await chmod(evidence, 0o700);
   const judge = `judge-${createHash('sha256').update(root).digest('hex').slice(0, 16)}`;
