@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
 
@@ -74,5 +74,30 @@ asRoot(
     }
     const r = await cli(repo, ['run', '--isolation', 'none']);
     expect([r.code, r.stdout]).toEqual([0, expect.stringMatching(/EXIT_CONVERGED/)]);
+  },
+);
+
+asRoot(
+  'a full disk: EXIT_BLOCKED with its reason; once space returns, a plain `run` resumes (what the cut-off run wrote is set aside, not called tampering)',
+  async () => {
+    const state = await mkdtemp(join(tmpdir(), 'phuc-disk-filler-'));
+    const made = await twoBugs(`${agent('disk-filler.mjs')} ${state}`);
+    // The repository (work tree, .git and the loop's home) on a disk of 3 MB.
+    const repo = join(dirname(made), 'small');
+    await mkdir(repo);
+    await sh('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', repo]);
+    try {
+      await sh('cp', ['-a', `${made}/.`, repo]);
+      const first = await cli(repo, ['run', '--isolation', 'none']);
+      expect(first.code).toBe(12);
+      expect(first.stdout + first.stderr).toMatch(/no space left on device/i);
+      await rm(join(repo, 'fill.bin'));
+      const second = await cli(repo, ['run', '--isolation', 'none']);
+      expect(second.stdout + second.stderr).not.toMatch(/EVIDENCE_UNVERIFIABLE|added after the loop wrote it/);
+      expect([second.code, second.stdout]).toEqual([0, expect.stringMatching(/EXIT_CONVERGED/)]);
+      expect((await cli(repo, ['verify'])).code).toBe(0);
+    } finally {
+      await sh('umount', [repo]);
+    }
   },
 );

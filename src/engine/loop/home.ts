@@ -18,6 +18,7 @@ import { readRegular } from '../os/tree-file.js';
 import { copyTreeOffThread } from '../evidence/writer.js';
 import { stateSchema, type LoopState } from './context.js';
 import { frozen } from '../common/canonical.js';
+import { listSome } from '../common/markdown.js';
 
 export interface LoopHome {
   root: string;
@@ -406,7 +407,15 @@ export async function restoreEvidence(
       code: 'EVIDENCE_UNVERIFIABLE',
       problem: `the loop's evidence has no manifest.json: it cannot be verified; run \`phuc-loop run --fresh\` to keep it aside and start over`,
     };
-  const check = await verifyTree(ev.root, { allowOpenTail: true, allowLogTails: true });
+  let check = await verifyTree(ev.root, { allowOpenTail: true, allowLogTails: true });
+  // Files no manifest lists, and nothing else amiss, in the loop's own tree: what a run cut off
+  // before its manifest (a full disk, a kill) wrote. Nothing rests on them: set aside, not tampering.
+  const unlisted = check.unlisted ?? [];
+  let setAside: string | null = null;
+  if (!check.ok && unlisted.length === check.problems.length) {
+    setAside = await setAsideUnlisted(ev.root, unlisted);
+    check = await verifyTree(ev.root, { allowOpenTail: true, allowLogTails: true });
+  }
   if (!check.ok)
     return {
       code: 'EVIDENCE_UNVERIFIABLE',
@@ -438,5 +447,18 @@ export async function restoreEvidence(
   await cutLogTails(ev, check.logTails);
   const report = await ev.readJson('halting_report.json', haltingReportSchema);
   // Past rows and cycles never change: frozen, their text is reused by every save of the state.
-  return { resumed: { plan, state: { ...state, rows: state.rows.map(frozen), cycles: state.cycles.map(frozen), start_residual: null }, report } };
+  return {
+    resumed: { plan, state: { ...state, rows: state.rows.map(frozen), cycles: state.cycles.map(frozen), start_residual: null }, report },
+    ...(setAside ? { note: setAside } : {}),
+  };
+}
+
+/** Moves `files` of the tree at `root` into a folder beside it, kept; says where. */
+async function setAsideUnlisted(root: string, files: string[]): Promise<string> {
+  const aside = `${root}.unlisted-${randomBytes(4).toString('hex')}`;
+  for (const f of files) {
+    await mkdir(dirname(join(aside, f)), { recursive: true });
+    await rename(join(root, f), join(aside, f));
+  }
+  return `${listSome(files, 5)}: written by a run cut off before its manifest (a full disk, a kill), set aside in ${aside}`;
 }
