@@ -1,6 +1,7 @@
 // The end-of-loop audits as pure functions: the Phuc Test's per-iteration conditions and the API
 // symbols a rung-65537 drift explanation must name.
-import { changedApiSymbols, phucConditions, phucResult, unexplainedSymbols } from '../../src/engine/judge/audit.js';
+import { changedApiSymbols, phucConditions, phucResult, selfTests, unexplainedSymbols } from '../../src/engine/judge/audit.js';
+import { failingCriteriaResidual, failingTestsResidual } from '../../src/engine/judge/residual.js';
 
 describe('Phuc Test, one iteration at a time', () => {
   const entry = ['- residual_direction: STABLE', '- glow_score: {total: unknown, G: 5, L: 0, O: 15, W: unknown}', '- northstar_distance_delta: n/a', ''].join(
@@ -47,5 +48,29 @@ describe('API drift names the changed API', () => {
     expect(unexplainedSymbols(symbols, 'added() is new; the limits changed.')).toEqual(['existing', 'limit']);
     expect(unexplainedSymbols(symbols, 'The API changed.')).toEqual(symbols);
     expect(unexplainedSymbols(['$x'], 'renamed $x')).toEqual([]);
+  });
+});
+
+describe("rung 274177's self-tests run on the run's own inputs", () => {
+  test('the sweep is built from the certified residual as the checker printed it, and the detector from the run history', () => {
+    const st = selfTests({ history: ['0.5', '0.25', '0.125'], residual: '0.125', detail: 'command output 0.125' });
+    expect(st).toMatchObject({ divergence_detector: true, null_edge_sweep: true });
+    const inputs = st.cases.null_edge_sweep.map((c) => c.input);
+    expect(inputs).toEqual(expect.arrayContaining(['0.125', '"-0.125"', '"0.125%"', '"0,125"', '"0x0.125"']));
+    // The detector is fed the run's history continued from its largest residual (0.5) in steps of it.
+    expect(st.cases.divergence_detector[0]).toMatchObject({ input: '0.5, 0.25, 0.125, 1, 1.5, 2', expected: 'diverging', got: 'diverging' });
+  });
+
+  test('a residual printed in a form the reader does not read back the same fails the sweep', () => {
+    const st = selfTests({ history: ['1', '0'], residual: '0', detail: 'command output 0e0x' });
+    expect(st.null_edge_sweep).toBe(false);
+    expect(st.cases.null_edge_sweep.find((c) => !c.ok)).toMatchObject({ input: '0e0x', expected: 'value 0', got: 'error' });
+  });
+
+  test('a metric that saw no criterion or no test is unavailable, never 0 (a null input read as EXACT)', () => {
+    expect(failingCriteriaResidual([])).toEqual({ error: expect.stringMatching(/no criterion ran/) });
+    expect(failingTestsResidual({ tests: [], files: ['a.xml'] })).toEqual({ error: expect.stringMatching(/no test that ran/) });
+    const st = selfTests({ history: ['0'], residual: '0', detail: '0 of 2 criteria failing' });
+    expect(st.cases.null_edge_sweep.filter((c) => /no criterion|no test/.test(c.input)).map((c) => c.got)).toEqual(['error', 'error']);
   });
 });

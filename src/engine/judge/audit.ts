@@ -6,9 +6,9 @@ import { parseDocument } from '../common/document.js';
 import { capsuleProblems, capsuleSchema, type Capsule } from '../memory/capsule.js';
 import { openQuestionsOf } from '../memory/agents-md.js';
 import { certificateSchema, isDiverging } from './certificate.js';
-import { isDecimalString, parseDecimal, seedChecksum } from '../common/decimal.js';
+import { Decimal, isDecimalString, seedChecksum } from '../common/decimal.js';
 import type { EvidenceStore } from '../evidence/evidence.js';
-import { residualFromOutput } from './residual.js';
+import { failingCriteriaResidual, failingTestsResidual, residualFromOutput } from './residual.js';
 
 export const iterDir = (n: number) => `iter_${n}`;
 
@@ -136,12 +136,78 @@ export async function phucTest(
   return phucResult(failures);
 }
 
-/** Rung 274177's self-tests: the divergence detector and the null/edge sweep of the residual parser. */
-export function selfTests(): { divergence_detector: boolean; null_edge_sweep: boolean } {
-  const divergence = isDiverging(['1', '2', '3']) && !isDiverging(['3', '2', '1']) && !isDiverging(['1', '1', '2']) && !isDiverging(['1', '2']);
-  const rejects = ['', 'NaN', '1,5', 'Infinity', '0x10', '1e', '-', ' '].every((t) => 'error' in residualFromOutput(t));
-  const accepts = ['0', '0.25', '1e-4', '3'].every((t) => 'value' in residualFromOutput(t)) && parseDecimal('.5') !== null;
-  return { divergence_detector: divergence, null_edge_sweep: rejects && accepts };
+/** One case of a self-test: what was fed, what was expected, what came out. */
+export interface SelfTestCase {
+  input: string;
+  expected: string;
+  got: string;
+  ok: boolean;
+}
+
+export interface SelfTests {
+  divergence_detector: boolean;
+  null_edge_sweep: boolean;
+  /** Every case run, in order (written to self_tests.json: what the two verdicts were computed from). */
+  cases: { divergence_detector: SelfTestCase[]; null_edge_sweep: SelfTestCase[] };
+}
+
+const testCase = (input: string, expected: string, got: string): SelfTestCase => ({ input, expected, got, ok: expected === got });
+
+/**
+ * Rung 274177's self-tests, fed with this run's own inputs (fixed inputs pass in any loop):
+ * - the divergence detector fires when the run's residual history goes on rising from its largest
+ *   value (in steps of that value), and holds on a tie or a fall from there;
+ * - the residual reader rejects the null and edge forms of the certified residual as the checker
+ *   printed it (nothing, blanks, null words, a sign, a unit, a decimal comma, hex), reads the value
+ *   back exactly, and reads a metric that saw no criterion or no test as unavailable, never as 0.
+ */
+export function selfTests(run: { history: readonly string[]; residual: string; detail: string }): SelfTests {
+  const div: SelfTestCase[] = [];
+  const verdict = (h: readonly string[]) => (isDiverging(h) ? 'diverging' : 'not diverging');
+  const top = run.history.map((h) => new Decimal(h)).reduce((a, b) => Decimal.max(a, b), new Decimal(run.residual));
+  const step = top.isZero() ? new Decimal(1) : top;
+  const tail = (ks: number[]) => [...run.history, ...ks.map((k) => top.plus(step.times(k)).toString())];
+  for (const [ks, expected] of [
+    [[1, 2, 3], 'diverging'],
+    [[1, 1, 2], 'not diverging'],
+    [[3, 2, 1], 'not diverging'],
+    [[3, 1, 2, 3], 'diverging'],
+  ] as const) {
+    const h = tail([...ks]);
+    div.push(testCase(h.join(', '), expected, verdict(h)));
+  }
+  // The certified residual as the checker printed it (a command's last line), else as recorded.
+  const printed = /^command output (\S+)$/.exec(run.detail)?.[1] ?? run.residual;
+  const read = (out: string) => {
+    const r = residualFromOutput(out);
+    return 'value' in r ? `value ${r.value.toString()}` : 'error';
+  };
+  const sweep: SelfTestCase[] = [testCase(printed, `value ${new Decimal(run.residual).toString()}`, read(`${printed}\n\n`))];
+  const negative = new Decimal(run.residual).isZero() ? '-1' : `-${printed}`;
+  for (const edge of [
+    '',
+    ' \t',
+    'null',
+    'None',
+    'undefined',
+    'NaN',
+    'Infinity',
+    negative,
+    `${printed}%`,
+    printed.replace('.', ',') + (printed.includes('.') ? '' : ',0'),
+    `0x${printed}`,
+  ])
+    sweep.push(testCase(JSON.stringify(edge), 'error', read(edge)));
+  for (const [what, got] of [
+    ['no criterion ran', failingCriteriaResidual([])],
+    ['JUnit files with no test that ran', failingTestsResidual({ tests: [], files: ['empty.xml'] })],
+  ] as const)
+    sweep.push(testCase(what, 'error', 'error' in got ? 'error' : `value ${got.value.toString()}`));
+  return {
+    divergence_detector: div.every((c) => c.ok),
+    null_edge_sweep: sweep.every((c) => c.ok),
+    cases: { divergence_detector: div, null_edge_sweep: sweep },
+  };
 }
 
 export function allDecimalStrings(values: unknown[]): boolean {
