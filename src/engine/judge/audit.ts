@@ -3,7 +3,8 @@
 // the rung self-tests.
 import { EvidenceUnverifiable } from '../common/errors.js';
 import { parseDocument } from '../common/document.js';
-import { capsuleProblems, capsuleSchema, type Capsule } from '../memory/capsule.js';
+import { capsuleProblems, capsuleSchema, criterionLines, type Capsule } from '../memory/capsule.js';
+import { canonicalJson } from '../common/canonical.js';
 import { openQuestionsOf } from '../memory/agents-md.js';
 import { certificateSchema, isDiverging } from './certificate.js';
 import { Decimal, isDecimalString, seedChecksum } from '../common/decimal.js';
@@ -72,6 +73,8 @@ export function phucConditions(x: {
   hostPaths: readonly string[];
   /** What the user wrote (goal, criteria) is in plan.json: a date there is theirs, not a leak. */
   planText: string;
+  /** The sha256 of an evidence file by its path in the tree (a capsule's links must resolve to it). */
+  evidenceEntry?: (rel: string) => string | undefined;
 }): string[] {
   const n = x.iteration;
   const failures: string[] = [];
@@ -80,8 +83,12 @@ export function phucConditions(x: {
   else if (!capsule) failures.push(`PHUC_TEST_FAILURE_1: iteration ${n} has no cnf_capsule.json`);
   if (!entry || !/- residual_direction: \w+/.test(entry) || !/- glow_score: \{total: (\d+|unknown)/.test(entry) || !/- northstar_distance_delta: /.test(entry))
     failures.push(`PHUC_TEST_FAILURE_2: iteration ${n}'s AGENTS.md entry lacks residual direction, GLOW or northstar delta`);
+  else {
+    const wrong = glowDeltaProblem(entry, x.previousEntry);
+    if (wrong) failures.push(`PHUC_TEST_FAILURE_2: iteration ${n}'s AGENTS.md entry: ${wrong}`);
+  }
   if (capsule) {
-    const problems = capsuleProblems(capsule, x.hostPaths, x.planText, x.capsuleText);
+    const problems = [...capsuleProblems(capsule, x.hostPaths, x.planText, x.capsuleText), ...provenanceProblems(capsule, x.planText, x.evidenceEntry)];
     if (problems.length) failures.push(`PHUC_TEST_FAILURE_3: iteration ${n}'s capsule: ${problems.join('; ')}`);
     if (x.previousEntry !== null) {
       const want = JSON.stringify(openQuestionsOf(x.previousEntry));
@@ -90,6 +97,63 @@ export function phucConditions(x: {
     }
   }
   return failures;
+}
+
+const glowTotal = (entry: string) => /^- glow_score: \{total: (\d+|unknown)/m.exec(entry)?.[1];
+
+/**
+ * Condition 2's GLOW delta, checked against what it is a delta of: this entry's GLOW total less the
+ * previous entry's (n/a on the first entry, or where either total is unknown).
+ */
+function glowDeltaProblem(entry: string, previousEntry: string | null): string | null {
+  const got = /^- glow_delta: (.*)$/m.exec(entry)?.[1];
+  if (got === undefined) return 'no glow_delta';
+  const [now, before] = [glowTotal(entry), previousEntry === null ? undefined : glowTotal(previousEntry)];
+  const known = now !== undefined && now !== 'unknown' && before !== undefined && before !== 'unknown';
+  if (!known) return got.startsWith('n/a') || previousEntry !== null ? null : `glow_delta ${got} without a previous GLOW`;
+  const delta = Number(now) - Number(before);
+  const want = `${delta >= 0 ? '+' : ''}${delta}`;
+  return got === want ? null : `glow_delta ${got}, but GLOW went ${before} → ${now} (${want})`;
+}
+
+interface PlanSource {
+  goal?: unknown;
+  rung_target?: unknown;
+  acceptance_criteria?: { id: string; description: string; run: string }[];
+}
+
+/**
+ * Condition 3's "built from artifacts only", checked at the source: the goal, criteria and rung are
+ * plan.json's, the criteria met and open are exactly the plan's, and every artifact link names an
+ * evidence file that holds those bytes (found by its path under the folder of the plan's link).
+ */
+function provenanceProblems(capsule: Capsule, planText: string, evidenceEntry?: (rel: string) => string | undefined): string[] {
+  const problems: string[] = [];
+  let plan: PlanSource | null = null;
+  try {
+    plan = planText ? (JSON.parse(planText) as PlanSource) : null;
+  } catch {
+    plan = null;
+  }
+  if (plan?.acceptance_criteria) {
+    if (capsule.goal_statement !== plan.goal) problems.push('goal_statement is not the goal of plan.json');
+    if (canonicalJson(capsule.acceptance_criteria) !== canonicalJson(criterionLines(plan.acceptance_criteria)))
+      problems.push('acceptance_criteria are not the criteria of plan.json');
+    if (capsule.rung_target !== plan.rung_target) problems.push('rung_target is not the rung_target of plan.json');
+    const s = capsule.current_state_summary;
+    const ids = plan.acceptance_criteria.map((c) => c.id).sort();
+    if (canonicalJson([...s.criteria_met_so_far, ...s.criteria_still_open].sort()) !== canonicalJson(ids))
+      problems.push("criteria_met_so_far and criteria_still_open are not the plan's criteria, each once");
+  }
+  if (evidenceEntry) {
+    const folder = capsule.artifact_links.find((l) => l.role === 'plan')?.path.replace(/\/?plan\.json$/, '');
+    for (const l of capsule.artifact_links) {
+      const rel = folder !== undefined && l.path.startsWith(folder) ? l.path.slice(folder.length).replace(/^\//, '') : null;
+      if (rel === null || evidenceEntry(rel) !== l.sha256)
+        problems.push(`artifact link ${l.path}#${l.sha256.slice(0, 12)} names no evidence file with those bytes`);
+    }
+  }
+  return problems;
 }
 
 /** The five conditions as the report shows them, from the failures found. */
@@ -128,7 +192,19 @@ export async function phucTest(
       capsuleError = e.message;
     }
     const entry = await ev.readText(`${iterDir(n)}/agents_md_entry.md`);
-    failures.push(...phucConditions({ iteration: n, capsule, capsuleText, capsuleError, entry, previousEntry, hostPaths: opts.hostPaths, planText }));
+    failures.push(
+      ...phucConditions({
+        iteration: n,
+        capsule,
+        capsuleText,
+        capsuleError,
+        entry,
+        previousEntry,
+        hostPaths: opts.hostPaths,
+        planText,
+        evidenceEntry: (rel) => ev.entry(rel)?.sha256,
+      }),
+    );
     previousEntry = entry;
   }
   if (opts.converged && rungLevel(opts.rungAchieved) < rungLevel(opts.rungTarget))
