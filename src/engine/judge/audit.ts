@@ -73,7 +73,11 @@ export function phucConditions(x: {
   hostPaths: readonly string[];
   /** What the user wrote (goal, criteria) is in plan.json: a date there is theirs, not a leak. */
   planText: string;
-  /** The sha256 of an evidence file by its path in the tree (a capsule's links must resolve to it). */
+  /**
+   * The sha256 of an evidence file by its path in the tree, given when the iteration is decided: the
+   * capsule's sources are checked then, against the plan and the files it was built from (a re-plan
+   * later rewrites plan.json; the end-of-run pass checks the rest again).
+   */
   evidenceEntry?: (rel: string) => string | undefined;
 }): string[] {
   const n = x.iteration;
@@ -129,6 +133,7 @@ interface PlanSource {
  */
 function provenanceProblems(capsule: Capsule, planText: string, evidenceEntry?: (rel: string) => string | undefined): string[] {
   const problems: string[] = [];
+  if (!evidenceEntry) return problems;
   let plan: PlanSource | null = null;
   try {
     plan = planText ? (JSON.parse(planText) as PlanSource) : null;
@@ -145,13 +150,11 @@ function provenanceProblems(capsule: Capsule, planText: string, evidenceEntry?: 
     if (canonicalJson([...s.criteria_met_so_far, ...s.criteria_still_open].sort()) !== canonicalJson(ids))
       problems.push("criteria_met_so_far and criteria_still_open are not the plan's criteria, each once");
   }
-  if (evidenceEntry) {
-    const folder = capsule.artifact_links.find((l) => l.role === 'plan')?.path.replace(/\/?plan\.json$/, '');
-    for (const l of capsule.artifact_links) {
-      const rel = folder !== undefined && l.path.startsWith(folder) ? l.path.slice(folder.length).replace(/^\//, '') : null;
-      if (rel === null || evidenceEntry(rel) !== l.sha256)
-        problems.push(`artifact link ${l.path}#${l.sha256.slice(0, 12)} names no evidence file with those bytes`);
-    }
+  const folder = capsule.artifact_links.find((l) => l.role === 'plan')?.path.replace(/\/?plan\.json$/, '');
+  for (const l of capsule.artifact_links) {
+    const rel = folder !== undefined && l.path.startsWith(folder) ? l.path.slice(folder.length).replace(/^\//, '') : null;
+    if (rel === null || evidenceEntry(rel) !== l.sha256)
+      problems.push(`artifact link ${l.path}#${l.sha256.slice(0, 12)} names no evidence file with those bytes`);
   }
   return problems;
 }
@@ -202,7 +205,6 @@ export async function phucTest(
         previousEntry,
         hostPaths: opts.hostPaths,
         planText,
-        evidenceEntry: (rel) => ev.entry(rel)?.sha256,
       }),
     );
     previousEntry = entry;
