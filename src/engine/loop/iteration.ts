@@ -372,14 +372,19 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   // Record: evidence → AGENTS.md → commit → certificate naming the commit → state.
   entry.certificate = decision.certificate;
   await ev.writeJson(`${dir}/phuc_test.json`, { iteration: n, ...phuc });
-  const previous = ctx.section ?? renderSection({ meta: sectionMeta(ctx), entries: ctx.entries });
-  const previousLines = previous.text.split('\n').length;
+  const sectionBefore = ctx.section ?? renderSection({ meta: sectionMeta(ctx), entries: ctx.entries });
+  // N.6 Gc is the section's measured change: the entry's own Gc line holds no newline, so the section
+  // rendered with a stand-in there has the line count of the final one.
+  const sectionAfter = renderSection({ meta: sectionMeta(ctx), entries: [...ctx.entries, { iteration: n, text: renderEntry(entry), link: '' }] });
+  const lines = (t: string) => t.split('\n').length;
+  const sizeDelta = lines(sectionAfter.text) - lines(sectionBefore.text);
+  entry.gbb.Gc = `${sizeDelta >= 0 ? '+' : ''}${sizeDelta} lines (${lines(sectionBefore.text)} → ${lines(sectionAfter.text)}${sectionAfter.compaction ? ', compacted' : ''})`;
   const entryText = renderEntry(entry);
   const entryFile = await ev.write(`${dir}/agents_md_entry.md`, entryText);
   ctx.entries.push({ iteration: n, text: entryText, link: ev.link(entryFile.path) });
   const section = (ctx.section = renderSection({ meta: sectionMeta(ctx), entries: ctx.entries }));
-  await ev.writeJson(`${dir}/glow.json`, { ...glow, agents_md_size_delta_lines: section.text.split('\n').length - previousLines });
-  await writeAgentsMd(ctx, section, previous);
+  await ev.writeJson(`${dir}/glow.json`, { ...glow, agents_md_size_delta_lines: lines(section.text) - lines(sectionBefore.text) });
+  await writeAgentsMd(ctx, section, sectionBefore);
   crashPoint(ctx, 'agents-md');
   if (section.compaction && (section.witnessed.length !== state.section_witnessed || section.archived.length !== state.section_archived)) {
     // Each archived iteration's witness lines go to the log once, when it leaves AGENTS.md.

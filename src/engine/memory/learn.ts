@@ -168,7 +168,7 @@ export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts
       Z: `${iterDir(n)}/cnf_capsule.json#${ctx.ev.entry(`${iterDir(n)}/cnf_capsule.json`)!.sha256}`,
       Sigma: broken.length ? `false (${broken.join('; ')})` : 'true',
       tau: [...artifacts.map((a) => a.path), `${iterDir(n)}/certificate.json`].join(', '),
-      Gc: 'see glow.json agents_md_size_delta_lines',
+      Gc: '', // measured when the entry joins the section (loop/iteration.ts)
       iota: String((x.collected.produced ? 1 : 0) + (report.state !== 'absent' ? 1 : 0)),
       Rp:
         x.residual === null
