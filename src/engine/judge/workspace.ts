@@ -378,6 +378,7 @@ export class CheckWorkspace {
       timeoutMs: spec.timeoutMs,
       signal: spec.signal,
       maxOutputBytes: 512 * 1024,
+      network: 'open',
     });
     if (result.exitCode !== 0 || result.timedOut || result.aborted) {
       const how = result.timedOut

@@ -139,6 +139,7 @@ export async function startCertificate(
     judgedTree: tree,
     workspace: ctx.judge.mode,
     isolation: ctx.isolation,
+    network: ctx.sandbox.network,
     previousSha256: ctx.state.last_certificate_sha256,
   });
   const rel = `${dir}/certificate.json`;

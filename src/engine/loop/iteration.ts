@@ -391,6 +391,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     judgedTree: tree,
     workspace: ctx.judge.mode,
     isolation: ctx.isolation,
+    network: ctx.sandbox.network,
     previousSha256: state.last_certificate_sha256,
   });
   // On disk before the state that follows it (the writer keeps the order; the state's save waits for both).
