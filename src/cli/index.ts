@@ -9,6 +9,7 @@ import { NodeProcessRunner } from '../engine/os/process.js';
 import { installSignalStop } from '../engine/os/signals.js';
 import { closeInheritedDescriptors, inheritedNote } from '../engine/os/descriptors.js';
 import { haltingReportSchema, renderReportMarkdown } from '../engine/evidence/report.js';
+import { LATEST_RUN_REPORT } from '../engine/evidence/evidence.js';
 import { parseDocument } from '../engine/common/document.js';
 import { EvidenceUnverifiable } from '../engine/common/errors.js';
 import { certifiedCommit, rerunCertificate, verifyTree } from '../engine/evidence/verify.js';
@@ -231,21 +232,28 @@ async function report(argv: string[]): Promise<number> {
     err(`phuc-loop report: ${notOwn}; this is the report of the loop-owned copy in ${standing.own}`);
     dir = standing.own;
   }
-  const text = await readFile(join(dir, 'halting_report.json'), 'utf8').catch(() => null);
+  // The latest run stopped before it wrote evidence of its own: its report is the current one.
+  const latest = await readFile(join(dir, LATEST_RUN_REPORT), 'utf8').catch(() => null);
+  if (latest !== null)
+    err(
+      `phuc-loop report: the latest run stopped before it wrote evidence (${LATEST_RUN_REPORT}); the evidence tree in ${dir} is of an earlier run (\`phuc-loop verify\` checks it)`,
+    );
+  const file = latest === null ? 'halting_report.json' : LATEST_RUN_REPORT;
+  const text = latest ?? (await readFile(join(dir, file), 'utf8').catch(() => null));
   if (text === null) {
     err(`phuc-loop report: no halting_report.json in ${dir} (\`phuc-loop run\` writes it; or name the evidence folder: \`phuc-loop report DIR\`)`);
     return EXIT_CODES.EXIT_NEED_INFO;
   }
   let parsed;
   try {
-    parsed = parseDocument(join(dir, 'halting_report.json'), text, haltingReportSchema);
+    parsed = parseDocument(join(dir, file), text, haltingReportSchema);
   } catch (e) {
     if (!(e instanceof EvidenceUnverifiable)) throw e;
     err(`phuc-loop report: ${e.message}`);
     return EXIT_CODES.EXIT_BLOCKED;
   }
   if (values.json) out(text);
-  else out(renderReportMarkdown(parsed, (await readFile(join(dir, 'agents_md_final.md'), 'utf8').catch(() => undefined)) || undefined));
+  else out(renderReportMarkdown(parsed, (latest === null && (await readFile(join(dir, 'agents_md_final.md'), 'utf8').catch(() => undefined))) || undefined));
   return 0;
 }
 

@@ -9,6 +9,7 @@ import { shellQuote } from '../engine/agent/agents.js';
 import { EXIT_CODES } from '../engine/loop/fsm.js';
 import { Git } from '../engine/os/git.js';
 import { NodeProcessRunner } from '../engine/os/process.js';
+import { proposeMayChange } from './may-change.js';
 import { configTemplate, northstarTemplate, type InitPlan } from './templates.js';
 
 export const PROJECT_TYPES = ['npm', 'pnpm', 'yarn', 'python', 'go', 'rust', 'maven', 'gradle', 'make', 'generic'] as const;
@@ -497,7 +498,7 @@ export async function planInit(
         return genericPlan();
     }
   })();
-  return { plan, detected };
+  return { plan: { ...plan, mayChange: await proposeMayChange(dir, t) }, detected };
 }
 
 export interface InitIO {
@@ -548,6 +549,7 @@ export async function runInit(argv: string[], io: InitIO): Promise<number> {
   io.out(`  criterion tests: ${plan.run ?? '(placeholder)'}`);
   io.out(`  residual: ${plan.junit ? `failing_tests_fraction from ${plan.junit}` : 'failing_criteria'}`);
   io.out(`  checks.setup: ${plan.setup?.run ?? `none (${plan.setupNote})`}`);
+  if (plan.mayChange) io.out(`  agent.may_change: ${plan.mayChange.globs.join(', ')} (${plan.mayChange.how})`);
   if (plan.junit) await excludeReports(io, plan.junit);
   if (plan.run === null) {
     io.err(

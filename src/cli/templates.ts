@@ -20,12 +20,26 @@ export interface InitPlan {
   /** Why there is no setup, or what to know about it (written as a comment). */
   setupNote: string | null;
   protected: string[];
+  /** The allow-list proposed from the layout (may-change.ts); planInit adds it. */
+  mayChange?: { globs: string[]; how: string };
 }
 
 /** A YAML scalar for `s`: plain where that is safe, quoted otherwise; never folded. */
 const scalar = (s: string) => stringify(s, { lineWidth: 0 }).trimEnd();
 
 const residualLabel = (p: InitPlan) => (p.junit ? `failing tests / tests run (JUnit ${p.junit})` : 'failing acceptance criteria');
+
+/** agent.may_change with why it is safer and how to widen it; commented out when init proposed none. */
+function mayChangeBlock(p: InitPlan): string {
+  const globs = p.mayChange?.globs ?? ['src/**'];
+  return `  # The allow-list: the agent may change only these paths. Any other change (a test, a script, the
+  # manifest, a helper the checks import) is reverted and ends the run blocked, whatever its name.
+  # init proposed ${p.mayChange?.how ?? 'src/**'}. To widen it, add a glob
+  # (e.g. "docs/**"); even here a new module named like a library, *.dist-info, *.pth and sitecustomize are refused.
+  may_change:
+${globs.map((g) => `    - ${JSON.stringify(g)}`).join('\n')}
+`;
+}
 
 export function configTemplate(p: InitPlan): string {
   const criterion =
@@ -86,7 +100,7 @@ agent:
   use: claude                     # claude | codex | gemini | aider | command
   # run: ./my-agent.sh            # for command: gets the prompt on stdin and PHUC_* variables
   # model: <model name>
-
+${mayChangeBlock(p)}
 # Changes under these globs are reverted and end the loop blocked (the config and NORTHSTAR.md always are):
 # the tests, the runner's configuration, the manifests and files the commands above name.
 protected:

@@ -107,6 +107,8 @@ export function config(opts: {
   rung?: number;
   /** agent.writable: folders the agent and the checks may write (a checkStateDir). */
   writable?: string[];
+  /** agent.may_change: the allow-list. */
+  mayChange?: string[];
 }): string {
   return [
     'version: 2',
@@ -120,6 +122,7 @@ export function config(opts: {
     '  use: command',
     `  run: ${JSON.stringify(opts.agent)}`,
     ...(opts.writable ? [`  writable: ${JSON.stringify(opts.writable)}`] : []),
+    ...(opts.mayChange ? [`  may_change: ${JSON.stringify(opts.mayChange)}`] : []),
     'protected: ["test/**"]',
     opts.extra ?? '',
   ].join('\n');

@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import picomatch from 'picomatch';
 import { parseDocument } from 'yaml';
 import { parseConfig, type LoopConfig } from '../../src/engine/config/config.js';
 import { parseNorthstar } from '../../src/engine/judge/northstar.js';
@@ -21,6 +22,33 @@ async function init(repo: string, args: string[] = [], env: Record<string, strin
   return { ...r, text };
 }
 
+const NEVER_ALLOWED = [
+  'phuc-loop.yml',
+  'NORTHSTAR.md',
+  '.github/workflows/ci.yml',
+  'package.json',
+  'package-lock.json',
+  'pnpm-lock.yaml',
+  'jest.config.js',
+  'vitest.config.ts',
+  'test/calc.test.js',
+  'tests/test_calc.py',
+  'conftest.py',
+  'pyproject.toml',
+  'setup.cfg',
+  'setup.py',
+  'requirements.txt',
+  'go.mod',
+  'go.sum',
+  'Cargo.toml',
+  'Cargo.lock',
+  'build.rs',
+  'pom.xml',
+  'build.gradle',
+  'Makefile',
+  'scripts/test.sh',
+];
+
 async function written(repo: string): Promise<LoopConfig> {
   const config = parseConfig(await readFile(join(repo, 'phuc-loop.yml'), 'utf8'));
   const metrics = parseNorthstar(
@@ -36,6 +64,10 @@ async function written(repo: string): Promise<LoopConfig> {
   expect(config.checks.junit).toBe(config.residual.junit);
   expect(config.checks.workspace).toBe('clean');
   for (const always of ['phuc-loop.yml', 'NORTHSTAR.md', '.github/**']) expect(config.protected).toContain(always);
+  // The allow-list: never the tests, runner configs, scripts, manifests, lockfiles or the loop's own files.
+  const allowed = picomatch(config.agent.may_change ?? [], { dot: true });
+  expect(config.agent.may_change?.length).toBeGreaterThan(0);
+  for (const f of NEVER_ALLOWED) expect(`${f}: ${allowed(f)}`).toBe(`${f}: false`);
   return config;
 }
 
@@ -527,5 +559,63 @@ describe('anything else', () => {
     expect(r.stderr).toContain('phuc-loop.yml exists; not overwritten (use --force to replace it)');
     expect(r.stdout).toContain('wrote NORTHSTAR.md');
     expect(await readFile(join(repo, 'phuc-loop.yml'), 'utf8')).toBe('mine\n');
+  });
+});
+
+describe('agent.may_change: the source folders of each project type', () => {
+  test.each([
+    [
+      'npm, source folders',
+      { 'package.json': '{"scripts":{"test":"node --test"}}', 'package-lock.json': '{}', 'src/a.js': '', 'lib/b.js': '', 'test/a.test.js': '' },
+      ['lib/**', 'src/**'],
+    ],
+    [
+      'npm, modules at the root',
+      { 'package.json': '{"main":"./calc.js","scripts":{"test":"node --test"}}', 'calc.js': '', 'util.mjs': '', 'jest.config.js': '', 'a.test.js': '' },
+      ['calc.js', 'util.mjs'],
+    ],
+    [
+      'pnpm workspace',
+      {
+        'package.json': '{"scripts":{"test":"vitest"}}',
+        'pnpm-lock.yaml': '',
+        'packages/core/src/a.ts': '',
+        'packages/core/test/a.test.ts': '',
+        'apps/web/src/b.ts': '',
+      },
+      ['apps/web/src/**', 'packages/core/src/**'],
+    ],
+    ['python, src layout (pytest)', { 'pyproject.toml': '[tool.pytest.ini_options]\n', 'src/calc/__init__.py': '', 'tests/test_calc.py': '' }, ['src/**']],
+    [
+      'python, flat packages and modules (pytest)',
+      {
+        'pyproject.toml': '[project]\nname = "calc"\n',
+        'calc/__init__.py': '',
+        'util.py': '',
+        'setup.py': '',
+        'conftest.py': '',
+        'tests/__init__.py': '',
+        'test_x.py': '',
+      },
+      ['calc/**', 'util.py'],
+    ],
+    ['python, unittest', { 'setup.py': '', 'calc.py': '', 'tests/test_calc.py': 'import unittest\n' }, ['calc.py']],
+    ['go', { 'go.mod': 'module x\n', 'calc.go': '', 'calc_test.go': '' }, ['**/*.go']],
+    [
+      'rust workspace',
+      { 'Cargo.toml': '[workspace]\n', 'crates/core/Cargo.toml': '', 'crates/core/src/lib.rs': '', 'cli/Cargo.toml': '', 'cli/src/main.rs': '' },
+      ['cli/src/**', 'crates/core/src/**'],
+    ],
+    ['maven', { 'pom.xml': '<project/>\n', 'src/main/java/A.java': '' }, ['**/src/main/**']],
+    ['gradle', { 'build.gradle': '', 'src/main/java/A.java': '' }, ['**/src/main/**']],
+  ] as const)('%s', async (_name, files, globs) => {
+    const repo = await makeRepo({ ...files });
+    const r = await init(repo);
+    expect(r.code).toBe(0);
+    const c = await written(repo);
+    expect(c.agent.may_change).toEqual(globs);
+    expect(r.stdout).toContain(`agent.may_change: ${globs.join(', ')}`);
+    // The written config says why and how to widen it.
+    expect(r.text).toMatch(/# The allow-list: the agent may change only these paths\.[\s\S]*To widen it, add a glob/);
   });
 });

@@ -24,7 +24,8 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { CheckWorkspace, type CheckWorkspaceOptions } from '../../src/engine/judge/workspace.js';
 import { NodeProcessRunner } from '../../src/engine/os/process.js';
-import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+import { CA_BUNDLE_VARS } from '../../src/engine/os/secrets.js';
+import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson, until } from '../helpers/repo.js';
 
 const sh = promisify(execFile);
 const runner = new NodeProcessRunner();
@@ -396,7 +397,12 @@ describe.each(modes)('CheckWorkspace.setup (%s)', (_, update) => {
     try {
       await update(ws, head);
       const s = await ws.setup({ command: 'echo "{ }" > package.json && mkdir node_modules', timeoutMs: 30_000 });
-      expect(s).toMatchObject({ state: 'ran', cached: false, note: expect.stringContaining('changed tracked files (package.json)') });
+      expect(s).toMatchObject({
+        state: 'ran',
+        cached: false,
+        note: expect.stringContaining('changed tracked files (package.json)'),
+        changed: ['package.json'],
+      });
       await update(ws, head);
       expect(await readFile(join(ws.dir, 'package.json'), 'utf8')).toBe('{}\n');
       expect(await ws.setup({ command: 'mkdir node_modules', timeoutMs: 30_000 })).toMatchObject({ state: 'ran', cached: true });
@@ -425,12 +431,80 @@ describe.each(modes)('CheckWorkspace.setup (%s)', (_, update) => {
   });
 });
 
+describe('CheckWorkspace.setup on the log', () => {
+  test('says when it starts, that it still runs while it does (heartbeat), and how long it took when it fails', async () => {
+    const repo = await makeRepo({ 'package-lock.json': '{}\n' });
+    const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
+    const lines: string[] = [];
+    const log = { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) };
+    const release = join(dirname(repo), 'release');
+    const command = `while [ ! -f '${release}' ]; do sleep 0.05; done; exit 4`;
+    const ws = await open(repo, { log, heartbeatMs: 50 });
+    try {
+      await ws.update(head);
+      const running = ws.setup({ command, timeoutMs: 60_000 });
+      await until(() => lines.filter((l) => l.includes('still running')).length >= 2, 20_000, 'two heartbeats');
+      await writeFile(release, '');
+      const s = await running;
+      expect(lines[0]).toMatch(/^checks\.setup `while .*`: running \(inputs [0-9a-f]{12}\)$/);
+      expect(lines[1]).toMatch(/^checks\.setup `while .*`: still running \(\d+\.\d s\)$/);
+      expect(s).toMatchObject({ state: 'failed', reason: expect.stringMatching(/exited 4 after \d+\.\d s$/) });
+      // A reused setup runs nothing and says nothing here (the round's line says it was reused).
+      const seen = lines.length;
+      await ws.update(head);
+      expect(await ws.setup({ command: 'true', timeoutMs: 60_000 })).toMatchObject({ state: 'ran' });
+      await ws.update(head);
+      expect(await ws.setup({ command: 'true', timeoutMs: 60_000 })).toMatchObject({ state: 'reused' });
+      expect(lines.slice(seen).filter((l) => /: running \(/.test(l))).toEqual([expect.stringMatching(/^checks\.setup `true`: running/)]);
+    } finally {
+      await ws.close();
+    }
+  });
+});
+
+describe('CheckWorkspace.changedTracked', () => {
+  test('names a tracked file rewritten in place with its mtime put back, a mode change and a folder swapped for a link; never untracked files', async () => {
+    const repo = await makeRepo({ 'test/a.test.js': 'assert(1 === 1)\n', 'src/x.js': 'x\n' });
+    const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
+    const ws = await open(repo);
+    try {
+      await ws.update(head);
+      expect(ws.changedTracked()).toEqual([]);
+      // Untracked files and folders (setup outputs, caches) are not the tree's: not even walked.
+      await mkdir(join(ws.dir, 'node_modules/dep'), { recursive: true });
+      await writeFile(join(ws.dir, 'node_modules/dep/index.js'), 'x\n');
+      expect(ws.changedTracked()).toEqual([]);
+      // Same size, same inode, mtime put back: only the content says.
+      await tamper(join(ws.dir, 'test/a.test.js'), 'assert(1 !== 1)\n');
+      expect(ws.changedTracked()).toEqual(['test/a.test.js']);
+      await ws.update(head);
+      expect(ws.changedTracked()).toEqual([]);
+      await chmod(join(ws.dir, 'src/x.js'), 0o755);
+      expect(ws.changedTracked()).toEqual(['src/x.js']);
+      await ws.update(head);
+      // The same bytes, read through a link where the folder was.
+      await sh('sh', ['-c', 'cp -rp src ../src-copy && rm -r src && ln -s ../src-copy src'], { cwd: ws.dir });
+      expect(ws.changedTracked()).toEqual(['src/']);
+      await unlink(join(ws.dir, 'src'));
+      await ws.update(head);
+      await unlink(join(ws.dir, 'test/a.test.js'));
+      expect(ws.changedTracked()).toEqual(['test/a.test.js']);
+    } finally {
+      await ws.close();
+    }
+  });
+});
+
 describe('CheckWorkspace.env', () => {
-  test('holds nothing of the loop environment but PATH, LANG and TZ, plus checks.env', async () => {
+  test('holds nothing of the loop environment but PATH, LANG, TZ and the CA bundle the agent gets, plus checks.env', async () => {
     const repo = await makeRepo({ 'a.txt': 'a\n' });
     const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
+    const ca = new Set<string>(CA_BUNDLE_VARS);
     const baseEnv = {
-      ...process.env,
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !ca.has(k.toUpperCase()))),
+      NODE_EXTRA_CA_CERTS: '/etc/ssl/inspecting-proxy.pem',
+      REQUESTS_CA_BUNDLE: '/etc/ssl/inspecting-proxy.pem',
+      npm_config_cafile: '/etc/ssl/inspecting-proxy.pem',
       PATH: process.env.PATH,
       LANG: 'C.UTF-8',
       TZ: 'UTC',
@@ -452,9 +526,12 @@ describe('CheckWorkspace.env', () => {
           'GIT_CONFIG_NOSYSTEM',
           'HOME',
           'LANG',
+          'NODE_EXTRA_CA_CERTS',
           'NPM_CONFIG_GLOBALCONFIG',
           'NPM_CONFIG_USERCONFIG',
           'PATH',
+          'REQUESTS_CA_BUNDLE',
+          'npm_config_cafile',
           'TMPDIR',
           'TZ',
           'XDG_CONFIG_HOME',
@@ -473,6 +550,7 @@ describe('CheckWorkspace.env', () => {
       const r = await runner.run({ command: 'env', cwd: ws.dir, env });
       expect(r.stdout).not.toMatch(/sekrit|ghs_fake|evil\.js|script_shell/);
       expect(r.stdout).toContain(`HOME=${ws.home}\n`);
+      expect(r.stdout).toContain('NODE_EXTRA_CA_CERTS=/etc/ssl/inspecting-proxy.pem\n');
     } finally {
       await ws.close();
     }

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { agentInvocation, describeInvocation, type InvocationRecord, parseAgentOutcome, PRESET_ENV, REPORT_PATH, type AgentOutcome } from './agents.js';
+import type { AllowList } from './allow-list.js';
 import type { KeyProxy } from './key-proxy.js';
 import { withoutRoleVariables, type Sandbox } from '../os/sandbox.js';
 import { agentEnvironment } from '../os/secrets.js';
@@ -23,6 +24,7 @@ import { parseDocument } from '../common/document.js';
 import { listSome } from '../common/markdown.js';
 import { guardedParts, hasGuardedParts } from '../judge/runner-config.js';
 import { ancestorInTheWay, isLinkIn, linkLeavesTree, linkTarget, lstatOrNull, readAsGitIn, readHeadSync, readRegularIn, removeTree } from '../os/tree-file.js';
+import { evidenceViewDir } from './evidence-view.js';
 
 export interface AgentSpec {
   preset: AgentPresetName;
@@ -375,6 +377,7 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
         ...(proxyStep?.env(preset) ?? {}),
         PHUC_PROMPT_FILE: promptFile,
         PHUC_CAPSULE_FILE: capsuleFile,
+        PHUC_EVIDENCE_DIR: evidenceViewDir(o.exchangeDir),
         PHUC_REPORT_FILE: reportFile,
         PHUC_ITERATION: String(o.iteration),
         PHUC_ROLE: o.role ?? 'Scout→Solver',
@@ -485,19 +488,22 @@ export function parseReport(text: string | null): ReportState {
 export type RevertWhy = Reverted['why'];
 export interface Reverted {
   path: string;
-  why: 'protected' | 'outside' | 'runner-config' | 'secret' | 'unstageable';
+  why: 'protected' | 'outside' | 'not-allowed' | 'shadow' | 'runner-config' | 'secret' | 'unstageable';
   detail: string;
 }
 
 /**
  * Why a change of the agent is put back as it was (null: it stays): a protected path; a change that
- * reaches outside the tree; the runner configuration of a shared file (package.json's scripts the
+ * reaches outside the tree; one agent.may_change does not allow, or a module that would shadow a
+ * library (allow-list.ts); the runner configuration of a shared file (package.json's scripts the
  * criteria run and runner keys, pyproject.toml's [tool.pytest]…); a secret value it would publish.
  */
-async function revertReason(o: CollectOptions, p: string): Promise<{ why: RevertWhy; detail: string } | null> {
+async function revertReason(o: CollectOptions, p: string, isNew: boolean): Promise<{ why: RevertWhy; detail: string } | null> {
   if (o.isProtected(p)) return { why: 'protected', detail: '' };
   const outside = outsideTree(o.cwd, p);
   if (outside) return { why: 'outside', detail: outside };
+  const refused = o.allowList?.refusal(p, isNew);
+  if (refused) return refused;
   if (hasGuardedParts(p) && (await runnerConfigChanged(o.git, o.cwd, o.before, p, o.guardedScripts))) return { why: 'runner-config', detail: '' };
   const { data, sha } = await held(o.cwd, p);
   if (data === null && sha !== null)
@@ -593,7 +599,11 @@ export const artifactsSchema = z.object({
   changed_paths: z.array(z.string()),
   report: z.object({ state: z.enum(['valid', 'malformed', 'absent']), error: z.string().optional() }),
   reverted: z.array(
-    z.object({ path: z.string(), why: z.enum(['protected', 'outside', 'runner-config', 'secret', 'unstageable']), detail: z.string().optional() }),
+    z.object({
+      path: z.string(),
+      why: z.enum(['protected', 'outside', 'not-allowed', 'shadow', 'runner-config', 'secret', 'unstageable']),
+      detail: z.string().optional(),
+    }),
   ),
   /** Files of the user's that git never tracked and the agent deleted: nothing to stage (kept in refs/phuc-loop/user-work). */
   untracked_deleted: z.array(z.string()).optional(),
@@ -655,6 +665,8 @@ export interface CollectOptions {
   guardedScripts: string[];
   /** Puts the user's git-ignored files back after the step (loop/user-files.ts). */
   userFiles?: (ignored: string[]) => Promise<PutBack>;
+  /** agent.may_change: what the agent may change at all (null: every path but the protected ones). */
+  allowList?: AllowList | null;
 }
 
 /** Whether a name exists in the work tree (a file, link or folder), never looked up through a link. */
@@ -716,8 +728,10 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   const ignored: string[] | undefined = o.userFiles ? [] : undefined;
   const changed = (await changedSince(o.git, o.cwd, o.before, ignored)).filter((p) => p !== REPORT_PATH);
   const reverted: Reverted[] = [];
+  // Only a new module can shadow a library: one HEAD or the user's dirty tree held is the user's.
+  const inHead = o.allowList ? await o.git.inHead(changed) : new Set<string>();
   for (const p of changed) {
-    const why = await revertReason(o, p);
+    const why = await revertReason(o, p, !inHead.has(p) && !o.before.has(p));
     if (why) reverted.push({ path: p, ...why });
   }
   await putBack(o, reverted, reverted);

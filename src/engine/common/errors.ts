@@ -74,6 +74,23 @@ export class SetupFailed extends PhucError {
 }
 
 /**
+ * The judged tree stopped being the committed tree: checks.setup or a check changed tracked files
+ * in the check workspace (SPEC §7). What the round measured is not the commit's: it is refused.
+ */
+export class TreeChanged extends PhucError {
+  readonly code = 'JUDGED_TREE_CHANGED';
+  constructor(
+    readonly step: string,
+    readonly paths: readonly string[],
+  ) {
+    const named = paths.slice(0, 5).join(', ') + (paths.length > 5 ? ` and ${paths.length - 5} more` : '');
+    super(
+      `the judged tree is not the committed tree: ${step} changed ${named} in the check workspace (compared by content with the tree judged); the round is refused`,
+    );
+  }
+}
+
+/**
  * A stop (signal, STOP file, label) cut short something the loop was running for a judgement
  * (checks.setup): what ran proves nothing, so the run pauses (EXIT_BLOCKED(BACKPRESSURE_SIGNAL)).
  */

@@ -88,6 +88,21 @@ export const configSchema = z
       ...agentFields,
       /** How the agent (and the checks, which run its code) are kept from the loop: SPEC §7. */
       isolation: z.enum(ISOLATION_LEVELS).default('auto'),
+      /**
+       * The allow-list (SPEC §7): globs of the work tree the agent may change; any other change is
+       * reverted and ends the run (GUARDRAIL_VIOLATION). Unset: every path but the protected ones.
+       */
+      may_change: z
+        .array(
+          z
+            .string()
+            .min(1)
+            .refine((g) => !g.startsWith('/') && !g.split('/').includes('..'), {
+              error: 'must be a glob relative to the repository root (no leading "/", no "..")',
+            }),
+        )
+        .min(1, { error: 'must list at least one glob such as "src/**" (or leave may_change out)' })
+        .optional(),
       /** Hold the agent's API key in a local proxy; the agent gets a placeholder and the proxy's URL. */
       key_proxy: z.boolean().default(false),
       /**

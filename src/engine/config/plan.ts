@@ -55,8 +55,9 @@ const NULL_FIELDS = new Set(['goal', 'acceptance_criteria', 'version']);
  * must have the same contract; a raised budget or another agent is a legitimate continuation.
  */
 export function contractHash(config: LoopConfig): string {
-  const { budget: _budget, agent: _agent, ...contract } = config;
-  return sha256(canonicalJson(contract));
+  const { budget: _budget, agent, ...contract } = config;
+  // What the agent may change is the contract's (a config without it hashes as before).
+  return sha256(canonicalJson(agent.may_change ? { ...contract, may_change: agent.may_change } : contract));
 }
 
 export async function intake(
@@ -168,6 +169,8 @@ export const planSchema = z.object({
     criteria: z.array(z.object({ id: z.string(), met: z.boolean(), evidence: z.string() })),
   }),
   protected: z.array(z.string()),
+  /** agent.may_change: the allow-list that judged the agent's changes; absent: the protected paths alone. */
+  may_change: z.array(z.string()).optional(),
   agent: agentRecord,
   replays: z.number().int().min(1),
   critic: agentRecord.nullable(),
@@ -413,6 +416,7 @@ export function buildPlan(
     northstar: { file: c.northstar, metrics: i.northstar, baseline: northstarBaseline },
     baseline,
     protected: guarded,
+    ...(c.agent.may_change ? { may_change: c.agent.may_change } : {}),
     agent: { use: c.agent.use, model: c.agent.model ?? null },
     replays: c.replays,
     critic: c.critic ? { use: c.critic.use, model: c.critic.model ?? null } : null,
@@ -420,7 +424,12 @@ export function buildPlan(
     stall_iterations: c.stall_iterations,
     escalate: c.agent.escalate ? { use: c.agent.escalate.use ?? null, model: c.agent.escalate.model ?? null } : null,
     mission_context: c.mission_context ?? null,
-    non_goals: [`no change under ${guarded.join(', ')}`, 'no weakened, skipped or deleted test or check', 'no commit, push or history rewrite by the agent'],
+    non_goals: [
+      ...(c.agent.may_change ? [`no change outside ${c.agent.may_change.join(', ')}`] : []),
+      `no change under ${guarded.join(', ')}`,
+      'no weakened, skipped or deleted test or check',
+      'no commit, push or history rewrite by the agent',
+    ],
     stop_rules: [
       'invariant or guardrail violation → EXIT_BLOCKED',
       'EXACT or CONVERGED certificate → EXIT_CONVERGED',

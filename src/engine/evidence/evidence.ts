@@ -20,8 +20,15 @@ const utf8 = new TextEncoder();
  */
 export const APPEND_ONLY_LOGS = new Set(['history.jsonl', 'compaction.log', 'northstar_drift.log']);
 
-/** Files in the evidence folder that are not evidence (the run lock). */
-export const NOT_EVIDENCE = new Set(['run.lock']);
+/**
+ * The halting report of the latest run when it stopped before writing an evidence tree of its own
+ * (EXIT_NEED_INFO beside an earlier loop's evidence): `phuc-loop report` shows it, never the older
+ * run's report as the current one. Any later run's publication replaces the folder without it.
+ */
+export const LATEST_RUN_REPORT = 'latest_run_report.json';
+
+/** Files in the evidence folder that are not evidence (the run lock, the report of a run that wrote none). */
+export const NOT_EVIDENCE = new Set(['run.lock', LATEST_RUN_REPORT]);
 
 export const manifestEntrySchema = z.object({
   path: z.string().min(1),

@@ -2,6 +2,7 @@
 // text as the job summary). Built from evidence only, with no timestamps, so it is reproducible.
 import type { PhucTest, Triangle } from '../judge/audit.js';
 import { z } from 'zod';
+import { guardMode, type GuardMode } from '../agent/allow-list.js';
 import { CERTIFICATE_TYPES } from '../config/config.js';
 import { firedExitSchema, type Certificate } from '../judge/certificate.js';
 import { type FiredExit, iterationsUsed } from '../loop/decide.js';
@@ -140,6 +141,9 @@ export interface ReportInput {
 
 export type HaltingReport = ReturnType<typeof buildReport>;
 
+/** halting_certificate.guard where it is known (a report without a plan or certificate has none). */
+const guardOf = (guard: GuardMode | null | undefined): { guard?: GuardMode } => (guard ? { guard } : {});
+
 const NEXT_ACTIONS: Record<string, string[]> = {
   EXIT_CONVERGED: ['Review the iteration commits and merge when satisfied.'],
   EXIT_DIVERGED: [
@@ -208,6 +212,7 @@ export function buildReport(i: ReportInput) {
       tree: cert?.tree ?? null,
       workspace: i.workspace ?? cert?.workspace ?? null,
       isolation: i.isolation ?? cert?.isolation ?? null,
+      ...guardOf(cert?.guard ?? (i.plan ? guardMode(i.plan.may_change) : null)),
     },
     exits_fired: fired,
     glow_history: glow.map((g) => ({ iteration: g.iteration, total: g.total, G: g.G, L: g.L, O: g.O, W: g.W })),
@@ -364,7 +369,7 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
     `| Residual | ${human(c.final_residual_decimal_string)}${c.R_p_decimal_string ? ` (R_p ${c.R_p_decimal_string})` : ''} |`,
     ...(c.commit
       ? [
-          `| Commit | ${c.commit.slice(0, 12)} (judged in a ${c.workspace ?? 'n/a'} workspace, isolation ${c.isolation ?? 'n/a'}; re-check: \`phuc-loop verify --rerun\`) |`,
+          `| Commit | ${c.commit.slice(0, 12)} (judged in a ${c.workspace ?? 'n/a'} workspace, isolation ${c.isolation ?? 'n/a'}${c.guard ? `, guard ${c.guard}` : ''}; re-check: \`phuc-loop verify --rerun\`) |`,
         ]
       : []),
     `| Iterations | ${r.iterations_completed} |`,
@@ -508,6 +513,8 @@ export const haltingReportSchema = z.object({
     tree: z.string().nullable(),
     workspace: z.enum(['clean', 'live']).nullable(),
     isolation: z.string().nullable(),
+    /** What judged the agent's changes (agent.may_change or the protected paths alone); absent in older reports. */
+    guard: z.enum(['allow-list', 'protected-only']).optional(),
   }),
   exits_fired: z.array(firedExitSchema.extend({ iteration: z.number().int().nullable() })),
   glow_history: z.array(iterationRowSchema.pick({ iteration: true, total: true, G: true, L: true, O: true, W: true })),

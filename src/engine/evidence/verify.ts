@@ -16,7 +16,7 @@ import { resolveBudget } from '../config/budget.js';
 import { buildPlan, contractHash, planSchema, type Plan } from '../config/plan.js';
 import { artifactsSchema } from '../agent/agent-step.js';
 import { parseDocument } from '../common/document.js';
-import { EvidenceUnverifiable } from '../common/errors.js';
+import { EvidenceUnverifiable, TreeChanged } from '../common/errors.js';
 import { stateSchema } from '../loop/context.js';
 import { Decimal, seedChecksum } from '../common/decimal.js';
 import { decideJudgement } from '../loop/decide.js';
@@ -257,6 +257,7 @@ const VERDICT_FIELDS = [
   'detours',
   'stall_iterations',
   'mission_context',
+  'may_change',
 ] as const satisfies readonly (keyof Plan)[];
 
 /** Where plan.json disagrees with the plan the committed config gives; each names the field. */
@@ -376,8 +377,14 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
       return { ok: false, lines, problems };
     }
     lines.push(s.state === 'ran' ? `rerun: setup \`${config.checks.setup}\` ran (${(s.result.durationMs / 1000).toFixed(1)} s)` : 'rerun: no checks.setup');
+    if (s.state === 'ran' && s.changed.length) throw new TreeChanged(`checks.setup \`${config.checks.setup}\``, s.changed);
     const logs = new EvidenceStore(join(base, 'logs'));
     const R_p = config.R_p === undefined ? null : new Decimal(config.R_p);
+    // As the loop judges: a tracked file the setup or a check changed ends the rerun (SPEC §7).
+    const keepsTree = (step: string) => {
+      const changed = ws!.changedTracked();
+      if (changed.length) throw new TreeChanged(step, changed);
+    };
     const judge = async (dir: string) => {
       if (config.residual.metric === 'failing_tests_fraction' && config.residual.junit) await removeJunit(ws!.dir, config.residual.junit);
       const checks = await runChecks(config.acceptance_criteria, {
@@ -388,8 +395,10 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
         dir,
         tree: cert.tree,
         scrub: (t) => t,
+        afterRun: (c) => keepsTree(`the check \`${c.id}\``),
       });
       const residual = await computeResidual(config, checks, { runner: { run }, cwd: ws!.dir, env: ws!.env() });
+      if (config.residual.metric === 'command') keepsTree('the residual command');
       const value = 'value' in residual ? residual.value : null;
       const judgement = judgementOf(
         { declared: config.certificates, checks, residual: value, residualError: 'error' in residual ? residual.error : null, R_p },
@@ -430,6 +439,10 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
     }
     if (problems.length) lines.push(`rerun: the criteria's logs are kept in ${logs.root}`);
     return { ok: problems.length === 0, lines, problems };
+  } catch (e) {
+    if (!(e instanceof TreeChanged)) throw e;
+    problems.push(e.message);
+    return { ok: false, lines, problems };
   } finally {
     await ws?.dispose();
     // The criteria's logs stay for a rerun that disagrees (a week; then a later run removes them).

@@ -3,6 +3,7 @@
 import type { NetworkRecord } from '../os/network.js';
 import { z } from 'zod';
 import type { CheckResult } from './checks.js';
+import type { GuardMode } from '../agent/allow-list.js';
 import { CERTIFICATE_TYPES, type CertificateType } from '../config/config.js';
 import { Decimal, dstr, isDecimalString } from '../common/decimal.js';
 import { decimalString } from '../common/document.js';
@@ -72,6 +73,8 @@ export const certificateSchema = z.object({
       enforced: z.boolean(),
     })
     .optional(),
+  /** What judged the agent's changes: agent.may_change (allow-list) or the protected paths alone; absent in older trees. */
+  guard: z.enum(['allow-list', 'protected-only']).optional(),
   previous_certificate_sha256: z.string().nullable(),
   exits_fired: z.array(firedExitSchema),
 });
@@ -118,6 +121,8 @@ export interface CertificateInput {
   workspace: 'clean' | 'live';
   isolation: string;
   network?: NetworkRecord;
+  /** Left out by callers that judge no agent change (a documents test). */
+  guard?: GuardMode;
   previousSha256: string | null;
 }
 
@@ -150,6 +155,7 @@ export function issueCertificate(i: CertificateInput): Certificate {
     workspace: i.workspace,
     isolation: i.isolation,
     ...(i.network ? { network: i.network } : {}),
+    guard: i.guard,
     previous_certificate_sha256: i.previousSha256,
     exits_fired: i.fired,
   };

@@ -53,6 +53,8 @@ export interface CheckContext {
   /** Passes that may be reused, by criterion id (none for replays: they always run). */
   passes?: Readonly<Record<string, PassRecord>>;
   iteration?: number;
+  /** Called after each criterion that ran (not a reused pass): what it left is looked at before the next runs. */
+  afterRun?: (c: CheckResult) => void | Promise<void>;
 }
 
 const MAX_LOG_BYTES = 512 * 1024;
@@ -133,7 +135,11 @@ export async function runCheck(c: Criterion, ctx: CheckContext): Promise<CheckRe
 
 export async function runChecks(criteria: Criterion[], ctx: CheckContext): Promise<CheckResult[]> {
   const out: CheckResult[] = [];
-  for (const c of criteria) out.push(await runCheck(c, ctx));
+  for (const c of criteria) {
+    const r = await runCheck(c, ctx);
+    out.push(r);
+    if (r.reused_from_iteration === null) await ctx.afterRun?.(r);
+  }
   return out;
 }
 

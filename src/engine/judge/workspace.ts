@@ -22,9 +22,11 @@ import { sha256 } from '../common/canonical.js';
 import { parseDocument } from '../common/document.js';
 import { atomicWrite } from '../evidence/writer.js';
 import { Git } from '../os/git.js';
-import type { ProcessRunner, RunResult, RunSpec } from '../os/ports.js';
+import type { Clock, Logger, ProcessRunner, RunResult, RunSpec } from '../os/ports.js';
+import { CA_BUNDLE_VARS } from '../os/secrets.js';
 import { ShellSession } from '../os/process.js';
 import { removeTree } from '../os/tree-file.js';
+import { changedPaths, parseStaged, readTracked, type TrackedEntry, type TrackedState } from './tracked-tree.js';
 
 /** Lockfiles and manifests whose content decides whether `checks.setup` runs again. */
 export const DEFAULT_SETUP_INPUTS = [
@@ -78,8 +80,13 @@ export interface CheckWorkspaceOptions {
   takeBack?: (dir: string) => Promise<void>;
   /** `checks.env`: variables the checks get on top of the fixed ones. */
   env?: Record<string, string>;
-  /** The loop's environment, read for PATH, LANG and TZ only (default process.env). */
+  /** The loop's environment, read for PATH, LANG, TZ and the CA bundle variables only (default process.env). */
   baseEnv?: Record<string, string | undefined>;
+  /** Where a running setup says it started, that it still runs (every `heartbeatMs`), and how it ended. */
+  log?: Logger;
+  clock?: Clock;
+  /** Default 15 s. */
+  heartbeatMs?: number;
 }
 
 export interface SetupSpec {
@@ -94,8 +101,11 @@ export type SetupOutcome =
   | { state: 'none' }
   /** The outputs of an earlier setup on the same inputs are in place and untouched. */
   | { state: 'reused'; inputs_hash: string }
-  /** `cached` false: the result is not reused (it changed tracked files or made an unkeepable path), with why. */
-  | { state: 'ran'; inputs_hash: string; result: RunResult; cached: boolean; note: string | null }
+  /**
+   * `cached` false: the result is not reused (it changed tracked files or made an unkeepable path),
+   * with why. `changed`: the tracked paths whose content is no longer the tree's (tracked-tree.ts).
+   */
+  | { state: 'ran'; inputs_hash: string; result: RunResult; cached: boolean; note: string | null; changed: string[] }
   | { state: 'failed'; inputs_hash: string; result: RunResult; reason: string };
 
 export interface UpdateOutcome {
@@ -110,6 +120,7 @@ const setupRecordSchema = z.object({ inputs_hash: z.string(), keep: z.array(z.st
 type SetupRecord = z.infer<typeof setupRecordSchema>;
 
 const q = shellQuote;
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
 
 /**
  * HOME as it is: its folder, tmp/ and .config/ (inode, mode, owner, links, change time), or null
@@ -189,6 +200,9 @@ export class CheckWorkspace {
   private wsAsGiven: string | null = null;
   /** ws/ could not be stamped (more folders than are stamped, or one unreadable): not walked again this run. */
   private wsUnstamped = false;
+  /** The tracked paths of the tree held, and their content as the last update wrote them. */
+  private tracked: { tree: string; entries: TrackedEntry[] } | null = null;
+  private checkedOut: TrackedState | null = null;
 
   private constructor(
     private readonly o: CheckWorkspaceOptions,
@@ -301,6 +315,12 @@ export class CheckWorkspace {
         await this.dropRecord();
       }
     }
+    if (this.tracked?.tree !== treeish) {
+      const ls = await this.session.run(`cd ${q(this.dir)} && git ls-files -s -z`);
+      if (ls.exitCode !== 0) throw new Error(`listing the check workspace's tracked files failed: ${ls.stderr.trim()}`);
+      this.tracked = { tree: treeish, entries: parseStaged(ls.stdout) };
+    }
+    this.checkedOut = readTracked(this.dir, this.tracked.entries);
     this.homeAsGiven = homeStamp(this.home);
     // Kept setup outputs are judged by their fingerprint, which takes a process: stamped only without.
     this.wsAsGiven = this.wsUnstamped || this.record?.keep.length ? null : treeStamp(this.dir);
@@ -371,15 +391,7 @@ export class CheckWorkspace {
     const inputsHash = await this.setupInputsHash(tree, spec.command, spec.inputs ?? DEFAULT_SETUP_INPUTS);
     if (this.record?.inputs_hash === inputsHash) return { state: 'reused', inputs_hash: inputsHash };
     if (this.record) await this.removeOutputs();
-    const result = await this.run({
-      command: spec.command,
-      cwd: this.dir,
-      env: this.env(),
-      timeoutMs: spec.timeoutMs,
-      signal: spec.signal,
-      maxOutputBytes: 512 * 1024,
-      network: 'open',
-    });
+    const result = await this.runSetup(spec.command, spec, inputsHash);
     if (result.exitCode !== 0 || result.timedOut || result.aborted) {
       const how = result.timedOut
         ? 'timed out'
@@ -388,18 +400,14 @@ export class CheckWorkspace {
           : result.exitCode === null
             ? `ended by ${result.signal}`
             : `exited ${result.exitCode}`;
-      return { state: 'failed', inputs_hash: inputsHash, result, reason: `checks.setup \`${spec.command}\` ${how}` };
+      return { state: 'failed', inputs_hash: inputsHash, result, reason: `checks.setup \`${spec.command}\` ${how} after ${seconds(result.durationMs)} s` };
     }
     // What the setup made beside the tree is what later rounds keep; a setup that changed tracked
     // files would be undone by the next update, so it is not reused.
-    // An empty entry (no path is empty) separates the two NUL-terminated lists.
-    const r = await this.session.run(
-      `cd ${q(this.dir)} && { git update-index -q --refresh >/dev/null; true; } && git diff-files --name-only -z && printf '\\0' && git ls-files -z --others --directory`,
-    );
+    const changed = this.changedTracked();
+    const r = await this.session.run(`cd ${q(this.dir)} && git ls-files -z --others --directory`);
     if (r.exitCode !== 0) throw new Error(`reading what checks.setup produced failed: ${r.stderr.trim()}`);
-    const parts = r.stdout.split('\0');
-    const changed = parts.slice(0, parts.indexOf(''));
-    const made = parts.slice(parts.indexOf('') + 1).filter(Boolean);
+    const made = r.stdout.split('\0').filter(Boolean);
     const odd = made.filter((p) => !PLAIN_PATH.test(p));
     const note = changed.length
       ? `checks.setup changed tracked files (${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ', …' : ''}): it runs again before every round`
@@ -413,12 +421,49 @@ export class CheckWorkspace {
       if (f.exitCode !== 0) throw new Error(`fingerprinting the setup outputs failed: ${f.stderr.trim()}`);
       await this.saveRecord({ inputs_hash: inputsHash, keep: made, fingerprint: f.stdout.trim() });
     } else if (note === null) await this.saveRecord({ inputs_hash: inputsHash, keep: [], fingerprint: '' });
-    return { state: 'ran', inputs_hash: inputsHash, result, cached: note === null, note };
+    return { state: 'ran', inputs_hash: inputsHash, result, cached: note === null, note, changed };
+  }
+
+  /**
+   * The tracked paths whose content (or kind, or execute bit) is no longer what the last update
+   * checked out, read byte for byte (a folder above them ends with `/`): the judged tree must stay
+   * the committed tree through setup and every check.
+   */
+  changedTracked(): string[] {
+    if (!this.tracked || !this.checkedOut) throw new Error('CheckWorkspace.changedTracked: update() the workspace to a tree first');
+    return changedPaths(this.checkedOut, readTracked(this.dir, this.tracked.entries));
+  }
+
+  /**
+   * Runs the setup command, saying on the log that it starts and, every `heartbeatMs`, that it still
+   * runs: an install that waits on the network is otherwise silent for minutes.
+   */
+  private async runSetup(command: string, spec: SetupSpec, inputsHash: string): Promise<RunResult> {
+    const { log, clock } = this.o;
+    const now = () => clock?.monotonicMs() ?? performance.now();
+    const started = now();
+    log?.info(`checks.setup \`${command}\`: running (inputs ${inputsHash.slice(0, 12)})`);
+    const beat = log
+      ? setInterval(() => log.info(`checks.setup \`${command}\`: still running (${seconds(now() - started)} s)`), this.o.heartbeatMs ?? 15_000)
+      : null;
+    try {
+      return await this.run({
+        command,
+        cwd: this.dir,
+        env: this.env(),
+        timeoutMs: spec.timeoutMs,
+        signal: spec.signal,
+        maxOutputBytes: 512 * 1024,
+        network: 'open',
+      });
+    } finally {
+      if (beat) clearInterval(beat);
+    }
   }
 
   /**
    * The checks' environment: a fresh HOME and TMPDIR, no system/global git config, no user/global npm
-   * config, PATH, LANG and TZ of the loop, and `checks.env`; nothing else of the loop's environment.
+   * config, PATH, LANG, TZ and the CA bundle variables of the loop, and `checks.env`; nothing else of the loop's environment.
    * checks.env cannot replace the variables that isolate the checks.
    */
   env(): Record<string, string> {
@@ -428,6 +473,9 @@ export class CheckWorkspace {
       const v = base[k];
       if (v !== undefined) env[k] = v;
     }
+    // The CA certificates the agent gets (os/secrets.ts), under any case of their names (npm_config_cafile).
+    const ca = new Set<string>(CA_BUNDLE_VARS);
+    for (const [k, v] of Object.entries(base)) if (v !== undefined && ca.has(k.toUpperCase())) env[k] = v;
     return {
       ...env,
       ...this.o.env,

@@ -30,6 +30,7 @@ import type { KeyProxy } from '../agent/key-proxy.js';
 import { initialProgress, type ProgressState } from './progress.js';
 import { watchStops } from './backpressure.js';
 import type { HaltingReport, RunInfo } from '../evidence/report.js';
+import { setupLine, type SetupReport } from './judge-space.js';
 
 export interface LoopHost {
   /** After each iteration's commit (push it, update the PR comment); a string ends the loop blocked. */
@@ -190,6 +191,10 @@ export interface JudgeSpace {
   readonly env: Record<string, string>;
   /** Runs a command of the checks (as the check user where the sandbox has one). */
   readonly runner: ProcessRunner;
+  /** What checks.setup did for the last prepare() (null: none configured, or live). */
+  readonly setup: SetupReport | null;
+  /** Throws TreeChanged when `step` left the tracked files other than the tree judged (clean; live has the agent-step guard). */
+  keepsTree(step: string): void;
   /**
    * The round's commands (checks, measures) are done with the space: it may be tidied for the next
    * prepare() meanwhile. Settles once the loop may write the space again (live: the tree is back).
@@ -312,6 +317,13 @@ export async function checkRound(
 async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: AbortSignal; reuse?: boolean; fresh?: boolean }) {
   const cfg = ctx.intake.config;
   const cwd = await ctx.judge.prepare(tree, { fresh: opts.fresh, signal: opts.signal });
+  const setup = ctx.judge.setup;
+  if (setup) {
+    ctx.o.log.info(setupLine(setup));
+    const { log, ...record } = setup;
+    const logLink = log === null ? null : ctx.ev.link((await ctx.ev.write(`${dir}/setup.log`, scrubber(ctx.secrets)(log))).path);
+    await ctx.ev.writeJson(`${dir}/setup.json`, { ...record, log: logLink });
+  }
   // Reports from before the round (stale, planted, or undeletable) are never counted.
   const glob = cfg.checks.junit ?? cfg.residual.junit;
   const guard = glob ? await prepareJunit(cwd, glob) : null;
@@ -327,10 +339,12 @@ async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: A
     scrub: scrubber(ctx.secrets),
     files,
     passes: opts.reuse ? ctx.state.passes : undefined,
+    afterRun: (c) => ctx.judge.keepsTree(`the check \`${c.id}\``),
   });
   const junit = glob && guard ? await readJunit(cwd, glob, guard) : undefined;
   const residualJunit = cfg.residual.junit && cfg.residual.junit !== glob ? await readJunit(cwd, cfg.residual.junit, null) : junit;
   const residual = await computeResidual(cfg, checks, { runner: ctx.judge.runner, cwd, env: ctx.judge.env, signal: opts.signal, junit: residualJunit });
+  if (cfg.residual.metric === 'command') ctx.judge.keepsTree('the residual command');
   return { checks, residual, cwd, junit, aborted: opts.signal.aborted };
 }
 

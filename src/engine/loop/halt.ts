@@ -1,15 +1,19 @@
 // Terminal bookkeeping: the confirmation and replays of the certified commit, rungs, the Triangle
 // and the Phuc Test, the halting report. Which exit wins was decided before (decide.ts).
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Stopped } from '../common/errors.js';
 import { firstStop } from './backpressure.js';
 import { allDecimalStrings, changedApiSymbols, checkTriangle, iterDir, phucTest, rungLevel, selfTests, unexplainedSymbols } from '../judge/audit.js';
 import { type Certificate, certificateSchema, convergenceClaimProblem, issueCertificate, judgementOf } from '../judge/certificate.js';
 import { artifactsSchema } from '../agent/agent-step.js';
+import { guardMode } from '../agent/allow-list.js';
 import type { CheckResult } from '../judge/checks.js';
 import { Decimal, dstr } from '../common/decimal.js';
 import { decideFinal, decideJudgement, type FiredExit } from './decide.js';
-import { EvidenceStore, listFiles, NOT_EVIDENCE } from '../evidence/evidence.js';
+import { EvidenceStore, LATEST_RUN_REPORT, listFiles, NOT_EVIDENCE } from '../evidence/evidence.js';
+import { atomicWrite } from '../evidence/writer.js';
+import { canonicalJson } from '../common/canonical.js';
 import { EXIT_CODES, type TerminalState } from './fsm.js';
 import { allInputsHash, checkRound, type Ctx, type LoopOptions, type LoopOutcome, scrub } from './context.js';
 import { snapshot } from '../judge/northstar.js';
@@ -28,6 +32,8 @@ export interface Halt {
   fired: FiredExit[];
   /** Whether the halting iteration was recorded; an unrecorded one's exits are reported here only. */
   record: boolean;
+  /** EXIT_NEED_INFO: the fields the user must supply (the report's missing_fields). */
+  missing_fields?: string[];
 }
 
 /** Terminal bookkeeping: confirmation and replays, rungs, the audits, the report, the manifest. */
@@ -90,7 +96,7 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
     workspace: ctx.judge.mode,
     lastState: ctx.fsm.state,
     evidencePointers: evidencePointers(ctx, certRel, last, certificate),
-    extra: { detail, backpressure, backpressureOnly: !halt.record && !!backpressure },
+    extra: { detail, backpressure, backpressureOnly: !halt.record && !!backpressure, missing_fields: halt.missing_fields },
   });
   await ev.writeJson('halting_report.json', report);
   await writeRunEndRecords(ctx);
@@ -140,6 +146,7 @@ export async function startCertificate(
     workspace: ctx.judge.mode,
     isolation: ctx.isolation,
     network: ctx.sandbox.network,
+    guard: guardMode(plan.may_change),
     previousSha256: ctx.state.last_certificate_sha256,
   });
   const rel = `${dir}/certificate.json`;
@@ -371,15 +378,25 @@ export function earlyOutcome(status: 'EXIT_NEED_INFO' | 'EXIT_BLOCKED', stopReas
   return { status, stop_reason: stopReason, exitCode: EXIT_CODES[status], report };
 }
 
-export async function needInfo(ev: EvidenceStore, info: NeedInfo, o: LoopOptions): Promise<LoopOutcome> {
+/** The outcome of a run that cannot go on for want of input; what is missing is said where the user looks. */
+export function needInfo(info: NeedInfo, o: LoopOptions): LoopOutcome {
   for (const m of info.messages) o.log.error(m);
-  const outcome = earlyOutcome('EXIT_NEED_INFO', info.stop_reason, { missing_fields: info.missing_fields, messages: info.messages });
-  // The evidence of an earlier loop is never overwritten by a run that could not start.
-  if (!(await ev.exists()) || (await listFiles(ev.root)).every((f) => NOT_EVIDENCE.has(f) || f === 'halting_report.json' || f === 'manifest.json')) {
+  return earlyOutcome('EXIT_NEED_INFO', info.stop_reason, { missing_fields: info.missing_fields, messages: info.messages });
+}
+
+/**
+ * Leaves a NEED_INFO run's report (missing_fields, safe_partials) where `phuc-loop report` reads
+ * it: as the tree's halting report where no earlier loop left evidence, else beside that evidence
+ * (LATEST_RUN_REPORT), which is never overwritten by a run that could not start.
+ */
+export async function recordNeedInfo(ev: EvidenceStore, outcome: LoopOutcome): Promise<LoopOutcome> {
+  const files = (await ev.exists()) ? await listFiles(ev.root) : [];
+  if (files.every((f) => NOT_EVIDENCE.has(f) || f === 'halting_report.json' || f === 'manifest.json')) {
     await ev.clear();
+    await rm(join(ev.root, LATEST_RUN_REPORT), { force: true });
     await ev.writeJson('halting_report.json', outcome.report);
     await ev.saveManifest();
-  }
+  } else await atomicWrite(join(ev.root, LATEST_RUN_REPORT), canonicalJson(outcome.report));
   return outcome;
 }
 

@@ -23,6 +23,7 @@ import {
 import { renderEntry, renderSection, witness } from '../memory/agents-md.js';
 import { Decimal, dstr, human } from '../common/decimal.js';
 import { listSome } from '../common/markdown.js';
+import { allowList, guardMode, shadowNames } from '../agent/allow-list.js';
 import { AGENT_STATE_EXCLUDES, type AgentOutcome, lastErrorLine, REPORT_PATH } from '../agent/agents.js';
 import { LOOP_SCRATCH_DIR, scriptsRunBy } from '../config/plan.js';
 import { flushPendingLogs, interimReport, saveState, writeIterationRecords } from '../evidence/records.js';
@@ -32,8 +33,10 @@ import { type CheckResult, updatePasses } from '../judge/checks.js';
 import { scoreGlow, trailingZeroW } from '../judge/glow.js';
 import { isDrifting, snapshot } from '../judge/northstar.js';
 import { critique, failingSignatures, recordCycle } from '../judge/skeptic.js';
-import { prepareCapsule } from '../memory/capsule-build.js';
+import { evidenceFolder, prepareCapsule } from '../memory/capsule-build.js';
+import { exposeEvidence } from '../agent/evidence-view.js';
 import { learn, writeAgentsMd } from '../memory/learn.js';
+import { recordFailures } from '../memory/failures.js';
 import { firstStop } from './backpressure.js';
 import {
   agentRunContext,
@@ -87,6 +90,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   userFiles.stepStarts();
   const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
   const idleS = ctx.intake.config.agent.idle_seconds;
+  await exposeEvidence(ctx.exchangeDir, prepared.capsule.artifact_links, evidenceFolder(ctx), (rel) => ev.readText(rel));
   const agent = await spawnAgent({
     ...agentRunContext(ctx),
     spec: agentSpec(ctx, n),
@@ -134,6 +138,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     scrub: scrubber(ctx.secrets),
     holdsSecret: (data) => secretScrubber(ctx.secrets).contains(data),
     guardedScripts: scriptsRunBy(plan.acceptance_criteria.map((c) => c.run)),
+    allowList: plan.may_change ? allowList(plan.may_change, ctx.cwd, await shadowNames(ctx.cwd, ctx.o.runner)) : null,
   });
   countUsage(state, out);
   let guardrail =
@@ -141,6 +146,8 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
       ...(
         [
           ['protected', 'protected paths changed and reverted'],
+          ['not-allowed', 'changes outside agent.may_change reverted'],
+          ['shadow', 'modules that would run in place of a library or at interpreter start reverted'],
           ['runner-config', 'runner configuration changed and reverted (suite integrity)'],
           ['outside', 'changes reaching outside the tree reverted'],
           ['secret', 'changes holding a secret value reverted'],
@@ -201,6 +208,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
       residual = 'value' in round.residual ? round.residual.value : null;
       residualError = 'error' in round.residual ? round.residual.error : null;
       residualDetail = 'value' in round.residual ? round.residual.detail : round.residual.error;
+      await recordFailures(ctx, dir, round);
     }
   }
   crashPoint(ctx, 'checks');
@@ -392,6 +400,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     workspace: ctx.judge.mode,
     isolation: ctx.isolation,
     network: ctx.sandbox.network,
+    guard: guardMode(plan.may_change),
     previousSha256: state.last_certificate_sha256,
   });
   // On disk before the state that follows it (the writer keeps the order; the state's save waits for both).

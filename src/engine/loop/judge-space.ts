@@ -3,13 +3,13 @@
 // no global git/npm configuration (SPEC §7); `live` is the agent's own work tree, weaker (what the
 // agent left beside the tracked files counts) and said so in every certificate.
 import { join } from 'node:path';
-import { CheckWorkspace, type CheckWorkspaceOptions } from '../judge/workspace.js';
+import { CheckWorkspace, type CheckWorkspaceOptions, type SetupOutcome } from '../judge/workspace.js';
 import { agentEnvironment } from '../os/secrets.js';
 import { withoutRoleVariables, type Sandbox } from '../os/sandbox.js';
 import { removeTree } from '../os/tree-file.js';
 import { LOOP_SCRATCH_DIR } from '../config/plan.js';
 import type { RunResult, RunSpec } from '../os/ports.js';
-import { SetupFailed, Stopped } from '../common/errors.js';
+import { SetupFailed, Stopped, TreeChanged } from '../common/errors.js';
 import { formatLog } from '../judge/checks.js';
 import type { LoopConfig } from '../config/config.js';
 import type { JudgeSpace, LoopOptions } from './context.js';
@@ -38,6 +38,9 @@ export function liveJudge(
     },
     env,
     runner: { run },
+    setup: null,
+    // Changes the checks make to the work tree are the agent-step guard's (iteration.ts).
+    keepsTree: () => undefined,
     async release() {
       if (!held) return;
       held = false;
@@ -69,6 +72,8 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
     takeBack: c.takeBack,
     env: c.checks.env,
     baseEnv: c.o.env,
+    log: c.o.log,
+    clock: c.o.clock,
   };
   const ws = await CheckWorkspace.open(base);
   let current: CheckWorkspace = ws;
@@ -79,10 +84,14 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
     timeoutMs: c.checks.setup_timeout_seconds * 1000,
     signal: signal ?? c.o.signal,
   });
-  const check = (s: Awaited<ReturnType<CheckWorkspace['setup']>>) => {
+  let setup: SetupReport | null = null;
+  const check = (s: SetupOutcome) => {
+    setup = null;
     // A setup cut short by a stop failed nothing: the run pauses and the next one sets up again.
     if (s.state === 'failed' && s.result.aborted) throw new Stopped(`the loop was asked to stop (during checks.setup)`);
     if (s.state === 'failed') throw new SetupFailed(`checks.setup failed (${s.reason}):\n${formatLog(c.checks.setup ?? '', [s.result]).slice(-2000)}`);
+    if (s.state === 'ran' && s.changed.length) throw new TreeChanged(`checks.setup \`${c.checks.setup}\``, s.changed);
+    setup = setupReport(c.checks.setup, s);
   };
   return {
     mode: 'clean',
@@ -92,12 +101,15 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
         await fresh?.dispose();
         const made = await CheckWorkspace.fresh({ ...base, root: join(c.root, 'fresh') }, tree, setupSpec(opts.signal));
         fresh = made.workspace;
-        check(made.setup);
         current = fresh;
+        check(made.setup);
         return fresh.dir;
       }
       // Replays after a fresh checkout stay on it; any other round goes back to the persistent one.
-      if (fresh && current === fresh && fresh.holds === tree) return fresh.dir;
+      if (fresh && current === fresh && fresh.holds === tree) {
+        setup = null;
+        return fresh.dir;
+      }
       current = ws;
       await ws.update(tree);
       check(await ws.setup(setupSpec(opts?.signal)));
@@ -107,6 +119,13 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
       return current.env();
     },
     runner: { run: c.run },
+    get setup() {
+      return setup;
+    },
+    keepsTree(step) {
+      const changed = current.changedTracked();
+      if (changed.length) throw new TreeChanged(step, changed);
+    },
     // Replays on a fresh checkout follow each other without an update: only the persistent one is tidied.
     release: () => {
       if (current === ws) ws.tidy();
@@ -123,4 +142,37 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
       await removeTree(join(c.root, 'fresh'));
     },
   };
+}
+
+/** What checks.setup did for a round, for the evidence (`<round>/setup.json`) and the console. */
+export interface SetupReport {
+  command: string;
+  state: 'ran' | 'reused';
+  inputs_hash: string;
+  /** null when reused. */
+  duration_ms: number | null;
+  exit_code: number | null;
+  /** The setup's output (when it ran), for the evidence. */
+  log: string | null;
+}
+
+export function setupReport(command: string | undefined, s: SetupOutcome): SetupReport | null {
+  if (!command || s.state === 'none' || s.state === 'failed') return null;
+  if (s.state === 'reused') return { command, state: 'reused', inputs_hash: s.inputs_hash, duration_ms: null, exit_code: null, log: null };
+  return {
+    command,
+    state: 'ran',
+    inputs_hash: s.inputs_hash,
+    duration_ms: Math.round(s.result.durationMs),
+    exit_code: s.result.exitCode,
+    log: formatLog(command, [s.result]),
+  };
+}
+
+/** The console line of a round's setup. */
+export function setupLine(s: SetupReport): string {
+  const inputs = `inputs ${s.inputs_hash.slice(0, 12)}`;
+  return s.state === 'reused'
+    ? `checks.setup \`${s.command}\`: reused (${inputs} unchanged)`
+    : `checks.setup \`${s.command}\`: ran in ${((s.duration_ms ?? 0) / 1000).toFixed(1)} s (exit ${s.exit_code}; ${inputs})`;
 }

@@ -15,6 +15,7 @@ import { dstr } from '../common/decimal.js';
 import { PhucError, Stopped } from '../common/errors.js';
 import { listSome } from '../common/markdown.js';
 import { DEFAULT_CONFIG_FILE } from '../config/config.js';
+import { PROTECTED_ONLY_WARNING } from '../agent/allow-list.js';
 import { BASELINE_PENDING, baselinePending, buildPlan, intake, type Intake, LOOP_SCRATCH_DIR, type Plan, programsOf } from '../config/plan.js';
 import { EvidenceStore } from '../evidence/evidence.js';
 import { howToGoOn, type HaltingReport, notCounted } from '../evidence/report.js';
@@ -40,7 +41,7 @@ import {
 } from './context.js';
 import { decideBeforeIteration, decideHead, iterationsUsed } from './decide.js';
 import { EXIT_CODES, Fsm } from './fsm.js';
-import { blockedEarly, finish, needInfo, startCertificate } from './halt.js';
+import { blockedEarly, finish, needInfo, recordNeedInfo, startCertificate } from './halt.js';
 import { programsOutOfView } from './out-of-view.js';
 import { networkPolicy } from '../os/network.js';
 import { judgeRoot, sweepJudgeRoots } from '../judge/judge-root.js';
@@ -50,6 +51,7 @@ import { UserFiles, userFilesStore } from './user-files.js';
 import { cleanJudge, liveJudge } from './judge-space.js';
 import { initialProgress } from './progress.js';
 import { saveState } from '../evidence/records.js';
+import { recordFailures } from '../memory/failures.js';
 
 export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   // One scrubber for everything that leaves the loop: the console here, evidence and AGENTS.md below.
@@ -63,14 +65,18 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   fsm.to('INTAKE_GOAL');
   if (!cwd || !(await git.head())) {
     fsm.to('EXIT_NEED_INFO');
-    return needInfo(
+    return recordNeedInfo(
       published,
-      {
-        stop_reason: 'NULL_INPUT',
-        missing_fields: ['repository'],
-        messages: [`${o.cwd} is not a git checkout with at least one commit: commit first (\`git init && git add -A && git commit\`), then \`phuc-loop run\``],
-      },
-      o,
+      needInfo(
+        {
+          stop_reason: 'NULL_INPUT',
+          missing_fields: ['repository'],
+          messages: [
+            `${o.cwd} is not a git checkout with at least one commit: commit first (\`git init && git add -A && git commit\`), then \`phuc-loop run\``,
+          ],
+        },
+        o,
+      ),
     );
   }
   // Loop-owned folders leave git's view before anything is written (a config error included).
@@ -79,7 +85,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   const got = await intake(cwd, configPath, o.agentOverride, o.budgetOverrides);
   if ('stop_reason' in got) {
     fsm.to('EXIT_NEED_INFO');
-    return needInfo(published, got, o);
+    return recordNeedInfo(published, needInfo(got, o));
   }
   // The evidence folder and its parents must be folders: a link, FIFO or device there would take the loop's writes elsewhere.
   const notFolder = await assertRealFolders(cwd, published.root).then(
@@ -100,9 +106,10 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   }
   // Published when the run got past the restore: a refused tree stays as it is for the user to see.
   const progress = { publish: false };
+  let outcome: LoopOutcome | undefined;
   try {
     await git.openSession();
-    return await runLocked(o, { fsm, git, cwd, ev, evRel, published, intake: got, configPath, judgeName: home.judge }, progress);
+    return (outcome = await runLocked(o, { fsm, git, cwd, ev, evRel, published, intake: got, configPath, judgeName: home.judge }, progress));
   } catch (e) {
     // A git failure, a full disk, a forbidden state: a report and a resumable state, never a crash.
     if (!(e instanceof PhucError)) throw e;
@@ -123,6 +130,11 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
           o.log.warn(
             `the earlier evidence trees could not be published: ${e instanceof Error ? e.message : String(e)}; the loop's copies are in .git/phuc-loop`,
           ),
+      );
+    // A run that could not start (no plan: its report is not the tree's) says so after the publication, which would drop it.
+    if (outcome?.status === 'EXIT_NEED_INFO' && outcome.report.goal === null)
+      await recordNeedInfo(published, outcome).catch((e: unknown) =>
+        o.log.warn(`the report could not be written: ${e instanceof Error ? e.message : String(e)}`),
       );
     await lock();
   }
@@ -151,7 +163,7 @@ async function runLocked(o: LoopOptions, base: Base, progress: { publish: boolea
   } catch (e) {
     if (!(e instanceof IsolationUnavailableError)) throw e;
     const how = 'set agent.isolation in the config (or `phuc-loop run --isolation LEVEL`) to a level available here, then run again';
-    return needInfo(base.published, { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.isolation'], messages: [e.message, how] }, o);
+    return needInfo({ stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.isolation'], messages: [e.message, how] }, o);
   }
   const sandbox = await Sandbox.create(iso, {
     env: o.env,
@@ -169,6 +181,7 @@ async function runLocked(o: LoopOptions, base: Base, progress: { publish: boolea
     if (recovered) o.log.info('the previous run was cut off during an agent step: the git-ignored files of the user it kept are checked');
     logUserFiles(o, null, recovered);
     o.log.info(`isolation: ${iso.level} (${iso.reason}); not guaranteed at this level: ${sandbox.limits.length} point(s), listed in the halting report`);
+    if (!got.config.agent.may_change) o.log.warn(PROTECTED_ONLY_WARNING);
     return await runSandboxed(o, base, progress, iso, sandbox);
   } finally {
     await sandbox.reclaimWorkTree(cwd).catch(() => undefined);
@@ -243,14 +256,12 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
       await sandbox.useKeyProxy(Number(new URL(keyProxy.baseUrl).port));
     }
     const unseen = await programsOutOfView(got.config, sandbox, cwd);
-    if (unseen.messages.length)
-      return await needInfo(base.published, { stop_reason: 'CONFIG_INVALID', missing_fields: unseen.fields, messages: unseen.messages }, o);
+    if (unseen.messages.length) return needInfo({ stop_reason: 'CONFIG_INVALID', missing_fields: unseen.fields, messages: unseen.messages }, o);
     // Pre-flight: the agent CLI must start as the agent user before any iteration is spent on it.
     const asAgent = { run: async (spec: RunSpec) => o.runner.run(await sandbox.wrap({ ...spec, env: {} }, 'agent')) };
     const version = await cliVersion(preset, asAgent, { run: got.config.agent.run, env: {}, cwd });
     if (preset !== 'command' && version === null)
-      return await needInfo(
-        base.published,
+      return needInfo(
         {
           stop_reason: 'CONFIG_INVALID',
           missing_fields: ['agent.use'],
@@ -450,6 +461,7 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   if (round.aborted) return finish(ctx, decideBeforeIteration({ stop: (await firstStop(ctx.stops)) ?? 'the loop was asked to stop', budget: null })!);
   const residual = 'value' in round.residual ? round.residual.value : null;
   const met = new Map(round.checks.map((c) => [c.id, c.met]));
+  await recordFailures(ctx, dir, round);
   // The tests HEAD's suite runs: the count and ids no later round may fall below (SPEC §7). A new
   // HEAD (a human commit) sets a new baseline; a resumed run on the loop's own commit keeps the old one.
   if (round.junit && 'tests' in round.junit && (dir === 'baseline' || !state.suite_baseline || state.last_commit !== (await ctx.git.head())))
@@ -486,8 +498,10 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   );
   await saveState(ctx);
   crashPoint(ctx, 'head-state');
-  const missing = decideHead(await commandsMissing(ctx, round.checks));
-  if (missing) return finish(ctx, missing);
+  const absent = await commandsMissing(ctx, round.checks);
+  const missing = decideHead(absent);
+  const index = (id: string) => ctx.intake.config.acceptance_criteria.findIndex((c) => c.id === id);
+  if (missing) return finish(ctx, { ...missing, missing_fields: absent.map((m) => `acceptance_criteria.${index(m.id)}.run`) });
   // A HEAD that already satisfies the criteria is certified without spawning an agent.
   const cert = await startCertificate(ctx, dir, tree, round, residual);
   return cert ? finish(ctx, cert.decision, { certificateRel: cert.rel }) : null;

@@ -9,8 +9,9 @@ import { blockerClass } from '../loop/dega.js';
 import { iterationsUsed } from '../loop/decide.js';
 import { type Ctx, currentResidual, describeAgent, isEscalated, sectionMeta } from '../loop/context.js';
 import { readRegularIn } from '../os/tree-file.js';
+import { lastRoundFailures, type RoundFailures } from './failures.js';
 
-export function buildCapsule(ctx: Ctx, n: number, withAgentText: boolean): { capsule: Capsule; section: Section } {
+export function buildCapsule(ctx: Ctx, n: number, withAgentText: boolean, failures: RoundFailures | null): { capsule: Capsule; section: Section } {
   const { plan, state } = ctx;
   const lastEntry = ctx.entries.at(-1)?.text ?? null;
   // The section as the last iteration wrote it (rendered once per iteration).
@@ -47,6 +48,8 @@ export function buildCapsule(ctx: Ctx, n: number, withAgentText: boolean): { cap
         ...checkLogs(iterDir(i)),
       ]),
   ];
+  // The latest round's logs (a resumed run's judgement of HEAD is in no iteration), which the prompt names.
+  if (failures) links.push(...checkLogs(failures.round).filter((l) => !links.some((k) => k.path === l.path)));
   const b = plan.budget;
   const glow = state.rows.at(-1);
   const capsule: Capsule = {
@@ -80,6 +83,8 @@ export function buildCapsule(ctx: Ctx, n: number, withAgentText: boolean): { cap
         .map(([id, p]) => ({ criterion: id, from: p.iteration === 'baseline' ? 'baseline' : `iteration ${p.iteration}`, evidence: p.evidence })),
       agent: describeAgent(ctx, n),
       escalated: isEscalated(ctx, n),
+      // Check output the agent's code printed: left out with the other agent-influenced text.
+      last_round_failures: withAgentText && failures ? { round: failures.round, excerpt: failures.excerpt } : null,
     },
     accumulated_learnings: section.text,
     remaining_budget: {
@@ -99,7 +104,7 @@ export function buildCapsule(ctx: Ctx, n: number, withAgentText: boolean): { cap
 }
 
 /** The evidence folder as a path relative to the repository, whatever form it was given in: never a machine path. */
-function evidenceFolder(ctx: Ctx): string {
+export function evidenceFolder(ctx: Ctx): string {
   return relative(ctx.cwd, resolve(ctx.cwd, ctx.evRel)).split(sep).join('/');
 }
 
@@ -118,12 +123,13 @@ export async function missionText(ctx: Ctx): Promise<string | undefined> {
 export async function prepareCapsule(ctx: Ctx, n: number): Promise<{ capsule: Capsule; text: string; prompt: string } | { problems: string[] }> {
   // The user's words (goal, criteria) as plan.json holds them: the text the Phuc Test reads too.
   const planText = canonicalJson(ctx.plan);
-  let capsule = buildCapsule(ctx, n, true).capsule;
+  const failures = await lastRoundFailures(ctx, n);
+  let capsule = buildCapsule(ctx, n, true, failures).capsule;
   let text = canonicalJson(capsule);
   let problems = capsuleProblems(capsule, ctx.hostPaths, planText, text);
   if (problems.length) {
     ctx.o.log.warn(`capsule refused (${problems.join('; ')}); rebuilding from artifacts only`);
-    capsule = buildCapsule(ctx, n, false).capsule;
+    capsule = buildCapsule(ctx, n, false, failures).capsule;
     text = canonicalJson(capsule);
     problems = capsuleProblems(capsule, ctx.hostPaths, planText, text);
     if (problems.length) return { problems };

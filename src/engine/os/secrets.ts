@@ -103,8 +103,25 @@ export interface EnvAllowance {
  * proxy of the network), and the loop's own PHUC_* variables. None of them holds a credential or
  * the address of a service; anything else comes from the preset's allowance or agent.pass_env.
  */
+/**
+ * Where the machine's CA certificates are, for each toolchain that reads its own variable: on a
+ * network that inspects TLS, an agent or a `checks.setup: npm ci` without them hangs or fails.
+ * Paths, never credentials; the agent and the checks both get them.
+ */
+export const CA_BUNDLE_VARS = [
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'REQUESTS_CA_BUNDLE',
+  'CURL_CA_BUNDLE',
+  'PIP_CERT',
+  'NPM_CONFIG_CAFILE',
+  'GIT_SSL_CAINFO',
+  'CARGO_HTTP_CAINFO',
+] as const;
+
 export const BASE_AGENT_ENV: EnvAllowance = {
-  names: ['PATH', 'LANG', 'LANGUAGE', 'TZ', 'TERM', 'COLORTERM', 'NO_COLOR', 'FORCE_COLOR', 'CI', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR'],
+  names: ['PATH', 'LANG', 'LANGUAGE', 'TZ', 'TERM', 'COLORTERM', 'NO_COLOR', 'FORCE_COLOR', 'CI', ...CA_BUNDLE_VARS],
   prefixes: ['LC_', 'PHUC_'],
 };
 
