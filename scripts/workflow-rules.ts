@@ -102,3 +102,29 @@ export function callerProblems(name: string, caller: unknown, reusable: unknown,
   }
   return problems;
 }
+
+/**
+ * Third-party actions and workflows not pinned to a full commit SHA (with the version it is in a
+ * `# vX.Y.Z` comment, which Dependabot keeps up to date): organisations that require SHA pins cannot
+ * call a workflow that has one.
+ */
+export function unpinnedUses(name: string, text: string): string[] {
+  const problems: string[] = [];
+  text.split('\n').forEach((line, i) => {
+    const m = /^\s*(?:-\s+)?uses:\s*(\S+)(.*)$/.exec(line);
+    if (!m || m[1].startsWith('./') || m[1].startsWith('$/')) return;
+    if (!/@[0-9a-f]{40}$/.test(m[1]) || !/#\s*v\d/.test(m[2]))
+      problems.push(`${name}:${i + 1}: ${m[1]} is not pinned to a full commit SHA with its version in a comment (uses: owner/repo@<sha> # vX.Y.Z)`);
+  });
+  return problems;
+}
+
+/** The reusable workflow installs the agent CLI the conformance suite tests unless a version is given. */
+export function agentVersionProblems(wf: unknown): string[] {
+  const d = obj(obj(obj(obj(obj(wf)['on'])['workflow_call'])['inputs'])['agent-version'])['default'];
+  return d === ''
+    ? []
+    : [
+        `the reusable workflow's agent-version defaults to ${JSON.stringify(d)}; it must be '' (the versions in .github/agent-clis/package.json, which the conformance suite tests)`,
+      ];
+}

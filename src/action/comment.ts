@@ -3,7 +3,7 @@
 // residual (mermaid, rendered by GitHub), the status and links to the run and the evidence artifact.
 // Writes are idempotent: a comment is never created twice (see CommentPublisher).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Decimal } from '../engine/common/decimal.js';
+import { num } from '../engine/common/display.js';
 import { inert } from '../engine/common/markdown.js';
 import { apiError, apiStatus, isTransient, type Octokit } from './github.js';
 import { pauseNote, type Pause } from './pause.js';
@@ -39,21 +39,11 @@ export interface CommentView {
   pause?: Pause | null;
 }
 
-/** Long Decimal strings shortened for the eye (the evidence keeps them exact). */
-export function shortDecimal(v: string | null): string | null {
-  if (v === null || v.length <= 10) return v;
-  try {
-    return new Decimal(v).toSignificantDigits(6).toString();
-  } catch {
-    return v;
-  }
-}
-
 const cell = (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? '—' : inert(String(v)).replace(/\|/g, '\\|'));
 
 function chart(rows: IterationRow[]): string[] {
   const glow = rows.filter((r) => r.total !== null);
-  // Decimal strings are plotted as numbers for the picture only; the table keeps the exact values.
+  // Decimal strings are plotted as numbers for the picture only; the evidence keeps the exact values.
   const residual = rows.filter((r) => r.residual !== null && Number.isFinite(Number(r.residual)));
   if (!glow.length && !residual.length) return [];
   const out = [
@@ -113,7 +103,7 @@ export function renderComment(v: CommentView, marker = STICKY_MARKER): string {
     ...(dropped ? [`| … | | | | | | | ${dropped} earlier iteration(s) in the artifact | | |`] : []),
     ...rows.map(
       (r) =>
-        `| ${r.iteration} | ${cell(r.G)} | ${cell(r.L)} | ${cell(r.O)} | ${cell(r.W)} | ${cell(r.total)} | ${cell(shortDecimal(r.residual))} | ${cell(r.certificate)} | ${cell(shortDecimal(r.northstar_distance))} | ${r.commit ? `[\`${r.commit.slice(0, 7)}\`](${v.repoUrl}/commit/${r.commit})` : '—'} |`,
+        `| ${r.iteration} | ${cell(r.G)} | ${cell(r.L)} | ${cell(r.O)} | ${cell(r.W)} | ${cell(r.total)} | ${cell(num(r.residual, '—'))} | ${cell(r.certificate)} | ${cell(num(r.northstar_distance, '—'))} | ${r.commit ? `[\`${r.commit.slice(0, 7)}\`](${v.repoUrl}/commit/${r.commit})` : '—'} |`,
     ),
   ];
   const tail = [

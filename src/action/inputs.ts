@@ -48,6 +48,25 @@ const ARTIFACT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/;
 export const inputSchema = z.object({
   config: z.string().trim().min(1, { error: 'must be a path to the loop config, e.g. phuc-loop.yml' }),
   'github-token': z.string().trim().min(1, { error: 'is empty: pass a token (the default is ${{ github.token }})' }),
+  'push-token': z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? undefined : v)),
+  'claude-code-oauth-token': z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? undefined : v)),
+  model: z
+    .string()
+    .trim()
+    .transform((v, ctx) => {
+      if (v === '') return undefined;
+      if (/\s/.test(v)) {
+        ctx.addIssue({ code: 'custom', message: "must be empty (the config's agent.model) or one model name without spaces, e.g. claude-sonnet-4-5" });
+        return z.NEVER;
+      }
+      return v;
+    }),
   agent: z
     .string()
     .trim()
@@ -131,6 +150,9 @@ export const INPUT_NAMES = Object.keys(inputSchema.shape) as InputName[];
 export const INPUT_DEFAULTS: Record<InputName, string> = {
   config: 'phuc-loop.yml',
   'github-token': '',
+  'push-token': '',
+  'claude-code-oauth-token': '',
+  model: '',
   agent: '',
   'stop-label': 'STOP',
   comment: 'sticky',
@@ -150,6 +172,9 @@ export const INPUT_DEFAULTS: Record<InputName, string> = {
   'max-total-cost-usd': '',
 };
 
+/** Inputs whose values never appear in an error message. */
+const SECRET_INPUTS = new Set<string>(['github-token', 'push-token', 'claude-code-oauth-token']);
+
 export class InputError extends Error {
   constructor(readonly problems: string[]) {
     super(`invalid input${problems.length > 1 ? 's' : ''}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -163,7 +188,7 @@ export function parseInputs(raw: Partial<Record<InputName, string>>): ActionInpu
   if (r.success) return r.data;
   const problems = r.error.issues.map((i) => {
     const name = String(i.path[0] ?? '?');
-    const got = name === 'github-token' ? '(hidden)' : JSON.stringify(values[name] ?? '');
+    const got = SECRET_INPUTS.has(name) ? '(hidden)' : JSON.stringify(values[name] ?? '');
     return `input "${name}": got ${got}; ${i.message}`;
   });
   throw new InputError(problems);

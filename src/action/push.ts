@@ -8,6 +8,12 @@ import { readFile, unlink, writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { ProcessRunner } from '../engine/os/ports.js';
 
+/** Said in the job summary when the loop's commits were pushed without a push-token. */
+export const GITHUB_TOKEN_PUSH_WARNING =
+  'The iteration commits were pushed with `github-token` (by default `github.token`): GitHub starts no workflow for pushes made with `github.token`, ' +
+  "so the pull request's checks did not run on them. Pass a GitHub App installation token or a fine-grained PAT (contents: write) as `push-token` " +
+  '(the reusable workflow: the `PUSH_TOKEN` secret) to have them run.';
+
 export type PushOutcome = { ok: true; attempts: number } | { ok: false; reason: string; attempts: number };
 
 const REJECTED =

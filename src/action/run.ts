@@ -24,12 +24,14 @@ import { budgetOverrides, InputError, readInputs, type ActionInputs } from './in
 import { pauseNote, pauseOf, type Pause } from './pause.js';
 import { mayStart } from './permissions.js';
 import { rowsOf } from './progress.js';
+import { runFigures } from './run-figures.js';
 import { isFork, NoPullRequest, resolvePullRequest, triggerOf, type Payload, type PullRequestInfo, type RepoRef } from './pull-request.js';
-import { BranchPusher } from './push.js';
+import { BranchPusher, GITHUB_TOKEN_PUSH_WARNING } from './push.js';
 import { Scrubber } from './scrub.js';
 import { savePostState, type PostState } from './state.js';
 import { StopLabel } from './stop-label.js';
 import { refusalMarkdown, reportMarkdown, writeSummary, writeSummarySync } from './summary.js';
+import { costUse } from '../engine/common/display.js';
 
 /** A refusal before the loop starts: the action's own terminal status, never a silent success. */
 class Refusal extends Error {
@@ -42,7 +44,7 @@ class Refusal extends Error {
   }
 }
 
-const OUTPUTS = ['status', 'stop-reason', 'certificate', 'residual', 'iterations', 'glow', 'report-path'] as const;
+const OUTPUTS = ['status', 'stop-reason', 'certificate', 'residual', 'iterations', 'glow', 'report-path', 'certified-commit', 'cost-usd', 'tokens'] as const;
 
 function setOutputs(values: Partial<Record<(typeof OUTPUTS)[number], string>>, scrub: (s: string) => string): void {
   for (const name of OUTPUTS) core.setOutput(name, scrub(values[name] ?? ''));
@@ -130,6 +132,8 @@ async function runMain(scrubber: Scrubber, signals: InstalledSignalStop, scene: 
     return;
   }
   scrubber.add(inputs['github-token']);
+  if (inputs['push-token']) scrubber.add(inputs['push-token']);
+  if (inputs['claude-code-oauth-token']) scrubber.add(inputs['claude-code-oauth-token']);
   scrubber.addEnv(process.env);
   const api = createClient(inputs['github-token']);
   try {
@@ -230,7 +234,8 @@ async function main(inputs: ActionInputs, api: ApiClient, scrubber: Scrubber, si
           serverUrl,
           repository: pr.baseRepo,
           branch: pr.headRef,
-          token,
+          // Pushes made with github.token start no workflow: a push-token makes the PR's checks run.
+          token: inputs['push-token'] ?? token,
           retryBaseMs: retryBaseMs(),
           log: (m) => core.info(m),
           scrub,
@@ -305,6 +310,10 @@ async function main(inputs: ActionInputs, api: ApiClient, scrubber: Scrubber, si
       pauseFor,
       scene,
     });
+    if (pusher?.pushes && !inputs['push-token']) {
+      core.warning(GITHUB_TOKEN_PUSH_WARNING);
+      notes.unshift(`**Warning:** ${GITHUB_TOKEN_PUSH_WARNING}`);
+    }
     await finish({ inputs, api, outcome, evidenceRoot, notes, scrub, runUrl, repoUrl, artifactName, pr, pauseFor });
   } finally {
     await pusher?.restore();
@@ -365,7 +374,9 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
     detail: report.detail,
     goal: report.goal,
     rows,
-    budget: report.budget_use ? `iterations ${report.budget_use.iterations} · seconds ${report.budget_use.seconds} · cost ${report.budget_use.cost_usd}` : null,
+    budget: report.budget_use
+      ? `iterations ${report.budget_use.iterations} · seconds ${report.budget_use.seconds} · cost ${costUse(report.budget_use.cost_usd)}`
+      : null,
     runUrl: a.runUrl,
     repoUrl: a.repoUrl,
     artifactName: a.artifactName,
@@ -412,6 +423,8 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
   a.scrubber.secrets.forEach((v, i) => (extraSecrets[`PHUC_LOOP_ACTION_SECRET_${i}`] = v));
   const env: Record<string, string | undefined> = {
     ...process.env,
+    // Claude Code reads it from its environment; the key proxy holds it like an API key.
+    ...(a.inputs['claude-code-oauth-token'] ? { CLAUDE_CODE_OAUTH_TOKEN: a.inputs['claude-code-oauth-token'] } : {}),
     ...extraSecrets,
     PHUC_LOOP_SECRET_VARS: [process.env['PHUC_LOOP_SECRET_VARS'] ?? '', ...Object.keys(extraSecrets)].filter(Boolean).join(','),
   };
@@ -427,6 +440,7 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
     isolation: a.inputs.isolation,
     keyProxy: a.inputs['key-proxy'],
     agentOverride: a.inputs.agent,
+    modelOverride: a.inputs.model,
     budgetOverrides: budgetOverrides(a.inputs),
     fresh: a.inputs.fresh,
     pollMs: Math.round(a.inputs['poll-seconds'] * 1000),
@@ -506,6 +520,9 @@ async function finish(f: FinishArgs): Promise<void> {
       iterations: String(r.iterations_completed),
       glow: String(r.glow_history.at(-1)?.total ?? ''),
       'report-path': hasReport ? reportPath : '',
+      // Only a convergence certifies a commit; any other end names none.
+      'certified-commit': outcome.status === 'EXIT_CONVERGED' ? (r.halting_certificate.commit ?? '') : '',
+      ...(await runFigures(f.evidenceRoot)),
     },
     f.scrub,
   );

@@ -5,7 +5,7 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { renderComment, shortDecimal, withArtifactLink, STICKY_MARKER } from '../../src/action/comment.js';
+import { renderComment, withArtifactLink, STICKY_MARKER } from '../../src/action/comment.js';
 import { InputError, parseInputs } from '../../src/action/inputs.js';
 import { pauseOf, type PauseFacts } from '../../src/action/pause.js';
 import { classifyPushFailure } from '../../src/action/push.js';
@@ -62,6 +62,24 @@ describe('inputs', () => {
       expect.stringMatching(/^input "allowed-bots": got "ok\[bot\], bad\/name"; "bad\/name" is not a GitHub login/),
       'input "pull-request": got "-3"; must be empty or a pull request number',
     ]);
+  });
+
+  test('push-token, claude-code-oauth-token and model: empty is the default, the tokens are never echoed, a bad model is named', () => {
+    expect(
+      parseInputs({ 'github-token': 't', 'push-token': ' github_pat_x ', 'claude-code-oauth-token': 'sk-ant-oat01-x', model: 'claude-opus-4-1' }),
+    ).toMatchObject({
+      'push-token': 'github_pat_x',
+      'claude-code-oauth-token': 'sk-ant-oat01-x',
+      model: 'claude-opus-4-1',
+    });
+    const d = parseInputs({ 'github-token': 't' });
+    expect([d['push-token'], d['claude-code-oauth-token'], d.model]).toEqual([undefined, undefined, undefined]);
+    expect(() => parseInputs({ 'github-token': '', 'push-token': 'github_pat_secret', model: 'claude opus' })).toThrow(
+      new InputError([
+        'input "github-token": got (hidden); is empty: pass a token (the default is ${{ github.token }})',
+        'input "model": got "claude opus"; must be empty (the config\'s agent.model) or one model name without spaces, e.g. claude-sonnet-4-5',
+      ]),
+    );
   });
 
   test('lists and numbers', () => {
@@ -200,10 +218,12 @@ describe('comment', () => {
     expect(linked).not.toContain('uploaded when the job ends');
   });
 
-  test('long Decimals are shortened for display only', () => {
-    expect(shortDecimal('0.6666666666666666666666666666666666666667')).toBe('0.666667');
-    expect(shortDecimal('0.25')).toBe('0.25');
-    expect(shortDecimal(null)).toBeNull();
+  test('long Decimals are rounded for display only (common/display.ts)', () => {
+    const long = '0.005571030640668523676880222841225626740947';
+    const body = renderComment({ ...base, rows: [{ ...row(0), residual: long, northstar_distance: '0.6666666666666666666666666666666666666667' }] });
+    expect(body).toContain('| 0.005571 |');
+    expect(body).toContain('| 0.6667 |');
+    expect(body).not.toContain(long);
   });
 
   test("stays under GitHub's 65,536 characters by dropping the oldest rows", () => {

@@ -100,7 +100,7 @@ export const agent = (name: string) => `node ${JSON.stringify(join(FIXTURES, 'ag
 
 /** A config for tests: quick checks, small budgets; `over` is appended YAML. */
 export function config(opts: {
-  criteria: { id: string; run: string }[];
+  criteria: { id: string; run: string; agent_writes?: boolean }[];
   agent: string;
   extra?: string;
   certificates?: string;
@@ -114,7 +114,12 @@ export function config(opts: {
     'version: 2',
     'goal: Make the checks pass without weakening them.',
     'acceptance_criteria:',
-    ...opts.criteria.flatMap((c) => [`  - id: ${c.id}`, `    run: ${JSON.stringify(c.run)}`, '    timeout_seconds: 60']),
+    ...opts.criteria.flatMap((c) => [
+      `  - id: ${c.id}`,
+      `    run: ${JSON.stringify(c.run)}`,
+      '    timeout_seconds: 60',
+      ...(c.agent_writes ? ['    agent_writes: true'] : []),
+    ]),
     `certificates: ${opts.certificates ?? '[EXACT, CONVERGED, DIVERGED]'}`,
     'R_p: "1e-4"',
     `rung_target: ${opts.rung ?? 641}`,

@@ -124,7 +124,7 @@ describe.each(LEVELS)('isolation %s, agent.may_change set', (level) => {
 
 // Where the attack's runner is installed here, the same agent without the allow-list wins: the cases
 // above test a guard that matters. Warned at the start, and the certificate says which guard judged.
-test.each(['npm-script', 'helper', 'argparse', 'runner-script'])('protected-only: %s wins a certificate, after a warning that says why', async (name) => {
+test.each(['npm-script', 'helper', 'runner-script'])('protected-only: %s wins a certificate, after a warning that says why', async (name) => {
   const repo = await repoFor(name, CASES[name], false);
   const r = await cli(repo, ['run', '--isolation', 'none']);
   expect(r.stderr + r.stdout).toMatch(
@@ -133,4 +133,14 @@ test.each(['npm-script', 'helper', 'argparse', 'runner-script'])('protected-only
   expect(r.code).toBe(0);
   const rep = await readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
   expect(rep.halting_certificate).toMatchObject({ type: 'EXACT', guard: 'protected-only' });
+});
+
+// A shadow module that makes every assertion pass also makes the loop's own failing test pass: the
+// runner canary refuses it even without the allow-list.
+test('protected-only: argparse is caught by the runner canary', async () => {
+  const repo = await repoFor('argparse', CASES.argparse, false);
+  const r = await cli(repo, ['run', '--isolation', 'none']);
+  expect(r.code).toBe(12);
+  const rep = await readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
+  expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'RUNNER_COMPROMISED' });
 });

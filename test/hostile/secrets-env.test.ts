@@ -187,7 +187,7 @@ describe.each(LEVELS)('isolation %s', (level) => {
       const repo = await makeRepo({
         'phuc-loop.yml': config({
           // The baseline runs it before any step; after the agent, it runs the agent's code.
-          criteria: [{ id: 'called', run: 'test -f src/call.sh && sh src/call.sh' }],
+          criteria: [{ id: 'called', run: 'test -f src/call.sh && sh src/call.sh', agent_writes: true }],
           agent: 'placeholder',
           extra: 'budget:\n  max_iterations: 1\n',
         }),

@@ -186,3 +186,34 @@ describe('determinism', () => {
     expect(await untimed(a)).toEqual(await untimed(b));
   });
 });
+
+// Issue 29 item 6: a failing criterion is never a halt. The suite's JUnit says every test passes
+// (residual 0 < R_p) while the criterion `lint` fails: the loop goes on, its prompt names `lint` as
+// still open, and only the commit that meets both criteria is certified.
+test('failing_tests_fraction below R_p while a criterion fails: the loop iterates, told which criterion, instead of halting', async () => {
+  const junit = `mkdir -p reports && printf '<testsuite tests="1" failures="0"><testcase classname="calc" name="adds"/></testsuite>' > reports/junit.xml`;
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({
+      criteria: [
+        { id: 'tests', run: junit },
+        { id: 'lint', run: 'grep -q ok src/lint.txt' },
+      ],
+      agent: agent('open-criterion.mjs'),
+      extra: 'residual:\n  metric: failing_tests_fraction\n  junit: "reports/*.xml"\n',
+    }),
+    'NORTHSTAR.md': `${NORTHSTAR}| lint | lint passes | 0 | 1 | criterion:lint |\n`,
+    'src/lint.txt': 'todo\n',
+  });
+  const r = await cli(repo, ['run']);
+  expect(r.stdout).toMatch(/baseline: 1\/2 criteria met, residual 0 — failing: lint/);
+  expect(r.stdout).toMatch(/iter 0: agent/);
+  expect(r.stdout).toMatch(/EXIT_CONVERGED\(EXACT\) — exit 0/);
+  expect(r.code).toBe(0);
+  expect(await readFile(join(repo, 'evidence/loop/iter_0/prompt.md'), 'utf8')).toMatch(/criteria still open: lint/);
+  const cert = await readJson<Record<string, any>>(join(repo, 'evidence/loop/iter_0/certificate.json'));
+  expect(cert).toMatchObject({ type: 'EXACT', residual: '0' });
+  expect(cert.checklist.map((c: { id: string; met: boolean }) => [c.id, c.met])).toEqual([
+    ['tests', true],
+    ['lint', true],
+  ]);
+});

@@ -60,19 +60,22 @@ test('an agent that hides its test edit (skip-worktree), plants an fsmonitor hoo
 });
 
 test('a planted JUnit report does not count: reports are removed before the checks that write them', async () => {
+  // The check writes a failing report only where none is there: were the agent's planted passing
+  // report kept, the round would read it (residual 0) and the check would write nothing.
+  const check = `test -e reports/j.xml || { mkdir -p reports && printf '%s' '<testsuite><testcase name="t"><failure/></testcase></testsuite>' > reports/base.xml; }; false`;
   const repo = await makeRepo({
     'phuc-loop.yml': config({
-      criteria: [{ id: 'tests', run: 'false' }],
+      criteria: [{ id: 'tests', run: check }],
       agent: agent('junit-planter.mjs'),
-      extra: 'residual:\n  metric: failing_tests_fraction\n  junit: "reports/*.xml"\n',
+      extra: 'residual:\n  metric: failing_tests_fraction\n  junit: "reports/*.xml"\nbudget:\n  max_iterations: 1\n',
     }),
     'NORTHSTAR.md': NORTHSTAR,
   });
   const r = await cli(repo, ['run']);
-  expect(r.code).toBe(12);
-  const rep = await report(repo);
-  expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'RESIDUAL_UNAVAILABLE' });
-  expect(rep.detail).toMatch(/no JUnit XML file matches reports\/\*\.xml/);
+  expect(r.code).toBe(11);
+  const cert = await readJson(join(repo, 'evidence/loop/iter_0/certificate.json'));
+  expect(cert.residual).toBe('1');
+  expect(await git(repo, 'ls-files', 'reports')).toContain('reports/j.xml');
 });
 
 test('at user+pidns the same agents cannot write .git at all: no hidden edit, no hook, no branch switch', async () => {

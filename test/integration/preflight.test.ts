@@ -4,7 +4,7 @@ import { chmod, copyFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agent, cli, config, FIXTURES, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+import { agent, cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
 
 async function binDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'phuc-bin-'));
@@ -37,14 +37,41 @@ test('a criterion program missing where the checks run: EXIT_NEED_INFO naming th
   expect(again.code).toBe(0);
 });
 
-test('a criterion that runs a script the agent is to write is not a missing program: the agent runs', async () => {
+// Issue 29 item 4: a criterion whose program the baseline does not hold would be written by the agent it judges.
+test('a criterion whose script is not in the tree at the baseline is refused, naming the criterion and agent_writes; no agent step', async () => {
   const repo = await makeRepo({
     'phuc-loop.yml': config({ criteria: [{ id: 'hello', run: './hello.sh' }], agent: agent('noop.mjs'), extra: 'budget:\n  max_iterations: 1' }),
     'NORTHSTAR.md': NORTHSTAR,
   });
   const r = await cli(repo, ['run']);
+  expect(r.code).toBe(13);
+  expect(r.stdout).toMatch(/EXIT_NEED_INFO\(CRITERION_COMMAND_MISSING\)/);
+  expect(r.stderr).toMatch(
+    /criterion hello: `\.\/hello\.sh` runs hello\.sh, which the tree does not hold: a program the agent writes would judge its own work — commit it, or set agent_writes: true on the criterion/,
+  );
+  expect(r.stdout).not.toMatch(/iter 0: agent/);
+  expect(existsSync(join(repo, 'evidence/loop/iter_0'))).toBe(false);
+});
+
+test('marked agent_writes: the agent writes the script, which is protected from the next iteration on', async () => {
+  const writer = `sh ${JSON.stringify(join(FIXTURES, 'hostile', 'judge-writer.sh'))}`;
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'hello', run: 'sh checks/hello.sh' }], agent: writer }).replace(
+      '    timeout_seconds: 60',
+      '    timeout_seconds: 60\n    agent_writes: true',
+    ),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'broken\n',
+  });
+  const r = await cli(repo, ['run']);
   expect(r.stdout).not.toMatch(/CRITERION_COMMAND_MISSING/);
-  expect(r.stdout).toMatch(/iter 0: agent/);
+  expect(r.stdout).toMatch(/iter 0: checks 0\/1/);
+  expect(r.code).toBe(12);
+  const rep = await readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
+  expect(rep).toMatchObject({ stop_reason: 'GUARDRAIL_VIOLATION' });
+  expect(rep.detail).toMatch(/protected paths changed and reverted: checks\/hello\.sh/);
+  expect(rep.halting_certificate.type).toBe('NONE');
+  expect(await git(repo, 'show', 'HEAD:checks/hello.sh')).toBe('grep -q fixed src/status.txt\n');
 });
 
 test('a program the config names in a folder the agent or check user cannot enter: EXIT_NEED_INFO naming the path, the folder and the rule', async () => {

@@ -3,6 +3,7 @@
 import { readFile, writeFile, mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { num } from '../../src/engine/common/display.js';
 import { agent, agentStarted, checkStateDir, cli, config, git, makeRepo, NORTHSTAR, readJson, startCli, until } from '../helpers/repo.js';
 
 const report = (repo: string) => readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
@@ -85,7 +86,8 @@ test('a Northstar distance that rises three iterations in a row: EXIT_BLOCKED(NO
   expect(rep.exits_fired.map((e: { kind: string }) => e.kind)).toEqual(['NORTHSTAR_DISTANCE_RISING']);
   const distances = rep.iteration_rows.map((g: { northstar_distance: string }) => g.northstar_distance);
   expect(await readFile(join(repo, 'evidence/loop/northstar_drift.log'), 'utf8')).toContain(
-    `iteration 2: northstar distance rose three iterations in a row: ${distances.join(' < ')}`,
+    // Rounded for people (the exact distances are in the report's JSON).
+    `iteration 2: northstar distance rose three iterations in a row: ${distances.map((d: string) => num(d)).join(' < ')}`,
   );
   // The output contract of a blocked run, and the Phuc Test recorded in every iteration.
   expect(rep.last_known_state).toBe('BUDGET_CHECK');

@@ -1,17 +1,28 @@
 // The real agent CLIs for the conformance suite: pinned versions installed once into a cache outside
 // the repository, and the home directory and environment that point each one at a StandIn.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Provider, StandIn } from './standin.js';
 
-/** The CLI versions the suite runs. A version bump is one line here. */
+/**
+ * The CLI versions the suite runs: those the reusable workflow installs, read from the one file that
+ * pins them (.github/agent-clis/package.json, bumped by Dependabot, whose pull request runs this suite).
+ */
+const PINS = (JSON.parse(readFileSync(new URL('../../.github/agent-clis/package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> })
+  .dependencies;
+const pin = (name: string) => {
+  const v = PINS[name];
+  if (!v || !/^\d+\.\d+\.\d+$/.test(v)) throw new Error(`.github/agent-clis/package.json: ${name} must be pinned to an exact version, got ${v}`);
+  return `${name}@${v}`;
+};
 export const PINNED = {
-  claude: '@anthropic-ai/claude-code@2.1.330',
-  codex: '@openai/codex@0.169.0',
-  gemini: '@google/gemini-cli@0.61.0',
-} as const;
+  claude: pin('@anthropic-ai/claude-code'),
+  codex: pin('@openai/codex'),
+  gemini: pin('@google/gemini-cli'),
+};
 export type NpmPreset = keyof typeof PINNED;
 export const NPM_PRESETS = Object.keys(PINNED) as NpmPreset[];
 

@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DiskUsage, firstStop, SignalStop, StopFile } from '../../src/engine/loop/backpressure.js';
+import { DiskUsage, firstStop, pauseStep, SignalStop, StopFile, watchStops } from '../../src/engine/loop/backpressure.js';
 
 describe('backpressure', () => {
   test('scratch/STOP stops when it exists', async () => {
@@ -23,5 +23,19 @@ describe('backpressure', () => {
     s.request('SIGINT');
     expect(s.controller.signal.aborted).toBe(true);
     expect(await firstStop([s])).toBe('SIGTERM');
+  });
+  test('what to do before a run goes on names only the stop that is there', () => {
+    expect(pauseStep('scratch/STOP exists')).toBe('delete scratch/STOP, then ');
+    expect(pauseStep('the STOP label is on pull request #7')).toBe('remove the STOP label, then ');
+    expect(pauseStep('disk use 95% is over 90%')).toBe('free disk space, then ');
+    expect(pauseStep('the agent hit a rate limit: 429')).toBe("wait until the agent's rate limit resets, then ");
+    for (const nothing of ['SIGINT received (backpressure: user interrupt)', 'the loop was asked to stop (signal)', null]) expect(pauseStep(nothing)).toBe('');
+  });
+  test("a watched step stopped by a signal says the signal's own words", () => {
+    const s = new SignalStop();
+    const w = watchStops([], 60_000, s.controller.signal);
+    s.request('SIGINT received (backpressure: user interrupt)');
+    expect(w.reason()).toBe('SIGINT received (backpressure: user interrupt)');
+    w.close();
   });
 });

@@ -1,6 +1,6 @@
 import { ConfigError } from '../../src/engine/common/errors.js';
 import { configJsonSchema, parseConfig } from '../../src/engine/config/config.js';
-import { filesNamedBy, runnerFilesOf } from '../../src/engine/config/plan.js';
+import { criteriaToWrite, filesNamedBy, filesRunBy, runnerFilesOf } from '../../src/engine/config/plan.js';
 
 const GOOD = `version: 2
 goal: Make the test suite pass without weakening any test.
@@ -147,4 +147,65 @@ describe("what a criterion's runner reads first cannot be added beside it: pytho
   ])('%s', (command, expected) => {
     expect(runnerFilesOf(command).sort()).toEqual([...expected].sort());
   });
+});
+
+describe('bad input ends in a ConfigError naming the field (issue 30 item 5)', () => {
+  test('a YAML syntax error says its line and column', () => {
+    expect(problems('version: 2\ngoal: [unclosed\n')[0]).toMatch(/YAML syntax at line \d+, column \d+: /);
+  });
+  test('an alias bomb is refused, not expanded', () => {
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x]',
+      ...'bcdefghi'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(', ')}]`),
+    ].join('\n');
+    expect(problems(`${GOOD}${bomb}\n`)[0]).toMatch(/YAML aliases: .*at most 100 are expanded/);
+  });
+  test.each([
+    ['R_p: "-1"', /^R_p: must be a Decimal above 0/],
+    ['R_p: "0"', /^R_p: must be a Decimal above 0/],
+    ['R_p: "1e999999"', /^R_p: must be a Decimal above 0 and at most 1000000000/],
+  ])('%s is refused', (line, expected) => {
+    expect(problems(GOOD.replace('R_p: "1e-4"', line))[0]).toMatch(expected);
+  });
+  test('a negative cost budget is refused', () => {
+    expect(problems(GOOD.replace('max_total_cost_usd: "25"', 'max_total_cost_usd: "-5"'))[0]).toMatch(
+      /^budget\.max_total_cost_usd: must be a Decimal of 0 or more/,
+    );
+  });
+});
+
+describe('the files a criterion runs by path, present or not (a criterion the agent could write)', () => {
+  test.each([
+    ['./hello.sh', ['hello.sh']],
+    ['sh test/check.sh && node scripts/score.mjs', ['test/check.sh', 'scripts/score.mjs']],
+    ['timeout 60 bash -e check.sh', ['check.sh']],
+    ["sh -c 'exit 0'", []],
+    ['python3 -c "import sys"', []],
+    ['python3 -m unittest discover tests', []],
+    ['npm test', []],
+    ['/usr/bin/env node ../outside.js', []],
+    ['for f in probe/*.sh; do sh "$f"; done', []],
+  ])('%s', (command, expected) => {
+    expect(filesRunBy(command).sort()).toEqual([...expected].sort());
+  });
+
+  test('refused unless marked agent_writes; a file the tree holds is no refusal', () => {
+    const files = new Set(['test/check.sh']);
+    const refused = criteriaToWrite(
+      [
+        { id: 'a', run: 'sh test/check.sh' },
+        { id: 'b', run: './gen.sh' },
+        { id: 'c', run: './gen.sh', agent_writes: true },
+      ],
+      files,
+    );
+    expect(refused.map((r) => r.id)).toEqual(['b']);
+    expect(refused[0].reason).toMatch(/runs gen\.sh, which the tree does not hold.*agent_writes: true/);
+  });
+});
+
+test('a folder the tree holds, run by a criterion (node --test test/), is not a program to write', () => {
+  const files = new Set(['test/answer.test.js']);
+  expect(criteriaToWrite([{ id: 'js', run: 'node --test test/' }], files)).toEqual([]);
+  expect(criteriaToWrite([{ id: 'js', run: 'node --test spec/' }], files).map((r) => r.id)).toEqual(['js']);
 });

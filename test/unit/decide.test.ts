@@ -109,6 +109,17 @@ describe('decide: the precedence table', () => {
       'NORTHSTAR_DISTANCE_RISING',
     ]);
   });
+  test('a residual below R_p while a criterion fails is no halt: the loop goes on, with any other exit still deciding', () => {
+    const below = judged({ allMet: false, converged: true });
+    expect(decide(quiet({ judgement: below }))).toEqual({ halt: false, record: true, certificate: 'NONE', fired: [] });
+    for (const kind of EXIT_PRECEDENCE.filter((k) => k !== 'CONVERGED'))
+      expect(decide(merge(firing(kind), { judgement: below }))).toMatchObject({
+        halt: true,
+        stop_reason: EXPECT[kind].reason,
+        certificate: EXPECT[kind].certificate,
+      });
+    expect(decide(quiet({ judgement: judged({ allMet: true, converged: true }) }))).toMatchObject({ status: 'EXIT_CONVERGED', certificate: 'CONVERGED' });
+  });
   test('a residual that could not be computed blocks (null is not zero)', () => {
     expect(decide(quiet({ judgement: judged({ residualError: 'no number' }) }))).toMatchObject({
       status: 'EXIT_BLOCKED',

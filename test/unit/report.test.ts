@@ -8,7 +8,14 @@ import { initialState } from '../../src/engine/loop/context.js';
 import type { Plan } from '../../src/engine/config/plan.js';
 import { Decimal } from '../../src/engine/common/decimal.js';
 
-const plan = { goal: 'g', R_p: '1e-4', rung_target: 641, northstar: { metrics: [], baseline: {} }, budget: { max_iterations: 10 } } as unknown as Plan;
+const plan = {
+  goal: 'g',
+  R_p: '1e-4',
+  rung_target: 641,
+  agent: { use: 'command' },
+  northstar: { metrics: [], baseline: {} },
+  budget: { max_iterations: 10 },
+} as unknown as Plan;
 const row = (iteration: number, W: number | null, total: number | null, residual: string) => ({
   iteration,
   G: 5,
@@ -142,4 +149,51 @@ test('what goes on after every terminal state names a command, with the iteratio
 
 test('iteration spans: one, a range, a redone number', () => {
   expect([[], [4], [2, 3, 4], [0, 2]].map(iterationSpan)).toEqual(['no iteration', 'iteration 4', 'iterations 2–4', 'iterations 0, 2']);
+});
+
+describe('numbers for people (common/display.ts): rounded in the markdown, exact in the JSON', () => {
+  const long = '0.005571030640668523676880222841225626740947';
+  const report = () => {
+    const s = { ...state(), residual_history: ['1', long], rows: [row(0, 5, 50, '1'), { ...row(1, 5, 50, long), northstar_distance: long }] };
+    s.cost_reported = true;
+    s.total_cost_usd = '0.34328799999999999';
+    plan.budget.max_total_cost_usd = '25';
+    return buildReport(
+      input({
+        state: s,
+        certificate: { ...cert, residual: long },
+        failures: {
+          round: 'iter_1',
+          failing_criteria: ['tests'],
+          tests: { executed: 10, failing: 7, first: ['a > one: 3 != 4', 'a > two', 'b', 'c', 'd'] },
+          excerpt: 'x',
+        },
+      }),
+    );
+  };
+
+  test('residuals, distances and costs: four significant digits, cost to the cent; the JSON keeps them exact', () => {
+    const r = report();
+    const md = renderReportMarkdown(r);
+    expect(md).not.toContain(long);
+    expect(md).not.toContain('0.34328799999999999');
+    expect(md).toContain('| Residual | 0.005571 (R_p 1e-4) |');
+    expect(md).toContain('| 1 | 5 | 15 | 25 | 5 | 50 | 0.005571 | NONE | 0.005571 |');
+    expect(md).toContain('cost $0.34 / $25.00');
+    expect(r.reason_for_non_convergence).toContain('final residual 0.005571');
+    expect(r.halting_certificate.final_residual_decimal_string).toBe(long);
+    expect(r.budget_use!.cost_usd).toBe('0.34328799999999999 / 25');
+  });
+
+  test('the report names the failing tests of the last round: how many, the first few', () => {
+    const r = report();
+    expect(r.last_round_failures).toEqual({
+      round: 'iter_1',
+      failing_criteria: ['tests'],
+      tests: { executed: 10, failing: 7, first: ['a > one: 3 != 4', 'a > two', 'b', 'c', 'd'] },
+    });
+    expect(renderReportMarkdown(r)).toContain(
+      '**Failing in the last round (iter_1):** criteria `tests` — 7 of 10 tests fail: a > one: 3 != 4; a > two; b; c; d; and 2 more',
+    );
+  });
 });

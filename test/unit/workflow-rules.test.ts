@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
-import { actionReferenceProblems, callerProblems, STALE_ACTIONLINT } from '../../scripts/workflow-rules.js';
+import { actionReferenceProblems, agentVersionProblems, callerProblems, STALE_ACTIONLINT, unpinnedUses } from '../../scripts/workflow-rules.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const read = (p: string) => readFileSync(`${ROOT}${p}`, 'utf8');
@@ -92,5 +92,23 @@ describe("the docs' example callers pass what the reusable workflow and action.y
   test('a step using the action with an input action.yml lacks fails', () => {
     const e = { jobs: { a: { steps: [{ uses: 'acme/phuc-loop@v2', with: { 'stop-labl': 'STOP', comment: 'off' } }] } } };
     expect(callerProblems('ex', e, reusable(), action)).toEqual([expect.stringMatching(/input "stop-labl" is not declared/)]);
+  });
+});
+
+describe('pins', () => {
+  test('every third-party action of the workflows is pinned to a commit SHA with its version; a tag fails', () => {
+    for (const f of ['ci.yml', 'release.yml', 'phuc-loop.yml']) expect(unpinnedUses(f, read(`.github/workflows/${f}`))).toEqual([]);
+    const text = read('.github/workflows/phuc-loop.yml').replace(/actions\/setup-node@[0-9a-f]{40} # v[\d.]+/, 'actions/setup-node@v5');
+    expect(unpinnedUses('wf', text)).toEqual([expect.stringMatching(/^wf:\d+: actions\/setup-node@v5 is not pinned to a full commit SHA/)]);
+    expect(unpinnedUses('wf', '      - uses: a/b@0123456789012345678901234567890123456789\n')).toEqual([
+      expect.stringMatching(/with its version in a comment/),
+    ]);
+  });
+
+  test('the agent CLI defaults to the version the conformance suite tests, not latest', () => {
+    expect(agentVersionProblems(reusable())).toEqual([]);
+    const wf = reusable();
+    wf.on.workflow_call.inputs['agent-version'].default = 'latest';
+    expect(agentVersionProblems(wf)).toEqual([expect.stringMatching(/defaults to "latest"/)]);
   });
 });

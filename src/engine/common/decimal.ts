@@ -28,10 +28,3 @@ export function seedChecksum(): { product: string; verified: boolean } {
   const product = 641n * 274177n * 65537n;
   return { product: product.toString(), verified: product === SEED_CHECKSUM_EXPECTED };
 }
-
-/** A Decimal for people (console, report, commit messages): ~4 significant digits; the evidence keeps the exact string. */
-export function human(value: string | null | undefined): string {
-  if (value === null || value === undefined) return 'n/a';
-  const d = parseDecimal(value);
-  return d === null ? value : d.toSignificantDigits(4).toString();
-}

@@ -91,6 +91,19 @@ export class TreeChanged extends PhucError {
 }
 
 /**
+ * The runner canary (judge/canary.ts) passed: a test that must fail was reported as passing when a
+ * criterion ran the suite, so its passes say nothing (SPEC §7). The round is refused.
+ */
+export class RunnerCompromised extends PhucError {
+  readonly code = 'RUNNER_COMPROMISED';
+  constructor(round: string, criterion: string, runner: string) {
+    super(
+      `the test runner is compromised (round ${round}): the loop's canary, a test that must fail placed beside the suite under a name the agent cannot predict, passed when the criterion \`${criterion}\` ran the suite (${runner}); the round is refused`,
+    );
+  }
+}
+
+/**
  * A stop (signal, STOP file, label) cut short something the loop was running for a judgement
  * (checks.setup): what ran proves nothing, so the run pauses (EXIT_BLOCKED(BACKPRESSURE_SIGNAL)).
  */

@@ -1,9 +1,9 @@
 // phuc-loop.yml (SPEC §3): parsed once with zod into a typed config. Every error names the field,
 // the value found and what is allowed; nothing the loop's guarantees rest on is defaulted silently
 // (goal, criteria, certificates, R_p for CONVERGED): without them no run could halt with a proof.
-import { isMap, isScalar, parseDocument } from 'yaml';
+import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import { parseDecimal } from '../common/decimal.js';
+import { dstr, isDecimalString, parseDecimal } from '../common/decimal.js';
 import { ConfigError, type ConfigProblem } from '../common/errors.js';
 import { readRegular } from '../os/tree-file.js';
 
@@ -24,6 +24,16 @@ const decimalString = () =>
     error: 'must be a Decimal such as "1e-4" (digits, optional point and exponent; not NaN, not "1,5")',
   });
 
+/** A Decimal in (0, max] (`positive`) or [0, max]; its canonical form must stay a Decimal string (certificates carry it). */
+const boundedDecimal = (o: { positive: boolean; max: string }) =>
+  decimalString().refine(
+    (s) => {
+      const d = parseDecimal(s);
+      return d === null || ((o.positive ? d.gt(0) : d.gte(0)) && d.lte(o.max) && isDecimalString(dstr(d)));
+    },
+    { error: `must be a Decimal ${o.positive ? 'above 0' : 'of 0 or more'} and at most ${o.max}` },
+  );
+
 const positiveInt = (max: number) => z.number().int().min(1).max(max);
 
 const criterionSchema = z.strictObject({
@@ -36,6 +46,11 @@ const criterionSchema = z.strictObject({
   retries: z.number().int().min(0).max(5).default(0),
   /** Globs of the files this check depends on: while their hash is unchanged, a pass is reused. */
   inputs: z.array(z.string().min(1)).min(1, { error: 'must list at least one glob (or leave inputs out)' }).optional(),
+  /**
+   * The files this criterion runs are the agent's to write: without it, a criterion whose program is
+   * not in the tree at the baseline is refused (the agent would write its own judge). Protected once they exist.
+   */
+  agent_writes: z.boolean().optional(),
 });
 
 const agentFields = {
@@ -50,7 +65,7 @@ export const budgetSchema = z.strictObject({
   max_iterations: positiveInt(10_000).optional(),
   max_seconds_per_iteration: positiveInt(86_400).optional(),
   max_total_seconds: positiveInt(30 * 86_400).optional(),
-  max_total_cost_usd: decimalString().optional(),
+  max_total_cost_usd: boundedDecimal({ positive: false, max: '1000000' }).optional(),
   max_tool_calls_per_iteration: positiveInt(100_000).optional(),
   max_total_tool_calls: positiveInt(10_000_000).optional(),
 });
@@ -75,7 +90,7 @@ export const configSchema = z
         timeout_seconds: positiveInt(86_400).default(300),
       })
       .default({ metric: 'failing_criteria', timeout_seconds: 300 }),
-    R_p: decimalString().optional(),
+    R_p: boundedDecimal({ positive: true, max: '1000000000' }).optional(),
     rung_target: z
       .union(RUNGS.map((r) => z.literal(r)) as [z.ZodLiteral<641>, z.ZodLiteral<274177>, z.ZodLiteral<65537>], {
         error: 'must be one of 641 | 274177 | 65537',
@@ -292,10 +307,18 @@ function unwrap(node: unknown): ZodNode {
   return n;
 }
 
+const MAX_ALIASES = 100;
+
 /** Reads the YAML so that Decimal fields keep their source text (YAML `1e-4` would otherwise be a float). */
 function readYaml(text: string): { value: unknown; errors: ConfigProblem[] } {
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length) return { value: undefined, errors: doc.errors.map((e) => ({ field: '', message: `YAML syntax: ${e.message.split('\n')[0]}` })) };
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, lineCounter: lines });
+  const at = (e: (typeof doc.errors)[number]) => {
+    const { line, col } = lines.linePos(e.pos[0]);
+    return ` at line ${line}, column ${col}`;
+  };
+  if (doc.errors.length)
+    return { value: undefined, errors: doc.errors.map((e) => ({ field: '', message: `YAML syntax${at(e)}: ${e.message.split('\n')[0]}` })) };
   for (const path of DECIMAL_FIELDS) {
     const node = doc.getIn(path, true);
     if (isScalar(node) && typeof node.value === 'number' && node.source !== undefined) {
@@ -303,7 +326,13 @@ function readYaml(text: string): { value: unknown; errors: ConfigProblem[] } {
     }
   }
   if (!isMap(doc.contents)) return { value: undefined, errors: [{ field: '', message: 'must be a YAML mapping of fields (see phuc-loop init)' }] };
-  return { value: doc.toJS(), errors: [] };
+  try {
+    return { value: doc.toJS({ maxAliasCount: MAX_ALIASES }), errors: [] };
+  } catch (e) {
+    // An alias bomb (aliases of aliases, billions of nodes): refused, never expanded.
+    if (!(e instanceof ReferenceError)) throw e;
+    return { value: undefined, errors: [{ field: '', message: `YAML aliases: ${e.message}; at most ${MAX_ALIASES} are expanded` }] };
+  }
 }
 
 /** The config file a loop reads when none is named. */

@@ -65,6 +65,7 @@ export async function intake(
   configPath: string,
   agentOverride?: AgentPresetName,
   budgetOverrides: BudgetOverrides = {},
+  modelOverride?: string,
 ): Promise<Intake | NeedInfo> {
   let config: LoopConfig;
   let configText: string;
@@ -90,6 +91,7 @@ export async function intake(
     };
   }
   if (agentOverride) config = { ...config, agent: { ...config.agent, use: agentOverride } };
+  if (modelOverride) config = { ...config, agent: { ...config.agent, model: modelOverride } };
   // A budget given on the command line (or as an action input) counts as written in the file.
   config = { ...config, budget: { ...config.budget, ...budgetOverrides } };
   if (config.agent.use === 'command' && !config.agent.run)
@@ -145,6 +147,8 @@ export const planSchema = z.object({
       timeout_seconds: z.number().int().min(1),
       retries: z.number().int().min(0),
       inputs: z.array(z.string()).nullable(),
+      /** The agent is to write what it runs (config agent_writes); absent: false. */
+      agent_writes: z.literal(true).optional(),
     }),
   ),
   halting_certificates_applicable: z.array(z.enum(CERTIFICATE_TYPES)),
@@ -307,6 +311,51 @@ export function filesNamedBy(command: string, files: ReadonlySet<string>): strin
   return [...new Set(programsOf(command).flatMap((p) => [...inTree(p.program), ...inTree(p.script)]))];
 }
 
+/** What a script file of the tree looks like: a relative path, or a name with a script's extension. */
+const SCRIPT_FILE = /^(?!\.\.?\/\.\.|\/|~)[\w.@+/-]+$/;
+const SCRIPT_EXT = /\.(sh|bash|zsh|js|mjs|cjs|ts|mts|cts|py|rb|pl|php|ps1|lua|tcl)$/;
+
+/**
+ * The files of the tree a command runs by path, present or not: `./check.sh`, `sh test/check.sh`,
+ * `node scripts/score.js` (never an installed program, an absolute path or inline code such as `sh -c 'exit 0'`).
+ */
+export function filesRunBy(command: string): string[] {
+  const looksLikeFile = (w: string | null): w is string => w !== null && SCRIPT_FILE.test(w) && !w.startsWith('../') && (w.includes('/') || SCRIPT_EXT.test(w));
+  return [
+    ...new Set(
+      programsOf(command)
+        .flatMap((p) => [p.program.includes('/') ? p.program : null, p.script])
+        .filter(looksLikeFile)
+        .map((w) => w.replace(/^\.\//, '')),
+    ),
+  ];
+}
+
+/**
+ * Criteria whose program is not in the tree (`files`) and not marked `agent_writes`: the agent would
+ * write the judge of its own work. Each with what the user can do.
+ */
+export function criteriaToWrite(criteria: readonly { id: string; run: string; agent_writes?: boolean }[], files: ReadonlySet<string>) {
+  return criteria.flatMap((c) => {
+    // A folder the tree holds (`node --test test/`) is no program the agent could write.
+    const held = (f: string) => files.has(f) || [...files].some((t) => t.startsWith(`${f.replace(/\/+$/, '')}/`));
+    const absent = c.agent_writes ? [] : filesRunBy(c.run).filter((f) => !held(f));
+    return absent.length
+      ? [
+          {
+            id: c.id,
+            reason: `\`${c.run}\` runs ${absent.join(', ')}, which the tree does not hold: a program the agent writes would judge its own work — commit it, or set agent_writes: true on the criterion if the agent is to write it (it is protected once it exists)`,
+          },
+        ]
+      : [];
+  });
+}
+
+/** The files the `agent_writes` criteria run: once a commit holds one, no one changes it. */
+export function judgesToWrite(criteria: readonly { run: string; agent_writes?: boolean | null }[]): string[] {
+  return criteria.filter((c) => c.agent_writes).flatMap((c) => filesRunBy(c.run));
+}
+
 /** Packages a module runner loads before any test does: `pytest/` alone would leave these to shadow. */
 const RUNNER_PACKAGES: Readonly<Record<string, readonly string[]>> = { pytest: ['_pytest', 'pluggy', 'py'], unittest: [], nose2: [] };
 
@@ -403,6 +452,7 @@ export function buildPlan(
       timeout_seconds: a.timeout_seconds,
       retries: a.retries,
       inputs: a.inputs ?? null,
+      ...(a.agent_writes ? { agent_writes: true as const } : {}),
     })),
     halting_certificates_applicable: c.certificates,
     R_p: c.R_p ?? null,

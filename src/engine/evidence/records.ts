@@ -12,6 +12,7 @@ import { BLOCKER_CLASSES } from '../loop/dega.js';
 import { iterationsUsed } from '../loop/decide.js';
 import { STATES } from '../loop/fsm.js';
 import { buildReport, type HaltingReport } from './report.js';
+import { budgetMeasures } from '../config/measured.js';
 
 /** One line of history.jsonl per recorded iteration. */
 export const historyLineSchema = z.object({
@@ -104,6 +105,13 @@ export function budgetLog(ctx: Ctx) {
       tool_calls_reported_by_agent: s.reported?.toolCalls ?? false,
       tokens: s.total_tokens ?? null,
     },
+    // Each budget as far as it was measured: "not measured: why" where it could never fire.
+    measured: budgetMeasures(agent, ctx.plan.budget, {
+      iterations: `${iterationsUsed(s.next_iteration, s.stopped_before_checks)} / ${ctx.plan.budget.max_iterations}`,
+      seconds: Math.floor(s.total_ms / 1000),
+      cost: s.cost_reported ? s.total_cost_usd : null,
+      toolCalls: s.reported?.toolCalls ? s.total_tool_calls : null,
+    }),
     not_reported: [
       ...(s.cost_reported ? [] : [`cost: not reported by ${agent}; the cost budget could not be applied`]),
       ...(s.reported?.toolCalls ? [] : [`tool calls: not reported by ${agent}; the tool-call budget could not be applied`]),

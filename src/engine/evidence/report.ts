@@ -1,17 +1,21 @@
 // The halting report (SPEC §4, §6): halting_report.json and its markdown rendering (the same
 // text as the job summary). Built from evidence only, with no timestamps, so it is reproducible.
+import { budgetMeasures } from '../config/measured.js';
 import type { PhucTest, Triangle } from '../judge/audit.js';
 import { z } from 'zod';
 import { guardMode, type GuardMode } from '../agent/allow-list.js';
 import { CERTIFICATE_TYPES } from '../config/config.js';
 import { firedExitSchema, type Certificate } from '../judge/certificate.js';
 import { type FiredExit, iterationsUsed } from '../loop/decide.js';
-import { Decimal, dstr, human, seedChecksum } from '../common/decimal.js';
+import { Decimal, dstr, seedChecksum } from '../common/decimal.js';
+import { costUse, num } from '../common/display.js';
+import { roundFailuresSchema, type RoundFailures } from '../memory/failures.js';
 import { decimalString } from '../common/document.js';
 import { inert, inertCode } from '../common/markdown.js';
 import { VERSION } from '../common/version.js';
 import { HIGH_GLOW } from '../judge/glow.js';
 import { BLOCKER_CLASSES } from '../loop/dega.js';
+import { pauseStep } from '../loop/backpressure.js';
 import { TERMINAL_STATES, type TerminalState } from '../loop/fsm.js';
 import { iterationRowSchema, type LoopState } from '../loop/context.js';
 import type { Plan } from '../config/plan.js';
@@ -84,19 +88,29 @@ function iterationUse(s: LoopState, max: number): string {
  * What goes on after a run ended so, naming the command; `next` is the iteration a continuing run
  * starts at, `stoppedBeforeChecks` the iterations that used no budget (state.json).
  */
-export function howToGoOn(status: TerminalState, stopReason: string, next: number, stoppedBeforeChecks: readonly number[] = []): string {
+export function howToGoOn(
+  status: TerminalState,
+  stopReason: string,
+  next: number,
+  stoppedBeforeChecks: readonly number[] = [],
+  pause: string | null = null,
+): string {
   if (status === 'EXIT_BUDGET_EXCEEDED') {
     const note = stopReason === 'MAX_ITERS' ? notCounted(stoppedBeforeChecks) : null;
     return `raise ${BUDGET_FIELDS[stopReason] ?? 'the budget that ran out'} above what all runs of this loop used${note ? ` (${note})` : ''}: \`phuc-loop run\` then continues at iteration ${next}`;
   }
   if (stopReason === 'BACKPRESSURE_SIGNAL')
     return (
-      `a pause: remove the stop (STOP label or file) and \`phuc-loop run\` continues at iteration ${next}` +
+      `a pause: ${pauseStep(pause)}\`phuc-loop run\` continues at iteration ${next}` +
       (stoppedBeforeChecks.includes(next - 1) ? ` (iteration ${next - 1}, stopped before its checks ran, does not count against max_iterations)` : '')
     );
   if (status === 'EXIT_CONVERGED')
     return `commit a new change and \`phuc-loop run\` judges it (iterations go on from ${next}), or \`phuc-loop run --fresh\` starts a new loop at iteration 0`;
   if (status === 'EXIT_NEED_INFO') return `supply what is missing, then \`phuc-loop run\` judges HEAD again and continues at iteration ${next}`;
+  if (stopReason === 'AGENT_FAILED')
+    return `the agent failed before it changed anything (the detail gives its own words): fix the cause (its API key or service, the network, its installation), then \`phuc-loop run\` tries iteration ${next} again (no commit is needed)`;
+  if (stopReason === 'RESIDUAL_UNAVAILABLE')
+    return `fix what the residual needs (the detail says what: a runner, the JUnit files), then \`phuc-loop run\` judges HEAD again and continues at iteration ${next} (no commit is needed unless the fix is in the repository)`;
   if (stopReason === 'GIT_FAILURE')
     return (
       'fix what git failed at (the detail says what); what an interrupted agent step changed is left uncommitted in the work tree (`git status`): ' +
@@ -134,6 +148,8 @@ export interface ReportInput {
   run?: RunInfo;
   /** The FSM state the run was in when it halted. */
   lastState?: string;
+  /** What failed in the latest round of checks (memory/failures.ts): the report names the failing tests. */
+  failures?: RoundFailures | null;
   /** The evidence files that show why a blocked run stopped (paths relative to the evidence root). */
   evidencePointers?: { path: string; sha256: string }[];
   extra: { missing_fields?: string[]; messages?: string[]; detail?: string; backpressure?: string; backpressureOnly?: boolean };
@@ -245,14 +261,14 @@ export function buildReport(i: ReportInput) {
     total_seconds_elapsed: s ? Math.floor(s.total_ms / 1000) : 0,
     budget_use:
       i.plan && s
-        ? {
+        ? budgetMeasures(i.plan.agent.use, i.plan.budget, {
             iterations: iterationUse(s, i.plan.budget.max_iterations),
-            seconds: `${Math.floor(s.total_ms / 1000)} / ${i.plan.budget.max_total_seconds}`,
-            cost_usd: s.cost_reported ? `${s.total_cost_usd} / ${i.plan.budget.max_total_cost_usd ?? 'unlimited'}` : 'not reported by the agent',
-            tool_calls: `${s.total_tool_calls} / ${i.plan.budget.max_total_tool_calls}`,
-          }
+            seconds: Math.floor(s.total_ms / 1000),
+            cost: s.cost_reported ? s.total_cost_usd : null,
+            toolCalls: s.reported?.toolCalls ? s.total_tool_calls : null,
+          })
         : null,
-    run: i.plan && s && i.run ? runSection(i.run, i.iterations, s, i.plan, i.status, i.stop_reason) : null,
+    run: i.plan && s && i.run ? runSection(i.run, i.iterations, s, i.plan, i.status, i.stop_reason, i.extra.backpressure ?? null) : null,
     verification_rung_target: i.plan?.rung_target ?? null,
     verification_rung_achieved: i.rung?.achieved ?? 0,
     rung_checks: i.rung?.checks ?? {},
@@ -284,15 +300,20 @@ export function buildReport(i: ReportInput) {
     reason_for_non_convergence: open
       ? [
           `${i.status}(${i.stop_reason})${i.extra.detail ? `: ${i.extra.detail}` : ''}`,
-          `final residual ${finalResidual ?? 'unknown'}${i.plan?.R_p ? `, R_p ${i.plan.R_p}` : ''}`,
+          `final residual ${num(finalResidual, 'unknown')}${i.plan?.R_p ? `, R_p ${i.plan.R_p}` : ''}`,
           ...(notMet ? [notMet] : []),
         ].join('; ')
       : null,
     diagnosis_attempt:
       i.status === 'EXIT_DIVERGED' && divergedAt !== null
         ? [
-            `residuals rose ${history.slice(divergedAt).join(' → ')} from iteration ${i.iterations[divergedAt] ?? divergedAt}`,
-            bestIndex === null ? 'no residual was below the others' : `the best residual ${history[bestIndex]} was at iteration ${i.iterations[bestIndex]}`,
+            `residuals rose ${history
+              .slice(divergedAt)
+              .map((r) => num(r))
+              .join(' → ')} from iteration ${i.iterations[divergedAt] ?? divergedAt}`,
+            bestIndex === null
+              ? 'no residual was below the others'
+              : `the best residual ${num(history[bestIndex])} was at iteration ${i.iterations[bestIndex]}`,
             `blocker classes since: ${(s?.cycles ?? [])
               .filter((c) => c.iteration >= (i.iterations[divergedAt] ?? 0))
               .map((c) => `${c.iteration} ${c.blocker_class}`)
@@ -326,11 +347,20 @@ export function buildReport(i: ReportInput) {
     isolation_limits: [...(i.isolationLimits ?? [])],
     AGENTS_md_final_path: i.plan ? `${prefix}agents_md_final.md` : null,
     loop_manifest_path: `${prefix}manifest.json`,
+    last_round_failures: i.failures ? { round: i.failures.round, failing_criteria: i.failures.failing_criteria, tests: i.failures.tests } : null,
   };
 }
 
 /** The run section: which iterations this run made, how numbering and budgets carry across runs, what goes on. */
-function runSection(run: RunInfo, iterations: number[], s: LoopState, plan: Plan, status: TerminalState | null, stopReason: string | null) {
+function runSection(
+  run: RunInfo,
+  iterations: number[],
+  s: LoopState,
+  plan: Plan,
+  status: TerminalState | null,
+  stopReason: string | null,
+  pause: string | null,
+) {
   return {
     resumed: run.resumed,
     first_iteration: run.first,
@@ -341,8 +371,19 @@ function runSection(run: RunInfo, iterations: number[], s: LoopState, plan: Plan
     budget_revisions: (plan.budget_revisions ?? []).map((r) => ({ from_iteration: r.from_iteration, max_iterations: r.budget.max_iterations })),
     numbering: RUN_ACCOUNTING.numbering,
     budgets: RUN_ACCOUNTING.budgets,
-    how_to_go_on: status && stopReason ? howToGoOn(status, stopReason, s.next_iteration, s.stopped_before_checks) : null,
+    how_to_go_on: status && stopReason ? howToGoOn(status, stopReason, s.next_iteration, s.stopped_before_checks, pause) : null,
   };
+}
+
+/** The failing criteria and tests of the latest round: how many, and the first few by name. */
+function failingLine(f: HaltingReport['last_round_failures']): string | null {
+  if (!f || (!f.failing_criteria.length && !f.tests?.failing)) return null;
+  const criteria = f.failing_criteria.length ? `criteria ${f.failing_criteria.map((c) => `\`${inertCode(c)}\``).join(', ')}` : null;
+  const t = f.tests;
+  const tests = t?.failing
+    ? `${t.failing} of ${t.executed} tests fail: ${t.first.map((n) => inert(n)).join('; ')}${t.failing > t.first.length ? `; and ${t.failing - t.first.length} more` : ''}`
+    : null;
+  return `**Failing in the last round (${f.round}):** ${[criteria, tests].filter(Boolean).join(' — ')}`;
 }
 
 const yes = (b: boolean | undefined | null) => (b ? '✅' : '❌');
@@ -366,7 +407,7 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
     '| | |',
     '|---|---|',
     `| Certificate | ${c.type}${c.lane ? ` (Lane ${c.lane})` : ''}${c.iteration !== null ? ` at iteration ${c.iteration}` : ''} |`,
-    `| Residual | ${human(c.final_residual_decimal_string)}${c.R_p_decimal_string ? ` (R_p ${c.R_p_decimal_string})` : ''} |`,
+    `| Residual | ${num(c.final_residual_decimal_string)}${c.R_p_decimal_string ? ` (R_p ${c.R_p_decimal_string})` : ''} |`,
     ...(c.commit
       ? [
           `| Commit | ${c.commit.slice(0, 12)} (judged in a ${c.workspace ?? 'n/a'} workspace, isolation ${c.isolation ?? 'n/a'}${c.guard ? `, guard ${c.guard}` : ''}; re-check: \`phuc-loop verify --rerun\`) |`,
@@ -374,10 +415,12 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
       : []),
     `| Iterations | ${r.iterations_completed} |`,
     `| Rung | ${r.verification_rung_achieved} of target ${r.verification_rung_target ?? 'n/a'} |`,
-    `| Northstar | ${r.northstar_alignment_certificate ? `${r.northstar_alignment_certificate.status} (${human(r.northstar_alignment_certificate.northstar_distance_start)} → ${human(r.northstar_alignment_certificate.northstar_distance_end)})` : 'n/a'} |`,
+    `| Northstar | ${r.northstar_alignment_certificate ? `${r.northstar_alignment_certificate.status} (${num(r.northstar_alignment_certificate.northstar_distance_start)} → ${num(r.northstar_alignment_certificate.northstar_distance_end)})` : 'n/a'} |`,
     `| Seed checksum | ${r.seed_checksum.formula} = ${r.seed_checksum.product} ${yes(r.seed_checksum_verified)} |`,
     '',
   );
+  const failed = failingLine(r.last_round_failures);
+  if (failed) out.push(failed, '');
   if (r.exits_fired.length) {
     out.push('### Exits that fired', '');
     for (const e of r.exits_fired)
@@ -393,7 +436,7 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
     );
     for (const g of r.iteration_rows)
       out.push(
-        `| ${g.iteration} | ${g.G} | ${g.L} | ${g.O} | ${g.W ?? 'unknown'} | ${g.total ?? 'unknown'} | ${g.residual ?? 'n/a'} | ${g.certificate} | ${g.northstar_distance ?? 'n/a'} |`,
+        `| ${g.iteration} | ${g.G} | ${g.L} | ${g.O} | ${g.W ?? 'unknown'} | ${g.total ?? 'unknown'} | ${num(g.residual)} | ${g.certificate} | ${num(g.northstar_distance)} |`,
       );
     out.push('');
   }
@@ -431,7 +474,7 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
           .map(([k, v]) => `${yes(v)} ${k}`)
           .join(' · ')}`,
       );
-    for (const rp of r.replays) out.push(`- replay ${rp.replay}: ${rp.type}, residual ${rp.residual ?? 'n/a'} ${rp.same ? '(same)' : '(DIFFERS)'}`);
+    for (const rp of r.replays) out.push(`- replay ${rp.replay}: ${rp.type}, residual ${num(rp.residual)} ${rp.same ? '(same)' : '(DIFFERS)'}`);
     out.push('');
   }
   if (r.dega_cycles.length) {
@@ -463,7 +506,8 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
     out.push(
       '### Budget use (all runs of this loop)',
       '',
-      `iterations ${b.iterations} · seconds ${b.seconds} · cost ${b.cost_usd} · tool calls ${b.tool_calls}`,
+      `iterations ${b.iterations} · seconds ${b.seconds} · cost ${costUse(b.cost_usd)} · tool calls ${b.tool_calls}` +
+        (b.tool_calls_per_iteration ? ` · tool calls per iteration ${b.tool_calls_per_iteration}` : ''),
       '',
     );
   }
@@ -552,7 +596,9 @@ export const haltingReportSchema = z.object({
   iterations_completed: z.number().int().min(0),
   iterations: z.array(z.number().int().min(0)),
   total_seconds_elapsed: z.number().int().min(0),
-  budget_use: z.object({ iterations: z.string(), seconds: z.string(), cost_usd: z.string(), tool_calls: z.string() }).nullable(),
+  budget_use: z
+    .object({ iterations: z.string(), seconds: z.string(), cost_usd: z.string(), tool_calls: z.string(), tool_calls_per_iteration: z.string().optional() })
+    .nullable(),
   // Reports written before this section existed read back with none.
   run: z
     .object({
@@ -611,4 +657,6 @@ export const haltingReportSchema = z.object({
   isolation_limits: z.array(z.string()),
   AGENTS_md_final_path: z.string().nullable(),
   loop_manifest_path: z.string(),
+  // Reports written before it existed read back with none.
+  last_round_failures: roundFailuresSchema.omit({ excerpt: true }).nullable().default(null),
 }) satisfies z.ZodType<HaltingReport>;

@@ -16,7 +16,8 @@ import { resolveBudget } from '../config/budget.js';
 import { buildPlan, contractHash, planSchema, type Plan } from '../config/plan.js';
 import { artifactsSchema } from '../agent/agent-step.js';
 import { parseDocument } from '../common/document.js';
-import { EvidenceUnverifiable, TreeChanged } from '../common/errors.js';
+import { EvidenceUnverifiable, RunnerCompromised, TreeChanged } from '../common/errors.js';
+import { runCanaries } from '../judge/canary.js';
 import { stateSchema } from '../loop/context.js';
 import { Decimal, seedChecksum } from '../common/decimal.js';
 import { decideJudgement } from '../loop/decide.js';
@@ -382,7 +383,7 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
     const R_p = config.R_p === undefined ? null : new Decimal(config.R_p);
     // As the loop judges: a tracked file the setup or a check changed ends the rerun (SPEC §7).
     const keepsTree = (step: string) => {
-      const changed = ws!.changedTracked();
+      const changed = ws!.changedTracked(config.checks.junit ?? config.residual.junit);
       if (changed.length) throw new TreeChanged(step, changed);
     };
     const judge = async (dir: string) => {
@@ -399,6 +400,18 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
       });
       const residual = await computeResidual(config, checks, { runner: { run }, cwd: ws!.dir, env: ws!.env() });
       if (config.residual.metric === 'command') keepsTree('the residual command');
+      // The runner canary, as the loop runs it: a runner that passes a failing test is refused.
+      const canary = await runCanaries(config.acceptance_criteria, checks, {
+        runner: { run },
+        cwd: ws!.dir,
+        env: ws!.env(),
+        files: await git.treeFiles(commit.id),
+        protectedGlobs: plan.protected,
+        after: keepsTree,
+        log: (line) => lines.push(`rerun: ${line}`),
+      });
+      const lying = canary.find((c) => c.outcome === 'passed');
+      if (lying) throw new RunnerCompromised(`rerun ${dir}`, lying.criterion, lying.runner ?? 'unknown');
       const value = 'value' in residual ? residual.value : null;
       const judgement = judgementOf(
         { declared: config.certificates, checks, residual: value, residualError: 'error' in residual ? residual.error : null, R_p },
@@ -440,7 +453,7 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
     if (problems.length) lines.push(`rerun: the criteria's logs are kept in ${logs.root}`);
     return { ok: problems.length === 0, lines, problems };
   } catch (e) {
-    if (!(e instanceof TreeChanged)) throw e;
+    if (!(e instanceof TreeChanged || e instanceof RunnerCompromised)) throw e;
     problems.push(e.message);
     return { ok: false, lines, problems };
   } finally {

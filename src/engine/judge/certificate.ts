@@ -8,6 +8,7 @@ import { CERTIFICATE_TYPES, type CertificateType } from '../config/config.js';
 import { Decimal, dstr, isDecimalString } from '../common/decimal.js';
 import { decimalString } from '../common/document.js';
 import { EXIT_PRECEDENCE, type FiredExit, type Judgement } from '../loop/decide.js';
+import { canaryOutcomeSchema, type CanaryOutcome } from './canary.js';
 
 export type IssuedType = CertificateType | 'NONE';
 export type Lane = 'A' | 'B' | 'C';
@@ -77,6 +78,8 @@ export const certificateSchema = z.object({
   guard: z.enum(['allow-list', 'protected-only']).optional(),
   previous_certificate_sha256: z.string().nullable(),
   exits_fired: z.array(firedExitSchema),
+  /** The runner canaries of the round (judge/canary.ts); absent where none runs (live judging, older certificates). */
+  canary: z.array(canaryOutcomeSchema).optional(),
 });
 export type Certificate = z.infer<typeof certificateSchema>;
 
@@ -124,6 +127,7 @@ export interface CertificateInput {
   /** Left out by callers that judge no agent change (a documents test). */
   guard?: GuardMode;
   previousSha256: string | null;
+  canary?: CanaryOutcome[];
 }
 
 /** The certificate document; its type and exits are decide()'s, this only lays them out. */
@@ -158,6 +162,7 @@ export function issueCertificate(i: CertificateInput): Certificate {
     guard: i.guard,
     previous_certificate_sha256: i.previousSha256,
     exits_fired: i.fired,
+    ...(i.canary ? { canary: i.canary } : {}),
   };
 }
 

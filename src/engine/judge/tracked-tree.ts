@@ -22,7 +22,11 @@ export function parseStaged(out: string): TrackedEntry[] {
     .map((l) => ({ mode: l.slice(0, l.indexOf(' ')), path: l.slice(l.indexOf('\t') + 1) }));
 }
 
-/** Each tracked path's state, and each folder above one: kind, the owner's execute bit, a hash of the bytes. */
+/**
+ * Each tracked path's state, and each folder above one: kind and a hash of the bytes. Modes are left
+ * out (a check that opens its workspace with `chmod -R 0777` changes no byte a test reads; the next
+ * update puts the modes back).
+ */
 export type TrackedState = Map<string, string>;
 
 /**
@@ -76,7 +80,7 @@ function contentOf(path: string): string {
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return 'other';
-    return `${st.mode & 0o100 ? 'exec' : 'file'}:${digest(readFileSync(fd))}`;
+    return `file:${digest(readFileSync(fd))}`;
   } catch (e) {
     return `unreadable:${(e as NodeJS.ErrnoException).code}`;
   } finally {

@@ -425,13 +425,18 @@ export class CheckWorkspace {
   }
 
   /**
-   * The tracked paths whose content (or kind, or execute bit) is no longer what the last update
+   * The tracked paths whose content (or kind: a file, a link, a folder) is no longer what the last update
    * checked out, read byte for byte (a folder above them ends with `/`): the judged tree must stay
-   * the committed tree through setup and every check.
+   * the committed tree through setup and every check. `outputs`: the glob of the reports the checks
+   * write (checks.junit), which the loop itself removes before a round: a committed copy is output
+   * to be replaced, never the tree judged.
    */
-  changedTracked(): string[] {
+  changedTracked(outputs?: string | null): string[] {
     if (!this.tracked || !this.checkedOut) throw new Error('CheckWorkspace.changedTracked: update() the workspace to a tree first');
-    return changedPaths(this.checkedOut, readTracked(this.dir, this.tracked.entries));
+    const changed = changedPaths(this.checkedOut, readTracked(this.dir, this.tracked.entries));
+    if (!outputs) return changed;
+    const output = picomatch(outputs, { dot: true });
+    return changed.filter((p) => !output(p));
   }
 
   /**

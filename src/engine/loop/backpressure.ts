@@ -43,11 +43,26 @@ export class SignalStop implements StopSource {
   readonly controller = new AbortController();
   request(reason: string): void {
     if (!this.reason) this.reason = reason;
-    this.controller.abort();
+    this.controller.abort(this.reason);
   }
   check(): Promise<string | null> {
     return Promise.resolve(this.reason);
   }
+}
+
+/**
+ * What the user does after a pause before \`phuc-loop run\` goes on, from the stop source's own words
+ * (a STOP file or label is removed, a full disk freed, a rate limit waited out), as the start of a
+ * sentence; empty where nothing stands in the way (a signal, Ctrl-C: the next run simply goes on).
+ */
+export function pauseStep(reason: string | null): string {
+  const file = reason && /^(\S*STOP) exists$/.exec(reason)?.[1];
+  if (file) return `delete ${file}, then `;
+  const label = reason && /^the (.+) label is on pull request /.exec(reason)?.[1];
+  if (label) return `remove the ${label} label, then `;
+  if (reason && /^disk use /.test(reason)) return 'free disk space, then ';
+  if (reason && /rate[ -]?limit/i.test(reason)) return "wait until the agent's rate limit resets, then ";
+  return '';
 }
 
 export async function firstStop(sources: readonly StopSource[]): Promise<string | null> {
@@ -78,7 +93,8 @@ export function watchStops(sources: readonly StopSource[], pollMs: number, signa
     why ??= reason;
     stop.abort();
   };
-  const onSignal = () => halt('the loop was asked to stop (signal)');
+  // The signal's own words where it carries them ("SIGINT received…"), not a stop of unknown source.
+  const onSignal = () => halt(typeof signal?.reason === 'string' ? signal.reason : 'the loop was asked to stop (signal)');
   signal?.addEventListener('abort', onSignal, { once: true });
   if (signal?.aborted) onSignal();
   const timer = setInterval(() => {

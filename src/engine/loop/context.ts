@@ -7,7 +7,8 @@ import { createScrubber, type Scrubber } from '../os/secrets.js';
 import { sha256 } from '../common/canonical.js';
 import type { prepareCapsule } from '../memory/capsule-build.js';
 import { type CheckResult, inputsHash, runChecks, type PassRecord } from '../judge/checks.js';
-import { Stopped } from '../common/errors.js';
+import { RunnerCompromised, Stopped } from '../common/errors.js';
+import { runCanaries } from '../judge/canary.js';
 import { computeResidual } from '../judge/residual.js';
 import { prepareJunit, readJunit, suiteIntegrity, type JunitRead, type TestRecord } from '../judge/junit.js';
 import type { AgentPresetName, BudgetOverrides } from '../config/config.js';
@@ -51,6 +52,8 @@ export interface LoopOptions {
   signal?: AbortSignal;
   host?: LoopHost;
   agentOverride?: AgentPresetName;
+  /** agent.model given outside the config (the action's model input). */
+  modelOverride?: string;
   /** agent.isolation and agent.key_proxy given outside the config (CLI flags, action inputs). */
   isolation?: 'auto' | 'user+pidns' | 'pidns' | 'none';
   keyProxy?: boolean;
@@ -193,8 +196,11 @@ export interface JudgeSpace {
   readonly runner: ProcessRunner;
   /** What checks.setup did for the last prepare() (null: none configured, or live). */
   readonly setup: SetupReport | null;
-  /** Throws TreeChanged when `step` left the tracked files other than the tree judged (clean; live has the agent-step guard). */
-  keepsTree(step: string): void;
+  /**
+   * Throws TreeChanged when `step` left the tracked files other than the tree judged (clean; live has
+   * the agent-step guard); paths matching `outputs` (the checks' JUnit glob) are the checks' output.
+   */
+  keepsTree(step: string, outputs?: string | null): void;
   /**
    * The round's commands (checks, measures) are done with the space: it may be tidied for the next
    * prepare() meanwhile. Settles once the loop may write the space again (live: the tree is back).
@@ -308,7 +314,7 @@ export async function checkRound(
     // checks.setup cut short by the stop: the round did not run, and says so as any aborted one.
     if (!(e instanceof Stopped)) throw e;
     const residual: { error: string } = { error: e.message };
-    return { checks: [] as CheckResult[], residual, cwd: '', junit: undefined, aborted: true as const };
+    return { checks: [] as CheckResult[], residual, cwd: '', junit: undefined, canary: undefined, aborted: true as const };
   } finally {
     stop.close();
   }
@@ -339,13 +345,29 @@ async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: A
     scrub: scrubber(ctx.secrets),
     files,
     passes: opts.reuse ? ctx.state.passes : undefined,
-    afterRun: (c) => ctx.judge.keepsTree(`the check \`${c.id}\``),
+    afterRun: (c) => ctx.judge.keepsTree(`the check \`${c.id}\``, glob),
   });
   const junit = glob && guard ? await readJunit(cwd, glob, guard) : undefined;
   const residualJunit = cfg.residual.junit && cfg.residual.junit !== glob ? await readJunit(cwd, cfg.residual.junit, null) : junit;
   const residual = await computeResidual(cfg, checks, { runner: ctx.judge.runner, cwd, env: ctx.judge.env, signal: opts.signal, junit: residualJunit });
-  if (cfg.residual.metric === 'command') ctx.judge.keepsTree('the residual command');
-  return { checks, residual, cwd, junit, aborted: opts.signal.aborted };
+  if (cfg.residual.metric === 'command') ctx.judge.keepsTree('the residual command', glob);
+  // The runner proves itself honest (clean workspace only: the canary is never written to the agent's tree).
+  const canary =
+    ctx.judge.mode === 'clean' && !opts.signal.aborted
+      ? await runCanaries(cfg.acceptance_criteria, checks, {
+          runner: ctx.judge.runner,
+          cwd,
+          env: ctx.judge.env,
+          files: files ?? (await ctx.git.treeFiles(tree)),
+          protectedGlobs: ctx.plan.protected,
+          signal: opts.signal,
+          after: (step) => ctx.judge.keepsTree(step, glob),
+          log: (line) => ctx.o.log.info(`${dir}: ${line}`),
+        })
+      : undefined;
+  const lying = canary?.find((c) => c.outcome === 'passed');
+  if (lying) throw new RunnerCompromised(dir, lying.criterion, lying.runner ?? 'unknown');
+  return { checks, residual, cwd, junit, canary, aborted: opts.signal.aborted };
 }
 
 /** The suite-integrity verdict of a round against the tests the baseline ran (null: nothing to say). */

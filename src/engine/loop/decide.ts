@@ -101,7 +101,9 @@ export function firedExits(f: IterationFacts): FiredExit[] {
   const j = f.judgement;
   if (j?.suiteWeakened) fired.push({ kind: 'GUARDRAIL', reason: `suite integrity: ${j.suiteWeakened}` });
   if (j?.residualError) fired.push({ kind: 'INVARIANT', code: 'RESIDUAL_UNAVAILABLE', reason: j.residualError });
-  if (j && !j.residualError && (j.exact || j.converged))
+  // A failing criterion is never a halt (issue 29): a residual below R_p while one fails (a fraction
+  // of tests, a command's score) goes on, and the next prompt names the criteria still open.
+  if (j && !j.residualError && j.allMet && (j.exact || j.converged))
     fired.push({ kind: 'CONVERGED', reason: j.exact ? 'all criteria met, residual 0' : 'residual below R_p' });
   if (f.diverging) fired.push({ kind: 'DIVERGED', reason: f.diverging });
   fired.push(...f.progress);
@@ -238,14 +240,18 @@ export function decideBeforeIteration(s: { stop: string | null; budget: { code: 
 }
 
 /**
- * When HEAD is judged before any agent runs: a criterion whose program is not installed where the
- * checks run (exit 127) is the user's to fix, not iterations to burn until STUCK.
+ * When HEAD is judged before any agent runs: a criterion whose runner is not installed where the
+ * checks run (exit 127, Python's "No module named" for the module it runs), or JUnit files the
+ * checks never write (`RESIDUAL_UNAVAILABLE`), is the user's to fix, not iterations to burn.
  */
-export function decideHead(missing: { id: string; reason: string }[]): Extract<Decision, { halt: true }> | null {
+export function decideHead(
+  missing: { id: string; reason: string }[],
+  code: 'CRITERION_COMMAND_MISSING' | 'RESIDUAL_UNAVAILABLE' = 'CRITERION_COMMAND_MISSING',
+): Extract<Decision, { halt: true }> | null {
   if (!missing.length) return null;
-  const detail = missing.map((m) => `criterion ${m.id}: ${m.reason}`).join('; ');
-  const fired: FiredExit[] = [{ kind: 'INVARIANT', code: 'CRITERION_COMMAND_MISSING', reason: detail }];
-  return { halt: true, record: false, certificate: 'NONE', status: 'EXIT_NEED_INFO', stop_reason: 'CRITERION_COMMAND_MISSING', detail, fired };
+  const detail = missing.map((m) => `${m.id === 'residual' ? 'residual' : `criterion ${m.id}`}: ${m.reason}`).join('; ');
+  const fired: FiredExit[] = [{ kind: 'INVARIANT', code, reason: detail }];
+  return { halt: true, record: false, certificate: 'NONE', status: 'EXIT_NEED_INFO', stop_reason: code, detail, fired };
 }
 
 /** The audits at the end (Triangle, Phuc Test, rung, Northstar alignment) may withhold a convergence. */

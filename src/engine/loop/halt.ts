@@ -9,7 +9,10 @@ import { type Certificate, certificateSchema, convergenceClaimProblem, issueCert
 import { artifactsSchema } from '../agent/agent-step.js';
 import { guardMode } from '../agent/allow-list.js';
 import type { CheckResult } from '../judge/checks.js';
+import type { CanaryOutcome } from '../judge/canary.js';
 import { Decimal, dstr } from '../common/decimal.js';
+import { num } from '../common/display.js';
+import { lastRoundFailures } from '../memory/failures.js';
 import { decideFinal, decideJudgement, type FiredExit } from './decide.js';
 import { EvidenceStore, LATEST_RUN_REPORT, listFiles, NOT_EVIDENCE } from '../evidence/evidence.js';
 import { atomicWrite } from '../evidence/writer.js';
@@ -62,7 +65,7 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
     interrupted,
     alignment: rung.alignment.status,
     neutralAccepted: !!ctx.intake.config.northstar_neutral_reason,
-    alignmentDetail: `${rung.alignment.northstar_distance_start} → ${rung.alignment.northstar_distance_end}`,
+    alignmentDetail: `${num(rung.alignment.northstar_distance_start)} → ${num(rung.alignment.northstar_distance_end)}`,
   });
   const detail = final.withheld ? `${final.withheld}${halt.detail ? ` (${halt.detail})` : ''}` : halt.detail;
   if (final.withheld) o.log.warn(detail);
@@ -95,6 +98,7 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
     isolationLimits: ctx.sandbox.limits,
     workspace: ctx.judge.mode,
     lastState: ctx.fsm.state,
+    failures: await lastRoundFailures(ctx, state.next_iteration),
     evidencePointers: evidencePointers(ctx, certRel, last, certificate),
     extra: { detail, backpressure, backpressureOnly: !halt.record && !!backpressure, missing_fields: halt.missing_fields },
   });
@@ -102,9 +106,12 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
   await writeRunEndRecords(ctx);
   await saveState(ctx);
   ctx.fsm.finish(final.status);
-  o.log.info(
-    `halt: ${final.status}(${final.stop_reason}) after ${ctx.iterations.length} iteration(s)${certificate ? `, certificate ${certificate.type}` : ''}`,
-  );
+  // The iterations this run made; a resumed run also says how many the loop has on record.
+  const made = ctx.iterations.filter((n) => n >= ctx.run.first).length;
+  const onRecord = ctx.run.resumed ? ` in this run (${ctx.iterations.length} on record)` : '';
+  o.log.info(`halt: ${final.status}(${final.stop_reason}) after ${made} iteration(s)${onRecord}${certificate ? `, certificate ${certificate.type}` : ''}`);
+  // What paused the run, in its source's words (a leftover scratch/STOP is named here).
+  if (backpressure && final.stop_reason === 'BACKPRESSURE_SIGNAL') o.log.warn(`paused: ${backpressure}`);
   // What the user must supply is said where they look, not only in the report.
   if (final.status === 'EXIT_NEED_INFO') o.log.error(halt.detail);
   if (report.run?.how_to_go_on) o.log.info(`to go on: ${report.run.how_to_go_on}`);
@@ -119,7 +126,7 @@ export async function startCertificate(
   ctx: Ctx,
   dir: string,
   tree: string,
-  round: { checks: CheckResult[]; residual: { value: Decimal; detail: string } | { error: string } },
+  round: { checks: CheckResult[]; residual: { value: Decimal; detail: string } | { error: string }; canary?: CanaryOutcome[] },
   residual: Decimal | null,
 ): Promise<{ decision: Halt; rel: string } | null> {
   const { plan } = ctx;
@@ -140,6 +147,7 @@ export async function startCertificate(
     R_p,
     history: [],
     checks: round.checks,
+    canary: round.canary,
     commit: await ctx.git.head(),
     tree,
     judgedTree: tree,
@@ -329,10 +337,10 @@ async function replay(
     result.replays.push({ replay: k, type, residual, same });
     await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
     o.log.info(
-      `replay ${k}/${replays}${k === 1 ? (ctx.judge.mode === 'live' ? ' (the work tree: checks.workspace live)' : ' (fresh checkout of the commit)') : ''}: certificate ${type}, residual ${residual ?? 'n/a'}${same ? '' : ' — DIFFERS (flaky check)'}`,
+      `replay ${k}/${replays}${k === 1 ? (ctx.judge.mode === 'live' ? ' (the work tree: checks.workspace live)' : ' (fresh checkout of the commit)') : ''}: certificate ${type}, residual ${num(residual)}${same ? '' : ' — DIFFERS (flaky check)'}`,
     );
     if (k === 1 && !same)
-      result.confirmation = `the certified commit ${cert.commit?.slice(0, 12) ?? cert.tree.slice(0, 12)}, ${ctx.judge.mode === 'live' ? 'judged again in the work tree' : 'checked out fresh'}, gives ${type}${residual === null ? '' : ` (residual ${residual})`}, not ${cert.type}: ${
+      result.confirmation = `the certified commit ${cert.commit?.slice(0, 12) ?? cert.tree.slice(0, 12)}, ${ctx.judge.mode === 'live' ? 'judged again in the work tree' : 'checked out fresh'}, gives ${type}${residual === null ? '' : ` (residual ${num(residual)})`}, not ${cert.type}: ${
         round.checks
           .filter((c) => !c.met)
           .map((c) => c.id)

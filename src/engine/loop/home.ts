@@ -286,7 +286,11 @@ export async function assertRealFolders(within: string, target: string): Promise
   }
 }
 
-export type Restored = { resumed: { plan: Plan; state: LoopState; report: HaltingReport | null } | null; note?: string } | { problem: string; code: string };
+export type Restored =
+  | { resumed: { plan: Plan; state: LoopState; report: HaltingReport | null } | null; note?: string }
+  | { problem: string; code: string }
+  /** The config changed where the loop can start over: a new plan, the old tree kept (archiveEvidence). */
+  | { replan: string };
 
 /**
  * The lines a killed run appended to its logs past what the manifest records are cut off (`tails`:
@@ -368,7 +372,7 @@ export async function restoreEvidence(
         const aside = (await ownCopyVerifies(ev)) ? await moveAside(published.root) : null;
         if (!aside) return { code: 'EVIDENCE_UNVERIFIABLE', problem: `${why}; run \`phuc-loop run --fresh\` to keep it aside and start over` };
         const restored = await restoreEvidence(ev, published, o);
-        return 'problem' in restored
+        return !('resumed' in restored)
           ? restored
           : {
               ...restored,
@@ -411,11 +415,13 @@ export async function restoreEvidence(
       code: 'EVIDENCE_UNVERIFIABLE',
       problem: `the evidence tree has no plan.json/state.json to resume from; run \`phuc-loop run --fresh\` to start over`,
     };
-  if (plan.config_sha256 !== o.contract)
-    return {
-      code: 'EVIDENCE_UNVERIFIABLE',
-      problem: `${o.configPath} changed since the plan in ${o.evRel} was made (beyond its budget and agent); run \`phuc-loop run --fresh\` to start a new loop (the old tree is kept)`,
-    };
+  if (plan.config_sha256 !== o.contract) {
+    const changed = `${o.configPath} changed since the plan in ${o.evRel} was made (beyond its budget and agent)`;
+    // The fix the last run asked for (a criterion, the residual), or a loop with nothing on record: a new plan.
+    const t = state.terminal;
+    if (state.next_iteration === 0 || t?.status === 'EXIT_NEED_INFO' || t?.stop_reason === 'RESIDUAL_UNAVAILABLE') return { replan: changed };
+    return { code: 'CONFIG_CHANGED', problem: `${changed}; run \`phuc-loop run --fresh\` to start a new loop (the old tree is kept)` };
+  }
   if (plan.halting_certificates_applicable.length === 0)
     return {
       code: 'HALTING_CRITERIA_MISSING',

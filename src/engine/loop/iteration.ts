@@ -4,6 +4,7 @@
 // again. Otherwise the iteration is recorded in this order, so that a kill at any point leaves the
 // previous or the next consistent state: evidence files → AGENTS.md → one commit → the certificate
 // naming that commit → state and manifest.
+import type { CanaryOutcome } from '../judge/canary.js';
 import { dirname, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { canonicalJson, frozen } from '../common/canonical.js';
@@ -21,11 +22,12 @@ import {
   userRepos,
 } from '../agent/agent-step.js';
 import { renderEntry, renderSection, witness } from '../memory/agents-md.js';
-import { Decimal, dstr, human } from '../common/decimal.js';
+import { Decimal, dstr } from '../common/decimal.js';
+import { num, usd } from '../common/display.js';
 import { listSome } from '../common/markdown.js';
 import { allowList, guardMode, shadowNames } from '../agent/allow-list.js';
 import { AGENT_STATE_EXCLUDES, type AgentOutcome, lastErrorLine, REPORT_PATH } from '../agent/agents.js';
-import { LOOP_SCRATCH_DIR, scriptsRunBy } from '../config/plan.js';
+import { LOOP_SCRATCH_DIR, scriptsRunBy, judgesToWrite } from '../config/plan.js';
 import { flushPendingLogs, interimReport, saveState, writeIterationRecords } from '../evidence/records.js';
 import { iterDir, phucConditions, phucResult } from '../judge/audit.js';
 import { isDiverging, issueCertificate, judgementOf } from '../judge/certificate.js';
@@ -114,14 +116,17 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
         : null;
   o.log.info(
     `iter ${n}: agent ${(ar.durationMs / 1000).toFixed(1)} s, ${ar.timedOut ? 'killed at the time limit' : ar.aborted ? 'stopped' : `exit ${ar.exitCode ?? ar.signal}`}` +
-      `${out.costUsd ? `, $${roundCost(out.costUsd)}` : ''}${out.tokens ? `, ${out.tokens.input + out.tokens.output} tokens` : ''}${out.toolCalls !== null ? `, ${out.toolCalls} tool call(s)` : ''}${agent.backpressure ? ` — backpressure: ${agent.backpressure}` : ''}${agentFailure ? ` — ${agentFailure}` : ''}`,
+      `${out.costUsd ? `, ${usd(out.costUsd)}` : ''}${out.tokens ? `, ${out.tokens.input + out.tokens.output} tokens` : ''}${out.toolCalls !== null ? `, ${out.toolCalls} tool call(s)` : ''}${agent.backpressure ? ` — backpressure: ${agent.backpressure}` : ''}${agentFailure ? ` — ${agentFailure}` : ''}`,
   );
 
   // Collect: only what the agent changed is its; protected paths are put back.
   fsm.to('COLLECT_ARTIFACTS');
   const after = await git.position();
   if (branch !== after.branch) return unrecorded('INVARIANT_VIOLATION', `the agent switched the branch from ${branch} to ${after.branch}`);
-  const isProtected = protectedMatcher(plan.protected);
+  // A criterion's program the agent was to write is protected from the iteration after it was committed.
+  const toWrite = judgesToWrite(plan.acceptance_criteria);
+  const judges = toWrite.length ? [...(await git.inHead(toWrite))] : [];
+  const isProtected = protectedMatcher(judges.length ? [...plan.protected, ...judges] : plan.protected);
   const collected = await collectArtifacts({
     git,
     cwd: ctx.cwd,
@@ -181,6 +186,9 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const base = { changed, reported, agentFailure, guardrail, invariant: null };
   const early = decide({ ...base, interrupted, ...unjudged() });
   if (early.halt && !early.record) {
+    // The step is settled (it left nothing of the agent's): what the work tree holds from here on,
+    // an edit the user makes during the pause included, is the user's, not a cut-off step's.
+    clearStepStart(marker);
     await ev.saveManifest();
     return early;
   }
@@ -195,12 +203,14 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   let residualError: string | null = null;
   let judgedIn: string | null = null;
   let suiteWeakened: string | null = null;
+  let canary: CanaryOutcome[] | undefined;
   fsm.to('CHECK_HALTING');
   if (!interrupted) {
     const round = await checkRound(ctx, dir, tree, { signal: o.signal, reuse: true });
     if (round.aborted) interrupted = (await firstStop(ctx.stops)) ?? 'the loop was asked to stop (during the checks)';
     else {
       checks = round.checks;
+      canary = round.canary;
       judgedIn = round.cwd;
       suiteWeakened = suiteVerdict(ctx, round.junit);
       if (suiteWeakened) o.log.warn(`iter ${n}: suite integrity: ${suiteWeakened}`);
@@ -237,7 +247,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   if (stall?.stalledOut)
     progress.push({
       kind: 'STALLED',
-      reason: `no residual below ${state.progress.best_residual} for ${state.progress.stalled} iterations${state.progress.escalated_at !== null ? ' (after escalation)' : ''}`,
+      reason: `no residual below ${num(state.progress.best_residual)} for ${state.progress.stalled} iterations${state.progress.escalated_at !== null ? ' (after escalation)' : ''}`,
     });
   if (stall?.escalate) o.log.info(`iter ${n}: residual stalled for 2 iterations — escalating to ${describeAgent(ctx, n + 1)}`);
   if (sig.detour) o.log.info(`iter ${n}: repeated failure ${sig.detour.repeated.map((d) => d.signature).join(', ')} — detour next iteration`);
@@ -265,7 +275,12 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const declared = plan.halting_certificates_applicable;
   const judgement = judged ? judgementOf({ declared, checks, residual, residualError, R_p }, suiteWeakened) : null;
   const diverging =
-    judged && residual !== null && isDiverging([...history, dstr(residual)]) ? `residuals ${[...history, dstr(residual)].slice(-3).join(' < ')}` : null;
+    judged && residual !== null && isDiverging([...history, dstr(residual)])
+      ? `residuals ${[...history, dstr(residual)]
+          .slice(-3)
+          .map((r) => num(r))
+          .join(' < ')}`
+      : null;
 
   // Decide. The learnings name the certificate type, so the decision comes before the record.
   const lateStop = interrupted ?? (await firstStop(ctx.stops));
@@ -317,9 +332,15 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const zeroW = counted ? trailingZeroW([...measured, glow]) : 0;
   const drift = zeroW >= 3 ? `W = 0 for ${zeroW} iterations in a row` : null;
   const distances = [...measured.map((r) => r.northstar_distance), ns.total_distance];
-  const rising = counted && isDrifting(distances) ? `northstar distance rose three iterations in a row: ${distances.slice(-3).join(' < ')}` : null;
+  const rising =
+    counted && isDrifting(distances)
+      ? `northstar distance rose three iterations in a row: ${distances
+          .slice(-3)
+          .map((d) => num(d))
+          .join(' < ')}`
+      : null;
   for (const why of [drift, rising])
-    if (why) ctx.pendingLogs.push(['northstar_drift.log', `iteration ${n}: ${why}; northstar distance ${ns.total_distance ?? 'unknown'}`]);
+    if (why) ctx.pendingLogs.push(['northstar_drift.log', `iteration ${n}: ${why}; northstar distance ${num(ns.total_distance, 'unknown')}`]);
   if (glow.warning) entry.failed.push({ lane: 'A', text: `WARNING: ${glow.warning}` });
   entry.glow = { total: glow.total, G: glow.G, L: glow.L, O: glow.O, W: glow.W };
   const previousGlow = state.rows.at(-1);
@@ -367,7 +388,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     state.section_archived = section.archived.length;
   }
   const message =
-    `phuc-loop: iteration ${n} — residual ${judged && residual ? human(dstr(residual)) : 'n/a'}, certificate ${decision.certificate}, GLOW ${glow.total ?? 'unknown'} (G${glow.G} L${glow.L} O${glow.O} W${glow.W ?? '?'})\n\n` +
+    `phuc-loop: iteration ${n} — residual ${judged && residual ? num(dstr(residual)) : 'n/a'}, certificate ${decision.certificate}, GLOW ${glow.total ?? 'unknown'} (G${glow.G} L${glow.L} O${glow.O} W${glow.W ?? '?'})\n\n` +
     `Evidence: ${ctx.evRel}/${dir}/${checksEntry ? `checks.json#${checksEntry.sha256}` : 'certificate.json'}\n`;
   // AGENTS.md is in the index as the step's starting commit holds it when it was there and neither
   // the user (dirty before the step) nor the agent (a change, a revert) touched it: the commit then
@@ -402,12 +423,13 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     network: ctx.sandbox.network,
     guard: guardMode(plan.may_change),
     previousSha256: state.last_certificate_sha256,
+    canary,
   });
   // On disk before the state that follows it (the writer keeps the order; the state's save waits for both).
   const certEntry = await ev.writeJson(`${dir}/certificate.json`, cert);
   crashPoint(ctx, 'certificate');
   o.log.info(
-    `iter ${n}: checks ${checks.filter((c) => c.met).length}/${plan.acceptance_criteria.length}${judged ? '' : ' (not run)'} · residual ${cert.residual === null ? 'unavailable' : human(cert.residual)} · certificate ${cert.type}`,
+    `iter ${n}: checks ${checks.filter((c) => c.met).length}/${plan.acceptance_criteria.length}${judged ? '' : ' (not run)'} · residual ${cert.residual === null ? 'unavailable' : num(cert.residual)} · certificate ${cert.type}`,
   );
   fsm.to('GLOW_CHECK');
   state.rows.push(
@@ -448,7 +470,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   });
   state.exits_fired.push(...decision.fired.map((f) => ({ ...f, iteration: n })));
   o.log.info(
-    `iter ${n}: GLOW ${glow.total ?? 'unknown'} (G${glow.G} L${glow.L} O${glow.O} W${glow.W ?? '?'}) · northstar ${human(ns.total_distance)} · commit ${commit.commit.slice(0, 12)}`,
+    `iter ${n}: GLOW ${glow.total ?? 'unknown'} (G${glow.G} L${glow.L} O${glow.O} W${glow.W ?? '?'}) · northstar ${num(ns.total_distance)} · commit ${commit.commit.slice(0, 12)}`,
   );
 
   // The iteration is on record before the host pushes its commit: a crash after the push resumes after it.
@@ -530,11 +552,6 @@ function countUsage(state: Ctx['state'], out: AgentOutcome): void {
     for (const k of ['input', 'output', 'cache_read', 'cache_write'] as const) t[k] += out.tokens[k];
     reported.tokens = true;
   }
-}
-
-/** Money shown to the cent; the exact Decimal stays in the evidence. */
-export function roundCost(usd: string): string {
-  return new Decimal(usd).toFixed(2);
 }
 
 /** Which criterion fails and why, at the moment it happens. */

@@ -122,8 +122,8 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
     get setup() {
       return setup;
     },
-    keepsTree(step) {
-      const changed = current.changedTracked();
+    keepsTree(step, outputs) {
+      const changed = current.changedTracked(outputs);
       if (changed.length) throw new TreeChanged(step, changed);
     },
     // Replays on a fresh checkout follow each other without an update: only the persistent one is tidied.

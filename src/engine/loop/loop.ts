@@ -12,15 +12,16 @@ import { AGENT_STATE_EXCLUDES, cliVersion } from '../agent/agents.js';
 import { type KeyProxy, keyProxyTarget, startKeyProxy } from '../agent/key-proxy.js';
 import { canonicalJson } from '../common/canonical.js';
 import { dstr } from '../common/decimal.js';
+import { num } from '../common/display.js';
 import { PhucError, Stopped } from '../common/errors.js';
 import { listSome } from '../common/markdown.js';
 import { DEFAULT_CONFIG_FILE } from '../config/config.js';
 import { PROTECTED_ONLY_WARNING } from '../agent/allow-list.js';
-import { BASELINE_PENDING, baselinePending, buildPlan, intake, type Intake, LOOP_SCRATCH_DIR, type Plan, programsOf } from '../config/plan.js';
+import { BASELINE_PENDING, baselinePending, buildPlan, criteriaToWrite, intake, type Intake, LOOP_SCRATCH_DIR, type Plan } from '../config/plan.js';
 import { EvidenceStore } from '../evidence/evidence.js';
 import { howToGoOn, type HaltingReport, notCounted } from '../evidence/report.js';
 import { iterDir } from '../judge/audit.js';
-import { type CheckResult, updatePasses } from '../judge/checks.js';
+import { updatePasses } from '../judge/checks.js';
 import { snapshot } from '../judge/northstar.js';
 import { type ChangedPath, Git } from '../os/git.js';
 import type { StopSource } from '../os/ports.js';
@@ -49,8 +50,11 @@ import { acquireLock, archiveEvidence, assertRealFolders, loopHome, publishPrevi
 import { crashPoint, iterate, logUserFiles, USER_WORK_REF } from './iteration.js';
 import { UserFiles, userFilesStore } from './user-files.js';
 import { cleanJudge, liveJudge } from './judge-space.js';
+import { junitMissing, runnersMissing } from './runner-missing.js';
 import { initialProgress } from './progress.js';
 import { saveState } from '../evidence/records.js';
+import { headFacts } from '../memory/learn.js';
+import { unmeasuredWarnings } from '../config/measured.js';
 import { recordFailures } from '../memory/failures.js';
 
 export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
@@ -65,6 +69,20 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   fsm.to('INTAKE_GOAL');
   if (!cwd || !(await git.head())) {
     fsm.to('EXIT_NEED_INFO');
+    // No git at all is not an uncommitted checkout: "commit first" would send the user the wrong way.
+    const found = cwd ? 0 : (await o.runner.run({ command: 'git --version', cwd: o.cwd, env: { PATH: o.env.PATH ?? '' } }).catch(() => null))?.exitCode;
+    if (found !== 0)
+      return recordNeedInfo(
+        published,
+        needInfo(
+          {
+            stop_reason: 'NULL_INPUT',
+            missing_fields: ['git'],
+            messages: ['git was not found on PATH (`git --version` did not run): install git, then `phuc-loop run`'],
+          },
+          o,
+        ),
+      );
     return recordNeedInfo(
       published,
       needInfo(
@@ -82,7 +100,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   // Loop-owned folders leave git's view before anything is written (a config error included).
   await git.exclude([`/${relative(cwd, published.root).split('/')[0]}/`, `/${LOOP_SCRATCH_DIR}/`, ...AGENT_STATE_EXCLUDES]);
   fsm.to('NULL_CHECK');
-  const got = await intake(cwd, configPath, o.agentOverride, o.budgetOverrides);
+  const got = await intake(cwd, configPath, o.agentOverride, o.budgetOverrides, o.modelOverride);
   if ('stop_reason' in got) {
     fsm.to('EXIT_NEED_INFO');
     return recordNeedInfo(published, needInfo(got, o));
@@ -199,7 +217,14 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
     if (kept) o.log.info(`fresh start: the previous evidence tree was moved to ${relative(cwd, kept)}`);
   }
   // Restore: a previous tree is verified first and never replaced silently.
-  const restored = await restoreEvidence(ev, base.published, { contract: got.contract, configPath, evRel });
+  let restored = await restoreEvidence(ev, base.published, { contract: got.contract, configPath, evRel });
+  if ('replan' in restored) {
+    const kept = await archiveEvidence(ev, base.published.root, got.config.keep_previous_evidence, cwd);
+    o.log.info(
+      `${restored.replan}: a new plan is made and the loop starts again at iteration 0${kept ? ` (the previous evidence tree is kept in ${relative(cwd, kept)})` : ''}`,
+    );
+    restored = { resumed: null };
+  }
   if ('problem' in restored) {
     o.log.error(restored.problem);
     return blockedEarly(restored.code, restored.problem);
@@ -271,6 +296,7 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
         },
         o,
       );
+    for (const w of unmeasuredWarnings(preset, got.budget.explicit)) o.log.warn(w);
     // The checks run the agent's code: as the check user, wherever they run (SPEC §7).
     const runAsCheck = async (spec: RunSpec) => o.runner.run(await sandbox.wrap(spec, 'check'));
     const ctx: Ctx = {
@@ -471,6 +497,7 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   await ctx.judge.release();
   state.passes = updatePasses(state.passes, round.checks, dir === 'baseline' ? 'baseline' : state.next_iteration);
   state.criteria_met = Object.fromEntries(met);
+  state.last_facts = headFacts(round.checks);
   const measured = {
     residual: residual ? dstr(residual) : null,
     residual_detail: 'value' in round.residual ? round.residual.detail : round.residual.error,
@@ -493,35 +520,24 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   }
   const failing = round.checks.filter((c) => !c.met);
   o.log.info(
-    `${dir === 'baseline' ? 'baseline' : 'HEAD judged'}: ${round.checks.length - failing.length}/${round.checks.length} criteria met, residual ${residual ? dstr(residual) : `unavailable (${measured.residual_detail})`}` +
+    `${dir === 'baseline' ? 'baseline' : 'HEAD judged'}: ${round.checks.length - failing.length}/${round.checks.length} criteria met, residual ${residual ? num(dstr(residual)) : `unavailable (${measured.residual_detail})`}` +
       (failing.length ? ` — failing: ${failing.map((c) => `${c.id} (${c.timed_out ? 'timed out' : `exit ${c.exit_code}`})`).join(', ')}` : ''),
   );
   await saveState(ctx);
   crashPoint(ctx, 'head-state');
-  const absent = await commandsMissing(ctx, round.checks);
-  const missing = decideHead(absent);
+  // A runner missing where the checks run (a program, a Python module, the JUnit files), or a
+  // criterion program the agent could write, stops the run before an agent step.
+  const absent = await runnersMissing(ctx, round.checks);
+  const unwritten = criteriaToWrite(ctx.intake.config.acceptance_criteria, new Set(await ctx.git.listFiles()));
+  const missing = decideHead([...absent, ...unwritten]);
   const index = (id: string) => ctx.intake.config.acceptance_criteria.findIndex((c) => c.id === id);
-  if (missing) return finish(ctx, { ...missing, missing_fields: absent.map((m) => `acceptance_criteria.${index(m.id)}.run`) });
+  const fields = [...absent.map((m) => `acceptance_criteria.${index(m.id)}.run`), ...unwritten.map((m) => `acceptance_criteria.${index(m.id)}.agent_writes`)];
+  if (missing) return finish(ctx, { ...missing, missing_fields: fields });
+  const noJunit = decideHead(await junitMissing(ctx, 'error' in round.residual ? round.residual.error : null, round.checks), 'RESIDUAL_UNAVAILABLE');
+  if (noJunit) return finish(ctx, { ...noJunit, missing_fields: ['residual.junit'] });
   // A HEAD that already satisfies the criteria is certified without spawning an agent.
   const cert = await startCertificate(ctx, dir, tree, round, residual);
   return cert ? finish(ctx, cert.decision, { certificateRel: cert.rel }) : null;
-}
-
-/**
- * Criteria that exited 127 (command not found) on a tree that holds every file the command runs by
- * path: the program itself is missing where the checks run. A script the agent is to write is not.
- */
-async function commandsMissing(ctx: Ctx, checks: CheckResult[]): Promise<{ id: string; reason: string }[]> {
-  const notFound = checks.filter((c) => c.exit_code === 127);
-  if (!notFound.length) return [];
-  const files = new Set(await ctx.git.listFiles());
-  const where = `as the check user (isolation ${ctx.isolation}, checks.workspace ${ctx.judge.mode})`;
-  return notFound
-    .filter((c) => programsOf(c.run).every((p) => [p.program, p.script].every((w) => w === null || !w.includes('/') || files.has(w.replace(/^\.\//, '')))))
-    .map((c) => ({
-      id: c.id,
-      reason: `\`${c.run}\` exited 127 (command not found) — install ${programsOf(c.run)[0]?.program ?? 'the program'} where the checks run ${where}, add it to checks.setup, or fix the criterion's run (log: ${c.evidence.split('#')[0]})`,
-    }));
 }
 
 /** When the last run ended terminal and nothing has changed since, there is nothing to do: say what would go on. */
@@ -529,11 +545,11 @@ async function nothingToDo(git: Git, cwd: string, got: Intake, resumed: { plan: 
   const t = resumed.state.terminal;
   if (!t) return null;
   // A backpressure stop is a pause, a missing program may have been installed since (HEAD is
-  // judged again), a git failure (a lock, a full disk) may be gone with nothing committed, and a
-  // budget exit continues with a changed budget.
+  // judged again), a git failure (a lock, a full disk) or an agent that failed before changing
+  // anything (an unreachable API) may be gone with nothing committed, and a budget exit continues
+  // with a changed budget: none of them is a verdict.
   const paused =
-    t.stop_reason === 'BACKPRESSURE_SIGNAL' ||
-    t.stop_reason === 'GIT_FAILURE' ||
+    ['BACKPRESSURE_SIGNAL', 'GIT_FAILURE', 'AGENT_FAILED', 'RESIDUAL_UNAVAILABLE'].includes(t.stop_reason) ||
     t.status === 'EXIT_NEED_INFO' ||
     (t.status === 'EXIT_BUDGET_EXCEEDED' && canonicalJson(resumed.plan.budget) !== canonicalJson(got.budget.budget));
   if (paused) return null;

@@ -74,7 +74,8 @@ export const capsuleSchema = z.strictObject({
 export type ArtifactLink = z.infer<typeof artifactLinkSchema>;
 export type Capsule = z.infer<typeof capsuleSchema>;
 
-export const SKILL_PACK = ['prime-safety', 'prime-coder'];
+/** Empty: the loop ships no skill texts; what they would carry is in the prompt (docs/glossary.md "CNF capsule"). */
+export const SKILL_PACK: string[] = [];
 export const SUBAGENT_ROLE =
   'Scout→Solver: localize the blocker, then change the repository to remove it. The loop itself is the Skeptic: it runs the checks and issues the certificate.';
 

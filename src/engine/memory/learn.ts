@@ -6,7 +6,8 @@ import { iterDir } from '../judge/audit.js';
 import type { IssuedType } from '../judge/certificate.js';
 import type { CheckResult } from '../judge/checks.js';
 import type { VerdictState } from '../agent/critic.js';
-import { Decimal, dstr, human } from '../common/decimal.js';
+import { Decimal, dstr } from '../common/decimal.js';
+import { num } from '../common/display.js';
 import { atomicWrite } from '../evidence/writer.js';
 import { InvariantViolation } from '../common/errors.js';
 import { type Ctx, scrub } from '../loop/context.js';
@@ -34,6 +35,12 @@ export interface LearnInput {
   escalated: string | null;
 }
 
+/** A criterion's outcome as a Lane A fact key: the same outcome again is no new learning (GLOW L). */
+const checkFact = (c: CheckResult) => (c.met ? `met:${c.id}` : `failed:${c.id}:${c.timed_out ? 'timeout' : c.exit_code}`);
+
+/** The facts a judgement of HEAD establishes: iteration 0 learns nothing by finding the baseline's failures again. */
+export const headFacts = (checks: CheckResult[]) => checks.map((c) => `A:${checkFact(c)}`);
+
 /** The iteration's lane-typed AGENTS.md entry (N.1–N.6) and its facts (for "new learning"). */
 export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts: string[] } {
   const { plan, state } = ctx;
@@ -47,16 +54,18 @@ export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts
     facts.push(`${lane}:${key}`);
   };
   for (const c of x.checks) {
-    if (c.met) fact(succeeded, 'A', `met:${c.id}`, `criterion ${c.id} passed (exit 0) — ${c.evidence}`);
-    else
-      fact(
-        failed,
-        'A',
-        `failed:${c.id}:${c.timed_out ? 'timeout' : c.exit_code}`,
-        `criterion ${c.id} ${c.timed_out ? 'timed out' : `failed (exit ${c.exit_code})`} — ${c.evidence}`,
-      );
+    if (c.met) fact(succeeded, 'A', checkFact(c), `criterion ${c.id} passed (exit 0) — ${c.evidence}`);
+    else fact(failed, 'A', checkFact(c), `criterion ${c.id} ${c.timed_out ? 'timed out' : `failed (exit ${c.exit_code})`} — ${c.evidence}`);
   }
-  if (x.collected.produced) fact(succeeded, 'A', 'diff', `${x.collected.diffFiles} file(s) changed — ${ctx.ev.link(`${iterDir(n)}/diff.patch`)}`);
+  // A change that made things worse (the residual rose, a met criterion fails) is a regression: a
+  // failure (N.3), never a success or a learning (GLOW L counts facts, not activity).
+  const lost = x.checks.filter((c) => !c.met && state.criteria_met[c.id]).map((c) => c.id);
+  const rose = !!x.residual && !!x.previousResidual && x.residual.gt(x.previousResidual);
+  // Only a step that produced a change has a diff.patch to link.
+  const diff = () => `${x.collected.diffFiles} file(s) changed — ${ctx.ev.link(`${iterDir(n)}/diff.patch`)}`;
+  if (x.collected.produced && (rose || lost.length))
+    failed.push({ lane: 'A', text: `${diff()}: a regression (${rose ? 'the residual rose' : `criteria no longer met: ${lost.join(', ')}`})` });
+  else if (x.collected.produced) fact(succeeded, 'A', 'diff', diff());
   // A measurement that moved is a Lane B learning either way; only a fall is a success (N.2).
   if (x.residual && x.previousResidual && !x.residual.eq(x.previousResidual))
     fact(
@@ -96,13 +105,12 @@ export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts
     fact(succeeded, 'A', `reused:${c.id}`, `criterion ${c.id} passed before on unchanged inputs (reused, not re-run) — ${c.evidence}`);
   for (const c of x.checks.filter((k) => k.failure_kind === 'transient'))
     fact(succeeded, 'B', `transient:${c.id}`, `criterion ${c.id} passed on attempt ${c.attempts} (a transient failure)`);
+  // The same failure found again is no new learning (GLOW L): a Lane A line, not a fact.
   for (const d of x.detour?.repeated ?? [])
-    fact(
-      failed,
-      'A',
-      `repeated:${d.signature}`,
-      `the same failure twice in a row: ${d.signature}${d.instruction ? ' (a known fix is given next iteration)' : ''}`,
-    );
+    failed.push({
+      lane: 'A',
+      text: `the same failure twice in a row: ${d.signature}${d.instruction ? ' (a known fix is given next iteration)' : ''}`,
+    });
   if (x.escalated) fact(failed, 'A', 'escalation', `no better residual for 2 iterations: switching the agent to ${x.escalated}`);
   const v = x.verdict;
   const concerns = v?.state === 'valid' ? v.verdict.concerns : [];
@@ -134,7 +142,11 @@ export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts
   // Σ: the invariants carried across iterations — guardrails, and non-increasing residuals.
   const broken = [
     x.guardrail,
-    x.diverging ? `Σ-symmetry broken: ${x.diverging}` : x.residual && prev?.lt(x.residual) ? `residual rose ${dstr(prev)} → ${dstr(x.residual)}` : null,
+    x.diverging
+      ? `Σ-symmetry broken: ${x.diverging}`
+      : x.residual && prev?.lt(x.residual)
+        ? `residual rose ${num(dstr(prev))} → ${num(dstr(x.residual))}`
+        : null,
   ].filter((b) => b !== null);
   const artifacts = x.collected.artifacts;
   const entry: Entry = {
@@ -143,14 +155,14 @@ export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts
     succeeded,
     failed,
     residual_metric: plan.residual.metric,
-    residual_value: x.residual ? dstr(x.residual) : 'null (not computed)',
+    residual_value: x.residual ? num(dstr(x.residual)) : 'null (not computed)',
     residual_direction: direction,
     certificate: x.certificate,
     glow: { total: 0, G: 0, L: 0, O: 0, W: 0 },
     glow_delta: null,
-    northstar_distance: human(x.ns.total_distance),
+    northstar_distance: num(x.ns.total_distance),
     northstar_direction: nsDelta === null || new Decimal(nsDelta).isZero() ? 'STABLE' : new Decimal(nsDelta).isNeg() ? 'IMPROVING' : 'DRIFTING',
-    northstar_distance_delta: nsDelta,
+    northstar_distance_delta: nsDelta === null ? null : num(nsDelta),
     open_questions: open,
     gbb: {
       Z: `${iterDir(n)}/cnf_capsule.json#${ctx.ev.entry(`${iterDir(n)}/cnf_capsule.json`)!.sha256}`,
@@ -162,8 +174,8 @@ export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts
         x.residual === null
           ? 'residual not computed (never compared)'
           : rp
-            ? `${dstr(x.residual)} ${x.residual.lt(rp) ? '<' : '>='} ${rp}`
-            : `${dstr(x.residual)} ${x.residual.isZero() ? '= 0 (EXACT)' : '> 0'}`,
+            ? `${num(dstr(x.residual))} ${x.residual.lt(rp) ? '<' : '>='} ${rp}`
+            : `${num(dstr(x.residual))} ${x.residual.isZero() ? '= 0 (EXACT)' : '> 0'}`,
     },
   };
   return { entry, facts };

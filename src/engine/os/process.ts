@@ -501,31 +501,42 @@ async function terminateTree(root: number, rootAlive: boolean, tag: string, root
   }
   let targets = collectTree(root, rootAlive, tag, rootStart, table);
   if (targets.size === 0) return;
+  // Every process group a member was seen in: a group is killed whole and at once (a fork under
+  // way gets the signal too), so a chain of short-lived generations that one sweep misses, each
+  // gone before its environment is read, is still ended through the group they share.
+  const own = readProc(process.pid)?.pgrp;
+  const groups = new Set<number>();
+  const noteGroups = (found: Map<number, string>, from: Map<number, ProcInfo> | null) => {
+    for (const pid of found.keys()) {
+      const group = from?.get(pid)?.pgrp;
+      if (group !== undefined && group > 1 && group !== own) groups.add(group);
+    }
+  };
+  noteGroups(targets, table);
   signalPid(-root, 'SIGTERM');
   for (const pid of targets.keys()) signalPid(pid, 'SIGTERM');
   await waitFor(() => stillAlive(targets).size === 0, graceMs, 50);
   // Processes started while the tree was dying (a trap handler, a respawn) are caught here too.
   let swept = readProcTable(since);
   targets = swept ? collectTree(root, false, tag, rootStart, swept, stillAlive(targets)) : stillAlive(targets);
-  if (targets.size === 0 && !groupAlive(root)) return;
+  noteGroups(targets, swept);
+  const liveGroups = () => [...groups].filter(groupAlive);
+  if (targets.size === 0 && !groupAlive(root) && liveGroups().length === 0) return;
   // A process that forks and exits at once is a generation ahead of each sweep (gone when it is
-  // signalled, its child not yet seen): each found process's group is killed whole (a child forked
-  // meanwhile is in it), and the sweeps go on until one finds nothing of the tree (a chain whose
+  // signalled, its child not yet seen): each found process's group is killed whole, and the sweeps
+  // go on until one finds nothing of the tree and no group seen still has a member (a chain whose
   // every generation makes a group of its own, forking past the deadline, can still outrun them).
-  const own = readProc(process.pid)?.pgrp;
   const deadline = performance.now() + LAST_SWEEPS_MS;
   for (;;) {
     signalPid(-root, 'SIGKILL');
-    for (const pid of targets.keys()) {
-      const group = swept?.get(pid)?.pgrp;
-      if (group !== undefined && group > 1 && group !== own) signalPid(-group, 'SIGKILL');
-      signalPid(pid, 'SIGKILL');
-    }
+    for (const group of groups) signalPid(-group, 'SIGKILL');
+    for (const pid of targets.keys()) signalPid(pid, 'SIGKILL');
     const killed = targets;
     await waitFor(() => stillAlive(killed).size === 0, 1000, 20);
     swept = performance.now() < deadline ? readProcTable(since) : null;
     targets = swept ? collectTree(root, false, tag, rootStart, swept) : new Map<number, string>();
-    if (targets.size === 0) return;
+    noteGroups(targets, swept);
+    if (targets.size === 0 && (swept === null || liveGroups().length === 0)) return;
   }
 }
 

@@ -1,0 +1,95 @@
+// Every stop that is not a verdict is a pause (issue 30 item 2): a runner missing where the checks
+// run stops before an agent step, in the tool's own words, and a plain `run` goes on once it is fixed
+// (a fix to phuc-loop.yml's criteria re-plans); an agent that failed before changing anything is
+// tried again by the next run. Real CLI, real repos, scripted agents.
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+
+const report = (repo: string) => readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
+const criteria = (run: string) => [{ id: 'tests', run }];
+
+test("a Python runner missing where the checks run: NEED_INFO before any agent step, in Python's words; the criterion fixed in phuc-loop.yml, `run` re-plans and converges", async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({
+      criteria: criteria('/usr/bin/python3 -m phuc_no_such_runner -q && grep -q fixed-1 src/status.txt'),
+      agent: agent('offline.mjs'),
+    }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'start\n',
+  });
+  const r1 = await cli(repo, ['run']);
+  expect(r1.stdout).not.toMatch(/iter 0: agent/);
+  expect(r1.code).toBe(13);
+  expect(r1.stderr).toMatch(/criterion tests: .* cannot run: Python has no module named phuc_no_such_runner .* it said: .*No module named phuc_no_such_runner/);
+  expect(await report(repo)).toMatchObject({ status: 'EXIT_NEED_INFO', stop_reason: 'CRITERION_COMMAND_MISSING', iterations_completed: 0 });
+
+  const text = await readFile(join(repo, 'phuc-loop.yml'), 'utf8');
+  await writeFile(join(repo, 'phuc-loop.yml'), text.replace('/usr/bin/python3 -m phuc_no_such_runner -q && ', ''));
+  await git(repo, 'commit', '-qam', 'the criterion without the runner');
+  const r2 = await cli(repo, ['run']);
+  expect(r2.stdout).toMatch(/phuc-loop\.yml changed since the plan in evidence\/loop was made .*: a new plan is made and the loop starts again at iteration 0/);
+  expect(r2.stdout + r2.stderr).not.toMatch(/EVIDENCE_UNVERIFIABLE/);
+  expect(r2.stdout + r2.stderr).toMatch(/halt: EXIT_CONVERGED/);
+  expect(r2.code).toBe(0);
+  expect((await cli(repo, ['verify'])).code).toBe(0);
+});
+
+test('a failing test that imports a missing module is the agent work, not a missing runner', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({
+      criteria: criteria('grep -q fixed-1 src/status.txt || /usr/bin/python3 -c "import phuc_missing_dependency"'),
+      agent: agent('offline.mjs'),
+    }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'start\n',
+  });
+  const r = await cli(repo, ['run']);
+  expect(r.stdout).toMatch(/iter 0: agent/);
+  expect(r.code).toBe(0);
+});
+
+test('a JUnit glob that matches nothing at the baseline: NEED_INFO before any agent step, with what the checks said', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({
+      criteria: criteria('echo "phuc-runner: not installed for this user" >&2; exit 4'),
+      agent: agent('offline.mjs'),
+      extra: 'residual:\n  metric: failing_tests_fraction\n  junit: "reports/*.xml"\n',
+    }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'start\n',
+  });
+  const r = await cli(repo, ['run']);
+  expect(r.stdout).not.toMatch(/iter 0: agent/);
+  expect(r.code).toBe(13);
+  expect(r.stderr).toMatch(
+    /residual: no JUnit XML file matches reports\/\*\.xml.* on HEAD, before any agent step: .*tests said: phuc-runner: not installed for this user/,
+  );
+  expect(await report(repo)).toMatchObject({ status: 'EXIT_NEED_INFO', stop_reason: 'RESIDUAL_UNAVAILABLE' });
+});
+
+test('an agent whose API is unreachable: the run stops in its words; the next plain `run` tries the step again and converges', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: criteria('grep -q fixed-1 src/status.txt'), agent: agent('offline.mjs') }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'start\n',
+  });
+  const r1 = await cli(repo, ['run'], { PHUC_TEST_AGENT_MODE: 'offline' });
+  expect(r1.code).toBe(12);
+  const rep = await report(repo);
+  expect(rep).toMatchObject({ stop_reason: 'AGENT_FAILED', detail: expect.stringMatching(/ECONNREFUSED/) });
+  expect(rep.run.how_to_go_on).toMatch(/tries iteration 0 again \(no commit is needed\)/);
+  const r2 = await cli(repo, ['run']);
+  expect(r2.stdout).not.toMatch(/nothing to do/);
+  expect(r2.stdout).toMatch(/iter 0: agent/);
+  expect(r2.code).toBe(0);
+});
+
+test('git missing is named as such, not "commit first"', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'phuc-nogit-'));
+  const r = await cli(dir, ['run'], { PATH: '/nonexistent' });
+  expect(r.code).toBe(13);
+  expect(r.stderr).toMatch(/git was not found on PATH/);
+  expect(r.stderr).not.toMatch(/commit first/);
+});

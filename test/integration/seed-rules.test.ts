@@ -1,0 +1,62 @@
+// Seed rules that are computed, not named: GLOW L scores facts, not activity.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { agent, cli, config, makeRepo, NORTHSTAR, readJson, twoBugRepo } from '../helpers/repo.js';
+
+const entry = (repo: string, n: number) => readFile(join(repo, `evidence/loop/iter_${n}/agents_md_entry.md`), 'utf8');
+const glow = (repo: string, n: number) => readJson<{ L: number; reasons: { L: string } }>(join(repo, `evidence/loop/iter_${n}/glow.json`));
+const section = (e: string, from: string, to: string) => e.slice(e.indexOf(from), e.indexOf(to));
+
+test('GLOW L: a change that made the residual worse is no new Lane A fact and no success; a criterion newly met is', async () => {
+  const worse = await makeRepo({
+    'phuc-loop.yml': config({
+      criteria: [{ id: 'zero', run: 'test "$(cat src/count.txt)" = 0' }],
+      agent: agent('worsen.mjs'),
+      extra: 'residual:\n  metric: command\n  run: cat src/count.txt\nbudget:\n  max_iterations: 2\n',
+    }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/count.txt': '1\n',
+  });
+  expect((await cli(worse, ['run'])).code).toBe(11);
+  for (const n of [0, 1]) {
+    const e = await entry(worse, n);
+    // The failure the baseline already showed is found again, the diff made things worse: no hard fact learned.
+    expect(await glow(worse, n)).toMatchObject({ L: 15, reasons: { L: 'new Lane B measurement' } });
+    expect(section(e, '### N.2', '### N.3')).not.toMatch(/file\(s\) changed/);
+    expect(section(e, '### N.3', '### N.4')).toMatch(/- \[A\] 1 file\(s\) changed — .*diff\.patch#[0-9a-f]{64}: a regression \(the residual rose\)/);
+  }
+
+  const better = await twoBugRepo('fixer.mjs');
+  expect((await cli(better, ['run'])).code).toBe(0);
+  expect(await glow(better, 0)).toMatchObject({ L: 25 });
+  expect(section(await entry(better, 0), '### N.2', '### N.3')).toMatch(/- \[A\] 1 file\(s\) changed — /);
+  // The capsule claims no skill the loop does not ship and give (docs/glossary.md "CNF capsule").
+  expect((await readJson<{ skill_pack: string[] }>(join(better, 'evidence/loop/iter_0/cnf_capsule.json'))).skill_pack).toEqual([]);
+  expect(await readFile(join(better, 'evidence/loop/iter_0/prompt.md'), 'utf8')).not.toMatch(/prime-(safety|coder)/);
+});
+
+test('a budget the agent cannot be measured against is warned about at the start and reported "not measured", never as used', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({
+      criteria: [{ id: 'one', run: 'grep -q fixed-1 src/status.txt' }],
+      agent: agent('fixer.mjs'),
+      extra: 'budget:\n  max_total_tool_calls: 50\n  max_total_cost_usd: "3"\n',
+    }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'start\n',
+  });
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(0);
+  expect(r.stdout + r.stderr).toMatch(
+    /budget\.max_total_tool_calls is set but not measured: a command agent reports no tool calls, so it can never end the run/,
+  );
+  const rep = await readJson<{ budget_use: Record<string, string> }>(join(repo, 'evidence/loop/halting_report.json'));
+  expect(rep.budget_use).toMatchObject({
+    tool_calls: 'not measured: a command agent reports no tool calls',
+    tool_calls_per_iteration: 'not measured: the command agent is given no limit within an iteration',
+    cost_usd: 'not measured: the command agent reported no cost',
+  });
+  const log = await readJson<{ measured: Record<string, string> }>(join(repo, 'evidence/loop/budget_log.json'));
+  expect(log.measured.tool_calls).toBe('not measured: a command agent reports no tool calls');
+  expect((await cli(repo, ['report'])).stdout).toMatch(/tool calls not measured: a command agent reports no tool calls/);
+});
