@@ -30,6 +30,9 @@ describe.each(LEVELS)('isolation %s', (level) => {
   let keyServer: http.Server;
   let hostServer: net.Server;
   let abstract: net.Server;
+  /** A socket of the host at a path, in a folder every user enters that is no scratch folder. */
+  let pathServer: net.Server;
+  let socketDir: string;
   const refused: string[] = [];
   const abstractName = `\0phuc-net-test-${String(process.pid)}`;
 
@@ -44,7 +47,11 @@ describe.each(LEVELS)('isolation %s', (level) => {
     keyServer = http.createServer((_q, r) => r.end('model-api')).listen(0, '127.0.0.1');
     hostServer = net.createServer((s) => s.on('error', () => undefined).end()).listen(0, '0.0.0.0');
     abstract = net.createServer((s) => s.on('error', () => undefined).end()).listen(abstractName);
-    await Promise.all([keyServer, hostServer, abstract].map((s) => new Promise((r) => (s.listening ? r(null) : s.once('listening', r)))));
+    socketDir = await mkdtemp(join(process.getuid?.() === 0 ? '/var/lib' : tmpdir(), 'phuc-net-sock-'));
+    await chmod(socketDir, 0o755);
+    pathServer = net.createServer((s) => s.on('error', () => undefined).end()).listen(join(socketDir, 'host.sock'));
+    await Promise.all([keyServer, hostServer, abstract, pathServer].map((s) => new Promise((r) => (s.listening ? r(null) : s.once('listening', r)))));
+    await chmod(join(socketDir, 'host.sock'), 0o777);
     sb = await Sandbox.create(await resolveIsolation(level, facts), {
       network: { agent: ['allowed.invalid'], checks: 'loopback' },
       onRefused: (host, how) => refused.push(`${host} ${how}`),
@@ -54,8 +61,9 @@ describe.each(LEVELS)('isolation %s', (level) => {
   afterAll(async () => {
     await sb?.dispose();
     keyServer?.closeAllConnections();
-    for (const s of [keyServer, hostServer, abstract]) s?.close();
+    for (const s of [keyServer, hostServer, abstract, pathServer]) s?.close();
     await rm(dir, { recursive: true, force: true });
+    await rm(socketDir, { recursive: true, force: true });
   });
 
   const hostPort = () => (hostServer.address() as net.AddressInfo).port;
@@ -70,11 +78,17 @@ describe.each(LEVELS)('isolation %s', (level) => {
     expect(await run('agent', probe(`fetch('http://127.0.0.1:${String(port)}/').then(r=>r.text()).then(t=>console.log('GOT',t),no)`))).toBe('GOT model-api');
   });
 
-  test('the agent reaches no other host: HTTP and raw TCP to the host, DNS, an abstract unix socket of the host', async () => {
+  test('the agent reaches no other host: HTTP and raw TCP to the host, DNS, unix sockets of the host (abstract, at a path)', async () => {
     expect(await run('agent', tcp('127.0.0.1', hostPort()))).toMatch(/^BLOCKED ECONNREFUSED/);
     if (external) expect(await run('agent', tcp(external, hostPort()))).toMatch(/^BLOCKED (ENETUNREACH|EHOSTUNREACH|ECONNREFUSED|TIMEOUT)/);
     expect(await run('agent', probe(`dns.lookup('example.com',(e)=>e?no(e):ok())`))).toMatch(/^BLOCKED/);
     expect(await run('agent', probe(`const s=net.connect(${JSON.stringify(abstractName)},ok);s.on('error',no)`))).toMatch(/^BLOCKED ECONNREFUSED/);
+    // A socket at a path is no part of a network namespace: it is masked in the command's view.
+    const atPath = probe(`const s=net.connect(${JSON.stringify(join(socketDir, 'host.sock'))},ok);s.on('error',no)`);
+    expect(await run('agent', atPath)).toMatch(/^BLOCKED ECONNREFUSED/);
+    expect(await run('check', atPath)).toMatch(/^BLOCKED ECONNREFUSED/);
+    // Where the role shares the machine's network, it is not: the test can fail.
+    expect(await run('check', atPath, { network: 'open' })).toBe('REACHED');
     // The same probes from the loop's side do reach: the test can fail.
     await new Promise<void>((resolve, reject) => {
       const s = net.connect(hostPort(), external ?? '127.0.0.1', () => resolve(void s.destroy())).on('error', reject);

@@ -7,8 +7,11 @@
 // - the checks' has loopback only (`checks.network: open` shares the machine's); `checks.setup`
 //   always has the machine's network (it installs).
 // A DNS lookup or a raw connection from inside fails at once: there is no route and no resolver.
+// A unix socket of the machine's at a path is no part of a network namespace (an abstract one is):
+// the sandbox masks each one listening (hostSockets) in such a command's view, or a resolver's socket
+// (nscd, systemd-resolved) or a D-Bus would be its way out.
 import { existsSync } from 'node:fs';
-import { chmod, copyFile, mkdir, rm } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdir, readFile, realpath, rm } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import { dirname, join } from 'node:path';
@@ -50,6 +53,24 @@ export function networkRecord(p: NetworkPolicy, enforced: boolean): NetworkRecor
 /** The limit said where the policy cannot be enforced (no namespaces, or no `ip` to bring loopback up). */
 export function networkLimit(why: string): string {
   return `The network policy (agent.network, checks.network) is not enforced: ${why}. The agent and the checks reach every host the machine reaches, and can send the repository anywhere.`;
+}
+
+/**
+ * The unix sockets of the machine listening at a path (real paths, each once), from /proc/net/unix:
+ * those bound with a relative path, and those bound later, are not found (the limits say so).
+ */
+export async function hostSockets(table = '/proc/net/unix'): Promise<string[]> {
+  const text = await readFile(table, 'utf8').catch(() => '');
+  // Num RefCount Protocol Flags Type St Inode Path: the path, where there is one, from the 8th field on.
+  const paths = new Set(
+    text
+      .split('\n')
+      .slice(1)
+      .map((l) => l.trim().split(/ +/).slice(7).join(' '))
+      .filter((p) => p.startsWith('/')),
+  );
+  const found = await Promise.all([...paths].map(async (p) => ((await lstat(p).catch(() => null))?.isSocket() ? realpath(p).catch(() => null) : null)));
+  return [...new Set(found.filter((p): p is string => p !== null))].sort();
 }
 
 /** The HTTP proxy's port inside the agent's namespace (a namespace of its own: no other listener there but the key proxy's). */

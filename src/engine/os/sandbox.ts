@@ -37,7 +37,7 @@ import { readRegularSync, removeTree } from './tree-file.js';
 import { NodeProcessRunner, processDescendants, processRunning, ShellSession } from './process.js';
 import { SYSTEM_DIRS, systemTool } from './spawner.js';
 import { firstBlocked, outOfView } from './reach.js';
-import { NetworkGate, networkLimit, networkRecord, type NetworkPolicy, type NetworkRecord } from './network.js';
+import { hostSockets, NetworkGate, networkLimit, networkRecord, type NetworkPolicy, type NetworkRecord } from './network.js';
 
 export const ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'] as const;
 export type IsolationLevel = (typeof ISOLATION_LEVELS)[number];
@@ -267,6 +267,7 @@ const USER_UNSHARE = ['--pid', '--ipc', '--fork', '--kill-child', '--mount-proc'
  *   cannot mount), so a file left there by one command is never seen by another;
  * - the folders to cover with an empty tmpfs, "<mode> <folder>";
  * - the loop's own folders in a work tree a role holds (.git, scratch/), made read-only;
+ * - the machine's unix sockets to mask with /dev/null (a command with a network of its own, network.ts);
  * then the command.
  */
 const supervisor = (t: Tools) =>
@@ -283,6 +284,7 @@ const supervisor = (t: Tools) =>
   `j=3; while [ "$j" -lt "$i" ]; do eval "p=\\$keep$j"; [ -d "$p" ] || ${t.mkdir} -p "$p"; ${t.mount} --no-canonicalize --rbind "/proc/1/fd/$j" "$p"; ` +
   `${t.mount} --no-canonicalize -o remount,bind,rw "$p"; eval "exec $j<&-"; j=$((j + 1)); done; ` +
   `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} --no-canonicalize --bind -o ro "$1" "$1"; shift; n=$((n - 1)); done; ` +
+  `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} --no-canonicalize --bind /dev/null "$1" || [ ! -e "$1" ]; shift; n=$((n - 1)); done; ` +
   `cd "$dir"; set +e; "$@"; exit $?`;
 
 /**
@@ -349,6 +351,7 @@ for (@keep) {
   mnt('/proc/self/fd/' . fileno($fh), $p, undef, $BIND | $REC); remount($p, 0); close $fh;
 }
 for my $p (list()) { mnt($p, $p, undef, $BIND); remount($p, 1) }
+for my $p (list()) { eval { mnt('/dev/null', $p, undef, $BIND); 1 } or !-e $p or die $@ }
 chdir $dir or die "phuc-sandbox: $dir: $!\\n";
 my $pid = fork // die "phuc-sandbox: fork: $!\\n";
 if (!$pid) {
@@ -587,8 +590,9 @@ export class Sandbox {
     const unshareNet = net ? ['--net'] : [];
     const forward = net?.argv ?? [];
     const seen = net ? [net.dir] : [];
+    const sockets = net ? await hostSockets() : [];
     if (!user) {
-      const where = await this.layout(spec.cwd, null, env, role, seen);
+      const where = await this.layout(spec.cwd, null, env, role, seen, sockets);
       const ns = [t.unshare, ...PIDNS_UNSHARE, ...unshareNet, '--', ...this.extra.supervisor, ...where, ...forward, t.setpriv, ...DROP_CAPS, '--'];
       return { ...spec, command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns, ...command], env, contained };
     }
@@ -597,7 +601,7 @@ export class Sandbox {
     // "dubious ownership" (only configuration given this way or globally counts for that).
     const n = Number(env.GIT_CONFIG_COUNT) || 0;
     Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
-    const where = await this.layout(spec.cwd, user, env, role, seen);
+    const where = await this.layout(spec.cwd, user, env, role, seen, sockets);
     const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
     const ns = [t.unshare, ...USER_UNSHARE, ...unshareNet, '--', ...this.extra.supervisor, ...where, ...forward, ...switched, ...command];
     // The spawn itself starts in `/`: the supervisor enters the command's folder as root.
@@ -657,7 +661,14 @@ export class Sandbox {
    * the only places the command can leave something are its own folders and the private scratch
    * folders, and a later command of either role finds only what a clean checkout would hold.
    */
-  private async layout(cwd: string, user: RoleUser | null, env: Record<string, string>, role: SandboxRole, seen: string[]): Promise<string[]> {
+  private async layout(
+    cwd: string,
+    user: RoleUser | null,
+    env: Record<string, string>,
+    role: SandboxRole,
+    seen: string[],
+    sockets: readonly string[],
+  ): Promise<string[]> {
     const real = await realpath(cwd).catch(() => resolve(cwd));
     const blocked = user && real !== sep ? await firstBlocked(dirname(real), user) : null;
     if (blocked !== null && under(this.base, blocked))
@@ -692,6 +703,8 @@ export class Sandbox {
     if (keep.length > 7) throw new Error(`agent.writable: a command can be given at most 7 folders to write, its own three included (got ${keep.join(', ')})`);
     // /dev/shm holds the layers; the supervisor splits its path unquoted: plain characters only, else
     // it is covered like the others, and those get empty folders.
+    // The machine's sockets it could reach: not those under a cover or scratch, nor in its own folders (the network gate's).
+    const masked = sockets.filter((p) => !hidden.some((h) => under(p, h)) && !keep.some((k) => under(p, k)));
     const shm = shared.find((f) => f.shm && /^[A-Za-z0-9/._-]+$/.test(f.path));
     const layered = shared.filter((f) => f !== shm);
     return [
@@ -708,6 +721,8 @@ export class Sandbox {
       ...outer.flatMap((c) => ['0755,size=1m', c]),
       String(loops.length),
       ...loops,
+      String(masked.length),
+      ...masked,
     ];
   }
 
