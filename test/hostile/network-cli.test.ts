@@ -161,7 +161,8 @@ const cert = (repo: string) =>
       const host = await hostListeners(sockets, tag);
       const api = await modelApi();
       try {
-        const script = join(dirname(repo), 'claude-standin.mjs');
+        // Beside the socket, not in /tmp (a scratch folder: empty to the command where overlayfs cannot mount it).
+        const script = join(sockets, 'claude-standin.mjs');
         await writeFile(script, hostileAgent(host, tag), { mode: 0o755 });
         const yml = (await readFile(join(repo, 'phuc-loop.yml'), 'utf8')).replace(
           /agent:\n {2}use: command\n {2}run: .*\n/,

@@ -265,7 +265,8 @@ const USER_UNSHARE = ['--pid', '--ipc', '--fork', '--kill-child', '--mount-proc'
  *   also holds (in a folder only root enters) a private upper layer for each other scratch folder:
  *   the command sees the folder as it was and writes to its own layer (an empty tmpfs where overlayfs
  *   cannot mount), so a file left there by one command is never seen by another;
- * - the folders to cover with an empty tmpfs, "<mode> <folder>";
+ * - the folders to cover with an empty tmpfs, "<mode> <folder>" (one a scratch folder emptied above
+ *   already hides is left: where overlayfs cannot mount, e.g. a mount under /tmp, /tmp is empty);
  * - the loop's own folders in a work tree a role holds (.git, scratch/), made read-only;
  * - the machine's unix sockets to mask with /dev/null (a command with a network of its own, network.ts);
  * then the command.
@@ -280,7 +281,7 @@ const supervisor = (t: Tools) =>
   `k=$n; d=; while [ "$k" -gt 0 ]; do d="$d $l/u$k $l/w$k"; k=$((k - 1)); done; [ -z "$d" ] || ${t.mkdir} -m 1777 $d || l=; fi; ` +
   `while [ "$n" -gt 0 ]; do { [ -n "$l" ] && ${t.mount} -t overlay -o "lowerdir=$2,upperdir=$l/u$n,workdir=$l/w$n$ovl" phuc-scratch "$2" 2>/dev/null; } || ` +
   `${t.mount} -t tmpfs -o "mode=$1" phuc-scratch "$2"; shift 2; n=$((n - 1)); done; ` +
-  `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} -t tmpfs -o "mode=$1" phuc-hide "$2"; shift 2; n=$((n - 1)); done; ` +
+  `n=$1; shift; while [ "$n" -gt 0 ]; do [ ! -e "$2" ] || ${t.mount} -t tmpfs -o "mode=$1" phuc-hide "$2"; shift 2; n=$((n - 1)); done; ` +
   `j=3; while [ "$j" -lt "$i" ]; do eval "p=\\$keep$j"; [ -d "$p" ] || ${t.mkdir} -p "$p"; ${t.mount} --no-canonicalize --rbind "/proc/1/fd/$j" "$p"; ` +
   `${t.mount} --no-canonicalize -o remount,bind,rw "$p"; eval "exec $j<&-"; j=$((j + 1)); done; ` +
   `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} --no-canonicalize --bind -o ro "$1" "$1"; shift; n=$((n - 1)); done; ` +
@@ -344,7 +345,7 @@ for (my $n = @layered / 2; $n > 0; $n--) {
   mnt('phuc-scratch', $path, 'tmpfs', $keep, "mode=$mode");
 }
 my @covers = list(2);
-while (my ($mode, $path) = splice @covers, 0, 2) { mnt('phuc-hide', $path, 'tmpfs', held_by($path), "mode=$mode") }
+while (my ($mode, $path) = splice @covers, 0, 2) { mnt('phuc-hide', $path, 'tmpfs', held_by($path), "mode=$mode") if -e $path }
 for (@keep) {
   my ($p, $fh) = @$_; my $at = '';
   for (grep { length } split m{/}, $p) { $at .= "/$_"; -d $at or mkdir $at or die "phuc-sandbox: $at: $!\\n" }
