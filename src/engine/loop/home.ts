@@ -18,6 +18,7 @@ import { readRegular } from '../os/tree-file.js';
 import { copyTreeOffThread } from '../evidence/writer.js';
 import { stateSchema, type LoopState } from './context.js';
 import { frozen } from '../common/canonical.js';
+import { listSome } from '../common/markdown.js';
 
 export interface LoopHome {
   root: string;
@@ -28,15 +29,20 @@ export interface LoopHome {
 
 const homeName = (evRel: string) => evRel.replace(/[^A-Za-z0-9._-]/g, '_');
 
-export async function loopHome(git: Git, evRel: string): Promise<LoopHome> {
+/** The folders of the loop home, outermost first (made by loopHome). */
+export async function homeFolders(git: Git, evRel: string): Promise<[top: string, root: string, evidence: string]> {
   const top = join(await git.commonDir(), 'phuc-loop');
   const root = join(top, homeName(evRel));
+  return [top, root, join(root, 'evidence')];
+}
+
+export async function loopHome(git: Git, evRel: string): Promise<LoopHome> {
+  const [top, root, evidence] = await homeFolders(git, evRel);
   // 0711: another user may pass through to the check workspace, never list or read what is here.
   for (const dir of [top, root]) {
     await mkdir(dir, { recursive: true, mode: 0o711 });
     await chmod(dir, 0o711);
   }
-  const evidence = join(root, 'evidence');
   await mkdir(evidence, { recursive: true, mode: 0o700 });
   await chmod(evidence, 0o700);
   const judge = `judge-${createHash('sha256').update(root).digest('hex').slice(0, 16)}`;
@@ -401,7 +407,15 @@ export async function restoreEvidence(
       code: 'EVIDENCE_UNVERIFIABLE',
       problem: `the loop's evidence has no manifest.json: it cannot be verified; run \`phuc-loop run --fresh\` to keep it aside and start over`,
     };
-  const check = await verifyTree(ev.root, { allowOpenTail: true, allowLogTails: true });
+  let check = await verifyTree(ev.root, { allowOpenTail: true, allowLogTails: true });
+  // Files no manifest lists, and nothing else amiss, in the loop's own tree: what a run cut off
+  // before its manifest (a full disk, a kill) wrote. Nothing rests on them: set aside, not tampering.
+  const unlisted = check.unlisted ?? [];
+  let setAside: string | null = null;
+  if (!check.ok && unlisted.length === check.problems.length) {
+    setAside = await setAsideUnlisted(ev.root, unlisted);
+    check = await verifyTree(ev.root, { allowOpenTail: true, allowLogTails: true });
+  }
   if (!check.ok)
     return {
       code: 'EVIDENCE_UNVERIFIABLE',
@@ -433,5 +447,18 @@ export async function restoreEvidence(
   await cutLogTails(ev, check.logTails);
   const report = await ev.readJson('halting_report.json', haltingReportSchema);
   // Past rows and cycles never change: frozen, their text is reused by every save of the state.
-  return { resumed: { plan, state: { ...state, rows: state.rows.map(frozen), cycles: state.cycles.map(frozen), start_residual: null }, report } };
+  return {
+    resumed: { plan, state: { ...state, rows: state.rows.map(frozen), cycles: state.cycles.map(frozen), start_residual: null }, report },
+    ...(setAside ? { note: setAside } : {}),
+  };
+}
+
+/** Moves `files` of the tree at `root` into a folder beside it, kept; says where. */
+async function setAsideUnlisted(root: string, files: string[]): Promise<string> {
+  const aside = `${root}.unlisted-${randomBytes(4).toString('hex')}`;
+  for (const f of files) {
+    await mkdir(dirname(join(aside, f)), { recursive: true });
+    await rename(join(root, f), join(aside, f));
+  }
+  return `${listSome(files, 5)}: written by a run cut off before its manifest (a full disk, a kill), set aside in ${aside}`;
 }

@@ -357,6 +357,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
       previousEntry: ctx.entries.at(-1)?.text ?? null,
       hostPaths: ctx.hostPaths,
       planText: canonicalJson(plan),
+      evidenceEntry: (rel) => ev.entry(rel)?.sha256,
     }),
   );
   const phucFailure = phuc.failures[0];
@@ -371,13 +372,14 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   // Record: evidence → AGENTS.md → commit → certificate naming the commit → state.
   entry.certificate = decision.certificate;
   await ev.writeJson(`${dir}/phuc_test.json`, { iteration: n, ...phuc });
-  const previousLines = (ctx.section ?? renderSection({ meta: sectionMeta(ctx), entries: ctx.entries })).text.split('\n').length;
+  const previous = ctx.section ?? renderSection({ meta: sectionMeta(ctx), entries: ctx.entries });
+  const previousLines = previous.text.split('\n').length;
   const entryText = renderEntry(entry);
   const entryFile = await ev.write(`${dir}/agents_md_entry.md`, entryText);
   ctx.entries.push({ iteration: n, text: entryText, link: ev.link(entryFile.path) });
   const section = (ctx.section = renderSection({ meta: sectionMeta(ctx), entries: ctx.entries }));
   await ev.writeJson(`${dir}/glow.json`, { ...glow, agents_md_size_delta_lines: section.text.split('\n').length - previousLines });
-  await writeAgentsMd(ctx, section);
+  await writeAgentsMd(ctx, section, previous);
   crashPoint(ctx, 'agents-md');
   if (section.compaction && (section.witnessed.length !== state.section_witnessed || section.archived.length !== state.section_archived)) {
     // Each archived iteration's witness lines go to the log once, when it leaves AGENTS.md.

@@ -3,7 +3,7 @@
 // exit wins is decide.ts's alone. The evidence is written in a loop-private folder (see home.ts)
 // and published to `evidence/loop` when the run ends.
 import { homedir, hostname, tmpdir } from 'node:os';
-import { relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { protectedMatcher, removeReportFolder, userRepos } from '../agent/agent-step.js';
 import { scrubbingLogger, secretValues } from '../os/secrets.js';
 import { IsolationUnavailableError, type Isolation, resolveIsolation, Sandbox } from '../os/sandbox.js';
@@ -46,7 +46,8 @@ import { blockedEarly, finish, needInfo, recordNeedInfo, startCertificate } from
 import { programsOutOfView } from './out-of-view.js';
 import { networkPolicy } from '../os/network.js';
 import { judgeRoot, sweepJudgeRoots } from '../judge/judge-root.js';
-import { acquireLock, archiveEvidence, assertRealFolders, loopHome, publishPrevious, publishRun, restoreEvidence } from './home.js';
+import { acquireLock, archiveEvidence, assertRealFolders, homeFolders, loopHome, publishPrevious, publishRun, restoreEvidence } from './home.js';
+import { FOLDER_READ_ONLY, readOnlyFolder } from './read-only.js';
 import { crashPoint, iterate, logUserFiles, USER_WORK_REF } from './iteration.js';
 import { UserFiles, userFilesStore } from './user-files.js';
 import { cleanJudge, liveJudge } from './judge-space.js';
@@ -96,6 +97,18 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
         o,
       ),
     );
+  }
+  const readOnly = await readOnlyFolder([
+    [cwd, 'the work tree'],
+    [await git.commonDir(), "the git directory, which holds the loop's home"],
+    ...(await homeFolders(git, evRel)).map((dir) => [dir, "the loop's home"] as const),
+    [dirname(published.root), 'the folder of the published evidence'],
+    [published.root, 'the published evidence'],
+  ]);
+  if (readOnly) {
+    o.log.error(readOnly);
+    // Its report where one can be written (not in a read-only evidence folder).
+    return recordNeedInfo(published, blockedEarly(FOLDER_READ_ONLY, readOnly)).catch(() => blockedEarly(FOLDER_READ_ONLY, readOnly));
   }
   // Loop-owned folders leave git's view before anything is written (a config error included).
   await git.exclude([`/${relative(cwd, published.root).split('/')[0]}/`, `/${LOOP_SCRATCH_DIR}/`, ...AGENT_STATE_EXCLUDES]);
