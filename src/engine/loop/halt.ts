@@ -153,6 +153,7 @@ export async function startCertificate(
     judgedTree: tree,
     workspace: ctx.judge.mode,
     isolation: ctx.isolation,
+    network: ctx.sandbox.network,
     guard: guardMode(plan.may_change),
     previousSha256: ctx.state.last_certificate_sha256,
   });

@@ -427,6 +427,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     judgedTree: tree,
     workspace: ctx.judge.mode,
     isolation: ctx.isolation,
+    network: ctx.sandbox.network,
     guard: guardMode(plan.may_change),
     previousSha256: state.last_certificate_sha256,
     canary,

@@ -44,6 +44,7 @@ import { decideBeforeIteration, decideHead, iterationsUsed } from './decide.js';
 import { EXIT_CODES, Fsm } from './fsm.js';
 import { blockedEarly, finish, needInfo, recordNeedInfo, startCertificate } from './halt.js';
 import { programsOutOfView } from './out-of-view.js';
+import { networkPolicy } from '../os/network.js';
 import { judgeRoot, sweepJudgeRoots } from '../judge/judge-root.js';
 import { acquireLock, archiveEvidence, assertRealFolders, homeFolders, loopHome, publishPrevious, publishRun, restoreEvidence } from './home.js';
 import { FOLDER_READ_ONLY, readOnlyFolder } from './read-only.js';
@@ -195,7 +196,14 @@ async function runLocked(o: LoopOptions, base: Base, progress: { publish: boolea
     const how = 'set agent.isolation in the config (or `phuc-loop run --isolation LEVEL`) to a level available here, then run again';
     return needInfo({ stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.isolation'], messages: [e.message, how] }, o);
   }
-  const sandbox = await Sandbox.create(iso, { env: o.env, writable: got.config.agent.writable, workTree: cwd });
+  const sandbox = await Sandbox.create(iso, {
+    env: o.env,
+    writable: got.config.agent.writable,
+    workTree: cwd,
+    network: networkPolicy(got.config, !!((o.keyProxy ?? got.config.agent.key_proxy) && keyProxyTarget(got.config.agent.use, o.env))),
+    onRefused: (host, how) =>
+      o.log.warn(`network: the agent asked for ${host} (${how}), which agent.network does not allow; add the host to agent.network to let it through`),
+  });
   try {
     // A run that crashed while the agent held the work tree is repaired before anything else; the
     // user's ignored files its agent step left deleted or changed are put back (user-files.ts).
@@ -281,7 +289,10 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
   try {
     const preset = got.config.agent.use;
     const target = (o.keyProxy ?? got.config.agent.key_proxy) ? keyProxyTarget(preset, o.env) : null;
-    if (target) keyProxy = await startKeyProxy(target);
+    if (target) {
+      keyProxy = await startKeyProxy(target);
+      await sandbox.useKeyProxy(Number(new URL(keyProxy.baseUrl).port));
+    }
     const unseen = await programsOutOfView(got.config, sandbox, cwd);
     if (unseen.messages.length) return needInfo({ stop_reason: 'CONFIG_INVALID', missing_fields: unseen.fields, messages: unseen.messages }, o);
     // Pre-flight: the agent CLI must start as the agent user before any iteration is spent on it.
