@@ -495,10 +495,10 @@ export interface Reverted {
 /**
  * Why a change of the agent is put back as it was (null: it stays): a protected path; one of the
  * loop's own paths (a file or link in place of its evidence folder, anything git sees in a tree it
- * publishes); a change that
- * reaches outside the tree; one agent.may_change does not allow, or a module that would shadow a
- * library (allow-list.ts); the runner configuration of a shared file (package.json's scripts the
- * criteria run and runner keys, pyproject.toml's [tool.pytest]…); a secret value it would publish.
+ * publishes: loop/own-paths.ts); a change that reaches outside the tree; one agent.may_change does
+ * not allow, or a module that would shadow a library (allow-list.ts); the runner configuration of a
+ * shared file (package.json's scripts the criteria run and runner keys, pyproject.toml's
+ * [tool.pytest]…); a secret value it would publish.
  */
 async function revertReason(o: CollectOptions, p: string, isNew: boolean): Promise<{ why: RevertWhy; detail: string } | null> {
   if (o.isProtected(p)) return { why: 'protected', detail: '' };
