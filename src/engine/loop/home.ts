@@ -172,18 +172,54 @@ export async function publishedStanding(git: Git, dir: string): Promise<Publishe
  */
 const previousStore = (ev: EvidenceStore) => join(dirname(ev.root), 'previous');
 
+/**
+ * The generations named in `dir` (`<prefix>N`): N as the loop writes it, a positive safe integer
+ * without leading zeros. Any other name (negative, huge, `007`, not a number) is no generation.
+ */
 async function generationsIn(dir: string, prefix: string): Promise<number[]> {
   return (await readdir(dir).catch(() => [] as string[]))
-    .filter((n) => n.startsWith(prefix) && /^\d+$/.test(n.slice(prefix.length)))
-    .map((n) => Number(n.slice(prefix.length)));
+    .map((n) => (n.startsWith(prefix) ? n.slice(prefix.length) : ''))
+    .filter((g) => /^[1-9]\d*$/.test(g) && Number.isSafeInteger(Number(g)))
+    .map(Number);
+}
+
+/**
+ * The start of a run, before any agent step: the first time a loop of this version runs on a tree,
+ * the `<published>.previous.N` an older version left in the work tree (and kept nowhere else) are
+ * taken into the loop home. From then on only the loop home's copies are earlier trees: whatever
+ * appears at such a name later was put there during a run, and is never taken in (publishPrevious
+ * moves it aside).
+ */
+export async function adoptPrevious(ev: EvidenceStore, published: string, within: string): Promise<void> {
+  const store = previousStore(ev);
+  if (await lstat(store).catch(() => null)) return;
+  await assertRealFolders(within, published);
+  const prefix = `${basename(published)}.previous.`;
+  const tmp = `${store}.tmp-${randomBytes(6).toString('hex')}`;
+  await mkdir(tmp, { recursive: true, mode: 0o700 });
+  for (const g of await generationsIn(dirname(published), prefix)) await copyRealTree(join(dirname(published), `${prefix}${g}`), join(tmp, String(g)));
+  await rename(tmp, store);
+}
+
+/** Moves aside whatever stands at `path` (a link is removed: what it points to stays); returns what was done, or null when nothing is there. */
+async function clearForLoop(path: string, within: string): Promise<string | null> {
+  const st = await lstat(path).catch(() => null);
+  if (!st) return null;
+  if (st.isSymbolicLink()) {
+    await rm(path, { force: true });
+    return `${relative(within, path)} is not an evidence tree the loop keeps (a symbolic link made during the run): removed`;
+  }
+  const aside = `${path}.not-loop-evidence-${randomBytes(4).toString('hex')}`;
+  await rename(path, aside);
+  return `${relative(within, path)} is not an evidence tree the loop keeps (made during the run): moved aside to ${relative(within, aside)}`;
 }
 
 /**
  * `run --fresh`: the published tree is moved aside as `<published>.previous.N` as it is (an edited
  * one included: it is the user's to look at), and the loop's own tree too when it differs (a run
- * that crashed before publishing); each is kept in the loop home as well (previousStore), and so
- * is every `.previous.N` of the work tree the loop has no copy of yet (from older versions). With
- * `keep` set, only the newest `keep` generations stay, in both places.
+ * that crashed before publishing); each is kept in the loop home as well (previousStore), whose
+ * generations alone count: N follows the newest of them, and what stands at that name in the work
+ * tree is moved aside first. With `keep` set, only the newest `keep` generations stay, in both places.
  */
 export async function archiveEvidence(ev: EvidenceStore, published: string, keep: number | undefined, within: string): Promise<string | null> {
   await assertRealFolders(within, published);
@@ -192,10 +228,7 @@ export async function archiveEvidence(ev: EvidenceStore, published: string, keep
   const store = previousStore(ev);
   await mkdir(parent, { recursive: true });
   await mkdir(store, { recursive: true, mode: 0o700 });
-  const inTree = await generationsIn(parent, prefix);
-  const inStore = await generationsIn(store, '');
-  for (const g of inTree.filter((n) => !inStore.includes(n))) await copyRealTree(join(parent, `${prefix}${g}`), join(store, String(g)));
-  const generations = [...new Set([...inTree, ...inStore])].sort((a, b) => a - b);
+  const generations = (await generationsIn(store, '')).sort((a, b) => a - b);
   let next = (generations.at(-1) ?? 0) + 1;
   let kept: string | null = null;
   const privateManifest = await readFile(join(ev.root, 'manifest.json'), 'utf8').catch(() => null);
@@ -203,12 +236,14 @@ export async function archiveEvidence(ev: EvidenceStore, published: string, keep
   if (await hasFiles(published)) {
     kept = join(parent, `${prefix}${next}`);
     await copyRealTree(published, join(store, String(next)));
+    await clearForLoop(kept, within);
     await rename(published, kept);
     generations.push(next++);
   }
   if ((await hasFiles(ev.root)) && privateManifest !== publishedManifest) {
     kept = join(parent, `${prefix}${next}`);
     await publishEvidence(ev, join(store, String(next)));
+    await clearForLoop(kept, within);
     await publishEvidence(ev, kept);
     generations.push(next++);
   }
@@ -257,12 +292,15 @@ async function sameTree(a: string, b: string): Promise<boolean> {
 /**
  * The end of a run: every earlier tree the loop keeps (previousStore) is at `<published>.previous.N`
  * as it kept it; one the agent deleted, edited or replaced is published again (as publishRun does
- * for the current tree: a link in its place removed, a file moved aside). Returns what was done.
+ * for the current tree: a link in its place removed, a file moved aside). What stands at a
+ * generation's name that the loop does not keep was put there during the run (adoptPrevious): it is
+ * moved aside, never left to pass for an earlier tree. Returns what was done.
  */
 export async function publishPrevious(ev: EvidenceStore, published: string, within: string): Promise<string[]> {
   const store = previousStore(ev);
   const notes: string[] = [];
-  for (const g of (await generationsIn(store, '')).sort((a, b) => a - b)) {
+  const own = new Set(await generationsIn(store, ''));
+  for (const g of [...own].sort((a, b) => a - b)) {
     const target = `${published}.previous.${g}`;
     if (await sameTree(join(store, String(g)), target)) continue;
     await assertRealFolders(within, dirname(target));
@@ -275,6 +313,14 @@ export async function publishPrevious(ev: EvidenceStore, published: string, with
     await rename(`${target}.new`, target);
     await rm(old, { recursive: true, force: true });
     notes.push(`${relative(within, target)} ${st ? 'differed from' : 'was missing, unlike'} the loop's own copy in .git/phuc-loop: published again from it`);
+  }
+  const prefix = `${basename(published)}.previous.`;
+  await assertRealFolders(within, dirname(published));
+  for (const name of await readdir(dirname(published)).catch(() => [] as string[])) {
+    const g = name.startsWith(prefix) ? name.slice(prefix.length) : '';
+    if (!/^\d+$/.test(g) || (own.has(Number(g)) && String(Number(g)) === g)) continue;
+    const note = await clearForLoop(join(dirname(published), name), within);
+    if (note) notes.push(note);
   }
   return notes;
 }

@@ -5,8 +5,7 @@
 // previous or the next consistent state: evidence files → AGENTS.md → one commit → the certificate
 // naming that commit → state and manifest.
 import type { CanaryOutcome } from '../judge/canary.js';
-import { dirname, relative, resolve, sep } from 'node:path';
-import picomatch from 'picomatch';
+import { dirname, resolve } from 'node:path';
 import { canonicalJson, frozen } from '../common/canonical.js';
 import {
   collectArtifacts,
@@ -26,7 +25,7 @@ import { Decimal, dstr } from '../common/decimal.js';
 import { num, usd } from '../common/display.js';
 import { listSome } from '../common/markdown.js';
 import { allowList, guardMode, shadowNames } from '../agent/allow-list.js';
-import { AGENT_STATE_EXCLUDES, type AgentOutcome, lastErrorLine, REPORT_PATH } from '../agent/agents.js';
+import { type AgentOutcome, lastErrorLine, REPORT_PATH } from '../agent/agents.js';
 import { LOOP_SCRATCH_DIR, scriptsRunBy, judgesToWrite } from '../config/plan.js';
 import { flushPendingLogs, interimReport, saveState, writeIterationRecords } from '../evidence/records.js';
 import { iterDir, phucConditions, phucResult } from '../judge/audit.js';
@@ -57,6 +56,7 @@ import {
 } from './context.js';
 import { countsAgainstBudget, type Decision, decide, type FiredExit, unjudged } from './decide.js';
 import { passStopped, trackSignatures, trackStall } from './progress.js';
+import { ownPaths } from './own-paths.js';
 import { clearStepStart, cutOffStepStart, saveStepStart, stepStartFile } from './step-start.js';
 import { DEFAULT_REGENERABLE, type PutBack, UserFiles, userFilesStore } from './user-files.js';
 
@@ -144,6 +144,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     holdsSecret: (data) => secretScrubber(ctx.secrets).contains(data),
     guardedScripts: scriptsRunBy(plan.acceptance_criteria.map((c) => c.run)),
     allowList: plan.may_change ? allowList(plan.may_change, ctx.cwd, await shadowNames(ctx.cwd, ctx.o.runner)) : null,
+    loopOwned: ownPaths(ctx.cwd, resolve(ctx.cwd, ctx.evRel)).whyOwn,
   });
   countUsage(state, out);
   let guardrail =
@@ -151,6 +152,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
       ...(
         [
           ['protected', 'protected paths changed and reverted'],
+          ['loop-owned', "the loop's own paths changed and reverted"],
           ['not-allowed', 'changes outside agent.may_change reverted'],
           ['shadow', 'modules that would run in place of a library or at interpreter start reverted'],
           ['runner-config', 'runner configuration changed and reverted (suite integrity)'],
@@ -592,11 +594,10 @@ async function keepUserWork(ctx: Ctx, before: DirtySnapshot): Promise<string | n
  */
 async function keepUserFiles(ctx: Ctx): Promise<UserFiles> {
   if (ctx.userFiles) return ctx.userFiles;
-  const own = [relative(ctx.cwd, resolve(ctx.cwd, ctx.evRel)).split(sep)[0], LOOP_SCRATCH_DIR, dirname(REPORT_PATH)];
-  const agentState = picomatch(
-    AGENT_STATE_EXCLUDES.map((p) => p.replace(/^\//, '')),
-    { dot: true },
-  );
+  // What the loop itself writes there (its published trees, scratch/STOP, the report channel); the
+  // user's own files under the names it keeps out of git's view (evidence/, the agent CLIs' state) are kept.
+  const own = [LOOP_SCRATCH_DIR, dirname(REPORT_PATH)];
+  const published = ownPaths(ctx.cwd, resolve(ctx.cwd, ctx.evRel)).isPublished;
   const regenerable = ctx.intake.config.user_files?.regenerable ?? DEFAULT_REGENERABLE;
   const copyAll = ctx.isolation !== 'user+pidns';
   const started = ctx.o.clock.monotonicMs();
@@ -605,7 +606,7 @@ async function keepUserFiles(ctx: Ctx): Promise<UserFiles> {
     cwd: ctx.cwd,
     store: userFilesStore(ctx.ev.root),
     regenerable,
-    loopOwned: (p) => own.some((l) => p === l || p.startsWith(`${l}/`)) || agentState(p),
+    loopOwned: (p) => own.some((l) => p === l || p.startsWith(`${l}/`)) || published(p),
     copyAll,
   });
   ctx.userFiles = files;

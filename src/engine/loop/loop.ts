@@ -46,7 +46,7 @@ import { blockedEarly, finish, needInfo, recordNeedInfo, startCertificate } from
 import { programsOutOfView } from './out-of-view.js';
 import { networkPolicy } from '../os/network.js';
 import { judgeRoot, sweepJudgeRoots } from '../judge/judge-root.js';
-import { acquireLock, archiveEvidence, assertRealFolders, homeFolders, loopHome, publishPrevious, publishRun, restoreEvidence } from './home.js';
+import { acquireLock, adoptPrevious, archiveEvidence, assertRealFolders, homeFolders, loopHome, publishPrevious, publishRun, restoreEvidence } from './home.js';
 import { FOLDER_READ_ONLY, readOnlyFolder } from './read-only.js';
 import { crashPoint, iterate, logUserFiles, USER_WORK_REF } from './iteration.js';
 import { UserFiles, userFilesStore } from './user-files.js';
@@ -225,6 +225,8 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
   await git.ensureIdentity();
   const stops: StopSource[] = [...(o.stopSources ?? []), new StopFile(resolve(cwd, LOOP_SCRATCH_DIR, 'STOP'), `${LOOP_SCRATCH_DIR}/STOP`), new DiskUsage(cwd)];
 
+  // Before any agent step: only the earlier trees the loop keeps count from here on (planted ones never).
+  await adoptPrevious(ev, base.published.root, cwd);
   if (o.fresh) {
     const kept = await archiveEvidence(ev, base.published.root, got.config.keep_previous_evidence, cwd);
     if (kept) o.log.info(`fresh start: the previous evidence tree was moved to ${relative(cwd, kept)}`);
