@@ -18,6 +18,8 @@
 // The CLI is copied once at the start, so a rebuild of dist/ during the bench does not mix builds.
 // Prints figures; asserts nothing (target: at most 2.5× the floor at N = 200, flat in N).
 //
+// The network policy's cost is the same loop (clean workspace) with agent.network and checks.network open.
+//
 //   npm run bench:floor     env: BENCH_FLOOR_N=10,50,200 BENCH_FLOOR_ISOLATION=none,user+pidns BENCH_FLOOR_ROUNDS=1
 import { execFile, spawn } from 'node:child_process';
 import { access, chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -60,7 +62,7 @@ while [ "$i" -lt "$N" ]; do
 done
 `;
 
-const config = (n: number, workspace: string, isolation: string, agent: string) => `version: 2
+const config = (n: number, workspace: string, isolation: string, agent: string, network: 'policy' | 'open') => `version: 2
 goal: Benchmark the loop's cost per iteration with real processes.
 acceptance_criteria:
   - id: x
@@ -77,9 +79,9 @@ agent:
   use: command
   run: sh ${agent}
   isolation: ${isolation}
-checks:
+${network === 'open' ? '  network: open\n' : ''}checks:
   workspace: ${workspace}
-`;
+${network === 'open' ? '  network: open\n' : ''}`;
 
 interface Timed {
   code: number | null;
@@ -210,8 +212,8 @@ async function floor(n: number, wrap: string): Promise<{ exit: string; r: Timed 
   }
 }
 
-async function loop(n: number, ws: string, isolation: string): Promise<{ exit: string; r: Timed }> {
-  const w = await workspace((agent) => config(n, ws, isolation, agent));
+async function loop(n: number, ws: string, isolation: string, network: 'policy' | 'open' = 'policy'): Promise<{ exit: string; r: Timed }> {
+  const w = await workspace((agent) => config(n, ws, isolation, agent, network));
   try {
     const r = await timed([process.execPath, CLI, 'run'], w.repo, process.env, /^phuc-loop: iter \d+: GLOW /);
     const exit = r.lines.findLast((l) => /^phuc-loop: EXIT_\w+\(/.test(l))?.replace(/^phuc-loop: (\S+).*$/, '$1') ?? `crash (exit ${r.code})`;
@@ -236,6 +238,8 @@ try {
 }
 const cliCopy = await mkdtemp(join(tmpdir(), 'phuc-bench-cli-'));
 await cp(BUILT, cliCopy, { recursive: true });
+// The network forwarder, found beside the bundle's folder or in it (os/network.ts).
+await cp(join(BUILT, '..', 'net-forwarder.mjs'), join(cliCopy, 'net-forwarder.mjs'));
 const CLI = join(cliCopy, 'index.js');
 
 const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
@@ -246,7 +250,7 @@ console.log(
   'ms/iter: median interval between iterations · wall/N, cpu/N: whole run (start, baseline, final audits) / iterations; cpu = user+sys of all its processes',
 );
 console.log(
-  `${'N'.padStart(4)}  ${'run'.padEnd(26)}${'exit'.padEnd(32)}${'iters'.padStart(6)}${'ms/iter'.padStart(9)}${'wall/N'.padStart(9)}${'cpu/N'.padStart(9)}` +
+  `${'N'.padStart(4)}  ${'run'.padEnd(32)}${'exit'.padEnd(32)}${'iters'.padStart(6)}${'ms/iter'.padStart(9)}${'wall/N'.padStart(9)}${'cpu/N'.padStart(9)}` +
     `${'first10'.padStart(9)}${'last10'.padStart(9)}  ratio to the floor (ms/iter, cpu/N)`,
 );
 const print = (n: number, f: Figures, floors: Figures[]) => {
@@ -257,7 +261,7 @@ const print = (n: number, f: Figures, floors: Figures[]) => {
     .join(' · ');
   const flat = f.iterations >= 20 ? `${floors.length ? ' · ' : ''}last10/first10 ${(f.last10 / f.first10).toFixed(2)}` : '';
   console.log(
-    `${String(n).padStart(4)}  ${f.name.padEnd(26)}${f.exit.padEnd(32)}${String(f.iterations).padStart(6)}${ms(f.median).padStart(9)}${ms(f.wallPerIteration).padStart(9)}` +
+    `${String(n).padStart(4)}  ${f.name.padEnd(32)}${f.exit.padEnd(32)}${String(f.iterations).padStart(6)}${ms(f.median).padStart(9)}${ms(f.wallPerIteration).padStart(9)}` +
       `${ms(f.cpuPerIteration).padStart(9)}${ms(f.first10).padStart(9)}${ms(f.last10).padStart(9)}  ${ratio}${flat}`,
   );
 };
@@ -268,6 +272,11 @@ for (const n of SIZES) {
     { name: 'shell floor', run: () => floor(n, '') },
     ...(ISOLATIONS.some((i) => i !== 'none') ? [{ name: 'shell floor + pidns', run: () => floor(n, PIDNS) }] : []),
     ...ISOLATIONS.flatMap((isolation) => WORKSPACES.map((ws) => ({ name: `loop ${ws} ${isolation}`, run: () => loop(n, ws, isolation) }))),
+    // The network policy's cost: the same loop with agent.network and checks.network open (no namespace, no forwarder).
+    ...ISOLATIONS.filter((i) => i !== 'none').map((isolation) => ({
+      name: `loop clean ${isolation} net open`,
+      run: () => loop(n, 'clean', isolation, 'open'),
+    })),
   ];
   const runs = new Map<string, { exit: string; r: Timed }[]>(kinds.map((k) => [k.name, []]));
   for (let round = 0; round < ROUNDS; round++) for (const k of kinds) runs.get(k.name)?.push(await k.run());
@@ -292,6 +301,16 @@ for (const n of SIZES)
     if (live && clean)
       console.log(
         `  N=${n} ${isolation}: live ${ms(live.median)} · clean ${ms(clean.median)} · clean costs ${ms(clean.median - live.median)} ms/iter more (cpu/N ${ms(clean.cpuPerIteration - live.cpuPerIteration)})`,
+      );
+  }
+console.log("the network policy's cost (agent.network and checks.network as by default vs open; ms/iter and cpu/N, median):");
+for (const n of SIZES)
+  for (const isolation of ISOLATIONS.filter((i) => i !== 'none')) {
+    const on = results.find((r) => r.n === n && r.f.name === `loop clean ${isolation}`)?.f;
+    const off = results.find((r) => r.n === n && r.f.name === `loop clean ${isolation} net open`)?.f;
+    if (on && off)
+      console.log(
+        `  N=${n} ${isolation}: policy ${ms(on.median)} · open ${ms(off.median)} · the policy costs ${ms(on.median - off.median)} ms/iter (cpu/N ${ms(on.cpuPerIteration - off.cpuPerIteration)})`,
       );
   }
 const largest = Math.max(...SIZES);

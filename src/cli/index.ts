@@ -192,10 +192,12 @@ async function verify(argv: string[]): Promise<number> {
   // The criteria execute the certified code: as the check user in its own PID namespace where the
   // machine allows (the same isolation the loop uses).
   // The checkout that holds the commit is hidden from the criteria, as the loop hides its work tree.
-  const sandbox = await Sandbox.create(await resolveIsolation('auto'), { workTree: repo });
+  // Their network is the one the certificate records (a certificate without one: the machine's, as then).
+  const checksNetwork = r.certificate.network?.checks ?? 'open';
+  const sandbox = await Sandbox.create(await resolveIsolation('auto'), { workTree: repo, network: { agent: 'open', checks: checksNetwork } });
   let rr: Awaited<ReturnType<typeof rerunCertificate>>;
   try {
-    out(`rerun: isolation ${sandbox.level}`);
+    out(`rerun: isolation ${sandbox.level}, the checks' network ${checksNetwork}${sandbox.network.enforced ? '' : ' (not enforced here)'}`);
     rr = await rerunCertificate(dir, r.certificate, {
       repo,
       runner,

@@ -272,7 +272,7 @@ const unique = (xs: string[]) => [...new Set(xs)];
 const PY_MARKERS = ['pyproject.toml', 'setup.py', 'setup.cfg', 'tox.ini', 'noxfile.py', 'pytest.ini', 'conftest.py', 'Pipfile'];
 const isRequirements = (n: string) => /^(.*[-_])?requirements([-_.].*)?\.txt$/.test(n);
 
-async function pythonPlan(p: Project): Promise<InitPlan> {
+async function pythonPlan(p: Project, env: NodeJS.ProcessEnv): Promise<InitPlan> {
   const pyproject = (await p.read('pyproject.toml')) ?? '';
   const setupCfg = (await p.read('setup.cfg')) ?? '';
   const requirements = [...p.names].filter(isRequirements).sort();
@@ -287,8 +287,16 @@ async function pythonPlan(p: Project): Promise<InitPlan> {
   let run: string;
   let label: string;
   let junit: string | null = null;
-  if (has(p, 'noxfile.py')) [run, label] = ['nox', 'nox (the noxfile.py sessions)'];
-  else if (tox) [run, label] = ['tox', 'tox (the tox environments)'];
+  // An environment tool only where it is installed: the criterion would otherwise exit 127 at the baseline.
+  const envTools = [...(has(p, 'noxfile.py') ? ['nox'] : []), ...(tox ? ['tox'] : [])];
+  const found: string[] = [];
+  for (const t of envTools) if (await onPath(t, env)) found.push(t);
+  const missing = envTools.filter((t) => !found.includes(t));
+  const runNote = missing.length
+    ? `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} configured but not installed here: \`python3 -m pip install ${missing.join(' ')}\`, then \`phuc-loop init --force\` runs ${missing.length > 1 ? 'them' : 'it'}`
+    : undefined;
+  if (found[0] === 'nox') [run, label] = ['nox', 'nox (the noxfile.py sessions)'];
+  else if (found[0] === 'tox') [run, label] = ['tox', 'tox (the tox environments)'];
   else if (unittestOnly) [run, label] = ['python3 -m unittest discover', 'unittest'];
   else [run, label, junit] = [`python3 -m pytest --junitxml=${REPORT}`, 'pytest', REPORT];
 
@@ -309,6 +317,7 @@ async function pythonPlan(p: Project): Promise<InitPlan> {
     type: 'python',
     runner: label,
     run,
+    ...(runNote ? { runNote } : {}),
     junit,
     setup,
     setupNote: envTool
@@ -483,7 +492,7 @@ export async function planInit(
       case 'yarn':
         return nodePlan(p, type === null ? null : t);
       case 'python':
-        return pythonPlan(p);
+        return pythonPlan(p, env);
       case 'go':
         return goPlan(p, env);
       case 'rust':
@@ -549,6 +558,7 @@ export async function runInit(argv: string[], io: InitIO): Promise<number> {
   io.out(`  criterion tests: ${plan.run ?? '(placeholder)'}`);
   io.out(`  residual: ${plan.junit ? `failing_tests_fraction from ${plan.junit}` : 'failing_criteria'}`);
   io.out(`  checks.setup: ${plan.setup?.run ?? `none (${plan.setupNote})`}`);
+  if (plan.runNote && plan.type === 'python') io.out(`  note: ${plan.runNote}`);
   if (plan.mayChange) io.out(`  agent.may_change: ${plan.mayChange.globs.join(', ')} (${plan.mayChange.how})`);
   if (plan.junit) await excludeReports(io, plan.junit);
   if (plan.run === null) {

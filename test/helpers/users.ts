@@ -4,7 +4,7 @@
 // once must not delete each other's), with its HOME in a temporary folder, and removed afterwards.
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -60,7 +60,9 @@ export async function deleteLoopUser(user: LoopUser | undefined): Promise<void> 
 
 /** The built CLI as `user` (its own groups and HOME, a small environment plus `env`), from a copy that user can read. */
 export function cliAs(user: LoopUser, cwd: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const program = join(reachableCopy(dirname(CLI), 'cli', { 'package.json': '{"type":"module"}\n' }), basename(CLI));
+  // The network forwarder is looked for beside the bundle's folder or in it (os/network.ts): in it here.
+  const forwarder = readFileSync(join(dirname(CLI), '..', 'net-forwarder.mjs'), 'utf8');
+  const program = join(reachableCopy(dirname(CLI), 'cli', { 'package.json': '{"type":"module"}\n', 'net-forwarder.mjs': forwarder }), basename(CLI));
   const child = spawn('setpriv', [`--reuid=${String(user.uid)}`, `--regid=${String(user.gid)}`, '--init-groups', '--', process.execPath, program, ...args], {
     cwd,
     env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: user.home, LANG: 'C.UTF-8', ...env },

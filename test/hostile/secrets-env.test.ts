@@ -229,7 +229,9 @@ echo '{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.0
       expect(call).toMatch(/'http:\/\/127\.0\.0\.1:\d+\/v1\/messages'/);
       // The criterion did run the agent's code and did reach the proxy, which refused it.
       const evidence = await allText(join(repo, 'evidence'));
-      expect(evidence).toContain('check-call=503');
+      // Where the checks have a network namespace of their own (loopback only) the proxy is not even
+      // reachable (curl's 000); beside the loop it refuses outside a step (503).
+      expect(evidence).toContain(level === 'none' ? 'check-call=503' : 'check-call=000');
       expect(evidence).not.toMatch(/check-call=200/);
       // The model API saw the agent's call alone, never one from the checks (nor the real key anywhere else).
       expect(seen).toEqual([{ key: REAL, body: '{"from":"agent"}' }]);

@@ -50,6 +50,18 @@ describe('a loop that converges', () => {
     expect((report.phuc_test_result as { pass: boolean }).pass).toBe(true);
     expect(report.northstar_alignment_certificate).toMatchObject({ status: 'ALIGNED', metrics_advanced: ['residual'] });
     expect((report.replays as unknown[]).length).toBe(2);
+    // Rung 274177's self-tests ran on this run's inputs: its history continued, its residual's null forms.
+    const st = await readJson<Record<string, { input: string; ok: boolean }[]>>(join(repo, 'evidence/loop/self_tests.json'));
+    expect(st.divergence_detector[0].input).toBe('2, 1, 0, 4, 6, 8');
+    expect(st.null_edge_sweep.every((c) => c.ok)).toBe(true);
+    // N.6 Gc is the section's measured size change, the same the iteration's glow.json records.
+    for (const n of [0, 1, 2]) {
+      const entry = await readFile(join(repo, `evidence/loop/iter_${n}/agents_md_entry.md`), 'utf8');
+      const gc = /^- Gc \(Compression\): agents_md_size_delta = ([+-]\d+) lines \((\d+) → (\d+)\)$/m.exec(entry);
+      expect(gc).not.toBeNull();
+      expect(Number(gc![3]) - Number(gc![2])).toBe(Number(gc![1]));
+      expect((await readJson(join(repo, `evidence/loop/iter_${n}/glow.json`))).agents_md_size_delta_lines).toBe(Number(gc![1]));
+    }
   });
 
   test('prints one line per step a person wants to watch', () => {

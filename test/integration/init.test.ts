@@ -257,7 +257,7 @@ describe('python', () => {
     LONG,
   );
 
-  test('requirements files and an installable package with a test extra become one pip setup; tox and nox are used when configured', async () => {
+  test('requirements files and an installable package with a test extra become one pip setup; tox and nox are used when configured and installed, else pytest and how to install them', async () => {
     const repo = await makeRepo({
       'pyproject.toml': '[project]\nname = "calc"\nversion = "0.1"\n\n[project.optional-dependencies]\ntest = ["pytest"]\n',
       'requirements.txt': 'attrs\n',
@@ -271,16 +271,32 @@ describe('python', () => {
     });
     for (const g of ['requirements.txt', 'requirements-dev.txt']) expect(c.protected).toContain(g);
 
+    // tox and nox where they are installed (stand-ins on the PATH here); otherwise pytest, saying how to install them.
+    const bin = join(dirname(repo), 'bin');
+    await mkdir(bin);
+    for (const t of ['tox', 'nox']) {
+      await writeFile(join(bin, t), '#!/bin/sh\n');
+      await chmod(join(bin, t), 0o755);
+    }
+    const withTools = { PATH: `${bin}:${PATH}` };
     const tox = await makeRepo({ 'tox.ini': '[tox]\nenvlist = py3\n[testenv]\ncommands = pytest\n', 'setup.py': 'from setuptools import setup\nsetup()\n' });
-    expect((await init(tox)).code).toBe(0);
+    expect((await init(tox, [], withTools)).code).toBe(0);
     const t = await written(tox);
     expect(t.acceptance_criteria[0].run).toBe('tox');
     expect(t.residual.metric).toBe('failing_criteria');
     expect(t.checks.setup).toBeUndefined();
 
     const nox = await makeRepo({ 'noxfile.py': 'import nox\n', 'tox.ini': '[tox]\n' });
-    expect((await init(nox)).code).toBe(0);
+    expect((await init(nox, [], withTools)).code).toBe(0);
     expect((await written(nox)).acceptance_criteria[0].run).toBe('nox');
+
+    const absent = await init(nox, ['--force']);
+    expect(absent.code).toBe(0);
+    expect((await written(nox)).acceptance_criteria[0].run).toBe('python3 -m pytest --junitxml=reports/junit.xml');
+    expect(absent.stdout).toContain(
+      'note: nox and tox are configured but not installed here: `python3 -m pip install nox tox`, then `phuc-loop init --force` runs them',
+    );
+    expect(absent.text).toContain('# nox and tox are configured but not installed here');
   });
 });
 

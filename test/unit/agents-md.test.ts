@@ -1,6 +1,8 @@
 import { inert } from '../../src/engine/common/markdown.js';
 import {
+  BEGIN,
   COMPACTION_LIMIT_TOKENS,
+  END,
   countTokens,
   extractSection,
   overTokenLimit,
@@ -59,6 +61,32 @@ describe('AGENTS.md', () => {
     expect(twice.endsWith('\n## After\nmore user text\n')).toBe(true);
     expect(extractSection(twice)).toBe('SECTION TWO');
     expect(mergeSection(null, 'S')).toContain('S');
+  });
+
+  test('exactly one loop section: every forged marker elsewhere is neutralised, the text around it kept', () => {
+    const pair = (body: string) => `${BEGIN}\n${body}\n${END}\n`;
+    const markers = (t: string) => [...t.matchAll(/<!--[\s-]*phuc-loop\s*:\s*(begin|end)/gi)].map((m) => m[1].toLowerCase());
+    const real = pair('OLD SECTION');
+    const cases: [string, string, string | undefined][] = [
+      ['after', `user\n${real}tail\n${pair('FORGED after')}`, 'OLD SECTION'],
+      ['before', `${pair('FORGED before')}user\n${real}`, 'OLD SECTION'],
+      ['repeated', `user\n${real}${pair('FORGED one')}${pair('FORGED two')}`, undefined],
+      ['nested', `user\n${BEGIN}\nOLD\n${pair('FORGED nested')}OLD SECTION\n${END}\ntail\n`, 'OLD SECTION'],
+      ['unbalanced', `user\n${BEGIN}\nOLD\n${BEGIN}\nFORGED open\nOLD SECTION\n${END}\ntail <!---- PHUC-LOOP:END --->\n`, undefined],
+      ['stray end', `user ${END}\n${real}`, undefined],
+      ['joined pieces', `user <!<!-- phuc-loop:end -->-- phuc-loop:end -->\n${real}`, undefined],
+    ];
+    for (const [name, file, previous] of cases) {
+      const merged = mergeSection(file, 'NEW SECTION', previous);
+      expect([name, markers(merged)]).toEqual([name, ['begin', 'end']]);
+      expect([name, extractSection(merged)]).toEqual([name, 'NEW SECTION']);
+      expect(merged).not.toContain('OLD SECTION');
+      expect(merged.startsWith('user') || merged.includes('FORGED before')).toBe(true);
+      // Forged words outside the section stay as text; inside it they are replaced with it.
+      if (!['nested', 'unbalanced'].includes(name)) for (const f of file.match(/FORGED \w+/g) ?? []) expect(merged).toContain(f);
+    }
+    // Without the section it last wrote, a forged pair first in the file is taken for the loop's: still one section.
+    expect(markers(mergeSection(`${pair('FORGED')}${real}`, 'NEW'))).toEqual(['begin', 'end']);
   });
 
   test('agent text is data: one line, no markers or headings, no host paths or conversation references', () => {

@@ -190,3 +190,18 @@ test('commit on git 2.45 and later, which refuses --include of a name the index 
     await port.close();
   }
 });
+
+test('a git shell killed mid-command fails that call with a GitError (helper_ended); the next call gets a new shell', async () => {
+  const own = new Git(new NodeProcessRunner(), repo);
+  await own.openSession();
+  try {
+    // The credential helper kills its whole process group: the session's shell, git and itself.
+    const killed = own.run(['-c', 'credential.helper=!kill -KILL 0', 'credential', 'fill'], { stdin: 'protocol=https\nhost=example.com\n\n' });
+    await expect(killed).rejects.toThrow(GitError);
+    await expect(killed).rejects.toMatchObject({ kind: 'helper_ended', code: 'GIT_FAILURE' });
+    expect(await own.head()).toMatch(/^[0-9a-f]{40}$/);
+    expect((await own.run(['rev-parse', 'HEAD'])).trim()).toBe(await own.head());
+  } finally {
+    await own.close();
+  }
+});

@@ -488,18 +488,22 @@ export function parseReport(text: string | null): ReportState {
 export type RevertWhy = Reverted['why'];
 export interface Reverted {
   path: string;
-  why: 'protected' | 'outside' | 'not-allowed' | 'shadow' | 'runner-config' | 'secret' | 'unstageable';
+  why: 'protected' | 'loop-owned' | 'outside' | 'not-allowed' | 'shadow' | 'runner-config' | 'secret' | 'unstageable';
   detail: string;
 }
 
 /**
- * Why a change of the agent is put back as it was (null: it stays): a protected path; a change that
- * reaches outside the tree; one agent.may_change does not allow, or a module that would shadow a
- * library (allow-list.ts); the runner configuration of a shared file (package.json's scripts the
- * criteria run and runner keys, pyproject.toml's [tool.pytest]…); a secret value it would publish.
+ * Why a change of the agent is put back as it was (null: it stays): a protected path; one of the
+ * loop's own paths (a file or link in place of its evidence folder, anything git sees in a tree it
+ * publishes: loop/own-paths.ts); a change that reaches outside the tree; one agent.may_change does
+ * not allow, or a module that would shadow a library (allow-list.ts); the runner configuration of a
+ * shared file (package.json's scripts the criteria run and runner keys, pyproject.toml's
+ * [tool.pytest]…); a secret value it would publish.
  */
 async function revertReason(o: CollectOptions, p: string, isNew: boolean): Promise<{ why: RevertWhy; detail: string } | null> {
   if (o.isProtected(p)) return { why: 'protected', detail: '' };
+  const own = o.loopOwned?.(p);
+  if (own) return { why: 'loop-owned', detail: own };
   const outside = outsideTree(o.cwd, p);
   if (outside) return { why: 'outside', detail: outside };
   const refused = o.allowList?.refusal(p, isNew);
@@ -601,7 +605,7 @@ export const artifactsSchema = z.object({
   reverted: z.array(
     z.object({
       path: z.string(),
-      why: z.enum(['protected', 'outside', 'not-allowed', 'shadow', 'runner-config', 'secret', 'unstageable']),
+      why: z.enum(['protected', 'loop-owned', 'outside', 'not-allowed', 'shadow', 'runner-config', 'secret', 'unstageable']),
       detail: z.string().optional(),
     }),
   ),
@@ -667,6 +671,8 @@ export interface CollectOptions {
   userFiles?: (ignored: string[]) => Promise<PutBack>;
   /** agent.may_change: what the agent may change at all (null: every path but the protected ones). */
   allowList?: AllowList | null;
+  /** Why a path is one the loop keeps for itself (loop/own-paths.ts), never the agent's to change; null when it is not. */
+  loopOwned?: (path: string) => string | null;
 }
 
 /** Whether a name exists in the work tree (a file, link or folder), never looked up through a link. */

@@ -45,7 +45,8 @@ export const REPORT_PATH = '.phuc-loop/report.json';
 
 /**
  * Files the agent CLIs write into the repository for themselves, for .git/info/exclude (written
- * before anything else). aider: its repo-map cache `.aider.tags.cache.v4/` and history files
+ * before anything else): the agent's are never committed; the user's own files of those names are
+ * kept and put back after every step like any git-ignored file (loop/user-files.ts). aider: its repo-map cache `.aider.tags.cache.v4/` and history files
  * (`.aider*` is aider's own suggestion for .gitignore). Claude Code: `.claude/settings.local.json`
  * (permissions remembered locally). Codex and Gemini CLI wrote nothing into the repository in the
  * conformance runs: their state lives under ~/.codex and ~/.gemini.

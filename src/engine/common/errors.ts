@@ -59,7 +59,7 @@ function capped(message: string): string {
 const ADVICE: Record<GitFailureKind, string> = {
   index_lock: ' (another git process holds .git/index.lock, or one crashed: remove the lock file once no git runs, then run again)',
   disk_full: ' (the disk is full: free space, then run again; the loop resumes from its evidence)',
-  helper_ended: '',
+  helper_ended: '; what it was doing may be half done: `phuc-loop run` again resumes from the evidence',
   other: '',
 };
 

@@ -121,6 +121,15 @@ export const configSchema = z
       /** Hold the agent's API key in a local proxy; the agent gets a placeholder and the proxy's URL. */
       key_proxy: z.boolean().default(false),
       /**
+       * What the agent's network namespace reaches besides the key proxy (and, without it, its preset's
+       * model API): these hosts (`host` or `host:port`, through HTTPS_PROXY), or `open` for the machine's network.
+       */
+      network: z
+        .union([z.literal('open'), z.array(z.string().regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, { error: 'must be a host name or host:port' })).max(100)], {
+          error: 'must be open or a list of hosts (host or host:port)',
+        })
+        .default([]),
+      /**
        * Folders outside the work tree that the agent and the checks may write at pidns and user+pidns (a
        * build cache); the rest of the machine is read-only to them. What one leaves there, later ones see.
        */
@@ -172,8 +181,10 @@ export const configSchema = z
         junit: z.string().min(1).optional(),
         /** A human-approved drop in the number of tests the suite runs (the suite-integrity guard). */
         allow_fewer_tests: z.boolean().default(false),
+        /** The checks' network: loopback only, or the machine's (`checks.setup` always has the machine's). */
+        network: z.enum(['loopback', 'open']).default('loopback'),
       })
-      .default({ workspace: 'clean', setup_timeout_seconds: 1800, env: {}, allow_fewer_tests: false }),
+      .default({ workspace: 'clean', setup_timeout_seconds: 1800, env: {}, allow_fewer_tests: false, network: 'loopback' }),
     /** Earlier evidence trees kept as loop.previous.N by `run --fresh`; unset keeps every one. */
     keep_previous_evidence: positiveInt(1000).optional(),
     /**

@@ -112,6 +112,8 @@ export function howToGoOn(
     return `the agent failed before it changed anything (the detail gives its own words): fix the cause (its API key or service, the network, its installation), then \`phuc-loop run\` tries iteration ${next} again (no commit is needed)`;
   if (stopReason === 'RESIDUAL_UNAVAILABLE')
     return `fix what the residual needs (the detail says what: a runner, the JUnit files), then \`phuc-loop run\` judges HEAD again and continues at iteration ${next} (no commit is needed unless the fix is in the repository)`;
+  if (stopReason === 'FOLDER_READ_ONLY')
+    return `make the folder the detail names writable, then \`phuc-loop run\` goes on at iteration ${next} (nothing was written)`;
   if (stopReason === 'GIT_FAILURE')
     return (
       'fix what git failed at (the detail says what); what an interrupted agent step changed is left uncommitted in the work tree (`git status`): ' +

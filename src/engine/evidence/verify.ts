@@ -34,6 +34,8 @@ export interface VerifyResult {
   openTail: string[];
   /** Append-only logs holding lines past what the manifest records (resume cuts them off at `bytes`). */
   logTails: { path: string; bytes: number }[];
+  /** Files on disk no manifest lists (each is also a problem). */
+  unlisted?: string[];
   iterations: number[];
   /** The certificate the run halted on (see haltingCertificate), else the last iteration's, when the tree has one. */
   certificate?: Certificate | null;
@@ -108,12 +110,16 @@ export async function verifyTree(root: string, opts: VerifyOptions = {}): Promis
     } else if (sha256(data) !== f.sha256) problems.push(`${f.path}: sha256 differs from the manifest (the file was edited)`);
     else if (data.byteLength !== f.bytes) problems.push(`${f.path}: size differs from the manifest`);
   }
+  const unlisted: string[] = [];
   const onDisk = (await listFiles(root)).filter((f) => f !== MANIFEST && !NOT_EVIDENCE.has(f) && !/\.tmp-[0-9a-f]{12}$/.test(f));
   for (const f of onDisk) {
     if (recorded.has(f)) continue;
     // A log first written by an iteration cut off before its manifest: nothing of it is on record.
     if (inOpenTail(f) || (opts.allowLogTails && APPEND_ONLY_LOGS.has(f))) openTail.push(f);
-    else problems.push(`${f}: not in the manifest (added after the loop wrote it)`);
+    else {
+      problems.push(`${f}: not in the manifest (added after the loop wrote it)`);
+      unlisted.push(f);
+    }
   }
 
   const iterations = [
@@ -175,7 +181,7 @@ export async function verifyTree(root: string, opts: VerifyOptions = {}): Promis
   else if (report && report.status !== 'EXIT_NEED_INFO' && report.status !== 'EXIT_BLOCKED') problems.push('no plan.json (REMIND vertex) for a loop that ran');
   if (!seedChecksum().verified) problems.push('seed checksum 641 × 274177 × 65537 ≠ 11517961089409');
   const halted = report ? { status: report.status, stop_reason: report.stop_reason } : null;
-  return { ok: problems.length === 0, problems, openTail, logTails, iterations, certificate: finalCert, halted };
+  return { ok: problems.length === 0, problems, openTail, logTails, unlisted, iterations, certificate: finalCert, halted };
 
   async function audits(): Promise<void> {
     const triangle = await checkTriangle(ev, iterations);

@@ -21,7 +21,7 @@ import type { ProcessRunner } from '../os/ports.js';
 import { lstatOrNull, readRegular } from '../os/tree-file.js';
 import type { CheckResult } from './checks.js';
 
-export const CANARY_RUNNERS = ['pytest', 'unittest', 'go test', 'jest', 'vitest', 'node:test', 'mocha'] as const;
+export const CANARY_RUNNERS = ['pytest', 'unittest', 'go test', 'jest', 'vitest', 'node:test', 'mocha', 'cargo test', 'maven', 'gradle'] as const;
 export type CanaryRunner = (typeof CANARY_RUNNERS)[number];
 
 /**
@@ -101,6 +101,8 @@ async function runCanary(criterion: Criterion, c: CanaryContext): Promise<Canary
   }
 }
 
+/** A JUnit test class as Maven's surefire and Gradle find them: under src/test/java, named Test*, *Test, *Tests or *TestCase. */
+const JAVA_TEST = /(?:^|\/)src\/test\/java\/(?:[^/]+\/)*(?:Test[^/]*|[^/]*Tests?|[^/]*TestCase)\.java$/;
 const JS_TEST = /(?:\.(?:test|spec)\.[cm]?[jt]sx?$)|(?:(?:^|\/)(?:test|tests|__tests__)\/[^/]+\.[cm]?[jt]sx?$)/;
 const TEST_FILE: Record<CanaryRunner, RegExp> = {
   pytest: /(?:^|\/)(?:test_[^/]*|[^/]*_test)\.py$/,
@@ -110,6 +112,11 @@ const TEST_FILE: Record<CanaryRunner, RegExp> = {
   vitest: JS_TEST,
   'node:test': JS_TEST,
   mocha: JS_TEST,
+  // An integration test (each file its own crate, found by cargo): a unit test lives inside a module
+  // the loop would have to edit, so a crate with inline tests alone gets no canary.
+  'cargo test': /(?:^|\/)tests\/[^/]+\.rs$/,
+  maven: JAVA_TEST,
+  gradle: JAVA_TEST,
 };
 
 /** A tracked test file of the runner's kind to put the canary beside: a protected one first, then the first by name. */
@@ -122,6 +129,9 @@ function pickSibling(runner: CanaryRunner, files: readonly string[], protectedGl
 /** The runner a criterion's command runs: named in it, or in the package script it runs (a few levels). */
 export async function recogniseRunner(command: string, cwd: string, depth = 0): Promise<CanaryRunner | null> {
   if (/\bgo\s+test\b/.test(command)) return 'go test';
+  if (/\bcargo\s+(?:\+\S+\s+)?(?:-\S+\s+)*(?:test|nextest)\b/.test(command)) return 'cargo test';
+  if (/(?:^|[\s/;&|(])(?:mvn|mvnw)\b[^|;&]*\s(?:test|verify|install|package)(?=$|[\s;&|)])/.test(command)) return 'maven';
+  if (/(?:^|[\s/;&|(])(?:gradle|gradlew)\b[^|;&]*\s(?::?[\w:-]*test|check|build)(?=$|[\s;&|)])/i.test(command)) return 'gradle';
   if (/\bpy\.?test\b/.test(command)) return 'pytest';
   if (/\bunittest\b/.test(command)) return 'unittest';
   if (/\bvitest\b/.test(command)) return 'vitest';
@@ -148,6 +158,11 @@ function canaryName(runner: CanaryRunner, token: string, sibling: string): strin
       return `test_${token}.py`;
     case 'go test':
       return `${token}_test.go`;
+    case 'cargo test':
+      return `canary_${token}.rs`;
+    case 'maven':
+    case 'gradle':
+      return `${javaClass(token)}.java`;
     case 'node:test':
       return `${token}.test.mjs`;
     default:
@@ -156,6 +171,12 @@ function canaryName(runner: CanaryRunner, token: string, sibling: string): strin
 }
 
 const MESSAGE = 'phuc-loop runner canary: this test must fail';
+
+/** The canary's class name: Maven's surefire and Gradle run a class named *Test. */
+const javaClass = (token: string) => `X${token}Test`;
+
+/** Which JUnit the sibling test class is written for: JUnit 5 (Jupiter) when it imports it, else JUnit 4. */
+const jupiter = (text: string) => /\borg\.junit\.jupiter\b/.test(text);
 
 async function canaryText(runner: CanaryRunner, token: string, mark: string, sibling: string): Promise<string> {
   const at = JSON.stringify(mark);
@@ -167,6 +188,16 @@ async function canaryText(runner: CanaryRunner, token: string, mark: string, sib
       const text = (await readRegular(sibling, 1024 * 1024))?.toString('utf8') ?? '';
       const pkg = /^package\s+(\w+)/m.exec(text)?.[1] ?? 'main';
       return `package ${pkg}\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestX${token}(t *testing.T) {\n\t_ = os.WriteFile(${at}, nil, 0644)\n\tt.Fatal("${MESSAGE}")\n}\n`;
+    }
+    case 'cargo test':
+      // A Rust string literal: the mark's path is the loop's (hex names), JSON's escapes are Rust's for it.
+      return `#[test]\nfn canary_${token}() {\n    let _ = std::fs::write(${at}, b"");\n    panic!("${MESSAGE}");\n}\n`;
+    case 'maven':
+    case 'gradle': {
+      const text = (await readRegular(sibling, 1024 * 1024))?.toString('utf8') ?? '';
+      const pkg = /^\s*package\s+([\w.]+)\s*;/m.exec(text)?.[1];
+      const test = jupiter(text) ? 'org.junit.jupiter.api.Test' : 'org.junit.Test';
+      return `${pkg ? `package ${pkg};\n\n` : ''}public class ${javaClass(token)} {\n    @${test}\n    public void canary() throws Exception {\n        java.nio.file.Files.write(java.nio.file.Paths.get(${at}), new byte[0]);\n        throw new AssertionError("${MESSAGE}");\n    }\n}\n`;
     }
     case 'node:test':
       return `import test from 'node:test';\nimport { writeFileSync } from 'node:fs';\n\ntest('${token}', () => {\n  writeFileSync(${at}, '');\n  throw new Error('${MESSAGE}');\n});\n`;

@@ -1,5 +1,6 @@
 // Halting certificates (SPEC §2): typed, computed from Lane A/B evidence only, each linked
 // to its predecessor by sha256 (a hash chain) and to the git tree it was computed on.
+import type { NetworkRecord } from '../os/network.js';
 import { z } from 'zod';
 import type { CheckResult } from './checks.js';
 import type { GuardMode } from '../agent/allow-list.js';
@@ -64,6 +65,15 @@ export const certificateSchema = z.object({
   /** clean: a loop-owned checkout of judged_tree; live: the agent's work tree. */
   workspace: z.enum(['clean', 'live']),
   isolation: z.string(),
+  /** The network policy of the agent, the checks and checks.setup, and whether this machine enforced it (os/network.ts). */
+  network: z
+    .object({
+      agent: z.union([z.enum(['open', 'model-api-only']), z.array(z.string())]),
+      checks: z.enum(['loopback', 'open']),
+      setup: z.literal('open'),
+      enforced: z.boolean(),
+    })
+    .optional(),
   /** What judged the agent's changes: agent.may_change (allow-list) or the protected paths alone; absent in older trees. */
   guard: z.enum(['allow-list', 'protected-only']).optional(),
   previous_certificate_sha256: z.string().nullable(),
@@ -113,6 +123,7 @@ export interface CertificateInput {
   judgedTree: string;
   workspace: 'clean' | 'live';
   isolation: string;
+  network?: NetworkRecord;
   /** Left out by callers that judge no agent change (a documents test). */
   guard?: GuardMode;
   previousSha256: string | null;
@@ -147,6 +158,7 @@ export function issueCertificate(i: CertificateInput): Certificate {
     judged_tree: i.judgedTree,
     workspace: i.workspace,
     isolation: i.isolation,
+    ...(i.network ? { network: i.network } : {}),
     guard: i.guard,
     previous_certificate_sha256: i.previousSha256,
     exits_fired: i.fired,

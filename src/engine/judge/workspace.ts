@@ -452,7 +452,15 @@ export class CheckWorkspace {
       ? setInterval(() => log.info(`checks.setup \`${command}\`: still running (${seconds(now() - started)} s)`), this.o.heartbeatMs ?? 15_000)
       : null;
     try {
-      return await this.run({ command, cwd: this.dir, env: this.env(), timeoutMs: spec.timeoutMs, signal: spec.signal, maxOutputBytes: 512 * 1024 });
+      return await this.run({
+        command,
+        cwd: this.dir,
+        env: this.env(),
+        timeoutMs: spec.timeoutMs,
+        signal: spec.signal,
+        maxOutputBytes: 512 * 1024,
+        network: 'open',
+      });
     } finally {
       if (beat) clearInterval(beat);
     }

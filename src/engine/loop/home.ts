@@ -18,6 +18,7 @@ import { readRegular } from '../os/tree-file.js';
 import { copyTreeOffThread } from '../evidence/writer.js';
 import { stateSchema, type LoopState } from './context.js';
 import { frozen } from '../common/canonical.js';
+import { listSome } from '../common/markdown.js';
 
 export interface LoopHome {
   root: string;
@@ -28,15 +29,20 @@ export interface LoopHome {
 
 const homeName = (evRel: string) => evRel.replace(/[^A-Za-z0-9._-]/g, '_');
 
-export async function loopHome(git: Git, evRel: string): Promise<LoopHome> {
+/** The folders of the loop home, outermost first (made by loopHome). */
+export async function homeFolders(git: Git, evRel: string): Promise<[top: string, root: string, evidence: string]> {
   const top = join(await git.commonDir(), 'phuc-loop');
   const root = join(top, homeName(evRel));
+  return [top, root, join(root, 'evidence')];
+}
+
+export async function loopHome(git: Git, evRel: string): Promise<LoopHome> {
+  const [top, root, evidence] = await homeFolders(git, evRel);
   // 0711: another user may pass through to the check workspace, never list or read what is here.
   for (const dir of [top, root]) {
     await mkdir(dir, { recursive: true, mode: 0o711 });
     await chmod(dir, 0o711);
   }
-  const evidence = join(root, 'evidence');
   await mkdir(evidence, { recursive: true, mode: 0o700 });
   await chmod(evidence, 0o700);
   const judge = `judge-${createHash('sha256').update(root).digest('hex').slice(0, 16)}`;
@@ -166,18 +172,54 @@ export async function publishedStanding(git: Git, dir: string): Promise<Publishe
  */
 const previousStore = (ev: EvidenceStore) => join(dirname(ev.root), 'previous');
 
+/**
+ * The generations named in `dir` (`<prefix>N`): N as the loop writes it, a positive safe integer
+ * without leading zeros. Any other name (negative, huge, `007`, not a number) is no generation.
+ */
 async function generationsIn(dir: string, prefix: string): Promise<number[]> {
   return (await readdir(dir).catch(() => [] as string[]))
-    .filter((n) => n.startsWith(prefix) && /^\d+$/.test(n.slice(prefix.length)))
-    .map((n) => Number(n.slice(prefix.length)));
+    .map((n) => (n.startsWith(prefix) ? n.slice(prefix.length) : ''))
+    .filter((g) => /^[1-9]\d*$/.test(g) && Number.isSafeInteger(Number(g)))
+    .map(Number);
+}
+
+/**
+ * The start of a run, before any agent step: the first time a loop of this version runs on a tree,
+ * the `<published>.previous.N` an older version left in the work tree (and kept nowhere else) are
+ * taken into the loop home. From then on only the loop home's copies are earlier trees: whatever
+ * appears at such a name later was put there during a run, and is never taken in (publishPrevious
+ * moves it aside).
+ */
+export async function adoptPrevious(ev: EvidenceStore, published: string, within: string): Promise<void> {
+  const store = previousStore(ev);
+  if (await lstat(store).catch(() => null)) return;
+  await assertRealFolders(within, published);
+  const prefix = `${basename(published)}.previous.`;
+  const tmp = `${store}.tmp-${randomBytes(6).toString('hex')}`;
+  await mkdir(tmp, { recursive: true, mode: 0o700 });
+  for (const g of await generationsIn(dirname(published), prefix)) await copyRealTree(join(dirname(published), `${prefix}${g}`), join(tmp, String(g)));
+  await rename(tmp, store);
+}
+
+/** Moves aside whatever stands at `path` (a link is removed: what it points to stays); returns what was done, or null when nothing is there. */
+async function clearForLoop(path: string, within: string): Promise<string | null> {
+  const st = await lstat(path).catch(() => null);
+  if (!st) return null;
+  if (st.isSymbolicLink()) {
+    await rm(path, { force: true });
+    return `${relative(within, path)} is not an evidence tree the loop keeps (a symbolic link made during the run): removed`;
+  }
+  const aside = `${path}.not-loop-evidence-${randomBytes(4).toString('hex')}`;
+  await rename(path, aside);
+  return `${relative(within, path)} is not an evidence tree the loop keeps (made during the run): moved aside to ${relative(within, aside)}`;
 }
 
 /**
  * `run --fresh`: the published tree is moved aside as `<published>.previous.N` as it is (an edited
  * one included: it is the user's to look at), and the loop's own tree too when it differs (a run
- * that crashed before publishing); each is kept in the loop home as well (previousStore), and so
- * is every `.previous.N` of the work tree the loop has no copy of yet (from older versions). With
- * `keep` set, only the newest `keep` generations stay, in both places.
+ * that crashed before publishing); each is kept in the loop home as well (previousStore), whose
+ * generations alone count: N follows the newest of them, and what stands at that name in the work
+ * tree is moved aside first. With `keep` set, only the newest `keep` generations stay, in both places.
  */
 export async function archiveEvidence(ev: EvidenceStore, published: string, keep: number | undefined, within: string): Promise<string | null> {
   await assertRealFolders(within, published);
@@ -186,10 +228,7 @@ export async function archiveEvidence(ev: EvidenceStore, published: string, keep
   const store = previousStore(ev);
   await mkdir(parent, { recursive: true });
   await mkdir(store, { recursive: true, mode: 0o700 });
-  const inTree = await generationsIn(parent, prefix);
-  const inStore = await generationsIn(store, '');
-  for (const g of inTree.filter((n) => !inStore.includes(n))) await copyRealTree(join(parent, `${prefix}${g}`), join(store, String(g)));
-  const generations = [...new Set([...inTree, ...inStore])].sort((a, b) => a - b);
+  const generations = (await generationsIn(store, '')).sort((a, b) => a - b);
   let next = (generations.at(-1) ?? 0) + 1;
   let kept: string | null = null;
   const privateManifest = await readFile(join(ev.root, 'manifest.json'), 'utf8').catch(() => null);
@@ -197,12 +236,14 @@ export async function archiveEvidence(ev: EvidenceStore, published: string, keep
   if (await hasFiles(published)) {
     kept = join(parent, `${prefix}${next}`);
     await copyRealTree(published, join(store, String(next)));
+    await clearForLoop(kept, within);
     await rename(published, kept);
     generations.push(next++);
   }
   if ((await hasFiles(ev.root)) && privateManifest !== publishedManifest) {
     kept = join(parent, `${prefix}${next}`);
     await publishEvidence(ev, join(store, String(next)));
+    await clearForLoop(kept, within);
     await publishEvidence(ev, kept);
     generations.push(next++);
   }
@@ -251,12 +292,15 @@ async function sameTree(a: string, b: string): Promise<boolean> {
 /**
  * The end of a run: every earlier tree the loop keeps (previousStore) is at `<published>.previous.N`
  * as it kept it; one the agent deleted, edited or replaced is published again (as publishRun does
- * for the current tree: a link in its place removed, a file moved aside). Returns what was done.
+ * for the current tree: a link in its place removed, a file moved aside). What stands at a
+ * generation's name that the loop does not keep was put there during the run (adoptPrevious): it is
+ * moved aside, never left to pass for an earlier tree. Returns what was done.
  */
 export async function publishPrevious(ev: EvidenceStore, published: string, within: string): Promise<string[]> {
   const store = previousStore(ev);
   const notes: string[] = [];
-  for (const g of (await generationsIn(store, '')).sort((a, b) => a - b)) {
+  const own = new Set(await generationsIn(store, ''));
+  for (const g of [...own].sort((a, b) => a - b)) {
     const target = `${published}.previous.${g}`;
     if (await sameTree(join(store, String(g)), target)) continue;
     await assertRealFolders(within, dirname(target));
@@ -269,6 +313,14 @@ export async function publishPrevious(ev: EvidenceStore, published: string, with
     await rename(`${target}.new`, target);
     await rm(old, { recursive: true, force: true });
     notes.push(`${relative(within, target)} ${st ? 'differed from' : 'was missing, unlike'} the loop's own copy in .git/phuc-loop: published again from it`);
+  }
+  const prefix = `${basename(published)}.previous.`;
+  await assertRealFolders(within, dirname(published));
+  for (const name of await readdir(dirname(published)).catch(() => [] as string[])) {
+    const g = name.startsWith(prefix) ? name.slice(prefix.length) : '';
+    if (!/^\d+$/.test(g) || (own.has(Number(g)) && String(Number(g)) === g)) continue;
+    const note = await clearForLoop(join(dirname(published), name), within);
+    if (note) notes.push(note);
   }
   return notes;
 }
@@ -401,7 +453,15 @@ export async function restoreEvidence(
       code: 'EVIDENCE_UNVERIFIABLE',
       problem: `the loop's evidence has no manifest.json: it cannot be verified; run \`phuc-loop run --fresh\` to keep it aside and start over`,
     };
-  const check = await verifyTree(ev.root, { allowOpenTail: true, allowLogTails: true });
+  let check = await verifyTree(ev.root, { allowOpenTail: true, allowLogTails: true });
+  // Files no manifest lists, and nothing else amiss, in the loop's own tree: what a run cut off
+  // before its manifest (a full disk, a kill) wrote. Nothing rests on them: set aside, not tampering.
+  const unlisted = check.unlisted ?? [];
+  let setAside: string | null = null;
+  if (!check.ok && unlisted.length === check.problems.length) {
+    setAside = await setAsideUnlisted(ev.root, unlisted);
+    check = await verifyTree(ev.root, { allowOpenTail: true, allowLogTails: true });
+  }
   if (!check.ok)
     return {
       code: 'EVIDENCE_UNVERIFIABLE',
@@ -433,5 +493,18 @@ export async function restoreEvidence(
   await cutLogTails(ev, check.logTails);
   const report = await ev.readJson('halting_report.json', haltingReportSchema);
   // Past rows and cycles never change: frozen, their text is reused by every save of the state.
-  return { resumed: { plan, state: { ...state, rows: state.rows.map(frozen), cycles: state.cycles.map(frozen), start_residual: null }, report } };
+  return {
+    resumed: { plan, state: { ...state, rows: state.rows.map(frozen), cycles: state.cycles.map(frozen), start_residual: null }, report },
+    ...(setAside ? { note: setAside } : {}),
+  };
+}
+
+/** Moves `files` of the tree at `root` into a folder beside it, kept; says where. */
+async function setAsideUnlisted(root: string, files: string[]): Promise<string> {
+  const aside = `${root}.unlisted-${randomBytes(4).toString('hex')}`;
+  for (const f of files) {
+    await mkdir(dirname(join(aside, f)), { recursive: true });
+    await rename(join(root, f), join(aside, f));
+  }
+  return `${listSome(files, 5)}: written by a run cut off before its manifest (a full disk, a kill), set aside in ${aside}`;
 }

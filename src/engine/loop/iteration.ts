@@ -5,8 +5,7 @@
 // previous or the next consistent state: evidence files → AGENTS.md → one commit → the certificate
 // naming that commit → state and manifest.
 import type { CanaryOutcome } from '../judge/canary.js';
-import { dirname, relative, resolve, sep } from 'node:path';
-import picomatch from 'picomatch';
+import { dirname, resolve } from 'node:path';
 import { canonicalJson, frozen } from '../common/canonical.js';
 import {
   collectArtifacts,
@@ -26,7 +25,7 @@ import { Decimal, dstr } from '../common/decimal.js';
 import { num, usd } from '../common/display.js';
 import { listSome } from '../common/markdown.js';
 import { allowList, guardMode, shadowNames } from '../agent/allow-list.js';
-import { AGENT_STATE_EXCLUDES, type AgentOutcome, lastErrorLine, REPORT_PATH } from '../agent/agents.js';
+import { type AgentOutcome, lastErrorLine, REPORT_PATH } from '../agent/agents.js';
 import { endStage, flushPendingLogs, interimReport, saveState, writeIterationRecords } from '../evidence/records.js';
 import { Stage } from '../evidence/phases.js';
 import { LOOP_SCRATCH_DIR, scriptsRunBy, judgesToWrite } from '../config/plan.js';
@@ -58,6 +57,7 @@ import {
 } from './context.js';
 import { countsAgainstBudget, type Decision, decide, type FiredExit, unjudged } from './decide.js';
 import { passStopped, trackSignatures, trackStall } from './progress.js';
+import { ownPaths } from './own-paths.js';
 import { clearStepStart, cutOffStepStart, saveStepStart, stepStartFile } from './step-start.js';
 import { DEFAULT_REGENERABLE, type PutBack, UserFiles, userFilesStore } from './user-files.js';
 
@@ -151,6 +151,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     holdsSecret: (data) => secretScrubber(ctx.secrets).contains(data),
     guardedScripts: scriptsRunBy(plan.acceptance_criteria.map((c) => c.run)),
     allowList: plan.may_change ? allowList(plan.may_change, ctx.cwd, await shadowNames(ctx.cwd, ctx.o.runner)) : null,
+    loopOwned: ownPaths(ctx.cwd, resolve(ctx.cwd, ctx.evRel)).whyOwn,
   });
   countUsage(state, out);
   let guardrail =
@@ -158,6 +159,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
       ...(
         [
           ['protected', 'protected paths changed and reverted'],
+          ['loop-owned', "the loop's own paths changed and reverted"],
           ['not-allowed', 'changes outside agent.may_change reverted'],
           ['shadow', 'modules that would run in place of a library or at interpreter start reverted'],
           ['runner-config', 'runner configuration changed and reverted (suite integrity)'],
@@ -369,6 +371,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
       previousEntry: ctx.entries.at(-1)?.text ?? null,
       hostPaths: ctx.hostPaths,
       planText: canonicalJson(plan),
+      evidenceEntry: (rel) => ev.entry(rel)?.sha256,
     }),
   );
   const phucFailure = phuc.failures[0];
@@ -383,13 +386,19 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   // Record: evidence → AGENTS.md → commit → certificate naming the commit → state.
   entry.certificate = decision.certificate;
   await ev.writeJson(`${dir}/phuc_test.json`, { iteration: n, ...phuc });
-  const previousLines = (ctx.section ?? renderSection({ meta: sectionMeta(ctx), entries: ctx.entries })).text.split('\n').length;
+  const sectionBefore = ctx.section ?? renderSection({ meta: sectionMeta(ctx), entries: ctx.entries });
+  // N.6 Gc is the section's measured change: the entry's own Gc line holds no newline, so the section
+  // rendered with a stand-in there has the line count of the final one.
+  const sectionAfter = renderSection({ meta: sectionMeta(ctx), entries: [...ctx.entries, { iteration: n, text: renderEntry(entry), link: '' }] });
+  const lines = (t: string) => t.split('\n').length;
+  const sizeDelta = lines(sectionAfter.text) - lines(sectionBefore.text);
+  entry.gbb.Gc = `${sizeDelta >= 0 ? '+' : ''}${sizeDelta} lines (${lines(sectionBefore.text)} → ${lines(sectionAfter.text)}${sectionAfter.compaction ? ', compacted' : ''})`;
   const entryText = renderEntry(entry);
   const entryFile = await ev.write(`${dir}/agents_md_entry.md`, entryText);
   ctx.entries.push({ iteration: n, text: entryText, link: ev.link(entryFile.path) });
   const section = (ctx.section = renderSection({ meta: sectionMeta(ctx), entries: ctx.entries }));
-  await ev.writeJson(`${dir}/glow.json`, { ...glow, agents_md_size_delta_lines: section.text.split('\n').length - previousLines });
-  await writeAgentsMd(ctx, section);
+  await ev.writeJson(`${dir}/glow.json`, { ...glow, agents_md_size_delta_lines: lines(section.text) - lines(sectionBefore.text) });
+  await writeAgentsMd(ctx, section, sectionBefore);
   crashPoint(ctx, 'agents-md');
   if (section.compaction && (section.witnessed.length !== state.section_witnessed || section.archived.length !== state.section_archived)) {
     // Each archived iteration's witness lines go to the log once, when it leaves AGENTS.md.
@@ -435,6 +444,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     judgedTree: tree,
     workspace: ctx.judge.mode,
     isolation: ctx.isolation,
+    network: ctx.sandbox.network,
     guard: guardMode(plan.may_change),
     previousSha256: state.last_certificate_sha256,
     canary,
@@ -599,11 +609,10 @@ async function keepUserWork(ctx: Ctx, before: DirtySnapshot): Promise<string | n
  */
 async function keepUserFiles(ctx: Ctx): Promise<UserFiles> {
   if (ctx.userFiles) return ctx.userFiles;
-  const own = [relative(ctx.cwd, resolve(ctx.cwd, ctx.evRel)).split(sep)[0], LOOP_SCRATCH_DIR, dirname(REPORT_PATH)];
-  const agentState = picomatch(
-    AGENT_STATE_EXCLUDES.map((p) => p.replace(/^\//, '')),
-    { dot: true },
-  );
+  // What the loop itself writes there (its published trees, scratch/STOP, the report channel); the
+  // user's own files under the names it keeps out of git's view (evidence/, the agent CLIs' state) are kept.
+  const own = [LOOP_SCRATCH_DIR, dirname(REPORT_PATH)];
+  const published = ownPaths(ctx.cwd, resolve(ctx.cwd, ctx.evRel)).isPublished;
   const regenerable = ctx.intake.config.user_files?.regenerable ?? DEFAULT_REGENERABLE;
   const copyAll = ctx.isolation !== 'user+pidns';
   const started = ctx.o.clock.monotonicMs();
@@ -612,7 +621,7 @@ async function keepUserFiles(ctx: Ctx): Promise<UserFiles> {
     cwd: ctx.cwd,
     store: userFilesStore(ctx.ev.root),
     regenerable,
-    loopOwned: (p) => own.some((l) => p === l || p.startsWith(`${l}/`)) || agentState(p),
+    loopOwned: (p) => own.some((l) => p === l || p.startsWith(`${l}/`)) || published(p),
     copyAll,
   });
   ctx.userFiles = files;

@@ -3,7 +3,7 @@
 // exit wins is decide.ts's alone. The evidence is written in a loop-private folder (see home.ts)
 // and published to `evidence/loop` when the run ends.
 import { homedir, hostname, tmpdir } from 'node:os';
-import { relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { protectedMatcher, removeReportFolder, userRepos } from '../agent/agent-step.js';
 import { scrubbingLogger, secretValues } from '../os/secrets.js';
 import { IsolationUnavailableError, type Isolation, resolveIsolation, Sandbox } from '../os/sandbox.js';
@@ -44,8 +44,10 @@ import { decideBeforeIteration, decideHead, iterationsUsed } from './decide.js';
 import { EXIT_CODES, Fsm } from './fsm.js';
 import { blockedEarly, finish, needInfo, recordNeedInfo, startCertificate } from './halt.js';
 import { programsOutOfView } from './out-of-view.js';
+import { networkPolicy } from '../os/network.js';
 import { judgeRoot, sweepJudgeRoots } from '../judge/judge-root.js';
-import { acquireLock, archiveEvidence, assertRealFolders, loopHome, publishPrevious, publishRun, restoreEvidence } from './home.js';
+import { acquireLock, adoptPrevious, archiveEvidence, assertRealFolders, homeFolders, loopHome, publishPrevious, publishRun, restoreEvidence } from './home.js';
+import { FOLDER_READ_ONLY, readOnlyFolder } from './read-only.js';
 import { crashPoint, iterate, logUserFiles, USER_WORK_REF } from './iteration.js';
 import { UserFiles, userFilesStore } from './user-files.js';
 import { cleanJudge, liveJudge } from './judge-space.js';
@@ -97,6 +99,18 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
         o,
       ),
     );
+  }
+  const readOnly = await readOnlyFolder([
+    [cwd, 'the work tree'],
+    [await git.commonDir(), "the git directory, which holds the loop's home"],
+    ...(await homeFolders(git, evRel)).map((dir) => [dir, "the loop's home"] as const),
+    [dirname(published.root), 'the folder of the published evidence'],
+    [published.root, 'the published evidence'],
+  ]);
+  if (readOnly) {
+    o.log.error(readOnly);
+    // Its report where one can be written (not in a read-only evidence folder).
+    return recordNeedInfo(published, blockedEarly(FOLDER_READ_ONLY, readOnly)).catch(() => blockedEarly(FOLDER_READ_ONLY, readOnly));
   }
   // Loop-owned folders leave git's view before anything is written (a config error included).
   await git.exclude([`/${relative(cwd, published.root).split('/')[0]}/`, `/${LOOP_SCRATCH_DIR}/`, ...AGENT_STATE_EXCLUDES]);
@@ -186,7 +200,14 @@ async function runLocked(o: LoopOptions, base: Base, progress: { publish: boolea
     const how = 'set agent.isolation in the config (or `phuc-loop run --isolation LEVEL`) to a level available here, then run again';
     return needInfo({ stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.isolation'], messages: [e.message, how] }, o);
   }
-  const sandbox = await Sandbox.create(iso, { env: o.env, writable: got.config.agent.writable, workTree: cwd });
+  const sandbox = await Sandbox.create(iso, {
+    env: o.env,
+    writable: got.config.agent.writable,
+    workTree: cwd,
+    network: networkPolicy(got.config, !!((o.keyProxy ?? got.config.agent.key_proxy) && keyProxyTarget(got.config.agent.use, o.env))),
+    onRefused: (host, how) =>
+      o.log.warn(`network: the agent asked for ${host} (${how}), which agent.network does not allow; add the host to agent.network to let it through`),
+  });
   try {
     // A run that crashed while the agent held the work tree is repaired before anything else; the
     // user's ignored files its agent step left deleted or changed are put back (user-files.ts).
@@ -208,6 +229,8 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
   await git.ensureIdentity();
   const stops: StopSource[] = [...(o.stopSources ?? []), new StopFile(resolve(cwd, LOOP_SCRATCH_DIR, 'STOP'), `${LOOP_SCRATCH_DIR}/STOP`), new DiskUsage(cwd)];
 
+  // Before any agent step: only the earlier trees the loop keeps count from here on (planted ones never).
+  await adoptPrevious(ev, base.published.root, cwd);
   if (o.fresh) {
     const kept = await archiveEvidence(ev, base.published.root, got.config.keep_previous_evidence, cwd);
     if (kept) o.log.info(`fresh start: the previous evidence tree was moved to ${relative(cwd, kept)}`);
@@ -272,7 +295,10 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
   try {
     const preset = got.config.agent.use;
     const target = (o.keyProxy ?? got.config.agent.key_proxy) ? keyProxyTarget(preset, o.env) : null;
-    if (target) keyProxy = await startKeyProxy(target);
+    if (target) {
+      keyProxy = await startKeyProxy(target);
+      await sandbox.useKeyProxy(Number(new URL(keyProxy.baseUrl).port));
+    }
     const unseen = await programsOutOfView(got.config, sandbox, cwd);
     if (unseen.messages.length) return needInfo({ stop_reason: 'CONFIG_INVALID', missing_fields: unseen.fields, messages: unseen.messages }, o);
     // Pre-flight: the agent CLI must start as the agent user before any iteration is spent on it.

@@ -21,7 +21,9 @@
 // Regenerable folders are left out, by name at any depth (`user_files.regenerable`, default
 // DEFAULT_REGENERABLE): dependencies, virtual environments, build output and caches may hold
 // 100,000 files, the agent's builds must write them, and their content comes back from a build.
-// The loop's own folders (the published evidence, scratch/, the agent CLIs' state) are left out too.
+// What the loop itself writes is left out too: the evidence trees it publishes, scratch/, the report
+// channel (loop/own-paths.ts). The user's own files under the names the loop keeps out of git's view
+// (notes in evidence/, the agent CLIs' state files such as .claude/settings.local.json) are kept.
 import { closeSync, constants, openSync, rmSync, type BigIntStats } from 'node:fs';
 import { chmod, copyFile, lchown, link, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, unlink, utimes } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
@@ -46,6 +48,8 @@ export const DEFAULT_REGENERABLE: readonly string[] = [
   '.turbo',
   '.parcel-cache',
   '.DS_Store',
+  // aider's repo map cache (its own files, rebuilt when missing).
+  '.aider.tags.cache.v4',
   'node_modules',
   '.venv',
   'venv',
@@ -118,7 +122,7 @@ export interface TakeOptions {
   store: string;
   /** Folder names left out (regenerable). */
   regenerable: readonly string[];
-  /** The loop's own paths (the published evidence, scratch/, the agent CLIs' state): left out. */
+  /** What the loop itself writes (the evidence trees it publishes, scratch/, the report channel): left out. */
   loopOwned: (path: string) => boolean;
   /** Keep a copy of every (small enough) file: the agent could write the files in place (pidns, none). */
   copyAll: boolean;

@@ -168,7 +168,7 @@ export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts
       Z: `${iterDir(n)}/cnf_capsule.json#${ctx.ev.entry(`${iterDir(n)}/cnf_capsule.json`)!.sha256}`,
       Sigma: broken.length ? `false (${broken.join('; ')})` : 'true',
       tau: [...artifacts.map((a) => a.path), `${iterDir(n)}/certificate.json`].join(', '),
-      Gc: 'see glow.json agents_md_size_delta_lines',
+      Gc: '', // measured when the entry joins the section (loop/iteration.ts)
       iota: String((x.collected.produced ? 1 : 0) + (report.state !== 'absent' ? 1 : 0)),
       Rp:
         x.residual === null
@@ -181,7 +181,8 @@ export function learn(ctx: Ctx, n: number, x: LearnInput): { entry: Entry; facts
   return { entry, facts };
 }
 
-export async function writeAgentsMd(ctx: Ctx, section: Section): Promise<void> {
+/** `previous`: the section the loop wrote last, which tells its section from one forged elsewhere in the file. */
+export async function writeAgentsMd(ctx: Ctx, section: Section, previous?: Section): Promise<void> {
   const path = join(ctx.cwd, 'AGENTS.md');
   // Only a regular file's text is kept: through a link the loop (root) would copy any file it can
   // read (a root-only file, /proc/self/environ) into a commit.
@@ -191,7 +192,7 @@ export async function writeAgentsMd(ctx: Ctx, section: Section): Promise<void> {
   if (lstatOrNull(path)?.isDirectory()) await removeTree(path);
   // Committed and pushed: no secret the loop knows may reach it, in the loop's section or the rest.
   const text = scrub(ctx, section.text);
-  await atomicWrite(path, scrub(ctx, mergeSection(existing, text)));
+  await atomicWrite(path, scrub(ctx, mergeSection(existing, text, previous && scrub(ctx, previous.text))));
   // LEARNINGS_NOT_ACCUMULATED: read back before BUDGET_CHECK, so a write that did not land stops the loop.
   const back = extractSection(readRegularSync(path)?.toString('utf8') ?? '');
   if (back === null || back.trim() !== text.trim())

@@ -108,8 +108,20 @@ export class Git {
     this.session = null;
   }
 
-  private exec(script: string, stdin?: string): Promise<{ exitCode: number | null; signal?: string | null; stdout: string; stderr: string }> {
-    return this.session ? this.session.run(script, stdin) : this.runner.run({ command: script, cwd: this.cwd, env: this.env, stdin, reapLeftovers: false });
+  private async exec(script: string, stdin?: string): Promise<{ exitCode: number | null; signal?: string | null; stdout: string; stderr: string }> {
+    if (!this.session) return this.runner.run({ command: script, cwd: this.cwd, env: this.env, stdin, reapLeftovers: false });
+    // A shell killed (by an agent of the same user, say) fails the call that finds it gone or that it
+    // cut short (whatever that call had done): the run halts with its report, made with a new shell,
+    // and the next run resumes.
+    const session = this.session;
+    const r = session.ended ? undefined : await session.run(script, stdin).catch(() => null);
+    if (r && !session.ended) return r;
+    this.session = await ShellSession.start(this.cwd, this.env);
+    throw GitError.ended(
+      r === undefined
+        ? "the loop's git shell was killed between two git calls"
+        : "a git call did not finish: the loop's git shell ended (killed, or stopped at its time limit)",
+    );
   }
 
   async run(args: string[], opts: { stdin?: string; allowFail?: boolean } = {}): Promise<string> {

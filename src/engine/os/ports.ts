@@ -22,6 +22,8 @@ export interface RunSpec {
    * true). The loop's own git calls leave nothing behind and skip the sweep: it costs ~10 ms.
    */
   reapLeftovers?: boolean;
+  /** `open`: the machine's network whatever the sandbox's policy (checks.setup, which installs: os/network.ts). */
+  network?: 'open';
   /** Set by Sandbox.wrap: the command runs in its own PID namespace (src/engine/os/sandbox.ts). */
   contained?: ContainedRun;
 }

@@ -37,6 +37,7 @@ import { readRegularSync, removeTree } from './tree-file.js';
 import { NodeProcessRunner, processDescendants, processRunning, ShellSession } from './process.js';
 import { SYSTEM_DIRS, systemTool } from './spawner.js';
 import { firstBlocked, outOfView } from './reach.js';
+import { hostSockets, NetworkGate, networkLimit, networkRecord, type NetworkPolicy, type NetworkRecord } from './network.js';
 
 export const ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'] as const;
 export type IsolationLevel = (typeof ISOLATION_LEVELS)[number];
@@ -213,8 +214,7 @@ export async function resolveIsolation(requested: IsolationRequest, facts?: Isol
 export function isolationLimits(level: IsolationLevel, privilege: Privilege | null): string[] {
   const common = [
     'The agent holds its own API key unless the key proxy holds it.',
-    'The agent can reach the network and read every world-readable file of the machine.',
-    "The agent and the checks share the machine's network namespace: what the kernel keeps of a connection after a command ends (a socket in TIME_WAIT for a minute, the TCP metrics of an address for hours) a later check can read, so code that depends on it can pass here and fail in a clone.",
+    'The agent can read every world-readable file of the machine.',
     'CPU time, memory and disk use are not limited, only wall time.',
   ];
   if (level === 'user+pidns')
@@ -265,8 +265,10 @@ const USER_UNSHARE = ['--pid', '--ipc', '--fork', '--kill-child', '--mount-proc'
  *   also holds (in a folder only root enters) a private upper layer for each other scratch folder:
  *   the command sees the folder as it was and writes to its own layer (an empty tmpfs where overlayfs
  *   cannot mount), so a file left there by one command is never seen by another;
- * - the folders to cover with an empty tmpfs, "<mode> <folder>";
+ * - the folders to cover with an empty tmpfs, "<mode> <folder>" (one a scratch folder emptied above
+ *   already hides is left: where overlayfs cannot mount, e.g. a mount under /tmp, /tmp is empty);
  * - the loop's own folders in a work tree a role holds (.git, scratch/), made read-only;
+ * - the machine's unix sockets to mask with /dev/null (a command with a network of its own, network.ts);
  * then the command.
  */
 const supervisor = (t: Tools) =>
@@ -279,10 +281,11 @@ const supervisor = (t: Tools) =>
   `k=$n; d=; while [ "$k" -gt 0 ]; do d="$d $l/u$k $l/w$k"; k=$((k - 1)); done; [ -z "$d" ] || ${t.mkdir} -m 1777 $d || l=; fi; ` +
   `while [ "$n" -gt 0 ]; do { [ -n "$l" ] && ${t.mount} -t overlay -o "lowerdir=$2,upperdir=$l/u$n,workdir=$l/w$n$ovl" phuc-scratch "$2" 2>/dev/null; } || ` +
   `${t.mount} -t tmpfs -o "mode=$1" phuc-scratch "$2"; shift 2; n=$((n - 1)); done; ` +
-  `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} -t tmpfs -o "mode=$1" phuc-hide "$2"; shift 2; n=$((n - 1)); done; ` +
+  `n=$1; shift; while [ "$n" -gt 0 ]; do [ ! -e "$2" ] || ${t.mount} -t tmpfs -o "mode=$1" phuc-hide "$2"; shift 2; n=$((n - 1)); done; ` +
   `j=3; while [ "$j" -lt "$i" ]; do eval "p=\\$keep$j"; [ -d "$p" ] || ${t.mkdir} -p "$p"; ${t.mount} --no-canonicalize --rbind "/proc/1/fd/$j" "$p"; ` +
   `${t.mount} --no-canonicalize -o remount,bind,rw "$p"; eval "exec $j<&-"; j=$((j + 1)); done; ` +
   `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} --no-canonicalize --bind -o ro "$1" "$1"; shift; n=$((n - 1)); done; ` +
+  `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} --no-canonicalize --bind /dev/null "$1" || [ ! -e "$1" ]; shift; n=$((n - 1)); done; ` +
   `cd "$dir"; set +e; "$@"; exit $?`;
 
 /**
@@ -342,13 +345,14 @@ for (my $n = @layered / 2; $n > 0; $n--) {
   mnt('phuc-scratch', $path, 'tmpfs', $keep, "mode=$mode");
 }
 my @covers = list(2);
-while (my ($mode, $path) = splice @covers, 0, 2) { mnt('phuc-hide', $path, 'tmpfs', held_by($path), "mode=$mode") }
+while (my ($mode, $path) = splice @covers, 0, 2) { mnt('phuc-hide', $path, 'tmpfs', held_by($path), "mode=$mode") if -e $path }
 for (@keep) {
   my ($p, $fh) = @$_; my $at = '';
   for (grep { length } split m{/}, $p) { $at .= "/$_"; -d $at or mkdir $at or die "phuc-sandbox: $at: $!\\n" }
   mnt('/proc/self/fd/' . fileno($fh), $p, undef, $BIND | $REC); remount($p, 0); close $fh;
 }
 for my $p (list()) { mnt($p, $p, undef, $BIND); remount($p, 1) }
+for my $p (list()) { eval { mnt('/dev/null', $p, undef, $BIND); 1 } or !-e $p or die $@ }
 chdir $dir or die "phuc-sandbox: $dir: $!\\n";
 my $pid = fork // die "phuc-sandbox: fork: $!\\n";
 if (!$pid) {
@@ -410,6 +414,10 @@ export interface SandboxOptions {
    * otherwise be read by absolute path, in every round and in the fresh confirmation.
    */
   workTree?: string;
+  /** agent.network and checks.network (default: both open, the machine's network). */
+  network?: NetworkPolicy;
+  /** Told each host the agent asked for and was refused (the log says what to allow). */
+  onRefused?: (host: string, how: string) => void;
 }
 
 /**
@@ -420,6 +428,10 @@ export class Sandbox {
   readonly level: IsolationLevel;
   readonly reason: string;
   readonly limits: readonly string[];
+  /** The network policy as this machine applies it (recorded in every certificate). */
+  readonly network: NetworkRecord;
+  /** The key proxy's port, relayed into the agent's namespace (useKeyProxy). */
+  private keyPort: number | null = null;
   private readonly writableReal: Promise<string | null>[];
   private runs = 0;
   /** Under sudo: folders of ended runs, removed by the next run's loader (or by dispose). */
@@ -448,8 +460,10 @@ export class Sandbox {
     private readonly writable: readonly string[],
     /** SandboxOptions.workTree, real. */
     private readonly workTree: string | null,
+    private readonly net: { policy: NetworkPolicy; gate: NetworkGate | null; ip: string | null; why: string | null },
   ) {
     this.level = iso.level;
+    this.network = networkRecord(net.policy, net.why === null);
     this.reason = iso.reason;
     const ns = iso.level !== 'none';
     // Resolved once, before any command ran: a link a role puts in their place later leads nowhere new.
@@ -459,6 +473,8 @@ export class Sandbox {
       ...(users && !extra.setfacl ? [NO_SETFACL] : []),
       ...(ns && !extra.keyless ? [NO_KEYLESS] : []),
       ...(writable.length && ns ? [sharedFolders(writable)] : []),
+      ...(net.why === null ? [] : [networkLimit(net.why)]),
+      ...(net.gate && net.policy.agent !== 'open' && net.policy.checks !== 'open' ? [] : [SHARED_NETWORK]),
     ];
   }
 
@@ -481,7 +497,37 @@ export class Sandbox {
       keyless: !!(found.perl && keys),
     };
     const workTree = o.workTree ? await realpath(o.workTree).catch(() => resolve(o.workTree!)) : null;
-    return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, extra, o.writable ?? [], workTree);
+    const policy = o.network ?? { agent: 'open', checks: 'open' };
+    const ip = systemTool('ip');
+    const closed = policy.agent !== 'open' || policy.checks !== 'open';
+    const why =
+      iso.level === 'none'
+        ? "at isolation none the commands run in the loop's own namespaces"
+        : !ip
+          ? "iproute2 (`ip`) is not installed, which brings up the loopback of a command's network namespace"
+          : null;
+    const gate =
+      closed && why === null ? await NetworkGate.open(join(base, 'net'), policy.agent === 'open' ? [] : policy.agent, o.onRefused ?? (() => undefined)) : null;
+    const net = { policy, gate, ip, why: closed ? why : null };
+    return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, extra, o.writable ?? [], workTree, net);
+  }
+
+  /** The key proxy (listening on the loop's 127.0.0.1:port) becomes reachable at the same address in the agent's namespace. */
+  async useKeyProxy(port: number): Promise<void> {
+    if (!this.net.gate) return;
+    await this.net.gate.relayKeyProxy(port);
+    this.keyPort = port;
+  }
+
+  /**
+   * The network namespace of a command of `role`: null where it shares the machine's; else the
+   * forwarder's arguments (up to its `--`), the folder its view must hold, and variables to add.
+   */
+  private netView(role: SandboxRole, open: boolean): { argv: string[]; dir: string; env: Record<string, string> } | null {
+    const { gate, ip, policy } = this.net;
+    if (!gate || !ip || open || (role === 'agent' ? policy.agent === 'open' : policy.checks === 'open')) return null;
+    const view = role === 'agent' ? gate.agentView(this.keyPort) : { maps: [], env: {} };
+    return { argv: [process.execPath, gate.forwarder, ip, ...view.maps, '--'], dir: gate.dir, env: view.env };
   }
 
   /** The role's user (user+pidns only). */
@@ -537,12 +583,18 @@ export class Sandbox {
     contained: ContainedRun,
   ): Promise<RunSpec> {
     const t = this.tools;
-    const env = this.environment(role, d, spec.env);
+    const net = this.netView(role, spec.network === 'open');
+    const env = { ...this.environment(role, d, spec.env), ...net?.env };
     const command = spec.args ? [spec.command, ...spec.args] : ['/bin/sh', '-c', spec.command];
     const user = this.users?.[role];
+    // Its own network namespace: the forwarder, as the namespace's root, brings loopback up first.
+    const unshareNet = net ? ['--net'] : [];
+    const forward = net?.argv ?? [];
+    const seen = net ? [net.dir] : [];
+    const sockets = net ? await hostSockets() : [];
     if (!user) {
-      const where = await this.layout(spec.cwd, null, env, role);
-      const ns = [t.unshare, ...PIDNS_UNSHARE, '--', ...this.extra.supervisor, ...where, t.setpriv, ...DROP_CAPS, '--'];
+      const where = await this.layout(spec.cwd, null, env, role, seen, sockets);
+      const ns = [t.unshare, ...PIDNS_UNSHARE, ...unshareNet, '--', ...this.extra.supervisor, ...where, ...forward, t.setpriv, ...DROP_CAPS, '--'];
       return { ...spec, command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns, ...command], env, contained };
     }
     env.PATH = await this.reachablePath(env.PATH || DEFAULT_PATH, user);
@@ -550,9 +602,9 @@ export class Sandbox {
     // "dubious ownership" (only configuration given this way or globally counts for that).
     const n = Number(env.GIT_CONFIG_COUNT) || 0;
     Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
-    const where = await this.layout(spec.cwd, user, env, role);
+    const where = await this.layout(spec.cwd, user, env, role, seen, sockets);
     const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
-    const ns = [t.unshare, ...USER_UNSHARE, '--', ...this.extra.supervisor, ...where, ...switched, ...command];
+    const ns = [t.unshare, ...USER_UNSHARE, ...unshareNet, '--', ...this.extra.supervisor, ...where, ...forward, ...switched, ...command];
     // The spawn itself starts in `/`: the supervisor enters the command's folder as root.
     if (!this.sudo) {
       await Promise.all([d.home, d.tmp, ...d.made].map((p) => chown(p, user.uid, user.gid)));
@@ -610,7 +662,14 @@ export class Sandbox {
    * the only places the command can leave something are its own folders and the private scratch
    * folders, and a later command of either role finds only what a clean checkout would hold.
    */
-  private async layout(cwd: string, user: RoleUser | null, env: Record<string, string>, role: SandboxRole): Promise<string[]> {
+  private async layout(
+    cwd: string,
+    user: RoleUser | null,
+    env: Record<string, string>,
+    role: SandboxRole,
+    seen: string[],
+    sockets: readonly string[],
+  ): Promise<string[]> {
     const real = await realpath(cwd).catch(() => resolve(cwd));
     const blocked = user && real !== sep ? await firstBlocked(dirname(real), user) : null;
     if (blocked !== null && under(this.base, blocked))
@@ -621,6 +680,7 @@ export class Sandbox {
       Promise.all([
         Promise.resolve(real),
         ...[env.HOME, env.TMPDIR].map(ownFolder),
+        ...seen.map((p) => Promise.resolve(p)),
         ...this.writable.map((w, i) => this.writableReal[i].then((r) => same(w, r))),
       ]),
     ]);
@@ -644,6 +704,8 @@ export class Sandbox {
     if (keep.length > 7) throw new Error(`agent.writable: a command can be given at most 7 folders to write, its own three included (got ${keep.join(', ')})`);
     // /dev/shm holds the layers; the supervisor splits its path unquoted: plain characters only, else
     // it is covered like the others, and those get empty folders.
+    // The machine's sockets it could reach: not those under a cover or scratch, nor in its own folders (the network gate's).
+    const masked = sockets.filter((p) => !hidden.some((h) => under(p, h)) && !keep.some((k) => under(p, k)));
     const shm = shared.find((f) => f.shm && /^[A-Za-z0-9/._-]+$/.test(f.path));
     const layered = shared.filter((f) => f !== shm);
     return [
@@ -660,6 +722,8 @@ export class Sandbox {
       ...outer.flatMap((c) => ['0755,size=1m', c]),
       String(loops.length),
       ...loops,
+      String(masked.length),
+      ...masked,
     ];
   }
 
@@ -828,6 +892,7 @@ export class Sandbox {
   /** Removes the base folder and everything in it. */
   async dispose(): Promise<void> {
     try {
+      await this.net.gate?.close();
       await this.removeAsRoot(this.base);
     } finally {
       await this.rootShell?.close();
@@ -1016,6 +1081,9 @@ async function restorePrivateModes(cwd: string, file: string): Promise<void> {
   }
   await rm(file, { force: true });
 }
+
+const SHARED_NETWORK =
+  "The agent and the checks share the machine's network namespace: what the kernel keeps of a connection after a command ends (a socket in TIME_WAIT for a minute, the TCP metrics of an address for hours) a later check can read, so code that depends on it can pass here and fail in a clone.";
 
 const NO_SETFACL =
   'setfacl (the acl package) is not installed: an ACL the agent or the checks set on a file of the work tree stays when the loop takes the tree back.';

@@ -1,0 +1,87 @@
+// The paths the loop keeps for itself are no hiding place (SPEC §7): the evidence folder, the
+// earlier evidence trees beside the published one, and the names the loop leaves out of git's view
+// (evidence/, the agent CLIs' state). The agent takes them: a file or a link named `evidence`,
+// planted generations `evidence/loop.previous.N` (a forged 1, absurd N), the user's files under
+// those names deleted or replaced. It commits none of them, the loop takes none for its own, and the
+// user's copies are back when the run ends. Real CLI, real repos, at user+pidns (as root) and none.
+import { lstat, readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+import { probeIsolation } from '../../src/engine/os/sandbox.js';
+
+const facts = await probeIsolation();
+const LEVELS = [...(process.getuid?.() === 0 && facts.userPidns === null ? ['user+pidns'] : []), 'none'];
+const hostile = (name: string, ...args: string[]) => `sh ${JSON.stringify(join(FIXTURES, 'hostile', name))} ${args.join(' ')}`;
+const bugRepo = (agentCommand: string) =>
+  makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'fixed', run: 'grep -q fixed src/status.txt' }], agent: agentCommand }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'broken\n',
+  });
+
+/** Every path any commit of the repository holds. */
+const committed = async (repo: string) => (await git(repo, 'log', '--all', '--name-only', '--format=')).split('\n').filter(Boolean);
+
+const USER_FILES: Record<string, string> = {
+  'evidence/notes.md': 'the user notes\n',
+  '.claude/settings.local.json': '{"permissions":{"allow":["Bash(npm test)"]}}\n',
+  '.aider.conf.yml': 'model: the-users-model\n',
+};
+
+/** A repository with the bug, the agent `loop-names.sh how`, and the user's files under the loop's names. */
+async function namesRepo(how: string): Promise<string> {
+  const repo = await bugRepo(hostile('loop-names.sh', how));
+  for (const [path, text] of Object.entries(USER_FILES)) {
+    await mkdir(join(repo, path, '..'), { recursive: true });
+    await writeFile(join(repo, path), text);
+  }
+  return repo;
+}
+
+const userCopies = async (repo: string) =>
+  Object.fromEntries(await Promise.all(Object.keys(USER_FILES).map(async (p) => [p, await readFile(join(repo, p), 'utf8').catch(() => null)])));
+
+describe.each(LEVELS)('at %s', (level) => {
+  test.each(['file', 'link'])(
+    'a %s named evidence: never committed, GUARDRAIL; the user files under the names the loop leaves out are back',
+    async (how) => {
+      const repo = await namesRepo(how);
+      const r = await cli(repo, ['run', '--isolation', level]);
+      expect(r.stdout + r.stderr).not.toMatch(/crashed/);
+      expect((await committed(repo)).filter((p) => /^(evidence|\.claude|\.aider)/.test(p))).toEqual([]);
+      expect(r.code).toBe(12);
+      expect(r.stdout).toMatch(/the loop's own paths changed and reverted: evidence \(a folder the loop keeps/);
+      const rep = await readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
+      expect(rep).toMatchObject({ stop_reason: 'GUARDRAIL_VIOLATION' });
+      expect((await lstat(join(repo, 'evidence'))).isDirectory()).toBe(true);
+      expect(await userCopies(repo)).toEqual(USER_FILES);
+      expect((await readdir(repo)).filter((n) => n.includes('not-loop-evidence'))).toEqual([]);
+    },
+    180_000,
+  );
+
+  test('the user files under the names the loop leaves out of git (evidence/, .claude/settings.local.json, .aider*) deleted or replaced: put back, none committed', async () => {
+    const repo = await namesRepo('folder');
+    const r = await cli(repo, ['run', '--isolation', level]);
+    expect(r.stdout).toMatch(/halt: EXIT_CONVERGED/);
+    expect(await userCopies(repo)).toEqual(USER_FILES);
+    expect(r.stdout).toMatch(/put back as they were \(.*\.claude\/settings\.local\.json/);
+    expect((await committed(repo)).filter((p) => /^(evidence|\.claude|\.aider)/.test(p))).toEqual([]);
+  }, 180_000);
+
+  test('planted evidence/loop.previous.N (a forged 1, absurd N): never taken for the loop own, moved aside; run --fresh keeps the real tree as generation 1', async () => {
+    const repo = await bugRepo(hostile('plant-generations.sh'));
+    const first = await cli(repo, ['run', '--isolation', level]);
+    expect(first.stdout).toMatch(/halt: EXIT_CONVERGED/);
+    const manifest = await readFile(join(repo, 'evidence/loop/manifest.json'), 'utf8');
+    const fresh = await cli(repo, ['run', '--fresh', '--isolation', level]);
+    expect(fresh.stdout).toMatch(/fresh start: the previous evidence tree was moved to evidence\/loop\.previous\.1\n/);
+    expect(await readFile(join(repo, 'evidence/loop.previous.1/manifest.json'), 'utf8')).toBe(manifest);
+    // The loop's own copies (in .git, out of the agent's reach) hold its generation alone.
+    expect(await readdir(join(repo, '.git/phuc-loop/evidence_loop/previous'))).toEqual(['1']);
+    // Whatever the agent left at a generation's name was moved aside when the first run ended, and said so.
+    expect(first.stdout + first.stderr).toMatch(/evidence\/loop\.previous\.1 is not an evidence tree the loop keeps \(made during the run\): moved aside/);
+    const generations = (await readdir(join(repo, 'evidence'))).filter((n) => /^loop\.previous\.[^.]+$/.test(n)).sort();
+    expect(generations).toEqual(['loop.previous.-3', 'loop.previous.1', 'loop.previous.x']);
+  }, 180_000);
+});
