@@ -3,7 +3,7 @@
 // residual (mermaid, rendered by GitHub), the status and links to the run and the evidence artifact.
 // Writes are idempotent: a comment is never created twice (see CommentPublisher).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { num } from '../engine/common/display.js';
+import { num, usd } from '../engine/common/display.js';
 import { inert } from '../engine/common/markdown.js';
 import { apiError, apiStatus, isTransient, type Octokit } from './github.js';
 import { pauseNote, type Pause } from './pause.js';
@@ -37,6 +37,8 @@ export interface CommentView {
   iteration?: number;
   /** Set when the run ended paused (EXIT_BLOCKED(BACKPRESSURE_SIGNAL)): by what and how to go on. */
   pause?: Pause | null;
+  /** While running: the status line of the phase the run is in (progress.ts phaseLine). */
+  phase?: string | null;
 }
 
 const cell = (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? '—' : inert(String(v)).replace(/\|/g, '\\|'));
@@ -89,7 +91,7 @@ export function renderComment(v: CommentView, marker = STICKY_MARKER): string {
   const head =
     v.iteration !== undefined
       ? `phuc-loop · iteration ${v.iteration} · ${v.status}`
-      : `phuc-loop · ${v.status}${v.status === 'RUNNING' && last ? ` · iteration ${last.iteration} done` : ''}`;
+      : `phuc-loop · ${v.status}${v.phase ? ` · ${v.phase}` : v.status === 'RUNNING' && last ? ` · iteration ${last.iteration} done` : ''}`;
   const out: string[] = [marker, `### ${head}${v.stopReason ? ` (${v.stopReason})` : ''}`, ''];
   if (v.pause) out.push(pauseNote(v.pause), '');
   // The goal (a pull request's configuration) and the detail (agent output, file names) are not the loop's text: inert.
@@ -98,19 +100,19 @@ export function renderComment(v: CommentView, marker = STICKY_MARKER): string {
   let rows = v.rows;
   let dropped = 0;
   const table = () => [
-    '| iter | G | L | O | W | GLOW | residual | certificate | northstar distance | commit |',
-    '|---:|---:|---:|---:|---:|---:|---:|---|---:|---|',
-    ...(dropped ? [`| … | | | | | | | ${dropped} earlier iteration(s) in the artifact | | |`] : []),
+    '| iter | G | L | O | W | GLOW | residual | certificate | northstar distance | cost | tokens | commit |',
+    '|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|',
+    ...(dropped ? [`| … | | | | | | | ${dropped} earlier iteration(s) in the artifact | | | | |`] : []),
     ...rows.map(
       (r) =>
-        `| ${r.iteration} | ${cell(r.G)} | ${cell(r.L)} | ${cell(r.O)} | ${cell(r.W)} | ${cell(r.total)} | ${cell(num(r.residual, '—'))} | ${cell(r.certificate)} | ${cell(num(r.northstar_distance, '—'))} | ${r.commit ? `[\`${r.commit.slice(0, 7)}\`](${v.repoUrl}/commit/${r.commit})` : '—'} |`,
+        `| ${r.iteration} | ${cell(r.G)} | ${cell(r.L)} | ${cell(r.O)} | ${cell(r.W)} | ${cell(r.total)} | ${cell(num(r.residual, '—'))} | ${cell(r.certificate)} | ${cell(num(r.northstar_distance, '—'))} | ${cell(usd(r.cost_usd, '—'))} | ${cell(r.tokens)} | ${r.commit ? `[\`${r.commit.slice(0, 7)}\`](${v.repoUrl}/commit/${r.commit})` : '—'} |`,
     ),
   ];
   const tail = [
     ...(v.budget ? [`Budget used: ${v.budget}`, ''] : []),
     `[Workflow run](${v.runUrl}) · ${artifactLine(v)}`,
     '',
-    `<sub>Add the \`${v.stopLabel}\` label to stop the loop. ${marker === STICKY_MARKER ? 'This comment is rewritten after every iteration.' : ''}</sub>`,
+    `<sub>Add the \`${v.stopLabel}\` label to stop the loop. ${marker === STICKY_MARKER ? 'This comment is rewritten as the run goes on.' : ''}</sub>`,
   ];
   let body = '';
   for (;;) {

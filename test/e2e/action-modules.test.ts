@@ -8,6 +8,7 @@ import { deflateRawSync } from 'node:zlib';
 import { renderComment, withArtifactLink, STICKY_MARKER } from '../../src/action/comment.js';
 import { InputError, parseInputs } from '../../src/action/inputs.js';
 import { pauseOf, type PauseFacts } from '../../src/action/pause.js';
+import { phaseLine } from '../../src/action/progress.js';
 import { classifyPushFailure } from '../../src/action/push.js';
 import { Scrubber } from '../../src/action/scrub.js';
 import { crc32, extractZip, readZipEntries, UnsafeZip } from '../../src/action/zip.js';
@@ -207,15 +208,24 @@ describe('comment', () => {
   });
 
   test('table, charts, links; the artifact link is filled in later', () => {
-    const body = renderComment({ ...base, rows: [row(0), row(1)] });
+    const body = renderComment({ ...base, rows: [row(0), { ...row(1), cost_usd: '0.125', tokens: 1250 }] });
     expect(body.startsWith(STICKY_MARKER)).toBe(true);
-    expect(body).toContain('| 1 | 25 | 10 | 5 | 0 | 40 | 2 | NONE | 0.5 | [`aaaaaaa`](https://github.com/o/r/commit/' + 'a'.repeat(40) + ') |');
+    // Cost and tokens as the agent reported them for the iteration; unknown is a dash, never 0.
+    expect(body).toContain('| 0 | 25 | 10 | 5 | 0 | 40 | 3 | NONE | 0.5 | — | — | [`aaaaaaa`]');
+    expect(body).toContain('| 1 | 25 | 10 | 5 | 0 | 40 | 2 | NONE | 0.5 | $0.13 | 1250 | [`aaaaaaa`](https://github.com/o/r/commit/' + 'a'.repeat(40) + ') |');
     expect(body).toContain('bar [40, 40]');
     expect(body).toContain('line [3, 2]');
     expect(body).toContain('(uploaded when the job ends)');
     const linked = withArtifactLink(body, 'phuc-loop-evidence-pr-7', 'https://github.com/o/r/actions/runs/1/artifacts/9');
     expect(linked).toContain('[`phuc-loop-evidence-pr-7`](https://github.com/o/r/actions/runs/1/artifacts/9)');
     expect(linked).not.toContain('uploaded when the job ends');
+  });
+
+  test('while running: one status line, the phase the run is in', () => {
+    expect(renderComment({ ...base, rows: [row(0)], phase: phaseLine({ phase: 'checks', iteration: 1 }) }).split('\n')[1]).toBe(
+      "### phuc-loop · RUNNING · iteration 1: the checks run on the agent's change",
+    );
+    expect(renderComment({ ...base, rows: [row(0)] }).split('\n')[1]).toBe('### phuc-loop · RUNNING · iteration 0 done');
   });
 
   test('long Decimals are rounded for display only (common/display.ts)', () => {

@@ -51,6 +51,7 @@ import { UserFiles, userFilesStore } from './user-files.js';
 import { cleanJudge, liveJudge } from './judge-space.js';
 import { junitMissing, runnersMissing } from './runner-missing.js';
 import { initialProgress } from './progress.js';
+import { announcePhases } from './phase-events.js';
 import { saveState } from '../evidence/records.js';
 import { headFacts } from '../memory/learn.js';
 import { unmeasuredWarnings } from '../config/measured.js';
@@ -328,6 +329,7 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
       previousTotalMs: resumed?.state.total_ms ?? 0,
       pendingLogs: [],
     };
+    announcePhases(ctx, !!resumed && !baselinePending(resumed.plan));
     fsm.to('DREAM_GOAL');
     try {
       return await drive(ctx, configPath, !!resumed);
@@ -557,4 +559,4 @@ function hostDirs(): string[] {
   return [homedir(), tmpdir()];
 }
 
-export { DEFAULT_EVIDENCE_DIR, type IterationRow, type LoopHost, type LoopOptions, type LoopOutcome, type LoopState } from './context.js';
+export { DEFAULT_EVIDENCE_DIR, type IterationRow, type LoopHost, type LoopPhase, type LoopOptions, type LoopOutcome, type LoopState } from './context.js';
