@@ -250,8 +250,14 @@ describe('comment', () => {
     // Cost and tokens as the agent reported them for the iteration; unknown is a dash, never 0.
     expect(body).toContain('| 0 | 25 | 10 | 5 | 0 | 40 | 3 | NONE | 0.5 | — | — | [`aaaaaaa`]');
     expect(body).toContain('| 1 | 25 | 10 | 5 | 0 | 40 | 2 | NONE | 0.5 | $0.13 | 1250 | [`aaaaaaa`](https://github.com/o/r/commit/' + 'a'.repeat(40) + ') |');
+    // One compact chart: GLOW bars and the residual as a share of the largest shown, with a legend.
+    expect(body.match(/```mermaid/g)).toHaveLength(1);
+    expect(body).toContain('"width": 480, "height": 200');
     expect(body).toContain('bar [40, 40]');
-    expect(body).toContain('line [3, 2]');
+    expect(body).toContain('line [100, 67]');
+    expect(body).toMatch(
+      /🟦 bars: GLOW = G \+ L \+ O \+ W, each 0–25 \(G growth.*L learning.*O output.*W wins.*🟥 line: residual, % of the largest shown \(3\)/,
+    );
     expect(body).toContain('(uploaded when the job ends)');
     const linked = withArtifactLink(body, 'phuc-loop-evidence-pr-7', 'https://github.com/o/r/actions/runs/1/artifacts/9');
     expect(linked).toContain('[`phuc-loop-evidence-pr-7`](https://github.com/o/r/actions/runs/1/artifacts/9)');
