@@ -50,6 +50,10 @@ describe('a loop that converges', () => {
     expect((report.phuc_test_result as { pass: boolean }).pass).toBe(true);
     expect(report.northstar_alignment_certificate).toMatchObject({ status: 'ALIGNED', metrics_advanced: ['residual'] });
     expect((report.replays as unknown[]).length).toBe(2);
+    // Rung 274177's self-tests ran on this run's inputs: its history continued, its residual's null forms.
+    const st = await readJson<Record<string, { input: string; ok: boolean }[]>>(join(repo, 'evidence/loop/self_tests.json'));
+    expect(st.divergence_detector[0].input).toBe('2, 1, 0, 4, 6, 8');
+    expect(st.null_edge_sweep.every((c) => c.ok)).toBe(true);
   });
 
   test('prints one line per step a person wants to watch', () => {

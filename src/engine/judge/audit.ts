@@ -3,12 +3,13 @@
 // the rung self-tests.
 import { EvidenceUnverifiable } from '../common/errors.js';
 import { parseDocument } from '../common/document.js';
-import { capsuleProblems, capsuleSchema, type Capsule } from '../memory/capsule.js';
+import { capsuleProblems, capsuleSchema, criterionLines, type Capsule } from '../memory/capsule.js';
+import { canonicalJson } from '../common/canonical.js';
 import { openQuestionsOf } from '../memory/agents-md.js';
 import { certificateSchema, isDiverging } from './certificate.js';
-import { isDecimalString, parseDecimal, seedChecksum } from '../common/decimal.js';
+import { Decimal, isDecimalString, seedChecksum } from '../common/decimal.js';
 import type { EvidenceStore } from '../evidence/evidence.js';
-import { residualFromOutput } from './residual.js';
+import { failingCriteriaResidual, failingTestsResidual, residualFromOutput } from './residual.js';
 
 export const iterDir = (n: number) => `iter_${n}`;
 
@@ -72,6 +73,12 @@ export function phucConditions(x: {
   hostPaths: readonly string[];
   /** What the user wrote (goal, criteria) is in plan.json: a date there is theirs, not a leak. */
   planText: string;
+  /**
+   * The sha256 of an evidence file by its path in the tree, given when the iteration is decided: the
+   * capsule's sources are checked then, against the plan and the files it was built from (a re-plan
+   * later rewrites plan.json; the end-of-run pass checks the rest again).
+   */
+  evidenceEntry?: (rel: string) => string | undefined;
 }): string[] {
   const n = x.iteration;
   const failures: string[] = [];
@@ -80,8 +87,12 @@ export function phucConditions(x: {
   else if (!capsule) failures.push(`PHUC_TEST_FAILURE_1: iteration ${n} has no cnf_capsule.json`);
   if (!entry || !/- residual_direction: \w+/.test(entry) || !/- glow_score: \{total: (\d+|unknown)/.test(entry) || !/- northstar_distance_delta: /.test(entry))
     failures.push(`PHUC_TEST_FAILURE_2: iteration ${n}'s AGENTS.md entry lacks residual direction, GLOW or northstar delta`);
+  else {
+    const wrong = glowDeltaProblem(entry, x.previousEntry);
+    if (wrong) failures.push(`PHUC_TEST_FAILURE_2: iteration ${n}'s AGENTS.md entry: ${wrong}`);
+  }
   if (capsule) {
-    const problems = capsuleProblems(capsule, x.hostPaths, x.planText, x.capsuleText);
+    const problems = [...capsuleProblems(capsule, x.hostPaths, x.planText, x.capsuleText), ...provenanceProblems(capsule, x.planText, x.evidenceEntry)];
     if (problems.length) failures.push(`PHUC_TEST_FAILURE_3: iteration ${n}'s capsule: ${problems.join('; ')}`);
     if (x.previousEntry !== null) {
       const want = JSON.stringify(openQuestionsOf(x.previousEntry));
@@ -90,6 +101,62 @@ export function phucConditions(x: {
     }
   }
   return failures;
+}
+
+const glowTotal = (entry: string) => /^- glow_score: \{total: (\d+|unknown)/m.exec(entry)?.[1];
+
+/**
+ * Condition 2's GLOW delta, checked against what it is a delta of: this entry's GLOW total less the
+ * previous entry's (n/a on the first entry, or where either total is unknown).
+ */
+function glowDeltaProblem(entry: string, previousEntry: string | null): string | null {
+  const got = /^- glow_delta: (.*)$/m.exec(entry)?.[1];
+  if (got === undefined) return 'no glow_delta';
+  const [now, before] = [glowTotal(entry), previousEntry === null ? undefined : glowTotal(previousEntry)];
+  const known = now !== undefined && now !== 'unknown' && before !== undefined && before !== 'unknown';
+  if (!known) return got.startsWith('n/a') || previousEntry !== null ? null : `glow_delta ${got} without a previous GLOW`;
+  const delta = Number(now) - Number(before);
+  const want = `${delta >= 0 ? '+' : ''}${delta}`;
+  return got === want ? null : `glow_delta ${got}, but GLOW went ${before} → ${now} (${want})`;
+}
+
+interface PlanSource {
+  goal?: unknown;
+  rung_target?: unknown;
+  acceptance_criteria?: { id: string; description: string; run: string }[];
+}
+
+/**
+ * Condition 3's "built from artifacts only", checked at the source: the goal, criteria and rung are
+ * plan.json's, the criteria met and open are exactly the plan's, and every artifact link names an
+ * evidence file that holds those bytes (found by its path under the folder of the plan's link).
+ */
+function provenanceProblems(capsule: Capsule, planText: string, evidenceEntry?: (rel: string) => string | undefined): string[] {
+  const problems: string[] = [];
+  if (!evidenceEntry) return problems;
+  let plan: PlanSource | null = null;
+  try {
+    plan = planText ? (JSON.parse(planText) as PlanSource) : null;
+  } catch {
+    plan = null;
+  }
+  if (plan?.acceptance_criteria) {
+    if (capsule.goal_statement !== plan.goal) problems.push('goal_statement is not the goal of plan.json');
+    if (canonicalJson(capsule.acceptance_criteria) !== canonicalJson(criterionLines(plan.acceptance_criteria)))
+      problems.push('acceptance_criteria are not the criteria of plan.json');
+    if (capsule.rung_target !== plan.rung_target) problems.push('rung_target is not the rung_target of plan.json');
+    const s = capsule.current_state_summary;
+    const ids = plan.acceptance_criteria.map((c) => c.id).sort();
+    if (canonicalJson([...s.criteria_met_so_far, ...s.criteria_still_open].sort()) !== canonicalJson(ids))
+      problems.push("criteria_met_so_far and criteria_still_open are not the plan's criteria, each once");
+  }
+  const folder = capsule.artifact_links.find((l) => l.role === 'plan')?.path.replace(/\/?plan\.json$/, '');
+  for (const l of capsule.artifact_links) {
+    const rel = folder !== undefined && l.path.startsWith(folder) ? l.path.slice(folder.length).replace(/^\//, '') : null;
+    if (rel === null || evidenceEntry(rel) !== l.sha256)
+      problems.push(`artifact link ${l.path}#${l.sha256.slice(0, 12)} names no evidence file with those bytes`);
+  }
+  return problems;
 }
 
 /** The five conditions as the report shows them, from the failures found. */
@@ -128,7 +195,18 @@ export async function phucTest(
       capsuleError = e.message;
     }
     const entry = await ev.readText(`${iterDir(n)}/agents_md_entry.md`);
-    failures.push(...phucConditions({ iteration: n, capsule, capsuleText, capsuleError, entry, previousEntry, hostPaths: opts.hostPaths, planText }));
+    failures.push(
+      ...phucConditions({
+        iteration: n,
+        capsule,
+        capsuleText,
+        capsuleError,
+        entry,
+        previousEntry,
+        hostPaths: opts.hostPaths,
+        planText,
+      }),
+    );
     previousEntry = entry;
   }
   if (opts.converged && rungLevel(opts.rungAchieved) < rungLevel(opts.rungTarget))
@@ -136,12 +214,78 @@ export async function phucTest(
   return phucResult(failures);
 }
 
-/** Rung 274177's self-tests: the divergence detector and the null/edge sweep of the residual parser. */
-export function selfTests(): { divergence_detector: boolean; null_edge_sweep: boolean } {
-  const divergence = isDiverging(['1', '2', '3']) && !isDiverging(['3', '2', '1']) && !isDiverging(['1', '1', '2']) && !isDiverging(['1', '2']);
-  const rejects = ['', 'NaN', '1,5', 'Infinity', '0x10', '1e', '-', ' '].every((t) => 'error' in residualFromOutput(t));
-  const accepts = ['0', '0.25', '1e-4', '3'].every((t) => 'value' in residualFromOutput(t)) && parseDecimal('.5') !== null;
-  return { divergence_detector: divergence, null_edge_sweep: rejects && accepts };
+/** One case of a self-test: what was fed, what was expected, what came out. */
+export interface SelfTestCase {
+  input: string;
+  expected: string;
+  got: string;
+  ok: boolean;
+}
+
+export interface SelfTests {
+  divergence_detector: boolean;
+  null_edge_sweep: boolean;
+  /** Every case run, in order (written to self_tests.json: what the two verdicts were computed from). */
+  cases: { divergence_detector: SelfTestCase[]; null_edge_sweep: SelfTestCase[] };
+}
+
+const testCase = (input: string, expected: string, got: string): SelfTestCase => ({ input, expected, got, ok: expected === got });
+
+/**
+ * Rung 274177's self-tests, fed with this run's own inputs (fixed inputs pass in any loop):
+ * - the divergence detector fires when the run's residual history goes on rising from its largest
+ *   value (in steps of that value), and holds on a tie or a fall from there;
+ * - the residual reader rejects the null and edge forms of the certified residual as the checker
+ *   printed it (nothing, blanks, null words, a sign, a unit, a decimal comma, hex), reads the value
+ *   back exactly, and reads a metric that saw no criterion or no test as unavailable, never as 0.
+ */
+export function selfTests(run: { history: readonly string[]; residual: string; detail: string }): SelfTests {
+  const div: SelfTestCase[] = [];
+  const verdict = (h: readonly string[]) => (isDiverging(h) ? 'diverging' : 'not diverging');
+  const top = run.history.map((h) => new Decimal(h)).reduce((a, b) => Decimal.max(a, b), new Decimal(run.residual));
+  const step = top.isZero() ? new Decimal(1) : top;
+  const tail = (ks: number[]) => [...run.history, ...ks.map((k) => top.plus(step.times(k)).toString())];
+  for (const [ks, expected] of [
+    [[1, 2, 3], 'diverging'],
+    [[1, 1, 2], 'not diverging'],
+    [[3, 2, 1], 'not diverging'],
+    [[3, 1, 2, 3], 'diverging'],
+  ] as const) {
+    const h = tail([...ks]);
+    div.push(testCase(h.join(', '), expected, verdict(h)));
+  }
+  // The certified residual as the checker printed it (a command's last line), else as recorded.
+  const printed = /^command output (\S+)$/.exec(run.detail)?.[1] ?? run.residual;
+  const read = (out: string) => {
+    const r = residualFromOutput(out);
+    return 'value' in r ? `value ${r.value.toString()}` : 'error';
+  };
+  const sweep: SelfTestCase[] = [testCase(printed, `value ${new Decimal(run.residual).toString()}`, read(`${printed}\n\n`))];
+  const negative = new Decimal(run.residual).isZero() ? '-1' : `-${printed}`;
+  for (const edge of [
+    '',
+    ' \t',
+    'null',
+    'None',
+    'undefined',
+    'NaN',
+    'Infinity',
+    negative,
+    `${printed}%`,
+    printed.replace('.', ',') + (printed.includes('.') ? '' : ',0'),
+    `0x${printed}`,
+  ])
+    sweep.push(testCase(JSON.stringify(edge), 'error', read(edge)));
+  for (const [what, got] of [
+    ['no criterion ran', failingCriteriaResidual([])],
+    ['JUnit files with no test that ran', failingTestsResidual({ tests: [], files: ['empty.xml'] })],
+  ] as const)
+    sweep.push(testCase(what, 'error', 'error' in got ? 'error' : `value ${got.value.toString()}`));
+  return {
+    divergence_detector: div.every((c) => c.ok),
+    null_edge_sweep: sweep.every((c) => c.ok),
+    cases: { divergence_detector: div, null_edge_sweep: sweep },
+  };
 }
 
 export function allDecimalStrings(values: unknown[]): boolean {

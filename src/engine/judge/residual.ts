@@ -1,7 +1,7 @@
 // The residual (SPEC §2): a Decimal from the configured metric. A metric that cannot be computed is
 // an error the loop reports (never silently 0, which would falsely certify EXACT).
 import type { CheckResult } from './checks.js';
-import { executedTests, failingTests, prepareJunit, readJunit, type JunitRead } from './junit.js';
+import { executedTests, failingTests, prepareJunit, readJunit, type JunitRead, type TestRecord } from './junit.js';
 import type { LoopConfig } from '../config/config.js';
 import { Decimal, parseDecimal } from '../common/decimal.js';
 import type { ProcessRunner } from '../os/ports.js';
@@ -39,25 +39,32 @@ export async function removeJunit(cwd: string, glob: string): Promise<void> {
   await prepareJunit(cwd, glob);
 }
 
+/** failing_criteria: how many criteria failed; a round in which no criterion ran has no residual (not 0). */
+export function failingCriteriaResidual(checks: readonly CheckResult[]): ResidualOutcome {
+  if (checks.length === 0) return { error: 'no criterion ran, so there is no count of failing criteria' };
+  const failing = checks.filter((c) => !c.met).length;
+  return { value: new Decimal(failing), detail: `${failing} of ${checks.length} criteria failing` };
+}
+
+/** failing_tests_fraction: the failing share of the tests that ran; reports with none ran have no residual (not 0). */
+export function failingTestsResidual(read: { tests: TestRecord[]; files: string[] }): ResidualOutcome {
+  const executed = executedTests(read.tests);
+  if (executed.length === 0) return { error: `the JUnit files (${read.files.join(', ')}) hold no test that ran` };
+  const failing = failingTests(executed).length;
+  return { value: new Decimal(failing).div(executed.length), detail: `${failing} of ${executed.length} tests failing (${read.files.length} JUnit files)` };
+}
+
 export async function computeResidual(config: LoopConfig, checks: CheckResult[], ctx: ResidualContext): Promise<ResidualOutcome> {
   const r = config.residual;
   switch (r.metric) {
-    case 'failing_criteria': {
-      const failing = checks.filter((c) => !c.met).length;
-      return { value: new Decimal(failing), detail: `${failing} of ${checks.length} criteria failing` };
-    }
+    case 'failing_criteria':
+      return failingCriteriaResidual(checks);
     case 'failing_tests_fraction': {
       if (!r.junit) return { error: 'residual.junit (a glob of the JUnit XML files the checks write) is required for metric failing_tests_fraction' };
       const read = ctx.junit ?? (await readJunit(ctx.cwd, r.junit, null));
       if ('error' in read) return { error: read.error };
       if (read.files.length === 0) return { error: `no JUnit XML file matches ${r.junit}; the checks must write them` };
-      const executed = executedTests(read.tests);
-      const failing = failingTests(executed).length;
-      if (executed.length === 0) return { error: `the JUnit files (${read.files.join(', ')}) hold no test that ran` };
-      return {
-        value: new Decimal(failing).div(executed.length),
-        detail: `${failing} of ${executed.length} tests failing (${read.files.length} JUnit files)`,
-      };
+      return failingTestsResidual(read);
     }
     case 'command': {
       const res = await ctx.runner.run({ command: r.run!, cwd: ctx.cwd, env: ctx.env, timeoutMs: r.timeout_seconds * 1000, signal: ctx.signal });

@@ -233,7 +233,9 @@ export async function computeRung(
   result.achieved = 641;
 
   if (rungLevel(plan.rung_target) < rungLevel(274177)) return result;
-  const st = selfTests();
+  // Fed with what this run certified: its residual history, the residual and how it was read.
+  const st = selfTests({ history: cert.residual_history, residual: cert.residual ?? cert.residual_history.at(-1) ?? '0', detail: cert.residual_detail });
+  await ev.writeJson('self_tests.json', st.cases);
   const r274177 = {
     replays_same_certificate: result.replays.length >= 2 && result.replays.every((r) => r.same),
     residual_history_all_decimal_strings: allDecimalStrings(state.residual_history),

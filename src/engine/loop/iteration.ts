@@ -357,6 +357,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
       previousEntry: ctx.entries.at(-1)?.text ?? null,
       hostPaths: ctx.hostPaths,
       planText: canonicalJson(plan),
+      evidenceEntry: (rel) => ev.entry(rel)?.sha256,
     }),
   );
   const phucFailure = phuc.failures[0];

@@ -3,7 +3,7 @@ import { relative, resolve, sep } from 'node:path';
 import { canonicalJson } from '../common/canonical.js';
 import { openQuestionsOf, renderSection, sanitizeAgentText, type Section } from './agents-md.js';
 import { iterDir } from '../judge/audit.js';
-import { type ArtifactLink, type Capsule, capsuleProblems, renderPrompt, SKILL_PACK, SUBAGENT_ROLE } from './capsule.js';
+import { type ArtifactLink, type Capsule, capsuleProblems, criterionLines, renderPrompt, SKILL_PACK, SUBAGENT_ROLE } from './capsule.js';
 import { Decimal, dstr } from '../common/decimal.js';
 import { blockerClass } from '../loop/dega.js';
 import { iterationsUsed } from '../loop/decide.js';
@@ -55,7 +55,7 @@ export function buildCapsule(ctx: Ctx, n: number, withAgentText: boolean, failur
   const capsule: Capsule = {
     version: '2.0',
     goal_statement: plan.goal,
-    acceptance_criteria: sorted.map((c) => `${c.id}: ${c.description} (the loop runs \`${c.run}\`; exit 0 = met)`),
+    acceptance_criteria: criterionLines(sorted),
     halting_certificates_applicable: plan.halting_certificates_applicable,
     northstar_metrics: plan.northstar.metrics.map((m) => ({
       id: m.id,

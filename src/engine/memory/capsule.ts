@@ -74,6 +74,11 @@ export const capsuleSchema = z.strictObject({
 export type ArtifactLink = z.infer<typeof artifactLinkSchema>;
 export type Capsule = z.infer<typeof capsuleSchema>;
 
+/** A criterion as the capsule states it, sorted by id (a canonical form, whatever order the config lists them in). */
+export function criterionLines(criteria: readonly { id: string; description: string; run: string }[]): string[] {
+  return [...criteria].sort((a, b) => (a.id < b.id ? -1 : 1)).map((c) => `${c.id}: ${c.description} (the loop runs \`${c.run}\`; exit 0 = met)`);
+}
+
 /** Empty: the loop ships no skill texts; what they would carry is in the prompt (docs/glossary.md "CNF capsule"). */
 export const SKILL_PACK: string[] = [];
 export const SUBAGENT_ROLE =
