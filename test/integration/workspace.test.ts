@@ -600,7 +600,7 @@ describe('phuc-loop verify --rerun', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const head = (await git(repo, 'rev-parse', 'HEAD')).trim();
-    expect(r.stdout).toMatch(/^rerun: isolation (user\+pidns|pidns|none)$/m);
+    expect(r.stdout).toMatch(/^rerun: isolation (user\+pidns|pidns|none), the checks' network (loopback|open)$/m);
     expect(r.stdout).toContain(`rerun: commit ${head} (named by the certificate) checked out fresh, with a fresh HOME`);
     for (const i of [1, 2, 3]) expect(r.stdout).toContain(`rerun: bug${i} \`grep -q fixed-${i} src/status.txt\`: met — certificate: met`);
     expect(r.stdout).toContain('rerun: certificate type EXACT — certificate: EXACT');

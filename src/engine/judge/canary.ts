@@ -12,7 +12,7 @@
 // test fails by construction, so a pass says only that the runner lies. Its name is random per
 // round; what it contains is the loop's alone and recorded nowhere the agent reads.
 import { randomBytes } from 'node:crypto';
-import { rm, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
@@ -97,7 +97,24 @@ async function runCanary(criterion: Criterion, c: CanaryContext): Promise<Canary
   } finally {
     await rm(file, { force: true });
     await rm(mark, { force: true });
+    await removeBuildOutputs(runner, sibling, token, c.cwd);
     c.after?.(`the runner canary of \`${criterion.id}\``);
+  }
+}
+
+/**
+ * What the build made of a compiled canary (Maven's target/, Gradle's build/ beside its src/test/java:
+ * its class files and its JUnit report): a later run of the same suite would find the class and the
+ * report and count the canary's failure as the project's.
+ */
+async function removeBuildOutputs(runner: CanaryRunner, sibling: string, token: string, cwd: string): Promise<void> {
+  if (runner !== 'maven' && runner !== 'gradle') return;
+  const root = join(cwd, sibling.slice(0, Math.max(0, sibling.search(/(?:^|\/)src\/test\/java\//))));
+  for (const out of ['target', 'build']) {
+    const dir = join(root, out);
+    if (!lstatOrNull(dir)?.isDirectory()) continue;
+    const made = (await readdir(dir, { recursive: true })).filter((f) => f.includes(token));
+    await Promise.all(made.map((f) => rm(join(dir, f), { recursive: true, force: true })));
   }
 }
 

@@ -382,6 +382,19 @@ function readProcTable(since: Since | null = null): Map<number, ProcInfo> | null
     const p = readProc(pid);
     if (p) table.set(p.pid, p);
   }
+  // What started while the table was read lies past the window's end: read on until no pid is new
+  // (a few rounds), so a fast-forking tree is not always a step ahead of its sweep.
+  for (let round = 0, last = window?.last; window && last !== undefined && round < 8; round++) {
+    const now = readNumber('/proc/sys/kernel/ns_last_pid');
+    if (now === null || now === last) break;
+    const count = Math.min(PROBE_WINDOW, now > last ? now - last : window.max - last + now);
+    // The newest `count` pids, up to `now` (past a burst larger than that, the newest matter).
+    for (let i = count - 1; i >= 0; i--) {
+      const p = readProc(((now - i - 1 + window.max) % window.max) + 1);
+      if (p) table.set(p.pid, p);
+    }
+    last = now;
+  }
   return table;
 }
 
@@ -438,7 +451,9 @@ function collectTree(
     else if (rootStart === null || Number(p.start) >= Number(rootStart)) candidates.push(p);
   }
   const needle = `${RUN_TAG_VAR}=${tag}`;
-  for (const p of candidates) if (hasTag(p.pid, needle)) found.set(p.pid, p.start);
+  // Newest first: the last pids read are the likeliest still to run (a fork-and-exit chain's one
+  // live generation is its newest), and each read of a gone one costs the next its time.
+  for (let i = candidates.length - 1; i >= 0; i--) if (hasTag(candidates[i].pid, needle)) found.set(candidates[i].pid, candidates[i].start);
   // Close over ppid links (a setsid'd descendant whose parent is still alive).
   let grew = true;
   while (grew) {
@@ -520,23 +535,23 @@ async function terminateTree(root: number, rootAlive: boolean, tag: string, root
   let swept = readProcTable(since);
   targets = swept ? collectTree(root, false, tag, rootStart, swept, stillAlive(targets)) : stillAlive(targets);
   noteGroups(targets, swept);
-  const liveGroups = () => [...groups].filter(groupAlive);
-  if (targets.size === 0 && !groupAlive(root) && liveGroups().length === 0) return;
+  // A member left, even a zombie, keeps a group's id from reuse: such a group is killed once more.
+  if (targets.size === 0 && !groupAlive(root) && ![...groups].some(groupAlive)) return;
   // A process that forks and exits at once is a generation ahead of each sweep (gone when it is
-  // signalled, its child not yet seen): each found process's group is killed whole, and the sweeps
-  // go on until one finds nothing of the tree and no group seen still has a member (a chain whose
-  // every generation makes a group of its own, forking past the deadline, can still outrun them).
+  // signalled, its child not yet seen): each group seen is killed whole, and the sweeps go on until
+  // one finds nothing of the tree (a chain whose every generation makes a group of its own, forking
+  // past the deadline, can still outrun them).
   const deadline = performance.now() + LAST_SWEEPS_MS;
   for (;;) {
     signalPid(-root, 'SIGKILL');
-    for (const group of groups) signalPid(-group, 'SIGKILL');
+    for (const group of groups) if (groupAlive(group)) signalPid(-group, 'SIGKILL');
     for (const pid of targets.keys()) signalPid(pid, 'SIGKILL');
     const killed = targets;
     await waitFor(() => stillAlive(killed).size === 0, 1000, 20);
     swept = performance.now() < deadline ? readProcTable(since) : null;
     targets = swept ? collectTree(root, false, tag, rootStart, swept) : new Map<number, string>();
     noteGroups(targets, swept);
-    if (targets.size === 0 && (swept === null || liveGroups().length === 0)) return;
+    if (targets.size === 0) return;
   }
 }
 
