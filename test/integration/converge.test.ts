@@ -189,6 +189,7 @@ describe('determinism', () => {
       const r = await readJson(join(dir, 'evidence/loop/halting_report.json'));
       delete r.total_seconds_elapsed;
       delete r.budget_use;
+      delete r.phases;
       // The commit named (and its tree, which holds AGENTS.md with evidence hashes) is the checkout's own.
       const cert = r.halting_certificate as Record<string, unknown>;
       delete cert.commit;
