@@ -29805,7 +29805,7 @@ function capped(message) {
 const ADVICE = {
     index_lock: ' (another git process holds .git/index.lock, or one crashed: remove the lock file once no git runs, then run again)',
     disk_full: ' (the disk is full: free space, then run again; the loop resumes from its evidence)',
-    helper_ended: '',
+    helper_ended: '; what it was doing may be half done: `phuc-loop run` again resumes from the evidence',
     other: '',
 };
 /** Writing evidence or state failed (a full disk, a path that is not a regular file…). */
@@ -30170,6 +30170,14 @@ const configSchema = strictObject({
         /** Hold the agent's API key in a local proxy; the agent gets a placeholder and the proxy's URL. */
         key_proxy: schemas_boolean().default(false),
         /**
+         * What the agent's network namespace reaches besides the key proxy (and, without it, its preset's
+         * model API): these hosts (`host` or `host:port`, through HTTPS_PROXY), or `open` for the machine's network.
+         */
+        network: union([literal('open'), array(schemas_string().regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, { error: 'must be a host name or host:port' })).max(100)], {
+            error: 'must be open or a list of hosts (host or host:port)',
+        })
+            .default([]),
+        /**
          * Folders outside the work tree that the agent and the checks may write at pidns and user+pidns (a
          * build cache); the rest of the machine is read-only to them. What one leaves there, later ones see.
          */
@@ -30217,8 +30225,10 @@ const configSchema = strictObject({
         junit: schemas_string().min(1).optional(),
         /** A human-approved drop in the number of tests the suite runs (the suite-integrity guard). */
         allow_fewer_tests: schemas_boolean().default(false),
+        /** The checks' network: loopback only, or the machine's (`checks.setup` always has the machine's). */
+        network: schemas_enum(['loopback', 'open']).default('loopback'),
     })
-        .default({ workspace: 'clean', setup_timeout_seconds: 1800, env: {}, allow_fewer_tests: false }),
+        .default({ workspace: 'clean', setup_timeout_seconds: 1800, env: {}, allow_fewer_tests: false, network: 'loopback' }),
     /** Earlier evidence trees kept as loop.previous.N by `run --fresh`; unset keeps every one. */
     keep_previous_evidence: positiveInt(1000).optional(),
     /**
@@ -31608,7 +31618,8 @@ function scrubbingLogger(log, scrub) {
 const REPORT_PATH = '.phuc-loop/report.json';
 /**
  * Files the agent CLIs write into the repository for themselves, for .git/info/exclude (written
- * before anything else). aider: its repo-map cache `.aider.tags.cache.v4/` and history files
+ * before anything else): the agent's are never committed; the user's own files of those names are
+ * kept and put back after every step like any git-ignored file (loop/user-files.ts). aider: its repo-map cache `.aider.tags.cache.v4/` and history files
  * (`.aider*` is aider's own suggestion for .gitignore). Claude Code: `.claude/settings.local.json`
  * (permissions remembered locally). Codex and Gemini CLI wrote nothing into the repository in the
  * conformance runs: their state lives under ~/.codex and ~/.gemini.
@@ -32826,6 +32837,21 @@ function readProcTable(since = null) {
         if (p)
             table.set(p.pid, p);
     }
+    // What started while the table was read lies past the window's end: read on until no pid is new
+    // (a few rounds), so a fast-forking tree is not always a step ahead of its sweep.
+    for (let round = 0, last = window?.last; window && last !== undefined && round < 8; round++) {
+        const now = readNumber('/proc/sys/kernel/ns_last_pid');
+        if (now === null || now === last)
+            break;
+        const count = Math.min(PROBE_WINDOW, now > last ? now - last : window.max - last + now);
+        // The newest `count` pids, up to `now` (past a burst larger than that, the newest matter).
+        for (let i = count - 1; i >= 0; i--) {
+            const p = readProc(((now - i - 1 + window.max) % window.max) + 1);
+            if (p)
+                table.set(p.pid, p);
+        }
+        last = now;
+    }
     return table;
 }
 /** Every live process whose chain of parents leads to `pid` (not `pid` itself). */
@@ -32880,9 +32906,11 @@ function collectTree(root, rootAlive, tag, rootStart, table, seeds = new Map()) 
             candidates.push(p);
     }
     const needle = `${RUN_TAG_VAR}=${tag}`;
-    for (const p of candidates)
-        if (hasTag(p.pid, needle))
-            found.set(p.pid, p.start);
+    // Newest first: the last pids read are the likeliest still to run (a fork-and-exit chain's one
+    // live generation is its newest), and each read of a gone one costs the next its time.
+    for (let i = candidates.length - 1; i >= 0; i--)
+        if (hasTag(candidates[i].pid, needle))
+            found.set(candidates[i].pid, candidates[i].start);
     // Close over ppid links (a setsid'd descendant whose parent is still alive).
     let grew = true;
     while (grew) {
@@ -32947,6 +32975,19 @@ async function terminateTree(root, rootAlive, tag, rootStart, since, graceMs) {
     let targets = collectTree(root, rootAlive, tag, rootStart, table);
     if (targets.size === 0)
         return;
+    // Every process group a member was seen in: a group is killed whole and at once (a fork under
+    // way gets the signal too), so a chain of short-lived generations that one sweep misses, each
+    // gone before its environment is read, is still ended through the group they share.
+    const own = readProc(process.pid)?.pgrp;
+    const groups = new Set();
+    const noteGroups = (found, from) => {
+        for (const pid of found.keys()) {
+            const group = from?.get(pid)?.pgrp;
+            if (group !== undefined && group > 1 && group !== own)
+                groups.add(group);
+        }
+    };
+    noteGroups(targets, table);
     signalPid(-root, 'SIGTERM');
     for (const pid of targets.keys())
         signalPid(pid, 'SIGTERM');
@@ -32954,26 +32995,27 @@ async function terminateTree(root, rootAlive, tag, rootStart, since, graceMs) {
     // Processes started while the tree was dying (a trap handler, a respawn) are caught here too.
     let swept = readProcTable(since);
     targets = swept ? collectTree(root, false, tag, rootStart, swept, stillAlive(targets)) : stillAlive(targets);
-    if (targets.size === 0 && !groupAlive(root))
+    noteGroups(targets, swept);
+    // A member left, even a zombie, keeps a group's id from reuse: such a group is killed once more.
+    if (targets.size === 0 && !groupAlive(root) && ![...groups].some(groupAlive))
         return;
     // A process that forks and exits at once is a generation ahead of each sweep (gone when it is
-    // signalled, its child not yet seen): each found process's group is killed whole (a child forked
-    // meanwhile is in it), and the sweeps go on until one finds nothing of the tree (a chain whose
-    // every generation makes a group of its own, forking past the deadline, can still outrun them).
-    const own = readProc(process.pid)?.pgrp;
+    // signalled, its child not yet seen): each group seen is killed whole, and the sweeps go on until
+    // one finds nothing of the tree (a chain whose every generation makes a group of its own, forking
+    // past the deadline, can still outrun them).
     const deadline = external_node_perf_hooks_namespaceObject.performance.now() + LAST_SWEEPS_MS;
     for (;;) {
         signalPid(-root, 'SIGKILL');
-        for (const pid of targets.keys()) {
-            const group = swept?.get(pid)?.pgrp;
-            if (group !== undefined && group > 1 && group !== own)
+        for (const group of groups)
+            if (groupAlive(group))
                 signalPid(-group, 'SIGKILL');
+        for (const pid of targets.keys())
             signalPid(pid, 'SIGKILL');
-        }
         const killed = targets;
         await waitFor(() => stillAlive(killed).size === 0, 1000, 20);
         swept = external_node_perf_hooks_namespaceObject.performance.now() < deadline ? readProcTable(since) : null;
         targets = swept ? collectTree(root, false, tag, rootStart, swept) : new Map();
+        noteGroups(targets, swept);
         if (targets.size === 0)
             return;
     }
@@ -33163,6 +33205,198 @@ async function outOfView(paths, who) {
     return found.filter((f) => f !== null);
 }
 
+;// CONCATENATED MODULE: external "node:http"
+const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
+;// CONCATENATED MODULE: external "node:net"
+const external_node_net_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+var external_node_net_default = /*#__PURE__*/__nccwpck_require__.n(external_node_net_namespaceObject);
+;// CONCATENATED MODULE: external "node:url"
+const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+;// CONCATENATED MODULE: ./src/engine/os/network.ts
+// The network policy of the agent and the checks (SPEC §7 "Network"). Where the sandbox gives a
+// command namespaces (user+pidns, pidns), it also gives it a network namespace of its own:
+// - the agent's reaches nothing but two unix sockets of the loop's, through net-forwarder.mjs, which
+//   listens on 127.0.0.1 inside: the key proxy (at the port its base URL names) and an HTTP proxy
+//   (HTTPS_PROXY) that lets through only the hosts of `agent.network` and logs every other host
+//   asked for, so that the user sees what to allow. `agent.network: open` shares the machine's;
+// - the checks' has loopback only (`checks.network: open` shares the machine's); `checks.setup`
+//   always has the machine's network (it installs).
+// A DNS lookup or a raw connection from inside fails at once: there is no route and no resolver.
+// A unix socket of the machine's at a path is no part of a network namespace (an abstract one is):
+// the sandbox masks each one listening (hostSockets) in such a command's view, or a resolver's socket
+// (nscd, systemd-resolved) or a D-Bus would be its way out.
+
+
+
+
+
+
+/** The model APIs an agent preset talks to, reached through HTTPS_PROXY where the key proxy does not hold its key. */
+const MODEL_HOSTS = {
+    claude: ['api.anthropic.com:443'],
+    codex: ['api.openai.com:443', 'chatgpt.com:443'],
+    gemini: ['generativelanguage.googleapis.com:443'],
+};
+/** The policy of a config: the agent's allow-list gets its model API's hosts unless the key proxy holds its key (then that is its way out). */
+function networkPolicy(c, keyProxy) {
+    const a = c.agent.network;
+    return { agent: a === 'open' ? 'open' : [...new Set([...a, ...(keyProxy ? [] : (MODEL_HOSTS[c.agent.use] ?? []))])], checks: c.checks.network };
+}
+function networkRecord(p, enforced) {
+    return { agent: p.agent === 'open' ? 'open' : p.agent.length ? [...p.agent].sort() : 'model-api-only', checks: p.checks, setup: 'open', enforced };
+}
+/** The limit said where the policy cannot be enforced (no namespaces, or no `ip` to bring loopback up). */
+function networkLimit(why) {
+    return `The network policy (agent.network, checks.network) is not enforced: ${why}. The agent and the checks reach every host the machine reaches, and can send the repository anywhere.`;
+}
+/**
+ * The unix sockets of the machine listening at a path (real paths, each once), from /proc/net/unix:
+ * those bound with a relative path, and those bound later, are not found (the limits say so).
+ */
+async function hostSockets(table = '/proc/net/unix') {
+    const text = await (0,promises_namespaceObject.readFile)(table, 'utf8').catch(() => '');
+    // Num RefCount Protocol Flags Type St Inode Path: the path, where there is one, from the 8th field on.
+    const paths = new Set(text
+        .split('\n')
+        .slice(1)
+        .map((l) => l.trim().split(/ +/).slice(7).join(' '))
+        .filter((p) => p.startsWith('/')));
+    const found = await Promise.all([...paths].map(async (p) => ((await (0,promises_namespaceObject.lstat)(p).catch(() => null))?.isSocket() ? (0,promises_namespaceObject.realpath)(p).catch(() => null) : null)));
+    return [...new Set(found.filter((p) => p !== null))].sort();
+}
+/** The HTTP proxy's port inside the agent's namespace (a namespace of its own: no other listener there but the key proxy's). */
+const PROXY_PORT = 3128;
+/** Where the forwarder is: beside the bundle (dist/net-forwarder.mjs, copied there by the build), or beside this file. */
+function forwarderSource() {
+    const here = (0,external_node_path_namespaceObject.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
+    const found = [(0,external_node_path_namespaceObject.join)(here, '..', 'net-forwarder.mjs'), (0,external_node_path_namespaceObject.join)(here, 'net-forwarder.mjs')].find((p) => (0,external_node_fs_namespaceObject.existsSync)(p));
+    if (!found)
+        throw new Error(`net-forwarder.mjs not found beside ${here}`);
+    return found;
+}
+/** A host (or host:port) the allow-list names matches `host`:`port`. */
+function allowed(list, host, port) {
+    const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+    return list.some((entry) => {
+        const m = /^(.*?)(?::(\d+))?$/.exec(entry.toLowerCase());
+        return m[1] === h && (m[2] === undefined || Number(m[2]) === port);
+    });
+}
+/**
+ * The loop's side of the namespaces: a folder (0755, the loop's) that each namespaced command gets
+ * in its view, holding the forwarder and the sockets it relays to. `refused` is told every host the
+ * agent asked for and did not get.
+ */
+class NetworkGate {
+    dir;
+    forwarder;
+    allow;
+    refused;
+    servers = [];
+    /** Every connection either way, cut when the gate closes (a server's close waits for them). */
+    open = new Set();
+    constructor(dir, forwarder, allow, refused) {
+        this.dir = dir;
+        this.forwarder = forwarder;
+        this.allow = allow;
+        this.refused = refused;
+    }
+    static async open(dir, allow, refused) {
+        await (0,promises_namespaceObject.mkdir)(dir, { mode: 0o755 });
+        await (0,promises_namespaceObject.chmod)(dir, 0o755);
+        const forwarder = (0,external_node_path_namespaceObject.join)(dir, 'net-forwarder.mjs');
+        await (0,promises_namespaceObject.copyFile)(forwarderSource(), forwarder);
+        await (0,promises_namespaceObject.chmod)(forwarder, 0o644);
+        const gate = new NetworkGate(dir, forwarder, allow, refused);
+        await gate.listen(gate.proxySocket, gate.proxyServer());
+        return gate;
+    }
+    get proxySocket() {
+        return (0,external_node_path_namespaceObject.join)(this.dir, 'proxy.sock');
+    }
+    keySocket(port) {
+        return (0,external_node_path_namespaceObject.join)(this.dir, `key-${String(port)}.sock`);
+    }
+    async listen(path, server) {
+        await (0,promises_namespaceObject.rm)(path, { force: true });
+        await new Promise((resolve, reject) => {
+            server.once('error', reject);
+            server.listen(path, () => resolve());
+        });
+        server.on('connection', (c) => this.open.add(c.on('close', () => this.open.delete(c))));
+        // The forwarder connects as the namespace's root, or (pidns) as the loop's own user.
+        await (0,promises_namespaceObject.chmod)(path, 0o600);
+        this.servers.push(server);
+    }
+    /** Relays the agent's namespace's 127.0.0.1:port to the loop's 127.0.0.1:port (the key proxy). */
+    async relayKeyProxy(port) {
+        const server = external_node_net_default().createServer((inside) => pipeBoth(inside, external_node_net_default().connect(port, '127.0.0.1')));
+        await this.listen(this.keySocket(port), server);
+    }
+    /**
+     * The forwarder's arguments for the agent (before `--`): the key proxy's port, if any, and the
+     * HTTP proxy; and the variables that point the agent's HTTP clients at the latter.
+     */
+    agentView(keyPort) {
+        const maps = [...(keyPort === null ? [] : [`${String(keyPort)}=${this.keySocket(keyPort)}`]), `${String(PROXY_PORT)}=${this.proxySocket}`];
+        const proxy = `http://127.0.0.1:${String(PROXY_PORT)}`;
+        const local = '127.0.0.1,localhost,::1';
+        return {
+            maps,
+            env: { HTTPS_PROXY: proxy, HTTP_PROXY: proxy, https_proxy: proxy, http_proxy: proxy, ALL_PROXY: proxy, NO_PROXY: local, no_proxy: local },
+        };
+    }
+    /** CONNECT host:port (HTTPS) and absolute-URL requests (plain HTTP), for the allowed hosts only. */
+    proxyServer() {
+        const server = external_node_http_default().createServer((req, res) => {
+            const url = URL.canParse(req.url ?? '') ? new URL(req.url) : null;
+            const port = url ? Number(url.port) || (url.protocol === 'https:' ? 443 : 80) : 0;
+            if (!url || !allowed(this.allow, url.hostname, port)) {
+                this.refused(url ? `${url.hostname}:${String(port)}` : String(req.url), `HTTP ${String(req.method)}`);
+                res.writeHead(403, { 'content-type': 'text/plain' }).end('phuc-loop: this host is not in agent.network\n');
+                return;
+            }
+            const up = external_node_http_default().request(url, { method: req.method, headers: req.headers }, (r) => {
+                res.writeHead(r.statusCode ?? 502, r.headers);
+                r.pipe(res);
+            });
+            up.on('error', () => res.destroy());
+            req.pipe(up);
+        });
+        server.on('connect', (req, socket, head) => {
+            const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(req.url ?? '');
+            if (!m || !allowed(this.allow, m[1], Number(m[2]))) {
+                this.refused(req.url ?? '', 'CONNECT');
+                socket.end('HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\nphuc-loop: this host is not in agent.network\n');
+                return;
+            }
+            const up = external_node_net_default().connect(Number(m[2]), m[1], () => {
+                socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
+                if (head.length)
+                    up.write(head);
+                pipeBoth(socket, up);
+            });
+            up.on('error', () => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+        });
+        return server;
+    }
+    async close() {
+        for (const c of this.open)
+            c.destroy();
+        await Promise.all(this.servers.map((s) => new Promise((r) => s.close(r))));
+        await (0,promises_namespaceObject.rm)(this.dir, { recursive: true, force: true });
+    }
+}
+function pipeBoth(a, b) {
+    a.pipe(b);
+    b.pipe(a);
+    a.on('error', () => b.destroy());
+    b.on('error', () => a.destroy());
+    a.on('close', () => b.destroy());
+    b.on('close', () => a.destroy());
+}
+
 ;// CONCATENATED MODULE: ./src/engine/os/sandbox.ts
 // The OS sandbox of the agent and of the checks, which run the agent's code (SPEC §7 "Isolation").
 //
@@ -33193,6 +33427,7 @@ async function outOfView(paths, who) {
 // chain is `sudo -n env -i sh LOADER` → `timeout -k GRACE LIMIT` → unshare …, and timeout turns the
 // relayed SIGTERM into SIGTERM to the group and, GRACE later, SIGKILL. Its LIMIT (the run's time
 // limit and some) ends the namespace if the loop itself dies.
+
 
 
 
@@ -33333,8 +33568,7 @@ async function resolveIsolation(requested, facts) {
 function isolationLimits(level, privilege) {
     const common = [
         'The agent holds its own API key unless the key proxy holds it.',
-        'The agent can reach the network and read every world-readable file of the machine.',
-        "The agent and the checks share the machine's network namespace: what the kernel keeps of a connection after a command ends (a socket in TIME_WAIT for a minute, the TCP metrics of an address for hours) a later check can read, so code that depends on it can pass here and fail in a clone.",
+        'The agent can read every world-readable file of the machine.',
         'CPU time, memory and disk use are not limited, only wall time.',
     ];
     if (level === 'user+pidns')
@@ -33382,8 +33616,10 @@ const USER_UNSHARE = ['--pid', '--ipc', '--fork', '--kill-child', '--mount-proc'
  *   also holds (in a folder only root enters) a private upper layer for each other scratch folder:
  *   the command sees the folder as it was and writes to its own layer (an empty tmpfs where overlayfs
  *   cannot mount), so a file left there by one command is never seen by another;
- * - the folders to cover with an empty tmpfs, "<mode> <folder>";
+ * - the folders to cover with an empty tmpfs, "<mode> <folder>" (one a scratch folder emptied above
+ *   already hides is left: where overlayfs cannot mount, e.g. a mount under /tmp, /tmp is empty);
  * - the loop's own folders in a work tree a role holds (.git, scratch/), made read-only;
+ * - the machine's unix sockets to mask with /dev/null (a command with a network of its own, network.ts);
  * then the command.
  */
 const supervisor = (t) => `set -e; cd /; dir=$1; n=$2; shift 2; i=3; ` +
@@ -33395,10 +33631,11 @@ const supervisor = (t) => `set -e; cd /; dir=$1; n=$2; shift 2; i=3; ` +
     `k=$n; d=; while [ "$k" -gt 0 ]; do d="$d $l/u$k $l/w$k"; k=$((k - 1)); done; [ -z "$d" ] || ${t.mkdir} -m 1777 $d || l=; fi; ` +
     `while [ "$n" -gt 0 ]; do { [ -n "$l" ] && ${t.mount} -t overlay -o "lowerdir=$2,upperdir=$l/u$n,workdir=$l/w$n$ovl" phuc-scratch "$2" 2>/dev/null; } || ` +
     `${t.mount} -t tmpfs -o "mode=$1" phuc-scratch "$2"; shift 2; n=$((n - 1)); done; ` +
-    `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} -t tmpfs -o "mode=$1" phuc-hide "$2"; shift 2; n=$((n - 1)); done; ` +
+    `n=$1; shift; while [ "$n" -gt 0 ]; do [ ! -e "$2" ] || ${t.mount} -t tmpfs -o "mode=$1" phuc-hide "$2"; shift 2; n=$((n - 1)); done; ` +
     `j=3; while [ "$j" -lt "$i" ]; do eval "p=\\$keep$j"; [ -d "$p" ] || ${t.mkdir} -p "$p"; ${t.mount} --no-canonicalize --rbind "/proc/1/fd/$j" "$p"; ` +
     `${t.mount} --no-canonicalize -o remount,bind,rw "$p"; eval "exec $j<&-"; j=$((j + 1)); done; ` +
     `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} --no-canonicalize --bind -o ro "$1" "$1"; shift; n=$((n - 1)); done; ` +
+    `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} --no-canonicalize --bind /dev/null "$1" || [ ! -e "$1" ]; shift; n=$((n - 1)); done; ` +
     `cd "$dir"; set +e; "$@"; exit $?`;
 /**
  * Kernel keyrings outlive processes and namespaces (a user's keyring lives as long as the machine),
@@ -33456,13 +33693,14 @@ for (my $n = @layered / 2; $n > 0; $n--) {
   mnt('phuc-scratch', $path, 'tmpfs', $keep, "mode=$mode");
 }
 my @covers = list(2);
-while (my ($mode, $path) = splice @covers, 0, 2) { mnt('phuc-hide', $path, 'tmpfs', held_by($path), "mode=$mode") }
+while (my ($mode, $path) = splice @covers, 0, 2) { mnt('phuc-hide', $path, 'tmpfs', held_by($path), "mode=$mode") if -e $path }
 for (@keep) {
   my ($p, $fh) = @$_; my $at = '';
   for (grep { length } split m{/}, $p) { $at .= "/$_"; -d $at or mkdir $at or die "phuc-sandbox: $at: $!\\n" }
   mnt('/proc/self/fd/' . fileno($fh), $p, undef, $BIND | $REC); remount($p, 0); close $fh;
 }
 for my $p (list()) { mnt($p, $p, undef, $BIND); remount($p, 1) }
+for my $p (list()) { eval { mnt('/dev/null', $p, undef, $BIND); 1 } or !-e $p or die $@ }
 chdir $dir or die "phuc-sandbox: $dir: $!\\n";
 my $pid = fork // die "phuc-sandbox: fork: $!\\n";
 if (!$pid) {
@@ -33510,9 +33748,14 @@ class Sandbox {
     extra;
     writable;
     workTree;
+    net;
     level;
     reason;
     limits;
+    /** The network policy as this machine applies it (recorded in every certificate). */
+    network;
+    /** The key proxy's port, relayed into the agent's namespace (useKeyProxy). */
+    keyPort = null;
     writableReal;
     runs = 0;
     /** Under sudo: folders of ended runs, removed by the next run's loader (or by dispose). */
@@ -33531,7 +33774,7 @@ class Sandbox {
     /** Set under sudo only: the loop is not root. */
     sudo, users, loopEnv, graceMs, extra, writable, 
     /** SandboxOptions.workTree, real. */
-    workTree) {
+    workTree, net) {
         this.base = base;
         this.tools = tools;
         this.sudo = sudo;
@@ -33541,7 +33784,9 @@ class Sandbox {
         this.extra = extra;
         this.writable = writable;
         this.workTree = workTree;
+        this.net = net;
         this.level = iso.level;
+        this.network = networkRecord(net.policy, net.why === null);
         this.reason = iso.reason;
         const ns = iso.level !== 'none';
         // Resolved once, before any command ran: a link a role puts in their place later leads nowhere new.
@@ -33551,6 +33796,8 @@ class Sandbox {
             ...(users && !extra.setfacl ? [NO_SETFACL] : []),
             ...(ns && !extra.keyless ? [NO_KEYLESS] : []),
             ...(writable.length && ns ? [sharedFolders(writable)] : []),
+            ...(net.why === null ? [] : [networkLimit(net.why)]),
+            ...(net.gate && net.policy.agent !== 'open' && net.policy.checks !== 'open' ? [] : [SHARED_NETWORK]),
         ];
     }
     static async create(iso, o = {}) {
@@ -33573,7 +33820,35 @@ class Sandbox {
             keyless: !!(found.perl && keys),
         };
         const workTree = o.workTree ? await (0,promises_namespaceObject.realpath)(o.workTree).catch(() => (0,external_node_path_namespaceObject.resolve)(o.workTree)) : null;
-        return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, extra, o.writable ?? [], workTree);
+        const policy = o.network ?? { agent: 'open', checks: 'open' };
+        const ip = systemTool('ip');
+        const closed = policy.agent !== 'open' || policy.checks !== 'open';
+        const why = iso.level === 'none'
+            ? "at isolation none the commands run in the loop's own namespaces"
+            : !ip
+                ? "iproute2 (`ip`) is not installed, which brings up the loopback of a command's network namespace"
+                : null;
+        const gate = closed && why === null ? await NetworkGate.open((0,external_node_path_namespaceObject.join)(base, 'net'), policy.agent === 'open' ? [] : policy.agent, o.onRefused ?? (() => undefined)) : null;
+        const net = { policy, gate, ip, why: closed ? why : null };
+        return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, extra, o.writable ?? [], workTree, net);
+    }
+    /** The key proxy (listening on the loop's 127.0.0.1:port) becomes reachable at the same address in the agent's namespace. */
+    async useKeyProxy(port) {
+        if (!this.net.gate)
+            return;
+        await this.net.gate.relayKeyProxy(port);
+        this.keyPort = port;
+    }
+    /**
+     * The network namespace of a command of `role`: null where it shares the machine's; else the
+     * forwarder's arguments (up to its `--`), the folder its view must hold, and variables to add.
+     */
+    netView(role, open) {
+        const { gate, ip, policy } = this.net;
+        if (!gate || !ip || open || (role === 'agent' ? policy.agent === 'open' : policy.checks === 'open'))
+            return null;
+        const view = role === 'agent' ? gate.agentView(this.keyPort) : { maps: [], env: {} };
+        return { argv: [process.execPath, gate.forwarder, ip, ...view.maps, '--'], dir: gate.dir, env: view.env };
     }
     /** The role's user (user+pidns only). */
     user(role) {
@@ -33625,12 +33900,18 @@ class Sandbox {
     }
     async chain(spec, role, d, contained) {
         const t = this.tools;
-        const env = this.environment(role, d, spec.env);
+        const net = this.netView(role, spec.network === 'open');
+        const env = { ...this.environment(role, d, spec.env), ...net?.env };
         const command = spec.args ? [spec.command, ...spec.args] : ['/bin/sh', '-c', spec.command];
         const user = this.users?.[role];
+        // Its own network namespace: the forwarder, as the namespace's root, brings loopback up first.
+        const unshareNet = net ? ['--net'] : [];
+        const forward = net?.argv ?? [];
+        const seen = net ? [net.dir] : [];
+        const sockets = net ? await hostSockets() : [];
         if (!user) {
-            const where = await this.layout(spec.cwd, null, env, role);
-            const ns = [t.unshare, ...PIDNS_UNSHARE, '--', ...this.extra.supervisor, ...where, t.setpriv, ...DROP_CAPS, '--'];
+            const where = await this.layout(spec.cwd, null, env, role, seen, sockets);
+            const ns = [t.unshare, ...PIDNS_UNSHARE, ...unshareNet, '--', ...this.extra.supervisor, ...where, ...forward, t.setpriv, ...DROP_CAPS, '--'];
             return { ...spec, command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns, ...command], env, contained };
         }
         env.PATH = await this.reachablePath(env.PATH || DEFAULT_PATH, user);
@@ -33638,9 +33919,9 @@ class Sandbox {
         // "dubious ownership" (only configuration given this way or globally counts for that).
         const n = Number(env.GIT_CONFIG_COUNT) || 0;
         Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
-        const where = await this.layout(spec.cwd, user, env, role);
+        const where = await this.layout(spec.cwd, user, env, role, seen, sockets);
         const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
-        const ns = [t.unshare, ...USER_UNSHARE, '--', ...this.extra.supervisor, ...where, ...switched, ...command];
+        const ns = [t.unshare, ...USER_UNSHARE, ...unshareNet, '--', ...this.extra.supervisor, ...where, ...forward, ...switched, ...command];
         // The spawn itself starts in `/`: the supervisor enters the command's folder as root.
         if (!this.sudo) {
             await Promise.all([d.home, d.tmp, ...d.made].map((p) => (0,promises_namespaceObject.chown)(p, user.uid, user.gid)));
@@ -33692,7 +33973,7 @@ class Sandbox {
      * the only places the command can leave something are its own folders and the private scratch
      * folders, and a later command of either role finds only what a clean checkout would hold.
      */
-    async layout(cwd, user, env, role) {
+    async layout(cwd, user, env, role, seen, sockets) {
         const real = await (0,promises_namespaceObject.realpath)(cwd).catch(() => (0,external_node_path_namespaceObject.resolve)(cwd));
         const blocked = user && real !== external_node_path_namespaceObject.sep ? await firstBlocked((0,external_node_path_namespaceObject.dirname)(real), user) : null;
         if (blocked !== null && under(this.base, blocked))
@@ -33703,6 +33984,7 @@ class Sandbox {
             Promise.all([
                 Promise.resolve(real),
                 ...[env.HOME, env.TMPDIR].map(ownFolder),
+                ...seen.map((p) => Promise.resolve(p)),
                 ...this.writable.map((w, i) => this.writableReal[i].then((r) => same(w, r))),
             ]),
         ]);
@@ -33727,6 +34009,8 @@ class Sandbox {
             throw new Error(`agent.writable: a command can be given at most 7 folders to write, its own three included (got ${keep.join(', ')})`);
         // /dev/shm holds the layers; the supervisor splits its path unquoted: plain characters only, else
         // it is covered like the others, and those get empty folders.
+        // The machine's sockets it could reach: not those under a cover or scratch, nor in its own folders (the network gate's).
+        const masked = sockets.filter((p) => !hidden.some((h) => under(p, h)) && !keep.some((k) => under(p, k)));
         const shm = shared.find((f) => f.shm && /^[A-Za-z0-9/._-]+$/.test(f.path));
         const layered = shared.filter((f) => f !== shm);
         return [
@@ -33743,6 +34027,8 @@ class Sandbox {
             ...outer.flatMap((c) => ['0755,size=1m', c]),
             String(loops.length),
             ...loops,
+            String(masked.length),
+            ...masked,
         ];
     }
     scratchFolders = null;
@@ -33912,6 +34198,7 @@ class Sandbox {
     /** Removes the base folder and everything in it. */
     async dispose() {
         try {
+            await this.net.gate?.close();
             await this.removeAsRoot(this.base);
         }
         finally {
@@ -34071,6 +34358,7 @@ async function restorePrivateModes(cwd, file) {
     }
     await (0,promises_namespaceObject.rm)(file, { force: true });
 }
+const SHARED_NETWORK = "The agent and the checks share the machine's network namespace: what the kernel keeps of a connection after a command ends (a socket in TIME_WAIT for a minute, the TCP metrics of an address for hours) a later check can read, so code that depends on it can pass here and fail in a clone.";
 const NO_SETFACL = 'setfacl (the acl package) is not installed: an ACL the agent or the checks set on a file of the work tree stays when the loop takes the tree back.';
 /** How long one of root's commands may take (a chown of a large tree), as for the loop's git calls. */
 const ROOT_COMMAND_MS = 300_000;
@@ -34585,7 +34873,7 @@ function decideFinal(status, stop_reason, a) {
 
 
 
-const CANARY_RUNNERS = ['pytest', 'unittest', 'go test', 'jest', 'vitest', 'node:test', 'mocha'];
+const CANARY_RUNNERS = ['pytest', 'unittest', 'go test', 'jest', 'vitest', 'node:test', 'mocha', 'cargo test', 'maven', 'gradle'];
 /**
  * What the canary of one criterion gave: `failed` (the runner reported the failure: honest),
  * `passed` (compromised), `not_run` (the command exited 0 but never ran the canary: its discovery
@@ -34640,9 +34928,29 @@ async function runCanary(criterion, c) {
     finally {
         await (0,promises_namespaceObject.rm)(file, { force: true });
         await (0,promises_namespaceObject.rm)(mark, { force: true });
+        await removeBuildOutputs(runner, sibling, token, c.cwd);
         c.after?.(`the runner canary of \`${criterion.id}\``);
     }
 }
+/**
+ * What the build made of a compiled canary (Maven's target/, Gradle's build/ beside its src/test/java:
+ * its class files and its JUnit report): a later run of the same suite would find the class and the
+ * report and count the canary's failure as the project's.
+ */
+async function removeBuildOutputs(runner, sibling, token, cwd) {
+    if (runner !== 'maven' && runner !== 'gradle')
+        return;
+    const root = (0,external_node_path_namespaceObject.join)(cwd, sibling.slice(0, Math.max(0, sibling.search(/(?:^|\/)src\/test\/java\//))));
+    for (const out of ['target', 'build']) {
+        const dir = (0,external_node_path_namespaceObject.join)(root, out);
+        if (!lstatOrNull(dir)?.isDirectory())
+            continue;
+        const made = (await (0,promises_namespaceObject.readdir)(dir, { recursive: true })).filter((f) => f.includes(token));
+        await Promise.all(made.map((f) => (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(dir, f), { recursive: true, force: true })));
+    }
+}
+/** A JUnit test class as Maven's surefire and Gradle find them: under src/test/java, named Test*, *Test, *Tests or *TestCase. */
+const JAVA_TEST = /(?:^|\/)src\/test\/java\/(?:[^/]+\/)*(?:Test[^/]*|[^/]*Tests?|[^/]*TestCase)\.java$/;
 const JS_TEST = /(?:\.(?:test|spec)\.[cm]?[jt]sx?$)|(?:(?:^|\/)(?:test|tests|__tests__)\/[^/]+\.[cm]?[jt]sx?$)/;
 const TEST_FILE = {
     pytest: /(?:^|\/)(?:test_[^/]*|[^/]*_test)\.py$/,
@@ -34652,6 +34960,11 @@ const TEST_FILE = {
     vitest: JS_TEST,
     'node:test': JS_TEST,
     mocha: JS_TEST,
+    // An integration test (each file its own crate, found by cargo): a unit test lives inside a module
+    // the loop would have to edit, so a crate with inline tests alone gets no canary.
+    'cargo test': /(?:^|\/)tests\/[^/]+\.rs$/,
+    maven: JAVA_TEST,
+    gradle: JAVA_TEST,
 };
 /** A tracked test file of the runner's kind to put the canary beside: a protected one first, then the first by name. */
 function pickSibling(runner, files, protectedGlobs) {
@@ -34663,6 +34976,12 @@ function pickSibling(runner, files, protectedGlobs) {
 async function recogniseRunner(command, cwd, depth = 0) {
     if (/\bgo\s+test\b/.test(command))
         return 'go test';
+    if (/\bcargo\s+(?:\+\S+\s+)?(?:-\S+\s+)*(?:test|nextest)\b/.test(command))
+        return 'cargo test';
+    if (/(?:^|[\s/;&|(])(?:mvn|mvnw)\b[^|;&]*\s(?:test|verify|install|package)(?=$|[\s;&|)])/.test(command))
+        return 'maven';
+    if (/(?:^|[\s/;&|(])(?:gradle|gradlew)\b[^|;&]*\s(?::?[\w:-]*test|check|build)(?=$|[\s;&|)])/i.test(command))
+        return 'gradle';
     if (/\bpy\.?test\b/.test(command))
         return 'pytest';
     if (/\bunittest\b/.test(command))
@@ -34696,6 +35015,11 @@ function canaryName(runner, token, sibling) {
             return `test_${token}.py`;
         case 'go test':
             return `${token}_test.go`;
+        case 'cargo test':
+            return `canary_${token}.rs`;
+        case 'maven':
+        case 'gradle':
+            return `${javaClass(token)}.java`;
         case 'node:test':
             return `${token}.test.mjs`;
         default:
@@ -34703,6 +35027,10 @@ function canaryName(runner, token, sibling) {
     }
 }
 const MESSAGE = 'phuc-loop runner canary: this test must fail';
+/** The canary's class name: Maven's surefire and Gradle run a class named *Test. */
+const javaClass = (token) => `X${token}Test`;
+/** Which JUnit the sibling test class is written for: JUnit 5 (Jupiter) when it imports it, else JUnit 4. */
+const jupiter = (text) => /\borg\.junit\.jupiter\b/.test(text);
 async function canaryText(runner, token, mark, sibling) {
     const at = JSON.stringify(mark);
     switch (runner) {
@@ -34713,6 +35041,16 @@ async function canaryText(runner, token, mark, sibling) {
             const text = (await readRegular(sibling, 1024 * 1024))?.toString('utf8') ?? '';
             const pkg = /^package\s+(\w+)/m.exec(text)?.[1] ?? 'main';
             return `package ${pkg}\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestX${token}(t *testing.T) {\n\t_ = os.WriteFile(${at}, nil, 0644)\n\tt.Fatal("${MESSAGE}")\n}\n`;
+        }
+        case 'cargo test':
+            // A Rust string literal: the mark's path is the loop's (hex names), JSON's escapes are Rust's for it.
+            return `#[test]\nfn canary_${token}() {\n    let _ = std::fs::write(${at}, b"");\n    panic!("${MESSAGE}");\n}\n`;
+        case 'maven':
+        case 'gradle': {
+            const text = (await readRegular(sibling, 1024 * 1024))?.toString('utf8') ?? '';
+            const pkg = /^\s*package\s+([\w.]+)\s*;/m.exec(text)?.[1];
+            const test = jupiter(text) ? 'org.junit.jupiter.api.Test' : 'org.junit.Test';
+            return `${pkg ? `package ${pkg};\n\n` : ''}public class ${javaClass(token)} {\n    @${test}\n    public void canary() throws Exception {\n        java.nio.file.Files.write(java.nio.file.Paths.get(${at}), new byte[0]);\n        throw new AssertionError("${MESSAGE}");\n    }\n}\n`;
         }
         case 'node:test':
             return `import test from 'node:test';\nimport { writeFileSync } from 'node:fs';\n\ntest('${token}', () => {\n  writeFileSync(${at}, '');\n  throw new Error('${MESSAGE}');\n});\n`;
@@ -34727,8 +35065,6 @@ async function canaryText(runner, token, mark, sibling) {
 }
 
 ;// CONCATENATED MODULE: ./src/engine/judge/certificate.ts
-// Halting certificates (SPEC §2): typed, computed from Lane A/B evidence only, each linked
-// to its predecessor by sha256 (a hash chain) and to the git tree it was computed on.
 
 
 
@@ -34782,6 +35118,14 @@ const certificateSchema = object({
     /** clean: a loop-owned checkout of judged_tree; live: the agent's work tree. */
     workspace: schemas_enum(['clean', 'live']),
     isolation: schemas_string(),
+    /** The network policy of the agent, the checks and checks.setup, and whether this machine enforced it (os/network.ts). */
+    network: object({
+        agent: union([schemas_enum(['open', 'model-api-only']), array(schemas_string())]),
+        checks: schemas_enum(['loopback', 'open']),
+        setup: literal('open'),
+        enforced: schemas_boolean(),
+    })
+        .optional(),
     /** What judged the agent's changes: agent.may_change (allow-list) or the protected paths alone; absent in older trees. */
     guard: schemas_enum(['allow-list', 'protected-only']).optional(),
     previous_certificate_sha256: schemas_string().nullable(),
@@ -34836,6 +35180,7 @@ function issueCertificate(i) {
         judged_tree: i.judgedTree,
         workspace: i.workspace,
         isolation: i.isolation,
+        ...(i.network ? { network: i.network } : {}),
         guard: i.guard,
         previous_certificate_sha256: i.previousSha256,
         exits_fired: i.fired,
@@ -35424,6 +35769,191 @@ function buildPlan(i, configPath, baseline, northstarBaseline, apiSurfaceBefore,
     };
 }
 
+;// CONCATENATED MODULE: ./src/engine/evidence/phases.ts
+// Where a run's wall time goes (Lane B: measurements, never certificate or capsule content). A
+// stage — the run's start, the baseline, an iteration, a replay, the end — times its phases on the
+// loop's clock port; its record goes to the evidence (iter_N/phases.json, phases.jsonl) and the
+// halting report sums them in one table. Phases of a stage may run at the same time (the criteria
+// of a round): those are recorded `part_of` the phase that holds them, and only top-level phases
+// add up to the stage's wall time; what no phase covers is shown as such, never hidden.
+
+const phases_ms = schemas_number().int().min(0);
+const phaseSchema = object({ phase: schemas_string(), ms: phases_ms, part_of: schemas_string().optional() });
+/** `within`: a stage timed inside another (a replay inside the run's end), whose wall it is part of. */
+/** `before_ms`: the run's time between the stage before and this one (that one's records, a host's push), in no stage. */
+const stagePhasesSchema = object({
+    stage: schemas_string(),
+    wall_ms: phases_ms,
+    phases: array(phaseSchema),
+    within: schemas_string().optional(),
+    before_ms: phases_ms.optional(),
+});
+/** The run-level stages' log (the start, the baseline or resume judgement, replays, the end), one line per stage and run. */
+const PHASES_LOG = 'phases.jsonl';
+/**
+ * One stage's phases, timed from its creation. Straight-line code marks the end of each phase with
+ * lap(); a function can be timed whole with time(). Phases timed side by side each add their own.
+ */
+class Stage {
+    name;
+    clock;
+    within;
+    // Whole milliseconds read off the clock: laps then add up to the stage's wall time exactly.
+    started;
+    /** When the last top-level phase ended: where the next lap starts. */
+    lastEnd;
+    phases = [];
+    constructor(name, clock, within) {
+        this.name = name;
+        this.clock = clock;
+        this.within = within;
+        this.started = this.lastEnd = this.now();
+    }
+    now() {
+        return Math.round(this.clock.monotonicMs());
+    }
+    /** Runs `fn` and adds its duration (also when it throws) to `phase`. */
+    async time(phase, fn, partOf) {
+        const start = this.now();
+        try {
+            return await fn();
+        }
+        finally {
+            const end = this.now();
+            this.add(phase, end - start, partOf);
+            if (partOf === undefined)
+                this.lastEnd = Math.max(this.lastEnd, end);
+        }
+    }
+    /**
+     * The time since the last phase ended goes to `phase`, less `apart`: a part of it measured apart,
+     * never longer than the lap, recorded as a phase of its own (the agent's process inside its
+     * hand-over) or, unnamed, left to what recorded it (stages timed within this one).
+     */
+    lap(phase, apart) {
+        const now = this.now();
+        const part = apart ? Math.min(Math.max(0, Math.round(apart.ms)), now - this.lastEnd) : 0;
+        if (apart?.phase !== undefined)
+            this.add(apart.phase, part);
+        this.add(phase, now - this.lastEnd - part);
+        this.lastEnd = now;
+    }
+    /** The same phase twice in a stage (a hand-back after each use) is one entry, summed. */
+    add(phase, durationMs, partOf) {
+        const whole = Math.max(0, Math.round(durationMs));
+        const known = this.phases.find((p) => p.phase === phase && p.part_of === partOf);
+        if (known)
+            known.ms += whole;
+        else
+            this.phases.push(partOf === undefined ? { phase, ms: whole } : { phase, ms: whole, part_of: partOf });
+    }
+    /** `time` bound to this stage, for helpers that take a TimePhase. */
+    timer = (phase, fn) => this.time(phase, fn);
+    /**
+     * The stage as timed so far, and when it ended on the clock. `previousEnd`: when the run's stage
+     * before this one ended, so that the time between them is on record (a stage within another has none).
+     */
+    record(previousEnd) {
+        const end = this.now();
+        const before = previousEnd === undefined || this.within !== undefined ? {} : { before_ms: Math.max(0, this.started - previousEnd) };
+        return {
+            record: {
+                stage: this.name,
+                wall_ms: end - this.started,
+                phases: this.phases.map((p) => ({ ...p })),
+                ...(this.within === undefined ? {} : { within: this.within }),
+                ...before,
+            },
+            end,
+        };
+    }
+}
+const phases_seconds = (msValue) => (msValue / 1000).toFixed(1);
+const NOT_IN_A_PHASE = 'not in a phase';
+const BETWEEN_STAGES = 'between stages';
+/** The order in which a run goes through its phases (the table's rows); any other phase follows, in first-seen order. */
+const RUN_ORDER = [
+    'capsule',
+    'step start',
+    'agent',
+    'work tree hand-over',
+    'collect',
+    'workspace update',
+    'setup',
+    'checks',
+    'residual',
+    'skeptic',
+    'northstar',
+    'hand-back',
+    'learn',
+    'commit',
+    'record',
+];
+const phases_rank = (phase) => (RUN_ORDER.includes(phase) ? RUN_ORDER.indexOf(phase) : RUN_ORDER.length);
+/** Each phase row's cells (ms per stage, null where the stage had none), in the run's order; nested phases follow their holder. */
+function phaseRows(stages) {
+    const key = (p) => `${p.part_of ?? ''}\0${p.phase}`;
+    const order = [];
+    for (const s of stages)
+        for (const p of s.phases)
+            if (!order.some((o) => key(o) === key(p)))
+                order.push(p);
+    const top = order.filter((p) => p.part_of === undefined).sort((a, b) => phases_rank(a.phase) - phases_rank(b.phase));
+    const placed = [
+        ...top.flatMap((t) => [t, ...order.filter((p) => p.part_of === t.phase)]),
+        ...order.filter((p) => p.part_of !== undefined && !top.some((t) => t.phase === p.part_of)),
+    ];
+    const rows = placed.map((p) => ({
+        ...(p.part_of === undefined ? {} : { part_of: p.part_of }),
+        phase: p.phase,
+        ms: stages.map((s) => s.phases.find((q) => key(q) === key(p))?.ms ?? null),
+    }));
+    // A stage's wall less its top-level phases and the stages timed within it: always a row, so a gap shows.
+    const other = stages.map((s) => s.wall_ms -
+        s.phases.filter((p) => p.part_of === undefined).reduce((a, p) => a + p.ms, 0) -
+        stages.filter((t) => t.within === s.stage).reduce((a, t) => a + t.wall_ms, 0));
+    const between = stages.map((s) => s.before_ms ?? null);
+    return [
+        ...rows,
+        { phase: NOT_IN_A_PHASE, ms: other.map((o) => Math.max(0, o)) },
+        ...(between.some((b) => b !== null) ? [{ phase: BETWEEN_STAGES, ms: between }] : []),
+    ];
+}
+/** A stage's share of the run: its wall and the time since the stage before it ended. */
+const runShare = (s) => s.wall_ms + (s.before_ms ?? 0);
+/** The run's wall time the stages cover: a stage within another is part of that one's. */
+const wallOf = (stages) => stages.filter((s) => s.within === undefined).reduce((a, s) => a + runShare(s), 0);
+/**
+ * The one-table breakdown (markdown): a row per phase, a column per stage, seconds. `cell` makes a
+ * name safe for a table (criterion ids are the user's). Each phase belongs to one stage, so a row's
+ * total is its sum; a stage's wall runs from the end of the stage before it, so the wall total is
+ * the run's from its start to its end (a stage timed within another counted once).
+ */
+function phaseTable(stages, cell) {
+    if (!stages.length)
+        return [];
+    const rows = phaseRows(stages);
+    const sum = (xs) => xs.reduce((a, x) => a + (x ?? 0), 0);
+    return [
+        `| phase | ${stages.map((s) => cell(s.within === undefined ? s.stage : `${s.stage} (in ${s.within})`)).join(' | ')} | total |`,
+        `|---|${stages.map(() => '---:|').join('')}---:|`,
+        ...rows.map((r) => `| ${r.part_of === undefined ? cell(r.phase) : `↳ ${cell(r.phase)}`} | ${r.ms.map((x) => (x === null ? '—' : phases_seconds(x))).join(' | ')} | ${phases_seconds(sum(r.ms))} |`),
+        `| **wall** | ${stages.map((s) => `**${phases_seconds(runShare(s))}**`).join(' | ')} | **${phases_seconds(wallOf(stages))}** |`,
+    ];
+}
+/** The closing note's words: the top-level phases that took the most of the run, with their share. */
+function phaseSummary(stages, top = 5) {
+    const wall = wallOf(stages);
+    if (!wall)
+        return null;
+    const totals = phaseRows(stages)
+        .filter((r) => r.part_of === undefined)
+        .map((r) => ({ phase: r.phase, ms: r.ms.reduce((a, x) => a + (x ?? 0), 0) }))
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, top);
+    return `${totals.map((t) => `${t.phase} ${phases_seconds(t.ms)} s (${Math.round((t.ms * 100) / wall)} %)`).join(', ')} of ${phases_seconds(wall)} s`;
+}
+
 ;// CONCATENATED MODULE: external "node:worker_threads"
 const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
 ;// CONCATENATED MODULE: ./src/engine/evidence/writer.ts
@@ -35738,6 +36268,7 @@ async function offThread(job, transfer = []) {
 
 
 
+
 const MANIFEST = 'manifest.json';
 const utf8 = new TextEncoder();
 /**
@@ -35745,7 +36276,7 @@ const utf8 = new TextEncoder();
  * the manifest that records it leaves lines past what the manifest holds: verify tells such a tail
  * from an edit (the manifest's bytes are the file's start), and a resumed run cuts it off.
  */
-const APPEND_ONLY_LOGS = new Set(['history.jsonl', 'compaction.log', 'northstar_drift.log']);
+const APPEND_ONLY_LOGS = new Set(['history.jsonl', 'compaction.log', 'northstar_drift.log', PHASES_LOG]);
 /**
  * The halting report of the latest run when it stopped before writing an evidence tree of its own
  * (EXIT_NEED_INFO beside an earlier loop's evidence): `phuc-loop report` shows it, never the older
@@ -37880,14 +38411,19 @@ function parseReport(text) {
     }
 }
 /**
- * Why a change of the agent is put back as it was (null: it stays): a protected path; a change that
- * reaches outside the tree; one agent.may_change does not allow, or a module that would shadow a
- * library (allow-list.ts); the runner configuration of a shared file (package.json's scripts the
- * criteria run and runner keys, pyproject.toml's [tool.pytest]…); a secret value it would publish.
+ * Why a change of the agent is put back as it was (null: it stays): a protected path; one of the
+ * loop's own paths (a file or link in place of its evidence folder, anything git sees in a tree it
+ * publishes: loop/own-paths.ts); a change that reaches outside the tree; one agent.may_change does
+ * not allow, or a module that would shadow a library (allow-list.ts); the runner configuration of a
+ * shared file (package.json's scripts the criteria run and runner keys, pyproject.toml's
+ * [tool.pytest]…); a secret value it would publish.
  */
 async function revertReason(o, p, isNew) {
     if (o.isProtected(p))
         return { why: 'protected', detail: '' };
+    const own = o.loopOwned?.(p);
+    if (own)
+        return { why: 'loop-owned', detail: own };
     const outside = outsideTree(o.cwd, p);
     if (outside)
         return { why: 'outside', detail: outside };
@@ -37985,7 +38521,7 @@ const artifactsSchema = object({
     report: object({ state: schemas_enum(['valid', 'malformed', 'absent']), error: schemas_string().optional() }),
     reverted: array(object({
         path: schemas_string(),
-        why: schemas_enum(['protected', 'outside', 'not-allowed', 'shadow', 'runner-config', 'secret', 'unstageable']),
+        why: schemas_enum(['protected', 'loop-owned', 'outside', 'not-allowed', 'shadow', 'runner-config', 'secret', 'unstageable']),
         detail: schemas_string().optional(),
     })),
     /** Files of the user's that git never tracked and the agent deleted: nothing to stage (kept in refs/phuc-loop/user-work). */
@@ -38156,9 +38692,6 @@ async function collectArtifacts(o) {
     };
 }
 
-;// CONCATENATED MODULE: external "node:http"
-const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
 ;// CONCATENATED MODULE: external "node:https"
 const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
 var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
@@ -43050,18 +43583,72 @@ function blocksOf(e) {
     blocks.set(e, made);
     return made;
 }
-/** Puts the section into the user's AGENTS.md, replacing only what lies between the markers. */
-function mergeSection(existing, section) {
+/**
+ * Anything a reader could take for one of the section's markers: any case, spacing or extra dashes
+ * (`<!---- PHUC-LOOP:END --->`), whatever follows the word up to the comment's end.
+ */
+const MARKER_RE = /<!--[\s-]*phuc-loop\s*:\s*(begin|end)\b[\s\S]*?-->/gi;
+function markersOf(text) {
+    return [...text.matchAll(MARKER_RE)].map((m) => ({ kind: m[1].toLowerCase(), at: m.index, end: m.index + m[0].length }));
+}
+/**
+ * Where the loop's section lies: exactly the section it wrote last when that is still there;
+ * otherwise from the first begin marker to the end marker that closes it (nested pairs counted),
+ * or to the last end marker when none balances it. Null when there is no begin with an end after it.
+ */
+function sectionSpan(text, previous) {
+    if (previous !== undefined) {
+        const written = `${BEGIN}\n${previous.trimEnd()}\n${END}`;
+        const at = text.indexOf(written);
+        if (at >= 0)
+            return { at, end: at + written.length };
+    }
+    const markers = markersOf(text);
+    const first = markers.findIndex((m) => m.kind === 'begin');
+    if (first < 0)
+        return null;
+    let depth = 0;
+    let lastEnd;
+    for (const m of markers.slice(first)) {
+        if (m.kind === 'begin')
+            depth++;
+        else {
+            depth--;
+            lastEnd = m;
+            if (depth === 0)
+                break;
+        }
+    }
+    return lastEnd ? { at: markers[first].at, end: lastEnd.end } : null;
+}
+/**
+ * Text outside the section with every marker made plain text: a section the agent (or a pull
+ * request) forged elsewhere in the file is no longer a loop section to the loop or to any reader,
+ * and the words around it stay as they were. Until nothing changes: removing one marker can join
+ * the pieces of another (`<!<!-- phuc-loop:end -->-- phuc-loop:end -->`).
+ */
+function neutralise(text) {
+    for (let prev = ''; prev !== text;) {
+        prev = text;
+        text = text.replace(MARKER_RE, (_m, kind) => `(a phuc-loop ${kind.toLowerCase()} marker the loop did not write)`);
+    }
+    return text;
+}
+/**
+ * Puts the section into the user's AGENTS.md, replacing only the loop's section (see sectionSpan;
+ * `previous` is the section the loop wrote last) and neutralising every other marker, so the file
+ * holds exactly one loop section.
+ */
+function mergeSection(existing, section, previous) {
     const block = `${BEGIN}\n${section.trimEnd()}\n${END}\n`;
     if (existing === null || existing.trim() === '')
         return block;
-    const begin = BEGIN_RE.exec(existing);
-    const endAt = begin ? existing.indexOf(END, begin.index) : -1;
-    if (begin && endAt >= 0) {
-        const after = existing.slice(endAt + END.length).replace(/^\r?\n/, '');
-        return existing.slice(0, begin.index) + block + after;
+    const span = sectionSpan(existing, previous);
+    if (span) {
+        const after = existing.slice(span.end).replace(/^\r?\n/, '');
+        return neutralise(existing.slice(0, span.at)) + block + neutralise(after);
     }
-    return existing.replace(/\s*$/, '\n\n') + block;
+    return neutralise(existing).replace(/\s*$/, '\n\n') + block;
 }
 /** The text between the markers, or null when the section is missing. */
 function extractSection(text) {
@@ -43187,6 +43774,10 @@ const capsuleSchema = strictObject({
     subagent_role: schemas_string(),
     rung_target: capsule_int.refine((r) => RUNGS.includes(r), { error: `must be one of ${RUNGS.join(' | ')}` }),
 });
+/** A criterion as the capsule states it, sorted by id (a canonical form, whatever order the config lists them in). */
+function criterionLines(criteria) {
+    return [...criteria].sort((a, b) => (a.id < b.id ? -1 : 1)).map((c) => `${c.id}: ${c.description} (the loop runs \`${c.run}\`; exit 0 = met)`);
+}
 /** Empty: the loop ships no skill texts; what they would carry is in the prompt (docs/glossary.md "CNF capsule"). */
 const SKILL_PACK = [];
 const SUBAGENT_ROLE = 'Scout→Solver: localize the blocker, then change the repository to remove it. The loop itself is the Skeptic: it runs the checks and issues the certificate.';
@@ -43350,13 +43941,26 @@ function residualFromOutput(output) {
 async function removeJunit(cwd, glob) {
     await prepareJunit(cwd, glob);
 }
+/** failing_criteria: how many criteria failed; a round in which no criterion ran has no residual (not 0). */
+function failingCriteriaResidual(checks) {
+    if (checks.length === 0)
+        return { error: 'no criterion ran, so there is no count of failing criteria' };
+    const failing = checks.filter((c) => !c.met).length;
+    return { value: new decimal_Decimal(failing), detail: `${failing} of ${checks.length} criteria failing` };
+}
+/** failing_tests_fraction: the failing share of the tests that ran; reports with none ran have no residual (not 0). */
+function failingTestsResidual(read) {
+    const executed = executedTests(read.tests);
+    if (executed.length === 0)
+        return { error: `the JUnit files (${read.files.join(', ')}) hold no test that ran` };
+    const failing = failingTests(executed).length;
+    return { value: new decimal_Decimal(failing).div(executed.length), detail: `${failing} of ${executed.length} tests failing (${read.files.length} JUnit files)` };
+}
 async function computeResidual(config, checks, ctx) {
     const r = config.residual;
     switch (r.metric) {
-        case 'failing_criteria': {
-            const failing = checks.filter((c) => !c.met).length;
-            return { value: new decimal_Decimal(failing), detail: `${failing} of ${checks.length} criteria failing` };
-        }
+        case 'failing_criteria':
+            return failingCriteriaResidual(checks);
         case 'failing_tests_fraction': {
             if (!r.junit)
                 return { error: 'residual.junit (a glob of the JUnit XML files the checks write) is required for metric failing_tests_fraction' };
@@ -43365,14 +43969,7 @@ async function computeResidual(config, checks, ctx) {
                 return { error: read.error };
             if (read.files.length === 0)
                 return { error: `no JUnit XML file matches ${r.junit}; the checks must write them` };
-            const executed = executedTests(read.tests);
-            const failing = failingTests(executed).length;
-            if (executed.length === 0)
-                return { error: `the JUnit files (${read.files.join(', ')}) hold no test that ran` };
-            return {
-                value: new decimal_Decimal(failing).div(executed.length),
-                detail: `${failing} of ${executed.length} tests failing (${read.files.length} JUnit files)`,
-            };
+            return failingTestsResidual(read);
         }
         case 'command': {
             const res = await ctx.runner.run({ command: r.run, cwd: ctx.cwd, env: ctx.env, timeoutMs: r.timeout_seconds * 1000, signal: ctx.signal });
@@ -43389,6 +43986,7 @@ async function computeResidual(config, checks, ctx) {
 // End-of-loop audits that read only the evidence tree, shared by the loop and `phuc-loop verify`:
 // the Triangle Law (plan, certificates, AGENTS.md entries), the Phuc Test (five conditions) and
 // the rung self-tests.
+
 
 
 
@@ -43438,8 +44036,13 @@ function phucConditions(x) {
         failures.push(`PHUC_TEST_FAILURE_1: iteration ${n} has no cnf_capsule.json`);
     if (!entry || !/- residual_direction: \w+/.test(entry) || !/- glow_score: \{total: (\d+|unknown)/.test(entry) || !/- northstar_distance_delta: /.test(entry))
         failures.push(`PHUC_TEST_FAILURE_2: iteration ${n}'s AGENTS.md entry lacks residual direction, GLOW or northstar delta`);
+    else {
+        const wrong = glowDeltaProblem(entry, x.previousEntry);
+        if (wrong)
+            failures.push(`PHUC_TEST_FAILURE_2: iteration ${n}'s AGENTS.md entry: ${wrong}`);
+    }
     if (capsule) {
-        const problems = capsuleProblems(capsule, x.hostPaths, x.planText, x.capsuleText);
+        const problems = [...capsuleProblems(capsule, x.hostPaths, x.planText, x.capsuleText), ...provenanceProblems(capsule, x.planText, x.evidenceEntry)];
         if (problems.length)
             failures.push(`PHUC_TEST_FAILURE_3: iteration ${n}'s capsule: ${problems.join('; ')}`);
         if (x.previousEntry !== null) {
@@ -43450,6 +44053,59 @@ function phucConditions(x) {
         }
     }
     return failures;
+}
+const glowTotal = (entry) => /^- glow_score: \{total: (\d+|unknown)/m.exec(entry)?.[1];
+/**
+ * Condition 2's GLOW delta, checked against what it is a delta of: this entry's GLOW total less the
+ * previous entry's (n/a on the first entry, or where either total is unknown).
+ */
+function glowDeltaProblem(entry, previousEntry) {
+    const got = /^- glow_delta: (.*)$/m.exec(entry)?.[1];
+    if (got === undefined)
+        return 'no glow_delta';
+    const [now, before] = [glowTotal(entry), previousEntry === null ? undefined : glowTotal(previousEntry)];
+    const known = now !== undefined && now !== 'unknown' && before !== undefined && before !== 'unknown';
+    if (!known)
+        return got.startsWith('n/a') || previousEntry !== null ? null : `glow_delta ${got} without a previous GLOW`;
+    const delta = Number(now) - Number(before);
+    const want = `${delta >= 0 ? '+' : ''}${delta}`;
+    return got === want ? null : `glow_delta ${got}, but GLOW went ${before} → ${now} (${want})`;
+}
+/**
+ * Condition 3's "built from artifacts only", checked at the source: the goal, criteria and rung are
+ * plan.json's, the criteria met and open are exactly the plan's, and every artifact link names an
+ * evidence file that holds those bytes (found by its path under the folder of the plan's link).
+ */
+function provenanceProblems(capsule, planText, evidenceEntry) {
+    const problems = [];
+    if (!evidenceEntry)
+        return problems;
+    let plan = null;
+    try {
+        plan = planText ? JSON.parse(planText) : null;
+    }
+    catch {
+        plan = null;
+    }
+    if (plan?.acceptance_criteria) {
+        if (capsule.goal_statement !== plan.goal)
+            problems.push('goal_statement is not the goal of plan.json');
+        if (canonicalJson(capsule.acceptance_criteria) !== canonicalJson(criterionLines(plan.acceptance_criteria)))
+            problems.push('acceptance_criteria are not the criteria of plan.json');
+        if (capsule.rung_target !== plan.rung_target)
+            problems.push('rung_target is not the rung_target of plan.json');
+        const s = capsule.current_state_summary;
+        const ids = plan.acceptance_criteria.map((c) => c.id).sort();
+        if (canonicalJson([...s.criteria_met_so_far, ...s.criteria_still_open].sort()) !== canonicalJson(ids))
+            problems.push("criteria_met_so_far and criteria_still_open are not the plan's criteria, each once");
+    }
+    const folder = capsule.artifact_links.find((l) => l.role === 'plan')?.path.replace(/\/?plan\.json$/, '');
+    for (const l of capsule.artifact_links) {
+        const rel = folder !== undefined && l.path.startsWith(folder) ? l.path.slice(folder.length).replace(/^\//, '') : null;
+        if (rel === null || evidenceEntry(rel) !== l.sha256)
+            problems.push(`artifact link ${l.path}#${l.sha256.slice(0, 12)} names no evidence file with those bytes`);
+    }
+    return problems;
 }
 /** The five conditions as the report shows them, from the failures found. */
 function phucResult(failures) {
@@ -43484,19 +44140,78 @@ async function phucTest(ev, iterations, opts) {
             capsuleError = e.message;
         }
         const entry = await ev.readText(`${iterDir(n)}/agents_md_entry.md`);
-        failures.push(...phucConditions({ iteration: n, capsule, capsuleText, capsuleError, entry, previousEntry, hostPaths: opts.hostPaths, planText }));
+        failures.push(...phucConditions({
+            iteration: n,
+            capsule,
+            capsuleText,
+            capsuleError,
+            entry,
+            previousEntry,
+            hostPaths: opts.hostPaths,
+            planText,
+        }));
         previousEntry = entry;
     }
     if (opts.converged && rungLevel(opts.rungAchieved) < rungLevel(opts.rungTarget))
         failures.push(`PHUC_TEST_FAILURE_5: convergence at rung ${opts.rungAchieved}, below the declared rung_target ${opts.rungTarget}`);
     return phucResult(failures);
 }
-/** Rung 274177's self-tests: the divergence detector and the null/edge sweep of the residual parser. */
-function selfTests() {
-    const divergence = isDiverging(['1', '2', '3']) && !isDiverging(['3', '2', '1']) && !isDiverging(['1', '1', '2']) && !isDiverging(['1', '2']);
-    const rejects = ['', 'NaN', '1,5', 'Infinity', '0x10', '1e', '-', ' '].every((t) => 'error' in residualFromOutput(t));
-    const accepts = ['0', '0.25', '1e-4', '3'].every((t) => 'value' in residualFromOutput(t)) && decimal_parseDecimal('.5') !== null;
-    return { divergence_detector: divergence, null_edge_sweep: rejects && accepts };
+const testCase = (input, expected, got) => ({ input, expected, got, ok: expected === got });
+/**
+ * Rung 274177's self-tests, fed with this run's own inputs (fixed inputs pass in any loop):
+ * - the divergence detector fires when the run's residual history goes on rising from its largest
+ *   value (in steps of that value), and holds on a tie or a fall from there;
+ * - the residual reader rejects the null and edge forms of the certified residual as the checker
+ *   printed it (nothing, blanks, null words, a sign, a unit, a decimal comma, hex), reads the value
+ *   back exactly, and reads a metric that saw no criterion or no test as unavailable, never as 0.
+ */
+function selfTests(run) {
+    const div = [];
+    const verdict = (h) => (isDiverging(h) ? 'diverging' : 'not diverging');
+    const top = run.history.map((h) => new decimal_Decimal(h)).reduce((a, b) => decimal_Decimal.max(a, b), new decimal_Decimal(run.residual));
+    const step = top.isZero() ? new decimal_Decimal(1) : top;
+    const tail = (ks) => [...run.history, ...ks.map((k) => top.plus(step.times(k)).toString())];
+    for (const [ks, expected] of [
+        [[1, 2, 3], 'diverging'],
+        [[1, 1, 2], 'not diverging'],
+        [[3, 2, 1], 'not diverging'],
+        [[3, 1, 2, 3], 'diverging'],
+    ]) {
+        const h = tail([...ks]);
+        div.push(testCase(h.join(', '), expected, verdict(h)));
+    }
+    // The certified residual as the checker printed it (a command's last line), else as recorded.
+    const printed = /^command output (\S+)$/.exec(run.detail)?.[1] ?? run.residual;
+    const read = (out) => {
+        const r = residualFromOutput(out);
+        return 'value' in r ? `value ${r.value.toString()}` : 'error';
+    };
+    const sweep = [testCase(printed, `value ${new decimal_Decimal(run.residual).toString()}`, read(`${printed}\n\n`))];
+    const negative = new decimal_Decimal(run.residual).isZero() ? '-1' : `-${printed}`;
+    for (const edge of [
+        '',
+        ' \t',
+        'null',
+        'None',
+        'undefined',
+        'NaN',
+        'Infinity',
+        negative,
+        `${printed}%`,
+        printed.replace('.', ',') + (printed.includes('.') ? '' : ',0'),
+        `0x${printed}`,
+    ])
+        sweep.push(testCase(JSON.stringify(edge), 'error', read(edge)));
+    for (const [what, got] of [
+        ['no criterion ran', failingCriteriaResidual([])],
+        ['JUnit files with no test that ran', failingTestsResidual({ tests: [], files: ['empty.xml'] })],
+    ])
+        sweep.push(testCase(what, 'error', 'error' in got ? 'error' : `value ${got.value.toString()}`));
+    return {
+        divergence_detector: div.every((c) => c.ok),
+        null_edge_sweep: sweep.every((c) => c.ok),
+        cases: { divergence_detector: div, null_edge_sweep: sweep },
+    };
 }
 function allDecimalStrings(values) {
     return values.every(isDecimalString);
@@ -44050,8 +44765,20 @@ class Git {
         await this.session?.close();
         this.session = null;
     }
-    exec(script, stdin) {
-        return this.session ? this.session.run(script, stdin) : this.runner.run({ command: script, cwd: this.cwd, env: this.env, stdin, reapLeftovers: false });
+    async exec(script, stdin) {
+        if (!this.session)
+            return this.runner.run({ command: script, cwd: this.cwd, env: this.env, stdin, reapLeftovers: false });
+        // A shell killed (by an agent of the same user, say) fails the call that finds it gone or that it
+        // cut short (whatever that call had done): the run halts with its report, made with a new shell,
+        // and the next run resumes.
+        const session = this.session;
+        const r = session.ended ? undefined : await session.run(script, stdin).catch(() => null);
+        if (r && !session.ended)
+            return r;
+        this.session = await ShellSession.start(this.cwd, this.env);
+        throw GitError.ended(r === undefined
+            ? "the loop's git shell was killed between two git calls"
+            : "a git call did not finish: the loop's git shell ended (killed, or stopped at its time limit)");
     }
     async run(args, opts = {}) {
         const r = await this.exec(['git', ...this.gitArgs, ...args].map(shellQuote).join(' '), opts.stdin);
@@ -44993,7 +45720,15 @@ class CheckWorkspace {
             ? setInterval(() => log.info(`checks.setup \`${command}\`: still running (${workspace_seconds(now() - started)} s)`), this.o.heartbeatMs ?? 15_000)
             : null;
         try {
-            return await this.run({ command, cwd: this.dir, env: this.env(), timeoutMs: spec.timeoutMs, signal: spec.signal, maxOutputBytes: 512 * 1024 });
+            return await this.run({
+                command,
+                cwd: this.dir,
+                env: this.env(),
+                timeoutMs: spec.timeoutMs,
+                signal: spec.signal,
+                maxOutputBytes: 512 * 1024,
+                network: 'open',
+            });
         }
         finally {
             if (beat)
@@ -45126,9 +45861,10 @@ protect = () => []) {
     let held = false;
     return {
         mode: 'live',
-        async prepare() {
+        async prepare(_tree, opts) {
             held = true;
-            await sandbox.grantWorkTree(cwd, [LOOP_SCRATCH_DIR, ...protect()], 'check');
+            const grant = () => sandbox.grantWorkTree(cwd, [LOOP_SCRATCH_DIR, ...protect()], 'check');
+            await (opts?.time ? opts.time('workspace update', grant) : grant());
             return cwd;
         },
         env,
@@ -45182,14 +45918,16 @@ async function cleanJudge(c) {
     return {
         mode: 'clean',
         async prepare(tree, opts) {
+            const time = opts?.time ?? ((_, fn) => fn());
             if (opts?.fresh) {
                 // The certified commit checked out anew, with its own setup: nothing of earlier rounds counts.
-                await fresh?.dispose();
-                const made = await CheckWorkspace.fresh({ ...base, root: (0,external_node_path_namespaceObject.join)(c.root, 'fresh') }, tree, setupSpec(opts.signal));
-                fresh = made.workspace;
-                current = fresh;
-                check(made.setup);
-                return fresh.dir;
+                const made = await time('workspace update', async () => {
+                    await fresh?.dispose();
+                    return CheckWorkspace.fresh({ ...base, root: (0,external_node_path_namespaceObject.join)(c.root, 'fresh') }, tree);
+                });
+                fresh = current = made.workspace;
+                check(await time('setup', () => made.workspace.setup(setupSpec(opts.signal))));
+                return made.workspace.dir;
             }
             // Replays after a fresh checkout stay on it; any other round goes back to the persistent one.
             if (fresh && current === fresh && fresh.holds === tree) {
@@ -45197,8 +45935,8 @@ async function cleanJudge(c) {
                 return fresh.dir;
             }
             current = ws;
-            await ws.update(tree);
-            check(await ws.setup(setupSpec(opts?.signal)));
+            await time('workspace update', () => ws.update(tree));
+            check(await time('setup', () => ws.setup(setupSpec(opts?.signal))));
             return ws.dir;
         },
         get env() {
@@ -45439,7 +46177,8 @@ async function checkRound(ctx, dir, tree, opts = {}) {
 }
 async function judgeRound(ctx, dir, tree, opts) {
     const cfg = ctx.intake.config;
-    const cwd = await ctx.judge.prepare(tree, { fresh: opts.fresh, signal: opts.signal });
+    const time = opts.stage?.timer ?? ((_, fn) => fn());
+    const cwd = await ctx.judge.prepare(tree, { fresh: opts.fresh, signal: opts.signal, time });
     const setup = ctx.judge.setup;
     if (setup) {
         ctx.o.log.info(setupLine(setup));
@@ -45451,7 +46190,7 @@ async function judgeRound(ctx, dir, tree, opts) {
     const glob = cfg.checks.junit ?? cfg.residual.junit;
     const guard = glob ? await prepareJunit(cwd, glob) : null;
     const files = cfg.acceptance_criteria.some((c) => c.inputs) ? await ctx.git.treeFiles(tree) : undefined;
-    const checks = await runChecks(cfg.acceptance_criteria, {
+    const checks = await time('checks', () => runChecks(cfg.acceptance_criteria, {
         runner: ctx.judge.runner,
         cwd,
         env: ctx.judge.env,
@@ -45463,10 +46202,13 @@ async function judgeRound(ctx, dir, tree, opts) {
         files,
         passes: opts.reuse ? ctx.state.passes : undefined,
         afterRun: (c) => ctx.judge.keepsTree(`the check \`${c.id}\``, glob),
-    });
+    }));
+    // Each criterion's own time, beside the round's (they may run side by side).
+    for (const c of checks)
+        opts.stage?.add(c.id, c.duration_ms, 'checks');
     const junit = glob && guard ? await readJunit(cwd, glob, guard) : undefined;
     const residualJunit = cfg.residual.junit && cfg.residual.junit !== glob ? await readJunit(cwd, cfg.residual.junit, null) : junit;
-    const residual = await computeResidual(cfg, checks, { runner: ctx.judge.runner, cwd, env: ctx.judge.env, signal: opts.signal, junit: residualJunit });
+    const residual = await time('residual', () => computeResidual(cfg, checks, { runner: ctx.judge.runner, cwd, env: ctx.judge.env, signal: opts.signal, junit: residualJunit }));
     if (cfg.residual.metric === 'command')
         ctx.judge.keepsTree('the residual command', glob);
     // The runner proves itself honest (clean workspace only: the canary is never written to the agent's tree).
@@ -45609,6 +46351,7 @@ function agentRunContext(ctx) {
 
 
 
+
 /** How iterations are numbered and budgets counted across runs (README "What happens in an iteration"). */
 const RUN_ACCOUNTING = {
     numbering: 'Iterations are numbered on across the runs of one loop (one evidence tree): a run that continues the loop starts at the next number; `phuc-loop run --fresh` starts a new loop at iteration 0.',
@@ -45654,6 +46397,8 @@ function howToGoOn(status, stopReason, next, stoppedBeforeChecks = [], pause = n
         return `the agent failed before it changed anything (the detail gives its own words): fix the cause (its API key or service, the network, its installation), then \`phuc-loop run\` tries iteration ${next} again (no commit is needed)`;
     if (stopReason === 'RESIDUAL_UNAVAILABLE')
         return `fix what the residual needs (the detail says what: a runner, the JUnit files), then \`phuc-loop run\` judges HEAD again and continues at iteration ${next} (no commit is needed unless the fix is in the repository)`;
+    if (stopReason === 'FOLDER_READ_ONLY')
+        return `make the folder the detail names writable, then \`phuc-loop run\` goes on at iteration ${next} (nothing was written)`;
     if (stopReason === 'GIT_FAILURE')
         return ('fix what git failed at (the detail says what); what an interrupted agent step changed is left uncommitted in the work tree (`git status`): ' +
             `commit it to have it judged, or discard it; then \`phuc-loop run\` tries again (no commit is needed) and continues at iteration ${next}`);
@@ -45847,6 +46592,7 @@ function buildReport(i) {
             : null,
         next_actions: i.status ? NEXT_ACTIONS[i.status] : [],
         isolation_limits: [...(i.isolationLimits ?? [])],
+        phases: [...(i.phases ?? [])],
         AGENTS_md_final_path: i.plan ? `${prefix}agents_md_final.md` : null,
         loop_manifest_path: `${prefix}manifest.json`,
         last_round_failures: i.failures ? { round: i.failures.round, failing_criteria: i.failures.failing_criteria, tests: i.failures.tests } : null,
@@ -45955,6 +46701,8 @@ function renderReportMarkdown(r, agentsMd) {
         out.push('### Runs and budgets', '', `- This run: ${iterationSpan(run.iterations)}${run.iterations.length ? '' : ` recorded (it started at iteration ${run.first_iteration})`}; ` +
             (run.resumed ? `it continued the loop, whose earlier runs recorded ${iterationSpan(run.earlier_iterations)}.` : 'it started the loop.'), ...(run.rebaselined ? [`- ${inert(run.rebaselined)}.`] : []), ...run.budget_revisions.map((b) => `- The budget changed from iteration ${b.from_iteration} (max_iterations ${b.max_iterations}).`), `- ${run.numbering}`, `- ${run.budgets}`, ...(run.how_to_go_on ? [`- To go on: ${run.how_to_go_on}.`] : []), '');
     }
+    if (r.phases.length)
+        out.push('### Time by phase (seconds, this run)', '', ...phaseTable(r.phases, cell), '');
     if (r.budget_use) {
         const b = r.budget_use;
         out.push('### Budget use (all runs of this loop)', '', `iterations ${b.iterations} · seconds ${b.seconds} · cost ${costUse(b.cost_usd)} · tool calls ${b.tool_calls}` +
@@ -46099,6 +46847,8 @@ const haltingReportSchema = object({
     glow_at_block: schemas_number().int().nullable(),
     next_actions: array(schemas_string()),
     isolation_limits: array(schemas_string()),
+    // Reports written before phases were timed read back with none.
+    phases: array(stagePhasesSchema).default([]),
     AGENTS_md_final_path: schemas_string().nullable(),
     loop_manifest_path: schemas_string(),
     // Reports written before it existed read back with none.
@@ -46163,7 +46913,7 @@ function buildCapsule(ctx, n, withAgentText, failures) {
     const capsule = {
         version: '2.0',
         goal_statement: plan.goal,
-        acceptance_criteria: sorted.map((c) => `${c.id}: ${c.description} (the loop runs \`${c.run}\`; exit 0 = met)`),
+        acceptance_criteria: criterionLines(sorted),
         halting_certificates_applicable: plan.halting_certificates_applicable,
         northstar_metrics: plan.northstar.metrics.map((m) => ({
             id: m.id,
@@ -46268,6 +47018,7 @@ async function prepareCapsule(ctx, n) {
 
 
 
+
 /** One line of history.jsonl per recorded iteration. */
 const historyLineSchema = object({
     iteration: schemas_number().int().min(0),
@@ -46289,6 +47040,25 @@ const historyLineSchema = object({
 async function flushPendingLogs(ctx) {
     for (const [file, line] of ctx.pendingLogs.splice(0))
         await ctx.ev.appendLine(file, line);
+}
+/**
+ * A stage of the run has ended: kept for the report, and an iteration's written to its folder at
+ * once (`file`). The run's other stages go to phases.jsonl as the run ends (writeRunPhases): before
+ * the baseline is on record, a file beside the plan would hide an unfinished start (home.ts).
+ */
+async function endStage(ctx, stage, file) {
+    const { record, end } = stage.record(ctx.stagesEnd);
+    if (record.within === undefined)
+        ctx.stagesEnd = end;
+    ctx.stages.push(record);
+    if (file)
+        await ctx.ev.writeJson(file, record);
+}
+/** The run's stages outside its iterations (start, baseline or resume, replays, end), one line each. */
+async function writeRunPhases(ctx) {
+    for (const s of ctx.stages)
+        if (!/^iter_\d+$/.test(s.stage))
+            await ctx.ev.appendLine(PHASES_LOG, JSON.stringify({ run_first_iteration: ctx.run.first, ...s }));
 }
 async function saveState(ctx) {
     // max_total_seconds counts the run's wall time: baseline, agent, checks, replays, commits.
@@ -46647,6 +47417,7 @@ async function verifyTree(root, opts = {}) {
         else if (data.byteLength !== f.bytes)
             problems.push(`${f.path}: size differs from the manifest`);
     }
+    const unlisted = [];
     const onDisk = (await listFiles(root)).filter((f) => f !== MANIFEST && !NOT_EVIDENCE.has(f) && !/\.tmp-[0-9a-f]{12}$/.test(f));
     for (const f of onDisk) {
         if (recorded.has(f))
@@ -46654,8 +47425,10 @@ async function verifyTree(root, opts = {}) {
         // A log first written by an iteration cut off before its manifest: nothing of it is on record.
         if (inOpenTail(f) || (opts.allowLogTails && APPEND_ONLY_LOGS.has(f)))
             openTail.push(f);
-        else
+        else {
             problems.push(`${f}: not in the manifest (added after the loop wrote it)`);
+            unlisted.push(f);
+        }
     }
     const iterations = [
         ...new Set(files
@@ -46721,7 +47494,7 @@ async function verifyTree(root, opts = {}) {
     if (!seedChecksum().verified)
         problems.push('seed checksum 641 × 274177 × 65537 ≠ 11517961089409');
     const halted = report ? { status: report.status, stop_reason: report.stop_reason } : null;
-    return { ok: problems.length === 0, problems, openTail, logTails, iterations, certificate: finalCert, halted };
+    return { ok: problems.length === 0, problems, openTail, logTails, unlisted, iterations, certificate: finalCert, halted };
     async function audits() {
         const triangle = await checkTriangle(ev, iterations);
         if (triangle.triangle_vertex_missing !== 'none')
@@ -47044,9 +47817,12 @@ function lastLine(r) {
 
 
 
+
 /** Terminal bookkeeping: confirmation and replays, rungs, the audits, the report, the manifest. */
 async function finish(ctx, halt, opts = {}) {
     const { ev, state, o } = ctx;
+    // The run's end: confirmation and replays are stages of their own within it (evidence/phases.ts).
+    const stage = new Stage('end', o.clock);
     const last = ctx.iterations.at(-1);
     const certRel = opts.certificateRel ?? (last === undefined ? null : `${iterDir(last)}/certificate.json`);
     const certificate = certRel === null ? null : await ev.readJson(certRel, certificateSchema);
@@ -47057,6 +47833,8 @@ async function finish(ctx, halt, opts = {}) {
             halt = { ...halt, status: 'EXIT_BLOCKED', stop_reason: 'CONVERGENCE_CLAIM_WITHOUT_R_P_CERTIFICATE', detail: claim };
     }
     const { interrupted, ...rung } = await computeRung(ctx, certificate, halt.status === 'EXIT_CONVERGED', certRel);
+    // The replays are stages of their own, within this one (evidence/phases.ts).
+    stage.lap('rungs', { ms: ctx.stages.filter((s) => s.within === stage.name).reduce((a, s) => a + s.wall_ms, 0) });
     const triangle = await checkTriangle(ev, ctx.iterations);
     const phuc = await phucTest(ev, ctx.iterations, {
         hostPaths: ctx.hostPaths,
@@ -47089,6 +47867,9 @@ async function finish(ctx, halt, opts = {}) {
         await writeIterationRecords(ctx, last, { status: final.status, stop_reason: final.stop_reason });
     const agentsMd = (await readRegular((0,external_node_path_namespaceObject.join)(ctx.cwd, 'AGENTS.md')))?.toString('utf8') ?? '';
     await ev.write('agents_md_final.md', agentsMd);
+    stage.lap('audits and records');
+    await endStage(ctx, stage);
+    await writeRunPhases(ctx);
     const backpressure = halt.stop_reason === 'BACKPRESSURE_SIGNAL' ? halt.detail : (interrupted ?? undefined);
     const report = buildReport({
         plan: ctx.plan,
@@ -47109,6 +47890,7 @@ async function finish(ctx, halt, opts = {}) {
         lastState: ctx.fsm.state,
         failures: await lastRoundFailures(ctx, state.next_iteration),
         evidencePointers: evidencePointers(ctx, certRel, last, certificate),
+        phases: ctx.stages,
         extra: { detail, backpressure, backpressureOnly: !halt.record && !!backpressure, missing_fields: halt.missing_fields },
     });
     await ev.writeJson('halting_report.json', report);
@@ -47122,6 +47904,9 @@ async function finish(ctx, halt, opts = {}) {
     // What paused the run, in its source's words (a leftover scratch/STOP is named here).
     if (backpressure && final.stop_reason === 'BACKPRESSURE_SIGNAL')
         o.log.warn(`paused: ${backpressure}`);
+    const time = phaseSummary(ctx.stages);
+    if (time)
+        o.log.info(`time by phase: ${time} (the halting report has the table)`);
     // What the user must supply is said where they look, not only in the report.
     if (final.status === 'EXIT_NEED_INFO')
         o.log.error(halt.detail);
@@ -47160,6 +47945,7 @@ async function startCertificate(ctx, dir, tree, round, residual) {
         judgedTree: tree,
         workspace: ctx.judge.mode,
         isolation: ctx.isolation,
+        network: ctx.sandbox.network,
         guard: guardMode(plan.may_change),
         previousSha256: ctx.state.last_certificate_sha256,
     });
@@ -47234,7 +48020,9 @@ async function computeRung(ctx, cert, converged, certRel) {
     result.achieved = 641;
     if (rungLevel(plan.rung_target) < rungLevel(274177))
         return result;
-    const st = selfTests();
+    // Fed with what this run certified: its residual history, the residual and how it was read.
+    const st = selfTests({ history: cert.residual_history, residual: cert.residual ?? cert.residual_history.at(-1) ?? '0', detail: cert.residual_detail });
+    await ev.writeJson('self_tests.json', st.cases);
     const r274177 = {
         replays_same_certificate: result.replays.length >= 2 && result.replays.every((r) => r.same),
         residual_history_all_decimal_strings: allDecimalStrings(state.residual_history),
@@ -47306,11 +48094,13 @@ async function replay(ctx, cert, dir, replays, result, stopped) {
     const { plan, ev, o } = ctx;
     for (let k = 1; k <= replays; k++) {
         // A stop (signal, STOP file, label) during a replay cuts it short, as during any other round.
-        const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1 }).catch((e) => {
+        const stage = new Stage(k === 1 ? 'confirmation' : `replay ${k}`, o.clock, 'end');
+        const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1, stage }).catch((e) => {
             if (e instanceof Stopped)
                 return null;
             throw e;
         });
+        await endStage(ctx, stage);
         if (!round || round.aborted) {
             result.interrupted = await stopped(`during replay ${k}/${replays} of the certified commit`);
             o.log.info(`replay ${k}/${replays}: stopped before it ended — not scored; the next run confirms the commit again`);
@@ -47455,16 +48245,21 @@ async function programsOutOfView(config, sandbox, workTree) {
 
 
 
+
 const homeName = (evRel) => evRel.replace(/[^A-Za-z0-9._-]/g, '_');
-async function loopHome(git, evRel) {
+/** The folders of the loop home, outermost first (made by loopHome). */
+async function homeFolders(git, evRel) {
     const top = (0,external_node_path_namespaceObject.join)(await git.commonDir(), 'phuc-loop');
     const root = (0,external_node_path_namespaceObject.join)(top, homeName(evRel));
+    return [top, root, (0,external_node_path_namespaceObject.join)(root, 'evidence')];
+}
+async function loopHome(git, evRel) {
+    const [top, root, evidence] = await homeFolders(git, evRel);
     // 0711: another user may pass through to the check workspace, never list or read what is here.
     for (const dir of [top, root]) {
         await (0,promises_namespaceObject.mkdir)(dir, { recursive: true, mode: 0o711 });
         await (0,promises_namespaceObject.chmod)(dir, 0o711);
     }
-    const evidence = (0,external_node_path_namespaceObject.join)(root, 'evidence');
     await (0,promises_namespaceObject.mkdir)(evidence, { recursive: true, mode: 0o700 });
     await (0,promises_namespaceObject.chmod)(evidence, 0o700);
     const judge = `judge-${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(root).digest('hex').slice(0, 16)}`;
@@ -47577,17 +48372,54 @@ async function publishedStanding(git, dir) {
  * the current tree, so an agent that deletes or edits it loses nothing (publishPrevious puts it back).
  */
 const previousStore = (ev) => (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(ev.root), 'previous');
+/**
+ * The generations named in `dir` (`<prefix>N`): N as the loop writes it, a positive safe integer
+ * without leading zeros. Any other name (negative, huge, `007`, not a number) is no generation.
+ */
 async function generationsIn(dir, prefix) {
     return (await (0,promises_namespaceObject.readdir)(dir).catch(() => []))
-        .filter((n) => n.startsWith(prefix) && /^\d+$/.test(n.slice(prefix.length)))
-        .map((n) => Number(n.slice(prefix.length)));
+        .map((n) => (n.startsWith(prefix) ? n.slice(prefix.length) : ''))
+        .filter((g) => /^[1-9]\d*$/.test(g) && Number.isSafeInteger(Number(g)))
+        .map(Number);
+}
+/**
+ * The start of a run, before any agent step: the first time a loop of this version runs on a tree,
+ * the `<published>.previous.N` an older version left in the work tree (and kept nowhere else) are
+ * taken into the loop home. From then on only the loop home's copies are earlier trees: whatever
+ * appears at such a name later was put there during a run, and is never taken in (publishPrevious
+ * moves it aside).
+ */
+async function adoptPrevious(ev, published, within) {
+    const store = previousStore(ev);
+    if (await (0,promises_namespaceObject.lstat)(store).catch(() => null))
+        return;
+    await assertRealFolders(within, published);
+    const prefix = `${(0,external_node_path_namespaceObject.basename)(published)}.previous.`;
+    const tmp = `${store}.tmp-${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString('hex')}`;
+    await (0,promises_namespaceObject.mkdir)(tmp, { recursive: true, mode: 0o700 });
+    for (const g of await generationsIn((0,external_node_path_namespaceObject.dirname)(published), prefix))
+        await copyRealTree((0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(published), `${prefix}${g}`), (0,external_node_path_namespaceObject.join)(tmp, String(g)));
+    await (0,promises_namespaceObject.rename)(tmp, store);
+}
+/** Moves aside whatever stands at `path` (a link is removed: what it points to stays); returns what was done, or null when nothing is there. */
+async function clearForLoop(path, within) {
+    const st = await (0,promises_namespaceObject.lstat)(path).catch(() => null);
+    if (!st)
+        return null;
+    if (st.isSymbolicLink()) {
+        await (0,promises_namespaceObject.rm)(path, { force: true });
+        return `${(0,external_node_path_namespaceObject.relative)(within, path)} is not an evidence tree the loop keeps (a symbolic link made during the run): removed`;
+    }
+    const aside = `${path}.not-loop-evidence-${(0,external_node_crypto_namespaceObject.randomBytes)(4).toString('hex')}`;
+    await (0,promises_namespaceObject.rename)(path, aside);
+    return `${(0,external_node_path_namespaceObject.relative)(within, path)} is not an evidence tree the loop keeps (made during the run): moved aside to ${(0,external_node_path_namespaceObject.relative)(within, aside)}`;
 }
 /**
  * `run --fresh`: the published tree is moved aside as `<published>.previous.N` as it is (an edited
  * one included: it is the user's to look at), and the loop's own tree too when it differs (a run
- * that crashed before publishing); each is kept in the loop home as well (previousStore), and so
- * is every `.previous.N` of the work tree the loop has no copy of yet (from older versions). With
- * `keep` set, only the newest `keep` generations stay, in both places.
+ * that crashed before publishing); each is kept in the loop home as well (previousStore), whose
+ * generations alone count: N follows the newest of them, and what stands at that name in the work
+ * tree is moved aside first. With `keep` set, only the newest `keep` generations stay, in both places.
  */
 async function archiveEvidence(ev, published, keep, within) {
     await assertRealFolders(within, published);
@@ -47596,11 +48428,7 @@ async function archiveEvidence(ev, published, keep, within) {
     const store = previousStore(ev);
     await (0,promises_namespaceObject.mkdir)(parent, { recursive: true });
     await (0,promises_namespaceObject.mkdir)(store, { recursive: true, mode: 0o700 });
-    const inTree = await generationsIn(parent, prefix);
-    const inStore = await generationsIn(store, '');
-    for (const g of inTree.filter((n) => !inStore.includes(n)))
-        await copyRealTree((0,external_node_path_namespaceObject.join)(parent, `${prefix}${g}`), (0,external_node_path_namespaceObject.join)(store, String(g)));
-    const generations = [...new Set([...inTree, ...inStore])].sort((a, b) => a - b);
+    const generations = (await generationsIn(store, '')).sort((a, b) => a - b);
     let next = (generations.at(-1) ?? 0) + 1;
     let kept = null;
     const privateManifest = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(ev.root, 'manifest.json'), 'utf8').catch(() => null);
@@ -47608,12 +48436,14 @@ async function archiveEvidence(ev, published, keep, within) {
     if (await hasFiles(published)) {
         kept = (0,external_node_path_namespaceObject.join)(parent, `${prefix}${next}`);
         await copyRealTree(published, (0,external_node_path_namespaceObject.join)(store, String(next)));
+        await clearForLoop(kept, within);
         await (0,promises_namespaceObject.rename)(published, kept);
         generations.push(next++);
     }
     if ((await hasFiles(ev.root)) && privateManifest !== publishedManifest) {
         kept = (0,external_node_path_namespaceObject.join)(parent, `${prefix}${next}`);
         await publishEvidence(ev, (0,external_node_path_namespaceObject.join)(store, String(next)));
+        await clearForLoop(kept, within);
         await publishEvidence(ev, kept);
         generations.push(next++);
     }
@@ -47667,12 +48497,15 @@ async function sameTree(a, b) {
 /**
  * The end of a run: every earlier tree the loop keeps (previousStore) is at `<published>.previous.N`
  * as it kept it; one the agent deleted, edited or replaced is published again (as publishRun does
- * for the current tree: a link in its place removed, a file moved aside). Returns what was done.
+ * for the current tree: a link in its place removed, a file moved aside). What stands at a
+ * generation's name that the loop does not keep was put there during the run (adoptPrevious): it is
+ * moved aside, never left to pass for an earlier tree. Returns what was done.
  */
 async function publishPrevious(ev, published, within) {
     const store = previousStore(ev);
     const notes = [];
-    for (const g of (await generationsIn(store, '')).sort((a, b) => a - b)) {
+    const own = new Set(await generationsIn(store, ''));
+    for (const g of [...own].sort((a, b) => a - b)) {
         const target = `${published}.previous.${g}`;
         if (await sameTree((0,external_node_path_namespaceObject.join)(store, String(g)), target))
             continue;
@@ -47688,6 +48521,16 @@ async function publishPrevious(ev, published, within) {
         await (0,promises_namespaceObject.rename)(`${target}.new`, target);
         await (0,promises_namespaceObject.rm)(old, { recursive: true, force: true });
         notes.push(`${(0,external_node_path_namespaceObject.relative)(within, target)} ${st ? 'differed from' : 'was missing, unlike'} the loop's own copy in .git/phuc-loop: published again from it`);
+    }
+    const prefix = `${(0,external_node_path_namespaceObject.basename)(published)}.previous.`;
+    await assertRealFolders(within, (0,external_node_path_namespaceObject.dirname)(published));
+    for (const name of await (0,promises_namespaceObject.readdir)((0,external_node_path_namespaceObject.dirname)(published)).catch(() => [])) {
+        const g = name.startsWith(prefix) ? name.slice(prefix.length) : '';
+        if (!/^\d+$/.test(g) || (own.has(Number(g)) && String(Number(g)) === g))
+            continue;
+        const note = await clearForLoop((0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(published), name), within);
+        if (note)
+            notes.push(note);
     }
     return notes;
 }
@@ -47804,7 +48647,15 @@ async function restoreEvidence(ev, published, o) {
             code: 'EVIDENCE_UNVERIFIABLE',
             problem: `the loop's evidence has no manifest.json: it cannot be verified; run \`phuc-loop run --fresh\` to keep it aside and start over`,
         };
-    const check = await verifyTree(ev.root, { allowOpenTail: true, allowLogTails: true });
+    let check = await verifyTree(ev.root, { allowOpenTail: true, allowLogTails: true });
+    // Files no manifest lists, and nothing else amiss, in the loop's own tree: what a run cut off
+    // before its manifest (a full disk, a kill) wrote. Nothing rests on them: set aside, not tampering.
+    const unlisted = check.unlisted ?? [];
+    let setAside = null;
+    if (!check.ok && unlisted.length === check.problems.length) {
+        setAside = await setAsideUnlisted(ev.root, unlisted);
+        check = await verifyTree(ev.root, { allowOpenTail: true, allowLogTails: true });
+    }
     if (!check.ok)
         return {
             code: 'EVIDENCE_UNVERIFIABLE',
@@ -47837,7 +48688,37 @@ async function restoreEvidence(ev, published, o) {
     await cutLogTails(ev, check.logTails);
     const report = await ev.readJson('halting_report.json', haltingReportSchema);
     // Past rows and cycles never change: frozen, their text is reused by every save of the state.
-    return { resumed: { plan, state: { ...state, rows: state.rows.map(frozen), cycles: state.cycles.map(frozen), start_residual: null }, report } };
+    return {
+        resumed: { plan, state: { ...state, rows: state.rows.map(frozen), cycles: state.cycles.map(frozen), start_residual: null }, report },
+        ...(setAside ? { note: setAside } : {}),
+    };
+}
+/** Moves `files` of the tree at `root` into a folder beside it, kept; says where. */
+async function setAsideUnlisted(root, files) {
+    const aside = `${root}.unlisted-${(0,external_node_crypto_namespaceObject.randomBytes)(4).toString('hex')}`;
+    for (const f of files) {
+        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)((0,external_node_path_namespaceObject.join)(aside, f)), { recursive: true });
+        await (0,promises_namespaceObject.rename)((0,external_node_path_namespaceObject.join)(root, f), (0,external_node_path_namespaceObject.join)(aside, f));
+    }
+    return `${listSome(files, 5)}: written by a run cut off before its manifest (a full disk, a kill), set aside in ${aside}`;
+}
+
+;// CONCATENATED MODULE: ./src/engine/loop/read-only.ts
+// A folder the loop must write that is read-only (chmod a-w by the user or an agent of the same
+// user, a read-only mount) ends the run EXIT_BLOCKED(FOLDER_READ_ONLY) naming it, before anything is
+// written or an agent step is spent: the evidence and state stay as they are, and once the folder is
+// writable again a plain `phuc-loop run` goes on.
+
+
+const FOLDER_READ_ONLY = 'FOLDER_READ_ONLY';
+/** The first of `folders` (what each is, for the message) that exists and this process cannot write, said as the halt's detail. */
+async function readOnlyFolder(folders) {
+    for (const [path, what] of folders) {
+        const code = await (0,promises_namespaceObject.access)(path, external_node_fs_namespaceObject.constants.W_OK).then(() => null, (e) => e.code ?? 'EACCES');
+        if (code && code !== 'ENOENT' && code !== 'ENOTDIR')
+            return `${path} (${what}) is read-only here (${code}): make it writable (\`chmod u+w\`, or mount it read-write), then \`phuc-loop run\` goes on`;
+    }
+    return null;
 }
 
 ;// CONCATENATED MODULE: ./src/engine/agent/critic.ts
@@ -48153,7 +49034,7 @@ function learn(ctx, n, x) {
             Z: `${iterDir(n)}/cnf_capsule.json#${ctx.ev.entry(`${iterDir(n)}/cnf_capsule.json`).sha256}`,
             Sigma: broken.length ? `false (${broken.join('; ')})` : 'true',
             tau: [...artifacts.map((a) => a.path), `${iterDir(n)}/certificate.json`].join(', '),
-            Gc: 'see glow.json agents_md_size_delta_lines',
+            Gc: '', // measured when the entry joins the section (loop/iteration.ts)
             iota: String((x.collected.produced ? 1 : 0) + (report.state !== 'absent' ? 1 : 0)),
             Rp: x.residual === null
                 ? 'residual not computed (never compared)'
@@ -48164,7 +49045,8 @@ function learn(ctx, n, x) {
     };
     return { entry, facts };
 }
-async function writeAgentsMd(ctx, section) {
+/** `previous`: the section the loop wrote last, which tells its section from one forged elsewhere in the file. */
+async function writeAgentsMd(ctx, section, previous) {
     const path = (0,external_node_path_namespaceObject.join)(ctx.cwd, 'AGENTS.md');
     // Only a regular file's text is kept: through a link the loop (root) would copy any file it can
     // read (a root-only file, /proc/self/environ) into a commit.
@@ -48175,11 +49057,44 @@ async function writeAgentsMd(ctx, section) {
         await removeTree(path);
     // Committed and pushed: no secret the loop knows may reach it, in the loop's section or the rest.
     const text = scrub(ctx, section.text);
-    await atomicWrite(path, scrub(ctx, mergeSection(existing, text)));
+    await atomicWrite(path, scrub(ctx, mergeSection(existing, text, previous && scrub(ctx, previous.text))));
     // LEARNINGS_NOT_ACCUMULATED: read back before BUDGET_CHECK, so a write that did not land stops the loop.
     const back = extractSection(readRegularSync(path)?.toString('utf8') ?? '');
     if (back === null || back.trim() !== text.trim())
         throw new InvariantViolation('LEARNINGS_NOT_ACCUMULATED', "AGENTS.md does not hold this iteration's section");
+}
+
+;// CONCATENATED MODULE: ./src/engine/loop/own-paths.ts
+// The paths of the work tree the loop keeps for itself. Two kinds, told apart by construction from
+// the published evidence path, never from a list of names an agent might use:
+// - the folders on the way to the published tree (`evidence`) and scratch/: they must stay real
+//   folders; a file or link the agent puts at one of those names is never committed (and never
+//   published through: home.ts publishRun);
+// - the published tree and its siblings (`<published>.previous.N`, and the temporary and moved-aside
+//   names the loop makes beside it): their content is only ever a copy of what the loop keeps in its
+//   home, so nothing there is the agent's to commit nor the user's to keep (the loop publishes it).
+// Everything else under those names — the user's notes in evidence/, the agent CLIs' state files of
+// the user's — is the user's, kept and put back like any git-ignored file (user-files.ts).
+
+
+/** The names the loop makes beside the published tree: earlier trees, temporary copies, what it moved aside. */
+const SIBLING_SUFFIXES = ['.previous.', '.tmp-', '.old-', '.not-loop-evidence-'];
+function ownPaths(cwd, published) {
+    const rel = (0,external_node_path_namespaceObject.relative)(cwd, published).split(external_node_path_namespaceObject.sep).join('/');
+    const parent = (0,external_node_path_namespaceObject.dirname)(rel) === '.' ? '' : `${(0,external_node_path_namespaceObject.dirname)(rel)}/`;
+    const base = (0,external_node_path_namespaceObject.basename)(rel);
+    const parts = rel.split('/');
+    const folders = new Set([LOOP_SCRATCH_DIR, ...parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join('/'))]);
+    const isPublished = (path) => {
+        if (path === rel || path.startsWith(`${rel}/`))
+            return true;
+        if (!path.startsWith(parent))
+            return false;
+        const name = path.slice(parent.length).split('/')[0];
+        return SIBLING_SUFFIXES.some((s) => name.startsWith(`${base}${s}`));
+    };
+    const whyOwn = (path) => folders.has(path.replace(/\/$/, '')) ? 'a folder the loop keeps: it stays a folder' : isPublished(path) ? 'in an evidence tree the loop publishes' : null;
+    return { isPublished, whyOwn };
 }
 
 ;// CONCATENATED MODULE: ./src/engine/loop/step-start.ts
@@ -48263,7 +49178,9 @@ async function cutOffStepStart(git, file, n, head) {
 // Regenerable folders are left out, by name at any depth (`user_files.regenerable`, default
 // DEFAULT_REGENERABLE): dependencies, virtual environments, build output and caches may hold
 // 100,000 files, the agent's builds must write them, and their content comes back from a build.
-// The loop's own folders (the published evidence, scratch/, the agent CLIs' state) are left out too.
+// What the loop itself writes is left out too: the evidence trees it publishes, scratch/, the report
+// channel (loop/own-paths.ts). The user's own files under the names the loop keeps out of git's view
+// (notes in evidence/, the agent CLIs' state files such as .claude/settings.local.json) are kept.
 
 
 
@@ -48286,6 +49203,8 @@ const DEFAULT_REGENERABLE = [
     '.turbo',
     '.parcel-cache',
     '.DS_Store',
+    // aider's repo map cache (its own files, rebuilt when missing).
+    '.aider.tags.cache.v4',
     'node_modules',
     '.venv',
     'venv',
@@ -48655,9 +49574,12 @@ async function listIgnored(git, cwd, leaveOut, o) {
 
 
 
+
 async function iterate(ctx, n) {
     const { o, ev, git, fsm, plan, state } = ctx;
     const dir = iterDir(n);
+    // Each phase's end is marked (lap) as the iteration goes: iter_N/phases.json (Lane B).
+    const stage = new Stage(dir, o.clock);
     // Capsule: rebuilt from evidence (prepared at the end of the last iteration as next-prompt.md).
     const prepared = ctx.next?.n === n ? ctx.next.prepared : await prepareCapsule(ctx, n);
     if ('problems' in prepared)
@@ -48665,6 +49587,7 @@ async function iterate(ctx, n) {
     await ev.write(`${dir}/cnf_capsule.json`, prepared.text);
     await ev.write(`${dir}/prompt.md`, prepared.prompt);
     crashPoint(ctx, 'capsule');
+    stage.lap('capsule');
     // The agent. Its start is kept until the iteration is committed: a run killed meanwhile leaves
     // the agent's partial work, which the next run attributes to this iteration's step, not the user.
     const marker = stepStartFile(ev.root);
@@ -48690,6 +49613,7 @@ async function iterate(ctx, n) {
     const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
     const idleS = ctx.intake.config.agent.idle_seconds;
     await exposeEvidence(ctx.exchangeDir, prepared.capsule.artifact_links, evidenceFolder(ctx), (rel) => ev.readText(rel));
+    stage.lap('step start');
     const agent = await spawnAgent({
         ...agentRunContext(ctx),
         spec: agentSpec(ctx, n),
@@ -48703,6 +49627,8 @@ async function iterate(ctx, n) {
     });
     const ar = agent.result;
     const out = agent.outcome;
+    // The agent's own process, and around it the work tree lent to the agent user and taken back.
+    stage.lap('work tree hand-over', { phase: 'agent', ms: ar.durationMs });
     crashPoint(ctx, 'agent');
     const agentFailure = ar.idle
         ? `the agent printed nothing for ${idleS} s (agent.idle_seconds) and was stopped`
@@ -48739,11 +49665,13 @@ async function iterate(ctx, n) {
         holdsSecret: (data) => secretScrubber(ctx.secrets).contains(data),
         guardedScripts: scriptsRunBy(plan.acceptance_criteria.map((c) => c.run)),
         allowList: plan.may_change ? allowList(plan.may_change, ctx.cwd, await shadowNames(ctx.cwd, ctx.o.runner)) : null,
+        loopOwned: ownPaths(ctx.cwd, (0,external_node_path_namespaceObject.resolve)(ctx.cwd, ctx.evRel)).whyOwn,
     });
     countUsage(state, out);
     let guardrail = [
         ...[
             ['protected', 'protected paths changed and reverted'],
+            ['loop-owned', "the loop's own paths changed and reverted"],
             ['not-allowed', 'changes outside agent.may_change reverted'],
             ['shadow', 'modules that would run in place of a library or at interpreter start reverted'],
             ['runner-config', 'runner configuration changed and reverted (suite integrity)'],
@@ -48769,6 +49697,7 @@ async function iterate(ctx, n) {
             `the user's version is kept in ${USER_WORK_REF} (\`git checkout ${work ? work.slice(0, 12) : USER_WORK_REF} -- <path>\` brings it back)`);
     logUserFiles(o, n, collected.userFiles);
     crashPoint(ctx, 'collect');
+    stage.lap('collect');
     const changed = collected.produced;
     const reported = collected.report.state !== 'absent';
     let interrupted = agent.backpressure;
@@ -48794,7 +49723,7 @@ async function iterate(ctx, n) {
     let canary;
     fsm.to('CHECK_HALTING');
     if (!interrupted) {
-        const round = await checkRound(ctx, dir, tree, { signal: o.signal, reuse: true });
+        const round = await checkRound(ctx, dir, tree, { signal: o.signal, reuse: true, stage });
         if (round.aborted)
             interrupted = (await firstStop(ctx.stops)) ?? 'the loop was asked to stop (during the checks)';
         else {
@@ -48813,6 +49742,7 @@ async function iterate(ctx, n) {
     }
     crashPoint(ctx, 'checks');
     await collected.recorded;
+    stage.lap('checks');
     const judged = checks.length > 0;
     const met = new Map(judged ? checks.map((c) => [c.id, c.met]) : Object.entries(state.criteria_met));
     if (judged)
@@ -48843,7 +49773,9 @@ async function iterate(ctx, n) {
         o.log.info(`iter ${n}: residual stalled for 2 iterations — escalating to ${describeAgent(ctx, n + 1)}`);
     if (sig.detour)
         o.log.info(`iter ${n}: repeated failure ${sig.detour.repeated.map((d) => d.signature).join(', ')} — detour next iteration`);
+    stage.lap('skeptic');
     const readings = judgedIn ? await measureAll(ctx, judgedIn, residual, met) : null;
+    stage.lap('northstar');
     await ctx.judge.release();
     // Live checks ran the agent's code in the work tree: a protected path they changed would pass for
     // the user's own edit from the next iteration on (and be judged). Put back, and a guardrail.
@@ -48852,6 +49784,7 @@ async function iterate(ctx, n) {
         guardrail = [guardrail, byChecks].filter(Boolean).join('; ');
         o.log.info(`iter ${n}: GUARDRAIL: ${byChecks}`);
     }
+    stage.lap('hand-back');
     const ns = readings
         ? snapshot(ctx.intake.northstar, readings, new Map(Object.entries(plan.northstar.baseline)))
         : (state.last_northstar ?? { readings: [], total_distance: null });
@@ -48945,6 +49878,7 @@ async function iterate(ctx, n) {
         previousEntry: ctx.entries.at(-1)?.text ?? null,
         hostPaths: ctx.hostPaths,
         planText: canonicalJson(plan),
+        evidenceEntry: (rel) => ev.entry(rel)?.sha256,
     }));
     const phucFailure = phuc.failures[0];
     const decision = decide({
@@ -48957,13 +49891,19 @@ async function iterate(ctx, n) {
     // Record: evidence → AGENTS.md → commit → certificate naming the commit → state.
     entry.certificate = decision.certificate;
     await ev.writeJson(`${dir}/phuc_test.json`, { iteration: n, ...phuc });
-    const previousLines = (ctx.section ?? renderSection({ meta: sectionMeta(ctx), entries: ctx.entries })).text.split('\n').length;
+    const sectionBefore = ctx.section ?? renderSection({ meta: sectionMeta(ctx), entries: ctx.entries });
+    // N.6 Gc is the section's measured change: the entry's own Gc line holds no newline, so the section
+    // rendered with a stand-in there has the line count of the final one.
+    const sectionAfter = renderSection({ meta: sectionMeta(ctx), entries: [...ctx.entries, { iteration: n, text: renderEntry(entry), link: '' }] });
+    const lines = (t) => t.split('\n').length;
+    const sizeDelta = lines(sectionAfter.text) - lines(sectionBefore.text);
+    entry.gbb.Gc = `${sizeDelta >= 0 ? '+' : ''}${sizeDelta} lines (${lines(sectionBefore.text)} → ${lines(sectionAfter.text)}${sectionAfter.compaction ? ', compacted' : ''})`;
     const entryText = renderEntry(entry);
     const entryFile = await ev.write(`${dir}/agents_md_entry.md`, entryText);
     ctx.entries.push({ iteration: n, text: entryText, link: ev.link(entryFile.path) });
     const section = (ctx.section = renderSection({ meta: sectionMeta(ctx), entries: ctx.entries }));
-    await ev.writeJson(`${dir}/glow.json`, { ...glow, agents_md_size_delta_lines: section.text.split('\n').length - previousLines });
-    await writeAgentsMd(ctx, section);
+    await ev.writeJson(`${dir}/glow.json`, { ...glow, agents_md_size_delta_lines: lines(section.text) - lines(sectionBefore.text) });
+    await writeAgentsMd(ctx, section, sectionBefore);
     crashPoint(ctx, 'agents-md');
     if (section.compaction && (section.witnessed.length !== state.section_witnessed || section.archived.length !== state.section_archived)) {
         // Each archived iteration's witness lines go to the log once, when it leaves AGENTS.md.
@@ -48973,6 +49913,7 @@ async function iterate(ctx, n) {
         state.section_witnessed = section.witnessed.length;
         state.section_archived = section.archived.length;
     }
+    stage.lap('learn');
     const message = `phuc-loop: iteration ${n} — residual ${judged && residual ? num(dstr(residual)) : 'n/a'}, certificate ${decision.certificate}, GLOW ${glow.total ?? 'unknown'} (G${glow.G} L${glow.L} O${glow.O} W${glow.W ?? '?'})\n\n` +
         `Evidence: ${ctx.evRel}/${dir}/${checksEntry ? `checks.json#${checksEntry.sha256}` : 'certificate.json'}\n`;
     // AGENTS.md is in the index as the step's starting commit holds it when it was there and neither
@@ -48988,6 +49929,8 @@ async function iterate(ctx, n) {
     dirtyAfter.catch(() => undefined);
     ctx.dirtyAfter = { head: commit.commit, snapshot: dirtyAfter };
     crashPoint(ctx, 'commit');
+    stage.lap('commit');
+    await endStage(ctx, stage, `${dir}/phases.json`);
     const cert = issueCertificate({
         iteration: n,
         type: decision.certificate,
@@ -49004,6 +49947,7 @@ async function iterate(ctx, n) {
         judgedTree: tree,
         workspace: ctx.judge.mode,
         isolation: ctx.isolation,
+        network: ctx.sandbox.network,
         guard: guardMode(plan.may_change),
         previousSha256: state.last_certificate_sha256,
         canary,
@@ -49161,8 +50105,10 @@ async function keepUserWork(ctx, before) {
 async function keepUserFiles(ctx) {
     if (ctx.userFiles)
         return ctx.userFiles;
-    const own = [(0,external_node_path_namespaceObject.relative)(ctx.cwd, (0,external_node_path_namespaceObject.resolve)(ctx.cwd, ctx.evRel)).split(external_node_path_namespaceObject.sep)[0], LOOP_SCRATCH_DIR, (0,external_node_path_namespaceObject.dirname)(REPORT_PATH)];
-    const agentState = picomatch_default()(AGENT_STATE_EXCLUDES.map((p) => p.replace(/^\//, '')), { dot: true });
+    // What the loop itself writes there (its published trees, scratch/STOP, the report channel); the
+    // user's own files under the names it keeps out of git's view (evidence/, the agent CLIs' state) are kept.
+    const own = [LOOP_SCRATCH_DIR, (0,external_node_path_namespaceObject.dirname)(REPORT_PATH)];
+    const published = ownPaths(ctx.cwd, (0,external_node_path_namespaceObject.resolve)(ctx.cwd, ctx.evRel)).isPublished;
     const regenerable = ctx.intake.config.user_files?.regenerable ?? DEFAULT_REGENERABLE;
     const copyAll = ctx.isolation !== 'user+pidns';
     const started = ctx.o.clock.monotonicMs();
@@ -49171,7 +50117,7 @@ async function keepUserFiles(ctx) {
         cwd: ctx.cwd,
         store: userFilesStore(ctx.ev.root),
         regenerable,
-        loopOwned: (p) => own.some((l) => p === l || p.startsWith(`${l}/`)) || agentState(p),
+        loopOwned: (p) => own.some((l) => p === l || p.startsWith(`${l}/`)) || published(p),
         copyAll,
     });
     ctx.userFiles = files;
@@ -49310,9 +50256,13 @@ async function junitMissing(ctx, residualError, checks) {
 
 
 
+
+
+
 async function runLoop(options) {
     // One scrubber for everything that leaves the loop: the console here, evidence and AGENTS.md below.
     const o = { ...options, log: scrubbingLogger(options.log, scrubber(secretValues(options.env))) };
+    const start = new Stage('start', o.clock);
     const fsm = new Fsm();
     const git = new Git(o.runner, o.cwd, o.env);
     const cwd = await git.toplevel().catch(() => null);
@@ -49337,6 +50287,18 @@ async function runLoop(options) {
                 `${o.cwd} is not a git checkout with at least one commit: commit first (\`git init && git add -A && git commit\`), then \`phuc-loop run\``,
             ],
         }, o));
+    }
+    const readOnly = await readOnlyFolder([
+        [cwd, 'the work tree'],
+        [await git.commonDir(), "the git directory, which holds the loop's home"],
+        ...(await homeFolders(git, evRel)).map((dir) => [dir, "the loop's home"]),
+        [(0,external_node_path_namespaceObject.dirname)(published.root), 'the folder of the published evidence'],
+        [published.root, 'the published evidence'],
+    ]);
+    if (readOnly) {
+        o.log.error(readOnly);
+        // Its report where one can be written (not in a read-only evidence folder).
+        return recordNeedInfo(published, blockedEarly(FOLDER_READ_ONLY, readOnly)).catch(() => blockedEarly(FOLDER_READ_ONLY, readOnly));
     }
     // Loop-owned folders leave git's view before anything is written (a config error included).
     await git.exclude([`/${(0,external_node_path_namespaceObject.relative)(cwd, published.root).split('/')[0]}/`, `/${LOOP_SCRATCH_DIR}/`, ...AGENT_STATE_EXCLUDES]);
@@ -49365,7 +50327,7 @@ async function runLoop(options) {
     let outcome;
     try {
         await git.openSession();
-        return (outcome = await runLocked(o, { fsm, git, cwd, ev, evRel, published, intake: got, configPath, judgeName: home.judge }, progress));
+        return (outcome = await runLocked(o, { fsm, git, cwd, ev, evRel, published, intake: got, configPath, judgeName: home.judge, start }, progress));
     }
     catch (e) {
         // A git failure, a full disk, a forbidden state: a report and a resumable state, never a crash.
@@ -49401,7 +50363,13 @@ async function runLocked(o, base, progress) {
         const how = 'set agent.isolation in the config (or `phuc-loop run --isolation LEVEL`) to a level available here, then run again';
         return needInfo({ stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.isolation'], messages: [e.message, how] }, o);
     }
-    const sandbox = await Sandbox.create(iso, { env: o.env, writable: got.config.agent.writable, workTree: cwd });
+    const sandbox = await Sandbox.create(iso, {
+        env: o.env,
+        writable: got.config.agent.writable,
+        workTree: cwd,
+        network: networkPolicy(got.config, !!((o.keyProxy ?? got.config.agent.key_proxy) && keyProxyTarget(got.config.agent.use, o.env))),
+        onRefused: (host, how) => o.log.warn(`network: the agent asked for ${host} (${how}), which agent.network does not allow; add the host to agent.network to let it through`),
+    });
     try {
         // A run that crashed while the agent held the work tree is repaired before anything else; the
         // user's ignored files its agent step left deleted or changed are put back (user-files.ts).
@@ -49424,6 +50392,8 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
     const { fsm, git, cwd, ev, evRel, intake: got, configPath } = base;
     await git.ensureIdentity();
     const stops = [...(o.stopSources ?? []), new StopFile((0,external_node_path_namespaceObject.resolve)(cwd, LOOP_SCRATCH_DIR, 'STOP'), `${LOOP_SCRATCH_DIR}/STOP`), new DiskUsage(cwd)];
+    // Before any agent step: only the earlier trees the loop keeps count from here on (planted ones never).
+    await adoptPrevious(ev, base.published.root, cwd);
     if (o.fresh) {
         const kept = await archiveEvidence(ev, base.published.root, got.config.keep_previous_evidence, cwd);
         if (kept)
@@ -49483,8 +50453,10 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
     try {
         const preset = got.config.agent.use;
         const target = (o.keyProxy ?? got.config.agent.key_proxy) ? keyProxyTarget(preset, o.env) : null;
-        if (target)
+        if (target) {
             keyProxy = await startKeyProxy(target);
+            await sandbox.useKeyProxy(Number(new URL(keyProxy.baseUrl).port));
+        }
         const unseen = await programsOutOfView(got.config, sandbox, cwd);
         if (unseen.messages.length)
             return needInfo({ stop_reason: 'CONFIG_INVALID', missing_fields: unseen.fields, messages: unseen.messages }, o);
@@ -49541,10 +50513,11 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
             startMs: o.clock.monotonicMs(),
             previousTotalMs: resumed?.state.total_ms ?? 0,
             pendingLogs: [],
+            stages: [],
         };
         fsm.to('DREAM_GOAL');
         try {
-            return await drive(ctx, configPath, !!resumed);
+            return await drive(ctx, configPath, !!resumed, base.start);
         }
         catch (e) {
             // A git failure, a full disk, a failed setup: the run ends blocked with its report and a state
@@ -49594,13 +50567,15 @@ async function openJudgeRoot(o, sandbox, name) {
         o.log.warn(root.warning);
     return root.path;
 }
-async function drive(ctx, configPath, resumed) {
+async function drive(ctx, configPath, resumed, runStart) {
     const { state } = ctx;
     if (resumed)
         await continueRecord(ctx);
     else
         ctx.plan = await newPlan(ctx, configPath);
     crashPoint(ctx, 'plan');
+    runStart.lap('intake, sandbox, restore, plan');
+    await endStage(ctx, runStart);
     // Every run judges HEAD before an agent starts: whatever the evidence says, no certificate is
     // issued without checks run in this run on the commit it names (and a HEAD that already passes
     // ends the run at once). A plan whose baseline was never recorded (a stop during it) gets it now.
@@ -49680,11 +50655,14 @@ async function apiSurfaceBefore(ctx, cwd, command) {
  */
 async function judgeHead(ctx, dir) {
     const { ev, o, state, plan } = ctx;
+    const stage = new Stage(dir, o.clock);
     const tree = await ctx.git.headTree();
-    const round = await checkRound(ctx, dir, tree, { signal: o.signal });
+    const round = await checkRound(ctx, dir, tree, { signal: o.signal, stage });
     crashPoint(ctx, 'head');
     if (round.aborted)
         await ctx.judge.release();
+    if (round.aborted)
+        await endStage(ctx, stage);
     if (round.aborted)
         return finish(ctx, decideBeforeIteration({ stop: (await firstStop(ctx.stops)) ?? 'the loop was asked to stop', budget: null }));
     const residual = 'value' in round.residual ? round.residual.value : null;
@@ -49694,9 +50672,12 @@ async function judgeHead(ctx, dir) {
     // HEAD (a human commit) sets a new baseline; a resumed run on the loop's own commit keeps the old one.
     if (round.junit && 'tests' in round.junit && (dir === 'baseline' || !state.suite_baseline || state.last_commit !== (await ctx.git.head())))
         state.suite_baseline = round.junit.tests.map((t) => ({ id: t.id, status: t.status }));
+    stage.lap('checks');
     const readings = await measureAll(ctx, round.cwd, residual, met);
+    stage.lap('northstar');
     const apiBefore = dir === 'baseline' && ctx.intake.config.security ? await apiSurfaceBefore(ctx, round.cwd, ctx.intake.config.security.api_surface) : null;
     await ctx.judge.release();
+    stage.lap('hand-back');
     state.passes = updatePasses(state.passes, round.checks, dir === 'baseline' ? 'baseline' : state.next_iteration);
     state.criteria_met = Object.fromEntries(met);
     state.last_facts = headFacts(round.checks);
@@ -49726,6 +50707,8 @@ async function judgeHead(ctx, dir) {
     const failing = round.checks.filter((c) => !c.met);
     o.log.info(`${dir === 'baseline' ? 'baseline' : 'HEAD judged'}: ${round.checks.length - failing.length}/${round.checks.length} criteria met, residual ${residual ? num(dstr(residual)) : `unavailable (${measured.residual_detail})`}` +
         (failing.length ? ` — failing: ${failing.map((c) => `${c.id} (${c.timed_out ? 'timed out' : `exit ${c.exit_code}`})`).join(', ')}` : ''));
+    stage.lap('record');
+    await endStage(ctx, stage);
     await saveState(ctx);
     crashPoint(ctx, 'head-state');
     // A runner missing where the checks run (a program, a Python module, the JUnit files), or a
@@ -50232,7 +51215,7 @@ const unique = (xs) => [...new Set(xs)];
 // ---------- Python ----------
 const PY_MARKERS = ['pyproject.toml', 'setup.py', 'setup.cfg', 'tox.ini', 'noxfile.py', 'pytest.ini', 'conftest.py', 'Pipfile'];
 const isRequirements = (n) => /^(.*[-_])?requirements([-_.].*)?\.txt$/.test(n);
-async function pythonPlan(p) {
+async function pythonPlan(p, env) {
     const pyproject = (await p.read('pyproject.toml')) ?? '';
     const setupCfg = (await p.read('setup.cfg')) ?? '';
     const requirements = [...p.names].filter(isRequirements).sort();
@@ -50243,9 +51226,19 @@ async function pythonPlan(p) {
     let run;
     let label;
     let junit = null;
-    if (has(p, 'noxfile.py'))
+    // An environment tool only where it is installed: the criterion would otherwise exit 127 at the baseline.
+    const envTools = [...(has(p, 'noxfile.py') ? ['nox'] : []), ...(tox ? ['tox'] : [])];
+    const found = [];
+    for (const t of envTools)
+        if (await onPath(t, env))
+            found.push(t);
+    const missing = envTools.filter((t) => !found.includes(t));
+    const runNote = missing.length
+        ? `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} configured but not installed here: \`python3 -m pip install ${missing.join(' ')}\`, then \`phuc-loop init --force\` runs ${missing.length > 1 ? 'them' : 'it'}`
+        : undefined;
+    if (found[0] === 'nox')
         [run, label] = ['nox', 'nox (the noxfile.py sessions)'];
-    else if (tox)
+    else if (found[0] === 'tox')
         [run, label] = ['tox', 'tox (the tox environments)'];
     else if (unittestOnly)
         [run, label] = ['python3 -m unittest discover', 'unittest'];
@@ -50267,6 +51260,7 @@ async function pythonPlan(p) {
         type: 'python',
         runner: label,
         run,
+        ...(runNote ? { runNote } : {}),
         junit,
         setup,
         setupNote: envTool
@@ -50431,7 +51425,7 @@ async function planInit(dir, type, env = process.env) {
             case 'yarn':
                 return nodePlan(p, type === null ? null : t);
             case 'python':
-                return pythonPlan(p);
+                return pythonPlan(p, env);
             case 'go':
                 return goPlan(p, env);
             case 'rust':
@@ -50482,6 +51476,8 @@ async function runInit(argv, io) {
     io.out(`  criterion tests: ${plan.run ?? '(placeholder)'}`);
     io.out(`  residual: ${plan.junit ? `failing_tests_fraction from ${plan.junit}` : 'failing_criteria'}`);
     io.out(`  checks.setup: ${plan.setup?.run ?? `none (${plan.setupNote})`}`);
+    if (plan.runNote && plan.type === 'python')
+        io.out(`  note: ${plan.runNote}`);
     if (plan.mayChange)
         io.out(`  agent.may_change: ${plan.mayChange.globs.join(', ')} (${plan.mayChange.how})`);
     if (plan.junit)
@@ -50697,10 +51693,12 @@ async function verify(argv) {
     // The criteria execute the certified code: as the check user in its own PID namespace where the
     // machine allows (the same isolation the loop uses).
     // The checkout that holds the commit is hidden from the criteria, as the loop hides its work tree.
-    const sandbox = await Sandbox.create(await resolveIsolation('auto'), { workTree: repo });
+    // Their network is the one the certificate records (a certificate without one: the machine's, as then).
+    const checksNetwork = r.certificate.network?.checks ?? 'open';
+    const sandbox = await Sandbox.create(await resolveIsolation('auto'), { workTree: repo, network: { agent: 'open', checks: checksNetwork } });
     let rr;
     try {
-        out(`rerun: isolation ${sandbox.level}`);
+        out(`rerun: isolation ${sandbox.level}, the checks' network ${checksNetwork}${sandbox.network.enforced ? '' : ' (not enforced here)'}`);
         rr = await rerunCertificate(dir, r.certificate, {
             repo,
             runner,
