@@ -54,8 +54,8 @@ test('the evidence folder replaced by a link: the user folder it points to is un
   const repo = await bugRepo(hostile('evidence-link.sh', victim));
   const r = await cli(repo, ['run']);
   expect(await readdir(join(victim, 'loop'))).toEqual(['important.txt']);
-  // Caught as the agent's change (a link out of the tree, reverted) before the loop would publish through it.
-  expect(r.stdout).toMatch(/changes reaching outside the tree reverted: evidence \(a symbolic link out of the tree/);
+  // Caught as the agent's change to a path the loop keeps (reverted) before the loop would publish through it.
+  expect(r.stdout).toMatch(/the loop's own paths changed and reverted: evidence \(a folder the loop keeps: it stays a folder\)/);
   expect(await readJson(join(repo, 'evidence/loop/halting_report.json'))).toMatchObject({ stop_reason: 'GUARDRAIL_VIOLATION' });
 });
 
