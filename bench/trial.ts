@@ -8,7 +8,8 @@
 // The built CLI (`dist/`, run `npm run build` first) runs each to a certified halt with a scripted
 // agent that fixes one planted bug per iteration. Beside it a naive shell loop runs the same agent
 // steps in a copy of the same checkout and the criteria once after each, until they pass. Printed:
-// both wall times, their ratio, the loop's halting line, and its per-phase table (halting report).
+// both wall times, their ratio, the load average around each, the loop's halting line, and its
+// per-phase table (the halting report's, summed from the run's iter_N/phases.json and phases.jsonl).
 // Asserts nothing; a failed run prints its output and exits 1.
 //
 //   npm run bench:trial      env: BENCH_TRIAL=js,python  BENCH_TRIAL_ISOLATION=<level> (default: the config's)
@@ -205,6 +206,8 @@ function criteriaOf(yml: string): Criterion[] {
   return out;
 }
 
+const load = () => loadavg()[0].toFixed(2);
+
 async function trial(p: Project): Promise<void> {
   const loopSide = await checkout(p);
   const init = await run(process.execPath, [CLI, 'init'], loopSide.repo);
@@ -220,11 +223,14 @@ async function trial(p: Project): Promise<void> {
   const criteria = criteriaOf(yml);
   const naiveSide = await checkout(p);
 
+  const loadBefore = load();
   const t0 = performance.now();
   const loop = await run(process.execPath, [CLI, 'run', ...(ISOLATION ? ['--isolation', ISOLATION] : [])], loopSide.repo);
   const loopSeconds = (performance.now() - t0) / 1000;
   if (loop.code !== 0) throw new Error(`${p.name}: the loop did not converge (exit ${loop.code}):\n${loop.out}`);
+  const loadLoop = load();
   const plain = await naive(naiveSide.repo, naiveSide.agent, criteria, p.bugs.length + 1);
+  const loadNaive = load();
 
   const report = (await run(process.execPath, [CLI, 'report'], loopSide.repo)).out;
   const table = report.slice(report.indexOf('### Time by phase'));
@@ -233,9 +239,11 @@ async function trial(p: Project): Promise<void> {
   console.log(
     `loop to a certified halt: ${loopSeconds.toFixed(1)} s · naive loop (${plain.iterations} iterations): ${plain.seconds.toFixed(1)} s · ratio ${(loopSeconds / plain.seconds).toFixed(2)}×`,
   );
+  // The machine may be shared: a ratio means little without the load it was measured under.
+  console.log(`load average (1 min): ${loadBefore} before the loop, ${loadLoop} after it, ${loadNaive} after the naive loop`);
   for (const l of halt) console.log(l);
   console.log(`\n${table.slice(0, table.indexOf('\n\n', table.indexOf('| phase')) + 1 || undefined).trim()}`);
 }
 
-console.log(`bench:trial — ${cpus().length} cores, load ${loadavg()[0].toFixed(2)} at the start`);
+console.log(`bench:trial — ${cpus().length} cores, load ${load()} at the start`);
 for (const p of [JS, PY].filter((x) => PROJECTS.includes(x.name))) await trial(p);
