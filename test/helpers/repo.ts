@@ -100,7 +100,7 @@ export const agent = (name: string) => `node ${JSON.stringify(join(FIXTURES, 'ag
 
 /** A config for tests: quick checks, small budgets; `over` is appended YAML. */
 export function config(opts: {
-  criteria: { id: string; run: string; agent_writes?: boolean }[];
+  criteria: { id: string; run: string; agent_writes?: boolean; after?: string[] }[];
   agent: string;
   extra?: string;
   certificates?: string;
@@ -119,6 +119,7 @@ export function config(opts: {
       `    run: ${JSON.stringify(c.run)}`,
       '    timeout_seconds: 60',
       ...(c.agent_writes ? ['    agent_writes: true'] : []),
+      ...(c.after ? [`    after: ${JSON.stringify(c.after)}`] : []),
     ]),
     `certificates: ${opts.certificates ?? '[EXACT, CONVERGED, DIVERGED]'}`,
     'R_p: "1e-4"',

@@ -74,7 +74,8 @@ ${AGENT_REPORT}
     'phuc-loop.yml': config({
       criteria: [
         { id: 'build', run: 'sh build.sh' },
-        { id: 'tests', run: 'sh test/check.sh' },
+        // After build: the next check, as written (criteria run side by side otherwise).
+        { id: 'tests', run: 'sh test/check.sh', after: ['build'] },
       ],
       agent: 'sh agent.sh',
     }),

@@ -51,6 +51,8 @@ const criterionSchema = z.strictObject({
    * not in the tree at the baseline is refused (the agent would write its own judge). Protected once they exist.
    */
   agent_writes: z.boolean().optional(),
+  /** Criteria (listed before this one) that must end before it starts; the others run side by side with it. */
+  after: z.array(z.string().min(1)).optional(),
 });
 
 const agentFields = {
@@ -245,6 +247,22 @@ export const configSchema = z
     ids.forEach((id, i) => {
       if (ids.indexOf(id) !== i) ctx.addIssue({ code: 'custom', path: ['acceptance_criteria', i, 'id'], message: `duplicates id "${id}"; ids must be unique` });
     });
+    // Only earlier criteria: the order the user wrote is one the criteria can run in (no cycle).
+    c.acceptance_criteria.forEach((a, i) =>
+      a.after?.forEach((dep, j) => {
+        if (!ids.slice(0, i).includes(dep))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['acceptance_criteria', i, 'after', j],
+            message: `must be the id of a criterion listed before this one (${
+              ids
+                .slice(0, i)
+                .map((x) => JSON.stringify(x))
+                .join(', ') || 'none is'
+            }), got ${JSON.stringify(dep)}`,
+          });
+      }),
+    );
   });
 
 export type LoopConfig = z.infer<typeof configSchema>;

@@ -121,6 +121,7 @@ const RUN_ORDER = [
   'setup',
   'checks',
   'residual',
+  'canary',
   'skeptic',
   'northstar',
   'hand-back',

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { checkTriangle, iterDir, phucTest, rungLevel } from '../judge/audit.js';
 import { canonicalJson, sha256 } from '../common/canonical.js';
 import { certificateSchema, convergenceClaimProblem, judgementOf, type Certificate } from '../judge/certificate.js';
-import { runChecks } from '../judge/checks.js';
+import { checkStep, runChecks } from '../judge/checks.js';
 import { judgeRoot, keepJudgeRoot } from '../judge/judge-root.js';
 import { computeResidual, removeJunit } from '../judge/residual.js';
 import { CheckWorkspace } from '../judge/workspace.js';
@@ -402,7 +402,7 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
         dir,
         tree: cert.tree,
         scrub: (t) => t,
-        afterRun: (c) => keepsTree(`the check \`${c.id}\``),
+        afterRun: (_, suspects) => keepsTree(checkStep(suspects)),
       });
       const residual = await computeResidual(config, checks, { runner: { run }, cwd: ws!.dir, env: ws!.env() });
       if (config.residual.metric === 'command') keepsTree('the residual command');

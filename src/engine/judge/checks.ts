@@ -3,6 +3,7 @@
 // never is (a time-out is deterministic, a transient failure may pass on retry), and the two are
 // told apart in `failure_kind`. Freshness: a result holds for the git tree it ran on; a criterion
 // with `inputs` reuses its last pass while the hash of those inputs is unchanged.
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { sha256 } from '../common/canonical.js';
@@ -53,8 +54,12 @@ export interface CheckContext {
   /** Passes that may be reused, by criterion id (none for replays: they always run). */
   passes?: Readonly<Record<string, PassRecord>>;
   iteration?: number;
-  /** Called after each criterion that ran (not a reused pass): what it left is looked at before the next runs. */
-  afterRun?: (c: CheckResult) => void | Promise<void>;
+  /**
+   * Called after each criterion that ran (not a reused pass), with the ids of the criteria that may
+   * have changed the workspace since the last call (it, those that ended since and those still
+   * running; config order): what they left is looked at before a criterion that waits for it starts.
+   */
+  afterRun?: (c: CheckResult, suspects: string[]) => void | Promise<void>;
 }
 
 const MAX_LOG_BYTES = 512 * 1024;
@@ -133,14 +138,86 @@ export async function runCheck(c: Criterion, ctx: CheckContext): Promise<CheckRe
   };
 }
 
-export async function runChecks(criteria: Criterion[], ctx: CheckContext): Promise<CheckResult[]> {
-  const out: CheckResult[] = [];
+/**
+ * Runs the criteria, at most `concurrency` at a time (default: the machine's cores), each as soon as
+ * the criteria it names in `after` have ended: independent criteria run side by side, each with its
+ * own output. The results are in the config's order whatever order they end in, so the evidence is
+ * the same however they were scheduled. After each criterion ends, `afterRun` is given the
+ * criteria that could have changed the workspace since the last look (those that ended since and
+ * those still running); a look that throws stops the others and is the round's error.
+ */
+export async function runChecks(criteria: Criterion[], ctx: CheckContext & { concurrency?: number }): Promise<CheckResult[]> {
+  const stop = new AbortController();
+  const abort = () => stop.abort();
+  if (ctx.signal?.aborted) stop.abort();
+  ctx.signal?.addEventListener('abort', abort, { once: true });
+  const inner: CheckContext = { ...ctx, signal: stop.signal };
+  const slots = new Slots(Math.max(1, ctx.concurrency ?? availableParallelism()));
+  const running = new Set<string>();
+  let unseen: string[] = [];
+  const ended = new Map<string, Promise<CheckResult>>();
   for (const c of criteria) {
-    const r = await runCheck(c, ctx);
-    out.push(r);
-    if (r.reused_from_iteration === null) await ctx.afterRun?.(r);
+    // Validated by the config: each names a criterion listed before, so already scheduled.
+    const deps = (c.after ?? []).flatMap((id) => ended.get(id) ?? []);
+    ended.set(
+      c.id,
+      (async () => {
+        await Promise.all(deps);
+        const release = await slots.take();
+        try {
+          running.add(c.id);
+          const r = await runCheck(c, inner).finally(() => running.delete(c.id));
+          if (r.reused_from_iteration === null) {
+            unseen.push(c.id);
+            const suspects = criteria.filter((k) => unseen.includes(k.id) || running.has(k.id));
+            unseen = [];
+            await ctx.afterRun?.(
+              r,
+              suspects.map((k) => k.id),
+            );
+          }
+          return r;
+        } finally {
+          release();
+        }
+      })(),
+    );
   }
-  return out;
+  const all = [...ended.values()];
+  try {
+    return await Promise.all(all);
+  } catch (e) {
+    // Nothing of a refused round goes on running: the others are stopped and waited for.
+    stop.abort();
+    await Promise.allSettled(all);
+    throw e;
+  } finally {
+    ctx.signal?.removeEventListener('abort', abort);
+  }
+}
+
+/** How a look after the checks names those that may have changed the workspace. */
+export function checkStep(ids: readonly string[]): string {
+  return ids.length === 1 ? `the check \`${ids[0]}\`` : `the checks ${ids.map((id) => `\`${id}\``).join(', ')} (run side by side)`;
+}
+
+/** A counting semaphore: take() resolves with the function that gives the slot back. */
+class Slots {
+  private readonly waiting: (() => void)[] = [];
+  constructor(private free: number) {}
+
+  async take(): Promise<() => void> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    };
+  }
 }
 
 /** The passes to remember after a round of checks: new passes recorded, failures forgotten. */

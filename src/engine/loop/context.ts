@@ -6,7 +6,7 @@ import type { Section } from '../memory/agents-md.js';
 import { createScrubber, type Scrubber } from '../os/secrets.js';
 import { sha256 } from '../common/canonical.js';
 import type { prepareCapsule } from '../memory/capsule-build.js';
-import { type CheckResult, inputsHash, runChecks, type PassRecord } from '../judge/checks.js';
+import { type CheckResult, checkStep, inputsHash, runChecks, type PassRecord } from '../judge/checks.js';
 import { RunnerCompromised, Stopped } from '../common/errors.js';
 import { runCanaries } from '../judge/canary.js';
 import { computeResidual } from '../judge/residual.js';
@@ -191,7 +191,7 @@ export interface JudgeSpace {
   readonly mode: 'clean' | 'live';
   /** Makes the space hold exactly `tree` (clean) and returns the folder the checks run in. */
   /** `signal`: a stop during checks.setup throws Stopped (a pause), never SetupFailed. `time`: times the workspace update and the setup. */
-  prepare(tree: string, opts?: { fresh?: boolean; signal?: AbortSignal; time?: TimePhase }): Promise<string>;
+  prepare(tree: string, opts?: { signal?: AbortSignal; time?: TimePhase }): Promise<string>;
   readonly env: Record<string, string>;
   /** Runs a command of the checks (as the check user where the sandbox has one). */
   readonly runner: ProcessRunner;
@@ -208,6 +208,12 @@ export interface JudgeSpace {
    */
   release(): Promise<void>;
   dispose(): Promise<void>;
+  /**
+   * A second space beside this one, whose prepare() makes a brand-new checkout of the tree with its
+   * own setup (the confirmation of a claim): its round may run while this one holds another. Absent
+   * where there is no second place to judge in (live: the work tree).
+   */
+  aside?(): JudgeSpace;
 }
 
 export interface Ctx {
@@ -308,7 +314,7 @@ export async function checkRound(
   ctx: Ctx,
   dir: string,
   tree: string,
-  opts: { signal?: AbortSignal; reuse?: boolean; fresh?: boolean; watchStops?: boolean; stage?: Stage } = {},
+  opts: { signal?: AbortSignal; reuse?: boolean; judge?: JudgeSpace; watchStops?: boolean; stage?: Stage } = {},
 ) {
   // A STOP (file, label) during the checks pauses the round, as a signal does; the final replays
   // of a claim (watchStops false) finish, and the stop is honoured when they have.
@@ -325,11 +331,13 @@ export async function checkRound(
   }
 }
 
-async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: AbortSignal; reuse?: boolean; fresh?: boolean; stage?: Stage }) {
+async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: AbortSignal; reuse?: boolean; judge?: JudgeSpace; stage?: Stage }) {
   const cfg = ctx.intake.config;
+  // The run's judge space, or another beside it (a replay's brand-new checkout).
+  const judge = opts.judge ?? ctx.judge;
   const time: TimePhase = opts.stage?.timer ?? ((_, fn) => fn());
-  const cwd = await ctx.judge.prepare(tree, { fresh: opts.fresh, signal: opts.signal, time });
-  const setup = ctx.judge.setup;
+  const cwd = await judge.prepare(tree, { signal: opts.signal, time });
+  const setup = judge.setup;
   if (setup) {
     ctx.o.log.info(setupLine(setup));
     const { log, ...record } = setup;
@@ -342,9 +350,9 @@ async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: A
   const files = cfg.acceptance_criteria.some((c) => c.inputs) ? await ctx.git.treeFiles(tree) : undefined;
   const checks = await time('checks', () =>
     runChecks(cfg.acceptance_criteria, {
-      runner: ctx.judge.runner,
+      runner: judge.runner,
       cwd,
-      env: ctx.judge.env,
+      env: judge.env,
       evidence: ctx.ev,
       dir: `${dir}/checks`,
       tree,
@@ -352,7 +360,7 @@ async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: A
       scrub: scrubber(ctx.secrets),
       files,
       passes: opts.reuse ? ctx.state.passes : undefined,
-      afterRun: (c) => ctx.judge.keepsTree(`the check \`${c.id}\``, glob),
+      afterRun: (_, suspects) => judge.keepsTree(checkStep(suspects), glob),
     }),
   );
   // Each criterion's own time, beside the round's (they may run side by side).
@@ -360,22 +368,24 @@ async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: A
   const junit = glob && guard ? await readJunit(cwd, glob, guard) : undefined;
   const residualJunit = cfg.residual.junit && cfg.residual.junit !== glob ? await readJunit(cwd, cfg.residual.junit, null) : junit;
   const residual = await time('residual', () =>
-    computeResidual(cfg, checks, { runner: ctx.judge.runner, cwd, env: ctx.judge.env, signal: opts.signal, junit: residualJunit }),
+    computeResidual(cfg, checks, { runner: judge.runner, cwd, env: judge.env, signal: opts.signal, junit: residualJunit }),
   );
-  if (cfg.residual.metric === 'command') ctx.judge.keepsTree('the residual command', glob);
+  if (cfg.residual.metric === 'command') judge.keepsTree('the residual command', glob);
   // The runner proves itself honest (clean workspace only: the canary is never written to the agent's tree).
   const canary =
-    ctx.judge.mode === 'clean' && !opts.signal.aborted
-      ? await runCanaries(cfg.acceptance_criteria, checks, {
-          runner: ctx.judge.runner,
-          cwd,
-          env: ctx.judge.env,
-          files: files ?? (await ctx.git.treeFiles(tree)),
-          protectedGlobs: ctx.plan.protected,
-          signal: opts.signal,
-          after: (step) => ctx.judge.keepsTree(step, glob),
-          log: (line) => ctx.o.log.info(`${dir}: ${line}`),
-        })
+    judge.mode === 'clean' && !opts.signal.aborted
+      ? await time('canary', async () =>
+          runCanaries(cfg.acceptance_criteria, checks, {
+            runner: judge.runner,
+            cwd,
+            env: judge.env,
+            files: files ?? (await ctx.git.treeFiles(tree)),
+            protectedGlobs: ctx.plan.protected,
+            signal: opts.signal,
+            after: (step) => judge.keepsTree(step, glob),
+            log: (line) => ctx.o.log.info(`${dir}: ${line}`),
+          }),
+        )
       : undefined;
   const lying = canary?.find((c) => c.outcome === 'passed');
   if (lying) throw new RunnerCompromised(dir, lying.criterion, lying.runner ?? 'unknown');

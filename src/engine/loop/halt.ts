@@ -222,7 +222,8 @@ export async function computeRung(
   if (!converged || !cert || !certRel) return result;
   const stopped = async (when: string) => (await firstStop(ctx.stops)) ?? `the loop was asked to stop (${when})`;
   // The claim is about the named commit checked out fresh: the first replay runs on a new checkout
-  // of that commit's tree (AGENTS.md included), the others on the same one; every one must agree.
+  // of that commit's tree (AGENTS.md included), the others beside it in the run's workspace updated
+  // to that tree; every one must agree.
   const dir = dirname(certRel);
   const replays = rungLevel(plan.rung_target) >= rungLevel(274177) ? plan.replays : 1;
   // The judge space is given back however the replays end (live: the work tree is the loop's again).
@@ -307,11 +308,12 @@ export async function computeRung(
   return result;
 }
 
-/** The evidence a blocked run points to: its plan, the last iteration's record and the logs of the criteria it failed. */
 /**
- * Replays the certified round `replays` times (the first on a fresh checkout of the commit, but in
- * the work tree itself with checks.workspace live), each
- * recorded in `result`; false when a stop cut one short (`result.interrupted` says when).
+ * Replays the certified round `replays` times, each recorded in `result` (in order, however they
+ * ended); false when a stop cut one short (`result.interrupted` says when). The first runs on a
+ * brand-new checkout of the commit, set aside from the run's workspace, while the others run on
+ * that workspace one after another: two places, side by side. With checks.workspace live there is
+ * one place, the work tree, and they follow each other there.
  */
 async function replay(
   ctx: Ctx,
@@ -321,50 +323,83 @@ async function replay(
   result: RungResult & { interrupted: string | null },
   stopped: (when: string) => Promise<string>,
 ): Promise<boolean> {
-  const { plan, ev, o } = ctx;
-  for (let k = 1; k <= replays; k++) {
+  const { o } = ctx;
+  const aside = ctx.judge.aside?.();
+  const one = async (k: number) => {
     // A stop (signal, STOP file, label) during a replay cuts it short, as during any other round.
     const stage = new Stage(k === 1 ? 'confirmation' : `replay ${k}`, o.clock, 'end');
-    const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1, stage }).catch((e: unknown) => {
+    const judge = k === 1 ? aside : undefined;
+    const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, judge, stage }).catch((e: unknown) => {
       if (e instanceof Stopped) return null;
       throw e;
     });
-    await endStage(ctx, stage);
+    // Timed to its own end, recorded in the replays' order with the others (a stage within the end has no time before it).
+    return { k, round, timing: stage.record().record };
+  };
+  const rest = async () => {
+    const out = [];
+    for (let k = 2; k <= replays; k++) out.push(await one(k));
+    return out;
+  };
+  const rounds = aside ? await settledBoth(one(1), rest()).then(([first, others]) => [first, ...others]) : [await one(1), ...(await rest())];
+  for (const { k, round, timing } of rounds) {
+    ctx.stages.push(timing);
     if (!round || round.aborted) {
       result.interrupted = await stopped(`during replay ${k}/${replays} of the certified commit`);
       o.log.info(`replay ${k}/${replays}: stopped before it ended — not scored; the next run confirms the commit again`);
       return false;
     }
-    const r = 'error' in round.residual ? null : round.residual.value;
-    const j = judgementOf(
-      {
-        declared: cert.declared_certificates,
-        checks: round.checks,
-        residual: r,
-        residualError: 'error' in round.residual ? round.residual.error : null,
-        R_p: plan.R_p ? new Decimal(plan.R_p) : null,
-      },
-      null,
-    );
-    const type = j.exact ? 'EXACT' : j.converged ? 'CONVERGED' : 'NONE';
-    const residual = r === null ? null : dstr(r);
-    const same = type === cert.type && residual === cert.residual && round.checks.every((c, i) => c.met === cert.checklist[i]?.met);
-    result.replays.push({ replay: k, type, residual, same });
-    await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
-    o.log.info(
-      `replay ${k}/${replays}${k === 1 ? (ctx.judge.mode === 'live' ? ' (the work tree: checks.workspace live)' : ' (fresh checkout of the commit)') : ''}: certificate ${type}, residual ${num(residual)}${same ? '' : ' — DIFFERS (flaky check)'}`,
-    );
-    if (k === 1 && !same)
-      result.confirmation = `the certified commit ${cert.commit?.slice(0, 12) ?? cert.tree.slice(0, 12)}, ${ctx.judge.mode === 'live' ? 'judged again in the work tree' : 'checked out fresh'}, gives ${type}${residual === null ? '' : ` (residual ${num(residual)})`}, not ${cert.type}: ${
-        round.checks
-          .filter((c) => !c.met)
-          .map((c) => c.id)
-          .join(', ') || 'see the replay logs'
-      }`;
+    await score(ctx, cert, dir, { k, replays, round }, result);
   }
   return true;
 }
 
+/** Both results once both have settled: neither goes on in the background when the other fails (the first failure is thrown). */
+async function settledBoth<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [x, y] = await Promise.allSettled([a, b]);
+  if (x.status === 'rejected') throw x.reason;
+  if (y.status === 'rejected') throw y.reason;
+  return [x.value, y.value];
+}
+
+/** One replay's verdict against the certificate, recorded (`result`, replay_k/result.json, the log). */
+async function score(
+  ctx: Ctx,
+  cert: Certificate,
+  dir: string,
+  { k, replays, round }: { k: number; replays: number; round: { checks: CheckResult[]; residual: { value: Decimal } | { error: string } } },
+  result: RungResult,
+): Promise<void> {
+  const { plan, ev, o } = ctx;
+  const r = 'error' in round.residual ? null : round.residual.value;
+  const j = judgementOf(
+    {
+      declared: cert.declared_certificates,
+      checks: round.checks,
+      residual: r,
+      residualError: 'error' in round.residual ? round.residual.error : null,
+      R_p: plan.R_p ? new Decimal(plan.R_p) : null,
+    },
+    null,
+  );
+  const type = j.exact ? 'EXACT' : j.converged ? 'CONVERGED' : 'NONE';
+  const residual = r === null ? null : dstr(r);
+  const same = type === cert.type && residual === cert.residual && round.checks.every((c, i) => c.met === cert.checklist[i]?.met);
+  result.replays.push({ replay: k, type, residual, same });
+  await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
+  o.log.info(
+    `replay ${k}/${replays}${k === 1 ? (ctx.judge.mode === 'live' ? ' (the work tree: checks.workspace live)' : ' (fresh checkout of the commit)') : ''}: certificate ${type}, residual ${num(residual)}${same ? '' : ' — DIFFERS (flaky check)'}`,
+  );
+  if (k === 1 && !same)
+    result.confirmation = `the certified commit ${cert.commit?.slice(0, 12) ?? cert.tree.slice(0, 12)}, ${ctx.judge.mode === 'live' ? 'judged again in the work tree' : 'checked out fresh'}, gives ${type}${residual === null ? '' : ` (residual ${num(residual)})`}, not ${cert.type}: ${
+      round.checks
+        .filter((c) => !c.met)
+        .map((c) => c.id)
+        .join(', ') || 'see the replay logs'
+    }`;
+}
+
+/** The evidence a blocked run points to: its plan, the last iteration's record and the logs of the criteria it failed. */
 function evidencePointers(ctx: Ctx, certRel: string | null, last: number | undefined, cert: Certificate | null): { path: string; sha256: string }[] {
   const iteration = last === undefined ? [] : ['agents_md_entry.md', 'artifacts.json', 'checks.json', 'phuc_test.json'].map((f) => `${iterDir(last)}/${f}`);
   const logs = (cert?.checklist ?? []).filter((c) => !c.met).map((c) => c.evidence.split('#')[0]);

@@ -78,7 +78,7 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
     clock: c.o.clock,
   };
   const ws = await CheckWorkspace.open(base);
-  let current: CheckWorkspace = ws;
+  /** The last brand-new checkout (aside()), removed with the space. */
   let fresh: CheckWorkspace | null = null;
   const setupSpec = (signal?: AbortSignal) => ({
     command: c.checks.setup,
@@ -86,54 +86,72 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
     timeoutMs: c.checks.setup_timeout_seconds * 1000,
     signal: signal ?? c.o.signal,
   });
-  let setup: SetupReport | null = null;
-  const check = (s: SetupOutcome) => {
-    setup = null;
+  const check = (s: SetupOutcome): SetupReport | null => {
     // A setup cut short by a stop failed nothing: the run pauses and the next one sets up again.
     if (s.state === 'failed' && s.result.aborted) throw new Stopped(`the loop was asked to stop (during checks.setup)`);
     if (s.state === 'failed') throw new SetupFailed(`checks.setup failed (${s.reason}):\n${formatLog(c.checks.setup ?? '', [s.result]).slice(-2000)}`);
     if (s.state === 'ran' && s.changed.length) throw new TreeChanged(`checks.setup \`${c.checks.setup}\``, s.changed);
-    setup = setupReport(c.checks.setup, s);
+    return setupReport(c.checks.setup, s);
   };
+  const keeps = (w: CheckWorkspace, step: string, outputs?: string | null) => {
+    const changed = w.changedTracked(outputs);
+    if (changed.length) throw new TreeChanged(step, changed);
+  };
+  let setup: SetupReport | null = null;
   return {
     mode: 'clean',
     async prepare(tree, opts) {
       const time: TimePhase = opts?.time ?? ((_, fn) => fn());
-      if (opts?.fresh) {
-        // The certified commit checked out anew, with its own setup: nothing of earlier rounds counts.
-        const made = await time('workspace update', async () => {
-          await fresh?.dispose();
-          return CheckWorkspace.fresh({ ...base, root: join(c.root, 'fresh') }, tree);
-        });
-        fresh = current = made.workspace;
-        check(await time('setup', () => made.workspace.setup(setupSpec(opts.signal))));
-        return made.workspace.dir;
-      }
-      // Replays after a fresh checkout stay on it; any other round goes back to the persistent one.
-      if (fresh && current === fresh && fresh.holds === tree) {
-        setup = null;
-        return fresh.dir;
-      }
-      current = ws;
+      setup = null;
       await time('workspace update', () => ws.update(tree));
-      check(await time('setup', () => ws.setup(setupSpec(opts?.signal))));
+      setup = check(await time('setup', () => ws.setup(setupSpec(opts?.signal))));
       return ws.dir;
     },
     get env() {
-      return current.env();
+      return ws.env();
     },
     runner: { run: c.run },
     get setup() {
       return setup;
     },
-    keepsTree(step, outputs) {
-      const changed = current.changedTracked(outputs);
-      if (changed.length) throw new TreeChanged(step, changed);
-    },
-    // Replays on a fresh checkout follow each other without an update: only the persistent one is tidied.
+    keepsTree: (step, outputs) => keeps(ws, step, outputs),
     release: () => {
-      if (current === ws) ws.tidy();
+      ws.tidy();
       return Promise.resolve();
+    },
+    aside() {
+      // The certified commit checked out anew, with its own setup: nothing of earlier rounds counts.
+      let mine: CheckWorkspace | null = null;
+      let mySetup: SetupReport | null = null;
+      const held = () => {
+        if (!mine) throw new Error('the fresh checkout is used before it was prepared');
+        return mine;
+      };
+      return {
+        mode: 'clean',
+        async prepare(tree, opts) {
+          const time: TimePhase = opts?.time ?? ((_, fn) => fn());
+          const made = await time('workspace update', async () => {
+            await fresh?.dispose();
+            fresh = null;
+            return CheckWorkspace.fresh({ ...base, root: join(c.root, 'fresh') }, tree);
+          });
+          fresh = mine = made.workspace;
+          mySetup = check(await time('setup', () => made.workspace.setup(setupSpec(opts?.signal))));
+          return made.workspace.dir;
+        },
+        get env() {
+          return held().env();
+        },
+        runner: { run: c.run },
+        get setup() {
+          return mySetup;
+        },
+        keepsTree: (step, outputs) => keeps(held(), step, outputs),
+        // Removed with the space it was set aside from.
+        release: () => Promise.resolve(),
+        dispose: () => Promise.resolve(),
+      };
     },
     async dispose() {
       try {
