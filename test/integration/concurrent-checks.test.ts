@@ -77,3 +77,20 @@ test('which criterion ends first leaves the certificate and the report byte for 
   };
   expect(await report(a.repo)).toBe(await report(b.repo));
 });
+
+test('the replays run at the same time: each waits for the other to have started', async () => {
+  // round.sh: the first round (the baseline) passes alone; a later one leaves its mark and passes
+  // only once the baseline's and two replays' marks are there (at most 30 s).
+  const state = await checkStateDir();
+  const round = `n=$(ls ${state} | wc -l); mktemp ${state}/m.XXXXXX >/dev/null; [ "$n" -eq 0 ] && exit 0; i=0; while [ "$(ls ${state} | wc -l)" -lt 3 ]; do i=$((i + 1)); [ $i -gt 300 ] && exit 1; sleep 0.1; done\n`;
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'round', run: 'sh test/round.sh' }], agent: 'true', writable: [state], ...UNMOVED }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'test/round.sh': round,
+  });
+  const r = await cli(repo, ['run']);
+  await rm(state, { recursive: true, force: true });
+  expect(r.stdout).toMatch(/replay 1\/2 \(fresh checkout of the commit\): certificate EXACT/);
+  expect(r.stdout).toMatch(/replay 2\/2: certificate EXACT, residual 0\n/);
+  expect(r.code).toBe(0);
+});
