@@ -305,9 +305,10 @@ describe('reports of a check round', () => {
     expect(await readFile(join(d, 'keep.xml'), 'utf8')).toBe(report);
   });
 
-  test('files are found by glob under its base folder, never inside .git or node_modules', async () => {
+  test('files are found by glob under its base folder, never inside .git, node_modules, a virtual environment or a cache', async () => {
     const d = await tempDir();
-    for (const f of ['reports/a.xml', 'reports/sub/b.xml', 'other.xml', 'reports/node_modules/c.xml', 'reports/.git/d.xml', 'reports/.e.xml']) {
+    const never = ['reports/node_modules/c.xml', 'reports/.git/d.xml', 'reports/.venv/lib/f.xml', 'reports/venv/g.xml', 'reports/__pycache__/h.xml'];
+    for (const f of ['reports/a.xml', 'reports/sub/b.xml', 'other.xml', 'reports/.e.xml', ...never]) {
       await mkdir(join(d, f, '..'), { recursive: true });
       await writeFile(join(d, f), '<testsuite/>');
     }

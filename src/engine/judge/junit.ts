@@ -197,6 +197,12 @@ async function baseDir(cwd: string, glob: string): Promise<{ dir: string } | { p
   return { dir: join(cwd, ...parts) };
 }
 
+/**
+ * Folders no report is written to and that may hold 100,000 files (installed dependencies, virtual
+ * environments, bytecode and tool caches): never walked, where every round looks for reports twice.
+ */
+const NO_REPORTS = new Set(['.git', 'node_modules', '.venv', 'venv', '__pycache__', '.mypy_cache', '.pytest_cache', '.ruff_cache', '.hypothesis']);
+
 async function walk(root: string, dir: string, match: (p: string) => boolean, out: string[], problems: string[]): Promise<void> {
   let entries;
   try {
@@ -206,7 +212,7 @@ async function walk(root: string, dir: string, match: (p: string) => boolean, ou
     return;
   }
   for (const e of entries) {
-    if (e.name === '.git' || e.name === 'node_modules') continue;
+    if (NO_REPORTS.has(e.name)) continue;
     const full = join(dir, e.name);
     // Dirents come from lstat: a link to a folder is not entered; a link that matches is refused on reading.
     if (e.isDirectory()) await walk(root, full, match, out, problems);
