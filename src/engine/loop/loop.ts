@@ -100,13 +100,16 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
       ),
     );
   }
-  const readOnly = await readOnlyFolder([
+  // The folders the loop writes, what each is for the message: checked before anything is written,
+  // and again when a write fails mid-run, to name the one that became read-only.
+  const writes: [string, string][] = [
     [cwd, 'the work tree'],
     [await git.commonDir(), "the git directory, which holds the loop's home"],
-    ...(await homeFolders(git, evRel)).map((dir) => [dir, "the loop's home"] as const),
+    ...(await homeFolders(git, evRel)).map((dir): [string, string] => [dir, "the loop's home"]),
     [dirname(published.root), 'the folder of the published evidence'],
     [published.root, 'the published evidence'],
-  ]);
+  ];
+  const readOnly = await readOnlyFolder(writes);
   if (readOnly) {
     o.log.error(readOnly);
     // Its report where one can be written (not in a read-only evidence folder).
@@ -144,10 +147,16 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
     await git.openSession();
     return (outcome = await runLocked(o, { fsm, git, cwd, ev, evRel, published, intake: got, configPath, judgeName: home.judge, start }, progress));
   } catch (e) {
+    // A folder made read-only mid-run (a remount, chmod by the user) is the cause, whatever write met it first: named, like at the start.
+    const readOnlyNow = await readOnlyFolder(writes);
+    if (readOnlyNow) {
+      o.log.error(readOnlyNow);
+      return (outcome = blockedEarly(FOLDER_READ_ONLY, readOnlyNow));
+    }
     // A git failure, a full disk, a forbidden state: a report and a resumable state, never a crash.
     if (!(e instanceof PhucError)) throw e;
     o.log.error(e.message);
-    return blockedEarly(e.code, e.message);
+    return (outcome = blockedEarly(e.code, e.message));
   } finally {
     await git.close();
     if (progress.publish)
@@ -165,11 +174,12 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
           ),
       );
     // A run that could not start (no plan: its report is not the tree's) says so after the publication, which would drop it.
-    if (outcome?.status === 'EXIT_NEED_INFO' && outcome.report.goal === null)
+    if ((outcome?.status === 'EXIT_NEED_INFO' && outcome.report.goal === null) || outcome?.stop_reason === FOLDER_READ_ONLY)
       await recordNeedInfo(published, outcome).catch((e: unknown) =>
         o.log.warn(`the report could not be written: ${e instanceof Error ? e.message : String(e)}`),
       );
-    await lock();
+    // A lock the loop could not remove (its folder read-only now) is a dead loop's to the next run, which takes it over.
+    await lock().catch((e: unknown) => o.log.warn(`the run's lock could not be removed: ${e instanceof Error ? e.message : String(e)}`));
   }
 }
 
