@@ -242,6 +242,7 @@ async function main(inputs: ActionInputs, api: ApiClient, scrubber: Scrubber, si
         })
       : null;
   const notes: string[] = [];
+  let restored = false;
   try {
     if (pusher) {
       const refused = await pusher.prepare();
@@ -266,6 +267,7 @@ async function main(inputs: ActionInputs, api: ApiClient, scrubber: Scrubber, si
         core.info(`evidence: restoring artifact ${a.name} (id ${a.id}) of run ${a.runId} (${a.headBranch ?? '?'} @ ${(a.headSha ?? '?').slice(0, 12)})`);
         try {
           const files = await downloadEvidence({ artifact: a, token, repo, target: evidenceRoot, tempDir });
+          restored = true;
           notes.push(
             `Evidence restored from artifact \`${a.name}\` (id ${a.id}) of [run ${a.runId}](${repoUrl}/actions/runs/${a.runId}): ${files.length} file(s).`,
           );
@@ -287,6 +289,8 @@ async function main(inputs: ActionInputs, api: ApiClient, scrubber: Scrubber, si
       post.upload = true;
     }
     savePostState(post);
+    // A new loop has no iteration on record; a restored one's count is known once the engine read it.
+    if (!restored) scene.iterations = 0;
 
     // 5. The loop.
     const outcome = await loop({
@@ -399,6 +403,10 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
     );
   };
   const sticky = a.inputs.comment === 'sticky';
+  // A run the STOP label stops at once writes no RUNNING comment (the post step writes the paused
+  // one): the first write waits for one STOP check, and none goes out once a stop is asked for.
+  let firstStopCheck: Promise<unknown> | null = null;
+  const stopping = () => stopLabel.requested !== null || a.signals.received !== null;
   const notePostComment = () => {
     if (a.post.commentId !== comments.commentId || a.post.commentFile !== a.commentFile) {
       a.post.commentId = comments.commentId;
@@ -445,19 +453,23 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
     fresh: a.inputs.fresh,
     pollMs: Math.round(a.inputs['poll-seconds'] * 1000),
     host: {
-      // Sticky: the comment is there from the baseline on, with the phase the run is in.
-      phase: sticky
-        ? (p) => {
-            const body = renderComment(
-              { status: 'RUNNING', phase: phaseLine(p), goal: p.goal, rows: withCommits(p.rows, commits), budget: budgetLine(lastReport), ...links },
-              STICKY_MARKER,
-            );
-            inTurn(async () => {
-              await comments.publish(body);
-              await handToPost(body);
-            });
-          }
-        : undefined,
+      phase: (p) => {
+        // What an abort (a second signal) reports as done: the iterations on record as this phase starts.
+        a.scene.iterations = p.rows.length;
+        if (!sticky) return;
+        // Sticky: the comment is there from the baseline on, with the phase the run is in.
+        const body = renderComment(
+          { status: 'RUNNING', phase: phaseLine(p), goal: p.goal, rows: withCommits(p.rows, commits), budget: budgetLine(lastReport), ...links },
+          STICKY_MARKER,
+        );
+        firstStopCheck ??= stopLabel.check();
+        inTurn(async () => {
+          await firstStopCheck;
+          if (stopping()) return;
+          await comments.publish(body);
+          await handToPost(body);
+        });
+      },
       afterIteration: async ({ iteration, commit, report }) => {
         iterationsRun++;
         commits.set(iteration, commit);
@@ -475,8 +487,11 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
         }
         // The comment is a view: a failure to render or send it is a warning, never a stop. A sticky
         // one shows this iteration's row with the next phase (or the post step's final state).
-        if (sticky) inTurn(() => handToPost(renderComment(view(report, rowsOf(report, commits), {}), STICKY_MARKER)));
-        else if (a.inputs.comment === 'per-iteration')
+        if (sticky) {
+          inTurn(() => handToPost(renderComment(view(report, rowsOf(report, commits), {}), STICKY_MARKER)));
+          // The iteration ends with its comment writes done (a hung API shows here, before the report).
+          await writes;
+        } else if (a.inputs.comment === 'per-iteration')
           try {
             const rows = rowsOf(report, commits).filter((r) => r.iteration === iteration);
             const body = renderComment(view(report, rows, { iteration }), ITERATION_MARKER);

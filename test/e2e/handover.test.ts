@@ -70,7 +70,9 @@ afterEach(() => {
 
 describe('two consecutive runs hand the evidence over through the artifact service', () => {
   test('run 1: one iteration, paused by scratch/STOP, pushed, commented, evidence uploaded by post', async () => {
-    run1 = await stopWhenAsked(() => runJob(s));
+    // The pause must come from the check before iteration 1: a poll during the agent's step or
+    // iteration 0's checks (one a second) saw scratch/STOP first on a busy machine and cut them short.
+    run1 = await stopWhenAsked(() => runJob(s, { inputs: { 'poll-seconds': '300' } }));
     const { main, post } = run1;
     expect(main.exitCode).toBe(12);
     expect(main.outputs).toMatchObject({
