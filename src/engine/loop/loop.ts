@@ -56,6 +56,7 @@ import { junitMissing, runnersMissing } from './runner-missing.js';
 import { initialProgress } from './progress.js';
 import { endStage, saveState } from '../evidence/records.js';
 import { Stage } from '../evidence/phases.js';
+import { announcePhases } from './phase-events.js';
 import { headFacts } from '../memory/learn.js';
 import { unmeasuredWarnings } from '../config/measured.js';
 import { recordFailures } from '../memory/failures.js';
@@ -382,6 +383,7 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
       pendingLogs: [],
       stages: [],
     };
+    announcePhases(ctx, !!resumed && !baselinePending(resumed.plan));
     fsm.to('DREAM_GOAL');
     try {
       return await drive(ctx, configPath, !!resumed, base.start);
@@ -620,4 +622,4 @@ function hostDirs(): string[] {
   return [homedir(), tmpdir()];
 }
 
-export { DEFAULT_EVIDENCE_DIR, type IterationRow, type LoopHost, type LoopOptions, type LoopOutcome, type LoopState } from './context.js';
+export { DEFAULT_EVIDENCE_DIR, type IterationRow, type LoopHost, type LoopPhase, type LoopOptions, type LoopOutcome, type LoopState } from './context.js';
