@@ -13,6 +13,7 @@ import type { CanaryOutcome } from '../judge/canary.js';
 import { Decimal, dstr } from '../common/decimal.js';
 import { num } from '../common/display.js';
 import { lastRoundFailures } from '../memory/failures.js';
+import { openQuestionsOf } from '../memory/agents-md.js';
 import { decideFinal, decideJudgement, type FiredExit } from './decide.js';
 import { EvidenceStore, LATEST_RUN_REPORT, listFiles, NOT_EVIDENCE } from '../evidence/evidence.js';
 import { atomicWrite } from '../evidence/writer.js';
@@ -110,8 +111,11 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
     evidencePointers: evidencePointers(ctx, certRel, last, certificate),
     phases: ctx.stages,
     extra: { detail, backpressure, backpressureOnly: !halt.record && !!backpressure, missing_fields: halt.missing_fields },
+    openQuestions: openQuestionsOf(ctx.entries.at(-1)?.text ?? ''),
   });
   await ev.writeJson('halting_report.json', report);
+  // The next run's agent is shown them (memory/capsule-build.ts).
+  state.lessons_for_next_run = report.lessons_for_next_run;
   await writeRunEndRecords(ctx);
   await saveState(ctx);
   ctx.fsm.finish(final.status);
