@@ -42,6 +42,11 @@ export interface RungResult {
     unexplained_symbols: string[];
     drift_explained: boolean;
     api_surface_after: string;
+    /** judge/rung65537.ts (paraphrase.json, behaviour.json); absent in reports written before them. */
+    paraphrase_type?: string | null;
+    behavioural_hash_before?: string;
+    behavioural_hash_after?: string;
+    unexplained_behaviour?: string[];
   } | null;
   /** Why the fresh checkout of the certified commit did not confirm the certificate (null when it did). */
   confirmation: string | null;
@@ -657,6 +662,10 @@ export const haltingReportSchema = z.object({
       unexplained_symbols: z.array(z.string()),
       drift_explained: z.boolean(),
       api_surface_after: z.string(),
+      paraphrase_type: z.string().nullable().optional(),
+      behavioural_hash_before: z.string().optional(),
+      behavioural_hash_after: z.string().optional(),
+      unexplained_behaviour: z.array(z.string()).optional(),
     })
     .nullable(),
   high_glow_without_northstar: z.array(z.number().int()),
