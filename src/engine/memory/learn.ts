@@ -14,7 +14,7 @@ import {
 } from './agents-md.js';
 import { recompressibility } from './lane-a.js';
 import { iterDir } from '../judge/audit.js';
-import type { IssuedType } from '../judge/certificate.js';
+import type { IssuedType } from '../config/config.js';
 import type { CheckResult } from '../judge/checks.js';
 import type { VerdictState } from '../agent/critic.js';
 import { Decimal, dstr } from '../common/decimal.js';
