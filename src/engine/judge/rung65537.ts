@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { canonicalJson, sha256 } from '../common/canonical.js';
 import { jsonObjectsIn } from '../agent/agents.js';
 import type { CheckResult } from './checks.js';
-import type { IssuedType } from './certificate.js';
+import type { IssuedType } from '../config/config.js';
 import { unexplainedSymbols } from './audit.js';
 import type { RunResult } from '../os/ports.js';
 import type { Certificate } from './certificate.js';
