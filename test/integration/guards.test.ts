@@ -10,6 +10,7 @@ import { agent, checkStateDir, cli, config, FIXTURES, git, makeRepo, NORTHSTAR, 
 import { cliAtPidns, createLoopUser, deleteLoopUser, ROOT } from '../helpers/users.js';
 
 const sh = promisify(execFile);
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const report = (repo: string) => readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
 
@@ -29,6 +30,13 @@ test('an agent that edits a protected test to pass it is reverted and blocked: n
   expect(await git(repo, 'show', '--stat', '--format=', 'HEAD')).not.toContain('test/check.sh');
   expect(await readFile(join(repo, 'evidence/loop/iter_0/agents_md_entry.md'), 'utf8')).toContain(
     '[A] GUARDRAIL: protected paths changed and reverted: test/check.sh',
+  );
+  // The guard that fired is a lesson for the next run, with the criterion that still fails.
+  expect(rep.lessons_for_next_run).toEqual(
+    expect.arrayContaining([
+      { lane: 'A', text: 'exit fired at iteration 0: GUARDRAIL: protected paths changed and reverted: test/check.sh', evidence: null },
+      { lane: 'A', text: 'criterion tests still fails (exit 1)', evidence: 'evidence/loop/iter_0/checks/tests.log' },
+    ]),
   );
 });
 
@@ -190,10 +198,25 @@ test('compaction over many iterations keeps the learnings under 8,000 tokens wit
   const capsule = await readJson<{ accumulated_learnings: string }>(join(repo, 'evidence/loop/iter_13/cnf_capsule.json'));
   const { encode } = await import('gpt-tokenizer/encoding/cl100k_base');
   expect(encode(capsule.accumulated_learnings).length).toBeLessThanOrEqual(8000);
-  // Lane A lines of a compacted iteration are kept verbatim.
+  // No hard fact is compacted away: iteration 0's Lane A lines are there verbatim (a witness line)
+  // or as the ledger's fact naming iteration 0; each compaction's recompressibility check passed.
   const entry0 = await readFile(join(repo, 'evidence/loop/iter_0/agents_md_entry.md'), 'utf8');
-  const laneA0 = entry0.split('\n').find((l) => l.startsWith('- [A] criterion never failed'))!;
-  expect(capsule.accumulated_learnings.includes(laneA0) || capsule.accumulated_learnings.includes('[iters 0–')).toBe(true);
+  const laneA0 = entry0.split('\n').filter((l) => l.startsWith('- [A] '));
+  expect(laneA0.length).toBeGreaterThan(0);
+  for (const l of laneA0) {
+    const fact = l.replace(/iter_0\//g, 'iter_N/').replace(/#[0-9a-f]{64}/g, '');
+    expect(capsule.accumulated_learnings.includes(l) || new RegExp(`^${escape(fact)} · iterations 0[–,]`, 'm').test(capsule.accumulated_learnings)).toBe(true);
+  }
+  const compacted = Array.from({ length: 14 }, (_, n) => n).filter((n) => existsSync(join(repo, `evidence/loop/iter_${n}/recompressibility.json`)));
+  expect(compacted.length).toBeGreaterThan(0);
+  for (const n of compacted)
+    expect(await readJson(join(repo, `evidence/loop/iter_${n}/recompressibility.json`))).toEqual({
+      ok: true,
+      entries_not_in_evidence: [],
+      witness_links_unresolved: [],
+      lane_a_missing: [],
+      rerender_identical: true,
+    });
   expect((await cli(repo, ['verify'])).code).toBe(0);
 });
 
@@ -310,12 +333,14 @@ describe('resuming from evidence', () => {
 });
 
 describe('rung 65537: security gate and API surface', () => {
-  const files = () => ({
+  const paraphrase = (mode: string | null) =>
+    mode ? `  paraphrase: ${JSON.stringify(`node ${JSON.stringify(join(FIXTURES, 'agents', 'paraphraser.mjs'))} ${mode}`)}\n` : '';
+  const files = (mode: string | null = 'faithful') => ({
     'phuc-loop.yml': config({
       criteria: [{ id: 'bug1', run: 'grep -q fixed-1 src/status.txt' }],
       agent: agent('api-changer.mjs'),
       rung: 65537,
-      extra: 'security:\n  gate: "test ! -f src/secrets.txt"\n  api_surface: "cat src/api.txt"\n',
+      extra: `security:\n  gate: "test ! -f src/secrets.txt"\n  api_surface: "cat src/api.txt"\n${paraphrase(mode)}`,
     }),
     'NORTHSTAR.md': NORTHSTAR,
     'src/status.txt': '',
@@ -340,8 +365,76 @@ describe('rung 65537: security gate and API surface', () => {
       api_surface_snapshots: true,
       api_drift_explained: true,
       northstar_aligned_or_neutral: true,
+      paraphrase_same_certificate: true,
+      behavioural_drift_explained: true,
     });
+    // The restated goal, judged through its criteria mapping, gives the certified type; recorded.
+    const para = await readJson<Record<string, any>>(join(repo, 'evidence/loop/paraphrase.json'));
+    expect(para).toMatchObject({ ran: true, certified_type: 'EXACT', restatement: { goal: expect.stringMatching(/^In other words: /) } });
+    expect(para.verdict).toEqual({ type: 'EXACT', same_certificate_type: true, unchecked_requirements: [], unknown_criteria: [], unmapped_criteria: [] });
+    // The behavioural hash: bug1 failed before the loop and is met now (the loop's purpose, not drift).
+    const b = await readJson<Record<string, any>>(join(repo, 'evidence/loop/behaviour.json'));
+    expect(b).toMatchObject({ before: { 'criterion:bug1': 'failed' }, after: { 'criterion:bug1': 'met' }, drift: [], unexplained: [] });
+    expect(b.hash_before).not.toBe(b.hash_after);
+    expect(rep.security).toMatchObject({ paraphrase_type: 'EXACT', behavioural_hash_after: b.hash_after, unexplained_behaviour: [] });
     expect((await cli(repo, ['verify'])).code).toBe(0);
+  });
+
+  test('a restated goal that asks what no criterion checks does not give the same certificate: 65537 is not reached', async () => {
+    const repo = await makeRepo(files('uncovered'));
+    const r = await cli(repo, ['run'], { PHUC_TEST_EXPLAIN: '1' });
+    expect(r.code).toBe(12);
+    const rep = await report(repo);
+    expect(rep).toMatchObject({ stop_reason: 'PHUC_TEST_FAILURE_5', verification_rung_achieved: 274177 });
+    expect(rep.rung_checks['65537']).toMatchObject({ security_gate_passed: true, api_drift_explained: true, paraphrase_same_certificate: false });
+    const para = await readJson<Record<string, any>>(join(repo, 'evidence/loop/paraphrase.json'));
+    expect(para.verdict).toMatchObject({
+      type: 'NONE',
+      same_certificate_type: false,
+      unchecked_requirements: ['and the change must be fast for every caller'],
+    });
+  });
+
+  test('without a paraphrase command the paraphrase check did not run: the rung stays at 274177', async () => {
+    const repo = await makeRepo(files(null));
+    expect((await cli(repo, ['run'], { PHUC_TEST_EXPLAIN: '1' })).code).toBe(12);
+    const rep = await report(repo);
+    expect(rep.verification_rung_achieved).toBe(274177);
+    expect(rep.rung_checks['65537'].paraphrase_same_certificate).toBe(false);
+    expect(await readJson(join(repo, 'evidence/loop/paraphrase.json'))).toMatchObject({ ran: false, error: expect.stringMatching(/security\.paraphrase/) });
+  });
+
+  test('a test of a new behaviour changes the behavioural hash: 65537 only when the explanation names it', async () => {
+    const junitRepo = () =>
+      makeRepo({
+        'phuc-loop.yml': config({
+          criteria: [
+            { id: 'bug1', run: 'grep -q fixed-1 src/status.txt' },
+            { id: 'spec', run: 'sh run-spec.sh' },
+          ],
+          agent: agent('behaviour-changer.mjs'),
+          rung: 65537,
+          extra: `checks:\n  junit: reports/junit.xml\nsecurity:\n  gate: "true"\n  api_surface: "cat src/api.txt"\n${paraphrase('faithful')}`,
+        }),
+        'NORTHSTAR.md': NORTHSTAR,
+        'src/status.txt': '',
+        'src/api.txt': 'export function existing(): void\n',
+        'run-spec.sh': 'mkdir -p reports\nexec node --test --test-reporter=junit --test-reporter-destination=reports/junit.xml spec/*.test.mjs\n',
+        'spec/existing.test.mjs': "import test from 'node:test';\ntest('existing_behaviour', () => {});\n",
+      });
+    const named = await junitRepo();
+    expect((await cli(named, ['run'], { PHUC_TEST_EXPLAIN: 'all' })).code).toBe(0);
+    const b = await readJson<Record<string, any>>(join(named, 'evidence/loop/behaviour.json'));
+    expect(b.drift).toEqual([{ key: expect.stringMatching(/^test:(.* > )?added_behaviour$/), before: null, after: 'passed' }]);
+    expect(b.unexplained).toEqual([]);
+    expect((await report(named)).verification_rung_achieved).toBe(65537);
+
+    const unnamed = await junitRepo();
+    expect((await cli(unnamed, ['run'], { PHUC_TEST_EXPLAIN: 'api-only' })).code).toBe(12);
+    const rep = await report(unnamed);
+    expect(rep).toMatchObject({ verification_rung_achieved: 274177 });
+    expect(rep.rung_checks['65537']).toMatchObject({ api_drift_explained: true, behavioural_drift_explained: false });
+    expect(rep.security.unexplained_behaviour).toEqual([expect.stringMatching(/added_behaviour$/)]);
   });
 
   test('an explanation that does not name the changed API does not explain the drift', async () => {

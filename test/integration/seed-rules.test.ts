@@ -38,7 +38,10 @@ test('GLOW L: a change that made the residual worse is no new Lane A fact and no
 test('a budget the agent cannot be measured against is warned about at the start and reported "not measured", never as used', async () => {
   const repo = await makeRepo({
     'phuc-loop.yml': config({
-      criteria: [{ id: 'one', run: 'grep -q fixed-1 src/status.txt' }],
+      criteria: [
+        { id: 'one', run: 'grep -q fixed-1 src/status.txt' },
+        { id: 'two', run: 'grep -q fixed-2 src/status.txt' },
+      ],
       agent: agent('fixer.mjs'),
       extra: 'budget:\n  max_total_tool_calls: 50\n  max_total_cost_usd: "3"\n',
     }),
@@ -59,4 +62,59 @@ test('a budget the agent cannot be measured against is warned about at the start
   const log = await readJson<{ measured: Record<string, string> }>(join(repo, 'evidence/loop/budget_log.json'));
   expect(log.measured.tool_calls).toBe('not measured: a command agent reports no tool calls');
   expect((await cli(repo, ['report'])).stdout).toMatch(/tool calls not measured: a command agent reports no tool calls/);
+  // The agent is told the same: a typed "not measured", never a count left at its maximum.
+  const capsule = await readJson<{ remaining_budget: Record<string, unknown> }>(join(repo, 'evidence/loop/iter_0/cnf_capsule.json'));
+  expect(capsule.remaining_budget.tool_calls_remaining).toEqual({ not_measured: 'a command agent reports no tool calls' });
+  // A command agent's cost is unknown until it ran: the first capsule counts the budget, the next says it printed none.
+  expect(capsule.remaining_budget.cost_remaining_usd).toBe('3');
+  const next = await readJson<{ remaining_budget: Record<string, unknown> }>(join(repo, 'evidence/loop/iter_1/cnf_capsule.json'));
+  expect(next.remaining_budget.cost_remaining_usd).toEqual({ not_measured: 'the command agent reported no cost' });
+});
+
+test("lessons_for_next_run: every halt writes what failed and which budget bound, from evidence; the next run's agent is shown them", async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({
+      criteria: [
+        { id: 'one', run: 'grep -q fixed-1 src/status.txt' },
+        { id: 'two', run: 'grep -q fixed-2 src/status.txt' },
+      ],
+      agent: agent('fixer.mjs'),
+      extra: 'budget:\n  max_iterations: 1\n',
+    }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'start\n',
+  });
+  expect((await cli(repo, ['run'])).code).toBe(11);
+  type Lessons = { lessons_for_next_run: { lane: string; text: string; evidence: string | null }[] };
+  const first = await readJson<Lessons>(join(repo, 'evidence/loop/halting_report.json'));
+  expect(first.lessons_for_next_run).toEqual([
+    {
+      lane: 'A',
+      text: 'the last run ended EXIT_BUDGET_EXCEEDED(MAX_ITERS): MAX_ITERS: 1 of 1 iterations used',
+      evidence: 'evidence/loop/iter_0/certificate.json',
+    },
+    { lane: 'A', text: 'budget bound at iteration 0: BUDGET: MAX_ITERS: 1 of 1 iterations used', evidence: null },
+    { lane: 'A', text: 'criterion two still fails (exit 1)', evidence: 'evidence/loop/iter_0/checks/two.log' },
+    { lane: 'B', text: 'residual per iteration: 1', evidence: null },
+    { lane: 'C', text: 'open question: what about two?', evidence: null },
+    { lane: 'C', text: expect.stringMatching(/^open question: What makes criterion two fail\? Its log: /), evidence: null },
+  ]);
+  expect((await cli(repo, ['report'])).stdout).toMatch(/### Lessons for the next run[\s\S]*- \[A\] criterion two still fails \(exit 1\)/);
+
+  // The next run (a raised budget) shows its agent the lessons of the halt before it.
+  expect((await cli(repo, ['run', '--max-iterations', '2'])).code).toBe(0);
+  const capsule = await readJson<{ current_state_summary: { lessons_from_last_run?: string[] } }>(join(repo, 'evidence/loop/iter_1/cnf_capsule.json'));
+  expect(capsule.current_state_summary.lessons_from_last_run).toEqual(
+    expect.arrayContaining([
+      '[A] budget bound at iteration 0: BUDGET: MAX_ITERS: 1 of 1 iterations used',
+      '[A] criterion two still fails (exit 1) (evidence/loop/iter_0/checks/two.log)',
+    ]),
+  );
+  expect(await readFile(join(repo, 'evidence/loop/iter_1/prompt.md'), 'utf8')).toMatch(
+    /### Lessons from the last run of this loop \(from its evidence\)\n[\s\S]*- \[A\] criterion two still fails \(exit 1\)/,
+  );
+  // The converged run writes its own: no exit but the convergence, nothing still failing.
+  const last = await readJson<Lessons>(join(repo, 'evidence/loop/halting_report.json'));
+  expect(last.lessons_for_next_run[0].text).toMatch(/^the last run ended EXIT_CONVERGED\(EXACT\)/);
+  expect(last.lessons_for_next_run.some((l) => /still fails/.test(l.text))).toBe(false);
 });

@@ -13,6 +13,8 @@ import {
   sanitizeAgentText,
   type Entry,
 } from '../../src/engine/memory/agents-md.js';
+import { recompressibility } from '../../src/engine/memory/lane-a.js';
+import { sha256 } from '../../src/engine/common/canonical.js';
 
 const meta = { goal: 'Make tests pass', R_p: '1e-4', max_iterations: 300, rung_target: 274177, northstar: [{ id: 'residual', target: '0' }] };
 
@@ -120,7 +122,7 @@ describe('AGENTS.md', () => {
     expect(s.text).toContain('## Iteration 0');
   });
 
-  test('past 8,000 tokens: latest 3 in full, older as witness lines keeping Lane A, oldest archived; bounded at any length', () => {
+  test('past 8,000 tokens: latest 3 in full, older as witness lines keeping Lane A, the oldest as Lane A facts only; bounded at any length', () => {
     const entries = Array.from({ length: 200 }, (_, n) => ({
       iteration: n,
       text: renderEntry(entry(n, 'word '.repeat(40))),
@@ -130,12 +132,23 @@ describe('AGENTS.md', () => {
     expect(s.tokens).toBeLessThanOrEqual(COMPACTION_LIMIT_TOKENS);
     expect(countTokens(s.text)).toBeGreaterThan(COMPACTION_LIMIT_TOKENS * 0.8);
     expect(countTokens(s.text)).toBeLessThanOrEqual(s.tokens);
-    expect(s.text).toMatch(/\[COMPACTION\] Distilled iterations 0-196 to \d+ witness lines and 1 archive line/);
+    expect(s.text).toMatch(/\[COMPACTION\] Distilled iterations 0-196 to \d+ witness lines and the Lane A facts of \d+ iterations/);
     for (const n of [197, 198, 199]) expect(s.text).toContain(`## Iteration ${n}\n`);
     expect(s.text).not.toContain('## Iteration 196\n');
     expect(s.witnessed.length).toBeGreaterThan(10);
     expect(s.archived[0]).toBe(0);
     expect([...s.archived, ...s.witnessed]).toEqual(Array.from({ length: 197 }, (_, n) => n));
+    // The oldest keep every hard fact: one ledger line per fact, naming the iterations that established it.
+    const last = s.archived.at(-1)!;
+    expect(s.text).toContain(`- [A] criterion tests failed (exit 1) — iter_N/checks/tests.log · iterations 0–${last} (links: iter_N/agents_md_entry.md`);
+    expect(s.text).toContain(`- [A] criterion lint passed (exit 0) — iter_N/checks/lint.log · iterations 0–${last} (links:`);
+    const check = recompressibility(
+      s.text,
+      entries,
+      (n) => sha256(entries[n].text),
+      () => renderSection({ meta, entries }).text,
+    );
+    expect(check).toMatchObject({ lane_a_missing: [], rerender_identical: true, entries_not_in_evidence: [] });
     // A witnessed iteration keeps its Lane A lines verbatim and links its full entry.
     const w = s.witnessed.at(-1)!;
     expect(s.text).toContain(`- [iter ${w}] certificate NONE · residual 1 (STABLE) · GLOW 45 (G5 L25 O15 W0)`);
@@ -187,6 +200,40 @@ describe('AGENTS.md', () => {
       const text = Array.from({ length: lines }, (_, n) => line(n)).join('\n');
       expect(overTokenLimit(text)).toBe(countTokens(text) > COMPACTION_LIMIT_TOKENS);
     }
+  });
+
+  test('recompressibility: a section that lost a hard fact, an entry that is not the evidence, or a stale witness link fails', () => {
+    const entries = Array.from({ length: 120 }, (_, n) => {
+      const e = entry(n, 'word '.repeat(40));
+      // A fact of its own for some iterations: the ledger keeps it with exactly those.
+      if (n % 10 === 3) e.failed.push({ lane: 'A', text: `GUARDRAIL: protected path test/t${n % 20}.js changed (reverted)` });
+      const text = renderEntry(e);
+      return { iteration: n, text, link: `iter_${n}/agents_md_entry.md#${sha256(text)}` };
+    });
+    const s = renderSection({ meta, entries });
+    const evidence = (n: number) => sha256(entries[n].text);
+    const again = () => renderSection({ meta, entries }).text;
+    expect(s.archived.length).toBeGreaterThan(10);
+    expect(s.text).toContain('- [A] GUARDRAIL: protected path test/t3.js changed (reverted) · iterations 3, 23, 43');
+    expect(recompressibility(s.text, entries, evidence, again)).toMatchObject({ ok: true, entries_not_in_evidence: [], witness_links_unresolved: [] });
+    // The old compaction: the oldest iterations folded into one archive line, their Lane A lines gone.
+    const folded = s.text.replace(/### Lane A facts[^\n]*\n(- \[A\][^\n]*\n)+/, '- [iters 0–9] archived: see compaction.log\n');
+    const lost = recompressibility(folded, entries, evidence, again);
+    expect(lost.ok).toBe(false);
+    expect(lost.lane_a_missing).toContain(`3: - [A] GUARDRAIL: protected path test/t3.js changed (reverted)`);
+    expect(lost.lane_a_missing).toContain(`0: - [A] criterion tests failed (exit 1) — iter_0/checks/tests.log#${'b'.repeat(64)}`);
+    // A witness line whose fact was dropped, an entry changed after it was recorded, a link to other bytes.
+    const w = s.witnessed[0];
+    const dropped = s.text.replace(`  - [A] criterion tests failed (exit 1) — iter_${w}/checks/tests.log#${'b'.repeat(64)}\n`, '');
+    expect(recompressibility(dropped, entries, evidence, again).lane_a_missing).toEqual([
+      `${w}: - [A] criterion tests failed (exit 1) — iter_${w}/checks/tests.log#${'b'.repeat(64)}`,
+    ]);
+    expect(recompressibility(s.text, entries, (n) => (n === w ? 'f'.repeat(64) : evidence(n)), again)).toMatchObject({
+      ok: false,
+      entries_not_in_evidence: [w],
+      witness_links_unresolved: [`${w}: iter_${w}/agents_md_entry.md#${sha256(entries[w].text)}`],
+    });
+    expect(recompressibility(s.text, entries, evidence, () => s.text + '\n').rerender_identical).toBe(false);
   });
 
   test('the newest entries stay in full while they fit; a too large latest one becomes a witness line', () => {

@@ -213,6 +213,12 @@ export const configSchema = z
         gate: z.string().min(1),
         api_surface: z.string().min(1),
         drift_explanation: z.string().min(1).default('API_CHANGES.md'),
+        /**
+         * Rung 65537's adversarial paraphrase: a command that reads the goal and criteria (JSON on
+         * stdin) and prints the goal restated with each requirement mapped to a criterion id
+         * (judge/rung65537.ts); without it the rung is not reached.
+         */
+        paraphrase: z.string().min(1).optional(),
       })
       .optional(),
   })

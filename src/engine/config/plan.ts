@@ -187,7 +187,15 @@ export const planSchema = z.object({
   config_file: z.string(),
   config_sha256: z.string(),
   seed_checksum: z.object({ formula: z.string(), product: z.string(), verified: z.boolean() }),
-  security: z.object({ gate: z.string(), api_surface: z.string(), drift_explanation: z.string(), api_surface_before: z.string().nullable() }).nullable(),
+  security: z
+    .object({
+      gate: z.string(),
+      api_surface: z.string(),
+      drift_explanation: z.string(),
+      api_surface_before: z.string().nullable(),
+      paraphrase: z.string().optional(),
+    })
+    .nullable(),
 });
 export type Plan = z.infer<typeof planSchema>;
 
@@ -402,6 +410,7 @@ export function protectedGlobs(config: LoopConfig, configPath: string, files: Re
     config.critic?.run ?? '',
     config.security?.gate ?? '',
     config.security?.api_surface ?? '',
+    config.security?.paraphrase ?? '',
     config.checks.setup ?? '',
   ];
   return [

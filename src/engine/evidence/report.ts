@@ -20,6 +20,7 @@ import { TERMINAL_STATES, type TerminalState } from '../loop/fsm.js';
 import { iterationRowSchema, type LoopState } from '../loop/context.js';
 import type { Plan } from '../config/plan.js';
 import { phaseTable, stagePhasesSchema, type StagePhases } from './phases.js';
+import { lessonSchema, lessonsForNextRun } from './lessons.js';
 
 export interface RungResult {
   achieved: number;
@@ -41,6 +42,11 @@ export interface RungResult {
     unexplained_symbols: string[];
     drift_explained: boolean;
     api_surface_after: string;
+    /** judge/rung65537.ts (paraphrase.json, behaviour.json); absent in reports written before them. */
+    paraphrase_type?: string | null;
+    behavioural_hash_before?: string;
+    behavioural_hash_after?: string;
+    unexplained_behaviour?: string[];
   } | null;
   /** Why the fresh checkout of the certified commit did not confirm the certificate (null when it did). */
   confirmation: string | null;
@@ -158,6 +164,8 @@ export interface ReportInput {
   /** Where this run's time went, stage by stage (Lane B measurements, from the evidence's phases files). */
   phases?: readonly StagePhases[];
   extra: { missing_fields?: string[]; messages?: string[]; detail?: string; backpressure?: string; backpressureOnly?: boolean };
+  /** The last AGENTS.md entry's open questions (Lane C), for lessons_for_next_run. */
+  openQuestions?: readonly string[];
 }
 
 export type HaltingReport = ReturnType<typeof buildReport>;
@@ -354,6 +362,19 @@ export function buildReport(i: ReportInput) {
     AGENTS_md_final_path: i.plan ? `${prefix}agents_md_final.md` : null,
     loop_manifest_path: `${prefix}manifest.json`,
     last_round_failures: i.failures ? { round: i.failures.round, failing_criteria: i.failures.failing_criteria, tests: i.failures.tests } : null,
+    lessons_for_next_run:
+      i.status && i.stop_reason
+        ? lessonsForNextRun({
+            status: i.status,
+            stopReason: i.stop_reason,
+            detail: i.extra.detail ?? i.extra.backpressure ?? (i.extra.missing_fields?.length ? `missing ${i.extra.missing_fields.join(', ')}` : null),
+            state: s,
+            certificate: cert,
+            certificatePath: cert ? `${prefix}${i.certificateRel ?? `iter_${cert.iteration}/certificate.json`}` : null,
+            prefix,
+            openQuestions: i.openQuestions ?? [],
+          })
+        : [],
   };
 }
 
@@ -534,6 +555,13 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
   if (r.isolation_limits.length)
     out.push(`### What isolation ${c.isolation ?? ''} does not guarantee`, '', ...r.isolation_limits.map((l) => `- ${inert(l)}`), '');
   if (r.next_actions.length) out.push('### Next actions', '', ...r.next_actions.map((a) => `- ${a}`), '');
+  if (r.lessons_for_next_run.length)
+    out.push(
+      '### Lessons for the next run (shown to its agent)',
+      '',
+      ...r.lessons_for_next_run.map((l) => `- [${l.lane}] ${inert(l.text)}${l.evidence ? ` (\`${inertCode(l.evidence)}\`)` : ''}`),
+      '',
+    );
   if (agentsMd) out.push('<details><summary>AGENTS.md</summary>', '', '```markdown', agentsMd.replace(/```/g, '``\u200b`'), '```', '', '</details>', '');
   return out.join('\n');
 }
@@ -634,6 +662,10 @@ export const haltingReportSchema = z.object({
       unexplained_symbols: z.array(z.string()),
       drift_explained: z.boolean(),
       api_surface_after: z.string(),
+      paraphrase_type: z.string().nullable().optional(),
+      behavioural_hash_before: z.string().optional(),
+      behavioural_hash_after: z.string().optional(),
+      unexplained_behaviour: z.array(z.string()).optional(),
     })
     .nullable(),
   high_glow_without_northstar: z.array(z.number().int()),
@@ -668,4 +700,5 @@ export const haltingReportSchema = z.object({
   loop_manifest_path: z.string(),
   // Reports written before it existed read back with none.
   last_round_failures: roundFailuresSchema.omit({ excerpt: true }).nullable().default(null),
+  lessons_for_next_run: z.array(lessonSchema).default([]),
 }) satisfies z.ZodType<HaltingReport>;

@@ -29,6 +29,7 @@ import type { UserFiles } from './user-files.js';
 import type { Sandbox } from '../os/sandbox.js';
 import type { KeyProxy } from '../agent/key-proxy.js';
 import { initialProgress, type ProgressState } from './progress.js';
+import { lessonSchema } from '../evidence/lessons.js';
 import { watchStops } from './backpressure.js';
 import type { HaltingReport, RunInfo } from '../evidence/report.js';
 import type { Stage, StagePhases, TimePhase } from '../evidence/phases.js';
@@ -189,6 +190,8 @@ export const stateSchema = z.object({
     .array(z.object({ id: z.string(), status: z.enum(['passed', 'failed', 'error', 'skipped']) }) satisfies z.ZodType<Pick<TestRecord, 'id' | 'status'>>)
     .nullable()
     .optional(),
+  /** What the last halt taught (evidence/lessons.ts), shown to the next run's agent; absent before its first halt. */
+  lessons_for_next_run: z.array(lessonSchema).optional(),
   /** The loop's last commit: a run continues this state only from it (or from a descendant, re-baselined). */
   last_commit: z.string().nullable().default(null),
   /** How the last run ended, on which commit, and (when every criterion declares inputs) on which inputs. */

@@ -13,6 +13,7 @@ import type { CanaryOutcome } from '../judge/canary.js';
 import { Decimal, dstr } from '../common/decimal.js';
 import { num } from '../common/display.js';
 import { lastRoundFailures } from '../memory/failures.js';
+import { openQuestionsOf } from '../memory/agents-md.js';
 import { decideFinal, decideJudgement, type FiredExit } from './decide.js';
 import { EvidenceStore, LATEST_RUN_REPORT, listFiles, NOT_EVIDENCE } from '../evidence/evidence.js';
 import { atomicWrite } from '../evidence/writer.js';
@@ -27,6 +28,8 @@ import { buildReport, type ReportInput, type RungResult } from '../evidence/repo
 import { verifyTree } from '../evidence/verify.js';
 import { readRegular, readRegularIn } from '../os/tree-file.js';
 import type { RunResult } from '../os/ports.js';
+import type { TestRecord } from '../judge/junit.js';
+import { paraphraseInput, rung65537Extra } from '../judge/rung65537.js';
 
 /** How a run ends: decide()'s verdict (or a refusal before the plan) with what fired. */
 export interface Halt {
@@ -110,8 +113,11 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
     evidencePointers: evidencePointers(ctx, certRel, last, certificate),
     phases: ctx.stages,
     extra: { detail, backpressure, backpressureOnly: !halt.record && !!backpressure, missing_fields: halt.missing_fields },
+    openQuestions: openQuestionsOf(ctx.entries.at(-1)?.text ?? ''),
   });
   await ev.writeJson('halting_report.json', report);
+  // The next run's agent is shown them (memory/capsule-build.ts).
+  state.lessons_for_next_run = report.lessons_for_next_run;
   await writeRunEndRecords(ctx);
   await saveState(ctx);
   ctx.fsm.finish(final.status);
@@ -227,8 +233,9 @@ export async function computeRung(
   const dir = dirname(certRel);
   const replays = rungLevel(plan.rung_target) >= rungLevel(274177) ? plan.replays : 1;
   // The judge space is given back however the replays end (live: the work tree is the loop's again).
+  const confirmed: { tests: TestRecord[] | null } = { tests: null };
   try {
-    if (!(await replay(ctx, cert, dir, replays, result, stopped))) return result;
+    if (!(await replay(ctx, cert, dir, replays, result, stopped, confirmed))) return result;
   } finally {
     await ctx.judge.release();
   }
@@ -264,12 +271,18 @@ export async function computeRung(
 
   const where = await ctx.judge.prepare(cert.tree);
   let gate: RunResult, after: RunResult, explanation: string;
+  let para: RunResult | null = null;
   try {
     gate = await ctx.judge.runner.run({ command: plan.security.gate, cwd: where, env: ctx.judge.env, timeoutMs: 1_800_000, signal: o.signal });
     after = gate.aborted
       ? gate
       : await ctx.judge.runner.run({ command: plan.security.api_surface, cwd: where, env: ctx.judge.env, timeoutMs: 600_000, signal: o.signal });
     explanation = (await readRegularIn(where, plan.security.drift_explanation, 1024 * 1024))?.toString('utf8') ?? '';
+    // The adversarial paraphrase runs as the check user too: it reads the goal and criteria on stdin.
+    if (!after.aborted && plan.security.paraphrase) {
+      const stdin = paraphraseInput(plan.goal, plan.acceptance_criteria);
+      para = await ctx.judge.runner.run({ command: plan.security.paraphrase, cwd: where, env: ctx.judge.env, stdin, timeoutMs: 600_000, signal: o.signal });
+    }
   } finally {
     await ctx.judge.release();
   }
@@ -278,8 +291,8 @@ export async function computeRung(
     return result;
   }
   await ev.write('security_gate.log', scrub(ctx, `$ ${plan.security.gate}\n${gate.stdout}\n${gate.stderr}\n--- exit ${gate.exitCode} ---\n`));
-  if (after.aborted) {
-    result.interrupted = await stopped('while the API surface was read');
+  if (after.aborted || para?.aborted) {
+    result.interrupted = await stopped(after.aborted ? 'while the API surface was read' : 'during the paraphrase check');
     return result;
   }
   const afterEntry = await ev.write('api_surface_after.txt', scrub(ctx, after.stdout));
@@ -288,7 +301,9 @@ export async function computeRung(
   // An explanation counts when the loop wrote it and it names every API that changed, not any text.
   const changed = drift ? changedApiSymbols((await ev.readText('api_surface_before.txt')) ?? '', scrub(ctx, after.stdout)) : [];
   const unexplained = unexplainedSymbols(changed, explanation);
-  const explained = !drift || (explanation.trim().length > 0 && unexplained.length === 0 && (await changedInLoop(ctx, plan.security.drift_explanation)));
+  const written = await changedInLoop(ctx, plan.security.drift_explanation);
+  const explained = !drift || (explanation.trim().length > 0 && unexplained.length === 0 && written);
+  const extra = await rung65537Extra(ctx, { cert, para, tests: confirmed.tests, explanation, written });
   result.security = {
     gate_exit_code: gate.exitCode,
     api_surface_drift: drift,
@@ -296,12 +311,15 @@ export async function computeRung(
     unexplained_symbols: unexplained,
     drift_explained: explained,
     api_surface_after: ev.link(afterEntry.path),
+    ...extra.report,
   };
   const r65537 = {
     security_gate_passed: gate.exitCode === 0 && after.exitCode === 0,
     api_surface_snapshots: plan.security.api_surface_before !== null,
     api_drift_explained: explained,
     northstar_aligned_or_neutral: alignment.status !== 'DRIFTING',
+    paraphrase_same_certificate: extra.paraphrase_same_certificate,
+    behavioural_drift_explained: extra.behavioural_drift_explained,
   };
   result.checks['65537'] = r65537;
   if (Object.values(r65537).every(Boolean)) result.achieved = 65537;
@@ -322,6 +340,7 @@ async function replay(
   replays: number,
   result: RungResult & { interrupted: string | null },
   stopped: (when: string) => Promise<string>,
+  confirmed: { tests: TestRecord[] | null },
 ): Promise<boolean> {
   const { o } = ctx;
   const aside = ctx.judge.aside?.();
@@ -349,6 +368,8 @@ async function replay(
       o.log.info(`replay ${k}/${replays}: stopped before it ended — not scored; the next run confirms the commit again`);
       return false;
     }
+    // The confirmation's JUnit tests: the behaviour of the certified commit (rung 65537).
+    if (k === 1 && round.junit && 'tests' in round.junit) confirmed.tests = round.junit.tests;
     await score(ctx, cert, dir, { k, replays, round }, result);
   }
   return true;

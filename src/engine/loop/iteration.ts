@@ -37,7 +37,7 @@ import { isDrifting, snapshot } from '../judge/northstar.js';
 import { critique, failingSignatures, recordCycle } from '../judge/skeptic.js';
 import { evidenceFolder, prepareCapsule } from '../memory/capsule-build.js';
 import { exposeEvidence } from '../agent/evidence-view.js';
-import { learn, writeAgentsMd } from '../memory/learn.js';
+import { checkRecompressibility, learn, writeAgentsMd } from '../memory/learn.js';
 import { recordFailures } from '../memory/failures.js';
 import { firstStop } from './backpressure.js';
 import {
@@ -397,6 +397,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const entryFile = await ev.write(`${dir}/agents_md_entry.md`, entryText);
   ctx.entries.push({ iteration: n, text: entryText, link: ev.link(entryFile.path) });
   const section = (ctx.section = renderSection({ meta: sectionMeta(ctx), entries: ctx.entries }));
+  if (section.compaction) await checkRecompressibility(ctx, n, section);
   await ev.writeJson(`${dir}/glow.json`, { ...glow, agents_md_size_delta_lines: lines(section.text) - lines(sectionBefore.text) });
   await writeAgentsMd(ctx, section, sectionBefore);
   crashPoint(ctx, 'agents-md');

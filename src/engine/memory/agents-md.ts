@@ -2,10 +2,11 @@
 // delimited section and leaves everything the user wrote outside it untouched. The section is a
 // pure function of the evidence (each entry is kept verbatim in iter_N/agents_md_entry.md), so an
 // agent's edit inside it is simply overwritten, and Lane A lines are never rewritten: compaction
-// moves old iterations to witness lines that link the verbatim entry by sha256.
+// moves old iterations to witness lines that link the verbatim entry by sha256, then to a Lane A ledger.
 import { encode, isWithinTokenLimit } from 'gpt-tokenizer/encoding/cl100k_base';
 import { inert } from '../common/markdown.js';
 import { normalizeVolatile } from '../common/volatile.js';
+import { laneALines, ledger } from './lane-a.js';
 
 export const BEGIN = '<!-- phuc-loop:begin — written by phuc-loop; edits inside this section are replaced every iteration -->';
 export const END = '<!-- phuc-loop:end -->';
@@ -228,7 +229,7 @@ export interface Section {
   text: string;
   /** An upper bound of the section's cl100k tokens. */
   tokens: number;
-  /** Iterations shown as witness lines (with Lane A lines), and those folded into the archive line. */
+  /** Iterations shown as witness lines (with Lane A lines), and those whose Lane A lines only are kept, in the ledger. */
   witnessed: number[];
   archived: number[];
   compaction: string | null;
@@ -250,15 +251,16 @@ function renderMeta(m: Metadata): string {
   ].join('\n');
 }
 
-/** Room for what compaction adds besides the kept text: the [COMPACTION] line, the heading, the archive line. */
+/** Room for what compaction adds besides the kept text: the [COMPACTION] line, the headings. */
 const COMPACTION_OVERHEAD_TOKENS = 160;
 
 /**
  * Renders the loop's section within the token limit, whatever the number and size of the
  * entries: past the limit, as many of the latest three iterations as fit stay in full; the
  * iterations before them (and a latest one too large to fit) become witness lines that keep their
- * Lane A and N.6 lines, newest first; the oldest, when even those do not fit, are folded into one
- * archive line whose entries stay verbatim in the evidence tree.
+ * Lane A and N.6 lines, newest first; of the oldest, when even those do not fit, only the Lane A
+ * lines stay, in a ledger (memory/lane-a.ts): hard facts are never compacted away. A ledger that
+ * alone exceeds the limit leaves the section over it, and the capsule is refused rather than a fact dropped.
  */
 export function renderSection(input: SectionInput, limit = COMPACTION_LIMIT_TOKENS): Section {
   const meta = renderMeta(input.meta);
@@ -268,6 +270,9 @@ export function renderSection(input: SectionInput, limit = COMPACTION_LIMIT_TOKE
     return rendered({ text: [meta, ...blocks.map((b) => b.full.text)].join('\n'), tokens: plainTokens, witnessed: [], archived: [], compaction: null });
 
   let budget = limit - estimate([meta]) - COMPACTION_OVERHEAD_TOKENS;
+  // Lane A is never compacted away: room for the ledger of every iteration is kept first (the
+  // ledger of the iterations it ends up holding, a prefix, is no larger).
+  budget -= estimate(ledger(blocks));
   const fits = (part: Counted) => {
     if (part.tokens > budget) return false;
     budget -= part.tokens;
@@ -276,41 +281,37 @@ export function renderSection(input: SectionInput, limit = COMPACTION_LIMIT_TOKE
   // Entries from firstFull on stay in full.
   let firstFull = blocks.length;
   while (firstFull > Math.max(0, blocks.length - KEEP_FULL) && fits(blocks[firstFull - 1].full)) firstFull--;
-  const witnessBlocks: Counted[] = [];
   let cut = firstFull;
   // Newest first: the most recent witness lines are the most useful to the next agent.
-  while (cut > 0) {
-    const block = blocks[cut - 1].witness();
-    if (!fits(block)) break;
-    witnessBlocks.unshift(block);
-    cut--;
-  }
-  const compacted = input.entries.slice(0, firstFull);
-  const archived = compacted.slice(0, cut).map((e) => e.iteration);
-  const witnessed = compacted.slice(cut).map((e) => e.iteration);
-  const body: Counted[] = [counted('## Compacted iterations'), counted('')];
-  if (archived.length)
-    body.push(
-      counted(
-        `- [iters ${archived[0]}–${archived[archived.length - 1]}] ${archived.length} iterations archived: every entry is kept verbatim in ` +
-          `evidence iter_N/agents_md_entry.md (sha256 in manifest.json); their witness lines are in compaction.log`,
-      ),
-    );
-  body.push(...witnessBlocks);
+  while (cut > 0 && fits(blocks[cut - 1].witness())) cut--;
   const keep = blocks.slice(firstFull).map((b) => b.full);
-  const range = `${compacted[0].iteration}-${compacted[compacted.length - 1].iteration}`;
-  const around = [counted(meta), counted(''), ...body, counted(''), ...keep];
-  const compaction =
-    `[COMPACTION] Distilled iterations ${range} to ${witnessBlocks.length} witness lines` +
-    `${archived.length ? ` and 1 archive line (${archived.length} iterations)` : ''}. ` +
-    `Original: ${blocks.reduce((sum, b) => sum + b.full.lines, linesOf(meta))} lines → ${around.reduce((sum, p) => sum + p.lines, 1)} lines.`;
-  const parts = [around[0], counted(compaction), ...around.slice(1)];
+  const build = (cut: number) => {
+    const ledgered = input.entries.slice(0, cut).map((e) => e.iteration);
+    const body: Counted[] = [counted('## Compacted iterations'), counted('')];
+    if (ledgered.length)
+      body.push(
+        counted(`### Lane A facts of iterations ${ledgered[0]}–${ledgered[ledgered.length - 1]} (their witness lines are in compaction.log)`),
+        ...ledger(blocks.slice(0, cut)).map(counted),
+        counted(''),
+      );
+    body.push(...blocks.slice(cut, firstFull).map((b) => b.witness()));
+    const around = [counted(meta), counted(''), ...body, counted(''), ...keep];
+    const compaction =
+      `[COMPACTION] Distilled iterations ${input.entries[0].iteration}-${input.entries[firstFull - 1].iteration} to ${firstFull - cut} witness lines` +
+      `${ledgered.length ? ` and the Lane A facts of ${ledgered.length} iterations` : ''}. ` +
+      `Original: ${blocks.reduce((sum, b) => sum + b.full.lines, linesOf(meta))} lines → ${around.reduce((sum, p) => sum + p.lines, 1)} lines.`;
+    const parts = [around[0], counted(compaction), ...around.slice(1)];
+    return { parts, ledgered, compaction, tokens: parts.reduce((sum, p) => sum + p.tokens, 0) };
+  };
+  let made = build(cut);
+  // The reservation is a bound of the ledger's tokens, not of its lines' joins: fold one more witness when needed.
+  while (made.tokens > limit && cut < firstFull) made = build(++cut);
   return rendered({
-    text: parts.map((p) => p.text).join('\n'),
-    tokens: parts.reduce((sum, p) => sum + p.tokens, 0),
-    witnessed,
-    archived,
-    compaction,
+    text: made.parts.map((p) => p.text).join('\n'),
+    tokens: made.tokens,
+    witnessed: input.entries.slice(cut, firstFull).map((e) => e.iteration),
+    archived: made.ledgered,
+    compaction: made.compaction,
   });
 }
 
@@ -330,7 +331,9 @@ const counted = (text: string): Counted => ({ text, lines: linesOf(text), tokens
 
 type Logged = SectionInput['entries'][number];
 interface Blocks {
+  iteration: number;
   text: string;
+  laneA: string[];
   full: Counted;
   witness: () => Counted;
 }
@@ -342,7 +345,13 @@ function blocksOf(e: Logged): Blocks {
   const known = blocks.get(e);
   if (known && known.text === e.text) return known;
   let w: Counted | undefined;
-  const made: Blocks = { text: e.text, full: counted('---\n\n' + e.text), witness: () => (w ??= counted(witness(e.iteration, e.text, e.link).join('\n'))) };
+  const made: Blocks = {
+    iteration: e.iteration,
+    text: e.text,
+    laneA: laneALines(e.text),
+    full: counted('---\n\n' + e.text),
+    witness: () => (w ??= counted(witness(e.iteration, e.text, e.link).join('\n'))),
+  };
   blocks.set(e, made);
   return made;
 }

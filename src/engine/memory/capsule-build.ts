@@ -7,8 +7,9 @@ import { type ArtifactLink, type Capsule, capsuleProblems, criterionLines, rende
 import { Decimal, dstr } from '../common/decimal.js';
 import { blockerClass } from '../loop/dega.js';
 import { iterationsUsed } from '../loop/decide.js';
-import { type Ctx, currentResidual, describeAgent, isEscalated, sectionMeta } from '../loop/context.js';
+import { agentSpec, type Ctx, currentResidual, describeAgent, isEscalated, sectionMeta } from '../loop/context.js';
 import { readRegularIn } from '../os/tree-file.js';
+import { unmeasurable } from '../config/measured.js';
 import { lastRoundFailures, type RoundFailures } from './failures.js';
 
 export function buildCapsule(ctx: Ctx, n: number, withAgentText: boolean, failures: RoundFailures | null): { capsule: Capsule; section: Section } {
@@ -51,6 +52,12 @@ export function buildCapsule(ctx: Ctx, n: number, withAgentText: boolean, failur
   // The latest round's logs (a resumed run's judgement of HEAD is in no iteration), which the prompt names.
   if (failures) links.push(...checkLogs(failures.round).filter((l) => !links.some((k) => k.path === l.path)));
   const b = plan.budget;
+  // A command agent's cost is measured once it printed one; after an iteration without, it is not.
+  const preset = agentSpec(ctx, n).preset;
+  const unmeasured = {
+    ...unmeasurable(preset),
+    ...(preset === 'command' && state.rows.length > 0 && !state.cost_reported ? { max_total_cost_usd: 'the command agent reported no cost' } : {}),
+  };
   const glow = state.rows.at(-1);
   const capsule: Capsule = {
     version: '2.0',
@@ -85,15 +92,30 @@ export function buildCapsule(ctx: Ctx, n: number, withAgentText: boolean, failur
       escalated: isEscalated(ctx, n),
       // Check output the agent's code printed: left out with the other agent-influenced text.
       last_round_failures: withAgentText && failures ? { round: failures.round, excerpt: failures.excerpt } : null,
+      // The last halt's lessons: Lane C among them is the agent's text, left out with the rest of it.
+      ...(withAgentText && state.lessons_for_next_run?.length
+        ? {
+            lessons_from_last_run: state.lessons_for_next_run.map((l) =>
+              sanitizeAgentText(`[${l.lane}] ${l.text}${l.evidence ? ` (${l.evidence})` : ''}`, ctx.hostPaths, 400),
+            ),
+          }
+        : {}),
     },
     accumulated_learnings: section.text,
     remaining_budget: {
       // This one included; an iteration a stop cut short before its checks used none.
       iterations_remaining: b.max_iterations - iterationsUsed(n, state.stopped_before_checks),
-      tool_calls_remaining: Math.max(0, b.max_total_tool_calls - state.total_tool_calls),
+      tool_calls_remaining: unmeasured.max_total_tool_calls
+        ? { not_measured: unmeasured.max_total_tool_calls }
+        : Math.max(0, b.max_total_tool_calls - state.total_tool_calls),
       // Whole seconds of recorded iterations only, so the capsule is a function of the evidence.
       seconds_remaining: Math.max(0, b.max_total_seconds - Math.floor(state.total_ms / 1000)),
-      cost_remaining_usd: b.max_total_cost_usd === null ? null : dstr(Decimal.max(0, new Decimal(b.max_total_cost_usd).minus(state.total_cost_usd))),
+      cost_remaining_usd:
+        b.max_total_cost_usd === null
+          ? null
+          : unmeasured.max_total_cost_usd
+            ? { not_measured: unmeasured.max_total_cost_usd }
+            : dstr(Decimal.max(0, new Decimal(b.max_total_cost_usd).minus(state.total_cost_usd))),
     },
     artifact_links: links,
     skill_pack: SKILL_PACK,

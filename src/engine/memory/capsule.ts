@@ -13,6 +13,7 @@ import { COMPACTION_LIMIT_TOKENS, overTokenLimit } from './agents-md.js';
 const nonEmpty = z.string().refine((s) => s.trim() !== '', { error: 'must not be empty' });
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, { error: 'must be a sha256 (64 lowercase hex digits)' });
 const int = z.number().int();
+const notMeasured = z.strictObject({ not_measured: z.string() });
 const glowScore = z.number().int().min(0).max(25);
 
 export const artifactLinkSchema = z.strictObject({
@@ -57,13 +58,16 @@ export const capsuleSchema = z.strictObject({
      * Absent in capsules written before it existed.
      */
     last_round_failures: z.strictObject({ round: z.string(), excerpt: z.string() }).nullable().optional(),
+    /** The last run's lessons_for_next_run (its halting report), `[lane] text (evidence)`; absent when none. */
+    lessons_from_last_run: z.array(z.string()).optional(),
   }),
   accumulated_learnings: z.string(),
   remaining_budget: z.strictObject({
     iterations_remaining: int,
-    tool_calls_remaining: int.min(0),
+    // A budget the agent cannot be measured against (config/measured.ts) is said so, never a count at its maximum.
+    tool_calls_remaining: z.union([int.min(0), notMeasured]),
     seconds_remaining: int.min(0),
-    cost_remaining_usd: decimalString.nullable(),
+    cost_remaining_usd: z.union([decimalString, notMeasured]).nullable(),
   }),
   artifact_links: z.array(artifactLinkSchema),
   skill_pack: z.array(z.string()),
@@ -182,10 +186,12 @@ ${c.goal_statement}
 - criteria still open: ${s.criteria_still_open.join(', ') || '(none)'}
 - previous GLOW: ${glow ? `${glow.total ?? 'unknown'} (G ${glow.G}, L ${glow.L}, O ${glow.O}, W ${glow.W ?? 'unknown'})` : 'n/a'}
 - northstar distance: ${s.northstar_distance_current ?? 'n/a'}
-- budget left: ${b.iterations_remaining} iterations, ${b.seconds_remaining} s${b.cost_remaining_usd !== null ? `, $${b.cost_remaining_usd}` : ''}
+- budget left: ${b.iterations_remaining} iterations, ${b.seconds_remaining} s${typeof b.cost_remaining_usd === 'string' ? `, $${b.cost_remaining_usd}` : ''}
 - evidence files (path#sha256; read-only copies at \`$PHUC_EVIDENCE_DIR/<path>\`):
 ${list(c.artifact_links.map((l) => `${l.role}: ${l.path}#${l.sha256}`))}
-${lastRound(c, x.evidenceDir)}
+${lastRound(c, x.evidenceDir)}${
+    s.lessons_from_last_run?.length ? `\n### Lessons from the last run of this loop (from its evidence)\n${list(s.lessons_from_last_run)}\n` : ''
+  }
 ## 2. Blocker class
 ${s.blocker_class} — ${s.blocker_reason}
 ${s.escalated ? `\nThe loop stalled and escalated to ${s.agent}: you are the stronger agent it switched to.\n` : ''}${

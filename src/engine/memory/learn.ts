@@ -1,7 +1,18 @@
 // ACCUMULATE_LEARNINGS: the lane-typed AGENTS.md entry of an iteration (docs/glossary.md "AGENTS.md entry").
 import { join } from 'node:path';
 import { type Collected, spawnAgent, unstageable } from '../agent/agent-step.js';
-import { type Direction, type Entry, extractSection, type Fact, mergeSection, sanitizeAgentText, sanitizeList, type Section } from './agents-md.js';
+import {
+  type Direction,
+  type Entry,
+  extractSection,
+  type Fact,
+  mergeSection,
+  renderSection,
+  sanitizeAgentText,
+  sanitizeList,
+  type Section,
+} from './agents-md.js';
+import { recompressibility } from './lane-a.js';
 import { iterDir } from '../judge/audit.js';
 import type { IssuedType } from '../config/config.js';
 import type { CheckResult } from '../judge/checks.js';
@@ -10,7 +21,7 @@ import { Decimal, dstr } from '../common/decimal.js';
 import { num } from '../common/display.js';
 import { atomicWrite } from '../evidence/writer.js';
 import { InvariantViolation } from '../common/errors.js';
-import { type Ctx, scrub } from '../loop/context.js';
+import { type Ctx, scrub, sectionMeta } from '../loop/context.js';
 import type { NorthstarSnapshot } from '../judge/northstar.js';
 import type { ProgressState } from '../loop/progress.js';
 import { lstatOrNull, readRegularSync, removeTree } from '../os/tree-file.js';
@@ -197,4 +208,31 @@ export async function writeAgentsMd(ctx: Ctx, section: Section, previous?: Secti
   const back = extractSection(readRegularSync(path)?.toString('utf8') ?? '');
   if (back === null || back.trim() !== text.trim())
     throw new InvariantViolation('LEARNINGS_NOT_ACCUMULATED', "AGENTS.md does not hold this iteration's section");
+}
+
+/**
+ * After a compaction, the recompressibility check (memory/lane-a.ts): recorded in
+ * `iter_N/recompressibility.json`; a section that does not re-derive from the evidence, or that
+ * lost a hard fact, is CONTEXT_BLEED_BETWEEN_ITERATIONS (seed §6.3) before it reaches AGENTS.md.
+ */
+export async function checkRecompressibility(ctx: Ctx, n: number, section: Section): Promise<void> {
+  const check = recompressibility(
+    section.text,
+    ctx.entries,
+    (i) => ctx.ev.entry(`${iterDir(i)}/agents_md_entry.md`)?.sha256,
+    () => renderSection({ meta: sectionMeta(ctx), entries: ctx.entries }).text,
+  );
+  await ctx.ev.writeJson(`${iterDir(n)}/recompressibility.json`, check);
+  if (!check.ok)
+    throw new InvariantViolation(
+      'CONTEXT_BLEED_BETWEEN_ITERATIONS',
+      `the compacted AGENTS.md section does not re-derive from the evidence (${iterDir(n)}/recompressibility.json): ${[
+        ...check.lane_a_missing.map((l) => `Lane A line of iteration ${l} missing`),
+        ...check.entries_not_in_evidence.map((i) => `iteration ${i}'s entry is not the evidence file`),
+        ...check.witness_links_unresolved.map((l) => `witness link ${l} unresolved`),
+        ...(check.rerender_identical ? [] : ['rendering it again gives other bytes']),
+      ]
+        .slice(0, 5)
+        .join('; ')}`,
+    );
 }
