@@ -5,7 +5,8 @@
 // Writes are idempotent: a comment is never created twice (see CommentPublisher).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { num, usd } from '../engine/common/display.js';
-import { inert } from '../engine/common/markdown.js';
+import { inert, inertCode } from '../engine/common/markdown.js';
+import type { BaselineRow, FailingChecks } from './evidence-view.js';
 import { apiError, apiStatus, isTransient, type Octokit } from './github.js';
 import { pauseNote, type Pause } from './pause.js';
 import type { IterationRow } from './progress.js';
@@ -40,6 +41,28 @@ export interface CommentView {
   pause?: Pause | null;
   /** While running: the status line of the phase the run is in (progress.ts phaseLine). */
   phase?: string | null;
+  /** HEAD judged before any agent (evidence-view.ts): the table's first row. */
+  baseline?: BaselineRow | null;
+  /** The latest round's failing checks with the first lines of their logs. */
+  failing?: FailingChecks | null;
+}
+
+/**
+ * The failing checks, each with the first lines of its log in a fence no line can close: the
+ * output is the checks', not the loop's, so it stays text (no HTML, link or mention).
+ */
+function failingSection(f: FailingChecks, runUrl: string): string[] {
+  const out = [`**Failing checks (${f.round}):** the logs are in the evidence artifact of the [workflow run](${runUrl}).`, ''];
+  for (const c of f.checks) {
+    out.push(`\`${inertCode(c.id)}\` — \`${inertCode(c.evidence)}\`${c.lines.length ? ', first lines:' : ' (no output)'}`, '');
+    if (!c.lines.length) continue;
+    // eslint-disable-next-line no-control-regex -- control characters are not the log's text
+    const lines = c.lines.map((l) => l.replace(/[\u0000-\u0008\u000b-\u001f\u007f\u2028\u2029]/g, ' '));
+    const fence = '`'.repeat(Math.max(3, ...lines.flatMap((l) => [...l.matchAll(/`+/g)].map((m) => m[0].length + 1))));
+    out.push(`${fence}text`, ...lines, fence, '');
+  }
+  if (f.more) out.push(`… and ${f.more} more failing check(s) in the artifact.`, '');
+  return out;
 }
 
 const cell = (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? '—' : inert(String(v)).replace(/\|/g, '\\|'));
@@ -104,6 +127,9 @@ export function renderComment(v: CommentView, marker = STICKY_MARKER): string {
   const table = () => [
     '| iter | G | L | O | W | GLOW | residual | certificate | northstar distance | cost | tokens | commit |',
     '|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|',
+    ...(v.baseline
+      ? [`| baseline | — | — | — | — | — | ${cell(num(v.baseline.residual, '—'))} | ${v.baseline.met}/${v.baseline.criteria} criteria met | — | — | — | — |`]
+      : []),
     ...(dropped ? [`| … | | | | | | | ${dropped} earlier iteration(s) in the artifact | | | | |`] : []),
     ...rows.map(
       (r) =>
@@ -118,7 +144,15 @@ export function renderComment(v: CommentView, marker = STICKY_MARKER): string {
   ];
   let body = '';
   for (;;) {
-    body = [...out, ...(rows.length || dropped ? [...table(), ''] : ['_No iteration has finished yet._', '']), ...chart(rows), '', ...tail].join('\n');
+    body = [
+      ...out,
+      ...(rows.length || dropped || v.baseline ? [...table(), ''] : []),
+      ...(rows.length || dropped ? [] : ['_No iteration has finished yet._', '']),
+      ...(v.failing ? failingSection(v.failing, v.runUrl) : []),
+      ...chart(rows),
+      '',
+      ...tail,
+    ].join('\n');
     if (body.length <= MAX_BODY || rows.length <= 1) break;
     const cut = Math.max(1, Math.floor(rows.length / 4));
     dropped += cut;

@@ -18,6 +18,7 @@ import { closeInheritedDescriptors, inheritedNote } from '../engine/os/descripto
 import type { HaltingReport } from '../engine/evidence/report.js';
 import { verifyTree } from '../engine/evidence/verify.js';
 import { artifactNameFor, downloadEvidence, findPreviousEvidence } from './artifact.js';
+import { evidenceView } from './evidence-view.js';
 import { CommentPublisher, FINAL_MARKER, ITERATION_MARKER, renderComment, STICKY_MARKER, type CommentView } from './comment.js';
 import { apiError, createClient, errorText, retryBaseMs, type ApiClient } from './github.js';
 import { budgetOverrides, InputError, readInputs, type ActionInputs } from './inputs.js';
@@ -385,6 +386,7 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
     rows,
     budget: budgetLine(report),
     ...links,
+    ...shown,
     pause: a.pauseFor(report.stop_reason, report.detail),
     ...extra,
   });
@@ -415,12 +417,19 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
     }
   };
   let lastReport: HaltingReport | null = null;
+  // The baseline row and the failing checks, read from the evidence before each write (an abort reuses the last).
+  let shown: Awaited<ReturnType<typeof evidenceView>> = { baseline: null, failing: null };
+  // While the loop runs its evidence is written in the loop home (the phase events name it); it is published to the checkout at the end.
+  let evidenceDir = a.evidenceRoot;
+  const readShown = async () => {
+    shown = await evidenceView(evidenceDir, lastReport).catch(() => shown);
+  };
   if (a.inputs.comment !== 'off')
     a.scene.comment = (detail, pause) => {
       const rows = lastReport ? rowsOf(lastReport, commits) : [];
       const v: CommentView = lastReport
         ? { ...view(lastReport, rows, {}), status: 'EXIT_BLOCKED', stopReason: 'BACKPRESSURE_SIGNAL', detail, pause }
-        : { status: 'EXIT_BLOCKED', stopReason: 'BACKPRESSURE_SIGNAL', detail, pause, rows, ...links };
+        : { status: 'EXIT_BLOCKED', stopReason: 'BACKPRESSURE_SIGNAL', detail, pause, rows, ...links, ...shown };
       writeFileSync(a.commentFile, scrub(renderComment(v, a.inputs.comment === 'per-iteration' ? FINAL_MARKER : STICKY_MARKER)));
       notePostComment();
     };
@@ -456,16 +465,16 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
       phase: (p) => {
         // What an abort (a second signal) reports as done: the iterations on record as this phase starts.
         a.scene.iterations = p.rows.length;
+        evidenceDir = p.evidenceRoot;
         if (!sticky) return;
         // Sticky: the comment is there from the baseline on, with the phase the run is in.
-        const body = renderComment(
-          { status: 'RUNNING', phase: phaseLine(p), goal: p.goal, rows: withCommits(p.rows, commits), budget: budgetLine(lastReport), ...links },
-          STICKY_MARKER,
-        );
+        const running = { status: 'RUNNING', phase: phaseLine(p), goal: p.goal, rows: withCommits(p.rows, commits), budget: budgetLine(lastReport), ...links };
         firstStopCheck ??= stopLabel.check();
         inTurn(async () => {
           await firstStopCheck;
           if (stopping()) return;
+          await readShown();
+          const body = renderComment({ ...running, ...shown }, STICKY_MARKER);
           await comments.publish(body);
           await handToPost(body);
         });
@@ -488,12 +497,16 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
         // The comment is a view: a failure to render or send it is a warning, never a stop. A sticky
         // one shows this iteration's row with the next phase (or the post step's final state).
         if (sticky) {
-          inTurn(() => handToPost(renderComment(view(report, rowsOf(report, commits), {}), STICKY_MARKER)));
+          inTurn(async () => {
+            await readShown();
+            await handToPost(renderComment(view(report, rowsOf(report, commits), {}), STICKY_MARKER));
+          });
           // The iteration ends with its comment writes done (a hung API shows here, before the report).
           await writes;
         } else if (a.inputs.comment === 'per-iteration')
           try {
             const rows = rowsOf(report, commits).filter((r) => r.iteration === iteration);
+            await readShown();
             const body = renderComment(view(report, rows, { iteration }), ITERATION_MARKER);
             await comments.publish(body);
             await handToPost(body);
@@ -513,6 +526,9 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
   // step together with the link to the evidence artifact: one call instead of two.
   if (!outcome.nothingToDo && a.inputs.comment !== 'off') {
     const rows = rowsOf(outcome.report, commits);
+    lastReport = outcome.report;
+    evidenceDir = a.evidenceRoot;
+    await readShown();
     await handToPost(renderComment(view(outcome.report, rows, {}), a.inputs.comment === 'per-iteration' ? FINAL_MARKER : STICKY_MARKER));
   }
   return { outcome, comments, commits, stopLabel, apiCallsAtStart, iterationsRun };

@@ -11,6 +11,7 @@ import { renderComment, withArtifactLink, STICKY_MARKER } from '../../src/action
 import { InputError, parseInputs } from '../../src/action/inputs.js';
 import { pauseOf, type PauseFacts } from '../../src/action/pause.js';
 import { phaseLine } from '../../src/action/progress.js';
+import { evidenceView, firstLines } from '../../src/action/evidence-view.js';
 import { classifyPushFailure } from '../../src/action/push.js';
 import { Scrubber } from '../../src/action/scrub.js';
 import { extractZip, readZipEntries, UnsafeZip } from '../../src/action/zip.js';
@@ -277,6 +278,69 @@ describe('comment', () => {
     expect(body).toContain('| 0.005571 |');
     expect(body).toContain('| 0.6667 |');
     expect(body).not.toContain(long);
+  });
+
+  test('a baseline row first: HEAD judged before any agent, its residual rounded', () => {
+    const long = '2.718281828459045235360287471352662497757';
+    const body = renderComment({ ...base, rows: [], baseline: { residual: long, met: 1, criteria: 3 } });
+    expect(body).toContain('| baseline | — | — | — | — | — | 2.718 | 1/3 criteria met | — | — | — | — |');
+    expect(body).not.toContain(long);
+    expect(body).toContain('_No iteration has finished yet._');
+    const later = renderComment({ ...base, rows: [row(0)], baseline: { residual: '3', met: 0, criteria: 2 } }).split('\n');
+    expect(later.findIndex((l) => l.startsWith('| baseline |')) + 1).toBe(later.findIndex((l) => l.startsWith('| 0 |')));
+  });
+
+  test("the failing checks' first lines: a bounded excerpt that stays text, with the log's path and a link to the run", () => {
+    const hostile = ['@octocat please look', '<img src=x onerror=alert(1)>', '```', '````', '[click](https://evil.example)', 'tab\there\u0007bell'];
+    const body = renderComment({
+      ...base,
+      rows: [row(0)],
+      failing: { round: 'iteration 0', checks: [{ id: 'unit`tests', evidence: 'iter_0/checks/unit.log', lines: hostile }], more: 2 },
+    });
+    expect(body).toContain(
+      '**Failing checks (iteration 0):** the logs are in the evidence artifact of the [workflow run](https://github.com/o/r/actions/runs/1).',
+    );
+    expect(body).toContain("`unit'tests` — `iter_0/checks/unit.log`, first lines:");
+    // One fence longer than any backtick run of the output opens and closes it: nothing inside can end it early.
+    const lines = body.split('\n');
+    const open = lines.indexOf('`````text');
+    expect(open).toBeGreaterThan(0);
+    expect(lines.slice(open + 1, open + 1 + hostile.length)).toEqual([...hostile.slice(0, 5), 'tab\there bell']);
+    expect(lines[open + 1 + hostile.length]).toBe('`````');
+    expect(lines.filter((l) => /^`{5}/.test(l))).toHaveLength(2);
+    expect(body).toContain('… and 2 more failing check(s) in the artifact.');
+  });
+
+  test('the first lines of a log: no frame, no colour, no blank lines, at most 5 of at most 160 characters', () => {
+    const log = ['$ npm test', '--- stdout ---', '', '\u001b[31mFAIL\u001b[0m src/a.test.ts', 'x'.repeat(500), 'l3', 'l4', 'l5', 'l6', '--- exit 1 ---'].join(
+      '\n',
+    );
+    const got = firstLines(log);
+    expect(got).toEqual(['FAIL src/a.test.ts', `${'x'.repeat(159)}…`, 'l3', 'l4', 'l5']);
+  });
+
+  test('from the evidence: the baseline of plan.json, the failing checks of the latest certificate; no path outside the tree is read', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'phuc-evidence-view-'));
+    await mkdir(join(root, 'baseline/checks'), { recursive: true });
+    await writeFile(join(root, 'baseline/checks/bug1.log'), '$ ./check bug1\n--- stdout ---\nbug 1 is still there\n--- exit 1 ---\n');
+    const criteria = [
+      { id: 'bug1', met: false, evidence: 'baseline/checks/bug1.log#sha256=00' },
+      { id: 'ok', met: true, evidence: 'baseline/checks/ok.log' },
+      { id: 'sneaky', met: false, evidence: '../../../etc/passwd' },
+    ];
+    expect(await evidenceView(root, null)).toEqual({ baseline: null, failing: null });
+    await writeFile(join(root, 'plan.json'), JSON.stringify({ goal: 'g', baseline: { residual: '2', residual_detail: 'junit', criteria } }));
+    expect(await evidenceView(root, null)).toEqual({
+      baseline: { residual: '2', met: 1, criteria: 3 },
+      failing: {
+        round: 'baseline',
+        checks: [
+          { id: 'bug1', evidence: 'baseline/checks/bug1.log', lines: ['bug 1 is still there'] },
+          { id: 'sneaky', evidence: '../../../etc/passwd', lines: [] },
+        ],
+        more: 0,
+      },
+    });
   });
 
   test("stays under GitHub's 65,536 characters by dropping the oldest rows", () => {

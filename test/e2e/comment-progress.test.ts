@@ -54,6 +54,13 @@ test('the comment is there before iteration 0 ends, follows every phase, and sho
     '### phuc-loop · EXIT_CONVERGED (EXACT)',
   ]);
   expect(bodyOf(writes[0])).toContain('_No iteration has finished yet._');
+  // From iteration 0 on: the baseline row first, and the latest round's failing checks with their logs' paths.
+  expect(bodyOf(writes[1])).toContain('| baseline | — | — | — | — | — | 2 | 0/2 criteria met | — | — | — | — |');
+  expect(bodyOf(writes[1])).toContain('**Failing checks (baseline):**');
+  expect(bodyOf(writes[1])).toContain('`bug1` — `baseline/checks/bug1.log`');
+  expect(bodyOf(writes[3])).toContain('**Failing checks (iteration 0):**');
+  expect(bodyOf(writes[3])).toContain('`bug2` — `iter_0/checks/bug2.log`');
+  expect(bodyOf(writes[3])).not.toContain('`bug1` — ');
   // Iteration 0's row (cost, tokens, the pushed commit) comes with the next phase.
   const row = (n: number, certificate: string) =>
     new RegExp(
@@ -65,6 +72,8 @@ test('the comment is there before iteration 0 ends, follows every phase, and sho
   expect(final).toMatch(row(0, '[A-Z_]+'));
   expect(final).toMatch(row(1, 'EXACT'));
   expect(final).toContain('| cost | tokens |');
+  expect(final).toContain('| baseline | — | — | — | — | — | 2 | 0/2 criteria met |');
+  expect(final).not.toContain('Failing checks');
 
   // Calls: per iteration one STOP check and two phase updates; once per run the lookup, the first and the final write.
   const figure = apiFigure(restCalls(gh, mark), 2);

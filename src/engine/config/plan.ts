@@ -29,7 +29,7 @@ export const LOOP_SCRATCH_DIR = 'scratch';
 export const BASELINE_PENDING = 'not measured yet';
 
 /** The baseline of this plan was never recorded (the run that made it was cut off or stopped during it). */
-export const baselinePending = (plan: Plan) => plan.baseline.residual_detail === BASELINE_PENDING && plan.baseline.criteria.length === 0;
+export const baselinePending = (plan: Pick<Plan, 'baseline'>) => plan.baseline.residual_detail === BASELINE_PENDING && plan.baseline.criteria.length === 0;
 
 export interface NeedInfo {
   stop_reason: 'NULL_INPUT' | 'HALTING_CRITERIA_MISSING' | 'NORTHSTAR_MISSING' | 'CONFIG_INVALID';

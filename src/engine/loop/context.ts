@@ -53,6 +53,8 @@ export interface LoopPhase {
   iteration: number;
   goal: string;
   rows: readonly IterationRow[];
+  /** The evidence tree as it is written (the loop home's; published to the work tree at the end): the host may read it. */
+  evidenceRoot: string;
 }
 
 export interface LoopOptions {

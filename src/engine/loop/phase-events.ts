@@ -13,7 +13,7 @@ export function announcePhases(ctx: Ctx, resumed: boolean): void {
     const phase = s === 'DREAM_GOAL' ? (resumed ? 'head' : 'baseline') : PHASES[s];
     if (!phase) return;
     try {
-      host.phase!({ phase, iteration: ctx.state.next_iteration, goal: ctx.intake.config.goal, rows: [...ctx.state.rows] });
+      host.phase!({ phase, iteration: ctx.state.next_iteration, goal: ctx.intake.config.goal, rows: [...ctx.state.rows], evidenceRoot: ctx.ev.root });
     } catch (e) {
       ctx.o.log.warn(`the host was not told of the ${phase} phase: ${e instanceof Error ? e.message : String(e)}`);
     }

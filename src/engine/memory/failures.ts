@@ -42,9 +42,9 @@ export interface RoundInput {
 }
 
 // eslint-disable-next-line no-control-regex -- an ANSI colour sequence starts with ESC
-const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+export const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 // formatLog's frame: the command line and the stream and end markers (the heading says how it ended).
-const LOG_FRAME = /^--- (stdout|stderr|exit .*|timed out|aborted|signal .*) ---$|^\$ /;
+export const LOG_FRAME = /^--- (stdout|stderr|exit .*|timed out|aborted|signal .*) ---$|^\$ /;
 
 /** Output as the agent may read it: no colour codes, no machine paths, no clock times or durations. */
 function clean(text: string, cwd: string, hostPaths: readonly string[]): string {
