@@ -7,26 +7,24 @@
 // - `pidns`: own user, PID and mount namespace, no capabilities, but the loop's own uid.
 // - `none`: the command runs beside the loop; only the process-table sweep of process.ts contains it.
 //
-// The process chain of a wrapped command (user+pidns; pidns drops the uid switch and adds --user):
+// The process chain of a wrapped command (user+pidns; pidns adds a user namespace, drops the uid switch):
 //
-//   setpriv --pdeathsig KILL                      dies with the loop
-//     unshare --pid --fork --kill-child --mount-proc
-//       sh SUPERVISOR                             PID 1 of the namespace, root: the agent can
-//                                                 neither signal nor trace it
-//         setpriv --reuid U --regid G --clear-groups --no-new-privs …   the command
+//   bwrap --die-with-parent --unshare-pid --unshare-ipc [--unshare-net] --dev-bind / / --proc /proc
+//     bwrap (PID 1 of the namespace, root: the agent can neither signal nor trace it)
+//       perl sandbox-init.pl …                    root: the command's view of the file system, no keyrings
+//         setpriv --reuid U --regid G --clear-groups --no-new-privs …   the command (exec'd)
 //
-// When the command ends, the supervisor exits and the kernel kills everything left in the
-// namespace (setsid, env -i, double fork, SIGTERM ignored: all the same). To stop a run, the loop
-// sends SIGTERM to the process group (the command gets it; unshare blocks it; PID 1 ignores it) and,
-// after the grace, SIGKILL: unshare dies, its --kill-child signal kills the supervisor, and with it
-// the namespace. If the loop dies, the parent-death signal does the same. The supervisor exists
-// because setpriv's uid switch clears the parent-death signal that --kill-child sets, and a command
-// that is PID 1 itself could clear its own; the supervisor stays root and keeps it.
+// bubblewrap (Debian/Ubuntu package `bubblewrap`) builds the namespaces; with --unshare-net it brings
+// loopback up. When the command ends, bwrap's PID 1 exits and the kernel kills everything left in
+// the namespace (setsid, env -i, double fork, SIGTERM ignored: all the same). To stop a run, the loop
+// sends SIGTERM to the process group: bwrap ends at once and its --die-with-parent kills the
+// namespace (no grace for the command: it may have started anything). If the loop dies, the
+// parent-death signal does the same.
 //
 // Under sudo the loop may signal nothing but sudo, which relays SIGTERM to its command: there the
-// chain is `sudo -n env -i sh LOADER` → `timeout -k GRACE LIMIT` → unshare …, and timeout turns the
-// relayed SIGTERM into SIGTERM to the group and, GRACE later, SIGKILL. Its LIMIT (the run's time
-// limit and some) ends the namespace if the loop itself dies.
+// chain is `sudo -n env -i sh sandbox-load.sh` → `timeout -k GRACE LIMIT` → bwrap …, and timeout turns the
+// relayed SIGTERM into SIGTERM to the group. Its LIMIT (the run's time limit and some) ends the
+// namespace if the loop itself dies.
 import { lstatSync } from 'node:fs';
 import { chmod, chown, lstat, mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
@@ -38,6 +36,7 @@ import { NodeProcessRunner, processDescendants, processRunning, ShellSession } f
 import { SYSTEM_DIRS, systemTool } from './spawner.js';
 import { firstBlocked, outOfView } from './reach.js';
 import { hostSockets, NetworkGate, networkLimit, networkRecord, type NetworkPolicy, type NetworkRecord } from './network.js';
+import { installPrograms, programText } from './programs.js';
 
 export const ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'] as const;
 export type IsolationLevel = (typeof ISOLATION_LEVELS)[number];
@@ -68,6 +67,8 @@ export interface IsolationFacts {
   privilege: Privilege | null;
   userPidns: string | null;
   pidns: string | null;
+  /** Set where a program both levels above `none` are built with (bwrap, perl) is missing: what, and how to install it. */
+  needs?: string;
 }
 
 export interface Isolation {
@@ -82,8 +83,10 @@ export interface Isolation {
 /** An explicitly requested level that this machine cannot provide. */
 export class IsolationUnavailableError extends Error {}
 
-const NAMESPACE_TOOLS = ['sh', 'unshare', 'setpriv'] as const;
-const USER_TOOLS = [...NAMESPACE_TOOLS, 'mount', 'mkdir', 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout', 'cp', 'mv', 'mktemp'] as const;
+const NAMESPACE_TOOLS = ['sh', 'bwrap', 'perl', 'setpriv'] as const;
+const USER_TOOLS = [...NAMESPACE_TOOLS, 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout', 'cp', 'mv', 'mktemp'] as const;
+/** The package that brings a tool, named where it is missing (Debian's and Ubuntu's names). */
+const PACKAGE_OF: Partial<Record<Tool, string>> = { bwrap: 'bubblewrap', perl: 'perl-base', setpriv: 'util-linux', find: 'findutils' };
 type Tool = (typeof USER_TOOLS)[number];
 type Tools = Record<Tool, string>;
 interface Found {
@@ -92,8 +95,6 @@ interface Found {
   useradd: string | null;
   /** Optional (the acl package): without it, ACLs a role sets in the work tree stay (a limit: NO_SETFACL). */
   setfacl: string | null;
-  /** Optional: the supervisor in perl, which keeps each command from the kernel's keyrings (see PERL_SUPERVISOR); without it, a limit. */
-  perl: string | null;
 }
 
 function findTools(): Found {
@@ -102,12 +103,13 @@ function findTools(): Found {
     const p = systemTool(name);
     if (p) tools[name] = p;
   }
-  return { tools, sudo: systemTool('sudo'), useradd: systemTool('useradd'), setfacl: systemTool('setfacl'), perl: systemTool('perl') };
+  return { tools, sudo: systemTool('sudo'), useradd: systemTool('useradd'), setfacl: systemTool('setfacl') };
 }
 
 function missing(found: Found, names: readonly Tool[]): string | null {
   const lacking = names.filter((n) => !found.tools[n]);
-  return lacking.length ? `${lacking.join(', ')} not found (util-linux and coreutils are needed)` : null;
+  const packages = [...new Set(lacking.map((n) => PACKAGE_OF[n] ?? 'coreutils'))];
+  return lacking.length ? `${lacking.join(', ')} not found (install the package${packages.length > 1 ? 's' : ''} ${packages.join(', ')})` : null;
 }
 
 /** The tools a level needs (checked by the probe); the others keep their bare names, unused there. */
@@ -146,20 +148,8 @@ export async function probeIsolation(): Promise<IsolationFacts> {
 
   let userPidns = privilege ? missing(found, USER_TOOLS) : noPrivilege;
   if (userPidns === null && !found.useradd && !(await usersExist())) userPidns = `useradd not found to create ${Object.values(ROLE_USERS).join(' and ')}`;
-  if (userPidns === null && t.unshare && t.setpriv) {
-    const trial: [string, ...string[]] = [
-      t.unshare,
-      ...USER_UNSHARE,
-      '--',
-      t.setpriv,
-      '--reuid',
-      '65534',
-      '--regid',
-      '65534',
-      ...DROP_PRIVILEGES,
-      '--',
-      'true',
-    ];
+  if (userPidns === null && t.bwrap && t.setpriv) {
+    const trial: [string, ...string[]] = [t.bwrap, ...NAMESPACES, '--', t.setpriv, '--reuid', '65534', '--regid', '65534', ...DROP_PRIVILEGES, '--', 'true'];
     const r = await runTool(privilege === 'sudo' && found.sudo ? [found.sudo, '-n', '--', ...trial] : trial, 10_000);
     if (r.exitCode !== 0) userPidns = `a trial run in a new PID namespace failed: ${firstLine(r)}`;
   }
@@ -170,12 +160,19 @@ export async function probeIsolation(): Promise<IsolationFacts> {
     privilege === 'root'
       ? 'the loop runs as root, and at pidns the command would keep uid 0 outside its namespace (use user+pidns)'
       : missing(found, NAMESPACE_TOOLS);
-  if (pidns === null && t.unshare && t.setpriv) {
-    const r = await runTool([t.unshare, ...PIDNS_UNSHARE, '--', t.setpriv, ...DROP_CAPS, '--', 'true'], 10_000);
+  if (pidns === null && t.bwrap && t.setpriv) {
+    const r = await runTool([t.bwrap, ...USER_NAMESPACE, ...NAMESPACES, '--', t.setpriv, ...DROP_CAPS, '--', 'true'], 10_000);
     if (r.exitCode !== 0) pidns = `unprivileged user namespaces do not work here: ${firstLine(r)}`;
   }
-  return { privilege, userPidns, pidns };
+  const lacking = BUILDERS.filter((b) => !t[b.tool]);
+  return { privilege, userPidns, pidns, ...(lacking.length ? { needs: lacking.map((b) => b.needs).join(' and ') } : {}) };
 }
+
+/** What builds every namespaced command: missing, no level above none runs (see resolveIsolation). */
+const BUILDERS = [
+  { tool: 'bwrap', needs: 'bubblewrap (the bwrap program), which is not installed: install the bubblewrap package (apt-get install bubblewrap)' },
+  { tool: 'perl', needs: 'perl (it runs sandbox-init.pl), which is not installed: install the perl-base package' },
+] as const;
 
 async function usersExist(): Promise<boolean> {
   const lines = (await readFile('/etc/passwd', 'utf8').catch(() => '')).split('\n');
@@ -190,6 +187,11 @@ export async function resolveIsolation(requested: IsolationRequest, facts?: Isol
   // The weakest level is always there: nothing to probe for it.
   const f = requested === 'none' && facts === undefined ? { privilege: null, userPidns: 'not probed', pidns: 'not probed' } : await (facts ?? probeIsolation());
   const why: Record<IsolationLevel, string | null> = { 'user+pidns': f.userPidns, pidns: f.pidns, none: null };
+  // Without them no level but `none` runs, and `auto` does not fall to it: a loop that had a sandbox must not lose it silently.
+  if (f.needs && requested !== 'none')
+    throw new IsolationUnavailableError(
+      `agent.isolation: ${requested} needs ${f.needs}, or set agent.isolation: none to run the agent and the checks beside the loop.`,
+    );
   const available = ISOLATION_LEVELS.filter((l) => why[l] === null);
   const privilege = f.userPidns === null ? f.privilege : null;
   const made = (level: IsolationLevel, reason: string): Isolation => {
@@ -245,150 +247,14 @@ export function isolationLimits(level: IsolationLevel, privilege: Privilege | nu
 /** No capability can be kept or regained by the command (no_new_privs also voids setuid binaries). */
 const DROP_CAPS = ['--no-new-privs', '--inh-caps=-all', '--bounding-set=-all'];
 const DROP_PRIVILEGES = ['--clear-groups', ...DROP_CAPS];
+/** bwrap's namespaces for every wrapped command (the mount namespace comes with them; the network's where the policy closes it). */
+const NAMESPACES = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--dev-bind', '/', '/', '--proc', '/proc'];
 /**
- * pidns: uid 0 inside maps to the loop's uid outside; setpriv then drops every capability, so the
- * command cannot unmount its private /proc to look at the host's (and the loop's environment).
+ * pidns: uid 0 inside maps to the loop's uid outside, with the namespace's capabilities for
+ * sandbox-init.pl's mounts; setpriv then drops every one, so the command cannot unmount its private
+ * /proc to look at the host's (and the loop's environment).
  */
-const PIDNS_UNSHARE = ['--user', '--map-root-user', '--pid', '--ipc', '--fork', '--kill-child', '--mount-proc'];
-const USER_UNSHARE = ['--pid', '--ipc', '--fork', '--kill-child', '--mount-proc'];
-
-/**
- * PID 1 of the namespace; it sets the command's view of the file system up as root, then starts it
- * (not exec'd: the supervisor must stay PID 1, see the top). Its arguments, each list after a count:
- * - the command's folder, entered last (under sudo the loop's user may not enter a role's folder);
- * - the folders the command may write (its folder, HOME, TMPDIR, agent.writable), opened first and
- *   bound back writable at their own paths through /proc/1/fd at the end, so that neither a cover
- *   nor a read-only mount above them changes them (at most 7: descriptors 3-9);
- * - the mounts to make read-only: nothing the command writes elsewhere outlives it;
- * - overlay options (",userxattr" in a user namespace), the real /dev/shm (or ""), then the other
- *   scratch folders, "<mode> <folder>". /dev/shm becomes an empty tmpfs of the command's own, which
- *   also holds (in a folder only root enters) a private upper layer for each other scratch folder:
- *   the command sees the folder as it was and writes to its own layer (an empty tmpfs where overlayfs
- *   cannot mount), so a file left there by one command is never seen by another;
- * - the folders to cover with an empty tmpfs, "<mode> <folder>" (one a scratch folder emptied above
- *   already hides is left: where overlayfs cannot mount, e.g. a mount under /tmp, /tmp is empty);
- * - the loop's own folders in a work tree a role holds (.git, scratch/), made read-only;
- * - the machine's unix sockets to mask with /dev/null (a command with a network of its own, network.ts);
- * then the command.
- */
-const supervisor = (t: Tools) =>
-  `set -e; cd /; dir=$1; n=$2; shift 2; i=3; ` +
-  `while [ "$n" -gt 0 ]; do eval "exec $i<\\"\\$1\\"; keep$i=\\$1"; i=$((i + 1)); n=$((n - 1)); shift; done; ` +
-  `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} --no-canonicalize -o remount,bind,ro "$1" || [ ! -e "$1" ]; shift; n=$((n - 1)); done; ` +
-  `ovl=$1; shm=$2; n=$3; shift 3; l=; ` +
-  `if [ -n "$shm" ]; then ${t.mount} -t tmpfs -o mode=1777 phuc-scratch "$shm"; l=$shm/.phuc-scratch; ${t.mkdir} -m 0700 "$l"; ` +
-  // Every layer's folders in one mkdir ($l is a plain path: see layout), 1777 as scratch folders are.
-  `k=$n; d=; while [ "$k" -gt 0 ]; do d="$d $l/u$k $l/w$k"; k=$((k - 1)); done; [ -z "$d" ] || ${t.mkdir} -m 1777 $d || l=; fi; ` +
-  `while [ "$n" -gt 0 ]; do { [ -n "$l" ] && ${t.mount} -t overlay -o "lowerdir=$2,upperdir=$l/u$n,workdir=$l/w$n$ovl" phuc-scratch "$2" 2>/dev/null; } || ` +
-  `${t.mount} -t tmpfs -o "mode=$1" phuc-scratch "$2"; shift 2; n=$((n - 1)); done; ` +
-  `n=$1; shift; while [ "$n" -gt 0 ]; do [ ! -e "$2" ] || ${t.mount} -t tmpfs -o "mode=$1" phuc-hide "$2"; shift 2; n=$((n - 1)); done; ` +
-  `j=3; while [ "$j" -lt "$i" ]; do eval "p=\\$keep$j"; [ -d "$p" ] || ${t.mkdir} -p "$p"; ${t.mount} --no-canonicalize --rbind "/proc/1/fd/$j" "$p"; ` +
-  `${t.mount} --no-canonicalize -o remount,bind,rw "$p"; eval "exec $j<&-"; j=$((j + 1)); done; ` +
-  `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} --no-canonicalize --bind -o ro "$1" "$1"; shift; n=$((n - 1)); done; ` +
-  `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} --no-canonicalize --bind /dev/null "$1" || [ ! -e "$1" ]; shift; n=$((n - 1)); done; ` +
-  `cd "$dir"; set +e; "$@"; exit $?`;
-
-/**
- * Kernel keyrings outlive processes and namespaces (a user's keyring lives as long as the machine),
- * and no mount hides them: a key the agent adds, readable to all, is state a later check or the final
- * confirmation would find. So no command may use them: as root, before it starts, it joins a fresh,
- * empty session keyring (it would inherit the loop's, with whatever keys the loop's session holds),
- * then a seccomp filter makes add_key, request_key and keyctl fail with ENOSYS for it and everything
- * it starts (as on a kernel without keyrings), for good: the perl supervisor does so in the child
- * that becomes the command (perl's syscall() needs no module); the filter is its first argument, in hex.
- *
- * The supervisor in perl, where the system has perl: the same arguments and steps as `supervisor`,
- * each mount a mount(2) call instead of a mount(8) process (some 15 processes fewer per command,
- * ~20 ms on a VM). A bind remount gives the mount's own flags again (nosuid, nodev, noexec, atime,
- * as mount(8) does: a user namespace refuses to clear those it locked), read from mountinfo; the
- * scratch folders and covers it mounts keep the nosuid, nodev and noexec of the mount that held them
- * (held_by; the shell supervisor mounts them without).
- */
-const PERL_SUPERVISOR = (k: KeySyscalls) =>
-  `use strict; my $filter = pack("H*", shift);
-my ($RDONLY, $NOSUID, $NODEV, $NOEXEC, $REMOUNT, $BIND, $REC, $RELATIME, $NOATIME, $STRICTATIME) = (1, 2, 4, 8, 32, 4096, 16384, 1 << 21, 1024, 1 << 24);
-my %FLAG = (ro => $RDONLY, nosuid => $NOSUID, nodev => $NODEV, noexec => $NOEXEC, nosymfollow => 256, noatime => $NOATIME, nodiratime => 2048, relatime => $RELATIME);
-sub mnt { my ($src, $dst, $type, $flags, $data) = @_; syscall(${String(k.mount)}, $src // 0, $dst, $type // 0, $flags, $data // 0) == 0 or die "phuc-sandbox: mount $dst: $!\\n" }
-sub mounts {
-  open(my $fh, '<', '/proc/self/mountinfo') or die "phuc-sandbox: mountinfo: $!\\n";
-  map {
-    my @x = split / /; (my $at = $x[4]) =~ s/\\\\([0-7]{3})/chr oct $1/ge;
-    my $f = 0; $f |= $FLAG{$_} // 0 for split /,/, $x[5];
-    $f |= $STRICTATIME unless $f & ($NOATIME | $RELATIME);
-    [$at, $f];
-  } <$fh>;
-}
-sub flags_of { my ($dst) = @_; my ($m) = grep { $_->[0] eq $dst } reverse mounts(); $m or die "phuc-sandbox: $dst is not a mount point\\n"; $m->[1] }
-sub remount { my ($dst, $ro) = @_; mnt(undef, $dst, undef, $REMOUNT | $BIND | (flags_of($dst) & ~$RDONLY) | ($ro ? $RDONLY : 0)) }
-sub held_by {
-  my ($p) = @_;
-  my ($m) = sort { length $b->[0] <=> length $a->[0] } grep { $_->[0] eq $p || $_->[0] eq '/' || index($p, "$_->[0]/") == 0 } reverse mounts();
-  $m ? $m->[1] & ($NOSUID | $NODEV | $NOEXEC) : 0;
-}
-sub list { my $n = shift(@ARGV) * (shift // 1); splice @ARGV, 0, $n }
-chdir '/' or die "phuc-sandbox: /: $!\\n";
-my $dir = shift @ARGV;
-my @keep = map { open(my $fh, '<', $_) or die "phuc-sandbox: $_: $!\\n"; [$_, $fh] } list();
-for my $p (list()) { eval { remount($p, 1); 1 } or !-e $p or die $@ }
-my ($ovl, $shm) = splice @ARGV, 0, 2;
-my @layered = list(2);
-my $l = '';
-if ($shm ne '') {
-  mnt('phuc-scratch', $shm, 'tmpfs', held_by($shm), 'mode=1777');
-  $l = "$shm/.phuc-scratch"; mkdir $l, 0700 or die "phuc-sandbox: $l: $!\\n";
-  for my $d (map { ("$l/u$_", "$l/w$_") } 1 .. @layered / 2) { $l = '' unless mkdir($d) && chmod(01777, $d) }
-}
-for (my $n = @layered / 2; $n > 0; $n--) {
-  my ($mode, $path) = splice @layered, 0, 2;
-  my $keep = held_by($path);
-  next if $l ne '' && eval { mnt('phuc-scratch', $path, 'overlay', $keep, "lowerdir=$path,upperdir=$l/u$n,workdir=$l/w$n$ovl"); 1 };
-  mnt('phuc-scratch', $path, 'tmpfs', $keep, "mode=$mode");
-}
-my @covers = list(2);
-while (my ($mode, $path) = splice @covers, 0, 2) { mnt('phuc-hide', $path, 'tmpfs', held_by($path), "mode=$mode") if -e $path }
-for (@keep) {
-  my ($p, $fh) = @$_; my $at = '';
-  for (grep { length } split m{/}, $p) { $at .= "/$_"; -d $at or mkdir $at or die "phuc-sandbox: $at: $!\\n" }
-  mnt('/proc/self/fd/' . fileno($fh), $p, undef, $BIND | $REC); remount($p, 0); close $fh;
-}
-for my $p (list()) { mnt($p, $p, undef, $BIND); remount($p, 1) }
-for my $p (list()) { eval { mnt('/dev/null', $p, undef, $BIND); 1 } or !-e $p or die $@ }
-chdir $dir or die "phuc-sandbox: $dir: $!\\n";
-my $pid = fork // die "phuc-sandbox: fork: $!\\n";
-if (!$pid) {
-  syscall(${String(k.keyctl)}, 1, 0) >= 0 or $!{ENOSYS} or $!{EOPNOTSUPP} or die "phuc-sandbox: a fresh session keyring: $!\\n";
-  syscall(${String(k.prctl)}, 38, 1, 0, 0, 0) == 0 or die "phuc-sandbox: no_new_privs: $!\\n";
-  syscall(${String(k.prctl)}, 22, 2, pack("S x![p] p", length($filter) / 8, $filter)) == 0 or die "phuc-sandbox: seccomp: $!\\n";
-  exec { $ARGV[0] } @ARGV; die "phuc-sandbox: $ARGV[0]: $!\\n";
-}
-while ((my $p = waitpid(-1, 0)) > 0) { exit(($? & 127) ? 128 + ($? & 127) : $? >> 8) if $p == $pid }
-exit 127;`;
-
-/**
- * The root prelude under sudo. sudo resets the environment and values must never be on a command
- * line (/proc/<pid>/cmdline is world-readable), so the role's environment travels in a 0600 file of
- * the loop's user ($1) that root reads and deletes before anything of the role runs; `env -i` runs
- * first, so nothing of sudo's own variables (SUDO_COMMAND, MAIL...) reaches the command. Then: $2
- * uid:gid for the run's HOME ($3) and TMPDIR ($4); $5 the number of ended runs' folders that follow,
- * removed here (removing them at each run's end would cost a sudo of its own); then the command.
- * The HOME and TMPDIR are fresh: the loop's user alone wrote them (the files of WrapOptions.homeFiles).
- */
-const loader = (t: Tools) =>
-  `set -e; . "$1"; ${t.rm} -f -- "$1"; ${t.chown} -R -- "$2" "$3" "$4"; n=$5; shift 5; ` +
-  `while [ "$n" -gt 0 ]; do ${t.rm} -rf -- "$1"; shift; n=$((n - 1)); done; exec "$@"`;
-
-/**
- * Creates the role users once per machine. Loops serialise on a lock; a user made meanwhile by
- * anyone else makes useradd fail, and the user is then simply read back.
- */
-const USERS_SCRIPT = `set -e; umask 077
-exec 9>>/etc/.pwd.lock
-flock 9
-shell=/usr/sbin/nologin; [ -x "$shell" ] || shell=/sbin/nologin; [ -x "$shell" ] || shell=/bin/false
-for u in "$@"; do
-  id -u "$u" >/dev/null 2>&1 || useradd --system --user-group --no-create-home --home-dir /nonexistent --shell "$shell" "$u" || id -u "$u" >/dev/null
-  echo "$u $(id -u "$u") $(id -g "$u") $(id -G "$u")"
-done`;
+const USER_NAMESPACE = ['--unshare-user', '--uid', '0', '--gid', '0', '--cap-add', 'ALL'];
 
 export interface RoleUser {
   name: string;
@@ -460,7 +326,7 @@ export class Sandbox {
     private readonly writable: readonly string[],
     /** SandboxOptions.workTree, real. */
     private readonly workTree: string | null,
-    private readonly net: { policy: NetworkPolicy; gate: NetworkGate | null; ip: string | null; why: string | null },
+    private readonly net: { policy: NetworkPolicy; gate: NetworkGate | null; why: string | null },
   ) {
     this.level = iso.level;
     this.network = networkRecord(net.policy, net.why === null);
@@ -471,10 +337,9 @@ export class Sandbox {
     this.limits = [
       ...iso.limits,
       ...(users && !extra.setfacl ? [NO_SETFACL] : []),
-      ...(ns && !extra.keyless ? [NO_KEYLESS] : []),
       ...(writable.length && ns ? [sharedFolders(writable)] : []),
       ...(net.why === null ? [] : [networkLimit(net.why)]),
-      ...(net.gate && net.policy.agent !== 'open' && net.policy.checks !== 'open' ? [] : [SHARED_NETWORK]),
+      ...(net.gate && net.policy.checks !== 'open' ? [] : [SHARED_NETWORK]),
     ];
   }
 
@@ -491,24 +356,18 @@ export class Sandbox {
     const base = await mkdtemp(join(await baseParent(strong), 'phuc-sandbox-'));
     await chmod(base, strong ? 0o711 : 0o700);
     const keys = KEY_SYSCALLS[process.arch];
-    const extra: Extras = {
-      setfacl: found.setfacl,
-      supervisor: found.perl && keys ? [found.perl, '-e', PERL_SUPERVISOR(keys), filterHex(keys)] : [tools.sh, '-c', supervisor(tools), 'phuc-sandbox'],
-      keyless: !!(found.perl && keys),
-    };
+    if (!keys && iso.level !== 'none')
+      throw new IsolationUnavailableError(`agent.isolation: ${iso.level} runs on x86_64 and arm64 only (this machine is ${process.arch})`);
+    const bin = keys ? await installPrograms(join(base, 'bin'), ['sandbox-init.pl', 'sandbox-load.sh']) : null;
+    const init = bin && keys ? [tools.perl, bin['sandbox-init.pl'], filterHex(keys), ...[keys.mount, keys.keyctl, keys.prctl].map(String)] : [];
+    const extra: Extras = { setfacl: found.setfacl, init, load: bin?.['sandbox-load.sh'] ?? '' };
     const workTree = o.workTree ? await realpath(o.workTree).catch(() => resolve(o.workTree!)) : null;
     const policy = o.network ?? { agent: 'open', checks: 'open' };
-    const ip = systemTool('ip');
     const closed = policy.agent !== 'open' || policy.checks !== 'open';
-    const why =
-      iso.level === 'none'
-        ? "at isolation none the commands run in the loop's own namespaces"
-        : !ip
-          ? "iproute2 (`ip`) is not installed, which brings up the loopback of a command's network namespace"
-          : null;
-    const gate =
-      closed && why === null ? await NetworkGate.open(join(base, 'net'), policy.agent === 'open' ? [] : policy.agent, o.onRefused ?? (() => undefined)) : null;
-    const net = { policy, gate, ip, why: closed ? why : null };
+    const why = iso.level === 'none' ? "at isolation none the commands run in the loop's own namespaces" : null;
+    // The gate relays the agent's way out; a command with loopback only needs nothing but bwrap's --unshare-net.
+    const gate = policy.agent !== 'open' && why === null ? await NetworkGate.open(join(base, 'net'), policy.agent, o.onRefused ?? (() => undefined)) : null;
+    const net = { policy, gate, why: closed ? why : null };
     return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, extra, o.writable ?? [], workTree, net);
   }
 
@@ -521,13 +380,15 @@ export class Sandbox {
 
   /**
    * The network namespace of a command of `role`: null where it shares the machine's; else the
-   * forwarder's arguments (up to its `--`), the folder its view must hold, and variables to add.
+   * forwarder's arguments (up to its `--`; none for loopback only), the folders its view must hold,
+   * and variables to add.
    */
-  private netView(role: SandboxRole, open: boolean): { argv: string[]; dir: string; env: Record<string, string> } | null {
-    const { gate, ip, policy } = this.net;
-    if (!gate || !ip || open || (role === 'agent' ? policy.agent === 'open' : policy.checks === 'open')) return null;
-    const view = role === 'agent' ? gate.agentView(this.keyPort) : { maps: [], env: {} };
-    return { argv: [process.execPath, gate.forwarder, ip, ...view.maps, '--'], dir: gate.dir, env: view.env };
+  private netView(role: SandboxRole, open: boolean): { argv: string[]; dirs: string[]; env: Record<string, string> } | null {
+    const { gate, policy, why } = this.net;
+    if (why !== null || open || (role === 'agent' ? policy.agent === 'open' : policy.checks === 'open')) return null;
+    if (role === 'check' || !gate) return { argv: [], dirs: [], env: {} };
+    const view = gate.agentView(this.keyPort);
+    return { argv: [process.execPath, gate.forwarder, ...view.maps, '--'], dirs: [gate.dir], env: view.env };
   }
 
   /** The role's user (user+pidns only). */
@@ -587,15 +448,28 @@ export class Sandbox {
     const env = { ...this.environment(role, d, spec.env), ...net?.env };
     const command = spec.args ? [spec.command, ...spec.args] : ['/bin/sh', '-c', spec.command];
     const user = this.users?.[role];
-    // Its own network namespace: the forwarder, as the namespace's root, brings loopback up first.
-    const unshareNet = net ? ['--net'] : [];
+    // Its own network namespace (bwrap brings its loopback up); the forwarder, if any, runs as its root.
+    const unshareNet = net ? ['--unshare-net'] : [];
     const forward = net?.argv ?? [];
-    const seen = net ? [net.dir] : [];
+    const seen = net?.dirs ?? [];
     const sockets = net ? await hostSockets() : [];
     if (!user) {
       const where = await this.layout(spec.cwd, null, env, role, seen, sockets);
-      const ns = [t.unshare, ...PIDNS_UNSHARE, ...unshareNet, '--', ...this.extra.supervisor, ...where, ...forward, t.setpriv, ...DROP_CAPS, '--'];
-      return { ...spec, command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns, ...command], env, contained };
+      const args = [
+        ...USER_NAMESPACE,
+        ...NAMESPACES,
+        ...unshareNet,
+        '--',
+        ...this.extra.init,
+        ...where,
+        '--',
+        ...forward,
+        t.setpriv,
+        ...DROP_CAPS,
+        '--',
+        ...command,
+      ];
+      return { ...spec, command: t.bwrap, args, env, contained };
     }
     env.PATH = await this.reachablePath(env.PATH || DEFAULT_PATH, user);
     // The work tree belongs to the role while the loop's .git does not: git must not refuse it as
@@ -604,17 +478,17 @@ export class Sandbox {
     Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
     const where = await this.layout(spec.cwd, user, env, role, seen, sockets);
     const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
-    const ns = [t.unshare, ...USER_UNSHARE, ...unshareNet, '--', ...this.extra.supervisor, ...where, ...forward, ...switched, ...command];
-    // The spawn itself starts in `/`: the supervisor enters the command's folder as root.
+    const ns = [t.bwrap, ...NAMESPACES, ...unshareNet, '--', ...this.extra.init, ...where, '--', ...forward, ...switched, ...command];
+    // The spawn itself starts in `/`: sandbox-init.pl enters the command's folder as root.
     if (!this.sudo) {
       await Promise.all([d.home, d.tmp, ...d.made].map((p) => chown(p, user.uid, user.gid)));
-      return { ...spec, cwd: '/', command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns], env, contained };
+      return { ...spec, cwd: '/', command: t.bwrap, args: ns.slice(1), env, contained };
     }
     const envFile = join(d.dir, 'env');
     await writeFile(envFile, envFileText(env), { mode: 0o600 });
     const ended = this.ended.splice(0);
     const ids = `${String(user.uid)}:${String(user.gid)}`;
-    const load = ['-n', '--', t.env, '-i', t.sh, '-c', loader(t), 'phuc-sandbox', envFile, ids, d.home, d.tmp, String(ended.length), ...ended];
+    const load = ['-n', '--', t.env, '-i', t.sh, this.extra.load, t.rm, t.chown, envFile, ids, d.home, d.tmp, String(ended.length), ...ended];
     const limit = spec.timeoutMs === undefined ? '0' : seconds(spec.timeoutMs + 2 * this.graceMs + 1000);
     const relay = [t.timeout, '-k', seconds(this.graceMs), limit];
     // timeout ends the namespace itself after the grace: the loop's own kill is the last resort.
@@ -656,7 +530,7 @@ export class Sandbox {
   }
 
   /**
-   * The supervisor's arguments (see `supervisor`). Covered: the first ancestor of the folder that the
+   * sandbox-init.pl's arguments (see that file). Covered: the first ancestor of the folder that the
    * role cannot traverse, so that the role sees nothing else under it (another user's HOME, the
    * runner's temporary files). Read-only: every mount of the machine but the kernel's interfaces, so
    * the only places the command can leave something are its own folders and the private scratch
@@ -702,7 +576,7 @@ export class Sandbox {
       ? held.loopOwned.map((f) => join(held.root, f)).filter((f) => under(f, real) && lstatSync(f, { throwIfNoEntry: false })?.isDirectory())
       : [];
     if (keep.length > 7) throw new Error(`agent.writable: a command can be given at most 7 folders to write, its own three included (got ${keep.join(', ')})`);
-    // /dev/shm holds the layers; the supervisor splits its path unquoted: plain characters only, else
+    // /dev/shm holds the layers; sandbox-init.pl splits its path unquoted: plain characters only, else
     // it is covered like the others, and those get empty folders.
     // The machine's sockets it could reach: not those under a cover or scratch, nor in its own folders (the network gate's).
     const masked = sockets.filter((p) => !hidden.some((h) => under(p, h)) && !keep.some((k) => under(p, k)));
@@ -1047,14 +921,11 @@ function filterHex(k: KeySyscalls): string {
 interface Extras {
   /** Strips the roles' ACLs; null where the acl package is missing (then said in the limits). */
   setfacl: string | null;
-  /** PID 1 of each command's namespace, before its arguments: the perl supervisor, or the shell's where perl is missing. */
-  supervisor: string[];
-  /** Whether the supervisor keeps the commands from the kernel's keyrings (the perl one does). */
-  keyless: boolean;
+  /** The first program inside each command's namespaces, before its arguments: sandbox-init.pl with this architecture's numbers. */
+  init: string[];
+  /** sandbox-load.sh, the root prelude under sudo. */
+  load: string;
 }
-
-const NO_KEYLESS =
-  "perl is not installed (or the machine's architecture is not x86_64 or arm64): the agent and the checks can use the kernel's keyrings, where a key outlives the command that made it (a later check can read one made readable to all), and they inherit the loop's session keyring, with whatever keys it holds.";
 
 /** The work tree's entries group and others could not read before a role held it (grantWorkTree). */
 const PRIVATE_MODES = 'worktree-private-modes';
@@ -1100,7 +971,7 @@ async function asRoot(sudo: string | null, argv: [string, ...string[]]): Promise
 /** Creates the role users once per machine, or reads them back. */
 async function ensureUsers(sudo: string | null): Promise<Record<SandboxRole, RoleUser>> {
   const names = Object.values(ROLE_USERS);
-  const out = await asRoot(sudo, ['/bin/sh', '-c', USERS_SCRIPT, 'sh', ...names]);
+  const out = await asRoot(sudo, ['/bin/sh', '-c', programText('sandbox-users.sh'), 'sandbox-users.sh', ...names]);
   const byName = new Map<string, RoleUser>();
   for (const line of out.trim().split('\n')) {
     const [name = '', uid, gid, ...groups] = line.trim().split(/\s+/);
@@ -1126,7 +997,7 @@ interface Scratch {
   shm: boolean;
 }
 /**
- * Folders every user may write (the FHS's): each wrapped command gets its own (see `supervisor`).
+ * Folders every user may write (the FHS's): each wrapped command gets its own (see sandbox-init.pl).
  * Any other such folder of the machine is read-only to it.
  */
 const SCRATCH = ['/tmp', '/var/tmp', SHM, '/run/lock'];
@@ -1159,7 +1030,7 @@ const under = (p: string, f: string) => p === f || p.startsWith(f === sep ? f : 
 /**
  * A folder the loop made for a command (its HOME, its TMPDIR), resolved, unless its last part is
  * no longer a folder but a link (a role owns what is inside its HOME, not the folder HOME lies in):
- * the supervisor would bind whatever the link names writable, above the read-only machine and the
+ * sandbox-init.pl would bind whatever the link names writable, above the read-only machine and the
  * covers. Such a folder is not kept (null).
  */
 async function ownFolder(p: string | undefined): Promise<string | null> {
