@@ -8,7 +8,7 @@ import { shellQuote } from '../agent/agents.js';
 import { sha256 } from '../common/canonical.js';
 import { GitError } from '../common/errors.js';
 import type { ProcessRunner } from './ports.js';
-import { ShellSession } from './process.js';
+import { ShellSession } from './shell-session.js';
 import { ancestorInTheWay, readRegularSync } from './tree-file.js';
 
 export interface ChangedPath {
