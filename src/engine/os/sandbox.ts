@@ -25,25 +25,35 @@
 // chain is `sudo -n env -i sh sandbox-load.sh` → `timeout -k GRACE LIMIT` → bwrap …, and timeout turns the
 // relayed SIGTERM into SIGTERM to the group. Its LIMIT (the run's time limit and some) ends the
 // namespace if the loop itself dies.
-import { lstatSync } from 'node:fs';
-import { chmod, chown, lstat, mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, lstat, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
-import { basename, dirname, join, resolve, sep } from 'node:path';
-import type { ContainedRun, RunResult, RunSpec } from './ports.js';
-import { shellQuote } from '../agent/agents.js';
+import { dirname, join, resolve } from 'node:path';
+import type { ContainedRun, RunSpec } from './ports.js';
 import { readRegularSync, removeTree } from './tree-file.js';
-import { NodeProcessRunner, processDescendants, processRunning, ShellSession } from './process.js';
-import { SYSTEM_DIRS, systemTool } from './spawner.js';
 import { firstBlocked, outOfView } from './reach.js';
 import { hostSockets, NetworkGate, networkLimit, networkRecord, type NetworkPolicy, type NetworkRecord } from './network.js';
-import { installPrograms, programText } from './programs.js';
+import { installPrograms } from './programs.js';
+import { DROP_CAPS, DROP_PRIVILEGES, NAMESPACES, USER_NAMESPACE, type Isolation, type IsolationLevel } from './isolation.js';
+import { ensureUsers, type RoleUser, type SandboxRole } from './role-users.js';
+import { PRIVATE_MODES, restorePrivateModes, RootCommands } from './root-commands.js';
+import { filterHex, KEY_SYSCALLS } from './sandbox-keys.js';
+import { DEFAULT_PATH, findTools, IsolationUnavailableError, NAMESPACE_TOOLS, toolsFor, USER_TOOLS, type Tools } from './sandbox-tools.js';
+import { layout, type ViewOf } from './sandbox-view.js';
 
-export const ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'] as const;
-export type IsolationLevel = (typeof ISOLATION_LEVELS)[number];
-export type IsolationRequest = IsolationLevel | 'auto';
-export type SandboxRole = 'agent' | 'check';
-/** How the loop acts as root for user+pidns. */
-export type Privilege = 'root' | 'sudo';
+// The names the rest of the engine takes from here.
+export {
+  ISOLATION_LEVELS,
+  isolationLimits,
+  IsolationUnavailableError,
+  probeIsolation,
+  resolveIsolation,
+  type Isolation,
+  type IsolationFacts,
+  type IsolationLevel,
+  type IsolationRequest,
+  type Privilege,
+} from './isolation.js';
+export { ROLE_USERS, type RoleUser, type SandboxRole } from './role-users.js';
 
 /** Variables the sandbox sets for its role (a fresh HOME and TMPDIR, a PATH the role can reach). */
 const ROLE_OWNED_ENV = new Set(['HOME', 'TMPDIR', 'USER', 'LOGNAME', 'PATH', 'PWD', 'OLDPWD']);
@@ -53,214 +63,10 @@ export function withoutRoleVariables(env: Record<string, string>): Record<string
   return Object.fromEntries(Object.entries(env).filter(([k]) => !ROLE_OWNED_ENV.has(k)));
 }
 
-/** The dedicated users: system users with no login shell, no sudo rights and no other groups. */
-export const ROLE_USERS: Readonly<Record<SandboxRole, string>> = { agent: 'phuc-agent', check: 'phuc-check' };
-
-const SYSTEM_PATH = SYSTEM_DIRS.join(':');
-const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
 /** The only variables taken from the loop's environment (besides PATH); the caller adds the rest. */
 const LOCALE_VARS = /^(LANG|LANGUAGE|LC_[A-Z_]+|TZ)$/;
+
 const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** What the probe found; tests pass their own. A string says why the level cannot run here. */
-export interface IsolationFacts {
-  privilege: Privilege | null;
-  userPidns: string | null;
-  pidns: string | null;
-  /** Set where a program both levels above `none` are built with (bwrap, perl) is missing: what, and how to install it. */
-  needs?: string;
-}
-
-export interface Isolation {
-  level: IsolationLevel;
-  /** One sentence: why this level (for the report). */
-  reason: string;
-  /** Plain sentences: what this level does not guarantee (for the report and the job summary). */
-  limits: string[];
-  privilege: Privilege | null;
-}
-
-/** An explicitly requested level that this machine cannot provide. */
-export class IsolationUnavailableError extends Error {}
-
-const NAMESPACE_TOOLS = ['sh', 'bwrap', 'perl', 'setpriv'] as const;
-const USER_TOOLS = [...NAMESPACE_TOOLS, 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout', 'cp', 'mv', 'mktemp'] as const;
-/** The package that brings a tool, named where it is missing (Debian's and Ubuntu's names). */
-const PACKAGE_OF: Partial<Record<Tool, string>> = { bwrap: 'bubblewrap', perl: 'perl-base', setpriv: 'util-linux', find: 'findutils' };
-type Tool = (typeof USER_TOOLS)[number];
-type Tools = Record<Tool, string>;
-interface Found {
-  tools: Partial<Tools>;
-  sudo: string | null;
-  useradd: string | null;
-  /** Optional (the acl package): without it, ACLs a role sets in the work tree stay (a limit: NO_SETFACL). */
-  setfacl: string | null;
-}
-
-function findTools(): Found {
-  const tools: Partial<Tools> = {};
-  for (const name of USER_TOOLS) {
-    const p = systemTool(name);
-    if (p) tools[name] = p;
-  }
-  return { tools, sudo: systemTool('sudo'), useradd: systemTool('useradd'), setfacl: systemTool('setfacl') };
-}
-
-function missing(found: Found, names: readonly Tool[]): string | null {
-  const lacking = names.filter((n) => !found.tools[n]);
-  const packages = [...new Set(lacking.map((n) => PACKAGE_OF[n] ?? 'coreutils'))];
-  return lacking.length ? `${lacking.join(', ')} not found (install the package${packages.length > 1 ? 's' : ''} ${packages.join(', ')})` : null;
-}
-
-/** The tools a level needs (checked by the probe); the others keep their bare names, unused there. */
-function toolsFor(found: Found, names: readonly Tool[]): Tools {
-  const why = missing(found, names);
-  if (why) throw new IsolationUnavailableError(`agent.isolation: ${why}`);
-  return Object.fromEntries(USER_TOOLS.map((n) => [n, found.tools[n] ?? n])) as Tools;
-}
-
-/** Quiet helper commands (probes, users, ownership): never swept, never sandboxed. */
-const helperRunner = new NodeProcessRunner({ killGraceMs: 500 });
-
-function runTool([command, ...args]: [string, ...string[]], timeoutMs = 60_000): Promise<RunResult> {
-  return helperRunner.run({ command, args, cwd: '/', env: { PATH: SYSTEM_PATH, LC_ALL: 'C' }, timeoutMs, reapLeftovers: false });
-}
-
-const firstLine = (r: Pick<RunResult, 'stdout' | 'stderr' | 'exitCode'> & { signal?: string | null }) =>
-  (r.stderr.trim() || r.stdout.trim() || `exit ${String(r.exitCode ?? r.signal)}`).split('\n')[0];
-
-/**
- * Finds out which levels work here by running each one's real chain once with `true` (uid 65534
- * for the trial, so no user is created by a probe). About 10 ms per level.
- */
-export async function probeIsolation(): Promise<IsolationFacts> {
-  const found = findTools();
-  const t = found.tools;
-  let privilege: Privilege | null = null;
-  let noPrivilege = '';
-  if (process.getuid?.() === 0) privilege = 'root';
-  else if (!found.sudo) noPrivilege = 'the loop is not root and sudo is not installed';
-  else {
-    const r = await runTool([found.sudo, '-n', 'true'], 10_000);
-    if (r.exitCode === 0) privilege = 'sudo';
-    else noPrivilege = `the loop is not root and has no passwordless sudo (sudo -n: ${firstLine(r)})`;
-  }
-
-  let userPidns = privilege ? missing(found, USER_TOOLS) : noPrivilege;
-  if (userPidns === null && !found.useradd && !(await usersExist())) userPidns = `useradd not found to create ${Object.values(ROLE_USERS).join(' and ')}`;
-  if (userPidns === null && t.bwrap && t.setpriv) {
-    const trial: [string, ...string[]] = [t.bwrap, ...NAMESPACES, '--', t.setpriv, '--reuid', '65534', '--regid', '65534', ...DROP_PRIVILEGES, '--', 'true'];
-    const r = await runTool(privilege === 'sudo' && found.sudo ? [found.sudo, '-n', '--', ...trial] : trial, 10_000);
-    if (r.exitCode !== 0) userPidns = `a trial run in a new PID namespace failed: ${firstLine(r)}`;
-  }
-
-  // Root's uid stays 0 outside the namespace: the command would own every root-owned file of the
-  // machine (a planted ~/.gitconfig run by the loop's own git, /etc). user+pidns is root's level.
-  let pidns =
-    privilege === 'root'
-      ? 'the loop runs as root, and at pidns the command would keep uid 0 outside its namespace (use user+pidns)'
-      : missing(found, NAMESPACE_TOOLS);
-  if (pidns === null && t.bwrap && t.setpriv) {
-    const r = await runTool([t.bwrap, ...USER_NAMESPACE, ...NAMESPACES, '--', t.setpriv, ...DROP_CAPS, '--', 'true'], 10_000);
-    if (r.exitCode !== 0) pidns = `unprivileged user namespaces do not work here: ${firstLine(r)}`;
-  }
-  const lacking = BUILDERS.filter((b) => !t[b.tool]);
-  return { privilege, userPidns, pidns, ...(lacking.length ? { needs: lacking.map((b) => b.needs).join(' and ') } : {}) };
-}
-
-/** What builds every namespaced command: missing, no level above none runs (see resolveIsolation). */
-const BUILDERS = [
-  { tool: 'bwrap', needs: 'bubblewrap (the bwrap program), which is not installed: install the bubblewrap package (apt-get install bubblewrap)' },
-  { tool: 'perl', needs: 'perl (it runs sandbox-init.pl), which is not installed: install the perl-base package' },
-] as const;
-
-async function usersExist(): Promise<boolean> {
-  const lines = (await readFile('/etc/passwd', 'utf8').catch(() => '')).split('\n');
-  return Object.values(ROLE_USERS).every((u) => lines.some((l) => l.startsWith(`${u}:`)));
-}
-
-/**
- * The level to run at. `auto` takes the strongest that works; an explicit level that does not work
- * is an error that says why and what is available.
- */
-export async function resolveIsolation(requested: IsolationRequest, facts?: IsolationFacts | Promise<IsolationFacts>): Promise<Isolation> {
-  // The weakest level is always there: nothing to probe for it.
-  const f = requested === 'none' && facts === undefined ? { privilege: null, userPidns: 'not probed', pidns: 'not probed' } : await (facts ?? probeIsolation());
-  const why: Record<IsolationLevel, string | null> = { 'user+pidns': f.userPidns, pidns: f.pidns, none: null };
-  // Without them no level but `none` runs, and `auto` does not fall to it: a loop that had a sandbox must not lose it silently.
-  if (f.needs && requested !== 'none')
-    throw new IsolationUnavailableError(
-      `agent.isolation: ${requested} needs ${f.needs}, or set agent.isolation: none to run the agent and the checks beside the loop.`,
-    );
-  const available = ISOLATION_LEVELS.filter((l) => why[l] === null);
-  const privilege = f.userPidns === null ? f.privilege : null;
-  const made = (level: IsolationLevel, reason: string): Isolation => {
-    const p = level === 'user+pidns' ? privilege : null;
-    return { level, reason, limits: isolationLimits(level, p), privilege: p };
-  };
-  if (requested !== 'auto') {
-    const blocked = why[requested];
-    if (blocked !== null)
-      throw new IsolationUnavailableError(
-        `agent.isolation: ${requested} is not available on this machine: ${blocked}. Available here: ${available.join(', ')} (or auto, which picks the strongest).`,
-      );
-    return made(requested, `agent.isolation asks for ${requested}`);
-  }
-  const level = available.includes('user+pidns') ? 'user+pidns' : available.includes('pidns') ? 'pidns' : 'none';
-  const skipped = ISOLATION_LEVELS.slice(0, ISOLATION_LEVELS.indexOf(level)).map((l) => `${l} is not available (${why[l] ?? ''})`);
-  const because = level === 'user+pidns' ? (privilege === 'root' ? 'the loop runs as root' : 'the loop has passwordless sudo') : skipped.join('; ');
-  return made(level, `auto chose ${level}: ${because}`);
-}
-
-/** What a level does not guarantee, in plain sentences for the report. */
-export function isolationLimits(level: IsolationLevel, privilege: Privilege | null): string[] {
-  const common = [
-    'The agent holds its own API key unless the key proxy holds it.',
-    'The agent can read every world-readable file of the machine.',
-    'CPU time, memory and disk use are not limited, only wall time.',
-  ];
-  if (level === 'user+pidns')
-    return [
-      'The agent can read .git, including its config: a credential stored there (actions/checkout persist-credentials) is readable unless the loop removes it.',
-      "Toolchains installed only in the loop user's home (e.g. /root/.cargo, /home/runner/.cargo) are not visible to the agent or the checks.",
-      ...(privilege === 'sudo' ? ['If the loop process itself is killed, a running step ends at its own time limit rather than at once.'] : []),
-      ...common,
-    ];
-  if (level === 'pidns')
-    return [
-      "The agent runs as the loop's own OS user: it can read every file the loop can (the loop's HOME, the check workspace) and write its work tree but for .git and scratch/.",
-      "It cannot see the loop's processes or their environment, holds no capabilities, and nothing it starts outlives its step.",
-      "It can change the modes of the user's files in the work tree (open a private file to other users): git keeps no such bit, and the loop does not put them back at this level.",
-      ...common,
-    ];
-  return [
-    "The agent runs as the loop's own OS user beside the loop: it can read the loop's environment (its tokens) through /proc, and every file the loop can.",
-    'The folders every user may write (/tmp, /var/tmp, /dev/shm and any other) are shared: a file the agent or an earlier round of checks left there is seen by later checks, the final confirmation and verify --rerun, and code that depends on one passes here and fails in a clone.',
-    "The agent and the checks can delete a nested git repository of the user's in the work tree: git keeps none of its files, so the loop cannot put it back (the report says so).",
-    'Processes it starts are found through their process group, session and a run tag; one that leaves all three (env -i, setsid, a double fork) can outlive its step.',
-    ...common,
-  ];
-}
-
-// ---------------------------------------------------------------------------------------------------
-
-/** No capability can be kept or regained by the command (no_new_privs also voids setuid binaries). */
-const DROP_CAPS = ['--no-new-privs', '--inh-caps=-all', '--bounding-set=-all'];
-const DROP_PRIVILEGES = ['--clear-groups', ...DROP_CAPS];
-/** bwrap's namespaces for every wrapped command (the mount namespace comes with them; the network's where the policy closes it). */
-const NAMESPACES = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--dev-bind', '/', '/', '--proc', '/proc'];
-/**
- * pidns: uid 0 inside maps to the loop's uid outside, with the namespace's capabilities for
- * sandbox-init.pl's mounts; setpriv then drops every one, so the command cannot unmount its private
- * /proc to look at the host's (and the loop's environment).
- */
-const USER_NAMESPACE = ['--unshare-user', '--uid', '0', '--gid', '0', '--cap-add', 'ALL'];
-
-export interface RoleUser {
-  name: string;
-  uid: number;
-  gid: number;
-}
 
 export interface WrapOptions {
   /** Files for the role's HOME (path relative to HOME → content): folders 0700, files 0600, the role's. */
@@ -305,13 +111,10 @@ export class Sandbox {
   /** Per PATH string; PATH filtering is the same for both roles (neither owns a PATH folder). */
   private readonly pathCache = new Map<string, Promise<string>>();
   private readonly loop = userInfo();
-  /**
-   * Root's commands (the find/chown around every agent step and check round): one long-lived shell
-   * (under sudo, `sudo -n sh -s`), which forks each for a fraction of what a spawn of the loop costs.
-   */
-  private rootShell: ShellSession | null = null;
   /** The work tree a role holds (grantWorkTree to reclaimWorkTree), with the loop's own folders in it. */
   private held: { root: string; loopOwned: string[] } | null = null;
+  /** Root's commands: the find/chown around every agent step and check round. */
+  private readonly root: RootCommands;
 
   private constructor(
     iso: Isolation,
@@ -329,6 +132,7 @@ export class Sandbox {
     private readonly net: { policy: NetworkPolicy; gate: NetworkGate | null; why: string | null },
   ) {
     this.level = iso.level;
+    this.root = new RootCommands(tools, sudo, users, extra.setfacl);
     this.network = networkRecord(net.policy, net.why === null);
     this.reason = iso.reason;
     const ns = iso.level !== 'none';
@@ -428,7 +232,7 @@ export class Sandbox {
       if (this.sudo) this.ended.push(dir);
       else await removeTree(dir);
     };
-    const contained: ContainedRun = { graceMs: this.graceMs, forceKill: (pid) => this.forceKill(pid), release };
+    const contained: ContainedRun = { graceMs: this.graceMs, forceKill: (pid) => this.root.forceKill(pid), release };
     try {
       return await this.chain(spec, role, { dir, home, tmp, made }, contained);
     } catch (e) {
@@ -454,7 +258,7 @@ export class Sandbox {
     const seen = net?.dirs ?? [];
     const sockets = net ? await hostSockets() : [];
     if (!user) {
-      const where = await this.layout(spec.cwd, null, env, role, seen, sockets);
+      const where = await this.layout({ cwd: spec.cwd, user: null, env, role, seen, sockets });
       const args = [
         ...USER_NAMESPACE,
         ...NAMESPACES,
@@ -476,7 +280,7 @@ export class Sandbox {
     // "dubious ownership" (only configuration given this way or globally counts for that).
     const n = Number(env.GIT_CONFIG_COUNT) || 0;
     Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
-    const where = await this.layout(spec.cwd, user, env, role, seen, sockets);
+    const where = await this.layout({ cwd: spec.cwd, user, env, role, seen, sockets });
     const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
     const ns = [t.bwrap, ...NAMESPACES, ...unshareNet, '--', ...this.extra.init, ...where, '--', ...forward, ...switched, ...command];
     // The spawn itself starts in `/`: sandbox-init.pl enters the command's folder as root.
@@ -529,94 +333,9 @@ export class Sandbox {
     return p;
   }
 
-  /**
-   * sandbox-init.pl's arguments (see that file). Covered: the first ancestor of the folder that the
-   * role cannot traverse, so that the role sees nothing else under it (another user's HOME, the
-   * runner's temporary files). Read-only: every mount of the machine but the kernel's interfaces, so
-   * the only places the command can leave something are its own folders and the private scratch
-   * folders, and a later command of either role finds only what a clean checkout would hold.
-   */
-  private async layout(
-    cwd: string,
-    user: RoleUser | null,
-    env: Record<string, string>,
-    role: SandboxRole,
-    seen: string[],
-    sockets: readonly string[],
-  ): Promise<string[]> {
-    const real = await realpath(cwd).catch(() => resolve(cwd));
-    const blocked = user && real !== sep ? await firstBlocked(dirname(real), user) : null;
-    if (blocked !== null && under(this.base, blocked))
-      throw new Error(`the sandbox folder ${this.base} lies under ${blocked}, which the role users cannot traverse; set TMPDIR to a traversable folder`);
-    const [mounts, scratch, wanted] = await Promise.all([
-      mountPoints(),
-      this.scratch(),
-      Promise.all([
-        Promise.resolve(real),
-        ...[env.HOME, env.TMPDIR].map(ownFolder),
-        ...seen.map((p) => Promise.resolve(p)),
-        ...this.writable.map((w, i) => this.writableReal[i].then((r) => same(w, r))),
-      ]),
-    ]);
-    // Where a cover or a scratch folder hides a folder, what lies under it needs nothing of its own.
-    // The checks never see the agent's work tree unless they run in it; nor what lies under a cover.
-    const tree = role === 'check' && this.workTree && !under(real, this.workTree) ? this.workTree : null;
-    const covers = [blocked, tree].filter((c): c is string => c !== null);
-    const outer = covers.filter((c) => !covers.some((d) => d !== c && under(c, d)));
-    const shared = scratch.filter((f) => !outer.some((c) => under(f.path, c)));
-    const hidden = [...shared.map((f) => f.path), ...outer];
-    const readOnly = mounts.filter((m) => !hidden.some((h) => under(m, h)));
-    const writable = [...new Set(wanted)].filter((p): p is string => p !== null && p !== sep);
-    // One kept inside another comes with it.
-    const keep = writable.filter((p) => !writable.some((q) => q !== p && under(p, q)));
-    // The loop's folders in a work tree a role holds: read-only at every level (at user+pidns their
-    // owner keeps them too; at pidns the role is the loop's own user).
-    const held = this.held && under(real, this.held.root) ? this.held : null;
-    const loops = held
-      ? held.loopOwned.map((f) => join(held.root, f)).filter((f) => under(f, real) && lstatSync(f, { throwIfNoEntry: false })?.isDirectory())
-      : [];
-    if (keep.length > 7) throw new Error(`agent.writable: a command can be given at most 7 folders to write, its own three included (got ${keep.join(', ')})`);
-    // /dev/shm holds the layers; sandbox-init.pl splits its path unquoted: plain characters only, else
-    // it is covered like the others, and those get empty folders.
-    // The machine's sockets it could reach: not those under a cover or scratch, nor in its own folders (the network gate's).
-    const masked = sockets.filter((p) => !hidden.some((h) => under(p, h)) && !keep.some((k) => under(p, k)));
-    const shm = shared.find((f) => f.shm && /^[A-Za-z0-9/._-]+$/.test(f.path));
-    const layered = shared.filter((f) => f !== shm);
-    return [
-      real,
-      String(keep.length),
-      ...keep,
-      String(readOnly.length),
-      ...readOnly,
-      user ? '' : ',userxattr',
-      shm?.path ?? '',
-      String(layered.length),
-      ...layered.flatMap((f) => [f.mode, f.path]),
-      String(outer.length),
-      ...outer.flatMap((c) => ['0755,size=1m', c]),
-      String(loops.length),
-      ...loops,
-      String(masked.length),
-      ...masked,
-    ];
-  }
-
-  private scratchFolders: Promise<Scratch[]> | null = null;
-
-  /** This machine's scratch folders: those of SCRATCH that exist as real folders every user may write. */
-  private scratch(): Promise<Scratch[]> {
-    return (this.scratchFolders ??= Promise.all(
-      SCRATCH.map(async (f): Promise<Scratch | null> => {
-        const real = await realpath(f).catch(() => null);
-        const st = real === null ? null : await stat(real).catch(() => null);
-        return real && st?.isDirectory() && st.mode & 0o002 ? { mode: (st.mode & 0o7777).toString(8), path: real, shm: f === SHM } : null;
-      }),
-    ).then((all) => {
-      const found = all.filter((e): e is Scratch => e !== null);
-      const paths = found.map((e) => e.path);
-      // Once each (/var/lock is /run/lock), and none inside another (it comes with it).
-      return found.filter((e, i) => paths.indexOf(e.path) === i && !paths.some((g) => g !== e.path && under(e.path, g)));
-    }));
+  /** sandbox-init.pl's arguments for one command (sandbox-view.ts). */
+  private layout(v: Pick<ViewOf, 'cwd' | 'user' | 'env' | 'role' | 'seen' | 'sockets'>): Promise<string[]> {
+    return layout({ ...v, base: this.base, workTree: this.workTree, writable: this.writable, writableReal: this.writableReal, held: this.held });
   }
 
   /**
@@ -642,15 +361,15 @@ export class Sandbox {
       await mkdir(dirname(saved), { recursive: true, mode: 0o711 });
       await writeFile(saved, (top.mode & 0o7777).toString(8));
     }
-    await this.chmodAsRoot(cwd, 0o1777);
+    await this.root.chmod(cwd, 0o1777);
     // What group and others may not read (a 0600 file, a 0700 folder), which the role could open to
     // them (git keeps no such bit): its modes, kept beside the top folder's until reclaimWorkTree.
     const t = this.tools;
     const skip = ['.git', ...keep];
-    await this.asRoot([
+    await this.root.asRoot([
       t.find,
       cwd,
-      ...this.pruned(cwd, skip, true),
+      ...this.root.pruned(cwd, skip, true),
       '!',
       '-type',
       'l',
@@ -661,7 +380,7 @@ export class Sandbox {
       join(dirname(saved), PRIVATE_MODES),
       '%m %P\\0',
     ]);
-    await this.chownTree(cwd, u.uid, u.gid, skip, true);
+    await this.root.chownTree(cwd, u.uid, u.gid, skip, true);
   }
 
   /**
@@ -676,16 +395,11 @@ export class Sandbox {
     const mode = readRegularSync(saved)?.toString('utf8') ?? null;
     if (!this.users && mode === null) return;
     // The top folder first: whatever fails below, the roles can no longer add to it.
-    if (mode !== null && /^[0-7]{1,4}$/.test(mode.trim())) await this.chmodAsRoot(cwd, parseInt(mode.trim(), 8));
+    if (mode !== null && /^[0-7]{1,4}$/.test(mode.trim())) await this.root.chmod(cwd, parseInt(mode.trim(), 8));
     const owner = await lstat(join(cwd, '.git'));
-    await this.takeFromRoles(cwd, owner, ['.git'], true);
+    await this.root.takeFromRoles(cwd, owner, ['.git'], true);
     await restorePrivateModes(cwd, join(dirname(saved), PRIVATE_MODES));
     await rm(saved, { force: true });
-  }
-
-  private async chmodAsRoot(path: string, mode: number): Promise<void> {
-    if (this.sudo) await this.asRoot([this.tools.chmod, mode.toString(8), path]);
-    else await chmod(path, mode);
   }
 
   /**
@@ -698,8 +412,8 @@ export class Sandbox {
     // Under sudo a folder granted before is the role's already, with that mode. There the loop reads
     // what the role wrote (logs, JUnit, git's stat refresh) through the top folder's group, its own.
     if ((await lstat(dir)).uid !== u.uid) await chmod(dir, this.sudo ? 0o750 : 0o700);
-    await this.chownTree(dir, u.uid, u.gid, []);
-    if (this.sudo) await this.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
+    await this.root.chownTree(dir, u.uid, u.gid, []);
+    if (this.sudo) await this.root.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
   }
 
   /**
@@ -712,7 +426,7 @@ export class Sandbox {
 
   /** Gives `dir` and everything in it back to the loop's user (e.g. to read what the checks wrote). */
   async reclaim(dir: string): Promise<void> {
-    await this.takeFromRoles(dir, this.loop, [], false);
+    await this.root.takeFromRoles(dir, this.loop, [], false);
   }
 
   /**
@@ -728,14 +442,14 @@ export class Sandbox {
       await chmod(dir, 0o700);
       return;
     }
-    if (this.sudo) await this.asRoot([this.tools.chown, `${String(this.loop.uid)}:${String(u.gid)}`, dir]);
+    if (this.sudo) await this.root.asRoot([this.tools.chown, `${String(this.loop.uid)}:${String(u.gid)}`, dir]);
     else await chown(dir, this.loop.uid, u.gid);
     await chmod(dir, 0o710);
   }
 
   /** Removes `dir` and everything in it, the roles' files included (as root). */
   async remove(dir: string): Promise<void> {
-    await this.removeAsRoot(dir);
+    await this.root.remove(dir);
   }
 
   /**
@@ -758,7 +472,7 @@ export class Sandbox {
     const u = this.users?.[role];
     if (!u) return dir;
     await chmod(dir, 0o2770);
-    if (this.sudo) await this.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
+    if (this.sudo) await this.root.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
     else await chown(dir, u.uid, this.loop.gid);
     return dir;
   }
@@ -767,156 +481,15 @@ export class Sandbox {
   async dispose(): Promise<void> {
     try {
       await this.net.gate?.close();
-      await this.removeAsRoot(this.base);
+      await this.root.remove(this.base);
     } finally {
-      await this.rootShell?.close();
-      this.rootShell = null;
+      await this.root.close();
     }
   }
-
-  /**
-   * Gives back to `owner` what the roles own under `root` (but the `skip` folders, and `root`
-   * itself where it is the work tree's top). Before the chown, so that nothing of a role's survives
-   * in what the loop keeps: a name in the tree for a role's file with other links (one outside the
-   * tree, which the chown would hand over too) becomes a copy of its own; the role's ACLs go (a
-   * default ACL would open what the loop makes there later); no group or other may write.
-   */
-  private async takeFromRoles(root: string, owner: { uid: number; gid: number }, skip: string[], keepTop: boolean): Promise<void> {
-    if (!this.users) return;
-    const t = this.tools;
-    const theirs = ['(', '-uid', String(this.users.agent.uid), '-o', '-uid', String(this.users.check.uid), ')'];
-    const over = (...test: string[]): [string, ...string[]] => [t.find, root, ...this.pruned(root, skip, keepTop), ...theirs, ...test];
-    const copy =
-      `for f; do t=$(${t.mktemp} "\${f%/*}/.phuc-unlinked.XXXXXX") || exit 1; ` +
-      `${t.cp} -a --remove-destination -- "$f" "$t" && ${t.mv} -f -- "$t" "$f" || ${t.rm} -f -- "$t" "$f" || exit 1; done`;
-    await this.asRoot([...over('!', '-type', 'd', '-links', '+1'), ...eachEntry([t.sh, '-c', copy, 'sh'])]);
-    if (this.extra.setfacl) await this.asRoot([...over('!', '-type', 'l'), ...eachEntry([this.extra.setfacl, '-b'])]);
-    await this.asRoot([...over('!', '-type', 'l', '-perm', '/022'), ...eachEntry([t.chmod, 'go-w'])]);
-    await this.chownTree(root, owner.uid, owner.gid, skip, keepTop);
-  }
-
-  /**
-   * find's arguments from `root` on: past the `skip` folders (relative to root), below `root` itself
-   * where `keepTop`. An entry gone between find's reading of its folder and its look at it is no
-   * error (`-ignore_readdir_race`): taking the tree back must not fail on a file the loop's own
-   * writes or a role's last act replaced meanwhile.
-   */
-  private pruned(root: string, skip: string[], keepTop: boolean): string[] {
-    const paths = skip.flatMap((p, i) => [...(i ? ['-o'] : []), '-path', join(root, p)]);
-    return [
-      '-ignore_readdir_race',
-      '-regextype',
-      'posix-extended',
-      ...(keepTop ? ['-mindepth', '1'] : []),
-      ...(skip.length ? ['(', ...paths, ')', '-prune', '-o'] : []),
-    ];
-  }
-
-  /**
-   * chown of every entry under `root` whose owner differs, but a file with several hard links
-   * (changing it would change a file elsewhere; takeFromRoles has copied the roles' own). find -P
-   * (its default) never follows a link; chown -h changes the link.
-   */
-  private async chownTree(root: string, uid: number, gid: number, skip: string[], keepTop = false): Promise<void> {
-    const t = this.tools;
-    const differs = ['(', '!', '-uid', String(uid), '-o', '!', '-gid', String(gid), ')', '(', '-type', 'd', '-o', '-links', '1', ')'];
-    await this.asRoot([t.find, root, ...this.pruned(root, skip, keepTop), ...differs, ...eachEntry([t.chown, '-h', `${String(uid)}:${String(gid)}`])]);
-  }
-
-  private async removeAsRoot(path: string): Promise<void> {
-    if (this.sudo) await this.asRoot([this.tools.rm, '-rf', '--', path]);
-    else await removeTree(path);
-  }
-
-  private async forceKill(pid: number): Promise<void> {
-    const pids = [pid, ...processDescendants(pid)];
-    if (this.sudo) await this.asRoot([this.tools.kill, '-s', 'KILL', '--', ...pids.map(String)]).catch(() => undefined);
-    else
-      for (const p of [-pid, ...pids])
-        try {
-          process.kill(p, 'SIGKILL');
-        } catch {
-          // gone
-        }
-    // SIGKILL takes effect as each process next runs, and the namespace's other members die after its
-    // init: the run has ended once none of them runs (a second at most; zombies do not run).
-    const until = performance.now() + 1000;
-    while (pids.some((p) => processRunning(p)) && performance.now() < until) await new Promise((r) => setTimeout(r, 5));
-  }
-
-  /** Runs a command as root (through sudo -n unless the loop is root); throws on failure. */
-  private async asRoot(argv: [string, ...string[]]): Promise<void> {
-    if (!this.rootShell || this.rootShell.ended)
-      this.rootShell = await ShellSession.start('/', { PATH: DEFAULT_PATH }, ROOT_COMMAND_MS, this.sudo ? [this.sudo, '-n', '--', '/bin/sh', '-s'] : undefined);
-    const r = await this.rootShell.run(argv.map(shellQuote).join(' '));
-    if (r.exitCode !== 0) throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
-  }
-}
-
-/**
- * find's action `command… {}` on each entry found, batched: by its full path, or, where that path is
- * too long for a system call (PATH_MAX, 4096 bytes: folders a role nested deep), from the entry's
- * own folder (-execdir, one batch per folder). With -regextype posix-extended ('.' takes any byte).
- */
-function eachEntry(command: string[]): string[] {
-  return ['(', '(', '-regex', '.{3800,}', '-execdir', ...command, '{}', '+', ')', '-o', '-exec', ...command, '{}', '+', ')'];
 }
 
 const sharedFolders = (folders: readonly string[]) =>
   `agent.writable opens ${folders.join(', ')} to the agent and the checks: a file one of them left there is seen by later checks and the final confirmation (not by verify --rerun), and code that depends on one passes here and fails in a clone.`;
-
-interface KeySyscalls {
-  /** AUDIT_ARCH_* and the first of add_key, request_key, keyctl (consecutive), natively and for 32-bit programs. */
-  arch: number;
-  first: number;
-  compatArch: number;
-  compatFirst: number;
-  keyctl: number;
-  prctl: number;
-  mount: number;
-}
-/** The little-endian architectures Node runs on (the filter is packed little-endian). */
-const KEY_SYSCALLS: Partial<Record<string, KeySyscalls>> = {
-  x64: { arch: 0xc000003e, first: 248, compatArch: 0x40000003, compatFirst: 286, keyctl: 250, prctl: 157, mount: 165 },
-  arm64: { arch: 0xc00000b7, first: 217, compatArch: 0x40000028, compatFirst: 309, keyctl: 219, prctl: 167, mount: 40 },
-};
-
-/**
- * The classic-BPF seccomp program: for the native and the 32-bit ABI, the three key syscalls return
- * ENOSYS, everything else is allowed. x32's numbers carry bit 30, masked off to match x86_64's.
- */
-function filterHex(k: KeySyscalls): string {
-  const LD_ABS = 0x20,
-    AND = 0x54,
-    JEQ = 0x15,
-    JGE = 0x35,
-    JGT = 0x25,
-    RET = 0x06;
-  const ENOSYS = 0x00050000 | 38,
-    ALLOW = 0x7fff0000;
-  const program: [number, number, number, number][] = [
-    [LD_ABS, 0, 0, 4], // arch
-    [JEQ, 0, 4, k.arch], // native: on; else to 6
-    [LD_ABS, 0, 0, 0], // nr
-    [AND, 0, 0, 0xbfffffff],
-    [JGE, 0, 6, k.first], // below: allow
-    [JGT, 5, 4, k.first + 2], // above: allow; else refuse
-    [JEQ, 0, 4, k.compatArch], // 32-bit: on; else allow
-    [LD_ABS, 0, 0, 0],
-    [JGE, 0, 2, k.compatFirst],
-    [JGT, 1, 0, k.compatFirst + 2],
-    [RET, 0, 0, ENOSYS],
-    [RET, 0, 0, ALLOW],
-  ];
-  const b = Buffer.alloc(program.length * 8);
-  program.forEach(([code, jt, jf, v], i) => {
-    b.writeUInt16LE(code, i * 8);
-    b.writeUInt8(jt, i * 8 + 2);
-    b.writeUInt8(jf, i * 8 + 3);
-    b.writeUInt32LE(v >>> 0, i * 8 + 4);
-  });
-  return b.toString('hex');
-}
 
 interface Extras {
   /** Strips the roles' ACLs; null where the acl package is missing (then said in the limits). */
@@ -927,137 +500,11 @@ interface Extras {
   load: string;
 }
 
-/** The work tree's entries group and others could not read before a role held it (grantWorkTree). */
-const PRIVATE_MODES = 'worktree-private-modes';
-
-/**
- * Gives each entry listed in `file` ("<octal mode> <path>", NUL-ended) its group and other bits back:
- * what the role opened is closed again; the owner's bits (the executable bit git keeps) stay the
- * role's change. Never through a link; a path past PATH_MAX or gone is left.
- */
-async function restorePrivateModes(cwd: string, file: string): Promise<void> {
-  const list = readRegularSync(file);
-  if (!list) return;
-  // Names are bytes (not always UTF-8): each path is built as bytes too.
-  const top = Buffer.from(cwd.endsWith(sep) ? cwd : cwd + sep);
-  for (let start = 0, end = list.indexOf(0); end >= 0; start = end + 1, end = list.indexOf(0, start)) {
-    const record = list.subarray(start, end);
-    const at = record.indexOf(0x20);
-    if (at < 0) continue;
-    const was = parseInt(record.subarray(0, at).toString('latin1'), 8) & 0o077;
-    const path = Buffer.concat([top, record.subarray(at + 1)]);
-    const st = await lstat(path).catch(() => null);
-    if (!st || st.isSymbolicLink() || (st.mode & 0o077) === was) continue;
-    await chmod(path, (st.mode & 0o7700) | was).catch(() => undefined);
-  }
-  await rm(file, { force: true });
-}
-
 const SHARED_NETWORK =
   "The agent and the checks share the machine's network namespace: what the kernel keeps of a connection after a command ends (a socket in TIME_WAIT for a minute, the TCP metrics of an address for hours) a later check can read, so code that depends on it can pass here and fail in a clone.";
 
 const NO_SETFACL =
   'setfacl (the acl package) is not installed: an ACL the agent or the checks set on a file of the work tree stays when the loop takes the tree back.';
-
-/** How long one of root's commands may take (a chown of a large tree), as for the loop's git calls. */
-const ROOT_COMMAND_MS = 300_000;
-
-async function asRoot(sudo: string | null, argv: [string, ...string[]]): Promise<string> {
-  const r = await runTool(sudo ? [sudo, '-n', '--', ...argv] : argv);
-  if (r.exitCode !== 0) throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
-  return r.stdout;
-}
-
-/** Creates the role users once per machine, or reads them back. */
-async function ensureUsers(sudo: string | null): Promise<Record<SandboxRole, RoleUser>> {
-  const names = Object.values(ROLE_USERS);
-  const out = await asRoot(sudo, ['/bin/sh', '-c', programText('sandbox-users.sh'), 'sandbox-users.sh', ...names]);
-  const byName = new Map<string, RoleUser>();
-  for (const line of out.trim().split('\n')) {
-    const [name = '', uid, gid, ...groups] = line.trim().split(/\s+/);
-    const u = { name, uid: Number(uid), gid: Number(gid) };
-    // A user of that name made by someone else must still be an unprivileged one.
-    if (!(u.uid > 0 && u.gid > 0) || groups.some((g) => Number(g) !== u.gid))
-      throw new IsolationUnavailableError(
-        `agent.isolation: user+pidns needs ${name} to be an unprivileged user with no other groups (found uid ${uid}, groups ${groups.join(',')})`,
-      );
-    byName.set(u.name, u);
-  }
-  const agent = byName.get(ROLE_USERS.agent);
-  const check = byName.get(ROLE_USERS.check);
-  if (!agent || !check) throw new Error(`could not create ${names.join(' and ')}: ${out}`);
-  return { agent, check };
-}
-
-const SHM = '/dev/shm';
-interface Scratch {
-  mode: string;
-  path: string;
-  /** /dev/shm: made empty, it holds the other folders' private layers. */
-  shm: boolean;
-}
-/**
- * Folders every user may write (the FHS's): each wrapped command gets its own (see sandbox-init.pl).
- * Any other such folder of the machine is read-only to it.
- */
-const SCRATCH = ['/tmp', '/var/tmp', SHM, '/run/lock'];
-
-/** The kernel's interfaces: not made read-only (their own permissions hold; /proc is the command's own). */
-const KERNEL_FS = new Set([
-  'proc',
-  'sysfs',
-  'cgroup',
-  'cgroup2',
-  'devpts',
-  'securityfs',
-  'debugfs',
-  'tracefs',
-  'pstore',
-  'bpf',
-  'configfs',
-  'fusectl',
-  'binfmt_misc',
-  'autofs',
-  'efivarfs',
-  'rpc_pipefs',
-  'nsfs',
-]);
-
-/** `p` is `f` or lies under it. */
-const under = (p: string, f: string) => p === f || p.startsWith(f === sep ? f : f + sep);
-
-/** The writable mounts of the loop's mount namespace (which the command's starts as a copy of), but the kernel's interfaces. */
-/**
- * A folder the loop made for a command (its HOME, its TMPDIR), resolved, unless its last part is
- * no longer a folder but a link (a role owns what is inside its HOME, not the folder HOME lies in):
- * sandbox-init.pl would bind whatever the link names writable, above the read-only machine and the
- * covers. Such a folder is not kept (null).
- */
-async function ownFolder(p: string | undefined): Promise<string | null> {
-  if (!p) return null;
-  const [real, parent] = await Promise.all([realpath(p).catch(() => null), realpath(dirname(p)).catch(() => null)]);
-  return real !== null && parent !== null && real === join(parent, basename(p)) ? real : null;
-}
-
-/** A configured folder resolved now, kept only where it still resolves to where it did when the run began. */
-async function same(folder: string, then: string | null): Promise<string | null> {
-  const now = await realpath(folder).catch(() => null);
-  return now !== null && now === then ? now : null;
-}
-
-async function mountPoints(): Promise<string[]> {
-  const points = new Set<string>();
-  for (const line of (await readFile('/proc/self/mountinfo', 'utf8')).split('\n')) {
-    // id parent major:minor root point options [optional…] - type source super-options
-    const f = line.split(' ');
-    const dash = f.indexOf('-', 6);
-    if (dash < 0) continue;
-    const point = f[4].replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
-    if (KERNEL_FS.has(f[dash + 1]) || f[5].split(',').includes('ro') || under(point, '/proc') || under(point, '/sys')) continue;
-    points.add(point);
-  }
-  return [...points];
-}
 
 /** Where the base folder goes: the temp folder, or /tmp when the roles could not reach the former. */
 async function baseParent(strong: boolean): Promise<string> {
