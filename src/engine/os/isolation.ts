@@ -1,5 +1,12 @@
 // The isolation levels (SPEC §7 "Isolation"): which this machine gives, the one a run takes, what
 // each does not guarantee, and bubblewrap's arguments for each (docs/security.md).
+//
+// Levels, strongest first (docs/security.md says what each guarantees and what it does not):
+// - `user+pidns`: the command runs as a dedicated unprivileged user (phuc-agent, phuc-check) with
+//   no groups, no capabilities and no_new_privs, a fresh HOME and TMPDIR, in its own PID and mount
+//   namespace with its own /proc. Needs root, or passwordless `sudo -n` (GitHub-hosted runners).
+// - `pidns`: own user, PID and mount namespace, no capabilities, but the loop's own uid.
+// - `none`: the command runs beside the loop; only the process-table sweep of process.ts contains it.
 import { ROLE_USERS, usersExist } from './role-users.js';
 import { findTools, firstLine, IsolationUnavailableError, missing, NAMESPACE_TOOLS, runTool, USER_TOOLS } from './sandbox-tools.js';
 
@@ -156,3 +163,14 @@ export const NAMESPACES = ['--die-with-parent', '--unshare-pid', '--unshare-ipc'
  * /proc to look at the host's (and the loop's environment).
  */
 export const USER_NAMESPACE = ['--unshare-user', '--uid', '0', '--gid', '0', '--cap-add', 'ALL'];
+
+// What the sandbox of a run adds to its level's limits (Sandbox.limits).
+
+export const sharedFolders = (folders: readonly string[]) =>
+  `agent.writable opens ${folders.join(', ')} to the agent and the checks: a file one of them left there is seen by later checks and the final confirmation (not by verify --rerun), and code that depends on one passes here and fails in a clone.`;
+
+export const SHARED_NETWORK =
+  "The agent and the checks share the machine's network namespace: what the kernel keeps of a connection after a command ends (a socket in TIME_WAIT for a minute, the TCP metrics of an address for hours) a later check can read, so code that depends on it can pass here and fail in a clone.";
+
+export const NO_SETFACL =
+  'setfacl (the acl package) is not installed: an ACL the agent or the checks set on a file of the work tree stays when the loop takes the tree back.';

@@ -188,6 +188,40 @@ export class NetworkGate {
   }
 }
 
+/** A run's network: its policy, the gate of the agent's way out (where it is closed), and why the policy is not enforced (null: it is). */
+export interface RunNetwork {
+  policy: NetworkPolicy;
+  gate: NetworkGate | null;
+  why: string | null;
+}
+
+/** The network of a run whose commands get namespaces (`namespaced`) or not; `dir` for the gate. */
+export async function openNetwork(policy: NetworkPolicy, namespaced: boolean, dir: string, refused: (host: string, how: string) => void): Promise<RunNetwork> {
+  const closed = policy.agent !== 'open' || policy.checks !== 'open';
+  const why = namespaced ? null : "at isolation none the commands run in the loop's own namespaces";
+  // The gate relays the agent's way out; a command with loopback only needs nothing but bwrap's --unshare-net.
+  const gate = policy.agent !== 'open' && why === null ? await NetworkGate.open(dir, policy.agent, refused) : null;
+  return { policy, gate, why: closed ? why : null };
+}
+
+/**
+ * The network namespace of a command of `role`: null where it shares the machine's; else the
+ * forwarder's arguments (up to its `--`; none for loopback only), the folders its view must hold,
+ * and variables to add.
+ */
+export function commandNetwork(
+  n: RunNetwork,
+  role: 'agent' | 'check',
+  open: boolean,
+  keyPort: number | null,
+): { argv: string[]; dirs: string[]; env: Record<string, string> } | null {
+  const { gate, policy, why } = n;
+  if (why !== null || open || (role === 'agent' ? policy.agent === 'open' : policy.checks === 'open')) return null;
+  if (role === 'check' || !gate) return { argv: [], dirs: [], env: {} };
+  const view = gate.agentView(keyPort);
+  return { argv: [process.execPath, gate.forwarder, ...view.maps, '--'], dirs: [gate.dir], env: view.env };
+}
+
 function pipeBoth(a: net.Socket, b: net.Socket): void {
   a.pipe(b);
   b.pipe(a);

@@ -1,8 +1,8 @@
 // Root's commands around the roles' work (user+pidns): handing folders to a role and taking them
 // back, removing what a role made, killing what is left of a command: through one long-lived root
 // shell (`sudo -n sh -s` under sudo).
-import { chmod, lstat, rm } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { chmod, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { shellQuote } from '../agent/agents.js';
 import { processDescendants, processRunning } from './process-tree.js';
@@ -111,6 +111,66 @@ export class RootCommands {
     if (r.exitCode !== 0) throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
   }
 
+  /**
+   * Gives the work tree (everything except .git) to the role's user (the agent for its step, the
+   * checks for a live round), which may then write it; .git stays the loop's (readable). Fast when
+   * nothing changed: only entries with another owner are touched. Under sudo the loop cannot write
+   * the tree until `reclaimWorkTree`.
+   */
+  async lendWorkTree(cwd: string, keep: string[], u: RoleUser): Promise<void> {
+    // The loop's own folders (the STOP file's): made if missing, never handed over. In the sticky top
+    // folder the role can neither remove nor rename them, nor add to or delete from them.
+    for (const k of keep) await mkdir(join(cwd, k), { mode: 0o755 }).catch(() => undefined);
+    // The top folder keeps its owner (git refuses a checkout whose top folder another user owns,
+    // "dubious ownership", which would also hit the user's own git after a crash); it is opened
+    // with the sticky bit instead, so the role can add entries but not remove .git. Its mode is
+    // kept in .git (which the agent cannot write) until reclaimWorkTree puts it back.
+    const top = await lstat(cwd);
+    const saved = join(cwd, '.git', 'phuc-loop', 'worktree-mode');
+    if (!(await readFile(saved, 'utf8').catch(() => null))) {
+      await mkdir(dirname(saved), { recursive: true, mode: 0o711 });
+      await writeFile(saved, (top.mode & 0o7777).toString(8));
+    }
+    await this.chmod(cwd, 0o1777);
+    // What group and others may not read (a 0600 file, a 0700 folder), which the role could open to
+    // them (git keeps no such bit): its modes, kept beside the top folder's until reclaimWorkTree.
+    const t = this.tools;
+    const skip = ['.git', ...keep];
+    await this.asRoot([
+      t.find,
+      cwd,
+      ...this.pruned(cwd, skip, true),
+      '!',
+      '-type',
+      'l',
+      '!',
+      '-perm',
+      '-044',
+      '-fprintf',
+      join(dirname(saved), PRIVATE_MODES),
+      '%m %P\\0',
+    ]);
+    await this.chownTree(cwd, u.uid, u.gid, skip, true);
+  }
+
+  /**
+   * Gives everything in the work tree back to the owner of `.git` (which the loop never hands over),
+   * including what the roles created, and the top folder its mode. Stateless: a run that crashed is
+   * repaired by the next one. Call it only when no wrapped command runs in the tree.
+   */
+  async takeBackWorkTree(cwd: string): Promise<void> {
+    const saved = join(cwd, '.git', 'phuc-loop', 'worktree-mode');
+    // Read on the loop's thread (after every step; never through a link, never waiting on a FIFO).
+    const mode = readRegularSync(saved)?.toString('utf8') ?? null;
+    if (!this.users && mode === null) return;
+    // The top folder first: whatever fails below, the roles can no longer add to it.
+    if (mode !== null && /^[0-7]{1,4}$/.test(mode.trim())) await this.chmod(cwd, parseInt(mode.trim(), 8));
+    const owner = await lstat(join(cwd, '.git'));
+    await this.takeFromRoles(cwd, owner, ['.git'], true);
+    await restorePrivateModes(cwd, join(dirname(saved), PRIVATE_MODES));
+    await rm(saved, { force: true });
+  }
+
   async close(): Promise<void> {
     await this.shell?.close();
     this.shell = null;
@@ -127,14 +187,14 @@ function eachEntry(command: string[]): string[] {
 }
 
 /** The work tree's entries group and others could not read before a role held it (grantWorkTree). */
-export const PRIVATE_MODES = 'worktree-private-modes';
+const PRIVATE_MODES = 'worktree-private-modes';
 
 /**
  * Gives each entry listed in `file` ("<octal mode> <path>", NUL-ended) its group and other bits back:
  * what the role opened is closed again; the owner's bits (the executable bit git keeps) stay the
  * role's change. Never through a link; a path past PATH_MAX or gone is left.
  */
-export async function restorePrivateModes(cwd: string, file: string): Promise<void> {
+async function restorePrivateModes(cwd: string, file: string): Promise<void> {
   const list = readRegularSync(file);
   if (!list) return;
   // Names are bytes (not always UTF-8): each path is built as bytes too.

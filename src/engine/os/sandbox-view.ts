@@ -3,6 +3,7 @@
 // traverse (and, for the checks, the agent's work tree), the loop's folders in a work tree read-only,
 // and the machine's unix sockets masked where it has a network of its own.
 import { lstatSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { firstBlocked } from './reach.js';
@@ -186,4 +187,11 @@ export async function layout(v: ViewOf): Promise<string[]> {
     String(masked.length),
     ...masked,
   ];
+}
+
+/** Where the base folder goes: the temp folder, or /tmp when the roles could not reach the former. */
+export async function baseParent(strong: boolean): Promise<string> {
+  const t = tmpdir();
+  if (!strong || (await firstBlocked(await realpath(t))) === null) return t;
+  return '/tmp';
 }

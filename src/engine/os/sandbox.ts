@@ -1,11 +1,6 @@
 // The OS sandbox of the agent and of the checks, which run the agent's code (SPEC §7 "Isolation").
 //
-// Levels, strongest first (docs/security.md says what each guarantees and what it does not):
-// - `user+pidns`: the command runs as a dedicated unprivileged user (phuc-agent, phuc-check) with
-//   no groups, no capabilities and no_new_privs, a fresh HOME and TMPDIR, in its own PID and mount
-//   namespace with its own /proc. Needs root, or passwordless `sudo -n` (GitHub-hosted runners).
-// - `pidns`: own user, PID and mount namespace, no capabilities, but the loop's own uid.
-// - `none`: the command runs beside the loop; only the process-table sweep of process.ts contains it.
+// The levels are isolation.ts's.
 //
 // The process chain of a wrapped command (user+pidns; pidns adds a user namespace, drops the uid switch):
 //
@@ -25,20 +20,31 @@
 // chain is `sudo -n env -i sh sandbox-load.sh` → `timeout -k GRACE LIMIT` → bwrap …, and timeout turns the
 // relayed SIGTERM into SIGTERM to the group. Its LIMIT (the run's time limit and some) ends the
 // namespace if the loop itself dies.
-import { chmod, chown, lstat, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir, userInfo } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { chmod, chown, lstat, mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { ContainedRun, RunSpec } from './ports.js';
-import { readRegularSync, removeTree } from './tree-file.js';
-import { firstBlocked, outOfView } from './reach.js';
-import { hostSockets, NetworkGate, networkLimit, networkRecord, type NetworkPolicy, type NetworkRecord } from './network.js';
+import { removeTree } from './tree-file.js';
+import { outOfView } from './reach.js';
+import { commandNetwork, hostSockets, networkLimit, networkRecord, openNetwork, type NetworkPolicy, type NetworkRecord, type RunNetwork } from './network.js';
 import { installPrograms } from './programs.js';
-import { DROP_CAPS, DROP_PRIVILEGES, NAMESPACES, USER_NAMESPACE, type Isolation, type IsolationLevel } from './isolation.js';
+import {
+  DROP_CAPS,
+  DROP_PRIVILEGES,
+  NAMESPACES,
+  NO_SETFACL,
+  SHARED_NETWORK,
+  sharedFolders,
+  USER_NAMESPACE,
+  type Isolation,
+  type IsolationLevel,
+} from './isolation.js';
 import { ensureUsers, type RoleUser, type SandboxRole } from './role-users.js';
-import { PRIVATE_MODES, restorePrivateModes, RootCommands } from './root-commands.js';
+import { RootCommands } from './root-commands.js';
 import { filterHex, KEY_SYSCALLS } from './sandbox-keys.js';
 import { DEFAULT_PATH, findTools, IsolationUnavailableError, NAMESPACE_TOOLS, toolsFor, USER_TOOLS, type Tools } from './sandbox-tools.js';
-import { layout, type ViewOf } from './sandbox-view.js';
+import { baseParent, layout, type ViewOf } from './sandbox-view.js';
+import { envFileText, ReachablePath, roleEnvironment, seconds, writeHome } from './role-env.js';
 
 // The names the rest of the engine takes from here.
 export {
@@ -54,19 +60,7 @@ export {
   type Privilege,
 } from './isolation.js';
 export { ROLE_USERS, type RoleUser, type SandboxRole } from './role-users.js';
-
-/** Variables the sandbox sets for its role (a fresh HOME and TMPDIR, a PATH the role can reach). */
-const ROLE_OWNED_ENV = new Set(['HOME', 'TMPDIR', 'USER', 'LOGNAME', 'PATH', 'PWD', 'OLDPWD']);
-
-/** `env` without the variables the sandbox sets for the role: given, they would replace the role's own (see wrap). */
-export function withoutRoleVariables(env: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter(([k]) => !ROLE_OWNED_ENV.has(k)));
-}
-
-/** The only variables taken from the loop's environment (besides PATH); the caller adds the rest. */
-const LOCALE_VARS = /^(LANG|LANGUAGE|LC_[A-Z_]+|TZ)$/;
-
-const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export { withoutRoleVariables } from './role-env.js';
 
 export interface WrapOptions {
   /** Files for the role's HOME (path relative to HOME → content): folders 0700, files 0600, the role's. */
@@ -108,8 +102,7 @@ export class Sandbox {
   private runs = 0;
   /** Under sudo: folders of ended runs, removed by the next run's loader (or by dispose). */
   private ended: string[] = [];
-  /** Per PATH string; PATH filtering is the same for both roles (neither owns a PATH folder). */
-  private readonly pathCache = new Map<string, Promise<string>>();
+  private readonly paths = new ReachablePath();
   private readonly loop = userInfo();
   /** The work tree a role holds (grantWorkTree to reclaimWorkTree), with the loop's own folders in it. */
   private held: { root: string; loopOwned: string[] } | null = null;
@@ -129,7 +122,7 @@ export class Sandbox {
     private readonly writable: readonly string[],
     /** SandboxOptions.workTree, real. */
     private readonly workTree: string | null,
-    private readonly net: { policy: NetworkPolicy; gate: NetworkGate | null; why: string | null },
+    private readonly net: RunNetwork,
   ) {
     this.level = iso.level;
     this.root = new RootCommands(tools, sudo, users, extra.setfacl);
@@ -167,11 +160,7 @@ export class Sandbox {
     const extra: Extras = { setfacl: found.setfacl, init, load: bin?.['sandbox-load.sh'] ?? '' };
     const workTree = o.workTree ? await realpath(o.workTree).catch(() => resolve(o.workTree!)) : null;
     const policy = o.network ?? { agent: 'open', checks: 'open' };
-    const closed = policy.agent !== 'open' || policy.checks !== 'open';
-    const why = iso.level === 'none' ? "at isolation none the commands run in the loop's own namespaces" : null;
-    // The gate relays the agent's way out; a command with loopback only needs nothing but bwrap's --unshare-net.
-    const gate = policy.agent !== 'open' && why === null ? await NetworkGate.open(join(base, 'net'), policy.agent, o.onRefused ?? (() => undefined)) : null;
-    const net = { policy, gate, why: closed ? why : null };
+    const net = await openNetwork(policy, iso.level !== 'none', join(base, 'net'), o.onRefused ?? (() => undefined));
     return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, extra, o.writable ?? [], workTree, net);
   }
 
@@ -180,19 +169,6 @@ export class Sandbox {
     if (!this.net.gate) return;
     await this.net.gate.relayKeyProxy(port);
     this.keyPort = port;
-  }
-
-  /**
-   * The network namespace of a command of `role`: null where it shares the machine's; else the
-   * forwarder's arguments (up to its `--`; none for loopback only), the folders its view must hold,
-   * and variables to add.
-   */
-  private netView(role: SandboxRole, open: boolean): { argv: string[]; dirs: string[]; env: Record<string, string> } | null {
-    const { gate, policy, why } = this.net;
-    if (why !== null || open || (role === 'agent' ? policy.agent === 'open' : policy.checks === 'open')) return null;
-    if (role === 'check' || !gate) return { argv: [], dirs: [], env: {} };
-    const view = gate.agentView(this.keyPort);
-    return { argv: [process.execPath, gate.forwarder, ...view.maps, '--'], dirs: [gate.dir], env: view.env };
   }
 
   /** The role's user (user+pidns only). */
@@ -248,7 +224,7 @@ export class Sandbox {
     contained: ContainedRun,
   ): Promise<RunSpec> {
     const t = this.tools;
-    const net = this.netView(role, spec.network === 'open');
+    const net = commandNetwork(this.net, role, spec.network === 'open', this.keyPort);
     const env = { ...this.environment(role, d, spec.env), ...net?.env };
     const command = spec.args ? [spec.command, ...spec.args] : ['/bin/sh', '-c', spec.command];
     const user = this.users?.[role];
@@ -275,7 +251,7 @@ export class Sandbox {
       ];
       return { ...spec, command: t.bwrap, args, env, contained };
     }
-    env.PATH = await this.reachablePath(env.PATH || DEFAULT_PATH, user);
+    env.PATH = await this.paths.of(env.PATH || DEFAULT_PATH, user);
     // The work tree belongs to the role while the loop's .git does not: git must not refuse it as
     // "dubious ownership" (only configuration given this way or globally counts for that).
     const n = Number(env.GIT_CONFIG_COUNT) || 0;
@@ -301,36 +277,7 @@ export class Sandbox {
   }
 
   private environment(role: SandboxRole, dirs: { home: string; tmp: string } | null, given: Record<string, string>): Record<string, string> {
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(this.loopEnv)) if (v !== undefined && LOCALE_VARS.test(k)) env[k] = v;
-    env.PATH = this.loopEnv.PATH ?? DEFAULT_PATH;
-    const name = this.users?.[role].name ?? this.loop.username;
-    const identity: Record<string, string | undefined> = dirs
-      ? { HOME: dirs.home, TMPDIR: dirs.tmp, USER: name, LOGNAME: name }
-      : { HOME: this.loopEnv.HOME, TMPDIR: this.loopEnv.TMPDIR, USER: this.loopEnv.USER, LOGNAME: this.loopEnv.LOGNAME };
-    for (const [k, v] of Object.entries(identity)) if (v !== undefined) env[k] = v;
-    return Object.assign(env, given);
-  }
-
-  /** PATH without the directories the role cannot reach (toolchains under /root, another user's HOME). */
-  private reachablePath(path: string, user: RoleUser): Promise<string> {
-    let p = this.pathCache.get(path);
-    if (!p) {
-      p = (async () => {
-        const dirs = path.split(':').filter(Boolean);
-        const blocked = await Promise.all(
-          dirs.map((d) =>
-            realpath(d).then(
-              (r) => firstBlocked(r, user),
-              () => d,
-            ),
-          ),
-        );
-        return dirs.filter((_, i) => blocked[i] === null).join(':');
-      })();
-      this.pathCache.set(path, p);
-    }
-    return p;
+    return roleEnvironment(this.loopEnv, this.users?.[role].name ?? this.loop.username, dirs, given);
   }
 
   /** sandbox-init.pl's arguments for one command (sandbox-view.ts). */
@@ -340,66 +287,19 @@ export class Sandbox {
 
   /**
    * Gives the work tree (everything except .git) to the role's user (the agent for its step, the
-   * checks for a live round), which may then write it; .git stays the loop's (readable). Fast when
-   * nothing changed: only entries with another owner are touched. Under sudo the loop cannot write
-   * the tree until `reclaimWorkTree`.
+   * checks for a live round), which may then write it; .git stays the loop's (readable). Under sudo
+   * the loop cannot write the tree until `reclaimWorkTree`.
    */
   async grantWorkTree(cwd: string, keep: string[] = [], role: SandboxRole = 'agent'): Promise<void> {
     this.held = { root: await realpath(cwd), loopOwned: ['.git', ...keep] };
     const u = this.users?.[role];
-    if (!u) return;
-    // The loop's own folders (the STOP file's): made if missing, never handed over. In the sticky top
-    // folder the role can neither remove nor rename them, nor add to or delete from them.
-    for (const k of keep) await mkdir(join(cwd, k), { mode: 0o755 }).catch(() => undefined);
-    // The top folder keeps its owner (git refuses a checkout whose top folder another user owns,
-    // "dubious ownership", which would also hit the user's own git after a crash); it is opened
-    // with the sticky bit instead, so the role can add entries but not remove .git. Its mode is
-    // kept in .git (which the agent cannot write) until reclaimWorkTree puts it back.
-    const top = await lstat(cwd);
-    const saved = join(cwd, '.git', 'phuc-loop', 'worktree-mode');
-    if (!(await readFile(saved, 'utf8').catch(() => null))) {
-      await mkdir(dirname(saved), { recursive: true, mode: 0o711 });
-      await writeFile(saved, (top.mode & 0o7777).toString(8));
-    }
-    await this.root.chmod(cwd, 0o1777);
-    // What group and others may not read (a 0600 file, a 0700 folder), which the role could open to
-    // them (git keeps no such bit): its modes, kept beside the top folder's until reclaimWorkTree.
-    const t = this.tools;
-    const skip = ['.git', ...keep];
-    await this.root.asRoot([
-      t.find,
-      cwd,
-      ...this.root.pruned(cwd, skip, true),
-      '!',
-      '-type',
-      'l',
-      '!',
-      '-perm',
-      '-044',
-      '-fprintf',
-      join(dirname(saved), PRIVATE_MODES),
-      '%m %P\\0',
-    ]);
-    await this.root.chownTree(cwd, u.uid, u.gid, skip, true);
+    if (u) await this.root.lendWorkTree(cwd, keep, u);
   }
 
-  /**
-   * Gives everything in the work tree back to the owner of `.git` (which the loop never hands over),
-   * including what the roles created, and the top folder its mode. Stateless: a run that crashed is
-   * repaired by the next one. Call it only when no wrapped command runs in the tree.
-   */
+  /** Gives everything in the work tree back to the owner of `.git`. Call it only when no wrapped command runs in the tree. */
   async reclaimWorkTree(cwd: string): Promise<void> {
     this.held = null;
-    const saved = join(cwd, '.git', 'phuc-loop', 'worktree-mode');
-    // Read on the loop's thread (after every step; never through a link, never waiting on a FIFO).
-    const mode = readRegularSync(saved)?.toString('utf8') ?? null;
-    if (!this.users && mode === null) return;
-    // The top folder first: whatever fails below, the roles can no longer add to it.
-    if (mode !== null && /^[0-7]{1,4}$/.test(mode.trim())) await this.root.chmod(cwd, parseInt(mode.trim(), 8));
-    const owner = await lstat(join(cwd, '.git'));
-    await this.root.takeFromRoles(cwd, owner, ['.git'], true);
-    await restorePrivateModes(cwd, join(dirname(saved), PRIVATE_MODES));
-    await rm(saved, { force: true });
+    await this.root.takeBackWorkTree(cwd);
   }
 
   /**
@@ -488,9 +388,6 @@ export class Sandbox {
   }
 }
 
-const sharedFolders = (folders: readonly string[]) =>
-  `agent.writable opens ${folders.join(', ')} to the agent and the checks: a file one of them left there is seen by later checks and the final confirmation (not by verify --rerun), and code that depends on one passes here and fails in a clone.`;
-
 interface Extras {
   /** Strips the roles' ACLs; null where the acl package is missing (then said in the limits). */
   setfacl: string | null;
@@ -498,47 +395,4 @@ interface Extras {
   init: string[];
   /** sandbox-load.sh, the root prelude under sudo. */
   load: string;
-}
-
-const SHARED_NETWORK =
-  "The agent and the checks share the machine's network namespace: what the kernel keeps of a connection after a command ends (a socket in TIME_WAIT for a minute, the TCP metrics of an address for hours) a later check can read, so code that depends on it can pass here and fail in a clone.";
-
-const NO_SETFACL =
-  'setfacl (the acl package) is not installed: an ACL the agent or the checks set on a file of the work tree stays when the loop takes the tree back.';
-
-/** Where the base folder goes: the temp folder, or /tmp when the roles could not reach the former. */
-async function baseParent(strong: boolean): Promise<string> {
-  const t = tmpdir();
-  if (!strong || (await firstBlocked(await realpath(t))) === null) return t;
-  return '/tmp';
-}
-
-/** Writes `files` into the fresh folder `home`; returns every path it made, parents first. */
-async function writeHome(home: string, files: [string, string][]): Promise<string[]> {
-  const made: string[] = [];
-  for (const [rel, text] of files) {
-    const parts = rel.split('/');
-    if (parts.some((p) => p === '' || p === '.' || p === '..')) throw new Error(`a HOME file must be a plain relative path, not ${JSON.stringify(rel)}`);
-    for (let k = 1; k <= parts.length; k++) {
-      const path = join(home, ...parts.slice(0, k));
-      if (made.includes(path)) continue;
-      if (k < parts.length) await mkdir(path, { mode: 0o700 });
-      else await writeFile(path, text, { flag: 'wx', mode: 0o600 });
-      made.push(path);
-    }
-  }
-  return made;
-}
-
-function seconds(ms: number): string {
-  return (Math.max(0, ms) / 1000).toFixed(3);
-}
-
-function envFileText(env: Record<string, string>): string {
-  let text = '';
-  for (const [k, v] of Object.entries(env)) {
-    if (!SHELL_NAME.test(k)) throw new Error(`the variable name ${JSON.stringify(k)} cannot be passed to a sandboxed command under sudo`);
-    text += `export ${k}='${v.replace(/'/g, `'\\''`)}'\n`;
-  }
-  return text;
 }
