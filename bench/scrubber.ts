@@ -1,7 +1,9 @@
 // Benchmark: the scrubber's cost on the texts the loop scrubs (agent logs, reports, files the agent
-// wrote), per 100 KB and on a 20 MB file. Prints figures; asserts nothing.
+// wrote), per 100 KB and on a 20 MB file, and the usage scanner's on a CLI output of broken JSON
+// lines (it must stay linear). Prints figures; asserts nothing.
 //
 //   npm run bench:scrubber
+import { parseAgentUsage } from '../src/engine/agent/agents.js';
 import { createScrubber } from '../src/engine/os/secrets.js';
 
 const secret = 'tokZq9Xv7Lw3Pp2Rr8Ss';
@@ -31,3 +33,7 @@ const big = Buffer.concat([pad, Buffer.from(`\n${secret}\n`)]);
 time('contains: 20 MB file, the secret at the end', big.length, () => one.contains(big), 5);
 const escapes = Buffer.from('%41\n'.repeat(5_000_000));
 time('contains: 20 MB of %XX escapes, no secret', escapes.length, () => one.contains(escapes), 5);
+const line = `{"type":"item.completed","item":{"text":"${'x'.repeat(200)}"}}\n`;
+const broken = `{"type":"item.completed","item":{"text":"${'y'.repeat(200)}\n`;
+const output = `${(line + broken).repeat(10_000)}{"cost_usd":1}`;
+time('usage scan: 4 MB of CLI output, every other line broken', output.length, () => parseAgentUsage(output), 5);

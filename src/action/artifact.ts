@@ -7,6 +7,7 @@ import { join, relative } from 'node:path';
 import type { Octokit } from './github.js';
 import type { RepoRef } from './pull-request.js';
 import { extractZip } from './zip.js';
+import { isTempFile } from '../engine/evidence/writer.js';
 
 export function artifactNameFor(base: string, pr: number): string {
   return `${base}-pr-${pr}`;
@@ -122,7 +123,7 @@ export async function evidenceFiles(root: string): Promise<string[]> {
       if (e.isDirectory()) await walk(p);
       else if (e.isFile()) {
         const rel = relative(root, p);
-        if (rel === 'run.lock' || /\.tmp-\d+-\d+$/.test(rel)) continue;
+        if (rel === 'run.lock' || isTempFile(rel)) continue;
         out.push(p);
       }
     }

@@ -1,9 +1,10 @@
-// The PR comment: one sticky comment found by a hidden marker and rewritten after every iteration
-// (or one comment per iteration, or none). It shows the iteration table, a chart of GLOW and the
-// residual (mermaid, rendered by GitHub), the status and links to the run and the evidence artifact.
+// The PR comment: one sticky comment found by a hidden marker, written as the run starts and
+// rewritten at each phase (or one comment per iteration, or none). It shows the iteration table,
+// GLOW and the residual in one compact chart with a legend (mermaid, rendered by GitHub), the status
+// and links to the run and the evidence artifact.
 // Writes are idempotent: a comment is never created twice (see CommentPublisher).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { num } from '../engine/common/display.js';
+import { num, usd } from '../engine/common/display.js';
 import { inert } from '../engine/common/markdown.js';
 import { apiError, apiStatus, isTransient, type Octokit } from './github.js';
 import { pauseNote, type Pause } from './pause.js';
@@ -37,38 +38,41 @@ export interface CommentView {
   iteration?: number;
   /** Set when the run ended paused (EXIT_BLOCKED(BACKPRESSURE_SIGNAL)): by what and how to go on. */
   pause?: Pause | null;
+  /** While running: the status line of the phase the run is in (progress.ts phaseLine). */
+  phase?: string | null;
 }
 
 const cell = (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? '—' : inert(String(v)).replace(/\|/g, '\\|'));
 
+/** The chart's colours, named in the legend under it (mermaid's xychart draws no legend itself). */
+const GLOW_COLOUR = '#60a5fa';
+const RESIDUAL_COLOUR = '#ef4444';
+
+/**
+ * One compact chart: GLOW (G + L + O + W, 0–100) as bars and the residual as a line, scaled to the
+ * largest residual shown (100 %), with a legend. Decimal strings are plotted as numbers for the
+ * picture only; the table and the evidence keep the values.
+ */
 function chart(rows: IterationRow[]): string[] {
-  const glow = rows.filter((r) => r.total !== null);
-  // Decimal strings are plotted as numbers for the picture only; the evidence keeps the exact values.
-  const residual = rows.filter((r) => r.residual !== null && Number.isFinite(Number(r.residual)));
-  if (!glow.length && !residual.length) return [];
-  const out = [
+  const shown = rows.filter((r) => r.total !== null || (r.residual !== null && Number.isFinite(Number(r.residual))));
+  if (!shown.length) return [];
+  const residuals = shown.map((r) => (r.residual === null ? null : Number(r.residual)));
+  const largest = Math.max(0, ...residuals.filter((v): v is number => v !== null && Number.isFinite(v)));
+  const pct = (v: number | null) => (v === null || !Number.isFinite(v) ? 0 : largest > 0 ? Math.round((v / largest) * 100) : 0);
+  const hasResidual = residuals.some((v) => v !== null);
+  return [
     '```mermaid',
+    `%%{init: {"xyChart": {"width": 480, "height": 200}, "themeVariables": {"xyChart": {"plotColorPalette": "${GLOW_COLOUR}, ${RESIDUAL_COLOUR}"}}}}%%`,
     'xychart-beta',
-    '  title "GLOW (bars, 0-100) per iteration"',
-    `  x-axis "iteration" [${glow.map((r) => r.iteration).join(', ')}]`,
-    '  y-axis "GLOW" 0 --> 100',
-    `  bar [${glow.map((r) => r.total).join(', ')}]`,
+    `  x-axis "iteration" [${shown.map((r) => r.iteration).join(', ')}]`,
+    '  y-axis 0 --> 100',
+    `  bar [${shown.map((r) => r.total ?? 0).join(', ')}]`,
+    ...(hasResidual ? [`  line [${residuals.map(pct).join(', ')}]`] : []),
     '```',
+    `<sub>🟦 bars: GLOW = G + L + O + W, each 0–25 (G growth: criteria newly met · L learning · O output: diff and report · W wins: toward the Northstar)` +
+      (hasResidual ? ` · 🟥 line: residual, % of the largest shown (${num(String(largest))}); lower is better` : '') +
+      '</sub>',
   ];
-  if (residual.length) {
-    const values = residual.map((r) => Number(r.residual));
-    const max = Math.max(...values, 0);
-    out.push(
-      '```mermaid',
-      'xychart-beta',
-      '  title "residual per iteration"',
-      `  x-axis "iteration" [${residual.map((r) => r.iteration).join(', ')}]`,
-      `  y-axis "residual" 0 --> ${max > 0 ? max : 1}`,
-      `  line [${values.join(', ')}]`,
-      '```',
-    );
-  }
-  return out;
 }
 
 export function artifactLine(v: Pick<CommentView, 'artifactName' | 'artifactUrl'>): string {
@@ -89,7 +93,7 @@ export function renderComment(v: CommentView, marker = STICKY_MARKER): string {
   const head =
     v.iteration !== undefined
       ? `phuc-loop · iteration ${v.iteration} · ${v.status}`
-      : `phuc-loop · ${v.status}${v.status === 'RUNNING' && last ? ` · iteration ${last.iteration} done` : ''}`;
+      : `phuc-loop · ${v.status}${v.phase ? ` · ${v.phase}` : v.status === 'RUNNING' && last ? ` · iteration ${last.iteration} done` : ''}`;
   const out: string[] = [marker, `### ${head}${v.stopReason ? ` (${v.stopReason})` : ''}`, ''];
   if (v.pause) out.push(pauseNote(v.pause), '');
   // The goal (a pull request's configuration) and the detail (agent output, file names) are not the loop's text: inert.
@@ -98,19 +102,19 @@ export function renderComment(v: CommentView, marker = STICKY_MARKER): string {
   let rows = v.rows;
   let dropped = 0;
   const table = () => [
-    '| iter | G | L | O | W | GLOW | residual | certificate | northstar distance | commit |',
-    '|---:|---:|---:|---:|---:|---:|---:|---|---:|---|',
-    ...(dropped ? [`| … | | | | | | | ${dropped} earlier iteration(s) in the artifact | | |`] : []),
+    '| iter | G | L | O | W | GLOW | residual | certificate | northstar distance | cost | tokens | commit |',
+    '|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|',
+    ...(dropped ? [`| … | | | | | | | ${dropped} earlier iteration(s) in the artifact | | | | |`] : []),
     ...rows.map(
       (r) =>
-        `| ${r.iteration} | ${cell(r.G)} | ${cell(r.L)} | ${cell(r.O)} | ${cell(r.W)} | ${cell(r.total)} | ${cell(num(r.residual, '—'))} | ${cell(r.certificate)} | ${cell(num(r.northstar_distance, '—'))} | ${r.commit ? `[\`${r.commit.slice(0, 7)}\`](${v.repoUrl}/commit/${r.commit})` : '—'} |`,
+        `| ${r.iteration} | ${cell(r.G)} | ${cell(r.L)} | ${cell(r.O)} | ${cell(r.W)} | ${cell(r.total)} | ${cell(num(r.residual, '—'))} | ${cell(r.certificate)} | ${cell(num(r.northstar_distance, '—'))} | ${cell(usd(r.cost_usd, '—'))} | ${cell(r.tokens)} | ${r.commit ? `[\`${r.commit.slice(0, 7)}\`](${v.repoUrl}/commit/${r.commit})` : '—'} |`,
     ),
   ];
   const tail = [
     ...(v.budget ? [`Budget used: ${v.budget}`, ''] : []),
     `[Workflow run](${v.runUrl}) · ${artifactLine(v)}`,
     '',
-    `<sub>Add the \`${v.stopLabel}\` label to stop the loop. ${marker === STICKY_MARKER ? 'This comment is rewritten after every iteration.' : ''}</sub>`,
+    `<sub>Add the \`${v.stopLabel}\` label to stop the loop. ${marker === STICKY_MARKER ? 'This comment is rewritten as the run goes on.' : ''}</sub>`,
   ];
   let body = '';
   for (;;) {

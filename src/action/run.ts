@@ -23,7 +23,7 @@ import { apiError, createClient, errorText, retryBaseMs, type ApiClient } from '
 import { budgetOverrides, InputError, readInputs, type ActionInputs } from './inputs.js';
 import { pauseNote, pauseOf, type Pause } from './pause.js';
 import { mayStart } from './permissions.js';
-import { rowsOf } from './progress.js';
+import { phaseLine, rowsOf, withCommits } from './progress.js';
 import { runFigures } from './run-figures.js';
 import { isFork, NoPullRequest, resolvePullRequest, triggerOf, type Payload, type PullRequestInfo, type RepoRef } from './pull-request.js';
 import { BranchPusher, GITHUB_TOKEN_PUSH_WARNING } from './push.js';
@@ -242,6 +242,7 @@ async function main(inputs: ActionInputs, api: ApiClient, scrubber: Scrubber, si
         })
       : null;
   const notes: string[] = [];
+  let restored = false;
   try {
     if (pusher) {
       const refused = await pusher.prepare();
@@ -266,6 +267,7 @@ async function main(inputs: ActionInputs, api: ApiClient, scrubber: Scrubber, si
         core.info(`evidence: restoring artifact ${a.name} (id ${a.id}) of run ${a.runId} (${a.headBranch ?? '?'} @ ${(a.headSha ?? '?').slice(0, 12)})`);
         try {
           const files = await downloadEvidence({ artifact: a, token, repo, target: evidenceRoot, tempDir });
+          restored = true;
           notes.push(
             `Evidence restored from artifact \`${a.name}\` (id ${a.id}) of [run ${a.runId}](${repoUrl}/actions/runs/${a.runId}): ${files.length} file(s).`,
           );
@@ -287,6 +289,8 @@ async function main(inputs: ActionInputs, api: ApiClient, scrubber: Scrubber, si
       post.upload = true;
     }
     savePostState(post);
+    // A new loop has no iteration on record; a restored one's count is known once the engine read it.
+    if (!restored) scene.iterations = 0;
 
     // 5. The loop.
     const outcome = await loop({
@@ -368,19 +372,19 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
     retryBaseMs: retryBaseMs(),
   });
   const commits = new Map<number, string>();
+  const links = { runUrl: a.runUrl, repoUrl: a.repoUrl, artifactName: a.artifactName, stopLabel: a.inputs['stop-label'] };
+  const budgetLine = (report: HaltingReport | null) =>
+    report?.budget_use
+      ? `iterations ${report.budget_use.iterations} · seconds ${report.budget_use.seconds} · cost ${costUse(report.budget_use.cost_usd)}`
+      : null;
   const view = (report: HaltingReport, rows: CommentView['rows'], extra: Partial<CommentView>): CommentView => ({
     status: report.status,
     stopReason: report.stop_reason,
     detail: report.detail,
     goal: report.goal,
     rows,
-    budget: report.budget_use
-      ? `iterations ${report.budget_use.iterations} · seconds ${report.budget_use.seconds} · cost ${costUse(report.budget_use.cost_usd)}`
-      : null,
-    runUrl: a.runUrl,
-    repoUrl: a.repoUrl,
-    artifactName: a.artifactName,
-    stopLabel: a.inputs['stop-label'],
+    budget: budgetLine(report),
+    ...links,
     pause: a.pauseFor(report.stop_reason, report.detail),
     ...extra,
   });
@@ -389,6 +393,20 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
     await writeFile(a.commentFile, scrub(body)).catch(() => undefined);
     notePostComment();
   };
+  // The comment's writes go out one after the other, in the order the run made them: the phase
+  // events are not awaited by the loop, and a later body must never be overwritten by an earlier one.
+  let writes = Promise.resolve();
+  const inTurn = (write: () => Promise<unknown>) => {
+    writes = writes.then(write).then(
+      () => undefined,
+      (e: unknown) => core.warning(`the PR comment was not updated: ${scrub(errorText(e))}`),
+    );
+  };
+  const sticky = a.inputs.comment === 'sticky';
+  // A run the STOP label stops at once writes no RUNNING comment (the post step writes the paused
+  // one): the first write waits for one STOP check, and none goes out once a stop is asked for.
+  let firstStopCheck: Promise<unknown> | null = null;
+  const stopping = () => stopLabel.requested !== null || a.signals.received !== null;
   const notePostComment = () => {
     if (a.post.commentId !== comments.commentId || a.post.commentFile !== a.commentFile) {
       a.post.commentId = comments.commentId;
@@ -402,17 +420,7 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
       const rows = lastReport ? rowsOf(lastReport, commits) : [];
       const v: CommentView = lastReport
         ? { ...view(lastReport, rows, {}), status: 'EXIT_BLOCKED', stopReason: 'BACKPRESSURE_SIGNAL', detail, pause }
-        : {
-            status: 'EXIT_BLOCKED',
-            stopReason: 'BACKPRESSURE_SIGNAL',
-            detail,
-            pause,
-            rows,
-            runUrl: a.runUrl,
-            repoUrl: a.repoUrl,
-            artifactName: a.artifactName,
-            stopLabel: a.inputs['stop-label'],
-          };
+        : { status: 'EXIT_BLOCKED', stopReason: 'BACKPRESSURE_SIGNAL', detail, pause, rows, ...links };
       writeFileSync(a.commentFile, scrub(renderComment(v, a.inputs.comment === 'per-iteration' ? FINAL_MARKER : STICKY_MARKER)));
       notePostComment();
     };
@@ -445,6 +453,23 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
     fresh: a.inputs.fresh,
     pollMs: Math.round(a.inputs['poll-seconds'] * 1000),
     host: {
+      phase: (p) => {
+        // What an abort (a second signal) reports as done: the iterations on record as this phase starts.
+        a.scene.iterations = p.rows.length;
+        if (!sticky) return;
+        // Sticky: the comment is there from the baseline on, with the phase the run is in.
+        const body = renderComment(
+          { status: 'RUNNING', phase: phaseLine(p), goal: p.goal, rows: withCommits(p.rows, commits), budget: budgetLine(lastReport), ...links },
+          STICKY_MARKER,
+        );
+        firstStopCheck ??= stopLabel.check();
+        inTurn(async () => {
+          await firstStopCheck;
+          if (stopping()) return;
+          await comments.publish(body);
+          await handToPost(body);
+        });
+      },
       afterIteration: async ({ iteration, commit, report }) => {
         iterationsRun++;
         commits.set(iteration, commit);
@@ -460,22 +485,26 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
           }
           core.info(`iter ${iteration}: pushed ${commit.slice(0, 12)} to ${a.pr.headRef}${pushed.attempts > 1 ? ` (after ${pushed.attempts} attempts)` : ''}`);
         }
-        if (a.inputs.comment !== 'off') {
-          // The comment is a view: a failure to render or send it is a warning, never a stop.
+        // The comment is a view: a failure to render or send it is a warning, never a stop. A sticky
+        // one shows this iteration's row with the next phase (or the post step's final state).
+        if (sticky) {
+          inTurn(() => handToPost(renderComment(view(report, rowsOf(report, commits), {}), STICKY_MARKER)));
+          // The iteration ends with its comment writes done (a hung API shows here, before the report).
+          await writes;
+        } else if (a.inputs.comment === 'per-iteration')
           try {
-            const rows = rowsOf(report, commits);
-            const v = view(report, rows, a.inputs.comment === 'per-iteration' ? { iteration, rows: rows.filter((r) => r.iteration === iteration) } : {});
-            const body = renderComment(v, a.inputs.comment === 'per-iteration' ? ITERATION_MARKER : STICKY_MARKER);
+            const rows = rowsOf(report, commits).filter((r) => r.iteration === iteration);
+            const body = renderComment(view(report, rows, { iteration }), ITERATION_MARKER);
             await comments.publish(body);
             await handToPost(body);
           } catch (e) {
             core.warning(`iter ${iteration}: the PR comment was not updated: ${scrub((e as Error).message)}`);
           }
-        }
         return null;
       },
     },
   });
+  await writes;
   // The halting report exists and the evidence is published: an abort from here on leaves them.
   a.scene.reported = true;
   a.post.loopEnded = true;

@@ -2,13 +2,14 @@
 // the project's own test runner (with a JUnit reporter where the runner has one), its dependency setup,
 // its default protected set, and a NORTHSTAR.md labelled with the residual chosen. It never invents a
 // command: where it finds none, it writes a placeholder and exits EXIT_NEED_INFO naming the field.
-import { access, appendFile, constants, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { access, appendFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { shellQuote } from '../engine/agent/agents.js';
 import { EXIT_CODES } from '../engine/loop/fsm.js';
 import { Git } from '../engine/os/git.js';
 import { NodeProcessRunner } from '../engine/os/process.js';
+import { missingPrograms, onPath } from './init-programs.js';
 import { proposeMayChange } from './may-change.js';
 import { configTemplate, northstarTemplate, type InitPlan } from './templates.js';
 
@@ -33,19 +34,6 @@ async function openProject(dir: string): Promise<Project> {
 }
 
 const has = (p: Project, ...names: string[]) => names.some((n) => p.names.has(n));
-
-/** True when `name` is an executable on PATH (looked up, never run). */
-async function onPath(name: string, env: NodeJS.ProcessEnv): Promise<boolean> {
-  for (const d of (env.PATH ?? '').split(delimiter).filter(Boolean))
-    if (
-      await access(join(d, name), constants.X_OK).then(
-        () => true,
-        () => false,
-      )
-    )
-      return true;
-  return false;
-}
 
 // ---------- npm / pnpm / yarn ----------
 
@@ -237,6 +225,7 @@ async function nodePlan(p: Project, forced: 'npm' | 'pnpm' | 'yarn' | null): Pro
   ];
   return {
     type: pm,
+    needs: pm === 'npm' ? ['npm'] : ['npm', pm],
     runner: label,
     run,
     junit,
@@ -313,10 +302,13 @@ async function pythonPlan(p: Project, env: NodeJS.ProcessEnv): Promise<InitPlan>
           inputs: [...requirements, ...['pyproject.toml', 'setup.py', 'setup.cfg'].filter((n) => has(p, n))],
         }
       : null;
+  // pytest from the setup's own installs (a requirements file or the package's extra naming it) needs no machine install.
+  const pytestInstalled = run.includes('pytest') && !(setup && /\bpytest\b/.test(texts));
   return {
     type: 'python',
     runner: label,
     run,
+    needs: envTool ? [] : ['python3', ...(pytestInstalled ? (['pytest'] as const) : [])],
     ...(runNote ? { runNote } : {}),
     junit,
     setup,
@@ -364,6 +356,7 @@ async function goPlan(p: Project, env: NodeJS.ProcessEnv): Promise<InitPlan> {
   );
   return {
     type: 'go',
+    needs: ['go'],
     runner: converter ? 'go test with go-junit-report' : 'go test',
     run: converter ? `mkdir -p reports && go test -v ./... 2>&1 | go-junit-report -set-exit-code -iocopy -out ${REPORT}` : 'go test ./...',
     junit: converter ? REPORT : null,
@@ -377,6 +370,7 @@ async function rustPlan(p: Project): Promise<InitPlan> {
   const workspace = /^\[workspace\]/m.test((await p.read('Cargo.toml')) ?? '');
   return {
     type: 'rust',
+    needs: ['cargo'],
     runner: 'cargo test',
     run: workspace ? 'cargo test --workspace' : 'cargo test',
     junit: null,
@@ -396,6 +390,7 @@ const JAVA_HOME_NOTE = "Java takes its home from the account, not $HOME (the che
 function mavenPlan(p: Project): InitPlan {
   return {
     type: 'maven',
+    needs: ['java', ...(has(p, 'mvnw') ? [] : (['mvn'] as const))],
     runner: 'Maven surefire',
     run: `MAVEN_OPTS="-Duser.home=$HOME" ${has(p, 'mvnw') ? './mvnw' : 'mvn'} -B test`,
     runNote: JAVA_HOME_NOTE,
@@ -409,6 +404,7 @@ function mavenPlan(p: Project): InitPlan {
 function gradlePlan(p: Project): InitPlan {
   return {
     type: 'gradle',
+    needs: ['java', ...(has(p, 'gradlew') ? [] : (['gradle'] as const))],
     runner: 'Gradle test',
     run: `GRADLE_USER_HOME="$HOME/.gradle" ${has(p, 'gradlew') ? './gradlew' : 'gradle'} test`,
     runNote: JAVA_HOME_NOTE,
@@ -442,6 +438,7 @@ async function makePlan(p: Project): Promise<InitPlan> {
   const file = (await makeTestTarget(p)) ?? 'Makefile';
   return {
     type: 'make',
+    needs: ['make'],
     runner: `make test (${file})`,
     run: 'make test',
     junit: null,
@@ -559,6 +556,7 @@ export async function runInit(argv: string[], io: InitIO): Promise<number> {
   io.out(`  residual: ${plan.junit ? `failing_tests_fraction from ${plan.junit}` : 'failing_criteria'}`);
   io.out(`  checks.setup: ${plan.setup?.run ?? `none (${plan.setupNote})`}`);
   if (plan.runNote && plan.type === 'python') io.out(`  note: ${plan.runNote}`);
+  for (const line of await missingPrograms(plan.needs ?? [], io.env ?? process.env)) io.err(`phuc-loop init: warning: ${line}`);
   if (plan.mayChange) io.out(`  agent.may_change: ${plan.mayChange.globs.join(', ')} (${plan.mayChange.how})`);
   if (plan.junit) await excludeReports(io, plan.junit);
   if (plan.run === null) {

@@ -2,11 +2,14 @@
 // and a NORTHSTAR.md whose first metric is the loop's own residual (target 0), labelled with the
 // residual the config chose, so a loop whose residual falls is seen to advance its Northstar.
 import { stringify } from 'yaml';
+import type { Program } from './init-programs.js';
 
 /** What init decided for one project; rendered by configTemplate and northstarTemplate. */
 export interface InitPlan {
   /** The project type (a value of `init --type`). */
   type: string;
+  /** The programs the criterion and setup run, looked up on PATH when init writes the config. */
+  needs?: readonly Program[];
   /** What runs the tests, in words ("vitest through pnpm"). */
   runner: string;
   /** The criterion's command; null when init found none it could name (a placeholder is written). */

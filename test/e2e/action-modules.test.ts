@@ -1,16 +1,19 @@
 // The action's small pieces on their own: input validation, the safe unzip, push failure
 // classification, the comment renderer, the secret scrubber.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { deflateRawSync } from 'node:zlib';
+import { join, relative } from 'node:path';
+import { crc32, deflateRawSync } from 'node:zlib';
+import { evidenceFiles } from '../../src/action/artifact.js';
 import { renderComment, withArtifactLink, STICKY_MARKER } from '../../src/action/comment.js';
 import { InputError, parseInputs } from '../../src/action/inputs.js';
 import { pauseOf, type PauseFacts } from '../../src/action/pause.js';
+import { phaseLine } from '../../src/action/progress.js';
 import { classifyPushFailure } from '../../src/action/push.js';
 import { Scrubber } from '../../src/action/scrub.js';
-import { crc32, extractZip, readZipEntries, UnsafeZip } from '../../src/action/zip.js';
+import { extractZip, readZipEntries, UnsafeZip } from '../../src/action/zip.js';
 import { makeZip } from '../harness/zip.js';
 import { runActionStep } from '../harness/runner.js';
 import { assertBuilt, ROOT } from './helpers.js';
@@ -136,6 +139,15 @@ function zipWith(entries: { name: string; data: string; attrs?: number; madeBy?:
   return Buffer.concat([...locals, cd, end]);
 }
 
+test('the artifact holds only complete files: no half-written temp file of the evidence writer, no run lock', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'phuc-evidence-'));
+  await mkdir(join(root, 'iter_0'));
+  const half = `certificate.json.tmp-${randomBytes(6).toString('hex')}`;
+  for (const f of ['plan.json', 'iter_0/certificate.json', `iter_0/${half}`, `state.json.tmp-${randomBytes(6).toString('hex')}`, 'run.lock', 'notes.tmp-1'])
+    await writeFile(join(root, f), '{}');
+  expect((await evidenceFiles(root)).map((f) => relative(root, f))).toEqual(['iter_0/certificate.json', 'notes.tmp-1', 'plan.json']);
+});
+
 describe('safe unzip of the evidence artifact', () => {
   test('extracts a normal archive', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'phuc-zip-'));
@@ -155,11 +167,37 @@ describe('safe unzip of the evidence artifact', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
-  test('refuses symlinks, a bad CRC and duplicate names', () => {
-    expect(() => readZipEntries(zipWith([{ name: 'link', data: '/etc/passwd', attrs: 0o120777 }]))).toThrow(/symbolic link/);
+  test('a symbolic link entry is written as a regular file, never as a link', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'phuc-zip-'));
+    await extractZip(zipWith([{ name: 'link', data: '/etc/passwd', attrs: 0o120777 }]), join(dir, 'out'));
+    const st = await lstat(join(dir, 'out/link'));
+    expect(st.isSymbolicLink()).toBe(false);
+    expect(await readFile(join(dir, 'out/link'), 'utf8')).toBe('/etc/passwd');
+  });
+
+  test('refuses size bombs: too many entries, too many bytes declared, an entry that inflates to less than declared', () => {
+    const many = zipWith(Array.from({ length: 5 }, (_, i) => ({ name: `f${i}`, data: 'x' })));
+    expect(() => readZipEntries(many, { maxFiles: 4 })).toThrow(/more than the 4 entries allowed/);
+    expect(readZipEntries(many, { maxFiles: 5 }).size).toBe(5);
+    const big = zipWith([{ name: 'zeros', data: '\0'.repeat(1_000_000) }]);
+    expect(big.length).toBeLessThan(10_000);
+    expect(() => readZipEntries(big, { maxBytes: 999_999 })).toThrow(/more than 999999 bytes uncompressed/);
+    // A directory that claims 4 GB for an entry is refused before anything is inflated.
+    const lying = zipWith([{ name: 'a.txt', data: 'hello' }]);
+    const central = lying.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    lying.writeUInt32LE(0xfffffffe, central + 24);
+    expect(() => readZipEntries(lying)).toThrow(/more than \d+ bytes uncompressed/);
+    lying.writeUInt32LE(6, central + 24);
+    expect(() => readZipEntries(lying)).toThrow(/a.txt: size differs from the directory/);
+  });
+
+  test('refuses corrupt data, unknown compression and duplicate names', () => {
     const bad = zipWith([{ name: 'a.txt', data: 'hello' }]);
-    bad.writeUInt32LE(1234, bad.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])) + 16);
+    bad.fill(0xff, 30 + 'a.txt'.length, 30 + 'a.txt'.length + 4);
     expect(() => readZipEntries(bad)).toThrow(UnsafeZip);
+    const stored = zipWith([{ name: 'a.txt', data: 'hello' }]);
+    stored.writeUInt16LE(12, stored.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])) + 10);
+    expect(() => readZipEntries(stored)).toThrow(/compression method 12 is not supported/);
     expect(() =>
       readZipEntries(
         zipWith([
@@ -168,7 +206,7 @@ describe('safe unzip of the evidence artifact', () => {
         ]),
       ),
     ).toThrow(/twice/);
-    expect(() => readZipEntries(Buffer.from('not a zip'))).toThrow(/not a ZIP/);
+    expect(() => readZipEntries(Buffer.from('not a zip'))).toThrow(/not a readable ZIP/);
   });
 });
 
@@ -207,15 +245,30 @@ describe('comment', () => {
   });
 
   test('table, charts, links; the artifact link is filled in later', () => {
-    const body = renderComment({ ...base, rows: [row(0), row(1)] });
+    const body = renderComment({ ...base, rows: [row(0), { ...row(1), cost_usd: '0.125', tokens: 1250 }] });
     expect(body.startsWith(STICKY_MARKER)).toBe(true);
-    expect(body).toContain('| 1 | 25 | 10 | 5 | 0 | 40 | 2 | NONE | 0.5 | [`aaaaaaa`](https://github.com/o/r/commit/' + 'a'.repeat(40) + ') |');
+    // Cost and tokens as the agent reported them for the iteration; unknown is a dash, never 0.
+    expect(body).toContain('| 0 | 25 | 10 | 5 | 0 | 40 | 3 | NONE | 0.5 | — | — | [`aaaaaaa`]');
+    expect(body).toContain('| 1 | 25 | 10 | 5 | 0 | 40 | 2 | NONE | 0.5 | $0.13 | 1250 | [`aaaaaaa`](https://github.com/o/r/commit/' + 'a'.repeat(40) + ') |');
+    // One compact chart: GLOW bars and the residual as a share of the largest shown, with a legend.
+    expect(body.match(/```mermaid/g)).toHaveLength(1);
+    expect(body).toContain('"width": 480, "height": 200');
     expect(body).toContain('bar [40, 40]');
-    expect(body).toContain('line [3, 2]');
+    expect(body).toContain('line [100, 67]');
+    expect(body).toMatch(
+      /🟦 bars: GLOW = G \+ L \+ O \+ W, each 0–25 \(G growth.*L learning.*O output.*W wins.*🟥 line: residual, % of the largest shown \(3\)/,
+    );
     expect(body).toContain('(uploaded when the job ends)');
     const linked = withArtifactLink(body, 'phuc-loop-evidence-pr-7', 'https://github.com/o/r/actions/runs/1/artifacts/9');
     expect(linked).toContain('[`phuc-loop-evidence-pr-7`](https://github.com/o/r/actions/runs/1/artifacts/9)');
     expect(linked).not.toContain('uploaded when the job ends');
+  });
+
+  test('while running: one status line, the phase the run is in', () => {
+    expect(renderComment({ ...base, rows: [row(0)], phase: phaseLine({ phase: 'checks', iteration: 1 }) }).split('\n')[1]).toBe(
+      "### phuc-loop · RUNNING · iteration 1: the checks run on the agent's change",
+    );
+    expect(renderComment({ ...base, rows: [row(0)] }).split('\n')[1]).toBe('### phuc-loop · RUNNING · iteration 0 done');
   });
 
   test('long Decimals are rounded for display only (common/display.ts)', () => {

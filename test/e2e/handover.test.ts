@@ -70,7 +70,9 @@ afterEach(() => {
 
 describe('two consecutive runs hand the evidence over through the artifact service', () => {
   test('run 1: one iteration, paused by scratch/STOP, pushed, commented, evidence uploaded by post', async () => {
-    run1 = await stopWhenAsked(() => runJob(s));
+    // The pause must come from the check before iteration 1: a poll during the agent's step or
+    // iteration 0's checks (one a second) saw scratch/STOP first on a busy machine and cut them short.
+    run1 = await stopWhenAsked(() => runJob(s, { inputs: { 'poll-seconds': '300' } }));
     const { main, post } = run1;
     expect(main.exitCode).toBe(12);
     expect(main.outputs).toMatchObject({
@@ -167,12 +169,12 @@ describe('two consecutive runs hand the evidence over through the artifact servi
     const calls = restCalls(gh, run2.callsBefore);
     const figure = apiFigure(calls, 2);
     process.stdout.write(`e2e API calls, run 2: ${JSON.stringify(calls)} → ${JSON.stringify(figure)}\n`);
-    // Once per run: list + download of the evidence, the sticky comment lookup, the final comment (post).
+    // Once per run: list + download of the evidence, the sticky comment lookup, its update as the run starts and the final one (post).
     expect(calls['actions/list-artifacts-for-repo']).toBe(1);
     expect(calls['actions/download-artifact']).toBe(1);
     expect(calls['issues/list-comments']).toBe(1);
-    // Per iteration: one STOP check before it and one comment update after it.
-    expect(figure.perIteration).toBe(2);
+    // Per iteration: one STOP check before it and two comment updates (the agent's phase, the checks').
+    expect(figure.perIteration).toBe(3);
     expect(figure.perIteration).toBeLessThanOrEqual(3);
   });
 

@@ -146,9 +146,10 @@ export function debugJob(job: JobResult): string {
 }
 
 /**
- * The API-call figure of one run of N iterations: calls made once per run (evidence restore, comment
- * lookup, the STOP check before the first iteration, the final comment), STOP polls while an agent
- * ran, and what remains per iteration.
+ * The API-call figure of one run of N iterations (sticky comment): calls made once per run (evidence
+ * restore, comment lookup, the STOP checks before the first comment and before the first iteration,
+ * the comment as the run starts and the final one), STOP polls while an agent ran, and what remains
+ * per iteration.
  */
 export function apiFigure(
   calls: Record<string, number>,
@@ -156,16 +157,16 @@ export function apiFigure(
 ): { total: number; oncePerRun: number; stopPolls: number; perIteration: number; amortized: number } {
   const total = Object.values(calls).reduce((a, b) => a + b, 0);
   const labelChecks = calls['issues/list-labels-on-issue'] ?? 0;
-  const stopPolls = Math.max(0, labelChecks - (iterations + 1));
-  const finalComment = Math.min(1, (calls['issues/update-comment'] ?? 0) + (calls['issues/create-comment'] ?? 0));
+  const stopPolls = Math.max(0, labelChecks - (iterations + 2));
+  const firstAndFinalComment = Math.min(2, (calls['issues/update-comment'] ?? 0) + (calls['issues/create-comment'] ?? 0));
   const oncePerRun =
     (calls['actions/list-artifacts-for-repo'] ?? 0) +
     (calls['actions/download-artifact'] ?? 0) +
     (calls['issues/list-comments'] ?? 0) +
     (calls['pulls/get'] ?? 0) +
     (calls['repos/get-collaborator-permission-level'] ?? 0) +
-    1 /* STOP check before the first iteration */ +
-    finalComment;
+    2 /* STOP checks before the first comment and before the first iteration */ +
+    firstAndFinalComment;
   const perIteration = (total - oncePerRun - stopPolls) / iterations;
   return { total, oncePerRun, stopPolls, perIteration, amortized: Number((total / iterations).toFixed(2)) };
 }

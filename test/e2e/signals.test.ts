@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startGitHubEmulator, type GitHubEmulator } from '../harness/github-emulator.js';
-import { cloneWorkspace } from '../harness/git-origin.js';
+import { branchSha, cloneWorkspace } from '../harness/git-origin.js';
 import { assertBuilt, e2eAgent, loopFiles, REPO, resumesAndConverges, runJob, scenario, TOKEN, until, type Scenario } from './helpers.js';
 
 let gh: GitHubEmulator;
@@ -78,7 +78,9 @@ test('a second Ctrl-C while the report is being written aborts at once: paused s
   const s = await stubborn(62);
   const { workspace, agentAtWork } = await checkout(s);
   const mark = gh.calls.length;
-  // The comment lookup after iteration 0 never gets an answer: the graceful stop hangs there.
+  // The comment's lookup (as the run starts) never gets an answer: the run goes on, and the graceful
+  // stop hangs where iteration 0 waits for its comment writes, after its commit is pushed and before
+  // the halting report.
   gh.failNext({ operation: 'issues/list-comments' }, ['timeout']);
   const job = await runJob(s, {
     workspace,
@@ -87,6 +89,7 @@ test('a second Ctrl-C while the report is being written aborts at once: paused s
       await agentAtWork();
       h.kill('SIGINT');
       await until(() => gh.calls.slice(mark).some((c) => c.operation === 'issues/list-comments' && c.timedOut), 30_000, 'the hanging comment lookup');
+      await until(async () => (await branchSha(s.origin, 'pr-62')) !== s.origin.headSha, 30_000, 'the push of iteration 0');
       h.kill('SIGINT');
     },
   });
@@ -105,4 +108,25 @@ test('a second Ctrl-C while the report is being written aborts at once: paused s
   expect(comments[0].body).toMatch(/EXIT_BLOCKED \(BACKPRESSURE_SIGNAL\)/);
   expect(comments[0].body).toMatch(/\*\*Paused:\*\*/);
   await resumesAndConverges(s, { onRecord: 1, iterations: 2, env: { PHUC_TEST_E2E_AGENT_MS: '0' } });
+}, 90_000);
+
+test('a second Ctrl-C before any iteration of the run ended still sets every output: iterations is the count on record (0)', async () => {
+  const s = await stubborn(63);
+  const { workspace, agentAtWork } = await checkout(s);
+  const job = await runJob(s, {
+    workspace,
+    // The agent ignores SIGTERM: after the first SIGINT its step takes the kill grace to end, so the second comes before iteration 0 does.
+    env: { PHUC_TEST_E2E_AGENT_MS: '60000', PHUC_TEST_E2E_IGNORE_TERM: '1' },
+    onMainStarted: async (h) => {
+      await agentAtWork();
+      h.kill('SIGINT');
+      await h.waitForOutput(/SIGINT received \(workflow cancellation\)/, 10_000);
+      h.kill('SIGINT');
+    },
+  });
+  const { main } = job;
+  expect({ exit: main.exitCode, signal: main.signal }).toEqual({ exit: 130, signal: null });
+  expect(main.stdout).toMatch(/SIGINT received again: aborting now/);
+  expect(main.outputs).toMatchObject({ status: 'EXIT_BLOCKED', 'stop-reason': 'BACKPRESSURE_SIGNAL', certificate: 'NONE', iterations: '0' });
+  expect(main.summary).toMatch(/aborted by a second signal \(SIGINT, then SIGINT\) before its halting report was written/);
 }, 90_000);

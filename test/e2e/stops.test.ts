@@ -65,16 +65,21 @@ test('a STOP label added while the agent runs stops it within poll-seconds: BACK
 test('workflow cancellation (SIGINT to the step) stops the agent the same way; post still uploads the evidence', async () => {
   const s = await scenario(gh, 22, loopFiles(fixtureAgent('sleepy.mjs')));
   const mark = gh.calls.length;
+  let stoppedWithinMs = Infinity;
   const job = await runJob(s, {
     onMainStarted: async (h, workspace) => {
       await until(() => gh.countCalls({ operation: 'issues/list-labels-on-issue' }, mark) >= 1, 20_000, 'the STOP check before iteration 0');
       await agentStarted(workspace);
+      const t0 = Date.now();
       await h.cancel({ sigintMs: 7500 });
+      stoppedWithinMs = Date.now() - t0;
     },
   });
   const { main, post } = job;
   expect(main.cancelled).toBe(true);
-  expect(main.durationMs).toBeLessThan(15_000);
+  // Ended by itself within the runner's grace (measured from the SIGINT, not from the step's start: a busy machine slows the baseline).
+  expect(stoppedWithinMs).toBeLessThan(7500);
+  expect(main.stdout).not.toMatch(/SIGTERM received/);
   expect(main.outputs).toMatchObject({ status: 'EXIT_BLOCKED', 'stop-reason': 'BACKPRESSURE_SIGNAL' });
   expect(main.stdout).toMatch(/SIGINT received \(workflow cancellation\)/);
   expect(main.summary).toMatch(/\*\*Paused:\*\* the workflow run was cancelled \(SIGINT\)\. \*\*To go on:\*\* Re-run the job/);

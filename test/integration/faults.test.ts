@@ -101,3 +101,38 @@ asRoot(
     }
   },
 );
+
+asRoot(
+  'a folder made read-only mid-run: the loop home → EXIT_BLOCKED(FOLDER_READ_ONLY) naming it, with its report; the published evidence → a warning; writable again, a plain `run` goes on and publishes',
+  async () => {
+    for (const [which, what] of [
+      ['.git/phuc-loop', "the loop's home"],
+      ['evidence', null],
+    ] as const) {
+      const state = await mkdtemp(join(tmpdir(), 'phuc-ro-maker-'));
+      const repo = await twoBugs(`${agent('ro-maker.mjs')} ${state} ${which}`);
+      const dir = join(repo, which);
+      await mkdir(dir, { recursive: true });
+      let first;
+      try {
+        first = await cli(repo, ['run', '--isolation', 'none']);
+      } finally {
+        await sh('umount', [dir]);
+      }
+      expect(first.stderr).not.toMatch(/crashed/);
+      if (what) {
+        expect(first.code).toBe(12);
+        expect(first.stdout).toMatch(/EXIT_BLOCKED\(FOLDER_READ_ONLY\)/);
+        expect(first.stderr).toContain(`${dir} (${what}) is read-only here (EROFS)`);
+        expect((await cli(repo, ['report'])).stdout).toMatch(/FOLDER_READ_ONLY/);
+      } else {
+        expect(first.stderr).toMatch(/the evidence could not be published to evidence\/loop: EROFS/);
+        await expect(readFile(join(repo, 'evidence/loop/halting_report.json'))).rejects.toThrow(/ENOENT/);
+      }
+      const second = await cli(repo, ['run', '--isolation', 'none']);
+      expect([which, second.code, second.stdout]).toEqual([which, 0, expect.stringMatching(/EXIT_CONVERGED/)]);
+      expect(await report(repo)).toMatchObject({ status: 'EXIT_CONVERGED' });
+      expect((await cli(repo, ['verify'])).code).toBe(0);
+    }
+  },
+);

@@ -2,7 +2,8 @@
 // and, for every type whose toolchain this machine has, a first `run` of exactly that config (with a
 // scripted fixer as the agent) that reaches a certificate on a planted bug.
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import picomatch from 'picomatch';
 import { parseDocument } from 'yaml';
@@ -519,6 +520,38 @@ describe('java', () => {
     const c = await written(gradle);
     expect(c.acceptance_criteria[0].run).toBe('GRADLE_USER_HOME="$HOME/.gradle" ./gradlew test');
     for (const g of ['**/build.gradle.kts', 'gradlew', 'gradle/**', '**/src/test/**']) expect(c.protected).toContain(g);
+  });
+});
+
+describe('the programs a proposed config runs', () => {
+  /** A PATH holding git and stand-ins for `programs`, nothing else. */
+  async function pathWith(programs: string[]): Promise<Record<string, string>> {
+    const bin = await mkdtemp(join(tmpdir(), 'phuc-init-bin-'));
+    await symlink('/usr/bin/git', join(bin, 'git'));
+    for (const p of programs) await symlink('/bin/true', join(bin, p));
+    return { PATH: bin };
+  }
+  const missing = (stderr: string) => [...stderr.matchAll(/warning: (\S+) is not installed here/g)].map((m) => m[1]);
+
+  test('each one missing from PATH is named with how to install it; one on PATH, or one the setup installs, is not', async () => {
+    const cases: [files: Record<string, string>, onPath: string[], expected: string[]][] = [
+      [{ 'go.mod': 'module example.com/m\n\ngo 1.19\n' }, [], ['go']],
+      [{ 'go.mod': 'module example.com/m\n\ngo 1.19\n' }, ['go'], []],
+      [{ 'Cargo.toml': '[package]\nname = "m"\nversion = "0.1.0"\n' }, [], ['cargo']],
+      [{ 'pom.xml': '<project/>\n', mvnw: '#!/bin/sh\n' }, [], ['java']],
+      [{ 'build.gradle': '' }, ['java'], ['gradle']],
+      [{ 'setup.py': 'from setuptools import setup\nsetup()\n' }, ['python3'], ['pytest']],
+      [{ 'requirements.txt': 'pytest==8.3.3\n' }, ['python3'], []],
+      [{ 'package.json': '{"scripts":{"test":"node --test"}}', 'pnpm-lock.yaml': '' }, ['npm'], ['pnpm']],
+      [{ Makefile: 'test:\n\ttrue\n' }, [], ['make']],
+    ];
+    for (const [files, onPath, expected] of cases) {
+      const repo = await makeRepo(files);
+      const r = await init(repo, [], await pathWith(onPath));
+      expect([Object.keys(files), r.code, missing(r.stderr)]).toEqual([Object.keys(files), 0, expected]);
+    }
+    const go = await init(await makeRepo(cases[0][0]), [], await pathWith([]));
+    expect(go.stderr).toContain('go is not installed here (the checks run it): apt-get install golang-go, or https://go.dev/dl/');
   });
 });
 

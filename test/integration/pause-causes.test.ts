@@ -3,6 +3,8 @@
 // (a fix to phuc-loop.yml's criteria re-plans); an agent that failed before changing anything is
 // tried again by the next run. Real CLI, real repos, scripted agents.
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
@@ -84,6 +86,44 @@ test('an agent whose API is unreachable: the run stops in its words; the next pl
   expect(r2.stdout).not.toMatch(/nothing to do/);
   expect(r2.stdout).toMatch(/iter 0: agent/);
   expect(r2.code).toBe(0);
+});
+
+test("the key proxy's model API unreachable: the run pauses before the baseline and any agent step, naming the API and the network's error; reachable again, a plain `run` converges", async () => {
+  const ran = await mkdtemp(join(tmpdir(), 'phuc-api-probe-'));
+  // A Claude Code stand-in that answers --version and otherwise fixes the bug (it makes no API call).
+  const script = join(ran, 'claude.sh');
+  await writeFile(script, `[ "$1" = --version ] && { echo '2.1.330 (stand-in)'; exit 0; }\ntouch ${ran}/agent-ran\necho fixed-1 >> src/status.txt\n`, {
+    mode: 0o755,
+  });
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: criteria('grep -q fixed-1 src/status.txt'), agent: 'placeholder' }).replace(
+      /agent:\n {2}use: command\n {2}run: .*\n/,
+      `agent:\n  use: claude\n  run: ${JSON.stringify(`sh ${script}`)}\n  key_proxy: true\n  isolation: none\n`,
+    ),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'start\n',
+  });
+  const api = http.createServer((_q, r) => r.end('{}'));
+  await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${String((api.address() as AddressInfo).port)}`;
+  await new Promise((r) => api.close(r)); // nothing listens there now
+  const r1 = await cli(repo, ['run'], { ANTHROPIC_API_KEY: 'sk-ant-api03-probe', ANTHROPIC_BASE_URL: url });
+  expect(r1.code).toBe(12);
+  expect(r1.stderr).toContain(`the model API ${url} cannot be reached from here (connect ECONNREFUSED`);
+  expect(r1.stderr).toContain('(ANTHROPIC_BASE_URL), then `phuc-loop run` goes on');
+  expect(r1.stdout).not.toMatch(/baseline:|iter 0: agent/);
+  expect(r1.stdout).toMatch(/EXIT_BLOCKED\(AGENT_FAILED\)/);
+  expect((await cli(repo, ['report'])).stdout).toMatch(/AGENT_FAILED/);
+  await expect(readFile(join(ran, 'agent-ran'))).rejects.toThrow(/ENOENT/);
+
+  const up = http.createServer((_q, r) => r.end('{}'));
+  await new Promise<void>((r) => up.listen(Number(new URL(url).port), '127.0.0.1', r));
+  try {
+    const r2 = await cli(repo, ['run'], { ANTHROPIC_API_KEY: 'sk-ant-api03-probe', ANTHROPIC_BASE_URL: url });
+    expect([r2.code, r2.stdout]).toEqual([0, expect.stringMatching(/halt: EXIT_CONVERGED/)]);
+  } finally {
+    await new Promise((r) => up.close(r));
+  }
 });
 
 test('git missing is named as such, not "commit first"', async () => {

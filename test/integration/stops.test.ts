@@ -197,7 +197,7 @@ test('SIGTERM during the checks is a pause, not failed checks; the next run cont
   });
   // The baseline runs the slow check once; the signal comes during iteration 0's checks.
   const run = startCli(repo, ['run']);
-  await until(async () => (await readFile(join(marks, 'starts'), 'utf8').catch(() => '')).split('\n').length > 2, 30_000, "iteration 0's check to start");
+  await until(async () => (await readFile(join(marks, 'starts'), 'utf8').catch(() => '')).split('\n').length > 2, 150_000, "iteration 0's check to start");
   run.child.kill('SIGTERM');
   const r = await run.done;
   expect(r.code).toBe(12);
@@ -211,7 +211,7 @@ test('SIGTERM during the checks is a pause, not failed checks; the next run cont
   next.child.kill('SIGTERM');
   await next.done;
   await rm(marks, { recursive: true, force: true });
-});
+}, 300_000);
 
 test('scratch/STOP during the checks pauses them within the poll interval, not at their end; the next run continues', async () => {
   const marks = await checkStateDir();
@@ -227,7 +227,7 @@ test('scratch/STOP during the checks pauses them within the poll interval, not a
   });
   // The baseline's check is quick; iteration 0's would take a minute: the STOP comes while it runs.
   const run = startCli(repo, ['run', '--poll-ms', '100']);
-  await until(async () => (await readFile(join(marks, 'starts'), 'utf8').catch(() => '')).split('\n').length > 2, 30_000, "iteration 0's check to start");
+  await until(async () => (await readFile(join(marks, 'starts'), 'utf8').catch(() => '')).split('\n').length > 2, 150_000, "iteration 0's check to start");
   const t0 = Date.now();
   await mkdir(join(repo, 'scratch'), { recursive: true });
   await writeFile(join(repo, 'scratch/STOP'), '');
@@ -243,7 +243,7 @@ test('scratch/STOP during the checks pauses them within the poll interval, not a
   next.child.kill('SIGTERM');
   await next.done;
   await rm(marks, { recursive: true, force: true });
-});
+}, 300_000);
 
 test("the cost budget: the agent's reported cost is summed exactly and ends the loop", async () => {
   const repo = await makeRepo({

@@ -536,14 +536,13 @@ describe('jsonObjectsIn', () => {
     expect(parseAgentUsage(`[${CLAUDE_STREAM.split('\n').join(',')}]`).costUsd).toBe('0.035033999999999996');
   });
 
-  test('the scanner stays fast on large outputs', () => {
+  // Its speed on such an output is a figure of `npm run bench:scrubber`, not a timed test.
+  test('a 4 MB output of broken lines still yields the cost after them', () => {
     const line = `{"type":"item.completed","item":{"text":"${'x'.repeat(200)}"}}\n`;
     const broken = `{"type":"item.completed","item":{"text":"${'y'.repeat(200)}\n`;
     const big = `${(line + broken).repeat(10_000)}{"cost_usd":1}`;
     expect(big.length).toBeGreaterThan(4_000_000);
-    const t = performance.now();
     expect(parseAgentUsage(big).costUsd).toBe('1');
-    expect(performance.now() - t).toBeLessThan(2000);
   });
 
   test('a "__proto__" key is plain data', () => {

@@ -102,6 +102,9 @@ export function keyProxyTarget(preset: AgentPreset, env: Record<string, string |
   return null;
 }
 
+/** The variable that overrides `provider`'s API address (ANTHROPIC_BASE_URL…). */
+export const keyProxyBaseUrlVar = (provider: KeyProvider): string => SOURCES[provider].baseUrl;
+
 /** Headers that belong to one connection, not to the message (RFC 9110 §7.6.1), and `expect` (answered here). */
 const HOP_BY_HOP = new Set([
   'connection',

@@ -250,6 +250,8 @@ export const configSchema = z
 export type LoopConfig = z.infer<typeof configSchema>;
 export type Criterion = LoopConfig['acceptance_criteria'][number];
 export type CertificateType = (typeof CERTIFICATE_TYPES)[number];
+/** The type a certificate is issued with (NONE: no certificate's conditions held). */
+export type IssuedType = CertificateType | 'NONE';
 export type AgentPresetName = (typeof AGENT_PRESETS)[number];
 
 function describeValue(value: unknown): string {

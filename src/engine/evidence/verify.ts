@@ -24,6 +24,7 @@ import { decideJudgement } from '../loop/decide.js';
 import { Git } from '../os/git.js';
 import type { ProcessRunner, RunResult, RunSpec } from '../os/ports.js';
 import { APPEND_ONLY_LOGS, EvidenceStore, isIterationManifest, listFiles, MANIFEST, manifestSchema, NOT_EVIDENCE, type Manifest } from './evidence.js';
+import { isTempFile } from './writer.js';
 import { historyLineSchema } from './records.js';
 import { haltingReportSchema } from './report.js';
 
@@ -111,7 +112,7 @@ export async function verifyTree(root: string, opts: VerifyOptions = {}): Promis
     else if (data.byteLength !== f.bytes) problems.push(`${f.path}: size differs from the manifest`);
   }
   const unlisted: string[] = [];
-  const onDisk = (await listFiles(root)).filter((f) => f !== MANIFEST && !NOT_EVIDENCE.has(f) && !/\.tmp-[0-9a-f]{12}$/.test(f));
+  const onDisk = (await listFiles(root)).filter((f) => f !== MANIFEST && !NOT_EVIDENCE.has(f) && !isTempFile(f));
   for (const f of onDisk) {
     if (recorded.has(f)) continue;
     // A log first written by an iteration cut off before its manifest: nothing of it is on record.

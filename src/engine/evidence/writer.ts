@@ -11,6 +11,9 @@ import { Worker } from 'node:worker_threads';
 
 type Modules = { fs: typeof fs; path: typeof path; crypto: typeof crypto };
 
+/** The names writeAtomically gives its temp files: a file so named is half-written, never evidence. */
+export const isTempFile = (name: string): boolean => /\.tmp-[0-9a-f]{12}$/.test(name);
+
 /**
  * Temp file + rename. The temp name is unpredictable and created exclusively ('wx' fails on any
  * existing name, a planted symlink included), and rename replaces a link rather than following it:

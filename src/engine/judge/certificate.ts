@@ -4,13 +4,12 @@ import type { NetworkRecord } from '../os/network.js';
 import { z } from 'zod';
 import type { CheckResult } from './checks.js';
 import type { GuardMode } from '../agent/allow-list.js';
-import { CERTIFICATE_TYPES, type CertificateType } from '../config/config.js';
+import { CERTIFICATE_TYPES, type CertificateType, type IssuedType } from '../config/config.js';
 import { Decimal, dstr, isDecimalString } from '../common/decimal.js';
 import { decimalString } from '../common/document.js';
 import { EXIT_PRECEDENCE, type FiredExit, type Judgement } from '../loop/decide.js';
 import { canaryOutcomeSchema, type CanaryOutcome } from './canary.js';
 
-export type IssuedType = CertificateType | 'NONE';
 export type Lane = 'A' | 'B' | 'C';
 
 export const CERTIFICATE_LANE: Record<IssuedType, Lane | null> = {

@@ -37,6 +37,21 @@ import { setupLine, type SetupReport } from './judge-space.js';
 export interface LoopHost {
   /** After each iteration's commit (push it, update the PR comment); a string ends the loop blocked. */
   afterIteration?(i: { iteration: number; commit: string; report: HaltingReport }): Promise<string | null>;
+  /** As the loop enters a phase (the PR comment's status line): never awaited, a failure is only logged. */
+  phase?(p: LoopPhase): void;
+}
+
+/**
+ * A phase of the run: HEAD judged before any agent (`baseline` for a new loop, `head` when a run
+ * resumes one), then per iteration the agent's step and the checks of its change. `rows`: the
+ * iterations on record so far (earlier runs' included).
+ */
+export interface LoopPhase {
+  phase: 'baseline' | 'head' | 'agent' | 'checks';
+  /** The iteration the phase belongs to (for baseline and head: the next one to run). */
+  iteration: number;
+  goal: string;
+  rows: readonly IterationRow[];
 }
 
 export interface LoopOptions {
@@ -116,6 +131,10 @@ export const iterationRowSchema = z.object({
   certificate: issuedTypeSchema,
   residual: decimalString.nullable(),
   northstar_distance: decimalString.nullable(),
+  /** What the agent reported for the iteration's step (null: nothing; absent in rows written before). */
+  cost_usd: decimalString.nullable().optional(),
+  /** Input (cached parts included) and output tokens the agent reported for the step. */
+  tokens: z.number().int().min(0).nullable().optional(),
 }) satisfies z.ZodType<Pick<Glow, 'iteration' | 'G' | 'L' | 'O' | 'W' | 'total'>>;
 export type IterationRow = z.infer<typeof iterationRowSchema>;
 

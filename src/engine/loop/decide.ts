@@ -2,7 +2,7 @@
 // the next step, holding the whole precedence table of SPEC §3. The driver (loop.ts) performs the
 // effects (processes, git, evidence) and asks these functions what follows; none of them does I/O,
 // so the table is tested exhaustively without a process (test/unit/decide.test.ts).
-import type { IssuedType } from '../judge/certificate.js';
+import type { IssuedType } from '../config/config.js';
 import type { TerminalState } from './fsm.js';
 
 /**

@@ -51,11 +51,14 @@ export function isTerminal(s: State): s is TerminalState {
 export class Fsm {
   state: State = 'INIT';
   readonly trace: State[] = ['INIT'];
+  /** Told of every state entered (the host's phase events, loop/phase-events.ts). */
+  onEnter?: (s: State) => void;
 
   to(next: State): void {
     if (!TRANSITIONS[this.state].includes(next)) throw new InvariantViolation('ILLEGAL_TRANSITION', `illegal FSM transition ${this.state} → ${next}`);
     this.state = next;
     this.trace.push(next);
+    this.onEnter?.(next);
   }
 
   /** Enters the terminal state, through BUDGET_CHECK when the iteration went that far. */

@@ -412,7 +412,8 @@ export async function restoreEvidence(
     const files = (await listFiles(published.root)).filter((f) => !NOT_EVIDENCE.has(f));
     // A report that does not parse is not a "never started" one: the tree is verified below and refused.
     const report = await published.readJson('halting_report.json', haltingReportSchema).catch(() => null);
-    const neverStarted = files.every((f) => f === 'halting_report.json' || f === 'manifest.json') && report?.status === 'EXIT_NEED_INFO';
+    // A report with no goal is a run's that stopped before its plan (NEED_INFO, a model API out of reach).
+    const neverStarted = files.every((f) => f === 'halting_report.json' || f === 'manifest.json') && !!report && report.goal === null;
     if (!neverStarted) {
       const check = files.includes('manifest.json') ? await verifyTree(published.root, { allowOpenTail: true }) : null;
       if (!check?.ok) {

@@ -467,6 +467,8 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
       certificate: cert.type,
       residual: cert.residual,
       northstar_distance: ns.total_distance,
+      cost_usd: out.costUsd,
+      tokens: out.tokens ? out.tokens.input + out.tokens.output : null,
     }),
   );
   if (cert.residual !== null && judged) state.residual_history.push(cert.residual);

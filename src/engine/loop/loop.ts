@@ -9,7 +9,8 @@ import { scrubbingLogger, secretValues } from '../os/secrets.js';
 import { IsolationUnavailableError, type Isolation, resolveIsolation, Sandbox } from '../os/sandbox.js';
 import type { RunSpec } from '../os/ports.js';
 import { AGENT_STATE_EXCLUDES, cliVersion } from '../agent/agents.js';
-import { type KeyProxy, keyProxyTarget, startKeyProxy } from '../agent/key-proxy.js';
+import { probeModelApi } from '../agent/api-probe.js';
+import { type KeyProxy, keyProxyBaseUrlVar, keyProxyTarget, startKeyProxy } from '../agent/key-proxy.js';
 import { canonicalJson } from '../common/canonical.js';
 import { dstr } from '../common/decimal.js';
 import { num } from '../common/display.js';
@@ -55,6 +56,7 @@ import { junitMissing, runnersMissing } from './runner-missing.js';
 import { initialProgress } from './progress.js';
 import { endStage, saveState } from '../evidence/records.js';
 import { Stage } from '../evidence/phases.js';
+import { announcePhases } from './phase-events.js';
 import { headFacts } from '../memory/learn.js';
 import { unmeasuredWarnings } from '../config/measured.js';
 import { recordFailures } from '../memory/failures.js';
@@ -100,13 +102,16 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
       ),
     );
   }
-  const readOnly = await readOnlyFolder([
+  // The folders the loop writes, what each is for the message: checked before anything is written,
+  // and again when a write fails mid-run, to name the one that became read-only.
+  const writes: [string, string][] = [
     [cwd, 'the work tree'],
     [await git.commonDir(), "the git directory, which holds the loop's home"],
-    ...(await homeFolders(git, evRel)).map((dir) => [dir, "the loop's home"] as const),
+    ...(await homeFolders(git, evRel)).map((dir): [string, string] => [dir, "the loop's home"]),
     [dirname(published.root), 'the folder of the published evidence'],
     [published.root, 'the published evidence'],
-  ]);
+  ];
+  const readOnly = await readOnlyFolder(writes);
   if (readOnly) {
     o.log.error(readOnly);
     // Its report where one can be written (not in a read-only evidence folder).
@@ -144,10 +149,16 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
     await git.openSession();
     return (outcome = await runLocked(o, { fsm, git, cwd, ev, evRel, published, intake: got, configPath, judgeName: home.judge, start }, progress));
   } catch (e) {
+    // A folder made read-only mid-run (a remount, chmod by the user) is the cause, whatever write met it first: named, like at the start.
+    const readOnlyNow = await readOnlyFolder(writes);
+    if (readOnlyNow) {
+      o.log.error(readOnlyNow);
+      return (outcome = blockedEarly(FOLDER_READ_ONLY, readOnlyNow));
+    }
     // A git failure, a full disk, a forbidden state: a report and a resumable state, never a crash.
     if (!(e instanceof PhucError)) throw e;
     o.log.error(e.message);
-    return blockedEarly(e.code, e.message);
+    return (outcome = blockedEarly(e.code, e.message));
   } finally {
     await git.close();
     if (progress.publish)
@@ -165,13 +176,17 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
           ),
       );
     // A run that could not start (no plan: its report is not the tree's) says so after the publication, which would drop it.
-    if (outcome?.status === 'EXIT_NEED_INFO' && outcome.report.goal === null)
+    if (outcome?.report.goal === null && (outcome.status === 'EXIT_NEED_INFO' || RECORDED_EARLY.has(outcome.stop_reason)))
       await recordNeedInfo(published, outcome).catch((e: unknown) =>
         o.log.warn(`the report could not be written: ${e instanceof Error ? e.message : String(e)}`),
       );
-    await lock();
+    // A lock the loop could not remove (its folder read-only now) is a dead loop's to the next run, which takes it over.
+    await lock().catch((e: unknown) => o.log.warn(`the run's lock could not be removed: ${e instanceof Error ? e.message : String(e)}`));
   }
 }
+
+/** Halts before a plan whose report is still written (beside an earlier loop's evidence, never over it). */
+const RECORDED_EARLY = new Set([FOLDER_READ_ONLY, 'AGENT_FAILED']);
 
 interface Base {
   fsm: Fsm;
@@ -303,7 +318,16 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
     if (unseen.messages.length) return needInfo({ stop_reason: 'CONFIG_INVALID', missing_fields: unseen.fields, messages: unseen.messages }, o);
     // Pre-flight: the agent CLI must start as the agent user before any iteration is spent on it.
     const asAgent = { run: async (spec: RunSpec) => o.runner.run(await sandbox.wrap({ ...spec, env: {} }, 'agent')) };
-    const version = await cliVersion(preset, asAgent, { run: got.config.agent.run, env: {}, cwd });
+    const [version, unreachable] = await Promise.all([
+      cliVersion(preset, asAgent, { run: got.config.agent.run, env: {}, cwd }),
+      target ? probeModelApi(target.upstream) : null,
+    ]);
+    if (unreachable) {
+      // A pause, not a verdict: nothing is judged or spent, and a plain `run` starts here again.
+      const why = `the model API ${target!.upstream.origin} cannot be reached from here (${unreachable}): check the network, a proxy or the base URL (${keyProxyBaseUrlVar(target!.provider)}), then \`phuc-loop run\` goes on`;
+      o.log.error(why);
+      return blockedEarly('AGENT_FAILED', why);
+    }
     if (preset !== 'command' && version === null)
       return needInfo(
         {
@@ -359,6 +383,7 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
       pendingLogs: [],
       stages: [],
     };
+    announcePhases(ctx, !!resumed && !baselinePending(resumed.plan));
     fsm.to('DREAM_GOAL');
     try {
       return await drive(ctx, configPath, !!resumed, base.start);
@@ -597,4 +622,4 @@ function hostDirs(): string[] {
   return [homedir(), tmpdir()];
 }
 
-export { DEFAULT_EVIDENCE_DIR, type IterationRow, type LoopHost, type LoopOptions, type LoopOutcome, type LoopState } from './context.js';
+export { DEFAULT_EVIDENCE_DIR, type IterationRow, type LoopHost, type LoopPhase, type LoopOptions, type LoopOutcome, type LoopState } from './context.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Collected, spawnAgent, unstageable } from '../agent/agent-step.js';
 import { type Direction, type Entry, extractSection, type Fact, mergeSection, sanitizeAgentText, sanitizeList, type Section } from './agents-md.js';
 import { iterDir } from '../judge/audit.js';
-import type { IssuedType } from '../judge/certificate.js';
+import type { IssuedType } from '../config/config.js';
 import type { CheckResult } from '../judge/checks.js';
 import type { VerdictState } from '../agent/critic.js';
 import { Decimal, dstr } from '../common/decimal.js';
