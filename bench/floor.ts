@@ -34,8 +34,8 @@ const ROOT = process.getuid?.() === 0;
 const ISOLATIONS = (process.env.BENCH_FLOOR_ISOLATION ?? (ROOT ? 'none,user+pidns' : 'none')).split(',');
 const WORKSPACES = ['live', 'clean'] as const;
 const ROUNDS = Number(process.env.BENCH_FLOOR_ROUNDS ?? 1);
-/** What the loop's sandbox adds around the agent, the check and the residual: a PID namespace with its own /proc. */
-const PIDNS = 'unshare --pid --fork --kill-child --mount-proc';
+/** What the loop's sandbox adds around the agent, the check and the residual: bubblewrap's PID, IPC and mount namespaces with their own /proc. */
+const PIDNS = 'bwrap --die-with-parent --unshare-pid --unshare-ipc --dev-bind / / --proc /proc --';
 
 const AGENT = `#!/bin/sh
 # One small change per iteration: one less unit of work left; and the report the loop reads.

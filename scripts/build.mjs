@@ -4,7 +4,7 @@
 // src/engine/common/version.ts (committed, so tests and the type-check see it without a build;
 // a version bump without a build leaves dist/ differing from the source, which CI refuses).
 import ncc from '@vercel/ncc';
-import { copyFile, mkdir, readFile, writeFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, writeFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFile } from 'node:child_process';
@@ -50,8 +50,9 @@ if (!process.argv.includes('--schema-only')) {
   await writeVersionModule();
   for (const entry of entries) if (existsSync(join(root, entry[0]))) await bundle(entry);
   await writeFile(join(root, 'dist/package.json'), '{\n  "type": "module"\n}\n');
-  // A program of its own (run inside a command's network namespace, src/engine/os/network.ts), beside the bundles.
-  await copyFile(join(root, 'src/engine/os/net-forwarder.mjs'), join(root, 'dist/net-forwarder.mjs'));
+  // The helper programs of their own (src/engine/os/programs.ts), beside the bundles.
+  for (const name of await readdir(join(root, 'src/engine/os')))
+    if (/\.(mjs|pl|sh)$/.test(name)) await copyFile(join(root, 'src/engine/os', name), join(root, 'dist', name));
 }
 // The editor schema is generated from the zod schema through the bundled CLI, so it cannot drift.
 const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'dist/cli/index.js'), 'schema']);

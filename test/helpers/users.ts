@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { CLI, cli, type CliResult } from './repo.js';
 import { reachableCopy } from './reachable.js';
 import { processesOf } from './procs.js';
+import { PROGRAMS } from '../../src/engine/os/programs.js';
 
 const exec = promisify(execFile);
 const PREFIX = 'phuc-t-';
@@ -60,9 +61,9 @@ export async function deleteLoopUser(user: LoopUser | undefined): Promise<void> 
 
 /** The built CLI as `user` (its own groups and HOME, a small environment plus `env`), from a copy that user can read. */
 export function cliAs(user: LoopUser, cwd: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  // The network forwarder is looked for beside the bundle's folder or in it (os/network.ts): in it here.
-  const forwarder = readFileSync(join(dirname(CLI), '..', 'net-forwarder.mjs'), 'utf8');
-  const program = join(reachableCopy(dirname(CLI), 'cli', { 'package.json': '{"type":"module"}\n', 'net-forwarder.mjs': forwarder }), basename(CLI));
+  // The helper programs are looked for beside the bundle's folder or in it (os/programs.ts): in it here.
+  const programs = Object.fromEntries(PROGRAMS.map((name) => [name, readFileSync(join(dirname(CLI), '..', name), 'utf8')]));
+  const program = join(reachableCopy(dirname(CLI), 'cli', { 'package.json': '{"type":"module"}\n', ...programs }), basename(CLI));
   const child = spawn('setpriv', [`--reuid=${String(user.uid)}`, `--regid=${String(user.gid)}`, '--init-groups', '--', process.execPath, program, ...args], {
     cwd,
     env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: user.home, LANG: 'C.UTF-8', ...env },

@@ -1,8 +1,8 @@
-// The sandbox on machines unlike this one, made in a private mount namespace of the loop's: one
-// without perl (each command's namespace is then set up by the shell supervisor, mount(8)
-// processes, instead of the perl one), and one whose scratch folders are nosuid, nodev, noexec
-// (as on many hosts), which the command's private ones must stay. Each runs a few commands through
-// the sandbox (user+pidns) and prints what they saw as JSON.
+// The sandbox on machines unlike this one, made in a private mount namespace of the loop's: ones
+// without bubblewrap or perl (every level above none is refused, auto included, naming the package),
+// and one whose scratch folders are nosuid, nodev, noexec (as on many hosts), which the command's
+// private ones must stay. Each runs a few commands through the sandbox (user+pidns) and prints what
+// they saw as JSON.
 import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { SYSTEM_DIRS, systemTool } from '../../src/engine/os/spawner.js';
 import { probeIsolation } from '../../src/engine/os/sandbox.js';
 
 const facts = await probeIsolation();
-const canTest = process.getuid?.() === 0 && facts.userPidns === null && systemTool('perl') !== null && systemTool('unshare') !== null;
+const canTest = process.getuid?.() === 0 && facts.userPidns === null && systemTool('unshare') !== null;
 
 /** The host program: `probes` (name → shell script) each run as a check, their results as JSON on stdout. */
 const host = (probes: Record<string, string>) => `
@@ -24,7 +24,12 @@ import { resolveIsolation, Sandbox } from ${JSON.stringify(join(ROOT, 'src/engin
 import { systemTool } from ${JSON.stringify(join(ROOT, 'src/engine/os/spawner.ts'))};
 const dir = await mkdtemp(join(tmpdir(), 'phuc-machine-work-'));
 await chmod(dir, 0o777);
-const sb = await Sandbox.create(await resolveIsolation('user+pidns'), { killGraceMs: 300 });
+const iso = await resolveIsolation('auto').catch((e) => e);
+if (iso instanceof Error) {
+  console.log(JSON.stringify({ error: iso.message }));
+  process.exit(0);
+}
+const sb = await Sandbox.create(iso, { killGraceMs: 300 });
 const runner = new NodeProcessRunner({ killGraceMs: 300 });
 const out = { perl: systemTool('perl'), limits: sb.limits, probes: {} };
 for (const [name, script] of Object.entries(${JSON.stringify(probes)})) {
@@ -39,7 +44,7 @@ console.log(JSON.stringify(out));
 async function onMachine(
   setup: (dir: string) => Promise<string>,
   probes: Record<string, string>,
-): Promise<{ perl: string | null; limits: string[]; probes: Record<string, { code: number; out: string }> }> {
+): Promise<{ error?: string; perl: string | null; limits: string[]; probes: Record<string, { code: number; out: string }> }> {
   const dir = await mkdtemp(join(tmpdir(), 'phuc-machine-'));
   try {
     const file = join(dir, 'host.mts');
@@ -64,30 +69,26 @@ async function onMachine(
   }
 }
 
-(canTest ? test : test.skip)('without perl the shell supervisor sets the namespace up, and the missing keyring protection is a limit', async () => {
-  const r = await onMachine(
-    async (dir) => {
-      // Every perl of the system folders covered by a file that cannot run.
-      const blocker = join(dir, 'not-perl');
-      await writeFile(blocker, '');
-      await chmod(blocker, 0o644);
-      return SYSTEM_DIRS.map((d) => `{ [ ! -e ${d}/perl ] || mount --bind ${blocker} ${d}/perl; }`).join(' && ');
-    },
-    {
-      exit: 'exit 7',
-      own: 'echo mine > own.txt && cat own.txt',
-      machine: 'touch /var/phuc-noperl-probe 2>/dev/null && echo wrote || echo refused',
-      leave: 'echo left > /tmp/phuc-noperl-left && echo ok',
-      find: 'cat /tmp/phuc-noperl-left 2>/dev/null || echo absent',
-    },
+/** Setup that covers every copy of `tool` in the system folders with a file that cannot run. */
+const without = (tool: string) => async (dir: string) => {
+  const blocker = join(dir, `not-${tool}`);
+  await writeFile(blocker, '');
+  await chmod(blocker, 0o644);
+  return SYSTEM_DIRS.map((d) => `{ [ ! -e ${d}/${tool} ] || mount --bind ${blocker} ${d}/${tool}; }`).join(' && ');
+};
+
+(canTest ? test : test.skip)('without bubblewrap the loop is refused at auto (never run beside it), naming the package and agent.isolation', async () => {
+  const r = await onMachine(without('bwrap'), {});
+  expect(r.error).toBe(
+    'agent.isolation: auto needs bubblewrap (the bwrap program), which is not installed: install the bubblewrap package (apt-get install bubblewrap), or set agent.isolation: none to run the agent and the checks beside the loop.',
   );
-  expect(r.perl).toBeNull();
-  expect(r.limits.join('\n')).toMatch(/perl is not installed/);
-  expect(r.probes.exit.code).toBe(7);
-  expect(r.probes.own).toMatchObject({ code: 0, out: 'mine' });
-  expect(r.probes.machine.out).toBe('refused');
-  expect(r.probes.leave).toMatchObject({ code: 0, out: 'ok' });
-  expect(r.probes.find.out).toBe('absent');
+});
+
+(canTest ? test : test.skip)('without perl (which runs sandbox-init.pl) the loop is refused at auto too, naming the package', async () => {
+  const r = await onMachine(without('perl'), {});
+  expect(r.error).toBe(
+    'agent.isolation: auto needs perl (it runs sandbox-init.pl), which is not installed: install the perl-base package, or set agent.isolation: none to run the agent and the checks beside the loop.',
+  );
 });
 
 (canTest ? test : test.skip)("a command's private scratch folders keep the host's nosuid, nodev and noexec", async () => {

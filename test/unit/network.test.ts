@@ -8,18 +8,20 @@ import { allowed, hostSockets, networkPolicy, networkRecord } from '../../src/en
 // @ts-expect-error: a plain ES module without types (run as a program inside the namespace)
 import { parseArgs } from '../../src/engine/os/net-forwarder.mjs';
 
-const parse = parseArgs as (argv: string[]) => { error?: string; ip?: string; maps?: { port: number; socket: string }[]; command?: string[] };
+const parse = parseArgs as (argv: string[]) => { error?: string; maps?: { port: number; socket: string }[]; command?: string[] };
 
-test('the forwarder takes IP, PORT=/SOCKET maps, then the command after --; anything else is refused with a message', () => {
-  expect(parse(['/usr/sbin/ip', '8080=/run/k.sock', '--', 'setpriv', 'x'])).toEqual({
-    ip: '/usr/sbin/ip',
-    maps: [{ port: 8080, socket: '/run/k.sock' }],
+test('the forwarder takes PORT=/SOCKET maps (one at least), then the command after --; anything else is refused with a message', () => {
+  expect(parse(['8080=/run/k.sock', '3128=/run/p.sock', '--', 'setpriv', 'x'])).toEqual({
+    maps: [
+      { port: 8080, socket: '/run/k.sock' },
+      { port: 3128, socket: '/run/p.sock' },
+    ],
     command: ['setpriv', 'x'],
   });
-  expect(parse(['/usr/sbin/ip', '--', 'true'])).toEqual({ ip: '/usr/sbin/ip', maps: [], command: ['true'] });
-  expect(parse(['/usr/sbin/ip', '70000=/s', '--', 'true']).error).toMatch(/not PORT=\/SOCKET: 70000=\/s/);
-  expect(parse(['/usr/sbin/ip', '80=rel.sock', '--', 'true']).error).toMatch(/not PORT=\/SOCKET/);
-  expect(parse(['/usr/sbin/ip', '--']).error).toMatch(/usage/);
+  expect(parse(['70000=/s', '--', 'true']).error).toMatch(/not PORT=\/SOCKET: 70000=\/s/);
+  expect(parse(['80=rel.sock', '--', 'true']).error).toMatch(/not PORT=\/SOCKET/);
+  expect(parse(['/usr/sbin/ip', '--', 'true']).error).toMatch(/not PORT=\/SOCKET/);
+  expect(parse(['80=/s', '--']).error).toMatch(/usage/);
   expect(parse(['--', 'true']).error).toMatch(/usage/);
 });
 

@@ -50,6 +50,18 @@ describe('resolveIsolation', () => {
     expect(await resolveIsolation('none', { privilege: null, userPidns: NO_PRIVILEGE, pidns: NO_USERNS })).toMatchObject({ level: 'none' });
   });
 
+  test('without bubblewrap every level above none fails closed, auto included, naming the package and agent.isolation', async () => {
+    const facts = { ...ALL, needs: 'bubblewrap (the bwrap program), which is not installed: install the bubblewrap package (apt-get install bubblewrap)' };
+    for (const level of ['auto', 'user+pidns', 'pidns'] as const) {
+      const err = await resolveIsolation(level, facts).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(IsolationUnavailableError);
+      expect((err as Error).message).toBe(
+        `agent.isolation: ${level} needs bubblewrap (the bwrap program), which is not installed: install the bubblewrap package (apt-get install bubblewrap), or set agent.isolation: none to run the agent and the checks beside the loop.`,
+      );
+    }
+    expect(await resolveIsolation('none', facts)).toMatchObject({ level: 'none' });
+  });
+
   test('the probe of this machine is consistent with the user it runs as', async () => {
     const iso = await resolveIsolation('auto');
     if (process.getuid?.() === 0) expect(iso.level).toBe('user+pidns');

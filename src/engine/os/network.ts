@@ -10,12 +10,11 @@
 // A unix socket of the machine's at a path is no part of a network namespace (an abstract one is):
 // the sandbox masks each one listening (hostSockets) in such a command's view, or a resolver's socket
 // (nscd, systemd-resolved) or a D-Bus would be its way out.
-import { existsSync } from 'node:fs';
-import { chmod, copyFile, lstat, mkdir, readFile, realpath, rm } from 'node:fs/promises';
+import { chmod, lstat, readFile, realpath, rm } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { installPrograms } from './programs.js';
 
 /** `agent.network`: open, or the hosts (besides the key proxy) the agent may reach. */
 export type AgentNetwork = 'open' | readonly string[];
@@ -76,14 +75,6 @@ export async function hostSockets(table = '/proc/net/unix'): Promise<string[]> {
 /** The HTTP proxy's port inside the agent's namespace (a namespace of its own: no other listener there but the key proxy's). */
 const PROXY_PORT = 3128;
 
-/** Where the forwarder is: beside the bundle (dist/net-forwarder.mjs, copied there by the build), or beside this file. */
-function forwarderSource(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const found = [join(here, '..', 'net-forwarder.mjs'), join(here, 'net-forwarder.mjs')].find((p) => existsSync(p));
-  if (!found) throw new Error(`net-forwarder.mjs not found beside ${here}`);
-  return found;
-}
-
 /** A host (or host:port) the allow-list names matches `host`:`port`. */
 export function allowed(list: readonly string[], host: string, port: number): boolean {
   const h = host.toLowerCase().replace(/^\[|\]$/g, '');
@@ -110,11 +101,7 @@ export class NetworkGate {
   ) {}
 
   static async open(dir: string, allow: readonly string[], refused: (host: string, how: string) => void): Promise<NetworkGate> {
-    await mkdir(dir, { mode: 0o755 });
-    await chmod(dir, 0o755);
-    const forwarder = join(dir, 'net-forwarder.mjs');
-    await copyFile(forwarderSource(), forwarder);
-    await chmod(forwarder, 0o644);
+    const { 'net-forwarder.mjs': forwarder } = await installPrograms(dir, ['net-forwarder.mjs']);
     const gate = new NetworkGate(dir, forwarder, allow, refused);
     await gate.listen(gate.proxySocket, gate.proxyServer());
     return gate;
@@ -199,6 +186,40 @@ export class NetworkGate {
     await Promise.all(this.servers.map((s) => new Promise((r) => s.close(r))));
     await rm(this.dir, { recursive: true, force: true });
   }
+}
+
+/** A run's network: its policy, the gate of the agent's way out (where it is closed), and why the policy is not enforced (null: it is). */
+export interface RunNetwork {
+  policy: NetworkPolicy;
+  gate: NetworkGate | null;
+  why: string | null;
+}
+
+/** The network of a run whose commands get namespaces (`namespaced`) or not; `dir` for the gate. */
+export async function openNetwork(policy: NetworkPolicy, namespaced: boolean, dir: string, refused: (host: string, how: string) => void): Promise<RunNetwork> {
+  const closed = policy.agent !== 'open' || policy.checks !== 'open';
+  const why = namespaced ? null : "at isolation none the commands run in the loop's own namespaces";
+  // The gate relays the agent's way out; a command with loopback only needs nothing but bwrap's --unshare-net.
+  const gate = policy.agent !== 'open' && why === null ? await NetworkGate.open(dir, policy.agent, refused) : null;
+  return { policy, gate, why: closed ? why : null };
+}
+
+/**
+ * The network namespace of a command of `role`: null where it shares the machine's; else the
+ * forwarder's arguments (up to its `--`; none for loopback only), the folders its view must hold,
+ * and variables to add.
+ */
+export function commandNetwork(
+  n: RunNetwork,
+  role: 'agent' | 'check',
+  open: boolean,
+  keyPort: number | null,
+): { argv: string[]; dirs: string[]; env: Record<string, string> } | null {
+  const { gate, policy, why } = n;
+  if (why !== null || open || (role === 'agent' ? policy.agent === 'open' : policy.checks === 'open')) return null;
+  if (role === 'check' || !gate) return { argv: [], dirs: [], env: {} };
+  const view = gate.agentView(keyPort);
+  return { argv: [process.execPath, gate.forwarder, ...view.maps, '--'], dirs: [gate.dir], env: view.env };
 }
 
 function pipeBoth(a: net.Socket, b: net.Socket): void {

@@ -1,400 +1,66 @@
 // The OS sandbox of the agent and of the checks, which run the agent's code (SPEC §7 "Isolation").
 //
-// Levels, strongest first (docs/security.md says what each guarantees and what it does not):
-// - `user+pidns`: the command runs as a dedicated unprivileged user (phuc-agent, phuc-check) with
-//   no groups, no capabilities and no_new_privs, a fresh HOME and TMPDIR, in its own PID and mount
-//   namespace with its own /proc. Needs root, or passwordless `sudo -n` (GitHub-hosted runners).
-// - `pidns`: own user, PID and mount namespace, no capabilities, but the loop's own uid.
-// - `none`: the command runs beside the loop; only the process-table sweep of process.ts contains it.
+// The levels are isolation.ts's.
 //
-// The process chain of a wrapped command (user+pidns; pidns drops the uid switch and adds --user):
+// The process chain of a wrapped command (user+pidns; pidns adds a user namespace, drops the uid switch):
 //
-//   setpriv --pdeathsig KILL                      dies with the loop
-//     unshare --pid --fork --kill-child --mount-proc
-//       sh SUPERVISOR                             PID 1 of the namespace, root: the agent can
-//                                                 neither signal nor trace it
-//         setpriv --reuid U --regid G --clear-groups --no-new-privs …   the command
+//   bwrap --die-with-parent --unshare-pid --unshare-ipc [--unshare-net] --dev-bind / / --proc /proc
+//     bwrap (PID 1 of the namespace, root: the agent can neither signal nor trace it)
+//       perl sandbox-init.pl …                    root: the command's view of the file system, no keyrings
+//         setpriv --reuid U --regid G --clear-groups --no-new-privs …   the command (exec'd)
 //
-// When the command ends, the supervisor exits and the kernel kills everything left in the
-// namespace (setsid, env -i, double fork, SIGTERM ignored: all the same). To stop a run, the loop
-// sends SIGTERM to the process group (the command gets it; unshare blocks it; PID 1 ignores it) and,
-// after the grace, SIGKILL: unshare dies, its --kill-child signal kills the supervisor, and with it
-// the namespace. If the loop dies, the parent-death signal does the same. The supervisor exists
-// because setpriv's uid switch clears the parent-death signal that --kill-child sets, and a command
-// that is PID 1 itself could clear its own; the supervisor stays root and keeps it.
+// bubblewrap (Debian/Ubuntu package `bubblewrap`) builds the namespaces; with --unshare-net it brings
+// loopback up. When the command ends, bwrap's PID 1 exits and the kernel kills everything left in
+// the namespace (setsid, env -i, double fork, SIGTERM ignored: all the same). To stop a run, the loop
+// sends SIGTERM to the process group: bwrap ends at once and its --die-with-parent kills the
+// namespace (no grace for the command: it may have started anything). If the loop dies, the
+// parent-death signal does the same.
 //
 // Under sudo the loop may signal nothing but sudo, which relays SIGTERM to its command: there the
-// chain is `sudo -n env -i sh LOADER` → `timeout -k GRACE LIMIT` → unshare …, and timeout turns the
-// relayed SIGTERM into SIGTERM to the group and, GRACE later, SIGKILL. Its LIMIT (the run's time
-// limit and some) ends the namespace if the loop itself dies.
-import { lstatSync } from 'node:fs';
-import { chmod, chown, lstat, mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir, userInfo } from 'node:os';
-import { basename, dirname, join, resolve, sep } from 'node:path';
-import type { ContainedRun, RunResult, RunSpec } from './ports.js';
-import { shellQuote } from '../agent/agents.js';
-import { readRegularSync, removeTree } from './tree-file.js';
-import { NodeProcessRunner, processDescendants, processRunning, ShellSession } from './process.js';
-import { SYSTEM_DIRS, systemTool } from './spawner.js';
-import { firstBlocked, outOfView } from './reach.js';
-import { hostSockets, NetworkGate, networkLimit, networkRecord, type NetworkPolicy, type NetworkRecord } from './network.js';
+// chain is `sudo -n env -i sh sandbox-load.sh` → `timeout -k GRACE LIMIT` → bwrap …, and timeout turns the
+// relayed SIGTERM into SIGTERM to the group. Its LIMIT (the run's time limit and some) ends the
+// namespace if the loop itself dies.
+import { chmod, chown, lstat, mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { ContainedRun, RunSpec } from './ports.js';
+import { removeTree } from './tree-file.js';
+import { outOfView } from './reach.js';
+import { commandNetwork, hostSockets, networkLimit, networkRecord, openNetwork, type NetworkPolicy, type NetworkRecord, type RunNetwork } from './network.js';
+import { installPrograms } from './programs.js';
+import {
+  DROP_CAPS,
+  DROP_PRIVILEGES,
+  NAMESPACES,
+  NO_SETFACL,
+  SHARED_NETWORK,
+  sharedFolders,
+  USER_NAMESPACE,
+  type Isolation,
+  type IsolationLevel,
+} from './isolation.js';
+import { ensureUsers, type RoleUser, type SandboxRole } from './role-users.js';
+import { RootCommands } from './root-commands.js';
+import { filterHex, KEY_SYSCALLS } from './sandbox-keys.js';
+import { DEFAULT_PATH, findTools, IsolationUnavailableError, NAMESPACE_TOOLS, toolsFor, USER_TOOLS, type Tools } from './sandbox-tools.js';
+import { baseParent, layout, type ViewOf } from './sandbox-view.js';
+import { envFileText, ReachablePath, roleEnvironment, seconds, writeHome } from './role-env.js';
 
-export const ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'] as const;
-export type IsolationLevel = (typeof ISOLATION_LEVELS)[number];
-export type IsolationRequest = IsolationLevel | 'auto';
-export type SandboxRole = 'agent' | 'check';
-/** How the loop acts as root for user+pidns. */
-export type Privilege = 'root' | 'sudo';
-
-/** Variables the sandbox sets for its role (a fresh HOME and TMPDIR, a PATH the role can reach). */
-const ROLE_OWNED_ENV = new Set(['HOME', 'TMPDIR', 'USER', 'LOGNAME', 'PATH', 'PWD', 'OLDPWD']);
-
-/** `env` without the variables the sandbox sets for the role: given, they would replace the role's own (see wrap). */
-export function withoutRoleVariables(env: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter(([k]) => !ROLE_OWNED_ENV.has(k)));
-}
-
-/** The dedicated users: system users with no login shell, no sudo rights and no other groups. */
-export const ROLE_USERS: Readonly<Record<SandboxRole, string>> = { agent: 'phuc-agent', check: 'phuc-check' };
-
-const SYSTEM_PATH = SYSTEM_DIRS.join(':');
-const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
-/** The only variables taken from the loop's environment (besides PATH); the caller adds the rest. */
-const LOCALE_VARS = /^(LANG|LANGUAGE|LC_[A-Z_]+|TZ)$/;
-const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** What the probe found; tests pass their own. A string says why the level cannot run here. */
-export interface IsolationFacts {
-  privilege: Privilege | null;
-  userPidns: string | null;
-  pidns: string | null;
-}
-
-export interface Isolation {
-  level: IsolationLevel;
-  /** One sentence: why this level (for the report). */
-  reason: string;
-  /** Plain sentences: what this level does not guarantee (for the report and the job summary). */
-  limits: string[];
-  privilege: Privilege | null;
-}
-
-/** An explicitly requested level that this machine cannot provide. */
-export class IsolationUnavailableError extends Error {}
-
-const NAMESPACE_TOOLS = ['sh', 'unshare', 'setpriv'] as const;
-const USER_TOOLS = [...NAMESPACE_TOOLS, 'mount', 'mkdir', 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout', 'cp', 'mv', 'mktemp'] as const;
-type Tool = (typeof USER_TOOLS)[number];
-type Tools = Record<Tool, string>;
-interface Found {
-  tools: Partial<Tools>;
-  sudo: string | null;
-  useradd: string | null;
-  /** Optional (the acl package): without it, ACLs a role sets in the work tree stay (a limit: NO_SETFACL). */
-  setfacl: string | null;
-  /** Optional: the supervisor in perl, which keeps each command from the kernel's keyrings (see PERL_SUPERVISOR); without it, a limit. */
-  perl: string | null;
-}
-
-function findTools(): Found {
-  const tools: Partial<Tools> = {};
-  for (const name of USER_TOOLS) {
-    const p = systemTool(name);
-    if (p) tools[name] = p;
-  }
-  return { tools, sudo: systemTool('sudo'), useradd: systemTool('useradd'), setfacl: systemTool('setfacl'), perl: systemTool('perl') };
-}
-
-function missing(found: Found, names: readonly Tool[]): string | null {
-  const lacking = names.filter((n) => !found.tools[n]);
-  return lacking.length ? `${lacking.join(', ')} not found (util-linux and coreutils are needed)` : null;
-}
-
-/** The tools a level needs (checked by the probe); the others keep their bare names, unused there. */
-function toolsFor(found: Found, names: readonly Tool[]): Tools {
-  const why = missing(found, names);
-  if (why) throw new IsolationUnavailableError(`agent.isolation: ${why}`);
-  return Object.fromEntries(USER_TOOLS.map((n) => [n, found.tools[n] ?? n])) as Tools;
-}
-
-/** Quiet helper commands (probes, users, ownership): never swept, never sandboxed. */
-const helperRunner = new NodeProcessRunner({ killGraceMs: 500 });
-
-function runTool([command, ...args]: [string, ...string[]], timeoutMs = 60_000): Promise<RunResult> {
-  return helperRunner.run({ command, args, cwd: '/', env: { PATH: SYSTEM_PATH, LC_ALL: 'C' }, timeoutMs, reapLeftovers: false });
-}
-
-const firstLine = (r: Pick<RunResult, 'stdout' | 'stderr' | 'exitCode'> & { signal?: string | null }) =>
-  (r.stderr.trim() || r.stdout.trim() || `exit ${String(r.exitCode ?? r.signal)}`).split('\n')[0];
-
-/**
- * Finds out which levels work here by running each one's real chain once with `true` (uid 65534
- * for the trial, so no user is created by a probe). About 10 ms per level.
- */
-export async function probeIsolation(): Promise<IsolationFacts> {
-  const found = findTools();
-  const t = found.tools;
-  let privilege: Privilege | null = null;
-  let noPrivilege = '';
-  if (process.getuid?.() === 0) privilege = 'root';
-  else if (!found.sudo) noPrivilege = 'the loop is not root and sudo is not installed';
-  else {
-    const r = await runTool([found.sudo, '-n', 'true'], 10_000);
-    if (r.exitCode === 0) privilege = 'sudo';
-    else noPrivilege = `the loop is not root and has no passwordless sudo (sudo -n: ${firstLine(r)})`;
-  }
-
-  let userPidns = privilege ? missing(found, USER_TOOLS) : noPrivilege;
-  if (userPidns === null && !found.useradd && !(await usersExist())) userPidns = `useradd not found to create ${Object.values(ROLE_USERS).join(' and ')}`;
-  if (userPidns === null && t.unshare && t.setpriv) {
-    const trial: [string, ...string[]] = [
-      t.unshare,
-      ...USER_UNSHARE,
-      '--',
-      t.setpriv,
-      '--reuid',
-      '65534',
-      '--regid',
-      '65534',
-      ...DROP_PRIVILEGES,
-      '--',
-      'true',
-    ];
-    const r = await runTool(privilege === 'sudo' && found.sudo ? [found.sudo, '-n', '--', ...trial] : trial, 10_000);
-    if (r.exitCode !== 0) userPidns = `a trial run in a new PID namespace failed: ${firstLine(r)}`;
-  }
-
-  // Root's uid stays 0 outside the namespace: the command would own every root-owned file of the
-  // machine (a planted ~/.gitconfig run by the loop's own git, /etc). user+pidns is root's level.
-  let pidns =
-    privilege === 'root'
-      ? 'the loop runs as root, and at pidns the command would keep uid 0 outside its namespace (use user+pidns)'
-      : missing(found, NAMESPACE_TOOLS);
-  if (pidns === null && t.unshare && t.setpriv) {
-    const r = await runTool([t.unshare, ...PIDNS_UNSHARE, '--', t.setpriv, ...DROP_CAPS, '--', 'true'], 10_000);
-    if (r.exitCode !== 0) pidns = `unprivileged user namespaces do not work here: ${firstLine(r)}`;
-  }
-  return { privilege, userPidns, pidns };
-}
-
-async function usersExist(): Promise<boolean> {
-  const lines = (await readFile('/etc/passwd', 'utf8').catch(() => '')).split('\n');
-  return Object.values(ROLE_USERS).every((u) => lines.some((l) => l.startsWith(`${u}:`)));
-}
-
-/**
- * The level to run at. `auto` takes the strongest that works; an explicit level that does not work
- * is an error that says why and what is available.
- */
-export async function resolveIsolation(requested: IsolationRequest, facts?: IsolationFacts | Promise<IsolationFacts>): Promise<Isolation> {
-  // The weakest level is always there: nothing to probe for it.
-  const f = requested === 'none' && facts === undefined ? { privilege: null, userPidns: 'not probed', pidns: 'not probed' } : await (facts ?? probeIsolation());
-  const why: Record<IsolationLevel, string | null> = { 'user+pidns': f.userPidns, pidns: f.pidns, none: null };
-  const available = ISOLATION_LEVELS.filter((l) => why[l] === null);
-  const privilege = f.userPidns === null ? f.privilege : null;
-  const made = (level: IsolationLevel, reason: string): Isolation => {
-    const p = level === 'user+pidns' ? privilege : null;
-    return { level, reason, limits: isolationLimits(level, p), privilege: p };
-  };
-  if (requested !== 'auto') {
-    const blocked = why[requested];
-    if (blocked !== null)
-      throw new IsolationUnavailableError(
-        `agent.isolation: ${requested} is not available on this machine: ${blocked}. Available here: ${available.join(', ')} (or auto, which picks the strongest).`,
-      );
-    return made(requested, `agent.isolation asks for ${requested}`);
-  }
-  const level = available.includes('user+pidns') ? 'user+pidns' : available.includes('pidns') ? 'pidns' : 'none';
-  const skipped = ISOLATION_LEVELS.slice(0, ISOLATION_LEVELS.indexOf(level)).map((l) => `${l} is not available (${why[l] ?? ''})`);
-  const because = level === 'user+pidns' ? (privilege === 'root' ? 'the loop runs as root' : 'the loop has passwordless sudo') : skipped.join('; ');
-  return made(level, `auto chose ${level}: ${because}`);
-}
-
-/** What a level does not guarantee, in plain sentences for the report. */
-export function isolationLimits(level: IsolationLevel, privilege: Privilege | null): string[] {
-  const common = [
-    'The agent holds its own API key unless the key proxy holds it.',
-    'The agent can read every world-readable file of the machine.',
-    'CPU time, memory and disk use are not limited, only wall time.',
-  ];
-  if (level === 'user+pidns')
-    return [
-      'The agent can read .git, including its config: a credential stored there (actions/checkout persist-credentials) is readable unless the loop removes it.',
-      "Toolchains installed only in the loop user's home (e.g. /root/.cargo, /home/runner/.cargo) are not visible to the agent or the checks.",
-      ...(privilege === 'sudo' ? ['If the loop process itself is killed, a running step ends at its own time limit rather than at once.'] : []),
-      ...common,
-    ];
-  if (level === 'pidns')
-    return [
-      "The agent runs as the loop's own OS user: it can read every file the loop can (the loop's HOME, the check workspace) and write its work tree but for .git and scratch/.",
-      "It cannot see the loop's processes or their environment, holds no capabilities, and nothing it starts outlives its step.",
-      "It can change the modes of the user's files in the work tree (open a private file to other users): git keeps no such bit, and the loop does not put them back at this level.",
-      ...common,
-    ];
-  return [
-    "The agent runs as the loop's own OS user beside the loop: it can read the loop's environment (its tokens) through /proc, and every file the loop can.",
-    'The folders every user may write (/tmp, /var/tmp, /dev/shm and any other) are shared: a file the agent or an earlier round of checks left there is seen by later checks, the final confirmation and verify --rerun, and code that depends on one passes here and fails in a clone.',
-    "The agent and the checks can delete a nested git repository of the user's in the work tree: git keeps none of its files, so the loop cannot put it back (the report says so).",
-    'Processes it starts are found through their process group, session and a run tag; one that leaves all three (env -i, setsid, a double fork) can outlive its step.',
-    ...common,
-  ];
-}
-
-// ---------------------------------------------------------------------------------------------------
-
-/** No capability can be kept or regained by the command (no_new_privs also voids setuid binaries). */
-const DROP_CAPS = ['--no-new-privs', '--inh-caps=-all', '--bounding-set=-all'];
-const DROP_PRIVILEGES = ['--clear-groups', ...DROP_CAPS];
-/**
- * pidns: uid 0 inside maps to the loop's uid outside; setpriv then drops every capability, so the
- * command cannot unmount its private /proc to look at the host's (and the loop's environment).
- */
-const PIDNS_UNSHARE = ['--user', '--map-root-user', '--pid', '--ipc', '--fork', '--kill-child', '--mount-proc'];
-const USER_UNSHARE = ['--pid', '--ipc', '--fork', '--kill-child', '--mount-proc'];
-
-/**
- * PID 1 of the namespace; it sets the command's view of the file system up as root, then starts it
- * (not exec'd: the supervisor must stay PID 1, see the top). Its arguments, each list after a count:
- * - the command's folder, entered last (under sudo the loop's user may not enter a role's folder);
- * - the folders the command may write (its folder, HOME, TMPDIR, agent.writable), opened first and
- *   bound back writable at their own paths through /proc/1/fd at the end, so that neither a cover
- *   nor a read-only mount above them changes them (at most 7: descriptors 3-9);
- * - the mounts to make read-only: nothing the command writes elsewhere outlives it;
- * - overlay options (",userxattr" in a user namespace), the real /dev/shm (or ""), then the other
- *   scratch folders, "<mode> <folder>". /dev/shm becomes an empty tmpfs of the command's own, which
- *   also holds (in a folder only root enters) a private upper layer for each other scratch folder:
- *   the command sees the folder as it was and writes to its own layer (an empty tmpfs where overlayfs
- *   cannot mount), so a file left there by one command is never seen by another;
- * - the folders to cover with an empty tmpfs, "<mode> <folder>" (one a scratch folder emptied above
- *   already hides is left: where overlayfs cannot mount, e.g. a mount under /tmp, /tmp is empty);
- * - the loop's own folders in a work tree a role holds (.git, scratch/), made read-only;
- * - the machine's unix sockets to mask with /dev/null (a command with a network of its own, network.ts);
- * then the command.
- */
-const supervisor = (t: Tools) =>
-  `set -e; cd /; dir=$1; n=$2; shift 2; i=3; ` +
-  `while [ "$n" -gt 0 ]; do eval "exec $i<\\"\\$1\\"; keep$i=\\$1"; i=$((i + 1)); n=$((n - 1)); shift; done; ` +
-  `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} --no-canonicalize -o remount,bind,ro "$1" || [ ! -e "$1" ]; shift; n=$((n - 1)); done; ` +
-  `ovl=$1; shm=$2; n=$3; shift 3; l=; ` +
-  `if [ -n "$shm" ]; then ${t.mount} -t tmpfs -o mode=1777 phuc-scratch "$shm"; l=$shm/.phuc-scratch; ${t.mkdir} -m 0700 "$l"; ` +
-  // Every layer's folders in one mkdir ($l is a plain path: see layout), 1777 as scratch folders are.
-  `k=$n; d=; while [ "$k" -gt 0 ]; do d="$d $l/u$k $l/w$k"; k=$((k - 1)); done; [ -z "$d" ] || ${t.mkdir} -m 1777 $d || l=; fi; ` +
-  `while [ "$n" -gt 0 ]; do { [ -n "$l" ] && ${t.mount} -t overlay -o "lowerdir=$2,upperdir=$l/u$n,workdir=$l/w$n$ovl" phuc-scratch "$2" 2>/dev/null; } || ` +
-  `${t.mount} -t tmpfs -o "mode=$1" phuc-scratch "$2"; shift 2; n=$((n - 1)); done; ` +
-  `n=$1; shift; while [ "$n" -gt 0 ]; do [ ! -e "$2" ] || ${t.mount} -t tmpfs -o "mode=$1" phuc-hide "$2"; shift 2; n=$((n - 1)); done; ` +
-  `j=3; while [ "$j" -lt "$i" ]; do eval "p=\\$keep$j"; [ -d "$p" ] || ${t.mkdir} -p "$p"; ${t.mount} --no-canonicalize --rbind "/proc/1/fd/$j" "$p"; ` +
-  `${t.mount} --no-canonicalize -o remount,bind,rw "$p"; eval "exec $j<&-"; j=$((j + 1)); done; ` +
-  `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} --no-canonicalize --bind -o ro "$1" "$1"; shift; n=$((n - 1)); done; ` +
-  `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} --no-canonicalize --bind /dev/null "$1" || [ ! -e "$1" ]; shift; n=$((n - 1)); done; ` +
-  `cd "$dir"; set +e; "$@"; exit $?`;
-
-/**
- * Kernel keyrings outlive processes and namespaces (a user's keyring lives as long as the machine),
- * and no mount hides them: a key the agent adds, readable to all, is state a later check or the final
- * confirmation would find. So no command may use them: as root, before it starts, it joins a fresh,
- * empty session keyring (it would inherit the loop's, with whatever keys the loop's session holds),
- * then a seccomp filter makes add_key, request_key and keyctl fail with ENOSYS for it and everything
- * it starts (as on a kernel without keyrings), for good: the perl supervisor does so in the child
- * that becomes the command (perl's syscall() needs no module); the filter is its first argument, in hex.
- *
- * The supervisor in perl, where the system has perl: the same arguments and steps as `supervisor`,
- * each mount a mount(2) call instead of a mount(8) process (some 15 processes fewer per command,
- * ~20 ms on a VM). A bind remount gives the mount's own flags again (nosuid, nodev, noexec, atime,
- * as mount(8) does: a user namespace refuses to clear those it locked), read from mountinfo; the
- * scratch folders and covers it mounts keep the nosuid, nodev and noexec of the mount that held them
- * (held_by; the shell supervisor mounts them without).
- */
-const PERL_SUPERVISOR = (k: KeySyscalls) =>
-  `use strict; my $filter = pack("H*", shift);
-my ($RDONLY, $NOSUID, $NODEV, $NOEXEC, $REMOUNT, $BIND, $REC, $RELATIME, $NOATIME, $STRICTATIME) = (1, 2, 4, 8, 32, 4096, 16384, 1 << 21, 1024, 1 << 24);
-my %FLAG = (ro => $RDONLY, nosuid => $NOSUID, nodev => $NODEV, noexec => $NOEXEC, nosymfollow => 256, noatime => $NOATIME, nodiratime => 2048, relatime => $RELATIME);
-sub mnt { my ($src, $dst, $type, $flags, $data) = @_; syscall(${String(k.mount)}, $src // 0, $dst, $type // 0, $flags, $data // 0) == 0 or die "phuc-sandbox: mount $dst: $!\\n" }
-sub mounts {
-  open(my $fh, '<', '/proc/self/mountinfo') or die "phuc-sandbox: mountinfo: $!\\n";
-  map {
-    my @x = split / /; (my $at = $x[4]) =~ s/\\\\([0-7]{3})/chr oct $1/ge;
-    my $f = 0; $f |= $FLAG{$_} // 0 for split /,/, $x[5];
-    $f |= $STRICTATIME unless $f & ($NOATIME | $RELATIME);
-    [$at, $f];
-  } <$fh>;
-}
-sub flags_of { my ($dst) = @_; my ($m) = grep { $_->[0] eq $dst } reverse mounts(); $m or die "phuc-sandbox: $dst is not a mount point\\n"; $m->[1] }
-sub remount { my ($dst, $ro) = @_; mnt(undef, $dst, undef, $REMOUNT | $BIND | (flags_of($dst) & ~$RDONLY) | ($ro ? $RDONLY : 0)) }
-sub held_by {
-  my ($p) = @_;
-  my ($m) = sort { length $b->[0] <=> length $a->[0] } grep { $_->[0] eq $p || $_->[0] eq '/' || index($p, "$_->[0]/") == 0 } reverse mounts();
-  $m ? $m->[1] & ($NOSUID | $NODEV | $NOEXEC) : 0;
-}
-sub list { my $n = shift(@ARGV) * (shift // 1); splice @ARGV, 0, $n }
-chdir '/' or die "phuc-sandbox: /: $!\\n";
-my $dir = shift @ARGV;
-my @keep = map { open(my $fh, '<', $_) or die "phuc-sandbox: $_: $!\\n"; [$_, $fh] } list();
-for my $p (list()) { eval { remount($p, 1); 1 } or !-e $p or die $@ }
-my ($ovl, $shm) = splice @ARGV, 0, 2;
-my @layered = list(2);
-my $l = '';
-if ($shm ne '') {
-  mnt('phuc-scratch', $shm, 'tmpfs', held_by($shm), 'mode=1777');
-  $l = "$shm/.phuc-scratch"; mkdir $l, 0700 or die "phuc-sandbox: $l: $!\\n";
-  for my $d (map { ("$l/u$_", "$l/w$_") } 1 .. @layered / 2) { $l = '' unless mkdir($d) && chmod(01777, $d) }
-}
-for (my $n = @layered / 2; $n > 0; $n--) {
-  my ($mode, $path) = splice @layered, 0, 2;
-  my $keep = held_by($path);
-  next if $l ne '' && eval { mnt('phuc-scratch', $path, 'overlay', $keep, "lowerdir=$path,upperdir=$l/u$n,workdir=$l/w$n$ovl"); 1 };
-  mnt('phuc-scratch', $path, 'tmpfs', $keep, "mode=$mode");
-}
-my @covers = list(2);
-while (my ($mode, $path) = splice @covers, 0, 2) { mnt('phuc-hide', $path, 'tmpfs', held_by($path), "mode=$mode") if -e $path }
-for (@keep) {
-  my ($p, $fh) = @$_; my $at = '';
-  for (grep { length } split m{/}, $p) { $at .= "/$_"; -d $at or mkdir $at or die "phuc-sandbox: $at: $!\\n" }
-  mnt('/proc/self/fd/' . fileno($fh), $p, undef, $BIND | $REC); remount($p, 0); close $fh;
-}
-for my $p (list()) { mnt($p, $p, undef, $BIND); remount($p, 1) }
-for my $p (list()) { eval { mnt('/dev/null', $p, undef, $BIND); 1 } or !-e $p or die $@ }
-chdir $dir or die "phuc-sandbox: $dir: $!\\n";
-my $pid = fork // die "phuc-sandbox: fork: $!\\n";
-if (!$pid) {
-  syscall(${String(k.keyctl)}, 1, 0) >= 0 or $!{ENOSYS} or $!{EOPNOTSUPP} or die "phuc-sandbox: a fresh session keyring: $!\\n";
-  syscall(${String(k.prctl)}, 38, 1, 0, 0, 0) == 0 or die "phuc-sandbox: no_new_privs: $!\\n";
-  syscall(${String(k.prctl)}, 22, 2, pack("S x![p] p", length($filter) / 8, $filter)) == 0 or die "phuc-sandbox: seccomp: $!\\n";
-  exec { $ARGV[0] } @ARGV; die "phuc-sandbox: $ARGV[0]: $!\\n";
-}
-while ((my $p = waitpid(-1, 0)) > 0) { exit(($? & 127) ? 128 + ($? & 127) : $? >> 8) if $p == $pid }
-exit 127;`;
-
-/**
- * The root prelude under sudo. sudo resets the environment and values must never be on a command
- * line (/proc/<pid>/cmdline is world-readable), so the role's environment travels in a 0600 file of
- * the loop's user ($1) that root reads and deletes before anything of the role runs; `env -i` runs
- * first, so nothing of sudo's own variables (SUDO_COMMAND, MAIL...) reaches the command. Then: $2
- * uid:gid for the run's HOME ($3) and TMPDIR ($4); $5 the number of ended runs' folders that follow,
- * removed here (removing them at each run's end would cost a sudo of its own); then the command.
- * The HOME and TMPDIR are fresh: the loop's user alone wrote them (the files of WrapOptions.homeFiles).
- */
-const loader = (t: Tools) =>
-  `set -e; . "$1"; ${t.rm} -f -- "$1"; ${t.chown} -R -- "$2" "$3" "$4"; n=$5; shift 5; ` +
-  `while [ "$n" -gt 0 ]; do ${t.rm} -rf -- "$1"; shift; n=$((n - 1)); done; exec "$@"`;
-
-/**
- * Creates the role users once per machine. Loops serialise on a lock; a user made meanwhile by
- * anyone else makes useradd fail, and the user is then simply read back.
- */
-const USERS_SCRIPT = `set -e; umask 077
-exec 9>>/etc/.pwd.lock
-flock 9
-shell=/usr/sbin/nologin; [ -x "$shell" ] || shell=/sbin/nologin; [ -x "$shell" ] || shell=/bin/false
-for u in "$@"; do
-  id -u "$u" >/dev/null 2>&1 || useradd --system --user-group --no-create-home --home-dir /nonexistent --shell "$shell" "$u" || id -u "$u" >/dev/null
-  echo "$u $(id -u "$u") $(id -g "$u") $(id -G "$u")"
-done`;
-
-export interface RoleUser {
-  name: string;
-  uid: number;
-  gid: number;
-}
+// The names the rest of the engine takes from here.
+export {
+  ISOLATION_LEVELS,
+  isolationLimits,
+  IsolationUnavailableError,
+  probeIsolation,
+  resolveIsolation,
+  type Isolation,
+  type IsolationFacts,
+  type IsolationLevel,
+  type IsolationRequest,
+  type Privilege,
+} from './isolation.js';
+export { ROLE_USERS, type RoleUser, type SandboxRole } from './role-users.js';
+export { withoutRoleVariables } from './role-env.js';
 
 export interface WrapOptions {
   /** Files for the role's HOME (path relative to HOME → content): folders 0700, files 0600, the role's. */
@@ -436,16 +102,12 @@ export class Sandbox {
   private runs = 0;
   /** Under sudo: folders of ended runs, removed by the next run's loader (or by dispose). */
   private ended: string[] = [];
-  /** Per PATH string; PATH filtering is the same for both roles (neither owns a PATH folder). */
-  private readonly pathCache = new Map<string, Promise<string>>();
+  private readonly paths = new ReachablePath();
   private readonly loop = userInfo();
-  /**
-   * Root's commands (the find/chown around every agent step and check round): one long-lived shell
-   * (under sudo, `sudo -n sh -s`), which forks each for a fraction of what a spawn of the loop costs.
-   */
-  private rootShell: ShellSession | null = null;
   /** The work tree a role holds (grantWorkTree to reclaimWorkTree), with the loop's own folders in it. */
   private held: { root: string; loopOwned: string[] } | null = null;
+  /** Root's commands: the find/chown around every agent step and check round. */
+  private readonly root: RootCommands;
 
   private constructor(
     iso: Isolation,
@@ -460,9 +122,10 @@ export class Sandbox {
     private readonly writable: readonly string[],
     /** SandboxOptions.workTree, real. */
     private readonly workTree: string | null,
-    private readonly net: { policy: NetworkPolicy; gate: NetworkGate | null; ip: string | null; why: string | null },
+    private readonly net: RunNetwork,
   ) {
     this.level = iso.level;
+    this.root = new RootCommands(tools, sudo, users, extra.setfacl);
     this.network = networkRecord(net.policy, net.why === null);
     this.reason = iso.reason;
     const ns = iso.level !== 'none';
@@ -471,10 +134,9 @@ export class Sandbox {
     this.limits = [
       ...iso.limits,
       ...(users && !extra.setfacl ? [NO_SETFACL] : []),
-      ...(ns && !extra.keyless ? [NO_KEYLESS] : []),
       ...(writable.length && ns ? [sharedFolders(writable)] : []),
       ...(net.why === null ? [] : [networkLimit(net.why)]),
-      ...(net.gate && net.policy.agent !== 'open' && net.policy.checks !== 'open' ? [] : [SHARED_NETWORK]),
+      ...(net.gate && net.policy.checks !== 'open' ? [] : [SHARED_NETWORK]),
     ];
   }
 
@@ -491,24 +153,14 @@ export class Sandbox {
     const base = await mkdtemp(join(await baseParent(strong), 'phuc-sandbox-'));
     await chmod(base, strong ? 0o711 : 0o700);
     const keys = KEY_SYSCALLS[process.arch];
-    const extra: Extras = {
-      setfacl: found.setfacl,
-      supervisor: found.perl && keys ? [found.perl, '-e', PERL_SUPERVISOR(keys), filterHex(keys)] : [tools.sh, '-c', supervisor(tools), 'phuc-sandbox'],
-      keyless: !!(found.perl && keys),
-    };
+    if (!keys && iso.level !== 'none')
+      throw new IsolationUnavailableError(`agent.isolation: ${iso.level} runs on x86_64 and arm64 only (this machine is ${process.arch})`);
+    const bin = keys ? await installPrograms(join(base, 'bin'), ['sandbox-init.pl', 'sandbox-load.sh']) : null;
+    const init = bin && keys ? [tools.perl, bin['sandbox-init.pl'], filterHex(keys), ...[keys.mount, keys.keyctl, keys.prctl].map(String)] : [];
+    const extra: Extras = { setfacl: found.setfacl, init, load: bin?.['sandbox-load.sh'] ?? '' };
     const workTree = o.workTree ? await realpath(o.workTree).catch(() => resolve(o.workTree!)) : null;
     const policy = o.network ?? { agent: 'open', checks: 'open' };
-    const ip = systemTool('ip');
-    const closed = policy.agent !== 'open' || policy.checks !== 'open';
-    const why =
-      iso.level === 'none'
-        ? "at isolation none the commands run in the loop's own namespaces"
-        : !ip
-          ? "iproute2 (`ip`) is not installed, which brings up the loopback of a command's network namespace"
-          : null;
-    const gate =
-      closed && why === null ? await NetworkGate.open(join(base, 'net'), policy.agent === 'open' ? [] : policy.agent, o.onRefused ?? (() => undefined)) : null;
-    const net = { policy, gate, ip, why: closed ? why : null };
+    const net = await openNetwork(policy, iso.level !== 'none', join(base, 'net'), o.onRefused ?? (() => undefined));
     return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, extra, o.writable ?? [], workTree, net);
   }
 
@@ -517,17 +169,6 @@ export class Sandbox {
     if (!this.net.gate) return;
     await this.net.gate.relayKeyProxy(port);
     this.keyPort = port;
-  }
-
-  /**
-   * The network namespace of a command of `role`: null where it shares the machine's; else the
-   * forwarder's arguments (up to its `--`), the folder its view must hold, and variables to add.
-   */
-  private netView(role: SandboxRole, open: boolean): { argv: string[]; dir: string; env: Record<string, string> } | null {
-    const { gate, ip, policy } = this.net;
-    if (!gate || !ip || open || (role === 'agent' ? policy.agent === 'open' : policy.checks === 'open')) return null;
-    const view = role === 'agent' ? gate.agentView(this.keyPort) : { maps: [], env: {} };
-    return { argv: [process.execPath, gate.forwarder, ip, ...view.maps, '--'], dir: gate.dir, env: view.env };
   }
 
   /** The role's user (user+pidns only). */
@@ -567,7 +208,7 @@ export class Sandbox {
       if (this.sudo) this.ended.push(dir);
       else await removeTree(dir);
     };
-    const contained: ContainedRun = { graceMs: this.graceMs, forceKill: (pid) => this.forceKill(pid), release };
+    const contained: ContainedRun = { graceMs: this.graceMs, forceKill: (pid) => this.root.forceKill(pid), release };
     try {
       return await this.chain(spec, role, { dir, home, tmp, made }, contained);
     } catch (e) {
@@ -583,38 +224,51 @@ export class Sandbox {
     contained: ContainedRun,
   ): Promise<RunSpec> {
     const t = this.tools;
-    const net = this.netView(role, spec.network === 'open');
+    const net = commandNetwork(this.net, role, spec.network === 'open', this.keyPort);
     const env = { ...this.environment(role, d, spec.env), ...net?.env };
     const command = spec.args ? [spec.command, ...spec.args] : ['/bin/sh', '-c', spec.command];
     const user = this.users?.[role];
-    // Its own network namespace: the forwarder, as the namespace's root, brings loopback up first.
-    const unshareNet = net ? ['--net'] : [];
+    // Its own network namespace (bwrap brings its loopback up); the forwarder, if any, runs as its root.
+    const unshareNet = net ? ['--unshare-net'] : [];
     const forward = net?.argv ?? [];
-    const seen = net ? [net.dir] : [];
+    const seen = net?.dirs ?? [];
     const sockets = net ? await hostSockets() : [];
     if (!user) {
-      const where = await this.layout(spec.cwd, null, env, role, seen, sockets);
-      const ns = [t.unshare, ...PIDNS_UNSHARE, ...unshareNet, '--', ...this.extra.supervisor, ...where, ...forward, t.setpriv, ...DROP_CAPS, '--'];
-      return { ...spec, command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns, ...command], env, contained };
+      const where = await this.layout({ cwd: spec.cwd, user: null, env, role, seen, sockets });
+      const args = [
+        ...USER_NAMESPACE,
+        ...NAMESPACES,
+        ...unshareNet,
+        '--',
+        ...this.extra.init,
+        ...where,
+        '--',
+        ...forward,
+        t.setpriv,
+        ...DROP_CAPS,
+        '--',
+        ...command,
+      ];
+      return { ...spec, command: t.bwrap, args, env, contained };
     }
-    env.PATH = await this.reachablePath(env.PATH || DEFAULT_PATH, user);
+    env.PATH = await this.paths.of(env.PATH || DEFAULT_PATH, user);
     // The work tree belongs to the role while the loop's .git does not: git must not refuse it as
     // "dubious ownership" (only configuration given this way or globally counts for that).
     const n = Number(env.GIT_CONFIG_COUNT) || 0;
     Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
-    const where = await this.layout(spec.cwd, user, env, role, seen, sockets);
+    const where = await this.layout({ cwd: spec.cwd, user, env, role, seen, sockets });
     const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
-    const ns = [t.unshare, ...USER_UNSHARE, ...unshareNet, '--', ...this.extra.supervisor, ...where, ...forward, ...switched, ...command];
-    // The spawn itself starts in `/`: the supervisor enters the command's folder as root.
+    const ns = [t.bwrap, ...NAMESPACES, ...unshareNet, '--', ...this.extra.init, ...where, '--', ...forward, ...switched, ...command];
+    // The spawn itself starts in `/`: sandbox-init.pl enters the command's folder as root.
     if (!this.sudo) {
       await Promise.all([d.home, d.tmp, ...d.made].map((p) => chown(p, user.uid, user.gid)));
-      return { ...spec, cwd: '/', command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns], env, contained };
+      return { ...spec, cwd: '/', command: t.bwrap, args: ns.slice(1), env, contained };
     }
     const envFile = join(d.dir, 'env');
     await writeFile(envFile, envFileText(env), { mode: 0o600 });
     const ended = this.ended.splice(0);
     const ids = `${String(user.uid)}:${String(user.gid)}`;
-    const load = ['-n', '--', t.env, '-i', t.sh, '-c', loader(t), 'phuc-sandbox', envFile, ids, d.home, d.tmp, String(ended.length), ...ended];
+    const load = ['-n', '--', t.env, '-i', t.sh, this.extra.load, t.rm, t.chown, envFile, ids, d.home, d.tmp, String(ended.length), ...ended];
     const limit = spec.timeoutMs === undefined ? '0' : seconds(spec.timeoutMs + 2 * this.graceMs + 1000);
     const relay = [t.timeout, '-k', seconds(this.graceMs), limit];
     // timeout ends the namespace itself after the grace: the loop's own kill is the last resort.
@@ -623,195 +277,29 @@ export class Sandbox {
   }
 
   private environment(role: SandboxRole, dirs: { home: string; tmp: string } | null, given: Record<string, string>): Record<string, string> {
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(this.loopEnv)) if (v !== undefined && LOCALE_VARS.test(k)) env[k] = v;
-    env.PATH = this.loopEnv.PATH ?? DEFAULT_PATH;
-    const name = this.users?.[role].name ?? this.loop.username;
-    const identity: Record<string, string | undefined> = dirs
-      ? { HOME: dirs.home, TMPDIR: dirs.tmp, USER: name, LOGNAME: name }
-      : { HOME: this.loopEnv.HOME, TMPDIR: this.loopEnv.TMPDIR, USER: this.loopEnv.USER, LOGNAME: this.loopEnv.LOGNAME };
-    for (const [k, v] of Object.entries(identity)) if (v !== undefined) env[k] = v;
-    return Object.assign(env, given);
+    return roleEnvironment(this.loopEnv, this.users?.[role].name ?? this.loop.username, dirs, given);
   }
 
-  /** PATH without the directories the role cannot reach (toolchains under /root, another user's HOME). */
-  private reachablePath(path: string, user: RoleUser): Promise<string> {
-    let p = this.pathCache.get(path);
-    if (!p) {
-      p = (async () => {
-        const dirs = path.split(':').filter(Boolean);
-        const blocked = await Promise.all(
-          dirs.map((d) =>
-            realpath(d).then(
-              (r) => firstBlocked(r, user),
-              () => d,
-            ),
-          ),
-        );
-        return dirs.filter((_, i) => blocked[i] === null).join(':');
-      })();
-      this.pathCache.set(path, p);
-    }
-    return p;
-  }
-
-  /**
-   * The supervisor's arguments (see `supervisor`). Covered: the first ancestor of the folder that the
-   * role cannot traverse, so that the role sees nothing else under it (another user's HOME, the
-   * runner's temporary files). Read-only: every mount of the machine but the kernel's interfaces, so
-   * the only places the command can leave something are its own folders and the private scratch
-   * folders, and a later command of either role finds only what a clean checkout would hold.
-   */
-  private async layout(
-    cwd: string,
-    user: RoleUser | null,
-    env: Record<string, string>,
-    role: SandboxRole,
-    seen: string[],
-    sockets: readonly string[],
-  ): Promise<string[]> {
-    const real = await realpath(cwd).catch(() => resolve(cwd));
-    const blocked = user && real !== sep ? await firstBlocked(dirname(real), user) : null;
-    if (blocked !== null && under(this.base, blocked))
-      throw new Error(`the sandbox folder ${this.base} lies under ${blocked}, which the role users cannot traverse; set TMPDIR to a traversable folder`);
-    const [mounts, scratch, wanted] = await Promise.all([
-      mountPoints(),
-      this.scratch(),
-      Promise.all([
-        Promise.resolve(real),
-        ...[env.HOME, env.TMPDIR].map(ownFolder),
-        ...seen.map((p) => Promise.resolve(p)),
-        ...this.writable.map((w, i) => this.writableReal[i].then((r) => same(w, r))),
-      ]),
-    ]);
-    // Where a cover or a scratch folder hides a folder, what lies under it needs nothing of its own.
-    // The checks never see the agent's work tree unless they run in it; nor what lies under a cover.
-    const tree = role === 'check' && this.workTree && !under(real, this.workTree) ? this.workTree : null;
-    const covers = [blocked, tree].filter((c): c is string => c !== null);
-    const outer = covers.filter((c) => !covers.some((d) => d !== c && under(c, d)));
-    const shared = scratch.filter((f) => !outer.some((c) => under(f.path, c)));
-    const hidden = [...shared.map((f) => f.path), ...outer];
-    const readOnly = mounts.filter((m) => !hidden.some((h) => under(m, h)));
-    const writable = [...new Set(wanted)].filter((p): p is string => p !== null && p !== sep);
-    // One kept inside another comes with it.
-    const keep = writable.filter((p) => !writable.some((q) => q !== p && under(p, q)));
-    // The loop's folders in a work tree a role holds: read-only at every level (at user+pidns their
-    // owner keeps them too; at pidns the role is the loop's own user).
-    const held = this.held && under(real, this.held.root) ? this.held : null;
-    const loops = held
-      ? held.loopOwned.map((f) => join(held.root, f)).filter((f) => under(f, real) && lstatSync(f, { throwIfNoEntry: false })?.isDirectory())
-      : [];
-    if (keep.length > 7) throw new Error(`agent.writable: a command can be given at most 7 folders to write, its own three included (got ${keep.join(', ')})`);
-    // /dev/shm holds the layers; the supervisor splits its path unquoted: plain characters only, else
-    // it is covered like the others, and those get empty folders.
-    // The machine's sockets it could reach: not those under a cover or scratch, nor in its own folders (the network gate's).
-    const masked = sockets.filter((p) => !hidden.some((h) => under(p, h)) && !keep.some((k) => under(p, k)));
-    const shm = shared.find((f) => f.shm && /^[A-Za-z0-9/._-]+$/.test(f.path));
-    const layered = shared.filter((f) => f !== shm);
-    return [
-      real,
-      String(keep.length),
-      ...keep,
-      String(readOnly.length),
-      ...readOnly,
-      user ? '' : ',userxattr',
-      shm?.path ?? '',
-      String(layered.length),
-      ...layered.flatMap((f) => [f.mode, f.path]),
-      String(outer.length),
-      ...outer.flatMap((c) => ['0755,size=1m', c]),
-      String(loops.length),
-      ...loops,
-      String(masked.length),
-      ...masked,
-    ];
-  }
-
-  private scratchFolders: Promise<Scratch[]> | null = null;
-
-  /** This machine's scratch folders: those of SCRATCH that exist as real folders every user may write. */
-  private scratch(): Promise<Scratch[]> {
-    return (this.scratchFolders ??= Promise.all(
-      SCRATCH.map(async (f): Promise<Scratch | null> => {
-        const real = await realpath(f).catch(() => null);
-        const st = real === null ? null : await stat(real).catch(() => null);
-        return real && st?.isDirectory() && st.mode & 0o002 ? { mode: (st.mode & 0o7777).toString(8), path: real, shm: f === SHM } : null;
-      }),
-    ).then((all) => {
-      const found = all.filter((e): e is Scratch => e !== null);
-      const paths = found.map((e) => e.path);
-      // Once each (/var/lock is /run/lock), and none inside another (it comes with it).
-      return found.filter((e, i) => paths.indexOf(e.path) === i && !paths.some((g) => g !== e.path && under(e.path, g)));
-    }));
+  /** sandbox-init.pl's arguments for one command (sandbox-view.ts). */
+  private layout(v: Pick<ViewOf, 'cwd' | 'user' | 'env' | 'role' | 'seen' | 'sockets'>): Promise<string[]> {
+    return layout({ ...v, base: this.base, workTree: this.workTree, writable: this.writable, writableReal: this.writableReal, held: this.held });
   }
 
   /**
    * Gives the work tree (everything except .git) to the role's user (the agent for its step, the
-   * checks for a live round), which may then write it; .git stays the loop's (readable). Fast when
-   * nothing changed: only entries with another owner are touched. Under sudo the loop cannot write
-   * the tree until `reclaimWorkTree`.
+   * checks for a live round), which may then write it; .git stays the loop's (readable). Under sudo
+   * the loop cannot write the tree until `reclaimWorkTree`.
    */
   async grantWorkTree(cwd: string, keep: string[] = [], role: SandboxRole = 'agent'): Promise<void> {
     this.held = { root: await realpath(cwd), loopOwned: ['.git', ...keep] };
     const u = this.users?.[role];
-    if (!u) return;
-    // The loop's own folders (the STOP file's): made if missing, never handed over. In the sticky top
-    // folder the role can neither remove nor rename them, nor add to or delete from them.
-    for (const k of keep) await mkdir(join(cwd, k), { mode: 0o755 }).catch(() => undefined);
-    // The top folder keeps its owner (git refuses a checkout whose top folder another user owns,
-    // "dubious ownership", which would also hit the user's own git after a crash); it is opened
-    // with the sticky bit instead, so the role can add entries but not remove .git. Its mode is
-    // kept in .git (which the agent cannot write) until reclaimWorkTree puts it back.
-    const top = await lstat(cwd);
-    const saved = join(cwd, '.git', 'phuc-loop', 'worktree-mode');
-    if (!(await readFile(saved, 'utf8').catch(() => null))) {
-      await mkdir(dirname(saved), { recursive: true, mode: 0o711 });
-      await writeFile(saved, (top.mode & 0o7777).toString(8));
-    }
-    await this.chmodAsRoot(cwd, 0o1777);
-    // What group and others may not read (a 0600 file, a 0700 folder), which the role could open to
-    // them (git keeps no such bit): its modes, kept beside the top folder's until reclaimWorkTree.
-    const t = this.tools;
-    const skip = ['.git', ...keep];
-    await this.asRoot([
-      t.find,
-      cwd,
-      ...this.pruned(cwd, skip, true),
-      '!',
-      '-type',
-      'l',
-      '!',
-      '-perm',
-      '-044',
-      '-fprintf',
-      join(dirname(saved), PRIVATE_MODES),
-      '%m %P\\0',
-    ]);
-    await this.chownTree(cwd, u.uid, u.gid, skip, true);
+    if (u) await this.root.lendWorkTree(cwd, keep, u);
   }
 
-  /**
-   * Gives everything in the work tree back to the owner of `.git` (which the loop never hands over),
-   * including what the roles created, and the top folder its mode. Stateless: a run that crashed is
-   * repaired by the next one. Call it only when no wrapped command runs in the tree.
-   */
+  /** Gives everything in the work tree back to the owner of `.git`. Call it only when no wrapped command runs in the tree. */
   async reclaimWorkTree(cwd: string): Promise<void> {
     this.held = null;
-    const saved = join(cwd, '.git', 'phuc-loop', 'worktree-mode');
-    // Read on the loop's thread (after every step; never through a link, never waiting on a FIFO).
-    const mode = readRegularSync(saved)?.toString('utf8') ?? null;
-    if (!this.users && mode === null) return;
-    // The top folder first: whatever fails below, the roles can no longer add to it.
-    if (mode !== null && /^[0-7]{1,4}$/.test(mode.trim())) await this.chmodAsRoot(cwd, parseInt(mode.trim(), 8));
-    const owner = await lstat(join(cwd, '.git'));
-    await this.takeFromRoles(cwd, owner, ['.git'], true);
-    await restorePrivateModes(cwd, join(dirname(saved), PRIVATE_MODES));
-    await rm(saved, { force: true });
-  }
-
-  private async chmodAsRoot(path: string, mode: number): Promise<void> {
-    if (this.sudo) await this.asRoot([this.tools.chmod, mode.toString(8), path]);
-    else await chmod(path, mode);
+    await this.root.takeBackWorkTree(cwd);
   }
 
   /**
@@ -824,8 +312,8 @@ export class Sandbox {
     // Under sudo a folder granted before is the role's already, with that mode. There the loop reads
     // what the role wrote (logs, JUnit, git's stat refresh) through the top folder's group, its own.
     if ((await lstat(dir)).uid !== u.uid) await chmod(dir, this.sudo ? 0o750 : 0o700);
-    await this.chownTree(dir, u.uid, u.gid, []);
-    if (this.sudo) await this.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
+    await this.root.chownTree(dir, u.uid, u.gid, []);
+    if (this.sudo) await this.root.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
   }
 
   /**
@@ -838,7 +326,7 @@ export class Sandbox {
 
   /** Gives `dir` and everything in it back to the loop's user (e.g. to read what the checks wrote). */
   async reclaim(dir: string): Promise<void> {
-    await this.takeFromRoles(dir, this.loop, [], false);
+    await this.root.takeFromRoles(dir, this.loop, [], false);
   }
 
   /**
@@ -854,14 +342,14 @@ export class Sandbox {
       await chmod(dir, 0o700);
       return;
     }
-    if (this.sudo) await this.asRoot([this.tools.chown, `${String(this.loop.uid)}:${String(u.gid)}`, dir]);
+    if (this.sudo) await this.root.asRoot([this.tools.chown, `${String(this.loop.uid)}:${String(u.gid)}`, dir]);
     else await chown(dir, this.loop.uid, u.gid);
     await chmod(dir, 0o710);
   }
 
   /** Removes `dir` and everything in it, the roles' files included (as root). */
   async remove(dir: string): Promise<void> {
-    await this.removeAsRoot(dir);
+    await this.root.remove(dir);
   }
 
   /**
@@ -884,7 +372,7 @@ export class Sandbox {
     const u = this.users?.[role];
     if (!u) return dir;
     await chmod(dir, 0o2770);
-    if (this.sudo) await this.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
+    if (this.sudo) await this.root.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
     else await chown(dir, u.uid, this.loop.gid);
     return dir;
   }
@@ -893,334 +381,18 @@ export class Sandbox {
   async dispose(): Promise<void> {
     try {
       await this.net.gate?.close();
-      await this.removeAsRoot(this.base);
+      await this.root.remove(this.base);
     } finally {
-      await this.rootShell?.close();
-      this.rootShell = null;
+      await this.root.close();
     }
   }
-
-  /**
-   * Gives back to `owner` what the roles own under `root` (but the `skip` folders, and `root`
-   * itself where it is the work tree's top). Before the chown, so that nothing of a role's survives
-   * in what the loop keeps: a name in the tree for a role's file with other links (one outside the
-   * tree, which the chown would hand over too) becomes a copy of its own; the role's ACLs go (a
-   * default ACL would open what the loop makes there later); no group or other may write.
-   */
-  private async takeFromRoles(root: string, owner: { uid: number; gid: number }, skip: string[], keepTop: boolean): Promise<void> {
-    if (!this.users) return;
-    const t = this.tools;
-    const theirs = ['(', '-uid', String(this.users.agent.uid), '-o', '-uid', String(this.users.check.uid), ')'];
-    const over = (...test: string[]): [string, ...string[]] => [t.find, root, ...this.pruned(root, skip, keepTop), ...theirs, ...test];
-    const copy =
-      `for f; do t=$(${t.mktemp} "\${f%/*}/.phuc-unlinked.XXXXXX") || exit 1; ` +
-      `${t.cp} -a --remove-destination -- "$f" "$t" && ${t.mv} -f -- "$t" "$f" || ${t.rm} -f -- "$t" "$f" || exit 1; done`;
-    await this.asRoot([...over('!', '-type', 'd', '-links', '+1'), ...eachEntry([t.sh, '-c', copy, 'sh'])]);
-    if (this.extra.setfacl) await this.asRoot([...over('!', '-type', 'l'), ...eachEntry([this.extra.setfacl, '-b'])]);
-    await this.asRoot([...over('!', '-type', 'l', '-perm', '/022'), ...eachEntry([t.chmod, 'go-w'])]);
-    await this.chownTree(root, owner.uid, owner.gid, skip, keepTop);
-  }
-
-  /**
-   * find's arguments from `root` on: past the `skip` folders (relative to root), below `root` itself
-   * where `keepTop`. An entry gone between find's reading of its folder and its look at it is no
-   * error (`-ignore_readdir_race`): taking the tree back must not fail on a file the loop's own
-   * writes or a role's last act replaced meanwhile.
-   */
-  private pruned(root: string, skip: string[], keepTop: boolean): string[] {
-    const paths = skip.flatMap((p, i) => [...(i ? ['-o'] : []), '-path', join(root, p)]);
-    return [
-      '-ignore_readdir_race',
-      '-regextype',
-      'posix-extended',
-      ...(keepTop ? ['-mindepth', '1'] : []),
-      ...(skip.length ? ['(', ...paths, ')', '-prune', '-o'] : []),
-    ];
-  }
-
-  /**
-   * chown of every entry under `root` whose owner differs, but a file with several hard links
-   * (changing it would change a file elsewhere; takeFromRoles has copied the roles' own). find -P
-   * (its default) never follows a link; chown -h changes the link.
-   */
-  private async chownTree(root: string, uid: number, gid: number, skip: string[], keepTop = false): Promise<void> {
-    const t = this.tools;
-    const differs = ['(', '!', '-uid', String(uid), '-o', '!', '-gid', String(gid), ')', '(', '-type', 'd', '-o', '-links', '1', ')'];
-    await this.asRoot([t.find, root, ...this.pruned(root, skip, keepTop), ...differs, ...eachEntry([t.chown, '-h', `${String(uid)}:${String(gid)}`])]);
-  }
-
-  private async removeAsRoot(path: string): Promise<void> {
-    if (this.sudo) await this.asRoot([this.tools.rm, '-rf', '--', path]);
-    else await removeTree(path);
-  }
-
-  private async forceKill(pid: number): Promise<void> {
-    const pids = [pid, ...processDescendants(pid)];
-    if (this.sudo) await this.asRoot([this.tools.kill, '-s', 'KILL', '--', ...pids.map(String)]).catch(() => undefined);
-    else
-      for (const p of [-pid, ...pids])
-        try {
-          process.kill(p, 'SIGKILL');
-        } catch {
-          // gone
-        }
-    // SIGKILL takes effect as each process next runs, and the namespace's other members die after its
-    // init: the run has ended once none of them runs (a second at most; zombies do not run).
-    const until = performance.now() + 1000;
-    while (pids.some((p) => processRunning(p)) && performance.now() < until) await new Promise((r) => setTimeout(r, 5));
-  }
-
-  /** Runs a command as root (through sudo -n unless the loop is root); throws on failure. */
-  private async asRoot(argv: [string, ...string[]]): Promise<void> {
-    if (!this.rootShell || this.rootShell.ended)
-      this.rootShell = await ShellSession.start('/', { PATH: DEFAULT_PATH }, ROOT_COMMAND_MS, this.sudo ? [this.sudo, '-n', '--', '/bin/sh', '-s'] : undefined);
-    const r = await this.rootShell.run(argv.map(shellQuote).join(' '));
-    if (r.exitCode !== 0) throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
-  }
-}
-
-/**
- * find's action `command… {}` on each entry found, batched: by its full path, or, where that path is
- * too long for a system call (PATH_MAX, 4096 bytes: folders a role nested deep), from the entry's
- * own folder (-execdir, one batch per folder). With -regextype posix-extended ('.' takes any byte).
- */
-function eachEntry(command: string[]): string[] {
-  return ['(', '(', '-regex', '.{3800,}', '-execdir', ...command, '{}', '+', ')', '-o', '-exec', ...command, '{}', '+', ')'];
-}
-
-const sharedFolders = (folders: readonly string[]) =>
-  `agent.writable opens ${folders.join(', ')} to the agent and the checks: a file one of them left there is seen by later checks and the final confirmation (not by verify --rerun), and code that depends on one passes here and fails in a clone.`;
-
-interface KeySyscalls {
-  /** AUDIT_ARCH_* and the first of add_key, request_key, keyctl (consecutive), natively and for 32-bit programs. */
-  arch: number;
-  first: number;
-  compatArch: number;
-  compatFirst: number;
-  keyctl: number;
-  prctl: number;
-  mount: number;
-}
-/** The little-endian architectures Node runs on (the filter is packed little-endian). */
-const KEY_SYSCALLS: Partial<Record<string, KeySyscalls>> = {
-  x64: { arch: 0xc000003e, first: 248, compatArch: 0x40000003, compatFirst: 286, keyctl: 250, prctl: 157, mount: 165 },
-  arm64: { arch: 0xc00000b7, first: 217, compatArch: 0x40000028, compatFirst: 309, keyctl: 219, prctl: 167, mount: 40 },
-};
-
-/**
- * The classic-BPF seccomp program: for the native and the 32-bit ABI, the three key syscalls return
- * ENOSYS, everything else is allowed. x32's numbers carry bit 30, masked off to match x86_64's.
- */
-function filterHex(k: KeySyscalls): string {
-  const LD_ABS = 0x20,
-    AND = 0x54,
-    JEQ = 0x15,
-    JGE = 0x35,
-    JGT = 0x25,
-    RET = 0x06;
-  const ENOSYS = 0x00050000 | 38,
-    ALLOW = 0x7fff0000;
-  const program: [number, number, number, number][] = [
-    [LD_ABS, 0, 0, 4], // arch
-    [JEQ, 0, 4, k.arch], // native: on; else to 6
-    [LD_ABS, 0, 0, 0], // nr
-    [AND, 0, 0, 0xbfffffff],
-    [JGE, 0, 6, k.first], // below: allow
-    [JGT, 5, 4, k.first + 2], // above: allow; else refuse
-    [JEQ, 0, 4, k.compatArch], // 32-bit: on; else allow
-    [LD_ABS, 0, 0, 0],
-    [JGE, 0, 2, k.compatFirst],
-    [JGT, 1, 0, k.compatFirst + 2],
-    [RET, 0, 0, ENOSYS],
-    [RET, 0, 0, ALLOW],
-  ];
-  const b = Buffer.alloc(program.length * 8);
-  program.forEach(([code, jt, jf, v], i) => {
-    b.writeUInt16LE(code, i * 8);
-    b.writeUInt8(jt, i * 8 + 2);
-    b.writeUInt8(jf, i * 8 + 3);
-    b.writeUInt32LE(v >>> 0, i * 8 + 4);
-  });
-  return b.toString('hex');
 }
 
 interface Extras {
   /** Strips the roles' ACLs; null where the acl package is missing (then said in the limits). */
   setfacl: string | null;
-  /** PID 1 of each command's namespace, before its arguments: the perl supervisor, or the shell's where perl is missing. */
-  supervisor: string[];
-  /** Whether the supervisor keeps the commands from the kernel's keyrings (the perl one does). */
-  keyless: boolean;
-}
-
-const NO_KEYLESS =
-  "perl is not installed (or the machine's architecture is not x86_64 or arm64): the agent and the checks can use the kernel's keyrings, where a key outlives the command that made it (a later check can read one made readable to all), and they inherit the loop's session keyring, with whatever keys it holds.";
-
-/** The work tree's entries group and others could not read before a role held it (grantWorkTree). */
-const PRIVATE_MODES = 'worktree-private-modes';
-
-/**
- * Gives each entry listed in `file` ("<octal mode> <path>", NUL-ended) its group and other bits back:
- * what the role opened is closed again; the owner's bits (the executable bit git keeps) stay the
- * role's change. Never through a link; a path past PATH_MAX or gone is left.
- */
-async function restorePrivateModes(cwd: string, file: string): Promise<void> {
-  const list = readRegularSync(file);
-  if (!list) return;
-  // Names are bytes (not always UTF-8): each path is built as bytes too.
-  const top = Buffer.from(cwd.endsWith(sep) ? cwd : cwd + sep);
-  for (let start = 0, end = list.indexOf(0); end >= 0; start = end + 1, end = list.indexOf(0, start)) {
-    const record = list.subarray(start, end);
-    const at = record.indexOf(0x20);
-    if (at < 0) continue;
-    const was = parseInt(record.subarray(0, at).toString('latin1'), 8) & 0o077;
-    const path = Buffer.concat([top, record.subarray(at + 1)]);
-    const st = await lstat(path).catch(() => null);
-    if (!st || st.isSymbolicLink() || (st.mode & 0o077) === was) continue;
-    await chmod(path, (st.mode & 0o7700) | was).catch(() => undefined);
-  }
-  await rm(file, { force: true });
-}
-
-const SHARED_NETWORK =
-  "The agent and the checks share the machine's network namespace: what the kernel keeps of a connection after a command ends (a socket in TIME_WAIT for a minute, the TCP metrics of an address for hours) a later check can read, so code that depends on it can pass here and fail in a clone.";
-
-const NO_SETFACL =
-  'setfacl (the acl package) is not installed: an ACL the agent or the checks set on a file of the work tree stays when the loop takes the tree back.';
-
-/** How long one of root's commands may take (a chown of a large tree), as for the loop's git calls. */
-const ROOT_COMMAND_MS = 300_000;
-
-async function asRoot(sudo: string | null, argv: [string, ...string[]]): Promise<string> {
-  const r = await runTool(sudo ? [sudo, '-n', '--', ...argv] : argv);
-  if (r.exitCode !== 0) throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
-  return r.stdout;
-}
-
-/** Creates the role users once per machine, or reads them back. */
-async function ensureUsers(sudo: string | null): Promise<Record<SandboxRole, RoleUser>> {
-  const names = Object.values(ROLE_USERS);
-  const out = await asRoot(sudo, ['/bin/sh', '-c', USERS_SCRIPT, 'sh', ...names]);
-  const byName = new Map<string, RoleUser>();
-  for (const line of out.trim().split('\n')) {
-    const [name = '', uid, gid, ...groups] = line.trim().split(/\s+/);
-    const u = { name, uid: Number(uid), gid: Number(gid) };
-    // A user of that name made by someone else must still be an unprivileged one.
-    if (!(u.uid > 0 && u.gid > 0) || groups.some((g) => Number(g) !== u.gid))
-      throw new IsolationUnavailableError(
-        `agent.isolation: user+pidns needs ${name} to be an unprivileged user with no other groups (found uid ${uid}, groups ${groups.join(',')})`,
-      );
-    byName.set(u.name, u);
-  }
-  const agent = byName.get(ROLE_USERS.agent);
-  const check = byName.get(ROLE_USERS.check);
-  if (!agent || !check) throw new Error(`could not create ${names.join(' and ')}: ${out}`);
-  return { agent, check };
-}
-
-const SHM = '/dev/shm';
-interface Scratch {
-  mode: string;
-  path: string;
-  /** /dev/shm: made empty, it holds the other folders' private layers. */
-  shm: boolean;
-}
-/**
- * Folders every user may write (the FHS's): each wrapped command gets its own (see `supervisor`).
- * Any other such folder of the machine is read-only to it.
- */
-const SCRATCH = ['/tmp', '/var/tmp', SHM, '/run/lock'];
-
-/** The kernel's interfaces: not made read-only (their own permissions hold; /proc is the command's own). */
-const KERNEL_FS = new Set([
-  'proc',
-  'sysfs',
-  'cgroup',
-  'cgroup2',
-  'devpts',
-  'securityfs',
-  'debugfs',
-  'tracefs',
-  'pstore',
-  'bpf',
-  'configfs',
-  'fusectl',
-  'binfmt_misc',
-  'autofs',
-  'efivarfs',
-  'rpc_pipefs',
-  'nsfs',
-]);
-
-/** `p` is `f` or lies under it. */
-const under = (p: string, f: string) => p === f || p.startsWith(f === sep ? f : f + sep);
-
-/** The writable mounts of the loop's mount namespace (which the command's starts as a copy of), but the kernel's interfaces. */
-/**
- * A folder the loop made for a command (its HOME, its TMPDIR), resolved, unless its last part is
- * no longer a folder but a link (a role owns what is inside its HOME, not the folder HOME lies in):
- * the supervisor would bind whatever the link names writable, above the read-only machine and the
- * covers. Such a folder is not kept (null).
- */
-async function ownFolder(p: string | undefined): Promise<string | null> {
-  if (!p) return null;
-  const [real, parent] = await Promise.all([realpath(p).catch(() => null), realpath(dirname(p)).catch(() => null)]);
-  return real !== null && parent !== null && real === join(parent, basename(p)) ? real : null;
-}
-
-/** A configured folder resolved now, kept only where it still resolves to where it did when the run began. */
-async function same(folder: string, then: string | null): Promise<string | null> {
-  const now = await realpath(folder).catch(() => null);
-  return now !== null && now === then ? now : null;
-}
-
-async function mountPoints(): Promise<string[]> {
-  const points = new Set<string>();
-  for (const line of (await readFile('/proc/self/mountinfo', 'utf8')).split('\n')) {
-    // id parent major:minor root point options [optional…] - type source super-options
-    const f = line.split(' ');
-    const dash = f.indexOf('-', 6);
-    if (dash < 0) continue;
-    const point = f[4].replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
-    if (KERNEL_FS.has(f[dash + 1]) || f[5].split(',').includes('ro') || under(point, '/proc') || under(point, '/sys')) continue;
-    points.add(point);
-  }
-  return [...points];
-}
-
-/** Where the base folder goes: the temp folder, or /tmp when the roles could not reach the former. */
-async function baseParent(strong: boolean): Promise<string> {
-  const t = tmpdir();
-  if (!strong || (await firstBlocked(await realpath(t))) === null) return t;
-  return '/tmp';
-}
-
-/** Writes `files` into the fresh folder `home`; returns every path it made, parents first. */
-async function writeHome(home: string, files: [string, string][]): Promise<string[]> {
-  const made: string[] = [];
-  for (const [rel, text] of files) {
-    const parts = rel.split('/');
-    if (parts.some((p) => p === '' || p === '.' || p === '..')) throw new Error(`a HOME file must be a plain relative path, not ${JSON.stringify(rel)}`);
-    for (let k = 1; k <= parts.length; k++) {
-      const path = join(home, ...parts.slice(0, k));
-      if (made.includes(path)) continue;
-      if (k < parts.length) await mkdir(path, { mode: 0o700 });
-      else await writeFile(path, text, { flag: 'wx', mode: 0o600 });
-      made.push(path);
-    }
-  }
-  return made;
-}
-
-function seconds(ms: number): string {
-  return (Math.max(0, ms) / 1000).toFixed(3);
-}
-
-function envFileText(env: Record<string, string>): string {
-  let text = '';
-  for (const [k, v] of Object.entries(env)) {
-    if (!SHELL_NAME.test(k)) throw new Error(`the variable name ${JSON.stringify(k)} cannot be passed to a sandboxed command under sudo`);
-    text += `export ${k}='${v.replace(/'/g, `'\\''`)}'\n`;
-  }
-  return text;
+  /** The first program inside each command's namespaces, before its arguments: sandbox-init.pl with this architecture's numbers. */
+  init: string[];
+  /** sandbox-load.sh, the root prelude under sudo. */
+  load: string;
 }

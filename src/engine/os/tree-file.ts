@@ -197,3 +197,12 @@ export async function removeTree(path: string): Promise<void> {
     });
   }
 }
+
+/** `read()`, or `fallback` when it throws. */
+export function readOr<T, F>(read: () => T, fallback: F): T | F {
+  try {
+    return read();
+  } catch {
+    return fallback;
+  }
+}

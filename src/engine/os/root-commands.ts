@@ -1,0 +1,213 @@
+// Root's commands around the roles' work (user+pidns): handing folders to a role and taking them
+// back, removing what a role made, killing what is left of a command: through one long-lived root
+// shell (`sudo -n sh -s` under sudo).
+import { chmod, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { shellQuote } from '../agent/agents.js';
+import { processDescendants, processRunning } from './process-tree.js';
+import { ROOT_COMMAND_MS, type RoleUser, type SandboxRole } from './role-users.js';
+import { DEFAULT_PATH, firstLine, type Tools } from './sandbox-tools.js';
+import { ShellSession } from './shell-session.js';
+import { readRegularSync, removeTree } from './tree-file.js';
+
+/** Root's commands of one sandbox. */
+export class RootCommands {
+  /**
+   * Root's commands (the find/chown around every agent step and check round): one long-lived shell
+   * (under sudo, `sudo -n sh -s`), which forks each for a fraction of what a spawn of the loop costs.
+   */
+  private shell: ShellSession | null = null;
+
+  constructor(
+    private readonly tools: Tools,
+    /** Set under sudo only: the loop is not root. */
+    private readonly sudo: string | null,
+    private readonly users: Readonly<Record<SandboxRole, RoleUser>> | null,
+    /** Strips the roles' ACLs; null where the acl package is missing (then said in the limits). */
+    private readonly setfacl: string | null,
+  ) {}
+
+  async chmod(path: string, mode: number): Promise<void> {
+    if (this.sudo) await this.asRoot([this.tools.chmod, mode.toString(8), path]);
+    else await chmod(path, mode);
+  }
+
+  /**
+   * Gives back to `owner` what the roles own under `root` (but the `skip` folders, and `root`
+   * itself where it is the work tree's top). Before the chown, so that nothing of a role's survives
+   * in what the loop keeps: a name in the tree for a role's file with other links (one outside the
+   * tree, which the chown would hand over too) becomes a copy of its own; the role's ACLs go (a
+   * default ACL would open what the loop makes there later); no group or other may write.
+   */
+  async takeFromRoles(root: string, owner: { uid: number; gid: number }, skip: string[], keepTop: boolean): Promise<void> {
+    if (!this.users) return;
+    const t = this.tools;
+    const theirs = ['(', '-uid', String(this.users.agent.uid), '-o', '-uid', String(this.users.check.uid), ')'];
+    const over = (...test: string[]): [string, ...string[]] => [t.find, root, ...this.pruned(root, skip, keepTop), ...theirs, ...test];
+    const copy =
+      `for f; do t=$(${t.mktemp} "\${f%/*}/.phuc-unlinked.XXXXXX") || exit 1; ` +
+      `${t.cp} -a --remove-destination -- "$f" "$t" && ${t.mv} -f -- "$t" "$f" || ${t.rm} -f -- "$t" "$f" || exit 1; done`;
+    await this.asRoot([...over('!', '-type', 'd', '-links', '+1'), ...eachEntry([t.sh, '-c', copy, 'sh'])]);
+    if (this.setfacl) await this.asRoot([...over('!', '-type', 'l'), ...eachEntry([this.setfacl, '-b'])]);
+    await this.asRoot([...over('!', '-type', 'l', '-perm', '/022'), ...eachEntry([t.chmod, 'go-w'])]);
+    await this.chownTree(root, owner.uid, owner.gid, skip, keepTop);
+  }
+
+  /**
+   * find's arguments from `root` on: past the `skip` folders (relative to root), below `root` itself
+   * where `keepTop`. An entry gone between find's reading of its folder and its look at it is no
+   * error (`-ignore_readdir_race`): taking the tree back must not fail on a file the loop's own
+   * writes or a role's last act replaced meanwhile.
+   */
+  pruned(root: string, skip: string[], keepTop: boolean): string[] {
+    const paths = skip.flatMap((p, i) => [...(i ? ['-o'] : []), '-path', join(root, p)]);
+    return [
+      '-ignore_readdir_race',
+      '-regextype',
+      'posix-extended',
+      ...(keepTop ? ['-mindepth', '1'] : []),
+      ...(skip.length ? ['(', ...paths, ')', '-prune', '-o'] : []),
+    ];
+  }
+
+  /**
+   * chown of every entry under `root` whose owner differs, but a file with several hard links
+   * (changing it would change a file elsewhere; takeFromRoles has copied the roles' own). find -P
+   * (its default) never follows a link; chown -h changes the link.
+   */
+  async chownTree(root: string, uid: number, gid: number, skip: string[], keepTop = false): Promise<void> {
+    const t = this.tools;
+    const differs = ['(', '!', '-uid', String(uid), '-o', '!', '-gid', String(gid), ')', '(', '-type', 'd', '-o', '-links', '1', ')'];
+    await this.asRoot([t.find, root, ...this.pruned(root, skip, keepTop), ...differs, ...eachEntry([t.chown, '-h', `${String(uid)}:${String(gid)}`])]);
+  }
+
+  async remove(path: string): Promise<void> {
+    if (this.sudo) await this.asRoot([this.tools.rm, '-rf', '--', path]);
+    else await removeTree(path);
+  }
+
+  async forceKill(pid: number): Promise<void> {
+    const pids = [pid, ...processDescendants(pid)];
+    if (this.sudo) await this.asRoot([this.tools.kill, '-s', 'KILL', '--', ...pids.map(String)]).catch(() => undefined);
+    else
+      for (const p of [-pid, ...pids])
+        try {
+          process.kill(p, 'SIGKILL');
+        } catch {
+          // gone
+        }
+    // SIGKILL takes effect as each process next runs, and the namespace's other members die after its
+    // init: the run has ended once none of them runs (a second at most; zombies do not run).
+    const until = performance.now() + 1000;
+    while (pids.some((p) => processRunning(p)) && performance.now() < until) await new Promise((r) => setTimeout(r, 5));
+  }
+
+  /** Runs a command as root (through sudo -n unless the loop is root); throws on failure. */
+  async asRoot(argv: [string, ...string[]]): Promise<void> {
+    if (!this.shell || this.shell.ended)
+      this.shell = await ShellSession.start('/', { PATH: DEFAULT_PATH }, ROOT_COMMAND_MS, this.sudo ? [this.sudo, '-n', '--', '/bin/sh', '-s'] : undefined);
+    const r = await this.shell.run(argv.map(shellQuote).join(' '));
+    if (r.exitCode !== 0) throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
+  }
+
+  /**
+   * Gives the work tree (everything except .git) to the role's user (the agent for its step, the
+   * checks for a live round), which may then write it; .git stays the loop's (readable). Fast when
+   * nothing changed: only entries with another owner are touched. Under sudo the loop cannot write
+   * the tree until `reclaimWorkTree`.
+   */
+  async lendWorkTree(cwd: string, keep: string[], u: RoleUser): Promise<void> {
+    // The loop's own folders (the STOP file's): made if missing, never handed over. In the sticky top
+    // folder the role can neither remove nor rename them, nor add to or delete from them.
+    for (const k of keep) await mkdir(join(cwd, k), { mode: 0o755 }).catch(() => undefined);
+    // The top folder keeps its owner (git refuses a checkout whose top folder another user owns,
+    // "dubious ownership", which would also hit the user's own git after a crash); it is opened
+    // with the sticky bit instead, so the role can add entries but not remove .git. Its mode is
+    // kept in .git (which the agent cannot write) until reclaimWorkTree puts it back.
+    const top = await lstat(cwd);
+    const saved = join(cwd, '.git', 'phuc-loop', 'worktree-mode');
+    if (!(await readFile(saved, 'utf8').catch(() => null))) {
+      await mkdir(dirname(saved), { recursive: true, mode: 0o711 });
+      await writeFile(saved, (top.mode & 0o7777).toString(8));
+    }
+    await this.chmod(cwd, 0o1777);
+    // What group and others may not read (a 0600 file, a 0700 folder), which the role could open to
+    // them (git keeps no such bit): its modes, kept beside the top folder's until reclaimWorkTree.
+    const t = this.tools;
+    const skip = ['.git', ...keep];
+    await this.asRoot([
+      t.find,
+      cwd,
+      ...this.pruned(cwd, skip, true),
+      '!',
+      '-type',
+      'l',
+      '!',
+      '-perm',
+      '-044',
+      '-fprintf',
+      join(dirname(saved), PRIVATE_MODES),
+      '%m %P\\0',
+    ]);
+    await this.chownTree(cwd, u.uid, u.gid, skip, true);
+  }
+
+  /**
+   * Gives everything in the work tree back to the owner of `.git` (which the loop never hands over),
+   * including what the roles created, and the top folder its mode. Stateless: a run that crashed is
+   * repaired by the next one. Call it only when no wrapped command runs in the tree.
+   */
+  async takeBackWorkTree(cwd: string): Promise<void> {
+    const saved = join(cwd, '.git', 'phuc-loop', 'worktree-mode');
+    // Read on the loop's thread (after every step; never through a link, never waiting on a FIFO).
+    const mode = readRegularSync(saved)?.toString('utf8') ?? null;
+    if (!this.users && mode === null) return;
+    // The top folder first: whatever fails below, the roles can no longer add to it.
+    if (mode !== null && /^[0-7]{1,4}$/.test(mode.trim())) await this.chmod(cwd, parseInt(mode.trim(), 8));
+    const owner = await lstat(join(cwd, '.git'));
+    await this.takeFromRoles(cwd, owner, ['.git'], true);
+    await restorePrivateModes(cwd, join(dirname(saved), PRIVATE_MODES));
+    await rm(saved, { force: true });
+  }
+
+  async close(): Promise<void> {
+    await this.shell?.close();
+    this.shell = null;
+  }
+}
+
+/**
+ * find's action `command… {}` on each entry found, batched: by its full path, or, where that path is
+ * too long for a system call (PATH_MAX, 4096 bytes: folders a role nested deep), from the entry's
+ * own folder (-execdir, one batch per folder). With -regextype posix-extended ('.' takes any byte).
+ */
+function eachEntry(command: string[]): string[] {
+  return ['(', '(', '-regex', '.{3800,}', '-execdir', ...command, '{}', '+', ')', '-o', '-exec', ...command, '{}', '+', ')'];
+}
+
+/** The work tree's entries group and others could not read before a role held it (grantWorkTree). */
+const PRIVATE_MODES = 'worktree-private-modes';
+
+/**
+ * Gives each entry listed in `file` ("<octal mode> <path>", NUL-ended) its group and other bits back:
+ * what the role opened is closed again; the owner's bits (the executable bit git keeps) stay the
+ * role's change. Never through a link; a path past PATH_MAX or gone is left.
+ */
+async function restorePrivateModes(cwd: string, file: string): Promise<void> {
+  const list = readRegularSync(file);
+  if (!list) return;
+  // Names are bytes (not always UTF-8): each path is built as bytes too.
+  const top = Buffer.from(cwd.endsWith(sep) ? cwd : cwd + sep);
+  for (let start = 0, end = list.indexOf(0); end >= 0; start = end + 1, end = list.indexOf(0, start)) {
+    const record = list.subarray(start, end);
+    const at = record.indexOf(0x20);
+    if (at < 0) continue;
+    const was = parseInt(record.subarray(0, at).toString('latin1'), 8) & 0o077;
+    const path = Buffer.concat([top, record.subarray(at + 1)]);
+    const st = await lstat(path).catch(() => null);
+    if (!st || st.isSymbolicLink() || (st.mode & 0o077) === was) continue;
+    await chmod(path, (st.mode & 0o7700) | was).catch(() => undefined);
+  }
+  await rm(file, { force: true });
+}

@@ -1,0 +1,96 @@
+// The helper programs that are files of their own (os/programs.ts): each is there, compiles clean
+// (perl -c -w, sh -n), and the small ones behave as their headers say. The spawn helper is tested
+// through the spawner (test/unit/spawner.test.ts), sandbox-init.pl through the sandbox
+// (test/hostile/sandbox.test.ts), the forwarder through test/hostile/network.test.ts.
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { installPrograms, programFile, programText, PROGRAMS } from '../../src/engine/os/programs.js';
+import { systemTool } from '../../src/engine/os/spawner.js';
+
+const exec = promisify(execFile);
+const perl = systemTool('perl');
+const bwrap = systemTool('bwrap');
+
+test('every helper program beside the engine is listed (the build copies them all into dist/), and each is found', () => {
+  const files = readdirSync(join(dirname(fileURLToPath(import.meta.url)), '../../src/engine/os')).filter((f) => /\.(mjs|pl|sh)$/.test(f));
+  expect(files.sort()).toEqual([...PROGRAMS].sort());
+  for (const name of PROGRAMS) expect(existsSync(programFile(name))).toBe(true);
+});
+
+test.each(PROGRAMS.filter((p) => p.endsWith('.pl')))('%s compiles with no warning (perl -c -w)', async (name) => {
+  if (!perl) return;
+  const r = await exec(perl, ['-c', '-w', programFile(name)]);
+  expect(r.stderr.trim()).toBe(`${programFile(name)} syntax OK`);
+});
+
+test.each(PROGRAMS.filter((p) => p.endsWith('.sh')))('%s parses as a POSIX shell program (sh -n)', async (name) => {
+  const r = await exec('/bin/sh', ['-n', programFile(name)]);
+  expect(r.stderr).toBe('');
+});
+
+test('installPrograms writes the texts read once into a folder of its own, and refuses to write over a file', async () => {
+  const dir = join(await mkdtemp(join(tmpdir(), 'phuc-programs-')), 'bin');
+  try {
+    const paths = await installPrograms(dir, ['sandbox-load.sh']);
+    expect(await readFile(paths['sandbox-load.sh'], 'utf8')).toBe(programText('sandbox-load.sh'));
+    expect((await stat(dir)).mode & 0o777).toBe(0o755);
+    expect((await stat(paths['sandbox-load.sh'])).mode & 0o777).toBe(0o644);
+    // A second install into the same folder finds the file there: refused, never written through.
+    await expect(installPrograms(dir, ['sandbox-load.sh'])).rejects.toThrow(/EEXIST/);
+  } finally {
+    await rm(join(dir, '..'), { recursive: true, force: true });
+  }
+});
+
+test('sandbox-load.sh: sources the environment file and deletes it, hands HOME and TMPDIR over, removes the ended folders, then runs the command with the tools it was given', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'phuc-load-'));
+  try {
+    const [home, tmp, ended] = ['home', 'tmp', 'ended'].map((n) => join(dir, n));
+    await Promise.all([home, tmp, join(ended, 'x')].map((d) => mkdir(d, { recursive: true })));
+    const envFile = join(dir, 'env');
+    // A variable named like the tools the script keeps: the script must not take it for one.
+    await writeFile(envFile, `export GREETING='hello '\\''world'\\'''\nexport rm='/bin/false'\nexport chown='/bin/false'\n`, { mode: 0o600 });
+    const ids = `${String(process.getuid?.())}:${String(process.getgid?.())}`;
+    const r = await exec('/bin/sh', [
+      programFile('sandbox-load.sh'),
+      systemTool('rm')!,
+      systemTool('chown')!,
+      envFile,
+      ids,
+      home,
+      tmp,
+      '1',
+      ended,
+      '/bin/sh',
+      '-c',
+      'echo "$GREETING"',
+    ]);
+    expect(r.stdout).toBe("hello 'world'\n");
+    expect(existsSync(envFile)).toBe(false);
+    expect(existsSync(ended)).toBe(false);
+    expect(existsSync(home) && existsSync(tmp)).toBe(true);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('sandbox-init.pl in a namespace of bubblewrap: the command runs in its folder with no_new_privs and the keyring filter; arguments that do not end with -- are refused', async () => {
+  if (!perl || !bwrap || process.arch !== 'x64') return;
+  const dir = await mkdtemp(join(tmpdir(), 'phuc-init-'));
+  try {
+    // An empty filter program would be refused by the kernel: one instruction, RET ALLOW.
+    const allow = Buffer.from([0x06, 0, 0, 0, 0, 0, 0xff, 0x7f]).toString('hex');
+    const ns = ['--unshare-user', '--uid', '0', '--gid', '0', '--cap-add', 'ALL', '--unshare-pid', '--dev-bind', '/', '/', '--proc', '/proc', '--'];
+    const init = [perl, programFile('sandbox-init.pl'), allow, '165', '250', '157', dir, '0', '0', ',userxattr', '', '0', '0', '0', '0'];
+    const r = await exec(bwrap, [...ns, ...init, '--', '/bin/sh', '-c', 'pwd; grep -E "^(NoNewPrivs|Seccomp):" /proc/self/status']);
+    expect(r.stdout).toBe(`${dir}\nNoNewPrivs:\t1\nSeccomp:\t2\n`);
+    await expect(exec(bwrap, [...ns, ...init, '/bin/true'])).rejects.toMatchObject({ stderr: expect.stringContaining('do not end with --') });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
