@@ -1,14 +1,14 @@
-// The first program of a sandboxed command's own network namespace (os/network.ts), started as the
-// namespace's root before the command's user switch: it brings loopback up (a new namespace has it
-// down), listens on 127.0.0.1 at each mapped port and relays every connection to a unix socket of
-// the loop's (bound into the command's view), then runs the command and exits with its status. The
+// The first program of the agent's own network namespace (os/network.ts), started as the
+// namespace's root before the command's user switch: on the loopback bubblewrap brought up, it
+// listens on 127.0.0.1 at each mapped port and relays every connection to a unix socket of the
+// loop's (bound into the command's view), then runs the command and exits with its status. The
 // namespace has no other way out: what the command reaches is what the loop serves on those sockets.
 //
-//   node net-forwarder.mjs IP [PORT=SOCKET …] -- COMMAND [ARG …]
+//   node net-forwarder.mjs PORT=SOCKET … -- COMMAND [ARG …]
 //
-// IP is the path of iproute2's `ip`. Signals: the command shares this process's group, so the
+// Signals: the command shares this process's group, so the
 // loop's SIGTERM reaches it directly; this process ignores it and ends when the command ends.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -16,15 +16,15 @@ import { fileURLToPath } from 'node:url';
 /** The arguments parsed, or a message saying what is wrong. */
 export function parseArgs(argv) {
   const end = argv.indexOf('--');
-  if (end < 1 || end === argv.length - 1) return { error: 'usage: net-forwarder IP [PORT=SOCKET …] -- COMMAND [ARG …]' };
+  if (end < 1 || end === argv.length - 1) return { error: 'usage: net-forwarder PORT=SOCKET … -- COMMAND [ARG …]' };
   const maps = [];
-  for (const m of argv.slice(1, end)) {
+  for (const m of argv.slice(0, end)) {
     const at = m.indexOf('=');
     const port = Number(m.slice(0, at));
     if (at < 1 || !Number.isInteger(port) || port < 1 || port > 65535 || !m.slice(at + 1).startsWith('/')) return { error: `not PORT=/SOCKET: ${m}` };
     maps.push({ port, socket: m.slice(at + 1) });
   }
-  return { ip: argv[0], maps, command: argv.slice(end + 1) };
+  return { maps, command: argv.slice(end + 1) };
 }
 
 /** Listens on 127.0.0.1:port and pipes each connection to the unix socket; resolves once listening. */
@@ -47,11 +47,6 @@ async function main() {
   if (a.error) {
     process.stderr.write(`phuc-net-forwarder: ${a.error}\n`);
     process.exit(2);
-  }
-  const up = spawnSync(a.ip, ['link', 'set', 'lo', 'up'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  if (up.status !== 0) {
-    process.stderr.write(`phuc-net-forwarder: ${a.ip} link set lo up: ${String(up.stderr ?? up.error)}\n`);
-    process.exit(125);
   }
   const servers = await Promise.all(a.maps.map((m) => relay(m.port, m.socket)));
   for (const s of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(s, () => undefined);

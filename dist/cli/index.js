@@ -30068,6 +30068,15 @@ async function removeTree(path) {
         });
     }
 }
+/** `read()`, or `fallback` when it throws. */
+function readOr(read, fallback) {
+    try {
+        return read();
+    }
+    catch {
+        return fallback;
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/engine/config/config.ts
 // phuc-loop.yml (SPEC §3): parsed once with zod into a typed config. Every error names the field,
@@ -30112,6 +30121,8 @@ const criterionSchema = strictObject({
      * not in the tree at the baseline is refused (the agent would write its own judge). Protected once they exist.
      */
     agent_writes: schemas_boolean().optional(),
+    /** Criteria (listed before this one) that must end before it starts; the others run side by side with it. */
+    after: array(schemas_string().min(1)).optional(),
 });
 const agentFields = {
     use: schemas_enum(AGENT_PRESETS),
@@ -30250,6 +30261,12 @@ const configSchema = strictObject({
         gate: schemas_string().min(1),
         api_surface: schemas_string().min(1),
         drift_explanation: schemas_string().min(1).default('API_CHANGES.md'),
+        /**
+         * Rung 65537's adversarial paraphrase: a command that reads the goal and criteria (JSON on
+         * stdin) and prints the goal restated with each requirement mapped to a criterion id
+         * (judge/rung65537.ts); without it the rung is not reached.
+         */
+        paraphrase: schemas_string().min(1).optional(),
     })
         .optional(),
 })
@@ -30287,6 +30304,18 @@ const configSchema = strictObject({
         if (ids.indexOf(id) !== i)
             ctx.addIssue({ code: 'custom', path: ['acceptance_criteria', i, 'id'], message: `duplicates id "${id}"; ids must be unique` });
     });
+    // Only earlier criteria: the order the user wrote is one the criteria can run in (no cycle).
+    c.acceptance_criteria.forEach((a, i) => a.after?.forEach((dep, j) => {
+        if (!ids.slice(0, i).includes(dep))
+            ctx.addIssue({
+                code: 'custom',
+                path: ['acceptance_criteria', i, 'after', j],
+                message: `must be the id of a criterion listed before this one (${ids
+                    .slice(0, i)
+                    .map((x) => JSON.stringify(x))
+                    .join(', ') || 'none is'}), got ${JSON.stringify(dep)}`,
+            });
+    }));
 });
 function describeValue(value) {
     if (value === undefined)
@@ -30442,11 +30471,14 @@ function isTerminal(s) {
 class Fsm {
     state = 'INIT';
     trace = ['INIT'];
+    /** Told of every state entered (the host's phase events, loop/phase-events.ts). */
+    onEnter;
     to(next) {
         if (!TRANSITIONS[this.state].includes(next))
             throw new InvariantViolation('ILLEGAL_TRANSITION', `illegal FSM transition ${this.state} → ${next}`);
         this.state = next;
         this.trace.push(next);
+        this.onEnter?.(next);
     }
     /** Enters the terminal state, through BUDGET_CHECK when the iteration went that far. */
     finish(exit) {
@@ -30984,195 +31016,12 @@ function isRateLimited(output) {
     return t.rateVerdict ?? textSaysRateLimited(output);
 }
 
-;// CONCATENATED MODULE: ./src/engine/os/secrets.ts
-/**
- * The loop's private variables: never in the agent's (or the checks') environment. Names compare
- * case-insensitively (a runner or a user may pass `github_token`); the values of `secrets` are scrubbed
- * everywhere; prefixes cover every action input and saved state (`INPUT_GITHUB-TOKEN`, keeping the
- * dash of its input name, `STATE_*`), whose values are scrubbed when the name looks secret.
- */
-const LOOP_PRIVATE = {
-    secrets: ['GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_PAT', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN'],
-    /** Not secret values, but handles to the runner's services, to the step's file commands, and the loop's own list. */
-    handles: [
-        'ACTIONS_ID_TOKEN_REQUEST_URL',
-        'ACTIONS_RESULTS_URL',
-        'ACTIONS_RUNTIME_URL',
-        'ACTIONS_CACHE_URL',
-        'GITHUB_STATE',
-        'GITHUB_OUTPUT',
-        'GITHUB_ENV',
-        'GITHUB_PATH',
-        'GITHUB_STEP_SUMMARY',
-        'PHUC_LOOP_SECRET_VARS',
-    ],
-    prefixes: ['INPUT_', 'STATE_'],
-    /** Comma-separated names of further loop secrets (withheld and scrubbed like the built-in ones). */
-    extraNamesVar: 'PHUC_LOOP_SECRET_VARS',
-};
-/** Agent API keys and tokens of the agent CLIs: passed to the agent unless a key proxy holds them; always scrubbed. */
-const AGENT_KEY_NAMES = [
-    'ANTHROPIC_API_KEY',
-    'ANTHROPIC_AUTH_TOKEN',
-    'CLAUDE_CODE_OAUTH_TOKEN',
-    'OPENAI_API_KEY',
-    'CODEX_API_KEY',
-    'CODEX_ACCESS_TOKEN',
-    'AZURE_OPENAI_API_KEY',
-    'GEMINI_API_KEY',
-    'GOOGLE_API_KEY',
-    'OPENROUTER_API_KEY',
-    'DEEPSEEK_API_KEY',
-    'MISTRAL_API_KEY',
-    'GROQ_API_KEY',
-    'XAI_API_KEY',
-    'AWS_BEARER_TOKEN_BEDROCK',
-];
-/**
- * A name that says it holds a credential, as a whole segment (`NPM_TOKEN`, `DEPLOY_KEY`; not
- * `TOKENIZERS_PARALLELISM`), or a password at the end of a segment (`PGPASSWORD`, `DB_ROOTPASSWD`).
- */
-const SECRET_LOOKING = /(?:^|[_-])(?:API[_-]?KEY|KEY|TOKEN|SECRET|PASSPHRASE|CREDENTIALS?|PAT)(?:[_-]|$)|PASS(?:WORD|WD)(?:[_-]|$)/i;
-/** The password of a URL with credentials (`postgres://user:PASSWORD@host`, `redis://:PASSWORD@host`), whatever its variable's name. */
-const URL_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@:]*:([^/?#@]+)@/i;
+;// CONCATENATED MODULE: ./src/engine/os/secret-forms.ts
+// The forms a secret value takes in a text (SPEC §7 "Secrets"): as it is, escaped for JSON, a URL
+// or a shell, and packed (hex, base64 at each alignment, UTF-16), which the scrubber (scrubber.ts)
+// looks for.
 /** Shorter values are not credentials; masking them would garble ordinary text. */
 const MIN_LOOP_SECRET = 4;
-/** A variable whose name merely looks secret must hold more than a flag or a word (`FOO_TOKEN=true`). */
-const MIN_LOOKING_SECRET = 8;
-const upper = (names) => new Set(names.map((n) => n.toUpperCase()));
-const LOOP_SECRET_SET = upper(LOOP_PRIVATE.secrets);
-const LOOP_HANDLE_SET = upper(LOOP_PRIVATE.handles);
-const AGENT_KEY_SET = upper(AGENT_KEY_NAMES);
-function extraSecretNames(env) {
-    const list = Object.entries(env).find(([k]) => k.toUpperCase() === LOOP_PRIVATE.extraNamesVar)?.[1] ?? '';
-    return upper(list
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean));
-}
-const hasPrivatePrefix = (upperName) => LOOP_PRIVATE.prefixes.some((p) => upperName.startsWith(p));
-/** True when `name` is one of the loop's private variables (given the extra names of PHUC_LOOP_SECRET_VARS). */
-function isLoopPrivate(name, extra) {
-    const u = name.toUpperCase();
-    return LOOP_SECRET_SET.has(u) || LOOP_HANDLE_SET.has(u) || hasPrivatePrefix(u) || extra.has(u) || GIT_SETUP.test(u);
-}
-/**
- * The loop's own git setup in the environment: configuration injected by variables (a push URL
- * with a token, an extra auth header), credential helpers and the ssh agent. Never the agent's.
- */
-const GIT_SETUP = /^(GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS|GLOBAL|SYSTEM|NOSYSTEM)|GIT_ASKPASS|SSH_ASKPASS|SSH_AUTH_SOCK|GIT_SSH(_COMMAND)?)$/;
-/**
- * What every agent gets of the loop's environment, whatever its preset: the locale and time zone,
- * how to draw on a terminal, whether it runs in CI, where the machine's CA certificates are (a TLS
- * proxy of the network), and the loop's own PHUC_* variables. None of them holds a credential or
- * the address of a service; anything else comes from the preset's allowance or agent.pass_env.
- */
-/**
- * Where the machine's CA certificates are, for each toolchain that reads its own variable: on a
- * network that inspects TLS, an agent or a `checks.setup: npm ci` without them hangs or fails.
- * Paths, never credentials; the agent and the checks both get them.
- */
-const CA_BUNDLE_VARS = [
-    'NODE_EXTRA_CA_CERTS',
-    'SSL_CERT_FILE',
-    'SSL_CERT_DIR',
-    'REQUESTS_CA_BUNDLE',
-    'CURL_CA_BUNDLE',
-    'PIP_CERT',
-    'NPM_CONFIG_CAFILE',
-    'GIT_SSL_CAINFO',
-    'CARGO_HTTP_CAINFO',
-];
-const BASE_AGENT_ENV = {
-    names: ['PATH', 'LANG', 'LANGUAGE', 'TZ', 'TERM', 'COLORTERM', 'NO_COLOR', 'FORCE_COLOR', 'CI', ...CA_BUNDLE_VARS],
-    prefixes: ['LC_', 'PHUC_'],
-};
-/** The allowance of `agent.pass_env`: `FOO_*` is a prefix, anything else a name. */
-function passAllowance(pass) {
-    return {
-        names: pass.filter((p) => !p.endsWith('*')),
-        prefixes: pass.filter((p) => p.endsWith('*')).map((p) => p.slice(0, -1)),
-    };
-}
-function allows(a) {
-    if (!a)
-        return () => false;
-    const names = upper(a.names);
-    const prefixes = a.prefixes.map((p) => p.toUpperCase()).filter(Boolean);
-    return (u) => names.has(u) || prefixes.some((p) => u.startsWith(p));
-}
-/**
- * The agent's environment, from an allowlist of the loop's (SPEC §7): BASE_AGENT_ENV, the preset's
- * own variables (`allow`) and `pass` (agent.pass_env), never the loop's secrets and handles, plus
- * `extra` (the PHUC_* variables, a key proxy's variables). A name that looks secret is withheld
- * unless `pass` names it or it is an agent key of the preset's (kept unless a key proxy holds it).
- * Without a preset allowance (the live checks) it is the base alone.
- */
-function agentEnvironment(base, extra = {}, opts = {}) {
-    const names = extraSecretNames(base);
-    const keepKeys = opts.keepAgentKeys ?? true;
-    const inBase = allows(BASE_AGENT_ENV);
-    const inPreset = allows(opts.allow);
-    const passed = allows(passAllowance(opts.pass ?? []));
-    const env = {};
-    for (const [name, value] of Object.entries(base)) {
-        if (value === undefined || isLoopPrivate(name, names))
-            continue;
-        const u = name.toUpperCase();
-        const given = AGENT_KEY_SET.has(u) ? keepKeys && (inPreset(u) || passed(u)) : passed(u) || ((inBase(u) || inPreset(u)) && !withheldAsSecret(u, value));
-        if (given)
-            env[name] = value;
-    }
-    return Object.assign(env, extra);
-}
-/**
- * A variable whose name says it holds a credential (NPM_TOKEN, AWS_SECRET_ACCESS_KEY) is not the
- * agent's unless the config passes it: scrubbing its value from what comes back does not stop an
- * agent that encodes it first.
- */
-const withheldAsSecret = (upperName, value) => SECRET_LOOKING.test(upperName) && value.length >= MIN_LOOKING_SECRET;
-function secrets_safeDecode(s) {
-    try {
-        return decodeURIComponent(s);
-    }
-    catch {
-        return s;
-    }
-}
-/**
- * Every value in `env` to scrub from what leaves the agent's side: the loop's secrets (and the names
- * in PHUC_LOOP_SECRET_VARS), inputs and saved state whose names look secret, the agent keys, any
- * variable whose name looks secret, and the password of any URL with credentials. Each once, longest first.
- */
-function secretValues(env) {
-    const extra = extraSecretNames(env);
-    const values = new Set();
-    for (const [name, value] of Object.entries(env)) {
-        if (value === undefined || value.length < MIN_LOOP_SECRET)
-            continue;
-        const u = name.toUpperCase();
-        if (LOOP_HANDLE_SET.has(u))
-            continue;
-        const looksSecret = SECRET_LOOKING.test(u);
-        // An input or saved state whose name only looks secret (INPUT_KEY-PROXY: "true") must be long
-        // enough to be one: masking every "true" would corrupt the evidence JSON.
-        if (LOOP_SECRET_SET.has(u) || extra.has(u) || (hasPrivatePrefix(u) && looksSecret && value.length >= MIN_LOOKING_SECRET))
-            values.add(value);
-        else if (value.length >= MIN_LOOKING_SECRET && (AGENT_KEY_SET.has(u) || looksSecret))
-            values.add(value);
-        // A URL that carries a password (DATABASE_URL, HTTPS_PROXY given by agent.pass_env): the password is a secret.
-        const password = URL_PASSWORD.exec(value)?.[1];
-        if (password && password.length >= MIN_LOOKING_SECRET) {
-            values.add(password);
-            const decoded = secrets_safeDecode(password);
-            if (decoded.length >= MIN_LOOKING_SECRET)
-                values.add(decoded);
-        }
-    }
-    return [...values].sort((a, b) => b.length - a.length);
-}
-// ---------------------------------------------------------------------------------------------------
-// The scrubber.
 const MASK = '***';
 /** A base64 fragment shorter than this would match ordinary base64 text by chance. */
 const MIN_FRAGMENT = 8;
@@ -31253,6 +31102,9 @@ function formsPattern(forms) {
         .map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
         .join('|'), 'g');
 }
+
+;// CONCATENATED MODULE: ./src/engine/os/scrubber.ts
+
 // A secret's form may reach a text interrupted or escaped: a line-wrapped base64 or hex dump, a URL
 // encoder that escapes every character, a string literal of `\x74\x6f…`. The scrubber looks at a
 // text as it is and at these views of it, each made in one pass (linear time, at most the text's
@@ -31575,6 +31427,200 @@ function scrubbingLogger(log, scrub) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/engine/os/secrets.ts
+// Secrets: the one list of the loop's secret variable names, the one list of agent API key names,
+// the agent's environment built from an allowlist (never the loop's secrets), and the values the
+// one scrubber (scrubber.ts) hides in every text that leaves the agent's side or the machine
+// (SPEC §7 "Secrets"). The scrubber's names are exported from here too: the hosts take everything
+// about secrets from this module.
+
+
+
+/**
+ * The loop's private variables: never in the agent's (or the checks') environment. Names compare
+ * case-insensitively (a runner or a user may pass `github_token`); the values of `secrets` are scrubbed
+ * everywhere; prefixes cover every action input and saved state (`INPUT_GITHUB-TOKEN`, keeping the
+ * dash of its input name, `STATE_*`), whose values are scrubbed when the name looks secret.
+ */
+const LOOP_PRIVATE = {
+    secrets: ['GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_PAT', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN'],
+    /** Not secret values, but handles to the runner's services, to the step's file commands, and the loop's own list. */
+    handles: [
+        'ACTIONS_ID_TOKEN_REQUEST_URL',
+        'ACTIONS_RESULTS_URL',
+        'ACTIONS_RUNTIME_URL',
+        'ACTIONS_CACHE_URL',
+        'GITHUB_STATE',
+        'GITHUB_OUTPUT',
+        'GITHUB_ENV',
+        'GITHUB_PATH',
+        'GITHUB_STEP_SUMMARY',
+        'PHUC_LOOP_SECRET_VARS',
+    ],
+    prefixes: ['INPUT_', 'STATE_'],
+    /** Comma-separated names of further loop secrets (withheld and scrubbed like the built-in ones). */
+    extraNamesVar: 'PHUC_LOOP_SECRET_VARS',
+};
+/** Agent API keys and tokens of the agent CLIs: passed to the agent unless a key proxy holds them; always scrubbed. */
+const AGENT_KEY_NAMES = [
+    'ANTHROPIC_API_KEY',
+    'ANTHROPIC_AUTH_TOKEN',
+    'CLAUDE_CODE_OAUTH_TOKEN',
+    'OPENAI_API_KEY',
+    'CODEX_API_KEY',
+    'CODEX_ACCESS_TOKEN',
+    'AZURE_OPENAI_API_KEY',
+    'GEMINI_API_KEY',
+    'GOOGLE_API_KEY',
+    'OPENROUTER_API_KEY',
+    'DEEPSEEK_API_KEY',
+    'MISTRAL_API_KEY',
+    'GROQ_API_KEY',
+    'XAI_API_KEY',
+    'AWS_BEARER_TOKEN_BEDROCK',
+];
+/**
+ * A name that says it holds a credential, as a whole segment (`NPM_TOKEN`, `DEPLOY_KEY`; not
+ * `TOKENIZERS_PARALLELISM`), or a password at the end of a segment (`PGPASSWORD`, `DB_ROOTPASSWD`).
+ */
+const SECRET_LOOKING = /(?:^|[_-])(?:API[_-]?KEY|KEY|TOKEN|SECRET|PASSPHRASE|CREDENTIALS?|PAT)(?:[_-]|$)|PASS(?:WORD|WD)(?:[_-]|$)/i;
+/** The password of a URL with credentials (`postgres://user:PASSWORD@host`, `redis://:PASSWORD@host`), whatever its variable's name. */
+const URL_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@:]*:([^/?#@]+)@/i;
+/** A variable whose name merely looks secret must hold more than a flag or a word (`FOO_TOKEN=true`). */
+const MIN_LOOKING_SECRET = 8;
+const upper = (names) => new Set(names.map((n) => n.toUpperCase()));
+const LOOP_SECRET_SET = upper(LOOP_PRIVATE.secrets);
+const LOOP_HANDLE_SET = upper(LOOP_PRIVATE.handles);
+const AGENT_KEY_SET = upper(AGENT_KEY_NAMES);
+function extraSecretNames(env) {
+    const list = Object.entries(env).find(([k]) => k.toUpperCase() === LOOP_PRIVATE.extraNamesVar)?.[1] ?? '';
+    return upper(list
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean));
+}
+const hasPrivatePrefix = (upperName) => LOOP_PRIVATE.prefixes.some((p) => upperName.startsWith(p));
+/** True when `name` is one of the loop's private variables (given the extra names of PHUC_LOOP_SECRET_VARS). */
+function isLoopPrivate(name, extra) {
+    const u = name.toUpperCase();
+    return LOOP_SECRET_SET.has(u) || LOOP_HANDLE_SET.has(u) || hasPrivatePrefix(u) || extra.has(u) || GIT_SETUP.test(u);
+}
+/**
+ * The loop's own git setup in the environment: configuration injected by variables (a push URL
+ * with a token, an extra auth header), credential helpers and the ssh agent. Never the agent's.
+ */
+const GIT_SETUP = /^(GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS|GLOBAL|SYSTEM|NOSYSTEM)|GIT_ASKPASS|SSH_ASKPASS|SSH_AUTH_SOCK|GIT_SSH(_COMMAND)?)$/;
+/**
+ * What every agent gets of the loop's environment, whatever its preset: the locale and time zone,
+ * how to draw on a terminal, whether it runs in CI, where the machine's CA certificates are (a TLS
+ * proxy of the network), and the loop's own PHUC_* variables. None of them holds a credential or
+ * the address of a service; anything else comes from the preset's allowance or agent.pass_env.
+ */
+/**
+ * Where the machine's CA certificates are, for each toolchain that reads its own variable: on a
+ * network that inspects TLS, an agent or a `checks.setup: npm ci` without them hangs or fails.
+ * Paths, never credentials; the agent and the checks both get them.
+ */
+const CA_BUNDLE_VARS = [
+    'NODE_EXTRA_CA_CERTS',
+    'SSL_CERT_FILE',
+    'SSL_CERT_DIR',
+    'REQUESTS_CA_BUNDLE',
+    'CURL_CA_BUNDLE',
+    'PIP_CERT',
+    'NPM_CONFIG_CAFILE',
+    'GIT_SSL_CAINFO',
+    'CARGO_HTTP_CAINFO',
+];
+const BASE_AGENT_ENV = {
+    names: ['PATH', 'LANG', 'LANGUAGE', 'TZ', 'TERM', 'COLORTERM', 'NO_COLOR', 'FORCE_COLOR', 'CI', ...CA_BUNDLE_VARS],
+    prefixes: ['LC_', 'PHUC_'],
+};
+/** The allowance of `agent.pass_env`: `FOO_*` is a prefix, anything else a name. */
+function passAllowance(pass) {
+    return {
+        names: pass.filter((p) => !p.endsWith('*')),
+        prefixes: pass.filter((p) => p.endsWith('*')).map((p) => p.slice(0, -1)),
+    };
+}
+function allows(a) {
+    if (!a)
+        return () => false;
+    const names = upper(a.names);
+    const prefixes = a.prefixes.map((p) => p.toUpperCase()).filter(Boolean);
+    return (u) => names.has(u) || prefixes.some((p) => u.startsWith(p));
+}
+/**
+ * The agent's environment, from an allowlist of the loop's (SPEC §7): BASE_AGENT_ENV, the preset's
+ * own variables (`allow`) and `pass` (agent.pass_env), never the loop's secrets and handles, plus
+ * `extra` (the PHUC_* variables, a key proxy's variables). A name that looks secret is withheld
+ * unless `pass` names it or it is an agent key of the preset's (kept unless a key proxy holds it).
+ * Without a preset allowance (the live checks) it is the base alone.
+ */
+function agentEnvironment(base, extra = {}, opts = {}) {
+    const names = extraSecretNames(base);
+    const keepKeys = opts.keepAgentKeys ?? true;
+    const inBase = allows(BASE_AGENT_ENV);
+    const inPreset = allows(opts.allow);
+    const passed = allows(passAllowance(opts.pass ?? []));
+    const env = {};
+    for (const [name, value] of Object.entries(base)) {
+        if (value === undefined || isLoopPrivate(name, names))
+            continue;
+        const u = name.toUpperCase();
+        const given = AGENT_KEY_SET.has(u) ? keepKeys && (inPreset(u) || passed(u)) : passed(u) || ((inBase(u) || inPreset(u)) && !withheldAsSecret(u, value));
+        if (given)
+            env[name] = value;
+    }
+    return Object.assign(env, extra);
+}
+/**
+ * A variable whose name says it holds a credential (NPM_TOKEN, AWS_SECRET_ACCESS_KEY) is not the
+ * agent's unless the config passes it: scrubbing its value from what comes back does not stop an
+ * agent that encodes it first.
+ */
+const withheldAsSecret = (upperName, value) => SECRET_LOOKING.test(upperName) && value.length >= MIN_LOOKING_SECRET;
+function secrets_safeDecode(s) {
+    try {
+        return decodeURIComponent(s);
+    }
+    catch {
+        return s;
+    }
+}
+/**
+ * Every value in `env` to scrub from what leaves the agent's side: the loop's secrets (and the names
+ * in PHUC_LOOP_SECRET_VARS), inputs and saved state whose names look secret, the agent keys, any
+ * variable whose name looks secret, and the password of any URL with credentials. Each once, longest first.
+ */
+function secretValues(env) {
+    const extra = extraSecretNames(env);
+    const values = new Set();
+    for (const [name, value] of Object.entries(env)) {
+        if (value === undefined || value.length < MIN_LOOP_SECRET)
+            continue;
+        const u = name.toUpperCase();
+        if (LOOP_HANDLE_SET.has(u))
+            continue;
+        const looksSecret = SECRET_LOOKING.test(u);
+        // An input or saved state whose name only looks secret (INPUT_KEY-PROXY: "true") must be long
+        // enough to be one: masking every "true" would corrupt the evidence JSON.
+        if (LOOP_SECRET_SET.has(u) || extra.has(u) || (hasPrivatePrefix(u) && looksSecret && value.length >= MIN_LOOKING_SECRET))
+            values.add(value);
+        else if (value.length >= MIN_LOOKING_SECRET && (AGENT_KEY_SET.has(u) || looksSecret))
+            values.add(value);
+        // A URL that carries a password (DATABASE_URL, HTTPS_PROXY given by agent.pass_env): the password is a secret.
+        const password = URL_PASSWORD.exec(value)?.[1];
+        if (password && password.length >= MIN_LOOKING_SECRET) {
+            values.add(password);
+            const decoded = secrets_safeDecode(password);
+            if (decoded.length >= MIN_LOOKING_SECRET)
+                values.add(decoded);
+        }
+    }
+    return [...values].sort((a, b) => b.length - a.length);
+}
+
 ;// CONCATENATED MODULE: ./src/engine/agent/presets.ts
 // Agent presets: how each coding-agent CLI is run non-interactively, which environment additions it
 // gets, how the command line is recorded, and which files of its own it leaves in the repository.
@@ -31832,6 +31878,287 @@ function parseAgentUsage(stdout) {
     return { costUsd: o.costUsd, turns: o.turns, inputTokens: o.tokens?.input ?? null, outputTokens: o.tokens?.output ?? null };
 }
 
+;// CONCATENATED MODULE: ./src/engine/os/reach.ts
+// What a role can reach of the machine at user+pidns (SPEC §7 "Isolation"): its user sees only
+// what every other user may reach; a folder it cannot traverse is covered by an empty one in its
+// view (os/sandbox.ts#layout). A program the user configured there is missing to the role, and the
+// loop says so before the run instead of letting the agent or a check fail on "No such file".
+
+
+/**
+ * The first directory on the way to `path` (inclusive) that `who` cannot traverse, or null. `who`
+ * absent: any other user (one that owns nothing there). ACLs are not read: a folder they open is
+ * still reported (then covered, see sandbox.ts), never the other way round.
+ */
+async function firstBlocked(path, who) {
+    let at = external_node_path_namespaceObject.sep;
+    for (const part of ['', ...path.split(external_node_path_namespaceObject.sep).filter(Boolean)]) {
+        at = (0,external_node_path_namespaceObject.join)(at, part);
+        const s = await (0,promises_namespaceObject.stat)(at).catch(() => null);
+        const bit = !s ? 0 : s.uid === who?.uid ? 0o100 : s.gid === who?.gid ? 0o010 : 0o001;
+        if (!s || (s.mode & bit) === 0)
+            return at;
+    }
+    return null;
+}
+/**
+ * For each of `paths` (absolute) that exists for the loop but lies under a folder `who` cannot
+ * traverse: one sentence naming the file, that folder, its mode and the user. A path the loop
+ * cannot see either is not the sandbox's doing and is left out.
+ */
+async function outOfView(paths, who) {
+    const found = await Promise.all([...new Set(paths)].map(async (path) => {
+        if (!path.startsWith(external_node_path_namespaceObject.sep) || !(await (0,promises_namespaceObject.lstat)(path).catch(() => null)))
+            return null;
+        const blocked = await firstBlocked(path, who);
+        if (blocked === null || blocked === path)
+            return null;
+        const mode = ((await (0,promises_namespaceObject.stat)(blocked)).mode & 0o777).toString(8).padStart(4, '0');
+        return `${path} lies under ${blocked} (mode ${mode}), which ${who.name} cannot enter`;
+    }));
+    return found.filter((f) => f !== null);
+}
+
+;// CONCATENATED MODULE: external "node:http"
+const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
+;// CONCATENATED MODULE: external "node:net"
+const external_node_net_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+var external_node_net_default = /*#__PURE__*/__nccwpck_require__.n(external_node_net_namespaceObject);
+;// CONCATENATED MODULE: external "node:url"
+const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+;// CONCATENATED MODULE: ./src/engine/os/programs.ts
+// The helper programs that are files of their own (linted and tested as such, never text inside
+// TypeScript): beside the bundles in dist/ (copied there by scripts/build.mjs), or beside this file
+// when the engine runs from source. Each is read once per loop process and run from that copy
+// (`perl -e`, or a file in a folder only the loop writes): the installation may sit in a work tree
+// the agent is lent, and what root runs must not change under the loop during a run.
+
+
+
+
+const PROGRAMS = (/* unused pure expression or super */ null && (['net-forwarder.mjs', 'sandbox-init.pl', 'sandbox-load.sh', 'sandbox-users.sh', 'spawn-helper.pl']));
+/** The path of a helper program in the installation; throws where the installation lacks it. */
+function programFile(name) {
+    const here = (0,external_node_path_namespaceObject.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
+    const found = [(0,external_node_path_namespaceObject.join)(here, '..', name), (0,external_node_path_namespaceObject.join)(here, name)].find((p) => (0,external_node_fs_namespaceObject.existsSync)(p));
+    if (!found)
+        throw new Error(`${name} not found beside ${here}: the installation is incomplete`);
+    return found;
+}
+const texts = new Map();
+/** The program's text, read the first time it is asked for and kept. */
+function programText(name) {
+    let text = texts.get(name);
+    if (text === undefined)
+        texts.set(name, (text = (0,external_node_fs_namespaceObject.readFileSync)(programFile(name), 'utf8')));
+    return text;
+}
+/** Writes the programs' kept texts into `dir` (made 0755; the files 0644): their paths. */
+async function installPrograms(dir, names) {
+    await (0,promises_namespaceObject.mkdir)(dir, { mode: 0o755 });
+    await (0,promises_namespaceObject.chmod)(dir, 0o755);
+    const paths = {};
+    for (const name of names) {
+        paths[name] = (0,external_node_path_namespaceObject.join)(dir, name);
+        await (0,promises_namespaceObject.writeFile)(paths[name], programText(name), { mode: 0o644, flag: 'wx' });
+    }
+    return paths;
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/network.ts
+// The network policy of the agent and the checks (SPEC §7 "Network"). Where the sandbox gives a
+// command namespaces (user+pidns, pidns), it also gives it a network namespace of its own:
+// - the agent's reaches nothing but two unix sockets of the loop's, through net-forwarder.mjs, which
+//   listens on 127.0.0.1 inside: the key proxy (at the port its base URL names) and an HTTP proxy
+//   (HTTPS_PROXY) that lets through only the hosts of `agent.network` and logs every other host
+//   asked for, so that the user sees what to allow. `agent.network: open` shares the machine's;
+// - the checks' has loopback only (`checks.network: open` shares the machine's); `checks.setup`
+//   always has the machine's network (it installs).
+// A DNS lookup or a raw connection from inside fails at once: there is no route and no resolver.
+// A unix socket of the machine's at a path is no part of a network namespace (an abstract one is):
+// the sandbox masks each one listening (hostSockets) in such a command's view, or a resolver's socket
+// (nscd, systemd-resolved) or a D-Bus would be its way out.
+
+
+
+
+
+/** The model APIs an agent preset talks to, reached through HTTPS_PROXY where the key proxy does not hold its key. */
+const MODEL_HOSTS = {
+    claude: ['api.anthropic.com:443'],
+    codex: ['api.openai.com:443', 'chatgpt.com:443'],
+    gemini: ['generativelanguage.googleapis.com:443'],
+};
+/** The policy of a config: the agent's allow-list gets its model API's hosts unless the key proxy holds its key (then that is its way out). */
+function networkPolicy(c, keyProxy) {
+    const a = c.agent.network;
+    return { agent: a === 'open' ? 'open' : [...new Set([...a, ...(keyProxy ? [] : (MODEL_HOSTS[c.agent.use] ?? []))])], checks: c.checks.network };
+}
+function networkRecord(p, enforced) {
+    return { agent: p.agent === 'open' ? 'open' : p.agent.length ? [...p.agent].sort() : 'model-api-only', checks: p.checks, setup: 'open', enforced };
+}
+/** The limit said where the policy cannot be enforced (no namespaces, or no `ip` to bring loopback up). */
+function networkLimit(why) {
+    return `The network policy (agent.network, checks.network) is not enforced: ${why}. The agent and the checks reach every host the machine reaches, and can send the repository anywhere.`;
+}
+/**
+ * The unix sockets of the machine listening at a path (real paths, each once), from /proc/net/unix:
+ * those bound with a relative path, and those bound later, are not found (the limits say so).
+ */
+async function hostSockets(table = '/proc/net/unix') {
+    const text = await (0,promises_namespaceObject.readFile)(table, 'utf8').catch(() => '');
+    // Num RefCount Protocol Flags Type St Inode Path: the path, where there is one, from the 8th field on.
+    const paths = new Set(text
+        .split('\n')
+        .slice(1)
+        .map((l) => l.trim().split(/ +/).slice(7).join(' '))
+        .filter((p) => p.startsWith('/')));
+    const found = await Promise.all([...paths].map(async (p) => ((await (0,promises_namespaceObject.lstat)(p).catch(() => null))?.isSocket() ? (0,promises_namespaceObject.realpath)(p).catch(() => null) : null)));
+    return [...new Set(found.filter((p) => p !== null))].sort();
+}
+/** The HTTP proxy's port inside the agent's namespace (a namespace of its own: no other listener there but the key proxy's). */
+const PROXY_PORT = 3128;
+/** A host (or host:port) the allow-list names matches `host`:`port`. */
+function allowed(list, host, port) {
+    const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+    return list.some((entry) => {
+        const m = /^(.*?)(?::(\d+))?$/.exec(entry.toLowerCase());
+        return m[1] === h && (m[2] === undefined || Number(m[2]) === port);
+    });
+}
+/**
+ * The loop's side of the namespaces: a folder (0755, the loop's) that each namespaced command gets
+ * in its view, holding the forwarder and the sockets it relays to. `refused` is told every host the
+ * agent asked for and did not get.
+ */
+class NetworkGate {
+    dir;
+    forwarder;
+    allow;
+    refused;
+    servers = [];
+    /** Every connection either way, cut when the gate closes (a server's close waits for them). */
+    open = new Set();
+    constructor(dir, forwarder, allow, refused) {
+        this.dir = dir;
+        this.forwarder = forwarder;
+        this.allow = allow;
+        this.refused = refused;
+    }
+    static async open(dir, allow, refused) {
+        const { 'net-forwarder.mjs': forwarder } = await installPrograms(dir, ['net-forwarder.mjs']);
+        const gate = new NetworkGate(dir, forwarder, allow, refused);
+        await gate.listen(gate.proxySocket, gate.proxyServer());
+        return gate;
+    }
+    get proxySocket() {
+        return (0,external_node_path_namespaceObject.join)(this.dir, 'proxy.sock');
+    }
+    keySocket(port) {
+        return (0,external_node_path_namespaceObject.join)(this.dir, `key-${String(port)}.sock`);
+    }
+    async listen(path, server) {
+        await (0,promises_namespaceObject.rm)(path, { force: true });
+        await new Promise((resolve, reject) => {
+            server.once('error', reject);
+            server.listen(path, () => resolve());
+        });
+        server.on('connection', (c) => this.open.add(c.on('close', () => this.open.delete(c))));
+        // The forwarder connects as the namespace's root, or (pidns) as the loop's own user.
+        await (0,promises_namespaceObject.chmod)(path, 0o600);
+        this.servers.push(server);
+    }
+    /** Relays the agent's namespace's 127.0.0.1:port to the loop's 127.0.0.1:port (the key proxy). */
+    async relayKeyProxy(port) {
+        const server = external_node_net_default().createServer((inside) => pipeBoth(inside, external_node_net_default().connect(port, '127.0.0.1')));
+        await this.listen(this.keySocket(port), server);
+    }
+    /**
+     * The forwarder's arguments for the agent (before `--`): the key proxy's port, if any, and the
+     * HTTP proxy; and the variables that point the agent's HTTP clients at the latter.
+     */
+    agentView(keyPort) {
+        const maps = [...(keyPort === null ? [] : [`${String(keyPort)}=${this.keySocket(keyPort)}`]), `${String(PROXY_PORT)}=${this.proxySocket}`];
+        const proxy = `http://127.0.0.1:${String(PROXY_PORT)}`;
+        const local = '127.0.0.1,localhost,::1';
+        return {
+            maps,
+            env: { HTTPS_PROXY: proxy, HTTP_PROXY: proxy, https_proxy: proxy, http_proxy: proxy, ALL_PROXY: proxy, NO_PROXY: local, no_proxy: local },
+        };
+    }
+    /** CONNECT host:port (HTTPS) and absolute-URL requests (plain HTTP), for the allowed hosts only. */
+    proxyServer() {
+        const server = external_node_http_default().createServer((req, res) => {
+            const url = URL.canParse(req.url ?? '') ? new URL(req.url) : null;
+            const port = url ? Number(url.port) || (url.protocol === 'https:' ? 443 : 80) : 0;
+            if (!url || !allowed(this.allow, url.hostname, port)) {
+                this.refused(url ? `${url.hostname}:${String(port)}` : String(req.url), `HTTP ${String(req.method)}`);
+                res.writeHead(403, { 'content-type': 'text/plain' }).end('phuc-loop: this host is not in agent.network\n');
+                return;
+            }
+            const up = external_node_http_default().request(url, { method: req.method, headers: req.headers }, (r) => {
+                res.writeHead(r.statusCode ?? 502, r.headers);
+                r.pipe(res);
+            });
+            up.on('error', () => res.destroy());
+            req.pipe(up);
+        });
+        server.on('connect', (req, socket, head) => {
+            const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(req.url ?? '');
+            if (!m || !allowed(this.allow, m[1], Number(m[2]))) {
+                this.refused(req.url ?? '', 'CONNECT');
+                socket.end('HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\nphuc-loop: this host is not in agent.network\n');
+                return;
+            }
+            const up = external_node_net_default().connect(Number(m[2]), m[1], () => {
+                socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
+                if (head.length)
+                    up.write(head);
+                pipeBoth(socket, up);
+            });
+            up.on('error', () => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+        });
+        return server;
+    }
+    async close() {
+        for (const c of this.open)
+            c.destroy();
+        await Promise.all(this.servers.map((s) => new Promise((r) => s.close(r))));
+        await (0,promises_namespaceObject.rm)(this.dir, { recursive: true, force: true });
+    }
+}
+/** The network of a run whose commands get namespaces (`namespaced`) or not; `dir` for the gate. */
+async function openNetwork(policy, namespaced, dir, refused) {
+    const closed = policy.agent !== 'open' || policy.checks !== 'open';
+    const why = namespaced ? null : "at isolation none the commands run in the loop's own namespaces";
+    // The gate relays the agent's way out; a command with loopback only needs nothing but bwrap's --unshare-net.
+    const gate = policy.agent !== 'open' && why === null ? await NetworkGate.open(dir, policy.agent, refused) : null;
+    return { policy, gate, why: closed ? why : null };
+}
+/**
+ * The network namespace of a command of `role`: null where it shares the machine's; else the
+ * forwarder's arguments (up to its `--`; none for loopback only), the folders its view must hold,
+ * and variables to add.
+ */
+function commandNetwork(n, role, open, keyPort) {
+    const { gate, policy, why } = n;
+    if (why !== null || open || (role === 'agent' ? policy.agent === 'open' : policy.checks === 'open'))
+        return null;
+    if (role === 'check' || !gate)
+        return { argv: [], dirs: [], env: {} };
+    const view = gate.agentView(keyPort);
+    return { argv: [process.execPath, gate.forwarder, ...view.maps, '--'], dirs: [gate.dir], env: view.env };
+}
+function pipeBoth(a, b) {
+    a.pipe(b);
+    b.pipe(a);
+    a.on('error', () => b.destroy());
+    b.on('error', () => a.destroy());
+    a.on('close', () => b.destroy());
+    b.on('close', () => a.destroy());
+}
+
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 ;// CONCATENATED MODULE: external "node:perf_hooks"
@@ -32045,9 +32372,10 @@ const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(im
 // dies (killed, crashed) fails none of the loop's runs: what it had in flight is reported killed,
 // and the next start goes through a new helper or, failing that, a direct spawn.
 //
-// Where the system has perl, the helper is a perl program instead (PERL_HELPER): its fork copies a
+// Where the system has perl, the helper is a perl program instead (spawn-helper.pl): its fork copies a
 // few MB, not Node's ~45, and its frames cost less to read than Node's IPC messages. Per child, on
 // this kind of VM: ~0.35 ms of the helper's CPU instead of ~0.95, and ~0.3 ms less to the exit.
+
 
 
 
@@ -32116,106 +32444,7 @@ function helperMain(cp) {
         process.exit(0);
     });
 }
-/**
- * The helper in perl (core modules only), for what the Node helper does: each request (a 4-byte
- * length, then id, folder, argv and environment as NUL-ended fields with their counts, then the
- * child's input) forks a child in its own session with exactly that environment; it answers in
- * frames (type, id, length, data): S pid, F errno (could not start: chdir or exec failed, told
- * through a close-on-exec pipe), O/E output, o/e end of output, X exit (c code or s signal). Input
- * is written without blocking; a child that does not read it holds up nothing. When the loop's end
- * of its stdin closes (the loop ended, or was killed), it kills its children's process groups and
- * exits. The select timeout is a backstop for a SIGCHLD that comes just before select (perl runs
- * signal handlers between its operations).
- */
-const PERL_HELPER = `
-use strict; use POSIX (); use Fcntl ();
-$SIG{PIPE} = 'IGNORE';
-$SIG{CHLD} = sub {};
-binmode STDIN; binmode STDOUT;
-my (%kid, %out, %in);
-my $requests = '';
-sub reply {
-  my $m = pack('a1 N N', $_[0], $_[1], length($_[2] // '')) . ($_[2] // '');
-  while (length $m) {
-    my $n = syswrite(STDOUT, $m);
-    if (!defined $n) { next if $!{EINTR}; POSIX::_exit(0) }
-    substr($m, 0, $n) = '';
-  }
-}
-sub start {
-  my ($id, $cwd, $argv, $env, $stdin) = @_;
-  my @p;
-  for (1 .. 4) { pipe(my $r, my $w) or return reply('F', $id, $! + 0); push @p, $r, $w }
-  my ($or, $ow, $er, $ew, $ir, $iw, $xr, $xw) = @p;
-  my $pid = fork;
-  if (!defined $pid) { my $e = $! + 0; close $_ for @p; return reply('F', $id, $e) }
-  if (!$pid) {
-    $SIG{PIPE} = $SIG{CHLD} = 'DEFAULT';
-    POSIX::sigprocmask(POSIX::SIG_SETMASK(), POSIX::SigSet->new);
-    POSIX::setsid();
-    POSIX::dup2(fileno $ir, 0); POSIX::dup2(fileno $ow, 1); POSIX::dup2(fileno $ew, 2);
-    if (chdir $cwd) { %ENV = %$env; exec { $argv->[0] } @$argv }
-    syswrite($xw, pack('N', $! + 0));
-    POSIX::_exit(127);
-  }
-  close $_ for $ow, $ew, $ir, $xw;
-  my $err = '';
-  while (length $err < 4) { my $n = sysread($xr, $err, 4 - length $err, length $err); last if defined $n && !$n; last if !defined $n && !$!{EINTR} }
-  close $xr;
-  if (length $err == 4) { waitpid($pid, 0); close $_ for $or, $er, $iw; return reply('F', $id, unpack('N', $err)) }
-  $kid{$pid} = $id;
-  reply('S', $id, $pid);
-  $out{fileno $or} = [$id, 'O', $or];
-  $out{fileno $er} = [$id, 'E', $er];
-  if (length $stdin) { fcntl($iw, Fcntl::F_SETFL(), Fcntl::O_NONBLOCK()); $in{fileno $iw} = [$iw, $stdin] } else { close $iw }
-}
-sub request {
-  my $m = shift;
-  my $at = 0;
-  my $field = sub { my $e = index($m, "\\0", $at); my $v = substr($m, $at, $e - $at); $at = $e + 1; $v };
-  my $id = $field->();
-  my $cwd = $field->();
-  my @argv = map { $field->() } 1 .. $field->();
-  my %env = map { split /=/, $field->(), 2 } 1 .. $field->();
-  start($id, $cwd, \\@argv, \\%env, substr($m, $at));
-}
-while (1) {
-  while ((my $p = waitpid(-1, POSIX::WNOHANG())) > 0) {
-    my $id = delete $kid{$p};
-    reply('X', $id, ($? & 127) ? 's' . ($? & 127) : 'c' . ($? >> 8)) if defined $id;
-  }
-  my ($r, $w) = ('', '');
-  vec($r, 0, 1) = 1;
-  vec($r, $_, 1) = 1 for keys %out;
-  vec($w, $_, 1) = 1 for keys %in;
-  next if select($r, $w, undef, 0.25) <= 0;
-  for my $fd (keys %in) {
-    next unless vec($w, $fd, 1);
-    my $x = $in{$fd};
-    my $n = syswrite($x->[0], $x->[1]);
-    if (defined $n) { substr($x->[1], 0, $n) = '' } elsif ($!{EAGAIN} || $!{EINTR}) { next }
-    if (!defined $n || !length $x->[1]) { close $x->[0]; delete $in{$fd} }
-  }
-  for my $fd (keys %out) {
-    next unless vec($r, $fd, 1);
-    my $x = $out{$fd};
-    my $n = sysread($x->[2], my $data, 65536);
-    if ($n) { reply($x->[1], $x->[0], $data) }
-    elsif (defined $n || !$!{EINTR}) { close $x->[2]; delete $out{$fd}; reply(lc $x->[1], $x->[0]) }
-  }
-  next unless vec($r, 0, 1);
-  my $n = sysread(STDIN, $requests, 65536, length $requests);
-  next if !defined $n && $!{EINTR};
-  if (!$n) { kill 'KILL', map { -$_ } keys %kid; exit 0 }
-  while (length $requests >= 4) {
-    my $len = unpack('N', $requests);
-    last if length $requests < 4 + $len;
-    request(substr($requests, 4, $len));
-    substr($requests, 0, 4 + $len) = '';
-  }
-}
-`;
-/** A request as the perl helper reads it (see PERL_HELPER). */
+/** A request as the perl helper reads it (see spawn-helper.pl). */
 function perlRequest(id, command, args, o) {
     const env = Object.entries(o.env).map(([k, v]) => `${k}=${v}`);
     const fields = [String(id), o.cwd, String(args.length + 1), command, ...args, String(env.length), ...env];
@@ -32422,7 +32651,7 @@ function helperOf(kind) {
         // `__name`: what esbuild (tsx, when the engine runs from source) wraps nested functions in.
         // perl runs from / (before 5.26 its @INC held `.`: a POSIX.pm planted in the work tree).
         const proc = perl
-            ? (0,external_node_child_process_namespaceObject.spawn)(perl, ['-e', PERL_HELPER], { cwd: '/', env: {}, stdio: ['pipe', 'pipe', 'ignore'], detached: true })
+            ? (0,external_node_child_process_namespaceObject.spawn)(perl, ['-e', programText('spawn-helper.pl')], { cwd: '/', env: {}, stdio: ['pipe', 'pipe', 'ignore'], detached: true })
             : (0,external_node_child_process_namespaceObject.spawn)(process.execPath, ['-e', `var __name = (f) => f;\n(${helperMain.toString()})(require('node:child_process'));`], {
                 env: {},
                 stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
@@ -32480,18 +32709,10 @@ function startDirect(command, args, o) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/engine/os/process.ts
-// Runs agent and check processes with async spawn only. Every child gets its own session and process
-// group (so a Ctrl-C at the terminal reaches the loop, never its children directly), and everything
-// it started is killed when it is done, timed out or aborted: no orphan of an iteration may outlive
-// it (an orphan could keep editing the repository during the next one). A child wrapped by the
-// sandbox (RunSpec.contained) lives in its own PID namespace, whose end kills everything in it;
-// every other child is contained by a sweep of the process table.
-
-
-
-
-
+;// CONCATENATED MODULE: ./src/engine/os/process-tree.ts
+// The process table (/proc): whether a process still runs, the descendants of one, and the kill of
+// everything a child started (its process group, its descendants, and whatever carries the run's
+// tag), found again and again while it forks.
 
 
 /**
@@ -32500,239 +32721,7 @@ function startDirect(command, args, o) {
  * /proc/<pid>/environ still carries this tag, so it is found and killed all the same.
  */
 const RUN_TAG_VAR = 'PHUC_RUN_TAG';
-/** setTimeout fires at once for longer delays. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-class NodeProcessRunner {
-    killGraceMs;
-    drainMs;
-    constructor(options = {}) {
-        this.killGraceMs = options.killGraceMs ?? 1500;
-        this.drainMs = options.drainMs ?? 250;
-    }
-    run(spec) {
-        const result = this.runOnce(spec);
-        const c = spec.contained;
-        return c ? result.then(async (r) => (await c.release().catch(() => undefined), r)) : result;
-    }
-    async runOnce(spec) {
-        const started = external_node_perf_hooks_namespaceObject.performance.now();
-        const elapsed = () => external_node_perf_hooks_namespaceObject.performance.now() - started;
-        if (spec.signal?.aborted)
-            return { exitCode: null, signal: null, timedOut: false, aborted: true, stdout: '', stderr: '', durationMs: elapsed() };
-        const tag = (0,external_node_crypto_namespaceObject.randomUUID)();
-        let child;
-        try {
-            // A contained child's environment is exactly the role's: it needs no tag to be found.
-            const env = spec.contained ? spec.env : { ...spec.env, [RUN_TAG_VAR]: tag };
-            const [command, args] = spec.args ? [spec.command, spec.args] : ['/bin/sh', ['-c', spec.command]];
-            child = await startChild(command, args, { cwd: spec.cwd, env, stdin: spec.stdin });
-        }
-        catch (e) {
-            return spawnFailure(e, spec, elapsed());
-        }
-        return new Promise((resolve) => {
-            const out = new OutputCapture(spec.maxOutputBytes);
-            const err = new OutputCapture(spec.maxOutputBytes);
-            let exited = false;
-            let timedOut = false;
-            let aborted = false;
-            let killing = null;
-            const pid = child.pid;
-            const contained = spec.contained;
-            const rootStart = contained ? null : readStartTime(pid);
-            const since = contained ? null : forksSince(pid);
-            const untrack = trackProcessGroup(pid);
-            const exitedP = child.exit.then(() => undefined);
-            const killTree = () => {
-                if (killing)
-                    return;
-                killing = contained ? stopContained(pid, exitedP, contained) : terminateTree(pid, true, tag, rootStart, since, this.killGraceMs);
-            };
-            const timer = spec.timeoutMs === undefined
-                ? undefined
-                : setTimeout(() => {
-                    if (exited)
-                        return;
-                    timedOut = true;
-                    killTree();
-                }, Math.min(Math.max(0, spec.timeoutMs), MAX_TIMER_MS));
-            let idle = false;
-            let idleTimer;
-            const quiet = () => {
-                if (spec.idleMs === undefined || exited)
-                    return;
-                clearTimeout(idleTimer);
-                idleTimer = setTimeout(() => {
-                    if (exited || timedOut || aborted)
-                        return;
-                    idle = true;
-                    killTree();
-                }, Math.min(Math.max(0, spec.idleMs), MAX_TIMER_MS));
-            };
-            quiet();
-            const onAbort = () => {
-                if (exited)
-                    return;
-                aborted = true;
-                killTree();
-            };
-            spec.signal?.addEventListener('abort', onAbort, { once: true });
-            // An abort that came while the child was being started.
-            if (spec.signal?.aborted)
-                onAbort();
-            const cleanup = () => {
-                if (timer)
-                    clearTimeout(timer);
-                clearTimeout(idleTimer);
-                spec.signal?.removeEventListener('abort', onAbort);
-            };
-            child.stdout.on('data', (c) => {
-                out.push(c);
-                quiet();
-            });
-            child.stderr.on('data', (c) => {
-                err.push(c);
-                quiet();
-            });
-            const closed = Promise.all([streamClosed(child.stdout), streamClosed(child.stderr)]);
-            void child.exit.then(async ({ code, signal }) => {
-                exited = true;
-                cleanup();
-                untrack();
-                try {
-                    await killing;
-                    // Anything the child left running (its group, its session, its tagged descendants). A
-                    // contained child has ended only once its namespace was empty.
-                    if (!contained && (spec.reapLeftovers !== false || killing))
-                        await terminateTree(pid, false, tag, rootStart, since, this.killGraceMs);
-                }
-                catch {
-                    // Killing is best effort; the result must still be reported.
-                }
-                // A pipe held open by a process that could not be killed must not hang the loop.
-                let drainTimer;
-                const drained = await Promise.race([closed.then(() => true), new Promise((r) => (drainTimer = setTimeout(() => r(false), this.drainMs)))]);
-                clearTimeout(drainTimer);
-                if (!drained) {
-                    child.stdout.destroy();
-                    child.stderr.destroy();
-                }
-                resolve({
-                    exitCode: signal ? null : code,
-                    signal: signal ?? null,
-                    timedOut,
-                    ...(idle ? { idle } : {}),
-                    aborted,
-                    stdout: out.text(),
-                    stderr: err.text(),
-                    durationMs: elapsed(),
-                });
-            });
-        });
-    }
-}
-/** SIGTERM to the group (the command may finish its work), the namespace's end after the grace. */
-async function stopContained(pid, exited, c) {
-    signalPid(-pid, 'SIGTERM');
-    let timer;
-    const ended = await Promise.race([exited.then(() => true), new Promise((r) => (timer = setTimeout(() => r(false), c.graceMs)))]);
-    clearTimeout(timer);
-    if (!ended)
-        await c.forceKill(pid);
-}
-function spawnFailure(e, spec, durationMs) {
-    const code = e.code;
-    const message = e instanceof Error ? e.message : String(e);
-    return {
-        // Shell conventions: 126 found but not executable, 127 not found.
-        exitCode: code === 'EACCES' || code === 'ENOEXEC' ? 126 : 127,
-        signal: null,
-        timedOut: false,
-        aborted: false,
-        stdout: '',
-        stderr: `${message} (command: ${spec.command}, cwd: ${spec.cwd})\n`,
-        durationMs,
-    };
-}
-function streamClosed(s) {
-    if (!s)
-        return Promise.resolve();
-    return new Promise((resolve) => {
-        s.once('close', () => resolve());
-        s.once('error', () => resolve());
-    });
-}
 const delay = (ms) => new Promise((r) => setTimeout(r, ms));
-/** Keeps the head and the tail of a stream when it exceeds `max` bytes. */
-class OutputCapture {
-    max;
-    headLimit;
-    tailLimit;
-    head = [];
-    headBytes = 0;
-    tail = [];
-    tailBytes = 0;
-    total = 0;
-    constructor(max) {
-        this.max = max;
-        const m = max === undefined ? Infinity : Math.max(0, Math.floor(max));
-        this.headLimit = Math.floor(m / 2);
-        this.tailLimit = m - this.headLimit;
-    }
-    push(chunk) {
-        this.total += chunk.length;
-        if (this.max === undefined) {
-            this.head.push(chunk);
-            return;
-        }
-        const room = this.headLimit - this.headBytes;
-        if (room > 0) {
-            const part = chunk.length <= room ? chunk : chunk.subarray(0, room);
-            this.head.push(part);
-            this.headBytes += part.length;
-            chunk = chunk.subarray(part.length);
-        }
-        if (chunk.length === 0)
-            return;
-        this.tail.push(chunk);
-        this.tailBytes += chunk.length;
-        // Drop whole chunks that lie entirely before the last tailLimit bytes.
-        while (this.tail.length > 1 && this.tailBytes - this.tail[0].length >= this.tailLimit)
-            this.tailBytes -= this.tail.shift()?.length ?? 0;
-    }
-    text() {
-        const head = Buffer.concat(this.head);
-        if (this.max === undefined || this.total <= this.headLimit + this.tailLimit)
-            return Buffer.concat([head, ...this.tail]).toString('utf8');
-        let tail = Buffer.concat(this.tail);
-        tail = tail.subarray(Math.max(0, tail.length - this.tailLimit));
-        // Cut on character boundaries so neither half ends in a broken UTF-8 sequence.
-        let h = head.length;
-        if (h > 0 && h < this.total)
-            h = utf8Start(head, h);
-        let t = 0;
-        while (t < tail.length && (tail[t] & 0xc0) === 0x80)
-            t++;
-        const keptHead = head.subarray(0, h);
-        const keptTail = tail.subarray(t);
-        const omitted = this.total - keptHead.length - keptTail.length;
-        return `${keptHead.toString('utf8')}\n[... ${omitted} bytes omitted ...]\n${keptTail.toString('utf8')}`;
-    }
-}
-/** The largest cut ≤ end that does not split a UTF-8 sequence of buf[0..end). */
-function utf8Start(buf, end) {
-    let i = end - 1;
-    let back = 0;
-    while (i >= 0 && back < 4 && (buf[i] & 0xc0) === 0x80) {
-        i--;
-        back++;
-    }
-    if (i < 0)
-        return end;
-    const lead = buf[i];
-    const len = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-    return i + len > end ? i : end;
-}
 function parseStat(text) {
     const close = text.lastIndexOf(')');
     if (close < 0)
@@ -33022,6 +33011,13 @@ async function terminateTree(root, rootAlive, tag, rootStart, since, graceMs) {
 }
 /** How long the last sweeps of a killed tree go on finding what it forked meanwhile. */
 const LAST_SWEEPS_MS = 3000;
+
+;// CONCATENATED MODULE: ./src/engine/os/shell-session.ts
+// The loop's long-lived shell for its own short commands (git, root's find/chown).
+
+
+
+
 /**
  * A long-lived /bin/sh that runs short commands (the loop's own git calls) one at a time. A large
  * Node process pays several milliseconds of fork per spawn; the shell forks git for a fraction of
@@ -33164,298 +33160,271 @@ class MarkedStream {
     }
 }
 
-;// CONCATENATED MODULE: ./src/engine/os/reach.ts
-// What a role can reach of the machine at user+pidns (SPEC §7 "Isolation"): its user sees only
-// what every other user may reach; a folder it cannot traverse is covered by an empty one in its
-// view (os/sandbox.ts#layout). A program the user configured there is missing to the role, and the
-// loop says so before the run instead of letting the agent or a check fail on "No such file".
+;// CONCATENATED MODULE: ./src/engine/os/process.ts
+// Runs agent and check processes with async spawn only. Every child gets its own session and process
+// group (so a Ctrl-C at the terminal reaches the loop, never its children directly), and everything
+// it started is killed when it is done, timed out or aborted: no orphan of an iteration may outlive
+// it (an orphan could keep editing the repository during the next one). A child wrapped by the
+// sandbox (RunSpec.contained) lives in its own PID namespace, whose end kills everything in it;
+// every other child is contained by a sweep of the process table.
 
 
-/**
- * The first directory on the way to `path` (inclusive) that `who` cannot traverse, or null. `who`
- * absent: any other user (one that owns nothing there). ACLs are not read: a folder they open is
- * still reported (then covered, see sandbox.ts), never the other way round.
- */
-async function firstBlocked(path, who) {
-    let at = external_node_path_namespaceObject.sep;
-    for (const part of ['', ...path.split(external_node_path_namespaceObject.sep).filter(Boolean)]) {
-        at = (0,external_node_path_namespaceObject.join)(at, part);
-        const s = await (0,promises_namespaceObject.stat)(at).catch(() => null);
-        const bit = !s ? 0 : s.uid === who?.uid ? 0o100 : s.gid === who?.gid ? 0o010 : 0o001;
-        if (!s || (s.mode & bit) === 0)
-            return at;
+
+
+
+// The process table's and the shell's names the rest of the engine takes from here.
+
+
+/** setTimeout fires at once for longer delays. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+class NodeProcessRunner {
+    killGraceMs;
+    drainMs;
+    constructor(options = {}) {
+        this.killGraceMs = options.killGraceMs ?? 1500;
+        this.drainMs = options.drainMs ?? 250;
     }
-    return null;
+    run(spec) {
+        const result = this.runOnce(spec);
+        const c = spec.contained;
+        return c ? result.then(async (r) => (await c.release().catch(() => undefined), r)) : result;
+    }
+    async runOnce(spec) {
+        const started = external_node_perf_hooks_namespaceObject.performance.now();
+        const elapsed = () => external_node_perf_hooks_namespaceObject.performance.now() - started;
+        if (spec.signal?.aborted)
+            return { exitCode: null, signal: null, timedOut: false, aborted: true, stdout: '', stderr: '', durationMs: elapsed() };
+        const tag = (0,external_node_crypto_namespaceObject.randomUUID)();
+        let child;
+        try {
+            // A contained child's environment is exactly the role's: it needs no tag to be found.
+            const env = spec.contained ? spec.env : { ...spec.env, [RUN_TAG_VAR]: tag };
+            const [command, args] = spec.args ? [spec.command, spec.args] : ['/bin/sh', ['-c', spec.command]];
+            child = await startChild(command, args, { cwd: spec.cwd, env, stdin: spec.stdin });
+        }
+        catch (e) {
+            return spawnFailure(e, spec, elapsed());
+        }
+        return new Promise((resolve) => {
+            const out = new OutputCapture(spec.maxOutputBytes);
+            const err = new OutputCapture(spec.maxOutputBytes);
+            let exited = false;
+            let timedOut = false;
+            let aborted = false;
+            let killing = null;
+            const pid = child.pid;
+            const contained = spec.contained;
+            const rootStart = contained ? null : readStartTime(pid);
+            const since = contained ? null : forksSince(pid);
+            const untrack = trackProcessGroup(pid);
+            const exitedP = child.exit.then(() => undefined);
+            const killTree = () => {
+                if (killing)
+                    return;
+                killing = contained ? stopContained(pid, exitedP, contained) : terminateTree(pid, true, tag, rootStart, since, this.killGraceMs);
+            };
+            const timer = spec.timeoutMs === undefined
+                ? undefined
+                : setTimeout(() => {
+                    if (exited)
+                        return;
+                    timedOut = true;
+                    killTree();
+                }, Math.min(Math.max(0, spec.timeoutMs), MAX_TIMER_MS));
+            let idle = false;
+            let idleTimer;
+            const quiet = () => {
+                if (spec.idleMs === undefined || exited)
+                    return;
+                clearTimeout(idleTimer);
+                idleTimer = setTimeout(() => {
+                    if (exited || timedOut || aborted)
+                        return;
+                    idle = true;
+                    killTree();
+                }, Math.min(Math.max(0, spec.idleMs), MAX_TIMER_MS));
+            };
+            quiet();
+            const onAbort = () => {
+                if (exited)
+                    return;
+                aborted = true;
+                killTree();
+            };
+            spec.signal?.addEventListener('abort', onAbort, { once: true });
+            // An abort that came while the child was being started.
+            if (spec.signal?.aborted)
+                onAbort();
+            const cleanup = () => {
+                if (timer)
+                    clearTimeout(timer);
+                clearTimeout(idleTimer);
+                spec.signal?.removeEventListener('abort', onAbort);
+            };
+            child.stdout.on('data', (c) => {
+                out.push(c);
+                quiet();
+            });
+            child.stderr.on('data', (c) => {
+                err.push(c);
+                quiet();
+            });
+            const closed = Promise.all([streamClosed(child.stdout), streamClosed(child.stderr)]);
+            void child.exit.then(async ({ code, signal }) => {
+                exited = true;
+                cleanup();
+                untrack();
+                try {
+                    await killing;
+                    // Anything the child left running (its group, its session, its tagged descendants). A
+                    // contained child has ended only once its namespace was empty.
+                    if (!contained && (spec.reapLeftovers !== false || killing))
+                        await terminateTree(pid, false, tag, rootStart, since, this.killGraceMs);
+                }
+                catch {
+                    // Killing is best effort; the result must still be reported.
+                }
+                // A pipe held open by a process that could not be killed must not hang the loop.
+                let drainTimer;
+                const drained = await Promise.race([closed.then(() => true), new Promise((r) => (drainTimer = setTimeout(() => r(false), this.drainMs)))]);
+                clearTimeout(drainTimer);
+                if (!drained) {
+                    child.stdout.destroy();
+                    child.stderr.destroy();
+                }
+                resolve({
+                    exitCode: signal ? null : code,
+                    signal: signal ?? null,
+                    timedOut,
+                    ...(idle ? { idle } : {}),
+                    aborted,
+                    stdout: out.text(),
+                    stderr: err.text(),
+                    durationMs: elapsed(),
+                });
+            });
+        });
+    }
 }
-/**
- * For each of `paths` (absolute) that exists for the loop but lies under a folder `who` cannot
- * traverse: one sentence naming the file, that folder, its mode and the user. A path the loop
- * cannot see either is not the sandbox's doing and is left out.
- */
-async function outOfView(paths, who) {
-    const found = await Promise.all([...new Set(paths)].map(async (path) => {
-        if (!path.startsWith(external_node_path_namespaceObject.sep) || !(await (0,promises_namespaceObject.lstat)(path).catch(() => null)))
-            return null;
-        const blocked = await firstBlocked(path, who);
-        if (blocked === null || blocked === path)
-            return null;
-        const mode = ((await (0,promises_namespaceObject.stat)(blocked)).mode & 0o777).toString(8).padStart(4, '0');
-        return `${path} lies under ${blocked} (mode ${mode}), which ${who.name} cannot enter`;
-    }));
-    return found.filter((f) => f !== null);
+/** SIGTERM to the group (the command may finish its work), the namespace's end after the grace. */
+async function stopContained(pid, exited, c) {
+    signalPid(-pid, 'SIGTERM');
+    let timer;
+    const ended = await Promise.race([exited.then(() => true), new Promise((r) => (timer = setTimeout(() => r(false), c.graceMs)))]);
+    clearTimeout(timer);
+    if (!ended)
+        await c.forceKill(pid);
 }
-
-;// CONCATENATED MODULE: external "node:http"
-const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
-;// CONCATENATED MODULE: external "node:net"
-const external_node_net_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
-var external_node_net_default = /*#__PURE__*/__nccwpck_require__.n(external_node_net_namespaceObject);
-;// CONCATENATED MODULE: external "node:url"
-const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
-;// CONCATENATED MODULE: ./src/engine/os/network.ts
-// The network policy of the agent and the checks (SPEC §7 "Network"). Where the sandbox gives a
-// command namespaces (user+pidns, pidns), it also gives it a network namespace of its own:
-// - the agent's reaches nothing but two unix sockets of the loop's, through net-forwarder.mjs, which
-//   listens on 127.0.0.1 inside: the key proxy (at the port its base URL names) and an HTTP proxy
-//   (HTTPS_PROXY) that lets through only the hosts of `agent.network` and logs every other host
-//   asked for, so that the user sees what to allow. `agent.network: open` shares the machine's;
-// - the checks' has loopback only (`checks.network: open` shares the machine's); `checks.setup`
-//   always has the machine's network (it installs).
-// A DNS lookup or a raw connection from inside fails at once: there is no route and no resolver.
-// A unix socket of the machine's at a path is no part of a network namespace (an abstract one is):
-// the sandbox masks each one listening (hostSockets) in such a command's view, or a resolver's socket
-// (nscd, systemd-resolved) or a D-Bus would be its way out.
-
-
-
-
-
-
-/** The model APIs an agent preset talks to, reached through HTTPS_PROXY where the key proxy does not hold its key. */
-const MODEL_HOSTS = {
-    claude: ['api.anthropic.com:443'],
-    codex: ['api.openai.com:443', 'chatgpt.com:443'],
-    gemini: ['generativelanguage.googleapis.com:443'],
-};
-/** The policy of a config: the agent's allow-list gets its model API's hosts unless the key proxy holds its key (then that is its way out). */
-function networkPolicy(c, keyProxy) {
-    const a = c.agent.network;
-    return { agent: a === 'open' ? 'open' : [...new Set([...a, ...(keyProxy ? [] : (MODEL_HOSTS[c.agent.use] ?? []))])], checks: c.checks.network };
+function spawnFailure(e, spec, durationMs) {
+    const code = e.code;
+    const message = e instanceof Error ? e.message : String(e);
+    return {
+        // Shell conventions: 126 found but not executable, 127 not found.
+        exitCode: code === 'EACCES' || code === 'ENOEXEC' ? 126 : 127,
+        signal: null,
+        timedOut: false,
+        aborted: false,
+        stdout: '',
+        stderr: `${message} (command: ${spec.command}, cwd: ${spec.cwd})\n`,
+        durationMs,
+    };
 }
-function networkRecord(p, enforced) {
-    return { agent: p.agent === 'open' ? 'open' : p.agent.length ? [...p.agent].sort() : 'model-api-only', checks: p.checks, setup: 'open', enforced };
-}
-/** The limit said where the policy cannot be enforced (no namespaces, or no `ip` to bring loopback up). */
-function networkLimit(why) {
-    return `The network policy (agent.network, checks.network) is not enforced: ${why}. The agent and the checks reach every host the machine reaches, and can send the repository anywhere.`;
-}
-/**
- * The unix sockets of the machine listening at a path (real paths, each once), from /proc/net/unix:
- * those bound with a relative path, and those bound later, are not found (the limits say so).
- */
-async function hostSockets(table = '/proc/net/unix') {
-    const text = await (0,promises_namespaceObject.readFile)(table, 'utf8').catch(() => '');
-    // Num RefCount Protocol Flags Type St Inode Path: the path, where there is one, from the 8th field on.
-    const paths = new Set(text
-        .split('\n')
-        .slice(1)
-        .map((l) => l.trim().split(/ +/).slice(7).join(' '))
-        .filter((p) => p.startsWith('/')));
-    const found = await Promise.all([...paths].map(async (p) => ((await (0,promises_namespaceObject.lstat)(p).catch(() => null))?.isSocket() ? (0,promises_namespaceObject.realpath)(p).catch(() => null) : null)));
-    return [...new Set(found.filter((p) => p !== null))].sort();
-}
-/** The HTTP proxy's port inside the agent's namespace (a namespace of its own: no other listener there but the key proxy's). */
-const PROXY_PORT = 3128;
-/** Where the forwarder is: beside the bundle (dist/net-forwarder.mjs, copied there by the build), or beside this file. */
-function forwarderSource() {
-    const here = (0,external_node_path_namespaceObject.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
-    const found = [(0,external_node_path_namespaceObject.join)(here, '..', 'net-forwarder.mjs'), (0,external_node_path_namespaceObject.join)(here, 'net-forwarder.mjs')].find((p) => (0,external_node_fs_namespaceObject.existsSync)(p));
-    if (!found)
-        throw new Error(`net-forwarder.mjs not found beside ${here}`);
-    return found;
-}
-/** A host (or host:port) the allow-list names matches `host`:`port`. */
-function allowed(list, host, port) {
-    const h = host.toLowerCase().replace(/^\[|\]$/g, '');
-    return list.some((entry) => {
-        const m = /^(.*?)(?::(\d+))?$/.exec(entry.toLowerCase());
-        return m[1] === h && (m[2] === undefined || Number(m[2]) === port);
+function streamClosed(s) {
+    if (!s)
+        return Promise.resolve();
+    return new Promise((resolve) => {
+        s.once('close', () => resolve());
+        s.once('error', () => resolve());
     });
 }
-/**
- * The loop's side of the namespaces: a folder (0755, the loop's) that each namespaced command gets
- * in its view, holding the forwarder and the sockets it relays to. `refused` is told every host the
- * agent asked for and did not get.
- */
-class NetworkGate {
-    dir;
-    forwarder;
-    allow;
-    refused;
-    servers = [];
-    /** Every connection either way, cut when the gate closes (a server's close waits for them). */
-    open = new Set();
-    constructor(dir, forwarder, allow, refused) {
-        this.dir = dir;
-        this.forwarder = forwarder;
-        this.allow = allow;
-        this.refused = refused;
+/** Keeps the head and the tail of a stream when it exceeds `max` bytes. */
+class OutputCapture {
+    max;
+    headLimit;
+    tailLimit;
+    head = [];
+    headBytes = 0;
+    tail = [];
+    tailBytes = 0;
+    total = 0;
+    constructor(max) {
+        this.max = max;
+        const m = max === undefined ? Infinity : Math.max(0, Math.floor(max));
+        this.headLimit = Math.floor(m / 2);
+        this.tailLimit = m - this.headLimit;
     }
-    static async open(dir, allow, refused) {
-        await (0,promises_namespaceObject.mkdir)(dir, { mode: 0o755 });
-        await (0,promises_namespaceObject.chmod)(dir, 0o755);
-        const forwarder = (0,external_node_path_namespaceObject.join)(dir, 'net-forwarder.mjs');
-        await (0,promises_namespaceObject.copyFile)(forwarderSource(), forwarder);
-        await (0,promises_namespaceObject.chmod)(forwarder, 0o644);
-        const gate = new NetworkGate(dir, forwarder, allow, refused);
-        await gate.listen(gate.proxySocket, gate.proxyServer());
-        return gate;
+    push(chunk) {
+        this.total += chunk.length;
+        if (this.max === undefined) {
+            this.head.push(chunk);
+            return;
+        }
+        const room = this.headLimit - this.headBytes;
+        if (room > 0) {
+            const part = chunk.length <= room ? chunk : chunk.subarray(0, room);
+            this.head.push(part);
+            this.headBytes += part.length;
+            chunk = chunk.subarray(part.length);
+        }
+        if (chunk.length === 0)
+            return;
+        this.tail.push(chunk);
+        this.tailBytes += chunk.length;
+        // Drop whole chunks that lie entirely before the last tailLimit bytes.
+        while (this.tail.length > 1 && this.tailBytes - this.tail[0].length >= this.tailLimit)
+            this.tailBytes -= this.tail.shift()?.length ?? 0;
     }
-    get proxySocket() {
-        return (0,external_node_path_namespaceObject.join)(this.dir, 'proxy.sock');
-    }
-    keySocket(port) {
-        return (0,external_node_path_namespaceObject.join)(this.dir, `key-${String(port)}.sock`);
-    }
-    async listen(path, server) {
-        await (0,promises_namespaceObject.rm)(path, { force: true });
-        await new Promise((resolve, reject) => {
-            server.once('error', reject);
-            server.listen(path, () => resolve());
-        });
-        server.on('connection', (c) => this.open.add(c.on('close', () => this.open.delete(c))));
-        // The forwarder connects as the namespace's root, or (pidns) as the loop's own user.
-        await (0,promises_namespaceObject.chmod)(path, 0o600);
-        this.servers.push(server);
-    }
-    /** Relays the agent's namespace's 127.0.0.1:port to the loop's 127.0.0.1:port (the key proxy). */
-    async relayKeyProxy(port) {
-        const server = external_node_net_default().createServer((inside) => pipeBoth(inside, external_node_net_default().connect(port, '127.0.0.1')));
-        await this.listen(this.keySocket(port), server);
-    }
-    /**
-     * The forwarder's arguments for the agent (before `--`): the key proxy's port, if any, and the
-     * HTTP proxy; and the variables that point the agent's HTTP clients at the latter.
-     */
-    agentView(keyPort) {
-        const maps = [...(keyPort === null ? [] : [`${String(keyPort)}=${this.keySocket(keyPort)}`]), `${String(PROXY_PORT)}=${this.proxySocket}`];
-        const proxy = `http://127.0.0.1:${String(PROXY_PORT)}`;
-        const local = '127.0.0.1,localhost,::1';
-        return {
-            maps,
-            env: { HTTPS_PROXY: proxy, HTTP_PROXY: proxy, https_proxy: proxy, http_proxy: proxy, ALL_PROXY: proxy, NO_PROXY: local, no_proxy: local },
-        };
-    }
-    /** CONNECT host:port (HTTPS) and absolute-URL requests (plain HTTP), for the allowed hosts only. */
-    proxyServer() {
-        const server = external_node_http_default().createServer((req, res) => {
-            const url = URL.canParse(req.url ?? '') ? new URL(req.url) : null;
-            const port = url ? Number(url.port) || (url.protocol === 'https:' ? 443 : 80) : 0;
-            if (!url || !allowed(this.allow, url.hostname, port)) {
-                this.refused(url ? `${url.hostname}:${String(port)}` : String(req.url), `HTTP ${String(req.method)}`);
-                res.writeHead(403, { 'content-type': 'text/plain' }).end('phuc-loop: this host is not in agent.network\n');
-                return;
-            }
-            const up = external_node_http_default().request(url, { method: req.method, headers: req.headers }, (r) => {
-                res.writeHead(r.statusCode ?? 502, r.headers);
-                r.pipe(res);
-            });
-            up.on('error', () => res.destroy());
-            req.pipe(up);
-        });
-        server.on('connect', (req, socket, head) => {
-            const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(req.url ?? '');
-            if (!m || !allowed(this.allow, m[1], Number(m[2]))) {
-                this.refused(req.url ?? '', 'CONNECT');
-                socket.end('HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\nphuc-loop: this host is not in agent.network\n');
-                return;
-            }
-            const up = external_node_net_default().connect(Number(m[2]), m[1], () => {
-                socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
-                if (head.length)
-                    up.write(head);
-                pipeBoth(socket, up);
-            });
-            up.on('error', () => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
-        });
-        return server;
-    }
-    async close() {
-        for (const c of this.open)
-            c.destroy();
-        await Promise.all(this.servers.map((s) => new Promise((r) => s.close(r))));
-        await (0,promises_namespaceObject.rm)(this.dir, { recursive: true, force: true });
+    text() {
+        const head = Buffer.concat(this.head);
+        if (this.max === undefined || this.total <= this.headLimit + this.tailLimit)
+            return Buffer.concat([head, ...this.tail]).toString('utf8');
+        let tail = Buffer.concat(this.tail);
+        tail = tail.subarray(Math.max(0, tail.length - this.tailLimit));
+        // Cut on character boundaries so neither half ends in a broken UTF-8 sequence.
+        let h = head.length;
+        if (h > 0 && h < this.total)
+            h = utf8Start(head, h);
+        let t = 0;
+        while (t < tail.length && (tail[t] & 0xc0) === 0x80)
+            t++;
+        const keptHead = head.subarray(0, h);
+        const keptTail = tail.subarray(t);
+        const omitted = this.total - keptHead.length - keptTail.length;
+        return `${keptHead.toString('utf8')}\n[... ${omitted} bytes omitted ...]\n${keptTail.toString('utf8')}`;
     }
 }
-function pipeBoth(a, b) {
-    a.pipe(b);
-    b.pipe(a);
-    a.on('error', () => b.destroy());
-    b.on('error', () => a.destroy());
-    a.on('close', () => b.destroy());
-    b.on('close', () => a.destroy());
+/** The largest cut ≤ end that does not split a UTF-8 sequence of buf[0..end). */
+function utf8Start(buf, end) {
+    let i = end - 1;
+    let back = 0;
+    while (i >= 0 && back < 4 && (buf[i] & 0xc0) === 0x80) {
+        i--;
+        back++;
+    }
+    if (i < 0)
+        return end;
+    const lead = buf[i];
+    const len = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+    return i + len > end ? i : end;
 }
+// ---------------------------------------------------------------------------------------------------
+// Process tree discovery through /proc (Linux). Elsewhere only the process group is signalled.
 
-;// CONCATENATED MODULE: ./src/engine/os/sandbox.ts
-// The OS sandbox of the agent and of the checks, which run the agent's code (SPEC §7 "Isolation").
-//
-// Levels, strongest first (docs/security.md says what each guarantees and what it does not):
-// - `user+pidns`: the command runs as a dedicated unprivileged user (phuc-agent, phuc-check) with
-//   no groups, no capabilities and no_new_privs, a fresh HOME and TMPDIR, in its own PID and mount
-//   namespace with its own /proc. Needs root, or passwordless `sudo -n` (GitHub-hosted runners).
-// - `pidns`: own user, PID and mount namespace, no capabilities, but the loop's own uid.
-// - `none`: the command runs beside the loop; only the process-table sweep of process.ts contains it.
-//
-// The process chain of a wrapped command (user+pidns; pidns drops the uid switch and adds --user):
-//
-//   setpriv --pdeathsig KILL                      dies with the loop
-//     unshare --pid --fork --kill-child --mount-proc
-//       sh SUPERVISOR                             PID 1 of the namespace, root: the agent can
-//                                                 neither signal nor trace it
-//         setpriv --reuid U --regid G --clear-groups --no-new-privs …   the command
-//
-// When the command ends, the supervisor exits and the kernel kills everything left in the
-// namespace (setsid, env -i, double fork, SIGTERM ignored: all the same). To stop a run, the loop
-// sends SIGTERM to the process group (the command gets it; unshare blocks it; PID 1 ignores it) and,
-// after the grace, SIGKILL: unshare dies, its --kill-child signal kills the supervisor, and with it
-// the namespace. If the loop dies, the parent-death signal does the same. The supervisor exists
-// because setpriv's uid switch clears the parent-death signal that --kill-child sets, and a command
-// that is PID 1 itself could clear its own; the supervisor stays root and keeps it.
-//
-// Under sudo the loop may signal nothing but sudo, which relays SIGTERM to its command: there the
-// chain is `sudo -n env -i sh LOADER` → `timeout -k GRACE LIMIT` → unshare …, and timeout turns the
-// relayed SIGTERM into SIGTERM to the group and, GRACE later, SIGKILL. Its LIMIT (the run's time
-// limit and some) ends the namespace if the loop itself dies.
+;// CONCATENATED MODULE: ./src/engine/os/sandbox-tools.ts
+// The system programs the sandbox runs (from the system's folders only, never a PATH the agent could
+// have planted into), each level's list, and the quiet runner of root's one-off helper commands.
 
 
-
-
-
-
-
-
-
-
-const sandbox_ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'];
-/** Variables the sandbox sets for its role (a fresh HOME and TMPDIR, a PATH the role can reach). */
-const ROLE_OWNED_ENV = new Set(['HOME', 'TMPDIR', 'USER', 'LOGNAME', 'PATH', 'PWD', 'OLDPWD']);
-/** `env` without the variables the sandbox sets for the role: given, they would replace the role's own (see wrap). */
-function withoutRoleVariables(env) {
-    return Object.fromEntries(Object.entries(env).filter(([k]) => !ROLE_OWNED_ENV.has(k)));
-}
-/** The dedicated users: system users with no login shell, no sudo rights and no other groups. */
-const ROLE_USERS = { agent: 'phuc-agent', check: 'phuc-check' };
-const SYSTEM_PATH = SYSTEM_DIRS.join(':');
-const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
-/** The only variables taken from the loop's environment (besides PATH); the caller adds the rest. */
-const LOCALE_VARS = /^(LANG|LANGUAGE|LC_[A-Z_]+|TZ)$/;
-const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** An explicitly requested level that this machine cannot provide. */
 class IsolationUnavailableError extends Error {
 }
-const NAMESPACE_TOOLS = ['sh', 'unshare', 'setpriv'];
-const USER_TOOLS = [...NAMESPACE_TOOLS, 'mount', 'mkdir', 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout', 'cp', 'mv', 'mktemp'];
+const SYSTEM_PATH = SYSTEM_DIRS.join(':');
+/** The PATH of root's commands, and of a role's where the loop has none. */
+const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
+const NAMESPACE_TOOLS = ['sh', 'bwrap', 'perl', 'setpriv'];
+const USER_TOOLS = [...NAMESPACE_TOOLS, 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout', 'cp', 'mv', 'mktemp'];
+/** The package that brings a tool, named where it is missing (Debian's and Ubuntu's names). */
+const PACKAGE_OF = { bwrap: 'bubblewrap', perl: 'perl-base', setpriv: 'util-linux', find: 'findutils' };
 function findTools() {
     const tools = {};
     for (const name of USER_TOOLS) {
@@ -33463,11 +33432,12 @@ function findTools() {
         if (p)
             tools[name] = p;
     }
-    return { tools, sudo: systemTool('sudo'), useradd: systemTool('useradd'), setfacl: systemTool('setfacl'), perl: systemTool('perl') };
+    return { tools, sudo: systemTool('sudo'), useradd: systemTool('useradd'), setfacl: systemTool('setfacl') };
 }
 function missing(found, names) {
     const lacking = names.filter((n) => !found.tools[n]);
-    return lacking.length ? `${lacking.join(', ')} not found (util-linux and coreutils are needed)` : null;
+    const packages = [...new Set(lacking.map((n) => PACKAGE_OF[n] ?? 'coreutils'))];
+    return lacking.length ? `${lacking.join(', ')} not found (install the package${packages.length > 1 ? 's' : ''} ${packages.join(', ')})` : null;
 }
 /** The tools a level needs (checked by the probe); the others keep their bare names, unused there. */
 function toolsFor(found, names) {
@@ -33482,6 +33452,61 @@ function runTool([command, ...args], timeoutMs = 60_000) {
     return helperRunner.run({ command, args, cwd: '/', env: { PATH: SYSTEM_PATH, LC_ALL: 'C' }, timeoutMs, reapLeftovers: false });
 }
 const firstLine = (r) => (r.stderr.trim() || r.stdout.trim() || `exit ${String(r.exitCode ?? r.signal)}`).split('\n')[0];
+
+;// CONCATENATED MODULE: ./src/engine/os/role-users.ts
+// The role users of user+pidns (phuc-agent, phuc-check): system users with no login shell, no HOME
+// and no other group, made once per machine by sandbox-users.sh.
+
+
+
+/** The dedicated users: system users with no login shell, no sudo rights and no other groups. */
+const ROLE_USERS = { agent: 'phuc-agent', check: 'phuc-check' };
+async function usersExist() {
+    const lines = (await (0,promises_namespaceObject.readFile)('/etc/passwd', 'utf8').catch(() => '')).split('\n');
+    return Object.values(ROLE_USERS).every((u) => lines.some((l) => l.startsWith(`${u}:`)));
+}
+/** How long one of root's commands may take (a chown of a large tree), as for the loop's git calls. */
+const ROOT_COMMAND_MS = 300_000;
+async function asRoot(sudo, argv) {
+    const r = await runTool(sudo ? [sudo, '-n', '--', ...argv] : argv);
+    if (r.exitCode !== 0)
+        throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
+    return r.stdout;
+}
+/** Creates the role users once per machine, or reads them back. */
+async function ensureUsers(sudo) {
+    const names = Object.values(ROLE_USERS);
+    const out = await asRoot(sudo, ['/bin/sh', '-c', programText('sandbox-users.sh'), 'sandbox-users.sh', ...names]);
+    const byName = new Map();
+    for (const line of out.trim().split('\n')) {
+        const [name = '', uid, gid, ...groups] = line.trim().split(/\s+/);
+        const u = { name, uid: Number(uid), gid: Number(gid) };
+        // A user of that name made by someone else must still be an unprivileged one.
+        if (!(u.uid > 0 && u.gid > 0) || groups.some((g) => Number(g) !== u.gid))
+            throw new IsolationUnavailableError(`agent.isolation: user+pidns needs ${name} to be an unprivileged user with no other groups (found uid ${uid}, groups ${groups.join(',')})`);
+        byName.set(u.name, u);
+    }
+    const agent = byName.get(ROLE_USERS.agent);
+    const check = byName.get(ROLE_USERS.check);
+    if (!agent || !check)
+        throw new Error(`could not create ${names.join(' and ')}: ${out}`);
+    return { agent, check };
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/isolation.ts
+// The isolation levels (SPEC §7 "Isolation"): which this machine gives, the one a run takes, what
+// each does not guarantee, and bubblewrap's arguments for each (docs/security.md).
+//
+// Levels, strongest first (docs/security.md says what each guarantees and what it does not):
+// - `user+pidns`: the command runs as a dedicated unprivileged user (phuc-agent, phuc-check) with
+//   no groups, no capabilities and no_new_privs, a fresh HOME and TMPDIR, in its own PID and mount
+//   namespace with its own /proc. Needs root, or passwordless `sudo -n` (GitHub-hosted runners).
+// - `pidns`: own user, PID and mount namespace, no capabilities, but the loop's own uid.
+// - `none`: the command runs beside the loop; only the process-table sweep of process.ts contains it.
+
+
+
+const isolation_ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'];
 /**
  * Finds out which levels work here by running each one's real chain once with `true` (uid 65534
  * for the trial, so no user is created by a probe). About 10 ms per level.
@@ -33505,20 +33530,8 @@ async function probeIsolation() {
     let userPidns = privilege ? missing(found, USER_TOOLS) : noPrivilege;
     if (userPidns === null && !found.useradd && !(await usersExist()))
         userPidns = `useradd not found to create ${Object.values(ROLE_USERS).join(' and ')}`;
-    if (userPidns === null && t.unshare && t.setpriv) {
-        const trial = [
-            t.unshare,
-            ...USER_UNSHARE,
-            '--',
-            t.setpriv,
-            '--reuid',
-            '65534',
-            '--regid',
-            '65534',
-            ...DROP_PRIVILEGES,
-            '--',
-            'true',
-        ];
+    if (userPidns === null && t.bwrap && t.setpriv) {
+        const trial = [t.bwrap, ...NAMESPACES, '--', t.setpriv, '--reuid', '65534', '--regid', '65534', ...DROP_PRIVILEGES, '--', 'true'];
         const r = await runTool(privilege === 'sudo' && found.sudo ? [found.sudo, '-n', '--', ...trial] : trial, 10_000);
         if (r.exitCode !== 0)
             userPidns = `a trial run in a new PID namespace failed: ${firstLine(r)}`;
@@ -33528,17 +33541,19 @@ async function probeIsolation() {
     let pidns = privilege === 'root'
         ? 'the loop runs as root, and at pidns the command would keep uid 0 outside its namespace (use user+pidns)'
         : missing(found, NAMESPACE_TOOLS);
-    if (pidns === null && t.unshare && t.setpriv) {
-        const r = await runTool([t.unshare, ...PIDNS_UNSHARE, '--', t.setpriv, ...DROP_CAPS, '--', 'true'], 10_000);
+    if (pidns === null && t.bwrap && t.setpriv) {
+        const r = await runTool([t.bwrap, ...USER_NAMESPACE, ...NAMESPACES, '--', t.setpriv, ...DROP_CAPS, '--', 'true'], 10_000);
         if (r.exitCode !== 0)
             pidns = `unprivileged user namespaces do not work here: ${firstLine(r)}`;
     }
-    return { privilege, userPidns, pidns };
+    const lacking = BUILDERS.filter((b) => !t[b.tool]);
+    return { privilege, userPidns, pidns, ...(lacking.length ? { needs: lacking.map((b) => b.needs).join(' and ') } : {}) };
 }
-async function usersExist() {
-    const lines = (await (0,promises_namespaceObject.readFile)('/etc/passwd', 'utf8').catch(() => '')).split('\n');
-    return Object.values(ROLE_USERS).every((u) => lines.some((l) => l.startsWith(`${u}:`)));
-}
+/** What builds every namespaced command: missing, no level above none runs (see resolveIsolation). */
+const BUILDERS = [
+    { tool: 'bwrap', needs: 'bubblewrap (the bwrap program), which is not installed: install the bubblewrap package (apt-get install bubblewrap)' },
+    { tool: 'perl', needs: 'perl (it runs sandbox-init.pl), which is not installed: install the perl-base package' },
+];
 /**
  * The level to run at. `auto` takes the strongest that works; an explicit level that does not work
  * is an error that says why and what is available.
@@ -33547,7 +33562,10 @@ async function resolveIsolation(requested, facts) {
     // The weakest level is always there: nothing to probe for it.
     const f = requested === 'none' && facts === undefined ? { privilege: null, userPidns: 'not probed', pidns: 'not probed' } : await (facts ?? probeIsolation());
     const why = { 'user+pidns': f.userPidns, pidns: f.pidns, none: null };
-    const available = sandbox_ISOLATION_LEVELS.filter((l) => why[l] === null);
+    // Without them no level but `none` runs, and `auto` does not fall to it: a loop that had a sandbox must not lose it silently.
+    if (f.needs && requested !== 'none')
+        throw new IsolationUnavailableError(`agent.isolation: ${requested} needs ${f.needs}, or set agent.isolation: none to run the agent and the checks beside the loop.`);
+    const available = isolation_ISOLATION_LEVELS.filter((l) => why[l] === null);
     const privilege = f.userPidns === null ? f.privilege : null;
     const made = (level, reason) => {
         const p = level === 'user+pidns' ? privilege : null;
@@ -33560,7 +33578,7 @@ async function resolveIsolation(requested, facts) {
         return made(requested, `agent.isolation asks for ${requested}`);
     }
     const level = available.includes('user+pidns') ? 'user+pidns' : available.includes('pidns') ? 'pidns' : 'none';
-    const skipped = sandbox_ISOLATION_LEVELS.slice(0, sandbox_ISOLATION_LEVELS.indexOf(level)).map((l) => `${l} is not available (${why[l] ?? ''})`);
+    const skipped = isolation_ISOLATION_LEVELS.slice(0, isolation_ISOLATION_LEVELS.indexOf(level)).map((l) => `${l} is not available (${why[l] ?? ''})`);
     const because = level === 'user+pidns' ? (privilege === 'root' ? 'the loop runs as root' : 'the loop has passwordless sudo') : skipped.join('; ');
     return made(level, `auto chose ${level}: ${because}`);
 }
@@ -33597,143 +33615,563 @@ function isolationLimits(level, privilege) {
 /** No capability can be kept or regained by the command (no_new_privs also voids setuid binaries). */
 const DROP_CAPS = ['--no-new-privs', '--inh-caps=-all', '--bounding-set=-all'];
 const DROP_PRIVILEGES = ['--clear-groups', ...DROP_CAPS];
+/** bwrap's namespaces for every wrapped command (the mount namespace comes with them; the network's where the policy closes it). */
+const NAMESPACES = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--dev-bind', '/', '/', '--proc', '/proc'];
 /**
- * pidns: uid 0 inside maps to the loop's uid outside; setpriv then drops every capability, so the
- * command cannot unmount its private /proc to look at the host's (and the loop's environment).
+ * pidns: uid 0 inside maps to the loop's uid outside, with the namespace's capabilities for
+ * sandbox-init.pl's mounts; setpriv then drops every one, so the command cannot unmount its private
+ * /proc to look at the host's (and the loop's environment).
  */
-const PIDNS_UNSHARE = ['--user', '--map-root-user', '--pid', '--ipc', '--fork', '--kill-child', '--mount-proc'];
-const USER_UNSHARE = ['--pid', '--ipc', '--fork', '--kill-child', '--mount-proc'];
+const USER_NAMESPACE = ['--unshare-user', '--uid', '0', '--gid', '0', '--cap-add', 'ALL'];
+// What the sandbox of a run adds to its level's limits (Sandbox.limits).
+const sharedFolders = (folders) => `agent.writable opens ${folders.join(', ')} to the agent and the checks: a file one of them left there is seen by later checks and the final confirmation (not by verify --rerun), and code that depends on one passes here and fails in a clone.`;
+const SHARED_NETWORK = "The agent and the checks share the machine's network namespace: what the kernel keeps of a connection after a command ends (a socket in TIME_WAIT for a minute, the TCP metrics of an address for hours) a later check can read, so code that depends on it can pass here and fail in a clone.";
+const NO_SETFACL = 'setfacl (the acl package) is not installed: an ACL the agent or the checks set on a file of the work tree stays when the loop takes the tree back.';
+
+;// CONCATENATED MODULE: ./src/engine/os/root-commands.ts
+// Root's commands around the roles' work (user+pidns): handing folders to a role and taking them
+// back, removing what a role made, killing what is left of a command: through one long-lived root
+// shell (`sudo -n sh -s` under sudo).
+
+
+
+
+
+
+
+
+
+/** Root's commands of one sandbox. */
+class RootCommands {
+    tools;
+    sudo;
+    users;
+    setfacl;
+    /**
+     * Root's commands (the find/chown around every agent step and check round): one long-lived shell
+     * (under sudo, `sudo -n sh -s`), which forks each for a fraction of what a spawn of the loop costs.
+     */
+    shell = null;
+    constructor(tools, 
+    /** Set under sudo only: the loop is not root. */
+    sudo, users, 
+    /** Strips the roles' ACLs; null where the acl package is missing (then said in the limits). */
+    setfacl) {
+        this.tools = tools;
+        this.sudo = sudo;
+        this.users = users;
+        this.setfacl = setfacl;
+    }
+    async chmod(path, mode) {
+        if (this.sudo)
+            await this.asRoot([this.tools.chmod, mode.toString(8), path]);
+        else
+            await (0,promises_namespaceObject.chmod)(path, mode);
+    }
+    /**
+     * Gives back to `owner` what the roles own under `root` (but the `skip` folders, and `root`
+     * itself where it is the work tree's top). Before the chown, so that nothing of a role's survives
+     * in what the loop keeps: a name in the tree for a role's file with other links (one outside the
+     * tree, which the chown would hand over too) becomes a copy of its own; the role's ACLs go (a
+     * default ACL would open what the loop makes there later); no group or other may write.
+     */
+    async takeFromRoles(root, owner, skip, keepTop) {
+        if (!this.users)
+            return;
+        const t = this.tools;
+        const theirs = ['(', '-uid', String(this.users.agent.uid), '-o', '-uid', String(this.users.check.uid), ')'];
+        const over = (...test) => [t.find, root, ...this.pruned(root, skip, keepTop), ...theirs, ...test];
+        const copy = `for f; do t=$(${t.mktemp} "\${f%/*}/.phuc-unlinked.XXXXXX") || exit 1; ` +
+            `${t.cp} -a --remove-destination -- "$f" "$t" && ${t.mv} -f -- "$t" "$f" || ${t.rm} -f -- "$t" "$f" || exit 1; done`;
+        await this.asRoot([...over('!', '-type', 'd', '-links', '+1'), ...eachEntry([t.sh, '-c', copy, 'sh'])]);
+        if (this.setfacl)
+            await this.asRoot([...over('!', '-type', 'l'), ...eachEntry([this.setfacl, '-b'])]);
+        await this.asRoot([...over('!', '-type', 'l', '-perm', '/022'), ...eachEntry([t.chmod, 'go-w'])]);
+        await this.chownTree(root, owner.uid, owner.gid, skip, keepTop);
+    }
+    /**
+     * find's arguments from `root` on: past the `skip` folders (relative to root), below `root` itself
+     * where `keepTop`. An entry gone between find's reading of its folder and its look at it is no
+     * error (`-ignore_readdir_race`): taking the tree back must not fail on a file the loop's own
+     * writes or a role's last act replaced meanwhile.
+     */
+    pruned(root, skip, keepTop) {
+        const paths = skip.flatMap((p, i) => [...(i ? ['-o'] : []), '-path', (0,external_node_path_namespaceObject.join)(root, p)]);
+        return [
+            '-ignore_readdir_race',
+            '-regextype',
+            'posix-extended',
+            ...(keepTop ? ['-mindepth', '1'] : []),
+            ...(skip.length ? ['(', ...paths, ')', '-prune', '-o'] : []),
+        ];
+    }
+    /**
+     * chown of every entry under `root` whose owner differs, but a file with several hard links
+     * (changing it would change a file elsewhere; takeFromRoles has copied the roles' own). find -P
+     * (its default) never follows a link; chown -h changes the link.
+     */
+    async chownTree(root, uid, gid, skip, keepTop = false) {
+        const t = this.tools;
+        const differs = ['(', '!', '-uid', String(uid), '-o', '!', '-gid', String(gid), ')', '(', '-type', 'd', '-o', '-links', '1', ')'];
+        await this.asRoot([t.find, root, ...this.pruned(root, skip, keepTop), ...differs, ...eachEntry([t.chown, '-h', `${String(uid)}:${String(gid)}`])]);
+    }
+    async remove(path) {
+        if (this.sudo)
+            await this.asRoot([this.tools.rm, '-rf', '--', path]);
+        else
+            await removeTree(path);
+    }
+    async forceKill(pid) {
+        const pids = [pid, ...processDescendants(pid)];
+        if (this.sudo)
+            await this.asRoot([this.tools.kill, '-s', 'KILL', '--', ...pids.map(String)]).catch(() => undefined);
+        else
+            for (const p of [-pid, ...pids])
+                try {
+                    process.kill(p, 'SIGKILL');
+                }
+                catch {
+                    // gone
+                }
+        // SIGKILL takes effect as each process next runs, and the namespace's other members die after its
+        // init: the run has ended once none of them runs (a second at most; zombies do not run).
+        const until = external_node_perf_hooks_namespaceObject.performance.now() + 1000;
+        while (pids.some((p) => processRunning(p)) && external_node_perf_hooks_namespaceObject.performance.now() < until)
+            await new Promise((r) => setTimeout(r, 5));
+    }
+    /** Runs a command as root (through sudo -n unless the loop is root); throws on failure. */
+    async asRoot(argv) {
+        if (!this.shell || this.shell.ended)
+            this.shell = await ShellSession.start('/', { PATH: DEFAULT_PATH }, ROOT_COMMAND_MS, this.sudo ? [this.sudo, '-n', '--', '/bin/sh', '-s'] : undefined);
+        const r = await this.shell.run(argv.map(shellQuote).join(' '));
+        if (r.exitCode !== 0)
+            throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
+    }
+    /**
+     * Gives the work tree (everything except .git) to the role's user (the agent for its step, the
+     * checks for a live round), which may then write it; .git stays the loop's (readable). Fast when
+     * nothing changed: only entries with another owner are touched. Under sudo the loop cannot write
+     * the tree until `reclaimWorkTree`.
+     */
+    async lendWorkTree(cwd, keep, u) {
+        // The loop's own folders (the STOP file's): made if missing, never handed over. In the sticky top
+        // folder the role can neither remove nor rename them, nor add to or delete from them.
+        for (const k of keep)
+            await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(cwd, k), { mode: 0o755 }).catch(() => undefined);
+        // The top folder keeps its owner (git refuses a checkout whose top folder another user owns,
+        // "dubious ownership", which would also hit the user's own git after a crash); it is opened
+        // with the sticky bit instead, so the role can add entries but not remove .git. Its mode is
+        // kept in .git (which the agent cannot write) until reclaimWorkTree puts it back.
+        const top = await (0,promises_namespaceObject.lstat)(cwd);
+        const saved = (0,external_node_path_namespaceObject.join)(cwd, '.git', 'phuc-loop', 'worktree-mode');
+        if (!(await (0,promises_namespaceObject.readFile)(saved, 'utf8').catch(() => null))) {
+            await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(saved), { recursive: true, mode: 0o711 });
+            await (0,promises_namespaceObject.writeFile)(saved, (top.mode & 0o7777).toString(8));
+        }
+        await this.chmod(cwd, 0o1777);
+        // What group and others may not read (a 0600 file, a 0700 folder), which the role could open to
+        // them (git keeps no such bit): its modes, kept beside the top folder's until reclaimWorkTree.
+        const t = this.tools;
+        const skip = ['.git', ...keep];
+        await this.asRoot([
+            t.find,
+            cwd,
+            ...this.pruned(cwd, skip, true),
+            '!',
+            '-type',
+            'l',
+            '!',
+            '-perm',
+            '-044',
+            '-fprintf',
+            (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(saved), PRIVATE_MODES),
+            '%m %P\\0',
+        ]);
+        await this.chownTree(cwd, u.uid, u.gid, skip, true);
+    }
+    /**
+     * Gives everything in the work tree back to the owner of `.git` (which the loop never hands over),
+     * including what the roles created, and the top folder its mode. Stateless: a run that crashed is
+     * repaired by the next one. Call it only when no wrapped command runs in the tree.
+     */
+    async takeBackWorkTree(cwd) {
+        const saved = (0,external_node_path_namespaceObject.join)(cwd, '.git', 'phuc-loop', 'worktree-mode');
+        // Read on the loop's thread (after every step; never through a link, never waiting on a FIFO).
+        const mode = readRegularSync(saved)?.toString('utf8') ?? null;
+        if (!this.users && mode === null)
+            return;
+        // The top folder first: whatever fails below, the roles can no longer add to it.
+        if (mode !== null && /^[0-7]{1,4}$/.test(mode.trim()))
+            await this.chmod(cwd, parseInt(mode.trim(), 8));
+        const owner = await (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(cwd, '.git'));
+        await this.takeFromRoles(cwd, owner, ['.git'], true);
+        await restorePrivateModes(cwd, (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(saved), PRIVATE_MODES));
+        await (0,promises_namespaceObject.rm)(saved, { force: true });
+    }
+    async close() {
+        await this.shell?.close();
+        this.shell = null;
+    }
+}
 /**
- * PID 1 of the namespace; it sets the command's view of the file system up as root, then starts it
- * (not exec'd: the supervisor must stay PID 1, see the top). Its arguments, each list after a count:
- * - the command's folder, entered last (under sudo the loop's user may not enter a role's folder);
- * - the folders the command may write (its folder, HOME, TMPDIR, agent.writable), opened first and
- *   bound back writable at their own paths through /proc/1/fd at the end, so that neither a cover
- *   nor a read-only mount above them changes them (at most 7: descriptors 3-9);
- * - the mounts to make read-only: nothing the command writes elsewhere outlives it;
- * - overlay options (",userxattr" in a user namespace), the real /dev/shm (or ""), then the other
- *   scratch folders, "<mode> <folder>". /dev/shm becomes an empty tmpfs of the command's own, which
- *   also holds (in a folder only root enters) a private upper layer for each other scratch folder:
- *   the command sees the folder as it was and writes to its own layer (an empty tmpfs where overlayfs
- *   cannot mount), so a file left there by one command is never seen by another;
- * - the folders to cover with an empty tmpfs, "<mode> <folder>" (one a scratch folder emptied above
- *   already hides is left: where overlayfs cannot mount, e.g. a mount under /tmp, /tmp is empty);
- * - the loop's own folders in a work tree a role holds (.git, scratch/), made read-only;
- * - the machine's unix sockets to mask with /dev/null (a command with a network of its own, network.ts);
- * then the command.
+ * find's action `command… {}` on each entry found, batched: by its full path, or, where that path is
+ * too long for a system call (PATH_MAX, 4096 bytes: folders a role nested deep), from the entry's
+ * own folder (-execdir, one batch per folder). With -regextype posix-extended ('.' takes any byte).
  */
-const supervisor = (t) => `set -e; cd /; dir=$1; n=$2; shift 2; i=3; ` +
-    `while [ "$n" -gt 0 ]; do eval "exec $i<\\"\\$1\\"; keep$i=\\$1"; i=$((i + 1)); n=$((n - 1)); shift; done; ` +
-    `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} --no-canonicalize -o remount,bind,ro "$1" || [ ! -e "$1" ]; shift; n=$((n - 1)); done; ` +
-    `ovl=$1; shm=$2; n=$3; shift 3; l=; ` +
-    `if [ -n "$shm" ]; then ${t.mount} -t tmpfs -o mode=1777 phuc-scratch "$shm"; l=$shm/.phuc-scratch; ${t.mkdir} -m 0700 "$l"; ` +
-    // Every layer's folders in one mkdir ($l is a plain path: see layout), 1777 as scratch folders are.
-    `k=$n; d=; while [ "$k" -gt 0 ]; do d="$d $l/u$k $l/w$k"; k=$((k - 1)); done; [ -z "$d" ] || ${t.mkdir} -m 1777 $d || l=; fi; ` +
-    `while [ "$n" -gt 0 ]; do { [ -n "$l" ] && ${t.mount} -t overlay -o "lowerdir=$2,upperdir=$l/u$n,workdir=$l/w$n$ovl" phuc-scratch "$2" 2>/dev/null; } || ` +
-    `${t.mount} -t tmpfs -o "mode=$1" phuc-scratch "$2"; shift 2; n=$((n - 1)); done; ` +
-    `n=$1; shift; while [ "$n" -gt 0 ]; do [ ! -e "$2" ] || ${t.mount} -t tmpfs -o "mode=$1" phuc-hide "$2"; shift 2; n=$((n - 1)); done; ` +
-    `j=3; while [ "$j" -lt "$i" ]; do eval "p=\\$keep$j"; [ -d "$p" ] || ${t.mkdir} -p "$p"; ${t.mount} --no-canonicalize --rbind "/proc/1/fd/$j" "$p"; ` +
-    `${t.mount} --no-canonicalize -o remount,bind,rw "$p"; eval "exec $j<&-"; j=$((j + 1)); done; ` +
-    `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} --no-canonicalize --bind -o ro "$1" "$1"; shift; n=$((n - 1)); done; ` +
-    `n=$1; shift; while [ "$n" -gt 0 ]; do ${t.mount} --no-canonicalize --bind /dev/null "$1" || [ ! -e "$1" ]; shift; n=$((n - 1)); done; ` +
-    `cd "$dir"; set +e; "$@"; exit $?`;
+function eachEntry(command) {
+    return ['(', '(', '-regex', '.{3800,}', '-execdir', ...command, '{}', '+', ')', '-o', '-exec', ...command, '{}', '+', ')'];
+}
+/** The work tree's entries group and others could not read before a role held it (grantWorkTree). */
+const PRIVATE_MODES = 'worktree-private-modes';
 /**
- * Kernel keyrings outlive processes and namespaces (a user's keyring lives as long as the machine),
- * and no mount hides them: a key the agent adds, readable to all, is state a later check or the final
- * confirmation would find. So no command may use them: as root, before it starts, it joins a fresh,
- * empty session keyring (it would inherit the loop's, with whatever keys the loop's session holds),
- * then a seccomp filter makes add_key, request_key and keyctl fail with ENOSYS for it and everything
- * it starts (as on a kernel without keyrings), for good: the perl supervisor does so in the child
- * that becomes the command (perl's syscall() needs no module); the filter is its first argument, in hex.
- *
- * The supervisor in perl, where the system has perl: the same arguments and steps as `supervisor`,
- * each mount a mount(2) call instead of a mount(8) process (some 15 processes fewer per command,
- * ~20 ms on a VM). A bind remount gives the mount's own flags again (nosuid, nodev, noexec, atime,
- * as mount(8) does: a user namespace refuses to clear those it locked), read from mountinfo; the
- * scratch folders and covers it mounts keep the nosuid, nodev and noexec of the mount that held them
- * (held_by; the shell supervisor mounts them without).
+ * Gives each entry listed in `file` ("<octal mode> <path>", NUL-ended) its group and other bits back:
+ * what the role opened is closed again; the owner's bits (the executable bit git keeps) stay the
+ * role's change. Never through a link; a path past PATH_MAX or gone is left.
  */
-const PERL_SUPERVISOR = (k) => `use strict; my $filter = pack("H*", shift);
-my ($RDONLY, $NOSUID, $NODEV, $NOEXEC, $REMOUNT, $BIND, $REC, $RELATIME, $NOATIME, $STRICTATIME) = (1, 2, 4, 8, 32, 4096, 16384, 1 << 21, 1024, 1 << 24);
-my %FLAG = (ro => $RDONLY, nosuid => $NOSUID, nodev => $NODEV, noexec => $NOEXEC, nosymfollow => 256, noatime => $NOATIME, nodiratime => 2048, relatime => $RELATIME);
-sub mnt { my ($src, $dst, $type, $flags, $data) = @_; syscall(${String(k.mount)}, $src // 0, $dst, $type // 0, $flags, $data // 0) == 0 or die "phuc-sandbox: mount $dst: $!\\n" }
-sub mounts {
-  open(my $fh, '<', '/proc/self/mountinfo') or die "phuc-sandbox: mountinfo: $!\\n";
-  map {
-    my @x = split / /; (my $at = $x[4]) =~ s/\\\\([0-7]{3})/chr oct $1/ge;
-    my $f = 0; $f |= $FLAG{$_} // 0 for split /,/, $x[5];
-    $f |= $STRICTATIME unless $f & ($NOATIME | $RELATIME);
-    [$at, $f];
-  } <$fh>;
+async function restorePrivateModes(cwd, file) {
+    const list = readRegularSync(file);
+    if (!list)
+        return;
+    // Names are bytes (not always UTF-8): each path is built as bytes too.
+    const top = Buffer.from(cwd.endsWith(external_node_path_namespaceObject.sep) ? cwd : cwd + external_node_path_namespaceObject.sep);
+    for (let start = 0, end = list.indexOf(0); end >= 0; start = end + 1, end = list.indexOf(0, start)) {
+        const record = list.subarray(start, end);
+        const at = record.indexOf(0x20);
+        if (at < 0)
+            continue;
+        const was = parseInt(record.subarray(0, at).toString('latin1'), 8) & 0o077;
+        const path = Buffer.concat([top, record.subarray(at + 1)]);
+        const st = await (0,promises_namespaceObject.lstat)(path).catch(() => null);
+        if (!st || st.isSymbolicLink() || (st.mode & 0o077) === was)
+            continue;
+        await (0,promises_namespaceObject.chmod)(path, (st.mode & 0o7700) | was).catch(() => undefined);
+    }
+    await (0,promises_namespaceObject.rm)(file, { force: true });
 }
-sub flags_of { my ($dst) = @_; my ($m) = grep { $_->[0] eq $dst } reverse mounts(); $m or die "phuc-sandbox: $dst is not a mount point\\n"; $m->[1] }
-sub remount { my ($dst, $ro) = @_; mnt(undef, $dst, undef, $REMOUNT | $BIND | (flags_of($dst) & ~$RDONLY) | ($ro ? $RDONLY : 0)) }
-sub held_by {
-  my ($p) = @_;
-  my ($m) = sort { length $b->[0] <=> length $a->[0] } grep { $_->[0] eq $p || $_->[0] eq '/' || index($p, "$_->[0]/") == 0 } reverse mounts();
-  $m ? $m->[1] & ($NOSUID | $NODEV | $NOEXEC) : 0;
-}
-sub list { my $n = shift(@ARGV) * (shift // 1); splice @ARGV, 0, $n }
-chdir '/' or die "phuc-sandbox: /: $!\\n";
-my $dir = shift @ARGV;
-my @keep = map { open(my $fh, '<', $_) or die "phuc-sandbox: $_: $!\\n"; [$_, $fh] } list();
-for my $p (list()) { eval { remount($p, 1); 1 } or !-e $p or die $@ }
-my ($ovl, $shm) = splice @ARGV, 0, 2;
-my @layered = list(2);
-my $l = '';
-if ($shm ne '') {
-  mnt('phuc-scratch', $shm, 'tmpfs', held_by($shm), 'mode=1777');
-  $l = "$shm/.phuc-scratch"; mkdir $l, 0700 or die "phuc-sandbox: $l: $!\\n";
-  for my $d (map { ("$l/u$_", "$l/w$_") } 1 .. @layered / 2) { $l = '' unless mkdir($d) && chmod(01777, $d) }
-}
-for (my $n = @layered / 2; $n > 0; $n--) {
-  my ($mode, $path) = splice @layered, 0, 2;
-  my $keep = held_by($path);
-  next if $l ne '' && eval { mnt('phuc-scratch', $path, 'overlay', $keep, "lowerdir=$path,upperdir=$l/u$n,workdir=$l/w$n$ovl"); 1 };
-  mnt('phuc-scratch', $path, 'tmpfs', $keep, "mode=$mode");
-}
-my @covers = list(2);
-while (my ($mode, $path) = splice @covers, 0, 2) { mnt('phuc-hide', $path, 'tmpfs', held_by($path), "mode=$mode") if -e $path }
-for (@keep) {
-  my ($p, $fh) = @$_; my $at = '';
-  for (grep { length } split m{/}, $p) { $at .= "/$_"; -d $at or mkdir $at or die "phuc-sandbox: $at: $!\\n" }
-  mnt('/proc/self/fd/' . fileno($fh), $p, undef, $BIND | $REC); remount($p, 0); close $fh;
-}
-for my $p (list()) { mnt($p, $p, undef, $BIND); remount($p, 1) }
-for my $p (list()) { eval { mnt('/dev/null', $p, undef, $BIND); 1 } or !-e $p or die $@ }
-chdir $dir or die "phuc-sandbox: $dir: $!\\n";
-my $pid = fork // die "phuc-sandbox: fork: $!\\n";
-if (!$pid) {
-  syscall(${String(k.keyctl)}, 1, 0) >= 0 or $!{ENOSYS} or $!{EOPNOTSUPP} or die "phuc-sandbox: a fresh session keyring: $!\\n";
-  syscall(${String(k.prctl)}, 38, 1, 0, 0, 0) == 0 or die "phuc-sandbox: no_new_privs: $!\\n";
-  syscall(${String(k.prctl)}, 22, 2, pack("S x![p] p", length($filter) / 8, $filter)) == 0 or die "phuc-sandbox: seccomp: $!\\n";
-  exec { $ARGV[0] } @ARGV; die "phuc-sandbox: $ARGV[0]: $!\\n";
-}
-while ((my $p = waitpid(-1, 0)) > 0) { exit(($? & 127) ? 128 + ($? & 127) : $? >> 8) if $p == $pid }
-exit 127;`;
+
+;// CONCATENATED MODULE: ./src/engine/os/sandbox-keys.ts
+// The seccomp filter that closes the kernel's keyrings to every sandboxed command (sandbox-init.pl
+// installs it): a key outlives the command and the namespace that made it.
+/** The little-endian architectures Node runs on (the filter is packed little-endian). */
+const KEY_SYSCALLS = {
+    x64: { arch: 0xc000003e, first: 248, compatArch: 0x40000003, compatFirst: 286, keyctl: 250, prctl: 157, mount: 165 },
+    arm64: { arch: 0xc00000b7, first: 217, compatArch: 0x40000028, compatFirst: 309, keyctl: 219, prctl: 167, mount: 40 },
+};
 /**
- * The root prelude under sudo. sudo resets the environment and values must never be on a command
- * line (/proc/<pid>/cmdline is world-readable), so the role's environment travels in a 0600 file of
- * the loop's user ($1) that root reads and deletes before anything of the role runs; `env -i` runs
- * first, so nothing of sudo's own variables (SUDO_COMMAND, MAIL...) reaches the command. Then: $2
- * uid:gid for the run's HOME ($3) and TMPDIR ($4); $5 the number of ended runs' folders that follow,
- * removed here (removing them at each run's end would cost a sudo of its own); then the command.
- * The HOME and TMPDIR are fresh: the loop's user alone wrote them (the files of WrapOptions.homeFiles).
+ * The classic-BPF seccomp program: for the native and the 32-bit ABI, the three key syscalls return
+ * ENOSYS, everything else is allowed. x32's numbers carry bit 30, masked off to match x86_64's.
  */
-const loader = (t) => `set -e; . "$1"; ${t.rm} -f -- "$1"; ${t.chown} -R -- "$2" "$3" "$4"; n=$5; shift 5; ` +
-    `while [ "$n" -gt 0 ]; do ${t.rm} -rf -- "$1"; shift; n=$((n - 1)); done; exec "$@"`;
+function filterHex(k) {
+    const LD_ABS = 0x20, AND = 0x54, JEQ = 0x15, JGE = 0x35, JGT = 0x25, RET = 0x06;
+    const ENOSYS = 0x00050000 | 38, ALLOW = 0x7fff0000;
+    const program = [
+        [LD_ABS, 0, 0, 4], // arch
+        [JEQ, 0, 4, k.arch], // native: on; else to 6
+        [LD_ABS, 0, 0, 0], // nr
+        [AND, 0, 0, 0xbfffffff],
+        [JGE, 0, 6, k.first], // below: allow
+        [JGT, 5, 4, k.first + 2], // above: allow; else refuse
+        [JEQ, 0, 4, k.compatArch], // 32-bit: on; else allow
+        [LD_ABS, 0, 0, 0],
+        [JGE, 0, 2, k.compatFirst],
+        [JGT, 1, 0, k.compatFirst + 2],
+        [RET, 0, 0, ENOSYS],
+        [RET, 0, 0, ALLOW],
+    ];
+    const b = Buffer.alloc(program.length * 8);
+    program.forEach(([code, jt, jf, v], i) => {
+        b.writeUInt16LE(code, i * 8);
+        b.writeUInt8(jt, i * 8 + 2);
+        b.writeUInt8(jf, i * 8 + 3);
+        b.writeUInt32LE(v >>> 0, i * 8 + 4);
+    });
+    return b.toString('hex');
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/sandbox-view.ts
+// A sandboxed command's view of the file system (sandbox-init.pl's arguments): the machine
+// read-only, its own folders writable, private scratch folders, covers over what its role cannot
+// traverse (and, for the checks, the agent's work tree), the loop's folders in a work tree read-only,
+// and the machine's unix sockets masked where it has a network of its own.
+
+
+
+
+
+const SHM = '/dev/shm';
 /**
- * Creates the role users once per machine. Loops serialise on a lock; a user made meanwhile by
- * anyone else makes useradd fail, and the user is then simply read back.
+ * Folders every user may write (the FHS's): each wrapped command gets its own (see sandbox-init.pl).
+ * Any other such folder of the machine is read-only to it.
  */
-const USERS_SCRIPT = `set -e; umask 077
-exec 9>>/etc/.pwd.lock
-flock 9
-shell=/usr/sbin/nologin; [ -x "$shell" ] || shell=/sbin/nologin; [ -x "$shell" ] || shell=/bin/false
-for u in "$@"; do
-  id -u "$u" >/dev/null 2>&1 || useradd --system --user-group --no-create-home --home-dir /nonexistent --shell "$shell" "$u" || id -u "$u" >/dev/null
-  echo "$u $(id -u "$u") $(id -g "$u") $(id -G "$u")"
-done`;
+const SCRATCH = ['/tmp', '/var/tmp', SHM, '/run/lock'];
+/** The kernel's interfaces: not made read-only (their own permissions hold; /proc is the command's own). */
+const KERNEL_FS = new Set([
+    'proc',
+    'sysfs',
+    'cgroup',
+    'cgroup2',
+    'devpts',
+    'securityfs',
+    'debugfs',
+    'tracefs',
+    'pstore',
+    'bpf',
+    'configfs',
+    'fusectl',
+    'binfmt_misc',
+    'autofs',
+    'efivarfs',
+    'rpc_pipefs',
+    'nsfs',
+]);
+/** `p` is `f` or lies under it. */
+const under = (p, f) => p === f || p.startsWith(f === external_node_path_namespaceObject.sep ? f : f + external_node_path_namespaceObject.sep);
+/** The writable mounts of the loop's mount namespace (which the command's starts as a copy of), but the kernel's interfaces. */
+/**
+ * A folder the loop made for a command (its HOME, its TMPDIR), resolved, unless its last part is
+ * no longer a folder but a link (a role owns what is inside its HOME, not the folder HOME lies in):
+ * sandbox-init.pl would bind whatever the link names writable, above the read-only machine and the
+ * covers. Such a folder is not kept (null).
+ */
+async function ownFolder(p) {
+    if (!p)
+        return null;
+    const [real, parent] = await Promise.all([(0,promises_namespaceObject.realpath)(p).catch(() => null), (0,promises_namespaceObject.realpath)((0,external_node_path_namespaceObject.dirname)(p)).catch(() => null)]);
+    return real !== null && parent !== null && real === (0,external_node_path_namespaceObject.join)(parent, (0,external_node_path_namespaceObject.basename)(p)) ? real : null;
+}
+/** A configured folder resolved now, kept only where it still resolves to where it did when the run began. */
+async function same(folder, then) {
+    const now = await (0,promises_namespaceObject.realpath)(folder).catch(() => null);
+    return now !== null && now === then ? now : null;
+}
+async function mountPoints() {
+    const points = new Set();
+    for (const line of (await (0,promises_namespaceObject.readFile)('/proc/self/mountinfo', 'utf8')).split('\n')) {
+        // id parent major:minor root point options [optional…] - type source super-options
+        const f = line.split(' ');
+        const dash = f.indexOf('-', 6);
+        if (dash < 0)
+            continue;
+        const point = f[4].replace(/\\([0-7]{3})/g, (_, o) => String.fromCharCode(parseInt(o, 8)));
+        if (KERNEL_FS.has(f[dash + 1]) || f[5].split(',').includes('ro') || under(point, '/proc') || under(point, '/sys'))
+            continue;
+        points.add(point);
+    }
+    return [...points];
+}
+let scratchKnown = null;
+/** This machine's scratch folders: those of SCRATCH that exist as real folders every user may write. */
+function scratchFolders() {
+    return (scratchKnown ??= Promise.all(SCRATCH.map(async (f) => {
+        const real = await (0,promises_namespaceObject.realpath)(f).catch(() => null);
+        const st = real === null ? null : await (0,promises_namespaceObject.stat)(real).catch(() => null);
+        return real && st?.isDirectory() && st.mode & 0o002 ? { mode: (st.mode & 0o7777).toString(8), path: real, shm: f === SHM } : null;
+    })).then((all) => {
+        const found = all.filter((e) => e !== null);
+        const paths = found.map((e) => e.path);
+        // Once each (/var/lock is /run/lock), and none inside another (it comes with it).
+        return found.filter((e, i) => paths.indexOf(e.path) === i && !paths.some((g) => g !== e.path && under(e.path, g)));
+    }));
+}
+/**
+ * sandbox-init.pl's arguments (see that file). Covered: the first ancestor of the folder that the
+ * role cannot traverse, so that the role sees nothing else under it (another user's HOME, the
+ * runner's temporary files). Read-only: every mount of the machine but the kernel's interfaces, so
+ * the only places the command can leave something are its own folders and the private scratch
+ * folders, and a later command of either role finds only what a clean checkout would hold.
+ */
+async function layout(v) {
+    const { cwd, user, env, role, seen, sockets } = v;
+    const real = await (0,promises_namespaceObject.realpath)(cwd).catch(() => (0,external_node_path_namespaceObject.resolve)(cwd));
+    const blocked = user && real !== external_node_path_namespaceObject.sep ? await firstBlocked((0,external_node_path_namespaceObject.dirname)(real), user) : null;
+    if (blocked !== null && under(v.base, blocked))
+        throw new Error(`the sandbox folder ${v.base} lies under ${blocked}, which the role users cannot traverse; set TMPDIR to a traversable folder`);
+    const [mounts, scratch, wanted] = await Promise.all([
+        mountPoints(),
+        scratchFolders(),
+        Promise.all([
+            Promise.resolve(real),
+            ...[env.HOME, env.TMPDIR].map(ownFolder),
+            ...seen.map((p) => Promise.resolve(p)),
+            ...v.writable.map((w, i) => v.writableReal[i].then((r) => same(w, r))),
+        ]),
+    ]);
+    // Where a cover or a scratch folder hides a folder, what lies under it needs nothing of its own.
+    // The checks never see the agent's work tree unless they run in it; nor what lies under a cover.
+    const tree = role === 'check' && v.workTree && !under(real, v.workTree) ? v.workTree : null;
+    const covers = [blocked, tree].filter((c) => c !== null);
+    const outer = covers.filter((c) => !covers.some((d) => d !== c && under(c, d)));
+    const shared = scratch.filter((f) => !outer.some((c) => under(f.path, c)));
+    const hidden = [...shared.map((f) => f.path), ...outer];
+    const readOnly = mounts.filter((m) => !hidden.some((h) => under(m, h)));
+    const writable = [...new Set(wanted)].filter((p) => p !== null && p !== external_node_path_namespaceObject.sep);
+    // One kept inside another comes with it.
+    const keep = writable.filter((p) => !writable.some((q) => q !== p && under(p, q)));
+    // The loop's folders in a work tree a role holds: read-only at every level (at user+pidns their
+    // owner keeps them too; at pidns the role is the loop's own user).
+    const held = v.held && under(real, v.held.root) ? v.held : null;
+    const loops = held
+        ? held.loopOwned.map((f) => (0,external_node_path_namespaceObject.join)(held.root, f)).filter((f) => under(f, real) && (0,external_node_fs_namespaceObject.lstatSync)(f, { throwIfNoEntry: false })?.isDirectory())
+        : [];
+    if (keep.length > 7)
+        throw new Error(`agent.writable: a command can be given at most 7 folders to write, its own three included (got ${keep.join(', ')})`);
+    // /dev/shm holds the layers; sandbox-init.pl splits its path unquoted: plain characters only, else
+    // it is covered like the others, and those get empty folders.
+    // The machine's sockets it could reach: not those under a cover or scratch, nor in its own folders (the network gate's).
+    const masked = sockets.filter((p) => !hidden.some((h) => under(p, h)) && !keep.some((k) => under(p, k)));
+    const shm = shared.find((f) => f.shm && /^[A-Za-z0-9/._-]+$/.test(f.path));
+    const layered = shared.filter((f) => f !== shm);
+    return [
+        real,
+        String(keep.length),
+        ...keep,
+        String(readOnly.length),
+        ...readOnly,
+        user ? '' : ',userxattr',
+        shm?.path ?? '',
+        String(layered.length),
+        ...layered.flatMap((f) => [f.mode, f.path]),
+        String(outer.length),
+        ...outer.flatMap((c) => ['0755,size=1m', c]),
+        String(loops.length),
+        ...loops,
+        String(masked.length),
+        ...masked,
+    ];
+}
+/** Where the base folder goes: the temp folder, or /tmp when the roles could not reach the former. */
+async function baseParent(strong) {
+    const t = (0,external_node_os_namespaceObject.tmpdir)();
+    if (!strong || (await firstBlocked(await (0,promises_namespaceObject.realpath)(t))) === null)
+        return t;
+    return '/tmp';
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/role-env.ts
+// A sandboxed command's environment: the role's own HOME, TMPDIR, USER and PATH (without the folders
+// the role cannot reach), the files its HOME starts with, and (under sudo) the file that carries it.
+
+
+
+
+/** Variables the sandbox sets for its role (a fresh HOME and TMPDIR, a PATH the role can reach). */
+const ROLE_OWNED_ENV = new Set(['HOME', 'TMPDIR', 'USER', 'LOGNAME', 'PATH', 'PWD', 'OLDPWD']);
+/** `env` without the variables the sandbox sets for the role: given, they would replace the role's own (see wrap). */
+function withoutRoleVariables(env) {
+    return Object.fromEntries(Object.entries(env).filter(([k]) => !ROLE_OWNED_ENV.has(k)));
+}
+/** The only variables taken from the loop's environment (besides PATH); the caller adds the rest. */
+const LOCALE_VARS = /^(LANG|LANGUAGE|LC_[A-Z_]+|TZ)$/;
+const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Writes `files` into the fresh folder `home`; returns every path it made, parents first. */
+async function writeHome(home, files) {
+    const made = [];
+    for (const [rel, text] of files) {
+        const parts = rel.split('/');
+        if (parts.some((p) => p === '' || p === '.' || p === '..'))
+            throw new Error(`a HOME file must be a plain relative path, not ${JSON.stringify(rel)}`);
+        for (let k = 1; k <= parts.length; k++) {
+            const path = (0,external_node_path_namespaceObject.join)(home, ...parts.slice(0, k));
+            if (made.includes(path))
+                continue;
+            if (k < parts.length)
+                await (0,promises_namespaceObject.mkdir)(path, { mode: 0o700 });
+            else
+                await (0,promises_namespaceObject.writeFile)(path, text, { flag: 'wx', mode: 0o600 });
+            made.push(path);
+        }
+    }
+    return made;
+}
+function seconds(ms) {
+    return (Math.max(0, ms) / 1000).toFixed(3);
+}
+function envFileText(env) {
+    let text = '';
+    for (const [k, v] of Object.entries(env)) {
+        if (!SHELL_NAME.test(k))
+            throw new Error(`the variable name ${JSON.stringify(k)} cannot be passed to a sandboxed command under sudo`);
+        text += `export ${k}='${v.replace(/'/g, `'\\''`)}'\n`;
+    }
+    return text;
+}
+/**
+ * A role's environment: LANG, LC_* and TZ of the loop's, its PATH, the role's HOME, TMPDIR, USER and
+ * LOGNAME (`dirs`: fresh ones; null: the loop's own), then `given`, which wins.
+ */
+function roleEnvironment(loopEnv, name, dirs, given) {
+    const env = {};
+    for (const [k, v] of Object.entries(loopEnv))
+        if (v !== undefined && LOCALE_VARS.test(k))
+            env[k] = v;
+    env.PATH = loopEnv.PATH ?? DEFAULT_PATH;
+    const identity = dirs
+        ? { HOME: dirs.home, TMPDIR: dirs.tmp, USER: name, LOGNAME: name }
+        : { HOME: loopEnv.HOME, TMPDIR: loopEnv.TMPDIR, USER: loopEnv.USER, LOGNAME: loopEnv.LOGNAME };
+    for (const [k, v] of Object.entries(identity))
+        if (v !== undefined)
+            env[k] = v;
+    return Object.assign(env, given);
+}
+/** PATH without the directories the role cannot reach (toolchains under /root, another user's HOME). */
+class ReachablePath {
+    /** Per PATH string; PATH filtering is the same for both roles (neither owns a PATH folder). */
+    known = new Map();
+    of(path, user) {
+        let p = this.known.get(path);
+        if (!p) {
+            p = (async () => {
+                const dirs = path.split(':').filter(Boolean);
+                const blocked = await Promise.all(dirs.map((d) => (0,promises_namespaceObject.realpath)(d).then((r) => firstBlocked(r, user), () => d)));
+                return dirs.filter((_, i) => blocked[i] === null).join(':');
+            })();
+            this.known.set(path, p);
+        }
+        return p;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/sandbox.ts
+// The OS sandbox of the agent and of the checks, which run the agent's code (SPEC §7 "Isolation").
+//
+// The levels are isolation.ts's.
+//
+// The process chain of a wrapped command (user+pidns; pidns adds a user namespace, drops the uid switch):
+//
+//   bwrap --die-with-parent --unshare-pid --unshare-ipc [--unshare-net] --dev-bind / / --proc /proc
+//     bwrap (PID 1 of the namespace, root: the agent can neither signal nor trace it)
+//       perl sandbox-init.pl …                    root: the command's view of the file system, no keyrings
+//         setpriv --reuid U --regid G --clear-groups --no-new-privs …   the command (exec'd)
+//
+// bubblewrap (Debian/Ubuntu package `bubblewrap`) builds the namespaces; with --unshare-net it brings
+// loopback up. When the command ends, bwrap's PID 1 exits and the kernel kills everything left in
+// the namespace (setsid, env -i, double fork, SIGTERM ignored: all the same). To stop a run, the loop
+// sends SIGTERM to the process group: bwrap ends at once and its --die-with-parent kills the
+// namespace (no grace for the command: it may have started anything). If the loop dies, the
+// parent-death signal does the same.
+//
+// Under sudo the loop may signal nothing but sudo, which relays SIGTERM to its command: there the
+// chain is `sudo -n env -i sh sandbox-load.sh` → `timeout -k GRACE LIMIT` → bwrap …, and timeout turns the
+// relayed SIGTERM into SIGTERM to the group. Its LIMIT (the run's time limit and some) ends the
+// namespace if the loop itself dies.
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+// The names the rest of the engine takes from here.
+
+
+
 /**
  * The sandbox of one loop run: the role users, a base folder (mode 0711 at user+pidns: the roles
  * traverse it but cannot list it) holding each run's fresh HOME and TMPDIR, and the wrapping.
@@ -33760,16 +34198,12 @@ class Sandbox {
     runs = 0;
     /** Under sudo: folders of ended runs, removed by the next run's loader (or by dispose). */
     ended = [];
-    /** Per PATH string; PATH filtering is the same for both roles (neither owns a PATH folder). */
-    pathCache = new Map();
+    paths = new ReachablePath();
     loop = (0,external_node_os_namespaceObject.userInfo)();
-    /**
-     * Root's commands (the find/chown around every agent step and check round): one long-lived shell
-     * (under sudo, `sudo -n sh -s`), which forks each for a fraction of what a spawn of the loop costs.
-     */
-    rootShell = null;
     /** The work tree a role holds (grantWorkTree to reclaimWorkTree), with the loop's own folders in it. */
     held = null;
+    /** Root's commands: the find/chown around every agent step and check round. */
+    root;
     constructor(iso, base, tools, 
     /** Set under sudo only: the loop is not root. */
     sudo, users, loopEnv, graceMs, extra, writable, 
@@ -33786,6 +34220,7 @@ class Sandbox {
         this.workTree = workTree;
         this.net = net;
         this.level = iso.level;
+        this.root = new RootCommands(tools, sudo, users, extra.setfacl);
         this.network = networkRecord(net.policy, net.why === null);
         this.reason = iso.reason;
         const ns = iso.level !== 'none';
@@ -33794,10 +34229,9 @@ class Sandbox {
         this.limits = [
             ...iso.limits,
             ...(users && !extra.setfacl ? [NO_SETFACL] : []),
-            ...(ns && !extra.keyless ? [NO_KEYLESS] : []),
             ...(writable.length && ns ? [sharedFolders(writable)] : []),
             ...(net.why === null ? [] : [networkLimit(net.why)]),
-            ...(net.gate && net.policy.agent !== 'open' && net.policy.checks !== 'open' ? [] : [SHARED_NETWORK]),
+            ...(net.gate && net.policy.checks !== 'open' ? [] : [SHARED_NETWORK]),
         ];
     }
     static async create(iso, o = {}) {
@@ -33814,22 +34248,14 @@ class Sandbox {
         const base = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(await baseParent(strong), 'phuc-sandbox-'));
         await (0,promises_namespaceObject.chmod)(base, strong ? 0o711 : 0o700);
         const keys = KEY_SYSCALLS[process.arch];
-        const extra = {
-            setfacl: found.setfacl,
-            supervisor: found.perl && keys ? [found.perl, '-e', PERL_SUPERVISOR(keys), filterHex(keys)] : [tools.sh, '-c', supervisor(tools), 'phuc-sandbox'],
-            keyless: !!(found.perl && keys),
-        };
+        if (!keys && iso.level !== 'none')
+            throw new IsolationUnavailableError(`agent.isolation: ${iso.level} runs on x86_64 and arm64 only (this machine is ${process.arch})`);
+        const bin = keys ? await installPrograms((0,external_node_path_namespaceObject.join)(base, 'bin'), ['sandbox-init.pl', 'sandbox-load.sh']) : null;
+        const init = bin && keys ? [tools.perl, bin['sandbox-init.pl'], filterHex(keys), ...[keys.mount, keys.keyctl, keys.prctl].map(String)] : [];
+        const extra = { setfacl: found.setfacl, init, load: bin?.['sandbox-load.sh'] ?? '' };
         const workTree = o.workTree ? await (0,promises_namespaceObject.realpath)(o.workTree).catch(() => (0,external_node_path_namespaceObject.resolve)(o.workTree)) : null;
         const policy = o.network ?? { agent: 'open', checks: 'open' };
-        const ip = systemTool('ip');
-        const closed = policy.agent !== 'open' || policy.checks !== 'open';
-        const why = iso.level === 'none'
-            ? "at isolation none the commands run in the loop's own namespaces"
-            : !ip
-                ? "iproute2 (`ip`) is not installed, which brings up the loopback of a command's network namespace"
-                : null;
-        const gate = closed && why === null ? await NetworkGate.open((0,external_node_path_namespaceObject.join)(base, 'net'), policy.agent === 'open' ? [] : policy.agent, o.onRefused ?? (() => undefined)) : null;
-        const net = { policy, gate, ip, why: closed ? why : null };
+        const net = await openNetwork(policy, iso.level !== 'none', (0,external_node_path_namespaceObject.join)(base, 'net'), o.onRefused ?? (() => undefined));
         return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, extra, o.writable ?? [], workTree, net);
     }
     /** The key proxy (listening on the loop's 127.0.0.1:port) becomes reachable at the same address in the agent's namespace. */
@@ -33838,17 +34264,6 @@ class Sandbox {
             return;
         await this.net.gate.relayKeyProxy(port);
         this.keyPort = port;
-    }
-    /**
-     * The network namespace of a command of `role`: null where it shares the machine's; else the
-     * forwarder's arguments (up to its `--`), the folder its view must hold, and variables to add.
-     */
-    netView(role, open) {
-        const { gate, ip, policy } = this.net;
-        if (!gate || !ip || open || (role === 'agent' ? policy.agent === 'open' : policy.checks === 'open'))
-            return null;
-        const view = role === 'agent' ? gate.agentView(this.keyPort) : { maps: [], env: {} };
-        return { argv: [process.execPath, gate.forwarder, ip, ...view.maps, '--'], dir: gate.dir, env: view.env };
     }
     /** The role's user (user+pidns only). */
     user(role) {
@@ -33889,7 +34304,7 @@ class Sandbox {
             else
                 await removeTree(dir);
         };
-        const contained = { graceMs: this.graceMs, forceKill: (pid) => this.forceKill(pid), release };
+        const contained = { graceMs: this.graceMs, forceKill: (pid) => this.root.forceKill(pid), release };
         try {
             return await this.chain(spec, role, { dir, home, tmp, made }, contained);
         }
@@ -33900,38 +34315,51 @@ class Sandbox {
     }
     async chain(spec, role, d, contained) {
         const t = this.tools;
-        const net = this.netView(role, spec.network === 'open');
+        const net = commandNetwork(this.net, role, spec.network === 'open', this.keyPort);
         const env = { ...this.environment(role, d, spec.env), ...net?.env };
         const command = spec.args ? [spec.command, ...spec.args] : ['/bin/sh', '-c', spec.command];
         const user = this.users?.[role];
-        // Its own network namespace: the forwarder, as the namespace's root, brings loopback up first.
-        const unshareNet = net ? ['--net'] : [];
+        // Its own network namespace (bwrap brings its loopback up); the forwarder, if any, runs as its root.
+        const unshareNet = net ? ['--unshare-net'] : [];
         const forward = net?.argv ?? [];
-        const seen = net ? [net.dir] : [];
+        const seen = net?.dirs ?? [];
         const sockets = net ? await hostSockets() : [];
         if (!user) {
-            const where = await this.layout(spec.cwd, null, env, role, seen, sockets);
-            const ns = [t.unshare, ...PIDNS_UNSHARE, ...unshareNet, '--', ...this.extra.supervisor, ...where, ...forward, t.setpriv, ...DROP_CAPS, '--'];
-            return { ...spec, command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns, ...command], env, contained };
+            const where = await this.layout({ cwd: spec.cwd, user: null, env, role, seen, sockets });
+            const args = [
+                ...USER_NAMESPACE,
+                ...NAMESPACES,
+                ...unshareNet,
+                '--',
+                ...this.extra.init,
+                ...where,
+                '--',
+                ...forward,
+                t.setpriv,
+                ...DROP_CAPS,
+                '--',
+                ...command,
+            ];
+            return { ...spec, command: t.bwrap, args, env, contained };
         }
-        env.PATH = await this.reachablePath(env.PATH || DEFAULT_PATH, user);
+        env.PATH = await this.paths.of(env.PATH || DEFAULT_PATH, user);
         // The work tree belongs to the role while the loop's .git does not: git must not refuse it as
         // "dubious ownership" (only configuration given this way or globally counts for that).
         const n = Number(env.GIT_CONFIG_COUNT) || 0;
         Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
-        const where = await this.layout(spec.cwd, user, env, role, seen, sockets);
+        const where = await this.layout({ cwd: spec.cwd, user, env, role, seen, sockets });
         const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
-        const ns = [t.unshare, ...USER_UNSHARE, ...unshareNet, '--', ...this.extra.supervisor, ...where, ...forward, ...switched, ...command];
-        // The spawn itself starts in `/`: the supervisor enters the command's folder as root.
+        const ns = [t.bwrap, ...NAMESPACES, ...unshareNet, '--', ...this.extra.init, ...where, '--', ...forward, ...switched, ...command];
+        // The spawn itself starts in `/`: sandbox-init.pl enters the command's folder as root.
         if (!this.sudo) {
             await Promise.all([d.home, d.tmp, ...d.made].map((p) => (0,promises_namespaceObject.chown)(p, user.uid, user.gid)));
-            return { ...spec, cwd: '/', command: t.setpriv, args: ['--pdeathsig', 'KILL', '--', ...ns], env, contained };
+            return { ...spec, cwd: '/', command: t.bwrap, args: ns.slice(1), env, contained };
         }
         const envFile = (0,external_node_path_namespaceObject.join)(d.dir, 'env');
         await (0,promises_namespaceObject.writeFile)(envFile, envFileText(env), { mode: 0o600 });
         const ended = this.ended.splice(0);
         const ids = `${String(user.uid)}:${String(user.gid)}`;
-        const load = ['-n', '--', t.env, '-i', t.sh, '-c', loader(t), 'phuc-sandbox', envFile, ids, d.home, d.tmp, String(ended.length), ...ended];
+        const load = ['-n', '--', t.env, '-i', t.sh, this.extra.load, t.rm, t.chown, envFile, ids, d.home, d.tmp, String(ended.length), ...ended];
         const limit = spec.timeoutMs === undefined ? '0' : seconds(spec.timeoutMs + 2 * this.graceMs + 1000);
         const relay = [t.timeout, '-k', seconds(this.graceMs), limit];
         // timeout ends the namespace itself after the grace: the loop's own kill is the last resort.
@@ -33939,183 +34367,27 @@ class Sandbox {
         return { ...spec, cwd: '/', command: this.sudo, args: [...load, ...relay, ...ns], env: { PATH: DEFAULT_PATH }, contained: late };
     }
     environment(role, dirs, given) {
-        const env = {};
-        for (const [k, v] of Object.entries(this.loopEnv))
-            if (v !== undefined && LOCALE_VARS.test(k))
-                env[k] = v;
-        env.PATH = this.loopEnv.PATH ?? DEFAULT_PATH;
-        const name = this.users?.[role].name ?? this.loop.username;
-        const identity = dirs
-            ? { HOME: dirs.home, TMPDIR: dirs.tmp, USER: name, LOGNAME: name }
-            : { HOME: this.loopEnv.HOME, TMPDIR: this.loopEnv.TMPDIR, USER: this.loopEnv.USER, LOGNAME: this.loopEnv.LOGNAME };
-        for (const [k, v] of Object.entries(identity))
-            if (v !== undefined)
-                env[k] = v;
-        return Object.assign(env, given);
+        return roleEnvironment(this.loopEnv, this.users?.[role].name ?? this.loop.username, dirs, given);
     }
-    /** PATH without the directories the role cannot reach (toolchains under /root, another user's HOME). */
-    reachablePath(path, user) {
-        let p = this.pathCache.get(path);
-        if (!p) {
-            p = (async () => {
-                const dirs = path.split(':').filter(Boolean);
-                const blocked = await Promise.all(dirs.map((d) => (0,promises_namespaceObject.realpath)(d).then((r) => firstBlocked(r, user), () => d)));
-                return dirs.filter((_, i) => blocked[i] === null).join(':');
-            })();
-            this.pathCache.set(path, p);
-        }
-        return p;
-    }
-    /**
-     * The supervisor's arguments (see `supervisor`). Covered: the first ancestor of the folder that the
-     * role cannot traverse, so that the role sees nothing else under it (another user's HOME, the
-     * runner's temporary files). Read-only: every mount of the machine but the kernel's interfaces, so
-     * the only places the command can leave something are its own folders and the private scratch
-     * folders, and a later command of either role finds only what a clean checkout would hold.
-     */
-    async layout(cwd, user, env, role, seen, sockets) {
-        const real = await (0,promises_namespaceObject.realpath)(cwd).catch(() => (0,external_node_path_namespaceObject.resolve)(cwd));
-        const blocked = user && real !== external_node_path_namespaceObject.sep ? await firstBlocked((0,external_node_path_namespaceObject.dirname)(real), user) : null;
-        if (blocked !== null && under(this.base, blocked))
-            throw new Error(`the sandbox folder ${this.base} lies under ${blocked}, which the role users cannot traverse; set TMPDIR to a traversable folder`);
-        const [mounts, scratch, wanted] = await Promise.all([
-            mountPoints(),
-            this.scratch(),
-            Promise.all([
-                Promise.resolve(real),
-                ...[env.HOME, env.TMPDIR].map(ownFolder),
-                ...seen.map((p) => Promise.resolve(p)),
-                ...this.writable.map((w, i) => this.writableReal[i].then((r) => same(w, r))),
-            ]),
-        ]);
-        // Where a cover or a scratch folder hides a folder, what lies under it needs nothing of its own.
-        // The checks never see the agent's work tree unless they run in it; nor what lies under a cover.
-        const tree = role === 'check' && this.workTree && !under(real, this.workTree) ? this.workTree : null;
-        const covers = [blocked, tree].filter((c) => c !== null);
-        const outer = covers.filter((c) => !covers.some((d) => d !== c && under(c, d)));
-        const shared = scratch.filter((f) => !outer.some((c) => under(f.path, c)));
-        const hidden = [...shared.map((f) => f.path), ...outer];
-        const readOnly = mounts.filter((m) => !hidden.some((h) => under(m, h)));
-        const writable = [...new Set(wanted)].filter((p) => p !== null && p !== external_node_path_namespaceObject.sep);
-        // One kept inside another comes with it.
-        const keep = writable.filter((p) => !writable.some((q) => q !== p && under(p, q)));
-        // The loop's folders in a work tree a role holds: read-only at every level (at user+pidns their
-        // owner keeps them too; at pidns the role is the loop's own user).
-        const held = this.held && under(real, this.held.root) ? this.held : null;
-        const loops = held
-            ? held.loopOwned.map((f) => (0,external_node_path_namespaceObject.join)(held.root, f)).filter((f) => under(f, real) && (0,external_node_fs_namespaceObject.lstatSync)(f, { throwIfNoEntry: false })?.isDirectory())
-            : [];
-        if (keep.length > 7)
-            throw new Error(`agent.writable: a command can be given at most 7 folders to write, its own three included (got ${keep.join(', ')})`);
-        // /dev/shm holds the layers; the supervisor splits its path unquoted: plain characters only, else
-        // it is covered like the others, and those get empty folders.
-        // The machine's sockets it could reach: not those under a cover or scratch, nor in its own folders (the network gate's).
-        const masked = sockets.filter((p) => !hidden.some((h) => under(p, h)) && !keep.some((k) => under(p, k)));
-        const shm = shared.find((f) => f.shm && /^[A-Za-z0-9/._-]+$/.test(f.path));
-        const layered = shared.filter((f) => f !== shm);
-        return [
-            real,
-            String(keep.length),
-            ...keep,
-            String(readOnly.length),
-            ...readOnly,
-            user ? '' : ',userxattr',
-            shm?.path ?? '',
-            String(layered.length),
-            ...layered.flatMap((f) => [f.mode, f.path]),
-            String(outer.length),
-            ...outer.flatMap((c) => ['0755,size=1m', c]),
-            String(loops.length),
-            ...loops,
-            String(masked.length),
-            ...masked,
-        ];
-    }
-    scratchFolders = null;
-    /** This machine's scratch folders: those of SCRATCH that exist as real folders every user may write. */
-    scratch() {
-        return (this.scratchFolders ??= Promise.all(SCRATCH.map(async (f) => {
-            const real = await (0,promises_namespaceObject.realpath)(f).catch(() => null);
-            const st = real === null ? null : await (0,promises_namespaceObject.stat)(real).catch(() => null);
-            return real && st?.isDirectory() && st.mode & 0o002 ? { mode: (st.mode & 0o7777).toString(8), path: real, shm: f === SHM } : null;
-        })).then((all) => {
-            const found = all.filter((e) => e !== null);
-            const paths = found.map((e) => e.path);
-            // Once each (/var/lock is /run/lock), and none inside another (it comes with it).
-            return found.filter((e, i) => paths.indexOf(e.path) === i && !paths.some((g) => g !== e.path && under(e.path, g)));
-        }));
+    /** sandbox-init.pl's arguments for one command (sandbox-view.ts). */
+    layout(v) {
+        return layout({ ...v, base: this.base, workTree: this.workTree, writable: this.writable, writableReal: this.writableReal, held: this.held });
     }
     /**
      * Gives the work tree (everything except .git) to the role's user (the agent for its step, the
-     * checks for a live round), which may then write it; .git stays the loop's (readable). Fast when
-     * nothing changed: only entries with another owner are touched. Under sudo the loop cannot write
-     * the tree until `reclaimWorkTree`.
+     * checks for a live round), which may then write it; .git stays the loop's (readable). Under sudo
+     * the loop cannot write the tree until `reclaimWorkTree`.
      */
     async grantWorkTree(cwd, keep = [], role = 'agent') {
         this.held = { root: await (0,promises_namespaceObject.realpath)(cwd), loopOwned: ['.git', ...keep] };
         const u = this.users?.[role];
-        if (!u)
-            return;
-        // The loop's own folders (the STOP file's): made if missing, never handed over. In the sticky top
-        // folder the role can neither remove nor rename them, nor add to or delete from them.
-        for (const k of keep)
-            await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(cwd, k), { mode: 0o755 }).catch(() => undefined);
-        // The top folder keeps its owner (git refuses a checkout whose top folder another user owns,
-        // "dubious ownership", which would also hit the user's own git after a crash); it is opened
-        // with the sticky bit instead, so the role can add entries but not remove .git. Its mode is
-        // kept in .git (which the agent cannot write) until reclaimWorkTree puts it back.
-        const top = await (0,promises_namespaceObject.lstat)(cwd);
-        const saved = (0,external_node_path_namespaceObject.join)(cwd, '.git', 'phuc-loop', 'worktree-mode');
-        if (!(await (0,promises_namespaceObject.readFile)(saved, 'utf8').catch(() => null))) {
-            await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(saved), { recursive: true, mode: 0o711 });
-            await (0,promises_namespaceObject.writeFile)(saved, (top.mode & 0o7777).toString(8));
-        }
-        await this.chmodAsRoot(cwd, 0o1777);
-        // What group and others may not read (a 0600 file, a 0700 folder), which the role could open to
-        // them (git keeps no such bit): its modes, kept beside the top folder's until reclaimWorkTree.
-        const t = this.tools;
-        const skip = ['.git', ...keep];
-        await this.asRoot([
-            t.find,
-            cwd,
-            ...this.pruned(cwd, skip, true),
-            '!',
-            '-type',
-            'l',
-            '!',
-            '-perm',
-            '-044',
-            '-fprintf',
-            (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(saved), PRIVATE_MODES),
-            '%m %P\\0',
-        ]);
-        await this.chownTree(cwd, u.uid, u.gid, skip, true);
+        if (u)
+            await this.root.lendWorkTree(cwd, keep, u);
     }
-    /**
-     * Gives everything in the work tree back to the owner of `.git` (which the loop never hands over),
-     * including what the roles created, and the top folder its mode. Stateless: a run that crashed is
-     * repaired by the next one. Call it only when no wrapped command runs in the tree.
-     */
+    /** Gives everything in the work tree back to the owner of `.git`. Call it only when no wrapped command runs in the tree. */
     async reclaimWorkTree(cwd) {
         this.held = null;
-        const saved = (0,external_node_path_namespaceObject.join)(cwd, '.git', 'phuc-loop', 'worktree-mode');
-        // Read on the loop's thread (after every step; never through a link, never waiting on a FIFO).
-        const mode = readRegularSync(saved)?.toString('utf8') ?? null;
-        if (!this.users && mode === null)
-            return;
-        // The top folder first: whatever fails below, the roles can no longer add to it.
-        if (mode !== null && /^[0-7]{1,4}$/.test(mode.trim()))
-            await this.chmodAsRoot(cwd, parseInt(mode.trim(), 8));
-        const owner = await (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(cwd, '.git'));
-        await this.takeFromRoles(cwd, owner, ['.git'], true);
-        await restorePrivateModes(cwd, (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(saved), PRIVATE_MODES));
-        await (0,promises_namespaceObject.rm)(saved, { force: true });
-    }
-    async chmodAsRoot(path, mode) {
-        if (this.sudo)
-            await this.asRoot([this.tools.chmod, mode.toString(8), path]);
-        else
-            await (0,promises_namespaceObject.chmod)(path, mode);
+        await this.root.takeBackWorkTree(cwd);
     }
     /**
      * Gives `dir` and everything in it to the role (e.g. the clean check workspace); `dir` itself
@@ -34129,9 +34401,9 @@ class Sandbox {
         // what the role wrote (logs, JUnit, git's stat refresh) through the top folder's group, its own.
         if ((await (0,promises_namespaceObject.lstat)(dir)).uid !== u.uid)
             await (0,promises_namespaceObject.chmod)(dir, this.sudo ? 0o750 : 0o700);
-        await this.chownTree(dir, u.uid, u.gid, []);
+        await this.root.chownTree(dir, u.uid, u.gid, []);
         if (this.sudo)
-            await this.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
+            await this.root.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
     }
     /**
      * Gives back a folder granted before, before the loop writes into it again or removes it: under
@@ -34143,7 +34415,7 @@ class Sandbox {
     }
     /** Gives `dir` and everything in it back to the loop's user (e.g. to read what the checks wrote). */
     async reclaim(dir) {
-        await this.takeFromRoles(dir, this.loop, [], false);
+        await this.root.takeFromRoles(dir, this.loop, [], false);
     }
     /**
      * Closes `dir` (a folder of the loop's) to everyone but `role`: at user+pidns it stays the loop's,
@@ -34159,14 +34431,14 @@ class Sandbox {
             return;
         }
         if (this.sudo)
-            await this.asRoot([this.tools.chown, `${String(this.loop.uid)}:${String(u.gid)}`, dir]);
+            await this.root.asRoot([this.tools.chown, `${String(this.loop.uid)}:${String(u.gid)}`, dir]);
         else
             await (0,promises_namespaceObject.chown)(dir, this.loop.uid, u.gid);
         await (0,promises_namespaceObject.chmod)(dir, 0o710);
     }
     /** Removes `dir` and everything in it, the roles' files included (as root). */
     async remove(dir) {
-        await this.removeAsRoot(dir);
+        await this.root.remove(dir);
     }
     /**
      * A fresh folder of the loop under the sandbox's base, for a workspace handed to a role piece by
@@ -34190,7 +34462,7 @@ class Sandbox {
             return dir;
         await (0,promises_namespaceObject.chmod)(dir, 0o2770);
         if (this.sudo)
-            await this.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
+            await this.root.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
         else
             await (0,promises_namespaceObject.chown)(dir, u.uid, this.loop.gid);
         return dir;
@@ -34199,293 +34471,12 @@ class Sandbox {
     async dispose() {
         try {
             await this.net.gate?.close();
-            await this.removeAsRoot(this.base);
+            await this.root.remove(this.base);
         }
         finally {
-            await this.rootShell?.close();
-            this.rootShell = null;
+            await this.root.close();
         }
     }
-    /**
-     * Gives back to `owner` what the roles own under `root` (but the `skip` folders, and `root`
-     * itself where it is the work tree's top). Before the chown, so that nothing of a role's survives
-     * in what the loop keeps: a name in the tree for a role's file with other links (one outside the
-     * tree, which the chown would hand over too) becomes a copy of its own; the role's ACLs go (a
-     * default ACL would open what the loop makes there later); no group or other may write.
-     */
-    async takeFromRoles(root, owner, skip, keepTop) {
-        if (!this.users)
-            return;
-        const t = this.tools;
-        const theirs = ['(', '-uid', String(this.users.agent.uid), '-o', '-uid', String(this.users.check.uid), ')'];
-        const over = (...test) => [t.find, root, ...this.pruned(root, skip, keepTop), ...theirs, ...test];
-        const copy = `for f; do t=$(${t.mktemp} "\${f%/*}/.phuc-unlinked.XXXXXX") || exit 1; ` +
-            `${t.cp} -a --remove-destination -- "$f" "$t" && ${t.mv} -f -- "$t" "$f" || ${t.rm} -f -- "$t" "$f" || exit 1; done`;
-        await this.asRoot([...over('!', '-type', 'd', '-links', '+1'), ...eachEntry([t.sh, '-c', copy, 'sh'])]);
-        if (this.extra.setfacl)
-            await this.asRoot([...over('!', '-type', 'l'), ...eachEntry([this.extra.setfacl, '-b'])]);
-        await this.asRoot([...over('!', '-type', 'l', '-perm', '/022'), ...eachEntry([t.chmod, 'go-w'])]);
-        await this.chownTree(root, owner.uid, owner.gid, skip, keepTop);
-    }
-    /**
-     * find's arguments from `root` on: past the `skip` folders (relative to root), below `root` itself
-     * where `keepTop`. An entry gone between find's reading of its folder and its look at it is no
-     * error (`-ignore_readdir_race`): taking the tree back must not fail on a file the loop's own
-     * writes or a role's last act replaced meanwhile.
-     */
-    pruned(root, skip, keepTop) {
-        const paths = skip.flatMap((p, i) => [...(i ? ['-o'] : []), '-path', (0,external_node_path_namespaceObject.join)(root, p)]);
-        return [
-            '-ignore_readdir_race',
-            '-regextype',
-            'posix-extended',
-            ...(keepTop ? ['-mindepth', '1'] : []),
-            ...(skip.length ? ['(', ...paths, ')', '-prune', '-o'] : []),
-        ];
-    }
-    /**
-     * chown of every entry under `root` whose owner differs, but a file with several hard links
-     * (changing it would change a file elsewhere; takeFromRoles has copied the roles' own). find -P
-     * (its default) never follows a link; chown -h changes the link.
-     */
-    async chownTree(root, uid, gid, skip, keepTop = false) {
-        const t = this.tools;
-        const differs = ['(', '!', '-uid', String(uid), '-o', '!', '-gid', String(gid), ')', '(', '-type', 'd', '-o', '-links', '1', ')'];
-        await this.asRoot([t.find, root, ...this.pruned(root, skip, keepTop), ...differs, ...eachEntry([t.chown, '-h', `${String(uid)}:${String(gid)}`])]);
-    }
-    async removeAsRoot(path) {
-        if (this.sudo)
-            await this.asRoot([this.tools.rm, '-rf', '--', path]);
-        else
-            await removeTree(path);
-    }
-    async forceKill(pid) {
-        const pids = [pid, ...processDescendants(pid)];
-        if (this.sudo)
-            await this.asRoot([this.tools.kill, '-s', 'KILL', '--', ...pids.map(String)]).catch(() => undefined);
-        else
-            for (const p of [-pid, ...pids])
-                try {
-                    process.kill(p, 'SIGKILL');
-                }
-                catch {
-                    // gone
-                }
-        // SIGKILL takes effect as each process next runs, and the namespace's other members die after its
-        // init: the run has ended once none of them runs (a second at most; zombies do not run).
-        const until = performance.now() + 1000;
-        while (pids.some((p) => processRunning(p)) && performance.now() < until)
-            await new Promise((r) => setTimeout(r, 5));
-    }
-    /** Runs a command as root (through sudo -n unless the loop is root); throws on failure. */
-    async asRoot(argv) {
-        if (!this.rootShell || this.rootShell.ended)
-            this.rootShell = await ShellSession.start('/', { PATH: DEFAULT_PATH }, ROOT_COMMAND_MS, this.sudo ? [this.sudo, '-n', '--', '/bin/sh', '-s'] : undefined);
-        const r = await this.rootShell.run(argv.map(shellQuote).join(' '));
-        if (r.exitCode !== 0)
-            throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
-    }
-}
-/**
- * find's action `command… {}` on each entry found, batched: by its full path, or, where that path is
- * too long for a system call (PATH_MAX, 4096 bytes: folders a role nested deep), from the entry's
- * own folder (-execdir, one batch per folder). With -regextype posix-extended ('.' takes any byte).
- */
-function eachEntry(command) {
-    return ['(', '(', '-regex', '.{3800,}', '-execdir', ...command, '{}', '+', ')', '-o', '-exec', ...command, '{}', '+', ')'];
-}
-const sharedFolders = (folders) => `agent.writable opens ${folders.join(', ')} to the agent and the checks: a file one of them left there is seen by later checks and the final confirmation (not by verify --rerun), and code that depends on one passes here and fails in a clone.`;
-/** The little-endian architectures Node runs on (the filter is packed little-endian). */
-const KEY_SYSCALLS = {
-    x64: { arch: 0xc000003e, first: 248, compatArch: 0x40000003, compatFirst: 286, keyctl: 250, prctl: 157, mount: 165 },
-    arm64: { arch: 0xc00000b7, first: 217, compatArch: 0x40000028, compatFirst: 309, keyctl: 219, prctl: 167, mount: 40 },
-};
-/**
- * The classic-BPF seccomp program: for the native and the 32-bit ABI, the three key syscalls return
- * ENOSYS, everything else is allowed. x32's numbers carry bit 30, masked off to match x86_64's.
- */
-function filterHex(k) {
-    const LD_ABS = 0x20, AND = 0x54, JEQ = 0x15, JGE = 0x35, JGT = 0x25, RET = 0x06;
-    const ENOSYS = 0x00050000 | 38, ALLOW = 0x7fff0000;
-    const program = [
-        [LD_ABS, 0, 0, 4], // arch
-        [JEQ, 0, 4, k.arch], // native: on; else to 6
-        [LD_ABS, 0, 0, 0], // nr
-        [AND, 0, 0, 0xbfffffff],
-        [JGE, 0, 6, k.first], // below: allow
-        [JGT, 5, 4, k.first + 2], // above: allow; else refuse
-        [JEQ, 0, 4, k.compatArch], // 32-bit: on; else allow
-        [LD_ABS, 0, 0, 0],
-        [JGE, 0, 2, k.compatFirst],
-        [JGT, 1, 0, k.compatFirst + 2],
-        [RET, 0, 0, ENOSYS],
-        [RET, 0, 0, ALLOW],
-    ];
-    const b = Buffer.alloc(program.length * 8);
-    program.forEach(([code, jt, jf, v], i) => {
-        b.writeUInt16LE(code, i * 8);
-        b.writeUInt8(jt, i * 8 + 2);
-        b.writeUInt8(jf, i * 8 + 3);
-        b.writeUInt32LE(v >>> 0, i * 8 + 4);
-    });
-    return b.toString('hex');
-}
-const NO_KEYLESS = "perl is not installed (or the machine's architecture is not x86_64 or arm64): the agent and the checks can use the kernel's keyrings, where a key outlives the command that made it (a later check can read one made readable to all), and they inherit the loop's session keyring, with whatever keys it holds.";
-/** The work tree's entries group and others could not read before a role held it (grantWorkTree). */
-const PRIVATE_MODES = 'worktree-private-modes';
-/**
- * Gives each entry listed in `file` ("<octal mode> <path>", NUL-ended) its group and other bits back:
- * what the role opened is closed again; the owner's bits (the executable bit git keeps) stay the
- * role's change. Never through a link; a path past PATH_MAX or gone is left.
- */
-async function restorePrivateModes(cwd, file) {
-    const list = readRegularSync(file);
-    if (!list)
-        return;
-    // Names are bytes (not always UTF-8): each path is built as bytes too.
-    const top = Buffer.from(cwd.endsWith(external_node_path_namespaceObject.sep) ? cwd : cwd + external_node_path_namespaceObject.sep);
-    for (let start = 0, end = list.indexOf(0); end >= 0; start = end + 1, end = list.indexOf(0, start)) {
-        const record = list.subarray(start, end);
-        const at = record.indexOf(0x20);
-        if (at < 0)
-            continue;
-        const was = parseInt(record.subarray(0, at).toString('latin1'), 8) & 0o077;
-        const path = Buffer.concat([top, record.subarray(at + 1)]);
-        const st = await (0,promises_namespaceObject.lstat)(path).catch(() => null);
-        if (!st || st.isSymbolicLink() || (st.mode & 0o077) === was)
-            continue;
-        await (0,promises_namespaceObject.chmod)(path, (st.mode & 0o7700) | was).catch(() => undefined);
-    }
-    await (0,promises_namespaceObject.rm)(file, { force: true });
-}
-const SHARED_NETWORK = "The agent and the checks share the machine's network namespace: what the kernel keeps of a connection after a command ends (a socket in TIME_WAIT for a minute, the TCP metrics of an address for hours) a later check can read, so code that depends on it can pass here and fail in a clone.";
-const NO_SETFACL = 'setfacl (the acl package) is not installed: an ACL the agent or the checks set on a file of the work tree stays when the loop takes the tree back.';
-/** How long one of root's commands may take (a chown of a large tree), as for the loop's git calls. */
-const ROOT_COMMAND_MS = 300_000;
-async function asRoot(sudo, argv) {
-    const r = await runTool(sudo ? [sudo, '-n', '--', ...argv] : argv);
-    if (r.exitCode !== 0)
-        throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
-    return r.stdout;
-}
-/** Creates the role users once per machine, or reads them back. */
-async function ensureUsers(sudo) {
-    const names = Object.values(ROLE_USERS);
-    const out = await asRoot(sudo, ['/bin/sh', '-c', USERS_SCRIPT, 'sh', ...names]);
-    const byName = new Map();
-    for (const line of out.trim().split('\n')) {
-        const [name = '', uid, gid, ...groups] = line.trim().split(/\s+/);
-        const u = { name, uid: Number(uid), gid: Number(gid) };
-        // A user of that name made by someone else must still be an unprivileged one.
-        if (!(u.uid > 0 && u.gid > 0) || groups.some((g) => Number(g) !== u.gid))
-            throw new IsolationUnavailableError(`agent.isolation: user+pidns needs ${name} to be an unprivileged user with no other groups (found uid ${uid}, groups ${groups.join(',')})`);
-        byName.set(u.name, u);
-    }
-    const agent = byName.get(ROLE_USERS.agent);
-    const check = byName.get(ROLE_USERS.check);
-    if (!agent || !check)
-        throw new Error(`could not create ${names.join(' and ')}: ${out}`);
-    return { agent, check };
-}
-const SHM = '/dev/shm';
-/**
- * Folders every user may write (the FHS's): each wrapped command gets its own (see `supervisor`).
- * Any other such folder of the machine is read-only to it.
- */
-const SCRATCH = ['/tmp', '/var/tmp', SHM, '/run/lock'];
-/** The kernel's interfaces: not made read-only (their own permissions hold; /proc is the command's own). */
-const KERNEL_FS = new Set([
-    'proc',
-    'sysfs',
-    'cgroup',
-    'cgroup2',
-    'devpts',
-    'securityfs',
-    'debugfs',
-    'tracefs',
-    'pstore',
-    'bpf',
-    'configfs',
-    'fusectl',
-    'binfmt_misc',
-    'autofs',
-    'efivarfs',
-    'rpc_pipefs',
-    'nsfs',
-]);
-/** `p` is `f` or lies under it. */
-const under = (p, f) => p === f || p.startsWith(f === external_node_path_namespaceObject.sep ? f : f + external_node_path_namespaceObject.sep);
-/** The writable mounts of the loop's mount namespace (which the command's starts as a copy of), but the kernel's interfaces. */
-/**
- * A folder the loop made for a command (its HOME, its TMPDIR), resolved, unless its last part is
- * no longer a folder but a link (a role owns what is inside its HOME, not the folder HOME lies in):
- * the supervisor would bind whatever the link names writable, above the read-only machine and the
- * covers. Such a folder is not kept (null).
- */
-async function ownFolder(p) {
-    if (!p)
-        return null;
-    const [real, parent] = await Promise.all([(0,promises_namespaceObject.realpath)(p).catch(() => null), (0,promises_namespaceObject.realpath)((0,external_node_path_namespaceObject.dirname)(p)).catch(() => null)]);
-    return real !== null && parent !== null && real === (0,external_node_path_namespaceObject.join)(parent, (0,external_node_path_namespaceObject.basename)(p)) ? real : null;
-}
-/** A configured folder resolved now, kept only where it still resolves to where it did when the run began. */
-async function same(folder, then) {
-    const now = await (0,promises_namespaceObject.realpath)(folder).catch(() => null);
-    return now !== null && now === then ? now : null;
-}
-async function mountPoints() {
-    const points = new Set();
-    for (const line of (await (0,promises_namespaceObject.readFile)('/proc/self/mountinfo', 'utf8')).split('\n')) {
-        // id parent major:minor root point options [optional…] - type source super-options
-        const f = line.split(' ');
-        const dash = f.indexOf('-', 6);
-        if (dash < 0)
-            continue;
-        const point = f[4].replace(/\\([0-7]{3})/g, (_, o) => String.fromCharCode(parseInt(o, 8)));
-        if (KERNEL_FS.has(f[dash + 1]) || f[5].split(',').includes('ro') || under(point, '/proc') || under(point, '/sys'))
-            continue;
-        points.add(point);
-    }
-    return [...points];
-}
-/** Where the base folder goes: the temp folder, or /tmp when the roles could not reach the former. */
-async function baseParent(strong) {
-    const t = (0,external_node_os_namespaceObject.tmpdir)();
-    if (!strong || (await firstBlocked(await (0,promises_namespaceObject.realpath)(t))) === null)
-        return t;
-    return '/tmp';
-}
-/** Writes `files` into the fresh folder `home`; returns every path it made, parents first. */
-async function writeHome(home, files) {
-    const made = [];
-    for (const [rel, text] of files) {
-        const parts = rel.split('/');
-        if (parts.some((p) => p === '' || p === '.' || p === '..'))
-            throw new Error(`a HOME file must be a plain relative path, not ${JSON.stringify(rel)}`);
-        for (let k = 1; k <= parts.length; k++) {
-            const path = (0,external_node_path_namespaceObject.join)(home, ...parts.slice(0, k));
-            if (made.includes(path))
-                continue;
-            if (k < parts.length)
-                await (0,promises_namespaceObject.mkdir)(path, { mode: 0o700 });
-            else
-                await (0,promises_namespaceObject.writeFile)(path, text, { flag: 'wx', mode: 0o600 });
-            made.push(path);
-        }
-    }
-    return made;
-}
-function seconds(ms) {
-    return (Math.max(0, ms) / 1000).toFixed(3);
-}
-function envFileText(env) {
-    let text = '';
-    for (const [k, v] of Object.entries(env)) {
-        if (!SHELL_NAME.test(k))
-            throw new Error(`the variable name ${JSON.stringify(k)} cannot be passed to a sandboxed command under sudo`);
-        text += `export ${k}='${v.replace(/'/g, `'\\''`)}'\n`;
-    }
-    return text;
 }
 
 ;// CONCATENATED MODULE: ./src/engine/common/canonical.ts
@@ -35478,7 +35469,14 @@ const planSchema = object({
     config_file: schemas_string(),
     config_sha256: schemas_string(),
     seed_checksum: object({ formula: schemas_string(), product: schemas_string(), verified: schemas_boolean() }),
-    security: object({ gate: schemas_string(), api_surface: schemas_string(), drift_explanation: schemas_string(), api_surface_before: schemas_string().nullable() }).nullable(),
+    security: object({
+        gate: schemas_string(),
+        api_surface: schemas_string(),
+        drift_explanation: schemas_string(),
+        api_surface_before: schemas_string().nullable(),
+        paraphrase: schemas_string().optional(),
+    })
+        .nullable(),
 });
 /**
  * Test-runner configuration, always protected (SPEC §7): a runner told to skip, filter or stub
@@ -35681,6 +35679,7 @@ function protectedGlobs(config, configPath, files = new Set()) {
         config.critic?.run ?? '',
         config.security?.gate ?? '',
         config.security?.api_surface ?? '',
+        config.security?.paraphrase ?? '',
         config.checks.setup ?? '',
     ];
     return [
@@ -35882,6 +35881,7 @@ const RUN_ORDER = [
     'setup',
     'checks',
     'residual',
+    'canary',
     'skeptic',
     'northstar',
     'hand-back',
@@ -35967,6 +35967,8 @@ const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRe
 
 
 
+/** The names writeAtomically gives its temp files: a file so named is half-written, never evidence. */
+const isTempFile = (name) => /\.tmp-[0-9a-f]{12}$/.test(name);
 /**
  * Temp file + rename. The temp name is unpredictable and created exclusively ('wx' fails on any
  * existing name, a planted symlink included), and rename replaces a link rather than following it:
@@ -38692,6 +38694,36 @@ async function collectArtifacts(o) {
     };
 }
 
+;// CONCATENATED MODULE: external "node:tls"
+const external_node_tls_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:tls");
+var external_node_tls_default = /*#__PURE__*/__nccwpck_require__.n(external_node_tls_namespaceObject);
+;// CONCATENATED MODULE: ./src/engine/agent/api-probe.ts
+// Before the first agent step: can the model API the key proxy forwards to be reached at all? An
+// unreachable API (no DNS, a refused or timed-out connection, a certificate the machine does not
+// trust) would end the step AGENT_FAILED after the baseline's cost; found here, the run pauses
+// before spending anything, with the cause in the network's own words. The probe connects (and
+// for https completes the TLS handshake) and sends nothing: the key and the model are the agent
+// step's to judge, and the API sees no request.
+
+
+/** Null when `upstream` accepts a connection; else why not ("getaddrinfo ENOTFOUND api.example.com"). */
+function probeModelApi(upstream, timeoutMs = 15_000) {
+    const secure = upstream.protocol === 'https:';
+    const host = upstream.hostname.replace(/^\[(.*)\]$/, '$1');
+    const port = Number(upstream.port || (secure ? 443 : 80));
+    return new Promise((resolve) => {
+        const socket = secure
+            ? external_node_tls_default().connect({ host, port, servername: external_node_net_default().isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] }, () => done(null))
+            : external_node_net_default().connect({ host, port }, () => done(null));
+        const done = (why) => {
+            socket.destroy();
+            resolve(why);
+        };
+        socket.setTimeout(timeoutMs, () => done(`no connection within ${timeoutMs / 1000} s`));
+        socket.on('error', (e) => done(e.message || e.code || 'the connection failed'));
+    });
+}
+
 ;// CONCATENATED MODULE: external "node:https"
 const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
 var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
@@ -38762,6 +38794,8 @@ function keyProxyTarget(preset, env) {
     }
     return null;
 }
+/** The variable that overrides `provider`'s API address (ANTHROPIC_BASE_URL…). */
+const keyProxyBaseUrlVar = (provider) => SOURCES[provider].baseUrl;
 /** Headers that belong to one connection, not to the message (RFC 9110 §7.6.1), and `expect` (answered here). */
 const HOP_BY_HOP = new Set([
     'connection',
@@ -41691,6 +41725,11 @@ async function baseDir(cwd, glob) {
     }
     return { dir: (0,external_node_path_namespaceObject.join)(cwd, ...parts) };
 }
+/**
+ * Folders no report is written to and that may hold 100,000 files (installed dependencies, virtual
+ * environments, bytecode and tool caches): never walked, where every round looks for reports twice.
+ */
+const NO_REPORTS = new Set(['.git', 'node_modules', '.venv', 'venv', '__pycache__', '.mypy_cache', '.pytest_cache', '.ruff_cache', '.hypothesis']);
 async function walk(root, dir, match, out, problems) {
     let entries;
     try {
@@ -41702,7 +41741,7 @@ async function walk(root, dir, match, out, problems) {
         return;
     }
     for (const e of entries) {
-        if (e.name === '.git' || e.name === 'node_modules')
+        if (NO_REPORTS.has(e.name))
             continue;
         const full = (0,external_node_path_namespaceObject.join)(dir, e.name);
         // Dirents come from lstat: a link to a folder is not entered; a link that matches is refused on reading.
@@ -43314,12 +43353,112 @@ const { decode: cl100k_base_decode, decodeAsyncGenerator, decodeGenerator, encod
 // eslint-disable-next-line import/no-default-export
 /* harmony default export */ const encoding_cl100k_base = ((/* unused pure expression or super */ null && (api)));
 //# sourceMappingURL=cl100k_base.js.map
+;// CONCATENATED MODULE: ./src/engine/memory/lane-a.ts
+// Lane A under compaction (seed §8.3: "never compact away hard facts"): the iterations whose witness
+// lines no longer fit keep their Lane A lines in a ledger, one line per fact with the iterations that
+// established it, and the recompressibility check proves after each compaction that the section
+// re-derives from the evidence with every hard fact in it (docs/glossary.md "Compaction").
+
+/** The hard facts of a rendered entry: its `- [A]` lines. */
+const laneALines = (entryText) => entryText.split('\n').filter((l) => l.startsWith('- [A] '));
+// A fact's evidence link differs only by its iteration folder and sha256 from one iteration to the next.
+const factKey = (line) => line.replace(/\biter_\d+\//g, 'iter_N/').replace(/#[0-9a-f]{64}\b/g, '');
+/** "0–3, 7, 9–10": sorted iteration numbers as ranges. */
+function ranges(ns) {
+    const out = [];
+    for (let i = 0; i < ns.length;) {
+        let j = i;
+        while (j + 1 < ns.length && ns[j + 1] === ns[j] + 1)
+            j++;
+        out.push(j === i ? `${ns[i]}` : `${ns[i]}–${ns[j]}`);
+        i = j + 1;
+    }
+    return out.join(', ');
+}
+const LEDGER_SUFFIX = / · iterations ([\d–, ]+) \(links: iter_N\/agents_md_entry\.md, sha256 in manifest\.json\)$/;
+/** The ledger lines of `entries` (oldest first, with their Lane A lines): each distinct fact once, in the order first seen, with its iterations. */
+function ledger(entries) {
+    const seen = new Map();
+    for (const e of entries)
+        for (const l of e.laneA) {
+            const k = factKey(l);
+            const its = seen.get(k);
+            if (!its)
+                seen.set(k, [e.iteration]);
+            else if (its.at(-1) !== e.iteration)
+                its.push(e.iteration);
+        }
+    return [...seen].map(([k, its]) => `${k} · iterations ${ranges(its)} (links: iter_N/agents_md_entry.md, sha256 in manifest.json)`);
+}
+/** The iterations a ledger line names, by its fact. */
+function ledgerFacts(section) {
+    const facts = new Map();
+    for (const l of section.split('\n')) {
+        const m = LEDGER_SUFFIX.exec(l);
+        if (!m)
+            continue;
+        const its = new Set();
+        for (const part of m[1].split(', ')) {
+            const [a, b] = part.split('–').map(Number);
+            for (let k = a; k <= (b ?? a); k++)
+                its.add(k);
+        }
+        facts.set(l.slice(0, m.index), its);
+    }
+    return facts;
+}
+/** The lines of each iteration's block in the section: its full entry, or its witness line and the lines under it. */
+function blocksOf(section) {
+    const blocks = new Map();
+    let cur = null;
+    let witness = false;
+    for (const l of section.split('\n')) {
+        const full = /^## Iteration (\d+)$/.exec(l);
+        const head = /^- \[iter (\d+)\] /.exec(l);
+        if (full || head) {
+            cur = new Set();
+            blocks.set(Number((full ?? head)[1]), cur);
+            witness = !!head;
+        }
+        else if (l === '---' || (witness && !l.startsWith('  ')))
+            cur = null;
+        else
+            cur?.add(witness ? l.slice(2) : l);
+    }
+    return blocks;
+}
+/**
+ * The recompressibility check (seed §8.3 step 7) of a compacted section: each entry it draws on is
+ * the evidence file's bytes (`evidenceSha`: the manifest's sha256 of `iter_N/agents_md_entry.md`),
+ * each witness line links that sha256, every Lane A line of every entry is in it (in full, as a
+ * witness line, or in the ledger), and `rerender` of those entries gives this text again.
+ */
+function recompressibility(section, entries, evidenceSha, rerender) {
+    const entriesNot = entries.filter((e) => evidenceSha(e.iteration) !== sha256(e.text)).map((e) => e.iteration);
+    const witnessLinks = [...section.matchAll(/^- \[iter (\d+)\] .* · entry (\S+)$/gm)];
+    const unresolved = witnessLinks.filter(([, n, link]) => link.split('#')[1] !== evidenceSha(Number(n))).map(([, n, link]) => `${n}: ${link}`);
+    const blocks = blocksOf(section);
+    const facts = ledgerFacts(section);
+    const missing = entries.flatMap((e) => laneALines(e.text)
+        .filter((l) => !blocks.get(e.iteration)?.has(l) && !facts.get(factKey(l))?.has(e.iteration))
+        .map((l) => `${e.iteration}: ${l}`));
+    const rerender_identical = rerender() === section;
+    return {
+        ok: !entriesNot.length && !unresolved.length && !missing.length && rerender_identical,
+        entries_not_in_evidence: entriesNot,
+        witness_links_unresolved: unresolved,
+        lane_a_missing: missing,
+        rerender_identical,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/engine/memory/agents-md.ts
 // AGENTS.md (SPEC §2): the loop writes one lane-typed entry (N.1–N.6) per iteration inside a
 // delimited section and leaves everything the user wrote outside it untouched. The section is a
 // pure function of the evidence (each entry is kept verbatim in iter_N/agents_md_entry.md), so an
 // agent's edit inside it is simply overwritten, and Lane A lines are never rewritten: compaction
-// moves old iterations to witness lines that link the verbatim entry by sha256.
+// moves old iterations to witness lines that link the verbatim entry by sha256, then to a Lane A ledger.
+
 
 
 
@@ -43504,22 +43643,26 @@ function renderMeta(m) {
         '',
     ].join('\n');
 }
-/** Room for what compaction adds besides the kept text: the [COMPACTION] line, the heading, the archive line. */
+/** Room for what compaction adds besides the kept text: the [COMPACTION] line, the headings. */
 const COMPACTION_OVERHEAD_TOKENS = 160;
 /**
  * Renders the loop's section within the token limit, whatever the number and size of the
  * entries: past the limit, as many of the latest three iterations as fit stay in full; the
  * iterations before them (and a latest one too large to fit) become witness lines that keep their
- * Lane A and N.6 lines, newest first; the oldest, when even those do not fit, are folded into one
- * archive line whose entries stay verbatim in the evidence tree.
+ * Lane A and N.6 lines, newest first; of the oldest, when even those do not fit, only the Lane A
+ * lines stay, in a ledger (memory/lane-a.ts): hard facts are never compacted away. A ledger that
+ * alone exceeds the limit leaves the section over it, and the capsule is refused rather than a fact dropped.
  */
 function renderSection(input, limit = COMPACTION_LIMIT_TOKENS) {
     const meta = renderMeta(input.meta);
-    const blocks = input.entries.map(blocksOf);
+    const blocks = input.entries.map(agents_md_blocksOf);
     const plainTokens = blocks.reduce((sum, b) => sum + b.full.tokens, estimate([meta]));
     if (plainTokens <= limit)
         return rendered({ text: [meta, ...blocks.map((b) => b.full.text)].join('\n'), tokens: plainTokens, witnessed: [], archived: [], compaction: null });
     let budget = limit - estimate([meta]) - COMPACTION_OVERHEAD_TOKENS;
+    // Lane A is never compacted away: room for the ledger of every iteration is kept first (the
+    // ledger of the iterations it ends up holding, a prefix, is no larger).
+    budget -= estimate(ledger(blocks));
     const fits = (part) => {
         if (part.tokens > budget)
             return false;
@@ -43530,37 +43673,34 @@ function renderSection(input, limit = COMPACTION_LIMIT_TOKENS) {
     let firstFull = blocks.length;
     while (firstFull > Math.max(0, blocks.length - KEEP_FULL) && fits(blocks[firstFull - 1].full))
         firstFull--;
-    const witnessBlocks = [];
     let cut = firstFull;
     // Newest first: the most recent witness lines are the most useful to the next agent.
-    while (cut > 0) {
-        const block = blocks[cut - 1].witness();
-        if (!fits(block))
-            break;
-        witnessBlocks.unshift(block);
+    while (cut > 0 && fits(blocks[cut - 1].witness()))
         cut--;
-    }
-    const compacted = input.entries.slice(0, firstFull);
-    const archived = compacted.slice(0, cut).map((e) => e.iteration);
-    const witnessed = compacted.slice(cut).map((e) => e.iteration);
-    const body = [counted('## Compacted iterations'), counted('')];
-    if (archived.length)
-        body.push(counted(`- [iters ${archived[0]}–${archived[archived.length - 1]}] ${archived.length} iterations archived: every entry is kept verbatim in ` +
-            `evidence iter_N/agents_md_entry.md (sha256 in manifest.json); their witness lines are in compaction.log`));
-    body.push(...witnessBlocks);
     const keep = blocks.slice(firstFull).map((b) => b.full);
-    const range = `${compacted[0].iteration}-${compacted[compacted.length - 1].iteration}`;
-    const around = [counted(meta), counted(''), ...body, counted(''), ...keep];
-    const compaction = `[COMPACTION] Distilled iterations ${range} to ${witnessBlocks.length} witness lines` +
-        `${archived.length ? ` and 1 archive line (${archived.length} iterations)` : ''}. ` +
-        `Original: ${blocks.reduce((sum, b) => sum + b.full.lines, linesOf(meta))} lines → ${around.reduce((sum, p) => sum + p.lines, 1)} lines.`;
-    const parts = [around[0], counted(compaction), ...around.slice(1)];
+    const build = (cut) => {
+        const ledgered = input.entries.slice(0, cut).map((e) => e.iteration);
+        const body = [counted('## Compacted iterations'), counted('')];
+        if (ledgered.length)
+            body.push(counted(`### Lane A facts of iterations ${ledgered[0]}–${ledgered[ledgered.length - 1]} (their witness lines are in compaction.log)`), ...ledger(blocks.slice(0, cut)).map(counted), counted(''));
+        body.push(...blocks.slice(cut, firstFull).map((b) => b.witness()));
+        const around = [counted(meta), counted(''), ...body, counted(''), ...keep];
+        const compaction = `[COMPACTION] Distilled iterations ${input.entries[0].iteration}-${input.entries[firstFull - 1].iteration} to ${firstFull - cut} witness lines` +
+            `${ledgered.length ? ` and the Lane A facts of ${ledgered.length} iterations` : ''}. ` +
+            `Original: ${blocks.reduce((sum, b) => sum + b.full.lines, linesOf(meta))} lines → ${around.reduce((sum, p) => sum + p.lines, 1)} lines.`;
+        const parts = [around[0], counted(compaction), ...around.slice(1)];
+        return { parts, ledgered, compaction, tokens: parts.reduce((sum, p) => sum + p.tokens, 0) };
+    };
+    let made = build(cut);
+    // The reservation is a bound of the ledger's tokens, not of its lines' joins: fold one more witness when needed.
+    while (made.tokens > limit && cut < firstFull)
+        made = build(++cut);
     return rendered({
-        text: parts.map((p) => p.text).join('\n'),
-        tokens: parts.reduce((sum, p) => sum + p.tokens, 0),
-        witnessed,
-        archived,
-        compaction,
+        text: made.parts.map((p) => p.text).join('\n'),
+        tokens: made.tokens,
+        witnessed: input.entries.slice(cut, firstFull).map((e) => e.iteration),
+        archived: made.ledgered,
+        compaction: made.compaction,
     });
 }
 const linesOf = (text) => {
@@ -43574,12 +43714,18 @@ const counted = (text) => ({ text, lines: linesOf(text), tokens: estimate([text]
 // so rendering the section costs no more at iteration 200 than at iteration 1 (no walk over every
 // entry's text, no tokenizing but the new entry's).
 const blocks = new WeakMap();
-function blocksOf(e) {
+function agents_md_blocksOf(e) {
     const known = blocks.get(e);
     if (known && known.text === e.text)
         return known;
     let w;
-    const made = { text: e.text, full: counted('---\n\n' + e.text), witness: () => (w ??= counted(witness(e.iteration, e.text, e.link).join('\n'))) };
+    const made = {
+        iteration: e.iteration,
+        text: e.text,
+        laneA: laneALines(e.text),
+        full: counted('---\n\n' + e.text),
+        witness: () => (w ??= counted(witness(e.iteration, e.text, e.link).join('\n'))),
+    };
     blocks.set(e, made);
     return made;
 }
@@ -43720,6 +43866,7 @@ function blockerClass(i) {
 const nonEmpty = schemas_string().refine((s) => s.trim() !== '', { error: 'must not be empty' });
 const sha256Hex = schemas_string().regex(/^[0-9a-f]{64}$/, { error: 'must be a sha256 (64 lowercase hex digits)' });
 const capsule_int = schemas_number().int();
+const notMeasured = strictObject({ not_measured: schemas_string() });
 const glowScore = schemas_number().int().min(0).max(25);
 const artifactLinkSchema = strictObject({
     path: schemas_string(),
@@ -43761,13 +43908,16 @@ const capsuleSchema = strictObject({
          * Absent in capsules written before it existed.
          */
         last_round_failures: strictObject({ round: schemas_string(), excerpt: schemas_string() }).nullable().optional(),
+        /** The last run's lessons_for_next_run (its halting report), `[lane] text (evidence)`; absent when none. */
+        lessons_from_last_run: array(schemas_string()).optional(),
     }),
     accumulated_learnings: schemas_string(),
     remaining_budget: strictObject({
         iterations_remaining: capsule_int,
-        tool_calls_remaining: capsule_int.min(0),
+        // A budget the agent cannot be measured against (config/measured.ts) is said so, never a count at its maximum.
+        tool_calls_remaining: union([capsule_int.min(0), notMeasured]),
         seconds_remaining: capsule_int.min(0),
-        cost_remaining_usd: document_decimalString.nullable(),
+        cost_remaining_usd: union([document_decimalString, notMeasured]).nullable(),
     }),
     artifact_links: array(artifactLinkSchema),
     skill_pack: array(schemas_string()),
@@ -43872,10 +44022,10 @@ ${c.goal_statement}
 - criteria still open: ${s.criteria_still_open.join(', ') || '(none)'}
 - previous GLOW: ${glow ? `${glow.total ?? 'unknown'} (G ${glow.G}, L ${glow.L}, O ${glow.O}, W ${glow.W ?? 'unknown'})` : 'n/a'}
 - northstar distance: ${s.northstar_distance_current ?? 'n/a'}
-- budget left: ${b.iterations_remaining} iterations, ${b.seconds_remaining} s${b.cost_remaining_usd !== null ? `, $${b.cost_remaining_usd}` : ''}
+- budget left: ${b.iterations_remaining} iterations, ${b.seconds_remaining} s${typeof b.cost_remaining_usd === 'string' ? `, $${b.cost_remaining_usd}` : ''}
 - evidence files (path#sha256; read-only copies at \`$PHUC_EVIDENCE_DIR/<path>\`):
 ${capsule_list(c.artifact_links.map((l) => `${l.role}: ${l.path}#${l.sha256}`))}
-${lastRound(c, x.evidenceDir)}
+${lastRound(c, x.evidenceDir)}${s.lessons_from_last_run?.length ? `\n### Lessons from the last run of this loop (from its evidence)\n${capsule_list(s.lessons_from_last_run)}\n` : ''}
 ## 2. Blocker class
 ${s.blocker_class} — ${s.blocker_reason}
 ${s.escalated ? `\nThe loop stalled and escalated to ${s.agent}: you are the stronger agent it switched to.\n` : ''}${s.detour.length
@@ -44459,6 +44609,7 @@ function trailingZeroW(history) {
 
 
 
+
 const MAX_LOG_BYTES = 512 * 1024;
 function formatLog(command, attempts) {
     return attempts
@@ -44532,15 +44683,89 @@ async function runCheck(c, ctx) {
         reused_from_iteration: null,
     };
 }
+/**
+ * Runs the criteria, at most `concurrency` at a time (default: the machine's cores), each as soon as
+ * the criteria it names in `after` have ended: independent criteria run side by side, each with its
+ * own output. The results are in the config's order whatever order they end in, so the evidence is
+ * the same however they were scheduled. After each criterion ends, `afterRun` is given the
+ * criteria that could have changed the workspace since the last look (those that ended since and
+ * those still running); a look that throws stops the others and is the round's error.
+ */
 async function runChecks(criteria, ctx) {
-    const out = [];
+    const stop = new AbortController();
+    const abort = () => stop.abort();
+    if (ctx.signal?.aborted)
+        stop.abort();
+    ctx.signal?.addEventListener('abort', abort, { once: true });
+    const inner = { ...ctx, signal: stop.signal };
+    const slots = new Slots(Math.max(1, ctx.concurrency ?? (0,external_node_os_namespaceObject.availableParallelism)()));
+    const running = new Set();
+    let unseen = [];
+    const ended = new Map();
     for (const c of criteria) {
-        const r = await runCheck(c, ctx);
-        out.push(r);
-        if (r.reused_from_iteration === null)
-            await ctx.afterRun?.(r);
+        // Validated by the config: each names a criterion listed before, so already scheduled.
+        const deps = (c.after ?? []).flatMap((id) => ended.get(id) ?? []);
+        ended.set(c.id, (async () => {
+            await Promise.all(deps);
+            const release = await slots.take();
+            try {
+                running.add(c.id);
+                const r = await runCheck(c, inner).finally(() => running.delete(c.id));
+                if (r.reused_from_iteration === null) {
+                    unseen.push(c.id);
+                    const suspects = criteria.filter((k) => unseen.includes(k.id) || running.has(k.id));
+                    unseen = [];
+                    await ctx.afterRun?.(r, suspects.map((k) => k.id));
+                }
+                return r;
+            }
+            finally {
+                release();
+            }
+        })());
     }
-    return out;
+    const all = [...ended.values()];
+    try {
+        return await Promise.all(all);
+    }
+    catch (e) {
+        // Nothing of a refused round goes on running: the others are stopped and waited for.
+        stop.abort();
+        await Promise.allSettled(all);
+        throw e;
+    }
+    finally {
+        ctx.signal?.removeEventListener('abort', abort);
+    }
+}
+/** How a look after the checks names those that may have changed the workspace. */
+function checkStep(ids) {
+    return ids.length === 1 ? `the check \`${ids[0]}\`` : `the checks ${ids.map((id) => `\`${id}\``).join(', ')} (run side by side)`;
+}
+/** A counting semaphore: take() resolves with the function that gives the slot back. */
+class Slots {
+    free;
+    waiting = [];
+    constructor(free) {
+        this.free = free;
+    }
+    async take() {
+        if (this.free > 0)
+            this.free--;
+        else
+            await new Promise((resolve) => this.waiting.push(resolve));
+        let given = false;
+        return () => {
+            if (given)
+                return;
+            given = true;
+            const next = this.waiting.shift();
+            if (next)
+                next();
+            else
+                this.free++;
+        };
+    }
 }
 /** The passes to remember after a round of checks: new passes recorded, failures forgotten. */
 function updatePasses(passes, checks, iteration) {
@@ -44675,30 +44900,54 @@ function improvement(prev, cur) {
     return 'same';
 }
 
-;// CONCATENATED MODULE: ./src/engine/os/git.ts
-// The few git operations the loop needs, through the async process runner (no shell, no sync spawn).
+;// CONCATENATED MODULE: ./src/engine/evidence/lessons.ts
+// lessons_for_next_run (seed §17): written at every halt from the run's evidence — how it ended,
+// which guard or exit fired, which budget bound, what still fails and with which failure — and the
+// last entry's open questions (Lane C, from AGENTS.md). Kept in the halting report and state.json;
+// the next run's capsule shows them to its agent (docs/glossary.md "Halting report").
 
 
-
-
-
-
-
-
-
-
-// Git's own small files (HEAD, refs, settings, the index, a new object) are read synchronously
-// (readRegularSync: no link followed, no FIFO waited on): from the page cache in microseconds, where
-// an asynchronous read costs four round trips through the thread pool, a dozen times an iteration.
-/** `read()`, or `fallback` when it throws. */
-function readOr(read, fallback) {
-    try {
-        return read();
+const lessonSchema = object({ lane: schemas_enum(['A', 'B', 'C']), text: schemas_string(), evidence: schemas_string().nullable() });
+const MAX_LESSONS = 12;
+function lessonsForNextRun(i) {
+    const s = i.state;
+    const out = [{ lane: 'A', text: `the last run ended ${i.status}(${i.stopReason})${i.detail ? `: ${i.detail}` : ''}`, evidence: i.certificatePath }];
+    // Every exit that fired, once per kind and reason, the latest first: guards, budgets, progress exits.
+    const seen = new Set();
+    for (const f of [...(s?.exits_fired ?? [])].reverse()) {
+        const key = `${f.kind} ${f.reason}`;
+        if (seen.has(key))
+            continue;
+        seen.add(key);
+        out.push({ lane: 'A', text: `${f.kind === 'BUDGET' ? 'budget bound' : 'exit fired'} at iteration ${f.iteration}: ${f.kind}: ${f.reason}`, evidence: null });
     }
-    catch {
-        return fallback;
-    }
+    for (const c of (i.certificate?.checklist ?? []).filter((c) => !c.met))
+        out.push({
+            lane: 'A',
+            text: `criterion ${c.id} still fails (exit ${c.exit_code ?? 'none'})`,
+            evidence: `${i.prefix}${c.evidence.split('#')[0]}`,
+        });
+    // The failures seen twice in a row: the approach that produced them did not work.
+    for (const d of s?.progress.detour?.repeated ?? [])
+        out.push({ lane: 'A', text: `the same failure twice in a row (${d.signature}): do not repeat that approach`, evidence: null });
+    const h = s?.residual_history ?? [];
+    if (h.length)
+        out.push({
+            lane: 'B',
+            text: `residual per iteration: ${h
+                .slice(-6)
+                .map((r) => num(r))
+                .join(' → ')}`,
+            evidence: null,
+        });
+    for (const q of i.openQuestions.slice(0, 3))
+        out.push({ lane: 'C', text: `open question: ${q}`, evidence: null });
+    return out.slice(0, MAX_LESSONS);
 }
+
+;// CONCATENATED MODULE: ./src/engine/os/git-args.ts
+// What the loop hands git: the environment it keeps, and paths on stdin or on the command line.
+/** The variables of the loop's environment git is given (its identity, its config overrides, its certificates). */
 const GIT_ENV_KEEP = /^(PATH|HOME|LANG|LC_[A-Z]+|TZ|TMPDIR|GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)|GIT_AUTHOR_(NAME|EMAIL)|GIT_COMMITTER_(NAME|EMAIL)|GIT_SSH_COMMAND|XDG_CONFIG_HOME|SSL_CERT_FILE|SSL_CERT_DIR)$/;
 /**
  * Paths go to git on its standard input (update-index, checkout-index: exact names, read in linear
@@ -44733,7 +44982,21 @@ function describeArgs(args, limit = 300) {
     }
     return text;
 }
-class Git {
+
+;// CONCATENATED MODULE: ./src/engine/os/git-core.ts
+// Talking to git: through the async process runner or the loop's git shell (ShellSession), with an
+// environment and options nothing in the checkout can turn into a command the loop runs.
+
+
+
+
+
+
+// Git's own small files (HEAD, refs, settings, the index, a new object) are read synchronously
+// (readRegularSync: no link followed, no FIFO waited on): from the page cache in microseconds, where
+// an asynchronous read costs four round trips through the thread pool, a dozen times an iteration.
+/** Talking to git: its environment and options, the shell session, the calls, and where its folders are. */
+class GitCore {
     runner;
     cwd;
     env;
@@ -44835,6 +45098,170 @@ class Git {
             await this.position();
         return this.dirs.common;
     }
+    async gitDirs() {
+        if (!this.dirs)
+            await this.position();
+        return this.dirs;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/git-objects.ts
+// Git's loose objects read directly (a commit's tree, a tree's top-level names): the objects git has
+// just written, read from the page cache instead of through a git process.
+
+
+
+
+/** The body of a loose object git just wrote, checked against its name and type; null when not loose. */
+function git_objects_looseObject(commonDir, id, type) {
+    const file = (0,external_node_path_namespaceObject.join)(commonDir, 'objects', id.slice(0, 2), id.slice(2));
+    const z = readRegularSync(file, 64 << 20);
+    const raw = z && readOr(() => (0,external_node_zlib_namespaceObject.inflateSync)(z), null);
+    if (!raw ||
+        (0,external_node_crypto_namespaceObject.createHash)(id.length === 64 ? 'sha256' : 'sha1')
+            .update(raw)
+            .digest('hex') !== id)
+        return null;
+    const nul = raw.indexOf(0);
+    return raw.subarray(0, nul).toString('latin1').startsWith(`${type} `) ? raw.subarray(nul + 1) : null;
+}
+/** The names of a tree object's entries ("<mode> <name>\0" then the binary object id, `idBytes` long); null when cut short. */
+function treeNames(body, idBytes) {
+    const names = new Set();
+    for (let at = 0; at < body.length;) {
+        const nul = body.indexOf(0, at);
+        if (nul < 0)
+            return null;
+        const entry = body.subarray(at, nul).toString('utf8');
+        names.add(entry.slice(entry.indexOf(' ') + 1));
+        at = nul + 1 + idBytes;
+    }
+    return names;
+}
+/** A checkout's objects by their id, read loose where git just wrote them, else through git. */
+class ObjectReader {
+    commonDir;
+    git;
+    /**
+     * What was read of objects by their id (a commit's tree, a tree's top-level names): an object never
+     * changes, and each iteration asks again about the commit the last one made. The last few are kept.
+     */
+    known = new Map();
+    async remembered(key, read) {
+        const hit = this.known.get(key);
+        if (hit !== undefined)
+            return hit;
+        const value = await read();
+        if (value === null)
+            return null;
+        if (this.known.size >= 8)
+            this.known.delete(this.known.keys().next().value);
+        this.known.set(key, value);
+        return value;
+    }
+    constructor(commonDir, 
+    /** A git call's output; a failure is an error unless allowed. */
+    git) {
+        this.commonDir = commonDir;
+        this.git = git;
+    }
+    /** The tree of `commit`: read from its loose object when git wrote it as one (a new commit), else from git. */
+    async commitTree(commit) {
+        return (await this.remembered(`tree of ${commit}`, async () => {
+            const tree = /^tree ([0-9a-f]{40,64})\n/.exec(git_objects_looseObject(await this.commonDir(), commit, 'commit')
+                ?.subarray(0, 80)
+                .toString('latin1') ?? '')?.[1];
+            return tree ?? (await this.git(['rev-parse', '--verify', `${commit}^{tree}`])).trim();
+        }));
+    }
+    /** The names at the top of `tree`: from its loose object, else from git (a tree git found already packed). */
+    topLevelNames(tree) {
+        return this.remembered(`names in ${tree}`, () => this.readTopLevelNames(tree));
+    }
+    async readTopLevelNames(tree) {
+        const body = git_objects_looseObject(await this.commonDir(), tree, 'tree');
+        if (!body)
+            return new Set((await this.git(['ls-tree', '-z', '--name-only', tree], true)).split('\0').filter(Boolean));
+        return treeNames(body, tree.length / 2);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/git-settings.ts
+// Git's own settings in a checkout (config, attributes, exclude, hooks): read before the agent runs
+// and put back after it, so that nothing it planted there runs as the loop or the user.
+
+
+
+
+/**
+ * Git's own files in the checkout that could make git run commands or hide changes: its settings,
+ * attributes, the exclude list (a pattern there hides a new file from status, so from the commit
+ * the checks are judged on) and every hook (the user's next `git commit` would run it as them).
+ */
+function guardedFiles({ common, git }) {
+    const hooks = (0,external_node_path_namespaceObject.join)(common, 'hooks');
+    const real = readOr(() => (0,external_node_fs_namespaceObject.lstatSync)(hooks), null)?.isDirectory();
+    // git runs a hook by its exact name; `*.sample` files (and changes to them) never run.
+    const hookFiles = real
+        ? (0,external_node_fs_namespaceObject.readdirSync)(hooks)
+            .filter((name) => !name.endsWith('.sample'))
+            .map((name) => (0,external_node_path_namespaceObject.join)(hooks, name))
+        : [];
+    return [(0,external_node_path_namespaceObject.join)(common, 'config'), (0,external_node_path_namespaceObject.join)(common, 'info', 'attributes'), (0,external_node_path_namespaceObject.join)(common, 'info', 'exclude'), (0,external_node_path_namespaceObject.join)(git, 'config.worktree'), ...hookFiles];
+}
+/** A regular file's bytes and mode; null when absent; a link or folder reads as neither (it differs from any file). */
+function settingsFile(f) {
+    const st = readOr(() => (0,external_node_fs_namespaceObject.lstatSync)(f), null);
+    if (!st)
+        return null;
+    const data = st.isFile() ? readRegularSync(f) : null;
+    return data ? { data, mode: st.mode & 0o7777 } : { data: Buffer.from(`not a file: ${st.mode}`), mode: -1 };
+}
+/** The settings files as they are now. */
+function settingFiles(dirs) {
+    return new Map(guardedFiles(dirs).map((f) => [f, settingsFile(f)]));
+}
+/** Puts git's settings back as they were (a hook the agent added removed); returns the files that had been changed. */
+async function restoreSettingFiles(dirs, snap) {
+    const changed = [];
+    // A hooks folder made a link (or a file) goes first: nothing is read or written through it.
+    const hooks = (0,external_node_path_namespaceObject.join)(dirs.common, 'hooks');
+    const st = await (0,promises_namespaceObject.lstat)(hooks).catch(() => null);
+    if (st && !st.isDirectory()) {
+        changed.push('.git/hooks');
+        await (0,promises_namespaceObject.rm)(hooks, { force: true });
+    }
+    for (const f of new Set([...snap.files.keys(), ...guardedFiles(dirs)])) {
+        const before = snap.files.get(f) ?? null;
+        const now = settingsFile(f);
+        if (before === now || (before && now && before.mode === now.mode && before.data.equals(now.data)))
+            continue;
+        changed.push(f.slice(f.lastIndexOf('.git')));
+        await (0,promises_namespaceObject.rm)(f, { recursive: true, force: true });
+        if (!before)
+            continue;
+        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(f), { recursive: true });
+        await (0,promises_namespaceObject.writeFile)(f, before.data, { mode: before.mode });
+    }
+    return changed;
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/git.ts
+// The few git operations the loop needs (GitCore, git-core.ts, talks to git).
+
+
+
+
+
+
+
+
+
+
+// The names the rest of the engine takes from here.
+
+/** The git operations the loop needs. */
+class Git extends GitCore {
     async head() {
         return (await this.position()).head;
     }
@@ -44876,65 +45303,13 @@ class Git {
             .filter(Boolean)
             .map((rec) => ({ code: rec.slice(0, 2), path: rec.slice(3) }));
     }
-    /**
-     * Git's own files in the checkout that could make git run commands or hide changes: its settings,
-     * attributes, the exclude list (a pattern there hides a new file from status, so from the commit
-     * the checks are judged on) and every hook (the user's next `git commit` would run it as them).
-     */
-    async guardedFiles() {
-        if (!this.dirs)
-            await this.position();
-        const { common, git } = this.dirs;
-        const hooks = (0,external_node_path_namespaceObject.join)(common, 'hooks');
-        const real = readOr(() => (0,external_node_fs_namespaceObject.lstatSync)(hooks), null)?.isDirectory();
-        // git runs a hook by its exact name; `*.sample` files (and changes to them) never run.
-        const hookFiles = real
-            ? (0,external_node_fs_namespaceObject.readdirSync)(hooks)
-                .filter((name) => !name.endsWith('.sample'))
-                .map((name) => (0,external_node_path_namespaceObject.join)(hooks, name))
-            : [];
-        return [(0,external_node_path_namespaceObject.join)(common, 'config'), (0,external_node_path_namespaceObject.join)(common, 'info', 'attributes'), (0,external_node_path_namespaceObject.join)(common, 'info', 'exclude'), (0,external_node_path_namespaceObject.join)(git, 'config.worktree'), ...hookFiles];
-    }
-    /** A regular file's bytes and mode; null when absent; a link or folder reads as neither (it differs from any file). */
-    static settingsFile(f) {
-        const st = readOr(() => (0,external_node_fs_namespaceObject.lstatSync)(f), null);
-        if (!st)
-            return null;
-        const data = st.isFile() ? readRegularSync(f) : null;
-        return data ? { data, mode: st.mode & 0o7777 } : { data: Buffer.from(`not a file: ${st.mode}`), mode: -1 };
-    }
     /** Git's settings and the index as they are (before the agent runs), to put back or check after it. */
     async snapshotSettings() {
-        const files = new Map();
-        for (const f of await this.guardedFiles())
-            files.set(f, Git.settingsFile(f));
-        return { files, index: await this.indexHash() };
+        return { files: settingFiles(await this.gitDirs()), index: await this.indexHash() };
     }
     /** Puts git's settings back as they were (a hook the agent added removed); returns the files that had been changed. */
     async restoreSettings(snap) {
-        const changed = [];
-        // A hooks folder made a link (or a file) goes first: nothing is read or written through it.
-        if (!this.dirs)
-            await this.position();
-        const hooks = (0,external_node_path_namespaceObject.join)(this.dirs.common, 'hooks');
-        const st = await (0,promises_namespaceObject.lstat)(hooks).catch(() => null);
-        if (st && !st.isDirectory()) {
-            changed.push('.git/hooks');
-            await (0,promises_namespaceObject.rm)(hooks, { force: true });
-        }
-        for (const f of new Set([...snap.files.keys(), ...(await this.guardedFiles())])) {
-            const before = snap.files.get(f) ?? null;
-            const now = Git.settingsFile(f);
-            if (before === now || (before && now && before.mode === now.mode && before.data.equals(now.data)))
-                continue;
-            changed.push(f.slice(f.lastIndexOf('.git')));
-            await (0,promises_namespaceObject.rm)(f, { recursive: true, force: true });
-            if (!before)
-                continue;
-            await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(f), { recursive: true });
-            await (0,promises_namespaceObject.writeFile)(f, before.data, { mode: before.mode });
-        }
-        return changed;
+        return restoreSettingFiles(await this.gitDirs(), snap);
     }
     /** The hash of the index file's bytes (null: none): the same bytes hold the same flags. */
     async indexHash() {
@@ -45104,63 +45479,14 @@ class Git {
             throw new GitError('the commit left no HEAD', '');
         return { commit: head, tree: await this.commitTree(head) };
     }
-    /**
-     * What was read of objects by their id (a commit's tree, a tree's top-level names): an object never
-     * changes, and each iteration asks again about the commit the last one made. The last few are kept.
-     */
-    known = new Map();
-    async remembered(key, read) {
-        const hit = this.known.get(key);
-        if (hit !== undefined)
-            return hit;
-        const value = await read();
-        if (value === null)
-            return null;
-        if (this.known.size >= 8)
-            this.known.delete(this.known.keys().next().value);
-        this.known.set(key, value);
-        return value;
-    }
+    objects = new ObjectReader(() => this.commonDir(), (args, allowFail) => this.run(args, { allowFail }));
     /** The tree of `commit`: read from its loose object when git wrote it as one (a new commit), else from git. */
-    async commitTree(commit) {
-        return (await this.remembered(`tree of ${commit}`, async () => {
-            const tree = /^tree ([0-9a-f]{40,64})\n/.exec((await this.looseObject(commit, 'commit'))?.subarray(0, 80).toString('latin1') ?? '')?.[1];
-            return tree ?? (await this.run(['rev-parse', '--verify', `${commit}^{tree}`])).trim();
-        }));
+    commitTree(commit) {
+        return this.objects.commitTree(commit);
     }
     /** The names at the top of `tree`: from its loose object, else from git (a tree git found already packed). */
     topLevelNames(tree) {
-        return this.remembered(`names in ${tree}`, () => this.readTopLevelNames(tree));
-    }
-    async readTopLevelNames(tree) {
-        const body = await this.looseObject(tree, 'tree');
-        if (!body)
-            return new Set((await this.run(['ls-tree', '-z', '--name-only', tree], { allowFail: true })).split('\0').filter(Boolean));
-        // Entries: "<mode> <name>\0" and the binary object id (20 or 32 bytes).
-        const idBytes = tree.length / 2;
-        const names = new Set();
-        for (let at = 0; at < body.length;) {
-            const nul = body.indexOf(0, at);
-            if (nul < 0)
-                return null;
-            const entry = body.subarray(at, nul).toString('utf8');
-            names.add(entry.slice(entry.indexOf(' ') + 1));
-            at = nul + 1 + idBytes;
-        }
-        return names;
-    }
-    /** The body of a loose object git just wrote, checked against its name and type; null when not loose. */
-    async looseObject(id, type) {
-        const file = (0,external_node_path_namespaceObject.join)(await this.commonDir(), 'objects', id.slice(0, 2), id.slice(2));
-        const z = readRegularSync(file, 64 << 20);
-        const raw = z && readOr(() => (0,external_node_zlib_namespaceObject.inflateSync)(z), null);
-        if (!raw ||
-            (0,external_node_crypto_namespaceObject.createHash)(id.length === 64 ? 'sha256' : 'sha1')
-                .update(raw)
-                .digest('hex') !== id)
-            return null;
-        const nul = raw.indexOf(0);
-        return raw.subarray(0, nul).toString('latin1').startsWith(`${type} `) ? raw.subarray(nul + 1) : null;
+        return this.objects.topLevelNames(tree);
     }
     /** The files of `tree` (for input globs judged on a committed tree, not the work tree). */
     async treeFiles(tree) {
@@ -45895,7 +46221,7 @@ async function cleanJudge(c) {
         clock: c.o.clock,
     };
     const ws = await CheckWorkspace.open(base);
-    let current = ws;
+    /** The last brand-new checkout (aside()), removed with the space. */
     let fresh = null;
     const setupSpec = (signal) => ({
         command: c.checks.setup,
@@ -45903,9 +46229,7 @@ async function cleanJudge(c) {
         timeoutMs: c.checks.setup_timeout_seconds * 1000,
         signal: signal ?? c.o.signal,
     });
-    let setup = null;
     const check = (s) => {
-        setup = null;
         // A setup cut short by a stop failed nothing: the run pauses and the next one sets up again.
         if (s.state === 'failed' && s.result.aborted)
             throw new Stopped(`the loop was asked to stop (during checks.setup)`);
@@ -45913,49 +46237,69 @@ async function cleanJudge(c) {
             throw new SetupFailed(`checks.setup failed (${s.reason}):\n${formatLog(c.checks.setup ?? '', [s.result]).slice(-2000)}`);
         if (s.state === 'ran' && s.changed.length)
             throw new TreeChanged(`checks.setup \`${c.checks.setup}\``, s.changed);
-        setup = setupReport(c.checks.setup, s);
+        return setupReport(c.checks.setup, s);
     };
+    const keeps = (w, step, outputs) => {
+        const changed = w.changedTracked(outputs);
+        if (changed.length)
+            throw new TreeChanged(step, changed);
+    };
+    let setup = null;
     return {
         mode: 'clean',
         async prepare(tree, opts) {
             const time = opts?.time ?? ((_, fn) => fn());
-            if (opts?.fresh) {
-                // The certified commit checked out anew, with its own setup: nothing of earlier rounds counts.
-                const made = await time('workspace update', async () => {
-                    await fresh?.dispose();
-                    return CheckWorkspace.fresh({ ...base, root: (0,external_node_path_namespaceObject.join)(c.root, 'fresh') }, tree);
-                });
-                fresh = current = made.workspace;
-                check(await time('setup', () => made.workspace.setup(setupSpec(opts.signal))));
-                return made.workspace.dir;
-            }
-            // Replays after a fresh checkout stay on it; any other round goes back to the persistent one.
-            if (fresh && current === fresh && fresh.holds === tree) {
-                setup = null;
-                return fresh.dir;
-            }
-            current = ws;
+            setup = null;
             await time('workspace update', () => ws.update(tree));
-            check(await time('setup', () => ws.setup(setupSpec(opts?.signal))));
+            setup = check(await time('setup', () => ws.setup(setupSpec(opts?.signal))));
             return ws.dir;
         },
         get env() {
-            return current.env();
+            return ws.env();
         },
         runner: { run: c.run },
         get setup() {
             return setup;
         },
-        keepsTree(step, outputs) {
-            const changed = current.changedTracked(outputs);
-            if (changed.length)
-                throw new TreeChanged(step, changed);
-        },
-        // Replays on a fresh checkout follow each other without an update: only the persistent one is tidied.
+        keepsTree: (step, outputs) => keeps(ws, step, outputs),
         release: () => {
-            if (current === ws)
-                ws.tidy();
+            ws.tidy();
             return Promise.resolve();
+        },
+        aside() {
+            // The certified commit checked out anew, with its own setup: nothing of earlier rounds counts.
+            let mine = null;
+            let mySetup = null;
+            const held = () => {
+                if (!mine)
+                    throw new Error('the fresh checkout is used before it was prepared');
+                return mine;
+            };
+            return {
+                mode: 'clean',
+                async prepare(tree, opts) {
+                    const time = opts?.time ?? ((_, fn) => fn());
+                    const made = await time('workspace update', async () => {
+                        await fresh?.dispose();
+                        fresh = null;
+                        return CheckWorkspace.fresh({ ...base, root: (0,external_node_path_namespaceObject.join)(c.root, 'fresh') }, tree);
+                    });
+                    fresh = mine = made.workspace;
+                    mySetup = check(await time('setup', () => made.workspace.setup(setupSpec(opts?.signal))));
+                    return made.workspace.dir;
+                },
+                get env() {
+                    return held().env();
+                },
+                runner: { run: c.run },
+                get setup() {
+                    return mySetup;
+                },
+                keepsTree: (step, outputs) => keeps(held(), step, outputs),
+                // Removed with the space it was set aside from.
+                release: () => Promise.resolve(),
+                dispose: () => Promise.resolve(),
+            };
         },
         async dispose() {
             try {
@@ -46013,6 +46357,7 @@ function setupLine(s) {
 
 
 
+
 const signatureSchema = object({ criterion: schemas_string(), signature: schemas_string(), text: schemas_string() });
 const progressSchema = object({
     best_residual: document_decimalString.nullable(),
@@ -46049,6 +46394,10 @@ const iterationRowSchema = object({
     certificate: issuedTypeSchema,
     residual: document_decimalString.nullable(),
     northstar_distance: document_decimalString.nullable(),
+    /** What the agent reported for the iteration's step (null: nothing; absent in rows written before). */
+    cost_usd: document_decimalString.nullable().optional(),
+    /** Input (cached parts included) and output tokens the agent reported for the step. */
+    tokens: schemas_number().int().min(0).nullable().optional(),
 });
 /** DEGA cycle record per iteration: blocker class, improvement over the previous one, who ran. */
 const cycleSchema = object({
@@ -46097,6 +46446,8 @@ const stateSchema = object({
     suite_baseline: array(object({ id: schemas_string(), status: schemas_enum(['passed', 'failed', 'error', 'skipped']) }))
         .nullable()
         .optional(),
+    /** What the last halt taught (evidence/lessons.ts), shown to the next run's agent; absent before its first halt. */
+    lessons_for_next_run: array(lessonSchema).optional(),
     /** The loop's last commit: a run continues this state only from it (or from a descendant, re-baselined). */
     last_commit: schemas_string().nullable().default(null),
     /** How the last run ended, on which commit, and (when every criterion declares inputs) on which inputs. */
@@ -46177,9 +46528,11 @@ async function checkRound(ctx, dir, tree, opts = {}) {
 }
 async function judgeRound(ctx, dir, tree, opts) {
     const cfg = ctx.intake.config;
+    // The run's judge space, or another beside it (a replay's brand-new checkout).
+    const judge = opts.judge ?? ctx.judge;
     const time = opts.stage?.timer ?? ((_, fn) => fn());
-    const cwd = await ctx.judge.prepare(tree, { fresh: opts.fresh, signal: opts.signal, time });
-    const setup = ctx.judge.setup;
+    const cwd = await judge.prepare(tree, { signal: opts.signal, time });
+    const setup = judge.setup;
     if (setup) {
         ctx.o.log.info(setupLine(setup));
         const { log, ...record } = setup;
@@ -46191,9 +46544,9 @@ async function judgeRound(ctx, dir, tree, opts) {
     const guard = glob ? await prepareJunit(cwd, glob) : null;
     const files = cfg.acceptance_criteria.some((c) => c.inputs) ? await ctx.git.treeFiles(tree) : undefined;
     const checks = await time('checks', () => runChecks(cfg.acceptance_criteria, {
-        runner: ctx.judge.runner,
+        runner: judge.runner,
         cwd,
-        env: ctx.judge.env,
+        env: judge.env,
         evidence: ctx.ev,
         dir: `${dir}/checks`,
         tree,
@@ -46201,28 +46554,28 @@ async function judgeRound(ctx, dir, tree, opts) {
         scrub: scrubber(ctx.secrets),
         files,
         passes: opts.reuse ? ctx.state.passes : undefined,
-        afterRun: (c) => ctx.judge.keepsTree(`the check \`${c.id}\``, glob),
+        afterRun: (_, suspects) => judge.keepsTree(checkStep(suspects), glob),
     }));
     // Each criterion's own time, beside the round's (they may run side by side).
     for (const c of checks)
         opts.stage?.add(c.id, c.duration_ms, 'checks');
     const junit = glob && guard ? await readJunit(cwd, glob, guard) : undefined;
     const residualJunit = cfg.residual.junit && cfg.residual.junit !== glob ? await readJunit(cwd, cfg.residual.junit, null) : junit;
-    const residual = await time('residual', () => computeResidual(cfg, checks, { runner: ctx.judge.runner, cwd, env: ctx.judge.env, signal: opts.signal, junit: residualJunit }));
+    const residual = await time('residual', () => computeResidual(cfg, checks, { runner: judge.runner, cwd, env: judge.env, signal: opts.signal, junit: residualJunit }));
     if (cfg.residual.metric === 'command')
-        ctx.judge.keepsTree('the residual command', glob);
+        judge.keepsTree('the residual command', glob);
     // The runner proves itself honest (clean workspace only: the canary is never written to the agent's tree).
-    const canary = ctx.judge.mode === 'clean' && !opts.signal.aborted
-        ? await runCanaries(cfg.acceptance_criteria, checks, {
-            runner: ctx.judge.runner,
+    const canary = judge.mode === 'clean' && !opts.signal.aborted
+        ? await time('canary', async () => runCanaries(cfg.acceptance_criteria, checks, {
+            runner: judge.runner,
             cwd,
-            env: ctx.judge.env,
+            env: judge.env,
             files: files ?? (await ctx.git.treeFiles(tree)),
             protectedGlobs: ctx.plan.protected,
             signal: opts.signal,
-            after: (step) => ctx.judge.keepsTree(step, glob),
+            after: (step) => judge.keepsTree(step, glob),
             log: (line) => ctx.o.log.info(`${dir}: ${line}`),
-        })
+        }))
         : undefined;
     const lying = canary?.find((c) => c.outcome === 'passed');
     if (lying)
@@ -46334,6 +46687,7 @@ function agentRunContext(ctx) {
 ;// CONCATENATED MODULE: ./src/engine/evidence/report.ts
 // The halting report (SPEC §4, §6): halting_report.json and its markdown rendering (the same
 // text as the job summary). Built from evidence only, with no timestamps, so it is reproducible.
+
 
 
 
@@ -46596,6 +46950,18 @@ function buildReport(i) {
         AGENTS_md_final_path: i.plan ? `${prefix}agents_md_final.md` : null,
         loop_manifest_path: `${prefix}manifest.json`,
         last_round_failures: i.failures ? { round: i.failures.round, failing_criteria: i.failures.failing_criteria, tests: i.failures.tests } : null,
+        lessons_for_next_run: i.status && i.stop_reason
+            ? lessonsForNextRun({
+                status: i.status,
+                stopReason: i.stop_reason,
+                detail: i.extra.detail ?? i.extra.backpressure ?? (i.extra.missing_fields?.length ? `missing ${i.extra.missing_fields.join(', ')}` : null),
+                state: s,
+                certificate: cert,
+                certificatePath: cert ? `${prefix}${i.certificateRel ?? `iter_${cert.iteration}/certificate.json`}` : null,
+                prefix,
+                openQuestions: i.openQuestions ?? [],
+            })
+            : [],
     };
 }
 /** The run section: which iterations this run made, how numbering and budgets carry across runs, what goes on. */
@@ -46728,6 +47094,8 @@ function renderReportMarkdown(r, agentsMd) {
         out.push(`### What isolation ${c.isolation ?? ''} does not guarantee`, '', ...r.isolation_limits.map((l) => `- ${inert(l)}`), '');
     if (r.next_actions.length)
         out.push('### Next actions', '', ...r.next_actions.map((a) => `- ${a}`), '');
+    if (r.lessons_for_next_run.length)
+        out.push('### Lessons for the next run (shown to its agent)', '', ...r.lessons_for_next_run.map((l) => `- [${l.lane}] ${inert(l.text)}${l.evidence ? ` (\`${inertCode(l.evidence)}\`)` : ''}`), '');
     if (agentsMd)
         out.push('<details><summary>AGENTS.md</summary>', '', '```markdown', agentsMd.replace(/```/g, '``\u200b`'), '```', '', '</details>', '');
     return out.join('\n');
@@ -46821,6 +47189,10 @@ const haltingReportSchema = object({
         unexplained_symbols: array(schemas_string()),
         drift_explained: schemas_boolean(),
         api_surface_after: schemas_string(),
+        paraphrase_type: schemas_string().nullable().optional(),
+        behavioural_hash_before: schemas_string().optional(),
+        behavioural_hash_after: schemas_string().optional(),
+        unexplained_behaviour: array(schemas_string()).optional(),
     })
         .nullable(),
     high_glow_without_northstar: array(schemas_number().int()),
@@ -46853,10 +47225,12 @@ const haltingReportSchema = object({
     loop_manifest_path: schemas_string(),
     // Reports written before it existed read back with none.
     last_round_failures: roundFailuresSchema.omit({ excerpt: true }).nullable().default(null),
+    lessons_for_next_run: array(lessonSchema).default([]),
 });
 
 ;// CONCATENATED MODULE: ./src/engine/memory/capsule-build.ts
 // Builds the CNF capsule of an iteration from the loop's evidence and validates it (CONTEXT_BLEED).
+
 
 
 
@@ -46909,6 +47283,12 @@ function buildCapsule(ctx, n, withAgentText, failures) {
     if (failures)
         links.push(...checkLogs(failures.round).filter((l) => !links.some((k) => k.path === l.path)));
     const b = plan.budget;
+    // A command agent's cost is measured once it printed one; after an iteration without, it is not.
+    const preset = agentSpec(ctx, n).preset;
+    const unmeasured = {
+        ...unmeasurable(preset),
+        ...(preset === 'command' && state.rows.length > 0 && !state.cost_reported ? { max_total_cost_usd: 'the command agent reported no cost' } : {}),
+    };
     const glow = state.rows.at(-1);
     const capsule = {
         version: '2.0',
@@ -46942,15 +47322,27 @@ function buildCapsule(ctx, n, withAgentText, failures) {
             escalated: isEscalated(ctx, n),
             // Check output the agent's code printed: left out with the other agent-influenced text.
             last_round_failures: withAgentText && failures ? { round: failures.round, excerpt: failures.excerpt } : null,
+            // The last halt's lessons: Lane C among them is the agent's text, left out with the rest of it.
+            ...(withAgentText && state.lessons_for_next_run?.length
+                ? {
+                    lessons_from_last_run: state.lessons_for_next_run.map((l) => sanitizeAgentText(`[${l.lane}] ${l.text}${l.evidence ? ` (${l.evidence})` : ''}`, ctx.hostPaths, 400)),
+                }
+                : {}),
         },
         accumulated_learnings: section.text,
         remaining_budget: {
             // This one included; an iteration a stop cut short before its checks used none.
             iterations_remaining: b.max_iterations - iterationsUsed(n, state.stopped_before_checks),
-            tool_calls_remaining: Math.max(0, b.max_total_tool_calls - state.total_tool_calls),
+            tool_calls_remaining: unmeasured.max_total_tool_calls
+                ? { not_measured: unmeasured.max_total_tool_calls }
+                : Math.max(0, b.max_total_tool_calls - state.total_tool_calls),
             // Whole seconds of recorded iterations only, so the capsule is a function of the evidence.
             seconds_remaining: Math.max(0, b.max_total_seconds - Math.floor(state.total_ms / 1000)),
-            cost_remaining_usd: b.max_total_cost_usd === null ? null : dstr(decimal_Decimal.max(0, new decimal_Decimal(b.max_total_cost_usd).minus(state.total_cost_usd))),
+            cost_remaining_usd: b.max_total_cost_usd === null
+                ? null
+                : unmeasured.max_total_cost_usd
+                    ? { not_measured: unmeasured.max_total_cost_usd }
+                    : dstr(decimal_Decimal.max(0, new decimal_Decimal(b.max_total_cost_usd).minus(state.total_cost_usd))),
         },
         artifact_links: links,
         skill_pack: SKILL_PACK,
@@ -47353,6 +47745,7 @@ async function parentsSafe(path) {
 
 
 
+
 async function verifyTree(root, opts = {}) {
     const problems = [];
     const openTail = [];
@@ -47418,7 +47811,7 @@ async function verifyTree(root, opts = {}) {
             problems.push(`${f.path}: size differs from the manifest`);
     }
     const unlisted = [];
-    const onDisk = (await listFiles(root)).filter((f) => f !== MANIFEST && !NOT_EVIDENCE.has(f) && !/\.tmp-[0-9a-f]{12}$/.test(f));
+    const onDisk = (await listFiles(root)).filter((f) => f !== MANIFEST && !NOT_EVIDENCE.has(f) && !isTempFile(f));
     for (const f of onDisk) {
         if (recorded.has(f))
             continue;
@@ -47689,7 +48082,7 @@ async function rerunCertificate(root, cert, o) {
                 dir,
                 tree: cert.tree,
                 scrub: (t) => t,
-                afterRun: (c) => keepsTree(`the check \`${c.id}\``),
+                afterRun: (_, suspects) => keepsTree(checkStep(suspects)),
             });
             const residual = await computeResidual(config, checks, { runner: { run }, cwd: ws.dir, env: ws.env() });
             if (config.residual.metric === 'command')
@@ -47792,9 +48185,134 @@ function lastLine(r) {
     return (r.stderr.trim() || r.stdout.trim()).split('\n').pop() ?? '';
 }
 
+;// CONCATENATED MODULE: ./src/engine/judge/rung65537.ts
+// Rung 65537's two checks beyond the security gate and the API surface (seed §12): the adversarial
+// paraphrase (the goal restated by a configured command must yield the same certificate type when
+// the final judgement is read through the restatement's criteria mapping) and the behavioural hash
+// (the observable outcome of every criterion and JUnit test, before the loop and on the certified
+// commit; a test added, removed or no longer passing must be named by the drift explanation).
+
+
+
+
+
+// ---------------------------------------------------------------------------------------------------
+// The paraphrase check.
+const restatementSchema = object({
+    goal: schemas_string().min(1),
+    requirements: array(object({ text: schemas_string().min(1), criterion: schemas_string().min(1).nullable() }))
+        .min(1, { error: 'must list at least one requirement of the restated goal' }),
+});
+/** What the paraphrase command reads on stdin: the goal and the criteria (id, description). */
+const paraphraseInput = (goal, criteria) => canonicalJson({ goal, criteria: criteria.map((c) => ({ id: c.id, description: c.description })) });
+/** The restatement in what the command printed: its last JSON object, or why there is none. */
+function parseRestatement(stdout) {
+    const last = [...jsonObjectsIn(stdout)].at(-1);
+    if (!last)
+        return { error: 'the paraphrase command printed no JSON object' };
+    const r = restatementSchema.safeParse(last);
+    return r.success ? { restatement: r.data } : { error: r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ') };
+}
+/**
+ * The final judgement read through the restatement: each restated requirement is met when the
+ * criterion it maps to was met on the certified commit (the confirmation round); a requirement that
+ * maps to no criterion, or to one the plan does not have, is not met. The type is the certified
+ * one only when every requirement is met; otherwise NONE.
+ */
+function restatedJudgement(r, checks, certified) {
+    const byId = new Map(checks.map((c) => [c.id, c.met]));
+    const unchecked = r.requirements.filter((q) => q.criterion === null).map((q) => q.text);
+    const unknown = [...new Set(r.requirements.flatMap((q) => (q.criterion !== null && !byId.has(q.criterion) ? [q.criterion] : [])))];
+    const mapped = new Set(r.requirements.map((q) => q.criterion));
+    const allMet = r.requirements.every((q) => q.criterion !== null && byId.get(q.criterion) === true);
+    const type = allMet ? certified : 'NONE';
+    return {
+        type,
+        same_certificate_type: type === certified,
+        unchecked_requirements: unchecked,
+        unknown_criteria: unknown,
+        unmapped_criteria: checks.filter((c) => !mapped.has(c.id)).map((c) => c.id),
+    };
+}
+function behaviourOf(criteria, tests) {
+    const out = {};
+    for (const c of criteria)
+        out[`criterion:${c.id}`] = c.met ? 'met' : 'failed';
+    for (const t of tests ?? [])
+        out[`test:${t.id}`] = t.status;
+    return out;
+}
+/** sha256 of the canonical outcomes (sorted keys): the same behaviour gives the same hash, whatever the source text. */
+const behaviouralHash = (b) => sha256(canonicalJson(b));
+const PASSING = new Set(['met', 'passed']);
+/**
+ * The drift that must be explained: an outcome that appeared or disappeared, or one that passed
+ * before and does not now. A failure that now passes is what the loop is for, not drift.
+ */
+function behaviouralDrift(before, after) {
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+    return keys
+        .map((key) => ({ key, before: before[key] ?? null, after: after[key] ?? null }))
+        .filter((d) => d.before === null || d.after === null || (PASSING.has(d.before) && !PASSING.has(d.after)));
+}
+/** The drifted outcomes the explanation does not name (a test by its name, a criterion by its id). */
+function unexplainedBehaviour(drift, explanation) {
+    // A test by its own name (the last part of its id, without a repeat's " #2").
+    const name = (key) => key
+        .replace(/^(criterion|test):/, '')
+        .split(' > ')
+        .at(-1)
+        .replace(/ #\d+$/, '');
+    return drift.filter((d) => unexplainedSymbols([name(d.key)], explanation).length > 0).map((d) => d.key);
+}
+/**
+ * `para`: the paraphrase command's run in the judge space (null when none is configured);
+ * `tests`: the JUnit tests of the confirmation round (null without JUnit); `explanation` the drift
+ * explanation's text, `written` whether the loop's commits changed it.
+ */
+async function rung65537Extra(ctx, x) {
+    const { plan, ev } = ctx;
+    const command = plan.security?.paraphrase ?? null;
+    let verdict = null;
+    let restated = null;
+    if (x.para) {
+        await ev.write('paraphrase.log', scrub(ctx, `$ ${command}\n${x.para.stdout}\n${x.para.stderr}\n--- exit ${x.para.exitCode} ---\n`));
+        restated =
+            x.para.exitCode === 0 ? parseRestatement(scrub(ctx, x.para.stdout)) : { error: `the paraphrase command exited ${x.para.exitCode ?? x.para.signal}` };
+        if ('restatement' in restated)
+            verdict = restatedJudgement(restated.restatement, x.cert.checklist, x.cert.type);
+    }
+    await ev.writeJson('paraphrase.json', {
+        command,
+        ran: x.para !== null,
+        input: JSON.parse(paraphraseInput(plan.goal, plan.acceptance_criteria)),
+        certified_type: x.cert.type,
+        ...(restated ?? { error: 'no paraphrase command is configured (security.paraphrase)' }),
+        verdict,
+    });
+    const before = behaviourOf(plan.baseline.criteria, ctx.state.suite_baseline ?? null);
+    const after = behaviourOf(x.cert.checklist, x.tests);
+    const drift = behaviouralDrift(before, after);
+    const unexplained = x.written ? unexplainedBehaviour(drift, x.explanation) : drift.map((d) => d.key);
+    const hashes = { before: behaviouralHash(before), after: behaviouralHash(after) };
+    await ev.writeJson('behaviour.json', { hash_before: hashes.before, hash_after: hashes.after, before, after, drift, unexplained });
+    return {
+        paraphrase_same_certificate: !!verdict?.same_certificate_type,
+        behavioural_drift_explained: unexplained.length === 0,
+        report: {
+            paraphrase_type: verdict?.type ?? null,
+            behavioural_hash_before: hashes.before,
+            behavioural_hash_after: hashes.after,
+            unexplained_behaviour: unexplained,
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/engine/loop/halt.ts
 // Terminal bookkeeping: the confirmation and replays of the certified commit, rungs, the Triangle
 // and the Phuc Test, the halting report. Which exit wins was decided before (decide.ts).
+
+
 
 
 
@@ -47892,8 +48410,11 @@ async function finish(ctx, halt, opts = {}) {
         evidencePointers: evidencePointers(ctx, certRel, last, certificate),
         phases: ctx.stages,
         extra: { detail, backpressure, backpressureOnly: !halt.record && !!backpressure, missing_fields: halt.missing_fields },
+        openQuestions: openQuestionsOf(ctx.entries.at(-1)?.text ?? ''),
     });
     await ev.writeJson('halting_report.json', report);
+    // The next run's agent is shown them (memory/capsule-build.ts).
+    state.lessons_for_next_run = report.lessons_for_next_run;
     await writeRunEndRecords(ctx);
     await saveState(ctx);
     ctx.fsm.finish(final.status);
@@ -47994,12 +48515,14 @@ async function computeRung(ctx, cert, converged, certRel) {
         return result;
     const stopped = async (when) => (await firstStop(ctx.stops)) ?? `the loop was asked to stop (${when})`;
     // The claim is about the named commit checked out fresh: the first replay runs on a new checkout
-    // of that commit's tree (AGENTS.md included), the others on the same one; every one must agree.
+    // of that commit's tree (AGENTS.md included), the others beside it in the run's workspace updated
+    // to that tree; every one must agree.
     const dir = (0,external_node_path_namespaceObject.dirname)(certRel);
     const replays = rungLevel(plan.rung_target) >= rungLevel(274177) ? plan.replays : 1;
     // The judge space is given back however the replays end (live: the work tree is the loop's again).
+    const confirmed = { tests: null };
     try {
-        if (!(await replay(ctx, cert, dir, replays, result, stopped)))
+        if (!(await replay(ctx, cert, dir, replays, result, stopped, confirmed)))
             return result;
     }
     finally {
@@ -48039,12 +48562,18 @@ async function computeRung(ctx, cert, converged, certRel) {
         return result;
     const where = await ctx.judge.prepare(cert.tree);
     let gate, after, explanation;
+    let para = null;
     try {
         gate = await ctx.judge.runner.run({ command: plan.security.gate, cwd: where, env: ctx.judge.env, timeoutMs: 1_800_000, signal: o.signal });
         after = gate.aborted
             ? gate
             : await ctx.judge.runner.run({ command: plan.security.api_surface, cwd: where, env: ctx.judge.env, timeoutMs: 600_000, signal: o.signal });
         explanation = (await readRegularIn(where, plan.security.drift_explanation, 1024 * 1024))?.toString('utf8') ?? '';
+        // The adversarial paraphrase runs as the check user too: it reads the goal and criteria on stdin.
+        if (!after.aborted && plan.security.paraphrase) {
+            const stdin = paraphraseInput(plan.goal, plan.acceptance_criteria);
+            para = await ctx.judge.runner.run({ command: plan.security.paraphrase, cwd: where, env: ctx.judge.env, stdin, timeoutMs: 600_000, signal: o.signal });
+        }
     }
     finally {
         await ctx.judge.release();
@@ -48054,8 +48583,8 @@ async function computeRung(ctx, cert, converged, certRel) {
         return result;
     }
     await ev.write('security_gate.log', scrub(ctx, `$ ${plan.security.gate}\n${gate.stdout}\n${gate.stderr}\n--- exit ${gate.exitCode} ---\n`));
-    if (after.aborted) {
-        result.interrupted = await stopped('while the API surface was read');
+    if (after.aborted || para?.aborted) {
+        result.interrupted = await stopped(after.aborted ? 'while the API surface was read' : 'during the paraphrase check');
         return result;
     }
     const afterEntry = await ev.write('api_surface_after.txt', scrub(ctx, after.stdout));
@@ -48064,7 +48593,9 @@ async function computeRung(ctx, cert, converged, certRel) {
     // An explanation counts when the loop wrote it and it names every API that changed, not any text.
     const changed = drift ? changedApiSymbols((await ev.readText('api_surface_before.txt')) ?? '', scrub(ctx, after.stdout)) : [];
     const unexplained = unexplainedSymbols(changed, explanation);
-    const explained = !drift || (explanation.trim().length > 0 && unexplained.length === 0 && (await changedInLoop(ctx, plan.security.drift_explanation)));
+    const written = await changedInLoop(ctx, plan.security.drift_explanation);
+    const explained = !drift || (explanation.trim().length > 0 && unexplained.length === 0 && written);
+    const extra = await rung65537Extra(ctx, { cert, para, tests: confirmed.tests, explanation, written });
     result.security = {
         gate_exit_code: gate.exitCode,
         api_surface_drift: drift,
@@ -48072,62 +48603,97 @@ async function computeRung(ctx, cert, converged, certRel) {
         unexplained_symbols: unexplained,
         drift_explained: explained,
         api_surface_after: ev.link(afterEntry.path),
+        ...extra.report,
     };
     const r65537 = {
         security_gate_passed: gate.exitCode === 0 && after.exitCode === 0,
         api_surface_snapshots: plan.security.api_surface_before !== null,
         api_drift_explained: explained,
         northstar_aligned_or_neutral: alignment.status !== 'DRIFTING',
+        paraphrase_same_certificate: extra.paraphrase_same_certificate,
+        behavioural_drift_explained: extra.behavioural_drift_explained,
     };
     result.checks['65537'] = r65537;
     if (Object.values(r65537).every(Boolean))
         result.achieved = 65537;
     return result;
 }
-/** The evidence a blocked run points to: its plan, the last iteration's record and the logs of the criteria it failed. */
 /**
- * Replays the certified round `replays` times (the first on a fresh checkout of the commit, but in
- * the work tree itself with checks.workspace live), each
- * recorded in `result`; false when a stop cut one short (`result.interrupted` says when).
+ * Replays the certified round `replays` times, each recorded in `result` (in order, however they
+ * ended); false when a stop cut one short (`result.interrupted` says when). The first runs on a
+ * brand-new checkout of the commit, set aside from the run's workspace, while the others run on
+ * that workspace one after another: two places, side by side. With checks.workspace live there is
+ * one place, the work tree, and they follow each other there.
  */
-async function replay(ctx, cert, dir, replays, result, stopped) {
-    const { plan, ev, o } = ctx;
-    for (let k = 1; k <= replays; k++) {
+async function replay(ctx, cert, dir, replays, result, stopped, confirmed) {
+    const { o } = ctx;
+    const aside = ctx.judge.aside?.();
+    const one = async (k) => {
         // A stop (signal, STOP file, label) during a replay cuts it short, as during any other round.
         const stage = new Stage(k === 1 ? 'confirmation' : `replay ${k}`, o.clock, 'end');
-        const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, fresh: k === 1, stage }).catch((e) => {
+        const judge = k === 1 ? aside : undefined;
+        const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, judge, stage }).catch((e) => {
             if (e instanceof Stopped)
                 return null;
             throw e;
         });
-        await endStage(ctx, stage);
+        // Timed to its own end, recorded in the replays' order with the others (a stage within the end has no time before it).
+        return { k, round, timing: stage.record().record };
+    };
+    const rest = async () => {
+        const out = [];
+        for (let k = 2; k <= replays; k++)
+            out.push(await one(k));
+        return out;
+    };
+    const rounds = aside ? await settledBoth(one(1), rest()).then(([first, others]) => [first, ...others]) : [await one(1), ...(await rest())];
+    for (const { k, round, timing } of rounds) {
+        ctx.stages.push(timing);
         if (!round || round.aborted) {
             result.interrupted = await stopped(`during replay ${k}/${replays} of the certified commit`);
             o.log.info(`replay ${k}/${replays}: stopped before it ended — not scored; the next run confirms the commit again`);
             return false;
         }
-        const r = 'error' in round.residual ? null : round.residual.value;
-        const j = judgementOf({
-            declared: cert.declared_certificates,
-            checks: round.checks,
-            residual: r,
-            residualError: 'error' in round.residual ? round.residual.error : null,
-            R_p: plan.R_p ? new decimal_Decimal(plan.R_p) : null,
-        }, null);
-        const type = j.exact ? 'EXACT' : j.converged ? 'CONVERGED' : 'NONE';
-        const residual = r === null ? null : dstr(r);
-        const same = type === cert.type && residual === cert.residual && round.checks.every((c, i) => c.met === cert.checklist[i]?.met);
-        result.replays.push({ replay: k, type, residual, same });
-        await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
-        o.log.info(`replay ${k}/${replays}${k === 1 ? (ctx.judge.mode === 'live' ? ' (the work tree: checks.workspace live)' : ' (fresh checkout of the commit)') : ''}: certificate ${type}, residual ${num(residual)}${same ? '' : ' — DIFFERS (flaky check)'}`);
-        if (k === 1 && !same)
-            result.confirmation = `the certified commit ${cert.commit?.slice(0, 12) ?? cert.tree.slice(0, 12)}, ${ctx.judge.mode === 'live' ? 'judged again in the work tree' : 'checked out fresh'}, gives ${type}${residual === null ? '' : ` (residual ${num(residual)})`}, not ${cert.type}: ${round.checks
-                .filter((c) => !c.met)
-                .map((c) => c.id)
-                .join(', ') || 'see the replay logs'}`;
+        // The confirmation's JUnit tests: the behaviour of the certified commit (rung 65537).
+        if (k === 1 && round.junit && 'tests' in round.junit)
+            confirmed.tests = round.junit.tests;
+        await score(ctx, cert, dir, { k, replays, round }, result);
     }
     return true;
 }
+/** Both results once both have settled: neither goes on in the background when the other fails (the first failure is thrown). */
+async function settledBoth(a, b) {
+    const [x, y] = await Promise.allSettled([a, b]);
+    if (x.status === 'rejected')
+        throw x.reason;
+    if (y.status === 'rejected')
+        throw y.reason;
+    return [x.value, y.value];
+}
+/** One replay's verdict against the certificate, recorded (`result`, replay_k/result.json, the log). */
+async function score(ctx, cert, dir, { k, replays, round }, result) {
+    const { plan, ev, o } = ctx;
+    const r = 'error' in round.residual ? null : round.residual.value;
+    const j = judgementOf({
+        declared: cert.declared_certificates,
+        checks: round.checks,
+        residual: r,
+        residualError: 'error' in round.residual ? round.residual.error : null,
+        R_p: plan.R_p ? new decimal_Decimal(plan.R_p) : null,
+    }, null);
+    const type = j.exact ? 'EXACT' : j.converged ? 'CONVERGED' : 'NONE';
+    const residual = r === null ? null : dstr(r);
+    const same = type === cert.type && residual === cert.residual && round.checks.every((c, i) => c.met === cert.checklist[i]?.met);
+    result.replays.push({ replay: k, type, residual, same });
+    await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
+    o.log.info(`replay ${k}/${replays}${k === 1 ? (ctx.judge.mode === 'live' ? ' (the work tree: checks.workspace live)' : ' (fresh checkout of the commit)') : ''}: certificate ${type}, residual ${num(residual)}${same ? '' : ' — DIFFERS (flaky check)'}`);
+    if (k === 1 && !same)
+        result.confirmation = `the certified commit ${cert.commit?.slice(0, 12) ?? cert.tree.slice(0, 12)}, ${ctx.judge.mode === 'live' ? 'judged again in the work tree' : 'checked out fresh'}, gives ${type}${residual === null ? '' : ` (residual ${num(residual)})`}, not ${cert.type}: ${round.checks
+            .filter((c) => !c.met)
+            .map((c) => c.id)
+            .join(', ') || 'see the replay logs'}`;
+}
+/** The evidence a blocked run points to: its plan, the last iteration's record and the logs of the criteria it failed. */
 function evidencePointers(ctx, certRel, last, cert) {
     const iteration = last === undefined ? [] : ['agents_md_entry.md', 'artifacts.json', 'checks.json', 'phuc_test.json'].map((f) => `${iterDir(last)}/${f}`);
     const logs = (cert?.checklist ?? []).filter((c) => !c.met).map((c) => c.evidence.split('#')[0]);
@@ -48603,7 +49169,8 @@ async function restoreEvidence(ev, published, o) {
         const files = (await listFiles(published.root)).filter((f) => !NOT_EVIDENCE.has(f));
         // A report that does not parse is not a "never started" one: the tree is verified below and refused.
         const report = await published.readJson('halting_report.json', haltingReportSchema).catch(() => null);
-        const neverStarted = files.every((f) => f === 'halting_report.json' || f === 'manifest.json') && report?.status === 'EXIT_NEED_INFO';
+        // A report with no goal is a run's that stopped before its plan (NEED_INFO, a model API out of reach).
+        const neverStarted = files.every((f) => f === 'halting_report.json' || f === 'manifest.json') && !!report && report.goal === null;
         if (!neverStarted) {
             const check = files.includes('manifest.json') ? await verifyTree(published.root, { allowOpenTail: true }) : null;
             if (!check?.ok) {
@@ -48909,6 +49476,7 @@ function recordCycle(ctx, n, x) {
 
 
 
+
 /** A criterion's outcome as a Lane A fact key: the same outcome again is no new learning (GLOW L). */
 const checkFact = (c) => (c.met ? `met:${c.id}` : `failed:${c.id}:${c.timed_out ? 'timeout' : c.exit_code}`);
 /** The facts a judgement of HEAD establishes: iteration 0 learns nothing by finding the baseline's failures again. */
@@ -49062,6 +49630,24 @@ async function writeAgentsMd(ctx, section, previous) {
     const back = extractSection(readRegularSync(path)?.toString('utf8') ?? '');
     if (back === null || back.trim() !== text.trim())
         throw new InvariantViolation('LEARNINGS_NOT_ACCUMULATED', "AGENTS.md does not hold this iteration's section");
+}
+/**
+ * After a compaction, the recompressibility check (memory/lane-a.ts): recorded in
+ * `iter_N/recompressibility.json`; a section that does not re-derive from the evidence, or that
+ * lost a hard fact, is CONTEXT_BLEED_BETWEEN_ITERATIONS (seed §6.3) before it reaches AGENTS.md.
+ */
+async function checkRecompressibility(ctx, n, section) {
+    const check = recompressibility(section.text, ctx.entries, (i) => ctx.ev.entry(`${iterDir(i)}/agents_md_entry.md`)?.sha256, () => renderSection({ meta: sectionMeta(ctx), entries: ctx.entries }).text);
+    await ctx.ev.writeJson(`${iterDir(n)}/recompressibility.json`, check);
+    if (!check.ok)
+        throw new InvariantViolation('CONTEXT_BLEED_BETWEEN_ITERATIONS', `the compacted AGENTS.md section does not re-derive from the evidence (${iterDir(n)}/recompressibility.json): ${[
+            ...check.lane_a_missing.map((l) => `Lane A line of iteration ${l} missing`),
+            ...check.entries_not_in_evidence.map((i) => `iteration ${i}'s entry is not the evidence file`),
+            ...check.witness_links_unresolved.map((l) => `witness link ${l} unresolved`),
+            ...(check.rerender_identical ? [] : ['rendering it again gives other bytes']),
+        ]
+            .slice(0, 5)
+            .join('; ')}`);
 }
 
 ;// CONCATENATED MODULE: ./src/engine/loop/own-paths.ts
@@ -49902,6 +50488,8 @@ async function iterate(ctx, n) {
     const entryFile = await ev.write(`${dir}/agents_md_entry.md`, entryText);
     ctx.entries.push({ iteration: n, text: entryText, link: ev.link(entryFile.path) });
     const section = (ctx.section = renderSection({ meta: sectionMeta(ctx), entries: ctx.entries }));
+    if (section.compaction)
+        await checkRecompressibility(ctx, n, section);
     await ev.writeJson(`${dir}/glow.json`, { ...glow, agents_md_size_delta_lines: lines(section.text) - lines(sectionBefore.text) });
     await writeAgentsMd(ctx, section, sectionBefore);
     crashPoint(ctx, 'agents-md');
@@ -49967,6 +50555,8 @@ async function iterate(ctx, n) {
         certificate: cert.type,
         residual: cert.residual,
         northstar_distance: ns.total_distance,
+        cost_usd: out.costUsd,
+        tokens: out.tokens ? out.tokens.input + out.tokens.output : null,
     }));
     if (cert.residual !== null && judged)
         state.residual_history.push(cert.residual);
@@ -50213,11 +50803,33 @@ async function junitMissing(ctx, residualError, checks) {
     return [{ id: 'residual', reason: `${residualError} on HEAD, before any agent step: ${fix}${said.length ? `; ${said.join('; ')}` : ''}` }];
 }
 
+;// CONCATENATED MODULE: ./src/engine/loop/phase-events.ts
+const PHASES = { SPAWN_SUBAGENT: 'agent', CHECK_HALTING: 'checks' };
+/** Tells the host of each phase the run enters from now on; `resumed`: HEAD is judged for a loop on record. */
+function announcePhases(ctx, resumed) {
+    const host = ctx.o.host;
+    if (!host?.phase)
+        return;
+    ctx.fsm.onEnter = (s) => {
+        const phase = s === 'DREAM_GOAL' ? (resumed ? 'head' : 'baseline') : PHASES[s];
+        if (!phase)
+            return;
+        try {
+            host.phase({ phase, iteration: ctx.state.next_iteration, goal: ctx.intake.config.goal, rows: [...ctx.state.rows], evidenceRoot: ctx.ev.root });
+        }
+        catch (e) {
+            ctx.o.log.warn(`the host was not told of the ${phase} phase: ${e instanceof Error ? e.message : String(e)}`);
+        }
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/engine/loop/loop.ts
 // The driver of a run: take the lock, restore (or start) the evidence, judge HEAD, then one
 // iteration after another until decide() halts. Effects happen here and in iteration.ts; which
 // exit wins is decide.ts's alone. The evidence is written in a loop-private folder (see home.ts)
 // and published to `evidence/loop` when the run ends.
+
+
 
 
 
@@ -50288,13 +50900,16 @@ async function runLoop(options) {
             ],
         }, o));
     }
-    const readOnly = await readOnlyFolder([
+    // The folders the loop writes, what each is for the message: checked before anything is written,
+    // and again when a write fails mid-run, to name the one that became read-only.
+    const writes = [
         [cwd, 'the work tree'],
         [await git.commonDir(), "the git directory, which holds the loop's home"],
         ...(await homeFolders(git, evRel)).map((dir) => [dir, "the loop's home"]),
         [(0,external_node_path_namespaceObject.dirname)(published.root), 'the folder of the published evidence'],
         [published.root, 'the published evidence'],
-    ]);
+    ];
+    const readOnly = await readOnlyFolder(writes);
     if (readOnly) {
         o.log.error(readOnly);
         // Its report where one can be written (not in a read-only evidence folder).
@@ -50330,11 +50945,17 @@ async function runLoop(options) {
         return (outcome = await runLocked(o, { fsm, git, cwd, ev, evRel, published, intake: got, configPath, judgeName: home.judge, start }, progress));
     }
     catch (e) {
+        // A folder made read-only mid-run (a remount, chmod by the user) is the cause, whatever write met it first: named, like at the start.
+        const readOnlyNow = await readOnlyFolder(writes);
+        if (readOnlyNow) {
+            o.log.error(readOnlyNow);
+            return (outcome = blockedEarly(FOLDER_READ_ONLY, readOnlyNow));
+        }
         // A git failure, a full disk, a forbidden state: a report and a resumable state, never a crash.
         if (!(e instanceof PhucError))
             throw e;
         o.log.error(e.message);
-        return blockedEarly(e.code, e.message);
+        return (outcome = blockedEarly(e.code, e.message));
     }
     finally {
         await git.close();
@@ -50344,11 +50965,14 @@ async function runLoop(options) {
         if (progress.publish)
             await publishPrevious(ev, published.root, cwd).then((notes) => notes.forEach((n) => o.log.warn(n)), (e) => o.log.warn(`the earlier evidence trees could not be published: ${e instanceof Error ? e.message : String(e)}; the loop's copies are in .git/phuc-loop`));
         // A run that could not start (no plan: its report is not the tree's) says so after the publication, which would drop it.
-        if (outcome?.status === 'EXIT_NEED_INFO' && outcome.report.goal === null)
+        if (outcome?.report.goal === null && (outcome.status === 'EXIT_NEED_INFO' || RECORDED_EARLY.has(outcome.stop_reason)))
             await recordNeedInfo(published, outcome).catch((e) => o.log.warn(`the report could not be written: ${e instanceof Error ? e.message : String(e)}`));
-        await lock();
+        // A lock the loop could not remove (its folder read-only now) is a dead loop's to the next run, which takes it over.
+        await lock().catch((e) => o.log.warn(`the run's lock could not be removed: ${e instanceof Error ? e.message : String(e)}`));
     }
 }
+/** Halts before a plan whose report is still written (beside an earlier loop's evidence, never over it). */
+const RECORDED_EARLY = new Set([FOLDER_READ_ONLY, 'AGENT_FAILED']);
 async function runLocked(o, base, progress) {
     const { cwd, intake: got } = base;
     // Isolation: the agent (and the checks, which run its code) as unprivileged users in their own
@@ -50462,7 +51086,16 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
             return needInfo({ stop_reason: 'CONFIG_INVALID', missing_fields: unseen.fields, messages: unseen.messages }, o);
         // Pre-flight: the agent CLI must start as the agent user before any iteration is spent on it.
         const asAgent = { run: async (spec) => o.runner.run(await sandbox.wrap({ ...spec, env: {} }, 'agent')) };
-        const version = await cliVersion(preset, asAgent, { run: got.config.agent.run, env: {}, cwd });
+        const [version, unreachable] = await Promise.all([
+            cliVersion(preset, asAgent, { run: got.config.agent.run, env: {}, cwd }),
+            target ? probeModelApi(target.upstream) : null,
+        ]);
+        if (unreachable) {
+            // A pause, not a verdict: nothing is judged or spent, and a plain `run` starts here again.
+            const why = `the model API ${target.upstream.origin} cannot be reached from here (${unreachable}): check the network, a proxy or the base URL (${keyProxyBaseUrlVar(target.provider)}), then \`phuc-loop run\` goes on`;
+            o.log.error(why);
+            return blockedEarly('AGENT_FAILED', why);
+        }
         if (preset !== 'command' && version === null)
             return needInfo({
                 stop_reason: 'CONFIG_INVALID',
@@ -50515,6 +51148,7 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
             pendingLogs: [],
             stages: [],
         };
+        announcePhases(ctx, !!resumed && !baselinePending(resumed.plan));
         fsm.to('DREAM_GOAL');
         try {
             return await drive(ctx, configPath, !!resumed, base.start);
@@ -50796,6 +51430,42 @@ function inheritedNote(closed) {
     return `closed the file descriptor(s) ${closed.join(', ')} this process inherited: the agent and the checks would have inherited them too`;
 }
 
+;// CONCATENATED MODULE: ./src/cli/init-programs.ts
+// The programs a proposed criterion and setup run: init looks each up on PATH (never runs it) and
+// names the missing ones with how to install them, so a new user meets the gap at init, not as exit
+// 127 at the baseline. A program the setup itself installs (pytest from the test requirements) is
+// not asked for.
+
+
+const INSTALL = {
+    python3: 'apt-get install python3, or https://www.python.org/downloads/',
+    pytest: 'python3 -m pip install pytest (Debian/Ubuntu: apt-get install python3-pytest), or name pytest in the test requirements checks.setup installs',
+    go: 'apt-get install golang-go, or https://go.dev/dl/',
+    cargo: 'https://rustup.rs, or apt-get install cargo',
+    java: 'apt-get install default-jdk-headless, or https://adoptium.net',
+    mvn: 'apt-get install maven, or commit the Maven wrapper (`mvn wrapper:wrapper` writes ./mvnw)',
+    gradle: 'apt-get install gradle, or commit the Gradle wrapper (`gradle wrapper` writes ./gradlew)',
+    make: 'apt-get install make',
+    npm: 'install Node.js (https://nodejs.org), which brings npm',
+    pnpm: '`corepack enable` (Node.js ships corepack), or npm install -g pnpm',
+    yarn: '`corepack enable` (Node.js ships corepack), or npm install -g yarn',
+};
+/** True when `name` is an executable on PATH (looked up, never run). */
+async function onPath(name, env) {
+    for (const d of (env.PATH ?? '').split(external_node_path_namespaceObject.delimiter).filter(Boolean))
+        if (await (0,promises_namespaceObject.access)((0,external_node_path_namespaceObject.join)(d, name), promises_namespaceObject.constants.X_OK).then(() => true, () => false))
+            return true;
+    return false;
+}
+/** One line per program of `needs` missing from PATH: what it is for and how to install it. */
+async function missingPrograms(needs, env) {
+    const lines = [];
+    for (const name of needs)
+        if (!(await onPath(name, env)))
+            lines.push(`${name} is not installed here (the checks run it): ${INSTALL[name]}; then \`phuc-loop run\``);
+    return lines;
+}
+
 ;// CONCATENATED MODULE: ./src/cli/may-change.ts
 // What `phuc-loop init` proposes for agent.may_change (docs/init.md): the package's source folders as
 // the project's layout shows them, never its tests, runner configuration, scripts, manifests or
@@ -51007,6 +51677,7 @@ Decimal, \`residual\` (the loop's own residual) or \`criterion:<id>\` (1 when th
 
 
 
+
 const PROJECT_TYPES = ['npm', 'pnpm', 'yarn', 'python', 'go', 'rust', 'maven', 'gradle', 'make', 'generic'];
 /** Where the JUnit reporters init configures write (a folder init keeps out of git). */
 const REPORT = 'reports/junit.xml';
@@ -51017,13 +51688,6 @@ async function openProject(dir) {
     return { dir, names, read: (name) => (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(dir, name), 'utf8').catch(() => null) };
 }
 const has = (p, ...names) => names.some((n) => p.names.has(n));
-/** True when `name` is an executable on PATH (looked up, never run). */
-async function onPath(name, env) {
-    for (const d of (env.PATH ?? '').split(external_node_path_namespaceObject.delimiter).filter(Boolean))
-        if (await (0,promises_namespaceObject.access)((0,external_node_path_namespaceObject.join)(d, name), promises_namespaceObject.constants.X_OK).then(() => true, () => false))
-            return true;
-    return false;
-}
 /** Words of a simple command line; null when it uses anything but words and plain quotes (&&, |, $, ;, >…). */
 function simpleWords(line) {
     const words = [];
@@ -51189,6 +51853,7 @@ async function nodePlan(p, forced) {
     ];
     return {
         type: pm,
+        needs: pm === 'npm' ? ['npm'] : ['npm', pm],
         runner: label,
         run,
         junit,
@@ -51256,10 +51921,13 @@ async function pythonPlan(p, env) {
             inputs: [...requirements, ...['pyproject.toml', 'setup.py', 'setup.cfg'].filter((n) => has(p, n))],
         }
         : null;
+    // pytest from the setup's own installs (a requirements file or the package's extra naming it) needs no machine install.
+    const pytestInstalled = run.includes('pytest') && !(setup && /\bpytest\b/.test(texts));
     return {
         type: 'python',
         runner: label,
         run,
+        needs: envTool ? [] : ['python3', ...(pytestInstalled ? ['pytest'] : [])],
         ...(runNote ? { runNote } : {}),
         junit,
         setup,
@@ -51302,6 +51970,7 @@ async function goPlan(p, env) {
     const vendored = await (0,promises_namespaceObject.access)((0,external_node_path_namespaceObject.join)(p.dir, 'vendor', 'modules.txt')).then(() => true, () => false);
     return {
         type: 'go',
+        needs: ['go'],
         runner: converter ? 'go test with go-junit-report' : 'go test',
         run: converter ? `mkdir -p reports && go test -v ./... 2>&1 | go-junit-report -set-exit-code -iocopy -out ${REPORT}` : 'go test ./...',
         junit: converter ? REPORT : null,
@@ -51314,6 +51983,7 @@ async function rustPlan(p) {
     const workspace = /^\[workspace\]/m.test((await p.read('Cargo.toml')) ?? '');
     return {
         type: 'rust',
+        needs: ['cargo'],
         runner: 'cargo test',
         run: workspace ? 'cargo test --workspace' : 'cargo test',
         junit: null,
@@ -51331,6 +52001,7 @@ const JAVA_HOME_NOTE = "Java takes its home from the account, not $HOME (the che
 function mavenPlan(p) {
     return {
         type: 'maven',
+        needs: ['java', ...(has(p, 'mvnw') ? [] : ['mvn'])],
         runner: 'Maven surefire',
         run: `MAVEN_OPTS="-Duser.home=$HOME" ${has(p, 'mvnw') ? './mvnw' : 'mvn'} -B test`,
         runNote: JAVA_HOME_NOTE,
@@ -51343,6 +52014,7 @@ function mavenPlan(p) {
 function gradlePlan(p) {
     return {
         type: 'gradle',
+        needs: ['java', ...(has(p, 'gradlew') ? [] : ['gradle'])],
         runner: 'Gradle test',
         run: `GRADLE_USER_HOME="$HOME/.gradle" ${has(p, 'gradlew') ? './gradlew' : 'gradle'} test`,
         runNote: JAVA_HOME_NOTE,
@@ -51375,6 +52047,7 @@ async function makePlan(p) {
     const file = (await makeTestTarget(p)) ?? 'Makefile';
     return {
         type: 'make',
+        needs: ['make'],
         runner: `make test (${file})`,
         run: 'make test',
         junit: null,
@@ -51478,6 +52151,8 @@ async function runInit(argv, io) {
     io.out(`  checks.setup: ${plan.setup?.run ?? `none (${plan.setupNote})`}`);
     if (plan.runNote && plan.type === 'python')
         io.out(`  note: ${plan.runNote}`);
+    for (const line of await missingPrograms(plan.needs ?? [], io.env ?? process.env))
+        io.err(`phuc-loop init: warning: ${line}`);
     if (plan.mayChange)
         io.out(`  agent.may_change: ${plan.mayChange.globs.join(', ')} (${plan.mayChange.how})`);
     if (plan.junit)
