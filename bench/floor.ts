@@ -26,6 +26,7 @@ import { access, chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promis
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { PROGRAMS } from '../src/engine/os/programs.js';
 
 const BUILT = join(import.meta.dirname, '..', 'dist', 'cli');
 const SIZES = (process.env.BENCH_FLOOR_N ?? '10,50,200').split(',').map(Number);
@@ -238,8 +239,8 @@ try {
 }
 const cliCopy = await mkdtemp(join(tmpdir(), 'phuc-bench-cli-'));
 await cp(BUILT, cliCopy, { recursive: true });
-// The network forwarder, found beside the bundle's folder or in it (os/network.ts).
-await cp(join(BUILT, '..', 'net-forwarder.mjs'), join(cliCopy, 'net-forwarder.mjs'));
+// The programs the sandbox runs (the network forwarder, the supervisor…), found beside the bundle's folder or in it (os/programs.ts).
+for (const name of PROGRAMS) await cp(join(BUILT, '..', name), join(cliCopy, name));
 const CLI = join(cliCopy, 'index.js');
 
 const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
