@@ -35,19 +35,23 @@ test('GLOW L: a change that made the residual worse is no new Lane A fact and no
   expect(await readFile(join(better, 'evidence/loop/iter_0/prompt.md'), 'utf8')).not.toMatch(/prime-(safety|coder)/);
 });
 
-test('a budget the agent cannot be measured against is warned about at the start and reported "not measured", never as used', async () => {
-  const repo = await makeRepo({
+/** Two criteria, each met by one line fixer.mjs appends per iteration, with `extra` config. */
+const twoBugs = (extra: string) =>
+  makeRepo({
     'phuc-loop.yml': config({
       criteria: [
         { id: 'one', run: 'grep -q fixed-1 src/status.txt' },
         { id: 'two', run: 'grep -q fixed-2 src/status.txt' },
       ],
       agent: agent('fixer.mjs'),
-      extra: 'budget:\n  max_total_tool_calls: 50\n  max_total_cost_usd: "3"\n',
+      extra,
     }),
     'NORTHSTAR.md': NORTHSTAR,
     'src/status.txt': 'start\n',
   });
+
+test('a budget the agent cannot be measured against is warned about at the start and reported "not measured", never as used', async () => {
+  const repo = await twoBugs('budget:\n  max_total_tool_calls: 50\n  max_total_cost_usd: "3"\n');
   const r = await cli(repo, ['run']);
   expect(r.code).toBe(0);
   expect(r.stdout + r.stderr).toMatch(
@@ -72,18 +76,7 @@ test('a budget the agent cannot be measured against is warned about at the start
 });
 
 test("lessons_for_next_run: every halt writes what failed and which budget bound, from evidence; the next run's agent is shown them", async () => {
-  const repo = await makeRepo({
-    'phuc-loop.yml': config({
-      criteria: [
-        { id: 'one', run: 'grep -q fixed-1 src/status.txt' },
-        { id: 'two', run: 'grep -q fixed-2 src/status.txt' },
-      ],
-      agent: agent('fixer.mjs'),
-      extra: 'budget:\n  max_iterations: 1\n',
-    }),
-    'NORTHSTAR.md': NORTHSTAR,
-    'src/status.txt': 'start\n',
-  });
+  const repo = await twoBugs('budget:\n  max_iterations: 1\n');
   expect((await cli(repo, ['run'])).code).toBe(11);
   type Lessons = { lessons_for_next_run: { lane: string; text: string; evidence: string | null }[] };
   const first = await readJson<Lessons>(join(repo, 'evidence/loop/halting_report.json'));
