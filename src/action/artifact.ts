@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import type { Octokit } from './github.js';
 import type { RepoRef } from './pull-request.js';
 import { extractZip } from './zip.js';
-import { isTempFile } from '../engine/evidence/writer.js';
+import { isTempFile } from '../engine/os/atomic-write.js';
 
 export function artifactNameFor(base: string, pr: number): string {
   return `${base}-pr-${pr}`;

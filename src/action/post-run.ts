@@ -6,7 +6,7 @@ import * as github from '@actions/github';
 import { readFile, writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { EvidenceUnverifiable } from '../engine/common/errors.js';
-import { EvidenceStore } from '../engine/evidence/evidence.js';
+import { EvidenceStore } from '../engine/store/evidence.js';
 import { cutLogTails, loopHome, publishEvidence } from '../engine/loop/home.js';
 import { Git } from '../engine/os/git.js';
 import { NodeProcessRunner } from '../engine/os/process.js';

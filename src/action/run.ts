@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { EXIT_CODES, type TerminalState } from '../engine/loop/fsm.js';
+import { EXIT_CODES, type TerminalState } from '../engine/run/fsm.js';
 import { DEFAULT_EVIDENCE_DIR, runLoop, type LoopOutcome } from '../engine/loop/loop.js';
 import type { Logger } from '../engine/os/ports.js';
 import { NodeProcessRunner } from '../engine/os/process.js';

@@ -5,8 +5,8 @@
 import { access, appendFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { shellQuote } from '../engine/agent/agents.js';
-import { EXIT_CODES } from '../engine/loop/fsm.js';
+import { shellQuote } from '../engine/common/shell-quote.js';
+import { EXIT_CODES } from '../engine/run/fsm.js';
 import { Git } from '../engine/os/git.js';
 import { NodeProcessRunner } from '../engine/os/process.js';
 import { missingPrograms, onPath } from './init-programs.js';

@@ -6,7 +6,7 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { EXIT_CODES } from '../../src/engine/loop/fsm.js';
+import { EXIT_CODES } from '../../src/engine/run/fsm.js';
 import { reachableCopy } from './reachable.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

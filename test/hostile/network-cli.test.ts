@@ -17,7 +17,7 @@ import { networkInterfaces } from 'node:os';
 import { dirname, join } from 'node:path';
 import { checkStateDir, cli, config, git, makeRepo, NORTHSTAR, readJson, type CliResult } from '../helpers/repo.js';
 import { cliAtPidns, createLoopUser, deleteLoopUser, ROOT } from '../helpers/users.js';
-import { EXIT_CODES } from '../../src/engine/loop/fsm.js';
+import { EXIT_CODES } from '../../src/engine/run/fsm.js';
 import { probeIsolation } from '../../src/engine/os/sandbox.js';
 
 const facts = await probeIsolation();

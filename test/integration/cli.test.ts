@@ -2,7 +2,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseConfig } from '../../src/engine/config/config.js';
-import { parseNorthstar } from '../../src/engine/judge/northstar.js';
+import { parseNorthstar } from '../../src/engine/config/northstar.js';
 import { cli, makeRepo } from '../helpers/repo.js';
 
 test('init writes a config and a NORTHSTAR.md that parse, and never overwrites without --force', async () => {

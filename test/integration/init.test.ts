@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import picomatch from 'picomatch';
 import { parseDocument } from 'yaml';
 import { parseConfig, type LoopConfig } from '../../src/engine/config/config.js';
-import { parseNorthstar } from '../../src/engine/judge/northstar.js';
+import { parseNorthstar } from '../../src/engine/config/northstar.js';
 import { agent, cli, git, makeRepo, ROOT } from '../helpers/repo.js';
 
 // Debian's toolchains under /usr only: the checks run as an unprivileged user that cannot reach the

@@ -6,7 +6,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runChecks } from '../../src/engine/judge/checks.js';
-import { EvidenceStore } from '../../src/engine/evidence/evidence.js';
+import { EvidenceStore } from '../../src/engine/store/evidence.js';
 import { configSchema, type Criterion } from '../../src/engine/config/config.js';
 import type { RunResult, RunSpec } from '../../src/engine/os/ports.js';
 

@@ -11,7 +11,7 @@ import {
   iterationsUsed,
   type IterationFacts,
   type Judgement,
-} from '../../src/engine/loop/decide.js';
+} from '../../src/engine/run/decide.js';
 
 const judged = (over: Partial<Judgement> = {}): Judgement => ({
   allMet: false,

@@ -7,10 +7,10 @@ import { parseReport } from '../../src/engine/agent/agent-step.js';
 import { parseDocument } from '../../src/engine/common/document.js';
 import { EvidenceUnverifiable } from '../../src/engine/common/errors.js';
 import { Decimal } from '../../src/engine/common/decimal.js';
-import { EvidenceStore, manifestSchema } from '../../src/engine/evidence/evidence.js';
-import { historyLineSchema } from '../../src/engine/evidence/records.js';
+import { EvidenceStore, manifestSchema } from '../../src/engine/store/evidence.js';
+import { historyLineSchema } from '../../src/engine/evidence/state.js';
 import { certificateSchema, issueCertificate } from '../../src/engine/judge/certificate.js';
-import { initialState, stateSchema, type LoopState } from '../../src/engine/loop/context.js';
+import { initialState, stateSchema, type LoopState } from '../../src/engine/evidence/state.js';
 
 const thrown = (f: () => unknown): EvidenceUnverifiable => {
   try {

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256 } from '../../src/engine/common/canonical.js';
-import { EvidenceStore } from '../../src/engine/evidence/evidence.js';
+import { EvidenceStore } from '../../src/engine/store/evidence.js';
 
 describe('evidence store', () => {
   test("an iteration's manifest that cannot be written: no root manifest lists it, and the next save writes it", async () => {

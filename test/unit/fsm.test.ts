@@ -1,5 +1,5 @@
 import { InvariantViolation } from '../../src/engine/common/errors.js';
-import { EXIT_CODES, Fsm, isTerminal, STATES, TRANSITIONS } from '../../src/engine/loop/fsm.js';
+import { EXIT_CODES, Fsm, isTerminal, STATES, TRANSITIONS } from '../../src/engine/run/fsm.js';
 
 describe('FSM (seed §3)', () => {
   test('every state of the seed, five terminal', () => {

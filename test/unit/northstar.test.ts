@@ -1,5 +1,6 @@
 import { Decimal } from '../../src/engine/common/decimal.js';
-import { distance, isDrifting, measure, NorthstarError, parseNorthstar, snapshot } from '../../src/engine/judge/northstar.js';
+import { distance, isDrifting, measure, snapshot } from '../../src/engine/judge/northstar.js';
+import { NorthstarError, parseNorthstar } from '../../src/engine/config/northstar.js';
 
 const TABLE = `# Northstar
 

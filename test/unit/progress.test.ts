@@ -1,7 +1,7 @@
 import { parseVerdict } from '../../src/engine/agent/critic.js';
 import { Decimal } from '../../src/engine/common/decimal.js';
-import { improvement, initialProgress, passStopped, trackSignatures, trackStall } from '../../src/engine/loop/progress.js';
-import { detourFor, failureSignature, normalizeFailure } from '../../src/engine/judge/signature.js';
+import { improvement, initialProgress, passStopped, trackSignatures, trackStall } from '../../src/engine/run/progress.js';
+import { detourFor, failureSignature, normalizeFailure } from '../../src/engine/run/signature.js';
 import { inert } from '../../src/engine/common/markdown.js';
 import { sanitizeAgentText } from '../../src/engine/memory/agents-md.js';
 

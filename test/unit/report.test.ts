@@ -1,10 +1,10 @@
 // The halting report's output contract for the exits that did not converge: built from evidence
 // alone, the same for the same evidence, with paths relative to the evidence tree.
 import { buildReport, howToGoOn, iterationSpan, renderReportMarkdown, type ReportInput } from '../../src/engine/evidence/report.js';
-import { TERMINAL_STATES } from '../../src/engine/loop/fsm.js';
+import { TERMINAL_STATES } from '../../src/engine/run/fsm.js';
 import type { Certificate } from '../../src/engine/judge/certificate.js';
-import type { LoopState } from '../../src/engine/loop/context.js';
-import { initialState } from '../../src/engine/loop/context.js';
+import type { LoopState } from '../../src/engine/evidence/state.js';
+import { initialState } from '../../src/engine/evidence/state.js';
 import type { Plan } from '../../src/engine/config/plan.js';
 import { Decimal } from '../../src/engine/common/decimal.js';
 

@@ -1,4 +1,4 @@
-import { behaviouralDrift, behaviouralHash, behaviourOf, parseRestatement, restatedJudgement, unexplainedBehaviour } from '../../src/engine/judge/rung65537.js';
+import { behaviouralDrift, behaviouralHash, behaviourOf, parseRestatement, restatedJudgement, unexplainedBehaviour } from '../../src/engine/loop/rung65537.js';
 
 const checks = [
   { id: 'unit', met: true },

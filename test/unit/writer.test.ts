@@ -3,7 +3,7 @@ import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, stat, symlink, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { atomicWrite, atomicWriteOffThread, copyTreeOffThread } from '../../src/engine/evidence/writer.js';
+import { atomicWrite, atomicWriteOffThread, copyTreeOffThread } from '../../src/engine/os/atomic-write.js';
 
 describe('atomic writes off the loop thread', () => {
   test('writes land in the order given (the last write of a path wins), folders are made, no temp file is left', async () => {

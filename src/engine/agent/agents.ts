@@ -9,7 +9,6 @@ export {
   describeInvocation,
   PRESET_ENV,
   REPORT_PATH,
-  shellQuote,
   type AgentInvocation,
   type AgentInvocationOptions,
   type AgentPreset,

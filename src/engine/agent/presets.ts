@@ -31,6 +31,7 @@
 import { devNull } from 'node:os';
 import { isAbsolute } from 'node:path';
 import type { ProcessRunner } from '../os/ports.js';
+import { shellQuote } from '../common/shell-quote.js';
 import { AGENT_KEY_NAMES, type EnvAllowance } from '../os/secrets.js';
 
 export type AgentPreset = 'claude' | 'codex' | 'gemini' | 'aider' | 'command';
@@ -131,12 +132,6 @@ function overrides(args: readonly string[], key: string): boolean {
   return args.some(
     (a, i) => (a.startsWith(`${key}=`) && ['-c', '--config'].includes(args[i - 1] ?? '')) || a === `--config=${key}` || a.startsWith(`--config=${key}=`),
   );
-}
-
-const SAFE_WORD = /^[A-Za-z0-9_/.,:=@%+-]+$/;
-
-export function shellQuote(word: string): string {
-  return SAFE_WORD.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 const CLAUDE_SETTINGS = JSON.stringify({ claudeMdExcludes: ['**/AGENTS.md'] });

@@ -20,7 +20,7 @@ import { canonicalJson } from '../common/canonical.js';
 import { seedChecksum } from '../common/decimal.js';
 import { decimalString } from '../common/document.js';
 import { VERSION } from '../common/version.js';
-import { NorthstarError, parseNorthstar, type NorthstarMetric } from '../judge/northstar.js';
+import { NorthstarError, parseNorthstar, type NorthstarMetric } from './northstar.js';
 import { readRegular } from '../os/tree-file.js';
 
 export const LOOP_SCRATCH_DIR = 'scratch';

@@ -2,13 +2,9 @@
 // which guard or exit fired, which budget bound, what still fails and with which failure — and the
 // last entry's open questions (Lane C, from AGENTS.md). Kept in the halting report and state.json;
 // the next run's capsule shows them to its agent (docs/glossary.md "Halting report").
-import { z } from 'zod';
 import type { Certificate } from '../judge/certificate.js';
-import type { LoopState } from '../loop/context.js';
+import type { Lesson, LoopState } from './state.js';
 import { num } from '../common/display.js';
-
-export const lessonSchema = z.object({ lane: z.enum(['A', 'B', 'C']), text: z.string(), evidence: z.string().nullable() });
-export type Lesson = z.infer<typeof lessonSchema>;
 
 const MAX_LESSONS = 12;
 

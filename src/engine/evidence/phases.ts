@@ -21,9 +21,6 @@ export const stagePhasesSchema = z.object({
 });
 export type StagePhases = z.infer<typeof stagePhasesSchema>;
 
-/** The run-level stages' log (the start, the baseline or resume judgement, replays, the end), one line per stage and run. */
-export const PHASES_LOG = 'phases.jsonl';
-
 /** Times one function under a phase name (what a round's helpers take, so they need no Stage). */
 export type TimePhase = <T>(phase: string, fn: () => Promise<T>) => Promise<T>;
 

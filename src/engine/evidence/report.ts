@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { guardMode, type GuardMode } from '../agent/allow-list.js';
 import { CERTIFICATE_TYPES } from '../config/config.js';
 import { firedExitSchema, type Certificate } from '../judge/certificate.js';
-import { type FiredExit, iterationsUsed } from '../loop/decide.js';
+import { type FiredExit, iterationsUsed } from '../run/decide.js';
 import { Decimal, dstr, seedChecksum } from '../common/decimal.js';
 import { costUse, num } from '../common/display.js';
 import { roundFailuresSchema, type RoundFailures } from '../memory/failures.js';
@@ -14,13 +14,13 @@ import { decimalString } from '../common/document.js';
 import { inert, inertCode } from '../common/markdown.js';
 import { VERSION } from '../common/version.js';
 import { HIGH_GLOW } from '../judge/glow.js';
-import { BLOCKER_CLASSES } from '../loop/dega.js';
-import { pauseStep } from '../loop/backpressure.js';
-import { TERMINAL_STATES, type TerminalState } from '../loop/fsm.js';
-import { iterationRowSchema, type LoopState } from '../loop/context.js';
+import { BLOCKER_CLASSES } from '../run/dega.js';
+import { pauseStep } from '../os/stops.js';
+import { TERMINAL_STATES, type TerminalState } from '../run/fsm.js';
+import { iterationRowSchema, lessonSchema, type LoopState } from './state.js';
 import type { Plan } from '../config/plan.js';
 import { phaseTable, stagePhasesSchema, type StagePhases } from './phases.js';
-import { lessonSchema, lessonsForNextRun } from './lessons.js';
+import { lessonsForNextRun } from './lessons.js';
 
 export interface RungResult {
   achieved: number;

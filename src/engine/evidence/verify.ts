@@ -18,14 +18,14 @@ import { artifactsSchema } from '../agent/agent-step.js';
 import { parseDocument } from '../common/document.js';
 import { EvidenceUnverifiable, RunnerCompromised, TreeChanged } from '../common/errors.js';
 import { runCanaries } from '../judge/canary.js';
-import { stateSchema } from '../loop/context.js';
+import { stateSchema } from './state.js';
 import { Decimal, seedChecksum } from '../common/decimal.js';
-import { decideJudgement } from '../loop/decide.js';
+import { decideJudgement } from '../run/decide.js';
 import { Git } from '../os/git.js';
 import type { ProcessRunner, RunResult, RunSpec } from '../os/ports.js';
-import { APPEND_ONLY_LOGS, EvidenceStore, isIterationManifest, listFiles, MANIFEST, manifestSchema, NOT_EVIDENCE, type Manifest } from './evidence.js';
-import { isTempFile } from './writer.js';
-import { historyLineSchema } from './records.js';
+import { APPEND_ONLY_LOGS, EvidenceStore, isIterationManifest, listFiles, MANIFEST, manifestSchema, NOT_EVIDENCE, type Manifest } from '../store/evidence.js';
+import { isTempFile } from '../os/atomic-write.js';
+import { historyLineSchema } from './state.js';
 import { haltingReportSchema } from './report.js';
 
 export interface VerifyResult {

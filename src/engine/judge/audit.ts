@@ -8,7 +8,7 @@ import { canonicalJson } from '../common/canonical.js';
 import { openQuestionsOf } from '../memory/agents-md.js';
 import { certificateSchema, isDiverging } from './certificate.js';
 import { Decimal, isDecimalString, seedChecksum } from '../common/decimal.js';
-import type { EvidenceStore } from '../evidence/evidence.js';
+import type { EvidenceStore } from '../store/evidence.js';
 import { failingCriteriaResidual, failingTestsResidual, residualFromOutput } from './residual.js';
 
 export const iterDir = (n: number) => `iter_${n}`;

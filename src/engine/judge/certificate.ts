@@ -7,7 +7,7 @@ import type { GuardMode } from '../agent/allow-list.js';
 import { CERTIFICATE_TYPES, type CertificateType, type IssuedType } from '../config/config.js';
 import { Decimal, dstr, isDecimalString } from '../common/decimal.js';
 import { decimalString } from '../common/document.js';
-import { EXIT_PRECEDENCE, type FiredExit, type Judgement } from '../loop/decide.js';
+import { EXIT_PRECEDENCE, type FiredExit, type Judgement } from '../run/decide.js';
 import { canaryOutcomeSchema, type CanaryOutcome } from './canary.js';
 
 export type Lane = 'A' | 'B' | 'C';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { sha256 } from '../common/canonical.js';
 import type { Criterion } from '../config/config.js';
-import type { EvidenceStore } from '../evidence/evidence.js';
+import type { EvidenceStore } from '../store/evidence.js';
 import type { ProcessRunner, RunResult } from '../os/ports.js';
 import { readAsGit } from '../os/tree-file.js';
 

@@ -1,244 +1,32 @@
 // The loop's state between iterations and the context an iteration works in, with the small
 // derivations every step shares (budgets left, the agent in use, the current residual).
-import { z } from 'zod';
 import type { AgentSpec, DirtySnapshot } from '../agent/agent-step.js';
 import type { Section } from '../memory/agents-md.js';
 import { createScrubber, type Scrubber } from '../os/secrets.js';
 import { sha256 } from '../common/canonical.js';
-import type { prepareCapsule } from '../memory/capsule-build.js';
-import { type CheckResult, checkStep, inputsHash, runChecks, type PassRecord } from '../judge/checks.js';
+import type { PreparedCapsule } from '../memory/capsule.js';
+import { type CheckResult, checkStep, inputsHash, runChecks } from '../judge/checks.js';
 import { RunnerCompromised, Stopped } from '../common/errors.js';
 import { runCanaries } from '../judge/canary.js';
 import { computeResidual } from '../judge/residual.js';
 import { prepareJunit, readJunit, suiteIntegrity, type JunitRead, type TestRecord } from '../judge/junit.js';
-import type { AgentPresetName, BudgetOverrides } from '../config/config.js';
 import { Decimal } from '../common/decimal.js';
-import { decimalString } from '../common/document.js';
-import { firedExitSchema, issuedTypeSchema } from '../judge/certificate.js';
-import type { Signature } from '../judge/signature.js';
-import { BLOCKER_CLASSES } from './dega.js';
-import { iterationBudget, iterationsUsed } from './decide.js';
-import { EvidenceStore } from '../evidence/evidence.js';
-import { Fsm, TERMINAL_STATES, type TerminalState } from './fsm.js';
+import { iterationBudget, iterationsUsed } from '../run/decide.js';
+import { EvidenceStore } from '../store/evidence.js';
+import { Fsm } from '../run/fsm.js';
 import { Git } from '../os/git.js';
-import type { Glow } from '../judge/glow.js';
-import { measure, type NorthstarSnapshot } from '../judge/northstar.js';
+import { measure } from '../judge/northstar.js';
 import type { Intake, Plan } from '../config/plan.js';
-import type { Clock, Logger, ProcessRunner, StopSource } from '../os/ports.js';
+import type { StopSource } from '../os/ports.js';
 import type { UserFiles } from './user-files.js';
 import type { Sandbox } from '../os/sandbox.js';
 import type { KeyProxy } from '../agent/key-proxy.js';
-import { initialProgress, type ProgressState } from './progress.js';
-import { lessonSchema } from '../evidence/lessons.js';
-import { watchStops } from './backpressure.js';
-import type { HaltingReport, RunInfo } from '../evidence/report.js';
+import { watchStops } from '../os/stops.js';
+import type { RunInfo } from '../evidence/report.js';
 import type { Stage, StagePhases, TimePhase } from '../evidence/phases.js';
-import { setupLine, type SetupReport } from './judge-space.js';
-
-export interface LoopHost {
-  /** After each iteration's commit (push it, update the PR comment); a string ends the loop blocked. */
-  afterIteration?(i: { iteration: number; commit: string; report: HaltingReport }): Promise<string | null>;
-  /** As the loop enters a phase (the PR comment's status line): never awaited, a failure is only logged. */
-  phase?(p: LoopPhase): void;
-}
-
-/**
- * A phase of the run: HEAD judged before any agent (`baseline` for a new loop, `head` when a run
- * resumes one), then per iteration the agent's step and the checks of its change. `rows`: the
- * iterations on record so far (earlier runs' included).
- */
-export interface LoopPhase {
-  phase: 'baseline' | 'head' | 'agent' | 'checks';
-  /** The iteration the phase belongs to (for baseline and head: the next one to run). */
-  iteration: number;
-  goal: string;
-  rows: readonly IterationRow[];
-  /** The evidence tree as it is written (the loop home's; published to the work tree at the end): the host may read it. */
-  evidenceRoot: string;
-}
-
-export interface LoopOptions {
-  cwd: string;
-  configPath?: string;
-  evidenceDir?: string;
-  runner: ProcessRunner;
-  clock: Clock;
-  log: Logger;
-  env: Record<string, string | undefined>;
-  /** Extra stop sources (signals, the STOP label); the STOP file and disk use are always watched. */
-  stopSources?: StopSource[];
-  /** Aborted when the process is asked to stop: the agent is killed at once. */
-  signal?: AbortSignal;
-  host?: LoopHost;
-  agentOverride?: AgentPresetName;
-  /** agent.model given outside the config (the action's model input). */
-  modelOverride?: string;
-  /** agent.isolation and agent.key_proxy given outside the config (CLI flags, action inputs). */
-  isolation?: 'auto' | 'user+pidns' | 'pidns' | 'none';
-  keyProxy?: boolean;
-  /** Budgets given outside the config (CLI flags, action inputs): taken as written, part of the contract. */
-  budgetOverrides?: BudgetOverrides;
-  /** Archive an existing evidence tree and start over (never done silently). */
-  fresh?: boolean;
-  pollMs?: number;
-}
-
-export interface LoopOutcome {
-  status: TerminalState;
-  stop_reason: string;
-  exitCode: number;
-  report: HaltingReport;
-  /** Set when nothing ran because nothing changed since the last terminal exit. */
-  nothingToDo?: string;
-}
-
-const signatureSchema = z.object({ criterion: z.string(), signature: z.string(), text: z.string() }) satisfies z.ZodType<Signature>;
-
-const progressSchema = z.object({
-  best_residual: decimalString.nullable(),
-  stalled: z.number().int().min(0),
-  escalated_at: z.number().int().min(0).nullable(),
-  signatures: z.record(z.string(), signatureSchema),
-  detour: z
-    .object({
-      /** The iteration whose capsule carries the detour. */
-      iteration: z.number().int().min(0),
-      repeated: z.array(signatureSchema.extend({ instruction: z.string().nullable() })),
-    })
-    .nullable(),
-}) satisfies z.ZodType<ProgressState>;
-
-const northstarSnapshotSchema = z.object({
-  readings: z.array(z.object({ id: z.string(), value: decimalString.nullable(), distance: decimalString.nullable(), error: z.string().optional() })),
-  total_distance: decimalString.nullable(),
-}) satisfies z.ZodType<NorthstarSnapshot>;
-
-const passSchema = z.object({
-  iteration: z.union([z.number().int().min(0), z.literal('baseline')]),
-  inputs_hash: z.string(),
-  evidence: z.string(),
-  tree: z.string(),
-}) satisfies z.ZodType<PassRecord>;
-
-const glowScore = z.number().int().min(0);
-
-/** One row per iteration for reports and PR comments. */
-export const iterationRowSchema = z.object({
-  iteration: z.number().int().min(0),
-  G: glowScore,
-  L: glowScore,
-  O: glowScore,
-  // null when the residual could not be computed: unknown, never 0.
-  W: glowScore.nullable(),
-  total: glowScore.nullable(),
-  certificate: issuedTypeSchema,
-  residual: decimalString.nullable(),
-  northstar_distance: decimalString.nullable(),
-  /** What the agent reported for the iteration's step (null: nothing; absent in rows written before). */
-  cost_usd: decimalString.nullable().optional(),
-  /** Input (cached parts included) and output tokens the agent reported for the step. */
-  tokens: z.number().int().min(0).nullable().optional(),
-}) satisfies z.ZodType<Pick<Glow, 'iteration' | 'G' | 'L' | 'O' | 'W' | 'total'>>;
-export type IterationRow = z.infer<typeof iterationRowSchema>;
-
-/** DEGA cycle record per iteration: blocker class, improvement over the previous one, who ran. */
-const cycleSchema = z.object({
-  iteration: z.number().int().min(0),
-  agent: z.string(),
-  blocker_class: z.enum(BLOCKER_CLASSES),
-  blocker_reason: z.string(),
-  improvement: z.string(),
-  fail_closed_signals: z.number().int().min(0),
-  residual: decimalString.nullable(),
-  failure_signatures: z.array(z.string()),
-  detour_next: z.boolean(),
-  critic: z.string().nullable(),
-  reused_checks: z.array(z.string()),
-});
-export type Cycle = z.infer<typeof cycleSchema>;
-
-const count = z.number().int().min(0);
-
-/** What the loop carries from one iteration to the next; persisted as state.json (DEGA snapshot). */
-export const stateSchema = z.object({
-  schema_version: z.literal('2.0'),
-  next_iteration: count,
-  /**
-   * Recorded iterations a stop cut short before their checks ran (a pause): they do not count
-   * against budget.max_iterations (decide.ts countsAgainstBudget). Absent in state files written
-   * before it existed: none.
-   */
-  stopped_before_checks: z.array(count).default([]),
-  residual_history: z.array(decimalString),
-  criteria_met: z.record(z.string(), z.boolean()),
-  last_certificate_sha256: z.string().nullable(),
-  last_facts: z.array(z.string()),
-  last_northstar: northstarSnapshotSchema.nullable(),
-  total_ms: count,
-  total_cost_usd: decimalString,
-  cost_reported: z.boolean(),
-  total_tool_calls: count,
-  /** Tokens the agent reported, summed (null: it reported none). */
-  total_tokens: z.object({ input: count, output: count, cache_read: count, cache_write: count }).nullable().optional(),
-  /** Which figures the agent reported at least once (a budget on a figure never reported cannot apply). */
-  reported: z.object({ cost: z.boolean(), tokens: z.boolean(), toolCalls: z.boolean() }).optional(),
-  exits_fired: z.array(firedExitSchema.extend({ iteration: count })),
-  /** Where the progress windows (divergence, W = 0) start: a new HEAD starts new ones. */
-  window: z.object({ residuals: count, rows: count }).default({ residuals: 0, rows: 0 }),
-  /** The residual HEAD was judged at when this run started, until this run records an iteration. */
-  start_residual: decimalString.nullable(),
-  /** The tests (id, status) the baseline ran, for the suite-integrity guard; null without JUnit. */
-  suite_baseline: z
-    .array(z.object({ id: z.string(), status: z.enum(['passed', 'failed', 'error', 'skipped']) }) satisfies z.ZodType<Pick<TestRecord, 'id' | 'status'>>)
-    .nullable()
-    .optional(),
-  /** What the last halt taught (evidence/lessons.ts), shown to the next run's agent; absent before its first halt. */
-  lessons_for_next_run: z.array(lessonSchema).optional(),
-  /** The loop's last commit: a run continues this state only from it (or from a descendant, re-baselined). */
-  last_commit: z.string().nullable().default(null),
-  /** How the last run ended, on which commit, and (when every criterion declares inputs) on which inputs. */
-  terminal: z.object({ status: z.enum(TERMINAL_STATES), stop_reason: z.string(), head: z.string().nullable(), inputs_hash: z.string().nullable() }).nullable(),
-  section_witnessed: count,
-  section_archived: count,
-  /** Passes that may be reused while their inputs are unchanged. */
-  passes: z.record(z.string(), passSchema),
-  progress: progressSchema,
-  cycles: z.array(cycleSchema),
-  rows: z.array(iterationRowSchema),
-});
-export type LoopState = z.infer<typeof stateSchema>;
-
-export const DEFAULT_EVIDENCE_DIR = 'evidence/loop';
-
-/** Where and how the criteria, residual, Northstar measures, critic and security gate run. */
-export interface JudgeSpace {
-  readonly mode: 'clean' | 'live';
-  /** Makes the space hold exactly `tree` (clean) and returns the folder the checks run in. */
-  /** `signal`: a stop during checks.setup throws Stopped (a pause), never SetupFailed. `time`: times the workspace update and the setup. */
-  prepare(tree: string, opts?: { signal?: AbortSignal; time?: TimePhase }): Promise<string>;
-  readonly env: Record<string, string>;
-  /** Runs a command of the checks (as the check user where the sandbox has one). */
-  readonly runner: ProcessRunner;
-  /** What checks.setup did for the last prepare() (null: none configured, or live). */
-  readonly setup: SetupReport | null;
-  /**
-   * Throws TreeChanged when `step` left the tracked files other than the tree judged (clean; live has
-   * the agent-step guard); paths matching `outputs` (the checks' JUnit glob) are the checks' output.
-   */
-  keepsTree(step: string, outputs?: string | null): void;
-  /**
-   * The round's commands (checks, measures) are done with the space: it may be tidied for the next
-   * prepare() meanwhile. Settles once the loop may write the space again (live: the tree is back).
-   */
-  release(): Promise<void>;
-  dispose(): Promise<void>;
-  /**
-   * A second space beside this one, whose prepare() makes a brand-new checkout of the tree with its
-   * own setup (the confirmation of a claim): its round may run while this one holds another. Absent
-   * where there is no second place to judge in (live: the work tree).
-   */
-  aside?(): JudgeSpace;
-}
+import { setupLine, type JudgeSpace } from './judge-space.js';
+import type { LoopOptions } from './options.js';
+import type { LoopState } from '../evidence/state.js';
 
 export interface Ctx {
   o: LoopOptions;
@@ -275,7 +63,7 @@ export interface Ctx {
   stagesEnd?: number;
   section?: Section;
   /** The next iteration's capsule, prepared when the last one was recorded. */
-  next?: { n: number; prepared: Awaited<ReturnType<typeof prepareCapsule>> };
+  next?: { n: number; prepared: PreparedCapsule };
   /** The user's git-ignored files, kept before the run's first agent step (user-files.ts). */
   userFiles?: UserFiles;
   /** The uncommitted paths the iteration's commit left (read while it was recorded), for the next step's start. */
@@ -294,34 +82,6 @@ export function secretScrubber(secrets: readonly string[]): Scrubber {
   let s = scrubbers.get(secrets);
   if (!s) scrubbers.set(secrets, (s = createScrubber(secrets)));
   return s;
-}
-
-export function initialState(): LoopState {
-  return {
-    schema_version: '2.0',
-    next_iteration: 0,
-    stopped_before_checks: [],
-    residual_history: [],
-    criteria_met: {},
-    last_certificate_sha256: null,
-    last_facts: [],
-    last_northstar: null,
-    total_ms: 0,
-    total_cost_usd: '0',
-    cost_reported: false,
-    total_tool_calls: 0,
-    exits_fired: [],
-    last_commit: null,
-    window: { residuals: 0, rows: 0 },
-    start_residual: null,
-    terminal: null,
-    section_witnessed: 0,
-    section_archived: 0,
-    passes: {},
-    progress: initialProgress(null),
-    cycles: [],
-    rows: [],
-  };
 }
 
 export function scrub(ctx: Ctx, text: string): string {

@@ -3,7 +3,7 @@
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Stopped } from '../common/errors.js';
-import { firstStop } from './backpressure.js';
+import { firstStop } from '../os/stops.js';
 import { allDecimalStrings, changedApiSymbols, checkTriangle, iterDir, phucTest, rungLevel, selfTests, unexplainedSymbols } from '../judge/audit.js';
 import { type Certificate, certificateSchema, convergenceClaimProblem, issueCertificate, judgementOf } from '../judge/certificate.js';
 import { artifactsSchema } from '../agent/agent-step.js';
@@ -14,22 +14,23 @@ import { Decimal, dstr } from '../common/decimal.js';
 import { num } from '../common/display.js';
 import { lastRoundFailures } from '../memory/failures.js';
 import { openQuestionsOf } from '../memory/agents-md.js';
-import { decideFinal, decideJudgement, type FiredExit } from './decide.js';
-import { EvidenceStore, LATEST_RUN_REPORT, listFiles, NOT_EVIDENCE } from '../evidence/evidence.js';
-import { atomicWrite } from '../evidence/writer.js';
+import { decideFinal, decideJudgement, type FiredExit } from '../run/decide.js';
+import { EvidenceStore, LATEST_RUN_REPORT, listFiles, NOT_EVIDENCE } from '../store/evidence.js';
+import { atomicWrite } from '../os/atomic-write.js';
 import { canonicalJson } from '../common/canonical.js';
-import { EXIT_CODES, type TerminalState } from './fsm.js';
-import { allInputsHash, checkRound, type Ctx, type LoopOptions, type LoopOutcome, scrub } from './context.js';
+import { EXIT_CODES, type TerminalState } from '../run/fsm.js';
+import { allInputsHash, checkRound, type Ctx, scrub } from './context.js';
+import { type LoopOptions, type LoopOutcome } from './options.js';
 import { snapshot } from '../judge/northstar.js';
 import type { NeedInfo } from '../config/plan.js';
-import { endStage, saveState, writeIterationRecords, writeRunEndRecords, writeRunPhases } from '../evidence/records.js';
+import { endStage, saveState, writeIterationRecords, writeRunEndRecords, writeRunPhases } from './records.js';
 import { phaseSummary, Stage } from '../evidence/phases.js';
 import { buildReport, type ReportInput, type RungResult } from '../evidence/report.js';
 import { verifyTree } from '../evidence/verify.js';
 import { readRegular, readRegularIn } from '../os/tree-file.js';
 import type { RunResult } from '../os/ports.js';
 import type { TestRecord } from '../judge/junit.js';
-import { paraphraseInput, rung65537Extra } from '../judge/rung65537.js';
+import { paraphraseInput, rung65537Extra } from './rung65537.js';
 
 /** How a run ends: decide()'s verdict (or a refusal before the plan) with what fired. */
 export interface Halt {

@@ -8,15 +8,15 @@ import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { StorageError } from '../common/errors.js';
 import { planSchema, type Plan } from '../config/plan.js';
-import { EvidenceStore, listFiles, manifestSchema, NOT_EVIDENCE } from '../evidence/evidence.js';
+import { EvidenceStore, listFiles, manifestSchema, NOT_EVIDENCE } from '../store/evidence.js';
 import { parseDocument } from '../common/document.js';
 import { haltingReportSchema, type HaltingReport } from '../evidence/report.js';
 import { verifyTree, type VerifyResult } from '../evidence/verify.js';
 import type { Git } from '../os/git.js';
 import { processRunning } from '../os/process.js';
 import { readRegular } from '../os/tree-file.js';
-import { copyTreeOffThread } from '../evidence/writer.js';
-import { stateSchema, type LoopState } from './context.js';
+import { copyTreeOffThread } from '../os/atomic-write.js';
+import { stateSchema, type LoopState } from '../evidence/state.js';
 import { frozen } from '../common/canonical.js';
 import { listSome } from '../common/markdown.js';
 

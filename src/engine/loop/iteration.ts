@@ -26,7 +26,7 @@ import { num, usd } from '../common/display.js';
 import { listSome } from '../common/markdown.js';
 import { allowList, guardMode, shadowNames } from '../agent/allow-list.js';
 import { type AgentOutcome, lastErrorLine, REPORT_PATH } from '../agent/agents.js';
-import { endStage, flushPendingLogs, interimReport, saveState, writeIterationRecords } from '../evidence/records.js';
+import { endStage, flushPendingLogs, interimReport, saveState, writeIterationRecords } from './records.js';
 import { Stage } from '../evidence/phases.js';
 import { LOOP_SCRATCH_DIR, scriptsRunBy, judgesToWrite } from '../config/plan.js';
 import { iterDir, phucConditions, phucResult } from '../judge/audit.js';
@@ -34,12 +34,12 @@ import { isDiverging, issueCertificate, judgementOf } from '../judge/certificate
 import { type CheckResult, updatePasses } from '../judge/checks.js';
 import { scoreGlow, trailingZeroW } from '../judge/glow.js';
 import { isDrifting, snapshot } from '../judge/northstar.js';
-import { critique, failingSignatures, recordCycle } from '../judge/skeptic.js';
-import { evidenceFolder, prepareCapsule } from '../memory/capsule-build.js';
+import { critique, failingSignatures, recordCycle } from './skeptic.js';
+import { evidenceFolder, prepareCapsule } from './capsule-build.js';
 import { exposeEvidence } from '../agent/evidence-view.js';
-import { checkRecompressibility, learn, writeAgentsMd } from '../memory/learn.js';
+import { checkRecompressibility, learn, writeAgentsMd } from './learn.js';
 import { recordFailures } from '../memory/failures.js';
-import { firstStop } from './backpressure.js';
+import { firstStop } from '../os/stops.js';
 import {
   agentRunContext,
   agentSpec,
@@ -55,8 +55,8 @@ import {
   sectionMeta,
   suiteVerdict,
 } from './context.js';
-import { countsAgainstBudget, type Decision, decide, type FiredExit, unjudged } from './decide.js';
-import { passStopped, trackSignatures, trackStall } from './progress.js';
+import { countsAgainstBudget, type Decision, decide, type FiredExit, unjudged } from '../run/decide.js';
+import { passStopped, trackSignatures, trackStall } from '../run/progress.js';
 import { ownPaths } from './own-paths.js';
 import { clearStepStart, cutOffStepStart, saveStepStart, stepStartFile } from './step-start.js';
 import { DEFAULT_REGENERABLE, type PutBack, UserFiles, userFilesStore } from './user-files.js';

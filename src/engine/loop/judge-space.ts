@@ -12,8 +12,39 @@ import type { RunResult, RunSpec } from '../os/ports.js';
 import { SetupFailed, Stopped, TreeChanged } from '../common/errors.js';
 import { formatLog } from '../judge/checks.js';
 import type { LoopConfig } from '../config/config.js';
-import type { JudgeSpace, LoopOptions } from './context.js';
+import type { LoopOptions } from './options.js';
+import type { ProcessRunner } from '../os/ports.js';
 import type { TimePhase } from '../evidence/phases.js';
+
+/** Where and how the criteria, residual, Northstar measures, critic and security gate run. */
+export interface JudgeSpace {
+  readonly mode: 'clean' | 'live';
+  /** Makes the space hold exactly `tree` (clean) and returns the folder the checks run in. */
+  /** `signal`: a stop during checks.setup throws Stopped (a pause), never SetupFailed. `time`: times the workspace update and the setup. */
+  prepare(tree: string, opts?: { signal?: AbortSignal; time?: TimePhase }): Promise<string>;
+  readonly env: Record<string, string>;
+  /** Runs a command of the checks (as the check user where the sandbox has one). */
+  readonly runner: ProcessRunner;
+  /** What checks.setup did for the last prepare() (null: none configured, or live). */
+  readonly setup: SetupReport | null;
+  /**
+   * Throws TreeChanged when `step` left the tracked files other than the tree judged (clean; live has
+   * the agent-step guard); paths matching `outputs` (the checks' JUnit glob) are the checks' output.
+   */
+  keepsTree(step: string, outputs?: string | null): void;
+  /**
+   * The round's commands (checks, measures) are done with the space: it may be tidied for the next
+   * prepare() meanwhile. Settles once the loop may write the space again (live: the tree is back).
+   */
+  release(): Promise<void>;
+  dispose(): Promise<void>;
+  /**
+   * A second space beside this one, whose prepare() makes a brand-new checkout of the tree with its
+   * own setup (the confirmation of a claim): its round may run while this one holds another. Absent
+   * where there is no second place to judge in (live: the work tree).
+   */
+  aside?(): JudgeSpace;
+}
 
 /**
  * The agent's work tree. What runs there still runs the agent's code: as the check user, in its own

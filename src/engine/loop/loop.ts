@@ -19,30 +19,19 @@ import { listSome } from '../common/markdown.js';
 import { DEFAULT_CONFIG_FILE } from '../config/config.js';
 import { PROTECTED_ONLY_WARNING } from '../agent/allow-list.js';
 import { BASELINE_PENDING, baselinePending, buildPlan, criteriaToWrite, intake, type Intake, LOOP_SCRATCH_DIR, type Plan } from '../config/plan.js';
-import { EvidenceStore } from '../evidence/evidence.js';
+import { EvidenceStore } from '../store/evidence.js';
 import { howToGoOn, type HaltingReport, notCounted } from '../evidence/report.js';
 import { iterDir } from '../judge/audit.js';
 import { updatePasses } from '../judge/checks.js';
 import { snapshot } from '../judge/northstar.js';
 import { type ChangedPath, Git } from '../os/git.js';
 import type { StopSource } from '../os/ports.js';
-import { DiskUsage, firstStop, StopFile } from './backpressure.js';
-import {
-  allInputsHash,
-  budgetExhausted,
-  checkRound,
-  type Ctx,
-  scrub,
-  scrubber,
-  DEFAULT_EVIDENCE_DIR,
-  initialState,
-  type LoopOptions,
-  type LoopOutcome,
-  type LoopState,
-  measureAll,
-} from './context.js';
-import { decideBeforeIteration, decideHead, iterationsUsed } from './decide.js';
-import { EXIT_CODES, Fsm } from './fsm.js';
+import { DiskUsage, firstStop, StopFile } from '../os/stops.js';
+import { allInputsHash, budgetExhausted, checkRound, type Ctx, scrub, scrubber, measureAll } from './context.js';
+import { DEFAULT_EVIDENCE_DIR, type LoopOptions, type LoopOutcome } from './options.js';
+import { initialState, type LoopState } from '../evidence/state.js';
+import { decideBeforeIteration, decideHead, iterationsUsed } from '../run/decide.js';
+import { EXIT_CODES, Fsm } from '../run/fsm.js';
 import { blockedEarly, finish, needInfo, recordNeedInfo, startCertificate } from './halt.js';
 import { programsOutOfView } from './out-of-view.js';
 import { networkPolicy } from '../os/network.js';
@@ -53,11 +42,11 @@ import { crashPoint, iterate, logUserFiles, USER_WORK_REF } from './iteration.js
 import { UserFiles, userFilesStore } from './user-files.js';
 import { cleanJudge, liveJudge } from './judge-space.js';
 import { junitMissing, runnersMissing } from './runner-missing.js';
-import { initialProgress } from './progress.js';
-import { endStage, saveState } from '../evidence/records.js';
+import { initialProgress } from '../run/progress.js';
+import { endStage, saveState } from './records.js';
 import { Stage } from '../evidence/phases.js';
 import { announcePhases } from './phase-events.js';
-import { headFacts } from '../memory/learn.js';
+import { headFacts } from './learn.js';
 import { unmeasuredWarnings } from '../config/measured.js';
 import { recordFailures } from '../memory/failures.js';
 
@@ -622,4 +611,5 @@ function hostDirs(): string[] {
   return [homedir(), tmpdir()];
 }
 
-export { DEFAULT_EVIDENCE_DIR, type IterationRow, type LoopHost, type LoopPhase, type LoopOptions, type LoopOutcome, type LoopState } from './context.js';
+export { DEFAULT_EVIDENCE_DIR, type LoopHost, type LoopPhase, type LoopOptions, type LoopOutcome } from './options.js';
+export type { IterationRow, LoopState } from '../evidence/state.js';

@@ -1,7 +1,8 @@
 // The phases a host is told of (the PR comment's status line), read off the FSM's transitions so
 // that no step of the loop carries a call for a view.
-import type { Ctx, LoopPhase } from './context.js';
-import type { State } from './fsm.js';
+import type { Ctx } from './context.js';
+import type { LoopPhase } from './options.js';
+import type { State } from '../run/fsm.js';
 
 const PHASES: Partial<Record<State, LoopPhase['phase']>> = { SPAWN_SUBAGENT: 'agent', CHECK_HALTING: 'checks' };
 

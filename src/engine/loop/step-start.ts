@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { atomicWrite } from '../evidence/writer.js';
+import { atomicWrite } from '../os/atomic-write.js';
 import { parseDocument } from '../common/document.js';
 import type { DirtySnapshot } from '../agent/agent-step.js';
 import type { Git } from '../os/git.js';

@@ -30,7 +30,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { parseDocument } from '../common/document.js';
-import { atomicWrite } from '../evidence/writer.js';
+import { atomicWrite } from '../os/atomic-write.js';
 import type { Git } from '../os/git.js';
 import { ancestorInTheWay } from '../os/tree-file.js';
 

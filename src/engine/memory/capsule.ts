@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { canonicalJson } from '../common/canonical.js';
 import { decimalString, issuesText } from '../common/document.js';
 import { CERTIFICATE_TYPES, RUNGS } from '../config/config.js';
-import { BLOCKER_CLASSES } from '../loop/dega.js';
+import { BLOCKER_CLASSES } from '../run/dega.js';
 import { COMPACTION_LIMIT_TOKENS, overTokenLimit } from './agents-md.js';
 
 const nonEmpty = z.string().refine((s) => s.trim() !== '', { error: 'must not be empty' });
@@ -77,6 +77,8 @@ export const capsuleSchema = z.strictObject({
 
 export type ArtifactLink = z.infer<typeof artifactLinkSchema>;
 export type Capsule = z.infer<typeof capsuleSchema>;
+/** A capsule ready for its step (its canonical text and the prompt), or why none could be built. */
+export type PreparedCapsule = { capsule: Capsule; text: string; prompt: string } | { problems: string[] };
 
 /** A criterion as the capsule states it, sorted by id (a canonical form, whatever order the config lists them in). */
 export function criterionLines(criteria: readonly { id: string; description: string; run: string }[]): string[] {

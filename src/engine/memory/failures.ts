@@ -10,7 +10,7 @@ import { executedTests, failingTests, type JunitRead } from '../judge/junit.js';
 import { normalizeVolatile } from '../common/volatile.js';
 import { countTokens } from './agents-md.js';
 import { iterDir } from '../judge/audit.js';
-import type { Ctx } from '../loop/context.js';
+import type { EvidenceStore } from '../store/evidence.js';
 
 /** The bound of an excerpt (cl100k tokens, counted as the AGENTS.md bound is). */
 export const FAILURE_EXCERPT_TOKENS = 1500;
@@ -123,6 +123,12 @@ export function roundFailures(r: RoundInput): RoundFailures {
   };
 }
 
+/** What recording and reading failures needs of a run: its evidence, and the host paths to hide. */
+export interface FailureStore {
+  ev: EvidenceStore;
+  hostPaths: readonly string[];
+}
+
 /** The rounds before iteration n, latest first: resume_k (judged before iteration k), iter_(k-1), …, baseline. */
 export function roundsBefore(n: number): string[] {
   const out: string[] = [];
@@ -132,7 +138,7 @@ export function roundsBefore(n: number): string[] {
 
 /** Records the round's failures as `<dir>/failures.json` (read back by the next capsule and the report). */
 export async function recordFailures(
-  ctx: Ctx,
+  ctx: FailureStore,
   dir: string,
   round: { checks: CheckResult[]; junit: JunitRead | undefined; cwd: string },
 ): Promise<RoundFailures> {
@@ -144,7 +150,7 @@ export async function recordFailures(
 }
 
 /** The failures of the latest round on record before iteration n (null: none recorded, as in evidence from before this file). */
-export async function lastRoundFailures(ctx: Ctx, n: number): Promise<RoundFailures | null> {
+export async function lastRoundFailures(ctx: FailureStore, n: number): Promise<RoundFailures | null> {
   const dir = roundsBefore(n).find((d) => ctx.ev.entry(`${d}/${FAILURES_FILE}`));
   return dir === undefined ? null : ctx.ev.readJson(`${dir}/${FAILURES_FILE}`, roundFailuresSchema);
 }

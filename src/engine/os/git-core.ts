@@ -1,7 +1,7 @@
 // Talking to git: through the async process runner or the loop's git shell (ShellSession), with an
 // environment and options nothing in the checkout can turn into a command the loop runs.
 import { isAbsolute, join } from 'node:path';
-import { shellQuote } from '../agent/agents.js';
+import { shellQuote } from '../common/shell-quote.js';
 import { GitError } from '../common/errors.js';
 import type { ProcessRunner } from './ports.js';
 import { ShellSession } from './shell-session.js';

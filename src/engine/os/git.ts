@@ -1,7 +1,7 @@
 // The few git operations the loop needs (GitCore, git-core.ts, talks to git).
 import { appendFile, mkdir, readFile, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
-import { shellQuote } from '../agent/agents.js';
+import { shellQuote } from '../common/shell-quote.js';
 import { sha256 } from '../common/canonical.js';
 import { GitError } from '../common/errors.js';
 import { ancestorInTheWay, readRegularSync } from './tree-file.js';

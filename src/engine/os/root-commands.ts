@@ -4,7 +4,7 @@
 import { chmod, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { shellQuote } from '../agent/agents.js';
+import { shellQuote } from '../common/shell-quote.js';
 import { processDescendants, processRunning } from './process-tree.js';
 import { ROOT_COMMAND_MS, type RoleUser, type SandboxRole } from './role-users.js';
 import { DEFAULT_PATH, firstLine, type Tools } from './sandbox-tools.js';

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
-import { shellQuote } from '../agent/agents.js';
+import { shellQuote } from '../common/shell-quote.js';
 import { signalPid } from './process-tree.js';
 
 /**

@@ -12,7 +12,7 @@
 // 128 + the signal's number. The evidence stays resumable because the loop writes every state and
 // evidence file atomically: a kill leaves the previous or the next consistent state.
 import { constants } from 'node:os';
-import { SignalStop } from '../loop/backpressure.js';
+import { SignalStop } from './stops.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 export type StopSignal = (typeof SIGNALS)[number];

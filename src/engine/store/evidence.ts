@@ -9,8 +9,7 @@ import { z } from 'zod';
 import { canonicalJson, sha256 } from '../common/canonical.js';
 import { parseDocument } from '../common/document.js';
 import { StorageError } from '../common/errors.js';
-import { PHASES_LOG } from './phases.js';
-import { appendOffThread, atomicWriteOffThread, sendWrites } from './writer.js';
+import { appendOffThread, atomicWriteOffThread, sendWrites } from '../os/atomic-write.js';
 
 export const MANIFEST = 'manifest.json';
 const utf8 = new TextEncoder();
@@ -19,6 +18,9 @@ const utf8 = new TextEncoder();
  * the manifest that records it leaves lines past what the manifest holds: verify tells such a tail
  * from an edit (the manifest's bytes are the file's start), and a resumed run cuts it off.
  */
+/** The run-level stages' phase timings (the start, the baseline or resume judgement, replays, the end; evidence/phases.ts), one line per stage and run. */
+export const PHASES_LOG = 'phases.jsonl';
+
 export const APPEND_ONLY_LOGS = new Set(['history.jsonl', 'compaction.log', 'northstar_drift.log', PHASES_LOG]);
 
 /**

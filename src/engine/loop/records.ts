@@ -3,35 +3,15 @@
 import { z } from 'zod';
 import { canonicalJsonOfRecords } from '../common/canonical.js';
 import { iterDir } from '../judge/audit.js';
-import { prepareCapsule } from '../memory/capsule-build.js';
-import { CERTIFICATE_TYPES } from '../config/config.js';
+import { prepareCapsule } from './capsule-build.js';
 import { certificateSchema } from '../judge/certificate.js';
-import { decimalString } from '../common/document.js';
-import { type Ctx, elapsedMs } from '../loop/context.js';
-import { BLOCKER_CLASSES } from '../loop/dega.js';
-import { iterationsUsed } from '../loop/decide.js';
-import { STATES } from '../loop/fsm.js';
-import { buildReport, type HaltingReport } from './report.js';
-import { PHASES_LOG, type Stage } from './phases.js';
+import { type Ctx, elapsedMs } from './context.js';
+import { iterationsUsed } from '../run/decide.js';
+import { buildReport, type HaltingReport } from '../evidence/report.js';
+import { type Stage } from '../evidence/phases.js';
+import { PHASES_LOG } from '../store/evidence.js';
+import { historyLineSchema } from '../evidence/state.js';
 import { budgetMeasures } from '../config/measured.js';
-
-/** One line of history.jsonl per recorded iteration. */
-export const historyLineSchema = z.object({
-  iteration: z.number().int().min(0),
-  fsm: z.array(z.enum(STATES)),
-  certificate: z.enum([...CERTIFICATE_TYPES, 'NONE']).nullable(),
-  residual: decimalString.nullable(),
-  glow: z.number().int().min(0).nullable(),
-  northstar_distance: decimalString.nullable(),
-  agent: z.string().optional(),
-  blocker_class: z.enum(BLOCKER_CLASSES).optional(),
-  improvement: z.string().optional(),
-  failure_signatures: z.array(z.string()).optional(),
-  critic: z.string().nullable().optional(),
-  reused_checks: z.array(z.string()).optional(),
-  decision: z.string(),
-  certificate_link: z.string(),
-});
 
 /** Shared logs are written only with the manifest: a crash mid-iteration leaves only iter_N files. */
 export async function flushPendingLogs(ctx: Ctx): Promise<void> {

@@ -6,12 +6,12 @@
 import { z } from 'zod';
 import { canonicalJson, sha256 } from '../common/canonical.js';
 import { jsonObjectsIn } from '../agent/agents.js';
-import type { CheckResult } from './checks.js';
+import type { CheckResult } from '../judge/checks.js';
 import type { IssuedType } from '../config/config.js';
-import { unexplainedSymbols } from './audit.js';
+import { unexplainedSymbols } from '../judge/audit.js';
 import type { RunResult } from '../os/ports.js';
-import type { Certificate } from './certificate.js';
-import { type Ctx, scrub } from '../loop/context.js';
+import type { Certificate } from '../judge/certificate.js';
+import { type Ctx, scrub } from './context.js';
 
 // ---------------------------------------------------------------------------------------------------
 // The paraphrase check.

@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DiskUsage, firstStop, pauseStep, SignalStop, StopFile, watchStops } from '../../src/engine/loop/backpressure.js';
+import { DiskUsage, firstStop, pauseStep, SignalStop, StopFile, watchStops } from '../../src/engine/os/stops.js';
 
 describe('backpressure', () => {
   test('scratch/STOP stops when it exists', async () => {

@@ -5,7 +5,7 @@
 import type { BlockerClass } from './dega.js';
 import { BLOCKER_CLASSES } from './dega.js';
 import { Decimal } from '../common/decimal.js';
-import { detourFor, type Signature } from '../judge/signature.js';
+import { detourFor, type Signature } from './signature.js';
 
 export interface Detour {
   /** The iteration whose capsule carries the detour. */

@@ -11,19 +11,19 @@ import {
   sanitizeAgentText,
   sanitizeList,
   type Section,
-} from './agents-md.js';
-import { recompressibility } from './lane-a.js';
+} from '../memory/agents-md.js';
+import { recompressibility } from '../memory/lane-a.js';
 import { iterDir } from '../judge/audit.js';
 import type { IssuedType } from '../config/config.js';
 import type { CheckResult } from '../judge/checks.js';
 import type { VerdictState } from '../agent/critic.js';
 import { Decimal, dstr } from '../common/decimal.js';
 import { num } from '../common/display.js';
-import { atomicWrite } from '../evidence/writer.js';
+import { atomicWrite } from '../os/atomic-write.js';
 import { InvariantViolation } from '../common/errors.js';
-import { type Ctx, scrub, sectionMeta } from '../loop/context.js';
+import { type Ctx, scrub, sectionMeta } from './context.js';
 import type { NorthstarSnapshot } from '../judge/northstar.js';
-import type { ProgressState } from '../loop/progress.js';
+import type { ProgressState } from '../run/progress.js';
 import { lstatOrNull, readRegularSync, removeTree } from '../os/tree-file.js';
 
 export interface LearnInput {

@@ -1,16 +1,25 @@
 // Builds the CNF capsule of an iteration from the loop's evidence and validates it (CONTEXT_BLEED).
 import { relative, resolve, sep } from 'node:path';
 import { canonicalJson } from '../common/canonical.js';
-import { openQuestionsOf, renderSection, sanitizeAgentText, type Section } from './agents-md.js';
+import { openQuestionsOf, renderSection, sanitizeAgentText, type Section } from '../memory/agents-md.js';
 import { iterDir } from '../judge/audit.js';
-import { type ArtifactLink, type Capsule, capsuleProblems, criterionLines, renderPrompt, SKILL_PACK, SUBAGENT_ROLE } from './capsule.js';
+import {
+  type ArtifactLink,
+  type Capsule,
+  capsuleProblems,
+  type PreparedCapsule,
+  criterionLines,
+  renderPrompt,
+  SKILL_PACK,
+  SUBAGENT_ROLE,
+} from '../memory/capsule.js';
 import { Decimal, dstr } from '../common/decimal.js';
-import { blockerClass } from '../loop/dega.js';
-import { iterationsUsed } from '../loop/decide.js';
-import { agentSpec, type Ctx, currentResidual, describeAgent, isEscalated, sectionMeta } from '../loop/context.js';
+import { blockerClass } from '../run/dega.js';
+import { iterationsUsed } from '../run/decide.js';
+import { agentSpec, type Ctx, currentResidual, describeAgent, isEscalated, sectionMeta } from './context.js';
 import { readRegularIn } from '../os/tree-file.js';
 import { unmeasurable } from '../config/measured.js';
-import { lastRoundFailures, type RoundFailures } from './failures.js';
+import { lastRoundFailures, type RoundFailures } from '../memory/failures.js';
 
 export function buildCapsule(ctx: Ctx, n: number, withAgentText: boolean, failures: RoundFailures | null): { capsule: Capsule; section: Section } {
   const { plan, state } = ctx;
@@ -142,7 +151,7 @@ export async function missionText(ctx: Ctx): Promise<string | undefined> {
  * The capsule and prompt of iteration n, validated (CONTEXT_BLEED): a capsule with forbidden content
  * is rebuilt from artifacts only (no agent-written text); if that is refused too, the problems.
  */
-export async function prepareCapsule(ctx: Ctx, n: number): Promise<{ capsule: Capsule; text: string; prompt: string } | { problems: string[] }> {
+export async function prepareCapsule(ctx: Ctx, n: number): Promise<PreparedCapsule> {
   // The user's words (goal, criteria) as plan.json holds them: the text the Phuc Test reads too.
   const planText = canonicalJson(ctx.plan);
   const failures = await lastRoundFailures(ctx, n);

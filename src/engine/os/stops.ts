@@ -1,7 +1,7 @@
-// Backpressure (SPEC §2): a STOP file, disk use over 90%, a signal or a STOP label ask the
+// Stop sources — backpressure (SPEC §2): a STOP file, disk use over 90%, a signal or a STOP label ask the
 // loop to stop; the running agent is stopped and the certificate is BACKPRESSURE.
 import { access, statfs } from 'node:fs/promises';
-import type { StopSource } from '../os/ports.js';
+import type { StopSource } from './ports.js';
 
 export class StopFile implements StopSource {
   readonly name = 'stop-file';

@@ -1,14 +1,14 @@
 // The Skeptic beyond the checks: failure signatures, the critic, and the DEGA cycle record.
 import { changedSince, snapshotDirty, spawnAgent, takeReport, userRepos } from '../agent/agent-step.js';
-import { iterDir } from './audit.js';
-import type { CheckResult } from './checks.js';
+import { iterDir } from '../judge/audit.js';
+import type { CheckResult } from '../judge/checks.js';
 import { frozen } from '../common/canonical.js';
 import { parseVerdict, renderCriticPrompt, type VerdictState } from '../agent/critic.js';
 import { Decimal, dstr } from '../common/decimal.js';
-import { blockerClass } from '../loop/dega.js';
-import { agentRunContext, type Ctx, describeAgent, scrub } from '../loop/context.js';
-import { improvement } from '../loop/progress.js';
-import { failureSignature, type Signature } from './signature.js';
+import { blockerClass } from '../run/dega.js';
+import { agentRunContext, type Ctx, describeAgent, scrub } from './context.js';
+import { improvement } from '../run/progress.js';
+import { failureSignature, type Signature } from '../run/signature.js';
 
 /** Signatures of the checks that failed this iteration (read back from their logs). */
 export async function failingSignatures(ctx: Ctx, checks: CheckResult[]): Promise<Signature[]> {
