@@ -10,15 +10,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EXIT_CODES, type TerminalState } from '../engine/loop/fsm.js';
-import { DEFAULT_EVIDENCE_DIR, runLoop, type LoopOutcome } from '../engine/loop/loop.js';
+import type { LoopOutcome } from '../engine/loop/loop.js';
 import type { Logger } from '../engine/os/ports.js';
 import { NodeProcessRunner } from '../engine/os/process.js';
 import { installSignalStop, type InstalledSignalStop, type StopSignal } from '../engine/os/signals.js';
 import { closeInheritedDescriptors, inheritedNote } from '../engine/os/descriptors.js';
 import type { HaltingReport } from '../engine/evidence/report.js';
-import { verifyTree } from '../engine/evidence/verify.js';
 import { artifactNameFor, downloadEvidence, findPreviousEvidence } from './artifact.js';
-import { evidenceView } from './evidence-view.js';
 import { CommentPublisher, FINAL_MARKER, ITERATION_MARKER, renderComment, STICKY_MARKER, type CommentView } from './comment.js';
 import { apiError, createClient, errorText, retryBaseMs, type ApiClient } from './github.js';
 import { budgetOverrides, InputError, readInputs, type ActionInputs } from './inputs.js';
@@ -33,6 +31,10 @@ import { savePostState, type PostState } from './state.js';
 import { StopLabel } from './stop-label.js';
 import { refusalMarkdown, reportMarkdown, writeSummary, writeSummarySync } from './summary.js';
 import { costUse } from '../engine/common/display.js';
+
+// The engine (and what only a running loop needs) is loaded once the run gets that far: a refusal,
+// and the first output of every run, come before it (bench/startup.ts measures it).
+const engine = () => import('../engine/loop/loop.js');
 
 /** A refusal before the loop starts: the action's own terminal status, never a silent success. */
 class Refusal extends Error {
@@ -207,7 +209,7 @@ async function main(inputs: ActionInputs, api: ApiClient, scrubber: Scrubber, si
   const toplevel = await gitToplevel(runner, workdir);
   const root = toplevel ?? workdir;
   const configPath = relative(root, resolve(workdir, inputs.config));
-  const evidenceRoot = join(root, DEFAULT_EVIDENCE_DIR);
+  const evidenceRoot = join(root, (await engine()).DEFAULT_EVIDENCE_DIR);
   const artifactName = artifactNameFor(inputs['artifact-name'], pr.number);
   const tempDir = process.env['RUNNER_TEMP'] ?? workspace;
   const commentFile = join(tempDir, `phuc-loop-comment-${ctx.runId}-${pr.number}.md`);
@@ -280,6 +282,7 @@ async function main(inputs: ActionInputs, api: ApiClient, scrubber: Scrubber, si
           );
         }
         // Only a tree that verifies is handed on again; a bad one stays the previous run's artifact.
+        const { verifyTree } = await import('../engine/evidence/verify.js');
         post.upload = (await verifyTree(evidenceRoot, { allowOpenTail: true }).catch(() => ({ ok: false }))).ok;
       } else {
         notes.push(`No earlier evidence artifact named \`${artifactName}\`: a new loop starts.${prev.skipped.length ? ` (${prev.skipped.join('; ')})` : ''}`);
@@ -418,6 +421,7 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
   };
   let lastReport: HaltingReport | null = null;
   // The baseline row and the failing checks, read from the evidence before each write (an abort reuses the last).
+  const { evidenceView } = await import('./evidence-view.js');
   let shown: Awaited<ReturnType<typeof evidenceView>> = { baseline: null, failing: null };
   // While the loop runs its evidence is written in the loop home (the phase events name it); it is published to the checkout at the end.
   let evidenceDir = a.evidenceRoot;
@@ -445,6 +449,7 @@ async function loop(a: LoopArgs): Promise<LoopResult> {
     ...extraSecrets,
     PHUC_LOOP_SECRET_VARS: [process.env['PHUC_LOOP_SECRET_VARS'] ?? '', ...Object.keys(extraSecrets)].filter(Boolean).join(','),
   };
+  const { runLoop } = await engine();
   const outcome = await runLoop({
     cwd: a.root,
     configPath: a.configPath,
@@ -584,7 +589,7 @@ async function finish(f: FinishArgs): Promise<void> {
     );
   notes.push(`[Workflow run](${f.runUrl}) · the evidence tree is uploaded as \`${f.artifactName}\` when the job ends.`);
   const agentsMd = (await readFile(join(f.evidenceRoot, 'agents_md_final.md'), 'utf8').catch(() => '')) || undefined;
-  await writeSummary(reportMarkdown(r, agentsMd, { notes, scrub: f.scrub }));
+  await writeSummary(await reportMarkdown(r, agentsMd, { notes, scrub: f.scrub }));
   if (outcome.status !== 'EXIT_CONVERGED') {
     const why = r.detail ? `: ${r.detail}` : '';
     core.setFailed(
