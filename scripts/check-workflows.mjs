@@ -97,7 +97,9 @@ for (const n of INPUT_NAMES) {
   } else if (String(d ?? '') !== INPUT_DEFAULTS[n])
     problems.push(`action.yml: input ${n} defaults to ${JSON.stringify(d)}, src/action/inputs.ts to ${JSON.stringify(INPUT_DEFAULTS[n])}`);
 }
-const src = (await readFile(join(root, 'src/action/run.ts'), 'utf8')) + (await readFile(join(root, 'src/action/post-run.ts'), 'utf8'));
+// Every module of the action (the outputs are named in outputs.ts, post's in post-run.ts).
+const actionDir = join(root, 'src/action');
+const src = (await Promise.all((await readdir(actionDir)).filter((f) => f.endsWith('.ts')).map((f) => readFile(join(actionDir, f), 'utf8')))).join('\n');
 for (const o of Object.keys(action.outputs ?? {})) if (!src.includes(`'${o}'`)) problems.push(`action.yml: output ${o} is never set by src/action`);
 if (action.runs?.['post-if'] !== 'always()')
   problems.push('action.yml: runs.post-if must be always() (the evidence is uploaded also when main failed or was cancelled)');

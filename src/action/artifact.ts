@@ -1,7 +1,8 @@
 // Evidence across workflow runs: the post step uploads the evidence tree as one artifact per run,
 // named after the PR (`<artifact-name>-pr-<number>`); the next run finds the newest one through the
 // REST API, downloads it and extracts it (checked) into the evidence folder before the loop starts.
-import { DefaultArtifactClient } from '@actions/artifact';
+// @actions/artifact (with the Azure storage client) is loaded when an artifact is moved, not at start-up.
+const artifactClient = async () => new (await import('@actions/artifact')).DefaultArtifactClient();
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Octokit } from './github.js';
@@ -86,7 +87,7 @@ export class EvidenceDownloadError extends Error {}
 export async function downloadEvidence(o: { artifact: PreviousArtifact; token: string; repo: RepoRef; target: string; tempDir: string }): Promise<string[]> {
   const scratch = await mkdtemp(join(o.tempDir, 'phuc-loop-restore-'));
   try {
-    const client = new DefaultArtifactClient();
+    const client = await artifactClient();
     const r = await client
       .downloadArtifact(o.artifact.id, {
         path: scratch,
@@ -139,7 +140,7 @@ export async function evidenceFiles(root: string): Promise<string[]> {
 }
 
 export async function uploadEvidence(o: { root: string; name: string; retentionDays: number; files: string[] }): Promise<{ id: number; size: number }> {
-  const r = await new DefaultArtifactClient().uploadArtifact(o.name, o.files, o.root, { retentionDays: o.retentionDays });
+  const r = await (await artifactClient()).uploadArtifact(o.name, o.files, o.root, { retentionDays: o.retentionDays });
   if (!r.id) throw new Error(`the artifact service returned no id for ${o.name}`);
   return { id: r.id, size: r.size ?? 0 };
 }

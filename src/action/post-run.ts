@@ -6,10 +6,6 @@ import * as github from '@actions/github';
 import { readFile, writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { EvidenceUnverifiable } from '../engine/common/errors.js';
-import { EvidenceStore } from '../engine/store/evidence.js';
-import { cutLogTails, loopHome, publishEvidence } from '../engine/loop/home.js';
-import { Git } from '../engine/os/git.js';
-import { NodeProcessRunner } from '../engine/os/process.js';
 import { artifactUrl, evidenceFiles, uploadEvidence } from './artifact.js';
 import { CommentPublisher, withArtifactLink } from './comment.js';
 import { createClient, errorText, retryBaseMs } from './github.js';
@@ -25,6 +21,13 @@ import { writeSummary } from './summary.js';
  */
 async function publishLeftEvidence(checkout: string, evidenceDir: string): Promise<void> {
   try {
+    // Only after a main step that was killed: the engine's modules load then, not on every post step.
+    const [{ EvidenceStore }, { cutLogTails, loopHome, publishEvidence }, { Git }, { NodeProcessRunner }] = await Promise.all([
+      import('../engine/store/evidence.js'),
+      import('../engine/loop/home.js'),
+      import('../engine/os/git.js'),
+      import('../engine/os/process.js'),
+    ]);
     const git = new Git(new NodeProcessRunner(), checkout, { PATH: process.env['PATH'], HOME: process.env['HOME'] });
     const home = await loopHome(git, relative(checkout, evidenceDir));
     const ev = new EvidenceStore(home.evidence);

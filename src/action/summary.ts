@@ -3,7 +3,7 @@
 import * as core from '@actions/core';
 import { appendFileSync } from 'node:fs';
 import { inert } from '../engine/common/markdown.js';
-import { renderReportMarkdown, type HaltingReport } from '../engine/evidence/report.js';
+import type { HaltingReport } from '../engine/evidence/report.js';
 
 export interface SummaryContext {
   /** Lines shown above the report (where the evidence came from, "nothing to do", links). */
@@ -11,7 +11,9 @@ export interface SummaryContext {
   scrub: (s: string) => string;
 }
 
-export function reportMarkdown(report: HaltingReport, agentsMd: string | undefined, ctx: SummaryContext): string {
+/** The report's markdown; its renderer (with the report's schemas) loads only when a loop ended. */
+export async function reportMarkdown(report: HaltingReport, agentsMd: string | undefined, ctx: SummaryContext): Promise<string> {
+  const { renderReportMarkdown } = await import('../engine/evidence/report.js');
   const notes = ctx.notes.length ? ctx.notes.map((n) => `> ${n}`).join('\n>\n') + '\n\n' : '';
   return ctx.scrub(notes + renderReportMarkdown(report, agentsMd));
 }

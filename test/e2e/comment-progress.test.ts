@@ -4,23 +4,12 @@
 import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startGitHubEmulator, type CallRecord, type GitHubEmulator } from '../harness/github-emulator.js';
+import type { CallRecord, GitHubEmulator } from '../harness/github-emulator.js';
 import { branchSha } from '../harness/git-origin.js';
-import { apiFigure, assertBuilt, debugJob, e2eAgent, loopFiles, REPO, restCalls, runJob, scenario, until } from './helpers.js';
+import { apiFigure, debugJob, e2eAgent, loopFiles, REPO, restCalls, runJob, scenario, until, useEmulator } from './helpers.js';
 
 let gh: GitHubEmulator;
-
-beforeAll(async () => {
-  assertBuilt();
-  gh = await startGitHubEmulator();
-  gh.addRepo(REPO);
-});
-
-afterAll(async () => {
-  await gh?.close();
-});
-
-afterEach(() => expect(gh.violations).toEqual([]));
+useEmulator((g) => (gh = g));
 
 const isCommentWrite = (c: CallRecord) => c.operation === 'issues/create-comment' || c.operation === 'issues/update-comment';
 const bodyOf = (c: CallRecord) => (c.body as { body: string }).body;

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { EmulatedRun, GitHubEmulator } from '../harness/github-emulator.js';
+import { startGitHubEmulator, type EmulatedRun, type GitHubEmulator } from '../harness/github-emulator.js';
 import { cloneWorkspace, createOrigin, isolatedGitEnv, log, redirectEnv, type Origin } from '../harness/git-origin.js';
 import { runActionJob, type JobResult, type StepHandle } from '../harness/runner.js';
 import { config, NORTHSTAR } from '../helpers/repo.js';
@@ -19,6 +19,25 @@ export const b64Token = Buffer.from(`x-access-token:${TOKEN}`).toString('base64'
 export function assertBuilt(): void {
   for (const f of ['dist/main/index.js', 'dist/post/index.js'])
     if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run \`npm run build\` before the e2e tests (they run the bundle, as the runner does)`);
+}
+
+/**
+ * The GitHub emulator of an e2e file: started before its tests with octo/widgets (and what `setUp`
+ * adds), handed to `use`, closed after them; every test ends with no request or answer off
+ * GitHub's description.
+ */
+export function useEmulator(use: (gh: GitHubEmulator) => void): void {
+  let gh: GitHubEmulator | undefined;
+  beforeAll(async () => {
+    assertBuilt();
+    gh = await startGitHubEmulator();
+    gh.addRepo(REPO);
+    use(gh);
+  });
+  afterAll(async () => {
+    await gh?.close();
+  });
+  afterEach(() => expect(gh?.violations).toEqual([]));
 }
 
 /** Three criteria (bug1..3), each met once src/status.txt has its fixed-N line (after running `before`, when given). */

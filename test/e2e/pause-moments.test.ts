@@ -6,26 +6,13 @@
 // hook of the origin note where they are in a 0777 folder and hold there until the loop stops them.
 import { chmod, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startGitHubEmulator, type GitHubEmulator } from '../harness/github-emulator.js';
+import type { GitHubEmulator } from '../harness/github-emulator.js';
 import { log, showFile } from '../harness/git-origin.js';
 import { checkStateDir } from '../helpers/repo.js';
-import { assertBuilt, debugJob, e2eAgent, loopFiles, REPO, resumesAndConverges, ROOT, runJob, scenario, until } from './helpers.js';
+import { debugJob, e2eAgent, loopFiles, REPO, resumesAndConverges, ROOT, runJob, scenario, until, useEmulator } from './helpers.js';
 
 let gh: GitHubEmulator;
-
-beforeAll(async () => {
-  assertBuilt();
-  gh = await startGitHubEmulator();
-  gh.addRepo(REPO);
-});
-
-afterAll(async () => {
-  await gh?.close();
-});
-
-afterEach(() => {
-  expect(gh.violations).toEqual([]);
-});
+useEmulator((g) => (gh = g));
 
 const HOLD = join(ROOT, 'test/e2e/fixtures/hold.sh');
 

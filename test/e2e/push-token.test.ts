@@ -2,27 +2,19 @@
 // with github.token, so the pull request's checks would never run on the loop's commits. The origin
 // is served over git's smart HTTP (test/harness/git-http.ts), which sees the Authorization header
 // of every request and answers 401 to any token but the one it accepts.
-import { startGitHubEmulator, type GitHubEmulator } from '../harness/github-emulator.js';
+import type { GitHubEmulator } from '../harness/github-emulator.js';
 import { branchSha } from '../harness/git-origin.js';
 import { startGitHttp, type GitHttpServer } from '../harness/git-http.js';
-import { assertBuilt, debugJob, e2eAgent, fixtureAgent, leftTheRunner, loopFiles, REPO, runJob, scenario, TOKEN } from './helpers.js';
+import { debugJob, e2eAgent, fixtureAgent, leftTheRunner, loopFiles, runJob, scenario, TOKEN, useEmulator } from './helpers.js';
 
 const PUSH_TOKEN = 'github_pat_e2ePushToken0123456789abcdefXYZ';
 let gh: GitHubEmulator;
 const servers: GitHttpServer[] = [];
-
-beforeAll(async () => {
-  assertBuilt();
-  gh = await startGitHubEmulator();
-  gh.addRepo(REPO);
-});
+useEmulator((g) => (gh = g));
 
 afterAll(async () => {
   for (const s of servers) await s.close();
-  await gh?.close();
 });
-
-afterEach(() => expect(gh.violations).toEqual([]));
 
 async function served(number: number, accept: string) {
   const s = await scenario(gh, number, loopFiles(fixtureAgent('fixer.mjs'), { criteria: 2 }));

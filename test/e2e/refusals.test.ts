@@ -1,26 +1,15 @@
 // Who may start a loop, and where: fork PRs are refused (no push, no secrets), a label from an actor
 // without write access is refused (asked of the API), bots only when allow-listed; bad inputs are
 // named before anything runs.
-import { startGitHubEmulator, type GitHubEmulator } from '../harness/github-emulator.js';
+import type { GitHubEmulator } from '../harness/github-emulator.js';
 import { branchSha, log } from '../harness/git-origin.js';
-import { assertBuilt, debugJob, fixtureAgent, loopFiles, REPO, restCalls, runJob, scenario } from './helpers.js';
+import { debugJob, fixtureAgent, loopFiles, REPO, restCalls, runJob, scenario, useEmulator } from './helpers.js';
 
 let gh: GitHubEmulator;
-
-beforeAll(async () => {
-  assertBuilt();
-  gh = await startGitHubEmulator();
-  gh.addRepo(REPO);
+useEmulator((g) => {
+  gh = g;
   gh.setPermission(REPO, 'mallory', 'read');
   gh.setPermission(REPO, 'maintainer-mo', 'maintain');
-});
-
-afterAll(async () => {
-  await gh?.close();
-});
-
-afterEach(() => {
-  expect(gh.violations).toEqual([]);
 });
 
 const labeled = (number: number, sender: { login: string; type: string }) => ({

@@ -1,20 +1,10 @@
 // The Action as the runner starts it (root here and on CI): the agent runs as the unprivileged
 // user phuc-agent in its own PID namespace and finds the loop's token nowhere it can read.
-import { startGitHubEmulator, type GitHubEmulator } from '../harness/github-emulator.js';
-import { assertBuilt, debugJob, e2eAgent, loopFiles, REPO, runJob, scenario } from './helpers.js';
+import type { GitHubEmulator } from '../harness/github-emulator.js';
+import { debugJob, e2eAgent, loopFiles, runJob, scenario, useEmulator } from './helpers.js';
 
 let gh: GitHubEmulator;
-
-beforeAll(async () => {
-  assertBuilt();
-  gh = await startGitHubEmulator();
-  gh.addRepo(REPO);
-});
-
-afterAll(async () => {
-  await gh?.close();
-});
-
+useEmulator((g) => (gh = g));
 test('the agent runs as phuc-agent in its own PID namespace with no token in its reach; the certificate records the isolation', async () => {
   const s = await scenario(gh, 31, loopFiles(e2eAgent('prober.mjs'), { criteria: 1 }));
   const job = await runJob(s, {});

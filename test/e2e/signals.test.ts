@@ -5,25 +5,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startGitHubEmulator, type GitHubEmulator } from '../harness/github-emulator.js';
+import type { GitHubEmulator } from '../harness/github-emulator.js';
 import { branchSha, cloneWorkspace } from '../harness/git-origin.js';
-import { assertBuilt, e2eAgent, loopFiles, REPO, resumesAndConverges, runJob, scenario, TOKEN, until, type Scenario } from './helpers.js';
+import { e2eAgent, loopFiles, REPO, resumesAndConverges, runJob, scenario, TOKEN, until, type Scenario, useEmulator } from './helpers.js';
 
 let gh: GitHubEmulator;
-
-beforeAll(async () => {
-  assertBuilt();
-  gh = await startGitHubEmulator();
-  gh.addRepo(REPO);
-});
-
-afterAll(async () => {
-  await gh?.close();
-});
-
-afterEach(() => {
-  expect(gh.violations).toEqual([]);
-});
+useEmulator((g) => (gh = g));
 
 const stubborn = (n: number) => scenario(gh, n, loopFiles(e2eAgent('stubborn.mjs'), { criteria: 2 }));
 

@@ -2,26 +2,15 @@
 // someone else pushing to the branch meanwhile, and the API failing twice with 502 before recovering.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startGitHubEmulator, type GitHubEmulator } from '../harness/github-emulator.js';
+import type { GitHubEmulator } from '../harness/github-emulator.js';
 import { branchSha, log } from '../harness/git-origin.js';
-import { apiFigure, assertBuilt, debugJob, e2eAgent, fixtureAgent, loopFiles, REPO, restCalls, runJob, scenario, TOKEN, until } from './helpers.js';
+import { apiFigure, debugJob, e2eAgent, fixtureAgent, loopFiles, REPO, restCalls, runJob, scenario, TOKEN, until, useEmulator } from './helpers.js';
 import { agentStarted } from '../helpers/repo.js';
 
 let gh: GitHubEmulator;
-
-beforeAll(async () => {
-  assertBuilt();
-  gh = await startGitHubEmulator();
-  gh.addRepo(REPO);
+useEmulator((g) => {
+  gh = g;
   gh.setPermission(REPO, 'alice', 'write');
-});
-
-afterAll(async () => {
-  await gh?.close();
-});
-
-afterEach(() => {
-  expect(gh.violations).toEqual([]);
 });
 
 test('a STOP label added while the agent runs stops it within poll-seconds: BACKPRESSURE, report, comment, artifact', async () => {
