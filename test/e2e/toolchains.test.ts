@@ -66,53 +66,58 @@ const PROJECTS: Project[] = [
 const runnable = (p: Project) => p.kind !== 'python' || existsSync(PIP_INDEX);
 
 describe.each(PROJECTS.map((p) => [p.kind, p] as const))('%s project', (kind, p) => {
-  (runnable(p) ? test : test.skip)('the workflow finds and prepares its toolchain; the loop converges with the checks as phuc-check', async () => {
-    const number = 300 + PROJECTS.indexOf(p);
-    const files = {
-      ...p.files,
-      'phuc-loop.yml':
-        config({ criteria: [{ id: 'tests', run: p.check }], agent: `${fixtureAgent('replace.mjs')} ${p.fix.map((a) => JSON.stringify(a)).join(' ')}` }) + '\n',
-      'NORTHSTAR.md': NORTHSTAR,
-    };
-    const s = await scenario(gh, number, files);
-    // The runner's layout: the action beside the pull request's checkout, a tool cache.
-    const runnerWorkspace = await traversableTempDir('wf-workspace-');
-    await symlink(ROOT, join(runnerWorkspace, 'phuc-loop-action'));
-    const toolCache = await traversableTempDir('wf-toolcache-');
-    const workspace = await cloneWorkspace(s.origin, { token: 'unused', branch: `pr-${number}` });
-    const steps = await workflowSteps(WORKFLOW, 'loop');
-    const env: Record<string, string> = {
-      PATH: process.env['PATH'] ?? '',
-      HOME: process.env['HOME'] ?? '',
-      GITHUB_WORKSPACE: runnerWorkspace,
-      RUNNER_TOOL_CACHE: toolCache,
-      PIP_INDEX_URL: `file://${PIP_INDEX}`,
-      PIP_RETRIES: '0',
-    };
-    const prepared = await runSteps(steps, ['toolchain', 'toolchain-path'], {
-      cwd: workspace,
-      inputs: { toolchain: 'auto', 'working-directory': '.' },
-      env,
-    });
-    expect(prepared.outputs['toolchain']).toEqual({ kind });
-    expect(prepared.path.length).toBe(1);
+  (runnable(p) ? test : test.skip)(
+    'the workflow finds and prepares its toolchain; the loop converges with the checks as phuc-check',
+    async () => {
+      const number = 300 + PROJECTS.indexOf(p);
+      const files = {
+        ...p.files,
+        'phuc-loop.yml':
+          config({ criteria: [{ id: 'tests', run: p.check }], agent: `${fixtureAgent('replace.mjs')} ${p.fix.map((a) => JSON.stringify(a)).join(' ')}` }) +
+          '\n',
+        'NORTHSTAR.md': NORTHSTAR,
+      };
+      const s = await scenario(gh, number, files);
+      // The runner's layout: the action beside the pull request's checkout, a tool cache.
+      const runnerWorkspace = await traversableTempDir('wf-workspace-');
+      await symlink(ROOT, join(runnerWorkspace, 'phuc-loop-action'));
+      const toolCache = await traversableTempDir('wf-toolcache-');
+      const workspace = await cloneWorkspace(s.origin, { token: 'unused', branch: `pr-${number}` });
+      const steps = await workflowSteps(WORKFLOW, 'loop');
+      const env: Record<string, string> = {
+        PATH: process.env['PATH'] ?? '',
+        HOME: process.env['HOME'] ?? '',
+        GITHUB_WORKSPACE: runnerWorkspace,
+        RUNNER_TOOL_CACHE: toolCache,
+        PIP_INDEX_URL: `file://${PIP_INDEX}`,
+        PIP_RETRIES: '0',
+      };
+      const prepared = await runSteps(steps, ['toolchain', 'toolchain-path'], {
+        cwd: workspace,
+        inputs: { toolchain: 'auto', 'working-directory': '.' },
+        env,
+      });
+      expect(prepared.outputs['toolchain']).toEqual({ kind });
+      expect(prepared.path.length).toBe(1);
 
-    const job = await runJob(s, {
-      workspace,
-      env: { ...prepared.env, PATH: [...prepared.path, env.PATH].join(':') },
-    });
-    if (job.main.exitCode !== 0) throw new Error(`${prepared.log}\n${debugJob(job)}`);
-    expect(job.main.outputs).toMatchObject({ status: 'EXIT_CONVERGED', iterations: '1', certificate: 'EXACT' });
-    expect(job.main.outputs['certified-commit']).toMatch(/^[0-9a-f]{40}$/);
-    // The comment was there while the run was RUNNING, before iteration 0 ended; then the final one.
-    const writes = gh.calls
-      .slice(job.callsBefore)
-      .filter((c) => c.operation === 'issues/create-comment' || c.operation === 'issues/update-comment')
-      .map((c) => (c.body as { body: string }).body.split('\n')[1]);
-    expect(writes[0]).toMatch(/RUNNING/);
-    expect(writes[0]).not.toMatch(/iteration 0 done/);
-    expect(writes.at(-1)).toMatch(/EXIT_CONVERGED/);
-    expect(gh.commentsOn(REPO, number)).toHaveLength(1);
-    expect(job.main.stdout).toMatch(/isolation: user\+pidns/);
-  }, 600_000);
+      const job = await runJob(s, {
+        workspace,
+        env: { ...prepared.env, PATH: [...prepared.path, env.PATH].join(':') },
+      });
+      if (job.main.exitCode !== 0) throw new Error(`${prepared.log}\n${debugJob(job)}`);
+      expect(job.main.outputs).toMatchObject({ status: 'EXIT_CONVERGED', iterations: '1', certificate: 'EXACT' });
+      expect(job.main.outputs['certified-commit']).toMatch(/^[0-9a-f]{40}$/);
+      // The comment was there while the run was RUNNING, before iteration 0 ended; then the final one.
+      const writes = gh.calls
+        .slice(job.callsBefore)
+        .filter((c) => c.operation === 'issues/create-comment' || c.operation === 'issues/update-comment')
+        .map((c) => (c.body as { body: string }).body.split('\n')[1]);
+      expect(writes[0]).toMatch(/RUNNING/);
+      expect(writes[0]).not.toMatch(/iteration 0 done/);
+      expect(writes.at(-1)).toMatch(/EXIT_CONVERGED/);
+      expect(gh.commentsOn(REPO, number)).toHaveLength(1);
+      expect(job.main.stdout).toMatch(/isolation: user\+pidns/);
+    },
+    600_000,
+  );
 });
