@@ -26,6 +26,7 @@ import type { Clock, Logger, ProcessRunner, RunResult, RunSpec } from '../os/por
 import { CA_BUNDLE_VARS } from '../os/secrets.js';
 import { ShellSession } from '../os/process.js';
 import { removeTree } from '../os/tree-file.js';
+import { keptPath, readableCommand, sealStamp, VOLATILE_NAMES, volatileFolders } from './setup-seal.js';
 import { changedPaths, parseStaged, readTracked, type TrackedEntry, type TrackedState } from './tracked-tree.js';
 
 /** Lockfiles and manifests whose content decides whether `checks.setup` runs again. */
@@ -53,7 +54,7 @@ export const DEFAULT_SETUP_INPUTS = [
  * vite/vitest). They are removed on every update and left out of the outputs' fingerprint: kept,
  * they would carry one round's writes into the next; fingerprinted, they would re-run setup each round.
  */
-const VOLATILE = ['*/node_modules/.cache', '*/node_modules/.vite'];
+const VOLATILE = VOLATILE_NAMES.map((n) => `*/node_modules/${n}`);
 
 /**
  * Setup outputs are kept only under names that need no quoting in git's exclude patterns and
@@ -71,8 +72,17 @@ export interface CheckWorkspaceOptions {
   runner: ProcessRunner;
   /** Runs commands in the workspace (setup, and what the caller runs there): the sandboxed runner. Default: runner.run. */
   run?: (spec: RunSpec) => Promise<RunResult>;
-  /** Called with ws/ and home/ after the loop wrote into them, to give them to the check user. */
-  handOver?: (dir: string) => Promise<void>;
+  /**
+   * Called with ws/ and home/ after the loop wrote into them, to give them to the check user; `skip`:
+   * paths under `dir` (sealed setup outputs) left as they are, never walked.
+   */
+  handOver?: (dir: string, skip?: readonly string[]) => Promise<void>;
+  /**
+   * Makes a setup output (a path in ws/) the loop's, closed to writing by the check user (who made
+   * it): a sealed output cannot change while the checks run, so no round walks it to see whether it
+   * did (setup-seal.ts). Unset where the checks run as the loop's user: the outputs are fingerprinted.
+   */
+  seal?: (path: string) => Promise<void>;
   /**
    * Called with a folder handed over before, before the loop writes into it again or removes it: to
    * give it back where the loop cannot write the check user's files (under sudo).
@@ -116,7 +126,8 @@ export interface UpdateOutcome {
 
 /** What the last successful setup left, and a fingerprint of it as it was before the checks ran. */
 /** loop/setup.json: what the last setup ran on, so it re-runs only when its inputs change. */
-const setupRecordSchema = z.object({ inputs_hash: z.string(), keep: z.array(z.string()), fingerprint: z.string() });
+/** `sealed`: the outputs were sealed (setup-seal.ts) and this is their stamp; the fingerprint is then empty. */
+const setupRecordSchema = z.object({ inputs_hash: z.string(), keep: z.array(z.string()), fingerprint: z.string(), sealed: z.string().optional() });
 type SetupRecord = z.infer<typeof setupRecordSchema>;
 
 const q = shellQuote;
@@ -301,16 +312,19 @@ export class CheckWorkspace {
     if (r.exitCode !== 0) throw new Error(`updating the check workspace to ${treeish} failed (${r.exitCode}): ${r.stderr.trim()}`);
     this.current = treeish;
     if (this.o.handOver) {
-      await this.o.handOver(this.dir);
+      const sealed = outputs === 'kept' && this.record?.sealed !== undefined;
+      await this.o.handOver(this.dir, sealed ? this.record!.keep.map(keptPath) : []);
       await this.o.handOver(this.home);
+      if (sealed) await this.lendVolatile();
       // Handing over changes the files' owner and ctime: record the new stat (git re-reads only those
       // files to confirm their content) so that the next update does not rewrite them all.
       const keep = this.record?.keep ?? [];
+      const fingerprint = outputs === 'kept' && !sealed;
       const after = await this.session.run(
-        `cd ${q(this.dir)} && { git update-index -q --refresh >/dev/null; true; }${outputs === 'kept' ? ` && ${fingerprintCommand(keep, false)}` : ''}`,
+        `cd ${q(this.dir)} && { git update-index -q --refresh >/dev/null; true; }${fingerprint ? ` && ${fingerprintCommand(keep, false)}` : ''}`,
       );
-      if (outputs === 'kept' && this.record && after.exitCode === 0) await this.saveRecord({ ...this.record, fingerprint: after.stdout.trim() });
-      else if (outputs === 'kept') {
+      if (fingerprint && this.record && after.exitCode === 0) await this.saveRecord({ ...this.record, fingerprint: after.stdout.trim() });
+      else if (outputs === 'kept' && (after.exitCode !== 0 || !this.record)) {
         outputs = 'dropped';
         await this.dropRecord();
       }
@@ -361,7 +375,7 @@ export class CheckWorkspace {
     // One shell round trip, no subshell (the session's shell forks only the commands themselves).
     const script = [
       `umask 022 && cd ${q(this.dir)} && keep=`,
-      ...(record && keep.length ? [`&& { [ "$(${fingerprintCommand(keep, true)})" = ${q(record.fingerprint)} ] && keep=1; true; }`] : []),
+      ...(record && keep.length ? [`&& ${keepTest(record, this.dir)}`] : []),
       // git clean fails on what lies deeper than a path it can name (PATH_MAX): that goes, then git clean again.
       `&& { ${cleanNow} || { find . -regextype posix-extended -regex '.{3800,}' -prune -exec rm -rf -- {} + && ${cleanNow}; }; }`,
       // git clean never removes a folder named .git (a planted repository a test's git would find).
@@ -416,7 +430,9 @@ export class CheckWorkspace {
         : tooMany(made)
           ? `checks.setup made ${made.length} paths beside the tree, more than the workspace keeps (${MAX_KEPT_PATHS}): it runs again before every round`
           : null;
-    if (note === null && made.length) {
+    const sealed = note === null && made.length ? await this.seal(made) : null;
+    if (sealed !== null) await this.saveRecord({ inputs_hash: inputsHash, keep: made, fingerprint: '', sealed });
+    else if (note === null && made.length) {
       const f = await this.session.run(`cd ${q(this.dir)} && ${fingerprintCommand(made, false)}`);
       if (f.exitCode !== 0) throw new Error(`fingerprinting the setup outputs failed: ${f.stderr.trim()}`);
       await this.saveRecord({ inputs_hash: inputsHash, keep: made, fingerprint: f.stdout.trim() });
@@ -540,6 +556,31 @@ export class CheckWorkspace {
     if (r.exitCode !== 0) throw new Error(`removing the earlier setup's outputs failed: ${r.stderr.trim()}`);
   }
 
+  /**
+   * Seals the setup outputs (setup-seal.ts) and returns their stamp; null without `seal` (the checks
+   * run as the loop's user) or when a sealed path is not as sealing leaves it.
+   */
+  private async seal(made: string[]): Promise<string | null> {
+    if (!this.o.seal) return null;
+    for (const k of made) await this.o.seal(join(this.dir, keptPath(k)));
+    const r = await this.session.run(`cd ${q(this.dir)} && ${readableCommand(made)}`);
+    if (r.exitCode !== 0) throw new Error(`opening the sealed setup outputs to reading failed: ${r.stderr.trim()}`);
+    const stamp = sealStamp(this.dir, made);
+    if (stamp !== null) await this.lendVolatile(made);
+    return stamp;
+  }
+
+  /** The tools' caches inside sealed dependencies: made empty and lent to the check user for the round. */
+  private async lendVolatile(keep = this.record?.keep ?? []): Promise<void> {
+    for (const v of volatileFolders(keep)) {
+      const path = join(this.dir, v);
+      await this.o.takeBack?.(path);
+      await removeTree(path);
+      await mkdir(path, { mode: 0o755 });
+      await this.o.handOver?.(path);
+    }
+  }
+
   private async saveRecord(record: SetupRecord): Promise<void> {
     this.record = record;
     await atomicWrite(this.recordPath, JSON.stringify(record));
@@ -563,6 +604,17 @@ export class CheckWorkspace {
  */
 const MAX_KEPT_PATHS = 256;
 const tooMany = (made: string[]) => made.length > MAX_KEPT_PATHS || made.reduce((n, p) => n + p.length + 8, 0) > 32 * 1024;
+
+/**
+ * The shell test that sets `keep=1` when the kept outputs are as recorded: sealed ones by their
+ * stamp (no walk; the volatile caches lent to the checks go), others by their fingerprint.
+ */
+function keepTest(record: SetupRecord, dir: string): string {
+  if (record.sealed === undefined) return `{ [ "$(${fingerprintCommand(record.keep, true)})" = ${q(record.fingerprint)} ] && keep=1; true; }`;
+  if (sealStamp(dir, record.keep) !== record.sealed) return 'true';
+  const volatile = volatileFolders(record.keep).map((v) => q(`./${v}`));
+  return `{ ${volatile.length ? `rm -rf -- ${volatile.join(' ')} && ` : ''}keep=1; }`;
+}
 
 function fingerprintCommand(keep: string[], clearVolatile: boolean): string {
   const volatile = `\\( ${VOLATILE.map((v) => `-path ${q(v)}`).join(' -o ')} \\) -prune ${clearVolatile ? '-exec rm -rf -- {} + ' : ''}`;

@@ -60,8 +60,9 @@ export interface CleanJudgeOptions {
   checks: LoopConfig['checks'];
   /** Runs a command as the check user (the sandbox), or as the loop when there is none. */
   run: (spec: RunSpec) => Promise<RunResult>;
-  handOver?: (dir: string) => Promise<void>;
+  handOver?: CheckWorkspaceOptions['handOver'];
   takeBack?: (dir: string) => Promise<void>;
+  seal?: CheckWorkspaceOptions['seal'];
 }
 
 export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
@@ -72,6 +73,7 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
     run: c.run,
     handOver: c.handOver,
     takeBack: c.takeBack,
+    seal: c.seal,
     env: c.checks.env,
     baseEnv: c.o.env,
     log: c.o.log,
