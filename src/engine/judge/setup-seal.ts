@@ -6,8 +6,10 @@
 // walking 100,000 files to fingerprint them. Only the tools' caches inside installed dependencies
 // are lent to the check user, empty, every round.
 import { lstatSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { shellQuote } from '../agent/agents.js';
+import { removeTree } from '../os/tree-file.js';
 
 /** Caches tools write inside installed dependencies while the checks run (babel, nyc, eslint, vite/vitest). */
 export const VOLATILE_NAMES = ['.cache', '.vite'] as const;
@@ -47,4 +49,41 @@ export function sealStamp(dir: string, keep: readonly string[]): string | null {
     parts.push(`${st.ino}:${st.uid}:${st.gid}:${st.mode}`);
   }
   return parts.join(' ');
+}
+
+/** How the workspace seals and lends (CheckWorkspaceOptions), and its shell (the loop's user). */
+export interface SealHands {
+  seal?: (path: string) => Promise<void>;
+  handOver?: (dir: string) => Promise<void>;
+  takeBack?: (dir: string) => Promise<void>;
+}
+
+/**
+ * Seals the setup outputs `made` (paths in `dir`) and returns their stamp; null without `seal` (the
+ * checks run as the loop's user) or when a sealed path is not as sealing leaves it.
+ */
+export async function sealOutputs(
+  o: SealHands,
+  dir: string,
+  made: readonly string[],
+  sh: (script: string) => Promise<{ exitCode: number | null; stderr: string }>,
+): Promise<string | null> {
+  if (!o.seal) return null;
+  for (const k of made) await o.seal(join(dir, keptPath(k)));
+  const r = await sh(`cd ${shellQuote(dir)} && ${readableCommand(made)}`);
+  if (r.exitCode !== 0) throw new Error(`opening the sealed setup outputs to reading failed: ${r.stderr.trim()}`);
+  const stamp = sealStamp(dir, made);
+  if (stamp !== null) await lendVolatile(o, dir, made);
+  return stamp;
+}
+
+/** The tools' caches inside sealed dependencies: made empty and lent to the check user for the round. */
+export async function lendVolatile(o: SealHands, dir: string, keep: readonly string[]): Promise<void> {
+  for (const v of volatileFolders(keep)) {
+    const path = join(dir, v);
+    await o.takeBack?.(path);
+    await removeTree(path);
+    await mkdir(path, { mode: 0o755 });
+    await o.handOver?.(path);
+  }
 }

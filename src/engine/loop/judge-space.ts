@@ -3,7 +3,8 @@
 // no global git/npm configuration (SPEC §7); `live` is the agent's own work tree, weaker (what the
 // agent left beside the tracked files counts) and said so in every certificate.
 import { join } from 'node:path';
-import { CheckWorkspace, type CheckWorkspaceOptions, type SetupOutcome } from '../judge/workspace.js';
+import { CheckWorkspace, type CheckWorkspaceOptions } from '../judge/workspace.js';
+import type { SetupOutcome } from '../judge/setup-outputs.js';
 import { agentEnvironment } from '../os/secrets.js';
 import { withoutRoleVariables, type Sandbox } from '../os/sandbox.js';
 import { removeTree } from '../os/tree-file.js';
