@@ -8,6 +8,7 @@ import { join, posix, relative, sep } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import picomatch from 'picomatch';
 import { openRegular } from '../os/tree-file.js';
+import { NO_REPORT_FOLDERS } from '../config/regenerable.js';
 
 export type TestStatus = 'passed' | 'failed' | 'error' | 'skipped';
 
@@ -198,10 +199,11 @@ async function baseDir(cwd: string, glob: string): Promise<{ dir: string } | { p
 }
 
 /**
- * Folders no report is written to and that may hold 100,000 files (installed dependencies, virtual
- * environments, bytecode and tool caches): never walked, where every round looks for reports twice.
+ * Folders no report is written to and that may hold 100,000 files (the regenerable ones but build
+ * outputs: installed dependencies, virtual environments, bytecode and tool caches), and .git: never
+ * walked, where every round looks for reports twice.
  */
-const NO_REPORTS = new Set(['.git', 'node_modules', '.venv', 'venv', '__pycache__', '.mypy_cache', '.pytest_cache', '.ruff_cache', '.hypothesis']);
+const NO_REPORTS = new Set(['.git', ...NO_REPORT_FOLDERS]);
 
 async function walk(root: string, dir: string, match: (p: string) => boolean, out: string[], problems: string[]): Promise<void> {
   let entries;

@@ -12,55 +12,33 @@
 //           and whose index records the stat of every file written, and the setup record.
 // Git runs as the loop's user with no system/global config and none of the repository's config,
 // hooks or attributes files: only the tree's own .gitattributes apply, as in a fresh clone.
-import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { chmod, lstat, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
-import { z } from 'zod';
 import { shellQuote } from '../common/shell-quote.js';
-import { sha256 } from '../common/canonical.js';
 import { parseDocument } from '../common/document.js';
 import { atomicWrite } from '../os/atomic-write.js';
 import { Git } from '../os/git.js';
 import type { Clock, Logger, ProcessRunner, RunResult, RunSpec } from '../os/ports.js';
-import { CA_BUNDLE_VARS } from '../os/secrets.js';
 import { ShellSession } from '../os/process.js';
 import { removeTree } from '../os/tree-file.js';
+import { keptPath, lendVolatile, sealOutputs } from './setup-seal.js';
+import { checkEnvironment } from './check-env.js';
+import {
+  DEFAULT_SETUP_INPUTS,
+  fingerprintCommand,
+  keepTest,
+  runSetupCommand,
+  setupFailure,
+  setupInputsHash,
+  type SetupOutcome,
+  type SetupRecord,
+  setupRecordSchema,
+  type SetupSpec,
+  unkeptNote,
+} from './setup-outputs.js';
+import { homeStamp, treeStamp } from './workspace-stamps.js';
 import { changedPaths, parseStaged, readTracked, type TrackedEntry, type TrackedState } from './tracked-tree.js';
-
-/** Lockfiles and manifests whose content decides whether `checks.setup` runs again. */
-export const DEFAULT_SETUP_INPUTS = [
-  'package-lock.json',
-  'npm-shrinkwrap.json',
-  'pnpm-lock.yaml',
-  'yarn.lock',
-  'package.json',
-  'requirements*.txt',
-  'poetry.lock',
-  'uv.lock',
-  'Pipfile.lock',
-  'pyproject.toml',
-  'go.sum',
-  'go.mod',
-  'Cargo.lock',
-  'Cargo.toml',
-  'pom.xml',
-  'build.gradle*',
-].map((g) => `**/${g}`);
-
-/**
- * Caches that tools write inside installed dependencies while the checks run (babel, nyc, eslint,
- * vite/vitest). They are removed on every update and left out of the outputs' fingerprint: kept,
- * they would carry one round's writes into the next; fingerprinted, they would re-run setup each round.
- */
-const VOLATILE = ['*/node_modules/.cache', '*/node_modules/.vite'];
-
-/**
- * Setup outputs are kept only under names that need no quoting in git's exclude patterns and
- * find's -path (node_modules, .venv, packages/a/node_modules, foo.egg-info…). A setup that creates
- * anything else is not reused: it runs again before every round, which costs time, never a verdict.
- */
-const PLAIN_PATH = /^(?!.*(?:^|\/)(?:\.{1,2}|\.git)(?:\/|$))[A-Za-z0-9._@+=,%~-]+(?:\/[A-Za-z0-9._@+=,%~-]+)*\/?$/;
 
 export interface CheckWorkspaceOptions {
   /** Loop-owned folder outside the work tree; created if missing. Its parent chain must be traversable by the check user. */
@@ -71,8 +49,17 @@ export interface CheckWorkspaceOptions {
   runner: ProcessRunner;
   /** Runs commands in the workspace (setup, and what the caller runs there): the sandboxed runner. Default: runner.run. */
   run?: (spec: RunSpec) => Promise<RunResult>;
-  /** Called with ws/ and home/ after the loop wrote into them, to give them to the check user. */
-  handOver?: (dir: string) => Promise<void>;
+  /**
+   * Called with ws/ and home/ after the loop wrote into them, to give them to the check user; `skip`:
+   * paths under `dir` (sealed setup outputs) left as they are, never walked.
+   */
+  handOver?: (dir: string, skip?: readonly string[]) => Promise<void>;
+  /**
+   * Makes a setup output (a path in ws/) the loop's, closed to writing by the check user (who made
+   * it): a sealed output cannot change while the checks run, so no round walks it to see whether it
+   * did (setup-seal.ts). Unset where the checks run as the loop's user: the outputs are fingerprinted.
+   */
+  seal?: (path: string) => Promise<void>;
   /**
    * Called with a folder handed over before, before the loop writes into it again or removes it: to
    * give it back where the loop cannot write the check user's files (under sudo).
@@ -89,102 +76,13 @@ export interface CheckWorkspaceOptions {
   heartbeatMs?: number;
 }
 
-export interface SetupSpec {
-  command: string | undefined;
-  /** Globs (over the tree's paths) whose content decides when setup re-runs; default DEFAULT_SETUP_INPUTS. */
-  inputs?: string[];
-  timeoutMs: number;
-  signal?: AbortSignal;
-}
-
-export type SetupOutcome =
-  | { state: 'none' }
-  /** The outputs of an earlier setup on the same inputs are in place and untouched. */
-  | { state: 'reused'; inputs_hash: string }
-  /**
-   * `cached` false: the result is not reused (it changed tracked files or made an unkeepable path),
-   * with why. `changed`: the tracked paths whose content is no longer the tree's (tracked-tree.ts).
-   */
-  | { state: 'ran'; inputs_hash: string; result: RunResult; cached: boolean; note: string | null; changed: string[] }
-  | { state: 'failed'; inputs_hash: string; result: RunResult; reason: string };
-
 export interface UpdateOutcome {
   /** Whether the setup outputs were kept; false when they had been changed since they were recorded. */
   outputs: 'kept' | 'none' | 'dropped';
   ms: number;
 }
 
-/** What the last successful setup left, and a fingerprint of it as it was before the checks ran. */
-/** loop/setup.json: what the last setup ran on, so it re-runs only when its inputs change. */
-const setupRecordSchema = z.object({ inputs_hash: z.string(), keep: z.array(z.string()), fingerprint: z.string() });
-type SetupRecord = z.infer<typeof setupRecordSchema>;
-
 const q = shellQuote;
-const seconds = (ms: number) => (ms / 1000).toFixed(1);
-
-/**
- * HOME as it is: its folder, tmp/ and .config/ (inode, mode, owner, links, change time), or null
- * when it holds anything else (a file, a link, another entry) or cannot be read. Two equal stamps
- * mean nothing was made, removed or renamed in them and their modes and owners are the same: a
- * change time moves with each of those and cannot be set back by the check user.
- */
-function homeStamp(home: string): string | null {
-  const parts: string[] = [];
-  for (const [dir, entries] of [
-    [home, ['.config', 'tmp']],
-    [join(home, 'tmp'), []],
-    [join(home, '.config'), []],
-  ] as const) {
-    const st = lstatSync(dir, { bigint: true, throwIfNoEntry: false });
-    if (!st?.isDirectory()) return null;
-    const names = listSync(dir)
-      ?.map((e) => e.name)
-      .sort();
-    if (names?.join('/') !== entries.join('/')) return null;
-    parts.push([st.ino, st.mode, st.uid, st.gid, st.nlink, st.ctimeNs, st.mtimeNs].join(':'));
-  }
-  return parts.join(' ');
-}
-
-/**
- * A folder's entries, or null when it cannot be read. Synchronous, as the stamps' lstat: a few
- * microseconds each, where each asynchronous call costs round trips through the thread pool on the
- * round's path; nothing there blocks (no file is opened: a FIFO is only named).
- */
-function listSync(dir: string): Dirent[] | null {
-  try {
-    return readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return null;
-  }
-}
-
-/** Past this many folders, ws/ is not stamped (the walk would cost what it saves); once seen, for the run. */
-const MAX_STAMPED_FOLDERS = 64;
-
-/**
- * ws/ as it is, folder by folder: inode, mode, owner, change time and the exact entries (name and
- * kind). Two equal stamps mean nothing was made, removed, renamed or retyped anywhere in it and no
- * folder's mode or owner changed: what clear() would remove or repair. The files' content is git's
- * to compare (read-tree). Exact, not by time: a change within the clock tick of the last one shows
- * in the entries. Null past MAX_STAMPED_FOLDERS folders, or when a folder cannot be read.
- */
-function treeStamp(root: string): string | null {
-  const parts: string[] = [];
-  const folders = [root];
-  for (let i = 0; i < folders.length; i++) {
-    if (folders.length > MAX_STAMPED_FOLDERS) return null;
-    const dir = folders[i];
-    const st = lstatSync(dir, { bigint: true, throwIfNoEntry: false });
-    const entries = st?.isDirectory() ? listSync(dir) : null;
-    if (!st || !entries) return null;
-    const kinds = entries.map((e) => `${e.isDirectory() ? 'd' : e.isFile() ? 'f' : e.isSymbolicLink() ? 'l' : 'o'}${e.name}`).sort();
-    parts.push([st.ino, st.mode, st.uid, st.gid, st.ctimeNs, ...kinds].join('\0'));
-    for (const e of entries) if (e.isDirectory()) folders.push(join(dir, e.name));
-  }
-  return sha256(parts.join('\n'));
-}
-
 export class CheckWorkspace {
   readonly dir: string;
   readonly home: string;
@@ -301,16 +199,19 @@ export class CheckWorkspace {
     if (r.exitCode !== 0) throw new Error(`updating the check workspace to ${treeish} failed (${r.exitCode}): ${r.stderr.trim()}`);
     this.current = treeish;
     if (this.o.handOver) {
-      await this.o.handOver(this.dir);
+      const sealed = outputs === 'kept' && this.record?.sealed !== undefined;
+      await this.o.handOver(this.dir, sealed ? this.record!.keep.map(keptPath) : []);
       await this.o.handOver(this.home);
+      if (sealed) await lendVolatile(this.o, this.dir, this.record!.keep);
       // Handing over changes the files' owner and ctime: record the new stat (git re-reads only those
       // files to confirm their content) so that the next update does not rewrite them all.
       const keep = this.record?.keep ?? [];
+      const fingerprint = outputs === 'kept' && !sealed;
       const after = await this.session.run(
-        `cd ${q(this.dir)} && { git update-index -q --refresh >/dev/null; true; }${outputs === 'kept' ? ` && ${fingerprintCommand(keep, false)}` : ''}`,
+        `cd ${q(this.dir)} && { git update-index -q --refresh >/dev/null; true; }${fingerprint ? ` && ${fingerprintCommand(keep, false)}` : ''}`,
       );
-      if (outputs === 'kept' && this.record && after.exitCode === 0) await this.saveRecord({ ...this.record, fingerprint: after.stdout.trim() });
-      else if (outputs === 'kept') {
+      if (fingerprint && this.record && after.exitCode === 0) await this.saveRecord({ ...this.record, fingerprint: after.stdout.trim() });
+      else if (outputs === 'kept' && (after.exitCode !== 0 || !this.record)) {
         outputs = 'dropped';
         await this.dropRecord();
       }
@@ -361,7 +262,7 @@ export class CheckWorkspace {
     // One shell round trip, no subshell (the session's shell forks only the commands themselves).
     const script = [
       `umask 022 && cd ${q(this.dir)} && keep=`,
-      ...(record && keep.length ? [`&& { [ "$(${fingerprintCommand(keep, true)})" = ${q(record.fingerprint)} ] && keep=1; true; }`] : []),
+      ...(record && keep.length ? [`&& ${keepTest(record, this.dir)}`] : []),
       // git clean fails on what lies deeper than a path it can name (PATH_MAX): that goes, then git clean again.
       `&& { ${cleanNow} || { find . -regextype posix-extended -regex '.{3800,}' -prune -exec rm -rf -- {} + && ${cleanNow}; }; }`,
       // git clean never removes a folder named .git (a planted repository a test's git would find).
@@ -388,35 +289,24 @@ export class CheckWorkspace {
       if (this.record) await this.removeOutputs();
       return { state: 'none' };
     }
-    const inputsHash = await this.setupInputsHash(tree, spec.command, spec.inputs ?? DEFAULT_SETUP_INPUTS);
+    const ls = await this.session.run(`git ls-tree -r -z --full-tree ${tree}`);
+    if (ls.exitCode !== 0) throw new Error(`listing ${tree} failed: ${ls.stderr.trim()}`);
+    const inputsHash = setupInputsHash(ls.stdout, spec.command, spec.inputs ?? DEFAULT_SETUP_INPUTS, this.o.env);
     if (this.record?.inputs_hash === inputsHash) return { state: 'reused', inputs_hash: inputsHash };
     if (this.record) await this.removeOutputs();
-    const result = await this.runSetup(spec.command, spec, inputsHash);
-    if (result.exitCode !== 0 || result.timedOut || result.aborted) {
-      const how = result.timedOut
-        ? 'timed out'
-        : result.aborted
-          ? 'was stopped'
-          : result.exitCode === null
-            ? `ended by ${result.signal}`
-            : `exited ${result.exitCode}`;
-      return { state: 'failed', inputs_hash: inputsHash, result, reason: `checks.setup \`${spec.command}\` ${how} after ${seconds(result.durationMs)} s` };
-    }
+    const result = await runSetupCommand({ ...this.o, run: this.run }, { ...spec, command: spec.command }, inputsHash, { cwd: this.dir, env: this.env() });
+    if (result.exitCode !== 0 || result.timedOut || result.aborted)
+      return { state: 'failed', inputs_hash: inputsHash, result, reason: setupFailure(spec.command, result) };
     // What the setup made beside the tree is what later rounds keep; a setup that changed tracked
     // files would be undone by the next update, so it is not reused.
     const changed = this.changedTracked();
     const r = await this.session.run(`cd ${q(this.dir)} && git ls-files -z --others --directory`);
     if (r.exitCode !== 0) throw new Error(`reading what checks.setup produced failed: ${r.stderr.trim()}`);
     const made = r.stdout.split('\0').filter(Boolean);
-    const odd = made.filter((p) => !PLAIN_PATH.test(p));
-    const note = changed.length
-      ? `checks.setup changed tracked files (${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ', …' : ''}): it runs again before every round`
-      : odd.length
-        ? `checks.setup made ${odd.length} path(s) with names the workspace cannot keep (e.g. ${JSON.stringify(odd[0])}): it runs again before every round`
-        : tooMany(made)
-          ? `checks.setup made ${made.length} paths beside the tree, more than the workspace keeps (${MAX_KEPT_PATHS}): it runs again before every round`
-          : null;
-    if (note === null && made.length) {
+    const note = unkeptNote(changed, made);
+    const sealed = note === null && made.length ? await sealOutputs(this.o, this.dir, made, (script) => this.session.run(script)) : null;
+    if (sealed !== null) await this.saveRecord({ inputs_hash: inputsHash, keep: made, fingerprint: '', sealed });
+    else if (note === null && made.length) {
       const f = await this.session.run(`cd ${q(this.dir)} && ${fingerprintCommand(made, false)}`);
       if (f.exitCode !== 0) throw new Error(`fingerprinting the setup outputs failed: ${f.stderr.trim()}`);
       await this.saveRecord({ inputs_hash: inputsHash, keep: made, fingerprint: f.stdout.trim() });
@@ -439,62 +329,9 @@ export class CheckWorkspace {
     return changed.filter((p) => !output(p));
   }
 
-  /**
-   * Runs the setup command, saying on the log that it starts and, every `heartbeatMs`, that it still
-   * runs: an install that waits on the network is otherwise silent for minutes.
-   */
-  private async runSetup(command: string, spec: SetupSpec, inputsHash: string): Promise<RunResult> {
-    const { log, clock } = this.o;
-    const now = () => clock?.monotonicMs() ?? performance.now();
-    const started = now();
-    log?.info(`checks.setup \`${command}\`: running (inputs ${inputsHash.slice(0, 12)})`);
-    const beat = log
-      ? setInterval(() => log.info(`checks.setup \`${command}\`: still running (${seconds(now() - started)} s)`), this.o.heartbeatMs ?? 15_000)
-      : null;
-    try {
-      return await this.run({
-        command,
-        cwd: this.dir,
-        env: this.env(),
-        timeoutMs: spec.timeoutMs,
-        signal: spec.signal,
-        maxOutputBytes: 512 * 1024,
-        network: 'open',
-      });
-    } finally {
-      if (beat) clearInterval(beat);
-    }
-  }
-
-  /**
-   * The checks' environment: a fresh HOME and TMPDIR, no system/global git config, no user/global npm
-   * config, PATH, LANG, TZ and the CA bundle variables of the loop, and `checks.env`; nothing else of the loop's environment.
-   * checks.env cannot replace the variables that isolate the checks.
-   */
+  /** The checks' environment (check-env.ts). */
   env(): Record<string, string> {
-    const base = this.o.baseEnv ?? process.env;
-    const env: Record<string, string> = { PATH: base.PATH ?? '/usr/local/bin:/usr/bin:/bin' };
-    for (const k of ['LANG', 'TZ'] as const) {
-      const v = base[k];
-      if (v !== undefined) env[k] = v;
-    }
-    // The CA certificates the agent gets (os/secrets.ts), under any case of their names (npm_config_cafile).
-    const ca = new Set<string>(CA_BUNDLE_VARS);
-    for (const [k, v] of Object.entries(base)) if (v !== undefined && ca.has(k.toUpperCase())) env[k] = v;
-    return {
-      ...env,
-      ...this.o.env,
-      HOME: this.home,
-      TMPDIR: join(this.home, 'tmp'),
-      XDG_CONFIG_HOME: join(this.home, '.config'),
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-      // A test's own git calls must not climb out of the workspace into another repository.
-      GIT_CEILING_DIRECTORIES: this.o.root,
-      // Files that do not exist in the fresh HOME (npm refuses one file loaded as both user and global config).
-      NPM_CONFIG_USERCONFIG: join(this.home, '.npmrc'),
-      NPM_CONFIG_GLOBALCONFIG: join(this.home, '.npm-globalrc'),
-    };
+    return checkEnvironment({ base: this.o.baseEnv ?? process.env, env: this.o.env, root: this.o.root, home: this.home });
   }
 
   async close(): Promise<void> {
@@ -523,16 +360,6 @@ export class CheckWorkspace {
     await mkdir(join(this.home, '.config'), { mode: 0o755 });
   }
 
-  private async setupInputsHash(tree: string, command: string, globs: string[]): Promise<string> {
-    const r = await this.session.run(`git ls-tree -r -z --full-tree ${tree}`);
-    if (r.exitCode !== 0) throw new Error(`listing ${tree} failed: ${r.stderr.trim()}`);
-    const match = picomatch(globs, { dot: true });
-    // "<mode> <type> <object>\t<path>": the object id is the content's hash, no file is read.
-    const lines = r.stdout.split('\0').filter((l) => l && match(l.slice(l.indexOf('\t') + 1)));
-    const env = Object.entries(this.o.env ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return sha256(JSON.stringify({ command, env, inputs: lines.sort() }));
-  }
-
   /** Removes every setup output now (they belong to other inputs or to no setup at all). */
   private async removeOutputs(): Promise<void> {
     await this.dropRecord();
@@ -549,23 +376,4 @@ export class CheckWorkspace {
     this.record = null;
     await rm(this.recordPath, { force: true });
   }
-}
-
-/**
- * A sha256 over the listing of the kept setup outputs: type, mode, owner and, for files and links,
- * inode, size, mtime and ctime (ctime moves on every change and cannot be set back by the check user).
- * Folder times are left out: the listing itself shows what was added or removed. With `clearVolatile`
- * the tools' caches inside them are deleted in the same walk.
- */
-/**
- * Kept setup outputs are named on the command lines of git clean and find: a setup (the checked-out
- * code's own install scripts) that makes thousands of paths beside the tree is run again instead.
- */
-const MAX_KEPT_PATHS = 256;
-const tooMany = (made: string[]) => made.length > MAX_KEPT_PATHS || made.reduce((n, p) => n + p.length + 8, 0) > 32 * 1024;
-
-function fingerprintCommand(keep: string[], clearVolatile: boolean): string {
-  const volatile = `\\( ${VOLATILE.map((v) => `-path ${q(v)}`).join(' -o ')} \\) -prune ${clearVolatile ? '-exec rm -rf -- {} + ' : ''}`;
-  const paths = keep.map((k) => q(`./${k.replace(/\/$/, '')}`)).join(' ');
-  return `find -P ${paths} ${volatile}-o -type d -printf '%p\\0d %m %U %G\\0' -o -printf '%p\\0%y %m %i %s %U %G %T@ %C@\\0' | sha256sum`;
 }

@@ -5,61 +5,35 @@
 // previous or the next consistent state: evidence files → AGENTS.md → one commit → the certificate
 // naming that commit → state and manifest.
 import type { CanaryOutcome } from '../judge/canary.js';
-import { dirname, resolve } from 'node:path';
 import { canonicalJson, frozen } from '../common/canonical.js';
-import {
-  collectArtifacts,
-  type DirtySnapshot,
-  fingerprint,
-  restoreBefore,
-  printablePath,
-  protectedMatcher,
-  snapshotDirty,
-  spawnAgent,
-  unchangedSince,
-  unstageable,
-  userRepos,
-} from '../agent/agent-step.js';
+import { type DirtySnapshot, fingerprint, restoreBefore, printablePath, snapshotDirty } from '../agent/agent-step.js';
 import { renderEntry, renderSection, witness } from '../memory/agents-md.js';
 import { Decimal, dstr } from '../common/decimal.js';
-import { num, usd } from '../common/display.js';
+import { num } from '../common/display.js';
 import { listSome } from '../common/markdown.js';
-import { allowList, guardMode, shadowNames } from '../agent/allow-list.js';
-import { type AgentOutcome, lastErrorLine, REPORT_PATH } from '../agent/agents.js';
+import { guardMode } from '../agent/allow-list.js';
 import { endStage, flushPendingLogs, interimReport, saveState, writeIterationRecords } from './records.js';
 import { Stage } from '../evidence/phases.js';
-import { LOOP_SCRATCH_DIR, scriptsRunBy, judgesToWrite } from '../config/plan.js';
 import { iterDir, phucConditions, phucResult } from '../judge/audit.js';
 import { isDiverging, issueCertificate, judgementOf } from '../judge/certificate.js';
 import { type CheckResult, updatePasses } from '../judge/checks.js';
-import { scoreGlow, trailingZeroW } from '../judge/glow.js';
-import { isDrifting, snapshot } from '../judge/northstar.js';
-import { critique, failingSignatures, recordCycle } from './skeptic.js';
-import { evidenceFolder, prepareCapsule } from './capsule-build.js';
-import { exposeEvidence } from '../agent/evidence-view.js';
+import { snapshot } from '../judge/northstar.js';
+import { recordCycle } from './skeptic.js';
+import { prepareCapsule } from './capsule-build.js';
 import { checkRecompressibility, learn, writeAgentsMd } from './learn.js';
 import { recordFailures } from '../memory/failures.js';
 import { firstStop } from '../os/stops.js';
-import {
-  agentRunContext,
-  agentSpec,
-  budgetExhausted,
-  checkRound,
-  type Ctx,
-  currentResidual,
-  describeAgent,
-  elapsedMs,
-  measureAll,
-  scrubber,
-  secretScrubber,
-  sectionMeta,
-  suiteVerdict,
-} from './context.js';
+import { budgetExhausted, checkRound, type Ctx, currentResidual, describeAgent, measureAll, sectionMeta, suiteVerdict } from './context.js';
 import { countsAgainstBudget, type Decision, decide, type FiredExit, unjudged } from '../run/decide.js';
-import { passStopped, trackSignatures, trackStall } from '../run/progress.js';
-import { ownPaths } from './own-paths.js';
-import { clearStepStart, cutOffStepStart, saveStepStart, stepStartFile } from './step-start.js';
-import { DEFAULT_REGENERABLE, type PutBack, UserFiles, userFilesStore } from './user-files.js';
+import { passStopped } from '../run/progress.js';
+import { clearStepStart } from './step-start.js';
+import { agentTurn } from './agent-turn.js';
+import { crashPoint } from './crash-point.js';
+import { glowOf } from './iteration-glow.js';
+import { skepticVoices } from './skeptic-voices.js';
+
+export { crashPoint } from './crash-point.js';
+export { logUserFiles, USER_WORK_REF } from './agent-turn.js';
 
 export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const { o, ev, git, fsm, plan, state } = ctx;
@@ -75,121 +49,11 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   crashPoint(ctx, 'capsule');
   stage.lap('capsule');
 
-  // The agent. Its start is kept until the iteration is committed: a run killed meanwhile leaves
-  // the agent's partial work, which the next run attributes to this iteration's step, not the user.
-  const marker = stepStartFile(ev.root);
-  const { head: startHead, branch } = await git.position();
-  const prefetched = ctx.dirtyAfter?.head === startHead ? await ctx.dirtyAfter.snapshot.catch(() => null) : null;
-  ctx.dirtyAfter = undefined;
-  const now = prefetched && (await unchangedSince(ctx.cwd, prefetched)) ? prefetched : await snapshotDirty(git, ctx.cwd);
-  const work = await keepUserWork(ctx, now);
-  const userFiles = await keepUserFiles(ctx);
-  // A step cut off by a kill can only be this run's first: a later one's start is this run's own.
-  const cut = n === ctx.run.first ? await cutOffStepStart(git, marker, n, startHead) : null;
-  if (cut) o.log.info(`iter ${n}: the previous run was killed during this iteration's agent step: its changes since that step began are the agent's`);
-  // AGENTS.md is the loop's own (rewritten every iteration), whatever a cut-off iteration left of it.
-  const before: DirtySnapshot = cut ? new Map([...cut].filter(([p]) => p !== 'AGENTS.md')) : now;
-  if (cut && now.has('AGENTS.md')) before.set('AGENTS.md', now.get('AGENTS.md')!);
-  if (!cut) await saveStepStart(marker, n, startHead, before, work);
-  ctx.userRepos = userRepos(before.keys());
-  const settings = await git.snapshotSettings();
-  userFiles.stepStarts();
-  const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
-  const idleS = ctx.intake.config.agent.idle_seconds;
-  await exposeEvidence(ctx.exchangeDir, prepared.capsule.artifact_links, evidenceFolder(ctx), (rel) => ev.readText(rel));
-  stage.lap('step start');
-  const agent = await spawnAgent({
-    ...agentRunContext(ctx),
-    spec: agentSpec(ctx, n),
-    prompt: prepared.prompt,
-    capsule: prepared.text,
-    iteration: n,
-    timeoutMs: Math.max(1000, Math.min(plan.budget.max_seconds_per_iteration * 1000, remainingMs)),
-    idleMs: idleS === undefined ? undefined : idleS * 1000,
-    heartbeat: (s) => o.log.info(`iter ${n}: agent working, ${s} s`),
-    protect: ctx.userRepos,
-  });
-  const ar = agent.result;
+  const turn = await agentTurn(ctx, n, stage, prepared);
+  if ('invariant' in turn) return unrecorded('INVARIANT_VIOLATION', turn.invariant);
+  const { marker, startHead, before, isProtected, collected, agent, agentFailure } = turn;
   const out = agent.outcome;
-  // The agent's own process, and around it the work tree lent to the agent user and taken back.
-  stage.lap('work tree hand-over', { phase: 'agent', ms: ar.durationMs });
-  crashPoint(ctx, 'agent');
-  const agentFailure = ar.idle
-    ? `the agent printed nothing for ${idleS} s (agent.idle_seconds) and was stopped`
-    : ar.timedOut
-      ? `the agent was killed at the ${Math.round(Math.min(plan.budget.max_seconds_per_iteration * 1000, remainingMs) / 1000)} s limit`
-      : !ar.aborted && (ar.exitCode !== 0 || out.failed)
-        ? failureText(ar, out.errorText, agentSpec(ctx, n).preset)
-        : null;
-  o.log.info(
-    `iter ${n}: agent ${(ar.durationMs / 1000).toFixed(1)} s, ${ar.timedOut ? 'killed at the time limit' : ar.aborted ? 'stopped' : `exit ${ar.exitCode ?? ar.signal}`}` +
-      `${out.costUsd ? `, ${usd(out.costUsd)}` : ''}${out.tokens ? `, ${out.tokens.input + out.tokens.output} tokens` : ''}${out.toolCalls !== null ? `, ${out.toolCalls} tool call(s)` : ''}${agent.backpressure ? ` — backpressure: ${agent.backpressure}` : ''}${agentFailure ? ` — ${agentFailure}` : ''}`,
-  );
-
-  // Collect: only what the agent changed is its; protected paths are put back.
-  fsm.to('COLLECT_ARTIFACTS');
-  const after = await git.position();
-  if (branch !== after.branch) return unrecorded('INVARIANT_VIOLATION', `the agent switched the branch from ${branch} to ${after.branch}`);
-  // A criterion's program the agent was to write is protected from the iteration after it was committed.
-  const toWrite = judgesToWrite(plan.acceptance_criteria);
-  const judges = toWrite.length ? [...(await git.inHead(toWrite))] : [];
-  const isProtected = protectedMatcher(judges.length ? [...plan.protected, ...judges] : plan.protected);
-  const collected = await collectArtifacts({
-    git,
-    cwd: ctx.cwd,
-    evidence: ev,
-    dir,
-    before,
-    startHead: startHead!,
-    settings,
-    // A user's ignored file the agent made part of its change (its .gitignore line removed) would be
-    // committed and pushed: reverted as a protected path.
-    isProtected: (p) => isProtected(p) || userFiles.has(p),
-    userFiles: (ignored) => userFiles.putBack(isProtected, ignored),
-    agent,
-    scrub: scrubber(ctx.secrets),
-    holdsSecret: (data) => secretScrubber(ctx.secrets).contains(data),
-    guardedScripts: scriptsRunBy(plan.acceptance_criteria.map((c) => c.run)),
-    allowList: plan.may_change ? allowList(plan.may_change, ctx.cwd, await shadowNames(ctx.cwd, ctx.o.runner)) : null,
-    loopOwned: ownPaths(ctx.cwd, resolve(ctx.cwd, ctx.evRel)).whyOwn,
-  });
-  countUsage(state, out);
-  let guardrail =
-    [
-      ...(
-        [
-          ['protected', 'protected paths changed and reverted'],
-          ['loop-owned', "the loop's own paths changed and reverted"],
-          ['not-allowed', 'changes outside agent.may_change reverted'],
-          ['shadow', 'modules that would run in place of a library or at interpreter start reverted'],
-          ['runner-config', 'runner configuration changed and reverted (suite integrity)'],
-          ['outside', 'changes reaching outside the tree reverted'],
-          ['secret', 'changes holding a secret value reverted'],
-        ] as const
-      ).map(([why, what]) => {
-        const paths = collected.reverted.filter((r) => r.why === why).map((r) => (r.detail ? `${printablePath(r.path)} (${r.detail})` : printablePath(r.path)));
-        return paths.length ? `${what}: ${listSome(paths)}` : '';
-      }),
-      collected.settingsChanged.length ? `git settings changed and restored: ${collected.settingsChanged.join(', ')}` : '',
-    ]
-      .filter(Boolean)
-      .join('; ') || null;
-  o.log.info(
-    `iter ${n}: ${collected.diffFiles} file(s) changed, report ${collected.report.state}` +
-      `${guardrail ? ` — GUARDRAIL: ${guardrail}` : ''}${collected.agentCommitsFolded ? `, ${collected.agentCommitsFolded} agent commit(s) folded in` : ''}`,
-  );
-  // Not a guardrail: an ordinary change git cannot stage (its attributes ask for a conversion that
-  // fails) is put back and said, and the loop goes on (AGENTS.md tells the next agent why).
-  const unstaged = unstageable(collected);
-  if (unstaged) o.log.info(`iter ${n}: ${unstaged}`);
-  if (collected.untrackedDeleted.length)
-    o.log.info(
-      `iter ${n}: the agent deleted ${collected.untrackedDeleted.map(printablePath).join(', ')} (uncommitted, never tracked): nothing to stage; ` +
-        `the user's version is kept in ${USER_WORK_REF} (\`git checkout ${work ? work.slice(0, 12) : USER_WORK_REF} -- <path>\` brings it back)`,
-    );
-  logUserFiles(o, n, collected.userFiles);
-  crashPoint(ctx, 'collect');
-  stage.lap('collect');
+  let guardrail = turn.guardrail;
   const changed = collected.produced;
   const reported = collected.report.state !== 'absent';
   let interrupted = agent.backpressure;
@@ -239,29 +103,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   if (judged) logFailures(ctx, n, checks);
 
   // The Skeptic's other voices: failure signatures (detour, STUCK), the critic, the stall counter.
-  const cfg = ctx.intake.config;
-  const progress: FiredExit[] = [];
-  const failing = await failingSignatures(ctx, checks);
-  const progressed = residual !== null && carried !== null && residual.lt(carried);
-  const sig = judged ? trackSignatures(state.progress, failing, cfg.detours, n, progressed) : { stuck: [], detour: null };
-  const verdict = judged ? await critique(ctx, n, await collected.diff, checks) : null;
-  const stall =
-    judged && residual !== null
-      ? trackStall(state.progress, residual, { stallIterations: cfg.stall_iterations, canEscalate: !!cfg.agent.escalate, iteration: n })
-      : null;
-  if (verdict?.state.state === 'valid' && !verdict.state.verdict.can_further_iteration_help && checks.some((c) => !c.met))
-    progress.push({
-      kind: 'NO_VIABLE_FIX_PATH',
-      reason: `the critic says no further iteration can help${verdict.state.verdict.reason ? `: ${verdict.state.verdict.reason}` : ''}`,
-    });
-  if (sig.stuck.length) progress.push({ kind: 'STUCK', reason: `the same failure after a detour: ${sig.stuck.map((x) => x.signature).join(', ')}` });
-  if (stall?.stalledOut)
-    progress.push({
-      kind: 'STALLED',
-      reason: `no residual below ${num(state.progress.best_residual)} for ${state.progress.stalled} iterations${state.progress.escalated_at !== null ? ' (after escalation)' : ''}`,
-    });
-  if (stall?.escalate) o.log.info(`iter ${n}: residual stalled for 2 iterations — escalating to ${describeAgent(ctx, n + 1)}`);
-  if (sig.detour) o.log.info(`iter ${n}: repeated failure ${sig.detour.repeated.map((d) => d.signature).join(', ')} — detour next iteration`);
+  const { progress, failing, sig, verdict, stall } = await skepticVoices(ctx, n, { checks, residual, carried, judged, diff: collected.diff });
   stage.lap('skeptic');
   const readings = judgedIn ? await measureAll(ctx, judgedIn, residual, met) : null;
   stage.lap('northstar');
@@ -321,44 +163,19 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     detour: sig.detour,
     escalated: stall?.escalate ? describeAgent(ctx, n + 1) : null,
   });
-  const glow = scoreGlow({
-    iteration: n,
-    previouslyMet: prevMet,
+  const { glow, drift, rising } = glowOf(ctx, n, {
+    prevMet,
     met,
     previousResidual,
     residual: judged ? residual : null,
     R_p,
-    diffProduced: changed,
+    changed,
     report: collected.report.state,
-    newLaneA: learned.filter((f) => f.startsWith('A:') && !state.last_facts.includes(f)).length > 0,
-    newLaneB: learned.some((f) => f.startsWith('B:')),
-    laneC: collected.report.state === 'valid',
-    previousDistance: state.last_northstar?.total_distance ? new Decimal(state.last_northstar.total_distance) : null,
-    distance: ns.total_distance ? new Decimal(ns.total_distance) : null,
-    northstar: {
-      residual: ctx.intake.northstar.some((m) => m.measure.kind === 'residual'),
-      criteria: ctx.intake.northstar.flatMap((m) => (m.measure.kind === 'criterion' ? [m.measure.id] : [])),
-    },
+    learned,
+    ns,
+    counted,
+    entry,
   });
-  // The Northstar windows skip the iterations a stop cut short before their checks: unmeasured,
-  // they neither continue a drift nor break one (and such an iteration fires none).
-  const measured = state.rows.slice(state.window.rows).filter((r) => !state.stopped_before_checks.includes(r.iteration));
-  const zeroW = counted ? trailingZeroW([...measured, glow]) : 0;
-  const drift = zeroW >= 3 ? `W = 0 for ${zeroW} iterations in a row` : null;
-  const distances = [...measured.map((r) => r.northstar_distance), ns.total_distance];
-  const rising =
-    counted && isDrifting(distances)
-      ? `northstar distance rose three iterations in a row: ${distances
-          .slice(-3)
-          .map((d) => num(d))
-          .join(' < ')}`
-      : null;
-  for (const why of [drift, rising])
-    if (why) ctx.pendingLogs.push(['northstar_drift.log', `iteration ${n}: ${why}; northstar distance ${num(ns.total_distance, 'unknown')}`]);
-  if (glow.warning) entry.failed.push({ lane: 'A', text: `WARNING: ${glow.warning}` });
-  entry.glow = { total: glow.total, G: glow.G, L: glow.L, O: glow.O, W: glow.W };
-  const previousGlow = state.rows.at(-1);
-  entry.glow_delta = previousGlow?.total != null && glow.total !== null ? glow.total - previousGlow.total : null;
 
   // The Phuc Test of this iteration (docs/glossary.md "Phuc Test"), before the decision: a failure is
   // an invariant violation that ends the run now, not only at the end.
@@ -548,104 +365,8 @@ async function protectedChangedByChecks(ctx: Ctx, before: DirtySnapshot, isProte
   return `protected paths changed by the checks (checks.workspace: live) and put back: ${listSome(paths)}`;
 }
 
-/**
- * Crash injection for the crash-consistency test: with PHUC_TEST_CRASH_AT=<point>:<iteration> the
- * loop kills itself (SIGKILL: no cleanup, like an OOM kill or a power loss) at that point.
- */
-export function crashPoint(ctx: Ctx, point: string): void {
-  if (ctx.o.env.PHUC_TEST_CRASH_AT === `${point}:${ctx.state.next_iteration}`) process.kill(process.pid, 'SIGKILL');
-}
-
-/** The CLI's own words for why it failed: its error result or last error line, not only "exit 1". */
-function failureText(r: { exitCode: number | null; signal: string | null; stdout: string; stderr: string }, errorText: string | null, preset: string): string {
-  if (r.exitCode === 127) return `exit 127: the agent command was not found — install the ${preset} CLI or set agent.run`;
-  const last = errorText ?? lastErrorLine(`${r.stdout}\n${r.stderr}`);
-  return `exit ${r.exitCode ?? r.signal}${last ? `: ${last}` : ''}`;
-}
-
-/** Cost, tool calls and tokens as the agent reported them, summed exactly; a figure never reported stays unknown. */
-function countUsage(state: Ctx['state'], out: AgentOutcome): void {
-  const reported = (state.reported ??= { cost: state.cost_reported, tokens: false, toolCalls: false });
-  if (out.costUsd !== null) {
-    state.total_cost_usd = dstr(new Decimal(state.total_cost_usd).plus(out.costUsd));
-    state.cost_reported = reported.cost = true;
-  }
-  if (out.toolCalls !== null) {
-    state.total_tool_calls += out.toolCalls;
-    reported.toolCalls = true;
-  }
-  if (out.tokens) {
-    const t = (state.total_tokens ??= { input: 0, output: 0, cache_read: 0, cache_write: 0 });
-    for (const k of ['input', 'output', 'cache_read', 'cache_write'] as const) t[k] += out.tokens[k];
-    reported.tokens = true;
-  }
-}
-
 /** Which criterion fails and why, at the moment it happens. */
 function logFailures(ctx: Ctx, n: number, checks: CheckResult[]): void {
   for (const c of checks.filter((k) => !k.met))
     ctx.o.log.info(`iter ${n}: criterion ${c.id} ${c.timed_out ? 'timed out' : `failed (exit ${c.exit_code})`} — ${ctx.evRel}/${c.evidence.split('#')[0]}`);
-}
-
-/** Where the user's uncommitted work is kept (local only: the loop pushes its branch, never this ref). */
-export const USER_WORK_REF = 'refs/phuc-loop/user-work';
-
-/**
- * Whatever the agent then does to the user's uncommitted files (edit, delete, overwrite), the
- * user's version stays in git: kept before every agent step in which there is any.
- */
-async function keepUserWork(ctx: Ctx, before: DirtySnapshot): Promise<string | null> {
-  const paths = [...before.keys()].filter((p) => !p.endsWith('/'));
-  if (!paths.length) return null;
-  const kept = await ctx.git.keepWork(paths, USER_WORK_REF, `phuc-loop: uncommitted work before iteration ${ctx.state.next_iteration}`);
-  if (kept.made)
-    ctx.o.log.info(
-      // The commit, not the ref: a later step's keep moves the ref (this commit stays its parent).
-      `uncommitted work (${paths.length} path(s)) kept in ${USER_WORK_REF} (${kept.commit.slice(0, 12)}): \`git checkout ${kept.commit.slice(0, 12)} -- <path>\` brings a file back`,
-    );
-  return kept.commit;
-}
-
-/**
- * The user's git-ignored files, kept once per run before its first agent step and put back after
- * each one (user-files.ts); the loop's own folders and the regenerable ones are left out.
- */
-async function keepUserFiles(ctx: Ctx): Promise<UserFiles> {
-  if (ctx.userFiles) return ctx.userFiles;
-  // What the loop itself writes there (its published trees, scratch/STOP, the report channel); the
-  // user's own files under the names it keeps out of git's view (evidence/, the agent CLIs' state) are kept.
-  const own = [LOOP_SCRATCH_DIR, dirname(REPORT_PATH)];
-  const published = ownPaths(ctx.cwd, resolve(ctx.cwd, ctx.evRel)).isPublished;
-  const regenerable = ctx.intake.config.user_files?.regenerable ?? DEFAULT_REGENERABLE;
-  const copyAll = ctx.isolation !== 'user+pidns';
-  const started = ctx.o.clock.monotonicMs();
-  const files = await UserFiles.take({
-    git: ctx.git,
-    cwd: ctx.cwd,
-    store: userFilesStore(ctx.ev.root),
-    regenerable,
-    loopOwned: (p) => own.some((l) => p === l || p.startsWith(`${l}/`)) || published(p),
-    copyAll,
-  });
-  ctx.userFiles = files;
-  if (files.count)
-    ctx.o.log.info(
-      `git-ignored files of the user's: ${files.count} kept in .git/phuc-loop (hard links${copyAll ? ', and copies of the small ones' : ''}; ` +
-        `${Math.round(ctx.o.clock.monotonicMs() - started)} ms), put back after every agent step; folders named ${regenerable.join(', ') || '(none)'} are left out (user_files.regenerable)`,
-    );
-  for (const note of files.notes) ctx.o.log.warn(note);
-  return files;
-}
-
-/** What the loop did about the user's ignored files after a step, in the log (artifacts.json has the full lists). */
-export function logUserFiles(o: Pick<Ctx['o'], 'log'>, n: number | null, done: PutBack | null | undefined): void {
-  if (!done) return;
-  const at = n === null ? '' : `iter ${n}: `;
-  const few = (paths: string[]) => `${paths.slice(0, 5).join(', ')}${paths.length > 5 ? `, and ${paths.length - 5} more` : ''}`;
-  if (done.restored.length)
-    o.log.info(
-      `${at}the agent deleted, replaced or changed ${done.restored.length} git-ignored file(s) of the user's: put back as they were (${few(done.restored)})`,
-    );
-  if (done.protectedRemoved.length) o.log.info(`${at}git-ignored file(s) the agent made under protected paths removed: ${few(done.protectedRemoved)}`);
-  for (const f of done.failed) o.log.warn(`${at}the user's git-ignored file ${f.path} could not be put back: ${f.error}`);
 }

@@ -3,7 +3,8 @@
 // no global git/npm configuration (SPEC §7); `live` is the agent's own work tree, weaker (what the
 // agent left beside the tracked files counts) and said so in every certificate.
 import { join } from 'node:path';
-import { CheckWorkspace, type CheckWorkspaceOptions, type SetupOutcome } from '../judge/workspace.js';
+import { CheckWorkspace, type CheckWorkspaceOptions } from '../judge/workspace.js';
+import type { SetupOutcome } from '../judge/setup-outputs.js';
 import { agentEnvironment } from '../os/secrets.js';
 import { withoutRoleVariables, type Sandbox } from '../os/sandbox.js';
 import { removeTree } from '../os/tree-file.js';
@@ -91,8 +92,9 @@ export interface CleanJudgeOptions {
   checks: LoopConfig['checks'];
   /** Runs a command as the check user (the sandbox), or as the loop when there is none. */
   run: (spec: RunSpec) => Promise<RunResult>;
-  handOver?: (dir: string) => Promise<void>;
+  handOver?: CheckWorkspaceOptions['handOver'];
   takeBack?: (dir: string) => Promise<void>;
+  seal?: CheckWorkspaceOptions['seal'];
 }
 
 export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
@@ -103,6 +105,7 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
     run: c.run,
     handOver: c.handOver,
     takeBack: c.takeBack,
+    seal: c.seal,
     env: c.checks.env,
     baseEnv: c.o.env,
     log: c.o.log,

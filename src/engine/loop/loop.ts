@@ -43,6 +43,7 @@ import { UserFiles, userFilesStore } from './user-files.js';
 import { cleanJudge, liveJudge } from './judge-space.js';
 import { junitMissing, runnersMissing } from './runner-missing.js';
 import { initialProgress } from '../run/progress.js';
+import { keepBaseline, reuseBaseline } from './baseline-reuse.js';
 import { endStage, saveState } from './records.js';
 import { Stage } from '../evidence/phases.js';
 import { announcePhases } from './phase-events.js';
@@ -356,7 +357,8 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
               checks: got.config.checks,
               run: runAsCheck,
               // Nothing to hand over where the checks run as the loop's user (no fresh stat to record either).
-              handOver: sandbox.user('check') ? (dir) => sandbox.grant('check', dir) : undefined,
+              handOver: sandbox.user('check') ? (dir, skip) => sandbox.grant('check', dir, skip) : undefined,
+              seal: sandbox.user('check') ? (path) => sandbox.reclaim(path) : undefined,
               takeBack: (dir) => sandbox.takeBack(dir),
             })
           : liveJudge(o, cwd, sandbox, runAsCheck, () => ctx.userRepos ?? []),
@@ -518,6 +520,12 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   const { ev, o, state, plan } = ctx;
   const stage = new Stage(dir, o.clock);
   const tree = await ctx.git.headTree();
+  if (dir === 'baseline' && (await reuseBaseline(ctx, tree))) {
+    stage.lap('record');
+    await endStage(ctx, stage);
+    await saveState(ctx);
+    return null;
+  }
   const round = await checkRound(ctx, dir, tree, { signal: o.signal, stage });
   crashPoint(ctx, 'head');
   if (round.aborted) await ctx.judge.release();
@@ -580,7 +588,9 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
   if (noJunit) return finish(ctx, { ...noJunit, missing_fields: ['residual.junit'] });
   // A HEAD that already satisfies the criteria is certified without spawning an agent.
   const cert = await startCertificate(ctx, dir, tree, round, residual);
-  return cert ? finish(ctx, cert.decision, { certificateRel: cert.rel }) : null;
+  if (cert) return finish(ctx, cert.decision, { certificateRel: cert.rel });
+  if (dir === 'baseline') await keepBaseline(ctx, tree);
+  return null;
 }
 
 /** When the last run ended terminal and nothing has changed since, there is nothing to do: say what would go on. */

@@ -34,39 +34,7 @@ import { atomicWrite } from '../os/atomic-write.js';
 import type { Git } from '../os/git.js';
 import { ancestorInTheWay } from '../os/tree-file.js';
 
-/**
- * Folder (or file) names whose ignored content is regenerable (see above); `user_files.regenerable`
- * replaces the list. The files are the caches a tool rewrites in place at the top of a project
- * (coverage.py's data, ESLint's and tsc's caches): kept, the agent at user+pidns could not write them.
- */
-export const DEFAULT_REGENERABLE: readonly string[] = [
-  '.coverage',
-  'htmlcov',
-  '.hypothesis',
-  '.eslintcache',
-  'tsconfig.tsbuildinfo',
-  '.turbo',
-  '.parcel-cache',
-  '.DS_Store',
-  // aider's repo map cache (its own files, rebuilt when missing).
-  '.aider.tags.cache.v4',
-  'node_modules',
-  '.venv',
-  'venv',
-  '__pycache__',
-  '.tox',
-  '.nox',
-  '.mypy_cache',
-  '.pytest_cache',
-  '.ruff_cache',
-  'target',
-  'dist',
-  'build',
-  '.gradle',
-  '.next',
-  '.cache',
-  'coverage',
-];
+export { DEFAULT_REGENERABLE } from '../config/regenerable.js';
 
 /** A copy of the bytes is kept for files up to this size where the agent could write the file in place. */
 export const COPY_MAX_BYTES = 1024 * 1024;

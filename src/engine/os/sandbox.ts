@@ -303,16 +303,16 @@ export class Sandbox {
   }
 
   /**
-   * Gives `dir` and everything in it to the role (e.g. the clean check workspace); `dir` itself
-   * becomes 0700, so no other user (the agent) can enter it.
+   * Gives `dir` and everything in it but the `skip` paths (relative to it) to the role (e.g. the
+   * clean check workspace); `dir` itself becomes 0700, so no other user (the agent) can enter it.
    */
-  async grant(role: SandboxRole, dir: string): Promise<void> {
+  async grant(role: SandboxRole, dir: string, skip: readonly string[] = []): Promise<void> {
     const u = this.users?.[role];
     if (!u) return;
     // Under sudo a folder granted before is the role's already, with that mode. There the loop reads
     // what the role wrote (logs, JUnit, git's stat refresh) through the top folder's group, its own.
     if ((await lstat(dir)).uid !== u.uid) await chmod(dir, this.sudo ? 0o750 : 0o700);
-    await this.root.chownTree(dir, u.uid, u.gid, []);
+    await this.root.chownTree(dir, u.uid, u.gid, [...skip]);
     if (this.sudo) await this.root.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
   }
 

@@ -1,0 +1,257 @@
+// The agent's turn of an iteration (iteration.ts): the step start kept (the user's uncommitted work
+// and ignored files first), the agent run in its sandbox, then collect: only what the agent changed
+// is its work; protected paths, git settings and the loop's own paths are put back, and what was
+// put back is the iteration's guardrail.
+import { dirname, resolve } from 'node:path';
+import {
+  collectArtifacts,
+  type DirtySnapshot,
+  printablePath,
+  protectedMatcher,
+  snapshotDirty,
+  spawnAgent,
+  unchangedSince,
+  unstageable,
+  userRepos,
+} from '../agent/agent-step.js';
+import { type AgentOutcome, lastErrorLine, REPORT_PATH } from '../agent/agents.js';
+import { allowList, shadowNames } from '../agent/allow-list.js';
+import { exposeEvidence } from '../agent/evidence-view.js';
+import { Decimal, dstr } from '../common/decimal.js';
+import { usd } from '../common/display.js';
+import { listSome } from '../common/markdown.js';
+import { judgesToWrite, LOOP_SCRATCH_DIR, scriptsRunBy } from '../config/plan.js';
+import type { Stage } from '../evidence/phases.js';
+import { iterDir } from '../judge/audit.js';
+import { evidenceFolder, type prepareCapsule } from './capsule-build.js';
+import { agentRunContext, agentSpec, type Ctx, elapsedMs, scrubber, secretScrubber } from './context.js';
+import { crashPoint } from './crash-point.js';
+import { ownPaths } from './own-paths.js';
+import { cutOffStepStart, saveStepStart, stepStartFile } from './step-start.js';
+import { DEFAULT_REGENERABLE, type PutBack, UserFiles, userFilesStore } from './user-files.js';
+
+type Prepared = Exclude<Awaited<ReturnType<typeof prepareCapsule>>, { problems: unknown }>;
+
+/** What the agent's turn left for the judge and the record. */
+export interface AgentTurn {
+  /** The step start's marker file: cleared once the iteration is committed. */
+  marker: string;
+  startHead: string | null;
+  /** The work tree's dirty paths before the step (the user's). */
+  before: DirtySnapshot;
+  isProtected: (path: string) => boolean;
+  collected: Awaited<ReturnType<typeof collectArtifacts>>;
+  agent: Awaited<ReturnType<typeof spawnAgent>>;
+  agentFailure: string | null;
+  guardrail: string | null;
+}
+
+/** The agent's step and the collection of its work; `invariant`: the step broke one (nothing to record). */
+export async function agentTurn(ctx: Ctx, n: number, stage: Stage, prepared: Prepared): Promise<AgentTurn | { invariant: string }> {
+  const { o, ev, git, fsm, plan, state } = ctx;
+  const dir = iterDir(n);
+  // The agent. Its start is kept until the iteration is committed: a run killed meanwhile leaves
+  // the agent's partial work, which the next run attributes to this iteration's step, not the user.
+  const marker = stepStartFile(ev.root);
+  const { head: startHead, branch } = await git.position();
+  const prefetched = ctx.dirtyAfter?.head === startHead ? await ctx.dirtyAfter.snapshot.catch(() => null) : null;
+  ctx.dirtyAfter = undefined;
+  const now = prefetched && (await unchangedSince(ctx.cwd, prefetched)) ? prefetched : await snapshotDirty(git, ctx.cwd);
+  const work = await keepUserWork(ctx, now);
+  const userFiles = await keepUserFiles(ctx);
+  // A step cut off by a kill can only be this run's first: a later one's start is this run's own.
+  const cut = n === ctx.run.first ? await cutOffStepStart(git, marker, n, startHead) : null;
+  if (cut) o.log.info(`iter ${n}: the previous run was killed during this iteration's agent step: its changes since that step began are the agent's`);
+  // AGENTS.md is the loop's own (rewritten every iteration), whatever a cut-off iteration left of it.
+  const before: DirtySnapshot = cut ? new Map([...cut].filter(([p]) => p !== 'AGENTS.md')) : now;
+  if (cut && now.has('AGENTS.md')) before.set('AGENTS.md', now.get('AGENTS.md')!);
+  if (!cut) await saveStepStart(marker, n, startHead, before, work);
+  ctx.userRepos = userRepos(before.keys());
+  const settings = await git.snapshotSettings();
+  userFiles.stepStarts();
+  const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
+  const idleS = ctx.intake.config.agent.idle_seconds;
+  await exposeEvidence(ctx.exchangeDir, prepared.capsule.artifact_links, evidenceFolder(ctx), (rel) => ev.readText(rel));
+  stage.lap('step start');
+  const agent = await spawnAgent({
+    ...agentRunContext(ctx),
+    spec: agentSpec(ctx, n),
+    prompt: prepared.prompt,
+    capsule: prepared.text,
+    iteration: n,
+    timeoutMs: Math.max(1000, Math.min(plan.budget.max_seconds_per_iteration * 1000, remainingMs)),
+    idleMs: idleS === undefined ? undefined : idleS * 1000,
+    heartbeat: (s) => o.log.info(`iter ${n}: agent working, ${s} s`),
+    protect: ctx.userRepos,
+  });
+  const ar = agent.result;
+  const out = agent.outcome;
+  // The agent's own process, and around it the work tree lent to the agent user and taken back.
+  stage.lap('work tree hand-over', { phase: 'agent', ms: ar.durationMs });
+  crashPoint(ctx, 'agent');
+  const agentFailure = ar.idle
+    ? `the agent printed nothing for ${idleS} s (agent.idle_seconds) and was stopped`
+    : ar.timedOut
+      ? `the agent was killed at the ${Math.round(Math.min(plan.budget.max_seconds_per_iteration * 1000, remainingMs) / 1000)} s limit`
+      : !ar.aborted && (ar.exitCode !== 0 || out.failed)
+        ? failureText(ar, out.errorText, agentSpec(ctx, n).preset)
+        : null;
+  o.log.info(
+    `iter ${n}: agent ${(ar.durationMs / 1000).toFixed(1)} s, ${ar.timedOut ? 'killed at the time limit' : ar.aborted ? 'stopped' : `exit ${ar.exitCode ?? ar.signal}`}` +
+      `${out.costUsd ? `, ${usd(out.costUsd)}` : ''}${out.tokens ? `, ${out.tokens.input + out.tokens.output} tokens` : ''}${out.toolCalls !== null ? `, ${out.toolCalls} tool call(s)` : ''}${agent.backpressure ? ` — backpressure: ${agent.backpressure}` : ''}${agentFailure ? ` — ${agentFailure}` : ''}`,
+  );
+
+  // Collect: only what the agent changed is its; protected paths are put back.
+  fsm.to('COLLECT_ARTIFACTS');
+  const after = await git.position();
+  if (branch !== after.branch) return { invariant: `the agent switched the branch from ${branch} to ${after.branch}` };
+  // A criterion's program the agent was to write is protected from the iteration after it was committed.
+  const toWrite = judgesToWrite(plan.acceptance_criteria);
+  const judges = toWrite.length ? [...(await git.inHead(toWrite))] : [];
+  const isProtected = protectedMatcher(judges.length ? [...plan.protected, ...judges] : plan.protected);
+  const collected = await collectArtifacts({
+    git,
+    cwd: ctx.cwd,
+    evidence: ev,
+    dir,
+    before,
+    startHead: startHead!,
+    settings,
+    // A user's ignored file the agent made part of its change (its .gitignore line removed) would be
+    // committed and pushed: reverted as a protected path.
+    isProtected: (p) => isProtected(p) || userFiles.has(p),
+    userFiles: (ignored) => userFiles.putBack(isProtected, ignored),
+    agent,
+    scrub: scrubber(ctx.secrets),
+    holdsSecret: (data) => secretScrubber(ctx.secrets).contains(data),
+    guardedScripts: scriptsRunBy(plan.acceptance_criteria.map((c) => c.run)),
+    allowList: plan.may_change ? allowList(plan.may_change, ctx.cwd, await shadowNames(ctx.cwd, ctx.o.runner)) : null,
+    loopOwned: ownPaths(ctx.cwd, resolve(ctx.cwd, ctx.evRel)).whyOwn,
+  });
+  countUsage(state, out);
+  const guardrail =
+    [
+      ...(
+        [
+          ['protected', 'protected paths changed and reverted'],
+          ['loop-owned', "the loop's own paths changed and reverted"],
+          ['not-allowed', 'changes outside agent.may_change reverted'],
+          ['shadow', 'modules that would run in place of a library or at interpreter start reverted'],
+          ['runner-config', 'runner configuration changed and reverted (suite integrity)'],
+          ['outside', 'changes reaching outside the tree reverted'],
+          ['secret', 'changes holding a secret value reverted'],
+        ] as const
+      ).map(([why, what]) => {
+        const paths = collected.reverted.filter((r) => r.why === why).map((r) => (r.detail ? `${printablePath(r.path)} (${r.detail})` : printablePath(r.path)));
+        return paths.length ? `${what}: ${listSome(paths)}` : '';
+      }),
+      collected.settingsChanged.length ? `git settings changed and restored: ${collected.settingsChanged.join(', ')}` : '',
+    ]
+      .filter(Boolean)
+      .join('; ') || null;
+  o.log.info(
+    `iter ${n}: ${collected.diffFiles} file(s) changed, report ${collected.report.state}` +
+      `${guardrail ? ` — GUARDRAIL: ${guardrail}` : ''}${collected.agentCommitsFolded ? `, ${collected.agentCommitsFolded} agent commit(s) folded in` : ''}`,
+  );
+  // Not a guardrail: an ordinary change git cannot stage (its attributes ask for a conversion that
+  // fails) is put back and said, and the loop goes on (AGENTS.md tells the next agent why).
+  const unstaged = unstageable(collected);
+  if (unstaged) o.log.info(`iter ${n}: ${unstaged}`);
+  if (collected.untrackedDeleted.length)
+    o.log.info(
+      `iter ${n}: the agent deleted ${collected.untrackedDeleted.map(printablePath).join(', ')} (uncommitted, never tracked): nothing to stage; ` +
+        `the user's version is kept in ${USER_WORK_REF} (\`git checkout ${work ? work.slice(0, 12) : USER_WORK_REF} -- <path>\` brings it back)`,
+    );
+  logUserFiles(o, n, collected.userFiles);
+  crashPoint(ctx, 'collect');
+  stage.lap('collect');
+  return { marker, startHead, before, isProtected, collected, agent, agentFailure, guardrail };
+}
+
+/** The CLI's own words for why it failed: its error result or last error line, not only "exit 1". */
+function failureText(r: { exitCode: number | null; signal: string | null; stdout: string; stderr: string }, errorText: string | null, preset: string): string {
+  if (r.exitCode === 127) return `exit 127: the agent command was not found — install the ${preset} CLI or set agent.run`;
+  const last = errorText ?? lastErrorLine(`${r.stdout}\n${r.stderr}`);
+  return `exit ${r.exitCode ?? r.signal}${last ? `: ${last}` : ''}`;
+}
+
+/** Cost, tool calls and tokens as the agent reported them, summed exactly; a figure never reported stays unknown. */
+function countUsage(state: Ctx['state'], out: AgentOutcome): void {
+  const reported = (state.reported ??= { cost: state.cost_reported, tokens: false, toolCalls: false });
+  if (out.costUsd !== null) {
+    state.total_cost_usd = dstr(new Decimal(state.total_cost_usd).plus(out.costUsd));
+    state.cost_reported = reported.cost = true;
+  }
+  if (out.toolCalls !== null) {
+    state.total_tool_calls += out.toolCalls;
+    reported.toolCalls = true;
+  }
+  if (out.tokens) {
+    const t = (state.total_tokens ??= { input: 0, output: 0, cache_read: 0, cache_write: 0 });
+    for (const k of ['input', 'output', 'cache_read', 'cache_write'] as const) t[k] += out.tokens[k];
+    reported.tokens = true;
+  }
+}
+
+/** Where the user's uncommitted work is kept (local only: the loop pushes its branch, never this ref). */
+export const USER_WORK_REF = 'refs/phuc-loop/user-work';
+
+/**
+ * Whatever the agent then does to the user's uncommitted files (edit, delete, overwrite), the
+ * user's version stays in git: kept before every agent step in which there is any.
+ */
+async function keepUserWork(ctx: Ctx, before: DirtySnapshot): Promise<string | null> {
+  const paths = [...before.keys()].filter((p) => !p.endsWith('/'));
+  if (!paths.length) return null;
+  const kept = await ctx.git.keepWork(paths, USER_WORK_REF, `phuc-loop: uncommitted work before iteration ${ctx.state.next_iteration}`);
+  if (kept.made)
+    ctx.o.log.info(
+      // The commit, not the ref: a later step's keep moves the ref (this commit stays its parent).
+      `uncommitted work (${paths.length} path(s)) kept in ${USER_WORK_REF} (${kept.commit.slice(0, 12)}): \`git checkout ${kept.commit.slice(0, 12)} -- <path>\` brings a file back`,
+    );
+  return kept.commit;
+}
+
+/**
+ * The user's git-ignored files, kept once per run before its first agent step and put back after
+ * each one (user-files.ts); the loop's own folders and the regenerable ones are left out.
+ */
+async function keepUserFiles(ctx: Ctx): Promise<UserFiles> {
+  if (ctx.userFiles) return ctx.userFiles;
+  // What the loop itself writes there (its published trees, scratch/STOP, the report channel); the
+  // user's own files under the names it keeps out of git's view (evidence/, the agent CLIs' state) are kept.
+  const own = [LOOP_SCRATCH_DIR, dirname(REPORT_PATH)];
+  const published = ownPaths(ctx.cwd, resolve(ctx.cwd, ctx.evRel)).isPublished;
+  const regenerable = ctx.intake.config.user_files?.regenerable ?? DEFAULT_REGENERABLE;
+  const copyAll = ctx.isolation !== 'user+pidns';
+  const started = ctx.o.clock.monotonicMs();
+  const files = await UserFiles.take({
+    git: ctx.git,
+    cwd: ctx.cwd,
+    store: userFilesStore(ctx.ev.root),
+    regenerable,
+    loopOwned: (p) => own.some((l) => p === l || p.startsWith(`${l}/`)) || published(p),
+    copyAll,
+  });
+  ctx.userFiles = files;
+  if (files.count)
+    ctx.o.log.info(
+      `git-ignored files of the user's: ${files.count} kept in .git/phuc-loop (hard links${copyAll ? ', and copies of the small ones' : ''}; ` +
+        `${Math.round(ctx.o.clock.monotonicMs() - started)} ms), put back after every agent step; folders named ${regenerable.join(', ') || '(none)'} are left out (user_files.regenerable)`,
+    );
+  for (const note of files.notes) ctx.o.log.warn(note);
+  return files;
+}
+
+/** What the loop did about the user's ignored files after a step, in the log (artifacts.json has the full lists). */
+export function logUserFiles(o: Pick<Ctx['o'], 'log'>, n: number | null, done: PutBack | null | undefined): void {
+  if (!done) return;
+  const at = n === null ? '' : `iter ${n}: `;
+  const few = (paths: string[]) => `${paths.slice(0, 5).join(', ')}${paths.length > 5 ? `, and ${paths.length - 5} more` : ''}`;
+  if (done.restored.length)
+    o.log.info(
+      `${at}the agent deleted, replaced or changed ${done.restored.length} git-ignored file(s) of the user's: put back as they were (${few(done.restored)})`,
+    );
+  if (done.protectedRemoved.length) o.log.info(`${at}git-ignored file(s) the agent made under protected paths removed: ${few(done.protectedRemoved)}`);
+  for (const f of done.failed) o.log.warn(`${at}the user's git-ignored file ${f.path} could not be put back: ${f.error}`);
+}
