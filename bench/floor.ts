@@ -94,6 +94,8 @@ interface Timed {
   /** Arrival time of each stdout line matching the mark. */
   marks: number[];
   lines: string[];
+  /** The command's stderr (the shell's `times` at its end). */
+  stderr: string;
 }
 
 /** Runs a command and timestamps each stdout line matching `mark` as it arrives. */
@@ -128,6 +130,7 @@ function timed(argv: string[], cwd: string, env: NodeJS.ProcessEnv, mark: RegExp
           cpuMs: (Number(children[1]) * 60 + Number(children[2]) + Number(children[3]) * 60 + Number(children[4])) * 1000,
           marks,
           lines,
+          stderr,
         });
     });
   });
@@ -221,13 +224,13 @@ async function loop(cli: string, n: number, ws: string, isolation: string, netwo
     const r = await timed([process.execPath, cli, 'run'], w.repo, process.env, /^phuc-loop: iter \d+: GLOW /);
     const exit = r.lines.findLast((l) => /^phuc-loop: EXIT_\w+\(/.test(l))?.replace(/^phuc-loop: (\S+).*$/, '$1') ?? `crash (exit ${r.code})`;
     // An early stop is measured all the same (over the iterations that ran); say why it stopped.
-    if (exit !== 'EXIT_BUDGET_EXCEEDED(MAX_ITERS)')
+    if (exit !== 'EXIT_BUDGET_EXCEEDED(MAX_ITERS)') {
+      const why = r.lines.filter((l) => /GUARDRAIL|INVARIANT|halt:|error/.test(l));
+      // A crash says why in its last lines (stderr included), not in a halt line.
       console.log(
-        `      (loop ${ws} ${isolation} at N=${n} stopped early: ${r.lines
-          .filter((l) => /GUARDRAIL|INVARIANT|halt:|error/.test(l))
-          .slice(-3)
-          .join(' | ')})`,
+        `      (loop ${ws} ${isolation} net ${network} at N=${n} stopped early: ${(why.length ? why : [...r.lines, ...r.stderr.trim().split('\n').slice(0, -2)]).slice(-3).join(' | ')})`,
       );
+    }
     return { exit, r };
   } finally {
     leftovers.push(w.base);
