@@ -19,14 +19,16 @@
 // Prints figures; asserts nothing (target: at most 2.5× the floor at N = 200, flat in N).
 //
 // The network policy's cost is the same loop (clean workspace) with agent.network and checks.network open.
+// A change's effect: BENCH_FLOOR_BEFORE names a copy of dist/ made before it; its loops run too,
+// interleaved with this build's (same load), marked "before".
 //
 //   npm run bench:floor     env: BENCH_FLOOR_N=10,50,200 BENCH_FLOOR_ISOLATION=none,user+pidns BENCH_FLOOR_ROUNDS=1
+//                                BENCH_FLOOR_BEFORE=/path/to/an/earlier/dist
 import { execFile, spawn } from 'node:child_process';
-import { access, chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PROGRAMS } from '../src/engine/os/programs.js';
 
 const BUILT = join(import.meta.dirname, '..', 'dist', 'cli');
 const SIZES = (process.env.BENCH_FLOOR_N ?? '10,50,200').split(',').map(Number);
@@ -92,6 +94,8 @@ interface Timed {
   /** Arrival time of each stdout line matching the mark. */
   marks: number[];
   lines: string[];
+  /** The command's stderr (the shell's `times` at its end). */
+  stderr: string;
 }
 
 /** Runs a command and timestamps each stdout line matching `mark` as it arrives. */
@@ -126,6 +130,7 @@ function timed(argv: string[], cwd: string, env: NodeJS.ProcessEnv, mark: RegExp
           cpuMs: (Number(children[1]) * 60 + Number(children[2]) + Number(children[3]) * 60 + Number(children[4])) * 1000,
           marks,
           lines,
+          stderr,
         });
     });
   });
@@ -213,35 +218,44 @@ async function floor(n: number, wrap: string): Promise<{ exit: string; r: Timed 
   }
 }
 
-async function loop(n: number, ws: string, isolation: string, network: 'policy' | 'open' = 'policy'): Promise<{ exit: string; r: Timed }> {
+async function loop(cli: string, n: number, ws: string, isolation: string, network: 'policy' | 'open'): Promise<{ exit: string; r: Timed }> {
   const w = await workspace((agent) => config(n, ws, isolation, agent, network));
   try {
-    const r = await timed([process.execPath, CLI, 'run'], w.repo, process.env, /^phuc-loop: iter \d+: GLOW /);
+    const r = await timed([process.execPath, cli, 'run'], w.repo, process.env, /^phuc-loop: iter \d+: GLOW /);
     const exit = r.lines.findLast((l) => /^phuc-loop: EXIT_\w+\(/.test(l))?.replace(/^phuc-loop: (\S+).*$/, '$1') ?? `crash (exit ${r.code})`;
     // An early stop is measured all the same (over the iterations that ran); say why it stopped.
-    if (exit !== 'EXIT_BUDGET_EXCEEDED(MAX_ITERS)')
+    if (exit !== 'EXIT_BUDGET_EXCEEDED(MAX_ITERS)') {
+      const why = r.lines.filter((l) => /GUARDRAIL|INVARIANT|halt:|error/.test(l));
+      // A crash says why in its last lines (stderr included), not in a halt line.
       console.log(
-        `      (loop ${ws} ${isolation} at N=${n} stopped early: ${r.lines
-          .filter((l) => /GUARDRAIL|INVARIANT|halt:|error/.test(l))
-          .slice(-3)
-          .join(' | ')})`,
+        `      (loop ${ws} ${isolation} net ${network} at N=${n} stopped early: ${(why.length ? why : [...r.lines, ...r.stderr.trim().split('\n').slice(0, -2)]).slice(-3).join(' | ')})`,
       );
+    }
     return { exit, r };
   } finally {
     leftovers.push(w.base);
   }
 }
 
-try {
-  await access(join(BUILT, 'index.js'));
-} catch {
-  throw new Error(`${BUILT}/index.js is missing: run npm run build first`);
+/** A copy of a build's CLI (so that a rebuild during the bench does not mix builds), with the programs the sandbox runs. */
+async function copyCli(dist: string): Promise<string> {
+  const built = join(dist, 'cli');
+  try {
+    await access(join(built, 'index.js'));
+  } catch {
+    throw new Error(`${built}/index.js is missing: run npm run build first`);
+  }
+  const copy = await mkdtemp(join(tmpdir(), 'phuc-bench-cli-'));
+  leftovers.push(copy);
+  await cp(built, copy, { recursive: true });
+  // Found beside the bundle's folder or in it (os/programs.ts); an earlier build may lack a program of today's list (or have one no longer in it).
+  for (const name of await readdir(dist)) if (/\.(mjs|pl|sh)$/.test(name)) await cp(join(dist, name), join(copy, name));
+  return join(copy, 'index.js');
 }
-const cliCopy = await mkdtemp(join(tmpdir(), 'phuc-bench-cli-'));
-await cp(BUILT, cliCopy, { recursive: true });
-// The programs the sandbox runs (the network forwarder, the supervisor…), found beside the bundle's folder or in it (os/programs.ts).
-for (const name of PROGRAMS) await cp(join(BUILT, '..', name), join(cliCopy, name));
-const CLI = join(cliCopy, 'index.js');
+const BUILDS = [
+  { mark: '', cli: await copyCli(join(BUILT, '..')) },
+  ...(process.env.BENCH_FLOOR_BEFORE ? [{ mark: ' before', cli: await copyCli(process.env.BENCH_FLOOR_BEFORE) }] : []),
+];
 
 const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
 const times = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
@@ -251,7 +265,7 @@ console.log(
   'ms/iter: median interval between iterations · wall/N, cpu/N: whole run (start, baseline, final audits) / iterations; cpu = user+sys of all its processes',
 );
 console.log(
-  `${'N'.padStart(4)}  ${'run'.padEnd(32)}${'exit'.padEnd(32)}${'iters'.padStart(6)}${'ms/iter'.padStart(9)}${'wall/N'.padStart(9)}${'cpu/N'.padStart(9)}` +
+  `${'N'.padStart(4)}  ${'run'.padEnd(40)}${'exit'.padEnd(32)}${'iters'.padStart(6)}${'ms/iter'.padStart(9)}${'wall/N'.padStart(9)}${'cpu/N'.padStart(9)}` +
     `${'first10'.padStart(9)}${'last10'.padStart(9)}  ratio to the floor (ms/iter, cpu/N)`,
 );
 const print = (n: number, f: Figures, floors: Figures[]) => {
@@ -262,7 +276,7 @@ const print = (n: number, f: Figures, floors: Figures[]) => {
     .join(' · ');
   const flat = f.iterations >= 20 ? `${floors.length ? ' · ' : ''}last10/first10 ${(f.last10 / f.first10).toFixed(2)}` : '';
   console.log(
-    `${String(n).padStart(4)}  ${f.name.padEnd(32)}${f.exit.padEnd(32)}${String(f.iterations).padStart(6)}${ms(f.median).padStart(9)}${ms(f.wallPerIteration).padStart(9)}` +
+    `${String(n).padStart(4)}  ${f.name.padEnd(40)}${f.exit.padEnd(32)}${String(f.iterations).padStart(6)}${ms(f.median).padStart(9)}${ms(f.wallPerIteration).padStart(9)}` +
       `${ms(f.cpuPerIteration).padStart(9)}${ms(f.first10).padStart(9)}${ms(f.last10).padStart(9)}  ${ratio}${flat}`,
   );
 };
@@ -272,12 +286,16 @@ for (const n of SIZES) {
   const kinds = [
     { name: 'shell floor', run: () => floor(n, '') },
     ...(ISOLATIONS.some((i) => i !== 'none') ? [{ name: 'shell floor + pidns', run: () => floor(n, PIDNS) }] : []),
-    ...ISOLATIONS.flatMap((isolation) => WORKSPACES.map((ws) => ({ name: `loop ${ws} ${isolation}`, run: () => loop(n, ws, isolation) }))),
-    // The network policy's cost: the same loop with agent.network and checks.network open (no namespace, no forwarder).
-    ...ISOLATIONS.filter((i) => i !== 'none').map((isolation) => ({
-      name: `loop clean ${isolation} net open`,
-      run: () => loop(n, 'clean', isolation, 'open'),
-    })),
+    ...BUILDS.flatMap(({ mark, cli }) => [
+      ...ISOLATIONS.flatMap((isolation) =>
+        WORKSPACES.map((ws) => ({ name: `loop ${ws} ${isolation}${mark}`, run: () => loop(cli, n, ws, isolation, 'policy') })),
+      ),
+      // The network policy's cost: the same loop with agent.network and checks.network open (no namespace, no forwarder).
+      ...ISOLATIONS.filter((i) => i !== 'none').map((isolation) => ({
+        name: `loop clean ${isolation} net open${mark}`,
+        run: () => loop(cli, n, 'clean', isolation, 'open'),
+      })),
+    ]),
   ];
   const runs = new Map<string, { exit: string; r: Timed }[]>(kinds.map((k) => [k.name, []]));
   for (let round = 0; round < ROUNDS; round++) for (const k of kinds) runs.get(k.name)?.push(await k.run());
@@ -286,7 +304,7 @@ for (const n of SIZES) {
   const pidns = byName.get('shell floor + pidns');
   if (!plain) throw new Error('no floor');
   for (const f of byName.values()) {
-    const floors = f === plain ? [] : f === pidns || f.name.endsWith(' none') || !pidns ? [plain] : [plain, pidns];
+    const floors = f === plain ? [] : f === pidns || / none( before)?$/.test(f.name) || !pidns ? [plain] : [plain, pidns];
     print(n, f, floors);
     if (f.name.startsWith('loop ')) results.push({ n, f, floors });
   }
@@ -314,6 +332,14 @@ for (const n of SIZES)
         `  N=${n} ${isolation}: policy ${ms(on.median)} · open ${ms(off.median)} · the policy costs ${ms(on.median - off.median)} ms/iter (cpu/N ${ms(on.cpuPerIteration - off.cpuPerIteration)})`,
       );
   }
+if (BUILDS.length > 1) {
+  console.log('this build vs the one before (ms/iter and cpu/N, median):');
+  for (const r of results.filter((x) => !x.f.name.endsWith(' before'))) {
+    const was = results.find((x) => x.n === r.n && x.f.name === `${r.f.name} before`)?.f;
+    if (was)
+      console.log(`  N=${r.n} ${r.f.name}: ${ms(was.median)} → ${ms(r.f.median)} ms/iter · cpu/N ${ms(was.cpuPerIteration)} → ${ms(r.f.cpuPerIteration)}`);
+  }
+}
 const largest = Math.max(...SIZES);
 console.log(`target: at most 2.5× the shell floor at N = ${largest} (ms/iter), flat in N (last10/first10 near 1):`);
 for (const r of results.filter((x) => x.n === largest)) {
@@ -323,4 +349,4 @@ for (const r of results.filter((x) => x.n === largest)) {
 console.log(
   `load average (1 min): ${load0.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (wall times on a busy machine are inflated; cpu/N much less)`,
 );
-await Promise.all([cliCopy, ...leftovers].map((d) => rm(d, { recursive: true, force: true })));
+await Promise.all(leftovers.map((d) => rm(d, { recursive: true, force: true })));

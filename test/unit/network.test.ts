@@ -1,28 +1,59 @@
-// The pieces of the network policy that need no namespace: the forwarder's arguments, the allow-list
+// The pieces of the network policy that need no namespace: the forwarder (arguments, relay, status), the allow-list
 // match, and the policy a config gives (the namespaces themselves: test/hostile/network.test.ts).
+import { execFile } from 'node:child_process';
 import { mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { allowed, hostSockets, networkPolicy, networkRecord } from '../../src/engine/os/network.js';
-// @ts-expect-error: a plain ES module without types (run as a program inside the namespace)
-import { parseArgs } from '../../src/engine/os/net-forwarder.mjs';
+import { programFile } from '../../src/engine/os/programs.js';
+import { systemTool } from '../../src/engine/os/spawner.js';
 
-const parse = parseArgs as (argv: string[]) => { error?: string; maps?: { port: number; socket: string }[]; command?: string[] };
+const exec = promisify(execFile);
+const perl = systemTool('perl');
+const forwarder = (...args: string[]): Promise<{ code?: number; stdout: string; stderr: string }> =>
+  exec(perl!, [programFile('net-forwarder.pl'), ...args]).catch((e: unknown) => e as { code: number; stdout: string; stderr: string });
 
-test('the forwarder takes PORT=/SOCKET maps (one at least), then the command after --; anything else is refused with a message', () => {
-  expect(parse(['8080=/run/k.sock', '3128=/run/p.sock', '--', 'setpriv', 'x'])).toEqual({
-    maps: [
-      { port: 8080, socket: '/run/k.sock' },
-      { port: 3128, socket: '/run/p.sock' },
-    ],
-    command: ['setpriv', 'x'],
+test('the forwarder takes PORT=/SOCKET maps (one at least), then the command after --; anything else is refused with a message', async () => {
+  if (!perl) return;
+  for (const [args, message] of [
+    [['70000=/s', '--', 'true'], /not PORT=\/SOCKET: 70000=\/s/],
+    [['80=rel.sock', '--', 'true'], /not PORT=\/SOCKET/],
+    [['/usr/sbin/ip', '--', 'true'], /not PORT=\/SOCKET/],
+    [['80=/s', '--'], /usage/],
+    [['--', 'true'], /usage/],
+  ] as const)
+    expect(await forwarder(...args)).toMatchObject({ code: 2, stderr: expect.stringMatching(message) as string });
+});
+
+test('the forwarder relays 127.0.0.1:port to the unix socket both ways (a half-close passed on after the data), runs the command, and exits with its status', async () => {
+  if (!perl) return;
+  const dir = await mkdtemp(join(tmpdir(), 'phuc-fwd-'));
+  const sock = join(dir, 'up.sock');
+  // The loop's side: answers what it got, upper-cased, once the client's input ends.
+  const server = net.createServer({ allowHalfOpen: true }, (c) => {
+    let got = '';
+    c.on('data', (d: Buffer) => (got += d.toString()));
+    c.on('end', () => c.end(got.toUpperCase()));
   });
-  expect(parse(['70000=/s', '--', 'true']).error).toMatch(/not PORT=\/SOCKET: 70000=\/s/);
-  expect(parse(['80=rel.sock', '--', 'true']).error).toMatch(/not PORT=\/SOCKET/);
-  expect(parse(['/usr/sbin/ip', '--', 'true']).error).toMatch(/not PORT=\/SOCKET/);
-  expect(parse(['80=/s', '--']).error).toMatch(/usage/);
-  expect(parse(['--', 'true']).error).toMatch(/usage/);
+  try {
+    await new Promise<void>((r) => server.listen(sock, r));
+    const free = net.createServer();
+    const port = await new Promise<number>((r) => free.listen(0, '127.0.0.1', () => r((free.address() as net.AddressInfo).port)));
+    await new Promise((r) => free.close(r));
+    // 200 kB each way: more than a socket buffer holds, so the relay must wait for the reader.
+    const client = `const c=require('net').connect(${String(port)},'127.0.0.1');let n='';c.on('data',d=>n+=d);c.on('end',()=>{process.stdout.write(String(n.length)+' '+n.slice(0,5));process.exit(7)});c.end('ab'.repeat(100000))`;
+    const r = await forwarder(`${String(port)}=${sock}`, '--', process.execPath, '-e', client);
+    expect(r).toMatchObject({ code: 7, stdout: '200000 ABABA' });
+    expect(await forwarder(`${String(port)}=${sock}`, '--', join(dir, 'missing'))).toMatchObject({
+      code: 127,
+      stderr: expect.stringContaining('missing') as string,
+    });
+  } finally {
+    server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test('a host matches an allow-list entry by name (any port) or by name and port, case-insensitively', () => {

@@ -4,7 +4,7 @@
 // (test/hostile/sandbox.test.ts), the forwarder through test/hostile/network.test.ts.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,6 +90,26 @@ test('sandbox-init.pl in a namespace of bubblewrap: the command runs in its fold
     const r = await exec(bwrap, [...ns, ...init, '--', '/bin/sh', '-c', 'pwd; grep -E "^(NoNewPrivs|Seccomp):" /proc/self/status']);
     expect(r.stdout).toBe(`${dir}\nNoNewPrivs:\t1\nSeccomp:\t2\n`);
     await expect(exec(bwrap, [...ns, ...init, '/bin/true'])).rejects.toMatchObject({ stderr: expect.stringContaining('do not end with --') });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('break-links.sh: each file named becomes a copy of its own (content and mode kept); its other link keeps the old file', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'phuc-links-'));
+  try {
+    const [inside, outside] = [join(dir, 'tree', 'a file'), join(dir, 'elsewhere')];
+    await mkdir(join(dir, 'tree'));
+    await writeFile(outside, 'shared\n', { mode: 0o640 });
+    await link(outside, inside);
+    const tools = (['mktemp', 'cp', 'mv', 'rm'] as const).map((n) => systemTool(n)!);
+    await exec('/bin/sh', [programFile('break-links.sh'), ...tools, inside]);
+    const [a, b] = [await stat(inside), await stat(outside)];
+    expect([a.nlink, b.nlink, a.ino === b.ino, a.mode & 0o777]).toEqual([1, 1, false, 0o640]);
+    expect(await readFile(inside, 'utf8')).toBe('shared\n');
+    await writeFile(inside, 'changed\n');
+    expect(await readFile(outside, 'utf8')).toBe('shared\n');
+    expect(readdirSync(join(dir, 'tree'))).toEqual(['a file']);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 // The network policy of the agent and the checks (SPEC §7 "Network"). Where the sandbox gives a
 // command namespaces (user+pidns, pidns), it also gives it a network namespace of its own:
-// - the agent's reaches nothing but two unix sockets of the loop's, through net-forwarder.mjs, which
+// - the agent's reaches nothing but two unix sockets of the loop's, through net-forwarder.pl, which
 //   listens on 127.0.0.1 inside: the key proxy (at the port its base URL names) and an HTTP proxy
 //   (HTTPS_PROXY) that lets through only the hosts of `agent.network` and logs every other host
 //   asked for, so that the user sees what to allow. `agent.network: open` shares the machine's;
@@ -96,14 +96,15 @@ export class NetworkGate {
   private readonly open = new Set<net.Socket>();
   private constructor(
     readonly dir: string,
-    readonly forwarder: string,
+    /** perl and the forwarder's copy: the first words of the agent's command. */
+    readonly forwarder: readonly [string, string],
     private readonly allow: readonly string[],
     private readonly refused: (host: string, how: string) => void,
   ) {}
 
-  static async open(dir: string, allow: readonly string[], refused: (host: string, how: string) => void): Promise<NetworkGate> {
-    const { 'net-forwarder.mjs': forwarder } = await installPrograms(dir, ['net-forwarder.mjs']);
-    const gate = new NetworkGate(dir, forwarder, allow, refused);
+  static async open(dir: string, perl: string, allow: readonly string[], refused: (host: string, how: string) => void): Promise<NetworkGate> {
+    const { 'net-forwarder.pl': forwarder } = await installPrograms(dir, ['net-forwarder.pl']);
+    const gate = new NetworkGate(dir, [perl, forwarder], allow, refused);
     await gate.listen(gate.proxySocket, gate.proxyServer());
     return gate;
   }
@@ -198,12 +199,17 @@ export interface RunNetwork {
   why: string | null;
 }
 
-/** The network of a run whose commands get namespaces (`namespaced`) or not; `dir` for the gate. */
-export async function openNetwork(policy: NetworkPolicy, namespaced: boolean, dir: string, refused: (host: string, how: string) => void): Promise<RunNetwork> {
+/** The network of a run whose commands get namespaces (`namespaced`) or not; `dir` for the gate, `perl` runs its forwarder. */
+export async function openNetwork(
+  policy: NetworkPolicy,
+  namespaced: boolean,
+  gateAt: { dir: string; perl: string },
+  refused: (host: string, how: string) => void,
+): Promise<RunNetwork> {
   const closed = policy.agent !== 'open' || policy.checks !== 'open';
   const why = namespaced ? null : "at isolation none the commands run in the loop's own namespaces";
   // The gate relays the agent's way out; a command with loopback only needs nothing but bwrap's --unshare-net.
-  const gate = policy.agent !== 'open' && why === null ? await NetworkGate.open(dir, policy.agent, refused) : null;
+  const gate = policy.agent !== 'open' && why === null ? await NetworkGate.open(gateAt.dir, gateAt.perl, policy.agent, refused) : null;
   return { policy, gate, why: closed ? why : null };
 }
 
@@ -222,7 +228,7 @@ export function commandNetwork(
   if (why !== null || open || (role === 'agent' ? policy.agent === 'open' : policy.checks === 'open')) return null;
   if (role === 'check' || !gate) return { argv: [], dirs: [], env: {} };
   const view = gate.agentView(keyPort);
-  return { argv: [process.execPath, gate.forwarder, ...view.maps, '--'], dirs: [gate.dir], env: view.env };
+  return { argv: [...gate.forwarder, ...view.maps, '--'], dirs: [gate.dir], env: view.env };
 }
 
 function pipeBoth(a: net.Socket, b: net.Socket): void {

@@ -125,7 +125,7 @@ export class Sandbox {
     private readonly net: RunNetwork,
   ) {
     this.level = iso.level;
-    this.root = new RootCommands(tools, sudo, users, extra.setfacl);
+    this.root = new RootCommands(tools, sudo, users, extra.setfacl, extra.breakLinks);
     this.network = networkRecord(net.policy, net.why === null);
     this.reason = iso.reason;
     const ns = iso.level !== 'none';
@@ -155,12 +155,12 @@ export class Sandbox {
     const keys = KEY_SYSCALLS[process.arch];
     if (!keys && iso.level !== 'none')
       throw new IsolationUnavailableError(`agent.isolation: ${iso.level} runs on x86_64 and arm64 only (this machine is ${process.arch})`);
-    const bin = keys ? await installPrograms(join(base, 'bin'), ['sandbox-init.pl', 'sandbox-load.sh']) : null;
+    const bin = keys ? await installPrograms(join(base, 'bin'), ['break-links.sh', 'sandbox-init.pl', 'sandbox-load.sh']) : null;
     const init = bin && keys ? [tools.perl, bin['sandbox-init.pl'], filterHex(keys), ...[keys.mount, keys.keyctl, keys.prctl].map(String)] : [];
-    const extra: Extras = { setfacl: found.setfacl, init, load: bin?.['sandbox-load.sh'] ?? '' };
+    const extra: Extras = { setfacl: found.setfacl, init, load: bin?.['sandbox-load.sh'] ?? '', breakLinks: bin?.['break-links.sh'] ?? '' };
     const workTree = o.workTree ? await realpath(o.workTree).catch(() => resolve(o.workTree!)) : null;
     const policy = o.network ?? { agent: 'open', checks: 'open' };
-    const net = await openNetwork(policy, iso.level !== 'none', join(base, 'net'), o.onRefused ?? (() => undefined));
+    const net = await openNetwork(policy, iso.level !== 'none', { dir: join(base, 'net'), perl: tools.perl }, o.onRefused ?? (() => undefined));
     return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, extra, o.writable ?? [], workTree, net);
   }
 
@@ -395,4 +395,6 @@ interface Extras {
   init: string[];
   /** sandbox-load.sh, the root prelude under sudo. */
   load: string;
+  /** break-links.sh, root's copy of a role's file with other links (RootCommands.takeFromRoles). */
+  breakLinks: string;
 }
