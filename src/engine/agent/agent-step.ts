@@ -18,6 +18,7 @@ import { atomicWrite } from '../evidence/writer.js';
 import type { Git, GitSettings } from '../os/git.js';
 import type { ProcessRunner, RunResult, StopSource } from '../os/ports.js';
 import { watchStops } from '../loop/backpressure.js';
+import { agentBackpressure } from '../loop/decide.js';
 import type { PutBack } from '../loop/user-files.js';
 import { EvidenceUnverifiable, GitError, InvariantViolation } from '../common/errors.js';
 import { parseDocument } from '../common/document.js';
@@ -411,8 +412,7 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
     await o.sandbox.reclaimWorkTree(o.cwd);
   }
   const outcome = parseAgentOutcome(preset, result);
-  let backpressure = stop.reason();
-  if (outcome.rateLimited && !result.aborted) backpressure ??= `the agent hit a rate limit${outcome.errorText ? `: ${outcome.errorText}` : ''}`;
+  const backpressure = agentBackpressure({ stop: stop.reason(), aborted: result.aborted, ...outcome });
   const invocation = describeInvocation(inv, { env, mask: o.mask, root: o.cwd, cliVersion: o.cliVersion });
   return { result, backpressure, outcome, invocation };
 }

@@ -193,6 +193,11 @@ export interface AgentOutcome {
   failed: boolean;
   /** The failure was a rate limit, quota or overload of the model service: backpressure, not a bug. */
   rateLimited: boolean;
+  /**
+   * The failure was the model service not answering (no connection, DNS, a gateway's 502/503/504):
+   * a downstream the loop depends on is unavailable (seed §9.1), backpressure too.
+   */
+  unavailable: boolean;
   /** Which figures this output reported; a figure not reported is unknown, never 0. */
   reported: { cost: boolean; tokens: boolean; toolCalls: boolean };
 }
@@ -216,6 +221,8 @@ class Tally {
   failed = false;
   /** The structured final word on rate limiting, when the CLI gave one. */
   rateVerdict: boolean | null = null;
+  /** The structured word on the service answering at all (Claude's api_error_status). */
+  unavailableVerdict: boolean | null = null;
 
   addTokens(t: Partial<AgentTokens>): void {
     const cur = this.tokens ?? { input: 0, output: 0, cache_read: 0, cache_write: 0 };
@@ -242,6 +249,8 @@ export function parseAgentOutcome(preset: AgentPreset, out: AgentOutput): AgentO
   const raw = failed ? (t.error ?? lastErrorLine(out.stderr) ?? lastErrorLine(out.stdout)) : null;
   const errorText = raw === null ? null : oneLine(raw);
   const rateLimited = failed && (t.rateVerdict ?? textSaysRateLimited(`${out.stdout}\n${out.stderr}`));
+  // From the CLI's own error words only: a connection error anywhere else may be the project's tests.
+  const unavailable = failed && !rateLimited && (t.unavailableVerdict ?? textSaysUnavailable(errorText ?? ''));
 
   // Every cost was checked as decimal text: the sum of several is exact.
   const costUsd = t.costs.length > 1 ? dstr(t.costs.reduce((s, c) => s.plus(new Decimal(c)), new Decimal(0))) : (t.costs.at(0) ?? null);
@@ -254,6 +263,7 @@ export function parseAgentOutcome(preset: AgentPreset, out: AgentOutput): AgentO
     errorText,
     failed,
     rateLimited,
+    unavailable,
     reported: { cost: costUsd !== null, tokens: t.tokens !== null, toolCalls: toolCalls !== null },
   };
 }
@@ -289,6 +299,7 @@ function readEvent(ev: JsonObject, t: Tally, fromStdout: boolean): void {
       const status = count(ev.api_error_status);
       // error_max_turns, error_during_execution…: the loop's limits or a crash, not the API's.
       t.rateVerdict = status === 429 || status === 529 ? true : status !== null || (typeof ev.subtype === 'string' && ev.subtype !== 'success') ? false : null;
+      if (status !== null) t.unavailableVerdict = UNAVAILABLE_STATUS.has(status);
     } else if (ev.is_error === false) t.rateVerdict = false;
     return;
   }
@@ -500,6 +511,22 @@ const RATE_LIMIT_PATTERNS: readonly RegExp[] = [
 
 function textSaysRateLimited(text: string): boolean {
   return RATE_LIMIT_PATTERNS.some((re) => re.test(text));
+}
+
+const UNAVAILABLE_STATUS = new Set([502, 503, 504]);
+// The service did not answer: node's and the OS's connection errors, the CLIs' words for them, a
+// gateway's status. A 500 is left out: the request itself may be what the server failed on.
+const UNAVAILABLE_PATTERNS: readonly RegExp[] = [
+  /\b(?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EHOSTUNREACH|ENETUNREACH)\b/,
+  /\bConnection (?:failed|error|refused|reset|timed out)\b/i, // Codex "Connection failed: error sending request", Claude "Connection error."
+  /\bfetch failed\b/i, // node's fetch (Claude Code, Gemini CLI)
+  /\b(?:502 Bad Gateway|503 Service Unavailable|504 Gateway Time-?out)\b/i,
+  /\b(?:APIConnection(?:Timeout)?Error|ServiceUnavailableError)\b/, // litellm (aider), the SDKs
+  /\bThe API provider(?:'s servers are down| timed out)\b/, // aider
+];
+
+function textSaysUnavailable(text: string): boolean {
+  return UNAVAILABLE_PATTERNS.some((re) => re.test(text));
 }
 
 /** True when the output shows a rate-limit, quota or overload error of the agent's model service. */

@@ -41,9 +41,9 @@ import {
   type LoopState,
   measureAll,
 } from './context.js';
-import { decideBeforeIteration, decideHead, iterationsUsed } from './decide.js';
+import { decideBeforeIteration, decideHead, downstreamUnavailable, iterationsUsed } from './decide.js';
 import { EXIT_CODES, Fsm } from './fsm.js';
-import { blockedEarly, finish, needInfo, recordNeedInfo, startCertificate } from './halt.js';
+import { blockedEarly, finish, needInfo, pausedEarly, recordNeedInfo, startCertificate } from './halt.js';
 import { programsOutOfView } from './out-of-view.js';
 import { networkPolicy } from '../os/network.js';
 import { judgeRoot, sweepJudgeRoots } from '../judge/judge-root.js';
@@ -186,7 +186,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
 }
 
 /** Halts before a plan whose report is still written (beside an earlier loop's evidence, never over it). */
-const RECORDED_EARLY = new Set([FOLDER_READ_ONLY, 'AGENT_FAILED']);
+const RECORDED_EARLY = new Set([FOLDER_READ_ONLY, 'AGENT_FAILED', 'BACKPRESSURE_SIGNAL']);
 
 interface Base {
   fsm: Fsm;
@@ -324,9 +324,12 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
     ]);
     if (unreachable) {
       // A pause, not a verdict: nothing is judged or spent, and a plain `run` starts here again.
-      const why = `the model API ${target!.upstream.origin} cannot be reached from here (${unreachable}): check the network, a proxy or the base URL (${keyProxyBaseUrlVar(target!.provider)}), then \`phuc-loop run\` goes on`;
+      const why = downstreamUnavailable(
+        `the model API ${target!.upstream.origin}`,
+        `it cannot be reached from here (${unreachable}): check the network, a proxy or the base URL (${keyProxyBaseUrlVar(target!.provider)}), then \`phuc-loop run\` goes on`,
+      );
       o.log.error(why);
-      return blockedEarly('AGENT_FAILED', why);
+      return pausedEarly(why);
     }
     if (preset !== 'command' && version === null)
       return needInfo(
