@@ -27,6 +27,7 @@ import { APPEND_ONLY_LOGS, EvidenceStore, isIterationManifest, listFiles, MANIFE
 import { isTempFile } from './writer.js';
 import { historyLineSchema } from './records.js';
 import { haltingReportSchema } from './report.js';
+import { rerunParaphrase } from './rerun-paraphrase.js';
 
 export interface VerifyResult {
   ok: boolean;
@@ -294,7 +295,14 @@ export function planDisagreements(plan: Plan, config: LoopConfig, configFile: st
         if (differ(plan.acceptance_criteria[k][key], c[key])) say(`acceptance_criteria[${c.id}].${key}`, plan.acceptance_criteria[k][key], c[key]);
   if (plan.northstar.file !== want.northstar.file) say('northstar.file', plan.northstar.file, want.northstar.file);
   const sec = (p: Plan) =>
-    p.security ? { gate: p.security.gate, api_surface: p.security.api_surface, drift_explanation: p.security.drift_explanation } : null;
+    p.security
+      ? {
+          gate: p.security.gate,
+          api_surface: p.security.api_surface,
+          drift_explanation: p.security.drift_explanation,
+          paraphrase: p.security.paraphrase ?? null,
+        }
+      : null;
   if (differ(sec(plan), sec(want))) say('security', sec(plan), sec(want));
   // The files the criteria run are protected from what the baseline held; the rest is the config's.
   const missing = want.protected.filter((g) => !plan.protected.includes(g));
@@ -456,6 +464,19 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
       lines.push(`rerun: security gate \`${config.security.gate}\`: exit ${gate.exitCode ?? gate.signal}`);
       if (gate.exitCode !== 0)
         problems.push(`security gate \`${config.security.gate}\` exits ${gate.exitCode ?? gate.signal} on a fresh checkout (rung ${config.rung_target})`);
+      const para = await rerunParaphrase({
+        config,
+        plan,
+        evidence: new EvidenceStore(root),
+        certified: cert.type,
+        checks,
+        claimed: (report?.verification_rung_achieved ?? 0) >= 65537,
+        run,
+        cwd: ws.dir,
+        env: ws.env(),
+      });
+      lines.push(...para.lines);
+      problems.push(...para.problems);
     }
     if (problems.length) lines.push(`rerun: the criteria's logs are kept in ${logs.root}`);
     return { ok: problems.length === 0, lines, problems };
