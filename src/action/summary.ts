@@ -3,7 +3,8 @@
 import * as core from '@actions/core';
 import { appendFileSync } from 'node:fs';
 import { inert } from '../engine/common/markdown.js';
-import { renderReportMarkdown, type HaltingReport } from '../engine/evidence/report.js';
+import type { HaltingReport } from '../engine/evidence/report.js';
+import { renderReportMarkdown } from '../engine/evidence/report-markdown.js';
 
 export interface SummaryContext {
   /** Lines shown above the report (where the evidence came from, "nothing to do", links). */
