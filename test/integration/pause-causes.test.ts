@@ -181,7 +181,9 @@ test("a model API reachable only through the machine's proxy: the probe and the 
   try {
     const r1 = await cli(repo, ['run'], { ...env, NO_PROXY: 'model-api.invalid' });
     expect(r1.code).toBe(12);
-    expect(r1.stderr).toMatch(/the model API http:\/\/model-api\.invalid:8080 cannot be reached from here \(getaddrinfo \w+ model-api\.invalid\)/);
+    expect(r1.stderr).toMatch(
+      /downstream unavailable \(the model API http:\/\/model-api\.invalid:8080\): it cannot be reached from here \(getaddrinfo \w+ model-api\.invalid\)/,
+    );
     expect(asked).toEqual([]);
 
     const r2 = await cli(repo, ['run'], env);
