@@ -13,7 +13,7 @@ export interface SummaryContext {
 
 /** The report's markdown; its renderer (with the report's schemas) loads only when a loop ended. */
 export async function reportMarkdown(report: HaltingReport, agentsMd: string | undefined, ctx: SummaryContext): Promise<string> {
-  const { renderReportMarkdown } = await import('../engine/evidence/report.js');
+  const { renderReportMarkdown } = await import('../engine/evidence/report-markdown.js');
   const notes = ctx.notes.length ? ctx.notes.map((n) => `> ${n}`).join('\n>\n') + '\n\n' : '';
   return ctx.scrub(notes + renderReportMarkdown(report, agentsMd));
 }

@@ -11,6 +11,7 @@ import { Git } from '../engine/os/git.js';
 import { NodeProcessRunner } from '../engine/os/process.js';
 import { missingPrograms, onPath } from './init-programs.js';
 import { proposeMayChange } from './may-change.js';
+import { securitySurfaces } from './surfaces.js';
 import { configTemplate, northstarTemplate, type InitPlan } from './templates.js';
 
 export const PROJECT_TYPES = ['npm', 'pnpm', 'yarn', 'python', 'go', 'rust', 'maven', 'gradle', 'make', 'generic'] as const;
@@ -504,7 +505,7 @@ export async function planInit(
         return genericPlan();
     }
   })();
-  return { plan: { ...plan, mayChange: await proposeMayChange(dir, t) }, detected };
+  return { plan: { ...plan, mayChange: await proposeMayChange(dir, t), surfaces: await securitySurfaces(dir) }, detected };
 }
 
 export interface InitIO {
@@ -558,6 +559,7 @@ export async function runInit(argv: string[], io: InitIO): Promise<number> {
   if (plan.runNote && plan.type === 'python') io.out(`  note: ${plan.runNote}`);
   for (const line of await missingPrograms(plan.needs ?? [], io.env ?? process.env)) io.err(`phuc-loop init: warning: ${line}`);
   if (plan.mayChange) io.out(`  agent.may_change: ${plan.mayChange.globs.join(', ')} (${plan.mayChange.how})`);
+  if (plan.surfaces?.length) io.out(`  security.paraphrase: agent proposed, commented out (a security or API surface: ${plan.surfaces.join(', ')})`);
   if (plan.junit) await excludeReports(io, plan.junit);
   if (plan.run === null) {
     io.err(

@@ -25,12 +25,33 @@ export interface InitPlan {
   protected: string[];
   /** The allow-list proposed from the layout (may-change.ts); planInit adds it. */
   mayChange?: { globs: string[]; how: string };
+  /** Security or API surfaces the layout names (surfaces.ts): rung 65537 and its paraphrase are proposed. */
+  surfaces?: string[];
 }
 
 /** A YAML scalar for `s`: plain where that is safe, quoted otherwise; never folded. */
 const scalar = (s: string) => stringify(s, { lineWidth: 0 }).trimEnd();
 
 const residualLabel = (p: InitPlan) => (p.junit ? `failing tests / tests run (JUnit ${p.junit})` : 'failing acceptance criteria');
+
+/**
+ * Rung 65537 proposed where the project names a security or API surface: the security section with
+ * the paraphrase by the configured agent, commented out because init never invents the gate and
+ * the API surface commands; nothing where it names none.
+ */
+function securityBlock(p: InitPlan): string {
+  if (!p.surfaces?.length) return '';
+  return `# This project has a security or API surface (${p.surfaces.join(', ')}): rung 65537 checks the loop's changes
+# to it. To use it, set rung_target: 65537 and uncomment this with your own gate and API surface commands.
+# paraphrase: agent has the configured agent restate the goal; the final judgement read through the
+# restatement must give the same certificate type (docs/glossary.md, "adversarial paraphrase").
+# security:
+#   gate: <a command that exits 0 when your security checks pass>
+#   api_surface: <a command that prints the public API, one symbol per line>
+#   paraphrase: agent
+
+`;
+}
 
 /** agent.may_change with why it is safer and how to widen it; commented out when init proposed none. */
 function mayChangeBlock(p: InitPlan): string {
@@ -97,7 +118,7 @@ profile: strict                   # strict | fast | benchmark_adapt: scales the 
 #   max_total_seconds: 14400
 #   max_total_cost_usd: "25"      # applied where the agent reports its cost (Claude Code does)
 
-northstar: NORTHSTAR.md
+${securityBlock(p)}northstar: NORTHSTAR.md
 
 agent:
   use: claude                     # claude | codex | gemini | aider | command

@@ -556,6 +556,30 @@ describe('the programs a proposed config runs', () => {
 });
 
 describe('anything else', () => {
+  test('a security or API surface in the layout: rung 65537 with `paraphrase: agent` proposed (commented: init invents no gate); none without one', async () => {
+    const repo = await makeRepo({ Makefile: 'test:\n\tsh check.sh\n', 'src/auth/login.js': 'export {};\n', 'api/openapi.yaml': 'openapi: 3.0.0\n' });
+    const r = await init(repo);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('security.paraphrase: agent proposed, commented out (a security or API surface: api, src/auth)');
+    expect(r.text).toMatch(
+      /# This project has a security or API surface \(api, src\/auth\)[\s\S]*\n# security:\n# {3}gate: .*\n# {3}api_surface: .*\n# {3}paraphrase: agent\n/,
+    );
+    expect(await written(repo)).not.toHaveProperty('security');
+    // Uncommented with the user's commands, it is a valid config asking for the agent's paraphrase.
+    const filled = r.text
+      .replace('rung_target: 274177', 'rung_target: 65537')
+      .replace('# security:', 'security:')
+      .replace(/# {3}gate: .*/, '  gate: "true"')
+      .replace(/# {3}api_surface: .*/, '  api_surface: "cat api/openapi.yaml"')
+      .replace('#   paraphrase: agent', '  paraphrase: agent');
+    expect(parseConfig(filled, 'phuc-loop.yml').security).toMatchObject({ paraphrase: 'agent' });
+
+    const plain = await makeRepo({ Makefile: 'test:\n\tsh check.sh\n', 'src/calc.js': 'export {};\n' });
+    const p = await init(plain);
+    expect(p.text).not.toMatch(/paraphrase|# security:/);
+    expect(p.stdout).not.toContain('security.paraphrase');
+  });
+
   test('a Makefile with a test target: make test', async () => {
     const repo = await makeRepo({ Makefile: 'test:\n\tsh check.sh\n' });
     expect((await init(repo)).code).toBe(0);

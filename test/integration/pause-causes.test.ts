@@ -71,7 +71,7 @@ test('a JUnit glob that matches nothing at the baseline: NEED_INFO before any ag
   expect(await report(repo)).toMatchObject({ status: 'EXIT_NEED_INFO', stop_reason: 'RESIDUAL_UNAVAILABLE' });
 });
 
-test('an agent whose API is unreachable: the run stops in its words; the next plain `run` tries the step again and converges', async () => {
+test('an agent whose model API is unreachable: downstream unavailable, a pause (BACKPRESSURE) in its words with the next step; the next plain `run` tries the step again and converges', async () => {
   const repo = await makeRepo({
     'phuc-loop.yml': config({ criteria: criteria('grep -q fixed-1 src/status.txt'), agent: agent('offline.mjs') }),
     'NORTHSTAR.md': NORTHSTAR,
@@ -80,8 +80,18 @@ test('an agent whose API is unreachable: the run stops in its words; the next pl
   const r1 = await cli(repo, ['run'], { PHUC_TEST_AGENT_MODE: 'offline' });
   expect(r1.code).toBe(12);
   const rep = await report(repo);
-  expect(rep).toMatchObject({ stop_reason: 'AGENT_FAILED', detail: expect.stringMatching(/ECONNREFUSED/) });
-  expect(rep.run.how_to_go_on).toMatch(/tries iteration 0 again \(no commit is needed\)/);
+  const why = "downstream unavailable (the agent's model API): it did not answer: Error: connect ECONNREFUSED 127.0.0.1:443 (api.example.com unreachable)";
+  expect(rep).toMatchObject({
+    status: 'EXIT_BLOCKED',
+    stop_reason: 'BACKPRESSURE_SIGNAL',
+    detail: why,
+    halting_certificate: { type: 'BACKPRESSURE', lane: 'A' },
+  });
+  expect(rep.exits_fired).toEqual([{ kind: 'BACKPRESSURE', code: 'BACKPRESSURE_SIGNAL', reason: why, iteration: 0 }]);
+  expect(rep.run.how_to_go_on).toBe(
+    "a pause: wait until the agent's model API answers again (the network, a proxy, the service's status), then `phuc-loop run` continues at iteration 0",
+  );
+  expect(r1.stderr).toContain(`paused: ${why}`);
   const r2 = await cli(repo, ['run']);
   expect(r2.stdout).not.toMatch(/nothing to do/);
   expect(r2.stdout).toMatch(/iter 0: agent/);
@@ -119,11 +129,13 @@ test("the key proxy's model API unreachable: the run pauses before the baseline 
   await new Promise((r) => api.close(r)); // nothing listens there now
   const r1 = await cli(repo, ['run'], { ANTHROPIC_API_KEY: 'sk-ant-api03-probe', ANTHROPIC_BASE_URL: url });
   expect(r1.code).toBe(12);
-  expect(r1.stderr).toContain(`the model API ${url} cannot be reached from here (connect ECONNREFUSED`);
+  expect(r1.stderr).toContain(`downstream unavailable (the model API ${url}): it cannot be reached from here (connect ECONNREFUSED`);
   expect(r1.stderr).toContain('(ANTHROPIC_BASE_URL), then `phuc-loop run` goes on');
   expect(r1.stdout).not.toMatch(/baseline:|iter 0: agent/);
-  expect(r1.stdout).toMatch(/EXIT_BLOCKED\(AGENT_FAILED\)/);
-  expect((await cli(repo, ['report'])).stdout).toMatch(/AGENT_FAILED/);
+  expect(r1.stdout).toMatch(/EXIT_BLOCKED\(BACKPRESSURE_SIGNAL\)/);
+  expect((await cli(repo, ['report'])).stdout).toMatch(
+    /BACKPRESSURE_SIGNAL[\s\S]*Certificate \| BACKPRESSURE \(Lane A\)[\s\S]*\*\*BACKPRESSURE\*\* — downstream unavailable/,
+  );
   await expect(readFile(join(ran, 'agent-ran'))).rejects.toThrow(/ENOENT/);
 
   const up = http.createServer((_q, r) => r.end('{}'));
@@ -169,7 +181,9 @@ test("a model API reachable only through the machine's proxy: the probe and the 
   try {
     const r1 = await cli(repo, ['run'], { ...env, NO_PROXY: 'model-api.invalid' });
     expect(r1.code).toBe(12);
-    expect(r1.stderr).toMatch(/the model API http:\/\/model-api\.invalid:8080 cannot be reached from here \(getaddrinfo \w+ model-api\.invalid\)/);
+    expect(r1.stderr).toMatch(
+      /downstream unavailable \(the model API http:\/\/model-api\.invalid:8080\): it cannot be reached from here \(getaddrinfo \w+ model-api\.invalid\)/,
+    );
     expect(asked).toEqual([]);
 
     const r2 = await cli(repo, ['run'], env);

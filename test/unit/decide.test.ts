@@ -1,6 +1,7 @@
 // The whole precedence table of SPEC §3, without a process: every pair of competing exits, and
 // the attempts that are not iterations at all.
 import {
+  agentBackpressure,
   countsAgainstBudget,
   decide,
   decideBeforeIteration,
@@ -9,9 +10,11 @@ import {
   type ExitKind,
   iterationBudget,
   iterationsUsed,
+  downstreamUnavailable,
   type IterationFacts,
   type Judgement,
 } from '../../src/engine/run/decide.js';
+import { pauseStep } from '../../src/engine/os/stops.js';
 
 const judged = (over: Partial<Judgement> = {}): Judgement => ({
   allMet: false,
@@ -165,6 +168,75 @@ describe('decide: attempts that are not iterations', () => {
       record: true,
       stop_reason: 'GUARDRAIL_VIOLATION',
     });
+  });
+});
+
+describe('decide: a downstream the loop depends on is unavailable (seed §9.1 downstream_dependency_unavailable)', () => {
+  const step = (over: Partial<Parameters<typeof agentBackpressure>[0]> = {}) =>
+    agentBackpressure({ stop: null, aborted: false, rateLimited: false, unavailable: false, errorText: null, ...over });
+  const down = downstreamUnavailable("the agent's model API", 'it did not answer: Error: connect ECONNREFUSED 127.0.0.1:443');
+
+  test('an agent step that ended on an unreachable model API is backpressure in its own words, not an agent failure', () => {
+    expect(step({ unavailable: true, errorText: 'Error: connect ECONNREFUSED 127.0.0.1:443' })).toBe(down);
+    expect(down).toBe("downstream unavailable (the agent's model API): it did not answer: Error: connect ECONNREFUSED 127.0.0.1:443");
+    expect(step({ unavailable: true })).toBe("downstream unavailable (the agent's model API): it did not answer");
+  });
+  test('every combination: a stop the loop saw wins, a step the loop aborted is no verdict on the service, a rate limit before unavailability', () => {
+    for (const stop of ['STOP label', null])
+      for (const aborted of [true, false])
+        for (const rateLimited of [true, false])
+          for (const unavailable of [true, false]) {
+            const got = step({ stop, aborted, rateLimited, unavailable, errorText: 'x' });
+            const want =
+              stop ??
+              (aborted
+                ? null
+                : rateLimited
+                  ? 'the agent hit a rate limit: x'
+                  : unavailable
+                    ? downstreamUnavailable("the agent's model API", 'it did not answer: x')
+                    : null);
+            expect([stop, aborted, rateLimited, unavailable, got]).toEqual([stop, aborted, rateLimited, unavailable, want]);
+          }
+  });
+  test('the agent failed on it and changed nothing: a pause (BACKPRESSURE, not recorded), never AGENT_FAILED', () => {
+    expect(decide(quiet({ changed: false, reported: false, interrupted: down, agentFailure: 'exit 1: Error: connect ECONNREFUSED', judgement: null }))).toEqual(
+      {
+        halt: true,
+        record: false,
+        certificate: 'BACKPRESSURE',
+        status: 'EXIT_BLOCKED',
+        stop_reason: 'BACKPRESSURE_SIGNAL',
+        detail: down,
+        fired: [{ kind: 'BACKPRESSURE', code: 'BACKPRESSURE_SIGNAL', reason: down }],
+      },
+    );
+    expect(countsAgainstBudget({ interrupted: down, judgement: null })).toBe(false);
+  });
+  test('with a partial change: recorded as BACKPRESSURE; a guardrail or an invariant of the same step still wins', () => {
+    expect(decide(quiet({ interrupted: down, agentFailure: 'exit 1', judgement: null }))).toMatchObject({
+      record: true,
+      certificate: 'BACKPRESSURE',
+      stop_reason: 'BACKPRESSURE_SIGNAL',
+    });
+    expect(decide(quiet({ interrupted: down, guardrail: 'reverted test/a.js', judgement: null }))).toMatchObject({ stop_reason: 'GUARDRAIL_VIOLATION' });
+    expect(decide(quiet({ interrupted: down, invariant: { code: 'BRANCH_MOVED', detail: 'moved' }, judgement: null }))).toMatchObject({
+      stop_reason: 'BRANCH_MOVED',
+    });
+  });
+  test('before an iteration (the pre-flight probe of the model API): a pause that spawns no agent, before a used-up budget', () => {
+    expect(decideBeforeIteration({ stop: down, budget: { code: 'MAX_ITERS', reason: '3 of 3' } })).toMatchObject({
+      certificate: 'BACKPRESSURE',
+      status: 'EXIT_BLOCKED',
+      stop_reason: 'BACKPRESSURE_SIGNAL',
+      detail: down,
+    });
+  });
+  test('the next step names the downstream to wait for', () => {
+    expect(pauseStep(down)).toBe("wait until the agent's model API answers again (the network, a proxy, the service's status), then ");
+    expect(pauseStep(downstreamUnavailable('the model API http://127.0.0.1:9', 'it cannot be reached from here (connect ECONNREFUSED)'))).toBe(
+      "wait until the model API http://127.0.0.1:9 answers again (the network, a proxy, the service's status), then ",
+    );
   });
 });
 

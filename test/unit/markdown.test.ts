@@ -1,6 +1,7 @@
 import { inert, inertCode, JOINER } from '../../src/engine/common/markdown.js';
 import { renderEntry, sanitizeAgentText, type Entry } from '../../src/engine/memory/agents-md.js';
-import { buildReport, renderReportMarkdown } from '../../src/engine/evidence/report.js';
+import { buildReport } from '../../src/engine/evidence/report.js';
+import { renderReportMarkdown } from '../../src/engine/evidence/report-markdown.js';
 import { renderComment } from '../../src/action/comment.js';
 import { refusalMarkdown } from '../../src/action/summary.js';
 import { pauseNote, pauseOf } from '../../src/action/pause.js';

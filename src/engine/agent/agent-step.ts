@@ -11,6 +11,7 @@ import type { AgentPresetName } from '../config/config.js';
 import { LOOP_SCRATCH_DIR } from '../config/plan.js';
 import type { ProcessRunner, RunResult, StopSource } from '../os/ports.js';
 import { watchStops } from '../os/stops.js';
+import { agentBackpressure } from '../run/decide.js';
 import { InvariantViolation } from '../common/errors.js';
 import { evidenceViewDir } from './evidence-view.js';
 import { takeReport } from './agent-report.js';
@@ -162,8 +163,7 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
     await o.sandbox.reclaimWorkTree(o.cwd);
   }
   const outcome = parseAgentOutcome(preset, result);
-  let backpressure = stop.reason();
-  if (outcome.rateLimited && !result.aborted) backpressure ??= `the agent hit a rate limit${outcome.errorText ? `: ${outcome.errorText}` : ''}`;
+  const backpressure = agentBackpressure({ stop: stop.reason(), aborted: result.aborted, ...outcome });
   const invocation = describeInvocation(inv, { env, mask: o.mask, root: o.cwd, cliVersion: o.cliVersion });
   return { result, backpressure, outcome, invocation };
 }

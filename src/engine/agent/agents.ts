@@ -14,19 +14,9 @@ export {
   type AgentPreset,
   type InvocationRecord,
 } from './presets.js';
-export {
-  ERROR_TEXT_MAX,
-  isRateLimited,
-  jsonObjectsIn,
-  lastErrorLine,
-  parseAgentOutcome,
-  RawNumber,
-  type AgentOutcome,
-  type AgentOutput,
-  type AgentTokens,
-  type Json,
-  type JsonObject,
-} from './usage.js';
+export { isRateLimited, parseAgentOutcome, type AgentOutcome, type AgentOutput, type AgentTokens } from './usage.js';
+export { jsonObjectsIn, RawNumber, type Json, type JsonObject } from './raw-json.js';
+export { ERROR_TEXT_MAX, lastErrorLine } from './error-words.js';
 
 export interface AgentUsage {
   costUsd: string | null;

@@ -23,149 +23,10 @@
 // Token counts are in one set of terms for every agent: `input` is every prompt token the model read
 // (cached ones included), `cache_read` and `cache_write` are the parts of it served from or written
 // to the provider's cache, `output` includes reasoning/thinking tokens (billed as output).
-import { Decimal, dstr, isDecimalString, parseDecimal } from '../common/decimal.js';
+import { Decimal, dstr, parseDecimal } from '../common/decimal.js';
 import type { AgentPreset } from './presets.js';
-
-// ---------------------------------------------------------------------------------------------------
-// JSON scanning that keeps numbers as their source text, so a cost is never rounded through a float.
-
-export class RawNumber {
-  constructor(readonly raw: string) {}
-}
-export type Json = null | boolean | string | RawNumber | Json[] | JsonObject;
-export interface JsonObject {
-  [key: string]: Json;
-}
-
-class JsonSyntax extends Error {}
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const MAX_DEPTH = 256;
-
-function parseJsonAt(text: string, start: number): { value: Json; end: number } | null {
-  let i = start;
-  const ws = () => {
-    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
-  };
-  const str = (): string => {
-    // JSON strings hold no raw control characters, so a truncated line fails at its end.
-    let j = i + 1;
-    while (j < text.length) {
-      const c = text.charCodeAt(j);
-      if (c === 0x22) break;
-      if (c < 0x20) throw new JsonSyntax();
-      j += c === 0x5c ? 2 : 1;
-    }
-    if (j >= text.length) throw new JsonSyntax();
-    const s = JSON.parse(text.slice(i, j + 1)) as string;
-    i = j + 1;
-    return s;
-  };
-  const value = (depth: number): Json => {
-    if (depth > MAX_DEPTH) throw new JsonSyntax();
-    ws();
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      const obj = Object.create(null) as JsonObject;
-      ws();
-      if (text[i] === '}') {
-        i++;
-        return obj;
-      }
-      for (;;) {
-        ws();
-        if (text[i] !== '"') throw new JsonSyntax();
-        const key = str();
-        ws();
-        if (text[i] !== ':') throw new JsonSyntax();
-        i++;
-        obj[key] = value(depth + 1);
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') {
-          i++;
-          return obj;
-        } else throw new JsonSyntax();
-      }
-    }
-    if (c === '[') {
-      i++;
-      const arr: Json[] = [];
-      ws();
-      if (text[i] === ']') {
-        i++;
-        return arr;
-      }
-      for (;;) {
-        arr.push(value(depth + 1));
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') {
-          i++;
-          return arr;
-        } else throw new JsonSyntax();
-      }
-    }
-    if (c === '"') return str();
-    if (text.startsWith('true', i)) return ((i += 4), true);
-    if (text.startsWith('false', i)) return ((i += 5), false);
-    if (text.startsWith('null', i)) return ((i += 4), null);
-    NUMBER.lastIndex = i;
-    const m = NUMBER.exec(text);
-    if (!m) throw new JsonSyntax();
-    i += m[0].length;
-    return new RawNumber(m[0]);
-  };
-  try {
-    const v = value(0);
-    return { value: v, end: i };
-  } catch (e) {
-    if (e instanceof JsonSyntax || e instanceof SyntaxError) return null;
-    throw e;
-  }
-}
-
-const isObject = (v: Json | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof RawNumber);
-
-/**
- * Every JSON object in mixed output: a whole-output object, JSON lines, a pretty-printed object or
- * an array of objects. Only values that start a line (column 0) are tried, which keeps a long log
- * linear and skips JSON quoted inside other text.
- */
-export function jsonObjectsIn(text: string): JsonObject[] {
-  const found: JsonObject[] = [];
-  let pos = 0;
-  if (text.charCodeAt(0) === 0xfeff) pos = 1;
-  while (pos < text.length) {
-    const c = text[pos];
-    if (c === '{' || c === '[') {
-      const r = parseJsonAt(text, pos);
-      if (r) {
-        if (isObject(r.value)) found.push(r.value);
-        else if (Array.isArray(r.value)) for (const v of r.value) if (isObject(v)) found.push(v);
-        pos = r.end;
-      }
-    }
-    const nl = text.indexOf('\n', pos);
-    if (nl < 0) break;
-    pos = nl + 1;
-  }
-  return found;
-}
-
-function decimalText(v: Json | undefined): string | null {
-  const raw = v instanceof RawNumber ? v.raw : typeof v === 'string' ? v.trim() : null;
-  if (raw === null || !isDecimalString(raw) || raw.startsWith('-')) return null;
-  return raw;
-}
-
-function count(v: Json | undefined): number | null {
-  if (!(v instanceof RawNumber) || !/^\d+$/.test(v.raw)) return null;
-  const n = Number(v.raw);
-  return Number.isSafeInteger(n) ? n : null;
-}
-
-const str = (v: Json | undefined): string | null => (typeof v === 'string' && v.trim() ? v : null);
+import { count, decimalText, isObject, type Json, type JsonObject, jsonObjectsIn, str } from './raw-json.js';
+import { lastErrorLine, oneLine, textSaysRateLimited, textSaysUnavailable, UNAVAILABLE_STATUS } from './error-words.js';
 
 // ---------------------------------------------------------------------------------------------------
 // The outcome of one agent run.
@@ -193,6 +54,11 @@ export interface AgentOutcome {
   failed: boolean;
   /** The failure was a rate limit, quota or overload of the model service: backpressure, not a bug. */
   rateLimited: boolean;
+  /**
+   * The failure was the model service not answering (no connection, DNS, a gateway's 502/503/504):
+   * a downstream the loop depends on is unavailable (seed §9.1), backpressure too.
+   */
+  unavailable: boolean;
   /** Which figures this output reported; a figure not reported is unknown, never 0. */
   reported: { cost: boolean; tokens: boolean; toolCalls: boolean };
 }
@@ -202,8 +68,6 @@ export interface AgentOutput {
   stderr: string;
   exitCode: number | null;
 }
-
-export const ERROR_TEXT_MAX = 600;
 
 class Tally {
   costs: string[] = [];
@@ -216,6 +80,8 @@ class Tally {
   failed = false;
   /** The structured final word on rate limiting, when the CLI gave one. */
   rateVerdict: boolean | null = null;
+  /** The structured word on the service answering at all (Claude's api_error_status). */
+  unavailableVerdict: boolean | null = null;
 
   addTokens(t: Partial<AgentTokens>): void {
     const cur = this.tokens ?? { input: 0, output: 0, cache_read: 0, cache_write: 0 };
@@ -242,6 +108,8 @@ export function parseAgentOutcome(preset: AgentPreset, out: AgentOutput): AgentO
   const raw = failed ? (t.error ?? lastErrorLine(out.stderr) ?? lastErrorLine(out.stdout)) : null;
   const errorText = raw === null ? null : oneLine(raw);
   const rateLimited = failed && (t.rateVerdict ?? textSaysRateLimited(`${out.stdout}\n${out.stderr}`));
+  // From the CLI's own error words only: a connection error anywhere else may be the project's tests.
+  const unavailable = failed && !rateLimited && (t.unavailableVerdict ?? textSaysUnavailable(errorText ?? ''));
 
   // Every cost was checked as decimal text: the sum of several is exact.
   const costUsd = t.costs.length > 1 ? dstr(t.costs.reduce((s, c) => s.plus(new Decimal(c)), new Decimal(0))) : (t.costs.at(0) ?? null);
@@ -254,6 +122,7 @@ export function parseAgentOutcome(preset: AgentPreset, out: AgentOutput): AgentO
     errorText,
     failed,
     rateLimited,
+    unavailable,
     reported: { cost: costUsd !== null, tokens: t.tokens !== null, toolCalls: toolCalls !== null },
   };
 }
@@ -289,6 +158,7 @@ function readEvent(ev: JsonObject, t: Tally, fromStdout: boolean): void {
       const status = count(ev.api_error_status);
       // error_max_turns, error_during_execution…: the loop's limits or a crash, not the API's.
       t.rateVerdict = status === 429 || status === 529 ? true : status !== null || (typeof ev.subtype === 'string' && ev.subtype !== 'success') ? false : null;
+      if (status !== null) t.unavailableVerdict = UNAVAILABLE_STATUS.has(status);
     } else if (ev.is_error === false) t.rateVerdict = false;
     return;
   }
@@ -450,56 +320,6 @@ function readAider(text: string, t: Tally): void {
     t.failed = true;
     t.rateVerdict = textSaysRateLimited(t.error ?? '');
   }
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Error lines and rate limits in plain text.
-
-const NOISE =
-  /^(?:at\s|[\]})(,;]+$|\.\.\.|YOLO mode is enabled|Warning: 256-color|Ripgrep is not available|\[STARTUP\]|WARNING: proceeding, even though we could not create PATH aliases)/;
-const ERRORISH =
-  /error|fail|invalid|denied|refus|cannot|can't|could not|not found|unauthori[sz]ed|forbidden|quota|rate.?limit|exceeded|missing|must|please set/i;
-
-/** The CLI's own last error line in free text: the last error-looking line, else the last line. */
-export function lastErrorLine(text: string): string | null {
-  const lines = text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l && !NOISE.test(l) && !/^\w+: .*[,{]$|^\w+: \d+,?$/.test(l));
-  for (let i = lines.length - 1; i >= 0; i--) if (ERRORISH.test(lines[i])) return lines[i];
-  return lines.at(-1) ?? null;
-}
-
-function oneLine(text: string): string {
-  const flat = text.replace(/\s*\n\s*/g, ' · ').trim();
-  return flat.length > ERROR_TEXT_MAX ? `${flat.slice(0, ERROR_TEXT_MAX - 1)}…` : flat;
-}
-
-// Messages seen in the CLIs themselves (runs against a local server answering 429, and the strings
-// in their builds) and in the provider APIs' documented error bodies.
-const RATE_LIMIT_PATTERNS: readonly RegExp[] = [
-  /\brate_limit_(?:error|exceeded)\b/i, // Anthropic error type; OpenAI error code
-  /\b(?:usage_limit_reached|insufficient_quota)\b/i, // Codex / OpenAI error codes
-  /\bRESOURCE_EXHAUSTED\b/, // Google RPC status (Gemini)
-  /\b(?:Terminal|Retryable)QuotaError\b/, // Gemini CLI error classes
-  /\boverloaded_error\b|\b529 Overloaded\b/i, // Anthropic 529 ("Repeated 529 Overloaded errors")
-  /\b(?:status(?: code)?|http|error|code)["']?\s*[:=]?\s*["']?429\b/i, // "last status: 429", "code": 429
-  /\bHTTP\/\d(?:\.\d)?\s+429\b/i,
-  /\b(?:rejected|failed)\s*\(429\)/i, // Claude Code "API Error: Request rejected (429)"
-  /\b429\b[^\n]{0,40}\btoo many requests\b|\btoo many requests\b[^\n]{0,40}\b429\b/i,
-  /\brate[ -]?limits?\s+(?:reached|exceeded)\b/i, // "Rate limit reached for gpt-…", "rate limit exceeded"
-  /\bexceed(?:ed|s)?\s+(?:the\s+|your\s+)?rate[ -]?limit/i, // "would exceed the rate limit for your organization"
-  /(?<!disk\s)\bquota\s+exceeded\b/i, // not errno EDQUOT "Disk quota exceeded"
-  /\bexceeded your current quota\b/i, // OpenAI and Gemini API
-  /\byou(?:'|’)?ve (?:hit|reached) your (?:[\w-]+ ){0,2}limit\b/i, // Codex / Claude plan limits
-  /\b(?:usage|5-hour|weekly|daily|session) limit reached\b/i,
-  /\bselected model is at capacity\b/i, // Codex
-  /\bhas rate limited you\b/i, // aider
-  /\bRateLimitError\b/, // litellm (aider)
-];
-
-function textSaysRateLimited(text: string): boolean {
-  return RATE_LIMIT_PATTERNS.some((re) => re.test(text));
 }
 
 /** True when the output shows a rate-limit, quota or overload error of the agent's model service. */

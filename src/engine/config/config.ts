@@ -216,7 +216,8 @@ export const configSchema = z
         /**
          * Rung 65537's adversarial paraphrase: a command that reads the goal and criteria (JSON on
          * stdin) and prints the goal restated with each requirement mapped to a criterion id
-         * (judge/rung65537.ts); without it the rung is not reached.
+         * (judge/rung65537.ts), or `agent`: the configured agent restates it, as in its own step;
+         * without it the rung is not reached.
          */
         paraphrase: z.string().min(1).optional(),
       })

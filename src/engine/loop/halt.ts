@@ -30,7 +30,7 @@ import { verifyTree } from '../evidence/verify.js';
 import { readRegular, readRegularIn } from '../os/tree-file.js';
 import type { RunResult } from '../os/ports.js';
 import type { TestRecord } from '../judge/junit.js';
-import { paraphraseInput, rung65537Extra } from './rung65537.js';
+import { PARAPHRASE_BY_AGENT, paraphraseByAgent, paraphraseByCommand, type ParaphraseRun, rung65537Extra } from './rung65537.js';
 
 /** How a run ends: decide()'s verdict (or a refusal before the plan) with what fired. */
 export interface Halt {
@@ -272,18 +272,16 @@ export async function computeRung(
 
   const where = await ctx.judge.prepare(cert.tree);
   let gate: RunResult, after: RunResult, explanation: string;
-  let para: RunResult | null = null;
+  let para: ParaphraseRun | null = null;
+  const byAgent = plan.security.paraphrase === PARAPHRASE_BY_AGENT;
   try {
     gate = await ctx.judge.runner.run({ command: plan.security.gate, cwd: where, env: ctx.judge.env, timeoutMs: 1_800_000, signal: o.signal });
     after = gate.aborted
       ? gate
       : await ctx.judge.runner.run({ command: plan.security.api_surface, cwd: where, env: ctx.judge.env, timeoutMs: 600_000, signal: o.signal });
     explanation = (await readRegularIn(where, plan.security.drift_explanation, 1024 * 1024))?.toString('utf8') ?? '';
-    // The adversarial paraphrase runs as the check user too: it reads the goal and criteria on stdin.
-    if (!after.aborted && plan.security.paraphrase) {
-      const stdin = paraphraseInput(plan.goal, plan.acceptance_criteria);
-      para = await ctx.judge.runner.run({ command: plan.security.paraphrase, cwd: where, env: ctx.judge.env, stdin, timeoutMs: 600_000, signal: o.signal });
-    }
+    // The adversarial paraphrase's command form runs as the check user too: it reads the goal and criteria on stdin.
+    if (!after.aborted && plan.security.paraphrase && !byAgent) para = await paraphraseByCommand(ctx, where, o.signal);
   } finally {
     await ctx.judge.release();
   }
@@ -292,7 +290,9 @@ export async function computeRung(
     return result;
   }
   await ev.write('security_gate.log', scrub(ctx, `$ ${plan.security.gate}\n${gate.stdout}\n${gate.stderr}\n--- exit ${gate.exitCode} ---\n`));
-  if (after.aborted || para?.aborted) {
+  // Its agent form as the agent user, on the work tree the judge space has given back.
+  if (!after.aborted && byAgent) para = await paraphraseByAgent(ctx, state.next_iteration);
+  if (after.aborted || para?.result.aborted) {
     result.interrupted = await stopped(after.aborted ? 'while the API surface was read' : 'during the paraphrase check');
     return result;
   }
@@ -482,4 +482,9 @@ export async function recordNeedInfo(ev: EvidenceStore, outcome: LoopOutcome): P
 
 export function blockedEarly(stopReason: string, detail: string): LoopOutcome {
   return earlyOutcome('EXIT_BLOCKED', stopReason, { detail });
+}
+
+/** A pause before anything ran (a downstream unavailable): a BACKPRESSURE certificate, as a stop before an iteration. */
+export function pausedEarly(detail: string): LoopOutcome {
+  return earlyOutcome('EXIT_BLOCKED', 'BACKPRESSURE_SIGNAL', { backpressure: detail, backpressureOnly: true });
 }

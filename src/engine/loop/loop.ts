@@ -30,9 +30,9 @@ import { DiskUsage, firstStop, StopFile } from '../os/stops.js';
 import { allInputsHash, budgetExhausted, checkRound, type Ctx, scrub, scrubber, measureAll } from './context.js';
 import { DEFAULT_EVIDENCE_DIR, type LoopOptions, type LoopOutcome } from './options.js';
 import { initialState, type LoopState } from '../evidence/state.js';
-import { decideBeforeIteration, decideHead, iterationsUsed } from '../run/decide.js';
+import { decideBeforeIteration, decideHead, downstreamUnavailable, iterationsUsed } from '../run/decide.js';
 import { EXIT_CODES, Fsm } from '../run/fsm.js';
-import { blockedEarly, finish, needInfo, recordNeedInfo, startCertificate } from './halt.js';
+import { blockedEarly, finish, needInfo, pausedEarly, recordNeedInfo, startCertificate } from './halt.js';
 import { programsOutOfView } from './out-of-view.js';
 import { networkPolicy } from '../os/network.js';
 import { judgeRoot, sweepJudgeRoots } from '../judge/judge-root.js';
@@ -176,7 +176,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
 }
 
 /** Halts before a plan whose report is still written (beside an earlier loop's evidence, never over it). */
-const RECORDED_EARLY = new Set([FOLDER_READ_ONLY, 'AGENT_FAILED']);
+const RECORDED_EARLY = new Set([FOLDER_READ_ONLY, 'AGENT_FAILED', 'BACKPRESSURE_SIGNAL']);
 
 interface Base {
   fsm: Fsm;
@@ -314,9 +314,12 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
     ]);
     if (unreachable) {
       // A pause, not a verdict: nothing is judged or spent, and a plain `run` starts here again.
-      const why = `the model API ${target!.upstream.origin} cannot be reached from here (${unreachable}): check the network, a proxy or the base URL (${keyProxyBaseUrlVar(target!.provider)}), then \`phuc-loop run\` goes on`;
+      const why = downstreamUnavailable(
+        `the model API ${target!.upstream.origin}`,
+        `it cannot be reached from here (${unreachable}): check the network, a proxy or the base URL (${keyProxyBaseUrlVar(target!.provider)}), then \`phuc-loop run\` goes on`,
+      );
       o.log.error(why);
-      return blockedEarly('AGENT_FAILED', why);
+      return pausedEarly(why);
     }
     if (preset !== 'command' && version === null)
       return needInfo(

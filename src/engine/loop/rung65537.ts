@@ -1,6 +1,7 @@
 // Rung 65537's two checks beyond the security gate and the API surface (seed §12): the adversarial
-// paraphrase (the goal restated by a configured command must yield the same certificate type when
-// the final judgement is read through the restatement's criteria mapping) and the behavioural hash
+// paraphrase (the goal restated by a configured command, or by the configured agent itself, must
+// yield the same certificate type when the final judgement is read through the restatement's
+// criteria mapping) and the behavioural hash
 // (the observable outcome of every criterion and JUnit test, before the loop and on the certified
 // commit; a test added, removed or no longer passing must be named by the drift explanation).
 import { z } from 'zod';
@@ -11,12 +12,13 @@ import type { IssuedType } from '../config/config.js';
 import { unexplainedSymbols } from '../judge/audit.js';
 import type { RunResult } from '../os/ports.js';
 import type { Certificate } from '../judge/certificate.js';
-import { type Ctx, scrub } from './context.js';
+import { agentSpec, type Ctx, describeAgent, scrub } from '../loop/context.js';
+import { runSideAgent } from '../judge/side-agent.js';
 
 // ---------------------------------------------------------------------------------------------------
 // The paraphrase check.
 
-const restatementSchema = z.object({
+export const restatementSchema = z.object({
   goal: z.string().min(1),
   requirements: z
     .array(z.object({ text: z.string().min(1), criterion: z.string().min(1).nullable() }))
@@ -34,6 +36,77 @@ export function parseRestatement(stdout: string): { restatement: Restatement } |
   if (!last) return { error: 'the paraphrase command printed no JSON object' };
   const r = restatementSchema.safeParse(last);
   return r.success ? { restatement: r.data } : { error: r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ') };
+}
+
+/** `security.paraphrase: agent`: the configured agent restates the goal, not a command. */
+export const PARAPHRASE_BY_AGENT = 'agent';
+
+/** One paraphrase run: what ran, its process, the text its restatement is read from (untrusted), why it gave none. */
+export interface ParaphraseRun {
+  by: 'command' | 'agent';
+  /** The log's first line: the command, or the agent and what of its edits was put back. */
+  header: string;
+  result: RunResult;
+  text: string;
+  failure: string | null;
+}
+
+/** The command form, as the check user in the judge space prepared at `cwd`: the input on stdin. */
+export async function paraphraseByCommand(ctx: Ctx, cwd: string, signal?: AbortSignal): Promise<ParaphraseRun> {
+  const command = ctx.plan.security!.paraphrase!;
+  const stdin = paraphraseInput(ctx.plan.goal, ctx.plan.acceptance_criteria);
+  const result = await ctx.judge.runner.run({ command, cwd, env: ctx.judge.env, stdin, timeoutMs: 600_000, signal });
+  const failure = result.exitCode === 0 ? null : `the paraphrase command exited ${result.exitCode ?? result.signal}`;
+  return { by: 'command', header: `$ ${command}`, result, text: result.stdout, failure };
+}
+
+/** What the agent is asked: restate, map each requirement to a criterion id or null, answer as JSON. */
+export function paraphrasePrompt(input: string): string {
+  return [
+    '# Restate the goal (rung 65537: adversarial paraphrase)',
+    '',
+    'Below are the goal of a coding loop and the acceptance criteria the loop checks (also in the file PHUC_CAPSULE_FILE names).',
+    'Restate the goal in your own words as the requirements a reviewer would hold the change to, and map each requirement to',
+    'the id of the criterion that checks it, or to null when no criterion checks it. Do not change any file: edits are put back.',
+    '',
+    '```json',
+    input,
+    '```',
+    '',
+    '## Response contract',
+    '',
+    'Write one JSON object to the file PHUC_REPORT_FILE names (or print it as the last JSON object of your output):',
+    '`{"goal": "<the goal restated>", "requirements": [{"text": "<a requirement>", "criterion": "<criterion id>" | null}]}`',
+    '',
+  ].join('\n');
+}
+
+/**
+ * The agent form: the configured agent of iteration `n` restates the goal, as the agent user in the
+ * agent step's sandbox, network policy and key proxy, with the prompt recorded; its answer is data
+ * (read by the schema, never followed) and what it changes is put back.
+ */
+export async function paraphraseByAgent(ctx: Ctx, n: number): Promise<ParaphraseRun> {
+  const input = paraphraseInput(ctx.plan.goal, ctx.plan.acceptance_criteria);
+  const prompt = paraphrasePrompt(input);
+  await ctx.ev.write('paraphrase_prompt.md', prompt);
+  const { run, report, reverted } = await runSideAgent(ctx, {
+    spec: agentSpec(ctx, n),
+    prompt,
+    capsule: input,
+    iteration: n,
+    timeoutMs: Math.min(600_000, ctx.plan.budget.max_seconds_per_iteration * 1000),
+    role: 'Paraphrase (rung 65537)',
+  });
+  const r = run.result;
+  const why = run.backpressure ?? (r.exitCode !== 0 || run.outcome.failed ? (run.outcome.errorText ?? `exit ${r.exitCode ?? r.signal}`) : null);
+  return {
+    by: 'agent',
+    header: `$ agent ${describeAgent(ctx, n)} (role paraphrase)${reverted.length ? ` — its edits were put back: ${reverted.join(', ')}` : ''}`,
+    result: r,
+    text: report ?? r.stdout,
+    failure: why === null ? null : `the agent gave no restatement: ${why}`,
+  };
 }
 
 export interface ParaphraseVerdict {
@@ -122,27 +195,28 @@ export interface Rung65537Extra {
 }
 
 /**
- * `para`: the paraphrase command's run in the judge space (null when none is configured);
- * `tests`: the JUnit tests of the confirmation round (null without JUnit); `explanation` the drift
- * explanation's text, `written` whether the loop's commits changed it.
+ * `para`: the paraphrase's run (null when none is configured); `tests`: the JUnit tests of the
+ * confirmation round (null without JUnit); `explanation` the drift explanation's text, `written`
+ * whether the loop's commits changed it.
  */
 export async function rung65537Extra(
   ctx: Ctx,
-  x: { cert: Certificate; para: RunResult | null; tests: readonly { id: string; status: string }[] | null; explanation: string; written: boolean },
+  x: { cert: Certificate; para: ParaphraseRun | null; tests: readonly { id: string; status: string }[] | null; explanation: string; written: boolean },
 ): Promise<Rung65537Extra> {
   const { plan, ev } = ctx;
   const command = plan.security?.paraphrase ?? null;
   let verdict: ParaphraseVerdict | null = null;
   let restated: ReturnType<typeof parseRestatement> | null = null;
-  if (x.para) {
-    await ev.write('paraphrase.log', scrub(ctx, `$ ${command}\n${x.para.stdout}\n${x.para.stderr}\n--- exit ${x.para.exitCode} ---\n`));
-    restated =
-      x.para.exitCode === 0 ? parseRestatement(scrub(ctx, x.para.stdout)) : { error: `the paraphrase command exited ${x.para.exitCode ?? x.para.signal}` };
+  const p = x.para;
+  if (p) {
+    await ev.write('paraphrase.log', scrub(ctx, `${p.header}\n${p.result.stdout}\n${p.result.stderr}\n--- exit ${p.result.exitCode} ---\n`));
+    restated = p.failure ? { error: p.failure } : parseRestatement(scrub(ctx, p.text));
     if ('restatement' in restated) verdict = restatedJudgement(restated.restatement, x.cert.checklist, x.cert.type);
   }
   await ev.writeJson('paraphrase.json', {
     command,
-    ran: x.para !== null,
+    ran: p !== null,
+    ...(p ? { by: p.by } : {}),
     input: JSON.parse(paraphraseInput(plan.goal, plan.acceptance_criteria)) as unknown,
     certified_type: x.cert.type,
     ...(restated ?? { error: 'no paraphrase command is configured (security.paraphrase)' }),

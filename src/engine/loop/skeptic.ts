@@ -1,12 +1,12 @@
 // The Skeptic beyond the checks: failure signatures, the critic, and the DEGA cycle record.
-import { changedSince, snapshotDirty, spawnAgent, takeReport, userRepos } from '../agent/agent-step.js';
 import { iterDir } from '../judge/audit.js';
 import type { CheckResult } from '../judge/checks.js';
 import { frozen } from '../common/canonical.js';
 import { parseVerdict, renderCriticPrompt, type VerdictState } from '../agent/critic.js';
 import { Decimal, dstr } from '../common/decimal.js';
 import { blockerClass } from '../run/dega.js';
-import { agentRunContext, type Ctx, describeAgent, scrub } from './context.js';
+import { type Ctx, describeAgent, scrub } from '../loop/context.js';
+import { runSideAgent } from '../judge/side-agent.js';
 import { improvement } from '../run/progress.js';
 import { failureSignature, type Signature } from '../run/signature.js';
 
@@ -29,22 +29,18 @@ export async function critique(ctx: Ctx, n: number, diff: string, checks: CheckR
   for (const k of checks) logs[k.id] = (await ctx.ev.readText(k.evidence.split('#')[0])) ?? '';
   const prompt = renderCriticPrompt(ctx.plan.goal, diff, checks, logs);
   await ctx.ev.write(`${dir}/critic_prompt.md`, prompt);
-  const before = await snapshotDirty(ctx.git, ctx.cwd);
-  const settings = await ctx.git.snapshotSettings();
-  const run = await spawnAgent({
-    ...agentRunContext(ctx),
+  const {
+    run,
+    report: verdictText,
+    reverted,
+  } = await runSideAgent(ctx, {
     spec: { preset: c.use, run: c.run, model: c.model, args: c.args, maxTurns: ctx.plan.budget.max_tool_calls_per_iteration },
     prompt,
     capsule: (await ctx.ev.readText(`${dir}/cnf_capsule.json`)) ?? '{}',
     iteration: n,
     timeoutMs: c.timeout_seconds * 1000,
     role: 'Skeptic (critic)',
-    protect: userRepos(before.keys()),
   });
-  // Its verdict comes through the report channel; read (never through a link) before its edits are reverted.
-  const verdictText = takeReport(ctx.cwd, true);
-  const reverted = [...(await ctx.git.restoreSettings(settings)), ...(await changedSince(ctx.git, ctx.cwd, before))];
-  if (reverted.length) await ctx.git.restoreFromIndex(reverted.filter((p) => !p.startsWith('.git')));
   const r = run.result;
   await ctx.ev.write(
     `${dir}/critic.log`,

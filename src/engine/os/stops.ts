@@ -52,7 +52,7 @@ export class SignalStop implements StopSource {
 
 /**
  * What the user does after a pause before \`phuc-loop run\` goes on, from the stop source's own words
- * (a STOP file or label is removed, a full disk freed, a rate limit waited out), as the start of a
+ * (a STOP file or label is removed, a full disk freed, a rate limit or an unavailable downstream waited out), as the start of a
  * sentence; empty where nothing stands in the way (a signal, Ctrl-C: the next run simply goes on).
  */
 export function pauseStep(reason: string | null): string {
@@ -61,6 +61,8 @@ export function pauseStep(reason: string | null): string {
   const label = reason && /^the (.+) label is on pull request /.exec(reason)?.[1];
   if (label) return `remove the ${label} label, then `;
   if (reason && /^disk use /.test(reason)) return 'free disk space, then ';
+  const downstream = reason && /^downstream unavailable \((.+?)\): /.exec(reason)?.[1];
+  if (downstream) return `wait until ${downstream} answers again (the network, a proxy, the service's status), then `;
   if (reason && /rate[ -]?limit/i.test(reason)) return "wait until the agent's rate limit resets, then ";
   return '';
 }

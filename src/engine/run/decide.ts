@@ -194,6 +194,32 @@ export function decide(f: IterationFacts): Decision {
   return { halt: true, record: true, certificate, status: STATUS_OF[top.kind], stop_reason: stopReason(top, certificate), detail: top.reason, fired };
 }
 
+/**
+ * A downstream the loop depends on did not answer (seed §9.1 `downstream_dependency_unavailable`):
+ * the reason of a BACKPRESSURE exit, a pause. `what` names it ("the agent's model API"), `why` is its
+ * own words; backpressure.ts#pauseStep reads `what` back for the next step.
+ */
+export const downstreamUnavailable = (what: string, why: string) => `downstream unavailable (${what}): ${why}`;
+
+/**
+ * The backpressure an agent step ends with, or null: a stop the loop saw while it ran; else, when
+ * the agent ended by itself, its model service's rate limit or the service not answering at all.
+ * Either is the world's state, not the agent's failure: the run pauses and the next run tries the
+ * step again (SPEC §2 backpressure), where any other failure ends it AGENT_FAILED.
+ */
+export function agentBackpressure(s: {
+  stop: string | null;
+  aborted: boolean;
+  rateLimited: boolean;
+  unavailable: boolean;
+  errorText: string | null;
+}): string | null {
+  if (s.stop || s.aborted) return s.stop;
+  const words = s.errorText ? `: ${s.errorText}` : '';
+  if (s.rateLimited) return `the agent hit a rate limit${words}`;
+  return s.unavailable ? downstreamUnavailable("the agent's model API", `it did not answer${words}`) : null;
+}
+
 /** A tree judged with nothing else to go on (a HEAD before any agent, a rerun): the same table decides. */
 export function decideJudgement(judgement: Judgement): Decision {
   return decide({ interrupted: null, changed: true, reported: true, agentFailure: null, guardrail: null, invariant: null, ...unjudged(), judgement });
