@@ -502,7 +502,7 @@ export interface Reverted {
  */
 async function revertReason(o: CollectOptions, p: string, isNew: boolean): Promise<{ why: RevertWhy; detail: string } | null> {
   if (o.isProtected(p)) return { why: 'protected', detail: '' };
-  const own = o.loopOwned?.(p);
+  const own = o.loopOwned?.(p) ?? (isNew ? o.reserved?.(p) : null);
   if (own) return { why: 'loop-owned', detail: own };
   const outside = outsideTree(o.cwd, p);
   if (outside) return { why: 'outside', detail: outside };
@@ -673,6 +673,8 @@ export interface CollectOptions {
   allowList?: AllowList | null;
   /** Why a path is one the loop keeps for itself (loop/own-paths.ts), never the agent's to change; null when it is not. */
   loopOwned?: (path: string) => string | null;
+  /** Why a new path lies under a folder the loop keeps for itself (own-paths.ts whyReserved): the agent's file there is removed. */
+  reserved?: (path: string) => string | null;
 }
 
 /** Whether a name exists in the work tree (a file, link or folder), never looked up through a link. */
@@ -734,8 +736,10 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   const ignored: string[] | undefined = o.userFiles ? [] : undefined;
   const changed = (await changedSince(o.git, o.cwd, o.before, ignored)).filter((p) => p !== REPORT_PATH);
   const reverted: Reverted[] = [];
-  // Only a new module can shadow a library: one HEAD or the user's dirty tree held is the user's.
-  const inHead = o.allowList ? await o.git.inHead(changed) : new Set<string>();
+  // Only a new module can shadow a library, only a new file under a reserved folder is the agent's:
+  // one HEAD or the user's dirty tree held is the user's.
+  const askHead = o.allowList ? changed : changed.filter((p) => o.reserved?.(p));
+  const inHead = askHead.length ? await o.git.inHead(askHead) : new Set<string>();
   for (const p of changed) {
     const why = await revertReason(o, p, !inHead.has(p) && !o.before.has(p));
     if (why) reverted.push({ path: p, ...why });
@@ -788,6 +792,8 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
     ...(userFiles?.protectedRemoved ?? []).map((path) => ({ path, detail: 'a git-ignored file made under a protected path, removed' })),
   ];
   for (const r of ignoredReverts) if (!revertedPaths.has(r.path)) reverted.push({ ...r, why: 'protected' });
+  for (const path of userFiles?.reservedRemoved ?? [])
+    if (!revertedPaths.has(path)) reverted.push({ path, why: 'loop-owned', detail: o.reserved?.(path) ?? '' });
   const artifacts: Collected['artifacts'] = [];
   const r = o.agent.result;
   const log = `$ agent (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''}${r.aborted ? ', stopped' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`;

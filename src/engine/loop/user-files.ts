@@ -25,7 +25,7 @@
 // channel (loop/own-paths.ts). The user's own files under the names the loop keeps out of git's view
 // (notes in evidence/, the agent CLIs' state files such as .claude/settings.local.json) are kept.
 import { closeSync, constants, openSync, rmSync, type BigIntStats } from 'node:fs';
-import { chmod, copyFile, lchown, link, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, unlink, utimes } from 'node:fs/promises';
+import { chmod, copyFile, lchown, link, lstat, mkdir, readdir, readFile, readlink, rename, rm, rmdir, symlink, unlink, utimes } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -108,6 +108,8 @@ export interface PutBack {
   protectedChanged: string[];
   /** Ignored files the agent made under a `protected` glob: removed. */
   protectedRemoved: string[];
+  /** Files the agent made under a folder the loop keeps for itself (evidence/ outside its trees): removed. */
+  reservedRemoved: string[];
 }
 
 const INDEX = 'index.json';
@@ -124,6 +126,11 @@ export interface TakeOptions {
   regenerable: readonly string[];
   /** What the loop itself writes (the evidence trees it publishes, scratch/, the report channel): left out. */
   loopOwned: (path: string) => boolean;
+  /**
+   * Under a folder the loop keeps for itself (evidence/, outside its trees: own-paths.ts whyReserved):
+   * the user's files there are kept whatever their names, and what the agent makes there is removed.
+   */
+  reserved: (path: string) => boolean;
   /** Keep a copy of every (small enough) file: the agent could write the files in place (pidns, none). */
   copyAll: boolean;
 }
@@ -134,6 +141,7 @@ export class UserFiles {
     private readonly cwd: string,
     private readonly kept: Map<string, Kept>,
     private readonly leaveOut: (path: string) => boolean,
+    private readonly reserved: (path: string) => boolean,
     private readonly git: Git | null,
     /** What the take left out or could not keep, for the log. */
     readonly notes: string[],
@@ -155,7 +163,7 @@ export class UserFiles {
     await mkdir(join(o.store, 'c'), { recursive: true, mode: 0o700 });
     await chmod(o.store, 0o700);
     const names = new Set(o.regenerable);
-    const leaveOut = (p: string) => p.split('/').some((s) => names.has(s)) || o.loopOwned(p);
+    const leaveOut = (p: string) => (!o.reserved(p) && p.split('/').some((s) => names.has(s))) || o.loopOwned(p);
     const { entries, truncated } = await listIgnored(o.git, o.cwd, leaveOut, { max: MAX_KEPT, stats: true });
     const notes: string[] = [];
     if (truncated)
@@ -194,7 +202,7 @@ export class UserFiles {
     });
     const unkept = [...kept.values()].filter((k) => k.unkept);
     if (unkept.length) notes.push(`${unkept.length} git-ignored file(s) could not be kept (${unkept[0].path}: ${unkept[0].unkept})`);
-    const files = new UserFiles(o.store, o.cwd, kept, leaveOut, o.git, notes);
+    const files = new UserFiles(o.store, o.cwd, kept, leaveOut, o.reserved, o.git, notes);
     await files.save();
     return files;
   }
@@ -209,7 +217,15 @@ export class UserFiles {
     let out: PutBack | null = null;
     if (text !== null && inStep) {
       const list = parseDocument(`${INDEX} of the kept git-ignored files`, text, z.array(keptSchema));
-      const files = new UserFiles(store, cwd, new Map(list.map((k) => [k.path, k])), () => false, null, []);
+      const files = new UserFiles(
+        store,
+        cwd,
+        new Map(list.map((k) => [k.path, k])),
+        () => false,
+        () => false,
+        null,
+        [],
+      );
       out = await files.putBack(() => false);
     }
     await rm(store, { recursive: true, force: true });
@@ -229,7 +245,7 @@ export class UserFiles {
    * `ignored`: what git listed as ignored after the step, when the caller has it (Git.status).
    */
   async putBack(isProtected: (path: string) => boolean, ignored?: string[]): Promise<PutBack> {
-    const out: PutBack = { restored: [], failed: [], protectedChanged: [], protectedRemoved: [] };
+    const out: PutBack = { restored: [], failed: [], protectedChanged: [], protectedRemoved: [], reservedRemoved: [] };
     const folders = new Map<string, Promise<boolean>>();
     const realFolders = (dir: string): Promise<boolean> => {
       if (dir === '.' || dir === '') return Promise.resolve(true);
@@ -262,11 +278,20 @@ export class UserFiles {
     out.failed.sort((a, b) => (a.path < b.path ? -1 : 1));
     if (this.git) {
       const { entries } = await listIgnored(this.git, this.cwd, this.leaveOut, { max: Infinity, stats: false, listed: ignored });
-      for (const { path } of entries)
-        if (!this.kept.has(path) && isProtected(path) && !ancestorInTheWay(this.cwd, path)) {
-          await rm(join(this.cwd, path), { force: true });
-          out.protectedRemoved.push(path);
-        }
+      for (const { path } of entries) {
+        const removed =
+          this.kept.has(path) || ancestorInTheWay(this.cwd, path)
+            ? null
+            : isProtected(path)
+              ? out.protectedRemoved
+              : this.reserved(path)
+                ? out.reservedRemoved
+                : null;
+        if (!removed) continue;
+        await rm(join(this.cwd, path), { force: true });
+        removed.push(path);
+      }
+      await removeEmptied(this.cwd, out.reservedRemoved);
     }
     if (todo.length) await this.save();
     rmSync(join(this.store, STEP), { force: true });
@@ -385,6 +410,13 @@ function sameStamp(a: Pick<Kept, 'size' | 'mtimeNs' | 'ctimeNs' | 'mode'>, b: Pi
 
 function record(path: string, n: number, st: BigIntStats): Kept {
   return { path, n, kind: st.isSymbolicLink() ? 'link' : 'file', linked: false, copied: false, uid: Number(st.uid), gid: Number(st.gid), ...stamp(st) };
+}
+
+/** The folders above `paths` left empty by their removal, deepest first (rmdir: never a link, never a folder that holds anything). */
+async function removeEmptied(cwd: string, paths: readonly string[]): Promise<void> {
+  const folders = new Set<string>();
+  for (const p of paths) for (let d = dirname(p); d !== '.'; d = dirname(d)) folders.add(d);
+  for (const d of [...folders].sort((a, b) => b.length - a.length)) await rmdir(join(cwd, d)).catch(() => undefined);
 }
 
 /** Runs `fn` over `items`, 64 at a time. */
