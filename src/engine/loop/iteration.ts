@@ -59,7 +59,8 @@ import { countsAgainstBudget, type Decision, decide, type FiredExit, unjudged } 
 import { passStopped, trackSignatures, trackStall } from './progress.js';
 import { ownPaths } from './own-paths.js';
 import { clearStepStart, cutOffStepStart, saveStepStart, stepStartFile } from './step-start.js';
-import { DEFAULT_REGENERABLE, type PutBack, UserFiles, userFilesStore } from './user-files.js';
+import { type PutBack, UserFiles, userFilesStore } from './user-files.js';
+import { DEFAULT_REGENERABLE } from './ignored-files.js';
 
 export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const { o, ev, git, fsm, plan, state } = ctx;

@@ -19,13 +19,13 @@
 // and the log. A step the loop never saw end (a crash) is put back by the next run.
 //
 // Regenerable folders are left out, by name at any depth (`user_files.regenerable`, default
-// DEFAULT_REGENERABLE): dependencies, virtual environments, build output and caches may hold
+// DEFAULT_REGENERABLE in ignored-files.ts): dependencies, virtual environments, build output and caches may hold
 // 100,000 files, the agent's builds must write them, and their content comes back from a build.
 // What the loop itself writes is left out too: the evidence trees it publishes, scratch/, the report
 // channel (loop/own-paths.ts). The user's own files under the names the loop keeps out of git's view
 // (notes in evidence/, the agent CLIs' state files such as .claude/settings.local.json) are kept.
-import { closeSync, constants, openSync, rmSync, type BigIntStats } from 'node:fs';
-import { chmod, copyFile, lchown, link, lstat, mkdir, readdir, readFile, readlink, rename, rm, rmdir, symlink, unlink, utimes } from 'node:fs/promises';
+import { closeSync, constants, openSync, rmSync } from 'node:fs';
+import { chmod, copyFile, lchown, link, lstat, mkdir, readFile, readlink, rename, rm, symlink, unlink, utimes } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -33,70 +33,14 @@ import { parseDocument } from '../common/document.js';
 import { atomicWrite } from '../evidence/writer.js';
 import type { Git } from '../os/git.js';
 import { ancestorInTheWay } from '../os/tree-file.js';
-
-/**
- * Folder (or file) names whose ignored content is regenerable (see above); `user_files.regenerable`
- * replaces the list. The files are the caches a tool rewrites in place at the top of a project
- * (coverage.py's data, ESLint's and tsc's caches): kept, the agent at user+pidns could not write them.
- */
-export const DEFAULT_REGENERABLE: readonly string[] = [
-  '.coverage',
-  'htmlcov',
-  '.hypothesis',
-  '.eslintcache',
-  'tsconfig.tsbuildinfo',
-  '.turbo',
-  '.parcel-cache',
-  '.DS_Store',
-  // aider's repo map cache (its own files, rebuilt when missing).
-  '.aider.tags.cache.v4',
-  'node_modules',
-  '.venv',
-  'venv',
-  '__pycache__',
-  '.tox',
-  '.nox',
-  '.mypy_cache',
-  '.pytest_cache',
-  '.ruff_cache',
-  'target',
-  'dist',
-  'build',
-  '.gradle',
-  '.next',
-  '.cache',
-  'coverage',
-];
+import { inChunks, listIgnored, removeEmptied } from './ignored-files.js';
+import { type Kept, keptSchema, record, sameStamp, stamp } from './kept-file.js';
 
 /** A copy of the bytes is kept for files up to this size where the agent could write the file in place. */
 export const COPY_MAX_BYTES = 1024 * 1024;
 export const COPY_TOTAL_BYTES = 256 * 1024 * 1024;
 /** Beyond this many ignored files, the rest is not kept (the log says so and how to leave folders out). */
 export const MAX_KEPT = 100_000;
-
-/** One kept file, as recorded in the store's index.json (read back by the next run after a crash). */
-const keptSchema = z.object({
-  path: z.string().min(1),
-  n: z.number().int().min(0),
-  kind: z.enum(['file', 'link']),
-  /** A link's target text. */
-  target: z.string().optional(),
-  /** `l/<n>` is a hard link of the file. */
-  linked: z.boolean(),
-  /** `c/<n>` holds its bytes. */
-  copied: z.boolean(),
-  /** Why the loop could keep neither (the file is then only recorded). */
-  unkept: z.string().optional(),
-  mode: z.number().int(),
-  uid: z.number().int(),
-  gid: z.number().int(),
-  dev: z.string(),
-  ino: z.string(),
-  size: z.string(),
-  mtimeNs: z.string(),
-  ctimeNs: z.string(),
-});
-type Kept = z.infer<typeof keptSchema>;
 
 /** What putBack found and did. */
 export interface PutBack {
@@ -397,66 +341,4 @@ export class UserFiles {
     }
     Object.assign(k, stamp(await lstat(abs, { bigint: true })));
   }
-}
-
-function stamp(st: BigIntStats): Pick<Kept, 'dev' | 'ino' | 'size' | 'mtimeNs' | 'ctimeNs' | 'mode'> {
-  return { dev: String(st.dev), ino: String(st.ino), size: String(st.size), mtimeNs: String(st.mtimeNs), ctimeNs: String(st.ctimeNs), mode: Number(st.mode) };
-}
-
-/** The same size, times and mode (the inode is compared apart). */
-function sameStamp(a: Pick<Kept, 'size' | 'mtimeNs' | 'ctimeNs' | 'mode'>, b: Pick<Kept, 'size' | 'mtimeNs' | 'ctimeNs' | 'mode'>): boolean {
-  return a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.mode === b.mode;
-}
-
-function record(path: string, n: number, st: BigIntStats): Kept {
-  return { path, n, kind: st.isSymbolicLink() ? 'link' : 'file', linked: false, copied: false, uid: Number(st.uid), gid: Number(st.gid), ...stamp(st) };
-}
-
-/** The folders above `paths` left empty by their removal, deepest first (rmdir: never a link, never a folder that holds anything). */
-async function removeEmptied(cwd: string, paths: readonly string[]): Promise<void> {
-  const folders = new Set<string>();
-  for (const p of paths) for (let d = dirname(p); d !== '.'; d = dirname(d)) folders.add(d);
-  for (const d of [...folders].sort((a, b) => b.length - a.length)) await rmdir(join(cwd, d)).catch(() => undefined);
-}
-
-/** Runs `fn` over `items`, 64 at a time. */
-async function inChunks<T>(items: T[], fn: (item: T) => Promise<void>): Promise<void> {
-  for (let i = 0; i < items.length; i += 64) await Promise.all(items.slice(i, i + 64).map(fn));
-}
-
-/**
- * The work tree's git-ignored regular files and links, outside what `leaveOut` names: git lists
- * ignored files and whole ignored folders (`--directory`, so it never descends into node_modules);
- * the folders are walked here without following links, leaving out regenerable names. With
- * `stats`, each file's lstat (the take); without, names only (the scan after a step: one readdir
- * per folder). `listed`: git's list when the caller has it already.
- */
-async function listIgnored(
-  git: Git,
-  cwd: string,
-  leaveOut: (path: string) => boolean,
-  o: { max: number; stats: boolean; listed?: string[] },
-): Promise<{ entries: { path: string; st: BigIntStats | null }[]; truncated: boolean }> {
-  const listed = o.listed ?? (await git.run(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'])).split('\0').filter(Boolean);
-  const entries: { path: string; st: BigIntStats | null }[] = [];
-  let truncated = false;
-  const file = async (path: string): Promise<void> => {
-    if (entries.length >= o.max) truncated = true;
-    else entries.push({ path, st: o.stats ? await lstat(join(cwd, path), { bigint: true }).catch(() => null) : null });
-  };
-  // Below a real folder met here, entries are what readdir says they are (a link is never entered).
-  const walk = async (dir: string): Promise<void> => {
-    const found = await readdir(join(cwd, dir), { withFileTypes: true }).catch(() => []);
-    const todo = found.filter((d) => !leaveOut(`${dir}/${d.name}`) && (d.isDirectory() || d.isFile() || d.isSymbolicLink()));
-    for (let i = 0; i < todo.length; i += 64)
-      await Promise.all(todo.slice(i, i + 64).map((d) => (d.isDirectory() ? walk(`${dir}/${d.name}`) : file(`${dir}/${d.name}`))));
-  };
-  for (const entry of listed) {
-    const path = entry.replace(/\/$/, '');
-    if (leaveOut(path) || ancestorInTheWay(cwd, path)) continue;
-    const st = await lstat(join(cwd, path)).catch(() => null);
-    if (st?.isDirectory()) await walk(path);
-    else if (st?.isFile() || st?.isSymbolicLink()) await file(path);
-  }
-  return { entries: entries.filter((e) => !o.stats || e.st), truncated };
 }
