@@ -3,7 +3,10 @@
 // (evidence/, the agent CLIs' state). The agent takes them: a file or a link named `evidence`,
 // planted generations `evidence/loop.previous.N` (a forged 1, absurd N), the user's files under
 // those names deleted or replaced. It commits none of them, the loop takes none for its own, and the
-// user's copies are back when the run ends. Real CLI, real repos, at user+pidns (as root) and none.
+// user's copies are back when the run ends. What the agent makes under evidence/ outside the loop's
+// trees (a note for the next iteration, a tree the loop does not publish) is removed after its step,
+// a GUARDRAIL naming it, so that it is neither committed nor read by a later step. Real CLI, real
+// repos, at user+pidns (as root) and none.
 import { lstat, readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
@@ -28,9 +31,9 @@ const USER_FILES: Record<string, string> = {
   '.aider.conf.yml': 'model: the-users-model\n',
 };
 
-/** A repository with the bug, the agent `loop-names.sh how`, and the user's files under the loop's names. */
-async function namesRepo(how: string): Promise<string> {
-  const repo = await bugRepo(hostile('loop-names.sh', how));
+/** A repository with the bug, the agent (`loop-names.sh how` by default), and the user's files under the loop's names. */
+async function namesRepo(how: string, agentCommand = hostile('loop-names.sh', how)): Promise<string> {
+  const repo = await bugRepo(agentCommand);
   for (const [path, text] of Object.entries(USER_FILES)) {
     await mkdir(join(repo, path, '..'), { recursive: true });
     await writeFile(join(repo, path), text);
@@ -67,6 +70,30 @@ describe.each(LEVELS)('at %s', (level) => {
     expect(await userCopies(repo)).toEqual(USER_FILES);
     expect(r.stdout).toMatch(/put back as they were \(.*\.claude\/settings\.local\.json/);
     expect((await committed(repo)).filter((p) => /^(evidence|\.claude|\.aider)/.test(p))).toEqual([]);
+  }, 180_000);
+
+  test('files the agent makes under evidence/ outside the published trees (a note, loop.other/, a regenerable name, one force-added): removed after its step, GUARDRAIL naming them, none committed; the user notes there stay', async () => {
+    const repo = await namesRepo('', hostile('evidence-notes.sh'));
+    await mkdir(join(repo, 'evidence/build'));
+    await writeFile(join(repo, 'evidence/build/mine.txt'), 'the user build notes\n');
+    const r = await cli(repo, ['run', '--isolation', level]);
+    expect(r.stdout + r.stderr).not.toMatch(/crashed/);
+    expect(r.code).toBe(12);
+    const said = /the loop's own paths changed and reverted: (.*)/.exec(r.stdout)?.[1] ?? '';
+    for (const p of ['evidence/notes/x', 'evidence/loop.other/deep/y', 'evidence/build/z']) expect(said).toContain(`${p} (made under evidence/`);
+    const rep = await readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
+    expect(rep).toMatchObject({ stop_reason: 'GUARDRAIL_VIOLATION' });
+    // Gone from the tree (no later step or run reads them), never committed; the user's own notes stay.
+    for (const p of ['evidence/notes/x', 'evidence/notes/forced', 'evidence/loop.other', 'evidence/build/z'])
+      expect(
+        `${p}: ${await lstat(join(repo, p)).then(
+          () => 'present',
+          () => 'absent',
+        )}`,
+      ).toBe(`${p}: absent`);
+    expect((await committed(repo)).filter((p) => p.startsWith('evidence'))).toEqual([]);
+    expect(await readFile(join(repo, 'evidence/notes.md'), 'utf8')).toBe(USER_FILES['evidence/notes.md']);
+    expect(await readFile(join(repo, 'evidence/build/mine.txt'), 'utf8')).toBe('the user build notes\n');
   }, 180_000);
 
   test('planted evidence/loop.previous.N (a forged 1, absurd N): never taken for the loop own, moved aside; run --fresh keeps the real tree as generation 1', async () => {

@@ -6,6 +6,8 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { cli, config, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+import { ROOT as ROOT_USER } from '../helpers/users.js';
+import { probeIsolation } from '../../src/engine/os/sandbox.js';
 
 const AGENT_REPORT = `echo '{"tried":["t"],"claims":["c"],"failures":[],"open_questions":[],"can_further_iteration_help":true}' > "$PHUC_REPORT_FILE"`;
 const TEST = 'import unittest\nimport calc\n\n\nclass TestCalc(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(calc.add(1, 2), 3)\n';
@@ -166,6 +168,110 @@ describe.each(JVM_RUNNERS)('$runner', ({ runner, skip, files, run, env, attack, 
       expect(r.stdout + r.stderr).toMatch(new RegExp(`iter_0: runner canary \\(${runner}\\) for \`tests\`: PASSED`));
       expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'RUNNER_COMPROMISED' });
       expect(r.code).toBe(12);
+    },
+    900_000,
+  );
+});
+
+// Maven (surefire, JUnit 5) and Gradle (JUnit 4) at user+pidns: the checks run as their own user, who
+// cannot reach ~/.m2 under /root; Debian's packaged plugins and JUnit in /usr/share/maven-repo stand in
+// for Maven Central (named by the fixture, as in test/integration/init.test.ts), copied into the
+// checks' fresh HOME each round. The commands are the ones init writes. Three agents each: an honest
+// fix (the canary beside the protected test fails, as it must); a build configuration that reports
+// failures as a pass; and (Maven), in the one folder agent.may_change allows (src/main), a class named
+// like JUnit 5's assertions whose assertEquals asserts nothing (the project's classes come first on the
+// test class path): the canary fails through that same assertEquals, so it passes and the round is
+// refused. (JUnit 4 calls its own org.junit.Assert internally: a stand-in breaks its runner instead.)
+const DEBIAN_REPO = '/usr/share/maven-repo';
+const JDK = existsSync('/usr/bin/javac');
+const debianLacks = (what: string, ...paths: string[]) =>
+  !JDK || found(what) !== null || !paths.every((p) => existsSync(join(DEBIAN_REPO, p)))
+    ? `needs Debian's ${what}, a JDK and ${paths.join(', ')} in ${DEBIAN_REPO} (.ci/run installs them)`
+    : null;
+const CALC = 'package com.example.calc;\n\npublic class Calc {\n    public static int add(int a, int b) {\n        return a - b;\n    }\n}\n';
+const calcTest = (junit5: boolean) =>
+  `package com.example.calc;\n\nimport static ${junit5 ? 'org.junit.jupiter.api.Assertions' : 'org.junit.Assert'}.assertEquals;\n\nimport ${junit5 ? 'org.junit.jupiter.api.Test' : 'org.junit.Test'};\n\npublic class CalcTest {\n    @Test\n    public void adds() {\n        assertEquals(5, Calc.add(2, 3));\n    }\n}\n`;
+const FIX = `sed -i 's/a - b/a + b/' src/main/java/com/example/calc/Calc.java`;
+const shadow = (pkg: string, cls: string) =>
+  `mkdir -p src/main/java/${pkg.replace(/\./g, '/')} && printf 'package ${pkg};\\n\\npublic final class ${cls} {\\n    public static void assertEquals(Object... args) {}\\n}\\n' > src/main/java/${pkg.replace(/\./g, '/')}/${cls}.java`;
+const JVM_AT_USER: {
+  runner: 'maven' | 'gradle';
+  skip: string | null;
+  files: Record<string, string>;
+  run: string;
+  ignoreFailures: string;
+  shadow: string | null;
+}[] = [
+  {
+    runner: 'maven',
+    skip: debianLacks(
+      'mvn',
+      'org/apache/maven/plugins/maven-surefire-plugin/2.12.4',
+      'org/apache/maven/surefire/surefire-junit-platform',
+      'org/junit/jupiter/junit-jupiter/5.9.2',
+    ),
+    files: {
+      'pom.xml': `<?xml version="1.0" encoding="UTF-8"?>\n<project xmlns="http://maven.apache.org/POM/4.0.0">\n  <modelVersion>4.0.0</modelVersion>\n  <groupId>com.example</groupId>\n  <artifactId>calc</artifactId>\n  <version>1.0</version>\n  <properties>\n    <maven.compiler.release>17</maven.compiler.release>\n    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>\n  </properties>\n  <dependencies>\n    <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.9.2</version><scope>test</scope></dependency>\n  </dependencies>\n</project>\n`,
+      '.mvn/maven.config': '-s .mvn/settings.xml\n',
+      '.mvn/settings.xml': `<settings><mirrors><mirror><id>debian</id><mirrorOf>*</mirrorOf><url>file://${DEBIAN_REPO}</url></mirror></mirrors></settings>\n`,
+      '.gitignore': 'target/\n',
+      'src/main/java/com/example/calc/Calc.java': CALC,
+      'src/test/java/com/example/calc/CalcTest.java': calcTest(true),
+    },
+    run: 'MAVEN_OPTS="-Duser.home=$HOME" mvn -B test',
+    ignoreFailures: `echo '-Dmaven.test.failure.ignore=true' >> .mvn/maven.config`,
+    shadow: shadow('org.junit.jupiter.api', 'Assertions'),
+  },
+  {
+    runner: 'gradle',
+    skip: debianLacks('gradle', 'junit/junit/4.13.2'),
+    files: {
+      'build.gradle': `plugins {\n    id 'java'\n}\n\nrepositories {\n    maven { url 'file://${DEBIAN_REPO}' }\n}\n\ndependencies {\n    testImplementation 'junit:junit:4.13.2'\n}\n`,
+      'settings.gradle': "rootProject.name = 'calc'\n",
+      '.gitignore': 'build/\n.gradle/\n',
+      'src/main/java/com/example/calc/Calc.java': CALC,
+      'src/test/java/com/example/calc/CalcTest.java': calcTest(false),
+    },
+    run: 'GRADLE_USER_HOME="$HOME/.gradle" gradle test',
+    ignoreFailures: `printf 'test { ignoreFailures = true }\\n' >> build.gradle`,
+    shadow: null,
+  },
+];
+const USER_PIDNS = ROOT_USER && (await probeIsolation()).userPidns === null;
+if (!USER_PIDNS) console.warn('test/hostile/runner-canary.test.ts (Maven and Gradle at user+pidns) skipped: not root, or no user+pidns here');
+
+describe.each(JVM_AT_USER)('$runner at user+pidns', ({ runner, skip, files, run, ignoreFailures, shadow: shadowAgent }) => {
+  if (skip) console.warn(`test/hostile/runner-canary.test.ts (${runner} at user+pidns) skipped: ${skip}`);
+  const it = skip || !USER_PIDNS ? test.skip : test;
+  const go = async (agentSh: string, mayChange?: string[]) => {
+    const yml = config({ criteria: [{ id: 'tests', run }], agent: 'sh agent.sh', mayChange, extra: 'budget:\n  max_iterations: 1\n' })
+      .replace('timeout_seconds: 60', 'timeout_seconds: 600')
+      .replace('protected: ["test/**"]', 'protected: ["**/src/test/**"]');
+    const repo = await makeRepo({ ...files, 'phuc-loop.yml': yml, 'NORTHSTAR.md': NORTHSTAR, 'agent.sh': `${agentSh}\n${AGENT_REPORT}\n` });
+    const r = await cli(repo, ['run', '--isolation', 'user+pidns']);
+    return { r, out: r.stdout + r.stderr, rep: await report(repo) };
+  };
+  const compromised = ({ r, out, rep }: Awaited<ReturnType<typeof go>>) => {
+    expect(out).toMatch(new RegExp(`iter_0: runner canary \\(${runner}\\) for \`tests\`: PASSED`));
+    expect({ code: r.code, status: rep.status, stop: rep.stop_reason }).toEqual({ code: 12, status: 'EXIT_BLOCKED', stop: 'RUNNER_COMPROMISED' });
+    expect(rep.detail).toMatch(new RegExp(`the test runner is compromised \\(round iter_0\\).*criterion \`tests\` ran the suite \\(${runner}\\)`));
+  };
+
+  it(`an honest fix: the ${runner} canary fails as it must, and the run converges`, async () => {
+    const { r, out, rep } = await go(FIX, ['**/src/main/**']);
+    expect(out).toMatch(new RegExp(`iter_0: runner canary \\(${runner}\\) for \`tests\`: failed, as it must`));
+    expect(rep).toMatchObject({ status: 'EXIT_CONVERGED' });
+    expect(r.code).toBe(0);
+  }, 900_000);
+
+  it(`a build configuration that makes ${runner} report failures as a pass: RUNNER_COMPROMISED names the round`, async () => {
+    compromised(await go(ignoreFailures));
+  }, 900_000);
+
+  (shadowAgent ? it : test.skip)(
+    `inside agent.may_change, a class named like JUnit's assertions that asserts nothing: RUNNER_COMPROMISED names the round`,
+    async () => {
+      compromised(await go(shadowAgent!, ['**/src/main/**']));
     },
     900_000,
   );

@@ -98,3 +98,24 @@ test('a program the config names in a folder the agent or check user cannot ente
   expect(text).toMatch(/sees only what every user may reach/);
   expect(existsSync(join(repo, 'evidence/loop/iter_0'))).toBe(false);
 });
+
+// A toolchain installed only in the loop user's home (rustup's cargo under /root): found on the loop's
+// PATH, dropped from the checks' (their user cannot enter the folder). The loop says where it is and why
+// the checks cannot run it, not only "command not found".
+test("a criterion's program found only in a folder the check user cannot enter: EXIT_NEED_INFO says where the loop's copy is and why it is out of reach", async () => {
+  if (process.getuid?.() !== 0) return; // user+pidns: the checks run as another user
+  const hidden = await mkdtemp(join(tmpdir(), 'phuc-toolchain-')); // 0700, as mkdtemp makes it (like /root)
+  await writeFile(join(hidden, 'phuc-cargo'), '#!/bin/sh\nexit 0\n');
+  await chmod(join(hidden, 'phuc-cargo'), 0o755);
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'phuc-cargo test' }], agent: agent('fixer.mjs'), extra: 'budget:\n  max_iterations: 1' }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'bugs: 1\n',
+  });
+  const r = await cli(repo, ['run', '--isolation', 'user+pidns'], { PATH: `${hidden}:${process.env.PATH ?? ''}` });
+  expect(r.code).toBe(13);
+  expect(r.stderr).toContain(
+    `criterion tests: \`phuc-cargo test\` exited 127 (command not found) — install phuc-cargo where the checks run as the check user (isolation user+pidns, checks.workspace clean) (the loop's own phuc-cargo is there but out of the check user's reach: ${join(hidden, 'phuc-cargo')} lies under ${hidden} (mode 0700), which phuc-check cannot enter: install it where every user can reach it, e.g. under /usr or /opt)`,
+  );
+  expect(existsSync(join(repo, 'evidence/loop/iter_0'))).toBe(false);
+});

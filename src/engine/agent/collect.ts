@@ -148,8 +148,10 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   const ignored: string[] | undefined = o.userFiles ? [] : undefined;
   const changed = (await changedSince(o.git, o.cwd, o.before, ignored)).filter((p) => p !== REPORT_PATH);
   const reverted: Reverted[] = [];
-  // Only a new module can shadow a library: one HEAD or the user's dirty tree held is the user's.
-  const inHead = o.allowList ? await o.git.inHead(changed) : new Set<string>();
+  // Only a new module can shadow a library, only a new file under a reserved folder is the agent's:
+  // one HEAD or the user's dirty tree held is the user's.
+  const askHead = o.allowList ? changed : changed.filter((p) => o.reserved?.(p));
+  const inHead = askHead.length ? await o.git.inHead(askHead) : new Set<string>();
   for (const p of changed) {
     const why = await revertReason(o, p, !inHead.has(p) && !o.before.has(p));
     if (why) reverted.push({ path: p, ...why });
@@ -202,6 +204,8 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
     ...(userFiles?.protectedRemoved ?? []).map((path) => ({ path, detail: 'a git-ignored file made under a protected path, removed' })),
   ];
   for (const r of ignoredReverts) if (!revertedPaths.has(r.path)) reverted.push({ ...r, why: 'protected' });
+  for (const path of userFiles?.reservedRemoved ?? [])
+    if (!revertedPaths.has(path)) reverted.push({ path, why: 'loop-owned', detail: o.reserved?.(path) ?? '' });
   const artifacts: Collected['artifacts'] = [];
   const r = o.agent.result;
   const log = `$ agent (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''}${r.aborted ? ', stopped' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`;

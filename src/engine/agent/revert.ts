@@ -21,6 +21,8 @@ export interface RevertContext {
   allowList?: AllowList | null;
   /** Why a path is one the loop keeps for itself (loop/own-paths.ts), never the agent's to change; null when it is not. */
   loopOwned?: (path: string) => string | null;
+  /** Why a new path lies under a folder the loop keeps for itself (own-paths.ts whyReserved): the agent's file there is removed. */
+  reserved?: (path: string) => string | null;
 }
 
 /** Whether the guarded parts of `path` (see runner-config.ts) differ from before the agent ran. */
@@ -65,7 +67,7 @@ export interface Reverted {
  */
 export async function revertReason(o: RevertContext, p: string, isNew: boolean): Promise<{ why: RevertWhy; detail: string } | null> {
   if (o.isProtected(p)) return { why: 'protected', detail: '' };
-  const own = o.loopOwned?.(p);
+  const own = o.loopOwned?.(p) ?? (isNew ? o.reserved?.(p) : null);
   if (own) return { why: 'loop-owned', detail: own };
   const outside = outsideTree(o.cwd, p);
   if (outside) return { why: 'outside', detail: outside };

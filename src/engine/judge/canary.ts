@@ -10,7 +10,11 @@
 // inverted copy may fail for reasons of its own (fixtures, relative imports, a name clash with the
 // original, a skipped branch), or not fail at all where its assertion is never reached; the written
 // test fails by construction, so a pass says only that the runner lies. Its name is random per
-// round; what it contains is the loop's alone and recorded nowhere the agent reads.
+// round; what it contains is the loop's alone and recorded nowhere the agent reads. Where a test file
+// is a program of its own (a cargo integration test: its own crate), the canary is the sibling's
+// text with the failing test added, so that the same imports apply (a `#[macro_use] extern crate`
+// whose crate exports an `assert_eq!` that asserts nothing); it fails through the assertion the tests
+// use (assert_eq!, JUnit's assertEquals), which the code under test might have made a no-op.
 import { randomBytes } from 'node:crypto';
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
@@ -206,15 +210,19 @@ async function canaryText(runner: CanaryRunner, token: string, mark: string, sib
       const pkg = /^package\s+(\w+)/m.exec(text)?.[1] ?? 'main';
       return `package ${pkg}\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestX${token}(t *testing.T) {\n\t_ = os.WriteFile(${at}, nil, 0644)\n\tt.Fatal("${MESSAGE}")\n}\n`;
     }
-    case 'cargo test':
+    case 'cargo test': {
       // A Rust string literal: the mark's path is the loop's (hex names), JSON's escapes are Rust's for it.
-      return `#[test]\nfn canary_${token}() {\n    let _ = std::fs::write(${at}, b"");\n    panic!("${MESSAGE}");\n}\n`;
+      const text = (await readRegular(sibling, 1024 * 1024))?.toString('utf8') ?? '';
+      return `${text}\n#[test]\nfn canary_${token}() {\n    let _ = std::fs::write(${at}, b"");\n    assert_eq!(1, 2, "${MESSAGE}");\n}\n`;
+    }
     case 'maven':
     case 'gradle': {
       const text = (await readRegular(sibling, 1024 * 1024))?.toString('utf8') ?? '';
       const pkg = /^\s*package\s+([\w.]+)\s*;/m.exec(text)?.[1];
-      const test = jupiter(text) ? 'org.junit.jupiter.api.Test' : 'org.junit.Test';
-      return `${pkg ? `package ${pkg};\n\n` : ''}public class ${javaClass(token)} {\n    @${test}\n    public void canary() throws Exception {\n        java.nio.file.Files.write(java.nio.file.Paths.get(${at}), new byte[0]);\n        throw new AssertionError("${MESSAGE}");\n    }\n}\n`;
+      const [test, fail] = jupiter(text)
+        ? ['org.junit.jupiter.api.Test', `org.junit.jupiter.api.Assertions.assertEquals(1, 2, "${MESSAGE}")`]
+        : ['org.junit.Test', `org.junit.Assert.assertEquals("${MESSAGE}", 1, 2)`];
+      return `${pkg ? `package ${pkg};\n\n` : ''}public class ${javaClass(token)} {\n    @${test}\n    public void canary() throws Exception {\n        java.nio.file.Files.write(java.nio.file.Paths.get(${at}), new byte[0]);\n        ${fail};\n    }\n}\n`;
     }
     case 'node:test':
       return `import test from 'node:test';\nimport { writeFileSync } from 'node:fs';\n\ntest('${token}', () => {\n  writeFileSync(${at}, '');\n  throw new Error('${MESSAGE}');\n});\n`;

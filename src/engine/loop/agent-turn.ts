@@ -28,7 +28,8 @@ import { agentRunContext, agentSpec, type Ctx, elapsedMs, scrubber, secretScrubb
 import { crashPoint } from './crash-point.js';
 import { ownPaths } from './own-paths.js';
 import { cutOffStepStart, saveStepStart, stepStartFile } from './step-start.js';
-import { DEFAULT_REGENERABLE, type PutBack, UserFiles, userFilesStore } from './user-files.js';
+import { type PutBack, UserFiles, userFilesStore } from './user-files.js';
+import { DEFAULT_REGENERABLE } from '../config/regenerable.js';
 
 type Prepared = Exclude<Awaited<ReturnType<typeof prepareCapsule>>, { problems: unknown }>;
 
@@ -109,6 +110,7 @@ export async function agentTurn(ctx: Ctx, n: number, stage: Stage, prepared: Pre
   const toWrite = judgesToWrite(plan.acceptance_criteria);
   const judges = toWrite.length ? [...(await git.inHead(toWrite))] : [];
   const isProtected = protectedMatcher(judges.length ? [...plan.protected, ...judges] : plan.protected);
+  const own = ownPaths(ctx.cwd, resolve(ctx.cwd, ctx.evRel));
   const collected = await collectArtifacts({
     git,
     cwd: ctx.cwd,
@@ -126,7 +128,8 @@ export async function agentTurn(ctx: Ctx, n: number, stage: Stage, prepared: Pre
     holdsSecret: (data) => secretScrubber(ctx.secrets).contains(data),
     guardedScripts: scriptsRunBy(plan.acceptance_criteria.map((c) => c.run)),
     allowList: plan.may_change ? allowList(plan.may_change, ctx.cwd, await shadowNames(ctx.cwd, ctx.o.runner)) : null,
-    loopOwned: ownPaths(ctx.cwd, resolve(ctx.cwd, ctx.evRel)).whyOwn,
+    loopOwned: own.whyOwn,
+    reserved: own.whyReserved,
   });
   countUsage(state, out);
   const guardrail =
@@ -221,7 +224,7 @@ async function keepUserFiles(ctx: Ctx): Promise<UserFiles> {
   // What the loop itself writes there (its published trees, scratch/STOP, the report channel); the
   // user's own files under the names it keeps out of git's view (evidence/, the agent CLIs' state) are kept.
   const own = [LOOP_SCRATCH_DIR, dirname(REPORT_PATH)];
-  const published = ownPaths(ctx.cwd, resolve(ctx.cwd, ctx.evRel)).isPublished;
+  const { isPublished: published, whyReserved } = ownPaths(ctx.cwd, resolve(ctx.cwd, ctx.evRel));
   const regenerable = ctx.intake.config.user_files?.regenerable ?? DEFAULT_REGENERABLE;
   const copyAll = ctx.isolation !== 'user+pidns';
   const started = ctx.o.clock.monotonicMs();
@@ -231,6 +234,7 @@ async function keepUserFiles(ctx: Ctx): Promise<UserFiles> {
     store: userFilesStore(ctx.ev.root),
     regenerable,
     loopOwned: (p) => own.some((l) => p === l || p.startsWith(`${l}/`)) || published(p),
+    reserved: (p) => whyReserved(p) !== null,
     copyAll,
   });
   ctx.userFiles = files;
@@ -253,5 +257,6 @@ export function logUserFiles(o: Pick<Ctx['o'], 'log'>, n: number | null, done: P
       `${at}the agent deleted, replaced or changed ${done.restored.length} git-ignored file(s) of the user's: put back as they were (${few(done.restored)})`,
     );
   if (done.protectedRemoved.length) o.log.info(`${at}git-ignored file(s) the agent made under protected paths removed: ${few(done.protectedRemoved)}`);
+  if (done.reservedRemoved.length) o.log.info(`${at}file(s) the agent made under the folders the loop keeps for itself removed: ${few(done.reservedRemoved)}`);
   for (const f of done.failed) o.log.warn(`${at}the user's git-ignored file ${f.path} could not be put back: ${f.error}`);
 }

@@ -2,6 +2,9 @@
 // user, a JUnit glob the checks never write) is the user's to fix, not iterations to spend: found
 // when HEAD is judged, before any agent step, and said in the tool's own words (its log's tail).
 // A test that fails, even on a module it imports, is the agent's work and is never taken for this.
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { CheckResult } from '../judge/checks.js';
 import { programsOf } from '../config/plan.js';
 import type { Ctx } from './context.js';
@@ -45,6 +48,29 @@ export function runnerMissing(c: Pick<CheckResult, 'run' | 'exit_code' | 'met'>,
   return module ? `cannot run: Python has no module named ${module} there — install ${module}` : null;
 }
 
+/**
+ * A program the checks did not find (exit 127) that the loop's own PATH has where the check user
+ * cannot go (a toolchain under /root: rustup's cargo, pyenv's python): where it lies and why it is
+ * out of reach, or null.
+ */
+async function loopsOwnCopy(ctx: Ctx, run: string): Promise<string | null> {
+  const program = programsOf(run)[0]?.program;
+  if (!program || program.includes('/')) return null;
+  for (const dir of (ctx.o.env.PATH ?? '').split(':').filter(Boolean)) {
+    const path = join(dir, program);
+    if (
+      !(await access(path, constants.X_OK).then(
+        () => true,
+        () => false,
+      ))
+    )
+      continue;
+    const [why] = await ctx.sandbox.outOfView([path], 'check');
+    return why ? `the loop's own ${program} is there but out of the check user's reach: ${why}` : null;
+  }
+  return null;
+}
+
 /** The criteria whose runner is missing where the checks run, each with its own words (its log's tail). */
 export async function runnersMissing(ctx: Ctx, checks: CheckResult[]): Promise<MissingRunner[]> {
   const failed = checks.filter((c) => !c.met && !c.timed_out);
@@ -56,11 +82,12 @@ export async function runnersMissing(ctx: Ctx, checks: CheckResult[]): Promise<M
     const path = c.evidence.split('#')[0];
     const log = (await ctx.ev.readText(path)) ?? '';
     const why = runnerMissing(c, log, files);
-    if (why)
-      out.push({
-        id: c.id,
-        reason: `\`${c.run}\` ${why} where the checks run ${where}, add it to checks.setup, or fix the criterion's run; it said: ${logTail(log) || '(nothing)'} (log: ${path})`,
-      });
+    if (!why) continue;
+    const own = c.exit_code === 127 ? await loopsOwnCopy(ctx, c.run) : null;
+    out.push({
+      id: c.id,
+      reason: `\`${c.run}\` ${why} where the checks run ${where}${own ? ` (${own}: install it where every user can reach it, e.g. under /usr or /opt)` : ''}, add it to checks.setup, or fix the criterion's run; it said: ${logTail(log) || '(nothing)'} (log: ${path})`,
+    });
   }
   return out;
 }

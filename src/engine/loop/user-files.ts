@@ -19,13 +19,13 @@
 // and the log. A step the loop never saw end (a crash) is put back by the next run.
 //
 // Regenerable folders are left out, by name at any depth (`user_files.regenerable`, default
-// DEFAULT_REGENERABLE): dependencies, virtual environments, build output and caches may hold
+// DEFAULT_REGENERABLE in config/regenerable.ts): dependencies, virtual environments, build output and caches may hold
 // 100,000 files, the agent's builds must write them, and their content comes back from a build.
 // What the loop itself writes is left out too: the evidence trees it publishes, scratch/, the report
 // channel (loop/own-paths.ts). The user's own files under the names the loop keeps out of git's view
 // (notes in evidence/, the agent CLIs' state files such as .claude/settings.local.json) are kept.
-import { closeSync, constants, openSync, rmSync, type BigIntStats } from 'node:fs';
-import { chmod, copyFile, lchown, link, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, unlink, utimes } from 'node:fs/promises';
+import { closeSync, constants, openSync, rmSync } from 'node:fs';
+import { chmod, copyFile, lchown, link, lstat, mkdir, readFile, readlink, rename, rm, symlink, unlink, utimes } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -33,38 +33,14 @@ import { parseDocument } from '../common/document.js';
 import { atomicWrite } from '../os/atomic-write.js';
 import type { Git } from '../os/git.js';
 import { ancestorInTheWay } from '../os/tree-file.js';
-
-export { DEFAULT_REGENERABLE } from '../config/regenerable.js';
+import { inChunks, listIgnored, removeEmptied } from './ignored-files.js';
+import { type Kept, keptSchema, record, sameStamp, stamp } from './kept-file.js';
 
 /** A copy of the bytes is kept for files up to this size where the agent could write the file in place. */
 export const COPY_MAX_BYTES = 1024 * 1024;
 export const COPY_TOTAL_BYTES = 256 * 1024 * 1024;
 /** Beyond this many ignored files, the rest is not kept (the log says so and how to leave folders out). */
 export const MAX_KEPT = 100_000;
-
-/** One kept file, as recorded in the store's index.json (read back by the next run after a crash). */
-const keptSchema = z.object({
-  path: z.string().min(1),
-  n: z.number().int().min(0),
-  kind: z.enum(['file', 'link']),
-  /** A link's target text. */
-  target: z.string().optional(),
-  /** `l/<n>` is a hard link of the file. */
-  linked: z.boolean(),
-  /** `c/<n>` holds its bytes. */
-  copied: z.boolean(),
-  /** Why the loop could keep neither (the file is then only recorded). */
-  unkept: z.string().optional(),
-  mode: z.number().int(),
-  uid: z.number().int(),
-  gid: z.number().int(),
-  dev: z.string(),
-  ino: z.string(),
-  size: z.string(),
-  mtimeNs: z.string(),
-  ctimeNs: z.string(),
-});
-type Kept = z.infer<typeof keptSchema>;
 
 /** What putBack found and did. */
 export interface PutBack {
@@ -76,6 +52,8 @@ export interface PutBack {
   protectedChanged: string[];
   /** Ignored files the agent made under a `protected` glob: removed. */
   protectedRemoved: string[];
+  /** Files the agent made under a folder the loop keeps for itself (evidence/ outside its trees): removed. */
+  reservedRemoved: string[];
 }
 
 const INDEX = 'index.json';
@@ -92,6 +70,11 @@ export interface TakeOptions {
   regenerable: readonly string[];
   /** What the loop itself writes (the evidence trees it publishes, scratch/, the report channel): left out. */
   loopOwned: (path: string) => boolean;
+  /**
+   * Under a folder the loop keeps for itself (evidence/, outside its trees: own-paths.ts whyReserved):
+   * the user's files there are kept whatever their names, and what the agent makes there is removed.
+   */
+  reserved: (path: string) => boolean;
   /** Keep a copy of every (small enough) file: the agent could write the files in place (pidns, none). */
   copyAll: boolean;
 }
@@ -102,6 +85,7 @@ export class UserFiles {
     private readonly cwd: string,
     private readonly kept: Map<string, Kept>,
     private readonly leaveOut: (path: string) => boolean,
+    private readonly reserved: (path: string) => boolean,
     private readonly git: Git | null,
     /** What the take left out or could not keep, for the log. */
     readonly notes: string[],
@@ -123,7 +107,7 @@ export class UserFiles {
     await mkdir(join(o.store, 'c'), { recursive: true, mode: 0o700 });
     await chmod(o.store, 0o700);
     const names = new Set(o.regenerable);
-    const leaveOut = (p: string) => p.split('/').some((s) => names.has(s)) || o.loopOwned(p);
+    const leaveOut = (p: string) => (!o.reserved(p) && p.split('/').some((s) => names.has(s))) || o.loopOwned(p);
     const { entries, truncated } = await listIgnored(o.git, o.cwd, leaveOut, { max: MAX_KEPT, stats: true });
     const notes: string[] = [];
     if (truncated)
@@ -162,7 +146,7 @@ export class UserFiles {
     });
     const unkept = [...kept.values()].filter((k) => k.unkept);
     if (unkept.length) notes.push(`${unkept.length} git-ignored file(s) could not be kept (${unkept[0].path}: ${unkept[0].unkept})`);
-    const files = new UserFiles(o.store, o.cwd, kept, leaveOut, o.git, notes);
+    const files = new UserFiles(o.store, o.cwd, kept, leaveOut, o.reserved, o.git, notes);
     await files.save();
     return files;
   }
@@ -177,7 +161,15 @@ export class UserFiles {
     let out: PutBack | null = null;
     if (text !== null && inStep) {
       const list = parseDocument(`${INDEX} of the kept git-ignored files`, text, z.array(keptSchema));
-      const files = new UserFiles(store, cwd, new Map(list.map((k) => [k.path, k])), () => false, null, []);
+      const files = new UserFiles(
+        store,
+        cwd,
+        new Map(list.map((k) => [k.path, k])),
+        () => false,
+        () => false,
+        null,
+        [],
+      );
       out = await files.putBack(() => false);
     }
     await rm(store, { recursive: true, force: true });
@@ -197,7 +189,7 @@ export class UserFiles {
    * `ignored`: what git listed as ignored after the step, when the caller has it (Git.status).
    */
   async putBack(isProtected: (path: string) => boolean, ignored?: string[]): Promise<PutBack> {
-    const out: PutBack = { restored: [], failed: [], protectedChanged: [], protectedRemoved: [] };
+    const out: PutBack = { restored: [], failed: [], protectedChanged: [], protectedRemoved: [], reservedRemoved: [] };
     const folders = new Map<string, Promise<boolean>>();
     const realFolders = (dir: string): Promise<boolean> => {
       if (dir === '.' || dir === '') return Promise.resolve(true);
@@ -230,11 +222,20 @@ export class UserFiles {
     out.failed.sort((a, b) => (a.path < b.path ? -1 : 1));
     if (this.git) {
       const { entries } = await listIgnored(this.git, this.cwd, this.leaveOut, { max: Infinity, stats: false, listed: ignored });
-      for (const { path } of entries)
-        if (!this.kept.has(path) && isProtected(path) && !ancestorInTheWay(this.cwd, path)) {
-          await rm(join(this.cwd, path), { force: true });
-          out.protectedRemoved.push(path);
-        }
+      for (const { path } of entries) {
+        const removed =
+          this.kept.has(path) || ancestorInTheWay(this.cwd, path)
+            ? null
+            : isProtected(path)
+              ? out.protectedRemoved
+              : this.reserved(path)
+                ? out.reservedRemoved
+                : null;
+        if (!removed) continue;
+        await rm(join(this.cwd, path), { force: true });
+        removed.push(path);
+      }
+      await removeEmptied(this.cwd, out.reservedRemoved);
     }
     if (todo.length) await this.save();
     rmSync(join(this.store, STEP), { force: true });
@@ -340,59 +341,4 @@ export class UserFiles {
     }
     Object.assign(k, stamp(await lstat(abs, { bigint: true })));
   }
-}
-
-function stamp(st: BigIntStats): Pick<Kept, 'dev' | 'ino' | 'size' | 'mtimeNs' | 'ctimeNs' | 'mode'> {
-  return { dev: String(st.dev), ino: String(st.ino), size: String(st.size), mtimeNs: String(st.mtimeNs), ctimeNs: String(st.ctimeNs), mode: Number(st.mode) };
-}
-
-/** The same size, times and mode (the inode is compared apart). */
-function sameStamp(a: Pick<Kept, 'size' | 'mtimeNs' | 'ctimeNs' | 'mode'>, b: Pick<Kept, 'size' | 'mtimeNs' | 'ctimeNs' | 'mode'>): boolean {
-  return a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.mode === b.mode;
-}
-
-function record(path: string, n: number, st: BigIntStats): Kept {
-  return { path, n, kind: st.isSymbolicLink() ? 'link' : 'file', linked: false, copied: false, uid: Number(st.uid), gid: Number(st.gid), ...stamp(st) };
-}
-
-/** Runs `fn` over `items`, 64 at a time. */
-async function inChunks<T>(items: T[], fn: (item: T) => Promise<void>): Promise<void> {
-  for (let i = 0; i < items.length; i += 64) await Promise.all(items.slice(i, i + 64).map(fn));
-}
-
-/**
- * The work tree's git-ignored regular files and links, outside what `leaveOut` names: git lists
- * ignored files and whole ignored folders (`--directory`, so it never descends into node_modules);
- * the folders are walked here without following links, leaving out regenerable names. With
- * `stats`, each file's lstat (the take); without, names only (the scan after a step: one readdir
- * per folder). `listed`: git's list when the caller has it already.
- */
-async function listIgnored(
-  git: Git,
-  cwd: string,
-  leaveOut: (path: string) => boolean,
-  o: { max: number; stats: boolean; listed?: string[] },
-): Promise<{ entries: { path: string; st: BigIntStats | null }[]; truncated: boolean }> {
-  const listed = o.listed ?? (await git.run(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'])).split('\0').filter(Boolean);
-  const entries: { path: string; st: BigIntStats | null }[] = [];
-  let truncated = false;
-  const file = async (path: string): Promise<void> => {
-    if (entries.length >= o.max) truncated = true;
-    else entries.push({ path, st: o.stats ? await lstat(join(cwd, path), { bigint: true }).catch(() => null) : null });
-  };
-  // Below a real folder met here, entries are what readdir says they are (a link is never entered).
-  const walk = async (dir: string): Promise<void> => {
-    const found = await readdir(join(cwd, dir), { withFileTypes: true }).catch(() => []);
-    const todo = found.filter((d) => !leaveOut(`${dir}/${d.name}`) && (d.isDirectory() || d.isFile() || d.isSymbolicLink()));
-    for (let i = 0; i < todo.length; i += 64)
-      await Promise.all(todo.slice(i, i + 64).map((d) => (d.isDirectory() ? walk(`${dir}/${d.name}`) : file(`${dir}/${d.name}`))));
-  };
-  for (const entry of listed) {
-    const path = entry.replace(/\/$/, '');
-    if (leaveOut(path) || ancestorInTheWay(cwd, path)) continue;
-    const st = await lstat(join(cwd, path)).catch(() => null);
-    if (st?.isDirectory()) await walk(path);
-    else if (st?.isFile() || st?.isSymbolicLink()) await file(path);
-  }
-  return { entries: entries.filter((e) => !o.stats || e.st), truncated };
 }
