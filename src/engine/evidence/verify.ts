@@ -17,7 +17,7 @@ import { buildPlan, contractHash, planSchema, type Plan } from '../config/plan.j
 import { artifactsSchema } from '../agent/agent-step.js';
 import { parseDocument } from '../common/document.js';
 import { EvidenceUnverifiable, RunnerCompromised, TreeChanged } from '../common/errors.js';
-import { runCanaries } from '../judge/canary.js';
+import { compromised, runCanaries } from '../judge/canary.js';
 import { stateSchema } from '../loop/context.js';
 import { Decimal, seedChecksum } from '../common/decimal.js';
 import { decideJudgement } from '../loop/decide.js';
@@ -416,9 +416,11 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
         protectedGlobs: plan.protected,
         after: keepsTree,
         log: (line) => lines.push(`rerun: ${line}`),
+        // A canary the certificate says ran must run again.
+        reached: new Set((cert.canary ?? []).filter((c) => c.outcome === 'failed').map((c) => c.criterion)),
       });
-      const lying = canary.find((c) => c.outcome === 'passed');
-      if (lying) throw new RunnerCompromised(`rerun ${dir}`, lying.criterion, lying.runner ?? 'unknown');
+      const lying = canary.find(compromised);
+      if (lying) throw new RunnerCompromised(`rerun ${dir}`, lying.criterion, lying.runner ?? 'unknown', lying.outcome === 'not_run');
       const value = 'value' in residual ? residual.value : null;
       const judgement = judgementOf(
         { declared: config.certificates, checks, residual: value, residualError: 'error' in residual ? residual.error : null, R_p },
