@@ -4,7 +4,7 @@
 // tried again by the next run. Real CLI, real repos, scripted agents.
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agent, cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
@@ -88,11 +88,11 @@ test('an agent whose API is unreachable: the run stops in its words; the next pl
   expect(r2.code).toBe(0);
 });
 
-test("the key proxy's model API unreachable: the run pauses before the baseline and any agent step, naming the API and the network's error; reachable again, a plain `run` converges", async () => {
+/** A repo whose agent is a Claude Code stand-in (it answers --version, else runs `body` as sh), behind the key proxy. */
+async function behindKeyProxy(body: string) {
   const ran = await mkdtemp(join(tmpdir(), 'phuc-api-probe-'));
-  // A Claude Code stand-in that answers --version and otherwise fixes the bug (it makes no API call).
   const script = join(ran, 'claude.sh');
-  await writeFile(script, `[ "$1" = --version ] && { echo '2.1.330 (stand-in)'; exit 0; }\ntouch ${ran}/agent-ran\necho fixed-1 >> src/status.txt\n`, {
+  await writeFile(script, `[ "$1" = --version ] && { echo '2.1.330 (stand-in)'; exit 0; }\ntouch ${ran}/agent-ran\n${body}echo fixed-1 >> src/status.txt\n`, {
     mode: 0o755,
   });
   const repo = await makeRepo({
@@ -103,9 +103,19 @@ test("the key proxy's model API unreachable: the run pauses before the baseline 
     'NORTHSTAR.md': NORTHSTAR,
     'src/status.txt': 'start\n',
   });
+  return { repo, ran };
+}
+
+const listen = async (server: http.Server) => {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return (server.address() as AddressInfo).port;
+};
+
+test("the key proxy's model API unreachable: the run pauses before the baseline and any agent step, naming the API and the network's error; reachable again, a plain `run` converges", async () => {
+  // The stand-in makes no API call: it fixes the bug.
+  const { repo, ran } = await behindKeyProxy('');
   const api = http.createServer((_q, r) => r.end('{}'));
-  await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${String((api.address() as AddressInfo).port)}`;
+  const url = `http://127.0.0.1:${String(await listen(api))}`;
   await new Promise((r) => api.close(r)); // nothing listens there now
   const r1 = await cli(repo, ['run'], { ANTHROPIC_API_KEY: 'sk-ant-api03-probe', ANTHROPIC_BASE_URL: url });
   expect(r1.code).toBe(12);
@@ -123,6 +133,55 @@ test("the key proxy's model API unreachable: the run pauses before the baseline 
     expect([r2.code, r2.stdout]).toEqual([0, expect.stringMatching(/halt: EXIT_CONVERGED/)]);
   } finally {
     await new Promise((r) => up.close(r));
+  }
+});
+
+test("a model API reachable only through the machine's proxy: the probe and the key proxy tunnel through HTTP(S)_PROXY, NO_PROXY honoured", async () => {
+  // The stand-in calls the API once through the key proxy, with the placeholder it was given.
+  const { repo } = await behindKeyProxy(
+    'curl -sS --fail -o /dev/null -H "x-api-key: $ANTHROPIC_API_KEY" -d "{}" "$ANTHROPIC_BASE_URL/v1/messages" || exit 7\n',
+  );
+  const keys: string[] = [];
+  const api = http.createServer((q, r) => {
+    keys.push(String(q.headers['x-api-key']));
+    r.end('{}');
+  });
+  const apiPort = await listen(api);
+  // A CONNECT proxy: the only way to the API's name, which no DNS resolves (.invalid).
+  const asked: string[] = [];
+  const proxy = http.createServer((_q, r) => r.writeHead(405).end());
+  proxy.on('connect', (q: http.IncomingMessage, client: net.Socket) => {
+    asked.push(String(q.url));
+    if (q.url !== 'model-api.invalid:8080') return client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+    const onward = net.connect(apiPort, '127.0.0.1', () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      client.pipe(onward).pipe(client);
+    });
+    onward.on('error', () => client.destroy());
+  });
+  const proxyUrl = `http://127.0.0.1:${String(await listen(proxy))}`;
+  const env = {
+    ANTHROPIC_API_KEY: 'sk-ant-api03-through-proxy',
+    ANTHROPIC_BASE_URL: 'http://model-api.invalid:8080',
+    HTTP_PROXY: proxyUrl,
+    HTTPS_PROXY: proxyUrl,
+  };
+  try {
+    const r1 = await cli(repo, ['run'], { ...env, NO_PROXY: 'model-api.invalid' });
+    expect(r1.code).toBe(12);
+    expect(r1.stderr).toMatch(/the model API http:\/\/model-api\.invalid:8080 cannot be reached from here \(getaddrinfo \w+ model-api\.invalid\)/);
+    expect(asked).toEqual([]);
+
+    const r2 = await cli(repo, ['run'], env);
+    expect([r2.code, r2.stdout]).toEqual([0, expect.stringMatching(/halt: EXIT_CONVERGED/)]);
+    // The probe's tunnel, then the agent's request's.
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(asked)).toEqual(new Set(['model-api.invalid:8080']));
+    expect(keys).toEqual(['sk-ant-api03-through-proxy']);
+  } finally {
+    proxy.closeAllConnections();
+    api.closeAllConnections();
+    await Promise.all([new Promise((r) => proxy.close(r)), new Promise((r) => api.close(r))]);
   }
 });
 

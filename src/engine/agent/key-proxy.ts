@@ -29,6 +29,7 @@ import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { AgentPreset } from './agents.js';
 import { createScrubber } from '../os/secrets.js';
+import { upstreamAgent } from '../os/machine-proxy.js';
 
 export type KeyProvider = 'anthropic' | 'openai' | 'gemini';
 
@@ -188,7 +189,7 @@ export async function startKeyProxy(o: KeyProxyOptions): Promise<KeyProxy> {
   const scrubber = createScrubber([o.realKey]);
   const carriers = CARRIERS[o.provider];
   const client = o.upstream.protocol === 'https:' ? https : http;
-  const agent = new client.Agent({ keepAlive: true });
+  const agent = upstreamAgent(o.upstream);
 
   const fail = (res: http.ServerResponse, status: number, message: string) => {
     if (res.headersSent) return void res.destroy();

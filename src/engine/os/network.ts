@@ -14,6 +14,7 @@ import { chmod, lstat, readFile, realpath, rm } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import { join } from 'node:path';
+import { connectOut, upstreamAgent } from './machine-proxy.js';
 import { installPrograms } from './programs.js';
 
 /** `agent.network`: open, or the hosts (besides the key proxy) the agent may reach. */
@@ -157,7 +158,7 @@ export class NetworkGate {
         res.writeHead(403, { 'content-type': 'text/plain' }).end('phuc-loop: this host is not in agent.network\n');
         return;
       }
-      const up = http.request(url, { method: req.method, headers: req.headers }, (r) => {
+      const up = http.request(url, { method: req.method, headers: req.headers, agent: upstreamAgent(url, false) }, (r) => {
         res.writeHead(r.statusCode ?? 502, r.headers);
         r.pipe(res);
       });
@@ -171,12 +172,14 @@ export class NetworkGate {
         socket.end('HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\nphuc-loop: this host is not in agent.network\n');
         return;
       }
-      const up = net.connect(Number(m[2]), m[1], () => {
-        socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
-        if (head.length) up.write(head);
-        pipeBoth(socket, up);
-      });
-      up.on('error', () => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+      connectOut(m[1], Number(m[2]), 'https').then(
+        (up) => {
+          socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
+          if (head.length) up.write(head);
+          pipeBoth(socket, up);
+        },
+        () => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'),
+      );
     });
     return server;
   }
