@@ -96,9 +96,9 @@ export class TreeChanged extends PhucError {
  */
 export class RunnerCompromised extends PhucError {
   readonly code = 'RUNNER_COMPROMISED';
-  constructor(round: string, criterion: string, runner: string) {
+  constructor(round: string, criterion: string, runner: string, notRun = false) {
     super(
-      `the test runner is compromised (round ${round}): the loop's canary, a test that must fail placed beside the suite under a name the agent cannot predict, passed when the criterion \`${criterion}\` ran the suite (${runner}); the round is refused`,
+      `the test runner is compromised (round ${round}): the loop's canary, a test that must fail placed beside the suite under a name the agent cannot predict, ${notRun ? 'ran at an earlier round of this run but did not run' : 'passed'} when the criterion \`${criterion}\` ran the suite (${runner}); the round is refused`,
     );
   }
 }

@@ -13,7 +13,7 @@ import { DEFAULT_CONFIG_FILE, parseConfig, type LoopConfig } from '../config/con
 import { resolveBudget } from '../config/budget.js';
 import { buildPlan, contractHash, planSchema, type Plan } from '../config/plan.js';
 import { RunnerCompromised, TreeChanged } from '../common/errors.js';
-import { runCanaries } from '../judge/canary.js';
+import { compromised, runCanaries } from '../judge/canary.js';
 import { Decimal } from '../common/decimal.js';
 import { decideJudgement } from '../run/decide.js';
 import { Git } from '../os/git.js';
@@ -230,9 +230,11 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
         protectedGlobs: plan.protected,
         after: keepsTree,
         log: (line) => lines.push(`rerun: ${line}`),
+        // A canary the certificate says ran must run again.
+        reached: new Set((cert.canary ?? []).filter((c) => c.outcome === 'failed').map((c) => c.criterion)),
       });
-      const lying = canary.find((c) => c.outcome === 'passed');
-      if (lying) throw new RunnerCompromised(`rerun ${dir}`, lying.criterion, lying.runner ?? 'unknown');
+      const lying = canary.find(compromised);
+      if (lying) throw new RunnerCompromised(`rerun ${dir}`, lying.criterion, lying.runner ?? 'unknown', lying.outcome === 'not_run');
       const value = 'value' in residual ? residual.value : null;
       const judgement = judgementOf(
         { declared: config.certificates, checks, residual: value, residualError: 'error' in residual ? residual.error : null, R_p },

@@ -4,17 +4,23 @@
 // discovery, configuration, conftest.py and setup files apply, under a random name — and runs the
 // criterion's command again, unchanged. The runner must report a failure. If the command exits 0
 // although the canary ran (it leaves a mark), something in the run turns failures into passes
-// (a plugin, a setup file, a patched assertion library): RUNNER_COMPROMISED.
+// (a plugin, a setup file, a patched assertion library): RUNNER_COMPROMISED. So is a canary that
+// ran at an earlier round of the run (the baseline probes it even where the criterion fails) and
+// now leaves no mark: something stops the runner before its tests, or erases what they wrote.
 //
-// A loop-written failing test, not a copy of a protected test with one assertion inverted: an
-// inverted copy may fail for reasons of its own (fixtures, relative imports, a name clash with the
-// original, a skipped branch), or not fail at all where its assertion is never reached; the written
-// test fails by construction, so a pass says only that the runner lies. Its name is random per
-// round; what it contains is the loop's alone and recorded nowhere the agent reads. Where a test file
-// is a program of its own (a cargo integration test: its own crate), the canary is the sibling's
-// text with the failing test added, so that the same imports apply (a `#[macro_use] extern crate`
-// whose crate exports an `assert_eq!` that asserts nothing); it fails through the assertion the tests
-// use (assert_eq!, JUnit's assertEquals), which the code under test might have made a no-op.
+// The canary exercises the code under test as the tests do: where the runner allows it (pytest,
+// unittest, node:test, cargo), it is the neighbouring test file itself — its imports, its fixtures,
+// its link to the crate's library — with one more test appended that fails through the mechanism
+// the tests use (pytest's rewritten `assert`, unittest's assertEqual, node:assert, Rust's assert_eq!,
+// JUnit's assertEquals);
+// Go's canary is in the package's own test binary. So code that patches the runner or the assertion
+// library for the tests that use it patches the canary too. Not an inverted copy of a protected
+// assertion: that may fail for reasons of its own (fixtures, a skipped branch) or never be reached;
+// the appended test fails by construction, so a pass says only that the runner lies. Its name is
+// random per round; what it contains is the loop's alone and recorded nowhere the agent reads.
+//
+// What no canary can see: code that behaves only when it is not judged (it recognises the judge's
+// user or workspace) or only when no canary is present (docs/security.md, limits).
 import { randomBytes } from 'node:crypto';
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
@@ -30,9 +36,10 @@ export type CanaryRunner = (typeof CANARY_RUNNERS)[number];
 
 /**
  * What the canary of one criterion gave: `failed` (the runner reported the failure: honest),
- * `passed` (compromised), `not_run` (the command exited 0 but never ran the canary: its discovery
- * does not reach a new test file), `no_runner` (no runner recognised in the command, or no test
- * file of its kind in the tree to put the canary beside).
+ * `passed` (compromised), `not_run` (the command never ran the canary and it was never reached
+ * earlier in the run: its discovery does not reach a new test file, and the round says nothing of
+ * the runner's honesty; after an earlier round reached it, compromised), `no_runner` (no runner
+ * recognised in the command, or no test file of its kind in the tree to put the canary beside).
  */
 export const canaryOutcomeSchema = z.object({
   criterion: z.string(),
@@ -54,20 +61,41 @@ export interface CanaryContext {
   after?: (step: string) => void;
   /** Told each canary's outcome and how long it took. */
   log?: (line: string) => void;
+  /**
+   * The criteria whose canary ran at an earlier round of this run (the loop adds to it): for them
+   * `not_run` is compromised.
+   */
+  reached?: Set<string>;
+  /** Also run the canary of a criterion that failed, until it is reached (the baseline's round). */
+  probe?: boolean;
 }
 
-/** The canaries of a round: one per criterion that ran and passed. */
-export async function runCanaries(criteria: readonly Criterion[], checks: readonly CheckResult[], c: CanaryContext): Promise<CanaryOutcome[]> {
-  const out: CanaryOutcome[] = [];
+/** Whether an outcome refuses the round: a pass, or a canary reached before that no longer runs. */
+export const compromised = (c: CanaryOutcome & { reachedBefore?: boolean }): boolean =>
+  c.outcome === 'passed' || (c.outcome === 'not_run' && c.reachedBefore === true);
+
+/**
+ * The canaries of a round: one per criterion that ran and passed (and, probing, one per criterion
+ * that failed and whose canary was not reached yet: it tells only whether the command reaches it).
+ * The round is refused where one is `compromised` (the first such, with `reachedBefore`, first).
+ */
+export async function runCanaries(
+  criteria: readonly Criterion[],
+  checks: readonly CheckResult[],
+  c: CanaryContext,
+): Promise<(CanaryOutcome & { reachedBefore?: boolean })[]> {
+  const out: (CanaryOutcome & { reachedBefore?: boolean })[] = [];
   for (const check of checks) {
     const criterion = criteria.find((k) => k.id === check.id);
-    if (!criterion || !check.met || check.reused_from_iteration !== null) continue;
-    out.push(await runCanary(criterion, c));
+    if (!criterion || check.reused_from_iteration !== null) continue;
+    const probe = !check.met && c.probe === true && !c.reached?.has(criterion.id);
+    if (!check.met && !probe) continue;
+    out.push(await runCanary(criterion, c, probe));
   }
   return out;
 }
 
-async function runCanary(criterion: Criterion, c: CanaryContext): Promise<CanaryOutcome> {
+async function runCanary(criterion: Criterion, c: CanaryContext, probe: boolean): Promise<CanaryOutcome & { reachedBefore?: boolean }> {
   const runner = await recogniseRunner(criterion.run, c.cwd);
   const sibling = runner && pickSibling(runner, c.files, c.protectedGlobs);
   if (!runner || !sibling) {
@@ -82,7 +110,7 @@ async function runCanary(criterion: Criterion, c: CanaryContext): Promise<Canary
   const file = join(dir, canaryName(runner, token, sibling));
   // The folder is the check user's, checked to be a folder (not a link) after the last check.
   if (!lstatOrNull(dir)?.isDirectory()) return { criterion: criterion.id, runner, outcome: 'no_runner' };
-  await writeFile(file, await canaryText(runner, token, mark, join(c.cwd, sibling)), { flag: 'wx', mode: 0o644 });
+  await writeFile(file, await canaryBytes(runner, token, mark, join(c.cwd, sibling)), { flag: 'wx', mode: 0o644 });
   try {
     const r = await c.runner.run({
       command: criterion.run,
@@ -93,17 +121,37 @@ async function runCanary(criterion: Criterion, c: CanaryContext): Promise<Canary
       maxOutputBytes: 64 * 1024,
     });
     const ran = lstatOrNull(mark) !== null;
-    const outcome = r.exitCode !== 0 || r.timedOut ? 'failed' : ran ? 'passed' : 'not_run';
-    c.log?.(
-      `runner canary (${runner}) for \`${criterion.id}\`: ${outcome === 'failed' ? 'failed, as it must' : outcome === 'passed' ? 'PASSED — the runner reports a failing test as passing' : 'not run by the command (its discovery does not reach a new test file)'} (${(r.durationMs / 1000).toFixed(1)} s)`,
-    );
-    return { criterion: criterion.id, runner, outcome };
+    const reachedBefore = c.reached?.has(criterion.id) === true;
+    if (ran) c.reached?.add(criterion.id);
+    const outcome = canaryOutcome({ exit: r.exitCode, timedOut: r.timedOut, ran, reachedBefore, probe });
+    c.log?.(`runner canary (${runner}) for \`${criterion.id}\`: ${says(outcome, reachedBefore, probe)} (${(r.durationMs / 1000).toFixed(1)} s)`);
+    return { criterion: criterion.id, runner, outcome, ...(reachedBefore ? { reachedBefore } : {}) };
   } finally {
     await rm(file, { force: true });
     await rm(mark, { force: true });
     await removeBuildOutputs(runner, sibling, token, c.cwd);
     c.after?.(`the runner canary of \`${criterion.id}\``);
   }
+}
+
+/**
+ * A canary that ran and made the command fail is honest; one that ran in a command that exited 0
+ * passed. One that left no mark in a failing command fails honestly only where it was never reached
+ * (the copy of a test file may not build): after an earlier round reached it, nothing but the code
+ * under test (an exit before the tests, the mark erased) keeps it from running. A probe (the
+ * criterion failed) tells only whether the canary is reached.
+ */
+function canaryOutcome(o: { exit: number | null; timedOut: boolean; ran: boolean; reachedBefore: boolean; probe: boolean }): CanaryOutcome['outcome'] {
+  if (o.probe) return o.ran ? 'failed' : 'not_run';
+  if (o.timedOut || (o.exit !== 0 && (o.ran || !o.reachedBefore))) return 'failed';
+  return o.ran ? 'passed' : 'not_run';
+}
+
+function says(outcome: CanaryOutcome['outcome'], reachedBefore: boolean, probe: boolean): string {
+  if (outcome === 'failed') return probe ? 'reached by the command (the criterion fails; the canary is known to run)' : 'failed, as it must';
+  if (outcome === 'passed') return 'PASSED — the runner reports a failing test as passing';
+  if (reachedBefore) return 'NOT RUN, though an earlier round of this run ran it — something in the run keeps the runner from its tests or erases their marks';
+  return "not run by the command, and never reached in this run (its discovery does not reach a new test file): this round says nothing of the runner's honesty";
 }
 
 /**
@@ -180,12 +228,12 @@ function canaryName(runner: CanaryRunner, token: string, sibling: string): strin
     case 'go test':
       return `${token}_test.go`;
     case 'cargo test':
-      return `canary_${token}.rs`;
+      // Run before the other integration tests (cargo runs them by name and stops at the first that
+      // fails): the baseline, whose tests fail, still reaches it.
+      return `_canary_${token}.rs`;
     case 'maven':
     case 'gradle':
       return `${javaClass(token)}.java`;
-    case 'node:test':
-      return `${token}.test.mjs`;
     default:
       return `${token}.test${extname(sibling)}`;
   }
@@ -199,22 +247,32 @@ const javaClass = (token: string) => `X${token}Test`;
 /** Which JUnit the sibling test class is written for: JUnit 5 (Jupiter) when it imports it, else JUnit 4. */
 const jupiter = (text: string) => /\borg\.junit\.jupiter\b/.test(text);
 
+/** The runners whose canary is the neighbouring test file with a failing test appended (see the header). */
+const APPENDED: ReadonlySet<CanaryRunner> = new Set(['pytest', 'unittest', 'node:test', 'cargo test']);
+
+/** The canary's bytes: the sibling's own (as they are: their encoding is theirs) and the failing test, or the failing test alone. */
+async function canaryBytes(runner: CanaryRunner, token: string, mark: string, sibling: string): Promise<Buffer> {
+  const test = Buffer.from(await canaryText(runner, token, mark, sibling));
+  const own = APPENDED.has(runner) ? await readRegular(sibling, 1024 * 1024) : null;
+  return own ? Buffer.concat([own, Buffer.from('\n\n\n'), test]) : test;
+}
+
 async function canaryText(runner: CanaryRunner, token: string, mark: string, sibling: string): Promise<string> {
   const at = JSON.stringify(mark);
   switch (runner) {
     case 'pytest':
+      // A plain assert, which pytest rewrites in test modules as it does the suite's.
+      return `def test_${token}():\n    open(${at}, "w").close()\n    assert 1 == 2, "${MESSAGE}"\n`;
     case 'unittest':
-      return `import unittest\n\n\nclass Test${token.toUpperCase()}(unittest.TestCase):\n    def test_${token}(self):\n        open(${at}, "w").close()\n        self.assertEqual(1, 2, "${MESSAGE}")\n`;
+      return `import unittest as unittest_${token}\n\n\nclass Test${token.toUpperCase()}(unittest_${token}.TestCase):\n    def test_${token}(self):\n        open(${at}, "w").close()\n        self.assertEqual(1, 2, "${MESSAGE}")\n`;
     case 'go test': {
       const text = (await readRegular(sibling, 1024 * 1024))?.toString('utf8') ?? '';
       const pkg = /^package\s+(\w+)/m.exec(text)?.[1] ?? 'main';
       return `package ${pkg}\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestX${token}(t *testing.T) {\n\t_ = os.WriteFile(${at}, nil, 0644)\n\tt.Fatal("${MESSAGE}")\n}\n`;
     }
-    case 'cargo test': {
+    case 'cargo test':
       // A Rust string literal: the mark's path is the loop's (hex names), JSON's escapes are Rust's for it.
-      const text = (await readRegular(sibling, 1024 * 1024))?.toString('utf8') ?? '';
-      return `${text}\n#[test]\nfn canary_${token}() {\n    let _ = std::fs::write(${at}, b"");\n    assert_eq!(1, 2, "${MESSAGE}");\n}\n`;
-    }
+      return `#[test]\nfn canary_${token}() {\n    let _ = ::std::fs::write(${at}, b"");\n    assert_eq!(1, 2, "${MESSAGE}");\n}\n`;
     case 'maven':
     case 'gradle': {
       const text = (await readRegular(sibling, 1024 * 1024))?.toString('utf8') ?? '';
@@ -224,8 +282,11 @@ async function canaryText(runner: CanaryRunner, token: string, mark: string, sib
         : ['org.junit.Test', `org.junit.Assert.assertEquals("${MESSAGE}", 1, 2)`];
       return `${pkg ? `package ${pkg};\n\n` : ''}public class ${javaClass(token)} {\n    @${test}\n    public void canary() throws Exception {\n        java.nio.file.Files.write(java.nio.file.Paths.get(${at}), new byte[0]);\n        ${fail};\n    }\n}\n`;
     }
-    case 'node:test':
-      return `import test from 'node:test';\nimport { writeFileSync } from 'node:fs';\n\ntest('${token}', () => {\n  writeFileSync(${at}, '');\n  throw new Error('${MESSAGE}');\n});\n`;
+    case 'node:test': {
+      // Appended to an ES module or a CommonJS one alike: builtins without an import or a name of its own.
+      const builtin = (m: string) => `(globalThis.process.getBuiltinModule?.('node:${m}') ?? require('node:${m}'))`;
+      return `;${builtin('test')}.test('${token}', () => {\n  ${builtin('fs')}.writeFileSync(${at}, '');\n  ${builtin('assert')}.strictEqual(1, 2, '${MESSAGE}');\n});\n`;
+    }
     case 'vitest':
       return `// @ts-nocheck\nimport { test } from 'vitest';\nimport { writeFileSync } from 'node:fs';\n\ntest('${token}', () => {\n  writeFileSync(${at}, '');\n  throw new Error('${MESSAGE}');\n});\n`;
     default: {

@@ -7,7 +7,7 @@ import { sha256 } from '../common/canonical.js';
 import type { PreparedCapsule } from '../memory/capsule.js';
 import { type CheckResult, checkStep, inputsHash, runChecks } from '../judge/checks.js';
 import { RunnerCompromised, Stopped } from '../common/errors.js';
-import { runCanaries } from '../judge/canary.js';
+import { compromised, runCanaries } from '../judge/canary.js';
 import { computeResidual } from '../judge/residual.js';
 import { prepareJunit, readJunit, suiteIntegrity, type JunitRead, type TestRecord } from '../judge/junit.js';
 import { Decimal } from '../common/decimal.js';
@@ -59,6 +59,8 @@ export interface Ctx {
   pendingLogs: [string, string][];
   /** Where this run's time went, stage by stage as each ended (evidence/phases.ts; Lane B). */
   stages: StagePhases[];
+  /** The criteria whose runner canary ran at a round of this run: from then on it must run (judge/canary.ts). */
+  canaryReached: Set<string>;
   /** When the last of them not within another ended (on the loop's clock): what follows until the next is on record too. */
   stagesEnd?: number;
   section?: Section;
@@ -98,7 +100,7 @@ export async function checkRound(
   ctx: Ctx,
   dir: string,
   tree: string,
-  opts: { signal?: AbortSignal; reuse?: boolean; judge?: JudgeSpace; watchStops?: boolean; stage?: Stage } = {},
+  opts: { signal?: AbortSignal; reuse?: boolean; judge?: JudgeSpace; watchStops?: boolean; stage?: Stage; probeCanary?: boolean } = {},
 ) {
   // A STOP (file, label) during the checks pauses the round, as a signal does; the final replays
   // of a claim (watchStops false) finish, and the stop is honoured when they have.
@@ -115,7 +117,12 @@ export async function checkRound(
   }
 }
 
-async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: AbortSignal; reuse?: boolean; judge?: JudgeSpace; stage?: Stage }) {
+async function judgeRound(
+  ctx: Ctx,
+  dir: string,
+  tree: string,
+  opts: { signal: AbortSignal; reuse?: boolean; judge?: JudgeSpace; stage?: Stage; probeCanary?: boolean },
+) {
   const cfg = ctx.intake.config;
   // The run's judge space, or another beside it (a replay's brand-new checkout).
   const judge = opts.judge ?? ctx.judge;
@@ -168,12 +175,14 @@ async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: A
             signal: opts.signal,
             after: (step) => judge.keepsTree(step, glob),
             log: (line) => ctx.o.log.info(`${dir}: ${line}`),
+            reached: ctx.canaryReached,
+            probe: opts.probeCanary,
           }),
         )
       : undefined;
-  const lying = canary?.find((c) => c.outcome === 'passed');
-  if (lying) throw new RunnerCompromised(dir, lying.criterion, lying.runner ?? 'unknown');
-  return { checks, residual, cwd, junit, canary, aborted: opts.signal.aborted };
+  const lying = canary?.find(compromised);
+  if (lying) throw new RunnerCompromised(dir, lying.criterion, lying.runner ?? 'unknown', lying.outcome === 'not_run');
+  return { checks, residual, cwd, junit, canary: canary?.map(({ reachedBefore: _, ...c }) => c), aborted: opts.signal.aborted };
 }
 
 /** The suite-integrity verdict of a round against the tests the baseline ran (null: nothing to say). */

@@ -376,6 +376,7 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
       previousTotalMs: resumed?.state.total_ms ?? 0,
       pendingLogs: [],
       stages: [],
+      canaryReached: new Set(),
     };
     announcePhases(ctx, !!resumed && !baselinePending(resumed.plan));
     fsm.to('DREAM_GOAL');
@@ -529,7 +530,8 @@ async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | null> {
     await saveState(ctx);
     return null;
   }
-  const round = await checkRound(ctx, dir, tree, { signal: o.signal, stage });
+  // The canary is probed even where a criterion fails: a later round that does not run it is refused.
+  const round = await checkRound(ctx, dir, tree, { signal: o.signal, stage, probeCanary: true });
   crashPoint(ctx, 'head');
   if (round.aborted) await ctx.judge.release();
   if (round.aborted) await endStage(ctx, stage);

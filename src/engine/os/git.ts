@@ -158,9 +158,22 @@ export class Git extends GitCore {
     return r.stdout.trim();
   }
 
-  /** What is staged, against HEAD, as a patch (binary files too). */
-  stagedDiff(): Promise<string> {
-    return this.run(['diff', '--cached', '--binary', '--no-color', '--no-ext-diff', 'HEAD']);
+  /**
+   * What is staged, against HEAD, as a patch (binary files too). The tree's own attributes are not
+   * read (a `.gitattributes` with `-diff` or `binary` would show a text change as a binary patch to
+   * the evidence and the critic): the two trees are compared from an empty work tree and index, so
+   * git tells binary from text by content alone; no textconv, no external diff.
+   */
+  async stagedDiff(): Promise<string> {
+    const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
+    const script = [
+      `t=$(${git} write-tree) && d=$(${git} rev-parse --absolute-git-dir) && e=$(mktemp -d) || exit 1`,
+      `(cd "$e" && GIT_INDEX_FILE="$e/index" ${git} --git-dir="$d" --work-tree="$e" diff --binary --no-color --no-ext-diff --no-textconv HEAD "$t")`,
+      'rc=$?; rm -rf "$e"; exit $rc',
+    ].join('\n');
+    const r = await this.exec(`(\n${script}\n)`);
+    if (r.exitCode !== 0) throw new GitError(`git diff failed (${r.exitCode}): ${r.stderr.trim()}`, r.stderr);
+    return r.stdout;
   }
 
   /** Those of `paths` that are entries of the index (exactly that name, not a folder's files). */
