@@ -57,7 +57,8 @@ describe.each(LEVELS)('isolation %s', (level: IsolationLevel) => {
     await chmod(root, 0o755);
     bin = join(root, 'bin');
     await mkdir(bin);
-    for (const f of await readdir(join(FIXTURES, 'hostile'))) await copyFile(join(FIXTURES, 'hostile', f), join(bin, f));
+    for (const f of await readdir(join(FIXTURES, 'hostile'), { withFileTypes: true }))
+      if (f.isFile()) await copyFile(join(FIXTURES, 'hostile', f.name), join(bin, f.name));
     repo = await makeRepo({ 'README.md': 'hello\n', 'src/a.txt': 'a\n' });
     loopHome = join(root, 'loop-home');
     await mkdir(loopHome, { mode: 0o700 });

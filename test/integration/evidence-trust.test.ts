@@ -93,7 +93,8 @@ test('the agent plants a forged tree at the published path: the loop publishes i
   expect(run.stderr).toMatch(/evidence\/loop was a symbolic link made during the run: removed \(what it pointed to is untouched\)/);
   // The published path holds the loop's own tree again (a folder), with the loop's verdict.
   expect((await lstat(join(repo, 'evidence/loop'))).isDirectory()).toBe(true);
-  expect(await readdir(join(repo, 'evidence/forged'))).toContain('plan.json');
+  // The forged tree itself was the agent's, made under evidence/: removed with the step (no hiding place there).
+  await expect(readdir(join(repo, 'evidence/forged'))).rejects.toThrow(/ENOENT/);
   const report = await readJson<{ status: string }>(join(repo, 'evidence/loop/halting_report.json'));
   expect(report.status).not.toBe('EXIT_CONVERGED');
   expect((await cli(repo, ['verify'])).code).toBe(0);
