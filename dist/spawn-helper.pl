@@ -8,9 +8,14 @@
 # kills its children's process groups and exits. The select timeout is a backstop for a SIGCHLD that
 # comes just before select (perl runs signal handlers between its operations).
 #
-#   perl spawn-helper.pl   (run from /: before 5.26 perl's @INC held ".")
+#   perl -e "$(cat spawn-helper.pl)"   (run from /: before 5.26 perl's @INC held ".")
+#
+# The loop passes the text it read once (os/programs.ts), not the file: the installation may sit in
+# a work tree the agent is lent, and a helper started later must not run what the agent wrote there.
+# The helper names itself, so that ps shows that name rather than the whole program.
 use strict;
 use warnings;
+$0 = 'phuc-spawn-helper';
 use POSIX ();
 use Fcntl ();
 $SIG{PIPE} = 'IGNORE';

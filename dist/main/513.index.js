@@ -1,0 +1,4434 @@
+export const id = 513;
+export const ids = [513];
+export const modules = {
+
+/***/ 73817:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  $Y: () => (/* reexport */ artifactsSchema),
+  $A: () => (/* reexport */ changedSince),
+  kx: () => (/* reexport */ collectArtifacts),
+  Rj: () => (/* reexport */ fingerprint),
+  Vj: () => (/* reexport */ printablePath),
+  rV: () => (/* reexport */ protectedMatcher),
+  vy: () => (/* reexport */ removeReportFolder),
+  OH: () => (/* reexport */ restoreBefore),
+  h7: () => (/* reexport */ snapshotDirty),
+  D1: () => (/* binding */ spawnAgent),
+  _u: () => (/* reexport */ takeReport),
+  sP: () => (/* reexport */ unchangedSince),
+  oz: () => (/* reexport */ unstageable),
+  vm: () => (/* reexport */ userRepos)
+});
+
+// UNUSED EXPORTS: MAX_HELD_BYTES, parseReport, unquoteGitPath
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(73024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(76760);
+// EXTERNAL MODULE: ./src/engine/agent/agents.ts + 4 modules
+var agents = __webpack_require__(92047);
+// EXTERNAL MODULE: ./src/engine/os/sandbox.ts + 8 modules
+var sandbox = __webpack_require__(68280);
+// EXTERNAL MODULE: ./src/engine/os/secrets.ts + 2 modules
+var secrets = __webpack_require__(71734);
+// EXTERNAL MODULE: ./src/engine/config/plan.ts + 2 modules
+var plan = __webpack_require__(54158);
+// EXTERNAL MODULE: ./src/engine/os/stops.ts
+var stops = __webpack_require__(39584);
+// EXTERNAL MODULE: ./src/engine/run/decide.ts
+var decide = __webpack_require__(44638);
+// EXTERNAL MODULE: ./src/engine/common/errors.ts
+var errors = __webpack_require__(72251);
+// EXTERNAL MODULE: ./src/engine/agent/evidence-view.ts
+var evidence_view = __webpack_require__(81629);
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/external.js + 73 modules
+var external = __webpack_require__(23905);
+// EXTERNAL MODULE: ./src/engine/common/document.ts
+var common_document = __webpack_require__(44505);
+// EXTERNAL MODULE: ./src/engine/os/tree-file.ts
+var tree_file = __webpack_require__(34720);
+;// CONCATENATED MODULE: ./src/engine/agent/agent-report.ts
+// The agent's report (REPORT_PATH): taken out of the work tree after each step, and its shape checked.
+
+
+
+
+
+
+
+/**
+ * Takes the agent's report out of the work tree: read (at most 1 MiB, never through a link, never
+ * blocking on a FIFO) and removed, whatever the agent left at that path (a link, a folder, a huge
+ * file). The report folder must be a real folder: through a link, the loop (root) would read and
+ * delete a file anywhere. `keepFolder`: the empty folder stays for the next step (git lists no empty
+ * folder; removing and making it again cost each iteration two journaled updates of the work tree):
+ * the run's end removes it (removeReportFolder).
+ */
+function takeReport(cwd, keepFolder = false) {
+    const dir = (0,external_node_path_.join)(cwd, (0,external_node_path_.dirname)(agents/* REPORT_PATH */.lz));
+    const path = (0,external_node_path_.join)(cwd, agents/* REPORT_PATH */.lz);
+    const dirStat = (0,tree_file/* lstatOrNull */.nd)(dir);
+    if (!dirStat)
+        return null;
+    // A link or a file the agent put there: only it goes.
+    if (!dirStat.isDirectory())
+        return (quietly(() => (0,external_node_fs_.unlinkSync)(dir)), null);
+    let text = null;
+    const report = (0,tree_file/* lstatOrNull */.nd)(path);
+    if (report?.isFile())
+        text = (0,tree_file/* readHeadSync */.mq)(path, REPORT_MAX_BYTES)?.toString('utf8') ?? null;
+    if (report)
+        quietly(() => (report.isDirectory() ? (0,external_node_fs_.rmSync)(path, { recursive: true, force: true }) : (0,external_node_fs_.unlinkSync)(path)));
+    if (!keepFolder)
+        quietly(() => (0,external_node_fs_.rmdirSync)(dir));
+    return text;
+}
+/** Removes the report folder the steps kept, when it is a real, empty folder (what else is in it stays). */
+function removeReportFolder(cwd) {
+    const dir = (0,external_node_path_.join)(cwd, (0,external_node_path_.dirname)(agents/* REPORT_PATH */.lz));
+    if ((0,tree_file/* lstatOrNull */.nd)(dir)?.isDirectory())
+        quietly(() => (0,external_node_fs_.rmdirSync)(dir));
+}
+/** Runs a removal whose failure changes nothing for the caller (gone already, or not empty). */
+function quietly(remove) {
+    try {
+        remove();
+    }
+    catch {
+        // as documented
+    }
+}
+const REPORT_MAX_BYTES = 1024 * 1024;
+const REPORT_FIELDS = ['tried', 'claims', 'failures', 'open_questions', 'can_further_iteration_help'];
+const list = external/* array */.YOg(external/* unknown */.L5J()).optional();
+/** The agent's report: untrusted, so only its shape is checked here; its texts are sanitized where used. */
+const agentReportSchema = external/* object */.Ikc({ tried: list, claims: list, failures: list, open_questions: list, can_further_iteration_help: external/* unknown */.L5J().optional() })
+    .refine((r) => REPORT_FIELDS.some((k) => k in r), { error: `none of the fields ${REPORT_FIELDS.join(', ')}` });
+function parseReport(text) {
+    if (text === null)
+        return { state: 'absent' };
+    try {
+        return { state: 'valid', report: (0,common_document/* parseDocument */.Tp)(agents/* REPORT_PATH */.lz, text, agentReportSchema) };
+    }
+    catch (e) {
+        if (!(e instanceof errors/* EvidenceUnverifiable */.Ol))
+            throw e;
+        return { state: 'malformed', error: e.message };
+    }
+}
+
+// EXTERNAL MODULE: ./src/engine/store/evidence.ts
+var evidence = __webpack_require__(75607);
+// EXTERNAL MODULE: ./src/engine/common/markdown.ts
+var markdown = __webpack_require__(74129);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(51455);
+// EXTERNAL MODULE: ./src/engine/common/canonical.ts
+var canonical = __webpack_require__(94832);
+// EXTERNAL MODULE: ./src/engine/os/atomic-write.ts
+var atomic_write = __webpack_require__(64154);
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __webpack_require__(14006);
+var picomatch_default = /*#__PURE__*/__webpack_require__.n(picomatch);
+;// CONCATENATED MODULE: ./src/engine/agent/path-names.ts
+// Names the agent chose: as git quotes them (bytes that are not UTF-8), as a line of the console may
+// show them, and as the protected globs judge them.
+
+/** Whether git printed `path` with bytes that are not UTF-8 (each read as U+FFFD: no file has that name). */
+const notUtf8 = (path) => path.includes('\ufffd');
+/** The bytes of a name git quoted (`"leak/bad\\377name"`: C escapes, octal bytes); the name itself when not quoted. */
+function unquoteGitPath(quoted) {
+    if (!quoted.startsWith('"') || !quoted.endsWith('"') || quoted.length < 2)
+        return Buffer.from(quoted);
+    const ESC = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+    const out = [];
+    const body = quoted.slice(1, -1);
+    for (let i = 0; i < body.length; i++) {
+        const c = body[i];
+        if (c !== '\\') {
+            out.push(...Buffer.from(c));
+            continue;
+        }
+        const octal = /^[0-3][0-7]{2}/.exec(body.slice(i + 1, i + 4));
+        if (octal) {
+            out.push(parseInt(octal[0], 8));
+            i += 3;
+        }
+        else
+            out.push(ESC[body[++i]] ?? body.charCodeAt(i));
+    }
+    return Buffer.from(out);
+}
+/**
+ * A path as a line of the console may show it: control characters, line separators, the marks that
+ * reorder text (bidi controls) and U+FFFD (a byte that is not UTF-8) as `\\u{…}` escapes, a backslash doubled.
+ */
+function printablePath(path) {
+    // eslint-disable-next-line no-control-regex -- control characters are what this replaces
+    return path.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufffd\\]/g, (c) => c === '\\' ? '\\\\' : `\\u{${c.charCodeAt(0).toString(16)}}`);
+}
+/**
+ * A name the glob matcher cannot judge (control characters, line separators, bytes that are not
+ * UTF-8) is taken as protected: a violation, never a pass.
+ */
+// The plan's globs, compiled once a run rather than once an iteration.
+const matchers = new WeakMap();
+function protectedMatcher(globs) {
+    let matcher = matchers.get(globs);
+    if (!matcher) {
+        const m = picomatch_default()(globs, { dot: true });
+        // eslint-disable-next-line no-control-regex -- control characters in a path are what this test looks for
+        matcher = (p) => /[\u0000-\u001f\u007f\u2028\u2029\ufffd]/.test(p) || m(p);
+        matchers.set(globs, matcher);
+    }
+    return matcher;
+}
+
+;// CONCATENATED MODULE: ./src/engine/agent/dirty-snapshot.ts
+// The work tree around an agent step: the dirty paths before it ran (with their content), what it
+// changed since, and putting paths back as they were.
+
+
+
+
+
+
+async function snapshotDirty(git, cwd) {
+    const snap = new Map();
+    for (const c of await git.status())
+        snap.set(c.path, { ...(await held(cwd, c.path)), link: (0,tree_file/* isLinkIn */.ib)(cwd, c.path) });
+    return snap;
+}
+/**
+ * The user's nested git repositories among the dirty paths (git lists one as `dir/`): git keeps none
+ * of their files, so the loop could not put one back. The sandbox lends them to no role and mounts
+ * them read-only for its commands (a mount point can be neither removed nor renamed).
+ */
+function userRepos(dirty) {
+    return [...dirty].filter((p) => p.endsWith('/')).map((p) => p.slice(0, -1));
+}
+/** Files past this size are not read into memory (nor committed: GitHub refuses a file over 100 MB). */
+const MAX_HELD_BYTES = 100 * 1024 * 1024;
+/**
+ * A work-tree path as the loop holds it: its bytes as git sees them and their sha256; absent (or not
+ * a file git keeps): nulls. Past MAX_HELD_BYTES, no bytes, and for a fingerprint the file's size,
+ * inode and change time, which no write leaves as they were. Never read through a folder that is a link.
+ */
+async function held(cwd, path) {
+    const st = (0,tree_file/* ancestorInTheWay */.D5)(cwd, path) ? null : (0,tree_file/* lstatOrNull */.nd)((0,external_node_path_.join)(cwd, path));
+    if (st?.isFile() && st.size > MAX_HELD_BYTES)
+        return { sha: `large:${String(st.size)}:${String(st.ino)}:${String(st.ctimeMs)}`, data: null };
+    const data = await (0,tree_file/* readAsGitIn */.YT)(cwd, path);
+    return { sha: data === null ? null : (0,canonical/* sha256 */.sc)(data), data };
+}
+/** Whether the dirty paths of `snap` still hold what it read (an edit made since to one of them says no). */
+async function unchangedSince(cwd, snap) {
+    for (const [path, { sha }] of snap)
+        if ((await fingerprint(cwd, path)) !== sha)
+            return false;
+    return true;
+}
+/** A work-tree path's fingerprint as a DirtySnapshot holds it (see held). */
+async function fingerprint(cwd, path) {
+    return (await held(cwd, path)).sha;
+}
+/**
+ * Puts `paths` back as they were before the agent: the user's uncommitted version, else HEAD's.
+ * Every folder on the way must be a real folder: one the agent replaced by a link (or a file) is its
+ * change, removed first (never followed: through it the loop, root, would write or delete anywhere).
+ * A path that cannot be put back is reported, never a crash.
+ */
+async function restoreBefore(git, cwd, before, paths) {
+    const cleared = [];
+    const failed = [];
+    const fail = (path, e) => failed.push({ path, error: e instanceof Error ? e.message : String(e) });
+    const ready = [];
+    for (const p of paths)
+        try {
+            for (let inWay = (0,tree_file/* ancestorInTheWay */.D5)(cwd, p); inWay; inWay = (0,tree_file/* ancestorInTheWay */.D5)(cwd, p)) {
+                if (inWay.what === 'a step out of the tree' || cleared.length > paths.length * 64)
+                    throw new Error(`${inWay.path} is ${inWay.what}`);
+                await (0,promises_.unlink)((0,external_node_path_.join)(cwd, inWay.path)); // its folders are real ones (checked from the root down): only it goes
+                cleared.push({ path: inWay.path, what: inWay.what, for: p });
+            }
+            ready.push(p);
+        }
+        catch (e) {
+            fail(p, e);
+        }
+    // A name that was a link the agent put in place of a folder is gone now: nothing of HEAD's to restore there.
+    const gone = new Set(cleared.map((c) => c.path));
+    const fromHead = ready.filter((p) => !before.has(p) && !gone.has(p));
+    if (fromHead.length)
+        await git.restoreFromHead(fromHead).catch(async () => {
+            for (const p of fromHead)
+                await git.restoreFromHead([p]).catch((e) => fail(p, e));
+        });
+    // A name that is not UTF-8 reads with U+FFFD in place of its bytes: git and the file system know it by its own bytes.
+    const unreadable = fromHead.filter(notUtf8);
+    const byBytes = unreadable.length ? await putBackByBytes(git, cwd, unreadable) : { done: [], failed: [] };
+    for (const f of byBytes.failed)
+        fail(f.path, f.error);
+    for (const p of ready.filter((x) => before.has(x)))
+        try {
+            const { data: was, sha, link } = before.get(p);
+            const inWay = (0,tree_file/* ancestorInTheWay */.D5)(cwd, p);
+            if (inWay)
+                throw new Error(`${inWay.path} is ${inWay.what}`);
+            if (was === null && sha !== null)
+                throw new Error(`it is larger than ${String(MAX_HELD_BYTES / 2 ** 20)} MiB, more than the loop holds in memory`);
+            await (0,promises_.rm)((0,external_node_path_.join)(cwd, p), { recursive: true, force: true });
+            if (was === null)
+                continue;
+            await (0,promises_.mkdir)((0,external_node_path_.dirname)((0,external_node_path_.join)(cwd, p)), { recursive: true });
+            if (link)
+                await (0,promises_.symlink)(was.toString(), (0,external_node_path_.join)(cwd, p));
+            else
+                await (0,atomic_write/* atomicWrite */.L8)((0,external_node_path_.join)(cwd, p), was);
+        }
+        catch (e) {
+            fail(p, e);
+        }
+    return { cleared, failed, byBytes: byBytes.done };
+}
+/** Removes the work-tree file of name `raw` (bytes), never through a folder that is a link; whether none is there now. */
+async function removeByBytes(cwd, raw) {
+    const parts = raw
+        .toString('latin1')
+        .split('/')
+        .filter((x) => x !== '' && x !== '.');
+    let at = Buffer.from(cwd);
+    for (const [i, part] of parts.entries()) {
+        if (part === '..')
+            return false;
+        at = Buffer.concat([at, Buffer.from('/'), Buffer.from(part, 'latin1')]);
+        const st = await (0,promises_.lstat)(at).catch(() => null);
+        if (!st)
+            return true;
+        if (i < parts.length - 1 && !st.isDirectory())
+            return false;
+        if (i === parts.length - 1 && !st.isDirectory())
+            await (0,promises_.unlink)(at);
+    }
+    return !(await (0,promises_.lstat)(at).catch(() => null));
+}
+/**
+ * Puts back `paths`, names git printed with U+FFFD for bytes that are not UTF-8, by their real names
+ * (git's quoted status): a name HEAD holds is checked out again; any other (the agent's new file,
+ * or one it staged itself) leaves the index and the work tree. Returns those still there, with why.
+ */
+async function putBackByBytes(git, cwd, paths) {
+    const wanted = new Set(paths);
+    const status = async () => (await git.run(['-c', 'core.quotePath=true', 'status', '--porcelain=v1', '--untracked-files=all', '--no-renames', '--ignore-submodules=all']))
+        .split('\n')
+        .map((line) => line.slice(3))
+        .filter((q) => q.startsWith('"') && wanted.has(unquoteGitPath(q).toString('utf8')));
+    const found = await status();
+    for (const quoted of found) {
+        const stdin = `${quoted}\n`;
+        const fromHead = await git.run(['checkout', 'HEAD', '--pathspec-from-file=-'], { stdin }).then(() => true, () => false);
+        if (fromHead)
+            continue;
+        await git.run(['rm', '-q', '--cached', '--ignore-unmatch', '--pathspec-from-file=-'], { stdin }).catch(() => undefined);
+        await removeByBytes(cwd, unquoteGitPath(quoted)).catch(() => false);
+    }
+    const left = new Set(await status());
+    const named = (q) => unquoteGitPath(q).toString('utf8');
+    return {
+        done: found.filter((q) => !left.has(q)).map((quoted) => ({ path: named(quoted), quoted })),
+        failed: [...left].map((q) => ({ path: named(q), error: `${q} could not be put back by its name's bytes` })),
+    };
+}
+/**
+ * Paths whose content differs from the snapshot taken before the agent ran; with `ignored`, what git
+ * lists as ignored (see Git.status) is put there, from the same call.
+ */
+async function changedSince(git, cwd, before, ignored) {
+    const now = await git.status({ ignored: !!ignored });
+    const out = [];
+    const seen = new Set();
+    for (const c of now) {
+        if (c.code === '!!') {
+            ignored?.push(c.path);
+            continue;
+        }
+        seen.add(c.path);
+        if (!before.has(c.path) || before.get(c.path).sha !== (await fingerprint(cwd, c.path)))
+            out.push(c.path);
+    }
+    // A path that was dirty before and is clean now was restored by the agent: also its change.
+    for (const p of before.keys())
+        if (!seen.has(p))
+            out.push(p);
+    return out.sort();
+}
+
+// EXTERNAL MODULE: ./node_modules/smol-toml/dist/index.js + 8 modules
+var dist = __webpack_require__(3292);
+;// CONCATENATED MODULE: ./src/engine/judge/runner-config.ts
+// The parts of shared project files that configure how the criteria run. The agent may edit these
+// files (dependencies, metadata) but not these parts: a runner told to load a plugin, skip files
+// or run a weaker script passes a suite that has not changed a byte (SPEC §7, suite integrity).
+
+
+/** package.json keys the test runners and their helpers read. */
+const PACKAGE_RUNNER_KEYS = ['jest', 'mocha', 'ava', 'tap', 'nyc', 'c8', 'babel'];
+/** pyproject.toml `[tool.*]` tables of the Python runners and task runners. */
+const PYPROJECT_TOOLS = ['pytest', 'coverage', 'tox', 'nox', 'hatch', 'poe'];
+/** setup.cfg sections read by pytest and coverage. */
+const SETUP_CFG_SECTION = /^(tool:pytest|coverage:.*)$/;
+const base = (path) => path.slice(path.lastIndexOf('/') + 1);
+/** Whether `path` is a file with guarded parts (at any depth: a monorepo's packages have their own). */
+function hasGuardedParts(path) {
+    return ['package.json', 'pyproject.toml', 'setup.cfg'].includes(base(path));
+}
+/**
+ * The guarded parts of `text` as one canonical string (compare before and after); text that does
+ * not parse is compared whole, so an unparseable edit counts as a change (fail closed).
+ */
+function guardedParts(path, text, scripts) {
+    if (text === null)
+        return 'absent';
+    try {
+        switch (base(path)) {
+            case 'package.json': {
+                const v = JSON.parse(text);
+                const s = (v.scripts ?? {});
+                // Only the root package's scripts are run by the criteria (`npm test`).
+                const named = path === 'package.json' ? Object.fromEntries(scripts.map((n) => [n, s[n] ?? null])) : {};
+                return (0,canonical/* canonicalJson */.dj)({ scripts: named, ...Object.fromEntries(PACKAGE_RUNNER_KEYS.map((k) => [k, v[k] ?? null])) });
+            }
+            case 'pyproject.toml': {
+                const tool = ((0,dist/* parse */.qg)(text).tool ?? {});
+                return (0,canonical/* canonicalJson */.dj)(Object.fromEntries(PYPROJECT_TOOLS.map((k) => [k, tool[k] ?? null])));
+            }
+            case 'setup.cfg':
+                return iniSections(text)
+                    .filter((s) => SETUP_CFG_SECTION.test(s.name))
+                    .map((s) => `[${s.name}]\n${s.lines.join('\n')}`)
+                    .join('\n');
+            default:
+                return '';
+        }
+    }
+    catch {
+        return `unparseable:${text}`;
+    }
+}
+/** INI sections with their meaningful lines (comments and blank lines do not configure anything). */
+function iniSections(text) {
+    const out = [{ name: '', lines: [] }];
+    for (const raw of text.split(/\r?\n/)) {
+        const line = raw.trimEnd();
+        const header = /^\s*\[([^\]]*)\]/.exec(line);
+        if (header)
+            out.push({ name: header[1].trim(), lines: [] });
+        else if (line.trim() && !/^\s*[#;]/.test(line))
+            out.at(-1).lines.push(line);
+    }
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+;// CONCATENATED MODULE: ./src/engine/agent/revert.ts
+// Why a change of the agent's is put back as it was, and putting it back (the collect step's guard).
+
+
+
+
+
+/** Whether the guarded parts of `path` (see runner-config.ts) differ from before the agent ran. */
+async function runnerConfigChanged(git, cwd, before, path, scripts) {
+    const was = before.has(path)
+        ? (before.get(path).data?.toString('utf8') ?? null)
+        : (await git.inHead([path])).has(path)
+            ? await git.run(['show', `HEAD:${path}`])
+            : null;
+    const now = (await (0,tree_file/* readRegularIn */.gT)(cwd, path))?.toString('utf8') ?? null;
+    return guardedParts(path, was, scripts) !== guardedParts(path, now, scripts);
+}
+/**
+ * A change that reaches outside the tree: a link whose target, resolved as the kernel would from its
+ * place in the tree (through other links, `..` after a link), is absolute, climbs out of the tree or
+ * leads into .git: the checks would follow it to a file no clean checkout holds. A nested repository
+ * (git lists it as `dir/`), whose own settings git would obey when it looks inside.
+ */
+function outsideTree(cwd, path) {
+    if (path.endsWith('/'))
+        return 'a nested git repository';
+    if (!(0,tree_file/* isLinkIn */.ib)(cwd, path))
+        return null;
+    const why = (0,tree_file/* linkLeavesTree */.Zo)(cwd, path);
+    return why ? `a symbolic link out of the tree (-> ${(0,tree_file/* linkTarget */.Cm)((0,external_node_path_.join)(cwd, path)) ?? '/'}: ${why})` : null;
+}
+/**
+ * Why a change of the agent is put back as it was (null: it stays): a protected path; one of the
+ * loop's own paths (a file or link in place of its evidence folder, anything git sees in a tree it
+ * publishes: loop/own-paths.ts); a change that reaches outside the tree; one agent.may_change does
+ * not allow, or a module that would shadow a library (allow-list.ts); the runner configuration of a
+ * shared file (package.json's scripts the criteria run and runner keys, pyproject.toml's
+ * [tool.pytest]…); a secret value it would publish.
+ */
+async function revertReason(o, p, isNew) {
+    if (o.isProtected(p))
+        return { why: 'protected', detail: '' };
+    const own = o.loopOwned?.(p) ?? (isNew ? o.reserved?.(p) : null);
+    if (own)
+        return { why: 'loop-owned', detail: own };
+    const outside = outsideTree(o.cwd, p);
+    if (outside)
+        return { why: 'outside', detail: outside };
+    const refused = o.allowList?.refusal(p, isNew);
+    if (refused)
+        return refused;
+    if (hasGuardedParts(p) && (await runnerConfigChanged(o.git, o.cwd, o.before, p, o.guardedScripts)))
+        return { why: 'runner-config', detail: '' };
+    const { data, sha } = await held(o.cwd, p);
+    if (data === null && sha !== null)
+        return {
+            why: 'unstageable',
+            detail: `larger than ${String(MAX_HELD_BYTES / 2 ** 20)} MiB: the loop neither reads nor commits it (GitHub refuses files over 100 MB)`,
+        };
+    if (data && o.holdsSecret(data))
+        return { why: 'secret', detail: (0,tree_file/* isLinkIn */.ib)(o.cwd, p) ? 'in its link target' : '' };
+    // A name is committed like a content (a deletion of such a name publishes nothing).
+    return o.holdsSecret(Buffer.from(p)) && presentIn(o.cwd, p) ? { why: 'secret', detail: 'in its name' } : null;
+}
+/**
+ * Puts `these` back (restoreBefore); a link the agent put in place of a folder on the way is removed
+ * and joins `all` with the reason of the path it was in the way of; a path that cannot be put back
+ * says why in its detail (and the link in its way is not staged).
+ */
+async function putBack(o, these, all) {
+    if (!these.length)
+        return;
+    const { cleared, failed, byBytes } = await restoreBefore(o.git, o.cwd, o.before, these.map((r) => r.path));
+    const reasonOf = (path) => all.find((r) => r.path === path);
+    for (const c of cleared)
+        if (!all.some((r) => r.path === c.path))
+            all.push({ path: c.path, why: reasonOf(c.for).why, detail: `${c.what} in place of the folder of ${c.for}, removed` });
+    for (const b of byBytes) {
+        const r = reasonOf(b.path);
+        r.detail = `${r.detail ? `${r.detail}; ` : ''}its name is not UTF-8: ${b.quoted}`;
+    }
+    for (const f of failed) {
+        const r = reasonOf(f.path);
+        r.detail = `${r.detail ? `${r.detail}; ` : ''}could not be put back safely (${f.error}); the user's version is kept in refs/phuc-loop/user-work`;
+        const inWay = (0,tree_file/* ancestorInTheWay */.D5)(o.cwd, f.path);
+        if (inWay && !all.some((x) => x.path === inWay.path))
+            all.push({ path: inWay.path, why: r.why, detail: `${inWay.what} in place of the folder of ${f.path}` });
+    }
+}
+/**
+ * Folders on the way to a path reverted for a secret whose names hold the secret: git commits no
+ * empty folder, but the name is the agent's leak all the same. Removed once empty (deepest first),
+ * never through a link.
+ */
+async function removeSecretFolders(o, reverted) {
+    const folders = new Set();
+    for (const r of reverted.filter((x) => x.why === 'secret')) {
+        const parts = r.path.split('/');
+        for (let i = parts.length - 1; i > 0; i--)
+            folders.add(parts.slice(0, i).join('/'));
+    }
+    for (const dir of [...folders].sort((a, b) => b.length - a.length))
+        if (o.holdsSecret(Buffer.from(dir)) && !(0,tree_file/* ancestorInTheWay */.D5)(o.cwd, `${dir}/x`))
+            await (0,promises_.rmdir)((0,external_node_path_.join)(o.cwd, dir)).catch(() => undefined);
+}
+/**
+ * A nested repository the agent made (reverted as reaching outside the tree) loses its .git: its own
+ * settings (a filter, core.fsmonitor) would run as whoever runs git on the tree next, the user after
+ * the run. Only its .git: the folder may hold the user's untracked files.
+ */
+async function removeNestedGitFolders(o, reverted) {
+    for (const r of reverted)
+        if (r.why === 'outside' && r.path.endsWith('/') && !o.before.has(r.path) && !(0,tree_file/* ancestorInTheWay */.D5)(o.cwd, `${r.path}.git`))
+            await (0,tree_file/* removeTree */.dM)((0,external_node_path_.join)(o.cwd, r.path, '.git'));
+}
+/** The paths among `paths` that are links now. */
+function linksAmong(cwd, paths) {
+    return paths.filter((p) => (0,tree_file/* isLinkIn */.ib)(cwd, p));
+}
+/** The first link of the tree to judge (HEAD's links and the agent's) that now leads out of the tree. */
+async function firstLinkOut(o, keptLinks) {
+    const headLinks = (await o.git.run(['ls-tree', '-r', '-z', 'HEAD']))
+        .split('\0')
+        .filter((l) => l.startsWith('120000 '))
+        .map((l) => l.slice(l.indexOf('\t') + 1));
+    for (const path of linksAmong(o.cwd, [...new Set([...keptLinks, ...headLinks])])) {
+        const why = (0,tree_file/* linkLeavesTree */.Zo)(o.cwd, path);
+        if (why)
+            return { path, why };
+    }
+    return null;
+}
+/** Whether a name exists in the work tree (a file, link or folder), never looked up through a link. */
+function presentIn(cwd, path) {
+    return !!(0,tree_file/* ancestorInTheWay */.D5)(cwd, path) || (0,tree_file/* lstatOrNull */.nd)((0,external_node_path_.join)(cwd, path.replace(/\/$/, ''))) !== null;
+}
+
+;// CONCATENATED MODULE: ./src/engine/agent/collect.ts
+// COLLECT_ARTIFACTS: the agent's changes after its step, attributed, guarded (revert.ts), staged and hashed.
+
+
+
+
+
+
+
+
+
+
+
+/** iter_N/artifacts.json: what the collect step kept, put back and hashed. */
+const artifactsSchema = external/* object */.Ikc({
+    agent_commits_folded: external/* number */.aig().int().min(0),
+    git_settings_restored: external/* array */.YOg(external/* string */.YjP()),
+    index_flags_cleared: external/* array */.YOg(external/* string */.YjP()),
+    artifacts: external/* array */.YOg(evidence/* manifestEntrySchema */.ph.extend({ role: external/* string */.YjP() })),
+    changed_paths: external/* array */.YOg(external/* string */.YjP()),
+    report: external/* object */.Ikc({ state: external/* enum */.k5n(['valid', 'malformed', 'absent']), error: external/* string */.YjP().optional() }),
+    reverted: external/* array */.YOg(external/* object */.Ikc({
+        path: external/* string */.YjP(),
+        why: external/* enum */.k5n(['protected', 'loop-owned', 'outside', 'not-allowed', 'shadow', 'runner-config', 'secret', 'unstageable']),
+        detail: external/* string */.YjP().optional(),
+    })),
+    /** Files of the user's that git never tracked and the agent deleted: nothing to stage (kept in refs/phuc-loop/user-work). */
+    untracked_deleted: external/* array */.YOg(external/* string */.YjP()).optional(),
+    /** The user's git-ignored files the agent deleted, replaced or changed: put back as they were (loop/user-files.ts). */
+    user_files_restored: external/* array */.YOg(external/* string */.YjP()).optional(),
+    /** Those that could not be put back, with why. */
+    user_files_not_restored: external/* array */.YOg(external/* object */.Ikc({ path: external/* string */.YjP(), error: external/* string */.YjP() })).optional(),
+});
+/** The agent's changes git refused to stage (put back), as one sentence, or null. */
+function unstageable(collected) {
+    const paths = collected.reverted
+        .filter((r) => r.why === 'unstageable')
+        .map((r) => (r.detail ? `${printablePath(r.path)} (${r.detail})` : printablePath(r.path)));
+    return paths.length ? `changes git refused to stage, put back: ${(0,markdown/* listSome */.XT)(paths)}` : null;
+}
+const isAttributes = (p) => p === '.gitattributes' || p.endsWith('/.gitattributes');
+/**
+ * Stages `paths`. A path git refuses to stage (its attributes ask for a conversion that fails, it
+ * lies beyond a link...) is the agent's change that cannot be judged: put back with git's reason
+ * (an `unstageable` revert), after the .gitattributes the agent changed in the step, whose
+ * attributes are the likely cause, so that its other changes stay. Only a failure no path
+ * accounts for (a lock, a full disk) still ends the run.
+ */
+async function stageOrRevert(o, paths, reverted) {
+    try {
+        return await o.git.stage(paths);
+    }
+    catch (e) {
+        if (!(e instanceof errors/* GitError */.XS) || e.kind !== 'other')
+            throw e;
+        let left = paths;
+        let refused = await o.git.refusedToStage(left);
+        const attributes = left.filter(isAttributes);
+        if (refused.length && attributes.length && !refused.every((r) => isAttributes(r.path))) {
+            const why = `with it git refused to stage ${(0,markdown/* listSome */.XT)(refused.map((r) => r.path))} (${refused[0].error})`;
+            const more = attributes.map((path) => ({ path, why: 'unstageable', detail: why }));
+            reverted.push(...more);
+            await putBack(o, more, reverted);
+            left = left.filter((p) => !reverted.some((r) => r.path === p));
+            refused = await o.git.refusedToStage(left);
+        }
+        if (refused.length) {
+            const more = refused.map((r) => ({ path: r.path, why: 'unstageable', detail: `git refused to stage it: ${r.error}` }));
+            reverted.push(...more);
+            await putBack(o, more, reverted);
+        }
+        const rest = left.filter((p) => !reverted.some((r) => r.path === p));
+        if (rest.length === paths.length)
+            throw e;
+        return o.git.stage(rest);
+    }
+}
+async function collectArtifacts(o) {
+    // An agent that committed on its own: fold its commits back into the index, so the guardrail and
+    // the diff see every change and the loop makes the one commit of the iteration.
+    // Git's settings and index bits can make git run commands or hide changes: put them back first.
+    const settingsChanged = await o.git.restoreSettings(o.settings);
+    const unflagged = await o.git.clearIndexFlags(o.settings);
+    const { head } = await o.git.position();
+    let folded = 0;
+    if (head && head !== o.startHead) {
+        folded = await o.git.countCommits(o.startHead, head).catch(() => 0);
+        await o.git.resetSoft(o.startHead);
+    }
+    // The report is the loop's channel, not the agent's work: read (never through a link), then removed.
+    const reportText = takeReport(o.cwd, true);
+    // Ignored files are listed by the same git call, for the user-files step below (one git process less).
+    const ignored = o.userFiles ? [] : undefined;
+    const changed = (await changedSince(o.git, o.cwd, o.before, ignored)).filter((p) => p !== agents/* REPORT_PATH */.lz);
+    const reverted = [];
+    // Only a new module can shadow a library, only a new file under a reserved folder is the agent's:
+    // one HEAD or the user's dirty tree held is the user's.
+    const askHead = o.allowList ? changed : changed.filter((p) => o.reserved?.(p));
+    const inHead = askHead.length ? await o.git.inHead(askHead) : new Set();
+    for (const p of changed) {
+        const why = await revertReason(o, p, !inHead.has(p) && !o.before.has(p));
+        if (why)
+            reverted.push({ path: p, ...why });
+    }
+    await putBack(o, reverted, reverted);
+    // A nested repository of the user's that the agent removed (possible at isolation none only):
+    // git keeps none of its files, so nothing put it back, and the report must not say it did.
+    for (const r of reverted)
+        if (r.path.endsWith('/') && o.before.has(r.path) && !(0,tree_file/* lstatOrNull */.nd)((0,external_node_path_.join)(o.cwd, r.path)))
+            r.detail = "the user's own, deleted by the agent: git keeps none of its files, so the loop could not put it back";
+    await removeSecretFolders(o, reverted);
+    await removeNestedGitFolders(o, reverted);
+    // A link the agent kept can change where another link leads (a folder made a link to a shallower
+    // one: `..` after it climbs higher than it reads). Then every link it kept goes back.
+    const keptLinks = linksAmong(o.cwd, changed.filter((p) => !reverted.some((r) => r.path === p)));
+    const astray = keptLinks.length ? await firstLinkOut(o, keptLinks) : null;
+    if (astray) {
+        const more = keptLinks.map((path) => ({ path, why: 'outside', detail: `with it, ${astray.path} leads out of the tree (${astray.why})` }));
+        reverted.push(...more);
+        await putBack(o, more, reverted);
+    }
+    // An untracked file (the user's, kept in refs/phuc-loop/user-work before the step) the agent
+    // deleted: neither in the index nor in the work tree, so nothing to stage (git would refuse its name).
+    const candidates = changed.filter((p) => !reverted.some((r) => r.path === p));
+    const gone = [];
+    for (const p of candidates)
+        if (o.before.has(p) && !presentIn(o.cwd, p))
+            gone.push(p);
+    const indexed = await o.git.indexed(gone);
+    const untrackedDeleted = gone.filter((p) => !indexed.has(p));
+    const tree = await stageOrRevert(o, candidates.filter((p) => !untrackedDeleted.includes(p)), reverted);
+    const revertedPaths = new Set(reverted.map((r) => r.path));
+    const kept = candidates.filter((p) => !revertedPaths.has(p) && !untrackedDeleted.includes(p));
+    // A change is a staged tree other than HEAD's (what a non-empty staged diff says). Its patch is made
+    // by the git shell while the checks run; its evidence is written when it comes (flush() waits for it).
+    const produced = kept.length > 0 && tree !== (await o.git.commitTree(o.startHead));
+    const diff = produced ? o.git.stagedDiff() : Promise.resolve('');
+    // Its failure is met where it is awaited (after the checks): not an unhandled rejection meanwhile.
+    diff.catch(() => undefined);
+    // The user's git-ignored files: put back whatever the agent did to them; under a protected glob
+    // that (and an ignored file the agent made there, removed) is reverted as a tracked path would be.
+    const userFiles = o.userFiles ? await o.userFiles(ignored ?? []) : null;
+    const ignoredReverts = [
+        ...(userFiles?.protectedChanged ?? []).map((path) => ({ path, detail: "a git-ignored file of the user's, put back as it was" })),
+        ...(userFiles?.protectedRemoved ?? []).map((path) => ({ path, detail: 'a git-ignored file made under a protected path, removed' })),
+    ];
+    for (const r of ignoredReverts)
+        if (!revertedPaths.has(r.path))
+            reverted.push({ ...r, why: 'protected' });
+    for (const path of userFiles?.reservedRemoved ?? [])
+        if (!revertedPaths.has(path))
+            reverted.push({ path, why: 'loop-owned', detail: o.reserved?.(path) ?? '' });
+    const artifacts = [];
+    const r = o.agent.result;
+    const log = `$ agent (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''}${r.aborted ? ', stopped' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`;
+    const report = parseReport(reportText);
+    const recorded = diff.then(async (patch) => {
+        artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent.log`, o.scrub(log))), role: 'log' });
+        if (produced)
+            artifacts.push({ ...(await o.evidence.write(`${o.dir}/diff.patch`, o.scrub(patch))), role: 'artifact' });
+        artifacts.push({ ...(await o.evidence.writeJson(`${o.dir}/agent_invocation.json`, o.agent.invocation)), role: 'log' });
+        if (reportText !== null)
+            artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent_report.json`, o.scrub(reportText))), role: 'artifact' });
+        await o.evidence.writeJson(`${o.dir}/artifacts.json`, {
+            agent_commits_folded: folded,
+            git_settings_restored: settingsChanged,
+            index_flags_cleared: unflagged,
+            artifacts: artifacts.map((a) => ({ path: a.path, sha256: a.sha256, bytes: a.bytes, role: a.role })),
+            changed_paths: kept,
+            report: report.state === 'malformed' ? { state: 'malformed', error: report.error } : { state: report.state },
+            reverted: reverted.map((r) => ({ path: r.path, why: r.why, ...(r.detail ? { detail: r.detail } : {}) })),
+            ...(untrackedDeleted.length ? { untracked_deleted: untrackedDeleted } : {}),
+            ...(userFiles?.restored.length ? { user_files_restored: userFiles.restored } : {}),
+            ...(userFiles?.failed.length ? { user_files_not_restored: userFiles.failed } : {}),
+        });
+    });
+    o.evidence.hold(recorded);
+    return {
+        changed: kept,
+        untrackedDeleted,
+        reverted,
+        produced,
+        diff,
+        recorded,
+        diffFiles: kept.length,
+        report,
+        artifacts,
+        agentCommitsFolded: folded,
+        tree,
+        settingsChanged,
+        unflagged,
+        userFiles,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/engine/agent/agent-step.ts
+// SPAWN_SUBAGENT: one fresh agent process per iteration, stopped by its time limit or by
+// backpressure. Its changes are then collected (collect.ts): the names below that other modules
+// take from here live in the modules of their own concept.
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+let activeAgents = 0;
+/**
+ * Runs the agent as a fresh process, as the sandbox's agent user: the work tree is its while it
+ * runs and the loop's again afterwards; STOP sources are polled while it runs.
+ */
+async function spawnAgent(o) {
+    // STACKED_SPECULATIVE_ITERATIONS: never more than one agent at a time (its edits would mix with the next one's).
+    if (activeAgents > 0)
+        throw new errors/* InvariantViolation */.wM('STACKED_SPECULATIVE_ITERATIONS', 'an agent is already running');
+    const reportFile = (0,external_node_path_.join)(o.cwd, agents/* REPORT_PATH */.lz);
+    takeReport(o.cwd, true); // a stale one (a crashed run's) is not this agent's
+    // Synchronous: a few small writes, each of which would otherwise wait for a pool thread, at the start of every step.
+    (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(reportFile), { recursive: true });
+    const promptFile = (0,external_node_path_.join)(o.exchangeDir, 'prompt.md');
+    const capsuleFile = (0,external_node_path_.join)(o.exchangeDir, 'cnf_capsule.json');
+    writeFresh(promptFile, o.prompt);
+    writeFresh(capsuleFile, o.capsule);
+    const preset = o.spec.preset;
+    const proxy = o.keyProxy;
+    const inv = (0,agents/* agentInvocation */.IN)({
+        preset,
+        run: o.spec.run,
+        model: o.spec.model,
+        // The key proxy's arguments (Codex's provider) are the preset's to place (before Codex's `-- -`,
+        // also after agent.run), last so that they win over the user's.
+        extraArgs: [...o.spec.args, ...(proxy?.args(preset) ?? [])],
+        maxTurns: o.spec.maxTurns,
+        promptFile,
+        reportFile: agents/* REPORT_PATH */.lz,
+    });
+    const stop = (0,stops/* watchStops */.Tn)(o.stopSources, o.pollMs, o.signal);
+    const started = Date.now();
+    const beat = o.heartbeat ? setInterval(() => o.heartbeat(Math.round((Date.now() - started) / 1000)), 30_000) : undefined;
+    // The key proxy forwards for this step alone, with a placeholder of its own: closed in the finally
+    // below (time limit, STOP, a crash), once every process of the step is gone and before any check runs.
+    const proxyStep = proxy?.openStep() ?? null;
+    activeAgents++;
+    let env = {};
+    let result;
+    try {
+        // An allowlist (SPEC §7): the locale and terminal, the preset's own variables, agent.pass_env, and ours.
+        const given = (0,secrets/* agentEnvironment */.FV)(o.baseEnv, {
+            ...inv.env,
+            ...(proxyStep?.env(preset) ?? {}),
+            PHUC_PROMPT_FILE: promptFile,
+            PHUC_CAPSULE_FILE: capsuleFile,
+            PHUC_EVIDENCE_DIR: (0,evidence_view/* evidenceViewDir */.W)(o.exchangeDir),
+            PHUC_REPORT_FILE: reportFile,
+            PHUC_ITERATION: String(o.iteration),
+            PHUC_ROLE: o.role ?? 'Scout→Solver',
+        }, { keepAgentKeys: !proxy, allow: agents/* PRESET_ENV */.km[preset], pass: o.passEnv });
+        env = (0,sandbox/* withoutRoleVariables */.CA)(given);
+        await o.sandbox.grantWorkTree(o.cwd, [plan/* LOOP_SCRATCH_DIR */.mt, ...(o.protect ?? [])]);
+        const spec = await o.sandbox.wrap({
+            command: inv.command,
+            args: inv.args,
+            cwd: o.cwd,
+            env,
+            stdin: inv.promptOnStdin ? o.prompt : undefined,
+            timeoutMs: o.timeoutMs,
+            idleMs: o.idleMs,
+            signal: stop.signal,
+            maxOutputBytes: 4 * 1024 * 1024,
+        }, 'agent', 
+        // The key proxy's settings (Gemini CLI's auth type): in the agent's own HOME, never the user's.
+        { homeFiles: proxy?.homeFiles(preset) });
+        result = await o.runner.run(spec);
+    }
+    finally {
+        proxyStep?.close();
+        activeAgents--;
+        stop.close();
+        clearInterval(beat);
+        await o.sandbox.reclaimWorkTree(o.cwd);
+    }
+    const outcome = (0,agents/* parseAgentOutcome */.$M)(preset, result);
+    const backpressure = (0,decide/* agentBackpressure */.CV)({ stop: stop.reason(), aborted: result.aborted, ...outcome });
+    const invocation = (0,agents/* describeInvocation */.aN)(inv, { env, mask: o.mask, root: o.cwd, cliVersion: o.cliVersion });
+    return { result, backpressure, outcome, invocation };
+}
+/** A new file, never through a link the other side may have planted. */
+function writeFresh(path, text) {
+    (0,external_node_fs_.rmSync)(path, { force: true });
+    (0,external_node_fs_.writeFileSync)(path, text, { flag: 'wx', mode: 0o644 });
+}
+
+
+/***/ }),
+
+/***/ 92047:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  Gn: () => (/* reexport */ AGENT_STATE_EXCLUDES),
+  km: () => (/* reexport */ PRESET_ENV),
+  lz: () => (/* reexport */ REPORT_PATH),
+  uO: () => (/* reexport */ RawNumber),
+  IN: () => (/* reexport */ agentInvocation),
+  $g: () => (/* reexport */ cliVersion),
+  aN: () => (/* reexport */ describeInvocation),
+  E8: () => (/* reexport */ raw_json_jsonObjectsIn),
+  HY: () => (/* reexport */ lastErrorLine),
+  $M: () => (/* reexport */ usage_parseAgentOutcome)
+});
+
+// UNUSED EXPORTS: ERROR_TEXT_MAX, isRateLimited, parseAgentUsage
+
+// EXTERNAL MODULE: ./src/engine/common/decimal.ts + 1 modules
+var decimal = __webpack_require__(44511);
+;// CONCATENATED MODULE: ./src/engine/agent/raw-json.ts
+// JSON scanning that keeps numbers as their source text, so a cost is never rounded through a float:
+// the objects an agent CLI prints, found in mixed output (usage.ts reads them).
+
+class RawNumber {
+    raw;
+    constructor(raw) {
+        this.raw = raw;
+    }
+}
+class JsonSyntax extends Error {
+}
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const MAX_DEPTH = 256;
+function parseJsonAt(text, start) {
+    let i = start;
+    const ws = () => {
+        while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r'))
+            i++;
+    };
+    const str = () => {
+        // JSON strings hold no raw control characters, so a truncated line fails at its end.
+        let j = i + 1;
+        while (j < text.length) {
+            const c = text.charCodeAt(j);
+            if (c === 0x22)
+                break;
+            if (c < 0x20)
+                throw new JsonSyntax();
+            j += c === 0x5c ? 2 : 1;
+        }
+        if (j >= text.length)
+            throw new JsonSyntax();
+        const s = JSON.parse(text.slice(i, j + 1));
+        i = j + 1;
+        return s;
+    };
+    const value = (depth) => {
+        if (depth > MAX_DEPTH)
+            throw new JsonSyntax();
+        ws();
+        const c = text[i];
+        if (c === '{') {
+            i++;
+            const obj = Object.create(null);
+            ws();
+            if (text[i] === '}') {
+                i++;
+                return obj;
+            }
+            for (;;) {
+                ws();
+                if (text[i] !== '"')
+                    throw new JsonSyntax();
+                const key = str();
+                ws();
+                if (text[i] !== ':')
+                    throw new JsonSyntax();
+                i++;
+                obj[key] = value(depth + 1);
+                ws();
+                if (text[i] === ',')
+                    i++;
+                else if (text[i] === '}') {
+                    i++;
+                    return obj;
+                }
+                else
+                    throw new JsonSyntax();
+            }
+        }
+        if (c === '[') {
+            i++;
+            const arr = [];
+            ws();
+            if (text[i] === ']') {
+                i++;
+                return arr;
+            }
+            for (;;) {
+                arr.push(value(depth + 1));
+                ws();
+                if (text[i] === ',')
+                    i++;
+                else if (text[i] === ']') {
+                    i++;
+                    return arr;
+                }
+                else
+                    throw new JsonSyntax();
+            }
+        }
+        if (c === '"')
+            return str();
+        if (text.startsWith('true', i))
+            return ((i += 4), true);
+        if (text.startsWith('false', i))
+            return ((i += 5), false);
+        if (text.startsWith('null', i))
+            return ((i += 4), null);
+        NUMBER.lastIndex = i;
+        const m = NUMBER.exec(text);
+        if (!m)
+            throw new JsonSyntax();
+        i += m[0].length;
+        return new RawNumber(m[0]);
+    };
+    try {
+        const v = value(0);
+        return { value: v, end: i };
+    }
+    catch (e) {
+        if (e instanceof JsonSyntax || e instanceof SyntaxError)
+            return null;
+        throw e;
+    }
+}
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof RawNumber);
+/**
+ * Every JSON object in mixed output: a whole-output object, JSON lines, a pretty-printed object or
+ * an array of objects. Only values that start a line (column 0) are tried, which keeps a long log
+ * linear and skips JSON quoted inside other text.
+ */
+function raw_json_jsonObjectsIn(text) {
+    const found = [];
+    let pos = 0;
+    if (text.charCodeAt(0) === 0xfeff)
+        pos = 1;
+    while (pos < text.length) {
+        const c = text[pos];
+        if (c === '{' || c === '[') {
+            const r = parseJsonAt(text, pos);
+            if (r) {
+                if (isObject(r.value))
+                    found.push(r.value);
+                else if (Array.isArray(r.value))
+                    for (const v of r.value)
+                        if (isObject(v))
+                            found.push(v);
+                pos = r.end;
+            }
+        }
+        const nl = text.indexOf('\n', pos);
+        if (nl < 0)
+            break;
+        pos = nl + 1;
+    }
+    return found;
+}
+function decimalText(v) {
+    const raw = v instanceof RawNumber ? v.raw : typeof v === 'string' ? v.trim() : null;
+    if (raw === null || !(0,decimal/* isDecimalString */.Zw)(raw) || raw.startsWith('-'))
+        return null;
+    return raw;
+}
+function count(v) {
+    if (!(v instanceof RawNumber) || !/^\d+$/.test(v.raw))
+        return null;
+    const n = Number(v.raw);
+    return Number.isSafeInteger(n) ? n : null;
+}
+const str = (v) => (typeof v === 'string' && v.trim() ? v : null);
+
+;// CONCATENATED MODULE: ./src/engine/agent/error-words.ts
+// An agent CLI's error in plain text: its last error line, and whether it says the model service
+// rate limited it or did not answer at all (usage.ts decides with these where no structure says).
+/** The longest error text kept, one line. */
+const ERROR_TEXT_MAX = 600;
+const NOISE = /^(?:at\s|[\]})(,;]+$|\.\.\.|YOLO mode is enabled|Warning: 256-color|Ripgrep is not available|\[STARTUP\]|WARNING: proceeding, even though we could not create PATH aliases)/;
+const ERRORISH = /error|fail|invalid|denied|refus|cannot|can't|could not|not found|unauthori[sz]ed|forbidden|quota|rate.?limit|exceeded|missing|must|please set/i;
+/** The CLI's own last error line in free text: the last error-looking line, else the last line. */
+function lastErrorLine(text) {
+    const lines = text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l && !NOISE.test(l) && !/^\w+: .*[,{]$|^\w+: \d+,?$/.test(l));
+    for (let i = lines.length - 1; i >= 0; i--)
+        if (ERRORISH.test(lines[i]))
+            return lines[i];
+    return lines.at(-1) ?? null;
+}
+function oneLine(text) {
+    const flat = text.replace(/\s*\n\s*/g, ' · ').trim();
+    return flat.length > ERROR_TEXT_MAX ? `${flat.slice(0, ERROR_TEXT_MAX - 1)}…` : flat;
+}
+// Messages seen in the CLIs themselves (runs against a local server answering 429, and the strings
+// in their builds) and in the provider APIs' documented error bodies.
+const RATE_LIMIT_PATTERNS = [
+    /\brate_limit_(?:error|exceeded)\b/i, // Anthropic error type; OpenAI error code
+    /\b(?:usage_limit_reached|insufficient_quota)\b/i, // Codex / OpenAI error codes
+    /\bRESOURCE_EXHAUSTED\b/, // Google RPC status (Gemini)
+    /\b(?:Terminal|Retryable)QuotaError\b/, // Gemini CLI error classes
+    /\boverloaded_error\b|\b529 Overloaded\b/i, // Anthropic 529 ("Repeated 529 Overloaded errors")
+    /\b(?:status(?: code)?|http|error|code)["']?\s*[:=]?\s*["']?429\b/i, // "last status: 429", "code": 429
+    /\bHTTP\/\d(?:\.\d)?\s+429\b/i,
+    /\b(?:rejected|failed)\s*\(429\)/i, // Claude Code "API Error: Request rejected (429)"
+    /\b429\b[^\n]{0,40}\btoo many requests\b|\btoo many requests\b[^\n]{0,40}\b429\b/i,
+    /\brate[ -]?limits?\s+(?:reached|exceeded)\b/i, // "Rate limit reached for gpt-…", "rate limit exceeded"
+    /\bexceed(?:ed|s)?\s+(?:the\s+|your\s+)?rate[ -]?limit/i, // "would exceed the rate limit for your organization"
+    /(?<!disk\s)\bquota\s+exceeded\b/i, // not errno EDQUOT "Disk quota exceeded"
+    /\bexceeded your current quota\b/i, // OpenAI and Gemini API
+    /\byou(?:'|’)?ve (?:hit|reached) your (?:[\w-]+ ){0,2}limit\b/i, // Codex / Claude plan limits
+    /\b(?:usage|5-hour|weekly|daily|session) limit reached\b/i,
+    /\bselected model is at capacity\b/i, // Codex
+    /\bhas rate limited you\b/i, // aider
+    /\bRateLimitError\b/, // litellm (aider)
+];
+function error_words_textSaysRateLimited(text) {
+    return RATE_LIMIT_PATTERNS.some((re) => re.test(text));
+}
+const UNAVAILABLE_STATUS = new Set([502, 503, 504]);
+// The service did not answer: node's and the OS's connection errors, the CLIs' words for them, a
+// gateway's status. A 500 is left out: the request itself may be what the server failed on.
+const UNAVAILABLE_PATTERNS = [
+    /\b(?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EHOSTUNREACH|ENETUNREACH)\b/,
+    /\bConnection (?:failed|error|refused|reset|timed out)\b/i, // Codex "Connection failed: error sending request", Claude "Connection error."
+    /\bfetch failed\b/i, // node's fetch (Claude Code, Gemini CLI)
+    /\b(?:502 Bad Gateway|503 Service Unavailable|504 Gateway Time-?out)\b/i,
+    /\b(?:APIConnection(?:Timeout)?Error|ServiceUnavailableError)\b/, // litellm (aider), the SDKs
+    /\bThe API provider(?:'s servers are down| timed out)\b/, // aider
+];
+function textSaysUnavailable(text) {
+    return UNAVAILABLE_PATTERNS.some((re) => re.test(text));
+}
+
+;// CONCATENATED MODULE: ./src/engine/agent/usage.ts
+// What an agent CLI said about its own run, read from its real output format: cost, tokens, tool
+// calls, turns, its own error message, and whether its model service rate limited it.
+//
+// Formats (each captured from the real CLI against a scripted local API; test/fixtures/presets/):
+// - Claude Code 2.1 `-p --output-format stream-json --verbose` (or `json`): one `{"type":"result"}`
+//   object at the end with total_cost_usd, num_turns, is_error, result (the reply or the CLI's error
+//   message) and usage {input_tokens, cache_creation_input_tokens, cache_read_input_tokens,
+//   output_tokens}; before it, `{"type":"assistant"}` events whose content holds the tool_use blocks.
+// - Codex CLI 0.169 `exec --json`: JSONL events; `turn.completed` / `turn.failed` carry usage
+//   {input_tokens (cached included), cached_input_tokens, cache_write_input_tokens, output_tokens
+//   (reasoning included)}; `item.started` / `item.completed` items are tool calls unless they are
+//   agent_message, reasoning or error; `error` events and `turn.failed.error.message` hold errors.
+// - Gemini CLI 0.61 `--output-format stream-json`: a final `{"type":"result","status",…,"stats":
+//   {input_tokens, total_tokens, cached, tool_calls}}` (output_tokens there leaves the thoughts out;
+//   total − input counts them), `tool_use` events; `--output-format json`: `{"response"|"error",
+//   "stats":{"models":{M:{"api":{totalRequests},"tokens":{prompt,candidates,thoughts,cached}}},
+//   "tools":{"totalCalls"}}}`. Auth failures (exit 41) are plain text on stderr.
+// - aider: "Tokens: 4.4k sent, 1.2k cache write, 3k cache hit, 212 received." and "Cost: $0.02
+//   message, $0.05 session." lines (its own rounding); API errors as "litellm.<Name>Error: …" lines
+//   and a plain sentence, after which aider exits 0.
+// - any command: a top-level JSON `total_cost_usd` or `cost_usd` (number or Decimal string).
+//
+// Token counts are in one set of terms for every agent: `input` is every prompt token the model read
+// (cached ones included), `cache_read` and `cache_write` are the parts of it served from or written
+// to the provider's cache, `output` includes reasoning/thinking tokens (billed as output).
+
+
+
+class Tally {
+    costs = [];
+    tokens = null;
+    toolIds = new Set();
+    /** Tool calls a CLI counted itself (Gemini stats), which win over counting events. */
+    toolCount = null;
+    turns = null;
+    error = null;
+    failed = false;
+    /** The structured final word on rate limiting, when the CLI gave one. */
+    rateVerdict = null;
+    /** The structured word on the service answering at all (Claude's api_error_status). */
+    unavailableVerdict = null;
+    addTokens(t) {
+        const cur = this.tokens ?? { input: 0, output: 0, cache_read: 0, cache_write: 0 };
+        for (const k of ['input', 'output', 'cache_read', 'cache_write'])
+            cur[k] += t[k] ?? 0;
+        this.tokens = cur;
+    }
+    addTurns(n) {
+        if (n !== null)
+            this.turns = (this.turns ?? 0) + n;
+    }
+}
+/** Parses what the agent printed into its cost, usage, error and rate-limit status. */
+function usage_parseAgentOutcome(preset, out) {
+    const t = new Tally();
+    for (const ev of raw_json_jsonObjectsIn(out.stdout))
+        readEvent(ev, t, true);
+    // Errors only from stderr: Gemini prints its JSON error there in some modes; usage never.
+    for (const ev of raw_json_jsonObjectsIn(out.stderr))
+        readEvent(ev, t, false);
+    if (preset === 'aider' || preset === 'command')
+        readAider(out.stdout + '\n' + out.stderr, t);
+    const exitFailed = out.exitCode !== 0;
+    const failed = exitFailed || t.failed;
+    // A successful run has no error text, whatever retries it printed on the way.
+    const raw = failed ? (t.error ?? lastErrorLine(out.stderr) ?? lastErrorLine(out.stdout)) : null;
+    const errorText = raw === null ? null : oneLine(raw);
+    const rateLimited = failed && (t.rateVerdict ?? error_words_textSaysRateLimited(`${out.stdout}\n${out.stderr}`));
+    // From the CLI's own error words only: a connection error anywhere else may be the project's tests.
+    const unavailable = failed && !rateLimited && (t.unavailableVerdict ?? textSaysUnavailable(errorText ?? ''));
+    // Every cost was checked as decimal text: the sum of several is exact.
+    const costUsd = t.costs.length > 1 ? (0,decimal/* dstr */.Is)(t.costs.reduce((s, c) => s.plus(new decimal/* Decimal */.Ww(c)), new decimal/* Decimal */.Ww(0))) : (t.costs.at(0) ?? null);
+    const toolCalls = t.toolCount ?? (t.toolIds.size > 0 || sawToolStream(preset, out.stdout) ? t.toolIds.size : null);
+    return {
+        costUsd,
+        tokens: t.tokens,
+        toolCalls,
+        turns: t.turns,
+        errorText,
+        failed,
+        rateLimited,
+        unavailable,
+        reported: { cost: costUsd !== null, tokens: t.tokens !== null, toolCalls: toolCalls !== null },
+    };
+}
+/** A stream that lists tool calls as they happen reports 0 when it lists none (Claude stream-json, Codex). */
+function sawToolStream(preset, stdout) {
+    if (preset === 'claude')
+        return /^\{"type":"system","subtype":"init"/m.test(stdout);
+    if (preset === 'codex')
+        return /^\{"type":"thread\.started"/m.test(stdout);
+    if (preset === 'gemini')
+        return /^\{"type":"init"/m.test(stdout);
+    return false;
+}
+function readEvent(ev, t, fromStdout) {
+    const type = str(ev.type);
+    // Claude Code's result (json, or the last stream-json line).
+    if (type === 'result' && ('total_cost_usd' in ev || 'num_turns' in ev || 'is_error' in ev)) {
+        if (fromStdout) {
+            const cost = decimalText(ev.total_cost_usd);
+            if (cost !== null)
+                t.costs.push(cost);
+            t.addTurns(count(ev.num_turns));
+            if (isObject(ev.usage)) {
+                const u = ev.usage;
+                const [plain, write, read, output] = [u.input_tokens, u.cache_creation_input_tokens, u.cache_read_input_tokens, u.output_tokens].map((x) => count(x) ?? 0);
+                t.addTokens({ input: plain + write + read, cache_write: write, cache_read: read, output: output });
+            }
+        }
+        if (ev.is_error === true) {
+            t.failed = true;
+            t.error =
+                str(ev.result) ?? (Array.isArray(ev.errors) ? ev.errors.filter((e) => typeof e === 'string').join('; ') || null : null) ?? str(ev.subtype);
+            const status = count(ev.api_error_status);
+            // error_max_turns, error_during_execution…: the loop's limits or a crash, not the API's.
+            t.rateVerdict = status === 429 || status === 529 ? true : status !== null || (typeof ev.subtype === 'string' && ev.subtype !== 'success') ? false : null;
+            if (status !== null)
+                t.unavailableVerdict = UNAVAILABLE_STATUS.has(status);
+        }
+        else if (ev.is_error === false)
+            t.rateVerdict = false;
+        return;
+    }
+    if (type === 'assistant' && isObject(ev.message) && Array.isArray(ev.message.content)) {
+        for (const block of ev.message.content)
+            if (isObject(block) && block.type === 'tool_use')
+                t.toolIds.add(str(block.id) ?? `#${t.toolIds.size}`);
+        return;
+    }
+    // Codex events.
+    if (type === 'turn.completed' || type === 'turn.failed') {
+        t.addTurns(1);
+        if (fromStdout && isObject(ev.usage)) {
+            const u = ev.usage;
+            t.addTokens({
+                input: count(u.input_tokens) ?? 0,
+                cache_read: count(u.cached_input_tokens) ?? 0,
+                cache_write: count(u.cache_write_input_tokens) ?? 0,
+                output: count(u.output_tokens) ?? 0,
+            });
+        }
+        if (type === 'turn.failed') {
+            t.failed = true;
+            t.error = unwrapApiError(errorMessage(ev.error)) ?? t.error;
+            t.rateVerdict = error_words_textSaysRateLimited(errorMessage(ev.error) ?? '');
+        }
+        else
+            t.rateVerdict = false;
+        return;
+    }
+    if ((type === 'item.started' || type === 'item.completed') && isObject(ev.item)) {
+        const kind = str(ev.item.type);
+        if (kind && !['agent_message', 'reasoning', 'error'].includes(kind))
+            t.toolIds.add(str(ev.item.id) ?? `#${t.toolIds.size}`);
+        return;
+    }
+    if (type === 'error' && typeof ev.message === 'string') {
+        // Codex: "Reconnecting... n/5 (…)" lines are retries; the last other one is the error.
+        if (!/^Reconnecting\.\.\./.test(ev.message) || t.error === null)
+            t.error = unwrapApiError(ev.message);
+        return;
+    }
+    // Gemini stream-json.
+    if (type === 'tool_use') {
+        t.toolIds.add(str(ev.tool_id) ?? `#${t.toolIds.size}`);
+        return;
+    }
+    if (type === 'result' && typeof ev.status === 'string') {
+        const s = ev.stats;
+        if (fromStdout && isObject(s)) {
+            const input = count(s.input_tokens);
+            const total = count(s.total_tokens);
+            if (input !== null || total !== null)
+                t.addTokens({
+                    input: input ?? 0,
+                    cache_read: count(s.cached) ?? 0,
+                    output: total !== null && input !== null ? Math.max(0, total - input) : (count(s.output_tokens) ?? 0),
+                });
+            const calls = count(s.tool_calls);
+            if (calls !== null)
+                t.toolCount = (t.toolCount ?? 0) + calls;
+        }
+        if (ev.status !== 'success') {
+            t.failed = true;
+            t.error = unwrapApiError(errorMessage(ev.error)) ?? t.error ?? `status ${ev.status}`;
+            t.rateVerdict = geminiRateLimited(ev.error);
+        }
+        else
+            t.rateVerdict = false;
+        return;
+    }
+    // Gemini json (one object: response or error, and stats).
+    if (!type && 'session_id' in ev && ('response' in ev || 'error' in ev || 'stats' in ev)) {
+        const s = ev.stats;
+        if (fromStdout && isObject(s)) {
+            if (isObject(s.models))
+                for (const m of Object.values(s.models)) {
+                    if (!isObject(m))
+                        continue;
+                    if (isObject(m.tokens))
+                        t.addTokens({
+                            input: count(m.tokens.prompt) ?? 0,
+                            cache_read: count(m.tokens.cached) ?? 0,
+                            output: (count(m.tokens.candidates) ?? 0) + (count(m.tokens.thoughts) ?? 0),
+                        });
+                    if (isObject(m.api))
+                        t.addTurns(count(m.api.totalRequests));
+                }
+            if (isObject(s.tools)) {
+                const calls = count(s.tools.totalCalls);
+                if (calls !== null)
+                    t.toolCount = (t.toolCount ?? 0) + calls;
+            }
+        }
+        if (isObject(ev.error)) {
+            t.failed = true;
+            t.error = unwrapApiError(errorMessage(ev.error)) ?? t.error;
+            t.rateVerdict = geminiRateLimited(ev.error);
+        }
+        else if ('response' in ev)
+            t.rateVerdict = false;
+        return;
+    }
+    // Any command: a top-level cost.
+    if (fromStdout) {
+        const cost = decimalText(ev.total_cost_usd) ?? decimalText(ev.cost_usd);
+        if (cost !== null)
+            t.costs.push(cost);
+    }
+}
+function errorMessage(e) {
+    if (typeof e === 'string')
+        return str(e);
+    return isObject(e) ? str(e.message) : null;
+}
+function geminiRateLimited(e) {
+    return (isObject(e) && count(e.code) === 429) || error_words_textSaysRateLimited(errorMessage(e) ?? '');
+}
+/** An API error body quoted whole in a message ('{"error":{"message":…}}'): its message. */
+function unwrapApiError(text) {
+    if (text === null)
+        return null;
+    const m = /^\s*(\[API Error: )?(\{.*\})\]?\s*$/s.exec(text);
+    if (!m)
+        return text;
+    const obj = raw_json_jsonObjectsIn(m[2]).at(0);
+    const inner = obj === undefined ? null : isObject(obj.error) ? str(obj.error.message) : str(obj.message);
+    return inner ?? text;
+}
+// aider prints its figures as text; numbers like "4.4k" are its own rounding (aider/utils.py format_tokens).
+const AIDER_TOKENS = /^Tokens: ([\d.,]+k?) sent(?:, ([\d.,]+k?) cache write)?(?:, ([\d.,]+k?) cache hit)?, ([\d.,]+k?) received\./;
+const AIDER_COST = /Cost: \$([\d.]+) message, \$([\d.]+) session\./;
+/** aider's API errors (aider/exceptions.py): the litellm exception line and its plain explanations. */
+const AIDER_ERROR = /^(?:litellm\.[A-Za-z]+(?:Error|Exception)\b.*|The API provider (?:is not able to authenticate you|has rate limited you|has refused the request|timed out|'s servers are down).*|(?:Missing|Unable to find) (?:these environment variables|.*API key).*)$/;
+function aiderTokens(text) {
+    if (!text)
+        return 0;
+    const k = text.endsWith('k');
+    const n = (0,decimal/* parseDecimal */.$Q)(text.replace(/[,k]/g, ''));
+    return n === null
+        ? 0
+        : n
+            .times(k ? 1000 : 1)
+            .round()
+            .toNumber();
+}
+function readAider(text, t) {
+    let lastUsage = -1;
+    let lastError = -1;
+    let sessionCost = null;
+    const lines = text.split('\n');
+    for (const [i, raw] of lines.entries()) {
+        const line = raw.trim();
+        const tok = AIDER_TOKENS.exec(line);
+        if (tok) {
+            t.addTokens({ input: aiderTokens(tok[1]), cache_write: aiderTokens(tok[2]), cache_read: aiderTokens(tok[3]), output: aiderTokens(tok[4]) });
+            t.addTurns(1);
+            lastUsage = i;
+        }
+        const cost = AIDER_COST.exec(line);
+        if (cost)
+            sessionCost = cost[2]; // cumulative over the aider process, which is one iteration
+        if (AIDER_ERROR.test(line)) {
+            // The detailed litellm line names the API's own message; the plain sentence follows it.
+            if (lastError !== i - 1 || !t.error?.startsWith('litellm.'))
+                t.error = line;
+            lastError = i;
+        }
+    }
+    if (sessionCost !== null)
+        t.costs.push(sessionCost);
+    // An error after aider's last answer ended the run, whatever its exit code.
+    if (lastError > lastUsage) {
+        t.failed = true;
+        t.rateVerdict = error_words_textSaysRateLimited(t.error ?? '');
+    }
+}
+/** True when the output shows a rate-limit, quota or overload error of the agent's model service. */
+function isRateLimited(output) {
+    const t = new Tally();
+    for (const ev of jsonObjectsIn(output))
+        readEvent(ev, t, false);
+    return t.rateVerdict ?? textSaysRateLimited(output);
+}
+
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __webpack_require__(48161);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(76760);
+// EXTERNAL MODULE: ./src/engine/common/shell-quote.ts
+var shell_quote = __webpack_require__(78085);
+// EXTERNAL MODULE: ./src/engine/os/secrets.ts + 2 modules
+var secrets = __webpack_require__(71734);
+;// CONCATENATED MODULE: ./src/engine/agent/presets.ts
+// Agent presets: how each coding-agent CLI is run non-interactively, which environment additions it
+// gets, how the command line is recorded, and which files of its own it leaves in the repository.
+//
+// Every flag was checked against the installed CLI (`--help`, its bundled source) and by running it
+// against a scripted local stand-in of its provider API (test/presets/, `npm run test:presets`):
+// - Claude Code 2.1.330: `-p` reads the prompt from stdin; `--output-format stream-json --verbose`
+//   prints one JSON event per line as it works (tool calls and API retries while it runs, a final
+//   `result` with cost and usage), which keeps the agent visibly alive for the idle limit;
+//   `--dangerously-skip-permissions` (refused as root unless IS_SANDBOX=1); `--max-turns`; `--model`.
+//   Claude Code loads AGENTS.md as project instructions when there is no CLAUDE.md, and through
+//   `@AGENTS.md` imports: `--settings {"claudeMdExcludes":["**/AGENTS.md"]}` keeps the loop's memory
+//   out (CLAUDE.md still loads); CLAUDE_CODE_DISABLE_AUTO_MEMORY=1 turns off its own memory across
+//   sessions (~/.claude/projects/…/memory), which would carry one iteration into the next.
+// - Codex CLI 0.169.0: `exec --json` (JSONL events), prompt `-` from stdin after `--`; `--sandbox
+//   workspace-write` (`--full-auto` is rejected); `--skip-git-repo-check`; `-m/--model`. Codex puts
+//   every AGENTS.md from the git root down into its instructions: `-c project_doc_max_bytes=0` turns
+//   that off. By default it waits for the network forever, printing "Reconnecting... waiting for
+//   network" (so it never looks idle): `-c features.unbounded_connection_retries=false` makes it
+//   give up after 5 attempts with its error. Repeating a flag is an error (clap), so a flag the user
+//   passes in `args` replaces ours.
+// - Gemini CLI 0.61.0: `-p ""` selects headless mode with the prompt from stdin; `-o stream-json`
+//   (events as it works, a final `result` with stats); `-y/--yolo`; `--skip-trust` (an untrusted
+//   folder fails headless); `-m/--model`. It loads GEMINI.md files (settings `context.fileName`),
+//   not AGENTS.md, so the loop's memory is read once unless the user's settings add AGENTS.md.
+// - aider (Python, not on npm; aider.chat/docs/config/options.html, Aider-AI/aider args.py):
+//   `--message-file F`, `--yes-always`, `--model`, `--file` (a file it may edit: the report file;
+//   aider cannot read environment variables and runs no shell without asking), `--no-auto-commits`,
+//   `--no-dirty-commits` (the loop commits), `--no-check-update` (with --yes-always it would upgrade
+//   itself), `--no-show-release-notes`, `--no-analytics`, `--no-pretty`, `--no-gitignore` (it would
+//   edit .gitignore) and history files sent to the null device. aider reads no AGENTS.md of its own.
+
+
+
+
+/**
+ * The report file, relative to the repository: the prompt names it by this path (and by
+ * PHUC_REPORT_FILE). It is outside evidence/ and scratch/, which the prompt forbids, and it is not
+ * git-ignored: aider refuses to add ignored files to its chat. The loop deletes it before the agent
+ * starts and takes it out of the iteration's changes after reading it.
+ */
+const REPORT_PATH = '.phuc-loop/report.json';
+/**
+ * Files the agent CLIs write into the repository for themselves, for .git/info/exclude (written
+ * before anything else): the agent's are never committed; the user's own files of those names are
+ * kept and put back after every step like any git-ignored file (loop/user-files.ts). aider: its repo-map cache `.aider.tags.cache.v4/` and history files
+ * (`.aider*` is aider's own suggestion for .gitignore). Claude Code: `.claude/settings.local.json`
+ * (permissions remembered locally). Codex and Gemini CLI wrote nothing into the repository in the
+ * conformance runs: their state lives under ~/.codex and ~/.gemini.
+ */
+const AGENT_STATE_EXCLUDES = ['/.aider*', '/.claude/settings.local.json'];
+/**
+ * The variables of the loop's environment each preset's CLI is given (besides the base allowlist of
+ * os/secrets.ts and agent.pass_env), from each CLI's documentation of the variables it reads: its
+ * model, endpoint, key and behaviour settings. A name that looks like a credential is still withheld
+ * unless it is an agent key (AGENT_KEY_NAMES, withheld too when the key proxy holds the key) or
+ * agent.pass_env names it. Cloud credentials (AWS_*, GOOGLE_APPLICATION_CREDENTIALS for Bedrock or
+ * Vertex) and proxies (HTTPS_PROXY may hold a password) are not here: agent.pass_env gives them.
+ * - claude (code.claude.com/docs/en/env-vars): ANTHROPIC_*, CLAUDE_* (CLAUDE_CODE_*, CLAUDE_CONFIG_DIR),
+ *   its unprefixed settings (DISABLE_*, MAX_THINKING_TOKENS, BASH_*_MS, MCP_*, API_TIMEOUT_MS…),
+ *   Vertex regions, and IS_SANDBOX (as root it refuses to skip permissions without it).
+ * - codex (developers.openai.com/codex/environment-variables): CODEX_*, OPENAI_*, AZURE_OPENAI_*.
+ * - gemini (geminicli.com/docs, "Environment variables"): GEMINI_* (GEMINI_CLI_*…), GOOGLE_API_KEY,
+ *   GOOGLE_GEMINI_BASE_URL, GOOGLE_CLOUD_PROJECT/LOCATION, GOOGLE_GENAI_USE_VERTEXAI/GCA.
+ * - aider (aider.chat/docs/config/dotenv.html): AIDER_*, and the keys and endpoints of the providers
+ *   it reaches through litellm (every agent key; OPENAI_*, ANTHROPIC_*, GEMINI_*, OLLAMA_API_BASE…).
+ * - command: nothing beyond the base; what its script needs comes through agent.pass_env.
+ */
+const PRESET_ENV = {
+    claude: {
+        prefixes: ['ANTHROPIC_', 'CLAUDE_', 'DISABLE_', 'VERTEX_REGION_'],
+        names: [
+            'IS_SANDBOX',
+            'API_TIMEOUT_MS',
+            'MAX_THINKING_TOKENS',
+            'MAX_MCP_OUTPUT_TOKENS',
+            'MCP_TIMEOUT',
+            'MCP_TOOL_TIMEOUT',
+            'BASH_DEFAULT_TIMEOUT_MS',
+            'BASH_MAX_TIMEOUT_MS',
+            'BASH_MAX_OUTPUT_LENGTH',
+            'USE_BUILTIN_RIPGREP',
+            'ENABLE_TOOL_SEARCH',
+            'CLOUD_ML_REGION',
+        ],
+    },
+    codex: { prefixes: ['CODEX_', 'OPENAI_', 'AZURE_OPENAI_'], names: [] },
+    gemini: {
+        prefixes: ['GEMINI_'],
+        names: ['GOOGLE_API_KEY', 'GOOGLE_GEMINI_BASE_URL', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_GENAI_USE_GCA'],
+    },
+    aider: {
+        prefixes: ['AIDER_', 'OPENAI_', 'ANTHROPIC_', 'GEMINI_', 'OPENROUTER_', 'DEEPSEEK_', 'MISTRAL_', 'GROQ_', 'XAI_', 'AZURE_API_', 'AZURE_OPENAI_'],
+        names: [...secrets/* AGENT_KEY_NAMES */.Tl, 'OLLAMA_API_BASE'],
+    },
+    command: { prefixes: [], names: [] },
+};
+/** True when `args` already sets one of `flags` (as `--flag value` or `--flag=value`). */
+function passes(args, flags) {
+    return args.some((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)));
+}
+/** True when `args` sets a Codex `-c key=…` override for `key`. */
+function overrides(args, key) {
+    return args.some((a, i) => (a.startsWith(`${key}=`) && ['-c', '--config'].includes(args[i - 1] ?? '')) || a === `--config=${key}` || a.startsWith(`--config=${key}=`));
+}
+const CLAUDE_SETTINGS = JSON.stringify({ claudeMdExcludes: ['**/AGENTS.md'] });
+function agentInvocation(opts) {
+    const extra = opts.extraArgs ?? [];
+    const model = opts.model?.trim() || undefined;
+    const args = [];
+    const env = {};
+    // Our default is added only when the user's args do not set the same thing.
+    const flag = (aliases, ...value) => {
+        if (!passes(extra, aliases))
+            args.push(aliases[0], ...value);
+    };
+    let executable;
+    let promptOnStdin = true;
+    switch (opts.preset) {
+        case 'command': {
+            if (!opts.run?.trim())
+                throw new Error('agent.run is required for the command preset');
+            return { command: [opts.run, ...extra.map(shell_quote/* shellQuote */.Z)].join(' '), promptOnStdin: true, env };
+        }
+        case 'claude': {
+            executable = 'claude';
+            flag(['-p', '--print']);
+            flag(['--output-format'], 'stream-json');
+            // stream-json requires --verbose in print mode.
+            if (!passes(extra, ['--output-format']) || extra.some((a) => a === 'stream-json' || a === '--output-format=stream-json'))
+                flag(['--verbose']);
+            if (!passes(extra, ['--permission-mode', '--dangerously-skip-permissions']))
+                args.push('--dangerously-skip-permissions');
+            if (opts.maxTurns !== undefined && opts.maxTurns > 0)
+                flag(['--max-turns'], String(Math.floor(opts.maxTurns)));
+            if (model)
+                flag(['--model'], model);
+            flag(['--settings'], CLAUDE_SETTINGS);
+            env.CLAUDE_CODE_DISABLE_AUTO_MEMORY = '1';
+            args.push(...extra);
+            break;
+        }
+        case 'codex': {
+            executable = 'codex';
+            args.push('exec');
+            flag(['--json']);
+            if (!passes(extra, ['--sandbox', '-s', '--dangerously-bypass-approvals-and-sandbox', '--yolo', '--full-auto']))
+                args.push('--sandbox', 'workspace-write');
+            flag(['--skip-git-repo-check']);
+            if (!overrides(extra, 'project_doc_max_bytes'))
+                args.push('-c', 'project_doc_max_bytes=0');
+            if (!overrides(extra, 'features.unbounded_connection_retries'))
+                args.push('-c', 'features.unbounded_connection_retries=false');
+            if (model)
+                flag(['--model', '-m'], model);
+            // `--` ends any variadic option of the user's (e.g. --image) before the stdin marker.
+            args.push(...extra, '--', '-');
+            break;
+        }
+        case 'gemini': {
+            executable = 'gemini';
+            // An empty -p selects headless mode; the CLI prepends stdin to it.
+            flag(['--prompt', '-p'], '');
+            flag(['--output-format', '-o'], 'stream-json');
+            if (!passes(extra, ['--yolo', '-y', '--approval-mode']))
+                args.push('--yolo');
+            flag(['--skip-trust']);
+            if (model)
+                flag(['--model', '-m'], model);
+            args.push(...extra);
+            break;
+        }
+        case 'aider': {
+            executable = 'aider';
+            promptOnStdin = false;
+            args.push('--message-file', opts.promptFile);
+            if (opts.reportFile)
+                args.push('--file', opts.reportFile);
+            flag(['--yes-always']);
+            if (model)
+                flag(['--model'], model);
+            args.push('--no-check-update', '--no-show-release-notes', '--no-analytics', '--no-pretty', '--no-gitignore');
+            args.push('--input-history-file', external_node_os_.devNull, '--chat-history-file', external_node_os_.devNull);
+            args.push(...extra);
+            // Last, so that no user argument turns aider's own commits back on (argparse: last wins).
+            args.push('--no-auto-commits', '--no-dirty-commits');
+            break;
+        }
+        default: {
+            const never = opts.preset;
+            throw new Error(`unknown agent preset ${String(never)}`);
+        }
+    }
+    if (opts.run?.trim())
+        return { command: [opts.run.trim(), ...args.map(shell_quote/* shellQuote */.Z)].join(' '), promptOnStdin, env };
+    return { command: executable, args, promptOnStdin, env };
+}
+/**
+ * The invocation as evidence: `mask` hides secret values (e.g. the loop's scrubber); paths inside
+ * `root` (the repository) are written relative to it, so the record hashes the same on any machine.
+ */
+function describeInvocation(inv, o) {
+    const local = (s) => o.mask(relativize(s, o.root));
+    return {
+        argv: inv.args ? [inv.command, ...inv.args].map(local) : null,
+        shell: inv.args ? null : local(inv.command),
+        prompt_on_stdin: inv.promptOnStdin,
+        env_names: Object.keys(o.env).sort(),
+        preset_env: Object.keys(inv.env).sort(),
+        cli_version: o.cliVersion === null ? null : o.mask(o.cliVersion),
+    };
+}
+function relativize(text, root) {
+    if (!(0,external_node_path_.isAbsolute)(root) || root.length < 2)
+        return text;
+    const escaped = root.replace(/\/+$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return text.replace(new RegExp(`${escaped}(?=/|$)`, 'g'), '.');
+}
+/**
+ * The CLI's version (`<cli> --version`, first line of its output), or null when it is missing or
+ * does not answer: call once per run, before the first iteration. `command` has no version.
+ */
+async function cliVersion(preset, runner, o) {
+    if (preset === 'command')
+        return null;
+    const run = o.run?.trim();
+    const r = await runner.run({
+        command: run ? `${run} --version` : preset,
+        args: run ? undefined : ['--version'],
+        cwd: o.cwd,
+        env: o.env,
+        timeoutMs: o.timeoutMs ?? 30_000,
+        maxOutputBytes: 64 * 1024,
+    });
+    if (r.exitCode !== 0)
+        return null;
+    return (r.stdout
+        .split('\n')
+        .map((l) => l.trim())
+        .find(Boolean) ?? null);
+}
+
+;// CONCATENATED MODULE: ./src/engine/agent/agents.ts
+// The agent presets' surface in one import: how each CLI is run and recorded (presets.ts) and what
+// its output says about cost, usage, errors and rate limits (usage.ts). Its environment: os/secrets.ts.
+
+
+
+
+
+/** The cost and token figures of any agent's stdout (the shape spawnAgent reads until it takes AgentOutcome). */
+function parseAgentUsage(stdout) {
+    const o = parseAgentOutcome('command', { stdout, stderr: '', exitCode: 0 });
+    return { costUsd: o.costUsd, turns: o.turns, inputTokens: o.tokens?.input ?? null, outputTokens: o.tokens?.output ?? null };
+}
+
+
+/***/ }),
+
+/***/ 81629:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   W: () => (/* binding */ evidenceViewDir),
+/* harmony export */   k: () => (/* binding */ exposeEvidence)
+/* harmony export */ });
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(51455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+// The evidence files a capsule links, as copies the agent can read (SPEC §7 "What the agent sees"):
+// the evidence store itself stays out of its reach. Written to the exchange folder before each step
+// (which the agent's commands see read-only), at the path each link names below it, so that
+// `$PHUC_EVIDENCE_DIR/<link path>` is the file the prompt names.
+
+
+/** The copies' folder inside the exchange folder (PHUC_EVIDENCE_DIR). */
+const evidenceViewDir = (exchangeDir) => (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(exchangeDir, 'evidence');
+/**
+ * Replaces the view with copies of the files `links` name (paths below `folder`, the evidence
+ * folder as the links spell it). A fresh folder each time: nothing from an earlier step is left,
+ * and no write goes through an entry made before this one.
+ */
+async function exposeEvidence(exchangeDir, links, folder, read) {
+    const view = evidenceViewDir(exchangeDir);
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm)(view, { recursive: true, force: true });
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(view, { mode: 0o755 });
+    for (const l of links) {
+        const parts = l.path.split('/');
+        // Loop-made paths; one that would leave the view (an evidence folder outside the repository) is not copied.
+        if (!l.path.startsWith(`${folder}/`) || parts.some((p) => p === '' || p === '.' || p === '..'))
+            continue;
+        const text = await read(l.path.slice(folder.length + 1));
+        if (text === null)
+            continue;
+        const dest = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(view, ...parts);
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(dest), { recursive: true, mode: 0o755 });
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(dest, text, { flag: 'wx', mode: 0o644 });
+    }
+}
+
+
+/***/ }),
+
+/***/ 8476:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   BI: () => (/* binding */ Stage),
+/* harmony export */   _N: () => (/* binding */ stagePhasesSchema),
+/* harmony export */   g3: () => (/* binding */ phaseSummary),
+/* harmony export */   m0: () => (/* binding */ phaseTable)
+/* harmony export */ });
+/* unused harmony exports phaseSchema, phaseRows */
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(23905);
+// Where a run's wall time goes (Lane B: measurements, never certificate or capsule content). A
+// stage — the run's start, the baseline, an iteration, a replay, the end — times its phases on the
+// loop's clock port; its record goes to the evidence (iter_N/phases.json, phases.jsonl) and the
+// halting report sums them in one table. Phases of a stage may run at the same time (the criteria
+// of a round): those are recorded `part_of` the phase that holds them, and only top-level phases
+// add up to the stage's wall time; what no phase covers is shown as such, never hidden.
+
+const ms = zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(0);
+const phaseSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ phase: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), ms, part_of: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional() });
+/** `within`: a stage timed inside another (a replay inside the run's end), whose wall it is part of. */
+/** `before_ms`: the run's time between the stage before and this one (that one's records, a host's push), in no stage. */
+const stagePhasesSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    stage: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
+    wall_ms: ms,
+    phases: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(phaseSchema),
+    within: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+    before_ms: ms.optional(),
+});
+/**
+ * One stage's phases, timed from its creation. Straight-line code marks the end of each phase with
+ * lap(); a function can be timed whole with time(). Phases timed side by side each add their own.
+ */
+class Stage {
+    name;
+    clock;
+    within;
+    // Whole milliseconds read off the clock: laps then add up to the stage's wall time exactly.
+    started;
+    /** When the last top-level phase ended: where the next lap starts. */
+    lastEnd;
+    phases = [];
+    constructor(name, clock, within) {
+        this.name = name;
+        this.clock = clock;
+        this.within = within;
+        this.started = this.lastEnd = this.now();
+    }
+    now() {
+        return Math.round(this.clock.monotonicMs());
+    }
+    /** Runs `fn` and adds its duration (also when it throws) to `phase`. */
+    async time(phase, fn, partOf) {
+        const start = this.now();
+        try {
+            return await fn();
+        }
+        finally {
+            const end = this.now();
+            this.add(phase, end - start, partOf);
+            if (partOf === undefined)
+                this.lastEnd = Math.max(this.lastEnd, end);
+        }
+    }
+    /**
+     * The time since the last phase ended goes to `phase`, less `apart`: a part of it measured apart,
+     * never longer than the lap, recorded as a phase of its own (the agent's process inside its
+     * hand-over) or, unnamed, left to what recorded it (stages timed within this one).
+     */
+    lap(phase, apart) {
+        const now = this.now();
+        const part = apart ? Math.min(Math.max(0, Math.round(apart.ms)), now - this.lastEnd) : 0;
+        if (apart?.phase !== undefined)
+            this.add(apart.phase, part);
+        this.add(phase, now - this.lastEnd - part);
+        this.lastEnd = now;
+    }
+    /** The same phase twice in a stage (a hand-back after each use) is one entry, summed. */
+    add(phase, durationMs, partOf) {
+        const whole = Math.max(0, Math.round(durationMs));
+        const known = this.phases.find((p) => p.phase === phase && p.part_of === partOf);
+        if (known)
+            known.ms += whole;
+        else
+            this.phases.push(partOf === undefined ? { phase, ms: whole } : { phase, ms: whole, part_of: partOf });
+    }
+    /** `time` bound to this stage, for helpers that take a TimePhase. */
+    timer = (phase, fn) => this.time(phase, fn);
+    /**
+     * The stage as timed so far, and when it ended on the clock. `previousEnd`: when the run's stage
+     * before this one ended, so that the time between them is on record (a stage within another has none).
+     */
+    record(previousEnd) {
+        const end = this.now();
+        const before = previousEnd === undefined || this.within !== undefined ? {} : { before_ms: Math.max(0, this.started - previousEnd) };
+        return {
+            record: {
+                stage: this.name,
+                wall_ms: end - this.started,
+                phases: this.phases.map((p) => ({ ...p })),
+                ...(this.within === undefined ? {} : { within: this.within }),
+                ...before,
+            },
+            end,
+        };
+    }
+}
+const seconds = (msValue) => (msValue / 1000).toFixed(1);
+const NOT_IN_A_PHASE = 'not in a phase';
+const BETWEEN_STAGES = 'between stages';
+/** The order in which a run goes through its phases (the table's rows); any other phase follows, in first-seen order. */
+const RUN_ORDER = [
+    'capsule',
+    'step start',
+    'agent',
+    'work tree hand-over',
+    'collect',
+    'workspace update',
+    'setup',
+    'checks',
+    'residual',
+    'canary',
+    'skeptic',
+    'northstar',
+    'hand-back',
+    'learn',
+    'commit',
+    'record',
+];
+const rank = (phase) => (RUN_ORDER.includes(phase) ? RUN_ORDER.indexOf(phase) : RUN_ORDER.length);
+/** Each phase row's cells (ms per stage, null where the stage had none), in the run's order; nested phases follow their holder. */
+function phaseRows(stages) {
+    const key = (p) => `${p.part_of ?? ''}\0${p.phase}`;
+    const order = [];
+    for (const s of stages)
+        for (const p of s.phases)
+            if (!order.some((o) => key(o) === key(p)))
+                order.push(p);
+    const top = order.filter((p) => p.part_of === undefined).sort((a, b) => rank(a.phase) - rank(b.phase));
+    const placed = [
+        ...top.flatMap((t) => [t, ...order.filter((p) => p.part_of === t.phase)]),
+        ...order.filter((p) => p.part_of !== undefined && !top.some((t) => t.phase === p.part_of)),
+    ];
+    const rows = placed.map((p) => ({
+        ...(p.part_of === undefined ? {} : { part_of: p.part_of }),
+        phase: p.phase,
+        ms: stages.map((s) => s.phases.find((q) => key(q) === key(p))?.ms ?? null),
+    }));
+    // A stage's wall less its top-level phases and the stages timed within it: always a row, so a gap shows.
+    const other = stages.map((s) => s.wall_ms -
+        s.phases.filter((p) => p.part_of === undefined).reduce((a, p) => a + p.ms, 0) -
+        stages.filter((t) => t.within === s.stage).reduce((a, t) => a + t.wall_ms, 0));
+    const between = stages.map((s) => s.before_ms ?? null);
+    return [
+        ...rows,
+        { phase: NOT_IN_A_PHASE, ms: other.map((o) => Math.max(0, o)) },
+        ...(between.some((b) => b !== null) ? [{ phase: BETWEEN_STAGES, ms: between }] : []),
+    ];
+}
+/** A stage's share of the run: its wall and the time since the stage before it ended. */
+const runShare = (s) => s.wall_ms + (s.before_ms ?? 0);
+/** The run's wall time the stages cover: a stage within another is part of that one's. */
+const wallOf = (stages) => stages.filter((s) => s.within === undefined).reduce((a, s) => a + runShare(s), 0);
+/**
+ * The one-table breakdown (markdown): a row per phase, a column per stage, seconds. `cell` makes a
+ * name safe for a table (criterion ids are the user's). Each phase belongs to one stage, so a row's
+ * total is its sum; a stage's wall runs from the end of the stage before it, so the wall total is
+ * the run's from its start to its end (a stage timed within another counted once).
+ */
+function phaseTable(stages, cell) {
+    if (!stages.length)
+        return [];
+    const rows = phaseRows(stages);
+    const sum = (xs) => xs.reduce((a, x) => a + (x ?? 0), 0);
+    return [
+        `| phase | ${stages.map((s) => cell(s.within === undefined ? s.stage : `${s.stage} (in ${s.within})`)).join(' | ')} | total |`,
+        `|---|${stages.map(() => '---:|').join('')}---:|`,
+        ...rows.map((r) => `| ${r.part_of === undefined ? cell(r.phase) : `↳ ${cell(r.phase)}`} | ${r.ms.map((x) => (x === null ? '—' : seconds(x))).join(' | ')} | ${seconds(sum(r.ms))} |`),
+        `| **wall** | ${stages.map((s) => `**${seconds(runShare(s))}**`).join(' | ')} | **${seconds(wallOf(stages))}** |`,
+    ];
+}
+/** The closing note's words: the top-level phases that took the most of the run, with their share. */
+function phaseSummary(stages, top = 5) {
+    const wall = wallOf(stages);
+    if (!wall)
+        return null;
+    const totals = phaseRows(stages)
+        .filter((r) => r.part_of === undefined)
+        .map((r) => ({ phase: r.phase, ms: r.ms.reduce((a, x) => a + (x ?? 0), 0) }))
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, top);
+    return `${totals.map((t) => `${t.phase} ${seconds(t.ms)} s (${Math.round((t.ms * 100) / wall)} %)`).join(', ')} of ${seconds(wall)} s`;
+}
+
+
+/***/ }),
+
+/***/ 6632:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   P: () => (/* binding */ haltingReportSchema)
+/* harmony export */ });
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(23905);
+/* harmony import */ var _config_config_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(33855);
+/* harmony import */ var _judge_certificate_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(97501);
+/* harmony import */ var _memory_failures_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(47489);
+/* harmony import */ var _common_document_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(44505);
+/* harmony import */ var _run_dega_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(9569);
+/* harmony import */ var _run_fsm_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(42502);
+/* harmony import */ var _state_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(7355);
+/* harmony import */ var _phases_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(8476);
+// halting_report.json as read back: the schema every reader of a written report parses it with.
+
+
+
+
+
+
+
+
+
+
+const nullableDecimal = _common_document_js__WEBPACK_IMPORTED_MODULE_3__/* .decimalString */ .dw.nullable();
+/** halting_report.json as read back (a resumed run that has nothing to do, `verify`, `phuc-loop report`). */
+const haltingReportSchema = zod__WEBPACK_IMPORTED_MODULE_7__/* .object */ .Ikc({
+    schema_version: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(),
+    skill: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(),
+    version: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(),
+    goal: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().nullable(),
+    status: zod__WEBPACK_IMPORTED_MODULE_7__/* ["enum"] */ .k5n([..._run_fsm_js__WEBPACK_IMPORTED_MODULE_4__/* .TERMINAL_STATES */ .kl, 'RUNNING']),
+    stop_reason: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().nullable(),
+    detail: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().nullable(),
+    missing_fields: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP()),
+    messages: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP()),
+    halting_certificate: zod__WEBPACK_IMPORTED_MODULE_7__/* .object */ .Ikc({
+        type: zod__WEBPACK_IMPORTED_MODULE_7__/* ["enum"] */ .k5n([..._config_config_js__WEBPACK_IMPORTED_MODULE_0__/* .CERTIFICATE_TYPES */ .KJ, 'NONE']),
+        lane: zod__WEBPACK_IMPORTED_MODULE_7__/* ["enum"] */ .k5n(['A', 'B', 'C']).nullable(),
+        iteration: zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int().nullable(),
+        certificate_path: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().nullable(),
+        final_residual_decimal_string: nullableDecimal,
+        R_p_decimal_string: nullableDecimal,
+        residual_history_decimal_strings: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(_common_document_js__WEBPACK_IMPORTED_MODULE_3__/* .decimalString */ .dw),
+        acceptance_criteria_checklist: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_7__/* .object */ .Ikc({ criterion: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(), description: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(), met: zod__WEBPACK_IMPORTED_MODULE_7__/* .boolean */ .zMY(), evidence_link: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP() })),
+        commit: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().nullable(),
+        tree: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().nullable(),
+        workspace: zod__WEBPACK_IMPORTED_MODULE_7__/* ["enum"] */ .k5n(['clean', 'live']).nullable(),
+        isolation: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().nullable(),
+        /** What judged the agent's changes (agent.may_change or the protected paths alone); absent in older reports. */
+        guard: zod__WEBPACK_IMPORTED_MODULE_7__/* ["enum"] */ .k5n(['allow-list', 'protected-only']).optional(),
+    }),
+    exits_fired: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(_judge_certificate_js__WEBPACK_IMPORTED_MODULE_1__/* .firedExitSchema */ .uU.extend({ iteration: zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int().nullable() })),
+    glow_history: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(_state_js__WEBPACK_IMPORTED_MODULE_5__/* .iterationRowSchema */ .XK.pick({ iteration: true, total: true, G: true, L: true, O: true, W: true })),
+    iteration_rows: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(_state_js__WEBPACK_IMPORTED_MODULE_5__/* .iterationRowSchema */ .XK),
+    average_glow: nullableDecimal,
+    northstar_metrics_before: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_7__/* .object */ .Ikc({ id: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(), metric: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(), value: _common_document_js__WEBPACK_IMPORTED_MODULE_3__/* .decimalString */ .dw, target: _common_document_js__WEBPACK_IMPORTED_MODULE_3__/* .decimalString */ .dw })),
+    northstar_metrics_after: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_7__/* .object */ .Ikc({ id: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(), value: nullableDecimal, distance: nullableDecimal, error: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().optional() })),
+    northstar_distance_delta: nullableDecimal,
+    northstar_alignment_certificate: zod__WEBPACK_IMPORTED_MODULE_7__/* .object */ .Ikc({
+        status: zod__WEBPACK_IMPORTED_MODULE_7__/* ["enum"] */ .k5n(['ALIGNED', 'NEUTRAL', 'DRIFTING']),
+        metrics_advanced: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP()),
+        northstar_distance_start: nullableDecimal,
+        northstar_distance_end: nullableDecimal,
+        neutral_reason: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().nullable(),
+    })
+        .nullable(),
+    phuc_test_result: zod__WEBPACK_IMPORTED_MODULE_7__/* .object */ .Ikc({
+        condition_1_history: zod__WEBPACK_IMPORTED_MODULE_7__/* .boolean */ .zMY(),
+        condition_2_reflection: zod__WEBPACK_IMPORTED_MODULE_7__/* .boolean */ .zMY(),
+        condition_3_care: zod__WEBPACK_IMPORTED_MODULE_7__/* .boolean */ .zMY(),
+        condition_4_adaptation: zod__WEBPACK_IMPORTED_MODULE_7__/* .boolean */ .zMY(),
+        condition_5_growth: zod__WEBPACK_IMPORTED_MODULE_7__/* .boolean */ .zMY(),
+        failures: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP()),
+        pass: zod__WEBPACK_IMPORTED_MODULE_7__/* .boolean */ .zMY(),
+    })
+        .nullable(),
+    seed_checksum_verified: zod__WEBPACK_IMPORTED_MODULE_7__/* .boolean */ .zMY(),
+    seed_checksum: zod__WEBPACK_IMPORTED_MODULE_7__/* .object */ .Ikc({ formula: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(), product: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(), expected: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP() }),
+    triangle_law_vertices: zod__WEBPACK_IMPORTED_MODULE_7__/* .object */ .Ikc({ REMIND_plan_json_present: zod__WEBPACK_IMPORTED_MODULE_7__/* .boolean */ .zMY(), VERIFY_certificates_all_present: zod__WEBPACK_IMPORTED_MODULE_7__/* .boolean */ .zMY(), ACKNOWLEDGE_agents_md_all_entries_present: zod__WEBPACK_IMPORTED_MODULE_7__/* .boolean */ .zMY() })
+        .nullable(),
+    triangle_vertex_missing: zod__WEBPACK_IMPORTED_MODULE_7__/* ["enum"] */ .k5n(['REMIND', 'VERIFY', 'ACKNOWLEDGE', 'none']).nullable(),
+    iterations_completed: zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int().min(0),
+    iterations: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int().min(0)),
+    total_seconds_elapsed: zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int().min(0),
+    budget_use: zod__WEBPACK_IMPORTED_MODULE_7__/* .object */ .Ikc({ iterations: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(), seconds: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(), cost_usd: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(), tool_calls: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(), tool_calls_per_iteration: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().optional() })
+        .nullable(),
+    // Reports written before this section existed read back with none.
+    run: zod__WEBPACK_IMPORTED_MODULE_7__/* .object */ .Ikc({
+        resumed: zod__WEBPACK_IMPORTED_MODULE_7__/* .boolean */ .zMY(),
+        first_iteration: zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int().min(0),
+        iterations: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int().min(0)),
+        earlier_iterations: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int().min(0)),
+        next_iteration: zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int().min(0),
+        rebaselined: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().nullable(),
+        budget_revisions: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_7__/* .object */ .Ikc({ from_iteration: zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int().min(0), max_iterations: zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int() })),
+        numbering: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(),
+        budgets: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(),
+        how_to_go_on: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().nullable(),
+    })
+        .nullable()
+        .default(null),
+    verification_rung_target: zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int().nullable(),
+    verification_rung_achieved: zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int(),
+    rung_checks: zod__WEBPACK_IMPORTED_MODULE_7__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_7__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_7__/* .boolean */ .zMY())),
+    replays: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_7__/* .object */ .Ikc({ replay: zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int(), type: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(), residual: nullableDecimal, same: zod__WEBPACK_IMPORTED_MODULE_7__/* .boolean */ .zMY() })),
+    security: zod__WEBPACK_IMPORTED_MODULE_7__/* .object */ .Ikc({
+        gate_exit_code: zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int().nullable(),
+        api_surface_drift: zod__WEBPACK_IMPORTED_MODULE_7__/* .boolean */ .zMY(),
+        changed_symbols: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP()),
+        unexplained_symbols: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP()),
+        drift_explained: zod__WEBPACK_IMPORTED_MODULE_7__/* .boolean */ .zMY(),
+        api_surface_after: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(),
+        paraphrase_type: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().nullable().optional(),
+        behavioural_hash_before: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().optional(),
+        behavioural_hash_after: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().optional(),
+        unexplained_behaviour: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP()).optional(),
+    })
+        .nullable(),
+    high_glow_without_northstar: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int()),
+    reason_for_non_convergence: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().nullable(),
+    diagnosis_attempt: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().nullable(),
+    last_known_state: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().nullable(),
+    what_ran_and_failed: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().nullable(),
+    evidence_pointers: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_7__/* .object */ .Ikc({ path: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(), sha256: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP() })),
+    safe_partials: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().nullable(),
+    dega_cycles: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_7__/* .object */ .Ikc({
+        iteration: zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int(),
+        agent: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(),
+        blocker_class: zod__WEBPACK_IMPORTED_MODULE_7__/* ["enum"] */ .k5n(_run_dega_js__WEBPACK_IMPORTED_MODULE_8__/* .BLOCKER_CLASSES */ .I),
+        improvement: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(),
+        critic: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().nullable(),
+        reused_checks: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP()),
+        detour_next: zod__WEBPACK_IMPORTED_MODULE_7__/* .boolean */ .zMY(),
+    })),
+    escalated_at_iteration: zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int().nullable(),
+    divergence_start_iteration: zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int().nullable(),
+    last_known_good_iteration: zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int().nullable(),
+    glow_at_last_good_iteration: zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int().nullable(),
+    best_result_achieved: zod__WEBPACK_IMPORTED_MODULE_7__/* .object */ .Ikc({ iteration: zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int(), residual: _common_document_js__WEBPACK_IMPORTED_MODULE_3__/* .decimalString */ .dw, artifact_path: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP() }).nullable(),
+    glow_at_block: zod__WEBPACK_IMPORTED_MODULE_7__/* .number */ .aig().int().nullable(),
+    next_actions: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP()),
+    isolation_limits: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP()),
+    // Reports written before phases were timed read back with none.
+    phases: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(_phases_js__WEBPACK_IMPORTED_MODULE_6__/* .stagePhasesSchema */ ._N).default([]),
+    AGENTS_md_final_path: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP().nullable(),
+    loop_manifest_path: zod__WEBPACK_IMPORTED_MODULE_7__/* .string */ .YjP(),
+    // Reports written before it existed read back with none.
+    last_round_failures: _memory_failures_js__WEBPACK_IMPORTED_MODULE_2__/* .roundFailuresSchema */ .xd.omit({ excerpt: true }).nullable().default(null),
+    lessons_for_next_run: zod__WEBPACK_IMPORTED_MODULE_7__/* .array */ .YOg(_state_js__WEBPACK_IMPORTED_MODULE_5__/* .lessonSchema */ .qz).default([]),
+});
+
+
+/***/ }),
+
+/***/ 7355:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Jy: () => (/* binding */ stateSchema),
+/* harmony export */   XK: () => (/* binding */ iterationRowSchema),
+/* harmony export */   a3: () => (/* binding */ historyLineSchema),
+/* harmony export */   qz: () => (/* binding */ lessonSchema),
+/* harmony export */   ue: () => (/* binding */ initialState)
+/* harmony export */ });
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(23905);
+/* harmony import */ var _common_document_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(44505);
+/* harmony import */ var _config_config_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(33855);
+/* harmony import */ var _judge_certificate_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(97501);
+/* harmony import */ var _run_dega_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(9569);
+/* harmony import */ var _run_fsm_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(42502);
+/* harmony import */ var _run_progress_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(74545);
+// The run's state between iterations, persisted as state.json in the evidence tree (DEGA
+// snapshot): what one iteration hands the next, the per-iteration rows reports and PR comments
+// show, and the lines of history.jsonl. Read back, it is parsed with these schemas, so a state written by another version or edited
+// by hand is refused rather than half-used.
+
+
+
+
+
+
+
+/** One thing the last halt taught (evidence/lessons.ts), with the evidence it comes from. */
+const lessonSchema = zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({ lane: zod__WEBPACK_IMPORTED_MODULE_5__/* ["enum"] */ .k5n(['A', 'B', 'C']), text: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(), evidence: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().nullable() });
+const signatureSchema = zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({ criterion: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(), signature: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(), text: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP() });
+const progressSchema = zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({
+    best_residual: _common_document_js__WEBPACK_IMPORTED_MODULE_0__/* .decimalString */ .dw.nullable(),
+    stalled: zod__WEBPACK_IMPORTED_MODULE_5__/* .number */ .aig().int().min(0),
+    escalated_at: zod__WEBPACK_IMPORTED_MODULE_5__/* .number */ .aig().int().min(0).nullable(),
+    signatures: zod__WEBPACK_IMPORTED_MODULE_5__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(), signatureSchema),
+    detour: zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({
+        /** The iteration whose capsule carries the detour. */
+        iteration: zod__WEBPACK_IMPORTED_MODULE_5__/* .number */ .aig().int().min(0),
+        repeated: zod__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(signatureSchema.extend({ instruction: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().nullable() })),
+    })
+        .nullable(),
+});
+const northstarSnapshotSchema = zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({
+    readings: zod__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({ id: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(), value: _common_document_js__WEBPACK_IMPORTED_MODULE_0__/* .decimalString */ .dw.nullable(), distance: _common_document_js__WEBPACK_IMPORTED_MODULE_0__/* .decimalString */ .dw.nullable(), error: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().optional() })),
+    total_distance: _common_document_js__WEBPACK_IMPORTED_MODULE_0__/* .decimalString */ .dw.nullable(),
+});
+const passSchema = zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({
+    iteration: zod__WEBPACK_IMPORTED_MODULE_5__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_5__/* .number */ .aig().int().min(0), zod__WEBPACK_IMPORTED_MODULE_5__/* .literal */ .euz('baseline')]),
+    inputs_hash: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(),
+    evidence: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(),
+    tree: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(),
+});
+const glowScore = zod__WEBPACK_IMPORTED_MODULE_5__/* .number */ .aig().int().min(0);
+/** One row per iteration for reports and PR comments. */
+const iterationRowSchema = zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({
+    iteration: zod__WEBPACK_IMPORTED_MODULE_5__/* .number */ .aig().int().min(0),
+    G: glowScore,
+    L: glowScore,
+    O: glowScore,
+    // null when the residual could not be computed: unknown, never 0.
+    W: glowScore.nullable(),
+    total: glowScore.nullable(),
+    certificate: _judge_certificate_js__WEBPACK_IMPORTED_MODULE_2__/* .issuedTypeSchema */ .L0,
+    residual: _common_document_js__WEBPACK_IMPORTED_MODULE_0__/* .decimalString */ .dw.nullable(),
+    northstar_distance: _common_document_js__WEBPACK_IMPORTED_MODULE_0__/* .decimalString */ .dw.nullable(),
+    /** What the agent reported for the iteration's step (null: nothing; absent in rows written before). */
+    cost_usd: _common_document_js__WEBPACK_IMPORTED_MODULE_0__/* .decimalString */ .dw.nullable().optional(),
+    /** Input (cached parts included) and output tokens the agent reported for the step. */
+    tokens: zod__WEBPACK_IMPORTED_MODULE_5__/* .number */ .aig().int().min(0).nullable().optional(),
+});
+/** DEGA cycle record per iteration: blocker class, improvement over the previous one, who ran. */
+const cycleSchema = zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({
+    iteration: zod__WEBPACK_IMPORTED_MODULE_5__/* .number */ .aig().int().min(0),
+    agent: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(),
+    blocker_class: zod__WEBPACK_IMPORTED_MODULE_5__/* ["enum"] */ .k5n(_run_dega_js__WEBPACK_IMPORTED_MODULE_6__/* .BLOCKER_CLASSES */ .I),
+    blocker_reason: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(),
+    improvement: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(),
+    fail_closed_signals: zod__WEBPACK_IMPORTED_MODULE_5__/* .number */ .aig().int().min(0),
+    residual: _common_document_js__WEBPACK_IMPORTED_MODULE_0__/* .decimalString */ .dw.nullable(),
+    failure_signatures: zod__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP()),
+    detour_next: zod__WEBPACK_IMPORTED_MODULE_5__/* .boolean */ .zMY(),
+    critic: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().nullable(),
+    reused_checks: zod__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP()),
+});
+const count = zod__WEBPACK_IMPORTED_MODULE_5__/* .number */ .aig().int().min(0);
+/** What the loop carries from one iteration to the next; persisted as state.json (DEGA snapshot). */
+const stateSchema = zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({
+    schema_version: zod__WEBPACK_IMPORTED_MODULE_5__/* .literal */ .euz('2.0'),
+    next_iteration: count,
+    /**
+     * Recorded iterations a stop cut short before their checks ran (a pause): they do not count
+     * against budget.max_iterations (decide.ts countsAgainstBudget). Absent in state files written
+     * before it existed: none.
+     */
+    stopped_before_checks: zod__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(count).default([]),
+    residual_history: zod__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(_common_document_js__WEBPACK_IMPORTED_MODULE_0__/* .decimalString */ .dw),
+    criteria_met: zod__WEBPACK_IMPORTED_MODULE_5__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_5__/* .boolean */ .zMY()),
+    last_certificate_sha256: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().nullable(),
+    last_facts: zod__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP()),
+    last_northstar: northstarSnapshotSchema.nullable(),
+    total_ms: count,
+    total_cost_usd: _common_document_js__WEBPACK_IMPORTED_MODULE_0__/* .decimalString */ .dw,
+    cost_reported: zod__WEBPACK_IMPORTED_MODULE_5__/* .boolean */ .zMY(),
+    total_tool_calls: count,
+    /** Tokens the agent reported, summed (null: it reported none). */
+    total_tokens: zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({ input: count, output: count, cache_read: count, cache_write: count }).nullable().optional(),
+    /** Which figures the agent reported at least once (a budget on a figure never reported cannot apply). */
+    reported: zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({ cost: zod__WEBPACK_IMPORTED_MODULE_5__/* .boolean */ .zMY(), tokens: zod__WEBPACK_IMPORTED_MODULE_5__/* .boolean */ .zMY(), toolCalls: zod__WEBPACK_IMPORTED_MODULE_5__/* .boolean */ .zMY() }).optional(),
+    exits_fired: zod__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(_judge_certificate_js__WEBPACK_IMPORTED_MODULE_2__/* .firedExitSchema */ .uU.extend({ iteration: count })),
+    /** Where the progress windows (divergence, W = 0) start: a new HEAD starts new ones. */
+    window: zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({ residuals: count, rows: count }).default({ residuals: 0, rows: 0 }),
+    /** The residual HEAD was judged at when this run started, until this run records an iteration. */
+    start_residual: _common_document_js__WEBPACK_IMPORTED_MODULE_0__/* .decimalString */ .dw.nullable(),
+    /** The tests (id, status) the baseline ran, for the suite-integrity guard; null without JUnit. */
+    suite_baseline: zod__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({ id: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(), status: zod__WEBPACK_IMPORTED_MODULE_5__/* ["enum"] */ .k5n(['passed', 'failed', 'error', 'skipped']) }))
+        .nullable()
+        .optional(),
+    /** What the last halt taught (evidence/lessons.ts), shown to the next run's agent; absent before its first halt. */
+    lessons_for_next_run: zod__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(lessonSchema).optional(),
+    /** The loop's last commit: a run continues this state only from it (or from a descendant, re-baselined). */
+    last_commit: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().nullable().default(null),
+    /** How the last run ended, on which commit, and (when every criterion declares inputs) on which inputs. */
+    terminal: zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({ status: zod__WEBPACK_IMPORTED_MODULE_5__/* ["enum"] */ .k5n(_run_fsm_js__WEBPACK_IMPORTED_MODULE_3__/* .TERMINAL_STATES */ .kl), stop_reason: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(), head: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().nullable(), inputs_hash: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().nullable() }).nullable(),
+    section_witnessed: count,
+    section_archived: count,
+    /** Passes that may be reused while their inputs are unchanged. */
+    passes: zod__WEBPACK_IMPORTED_MODULE_5__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(), passSchema),
+    progress: progressSchema,
+    cycles: zod__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(cycleSchema),
+    rows: zod__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(iterationRowSchema),
+});
+function initialState() {
+    return {
+        schema_version: '2.0',
+        next_iteration: 0,
+        stopped_before_checks: [],
+        residual_history: [],
+        criteria_met: {},
+        last_certificate_sha256: null,
+        last_facts: [],
+        last_northstar: null,
+        total_ms: 0,
+        total_cost_usd: '0',
+        cost_reported: false,
+        total_tool_calls: 0,
+        exits_fired: [],
+        last_commit: null,
+        window: { residuals: 0, rows: 0 },
+        start_residual: null,
+        terminal: null,
+        section_witnessed: 0,
+        section_archived: 0,
+        passes: {},
+        progress: (0,_run_progress_js__WEBPACK_IMPORTED_MODULE_4__/* .initialProgress */ .O6)(null),
+        cycles: [],
+        rows: [],
+    };
+}
+/** One line of history.jsonl per recorded iteration. */
+const historyLineSchema = zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({
+    iteration: zod__WEBPACK_IMPORTED_MODULE_5__/* .number */ .aig().int().min(0),
+    fsm: zod__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_5__/* ["enum"] */ .k5n(_run_fsm_js__WEBPACK_IMPORTED_MODULE_3__/* .STATES */ .xj)),
+    certificate: zod__WEBPACK_IMPORTED_MODULE_5__/* ["enum"] */ .k5n([..._config_config_js__WEBPACK_IMPORTED_MODULE_1__/* .CERTIFICATE_TYPES */ .KJ, 'NONE']).nullable(),
+    residual: _common_document_js__WEBPACK_IMPORTED_MODULE_0__/* .decimalString */ .dw.nullable(),
+    glow: zod__WEBPACK_IMPORTED_MODULE_5__/* .number */ .aig().int().min(0).nullable(),
+    northstar_distance: _common_document_js__WEBPACK_IMPORTED_MODULE_0__/* .decimalString */ .dw.nullable(),
+    agent: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().optional(),
+    blocker_class: zod__WEBPACK_IMPORTED_MODULE_5__/* ["enum"] */ .k5n(_run_dega_js__WEBPACK_IMPORTED_MODULE_6__/* .BLOCKER_CLASSES */ .I).optional(),
+    improvement: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().optional(),
+    failure_signatures: zod__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP()).optional(),
+    critic: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().nullable().optional(),
+    reused_checks: zod__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP()).optional(),
+    decision: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(),
+    certificate_link: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(),
+});
+
+
+/***/ }),
+
+/***/ 27513:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   verifyTree: () => (/* binding */ verifyTree)
+/* harmony export */ });
+/* unused harmony export unparsed */
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(51455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _judge_audit_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(44501);
+/* harmony import */ var _common_canonical_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(94832);
+/* harmony import */ var _judge_certificate_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(97501);
+/* harmony import */ var _config_plan_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(54158);
+/* harmony import */ var _agent_agent_step_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(73817);
+/* harmony import */ var _common_document_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(44505);
+/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(72251);
+/* harmony import */ var _state_js__WEBPACK_IMPORTED_MODULE_9__ = __webpack_require__(7355);
+/* harmony import */ var _common_decimal_js__WEBPACK_IMPORTED_MODULE_10__ = __webpack_require__(44511);
+/* harmony import */ var _store_evidence_js__WEBPACK_IMPORTED_MODULE_11__ = __webpack_require__(75607);
+/* harmony import */ var _os_atomic_write_js__WEBPACK_IMPORTED_MODULE_12__ = __webpack_require__(64154);
+/* harmony import */ var _report_schema_js__WEBPACK_IMPORTED_MODULE_13__ = __webpack_require__(6632);
+// `phuc-loop verify`: re-checks an evidence tree with nothing but the tree — every sha256 in the
+// manifest, no file outside it, the certificate hash chain, every evidence link, the Triangle and
+// the Phuc Test, and that a converged report is backed by its certificate.
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+async function verifyTree(root, opts = {}) {
+    const problems = [];
+    const openTail = [];
+    const logTails = [];
+    let manifest = opts.manifest;
+    if (!manifest) {
+        const text = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(root, _store_evidence_js__WEBPACK_IMPORTED_MODULE_11__/* .MANIFEST */ .e0), 'utf8').catch(() => null);
+        if (text === null)
+            return { ok: false, problems: [`no ${_store_evidence_js__WEBPACK_IMPORTED_MODULE_11__/* .MANIFEST */ .e0} in ${root}`], openTail, logTails, iterations: [] };
+        try {
+            manifest = (0,_common_document_js__WEBPACK_IMPORTED_MODULE_7__/* .parseDocument */ .Tp)(_store_evidence_js__WEBPACK_IMPORTED_MODULE_11__/* .MANIFEST */ .e0, text, _store_evidence_js__WEBPACK_IMPORTED_MODULE_11__/* .manifestSchema */ .rc);
+        }
+        catch (e) {
+            return { ok: false, problems: [unparsed(e)], openTail, logTails, iterations: [] };
+        }
+    }
+    const files = [...manifest.files];
+    // Iteration manifests (listed in the root with their sha256) list that iteration's files.
+    if (!opts.manifest)
+        for (const e of manifest.files.filter((f) => (0,_store_evidence_js__WEBPACK_IMPORTED_MODULE_11__/* .isIterationManifest */ .t8)(f.path))) {
+            const text = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(root, e.path), 'utf8').catch(() => null);
+            if (text === null || (0,_common_canonical_js__WEBPACK_IMPORTED_MODULE_3__/* .sha256 */ .sc)(text) !== e.sha256)
+                continue; // reported below with every listed file
+            try {
+                files.push(...(0,_common_document_js__WEBPACK_IMPORTED_MODULE_7__/* .parseDocument */ .Tp)(e.path, text, _store_evidence_js__WEBPACK_IMPORTED_MODULE_11__/* .manifestSchema */ .rc).files.filter((f) => f.path.startsWith(e.path.slice(0, e.path.indexOf('/') + 1))));
+            }
+            catch (err) {
+                problems.push(unparsed(err));
+            }
+        }
+    const recorded = new Map(files.map((f) => [f.path, f]));
+    const ev = new _store_evidence_js__WEBPACK_IMPORTED_MODULE_11__/* .EvidenceStore */ .xS(root);
+    // Every document the loop reads back parses by its schema; a problem names the file and the field.
+    const doc = (rel, schema) => recorded.has(rel)
+        ? ev.readJson(rel, schema).catch((e) => {
+            problems.push(unparsed(e));
+            return null;
+        })
+        : Promise.resolve(null);
+    const state = await doc('state.json', _state_js__WEBPACK_IMPORTED_MODULE_9__/* .stateSchema */ .Jy);
+    // The unfinished iteration (redone on resume), or the judgement of HEAD a resumed run was cut off
+    // in: files of an attempt paused before are rewritten there, and no certificate rests on them.
+    const inOpenTail = (f) => !!opts.allowOpenTail && !!state && (f.startsWith(`${(0,_judge_audit_js__WEBPACK_IMPORTED_MODULE_2__/* .iterDir */ .E2)(state.next_iteration)}/`) || f.startsWith(`resume_${state.next_iteration}/`));
+    for (const f of files) {
+        if (inOpenTail(f.path) && !(0,_store_evidence_js__WEBPACK_IMPORTED_MODULE_11__/* .isIterationManifest */ .t8)(f.path)) {
+            const data = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(root, f.path)).catch(() => null);
+            if (data === null || (0,_common_canonical_js__WEBPACK_IMPORTED_MODULE_3__/* .sha256 */ .sc)(data) !== f.sha256)
+                openTail.push(f.path);
+            continue;
+        }
+        const data = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(root, f.path)).catch(() => null);
+        if (data === null)
+            problems.push(`${f.path}: listed in the manifest but missing`);
+        else if ((0,_common_canonical_js__WEBPACK_IMPORTED_MODULE_3__/* .sha256 */ .sc)(data) !== f.sha256 && _store_evidence_js__WEBPACK_IMPORTED_MODULE_11__/* .APPEND_ONLY_LOGS */ .IU.has(f.path) && data.byteLength > f.bytes && (0,_common_canonical_js__WEBPACK_IMPORTED_MODULE_3__/* .sha256 */ .sc)(data.subarray(0, f.bytes)) === f.sha256) {
+            if (opts.allowLogTails)
+                logTails.push({ path: f.path, bytes: f.bytes });
+            else
+                problems.push(`${f.path}: holds lines past what the manifest records (appended since the loop wrote it, or a run cut off while appending)`);
+        }
+        else if ((0,_common_canonical_js__WEBPACK_IMPORTED_MODULE_3__/* .sha256 */ .sc)(data) !== f.sha256)
+            problems.push(`${f.path}: sha256 differs from the manifest (the file was edited)`);
+        else if (data.byteLength !== f.bytes)
+            problems.push(`${f.path}: size differs from the manifest`);
+    }
+    const unlisted = [];
+    const onDisk = (await (0,_store_evidence_js__WEBPACK_IMPORTED_MODULE_11__/* .listFiles */ .CS)(root)).filter((f) => f !== _store_evidence_js__WEBPACK_IMPORTED_MODULE_11__/* .MANIFEST */ .e0 && !_store_evidence_js__WEBPACK_IMPORTED_MODULE_11__/* .NOT_EVIDENCE */ .E4.has(f) && !(0,_os_atomic_write_js__WEBPACK_IMPORTED_MODULE_12__/* .isTempFile */ .n1)(f));
+    for (const f of onDisk) {
+        if (recorded.has(f))
+            continue;
+        // A log first written by an iteration cut off before its manifest: nothing of it is on record.
+        if (inOpenTail(f) || (opts.allowLogTails && _store_evidence_js__WEBPACK_IMPORTED_MODULE_11__/* .APPEND_ONLY_LOGS */ .IU.has(f)))
+            openTail.push(f);
+        else {
+            problems.push(`${f}: not in the manifest (added after the loop wrote it)`);
+            unlisted.push(f);
+        }
+    }
+    const iterations = [
+        ...new Set(files
+            .map((f) => /^iter_(\d+)\/certificate\.json$/.exec(f.path)?.[1])
+            .filter((x) => !!x)
+            .map(Number)),
+    ].sort((a, b) => a - b);
+    let previous = null;
+    let finalCert = null;
+    for (const n of iterations) {
+        const rel = `${(0,_judge_audit_js__WEBPACK_IMPORTED_MODULE_2__/* .iterDir */ .E2)(n)}/certificate.json`;
+        const text = (await ev.readText(rel)) ?? '';
+        let cert;
+        try {
+            cert = (0,_common_document_js__WEBPACK_IMPORTED_MODULE_7__/* .parseDocument */ .Tp)(rel, text, _judge_certificate_js__WEBPACK_IMPORTED_MODULE_4__/* .certificateSchema */ .f6);
+        }
+        catch (e) {
+            problems.push(unparsed(e));
+            continue;
+        }
+        if (cert.previous_certificate_sha256 !== previous)
+            problems.push(`${rel}: hash chain broken (previous_certificate_sha256 ${cert.previous_certificate_sha256} ≠ ${previous})`);
+        for (const c of cert.checklist) {
+            const [path, hash] = c.evidence.split('#');
+            if (recorded.get(path)?.sha256 !== hash)
+                problems.push(`${rel}: evidence link ${c.evidence} does not resolve`);
+        }
+        if (cert.type === 'EXACT' || cert.type === 'CONVERGED') {
+            const claim = (0,_judge_certificate_js__WEBPACK_IMPORTED_MODULE_4__/* .convergenceClaimProblem */ .Pp)(cert);
+            if (claim)
+                problems.push(`${rel}: ${claim}`);
+        }
+        previous = (0,_common_canonical_js__WEBPACK_IMPORTED_MODULE_3__/* .sha256 */ .sc)(text);
+        finalCert = cert;
+    }
+    for (const f of files.filter((f) => /^iter_\d+\/artifacts\.json$/.test(f.path)))
+        await doc(f.path, _agent_agent_step_js__WEBPACK_IMPORTED_MODULE_6__/* .artifactsSchema */ .$Y);
+    // As recorded: a tail past the manifest is not read.
+    const historyBytes = recorded.get('history.jsonl')?.bytes;
+    const history = (historyBytes !== undefined && (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(root, 'history.jsonl')).catch(() => null))?.subarray(0, historyBytes).toString('utf8')) || '';
+    for (const [k, line] of history.split('\n').entries())
+        if (line)
+            try {
+                (0,_common_document_js__WEBPACK_IMPORTED_MODULE_7__/* .parseDocument */ .Tp)(`history.jsonl line ${k + 1}`, line, _state_js__WEBPACK_IMPORTED_MODULE_9__/* .historyLineSchema */ .a3);
+            }
+            catch (e) {
+                problems.push(unparsed(e));
+            }
+    const report = await doc('halting_report.json', _report_schema_js__WEBPACK_IMPORTED_MODULE_13__/* .haltingReportSchema */ .P);
+    const hasPlan = recorded.has('plan.json');
+    await doc('plan.json', _config_plan_js__WEBPACK_IMPORTED_MODULE_5__/* .planSchema */ .Fu);
+    if (!recorded.has('halting_report.json') && !opts.allowOpenTail)
+        problems.push('no halting_report.json');
+    if (hasPlan)
+        await audits().catch((e) => {
+            // The audits read the certificates and capsules again: one that does not parse is reported above.
+            const problem = unparsed(e);
+            if (!problems.includes(problem))
+                problems.push(problem);
+        });
+    else if (report && report.status !== 'EXIT_NEED_INFO' && report.status !== 'EXIT_BLOCKED')
+        problems.push('no plan.json (REMIND vertex) for a loop that ran');
+    if (!(0,_common_decimal_js__WEBPACK_IMPORTED_MODULE_10__/* .seedChecksum */ .Zl)().verified)
+        problems.push('seed checksum 641 × 274177 × 65537 ≠ 11517961089409');
+    const halted = report ? { status: report.status, stop_reason: report.stop_reason } : null;
+    return { ok: problems.length === 0, problems, openTail, logTails, unlisted, iterations, certificate: finalCert, halted };
+    async function audits() {
+        const triangle = await (0,_judge_audit_js__WEBPACK_IMPORTED_MODULE_2__/* .checkTriangle */ .pZ)(ev, iterations);
+        if (triangle.triangle_vertex_missing !== 'none')
+            problems.push(`Triangle Law: ${triangle.triangle_vertex_missing} vertex missing`);
+        const converged = report?.status === 'EXIT_CONVERGED';
+        const phuc = await (0,_judge_audit_js__WEBPACK_IMPORTED_MODULE_2__/* .phucTest */ .P3)(ev, iterations, {
+            hostPaths: [],
+            converged,
+            rungTarget: report?.verification_rung_target ?? 0,
+            rungAchieved: report?.verification_rung_achieved ?? 0,
+        });
+        if (!phuc.pass)
+            problems.push(...phuc.failures);
+        if (converged) {
+            // The certificate verify names (and --rerun judges again) is the one the run halted on.
+            finalCert = await haltingCertificate();
+            const claim = (0,_judge_certificate_js__WEBPACK_IMPORTED_MODULE_4__/* .convergenceClaimProblem */ .Pp)(finalCert);
+            if (claim)
+                problems.push(`EXIT_CONVERGED without a valid certificate: ${claim}`);
+        }
+    }
+    /**
+     * The certificate the run halted on: the last iteration's, or the one HEAD won without an agent
+     * step when a run started (baseline/ or resume_N/, named by the report), which follows it in the chain.
+     */
+    async function haltingCertificate() {
+        const named = /(?:^|\/)((?:baseline|resume_\d+)\/certificate\.json)$/.exec(report?.halting_certificate.certificate_path ?? '')?.[1];
+        if (!named)
+            return finalCert;
+        const cert = await doc(named, _judge_certificate_js__WEBPACK_IMPORTED_MODULE_4__/* .certificateSchema */ .f6);
+        if (cert && cert.previous_certificate_sha256 !== previous)
+            problems.push(`${named}: does not follow the last iteration's certificate in the chain`);
+        return cert;
+    }
+}
+/** A document that does not parse is a problem of the tree; anything else is a bug and propagates. */
+function unparsed(e) {
+    if (e instanceof _common_errors_js__WEBPACK_IMPORTED_MODULE_8__/* .EvidenceUnverifiable */ .Ol)
+        return e.message;
+    throw e;
+}
+
+
+/***/ }),
+
+/***/ 97457:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Nk: () => (/* binding */ upstreamAgent),
+/* harmony export */   nc: () => (/* binding */ connectOut)
+/* harmony export */ });
+/* unused harmony exports machineProxy, proxyLabel */
+/* harmony import */ var node_http__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(37067);
+/* harmony import */ var node_http__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_http__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_https__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(44708);
+/* harmony import */ var node_https__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_https__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(77030);
+/* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_net__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var https_proxy_agent__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(45833);
+/* harmony import */ var proxy_from_env__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(98182);
+// The machine's own proxy on the way out. On a runner or a laptop behind a proxy, the model API and
+// the hosts of `agent.network` are reachable only through it (no DNS of its own, or a firewall): the
+// key proxy, its pre-flight probe and the allow-list proxy go where the loop's environment says —
+// HTTPS_PROXY / HTTP_PROXY / ALL_PROXY, minus NO_PROXY, read the way curl and most tools read them
+// (proxy-from-env) — and tunnel with CONNECT, so TLS runs end to end and the proxy sees no key.
+
+
+
+
+
+/** The proxy the loop's environment names for `target`, or null for a direct connection. */
+function machineProxy(target) {
+    const named = (0,proxy_from_env__WEBPACK_IMPORTED_MODULE_4__/* .getProxyForUrl */ .T)(target.href);
+    return named ? new URL(named) : null;
+}
+/** The proxy's address for messages: no user name or password (they may be secrets). */
+const proxyLabel = (proxy) => `${proxy.protocol}//${proxy.host}`;
+/** An agent for requests to `upstream`: tunnelled through the machine's proxy where one applies. */
+function upstreamAgent(upstream, keepAlive = true) {
+    const proxy = machineProxy(upstream);
+    if (proxy)
+        return new https_proxy_agent__WEBPACK_IMPORTED_MODULE_3__/* .HttpsProxyAgent */ .b(proxy, { keepAlive });
+    return upstream.protocol === 'https:' ? new (node_https__WEBPACK_IMPORTED_MODULE_1___default().Agent)({ keepAlive }) : new (node_http__WEBPACK_IMPORTED_MODULE_0___default().Agent)({ keepAlive });
+}
+/**
+ * A TCP connection to host:port (for a `scheme` target), through the machine's proxy where one
+ * applies; rejects with the network's or the proxy's words ("…through the proxy http://p:3128").
+ */
+function connectOut(host, port, scheme) {
+    const authority = `${node_net__WEBPACK_IMPORTED_MODULE_2___default().isIPv6(host) ? `[${host}]` : host}:${port}`;
+    const proxy = machineProxy(new URL(`${scheme}://${authority}`));
+    return new Promise((resolve, reject) => {
+        const failed = (why) => reject(new Error(proxy ? `${why} through the proxy ${proxyLabel(proxy)}` : why));
+        if (!proxy) {
+            const s = node_net__WEBPACK_IMPORTED_MODULE_2___default().connect({ host, port }, () => resolve(s));
+            return void s.once('error', (e) => failed(e.message || e.code || 'the connection failed'));
+        }
+        const headers = { host: authority };
+        if (proxy.username)
+            headers['proxy-authorization'] = `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`;
+        const client = proxy.protocol === 'https:' ? (node_https__WEBPACK_IMPORTED_MODULE_1___default()) : (node_http__WEBPACK_IMPORTED_MODULE_0___default());
+        const port0 = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
+        const req = client.request({ host: proxy.hostname.replace(/^\[(.*)\]$/, '$1'), port: port0, method: 'CONNECT', path: authority, headers });
+        req.once('connect', (res, s, head) => {
+            // What the far end sent with the proxy's answer belongs to the connection.
+            if (head.length)
+                s.unshift(head);
+            if (res.statusCode === 200)
+                return resolve(s);
+            s.destroy();
+            failed(`the proxy answered CONNECT with ${String(res.statusCode)} ${res.statusMessage ?? ''}`.trim());
+        });
+        req.once('error', (e) => failed(e.message || e.code || 'the connection to the proxy failed'));
+        req.end();
+    });
+}
+
+
+/***/ }),
+
+/***/ 36775:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   GW: () => (/* binding */ commandNetwork),
+/* harmony export */   HQ: () => (/* binding */ networkPolicy),
+/* harmony export */   Qp: () => (/* binding */ networkRecord),
+/* harmony export */   XV: () => (/* binding */ openNetwork),
+/* harmony export */   dp: () => (/* binding */ hostSockets),
+/* harmony export */   ue: () => (/* binding */ networkLimit)
+/* harmony export */ });
+/* unused harmony exports allowed, NetworkGate */
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(51455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_http__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(37067);
+/* harmony import */ var node_http__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_http__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(77030);
+/* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_net__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var _machine_proxy_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(97457);
+/* harmony import */ var _programs_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(59980);
+// The network policy of the agent and the checks (SPEC §7 "Network"). Where the sandbox gives a
+// command namespaces (user+pidns, pidns), it also gives it a network namespace of its own:
+// - the agent's reaches nothing but two unix sockets of the loop's, through net-forwarder.pl, which
+//   listens on 127.0.0.1 inside: the key proxy (at the port its base URL names) and an HTTP proxy
+//   (HTTPS_PROXY) that lets through only the hosts of `agent.network` and logs every other host
+//   asked for, so that the user sees what to allow. `agent.network: open` shares the machine's;
+// - the checks' has loopback only (`checks.network: open` shares the machine's); `checks.setup`
+//   always has the machine's network (it installs).
+// A DNS lookup or a raw connection from inside fails at once: there is no route and no resolver.
+// A unix socket of the machine's at a path is no part of a network namespace (an abstract one is):
+// the sandbox masks each one listening (hostSockets) in such a command's view, or a resolver's socket
+// (nscd, systemd-resolved) or a D-Bus would be its way out.
+
+
+
+
+
+
+/** The model APIs an agent preset talks to, reached through HTTPS_PROXY where the key proxy does not hold its key. */
+const MODEL_HOSTS = {
+    claude: ['api.anthropic.com:443'],
+    codex: ['api.openai.com:443', 'chatgpt.com:443'],
+    gemini: ['generativelanguage.googleapis.com:443'],
+};
+/** The policy of a config: the agent's allow-list gets its model API's hosts unless the key proxy holds its key (then that is its way out). */
+function networkPolicy(c, keyProxy) {
+    const a = c.agent.network;
+    return { agent: a === 'open' ? 'open' : [...new Set([...a, ...(keyProxy ? [] : (MODEL_HOSTS[c.agent.use] ?? []))])], checks: c.checks.network };
+}
+function networkRecord(p, enforced) {
+    return { agent: p.agent === 'open' ? 'open' : p.agent.length ? [...p.agent].sort() : 'model-api-only', checks: p.checks, setup: 'open', enforced };
+}
+/** The limit said where the policy cannot be enforced (no namespaces, or no `ip` to bring loopback up). */
+function networkLimit(why) {
+    return `The network policy (agent.network, checks.network) is not enforced: ${why}. The agent and the checks reach every host the machine reaches, and can send the repository anywhere.`;
+}
+/**
+ * The unix sockets of the machine listening at a path (real paths, each once), from /proc/net/unix:
+ * those bound with a relative path, and those bound later, are not found (the limits say so).
+ */
+async function hostSockets(table = '/proc/net/unix') {
+    const text = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)(table, 'utf8').catch(() => '');
+    // Num RefCount Protocol Flags Type St Inode Path: the path, where there is one, from the 8th field on.
+    const paths = new Set(text
+        .split('\n')
+        .slice(1)
+        .map((l) => l.trim().split(/ +/).slice(7).join(' '))
+        .filter((p) => p.startsWith('/')));
+    const found = await Promise.all([...paths].map(async (p) => ((await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat)(p).catch(() => null))?.isSocket() ? (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.realpath)(p).catch(() => null) : null)));
+    return [...new Set(found.filter((p) => p !== null))].sort();
+}
+/** The HTTP proxy's port inside the agent's namespace (a namespace of its own: no other listener there but the key proxy's). */
+const PROXY_PORT = 3128;
+/** A host (or host:port) the allow-list names matches `host`:`port`. */
+function allowed(list, host, port) {
+    const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+    return list.some((entry) => {
+        const m = /^(.*?)(?::(\d+))?$/.exec(entry.toLowerCase());
+        return m[1] === h && (m[2] === undefined || Number(m[2]) === port);
+    });
+}
+/**
+ * The loop's side of the namespaces: a folder (0755, the loop's) that each namespaced command gets
+ * in its view, holding the forwarder and the sockets it relays to. `refused` is told every host the
+ * agent asked for and did not get.
+ */
+class NetworkGate {
+    dir;
+    forwarder;
+    allow;
+    refused;
+    servers = [];
+    /** Every connection either way, cut when the gate closes (a server's close waits for them). */
+    open = new Set();
+    constructor(dir, 
+    /** perl and the forwarder's copy: the first words of the agent's command. */
+    forwarder, allow, refused) {
+        this.dir = dir;
+        this.forwarder = forwarder;
+        this.allow = allow;
+        this.refused = refused;
+    }
+    static async open(dir, perl, allow, refused) {
+        const { 'net-forwarder.pl': forwarder } = await (0,_programs_js__WEBPACK_IMPORTED_MODULE_5__/* .installPrograms */ .xW)(dir, ['net-forwarder.pl']);
+        const gate = new NetworkGate(dir, [perl, forwarder], allow, refused);
+        await gate.listen(gate.proxySocket, gate.proxyServer());
+        return gate;
+    }
+    get proxySocket() {
+        return (0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(this.dir, 'proxy.sock');
+    }
+    keySocket(port) {
+        return (0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(this.dir, `key-${String(port)}.sock`);
+    }
+    async listen(path, server) {
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm)(path, { force: true });
+        await new Promise((resolve, reject) => {
+            server.once('error', reject);
+            server.listen(path, () => resolve());
+        });
+        server.on('connection', (c) => this.open.add(c.on('close', () => this.open.delete(c))));
+        // The forwarder connects as the namespace's root, or (pidns) as the loop's own user.
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.chmod)(path, 0o600);
+        this.servers.push(server);
+    }
+    /** Relays the agent's namespace's 127.0.0.1:port to the loop's 127.0.0.1:port (the key proxy). */
+    async relayKeyProxy(port) {
+        const server = node_net__WEBPACK_IMPORTED_MODULE_2___default().createServer((inside) => pipeBoth(inside, node_net__WEBPACK_IMPORTED_MODULE_2___default().connect(port, '127.0.0.1')));
+        await this.listen(this.keySocket(port), server);
+    }
+    /**
+     * The forwarder's arguments for the agent (before `--`): the key proxy's port, if any, and the
+     * HTTP proxy; and the variables that point the agent's HTTP clients at the latter.
+     */
+    agentView(keyPort) {
+        const maps = [...(keyPort === null ? [] : [`${String(keyPort)}=${this.keySocket(keyPort)}`]), `${String(PROXY_PORT)}=${this.proxySocket}`];
+        const proxy = `http://127.0.0.1:${String(PROXY_PORT)}`;
+        const local = '127.0.0.1,localhost,::1';
+        return {
+            maps,
+            env: { HTTPS_PROXY: proxy, HTTP_PROXY: proxy, https_proxy: proxy, http_proxy: proxy, ALL_PROXY: proxy, NO_PROXY: local, no_proxy: local },
+        };
+    }
+    /** CONNECT host:port (HTTPS) and absolute-URL requests (plain HTTP), for the allowed hosts only. */
+    proxyServer() {
+        const server = node_http__WEBPACK_IMPORTED_MODULE_1___default().createServer((req, res) => {
+            const url = URL.canParse(req.url ?? '') ? new URL(req.url) : null;
+            const port = url ? Number(url.port) || (url.protocol === 'https:' ? 443 : 80) : 0;
+            if (!url || !allowed(this.allow, url.hostname, port)) {
+                this.refused(url ? `${url.hostname}:${String(port)}` : String(req.url), `HTTP ${String(req.method)}`);
+                res.writeHead(403, { 'content-type': 'text/plain' }).end('phuc-loop: this host is not in agent.network\n');
+                return;
+            }
+            const up = node_http__WEBPACK_IMPORTED_MODULE_1___default().request(url, { method: req.method, headers: req.headers, agent: (0,_machine_proxy_js__WEBPACK_IMPORTED_MODULE_4__/* .upstreamAgent */ .Nk)(url, false) }, (r) => {
+                res.writeHead(r.statusCode ?? 502, r.headers);
+                r.pipe(res);
+            });
+            up.on('error', () => res.destroy());
+            req.pipe(up);
+        });
+        server.on('connect', (req, socket, head) => {
+            const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(req.url ?? '');
+            if (!m || !allowed(this.allow, m[1], Number(m[2]))) {
+                this.refused(req.url ?? '', 'CONNECT');
+                socket.end('HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\nphuc-loop: this host is not in agent.network\n');
+                return;
+            }
+            (0,_machine_proxy_js__WEBPACK_IMPORTED_MODULE_4__/* .connectOut */ .nc)(m[1], Number(m[2]), 'https').then((up) => {
+                socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
+                if (head.length)
+                    up.write(head);
+                pipeBoth(socket, up);
+            }, () => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+        });
+        return server;
+    }
+    async close() {
+        for (const c of this.open)
+            c.destroy();
+        await Promise.all(this.servers.map((s) => new Promise((r) => s.close(r))));
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm)(this.dir, { recursive: true, force: true });
+    }
+}
+/** The network of a run whose commands get namespaces (`namespaced`) or not; `dir` for the gate, `perl` runs its forwarder. */
+async function openNetwork(policy, namespaced, gateAt, refused) {
+    const closed = policy.agent !== 'open' || policy.checks !== 'open';
+    const why = namespaced ? null : "at isolation none the commands run in the loop's own namespaces";
+    // The gate relays the agent's way out; a command with loopback only needs nothing but bwrap's --unshare-net.
+    const gate = policy.agent !== 'open' && why === null ? await NetworkGate.open(gateAt.dir, gateAt.perl, policy.agent, refused) : null;
+    return { policy, gate, why: closed ? why : null };
+}
+/**
+ * The network namespace of a command of `role`: null where it shares the machine's; else the
+ * forwarder's arguments (up to its `--`; none for loopback only), the folders its view must hold,
+ * and variables to add.
+ */
+function commandNetwork(n, role, open, keyPort) {
+    const { gate, policy, why } = n;
+    if (why !== null || open || (role === 'agent' ? policy.agent === 'open' : policy.checks === 'open'))
+        return null;
+    if (role === 'check' || !gate)
+        return { argv: [], dirs: [], env: {} };
+    const view = gate.agentView(keyPort);
+    return { argv: [...gate.forwarder, ...view.maps, '--'], dirs: [gate.dir], env: view.env };
+}
+function pipeBoth(a, b) {
+    a.pipe(b);
+    b.pipe(a);
+    a.on('error', () => b.destroy());
+    b.on('error', () => a.destroy());
+    a.on('close', () => b.destroy());
+    b.on('close', () => a.destroy());
+}
+
+
+/***/ }),
+
+/***/ 68280:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  Ft: () => (/* reexport */ IsolationUnavailableError),
+  ak: () => (/* binding */ Sandbox),
+  Zu: () => (/* reexport */ resolveIsolation),
+  CA: () => (/* reexport */ withoutRoleVariables)
+});
+
+// UNUSED EXPORTS: ISOLATION_LEVELS, ROLE_USERS, isolationLimits, probeIsolation
+
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(51455);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __webpack_require__(48161);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(76760);
+// EXTERNAL MODULE: ./src/engine/os/tree-file.ts
+var tree_file = __webpack_require__(34720);
+;// CONCATENATED MODULE: ./src/engine/os/reach.ts
+// What a role can reach of the machine at user+pidns (SPEC §7 "Isolation"): its user sees only
+// what every other user may reach; a folder it cannot traverse is covered by an empty one in its
+// view (os/sandbox.ts#layout). A program the user configured there is missing to the role, and the
+// loop says so before the run instead of letting the agent or a check fail on "No such file".
+
+
+/**
+ * The first directory on the way to `path` (inclusive) that `who` cannot traverse, or null. `who`
+ * absent: any other user (one that owns nothing there). ACLs are not read: a folder they open is
+ * still reported (then covered, see sandbox.ts), never the other way round.
+ */
+async function firstBlocked(path, who) {
+    let at = external_node_path_.sep;
+    for (const part of ['', ...path.split(external_node_path_.sep).filter(Boolean)]) {
+        at = (0,external_node_path_.join)(at, part);
+        const s = await (0,promises_.stat)(at).catch(() => null);
+        const bit = !s ? 0 : s.uid === who?.uid ? 0o100 : s.gid === who?.gid ? 0o010 : 0o001;
+        if (!s || (s.mode & bit) === 0)
+            return at;
+    }
+    return null;
+}
+/**
+ * For each of `paths` (absolute) that exists for the loop but lies under a folder `who` cannot
+ * traverse: one sentence naming the file, that folder, its mode and the user. A path the loop
+ * cannot see either is not the sandbox's doing and is left out.
+ */
+async function outOfView(paths, who) {
+    const found = await Promise.all([...new Set(paths)].map(async (path) => {
+        if (!path.startsWith(external_node_path_.sep) || !(await (0,promises_.lstat)(path).catch(() => null)))
+            return null;
+        const blocked = await firstBlocked(path, who);
+        if (blocked === null || blocked === path)
+            return null;
+        const mode = ((await (0,promises_.stat)(blocked)).mode & 0o777).toString(8).padStart(4, '0');
+        return `${path} lies under ${blocked} (mode ${mode}), which ${who.name} cannot enter`;
+    }));
+    return found.filter((f) => f !== null);
+}
+
+// EXTERNAL MODULE: ./src/engine/os/network.ts
+var network = __webpack_require__(36775);
+// EXTERNAL MODULE: ./src/engine/os/programs.ts
+var programs = __webpack_require__(59980);
+// EXTERNAL MODULE: ./src/engine/os/process.ts
+var os_process = __webpack_require__(81612);
+// EXTERNAL MODULE: ./src/engine/os/spawner.ts
+var spawner = __webpack_require__(4461);
+;// CONCATENATED MODULE: ./src/engine/os/sandbox-tools.ts
+// The system programs the sandbox runs (from the system's folders only, never a PATH the agent could
+// have planted into), each level's list, and the quiet runner of root's one-off helper commands.
+
+
+/** An explicitly requested level that this machine cannot provide. */
+class IsolationUnavailableError extends Error {
+}
+const SYSTEM_PATH = spawner/* SYSTEM_DIRS */.Ln.join(':');
+/** The PATH of root's commands, and of a role's where the loop has none. */
+const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
+const NAMESPACE_TOOLS = ['sh', 'bwrap', 'perl', 'setpriv'];
+const USER_TOOLS = [...NAMESPACE_TOOLS, 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout', 'cp', 'mv', 'mktemp'];
+/** The package that brings a tool, named where it is missing (Debian's and Ubuntu's names). */
+const PACKAGE_OF = { bwrap: 'bubblewrap', perl: 'perl-base', setpriv: 'util-linux', find: 'findutils' };
+function findTools() {
+    const tools = {};
+    for (const name of USER_TOOLS) {
+        const p = (0,spawner/* systemTool */._f)(name);
+        if (p)
+            tools[name] = p;
+    }
+    return { tools, sudo: (0,spawner/* systemTool */._f)('sudo'), useradd: (0,spawner/* systemTool */._f)('useradd'), setfacl: (0,spawner/* systemTool */._f)('setfacl') };
+}
+function missing(found, names) {
+    const lacking = names.filter((n) => !found.tools[n]);
+    const packages = [...new Set(lacking.map((n) => PACKAGE_OF[n] ?? 'coreutils'))];
+    return lacking.length ? `${lacking.join(', ')} not found (install the package${packages.length > 1 ? 's' : ''} ${packages.join(', ')})` : null;
+}
+/** The tools a level needs (checked by the probe); the others keep their bare names, unused there. */
+function toolsFor(found, names) {
+    const why = missing(found, names);
+    if (why)
+        throw new IsolationUnavailableError(`agent.isolation: ${why}`);
+    return Object.fromEntries(USER_TOOLS.map((n) => [n, found.tools[n] ?? n]));
+}
+/** Quiet helper commands (probes, users, ownership): never swept, never sandboxed. */
+const helperRunner = new os_process/* NodeProcessRunner */.u({ killGraceMs: 500 });
+function runTool([command, ...args], timeoutMs = 60_000) {
+    return helperRunner.run({ command, args, cwd: '/', env: { PATH: SYSTEM_PATH, LC_ALL: 'C' }, timeoutMs, reapLeftovers: false });
+}
+const firstLine = (r) => (r.stderr.trim() || r.stdout.trim() || `exit ${String(r.exitCode ?? r.signal)}`).split('\n')[0];
+
+;// CONCATENATED MODULE: ./src/engine/os/role-users.ts
+// The role users of user+pidns (phuc-agent, phuc-check): system users with no login shell, no HOME
+// and no other group, made once per machine by sandbox-users.sh.
+
+
+
+/** The dedicated users: system users with no login shell, no sudo rights and no other groups. */
+const ROLE_USERS = { agent: 'phuc-agent', check: 'phuc-check' };
+async function usersExist() {
+    const lines = (await (0,promises_.readFile)('/etc/passwd', 'utf8').catch(() => '')).split('\n');
+    return Object.values(ROLE_USERS).every((u) => lines.some((l) => l.startsWith(`${u}:`)));
+}
+/** How long one of root's commands may take (a chown of a large tree), as for the loop's git calls. */
+const ROOT_COMMAND_MS = 300_000;
+async function asRoot(sudo, argv) {
+    const r = await runTool(sudo ? [sudo, '-n', '--', ...argv] : argv);
+    if (r.exitCode !== 0)
+        throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
+    return r.stdout;
+}
+/** Creates the role users once per machine, or reads them back. */
+async function ensureUsers(sudo) {
+    const names = Object.values(ROLE_USERS);
+    const out = await asRoot(sudo, ['/bin/sh', '-c', (0,programs/* programText */.Q3)('sandbox-users.sh'), 'sandbox-users.sh', ...names]);
+    const byName = new Map();
+    for (const line of out.trim().split('\n')) {
+        const [name = '', uid, gid, ...groups] = line.trim().split(/\s+/);
+        const u = { name, uid: Number(uid), gid: Number(gid) };
+        // A user of that name made by someone else must still be an unprivileged one.
+        if (!(u.uid > 0 && u.gid > 0) || groups.some((g) => Number(g) !== u.gid))
+            throw new IsolationUnavailableError(`agent.isolation: user+pidns needs ${name} to be an unprivileged user with no other groups (found uid ${uid}, groups ${groups.join(',')})`);
+        byName.set(u.name, u);
+    }
+    const agent = byName.get(ROLE_USERS.agent);
+    const check = byName.get(ROLE_USERS.check);
+    if (!agent || !check)
+        throw new Error(`could not create ${names.join(' and ')}: ${out}`);
+    return { agent, check };
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/isolation.ts
+// The isolation levels (SPEC §7 "Isolation"): which this machine gives, the one a run takes, what
+// each does not guarantee, and bubblewrap's arguments for each (docs/security.md).
+//
+// Levels, strongest first (docs/security.md says what each guarantees and what it does not):
+// - `user+pidns`: the command runs as a dedicated unprivileged user (phuc-agent, phuc-check) with
+//   no groups, no capabilities and no_new_privs, a fresh HOME and TMPDIR, in its own PID and mount
+//   namespace with its own /proc. Needs root, or passwordless `sudo -n` (GitHub-hosted runners).
+// - `pidns`: own user, PID and mount namespace, no capabilities, but the loop's own uid.
+// - `none`: the command runs beside the loop; only the process-table sweep of process.ts contains it.
+
+
+
+const ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'];
+/**
+ * Finds out which levels work here by running each one's real chain once with `true` (uid 65534
+ * for the trial, so no user is created by a probe). About 10 ms per level.
+ */
+async function probeIsolation() {
+    const found = findTools();
+    const t = found.tools;
+    let privilege = null;
+    let noPrivilege = '';
+    if (process.getuid?.() === 0)
+        privilege = 'root';
+    else if (!found.sudo)
+        noPrivilege = 'the loop is not root and sudo is not installed';
+    else {
+        const r = await runTool([found.sudo, '-n', 'true'], 10_000);
+        if (r.exitCode === 0)
+            privilege = 'sudo';
+        else
+            noPrivilege = `the loop is not root and has no passwordless sudo (sudo -n: ${firstLine(r)})`;
+    }
+    let userPidns = privilege ? missing(found, USER_TOOLS) : noPrivilege;
+    if (userPidns === null && !found.useradd && !(await usersExist()))
+        userPidns = `useradd not found to create ${Object.values(ROLE_USERS).join(' and ')}`;
+    if (userPidns === null && t.bwrap && t.setpriv) {
+        const trial = [t.bwrap, ...NAMESPACES, '--', t.setpriv, '--reuid', '65534', '--regid', '65534', ...DROP_PRIVILEGES, '--', 'true'];
+        const r = await runTool(privilege === 'sudo' && found.sudo ? [found.sudo, '-n', '--', ...trial] : trial, 10_000);
+        if (r.exitCode !== 0)
+            userPidns = `a trial run in a new PID namespace failed: ${firstLine(r)}`;
+    }
+    // Root's uid stays 0 outside the namespace: the command would own every root-owned file of the
+    // machine (a planted ~/.gitconfig run by the loop's own git, /etc). user+pidns is root's level.
+    let pidns = privilege === 'root'
+        ? 'the loop runs as root, and at pidns the command would keep uid 0 outside its namespace (use user+pidns)'
+        : missing(found, NAMESPACE_TOOLS);
+    if (pidns === null && t.bwrap && t.setpriv) {
+        const r = await runTool([t.bwrap, ...USER_NAMESPACE, ...NAMESPACES, '--', t.setpriv, ...DROP_CAPS, '--', 'true'], 10_000);
+        if (r.exitCode !== 0)
+            pidns = `unprivileged user namespaces do not work here: ${firstLine(r)}`;
+    }
+    const lacking = BUILDERS.filter((b) => !t[b.tool]);
+    return { privilege, userPidns, pidns, ...(lacking.length ? { needs: lacking.map((b) => b.needs).join(' and ') } : {}) };
+}
+/** What builds every namespaced command: missing, no level above none runs (see resolveIsolation). */
+const BUILDERS = [
+    { tool: 'bwrap', needs: 'bubblewrap (the bwrap program), which is not installed: install the bubblewrap package (apt-get install bubblewrap)' },
+    { tool: 'perl', needs: 'perl (it runs sandbox-init.pl), which is not installed: install the perl-base package' },
+];
+/**
+ * The level to run at. `auto` takes the strongest that works; an explicit level that does not work
+ * is an error that says why and what is available.
+ */
+async function resolveIsolation(requested, facts) {
+    // The weakest level is always there: nothing to probe for it.
+    const f = requested === 'none' && facts === undefined ? { privilege: null, userPidns: 'not probed', pidns: 'not probed' } : await (facts ?? probeIsolation());
+    const why = { 'user+pidns': f.userPidns, pidns: f.pidns, none: null };
+    // Without them no level but `none` runs, and `auto` does not fall to it: a loop that had a sandbox must not lose it silently.
+    if (f.needs && requested !== 'none')
+        throw new IsolationUnavailableError(`agent.isolation: ${requested} needs ${f.needs}, or set agent.isolation: none to run the agent and the checks beside the loop.`);
+    const available = ISOLATION_LEVELS.filter((l) => why[l] === null);
+    const privilege = f.userPidns === null ? f.privilege : null;
+    const made = (level, reason) => {
+        const p = level === 'user+pidns' ? privilege : null;
+        return { level, reason, limits: isolationLimits(level, p), privilege: p };
+    };
+    if (requested !== 'auto') {
+        const blocked = why[requested];
+        if (blocked !== null)
+            throw new IsolationUnavailableError(`agent.isolation: ${requested} is not available on this machine: ${blocked}. Available here: ${available.join(', ')} (or auto, which picks the strongest).`);
+        return made(requested, `agent.isolation asks for ${requested}`);
+    }
+    const level = available.includes('user+pidns') ? 'user+pidns' : available.includes('pidns') ? 'pidns' : 'none';
+    const skipped = ISOLATION_LEVELS.slice(0, ISOLATION_LEVELS.indexOf(level)).map((l) => `${l} is not available (${why[l] ?? ''})`);
+    const because = level === 'user+pidns' ? (privilege === 'root' ? 'the loop runs as root' : 'the loop has passwordless sudo') : skipped.join('; ');
+    return made(level, `auto chose ${level}: ${because}`);
+}
+/** What a level does not guarantee, in plain sentences for the report. */
+function isolationLimits(level, privilege) {
+    const common = [
+        'The agent holds its own API key unless the key proxy holds it.',
+        'The agent can read every world-readable file of the machine.',
+        'CPU time, memory and disk use are not limited, only wall time.',
+    ];
+    if (level === 'user+pidns')
+        return [
+            'The agent can read .git, including its config: a credential stored there (actions/checkout persist-credentials) is readable unless the loop removes it.',
+            "Toolchains installed only in the loop user's home (e.g. /root/.cargo, /home/runner/.cargo) are not visible to the agent or the checks.",
+            ...(privilege === 'sudo' ? ['If the loop process itself is killed, a running step ends at its own time limit rather than at once.'] : []),
+            ...common,
+        ];
+    if (level === 'pidns')
+        return [
+            "The agent runs as the loop's own OS user: it can read every file the loop can (the loop's HOME, the check workspace) and write its work tree but for .git and scratch/.",
+            "It cannot see the loop's processes or their environment, holds no capabilities, and nothing it starts outlives its step.",
+            "It can change the modes of the user's files in the work tree (open a private file to other users): git keeps no such bit, and the loop does not put them back at this level.",
+            ...common,
+        ];
+    return [
+        "The agent runs as the loop's own OS user beside the loop: it can read the loop's environment (its tokens) through /proc, and every file the loop can.",
+        'The folders every user may write (/tmp, /var/tmp, /dev/shm and any other) are shared: a file the agent or an earlier round of checks left there is seen by later checks, the final confirmation and verify --rerun, and code that depends on one passes here and fails in a clone.',
+        "The agent and the checks can delete a nested git repository of the user's in the work tree: git keeps none of its files, so the loop cannot put it back (the report says so).",
+        'Processes it starts are found through their process group, session and a run tag; one that leaves all three (env -i, setsid, a double fork) can outlive its step.',
+        ...common,
+    ];
+}
+// ---------------------------------------------------------------------------------------------------
+/** No capability can be kept or regained by the command (no_new_privs also voids setuid binaries). */
+const DROP_CAPS = ['--no-new-privs', '--inh-caps=-all', '--bounding-set=-all'];
+const DROP_PRIVILEGES = ['--clear-groups', ...DROP_CAPS];
+/** bwrap's namespaces for every wrapped command (the mount namespace comes with them; the network's where the policy closes it). */
+const NAMESPACES = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--dev-bind', '/', '/', '--proc', '/proc'];
+/**
+ * pidns: uid 0 inside maps to the loop's uid outside, with the namespace's capabilities for
+ * sandbox-init.pl's mounts; setpriv then drops every one, so the command cannot unmount its private
+ * /proc to look at the host's (and the loop's environment).
+ */
+const USER_NAMESPACE = ['--unshare-user', '--uid', '0', '--gid', '0', '--cap-add', 'ALL'];
+// What the sandbox of a run adds to its level's limits (Sandbox.limits).
+const sharedFolders = (folders) => `agent.writable opens ${folders.join(', ')} to the agent and the checks: a file one of them left there is seen by later checks and the final confirmation (not by verify --rerun), and code that depends on one passes here and fails in a clone.`;
+const SHARED_NETWORK = "The agent and the checks share the machine's network namespace: what the kernel keeps of a connection after a command ends (a socket in TIME_WAIT for a minute, the TCP metrics of an address for hours) a later check can read, so code that depends on it can pass here and fail in a clone.";
+const NO_SETFACL = 'setfacl (the acl package) is not installed: an ACL the agent or the checks set on a file of the work tree stays when the loop takes the tree back.';
+
+// EXTERNAL MODULE: external "node:perf_hooks"
+var external_node_perf_hooks_ = __webpack_require__(643);
+// EXTERNAL MODULE: ./src/engine/common/shell-quote.ts
+var shell_quote = __webpack_require__(78085);
+// EXTERNAL MODULE: ./src/engine/os/process-tree.ts
+var process_tree = __webpack_require__(55057);
+// EXTERNAL MODULE: ./src/engine/os/shell-session.ts
+var shell_session = __webpack_require__(5614);
+;// CONCATENATED MODULE: ./src/engine/os/root-commands.ts
+// Root's commands around the roles' work (user+pidns): handing folders to a role and taking them
+// back, removing what a role made, killing what is left of a command: through one long-lived root
+// shell (`sudo -n sh -s` under sudo).
+
+
+
+
+
+
+
+
+
+/** Root's commands of one sandbox. */
+class RootCommands {
+    tools;
+    sudo;
+    users;
+    setfacl;
+    breakLinks;
+    /**
+     * Root's commands (the find/chown around every agent step and check round): one long-lived shell
+     * (under sudo, `sudo -n sh -s`), which forks each for a fraction of what a spawn of the loop costs.
+     */
+    shell = null;
+    constructor(tools, 
+    /** Set under sudo only: the loop is not root. */
+    sudo, users, 
+    /** Strips the roles' ACLs; null where the acl package is missing (then said in the limits). */
+    setfacl, 
+    /** break-links.sh, in a folder only the loop writes. */
+    breakLinks) {
+        this.tools = tools;
+        this.sudo = sudo;
+        this.users = users;
+        this.setfacl = setfacl;
+        this.breakLinks = breakLinks;
+    }
+    async chmod(path, mode) {
+        if (this.sudo)
+            await this.asRoot([this.tools.chmod, mode.toString(8), path]);
+        else
+            await (0,promises_.chmod)(path, mode);
+    }
+    /**
+     * Gives back to `owner` what the roles own under `root` (but the `skip` folders, and `root`
+     * itself where it is the work tree's top). Before the chown, so that nothing of a role's survives
+     * in what the loop keeps: a name in the tree for a role's file with other links (one outside the
+     * tree, which the chown would hand over too) becomes a copy of its own; the role's ACLs go (a
+     * default ACL would open what the loop makes there later); no group or other may write.
+     */
+    async takeFromRoles(root, owner, skip, keepTop) {
+        if (!this.users)
+            return;
+        const t = this.tools;
+        const theirs = ['(', '-uid', String(this.users.agent.uid), '-o', '-uid', String(this.users.check.uid), ')'];
+        const over = (...test) => [t.find, root, ...this.pruned(root, skip, keepTop), ...theirs, ...test];
+        await this.asRoot([...over('!', '-type', 'd', '-links', '+1'), ...eachEntry([t.sh, this.breakLinks, t.mktemp, t.cp, t.mv, t.rm])]);
+        if (this.setfacl)
+            await this.asRoot([...over('!', '-type', 'l'), ...eachEntry([this.setfacl, '-b'])]);
+        await this.asRoot([...over('!', '-type', 'l', '-perm', '/022'), ...eachEntry([t.chmod, 'go-w'])]);
+        await this.chownTree(root, owner.uid, owner.gid, skip, keepTop);
+    }
+    /**
+     * find's arguments from `root` on: past the `skip` folders (relative to root), below `root` itself
+     * where `keepTop`. An entry gone between find's reading of its folder and its look at it is no
+     * error (`-ignore_readdir_race`): taking the tree back must not fail on a file the loop's own
+     * writes or a role's last act replaced meanwhile.
+     */
+    pruned(root, skip, keepTop) {
+        const paths = skip.flatMap((p, i) => [...(i ? ['-o'] : []), '-path', (0,external_node_path_.join)(root, p)]);
+        return ['-ignore_readdir_race', ...(keepTop ? ['-mindepth', '1'] : []), ...(skip.length ? ['(', ...paths, ')', '-prune', '-o'] : [])];
+    }
+    /**
+     * chown of every entry under `root` whose owner differs, but a file with several hard links
+     * (changing it would change a file elsewhere; takeFromRoles has copied the roles' own). find -P
+     * (its default) never follows a link; chown -h changes the link.
+     */
+    async chownTree(root, uid, gid, skip, keepTop = false) {
+        const t = this.tools;
+        const differs = ['(', '!', '-uid', String(uid), '-o', '!', '-gid', String(gid), ')', '(', '-type', 'd', '-o', '-links', '1', ')'];
+        await this.asRoot([t.find, root, ...this.pruned(root, skip, keepTop), ...differs, ...eachEntry([t.chown, '-h', `${String(uid)}:${String(gid)}`])]);
+    }
+    async remove(path) {
+        if (this.sudo)
+            await this.asRoot([this.tools.rm, '-rf', '--', path]);
+        else
+            await (0,tree_file/* removeTree */.dM)(path);
+    }
+    async forceKill(pid) {
+        const pids = [pid, ...(0,process_tree/* processDescendants */.y$)(pid)];
+        if (this.sudo)
+            await this.asRoot([this.tools.kill, '-s', 'KILL', '--', ...pids.map(String)]).catch(() => undefined);
+        else
+            for (const p of [-pid, ...pids])
+                try {
+                    process.kill(p, 'SIGKILL');
+                }
+                catch {
+                    // gone
+                }
+        // SIGKILL takes effect as each process next runs, and the namespace's other members die after its
+        // init: the run has ended once none of them runs (a second at most; zombies do not run).
+        const until = external_node_perf_hooks_.performance.now() + 1000;
+        while (pids.some((p) => (0,process_tree/* processRunning */.JK)(p)) && external_node_perf_hooks_.performance.now() < until)
+            await new Promise((r) => setTimeout(r, 5));
+    }
+    /** Runs a command as root (through sudo -n unless the loop is root); throws on failure. */
+    async asRoot(argv) {
+        if (!this.shell || this.shell.ended)
+            this.shell = await shell_session/* ShellSession */.v.start('/', { PATH: DEFAULT_PATH }, ROOT_COMMAND_MS, this.sudo ? [this.sudo, '-n', '--', '/bin/sh', '-s'] : undefined);
+        const r = await this.shell.run(argv.map(shell_quote/* shellQuote */.Z).join(' '));
+        if (r.exitCode !== 0)
+            throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
+    }
+    /**
+     * Gives the work tree (everything except .git) to the role's user (the agent for its step, the
+     * checks for a live round), which may then write it; .git stays the loop's (readable). Fast when
+     * nothing changed: only entries with another owner are touched. Under sudo the loop cannot write
+     * the tree until `reclaimWorkTree`.
+     */
+    async lendWorkTree(cwd, keep, u) {
+        // The loop's own folders (the STOP file's): made if missing, never handed over. In the sticky top
+        // folder the role can neither remove nor rename them, nor add to or delete from them.
+        for (const k of keep)
+            await (0,promises_.mkdir)((0,external_node_path_.join)(cwd, k), { mode: 0o755 }).catch(() => undefined);
+        // The top folder keeps its owner (git refuses a checkout whose top folder another user owns,
+        // "dubious ownership", which would also hit the user's own git after a crash); it is opened
+        // with the sticky bit instead, so the role can add entries but not remove .git. Its mode is
+        // kept in .git (which the agent cannot write) until reclaimWorkTree puts it back.
+        const top = await (0,promises_.lstat)(cwd);
+        const saved = (0,external_node_path_.join)(cwd, '.git', 'phuc-loop', 'worktree-mode');
+        if (!(await (0,promises_.readFile)(saved, 'utf8').catch(() => null))) {
+            await (0,promises_.mkdir)((0,external_node_path_.dirname)(saved), { recursive: true, mode: 0o711 });
+            await (0,promises_.writeFile)(saved, (top.mode & 0o7777).toString(8));
+        }
+        await this.chmod(cwd, 0o1777);
+        // What group and others may not read (a 0600 file, a 0700 folder), which the role could open to
+        // them (git keeps no such bit): its modes, kept beside the top folder's until reclaimWorkTree.
+        const t = this.tools;
+        const skip = ['.git', ...keep];
+        await this.asRoot([
+            t.find,
+            cwd,
+            ...this.pruned(cwd, skip, true),
+            '!',
+            '-type',
+            'l',
+            '!',
+            '-perm',
+            '-044',
+            '-fprintf',
+            (0,external_node_path_.join)((0,external_node_path_.dirname)(saved), PRIVATE_MODES),
+            '%m %P\\0',
+        ]);
+        await this.chownTree(cwd, u.uid, u.gid, skip, true);
+    }
+    /**
+     * Gives everything in the work tree back to the owner of `.git` (which the loop never hands over),
+     * including what the roles created, and the top folder its mode. Stateless: a run that crashed is
+     * repaired by the next one. Call it only when no wrapped command runs in the tree.
+     */
+    async takeBackWorkTree(cwd) {
+        const saved = (0,external_node_path_.join)(cwd, '.git', 'phuc-loop', 'worktree-mode');
+        // Read on the loop's thread (after every step; never through a link, never waiting on a FIFO).
+        const mode = (0,tree_file/* readRegularSync */.Wy)(saved)?.toString('utf8') ?? null;
+        if (!this.users && mode === null)
+            return;
+        // The top folder first: whatever fails below, the roles can no longer add to it.
+        if (mode !== null && /^[0-7]{1,4}$/.test(mode.trim()))
+            await this.chmod(cwd, parseInt(mode.trim(), 8));
+        const owner = await (0,promises_.lstat)((0,external_node_path_.join)(cwd, '.git'));
+        await this.takeFromRoles(cwd, owner, ['.git'], true);
+        await restorePrivateModes(cwd, (0,external_node_path_.join)((0,external_node_path_.dirname)(saved), PRIVATE_MODES));
+        await (0,promises_.rm)(saved, { force: true });
+    }
+    async close() {
+        await this.shell?.close();
+        this.shell = null;
+    }
+}
+/**
+ * A path of 3800 bytes or more, as find's -path pattern: in root's C locale each `?` takes one byte.
+ * Not `-regex '.{3800,}'`: compiling that costs find some 8 ms of CPU, and the loop runs a few such
+ * finds around every agent step and check round.
+ */
+const LONG_PATH = `${'?'.repeat(3800)}*`;
+/**
+ * find's action `command… {}` on each entry found, batched: by its full path, or, where that path is
+ * too long for a system call (PATH_MAX, 4096 bytes: folders a role nested deep), from the entry's
+ * own folder (-execdir, one batch per folder).
+ */
+function eachEntry(command) {
+    return ['(', '(', '-path', LONG_PATH, '-execdir', ...command, '{}', '+', ')', '-o', '-exec', ...command, '{}', '+', ')'];
+}
+/** The work tree's entries group and others could not read before a role held it (grantWorkTree). */
+const PRIVATE_MODES = 'worktree-private-modes';
+/**
+ * Gives each entry listed in `file` ("<octal mode> <path>", NUL-ended) its group and other bits back:
+ * what the role opened is closed again; the owner's bits (the executable bit git keeps) stay the
+ * role's change. Never through a link; a path past PATH_MAX or gone is left.
+ */
+async function restorePrivateModes(cwd, file) {
+    const list = (0,tree_file/* readRegularSync */.Wy)(file);
+    if (!list)
+        return;
+    // Names are bytes (not always UTF-8): each path is built as bytes too.
+    const top = Buffer.from(cwd.endsWith(external_node_path_.sep) ? cwd : cwd + external_node_path_.sep);
+    for (let start = 0, end = list.indexOf(0); end >= 0; start = end + 1, end = list.indexOf(0, start)) {
+        const record = list.subarray(start, end);
+        const at = record.indexOf(0x20);
+        if (at < 0)
+            continue;
+        const was = parseInt(record.subarray(0, at).toString('latin1'), 8) & 0o077;
+        const path = Buffer.concat([top, record.subarray(at + 1)]);
+        const st = await (0,promises_.lstat)(path).catch(() => null);
+        if (!st || st.isSymbolicLink() || (st.mode & 0o077) === was)
+            continue;
+        await (0,promises_.chmod)(path, (st.mode & 0o7700) | was).catch(() => undefined);
+    }
+    await (0,promises_.rm)(file, { force: true });
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/sandbox-keys.ts
+// The seccomp filter that closes the kernel's keyrings to every sandboxed command (sandbox-init.pl
+// installs it): a key outlives the command and the namespace that made it.
+/** The little-endian architectures Node runs on (the filter is packed little-endian). */
+const KEY_SYSCALLS = {
+    x64: { arch: 0xc000003e, first: 248, compatArch: 0x40000003, compatFirst: 286, keyctl: 250, prctl: 157, mount: 165 },
+    arm64: { arch: 0xc00000b7, first: 217, compatArch: 0x40000028, compatFirst: 309, keyctl: 219, prctl: 167, mount: 40 },
+};
+/**
+ * The classic-BPF seccomp program: for the native and the 32-bit ABI, the three key syscalls return
+ * ENOSYS, everything else is allowed. x32's numbers carry bit 30, masked off to match x86_64's.
+ */
+function filterHex(k) {
+    const LD_ABS = 0x20, AND = 0x54, JEQ = 0x15, JGE = 0x35, JGT = 0x25, RET = 0x06;
+    const ENOSYS = 0x00050000 | 38, ALLOW = 0x7fff0000;
+    const program = [
+        [LD_ABS, 0, 0, 4], // arch
+        [JEQ, 0, 4, k.arch], // native: on; else to 6
+        [LD_ABS, 0, 0, 0], // nr
+        [AND, 0, 0, 0xbfffffff],
+        [JGE, 0, 6, k.first], // below: allow
+        [JGT, 5, 4, k.first + 2], // above: allow; else refuse
+        [JEQ, 0, 4, k.compatArch], // 32-bit: on; else allow
+        [LD_ABS, 0, 0, 0],
+        [JGE, 0, 2, k.compatFirst],
+        [JGT, 1, 0, k.compatFirst + 2],
+        [RET, 0, 0, ENOSYS],
+        [RET, 0, 0, ALLOW],
+    ];
+    const b = Buffer.alloc(program.length * 8);
+    program.forEach(([code, jt, jf, v], i) => {
+        b.writeUInt16LE(code, i * 8);
+        b.writeUInt8(jt, i * 8 + 2);
+        b.writeUInt8(jf, i * 8 + 3);
+        b.writeUInt32LE(v >>> 0, i * 8 + 4);
+    });
+    return b.toString('hex');
+}
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(73024);
+;// CONCATENATED MODULE: ./src/engine/os/sandbox-view.ts
+// A sandboxed command's view of the file system (sandbox-init.pl's arguments): the machine
+// read-only, its own folders writable, private scratch folders, covers over what its role cannot
+// traverse (and, for the checks, the agent's work tree), the loop's folders in a work tree read-only,
+// and the machine's unix sockets masked where it has a network of its own.
+
+
+
+
+
+const SHM = '/dev/shm';
+/**
+ * Folders every user may write (the FHS's): each wrapped command gets its own (see sandbox-init.pl).
+ * Any other such folder of the machine is read-only to it.
+ */
+const SCRATCH = ['/tmp', '/var/tmp', SHM, '/run/lock'];
+/** The kernel's interfaces: not made read-only (their own permissions hold; /proc is the command's own). */
+const KERNEL_FS = new Set([
+    'proc',
+    'sysfs',
+    'cgroup',
+    'cgroup2',
+    'devpts',
+    'securityfs',
+    'debugfs',
+    'tracefs',
+    'pstore',
+    'bpf',
+    'configfs',
+    'fusectl',
+    'binfmt_misc',
+    'autofs',
+    'efivarfs',
+    'rpc_pipefs',
+    'nsfs',
+]);
+/** `p` is `f` or lies under it. */
+const under = (p, f) => p === f || p.startsWith(f === external_node_path_.sep ? f : f + external_node_path_.sep);
+/** The writable mounts of the loop's mount namespace (which the command's starts as a copy of), but the kernel's interfaces. */
+/**
+ * A folder the loop made for a command (its HOME, its TMPDIR), resolved, unless its last part is
+ * no longer a folder but a link (a role owns what is inside its HOME, not the folder HOME lies in):
+ * sandbox-init.pl would bind whatever the link names writable, above the read-only machine and the
+ * covers. Such a folder is not kept (null).
+ */
+async function ownFolder(p) {
+    if (!p)
+        return null;
+    const [real, parent] = await Promise.all([(0,promises_.realpath)(p).catch(() => null), (0,promises_.realpath)((0,external_node_path_.dirname)(p)).catch(() => null)]);
+    return real !== null && parent !== null && real === (0,external_node_path_.join)(parent, (0,external_node_path_.basename)(p)) ? real : null;
+}
+/** A configured folder resolved now, kept only where it still resolves to where it did when the run began. */
+async function same(folder, then) {
+    const now = await (0,promises_.realpath)(folder).catch(() => null);
+    return now !== null && now === then ? now : null;
+}
+async function mountPoints() {
+    const points = new Set();
+    for (const line of (await (0,promises_.readFile)('/proc/self/mountinfo', 'utf8')).split('\n')) {
+        // id parent major:minor root point options [optional…] - type source super-options
+        const f = line.split(' ');
+        const dash = f.indexOf('-', 6);
+        if (dash < 0)
+            continue;
+        const point = f[4].replace(/\\([0-7]{3})/g, (_, o) => String.fromCharCode(parseInt(o, 8)));
+        if (KERNEL_FS.has(f[dash + 1]) || f[5].split(',').includes('ro') || under(point, '/proc') || under(point, '/sys'))
+            continue;
+        points.add(point);
+    }
+    return [...points];
+}
+let scratchKnown = null;
+/** This machine's scratch folders: those of SCRATCH that exist as real folders every user may write. */
+function scratchFolders() {
+    return (scratchKnown ??= Promise.all(SCRATCH.map(async (f) => {
+        const real = await (0,promises_.realpath)(f).catch(() => null);
+        const st = real === null ? null : await (0,promises_.stat)(real).catch(() => null);
+        return real && st?.isDirectory() && st.mode & 0o002 ? { mode: (st.mode & 0o7777).toString(8), path: real, shm: f === SHM } : null;
+    })).then((all) => {
+        const found = all.filter((e) => e !== null);
+        const paths = found.map((e) => e.path);
+        // Once each (/var/lock is /run/lock), and none inside another (it comes with it).
+        return found.filter((e, i) => paths.indexOf(e.path) === i && !paths.some((g) => g !== e.path && under(e.path, g)));
+    }));
+}
+/**
+ * sandbox-init.pl's arguments (see that file). Covered: the first ancestor of the folder that the
+ * role cannot traverse, so that the role sees nothing else under it (another user's HOME, the
+ * runner's temporary files). Read-only: every mount of the machine but the kernel's interfaces, so
+ * the only places the command can leave something are its own folders and the private scratch
+ * folders, and a later command of either role finds only what a clean checkout would hold.
+ */
+async function layout(v) {
+    const { cwd, user, env, role, seen, sockets } = v;
+    const real = await (0,promises_.realpath)(cwd).catch(() => (0,external_node_path_.resolve)(cwd));
+    const blocked = user && real !== external_node_path_.sep ? await firstBlocked((0,external_node_path_.dirname)(real), user) : null;
+    if (blocked !== null && under(v.base, blocked))
+        throw new Error(`the sandbox folder ${v.base} lies under ${blocked}, which the role users cannot traverse; set TMPDIR to a traversable folder`);
+    const [mounts, scratch, wanted] = await Promise.all([
+        mountPoints(),
+        scratchFolders(),
+        Promise.all([
+            Promise.resolve(real),
+            ...[env.HOME, env.TMPDIR].map(ownFolder),
+            ...seen.map((p) => Promise.resolve(p)),
+            ...v.writable.map((w, i) => v.writableReal[i].then((r) => same(w, r))),
+        ]),
+    ]);
+    // Where a cover or a scratch folder hides a folder, what lies under it needs nothing of its own.
+    // The checks never see the agent's work tree unless they run in it; nor what lies under a cover.
+    const tree = role === 'check' && v.workTree && !under(real, v.workTree) ? v.workTree : null;
+    const covers = [blocked, tree].filter((c) => c !== null);
+    const outer = covers.filter((c) => !covers.some((d) => d !== c && under(c, d)));
+    const shared = scratch.filter((f) => !outer.some((c) => under(f.path, c)));
+    const hidden = [...shared.map((f) => f.path), ...outer];
+    const readOnly = mounts.filter((m) => !hidden.some((h) => under(m, h)));
+    const writable = [...new Set(wanted)].filter((p) => p !== null && p !== external_node_path_.sep);
+    // One kept inside another comes with it.
+    const keep = writable.filter((p) => !writable.some((q) => q !== p && under(p, q)));
+    // The loop's folders in a work tree a role holds: read-only at every level (at user+pidns their
+    // owner keeps them too; at pidns the role is the loop's own user).
+    const held = v.held && under(real, v.held.root) ? v.held : null;
+    const loops = held
+        ? held.loopOwned.map((f) => (0,external_node_path_.join)(held.root, f)).filter((f) => under(f, real) && (0,external_node_fs_.lstatSync)(f, { throwIfNoEntry: false })?.isDirectory())
+        : [];
+    if (keep.length > 7)
+        throw new Error(`agent.writable: a command can be given at most 7 folders to write, its own three included (got ${keep.join(', ')})`);
+    // /dev/shm holds the layers; sandbox-init.pl splits its path unquoted: plain characters only, else
+    // it is covered like the others, and those get empty folders.
+    // The machine's sockets it could reach: not those under a cover or scratch, nor in its own folders (the network gate's).
+    const masked = sockets.filter((p) => !hidden.some((h) => under(p, h)) && !keep.some((k) => under(p, k)));
+    const shm = shared.find((f) => f.shm && /^[A-Za-z0-9/._-]+$/.test(f.path));
+    const layered = shared.filter((f) => f !== shm);
+    return [
+        real,
+        String(keep.length),
+        ...keep,
+        String(readOnly.length),
+        ...readOnly,
+        user ? '' : ',userxattr',
+        shm?.path ?? '',
+        String(layered.length),
+        ...layered.flatMap((f) => [f.mode, f.path]),
+        String(outer.length),
+        ...outer.flatMap((c) => ['0755,size=1m', c]),
+        String(loops.length),
+        ...loops,
+        String(masked.length),
+        ...masked,
+    ];
+}
+/** Where the base folder goes: the temp folder, or /tmp when the roles could not reach the former. */
+async function baseParent(strong) {
+    const t = (0,external_node_os_.tmpdir)();
+    if (!strong || (await firstBlocked(await (0,promises_.realpath)(t))) === null)
+        return t;
+    return '/tmp';
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/role-env.ts
+// A sandboxed command's environment: the role's own HOME, TMPDIR, USER and PATH (without the folders
+// the role cannot reach), the files its HOME starts with, and (under sudo) the file that carries it.
+
+
+
+
+/** Variables the sandbox sets for its role (a fresh HOME and TMPDIR, a PATH the role can reach). */
+const ROLE_OWNED_ENV = new Set(['HOME', 'TMPDIR', 'USER', 'LOGNAME', 'PATH', 'PWD', 'OLDPWD']);
+/** `env` without the variables the sandbox sets for the role: given, they would replace the role's own (see wrap). */
+function withoutRoleVariables(env) {
+    return Object.fromEntries(Object.entries(env).filter(([k]) => !ROLE_OWNED_ENV.has(k)));
+}
+/** The only variables taken from the loop's environment (besides PATH); the caller adds the rest. */
+const LOCALE_VARS = /^(LANG|LANGUAGE|LC_[A-Z_]+|TZ)$/;
+const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Writes `files` into the fresh folder `home`; returns every path it made, parents first. */
+async function writeHome(home, files) {
+    const made = [];
+    for (const [rel, text] of files) {
+        const parts = rel.split('/');
+        if (parts.some((p) => p === '' || p === '.' || p === '..'))
+            throw new Error(`a HOME file must be a plain relative path, not ${JSON.stringify(rel)}`);
+        for (let k = 1; k <= parts.length; k++) {
+            const path = (0,external_node_path_.join)(home, ...parts.slice(0, k));
+            if (made.includes(path))
+                continue;
+            if (k < parts.length)
+                await (0,promises_.mkdir)(path, { mode: 0o700 });
+            else
+                await (0,promises_.writeFile)(path, text, { flag: 'wx', mode: 0o600 });
+            made.push(path);
+        }
+    }
+    return made;
+}
+function seconds(ms) {
+    return (Math.max(0, ms) / 1000).toFixed(3);
+}
+function envFileText(env) {
+    let text = '';
+    for (const [k, v] of Object.entries(env)) {
+        if (!SHELL_NAME.test(k))
+            throw new Error(`the variable name ${JSON.stringify(k)} cannot be passed to a sandboxed command under sudo`);
+        text += `export ${k}='${v.replace(/'/g, `'\\''`)}'\n`;
+    }
+    return text;
+}
+/**
+ * A role's environment: LANG, LC_* and TZ of the loop's, its PATH, the role's HOME, TMPDIR, USER and
+ * LOGNAME (`dirs`: fresh ones; null: the loop's own), then `given`, which wins.
+ */
+function roleEnvironment(loopEnv, name, dirs, given) {
+    const env = {};
+    for (const [k, v] of Object.entries(loopEnv))
+        if (v !== undefined && LOCALE_VARS.test(k))
+            env[k] = v;
+    env.PATH = loopEnv.PATH ?? DEFAULT_PATH;
+    const identity = dirs
+        ? { HOME: dirs.home, TMPDIR: dirs.tmp, USER: name, LOGNAME: name }
+        : { HOME: loopEnv.HOME, TMPDIR: loopEnv.TMPDIR, USER: loopEnv.USER, LOGNAME: loopEnv.LOGNAME };
+    for (const [k, v] of Object.entries(identity))
+        if (v !== undefined)
+            env[k] = v;
+    return Object.assign(env, given);
+}
+/** PATH without the directories the role cannot reach (toolchains under /root, another user's HOME). */
+class ReachablePath {
+    /** Per PATH string; PATH filtering is the same for both roles (neither owns a PATH folder). */
+    known = new Map();
+    of(path, user) {
+        let p = this.known.get(path);
+        if (!p) {
+            p = (async () => {
+                const dirs = path.split(':').filter(Boolean);
+                const blocked = await Promise.all(dirs.map((d) => (0,promises_.realpath)(d).then((r) => firstBlocked(r, user), () => d)));
+                return dirs.filter((_, i) => blocked[i] === null).join(':');
+            })();
+            this.known.set(path, p);
+        }
+        return p;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/sandbox.ts
+// The OS sandbox of the agent and of the checks, which run the agent's code (SPEC §7 "Isolation").
+//
+// The levels are isolation.ts's.
+//
+// The process chain of a wrapped command (user+pidns; pidns adds a user namespace, drops the uid switch):
+//
+//   bwrap --die-with-parent --unshare-pid --unshare-ipc [--unshare-net] --dev-bind / / --proc /proc
+//     bwrap (PID 1 of the namespace, root: the agent can neither signal nor trace it)
+//       perl sandbox-init.pl …                    root: the command's view of the file system, no keyrings
+//         setpriv --reuid U --regid G --clear-groups --no-new-privs …   the command (exec'd)
+//
+// bubblewrap (Debian/Ubuntu package `bubblewrap`) builds the namespaces; with --unshare-net it brings
+// loopback up. When the command ends, bwrap's PID 1 exits and the kernel kills everything left in
+// the namespace (setsid, env -i, double fork, SIGTERM ignored: all the same). To stop a run, the loop
+// sends SIGTERM to the process group: bwrap ends at once and its --die-with-parent kills the
+// namespace (no grace for the command: it may have started anything). If the loop dies, the
+// parent-death signal does the same.
+//
+// Under sudo the loop may signal nothing but sudo, which relays SIGTERM to its command: there the
+// chain is `sudo -n env -i sh sandbox-load.sh` → `timeout -k GRACE LIMIT` → bwrap …, and timeout turns the
+// relayed SIGTERM into SIGTERM to the group. Its LIMIT (the run's time limit and some) ends the
+// namespace if the loop itself dies.
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+// The names the rest of the engine takes from here.
+
+
+
+/**
+ * The sandbox of one loop run: the role users, a base folder (mode 0711 at user+pidns: the roles
+ * traverse it but cannot list it) holding each run's fresh HOME and TMPDIR, and the wrapping.
+ */
+class Sandbox {
+    base;
+    tools;
+    sudo;
+    users;
+    loopEnv;
+    graceMs;
+    extra;
+    writable;
+    workTree;
+    net;
+    level;
+    reason;
+    limits;
+    /** The network policy as this machine applies it (recorded in every certificate). */
+    network;
+    /** The key proxy's port, relayed into the agent's namespace (useKeyProxy). */
+    keyPort = null;
+    writableReal;
+    runs = 0;
+    /** Under sudo: folders of ended runs, removed by the next run's loader (or by dispose). */
+    ended = [];
+    paths = new ReachablePath();
+    loop = (0,external_node_os_.userInfo)();
+    /** The work tree a role holds (grantWorkTree to reclaimWorkTree), with the loop's own folders in it. */
+    held = null;
+    /** Root's commands: the find/chown around every agent step and check round. */
+    root;
+    constructor(iso, base, tools, 
+    /** Set under sudo only: the loop is not root. */
+    sudo, users, loopEnv, graceMs, extra, writable, 
+    /** SandboxOptions.workTree, real. */
+    workTree, net) {
+        this.base = base;
+        this.tools = tools;
+        this.sudo = sudo;
+        this.users = users;
+        this.loopEnv = loopEnv;
+        this.graceMs = graceMs;
+        this.extra = extra;
+        this.writable = writable;
+        this.workTree = workTree;
+        this.net = net;
+        this.level = iso.level;
+        this.root = new RootCommands(tools, sudo, users, extra.setfacl, extra.breakLinks);
+        this.network = (0,network/* networkRecord */.Qp)(net.policy, net.why === null);
+        this.reason = iso.reason;
+        const ns = iso.level !== 'none';
+        // Resolved once, before any command ran: a link a role puts in their place later leads nowhere new.
+        this.writableReal = writable.map((w) => (0,promises_.realpath)(w).catch(() => null));
+        this.limits = [
+            ...iso.limits,
+            ...(users && !extra.setfacl ? [NO_SETFACL] : []),
+            ...(writable.length && ns ? [sharedFolders(writable)] : []),
+            ...(net.why === null ? [] : [(0,network/* networkLimit */.ue)(net.why)]),
+            ...(net.gate && net.policy.checks !== 'open' ? [] : [SHARED_NETWORK]),
+        ];
+    }
+    static async create(iso, o = {}) {
+        const found = findTools();
+        const strong = iso.level === 'user+pidns';
+        const tools = toolsFor(found, strong ? USER_TOOLS : iso.level === 'pidns' ? NAMESPACE_TOOLS : []);
+        let sudo = null;
+        if (strong && iso.privilege !== 'root') {
+            if (iso.privilege !== 'sudo' || !found.sudo)
+                throw new IsolationUnavailableError('agent.isolation: user+pidns needs root or passwordless sudo');
+            sudo = found.sudo;
+        }
+        const users = strong ? await ensureUsers(sudo) : null;
+        const base = await (0,promises_.mkdtemp)((0,external_node_path_.join)(await baseParent(strong), 'phuc-sandbox-'));
+        await (0,promises_.chmod)(base, strong ? 0o711 : 0o700);
+        const keys = KEY_SYSCALLS[process.arch];
+        if (!keys && iso.level !== 'none')
+            throw new IsolationUnavailableError(`agent.isolation: ${iso.level} runs on x86_64 and arm64 only (this machine is ${process.arch})`);
+        const bin = keys ? await (0,programs/* installPrograms */.xW)((0,external_node_path_.join)(base, 'bin'), ['break-links.sh', 'sandbox-init.pl', 'sandbox-load.sh']) : null;
+        const init = bin && keys ? [tools.perl, bin['sandbox-init.pl'], filterHex(keys), ...[keys.mount, keys.keyctl, keys.prctl].map(String)] : [];
+        const extra = { setfacl: found.setfacl, init, load: bin?.['sandbox-load.sh'] ?? '', breakLinks: bin?.['break-links.sh'] ?? '' };
+        const workTree = o.workTree ? await (0,promises_.realpath)(o.workTree).catch(() => (0,external_node_path_.resolve)(o.workTree)) : null;
+        const policy = o.network ?? { agent: 'open', checks: 'open' };
+        const net = await (0,network/* openNetwork */.XV)(policy, iso.level !== 'none', { dir: (0,external_node_path_.join)(base, 'net'), perl: tools.perl }, o.onRefused ?? (() => undefined));
+        return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, extra, o.writable ?? [], workTree, net);
+    }
+    /** The key proxy (listening on the loop's 127.0.0.1:port) becomes reachable at the same address in the agent's namespace. */
+    async useKeyProxy(port) {
+        if (!this.net.gate)
+            return;
+        await this.net.gate.relayKeyProxy(port);
+        this.keyPort = port;
+    }
+    /** The role's user (user+pidns only). */
+    user(role) {
+        return this.users?.[role] ?? null;
+    }
+    /**
+     * Why each of `paths` (files a command runs by absolute path) is out of the role's view, where it
+     * is: at user+pidns a folder the role's user cannot traverse is an empty one to it.
+     */
+    async outOfView(paths, role) {
+        const user = this.users?.[role];
+        return user ? outOfView(paths, user) : [];
+    }
+    /**
+     * The spec that runs `spec` as `role`. Its environment: PATH (at user+pidns without the
+     * directories the role cannot reach), LANG, LC_* and TZ of the loop, the role's HOME, TMPDIR,
+     * USER and LOGNAME (fresh and empty for every run above `none`; the loop's own at `none`), then
+     * `spec.env`, which wins (so pass only what the command needs: never the loop's environment).
+     * Run it with NodeProcessRunner, which stops it and releases its folders (RunSpec.contained).
+     * `o.homeFiles` are written into that HOME before the command starts, the role's own; at `none`
+     * they get a fresh HOME and TMPDIR of the loop's (removed by dispose): the user's is never written.
+     */
+    async wrap(spec, role, o = {}) {
+        const files = Object.entries(o.homeFiles ?? {});
+        if (this.level === 'none' && files.length === 0)
+            return { ...spec, env: this.environment(role, null, spec.env) };
+        const dir = (0,external_node_path_.join)(this.base, `${role}-${String(++this.runs)}`);
+        const home = (0,external_node_path_.join)(dir, 'home');
+        const tmp = (0,external_node_path_.join)(dir, 'tmp');
+        await (0,promises_.mkdir)(dir, { mode: this.users ? 0o711 : 0o700 });
+        await Promise.all([(0,promises_.mkdir)(home, { mode: 0o700 }), (0,promises_.mkdir)(tmp, { mode: 0o700 })]);
+        const made = await writeHome(home, files);
+        if (this.level === 'none')
+            return { ...spec, env: this.environment(role, { home, tmp }, spec.env) };
+        const release = async () => {
+            if (this.sudo)
+                this.ended.push(dir);
+            else
+                await (0,tree_file/* removeTree */.dM)(dir);
+        };
+        const contained = { graceMs: this.graceMs, forceKill: (pid) => this.root.forceKill(pid), release };
+        try {
+            return await this.chain(spec, role, { dir, home, tmp, made }, contained);
+        }
+        catch (e) {
+            await contained.release().catch(() => undefined);
+            throw e;
+        }
+    }
+    async chain(spec, role, d, contained) {
+        const t = this.tools;
+        const net = (0,network/* commandNetwork */.GW)(this.net, role, spec.network === 'open', this.keyPort);
+        const env = { ...this.environment(role, d, spec.env), ...net?.env };
+        const command = spec.args ? [spec.command, ...spec.args] : ['/bin/sh', '-c', spec.command];
+        const user = this.users?.[role];
+        // Its own network namespace (bwrap brings its loopback up); the forwarder, if any, runs as its root.
+        const unshareNet = net ? ['--unshare-net'] : [];
+        const forward = net?.argv ?? [];
+        const seen = net?.dirs ?? [];
+        const sockets = net ? await (0,network/* hostSockets */.dp)() : [];
+        if (!user) {
+            const where = await this.layout({ cwd: spec.cwd, user: null, env, role, seen, sockets });
+            const args = [
+                ...USER_NAMESPACE,
+                ...NAMESPACES,
+                ...unshareNet,
+                '--',
+                ...this.extra.init,
+                ...where,
+                '--',
+                ...forward,
+                t.setpriv,
+                ...DROP_CAPS,
+                '--',
+                ...command,
+            ];
+            return { ...spec, command: t.bwrap, args, env, contained };
+        }
+        env.PATH = await this.paths.of(env.PATH || DEFAULT_PATH, user);
+        // The work tree belongs to the role while the loop's .git does not: git must not refuse it as
+        // "dubious ownership" (only configuration given this way or globally counts for that).
+        const n = Number(env.GIT_CONFIG_COUNT) || 0;
+        Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
+        const where = await this.layout({ cwd: spec.cwd, user, env, role, seen, sockets });
+        const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
+        const ns = [t.bwrap, ...NAMESPACES, ...unshareNet, '--', ...this.extra.init, ...where, '--', ...forward, ...switched, ...command];
+        // The spawn itself starts in `/`: sandbox-init.pl enters the command's folder as root.
+        if (!this.sudo) {
+            await Promise.all([d.home, d.tmp, ...d.made].map((p) => (0,promises_.chown)(p, user.uid, user.gid)));
+            return { ...spec, cwd: '/', command: t.bwrap, args: ns.slice(1), env, contained };
+        }
+        const envFile = (0,external_node_path_.join)(d.dir, 'env');
+        await (0,promises_.writeFile)(envFile, envFileText(env), { mode: 0o600 });
+        const ended = this.ended.splice(0);
+        const ids = `${String(user.uid)}:${String(user.gid)}`;
+        const load = ['-n', '--', t.env, '-i', t.sh, this.extra.load, t.rm, t.chown, envFile, ids, d.home, d.tmp, String(ended.length), ...ended];
+        const limit = spec.timeoutMs === undefined ? '0' : seconds(spec.timeoutMs + 2 * this.graceMs + 1000);
+        const relay = [t.timeout, '-k', seconds(this.graceMs), limit];
+        // timeout ends the namespace itself after the grace: the loop's own kill is the last resort.
+        const late = { ...contained, graceMs: this.graceMs + 1000 };
+        return { ...spec, cwd: '/', command: this.sudo, args: [...load, ...relay, ...ns], env: { PATH: DEFAULT_PATH }, contained: late };
+    }
+    environment(role, dirs, given) {
+        return roleEnvironment(this.loopEnv, this.users?.[role].name ?? this.loop.username, dirs, given);
+    }
+    /** sandbox-init.pl's arguments for one command (sandbox-view.ts). */
+    layout(v) {
+        return layout({ ...v, base: this.base, workTree: this.workTree, writable: this.writable, writableReal: this.writableReal, held: this.held });
+    }
+    /**
+     * Gives the work tree (everything except .git) to the role's user (the agent for its step, the
+     * checks for a live round), which may then write it; .git stays the loop's (readable). Under sudo
+     * the loop cannot write the tree until `reclaimWorkTree`.
+     */
+    async grantWorkTree(cwd, keep = [], role = 'agent') {
+        this.held = { root: await (0,promises_.realpath)(cwd), loopOwned: ['.git', ...keep] };
+        const u = this.users?.[role];
+        if (u)
+            await this.root.lendWorkTree(cwd, keep, u);
+    }
+    /** Gives everything in the work tree back to the owner of `.git`. Call it only when no wrapped command runs in the tree. */
+    async reclaimWorkTree(cwd) {
+        this.held = null;
+        await this.root.takeBackWorkTree(cwd);
+    }
+    /**
+     * Gives `dir` and everything in it but the `skip` paths (relative to it) to the role (e.g. the
+     * clean check workspace); `dir` itself becomes 0700, so no other user (the agent) can enter it.
+     */
+    async grant(role, dir, skip = []) {
+        const u = this.users?.[role];
+        if (!u)
+            return;
+        // Under sudo a folder granted before is the role's already, with that mode. There the loop reads
+        // what the role wrote (logs, JUnit, git's stat refresh) through the top folder's group, its own.
+        if ((await (0,promises_.lstat)(dir)).uid !== u.uid)
+            await (0,promises_.chmod)(dir, this.sudo ? 0o750 : 0o700);
+        await this.root.chownTree(dir, u.uid, u.gid, [...skip]);
+        if (this.sudo)
+            await this.root.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
+    }
+    /**
+     * Gives back a folder granted before, before the loop writes into it again or removes it: under
+     * sudo the loop cannot touch the role's files otherwise (root can; there this does nothing).
+     */
+    async takeBack(dir) {
+        if (this.sudo && (await (0,promises_.lstat)(dir).catch(() => null)))
+            await this.reclaim(dir);
+    }
+    /** Gives `dir` and everything in it back to the loop's user (e.g. to read what the checks wrote). */
+    async reclaim(dir) {
+        await this.root.takeFromRoles(dir, this.loop, [], false);
+    }
+    /**
+     * Closes `dir` (a folder of the loop's) to everyone but `role`: at user+pidns it stays the loop's,
+     * with the role's group and mode 0710, so the role may traverse it (never list or write it) and
+     * no other user (the agent) may enter it at all. Whatever the role does to the modes of what it
+     * is given below (a check that chmods its workspace 0777), the other role cannot reach it: only
+     * root or the loop could change this folder. Below user+pidns the roles are the loop's user: 0700.
+     */
+    async confine(role, dir) {
+        const u = this.users?.[role];
+        if (!u) {
+            await (0,promises_.chmod)(dir, 0o700);
+            return;
+        }
+        if (this.sudo)
+            await this.root.asRoot([this.tools.chown, `${String(this.loop.uid)}:${String(u.gid)}`, dir]);
+        else
+            await (0,promises_.chown)(dir, this.loop.uid, u.gid);
+        await (0,promises_.chmod)(dir, 0o710);
+    }
+    /** Removes `dir` and everything in it, the roles' files included (as root). */
+    async remove(dir) {
+        await this.root.remove(dir);
+    }
+    /**
+     * A fresh folder of the loop under the sandbox's base, for a workspace handed to a role piece by
+     * piece (`grant`): the roles may traverse it (mode 0711) but neither list nor write it.
+     */
+    async privateDir() {
+        const dir = await (0,promises_.mkdtemp)((0,external_node_path_.join)(this.base, 'private-'));
+        if (this.users)
+            await (0,promises_.chmod)(dir, 0o711);
+        return dir;
+    }
+    /**
+     * A fresh folder the loop writes for the role to read (the prompt, the capsule): owned by the
+     * role, group the loop's, setgid. The other role cannot enter it. The role's commands see it
+     * read-only (or, under a scratch folder, with a private layer): nothing they write there stays.
+     */
+    async exchangeDir(role) {
+        const dir = await (0,promises_.mkdtemp)((0,external_node_path_.join)(this.base, `${role}-io-`));
+        const u = this.users?.[role];
+        if (!u)
+            return dir;
+        await (0,promises_.chmod)(dir, 0o2770);
+        if (this.sudo)
+            await this.root.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
+        else
+            await (0,promises_.chown)(dir, u.uid, this.loop.gid);
+        return dir;
+    }
+    /** Removes the base folder and everything in it. */
+    async dispose() {
+        try {
+            await this.net.gate?.close();
+            await this.root.remove(this.base);
+        }
+        finally {
+            await this.root.close();
+        }
+    }
+}
+
+
+/***/ }),
+
+/***/ 74545:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ trackStall),
+/* harmony export */   O6: () => (/* binding */ initialProgress),
+/* harmony export */   TG: () => (/* binding */ improvement),
+/* harmony export */   h5: () => (/* binding */ trackSignatures),
+/* harmony export */   jV: () => (/* binding */ passStopped)
+/* harmony export */ });
+/* unused harmony export ESCALATE_AFTER */
+/* harmony import */ var _dega_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(9569);
+/* harmony import */ var _common_decimal_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(44511);
+/* harmony import */ var _signature_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(14202);
+
+
+
+const initialProgress = (baselineResidual) => ({
+    best_residual: baselineResidual,
+    stalled: 0,
+    escalated_at: null,
+    signatures: {},
+    detour: null,
+});
+const ESCALATE_AFTER = 2;
+/**
+ * Counts iterations without a new best residual. Returns whether to switch to the escalation agent
+ * now (after two stalled iterations, once) and whether the loop has stalled out.
+ */
+function trackStall(p, residual, o) {
+    if (residual !== null && (p.best_residual === null || residual.lt(p.best_residual))) {
+        p.best_residual = residual.toString();
+        p.stalled = 0;
+    }
+    else
+        p.stalled++;
+    if (o.canEscalate && p.escalated_at === null && p.stalled >= ESCALATE_AFTER) {
+        // The stall count goes on: the escalated agent gets the rest of the window, not a new one.
+        p.escalated_at = o.iteration + 1;
+        return { escalate: true, stalledOut: false };
+    }
+    return { escalate: false, stalledOut: p.stalled >= o.stallIterations };
+}
+/**
+ * Compares this iteration's failure signatures with the last: a signature seen twice in a row in an
+ * iteration that made no progress (the residual did not fall) opens a detour for the next
+ * iteration; a detoured signature seen again without progress is STUCK. Criteria that keep failing
+ * while the agent fixes others are not stuck.
+ */
+function trackSignatures(p, failing, detours, iteration, progressed) {
+    const stuck = p.detour && !progressed ? failing.filter((s) => p.detour.repeated.some((d) => d.signature === s.signature)) : [];
+    const repeated = progressed ? [] : failing.filter((s) => p.signatures[s.criterion]?.signature === s.signature);
+    p.signatures = Object.fromEntries(failing.map((s) => [s.criterion, s]));
+    p.detour =
+        repeated.length && !stuck.length ? { iteration: iteration + 1, repeated: repeated.map((s) => ({ ...s, instruction: (0,_signature_js__WEBPACK_IMPORTED_MODULE_1__/* .detourFor */ .NB)(detours, s) })) } : null;
+    return { stuck, detour: p.detour };
+}
+/**
+ * An iteration a stop cut short before its checks (a pause, decide.ts countsAgainstBudget): the
+ * stall counter and the failure signatures move only on a judged iteration, so none counts it;
+ * and a detour meant for it goes to the iteration that takes its work up, whose agent has not seen
+ * it in full (the same failure after a detour is STUCK only once an agent has had the detour).
+ */
+function passStopped(p, iteration) {
+    if (p.detour?.iteration === iteration)
+        p.detour = { ...p.detour, iteration: iteration + 1 };
+}
+/** DEGA ordering with its tie-breakers: class rank, then a lower residual, then fewer fail-closed signals. */
+function improvement(prev, cur) {
+    if (!prev)
+        return 'first';
+    const rank = (c) => _dega_js__WEBPACK_IMPORTED_MODULE_2__/* .BLOCKER_CLASSES */ .I.indexOf(c);
+    if (rank(cur.class) !== rank(prev.class))
+        return rank(cur.class) > rank(prev.class) ? 'better' : 'worse';
+    if (cur.residual !== null && prev.residual !== null && !new _common_decimal_js__WEBPACK_IMPORTED_MODULE_0__/* .Decimal */ .Ww(cur.residual).eq(prev.residual))
+        return new _common_decimal_js__WEBPACK_IMPORTED_MODULE_0__/* .Decimal */ .Ww(cur.residual).lt(prev.residual) ? 'better' : 'worse';
+    if (cur.failClosed !== prev.failClosed)
+        return cur.failClosed < prev.failClosed ? 'better' : 'worse';
+    return 'same';
+}
+
+
+/***/ }),
+
+/***/ 14202:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   NB: () => (/* binding */ detourFor),
+/* harmony export */   vH: () => (/* binding */ failureSignature)
+/* harmony export */ });
+/* unused harmony export normalizeFailure */
+/* harmony import */ var _common_canonical_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(94832);
+/* harmony import */ var _common_volatile_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(98256);
+// Failure signatures (docs/glossary.md): a normalized fingerprint of a failing check — paths, line
+// numbers, timings, dates, pids and hex ids stripped — so "the same failure again" is detected even when the
+// incidental details change. Two in a row → a detour; still the same after it → STUCK.
+
+
+// eslint-disable-next-line no-control-regex -- an ANSI colour sequence starts with ESC
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
+/** Ids and paths first: a temporary path is a path like any other here, with its line numbers. */
+const IDS_AND_PATHS = [
+    [/\b(?:0x)?[0-9a-f]{7,}\b/gi, '<hex>'],
+    [/(?:[A-Za-z]:)?(?:[\w.@~+-]*[\\/])+[\w.@~+-]+/g, '<path>'],
+];
+/** After the volatile text (so a clock time is one <time>, not an hour and a line number). */
+const POSITIONS = [
+    [/:\d+(?::\d+)?\b/g, ':<n>'],
+    [/\b(line|ln|col|column)\s*\d+/gi, '$1 <n>'],
+    [/\b\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds|µs|us|ns|m|min|minutes)\b/gi, '<time>'],
+    [/\(\s*<time>\s*\)/g, '(<time>)'],
+    [/[ \t]+/g, ' '],
+];
+const rewrite = (line, rules) => rules.reduce((s, [re, to]) => s.replace(re, to), line);
+/**
+ * The normalized failure text: the last lines of the failing run's output, incidental details
+ * removed — ids, paths, line numbers, and the volatile text (clock times, dates, durations, pids)
+ * of the same normaliser that agent-written learnings go through, so a timestamp in a check's
+ * output never makes the same failure look new.
+ */
+function normalizeFailure(output, maxLines = 30) {
+    const lines = output
+        .replace(ANSI, '')
+        .split(/\r?\n/)
+        .map((l) => rewrite((0,_common_volatile_js__WEBPACK_IMPORTED_MODULE_1__/* .normalizeVolatile */ .M)(rewrite(l, IDS_AND_PATHS)), POSITIONS).trim())
+        .filter((l) => l && !/^--- (stdout|stderr|exit .*|timed out|aborted|signal .*) ---$/.test(l) && !l.startsWith('$ '));
+    return lines.slice(-maxLines).join('\n');
+}
+function failureSignature(criterion, output) {
+    const text = normalizeFailure(output);
+    return { criterion, signature: `${criterion}:${(0,_common_canonical_js__WEBPACK_IMPORTED_MODULE_0__/* .sha256 */ .sc)(text).slice(0, 12)}`, text: text.slice(-600) };
+}
+/** The known-fix instruction of the first detour whose `match` (substring or /regex/flags) fits. */
+function detourFor(detours, sig) {
+    for (const d of detours) {
+        const re = /^\/(.*)\/([a-z]*)$/.exec(d.match);
+        const hit = re
+            ? new RegExp(re[1], re[2]).test(sig.signature) || new RegExp(re[1], re[2]).test(sig.text)
+            : sig.signature.includes(d.match) || sig.text.includes(d.match);
+        if (hit)
+            return d.instruction;
+    }
+    return null;
+}
+
+
+/***/ }),
+
+/***/ 75607:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   CS: () => (/* binding */ listFiles),
+/* harmony export */   E4: () => (/* binding */ NOT_EVIDENCE),
+/* harmony export */   IU: () => (/* binding */ APPEND_ONLY_LOGS),
+/* harmony export */   Nn: () => (/* binding */ LATEST_RUN_REPORT),
+/* harmony export */   e0: () => (/* binding */ MANIFEST),
+/* harmony export */   ph: () => (/* binding */ manifestEntrySchema),
+/* harmony export */   qG: () => (/* binding */ PHASES_LOG),
+/* harmony export */   rc: () => (/* binding */ manifestSchema),
+/* harmony export */   t8: () => (/* binding */ isIterationManifest),
+/* harmony export */   xS: () => (/* binding */ EvidenceStore)
+/* harmony export */ });
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(73024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(51455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(57975);
+/* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_4___default = /*#__PURE__*/__webpack_require__.n(node_util__WEBPACK_IMPORTED_MODULE_4__);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_9__ = __webpack_require__(23905);
+/* harmony import */ var _common_canonical_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(94832);
+/* harmony import */ var _common_document_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(44505);
+/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(72251);
+/* harmony import */ var _os_atomic_write_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(64154);
+// The evidence tree (SPEC §5): every file written atomically (temp file + rename) and recorded in
+// manifest.json with its sha256, so `phuc-loop verify` needs nothing but the tree itself.
+
+
+
+
+
+
+
+
+
+
+const MANIFEST = 'manifest.json';
+const utf8 = new TextEncoder();
+/**
+ * The logs the loop only appends lines to (at the tree's top). A run cut off between an append and
+ * the manifest that records it leaves lines past what the manifest holds: verify tells such a tail
+ * from an edit (the manifest's bytes are the file's start), and a resumed run cuts it off.
+ */
+/** The run-level stages' phase timings (the start, the baseline or resume judgement, replays, the end; evidence/phases.ts), one line per stage and run. */
+const PHASES_LOG = 'phases.jsonl';
+const APPEND_ONLY_LOGS = new Set(['history.jsonl', 'compaction.log', 'northstar_drift.log', PHASES_LOG]);
+/**
+ * The halting report of the latest run when it stopped before writing an evidence tree of its own
+ * (EXIT_NEED_INFO beside an earlier loop's evidence): `phuc-loop report` shows it, never the older
+ * run's report as the current one. Any later run's publication replaces the folder without it.
+ */
+const LATEST_RUN_REPORT = 'latest_run_report.json';
+/** Files in the evidence folder that are not evidence (the run lock, the report of a run that wrote none). */
+const NOT_EVIDENCE = new Set(['run.lock', LATEST_RUN_REPORT]);
+const manifestEntrySchema = zod__WEBPACK_IMPORTED_MODULE_9__/* .object */ .Ikc({
+    path: zod__WEBPACK_IMPORTED_MODULE_9__/* .string */ .YjP().min(1),
+    sha256: zod__WEBPACK_IMPORTED_MODULE_9__/* .string */ .YjP().regex(/^[0-9a-f]{64}$/, { error: 'must be 64 lowercase hex digits' }),
+    bytes: zod__WEBPACK_IMPORTED_MODULE_9__/* .number */ .aig().int().min(0),
+});
+/** manifest.json and iter_N/manifest.json. */
+const manifestSchema = zod__WEBPACK_IMPORTED_MODULE_9__/* .object */ .Ikc({ schema_version: zod__WEBPACK_IMPORTED_MODULE_9__/* .literal */ .euz('2.0'), files: zod__WEBPACK_IMPORTED_MODULE_9__/* .array */ .YOg(manifestEntrySchema) });
+/** Each iteration's files are listed in its own frozen `iter_N/manifest.json`, which the root lists. */
+const ITERATION = /^(iter_\d+)\//;
+const isIterationManifest = (path) => /^iter_\d+\/manifest\.json$/.test(path);
+/** Canonical JSON of a manifest (the bytes canonicalJson would give, without walking it generically). */
+function manifestText(files) {
+    const rows = [...files]
+        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+        .map((f) => `    {\n      "bytes": ${f.bytes},\n      "path": ${JSON.stringify(f.path)},\n      "sha256": "${f.sha256}"\n    }`);
+    return `{\n  "files": [${rows.length ? `\n${rows.join(',\n')}\n  ` : ''}],\n  "schema_version": "2.0"\n}\n`;
+}
+/** The manifest that lists `rel`: its iteration's (`iter_N`), or the root's (''), which lists the iterations' manifests. */
+const listedIn = (rel) => (isIterationManifest(rel) ? '' : (ITERATION.exec(rel)?.[1] ?? ''));
+class EvidenceStore {
+    root;
+    /** Every file's entry, by the manifest that lists it: a manifest is written without a walk over every file of the run. */
+    listed = new Map();
+    /** Each log's text, running hash and size as written in this run; `onDisk`: the bytes the file holds, null until it is written whole. */
+    appendCache = new Map();
+    /** Iterations whose manifest must be rewritten (the root manifest stays small: O(iterations)). */
+    dirty = new Set();
+    /** Masks every known secret in text written here (set by the loop: one scrubber for everything, SPEC §7). */
+    scrub = (text) => text;
+    constructor(root) {
+        this.root = root;
+    }
+    path(rel) {
+        return (0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(this.root, rel);
+    }
+    // An iteration's files are written in the background by a worker thread (writer.ts) while the
+    // loop goes on (to the checks, the commit). readText waits for its path; flush() waits for all,
+    // and comes before any manifest is written: a manifest never lists a file that is not on disk whole.
+    writing = new Map();
+    failed = null;
+    unwritten = new Set();
+    async write(rel, data) {
+        if (typeof data !== 'string')
+            return Promise.resolve(this.enqueue(this.record(rel, data), data, false));
+        const bytes = utf8.encode(this.scrub(data));
+        return Promise.resolve(this.enqueue(this.record(rel, bytes), bytes, true));
+    }
+    /**
+     * Writes `body` (scrubbed) in the background, as `entry` records it. `own`: bytes made for this
+     * write, handed to the worker rather than copied (they are unusable here after).
+     */
+    enqueue(entry, body, own, requires) {
+        const rel = entry.path;
+        const path = this.path(rel);
+        // The worker writes in the order given: a later write of the same path lands after this one.
+        this.enqueued(rel, (0,_os_atomic_write_js__WEBPACK_IMPORTED_MODULE_8__/* .atomicWriteOffThread */ .w5)(path, body, own, requires));
+        return entry;
+    }
+    enqueued(rel, write) {
+        // A file whose last write failed is not what its entry says: no manifest lists it until a write of it lands.
+        const settled = write.then(() => void this.unwritten.delete(rel), (e) => {
+            this.failed ??= e;
+            this.unwritten.add(rel);
+        });
+        this.writing.set(rel, settled);
+        void settled.then(() => {
+            if (this.writing.get(rel) === settled)
+                this.writing.delete(rel);
+        });
+    }
+    holding = new Set();
+    /**
+     * Writes that begin once `pending` settles (they wait on a slower source: the patch the git shell
+     * makes while the checks run): flush() and saveManifest() wait for it (readText does not). Its own
+     * failure is its caller's to handle: the evidence written so far still gets its manifest.
+     */
+    hold(pending) {
+        const settled = pending.then(() => void this.holding.delete(settled), () => void this.holding.delete(settled));
+        this.holding.add(settled);
+    }
+    /**
+     * Waits for every write begun; throws the first that failed (the disk full, a folder gone) as a
+     * StorageError: the run ends blocked, with a report where one can still be written.
+     */
+    async flush() {
+        while (this.writing.size || this.holding.size)
+            await Promise.all([...this.writing.values(), ...this.holding]);
+        const e = this.failed;
+        this.failed = null;
+        if (e)
+            throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_7__/* .StorageError */ .aq(`an evidence file could not be written: ${node_util__WEBPACK_IMPORTED_MODULE_4__.types.isNativeError(e) ? e.message : 'unknown failure'}`, { cause: e });
+    }
+    /** Records `data` (as written) in the manifest; `hashed`: its hash and size, already known. */
+    record(rel, data, hashed) {
+        const entry = { path: rel, ...(hashed ?? { sha256: (0,_common_canonical_js__WEBPACK_IMPORTED_MODULE_5__/* .sha256 */ .sc)(data), bytes: typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength }) };
+        const group = this.put(entry);
+        if (group)
+            this.dirty.add(group);
+        return entry;
+    }
+    /** Keeps `entry` (replacing one of its path); returns the manifest that lists it. */
+    put(entry) {
+        const group = listedIn(entry.path);
+        let files = this.listed.get(group);
+        if (!files)
+            this.listed.set(group, (files = new Map()));
+        files.set(entry.path, entry);
+        return group;
+    }
+    async writeJson(rel, value) {
+        return this.write(rel, (0,_common_canonical_js__WEBPACK_IMPORTED_MODULE_5__/* .canonicalJson */ .dj)(value));
+    }
+    /**
+     * Appends a line to an append-only log (APPEND_ONLY_LOGS). Only the new line is scrubbed, hashed (a
+     * running hash of the text so far) and written (appended to the file): a log as long as the run
+     * costs no more per line at iteration 200 than at iteration 1. A log the loop has not written in
+     * this run, or had to scrub anew, is written whole first (atomically).
+     */
+    async appendLine(rel, line) {
+        if (!APPEND_ONLY_LOGS.has(rel))
+            throw new Error(`${rel} is not an append-only log`);
+        let log = this.appendCache.get(rel);
+        if (log === undefined) {
+            // Scrubbed again once a run: an earlier run did not know this run's secrets.
+            const read = await this.readText(rel);
+            const text = this.scrub(read ?? '');
+            const bytes = Buffer.byteLength(text);
+            log = { text, hash: (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(text), bytes, onDisk: read !== null && text === read ? bytes : null };
+            this.appendCache.set(rel, log);
+        }
+        const chunk = this.scrub(line.endsWith('\n') ? line : line + '\n');
+        log.text += chunk;
+        log.hash.update(chunk);
+        log.bytes += Buffer.byteLength(chunk);
+        const entry = this.record(rel, log.text, { sha256: log.hash.copy().digest('hex'), bytes: log.bytes });
+        if (log.onDisk === null)
+            this.enqueue(entry, utf8.encode(log.text), true);
+        else
+            this.enqueued(rel, (0,_os_atomic_write_js__WEBPACK_IMPORTED_MODULE_8__/* .appendOffThread */ .oC)(this.path(rel), utf8.encode(chunk), log.onDisk));
+        log.onDisk = log.bytes;
+        return entry;
+    }
+    async readText(rel) {
+        await this.writing.get(rel);
+        try {
+            return (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readFileSync)(this.path(rel), 'utf8');
+        }
+        catch {
+            return null;
+        }
+    }
+    /** The document at `rel` parsed by its schema (null when absent); EvidenceUnverifiable when it does not parse. */
+    async readJson(rel, schema) {
+        const text = await this.readText(rel);
+        return text === null ? null : (0,_common_document_js__WEBPACK_IMPORTED_MODULE_6__/* .parseDocument */ .Tp)(rel, text, schema);
+    }
+    entry(rel) {
+        return this.listed.get(listedIn(rel))?.get(rel);
+    }
+    /** An evidence link as used in certificates and AGENTS.md: `path#sha256`. */
+    link(rel) {
+        const e = this.entry(rel);
+        if (!e)
+            throw new Error(`no evidence file ${rel}`);
+        return `${rel}#${e.sha256}`;
+    }
+    /** Every file of the tree, flat (iteration manifests included). */
+    manifest() {
+        const files = [...this.listed.values()].flatMap((m) => [...m.values()]).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+        return { schema_version: '2.0', files };
+    }
+    /**
+     * Writes the manifests of the iterations that changed, then the root manifest that lists them;
+     * settles when all are on disk. They go to the worker right behind the files they list, each
+     * requiring those still on their way (see atomicWriteOffThread): none lands listing a file whose
+     * write failed, and the loop waits for the disk once, not once a level.
+     */
+    async saveManifest() {
+        // A write known to have failed ends the save (flush throws it: the run ends blocked); held writes are begun first.
+        if (this.failed)
+            await this.flush();
+        await Promise.all(this.holding);
+        this.dropUnwritten();
+        const save = (path, files) => {
+            const bytes = utf8.encode(manifestText(files));
+            const onTheirWay = files.filter((f) => this.writing.has(f.path)).map((f) => this.path(f.path));
+            return this.enqueue({ path, sha256: (0,_common_canonical_js__WEBPACK_IMPORTED_MODULE_5__/* .sha256 */ .sc)(bytes), bytes: bytes.byteLength }, bytes, true, onTheirWay);
+        };
+        // An iteration left with no file (its only writes failed) gets no manifest.
+        const groups = [...this.dirty].sort().filter((g) => this.listed.get(g)?.size);
+        for (const g of this.dirty)
+            if (!this.listed.get(g)?.size)
+                this.dirty.delete(g);
+        for (const group of groups)
+            this.put(save(`${group}/manifest.json`, [...this.listed.get(group).values()]));
+        const root = save(MANIFEST, [...(this.listed.get('')?.values() ?? [])]);
+        (0,_os_atomic_write_js__WEBPACK_IMPORTED_MODULE_8__/* .sendWrites */ .rm)();
+        try {
+            await this.flush();
+        }
+        catch (e) {
+            // A manifest that failed is listed nowhere, and its iteration's stays to be written by the next save.
+            this.dropUnwritten();
+            throw e;
+        }
+        for (const group of groups)
+            this.dirty.delete(group);
+        return root;
+    }
+    /** Takes the files whose last write failed out of the manifests (not one being written again: its write is awaited). */
+    dropUnwritten() {
+        for (const rel of this.unwritten) {
+            if (this.writing.has(rel))
+                continue;
+            const group = listedIn(rel);
+            if (this.listed.get(group)?.delete(rel) && group)
+                this.dirty.add(group);
+            this.appendCache.delete(rel);
+        }
+    }
+    /** Loads the manifests of an existing tree (for resuming); the caller verifies the tree first. */
+    async loadManifest() {
+        const m = await this.readJson(MANIFEST, manifestSchema);
+        if (!m)
+            return false;
+        for (const e of m.files) {
+            this.put(e);
+            if (isIterationManifest(e.path))
+                for (const f of (await this.readJson(e.path, manifestSchema))?.files ?? [])
+                    this.put(f);
+        }
+        return true;
+    }
+    async exists() {
+        try {
+            return (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.stat)(this.root)).isDirectory();
+        }
+        catch {
+            return false;
+        }
+    }
+    /** Removes every evidence file (not the run lock) to start a new tree. */
+    async clear() {
+        await this.flush().catch(() => undefined);
+        const names = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.readdir)(this.root).catch(() => []);
+        await Promise.all(names.filter((n) => !NOT_EVIDENCE.has(n)).map((n) => (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rm)((0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(this.root, n), { recursive: true, force: true })));
+        this.listed.clear();
+        this.appendCache.clear();
+        this.dirty.clear();
+    }
+}
+/** Every file under `root`, as forward-slash relative paths, sorted. */
+async function listFiles(root) {
+    const out = [];
+    async function walk(dir) {
+        for (const d of await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.readdir)(dir, { withFileTypes: true })) {
+            const full = (0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(dir, d.name);
+            if (d.isDirectory())
+                await walk(full);
+            else
+                out.push((0,node_path__WEBPACK_IMPORTED_MODULE_3__.relative)(root, full).split(node_path__WEBPACK_IMPORTED_MODULE_3__.sep).join('/'));
+        }
+    }
+    await walk(root);
+    return out.sort();
+}
+
+
+/***/ })
+
+};
