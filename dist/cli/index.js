@@ -37882,340 +37882,6 @@ async function offThread(job, transfer = []) {
     perform({ fs: external_node_fs_namespaceObject, path: external_node_path_namespaceObject, crypto: external_node_crypto_namespaceObject }, { write: writeAtomically, append: appendTo, copy: copyTree }, job, failedHere);
 }
 
-;// CONCATENATED MODULE: ./src/engine/store/evidence.ts
-// The evidence tree (SPEC §5): every file written atomically (temp file + rename) and recorded in
-// manifest.json with its sha256, so `phuc-loop verify` needs nothing but the tree itself.
-
-
-
-
-
-
-
-
-
-
-const MANIFEST = 'manifest.json';
-const utf8 = new TextEncoder();
-/**
- * The logs the loop only appends lines to (at the tree's top). A run cut off between an append and
- * the manifest that records it leaves lines past what the manifest holds: verify tells such a tail
- * from an edit (the manifest's bytes are the file's start), and a resumed run cuts it off.
- */
-/** The run-level stages' phase timings (the start, the baseline or resume judgement, replays, the end; evidence/phases.ts), one line per stage and run. */
-const PHASES_LOG = 'phases.jsonl';
-const APPEND_ONLY_LOGS = new Set(['history.jsonl', 'compaction.log', 'northstar_drift.log', PHASES_LOG]);
-/**
- * The halting report of the latest run when it stopped before writing an evidence tree of its own
- * (EXIT_NEED_INFO beside an earlier loop's evidence): `phuc-loop report` shows it, never the older
- * run's report as the current one. Any later run's publication replaces the folder without it.
- */
-const LATEST_RUN_REPORT = 'latest_run_report.json';
-/** Files in the evidence folder that are not evidence (the run lock, the report of a run that wrote none). */
-const NOT_EVIDENCE = new Set(['run.lock', LATEST_RUN_REPORT]);
-const manifestEntrySchema = object({
-    path: schemas_string().min(1),
-    sha256: schemas_string().regex(/^[0-9a-f]{64}$/, { error: 'must be 64 lowercase hex digits' }),
-    bytes: schemas_number().int().min(0),
-});
-/** manifest.json and iter_N/manifest.json. */
-const manifestSchema = object({ schema_version: literal('2.0'), files: array(manifestEntrySchema) });
-/** Each iteration's files are listed in its own frozen `iter_N/manifest.json`, which the root lists. */
-const ITERATION = /^(iter_\d+)\//;
-const isIterationManifest = (path) => /^iter_\d+\/manifest\.json$/.test(path);
-/** Canonical JSON of a manifest (the bytes canonicalJson would give, without walking it generically). */
-function manifestText(files) {
-    const rows = [...files]
-        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-        .map((f) => `    {\n      "bytes": ${f.bytes},\n      "path": ${JSON.stringify(f.path)},\n      "sha256": "${f.sha256}"\n    }`);
-    return `{\n  "files": [${rows.length ? `\n${rows.join(',\n')}\n  ` : ''}],\n  "schema_version": "2.0"\n}\n`;
-}
-/** The manifest that lists `rel`: its iteration's (`iter_N`), or the root's (''), which lists the iterations' manifests. */
-const listedIn = (rel) => (isIterationManifest(rel) ? '' : (ITERATION.exec(rel)?.[1] ?? ''));
-class EvidenceStore {
-    root;
-    /** Every file's entry, by the manifest that lists it: a manifest is written without a walk over every file of the run. */
-    listed = new Map();
-    /** Each log's text, running hash and size as written in this run; `onDisk`: the bytes the file holds, null until it is written whole. */
-    appendCache = new Map();
-    /** Iterations whose manifest must be rewritten (the root manifest stays small: O(iterations)). */
-    dirty = new Set();
-    /** Masks every known secret in text written here (set by the loop: one scrubber for everything, SPEC §7). */
-    scrub = (text) => text;
-    constructor(root) {
-        this.root = root;
-    }
-    path(rel) {
-        return (0,external_node_path_namespaceObject.join)(this.root, rel);
-    }
-    // An iteration's files are written in the background by a worker thread (writer.ts) while the
-    // loop goes on (to the checks, the commit). readText waits for its path; flush() waits for all,
-    // and comes before any manifest is written: a manifest never lists a file that is not on disk whole.
-    writing = new Map();
-    failed = null;
-    unwritten = new Set();
-    async write(rel, data) {
-        if (typeof data !== 'string')
-            return Promise.resolve(this.enqueue(this.record(rel, data), data, false));
-        const bytes = utf8.encode(this.scrub(data));
-        return Promise.resolve(this.enqueue(this.record(rel, bytes), bytes, true));
-    }
-    /**
-     * Writes `body` (scrubbed) in the background, as `entry` records it. `own`: bytes made for this
-     * write, handed to the worker rather than copied (they are unusable here after).
-     */
-    enqueue(entry, body, own, requires) {
-        const rel = entry.path;
-        const path = this.path(rel);
-        // The worker writes in the order given: a later write of the same path lands after this one.
-        this.enqueued(rel, atomicWriteOffThread(path, body, own, requires));
-        return entry;
-    }
-    enqueued(rel, write) {
-        // A file whose last write failed is not what its entry says: no manifest lists it until a write of it lands.
-        const settled = write.then(() => void this.unwritten.delete(rel), (e) => {
-            this.failed ??= e;
-            this.unwritten.add(rel);
-        });
-        this.writing.set(rel, settled);
-        void settled.then(() => {
-            if (this.writing.get(rel) === settled)
-                this.writing.delete(rel);
-        });
-    }
-    holding = new Set();
-    /**
-     * Writes that begin once `pending` settles (they wait on a slower source: the patch the git shell
-     * makes while the checks run): flush() and saveManifest() wait for it (readText does not). Its own
-     * failure is its caller's to handle: the evidence written so far still gets its manifest.
-     */
-    hold(pending) {
-        const settled = pending.then(() => void this.holding.delete(settled), () => void this.holding.delete(settled));
-        this.holding.add(settled);
-    }
-    /**
-     * Waits for every write begun; throws the first that failed (the disk full, a folder gone) as a
-     * StorageError: the run ends blocked, with a report where one can still be written.
-     */
-    async flush() {
-        while (this.writing.size || this.holding.size)
-            await Promise.all([...this.writing.values(), ...this.holding]);
-        const e = this.failed;
-        this.failed = null;
-        if (e)
-            throw new StorageError(`an evidence file could not be written: ${external_node_util_namespaceObject.types.isNativeError(e) ? e.message : 'unknown failure'}`, { cause: e });
-    }
-    /** Records `data` (as written) in the manifest; `hashed`: its hash and size, already known. */
-    record(rel, data, hashed) {
-        const entry = { path: rel, ...(hashed ?? { sha256: sha256(data), bytes: typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength }) };
-        const group = this.put(entry);
-        if (group)
-            this.dirty.add(group);
-        return entry;
-    }
-    /** Keeps `entry` (replacing one of its path); returns the manifest that lists it. */
-    put(entry) {
-        const group = listedIn(entry.path);
-        let files = this.listed.get(group);
-        if (!files)
-            this.listed.set(group, (files = new Map()));
-        files.set(entry.path, entry);
-        return group;
-    }
-    async writeJson(rel, value) {
-        return this.write(rel, canonicalJson(value));
-    }
-    /**
-     * Appends a line to an append-only log (APPEND_ONLY_LOGS). Only the new line is scrubbed, hashed (a
-     * running hash of the text so far) and written (appended to the file): a log as long as the run
-     * costs no more per line at iteration 200 than at iteration 1. A log the loop has not written in
-     * this run, or had to scrub anew, is written whole first (atomically).
-     */
-    async appendLine(rel, line) {
-        if (!APPEND_ONLY_LOGS.has(rel))
-            throw new Error(`${rel} is not an append-only log`);
-        let log = this.appendCache.get(rel);
-        if (log === undefined) {
-            // Scrubbed again once a run: an earlier run did not know this run's secrets.
-            const read = await this.readText(rel);
-            const text = this.scrub(read ?? '');
-            const bytes = Buffer.byteLength(text);
-            log = { text, hash: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(text), bytes, onDisk: read !== null && text === read ? bytes : null };
-            this.appendCache.set(rel, log);
-        }
-        const chunk = this.scrub(line.endsWith('\n') ? line : line + '\n');
-        log.text += chunk;
-        log.hash.update(chunk);
-        log.bytes += Buffer.byteLength(chunk);
-        const entry = this.record(rel, log.text, { sha256: log.hash.copy().digest('hex'), bytes: log.bytes });
-        if (log.onDisk === null)
-            this.enqueue(entry, utf8.encode(log.text), true);
-        else
-            this.enqueued(rel, appendOffThread(this.path(rel), utf8.encode(chunk), log.onDisk));
-        log.onDisk = log.bytes;
-        return entry;
-    }
-    async readText(rel) {
-        await this.writing.get(rel);
-        try {
-            return (0,external_node_fs_namespaceObject.readFileSync)(this.path(rel), 'utf8');
-        }
-        catch {
-            return null;
-        }
-    }
-    /** The document at `rel` parsed by its schema (null when absent); EvidenceUnverifiable when it does not parse. */
-    async readJson(rel, schema) {
-        const text = await this.readText(rel);
-        return text === null ? null : parseDocument(rel, text, schema);
-    }
-    entry(rel) {
-        return this.listed.get(listedIn(rel))?.get(rel);
-    }
-    /** An evidence link as used in certificates and AGENTS.md: `path#sha256`. */
-    link(rel) {
-        const e = this.entry(rel);
-        if (!e)
-            throw new Error(`no evidence file ${rel}`);
-        return `${rel}#${e.sha256}`;
-    }
-    /** Every file of the tree, flat (iteration manifests included). */
-    manifest() {
-        const files = [...this.listed.values()].flatMap((m) => [...m.values()]).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-        return { schema_version: '2.0', files };
-    }
-    /**
-     * Writes the manifests of the iterations that changed, then the root manifest that lists them;
-     * settles when all are on disk. They go to the worker right behind the files they list, each
-     * requiring those still on their way (see atomicWriteOffThread): none lands listing a file whose
-     * write failed, and the loop waits for the disk once, not once a level.
-     */
-    async saveManifest() {
-        // A write known to have failed ends the save (flush throws it: the run ends blocked); held writes are begun first.
-        if (this.failed)
-            await this.flush();
-        await Promise.all(this.holding);
-        this.dropUnwritten();
-        const save = (path, files) => {
-            const bytes = utf8.encode(manifestText(files));
-            const onTheirWay = files.filter((f) => this.writing.has(f.path)).map((f) => this.path(f.path));
-            return this.enqueue({ path, sha256: sha256(bytes), bytes: bytes.byteLength }, bytes, true, onTheirWay);
-        };
-        // An iteration left with no file (its only writes failed) gets no manifest.
-        const groups = [...this.dirty].sort().filter((g) => this.listed.get(g)?.size);
-        for (const g of this.dirty)
-            if (!this.listed.get(g)?.size)
-                this.dirty.delete(g);
-        for (const group of groups)
-            this.put(save(`${group}/manifest.json`, [...this.listed.get(group).values()]));
-        const root = save(MANIFEST, [...(this.listed.get('')?.values() ?? [])]);
-        sendWrites();
-        try {
-            await this.flush();
-        }
-        catch (e) {
-            // A manifest that failed is listed nowhere, and its iteration's stays to be written by the next save.
-            this.dropUnwritten();
-            throw e;
-        }
-        for (const group of groups)
-            this.dirty.delete(group);
-        return root;
-    }
-    /** Takes the files whose last write failed out of the manifests (not one being written again: its write is awaited). */
-    dropUnwritten() {
-        for (const rel of this.unwritten) {
-            if (this.writing.has(rel))
-                continue;
-            const group = listedIn(rel);
-            if (this.listed.get(group)?.delete(rel) && group)
-                this.dirty.add(group);
-            this.appendCache.delete(rel);
-        }
-    }
-    /** Loads the manifests of an existing tree (for resuming); the caller verifies the tree first. */
-    async loadManifest() {
-        const m = await this.readJson(MANIFEST, manifestSchema);
-        if (!m)
-            return false;
-        for (const e of m.files) {
-            this.put(e);
-            if (isIterationManifest(e.path))
-                for (const f of (await this.readJson(e.path, manifestSchema))?.files ?? [])
-                    this.put(f);
-        }
-        return true;
-    }
-    async exists() {
-        try {
-            return (await (0,promises_namespaceObject.stat)(this.root)).isDirectory();
-        }
-        catch {
-            return false;
-        }
-    }
-    /** Removes every evidence file (not the run lock) to start a new tree. */
-    async clear() {
-        await this.flush().catch(() => undefined);
-        const names = await (0,promises_namespaceObject.readdir)(this.root).catch(() => []);
-        await Promise.all(names.filter((n) => !NOT_EVIDENCE.has(n)).map((n) => (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(this.root, n), { recursive: true, force: true })));
-        this.listed.clear();
-        this.appendCache.clear();
-        this.dirty.clear();
-    }
-}
-/** Every file under `root`, as forward-slash relative paths, sorted. */
-async function listFiles(root) {
-    const out = [];
-    async function walk(dir) {
-        for (const d of await (0,promises_namespaceObject.readdir)(dir, { withFileTypes: true })) {
-            const full = (0,external_node_path_namespaceObject.join)(dir, d.name);
-            if (d.isDirectory())
-                await walk(full);
-            else
-                out.push((0,external_node_path_namespaceObject.relative)(root, full).split(external_node_path_namespaceObject.sep).join('/'));
-        }
-    }
-    await walk(root);
-    return out.sort();
-}
-
-;// CONCATENATED MODULE: ./src/engine/common/markdown.ts
-// Text the loop did not write (the agent's report, logs and check output quoted in failure texts,
-// file names the agent chose, a pull request's text) is rendered into markdown: AGENTS.md, the
-// halting report, the job summary, the PR comment. There it must stay text: no HTML (a heading, a
-// closed <details>, a remote image), no link or image, no @mention that pings someone, no line
-// break that starts a block of its own. `inert` is the one function that makes it so.
-/** U+2060 WORD JOINER: invisible, so the text reads as it was written, yet no markup can start at it. */
-const JOINER = '\u2060';
-/**
- * `text` as inert markdown/HTML text on one line, still readable: control characters and line
- * breaks become spaces; a joiner goes after a `<` that could open a tag, comment or autolink (a
- * letter, `/`, `!` or `?` next: `>` then closes nothing; `2 < 3` stays as it is), after an `&` that would start a character reference, after an `@` that
- * would start a mention, after the `!` of `![` (no image) and between `](` (no inline link).
- * Idempotent: text made inert stays as it is. Inside a code span or fenced block use only the
- * fence protection (backticks), not this.
- */
-function inert(text) {
-    return (text
-        // eslint-disable-next-line no-control-regex -- control characters and line breaks become spaces
-        .replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ')
-        .replace(/<(?=[A-Za-z/!?])/g, `<${JOINER}`)
-        .replace(/&(?=[#A-Za-z0-9])/g, `&${JOINER}`)
-        .replace(/@(?=[A-Za-z0-9_-])/g, `@${JOINER}`)
-        .replace(/!\[/g, `!${JOINER}[`)
-        .replace(/\]\(/g, `]${JOINER}(`));
-}
-/** An untrusted text inside a code span: inert there once no backtick can close the span early. */
-function inertCode(text) {
-    // eslint-disable-next-line no-control-regex -- one line, as a code span is
-    return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ').replace(/`/g, "'");
-}
-/** `items` joined by commas for a log line or a report, at most `max` of them: an agent's ten thousand paths are counted, not listed. */
-function listSome(items, max = 20) {
-    return items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')} and ${items.length - max} more`;
-}
-
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
 var picomatch = __nccwpck_require__(4006);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
@@ -38452,1724 +38118,10 @@ async function changedSince(git, cwd, before, ignored) {
     return out.sort();
 }
 
-;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/error.js
-/*!
- * Copyright (c) Squirrel Chat et al., All rights reserved.
- * SPDX-License-Identifier: BSD-3-Clause
- *
- * Redistribution and use in source and binary forms, with or without
- * modification, are permitted provided that the following conditions are met:
- *
- * 1. Redistributions of source code must retain the above copyright notice, this
- *    list of conditions and the following disclaimer.
- * 2. Redistributions in binary form must reproduce the above copyright notice,
- *    this list of conditions and the following disclaimer in the
- *    documentation and/or other materials provided with the distribution.
- * 3. Neither the name of the copyright holder nor the names of its contributors
- *    may be used to endorse or promote products derived from this software without
- *    specific prior written permission.
- *
- * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
- * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
- * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
- * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
- * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
- * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
- * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
- * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
- * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
- * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
- */
-function getLineColFromPtr(string, ptr) {
-    let lines = string.slice(0, ptr).split(/\r?\n/);
-    return [lines.length, lines.pop().length + 1];
-}
-function makeCodeBlock(string, line, column) {
-    let lines = string.split(/\r?\n/);
-    let codeblock = '';
-    let numberLen = (Math.log10(line + 1) | 0) + 1;
-    for (let i = line - 1; i <= line + 1; i++) {
-        let l = lines[i - 1];
-        if (!l)
-            continue;
-        codeblock += i.toString().padEnd(numberLen, ' ');
-        codeblock += ':  ';
-        codeblock += l;
-        codeblock += '\n';
-        if (i === line) {
-            codeblock += ' '.repeat(numberLen + column + 2);
-            codeblock += '^\n';
-        }
-    }
-    return codeblock;
-}
-class TomlError extends Error {
-    line;
-    column;
-    codeblock;
-    constructor(message, options) {
-        const [line, column] = getLineColFromPtr(options.toml, options.ptr);
-        const codeblock = makeCodeBlock(options.toml, line, column);
-        super(`Invalid TOML document: ${message}\n\n${codeblock}`, options);
-        this.line = line;
-        this.column = column;
-        this.codeblock = codeblock;
-    }
-    /** @internal */
-    static x(message, ctx, ptr) {
-        throw new TomlError(message, { toml: ctx.s, ptr: ptr ?? ctx.p });
-    }
-}
-
-;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/primitive.js
-/*!
- * Copyright (c) Squirrel Chat et al., All rights reserved.
- * SPDX-License-Identifier: BSD-3-Clause
- *
- * Redistribution and use in source and binary forms, with or without
- * modification, are permitted provided that the following conditions are met:
- *
- * 1. Redistributions of source code must retain the above copyright notice, this
- *    list of conditions and the following disclaimer.
- * 2. Redistributions in binary form must reproduce the above copyright notice,
- *    this list of conditions and the following disclaimer in the
- *    documentation and/or other materials provided with the distribution.
- * 3. Neither the name of the copyright holder nor the names of its contributors
- *    may be used to endorse or promote products derived from this software without
- *    specific prior written permission.
- *
- * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
- * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
- * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
- * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
- * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
- * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
- * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
- * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
- * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
- * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
- */
-
-/** @internal */
-function parseString(ctx) {
-    let startPtr = ctx.p;
-    let c = ctx.s.charCodeAt(ctx.p++);
-    let first = c;
-    let isLiteral = c === 0x27; /* ' */
-    let isMultiline = c === ctx.s.charCodeAt(ctx.p) && c === ctx.s.charCodeAt(ctx.p + 1);
-    if (isMultiline) {
-        // Trim initial newline
-        if ((c = ctx.s.charCodeAt(ctx.p += 2)) === 0xa /* \n */)
-            ctx.p++;
-        else if (c === 0xd /* \r */ && ctx.s.charCodeAt(ctx.p + 1) === 0xa /* \n */)
-            ctx.p += 2;
-    }
-    // For the record: it is not worth it to use a fast-path for literal strings using `indexOf`.
-    // Doing a char-by-char iteration ends up dispatching less instructions, for the same wall-clock runtime.
-    let parsed = '';
-    let sliceStart = ctx.p;
-    // states:
-    //   0 - decoding
-    //   1 - decoding escape
-    //   2 - whitespace escape (no newline encountered yet, must fail on non-whitespace)
-    //   3 - whitespace escape (newline encountered, allowed to transition back to normal decode)
-    let state = 0;
-    for (; ctx.p < ctx.s.length; ctx.p++) {
-        c = ctx.s.charCodeAt(ctx.p);
-        // Deal with newlines first, since that simplifies control character checking and handling across all states
-        if (isMultiline && (c === 0xa /* \n */ || (c === 0xd /* \r */ && ctx.s.charCodeAt(ctx.p + 1) === 0xa /* \n */))) {
-            state = state && 3;
-        }
-        // Control characters are banned in TOML, so we throw an error if we encounter them
-        else if ((c < 0x20 && c !== 0x9 /* \t */) || c === 0x7f) {
-            TomlError.x('control characters are not allowed in strings', ctx);
-        }
-        // The string might terminate while we're parsing through a newline escape.
-        // It must have encountered a newline; otherwise, it'll simply fail in another branch.
-        else if ((!state || state === 3) && c === first && (!isMultiline || (ctx.s.charCodeAt(ctx.p + 1) === first && ctx.s.charCodeAt(ctx.p + 2) === first))) {
-            if (isMultiline) {
-                // If the string ends with 4-5 quotes, then the first 1-2 are part of the string
-                if (ctx.s.charCodeAt(ctx.p + 3) === first)
-                    ctx.p++;
-                if (ctx.s.charCodeAt(ctx.p + 3) === first)
-                    ctx.p++;
-            }
-            // If we're in a newline escape still, then there's nothing to add.
-            if (!state) {
-                // Avoid a useless concat operation if the string can be used as-is.
-                let s = ctx.s.slice(sliceStart, ctx.p);
-                parsed = parsed ? parsed + s : s;
-            }
-            ctx.p += isMultiline ? 3 : 1;
-            return parsed;
-        }
-        // Baseline state; keep moving forward unless an escape sequence starts
-        else if (!state) {
-            if (!isLiteral && c === 0x5c /* \ */) {
-                parsed += ctx.s.slice(sliceStart, (sliceStart = ctx.p));
-                state = 1;
-            }
-        }
-        else if (state === 1) {
-            if (c === 0x78 /* x */ || c === 0x75 /* u */ || c === 0x55 /* U */) { // Unicode escape
-                let errPtr = ctx.p++ - 1;
-                let value = 0;
-                let len = c === 0x78 /* x */ ? 2 : c === 0x75 /* u */ ? 4 : 8;
-                for (let j = 0; j < len; j++, ctx.p++) {
-                    let hex = ctx.s.charCodeAt(ctx.p);
-                    let digit = 
-                    /* 0-9 */ hex >= 0x30 && hex <= 0x39 ? hex - 0x30 :
-                        /* A-F */ hex >= 0x41 && hex <= 0x46 ? hex - 0x41 + 10 :
-                            /* a-f */ hex >= 0x61 && hex <= 0x66 ? hex - 0x61 + 10 : -1;
-                    if (digit < 0)
-                        TomlError.x('invalid non-hex character in unicode escape', ctx);
-                    value = (value << 4) | digit;
-                }
-                // Because JS does bitwise on signed 32bit integers, all 0xfzzzzzzz values are actually seen as negative
-                if (value < 0 || value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff)) {
-                    TomlError.x('invalid unicode escape', ctx, errPtr);
-                }
-                parsed += String.fromCodePoint(value);
-                sliceStart = ctx.p--;
-                state = 0;
-            }
-            // Newline escape sequence. We only need to care about spaces and tabs; newlines are dealt with earlier
-            else if (isMultiline && (c === 0x20 || c === 0x9 /* \t */)) {
-                state = 2;
-            }
-            // Basic escape sequence
-            else {
-                if (c === 0x62 /* b */)
-                    parsed += '\b';
-                else if (c === 0x74 /* t */)
-                    parsed += '\t';
-                else if (c === 0x6e /* n */)
-                    parsed += '\n';
-                else if (c === 0x66 /* f */)
-                    parsed += '\f';
-                else if (c === 0x72 /* r */)
-                    parsed += '\r';
-                else if (c === 0x65 /* e */)
-                    parsed += '\x1b';
-                else if (c === 0x22 /* " */)
-                    parsed += '"';
-                else if (c === 0x5c /* \ */)
-                    parsed += '\\';
-                else
-                    TomlError.x('unrecognised escape sequence', ctx);
-                sliceStart = ctx.p + 1;
-                state = 0;
-            }
-        }
-        // Newline escape continuation: keep moving forward until the first non-whitespace char
-        else if (c !== 0x20 && c !== 0x9 /* \t */) {
-            if (state === 2)
-                TomlError.x('invalid escape: only line-ending whitespace may be escaped', ctx, sliceStart);
-            // State cannot be zero, or we'd have branched earlier already.
-            // If it's a backslash, immediately transition to the escape state so it can be processed.
-            state = !isLiteral && c === 0x5c /* \ */ ? 1 : 0;
-            sliceStart = ctx.p;
-        }
-    }
-    TomlError.x('unfinished string', ctx, startPtr);
-}
-
-;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/date.js
-/*!
- * Copyright (c) Squirrel Chat et al., All rights reserved.
- * SPDX-License-Identifier: BSD-3-Clause
- *
- * Redistribution and use in source and binary forms, with or without
- * modification, are permitted provided that the following conditions are met:
- *
- * 1. Redistributions of source code must retain the above copyright notice, this
- *    list of conditions and the following disclaimer.
- * 2. Redistributions in binary form must reproduce the above copyright notice,
- *    this list of conditions and the following disclaimer in the
- *    documentation and/or other materials provided with the distribution.
- * 3. Neither the name of the copyright holder nor the names of its contributors
- *    may be used to endorse or promote products derived from this software without
- *    specific prior written permission.
- *
- * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
- * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
- * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
- * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
- * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
- * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
- * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
- * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
- * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
- * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
- */
-let DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})?[Tt ]?(?:(\d{2}):\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|z|[-+]\d{2}:\d{2})?$/i;
-class TomlDate extends Date {
-    #hasDate = false;
-    #hasTime = false;
-    #offset = null;
-    constructor(date, fasttype, unsafeDelim) {
-        let hasDate = true;
-        let hasTime = true;
-        let offset = 'Z';
-        let c;
-        if (typeof date === 'string') {
-            if (fasttype)
-                prep: {
-                    // Date-time
-                    if (fasttype < 3) {
-                        if (+date.slice(11, 13) > 23) {
-                            date = '';
-                            break prep;
-                        }
-                        // Local
-                        if (fasttype === 2) {
-                            offset = null;
-                            date += 'Z';
-                        }
-                        // Offset; keep track of offset if not Z
-                        else if ((c = date.charCodeAt(date.length - 1)) !== 0x5a /* Z */ && c !== 0x7a /* z */) {
-                            offset = date.slice(date.length - 6);
-                        }
-                        if (unsafeDelim)
-                            date = date.slice(0, 10) + 'T' + date.slice(11);
-                    }
-                    // Time
-                    else if (fasttype === 4) {
-                        date = +date.slice(0, 2) > 23 ? '' : `0000-01-01T${date}Z`;
-                    }
-                    hasDate = fasttype !== 4;
-                    hasTime = fasttype !== 3;
-                }
-            else {
-                let match = date.match(DATE_TIME_RE);
-                if (match) {
-                    if (!match[1]) {
-                        hasDate = false;
-                        date = `0000-01-01T${date}`;
-                    }
-                    hasTime = !!match[2];
-                    // Make sure to use T instead of a space. Breaks in case of extreme values otherwise.
-                    hasTime && date[10] === ' ' && (date = date.replace(' ', 'T'));
-                    // Do not allow rollover hours.
-                    if (match[2] && +match[2] > 23) {
-                        date = '';
-                    }
-                    else {
-                        offset = match[3] || null;
-                        if (!offset && hasTime)
-                            date += 'Z';
-                    }
-                }
-                else {
-                    date = '';
-                }
-            }
-        }
-        super(date);
-        if (!isNaN(this.getTime())) {
-            this.#hasDate = hasDate;
-            this.#hasTime = hasTime;
-            this.#offset = offset;
-        }
-    }
-    isDateTime() {
-        return this.#hasDate && this.#hasTime;
-    }
-    isLocal() {
-        return !this.#hasDate || !this.#hasTime || !this.#offset;
-    }
-    isDate() {
-        return this.#hasDate && !this.#hasTime;
-    }
-    isTime() {
-        return this.#hasTime && !this.#hasDate;
-    }
-    isValid() {
-        return this.#hasDate || this.#hasTime;
-    }
-    toISOString() {
-        let iso = super.toISOString();
-        // Local Date
-        if (this.isDate())
-            return iso.slice(0, 10);
-        // Local Time
-        if (this.isTime())
-            return iso.slice(11, 23);
-        // Local DateTime
-        if (this.#offset === null)
-            return iso.slice(0, -1);
-        // Offset DateTime
-        if (this.#offset === 'Z' || this.#offset === 'z')
-            return iso;
-        // This part is quite annoying: JS strips the original timezone from the ISO string representation
-        // Instead of using a "modified" date and "Z", we restore the representation "as authored"
-        let offset = (+(this.#offset.slice(1, 3)) * 60) + +(this.#offset.slice(4, 6));
-        offset = this.#offset[0] === '-' ? offset : -offset;
-        let offsetDate = new Date(this.getTime() - (offset * 60e3));
-        return offsetDate.toISOString().slice(0, -1) + this.#offset;
-    }
-    static wrapAsOffsetDateTime(jsDate, offset = 'Z') {
-        let date = new TomlDate(jsDate);
-        date.#offset = offset;
-        return date;
-    }
-    static wrapAsLocalDateTime(jsDate) {
-        let date = new TomlDate(jsDate);
-        date.#offset = null;
-        return date;
-    }
-    static wrapAsLocalDate(jsDate) {
-        let date = new TomlDate(jsDate);
-        date.#hasTime = false;
-        date.#offset = null;
-        return date;
-    }
-    static wrapAsLocalTime(jsDate) {
-        let date = new TomlDate(jsDate);
-        date.#hasDate = false;
-        date.#offset = null;
-        return date;
-    }
-}
-
-;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/extract.js
-/*!
- * Copyright (c) Squirrel Chat et al., All rights reserved.
- * SPDX-License-Identifier: BSD-3-Clause
- *
- * Redistribution and use in source and binary forms, with or without
- * modification, are permitted provided that the following conditions are met:
- *
- * 1. Redistributions of source code must retain the above copyright notice, this
- *    list of conditions and the following disclaimer.
- * 2. Redistributions in binary form must reproduce the above copyright notice,
- *    this list of conditions and the following disclaimer in the
- *    documentation and/or other materials provided with the distribution.
- * 3. Neither the name of the copyright holder nor the names of its contributors
- *    may be used to endorse or promote products derived from this software without
- *    specific prior written permission.
- *
- * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
- * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
- * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
- * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
- * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
- * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
- * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
- * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
- * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
- * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
- */
-
-
-
-
-function isDigit(char, base = 10) {
-    return base === 16
-        ? (char > 0x2f && char < 0x3a) || (char > 0x40 && char < 0x47) || (char > 0x60 && char < 0x67)
-        : (char > 0x2f && char < 0x30 + base);
-}
-function isEndOfValue(char, delim) {
-    // Whitespace -- we're permissive on `\r` for performance; it'll be dealt with later anyway
-    return char === 0x20 || char === 0x9 /* \t */ || char === 0xa /* \n */ || char === 0xd /* \r */ ||
-        // Structure end or next value delimiter
-        (delim && (char === delim || char === 0x2c /* , */)) ||
-        // Comment
-        char === 0x23; /* # */
-}
-/** @internal */
-function extractValue(ctx, end) {
-    let errPtr = ctx.p;
-    let c = ctx.s.charCodeAt(ctx.p);
-    // Structs
-    if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
-        ctx.d-- || TomlError.x('document contains excessively nested structures. aborting.', ctx);
-        let value = c === 0x5b /* [ */
-            ? parseArray(ctx)
-            : parseInlineTable(ctx);
-        ctx.d++;
-        return value;
-    }
-    // Strings
-    if (c === 0x22 /* " */ || c === 0x27 /* ' */) {
-        return parseString(ctx);
-    }
-    // Booleans
-    // We can fast-path because the first character is enough to know the only possible value
-    if (c === 0x74 /* t */) { // Only possible valid value is `true`
-        if (ctx.s.charCodeAt(++ctx.p) !== 0x72 || ctx.s.charCodeAt(++ctx.p) !== 0x75 || ctx.s.charCodeAt(++ctx.p) !== 0x65)
-            TomlError.x('invalid value', ctx, errPtr);
-        return ctx.p++, true;
-    }
-    if (c === 0x66 /* f */) { // Only possible valid value is `false`
-        if (ctx.s.charCodeAt(++ctx.p) !== 0x61 || ctx.s.charCodeAt(++ctx.p) !== 0x6c || ctx.s.charCodeAt(++ctx.p) !== 0x73 || ctx.s.charCodeAt(++ctx.p) !== 0x65)
-            TomlError.x('invalid value', ctx, errPtr);
-        return ctx.p++, false;
-    }
-    if (c === 0x2b /* + */ || c === 0x2d /* - */) {
-        return parseNumber(ctx, ctx.p, ctx.s.charCodeAt(++ctx.p), 0x2c - c, end);
-    }
-    // Rough heuristic, but `parseDate` falls back to number parsing if it's a false positive.
-    // e.g.: `a = 1\n-------------- = 1` would match this heuristic, but gracefully fallback to numbers.
-    if (ctx.s.charCodeAt(ctx.p + 4) === 0x2d /* - */ && ctx.s.charCodeAt(ctx.p + 7) === 0x2d /* - */) {
-        return parseDate(ctx, c, end);
-    }
-    // Same logic as above; `parseTime` falls back to number parsing if it's a false positive.
-    if (ctx.s.charCodeAt(ctx.p + 2) === 0x3a /* : */) {
-        return parseTime(ctx, c, end);
-    }
-    return parseNumber(ctx, ctx.p, c, 0, end);
-}
-// State:
-// 0: init
-// 1: integer
-// 2: fractional dot
-// 3: fractional
-// 4: exponent letter
-// 5: exponent
-// 6: exponent sign
-// 7: exponent with sign
-// >9: underscore; see below
-//     -> 12: was integer
-//     -> 14: was fractional
-//     -> 16: was exponent
-// states 2-5, 14, 16 are ONLY permitted iif base === 10
-function parseNumber(ctx, startPtr, startChr, sign, endChr) {
-    let c = startChr;
-    let state = 0;
-    let hasUnderscores = false;
-    // (+/-)inf
-    if (c === 0x69 /* i */) {
-        if (ctx.s.charCodeAt(++ctx.p) !== 0x6e || ctx.s.charCodeAt(++ctx.p) !== 0x66)
-            TomlError.x('invalid value', ctx, startPtr);
-        return ctx.p++, (sign || 1) / 0;
-    }
-    // (+/-)nan
-    if (c === 0x6e /* n */) {
-        if (ctx.s.charCodeAt(++ctx.p) !== 0x61 || ctx.s.charCodeAt(++ctx.p) !== 0x6e)
-            TomlError.x('invalid value', ctx, startPtr);
-        return ctx.p++, NaN;
-    }
-    // Leading zero
-    // Only allowed cases: `0<EOV>`, `0.(...)`, `0e(...)`, `0x(...)`, `0b(...)`, `0o(...)`
-    // FWIW, `0e(...)` is a stupid case, but it's not banned per-se so we have to parse it
-    if (c === 0x30 /* 0 */) {
-        if (++ctx.p >= ctx.s.length || isEndOfValue(c = ctx.s.charCodeAt(ctx.p), endChr))
-            return ctx.bi === true ? 0n : 0; // note: conveniently deals with `-0`
-        if (!sign) {
-            if (c === 0x78 /* x */)
-                return parseIntegerBaseN(ctx, startPtr, 16, endChr);
-            else if (c === 0x62 /* b */)
-                return parseIntegerBaseN(ctx, startPtr, 2, endChr);
-            else if (c === 0x6f /* o */)
-                return parseIntegerBaseN(ctx, startPtr, 8, endChr);
-        }
-        if (c === 0x2e /* . */)
-            state = 2;
-        else if (c === 0x65 /* e */ || c === 0x45 /* E */)
-            state = 4;
-        else
-            TomlError.x('illegal leading zero', ctx, startPtr);
-    }
-    // If the 1st char is not a digit by now, then it's not a valid TOML value at all
-    else if (!isDigit(c))
-        TomlError.x('invalid value', ctx, startPtr);
-    while (++ctx.p < ctx.s.length && (c = ctx.s.charCodeAt(ctx.p), !isEndOfValue(c, endChr))) {
-        if (!state)
-            state = 1; // Detects single-digit numbers we can use a fast parse path for
-        // The way the states are numbered is not random: underscores are always permitted in odd-numbered states and
-        // never permitted in even-numbered ones.
-        if (c === 0x5f /* _ */) {
-            if (!(state & 1))
-                TomlError.x('illegal underscore', ctx);
-            state += 11; // 11 is a marker that makes the state even and greater than 9; see the numbering + rationale above
-            hasUnderscores = true;
-        }
-        // Transition to fractional part.
-        else if (state === 1 && c === 0x2e /* . */)
-            state = 2;
-        // Transition to exponent part.
-        else if ((state === 1 || state === 3) && (c === 0x65 /* e */ || c === 0x45 /* E */))
-            state = 4;
-        // + and - are permitted in state 4 only (handled before entering the function for state 0)
-        else if (state === 4 && (c === 0x2b /* + */ || c === 0x2d /* - */)) {
-            state = 6;
-        }
-        // All special cases have been handled; only digits are allowed here
-        else if (!isDigit(c))
-            TomlError.x(`illegal character in numeric literal`, ctx);
-        // Clear state flags
-        else if (state > 9)
-            state -= 11;
-        else if (!(state & 1))
-            state++;
-    }
-    // Single-char number; we can fast-path these very easily.
-    if (!state) {
-        let val = (startChr - 0x30 /* 0 */) * (sign || 1);
-        return ctx.bi === true ? BigInt(val) : val;
-    }
-    // Even-numbered states absolutely require a digit next; not even end of value is permitted
-    if (!(state & 1))
-        TomlError.x('unfinished numeric value', ctx, startPtr);
-    let str = ctx.s.slice(startPtr, ctx.p);
-    if (hasUnderscores)
-        str = str.replaceAll('_', ''); // perf: replaceAll 1.25x faster than replace with a regex
-    return state > 1
-        ? parseFloat(str)
-        : parseInteger(ctx, str, 10, startPtr);
-}
-function parseIntegerBaseN(ctx, startPtr, base, endChr) {
-    let c, underscore = 1;
-    while (++ctx.p < ctx.s.length && (c = ctx.s.charCodeAt(ctx.p), !isEndOfValue(c, endChr))) {
-        if (c === 0x5f /* _ */) {
-            if (underscore & 1)
-                TomlError.x('illegal underscore', ctx);
-            underscore = 3;
-        }
-        // We only need to check if the number is a valid digit, nothing else is permitted
-        else if (!isDigit(c, base))
-            TomlError.x(`illegal character in numeric literal`, ctx);
-        // Clear underscore flag
-        else if (underscore & 1)
-            underscore--;
-    }
-    // Trailing underscore is not allowed
-    if (underscore & 1)
-        TomlError.x('unfinished numeric value', ctx);
-    let str = ctx.s.slice(startPtr + 2, ctx.p);
-    if (underscore)
-        str = str.replaceAll('_', ''); // perf: replaceAll 1.25x faster than replace with a regex
-    return parseInteger(ctx, str, base, startPtr);
-}
-function parseInteger(ctx, str, base, startPtr) {
-    if (ctx.bi !== true)
-        int: {
-            let val = parseInt(str, base);
-            if (!Number.isSafeInteger(val)) {
-                if (ctx.bi)
-                    break int;
-                TomlError.x('integer value cannot be represented losslessly', ctx, startPtr);
-            }
-            return val;
-        }
-    return base === 10 ? BigInt(str) : BigInt((base === 2 ? '0b' : base === 8 ? '0o' : '0x') + str);
-}
-function parseDate(ctx, c, endChr) {
-    let startPtr = ctx.p++, unsafeSeparator;
-    if (!isDigit(c) ||
-        !isDigit(ctx.s.charCodeAt(ctx.p++)) ||
-        !isDigit(ctx.s.charCodeAt(ctx.p++)) ||
-        !isDigit(ctx.s.charCodeAt(ctx.p++))) {
-        return parseNumber(ctx, ctx.p = startPtr, c, 0, endChr);
-    }
-    ctx.p += 5;
-    if (!isDigit(ctx.s.charCodeAt(ctx.p++)))
-        TomlError.x('invalid date-time: date part is malformed', ctx, startPtr);
-    if (ctx.p >= ctx.s.length || (((c = ctx.s.charCodeAt(ctx.p)) !== 0x20 || (unsafeSeparator = true, !isDigit(ctx.s.charCodeAt(ctx.p + 1)))) && c !== 0x54 /* T */ && c !== 0x74 /* t */)) {
-        let t = ctx.s.slice(startPtr, ctx.p);
-        return readDate(ctx, t, 3, false, startPtr);
-    }
-    if (ctx.s.charCodeAt(ctx.p += 3) !== 0x3a /* : */)
-        TomlError.x('invalid date-time: time part is malformed', ctx, startPtr);
-    if (ctx.s.charCodeAt(ctx.p += 3) === 0x3a /* : */)
-        ctx.p += 3;
-    if (ctx.s.charCodeAt(ctx.p) === 0x2e /* . */)
-        while (isDigit(ctx.s.charCodeAt(++ctx.p)))
-            ;
-    if (c = ctx.s.charCodeAt(ctx.p)) {
-        if (c === 0x5a /* Z */ || c === 0x7a /* z */) {
-            let t = ctx.s.slice(startPtr, ++ctx.p);
-            return readDate(ctx, t, 1, unsafeSeparator, startPtr, '[+00:00]');
-        }
-        if (c === 0x2b /* + */ || c === 0x2d /* - */) {
-            // Temporal's ZonedDateTime is weird asf when it comes to dealing with traditional offsets...
-            // It's 1.2x faster to allocate a new string to pass to ZDT than use Instant.toZonedDateTimeISO
-            let t = ctx.s.slice(startPtr, ctx.p += 6);
-            return readDate(ctx, t, 1, unsafeSeparator, startPtr, !ctx.ld && ('[' + ctx.s.slice(ctx.p - 6, ctx.p) + ']'));
-        }
-    }
-    let t = ctx.s.slice(startPtr, ctx.p);
-    return readDate(ctx, t, 2, unsafeSeparator, startPtr);
-}
-function parseTime(ctx, c, endChr) {
-    let start = ctx.p;
-    if (!isDigit(c) || !isDigit(ctx.s.charCodeAt(++ctx.p))) {
-        return parseNumber(ctx, --ctx.p, c, 0, endChr);
-    }
-    if (ctx.s.charCodeAt(ctx.p += 4) === 0x3a /* : */)
-        ctx.p += 3;
-    if (ctx.s.charCodeAt(ctx.p) === 0x2e /* . */)
-        while (isDigit(ctx.s.charCodeAt(++ctx.p)))
-            ;
-    let t = ctx.s.slice(start, ctx.p);
-    return readDate(ctx, t, 4, false, start);
-}
-function readDate(ctx, str, type, unsafeDelim, errPtr, temporalSuffix) {
-    if (ctx.ld) {
-        let date = new TomlDate(str, type, unsafeDelim);
-        if (!date.isValid())
-            TomlError.x('invalid date', ctx, errPtr);
-        return date;
-    }
-    try {
-        if (temporalSuffix)
-            str += temporalSuffix;
-        switch (type) {
-            case 1: return Temporal.ZonedDateTime.from(str);
-            case 2: return Temporal.PlainDateTime.from(str);
-            case 3: return Temporal.PlainDate.from(str);
-            case 4: return Temporal.PlainTime.from(str);
-        }
-    }
-    catch (e) {
-        TomlError.x(e instanceof Error ? e.message : '' + e, ctx, errPtr);
-    }
-}
-
-;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/util.js
-/*!
- * Copyright (c) Squirrel Chat et al., All rights reserved.
- * SPDX-License-Identifier: BSD-3-Clause
- *
- * Redistribution and use in source and binary forms, with or without
- * modification, are permitted provided that the following conditions are met:
- *
- * 1. Redistributions of source code must retain the above copyright notice, this
- *    list of conditions and the following disclaimer.
- * 2. Redistributions in binary form must reproduce the above copyright notice,
- *    this list of conditions and the following disclaimer in the
- *    documentation and/or other materials provided with the distribution.
- * 3. Neither the name of the copyright holder nor the names of its contributors
- *    may be used to endorse or promote products derived from this software without
- *    specific prior written permission.
- *
- * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
- * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
- * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
- * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
- * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
- * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
- * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
- * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
- * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
- * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
- */
-
-/** @internal */
-function skipComment(ctx) {
-    for (; ctx.p < ctx.s.length; ctx.p++) {
-        let c = ctx.s.charCodeAt(ctx.p);
-        if (c === 0xa /* \n */)
-            break;
-        if (c === 0xd /* \r */ && ctx.s.charCodeAt(ctx.p + 1) === 0xa /* \n */) {
-            ctx.p++;
-            break;
-        }
-        if ((c < 0x20 && c !== 0x9 /* \t */) || c === 0x7f) {
-            TomlError.x('control characters are not allowed in comments', ctx);
-        }
-    }
-}
-/** @internal */
-function skipVoid(ctx, banNewLines, banComments) {
-    let c;
-    while (ctx.p < ctx.s.length) {
-        while (ctx.p < ctx.s.length && ((c = ctx.s.charCodeAt(ctx.p)) === 0x20 ||
-            c === 0x9 /* \t */ ||
-            (!banNewLines &&
-                (c === 0xa /* \n */ || (c === 0xd /* \r */ && ctx.s.charCodeAt(ctx.p + 1) === 0xa /* \n */)))))
-            ctx.p++;
-        if (banComments || c !== 0x23 /* # */)
-            break;
-        skipComment(ctx);
-    }
-}
-
-;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/struct.js
-/*!
- * Copyright (c) Squirrel Chat et al., All rights reserved.
- * SPDX-License-Identifier: BSD-3-Clause
- *
- * Redistribution and use in source and binary forms, with or without
- * modification, are permitted provided that the following conditions are met:
- *
- * 1. Redistributions of source code must retain the above copyright notice, this
- *    list of conditions and the following disclaimer.
- * 2. Redistributions in binary form must reproduce the above copyright notice,
- *    this list of conditions and the following disclaimer in the
- *    documentation and/or other materials provided with the distribution.
- * 3. Neither the name of the copyright holder nor the names of its contributors
- *    may be used to endorse or promote products derived from this software without
- *    specific prior written permission.
- *
- * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
- * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
- * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
- * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
- * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
- * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
- * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
- * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
- * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
- * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
- */
-
-
-
-
-/** @internal */
-function parseKey(ctx, end = 0x3d /* = */) {
-    // States:
-    // 0: before first char
-    // 1: parsing bare key
-    // 2: after key component
-    let startPtr;
-    let state = 0;
-    let parsed = [];
-    let sliceStart;
-    let c = ctx.s.charCodeAt(startPtr = ctx.p);
-    do {
-        // End of key
-        if (c === end) {
-            if (!state)
-                TomlError.x('unexpected end of key', ctx);
-            if (state === 1)
-                parsed.push(ctx.s.slice(sliceStart, ctx.p));
-            return ctx.p++, parsed;
-        }
-        // Dotted key separator
-        else if (c === 0x2e /* . */) {
-            if (!state)
-                TomlError.x('illegal empty bare key', ctx);
-            if (state === 1)
-                parsed.push(ctx.s.slice(sliceStart, ctx.p));
-            state = 0;
-        }
-        // Quoted key
-        else if (!state && (c === 0x22 /* " */ || c === 0x27 /* ' */)) {
-            if (c === ctx.s.charCodeAt(ctx.p + 1) && c === ctx.s.charCodeAt(ctx.p + 2))
-                TomlError.x('illegal quoted key: multiline strings are not allowed', ctx);
-            parsed.push(parseString(ctx));
-            state = 2;
-            ctx.p--;
-        }
-        // Whitespace; no-op in state 0 and 2, end of bare key in state 1
-        else if (c === 0x20 || c === 0x9 /* \t */) {
-            if (state === 1) {
-                parsed.push(ctx.s.slice(sliceStart, ctx.p));
-                state = 2;
-            }
-        }
-        // If state is post-key, no character is allowed; otherwise ensure it's a bare-key component
-        else if (state === 2 || (c < 0x30 && c !== 0x2d /* - */) || (c > 0x39 && c < 0x41) || (c > 0x5a && c < 0x61 && c !== 0x5f /* _ */) || c > 0x7a) {
-            TomlError.x('illegal character in key', ctx);
-        }
-        // Illegal character
-        else if (!state) {
-            state = 1;
-            sliceStart = ctx.p;
-        }
-    } while (c = ctx.s.charCodeAt(++ctx.p));
-    TomlError.x('incomplete key-value: cannot find end of key', ctx, startPtr);
-}
-/** @internal */
-function parseInlineTable(ctx) {
-    let startPtr = ctx.p++;
-    let res = Object.create(null);
-    let seen = new Set();
-    let c;
-    while (ctx.p < ctx.s.length) {
-        skipVoid(ctx);
-        if ((c = ctx.s.charCodeAt(ctx.p)) === 0x7d /* } */) {
-            ctx.p++;
-            return res;
-        }
-        let k;
-        let t = res;
-        let hasOwn = false;
-        let errPtr = ctx.p;
-        let key = parseKey(ctx);
-        for (let i = 0; i < key.length; i++) {
-            if (i)
-                t = hasOwn ? t[k] : (t[k] = Object.create(null));
-            k = key[i];
-            if ((hasOwn = Object.hasOwn(t, k)) && (typeof t[k] !== 'object' || seen.has(t[k]))) {
-                TomlError.x('trying to redefine an already defined value', ctx, errPtr);
-            }
-            let unsafe = k === '__proto__';
-            if (ctx.uk && (unsafe || k === 'constructor')) {
-                t = ctx.uk !== 1 && TomlError.x('document contains an unsafe property', ctx, errPtr);
-                break;
-            }
-            if (!hasOwn && unsafe) {
-                Object.defineProperty(t, k, { enumerable: true, configurable: true, writable: true });
-            }
-        }
-        if (hasOwn) {
-            TomlError.x('trying to redefine an already defined value', ctx, errPtr);
-        }
-        skipVoid(ctx, true, true);
-        let value = extractValue(ctx, 0x7d /* } */);
-        if (t && typeof (t[k] = value) === 'object')
-            seen.add(value);
-        skipVoid(ctx);
-        if ((c = ctx.s.charCodeAt(ctx.p++)) === 0x7d /* } */) {
-            return res;
-        }
-        if (c !== 0x2c /* , */)
-            TomlError.x('expected comma or end of structure', ctx, ctx.p - 1);
-    }
-    TomlError.x('unfinished table', ctx, startPtr);
-}
-/** @internal */
-function parseArray(ctx) {
-    let startPtr = ctx.p++;
-    let res = [];
-    let c;
-    while (ctx.p < ctx.s.length) {
-        skipVoid(ctx);
-        if ((c = ctx.s.charCodeAt(ctx.p)) === 0x5d /* ] */) {
-            ctx.p++;
-            return res;
-        }
-        res.push(extractValue(ctx, 0x5d /* ] */));
-        skipVoid(ctx);
-        if ((c = ctx.s.charCodeAt(ctx.p++)) === 0x5d /* ] */) {
-            return res;
-        }
-        if (c !== 0x2c /* , */)
-            TomlError.x('expected comma or end of structure', ctx, ctx.p - 1);
-    }
-    TomlError.x('unfinished array', ctx, startPtr);
-}
-
-;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/parse.js
-/*!
- * Copyright (c) Squirrel Chat et al., All rights reserved.
- * SPDX-License-Identifier: BSD-3-Clause
- *
- * Redistribution and use in source and binary forms, with or without
- * modification, are permitted provided that the following conditions are met:
- *
- * 1. Redistributions of source code must retain the above copyright notice, this
- *    list of conditions and the following disclaimer.
- * 2. Redistributions in binary form must reproduce the above copyright notice,
- *    this list of conditions and the following disclaimer in the
- *    documentation and/or other materials provided with the distribution.
- * 3. Neither the name of the copyright holder nor the names of its contributors
- *    may be used to endorse or promote products derived from this software without
- *    specific prior written permission.
- *
- * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
- * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
- * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
- * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
- * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
- * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
- * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
- * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
- * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
- * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
- */
-
-
-
-
-function peekTable(ctx, key, table, meta, type) {
-    let t = table;
-    let m = meta;
-    let k;
-    let hasOwn = false;
-    let state;
-    for (let i = 0; i < key.length; i++) {
-        if (i) {
-            t = hasOwn ? t[k] : (t[k] = Object.create(null));
-            m = (state = m[k]).c;
-            if (type === 0 /* Type.DOTTED */ && (state.t === 1 /* Type.EXPLICIT */ || state.t === 2 /* Type.ARRAY */)) {
-                return null;
-            }
-            if (state.t === 2 /* Type.ARRAY */) {
-                let l = t.length - 1;
-                t = t[l];
-                m = m[l].c;
-            }
-        }
-        k = key[i];
-        if ((hasOwn = Object.hasOwn(t, k)) && m[k]?.t === 0 /* Type.DOTTED */ && m[k]?.d) {
-            return null;
-        }
-        if (!hasOwn) {
-            let unsafe = k === '__proto__';
-            if (ctx.uk && (unsafe || k === 'constructor'))
-                return false;
-            if (unsafe) {
-                Object.defineProperty(t, k, { enumerable: true, configurable: true, writable: true });
-                Object.defineProperty(m, k, { enumerable: true, configurable: true, writable: true });
-            }
-            m[k] = {
-                t: i < key.length - 1 && type === 2 /* Type.ARRAY */
-                    ? 3 /* Type.ARRAY_DOTTED */ : type,
-                d: false,
-                i: 0,
-                c: Object.create(null),
-            };
-        }
-    }
-    state = m[k];
-    if (state.t !== type && !(type === 1 /* Type.EXPLICIT */ && state.t === 3 /* Type.ARRAY_DOTTED */)) {
-        // Bad key type!
-        return null;
-    }
-    if (type === 2 /* Type.ARRAY */) {
-        if (!state.d) {
-            state.d = true;
-            t[k] = [];
-        }
-        t[k].push(t = Object.create(null));
-        state.c[state.i++] = (state = { t: 1 /* Type.EXPLICIT */, d: false, i: 0, c: Object.create(null) });
-    }
-    if (state.d) {
-        // Redefining a table!
-        return null;
-    }
-    state.d = true;
-    if (type === 1 /* Type.EXPLICIT */) {
-        t = hasOwn ? t[k] : (t[k] = Object.create(null));
-    }
-    else if (type === 0 /* Type.DOTTED */ && hasOwn) {
-        return null;
-    }
-    return [k, t, state.c];
-}
-function validateTablePeek(ctx, peek, ptr) {
-    if (peek === null || ctx.uk === 2)
-        TomlError.x(peek === null
-            ? 'trying to redefine an already defined table or value'
-            : 'document contains an unsafe property', ctx, ptr);
-}
-function dist_parse_parse(toml, options = {}) {
-    let ctx = {
-        s: toml,
-        p: 0,
-        d: options.maxDepth ?? 1000,
-        bi: options.integersAsBigInt ?? false,
-        ld: options.useLegacyDate ?? true,
-        uk: options.unsafeKeyBehaviour === 'throw' ? 2 : options.unsafeKeyBehaviour === 'drop' ? 1 : 0,
-    };
-    let res = Object.create(null);
-    let meta = Object.create(null);
-    let tmp;
-    let skipping = false;
-    let tbl = res;
-    let m = meta;
-    // BOM is allowed, skip.
-    // JS is UTF-16, so we have to check for the UTF-16 BOM instead of the UTF-8 BOM sequence!
-    if (toml.charCodeAt(0) === 0xfeff)
-        ctx.p++;
-    skipVoid(ctx);
-    while (ctx.p < toml.length) {
-        if (toml.charCodeAt(ctx.p) === 0x5b /* [ */) {
-            let isTableArray = toml.charCodeAt(++ctx.p) === 0x5b; /* [ */
-            tmp = ctx.p += +isTableArray;
-            skipping = false;
-            let k = parseKey(ctx, 0x5d /* ] */);
-            if (isTableArray) {
-                if (toml.charCodeAt(ctx.p) !== 0x5d /* ] */) {
-                    TomlError.x('expected end of table array declaration', ctx);
-                }
-                ctx.p++;
-            }
-            let p = peekTable(ctx, k, res, meta, isTableArray ? 2 /* Type.ARRAY */ : 1 /* Type.EXPLICIT */);
-            if (!p) {
-                validateTablePeek(ctx, p, tmp);
-                skipping = true;
-            }
-            else {
-                m = p[2];
-                tbl = p[1];
-            }
-        }
-        else {
-            tmp = ctx.p;
-            let k = parseKey(ctx);
-            let p = peekTable(ctx, k, tbl, m, 0 /* Type.DOTTED */);
-            if (!p && !skipping)
-                validateTablePeek(ctx, p, tmp);
-            skipVoid(ctx, true, true);
-            let v = extractValue(ctx, void 0);
-            if (p && !skipping)
-                p[1][p[0]] = v;
-        }
-        skipVoid(ctx, true);
-        if (ctx.p < toml.length && (tmp = toml.charCodeAt(ctx.p)) !== 0xa /* \n */ && (tmp !== 0xd /* \r */ || toml.charCodeAt(ctx.p + 1) !== 0xa /* \n */)) {
-            TomlError.x('each key-value declaration must be followed by an end-of-line', ctx);
-        }
-        skipVoid(ctx);
-    }
-    return res;
-}
-
-;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/stringify.js
-/*!
- * Copyright (c) Squirrel Chat et al., All rights reserved.
- * SPDX-License-Identifier: BSD-3-Clause
- *
- * Redistribution and use in source and binary forms, with or without
- * modification, are permitted provided that the following conditions are met:
- *
- * 1. Redistributions of source code must retain the above copyright notice, this
- *    list of conditions and the following disclaimer.
- * 2. Redistributions in binary form must reproduce the above copyright notice,
- *    this list of conditions and the following disclaimer in the
- *    documentation and/or other materials provided with the distribution.
- * 3. Neither the name of the copyright holder nor the names of its contributors
- *    may be used to endorse or promote products derived from this software without
- *    specific prior written permission.
- *
- * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
- * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
- * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
- * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
- * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
- * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
- * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
- * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
- * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
- * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
- */
-let BARE_KEY = /^[a-z0-9-_]+$/i;
-let HAS_WELLFORMED = !!(''.isWellFormed);
-function extendedTypeOf(obj) {
-    let type = typeof obj;
-    if (type === 'object') {
-        if (Array.isArray(obj))
-            return 'array';
-        if (typeof obj.getUTCDate === 'function' && obj instanceof Date)
-            return 'date';
-        if (globalThis.Temporal) {
-            if (obj.until) {
-                if (obj instanceof Temporal.ZonedDateTime)
-                    return 'temporal/tz+uc';
-                if (obj instanceof Temporal.PlainDateTime || obj instanceof Temporal.PlainDate)
-                    return 'temporal/uc';
-                if (obj instanceof Temporal.PlainTime || obj instanceof Temporal.Instant)
-                    return 'temporal';
-                if (obj instanceof Temporal.PlainYearMonth)
-                    return 'temporal/x';
-            }
-            else if ((obj.toPlainDate && obj instanceof Temporal.PlainMonthDay) ||
-                (obj.negated && obj instanceof Temporal.Duration)) {
-                return 'temporal/x';
-            }
-        }
-    }
-    return type;
-}
-function isArrayOfTables(obj) {
-    for (let i = 0; i < obj.length; i++) {
-        if (extendedTypeOf(obj[i]) !== 'object')
-            return false;
-    }
-    return obj.length != 0;
-}
-function formatWellFormedStringUnchecked(s) {
-    return JSON.stringify(s).replaceAll('\x7f', '\\u007f');
-}
-function formatString(s) {
-    return formatWellFormedStringUnchecked(HAS_WELLFORMED ? s.toWellFormed() : s);
-}
-function formatKey(s) {
-    if (BARE_KEY.test(s))
-        return s;
-    if (HAS_WELLFORMED && !s.isWellFormed())
-        throw new RangeError('key contains illegal lone surrogates');
-    return formatWellFormedStringUnchecked(s);
-}
-function stringifyValue(val, type, depth, numberAsFloat, strictTemporal) {
-    if (depth === 0) {
-        throw new Error('Could not stringify the object: maximum object depth exceeded');
-    }
-    switch (type) {
-        // @ts-expect-error -- intentional fallthrough case
-        case 'number':
-            if (isNaN(val))
-                return 'nan';
-            if (val === Infinity)
-                return 'inf';
-            if (val === -Infinity)
-                return '-inf';
-            if (Number.isInteger(val) && (numberAsFloat || !Number.isSafeInteger(val)))
-                return val.toFixed(1);
-        case 'bigint':
-        case 'boolean':
-        case 'temporal':
-            return val.toString();
-        case 'string':
-            return formatString(val);
-        case 'date':
-            if (isNaN(val.getTime()))
-                throw new TypeError('cannot serialize invalid date');
-            return val.toISOString();
-        case 'object':
-            return stringifyInlineTable(val, depth, numberAsFloat, strictTemporal);
-        case 'array':
-            return stringifyArray(val, depth, numberAsFloat, strictTemporal);
-        // @ts-expect-error -- intentional fallthrough case
-        case 'temporal/tz+uc':
-            if (strictTemporal) {
-                let tz = val.timeZoneId;
-                let tzc = tz.charCodeAt(0);
-                if (
-                // Classic offset
-                tzc !== 0x2b /* + */ && tzc !== 0x2d /* - */ &&
-                    (
-                    // Fast pre-check pass; see below for the actually accepted values
-                    (tzc !== 0x55 /* U */ && tzc !== 0x47 /* G */ && tzc !== 0x5a /* Z */ && tzc !== 0x45 /* E */) ||
-                        (
-                        // UTC and its aliases; Temporal implementations don't all canonicalise unfortunately
-                        tz !== 'UTC' && tz !== 'UCT' && tz !== 'Universal' && tz !== 'Zulu' &&
-                            // GMT is a TZ but it's for all intents and purposes equivalent to UTC. Safe to downgrade.
-                            !tz.startsWith('GMT') && tz !== 'Greenwich' &&
-                            // Etc/* are all safe to downgrade to offset (either UTC, GMT, or offset)
-                            !tz.startsWith('Etc/')))) {
-                    throw new TypeError('Temporal objects with an IANA timezone are not allowed in Temporal strict mode');
-                }
-            }
-        case 'temporal/uc':
-            if (strictTemporal && val.calendarId !== 'iso8601')
-                throw new TypeError('Temporal objects with a non-default calendar are not allowed in Temporal strict mode');
-            return val.toString({
-                calendarName: 'never',
-                timeZoneName: 'never',
-            });
-        case 'temporal/x':
-            throw new TypeError('Unsupported ' + val[Symbol.toStringTag]);
-    }
-}
-function stringifyInlineTable(obj, depth, numberAsFloat, strictTemporal) {
-    let keys = Object.keys(obj);
-    if (keys.length === 0)
-        return '{}';
-    let res = '{ ';
-    for (let i = 0; i < keys.length; i++) {
-        let k = keys[i];
-        if (i)
-            res += ', ';
-        res += formatKey(k) + ' = ' + stringifyValue(obj[k], extendedTypeOf(obj[k]), depth - 1, numberAsFloat, strictTemporal);
-    }
-    return res + ' }';
-}
-function stringifyArray(array, depth, numberAsFloat, strictTemporal) {
-    if (array.length === 0)
-        return '[]';
-    let res = '[ ';
-    for (let i = 0; i < array.length; i++) {
-        if (i)
-            res += ', ';
-        if (array[i] === null || array[i] === void 0) {
-            throw new TypeError('arrays cannot contain null or undefined values');
-        }
-        res += stringifyValue(array[i], extendedTypeOf(array[i]), depth - 1, numberAsFloat, strictTemporal);
-    }
-    return res + ' ]';
-}
-function stringifyArrayTable(array, key, depth, numberAsFloat, strictTemporal) {
-    if (depth === 0) {
-        throw new Error('Could not stringify the object: maximum object depth exceeded');
-    }
-    let res = '';
-    for (let i = 0; i < array.length; i++) {
-        res += `${res && '\n'}[[${key}]]\n`;
-        res += stringifyTable(0, array[i], key, depth, numberAsFloat, strictTemporal);
-    }
-    return res;
-}
-function stringifyTable(tableKey, obj, prefix, depth, numberAsFloat, strictTemporal) {
-    if (depth === 0) {
-        throw new Error('Could not stringify the object: maximum object depth exceeded');
-    }
-    let preamble = '';
-    let tables = '';
-    let keys = Object.keys(obj);
-    for (let i = 0; i < keys.length; i++) {
-        let k = keys[i];
-        if (obj[k] !== null && obj[k] !== void 0) {
-            let type = extendedTypeOf(obj[k]);
-            if (type === 'symbol' || type === 'function') {
-                throw new TypeError(`cannot serialize values of type '${type}'`);
-            }
-            let key = formatKey(k);
-            if (type === 'array' && isArrayOfTables(obj[k])) {
-                tables += (tables && '\n') + stringifyArrayTable(obj[k], prefix ? `${prefix}.${key}` : key, depth - 1, numberAsFloat, strictTemporal);
-            }
-            else if (type === 'object') {
-                let tblKey = prefix ? `${prefix}.${key}` : key;
-                tables += (tables && '\n') + stringifyTable(tblKey, obj[k], tblKey, depth - 1, numberAsFloat, strictTemporal);
-            }
-            else {
-                preamble += key;
-                preamble += ' = ';
-                preamble += stringifyValue(obj[k], type, depth, numberAsFloat, strictTemporal);
-                preamble += '\n';
-            }
-        }
-    }
-    if (tableKey && (preamble || !tables)) // Create table only if necessary
-        preamble = preamble ? `[${tableKey}]\n${preamble}` : `[${tableKey}]`;
-    return preamble && tables
-        ? `${preamble}\n${tables}`
-        : preamble || tables;
-}
-function stringify(obj, { maxDepth = 1000, numbersAsFloat = false, strictTemporal = false } = {}) {
-    if (extendedTypeOf(obj) !== 'object') {
-        throw new TypeError('stringify can only be called with an object');
-    }
-    let str = stringifyTable(0, obj, '', maxDepth, numbersAsFloat, strictTemporal);
-    if (str[str.length - 1] !== '\n')
-        return str + '\n';
-    return str;
-}
-
-;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/index.js
-/*!
- * Copyright (c) Squirrel Chat et al., All rights reserved.
- * SPDX-License-Identifier: BSD-3-Clause
- *
- * Redistribution and use in source and binary forms, with or without
- * modification, are permitted provided that the following conditions are met:
- *
- * 1. Redistributions of source code must retain the above copyright notice, this
- *    list of conditions and the following disclaimer.
- * 2. Redistributions in binary form must reproduce the above copyright notice,
- *    this list of conditions and the following disclaimer in the
- *    documentation and/or other materials provided with the distribution.
- * 3. Neither the name of the copyright holder nor the names of its contributors
- *    may be used to endorse or promote products derived from this software without
- *    specific prior written permission.
- *
- * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
- * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
- * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
- * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
- * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
- * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
- * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
- * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
- * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
- * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
- */
-
-
-
-
-
-/** @deprecated use `import * as ... from 'smol-toml'` instead */
-/* harmony default export */ const smol_toml_dist = ({ parse: dist_parse_parse, stringify: stringify, TomlDate: TomlDate, TomlError: TomlError });
-
-;// CONCATENATED MODULE: ./src/engine/judge/runner-config.ts
-// The parts of shared project files that configure how the criteria run. The agent may edit these
-// files (dependencies, metadata) but not these parts: a runner told to load a plugin, skip files
-// or run a weaker script passes a suite that has not changed a byte (SPEC §7, suite integrity).
-
-
-/** package.json keys the test runners and their helpers read. */
-const PACKAGE_RUNNER_KEYS = ['jest', 'mocha', 'ava', 'tap', 'nyc', 'c8', 'babel'];
-/** pyproject.toml `[tool.*]` tables of the Python runners and task runners. */
-const PYPROJECT_TOOLS = ['pytest', 'coverage', 'tox', 'nox', 'hatch', 'poe'];
-/** setup.cfg sections read by pytest and coverage. */
-const SETUP_CFG_SECTION = /^(tool:pytest|coverage:.*)$/;
-const base = (path) => path.slice(path.lastIndexOf('/') + 1);
-/** Whether `path` is a file with guarded parts (at any depth: a monorepo's packages have their own). */
-function hasGuardedParts(path) {
-    return ['package.json', 'pyproject.toml', 'setup.cfg'].includes(base(path));
-}
-/**
- * The guarded parts of `text` as one canonical string (compare before and after); text that does
- * not parse is compared whole, so an unparseable edit counts as a change (fail closed).
- */
-function guardedParts(path, text, scripts) {
-    if (text === null)
-        return 'absent';
-    try {
-        switch (base(path)) {
-            case 'package.json': {
-                const v = JSON.parse(text);
-                const s = (v.scripts ?? {});
-                // Only the root package's scripts are run by the criteria (`npm test`).
-                const named = path === 'package.json' ? Object.fromEntries(scripts.map((n) => [n, s[n] ?? null])) : {};
-                return canonicalJson({ scripts: named, ...Object.fromEntries(PACKAGE_RUNNER_KEYS.map((k) => [k, v[k] ?? null])) });
-            }
-            case 'pyproject.toml': {
-                const tool = (dist_parse_parse(text).tool ?? {});
-                return canonicalJson(Object.fromEntries(PYPROJECT_TOOLS.map((k) => [k, tool[k] ?? null])));
-            }
-            case 'setup.cfg':
-                return iniSections(text)
-                    .filter((s) => SETUP_CFG_SECTION.test(s.name))
-                    .map((s) => `[${s.name}]\n${s.lines.join('\n')}`)
-                    .join('\n');
-            default:
-                return '';
-        }
-    }
-    catch {
-        return `unparseable:${text}`;
-    }
-}
-/** INI sections with their meaningful lines (comments and blank lines do not configure anything). */
-function iniSections(text) {
-    const out = [{ name: '', lines: [] }];
-    for (const raw of text.split(/\r?\n/)) {
-        const line = raw.trimEnd();
-        const header = /^\s*\[([^\]]*)\]/.exec(line);
-        if (header)
-            out.push({ name: header[1].trim(), lines: [] });
-        else if (line.trim() && !/^\s*[#;]/.test(line))
-            out.at(-1).lines.push(line);
-    }
-    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-
-;// CONCATENATED MODULE: ./src/engine/agent/revert.ts
-// Why a change of the agent's is put back as it was, and putting it back (the collect step's guard).
-
-
-
-
-
-/** Whether the guarded parts of `path` (see runner-config.ts) differ from before the agent ran. */
-async function runnerConfigChanged(git, cwd, before, path, scripts) {
-    const was = before.has(path)
-        ? (before.get(path).data?.toString('utf8') ?? null)
-        : (await git.inHead([path])).has(path)
-            ? await git.run(['show', `HEAD:${path}`])
-            : null;
-    const now = (await readRegularIn(cwd, path))?.toString('utf8') ?? null;
-    return guardedParts(path, was, scripts) !== guardedParts(path, now, scripts);
-}
-/**
- * A change that reaches outside the tree: a link whose target, resolved as the kernel would from its
- * place in the tree (through other links, `..` after a link), is absolute, climbs out of the tree or
- * leads into .git: the checks would follow it to a file no clean checkout holds. A nested repository
- * (git lists it as `dir/`), whose own settings git would obey when it looks inside.
- */
-function outsideTree(cwd, path) {
-    if (path.endsWith('/'))
-        return 'a nested git repository';
-    if (!isLinkIn(cwd, path))
-        return null;
-    const why = linkLeavesTree(cwd, path);
-    return why ? `a symbolic link out of the tree (-> ${linkTarget((0,external_node_path_namespaceObject.join)(cwd, path)) ?? '/'}: ${why})` : null;
-}
-/**
- * Why a change of the agent is put back as it was (null: it stays): a protected path; one of the
- * loop's own paths (a file or link in place of its evidence folder, anything git sees in a tree it
- * publishes: loop/own-paths.ts); a change that reaches outside the tree; one agent.may_change does
- * not allow, or a module that would shadow a library (allow-list.ts); the runner configuration of a
- * shared file (package.json's scripts the criteria run and runner keys, pyproject.toml's
- * [tool.pytest]…); a secret value it would publish.
- */
-async function revertReason(o, p, isNew) {
-    if (o.isProtected(p))
-        return { why: 'protected', detail: '' };
-    const own = o.loopOwned?.(p) ?? (isNew ? o.reserved?.(p) : null);
-    if (own)
-        return { why: 'loop-owned', detail: own };
-    const outside = outsideTree(o.cwd, p);
-    if (outside)
-        return { why: 'outside', detail: outside };
-    const refused = o.allowList?.refusal(p, isNew);
-    if (refused)
-        return refused;
-    if (hasGuardedParts(p) && (await runnerConfigChanged(o.git, o.cwd, o.before, p, o.guardedScripts)))
-        return { why: 'runner-config', detail: '' };
-    const { data, sha } = await held(o.cwd, p);
-    if (data === null && sha !== null)
-        return {
-            why: 'unstageable',
-            detail: `larger than ${String(MAX_HELD_BYTES / 2 ** 20)} MiB: the loop neither reads nor commits it (GitHub refuses files over 100 MB)`,
-        };
-    if (data && o.holdsSecret(data))
-        return { why: 'secret', detail: isLinkIn(o.cwd, p) ? 'in its link target' : '' };
-    // A name is committed like a content (a deletion of such a name publishes nothing).
-    return o.holdsSecret(Buffer.from(p)) && presentIn(o.cwd, p) ? { why: 'secret', detail: 'in its name' } : null;
-}
-/**
- * Puts `these` back (restoreBefore); a link the agent put in place of a folder on the way is removed
- * and joins `all` with the reason of the path it was in the way of; a path that cannot be put back
- * says why in its detail (and the link in its way is not staged).
- */
-async function putBack(o, these, all) {
-    if (!these.length)
-        return;
-    const { cleared, failed, byBytes } = await restoreBefore(o.git, o.cwd, o.before, these.map((r) => r.path));
-    const reasonOf = (path) => all.find((r) => r.path === path);
-    for (const c of cleared)
-        if (!all.some((r) => r.path === c.path))
-            all.push({ path: c.path, why: reasonOf(c.for).why, detail: `${c.what} in place of the folder of ${c.for}, removed` });
-    for (const b of byBytes) {
-        const r = reasonOf(b.path);
-        r.detail = `${r.detail ? `${r.detail}; ` : ''}its name is not UTF-8: ${b.quoted}`;
-    }
-    for (const f of failed) {
-        const r = reasonOf(f.path);
-        r.detail = `${r.detail ? `${r.detail}; ` : ''}could not be put back safely (${f.error}); the user's version is kept in refs/phuc-loop/user-work`;
-        const inWay = ancestorInTheWay(o.cwd, f.path);
-        if (inWay && !all.some((x) => x.path === inWay.path))
-            all.push({ path: inWay.path, why: r.why, detail: `${inWay.what} in place of the folder of ${f.path}` });
-    }
-}
-/**
- * Folders on the way to a path reverted for a secret whose names hold the secret: git commits no
- * empty folder, but the name is the agent's leak all the same. Removed once empty (deepest first),
- * never through a link.
- */
-async function removeSecretFolders(o, reverted) {
-    const folders = new Set();
-    for (const r of reverted.filter((x) => x.why === 'secret')) {
-        const parts = r.path.split('/');
-        for (let i = parts.length - 1; i > 0; i--)
-            folders.add(parts.slice(0, i).join('/'));
-    }
-    for (const dir of [...folders].sort((a, b) => b.length - a.length))
-        if (o.holdsSecret(Buffer.from(dir)) && !ancestorInTheWay(o.cwd, `${dir}/x`))
-            await (0,promises_namespaceObject.rmdir)((0,external_node_path_namespaceObject.join)(o.cwd, dir)).catch(() => undefined);
-}
-/**
- * A nested repository the agent made (reverted as reaching outside the tree) loses its .git: its own
- * settings (a filter, core.fsmonitor) would run as whoever runs git on the tree next, the user after
- * the run. Only its .git: the folder may hold the user's untracked files.
- */
-async function removeNestedGitFolders(o, reverted) {
-    for (const r of reverted)
-        if (r.why === 'outside' && r.path.endsWith('/') && !o.before.has(r.path) && !ancestorInTheWay(o.cwd, `${r.path}.git`))
-            await removeTree((0,external_node_path_namespaceObject.join)(o.cwd, r.path, '.git'));
-}
-/** The paths among `paths` that are links now. */
-function linksAmong(cwd, paths) {
-    return paths.filter((p) => isLinkIn(cwd, p));
-}
-/** The first link of the tree to judge (HEAD's links and the agent's) that now leads out of the tree. */
-async function firstLinkOut(o, keptLinks) {
-    const headLinks = (await o.git.run(['ls-tree', '-r', '-z', 'HEAD']))
-        .split('\0')
-        .filter((l) => l.startsWith('120000 '))
-        .map((l) => l.slice(l.indexOf('\t') + 1));
-    for (const path of linksAmong(o.cwd, [...new Set([...keptLinks, ...headLinks])])) {
-        const why = linkLeavesTree(o.cwd, path);
-        if (why)
-            return { path, why };
-    }
-    return null;
-}
-/** Whether a name exists in the work tree (a file, link or folder), never looked up through a link. */
-function presentIn(cwd, path) {
-    return !!ancestorInTheWay(cwd, path) || lstatOrNull((0,external_node_path_namespaceObject.join)(cwd, path.replace(/\/$/, ''))) !== null;
-}
-
-;// CONCATENATED MODULE: ./src/engine/agent/collect.ts
-// COLLECT_ARTIFACTS: the agent's changes after its step, attributed, guarded (revert.ts), staged and hashed.
-
-
-
-
-
-
-
-
-
-
-
-/** iter_N/artifacts.json: what the collect step kept, put back and hashed. */
-const artifactsSchema = object({
-    agent_commits_folded: schemas_number().int().min(0),
-    git_settings_restored: array(schemas_string()),
-    index_flags_cleared: array(schemas_string()),
-    artifacts: array(manifestEntrySchema.extend({ role: schemas_string() })),
-    changed_paths: array(schemas_string()),
-    report: object({ state: schemas_enum(['valid', 'malformed', 'absent']), error: schemas_string().optional() }),
-    reverted: array(object({
-        path: schemas_string(),
-        why: schemas_enum(['protected', 'loop-owned', 'outside', 'not-allowed', 'shadow', 'runner-config', 'secret', 'unstageable']),
-        detail: schemas_string().optional(),
-    })),
-    /** Files of the user's that git never tracked and the agent deleted: nothing to stage (kept in refs/phuc-loop/user-work). */
-    untracked_deleted: array(schemas_string()).optional(),
-    /** The user's git-ignored files the agent deleted, replaced or changed: put back as they were (loop/user-files.ts). */
-    user_files_restored: array(schemas_string()).optional(),
-    /** Those that could not be put back, with why. */
-    user_files_not_restored: array(object({ path: schemas_string(), error: schemas_string() })).optional(),
-});
-/** The agent's changes git refused to stage (put back), as one sentence, or null. */
-function unstageable(collected) {
-    const paths = collected.reverted
-        .filter((r) => r.why === 'unstageable')
-        .map((r) => (r.detail ? `${printablePath(r.path)} (${r.detail})` : printablePath(r.path)));
-    return paths.length ? `changes git refused to stage, put back: ${listSome(paths)}` : null;
-}
-const isAttributes = (p) => p === '.gitattributes' || p.endsWith('/.gitattributes');
-/**
- * Stages `paths`. A path git refuses to stage (its attributes ask for a conversion that fails, it
- * lies beyond a link...) is the agent's change that cannot be judged: put back with git's reason
- * (an `unstageable` revert), after the .gitattributes the agent changed in the step, whose
- * attributes are the likely cause, so that its other changes stay. Only a failure no path
- * accounts for (a lock, a full disk) still ends the run.
- */
-async function stageOrRevert(o, paths, reverted) {
-    try {
-        return await o.git.stage(paths);
-    }
-    catch (e) {
-        if (!(e instanceof GitError) || e.kind !== 'other')
-            throw e;
-        let left = paths;
-        let refused = await o.git.refusedToStage(left);
-        const attributes = left.filter(isAttributes);
-        if (refused.length && attributes.length && !refused.every((r) => isAttributes(r.path))) {
-            const why = `with it git refused to stage ${listSome(refused.map((r) => r.path))} (${refused[0].error})`;
-            const more = attributes.map((path) => ({ path, why: 'unstageable', detail: why }));
-            reverted.push(...more);
-            await putBack(o, more, reverted);
-            left = left.filter((p) => !reverted.some((r) => r.path === p));
-            refused = await o.git.refusedToStage(left);
-        }
-        if (refused.length) {
-            const more = refused.map((r) => ({ path: r.path, why: 'unstageable', detail: `git refused to stage it: ${r.error}` }));
-            reverted.push(...more);
-            await putBack(o, more, reverted);
-        }
-        const rest = left.filter((p) => !reverted.some((r) => r.path === p));
-        if (rest.length === paths.length)
-            throw e;
-        return o.git.stage(rest);
-    }
-}
-async function collectArtifacts(o) {
-    // An agent that committed on its own: fold its commits back into the index, so the guardrail and
-    // the diff see every change and the loop makes the one commit of the iteration.
-    // Git's settings and index bits can make git run commands or hide changes: put them back first.
-    const settingsChanged = await o.git.restoreSettings(o.settings);
-    const unflagged = await o.git.clearIndexFlags(o.settings);
-    const { head } = await o.git.position();
-    let folded = 0;
-    if (head && head !== o.startHead) {
-        folded = await o.git.countCommits(o.startHead, head).catch(() => 0);
-        await o.git.resetSoft(o.startHead);
-    }
-    // The report is the loop's channel, not the agent's work: read (never through a link), then removed.
-    const reportText = takeReport(o.cwd, true);
-    // Ignored files are listed by the same git call, for the user-files step below (one git process less).
-    const ignored = o.userFiles ? [] : undefined;
-    const changed = (await changedSince(o.git, o.cwd, o.before, ignored)).filter((p) => p !== REPORT_PATH);
-    const reverted = [];
-    // Only a new module can shadow a library, only a new file under a reserved folder is the agent's:
-    // one HEAD or the user's dirty tree held is the user's.
-    const askHead = o.allowList ? changed : changed.filter((p) => o.reserved?.(p));
-    const inHead = askHead.length ? await o.git.inHead(askHead) : new Set();
-    for (const p of changed) {
-        const why = await revertReason(o, p, !inHead.has(p) && !o.before.has(p));
-        if (why)
-            reverted.push({ path: p, ...why });
-    }
-    await putBack(o, reverted, reverted);
-    // A nested repository of the user's that the agent removed (possible at isolation none only):
-    // git keeps none of its files, so nothing put it back, and the report must not say it did.
-    for (const r of reverted)
-        if (r.path.endsWith('/') && o.before.has(r.path) && !lstatOrNull((0,external_node_path_namespaceObject.join)(o.cwd, r.path)))
-            r.detail = "the user's own, deleted by the agent: git keeps none of its files, so the loop could not put it back";
-    await removeSecretFolders(o, reverted);
-    await removeNestedGitFolders(o, reverted);
-    // A link the agent kept can change where another link leads (a folder made a link to a shallower
-    // one: `..` after it climbs higher than it reads). Then every link it kept goes back.
-    const keptLinks = linksAmong(o.cwd, changed.filter((p) => !reverted.some((r) => r.path === p)));
-    const astray = keptLinks.length ? await firstLinkOut(o, keptLinks) : null;
-    if (astray) {
-        const more = keptLinks.map((path) => ({ path, why: 'outside', detail: `with it, ${astray.path} leads out of the tree (${astray.why})` }));
-        reverted.push(...more);
-        await putBack(o, more, reverted);
-    }
-    // An untracked file (the user's, kept in refs/phuc-loop/user-work before the step) the agent
-    // deleted: neither in the index nor in the work tree, so nothing to stage (git would refuse its name).
-    const candidates = changed.filter((p) => !reverted.some((r) => r.path === p));
-    const gone = [];
-    for (const p of candidates)
-        if (o.before.has(p) && !presentIn(o.cwd, p))
-            gone.push(p);
-    const indexed = await o.git.indexed(gone);
-    const untrackedDeleted = gone.filter((p) => !indexed.has(p));
-    const tree = await stageOrRevert(o, candidates.filter((p) => !untrackedDeleted.includes(p)), reverted);
-    const revertedPaths = new Set(reverted.map((r) => r.path));
-    const kept = candidates.filter((p) => !revertedPaths.has(p) && !untrackedDeleted.includes(p));
-    // A change is a staged tree other than HEAD's (what a non-empty staged diff says). Its patch is made
-    // by the git shell while the checks run; its evidence is written when it comes (flush() waits for it).
-    const produced = kept.length > 0 && tree !== (await o.git.commitTree(o.startHead));
-    const diff = produced ? o.git.stagedDiff() : Promise.resolve('');
-    // Its failure is met where it is awaited (after the checks): not an unhandled rejection meanwhile.
-    diff.catch(() => undefined);
-    // The user's git-ignored files: put back whatever the agent did to them; under a protected glob
-    // that (and an ignored file the agent made there, removed) is reverted as a tracked path would be.
-    const userFiles = o.userFiles ? await o.userFiles(ignored ?? []) : null;
-    const ignoredReverts = [
-        ...(userFiles?.protectedChanged ?? []).map((path) => ({ path, detail: "a git-ignored file of the user's, put back as it was" })),
-        ...(userFiles?.protectedRemoved ?? []).map((path) => ({ path, detail: 'a git-ignored file made under a protected path, removed' })),
-    ];
-    for (const r of ignoredReverts)
-        if (!revertedPaths.has(r.path))
-            reverted.push({ ...r, why: 'protected' });
-    for (const path of userFiles?.reservedRemoved ?? [])
-        if (!revertedPaths.has(path))
-            reverted.push({ path, why: 'loop-owned', detail: o.reserved?.(path) ?? '' });
-    const artifacts = [];
-    const r = o.agent.result;
-    const log = `$ agent (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''}${r.aborted ? ', stopped' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`;
-    const report = parseReport(reportText);
-    const recorded = diff.then(async (patch) => {
-        artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent.log`, o.scrub(log))), role: 'log' });
-        if (produced)
-            artifacts.push({ ...(await o.evidence.write(`${o.dir}/diff.patch`, o.scrub(patch))), role: 'artifact' });
-        artifacts.push({ ...(await o.evidence.writeJson(`${o.dir}/agent_invocation.json`, o.agent.invocation)), role: 'log' });
-        if (reportText !== null)
-            artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent_report.json`, o.scrub(reportText))), role: 'artifact' });
-        await o.evidence.writeJson(`${o.dir}/artifacts.json`, {
-            agent_commits_folded: folded,
-            git_settings_restored: settingsChanged,
-            index_flags_cleared: unflagged,
-            artifacts: artifacts.map((a) => ({ path: a.path, sha256: a.sha256, bytes: a.bytes, role: a.role })),
-            changed_paths: kept,
-            report: report.state === 'malformed' ? { state: 'malformed', error: report.error } : { state: report.state },
-            reverted: reverted.map((r) => ({ path: r.path, why: r.why, ...(r.detail ? { detail: r.detail } : {}) })),
-            ...(untrackedDeleted.length ? { untracked_deleted: untrackedDeleted } : {}),
-            ...(userFiles?.restored.length ? { user_files_restored: userFiles.restored } : {}),
-            ...(userFiles?.failed.length ? { user_files_not_restored: userFiles.failed } : {}),
-        });
-    });
-    o.evidence.hold(recorded);
-    return {
-        changed: kept,
-        untrackedDeleted,
-        reverted,
-        produced,
-        diff,
-        recorded,
-        diffFiles: kept.length,
-        report,
-        artifacts,
-        agentCommitsFolded: folded,
-        tree,
-        settingsChanged,
-        unflagged,
-        userFiles,
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/engine/agent/agent-step.ts
 // SPAWN_SUBAGENT: one fresh agent process per iteration, stopped by its time limit or by
 // backpressure. Its changes are then collected (collect.ts): the names below that other modules
 // take from here live in the modules of their own concept.
-
-
-
 
 
 
@@ -40673,6 +38625,42 @@ function costUse(text) {
         .join(' / ');
 }
 
+;// CONCATENATED MODULE: ./src/engine/common/markdown.ts
+// Text the loop did not write (the agent's report, logs and check output quoted in failure texts,
+// file names the agent chose, a pull request's text) is rendered into markdown: AGENTS.md, the
+// halting report, the job summary, the PR comment. There it must stay text: no HTML (a heading, a
+// closed <details>, a remote image), no link or image, no @mention that pings someone, no line
+// break that starts a block of its own. `inert` is the one function that makes it so.
+/** U+2060 WORD JOINER: invisible, so the text reads as it was written, yet no markup can start at it. */
+const JOINER = '\u2060';
+/**
+ * `text` as inert markdown/HTML text on one line, still readable: control characters and line
+ * breaks become spaces; a joiner goes after a `<` that could open a tag, comment or autolink (a
+ * letter, `/`, `!` or `?` next: `>` then closes nothing; `2 < 3` stays as it is), after an `&` that would start a character reference, after an `@` that
+ * would start a mention, after the `!` of `![` (no image) and between `](` (no inline link).
+ * Idempotent: text made inert stays as it is. Inside a code span or fenced block use only the
+ * fence protection (backticks), not this.
+ */
+function inert(text) {
+    return (text
+        // eslint-disable-next-line no-control-regex -- control characters and line breaks become spaces
+        .replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ')
+        .replace(/<(?=[A-Za-z/!?])/g, `<${JOINER}`)
+        .replace(/&(?=[#A-Za-z0-9])/g, `&${JOINER}`)
+        .replace(/@(?=[A-Za-z0-9_-])/g, `@${JOINER}`)
+        .replace(/!\[/g, `!${JOINER}[`)
+        .replace(/\]\(/g, `]${JOINER}(`));
+}
+/** An untrusted text inside a code span: inert there once no backtick can close the span early. */
+function inertCode(text) {
+    // eslint-disable-next-line no-control-regex -- one line, as a code span is
+    return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ').replace(/`/g, "'");
+}
+/** `items` joined by commas for a log line or a report, at most `max` of them: an agent's ten thousand paths are counted, not listed. */
+function listSome(items, max = 20) {
+    return items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')} and ${items.length - max} more`;
+}
+
 ;// CONCATENATED MODULE: external "node:module"
 const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
 ;// CONCATENATED MODULE: ./src/engine/agent/python-stdlib.ts
@@ -40857,163 +38845,302 @@ async function dependencies(cwd) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/engine/config/measured.ts
-/** What each preset reports of its own run (agent/usage.ts) and whether it is given a turn limit (presets.ts). */
-const REPORTS = {
-    claude: { cost: 'yes', toolCalls: true, turnLimit: true },
-    codex: { cost: 'no', toolCalls: true, turnLimit: false },
-    gemini: { cost: 'no', toolCalls: true, turnLimit: false },
-    aider: { cost: 'yes', toolCalls: false, turnLimit: false },
-    command: { cost: 'if printed', toolCalls: false, turnLimit: false },
-};
-/** Why each usage budget cannot bind for `preset`; a cost a command may print is known only once it has run. */
-function unmeasurable(preset) {
-    const r = REPORTS[preset];
-    return {
-        ...(r.cost === 'no' ? { max_total_cost_usd: `the ${preset} CLI reports no cost` } : {}),
-        ...(r.toolCalls ? {} : { max_total_tool_calls: `${preset === 'command' ? 'a command agent' : `the ${preset} CLI`} reports no tool calls` }),
-        ...(r.turnLimit ? {} : { max_tool_calls_per_iteration: `the ${preset} agent is given no limit within an iteration` }),
-    };
-}
-/** The warnings of a start whose config sets a budget the agent cannot be measured against. */
-function unmeasuredWarnings(preset, explicit) {
-    return Object.entries(unmeasurable(preset))
-        .filter(([field]) => explicit.includes(field))
-        .map(([field, why]) => `budget.${field} is set but not measured: ${why}, so it can never end the run`);
-}
+;// CONCATENATED MODULE: ./src/engine/store/evidence.ts
+// The evidence tree (SPEC §5): every file written atomically (temp file + rename) and recorded in
+// manifest.json with its sha256, so `phuc-loop verify` needs nothing but the tree itself.
+
+
+
+
+
+
+
+
+
+
+const MANIFEST = 'manifest.json';
+const utf8 = new TextEncoder();
 /**
- * How far each budget was measured, as the report and budget_log.json say it: `used / limit`, or
- * "not measured: why" (a cost a command never printed included).
+ * The logs the loop only appends lines to (at the tree's top). A run cut off between an append and
+ * the manifest that records it leaves lines past what the manifest holds: verify tells such a tail
+ * from an edit (the manifest's bytes are the file's start), and a resumed run cuts it off.
  */
-function budgetMeasures(preset, b, used) {
-    const not = unmeasurable(preset);
-    const cost = not.max_total_cost_usd ?? (used.cost === null ? `the ${preset} agent reported no cost` : null);
-    const calls = not.max_total_tool_calls ?? (used.toolCalls === null ? `the ${preset} agent reported no tool calls` : null);
-    return {
-        iterations: used.iterations,
-        seconds: `${used.seconds} / ${b.max_total_seconds}`,
-        cost_usd: cost ? `not measured: ${cost}` : `${used.cost} / ${b.max_total_cost_usd ?? 'unlimited'}`,
-        tool_calls: calls ? `not measured: ${calls}` : `${used.toolCalls} / ${b.max_total_tool_calls}`,
-        tool_calls_per_iteration: not.max_tool_calls_per_iteration
-            ? `not measured: ${not.max_tool_calls_per_iteration}`
-            : `at most ${b.max_tool_calls_per_iteration} turns, given to the agent`,
-    };
+/** The run-level stages' phase timings (the start, the baseline or resume judgement, replays, the end; evidence/phases.ts), one line per stage and run. */
+const PHASES_LOG = 'phases.jsonl';
+const APPEND_ONLY_LOGS = new Set(['history.jsonl', 'compaction.log', 'northstar_drift.log', PHASES_LOG]);
+/**
+ * The halting report of the latest run when it stopped before writing an evidence tree of its own
+ * (EXIT_NEED_INFO beside an earlier loop's evidence): `phuc-loop report` shows it, never the older
+ * run's report as the current one. Any later run's publication replaces the folder without it.
+ */
+const LATEST_RUN_REPORT = 'latest_run_report.json';
+/** Files in the evidence folder that are not evidence (the run lock, the report of a run that wrote none). */
+const NOT_EVIDENCE = new Set(['run.lock', LATEST_RUN_REPORT]);
+const manifestEntrySchema = object({
+    path: schemas_string().min(1),
+    sha256: schemas_string().regex(/^[0-9a-f]{64}$/, { error: 'must be 64 lowercase hex digits' }),
+    bytes: schemas_number().int().min(0),
+});
+/** manifest.json and iter_N/manifest.json. */
+const manifestSchema = object({ schema_version: literal('2.0'), files: array(manifestEntrySchema) });
+/** Each iteration's files are listed in its own frozen `iter_N/manifest.json`, which the root lists. */
+const ITERATION = /^(iter_\d+)\//;
+const isIterationManifest = (path) => /^iter_\d+\/manifest\.json$/.test(path);
+/** Canonical JSON of a manifest (the bytes canonicalJson would give, without walking it generically). */
+function manifestText(files) {
+    const rows = [...files]
+        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+        .map((f) => `    {\n      "bytes": ${f.bytes},\n      "path": ${JSON.stringify(f.path)},\n      "sha256": "${f.sha256}"\n    }`);
+    return `{\n  "files": [${rows.length ? `\n${rows.join(',\n')}\n  ` : ''}],\n  "schema_version": "2.0"\n}\n`;
 }
-
-;// CONCATENATED MODULE: ./src/engine/judge/glow.ts
-// GLOW: G + L + O + W, each 0–25, computed from the iteration's evidence by the tables of
-// docs/glossary.md — never self-reported by the agent. Each component takes the highest row that applies.
-
-/** Above this total, a W of 0 is flagged (docs/glossary.md "GLOW"). */
-const HIGH_GLOW = 60;
-function newlyMet(previous, now) {
-    return [...now].filter(([id, met]) => met && !previous.get(id)).map(([id]) => id);
-}
-function scoreGlow(i) {
-    const fresh = newlyMet(i.previouslyMet, i.met);
-    const r = i.residual;
-    const drop = i.previousResidual && r && r.lt(i.previousResidual) ? i.previousResidual.minus(r) : null;
-    const bigDrop = drop !== null && i.previousResidual.gt(0) && drop.div(i.previousResidual).gt(new decimal_Decimal('0.3'));
-    const artifacts = (i.diffProduced ? 1 : 0) + (i.report === 'valid' ? 1 : 0);
-    const [G, gWhy] = fresh.length
-        ? [25, `criterion newly met: ${fresh.join(', ')}`]
-        : bigDrop
-            ? [15, `residual fell by more than 30% (${dstr(i.previousResidual)} → ${dstr(r)})`]
-            : artifacts > 0 || i.report === 'malformed'
-                ? [5, 'artifact produced, no new capability']
-                : [0, 'no new capability; residual unchanged'];
-    const [L, lWhy] = i.newLaneA
-        ? [25, 'new Lane A fact with artifact link']
-        : i.newLaneB
-            ? [15, 'new Lane B measurement']
-            : i.laneC
-                ? [5, 'Lane C guidance only']
-                : [0, 'no new learning'];
-    const [O, oWhy] = artifacts >= 2
-        ? [25, 'diff and report, sha256-linked in the manifest']
-        : artifacts === 1
-            ? [15, i.diffProduced ? 'diff, sha256-linked' : 'report, sha256-linked']
-            : i.report === 'malformed'
-                ? [5, 'malformed report only (partial)']
-                : [0, 'no artifact'];
-    const belowRp = r !== null && (i.R_p ? r.lt(i.R_p) : r.isZero());
-    const distanceFell = i.previousDistance !== null && i.distance !== null && i.distance.lt(i.previousDistance);
-    // W takes the highest row that applies; without a residual its top rows cannot be decided. W is
-    // kept apart from G: a criterion or a residual counts as a Northstar win only where a metric
-    // measures it, so a busy iteration that moves no metric scores W = 0 however high G is.
-    const freshWin = fresh.filter((id) => i.northstar.criteria.includes(id));
-    const [W, wWhy] = r === null
-        ? [null, 'unknown: the residual was not computed']
-        : belowRp
-            ? [25, 'residual below R_p']
-            : distanceFell
-                ? [20, `northstar distance ${dstr(i.previousDistance)} → ${dstr(i.distance)}`]
-                : freshWin.length
-                    ? [15, `acceptance criterion newly true: ${freshWin.join(', ')}`]
-                    : drop && i.northstar.residual
-                        ? [5, 'residual fell (sub-goal)']
-                        : [0, 'no northstar metric advanced'];
-    const total = W === null ? null : G + L + O + W;
-    return {
-        iteration: i.iteration,
-        G,
-        L,
-        O,
-        W,
-        total,
-        reasons: { G: gWhy, L: lWhy, O: oWhy, W: wWhy },
-        northstar_metric_advanced: distanceFell,
-        residual: r === null ? null : dstr(r),
-        warning: W === 0 && G + L + O > HIGH_GLOW
-            ? `High GLOW without Northstar alignment (GLOW ${total}, W = 0): check whether this iteration advances any NORTHSTAR metric`
-            : null,
-    };
-}
-/** How many iterations in a row, ending with the last, scored a known W = 0 (Northstar drift); an unknown W ends the run of zeros. */
-function trailingZeroW(history) {
-    let n = 0;
-    for (let k = history.length - 1; k >= 0 && history[k].W === 0; k--)
-        n++;
-    return n;
-}
-
-;// CONCATENATED MODULE: ./src/engine/evidence/lessons.ts
-
-const MAX_LESSONS = 12;
-function lessonsForNextRun(i) {
-    const s = i.state;
-    const out = [{ lane: 'A', text: `the last run ended ${i.status}(${i.stopReason})${i.detail ? `: ${i.detail}` : ''}`, evidence: i.certificatePath }];
-    // Every exit that fired, once per kind and reason, the latest first: guards, budgets, progress exits.
-    const seen = new Set();
-    for (const f of [...(s?.exits_fired ?? [])].reverse()) {
-        const key = `${f.kind} ${f.reason}`;
-        if (seen.has(key))
-            continue;
-        seen.add(key);
-        out.push({ lane: 'A', text: `${f.kind === 'BUDGET' ? 'budget bound' : 'exit fired'} at iteration ${f.iteration}: ${f.kind}: ${f.reason}`, evidence: null });
+/** The manifest that lists `rel`: its iteration's (`iter_N`), or the root's (''), which lists the iterations' manifests. */
+const listedIn = (rel) => (isIterationManifest(rel) ? '' : (ITERATION.exec(rel)?.[1] ?? ''));
+class EvidenceStore {
+    root;
+    /** Every file's entry, by the manifest that lists it: a manifest is written without a walk over every file of the run. */
+    listed = new Map();
+    /** Each log's text, running hash and size as written in this run; `onDisk`: the bytes the file holds, null until it is written whole. */
+    appendCache = new Map();
+    /** Iterations whose manifest must be rewritten (the root manifest stays small: O(iterations)). */
+    dirty = new Set();
+    /** Masks every known secret in text written here (set by the loop: one scrubber for everything, SPEC §7). */
+    scrub = (text) => text;
+    constructor(root) {
+        this.root = root;
     }
-    for (const c of (i.certificate?.checklist ?? []).filter((c) => !c.met))
-        out.push({
-            lane: 'A',
-            text: `criterion ${c.id} still fails (exit ${c.exit_code ?? 'none'})`,
-            evidence: `${i.prefix}${c.evidence.split('#')[0]}`,
+    path(rel) {
+        return (0,external_node_path_namespaceObject.join)(this.root, rel);
+    }
+    // An iteration's files are written in the background by a worker thread (writer.ts) while the
+    // loop goes on (to the checks, the commit). readText waits for its path; flush() waits for all,
+    // and comes before any manifest is written: a manifest never lists a file that is not on disk whole.
+    writing = new Map();
+    failed = null;
+    unwritten = new Set();
+    async write(rel, data) {
+        if (typeof data !== 'string')
+            return Promise.resolve(this.enqueue(this.record(rel, data), data, false));
+        const bytes = utf8.encode(this.scrub(data));
+        return Promise.resolve(this.enqueue(this.record(rel, bytes), bytes, true));
+    }
+    /**
+     * Writes `body` (scrubbed) in the background, as `entry` records it. `own`: bytes made for this
+     * write, handed to the worker rather than copied (they are unusable here after).
+     */
+    enqueue(entry, body, own, requires) {
+        const rel = entry.path;
+        const path = this.path(rel);
+        // The worker writes in the order given: a later write of the same path lands after this one.
+        this.enqueued(rel, atomicWriteOffThread(path, body, own, requires));
+        return entry;
+    }
+    enqueued(rel, write) {
+        // A file whose last write failed is not what its entry says: no manifest lists it until a write of it lands.
+        const settled = write.then(() => void this.unwritten.delete(rel), (e) => {
+            this.failed ??= e;
+            this.unwritten.add(rel);
         });
-    // The failures seen twice in a row: the approach that produced them did not work.
-    for (const d of s?.progress.detour?.repeated ?? [])
-        out.push({ lane: 'A', text: `the same failure twice in a row (${d.signature}): do not repeat that approach`, evidence: null });
-    const h = s?.residual_history ?? [];
-    if (h.length)
-        out.push({
-            lane: 'B',
-            text: `residual per iteration: ${h
-                .slice(-6)
-                .map((r) => num(r))
-                .join(' → ')}`,
-            evidence: null,
+        this.writing.set(rel, settled);
+        void settled.then(() => {
+            if (this.writing.get(rel) === settled)
+                this.writing.delete(rel);
         });
-    for (const q of i.openQuestions.slice(0, 3))
-        out.push({ lane: 'C', text: `open question: ${q}`, evidence: null });
-    return out.slice(0, MAX_LESSONS);
+    }
+    holding = new Set();
+    /**
+     * Writes that begin once `pending` settles (they wait on a slower source: the patch the git shell
+     * makes while the checks run): flush() and saveManifest() wait for it (readText does not). Its own
+     * failure is its caller's to handle: the evidence written so far still gets its manifest.
+     */
+    hold(pending) {
+        const settled = pending.then(() => void this.holding.delete(settled), () => void this.holding.delete(settled));
+        this.holding.add(settled);
+    }
+    /**
+     * Waits for every write begun; throws the first that failed (the disk full, a folder gone) as a
+     * StorageError: the run ends blocked, with a report where one can still be written.
+     */
+    async flush() {
+        while (this.writing.size || this.holding.size)
+            await Promise.all([...this.writing.values(), ...this.holding]);
+        const e = this.failed;
+        this.failed = null;
+        if (e)
+            throw new StorageError(`an evidence file could not be written: ${external_node_util_namespaceObject.types.isNativeError(e) ? e.message : 'unknown failure'}`, { cause: e });
+    }
+    /** Records `data` (as written) in the manifest; `hashed`: its hash and size, already known. */
+    record(rel, data, hashed) {
+        const entry = { path: rel, ...(hashed ?? { sha256: sha256(data), bytes: typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength }) };
+        const group = this.put(entry);
+        if (group)
+            this.dirty.add(group);
+        return entry;
+    }
+    /** Keeps `entry` (replacing one of its path); returns the manifest that lists it. */
+    put(entry) {
+        const group = listedIn(entry.path);
+        let files = this.listed.get(group);
+        if (!files)
+            this.listed.set(group, (files = new Map()));
+        files.set(entry.path, entry);
+        return group;
+    }
+    async writeJson(rel, value) {
+        return this.write(rel, canonicalJson(value));
+    }
+    /**
+     * Appends a line to an append-only log (APPEND_ONLY_LOGS). Only the new line is scrubbed, hashed (a
+     * running hash of the text so far) and written (appended to the file): a log as long as the run
+     * costs no more per line at iteration 200 than at iteration 1. A log the loop has not written in
+     * this run, or had to scrub anew, is written whole first (atomically).
+     */
+    async appendLine(rel, line) {
+        if (!APPEND_ONLY_LOGS.has(rel))
+            throw new Error(`${rel} is not an append-only log`);
+        let log = this.appendCache.get(rel);
+        if (log === undefined) {
+            // Scrubbed again once a run: an earlier run did not know this run's secrets.
+            const read = await this.readText(rel);
+            const text = this.scrub(read ?? '');
+            const bytes = Buffer.byteLength(text);
+            log = { text, hash: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(text), bytes, onDisk: read !== null && text === read ? bytes : null };
+            this.appendCache.set(rel, log);
+        }
+        const chunk = this.scrub(line.endsWith('\n') ? line : line + '\n');
+        log.text += chunk;
+        log.hash.update(chunk);
+        log.bytes += Buffer.byteLength(chunk);
+        const entry = this.record(rel, log.text, { sha256: log.hash.copy().digest('hex'), bytes: log.bytes });
+        if (log.onDisk === null)
+            this.enqueue(entry, utf8.encode(log.text), true);
+        else
+            this.enqueued(rel, appendOffThread(this.path(rel), utf8.encode(chunk), log.onDisk));
+        log.onDisk = log.bytes;
+        return entry;
+    }
+    async readText(rel) {
+        await this.writing.get(rel);
+        try {
+            return (0,external_node_fs_namespaceObject.readFileSync)(this.path(rel), 'utf8');
+        }
+        catch {
+            return null;
+        }
+    }
+    /** The document at `rel` parsed by its schema (null when absent); EvidenceUnverifiable when it does not parse. */
+    async readJson(rel, schema) {
+        const text = await this.readText(rel);
+        return text === null ? null : parseDocument(rel, text, schema);
+    }
+    entry(rel) {
+        return this.listed.get(listedIn(rel))?.get(rel);
+    }
+    /** An evidence link as used in certificates and AGENTS.md: `path#sha256`. */
+    link(rel) {
+        const e = this.entry(rel);
+        if (!e)
+            throw new Error(`no evidence file ${rel}`);
+        return `${rel}#${e.sha256}`;
+    }
+    /** Every file of the tree, flat (iteration manifests included). */
+    manifest() {
+        const files = [...this.listed.values()].flatMap((m) => [...m.values()]).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+        return { schema_version: '2.0', files };
+    }
+    /**
+     * Writes the manifests of the iterations that changed, then the root manifest that lists them;
+     * settles when all are on disk. They go to the worker right behind the files they list, each
+     * requiring those still on their way (see atomicWriteOffThread): none lands listing a file whose
+     * write failed, and the loop waits for the disk once, not once a level.
+     */
+    async saveManifest() {
+        // A write known to have failed ends the save (flush throws it: the run ends blocked); held writes are begun first.
+        if (this.failed)
+            await this.flush();
+        await Promise.all(this.holding);
+        this.dropUnwritten();
+        const save = (path, files) => {
+            const bytes = utf8.encode(manifestText(files));
+            const onTheirWay = files.filter((f) => this.writing.has(f.path)).map((f) => this.path(f.path));
+            return this.enqueue({ path, sha256: sha256(bytes), bytes: bytes.byteLength }, bytes, true, onTheirWay);
+        };
+        // An iteration left with no file (its only writes failed) gets no manifest.
+        const groups = [...this.dirty].sort().filter((g) => this.listed.get(g)?.size);
+        for (const g of this.dirty)
+            if (!this.listed.get(g)?.size)
+                this.dirty.delete(g);
+        for (const group of groups)
+            this.put(save(`${group}/manifest.json`, [...this.listed.get(group).values()]));
+        const root = save(MANIFEST, [...(this.listed.get('')?.values() ?? [])]);
+        sendWrites();
+        try {
+            await this.flush();
+        }
+        catch (e) {
+            // A manifest that failed is listed nowhere, and its iteration's stays to be written by the next save.
+            this.dropUnwritten();
+            throw e;
+        }
+        for (const group of groups)
+            this.dirty.delete(group);
+        return root;
+    }
+    /** Takes the files whose last write failed out of the manifests (not one being written again: its write is awaited). */
+    dropUnwritten() {
+        for (const rel of this.unwritten) {
+            if (this.writing.has(rel))
+                continue;
+            const group = listedIn(rel);
+            if (this.listed.get(group)?.delete(rel) && group)
+                this.dirty.add(group);
+            this.appendCache.delete(rel);
+        }
+    }
+    /** Loads the manifests of an existing tree (for resuming); the caller verifies the tree first. */
+    async loadManifest() {
+        const m = await this.readJson(MANIFEST, manifestSchema);
+        if (!m)
+            return false;
+        for (const e of m.files) {
+            this.put(e);
+            if (isIterationManifest(e.path))
+                for (const f of (await this.readJson(e.path, manifestSchema))?.files ?? [])
+                    this.put(f);
+        }
+        return true;
+    }
+    async exists() {
+        try {
+            return (await (0,promises_namespaceObject.stat)(this.root)).isDirectory();
+        }
+        catch {
+            return false;
+        }
+    }
+    /** Removes every evidence file (not the run lock) to start a new tree. */
+    async clear() {
+        await this.flush().catch(() => undefined);
+        const names = await (0,promises_namespaceObject.readdir)(this.root).catch(() => []);
+        await Promise.all(names.filter((n) => !NOT_EVIDENCE.has(n)).map((n) => (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(this.root, n), { recursive: true, force: true })));
+        this.listed.clear();
+        this.appendCache.clear();
+        this.dirty.clear();
+    }
+}
+/** Every file under `root`, as forward-slash relative paths, sorted. */
+async function listFiles(root) {
+    const out = [];
+    async function walk(dir) {
+        for (const d of await (0,promises_namespaceObject.readdir)(dir, { withFileTypes: true })) {
+            const full = (0,external_node_path_namespaceObject.join)(dir, d.name);
+            if (d.isDirectory())
+                await walk(full);
+            else
+                out.push((0,external_node_path_namespaceObject.relative)(root, full).split(external_node_path_namespaceObject.sep).join('/'));
+        }
+    }
+    await walk(root);
+    return out.sort();
 }
 
 ;// CONCATENATED MODULE: ./src/engine/evidence/run-accounting.ts
@@ -41095,217 +39222,6 @@ function runSection(run, iterations, s, plan, status, stopReason, pause) {
         numbering: RUN_ACCOUNTING.numbering,
         budgets: RUN_ACCOUNTING.budgets,
         how_to_go_on: status && stopReason ? howToGoOn(status, stopReason, s.next_iteration, s.stopped_before_checks, pause) : null,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/engine/evidence/report.ts
-// The halting report (SPEC §4, §6): halting_report.json, built from evidence only, with no
-// timestamps, so it is reproducible; its markdown is report-markdown.ts, its read-back schema
-// report-schema.ts, how runs go on from each other run-accounting.ts.
-
-
-
-
-
-
-
-
-
-/** halting_certificate.guard where it is known (a report without a plan or certificate has none). */
-const guardOf = (guard) => (guard ? { guard } : {});
-const NEXT_ACTIONS = {
-    EXIT_CONVERGED: ['Review the iteration commits and merge when satisfied.'],
-    EXIT_DIVERGED: [
-        'Review Lane C learnings for the divergence cause.',
-        'Restart with a different approach based on the AGENTS.md failure modes.',
-        'Consider a smaller step or a different residual metric.',
-    ],
-    EXIT_BUDGET_EXCEEDED: [
-        'Increase the budget if the residual trend is positive.',
-        'Accept the partial result if the residual is acceptable.',
-        'Switch to a CONVERGED certificate with a relaxed R_p.',
-    ],
-    EXIT_BLOCKED: ['Read the stop reason and the evidence pointers; fix the cause, then run again.'],
-    EXIT_NEED_INFO: ['Supply the missing fields named above, then run again.'],
-};
-function buildReport(i) {
-    const seed = seedChecksum();
-    const s = i.state;
-    const glow = s?.rows ?? [];
-    const history = s?.residual_history ?? [];
-    const cert = i.certificate;
-    const certType = i.extra.backpressureOnly ? 'BACKPRESSURE' : (cert?.type ?? 'NONE');
-    const prefix = i.evRel ? `${i.evRel}/` : '';
-    // The mean of the known totals: an unknown GLOW is left out, never counted as 0.
-    const known = glow.flatMap((g) => (g.total === null ? [] : [g.total]));
-    const average = known.length ? dstr(known.reduce((a, t) => a.plus(t), new decimal_Decimal(0)).div(known.length)) : null;
-    const fired = [...(s?.exits_fired ?? [])];
-    if (!s && i.extra.backpressure)
-        fired.push({ kind: 'BACKPRESSURE', reason: i.extra.backpressure, iteration: null });
-    const bestIndex = history.length ? history.reduce((best, r, k) => (new decimal_Decimal(r).lt(history[best]) ? k : best), 0) : null;
-    const divergedAt = i.status === 'EXIT_DIVERGED' ? Math.max(0, history.length - 3) : null;
-    const open = i.status !== null && i.status !== 'EXIT_CONVERGED';
-    const failing = (cert?.checklist ?? []).filter((c) => !c.met);
-    const finalResidual = cert?.residual ?? history.at(-1) ?? null;
-    const lastIteration = i.iterations.at(-1);
-    // The exits of the halting attempt: the last iteration's, or an unrecorded attempt after it.
-    const lastFired = fired.filter((f) => lastIteration === undefined || (f.iteration !== null && f.iteration >= lastIteration));
-    const notMet = failing.length
-        ? `criteria not met: ${failing.map((c) => `${c.id} (exit ${c.exit_code ?? 'none'}, ${prefix}${c.evidence.split('#')[0]})`).join(', ')}`
-        : null;
-    return {
-        schema_version: '2.0',
-        skill: 'phuc-loop',
-        version: VERSION,
-        goal: i.plan?.goal ?? null,
-        status: i.status ?? 'RUNNING',
-        stop_reason: i.stop_reason,
-        detail: i.extra.detail ?? i.extra.backpressure ?? null,
-        missing_fields: i.extra.missing_fields ?? [],
-        messages: i.extra.messages ?? [],
-        halting_certificate: {
-            type: certType,
-            lane: certType === 'BACKPRESSURE' ? 'A' : (cert?.lane ?? null),
-            iteration: cert?.iteration ?? null,
-            certificate_path: cert ? `${prefix}${i.certificateRel ?? `iter_${cert.iteration}/certificate.json`}` : null,
-            final_residual_decimal_string: cert?.residual ?? history.at(-1) ?? null,
-            R_p_decimal_string: i.plan?.R_p ?? null,
-            residual_history_decimal_strings: history,
-            acceptance_criteria_checklist: (cert?.checklist ?? []).map((c) => ({
-                criterion: c.id,
-                description: c.description,
-                met: c.met,
-                evidence_link: c.evidence,
-            })),
-            commit: cert?.commit ?? null,
-            tree: cert?.tree ?? null,
-            workspace: i.workspace ?? cert?.workspace ?? null,
-            isolation: i.isolation ?? cert?.isolation ?? null,
-            ...guardOf(cert?.guard ?? (i.plan ? guardMode(i.plan.may_change) : null)),
-        },
-        exits_fired: fired,
-        glow_history: glow.map((g) => ({ iteration: g.iteration, total: g.total, G: g.G, L: g.L, O: g.O, W: g.W })),
-        /** Iterations scoring a known W = 0 with a GLOW total over 60 (busy without advancing the Northstar). */
-        high_glow_without_northstar: glow.filter((g) => g.W === 0 && g.total !== null && g.total > HIGH_GLOW).map((g) => g.iteration),
-        iteration_rows: s?.rows ?? [],
-        average_glow: average,
-        northstar_metrics_before: i.plan
-            ? i.plan.northstar.metrics.map((m) => ({ id: m.id, metric: m.metric, value: i.plan.northstar.baseline[m.id] ?? m.current, target: m.target }))
-            : [],
-        northstar_metrics_after: s?.last_northstar?.readings ?? [],
-        northstar_distance_delta: i.rung?.alignment.northstar_distance_start && i.rung.alignment.northstar_distance_end
-            ? dstr(new decimal_Decimal(i.rung.alignment.northstar_distance_end).minus(i.rung.alignment.northstar_distance_start))
-            : null,
-        northstar_alignment_certificate: i.rung?.alignment ?? null,
-        phuc_test_result: i.phuc,
-        seed_checksum_verified: seed.verified,
-        seed_checksum: { formula: '641n * 274177n * 65537n', product: seed.product, expected: '11517961089409' },
-        triangle_law_vertices: i.triangle
-            ? {
-                REMIND_plan_json_present: i.triangle.REMIND_plan_json_present,
-                VERIFY_certificates_all_present: i.triangle.VERIFY_certificates_all_present,
-                ACKNOWLEDGE_agents_md_all_entries_present: i.triangle.ACKNOWLEDGE_agents_md_all_entries_present,
-            }
-            : null,
-        triangle_vertex_missing: i.triangle?.triangle_vertex_missing ?? null,
-        iterations_completed: i.iterations.length,
-        iterations: i.iterations,
-        total_seconds_elapsed: s ? Math.floor(s.total_ms / 1000) : 0,
-        budget_use: i.plan && s
-            ? budgetMeasures(i.plan.agent.use, i.plan.budget, {
-                iterations: iterationUse(s, i.plan.budget.max_iterations),
-                seconds: Math.floor(s.total_ms / 1000),
-                cost: s.cost_reported ? s.total_cost_usd : null,
-                toolCalls: s.reported?.toolCalls ? s.total_tool_calls : null,
-            })
-            : null,
-        run: i.plan && s && i.run ? runSection(i.run, i.iterations, s, i.plan, i.status, i.stop_reason, i.extra.backpressure ?? null) : null,
-        verification_rung_target: i.plan?.rung_target ?? null,
-        verification_rung_achieved: i.rung?.achieved ?? 0,
-        rung_checks: i.rung?.checks ?? {},
-        replays: i.rung?.replays ?? [],
-        security: i.rung?.security ?? null,
-        dega_cycles: (s?.cycles ?? []).map((c) => ({
-            iteration: c.iteration,
-            agent: c.agent,
-            blocker_class: c.blocker_class,
-            improvement: c.improvement,
-            critic: c.critic,
-            reused_checks: c.reused_checks,
-            detour_next: c.detour_next,
-        })),
-        escalated_at_iteration: s?.progress.escalated_at ?? null,
-        divergence_start_iteration: divergedAt === null ? null : (i.iterations[divergedAt] ?? null),
-        last_known_good_iteration: bestIndex === null ? null : (i.iterations[bestIndex] ?? null),
-        glow_at_last_good_iteration: bestIndex === null ? null : (glow[bestIndex]?.total ?? null),
-        best_result_achieved: bestIndex === null
-            ? null
-            : {
-                iteration: i.iterations[bestIndex] ?? null,
-                residual: history[bestIndex],
-                artifact_path: `${prefix}iter_${i.iterations[bestIndex]}/certificate.json`,
-            },
-        glow_at_block: i.status === 'EXIT_BLOCKED' ? (glow.at(-1)?.total ?? null) : null,
-        // The output contract of the exits that did not converge (README "Halting report"), from evidence only.
-        reason_for_non_convergence: open
-            ? [
-                `${i.status}(${i.stop_reason})${i.extra.detail ? `: ${i.extra.detail}` : ''}`,
-                `final residual ${num(finalResidual, 'unknown')}${i.plan?.R_p ? `, R_p ${i.plan.R_p}` : ''}`,
-                ...(notMet ? [notMet] : []),
-            ].join('; ')
-            : null,
-        diagnosis_attempt: i.status === 'EXIT_DIVERGED' && divergedAt !== null
-            ? [
-                `residuals rose ${history
-                    .slice(divergedAt)
-                    .map((r) => num(r))
-                    .join(' → ')} from iteration ${i.iterations[divergedAt] ?? divergedAt}`,
-                bestIndex === null
-                    ? 'no residual was below the others'
-                    : `the best residual ${num(history[bestIndex])} was at iteration ${i.iterations[bestIndex]}`,
-                `blocker classes since: ${(s?.cycles ?? [])
-                    .filter((c) => c.iteration >= (i.iterations[divergedAt] ?? 0))
-                    .map((c) => `${c.iteration} ${c.blocker_class}`)
-                    .join(', ')}`,
-                ...(notMet ? [notMet] : []),
-            ].join('; ')
-            : null,
-        last_known_state: i.status === 'EXIT_BLOCKED' ? (i.lastState ?? null) : null,
-        what_ran_and_failed: i.status === 'EXIT_BLOCKED'
-            ? [
-                lastIteration === undefined
-                    ? 'no iteration was recorded'
-                    : `iteration ${lastIteration} ran ${s?.cycles.at(-1)?.agent ?? 'the agent'} and the criteria`,
-                ...lastFired.map((f) => `${f.kind}: ${f.reason}`),
-                ...(notMet ? [notMet] : []),
-            ].join('; ')
-            : null,
-        evidence_pointers: i.status === 'EXIT_BLOCKED' ? (i.evidencePointers ?? []).map((e) => ({ path: `${prefix}${e.path}`, sha256: e.sha256 })) : [],
-        safe_partials: i.status === 'EXIT_NEED_INFO'
-            ? i.stop_reason === 'CRITERION_COMMAND_MISSING'
-                ? 'HEAD was judged and no agent step ran; install the program the detail names where the checks run (or fix the criterion) and run again: HEAD is judged again.'
-                : `Nothing ran and no earlier evidence was changed. ${i.stop_reason === 'NORTHSTAR_MISSING'
-                    ? '`phuc-loop init` writes a NORTHSTAR.md to start from'
-                    : '`phuc-loop init` writes a commented phuc-loop.yml to start from'}; supply ${(i.extra.missing_fields ?? []).join(', ') || 'the missing fields'} and run again.`
-            : null,
-        next_actions: i.status ? NEXT_ACTIONS[i.status] : [],
-        isolation_limits: [...(i.isolationLimits ?? [])],
-        phases: [...(i.phases ?? [])],
-        AGENTS_md_final_path: i.plan ? `${prefix}agents_md_final.md` : null,
-        loop_manifest_path: `${prefix}manifest.json`,
-        last_round_failures: i.failures ? { round: i.failures.round, failing_criteria: i.failures.failing_criteria, tests: i.failures.tests } : null,
-        lessons_for_next_run: i.status && i.stop_reason
-            ? lessonsForNextRun({
-                status: i.status,
-                stopReason: i.stop_reason,
-                detail: i.extra.detail ?? i.extra.backpressure ?? (i.extra.missing_fields?.length ? `missing ${i.extra.missing_fields.join(', ')}` : null),
-                state: s,
-                certificate: cert,
-                certificatePath: cert ? `${prefix}${i.certificateRel ?? `iter_${cert.iteration}/certificate.json`}` : null,
-                prefix,
-                openQuestions: i.openQuestions ?? [],
-            })
-            : [],
     };
 }
 
@@ -49122,6 +47038,1717 @@ const historyLineSchema = object({
     certificate_link: schemas_string(),
 });
 
+;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/error.js
+/*!
+ * Copyright (c) Squirrel Chat et al., All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions are met:
+ *
+ * 1. Redistributions of source code must retain the above copyright notice, this
+ *    list of conditions and the following disclaimer.
+ * 2. Redistributions in binary form must reproduce the above copyright notice,
+ *    this list of conditions and the following disclaimer in the
+ *    documentation and/or other materials provided with the distribution.
+ * 3. Neither the name of the copyright holder nor the names of its contributors
+ *    may be used to endorse or promote products derived from this software without
+ *    specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
+ * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
+ * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
+ * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
+ * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+ * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+ * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
+ * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
+ * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ */
+function getLineColFromPtr(string, ptr) {
+    let lines = string.slice(0, ptr).split(/\r?\n/);
+    return [lines.length, lines.pop().length + 1];
+}
+function makeCodeBlock(string, line, column) {
+    let lines = string.split(/\r?\n/);
+    let codeblock = '';
+    let numberLen = (Math.log10(line + 1) | 0) + 1;
+    for (let i = line - 1; i <= line + 1; i++) {
+        let l = lines[i - 1];
+        if (!l)
+            continue;
+        codeblock += i.toString().padEnd(numberLen, ' ');
+        codeblock += ':  ';
+        codeblock += l;
+        codeblock += '\n';
+        if (i === line) {
+            codeblock += ' '.repeat(numberLen + column + 2);
+            codeblock += '^\n';
+        }
+    }
+    return codeblock;
+}
+class TomlError extends Error {
+    line;
+    column;
+    codeblock;
+    constructor(message, options) {
+        const [line, column] = getLineColFromPtr(options.toml, options.ptr);
+        const codeblock = makeCodeBlock(options.toml, line, column);
+        super(`Invalid TOML document: ${message}\n\n${codeblock}`, options);
+        this.line = line;
+        this.column = column;
+        this.codeblock = codeblock;
+    }
+    /** @internal */
+    static x(message, ctx, ptr) {
+        throw new TomlError(message, { toml: ctx.s, ptr: ptr ?? ctx.p });
+    }
+}
+
+;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/primitive.js
+/*!
+ * Copyright (c) Squirrel Chat et al., All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions are met:
+ *
+ * 1. Redistributions of source code must retain the above copyright notice, this
+ *    list of conditions and the following disclaimer.
+ * 2. Redistributions in binary form must reproduce the above copyright notice,
+ *    this list of conditions and the following disclaimer in the
+ *    documentation and/or other materials provided with the distribution.
+ * 3. Neither the name of the copyright holder nor the names of its contributors
+ *    may be used to endorse or promote products derived from this software without
+ *    specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
+ * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
+ * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
+ * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
+ * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+ * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+ * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
+ * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
+ * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ */
+
+/** @internal */
+function parseString(ctx) {
+    let startPtr = ctx.p;
+    let c = ctx.s.charCodeAt(ctx.p++);
+    let first = c;
+    let isLiteral = c === 0x27; /* ' */
+    let isMultiline = c === ctx.s.charCodeAt(ctx.p) && c === ctx.s.charCodeAt(ctx.p + 1);
+    if (isMultiline) {
+        // Trim initial newline
+        if ((c = ctx.s.charCodeAt(ctx.p += 2)) === 0xa /* \n */)
+            ctx.p++;
+        else if (c === 0xd /* \r */ && ctx.s.charCodeAt(ctx.p + 1) === 0xa /* \n */)
+            ctx.p += 2;
+    }
+    // For the record: it is not worth it to use a fast-path for literal strings using `indexOf`.
+    // Doing a char-by-char iteration ends up dispatching less instructions, for the same wall-clock runtime.
+    let parsed = '';
+    let sliceStart = ctx.p;
+    // states:
+    //   0 - decoding
+    //   1 - decoding escape
+    //   2 - whitespace escape (no newline encountered yet, must fail on non-whitespace)
+    //   3 - whitespace escape (newline encountered, allowed to transition back to normal decode)
+    let state = 0;
+    for (; ctx.p < ctx.s.length; ctx.p++) {
+        c = ctx.s.charCodeAt(ctx.p);
+        // Deal with newlines first, since that simplifies control character checking and handling across all states
+        if (isMultiline && (c === 0xa /* \n */ || (c === 0xd /* \r */ && ctx.s.charCodeAt(ctx.p + 1) === 0xa /* \n */))) {
+            state = state && 3;
+        }
+        // Control characters are banned in TOML, so we throw an error if we encounter them
+        else if ((c < 0x20 && c !== 0x9 /* \t */) || c === 0x7f) {
+            TomlError.x('control characters are not allowed in strings', ctx);
+        }
+        // The string might terminate while we're parsing through a newline escape.
+        // It must have encountered a newline; otherwise, it'll simply fail in another branch.
+        else if ((!state || state === 3) && c === first && (!isMultiline || (ctx.s.charCodeAt(ctx.p + 1) === first && ctx.s.charCodeAt(ctx.p + 2) === first))) {
+            if (isMultiline) {
+                // If the string ends with 4-5 quotes, then the first 1-2 are part of the string
+                if (ctx.s.charCodeAt(ctx.p + 3) === first)
+                    ctx.p++;
+                if (ctx.s.charCodeAt(ctx.p + 3) === first)
+                    ctx.p++;
+            }
+            // If we're in a newline escape still, then there's nothing to add.
+            if (!state) {
+                // Avoid a useless concat operation if the string can be used as-is.
+                let s = ctx.s.slice(sliceStart, ctx.p);
+                parsed = parsed ? parsed + s : s;
+            }
+            ctx.p += isMultiline ? 3 : 1;
+            return parsed;
+        }
+        // Baseline state; keep moving forward unless an escape sequence starts
+        else if (!state) {
+            if (!isLiteral && c === 0x5c /* \ */) {
+                parsed += ctx.s.slice(sliceStart, (sliceStart = ctx.p));
+                state = 1;
+            }
+        }
+        else if (state === 1) {
+            if (c === 0x78 /* x */ || c === 0x75 /* u */ || c === 0x55 /* U */) { // Unicode escape
+                let errPtr = ctx.p++ - 1;
+                let value = 0;
+                let len = c === 0x78 /* x */ ? 2 : c === 0x75 /* u */ ? 4 : 8;
+                for (let j = 0; j < len; j++, ctx.p++) {
+                    let hex = ctx.s.charCodeAt(ctx.p);
+                    let digit = 
+                    /* 0-9 */ hex >= 0x30 && hex <= 0x39 ? hex - 0x30 :
+                        /* A-F */ hex >= 0x41 && hex <= 0x46 ? hex - 0x41 + 10 :
+                            /* a-f */ hex >= 0x61 && hex <= 0x66 ? hex - 0x61 + 10 : -1;
+                    if (digit < 0)
+                        TomlError.x('invalid non-hex character in unicode escape', ctx);
+                    value = (value << 4) | digit;
+                }
+                // Because JS does bitwise on signed 32bit integers, all 0xfzzzzzzz values are actually seen as negative
+                if (value < 0 || value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff)) {
+                    TomlError.x('invalid unicode escape', ctx, errPtr);
+                }
+                parsed += String.fromCodePoint(value);
+                sliceStart = ctx.p--;
+                state = 0;
+            }
+            // Newline escape sequence. We only need to care about spaces and tabs; newlines are dealt with earlier
+            else if (isMultiline && (c === 0x20 || c === 0x9 /* \t */)) {
+                state = 2;
+            }
+            // Basic escape sequence
+            else {
+                if (c === 0x62 /* b */)
+                    parsed += '\b';
+                else if (c === 0x74 /* t */)
+                    parsed += '\t';
+                else if (c === 0x6e /* n */)
+                    parsed += '\n';
+                else if (c === 0x66 /* f */)
+                    parsed += '\f';
+                else if (c === 0x72 /* r */)
+                    parsed += '\r';
+                else if (c === 0x65 /* e */)
+                    parsed += '\x1b';
+                else if (c === 0x22 /* " */)
+                    parsed += '"';
+                else if (c === 0x5c /* \ */)
+                    parsed += '\\';
+                else
+                    TomlError.x('unrecognised escape sequence', ctx);
+                sliceStart = ctx.p + 1;
+                state = 0;
+            }
+        }
+        // Newline escape continuation: keep moving forward until the first non-whitespace char
+        else if (c !== 0x20 && c !== 0x9 /* \t */) {
+            if (state === 2)
+                TomlError.x('invalid escape: only line-ending whitespace may be escaped', ctx, sliceStart);
+            // State cannot be zero, or we'd have branched earlier already.
+            // If it's a backslash, immediately transition to the escape state so it can be processed.
+            state = !isLiteral && c === 0x5c /* \ */ ? 1 : 0;
+            sliceStart = ctx.p;
+        }
+    }
+    TomlError.x('unfinished string', ctx, startPtr);
+}
+
+;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/date.js
+/*!
+ * Copyright (c) Squirrel Chat et al., All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions are met:
+ *
+ * 1. Redistributions of source code must retain the above copyright notice, this
+ *    list of conditions and the following disclaimer.
+ * 2. Redistributions in binary form must reproduce the above copyright notice,
+ *    this list of conditions and the following disclaimer in the
+ *    documentation and/or other materials provided with the distribution.
+ * 3. Neither the name of the copyright holder nor the names of its contributors
+ *    may be used to endorse or promote products derived from this software without
+ *    specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
+ * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
+ * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
+ * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
+ * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+ * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+ * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
+ * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
+ * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ */
+let DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})?[Tt ]?(?:(\d{2}):\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|z|[-+]\d{2}:\d{2})?$/i;
+class TomlDate extends Date {
+    #hasDate = false;
+    #hasTime = false;
+    #offset = null;
+    constructor(date, fasttype, unsafeDelim) {
+        let hasDate = true;
+        let hasTime = true;
+        let offset = 'Z';
+        let c;
+        if (typeof date === 'string') {
+            if (fasttype)
+                prep: {
+                    // Date-time
+                    if (fasttype < 3) {
+                        if (+date.slice(11, 13) > 23) {
+                            date = '';
+                            break prep;
+                        }
+                        // Local
+                        if (fasttype === 2) {
+                            offset = null;
+                            date += 'Z';
+                        }
+                        // Offset; keep track of offset if not Z
+                        else if ((c = date.charCodeAt(date.length - 1)) !== 0x5a /* Z */ && c !== 0x7a /* z */) {
+                            offset = date.slice(date.length - 6);
+                        }
+                        if (unsafeDelim)
+                            date = date.slice(0, 10) + 'T' + date.slice(11);
+                    }
+                    // Time
+                    else if (fasttype === 4) {
+                        date = +date.slice(0, 2) > 23 ? '' : `0000-01-01T${date}Z`;
+                    }
+                    hasDate = fasttype !== 4;
+                    hasTime = fasttype !== 3;
+                }
+            else {
+                let match = date.match(DATE_TIME_RE);
+                if (match) {
+                    if (!match[1]) {
+                        hasDate = false;
+                        date = `0000-01-01T${date}`;
+                    }
+                    hasTime = !!match[2];
+                    // Make sure to use T instead of a space. Breaks in case of extreme values otherwise.
+                    hasTime && date[10] === ' ' && (date = date.replace(' ', 'T'));
+                    // Do not allow rollover hours.
+                    if (match[2] && +match[2] > 23) {
+                        date = '';
+                    }
+                    else {
+                        offset = match[3] || null;
+                        if (!offset && hasTime)
+                            date += 'Z';
+                    }
+                }
+                else {
+                    date = '';
+                }
+            }
+        }
+        super(date);
+        if (!isNaN(this.getTime())) {
+            this.#hasDate = hasDate;
+            this.#hasTime = hasTime;
+            this.#offset = offset;
+        }
+    }
+    isDateTime() {
+        return this.#hasDate && this.#hasTime;
+    }
+    isLocal() {
+        return !this.#hasDate || !this.#hasTime || !this.#offset;
+    }
+    isDate() {
+        return this.#hasDate && !this.#hasTime;
+    }
+    isTime() {
+        return this.#hasTime && !this.#hasDate;
+    }
+    isValid() {
+        return this.#hasDate || this.#hasTime;
+    }
+    toISOString() {
+        let iso = super.toISOString();
+        // Local Date
+        if (this.isDate())
+            return iso.slice(0, 10);
+        // Local Time
+        if (this.isTime())
+            return iso.slice(11, 23);
+        // Local DateTime
+        if (this.#offset === null)
+            return iso.slice(0, -1);
+        // Offset DateTime
+        if (this.#offset === 'Z' || this.#offset === 'z')
+            return iso;
+        // This part is quite annoying: JS strips the original timezone from the ISO string representation
+        // Instead of using a "modified" date and "Z", we restore the representation "as authored"
+        let offset = (+(this.#offset.slice(1, 3)) * 60) + +(this.#offset.slice(4, 6));
+        offset = this.#offset[0] === '-' ? offset : -offset;
+        let offsetDate = new Date(this.getTime() - (offset * 60e3));
+        return offsetDate.toISOString().slice(0, -1) + this.#offset;
+    }
+    static wrapAsOffsetDateTime(jsDate, offset = 'Z') {
+        let date = new TomlDate(jsDate);
+        date.#offset = offset;
+        return date;
+    }
+    static wrapAsLocalDateTime(jsDate) {
+        let date = new TomlDate(jsDate);
+        date.#offset = null;
+        return date;
+    }
+    static wrapAsLocalDate(jsDate) {
+        let date = new TomlDate(jsDate);
+        date.#hasTime = false;
+        date.#offset = null;
+        return date;
+    }
+    static wrapAsLocalTime(jsDate) {
+        let date = new TomlDate(jsDate);
+        date.#hasDate = false;
+        date.#offset = null;
+        return date;
+    }
+}
+
+;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/extract.js
+/*!
+ * Copyright (c) Squirrel Chat et al., All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions are met:
+ *
+ * 1. Redistributions of source code must retain the above copyright notice, this
+ *    list of conditions and the following disclaimer.
+ * 2. Redistributions in binary form must reproduce the above copyright notice,
+ *    this list of conditions and the following disclaimer in the
+ *    documentation and/or other materials provided with the distribution.
+ * 3. Neither the name of the copyright holder nor the names of its contributors
+ *    may be used to endorse or promote products derived from this software without
+ *    specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
+ * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
+ * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
+ * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
+ * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+ * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+ * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
+ * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
+ * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ */
+
+
+
+
+function isDigit(char, base = 10) {
+    return base === 16
+        ? (char > 0x2f && char < 0x3a) || (char > 0x40 && char < 0x47) || (char > 0x60 && char < 0x67)
+        : (char > 0x2f && char < 0x30 + base);
+}
+function isEndOfValue(char, delim) {
+    // Whitespace -- we're permissive on `\r` for performance; it'll be dealt with later anyway
+    return char === 0x20 || char === 0x9 /* \t */ || char === 0xa /* \n */ || char === 0xd /* \r */ ||
+        // Structure end or next value delimiter
+        (delim && (char === delim || char === 0x2c /* , */)) ||
+        // Comment
+        char === 0x23; /* # */
+}
+/** @internal */
+function extractValue(ctx, end) {
+    let errPtr = ctx.p;
+    let c = ctx.s.charCodeAt(ctx.p);
+    // Structs
+    if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+        ctx.d-- || TomlError.x('document contains excessively nested structures. aborting.', ctx);
+        let value = c === 0x5b /* [ */
+            ? parseArray(ctx)
+            : parseInlineTable(ctx);
+        ctx.d++;
+        return value;
+    }
+    // Strings
+    if (c === 0x22 /* " */ || c === 0x27 /* ' */) {
+        return parseString(ctx);
+    }
+    // Booleans
+    // We can fast-path because the first character is enough to know the only possible value
+    if (c === 0x74 /* t */) { // Only possible valid value is `true`
+        if (ctx.s.charCodeAt(++ctx.p) !== 0x72 || ctx.s.charCodeAt(++ctx.p) !== 0x75 || ctx.s.charCodeAt(++ctx.p) !== 0x65)
+            TomlError.x('invalid value', ctx, errPtr);
+        return ctx.p++, true;
+    }
+    if (c === 0x66 /* f */) { // Only possible valid value is `false`
+        if (ctx.s.charCodeAt(++ctx.p) !== 0x61 || ctx.s.charCodeAt(++ctx.p) !== 0x6c || ctx.s.charCodeAt(++ctx.p) !== 0x73 || ctx.s.charCodeAt(++ctx.p) !== 0x65)
+            TomlError.x('invalid value', ctx, errPtr);
+        return ctx.p++, false;
+    }
+    if (c === 0x2b /* + */ || c === 0x2d /* - */) {
+        return parseNumber(ctx, ctx.p, ctx.s.charCodeAt(++ctx.p), 0x2c - c, end);
+    }
+    // Rough heuristic, but `parseDate` falls back to number parsing if it's a false positive.
+    // e.g.: `a = 1\n-------------- = 1` would match this heuristic, but gracefully fallback to numbers.
+    if (ctx.s.charCodeAt(ctx.p + 4) === 0x2d /* - */ && ctx.s.charCodeAt(ctx.p + 7) === 0x2d /* - */) {
+        return parseDate(ctx, c, end);
+    }
+    // Same logic as above; `parseTime` falls back to number parsing if it's a false positive.
+    if (ctx.s.charCodeAt(ctx.p + 2) === 0x3a /* : */) {
+        return parseTime(ctx, c, end);
+    }
+    return parseNumber(ctx, ctx.p, c, 0, end);
+}
+// State:
+// 0: init
+// 1: integer
+// 2: fractional dot
+// 3: fractional
+// 4: exponent letter
+// 5: exponent
+// 6: exponent sign
+// 7: exponent with sign
+// >9: underscore; see below
+//     -> 12: was integer
+//     -> 14: was fractional
+//     -> 16: was exponent
+// states 2-5, 14, 16 are ONLY permitted iif base === 10
+function parseNumber(ctx, startPtr, startChr, sign, endChr) {
+    let c = startChr;
+    let state = 0;
+    let hasUnderscores = false;
+    // (+/-)inf
+    if (c === 0x69 /* i */) {
+        if (ctx.s.charCodeAt(++ctx.p) !== 0x6e || ctx.s.charCodeAt(++ctx.p) !== 0x66)
+            TomlError.x('invalid value', ctx, startPtr);
+        return ctx.p++, (sign || 1) / 0;
+    }
+    // (+/-)nan
+    if (c === 0x6e /* n */) {
+        if (ctx.s.charCodeAt(++ctx.p) !== 0x61 || ctx.s.charCodeAt(++ctx.p) !== 0x6e)
+            TomlError.x('invalid value', ctx, startPtr);
+        return ctx.p++, NaN;
+    }
+    // Leading zero
+    // Only allowed cases: `0<EOV>`, `0.(...)`, `0e(...)`, `0x(...)`, `0b(...)`, `0o(...)`
+    // FWIW, `0e(...)` is a stupid case, but it's not banned per-se so we have to parse it
+    if (c === 0x30 /* 0 */) {
+        if (++ctx.p >= ctx.s.length || isEndOfValue(c = ctx.s.charCodeAt(ctx.p), endChr))
+            return ctx.bi === true ? 0n : 0; // note: conveniently deals with `-0`
+        if (!sign) {
+            if (c === 0x78 /* x */)
+                return parseIntegerBaseN(ctx, startPtr, 16, endChr);
+            else if (c === 0x62 /* b */)
+                return parseIntegerBaseN(ctx, startPtr, 2, endChr);
+            else if (c === 0x6f /* o */)
+                return parseIntegerBaseN(ctx, startPtr, 8, endChr);
+        }
+        if (c === 0x2e /* . */)
+            state = 2;
+        else if (c === 0x65 /* e */ || c === 0x45 /* E */)
+            state = 4;
+        else
+            TomlError.x('illegal leading zero', ctx, startPtr);
+    }
+    // If the 1st char is not a digit by now, then it's not a valid TOML value at all
+    else if (!isDigit(c))
+        TomlError.x('invalid value', ctx, startPtr);
+    while (++ctx.p < ctx.s.length && (c = ctx.s.charCodeAt(ctx.p), !isEndOfValue(c, endChr))) {
+        if (!state)
+            state = 1; // Detects single-digit numbers we can use a fast parse path for
+        // The way the states are numbered is not random: underscores are always permitted in odd-numbered states and
+        // never permitted in even-numbered ones.
+        if (c === 0x5f /* _ */) {
+            if (!(state & 1))
+                TomlError.x('illegal underscore', ctx);
+            state += 11; // 11 is a marker that makes the state even and greater than 9; see the numbering + rationale above
+            hasUnderscores = true;
+        }
+        // Transition to fractional part.
+        else if (state === 1 && c === 0x2e /* . */)
+            state = 2;
+        // Transition to exponent part.
+        else if ((state === 1 || state === 3) && (c === 0x65 /* e */ || c === 0x45 /* E */))
+            state = 4;
+        // + and - are permitted in state 4 only (handled before entering the function for state 0)
+        else if (state === 4 && (c === 0x2b /* + */ || c === 0x2d /* - */)) {
+            state = 6;
+        }
+        // All special cases have been handled; only digits are allowed here
+        else if (!isDigit(c))
+            TomlError.x(`illegal character in numeric literal`, ctx);
+        // Clear state flags
+        else if (state > 9)
+            state -= 11;
+        else if (!(state & 1))
+            state++;
+    }
+    // Single-char number; we can fast-path these very easily.
+    if (!state) {
+        let val = (startChr - 0x30 /* 0 */) * (sign || 1);
+        return ctx.bi === true ? BigInt(val) : val;
+    }
+    // Even-numbered states absolutely require a digit next; not even end of value is permitted
+    if (!(state & 1))
+        TomlError.x('unfinished numeric value', ctx, startPtr);
+    let str = ctx.s.slice(startPtr, ctx.p);
+    if (hasUnderscores)
+        str = str.replaceAll('_', ''); // perf: replaceAll 1.25x faster than replace with a regex
+    return state > 1
+        ? parseFloat(str)
+        : parseInteger(ctx, str, 10, startPtr);
+}
+function parseIntegerBaseN(ctx, startPtr, base, endChr) {
+    let c, underscore = 1;
+    while (++ctx.p < ctx.s.length && (c = ctx.s.charCodeAt(ctx.p), !isEndOfValue(c, endChr))) {
+        if (c === 0x5f /* _ */) {
+            if (underscore & 1)
+                TomlError.x('illegal underscore', ctx);
+            underscore = 3;
+        }
+        // We only need to check if the number is a valid digit, nothing else is permitted
+        else if (!isDigit(c, base))
+            TomlError.x(`illegal character in numeric literal`, ctx);
+        // Clear underscore flag
+        else if (underscore & 1)
+            underscore--;
+    }
+    // Trailing underscore is not allowed
+    if (underscore & 1)
+        TomlError.x('unfinished numeric value', ctx);
+    let str = ctx.s.slice(startPtr + 2, ctx.p);
+    if (underscore)
+        str = str.replaceAll('_', ''); // perf: replaceAll 1.25x faster than replace with a regex
+    return parseInteger(ctx, str, base, startPtr);
+}
+function parseInteger(ctx, str, base, startPtr) {
+    if (ctx.bi !== true)
+        int: {
+            let val = parseInt(str, base);
+            if (!Number.isSafeInteger(val)) {
+                if (ctx.bi)
+                    break int;
+                TomlError.x('integer value cannot be represented losslessly', ctx, startPtr);
+            }
+            return val;
+        }
+    return base === 10 ? BigInt(str) : BigInt((base === 2 ? '0b' : base === 8 ? '0o' : '0x') + str);
+}
+function parseDate(ctx, c, endChr) {
+    let startPtr = ctx.p++, unsafeSeparator;
+    if (!isDigit(c) ||
+        !isDigit(ctx.s.charCodeAt(ctx.p++)) ||
+        !isDigit(ctx.s.charCodeAt(ctx.p++)) ||
+        !isDigit(ctx.s.charCodeAt(ctx.p++))) {
+        return parseNumber(ctx, ctx.p = startPtr, c, 0, endChr);
+    }
+    ctx.p += 5;
+    if (!isDigit(ctx.s.charCodeAt(ctx.p++)))
+        TomlError.x('invalid date-time: date part is malformed', ctx, startPtr);
+    if (ctx.p >= ctx.s.length || (((c = ctx.s.charCodeAt(ctx.p)) !== 0x20 || (unsafeSeparator = true, !isDigit(ctx.s.charCodeAt(ctx.p + 1)))) && c !== 0x54 /* T */ && c !== 0x74 /* t */)) {
+        let t = ctx.s.slice(startPtr, ctx.p);
+        return readDate(ctx, t, 3, false, startPtr);
+    }
+    if (ctx.s.charCodeAt(ctx.p += 3) !== 0x3a /* : */)
+        TomlError.x('invalid date-time: time part is malformed', ctx, startPtr);
+    if (ctx.s.charCodeAt(ctx.p += 3) === 0x3a /* : */)
+        ctx.p += 3;
+    if (ctx.s.charCodeAt(ctx.p) === 0x2e /* . */)
+        while (isDigit(ctx.s.charCodeAt(++ctx.p)))
+            ;
+    if (c = ctx.s.charCodeAt(ctx.p)) {
+        if (c === 0x5a /* Z */ || c === 0x7a /* z */) {
+            let t = ctx.s.slice(startPtr, ++ctx.p);
+            return readDate(ctx, t, 1, unsafeSeparator, startPtr, '[+00:00]');
+        }
+        if (c === 0x2b /* + */ || c === 0x2d /* - */) {
+            // Temporal's ZonedDateTime is weird asf when it comes to dealing with traditional offsets...
+            // It's 1.2x faster to allocate a new string to pass to ZDT than use Instant.toZonedDateTimeISO
+            let t = ctx.s.slice(startPtr, ctx.p += 6);
+            return readDate(ctx, t, 1, unsafeSeparator, startPtr, !ctx.ld && ('[' + ctx.s.slice(ctx.p - 6, ctx.p) + ']'));
+        }
+    }
+    let t = ctx.s.slice(startPtr, ctx.p);
+    return readDate(ctx, t, 2, unsafeSeparator, startPtr);
+}
+function parseTime(ctx, c, endChr) {
+    let start = ctx.p;
+    if (!isDigit(c) || !isDigit(ctx.s.charCodeAt(++ctx.p))) {
+        return parseNumber(ctx, --ctx.p, c, 0, endChr);
+    }
+    if (ctx.s.charCodeAt(ctx.p += 4) === 0x3a /* : */)
+        ctx.p += 3;
+    if (ctx.s.charCodeAt(ctx.p) === 0x2e /* . */)
+        while (isDigit(ctx.s.charCodeAt(++ctx.p)))
+            ;
+    let t = ctx.s.slice(start, ctx.p);
+    return readDate(ctx, t, 4, false, start);
+}
+function readDate(ctx, str, type, unsafeDelim, errPtr, temporalSuffix) {
+    if (ctx.ld) {
+        let date = new TomlDate(str, type, unsafeDelim);
+        if (!date.isValid())
+            TomlError.x('invalid date', ctx, errPtr);
+        return date;
+    }
+    try {
+        if (temporalSuffix)
+            str += temporalSuffix;
+        switch (type) {
+            case 1: return Temporal.ZonedDateTime.from(str);
+            case 2: return Temporal.PlainDateTime.from(str);
+            case 3: return Temporal.PlainDate.from(str);
+            case 4: return Temporal.PlainTime.from(str);
+        }
+    }
+    catch (e) {
+        TomlError.x(e instanceof Error ? e.message : '' + e, ctx, errPtr);
+    }
+}
+
+;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/util.js
+/*!
+ * Copyright (c) Squirrel Chat et al., All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions are met:
+ *
+ * 1. Redistributions of source code must retain the above copyright notice, this
+ *    list of conditions and the following disclaimer.
+ * 2. Redistributions in binary form must reproduce the above copyright notice,
+ *    this list of conditions and the following disclaimer in the
+ *    documentation and/or other materials provided with the distribution.
+ * 3. Neither the name of the copyright holder nor the names of its contributors
+ *    may be used to endorse or promote products derived from this software without
+ *    specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
+ * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
+ * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
+ * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
+ * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+ * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+ * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
+ * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
+ * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ */
+
+/** @internal */
+function skipComment(ctx) {
+    for (; ctx.p < ctx.s.length; ctx.p++) {
+        let c = ctx.s.charCodeAt(ctx.p);
+        if (c === 0xa /* \n */)
+            break;
+        if (c === 0xd /* \r */ && ctx.s.charCodeAt(ctx.p + 1) === 0xa /* \n */) {
+            ctx.p++;
+            break;
+        }
+        if ((c < 0x20 && c !== 0x9 /* \t */) || c === 0x7f) {
+            TomlError.x('control characters are not allowed in comments', ctx);
+        }
+    }
+}
+/** @internal */
+function skipVoid(ctx, banNewLines, banComments) {
+    let c;
+    while (ctx.p < ctx.s.length) {
+        while (ctx.p < ctx.s.length && ((c = ctx.s.charCodeAt(ctx.p)) === 0x20 ||
+            c === 0x9 /* \t */ ||
+            (!banNewLines &&
+                (c === 0xa /* \n */ || (c === 0xd /* \r */ && ctx.s.charCodeAt(ctx.p + 1) === 0xa /* \n */)))))
+            ctx.p++;
+        if (banComments || c !== 0x23 /* # */)
+            break;
+        skipComment(ctx);
+    }
+}
+
+;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/struct.js
+/*!
+ * Copyright (c) Squirrel Chat et al., All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions are met:
+ *
+ * 1. Redistributions of source code must retain the above copyright notice, this
+ *    list of conditions and the following disclaimer.
+ * 2. Redistributions in binary form must reproduce the above copyright notice,
+ *    this list of conditions and the following disclaimer in the
+ *    documentation and/or other materials provided with the distribution.
+ * 3. Neither the name of the copyright holder nor the names of its contributors
+ *    may be used to endorse or promote products derived from this software without
+ *    specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
+ * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
+ * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
+ * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
+ * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+ * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+ * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
+ * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
+ * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ */
+
+
+
+
+/** @internal */
+function parseKey(ctx, end = 0x3d /* = */) {
+    // States:
+    // 0: before first char
+    // 1: parsing bare key
+    // 2: after key component
+    let startPtr;
+    let state = 0;
+    let parsed = [];
+    let sliceStart;
+    let c = ctx.s.charCodeAt(startPtr = ctx.p);
+    do {
+        // End of key
+        if (c === end) {
+            if (!state)
+                TomlError.x('unexpected end of key', ctx);
+            if (state === 1)
+                parsed.push(ctx.s.slice(sliceStart, ctx.p));
+            return ctx.p++, parsed;
+        }
+        // Dotted key separator
+        else if (c === 0x2e /* . */) {
+            if (!state)
+                TomlError.x('illegal empty bare key', ctx);
+            if (state === 1)
+                parsed.push(ctx.s.slice(sliceStart, ctx.p));
+            state = 0;
+        }
+        // Quoted key
+        else if (!state && (c === 0x22 /* " */ || c === 0x27 /* ' */)) {
+            if (c === ctx.s.charCodeAt(ctx.p + 1) && c === ctx.s.charCodeAt(ctx.p + 2))
+                TomlError.x('illegal quoted key: multiline strings are not allowed', ctx);
+            parsed.push(parseString(ctx));
+            state = 2;
+            ctx.p--;
+        }
+        // Whitespace; no-op in state 0 and 2, end of bare key in state 1
+        else if (c === 0x20 || c === 0x9 /* \t */) {
+            if (state === 1) {
+                parsed.push(ctx.s.slice(sliceStart, ctx.p));
+                state = 2;
+            }
+        }
+        // If state is post-key, no character is allowed; otherwise ensure it's a bare-key component
+        else if (state === 2 || (c < 0x30 && c !== 0x2d /* - */) || (c > 0x39 && c < 0x41) || (c > 0x5a && c < 0x61 && c !== 0x5f /* _ */) || c > 0x7a) {
+            TomlError.x('illegal character in key', ctx);
+        }
+        // Illegal character
+        else if (!state) {
+            state = 1;
+            sliceStart = ctx.p;
+        }
+    } while (c = ctx.s.charCodeAt(++ctx.p));
+    TomlError.x('incomplete key-value: cannot find end of key', ctx, startPtr);
+}
+/** @internal */
+function parseInlineTable(ctx) {
+    let startPtr = ctx.p++;
+    let res = Object.create(null);
+    let seen = new Set();
+    let c;
+    while (ctx.p < ctx.s.length) {
+        skipVoid(ctx);
+        if ((c = ctx.s.charCodeAt(ctx.p)) === 0x7d /* } */) {
+            ctx.p++;
+            return res;
+        }
+        let k;
+        let t = res;
+        let hasOwn = false;
+        let errPtr = ctx.p;
+        let key = parseKey(ctx);
+        for (let i = 0; i < key.length; i++) {
+            if (i)
+                t = hasOwn ? t[k] : (t[k] = Object.create(null));
+            k = key[i];
+            if ((hasOwn = Object.hasOwn(t, k)) && (typeof t[k] !== 'object' || seen.has(t[k]))) {
+                TomlError.x('trying to redefine an already defined value', ctx, errPtr);
+            }
+            let unsafe = k === '__proto__';
+            if (ctx.uk && (unsafe || k === 'constructor')) {
+                t = ctx.uk !== 1 && TomlError.x('document contains an unsafe property', ctx, errPtr);
+                break;
+            }
+            if (!hasOwn && unsafe) {
+                Object.defineProperty(t, k, { enumerable: true, configurable: true, writable: true });
+            }
+        }
+        if (hasOwn) {
+            TomlError.x('trying to redefine an already defined value', ctx, errPtr);
+        }
+        skipVoid(ctx, true, true);
+        let value = extractValue(ctx, 0x7d /* } */);
+        if (t && typeof (t[k] = value) === 'object')
+            seen.add(value);
+        skipVoid(ctx);
+        if ((c = ctx.s.charCodeAt(ctx.p++)) === 0x7d /* } */) {
+            return res;
+        }
+        if (c !== 0x2c /* , */)
+            TomlError.x('expected comma or end of structure', ctx, ctx.p - 1);
+    }
+    TomlError.x('unfinished table', ctx, startPtr);
+}
+/** @internal */
+function parseArray(ctx) {
+    let startPtr = ctx.p++;
+    let res = [];
+    let c;
+    while (ctx.p < ctx.s.length) {
+        skipVoid(ctx);
+        if ((c = ctx.s.charCodeAt(ctx.p)) === 0x5d /* ] */) {
+            ctx.p++;
+            return res;
+        }
+        res.push(extractValue(ctx, 0x5d /* ] */));
+        skipVoid(ctx);
+        if ((c = ctx.s.charCodeAt(ctx.p++)) === 0x5d /* ] */) {
+            return res;
+        }
+        if (c !== 0x2c /* , */)
+            TomlError.x('expected comma or end of structure', ctx, ctx.p - 1);
+    }
+    TomlError.x('unfinished array', ctx, startPtr);
+}
+
+;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/parse.js
+/*!
+ * Copyright (c) Squirrel Chat et al., All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions are met:
+ *
+ * 1. Redistributions of source code must retain the above copyright notice, this
+ *    list of conditions and the following disclaimer.
+ * 2. Redistributions in binary form must reproduce the above copyright notice,
+ *    this list of conditions and the following disclaimer in the
+ *    documentation and/or other materials provided with the distribution.
+ * 3. Neither the name of the copyright holder nor the names of its contributors
+ *    may be used to endorse or promote products derived from this software without
+ *    specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
+ * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
+ * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
+ * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
+ * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+ * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+ * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
+ * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
+ * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ */
+
+
+
+
+function peekTable(ctx, key, table, meta, type) {
+    let t = table;
+    let m = meta;
+    let k;
+    let hasOwn = false;
+    let state;
+    for (let i = 0; i < key.length; i++) {
+        if (i) {
+            t = hasOwn ? t[k] : (t[k] = Object.create(null));
+            m = (state = m[k]).c;
+            if (type === 0 /* Type.DOTTED */ && (state.t === 1 /* Type.EXPLICIT */ || state.t === 2 /* Type.ARRAY */)) {
+                return null;
+            }
+            if (state.t === 2 /* Type.ARRAY */) {
+                let l = t.length - 1;
+                t = t[l];
+                m = m[l].c;
+            }
+        }
+        k = key[i];
+        if ((hasOwn = Object.hasOwn(t, k)) && m[k]?.t === 0 /* Type.DOTTED */ && m[k]?.d) {
+            return null;
+        }
+        if (!hasOwn) {
+            let unsafe = k === '__proto__';
+            if (ctx.uk && (unsafe || k === 'constructor'))
+                return false;
+            if (unsafe) {
+                Object.defineProperty(t, k, { enumerable: true, configurable: true, writable: true });
+                Object.defineProperty(m, k, { enumerable: true, configurable: true, writable: true });
+            }
+            m[k] = {
+                t: i < key.length - 1 && type === 2 /* Type.ARRAY */
+                    ? 3 /* Type.ARRAY_DOTTED */ : type,
+                d: false,
+                i: 0,
+                c: Object.create(null),
+            };
+        }
+    }
+    state = m[k];
+    if (state.t !== type && !(type === 1 /* Type.EXPLICIT */ && state.t === 3 /* Type.ARRAY_DOTTED */)) {
+        // Bad key type!
+        return null;
+    }
+    if (type === 2 /* Type.ARRAY */) {
+        if (!state.d) {
+            state.d = true;
+            t[k] = [];
+        }
+        t[k].push(t = Object.create(null));
+        state.c[state.i++] = (state = { t: 1 /* Type.EXPLICIT */, d: false, i: 0, c: Object.create(null) });
+    }
+    if (state.d) {
+        // Redefining a table!
+        return null;
+    }
+    state.d = true;
+    if (type === 1 /* Type.EXPLICIT */) {
+        t = hasOwn ? t[k] : (t[k] = Object.create(null));
+    }
+    else if (type === 0 /* Type.DOTTED */ && hasOwn) {
+        return null;
+    }
+    return [k, t, state.c];
+}
+function validateTablePeek(ctx, peek, ptr) {
+    if (peek === null || ctx.uk === 2)
+        TomlError.x(peek === null
+            ? 'trying to redefine an already defined table or value'
+            : 'document contains an unsafe property', ctx, ptr);
+}
+function dist_parse_parse(toml, options = {}) {
+    let ctx = {
+        s: toml,
+        p: 0,
+        d: options.maxDepth ?? 1000,
+        bi: options.integersAsBigInt ?? false,
+        ld: options.useLegacyDate ?? true,
+        uk: options.unsafeKeyBehaviour === 'throw' ? 2 : options.unsafeKeyBehaviour === 'drop' ? 1 : 0,
+    };
+    let res = Object.create(null);
+    let meta = Object.create(null);
+    let tmp;
+    let skipping = false;
+    let tbl = res;
+    let m = meta;
+    // BOM is allowed, skip.
+    // JS is UTF-16, so we have to check for the UTF-16 BOM instead of the UTF-8 BOM sequence!
+    if (toml.charCodeAt(0) === 0xfeff)
+        ctx.p++;
+    skipVoid(ctx);
+    while (ctx.p < toml.length) {
+        if (toml.charCodeAt(ctx.p) === 0x5b /* [ */) {
+            let isTableArray = toml.charCodeAt(++ctx.p) === 0x5b; /* [ */
+            tmp = ctx.p += +isTableArray;
+            skipping = false;
+            let k = parseKey(ctx, 0x5d /* ] */);
+            if (isTableArray) {
+                if (toml.charCodeAt(ctx.p) !== 0x5d /* ] */) {
+                    TomlError.x('expected end of table array declaration', ctx);
+                }
+                ctx.p++;
+            }
+            let p = peekTable(ctx, k, res, meta, isTableArray ? 2 /* Type.ARRAY */ : 1 /* Type.EXPLICIT */);
+            if (!p) {
+                validateTablePeek(ctx, p, tmp);
+                skipping = true;
+            }
+            else {
+                m = p[2];
+                tbl = p[1];
+            }
+        }
+        else {
+            tmp = ctx.p;
+            let k = parseKey(ctx);
+            let p = peekTable(ctx, k, tbl, m, 0 /* Type.DOTTED */);
+            if (!p && !skipping)
+                validateTablePeek(ctx, p, tmp);
+            skipVoid(ctx, true, true);
+            let v = extractValue(ctx, void 0);
+            if (p && !skipping)
+                p[1][p[0]] = v;
+        }
+        skipVoid(ctx, true);
+        if (ctx.p < toml.length && (tmp = toml.charCodeAt(ctx.p)) !== 0xa /* \n */ && (tmp !== 0xd /* \r */ || toml.charCodeAt(ctx.p + 1) !== 0xa /* \n */)) {
+            TomlError.x('each key-value declaration must be followed by an end-of-line', ctx);
+        }
+        skipVoid(ctx);
+    }
+    return res;
+}
+
+;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/stringify.js
+/*!
+ * Copyright (c) Squirrel Chat et al., All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions are met:
+ *
+ * 1. Redistributions of source code must retain the above copyright notice, this
+ *    list of conditions and the following disclaimer.
+ * 2. Redistributions in binary form must reproduce the above copyright notice,
+ *    this list of conditions and the following disclaimer in the
+ *    documentation and/or other materials provided with the distribution.
+ * 3. Neither the name of the copyright holder nor the names of its contributors
+ *    may be used to endorse or promote products derived from this software without
+ *    specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
+ * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
+ * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
+ * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
+ * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+ * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+ * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
+ * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
+ * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ */
+let BARE_KEY = /^[a-z0-9-_]+$/i;
+let HAS_WELLFORMED = !!(''.isWellFormed);
+function extendedTypeOf(obj) {
+    let type = typeof obj;
+    if (type === 'object') {
+        if (Array.isArray(obj))
+            return 'array';
+        if (typeof obj.getUTCDate === 'function' && obj instanceof Date)
+            return 'date';
+        if (globalThis.Temporal) {
+            if (obj.until) {
+                if (obj instanceof Temporal.ZonedDateTime)
+                    return 'temporal/tz+uc';
+                if (obj instanceof Temporal.PlainDateTime || obj instanceof Temporal.PlainDate)
+                    return 'temporal/uc';
+                if (obj instanceof Temporal.PlainTime || obj instanceof Temporal.Instant)
+                    return 'temporal';
+                if (obj instanceof Temporal.PlainYearMonth)
+                    return 'temporal/x';
+            }
+            else if ((obj.toPlainDate && obj instanceof Temporal.PlainMonthDay) ||
+                (obj.negated && obj instanceof Temporal.Duration)) {
+                return 'temporal/x';
+            }
+        }
+    }
+    return type;
+}
+function isArrayOfTables(obj) {
+    for (let i = 0; i < obj.length; i++) {
+        if (extendedTypeOf(obj[i]) !== 'object')
+            return false;
+    }
+    return obj.length != 0;
+}
+function formatWellFormedStringUnchecked(s) {
+    return JSON.stringify(s).replaceAll('\x7f', '\\u007f');
+}
+function formatString(s) {
+    return formatWellFormedStringUnchecked(HAS_WELLFORMED ? s.toWellFormed() : s);
+}
+function formatKey(s) {
+    if (BARE_KEY.test(s))
+        return s;
+    if (HAS_WELLFORMED && !s.isWellFormed())
+        throw new RangeError('key contains illegal lone surrogates');
+    return formatWellFormedStringUnchecked(s);
+}
+function stringifyValue(val, type, depth, numberAsFloat, strictTemporal) {
+    if (depth === 0) {
+        throw new Error('Could not stringify the object: maximum object depth exceeded');
+    }
+    switch (type) {
+        // @ts-expect-error -- intentional fallthrough case
+        case 'number':
+            if (isNaN(val))
+                return 'nan';
+            if (val === Infinity)
+                return 'inf';
+            if (val === -Infinity)
+                return '-inf';
+            if (Number.isInteger(val) && (numberAsFloat || !Number.isSafeInteger(val)))
+                return val.toFixed(1);
+        case 'bigint':
+        case 'boolean':
+        case 'temporal':
+            return val.toString();
+        case 'string':
+            return formatString(val);
+        case 'date':
+            if (isNaN(val.getTime()))
+                throw new TypeError('cannot serialize invalid date');
+            return val.toISOString();
+        case 'object':
+            return stringifyInlineTable(val, depth, numberAsFloat, strictTemporal);
+        case 'array':
+            return stringifyArray(val, depth, numberAsFloat, strictTemporal);
+        // @ts-expect-error -- intentional fallthrough case
+        case 'temporal/tz+uc':
+            if (strictTemporal) {
+                let tz = val.timeZoneId;
+                let tzc = tz.charCodeAt(0);
+                if (
+                // Classic offset
+                tzc !== 0x2b /* + */ && tzc !== 0x2d /* - */ &&
+                    (
+                    // Fast pre-check pass; see below for the actually accepted values
+                    (tzc !== 0x55 /* U */ && tzc !== 0x47 /* G */ && tzc !== 0x5a /* Z */ && tzc !== 0x45 /* E */) ||
+                        (
+                        // UTC and its aliases; Temporal implementations don't all canonicalise unfortunately
+                        tz !== 'UTC' && tz !== 'UCT' && tz !== 'Universal' && tz !== 'Zulu' &&
+                            // GMT is a TZ but it's for all intents and purposes equivalent to UTC. Safe to downgrade.
+                            !tz.startsWith('GMT') && tz !== 'Greenwich' &&
+                            // Etc/* are all safe to downgrade to offset (either UTC, GMT, or offset)
+                            !tz.startsWith('Etc/')))) {
+                    throw new TypeError('Temporal objects with an IANA timezone are not allowed in Temporal strict mode');
+                }
+            }
+        case 'temporal/uc':
+            if (strictTemporal && val.calendarId !== 'iso8601')
+                throw new TypeError('Temporal objects with a non-default calendar are not allowed in Temporal strict mode');
+            return val.toString({
+                calendarName: 'never',
+                timeZoneName: 'never',
+            });
+        case 'temporal/x':
+            throw new TypeError('Unsupported ' + val[Symbol.toStringTag]);
+    }
+}
+function stringifyInlineTable(obj, depth, numberAsFloat, strictTemporal) {
+    let keys = Object.keys(obj);
+    if (keys.length === 0)
+        return '{}';
+    let res = '{ ';
+    for (let i = 0; i < keys.length; i++) {
+        let k = keys[i];
+        if (i)
+            res += ', ';
+        res += formatKey(k) + ' = ' + stringifyValue(obj[k], extendedTypeOf(obj[k]), depth - 1, numberAsFloat, strictTemporal);
+    }
+    return res + ' }';
+}
+function stringifyArray(array, depth, numberAsFloat, strictTemporal) {
+    if (array.length === 0)
+        return '[]';
+    let res = '[ ';
+    for (let i = 0; i < array.length; i++) {
+        if (i)
+            res += ', ';
+        if (array[i] === null || array[i] === void 0) {
+            throw new TypeError('arrays cannot contain null or undefined values');
+        }
+        res += stringifyValue(array[i], extendedTypeOf(array[i]), depth - 1, numberAsFloat, strictTemporal);
+    }
+    return res + ' ]';
+}
+function stringifyArrayTable(array, key, depth, numberAsFloat, strictTemporal) {
+    if (depth === 0) {
+        throw new Error('Could not stringify the object: maximum object depth exceeded');
+    }
+    let res = '';
+    for (let i = 0; i < array.length; i++) {
+        res += `${res && '\n'}[[${key}]]\n`;
+        res += stringifyTable(0, array[i], key, depth, numberAsFloat, strictTemporal);
+    }
+    return res;
+}
+function stringifyTable(tableKey, obj, prefix, depth, numberAsFloat, strictTemporal) {
+    if (depth === 0) {
+        throw new Error('Could not stringify the object: maximum object depth exceeded');
+    }
+    let preamble = '';
+    let tables = '';
+    let keys = Object.keys(obj);
+    for (let i = 0; i < keys.length; i++) {
+        let k = keys[i];
+        if (obj[k] !== null && obj[k] !== void 0) {
+            let type = extendedTypeOf(obj[k]);
+            if (type === 'symbol' || type === 'function') {
+                throw new TypeError(`cannot serialize values of type '${type}'`);
+            }
+            let key = formatKey(k);
+            if (type === 'array' && isArrayOfTables(obj[k])) {
+                tables += (tables && '\n') + stringifyArrayTable(obj[k], prefix ? `${prefix}.${key}` : key, depth - 1, numberAsFloat, strictTemporal);
+            }
+            else if (type === 'object') {
+                let tblKey = prefix ? `${prefix}.${key}` : key;
+                tables += (tables && '\n') + stringifyTable(tblKey, obj[k], tblKey, depth - 1, numberAsFloat, strictTemporal);
+            }
+            else {
+                preamble += key;
+                preamble += ' = ';
+                preamble += stringifyValue(obj[k], type, depth, numberAsFloat, strictTemporal);
+                preamble += '\n';
+            }
+        }
+    }
+    if (tableKey && (preamble || !tables)) // Create table only if necessary
+        preamble = preamble ? `[${tableKey}]\n${preamble}` : `[${tableKey}]`;
+    return preamble && tables
+        ? `${preamble}\n${tables}`
+        : preamble || tables;
+}
+function stringify(obj, { maxDepth = 1000, numbersAsFloat = false, strictTemporal = false } = {}) {
+    if (extendedTypeOf(obj) !== 'object') {
+        throw new TypeError('stringify can only be called with an object');
+    }
+    let str = stringifyTable(0, obj, '', maxDepth, numbersAsFloat, strictTemporal);
+    if (str[str.length - 1] !== '\n')
+        return str + '\n';
+    return str;
+}
+
+;// CONCATENATED MODULE: ./node_modules/smol-toml/dist/index.js
+/*!
+ * Copyright (c) Squirrel Chat et al., All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions are met:
+ *
+ * 1. Redistributions of source code must retain the above copyright notice, this
+ *    list of conditions and the following disclaimer.
+ * 2. Redistributions in binary form must reproduce the above copyright notice,
+ *    this list of conditions and the following disclaimer in the
+ *    documentation and/or other materials provided with the distribution.
+ * 3. Neither the name of the copyright holder nor the names of its contributors
+ *    may be used to endorse or promote products derived from this software without
+ *    specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
+ * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
+ * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
+ * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
+ * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+ * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+ * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
+ * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
+ * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ */
+
+
+
+
+
+/** @deprecated use `import * as ... from 'smol-toml'` instead */
+/* harmony default export */ const smol_toml_dist = ({ parse: dist_parse_parse, stringify: stringify, TomlDate: TomlDate, TomlError: TomlError });
+
+;// CONCATENATED MODULE: ./src/engine/judge/runner-config.ts
+// The parts of shared project files that configure how the criteria run. The agent may edit these
+// files (dependencies, metadata) but not these parts: a runner told to load a plugin, skip files
+// or run a weaker script passes a suite that has not changed a byte (SPEC §7, suite integrity).
+
+
+/** package.json keys the test runners and their helpers read. */
+const PACKAGE_RUNNER_KEYS = ['jest', 'mocha', 'ava', 'tap', 'nyc', 'c8', 'babel'];
+/** pyproject.toml `[tool.*]` tables of the Python runners and task runners. */
+const PYPROJECT_TOOLS = ['pytest', 'coverage', 'tox', 'nox', 'hatch', 'poe'];
+/** setup.cfg sections read by pytest and coverage. */
+const SETUP_CFG_SECTION = /^(tool:pytest|coverage:.*)$/;
+const base = (path) => path.slice(path.lastIndexOf('/') + 1);
+/** Whether `path` is a file with guarded parts (at any depth: a monorepo's packages have their own). */
+function hasGuardedParts(path) {
+    return ['package.json', 'pyproject.toml', 'setup.cfg'].includes(base(path));
+}
+/**
+ * The guarded parts of `text` as one canonical string (compare before and after); text that does
+ * not parse is compared whole, so an unparseable edit counts as a change (fail closed).
+ */
+function guardedParts(path, text, scripts) {
+    if (text === null)
+        return 'absent';
+    try {
+        switch (base(path)) {
+            case 'package.json': {
+                const v = JSON.parse(text);
+                const s = (v.scripts ?? {});
+                // Only the root package's scripts are run by the criteria (`npm test`).
+                const named = path === 'package.json' ? Object.fromEntries(scripts.map((n) => [n, s[n] ?? null])) : {};
+                return canonicalJson({ scripts: named, ...Object.fromEntries(PACKAGE_RUNNER_KEYS.map((k) => [k, v[k] ?? null])) });
+            }
+            case 'pyproject.toml': {
+                const tool = (dist_parse_parse(text).tool ?? {});
+                return canonicalJson(Object.fromEntries(PYPROJECT_TOOLS.map((k) => [k, tool[k] ?? null])));
+            }
+            case 'setup.cfg':
+                return iniSections(text)
+                    .filter((s) => SETUP_CFG_SECTION.test(s.name))
+                    .map((s) => `[${s.name}]\n${s.lines.join('\n')}`)
+                    .join('\n');
+            default:
+                return '';
+        }
+    }
+    catch {
+        return `unparseable:${text}`;
+    }
+}
+/** INI sections with their meaningful lines (comments and blank lines do not configure anything). */
+function iniSections(text) {
+    const out = [{ name: '', lines: [] }];
+    for (const raw of text.split(/\r?\n/)) {
+        const line = raw.trimEnd();
+        const header = /^\s*\[([^\]]*)\]/.exec(line);
+        if (header)
+            out.push({ name: header[1].trim(), lines: [] });
+        else if (line.trim() && !/^\s*[#;]/.test(line))
+            out.at(-1).lines.push(line);
+    }
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+;// CONCATENATED MODULE: ./src/engine/agent/revert.ts
+// Why a change of the agent's is put back as it was, and putting it back (the collect step's guard).
+
+
+
+
+
+/** Whether the guarded parts of `path` (see runner-config.ts) differ from before the agent ran. */
+async function runnerConfigChanged(git, cwd, before, path, scripts) {
+    const was = before.has(path)
+        ? (before.get(path).data?.toString('utf8') ?? null)
+        : (await git.inHead([path])).has(path)
+            ? await git.run(['show', `HEAD:${path}`])
+            : null;
+    const now = (await readRegularIn(cwd, path))?.toString('utf8') ?? null;
+    return guardedParts(path, was, scripts) !== guardedParts(path, now, scripts);
+}
+/**
+ * A change that reaches outside the tree: a link whose target, resolved as the kernel would from its
+ * place in the tree (through other links, `..` after a link), is absolute, climbs out of the tree or
+ * leads into .git: the checks would follow it to a file no clean checkout holds. A nested repository
+ * (git lists it as `dir/`), whose own settings git would obey when it looks inside.
+ */
+function outsideTree(cwd, path) {
+    if (path.endsWith('/'))
+        return 'a nested git repository';
+    if (!isLinkIn(cwd, path))
+        return null;
+    const why = linkLeavesTree(cwd, path);
+    return why ? `a symbolic link out of the tree (-> ${linkTarget((0,external_node_path_namespaceObject.join)(cwd, path)) ?? '/'}: ${why})` : null;
+}
+/**
+ * Why a change of the agent is put back as it was (null: it stays): a protected path; one of the
+ * loop's own paths (a file or link in place of its evidence folder, anything git sees in a tree it
+ * publishes: loop/own-paths.ts); a change that reaches outside the tree; one agent.may_change does
+ * not allow, or a module that would shadow a library (allow-list.ts); the runner configuration of a
+ * shared file (package.json's scripts the criteria run and runner keys, pyproject.toml's
+ * [tool.pytest]…); a secret value it would publish.
+ */
+async function revertReason(o, p, isNew) {
+    if (o.isProtected(p))
+        return { why: 'protected', detail: '' };
+    const own = o.loopOwned?.(p) ?? (isNew ? o.reserved?.(p) : null);
+    if (own)
+        return { why: 'loop-owned', detail: own };
+    const outside = outsideTree(o.cwd, p);
+    if (outside)
+        return { why: 'outside', detail: outside };
+    const refused = o.allowList?.refusal(p, isNew);
+    if (refused)
+        return refused;
+    if (hasGuardedParts(p) && (await runnerConfigChanged(o.git, o.cwd, o.before, p, o.guardedScripts)))
+        return { why: 'runner-config', detail: '' };
+    const { data, sha } = await held(o.cwd, p);
+    if (data === null && sha !== null)
+        return {
+            why: 'unstageable',
+            detail: `larger than ${String(MAX_HELD_BYTES / 2 ** 20)} MiB: the loop neither reads nor commits it (GitHub refuses files over 100 MB)`,
+        };
+    if (data && o.holdsSecret(data))
+        return { why: 'secret', detail: isLinkIn(o.cwd, p) ? 'in its link target' : '' };
+    // A name is committed like a content (a deletion of such a name publishes nothing).
+    return o.holdsSecret(Buffer.from(p)) && presentIn(o.cwd, p) ? { why: 'secret', detail: 'in its name' } : null;
+}
+/**
+ * Puts `these` back (restoreBefore); a link the agent put in place of a folder on the way is removed
+ * and joins `all` with the reason of the path it was in the way of; a path that cannot be put back
+ * says why in its detail (and the link in its way is not staged).
+ */
+async function putBack(o, these, all) {
+    if (!these.length)
+        return;
+    const { cleared, failed, byBytes } = await restoreBefore(o.git, o.cwd, o.before, these.map((r) => r.path));
+    const reasonOf = (path) => all.find((r) => r.path === path);
+    for (const c of cleared)
+        if (!all.some((r) => r.path === c.path))
+            all.push({ path: c.path, why: reasonOf(c.for).why, detail: `${c.what} in place of the folder of ${c.for}, removed` });
+    for (const b of byBytes) {
+        const r = reasonOf(b.path);
+        r.detail = `${r.detail ? `${r.detail}; ` : ''}its name is not UTF-8: ${b.quoted}`;
+    }
+    for (const f of failed) {
+        const r = reasonOf(f.path);
+        r.detail = `${r.detail ? `${r.detail}; ` : ''}could not be put back safely (${f.error}); the user's version is kept in refs/phuc-loop/user-work`;
+        const inWay = ancestorInTheWay(o.cwd, f.path);
+        if (inWay && !all.some((x) => x.path === inWay.path))
+            all.push({ path: inWay.path, why: r.why, detail: `${inWay.what} in place of the folder of ${f.path}` });
+    }
+}
+/**
+ * Folders on the way to a path reverted for a secret whose names hold the secret: git commits no
+ * empty folder, but the name is the agent's leak all the same. Removed once empty (deepest first),
+ * never through a link.
+ */
+async function removeSecretFolders(o, reverted) {
+    const folders = new Set();
+    for (const r of reverted.filter((x) => x.why === 'secret')) {
+        const parts = r.path.split('/');
+        for (let i = parts.length - 1; i > 0; i--)
+            folders.add(parts.slice(0, i).join('/'));
+    }
+    for (const dir of [...folders].sort((a, b) => b.length - a.length))
+        if (o.holdsSecret(Buffer.from(dir)) && !ancestorInTheWay(o.cwd, `${dir}/x`))
+            await (0,promises_namespaceObject.rmdir)((0,external_node_path_namespaceObject.join)(o.cwd, dir)).catch(() => undefined);
+}
+/**
+ * A nested repository the agent made (reverted as reaching outside the tree) loses its .git: its own
+ * settings (a filter, core.fsmonitor) would run as whoever runs git on the tree next, the user after
+ * the run. Only its .git: the folder may hold the user's untracked files.
+ */
+async function removeNestedGitFolders(o, reverted) {
+    for (const r of reverted)
+        if (r.why === 'outside' && r.path.endsWith('/') && !o.before.has(r.path) && !ancestorInTheWay(o.cwd, `${r.path}.git`))
+            await removeTree((0,external_node_path_namespaceObject.join)(o.cwd, r.path, '.git'));
+}
+/** The paths among `paths` that are links now. */
+function linksAmong(cwd, paths) {
+    return paths.filter((p) => isLinkIn(cwd, p));
+}
+/** The first link of the tree to judge (HEAD's links and the agent's) that now leads out of the tree. */
+async function firstLinkOut(o, keptLinks) {
+    const headLinks = (await o.git.run(['ls-tree', '-r', '-z', 'HEAD']))
+        .split('\0')
+        .filter((l) => l.startsWith('120000 '))
+        .map((l) => l.slice(l.indexOf('\t') + 1));
+    for (const path of linksAmong(o.cwd, [...new Set([...keptLinks, ...headLinks])])) {
+        const why = linkLeavesTree(o.cwd, path);
+        if (why)
+            return { path, why };
+    }
+    return null;
+}
+/** Whether a name exists in the work tree (a file, link or folder), never looked up through a link. */
+function presentIn(cwd, path) {
+    return !!ancestorInTheWay(cwd, path) || lstatOrNull((0,external_node_path_namespaceObject.join)(cwd, path.replace(/\/$/, ''))) !== null;
+}
+
+;// CONCATENATED MODULE: ./src/engine/agent/collect.ts
+// COLLECT_ARTIFACTS: the agent's changes after its step, attributed, guarded (revert.ts), staged and hashed.
+
+
+
+
+
+
+
+
+
+
+
+/** iter_N/artifacts.json: what the collect step kept, put back and hashed. */
+const artifactsSchema = object({
+    agent_commits_folded: schemas_number().int().min(0),
+    git_settings_restored: array(schemas_string()),
+    index_flags_cleared: array(schemas_string()),
+    artifacts: array(manifestEntrySchema.extend({ role: schemas_string() })),
+    changed_paths: array(schemas_string()),
+    report: object({ state: schemas_enum(['valid', 'malformed', 'absent']), error: schemas_string().optional() }),
+    reverted: array(object({
+        path: schemas_string(),
+        why: schemas_enum(['protected', 'loop-owned', 'outside', 'not-allowed', 'shadow', 'runner-config', 'secret', 'unstageable']),
+        detail: schemas_string().optional(),
+    })),
+    /** Files of the user's that git never tracked and the agent deleted: nothing to stage (kept in refs/phuc-loop/user-work). */
+    untracked_deleted: array(schemas_string()).optional(),
+    /** The user's git-ignored files the agent deleted, replaced or changed: put back as they were (loop/user-files.ts). */
+    user_files_restored: array(schemas_string()).optional(),
+    /** Those that could not be put back, with why. */
+    user_files_not_restored: array(object({ path: schemas_string(), error: schemas_string() })).optional(),
+});
+/** The agent's changes git refused to stage (put back), as one sentence, or null. */
+function unstageable(collected) {
+    const paths = collected.reverted
+        .filter((r) => r.why === 'unstageable')
+        .map((r) => (r.detail ? `${printablePath(r.path)} (${r.detail})` : printablePath(r.path)));
+    return paths.length ? `changes git refused to stage, put back: ${listSome(paths)}` : null;
+}
+const isAttributes = (p) => p === '.gitattributes' || p.endsWith('/.gitattributes');
+/**
+ * Stages `paths`. A path git refuses to stage (its attributes ask for a conversion that fails, it
+ * lies beyond a link...) is the agent's change that cannot be judged: put back with git's reason
+ * (an `unstageable` revert), after the .gitattributes the agent changed in the step, whose
+ * attributes are the likely cause, so that its other changes stay. Only a failure no path
+ * accounts for (a lock, a full disk) still ends the run.
+ */
+async function stageOrRevert(o, paths, reverted) {
+    try {
+        return await o.git.stage(paths);
+    }
+    catch (e) {
+        if (!(e instanceof GitError) || e.kind !== 'other')
+            throw e;
+        let left = paths;
+        let refused = await o.git.refusedToStage(left);
+        const attributes = left.filter(isAttributes);
+        if (refused.length && attributes.length && !refused.every((r) => isAttributes(r.path))) {
+            const why = `with it git refused to stage ${listSome(refused.map((r) => r.path))} (${refused[0].error})`;
+            const more = attributes.map((path) => ({ path, why: 'unstageable', detail: why }));
+            reverted.push(...more);
+            await putBack(o, more, reverted);
+            left = left.filter((p) => !reverted.some((r) => r.path === p));
+            refused = await o.git.refusedToStage(left);
+        }
+        if (refused.length) {
+            const more = refused.map((r) => ({ path: r.path, why: 'unstageable', detail: `git refused to stage it: ${r.error}` }));
+            reverted.push(...more);
+            await putBack(o, more, reverted);
+        }
+        const rest = left.filter((p) => !reverted.some((r) => r.path === p));
+        if (rest.length === paths.length)
+            throw e;
+        return o.git.stage(rest);
+    }
+}
+async function collectArtifacts(o) {
+    // An agent that committed on its own: fold its commits back into the index, so the guardrail and
+    // the diff see every change and the loop makes the one commit of the iteration.
+    // Git's settings and index bits can make git run commands or hide changes: put them back first.
+    const settingsChanged = await o.git.restoreSettings(o.settings);
+    const unflagged = await o.git.clearIndexFlags(o.settings);
+    const { head } = await o.git.position();
+    let folded = 0;
+    if (head && head !== o.startHead) {
+        folded = await o.git.countCommits(o.startHead, head).catch(() => 0);
+        await o.git.resetSoft(o.startHead);
+    }
+    // The report is the loop's channel, not the agent's work: read (never through a link), then removed.
+    const reportText = takeReport(o.cwd, true);
+    // Ignored files are listed by the same git call, for the user-files step below (one git process less).
+    const ignored = o.userFiles ? [] : undefined;
+    const changed = (await changedSince(o.git, o.cwd, o.before, ignored)).filter((p) => p !== REPORT_PATH);
+    const reverted = [];
+    // Only a new module can shadow a library, only a new file under a reserved folder is the agent's:
+    // one HEAD or the user's dirty tree held is the user's.
+    const askHead = o.allowList ? changed : changed.filter((p) => o.reserved?.(p));
+    const inHead = askHead.length ? await o.git.inHead(askHead) : new Set();
+    for (const p of changed) {
+        const why = await revertReason(o, p, !inHead.has(p) && !o.before.has(p));
+        if (why)
+            reverted.push({ path: p, ...why });
+    }
+    await putBack(o, reverted, reverted);
+    // A nested repository of the user's that the agent removed (possible at isolation none only):
+    // git keeps none of its files, so nothing put it back, and the report must not say it did.
+    for (const r of reverted)
+        if (r.path.endsWith('/') && o.before.has(r.path) && !lstatOrNull((0,external_node_path_namespaceObject.join)(o.cwd, r.path)))
+            r.detail = "the user's own, deleted by the agent: git keeps none of its files, so the loop could not put it back";
+    await removeSecretFolders(o, reverted);
+    await removeNestedGitFolders(o, reverted);
+    // A link the agent kept can change where another link leads (a folder made a link to a shallower
+    // one: `..` after it climbs higher than it reads). Then every link it kept goes back.
+    const keptLinks = linksAmong(o.cwd, changed.filter((p) => !reverted.some((r) => r.path === p)));
+    const astray = keptLinks.length ? await firstLinkOut(o, keptLinks) : null;
+    if (astray) {
+        const more = keptLinks.map((path) => ({ path, why: 'outside', detail: `with it, ${astray.path} leads out of the tree (${astray.why})` }));
+        reverted.push(...more);
+        await putBack(o, more, reverted);
+    }
+    // An untracked file (the user's, kept in refs/phuc-loop/user-work before the step) the agent
+    // deleted: neither in the index nor in the work tree, so nothing to stage (git would refuse its name).
+    const candidates = changed.filter((p) => !reverted.some((r) => r.path === p));
+    const gone = [];
+    for (const p of candidates)
+        if (o.before.has(p) && !presentIn(o.cwd, p))
+            gone.push(p);
+    const indexed = await o.git.indexed(gone);
+    const untrackedDeleted = gone.filter((p) => !indexed.has(p));
+    const tree = await stageOrRevert(o, candidates.filter((p) => !untrackedDeleted.includes(p)), reverted);
+    const revertedPaths = new Set(reverted.map((r) => r.path));
+    const kept = candidates.filter((p) => !revertedPaths.has(p) && !untrackedDeleted.includes(p));
+    // A change is a staged tree other than HEAD's (what a non-empty staged diff says). Its patch is made
+    // by the git shell while the checks run; its evidence is written when it comes (flush() waits for it).
+    const produced = kept.length > 0 && tree !== (await o.git.commitTree(o.startHead));
+    const diff = produced ? o.git.stagedDiff() : Promise.resolve('');
+    // Its failure is met where it is awaited (after the checks): not an unhandled rejection meanwhile.
+    diff.catch(() => undefined);
+    // The user's git-ignored files: put back whatever the agent did to them; under a protected glob
+    // that (and an ignored file the agent made there, removed) is reverted as a tracked path would be.
+    const userFiles = o.userFiles ? await o.userFiles(ignored ?? []) : null;
+    const ignoredReverts = [
+        ...(userFiles?.protectedChanged ?? []).map((path) => ({ path, detail: "a git-ignored file of the user's, put back as it was" })),
+        ...(userFiles?.protectedRemoved ?? []).map((path) => ({ path, detail: 'a git-ignored file made under a protected path, removed' })),
+    ];
+    for (const r of ignoredReverts)
+        if (!revertedPaths.has(r.path))
+            reverted.push({ ...r, why: 'protected' });
+    for (const path of userFiles?.reservedRemoved ?? [])
+        if (!revertedPaths.has(path))
+            reverted.push({ path, why: 'loop-owned', detail: o.reserved?.(path) ?? '' });
+    const artifacts = [];
+    const r = o.agent.result;
+    const log = `$ agent (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''}${r.aborted ? ', stopped' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`;
+    const report = parseReport(reportText);
+    const recorded = diff.then(async (patch) => {
+        artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent.log`, o.scrub(log))), role: 'log' });
+        if (produced)
+            artifacts.push({ ...(await o.evidence.write(`${o.dir}/diff.patch`, o.scrub(patch))), role: 'artifact' });
+        artifacts.push({ ...(await o.evidence.writeJson(`${o.dir}/agent_invocation.json`, o.agent.invocation)), role: 'log' });
+        if (reportText !== null)
+            artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent_report.json`, o.scrub(reportText))), role: 'artifact' });
+        await o.evidence.writeJson(`${o.dir}/artifacts.json`, {
+            agent_commits_folded: folded,
+            git_settings_restored: settingsChanged,
+            index_flags_cleared: unflagged,
+            artifacts: artifacts.map((a) => ({ path: a.path, sha256: a.sha256, bytes: a.bytes, role: a.role })),
+            changed_paths: kept,
+            report: report.state === 'malformed' ? { state: 'malformed', error: report.error } : { state: report.state },
+            reverted: reverted.map((r) => ({ path: r.path, why: r.why, ...(r.detail ? { detail: r.detail } : {}) })),
+            ...(untrackedDeleted.length ? { untracked_deleted: untrackedDeleted } : {}),
+            ...(userFiles?.restored.length ? { user_files_restored: userFiles.restored } : {}),
+            ...(userFiles?.failed.length ? { user_files_not_restored: userFiles.failed } : {}),
+        });
+    });
+    o.evidence.hold(recorded);
+    return {
+        changed: kept,
+        untrackedDeleted,
+        reverted,
+        produced,
+        diff,
+        recorded,
+        diffFiles: kept.length,
+        report,
+        artifacts,
+        agentCommitsFolded: folded,
+        tree,
+        settingsChanged,
+        unflagged,
+        userFiles,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/engine/memory/failures.ts
 // What failed in a round of checks, for the next agent (SPEC §7 "What the agent sees") and for the
 // report: the failing criteria, the failing tests and their assertion messages (JUnit where the
@@ -49253,6 +48880,49 @@ async function recordFailures(ctx, dir, round) {
 async function lastRoundFailures(ctx, n) {
     const dir = roundsBefore(n).find((d) => ctx.ev.entry(`${d}/${FAILURES_FILE}`));
     return dir === undefined ? null : ctx.ev.readJson(`${dir}/${FAILURES_FILE}`, roundFailuresSchema);
+}
+
+;// CONCATENATED MODULE: ./src/engine/config/measured.ts
+/** What each preset reports of its own run (agent/usage.ts) and whether it is given a turn limit (presets.ts). */
+const REPORTS = {
+    claude: { cost: 'yes', toolCalls: true, turnLimit: true },
+    codex: { cost: 'no', toolCalls: true, turnLimit: false },
+    gemini: { cost: 'no', toolCalls: true, turnLimit: false },
+    aider: { cost: 'yes', toolCalls: false, turnLimit: false },
+    command: { cost: 'if printed', toolCalls: false, turnLimit: false },
+};
+/** Why each usage budget cannot bind for `preset`; a cost a command may print is known only once it has run. */
+function unmeasurable(preset) {
+    const r = REPORTS[preset];
+    return {
+        ...(r.cost === 'no' ? { max_total_cost_usd: `the ${preset} CLI reports no cost` } : {}),
+        ...(r.toolCalls ? {} : { max_total_tool_calls: `${preset === 'command' ? 'a command agent' : `the ${preset} CLI`} reports no tool calls` }),
+        ...(r.turnLimit ? {} : { max_tool_calls_per_iteration: `the ${preset} agent is given no limit within an iteration` }),
+    };
+}
+/** The warnings of a start whose config sets a budget the agent cannot be measured against. */
+function unmeasuredWarnings(preset, explicit) {
+    return Object.entries(unmeasurable(preset))
+        .filter(([field]) => explicit.includes(field))
+        .map(([field, why]) => `budget.${field} is set but not measured: ${why}, so it can never end the run`);
+}
+/**
+ * How far each budget was measured, as the report and budget_log.json say it: `used / limit`, or
+ * "not measured: why" (a cost a command never printed included).
+ */
+function budgetMeasures(preset, b, used) {
+    const not = unmeasurable(preset);
+    const cost = not.max_total_cost_usd ?? (used.cost === null ? `the ${preset} agent reported no cost` : null);
+    const calls = not.max_total_tool_calls ?? (used.toolCalls === null ? `the ${preset} agent reported no tool calls` : null);
+    return {
+        iterations: used.iterations,
+        seconds: `${used.seconds} / ${b.max_total_seconds}`,
+        cost_usd: cost ? `not measured: ${cost}` : `${used.cost} / ${b.max_total_cost_usd ?? 'unlimited'}`,
+        tool_calls: calls ? `not measured: ${calls}` : `${used.toolCalls} / ${b.max_total_tool_calls}`,
+        tool_calls_per_iteration: not.max_tool_calls_per_iteration
+            ? `not measured: ${not.max_tool_calls_per_iteration}`
+            : `at most ${b.max_tool_calls_per_iteration} turns, given to the agent`,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/engine/loop/capsule-build.ts
@@ -49419,6 +49089,332 @@ async function prepareCapsule(ctx, n) {
         mission: await missionText(ctx),
     });
     return { capsule, text, prompt };
+}
+
+;// CONCATENATED MODULE: ./src/engine/judge/glow.ts
+// GLOW: G + L + O + W, each 0–25, computed from the iteration's evidence by the tables of
+// docs/glossary.md — never self-reported by the agent. Each component takes the highest row that applies.
+
+/** Above this total, a W of 0 is flagged (docs/glossary.md "GLOW"). */
+const HIGH_GLOW = 60;
+function newlyMet(previous, now) {
+    return [...now].filter(([id, met]) => met && !previous.get(id)).map(([id]) => id);
+}
+function scoreGlow(i) {
+    const fresh = newlyMet(i.previouslyMet, i.met);
+    const r = i.residual;
+    const drop = i.previousResidual && r && r.lt(i.previousResidual) ? i.previousResidual.minus(r) : null;
+    const bigDrop = drop !== null && i.previousResidual.gt(0) && drop.div(i.previousResidual).gt(new decimal_Decimal('0.3'));
+    const artifacts = (i.diffProduced ? 1 : 0) + (i.report === 'valid' ? 1 : 0);
+    const [G, gWhy] = fresh.length
+        ? [25, `criterion newly met: ${fresh.join(', ')}`]
+        : bigDrop
+            ? [15, `residual fell by more than 30% (${dstr(i.previousResidual)} → ${dstr(r)})`]
+            : artifacts > 0 || i.report === 'malformed'
+                ? [5, 'artifact produced, no new capability']
+                : [0, 'no new capability; residual unchanged'];
+    const [L, lWhy] = i.newLaneA
+        ? [25, 'new Lane A fact with artifact link']
+        : i.newLaneB
+            ? [15, 'new Lane B measurement']
+            : i.laneC
+                ? [5, 'Lane C guidance only']
+                : [0, 'no new learning'];
+    const [O, oWhy] = artifacts >= 2
+        ? [25, 'diff and report, sha256-linked in the manifest']
+        : artifacts === 1
+            ? [15, i.diffProduced ? 'diff, sha256-linked' : 'report, sha256-linked']
+            : i.report === 'malformed'
+                ? [5, 'malformed report only (partial)']
+                : [0, 'no artifact'];
+    const belowRp = r !== null && (i.R_p ? r.lt(i.R_p) : r.isZero());
+    const distanceFell = i.previousDistance !== null && i.distance !== null && i.distance.lt(i.previousDistance);
+    // W takes the highest row that applies; without a residual its top rows cannot be decided. W is
+    // kept apart from G: a criterion or a residual counts as a Northstar win only where a metric
+    // measures it, so a busy iteration that moves no metric scores W = 0 however high G is.
+    const freshWin = fresh.filter((id) => i.northstar.criteria.includes(id));
+    const [W, wWhy] = r === null
+        ? [null, 'unknown: the residual was not computed']
+        : belowRp
+            ? [25, 'residual below R_p']
+            : distanceFell
+                ? [20, `northstar distance ${dstr(i.previousDistance)} → ${dstr(i.distance)}`]
+                : freshWin.length
+                    ? [15, `acceptance criterion newly true: ${freshWin.join(', ')}`]
+                    : drop && i.northstar.residual
+                        ? [5, 'residual fell (sub-goal)']
+                        : [0, 'no northstar metric advanced'];
+    const total = W === null ? null : G + L + O + W;
+    return {
+        iteration: i.iteration,
+        G,
+        L,
+        O,
+        W,
+        total,
+        reasons: { G: gWhy, L: lWhy, O: oWhy, W: wWhy },
+        northstar_metric_advanced: distanceFell,
+        residual: r === null ? null : dstr(r),
+        warning: W === 0 && G + L + O > HIGH_GLOW
+            ? `High GLOW without Northstar alignment (GLOW ${total}, W = 0): check whether this iteration advances any NORTHSTAR metric`
+            : null,
+    };
+}
+/** How many iterations in a row, ending with the last, scored a known W = 0 (Northstar drift); an unknown W ends the run of zeros. */
+function trailingZeroW(history) {
+    let n = 0;
+    for (let k = history.length - 1; k >= 0 && history[k].W === 0; k--)
+        n++;
+    return n;
+}
+
+;// CONCATENATED MODULE: ./src/engine/evidence/lessons.ts
+
+const MAX_LESSONS = 12;
+function lessonsForNextRun(i) {
+    const s = i.state;
+    const out = [{ lane: 'A', text: `the last run ended ${i.status}(${i.stopReason})${i.detail ? `: ${i.detail}` : ''}`, evidence: i.certificatePath }];
+    // Every exit that fired, once per kind and reason, the latest first: guards, budgets, progress exits.
+    const seen = new Set();
+    for (const f of [...(s?.exits_fired ?? [])].reverse()) {
+        const key = `${f.kind} ${f.reason}`;
+        if (seen.has(key))
+            continue;
+        seen.add(key);
+        out.push({ lane: 'A', text: `${f.kind === 'BUDGET' ? 'budget bound' : 'exit fired'} at iteration ${f.iteration}: ${f.kind}: ${f.reason}`, evidence: null });
+    }
+    for (const c of (i.certificate?.checklist ?? []).filter((c) => !c.met))
+        out.push({
+            lane: 'A',
+            text: `criterion ${c.id} still fails (exit ${c.exit_code ?? 'none'})`,
+            evidence: `${i.prefix}${c.evidence.split('#')[0]}`,
+        });
+    // The failures seen twice in a row: the approach that produced them did not work.
+    for (const d of s?.progress.detour?.repeated ?? [])
+        out.push({ lane: 'A', text: `the same failure twice in a row (${d.signature}): do not repeat that approach`, evidence: null });
+    const h = s?.residual_history ?? [];
+    if (h.length)
+        out.push({
+            lane: 'B',
+            text: `residual per iteration: ${h
+                .slice(-6)
+                .map((r) => num(r))
+                .join(' → ')}`,
+            evidence: null,
+        });
+    for (const q of i.openQuestions.slice(0, 3))
+        out.push({ lane: 'C', text: `open question: ${q}`, evidence: null });
+    return out.slice(0, MAX_LESSONS);
+}
+
+;// CONCATENATED MODULE: ./src/engine/evidence/report.ts
+// The halting report (SPEC §4, §6): halting_report.json, built from evidence only, with no
+// timestamps, so it is reproducible; its markdown is report-markdown.ts, its read-back schema
+// report-schema.ts, how runs go on from each other run-accounting.ts.
+
+
+
+
+
+
+
+
+/** halting_certificate.guard where it is known (a report without a plan or certificate has none). */
+const guardOf = (guard) => (guard ? { guard } : {});
+const NEXT_ACTIONS = {
+    EXIT_CONVERGED: ['Review the iteration commits and merge when satisfied.'],
+    EXIT_DIVERGED: [
+        'Review Lane C learnings for the divergence cause.',
+        'Restart with a different approach based on the AGENTS.md failure modes.',
+        'Consider a smaller step or a different residual metric.',
+    ],
+    EXIT_BUDGET_EXCEEDED: [
+        'Increase the budget if the residual trend is positive.',
+        'Accept the partial result if the residual is acceptable.',
+        'Switch to a CONVERGED certificate with a relaxed R_p.',
+    ],
+    EXIT_BLOCKED: ['Read the stop reason and the evidence pointers; fix the cause, then run again.'],
+    EXIT_NEED_INFO: ['Supply the missing fields named above, then run again.'],
+};
+function buildReport(i) {
+    const seed = seedChecksum();
+    const s = i.state;
+    const glow = s?.rows ?? [];
+    const history = s?.residual_history ?? [];
+    const cert = i.certificate;
+    const certType = i.extra.backpressureOnly ? 'BACKPRESSURE' : (cert?.type ?? 'NONE');
+    const prefix = i.evRel ? `${i.evRel}/` : '';
+    // The mean of the known totals: an unknown GLOW is left out, never counted as 0.
+    const known = glow.flatMap((g) => (g.total === null ? [] : [g.total]));
+    const average = known.length ? dstr(known.reduce((a, t) => a.plus(t), new decimal_Decimal(0)).div(known.length)) : null;
+    const fired = [...(s?.exits_fired ?? [])];
+    if (!s && i.extra.backpressure)
+        fired.push({ kind: 'BACKPRESSURE', reason: i.extra.backpressure, iteration: null });
+    const bestIndex = history.length ? history.reduce((best, r, k) => (new decimal_Decimal(r).lt(history[best]) ? k : best), 0) : null;
+    const divergedAt = i.status === 'EXIT_DIVERGED' ? Math.max(0, history.length - 3) : null;
+    const open = i.status !== null && i.status !== 'EXIT_CONVERGED';
+    const failing = (cert?.checklist ?? []).filter((c) => !c.met);
+    const finalResidual = cert?.residual ?? history.at(-1) ?? null;
+    const lastIteration = i.iterations.at(-1);
+    // The exits of the halting attempt: the last iteration's, or an unrecorded attempt after it.
+    const lastFired = fired.filter((f) => lastIteration === undefined || (f.iteration !== null && f.iteration >= lastIteration));
+    const notMet = failing.length
+        ? `criteria not met: ${failing.map((c) => `${c.id} (exit ${c.exit_code ?? 'none'}, ${prefix}${c.evidence.split('#')[0]})`).join(', ')}`
+        : null;
+    return {
+        schema_version: '2.0',
+        skill: 'phuc-loop',
+        version: VERSION,
+        goal: i.plan?.goal ?? null,
+        status: i.status ?? 'RUNNING',
+        stop_reason: i.stop_reason,
+        detail: i.extra.detail ?? i.extra.backpressure ?? null,
+        missing_fields: i.extra.missing_fields ?? [],
+        messages: i.extra.messages ?? [],
+        halting_certificate: {
+            type: certType,
+            lane: certType === 'BACKPRESSURE' ? 'A' : (cert?.lane ?? null),
+            iteration: cert?.iteration ?? null,
+            certificate_path: cert ? `${prefix}${i.certificateRel ?? `iter_${cert.iteration}/certificate.json`}` : null,
+            final_residual_decimal_string: cert?.residual ?? history.at(-1) ?? null,
+            R_p_decimal_string: i.plan?.R_p ?? null,
+            residual_history_decimal_strings: history,
+            acceptance_criteria_checklist: (cert?.checklist ?? []).map((c) => ({
+                criterion: c.id,
+                description: c.description,
+                met: c.met,
+                evidence_link: c.evidence,
+            })),
+            commit: cert?.commit ?? null,
+            tree: cert?.tree ?? null,
+            workspace: i.workspace ?? cert?.workspace ?? null,
+            isolation: i.isolation ?? cert?.isolation ?? null,
+            ...guardOf(cert?.guard ?? (i.plan ? guardMode(i.plan.may_change) : null)),
+        },
+        exits_fired: fired,
+        glow_history: glow.map((g) => ({ iteration: g.iteration, total: g.total, G: g.G, L: g.L, O: g.O, W: g.W })),
+        /** Iterations scoring a known W = 0 with a GLOW total over 60 (busy without advancing the Northstar). */
+        high_glow_without_northstar: glow.filter((g) => g.W === 0 && g.total !== null && g.total > HIGH_GLOW).map((g) => g.iteration),
+        iteration_rows: s?.rows ?? [],
+        average_glow: average,
+        northstar_metrics_before: i.plan
+            ? i.plan.northstar.metrics.map((m) => ({ id: m.id, metric: m.metric, value: i.plan.northstar.baseline[m.id] ?? m.current, target: m.target }))
+            : [],
+        northstar_metrics_after: s?.last_northstar?.readings ?? [],
+        northstar_distance_delta: i.rung?.alignment.northstar_distance_start && i.rung.alignment.northstar_distance_end
+            ? dstr(new decimal_Decimal(i.rung.alignment.northstar_distance_end).minus(i.rung.alignment.northstar_distance_start))
+            : null,
+        northstar_alignment_certificate: i.rung?.alignment ?? null,
+        phuc_test_result: i.phuc,
+        seed_checksum_verified: seed.verified,
+        seed_checksum: { formula: '641n * 274177n * 65537n', product: seed.product, expected: '11517961089409' },
+        triangle_law_vertices: i.triangle
+            ? {
+                REMIND_plan_json_present: i.triangle.REMIND_plan_json_present,
+                VERIFY_certificates_all_present: i.triangle.VERIFY_certificates_all_present,
+                ACKNOWLEDGE_agents_md_all_entries_present: i.triangle.ACKNOWLEDGE_agents_md_all_entries_present,
+            }
+            : null,
+        triangle_vertex_missing: i.triangle?.triangle_vertex_missing ?? null,
+        iterations_completed: i.iterations.length,
+        iterations: i.iterations,
+        total_seconds_elapsed: s ? Math.floor(s.total_ms / 1000) : 0,
+        budget_use: i.plan && s
+            ? budgetMeasures(i.plan.agent.use, i.plan.budget, {
+                iterations: iterationUse(s, i.plan.budget.max_iterations),
+                seconds: Math.floor(s.total_ms / 1000),
+                cost: s.cost_reported ? s.total_cost_usd : null,
+                toolCalls: s.reported?.toolCalls ? s.total_tool_calls : null,
+            })
+            : null,
+        run: i.plan && s && i.run ? runSection(i.run, i.iterations, s, i.plan, i.status, i.stop_reason, i.extra.backpressure ?? null) : null,
+        verification_rung_target: i.plan?.rung_target ?? null,
+        verification_rung_achieved: i.rung?.achieved ?? 0,
+        rung_checks: i.rung?.checks ?? {},
+        replays: i.rung?.replays ?? [],
+        security: i.rung?.security ?? null,
+        dega_cycles: (s?.cycles ?? []).map((c) => ({
+            iteration: c.iteration,
+            agent: c.agent,
+            blocker_class: c.blocker_class,
+            improvement: c.improvement,
+            critic: c.critic,
+            reused_checks: c.reused_checks,
+            detour_next: c.detour_next,
+        })),
+        escalated_at_iteration: s?.progress.escalated_at ?? null,
+        divergence_start_iteration: divergedAt === null ? null : (i.iterations[divergedAt] ?? null),
+        last_known_good_iteration: bestIndex === null ? null : (i.iterations[bestIndex] ?? null),
+        glow_at_last_good_iteration: bestIndex === null ? null : (glow[bestIndex]?.total ?? null),
+        best_result_achieved: bestIndex === null
+            ? null
+            : {
+                iteration: i.iterations[bestIndex] ?? null,
+                residual: history[bestIndex],
+                artifact_path: `${prefix}iter_${i.iterations[bestIndex]}/certificate.json`,
+            },
+        glow_at_block: i.status === 'EXIT_BLOCKED' ? (glow.at(-1)?.total ?? null) : null,
+        // The output contract of the exits that did not converge (README "Halting report"), from evidence only.
+        reason_for_non_convergence: open
+            ? [
+                `${i.status}(${i.stop_reason})${i.extra.detail ? `: ${i.extra.detail}` : ''}`,
+                `final residual ${num(finalResidual, 'unknown')}${i.plan?.R_p ? `, R_p ${i.plan.R_p}` : ''}`,
+                ...(notMet ? [notMet] : []),
+            ].join('; ')
+            : null,
+        diagnosis_attempt: i.status === 'EXIT_DIVERGED' && divergedAt !== null
+            ? [
+                `residuals rose ${history
+                    .slice(divergedAt)
+                    .map((r) => num(r))
+                    .join(' → ')} from iteration ${i.iterations[divergedAt] ?? divergedAt}`,
+                bestIndex === null
+                    ? 'no residual was below the others'
+                    : `the best residual ${num(history[bestIndex])} was at iteration ${i.iterations[bestIndex]}`,
+                `blocker classes since: ${(s?.cycles ?? [])
+                    .filter((c) => c.iteration >= (i.iterations[divergedAt] ?? 0))
+                    .map((c) => `${c.iteration} ${c.blocker_class}`)
+                    .join(', ')}`,
+                ...(notMet ? [notMet] : []),
+            ].join('; ')
+            : null,
+        last_known_state: i.status === 'EXIT_BLOCKED' ? (i.lastState ?? null) : null,
+        what_ran_and_failed: i.status === 'EXIT_BLOCKED'
+            ? [
+                lastIteration === undefined
+                    ? 'no iteration was recorded'
+                    : `iteration ${lastIteration} ran ${s?.cycles.at(-1)?.agent ?? 'the agent'} and the criteria`,
+                ...lastFired.map((f) => `${f.kind}: ${f.reason}`),
+                ...(notMet ? [notMet] : []),
+            ].join('; ')
+            : null,
+        evidence_pointers: i.status === 'EXIT_BLOCKED' ? (i.evidencePointers ?? []).map((e) => ({ path: `${prefix}${e.path}`, sha256: e.sha256 })) : [],
+        safe_partials: i.status === 'EXIT_NEED_INFO'
+            ? i.stop_reason === 'CRITERION_COMMAND_MISSING'
+                ? 'HEAD was judged and no agent step ran; install the program the detail names where the checks run (or fix the criterion) and run again: HEAD is judged again.'
+                : `Nothing ran and no earlier evidence was changed. ${i.stop_reason === 'NORTHSTAR_MISSING'
+                    ? '`phuc-loop init` writes a NORTHSTAR.md to start from'
+                    : '`phuc-loop init` writes a commented phuc-loop.yml to start from'}; supply ${(i.extra.missing_fields ?? []).join(', ') || 'the missing fields'} and run again.`
+            : null,
+        next_actions: i.status ? NEXT_ACTIONS[i.status] : [],
+        isolation_limits: [...(i.isolationLimits ?? [])],
+        phases: [...(i.phases ?? [])],
+        AGENTS_md_final_path: i.plan ? `${prefix}agents_md_final.md` : null,
+        loop_manifest_path: `${prefix}manifest.json`,
+        last_round_failures: i.failures ? { round: i.failures.round, failing_criteria: i.failures.failing_criteria, tests: i.failures.tests } : null,
+        lessons_for_next_run: i.status && i.stop_reason
+            ? lessonsForNextRun({
+                status: i.status,
+                stopReason: i.stop_reason,
+                detail: i.extra.detail ?? i.extra.backpressure ?? (i.extra.missing_fields?.length ? `missing ${i.extra.missing_fields.join(', ')}` : null),
+                state: s,
+                certificate: cert,
+                certificatePath: cert ? `${prefix}${i.certificateRel ?? `iter_${cert.iteration}/certificate.json`}` : null,
+                prefix,
+                openQuestions: i.openQuestions ?? [],
+            })
+            : [],
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/engine/loop/records.ts
@@ -50082,6 +50078,7 @@ function unparsed(e) {
 // the configured CLI as the agent user, in the agent step's sandbox, network policy and key proxy
 // (agent-step.ts#spawnAgent). It answers through the report channel or its output, both untrusted
 // data; it must not change the work tree, so whatever it changes (files, git settings) is put back.
+
 
 
 async function runSideAgent(ctx, o) {
@@ -52307,6 +52304,8 @@ class UserFiles {
 
 
 
+
+
 /** The agent's step and the collection of its work; `invariant`: the step broke one (nothing to record). */
 async function agentTurn(ctx, n, stage, prepared) {
     const { o, ev, git, fsm, plan, state } = ctx;
@@ -52604,7 +52603,6 @@ async function skepticVoices(ctx, n, round) {
 }
 
 ;// CONCATENATED MODULE: ./src/engine/loop/iteration.ts
-
 
 
 
@@ -53200,6 +53198,10 @@ function announcePhases(ctx, resumed) {
 // iteration after another until decide() halts. Effects happen here and in iteration.ts; which
 // exit wins is decide.ts's alone. The evidence is written in a loop-private folder (see home.ts)
 // and published to `evidence/loop` when the run ends.
+
+
+
+
 
 
 

@@ -2,57 +2,23 @@ export const id = 513;
 export const ids = [513];
 export const modules = {
 
-/***/ 73817:
+/***/ 88552:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
-
-// EXPORTS
-__webpack_require__.d(__webpack_exports__, {
-  $Y: () => (/* reexport */ artifactsSchema),
-  $A: () => (/* reexport */ changedSince),
-  kx: () => (/* reexport */ collectArtifacts),
-  Rj: () => (/* reexport */ fingerprint),
-  Vj: () => (/* reexport */ printablePath),
-  rV: () => (/* reexport */ protectedMatcher),
-  vy: () => (/* reexport */ removeReportFolder),
-  OH: () => (/* reexport */ restoreBefore),
-  h7: () => (/* reexport */ snapshotDirty),
-  D1: () => (/* binding */ spawnAgent),
-  _u: () => (/* reexport */ takeReport),
-  sP: () => (/* reexport */ unchangedSince),
-  oz: () => (/* reexport */ unstageable),
-  vm: () => (/* reexport */ userRepos)
-});
-
-// UNUSED EXPORTS: MAX_HELD_BYTES, parseReport, unquoteGitPath
-
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(73024);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __webpack_require__(76760);
-// EXTERNAL MODULE: ./src/engine/agent/agents.ts + 4 modules
-var agents = __webpack_require__(92047);
-// EXTERNAL MODULE: ./src/engine/os/sandbox.ts + 8 modules
-var sandbox = __webpack_require__(68280);
-// EXTERNAL MODULE: ./src/engine/os/secrets.ts + 2 modules
-var secrets = __webpack_require__(71734);
-// EXTERNAL MODULE: ./src/engine/config/plan.ts + 2 modules
-var plan = __webpack_require__(54158);
-// EXTERNAL MODULE: ./src/engine/os/stops.ts
-var stops = __webpack_require__(39584);
-// EXTERNAL MODULE: ./src/engine/run/decide.ts
-var decide = __webpack_require__(44638);
-// EXTERNAL MODULE: ./src/engine/common/errors.ts
-var errors = __webpack_require__(72251);
-// EXTERNAL MODULE: ./src/engine/agent/evidence-view.ts
-var evidence_view = __webpack_require__(81629);
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/external.js + 73 modules
-var external = __webpack_require__(23905);
-// EXTERNAL MODULE: ./src/engine/common/document.ts
-var common_document = __webpack_require__(44505);
-// EXTERNAL MODULE: ./src/engine/os/tree-file.ts
-var tree_file = __webpack_require__(34720);
-;// CONCATENATED MODULE: ./src/engine/agent/agent-report.ts
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   MM: () => (/* binding */ parseReport),
+/* harmony export */   _u: () => (/* binding */ takeReport),
+/* harmony export */   vy: () => (/* binding */ removeReportFolder)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(73024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(23905);
+/* harmony import */ var _agents_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(92047);
+/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(72251);
+/* harmony import */ var _common_document_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(44505);
+/* harmony import */ var _os_tree_file_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(34720);
 // The agent's report (REPORT_PATH): taken out of the work tree after each step, and its shape checked.
 
 
@@ -70,29 +36,29 @@ var tree_file = __webpack_require__(34720);
  * the run's end removes it (removeReportFolder).
  */
 function takeReport(cwd, keepFolder = false) {
-    const dir = (0,external_node_path_.join)(cwd, (0,external_node_path_.dirname)(agents/* REPORT_PATH */.lz));
-    const path = (0,external_node_path_.join)(cwd, agents/* REPORT_PATH */.lz);
-    const dirStat = (0,tree_file/* lstatOrNull */.nd)(dir);
+    const dir = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(cwd, (0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(_agents_js__WEBPACK_IMPORTED_MODULE_2__/* .REPORT_PATH */ .lz));
+    const path = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(cwd, _agents_js__WEBPACK_IMPORTED_MODULE_2__/* .REPORT_PATH */ .lz);
+    const dirStat = (0,_os_tree_file_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .nd)(dir);
     if (!dirStat)
         return null;
     // A link or a file the agent put there: only it goes.
     if (!dirStat.isDirectory())
-        return (quietly(() => (0,external_node_fs_.unlinkSync)(dir)), null);
+        return (quietly(() => (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.unlinkSync)(dir)), null);
     let text = null;
-    const report = (0,tree_file/* lstatOrNull */.nd)(path);
+    const report = (0,_os_tree_file_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .nd)(path);
     if (report?.isFile())
-        text = (0,tree_file/* readHeadSync */.mq)(path, REPORT_MAX_BYTES)?.toString('utf8') ?? null;
+        text = (0,_os_tree_file_js__WEBPACK_IMPORTED_MODULE_5__/* .readHeadSync */ .mq)(path, REPORT_MAX_BYTES)?.toString('utf8') ?? null;
     if (report)
-        quietly(() => (report.isDirectory() ? (0,external_node_fs_.rmSync)(path, { recursive: true, force: true }) : (0,external_node_fs_.unlinkSync)(path)));
+        quietly(() => (report.isDirectory() ? (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.rmSync)(path, { recursive: true, force: true }) : (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.unlinkSync)(path)));
     if (!keepFolder)
-        quietly(() => (0,external_node_fs_.rmdirSync)(dir));
+        quietly(() => (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.rmdirSync)(dir));
     return text;
 }
 /** Removes the report folder the steps kept, when it is a real, empty folder (what else is in it stays). */
 function removeReportFolder(cwd) {
-    const dir = (0,external_node_path_.join)(cwd, (0,external_node_path_.dirname)(agents/* REPORT_PATH */.lz));
-    if ((0,tree_file/* lstatOrNull */.nd)(dir)?.isDirectory())
-        quietly(() => (0,external_node_fs_.rmdirSync)(dir));
+    const dir = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(cwd, (0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(_agents_js__WEBPACK_IMPORTED_MODULE_2__/* .REPORT_PATH */ .lz));
+    if ((0,_os_tree_file_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .nd)(dir)?.isDirectory())
+        quietly(() => (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.rmdirSync)(dir));
 }
 /** Runs a removal whose failure changes nothing for the caller (gone already, or not empty). */
 function quietly(remove) {
@@ -105,770 +71,21 @@ function quietly(remove) {
 }
 const REPORT_MAX_BYTES = 1024 * 1024;
 const REPORT_FIELDS = ['tried', 'claims', 'failures', 'open_questions', 'can_further_iteration_help'];
-const list = external/* array */.YOg(external/* unknown */.L5J()).optional();
+const list = zod__WEBPACK_IMPORTED_MODULE_6__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_6__/* .unknown */ .L5J()).optional();
 /** The agent's report: untrusted, so only its shape is checked here; its texts are sanitized where used. */
-const agentReportSchema = external/* object */.Ikc({ tried: list, claims: list, failures: list, open_questions: list, can_further_iteration_help: external/* unknown */.L5J().optional() })
+const agentReportSchema = zod__WEBPACK_IMPORTED_MODULE_6__/* .object */ .Ikc({ tried: list, claims: list, failures: list, open_questions: list, can_further_iteration_help: zod__WEBPACK_IMPORTED_MODULE_6__/* .unknown */ .L5J().optional() })
     .refine((r) => REPORT_FIELDS.some((k) => k in r), { error: `none of the fields ${REPORT_FIELDS.join(', ')}` });
 function parseReport(text) {
     if (text === null)
         return { state: 'absent' };
     try {
-        return { state: 'valid', report: (0,common_document/* parseDocument */.Tp)(agents/* REPORT_PATH */.lz, text, agentReportSchema) };
+        return { state: 'valid', report: (0,_common_document_js__WEBPACK_IMPORTED_MODULE_4__/* .parseDocument */ .Tp)(_agents_js__WEBPACK_IMPORTED_MODULE_2__/* .REPORT_PATH */ .lz, text, agentReportSchema) };
     }
     catch (e) {
-        if (!(e instanceof errors/* EvidenceUnverifiable */.Ol))
+        if (!(e instanceof _common_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .EvidenceUnverifiable */ .Ol))
             throw e;
         return { state: 'malformed', error: e.message };
     }
-}
-
-// EXTERNAL MODULE: ./src/engine/store/evidence.ts
-var evidence = __webpack_require__(75607);
-// EXTERNAL MODULE: ./src/engine/common/markdown.ts
-var markdown = __webpack_require__(74129);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __webpack_require__(51455);
-// EXTERNAL MODULE: ./src/engine/common/canonical.ts
-var canonical = __webpack_require__(94832);
-// EXTERNAL MODULE: ./src/engine/os/atomic-write.ts
-var atomic_write = __webpack_require__(64154);
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __webpack_require__(14006);
-var picomatch_default = /*#__PURE__*/__webpack_require__.n(picomatch);
-;// CONCATENATED MODULE: ./src/engine/agent/path-names.ts
-// Names the agent chose: as git quotes them (bytes that are not UTF-8), as a line of the console may
-// show them, and as the protected globs judge them.
-
-/** Whether git printed `path` with bytes that are not UTF-8 (each read as U+FFFD: no file has that name). */
-const notUtf8 = (path) => path.includes('\ufffd');
-/** The bytes of a name git quoted (`"leak/bad\\377name"`: C escapes, octal bytes); the name itself when not quoted. */
-function unquoteGitPath(quoted) {
-    if (!quoted.startsWith('"') || !quoted.endsWith('"') || quoted.length < 2)
-        return Buffer.from(quoted);
-    const ESC = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
-    const out = [];
-    const body = quoted.slice(1, -1);
-    for (let i = 0; i < body.length; i++) {
-        const c = body[i];
-        if (c !== '\\') {
-            out.push(...Buffer.from(c));
-            continue;
-        }
-        const octal = /^[0-3][0-7]{2}/.exec(body.slice(i + 1, i + 4));
-        if (octal) {
-            out.push(parseInt(octal[0], 8));
-            i += 3;
-        }
-        else
-            out.push(ESC[body[++i]] ?? body.charCodeAt(i));
-    }
-    return Buffer.from(out);
-}
-/**
- * A path as a line of the console may show it: control characters, line separators, the marks that
- * reorder text (bidi controls) and U+FFFD (a byte that is not UTF-8) as `\\u{…}` escapes, a backslash doubled.
- */
-function printablePath(path) {
-    // eslint-disable-next-line no-control-regex -- control characters are what this replaces
-    return path.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufffd\\]/g, (c) => c === '\\' ? '\\\\' : `\\u{${c.charCodeAt(0).toString(16)}}`);
-}
-/**
- * A name the glob matcher cannot judge (control characters, line separators, bytes that are not
- * UTF-8) is taken as protected: a violation, never a pass.
- */
-// The plan's globs, compiled once a run rather than once an iteration.
-const matchers = new WeakMap();
-function protectedMatcher(globs) {
-    let matcher = matchers.get(globs);
-    if (!matcher) {
-        const m = picomatch_default()(globs, { dot: true });
-        // eslint-disable-next-line no-control-regex -- control characters in a path are what this test looks for
-        matcher = (p) => /[\u0000-\u001f\u007f\u2028\u2029\ufffd]/.test(p) || m(p);
-        matchers.set(globs, matcher);
-    }
-    return matcher;
-}
-
-;// CONCATENATED MODULE: ./src/engine/agent/dirty-snapshot.ts
-// The work tree around an agent step: the dirty paths before it ran (with their content), what it
-// changed since, and putting paths back as they were.
-
-
-
-
-
-
-async function snapshotDirty(git, cwd) {
-    const snap = new Map();
-    for (const c of await git.status())
-        snap.set(c.path, { ...(await held(cwd, c.path)), link: (0,tree_file/* isLinkIn */.ib)(cwd, c.path) });
-    return snap;
-}
-/**
- * The user's nested git repositories among the dirty paths (git lists one as `dir/`): git keeps none
- * of their files, so the loop could not put one back. The sandbox lends them to no role and mounts
- * them read-only for its commands (a mount point can be neither removed nor renamed).
- */
-function userRepos(dirty) {
-    return [...dirty].filter((p) => p.endsWith('/')).map((p) => p.slice(0, -1));
-}
-/** Files past this size are not read into memory (nor committed: GitHub refuses a file over 100 MB). */
-const MAX_HELD_BYTES = 100 * 1024 * 1024;
-/**
- * A work-tree path as the loop holds it: its bytes as git sees them and their sha256; absent (or not
- * a file git keeps): nulls. Past MAX_HELD_BYTES, no bytes, and for a fingerprint the file's size,
- * inode and change time, which no write leaves as they were. Never read through a folder that is a link.
- */
-async function held(cwd, path) {
-    const st = (0,tree_file/* ancestorInTheWay */.D5)(cwd, path) ? null : (0,tree_file/* lstatOrNull */.nd)((0,external_node_path_.join)(cwd, path));
-    if (st?.isFile() && st.size > MAX_HELD_BYTES)
-        return { sha: `large:${String(st.size)}:${String(st.ino)}:${String(st.ctimeMs)}`, data: null };
-    const data = await (0,tree_file/* readAsGitIn */.YT)(cwd, path);
-    return { sha: data === null ? null : (0,canonical/* sha256 */.sc)(data), data };
-}
-/** Whether the dirty paths of `snap` still hold what it read (an edit made since to one of them says no). */
-async function unchangedSince(cwd, snap) {
-    for (const [path, { sha }] of snap)
-        if ((await fingerprint(cwd, path)) !== sha)
-            return false;
-    return true;
-}
-/** A work-tree path's fingerprint as a DirtySnapshot holds it (see held). */
-async function fingerprint(cwd, path) {
-    return (await held(cwd, path)).sha;
-}
-/**
- * Puts `paths` back as they were before the agent: the user's uncommitted version, else HEAD's.
- * Every folder on the way must be a real folder: one the agent replaced by a link (or a file) is its
- * change, removed first (never followed: through it the loop, root, would write or delete anywhere).
- * A path that cannot be put back is reported, never a crash.
- */
-async function restoreBefore(git, cwd, before, paths) {
-    const cleared = [];
-    const failed = [];
-    const fail = (path, e) => failed.push({ path, error: e instanceof Error ? e.message : String(e) });
-    const ready = [];
-    for (const p of paths)
-        try {
-            for (let inWay = (0,tree_file/* ancestorInTheWay */.D5)(cwd, p); inWay; inWay = (0,tree_file/* ancestorInTheWay */.D5)(cwd, p)) {
-                if (inWay.what === 'a step out of the tree' || cleared.length > paths.length * 64)
-                    throw new Error(`${inWay.path} is ${inWay.what}`);
-                await (0,promises_.unlink)((0,external_node_path_.join)(cwd, inWay.path)); // its folders are real ones (checked from the root down): only it goes
-                cleared.push({ path: inWay.path, what: inWay.what, for: p });
-            }
-            ready.push(p);
-        }
-        catch (e) {
-            fail(p, e);
-        }
-    // A name that was a link the agent put in place of a folder is gone now: nothing of HEAD's to restore there.
-    const gone = new Set(cleared.map((c) => c.path));
-    const fromHead = ready.filter((p) => !before.has(p) && !gone.has(p));
-    if (fromHead.length)
-        await git.restoreFromHead(fromHead).catch(async () => {
-            for (const p of fromHead)
-                await git.restoreFromHead([p]).catch((e) => fail(p, e));
-        });
-    // A name that is not UTF-8 reads with U+FFFD in place of its bytes: git and the file system know it by its own bytes.
-    const unreadable = fromHead.filter(notUtf8);
-    const byBytes = unreadable.length ? await putBackByBytes(git, cwd, unreadable) : { done: [], failed: [] };
-    for (const f of byBytes.failed)
-        fail(f.path, f.error);
-    for (const p of ready.filter((x) => before.has(x)))
-        try {
-            const { data: was, sha, link } = before.get(p);
-            const inWay = (0,tree_file/* ancestorInTheWay */.D5)(cwd, p);
-            if (inWay)
-                throw new Error(`${inWay.path} is ${inWay.what}`);
-            if (was === null && sha !== null)
-                throw new Error(`it is larger than ${String(MAX_HELD_BYTES / 2 ** 20)} MiB, more than the loop holds in memory`);
-            await (0,promises_.rm)((0,external_node_path_.join)(cwd, p), { recursive: true, force: true });
-            if (was === null)
-                continue;
-            await (0,promises_.mkdir)((0,external_node_path_.dirname)((0,external_node_path_.join)(cwd, p)), { recursive: true });
-            if (link)
-                await (0,promises_.symlink)(was.toString(), (0,external_node_path_.join)(cwd, p));
-            else
-                await (0,atomic_write/* atomicWrite */.L8)((0,external_node_path_.join)(cwd, p), was);
-        }
-        catch (e) {
-            fail(p, e);
-        }
-    return { cleared, failed, byBytes: byBytes.done };
-}
-/** Removes the work-tree file of name `raw` (bytes), never through a folder that is a link; whether none is there now. */
-async function removeByBytes(cwd, raw) {
-    const parts = raw
-        .toString('latin1')
-        .split('/')
-        .filter((x) => x !== '' && x !== '.');
-    let at = Buffer.from(cwd);
-    for (const [i, part] of parts.entries()) {
-        if (part === '..')
-            return false;
-        at = Buffer.concat([at, Buffer.from('/'), Buffer.from(part, 'latin1')]);
-        const st = await (0,promises_.lstat)(at).catch(() => null);
-        if (!st)
-            return true;
-        if (i < parts.length - 1 && !st.isDirectory())
-            return false;
-        if (i === parts.length - 1 && !st.isDirectory())
-            await (0,promises_.unlink)(at);
-    }
-    return !(await (0,promises_.lstat)(at).catch(() => null));
-}
-/**
- * Puts back `paths`, names git printed with U+FFFD for bytes that are not UTF-8, by their real names
- * (git's quoted status): a name HEAD holds is checked out again; any other (the agent's new file,
- * or one it staged itself) leaves the index and the work tree. Returns those still there, with why.
- */
-async function putBackByBytes(git, cwd, paths) {
-    const wanted = new Set(paths);
-    const status = async () => (await git.run(['-c', 'core.quotePath=true', 'status', '--porcelain=v1', '--untracked-files=all', '--no-renames', '--ignore-submodules=all']))
-        .split('\n')
-        .map((line) => line.slice(3))
-        .filter((q) => q.startsWith('"') && wanted.has(unquoteGitPath(q).toString('utf8')));
-    const found = await status();
-    for (const quoted of found) {
-        const stdin = `${quoted}\n`;
-        const fromHead = await git.run(['checkout', 'HEAD', '--pathspec-from-file=-'], { stdin }).then(() => true, () => false);
-        if (fromHead)
-            continue;
-        await git.run(['rm', '-q', '--cached', '--ignore-unmatch', '--pathspec-from-file=-'], { stdin }).catch(() => undefined);
-        await removeByBytes(cwd, unquoteGitPath(quoted)).catch(() => false);
-    }
-    const left = new Set(await status());
-    const named = (q) => unquoteGitPath(q).toString('utf8');
-    return {
-        done: found.filter((q) => !left.has(q)).map((quoted) => ({ path: named(quoted), quoted })),
-        failed: [...left].map((q) => ({ path: named(q), error: `${q} could not be put back by its name's bytes` })),
-    };
-}
-/**
- * Paths whose content differs from the snapshot taken before the agent ran; with `ignored`, what git
- * lists as ignored (see Git.status) is put there, from the same call.
- */
-async function changedSince(git, cwd, before, ignored) {
-    const now = await git.status({ ignored: !!ignored });
-    const out = [];
-    const seen = new Set();
-    for (const c of now) {
-        if (c.code === '!!') {
-            ignored?.push(c.path);
-            continue;
-        }
-        seen.add(c.path);
-        if (!before.has(c.path) || before.get(c.path).sha !== (await fingerprint(cwd, c.path)))
-            out.push(c.path);
-    }
-    // A path that was dirty before and is clean now was restored by the agent: also its change.
-    for (const p of before.keys())
-        if (!seen.has(p))
-            out.push(p);
-    return out.sort();
-}
-
-// EXTERNAL MODULE: ./node_modules/smol-toml/dist/index.js + 8 modules
-var dist = __webpack_require__(3292);
-;// CONCATENATED MODULE: ./src/engine/judge/runner-config.ts
-// The parts of shared project files that configure how the criteria run. The agent may edit these
-// files (dependencies, metadata) but not these parts: a runner told to load a plugin, skip files
-// or run a weaker script passes a suite that has not changed a byte (SPEC §7, suite integrity).
-
-
-/** package.json keys the test runners and their helpers read. */
-const PACKAGE_RUNNER_KEYS = ['jest', 'mocha', 'ava', 'tap', 'nyc', 'c8', 'babel'];
-/** pyproject.toml `[tool.*]` tables of the Python runners and task runners. */
-const PYPROJECT_TOOLS = ['pytest', 'coverage', 'tox', 'nox', 'hatch', 'poe'];
-/** setup.cfg sections read by pytest and coverage. */
-const SETUP_CFG_SECTION = /^(tool:pytest|coverage:.*)$/;
-const base = (path) => path.slice(path.lastIndexOf('/') + 1);
-/** Whether `path` is a file with guarded parts (at any depth: a monorepo's packages have their own). */
-function hasGuardedParts(path) {
-    return ['package.json', 'pyproject.toml', 'setup.cfg'].includes(base(path));
-}
-/**
- * The guarded parts of `text` as one canonical string (compare before and after); text that does
- * not parse is compared whole, so an unparseable edit counts as a change (fail closed).
- */
-function guardedParts(path, text, scripts) {
-    if (text === null)
-        return 'absent';
-    try {
-        switch (base(path)) {
-            case 'package.json': {
-                const v = JSON.parse(text);
-                const s = (v.scripts ?? {});
-                // Only the root package's scripts are run by the criteria (`npm test`).
-                const named = path === 'package.json' ? Object.fromEntries(scripts.map((n) => [n, s[n] ?? null])) : {};
-                return (0,canonical/* canonicalJson */.dj)({ scripts: named, ...Object.fromEntries(PACKAGE_RUNNER_KEYS.map((k) => [k, v[k] ?? null])) });
-            }
-            case 'pyproject.toml': {
-                const tool = ((0,dist/* parse */.qg)(text).tool ?? {});
-                return (0,canonical/* canonicalJson */.dj)(Object.fromEntries(PYPROJECT_TOOLS.map((k) => [k, tool[k] ?? null])));
-            }
-            case 'setup.cfg':
-                return iniSections(text)
-                    .filter((s) => SETUP_CFG_SECTION.test(s.name))
-                    .map((s) => `[${s.name}]\n${s.lines.join('\n')}`)
-                    .join('\n');
-            default:
-                return '';
-        }
-    }
-    catch {
-        return `unparseable:${text}`;
-    }
-}
-/** INI sections with their meaningful lines (comments and blank lines do not configure anything). */
-function iniSections(text) {
-    const out = [{ name: '', lines: [] }];
-    for (const raw of text.split(/\r?\n/)) {
-        const line = raw.trimEnd();
-        const header = /^\s*\[([^\]]*)\]/.exec(line);
-        if (header)
-            out.push({ name: header[1].trim(), lines: [] });
-        else if (line.trim() && !/^\s*[#;]/.test(line))
-            out.at(-1).lines.push(line);
-    }
-    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-
-;// CONCATENATED MODULE: ./src/engine/agent/revert.ts
-// Why a change of the agent's is put back as it was, and putting it back (the collect step's guard).
-
-
-
-
-
-/** Whether the guarded parts of `path` (see runner-config.ts) differ from before the agent ran. */
-async function runnerConfigChanged(git, cwd, before, path, scripts) {
-    const was = before.has(path)
-        ? (before.get(path).data?.toString('utf8') ?? null)
-        : (await git.inHead([path])).has(path)
-            ? await git.run(['show', `HEAD:${path}`])
-            : null;
-    const now = (await (0,tree_file/* readRegularIn */.gT)(cwd, path))?.toString('utf8') ?? null;
-    return guardedParts(path, was, scripts) !== guardedParts(path, now, scripts);
-}
-/**
- * A change that reaches outside the tree: a link whose target, resolved as the kernel would from its
- * place in the tree (through other links, `..` after a link), is absolute, climbs out of the tree or
- * leads into .git: the checks would follow it to a file no clean checkout holds. A nested repository
- * (git lists it as `dir/`), whose own settings git would obey when it looks inside.
- */
-function outsideTree(cwd, path) {
-    if (path.endsWith('/'))
-        return 'a nested git repository';
-    if (!(0,tree_file/* isLinkIn */.ib)(cwd, path))
-        return null;
-    const why = (0,tree_file/* linkLeavesTree */.Zo)(cwd, path);
-    return why ? `a symbolic link out of the tree (-> ${(0,tree_file/* linkTarget */.Cm)((0,external_node_path_.join)(cwd, path)) ?? '/'}: ${why})` : null;
-}
-/**
- * Why a change of the agent is put back as it was (null: it stays): a protected path; one of the
- * loop's own paths (a file or link in place of its evidence folder, anything git sees in a tree it
- * publishes: loop/own-paths.ts); a change that reaches outside the tree; one agent.may_change does
- * not allow, or a module that would shadow a library (allow-list.ts); the runner configuration of a
- * shared file (package.json's scripts the criteria run and runner keys, pyproject.toml's
- * [tool.pytest]…); a secret value it would publish.
- */
-async function revertReason(o, p, isNew) {
-    if (o.isProtected(p))
-        return { why: 'protected', detail: '' };
-    const own = o.loopOwned?.(p) ?? (isNew ? o.reserved?.(p) : null);
-    if (own)
-        return { why: 'loop-owned', detail: own };
-    const outside = outsideTree(o.cwd, p);
-    if (outside)
-        return { why: 'outside', detail: outside };
-    const refused = o.allowList?.refusal(p, isNew);
-    if (refused)
-        return refused;
-    if (hasGuardedParts(p) && (await runnerConfigChanged(o.git, o.cwd, o.before, p, o.guardedScripts)))
-        return { why: 'runner-config', detail: '' };
-    const { data, sha } = await held(o.cwd, p);
-    if (data === null && sha !== null)
-        return {
-            why: 'unstageable',
-            detail: `larger than ${String(MAX_HELD_BYTES / 2 ** 20)} MiB: the loop neither reads nor commits it (GitHub refuses files over 100 MB)`,
-        };
-    if (data && o.holdsSecret(data))
-        return { why: 'secret', detail: (0,tree_file/* isLinkIn */.ib)(o.cwd, p) ? 'in its link target' : '' };
-    // A name is committed like a content (a deletion of such a name publishes nothing).
-    return o.holdsSecret(Buffer.from(p)) && presentIn(o.cwd, p) ? { why: 'secret', detail: 'in its name' } : null;
-}
-/**
- * Puts `these` back (restoreBefore); a link the agent put in place of a folder on the way is removed
- * and joins `all` with the reason of the path it was in the way of; a path that cannot be put back
- * says why in its detail (and the link in its way is not staged).
- */
-async function putBack(o, these, all) {
-    if (!these.length)
-        return;
-    const { cleared, failed, byBytes } = await restoreBefore(o.git, o.cwd, o.before, these.map((r) => r.path));
-    const reasonOf = (path) => all.find((r) => r.path === path);
-    for (const c of cleared)
-        if (!all.some((r) => r.path === c.path))
-            all.push({ path: c.path, why: reasonOf(c.for).why, detail: `${c.what} in place of the folder of ${c.for}, removed` });
-    for (const b of byBytes) {
-        const r = reasonOf(b.path);
-        r.detail = `${r.detail ? `${r.detail}; ` : ''}its name is not UTF-8: ${b.quoted}`;
-    }
-    for (const f of failed) {
-        const r = reasonOf(f.path);
-        r.detail = `${r.detail ? `${r.detail}; ` : ''}could not be put back safely (${f.error}); the user's version is kept in refs/phuc-loop/user-work`;
-        const inWay = (0,tree_file/* ancestorInTheWay */.D5)(o.cwd, f.path);
-        if (inWay && !all.some((x) => x.path === inWay.path))
-            all.push({ path: inWay.path, why: r.why, detail: `${inWay.what} in place of the folder of ${f.path}` });
-    }
-}
-/**
- * Folders on the way to a path reverted for a secret whose names hold the secret: git commits no
- * empty folder, but the name is the agent's leak all the same. Removed once empty (deepest first),
- * never through a link.
- */
-async function removeSecretFolders(o, reverted) {
-    const folders = new Set();
-    for (const r of reverted.filter((x) => x.why === 'secret')) {
-        const parts = r.path.split('/');
-        for (let i = parts.length - 1; i > 0; i--)
-            folders.add(parts.slice(0, i).join('/'));
-    }
-    for (const dir of [...folders].sort((a, b) => b.length - a.length))
-        if (o.holdsSecret(Buffer.from(dir)) && !(0,tree_file/* ancestorInTheWay */.D5)(o.cwd, `${dir}/x`))
-            await (0,promises_.rmdir)((0,external_node_path_.join)(o.cwd, dir)).catch(() => undefined);
-}
-/**
- * A nested repository the agent made (reverted as reaching outside the tree) loses its .git: its own
- * settings (a filter, core.fsmonitor) would run as whoever runs git on the tree next, the user after
- * the run. Only its .git: the folder may hold the user's untracked files.
- */
-async function removeNestedGitFolders(o, reverted) {
-    for (const r of reverted)
-        if (r.why === 'outside' && r.path.endsWith('/') && !o.before.has(r.path) && !(0,tree_file/* ancestorInTheWay */.D5)(o.cwd, `${r.path}.git`))
-            await (0,tree_file/* removeTree */.dM)((0,external_node_path_.join)(o.cwd, r.path, '.git'));
-}
-/** The paths among `paths` that are links now. */
-function linksAmong(cwd, paths) {
-    return paths.filter((p) => (0,tree_file/* isLinkIn */.ib)(cwd, p));
-}
-/** The first link of the tree to judge (HEAD's links and the agent's) that now leads out of the tree. */
-async function firstLinkOut(o, keptLinks) {
-    const headLinks = (await o.git.run(['ls-tree', '-r', '-z', 'HEAD']))
-        .split('\0')
-        .filter((l) => l.startsWith('120000 '))
-        .map((l) => l.slice(l.indexOf('\t') + 1));
-    for (const path of linksAmong(o.cwd, [...new Set([...keptLinks, ...headLinks])])) {
-        const why = (0,tree_file/* linkLeavesTree */.Zo)(o.cwd, path);
-        if (why)
-            return { path, why };
-    }
-    return null;
-}
-/** Whether a name exists in the work tree (a file, link or folder), never looked up through a link. */
-function presentIn(cwd, path) {
-    return !!(0,tree_file/* ancestorInTheWay */.D5)(cwd, path) || (0,tree_file/* lstatOrNull */.nd)((0,external_node_path_.join)(cwd, path.replace(/\/$/, ''))) !== null;
-}
-
-;// CONCATENATED MODULE: ./src/engine/agent/collect.ts
-// COLLECT_ARTIFACTS: the agent's changes after its step, attributed, guarded (revert.ts), staged and hashed.
-
-
-
-
-
-
-
-
-
-
-
-/** iter_N/artifacts.json: what the collect step kept, put back and hashed. */
-const artifactsSchema = external/* object */.Ikc({
-    agent_commits_folded: external/* number */.aig().int().min(0),
-    git_settings_restored: external/* array */.YOg(external/* string */.YjP()),
-    index_flags_cleared: external/* array */.YOg(external/* string */.YjP()),
-    artifacts: external/* array */.YOg(evidence/* manifestEntrySchema */.ph.extend({ role: external/* string */.YjP() })),
-    changed_paths: external/* array */.YOg(external/* string */.YjP()),
-    report: external/* object */.Ikc({ state: external/* enum */.k5n(['valid', 'malformed', 'absent']), error: external/* string */.YjP().optional() }),
-    reverted: external/* array */.YOg(external/* object */.Ikc({
-        path: external/* string */.YjP(),
-        why: external/* enum */.k5n(['protected', 'loop-owned', 'outside', 'not-allowed', 'shadow', 'runner-config', 'secret', 'unstageable']),
-        detail: external/* string */.YjP().optional(),
-    })),
-    /** Files of the user's that git never tracked and the agent deleted: nothing to stage (kept in refs/phuc-loop/user-work). */
-    untracked_deleted: external/* array */.YOg(external/* string */.YjP()).optional(),
-    /** The user's git-ignored files the agent deleted, replaced or changed: put back as they were (loop/user-files.ts). */
-    user_files_restored: external/* array */.YOg(external/* string */.YjP()).optional(),
-    /** Those that could not be put back, with why. */
-    user_files_not_restored: external/* array */.YOg(external/* object */.Ikc({ path: external/* string */.YjP(), error: external/* string */.YjP() })).optional(),
-});
-/** The agent's changes git refused to stage (put back), as one sentence, or null. */
-function unstageable(collected) {
-    const paths = collected.reverted
-        .filter((r) => r.why === 'unstageable')
-        .map((r) => (r.detail ? `${printablePath(r.path)} (${r.detail})` : printablePath(r.path)));
-    return paths.length ? `changes git refused to stage, put back: ${(0,markdown/* listSome */.XT)(paths)}` : null;
-}
-const isAttributes = (p) => p === '.gitattributes' || p.endsWith('/.gitattributes');
-/**
- * Stages `paths`. A path git refuses to stage (its attributes ask for a conversion that fails, it
- * lies beyond a link...) is the agent's change that cannot be judged: put back with git's reason
- * (an `unstageable` revert), after the .gitattributes the agent changed in the step, whose
- * attributes are the likely cause, so that its other changes stay. Only a failure no path
- * accounts for (a lock, a full disk) still ends the run.
- */
-async function stageOrRevert(o, paths, reverted) {
-    try {
-        return await o.git.stage(paths);
-    }
-    catch (e) {
-        if (!(e instanceof errors/* GitError */.XS) || e.kind !== 'other')
-            throw e;
-        let left = paths;
-        let refused = await o.git.refusedToStage(left);
-        const attributes = left.filter(isAttributes);
-        if (refused.length && attributes.length && !refused.every((r) => isAttributes(r.path))) {
-            const why = `with it git refused to stage ${(0,markdown/* listSome */.XT)(refused.map((r) => r.path))} (${refused[0].error})`;
-            const more = attributes.map((path) => ({ path, why: 'unstageable', detail: why }));
-            reverted.push(...more);
-            await putBack(o, more, reverted);
-            left = left.filter((p) => !reverted.some((r) => r.path === p));
-            refused = await o.git.refusedToStage(left);
-        }
-        if (refused.length) {
-            const more = refused.map((r) => ({ path: r.path, why: 'unstageable', detail: `git refused to stage it: ${r.error}` }));
-            reverted.push(...more);
-            await putBack(o, more, reverted);
-        }
-        const rest = left.filter((p) => !reverted.some((r) => r.path === p));
-        if (rest.length === paths.length)
-            throw e;
-        return o.git.stage(rest);
-    }
-}
-async function collectArtifacts(o) {
-    // An agent that committed on its own: fold its commits back into the index, so the guardrail and
-    // the diff see every change and the loop makes the one commit of the iteration.
-    // Git's settings and index bits can make git run commands or hide changes: put them back first.
-    const settingsChanged = await o.git.restoreSettings(o.settings);
-    const unflagged = await o.git.clearIndexFlags(o.settings);
-    const { head } = await o.git.position();
-    let folded = 0;
-    if (head && head !== o.startHead) {
-        folded = await o.git.countCommits(o.startHead, head).catch(() => 0);
-        await o.git.resetSoft(o.startHead);
-    }
-    // The report is the loop's channel, not the agent's work: read (never through a link), then removed.
-    const reportText = takeReport(o.cwd, true);
-    // Ignored files are listed by the same git call, for the user-files step below (one git process less).
-    const ignored = o.userFiles ? [] : undefined;
-    const changed = (await changedSince(o.git, o.cwd, o.before, ignored)).filter((p) => p !== agents/* REPORT_PATH */.lz);
-    const reverted = [];
-    // Only a new module can shadow a library, only a new file under a reserved folder is the agent's:
-    // one HEAD or the user's dirty tree held is the user's.
-    const askHead = o.allowList ? changed : changed.filter((p) => o.reserved?.(p));
-    const inHead = askHead.length ? await o.git.inHead(askHead) : new Set();
-    for (const p of changed) {
-        const why = await revertReason(o, p, !inHead.has(p) && !o.before.has(p));
-        if (why)
-            reverted.push({ path: p, ...why });
-    }
-    await putBack(o, reverted, reverted);
-    // A nested repository of the user's that the agent removed (possible at isolation none only):
-    // git keeps none of its files, so nothing put it back, and the report must not say it did.
-    for (const r of reverted)
-        if (r.path.endsWith('/') && o.before.has(r.path) && !(0,tree_file/* lstatOrNull */.nd)((0,external_node_path_.join)(o.cwd, r.path)))
-            r.detail = "the user's own, deleted by the agent: git keeps none of its files, so the loop could not put it back";
-    await removeSecretFolders(o, reverted);
-    await removeNestedGitFolders(o, reverted);
-    // A link the agent kept can change where another link leads (a folder made a link to a shallower
-    // one: `..` after it climbs higher than it reads). Then every link it kept goes back.
-    const keptLinks = linksAmong(o.cwd, changed.filter((p) => !reverted.some((r) => r.path === p)));
-    const astray = keptLinks.length ? await firstLinkOut(o, keptLinks) : null;
-    if (astray) {
-        const more = keptLinks.map((path) => ({ path, why: 'outside', detail: `with it, ${astray.path} leads out of the tree (${astray.why})` }));
-        reverted.push(...more);
-        await putBack(o, more, reverted);
-    }
-    // An untracked file (the user's, kept in refs/phuc-loop/user-work before the step) the agent
-    // deleted: neither in the index nor in the work tree, so nothing to stage (git would refuse its name).
-    const candidates = changed.filter((p) => !reverted.some((r) => r.path === p));
-    const gone = [];
-    for (const p of candidates)
-        if (o.before.has(p) && !presentIn(o.cwd, p))
-            gone.push(p);
-    const indexed = await o.git.indexed(gone);
-    const untrackedDeleted = gone.filter((p) => !indexed.has(p));
-    const tree = await stageOrRevert(o, candidates.filter((p) => !untrackedDeleted.includes(p)), reverted);
-    const revertedPaths = new Set(reverted.map((r) => r.path));
-    const kept = candidates.filter((p) => !revertedPaths.has(p) && !untrackedDeleted.includes(p));
-    // A change is a staged tree other than HEAD's (what a non-empty staged diff says). Its patch is made
-    // by the git shell while the checks run; its evidence is written when it comes (flush() waits for it).
-    const produced = kept.length > 0 && tree !== (await o.git.commitTree(o.startHead));
-    const diff = produced ? o.git.stagedDiff() : Promise.resolve('');
-    // Its failure is met where it is awaited (after the checks): not an unhandled rejection meanwhile.
-    diff.catch(() => undefined);
-    // The user's git-ignored files: put back whatever the agent did to them; under a protected glob
-    // that (and an ignored file the agent made there, removed) is reverted as a tracked path would be.
-    const userFiles = o.userFiles ? await o.userFiles(ignored ?? []) : null;
-    const ignoredReverts = [
-        ...(userFiles?.protectedChanged ?? []).map((path) => ({ path, detail: "a git-ignored file of the user's, put back as it was" })),
-        ...(userFiles?.protectedRemoved ?? []).map((path) => ({ path, detail: 'a git-ignored file made under a protected path, removed' })),
-    ];
-    for (const r of ignoredReverts)
-        if (!revertedPaths.has(r.path))
-            reverted.push({ ...r, why: 'protected' });
-    for (const path of userFiles?.reservedRemoved ?? [])
-        if (!revertedPaths.has(path))
-            reverted.push({ path, why: 'loop-owned', detail: o.reserved?.(path) ?? '' });
-    const artifacts = [];
-    const r = o.agent.result;
-    const log = `$ agent (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''}${r.aborted ? ', stopped' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`;
-    const report = parseReport(reportText);
-    const recorded = diff.then(async (patch) => {
-        artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent.log`, o.scrub(log))), role: 'log' });
-        if (produced)
-            artifacts.push({ ...(await o.evidence.write(`${o.dir}/diff.patch`, o.scrub(patch))), role: 'artifact' });
-        artifacts.push({ ...(await o.evidence.writeJson(`${o.dir}/agent_invocation.json`, o.agent.invocation)), role: 'log' });
-        if (reportText !== null)
-            artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent_report.json`, o.scrub(reportText))), role: 'artifact' });
-        await o.evidence.writeJson(`${o.dir}/artifacts.json`, {
-            agent_commits_folded: folded,
-            git_settings_restored: settingsChanged,
-            index_flags_cleared: unflagged,
-            artifacts: artifacts.map((a) => ({ path: a.path, sha256: a.sha256, bytes: a.bytes, role: a.role })),
-            changed_paths: kept,
-            report: report.state === 'malformed' ? { state: 'malformed', error: report.error } : { state: report.state },
-            reverted: reverted.map((r) => ({ path: r.path, why: r.why, ...(r.detail ? { detail: r.detail } : {}) })),
-            ...(untrackedDeleted.length ? { untracked_deleted: untrackedDeleted } : {}),
-            ...(userFiles?.restored.length ? { user_files_restored: userFiles.restored } : {}),
-            ...(userFiles?.failed.length ? { user_files_not_restored: userFiles.failed } : {}),
-        });
-    });
-    o.evidence.hold(recorded);
-    return {
-        changed: kept,
-        untrackedDeleted,
-        reverted,
-        produced,
-        diff,
-        recorded,
-        diffFiles: kept.length,
-        report,
-        artifacts,
-        agentCommitsFolded: folded,
-        tree,
-        settingsChanged,
-        unflagged,
-        userFiles,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/engine/agent/agent-step.ts
-// SPAWN_SUBAGENT: one fresh agent process per iteration, stopped by its time limit or by
-// backpressure. Its changes are then collected (collect.ts): the names below that other modules
-// take from here live in the modules of their own concept.
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-let activeAgents = 0;
-/**
- * Runs the agent as a fresh process, as the sandbox's agent user: the work tree is its while it
- * runs and the loop's again afterwards; STOP sources are polled while it runs.
- */
-async function spawnAgent(o) {
-    // STACKED_SPECULATIVE_ITERATIONS: never more than one agent at a time (its edits would mix with the next one's).
-    if (activeAgents > 0)
-        throw new errors/* InvariantViolation */.wM('STACKED_SPECULATIVE_ITERATIONS', 'an agent is already running');
-    const reportFile = (0,external_node_path_.join)(o.cwd, agents/* REPORT_PATH */.lz);
-    takeReport(o.cwd, true); // a stale one (a crashed run's) is not this agent's
-    // Synchronous: a few small writes, each of which would otherwise wait for a pool thread, at the start of every step.
-    (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(reportFile), { recursive: true });
-    const promptFile = (0,external_node_path_.join)(o.exchangeDir, 'prompt.md');
-    const capsuleFile = (0,external_node_path_.join)(o.exchangeDir, 'cnf_capsule.json');
-    writeFresh(promptFile, o.prompt);
-    writeFresh(capsuleFile, o.capsule);
-    const preset = o.spec.preset;
-    const proxy = o.keyProxy;
-    const inv = (0,agents/* agentInvocation */.IN)({
-        preset,
-        run: o.spec.run,
-        model: o.spec.model,
-        // The key proxy's arguments (Codex's provider) are the preset's to place (before Codex's `-- -`,
-        // also after agent.run), last so that they win over the user's.
-        extraArgs: [...o.spec.args, ...(proxy?.args(preset) ?? [])],
-        maxTurns: o.spec.maxTurns,
-        promptFile,
-        reportFile: agents/* REPORT_PATH */.lz,
-    });
-    const stop = (0,stops/* watchStops */.Tn)(o.stopSources, o.pollMs, o.signal);
-    const started = Date.now();
-    const beat = o.heartbeat ? setInterval(() => o.heartbeat(Math.round((Date.now() - started) / 1000)), 30_000) : undefined;
-    // The key proxy forwards for this step alone, with a placeholder of its own: closed in the finally
-    // below (time limit, STOP, a crash), once every process of the step is gone and before any check runs.
-    const proxyStep = proxy?.openStep() ?? null;
-    activeAgents++;
-    let env = {};
-    let result;
-    try {
-        // An allowlist (SPEC §7): the locale and terminal, the preset's own variables, agent.pass_env, and ours.
-        const given = (0,secrets/* agentEnvironment */.FV)(o.baseEnv, {
-            ...inv.env,
-            ...(proxyStep?.env(preset) ?? {}),
-            PHUC_PROMPT_FILE: promptFile,
-            PHUC_CAPSULE_FILE: capsuleFile,
-            PHUC_EVIDENCE_DIR: (0,evidence_view/* evidenceViewDir */.W)(o.exchangeDir),
-            PHUC_REPORT_FILE: reportFile,
-            PHUC_ITERATION: String(o.iteration),
-            PHUC_ROLE: o.role ?? 'Scout→Solver',
-        }, { keepAgentKeys: !proxy, allow: agents/* PRESET_ENV */.km[preset], pass: o.passEnv });
-        env = (0,sandbox/* withoutRoleVariables */.CA)(given);
-        await o.sandbox.grantWorkTree(o.cwd, [plan/* LOOP_SCRATCH_DIR */.mt, ...(o.protect ?? [])]);
-        const spec = await o.sandbox.wrap({
-            command: inv.command,
-            args: inv.args,
-            cwd: o.cwd,
-            env,
-            stdin: inv.promptOnStdin ? o.prompt : undefined,
-            timeoutMs: o.timeoutMs,
-            idleMs: o.idleMs,
-            signal: stop.signal,
-            maxOutputBytes: 4 * 1024 * 1024,
-        }, 'agent', 
-        // The key proxy's settings (Gemini CLI's auth type): in the agent's own HOME, never the user's.
-        { homeFiles: proxy?.homeFiles(preset) });
-        result = await o.runner.run(spec);
-    }
-    finally {
-        proxyStep?.close();
-        activeAgents--;
-        stop.close();
-        clearInterval(beat);
-        await o.sandbox.reclaimWorkTree(o.cwd);
-    }
-    const outcome = (0,agents/* parseAgentOutcome */.$M)(preset, result);
-    const backpressure = (0,decide/* agentBackpressure */.CV)({ stop: stop.reason(), aborted: result.aborted, ...outcome });
-    const invocation = (0,agents/* describeInvocation */.aN)(inv, { env, mask: o.mask, root: o.cwd, cliVersion: o.cliVersion });
-    return { result, backpressure, outcome, invocation };
-}
-/** A new file, never through a link the other side may have planted. */
-function writeFresh(path, text) {
-    (0,external_node_fs_.rmSync)(path, { force: true });
-    (0,external_node_fs_.writeFileSync)(path, text, { flag: 'wx', mode: 0o644 });
 }
 
 
@@ -1695,46 +912,706 @@ function parseAgentUsage(stdout) {
 
 /***/ }),
 
-/***/ 81629:
+/***/ 11638:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  $Y: () => (/* binding */ artifactsSchema),
+  kx: () => (/* binding */ collectArtifacts),
+  oz: () => (/* binding */ unstageable)
+});
+
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(76760);
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/external.js + 73 modules
+var external = __webpack_require__(23905);
+// EXTERNAL MODULE: ./src/engine/agent/agents.ts + 4 modules
+var agents = __webpack_require__(92047);
+// EXTERNAL MODULE: ./src/engine/store/evidence.ts
+var evidence = __webpack_require__(75607);
+// EXTERNAL MODULE: ./src/engine/common/errors.ts
+var errors = __webpack_require__(72251);
+// EXTERNAL MODULE: ./src/engine/common/markdown.ts
+var markdown = __webpack_require__(74129);
+// EXTERNAL MODULE: ./src/engine/os/tree-file.ts
+var tree_file = __webpack_require__(34720);
+// EXTERNAL MODULE: ./src/engine/agent/agent-report.ts
+var agent_report = __webpack_require__(88552);
+// EXTERNAL MODULE: ./src/engine/agent/dirty-snapshot.ts
+var dirty_snapshot = __webpack_require__(48025);
+// EXTERNAL MODULE: ./src/engine/agent/path-names.ts
+var path_names = __webpack_require__(63768);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(51455);
+// EXTERNAL MODULE: ./node_modules/smol-toml/dist/index.js + 8 modules
+var dist = __webpack_require__(3292);
+// EXTERNAL MODULE: ./src/engine/common/canonical.ts
+var canonical = __webpack_require__(94832);
+;// CONCATENATED MODULE: ./src/engine/judge/runner-config.ts
+// The parts of shared project files that configure how the criteria run. The agent may edit these
+// files (dependencies, metadata) but not these parts: a runner told to load a plugin, skip files
+// or run a weaker script passes a suite that has not changed a byte (SPEC §7, suite integrity).
+
+
+/** package.json keys the test runners and their helpers read. */
+const PACKAGE_RUNNER_KEYS = ['jest', 'mocha', 'ava', 'tap', 'nyc', 'c8', 'babel'];
+/** pyproject.toml `[tool.*]` tables of the Python runners and task runners. */
+const PYPROJECT_TOOLS = ['pytest', 'coverage', 'tox', 'nox', 'hatch', 'poe'];
+/** setup.cfg sections read by pytest and coverage. */
+const SETUP_CFG_SECTION = /^(tool:pytest|coverage:.*)$/;
+const base = (path) => path.slice(path.lastIndexOf('/') + 1);
+/** Whether `path` is a file with guarded parts (at any depth: a monorepo's packages have their own). */
+function hasGuardedParts(path) {
+    return ['package.json', 'pyproject.toml', 'setup.cfg'].includes(base(path));
+}
+/**
+ * The guarded parts of `text` as one canonical string (compare before and after); text that does
+ * not parse is compared whole, so an unparseable edit counts as a change (fail closed).
+ */
+function guardedParts(path, text, scripts) {
+    if (text === null)
+        return 'absent';
+    try {
+        switch (base(path)) {
+            case 'package.json': {
+                const v = JSON.parse(text);
+                const s = (v.scripts ?? {});
+                // Only the root package's scripts are run by the criteria (`npm test`).
+                const named = path === 'package.json' ? Object.fromEntries(scripts.map((n) => [n, s[n] ?? null])) : {};
+                return (0,canonical/* canonicalJson */.dj)({ scripts: named, ...Object.fromEntries(PACKAGE_RUNNER_KEYS.map((k) => [k, v[k] ?? null])) });
+            }
+            case 'pyproject.toml': {
+                const tool = ((0,dist/* parse */.qg)(text).tool ?? {});
+                return (0,canonical/* canonicalJson */.dj)(Object.fromEntries(PYPROJECT_TOOLS.map((k) => [k, tool[k] ?? null])));
+            }
+            case 'setup.cfg':
+                return iniSections(text)
+                    .filter((s) => SETUP_CFG_SECTION.test(s.name))
+                    .map((s) => `[${s.name}]\n${s.lines.join('\n')}`)
+                    .join('\n');
+            default:
+                return '';
+        }
+    }
+    catch {
+        return `unparseable:${text}`;
+    }
+}
+/** INI sections with their meaningful lines (comments and blank lines do not configure anything). */
+function iniSections(text) {
+    const out = [{ name: '', lines: [] }];
+    for (const raw of text.split(/\r?\n/)) {
+        const line = raw.trimEnd();
+        const header = /^\s*\[([^\]]*)\]/.exec(line);
+        if (header)
+            out.push({ name: header[1].trim(), lines: [] });
+        else if (line.trim() && !/^\s*[#;]/.test(line))
+            out.at(-1).lines.push(line);
+    }
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+;// CONCATENATED MODULE: ./src/engine/agent/revert.ts
+// Why a change of the agent's is put back as it was, and putting it back (the collect step's guard).
+
+
+
+
+
+/** Whether the guarded parts of `path` (see runner-config.ts) differ from before the agent ran. */
+async function runnerConfigChanged(git, cwd, before, path, scripts) {
+    const was = before.has(path)
+        ? (before.get(path).data?.toString('utf8') ?? null)
+        : (await git.inHead([path])).has(path)
+            ? await git.run(['show', `HEAD:${path}`])
+            : null;
+    const now = (await (0,tree_file/* readRegularIn */.gT)(cwd, path))?.toString('utf8') ?? null;
+    return guardedParts(path, was, scripts) !== guardedParts(path, now, scripts);
+}
+/**
+ * A change that reaches outside the tree: a link whose target, resolved as the kernel would from its
+ * place in the tree (through other links, `..` after a link), is absolute, climbs out of the tree or
+ * leads into .git: the checks would follow it to a file no clean checkout holds. A nested repository
+ * (git lists it as `dir/`), whose own settings git would obey when it looks inside.
+ */
+function outsideTree(cwd, path) {
+    if (path.endsWith('/'))
+        return 'a nested git repository';
+    if (!(0,tree_file/* isLinkIn */.ib)(cwd, path))
+        return null;
+    const why = (0,tree_file/* linkLeavesTree */.Zo)(cwd, path);
+    return why ? `a symbolic link out of the tree (-> ${(0,tree_file/* linkTarget */.Cm)((0,external_node_path_.join)(cwd, path)) ?? '/'}: ${why})` : null;
+}
+/**
+ * Why a change of the agent is put back as it was (null: it stays): a protected path; one of the
+ * loop's own paths (a file or link in place of its evidence folder, anything git sees in a tree it
+ * publishes: loop/own-paths.ts); a change that reaches outside the tree; one agent.may_change does
+ * not allow, or a module that would shadow a library (allow-list.ts); the runner configuration of a
+ * shared file (package.json's scripts the criteria run and runner keys, pyproject.toml's
+ * [tool.pytest]…); a secret value it would publish.
+ */
+async function revertReason(o, p, isNew) {
+    if (o.isProtected(p))
+        return { why: 'protected', detail: '' };
+    const own = o.loopOwned?.(p) ?? (isNew ? o.reserved?.(p) : null);
+    if (own)
+        return { why: 'loop-owned', detail: own };
+    const outside = outsideTree(o.cwd, p);
+    if (outside)
+        return { why: 'outside', detail: outside };
+    const refused = o.allowList?.refusal(p, isNew);
+    if (refused)
+        return refused;
+    if (hasGuardedParts(p) && (await runnerConfigChanged(o.git, o.cwd, o.before, p, o.guardedScripts)))
+        return { why: 'runner-config', detail: '' };
+    const { data, sha } = await (0,dirty_snapshot/* held */.yB)(o.cwd, p);
+    if (data === null && sha !== null)
+        return {
+            why: 'unstageable',
+            detail: `larger than ${String(dirty_snapshot/* MAX_HELD_BYTES */.Jy / 2 ** 20)} MiB: the loop neither reads nor commits it (GitHub refuses files over 100 MB)`,
+        };
+    if (data && o.holdsSecret(data))
+        return { why: 'secret', detail: (0,tree_file/* isLinkIn */.ib)(o.cwd, p) ? 'in its link target' : '' };
+    // A name is committed like a content (a deletion of such a name publishes nothing).
+    return o.holdsSecret(Buffer.from(p)) && presentIn(o.cwd, p) ? { why: 'secret', detail: 'in its name' } : null;
+}
+/**
+ * Puts `these` back (restoreBefore); a link the agent put in place of a folder on the way is removed
+ * and joins `all` with the reason of the path it was in the way of; a path that cannot be put back
+ * says why in its detail (and the link in its way is not staged).
+ */
+async function putBack(o, these, all) {
+    if (!these.length)
+        return;
+    const { cleared, failed, byBytes } = await (0,dirty_snapshot/* restoreBefore */.OH)(o.git, o.cwd, o.before, these.map((r) => r.path));
+    const reasonOf = (path) => all.find((r) => r.path === path);
+    for (const c of cleared)
+        if (!all.some((r) => r.path === c.path))
+            all.push({ path: c.path, why: reasonOf(c.for).why, detail: `${c.what} in place of the folder of ${c.for}, removed` });
+    for (const b of byBytes) {
+        const r = reasonOf(b.path);
+        r.detail = `${r.detail ? `${r.detail}; ` : ''}its name is not UTF-8: ${b.quoted}`;
+    }
+    for (const f of failed) {
+        const r = reasonOf(f.path);
+        r.detail = `${r.detail ? `${r.detail}; ` : ''}could not be put back safely (${f.error}); the user's version is kept in refs/phuc-loop/user-work`;
+        const inWay = (0,tree_file/* ancestorInTheWay */.D5)(o.cwd, f.path);
+        if (inWay && !all.some((x) => x.path === inWay.path))
+            all.push({ path: inWay.path, why: r.why, detail: `${inWay.what} in place of the folder of ${f.path}` });
+    }
+}
+/**
+ * Folders on the way to a path reverted for a secret whose names hold the secret: git commits no
+ * empty folder, but the name is the agent's leak all the same. Removed once empty (deepest first),
+ * never through a link.
+ */
+async function removeSecretFolders(o, reverted) {
+    const folders = new Set();
+    for (const r of reverted.filter((x) => x.why === 'secret')) {
+        const parts = r.path.split('/');
+        for (let i = parts.length - 1; i > 0; i--)
+            folders.add(parts.slice(0, i).join('/'));
+    }
+    for (const dir of [...folders].sort((a, b) => b.length - a.length))
+        if (o.holdsSecret(Buffer.from(dir)) && !(0,tree_file/* ancestorInTheWay */.D5)(o.cwd, `${dir}/x`))
+            await (0,promises_.rmdir)((0,external_node_path_.join)(o.cwd, dir)).catch(() => undefined);
+}
+/**
+ * A nested repository the agent made (reverted as reaching outside the tree) loses its .git: its own
+ * settings (a filter, core.fsmonitor) would run as whoever runs git on the tree next, the user after
+ * the run. Only its .git: the folder may hold the user's untracked files.
+ */
+async function removeNestedGitFolders(o, reverted) {
+    for (const r of reverted)
+        if (r.why === 'outside' && r.path.endsWith('/') && !o.before.has(r.path) && !(0,tree_file/* ancestorInTheWay */.D5)(o.cwd, `${r.path}.git`))
+            await (0,tree_file/* removeTree */.dM)((0,external_node_path_.join)(o.cwd, r.path, '.git'));
+}
+/** The paths among `paths` that are links now. */
+function linksAmong(cwd, paths) {
+    return paths.filter((p) => (0,tree_file/* isLinkIn */.ib)(cwd, p));
+}
+/** The first link of the tree to judge (HEAD's links and the agent's) that now leads out of the tree. */
+async function firstLinkOut(o, keptLinks) {
+    const headLinks = (await o.git.run(['ls-tree', '-r', '-z', 'HEAD']))
+        .split('\0')
+        .filter((l) => l.startsWith('120000 '))
+        .map((l) => l.slice(l.indexOf('\t') + 1));
+    for (const path of linksAmong(o.cwd, [...new Set([...keptLinks, ...headLinks])])) {
+        const why = (0,tree_file/* linkLeavesTree */.Zo)(o.cwd, path);
+        if (why)
+            return { path, why };
+    }
+    return null;
+}
+/** Whether a name exists in the work tree (a file, link or folder), never looked up through a link. */
+function presentIn(cwd, path) {
+    return !!(0,tree_file/* ancestorInTheWay */.D5)(cwd, path) || (0,tree_file/* lstatOrNull */.nd)((0,external_node_path_.join)(cwd, path.replace(/\/$/, ''))) !== null;
+}
+
+;// CONCATENATED MODULE: ./src/engine/agent/collect.ts
+// COLLECT_ARTIFACTS: the agent's changes after its step, attributed, guarded (revert.ts), staged and hashed.
+
+
+
+
+
+
+
+
+
+
+
+/** iter_N/artifacts.json: what the collect step kept, put back and hashed. */
+const artifactsSchema = external/* object */.Ikc({
+    agent_commits_folded: external/* number */.aig().int().min(0),
+    git_settings_restored: external/* array */.YOg(external/* string */.YjP()),
+    index_flags_cleared: external/* array */.YOg(external/* string */.YjP()),
+    artifacts: external/* array */.YOg(evidence/* manifestEntrySchema */.ph.extend({ role: external/* string */.YjP() })),
+    changed_paths: external/* array */.YOg(external/* string */.YjP()),
+    report: external/* object */.Ikc({ state: external/* enum */.k5n(['valid', 'malformed', 'absent']), error: external/* string */.YjP().optional() }),
+    reverted: external/* array */.YOg(external/* object */.Ikc({
+        path: external/* string */.YjP(),
+        why: external/* enum */.k5n(['protected', 'loop-owned', 'outside', 'not-allowed', 'shadow', 'runner-config', 'secret', 'unstageable']),
+        detail: external/* string */.YjP().optional(),
+    })),
+    /** Files of the user's that git never tracked and the agent deleted: nothing to stage (kept in refs/phuc-loop/user-work). */
+    untracked_deleted: external/* array */.YOg(external/* string */.YjP()).optional(),
+    /** The user's git-ignored files the agent deleted, replaced or changed: put back as they were (loop/user-files.ts). */
+    user_files_restored: external/* array */.YOg(external/* string */.YjP()).optional(),
+    /** Those that could not be put back, with why. */
+    user_files_not_restored: external/* array */.YOg(external/* object */.Ikc({ path: external/* string */.YjP(), error: external/* string */.YjP() })).optional(),
+});
+/** The agent's changes git refused to stage (put back), as one sentence, or null. */
+function unstageable(collected) {
+    const paths = collected.reverted
+        .filter((r) => r.why === 'unstageable')
+        .map((r) => (r.detail ? `${(0,path_names/* printablePath */.Vj)(r.path)} (${r.detail})` : (0,path_names/* printablePath */.Vj)(r.path)));
+    return paths.length ? `changes git refused to stage, put back: ${(0,markdown/* listSome */.XT)(paths)}` : null;
+}
+const isAttributes = (p) => p === '.gitattributes' || p.endsWith('/.gitattributes');
+/**
+ * Stages `paths`. A path git refuses to stage (its attributes ask for a conversion that fails, it
+ * lies beyond a link...) is the agent's change that cannot be judged: put back with git's reason
+ * (an `unstageable` revert), after the .gitattributes the agent changed in the step, whose
+ * attributes are the likely cause, so that its other changes stay. Only a failure no path
+ * accounts for (a lock, a full disk) still ends the run.
+ */
+async function stageOrRevert(o, paths, reverted) {
+    try {
+        return await o.git.stage(paths);
+    }
+    catch (e) {
+        if (!(e instanceof errors/* GitError */.XS) || e.kind !== 'other')
+            throw e;
+        let left = paths;
+        let refused = await o.git.refusedToStage(left);
+        const attributes = left.filter(isAttributes);
+        if (refused.length && attributes.length && !refused.every((r) => isAttributes(r.path))) {
+            const why = `with it git refused to stage ${(0,markdown/* listSome */.XT)(refused.map((r) => r.path))} (${refused[0].error})`;
+            const more = attributes.map((path) => ({ path, why: 'unstageable', detail: why }));
+            reverted.push(...more);
+            await putBack(o, more, reverted);
+            left = left.filter((p) => !reverted.some((r) => r.path === p));
+            refused = await o.git.refusedToStage(left);
+        }
+        if (refused.length) {
+            const more = refused.map((r) => ({ path: r.path, why: 'unstageable', detail: `git refused to stage it: ${r.error}` }));
+            reverted.push(...more);
+            await putBack(o, more, reverted);
+        }
+        const rest = left.filter((p) => !reverted.some((r) => r.path === p));
+        if (rest.length === paths.length)
+            throw e;
+        return o.git.stage(rest);
+    }
+}
+async function collectArtifacts(o) {
+    // An agent that committed on its own: fold its commits back into the index, so the guardrail and
+    // the diff see every change and the loop makes the one commit of the iteration.
+    // Git's settings and index bits can make git run commands or hide changes: put them back first.
+    const settingsChanged = await o.git.restoreSettings(o.settings);
+    const unflagged = await o.git.clearIndexFlags(o.settings);
+    const { head } = await o.git.position();
+    let folded = 0;
+    if (head && head !== o.startHead) {
+        folded = await o.git.countCommits(o.startHead, head).catch(() => 0);
+        await o.git.resetSoft(o.startHead);
+    }
+    // The report is the loop's channel, not the agent's work: read (never through a link), then removed.
+    const reportText = (0,agent_report/* takeReport */._u)(o.cwd, true);
+    // Ignored files are listed by the same git call, for the user-files step below (one git process less).
+    const ignored = o.userFiles ? [] : undefined;
+    const changed = (await (0,dirty_snapshot/* changedSince */.$A)(o.git, o.cwd, o.before, ignored)).filter((p) => p !== agents/* REPORT_PATH */.lz);
+    const reverted = [];
+    // Only a new module can shadow a library, only a new file under a reserved folder is the agent's:
+    // one HEAD or the user's dirty tree held is the user's.
+    const askHead = o.allowList ? changed : changed.filter((p) => o.reserved?.(p));
+    const inHead = askHead.length ? await o.git.inHead(askHead) : new Set();
+    for (const p of changed) {
+        const why = await revertReason(o, p, !inHead.has(p) && !o.before.has(p));
+        if (why)
+            reverted.push({ path: p, ...why });
+    }
+    await putBack(o, reverted, reverted);
+    // A nested repository of the user's that the agent removed (possible at isolation none only):
+    // git keeps none of its files, so nothing put it back, and the report must not say it did.
+    for (const r of reverted)
+        if (r.path.endsWith('/') && o.before.has(r.path) && !(0,tree_file/* lstatOrNull */.nd)((0,external_node_path_.join)(o.cwd, r.path)))
+            r.detail = "the user's own, deleted by the agent: git keeps none of its files, so the loop could not put it back";
+    await removeSecretFolders(o, reverted);
+    await removeNestedGitFolders(o, reverted);
+    // A link the agent kept can change where another link leads (a folder made a link to a shallower
+    // one: `..` after it climbs higher than it reads). Then every link it kept goes back.
+    const keptLinks = linksAmong(o.cwd, changed.filter((p) => !reverted.some((r) => r.path === p)));
+    const astray = keptLinks.length ? await firstLinkOut(o, keptLinks) : null;
+    if (astray) {
+        const more = keptLinks.map((path) => ({ path, why: 'outside', detail: `with it, ${astray.path} leads out of the tree (${astray.why})` }));
+        reverted.push(...more);
+        await putBack(o, more, reverted);
+    }
+    // An untracked file (the user's, kept in refs/phuc-loop/user-work before the step) the agent
+    // deleted: neither in the index nor in the work tree, so nothing to stage (git would refuse its name).
+    const candidates = changed.filter((p) => !reverted.some((r) => r.path === p));
+    const gone = [];
+    for (const p of candidates)
+        if (o.before.has(p) && !presentIn(o.cwd, p))
+            gone.push(p);
+    const indexed = await o.git.indexed(gone);
+    const untrackedDeleted = gone.filter((p) => !indexed.has(p));
+    const tree = await stageOrRevert(o, candidates.filter((p) => !untrackedDeleted.includes(p)), reverted);
+    const revertedPaths = new Set(reverted.map((r) => r.path));
+    const kept = candidates.filter((p) => !revertedPaths.has(p) && !untrackedDeleted.includes(p));
+    // A change is a staged tree other than HEAD's (what a non-empty staged diff says). Its patch is made
+    // by the git shell while the checks run; its evidence is written when it comes (flush() waits for it).
+    const produced = kept.length > 0 && tree !== (await o.git.commitTree(o.startHead));
+    const diff = produced ? o.git.stagedDiff() : Promise.resolve('');
+    // Its failure is met where it is awaited (after the checks): not an unhandled rejection meanwhile.
+    diff.catch(() => undefined);
+    // The user's git-ignored files: put back whatever the agent did to them; under a protected glob
+    // that (and an ignored file the agent made there, removed) is reverted as a tracked path would be.
+    const userFiles = o.userFiles ? await o.userFiles(ignored ?? []) : null;
+    const ignoredReverts = [
+        ...(userFiles?.protectedChanged ?? []).map((path) => ({ path, detail: "a git-ignored file of the user's, put back as it was" })),
+        ...(userFiles?.protectedRemoved ?? []).map((path) => ({ path, detail: 'a git-ignored file made under a protected path, removed' })),
+    ];
+    for (const r of ignoredReverts)
+        if (!revertedPaths.has(r.path))
+            reverted.push({ ...r, why: 'protected' });
+    for (const path of userFiles?.reservedRemoved ?? [])
+        if (!revertedPaths.has(path))
+            reverted.push({ path, why: 'loop-owned', detail: o.reserved?.(path) ?? '' });
+    const artifacts = [];
+    const r = o.agent.result;
+    const log = `$ agent (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''}${r.aborted ? ', stopped' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`;
+    const report = (0,agent_report/* parseReport */.MM)(reportText);
+    const recorded = diff.then(async (patch) => {
+        artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent.log`, o.scrub(log))), role: 'log' });
+        if (produced)
+            artifacts.push({ ...(await o.evidence.write(`${o.dir}/diff.patch`, o.scrub(patch))), role: 'artifact' });
+        artifacts.push({ ...(await o.evidence.writeJson(`${o.dir}/agent_invocation.json`, o.agent.invocation)), role: 'log' });
+        if (reportText !== null)
+            artifacts.push({ ...(await o.evidence.write(`${o.dir}/agent_report.json`, o.scrub(reportText))), role: 'artifact' });
+        await o.evidence.writeJson(`${o.dir}/artifacts.json`, {
+            agent_commits_folded: folded,
+            git_settings_restored: settingsChanged,
+            index_flags_cleared: unflagged,
+            artifacts: artifacts.map((a) => ({ path: a.path, sha256: a.sha256, bytes: a.bytes, role: a.role })),
+            changed_paths: kept,
+            report: report.state === 'malformed' ? { state: 'malformed', error: report.error } : { state: report.state },
+            reverted: reverted.map((r) => ({ path: r.path, why: r.why, ...(r.detail ? { detail: r.detail } : {}) })),
+            ...(untrackedDeleted.length ? { untracked_deleted: untrackedDeleted } : {}),
+            ...(userFiles?.restored.length ? { user_files_restored: userFiles.restored } : {}),
+            ...(userFiles?.failed.length ? { user_files_not_restored: userFiles.failed } : {}),
+        });
+    });
+    o.evidence.hold(recorded);
+    return {
+        changed: kept,
+        untrackedDeleted,
+        reverted,
+        produced,
+        diff,
+        recorded,
+        diffFiles: kept.length,
+        report,
+        artifacts,
+        agentCommitsFolded: folded,
+        tree,
+        settingsChanged,
+        unflagged,
+        userFiles,
+    };
+}
+
+
+/***/ }),
+
+/***/ 48025:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   W: () => (/* binding */ evidenceViewDir),
-/* harmony export */   k: () => (/* binding */ exposeEvidence)
+/* harmony export */   $A: () => (/* binding */ changedSince),
+/* harmony export */   Jy: () => (/* binding */ MAX_HELD_BYTES),
+/* harmony export */   OH: () => (/* binding */ restoreBefore),
+/* harmony export */   Rj: () => (/* binding */ fingerprint),
+/* harmony export */   h7: () => (/* binding */ snapshotDirty),
+/* harmony export */   sP: () => (/* binding */ unchangedSince),
+/* harmony export */   vm: () => (/* binding */ userRepos),
+/* harmony export */   yB: () => (/* binding */ held)
 /* harmony export */ });
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(51455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-// The evidence files a capsule links, as copies the agent can read (SPEC §7 "What the agent sees"):
-// the evidence store itself stays out of its reach. Written to the exchange folder before each step
-// (which the agent's commands see read-only), at the path each link names below it, so that
-// `$PHUC_EVIDENCE_DIR/<link path>` is the file the prompt names.
+/* harmony import */ var _common_canonical_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(94832);
+/* harmony import */ var _os_atomic_write_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(64154);
+/* harmony import */ var _os_tree_file_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(34720);
+/* harmony import */ var _path_names_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(63768);
+// The work tree around an agent step: the dirty paths before it ran (with their content), what it
+// changed since, and putting paths back as they were.
 
 
-/** The copies' folder inside the exchange folder (PHUC_EVIDENCE_DIR). */
-const evidenceViewDir = (exchangeDir) => (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(exchangeDir, 'evidence');
+
+
+
+
+async function snapshotDirty(git, cwd) {
+    const snap = new Map();
+    for (const c of await git.status())
+        snap.set(c.path, { ...(await held(cwd, c.path)), link: (0,_os_tree_file_js__WEBPACK_IMPORTED_MODULE_4__/* .isLinkIn */ .ib)(cwd, c.path) });
+    return snap;
+}
 /**
- * Replaces the view with copies of the files `links` name (paths below `folder`, the evidence
- * folder as the links spell it). A fresh folder each time: nothing from an earlier step is left,
- * and no write goes through an entry made before this one.
+ * The user's nested git repositories among the dirty paths (git lists one as `dir/`): git keeps none
+ * of their files, so the loop could not put one back. The sandbox lends them to no role and mounts
+ * them read-only for its commands (a mount point can be neither removed nor renamed).
  */
-async function exposeEvidence(exchangeDir, links, folder, read) {
-    const view = evidenceViewDir(exchangeDir);
-    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm)(view, { recursive: true, force: true });
-    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(view, { mode: 0o755 });
-    for (const l of links) {
-        const parts = l.path.split('/');
-        // Loop-made paths; one that would leave the view (an evidence folder outside the repository) is not copied.
-        if (!l.path.startsWith(`${folder}/`) || parts.some((p) => p === '' || p === '.' || p === '..'))
-            continue;
-        const text = await read(l.path.slice(folder.length + 1));
-        if (text === null)
-            continue;
-        const dest = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(view, ...parts);
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(dest), { recursive: true, mode: 0o755 });
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(dest, text, { flag: 'wx', mode: 0o644 });
+function userRepos(dirty) {
+    return [...dirty].filter((p) => p.endsWith('/')).map((p) => p.slice(0, -1));
+}
+/** Files past this size are not read into memory (nor committed: GitHub refuses a file over 100 MB). */
+const MAX_HELD_BYTES = 100 * 1024 * 1024;
+/**
+ * A work-tree path as the loop holds it: its bytes as git sees them and their sha256; absent (or not
+ * a file git keeps): nulls. Past MAX_HELD_BYTES, no bytes, and for a fingerprint the file's size,
+ * inode and change time, which no write leaves as they were. Never read through a folder that is a link.
+ */
+async function held(cwd, path) {
+    const st = (0,_os_tree_file_js__WEBPACK_IMPORTED_MODULE_4__/* .ancestorInTheWay */ .D5)(cwd, path) ? null : (0,_os_tree_file_js__WEBPACK_IMPORTED_MODULE_4__/* .lstatOrNull */ .nd)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(cwd, path));
+    if (st?.isFile() && st.size > MAX_HELD_BYTES)
+        return { sha: `large:${String(st.size)}:${String(st.ino)}:${String(st.ctimeMs)}`, data: null };
+    const data = await (0,_os_tree_file_js__WEBPACK_IMPORTED_MODULE_4__/* .readAsGitIn */ .YT)(cwd, path);
+    return { sha: data === null ? null : (0,_common_canonical_js__WEBPACK_IMPORTED_MODULE_2__/* .sha256 */ .sc)(data), data };
+}
+/** Whether the dirty paths of `snap` still hold what it read (an edit made since to one of them says no). */
+async function unchangedSince(cwd, snap) {
+    for (const [path, { sha }] of snap)
+        if ((await fingerprint(cwd, path)) !== sha)
+            return false;
+    return true;
+}
+/** A work-tree path's fingerprint as a DirtySnapshot holds it (see held). */
+async function fingerprint(cwd, path) {
+    return (await held(cwd, path)).sha;
+}
+/**
+ * Puts `paths` back as they were before the agent: the user's uncommitted version, else HEAD's.
+ * Every folder on the way must be a real folder: one the agent replaced by a link (or a file) is its
+ * change, removed first (never followed: through it the loop, root, would write or delete anywhere).
+ * A path that cannot be put back is reported, never a crash.
+ */
+async function restoreBefore(git, cwd, before, paths) {
+    const cleared = [];
+    const failed = [];
+    const fail = (path, e) => failed.push({ path, error: e instanceof Error ? e.message : String(e) });
+    const ready = [];
+    for (const p of paths)
+        try {
+            for (let inWay = (0,_os_tree_file_js__WEBPACK_IMPORTED_MODULE_4__/* .ancestorInTheWay */ .D5)(cwd, p); inWay; inWay = (0,_os_tree_file_js__WEBPACK_IMPORTED_MODULE_4__/* .ancestorInTheWay */ .D5)(cwd, p)) {
+                if (inWay.what === 'a step out of the tree' || cleared.length > paths.length * 64)
+                    throw new Error(`${inWay.path} is ${inWay.what}`);
+                await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.unlink)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(cwd, inWay.path)); // its folders are real ones (checked from the root down): only it goes
+                cleared.push({ path: inWay.path, what: inWay.what, for: p });
+            }
+            ready.push(p);
+        }
+        catch (e) {
+            fail(p, e);
+        }
+    // A name that was a link the agent put in place of a folder is gone now: nothing of HEAD's to restore there.
+    const gone = new Set(cleared.map((c) => c.path));
+    const fromHead = ready.filter((p) => !before.has(p) && !gone.has(p));
+    if (fromHead.length)
+        await git.restoreFromHead(fromHead).catch(async () => {
+            for (const p of fromHead)
+                await git.restoreFromHead([p]).catch((e) => fail(p, e));
+        });
+    // A name that is not UTF-8 reads with U+FFFD in place of its bytes: git and the file system know it by its own bytes.
+    const unreadable = fromHead.filter(_path_names_js__WEBPACK_IMPORTED_MODULE_5__/* .notUtf8 */ .T3);
+    const byBytes = unreadable.length ? await putBackByBytes(git, cwd, unreadable) : { done: [], failed: [] };
+    for (const f of byBytes.failed)
+        fail(f.path, f.error);
+    for (const p of ready.filter((x) => before.has(x)))
+        try {
+            const { data: was, sha, link } = before.get(p);
+            const inWay = (0,_os_tree_file_js__WEBPACK_IMPORTED_MODULE_4__/* .ancestorInTheWay */ .D5)(cwd, p);
+            if (inWay)
+                throw new Error(`${inWay.path} is ${inWay.what}`);
+            if (was === null && sha !== null)
+                throw new Error(`it is larger than ${String(MAX_HELD_BYTES / 2 ** 20)} MiB, more than the loop holds in memory`);
+            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(cwd, p), { recursive: true, force: true });
+            if (was === null)
+                continue;
+            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(cwd, p)), { recursive: true });
+            if (link)
+                await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.symlink)(was.toString(), (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(cwd, p));
+            else
+                await (0,_os_atomic_write_js__WEBPACK_IMPORTED_MODULE_3__/* .atomicWrite */ .L8)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(cwd, p), was);
+        }
+        catch (e) {
+            fail(p, e);
+        }
+    return { cleared, failed, byBytes: byBytes.done };
+}
+/** Removes the work-tree file of name `raw` (bytes), never through a folder that is a link; whether none is there now. */
+async function removeByBytes(cwd, raw) {
+    const parts = raw
+        .toString('latin1')
+        .split('/')
+        .filter((x) => x !== '' && x !== '.');
+    let at = Buffer.from(cwd);
+    for (const [i, part] of parts.entries()) {
+        if (part === '..')
+            return false;
+        at = Buffer.concat([at, Buffer.from('/'), Buffer.from(part, 'latin1')]);
+        const st = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat)(at).catch(() => null);
+        if (!st)
+            return true;
+        if (i < parts.length - 1 && !st.isDirectory())
+            return false;
+        if (i === parts.length - 1 && !st.isDirectory())
+            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.unlink)(at);
     }
+    return !(await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat)(at).catch(() => null));
+}
+/**
+ * Puts back `paths`, names git printed with U+FFFD for bytes that are not UTF-8, by their real names
+ * (git's quoted status): a name HEAD holds is checked out again; any other (the agent's new file,
+ * or one it staged itself) leaves the index and the work tree. Returns those still there, with why.
+ */
+async function putBackByBytes(git, cwd, paths) {
+    const wanted = new Set(paths);
+    const status = async () => (await git.run(['-c', 'core.quotePath=true', 'status', '--porcelain=v1', '--untracked-files=all', '--no-renames', '--ignore-submodules=all']))
+        .split('\n')
+        .map((line) => line.slice(3))
+        .filter((q) => q.startsWith('"') && wanted.has((0,_path_names_js__WEBPACK_IMPORTED_MODULE_5__/* .unquoteGitPath */ .Lh)(q).toString('utf8')));
+    const found = await status();
+    for (const quoted of found) {
+        const stdin = `${quoted}\n`;
+        const fromHead = await git.run(['checkout', 'HEAD', '--pathspec-from-file=-'], { stdin }).then(() => true, () => false);
+        if (fromHead)
+            continue;
+        await git.run(['rm', '-q', '--cached', '--ignore-unmatch', '--pathspec-from-file=-'], { stdin }).catch(() => undefined);
+        await removeByBytes(cwd, (0,_path_names_js__WEBPACK_IMPORTED_MODULE_5__/* .unquoteGitPath */ .Lh)(quoted)).catch(() => false);
+    }
+    const left = new Set(await status());
+    const named = (q) => (0,_path_names_js__WEBPACK_IMPORTED_MODULE_5__/* .unquoteGitPath */ .Lh)(q).toString('utf8');
+    return {
+        done: found.filter((q) => !left.has(q)).map((quoted) => ({ path: named(quoted), quoted })),
+        failed: [...left].map((q) => ({ path: named(q), error: `${q} could not be put back by its name's bytes` })),
+    };
+}
+/**
+ * Paths whose content differs from the snapshot taken before the agent ran; with `ignored`, what git
+ * lists as ignored (see Git.status) is put there, from the same call.
+ */
+async function changedSince(git, cwd, before, ignored) {
+    const now = await git.status({ ignored: !!ignored });
+    const out = [];
+    const seen = new Set();
+    for (const c of now) {
+        if (c.code === '!!') {
+            ignored?.push(c.path);
+            continue;
+        }
+        seen.add(c.path);
+        if (!before.has(c.path) || before.get(c.path).sha !== (await fingerprint(cwd, c.path)))
+            out.push(c.path);
+    }
+    // A path that was dirty before and is clean now was restored by the agent: also its change.
+    for (const p of before.keys())
+        if (!seen.has(p))
+            out.push(p);
+    return out.sort();
+}
+
+
+/***/ }),
+
+/***/ 63768:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Lh: () => (/* binding */ unquoteGitPath),
+/* harmony export */   T3: () => (/* binding */ notUtf8),
+/* harmony export */   Vj: () => (/* binding */ printablePath),
+/* harmony export */   rV: () => (/* binding */ protectedMatcher)
+/* harmony export */ });
+/* harmony import */ var picomatch__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(14006);
+/* harmony import */ var picomatch__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(picomatch__WEBPACK_IMPORTED_MODULE_0__);
+// Names the agent chose: as git quotes them (bytes that are not UTF-8), as a line of the console may
+// show them, and as the protected globs judge them.
+
+/** Whether git printed `path` with bytes that are not UTF-8 (each read as U+FFFD: no file has that name). */
+const notUtf8 = (path) => path.includes('\ufffd');
+/** The bytes of a name git quoted (`"leak/bad\\377name"`: C escapes, octal bytes); the name itself when not quoted. */
+function unquoteGitPath(quoted) {
+    if (!quoted.startsWith('"') || !quoted.endsWith('"') || quoted.length < 2)
+        return Buffer.from(quoted);
+    const ESC = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+    const out = [];
+    const body = quoted.slice(1, -1);
+    for (let i = 0; i < body.length; i++) {
+        const c = body[i];
+        if (c !== '\\') {
+            out.push(...Buffer.from(c));
+            continue;
+        }
+        const octal = /^[0-3][0-7]{2}/.exec(body.slice(i + 1, i + 4));
+        if (octal) {
+            out.push(parseInt(octal[0], 8));
+            i += 3;
+        }
+        else
+            out.push(ESC[body[++i]] ?? body.charCodeAt(i));
+    }
+    return Buffer.from(out);
+}
+/**
+ * A path as a line of the console may show it: control characters, line separators, the marks that
+ * reorder text (bidi controls) and U+FFFD (a byte that is not UTF-8) as `\\u{…}` escapes, a backslash doubled.
+ */
+function printablePath(path) {
+    // eslint-disable-next-line no-control-regex -- control characters are what this replaces
+    return path.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufffd\\]/g, (c) => c === '\\' ? '\\\\' : `\\u{${c.charCodeAt(0).toString(16)}}`);
+}
+/**
+ * A name the glob matcher cannot judge (control characters, line separators, bytes that are not
+ * UTF-8) is taken as protected: a violation, never a pass.
+ */
+// The plan's globs, compiled once a run rather than once an iteration.
+const matchers = new WeakMap();
+function protectedMatcher(globs) {
+    let matcher = matchers.get(globs);
+    if (!matcher) {
+        const m = picomatch__WEBPACK_IMPORTED_MODULE_0___default()(globs, { dot: true });
+        // eslint-disable-next-line no-control-regex -- control characters in a path are what this test looks for
+        matcher = (p) => /[\u0000-\u001f\u007f\u2028\u2029\ufffd]/.test(p) || m(p);
+        matchers.set(globs, matcher);
+    }
+    return matcher;
 }
 
 
@@ -2289,7 +2166,7 @@ const historyLineSchema = zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({
 /* harmony import */ var _common_canonical_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(94832);
 /* harmony import */ var _judge_certificate_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(97501);
 /* harmony import */ var _config_plan_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(54158);
-/* harmony import */ var _agent_agent_step_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(73817);
+/* harmony import */ var _agent_collect_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(11638);
 /* harmony import */ var _common_document_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(44505);
 /* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(72251);
 /* harmony import */ var _state_js__WEBPACK_IMPORTED_MODULE_9__ = __webpack_require__(7355);
@@ -2427,7 +2304,7 @@ async function verifyTree(root, opts = {}) {
         finalCert = cert;
     }
     for (const f of files.filter((f) => /^iter_\d+\/artifacts\.json$/.test(f.path)))
-        await doc(f.path, _agent_agent_step_js__WEBPACK_IMPORTED_MODULE_6__/* .artifactsSchema */ .$Y);
+        await doc(f.path, _agent_collect_js__WEBPACK_IMPORTED_MODULE_6__/* .artifactsSchema */ .$Y);
     // As recorded: a tail past the manifest is not read.
     const historyBytes = recorded.get('history.jsonl')?.bytes;
     const history = (historyBytes !== undefined && (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(root, 'history.jsonl')).catch(() => null))?.subarray(0, historyBytes).toString('utf8')) || '';
@@ -2497,1456 +2374,6 @@ function unparsed(e) {
     if (e instanceof _common_errors_js__WEBPACK_IMPORTED_MODULE_8__/* .EvidenceUnverifiable */ .Ol)
         return e.message;
     throw e;
-}
-
-
-/***/ }),
-
-/***/ 97457:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   Nk: () => (/* binding */ upstreamAgent),
-/* harmony export */   nc: () => (/* binding */ connectOut)
-/* harmony export */ });
-/* unused harmony exports machineProxy, proxyLabel */
-/* harmony import */ var node_http__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(37067);
-/* harmony import */ var node_http__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_http__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_https__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(44708);
-/* harmony import */ var node_https__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_https__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(77030);
-/* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_net__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var https_proxy_agent__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(45833);
-/* harmony import */ var proxy_from_env__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(98182);
-// The machine's own proxy on the way out. On a runner or a laptop behind a proxy, the model API and
-// the hosts of `agent.network` are reachable only through it (no DNS of its own, or a firewall): the
-// key proxy, its pre-flight probe and the allow-list proxy go where the loop's environment says —
-// HTTPS_PROXY / HTTP_PROXY / ALL_PROXY, minus NO_PROXY, read the way curl and most tools read them
-// (proxy-from-env) — and tunnel with CONNECT, so TLS runs end to end and the proxy sees no key.
-
-
-
-
-
-/** The proxy the loop's environment names for `target`, or null for a direct connection. */
-function machineProxy(target) {
-    const named = (0,proxy_from_env__WEBPACK_IMPORTED_MODULE_4__/* .getProxyForUrl */ .T)(target.href);
-    return named ? new URL(named) : null;
-}
-/** The proxy's address for messages: no user name or password (they may be secrets). */
-const proxyLabel = (proxy) => `${proxy.protocol}//${proxy.host}`;
-/** An agent for requests to `upstream`: tunnelled through the machine's proxy where one applies. */
-function upstreamAgent(upstream, keepAlive = true) {
-    const proxy = machineProxy(upstream);
-    if (proxy)
-        return new https_proxy_agent__WEBPACK_IMPORTED_MODULE_3__/* .HttpsProxyAgent */ .b(proxy, { keepAlive });
-    return upstream.protocol === 'https:' ? new (node_https__WEBPACK_IMPORTED_MODULE_1___default().Agent)({ keepAlive }) : new (node_http__WEBPACK_IMPORTED_MODULE_0___default().Agent)({ keepAlive });
-}
-/**
- * A TCP connection to host:port (for a `scheme` target), through the machine's proxy where one
- * applies; rejects with the network's or the proxy's words ("…through the proxy http://p:3128").
- */
-function connectOut(host, port, scheme) {
-    const authority = `${node_net__WEBPACK_IMPORTED_MODULE_2___default().isIPv6(host) ? `[${host}]` : host}:${port}`;
-    const proxy = machineProxy(new URL(`${scheme}://${authority}`));
-    return new Promise((resolve, reject) => {
-        const failed = (why) => reject(new Error(proxy ? `${why} through the proxy ${proxyLabel(proxy)}` : why));
-        if (!proxy) {
-            const s = node_net__WEBPACK_IMPORTED_MODULE_2___default().connect({ host, port }, () => resolve(s));
-            return void s.once('error', (e) => failed(e.message || e.code || 'the connection failed'));
-        }
-        const headers = { host: authority };
-        if (proxy.username)
-            headers['proxy-authorization'] = `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`;
-        const client = proxy.protocol === 'https:' ? (node_https__WEBPACK_IMPORTED_MODULE_1___default()) : (node_http__WEBPACK_IMPORTED_MODULE_0___default());
-        const port0 = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
-        const req = client.request({ host: proxy.hostname.replace(/^\[(.*)\]$/, '$1'), port: port0, method: 'CONNECT', path: authority, headers });
-        req.once('connect', (res, s, head) => {
-            // What the far end sent with the proxy's answer belongs to the connection.
-            if (head.length)
-                s.unshift(head);
-            if (res.statusCode === 200)
-                return resolve(s);
-            s.destroy();
-            failed(`the proxy answered CONNECT with ${String(res.statusCode)} ${res.statusMessage ?? ''}`.trim());
-        });
-        req.once('error', (e) => failed(e.message || e.code || 'the connection to the proxy failed'));
-        req.end();
-    });
-}
-
-
-/***/ }),
-
-/***/ 36775:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   GW: () => (/* binding */ commandNetwork),
-/* harmony export */   HQ: () => (/* binding */ networkPolicy),
-/* harmony export */   Qp: () => (/* binding */ networkRecord),
-/* harmony export */   XV: () => (/* binding */ openNetwork),
-/* harmony export */   dp: () => (/* binding */ hostSockets),
-/* harmony export */   ue: () => (/* binding */ networkLimit)
-/* harmony export */ });
-/* unused harmony exports allowed, NetworkGate */
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(51455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_http__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(37067);
-/* harmony import */ var node_http__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_http__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(77030);
-/* harmony import */ var node_net__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_net__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(76760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _machine_proxy_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(97457);
-/* harmony import */ var _programs_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(59980);
-// The network policy of the agent and the checks (SPEC §7 "Network"). Where the sandbox gives a
-// command namespaces (user+pidns, pidns), it also gives it a network namespace of its own:
-// - the agent's reaches nothing but two unix sockets of the loop's, through net-forwarder.pl, which
-//   listens on 127.0.0.1 inside: the key proxy (at the port its base URL names) and an HTTP proxy
-//   (HTTPS_PROXY) that lets through only the hosts of `agent.network` and logs every other host
-//   asked for, so that the user sees what to allow. `agent.network: open` shares the machine's;
-// - the checks' has loopback only (`checks.network: open` shares the machine's); `checks.setup`
-//   always has the machine's network (it installs).
-// A DNS lookup or a raw connection from inside fails at once: there is no route and no resolver.
-// A unix socket of the machine's at a path is no part of a network namespace (an abstract one is):
-// the sandbox masks each one listening (hostSockets) in such a command's view, or a resolver's socket
-// (nscd, systemd-resolved) or a D-Bus would be its way out.
-
-
-
-
-
-
-/** The model APIs an agent preset talks to, reached through HTTPS_PROXY where the key proxy does not hold its key. */
-const MODEL_HOSTS = {
-    claude: ['api.anthropic.com:443'],
-    codex: ['api.openai.com:443', 'chatgpt.com:443'],
-    gemini: ['generativelanguage.googleapis.com:443'],
-};
-/** The policy of a config: the agent's allow-list gets its model API's hosts unless the key proxy holds its key (then that is its way out). */
-function networkPolicy(c, keyProxy) {
-    const a = c.agent.network;
-    return { agent: a === 'open' ? 'open' : [...new Set([...a, ...(keyProxy ? [] : (MODEL_HOSTS[c.agent.use] ?? []))])], checks: c.checks.network };
-}
-function networkRecord(p, enforced) {
-    return { agent: p.agent === 'open' ? 'open' : p.agent.length ? [...p.agent].sort() : 'model-api-only', checks: p.checks, setup: 'open', enforced };
-}
-/** The limit said where the policy cannot be enforced (no namespaces, or no `ip` to bring loopback up). */
-function networkLimit(why) {
-    return `The network policy (agent.network, checks.network) is not enforced: ${why}. The agent and the checks reach every host the machine reaches, and can send the repository anywhere.`;
-}
-/**
- * The unix sockets of the machine listening at a path (real paths, each once), from /proc/net/unix:
- * those bound with a relative path, and those bound later, are not found (the limits say so).
- */
-async function hostSockets(table = '/proc/net/unix') {
-    const text = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)(table, 'utf8').catch(() => '');
-    // Num RefCount Protocol Flags Type St Inode Path: the path, where there is one, from the 8th field on.
-    const paths = new Set(text
-        .split('\n')
-        .slice(1)
-        .map((l) => l.trim().split(/ +/).slice(7).join(' '))
-        .filter((p) => p.startsWith('/')));
-    const found = await Promise.all([...paths].map(async (p) => ((await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat)(p).catch(() => null))?.isSocket() ? (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.realpath)(p).catch(() => null) : null)));
-    return [...new Set(found.filter((p) => p !== null))].sort();
-}
-/** The HTTP proxy's port inside the agent's namespace (a namespace of its own: no other listener there but the key proxy's). */
-const PROXY_PORT = 3128;
-/** A host (or host:port) the allow-list names matches `host`:`port`. */
-function allowed(list, host, port) {
-    const h = host.toLowerCase().replace(/^\[|\]$/g, '');
-    return list.some((entry) => {
-        const m = /^(.*?)(?::(\d+))?$/.exec(entry.toLowerCase());
-        return m[1] === h && (m[2] === undefined || Number(m[2]) === port);
-    });
-}
-/**
- * The loop's side of the namespaces: a folder (0755, the loop's) that each namespaced command gets
- * in its view, holding the forwarder and the sockets it relays to. `refused` is told every host the
- * agent asked for and did not get.
- */
-class NetworkGate {
-    dir;
-    forwarder;
-    allow;
-    refused;
-    servers = [];
-    /** Every connection either way, cut when the gate closes (a server's close waits for them). */
-    open = new Set();
-    constructor(dir, 
-    /** perl and the forwarder's copy: the first words of the agent's command. */
-    forwarder, allow, refused) {
-        this.dir = dir;
-        this.forwarder = forwarder;
-        this.allow = allow;
-        this.refused = refused;
-    }
-    static async open(dir, perl, allow, refused) {
-        const { 'net-forwarder.pl': forwarder } = await (0,_programs_js__WEBPACK_IMPORTED_MODULE_5__/* .installPrograms */ .xW)(dir, ['net-forwarder.pl']);
-        const gate = new NetworkGate(dir, [perl, forwarder], allow, refused);
-        await gate.listen(gate.proxySocket, gate.proxyServer());
-        return gate;
-    }
-    get proxySocket() {
-        return (0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(this.dir, 'proxy.sock');
-    }
-    keySocket(port) {
-        return (0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(this.dir, `key-${String(port)}.sock`);
-    }
-    async listen(path, server) {
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm)(path, { force: true });
-        await new Promise((resolve, reject) => {
-            server.once('error', reject);
-            server.listen(path, () => resolve());
-        });
-        server.on('connection', (c) => this.open.add(c.on('close', () => this.open.delete(c))));
-        // The forwarder connects as the namespace's root, or (pidns) as the loop's own user.
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.chmod)(path, 0o600);
-        this.servers.push(server);
-    }
-    /** Relays the agent's namespace's 127.0.0.1:port to the loop's 127.0.0.1:port (the key proxy). */
-    async relayKeyProxy(port) {
-        const server = node_net__WEBPACK_IMPORTED_MODULE_2___default().createServer((inside) => pipeBoth(inside, node_net__WEBPACK_IMPORTED_MODULE_2___default().connect(port, '127.0.0.1')));
-        await this.listen(this.keySocket(port), server);
-    }
-    /**
-     * The forwarder's arguments for the agent (before `--`): the key proxy's port, if any, and the
-     * HTTP proxy; and the variables that point the agent's HTTP clients at the latter.
-     */
-    agentView(keyPort) {
-        const maps = [...(keyPort === null ? [] : [`${String(keyPort)}=${this.keySocket(keyPort)}`]), `${String(PROXY_PORT)}=${this.proxySocket}`];
-        const proxy = `http://127.0.0.1:${String(PROXY_PORT)}`;
-        const local = '127.0.0.1,localhost,::1';
-        return {
-            maps,
-            env: { HTTPS_PROXY: proxy, HTTP_PROXY: proxy, https_proxy: proxy, http_proxy: proxy, ALL_PROXY: proxy, NO_PROXY: local, no_proxy: local },
-        };
-    }
-    /** CONNECT host:port (HTTPS) and absolute-URL requests (plain HTTP), for the allowed hosts only. */
-    proxyServer() {
-        const server = node_http__WEBPACK_IMPORTED_MODULE_1___default().createServer((req, res) => {
-            const url = URL.canParse(req.url ?? '') ? new URL(req.url) : null;
-            const port = url ? Number(url.port) || (url.protocol === 'https:' ? 443 : 80) : 0;
-            if (!url || !allowed(this.allow, url.hostname, port)) {
-                this.refused(url ? `${url.hostname}:${String(port)}` : String(req.url), `HTTP ${String(req.method)}`);
-                res.writeHead(403, { 'content-type': 'text/plain' }).end('phuc-loop: this host is not in agent.network\n');
-                return;
-            }
-            const up = node_http__WEBPACK_IMPORTED_MODULE_1___default().request(url, { method: req.method, headers: req.headers, agent: (0,_machine_proxy_js__WEBPACK_IMPORTED_MODULE_4__/* .upstreamAgent */ .Nk)(url, false) }, (r) => {
-                res.writeHead(r.statusCode ?? 502, r.headers);
-                r.pipe(res);
-            });
-            up.on('error', () => res.destroy());
-            req.pipe(up);
-        });
-        server.on('connect', (req, socket, head) => {
-            const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(req.url ?? '');
-            if (!m || !allowed(this.allow, m[1], Number(m[2]))) {
-                this.refused(req.url ?? '', 'CONNECT');
-                socket.end('HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\nphuc-loop: this host is not in agent.network\n');
-                return;
-            }
-            (0,_machine_proxy_js__WEBPACK_IMPORTED_MODULE_4__/* .connectOut */ .nc)(m[1], Number(m[2]), 'https').then((up) => {
-                socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
-                if (head.length)
-                    up.write(head);
-                pipeBoth(socket, up);
-            }, () => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
-        });
-        return server;
-    }
-    async close() {
-        for (const c of this.open)
-            c.destroy();
-        await Promise.all(this.servers.map((s) => new Promise((r) => s.close(r))));
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm)(this.dir, { recursive: true, force: true });
-    }
-}
-/** The network of a run whose commands get namespaces (`namespaced`) or not; `dir` for the gate, `perl` runs its forwarder. */
-async function openNetwork(policy, namespaced, gateAt, refused) {
-    const closed = policy.agent !== 'open' || policy.checks !== 'open';
-    const why = namespaced ? null : "at isolation none the commands run in the loop's own namespaces";
-    // The gate relays the agent's way out; a command with loopback only needs nothing but bwrap's --unshare-net.
-    const gate = policy.agent !== 'open' && why === null ? await NetworkGate.open(gateAt.dir, gateAt.perl, policy.agent, refused) : null;
-    return { policy, gate, why: closed ? why : null };
-}
-/**
- * The network namespace of a command of `role`: null where it shares the machine's; else the
- * forwarder's arguments (up to its `--`; none for loopback only), the folders its view must hold,
- * and variables to add.
- */
-function commandNetwork(n, role, open, keyPort) {
-    const { gate, policy, why } = n;
-    if (why !== null || open || (role === 'agent' ? policy.agent === 'open' : policy.checks === 'open'))
-        return null;
-    if (role === 'check' || !gate)
-        return { argv: [], dirs: [], env: {} };
-    const view = gate.agentView(keyPort);
-    return { argv: [...gate.forwarder, ...view.maps, '--'], dirs: [gate.dir], env: view.env };
-}
-function pipeBoth(a, b) {
-    a.pipe(b);
-    b.pipe(a);
-    a.on('error', () => b.destroy());
-    b.on('error', () => a.destroy());
-    a.on('close', () => b.destroy());
-    b.on('close', () => a.destroy());
-}
-
-
-/***/ }),
-
-/***/ 68280:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-
-// EXPORTS
-__webpack_require__.d(__webpack_exports__, {
-  Ft: () => (/* reexport */ IsolationUnavailableError),
-  ak: () => (/* binding */ Sandbox),
-  Zu: () => (/* reexport */ resolveIsolation),
-  CA: () => (/* reexport */ withoutRoleVariables)
-});
-
-// UNUSED EXPORTS: ISOLATION_LEVELS, ROLE_USERS, isolationLimits, probeIsolation
-
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __webpack_require__(51455);
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __webpack_require__(48161);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __webpack_require__(76760);
-// EXTERNAL MODULE: ./src/engine/os/tree-file.ts
-var tree_file = __webpack_require__(34720);
-;// CONCATENATED MODULE: ./src/engine/os/reach.ts
-// What a role can reach of the machine at user+pidns (SPEC §7 "Isolation"): its user sees only
-// what every other user may reach; a folder it cannot traverse is covered by an empty one in its
-// view (os/sandbox.ts#layout). A program the user configured there is missing to the role, and the
-// loop says so before the run instead of letting the agent or a check fail on "No such file".
-
-
-/**
- * The first directory on the way to `path` (inclusive) that `who` cannot traverse, or null. `who`
- * absent: any other user (one that owns nothing there). ACLs are not read: a folder they open is
- * still reported (then covered, see sandbox.ts), never the other way round.
- */
-async function firstBlocked(path, who) {
-    let at = external_node_path_.sep;
-    for (const part of ['', ...path.split(external_node_path_.sep).filter(Boolean)]) {
-        at = (0,external_node_path_.join)(at, part);
-        const s = await (0,promises_.stat)(at).catch(() => null);
-        const bit = !s ? 0 : s.uid === who?.uid ? 0o100 : s.gid === who?.gid ? 0o010 : 0o001;
-        if (!s || (s.mode & bit) === 0)
-            return at;
-    }
-    return null;
-}
-/**
- * For each of `paths` (absolute) that exists for the loop but lies under a folder `who` cannot
- * traverse: one sentence naming the file, that folder, its mode and the user. A path the loop
- * cannot see either is not the sandbox's doing and is left out.
- */
-async function outOfView(paths, who) {
-    const found = await Promise.all([...new Set(paths)].map(async (path) => {
-        if (!path.startsWith(external_node_path_.sep) || !(await (0,promises_.lstat)(path).catch(() => null)))
-            return null;
-        const blocked = await firstBlocked(path, who);
-        if (blocked === null || blocked === path)
-            return null;
-        const mode = ((await (0,promises_.stat)(blocked)).mode & 0o777).toString(8).padStart(4, '0');
-        return `${path} lies under ${blocked} (mode ${mode}), which ${who.name} cannot enter`;
-    }));
-    return found.filter((f) => f !== null);
-}
-
-// EXTERNAL MODULE: ./src/engine/os/network.ts
-var network = __webpack_require__(36775);
-// EXTERNAL MODULE: ./src/engine/os/programs.ts
-var programs = __webpack_require__(59980);
-// EXTERNAL MODULE: ./src/engine/os/process.ts
-var os_process = __webpack_require__(81612);
-// EXTERNAL MODULE: ./src/engine/os/spawner.ts
-var spawner = __webpack_require__(4461);
-;// CONCATENATED MODULE: ./src/engine/os/sandbox-tools.ts
-// The system programs the sandbox runs (from the system's folders only, never a PATH the agent could
-// have planted into), each level's list, and the quiet runner of root's one-off helper commands.
-
-
-/** An explicitly requested level that this machine cannot provide. */
-class IsolationUnavailableError extends Error {
-}
-const SYSTEM_PATH = spawner/* SYSTEM_DIRS */.Ln.join(':');
-/** The PATH of root's commands, and of a role's where the loop has none. */
-const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
-const NAMESPACE_TOOLS = ['sh', 'bwrap', 'perl', 'setpriv'];
-const USER_TOOLS = [...NAMESPACE_TOOLS, 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout', 'cp', 'mv', 'mktemp'];
-/** The package that brings a tool, named where it is missing (Debian's and Ubuntu's names). */
-const PACKAGE_OF = { bwrap: 'bubblewrap', perl: 'perl-base', setpriv: 'util-linux', find: 'findutils' };
-function findTools() {
-    const tools = {};
-    for (const name of USER_TOOLS) {
-        const p = (0,spawner/* systemTool */._f)(name);
-        if (p)
-            tools[name] = p;
-    }
-    return { tools, sudo: (0,spawner/* systemTool */._f)('sudo'), useradd: (0,spawner/* systemTool */._f)('useradd'), setfacl: (0,spawner/* systemTool */._f)('setfacl') };
-}
-function missing(found, names) {
-    const lacking = names.filter((n) => !found.tools[n]);
-    const packages = [...new Set(lacking.map((n) => PACKAGE_OF[n] ?? 'coreutils'))];
-    return lacking.length ? `${lacking.join(', ')} not found (install the package${packages.length > 1 ? 's' : ''} ${packages.join(', ')})` : null;
-}
-/** The tools a level needs (checked by the probe); the others keep their bare names, unused there. */
-function toolsFor(found, names) {
-    const why = missing(found, names);
-    if (why)
-        throw new IsolationUnavailableError(`agent.isolation: ${why}`);
-    return Object.fromEntries(USER_TOOLS.map((n) => [n, found.tools[n] ?? n]));
-}
-/** Quiet helper commands (probes, users, ownership): never swept, never sandboxed. */
-const helperRunner = new os_process/* NodeProcessRunner */.u({ killGraceMs: 500 });
-function runTool([command, ...args], timeoutMs = 60_000) {
-    return helperRunner.run({ command, args, cwd: '/', env: { PATH: SYSTEM_PATH, LC_ALL: 'C' }, timeoutMs, reapLeftovers: false });
-}
-const firstLine = (r) => (r.stderr.trim() || r.stdout.trim() || `exit ${String(r.exitCode ?? r.signal)}`).split('\n')[0];
-
-;// CONCATENATED MODULE: ./src/engine/os/role-users.ts
-// The role users of user+pidns (phuc-agent, phuc-check): system users with no login shell, no HOME
-// and no other group, made once per machine by sandbox-users.sh.
-
-
-
-/** The dedicated users: system users with no login shell, no sudo rights and no other groups. */
-const ROLE_USERS = { agent: 'phuc-agent', check: 'phuc-check' };
-async function usersExist() {
-    const lines = (await (0,promises_.readFile)('/etc/passwd', 'utf8').catch(() => '')).split('\n');
-    return Object.values(ROLE_USERS).every((u) => lines.some((l) => l.startsWith(`${u}:`)));
-}
-/** How long one of root's commands may take (a chown of a large tree), as for the loop's git calls. */
-const ROOT_COMMAND_MS = 300_000;
-async function asRoot(sudo, argv) {
-    const r = await runTool(sudo ? [sudo, '-n', '--', ...argv] : argv);
-    if (r.exitCode !== 0)
-        throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
-    return r.stdout;
-}
-/** Creates the role users once per machine, or reads them back. */
-async function ensureUsers(sudo) {
-    const names = Object.values(ROLE_USERS);
-    const out = await asRoot(sudo, ['/bin/sh', '-c', (0,programs/* programText */.Q3)('sandbox-users.sh'), 'sandbox-users.sh', ...names]);
-    const byName = new Map();
-    for (const line of out.trim().split('\n')) {
-        const [name = '', uid, gid, ...groups] = line.trim().split(/\s+/);
-        const u = { name, uid: Number(uid), gid: Number(gid) };
-        // A user of that name made by someone else must still be an unprivileged one.
-        if (!(u.uid > 0 && u.gid > 0) || groups.some((g) => Number(g) !== u.gid))
-            throw new IsolationUnavailableError(`agent.isolation: user+pidns needs ${name} to be an unprivileged user with no other groups (found uid ${uid}, groups ${groups.join(',')})`);
-        byName.set(u.name, u);
-    }
-    const agent = byName.get(ROLE_USERS.agent);
-    const check = byName.get(ROLE_USERS.check);
-    if (!agent || !check)
-        throw new Error(`could not create ${names.join(' and ')}: ${out}`);
-    return { agent, check };
-}
-
-;// CONCATENATED MODULE: ./src/engine/os/isolation.ts
-// The isolation levels (SPEC §7 "Isolation"): which this machine gives, the one a run takes, what
-// each does not guarantee, and bubblewrap's arguments for each (docs/security.md).
-//
-// Levels, strongest first (docs/security.md says what each guarantees and what it does not):
-// - `user+pidns`: the command runs as a dedicated unprivileged user (phuc-agent, phuc-check) with
-//   no groups, no capabilities and no_new_privs, a fresh HOME and TMPDIR, in its own PID and mount
-//   namespace with its own /proc. Needs root, or passwordless `sudo -n` (GitHub-hosted runners).
-// - `pidns`: own user, PID and mount namespace, no capabilities, but the loop's own uid.
-// - `none`: the command runs beside the loop; only the process-table sweep of process.ts contains it.
-
-
-
-const ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'];
-/**
- * Finds out which levels work here by running each one's real chain once with `true` (uid 65534
- * for the trial, so no user is created by a probe). About 10 ms per level.
- */
-async function probeIsolation() {
-    const found = findTools();
-    const t = found.tools;
-    let privilege = null;
-    let noPrivilege = '';
-    if (process.getuid?.() === 0)
-        privilege = 'root';
-    else if (!found.sudo)
-        noPrivilege = 'the loop is not root and sudo is not installed';
-    else {
-        const r = await runTool([found.sudo, '-n', 'true'], 10_000);
-        if (r.exitCode === 0)
-            privilege = 'sudo';
-        else
-            noPrivilege = `the loop is not root and has no passwordless sudo (sudo -n: ${firstLine(r)})`;
-    }
-    let userPidns = privilege ? missing(found, USER_TOOLS) : noPrivilege;
-    if (userPidns === null && !found.useradd && !(await usersExist()))
-        userPidns = `useradd not found to create ${Object.values(ROLE_USERS).join(' and ')}`;
-    if (userPidns === null && t.bwrap && t.setpriv) {
-        const trial = [t.bwrap, ...NAMESPACES, '--', t.setpriv, '--reuid', '65534', '--regid', '65534', ...DROP_PRIVILEGES, '--', 'true'];
-        const r = await runTool(privilege === 'sudo' && found.sudo ? [found.sudo, '-n', '--', ...trial] : trial, 10_000);
-        if (r.exitCode !== 0)
-            userPidns = `a trial run in a new PID namespace failed: ${firstLine(r)}`;
-    }
-    // Root's uid stays 0 outside the namespace: the command would own every root-owned file of the
-    // machine (a planted ~/.gitconfig run by the loop's own git, /etc). user+pidns is root's level.
-    let pidns = privilege === 'root'
-        ? 'the loop runs as root, and at pidns the command would keep uid 0 outside its namespace (use user+pidns)'
-        : missing(found, NAMESPACE_TOOLS);
-    if (pidns === null && t.bwrap && t.setpriv) {
-        const r = await runTool([t.bwrap, ...USER_NAMESPACE, ...NAMESPACES, '--', t.setpriv, ...DROP_CAPS, '--', 'true'], 10_000);
-        if (r.exitCode !== 0)
-            pidns = `unprivileged user namespaces do not work here: ${firstLine(r)}`;
-    }
-    const lacking = BUILDERS.filter((b) => !t[b.tool]);
-    return { privilege, userPidns, pidns, ...(lacking.length ? { needs: lacking.map((b) => b.needs).join(' and ') } : {}) };
-}
-/** What builds every namespaced command: missing, no level above none runs (see resolveIsolation). */
-const BUILDERS = [
-    { tool: 'bwrap', needs: 'bubblewrap (the bwrap program), which is not installed: install the bubblewrap package (apt-get install bubblewrap)' },
-    { tool: 'perl', needs: 'perl (it runs sandbox-init.pl), which is not installed: install the perl-base package' },
-];
-/**
- * The level to run at. `auto` takes the strongest that works; an explicit level that does not work
- * is an error that says why and what is available.
- */
-async function resolveIsolation(requested, facts) {
-    // The weakest level is always there: nothing to probe for it.
-    const f = requested === 'none' && facts === undefined ? { privilege: null, userPidns: 'not probed', pidns: 'not probed' } : await (facts ?? probeIsolation());
-    const why = { 'user+pidns': f.userPidns, pidns: f.pidns, none: null };
-    // Without them no level but `none` runs, and `auto` does not fall to it: a loop that had a sandbox must not lose it silently.
-    if (f.needs && requested !== 'none')
-        throw new IsolationUnavailableError(`agent.isolation: ${requested} needs ${f.needs}, or set agent.isolation: none to run the agent and the checks beside the loop.`);
-    const available = ISOLATION_LEVELS.filter((l) => why[l] === null);
-    const privilege = f.userPidns === null ? f.privilege : null;
-    const made = (level, reason) => {
-        const p = level === 'user+pidns' ? privilege : null;
-        return { level, reason, limits: isolationLimits(level, p), privilege: p };
-    };
-    if (requested !== 'auto') {
-        const blocked = why[requested];
-        if (blocked !== null)
-            throw new IsolationUnavailableError(`agent.isolation: ${requested} is not available on this machine: ${blocked}. Available here: ${available.join(', ')} (or auto, which picks the strongest).`);
-        return made(requested, `agent.isolation asks for ${requested}`);
-    }
-    const level = available.includes('user+pidns') ? 'user+pidns' : available.includes('pidns') ? 'pidns' : 'none';
-    const skipped = ISOLATION_LEVELS.slice(0, ISOLATION_LEVELS.indexOf(level)).map((l) => `${l} is not available (${why[l] ?? ''})`);
-    const because = level === 'user+pidns' ? (privilege === 'root' ? 'the loop runs as root' : 'the loop has passwordless sudo') : skipped.join('; ');
-    return made(level, `auto chose ${level}: ${because}`);
-}
-/** What a level does not guarantee, in plain sentences for the report. */
-function isolationLimits(level, privilege) {
-    const common = [
-        'The agent holds its own API key unless the key proxy holds it.',
-        'The agent can read every world-readable file of the machine.',
-        'CPU time, memory and disk use are not limited, only wall time.',
-    ];
-    if (level === 'user+pidns')
-        return [
-            'The agent can read .git, including its config: a credential stored there (actions/checkout persist-credentials) is readable unless the loop removes it.',
-            "Toolchains installed only in the loop user's home (e.g. /root/.cargo, /home/runner/.cargo) are not visible to the agent or the checks.",
-            ...(privilege === 'sudo' ? ['If the loop process itself is killed, a running step ends at its own time limit rather than at once.'] : []),
-            ...common,
-        ];
-    if (level === 'pidns')
-        return [
-            "The agent runs as the loop's own OS user: it can read every file the loop can (the loop's HOME, the check workspace) and write its work tree but for .git and scratch/.",
-            "It cannot see the loop's processes or their environment, holds no capabilities, and nothing it starts outlives its step.",
-            "It can change the modes of the user's files in the work tree (open a private file to other users): git keeps no such bit, and the loop does not put them back at this level.",
-            ...common,
-        ];
-    return [
-        "The agent runs as the loop's own OS user beside the loop: it can read the loop's environment (its tokens) through /proc, and every file the loop can.",
-        'The folders every user may write (/tmp, /var/tmp, /dev/shm and any other) are shared: a file the agent or an earlier round of checks left there is seen by later checks, the final confirmation and verify --rerun, and code that depends on one passes here and fails in a clone.',
-        "The agent and the checks can delete a nested git repository of the user's in the work tree: git keeps none of its files, so the loop cannot put it back (the report says so).",
-        'Processes it starts are found through their process group, session and a run tag; one that leaves all three (env -i, setsid, a double fork) can outlive its step.',
-        ...common,
-    ];
-}
-// ---------------------------------------------------------------------------------------------------
-/** No capability can be kept or regained by the command (no_new_privs also voids setuid binaries). */
-const DROP_CAPS = ['--no-new-privs', '--inh-caps=-all', '--bounding-set=-all'];
-const DROP_PRIVILEGES = ['--clear-groups', ...DROP_CAPS];
-/** bwrap's namespaces for every wrapped command (the mount namespace comes with them; the network's where the policy closes it). */
-const NAMESPACES = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--dev-bind', '/', '/', '--proc', '/proc'];
-/**
- * pidns: uid 0 inside maps to the loop's uid outside, with the namespace's capabilities for
- * sandbox-init.pl's mounts; setpriv then drops every one, so the command cannot unmount its private
- * /proc to look at the host's (and the loop's environment).
- */
-const USER_NAMESPACE = ['--unshare-user', '--uid', '0', '--gid', '0', '--cap-add', 'ALL'];
-// What the sandbox of a run adds to its level's limits (Sandbox.limits).
-const sharedFolders = (folders) => `agent.writable opens ${folders.join(', ')} to the agent and the checks: a file one of them left there is seen by later checks and the final confirmation (not by verify --rerun), and code that depends on one passes here and fails in a clone.`;
-const SHARED_NETWORK = "The agent and the checks share the machine's network namespace: what the kernel keeps of a connection after a command ends (a socket in TIME_WAIT for a minute, the TCP metrics of an address for hours) a later check can read, so code that depends on it can pass here and fail in a clone.";
-const NO_SETFACL = 'setfacl (the acl package) is not installed: an ACL the agent or the checks set on a file of the work tree stays when the loop takes the tree back.';
-
-// EXTERNAL MODULE: external "node:perf_hooks"
-var external_node_perf_hooks_ = __webpack_require__(643);
-// EXTERNAL MODULE: ./src/engine/common/shell-quote.ts
-var shell_quote = __webpack_require__(78085);
-// EXTERNAL MODULE: ./src/engine/os/process-tree.ts
-var process_tree = __webpack_require__(55057);
-// EXTERNAL MODULE: ./src/engine/os/shell-session.ts
-var shell_session = __webpack_require__(5614);
-;// CONCATENATED MODULE: ./src/engine/os/root-commands.ts
-// Root's commands around the roles' work (user+pidns): handing folders to a role and taking them
-// back, removing what a role made, killing what is left of a command: through one long-lived root
-// shell (`sudo -n sh -s` under sudo).
-
-
-
-
-
-
-
-
-
-/** Root's commands of one sandbox. */
-class RootCommands {
-    tools;
-    sudo;
-    users;
-    setfacl;
-    breakLinks;
-    /**
-     * Root's commands (the find/chown around every agent step and check round): one long-lived shell
-     * (under sudo, `sudo -n sh -s`), which forks each for a fraction of what a spawn of the loop costs.
-     */
-    shell = null;
-    constructor(tools, 
-    /** Set under sudo only: the loop is not root. */
-    sudo, users, 
-    /** Strips the roles' ACLs; null where the acl package is missing (then said in the limits). */
-    setfacl, 
-    /** break-links.sh, in a folder only the loop writes. */
-    breakLinks) {
-        this.tools = tools;
-        this.sudo = sudo;
-        this.users = users;
-        this.setfacl = setfacl;
-        this.breakLinks = breakLinks;
-    }
-    async chmod(path, mode) {
-        if (this.sudo)
-            await this.asRoot([this.tools.chmod, mode.toString(8), path]);
-        else
-            await (0,promises_.chmod)(path, mode);
-    }
-    /**
-     * Gives back to `owner` what the roles own under `root` (but the `skip` folders, and `root`
-     * itself where it is the work tree's top). Before the chown, so that nothing of a role's survives
-     * in what the loop keeps: a name in the tree for a role's file with other links (one outside the
-     * tree, which the chown would hand over too) becomes a copy of its own; the role's ACLs go (a
-     * default ACL would open what the loop makes there later); no group or other may write.
-     */
-    async takeFromRoles(root, owner, skip, keepTop) {
-        if (!this.users)
-            return;
-        const t = this.tools;
-        const theirs = ['(', '-uid', String(this.users.agent.uid), '-o', '-uid', String(this.users.check.uid), ')'];
-        const over = (...test) => [t.find, root, ...this.pruned(root, skip, keepTop), ...theirs, ...test];
-        await this.asRoot([...over('!', '-type', 'd', '-links', '+1'), ...eachEntry([t.sh, this.breakLinks, t.mktemp, t.cp, t.mv, t.rm])]);
-        if (this.setfacl)
-            await this.asRoot([...over('!', '-type', 'l'), ...eachEntry([this.setfacl, '-b'])]);
-        await this.asRoot([...over('!', '-type', 'l', '-perm', '/022'), ...eachEntry([t.chmod, 'go-w'])]);
-        await this.chownTree(root, owner.uid, owner.gid, skip, keepTop);
-    }
-    /**
-     * find's arguments from `root` on: past the `skip` folders (relative to root), below `root` itself
-     * where `keepTop`. An entry gone between find's reading of its folder and its look at it is no
-     * error (`-ignore_readdir_race`): taking the tree back must not fail on a file the loop's own
-     * writes or a role's last act replaced meanwhile.
-     */
-    pruned(root, skip, keepTop) {
-        const paths = skip.flatMap((p, i) => [...(i ? ['-o'] : []), '-path', (0,external_node_path_.join)(root, p)]);
-        return ['-ignore_readdir_race', ...(keepTop ? ['-mindepth', '1'] : []), ...(skip.length ? ['(', ...paths, ')', '-prune', '-o'] : [])];
-    }
-    /**
-     * chown of every entry under `root` whose owner differs, but a file with several hard links
-     * (changing it would change a file elsewhere; takeFromRoles has copied the roles' own). find -P
-     * (its default) never follows a link; chown -h changes the link.
-     */
-    async chownTree(root, uid, gid, skip, keepTop = false) {
-        const t = this.tools;
-        const differs = ['(', '!', '-uid', String(uid), '-o', '!', '-gid', String(gid), ')', '(', '-type', 'd', '-o', '-links', '1', ')'];
-        await this.asRoot([t.find, root, ...this.pruned(root, skip, keepTop), ...differs, ...eachEntry([t.chown, '-h', `${String(uid)}:${String(gid)}`])]);
-    }
-    async remove(path) {
-        if (this.sudo)
-            await this.asRoot([this.tools.rm, '-rf', '--', path]);
-        else
-            await (0,tree_file/* removeTree */.dM)(path);
-    }
-    async forceKill(pid) {
-        const pids = [pid, ...(0,process_tree/* processDescendants */.y$)(pid)];
-        if (this.sudo)
-            await this.asRoot([this.tools.kill, '-s', 'KILL', '--', ...pids.map(String)]).catch(() => undefined);
-        else
-            for (const p of [-pid, ...pids])
-                try {
-                    process.kill(p, 'SIGKILL');
-                }
-                catch {
-                    // gone
-                }
-        // SIGKILL takes effect as each process next runs, and the namespace's other members die after its
-        // init: the run has ended once none of them runs (a second at most; zombies do not run).
-        const until = external_node_perf_hooks_.performance.now() + 1000;
-        while (pids.some((p) => (0,process_tree/* processRunning */.JK)(p)) && external_node_perf_hooks_.performance.now() < until)
-            await new Promise((r) => setTimeout(r, 5));
-    }
-    /** Runs a command as root (through sudo -n unless the loop is root); throws on failure. */
-    async asRoot(argv) {
-        if (!this.shell || this.shell.ended)
-            this.shell = await shell_session/* ShellSession */.v.start('/', { PATH: DEFAULT_PATH }, ROOT_COMMAND_MS, this.sudo ? [this.sudo, '-n', '--', '/bin/sh', '-s'] : undefined);
-        const r = await this.shell.run(argv.map(shell_quote/* shellQuote */.Z).join(' '));
-        if (r.exitCode !== 0)
-            throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
-    }
-    /**
-     * Gives the work tree (everything except .git) to the role's user (the agent for its step, the
-     * checks for a live round), which may then write it; .git stays the loop's (readable). Fast when
-     * nothing changed: only entries with another owner are touched. Under sudo the loop cannot write
-     * the tree until `reclaimWorkTree`.
-     */
-    async lendWorkTree(cwd, keep, u) {
-        // The loop's own folders (the STOP file's): made if missing, never handed over. In the sticky top
-        // folder the role can neither remove nor rename them, nor add to or delete from them.
-        for (const k of keep)
-            await (0,promises_.mkdir)((0,external_node_path_.join)(cwd, k), { mode: 0o755 }).catch(() => undefined);
-        // The top folder keeps its owner (git refuses a checkout whose top folder another user owns,
-        // "dubious ownership", which would also hit the user's own git after a crash); it is opened
-        // with the sticky bit instead, so the role can add entries but not remove .git. Its mode is
-        // kept in .git (which the agent cannot write) until reclaimWorkTree puts it back.
-        const top = await (0,promises_.lstat)(cwd);
-        const saved = (0,external_node_path_.join)(cwd, '.git', 'phuc-loop', 'worktree-mode');
-        if (!(await (0,promises_.readFile)(saved, 'utf8').catch(() => null))) {
-            await (0,promises_.mkdir)((0,external_node_path_.dirname)(saved), { recursive: true, mode: 0o711 });
-            await (0,promises_.writeFile)(saved, (top.mode & 0o7777).toString(8));
-        }
-        await this.chmod(cwd, 0o1777);
-        // What group and others may not read (a 0600 file, a 0700 folder), which the role could open to
-        // them (git keeps no such bit): its modes, kept beside the top folder's until reclaimWorkTree.
-        const t = this.tools;
-        const skip = ['.git', ...keep];
-        await this.asRoot([
-            t.find,
-            cwd,
-            ...this.pruned(cwd, skip, true),
-            '!',
-            '-type',
-            'l',
-            '!',
-            '-perm',
-            '-044',
-            '-fprintf',
-            (0,external_node_path_.join)((0,external_node_path_.dirname)(saved), PRIVATE_MODES),
-            '%m %P\\0',
-        ]);
-        await this.chownTree(cwd, u.uid, u.gid, skip, true);
-    }
-    /**
-     * Gives everything in the work tree back to the owner of `.git` (which the loop never hands over),
-     * including what the roles created, and the top folder its mode. Stateless: a run that crashed is
-     * repaired by the next one. Call it only when no wrapped command runs in the tree.
-     */
-    async takeBackWorkTree(cwd) {
-        const saved = (0,external_node_path_.join)(cwd, '.git', 'phuc-loop', 'worktree-mode');
-        // Read on the loop's thread (after every step; never through a link, never waiting on a FIFO).
-        const mode = (0,tree_file/* readRegularSync */.Wy)(saved)?.toString('utf8') ?? null;
-        if (!this.users && mode === null)
-            return;
-        // The top folder first: whatever fails below, the roles can no longer add to it.
-        if (mode !== null && /^[0-7]{1,4}$/.test(mode.trim()))
-            await this.chmod(cwd, parseInt(mode.trim(), 8));
-        const owner = await (0,promises_.lstat)((0,external_node_path_.join)(cwd, '.git'));
-        await this.takeFromRoles(cwd, owner, ['.git'], true);
-        await restorePrivateModes(cwd, (0,external_node_path_.join)((0,external_node_path_.dirname)(saved), PRIVATE_MODES));
-        await (0,promises_.rm)(saved, { force: true });
-    }
-    async close() {
-        await this.shell?.close();
-        this.shell = null;
-    }
-}
-/**
- * A path of 3800 bytes or more, as find's -path pattern: in root's C locale each `?` takes one byte.
- * Not `-regex '.{3800,}'`: compiling that costs find some 8 ms of CPU, and the loop runs a few such
- * finds around every agent step and check round.
- */
-const LONG_PATH = `${'?'.repeat(3800)}*`;
-/**
- * find's action `command… {}` on each entry found, batched: by its full path, or, where that path is
- * too long for a system call (PATH_MAX, 4096 bytes: folders a role nested deep), from the entry's
- * own folder (-execdir, one batch per folder).
- */
-function eachEntry(command) {
-    return ['(', '(', '-path', LONG_PATH, '-execdir', ...command, '{}', '+', ')', '-o', '-exec', ...command, '{}', '+', ')'];
-}
-/** The work tree's entries group and others could not read before a role held it (grantWorkTree). */
-const PRIVATE_MODES = 'worktree-private-modes';
-/**
- * Gives each entry listed in `file` ("<octal mode> <path>", NUL-ended) its group and other bits back:
- * what the role opened is closed again; the owner's bits (the executable bit git keeps) stay the
- * role's change. Never through a link; a path past PATH_MAX or gone is left.
- */
-async function restorePrivateModes(cwd, file) {
-    const list = (0,tree_file/* readRegularSync */.Wy)(file);
-    if (!list)
-        return;
-    // Names are bytes (not always UTF-8): each path is built as bytes too.
-    const top = Buffer.from(cwd.endsWith(external_node_path_.sep) ? cwd : cwd + external_node_path_.sep);
-    for (let start = 0, end = list.indexOf(0); end >= 0; start = end + 1, end = list.indexOf(0, start)) {
-        const record = list.subarray(start, end);
-        const at = record.indexOf(0x20);
-        if (at < 0)
-            continue;
-        const was = parseInt(record.subarray(0, at).toString('latin1'), 8) & 0o077;
-        const path = Buffer.concat([top, record.subarray(at + 1)]);
-        const st = await (0,promises_.lstat)(path).catch(() => null);
-        if (!st || st.isSymbolicLink() || (st.mode & 0o077) === was)
-            continue;
-        await (0,promises_.chmod)(path, (st.mode & 0o7700) | was).catch(() => undefined);
-    }
-    await (0,promises_.rm)(file, { force: true });
-}
-
-;// CONCATENATED MODULE: ./src/engine/os/sandbox-keys.ts
-// The seccomp filter that closes the kernel's keyrings to every sandboxed command (sandbox-init.pl
-// installs it): a key outlives the command and the namespace that made it.
-/** The little-endian architectures Node runs on (the filter is packed little-endian). */
-const KEY_SYSCALLS = {
-    x64: { arch: 0xc000003e, first: 248, compatArch: 0x40000003, compatFirst: 286, keyctl: 250, prctl: 157, mount: 165 },
-    arm64: { arch: 0xc00000b7, first: 217, compatArch: 0x40000028, compatFirst: 309, keyctl: 219, prctl: 167, mount: 40 },
-};
-/**
- * The classic-BPF seccomp program: for the native and the 32-bit ABI, the three key syscalls return
- * ENOSYS, everything else is allowed. x32's numbers carry bit 30, masked off to match x86_64's.
- */
-function filterHex(k) {
-    const LD_ABS = 0x20, AND = 0x54, JEQ = 0x15, JGE = 0x35, JGT = 0x25, RET = 0x06;
-    const ENOSYS = 0x00050000 | 38, ALLOW = 0x7fff0000;
-    const program = [
-        [LD_ABS, 0, 0, 4], // arch
-        [JEQ, 0, 4, k.arch], // native: on; else to 6
-        [LD_ABS, 0, 0, 0], // nr
-        [AND, 0, 0, 0xbfffffff],
-        [JGE, 0, 6, k.first], // below: allow
-        [JGT, 5, 4, k.first + 2], // above: allow; else refuse
-        [JEQ, 0, 4, k.compatArch], // 32-bit: on; else allow
-        [LD_ABS, 0, 0, 0],
-        [JGE, 0, 2, k.compatFirst],
-        [JGT, 1, 0, k.compatFirst + 2],
-        [RET, 0, 0, ENOSYS],
-        [RET, 0, 0, ALLOW],
-    ];
-    const b = Buffer.alloc(program.length * 8);
-    program.forEach(([code, jt, jf, v], i) => {
-        b.writeUInt16LE(code, i * 8);
-        b.writeUInt8(jt, i * 8 + 2);
-        b.writeUInt8(jf, i * 8 + 3);
-        b.writeUInt32LE(v >>> 0, i * 8 + 4);
-    });
-    return b.toString('hex');
-}
-
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(73024);
-;// CONCATENATED MODULE: ./src/engine/os/sandbox-view.ts
-// A sandboxed command's view of the file system (sandbox-init.pl's arguments): the machine
-// read-only, its own folders writable, private scratch folders, covers over what its role cannot
-// traverse (and, for the checks, the agent's work tree), the loop's folders in a work tree read-only,
-// and the machine's unix sockets masked where it has a network of its own.
-
-
-
-
-
-const SHM = '/dev/shm';
-/**
- * Folders every user may write (the FHS's): each wrapped command gets its own (see sandbox-init.pl).
- * Any other such folder of the machine is read-only to it.
- */
-const SCRATCH = ['/tmp', '/var/tmp', SHM, '/run/lock'];
-/** The kernel's interfaces: not made read-only (their own permissions hold; /proc is the command's own). */
-const KERNEL_FS = new Set([
-    'proc',
-    'sysfs',
-    'cgroup',
-    'cgroup2',
-    'devpts',
-    'securityfs',
-    'debugfs',
-    'tracefs',
-    'pstore',
-    'bpf',
-    'configfs',
-    'fusectl',
-    'binfmt_misc',
-    'autofs',
-    'efivarfs',
-    'rpc_pipefs',
-    'nsfs',
-]);
-/** `p` is `f` or lies under it. */
-const under = (p, f) => p === f || p.startsWith(f === external_node_path_.sep ? f : f + external_node_path_.sep);
-/** The writable mounts of the loop's mount namespace (which the command's starts as a copy of), but the kernel's interfaces. */
-/**
- * A folder the loop made for a command (its HOME, its TMPDIR), resolved, unless its last part is
- * no longer a folder but a link (a role owns what is inside its HOME, not the folder HOME lies in):
- * sandbox-init.pl would bind whatever the link names writable, above the read-only machine and the
- * covers. Such a folder is not kept (null).
- */
-async function ownFolder(p) {
-    if (!p)
-        return null;
-    const [real, parent] = await Promise.all([(0,promises_.realpath)(p).catch(() => null), (0,promises_.realpath)((0,external_node_path_.dirname)(p)).catch(() => null)]);
-    return real !== null && parent !== null && real === (0,external_node_path_.join)(parent, (0,external_node_path_.basename)(p)) ? real : null;
-}
-/** A configured folder resolved now, kept only where it still resolves to where it did when the run began. */
-async function same(folder, then) {
-    const now = await (0,promises_.realpath)(folder).catch(() => null);
-    return now !== null && now === then ? now : null;
-}
-async function mountPoints() {
-    const points = new Set();
-    for (const line of (await (0,promises_.readFile)('/proc/self/mountinfo', 'utf8')).split('\n')) {
-        // id parent major:minor root point options [optional…] - type source super-options
-        const f = line.split(' ');
-        const dash = f.indexOf('-', 6);
-        if (dash < 0)
-            continue;
-        const point = f[4].replace(/\\([0-7]{3})/g, (_, o) => String.fromCharCode(parseInt(o, 8)));
-        if (KERNEL_FS.has(f[dash + 1]) || f[5].split(',').includes('ro') || under(point, '/proc') || under(point, '/sys'))
-            continue;
-        points.add(point);
-    }
-    return [...points];
-}
-let scratchKnown = null;
-/** This machine's scratch folders: those of SCRATCH that exist as real folders every user may write. */
-function scratchFolders() {
-    return (scratchKnown ??= Promise.all(SCRATCH.map(async (f) => {
-        const real = await (0,promises_.realpath)(f).catch(() => null);
-        const st = real === null ? null : await (0,promises_.stat)(real).catch(() => null);
-        return real && st?.isDirectory() && st.mode & 0o002 ? { mode: (st.mode & 0o7777).toString(8), path: real, shm: f === SHM } : null;
-    })).then((all) => {
-        const found = all.filter((e) => e !== null);
-        const paths = found.map((e) => e.path);
-        // Once each (/var/lock is /run/lock), and none inside another (it comes with it).
-        return found.filter((e, i) => paths.indexOf(e.path) === i && !paths.some((g) => g !== e.path && under(e.path, g)));
-    }));
-}
-/**
- * sandbox-init.pl's arguments (see that file). Covered: the first ancestor of the folder that the
- * role cannot traverse, so that the role sees nothing else under it (another user's HOME, the
- * runner's temporary files). Read-only: every mount of the machine but the kernel's interfaces, so
- * the only places the command can leave something are its own folders and the private scratch
- * folders, and a later command of either role finds only what a clean checkout would hold.
- */
-async function layout(v) {
-    const { cwd, user, env, role, seen, sockets } = v;
-    const real = await (0,promises_.realpath)(cwd).catch(() => (0,external_node_path_.resolve)(cwd));
-    const blocked = user && real !== external_node_path_.sep ? await firstBlocked((0,external_node_path_.dirname)(real), user) : null;
-    if (blocked !== null && under(v.base, blocked))
-        throw new Error(`the sandbox folder ${v.base} lies under ${blocked}, which the role users cannot traverse; set TMPDIR to a traversable folder`);
-    const [mounts, scratch, wanted] = await Promise.all([
-        mountPoints(),
-        scratchFolders(),
-        Promise.all([
-            Promise.resolve(real),
-            ...[env.HOME, env.TMPDIR].map(ownFolder),
-            ...seen.map((p) => Promise.resolve(p)),
-            ...v.writable.map((w, i) => v.writableReal[i].then((r) => same(w, r))),
-        ]),
-    ]);
-    // Where a cover or a scratch folder hides a folder, what lies under it needs nothing of its own.
-    // The checks never see the agent's work tree unless they run in it; nor what lies under a cover.
-    const tree = role === 'check' && v.workTree && !under(real, v.workTree) ? v.workTree : null;
-    const covers = [blocked, tree].filter((c) => c !== null);
-    const outer = covers.filter((c) => !covers.some((d) => d !== c && under(c, d)));
-    const shared = scratch.filter((f) => !outer.some((c) => under(f.path, c)));
-    const hidden = [...shared.map((f) => f.path), ...outer];
-    const readOnly = mounts.filter((m) => !hidden.some((h) => under(m, h)));
-    const writable = [...new Set(wanted)].filter((p) => p !== null && p !== external_node_path_.sep);
-    // One kept inside another comes with it.
-    const keep = writable.filter((p) => !writable.some((q) => q !== p && under(p, q)));
-    // The loop's folders in a work tree a role holds: read-only at every level (at user+pidns their
-    // owner keeps them too; at pidns the role is the loop's own user).
-    const held = v.held && under(real, v.held.root) ? v.held : null;
-    const loops = held
-        ? held.loopOwned.map((f) => (0,external_node_path_.join)(held.root, f)).filter((f) => under(f, real) && (0,external_node_fs_.lstatSync)(f, { throwIfNoEntry: false })?.isDirectory())
-        : [];
-    if (keep.length > 7)
-        throw new Error(`agent.writable: a command can be given at most 7 folders to write, its own three included (got ${keep.join(', ')})`);
-    // /dev/shm holds the layers; sandbox-init.pl splits its path unquoted: plain characters only, else
-    // it is covered like the others, and those get empty folders.
-    // The machine's sockets it could reach: not those under a cover or scratch, nor in its own folders (the network gate's).
-    const masked = sockets.filter((p) => !hidden.some((h) => under(p, h)) && !keep.some((k) => under(p, k)));
-    const shm = shared.find((f) => f.shm && /^[A-Za-z0-9/._-]+$/.test(f.path));
-    const layered = shared.filter((f) => f !== shm);
-    return [
-        real,
-        String(keep.length),
-        ...keep,
-        String(readOnly.length),
-        ...readOnly,
-        user ? '' : ',userxattr',
-        shm?.path ?? '',
-        String(layered.length),
-        ...layered.flatMap((f) => [f.mode, f.path]),
-        String(outer.length),
-        ...outer.flatMap((c) => ['0755,size=1m', c]),
-        String(loops.length),
-        ...loops,
-        String(masked.length),
-        ...masked,
-    ];
-}
-/** Where the base folder goes: the temp folder, or /tmp when the roles could not reach the former. */
-async function baseParent(strong) {
-    const t = (0,external_node_os_.tmpdir)();
-    if (!strong || (await firstBlocked(await (0,promises_.realpath)(t))) === null)
-        return t;
-    return '/tmp';
-}
-
-;// CONCATENATED MODULE: ./src/engine/os/role-env.ts
-// A sandboxed command's environment: the role's own HOME, TMPDIR, USER and PATH (without the folders
-// the role cannot reach), the files its HOME starts with, and (under sudo) the file that carries it.
-
-
-
-
-/** Variables the sandbox sets for its role (a fresh HOME and TMPDIR, a PATH the role can reach). */
-const ROLE_OWNED_ENV = new Set(['HOME', 'TMPDIR', 'USER', 'LOGNAME', 'PATH', 'PWD', 'OLDPWD']);
-/** `env` without the variables the sandbox sets for the role: given, they would replace the role's own (see wrap). */
-function withoutRoleVariables(env) {
-    return Object.fromEntries(Object.entries(env).filter(([k]) => !ROLE_OWNED_ENV.has(k)));
-}
-/** The only variables taken from the loop's environment (besides PATH); the caller adds the rest. */
-const LOCALE_VARS = /^(LANG|LANGUAGE|LC_[A-Z_]+|TZ)$/;
-const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/** Writes `files` into the fresh folder `home`; returns every path it made, parents first. */
-async function writeHome(home, files) {
-    const made = [];
-    for (const [rel, text] of files) {
-        const parts = rel.split('/');
-        if (parts.some((p) => p === '' || p === '.' || p === '..'))
-            throw new Error(`a HOME file must be a plain relative path, not ${JSON.stringify(rel)}`);
-        for (let k = 1; k <= parts.length; k++) {
-            const path = (0,external_node_path_.join)(home, ...parts.slice(0, k));
-            if (made.includes(path))
-                continue;
-            if (k < parts.length)
-                await (0,promises_.mkdir)(path, { mode: 0o700 });
-            else
-                await (0,promises_.writeFile)(path, text, { flag: 'wx', mode: 0o600 });
-            made.push(path);
-        }
-    }
-    return made;
-}
-function seconds(ms) {
-    return (Math.max(0, ms) / 1000).toFixed(3);
-}
-function envFileText(env) {
-    let text = '';
-    for (const [k, v] of Object.entries(env)) {
-        if (!SHELL_NAME.test(k))
-            throw new Error(`the variable name ${JSON.stringify(k)} cannot be passed to a sandboxed command under sudo`);
-        text += `export ${k}='${v.replace(/'/g, `'\\''`)}'\n`;
-    }
-    return text;
-}
-/**
- * A role's environment: LANG, LC_* and TZ of the loop's, its PATH, the role's HOME, TMPDIR, USER and
- * LOGNAME (`dirs`: fresh ones; null: the loop's own), then `given`, which wins.
- */
-function roleEnvironment(loopEnv, name, dirs, given) {
-    const env = {};
-    for (const [k, v] of Object.entries(loopEnv))
-        if (v !== undefined && LOCALE_VARS.test(k))
-            env[k] = v;
-    env.PATH = loopEnv.PATH ?? DEFAULT_PATH;
-    const identity = dirs
-        ? { HOME: dirs.home, TMPDIR: dirs.tmp, USER: name, LOGNAME: name }
-        : { HOME: loopEnv.HOME, TMPDIR: loopEnv.TMPDIR, USER: loopEnv.USER, LOGNAME: loopEnv.LOGNAME };
-    for (const [k, v] of Object.entries(identity))
-        if (v !== undefined)
-            env[k] = v;
-    return Object.assign(env, given);
-}
-/** PATH without the directories the role cannot reach (toolchains under /root, another user's HOME). */
-class ReachablePath {
-    /** Per PATH string; PATH filtering is the same for both roles (neither owns a PATH folder). */
-    known = new Map();
-    of(path, user) {
-        let p = this.known.get(path);
-        if (!p) {
-            p = (async () => {
-                const dirs = path.split(':').filter(Boolean);
-                const blocked = await Promise.all(dirs.map((d) => (0,promises_.realpath)(d).then((r) => firstBlocked(r, user), () => d)));
-                return dirs.filter((_, i) => blocked[i] === null).join(':');
-            })();
-            this.known.set(path, p);
-        }
-        return p;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/engine/os/sandbox.ts
-// The OS sandbox of the agent and of the checks, which run the agent's code (SPEC §7 "Isolation").
-//
-// The levels are isolation.ts's.
-//
-// The process chain of a wrapped command (user+pidns; pidns adds a user namespace, drops the uid switch):
-//
-//   bwrap --die-with-parent --unshare-pid --unshare-ipc [--unshare-net] --dev-bind / / --proc /proc
-//     bwrap (PID 1 of the namespace, root: the agent can neither signal nor trace it)
-//       perl sandbox-init.pl …                    root: the command's view of the file system, no keyrings
-//         setpriv --reuid U --regid G --clear-groups --no-new-privs …   the command (exec'd)
-//
-// bubblewrap (Debian/Ubuntu package `bubblewrap`) builds the namespaces; with --unshare-net it brings
-// loopback up. When the command ends, bwrap's PID 1 exits and the kernel kills everything left in
-// the namespace (setsid, env -i, double fork, SIGTERM ignored: all the same). To stop a run, the loop
-// sends SIGTERM to the process group: bwrap ends at once and its --die-with-parent kills the
-// namespace (no grace for the command: it may have started anything). If the loop dies, the
-// parent-death signal does the same.
-//
-// Under sudo the loop may signal nothing but sudo, which relays SIGTERM to its command: there the
-// chain is `sudo -n env -i sh sandbox-load.sh` → `timeout -k GRACE LIMIT` → bwrap …, and timeout turns the
-// relayed SIGTERM into SIGTERM to the group. Its LIMIT (the run's time limit and some) ends the
-// namespace if the loop itself dies.
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-// The names the rest of the engine takes from here.
-
-
-
-/**
- * The sandbox of one loop run: the role users, a base folder (mode 0711 at user+pidns: the roles
- * traverse it but cannot list it) holding each run's fresh HOME and TMPDIR, and the wrapping.
- */
-class Sandbox {
-    base;
-    tools;
-    sudo;
-    users;
-    loopEnv;
-    graceMs;
-    extra;
-    writable;
-    workTree;
-    net;
-    level;
-    reason;
-    limits;
-    /** The network policy as this machine applies it (recorded in every certificate). */
-    network;
-    /** The key proxy's port, relayed into the agent's namespace (useKeyProxy). */
-    keyPort = null;
-    writableReal;
-    runs = 0;
-    /** Under sudo: folders of ended runs, removed by the next run's loader (or by dispose). */
-    ended = [];
-    paths = new ReachablePath();
-    loop = (0,external_node_os_.userInfo)();
-    /** The work tree a role holds (grantWorkTree to reclaimWorkTree), with the loop's own folders in it. */
-    held = null;
-    /** Root's commands: the find/chown around every agent step and check round. */
-    root;
-    constructor(iso, base, tools, 
-    /** Set under sudo only: the loop is not root. */
-    sudo, users, loopEnv, graceMs, extra, writable, 
-    /** SandboxOptions.workTree, real. */
-    workTree, net) {
-        this.base = base;
-        this.tools = tools;
-        this.sudo = sudo;
-        this.users = users;
-        this.loopEnv = loopEnv;
-        this.graceMs = graceMs;
-        this.extra = extra;
-        this.writable = writable;
-        this.workTree = workTree;
-        this.net = net;
-        this.level = iso.level;
-        this.root = new RootCommands(tools, sudo, users, extra.setfacl, extra.breakLinks);
-        this.network = (0,network/* networkRecord */.Qp)(net.policy, net.why === null);
-        this.reason = iso.reason;
-        const ns = iso.level !== 'none';
-        // Resolved once, before any command ran: a link a role puts in their place later leads nowhere new.
-        this.writableReal = writable.map((w) => (0,promises_.realpath)(w).catch(() => null));
-        this.limits = [
-            ...iso.limits,
-            ...(users && !extra.setfacl ? [NO_SETFACL] : []),
-            ...(writable.length && ns ? [sharedFolders(writable)] : []),
-            ...(net.why === null ? [] : [(0,network/* networkLimit */.ue)(net.why)]),
-            ...(net.gate && net.policy.checks !== 'open' ? [] : [SHARED_NETWORK]),
-        ];
-    }
-    static async create(iso, o = {}) {
-        const found = findTools();
-        const strong = iso.level === 'user+pidns';
-        const tools = toolsFor(found, strong ? USER_TOOLS : iso.level === 'pidns' ? NAMESPACE_TOOLS : []);
-        let sudo = null;
-        if (strong && iso.privilege !== 'root') {
-            if (iso.privilege !== 'sudo' || !found.sudo)
-                throw new IsolationUnavailableError('agent.isolation: user+pidns needs root or passwordless sudo');
-            sudo = found.sudo;
-        }
-        const users = strong ? await ensureUsers(sudo) : null;
-        const base = await (0,promises_.mkdtemp)((0,external_node_path_.join)(await baseParent(strong), 'phuc-sandbox-'));
-        await (0,promises_.chmod)(base, strong ? 0o711 : 0o700);
-        const keys = KEY_SYSCALLS[process.arch];
-        if (!keys && iso.level !== 'none')
-            throw new IsolationUnavailableError(`agent.isolation: ${iso.level} runs on x86_64 and arm64 only (this machine is ${process.arch})`);
-        const bin = keys ? await (0,programs/* installPrograms */.xW)((0,external_node_path_.join)(base, 'bin'), ['break-links.sh', 'sandbox-init.pl', 'sandbox-load.sh']) : null;
-        const init = bin && keys ? [tools.perl, bin['sandbox-init.pl'], filterHex(keys), ...[keys.mount, keys.keyctl, keys.prctl].map(String)] : [];
-        const extra = { setfacl: found.setfacl, init, load: bin?.['sandbox-load.sh'] ?? '', breakLinks: bin?.['break-links.sh'] ?? '' };
-        const workTree = o.workTree ? await (0,promises_.realpath)(o.workTree).catch(() => (0,external_node_path_.resolve)(o.workTree)) : null;
-        const policy = o.network ?? { agent: 'open', checks: 'open' };
-        const net = await (0,network/* openNetwork */.XV)(policy, iso.level !== 'none', { dir: (0,external_node_path_.join)(base, 'net'), perl: tools.perl }, o.onRefused ?? (() => undefined));
-        return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, extra, o.writable ?? [], workTree, net);
-    }
-    /** The key proxy (listening on the loop's 127.0.0.1:port) becomes reachable at the same address in the agent's namespace. */
-    async useKeyProxy(port) {
-        if (!this.net.gate)
-            return;
-        await this.net.gate.relayKeyProxy(port);
-        this.keyPort = port;
-    }
-    /** The role's user (user+pidns only). */
-    user(role) {
-        return this.users?.[role] ?? null;
-    }
-    /**
-     * Why each of `paths` (files a command runs by absolute path) is out of the role's view, where it
-     * is: at user+pidns a folder the role's user cannot traverse is an empty one to it.
-     */
-    async outOfView(paths, role) {
-        const user = this.users?.[role];
-        return user ? outOfView(paths, user) : [];
-    }
-    /**
-     * The spec that runs `spec` as `role`. Its environment: PATH (at user+pidns without the
-     * directories the role cannot reach), LANG, LC_* and TZ of the loop, the role's HOME, TMPDIR,
-     * USER and LOGNAME (fresh and empty for every run above `none`; the loop's own at `none`), then
-     * `spec.env`, which wins (so pass only what the command needs: never the loop's environment).
-     * Run it with NodeProcessRunner, which stops it and releases its folders (RunSpec.contained).
-     * `o.homeFiles` are written into that HOME before the command starts, the role's own; at `none`
-     * they get a fresh HOME and TMPDIR of the loop's (removed by dispose): the user's is never written.
-     */
-    async wrap(spec, role, o = {}) {
-        const files = Object.entries(o.homeFiles ?? {});
-        if (this.level === 'none' && files.length === 0)
-            return { ...spec, env: this.environment(role, null, spec.env) };
-        const dir = (0,external_node_path_.join)(this.base, `${role}-${String(++this.runs)}`);
-        const home = (0,external_node_path_.join)(dir, 'home');
-        const tmp = (0,external_node_path_.join)(dir, 'tmp');
-        await (0,promises_.mkdir)(dir, { mode: this.users ? 0o711 : 0o700 });
-        await Promise.all([(0,promises_.mkdir)(home, { mode: 0o700 }), (0,promises_.mkdir)(tmp, { mode: 0o700 })]);
-        const made = await writeHome(home, files);
-        if (this.level === 'none')
-            return { ...spec, env: this.environment(role, { home, tmp }, spec.env) };
-        const release = async () => {
-            if (this.sudo)
-                this.ended.push(dir);
-            else
-                await (0,tree_file/* removeTree */.dM)(dir);
-        };
-        const contained = { graceMs: this.graceMs, forceKill: (pid) => this.root.forceKill(pid), release };
-        try {
-            return await this.chain(spec, role, { dir, home, tmp, made }, contained);
-        }
-        catch (e) {
-            await contained.release().catch(() => undefined);
-            throw e;
-        }
-    }
-    async chain(spec, role, d, contained) {
-        const t = this.tools;
-        const net = (0,network/* commandNetwork */.GW)(this.net, role, spec.network === 'open', this.keyPort);
-        const env = { ...this.environment(role, d, spec.env), ...net?.env };
-        const command = spec.args ? [spec.command, ...spec.args] : ['/bin/sh', '-c', spec.command];
-        const user = this.users?.[role];
-        // Its own network namespace (bwrap brings its loopback up); the forwarder, if any, runs as its root.
-        const unshareNet = net ? ['--unshare-net'] : [];
-        const forward = net?.argv ?? [];
-        const seen = net?.dirs ?? [];
-        const sockets = net ? await (0,network/* hostSockets */.dp)() : [];
-        if (!user) {
-            const where = await this.layout({ cwd: spec.cwd, user: null, env, role, seen, sockets });
-            const args = [
-                ...USER_NAMESPACE,
-                ...NAMESPACES,
-                ...unshareNet,
-                '--',
-                ...this.extra.init,
-                ...where,
-                '--',
-                ...forward,
-                t.setpriv,
-                ...DROP_CAPS,
-                '--',
-                ...command,
-            ];
-            return { ...spec, command: t.bwrap, args, env, contained };
-        }
-        env.PATH = await this.paths.of(env.PATH || DEFAULT_PATH, user);
-        // The work tree belongs to the role while the loop's .git does not: git must not refuse it as
-        // "dubious ownership" (only configuration given this way or globally counts for that).
-        const n = Number(env.GIT_CONFIG_COUNT) || 0;
-        Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
-        const where = await this.layout({ cwd: spec.cwd, user, env, role, seen, sockets });
-        const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
-        const ns = [t.bwrap, ...NAMESPACES, ...unshareNet, '--', ...this.extra.init, ...where, '--', ...forward, ...switched, ...command];
-        // The spawn itself starts in `/`: sandbox-init.pl enters the command's folder as root.
-        if (!this.sudo) {
-            await Promise.all([d.home, d.tmp, ...d.made].map((p) => (0,promises_.chown)(p, user.uid, user.gid)));
-            return { ...spec, cwd: '/', command: t.bwrap, args: ns.slice(1), env, contained };
-        }
-        const envFile = (0,external_node_path_.join)(d.dir, 'env');
-        await (0,promises_.writeFile)(envFile, envFileText(env), { mode: 0o600 });
-        const ended = this.ended.splice(0);
-        const ids = `${String(user.uid)}:${String(user.gid)}`;
-        const load = ['-n', '--', t.env, '-i', t.sh, this.extra.load, t.rm, t.chown, envFile, ids, d.home, d.tmp, String(ended.length), ...ended];
-        const limit = spec.timeoutMs === undefined ? '0' : seconds(spec.timeoutMs + 2 * this.graceMs + 1000);
-        const relay = [t.timeout, '-k', seconds(this.graceMs), limit];
-        // timeout ends the namespace itself after the grace: the loop's own kill is the last resort.
-        const late = { ...contained, graceMs: this.graceMs + 1000 };
-        return { ...spec, cwd: '/', command: this.sudo, args: [...load, ...relay, ...ns], env: { PATH: DEFAULT_PATH }, contained: late };
-    }
-    environment(role, dirs, given) {
-        return roleEnvironment(this.loopEnv, this.users?.[role].name ?? this.loop.username, dirs, given);
-    }
-    /** sandbox-init.pl's arguments for one command (sandbox-view.ts). */
-    layout(v) {
-        return layout({ ...v, base: this.base, workTree: this.workTree, writable: this.writable, writableReal: this.writableReal, held: this.held });
-    }
-    /**
-     * Gives the work tree (everything except .git) to the role's user (the agent for its step, the
-     * checks for a live round), which may then write it; .git stays the loop's (readable). Under sudo
-     * the loop cannot write the tree until `reclaimWorkTree`.
-     */
-    async grantWorkTree(cwd, keep = [], role = 'agent') {
-        this.held = { root: await (0,promises_.realpath)(cwd), loopOwned: ['.git', ...keep] };
-        const u = this.users?.[role];
-        if (u)
-            await this.root.lendWorkTree(cwd, keep, u);
-    }
-    /** Gives everything in the work tree back to the owner of `.git`. Call it only when no wrapped command runs in the tree. */
-    async reclaimWorkTree(cwd) {
-        this.held = null;
-        await this.root.takeBackWorkTree(cwd);
-    }
-    /**
-     * Gives `dir` and everything in it but the `skip` paths (relative to it) to the role (e.g. the
-     * clean check workspace); `dir` itself becomes 0700, so no other user (the agent) can enter it.
-     */
-    async grant(role, dir, skip = []) {
-        const u = this.users?.[role];
-        if (!u)
-            return;
-        // Under sudo a folder granted before is the role's already, with that mode. There the loop reads
-        // what the role wrote (logs, JUnit, git's stat refresh) through the top folder's group, its own.
-        if ((await (0,promises_.lstat)(dir)).uid !== u.uid)
-            await (0,promises_.chmod)(dir, this.sudo ? 0o750 : 0o700);
-        await this.root.chownTree(dir, u.uid, u.gid, [...skip]);
-        if (this.sudo)
-            await this.root.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
-    }
-    /**
-     * Gives back a folder granted before, before the loop writes into it again or removes it: under
-     * sudo the loop cannot touch the role's files otherwise (root can; there this does nothing).
-     */
-    async takeBack(dir) {
-        if (this.sudo && (await (0,promises_.lstat)(dir).catch(() => null)))
-            await this.reclaim(dir);
-    }
-    /** Gives `dir` and everything in it back to the loop's user (e.g. to read what the checks wrote). */
-    async reclaim(dir) {
-        await this.root.takeFromRoles(dir, this.loop, [], false);
-    }
-    /**
-     * Closes `dir` (a folder of the loop's) to everyone but `role`: at user+pidns it stays the loop's,
-     * with the role's group and mode 0710, so the role may traverse it (never list or write it) and
-     * no other user (the agent) may enter it at all. Whatever the role does to the modes of what it
-     * is given below (a check that chmods its workspace 0777), the other role cannot reach it: only
-     * root or the loop could change this folder. Below user+pidns the roles are the loop's user: 0700.
-     */
-    async confine(role, dir) {
-        const u = this.users?.[role];
-        if (!u) {
-            await (0,promises_.chmod)(dir, 0o700);
-            return;
-        }
-        if (this.sudo)
-            await this.root.asRoot([this.tools.chown, `${String(this.loop.uid)}:${String(u.gid)}`, dir]);
-        else
-            await (0,promises_.chown)(dir, this.loop.uid, u.gid);
-        await (0,promises_.chmod)(dir, 0o710);
-    }
-    /** Removes `dir` and everything in it, the roles' files included (as root). */
-    async remove(dir) {
-        await this.root.remove(dir);
-    }
-    /**
-     * A fresh folder of the loop under the sandbox's base, for a workspace handed to a role piece by
-     * piece (`grant`): the roles may traverse it (mode 0711) but neither list nor write it.
-     */
-    async privateDir() {
-        const dir = await (0,promises_.mkdtemp)((0,external_node_path_.join)(this.base, 'private-'));
-        if (this.users)
-            await (0,promises_.chmod)(dir, 0o711);
-        return dir;
-    }
-    /**
-     * A fresh folder the loop writes for the role to read (the prompt, the capsule): owned by the
-     * role, group the loop's, setgid. The other role cannot enter it. The role's commands see it
-     * read-only (or, under a scratch folder, with a private layer): nothing they write there stays.
-     */
-    async exchangeDir(role) {
-        const dir = await (0,promises_.mkdtemp)((0,external_node_path_.join)(this.base, `${role}-io-`));
-        const u = this.users?.[role];
-        if (!u)
-            return dir;
-        await (0,promises_.chmod)(dir, 0o2770);
-        if (this.sudo)
-            await this.root.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
-        else
-            await (0,promises_.chown)(dir, u.uid, this.loop.gid);
-        return dir;
-    }
-    /** Removes the base folder and everything in it. */
-    async dispose() {
-        try {
-            await this.net.gate?.close();
-            await this.root.remove(this.base);
-        }
-        finally {
-            await this.root.close();
-        }
-    }
 }
 
 

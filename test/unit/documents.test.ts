@@ -3,7 +3,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseReport } from '../../src/engine/agent/agent-step.js';
+import { parseReport } from '../../src/engine/agent/agent-report.js';
 import { parseDocument } from '../../src/engine/common/document.js';
 import { EvidenceUnverifiable } from '../../src/engine/common/errors.js';
 import { Decimal } from '../../src/engine/common/decimal.js';

@@ -1,5 +1,5 @@
 // Names the agent chose, as git quotes them and as the console shows them (agent/agent-step.ts).
-import { printablePath, unquoteGitPath } from '../../src/engine/agent/agent-step.js';
+import { printablePath, unquoteGitPath } from '../../src/engine/agent/path-names.js';
 
 test("unquoteGitPath: git's C-quoted names (octal bytes, one-letter escapes) back to their bytes; an unquoted name as it is", () => {
   expect(unquoteGitPath('"leak/bad\\377name"')).toEqual(Buffer.from([...Buffer.from('leak/bad'), 0xff, ...Buffer.from('name')]));

@@ -1,6 +1,7 @@
 // The halting report's output contract for the exits that did not converge: built from evidence
 // alone, the same for the same evidence, with paths relative to the evidence tree.
-import { buildReport, howToGoOn, iterationSpan, type ReportInput } from '../../src/engine/evidence/report.js';
+import { buildReport, type ReportInput } from '../../src/engine/evidence/report.js';
+import { howToGoOn, iterationSpan } from '../../src/engine/evidence/run-accounting.js';
 import { renderReportMarkdown } from '../../src/engine/evidence/report-markdown.js';
 import { TERMINAL_STATES } from '../../src/engine/run/fsm.js';
 import type { Certificate } from '../../src/engine/judge/certificate.js';

@@ -16,8 +16,6 @@ import { InvariantViolation } from '../common/errors.js';
 import { evidenceViewDir } from './evidence-view.js';
 import { takeReport } from './agent-report.js';
 
-export { parseReport, removeReportFolder, takeReport, type AgentReport, type ReportState } from './agent-report.js';
-export { artifactsSchema, collectArtifacts, unstageable, type Collected, type CollectOptions } from './collect.js';
 export {
   changedSince,
   fingerprint,
@@ -29,8 +27,6 @@ export {
   type DirtySnapshot,
   type RestoreResult,
 } from './dirty-snapshot.js';
-export { printablePath, protectedMatcher, unquoteGitPath } from './path-names.js';
-export type { Reverted, RevertWhy } from './revert.js';
 
 export interface AgentSpec {
   preset: AgentPresetName;

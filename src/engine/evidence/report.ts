@@ -48,8 +48,6 @@ export interface RungResult {
   confirmation: string | null;
 }
 
-export { howToGoOn, iterationSpan, notCounted, RUN_ACCOUNTING, type RunInfo } from './run-accounting.js';
-
 export interface ReportInput {
   plan: Plan | null;
   state: LoopState | null;

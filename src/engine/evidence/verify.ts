@@ -8,7 +8,7 @@ import { checkTriangle, iterDir, phucTest } from '../judge/audit.js';
 import { sha256 } from '../common/canonical.js';
 import { certificateSchema, convergenceClaimProblem, type Certificate } from '../judge/certificate.js';
 import { planSchema } from '../config/plan.js';
-import { artifactsSchema } from '../agent/agent-step.js';
+import { artifactsSchema } from '../agent/collect.js';
 import { parseDocument } from '../common/document.js';
 import { EvidenceUnverifiable } from '../common/errors.js';
 import { stateSchema } from './state.js';

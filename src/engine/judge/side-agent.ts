@@ -2,7 +2,8 @@
 // the configured CLI as the agent user, in the agent step's sandbox, network policy and key proxy
 // (agent-step.ts#spawnAgent). It answers through the report channel or its output, both untrusted
 // data; it must not change the work tree, so whatever it changes (files, git settings) is put back.
-import { type AgentRun, type AgentSpec, changedSince, snapshotDirty, spawnAgent, takeReport, userRepos } from '../agent/agent-step.js';
+import { type AgentRun, type AgentSpec, changedSince, snapshotDirty, spawnAgent, userRepos } from '../agent/agent-step.js';
+import { takeReport } from '../agent/agent-report.js';
 import { agentRunContext, type Ctx } from '../loop/context.js';
 
 export interface SideAgentRun {

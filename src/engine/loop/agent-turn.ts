@@ -3,17 +3,9 @@
 // is its work; protected paths, git settings and the loop's own paths are put back, and what was
 // put back is the iteration's guardrail.
 import { dirname, resolve } from 'node:path';
-import {
-  collectArtifacts,
-  type DirtySnapshot,
-  printablePath,
-  protectedMatcher,
-  snapshotDirty,
-  spawnAgent,
-  unchangedSince,
-  unstageable,
-  userRepos,
-} from '../agent/agent-step.js';
+import { type DirtySnapshot, snapshotDirty, spawnAgent, unchangedSince, userRepos } from '../agent/agent-step.js';
+import { printablePath, protectedMatcher } from '../agent/path-names.js';
+import { collectArtifacts, unstageable } from '../agent/collect.js';
 import { type AgentOutcome, lastErrorLine, REPORT_PATH } from '../agent/agents.js';
 import { allowList, shadowNames } from '../agent/allow-list.js';
 import { exposeEvidence } from '../agent/evidence-view.js';

@@ -22,7 +22,7 @@ import type { UserFiles } from './user-files.js';
 import type { Sandbox } from '../os/sandbox.js';
 import type { KeyProxy } from '../agent/key-proxy.js';
 import { watchStops } from '../os/stops.js';
-import type { RunInfo } from '../evidence/report.js';
+import type { RunInfo } from '../evidence/run-accounting.js';
 import type { Stage, StagePhases, TimePhase } from '../evidence/phases.js';
 import { setupLine, type JudgeSpace } from './judge-space.js';
 import type { LoopOptions } from './options.js';

@@ -6,7 +6,7 @@ import { Stopped } from '../common/errors.js';
 import { firstStop } from '../os/stops.js';
 import { allDecimalStrings, changedApiSymbols, checkTriangle, iterDir, phucTest, rungLevel, selfTests, unexplainedSymbols } from '../judge/audit.js';
 import { type Certificate, certificateSchema, convergenceClaimProblem, issueCertificate, judgementOf } from '../judge/certificate.js';
-import { artifactsSchema } from '../agent/agent-step.js';
+import { artifactsSchema } from '../agent/collect.js';
 import { guardMode } from '../agent/allow-list.js';
 import type { CheckResult } from '../judge/checks.js';
 import type { CanaryOutcome } from '../judge/canary.js';

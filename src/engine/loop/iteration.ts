@@ -6,7 +6,8 @@
 // naming that commit → state and manifest.
 import type { CanaryOutcome } from '../judge/canary.js';
 import { canonicalJson, frozen } from '../common/canonical.js';
-import { type DirtySnapshot, fingerprint, restoreBefore, printablePath, snapshotDirty } from '../agent/agent-step.js';
+import { type DirtySnapshot, fingerprint, restoreBefore, snapshotDirty } from '../agent/agent-step.js';
+import { printablePath } from '../agent/path-names.js';
 import { renderEntry, renderSection, witness } from '../memory/agents-md.js';
 import { Decimal, dstr } from '../common/decimal.js';
 import { num } from '../common/display.js';
@@ -31,9 +32,6 @@ import { agentTurn } from './agent-turn.js';
 import { crashPoint } from './crash-point.js';
 import { glowOf } from './iteration-glow.js';
 import { skepticVoices } from './skeptic-voices.js';
-
-export { crashPoint } from './crash-point.js';
-export { logUserFiles, USER_WORK_REF } from './agent-turn.js';
 
 export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   const { o, ev, git, fsm, plan, state } = ctx;

@@ -1,6 +1,7 @@
 // ACCUMULATE_LEARNINGS: the lane-typed AGENTS.md entry of an iteration (docs/glossary.md "AGENTS.md entry").
 import { join } from 'node:path';
-import { type Collected, spawnAgent, unstageable } from '../agent/agent-step.js';
+import { spawnAgent } from '../agent/agent-step.js';
+import { type Collected, unstageable } from '../agent/collect.js';
 import {
   type Direction,
   type Entry,

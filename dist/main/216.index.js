@@ -1,5 +1,5 @@
-export const id = 943;
-export const ids = [943];
+export const id = 216;
+export const ids = [216];
 export const modules = {
 
 /***/ 1953:
@@ -99,7 +99,7 @@ function runSection(run, iterations, s, plan, status, stopReason, pause) {
 
 /***/ }),
 
-/***/ 50943:
+/***/ 97216:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -115,22 +115,1559 @@ __webpack_require__.d(__webpack_exports__, {
 var external_node_os_ = __webpack_require__(48161);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(76760);
-// EXTERNAL MODULE: ./src/engine/agent/agent-step.ts + 6 modules
-var agent_step = __webpack_require__(73817);
-// EXTERNAL MODULE: ./src/engine/os/secrets.ts + 2 modules
-var os_secrets = __webpack_require__(71734);
-// EXTERNAL MODULE: ./src/engine/os/sandbox.ts + 8 modules
-var os_sandbox = __webpack_require__(68280);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: ./src/engine/agent/agents.ts + 4 modules
 var agents = __webpack_require__(92047);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(51455);
+// EXTERNAL MODULE: ./src/engine/os/tree-file.ts
+var tree_file = __webpack_require__(34720);
+;// CONCATENATED MODULE: ./src/engine/os/reach.ts
+// What a role can reach of the machine at user+pidns (SPEC §7 "Isolation"): its user sees only
+// what every other user may reach; a folder it cannot traverse is covered by an empty one in its
+// view (os/sandbox.ts#layout). A program the user configured there is missing to the role, and the
+// loop says so before the run instead of letting the agent or a check fail on "No such file".
+
+
+/**
+ * The first directory on the way to `path` (inclusive) that `who` cannot traverse, or null. `who`
+ * absent: any other user (one that owns nothing there). ACLs are not read: a folder they open is
+ * still reported (then covered, see sandbox.ts), never the other way round.
+ */
+async function firstBlocked(path, who) {
+    let at = external_node_path_.sep;
+    for (const part of ['', ...path.split(external_node_path_.sep).filter(Boolean)]) {
+        at = (0,external_node_path_.join)(at, part);
+        const s = await (0,promises_.stat)(at).catch(() => null);
+        const bit = !s ? 0 : s.uid === who?.uid ? 0o100 : s.gid === who?.gid ? 0o010 : 0o001;
+        if (!s || (s.mode & bit) === 0)
+            return at;
+    }
+    return null;
+}
+/**
+ * For each of `paths` (absolute) that exists for the loop but lies under a folder `who` cannot
+ * traverse: one sentence naming the file, that folder, its mode and the user. A path the loop
+ * cannot see either is not the sandbox's doing and is left out.
+ */
+async function outOfView(paths, who) {
+    const found = await Promise.all([...new Set(paths)].map(async (path) => {
+        if (!path.startsWith(external_node_path_.sep) || !(await (0,promises_.lstat)(path).catch(() => null)))
+            return null;
+        const blocked = await firstBlocked(path, who);
+        if (blocked === null || blocked === path)
+            return null;
+        const mode = ((await (0,promises_.stat)(blocked)).mode & 0o777).toString(8).padStart(4, '0');
+        return `${path} lies under ${blocked} (mode ${mode}), which ${who.name} cannot enter`;
+    }));
+    return found.filter((f) => f !== null);
+}
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __webpack_require__(37067);
+var external_node_http_default = /*#__PURE__*/__webpack_require__.n(external_node_http_);
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __webpack_require__(77030);
 var external_node_net_default = /*#__PURE__*/__webpack_require__.n(external_node_net_);
+// EXTERNAL MODULE: external "node:https"
+var external_node_https_ = __webpack_require__(44708);
+var external_node_https_default = /*#__PURE__*/__webpack_require__.n(external_node_https_);
+// EXTERNAL MODULE: ./node_modules/https-proxy-agent/dist/index.js + 4 modules
+var dist = __webpack_require__(45833);
+// EXTERNAL MODULE: ./node_modules/proxy-from-env/index.js
+var proxy_from_env = __webpack_require__(98182);
+;// CONCATENATED MODULE: ./src/engine/os/machine-proxy.ts
+// The machine's own proxy on the way out. On a runner or a laptop behind a proxy, the model API and
+// the hosts of `agent.network` are reachable only through it (no DNS of its own, or a firewall): the
+// key proxy, its pre-flight probe and the allow-list proxy go where the loop's environment says —
+// HTTPS_PROXY / HTTP_PROXY / ALL_PROXY, minus NO_PROXY, read the way curl and most tools read them
+// (proxy-from-env) — and tunnel with CONNECT, so TLS runs end to end and the proxy sees no key.
+
+
+
+
+
+/** The proxy the loop's environment names for `target`, or null for a direct connection. */
+function machineProxy(target) {
+    const named = (0,proxy_from_env/* getProxyForUrl */.T)(target.href);
+    return named ? new URL(named) : null;
+}
+/** The proxy's address for messages: no user name or password (they may be secrets). */
+const proxyLabel = (proxy) => `${proxy.protocol}//${proxy.host}`;
+/** An agent for requests to `upstream`: tunnelled through the machine's proxy where one applies. */
+function upstreamAgent(upstream, keepAlive = true) {
+    const proxy = machineProxy(upstream);
+    if (proxy)
+        return new dist/* HttpsProxyAgent */.b(proxy, { keepAlive });
+    return upstream.protocol === 'https:' ? new (external_node_https_default()).Agent({ keepAlive }) : new (external_node_http_default()).Agent({ keepAlive });
+}
+/**
+ * A TCP connection to host:port (for a `scheme` target), through the machine's proxy where one
+ * applies; rejects with the network's or the proxy's words ("…through the proxy http://p:3128").
+ */
+function connectOut(host, port, scheme) {
+    const authority = `${external_node_net_default().isIPv6(host) ? `[${host}]` : host}:${port}`;
+    const proxy = machineProxy(new URL(`${scheme}://${authority}`));
+    return new Promise((resolve, reject) => {
+        const failed = (why) => reject(new Error(proxy ? `${why} through the proxy ${proxyLabel(proxy)}` : why));
+        if (!proxy) {
+            const s = external_node_net_default().connect({ host, port }, () => resolve(s));
+            return void s.once('error', (e) => failed(e.message || e.code || 'the connection failed'));
+        }
+        const headers = { host: authority };
+        if (proxy.username)
+            headers['proxy-authorization'] = `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`;
+        const client = proxy.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
+        const port0 = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
+        const req = client.request({ host: proxy.hostname.replace(/^\[(.*)\]$/, '$1'), port: port0, method: 'CONNECT', path: authority, headers });
+        req.once('connect', (res, s, head) => {
+            // What the far end sent with the proxy's answer belongs to the connection.
+            if (head.length)
+                s.unshift(head);
+            if (res.statusCode === 200)
+                return resolve(s);
+            s.destroy();
+            failed(`the proxy answered CONNECT with ${String(res.statusCode)} ${res.statusMessage ?? ''}`.trim());
+        });
+        req.once('error', (e) => failed(e.message || e.code || 'the connection to the proxy failed'));
+        req.end();
+    });
+}
+
+// EXTERNAL MODULE: ./src/engine/os/programs.ts
+var programs = __webpack_require__(59980);
+;// CONCATENATED MODULE: ./src/engine/os/network.ts
+// The network policy of the agent and the checks (SPEC §7 "Network"). Where the sandbox gives a
+// command namespaces (user+pidns, pidns), it also gives it a network namespace of its own:
+// - the agent's reaches nothing but two unix sockets of the loop's, through net-forwarder.pl, which
+//   listens on 127.0.0.1 inside: the key proxy (at the port its base URL names) and an HTTP proxy
+//   (HTTPS_PROXY) that lets through only the hosts of `agent.network` and logs every other host
+//   asked for, so that the user sees what to allow. `agent.network: open` shares the machine's;
+// - the checks' has loopback only (`checks.network: open` shares the machine's); `checks.setup`
+//   always has the machine's network (it installs).
+// A DNS lookup or a raw connection from inside fails at once: there is no route and no resolver.
+// A unix socket of the machine's at a path is no part of a network namespace (an abstract one is):
+// the sandbox masks each one listening (hostSockets) in such a command's view, or a resolver's socket
+// (nscd, systemd-resolved) or a D-Bus would be its way out.
+
+
+
+
+
+
+/** The model APIs an agent preset talks to, reached through HTTPS_PROXY where the key proxy does not hold its key. */
+const MODEL_HOSTS = {
+    claude: ['api.anthropic.com:443'],
+    codex: ['api.openai.com:443', 'chatgpt.com:443'],
+    gemini: ['generativelanguage.googleapis.com:443'],
+};
+/** The policy of a config: the agent's allow-list gets its model API's hosts unless the key proxy holds its key (then that is its way out). */
+function networkPolicy(c, keyProxy) {
+    const a = c.agent.network;
+    return { agent: a === 'open' ? 'open' : [...new Set([...a, ...(keyProxy ? [] : (MODEL_HOSTS[c.agent.use] ?? []))])], checks: c.checks.network };
+}
+function networkRecord(p, enforced) {
+    return { agent: p.agent === 'open' ? 'open' : p.agent.length ? [...p.agent].sort() : 'model-api-only', checks: p.checks, setup: 'open', enforced };
+}
+/** The limit said where the policy cannot be enforced (no namespaces, or no `ip` to bring loopback up). */
+function networkLimit(why) {
+    return `The network policy (agent.network, checks.network) is not enforced: ${why}. The agent and the checks reach every host the machine reaches, and can send the repository anywhere.`;
+}
+/**
+ * The unix sockets of the machine listening at a path (real paths, each once), from /proc/net/unix:
+ * those bound with a relative path, and those bound later, are not found (the limits say so).
+ */
+async function hostSockets(table = '/proc/net/unix') {
+    const text = await (0,promises_.readFile)(table, 'utf8').catch(() => '');
+    // Num RefCount Protocol Flags Type St Inode Path: the path, where there is one, from the 8th field on.
+    const paths = new Set(text
+        .split('\n')
+        .slice(1)
+        .map((l) => l.trim().split(/ +/).slice(7).join(' '))
+        .filter((p) => p.startsWith('/')));
+    const found = await Promise.all([...paths].map(async (p) => ((await (0,promises_.lstat)(p).catch(() => null))?.isSocket() ? (0,promises_.realpath)(p).catch(() => null) : null)));
+    return [...new Set(found.filter((p) => p !== null))].sort();
+}
+/** The HTTP proxy's port inside the agent's namespace (a namespace of its own: no other listener there but the key proxy's). */
+const PROXY_PORT = 3128;
+/** A host (or host:port) the allow-list names matches `host`:`port`. */
+function allowed(list, host, port) {
+    const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+    return list.some((entry) => {
+        const m = /^(.*?)(?::(\d+))?$/.exec(entry.toLowerCase());
+        return m[1] === h && (m[2] === undefined || Number(m[2]) === port);
+    });
+}
+/**
+ * The loop's side of the namespaces: a folder (0755, the loop's) that each namespaced command gets
+ * in its view, holding the forwarder and the sockets it relays to. `refused` is told every host the
+ * agent asked for and did not get.
+ */
+class NetworkGate {
+    dir;
+    forwarder;
+    allow;
+    refused;
+    servers = [];
+    /** Every connection either way, cut when the gate closes (a server's close waits for them). */
+    open = new Set();
+    constructor(dir, 
+    /** perl and the forwarder's copy: the first words of the agent's command. */
+    forwarder, allow, refused) {
+        this.dir = dir;
+        this.forwarder = forwarder;
+        this.allow = allow;
+        this.refused = refused;
+    }
+    static async open(dir, perl, allow, refused) {
+        const { 'net-forwarder.pl': forwarder } = await (0,programs/* installPrograms */.xW)(dir, ['net-forwarder.pl']);
+        const gate = new NetworkGate(dir, [perl, forwarder], allow, refused);
+        await gate.listen(gate.proxySocket, gate.proxyServer());
+        return gate;
+    }
+    get proxySocket() {
+        return (0,external_node_path_.join)(this.dir, 'proxy.sock');
+    }
+    keySocket(port) {
+        return (0,external_node_path_.join)(this.dir, `key-${String(port)}.sock`);
+    }
+    async listen(path, server) {
+        await (0,promises_.rm)(path, { force: true });
+        await new Promise((resolve, reject) => {
+            server.once('error', reject);
+            server.listen(path, () => resolve());
+        });
+        server.on('connection', (c) => this.open.add(c.on('close', () => this.open.delete(c))));
+        // The forwarder connects as the namespace's root, or (pidns) as the loop's own user.
+        await (0,promises_.chmod)(path, 0o600);
+        this.servers.push(server);
+    }
+    /** Relays the agent's namespace's 127.0.0.1:port to the loop's 127.0.0.1:port (the key proxy). */
+    async relayKeyProxy(port) {
+        const server = external_node_net_default().createServer((inside) => pipeBoth(inside, external_node_net_default().connect(port, '127.0.0.1')));
+        await this.listen(this.keySocket(port), server);
+    }
+    /**
+     * The forwarder's arguments for the agent (before `--`): the key proxy's port, if any, and the
+     * HTTP proxy; and the variables that point the agent's HTTP clients at the latter.
+     */
+    agentView(keyPort) {
+        const maps = [...(keyPort === null ? [] : [`${String(keyPort)}=${this.keySocket(keyPort)}`]), `${String(PROXY_PORT)}=${this.proxySocket}`];
+        const proxy = `http://127.0.0.1:${String(PROXY_PORT)}`;
+        const local = '127.0.0.1,localhost,::1';
+        return {
+            maps,
+            env: { HTTPS_PROXY: proxy, HTTP_PROXY: proxy, https_proxy: proxy, http_proxy: proxy, ALL_PROXY: proxy, NO_PROXY: local, no_proxy: local },
+        };
+    }
+    /** CONNECT host:port (HTTPS) and absolute-URL requests (plain HTTP), for the allowed hosts only. */
+    proxyServer() {
+        const server = external_node_http_default().createServer((req, res) => {
+            const url = URL.canParse(req.url ?? '') ? new URL(req.url) : null;
+            const port = url ? Number(url.port) || (url.protocol === 'https:' ? 443 : 80) : 0;
+            if (!url || !allowed(this.allow, url.hostname, port)) {
+                this.refused(url ? `${url.hostname}:${String(port)}` : String(req.url), `HTTP ${String(req.method)}`);
+                res.writeHead(403, { 'content-type': 'text/plain' }).end('phuc-loop: this host is not in agent.network\n');
+                return;
+            }
+            const up = external_node_http_default().request(url, { method: req.method, headers: req.headers, agent: upstreamAgent(url, false) }, (r) => {
+                res.writeHead(r.statusCode ?? 502, r.headers);
+                r.pipe(res);
+            });
+            up.on('error', () => res.destroy());
+            req.pipe(up);
+        });
+        server.on('connect', (req, socket, head) => {
+            const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(req.url ?? '');
+            if (!m || !allowed(this.allow, m[1], Number(m[2]))) {
+                this.refused(req.url ?? '', 'CONNECT');
+                socket.end('HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\nphuc-loop: this host is not in agent.network\n');
+                return;
+            }
+            connectOut(m[1], Number(m[2]), 'https').then((up) => {
+                socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
+                if (head.length)
+                    up.write(head);
+                pipeBoth(socket, up);
+            }, () => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+        });
+        return server;
+    }
+    async close() {
+        for (const c of this.open)
+            c.destroy();
+        await Promise.all(this.servers.map((s) => new Promise((r) => s.close(r))));
+        await (0,promises_.rm)(this.dir, { recursive: true, force: true });
+    }
+}
+/** The network of a run whose commands get namespaces (`namespaced`) or not; `dir` for the gate, `perl` runs its forwarder. */
+async function openNetwork(policy, namespaced, gateAt, refused) {
+    const closed = policy.agent !== 'open' || policy.checks !== 'open';
+    const why = namespaced ? null : "at isolation none the commands run in the loop's own namespaces";
+    // The gate relays the agent's way out; a command with loopback only needs nothing but bwrap's --unshare-net.
+    const gate = policy.agent !== 'open' && why === null ? await NetworkGate.open(gateAt.dir, gateAt.perl, policy.agent, refused) : null;
+    return { policy, gate, why: closed ? why : null };
+}
+/**
+ * The network namespace of a command of `role`: null where it shares the machine's; else the
+ * forwarder's arguments (up to its `--`; none for loopback only), the folders its view must hold,
+ * and variables to add.
+ */
+function commandNetwork(n, role, open, keyPort) {
+    const { gate, policy, why } = n;
+    if (why !== null || open || (role === 'agent' ? policy.agent === 'open' : policy.checks === 'open'))
+        return null;
+    if (role === 'check' || !gate)
+        return { argv: [], dirs: [], env: {} };
+    const view = gate.agentView(keyPort);
+    return { argv: [...gate.forwarder, ...view.maps, '--'], dirs: [gate.dir], env: view.env };
+}
+function pipeBoth(a, b) {
+    a.pipe(b);
+    b.pipe(a);
+    a.on('error', () => b.destroy());
+    b.on('error', () => a.destroy());
+    a.on('close', () => b.destroy());
+    b.on('close', () => a.destroy());
+}
+
+// EXTERNAL MODULE: ./src/engine/os/process.ts
+var os_process = __webpack_require__(81612);
+// EXTERNAL MODULE: ./src/engine/os/spawner.ts
+var spawner = __webpack_require__(4461);
+;// CONCATENATED MODULE: ./src/engine/os/sandbox-tools.ts
+// The system programs the sandbox runs (from the system's folders only, never a PATH the agent could
+// have planted into), each level's list, and the quiet runner of root's one-off helper commands.
+
+
+/** An explicitly requested level that this machine cannot provide. */
+class IsolationUnavailableError extends Error {
+}
+const SYSTEM_PATH = spawner/* SYSTEM_DIRS */.Ln.join(':');
+/** The PATH of root's commands, and of a role's where the loop has none. */
+const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
+const NAMESPACE_TOOLS = ['sh', 'bwrap', 'perl', 'setpriv'];
+const USER_TOOLS = [...NAMESPACE_TOOLS, 'chown', 'chmod', 'find', 'rm', 'kill', 'env', 'timeout', 'cp', 'mv', 'mktemp'];
+/** The package that brings a tool, named where it is missing (Debian's and Ubuntu's names). */
+const PACKAGE_OF = { bwrap: 'bubblewrap', perl: 'perl-base', setpriv: 'util-linux', find: 'findutils' };
+function findTools() {
+    const tools = {};
+    for (const name of USER_TOOLS) {
+        const p = (0,spawner/* systemTool */._f)(name);
+        if (p)
+            tools[name] = p;
+    }
+    return { tools, sudo: (0,spawner/* systemTool */._f)('sudo'), useradd: (0,spawner/* systemTool */._f)('useradd'), setfacl: (0,spawner/* systemTool */._f)('setfacl') };
+}
+function missing(found, names) {
+    const lacking = names.filter((n) => !found.tools[n]);
+    const packages = [...new Set(lacking.map((n) => PACKAGE_OF[n] ?? 'coreutils'))];
+    return lacking.length ? `${lacking.join(', ')} not found (install the package${packages.length > 1 ? 's' : ''} ${packages.join(', ')})` : null;
+}
+/** The tools a level needs (checked by the probe); the others keep their bare names, unused there. */
+function toolsFor(found, names) {
+    const why = missing(found, names);
+    if (why)
+        throw new IsolationUnavailableError(`agent.isolation: ${why}`);
+    return Object.fromEntries(USER_TOOLS.map((n) => [n, found.tools[n] ?? n]));
+}
+/** Quiet helper commands (probes, users, ownership): never swept, never sandboxed. */
+const helperRunner = new os_process/* NodeProcessRunner */.u({ killGraceMs: 500 });
+function runTool([command, ...args], timeoutMs = 60_000) {
+    return helperRunner.run({ command, args, cwd: '/', env: { PATH: SYSTEM_PATH, LC_ALL: 'C' }, timeoutMs, reapLeftovers: false });
+}
+const firstLine = (r) => (r.stderr.trim() || r.stdout.trim() || `exit ${String(r.exitCode ?? r.signal)}`).split('\n')[0];
+
+;// CONCATENATED MODULE: ./src/engine/os/role-users.ts
+// The role users of user+pidns (phuc-agent, phuc-check): system users with no login shell, no HOME
+// and no other group, made once per machine by sandbox-users.sh.
+
+
+
+/** The dedicated users: system users with no login shell, no sudo rights and no other groups. */
+const ROLE_USERS = { agent: 'phuc-agent', check: 'phuc-check' };
+async function usersExist() {
+    const lines = (await (0,promises_.readFile)('/etc/passwd', 'utf8').catch(() => '')).split('\n');
+    return Object.values(ROLE_USERS).every((u) => lines.some((l) => l.startsWith(`${u}:`)));
+}
+/** How long one of root's commands may take (a chown of a large tree), as for the loop's git calls. */
+const ROOT_COMMAND_MS = 300_000;
+async function asRoot(sudo, argv) {
+    const r = await runTool(sudo ? [sudo, '-n', '--', ...argv] : argv);
+    if (r.exitCode !== 0)
+        throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
+    return r.stdout;
+}
+/** Creates the role users once per machine, or reads them back. */
+async function ensureUsers(sudo) {
+    const names = Object.values(ROLE_USERS);
+    const out = await asRoot(sudo, ['/bin/sh', '-c', (0,programs/* programText */.Q3)('sandbox-users.sh'), 'sandbox-users.sh', ...names]);
+    const byName = new Map();
+    for (const line of out.trim().split('\n')) {
+        const [name = '', uid, gid, ...groups] = line.trim().split(/\s+/);
+        const u = { name, uid: Number(uid), gid: Number(gid) };
+        // A user of that name made by someone else must still be an unprivileged one.
+        if (!(u.uid > 0 && u.gid > 0) || groups.some((g) => Number(g) !== u.gid))
+            throw new IsolationUnavailableError(`agent.isolation: user+pidns needs ${name} to be an unprivileged user with no other groups (found uid ${uid}, groups ${groups.join(',')})`);
+        byName.set(u.name, u);
+    }
+    const agent = byName.get(ROLE_USERS.agent);
+    const check = byName.get(ROLE_USERS.check);
+    if (!agent || !check)
+        throw new Error(`could not create ${names.join(' and ')}: ${out}`);
+    return { agent, check };
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/isolation.ts
+// The isolation levels (SPEC §7 "Isolation"): which this machine gives, the one a run takes, what
+// each does not guarantee, and bubblewrap's arguments for each (docs/security.md).
+//
+// Levels, strongest first (docs/security.md says what each guarantees and what it does not):
+// - `user+pidns`: the command runs as a dedicated unprivileged user (phuc-agent, phuc-check) with
+//   no groups, no capabilities and no_new_privs, a fresh HOME and TMPDIR, in its own PID and mount
+//   namespace with its own /proc. Needs root, or passwordless `sudo -n` (GitHub-hosted runners).
+// - `pidns`: own user, PID and mount namespace, no capabilities, but the loop's own uid.
+// - `none`: the command runs beside the loop; only the process-table sweep of process.ts contains it.
+
+
+
+const ISOLATION_LEVELS = ['user+pidns', 'pidns', 'none'];
+/**
+ * Finds out which levels work here by running each one's real chain once with `true` (uid 65534
+ * for the trial, so no user is created by a probe). About 10 ms per level.
+ */
+async function probeIsolation() {
+    const found = findTools();
+    const t = found.tools;
+    let privilege = null;
+    let noPrivilege = '';
+    if (process.getuid?.() === 0)
+        privilege = 'root';
+    else if (!found.sudo)
+        noPrivilege = 'the loop is not root and sudo is not installed';
+    else {
+        const r = await runTool([found.sudo, '-n', 'true'], 10_000);
+        if (r.exitCode === 0)
+            privilege = 'sudo';
+        else
+            noPrivilege = `the loop is not root and has no passwordless sudo (sudo -n: ${firstLine(r)})`;
+    }
+    let userPidns = privilege ? missing(found, USER_TOOLS) : noPrivilege;
+    if (userPidns === null && !found.useradd && !(await usersExist()))
+        userPidns = `useradd not found to create ${Object.values(ROLE_USERS).join(' and ')}`;
+    if (userPidns === null && t.bwrap && t.setpriv) {
+        const trial = [t.bwrap, ...NAMESPACES, '--', t.setpriv, '--reuid', '65534', '--regid', '65534', ...DROP_PRIVILEGES, '--', 'true'];
+        const r = await runTool(privilege === 'sudo' && found.sudo ? [found.sudo, '-n', '--', ...trial] : trial, 10_000);
+        if (r.exitCode !== 0)
+            userPidns = `a trial run in a new PID namespace failed: ${firstLine(r)}`;
+    }
+    // Root's uid stays 0 outside the namespace: the command would own every root-owned file of the
+    // machine (a planted ~/.gitconfig run by the loop's own git, /etc). user+pidns is root's level.
+    let pidns = privilege === 'root'
+        ? 'the loop runs as root, and at pidns the command would keep uid 0 outside its namespace (use user+pidns)'
+        : missing(found, NAMESPACE_TOOLS);
+    if (pidns === null && t.bwrap && t.setpriv) {
+        const r = await runTool([t.bwrap, ...USER_NAMESPACE, ...NAMESPACES, '--', t.setpriv, ...DROP_CAPS, '--', 'true'], 10_000);
+        if (r.exitCode !== 0)
+            pidns = `unprivileged user namespaces do not work here: ${firstLine(r)}`;
+    }
+    const lacking = BUILDERS.filter((b) => !t[b.tool]);
+    return { privilege, userPidns, pidns, ...(lacking.length ? { needs: lacking.map((b) => b.needs).join(' and ') } : {}) };
+}
+/** What builds every namespaced command: missing, no level above none runs (see resolveIsolation). */
+const BUILDERS = [
+    { tool: 'bwrap', needs: 'bubblewrap (the bwrap program), which is not installed: install the bubblewrap package (apt-get install bubblewrap)' },
+    { tool: 'perl', needs: 'perl (it runs sandbox-init.pl), which is not installed: install the perl-base package' },
+];
+/**
+ * The level to run at. `auto` takes the strongest that works; an explicit level that does not work
+ * is an error that says why and what is available.
+ */
+async function resolveIsolation(requested, facts) {
+    // The weakest level is always there: nothing to probe for it.
+    const f = requested === 'none' && facts === undefined ? { privilege: null, userPidns: 'not probed', pidns: 'not probed' } : await (facts ?? probeIsolation());
+    const why = { 'user+pidns': f.userPidns, pidns: f.pidns, none: null };
+    // Without them no level but `none` runs, and `auto` does not fall to it: a loop that had a sandbox must not lose it silently.
+    if (f.needs && requested !== 'none')
+        throw new IsolationUnavailableError(`agent.isolation: ${requested} needs ${f.needs}, or set agent.isolation: none to run the agent and the checks beside the loop.`);
+    const available = ISOLATION_LEVELS.filter((l) => why[l] === null);
+    const privilege = f.userPidns === null ? f.privilege : null;
+    const made = (level, reason) => {
+        const p = level === 'user+pidns' ? privilege : null;
+        return { level, reason, limits: isolationLimits(level, p), privilege: p };
+    };
+    if (requested !== 'auto') {
+        const blocked = why[requested];
+        if (blocked !== null)
+            throw new IsolationUnavailableError(`agent.isolation: ${requested} is not available on this machine: ${blocked}. Available here: ${available.join(', ')} (or auto, which picks the strongest).`);
+        return made(requested, `agent.isolation asks for ${requested}`);
+    }
+    const level = available.includes('user+pidns') ? 'user+pidns' : available.includes('pidns') ? 'pidns' : 'none';
+    const skipped = ISOLATION_LEVELS.slice(0, ISOLATION_LEVELS.indexOf(level)).map((l) => `${l} is not available (${why[l] ?? ''})`);
+    const because = level === 'user+pidns' ? (privilege === 'root' ? 'the loop runs as root' : 'the loop has passwordless sudo') : skipped.join('; ');
+    return made(level, `auto chose ${level}: ${because}`);
+}
+/** What a level does not guarantee, in plain sentences for the report. */
+function isolationLimits(level, privilege) {
+    const common = [
+        'The agent holds its own API key unless the key proxy holds it.',
+        'The agent can read every world-readable file of the machine.',
+        'CPU time, memory and disk use are not limited, only wall time.',
+    ];
+    if (level === 'user+pidns')
+        return [
+            'The agent can read .git, including its config: a credential stored there (actions/checkout persist-credentials) is readable unless the loop removes it.',
+            "Toolchains installed only in the loop user's home (e.g. /root/.cargo, /home/runner/.cargo) are not visible to the agent or the checks.",
+            ...(privilege === 'sudo' ? ['If the loop process itself is killed, a running step ends at its own time limit rather than at once.'] : []),
+            ...common,
+        ];
+    if (level === 'pidns')
+        return [
+            "The agent runs as the loop's own OS user: it can read every file the loop can (the loop's HOME, the check workspace) and write its work tree but for .git and scratch/.",
+            "It cannot see the loop's processes or their environment, holds no capabilities, and nothing it starts outlives its step.",
+            "It can change the modes of the user's files in the work tree (open a private file to other users): git keeps no such bit, and the loop does not put them back at this level.",
+            ...common,
+        ];
+    return [
+        "The agent runs as the loop's own OS user beside the loop: it can read the loop's environment (its tokens) through /proc, and every file the loop can.",
+        'The folders every user may write (/tmp, /var/tmp, /dev/shm and any other) are shared: a file the agent or an earlier round of checks left there is seen by later checks, the final confirmation and verify --rerun, and code that depends on one passes here and fails in a clone.',
+        "The agent and the checks can delete a nested git repository of the user's in the work tree: git keeps none of its files, so the loop cannot put it back (the report says so).",
+        'Processes it starts are found through their process group, session and a run tag; one that leaves all three (env -i, setsid, a double fork) can outlive its step.',
+        ...common,
+    ];
+}
+// ---------------------------------------------------------------------------------------------------
+/** No capability can be kept or regained by the command (no_new_privs also voids setuid binaries). */
+const DROP_CAPS = ['--no-new-privs', '--inh-caps=-all', '--bounding-set=-all'];
+const DROP_PRIVILEGES = ['--clear-groups', ...DROP_CAPS];
+/** bwrap's namespaces for every wrapped command (the mount namespace comes with them; the network's where the policy closes it). */
+const NAMESPACES = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--dev-bind', '/', '/', '--proc', '/proc'];
+/**
+ * pidns: uid 0 inside maps to the loop's uid outside, with the namespace's capabilities for
+ * sandbox-init.pl's mounts; setpriv then drops every one, so the command cannot unmount its private
+ * /proc to look at the host's (and the loop's environment).
+ */
+const USER_NAMESPACE = ['--unshare-user', '--uid', '0', '--gid', '0', '--cap-add', 'ALL'];
+// What the sandbox of a run adds to its level's limits (Sandbox.limits).
+const sharedFolders = (folders) => `agent.writable opens ${folders.join(', ')} to the agent and the checks: a file one of them left there is seen by later checks and the final confirmation (not by verify --rerun), and code that depends on one passes here and fails in a clone.`;
+const SHARED_NETWORK = "The agent and the checks share the machine's network namespace: what the kernel keeps of a connection after a command ends (a socket in TIME_WAIT for a minute, the TCP metrics of an address for hours) a later check can read, so code that depends on it can pass here and fail in a clone.";
+const NO_SETFACL = 'setfacl (the acl package) is not installed: an ACL the agent or the checks set on a file of the work tree stays when the loop takes the tree back.';
+
+// EXTERNAL MODULE: external "node:perf_hooks"
+var external_node_perf_hooks_ = __webpack_require__(643);
+// EXTERNAL MODULE: ./src/engine/common/shell-quote.ts
+var shell_quote = __webpack_require__(78085);
+// EXTERNAL MODULE: ./src/engine/os/process-tree.ts
+var process_tree = __webpack_require__(55057);
+// EXTERNAL MODULE: ./src/engine/os/shell-session.ts
+var shell_session = __webpack_require__(5614);
+;// CONCATENATED MODULE: ./src/engine/os/root-commands.ts
+// Root's commands around the roles' work (user+pidns): handing folders to a role and taking them
+// back, removing what a role made, killing what is left of a command: through one long-lived root
+// shell (`sudo -n sh -s` under sudo).
+
+
+
+
+
+
+
+
+
+/** Root's commands of one sandbox. */
+class RootCommands {
+    tools;
+    sudo;
+    users;
+    setfacl;
+    breakLinks;
+    /**
+     * Root's commands (the find/chown around every agent step and check round): one long-lived shell
+     * (under sudo, `sudo -n sh -s`), which forks each for a fraction of what a spawn of the loop costs.
+     */
+    shell = null;
+    constructor(tools, 
+    /** Set under sudo only: the loop is not root. */
+    sudo, users, 
+    /** Strips the roles' ACLs; null where the acl package is missing (then said in the limits). */
+    setfacl, 
+    /** break-links.sh, in a folder only the loop writes. */
+    breakLinks) {
+        this.tools = tools;
+        this.sudo = sudo;
+        this.users = users;
+        this.setfacl = setfacl;
+        this.breakLinks = breakLinks;
+    }
+    async chmod(path, mode) {
+        if (this.sudo)
+            await this.asRoot([this.tools.chmod, mode.toString(8), path]);
+        else
+            await (0,promises_.chmod)(path, mode);
+    }
+    /**
+     * Gives back to `owner` what the roles own under `root` (but the `skip` folders, and `root`
+     * itself where it is the work tree's top). Before the chown, so that nothing of a role's survives
+     * in what the loop keeps: a name in the tree for a role's file with other links (one outside the
+     * tree, which the chown would hand over too) becomes a copy of its own; the role's ACLs go (a
+     * default ACL would open what the loop makes there later); no group or other may write.
+     */
+    async takeFromRoles(root, owner, skip, keepTop) {
+        if (!this.users)
+            return;
+        const t = this.tools;
+        const theirs = ['(', '-uid', String(this.users.agent.uid), '-o', '-uid', String(this.users.check.uid), ')'];
+        const over = (...test) => [t.find, root, ...this.pruned(root, skip, keepTop), ...theirs, ...test];
+        await this.asRoot([...over('!', '-type', 'd', '-links', '+1'), ...eachEntry([t.sh, this.breakLinks, t.mktemp, t.cp, t.mv, t.rm])]);
+        if (this.setfacl)
+            await this.asRoot([...over('!', '-type', 'l'), ...eachEntry([this.setfacl, '-b'])]);
+        await this.asRoot([...over('!', '-type', 'l', '-perm', '/022'), ...eachEntry([t.chmod, 'go-w'])]);
+        await this.chownTree(root, owner.uid, owner.gid, skip, keepTop);
+    }
+    /**
+     * find's arguments from `root` on: past the `skip` folders (relative to root), below `root` itself
+     * where `keepTop`. An entry gone between find's reading of its folder and its look at it is no
+     * error (`-ignore_readdir_race`): taking the tree back must not fail on a file the loop's own
+     * writes or a role's last act replaced meanwhile.
+     */
+    pruned(root, skip, keepTop) {
+        const paths = skip.flatMap((p, i) => [...(i ? ['-o'] : []), '-path', (0,external_node_path_.join)(root, p)]);
+        return ['-ignore_readdir_race', ...(keepTop ? ['-mindepth', '1'] : []), ...(skip.length ? ['(', ...paths, ')', '-prune', '-o'] : [])];
+    }
+    /**
+     * chown of every entry under `root` whose owner differs, but a file with several hard links
+     * (changing it would change a file elsewhere; takeFromRoles has copied the roles' own). find -P
+     * (its default) never follows a link; chown -h changes the link.
+     */
+    async chownTree(root, uid, gid, skip, keepTop = false) {
+        const t = this.tools;
+        const differs = ['(', '!', '-uid', String(uid), '-o', '!', '-gid', String(gid), ')', '(', '-type', 'd', '-o', '-links', '1', ')'];
+        await this.asRoot([t.find, root, ...this.pruned(root, skip, keepTop), ...differs, ...eachEntry([t.chown, '-h', `${String(uid)}:${String(gid)}`])]);
+    }
+    async remove(path) {
+        if (this.sudo)
+            await this.asRoot([this.tools.rm, '-rf', '--', path]);
+        else
+            await (0,tree_file/* removeTree */.dM)(path);
+    }
+    async forceKill(pid) {
+        const pids = [pid, ...(0,process_tree/* processDescendants */.y$)(pid)];
+        if (this.sudo)
+            await this.asRoot([this.tools.kill, '-s', 'KILL', '--', ...pids.map(String)]).catch(() => undefined);
+        else
+            for (const p of [-pid, ...pids])
+                try {
+                    process.kill(p, 'SIGKILL');
+                }
+                catch {
+                    // gone
+                }
+        // SIGKILL takes effect as each process next runs, and the namespace's other members die after its
+        // init: the run has ended once none of them runs (a second at most; zombies do not run).
+        const until = external_node_perf_hooks_.performance.now() + 1000;
+        while (pids.some((p) => (0,process_tree/* processRunning */.JK)(p)) && external_node_perf_hooks_.performance.now() < until)
+            await new Promise((r) => setTimeout(r, 5));
+    }
+    /** Runs a command as root (through sudo -n unless the loop is root); throws on failure. */
+    async asRoot(argv) {
+        if (!this.shell || this.shell.ended)
+            this.shell = await shell_session/* ShellSession */.v.start('/', { PATH: DEFAULT_PATH }, ROOT_COMMAND_MS, this.sudo ? [this.sudo, '-n', '--', '/bin/sh', '-s'] : undefined);
+        const r = await this.shell.run(argv.map(shell_quote/* shellQuote */.Z).join(' '));
+        if (r.exitCode !== 0)
+            throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${firstLine(r)}`);
+    }
+    /**
+     * Gives the work tree (everything except .git) to the role's user (the agent for its step, the
+     * checks for a live round), which may then write it; .git stays the loop's (readable). Fast when
+     * nothing changed: only entries with another owner are touched. Under sudo the loop cannot write
+     * the tree until `reclaimWorkTree`.
+     */
+    async lendWorkTree(cwd, keep, u) {
+        // The loop's own folders (the STOP file's): made if missing, never handed over. In the sticky top
+        // folder the role can neither remove nor rename them, nor add to or delete from them.
+        for (const k of keep)
+            await (0,promises_.mkdir)((0,external_node_path_.join)(cwd, k), { mode: 0o755 }).catch(() => undefined);
+        // The top folder keeps its owner (git refuses a checkout whose top folder another user owns,
+        // "dubious ownership", which would also hit the user's own git after a crash); it is opened
+        // with the sticky bit instead, so the role can add entries but not remove .git. Its mode is
+        // kept in .git (which the agent cannot write) until reclaimWorkTree puts it back.
+        const top = await (0,promises_.lstat)(cwd);
+        const saved = (0,external_node_path_.join)(cwd, '.git', 'phuc-loop', 'worktree-mode');
+        if (!(await (0,promises_.readFile)(saved, 'utf8').catch(() => null))) {
+            await (0,promises_.mkdir)((0,external_node_path_.dirname)(saved), { recursive: true, mode: 0o711 });
+            await (0,promises_.writeFile)(saved, (top.mode & 0o7777).toString(8));
+        }
+        await this.chmod(cwd, 0o1777);
+        // What group and others may not read (a 0600 file, a 0700 folder), which the role could open to
+        // them (git keeps no such bit): its modes, kept beside the top folder's until reclaimWorkTree.
+        const t = this.tools;
+        const skip = ['.git', ...keep];
+        await this.asRoot([
+            t.find,
+            cwd,
+            ...this.pruned(cwd, skip, true),
+            '!',
+            '-type',
+            'l',
+            '!',
+            '-perm',
+            '-044',
+            '-fprintf',
+            (0,external_node_path_.join)((0,external_node_path_.dirname)(saved), PRIVATE_MODES),
+            '%m %P\\0',
+        ]);
+        await this.chownTree(cwd, u.uid, u.gid, skip, true);
+    }
+    /**
+     * Gives everything in the work tree back to the owner of `.git` (which the loop never hands over),
+     * including what the roles created, and the top folder its mode. Stateless: a run that crashed is
+     * repaired by the next one. Call it only when no wrapped command runs in the tree.
+     */
+    async takeBackWorkTree(cwd) {
+        const saved = (0,external_node_path_.join)(cwd, '.git', 'phuc-loop', 'worktree-mode');
+        // Read on the loop's thread (after every step; never through a link, never waiting on a FIFO).
+        const mode = (0,tree_file/* readRegularSync */.Wy)(saved)?.toString('utf8') ?? null;
+        if (!this.users && mode === null)
+            return;
+        // The top folder first: whatever fails below, the roles can no longer add to it.
+        if (mode !== null && /^[0-7]{1,4}$/.test(mode.trim()))
+            await this.chmod(cwd, parseInt(mode.trim(), 8));
+        const owner = await (0,promises_.lstat)((0,external_node_path_.join)(cwd, '.git'));
+        await this.takeFromRoles(cwd, owner, ['.git'], true);
+        await restorePrivateModes(cwd, (0,external_node_path_.join)((0,external_node_path_.dirname)(saved), PRIVATE_MODES));
+        await (0,promises_.rm)(saved, { force: true });
+    }
+    async close() {
+        await this.shell?.close();
+        this.shell = null;
+    }
+}
+/**
+ * A path of 3800 bytes or more, as find's -path pattern: in root's C locale each `?` takes one byte.
+ * Not `-regex '.{3800,}'`: compiling that costs find some 8 ms of CPU, and the loop runs a few such
+ * finds around every agent step and check round.
+ */
+const LONG_PATH = `${'?'.repeat(3800)}*`;
+/**
+ * find's action `command… {}` on each entry found, batched: by its full path, or, where that path is
+ * too long for a system call (PATH_MAX, 4096 bytes: folders a role nested deep), from the entry's
+ * own folder (-execdir, one batch per folder).
+ */
+function eachEntry(command) {
+    return ['(', '(', '-path', LONG_PATH, '-execdir', ...command, '{}', '+', ')', '-o', '-exec', ...command, '{}', '+', ')'];
+}
+/** The work tree's entries group and others could not read before a role held it (grantWorkTree). */
+const PRIVATE_MODES = 'worktree-private-modes';
+/**
+ * Gives each entry listed in `file` ("<octal mode> <path>", NUL-ended) its group and other bits back:
+ * what the role opened is closed again; the owner's bits (the executable bit git keeps) stay the
+ * role's change. Never through a link; a path past PATH_MAX or gone is left.
+ */
+async function restorePrivateModes(cwd, file) {
+    const list = (0,tree_file/* readRegularSync */.Wy)(file);
+    if (!list)
+        return;
+    // Names are bytes (not always UTF-8): each path is built as bytes too.
+    const top = Buffer.from(cwd.endsWith(external_node_path_.sep) ? cwd : cwd + external_node_path_.sep);
+    for (let start = 0, end = list.indexOf(0); end >= 0; start = end + 1, end = list.indexOf(0, start)) {
+        const record = list.subarray(start, end);
+        const at = record.indexOf(0x20);
+        if (at < 0)
+            continue;
+        const was = parseInt(record.subarray(0, at).toString('latin1'), 8) & 0o077;
+        const path = Buffer.concat([top, record.subarray(at + 1)]);
+        const st = await (0,promises_.lstat)(path).catch(() => null);
+        if (!st || st.isSymbolicLink() || (st.mode & 0o077) === was)
+            continue;
+        await (0,promises_.chmod)(path, (st.mode & 0o7700) | was).catch(() => undefined);
+    }
+    await (0,promises_.rm)(file, { force: true });
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/sandbox-keys.ts
+// The seccomp filter that closes the kernel's keyrings to every sandboxed command (sandbox-init.pl
+// installs it): a key outlives the command and the namespace that made it.
+/** The little-endian architectures Node runs on (the filter is packed little-endian). */
+const KEY_SYSCALLS = {
+    x64: { arch: 0xc000003e, first: 248, compatArch: 0x40000003, compatFirst: 286, keyctl: 250, prctl: 157, mount: 165 },
+    arm64: { arch: 0xc00000b7, first: 217, compatArch: 0x40000028, compatFirst: 309, keyctl: 219, prctl: 167, mount: 40 },
+};
+/**
+ * The classic-BPF seccomp program: for the native and the 32-bit ABI, the three key syscalls return
+ * ENOSYS, everything else is allowed. x32's numbers carry bit 30, masked off to match x86_64's.
+ */
+function filterHex(k) {
+    const LD_ABS = 0x20, AND = 0x54, JEQ = 0x15, JGE = 0x35, JGT = 0x25, RET = 0x06;
+    const ENOSYS = 0x00050000 | 38, ALLOW = 0x7fff0000;
+    const program = [
+        [LD_ABS, 0, 0, 4], // arch
+        [JEQ, 0, 4, k.arch], // native: on; else to 6
+        [LD_ABS, 0, 0, 0], // nr
+        [AND, 0, 0, 0xbfffffff],
+        [JGE, 0, 6, k.first], // below: allow
+        [JGT, 5, 4, k.first + 2], // above: allow; else refuse
+        [JEQ, 0, 4, k.compatArch], // 32-bit: on; else allow
+        [LD_ABS, 0, 0, 0],
+        [JGE, 0, 2, k.compatFirst],
+        [JGT, 1, 0, k.compatFirst + 2],
+        [RET, 0, 0, ENOSYS],
+        [RET, 0, 0, ALLOW],
+    ];
+    const b = Buffer.alloc(program.length * 8);
+    program.forEach(([code, jt, jf, v], i) => {
+        b.writeUInt16LE(code, i * 8);
+        b.writeUInt8(jt, i * 8 + 2);
+        b.writeUInt8(jf, i * 8 + 3);
+        b.writeUInt32LE(v >>> 0, i * 8 + 4);
+    });
+    return b.toString('hex');
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/sandbox-view.ts
+// A sandboxed command's view of the file system (sandbox-init.pl's arguments): the machine
+// read-only, its own folders writable, private scratch folders, covers over what its role cannot
+// traverse (and, for the checks, the agent's work tree), the loop's folders in a work tree read-only,
+// and the machine's unix sockets masked where it has a network of its own.
+
+
+
+
+
+const SHM = '/dev/shm';
+/**
+ * Folders every user may write (the FHS's): each wrapped command gets its own (see sandbox-init.pl).
+ * Any other such folder of the machine is read-only to it.
+ */
+const SCRATCH = ['/tmp', '/var/tmp', SHM, '/run/lock'];
+/** The kernel's interfaces: not made read-only (their own permissions hold; /proc is the command's own). */
+const KERNEL_FS = new Set([
+    'proc',
+    'sysfs',
+    'cgroup',
+    'cgroup2',
+    'devpts',
+    'securityfs',
+    'debugfs',
+    'tracefs',
+    'pstore',
+    'bpf',
+    'configfs',
+    'fusectl',
+    'binfmt_misc',
+    'autofs',
+    'efivarfs',
+    'rpc_pipefs',
+    'nsfs',
+]);
+/** `p` is `f` or lies under it. */
+const under = (p, f) => p === f || p.startsWith(f === external_node_path_.sep ? f : f + external_node_path_.sep);
+/** The writable mounts of the loop's mount namespace (which the command's starts as a copy of), but the kernel's interfaces. */
+/**
+ * A folder the loop made for a command (its HOME, its TMPDIR), resolved, unless its last part is
+ * no longer a folder but a link (a role owns what is inside its HOME, not the folder HOME lies in):
+ * sandbox-init.pl would bind whatever the link names writable, above the read-only machine and the
+ * covers. Such a folder is not kept (null).
+ */
+async function ownFolder(p) {
+    if (!p)
+        return null;
+    const [real, parent] = await Promise.all([(0,promises_.realpath)(p).catch(() => null), (0,promises_.realpath)((0,external_node_path_.dirname)(p)).catch(() => null)]);
+    return real !== null && parent !== null && real === (0,external_node_path_.join)(parent, (0,external_node_path_.basename)(p)) ? real : null;
+}
+/** A configured folder resolved now, kept only where it still resolves to where it did when the run began. */
+async function same(folder, then) {
+    const now = await (0,promises_.realpath)(folder).catch(() => null);
+    return now !== null && now === then ? now : null;
+}
+async function mountPoints() {
+    const points = new Set();
+    for (const line of (await (0,promises_.readFile)('/proc/self/mountinfo', 'utf8')).split('\n')) {
+        // id parent major:minor root point options [optional…] - type source super-options
+        const f = line.split(' ');
+        const dash = f.indexOf('-', 6);
+        if (dash < 0)
+            continue;
+        const point = f[4].replace(/\\([0-7]{3})/g, (_, o) => String.fromCharCode(parseInt(o, 8)));
+        if (KERNEL_FS.has(f[dash + 1]) || f[5].split(',').includes('ro') || under(point, '/proc') || under(point, '/sys'))
+            continue;
+        points.add(point);
+    }
+    return [...points];
+}
+let scratchKnown = null;
+/** This machine's scratch folders: those of SCRATCH that exist as real folders every user may write. */
+function scratchFolders() {
+    return (scratchKnown ??= Promise.all(SCRATCH.map(async (f) => {
+        const real = await (0,promises_.realpath)(f).catch(() => null);
+        const st = real === null ? null : await (0,promises_.stat)(real).catch(() => null);
+        return real && st?.isDirectory() && st.mode & 0o002 ? { mode: (st.mode & 0o7777).toString(8), path: real, shm: f === SHM } : null;
+    })).then((all) => {
+        const found = all.filter((e) => e !== null);
+        const paths = found.map((e) => e.path);
+        // Once each (/var/lock is /run/lock), and none inside another (it comes with it).
+        return found.filter((e, i) => paths.indexOf(e.path) === i && !paths.some((g) => g !== e.path && under(e.path, g)));
+    }));
+}
+/**
+ * sandbox-init.pl's arguments (see that file). Covered: the first ancestor of the folder that the
+ * role cannot traverse, so that the role sees nothing else under it (another user's HOME, the
+ * runner's temporary files). Read-only: every mount of the machine but the kernel's interfaces, so
+ * the only places the command can leave something are its own folders and the private scratch
+ * folders, and a later command of either role finds only what a clean checkout would hold.
+ */
+async function layout(v) {
+    const { cwd, user, env, role, seen, sockets } = v;
+    const real = await (0,promises_.realpath)(cwd).catch(() => (0,external_node_path_.resolve)(cwd));
+    const blocked = user && real !== external_node_path_.sep ? await firstBlocked((0,external_node_path_.dirname)(real), user) : null;
+    if (blocked !== null && under(v.base, blocked))
+        throw new Error(`the sandbox folder ${v.base} lies under ${blocked}, which the role users cannot traverse; set TMPDIR to a traversable folder`);
+    const [mounts, scratch, wanted] = await Promise.all([
+        mountPoints(),
+        scratchFolders(),
+        Promise.all([
+            Promise.resolve(real),
+            ...[env.HOME, env.TMPDIR].map(ownFolder),
+            ...seen.map((p) => Promise.resolve(p)),
+            ...v.writable.map((w, i) => v.writableReal[i].then((r) => same(w, r))),
+        ]),
+    ]);
+    // Where a cover or a scratch folder hides a folder, what lies under it needs nothing of its own.
+    // The checks never see the agent's work tree unless they run in it; nor what lies under a cover.
+    const tree = role === 'check' && v.workTree && !under(real, v.workTree) ? v.workTree : null;
+    const covers = [blocked, tree].filter((c) => c !== null);
+    const outer = covers.filter((c) => !covers.some((d) => d !== c && under(c, d)));
+    const shared = scratch.filter((f) => !outer.some((c) => under(f.path, c)));
+    const hidden = [...shared.map((f) => f.path), ...outer];
+    const readOnly = mounts.filter((m) => !hidden.some((h) => under(m, h)));
+    const writable = [...new Set(wanted)].filter((p) => p !== null && p !== external_node_path_.sep);
+    // One kept inside another comes with it.
+    const keep = writable.filter((p) => !writable.some((q) => q !== p && under(p, q)));
+    // The loop's folders in a work tree a role holds: read-only at every level (at user+pidns their
+    // owner keeps them too; at pidns the role is the loop's own user).
+    const held = v.held && under(real, v.held.root) ? v.held : null;
+    const loops = held
+        ? held.loopOwned.map((f) => (0,external_node_path_.join)(held.root, f)).filter((f) => under(f, real) && (0,external_node_fs_.lstatSync)(f, { throwIfNoEntry: false })?.isDirectory())
+        : [];
+    if (keep.length > 7)
+        throw new Error(`agent.writable: a command can be given at most 7 folders to write, its own three included (got ${keep.join(', ')})`);
+    // /dev/shm holds the layers; sandbox-init.pl splits its path unquoted: plain characters only, else
+    // it is covered like the others, and those get empty folders.
+    // The machine's sockets it could reach: not those under a cover or scratch, nor in its own folders (the network gate's).
+    const masked = sockets.filter((p) => !hidden.some((h) => under(p, h)) && !keep.some((k) => under(p, k)));
+    const shm = shared.find((f) => f.shm && /^[A-Za-z0-9/._-]+$/.test(f.path));
+    const layered = shared.filter((f) => f !== shm);
+    return [
+        real,
+        String(keep.length),
+        ...keep,
+        String(readOnly.length),
+        ...readOnly,
+        user ? '' : ',userxattr',
+        shm?.path ?? '',
+        String(layered.length),
+        ...layered.flatMap((f) => [f.mode, f.path]),
+        String(outer.length),
+        ...outer.flatMap((c) => ['0755,size=1m', c]),
+        String(loops.length),
+        ...loops,
+        String(masked.length),
+        ...masked,
+    ];
+}
+/** Where the base folder goes: the temp folder, or /tmp when the roles could not reach the former. */
+async function baseParent(strong) {
+    const t = (0,external_node_os_.tmpdir)();
+    if (!strong || (await firstBlocked(await (0,promises_.realpath)(t))) === null)
+        return t;
+    return '/tmp';
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/role-env.ts
+// A sandboxed command's environment: the role's own HOME, TMPDIR, USER and PATH (without the folders
+// the role cannot reach), the files its HOME starts with, and (under sudo) the file that carries it.
+
+
+
+
+/** Variables the sandbox sets for its role (a fresh HOME and TMPDIR, a PATH the role can reach). */
+const ROLE_OWNED_ENV = new Set(['HOME', 'TMPDIR', 'USER', 'LOGNAME', 'PATH', 'PWD', 'OLDPWD']);
+/** `env` without the variables the sandbox sets for the role: given, they would replace the role's own (see wrap). */
+function withoutRoleVariables(env) {
+    return Object.fromEntries(Object.entries(env).filter(([k]) => !ROLE_OWNED_ENV.has(k)));
+}
+/** The only variables taken from the loop's environment (besides PATH); the caller adds the rest. */
+const LOCALE_VARS = /^(LANG|LANGUAGE|LC_[A-Z_]+|TZ)$/;
+const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Writes `files` into the fresh folder `home`; returns every path it made, parents first. */
+async function writeHome(home, files) {
+    const made = [];
+    for (const [rel, text] of files) {
+        const parts = rel.split('/');
+        if (parts.some((p) => p === '' || p === '.' || p === '..'))
+            throw new Error(`a HOME file must be a plain relative path, not ${JSON.stringify(rel)}`);
+        for (let k = 1; k <= parts.length; k++) {
+            const path = (0,external_node_path_.join)(home, ...parts.slice(0, k));
+            if (made.includes(path))
+                continue;
+            if (k < parts.length)
+                await (0,promises_.mkdir)(path, { mode: 0o700 });
+            else
+                await (0,promises_.writeFile)(path, text, { flag: 'wx', mode: 0o600 });
+            made.push(path);
+        }
+    }
+    return made;
+}
+function seconds(ms) {
+    return (Math.max(0, ms) / 1000).toFixed(3);
+}
+function envFileText(env) {
+    let text = '';
+    for (const [k, v] of Object.entries(env)) {
+        if (!SHELL_NAME.test(k))
+            throw new Error(`the variable name ${JSON.stringify(k)} cannot be passed to a sandboxed command under sudo`);
+        text += `export ${k}='${v.replace(/'/g, `'\\''`)}'\n`;
+    }
+    return text;
+}
+/**
+ * A role's environment: LANG, LC_* and TZ of the loop's, its PATH, the role's HOME, TMPDIR, USER and
+ * LOGNAME (`dirs`: fresh ones; null: the loop's own), then `given`, which wins.
+ */
+function roleEnvironment(loopEnv, name, dirs, given) {
+    const env = {};
+    for (const [k, v] of Object.entries(loopEnv))
+        if (v !== undefined && LOCALE_VARS.test(k))
+            env[k] = v;
+    env.PATH = loopEnv.PATH ?? DEFAULT_PATH;
+    const identity = dirs
+        ? { HOME: dirs.home, TMPDIR: dirs.tmp, USER: name, LOGNAME: name }
+        : { HOME: loopEnv.HOME, TMPDIR: loopEnv.TMPDIR, USER: loopEnv.USER, LOGNAME: loopEnv.LOGNAME };
+    for (const [k, v] of Object.entries(identity))
+        if (v !== undefined)
+            env[k] = v;
+    return Object.assign(env, given);
+}
+/** PATH without the directories the role cannot reach (toolchains under /root, another user's HOME). */
+class ReachablePath {
+    /** Per PATH string; PATH filtering is the same for both roles (neither owns a PATH folder). */
+    known = new Map();
+    of(path, user) {
+        let p = this.known.get(path);
+        if (!p) {
+            p = (async () => {
+                const dirs = path.split(':').filter(Boolean);
+                const blocked = await Promise.all(dirs.map((d) => (0,promises_.realpath)(d).then((r) => firstBlocked(r, user), () => d)));
+                return dirs.filter((_, i) => blocked[i] === null).join(':');
+            })();
+            this.known.set(path, p);
+        }
+        return p;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/engine/os/sandbox.ts
+// The OS sandbox of the agent and of the checks, which run the agent's code (SPEC §7 "Isolation").
+//
+// The levels are isolation.ts's.
+//
+// The process chain of a wrapped command (user+pidns; pidns adds a user namespace, drops the uid switch):
+//
+//   bwrap --die-with-parent --unshare-pid --unshare-ipc [--unshare-net] --dev-bind / / --proc /proc
+//     bwrap (PID 1 of the namespace, root: the agent can neither signal nor trace it)
+//       perl sandbox-init.pl …                    root: the command's view of the file system, no keyrings
+//         setpriv --reuid U --regid G --clear-groups --no-new-privs …   the command (exec'd)
+//
+// bubblewrap (Debian/Ubuntu package `bubblewrap`) builds the namespaces; with --unshare-net it brings
+// loopback up. When the command ends, bwrap's PID 1 exits and the kernel kills everything left in
+// the namespace (setsid, env -i, double fork, SIGTERM ignored: all the same). To stop a run, the loop
+// sends SIGTERM to the process group: bwrap ends at once and its --die-with-parent kills the
+// namespace (no grace for the command: it may have started anything). If the loop dies, the
+// parent-death signal does the same.
+//
+// Under sudo the loop may signal nothing but sudo, which relays SIGTERM to its command: there the
+// chain is `sudo -n env -i sh sandbox-load.sh` → `timeout -k GRACE LIMIT` → bwrap …, and timeout turns the
+// relayed SIGTERM into SIGTERM to the group. Its LIMIT (the run's time limit and some) ends the
+// namespace if the loop itself dies.
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+// The names the rest of the engine takes from here.
+
+
+
+/**
+ * The sandbox of one loop run: the role users, a base folder (mode 0711 at user+pidns: the roles
+ * traverse it but cannot list it) holding each run's fresh HOME and TMPDIR, and the wrapping.
+ */
+class Sandbox {
+    base;
+    tools;
+    sudo;
+    users;
+    loopEnv;
+    graceMs;
+    extra;
+    writable;
+    workTree;
+    net;
+    level;
+    reason;
+    limits;
+    /** The network policy as this machine applies it (recorded in every certificate). */
+    network;
+    /** The key proxy's port, relayed into the agent's namespace (useKeyProxy). */
+    keyPort = null;
+    writableReal;
+    runs = 0;
+    /** Under sudo: folders of ended runs, removed by the next run's loader (or by dispose). */
+    ended = [];
+    paths = new ReachablePath();
+    loop = (0,external_node_os_.userInfo)();
+    /** The work tree a role holds (grantWorkTree to reclaimWorkTree), with the loop's own folders in it. */
+    held = null;
+    /** Root's commands: the find/chown around every agent step and check round. */
+    root;
+    constructor(iso, base, tools, 
+    /** Set under sudo only: the loop is not root. */
+    sudo, users, loopEnv, graceMs, extra, writable, 
+    /** SandboxOptions.workTree, real. */
+    workTree, net) {
+        this.base = base;
+        this.tools = tools;
+        this.sudo = sudo;
+        this.users = users;
+        this.loopEnv = loopEnv;
+        this.graceMs = graceMs;
+        this.extra = extra;
+        this.writable = writable;
+        this.workTree = workTree;
+        this.net = net;
+        this.level = iso.level;
+        this.root = new RootCommands(tools, sudo, users, extra.setfacl, extra.breakLinks);
+        this.network = networkRecord(net.policy, net.why === null);
+        this.reason = iso.reason;
+        const ns = iso.level !== 'none';
+        // Resolved once, before any command ran: a link a role puts in their place later leads nowhere new.
+        this.writableReal = writable.map((w) => (0,promises_.realpath)(w).catch(() => null));
+        this.limits = [
+            ...iso.limits,
+            ...(users && !extra.setfacl ? [NO_SETFACL] : []),
+            ...(writable.length && ns ? [sharedFolders(writable)] : []),
+            ...(net.why === null ? [] : [networkLimit(net.why)]),
+            ...(net.gate && net.policy.checks !== 'open' ? [] : [SHARED_NETWORK]),
+        ];
+    }
+    static async create(iso, o = {}) {
+        const found = findTools();
+        const strong = iso.level === 'user+pidns';
+        const tools = toolsFor(found, strong ? USER_TOOLS : iso.level === 'pidns' ? NAMESPACE_TOOLS : []);
+        let sudo = null;
+        if (strong && iso.privilege !== 'root') {
+            if (iso.privilege !== 'sudo' || !found.sudo)
+                throw new IsolationUnavailableError('agent.isolation: user+pidns needs root or passwordless sudo');
+            sudo = found.sudo;
+        }
+        const users = strong ? await ensureUsers(sudo) : null;
+        const base = await (0,promises_.mkdtemp)((0,external_node_path_.join)(await baseParent(strong), 'phuc-sandbox-'));
+        await (0,promises_.chmod)(base, strong ? 0o711 : 0o700);
+        const keys = KEY_SYSCALLS[process.arch];
+        if (!keys && iso.level !== 'none')
+            throw new IsolationUnavailableError(`agent.isolation: ${iso.level} runs on x86_64 and arm64 only (this machine is ${process.arch})`);
+        const bin = keys ? await (0,programs/* installPrograms */.xW)((0,external_node_path_.join)(base, 'bin'), ['break-links.sh', 'sandbox-init.pl', 'sandbox-load.sh']) : null;
+        const init = bin && keys ? [tools.perl, bin['sandbox-init.pl'], filterHex(keys), ...[keys.mount, keys.keyctl, keys.prctl].map(String)] : [];
+        const extra = { setfacl: found.setfacl, init, load: bin?.['sandbox-load.sh'] ?? '', breakLinks: bin?.['break-links.sh'] ?? '' };
+        const workTree = o.workTree ? await (0,promises_.realpath)(o.workTree).catch(() => (0,external_node_path_.resolve)(o.workTree)) : null;
+        const policy = o.network ?? { agent: 'open', checks: 'open' };
+        const net = await openNetwork(policy, iso.level !== 'none', { dir: (0,external_node_path_.join)(base, 'net'), perl: tools.perl }, o.onRefused ?? (() => undefined));
+        return new Sandbox(iso, base, tools, sudo, users, o.env ?? process.env, o.killGraceMs ?? 1500, extra, o.writable ?? [], workTree, net);
+    }
+    /** The key proxy (listening on the loop's 127.0.0.1:port) becomes reachable at the same address in the agent's namespace. */
+    async useKeyProxy(port) {
+        if (!this.net.gate)
+            return;
+        await this.net.gate.relayKeyProxy(port);
+        this.keyPort = port;
+    }
+    /** The role's user (user+pidns only). */
+    user(role) {
+        return this.users?.[role] ?? null;
+    }
+    /**
+     * Why each of `paths` (files a command runs by absolute path) is out of the role's view, where it
+     * is: at user+pidns a folder the role's user cannot traverse is an empty one to it.
+     */
+    async outOfView(paths, role) {
+        const user = this.users?.[role];
+        return user ? outOfView(paths, user) : [];
+    }
+    /**
+     * The spec that runs `spec` as `role`. Its environment: PATH (at user+pidns without the
+     * directories the role cannot reach), LANG, LC_* and TZ of the loop, the role's HOME, TMPDIR,
+     * USER and LOGNAME (fresh and empty for every run above `none`; the loop's own at `none`), then
+     * `spec.env`, which wins (so pass only what the command needs: never the loop's environment).
+     * Run it with NodeProcessRunner, which stops it and releases its folders (RunSpec.contained).
+     * `o.homeFiles` are written into that HOME before the command starts, the role's own; at `none`
+     * they get a fresh HOME and TMPDIR of the loop's (removed by dispose): the user's is never written.
+     */
+    async wrap(spec, role, o = {}) {
+        const files = Object.entries(o.homeFiles ?? {});
+        if (this.level === 'none' && files.length === 0)
+            return { ...spec, env: this.environment(role, null, spec.env) };
+        const dir = (0,external_node_path_.join)(this.base, `${role}-${String(++this.runs)}`);
+        const home = (0,external_node_path_.join)(dir, 'home');
+        const tmp = (0,external_node_path_.join)(dir, 'tmp');
+        await (0,promises_.mkdir)(dir, { mode: this.users ? 0o711 : 0o700 });
+        await Promise.all([(0,promises_.mkdir)(home, { mode: 0o700 }), (0,promises_.mkdir)(tmp, { mode: 0o700 })]);
+        const made = await writeHome(home, files);
+        if (this.level === 'none')
+            return { ...spec, env: this.environment(role, { home, tmp }, spec.env) };
+        const release = async () => {
+            if (this.sudo)
+                this.ended.push(dir);
+            else
+                await (0,tree_file/* removeTree */.dM)(dir);
+        };
+        const contained = { graceMs: this.graceMs, forceKill: (pid) => this.root.forceKill(pid), release };
+        try {
+            return await this.chain(spec, role, { dir, home, tmp, made }, contained);
+        }
+        catch (e) {
+            await contained.release().catch(() => undefined);
+            throw e;
+        }
+    }
+    async chain(spec, role, d, contained) {
+        const t = this.tools;
+        const net = commandNetwork(this.net, role, spec.network === 'open', this.keyPort);
+        const env = { ...this.environment(role, d, spec.env), ...net?.env };
+        const command = spec.args ? [spec.command, ...spec.args] : ['/bin/sh', '-c', spec.command];
+        const user = this.users?.[role];
+        // Its own network namespace (bwrap brings its loopback up); the forwarder, if any, runs as its root.
+        const unshareNet = net ? ['--unshare-net'] : [];
+        const forward = net?.argv ?? [];
+        const seen = net?.dirs ?? [];
+        const sockets = net ? await hostSockets() : [];
+        if (!user) {
+            const where = await this.layout({ cwd: spec.cwd, user: null, env, role, seen, sockets });
+            const args = [
+                ...USER_NAMESPACE,
+                ...NAMESPACES,
+                ...unshareNet,
+                '--',
+                ...this.extra.init,
+                ...where,
+                '--',
+                ...forward,
+                t.setpriv,
+                ...DROP_CAPS,
+                '--',
+                ...command,
+            ];
+            return { ...spec, command: t.bwrap, args, env, contained };
+        }
+        env.PATH = await this.paths.of(env.PATH || DEFAULT_PATH, user);
+        // The work tree belongs to the role while the loop's .git does not: git must not refuse it as
+        // "dubious ownership" (only configuration given this way or globally counts for that).
+        const n = Number(env.GIT_CONFIG_COUNT) || 0;
+        Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
+        const where = await this.layout({ cwd: spec.cwd, user, env, role, seen, sockets });
+        const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
+        const ns = [t.bwrap, ...NAMESPACES, ...unshareNet, '--', ...this.extra.init, ...where, '--', ...forward, ...switched, ...command];
+        // The spawn itself starts in `/`: sandbox-init.pl enters the command's folder as root.
+        if (!this.sudo) {
+            await Promise.all([d.home, d.tmp, ...d.made].map((p) => (0,promises_.chown)(p, user.uid, user.gid)));
+            return { ...spec, cwd: '/', command: t.bwrap, args: ns.slice(1), env, contained };
+        }
+        const envFile = (0,external_node_path_.join)(d.dir, 'env');
+        await (0,promises_.writeFile)(envFile, envFileText(env), { mode: 0o600 });
+        const ended = this.ended.splice(0);
+        const ids = `${String(user.uid)}:${String(user.gid)}`;
+        const load = ['-n', '--', t.env, '-i', t.sh, this.extra.load, t.rm, t.chown, envFile, ids, d.home, d.tmp, String(ended.length), ...ended];
+        const limit = spec.timeoutMs === undefined ? '0' : seconds(spec.timeoutMs + 2 * this.graceMs + 1000);
+        const relay = [t.timeout, '-k', seconds(this.graceMs), limit];
+        // timeout ends the namespace itself after the grace: the loop's own kill is the last resort.
+        const late = { ...contained, graceMs: this.graceMs + 1000 };
+        return { ...spec, cwd: '/', command: this.sudo, args: [...load, ...relay, ...ns], env: { PATH: DEFAULT_PATH }, contained: late };
+    }
+    environment(role, dirs, given) {
+        return roleEnvironment(this.loopEnv, this.users?.[role].name ?? this.loop.username, dirs, given);
+    }
+    /** sandbox-init.pl's arguments for one command (sandbox-view.ts). */
+    layout(v) {
+        return layout({ ...v, base: this.base, workTree: this.workTree, writable: this.writable, writableReal: this.writableReal, held: this.held });
+    }
+    /**
+     * Gives the work tree (everything except .git) to the role's user (the agent for its step, the
+     * checks for a live round), which may then write it; .git stays the loop's (readable). Under sudo
+     * the loop cannot write the tree until `reclaimWorkTree`.
+     */
+    async grantWorkTree(cwd, keep = [], role = 'agent') {
+        this.held = { root: await (0,promises_.realpath)(cwd), loopOwned: ['.git', ...keep] };
+        const u = this.users?.[role];
+        if (u)
+            await this.root.lendWorkTree(cwd, keep, u);
+    }
+    /** Gives everything in the work tree back to the owner of `.git`. Call it only when no wrapped command runs in the tree. */
+    async reclaimWorkTree(cwd) {
+        this.held = null;
+        await this.root.takeBackWorkTree(cwd);
+    }
+    /**
+     * Gives `dir` and everything in it but the `skip` paths (relative to it) to the role (e.g. the
+     * clean check workspace); `dir` itself becomes 0700, so no other user (the agent) can enter it.
+     */
+    async grant(role, dir, skip = []) {
+        const u = this.users?.[role];
+        if (!u)
+            return;
+        // Under sudo a folder granted before is the role's already, with that mode. There the loop reads
+        // what the role wrote (logs, JUnit, git's stat refresh) through the top folder's group, its own.
+        if ((await (0,promises_.lstat)(dir)).uid !== u.uid)
+            await (0,promises_.chmod)(dir, this.sudo ? 0o750 : 0o700);
+        await this.root.chownTree(dir, u.uid, u.gid, [...skip]);
+        if (this.sudo)
+            await this.root.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
+    }
+    /**
+     * Gives back a folder granted before, before the loop writes into it again or removes it: under
+     * sudo the loop cannot touch the role's files otherwise (root can; there this does nothing).
+     */
+    async takeBack(dir) {
+        if (this.sudo && (await (0,promises_.lstat)(dir).catch(() => null)))
+            await this.reclaim(dir);
+    }
+    /** Gives `dir` and everything in it back to the loop's user (e.g. to read what the checks wrote). */
+    async reclaim(dir) {
+        await this.root.takeFromRoles(dir, this.loop, [], false);
+    }
+    /**
+     * Closes `dir` (a folder of the loop's) to everyone but `role`: at user+pidns it stays the loop's,
+     * with the role's group and mode 0710, so the role may traverse it (never list or write it) and
+     * no other user (the agent) may enter it at all. Whatever the role does to the modes of what it
+     * is given below (a check that chmods its workspace 0777), the other role cannot reach it: only
+     * root or the loop could change this folder. Below user+pidns the roles are the loop's user: 0700.
+     */
+    async confine(role, dir) {
+        const u = this.users?.[role];
+        if (!u) {
+            await (0,promises_.chmod)(dir, 0o700);
+            return;
+        }
+        if (this.sudo)
+            await this.root.asRoot([this.tools.chown, `${String(this.loop.uid)}:${String(u.gid)}`, dir]);
+        else
+            await (0,promises_.chown)(dir, this.loop.uid, u.gid);
+        await (0,promises_.chmod)(dir, 0o710);
+    }
+    /** Removes `dir` and everything in it, the roles' files included (as root). */
+    async remove(dir) {
+        await this.root.remove(dir);
+    }
+    /**
+     * A fresh folder of the loop under the sandbox's base, for a workspace handed to a role piece by
+     * piece (`grant`): the roles may traverse it (mode 0711) but neither list nor write it.
+     */
+    async privateDir() {
+        const dir = await (0,promises_.mkdtemp)((0,external_node_path_.join)(this.base, 'private-'));
+        if (this.users)
+            await (0,promises_.chmod)(dir, 0o711);
+        return dir;
+    }
+    /**
+     * A fresh folder the loop writes for the role to read (the prompt, the capsule): owned by the
+     * role, group the loop's, setgid. The other role cannot enter it. The role's commands see it
+     * read-only (or, under a scratch folder, with a private layer): nothing they write there stays.
+     */
+    async exchangeDir(role) {
+        const dir = await (0,promises_.mkdtemp)((0,external_node_path_.join)(this.base, `${role}-io-`));
+        const u = this.users?.[role];
+        if (!u)
+            return dir;
+        await (0,promises_.chmod)(dir, 0o2770);
+        if (this.sudo)
+            await this.root.asRoot([this.tools.chown, `${String(u.uid)}:${String(this.loop.gid)}`, dir]);
+        else
+            await (0,promises_.chown)(dir, u.uid, this.loop.gid);
+        return dir;
+    }
+    /** Removes the base folder and everything in it. */
+    async dispose() {
+        try {
+            await this.net.gate?.close();
+            await this.root.remove(this.base);
+        }
+        finally {
+            await this.root.close();
+        }
+    }
+}
+
+// EXTERNAL MODULE: ./src/engine/os/secrets.ts + 2 modules
+var os_secrets = __webpack_require__(71734);
+// EXTERNAL MODULE: ./src/engine/config/plan.ts + 2 modules
+var config_plan = __webpack_require__(54158);
+// EXTERNAL MODULE: ./src/engine/os/stops.ts
+var os_stops = __webpack_require__(39584);
+// EXTERNAL MODULE: ./src/engine/run/decide.ts
+var decide = __webpack_require__(44638);
+// EXTERNAL MODULE: ./src/engine/common/errors.ts
+var errors = __webpack_require__(72251);
+;// CONCATENATED MODULE: ./src/engine/agent/evidence-view.ts
+// The evidence files a capsule links, as copies the agent can read (SPEC §7 "What the agent sees"):
+// the evidence store itself stays out of its reach. Written to the exchange folder before each step
+// (which the agent's commands see read-only), at the path each link names below it, so that
+// `$PHUC_EVIDENCE_DIR/<link path>` is the file the prompt names.
+
+
+/** The copies' folder inside the exchange folder (PHUC_EVIDENCE_DIR). */
+const evidenceViewDir = (exchangeDir) => (0,external_node_path_.join)(exchangeDir, 'evidence');
+/**
+ * Replaces the view with copies of the files `links` name (paths below `folder`, the evidence
+ * folder as the links spell it). A fresh folder each time: nothing from an earlier step is left,
+ * and no write goes through an entry made before this one.
+ */
+async function exposeEvidence(exchangeDir, links, folder, read) {
+    const view = evidenceViewDir(exchangeDir);
+    await (0,promises_.rm)(view, { recursive: true, force: true });
+    await (0,promises_.mkdir)(view, { mode: 0o755 });
+    for (const l of links) {
+        const parts = l.path.split('/');
+        // Loop-made paths; one that would leave the view (an evidence folder outside the repository) is not copied.
+        if (!l.path.startsWith(`${folder}/`) || parts.some((p) => p === '' || p === '.' || p === '..'))
+            continue;
+        const text = await read(l.path.slice(folder.length + 1));
+        if (text === null)
+            continue;
+        const dest = (0,external_node_path_.join)(view, ...parts);
+        await (0,promises_.mkdir)((0,external_node_path_.dirname)(dest), { recursive: true, mode: 0o755 });
+        await (0,promises_.writeFile)(dest, text, { flag: 'wx', mode: 0o644 });
+    }
+}
+
+// EXTERNAL MODULE: ./src/engine/agent/agent-report.ts
+var agent_report = __webpack_require__(88552);
+// EXTERNAL MODULE: ./src/engine/agent/dirty-snapshot.ts
+var dirty_snapshot = __webpack_require__(48025);
+;// CONCATENATED MODULE: ./src/engine/agent/agent-step.ts
+// SPAWN_SUBAGENT: one fresh agent process per iteration, stopped by its time limit or by
+// backpressure. Its changes are then collected (collect.ts): the names below that other modules
+// take from here live in the modules of their own concept.
+
+
+
+
+
+
+
+
+
+
+
+
+let activeAgents = 0;
+/**
+ * Runs the agent as a fresh process, as the sandbox's agent user: the work tree is its while it
+ * runs and the loop's again afterwards; STOP sources are polled while it runs.
+ */
+async function spawnAgent(o) {
+    // STACKED_SPECULATIVE_ITERATIONS: never more than one agent at a time (its edits would mix with the next one's).
+    if (activeAgents > 0)
+        throw new errors/* InvariantViolation */.wM('STACKED_SPECULATIVE_ITERATIONS', 'an agent is already running');
+    const reportFile = (0,external_node_path_.join)(o.cwd, agents/* REPORT_PATH */.lz);
+    (0,agent_report/* takeReport */._u)(o.cwd, true); // a stale one (a crashed run's) is not this agent's
+    // Synchronous: a few small writes, each of which would otherwise wait for a pool thread, at the start of every step.
+    (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(reportFile), { recursive: true });
+    const promptFile = (0,external_node_path_.join)(o.exchangeDir, 'prompt.md');
+    const capsuleFile = (0,external_node_path_.join)(o.exchangeDir, 'cnf_capsule.json');
+    writeFresh(promptFile, o.prompt);
+    writeFresh(capsuleFile, o.capsule);
+    const preset = o.spec.preset;
+    const proxy = o.keyProxy;
+    const inv = (0,agents/* agentInvocation */.IN)({
+        preset,
+        run: o.spec.run,
+        model: o.spec.model,
+        // The key proxy's arguments (Codex's provider) are the preset's to place (before Codex's `-- -`,
+        // also after agent.run), last so that they win over the user's.
+        extraArgs: [...o.spec.args, ...(proxy?.args(preset) ?? [])],
+        maxTurns: o.spec.maxTurns,
+        promptFile,
+        reportFile: agents/* REPORT_PATH */.lz,
+    });
+    const stop = (0,os_stops/* watchStops */.Tn)(o.stopSources, o.pollMs, o.signal);
+    const started = Date.now();
+    const beat = o.heartbeat ? setInterval(() => o.heartbeat(Math.round((Date.now() - started) / 1000)), 30_000) : undefined;
+    // The key proxy forwards for this step alone, with a placeholder of its own: closed in the finally
+    // below (time limit, STOP, a crash), once every process of the step is gone and before any check runs.
+    const proxyStep = proxy?.openStep() ?? null;
+    activeAgents++;
+    let env = {};
+    let result;
+    try {
+        // An allowlist (SPEC §7): the locale and terminal, the preset's own variables, agent.pass_env, and ours.
+        const given = (0,os_secrets/* agentEnvironment */.FV)(o.baseEnv, {
+            ...inv.env,
+            ...(proxyStep?.env(preset) ?? {}),
+            PHUC_PROMPT_FILE: promptFile,
+            PHUC_CAPSULE_FILE: capsuleFile,
+            PHUC_EVIDENCE_DIR: evidenceViewDir(o.exchangeDir),
+            PHUC_REPORT_FILE: reportFile,
+            PHUC_ITERATION: String(o.iteration),
+            PHUC_ROLE: o.role ?? 'Scout→Solver',
+        }, { keepAgentKeys: !proxy, allow: agents/* PRESET_ENV */.km[preset], pass: o.passEnv });
+        env = withoutRoleVariables(given);
+        await o.sandbox.grantWorkTree(o.cwd, [config_plan/* LOOP_SCRATCH_DIR */.mt, ...(o.protect ?? [])]);
+        const spec = await o.sandbox.wrap({
+            command: inv.command,
+            args: inv.args,
+            cwd: o.cwd,
+            env,
+            stdin: inv.promptOnStdin ? o.prompt : undefined,
+            timeoutMs: o.timeoutMs,
+            idleMs: o.idleMs,
+            signal: stop.signal,
+            maxOutputBytes: 4 * 1024 * 1024,
+        }, 'agent', 
+        // The key proxy's settings (Gemini CLI's auth type): in the agent's own HOME, never the user's.
+        { homeFiles: proxy?.homeFiles(preset) });
+        result = await o.runner.run(spec);
+    }
+    finally {
+        proxyStep?.close();
+        activeAgents--;
+        stop.close();
+        clearInterval(beat);
+        await o.sandbox.reclaimWorkTree(o.cwd);
+    }
+    const outcome = (0,agents/* parseAgentOutcome */.$M)(preset, result);
+    const backpressure = (0,decide/* agentBackpressure */.CV)({ stop: stop.reason(), aborted: result.aborted, ...outcome });
+    const invocation = (0,agents/* describeInvocation */.aN)(inv, { env, mask: o.mask, root: o.cwd, cliVersion: o.cliVersion });
+    return { result, backpressure, outcome, invocation };
+}
+/** A new file, never through a link the other side may have planted. */
+function writeFresh(path, text) {
+    (0,external_node_fs_.rmSync)(path, { force: true });
+    (0,external_node_fs_.writeFileSync)(path, text, { flag: 'wx', mode: 0o644 });
+}
+
+// EXTERNAL MODULE: ./src/engine/agent/path-names.ts
+var path_names = __webpack_require__(63768);
 // EXTERNAL MODULE: external "node:tls"
 var external_node_tls_ = __webpack_require__(41692);
 var external_node_tls_default = /*#__PURE__*/__webpack_require__.n(external_node_tls_);
-// EXTERNAL MODULE: ./src/engine/os/machine-proxy.ts
-var machine_proxy = __webpack_require__(97457);
 ;// CONCATENATED MODULE: ./src/engine/agent/api-probe.ts
 // Before the first agent step: can the model API the key proxy forwards to be reached at all? An
 // unreachable API (no DNS, a refused or timed-out connection, a certificate the machine does not
@@ -151,7 +1688,7 @@ async function probeModelApi(upstream, timeoutMs = 15_000) {
     const sockets = [];
     const timeout = new Promise((resolve) => (timer = setTimeout(() => resolve(`no connection within ${timeoutMs / 1000} s`), timeoutMs)));
     const attempt = (async () => {
-        const tcp = await (0,machine_proxy/* connectOut */.nc)(host, port, secure ? 'https' : 'http');
+        const tcp = await connectOut(host, port, secure ? 'https' : 'http');
         sockets.push(tcp);
         if (!secure)
             return null;
@@ -169,12 +1706,6 @@ async function probeModelApi(upstream, timeoutMs = 15_000) {
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(77598);
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __webpack_require__(37067);
-var external_node_http_default = /*#__PURE__*/__webpack_require__.n(external_node_http_);
-// EXTERNAL MODULE: external "node:https"
-var external_node_https_ = __webpack_require__(44708);
-var external_node_https_default = /*#__PURE__*/__webpack_require__.n(external_node_https_);
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __webpack_require__(38522);
 ;// CONCATENATED MODULE: ./src/engine/agent/key-proxy.ts
@@ -329,7 +1860,7 @@ async function startKeyProxy(o) {
     const scrubber = (0,os_secrets/* createScrubber */.HV)([o.realKey]);
     const carriers = CARRIERS[o.provider];
     const client = o.upstream.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
-    const agent = (0,machine_proxy/* upstreamAgent */.Nk)(o.upstream);
+    const agent = upstreamAgent(o.upstream);
     const fail = (res, status, message) => {
         if (res.headersSent)
             return void res.destroy();
@@ -505,14 +2036,10 @@ var canonical = __webpack_require__(94832);
 var decimal = __webpack_require__(44511);
 // EXTERNAL MODULE: ./src/engine/common/display.ts
 var display = __webpack_require__(81184);
-// EXTERNAL MODULE: ./src/engine/common/errors.ts
-var errors = __webpack_require__(72251);
 // EXTERNAL MODULE: ./src/engine/common/markdown.ts
 var markdown = __webpack_require__(74129);
 // EXTERNAL MODULE: ./src/engine/config/config.ts
 var config = __webpack_require__(33855);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: external "node:module"
 var external_node_module_ = __webpack_require__(98995);
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
@@ -548,8 +2075,6 @@ uuid venv warnings wave weakref webbrowser winreg winsound wsgiref xdrlib xml xm
     .split(/\s+/)
     .filter(Boolean));
 
-// EXTERNAL MODULE: ./src/engine/os/tree-file.ts
-var tree_file = __webpack_require__(34720);
 ;// CONCATENATED MODULE: ./src/engine/agent/allow-list.ts
 // The allow-list (SPEC §7, `agent.may_change`): the agent may change only the paths the user names;
 // protection by construction rather than by a list of what might be dangerous. Even inside those
@@ -702,384 +2227,10 @@ async function dependencies(cwd) {
     }
 }
 
-// EXTERNAL MODULE: ./src/engine/config/plan.ts + 2 modules
-var config_plan = __webpack_require__(54158);
 // EXTERNAL MODULE: ./src/engine/store/evidence.ts
 var evidence = __webpack_require__(75607);
-;// CONCATENATED MODULE: ./src/engine/config/measured.ts
-/** What each preset reports of its own run (agent/usage.ts) and whether it is given a turn limit (presets.ts). */
-const REPORTS = {
-    claude: { cost: 'yes', toolCalls: true, turnLimit: true },
-    codex: { cost: 'no', toolCalls: true, turnLimit: false },
-    gemini: { cost: 'no', toolCalls: true, turnLimit: false },
-    aider: { cost: 'yes', toolCalls: false, turnLimit: false },
-    command: { cost: 'if printed', toolCalls: false, turnLimit: false },
-};
-/** Why each usage budget cannot bind for `preset`; a cost a command may print is known only once it has run. */
-function unmeasurable(preset) {
-    const r = REPORTS[preset];
-    return {
-        ...(r.cost === 'no' ? { max_total_cost_usd: `the ${preset} CLI reports no cost` } : {}),
-        ...(r.toolCalls ? {} : { max_total_tool_calls: `${preset === 'command' ? 'a command agent' : `the ${preset} CLI`} reports no tool calls` }),
-        ...(r.turnLimit ? {} : { max_tool_calls_per_iteration: `the ${preset} agent is given no limit within an iteration` }),
-    };
-}
-/** The warnings of a start whose config sets a budget the agent cannot be measured against. */
-function unmeasuredWarnings(preset, explicit) {
-    return Object.entries(unmeasurable(preset))
-        .filter(([field]) => explicit.includes(field))
-        .map(([field, why]) => `budget.${field} is set but not measured: ${why}, so it can never end the run`);
-}
-/**
- * How far each budget was measured, as the report and budget_log.json say it: `used / limit`, or
- * "not measured: why" (a cost a command never printed included).
- */
-function budgetMeasures(preset, b, used) {
-    const not = unmeasurable(preset);
-    const cost = not.max_total_cost_usd ?? (used.cost === null ? `the ${preset} agent reported no cost` : null);
-    const calls = not.max_total_tool_calls ?? (used.toolCalls === null ? `the ${preset} agent reported no tool calls` : null);
-    return {
-        iterations: used.iterations,
-        seconds: `${used.seconds} / ${b.max_total_seconds}`,
-        cost_usd: cost ? `not measured: ${cost}` : `${used.cost} / ${b.max_total_cost_usd ?? 'unlimited'}`,
-        tool_calls: calls ? `not measured: ${calls}` : `${used.toolCalls} / ${b.max_total_tool_calls}`,
-        tool_calls_per_iteration: not.max_tool_calls_per_iteration
-            ? `not measured: ${not.max_tool_calls_per_iteration}`
-            : `at most ${b.max_tool_calls_per_iteration} turns, given to the agent`,
-    };
-}
-
-// EXTERNAL MODULE: ./src/engine/common/version.ts
-var version = __webpack_require__(54034);
-;// CONCATENATED MODULE: ./src/engine/judge/glow.ts
-// GLOW: G + L + O + W, each 0–25, computed from the iteration's evidence by the tables of
-// docs/glossary.md — never self-reported by the agent. Each component takes the highest row that applies.
-
-/** Above this total, a W of 0 is flagged (docs/glossary.md "GLOW"). */
-const HIGH_GLOW = 60;
-function newlyMet(previous, now) {
-    return [...now].filter(([id, met]) => met && !previous.get(id)).map(([id]) => id);
-}
-function scoreGlow(i) {
-    const fresh = newlyMet(i.previouslyMet, i.met);
-    const r = i.residual;
-    const drop = i.previousResidual && r && r.lt(i.previousResidual) ? i.previousResidual.minus(r) : null;
-    const bigDrop = drop !== null && i.previousResidual.gt(0) && drop.div(i.previousResidual).gt(new decimal/* Decimal */.Ww('0.3'));
-    const artifacts = (i.diffProduced ? 1 : 0) + (i.report === 'valid' ? 1 : 0);
-    const [G, gWhy] = fresh.length
-        ? [25, `criterion newly met: ${fresh.join(', ')}`]
-        : bigDrop
-            ? [15, `residual fell by more than 30% (${(0,decimal/* dstr */.Is)(i.previousResidual)} → ${(0,decimal/* dstr */.Is)(r)})`]
-            : artifacts > 0 || i.report === 'malformed'
-                ? [5, 'artifact produced, no new capability']
-                : [0, 'no new capability; residual unchanged'];
-    const [L, lWhy] = i.newLaneA
-        ? [25, 'new Lane A fact with artifact link']
-        : i.newLaneB
-            ? [15, 'new Lane B measurement']
-            : i.laneC
-                ? [5, 'Lane C guidance only']
-                : [0, 'no new learning'];
-    const [O, oWhy] = artifacts >= 2
-        ? [25, 'diff and report, sha256-linked in the manifest']
-        : artifacts === 1
-            ? [15, i.diffProduced ? 'diff, sha256-linked' : 'report, sha256-linked']
-            : i.report === 'malformed'
-                ? [5, 'malformed report only (partial)']
-                : [0, 'no artifact'];
-    const belowRp = r !== null && (i.R_p ? r.lt(i.R_p) : r.isZero());
-    const distanceFell = i.previousDistance !== null && i.distance !== null && i.distance.lt(i.previousDistance);
-    // W takes the highest row that applies; without a residual its top rows cannot be decided. W is
-    // kept apart from G: a criterion or a residual counts as a Northstar win only where a metric
-    // measures it, so a busy iteration that moves no metric scores W = 0 however high G is.
-    const freshWin = fresh.filter((id) => i.northstar.criteria.includes(id));
-    const [W, wWhy] = r === null
-        ? [null, 'unknown: the residual was not computed']
-        : belowRp
-            ? [25, 'residual below R_p']
-            : distanceFell
-                ? [20, `northstar distance ${(0,decimal/* dstr */.Is)(i.previousDistance)} → ${(0,decimal/* dstr */.Is)(i.distance)}`]
-                : freshWin.length
-                    ? [15, `acceptance criterion newly true: ${freshWin.join(', ')}`]
-                    : drop && i.northstar.residual
-                        ? [5, 'residual fell (sub-goal)']
-                        : [0, 'no northstar metric advanced'];
-    const total = W === null ? null : G + L + O + W;
-    return {
-        iteration: i.iteration,
-        G,
-        L,
-        O,
-        W,
-        total,
-        reasons: { G: gWhy, L: lWhy, O: oWhy, W: wWhy },
-        northstar_metric_advanced: distanceFell,
-        residual: r === null ? null : (0,decimal/* dstr */.Is)(r),
-        warning: W === 0 && G + L + O > HIGH_GLOW
-            ? `High GLOW without Northstar alignment (GLOW ${total}, W = 0): check whether this iteration advances any NORTHSTAR metric`
-            : null,
-    };
-}
-/** How many iterations in a row, ending with the last, scored a known W = 0 (Northstar drift); an unknown W ends the run of zeros. */
-function trailingZeroW(history) {
-    let n = 0;
-    for (let k = history.length - 1; k >= 0 && history[k].W === 0; k--)
-        n++;
-    return n;
-}
-
-;// CONCATENATED MODULE: ./src/engine/evidence/lessons.ts
-
-const MAX_LESSONS = 12;
-function lessonsForNextRun(i) {
-    const s = i.state;
-    const out = [{ lane: 'A', text: `the last run ended ${i.status}(${i.stopReason})${i.detail ? `: ${i.detail}` : ''}`, evidence: i.certificatePath }];
-    // Every exit that fired, once per kind and reason, the latest first: guards, budgets, progress exits.
-    const seen = new Set();
-    for (const f of [...(s?.exits_fired ?? [])].reverse()) {
-        const key = `${f.kind} ${f.reason}`;
-        if (seen.has(key))
-            continue;
-        seen.add(key);
-        out.push({ lane: 'A', text: `${f.kind === 'BUDGET' ? 'budget bound' : 'exit fired'} at iteration ${f.iteration}: ${f.kind}: ${f.reason}`, evidence: null });
-    }
-    for (const c of (i.certificate?.checklist ?? []).filter((c) => !c.met))
-        out.push({
-            lane: 'A',
-            text: `criterion ${c.id} still fails (exit ${c.exit_code ?? 'none'})`,
-            evidence: `${i.prefix}${c.evidence.split('#')[0]}`,
-        });
-    // The failures seen twice in a row: the approach that produced them did not work.
-    for (const d of s?.progress.detour?.repeated ?? [])
-        out.push({ lane: 'A', text: `the same failure twice in a row (${d.signature}): do not repeat that approach`, evidence: null });
-    const h = s?.residual_history ?? [];
-    if (h.length)
-        out.push({
-            lane: 'B',
-            text: `residual per iteration: ${h
-                .slice(-6)
-                .map((r) => (0,display/* num */.bu)(r))
-                .join(' → ')}`,
-            evidence: null,
-        });
-    for (const q of i.openQuestions.slice(0, 3))
-        out.push({ lane: 'C', text: `open question: ${q}`, evidence: null });
-    return out.slice(0, MAX_LESSONS);
-}
-
 // EXTERNAL MODULE: ./src/engine/evidence/run-accounting.ts
 var run_accounting = __webpack_require__(1953);
-;// CONCATENATED MODULE: ./src/engine/evidence/report.ts
-// The halting report (SPEC §4, §6): halting_report.json, built from evidence only, with no
-// timestamps, so it is reproducible; its markdown is report-markdown.ts, its read-back schema
-// report-schema.ts, how runs go on from each other run-accounting.ts.
-
-
-
-
-
-
-
-
-
-/** halting_certificate.guard where it is known (a report without a plan or certificate has none). */
-const guardOf = (guard) => (guard ? { guard } : {});
-const NEXT_ACTIONS = {
-    EXIT_CONVERGED: ['Review the iteration commits and merge when satisfied.'],
-    EXIT_DIVERGED: [
-        'Review Lane C learnings for the divergence cause.',
-        'Restart with a different approach based on the AGENTS.md failure modes.',
-        'Consider a smaller step or a different residual metric.',
-    ],
-    EXIT_BUDGET_EXCEEDED: [
-        'Increase the budget if the residual trend is positive.',
-        'Accept the partial result if the residual is acceptable.',
-        'Switch to a CONVERGED certificate with a relaxed R_p.',
-    ],
-    EXIT_BLOCKED: ['Read the stop reason and the evidence pointers; fix the cause, then run again.'],
-    EXIT_NEED_INFO: ['Supply the missing fields named above, then run again.'],
-};
-function buildReport(i) {
-    const seed = (0,decimal/* seedChecksum */.Zl)();
-    const s = i.state;
-    const glow = s?.rows ?? [];
-    const history = s?.residual_history ?? [];
-    const cert = i.certificate;
-    const certType = i.extra.backpressureOnly ? 'BACKPRESSURE' : (cert?.type ?? 'NONE');
-    const prefix = i.evRel ? `${i.evRel}/` : '';
-    // The mean of the known totals: an unknown GLOW is left out, never counted as 0.
-    const known = glow.flatMap((g) => (g.total === null ? [] : [g.total]));
-    const average = known.length ? (0,decimal/* dstr */.Is)(known.reduce((a, t) => a.plus(t), new decimal/* Decimal */.Ww(0)).div(known.length)) : null;
-    const fired = [...(s?.exits_fired ?? [])];
-    if (!s && i.extra.backpressure)
-        fired.push({ kind: 'BACKPRESSURE', reason: i.extra.backpressure, iteration: null });
-    const bestIndex = history.length ? history.reduce((best, r, k) => (new decimal/* Decimal */.Ww(r).lt(history[best]) ? k : best), 0) : null;
-    const divergedAt = i.status === 'EXIT_DIVERGED' ? Math.max(0, history.length - 3) : null;
-    const open = i.status !== null && i.status !== 'EXIT_CONVERGED';
-    const failing = (cert?.checklist ?? []).filter((c) => !c.met);
-    const finalResidual = cert?.residual ?? history.at(-1) ?? null;
-    const lastIteration = i.iterations.at(-1);
-    // The exits of the halting attempt: the last iteration's, or an unrecorded attempt after it.
-    const lastFired = fired.filter((f) => lastIteration === undefined || (f.iteration !== null && f.iteration >= lastIteration));
-    const notMet = failing.length
-        ? `criteria not met: ${failing.map((c) => `${c.id} (exit ${c.exit_code ?? 'none'}, ${prefix}${c.evidence.split('#')[0]})`).join(', ')}`
-        : null;
-    return {
-        schema_version: '2.0',
-        skill: 'phuc-loop',
-        version: version/* VERSION */.x,
-        goal: i.plan?.goal ?? null,
-        status: i.status ?? 'RUNNING',
-        stop_reason: i.stop_reason,
-        detail: i.extra.detail ?? i.extra.backpressure ?? null,
-        missing_fields: i.extra.missing_fields ?? [],
-        messages: i.extra.messages ?? [],
-        halting_certificate: {
-            type: certType,
-            lane: certType === 'BACKPRESSURE' ? 'A' : (cert?.lane ?? null),
-            iteration: cert?.iteration ?? null,
-            certificate_path: cert ? `${prefix}${i.certificateRel ?? `iter_${cert.iteration}/certificate.json`}` : null,
-            final_residual_decimal_string: cert?.residual ?? history.at(-1) ?? null,
-            R_p_decimal_string: i.plan?.R_p ?? null,
-            residual_history_decimal_strings: history,
-            acceptance_criteria_checklist: (cert?.checklist ?? []).map((c) => ({
-                criterion: c.id,
-                description: c.description,
-                met: c.met,
-                evidence_link: c.evidence,
-            })),
-            commit: cert?.commit ?? null,
-            tree: cert?.tree ?? null,
-            workspace: i.workspace ?? cert?.workspace ?? null,
-            isolation: i.isolation ?? cert?.isolation ?? null,
-            ...guardOf(cert?.guard ?? (i.plan ? guardMode(i.plan.may_change) : null)),
-        },
-        exits_fired: fired,
-        glow_history: glow.map((g) => ({ iteration: g.iteration, total: g.total, G: g.G, L: g.L, O: g.O, W: g.W })),
-        /** Iterations scoring a known W = 0 with a GLOW total over 60 (busy without advancing the Northstar). */
-        high_glow_without_northstar: glow.filter((g) => g.W === 0 && g.total !== null && g.total > HIGH_GLOW).map((g) => g.iteration),
-        iteration_rows: s?.rows ?? [],
-        average_glow: average,
-        northstar_metrics_before: i.plan
-            ? i.plan.northstar.metrics.map((m) => ({ id: m.id, metric: m.metric, value: i.plan.northstar.baseline[m.id] ?? m.current, target: m.target }))
-            : [],
-        northstar_metrics_after: s?.last_northstar?.readings ?? [],
-        northstar_distance_delta: i.rung?.alignment.northstar_distance_start && i.rung.alignment.northstar_distance_end
-            ? (0,decimal/* dstr */.Is)(new decimal/* Decimal */.Ww(i.rung.alignment.northstar_distance_end).minus(i.rung.alignment.northstar_distance_start))
-            : null,
-        northstar_alignment_certificate: i.rung?.alignment ?? null,
-        phuc_test_result: i.phuc,
-        seed_checksum_verified: seed.verified,
-        seed_checksum: { formula: '641n * 274177n * 65537n', product: seed.product, expected: '11517961089409' },
-        triangle_law_vertices: i.triangle
-            ? {
-                REMIND_plan_json_present: i.triangle.REMIND_plan_json_present,
-                VERIFY_certificates_all_present: i.triangle.VERIFY_certificates_all_present,
-                ACKNOWLEDGE_agents_md_all_entries_present: i.triangle.ACKNOWLEDGE_agents_md_all_entries_present,
-            }
-            : null,
-        triangle_vertex_missing: i.triangle?.triangle_vertex_missing ?? null,
-        iterations_completed: i.iterations.length,
-        iterations: i.iterations,
-        total_seconds_elapsed: s ? Math.floor(s.total_ms / 1000) : 0,
-        budget_use: i.plan && s
-            ? budgetMeasures(i.plan.agent.use, i.plan.budget, {
-                iterations: (0,run_accounting/* iterationUse */.Bx)(s, i.plan.budget.max_iterations),
-                seconds: Math.floor(s.total_ms / 1000),
-                cost: s.cost_reported ? s.total_cost_usd : null,
-                toolCalls: s.reported?.toolCalls ? s.total_tool_calls : null,
-            })
-            : null,
-        run: i.plan && s && i.run ? (0,run_accounting/* runSection */.$x)(i.run, i.iterations, s, i.plan, i.status, i.stop_reason, i.extra.backpressure ?? null) : null,
-        verification_rung_target: i.plan?.rung_target ?? null,
-        verification_rung_achieved: i.rung?.achieved ?? 0,
-        rung_checks: i.rung?.checks ?? {},
-        replays: i.rung?.replays ?? [],
-        security: i.rung?.security ?? null,
-        dega_cycles: (s?.cycles ?? []).map((c) => ({
-            iteration: c.iteration,
-            agent: c.agent,
-            blocker_class: c.blocker_class,
-            improvement: c.improvement,
-            critic: c.critic,
-            reused_checks: c.reused_checks,
-            detour_next: c.detour_next,
-        })),
-        escalated_at_iteration: s?.progress.escalated_at ?? null,
-        divergence_start_iteration: divergedAt === null ? null : (i.iterations[divergedAt] ?? null),
-        last_known_good_iteration: bestIndex === null ? null : (i.iterations[bestIndex] ?? null),
-        glow_at_last_good_iteration: bestIndex === null ? null : (glow[bestIndex]?.total ?? null),
-        best_result_achieved: bestIndex === null
-            ? null
-            : {
-                iteration: i.iterations[bestIndex] ?? null,
-                residual: history[bestIndex],
-                artifact_path: `${prefix}iter_${i.iterations[bestIndex]}/certificate.json`,
-            },
-        glow_at_block: i.status === 'EXIT_BLOCKED' ? (glow.at(-1)?.total ?? null) : null,
-        // The output contract of the exits that did not converge (README "Halting report"), from evidence only.
-        reason_for_non_convergence: open
-            ? [
-                `${i.status}(${i.stop_reason})${i.extra.detail ? `: ${i.extra.detail}` : ''}`,
-                `final residual ${(0,display/* num */.bu)(finalResidual, 'unknown')}${i.plan?.R_p ? `, R_p ${i.plan.R_p}` : ''}`,
-                ...(notMet ? [notMet] : []),
-            ].join('; ')
-            : null,
-        diagnosis_attempt: i.status === 'EXIT_DIVERGED' && divergedAt !== null
-            ? [
-                `residuals rose ${history
-                    .slice(divergedAt)
-                    .map((r) => (0,display/* num */.bu)(r))
-                    .join(' → ')} from iteration ${i.iterations[divergedAt] ?? divergedAt}`,
-                bestIndex === null
-                    ? 'no residual was below the others'
-                    : `the best residual ${(0,display/* num */.bu)(history[bestIndex])} was at iteration ${i.iterations[bestIndex]}`,
-                `blocker classes since: ${(s?.cycles ?? [])
-                    .filter((c) => c.iteration >= (i.iterations[divergedAt] ?? 0))
-                    .map((c) => `${c.iteration} ${c.blocker_class}`)
-                    .join(', ')}`,
-                ...(notMet ? [notMet] : []),
-            ].join('; ')
-            : null,
-        last_known_state: i.status === 'EXIT_BLOCKED' ? (i.lastState ?? null) : null,
-        what_ran_and_failed: i.status === 'EXIT_BLOCKED'
-            ? [
-                lastIteration === undefined
-                    ? 'no iteration was recorded'
-                    : `iteration ${lastIteration} ran ${s?.cycles.at(-1)?.agent ?? 'the agent'} and the criteria`,
-                ...lastFired.map((f) => `${f.kind}: ${f.reason}`),
-                ...(notMet ? [notMet] : []),
-            ].join('; ')
-            : null,
-        evidence_pointers: i.status === 'EXIT_BLOCKED' ? (i.evidencePointers ?? []).map((e) => ({ path: `${prefix}${e.path}`, sha256: e.sha256 })) : [],
-        safe_partials: i.status === 'EXIT_NEED_INFO'
-            ? i.stop_reason === 'CRITERION_COMMAND_MISSING'
-                ? 'HEAD was judged and no agent step ran; install the program the detail names where the checks run (or fix the criterion) and run again: HEAD is judged again.'
-                : `Nothing ran and no earlier evidence was changed. ${i.stop_reason === 'NORTHSTAR_MISSING'
-                    ? '`phuc-loop init` writes a NORTHSTAR.md to start from'
-                    : '`phuc-loop init` writes a commented phuc-loop.yml to start from'}; supply ${(i.extra.missing_fields ?? []).join(', ') || 'the missing fields'} and run again.`
-            : null,
-        next_actions: i.status ? NEXT_ACTIONS[i.status] : [],
-        isolation_limits: [...(i.isolationLimits ?? [])],
-        phases: [...(i.phases ?? [])],
-        AGENTS_md_final_path: i.plan ? `${prefix}agents_md_final.md` : null,
-        loop_manifest_path: `${prefix}manifest.json`,
-        last_round_failures: i.failures ? { round: i.failures.round, failing_criteria: i.failures.failing_criteria, tests: i.failures.tests } : null,
-        lessons_for_next_run: i.status && i.stop_reason
-            ? lessonsForNextRun({
-                status: i.status,
-                stopReason: i.stop_reason,
-                detail: i.extra.detail ?? i.extra.backpressure ?? (i.extra.missing_fields?.length ? `missing ${i.extra.missing_fields.join(', ')}` : null),
-                state: s,
-                certificate: cert,
-                certificatePath: cert ? `${prefix}${i.certificateRel ?? `iter_${cert.iteration}/certificate.json`}` : null,
-                prefix,
-                openQuestions: i.openQuestions ?? [],
-            })
-            : [],
-    };
-}
-
 // EXTERNAL MODULE: ./src/engine/judge/audit.ts
 var audit = __webpack_require__(44501);
 ;// CONCATENATED MODULE: ./src/engine/judge/checks.ts
@@ -1321,10 +2472,6 @@ function isDrifting(distances) {
     return last.length === 3 && last.every((d) => d !== null) && (0,judge_certificate/* isDiverging */.Y1)(last);
 }
 
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __webpack_require__(51455);
-// EXTERNAL MODULE: ./src/engine/common/shell-quote.ts
-var shell_quote = __webpack_require__(78085);
 ;// CONCATENATED MODULE: ./src/engine/os/git-args.ts
 // What the loop hands git: the environment it keeps, and paths on stdin or on the command line.
 /** The variables of the loop's environment git is given (its identity, its config overrides, its certificates). */
@@ -1363,8 +2510,6 @@ function describeArgs(args, limit = 300) {
     return text;
 }
 
-// EXTERNAL MODULE: ./src/engine/os/shell-session.ts
-var shell_session = __webpack_require__(5614);
 ;// CONCATENATED MODULE: ./src/engine/os/git-core.ts
 // Talking to git: through the async process runner or the loop's git shell (ShellSession), with an
 // environment and options nothing in the checkout can turn into a command the loop runs.
@@ -1950,22 +3095,16 @@ class Git extends GitCore {
     }
 }
 
-// EXTERNAL MODULE: ./src/engine/os/stops.ts
-var os_stops = __webpack_require__(39584);
 // EXTERNAL MODULE: ./src/engine/judge/canary.ts
 var judge_canary = __webpack_require__(57204);
 // EXTERNAL MODULE: ./src/engine/judge/residual.ts
 var judge_residual = __webpack_require__(99243);
 // EXTERNAL MODULE: ./src/engine/judge/junit.ts
 var judge_junit = __webpack_require__(85826);
-// EXTERNAL MODULE: ./src/engine/run/decide.ts
-var decide = __webpack_require__(44638);
 // EXTERNAL MODULE: ./src/engine/common/document.ts
 var common_document = __webpack_require__(44505);
 // EXTERNAL MODULE: ./src/engine/os/atomic-write.ts
 var atomic_write = __webpack_require__(64154);
-// EXTERNAL MODULE: ./src/engine/os/process.ts
-var os_process = __webpack_require__(81612);
 ;// CONCATENATED MODULE: ./src/engine/judge/setup-seal.ts
 // Sealed setup outputs (SPEC §7, clean workspace): where the checks run as their own user, what
 // `checks.setup` made beside the tree (node_modules, .venv) is given to the loop once, after the
@@ -2128,7 +3267,7 @@ const PLAIN_PATH = /^(?!.*(?:^|\/)(?:\.{1,2}|\.git)(?:\/|$))[A-Za-z0-9._@+=,%~-]
  * fingerprint is then empty.
  */
 const setupRecordSchema = external/* object */.Ikc({ inputs_hash: external/* string */.YjP(), keep: external/* array */.YOg(external/* string */.YjP()), fingerprint: external/* string */.YjP(), sealed: external/* string */.YjP().optional() });
-const seconds = (ms) => (ms / 1000).toFixed(1);
+const setup_outputs_seconds = (ms) => (ms / 1000).toFixed(1);
 /**
  * Kept setup outputs are named on the command lines of git clean and find: a setup (the checked-out
  * code's own install scripts) that makes thousands of paths beside the tree is run again instead.
@@ -2159,7 +3298,7 @@ function setupFailure(command, result) {
             : result.exitCode === null
                 ? `ended by ${result.signal}`
                 : `exited ${result.exitCode}`;
-    return `checks.setup \`${command}\` ${how} after ${seconds(result.durationMs)} s`;
+    return `checks.setup \`${command}\` ${how} after ${setup_outputs_seconds(result.durationMs)} s`;
 }
 /**
  * The hash of a setup's inputs from `git ls-tree -r -z` of the tree: the content of the files
@@ -2182,7 +3321,7 @@ async function runSetupCommand(o, spec, inputsHash, where) {
     const now = () => clock?.monotonicMs() ?? performance.now();
     const started = now();
     log?.info(`checks.setup \`${command}\`: running (inputs ${inputsHash.slice(0, 12)})`);
-    const beat = log ? setInterval(() => log.info(`checks.setup \`${command}\`: still running (${seconds(now() - started)} s)`), o.heartbeatMs ?? 15_000) : null;
+    const beat = log ? setInterval(() => log.info(`checks.setup \`${command}\`: still running (${setup_outputs_seconds(now() - started)} s)`), o.heartbeatMs ?? 15_000) : null;
     try {
         return await o.run({ command, ...where, timeoutMs: spec.timeoutMs, signal: spec.signal, maxOutputBytes: 512 * 1024, network: 'open' });
     }
@@ -2728,7 +3867,7 @@ function liveJudge(o, cwd, sandbox, run,
 /** The user's nested repositories in the tree (userRepos), lent to no role. */
 protect = () => []) {
     // The role's own HOME, TMPDIR, USER and PATH, not the loop's.
-    const env = (0,os_sandbox/* withoutRoleVariables */.CA)((0,os_secrets/* agentEnvironment */.FV)(o.env, {}, { keepAgentKeys: false }));
+    const env = withoutRoleVariables((0,os_secrets/* agentEnvironment */.FV)(o.env, {}, { keepAgentKeys: false }));
     let held = false;
     return {
         mode: 'live',
@@ -3100,6 +4239,8 @@ const DEFAULT_EVIDENCE_DIR = 'evidence/loop';
 var evidence_state = __webpack_require__(7355);
 // EXTERNAL MODULE: ./src/engine/run/fsm.ts
 var run_fsm = __webpack_require__(42502);
+// EXTERNAL MODULE: ./src/engine/agent/collect.ts + 2 modules
+var collect = __webpack_require__(11638);
 // EXTERNAL MODULE: ./src/engine/memory/failures.ts
 var memory_failures = __webpack_require__(47489);
 // EXTERNAL MODULE: ./src/engine/memory/agents-md.ts + 1 modules
@@ -3108,6 +4249,49 @@ var agents_md = __webpack_require__(45252);
 var memory_capsule = __webpack_require__(52895);
 // EXTERNAL MODULE: ./src/engine/run/dega.ts
 var dega = __webpack_require__(9569);
+;// CONCATENATED MODULE: ./src/engine/config/measured.ts
+/** What each preset reports of its own run (agent/usage.ts) and whether it is given a turn limit (presets.ts). */
+const REPORTS = {
+    claude: { cost: 'yes', toolCalls: true, turnLimit: true },
+    codex: { cost: 'no', toolCalls: true, turnLimit: false },
+    gemini: { cost: 'no', toolCalls: true, turnLimit: false },
+    aider: { cost: 'yes', toolCalls: false, turnLimit: false },
+    command: { cost: 'if printed', toolCalls: false, turnLimit: false },
+};
+/** Why each usage budget cannot bind for `preset`; a cost a command may print is known only once it has run. */
+function unmeasurable(preset) {
+    const r = REPORTS[preset];
+    return {
+        ...(r.cost === 'no' ? { max_total_cost_usd: `the ${preset} CLI reports no cost` } : {}),
+        ...(r.toolCalls ? {} : { max_total_tool_calls: `${preset === 'command' ? 'a command agent' : `the ${preset} CLI`} reports no tool calls` }),
+        ...(r.turnLimit ? {} : { max_tool_calls_per_iteration: `the ${preset} agent is given no limit within an iteration` }),
+    };
+}
+/** The warnings of a start whose config sets a budget the agent cannot be measured against. */
+function unmeasuredWarnings(preset, explicit) {
+    return Object.entries(unmeasurable(preset))
+        .filter(([field]) => explicit.includes(field))
+        .map(([field, why]) => `budget.${field} is set but not measured: ${why}, so it can never end the run`);
+}
+/**
+ * How far each budget was measured, as the report and budget_log.json say it: `used / limit`, or
+ * "not measured: why" (a cost a command never printed included).
+ */
+function budgetMeasures(preset, b, used) {
+    const not = unmeasurable(preset);
+    const cost = not.max_total_cost_usd ?? (used.cost === null ? `the ${preset} agent reported no cost` : null);
+    const calls = not.max_total_tool_calls ?? (used.toolCalls === null ? `the ${preset} agent reported no tool calls` : null);
+    return {
+        iterations: used.iterations,
+        seconds: `${used.seconds} / ${b.max_total_seconds}`,
+        cost_usd: cost ? `not measured: ${cost}` : `${used.cost} / ${b.max_total_cost_usd ?? 'unlimited'}`,
+        tool_calls: calls ? `not measured: ${calls}` : `${used.toolCalls} / ${b.max_total_tool_calls}`,
+        tool_calls_per_iteration: not.max_tool_calls_per_iteration
+            ? `not measured: ${not.max_tool_calls_per_iteration}`
+            : `at most ${b.max_tool_calls_per_iteration} turns, given to the agent`,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/engine/loop/capsule-build.ts
 // Builds the CNF capsule of an iteration from the loop's evidence and validates it (CONTEXT_BLEED).
 
@@ -3274,6 +4458,334 @@ async function prepareCapsule(ctx, n) {
     return { capsule, text, prompt };
 }
 
+// EXTERNAL MODULE: ./src/engine/common/version.ts
+var version = __webpack_require__(54034);
+;// CONCATENATED MODULE: ./src/engine/judge/glow.ts
+// GLOW: G + L + O + W, each 0–25, computed from the iteration's evidence by the tables of
+// docs/glossary.md — never self-reported by the agent. Each component takes the highest row that applies.
+
+/** Above this total, a W of 0 is flagged (docs/glossary.md "GLOW"). */
+const HIGH_GLOW = 60;
+function newlyMet(previous, now) {
+    return [...now].filter(([id, met]) => met && !previous.get(id)).map(([id]) => id);
+}
+function scoreGlow(i) {
+    const fresh = newlyMet(i.previouslyMet, i.met);
+    const r = i.residual;
+    const drop = i.previousResidual && r && r.lt(i.previousResidual) ? i.previousResidual.minus(r) : null;
+    const bigDrop = drop !== null && i.previousResidual.gt(0) && drop.div(i.previousResidual).gt(new decimal/* Decimal */.Ww('0.3'));
+    const artifacts = (i.diffProduced ? 1 : 0) + (i.report === 'valid' ? 1 : 0);
+    const [G, gWhy] = fresh.length
+        ? [25, `criterion newly met: ${fresh.join(', ')}`]
+        : bigDrop
+            ? [15, `residual fell by more than 30% (${(0,decimal/* dstr */.Is)(i.previousResidual)} → ${(0,decimal/* dstr */.Is)(r)})`]
+            : artifacts > 0 || i.report === 'malformed'
+                ? [5, 'artifact produced, no new capability']
+                : [0, 'no new capability; residual unchanged'];
+    const [L, lWhy] = i.newLaneA
+        ? [25, 'new Lane A fact with artifact link']
+        : i.newLaneB
+            ? [15, 'new Lane B measurement']
+            : i.laneC
+                ? [5, 'Lane C guidance only']
+                : [0, 'no new learning'];
+    const [O, oWhy] = artifacts >= 2
+        ? [25, 'diff and report, sha256-linked in the manifest']
+        : artifacts === 1
+            ? [15, i.diffProduced ? 'diff, sha256-linked' : 'report, sha256-linked']
+            : i.report === 'malformed'
+                ? [5, 'malformed report only (partial)']
+                : [0, 'no artifact'];
+    const belowRp = r !== null && (i.R_p ? r.lt(i.R_p) : r.isZero());
+    const distanceFell = i.previousDistance !== null && i.distance !== null && i.distance.lt(i.previousDistance);
+    // W takes the highest row that applies; without a residual its top rows cannot be decided. W is
+    // kept apart from G: a criterion or a residual counts as a Northstar win only where a metric
+    // measures it, so a busy iteration that moves no metric scores W = 0 however high G is.
+    const freshWin = fresh.filter((id) => i.northstar.criteria.includes(id));
+    const [W, wWhy] = r === null
+        ? [null, 'unknown: the residual was not computed']
+        : belowRp
+            ? [25, 'residual below R_p']
+            : distanceFell
+                ? [20, `northstar distance ${(0,decimal/* dstr */.Is)(i.previousDistance)} → ${(0,decimal/* dstr */.Is)(i.distance)}`]
+                : freshWin.length
+                    ? [15, `acceptance criterion newly true: ${freshWin.join(', ')}`]
+                    : drop && i.northstar.residual
+                        ? [5, 'residual fell (sub-goal)']
+                        : [0, 'no northstar metric advanced'];
+    const total = W === null ? null : G + L + O + W;
+    return {
+        iteration: i.iteration,
+        G,
+        L,
+        O,
+        W,
+        total,
+        reasons: { G: gWhy, L: lWhy, O: oWhy, W: wWhy },
+        northstar_metric_advanced: distanceFell,
+        residual: r === null ? null : (0,decimal/* dstr */.Is)(r),
+        warning: W === 0 && G + L + O > HIGH_GLOW
+            ? `High GLOW without Northstar alignment (GLOW ${total}, W = 0): check whether this iteration advances any NORTHSTAR metric`
+            : null,
+    };
+}
+/** How many iterations in a row, ending with the last, scored a known W = 0 (Northstar drift); an unknown W ends the run of zeros. */
+function trailingZeroW(history) {
+    let n = 0;
+    for (let k = history.length - 1; k >= 0 && history[k].W === 0; k--)
+        n++;
+    return n;
+}
+
+;// CONCATENATED MODULE: ./src/engine/evidence/lessons.ts
+
+const MAX_LESSONS = 12;
+function lessonsForNextRun(i) {
+    const s = i.state;
+    const out = [{ lane: 'A', text: `the last run ended ${i.status}(${i.stopReason})${i.detail ? `: ${i.detail}` : ''}`, evidence: i.certificatePath }];
+    // Every exit that fired, once per kind and reason, the latest first: guards, budgets, progress exits.
+    const seen = new Set();
+    for (const f of [...(s?.exits_fired ?? [])].reverse()) {
+        const key = `${f.kind} ${f.reason}`;
+        if (seen.has(key))
+            continue;
+        seen.add(key);
+        out.push({ lane: 'A', text: `${f.kind === 'BUDGET' ? 'budget bound' : 'exit fired'} at iteration ${f.iteration}: ${f.kind}: ${f.reason}`, evidence: null });
+    }
+    for (const c of (i.certificate?.checklist ?? []).filter((c) => !c.met))
+        out.push({
+            lane: 'A',
+            text: `criterion ${c.id} still fails (exit ${c.exit_code ?? 'none'})`,
+            evidence: `${i.prefix}${c.evidence.split('#')[0]}`,
+        });
+    // The failures seen twice in a row: the approach that produced them did not work.
+    for (const d of s?.progress.detour?.repeated ?? [])
+        out.push({ lane: 'A', text: `the same failure twice in a row (${d.signature}): do not repeat that approach`, evidence: null });
+    const h = s?.residual_history ?? [];
+    if (h.length)
+        out.push({
+            lane: 'B',
+            text: `residual per iteration: ${h
+                .slice(-6)
+                .map((r) => (0,display/* num */.bu)(r))
+                .join(' → ')}`,
+            evidence: null,
+        });
+    for (const q of i.openQuestions.slice(0, 3))
+        out.push({ lane: 'C', text: `open question: ${q}`, evidence: null });
+    return out.slice(0, MAX_LESSONS);
+}
+
+;// CONCATENATED MODULE: ./src/engine/evidence/report.ts
+// The halting report (SPEC §4, §6): halting_report.json, built from evidence only, with no
+// timestamps, so it is reproducible; its markdown is report-markdown.ts, its read-back schema
+// report-schema.ts, how runs go on from each other run-accounting.ts.
+
+
+
+
+
+
+
+
+/** halting_certificate.guard where it is known (a report without a plan or certificate has none). */
+const guardOf = (guard) => (guard ? { guard } : {});
+const NEXT_ACTIONS = {
+    EXIT_CONVERGED: ['Review the iteration commits and merge when satisfied.'],
+    EXIT_DIVERGED: [
+        'Review Lane C learnings for the divergence cause.',
+        'Restart with a different approach based on the AGENTS.md failure modes.',
+        'Consider a smaller step or a different residual metric.',
+    ],
+    EXIT_BUDGET_EXCEEDED: [
+        'Increase the budget if the residual trend is positive.',
+        'Accept the partial result if the residual is acceptable.',
+        'Switch to a CONVERGED certificate with a relaxed R_p.',
+    ],
+    EXIT_BLOCKED: ['Read the stop reason and the evidence pointers; fix the cause, then run again.'],
+    EXIT_NEED_INFO: ['Supply the missing fields named above, then run again.'],
+};
+function buildReport(i) {
+    const seed = (0,decimal/* seedChecksum */.Zl)();
+    const s = i.state;
+    const glow = s?.rows ?? [];
+    const history = s?.residual_history ?? [];
+    const cert = i.certificate;
+    const certType = i.extra.backpressureOnly ? 'BACKPRESSURE' : (cert?.type ?? 'NONE');
+    const prefix = i.evRel ? `${i.evRel}/` : '';
+    // The mean of the known totals: an unknown GLOW is left out, never counted as 0.
+    const known = glow.flatMap((g) => (g.total === null ? [] : [g.total]));
+    const average = known.length ? (0,decimal/* dstr */.Is)(known.reduce((a, t) => a.plus(t), new decimal/* Decimal */.Ww(0)).div(known.length)) : null;
+    const fired = [...(s?.exits_fired ?? [])];
+    if (!s && i.extra.backpressure)
+        fired.push({ kind: 'BACKPRESSURE', reason: i.extra.backpressure, iteration: null });
+    const bestIndex = history.length ? history.reduce((best, r, k) => (new decimal/* Decimal */.Ww(r).lt(history[best]) ? k : best), 0) : null;
+    const divergedAt = i.status === 'EXIT_DIVERGED' ? Math.max(0, history.length - 3) : null;
+    const open = i.status !== null && i.status !== 'EXIT_CONVERGED';
+    const failing = (cert?.checklist ?? []).filter((c) => !c.met);
+    const finalResidual = cert?.residual ?? history.at(-1) ?? null;
+    const lastIteration = i.iterations.at(-1);
+    // The exits of the halting attempt: the last iteration's, or an unrecorded attempt after it.
+    const lastFired = fired.filter((f) => lastIteration === undefined || (f.iteration !== null && f.iteration >= lastIteration));
+    const notMet = failing.length
+        ? `criteria not met: ${failing.map((c) => `${c.id} (exit ${c.exit_code ?? 'none'}, ${prefix}${c.evidence.split('#')[0]})`).join(', ')}`
+        : null;
+    return {
+        schema_version: '2.0',
+        skill: 'phuc-loop',
+        version: version/* VERSION */.x,
+        goal: i.plan?.goal ?? null,
+        status: i.status ?? 'RUNNING',
+        stop_reason: i.stop_reason,
+        detail: i.extra.detail ?? i.extra.backpressure ?? null,
+        missing_fields: i.extra.missing_fields ?? [],
+        messages: i.extra.messages ?? [],
+        halting_certificate: {
+            type: certType,
+            lane: certType === 'BACKPRESSURE' ? 'A' : (cert?.lane ?? null),
+            iteration: cert?.iteration ?? null,
+            certificate_path: cert ? `${prefix}${i.certificateRel ?? `iter_${cert.iteration}/certificate.json`}` : null,
+            final_residual_decimal_string: cert?.residual ?? history.at(-1) ?? null,
+            R_p_decimal_string: i.plan?.R_p ?? null,
+            residual_history_decimal_strings: history,
+            acceptance_criteria_checklist: (cert?.checklist ?? []).map((c) => ({
+                criterion: c.id,
+                description: c.description,
+                met: c.met,
+                evidence_link: c.evidence,
+            })),
+            commit: cert?.commit ?? null,
+            tree: cert?.tree ?? null,
+            workspace: i.workspace ?? cert?.workspace ?? null,
+            isolation: i.isolation ?? cert?.isolation ?? null,
+            ...guardOf(cert?.guard ?? (i.plan ? guardMode(i.plan.may_change) : null)),
+        },
+        exits_fired: fired,
+        glow_history: glow.map((g) => ({ iteration: g.iteration, total: g.total, G: g.G, L: g.L, O: g.O, W: g.W })),
+        /** Iterations scoring a known W = 0 with a GLOW total over 60 (busy without advancing the Northstar). */
+        high_glow_without_northstar: glow.filter((g) => g.W === 0 && g.total !== null && g.total > HIGH_GLOW).map((g) => g.iteration),
+        iteration_rows: s?.rows ?? [],
+        average_glow: average,
+        northstar_metrics_before: i.plan
+            ? i.plan.northstar.metrics.map((m) => ({ id: m.id, metric: m.metric, value: i.plan.northstar.baseline[m.id] ?? m.current, target: m.target }))
+            : [],
+        northstar_metrics_after: s?.last_northstar?.readings ?? [],
+        northstar_distance_delta: i.rung?.alignment.northstar_distance_start && i.rung.alignment.northstar_distance_end
+            ? (0,decimal/* dstr */.Is)(new decimal/* Decimal */.Ww(i.rung.alignment.northstar_distance_end).minus(i.rung.alignment.northstar_distance_start))
+            : null,
+        northstar_alignment_certificate: i.rung?.alignment ?? null,
+        phuc_test_result: i.phuc,
+        seed_checksum_verified: seed.verified,
+        seed_checksum: { formula: '641n * 274177n * 65537n', product: seed.product, expected: '11517961089409' },
+        triangle_law_vertices: i.triangle
+            ? {
+                REMIND_plan_json_present: i.triangle.REMIND_plan_json_present,
+                VERIFY_certificates_all_present: i.triangle.VERIFY_certificates_all_present,
+                ACKNOWLEDGE_agents_md_all_entries_present: i.triangle.ACKNOWLEDGE_agents_md_all_entries_present,
+            }
+            : null,
+        triangle_vertex_missing: i.triangle?.triangle_vertex_missing ?? null,
+        iterations_completed: i.iterations.length,
+        iterations: i.iterations,
+        total_seconds_elapsed: s ? Math.floor(s.total_ms / 1000) : 0,
+        budget_use: i.plan && s
+            ? budgetMeasures(i.plan.agent.use, i.plan.budget, {
+                iterations: (0,run_accounting/* iterationUse */.Bx)(s, i.plan.budget.max_iterations),
+                seconds: Math.floor(s.total_ms / 1000),
+                cost: s.cost_reported ? s.total_cost_usd : null,
+                toolCalls: s.reported?.toolCalls ? s.total_tool_calls : null,
+            })
+            : null,
+        run: i.plan && s && i.run ? (0,run_accounting/* runSection */.$x)(i.run, i.iterations, s, i.plan, i.status, i.stop_reason, i.extra.backpressure ?? null) : null,
+        verification_rung_target: i.plan?.rung_target ?? null,
+        verification_rung_achieved: i.rung?.achieved ?? 0,
+        rung_checks: i.rung?.checks ?? {},
+        replays: i.rung?.replays ?? [],
+        security: i.rung?.security ?? null,
+        dega_cycles: (s?.cycles ?? []).map((c) => ({
+            iteration: c.iteration,
+            agent: c.agent,
+            blocker_class: c.blocker_class,
+            improvement: c.improvement,
+            critic: c.critic,
+            reused_checks: c.reused_checks,
+            detour_next: c.detour_next,
+        })),
+        escalated_at_iteration: s?.progress.escalated_at ?? null,
+        divergence_start_iteration: divergedAt === null ? null : (i.iterations[divergedAt] ?? null),
+        last_known_good_iteration: bestIndex === null ? null : (i.iterations[bestIndex] ?? null),
+        glow_at_last_good_iteration: bestIndex === null ? null : (glow[bestIndex]?.total ?? null),
+        best_result_achieved: bestIndex === null
+            ? null
+            : {
+                iteration: i.iterations[bestIndex] ?? null,
+                residual: history[bestIndex],
+                artifact_path: `${prefix}iter_${i.iterations[bestIndex]}/certificate.json`,
+            },
+        glow_at_block: i.status === 'EXIT_BLOCKED' ? (glow.at(-1)?.total ?? null) : null,
+        // The output contract of the exits that did not converge (README "Halting report"), from evidence only.
+        reason_for_non_convergence: open
+            ? [
+                `${i.status}(${i.stop_reason})${i.extra.detail ? `: ${i.extra.detail}` : ''}`,
+                `final residual ${(0,display/* num */.bu)(finalResidual, 'unknown')}${i.plan?.R_p ? `, R_p ${i.plan.R_p}` : ''}`,
+                ...(notMet ? [notMet] : []),
+            ].join('; ')
+            : null,
+        diagnosis_attempt: i.status === 'EXIT_DIVERGED' && divergedAt !== null
+            ? [
+                `residuals rose ${history
+                    .slice(divergedAt)
+                    .map((r) => (0,display/* num */.bu)(r))
+                    .join(' → ')} from iteration ${i.iterations[divergedAt] ?? divergedAt}`,
+                bestIndex === null
+                    ? 'no residual was below the others'
+                    : `the best residual ${(0,display/* num */.bu)(history[bestIndex])} was at iteration ${i.iterations[bestIndex]}`,
+                `blocker classes since: ${(s?.cycles ?? [])
+                    .filter((c) => c.iteration >= (i.iterations[divergedAt] ?? 0))
+                    .map((c) => `${c.iteration} ${c.blocker_class}`)
+                    .join(', ')}`,
+                ...(notMet ? [notMet] : []),
+            ].join('; ')
+            : null,
+        last_known_state: i.status === 'EXIT_BLOCKED' ? (i.lastState ?? null) : null,
+        what_ran_and_failed: i.status === 'EXIT_BLOCKED'
+            ? [
+                lastIteration === undefined
+                    ? 'no iteration was recorded'
+                    : `iteration ${lastIteration} ran ${s?.cycles.at(-1)?.agent ?? 'the agent'} and the criteria`,
+                ...lastFired.map((f) => `${f.kind}: ${f.reason}`),
+                ...(notMet ? [notMet] : []),
+            ].join('; ')
+            : null,
+        evidence_pointers: i.status === 'EXIT_BLOCKED' ? (i.evidencePointers ?? []).map((e) => ({ path: `${prefix}${e.path}`, sha256: e.sha256 })) : [],
+        safe_partials: i.status === 'EXIT_NEED_INFO'
+            ? i.stop_reason === 'CRITERION_COMMAND_MISSING'
+                ? 'HEAD was judged and no agent step ran; install the program the detail names where the checks run (or fix the criterion) and run again: HEAD is judged again.'
+                : `Nothing ran and no earlier evidence was changed. ${i.stop_reason === 'NORTHSTAR_MISSING'
+                    ? '`phuc-loop init` writes a NORTHSTAR.md to start from'
+                    : '`phuc-loop init` writes a commented phuc-loop.yml to start from'}; supply ${(i.extra.missing_fields ?? []).join(', ') || 'the missing fields'} and run again.`
+            : null,
+        next_actions: i.status ? NEXT_ACTIONS[i.status] : [],
+        isolation_limits: [...(i.isolationLimits ?? [])],
+        phases: [...(i.phases ?? [])],
+        AGENTS_md_final_path: i.plan ? `${prefix}agents_md_final.md` : null,
+        loop_manifest_path: `${prefix}manifest.json`,
+        last_round_failures: i.failures ? { round: i.failures.round, failing_criteria: i.failures.failing_criteria, tests: i.failures.tests } : null,
+        lessons_for_next_run: i.status && i.stop_reason
+            ? lessonsForNextRun({
+                status: i.status,
+                stopReason: i.stop_reason,
+                detail: i.extra.detail ?? i.extra.backpressure ?? (i.extra.missing_fields?.length ? `missing ${i.extra.missing_fields.join(', ')}` : null),
+                state: s,
+                certificate: cert,
+                certificatePath: cert ? `${prefix}${i.certificateRel ?? `iter_${cert.iteration}/certificate.json`}` : null,
+                prefix,
+                openQuestions: i.openQuestions ?? [],
+            })
+            : [],
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/engine/loop/records.ts
 
 
@@ -3414,13 +4926,14 @@ var verify = __webpack_require__(27513);
 // data; it must not change the work tree, so whatever it changes (files, git settings) is put back.
 
 
+
 async function runSideAgent(ctx, o) {
-    const before = await (0,agent_step/* snapshotDirty */.h7)(ctx.git, ctx.cwd);
+    const before = await (0,dirty_snapshot/* snapshotDirty */.h7)(ctx.git, ctx.cwd);
     const settings = await ctx.git.snapshotSettings();
-    const run = await (0,agent_step/* spawnAgent */.D1)({ ...agentRunContext(ctx), ...o, protect: (0,agent_step/* userRepos */.vm)(before.keys()) });
+    const run = await spawnAgent({ ...agentRunContext(ctx), ...o, protect: (0,dirty_snapshot/* userRepos */.vm)(before.keys()) });
     // Read (never through a link) before its edits are reverted.
-    const report = (0,agent_step/* takeReport */._u)(ctx.cwd, true);
-    const reverted = [...(await ctx.git.restoreSettings(settings)), ...(await (0,agent_step/* changedSince */.$A)(ctx.git, ctx.cwd, before))];
+    const report = (0,agent_report/* takeReport */._u)(ctx.cwd, true);
+    const reverted = [...(await ctx.git.restoreSettings(settings)), ...(await (0,dirty_snapshot/* changedSince */.$A)(ctx.git, ctx.cwd, before))];
     if (reverted.length)
         await ctx.git.restoreFromIndex(reverted.filter((p) => !p.startsWith('.git')));
     return { run, report, reverted };
@@ -4008,7 +5521,7 @@ function evidencePointers(ctx, certRel, last, cert) {
 /** Whether the loop's commits changed `path` (the drift explanation must be written during the loop). */
 async function changedInLoop(ctx, path) {
     for (const n of ctx.iterations) {
-        const a = await ctx.ev.readJson(`${(0,audit/* iterDir */.E2)(n)}/artifacts.json`, agent_step/* artifactsSchema */.$Y);
+        const a = await ctx.ev.readJson(`${(0,audit/* iterDir */.E2)(n)}/artifacts.json`, collect/* artifactsSchema */.$Y);
         if (a?.changed_paths.includes(path))
             return true;
     }
@@ -4098,8 +5611,6 @@ async function programsOutOfView(config, sandbox, workTree) {
     return { fields, messages };
 }
 
-// EXTERNAL MODULE: ./src/engine/os/network.ts
-var network = __webpack_require__(36775);
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __webpack_require__(31421);
 ;// CONCATENATED MODULE: ./src/engine/judge/judge-root.ts
@@ -5002,7 +6513,7 @@ function learn(ctx, n, x) {
         fact(failed, 'A', 'divergence', `DIVERGENCE: residuals increasing 3 consecutive iterations (${x.diverging})`);
     if (x.guardrail)
         fact(failed, 'A', 'guardrail', `GUARDRAIL: ${x.guardrail}`);
-    const unstaged = (0,agent_step/* unstageable */.oz)(x.collected);
+    const unstaged = (0,collect/* unstageable */.oz)(x.collected);
     if (unstaged)
         fact(failed, 'A', 'unstageable', unstaged);
     if (x.collected.untrackedDeleted.length)
@@ -5188,8 +6699,6 @@ async function cutOffStepStart(git, file, n, head) {
     return snap;
 }
 
-// EXTERNAL MODULE: ./src/engine/agent/evidence-view.ts
-var evidence_view = __webpack_require__(81629);
 ;// CONCATENATED MODULE: ./src/engine/loop/crash-point.ts
 /**
  * With PHUC_TEST_CRASH_AT=<point>:<iteration> the loop kills itself (SIGKILL: no cleanup, like an
@@ -5653,6 +7162,8 @@ var config_regenerable = __webpack_require__(35095);
 
 
 
+
+
 /** The agent's step and the collection of its work; `invariant`: the step broke one (nothing to record). */
 async function agentTurn(ctx, n, stage, prepared) {
     const { o, ev, git, fsm, plan, state } = ctx;
@@ -5663,7 +7174,7 @@ async function agentTurn(ctx, n, stage, prepared) {
     const { head: startHead, branch } = await git.position();
     const prefetched = ctx.dirtyAfter?.head === startHead ? await ctx.dirtyAfter.snapshot.catch(() => null) : null;
     ctx.dirtyAfter = undefined;
-    const now = prefetched && (await (0,agent_step/* unchangedSince */.sP)(ctx.cwd, prefetched)) ? prefetched : await (0,agent_step/* snapshotDirty */.h7)(git, ctx.cwd);
+    const now = prefetched && (await (0,dirty_snapshot/* unchangedSince */.sP)(ctx.cwd, prefetched)) ? prefetched : await (0,dirty_snapshot/* snapshotDirty */.h7)(git, ctx.cwd);
     const work = await keepUserWork(ctx, now);
     const userFiles = await keepUserFiles(ctx);
     // A step cut off by a kill can only be this run's first: a later one's start is this run's own.
@@ -5676,14 +7187,14 @@ async function agentTurn(ctx, n, stage, prepared) {
         before.set('AGENTS.md', now.get('AGENTS.md'));
     if (!cut)
         await saveStepStart(marker, n, startHead, before, work);
-    ctx.userRepos = (0,agent_step/* userRepos */.vm)(before.keys());
+    ctx.userRepos = (0,dirty_snapshot/* userRepos */.vm)(before.keys());
     const settings = await git.snapshotSettings();
     userFiles.stepStarts();
     const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
     const idleS = ctx.intake.config.agent.idle_seconds;
-    await (0,evidence_view/* exposeEvidence */.k)(ctx.exchangeDir, prepared.capsule.artifact_links, evidenceFolder(ctx), (rel) => ev.readText(rel));
+    await exposeEvidence(ctx.exchangeDir, prepared.capsule.artifact_links, evidenceFolder(ctx), (rel) => ev.readText(rel));
     stage.lap('step start');
-    const agent = await (0,agent_step/* spawnAgent */.D1)({
+    const agent = await spawnAgent({
         ...agentRunContext(ctx),
         spec: agentSpec(ctx, n),
         prompt: prepared.prompt,
@@ -5716,9 +7227,9 @@ async function agentTurn(ctx, n, stage, prepared) {
     // A criterion's program the agent was to write is protected from the iteration after it was committed.
     const toWrite = (0,config_plan/* judgesToWrite */.bC)(plan.acceptance_criteria);
     const judges = toWrite.length ? [...(await git.inHead(toWrite))] : [];
-    const isProtected = (0,agent_step/* protectedMatcher */.rV)(judges.length ? [...plan.protected, ...judges] : plan.protected);
+    const isProtected = (0,path_names/* protectedMatcher */.rV)(judges.length ? [...plan.protected, ...judges] : plan.protected);
     const own = ownPaths(ctx.cwd, (0,external_node_path_.resolve)(ctx.cwd, ctx.evRel));
-    const collected = await (0,agent_step/* collectArtifacts */.kx)({
+    const collected = await (0,collect/* collectArtifacts */.kx)({
         git,
         cwd: ctx.cwd,
         evidence: ev,
@@ -5749,7 +7260,7 @@ async function agentTurn(ctx, n, stage, prepared) {
             ['outside', 'changes reaching outside the tree reverted'],
             ['secret', 'changes holding a secret value reverted'],
         ].map(([why, what]) => {
-            const paths = collected.reverted.filter((r) => r.why === why).map((r) => (r.detail ? `${(0,agent_step/* printablePath */.Vj)(r.path)} (${r.detail})` : (0,agent_step/* printablePath */.Vj)(r.path)));
+            const paths = collected.reverted.filter((r) => r.why === why).map((r) => (r.detail ? `${(0,path_names/* printablePath */.Vj)(r.path)} (${r.detail})` : (0,path_names/* printablePath */.Vj)(r.path)));
             return paths.length ? `${what}: ${(0,markdown/* listSome */.XT)(paths)}` : '';
         }),
         collected.settingsChanged.length ? `git settings changed and restored: ${collected.settingsChanged.join(', ')}` : '',
@@ -5760,11 +7271,11 @@ async function agentTurn(ctx, n, stage, prepared) {
         `${guardrail ? ` — GUARDRAIL: ${guardrail}` : ''}${collected.agentCommitsFolded ? `, ${collected.agentCommitsFolded} agent commit(s) folded in` : ''}`);
     // Not a guardrail: an ordinary change git cannot stage (its attributes ask for a conversion that
     // fails) is put back and said, and the loop goes on (AGENTS.md tells the next agent why).
-    const unstaged = (0,agent_step/* unstageable */.oz)(collected);
+    const unstaged = (0,collect/* unstageable */.oz)(collected);
     if (unstaged)
         o.log.info(`iter ${n}: ${unstaged}`);
     if (collected.untrackedDeleted.length)
-        o.log.info(`iter ${n}: the agent deleted ${collected.untrackedDeleted.map(agent_step/* printablePath */.Vj).join(', ')} (uncommitted, never tracked): nothing to stage; ` +
+        o.log.info(`iter ${n}: the agent deleted ${collected.untrackedDeleted.map(path_names/* printablePath */.Vj).join(', ')} (uncommitted, never tracked): nothing to stage; ` +
             `the user's version is kept in ${USER_WORK_REF} (\`git checkout ${work ? work.slice(0, 12) : USER_WORK_REF} -- <path>\` brings it back)`);
     logUserFiles(o, n, collected.userFiles);
     crashPoint(ctx, 'collect');
@@ -5950,7 +7461,6 @@ async function skepticVoices(ctx, n, round) {
 }
 
 ;// CONCATENATED MODULE: ./src/engine/loop/iteration.ts
-
 
 
 
@@ -6176,7 +7686,7 @@ async function iterate(ctx, n) {
     clearStepStart(marker);
     // Where the next step starts, read by the git shell while this iteration is recorded: nothing
     // writes the work tree in between (the records are in the loop home, the agent's processes are gone).
-    const dirtyAfter = (0,agent_step/* snapshotDirty */.h7)(git, ctx.cwd);
+    const dirtyAfter = (0,dirty_snapshot/* snapshotDirty */.h7)(git, ctx.cwd);
     dirtyAfter.catch(() => undefined);
     ctx.dirtyAfter = { head: commit.commit, snapshot: dirtyAfter };
     crashPoint(ctx, 'commit');
@@ -6288,12 +7798,12 @@ async function protectedChangedByChecks(ctx, before, isProtected) {
     const now = (await ctx.git.status()).map((c) => c.path).filter(isProtected);
     const changed = [];
     for (const p of new Set([...now, ...[...before.keys()].filter(isProtected)]))
-        if (!now.includes(p) || !before.has(p) || (await (0,agent_step/* fingerprint */.Rj)(ctx.cwd, p)) !== before.get(p).sha)
+        if (!now.includes(p) || !before.has(p) || (await (0,dirty_snapshot/* fingerprint */.Rj)(ctx.cwd, p)) !== before.get(p).sha)
             changed.push(p);
     if (!changed.length)
         return null;
-    const { failed } = await (0,agent_step/* restoreBefore */.OH)(ctx.git, ctx.cwd, before, changed);
-    const paths = changed.map((p) => (0,agent_step/* printablePath */.Vj)(p) + (failed.some((f) => f.path === p) ? ' (could not be put back)' : ''));
+    const { failed } = await (0,dirty_snapshot/* restoreBefore */.OH)(ctx.git, ctx.cwd, before, changed);
+    const paths = changed.map((p) => (0,path_names/* printablePath */.Vj)(p) + (failed.some((f) => f.path === p) ? ' (could not be put back)' : ''));
     return `protected paths changed by the checks (checks.workspace: live) and put back: ${(0,markdown/* listSome */.XT)(paths)}`;
 }
 /** Which criterion fails and why, at the moment it happens. */
@@ -6594,6 +8104,10 @@ function announcePhases(ctx, resumed) {
 
 
 
+
+
+
+
 async function runLoop(options) {
     // One scrubber for everything that leaves the loop: the console here, evidence and AGENTS.md below.
     const o = { ...options, log: (0,os_secrets/* scrubbingLogger */.Uo)(options.log, scrubber((0,os_secrets/* secretValues */.VX)(options.env))) };
@@ -6702,19 +8216,19 @@ async function runLocked(o, base, progress) {
     // PID namespaces where the machine allows it (SPEC §7); what a weaker level leaves open is said.
     let iso;
     try {
-        iso = await (0,os_sandbox/* resolveIsolation */.Zu)(o.isolation ?? got.config.agent.isolation);
+        iso = await resolveIsolation(o.isolation ?? got.config.agent.isolation);
     }
     catch (e) {
-        if (!(e instanceof os_sandbox/* IsolationUnavailableError */.Ft))
+        if (!(e instanceof IsolationUnavailableError))
             throw e;
         const how = 'set agent.isolation in the config (or `phuc-loop run --isolation LEVEL`) to a level available here, then run again';
         return needInfo({ stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.isolation'], messages: [e.message, how] }, o);
     }
-    const sandbox = await os_sandbox/* Sandbox */.ak.create(iso, {
+    const sandbox = await Sandbox.create(iso, {
         env: o.env,
         writable: got.config.agent.writable,
         workTree: cwd,
-        network: (0,network/* networkPolicy */.HQ)(got.config, !!((o.keyProxy ?? got.config.agent.key_proxy) && keyProxyTarget(got.config.agent.use, o.env))),
+        network: networkPolicy(got.config, !!((o.keyProxy ?? got.config.agent.key_proxy) && keyProxyTarget(got.config.agent.use, o.env))),
         onRefused: (host, how) => o.log.warn(`network: the agent asked for ${host} (${how}), which agent.network does not allow; add the host to agent.network to let it through`),
     });
     try {
@@ -6769,7 +8283,7 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
         // it would be taken for the starting state and never reverted. Refuse until it is cleaned up;
         // the user's own edit, as kept before the last agent step, is theirs and stays.
         await git.clearIndexFlags();
-        const isProtected = (0,agent_step/* protectedMatcher */.rV)(resumed.plan.protected);
+        const isProtected = (0,path_names/* protectedMatcher */.rV)(resumed.plan.protected);
         started = await git.status();
         const changed = started.filter((c) => isProtected(c.path));
         const users = await git.sameAs(USER_WORK_REF, changed.filter((c) => c.code !== '??').map((c) => c.path));
@@ -6835,7 +8349,7 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
             o,
             cwd,
             git,
-            userRepos: (0,agent_step/* userRepos */.vm)(started.map((c) => c.path)),
+            userRepos: (0,dirty_snapshot/* userRepos */.vm)(started.map((c) => c.path)),
             ev,
             evRel,
             fsm,
@@ -6896,7 +8410,7 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
             });
         }
         finally {
-            (0,agent_step/* removeReportFolder */.vy)(cwd);
+            (0,agent_report/* removeReportFolder */.vy)(cwd);
             await ctx.judge.dispose();
             // A step cut short before its collect (a stop, an error) is put back here; then the store goes.
             logUserFiles(o, null, await ctx.userFiles?.close().catch((e) => {
