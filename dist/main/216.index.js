@@ -558,7 +558,7 @@ async function probeIsolation() {
         userPidns = `useradd not found to create ${Object.values(ROLE_USERS).join(' and ')}`;
     if (userPidns === null && t.bwrap && t.setpriv) {
         const trial = [t.bwrap, ...NAMESPACES, '--', t.setpriv, '--reuid', '65534', '--regid', '65534', ...DROP_PRIVILEGES, '--', 'true'];
-        const r = await runTool(privilege === 'sudo' && found.sudo ? [found.sudo, '-n', '--', ...trial] : trial, 10_000);
+        const r = await trialRun(privilege === 'sudo' && found.sudo ? [found.sudo, '-n', '--', ...trial] : trial);
         if (r.exitCode !== 0)
             userPidns = `a trial run in a new PID namespace failed: ${firstLine(r)}`;
     }
@@ -568,12 +568,20 @@ async function probeIsolation() {
         ? 'the loop runs as root, and at pidns the command would keep uid 0 outside its namespace (use user+pidns)'
         : missing(found, NAMESPACE_TOOLS);
     if (pidns === null && t.bwrap && t.setpriv) {
-        const r = await runTool([t.bwrap, ...USER_NAMESPACE, ...NAMESPACES, '--', t.setpriv, ...DROP_CAPS, '--', 'true'], 10_000);
+        const r = await trialRun([t.bwrap, ...USER_NAMESPACE, ...NAMESPACES, '--', t.setpriv, ...DROP_CAPS, '--', 'true']);
         if (r.exitCode !== 0)
             pidns = `unprivileged user namespaces do not work here: ${firstLine(r)}`;
     }
     const lacking = BUILDERS.filter((b) => !t[b.tool]);
     return { privilege, userPidns, pidns, ...(lacking.length ? { needs: lacking.map((b) => b.needs).join(' and ') } : {}) };
+}
+/**
+ * A level's trial, run a second time when the first fails: a machine busy for a moment (a timeout,
+ * a fork refused) must not drop `auto` to a weaker level for the whole run.
+ */
+async function trialRun(command) {
+    const first = await runTool(command, 10_000);
+    return first.exitCode === 0 ? first : runTool(command, 20_000);
 }
 /** What builds every namespaced command: missing, no level above none runs (see resolveIsolation). */
 const BUILDERS = [

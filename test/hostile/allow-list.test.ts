@@ -7,10 +7,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
-import { probeIsolation } from '../../src/engine/os/sandbox.js';
 import { ROOT } from '../helpers/users.js';
+import { isolationFacts } from '../helpers/isolation.js';
 
-const facts = await probeIsolation();
+const facts = await isolationFacts();
 const LEVELS = ROOT && facts.userPidns === null ? (['user+pidns', 'none'] as const) : (['none'] as const);
 
 const attack = (name: string) => `sh ${JSON.stringify(join(FIXTURES, 'hostile', 'allow-list.sh'))} ${name}`;

@@ -13,10 +13,10 @@ import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cli, config, FIXTURES, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
-import { probeIsolation } from '../../src/engine/os/sandbox.js';
 import { ROOT } from '../helpers/users.js';
+import { isolationFacts } from '../helpers/isolation.js';
 
-const facts = await probeIsolation();
+const facts = await isolationFacts();
 const LEVEL = ROOT && facts.userPidns === null ? 'user+pidns' : 'none';
 const AGENT_REPORT = `echo '{"tried":["t"],"claims":["c"],"failures":[],"open_questions":[],"can_further_iteration_help":true}' > "$PHUC_REPORT_FILE"`;
 const payload = (name: string, to: string) => `cp ${JSON.stringify(join(FIXTURES, 'hostile', 'canary', name))} ${to}`;

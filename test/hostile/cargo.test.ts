@@ -9,10 +9,10 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
-import { probeIsolation } from '../../src/engine/os/sandbox.js';
 import { ROOT } from '../helpers/users.js';
+import { isolationFacts } from '../helpers/isolation.js';
 
-const facts = await probeIsolation();
+const facts = await isolationFacts();
 const LEVELS = ROOT && facts.userPidns === null ? (['user+pidns', 'none'] as const) : (['none'] as const);
 const CARGO = existsSync('/usr/bin/cargo');
 if (!CARGO) console.warn("test/hostile/cargo.test.ts skipped: Debian's cargo is not installed under /usr (.ci/run installs it)");

@@ -7,9 +7,9 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { agent, checkStateDir, cli, config, makeRepo, NORTHSTAR, readJson, startCli, until } from '../helpers/repo.js';
-import { probeIsolation } from '../../src/engine/os/sandbox.js';
+import { isolationFacts } from '../helpers/isolation.js';
 
-const facts = await probeIsolation();
+const facts = await isolationFacts();
 const ROOT = process.getuid?.() === 0;
 const LEVEL = ROOT && facts.userPidns === null ? 'user+pidns' : 'none';
 

@@ -9,9 +9,9 @@ import { lstat, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { checkStateDir, cli, config, makeRepo, NORTHSTAR, readJson, startCli, until } from '../helpers/repo.js';
-import { probeIsolation } from '../../src/engine/os/sandbox.js';
+import { isolationFacts } from '../helpers/isolation.js';
 
-const facts = await probeIsolation();
+const facts = await isolationFacts();
 const strong = process.getuid?.() === 0 && facts.userPidns === null;
 const BASE = '/var/lib/phuc-loop';
 const maybe = strong ? test : test.skip;

@@ -10,9 +10,10 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { checkStateDir, cli, config, makeRepo, NORTHSTAR, until } from '../helpers/repo.js';
 import { cliAtPidns, createLoopUser, deleteLoopUser, ROOT } from '../helpers/users.js';
-import { probeIsolation, ROLE_USERS } from '../../src/engine/os/sandbox.js';
+import { ROLE_USERS } from '../../src/engine/os/sandbox.js';
+import { isolationFacts } from '../helpers/isolation.js';
 
-const facts = await probeIsolation();
+const facts = await isolationFacts();
 // pidns is refused to a root loop: as root it runs as a user of the test's own (cliAtPidns).
 const LEVELS = (['user+pidns', 'pidns'] as const).filter((l) => (l === 'user+pidns' ? ROOT && facts.userPidns : ROOT ? null : facts.pidns) === null);
 const run = promisify(execFile);

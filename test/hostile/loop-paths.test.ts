@@ -10,9 +10,9 @@
 import { lstat, readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
-import { probeIsolation } from '../../src/engine/os/sandbox.js';
+import { isolationFacts } from '../helpers/isolation.js';
 
-const facts = await probeIsolation();
+const facts = await isolationFacts();
 const LEVELS = [...(process.getuid?.() === 0 && facts.userPidns === null ? ['user+pidns'] : []), 'none'];
 const hostile = (name: string, ...args: string[]) => `sh ${JSON.stringify(join(FIXTURES, 'hostile', name))} ${args.join(' ')}`;
 const bugRepo = (agentCommand: string) =>

@@ -18,9 +18,9 @@ import { dirname, join } from 'node:path';
 import { checkStateDir, cli, config, git, makeRepo, NORTHSTAR, readJson, type CliResult } from '../helpers/repo.js';
 import { cliAtPidns, createLoopUser, deleteLoopUser, ROOT } from '../helpers/users.js';
 import { EXIT_CODES } from '../../src/engine/run/fsm.js';
-import { probeIsolation } from '../../src/engine/os/sandbox.js';
+import { isolationFacts } from '../helpers/isolation.js';
 
-const facts = await probeIsolation();
+const facts = await isolationFacts();
 const available = { 'user+pidns': ROOT && facts.userPidns === null, pidns: (ROOT ? facts.userPidns : facts.pidns) === null };
 const LEVELS = (['user+pidns', 'pidns'] as const).filter((l) => available[l]);
 /** An address of this machine other than loopback: a namespace's own loopback is not the host's, this one is. */

@@ -8,9 +8,10 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NodeProcessRunner } from '../../src/engine/os/process.js';
 import type { RunSpec } from '../../src/engine/os/ports.js';
-import { probeIsolation, resolveIsolation, Sandbox, type SandboxRole } from '../../src/engine/os/sandbox.js';
+import { resolveIsolation, Sandbox, type SandboxRole } from '../../src/engine/os/sandbox.js';
+import { isolationFacts } from '../helpers/isolation.js';
 
-const facts = await probeIsolation();
+const facts = await isolationFacts();
 const LEVELS = (['user+pidns', 'pidns'] as const).filter((l) => (l === 'user+pidns' ? facts.userPidns : facts.pidns) === null);
 const runner = new NodeProcessRunner({ killGraceMs: 300 });
 /** An address of this machine other than loopback (raw TCP to the host from inside must fail there too). */

@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { cli, config, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
 import { ROOT as ROOT_USER } from '../helpers/users.js';
-import { probeIsolation } from '../../src/engine/os/sandbox.js';
+import { isolationFacts } from '../helpers/isolation.js';
 
 const AGENT_REPORT = `echo '{"tried":["t"],"claims":["c"],"failures":[],"open_questions":[],"can_further_iteration_help":true}' > "$PHUC_REPORT_FILE"`;
 const TEST = 'import unittest\nimport calc\n\n\nclass TestCalc(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(calc.add(1, 2), 3)\n';
@@ -237,7 +237,7 @@ const JVM_AT_USER: {
     shadow: null,
   },
 ];
-const USER_PIDNS = ROOT_USER && (await probeIsolation()).userPidns === null;
+const USER_PIDNS = ROOT_USER && (await isolationFacts()).userPidns === null;
 if (!USER_PIDNS) console.warn('test/hostile/runner-canary.test.ts (Maven and Gradle at user+pidns) skipped: not root, or no user+pidns here');
 
 describe.each(JVM_AT_USER)('$runner at user+pidns', ({ runner, skip, files, run, ignoreFailures, shadow: shadowAgent }) => {

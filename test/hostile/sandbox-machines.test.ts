@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/repo.js';
 import { SYSTEM_DIRS, systemTool } from '../../src/engine/os/spawner.js';
-import { probeIsolation } from '../../src/engine/os/sandbox.js';
+import { isolationFacts } from '../helpers/isolation.js';
 
-const facts = await probeIsolation();
+const facts = await isolationFacts();
 const canTest = process.getuid?.() === 0 && facts.userPidns === null && systemTool('unshare') !== null;
 
 /** The host program: `probes` (name → shell script) each run as a check, their results as JSON on stdout. */

@@ -13,9 +13,10 @@ import { makeRepo, FIXTURES } from '../helpers/repo.js';
 import { killQuietly, namespaceIn, processesIn, processesOf, readText, referenceBeats } from '../helpers/procs.js';
 import { NodeProcessRunner } from '../../src/engine/os/process.js';
 import type { RunResult, RunSpec } from '../../src/engine/os/ports.js';
-import { ISOLATION_LEVELS, probeIsolation, resolveIsolation, ROLE_USERS, Sandbox, type IsolationLevel, type SandboxRole } from '../../src/engine/os/sandbox.js';
+import { ISOLATION_LEVELS, resolveIsolation, ROLE_USERS, Sandbox, type IsolationLevel, type SandboxRole } from '../../src/engine/os/sandbox.js';
+import { isolationFacts } from '../helpers/isolation.js';
 
-const facts = await probeIsolation();
+const facts = await isolationFacts();
 const LEVELS = ISOLATION_LEVELS.filter((l) => l === 'none' || (l === 'user+pidns' ? facts.userPidns : facts.pidns) === null);
 const SECRET_VAR = 'PHUC_HOSTILE_SECRET';
 const GRACE_MS = 300;

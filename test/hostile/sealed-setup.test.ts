@@ -6,9 +6,9 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkStateDir, cli, config, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
-import { probeIsolation } from '../../src/engine/os/sandbox.js';
+import { isolationFacts } from '../helpers/isolation.js';
 
-const facts = await probeIsolation();
+const facts = await isolationFacts();
 const strong = process.getuid?.() === 0 && facts.userPidns === null;
 const maybe = strong ? test : test.skip;
 

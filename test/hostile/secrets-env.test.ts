@@ -14,9 +14,10 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkStateDir, CLI, cli, config, git, makeRepo, NORTHSTAR } from '../helpers/repo.js';
-import { ISOLATION_LEVELS, probeIsolation } from '../../src/engine/os/sandbox.js';
+import { ISOLATION_LEVELS } from '../../src/engine/os/sandbox.js';
+import { isolationFacts } from '../helpers/isolation.js';
 
-const facts = await probeIsolation();
+const facts = await isolationFacts();
 const LEVELS = ISOLATION_LEVELS.filter((l) => l === 'none' || (l === 'user+pidns' ? facts.userPidns : facts.pidns) === null);
 
 const rot13 = (s: string) =>

@@ -11,10 +11,11 @@ import { chmod, lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { cli, config, DEEP_SH, git, makeRepo, NORTHSTAR } from '../helpers/repo.js';
-import { probeIsolation, ROLE_USERS } from '../../src/engine/os/sandbox.js';
+import { ROLE_USERS } from '../../src/engine/os/sandbox.js';
+import { isolationFacts } from '../helpers/isolation.js';
 
 const run = promisify(execFile);
-const facts = await probeIsolation();
+const facts = await isolationFacts();
 const SETFACL = ['/usr/bin/setfacl', '/bin/setfacl'].find((p) => existsSync(p));
 const skipped =
   process.getuid?.() !== 0

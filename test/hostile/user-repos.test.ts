@@ -11,10 +11,10 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { cli, config, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
 import { cliAtPidns, createLoopUser, deleteLoopUser, ROOT } from '../helpers/users.js';
-import { probeIsolation } from '../../src/engine/os/sandbox.js';
+import { isolationFacts } from '../helpers/isolation.js';
 
 const run = promisify(execFile);
-const facts = await probeIsolation();
+const facts = await isolationFacts();
 const available = { 'user+pidns': ROOT && facts.userPidns === null, pidns: (ROOT ? facts.userPidns : facts.pidns) === null, none: true };
 const LEVELS = (['user+pidns', 'pidns', 'none'] as const).filter((l) => available[l]);
 

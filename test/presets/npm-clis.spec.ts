@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Decimal } from '../../src/engine/common/decimal.js';
 import { agentInvocation, cliVersion, parseAgentOutcome, type AgentOutcome } from '../../src/engine/agent/agents.js';
 import { NodeProcessRunner } from '../../src/engine/os/process.js';
-import { probeIsolation, type IsolationLevel } from '../../src/engine/os/sandbox.js';
+import { type IsolationLevel } from '../../src/engine/os/sandbox.js';
 import { cli, git, makeRepo, NORTHSTAR, readJson, type CliResult } from '../helpers/repo.js';
 import {
   argvShim,
@@ -28,11 +28,12 @@ import {
 } from './clis.js';
 import { FIX_STEPS, MEMORY_MARKER, PLANTED_BUG, REFUSAL } from './scenario.js';
 import { type Behaviour, StandIn } from './standin.js';
+import { isolationFacts } from '../helpers/isolation.js';
 
 const MAX_TOOL_CALLS = 25;
 const EV = 'evidence/loop';
 /** The levels the key proxy runs are checked at: `none` (the suite's level), and user+pidns where this machine has it. */
-const KEY_PROXY_LEVELS: IsolationLevel[] = (await probeIsolation()).userPidns === null ? ['none', 'user+pidns'] : ['none'];
+const KEY_PROXY_LEVELS: IsolationLevel[] = (await isolationFacts()).userPidns === null ? ['none', 'user+pidns'] : ['none'];
 /** Where standInEnvironment puts each CLI's key: the real key the key proxy holds. */
 const KEY_VAR: Record<NpmPreset, string> = { claude: 'ANTHROPIC_API_KEY', codex: 'OPENAI_API_KEY', gemini: 'GEMINI_API_KEY' };
 /** Where the proxy puts its placeholder for the CLI (KeyProxy.env). */

@@ -8,8 +8,9 @@ import { spawnAgent } from '../../src/engine/agent/agent-step.js';
 import type { AgentPreset } from '../../src/engine/agent/agents.js';
 import { keyProxyTarget, startKeyProxy, upstreamUrl, type KeyProxy } from '../../src/engine/agent/key-proxy.js';
 import { NodeProcessRunner } from '../../src/engine/os/process.js';
-import { ISOLATION_LEVELS, probeIsolation, resolveIsolation, Sandbox, type IsolationLevel } from '../../src/engine/os/sandbox.js';
+import { ISOLATION_LEVELS, resolveIsolation, Sandbox, type IsolationLevel } from '../../src/engine/os/sandbox.js';
 import { makeRepo } from '../helpers/repo.js';
+import { isolationFacts } from '../helpers/isolation.js';
 
 const REAL = 'sk-real-key-0123456789abcdef';
 
@@ -526,7 +527,7 @@ describe('key proxy: it serves an open agent step and nothing else', () => {
   });
 });
 
-const facts = await probeIsolation();
+const facts = await isolationFacts();
 const LEVELS = ISOLATION_LEVELS.filter((l) => l === 'none' || (l === 'user+pidns' ? facts.userPidns : facts.pidns) === null);
 
 /**
