@@ -1,6 +1,6 @@
 import { ConfigError } from '../../src/engine/common/errors.js';
 import { configJsonSchema, parseConfig } from '../../src/engine/config/config.js';
-import { criteriaToWrite, filesNamedBy, filesRunBy, runnerFilesOf } from '../../src/engine/config/plan.js';
+import { criteriaToWrite, filesNamedBy, filesRunBy, runnerFilesOf } from '../../src/engine/config/protected.js';
 
 const GOOD = `version: 2
 goal: Make the test suite pass without weakening any test.

@@ -3,7 +3,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { intake, type Intake } from '../../src/engine/config/plan.js';
+import { intake, type Intake } from '../../src/engine/config/intake.js';
 import { config, NORTHSTAR } from '../helpers/repo.js';
 
 let dir: string;

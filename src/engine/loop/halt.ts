@@ -22,7 +22,7 @@ import { EXIT_CODES, type TerminalState } from '../run/fsm.js';
 import { allInputsHash, checkRound, type Ctx, scrub } from './context.js';
 import { type LoopOptions, type LoopOutcome } from './options.js';
 import { snapshot } from '../judge/northstar.js';
-import type { NeedInfo } from '../config/plan.js';
+import type { NeedInfo } from '../config/intake.js';
 import { endStage, saveState, writeIterationRecords, writeRunEndRecords, writeRunPhases } from './records.js';
 import { phaseSummary, Stage } from '../evidence/phases.js';
 import { buildReport, type ReportInput, type RungResult } from '../evidence/report.js';

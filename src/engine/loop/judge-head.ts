@@ -2,7 +2,8 @@
 // certificate is issued without checks this run ran on the commit it names.
 import { dstr } from '../common/decimal.js';
 import { num } from '../common/display.js';
-import { buildPlan, criteriaToWrite } from '../config/plan.js';
+import { buildPlan } from '../config/plan.js';
+import { criteriaToWrite } from '../config/protected.js';
 import { updatePasses } from '../judge/checks.js';
 import { snapshot } from '../judge/northstar.js';
 import { firstStop } from '../os/stops.js';

@@ -14,7 +14,8 @@ import { type KeyProxy, keyProxyTarget, startKeyProxy } from '../agent/key-proxy
 import { PhucError, Stopped } from '../common/errors.js';
 import { DEFAULT_CONFIG_FILE } from '../config/config.js';
 import { PROTECTED_ONLY_WARNING } from '../agent/allow-list.js';
-import { baselinePending, intake, type Intake, LOOP_SCRATCH_DIR, type Plan } from '../config/plan.js';
+import { baselinePending, LOOP_SCRATCH_DIR, type Plan } from '../config/plan.js';
+import { intake, type Intake } from '../config/intake.js';
 import { EvidenceStore } from '../store/evidence.js';
 import { Git } from '../os/git.js';
 import type { StopSource } from '../os/ports.js';

@@ -3,7 +3,7 @@
 // iteration is spent, with the path and the rule named, not a "No such file" from inside the sandbox.
 import { isAbsolute, relative } from 'node:path';
 import type { LoopConfig } from '../config/config.js';
-import { programsOf } from '../config/plan.js';
+import { programsOf } from '../config/protected.js';
 import type { Sandbox, SandboxRole } from '../os/sandbox.js';
 
 /** The absolute paths a command line runs (its programs and their scripts) outside the work tree, which the roles are lent. */

@@ -5,7 +5,7 @@ import type { RunSpec } from '../os/ports.js';
 import { cliVersion } from '../agent/agents.js';
 import { probeModelApi } from '../agent/api-probe.js';
 import { type KeyProxyOptions, keyProxyBaseUrlVar } from '../agent/key-proxy.js';
-import { type Intake } from '../config/plan.js';
+import { type Intake } from '../config/intake.js';
 import { type LoopOptions, type LoopOutcome } from './options.js';
 import { downstreamUnavailable } from '../run/decide.js';
 import { needInfo, pausedEarly } from './halt.js';

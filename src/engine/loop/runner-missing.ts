@@ -6,7 +6,7 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CheckResult } from '../judge/checks.js';
-import { programsOf } from '../config/plan.js';
+import { programsOf } from '../config/protected.js';
 import type { Ctx } from './context.js';
 
 export interface MissingRunner {
