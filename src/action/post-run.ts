@@ -22,9 +22,11 @@ import { writeSummary } from './summary.js';
 async function publishLeftEvidence(checkout: string, evidenceDir: string): Promise<void> {
   try {
     // Only after a main step that was killed: the engine's modules load then, not on every post step.
-    const [{ EvidenceStore }, { cutLogTails, loopHome, publishEvidence }, { Git }, { NodeProcessRunner }] = await Promise.all([
+    const [{ EvidenceStore }, { loopHome }, { cutLogTails }, { publishEvidence }, { Git }, { NodeProcessRunner }] = await Promise.all([
       import('../engine/store/evidence.js'),
       import('../engine/loop/home.js'),
+      import('../engine/loop/restore.js'),
+      import('../engine/loop/publish.js'),
       import('../engine/os/git.js'),
       import('../engine/os/process.js'),
     ]);

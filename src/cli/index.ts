@@ -16,7 +16,7 @@ import { EvidenceUnverifiable } from '../engine/common/errors.js';
 import { certifiedCommit, rerunCertificate } from '../engine/evidence/rerun.js';
 import { verifyTree } from '../engine/evidence/verify.js';
 import { Git } from '../engine/os/git.js';
-import { publishedStanding, type PublishedStanding } from '../engine/loop/home.js';
+import { publishedStanding, type PublishedStanding } from '../engine/loop/publish.js';
 import { resolveIsolation, Sandbox } from '../engine/os/sandbox.js';
 import { VERSION } from '../engine/common/version.js';
 import { PROJECT_TYPES, runInit } from './init.js';
