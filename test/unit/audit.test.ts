@@ -1,6 +1,6 @@
 // The end-of-loop audits as pure functions: the Phuc Test's per-iteration conditions and the API
 // symbols a rung-65537 drift explanation must name.
-import { changedApiSymbols, phucConditions, phucResult, selfTests, unexplainedSymbols } from '../../src/engine/judge/audit.js';
+import { changedApiSymbols, phucConditions, phucResult, selfTests, unexplainedSymbols } from '../../src/engine/evidence/audit.js';
 import { failingCriteriaResidual, failingTestsResidual } from '../../src/engine/judge/residual.js';
 
 describe('Phuc Test, one iteration at a time', () => {

@@ -32,7 +32,7 @@ describe('FSM (seed §3)', () => {
 
 describe('rungs', () => {
   test('65537 is the highest rung, above 274177, although a smaller number', async () => {
-    const { rungLevel } = await import('../../src/engine/judge/audit.js');
+    const { rungLevel } = await import('../../src/engine/evidence/audit.js');
     expect(rungLevel(65537)).toBeGreaterThan(rungLevel(274177));
     expect(rungLevel(274177)).toBeGreaterThan(rungLevel(641));
     expect(rungLevel(641)).toBeGreaterThan(rungLevel(0));

@@ -1,4 +1,4 @@
-import { parseVerdict } from '../../src/engine/agent/critic.js';
+import { parseVerdict } from '../../src/engine/judge/critic.js';
 import { Decimal } from '../../src/engine/common/decimal.js';
 import { improvement, initialProgress, passStopped, trackSignatures, trackStall } from '../../src/engine/run/progress.js';
 import { detourFor, failureSignature, normalizeFailure } from '../../src/engine/run/signature.js';

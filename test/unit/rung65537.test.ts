@@ -1,4 +1,5 @@
-import { behaviouralDrift, behaviouralHash, behaviourOf, parseRestatement, restatedJudgement, unexplainedBehaviour } from '../../src/engine/loop/rung65537.js';
+import { behaviouralDrift, behaviouralHash, behaviourOf, unexplainedBehaviour } from '../../src/engine/loop/rung65537.js';
+import { parseRestatement, restatedJudgement } from '../../src/engine/evidence/paraphrase.js';
 
 const checks = [
   { id: 'unit', met: true },

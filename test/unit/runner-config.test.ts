@@ -1,4 +1,4 @@
-import { guardedParts, hasGuardedParts } from '../../src/engine/judge/runner-config.js';
+import { guardedParts, hasGuardedParts } from '../../src/engine/config/runner-config.js';
 
 const pkg = (o: Record<string, unknown>) => JSON.stringify({ name: 'x', version: '1.0.0', ...o });
 

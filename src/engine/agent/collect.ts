@@ -5,7 +5,7 @@ import { REPORT_PATH, type InvocationRecord } from './agents.js';
 import { manifestEntrySchema, type EvidenceStore, type ManifestEntry } from '../store/evidence.js';
 import type { GitSettings } from '../os/git.js';
 import type { RunResult } from '../os/ports.js';
-import type { PutBack } from '../loop/user-files.js';
+import type { PutBack } from './user-files.js';
 import { GitError } from '../common/errors.js';
 import { listSome } from '../common/markdown.js';
 import { lstatOrNull } from '../os/tree-file.js';

@@ -4,7 +4,6 @@
 // `$PHUC_EVIDENCE_DIR/<link path>` is the file the prompt names.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { ArtifactLink } from '../memory/capsule.js';
 
 /** The copies' folder inside the exchange folder (PHUC_EVIDENCE_DIR). */
 export const evidenceViewDir = (exchangeDir: string) => join(exchangeDir, 'evidence');
@@ -16,7 +15,7 @@ export const evidenceViewDir = (exchangeDir: string) => join(exchangeDir, 'evide
  */
 export async function exposeEvidence(
   exchangeDir: string,
-  links: readonly ArtifactLink[],
+  links: readonly { path: string }[],
   folder: string,
   read: (rel: string) => Promise<string | null>,
 ): Promise<void> {

@@ -3,7 +3,7 @@ import { rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AllowList } from './allow-list.js';
 import type { Git } from '../os/git.js';
-import { guardedParts, hasGuardedParts } from '../judge/runner-config.js';
+import { guardedParts, hasGuardedParts } from '../config/runner-config.js';
 import { ancestorInTheWay, isLinkIn, linkLeavesTree, linkTarget, lstatOrNull, readRegularIn, removeTree } from '../os/tree-file.js';
 import { held, MAX_HELD_BYTES, restoreBefore, type DirtySnapshot } from './dirty-snapshot.js';
 

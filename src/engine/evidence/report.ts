@@ -2,7 +2,7 @@
 // timestamps, so it is reproducible; its markdown is report-markdown.ts, its read-back schema
 // report-schema.ts, how runs go on from each other run-accounting.ts.
 import { budgetMeasures } from '../config/measured.js';
-import type { PhucTest, Triangle } from '../judge/audit.js';
+import type { PhucTest, Triangle } from './audit.js';
 import { guardMode, type GuardMode } from '../agent/allow-list.js';
 import type { Certificate } from '../judge/certificate.js';
 import type { FiredExit } from '../run/decide.js';

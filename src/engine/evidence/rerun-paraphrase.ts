@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { IssuedType, LoopConfig } from '../config/config.js';
 import type { Plan } from '../config/plan.js';
-import { PARAPHRASE_BY_AGENT, paraphraseInput, parseRestatement, type Restatement, restatedJudgement, restatementSchema } from '../loop/rung65537.js';
+import { PARAPHRASE_BY_AGENT, paraphraseInput, parseRestatement, type Restatement, restatedJudgement, restatementSchema } from './paraphrase.js';
 import type { RunResult, RunSpec } from '../os/ports.js';
 import type { EvidenceStore } from '../store/evidence.js';
 

@@ -2,7 +2,7 @@
 // everything that decides the verdict taken from the config committed in that commit.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { rungLevel } from '../judge/audit.js';
+import { rungLevel } from './audit.js';
 import { canonicalJson } from '../common/canonical.js';
 import { judgementOf, type Certificate } from '../judge/certificate.js';
 import { checkStep, runChecks } from '../judge/checks.js';

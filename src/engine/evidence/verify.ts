@@ -4,7 +4,8 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { join } from 'node:path';
-import { checkTriangle, iterDir, phucTest } from '../judge/audit.js';
+import { checkTriangle, phucTest } from './audit.js';
+import { iterDir } from '../store/evidence.js';
 import { sha256 } from '../common/canonical.js';
 import { certificateSchema, convergenceClaimProblem, type Certificate } from '../judge/certificate.js';
 import { planSchema } from '../config/plan.js';

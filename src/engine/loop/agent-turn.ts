@@ -15,13 +15,13 @@ import { listSome } from '../common/markdown.js';
 import { LOOP_SCRATCH_DIR } from '../config/plan.js';
 import { judgesToWrite, scriptsRunBy } from '../config/protected.js';
 import type { Stage } from '../evidence/phases.js';
-import { iterDir } from '../judge/audit.js';
+import { iterDir } from '../store/evidence.js';
 import { evidenceFolder, type prepareCapsule } from './capsule-build.js';
 import { agentRunContext, agentSpec, type Ctx, elapsedMs, scrubber, secretScrubber } from './context.js';
 import { crashPoint } from './crash-point.js';
 import { ownPaths } from './own-paths.js';
 import { cutOffStepStart, saveStepStart, stepStartFile } from './step-start.js';
-import { type PutBack, UserFiles, userFilesStore } from './user-files.js';
+import { type PutBack, UserFiles, userFilesStore } from '../agent/user-files.js';
 import { DEFAULT_REGENERABLE } from '../config/regenerable.js';
 
 type Prepared = Exclude<Awaited<ReturnType<typeof prepareCapsule>>, { problems: unknown }>;

@@ -2,7 +2,7 @@
 import { relative, resolve, sep } from 'node:path';
 import { canonicalJson } from '../common/canonical.js';
 import { openQuestionsOf, renderSection, sanitizeAgentText, type Section } from '../memory/agents-md.js';
-import { iterDir } from '../judge/audit.js';
+import { iterDir } from '../store/evidence.js';
 import {
   type ArtifactLink,
   type Capsule,

@@ -19,7 +19,7 @@ import { measure } from '../judge/northstar.js';
 import type { Plan } from '../config/plan.js';
 import type { Intake } from '../config/intake.js';
 import type { StopSource } from '../os/ports.js';
-import type { UserFiles } from './user-files.js';
+import type { UserFiles } from '../agent/user-files.js';
 import type { Sandbox } from '../os/sandbox.js';
 import type { KeyProxy } from '../agent/key-proxy.js';
 import { watchStops } from '../os/stops.js';

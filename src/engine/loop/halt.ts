@@ -2,7 +2,8 @@
 // and the Phuc Test, the halting report. Which exit wins was decided before (decide.ts).
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkTriangle, iterDir, phucTest } from '../judge/audit.js';
+import { checkTriangle, phucTest } from '../evidence/audit.js';
+import { iterDir } from '../store/evidence.js';
 import { type Certificate, certificateSchema, convergenceClaimProblem, issueCertificate, judgementOf } from '../judge/certificate.js';
 import { guardMode } from '../agent/allow-list.js';
 import type { CheckResult } from '../judge/checks.js';

@@ -14,10 +14,10 @@ import {
   type Section,
 } from '../memory/agents-md.js';
 import { recompressibility } from '../memory/lane-a.js';
-import { iterDir } from '../judge/audit.js';
+import { iterDir } from '../store/evidence.js';
 import type { IssuedType } from '../config/config.js';
 import type { CheckResult } from '../judge/checks.js';
-import type { VerdictState } from '../agent/critic.js';
+import type { VerdictState } from '../judge/critic.js';
 import { Decimal, dstr } from '../common/decimal.js';
 import { num } from '../common/display.js';
 import { atomicWrite } from '../os/atomic-write.js';

@@ -36,7 +36,7 @@ import { FOLDER_READ_ONLY, readOnlyFolder } from './read-only.js';
 import { iterate } from './iteration.js';
 import { logUserFiles } from './agent-turn.js';
 import { crashPoint } from './crash-point.js';
-import { UserFiles, userFilesStore } from './user-files.js';
+import { UserFiles, userFilesStore } from '../agent/user-files.js';
 import { cleanJudge, liveJudge } from './judge-space.js';
 import { endStage } from './records.js';
 import { Stage } from '../evidence/phases.js';

@@ -4,7 +4,7 @@
 import { canonicalJson } from '../common/canonical.js';
 import { BASELINE_PENDING, buildPlan, type Plan } from '../config/plan.js';
 import { notCounted } from '../evidence/run-accounting.js';
-import { iterDir } from '../judge/audit.js';
+import { iterDir } from '../store/evidence.js';
 import { type Ctx } from './context.js';
 import { type LoopState } from '../evidence/state.js';
 import { iterationsUsed } from '../run/decide.js';

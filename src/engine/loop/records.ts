@@ -2,7 +2,7 @@
 // report the host (PR comment) sees; at the run's end, budget_log.json and next-prompt.md.
 import { z } from 'zod';
 import { canonicalJsonOfRecords } from '../common/canonical.js';
-import { iterDir } from '../judge/audit.js';
+import { iterDir } from '../store/evidence.js';
 import { prepareCapsule } from './capsule-build.js';
 import { certificateSchema } from '../judge/certificate.js';
 import { type Ctx, elapsedMs } from './context.js';

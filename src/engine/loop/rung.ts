@@ -3,7 +3,8 @@
 import { dirname } from 'node:path';
 import { Stopped } from '../common/errors.js';
 import { firstStop } from '../os/stops.js';
-import { allDecimalStrings, changedApiSymbols, checkTriangle, iterDir, rungLevel, selfTests, unexplainedSymbols } from '../judge/audit.js';
+import { allDecimalStrings, changedApiSymbols, checkTriangle, rungLevel, selfTests, unexplainedSymbols } from '../evidence/audit.js';
+import { iterDir } from '../store/evidence.js';
 import { type Certificate, judgementOf } from '../judge/certificate.js';
 import { artifactsSchema } from '../agent/collect.js';
 import type { CheckResult } from '../judge/checks.js';
@@ -17,7 +18,8 @@ import { verifyTree } from '../evidence/verify.js';
 import { readRegularIn } from '../os/tree-file.js';
 import type { RunResult } from '../os/ports.js';
 import type { TestRecord } from '../judge/junit.js';
-import { PARAPHRASE_BY_AGENT, paraphraseByAgent, paraphraseByCommand, type ParaphraseRun, rung65537Extra } from './rung65537.js';
+import { paraphraseByAgent, paraphraseByCommand, type ParaphraseRun, rung65537Extra } from './rung65537.js';
+import { PARAPHRASE_BY_AGENT } from '../evidence/paraphrase.js';
 
 /**
  * The rung the run reached. `interrupted`: a stop (signal, STOP file, label) cut the confirmation

@@ -1,12 +1,12 @@
 // The Skeptic beyond the checks: failure signatures, the critic, and the DEGA cycle record.
-import { iterDir } from '../judge/audit.js';
+import { iterDir } from '../store/evidence.js';
 import type { CheckResult } from '../judge/checks.js';
 import { frozen } from '../common/canonical.js';
-import { parseVerdict, renderCriticPrompt, type VerdictState } from '../agent/critic.js';
+import { parseVerdict, renderCriticPrompt, type VerdictState } from '../judge/critic.js';
 import { Decimal, dstr } from '../common/decimal.js';
 import { blockerClass } from '../run/dega.js';
 import { type Ctx, describeAgent, scrub } from '../loop/context.js';
-import { runSideAgent } from '../judge/side-agent.js';
+import { runSideAgent } from './side-agent.js';
 import { improvement } from '../run/progress.js';
 import { failureSignature, type Signature } from '../run/signature.js';
 

@@ -9,7 +9,7 @@ import type { CheckResult } from '../judge/checks.js';
 import { executedTests, failingTests, type JunitRead } from '../judge/junit.js';
 import { normalizeVolatile } from '../common/volatile.js';
 import { countTokens } from './agents-md.js';
-import { iterDir } from '../judge/audit.js';
+import { iterDir } from '../store/evidence.js';
 import type { EvidenceStore } from '../store/evidence.js';
 
 /** The bound of an excerpt (cl100k tokens, counted as the AGENTS.md bound is). */

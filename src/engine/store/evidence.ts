@@ -309,3 +309,6 @@ export async function listFiles(root: string): Promise<string[]> {
   await walk(root);
   return out.sort();
 }
+
+/** The folder of iteration n in the evidence tree. */
+export const iterDir = (n: number) => `iter_${n}`;

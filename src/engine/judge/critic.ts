@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { issuesText } from '../common/document.js';
 import type { CheckResult } from '../judge/checks.js';
-import { jsonObjectsIn, RawNumber } from './agents.js';
+import { jsonObjectsIn, RawNumber } from '../agent/agents.js';
 
 const concern = z.object({
   file: z.string(),

@@ -6,12 +6,11 @@ import { parseDocument } from '../common/document.js';
 import { capsuleProblems, capsuleSchema, criterionLines, type Capsule } from '../memory/capsule.js';
 import { canonicalJson } from '../common/canonical.js';
 import { openQuestionsOf } from '../memory/agents-md.js';
-import { certificateSchema, isDiverging } from './certificate.js';
+import { certificateSchema, isDiverging } from '../judge/certificate.js';
 import { Decimal, isDecimalString, seedChecksum } from '../common/decimal.js';
-import type { EvidenceStore } from '../store/evidence.js';
-import { failingCriteriaResidual, failingTestsResidual, residualFromOutput } from './residual.js';
+import { type EvidenceStore, iterDir } from '../store/evidence.js';
+import { failingCriteriaResidual, failingTestsResidual, residualFromOutput } from '../judge/residual.js';
 
-export const iterDir = (n: number) => `iter_${n}`;
 
 /**
  * The order of the verification rungs (docs/glossary.md): 641 < 274177 < 65537 as levels, not as numbers
