@@ -10,7 +10,7 @@ import { removeReportFolder } from '../agent/agent-report.js';
 import { scrubbingLogger, secretValues } from '../os/secrets.js';
 import { IsolationUnavailableError, type Isolation, resolveIsolation, Sandbox } from '../os/sandbox.js';
 import type { RunSpec } from '../os/ports.js';
-import { AGENT_STATE_EXCLUDES, cliVersion } from '../agent/agents.js';
+import { cliVersion } from '../agent/agents.js';
 import { probeModelApi } from '../agent/api-probe.js';
 import { type KeyProxy, keyProxyBaseUrlVar, keyProxyTarget, startKeyProxy } from '../agent/key-proxy.js';
 import { canonicalJson } from '../common/canonical.js';
@@ -44,6 +44,7 @@ import { FOLDER_READ_ONLY, readOnlyFolder } from './read-only.js';
 import { iterate } from './iteration.js';
 import { logUserFiles, USER_WORK_REF } from './agent-turn.js';
 import { crashPoint } from './crash-point.js';
+import { loopExcludes } from './own-paths.js';
 import { UserFiles, userFilesStore } from './user-files.js';
 import { cleanJudge, liveJudge } from './judge-space.js';
 import { junitMissing, runnersMissing } from './runner-missing.js';
@@ -113,7 +114,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
     return recordNeedInfo(published, blockedEarly(FOLDER_READ_ONLY, readOnly)).catch(() => blockedEarly(FOLDER_READ_ONLY, readOnly));
   }
   // Loop-owned folders leave git's view before anything is written (a config error included).
-  await git.exclude([`/${relative(cwd, published.root).split('/')[0]}/`, `/${LOOP_SCRATCH_DIR}/`, ...AGENT_STATE_EXCLUDES]);
+  await git.exclude(loopExcludes(cwd, published.root));
   fsm.to('NULL_CHECK');
   const got = await intake(cwd, configPath, o.agentOverride, o.budgetOverrides, o.modelOverride);
   if ('stop_reason' in got) {
