@@ -96,19 +96,34 @@ describe.each(LEVELS)('at %s', (level) => {
     expect(await readFile(join(repo, 'evidence/build/mine.txt'), 'utf8')).toBe('the user build notes\n');
   }, 180_000);
 
-  test('planted evidence/loop.previous.N (a forged 1, absurd N): never taken for the loop own, moved aside; run --fresh keeps the real tree as generation 1', async () => {
+  test('planted evidence/loop.previous.N (the real 1 replaced by a forged one, absurd N, an empty one): removed after the step that made them, GUARDRAIL naming them, never taken for the loop own; the real generation is back', async () => {
     const repo = await bugRepo(hostile('plant-generations.sh'));
+    const generations = async () => (await readdir(join(repo, 'evidence'))).filter((n) => n === 'loop' || n.startsWith('loop.')).sort();
     const first = await cli(repo, ['run', '--isolation', level]);
-    expect(first.stdout).toMatch(/halt: EXIT_CONVERGED/);
+    expect(first.stdout + first.stderr).not.toMatch(/crashed/);
+    expect(first.code).toBe(12);
+    const said = /the loop's own paths changed and reverted: (.*)/.exec(first.stdout)?.[1] ?? '';
+    expect(said).toContain(
+      'evidence/loop.previous.99999999999999999999/manifest.json (made in evidence/loop.previous.99999999999999999999, an evidence tree only the loop writes',
+    );
+    expect(said).toContain('evidence/loop.previous.5 (made in');
+    // Gone with the step, not moved aside at the end: nothing at a generation's name for a later step or run.
+    expect(await generations()).toEqual(['loop']);
     const manifest = await readFile(join(repo, 'evidence/loop/manifest.json'), 'utf8');
+    // The user's real generation: replaced and planted beside during the next run's step (a new bug to fix), back as it was after it.
+    await writeFile(join(repo, 'src/status.txt'), 'broken again\n');
+    await git(repo, 'commit', '-qam', 'a new bug');
     const fresh = await cli(repo, ['run', '--fresh', '--isolation', level]);
     expect(fresh.stdout).toMatch(/fresh start: the previous evidence tree was moved to evidence\/loop\.previous\.1\n/);
+    expect(fresh.code).toBe(12);
+    const artifacts = await readJson<{ user_files_restored?: string[] }>(join(repo, 'evidence/loop/iter_0/artifacts.json'));
+    expect(artifacts.user_files_restored).toContain('evidence/loop.previous.1/manifest.json');
     expect(await readFile(join(repo, 'evidence/loop.previous.1/manifest.json'), 'utf8')).toBe(manifest);
+    expect(await generations()).toEqual(['loop', 'loop.previous.1']);
     // The loop's own copies (in .git, out of the agent's reach) hold its generation alone.
     expect(await readdir(join(repo, '.git/phuc-loop/evidence_loop/previous'))).toEqual(['1']);
-    // Whatever the agent left at a generation's name was moved aside when the first run ended, and said so.
-    expect(first.stdout + first.stderr).toMatch(/evidence\/loop\.previous\.1 is not an evidence tree the loop keeps \(made during the run\): moved aside/);
-    const generations = (await readdir(join(repo, 'evidence'))).filter((n) => /^loop\.previous\.[^.]+$/.test(n)).sort();
-    expect(generations).toEqual(['loop.previous.-3', 'loop.previous.1', 'loop.previous.x']);
-  }, 180_000);
+    // No step ever found a planted generation.
+    expect((await committed(repo)).filter((p) => p === 'src/leak.txt')).toEqual([]);
+    expect(await lstat(join(repo, 'src/leak.txt')).catch(() => null)).toBeNull();
+  }, 240_000);
 });

@@ -90,7 +90,10 @@ test('the agent plants a forged tree at the published path: the loop publishes i
   await sh('sh', ['-c', 'echo broken > src/status.txt && git commit -qam regression'], { cwd: repo });
   const run = await cli(repo, ['run', '--fresh']);
   expect(run.code).not.toBe(0);
-  expect(run.stderr).toMatch(/evidence\/loop was a symbolic link made during the run: removed \(what it pointed to is untouched\)/);
+  // The link at the published path is the agent's, made in a tree only the loop writes: removed with the step, a guardrail naming it.
+  expect(run.stdout).toMatch(
+    /the loop's own paths changed and reverted: .*evidence\/loop \(made in evidence\/loop, an evidence tree only the loop writes: removed\)/,
+  );
   // The published path holds the loop's own tree again (a folder), with the loop's verdict.
   expect((await lstat(join(repo, 'evidence/loop'))).isDirectory()).toBe(true);
   // The forged tree itself was the agent's, made under evidence/: removed with the step (no hiding place there).

@@ -55,3 +55,20 @@ export async function listIgnored(
   }
   return { entries: entries.filter((e) => !o.stats || e.st), truncated };
 }
+
+/**
+ * The entries directly in `parents` (folders of the tree: the top, the folders on the way to the
+ * published evidence) whose names `reserved` says are the loop's, as paths: an empty folder, a FIFO
+ * or a file git lists nowhere. Never read through a link.
+ */
+export async function reservedEntries(cwd: string, parents: readonly string[], reserved: (path: string) => boolean): Promise<string[]> {
+  const out: string[] = [];
+  for (const parent of parents) {
+    if (parent !== '.' && ancestorInTheWay(cwd, `${parent}/x`)) continue;
+    for (const name of await readdir(join(cwd, parent)).catch(() => [] as string[])) {
+      const path = parent === '.' ? name : `${parent}/${name}`;
+      if (reserved(path)) out.push(path);
+    }
+  }
+  return out;
+}

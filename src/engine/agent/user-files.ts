@@ -21,9 +21,10 @@
 // Regenerable folders are left out, by name at any depth (`user_files.regenerable`, default
 // DEFAULT_REGENERABLE in config/regenerable.ts): dependencies, virtual environments, build output and caches may hold
 // 100,000 files, the agent's builds must write them, and their content comes back from a build.
-// What the loop itself writes is left out too: the evidence trees it publishes, scratch/, the report
-// channel (loop/own-paths.ts). The user's own files under the names the loop keeps out of git's view
-// (notes in evidence/, the agent CLIs' state files such as .claude/settings.local.json) are kept.
+// What the loop itself writes during the run is left out too: scratch/, the report channel. What
+// stands under the names the loop keeps for itself (loop/own-paths.ts: notes in evidence/, the trees
+// it publishes there, the agent CLIs' state files such as .claude/settings.local.json) is kept, and
+// what the agent makes there is removed after its step.
 import { closeSync, constants, openSync, rmSync } from 'node:fs';
 import { chmod, copyFile, lchown, link, lstat, mkdir, readFile, readlink, rename, rm, symlink, unlink, utimes } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
@@ -33,7 +34,7 @@ import { parseDocument } from '../common/document.js';
 import { atomicWrite } from '../os/atomic-write.js';
 import type { Git } from '../os/git.js';
 import { ancestorInTheWay } from '../os/tree-file.js';
-import { inChunks, listIgnored, removeEmptied } from './ignored-files.js';
+import { inChunks, listIgnored, removeEmptied, reservedEntries } from './ignored-files.js';
 import { type Kept, keptSchema, record, sameStamp, stamp } from './kept-file.js';
 
 /** A copy of the bytes is kept for files up to this size where the agent could write the file in place. */
@@ -52,7 +53,7 @@ export interface PutBack {
   protectedChanged: string[];
   /** Ignored files the agent made under a `protected` glob: removed. */
   protectedRemoved: string[];
-  /** Files the agent made under a folder the loop keeps for itself (evidence/ outside its trees): removed. */
+  /** Files the agent made under a name the loop keeps for itself (own-paths.ts whyReserved): removed. */
   reservedRemoved: string[];
 }
 
@@ -68,13 +69,15 @@ export interface TakeOptions {
   store: string;
   /** Folder names left out (regenerable). */
   regenerable: readonly string[];
-  /** What the loop itself writes (the evidence trees it publishes, scratch/, the report channel): left out. */
+  /** What the loop itself writes during the run (scratch/, the report channel): left out. */
   loopOwned: (path: string) => boolean;
   /**
-   * Under a folder the loop keeps for itself (evidence/, outside its trees: own-paths.ts whyReserved):
-   * the user's files there are kept whatever their names, and what the agent makes there is removed.
+   * Under a name the loop keeps for itself (own-paths.ts whyReserved: evidence/, its published trees,
+   * the agent CLIs' state): the user's files there are kept whatever their names, and what the agent makes there is removed.
    */
   reserved: (path: string) => boolean;
+  /** The folders whose own entries may bear a reserved name (the top, the folders on the way to the published evidence: own-paths.ts). */
+  reservedIn: readonly string[];
   /** Keep a copy of every (small enough) file: the agent could write the files in place (pidns, none). */
   copyAll: boolean;
 }
@@ -89,6 +92,8 @@ export class UserFiles {
     private readonly git: Git | null,
     /** What the take left out or could not keep, for the log. */
     readonly notes: string[],
+    /** The folders whose reserved entries are watched, and those entries as the take found them (the user's). */
+    private readonly watched: { in: readonly string[]; found: ReadonlySet<string> } = { in: [], found: new Set() },
   ) {}
 
   get count(): number {
@@ -146,7 +151,8 @@ export class UserFiles {
     });
     const unkept = [...kept.values()].filter((k) => k.unkept);
     if (unkept.length) notes.push(`${unkept.length} git-ignored file(s) could not be kept (${unkept[0].path}: ${unkept[0].unkept})`);
-    const files = new UserFiles(o.store, o.cwd, kept, leaveOut, o.reserved, o.git, notes);
+    const watched = { in: o.reservedIn, found: new Set(await reservedEntries(o.cwd, o.reservedIn, o.reserved)) };
+    const files = new UserFiles(o.store, o.cwd, kept, leaveOut, o.reserved, o.git, notes, watched);
     await files.save();
     return files;
   }
@@ -236,6 +242,13 @@ export class UserFiles {
         removed.push(path);
       }
       await removeEmptied(this.cwd, out.reservedRemoved);
+      // What is left under a reserved name the take did not find holds no file git lists (an empty
+      // folder, a FIFO): the agent's all the same, a name the next step could read.
+      for (const path of await reservedEntries(this.cwd, this.watched.in, this.reserved))
+        if (!this.watched.found.has(path)) {
+          await rm(join(this.cwd, path), { recursive: true, force: true });
+          out.reservedRemoved.push(path);
+        }
     }
     if (todo.length) await this.save();
     rmSync(join(this.store, STEP), { force: true });

@@ -103,7 +103,7 @@ export async function agentTurn(ctx: Ctx, n: number, stage: Stage, prepared: Pre
   const toWrite = judgesToWrite(plan.acceptance_criteria);
   const judges = toWrite.length ? [...(await git.inHead(toWrite))] : [];
   const isProtected = protectedMatcher(judges.length ? [...plan.protected, ...judges] : plan.protected);
-  const own = ownPaths(ctx.cwd, resolve(ctx.cwd, ctx.evRel));
+  const own = ownPaths(ctx.cwd, resolve(ctx.cwd, ctx.evRel), regenerableOf(ctx));
   const collected = await collectArtifacts({
     git,
     cwd: ctx.cwd,
@@ -214,11 +214,12 @@ async function keepUserWork(ctx: Ctx, before: DirtySnapshot): Promise<string | n
  */
 async function keepUserFiles(ctx: Ctx): Promise<UserFiles> {
   if (ctx.userFiles) return ctx.userFiles;
-  // What the loop itself writes there (its published trees, scratch/STOP, the report channel); the
-  // user's own files under the names it keeps out of git's view (evidence/, the agent CLIs' state) are kept.
+  // What the loop writes there during the run (scratch/STOP, the report channel) is left out; what
+  // stands under the names it keeps for itself (evidence/, its published trees, the agent CLIs' state)
+  // is kept, and what the agent makes there is removed (own-paths.ts whyReserved).
   const own = [LOOP_SCRATCH_DIR, dirname(REPORT_PATH)];
-  const { isPublished: published, whyReserved } = ownPaths(ctx.cwd, resolve(ctx.cwd, ctx.evRel));
-  const regenerable = ctx.intake.config.user_files?.regenerable ?? DEFAULT_REGENERABLE;
+  const regenerable = regenerableOf(ctx);
+  const { whyReserved, reservedIn } = ownPaths(ctx.cwd, resolve(ctx.cwd, ctx.evRel), regenerable);
   const copyAll = ctx.isolation !== 'user+pidns';
   const started = ctx.o.clock.monotonicMs();
   const files = await UserFiles.take({
@@ -226,8 +227,9 @@ async function keepUserFiles(ctx: Ctx): Promise<UserFiles> {
     cwd: ctx.cwd,
     store: userFilesStore(ctx.ev.root),
     regenerable,
-    loopOwned: (p) => own.some((l) => p === l || p.startsWith(`${l}/`)) || published(p),
+    loopOwned: (p) => own.some((l) => p === l || p.startsWith(`${l}/`)),
     reserved: (p) => whyReserved(p) !== null,
+    reservedIn,
     copyAll,
   });
   ctx.userFiles = files;
@@ -240,6 +242,9 @@ async function keepUserFiles(ctx: Ctx): Promise<UserFiles> {
   return files;
 }
 
+/** The names a tool rebuilds (user_files.regenerable): neither kept nor removed. */
+const regenerableOf = (ctx: Ctx): readonly string[] => ctx.intake.config.user_files?.regenerable ?? DEFAULT_REGENERABLE;
+
 /** What the loop did about the user's ignored files after a step, in the log (artifacts.json has the full lists). */
 export function logUserFiles(o: Pick<Ctx['o'], 'log'>, n: number | null, done: PutBack | null | undefined): void {
   if (!done) return;
@@ -250,6 +255,6 @@ export function logUserFiles(o: Pick<Ctx['o'], 'log'>, n: number | null, done: P
       `${at}the agent deleted, replaced or changed ${done.restored.length} git-ignored file(s) of the user's: put back as they were (${few(done.restored)})`,
     );
   if (done.protectedRemoved.length) o.log.info(`${at}git-ignored file(s) the agent made under protected paths removed: ${few(done.protectedRemoved)}`);
-  if (done.reservedRemoved.length) o.log.info(`${at}file(s) the agent made under the folders the loop keeps for itself removed: ${few(done.reservedRemoved)}`);
+  if (done.reservedRemoved.length) o.log.info(`${at}file(s) the agent made under the names the loop keeps for itself removed: ${few(done.reservedRemoved)}`);
   for (const f of done.failed) o.log.warn(`${at}the user's git-ignored file ${f.path} could not be put back: ${f.error}`);
 }

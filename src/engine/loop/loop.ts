@@ -9,7 +9,6 @@ import { removeReportFolder } from '../agent/agent-report.js';
 import { scrubbingLogger, secretValues } from '../os/secrets.js';
 import { IsolationUnavailableError, type Isolation, resolveIsolation, Sandbox } from '../os/sandbox.js';
 import type { RunSpec } from '../os/ports.js';
-import { AGENT_STATE_EXCLUDES } from '../agent/agents.js';
 import { type KeyProxy, keyProxyTarget, startKeyProxy } from '../agent/key-proxy.js';
 import { PhucError, Stopped } from '../common/errors.js';
 import { DEFAULT_CONFIG_FILE } from '../config/config.js';
@@ -27,6 +26,7 @@ import { decideBeforeIteration } from '../run/decide.js';
 import { Fsm } from '../run/fsm.js';
 import { blockedEarly, finish, needInfo, recordNeedInfo } from './halt.js';
 import { networkPolicy } from '../os/network.js';
+import { loopExcludes } from './own-paths.js';
 import { judgeRoot, sweepJudgeRoots } from '../judge/judge-root.js';
 import { acquireLock, assertRealFolders, homeFolders, loopHome } from './home.js';
 import { publishRun } from './publish.js';
@@ -103,7 +103,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
     return recordNeedInfo(published, blockedEarly(FOLDER_READ_ONLY, readOnly)).catch(() => blockedEarly(FOLDER_READ_ONLY, readOnly));
   }
   // Loop-owned folders leave git's view before anything is written (a config error included).
-  await git.exclude([`/${relative(cwd, published.root).split('/')[0]}/`, `/${LOOP_SCRATCH_DIR}/`, ...AGENT_STATE_EXCLUDES]);
+  await git.exclude(loopExcludes(cwd, published.root));
   fsm.to('NULL_CHECK');
   const got = await intake(cwd, configPath, o.agentOverride, o.budgetOverrides, o.modelOverride);
   if ('stop_reason' in got) {

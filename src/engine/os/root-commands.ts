@@ -40,7 +40,8 @@ export class RootCommands {
    * itself where it is the work tree's top). Before the chown, so that nothing of a role's survives
    * in what the loop keeps: a name in the tree for a role's file with other links (one outside the
    * tree, which the chown would hand over too) becomes a copy of its own; the role's ACLs go (a
-   * default ACL would open what the loop makes there later); no group or other may write.
+   * default ACL would open what the loop makes there later); no group or other may write, and no
+   * setuid, setgid or sticky bit stays.
    */
   async takeFromRoles(root: string, owner: { uid: number; gid: number }, skip: string[], keepTop: boolean): Promise<void> {
     if (!this.users) return;
@@ -49,7 +50,9 @@ export class RootCommands {
     const over = (...test: string[]): [string, ...string[]] => [t.find, root, ...this.pruned(root, skip, keepTop), ...theirs, ...test];
     await this.asRoot([...over('!', '-type', 'd', '-links', '+1'), ...eachEntry([t.sh, this.breakLinks, t.mktemp, t.cp, t.mv, t.rm])]);
     if (this.setfacl) await this.asRoot([...over('!', '-type', 'l'), ...eachEntry([this.setfacl, '-b'])]);
-    await this.asRoot([...over('!', '-type', 'l', '-perm', '/022'), ...eachEntry([t.chmod, 'go-w'])]);
+    // No mode that outlives the hand-back (a setgid or sticky folder, a setuid file, one group or
+    // others may write): what git checks out never has one. The user's own come back (restorePrivateModes).
+    await this.asRoot([...over('!', '-type', 'l', '-perm', '/7022'), ...eachEntry([t.chmod, 'ug-s,o-t,go-w'])]);
     await this.chownTree(root, owner.uid, owner.gid, skip, keepTop);
   }
 
@@ -126,7 +129,8 @@ export class RootCommands {
     }
     await this.chmod(cwd, 0o1777);
     // What group and others may not read (a 0600 file, a 0700 folder), which the role could open to
-    // them (git keeps no such bit): its modes, kept beside the top folder's until reclaimWorkTree.
+    // them (git keeps no such bit), and the user's own special or shared modes (a setgid folder, a
+    // group-writable one), which the hand-back clears: their modes, kept beside the top folder's until reclaimWorkTree.
     const t = this.tools;
     const skip = ['.git', ...keep];
     await this.asRoot([
@@ -136,9 +140,14 @@ export class RootCommands {
       '!',
       '-type',
       'l',
+      '(',
       '!',
       '-perm',
       '-044',
+      '-o',
+      '-perm',
+      '/7022',
+      ')',
       '-fprintf',
       join(dirname(saved), PRIVATE_MODES),
       '%m %P\\0',
@@ -186,13 +195,14 @@ function eachEntry(command: string[]): string[] {
   return ['(', '(', '-path', LONG_PATH, '-execdir', ...command, '{}', '+', ')', '-o', '-exec', ...command, '{}', '+', ')'];
 }
 
-/** The work tree's entries group and others could not read before a role held it (grantWorkTree). */
+/** The work tree's entries group and others could not read, or with special or shared modes, before a role held it (grantWorkTree). */
 const PRIVATE_MODES = 'worktree-private-modes';
 
 /**
- * Gives each entry listed in `file` ("<octal mode> <path>", NUL-ended) its group and other bits back:
- * what the role opened is closed again; the owner's bits (the executable bit git keeps) stay the
- * role's change. Never through a link; a path past PATH_MAX or gone is left.
+ * Gives each entry listed in `file` ("<octal mode> <path>", NUL-ended) its group, other and special
+ * bits back: what the role opened is closed again, the user's setgid folder is one again; the owner's
+ * bits (the executable bit git keeps) stay the role's change. Never through a link; a path past
+ * PATH_MAX or gone is left.
  */
 async function restorePrivateModes(cwd: string, file: string): Promise<void> {
   const list = readRegularSync(file);
@@ -203,11 +213,11 @@ async function restorePrivateModes(cwd: string, file: string): Promise<void> {
     const record = list.subarray(start, end);
     const at = record.indexOf(0x20);
     if (at < 0) continue;
-    const was = parseInt(record.subarray(0, at).toString('latin1'), 8) & 0o077;
+    const was = parseInt(record.subarray(0, at).toString('latin1'), 8) & 0o7077;
     const path = Buffer.concat([top, record.subarray(at + 1)]);
     const st = await lstat(path).catch(() => null);
-    if (!st || st.isSymbolicLink() || (st.mode & 0o077) === was) continue;
-    await chmod(path, (st.mode & 0o7700) | was).catch(() => undefined);
+    if (!st || st.isSymbolicLink() || (st.mode & 0o7077) === was) continue;
+    await chmod(path, (st.mode & 0o700) | was).catch(() => undefined);
   }
   await rm(file, { force: true });
 }
