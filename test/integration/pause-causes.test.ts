@@ -71,7 +71,7 @@ test('a JUnit glob that matches nothing at the baseline: NEED_INFO before any ag
   expect(await report(repo)).toMatchObject({ status: 'EXIT_NEED_INFO', stop_reason: 'RESIDUAL_UNAVAILABLE' });
 });
 
-test('an agent whose model API is unreachable: downstream unavailable, a pause (BACKPRESSURE) in its words with the next step; the next plain `run` tries the step again and converges', async () => {
+test('an agent that says its model API is unreachable, with no downstream the loop can probe (no key proxy): its words are no pause, an agent failure; the next `run` tries again', async () => {
   const repo = await makeRepo({
     'phuc-loop.yml': config({ criteria: criteria('grep -q fixed-1 src/status.txt'), agent: agent('offline.mjs') }),
     'NORTHSTAR.md': NORTHSTAR,
@@ -79,21 +79,12 @@ test('an agent whose model API is unreachable: downstream unavailable, a pause (
   });
   const r1 = await cli(repo, ['run'], { PHUC_TEST_AGENT_MODE: 'offline' });
   expect(r1.code).toBe(12);
-  const rep = await report(repo);
-  const why = "downstream unavailable (the agent's model API): it did not answer: Error: connect ECONNREFUSED 127.0.0.1:443 (api.example.com unreachable)";
-  expect(rep).toMatchObject({
+  expect(await report(repo)).toMatchObject({
     status: 'EXIT_BLOCKED',
-    stop_reason: 'BACKPRESSURE_SIGNAL',
-    detail: why,
-    halting_certificate: { type: 'BACKPRESSURE', lane: 'A' },
+    stop_reason: 'AGENT_FAILED',
+    detail: 'exit 1: Error: connect ECONNREFUSED 127.0.0.1:443 (api.example.com unreachable)',
   });
-  expect(rep.exits_fired).toEqual([{ kind: 'BACKPRESSURE', code: 'BACKPRESSURE_SIGNAL', reason: why, iteration: 0 }]);
-  expect(rep.run.how_to_go_on).toBe(
-    "a pause: wait until the agent's model API answers again (the network, a proxy, the service's status), then `phuc-loop run` continues at iteration 0",
-  );
-  expect(r1.stderr).toContain(`paused: ${why}`);
   const r2 = await cli(repo, ['run']);
-  expect(r2.stdout).not.toMatch(/nothing to do/);
   expect(r2.stdout).toMatch(/iter 0: agent/);
   expect(r2.code).toBe(0);
 });
@@ -196,6 +187,56 @@ test("a model API reachable only through the machine's proxy: the probe and the 
     proxy.closeAllConnections();
     api.closeAllConnections();
     await Promise.all([new Promise((r) => proxy.close(r)), new Promise((r) => api.close(r))]);
+  }
+});
+
+test('behind the key proxy, an agent that prints "503 Service Unavailable" while its model API answers the loop\'s re-probe: an agent failure, not a pause', async () => {
+  const { repo } = await behindKeyProxy('echo "API Error: 503 Service Unavailable"; echo "API Error: 503 Service Unavailable" >&2; exit 1\n');
+  const api = http.createServer((_q, r) => r.end('{}'));
+  const url = `http://127.0.0.1:${String(await listen(api))}`;
+  try {
+    const r = await cli(repo, ['run'], { ANTHROPIC_API_KEY: 'sk-ant-api03-probe', ANTHROPIC_BASE_URL: url });
+    expect(r.code).toBe(12);
+    expect(await report(repo)).toMatchObject({ stop_reason: 'AGENT_FAILED', detail: expect.stringContaining('503 Service Unavailable') });
+    expect(r.stderr).not.toMatch(/downstream unavailable/);
+  } finally {
+    api.closeAllConnections();
+    await new Promise((r) => api.close(r));
+  }
+});
+
+test("the model API goes down during the agent's step while the CLI prints something else: the loop's re-probe finds it, a pause naming the API; up again, a plain `run` converges", async () => {
+  // The stand-in calls the API through the key proxy; a failed call ends it in words that name no outage.
+  const { repo } = await behindKeyProxy(
+    'curl -sS --fail -o /dev/null -H "x-api-key: $ANTHROPIC_API_KEY" -d "{}" "$ANTHROPIC_BASE_URL/v1/messages" || { echo "the assistant could not finish its turn"; exit 3; }\n',
+  );
+  // Up for the start-up probe; at the agent's first request it goes down (stops listening, drops the request).
+  const api = http.createServer((q) => {
+    api.close();
+    q.socket.destroy();
+  });
+  const port = await listen(api);
+  const url = `http://127.0.0.1:${String(port)}`;
+  const env = { ANTHROPIC_API_KEY: 'sk-ant-api03-outage', ANTHROPIC_BASE_URL: url };
+  const r1 = await cli(repo, ['run'], env);
+  expect(r1.code).toBe(12);
+  const rep = await report(repo);
+  expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'BACKPRESSURE_SIGNAL', halting_certificate: { type: 'BACKPRESSURE' } });
+  expect(rep.detail).toMatch(
+    new RegExp(
+      `^downstream unavailable \\(the model API ${url.replace(/\./g, '\\.')}\\): it cannot be reached from here \\(connect ECONNREFUSED [^)]*\\); the agent failed: `,
+    ),
+  );
+  expect(rep.run.how_to_go_on).toMatch(new RegExp(`^a pause: wait until the model API ${url.replace(/\./g, '\\.')} answers again`));
+
+  const up = http.createServer((_q, r) => r.end('{}'));
+  await new Promise<void>((r) => up.listen(port, '127.0.0.1', r));
+  try {
+    const r2 = await cli(repo, ['run'], env);
+    expect([r2.code, r2.stdout]).toEqual([0, expect.stringMatching(/halt: EXIT_CONVERGED/)]);
+  } finally {
+    up.closeAllConnections();
+    await new Promise((r) => up.close(r));
   }
 });
 

@@ -68,6 +68,39 @@ describe('Phuc Test, one iteration at a time', () => {
     files['iter_2/diff.patch'] = 'b'.repeat(64);
     expect(c3(capsule)).toMatch(/artifact link evidence\/loop\/iter_2\/diff.patch#aaaaaaaaaaaa names no evidence file with those bytes/);
   });
+  test("condition 4: the capsule carries the previous entry's open questions and its Lane A learnings (in full, a witness line or the ledger)", () => {
+    const sha = 'c'.repeat(64);
+    const fact = `- [A] criterion two still fails (exit 1) — evidence/loop/iter_2/checks/two.log#${sha}`;
+    const previous = [
+      '## Iteration 2',
+      '',
+      '### N.3 What Failed',
+      fact,
+      '',
+      '### N.5 Open Questions [Lane C]',
+      '- why two?',
+      '',
+      '### N.6 GBB',
+      '- Z: z',
+      '',
+    ].join('\n');
+    const capsule = (learnings: string, questions = ['why two?']) =>
+      ({ current_state_summary: { open_questions_from_last_iteration: questions }, accumulated_learnings: learnings }) as never;
+    const c4 = (c: never) => phucConditions({ ...base, capsule: c, entry, previousEntry: previous }).filter((f) => f.includes('_4:'));
+    expect(c4(capsule(previous))).toEqual([]);
+    expect(c4(capsule(`- [iter 2] certificate NONE · entry x\n  ${fact}\n`))).toEqual([]);
+    expect(
+      c4(
+        capsule(
+          '- [A] criterion two still fails (exit 1) — evidence/loop/iter_N/checks/two.log · iterations 0–2 (links: iter_N/agents_md_entry.md, sha256 in manifest.json)',
+        ),
+      ),
+    ).toEqual([]);
+    expect(c4(capsule('## Iteration 2\n\n### N.3 What Failed\n(nothing)\n'))).toEqual([
+      `PHUC_TEST_FAILURE_4: iteration 3's capsule does not carry the Lane A learnings of iteration 2: 2: ${fact}`,
+    ]);
+    expect(c4(capsule(previous, []))).toEqual(["PHUC_TEST_FAILURE_4: iteration 3's capsule does not carry the open questions of iteration 2"]);
+  });
   test('no failure passes all five', () => {
     expect(phucResult([])).toMatchObject({ pass: true, failures: [] });
   });

@@ -173,30 +173,34 @@ describe('decide: attempts that are not iterations', () => {
 
 describe('decide: a downstream the loop depends on is unavailable (seed §9.1 downstream_dependency_unavailable)', () => {
   const step = (over: Partial<Parameters<typeof agentBackpressure>[0]> = {}) =>
-    agentBackpressure({ stop: null, aborted: false, rateLimited: false, unavailable: false, errorText: null, ...over });
-  const down = downstreamUnavailable("the agent's model API", 'it did not answer: Error: connect ECONNREFUSED 127.0.0.1:443');
+    agentBackpressure({ stop: null, aborted: false, rateLimited: false, unreachable: null, errorText: null, ...over });
+  const api = { what: 'the model API https://api.example.com', why: 'connect ECONNREFUSED 127.0.0.1:443' };
+  const down = step({ unreachable: api, errorText: 'oops' })!;
 
-  test('an agent step that ended on an unreachable model API is backpressure in its own words, not an agent failure', () => {
-    expect(step({ unavailable: true, errorText: 'Error: connect ECONNREFUSED 127.0.0.1:443' })).toBe(down);
-    expect(down).toBe("downstream unavailable (the agent's model API): it did not answer: Error: connect ECONNREFUSED 127.0.0.1:443");
-    expect(step({ unavailable: true })).toBe("downstream unavailable (the agent's model API): it did not answer");
+  test("a failed step whose model API does not answer the loop's probe is backpressure naming it, not an agent failure", () => {
+    expect(step({ unreachable: api, errorText: 'oops' })).toBe(
+      'downstream unavailable (the model API https://api.example.com): it cannot be reached from here (connect ECONNREFUSED 127.0.0.1:443); the agent failed: oops',
+    );
+    expect(step({ unreachable: api })).toBe(downstreamUnavailable(api.what, `it cannot be reached from here (${api.why}); the agent failed`));
+    // The agent's words alone are no pause.
+    expect(step({ errorText: '503 Service Unavailable' })).toBeNull();
   });
   test('every combination: a stop the loop saw wins, a step the loop aborted is no verdict on the service, a rate limit before unavailability', () => {
     for (const stop of ['STOP label', null])
       for (const aborted of [true, false])
         for (const rateLimited of [true, false])
-          for (const unavailable of [true, false]) {
-            const got = step({ stop, aborted, rateLimited, unavailable, errorText: 'x' });
+          for (const unreachable of [api, null]) {
+            const got = step({ stop, aborted, rateLimited, unreachable, errorText: 'x' });
             const want =
               stop ??
               (aborted
                 ? null
                 : rateLimited
                   ? 'the agent hit a rate limit: x'
-                  : unavailable
-                    ? downstreamUnavailable("the agent's model API", 'it did not answer: x')
+                  : unreachable
+                    ? downstreamUnavailable(api.what, `it cannot be reached from here (${api.why}); the agent failed: x`)
                     : null);
-            expect([stop, aborted, rateLimited, unavailable, got]).toEqual([stop, aborted, rateLimited, unavailable, want]);
+            expect([stop, aborted, rateLimited, unreachable, got]).toEqual([stop, aborted, rateLimited, unreachable, want]);
           }
   });
   test('the agent failed on it and changed nothing: a pause (BACKPRESSURE, not recorded), never AGENT_FAILED', () => {
@@ -233,7 +237,7 @@ describe('decide: a downstream the loop depends on is unavailable (seed §9.1 do
     });
   });
   test('the next step names the downstream to wait for', () => {
-    expect(pauseStep(down)).toBe("wait until the agent's model API answers again (the network, a proxy, the service's status), then ");
+    expect(pauseStep(down)).toBe("wait until the model API https://api.example.com answers again (the network, a proxy, the service's status), then ");
     expect(pauseStep(downstreamUnavailable('the model API http://127.0.0.1:9', 'it cannot be reached from here (connect ECONNREFUSED)'))).toBe(
       "wait until the model API http://127.0.0.1:9 answers again (the network, a proxy, the service's status), then ",
     );

@@ -5,6 +5,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { agentInvocation, describeInvocation, type InvocationRecord, parseAgentOutcome, PRESET_ENV, REPORT_PATH, type AgentOutcome } from './agents.js';
 import type { KeyProxy } from './key-proxy.js';
+import { type Downstream, firstUnreachable } from './downstream.js';
 import { withoutRoleVariables, type Sandbox } from '../os/sandbox.js';
 import { agentEnvironment } from '../os/secrets.js';
 import type { AgentPresetName } from '../config/config.js';
@@ -71,6 +72,8 @@ export interface SpawnOptions {
   exchangeDir: string;
   /** Holds the agent's API key when agent.key_proxy is on and the preset takes a base URL. */
   keyProxy: KeyProxy | null;
+  /** What the step depends on that the loop can probe: re-probed when the step fails (downstream.ts). */
+  downstreams?: readonly Downstream[];
   mask: (text: string) => string;
   cliVersion: string | null;
   /** A line every 30 s while the agent works (it may print nothing for minutes). */
@@ -159,7 +162,16 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
     await o.sandbox.reclaimWorkTree(o.cwd);
   }
   const outcome = parseAgentOutcome(preset, result);
-  const backpressure = agentBackpressure({ stop: stop.reason(), aborted: result.aborted, ...outcome });
+  const stopped = stop.reason();
+  // A step that failed by itself: is a downstream it depends on down? Asked of the downstream, never of the agent's words.
+  const unreachable = !stopped && !result.aborted && outcome.failed && !outcome.rateLimited ? await firstUnreachable(o.downstreams ?? []) : null;
+  const backpressure = agentBackpressure({
+    stop: stopped,
+    aborted: result.aborted,
+    rateLimited: outcome.rateLimited,
+    errorText: outcome.errorText,
+    unreachable,
+  });
   const invocation = describeInvocation(inv, { env, mask: o.mask, root: o.cwd, cliVersion: o.cliVersion });
   return { result, backpressure, outcome, invocation };
 }

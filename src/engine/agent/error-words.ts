@@ -1,5 +1,6 @@
 // An agent CLI's error in plain text: its last error line, and whether it says the model service
-// rate limited it or did not answer at all (usage.ts decides with these where no structure says).
+// rate limited it (usage.ts decides with these where no structure says). Whether the service answers
+// at all is never read from the agent's words: the loop probes it (downstream.ts).
 
 /** The longest error text kept, one line. */
 export const ERROR_TEXT_MAX = 600;
@@ -49,20 +50,4 @@ const RATE_LIMIT_PATTERNS: readonly RegExp[] = [
 
 export function textSaysRateLimited(text: string): boolean {
   return RATE_LIMIT_PATTERNS.some((re) => re.test(text));
-}
-
-export const UNAVAILABLE_STATUS = new Set([502, 503, 504]);
-// The service did not answer: node's and the OS's connection errors, the CLIs' words for them, a
-// gateway's status. A 500 is left out: the request itself may be what the server failed on.
-const UNAVAILABLE_PATTERNS: readonly RegExp[] = [
-  /\b(?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EHOSTUNREACH|ENETUNREACH)\b/,
-  /\bConnection (?:failed|error|refused|reset|timed out)\b/i, // Codex "Connection failed: error sending request", Claude "Connection error."
-  /\bfetch failed\b/i, // node's fetch (Claude Code, Gemini CLI)
-  /\b(?:502 Bad Gateway|503 Service Unavailable|504 Gateway Time-?out)\b/i,
-  /\b(?:APIConnection(?:Timeout)?Error|ServiceUnavailableError)\b/, // litellm (aider), the SDKs
-  /\bThe API provider(?:'s servers are down| timed out)\b/, // aider
-];
-
-export function textSaysUnavailable(text: string): boolean {
-  return UNAVAILABLE_PATTERNS.some((re) => re.test(text));
 }

@@ -45,6 +45,8 @@ export interface KeyProxyOptions {
 export interface KeyProxy {
   /** The proxy's URL for the agent: http://127.0.0.1:<port> followed by the upstream's path. */
   baseUrl: string;
+  /** The model API it forwards to: re-probed after a failed step (downstream.ts). */
+  upstream: URL;
   /**
    * Opens the proxy for one agent step, with a fresh placeholder: requests are forwarded only until
    * the step is closed. One step at a time (opening a second while one is open is an error).
@@ -298,6 +300,7 @@ export async function startKeyProxy(o: KeyProxyOptions): Promise<KeyProxy> {
   let open: object | null = null;
   return {
     baseUrl,
+    upstream: o.upstream,
     openStep(): KeyProxyStep {
       if (open) throw new Error('key proxy: a step is already open');
       const placeholderKey = `phuc-proxy-${randomBytes(24).toString('hex')}`;

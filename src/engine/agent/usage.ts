@@ -26,7 +26,7 @@
 import { Decimal, dstr, parseDecimal } from '../common/decimal.js';
 import type { AgentPreset } from './presets.js';
 import { count, decimalText, isObject, type Json, type JsonObject, jsonObjectsIn, str } from './raw-json.js';
-import { lastErrorLine, oneLine, textSaysRateLimited, textSaysUnavailable, UNAVAILABLE_STATUS } from './error-words.js';
+import { lastErrorLine, oneLine, textSaysRateLimited } from './error-words.js';
 
 // ---------------------------------------------------------------------------------------------------
 // The outcome of one agent run.
@@ -54,11 +54,6 @@ export interface AgentOutcome {
   failed: boolean;
   /** The failure was a rate limit, quota or overload of the model service: backpressure, not a bug. */
   rateLimited: boolean;
-  /**
-   * The failure was the model service not answering (no connection, DNS, a gateway's 502/503/504):
-   * a downstream the loop depends on is unavailable (seed §9.1), backpressure too.
-   */
-  unavailable: boolean;
   /** Which figures this output reported; a figure not reported is unknown, never 0. */
   reported: { cost: boolean; tokens: boolean; toolCalls: boolean };
 }
@@ -80,8 +75,6 @@ class Tally {
   failed = false;
   /** The structured final word on rate limiting, when the CLI gave one. */
   rateVerdict: boolean | null = null;
-  /** The structured word on the service answering at all (Claude's api_error_status). */
-  unavailableVerdict: boolean | null = null;
 
   addTokens(t: Partial<AgentTokens>): void {
     const cur = this.tokens ?? { input: 0, output: 0, cache_read: 0, cache_write: 0 };
@@ -108,8 +101,6 @@ export function parseAgentOutcome(preset: AgentPreset, out: AgentOutput): AgentO
   const raw = failed ? (t.error ?? lastErrorLine(out.stderr) ?? lastErrorLine(out.stdout)) : null;
   const errorText = raw === null ? null : oneLine(raw);
   const rateLimited = failed && (t.rateVerdict ?? textSaysRateLimited(`${out.stdout}\n${out.stderr}`));
-  // From the CLI's own error words only: a connection error anywhere else may be the project's tests.
-  const unavailable = failed && !rateLimited && (t.unavailableVerdict ?? textSaysUnavailable(errorText ?? ''));
 
   // Every cost was checked as decimal text: the sum of several is exact.
   const costUsd = t.costs.length > 1 ? dstr(t.costs.reduce((s, c) => s.plus(new Decimal(c)), new Decimal(0))) : (t.costs.at(0) ?? null);
@@ -122,7 +113,6 @@ export function parseAgentOutcome(preset: AgentPreset, out: AgentOutput): AgentO
     errorText,
     failed,
     rateLimited,
-    unavailable,
     reported: { cost: costUsd !== null, tokens: t.tokens !== null, toolCalls: toolCalls !== null },
   };
 }
@@ -158,7 +148,6 @@ function readEvent(ev: JsonObject, t: Tally, fromStdout: boolean): void {
       const status = count(ev.api_error_status);
       // error_max_turns, error_during_execution…: the loop's limits or a crash, not the API's.
       t.rateVerdict = status === 429 || status === 529 ? true : status !== null || (typeof ev.subtype === 'string' && ev.subtype !== 'success') ? false : null;
-      if (status !== null) t.unavailableVerdict = UNAVAILABLE_STATUS.has(status);
     } else if (ev.is_error === false) t.rateVerdict = false;
     return;
   }

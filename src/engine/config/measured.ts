@@ -39,8 +39,8 @@ export function unmeasuredWarnings(preset: AgentPresetName, explicit: readonly (
 export function budgetMeasures(
   preset: AgentPresetName,
   b: Budget,
-  used: { seconds: number; iterations: string; cost: string | null; toolCalls: number | null },
-): { iterations: string; seconds: string; cost_usd: string; tool_calls: string; tool_calls_per_iteration?: string } {
+  used: { seconds: number; iterations: string; cost: string | null; toolCalls: number | null; side?: SideAgentsUse },
+): { iterations: string; seconds: string; cost_usd: string; tool_calls: string; tool_calls_per_iteration?: string; side_agents?: string } {
   const not = unmeasurable(preset);
   const cost = not.max_total_cost_usd ?? (used.cost === null ? `the ${preset} agent reported no cost` : null);
   const calls = not.max_total_tool_calls ?? (used.toolCalls === null ? `the ${preset} agent reported no tool calls` : null);
@@ -52,5 +52,27 @@ export function budgetMeasures(
     tool_calls_per_iteration: not.max_tool_calls_per_iteration
       ? `not measured: ${not.max_tool_calls_per_iteration}`
       : `at most ${b.max_tool_calls_per_iteration} turns, given to the agent`,
+    ...(sideAgentsLine(used.side) ? { side_agents: sideAgentsLine(used.side)! } : {}),
   };
+}
+
+/** The side agents' use, by role (evidence/state.ts side_agents). */
+type SideAgentsUse = Partial<Record<string, { runs: number; refused: number; cost_usd: string | null; tool_calls: number | null; tokens: number | null }>>;
+
+/**
+ * The side agents' share of the totals above (loop/budget-use.ts), one phrase per role
+ * ("critic 2 run(s): $0.5, 3 tool calls"), or null when none was due.
+ */
+export function sideAgentsLine(side: SideAgentsUse | undefined): string | null {
+  const parts = Object.entries(side ?? {}).flatMap(([role, u]) => {
+    if (!u) return [];
+    const figures = [
+      u.cost_usd === null ? null : `$${u.cost_usd}`,
+      u.tool_calls === null ? null : `${u.tool_calls} tool calls`,
+      u.tokens === null ? null : `${u.tokens} tokens`,
+    ];
+    const said = figures.filter(Boolean).join(', ');
+    return [`${role} ${u.runs} run(s)${said ? `: ${said}` : ', nothing reported'}${u.refused ? `, ${u.refused} not started (budget)` : ''}`];
+  });
+  return parts.length ? parts.join('; ') : null;
 }

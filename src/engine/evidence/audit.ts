@@ -7,6 +7,7 @@ import { capsuleProblems, capsuleSchema, criterionLines, type Capsule } from '..
 import { canonicalJson } from '../common/canonical.js';
 import { openQuestionsOf } from '../memory/agents-md.js';
 import { certificateSchema, isDiverging } from '../judge/certificate.js';
+import { laneAMissing } from '../memory/lane-a.js';
 import { Decimal, isDecimalString, seedChecksum } from '../common/decimal.js';
 import { type EvidenceStore, iterDir } from '../store/evidence.js';
 import { failingCriteriaResidual, failingTestsResidual, residualFromOutput } from '../judge/residual.js';
@@ -97,6 +98,11 @@ export function phucConditions(x: {
       const want = JSON.stringify(openQuestionsOf(x.previousEntry));
       const got = JSON.stringify(capsule.current_state_summary?.open_questions_from_last_iteration ?? null);
       if (want !== got) failures.push(`PHUC_TEST_FAILURE_4: iteration ${n}'s capsule does not carry the open questions of iteration ${n - 1}`);
+      // The hard facts it learnt (Lane A: what failed, what changed and how it was judged) are what the next agent adapts to.
+      const prev = /^## Iteration (\d+)$/m.exec(x.previousEntry)?.[1];
+      const lost = prev === undefined ? [] : laneAMissing(capsule.accumulated_learnings, [{ iteration: Number(prev), text: x.previousEntry }]);
+      if (lost.length)
+        failures.push(`PHUC_TEST_FAILURE_4: iteration ${n}'s capsule does not carry the Lane A learnings of iteration ${prev}: ${lost.join('; ')}`);
     }
   }
   return failures;

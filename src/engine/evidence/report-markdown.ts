@@ -138,7 +138,8 @@ export function renderReportMarkdown(r: HaltingReport, agentsMd?: string): strin
       '### Budget use (all runs of this loop)',
       '',
       `iterations ${b.iterations} · seconds ${b.seconds} · cost ${costUse(b.cost_usd)} · tool calls ${b.tool_calls}` +
-        (b.tool_calls_per_iteration ? ` · tool calls per iteration ${b.tool_calls_per_iteration}` : ''),
+        (b.tool_calls_per_iteration ? ` · tool calls per iteration ${b.tool_calls_per_iteration}` : '') +
+        (b.side_agents ? ` · of which side agents: ${inert(b.side_agents)}` : ''),
       '',
     );
   }

@@ -77,7 +77,14 @@ export const haltingReportSchema = z.object({
   iterations: z.array(z.number().int().min(0)),
   total_seconds_elapsed: z.number().int().min(0),
   budget_use: z
-    .object({ iterations: z.string(), seconds: z.string(), cost_usd: z.string(), tool_calls: z.string(), tool_calls_per_iteration: z.string().optional() })
+    .object({
+      iterations: z.string(),
+      seconds: z.string(),
+      cost_usd: z.string(),
+      tool_calls: z.string(),
+      tool_calls_per_iteration: z.string().optional(),
+      side_agents: z.string().optional(),
+    })
     .nullable(),
   // Reports written before this section existed read back with none.
   run: z

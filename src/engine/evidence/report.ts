@@ -191,6 +191,7 @@ export function buildReport(i: ReportInput) {
             seconds: Math.floor(s.total_ms / 1000),
             cost: s.cost_reported ? s.total_cost_usd : null,
             toolCalls: s.reported?.toolCalls ? s.total_tool_calls : null,
+            side: s.side_agents,
           })
         : null,
     run: i.plan && s && i.run ? runSection(i.run, i.iterations, s, i.plan, i.status, i.stop_reason, i.extra.backpressure ?? null) : null,

@@ -86,6 +86,22 @@ export type Cycle = z.infer<typeof cycleSchema>;
 
 const count = z.number().int().min(0);
 
+/** The agent processes beside the iteration's step that spend from the same budgets (loop/budget-use.ts). */
+export const SIDE_ROLES = ['critic', 'paraphrase'] as const;
+export type SideRole = (typeof SIDE_ROLES)[number];
+/** What one side role's runs reported, summed (null: never reported), and its last run's figures (the next run's estimate). */
+const sideUseSchema = z.object({
+  runs: count,
+  /** Runs the remaining budget could not cover: not started. */
+  refused: count,
+  cost_usd: decimalString.nullable(),
+  tool_calls: count.nullable(),
+  tokens: count.nullable(),
+  last_cost_usd: decimalString.nullable(),
+  last_tool_calls: count.nullable(),
+});
+export type SideUse = z.infer<typeof sideUseSchema>;
+
 /** What the loop carries from one iteration to the next; persisted as state.json (DEGA snapshot). */
 export const stateSchema = z.object({
   schema_version: z.literal('2.0'),
@@ -107,6 +123,8 @@ export const stateSchema = z.object({
   total_tool_calls: count,
   /** Tokens the agent reported, summed (null: it reported none). */
   total_tokens: z.object({ input: count, output: count, cache_read: count, cache_write: count }).nullable().optional(),
+  /** The side agents' share of the totals above, by role (absent: none ran). */
+  side_agents: z.partialRecord(z.enum(SIDE_ROLES), sideUseSchema).optional(),
   /** Which figures the agent reported at least once (a budget on a figure never reported cannot apply). */
   reported: z.object({ cost: z.boolean(), tokens: z.boolean(), toolCalls: z.boolean() }).optional(),
   exits_fired: z.array(firedExitSchema.extend({ iteration: count })),

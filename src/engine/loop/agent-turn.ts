@@ -6,10 +6,9 @@ import { dirname, resolve } from 'node:path';
 import { type DirtySnapshot, snapshotDirty, spawnAgent, unchangedSince, userRepos } from '../agent/agent-step.js';
 import { printablePath, protectedMatcher } from '../agent/path-names.js';
 import { collectArtifacts, unstageable } from '../agent/collect.js';
-import { type AgentOutcome, lastErrorLine, REPORT_PATH } from '../agent/agents.js';
+import { lastErrorLine, REPORT_PATH } from '../agent/agents.js';
 import { allowList, shadowNames } from '../agent/allow-list.js';
 import { exposeEvidence } from '../agent/evidence-view.js';
-import { Decimal, dstr } from '../common/decimal.js';
 import { usd } from '../common/display.js';
 import { listSome } from '../common/markdown.js';
 import { LOOP_SCRATCH_DIR } from '../config/plan.js';
@@ -19,6 +18,7 @@ import { iterDir } from '../store/evidence.js';
 import { evidenceFolder, type prepareCapsule } from './capsule-build.js';
 import { agentRunContext, agentSpec, type Ctx, elapsedMs, scrubber, secretScrubber } from './context.js';
 import { crashPoint } from './crash-point.js';
+import { countUsage } from './budget-use.js';
 import { ownPaths } from './own-paths.js';
 import { cutOffStepStart, saveStepStart, stepStartFile } from './step-start.js';
 import { type PutBack, UserFiles, userFilesStore } from '../agent/user-files.js';
@@ -169,24 +169,6 @@ function failureText(r: { exitCode: number | null; signal: string | null; stdout
   if (r.exitCode === 127) return `exit 127: the agent command was not found — install the ${preset} CLI or set agent.run`;
   const last = errorText ?? lastErrorLine(`${r.stdout}\n${r.stderr}`);
   return `exit ${r.exitCode ?? r.signal}${last ? `: ${last}` : ''}`;
-}
-
-/** Cost, tool calls and tokens as the agent reported them, summed exactly; a figure never reported stays unknown. */
-function countUsage(state: Ctx['state'], out: AgentOutcome): void {
-  const reported = (state.reported ??= { cost: state.cost_reported, tokens: false, toolCalls: false });
-  if (out.costUsd !== null) {
-    state.total_cost_usd = dstr(new Decimal(state.total_cost_usd).plus(out.costUsd));
-    state.cost_reported = reported.cost = true;
-  }
-  if (out.toolCalls !== null) {
-    state.total_tool_calls += out.toolCalls;
-    reported.toolCalls = true;
-  }
-  if (out.tokens) {
-    const t = (state.total_tokens ??= { input: 0, output: 0, cache_read: 0, cache_write: 0 });
-    for (const k of ['input', 'output', 'cache_read', 'cache_write'] as const) t[k] += out.tokens[k];
-    reported.tokens = true;
-  }
 }
 
 /** Where the user's uncommitted work is kept (local only: the loop pushes its branch, never this ref). */

@@ -22,6 +22,7 @@ import type { StopSource } from '../os/ports.js';
 import type { UserFiles } from '../agent/user-files.js';
 import type { Sandbox } from '../os/sandbox.js';
 import type { KeyProxy } from '../agent/key-proxy.js';
+import { modelApiDownstream } from '../agent/downstream.js';
 import { watchStops } from '../os/stops.js';
 import type { RunInfo } from '../evidence/run-accounting.js';
 import type { Stage, StagePhases, TimePhase } from '../evidence/phases.js';
@@ -292,6 +293,7 @@ export function agentRunContext(ctx: Ctx) {
     sandbox: ctx.sandbox,
     exchangeDir: ctx.exchangeDir,
     keyProxy: ctx.keyProxy,
+    downstreams: ctx.keyProxy ? [modelApiDownstream(ctx.keyProxy.upstream)] : [],
     mask: scrubber(ctx.secrets),
     cliVersion: ctx.cliVersion,
   };

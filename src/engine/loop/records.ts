@@ -103,6 +103,8 @@ export function budgetLog(ctx: Ctx) {
       tool_calls: s.total_tool_calls,
       tool_calls_reported_by_agent: s.reported?.toolCalls ?? false,
       tokens: s.total_tokens ?? null,
+      // The side agents' share of the figures above (loop/budget-use.ts).
+      side_agents: s.side_agents ?? {},
     },
     // Each budget as far as it was measured: "not measured: why" where it could never fire.
     measured: budgetMeasures(agent, ctx.plan.budget, {
@@ -110,6 +112,7 @@ export function budgetLog(ctx: Ctx) {
       seconds: Math.floor(s.total_ms / 1000),
       cost: s.cost_reported ? s.total_cost_usd : null,
       toolCalls: s.reported?.toolCalls ? s.total_tool_calls : null,
+      side: s.side_agents,
     }),
     not_reported: [
       ...(s.cost_reported ? [] : [`cost: not reported by ${agent}; the cost budget could not be applied`]),

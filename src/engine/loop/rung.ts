@@ -132,7 +132,7 @@ export async function computeRung(
   await ev.write('security_gate.log', scrub(ctx, `$ ${plan.security.gate}\n${gate.stdout}\n${gate.stderr}\n--- exit ${gate.exitCode} ---\n`));
   // Its agent form as the agent user, on the work tree the judge space has given back.
   if (!after.aborted && byAgent) para = await paraphraseByAgent(ctx, state.next_iteration);
-  if (after.aborted || para?.result.aborted) {
+  if (after.aborted || para?.result?.aborted) {
     result.interrupted = await stopped(after.aborted ? 'while the API surface was read' : 'during the paraphrase check');
     return result;
   }

@@ -12,6 +12,7 @@ import type { Certificate } from '../judge/certificate.js';
 import { agentSpec, type Ctx, describeAgent, scrub } from '../loop/context.js';
 import { runSideAgent } from './side-agent.js';
 import { paraphraseInput, parseRestatement, paraphrasePrompt, type ParaphraseVerdict, restatedJudgement } from '../evidence/paraphrase.js';
+import { usageRecord } from './budget-use.js';
 
 // ---------------------------------------------------------------------------------------------------
 // The paraphrase check.
@@ -21,9 +22,12 @@ export interface ParaphraseRun {
   by: 'command' | 'agent';
   /** The log's first line: the command, or the agent and what of its edits was put back. */
   header: string;
-  result: RunResult;
+  /** Null when the agent form was not started (the budget left could not cover it). */
+  result: RunResult | null;
   text: string;
   failure: string | null;
+  /** The agent form's reported figures, counted in the run's budgets (loop/budget-use.ts). */
+  usage?: ReturnType<typeof usageRecord>;
 }
 
 /** The command form, as the check user in the judge space prepared at `cwd`: the input on stdin. */
@@ -44,22 +48,27 @@ export async function paraphraseByAgent(ctx: Ctx, n: number): Promise<Paraphrase
   const input = paraphraseInput(ctx.plan.goal, ctx.plan.acceptance_criteria);
   const prompt = paraphrasePrompt(input);
   await ctx.ev.write('paraphrase_prompt.md', prompt);
-  const { run, report, reverted } = await runSideAgent(ctx, {
+  const side = await runSideAgent(ctx, {
     spec: agentSpec(ctx, n),
     prompt,
     capsule: input,
     iteration: n,
     timeoutMs: Math.min(600_000, ctx.plan.budget.max_seconds_per_iteration * 1000),
     role: 'Paraphrase (rung 65537)',
+    budget: 'paraphrase',
   });
+  const header = `$ agent ${describeAgent(ctx, n)} (role paraphrase)`;
+  if ('refused' in side) return { by: 'agent', header, result: null, text: '', failure: `the agent gave no restatement: ${side.refused}` };
+  const { run, report, reverted } = side;
   const r = run.result;
   const why = run.backpressure ?? (r.exitCode !== 0 || run.outcome.failed ? (run.outcome.errorText ?? `exit ${r.exitCode ?? r.signal}`) : null);
   return {
     by: 'agent',
-    header: `$ agent ${describeAgent(ctx, n)} (role paraphrase)${reverted.length ? ` — its edits were put back: ${reverted.join(', ')}` : ''}`,
+    header: `${header}${reverted.length ? ` — its edits were put back: ${reverted.join(', ')}` : ''}`,
     result: r,
     text: report ?? r.stdout,
     failure: why === null ? null : `the agent gave no restatement: ${why}`,
+    usage: usageRecord(run.outcome),
   };
 }
 
@@ -129,14 +138,16 @@ export async function rung65537Extra(
   let restated: ReturnType<typeof parseRestatement> | null = null;
   const p = x.para;
   if (p) {
-    await ev.write('paraphrase.log', scrub(ctx, `${p.header}\n${p.result.stdout}\n${p.result.stderr}\n--- exit ${p.result.exitCode} ---\n`));
+    const ran = p.result ? `${p.result.stdout}\n${p.result.stderr}\n--- exit ${p.result.exitCode} ---` : `--- ${p.failure} ---`;
+    await ev.write('paraphrase.log', scrub(ctx, `${p.header}\n${ran}\n`));
     restated = p.failure ? { error: p.failure } : parseRestatement(scrub(ctx, p.text));
     if ('restatement' in restated) verdict = restatedJudgement(restated.restatement, x.cert.checklist, x.cert.type);
   }
   await ev.writeJson('paraphrase.json', {
     command,
-    ran: p !== null,
+    ran: !!p?.result,
     ...(p ? { by: p.by } : {}),
+    ...(p?.usage ? { usage: p.usage } : {}),
     input: JSON.parse(paraphraseInput(plan.goal, plan.acceptance_criteria)) as unknown,
     certified_type: x.cert.type,
     ...(restated ?? { error: 'no paraphrase command is configured (security.paraphrase)' }),

@@ -7,6 +7,7 @@ import { Decimal, dstr } from '../common/decimal.js';
 import { blockerClass } from '../run/dega.js';
 import { type Ctx, describeAgent, scrub } from '../loop/context.js';
 import { runSideAgent } from './side-agent.js';
+import { usageRecord } from './budget-use.js';
 import { improvement } from '../run/progress.js';
 import { failureSignature, type Signature } from '../run/signature.js';
 
@@ -29,18 +30,21 @@ export async function critique(ctx: Ctx, n: number, diff: string, checks: CheckR
   for (const k of checks) logs[k.id] = (await ctx.ev.readText(k.evidence.split('#')[0])) ?? '';
   const prompt = renderCriticPrompt(ctx.plan.goal, diff, checks, logs);
   await ctx.ev.write(`${dir}/critic_prompt.md`, prompt);
-  const {
-    run,
-    report: verdictText,
-    reverted,
-  } = await runSideAgent(ctx, {
+  const side = await runSideAgent(ctx, {
     spec: { preset: c.use, run: c.run, model: c.model, args: c.args, maxTurns: ctx.plan.budget.max_tool_calls_per_iteration },
     prompt,
     capsule: (await ctx.ev.readText(`${dir}/cnf_capsule.json`)) ?? '{}',
     iteration: n,
     timeoutMs: c.timeout_seconds * 1000,
     role: 'Skeptic (critic)',
+    budget: 'critic',
   });
+  if ('refused' in side) {
+    await ctx.ev.writeJson(`${dir}/critic_verdict.json`, { state: 'absent', lane: 'C', not_run: side.refused, reverted_paths: [] });
+    ctx.o.log.info(`iter ${n}: ${side.refused}`);
+    return { state: { state: 'absent' }, reverted: [] };
+  }
+  const { run, report: verdictText, reverted } = side;
   const r = run.result;
   await ctx.ev.write(
     `${dir}/critic.log`,
@@ -48,7 +52,7 @@ export async function critique(ctx: Ctx, n: number, diff: string, checks: CheckR
   );
   // A critic cut short by a stop gave no verdict: what it had written by then is not scored.
   const state: VerdictState = r.aborted ? { state: 'absent' } : parseVerdict(verdictText, r.stdout);
-  await ctx.ev.writeJson(`${dir}/critic_verdict.json`, { ...state, lane: 'C', reverted_paths: reverted });
+  await ctx.ev.writeJson(`${dir}/critic_verdict.json`, { ...state, lane: 'C', reverted_paths: reverted, usage: usageRecord(run.outcome) });
   ctx.o.log.info(
     `iter ${n}: critic ${state.state === 'valid' ? `${state.verdict.status}, further iteration can help: ${state.verdict.can_further_iteration_help}, ${state.verdict.concerns.length} concern(s)` : state.state === 'malformed' ? `verdict malformed (${state.error})` : 'gave no verdict'}` +
       (reverted.length ? ` — its edits were reverted: ${reverted.join(', ')}` : ''),

@@ -71,6 +71,17 @@ function blocksOf(section: string): Map<number, Set<string>> {
   return blocks;
 }
 
+/** `iteration: line` for every Lane A line of `entries` that `section` no longer holds in any form (in full, as a witness line, or in the ledger). */
+export function laneAMissing(section: string, entries: readonly { iteration: number; text: string }[]): string[] {
+  const blocks = blocksOf(section);
+  const facts = ledgerFacts(section);
+  return entries.flatMap((e) =>
+    laneALines(e.text)
+      .filter((l) => !blocks.get(e.iteration)?.has(l) && !facts.get(factKey(l))?.has(e.iteration))
+      .map((l) => `${e.iteration}: ${l}`),
+  );
+}
+
 export interface Recompressibility {
   /** Every check passed: the loop could restart from this section and the evidence manifest. */
   ok: boolean;
@@ -99,13 +110,7 @@ export function recompressibility(
   const entriesNot = entries.filter((e) => evidenceSha(e.iteration) !== sha256(e.text)).map((e) => e.iteration);
   const witnessLinks = [...section.matchAll(/^- \[iter (\d+)\] .* · entry (\S+)$/gm)];
   const unresolved = witnessLinks.filter(([, n, link]) => link.split('#')[1] !== evidenceSha(Number(n))).map(([, n, link]) => `${n}: ${link}`);
-  const blocks = blocksOf(section);
-  const facts = ledgerFacts(section);
-  const missing = entries.flatMap((e) =>
-    laneALines(e.text)
-      .filter((l) => !blocks.get(e.iteration)?.has(l) && !facts.get(factKey(l))?.has(e.iteration))
-      .map((l) => `${e.iteration}: ${l}`),
-  );
+  const missing = laneAMissing(section, entries);
   const rerender_identical = rerender() === section;
   return {
     ok: !entriesNot.length && !unresolved.length && !missing.length && rerender_identical,
