@@ -12,7 +12,6 @@ import { Decimal, isDecimalString, seedChecksum } from '../common/decimal.js';
 import { type EvidenceStore, iterDir } from '../store/evidence.js';
 import { failingCriteriaResidual, failingTestsResidual, residualFromOutput } from '../judge/residual.js';
 
-
 /**
  * The order of the verification rungs (docs/glossary.md): 641 < 274177 < 65537 as levels, not as numbers
  * (65537 is the highest: 274177's requirements plus the security gate). 0 is "no rung".
