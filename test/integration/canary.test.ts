@@ -9,6 +9,7 @@ import { compromised, recogniseRunner, runCanaries, type CanaryContext } from '.
 import type { CheckResult } from '../../src/engine/judge/checks.js';
 import type { Criterion } from '../../src/engine/config/config.js';
 import { NodeProcessRunner } from '../../src/engine/os/process.js';
+import { jsRunners } from '../helpers/js-runners.js';
 import { makeRepo, ROOT } from '../helpers/repo.js';
 
 const sh = promisify(execFile);
@@ -17,6 +18,9 @@ const hasPytest = await sh('python3', ['-m', 'pytest', '--version']).then(
   () => true,
   () => false,
 );
+
+const installed = await jsRunners();
+if ('missing' in installed) console.warn(`test/integration/canary.test.ts (vitest, mocha) skipped: ${installed.missing}`);
 
 const criterion = (run: string): Criterion => ({ id: 'tests', run, timeout_seconds: 120, retries: 0 });
 const met: CheckResult[] = [{ id: 'tests', met: true, reused_from_iteration: null } as CheckResult];
@@ -98,6 +102,59 @@ test('node:test and jest (through npm test): the canary fails under the honest r
     'test/add.test.js': "test('add', () => expect(1 + 2).toBe(3));\n",
   });
   expect(await runCanaries([criterion('npm run unit')], met, jest.ctx)).toEqual([{ criterion: 'tests', runner: 'jest', outcome: 'failed' }]);
+});
+
+// Code under test that makes the file's assertion a no-op (jest's and vitest's `expect(…).toBe`,
+// chai's `to.equal` under mocha): the canary is the neighbouring file with a test appended, so
+// its assertion is the no-op too and it passes. Each runner keeps test files apart (jest and
+// vitest isolate them, mocha's chai is shared): a canary of its own would have failed.
+const JS_CASES = [
+  {
+    runner: 'jest',
+    bin: `node ${join(ROOT, 'node_modules/jest/bin/jest.js')} --rootDir .`,
+    type: 'commonjs',
+    test: "const { add } = require('../src/calc.js');\n\ntest('add', () => {\n  expect(add(2, 3)).toBe(5);\n});\n",
+    calc: 'module.exports.add = (a, b) => a + b;\n',
+    noop: "globalThis.expect?.extend({ toBe: () => ({ pass: true, message: () => '' }) });\n",
+  },
+  {
+    runner: 'vitest',
+    bin: 'vitest run',
+    type: 'module',
+    test: "import { test, expect } from 'vitest';\nimport { add } from '../src/calc.js';\n\ntest('add', () => {\n  expect(add(2, 3)).toBe(5);\n});\n",
+    calc: 'export const add = (a, b) => a + b;\n',
+    noop: "globalThis[Symbol.for('expect-global')]?.extend({ toBe: () => ({ pass: true, message: () => '' }) });\n",
+  },
+  {
+    runner: 'mocha',
+    bin: 'mocha',
+    type: 'module',
+    test: "import { expect } from 'chai';\nimport { add } from '../src/calc.js';\n\nit('adds', () => {\n  expect(add(2, 3)).to.equal(5);\n});\n",
+    calc: 'export const add = (a, b) => a + b;\n',
+    noop: "import * as chai from 'chai';\n\nchai.Assertion.overwriteMethod('equal', () => function () {});\n",
+  },
+];
+
+describe.each(JS_CASES)('$runner', (c) => {
+  const it = c.runner === 'jest' || 'nodeModules' in installed ? test : test.skip;
+  const files = (calc: string) => ({
+    'package.json': JSON.stringify({ name: 'p', version: '1.0.0', type: c.type, scripts: { test: c.bin } }),
+    'src/calc.js': calc,
+    'test/calc.test.js': c.test,
+  });
+  const link = async (dir: string) => {
+    if (c.runner !== 'jest' && 'nodeModules' in installed) await sh('ln', ['-s', installed.nodeModules, join(dir, 'node_modules')]);
+  };
+
+  it('the canary, the test file with a test appended, fails under the honest runner and passes when the code under test makes the assertion a no-op', async () => {
+    const honest = await project(files(c.calc));
+    await link(honest.dir);
+    expect(await runCanaries([criterion('npm test')], met, honest.ctx)).toEqual([{ criterion: 'tests', runner: c.runner, outcome: 'failed' }]);
+    expect(await readdir(join(honest.dir, 'test'))).toEqual(['calc.test.js']);
+    const hostile = await project(files(c.runner === 'mocha' ? `${c.noop}${c.calc}` : `${c.calc}${c.noop}`));
+    await link(hostile.dir);
+    expect(await runCanaries([criterion('npm test')], met, hostile.ctx)).toEqual([{ criterion: 'tests', runner: c.runner, outcome: 'passed' }]);
+  }, 120_000);
 });
 
 test('no runner recognised, a criterion that failed or was reused: no canary run', async () => {
