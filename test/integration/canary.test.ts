@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { compromised, recogniseRunner, runCanaries, type CanaryContext } from '../../src/engine/judge/canary.js';
+import { compromised, probeCanary, recogniseRunner, runCanaries, type CanaryContext } from '../../src/engine/judge/canary.js';
 import type { CheckResult } from '../../src/engine/judge/checks.js';
 import type { Criterion } from '../../src/engine/config/config.js';
 import { NodeProcessRunner } from '../../src/engine/os/process.js';
@@ -54,27 +54,38 @@ test('unittest: the canary fails under an honest runner, passes when the code un
   expect(await runCanaries([run], met, hostile.ctx)).toEqual([{ criterion: 'tests', runner: 'unittest', outcome: 'passed' }]);
 });
 
-test('a canary reached at an earlier round that no longer runs is compromised; a probe of a failing criterion learns only whether it is reached', async () => {
+test('a canary reached at an earlier round that no longer runs is compromised; the baseline is probed only when a canary left no mark, and only whether it is reached', async () => {
   const p = await project({ 'calc.py': 'def add(a, b):\n    return a - b\n', 'tests/test_calc.py': PY_TEST });
   const run = criterion('python3 -m unittest discover -s tests');
   const failed = [{ ...met[0], met: false }];
   const reached = new Set<string>();
   expect(await runCanaries([run], failed, { ...p.ctx, reached })).toEqual([]);
-  expect(await runCanaries([run], failed, { ...p.ctx, reached, probe: true })).toEqual([{ criterion: 'tests', runner: 'unittest', outcome: 'failed' }]);
+  // The baseline (its criterion fails): the probe learns only whether the command reaches the canary.
+  expect(await probeCanary(run, p.ctx)).toBe(true);
   expect(p.lines.at(-1)).toMatch(/: reached by the command/);
+  // A canary that runs needs no probe of the baseline.
+  const probes: string[] = [];
+  const baselineReaches = (k: Criterion) => (probes.push(k.id), probeCanary(k, p.ctx));
+  await writeFile(join(p.dir, 'calc.py'), 'def add(a, b):\n    return a + b\n');
+  expect(await runCanaries([run], met, { ...p.ctx, reached, baselineReaches })).toEqual([{ criterion: 'tests', runner: 'unittest', outcome: 'failed' }]);
+  expect(probes).toEqual([]);
   expect([...reached]).toEqual(['tests']);
-  expect(await runCanaries([run], failed, { ...p.ctx, reached, probe: true })).toEqual([]);
   // The code under test now ends the process as the test modules import it: no test runs, exit 0.
   await writeFile(join(p.dir, 'calc.py'), 'import os\nos._exit(0)\n');
-  const after = await runCanaries([run], met, { ...p.ctx, reached });
+  const after = await runCanaries([run], met, { ...p.ctx, reached, baselineReaches });
   expect(after).toEqual([{ criterion: 'tests', runner: 'unittest', outcome: 'not_run', reachedBefore: true }]);
   expect(after.filter(compromised)).toHaveLength(1);
+  expect(probes).toEqual([]);
   expect(p.lines.at(-1)).toMatch(/NOT RUN, though an earlier round of this run ran it/);
-  // Never reached in the run: said plainly, not compromised.
-  const fresh = await runCanaries([run], met, { ...p.ctx, reached: new Set() });
+  // Never run in this run: the baseline is asked; where it reaches the canary (here its probe runs
+  // on this same, now silent, tree: it does not), the silence is compromised, else said plainly.
+  const fresh = await runCanaries([run], met, { ...p.ctx, reached: new Set(), baselineReaches });
+  expect(probes).toEqual(['tests']);
   expect(fresh).toEqual([{ criterion: 'tests', runner: 'unittest', outcome: 'not_run' }]);
   expect(fresh.filter(compromised)).toEqual([]);
   expect(p.lines.at(-1)).toMatch(/never reached in this run/);
+  const lied = await runCanaries([run], met, { ...p.ctx, reached: new Set(), baselineReaches: () => Promise.resolve(true) });
+  expect(lied).toEqual([{ criterion: 'tests', runner: 'unittest', outcome: 'not_run', reachedBefore: true }]);
 });
 
 (hasPytest ? test : test.skip)('pytest: a conftest.py hook that turns failures into passes is caught', async () => {

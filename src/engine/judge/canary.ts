@@ -5,8 +5,8 @@
 // criterion's command again, unchanged. The runner must report a failure. If the command exits 0
 // although the canary ran (it leaves a mark), something in the run turns failures into passes
 // (a plugin, a setup file, a patched assertion library): RUNNER_COMPROMISED. So is a canary that
-// ran at an earlier round of the run (the baseline probes it even where the criterion fails) and
-// now leaves no mark: something stops the runner before its tests, or erases what they wrote.
+// ran at an earlier round of the run (or on the baseline's tree, probed) and now leaves no mark:
+// something stops the runner before its tests, or erases what they wrote.
 //
 // The canary exercises the code under test as the tests do: where the runner allows it (pytest,
 // unittest, node:test, jest, vitest, mocha, cargo), it is the neighbouring test file itself — its
@@ -19,6 +19,13 @@
 // assertion: that may fail for reasons of its own (fixtures, a skipped branch) or never be reached;
 // the appended test fails by construction, so a pass says only that the runner lies. Its name is
 // random per round; what it contains is the loop's alone and recorded nowhere the agent reads.
+//
+// Whether the command reaches the canary at all is asked of the baseline's tree (the user's code,
+// before any agent step) only when it matters: when a round's canary left no mark and no earlier
+// round of the run ran it. Then a fresh checkout of the baseline runs the canary (a probe): reached
+// there, the round's silence is the code under test's doing (RUNNER_COMPROMISED). A canary that ran
+// needs no probe, so a run whose canaries run pays for none (it used to probe at the baseline, one
+// suite run more, wherever a criterion failed there).
 //
 // What no canary can see: code that behaves only when it is not judged (it recognises the judge's
 // user or workspace) or only when no canary is present (docs/security.md, limits).
@@ -67,8 +74,11 @@ export interface CanaryContext {
    * `not_run` is compromised.
    */
   reached?: Set<string>;
-  /** Also run the canary of a criterion that failed, until it is reached (the baseline's round). */
-  probe?: boolean;
+  /**
+   * Whether the baseline's tree reaches the criterion's canary (probeCanary there; the caller keeps
+   * the answer for the run): asked when a canary left no mark and none ran before in the run.
+   */
+  baselineReaches?: (criterion: Criterion) => Promise<boolean>;
 }
 
 /** Whether an outcome refuses the round: a pass, or a canary reached before that no longer runs. */
@@ -76,9 +86,8 @@ export const compromised = (c: CanaryOutcome & { reachedBefore?: boolean }): boo
   c.outcome === 'passed' || (c.outcome === 'not_run' && c.reachedBefore === true);
 
 /**
- * The canaries of a round: one per criterion that ran and passed (and, probing, one per criterion
- * that failed and whose canary was not reached yet: it tells only whether the command reaches it).
- * The round is refused where one is `compromised` (the first such, with `reachedBefore`, first).
+ * The canaries of a round: one per criterion that ran and passed. The round is refused where one
+ * is `compromised` (the first such, with `reachedBefore`, first).
  */
 export async function runCanaries(
   criteria: readonly Criterion[],
@@ -88,12 +97,18 @@ export async function runCanaries(
   const out: (CanaryOutcome & { reachedBefore?: boolean })[] = [];
   for (const check of checks) {
     const criterion = criteria.find((k) => k.id === check.id);
-    if (!criterion || check.reused_from_iteration !== null) continue;
-    const probe = !check.met && c.probe === true && !c.reached?.has(criterion.id);
-    if (!check.met && !probe) continue;
-    out.push(await runCanary(criterion, c, probe));
+    if (!criterion || check.reused_from_iteration !== null || !check.met) continue;
+    out.push(await runCanary(criterion, c, false));
   }
   return out;
+}
+
+/**
+ * Whether the criterion's command reaches a canary in the tree `c` holds (the baseline's): the
+ * canary runs there whatever the criterion gives, and only its mark counts.
+ */
+export async function probeCanary(criterion: Criterion, c: CanaryContext): Promise<boolean> {
+  return (await runCanary(criterion, c, true)).outcome === 'failed';
 }
 
 async function runCanary(criterion: Criterion, c: CanaryContext, probe: boolean): Promise<CanaryOutcome & { reachedBefore?: boolean }> {
@@ -122,7 +137,8 @@ async function runCanary(criterion: Criterion, c: CanaryContext, probe: boolean)
       maxOutputBytes: 64 * 1024,
     });
     const ran = lstatOrNull(mark) !== null;
-    const reachedBefore = c.reached?.has(criterion.id) === true;
+    // Asked of the baseline only where it decides: a canary that left no mark, never run before.
+    const reachedBefore = c.reached?.has(criterion.id) === true || (!ran && !probe && (await c.baselineReaches?.(criterion)) === true);
     if (ran) c.reached?.add(criterion.id);
     const outcome = canaryOutcome({ exit: r.exitCode, timedOut: r.timedOut, ran, reachedBefore, probe });
     c.log?.(`runner canary (${runner}) for \`${criterion.id}\`: ${says(outcome, reachedBefore, probe)} (${(r.durationMs / 1000).toFixed(1)} s)`);
