@@ -12,9 +12,9 @@
 // (else none); toolchains the check user can run (/usr/bin: Debian's python3 with pytest, go, cargo;
 // jest from this repository's node_modules, vitest and mocha installed once from the npm registry).
 import { spawnSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cli, config, FIXTURES, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+import { checkStateDir, cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
 import { ROOT } from '../helpers/users.js';
 import { isolationFacts } from '../helpers/isolation.js';
 import { jsRunners } from '../helpers/js-runners.js';
@@ -206,3 +206,25 @@ describe.each(PROJECTS)(`$runner, at ${LEVEL}`, (p) => {
     expect(diff).not.toMatch(/GIT binary patch/);
   }, 900_000);
 });
+
+// A reused baseline (`run --fresh` on the inputs an earlier baseline judged) ran no canary in this
+// run: a canary that then leaves no mark has the baseline's tree probed, so S2 is refused there too.
+(PROJECTS[0].skip ? test.skip : test)(
+  `S2 after a reused baseline: the baseline's tree is probed, EXIT_BLOCKED(RUNNER_COMPROMISED), at ${LEVEL}`,
+  async () => {
+    const state = await checkStateDir();
+    // The agent attacks only once the marker exists: the first run and the second share their inputs.
+    const repo = await project(PROJECTS[0], `if [ -f ${state}/attack ]; then ${payload('blanket.py', 'calc/__init__.py')}; fi`);
+    const start = (await git(repo, 'rev-parse', 'HEAD')).trim();
+    await cli(repo, ['run', '--isolation', LEVEL]);
+    await git(repo, 'reset', '-q', '--hard', start);
+    await writeFile(join(state, 'attack'), '');
+    const r = await cli(repo, ['run', '--fresh', '--isolation', LEVEL]);
+    const out = r.stdout + r.stderr;
+    expect(out).toMatch(/baseline: reused \(inputs/);
+    expect(out).toMatch(/baseline: runner canary \(pytest\) for `tests`: reached by the command/);
+    expect(out).toMatch(canaryLine('pytest', 'NOT RUN'));
+    expect(await report(repo)).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'RUNNER_COMPROMISED' });
+  },
+  900_000,
+);
