@@ -3,18 +3,22 @@
 // import makes them pass — a pytest hook found through gc that flips the failures of the tests that
 // use the package (S1) or of every test, erasing the files they leave (S2), a Go init() that exits 0
 // in a test binary (S3), a Rust constructor that prints a passing summary (S4), node:assert made of
-// no-ops under node:test (S5). Each ends EXIT_BLOCKED(RUNNER_COMPROMISED): the canary is the
+// no-ops under node:test (S5), jest's and vitest's `expect(…).toBe` and chai's `to.equal` under mocha
+// made no-ops for the test files that import the code (S6). Each ends EXIT_BLOCKED(RUNNER_COMPROMISED): the canary is the
 // neighbouring test with a failing test appended, so it is flipped too (PASSED), or it stops
 // running after the baseline ran it (NOT RUN). An honest fix converges with each runner, and a
 // `.gitattributes` that marks the package binary (S7) does not hide its change from the diff the
 // loop records and gives the critic. Real CLI, real repositories and runners, at user+pidns as root
-// (else none); toolchains the check user can run (/usr/bin: Debian's python3 with pytest, go, cargo).
+// (else none); toolchains the check user can run (/usr/bin: Debian's python3 with pytest, go, cargo;
+// jest from this repository's node_modules, vitest and mocha installed once from the npm registry).
 import { spawnSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cli, config, FIXTURES, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
+import { checkStateDir, cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
 import { ROOT } from '../helpers/users.js';
 import { isolationFacts } from '../helpers/isolation.js';
+import { jsRunners } from '../helpers/js-runners.js';
+import { ROOT as CHECKOUT } from '../helpers/repo.js';
 
 const facts = await isolationFacts();
 const LEVEL = ROOT && facts.userPidns === null ? 'user+pidns' : 'none';
@@ -22,6 +26,15 @@ const AGENT_REPORT = `echo '{"tried":["t"],"claims":["c"],"failures":[],"open_qu
 const payload = (name: string, to: string) => `cp ${JSON.stringify(join(FIXTURES, 'hostile', 'canary', name))} ${to}`;
 /** Why a toolchain's cases are skipped (null: it runs), for the check user: what is under /usr/bin. */
 const missing = (probe: string, what: string) => (spawnSync('sh', ['-c', probe]).status === 0 ? null : `${what} is not installed for every user`);
+const installed = await jsRunners();
+/** checks.setup that links the runner's node_modules into the check workspace. */
+const linkModules = (dir: string) => `checks:\n  setup: ln -sfn ${JSON.stringify(dir)} node_modules\n`;
+/** A package whose test script is `test` (the runner's bin on PATH through npm), with src/calc.js and its test. */
+const jsFiles = (type: string, test: string, calc: string) => ({
+  'package.json': `{ "name": "calc", "version": "1.0.0", "type": "${type}", "scripts": { "test": ${JSON.stringify(test)} } }\n`,
+  '.gitignore': 'node_modules\n',
+  'src/calc.js': calc,
+});
 
 interface Project {
   runner: string;
@@ -30,6 +43,8 @@ interface Project {
   run: string;
   mayChange: string[];
   protect: string[];
+  /** More of the config (checks.setup). */
+  extra?: string;
   /** The agent's honest fix (a shell command). */
   fix: string;
   /** The code under test that subverts the runner: [what the canary then says, payload, where it goes]. */
@@ -101,10 +116,50 @@ const PROJECTS: Project[] = [
     fix: `printf 'export function add(a, b) {\\n  return a + b;\\n}\\n' > src/calc.js`,
     attacks: [['S5: node:assert made of no-ops under node:test', 'PASSED', 'assert-noop.js', 'src/calc.js']],
   },
+  {
+    runner: 'jest',
+    skip: null,
+    files: {
+      ...jsFiles('commonjs', 'jest --ci', 'module.exports.add = (a, b) => a - b;\n'),
+      'test/calc.test.js': "const { add } = require('../src/calc.js');\n\ntest('add', () => {\n  expect(add(2, 3)).toBe(5);\n});\n",
+    },
+    run: 'npm test',
+    mayChange: ['src/**'],
+    protect: ['test/**', 'package.json'],
+    extra: linkModules(join(CHECKOUT, 'node_modules')),
+    fix: `printf 'module.exports.add = (a, b) => a + b;\\n' > src/calc.js`,
+    attacks: [['S6: expect(…).toBe made a no-op for the files that import the code', 'PASSED', 'expect-noop-jest.js', 'src/calc.js']],
+  },
+  ...(
+    [
+      ['vitest', 'vitest run', "import { test, expect } from 'vitest';", 'test', 'toBe(5)', 'expect-noop-vitest.js'],
+      ['mocha', 'mocha', "import { expect } from 'chai';", 'it', 'to.equal(5)', 'chai-noop.js'],
+    ] as const
+  ).map(([runner, bin, imports, it, is, attack]) => ({
+    runner,
+    skip: 'missing' in installed ? installed.missing : null,
+    files: {
+      ...jsFiles('module', bin, 'export const add = (a, b) => a - b;\n'),
+      'test/calc.test.js': `${imports}\nimport { add } from '../src/calc.js';\n\n${it}('add', () => {\n  expect(add(2, 3)).${is};\n});\n`,
+    },
+    run: 'npm test',
+    mayChange: ['src/**'],
+    protect: ['test/**', 'package.json'],
+    extra: 'nodeModules' in installed ? linkModules(installed.nodeModules) : '',
+    fix: `printf 'export const add = (a, b) => a + b;\\n' > src/calc.js`,
+    attacks: [
+      [`S6: ${runner === 'mocha' ? "chai's to.equal" : 'expect(…).toBe'} made a no-op for the files that import the code`, 'PASSED', attack, 'src/calc.js'],
+    ] as Project['attacks'],
+  })),
 ];
 
 function project(p: Project, agent: string): Promise<string> {
-  const yml = config({ criteria: [{ id: 'tests', run: p.run }], agent: 'sh agent.sh', mayChange: p.mayChange, extra: 'budget:\n  max_iterations: 1\n' })
+  const yml = config({
+    criteria: [{ id: 'tests', run: p.run }],
+    agent: 'sh agent.sh',
+    mayChange: p.mayChange,
+    extra: `budget:\n  max_iterations: 1\n${p.extra ?? ''}`,
+  })
     .replace('timeout_seconds: 60', 'timeout_seconds: 600')
     .replace('protected: ["test/**"]', `protected: ${JSON.stringify(p.protect)}`);
   return makeRepo({ ...p.files, 'phuc-loop.yml': yml, 'NORTHSTAR.md': NORTHSTAR, 'agent.sh': `${agent}\n${AGENT_REPORT}\n` });
@@ -127,8 +182,11 @@ describe.each(PROJECTS)(`$runner, at ${LEVEL}`, (p) => {
       expect(rep.detail).toMatch(/the test runner is compromised \(round iter_0\)/);
       expect(r.code).toBe(12);
       const out = r.stdout + r.stderr;
-      // The baseline reached the canary although the criterion failed there.
-      expect(out).toMatch(new RegExp(`baseline: runner canary \\(${p.runner}\\) for \`tests\`: reached by the command`));
+      // A canary that ran needs no probe of the baseline; one that left no mark has the baseline's
+      // tree asked (its criterion fails there): it reached the canary.
+      const probe = new RegExp(`baseline: runner canary \\(${p.runner}\\) for \`tests\`: reached by the command`);
+      if (says === 'PASSED') expect(out).not.toMatch(/baseline: runner canary/);
+      else expect(out).toMatch(probe);
       expect(out).toMatch(canaryLine(p.runner, says));
     },
     900_000,
@@ -148,3 +206,25 @@ describe.each(PROJECTS)(`$runner, at ${LEVEL}`, (p) => {
     expect(diff).not.toMatch(/GIT binary patch/);
   }, 900_000);
 });
+
+// A reused baseline (`run --fresh` on the inputs an earlier baseline judged) ran no canary in this
+// run: a canary that then leaves no mark has the baseline's tree probed, so S2 is refused there too.
+(PROJECTS[0].skip ? test.skip : test)(
+  `S2 after a reused baseline: the baseline's tree is probed, EXIT_BLOCKED(RUNNER_COMPROMISED), at ${LEVEL}`,
+  async () => {
+    const state = await checkStateDir();
+    // The agent attacks only once the marker exists: the first run and the second share their inputs.
+    const repo = await project(PROJECTS[0], `if [ -f ${state}/attack ]; then ${payload('blanket.py', 'calc/__init__.py')}; fi`);
+    const start = (await git(repo, 'rev-parse', 'HEAD')).trim();
+    await cli(repo, ['run', '--isolation', LEVEL]);
+    await git(repo, 'reset', '-q', '--hard', start);
+    await writeFile(join(state, 'attack'), '');
+    const r = await cli(repo, ['run', '--fresh', '--isolation', LEVEL]);
+    const out = r.stdout + r.stderr;
+    expect(out).toMatch(/baseline: reused \(inputs/);
+    expect(out).toMatch(/baseline: runner canary \(pytest\) for `tests`: reached by the command/);
+    expect(out).toMatch(canaryLine('pytest', 'NOT RUN'));
+    expect(await report(repo)).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'RUNNER_COMPROMISED' });
+  },
+  900_000,
+);

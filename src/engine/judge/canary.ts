@@ -5,25 +5,33 @@
 // criterion's command again, unchanged. The runner must report a failure. If the command exits 0
 // although the canary ran (it leaves a mark), something in the run turns failures into passes
 // (a plugin, a setup file, a patched assertion library): RUNNER_COMPROMISED. So is a canary that
-// ran at an earlier round of the run (the baseline probes it even where the criterion fails) and
-// now leaves no mark: something stops the runner before its tests, or erases what they wrote.
+// ran at an earlier round of the run (or on the baseline's tree, probed) and now leaves no mark:
+// something stops the runner before its tests, or erases what they wrote.
 //
 // The canary exercises the code under test as the tests do: where the runner allows it (pytest,
-// unittest, node:test, cargo), it is the neighbouring test file itself — its imports, its fixtures,
-// its link to the crate's library — with one more test appended that fails through the mechanism
-// the tests use (pytest's rewritten `assert`, unittest's assertEqual, node:assert, Rust's assert_eq!,
-// JUnit's assertEquals);
+// unittest, node:test, jest, vitest, mocha, cargo), it is the neighbouring test file itself — its
+// imports, its fixtures, its link to the crate's library — with one more test appended that fails
+// through the mechanism the tests use (pytest's rewritten `assert`, unittest's assertEqual,
+// node:assert, the file's own `expect`/`assert` under jest, vitest and mocha — chai's included —,
+// Rust's assert_eq!, JUnit's assertEquals);
 // Go's canary is in the package's own test binary. So code that patches the runner or the assertion
 // library for the tests that use it patches the canary too. Not an inverted copy of a protected
 // assertion: that may fail for reasons of its own (fixtures, a skipped branch) or never be reached;
 // the appended test fails by construction, so a pass says only that the runner lies. Its name is
 // random per round; what it contains is the loop's alone and recorded nowhere the agent reads.
 //
+// Whether the command reaches the canary at all is asked of the baseline's tree (the user's code,
+// before any agent step) only when it matters: when a round's canary left no mark and no earlier
+// round of the run ran it. Then a fresh checkout of the baseline runs the canary (a probe): reached
+// there, the round's silence is the code under test's doing (RUNNER_COMPROMISED). A canary that ran
+// needs no probe, so a run whose canaries run pays for none (it used to probe at the baseline, one
+// suite run more, wherever a criterion failed there).
+//
 // What no canary can see: code that behaves only when it is not judged (it recognises the judge's
 // user or workspace) or only when no canary is present (docs/security.md, limits).
 import { randomBytes } from 'node:crypto';
 import { readdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, extname, join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import type { Criterion } from '../config/config.js';
@@ -66,8 +74,11 @@ export interface CanaryContext {
    * `not_run` is compromised.
    */
   reached?: Set<string>;
-  /** Also run the canary of a criterion that failed, until it is reached (the baseline's round). */
-  probe?: boolean;
+  /**
+   * Whether the baseline's tree reaches the criterion's canary (probeCanary there; the caller keeps
+   * the answer for the run): asked when a canary left no mark and none ran before in the run.
+   */
+  baselineReaches?: (criterion: Criterion) => Promise<boolean>;
 }
 
 /** Whether an outcome refuses the round: a pass, or a canary reached before that no longer runs. */
@@ -75,9 +86,8 @@ export const compromised = (c: CanaryOutcome & { reachedBefore?: boolean }): boo
   c.outcome === 'passed' || (c.outcome === 'not_run' && c.reachedBefore === true);
 
 /**
- * The canaries of a round: one per criterion that ran and passed (and, probing, one per criterion
- * that failed and whose canary was not reached yet: it tells only whether the command reaches it).
- * The round is refused where one is `compromised` (the first such, with `reachedBefore`, first).
+ * The canaries of a round: one per criterion that ran and passed. The round is refused where one
+ * is `compromised` (the first such, with `reachedBefore`, first).
  */
 export async function runCanaries(
   criteria: readonly Criterion[],
@@ -87,12 +97,18 @@ export async function runCanaries(
   const out: (CanaryOutcome & { reachedBefore?: boolean })[] = [];
   for (const check of checks) {
     const criterion = criteria.find((k) => k.id === check.id);
-    if (!criterion || check.reused_from_iteration !== null) continue;
-    const probe = !check.met && c.probe === true && !c.reached?.has(criterion.id);
-    if (!check.met && !probe) continue;
-    out.push(await runCanary(criterion, c, probe));
+    if (!criterion || check.reused_from_iteration !== null || !check.met) continue;
+    out.push(await runCanary(criterion, c, false));
   }
   return out;
+}
+
+/**
+ * Whether the criterion's command reaches a canary in the tree `c` holds (the baseline's): the
+ * canary runs there whatever the criterion gives, and only its mark counts.
+ */
+export async function probeCanary(criterion: Criterion, c: CanaryContext): Promise<boolean> {
+  return (await runCanary(criterion, c, true)).outcome === 'failed';
 }
 
 async function runCanary(criterion: Criterion, c: CanaryContext, probe: boolean): Promise<CanaryOutcome & { reachedBefore?: boolean }> {
@@ -121,7 +137,8 @@ async function runCanary(criterion: Criterion, c: CanaryContext, probe: boolean)
       maxOutputBytes: 64 * 1024,
     });
     const ran = lstatOrNull(mark) !== null;
-    const reachedBefore = c.reached?.has(criterion.id) === true;
+    // Asked of the baseline only where it decides: a canary that left no mark, never run before.
+    const reachedBefore = c.reached?.has(criterion.id) === true || (!ran && !probe && (await c.baselineReaches?.(criterion)) === true);
     if (ran) c.reached?.add(criterion.id);
     const outcome = canaryOutcome({ exit: r.exitCode, timedOut: r.timedOut, ran, reachedBefore, probe });
     c.log?.(`runner canary (${runner}) for \`${criterion.id}\`: ${says(outcome, reachedBefore, probe)} (${(r.durationMs / 1000).toFixed(1)} s)`);
@@ -130,6 +147,8 @@ async function runCanary(criterion: Criterion, c: CanaryContext, probe: boolean)
     await rm(file, { force: true });
     await rm(mark, { force: true });
     await removeBuildOutputs(runner, sibling, token, c.cwd);
+    // The snapshot file jest and vitest write for a copied `toMatchSnapshot` would be found obsolete later.
+    await rm(join(dir, '__snapshots__', `${basename(file)}.snap`), { force: true });
     c.after?.(`the runner canary of \`${criterion.id}\``);
   }
 }
@@ -235,7 +254,8 @@ function canaryName(runner: CanaryRunner, token: string, sibling: string): strin
     case 'gradle':
       return `${javaClass(token)}.java`;
     default:
-      return `${token}.test${extname(sibling)}`;
+      // Named as the sibling is (`x.spec.ts` → `<token>.spec.ts`): the runner's discovery finds it as it finds the sibling.
+      return `${token}${/\.(?:test|spec)\.[cm]?[jt]sx?$/.exec(sibling)?.[0] ?? extname(sibling)}`;
   }
 }
 
@@ -248,16 +268,45 @@ const javaClass = (token: string) => `X${token}Test`;
 const jupiter = (text: string) => /\borg\.junit\.jupiter\b/.test(text);
 
 /** The runners whose canary is the neighbouring test file with a failing test appended (see the header). */
-const APPENDED: ReadonlySet<CanaryRunner> = new Set(['pytest', 'unittest', 'node:test', 'cargo test']);
+const APPENDED: ReadonlySet<CanaryRunner> = new Set(['pytest', 'unittest', 'node:test', 'cargo test', 'jest', 'vitest', 'mocha']);
+
+/** The runners of JS test files that may be TypeScript a transformer type-checks (ts-jest): the copy is not checked. */
+const NOCHECK: ReadonlySet<CanaryRunner> = new Set(['jest', 'vitest', 'mocha']);
 
 /** The canary's bytes: the sibling's own (as they are: their encoding is theirs) and the failing test, or the failing test alone. */
 async function canaryBytes(runner: CanaryRunner, token: string, mark: string, sibling: string): Promise<Buffer> {
-  const test = Buffer.from(await canaryText(runner, token, mark, sibling));
-  const own = APPENDED.has(runner) ? await readRegular(sibling, 1024 * 1024) : null;
-  return own ? Buffer.concat([own, Buffer.from('\n\n\n'), test]) : test;
+  const own = await readRegular(sibling, 1024 * 1024);
+  const test = Buffer.from(canaryText(runner, token, mark, own?.toString('utf8') ?? ''));
+  if (!own || !APPENDED.has(runner)) return test;
+  // A first line `// @ts-nocheck` (never before a `#!` line, which must stay first).
+  const nocheck = NOCHECK.has(runner) && !own.subarray(0, 2).equals(Buffer.from('#!')) ? Buffer.from('// @ts-nocheck\n') : Buffer.alloc(0);
+  return Buffer.concat([nocheck, own, Buffer.from('\n\n\n'), test]);
 }
 
-async function canaryText(runner: CanaryRunner, token: string, mark: string, sibling: string): Promise<string> {
+/** A builtin module in code appended to an ES module or a CommonJS one alike: without an import or a name of its own. */
+const builtin = (m: string) => `(globalThis.process.getBuiltinModule?.('node:${m}') ?? require('node:${m}'))`;
+
+/**
+ * The test appended to a jest, vitest or mocha file: it calls the test function and the assertion
+ * the file itself uses, by the names the file gives them (imported, required or global), so a
+ * no-op `expect` or `assert` the code under test makes for the file is the canary's too — chai's
+ * `expect(…).to.equal`, else the `toBe` of jest's and vitest's `expect`, else `assert.strictEqual`
+ * (node's or chai's); a file with neither gets a thrown error.
+ */
+function jsAppended(token: string, at: string, sibling: string): string {
+  const it = /(?:^|[^.\w$])test(?:\.each)?\s*\(/m.test(sibling) ? 'test' : 'it';
+  const fail = /(?:^|[^.\w$])expect\s*\(/m.test(sibling)
+    ? /['"]chai['"]/.test(sibling)
+      ? `expect(1).to.equal(2, '${MESSAGE}')`
+      : 'expect(1).toBe(2)'
+    : /(?:^|[^.\w$])assert\s*[.(]/m.test(sibling)
+      ? `assert.strictEqual(1, 2, '${MESSAGE}')`
+      : `throw new Error('${MESSAGE}')`;
+  return `;${it}('${token}', () => {\n  ${builtin('fs')}.writeFileSync(${at}, '');\n  ${fail};\n});\n`;
+}
+
+/** The failing test, in the runner's style; `text` is the sibling's. */
+function canaryText(runner: CanaryRunner, token: string, mark: string, text: string): string {
   const at = JSON.stringify(mark);
   switch (runner) {
     case 'pytest':
@@ -266,7 +315,6 @@ async function canaryText(runner: CanaryRunner, token: string, mark: string, sib
     case 'unittest':
       return `import unittest as unittest_${token}\n\n\nclass Test${token.toUpperCase()}(unittest_${token}.TestCase):\n    def test_${token}(self):\n        open(${at}, "w").close()\n        self.assertEqual(1, 2, "${MESSAGE}")\n`;
     case 'go test': {
-      const text = (await readRegular(sibling, 1024 * 1024))?.toString('utf8') ?? '';
       const pkg = /^package\s+(\w+)/m.exec(text)?.[1] ?? 'main';
       return `package ${pkg}\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestX${token}(t *testing.T) {\n\t_ = os.WriteFile(${at}, nil, 0644)\n\tt.Fatal("${MESSAGE}")\n}\n`;
     }
@@ -275,24 +323,15 @@ async function canaryText(runner: CanaryRunner, token: string, mark: string, sib
       return `#[test]\nfn canary_${token}() {\n    let _ = ::std::fs::write(${at}, b"");\n    assert_eq!(1, 2, "${MESSAGE}");\n}\n`;
     case 'maven':
     case 'gradle': {
-      const text = (await readRegular(sibling, 1024 * 1024))?.toString('utf8') ?? '';
       const pkg = /^\s*package\s+([\w.]+)\s*;/m.exec(text)?.[1];
       const [test, fail] = jupiter(text)
         ? ['org.junit.jupiter.api.Test', `org.junit.jupiter.api.Assertions.assertEquals(1, 2, "${MESSAGE}")`]
         : ['org.junit.Test', `org.junit.Assert.assertEquals("${MESSAGE}", 1, 2)`];
       return `${pkg ? `package ${pkg};\n\n` : ''}public class ${javaClass(token)} {\n    @${test}\n    public void canary() throws Exception {\n        java.nio.file.Files.write(java.nio.file.Paths.get(${at}), new byte[0]);\n        ${fail};\n    }\n}\n`;
     }
-    case 'node:test': {
-      // Appended to an ES module or a CommonJS one alike: builtins without an import or a name of its own.
-      const builtin = (m: string) => `(globalThis.process.getBuiltinModule?.('node:${m}') ?? require('node:${m}'))`;
+    case 'node:test':
       return `;${builtin('test')}.test('${token}', () => {\n  ${builtin('fs')}.writeFileSync(${at}, '');\n  ${builtin('assert')}.strictEqual(1, 2, '${MESSAGE}');\n});\n`;
-    }
-    case 'vitest':
-      return `// @ts-nocheck\nimport { test } from 'vitest';\nimport { writeFileSync } from 'node:fs';\n\ntest('${token}', () => {\n  writeFileSync(${at}, '');\n  throw new Error('${MESSAGE}');\n});\n`;
-    default: {
-      // jest and mocha give their globals to CommonJS and ES modules alike; fs comes without an import.
-      const it = runner === 'jest' ? 'test' : 'it';
-      return `// @ts-nocheck\nconst fs = globalThis.process.getBuiltinModule?.('node:fs') ?? require('node:fs');\n\n${it}('${token}', () => {\n  fs.writeFileSync(${at}, '');\n  throw new Error('${MESSAGE}');\n});\n`;
-    }
+    default:
+      return jsAppended(token, at, text);
   }
 }

@@ -7,7 +7,8 @@ import { sha256 } from '../common/canonical.js';
 import type { PreparedCapsule } from '../memory/capsule.js';
 import { type CheckResult, checkStep, inputsHash, runChecks } from '../judge/checks.js';
 import { RunnerCompromised, Stopped } from '../common/errors.js';
-import { compromised, runCanaries } from '../judge/canary.js';
+import { compromised, probeCanary, runCanaries } from '../judge/canary.js';
+import type { Criterion } from '../config/config.js';
 import { computeResidual } from '../judge/residual.js';
 import { prepareJunit, readJunit, suiteIntegrity, type JunitRead, type TestRecord } from '../judge/junit.js';
 import { Decimal } from '../common/decimal.js';
@@ -63,6 +64,8 @@ export interface Ctx {
   stages: StagePhases[];
   /** The criteria whose runner canary ran at a round of this run: from then on it must run (judge/canary.ts). */
   canaryReached: Set<string>;
+  /** The baseline's tree, where a canary that left no mark is probed (once per criterion: the answers). */
+  canaryBaseline?: { tree: string; reaches: Map<string, Promise<boolean>> };
   /** When the last of them not within another ended (on the loop's clock): what follows until the next is on record too. */
   stagesEnd?: number;
   section?: Section;
@@ -102,7 +105,7 @@ export async function checkRound(
   ctx: Ctx,
   dir: string,
   tree: string,
-  opts: { signal?: AbortSignal; reuse?: boolean; judge?: JudgeSpace; watchStops?: boolean; stage?: Stage; probeCanary?: boolean } = {},
+  opts: { signal?: AbortSignal; reuse?: boolean; judge?: JudgeSpace; watchStops?: boolean; stage?: Stage } = {},
 ) {
   // A STOP (file, label) during the checks pauses the round, as a signal does; the final replays
   // of a claim (watchStops false) finish, and the stop is honoured when they have.
@@ -119,12 +122,7 @@ export async function checkRound(
   }
 }
 
-async function judgeRound(
-  ctx: Ctx,
-  dir: string,
-  tree: string,
-  opts: { signal: AbortSignal; reuse?: boolean; judge?: JudgeSpace; stage?: Stage; probeCanary?: boolean },
-) {
+async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: AbortSignal; reuse?: boolean; judge?: JudgeSpace; stage?: Stage }) {
   const cfg = ctx.intake.config;
   // The run's judge space, or another beside it (a replay's brand-new checkout).
   const judge = opts.judge ?? ctx.judge;
@@ -178,13 +176,42 @@ async function judgeRound(
             after: (step) => judge.keepsTree(step, glob),
             log: (line) => ctx.o.log.info(`${dir}: ${line}`),
             reached: ctx.canaryReached,
-            probe: opts.probeCanary,
+            // Iteration rounds only: a replay's round may hold the fresh checkout the probe takes.
+            baselineReaches: opts.reuse ? (k) => baselineReaches(ctx, k, glob, opts.signal) : undefined,
           }),
         )
       : undefined;
   const lying = canary?.find(compromised);
   if (lying) throw new RunnerCompromised(dir, lying.criterion, lying.runner ?? 'unknown', lying.outcome === 'not_run');
   return { checks, residual, cwd, junit, canary: canary?.map(({ reachedBefore: _, ...c }) => c), aborted: opts.signal.aborted };
+}
+
+/**
+ * Whether the baseline's tree reaches the canary of `criterion`: a probe in a brand-new checkout of
+ * it (its own setup), once per run and criterion. Unknown (no baseline this run, no second place
+ * to judge in): false, and the silent canary says nothing of the runner, as one never reached.
+ */
+function baselineReaches(ctx: Ctx, criterion: Criterion, glob: string | undefined, signal: AbortSignal): Promise<boolean> {
+  const base = ctx.canaryBaseline;
+  const aside = ctx.judge.aside?.();
+  if (!base || !aside) return Promise.resolve(false);
+  const known = base.reaches.get(criterion.id);
+  if (known) return known;
+  const probe = (async () => {
+    const cwd = await aside.prepare(base.tree, { signal });
+    return probeCanary(criterion, {
+      runner: aside.runner,
+      cwd,
+      env: aside.env,
+      files: await ctx.git.treeFiles(base.tree),
+      protectedGlobs: ctx.plan.protected,
+      signal,
+      after: (step) => aside.keepsTree(step, glob),
+      log: (line) => ctx.o.log.info(`baseline: ${line}`),
+    });
+  })();
+  base.reaches.set(criterion.id, probe);
+  return probe;
 }
 
 /** The suite-integrity verdict of a round against the tests the baseline ran (null: nothing to say). */

@@ -34,14 +34,15 @@ export async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | nu
   const { ev, o, state, plan } = ctx;
   const stage = new Stage(dir, o.clock);
   const tree = await ctx.git.headTree();
+  // A later round's canary that leaves no mark is probed on the baseline's tree (the user's code), reused or not.
+  if (dir === 'baseline') ctx.canaryBaseline = { tree, reaches: new Map() };
   if (dir === 'baseline' && (await reuseBaseline(ctx, tree))) {
     stage.lap('record');
     await endStage(ctx, stage);
     await saveState(ctx);
     return null;
   }
-  // The canary is probed even where a criterion fails: a later round that does not run it is refused.
-  const round = await checkRound(ctx, dir, tree, { signal: o.signal, stage, probeCanary: true });
+  const round = await checkRound(ctx, dir, tree, { signal: o.signal, stage });
   crashPoint(ctx, 'head');
   if (round.aborted) await ctx.judge.release();
   if (round.aborted) await endStage(ctx, stage);
