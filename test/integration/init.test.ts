@@ -267,10 +267,12 @@ describe('python', () => {
     expect((await init(repo)).code).toBe(0);
     const c = await written(repo);
     expect(c.checks).toMatchObject({
-      setup: "python3 -m pip install -r requirements-dev.txt -r requirements.txt -e '.[test]'",
+      setup: "python3 -m venv --system-site-packages .venv && .venv/bin/python -m pip install -r requirements-dev.txt -r requirements.txt -e '.[test]'",
       setup_inputs: ['requirements-dev.txt', 'requirements.txt', 'pyproject.toml'],
     });
     for (const g of ['requirements.txt', 'requirements-dev.txt']) expect(c.protected).toContain(g);
+    // The criterion runs the environment the setup made, not the Python on PATH it could not install into.
+    expect(c.acceptance_criteria[0].run).toBe('PATH="$PWD/.venv/bin:$PATH" python3 -m pytest --junitxml=reports/junit.xml');
 
     // tox and nox where they are installed (stand-ins on the PATH here); otherwise pytest, saying how to install them.
     const bin = join(dirname(repo), 'bin');
