@@ -4,7 +4,7 @@
 // Rust, as a runner's rustup lives in its user's HOME) nor a pip of the system Python. Each project
 // converges, with the PR comment there before iteration 0 ends and the outputs set. The official
 // setup actions (uses:) are not run offline: the machine's toolchains stand in for them, and
-// Debian's /usr/share/maven-repo for Maven Central (named by the project's .mvn/settings.xml).
+// Debian's /usr/share/maven-repo for Maven Central (test/helpers/java.ts).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, rm, symlink } from 'node:fs/promises';
@@ -14,6 +14,7 @@ import { cloneWorkspace, traversableTempDir } from '../harness/git-origin.js';
 import { runSteps, workflowSteps } from '../harness/workflow-steps.js';
 import { parseDocument } from 'yaml';
 import { cli, config, makeRepo, NORTHSTAR } from '../helpers/repo.js';
+import { CALC_JAVA, CALC_JAVA_PATH, calcTestJava, MAVEN, MAVEN_MIRROR, POM } from '../helpers/java.js';
 import { debugJob, fixtureAgent, REPO, ROOT, runJob, scenario, useEmulator } from './helpers.js';
 
 let gh: GitHubEmulator;
@@ -22,36 +23,6 @@ useEmulator((g) => (gh = g));
 const WORKFLOW = join(ROOT, '.github/workflows/phuc-loop.yml');
 // This machine's offline package index (pip's default index is out of reach here).
 const PIP_INDEX = '/opt/pypi/simple';
-// Debian's stand-in for Maven Central: the plugins `mvn test` runs by default and JUnit 5.
-const DEBIAN_REPO = '/usr/share/maven-repo';
-const MAVEN_PLUGINS = [
-  'org/apache/maven/plugins/maven-resources-plugin/2.6',
-  'org/apache/maven/plugins/maven-compiler-plugin/3.1',
-  'org/apache/maven/plugins/maven-surefire-plugin/2.12.4',
-  'org/apache/maven/surefire/surefire-junit-platform',
-  'org/junit/jupiter/junit-jupiter/5.9.2',
-];
-const POM = `<?xml version="1.0" encoding="UTF-8"?>
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>calc</groupId>
-  <artifactId>calc</artifactId>
-  <version>1.0</version>
-  <properties>
-    <maven.compiler.release>17</maven.compiler.release>
-    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
-  </properties>
-  <dependencies>
-    <dependency>
-      <groupId>org.junit.jupiter</groupId>
-      <artifactId>junit-jupiter</artifactId>
-      <version>5.9.2</version>
-      <scope>test</scope>
-    </dependency>
-  </dependencies>
-</project>
-`;
-
 /** null when `program` is on this PATH, else what is missing. */
 function onPath(program: string): string | null {
   try {
@@ -129,20 +100,16 @@ const PROJECTS: Project[] = [
     files: {
       'pom.xml': POM,
       '.mvn/maven.config': '-s .mvn/settings.xml\n',
-      '.mvn/settings.xml': `<settings>\n  <mirrors>\n    <mirror>\n      <id>debian</id>\n      <mirrorOf>*</mirrorOf>\n      <url>file://${DEBIAN_REPO}</url>\n    </mirror>\n  </mirrors>\n</settings>\n`,
+      '.mvn/settings.xml': MAVEN_MIRROR,
       '.gitignore': 'target/\n',
-      'src/main/java/calc/Calc.java': 'package calc;\n\npublic class Calc {\n    public static int add(int a, int b) {\n        return a - b;\n    }\n}\n',
-      'src/test/java/calc/CalcTest.java':
-        'package calc;\n\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\nimport org.junit.jupiter.api.Test;\n\npublic class CalcTest {\n    @Test\n    public void adds() {\n        assertEquals(5, Calc.add(2, 3));\n    }\n}\n',
+      [CALC_JAVA_PATH]: CALC_JAVA,
+      'src/test/java/com/example/calc/CalcTest.java': calcTestJava(5),
     },
     // init's Maven criterion: Java takes its home from the account (phuc-check has none), not $HOME.
     check: 'MAVEN_OPTS="-Duser.home=$HOME" mvn -B -q test',
-    fix: ['src/main/java/calc/Calc.java', 'a - b', 'a + b'],
+    fix: [CALC_JAVA_PATH, 'a - b', 'a + b'],
     missing: () =>
-      onPath('javac') ??
-      onPath('mvn') ??
-      MAVEN_PLUGINS.map((d) => (existsSync(join(DEBIAN_REPO, d)) ? null : `${DEBIAN_REPO}/${d} (.ci/run installs it)`)).find(Boolean) ??
-      null,
+      MAVEN ? null : "Debian's maven, default-jdk-headless or the Maven plugins in /usr/share/maven-repo are not installed here (.ci/run installs them)",
   },
 ];
 
