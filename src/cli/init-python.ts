@@ -44,13 +44,18 @@ export async function pythonPlan(p: Project, env: NodeJS.ProcessEnv): Promise<In
   const extra = ['test', 'tests', 'testing', 'dev'].find((e) => new RegExp(`^${e}\\s*=`, 'm').test(extras));
   const pipArgs = [...requirements.flatMap((r) => ['-r', shellQuote(r)]), ...(installable ? ['-e', shellQuote(extra ? `.[${extra}]` : '.')] : [])];
   const envTool = run === 'nox' || run === 'tox';
+  // Into a virtual environment of the checks' own in their workspace (.venv, kept and sealed between
+  // rounds), never into the Python on PATH: the system's refuses pip (PEP 668), and one prepared by
+  // the reusable workflow or the user is not the checks' user's to write. It sees what that Python has.
   const setup =
     pipArgs.length && !envTool
       ? {
-          run: `python3 -m pip install ${pipArgs.join(' ')}`,
+          run: `python3 -m venv --system-site-packages .venv && .venv/bin/python -m pip install ${pipArgs.join(' ')}`,
           inputs: [...requirements, ...['pyproject.toml', 'setup.py', 'setup.cfg'].filter((n) => has(p, n))],
         }
       : null;
+  // Through PATH: the tree holds no .venv/bin/python (the loop refuses a criterion that runs a program outside it).
+  if (setup) run = `PATH="$PWD/.venv/bin:$PATH" ${run}`;
   // pytest from the setup's own installs (a requirements file or the package's extra naming it) needs no machine install.
   const pytestInstalled = run.includes('pytest') && !(setup && /\bpytest\b/.test(texts));
   return {
@@ -64,7 +69,7 @@ export async function pythonPlan(p: Project, env: NodeJS.ProcessEnv): Promise<In
     setupNote: envTool
       ? `${run} builds its own environments (it needs the package index and must be installed where the checks run)`
       : setup
-        ? 'needs the package index; where pip refuses the system Python (PEP 668), install into a virtualenv'
+        ? "needs the package index; the criterion runs the .venv it makes (first on the criterion's PATH)"
         : 'nothing to install was found (no requirements*.txt, no installable pyproject.toml or setup.py)',
     protected: unique([
       ...LOOP_FILES,

@@ -10,6 +10,7 @@ import { parseDocument } from 'yaml';
 import { parseConfig, type LoopConfig } from '../../src/engine/config/config.js';
 import { parseNorthstar } from '../../src/engine/config/northstar.js';
 import { agent, cli, git, makeRepo, ROOT } from '../helpers/repo.js';
+import { CALC_JAVA, CALC_JAVA_PATH, calcTestJava, DEBIAN_REPO, GRADLE, MAVEN, MAVEN_MIRROR, POM } from '../helpers/java.js';
 
 // Debian's toolchains under /usr only: the checks run as an unprivileged user that cannot reach the
 // toolchains installed under /root (pyenv, rustup), so they are kept off the PATH here too.
@@ -267,10 +268,12 @@ describe('python', () => {
     expect((await init(repo)).code).toBe(0);
     const c = await written(repo);
     expect(c.checks).toMatchObject({
-      setup: "python3 -m pip install -r requirements-dev.txt -r requirements.txt -e '.[test]'",
+      setup: "python3 -m venv --system-site-packages .venv && .venv/bin/python -m pip install -r requirements-dev.txt -r requirements.txt -e '.[test]'",
       setup_inputs: ['requirements-dev.txt', 'requirements.txt', 'pyproject.toml'],
     });
     for (const g of ['requirements.txt', 'requirements-dev.txt']) expect(c.protected).toContain(g);
+    // The criterion runs the environment the setup made, not the Python on PATH it could not install into.
+    expect(c.acceptance_criteria[0].run).toBe('PATH="$PWD/.venv/bin:$PATH" python3 -m pytest --junitxml=reports/junit.xml');
 
     // tox and nox where they are installed (stand-ins on the PATH here); otherwise pytest, saying how to install them.
     const bin = join(dirname(repo), 'bin');
@@ -363,81 +366,6 @@ describe('rust', () => {
   );
 });
 
-// Maven Central is unreachable from these machines. Debian's packages stand in for it, in
-// /usr/share/maven-repo (readable by the checks' user): the plugins `mvn test` runs by default
-// (resources, compiler, surefire 2.22; their poms relocate Maven 3.8's default plugin versions to the
-// packaged ones, so the pom names no plugin) with JUnit 5, and JUnit 4 for Debian's Gradle 4.4.1 (old,
-// but patched by Debian to run on its Java 17; it predates Gradle's JUnit 5 support). Each fixture
-// names that folder as its repository, Maven through .mvn/settings.xml, Gradle in build.gradle: the
-// test machine's stand-in for Central, not init's output. The checks resolve from it into their own
-// fresh HOME every round, as a real project downloads from Central. Time: each check starts a JVM or
-// two, and Debian's surefire 2.22 idles up to 10 s after the tests' JVM ends (until its next ping to
-// it): most of the Maven test's minute, four runs of `mvn` (baseline, the fix, two replays).
-const DEBIAN_REPO = '/usr/share/maven-repo';
-const inDebianRepo = (...paths: string[]) => paths.every((p) => existsSync(join(DEBIAN_REPO, p)));
-const JDK = existsSync('/usr/bin/javac');
-const MAVEN =
-  JDK &&
-  existsSync('/usr/bin/mvn') &&
-  inDebianRepo(
-    'org/apache/maven/plugins/maven-resources-plugin/2.6',
-    'org/apache/maven/plugins/maven-compiler-plugin/3.1',
-    'org/apache/maven/plugins/maven-surefire-plugin/2.12.4',
-    'org/apache/maven/surefire/surefire-junit-platform',
-    'org/junit/jupiter/junit-jupiter/5.9.2',
-  );
-const GRADLE = JDK && existsSync('/usr/bin/gradle') && inDebianRepo('junit/junit/4.13.2');
-
-const CALC_JAVA = 'package com.example.calc;\n\npublic class Calc {\n    public static int add(int a, int b) {\n        return a - b;\n    }\n}\n';
-const CALC_JAVA_PATH = 'src/main/java/com/example/calc/Calc.java';
-const calcTestJava = (junit: 4 | 5) => `package com.example.calc;
-
-import static ${junit === 5 ? 'org.junit.jupiter.api.Assertions' : 'org.junit.Assert'}.assertEquals;
-
-import ${junit === 5 ? 'org.junit.jupiter.api.Test' : 'org.junit.Test'};
-
-public class CalcTest {
-    @Test
-    public void adds() {
-        assertEquals(5, Calc.add(2, 3));
-    }
-
-    @Test
-    public void addsZero() {
-        assertEquals(4, Calc.add(4, 0));
-    }
-}
-`;
-const POM = `<?xml version="1.0" encoding="UTF-8"?>
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>com.example</groupId>
-  <artifactId>calc</artifactId>
-  <version>1.0</version>
-  <properties>
-    <maven.compiler.release>17</maven.compiler.release>
-    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
-  </properties>
-  <dependencies>
-    <dependency>
-      <groupId>org.junit.jupiter</groupId>
-      <artifactId>junit-jupiter</artifactId>
-      <version>5.9.2</version>
-      <scope>test</scope>
-    </dependency>
-  </dependencies>
-</project>
-`;
-const MAVEN_MIRROR = `<settings>
-  <mirrors>
-    <mirror>
-      <id>debian</id>
-      <mirrorOf>*</mirrorOf>
-      <url>file://${DEBIAN_REPO}</url>
-    </mirror>
-  </mirrors>
-</settings>
-`;
 const BUILD_GRADLE = `plugins {
     id 'java'
 }
