@@ -7,22 +7,25 @@
 //
 // The built CLI (`dist/`, run `npm run build` first) runs each to a certified halt with a scripted
 // agent that fixes one planted bug per iteration. Beside it a naive shell loop runs the same agent
-// steps in a copy of the same checkout and the criteria once after each, until they pass. Printed:
+// steps in a copy of the same checkout and the criteria once after each, until they pass, with the
+// PATH the loop's checks get (the folders the check user can reach). Printed:
 // both wall times, their ratio, the load average around each, the loop's halting line, and its
 // per-phase table (the halting report's, summed from the run's iter_N/phases.json and phases.jsonl).
 // Asserts nothing; a failed run prints its output and exits 1.
 //
 //   npm run bench:trial      env: BENCH_TRIAL=js,python  BENCH_TRIAL_ISOLATION=<level> (default: the config's)
 import { execFile, spawn } from 'node:child_process';
-import { access, chmod, cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { access, chmod, cp, mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 const exec = promisify(execFile);
 const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'index.js');
 const PROJECTS = (process.env.BENCH_TRIAL ?? 'js,python').split(',');
 const ISOLATION = process.env.BENCH_TRIAL_ISOLATION;
+/** As root, at user+pidns (auto's choice), the loop's checks run as a user of their own, who reaches only some of PATH. */
+const ROOT = process.getuid?.() === 0 && (!ISOLATION || ISOLATION === 'user+pidns');
 /** Where the npm project's node_modules is installed once (a second run of the bench needs no network). */
 const CACHE = join(tmpdir(), 'phuc-bench-trial-cache');
 
@@ -184,14 +187,34 @@ interface Criterion {
   run: string;
 }
 
+/**
+ * PATH as the loop's checks see it: the sandbox keeps only the folders its users can reach (a
+ * toolchain under a 0700 /root is not theirs). The naive loop gets the same, so both run the same
+ * interpreter (a pyenv shim in /root and the system python3 are not the same work).
+ */
+async function reachablePath(): Promise<string> {
+  const reachable = async (dir: string) => {
+    for (let d = resolve(dir); ; d = dirname(d)) {
+      const st = await stat(d).catch(() => null);
+      if (!st || (st.mode & 0o001) === 0) return false;
+      if (d === dirname(d)) return true;
+    }
+  };
+  const dirs = (process.env.PATH ?? '').split(':').filter(Boolean);
+  const kept = [];
+  for (const d of dirs) if (await reachable(d)) kept.push(d);
+  return kept.join(':');
+}
+
 /** The naive loop: the agent's step, then each criterion once, until all pass. */
 async function naive(repo: string, agent: string, criteria: Criterion[], maxIterations: number): Promise<{ seconds: number; iterations: number }> {
+  const path = ROOT ? await reachablePath() : (process.env.PATH ?? '');
   const t0 = performance.now();
   for (let i = 0; i < maxIterations; i++) {
     const step = await run(process.execPath, [agent], repo, { PHUC_ITERATION: String(i) });
     if (step.code !== 0) throw new Error(`naive loop: the agent failed:\n${step.out}`);
     let pass = true;
-    for (const c of criteria) pass = (await run('/bin/sh', ['-c', c.run], repo)).code === 0 && pass;
+    for (const c of criteria) pass = (await run('/bin/sh', ['-c', c.run], repo, { PATH: path })).code === 0 && pass;
     if (pass) return { seconds: (performance.now() - t0) / 1000, iterations: i + 1 };
   }
   throw new Error(`naive loop: the criteria still fail after ${maxIterations} iterations`);

@@ -44,7 +44,7 @@ grep -qx fixed src/status.txt
 const setupState = async (dir: string, round: string) => (await readJson<{ state: string }>(join(dir, 'evidence/loop', round, 'setup.json'))).state;
 
 maybe(
-  'a check cannot change what checks.setup installed: every round sees it as installed, and the setup runs once for the run’s workspace',
+  'a check cannot change what checks.setup installed: every round sees it as installed, and the setup runs once a run (the confirmation links its sealed outputs)',
   async () => {
     const state = await checkStateDir();
     try {
@@ -58,8 +58,10 @@ maybe(
       expect(await setupState(dir, 'baseline')).toBe('ran');
       expect(await setupState(dir, 'iter_0')).toBe('reused');
       expect(await setupState(dir, 'iter_1')).toBe('reused');
-      // The run's workspace once, the confirmation's fresh checkout once.
-      expect((await readFile(join(state, 'setups'), 'utf8')).trim().split('\n')).toHaveLength(2);
+      // Once a run: the confirmation's fresh checkout links the sealed outputs of the same inputs,
+      // which its check could neither change nor add to (its round above), instead of installing again.
+      expect(await setupState(dir, 'iter_1/replay_1')).toBe('reused');
+      expect((await readFile(join(state, 'setups'), 'utf8')).trim().split('\n')).toHaveLength(1);
     } finally {
       await rm(state, { recursive: true, force: true });
     }

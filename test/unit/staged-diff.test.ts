@@ -29,6 +29,8 @@ test.each([false, true])('a -diff or binary attribute does not hide a text chang
     expect(diff).toContain('-    return a - b\n+    return a + b\n');
     expect(diff).toContain('+* -diff\n');
     expect(diff).toMatch(/diff --git a\/logo\.bin b\/logo\.bin\nindex [0-9a-f]+\.\.[0-9a-f]+ 100644\nGIT binary patch\n/);
+    // Given the tree stage() wrote, the same patch (the loop's call: no write-tree again).
+    expect(await g.stagedDiff(sh('write-tree').trim())).toBe(diff);
     // The index is the staged one, untouched.
     expect(sh('diff', '--cached', '--name-only')).toBe('.gitattributes\ncalc/.gitattributes\ncalc/add.py\nlogo.bin\n');
   } finally {

@@ -193,7 +193,7 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   // A change is a staged tree other than HEAD's (what a non-empty staged diff says). Its patch is made
   // by the git shell while the checks run; its evidence is written when it comes (flush() waits for it).
   const produced = kept.length > 0 && tree !== (await o.git.commitTree(o.startHead));
-  const diff = produced ? o.git.stagedDiff() : Promise.resolve('');
+  const diff = produced ? o.git.stagedDiff(tree) : Promise.resolve('');
   // Its failure is met where it is awaited (after the checks): not an unhandled rejection meanwhile.
   diff.catch(() => undefined);
   // The user's git-ignored files: put back whatever the agent did to them; under a protected glob

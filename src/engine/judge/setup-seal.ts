@@ -87,3 +87,33 @@ export async function lendVolatile(o: SealHands, dir: string, keep: readonly str
     await o.handOver?.(path);
   }
 }
+
+/**
+ * Links the sealed outputs of another workspace's setup (`from`, whose record says `sealed`) into the
+ * empty workspace `to` (same file system): folders copied, files hard-linked, never the volatile
+ * caches (the other workspace's checks may be writing them). The files stay the loop's, closed to
+ * the check user: a check in either workspace can change none of them. Returns the copy's seal
+ * stamp, or null (what was linked removed) when the outputs were not as sealed before and after.
+ */
+export async function linkSealed(
+  from: string,
+  to: string,
+  record: { keep: readonly string[]; sealed: string },
+  sh: (script: string) => Promise<{ exitCode: number | null }>,
+): Promise<string | null> {
+  if (sealStamp(from, record.keep) !== record.sealed) return null;
+  const volatile = new Set(volatileFolders(record.keep).map((v) => v.slice(v.lastIndexOf('/') + 1)));
+  const skip = [...volatile].map((v) => `! -name ${shellQuote(v)}`).join(' ');
+  const copy = record.keep.map(keptPath).map((k) => {
+    const [src, dst] = [shellQuote(join(from, k)), shellQuote(join(to, k))];
+    const into = `mkdir -p -- "$(dirname -- ${dst})"`;
+    // A node_modules: its own folder made, its entries but the caches linked; anything else whole.
+    return volatileFolders([k]).length
+      ? `${into} && mkdir -- ${dst} && chmod --reference=${src} -- ${dst} && find ${src} -mindepth 1 -maxdepth 1 ${skip} -exec cp -al -t ${dst} -- {} +`
+      : `${into} && cp -al -- ${src} ${dst}`;
+  });
+  const r = await sh(`umask 022 && ${copy.join(' && ')}`);
+  const stamp = r.exitCode === 0 && sealStamp(from, record.keep) === record.sealed ? sealStamp(to, record.keep) : null;
+  if (stamp === null) for (const k of record.keep) await removeTree(join(to, keptPath(k)));
+  return stamp;
+}

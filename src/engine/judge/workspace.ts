@@ -22,7 +22,7 @@ import { Git } from '../os/git.js';
 import type { Clock, Logger, ProcessRunner, RunResult, RunSpec } from '../os/ports.js';
 import { ShellSession } from '../os/process.js';
 import { removeTree } from '../os/tree-file.js';
-import { keptPath, lendVolatile, sealOutputs } from './setup-seal.js';
+import { keptPath, lendVolatile, linkSealed, sealOutputs } from './setup-seal.js';
 import { checkEnvironment } from './check-env.js';
 import {
   DEFAULT_SETUP_INPUTS,
@@ -99,7 +99,7 @@ export class CheckWorkspace {
   /** ws/ could not be stamped (more folders than are stamped, or one unreadable): not walked again this run. */
   private wsUnstamped = false;
   /** The tracked paths of the tree held, and their content as the last update wrote them. */
-  private tracked: { tree: string; entries: TrackedEntry[] } | null = null;
+  private tracked: { tree: string; listing: string; entries: TrackedEntry[] } | null = null;
   private checkedOut: TrackedState | null = null;
 
   private constructor(
@@ -160,17 +160,35 @@ export class CheckWorkspace {
    * A brand-new workspace holding `treeish`, with setup run from scratch: for the final confirmation
    * of a convergence claim and `verify --rerun`. Whatever was under `o.root` is removed first.
    */
-  static async fresh(o: CheckWorkspaceOptions, treeish: string, setup?: SetupSpec): Promise<{ workspace: CheckWorkspace; setup: SetupOutcome }> {
+  static async fresh(
+    o: CheckWorkspaceOptions,
+    treeish: string,
+    setup?: SetupSpec,
+    donor?: CheckWorkspace,
+  ): Promise<{ workspace: CheckWorkspace; setup: SetupOutcome }> {
     await o.takeBack?.(o.root);
     await removeTree(o.root);
     const workspace = await CheckWorkspace.open(o);
     try {
+      if (donor) await workspace.adopt(donor);
       await workspace.update(treeish);
       return { workspace, setup: setup ? await workspace.setup(setup) : { state: 'none' } };
     } catch (e) {
       await workspace.dispose();
       throw e;
     }
+  }
+
+  /**
+   * Takes the sealed setup outputs of `donor` (the run's workspace) by hard links, with its record:
+   * setup() keeps them only when its inputs are the ones they were made from, else runs the setup.
+   * The setup then runs once per run instead of once more for the confirmation (setup-seal.ts).
+   */
+  private async adopt(donor: CheckWorkspace): Promise<void> {
+    const r = donor.record;
+    if (r?.sealed === undefined || !r.keep.length) return;
+    const sealed = await linkSealed(donor.dir, this.dir, { keep: r.keep, sealed: r.sealed }, (s) => this.session.run(s));
+    if (sealed !== null) await this.saveRecord({ ...r, sealed });
   }
 
   /** The commit or tree the workspace holds (after update). */
@@ -217,9 +235,10 @@ export class CheckWorkspace {
       }
     }
     if (this.tracked?.tree !== treeish) {
-      const ls = await this.session.run(`cd ${q(this.dir)} && git ls-files -s -z`);
-      if (ls.exitCode !== 0) throw new Error(`listing the check workspace's tracked files failed: ${ls.stderr.trim()}`);
-      this.tracked = { tree: treeish, entries: parseStaged(ls.stdout) };
+      // The tree's listing is what read-tree put in the index; one call serves the setup's inputs and the checks' file list too.
+      const ls = await this.session.run(`git ls-tree -r -z --full-tree ${treeish}`);
+      if (ls.exitCode !== 0) throw new Error(`listing ${treeish} failed: ${ls.stderr.trim()}`);
+      this.tracked = { tree: treeish, listing: ls.stdout, entries: parseStaged(ls.stdout) };
     }
     this.checkedOut = readTracked(this.dir, this.tracked.entries);
     this.homeAsGiven = homeStamp(this.home);
@@ -283,15 +302,12 @@ export class CheckWorkspace {
    * A failed setup is not recorded, so the next round tries again.
    */
   async setup(spec: SetupSpec): Promise<SetupOutcome> {
-    const tree = this.current;
-    if (!tree) throw new Error('CheckWorkspace.setup: update() the workspace to a tree first');
+    if (!this.tracked) throw new Error('CheckWorkspace.setup: update() the workspace to a tree first');
     if (!spec.command) {
       if (this.record) await this.removeOutputs();
       return { state: 'none' };
     }
-    const ls = await this.session.run(`git ls-tree -r -z --full-tree ${tree}`);
-    if (ls.exitCode !== 0) throw new Error(`listing ${tree} failed: ${ls.stderr.trim()}`);
-    const inputsHash = setupInputsHash(ls.stdout, spec.command, spec.inputs ?? DEFAULT_SETUP_INPUTS, this.o.env);
+    const inputsHash = setupInputsHash(this.tracked.listing, spec.command, spec.inputs ?? DEFAULT_SETUP_INPUTS, this.o.env);
     if (this.record?.inputs_hash === inputsHash) return { state: 'reused', inputs_hash: inputsHash };
     if (this.record) await this.removeOutputs();
     const result = await runSetupCommand({ ...this.o, run: this.run }, { ...spec, command: spec.command }, inputsHash, { cwd: this.dir, env: this.env() });
@@ -312,6 +328,11 @@ export class CheckWorkspace {
       await this.saveRecord({ inputs_hash: inputsHash, keep: made, fingerprint: f.stdout.trim() });
     } else if (note === null) await this.saveRecord({ inputs_hash: inputsHash, keep: [], fingerprint: '' });
     return { state: 'ran', inputs_hash: inputsHash, result, cached: note === null, note, changed };
+  }
+
+  /** The files of `tree` when the workspace holds it (null otherwise), from the listing update() made. */
+  files(tree: string): string[] | null {
+    return this.tracked?.tree === tree ? this.tracked.entries.map((e) => e.path) : null;
   }
 
   /**

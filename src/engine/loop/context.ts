@@ -138,7 +138,8 @@ async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: A
   // Reports from before the round (stale, planted, or undeletable) are never counted.
   const glob = cfg.checks.junit ?? cfg.residual.junit;
   const guard = glob ? await prepareJunit(cwd, glob) : null;
-  const files = cfg.acceptance_criteria.some((c) => c.inputs) ? await ctx.git.treeFiles(tree) : undefined;
+  const treeFiles = async () => judge.files?.(tree) ?? (await ctx.git.treeFiles(tree));
+  const files = cfg.acceptance_criteria.some((c) => c.inputs) ? await treeFiles() : undefined;
   const checks = await time('checks', () =>
     runChecks(cfg.acceptance_criteria, {
       runner: judge.runner,
@@ -170,7 +171,7 @@ async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: A
             runner: judge.runner,
             cwd,
             env: judge.env,
-            files: files ?? (await ctx.git.treeFiles(tree)),
+            files: files ?? (await treeFiles()),
             protectedGlobs: ctx.plan.protected,
             signal: opts.signal,
             after: (step) => judge.keepsTree(step, glob),

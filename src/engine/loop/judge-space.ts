@@ -33,6 +33,8 @@ export interface JudgeSpace {
    * the agent-step guard); paths matching `outputs` (the checks' JUnit glob) are the checks' output.
    */
   keepsTree(step: string, outputs?: string | null): void;
+  /** The files of `tree` as the space listed them when it prepared it (null: not known here; ask git). */
+  files?(tree: string): string[] | null;
   /**
    * The round's commands (checks, measures) are done with the space: it may be tidied for the next
    * prepare() meanwhile. Settles once the loop may write the space again (live: the tree is back).
@@ -149,12 +151,14 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
       return setup;
     },
     keepsTree: (step, outputs) => keeps(ws, step, outputs),
+    files: (tree) => ws.files(tree),
     release: () => {
       ws.tidy();
       return Promise.resolve();
     },
     aside() {
-      // The certified commit checked out anew, with its own setup: nothing of earlier rounds counts.
+      // The certified commit checked out anew: nothing of earlier rounds counts but the sealed setup
+      // outputs of the same inputs, linked (read-only to the checks) instead of installed again.
       let mine: CheckWorkspace | null = null;
       let mySetup: SetupReport | null = null;
       const held = () => {
@@ -168,7 +172,7 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
           const made = await time('workspace update', async () => {
             await fresh?.dispose();
             fresh = null;
-            return CheckWorkspace.fresh({ ...base, root: join(c.root, 'fresh') }, tree);
+            return CheckWorkspace.fresh({ ...base, root: join(c.root, 'fresh') }, tree, undefined, ws);
           });
           fresh = mine = made.workspace;
           mySetup = check(await time('setup', () => made.workspace.setup(setupSpec(opts?.signal))));
@@ -182,6 +186,7 @@ export async function cleanJudge(c: CleanJudgeOptions): Promise<JudgeSpace> {
           return mySetup;
         },
         keepsTree: (step, outputs) => keeps(held(), step, outputs),
+        files: (tree) => held().files(tree),
         // Removed with the space it was set aside from.
         release: () => Promise.resolve(),
         dispose: () => Promise.resolve(),

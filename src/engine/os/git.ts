@@ -162,12 +162,14 @@ export class Git extends GitCore {
    * What is staged, against HEAD, as a patch (binary files too). The tree's own attributes are not
    * read (a `.gitattributes` with `-diff` or `binary` would show a text change as a binary patch to
    * the evidence and the critic): the two trees are compared from an empty work tree and index, so
-   * git tells binary from text by content alone; no textconv, no external diff.
+   * git tells binary from text by content alone; no textconv, no external diff. `tree`: the staged
+   * tree as stage() returned it (the index unchanged since), which saves writing it again.
    */
-  async stagedDiff(): Promise<string> {
+  async stagedDiff(tree?: string): Promise<string> {
     const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
+    if (!this.dirs) await this.position();
     const script = [
-      `t=$(${git} write-tree) && d=$(${git} rev-parse --absolute-git-dir) && e=$(mktemp -d) || exit 1`,
+      `t=${tree ? shellQuote(tree) : `$(${git} write-tree)`} && d=${shellQuote(this.dirs!.git)} && e=$(mktemp -d) || exit 1`,
       `(cd "$e" && GIT_INDEX_FILE="$e/index" ${git} --git-dir="$d" --work-tree="$e" diff --binary --no-color --no-ext-diff --no-textconv HEAD "$t")`,
       'rc=$?; rm -rf "$e"; exit $rc',
     ].join('\n');
