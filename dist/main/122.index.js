@@ -307,7 +307,8 @@ function renderReportMarkdown(r, agentsMd) {
     if (r.budget_use) {
         const b = r.budget_use;
         out.push('### Budget use (all runs of this loop)', '', `iterations ${b.iterations} · seconds ${b.seconds} · cost ${(0,_common_display_js__WEBPACK_IMPORTED_MODULE_0__/* .costUse */ .Hq)(b.cost_usd)} · tool calls ${b.tool_calls}` +
-            (b.tool_calls_per_iteration ? ` · tool calls per iteration ${b.tool_calls_per_iteration}` : ''), '');
+            (b.tool_calls_per_iteration ? ` · tool calls per iteration ${b.tool_calls_per_iteration}` : '') +
+            (b.side_agents ? ` · of which side agents: ${(0,_common_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .inert */ .tJ)(b.side_agents)}` : ''), '');
     }
     if (r.missing_fields.length)
         out.push(`**Missing fields:** ${(0,_common_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .inert */ .tJ)(r.missing_fields.join(', '))}`, '');
@@ -591,9 +592,10 @@ function decide(f) {
 const downstreamUnavailable = (what, why) => `downstream unavailable (${what}): ${why}`;
 /**
  * The backpressure an agent step ends with, or null: a stop the loop saw while it ran; else, when
- * the agent ended by itself, its model service's rate limit or the service not answering at all.
- * Either is the world's state, not the agent's failure: the run pauses and the next run tries the
- * step again (SPEC §2 backpressure), where any other failure ends it AGENT_FAILED.
+ * the agent ended by itself, its model service's rate limit, or a downstream it depends on that did
+ * not answer the loop's own probe after the step failed (agent/downstream.ts; never the agent's
+ * words). Either is the world's state, not the agent's failure: the run pauses and the next run tries
+ * the step again (SPEC §2 backpressure), where any other failure ends it AGENT_FAILED.
  */
 function agentBackpressure(s) {
     if (s.stop || s.aborted)
@@ -601,7 +603,7 @@ function agentBackpressure(s) {
     const words = s.errorText ? `: ${s.errorText}` : '';
     if (s.rateLimited)
         return `the agent hit a rate limit${words}`;
-    return s.unavailable ? downstreamUnavailable("the agent's model API", `it did not answer${words}`) : null;
+    return s.unreachable ? downstreamUnavailable(s.unreachable.what, `it cannot be reached from here (${s.unreachable.why}); the agent failed${words}`) : null;
 }
 /** A tree judged with nothing else to go on (a HEAD before any agent, a rerun): the same table decides. */
 function decideJudgement(judgement) {

@@ -14,7 +14,7 @@ export const modules = {
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(23905);
-/* harmony import */ var _engine_config_plan_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(54158);
+/* harmony import */ var _engine_config_plan_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(86258);
 /* harmony import */ var _engine_memory_failures_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(47489);
 // What the PR comment shows from the evidence tree beside the iteration rows: the baseline (HEAD
 // judged before any agent) and the failing checks of the latest round with the first lines of

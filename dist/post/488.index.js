@@ -588,12 +588,15 @@ class Git extends GitCore {
      * What is staged, against HEAD, as a patch (binary files too). The tree's own attributes are not
      * read (a `.gitattributes` with `-diff` or `binary` would show a text change as a binary patch to
      * the evidence and the critic): the two trees are compared from an empty work tree and index, so
-     * git tells binary from text by content alone; no textconv, no external diff.
+     * git tells binary from text by content alone; no textconv, no external diff. `tree`: the staged
+     * tree as stage() returned it (the index unchanged since), which saves writing it again.
      */
-    async stagedDiff() {
+    async stagedDiff(tree) {
         const git = ['git', ...this.gitArgs].map(shell_quote/* shellQuote */.Z).join(' ');
+        if (!this.dirs)
+            await this.position();
         const script = [
-            `t=$(${git} write-tree) && d=$(${git} rev-parse --absolute-git-dir) && e=$(mktemp -d) || exit 1`,
+            `t=${tree ? (0,shell_quote/* shellQuote */.Z)(tree) : `$(${git} write-tree)`} && d=${(0,shell_quote/* shellQuote */.Z)(this.dirs.git)} && e=$(mktemp -d) || exit 1`,
             `(cd "$e" && GIT_INDEX_FILE="$e/index" ${git} --git-dir="$d" --work-tree="$e" diff --binary --no-color --no-ext-diff --no-textconv HEAD "$t")`,
             'rc=$?; rm -rf "$e"; exit $rc',
         ].join('\n');
@@ -1250,10 +1253,9 @@ class MarkedStream {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   Cq: () => (/* binding */ readOr),
 /* harmony export */   D5: () => (/* binding */ ancestorInTheWay),
-/* harmony export */   VX: () => (/* binding */ readRegular),
 /* harmony export */   Wy: () => (/* binding */ readRegularSync)
 /* harmony export */ });
-/* unused harmony exports lstatOrNull, linkTarget, openRegular, readHeadSync, readAsGit, readAsGitIn, readRegularIn, isLinkIn, linkLeavesTree, removeTree */
+/* unused harmony exports lstatOrNull, linkTarget, openRegular, readRegular, readHeadSync, readAsGit, readAsGitIn, readRegularIn, isLinkIn, linkLeavesTree, removeTree */
 /* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(31421);
 /* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_child_process__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(73024);
@@ -1295,7 +1297,7 @@ function linkTarget(path) {
 async function openRegular(path, maxBytes = Infinity) {
     let fh;
     try {
-        fh = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.open)(path, node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.O_RDONLY | node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.O_NOFOLLOW | node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.O_NONBLOCK);
+        fh = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     }
     catch (e) {
         const code = e.code;

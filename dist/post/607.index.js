@@ -100,6 +100,7 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony export */   NOT_EVIDENCE: () => (/* binding */ NOT_EVIDENCE),
 /* harmony export */   PHASES_LOG: () => (/* binding */ PHASES_LOG),
 /* harmony export */   isIterationManifest: () => (/* binding */ isIterationManifest),
+/* harmony export */   iterDir: () => (/* binding */ iterDir),
 /* harmony export */   listFiles: () => (/* binding */ listFiles),
 /* harmony export */   manifestEntrySchema: () => (/* binding */ manifestEntrySchema),
 /* harmony export */   manifestSchema: () => (/* binding */ manifestSchema)
@@ -415,6 +416,8 @@ async function listFiles(root) {
     await walk(root);
     return out.sort();
 }
+/** The folder of iteration n in the evidence tree. */
+const iterDir = (n) => `iter_${n}`;
 
 
 /***/ })

@@ -202,7 +202,8 @@ function renderReportMarkdown(r, agentsMd) {
     if (r.budget_use) {
         const b = r.budget_use;
         out.push('### Budget use (all runs of this loop)', '', `iterations ${b.iterations} · seconds ${b.seconds} · cost ${(0,display/* costUse */.Hq)(b.cost_usd)} · tool calls ${b.tool_calls}` +
-            (b.tool_calls_per_iteration ? ` · tool calls per iteration ${b.tool_calls_per_iteration}` : ''), '');
+            (b.tool_calls_per_iteration ? ` · tool calls per iteration ${b.tool_calls_per_iteration}` : '') +
+            (b.side_agents ? ` · of which side agents: ${(0,markdown/* inert */.tJ)(b.side_agents)}` : ''), '');
     }
     if (r.missing_fields.length)
         out.push(`**Missing fields:** ${(0,markdown/* inert */.tJ)(r.missing_fields.join(', '))}`, '');

@@ -1,5 +1,5 @@
-export const id = 216;
-export const ids = [216];
+export const id = 190;
+export const ids = [190];
 export const modules = {
 
 /***/ 1953:
@@ -99,7 +99,7 @@ function runSection(run, iterations, s, plan, status, stopReason, pause) {
 
 /***/ }),
 
-/***/ 97216:
+/***/ 1190:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -117,59 +117,17 @@ var external_node_os_ = __webpack_require__(48161);
 var external_node_path_ = __webpack_require__(76760);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(73024);
-// EXTERNAL MODULE: ./src/engine/agent/agents.ts + 4 modules
-var agents = __webpack_require__(92047);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __webpack_require__(51455);
-// EXTERNAL MODULE: ./src/engine/os/tree-file.ts
-var tree_file = __webpack_require__(34720);
-;// CONCATENATED MODULE: ./src/engine/os/reach.ts
-// What a role can reach of the machine at user+pidns (SPEC §7 "Isolation"): its user sees only
-// what every other user may reach; a folder it cannot traverse is covered by an empty one in its
-// view (os/sandbox.ts#layout). A program the user configured there is missing to the role, and the
-// loop says so before the run instead of letting the agent or a check fail on "No such file".
-
-
-/**
- * The first directory on the way to `path` (inclusive) that `who` cannot traverse, or null. `who`
- * absent: any other user (one that owns nothing there). ACLs are not read: a folder they open is
- * still reported (then covered, see sandbox.ts), never the other way round.
- */
-async function firstBlocked(path, who) {
-    let at = external_node_path_.sep;
-    for (const part of ['', ...path.split(external_node_path_.sep).filter(Boolean)]) {
-        at = (0,external_node_path_.join)(at, part);
-        const s = await (0,promises_.stat)(at).catch(() => null);
-        const bit = !s ? 0 : s.uid === who?.uid ? 0o100 : s.gid === who?.gid ? 0o010 : 0o001;
-        if (!s || (s.mode & bit) === 0)
-            return at;
-    }
-    return null;
-}
-/**
- * For each of `paths` (absolute) that exists for the loop but lies under a folder `who` cannot
- * traverse: one sentence naming the file, that folder, its mode and the user. A path the loop
- * cannot see either is not the sandbox's doing and is left out.
- */
-async function outOfView(paths, who) {
-    const found = await Promise.all([...new Set(paths)].map(async (path) => {
-        if (!path.startsWith(external_node_path_.sep) || !(await (0,promises_.lstat)(path).catch(() => null)))
-            return null;
-        const blocked = await firstBlocked(path, who);
-        if (blocked === null || blocked === path)
-            return null;
-        const mode = ((await (0,promises_.stat)(blocked)).mode & 0o777).toString(8).padStart(4, '0');
-        return `${path} lies under ${blocked} (mode ${mode}), which ${who.name} cannot enter`;
-    }));
-    return found.filter((f) => f !== null);
-}
-
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __webpack_require__(37067);
-var external_node_http_default = /*#__PURE__*/__webpack_require__.n(external_node_http_);
+// EXTERNAL MODULE: ./src/engine/agent/agents.ts + 3 modules
+var agents = __webpack_require__(3767);
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __webpack_require__(77030);
 var external_node_net_default = /*#__PURE__*/__webpack_require__.n(external_node_net_);
+// EXTERNAL MODULE: external "node:tls"
+var external_node_tls_ = __webpack_require__(41692);
+var external_node_tls_default = /*#__PURE__*/__webpack_require__.n(external_node_tls_);
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __webpack_require__(37067);
+var external_node_http_default = /*#__PURE__*/__webpack_require__.n(external_node_http_);
 // EXTERNAL MODULE: external "node:https"
 var external_node_https_ = __webpack_require__(44708);
 var external_node_https_default = /*#__PURE__*/__webpack_require__.n(external_node_https_);
@@ -233,6 +191,103 @@ function connectOut(host, port, scheme) {
         req.once('error', (e) => failed(e.message || e.code || 'the connection to the proxy failed'));
         req.end();
     });
+}
+
+;// CONCATENATED MODULE: ./src/engine/agent/api-probe.ts
+// Before the first agent step: can the model API the key proxy forwards to be reached at all? An
+// unreachable API (no DNS, a refused or timed-out connection, a certificate the machine does not
+// trust) would end the step AGENT_FAILED after the baseline's cost; found here, the run pauses
+// before spending anything, with the cause in the network's own words. The probe connects the way
+// the key proxy would (through the machine's proxy where one applies; for https it completes the
+// TLS handshake) and sends nothing: the key and the model are the agent step's to judge, and the API
+// sees no request.
+
+
+
+/** Null when `upstream` accepts a connection; else why not ("getaddrinfo ENOTFOUND api.example.com"). */
+async function probeModelApi(upstream, timeoutMs = 15_000) {
+    const secure = upstream.protocol === 'https:';
+    const host = upstream.hostname.replace(/^\[(.*)\]$/, '$1');
+    const port = Number(upstream.port || (secure ? 443 : 80));
+    let timer;
+    const sockets = [];
+    const timeout = new Promise((resolve) => (timer = setTimeout(() => resolve(`no connection within ${timeoutMs / 1000} s`), timeoutMs)));
+    const attempt = (async () => {
+        const tcp = await connectOut(host, port, secure ? 'https' : 'http');
+        sockets.push(tcp);
+        if (!secure)
+            return null;
+        const s = external_node_tls_default().connect({ socket: tcp, servername: external_node_net_default().isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] });
+        sockets.push(s);
+        await new Promise((resolve, reject) => s.once('secureConnect', resolve).once('error', reject));
+        return null;
+    })().catch((e) => (e instanceof Error && e.message) || 'the connection failed');
+    const why = await Promise.race([attempt, timeout]);
+    clearTimeout(timer);
+    // A connection still under way when the time ran out is closed once it is made.
+    void attempt.then(() => sockets.forEach((s) => s.destroy()));
+    return why;
+}
+
+;// CONCATENATED MODULE: ./src/engine/agent/downstream.ts
+// The downstreams an agent step depends on that the loop can probe itself (seed §9.1
+// `downstream_dependency_unavailable`): the model API the key proxy forwards to (api-probe.ts). An
+// agent step that failed is followed by a re-probe of each: one that cannot be reached makes the
+// failure a pause (BACKPRESSURE), whatever the agent printed. The agent's output is untrusted and
+// never decides it: an agent that prints "503 Service Unavailable" while its API answers the probe
+// failed, and a real outage is found even when the CLI says something else.
+
+const modelApiDownstream = (upstream) => ({ what: `the model API ${upstream.origin}`, probe: () => probeModelApi(upstream) });
+/** The first downstream (in order) that does not answer its probe, and why; all are probed at once. */
+async function firstUnreachable(downstreams) {
+    const whys = await Promise.all(downstreams.map((d) => d.probe()));
+    const i = whys.findIndex((w) => w !== null);
+    return i < 0 ? null : { what: downstreams[i].what, why: whys[i] };
+}
+
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(51455);
+// EXTERNAL MODULE: ./src/engine/os/tree-file.ts
+var tree_file = __webpack_require__(34720);
+;// CONCATENATED MODULE: ./src/engine/os/reach.ts
+// What a role can reach of the machine at user+pidns (SPEC §7 "Isolation"): its user sees only
+// what every other user may reach; a folder it cannot traverse is covered by an empty one in its
+// view (os/sandbox.ts#layout). A program the user configured there is missing to the role, and the
+// loop says so before the run instead of letting the agent or a check fail on "No such file".
+
+
+/**
+ * The first directory on the way to `path` (inclusive) that `who` cannot traverse, or null. `who`
+ * absent: any other user (one that owns nothing there). ACLs are not read: a folder they open is
+ * still reported (then covered, see sandbox.ts), never the other way round.
+ */
+async function firstBlocked(path, who) {
+    let at = external_node_path_.sep;
+    for (const part of ['', ...path.split(external_node_path_.sep).filter(Boolean)]) {
+        at = (0,external_node_path_.join)(at, part);
+        const s = await (0,promises_.stat)(at).catch(() => null);
+        const bit = !s ? 0 : s.uid === who?.uid ? 0o100 : s.gid === who?.gid ? 0o010 : 0o001;
+        if (!s || (s.mode & bit) === 0)
+            return at;
+    }
+    return null;
+}
+/**
+ * For each of `paths` (absolute) that exists for the loop but lies under a folder `who` cannot
+ * traverse: one sentence naming the file, that folder, its mode and the user. A path the loop
+ * cannot see either is not the sandbox's doing and is left out.
+ */
+async function outOfView(paths, who) {
+    const found = await Promise.all([...new Set(paths)].map(async (path) => {
+        if (!path.startsWith(external_node_path_.sep) || !(await (0,promises_.lstat)(path).catch(() => null)))
+            return null;
+        const blocked = await firstBlocked(path, who);
+        if (blocked === null || blocked === path)
+            return null;
+        const mode = ((await (0,promises_.stat)(blocked)).mode & 0o777).toString(8).padStart(4, '0');
+        return `${path} lies under ${blocked} (mode ${mode}), which ${who.name} cannot enter`;
+    }));
+    return found.filter((f) => f !== null);
 }
 
 // EXTERNAL MODULE: ./src/engine/os/programs.ts
@@ -719,7 +774,8 @@ class RootCommands {
      * itself where it is the work tree's top). Before the chown, so that nothing of a role's survives
      * in what the loop keeps: a name in the tree for a role's file with other links (one outside the
      * tree, which the chown would hand over too) becomes a copy of its own; the role's ACLs go (a
-     * default ACL would open what the loop makes there later); no group or other may write.
+     * default ACL would open what the loop makes there later); no group or other may write, and no
+     * setuid, setgid or sticky bit stays.
      */
     async takeFromRoles(root, owner, skip, keepTop) {
         if (!this.users)
@@ -730,7 +786,9 @@ class RootCommands {
         await this.asRoot([...over('!', '-type', 'd', '-links', '+1'), ...eachEntry([t.sh, this.breakLinks, t.mktemp, t.cp, t.mv, t.rm])]);
         if (this.setfacl)
             await this.asRoot([...over('!', '-type', 'l'), ...eachEntry([this.setfacl, '-b'])]);
-        await this.asRoot([...over('!', '-type', 'l', '-perm', '/022'), ...eachEntry([t.chmod, 'go-w'])]);
+        // No mode that outlives the hand-back (a setgid or sticky folder, a setuid file, one group or
+        // others may write): what git checks out never has one. The user's own come back (restorePrivateModes).
+        await this.asRoot([...over('!', '-type', 'l', '-perm', '/7022'), ...eachEntry([t.chmod, 'ug-s,o-t,go-w'])]);
         await this.chownTree(root, owner.uid, owner.gid, skip, keepTop);
     }
     /**
@@ -808,7 +866,8 @@ class RootCommands {
         }
         await this.chmod(cwd, 0o1777);
         // What group and others may not read (a 0600 file, a 0700 folder), which the role could open to
-        // them (git keeps no such bit): its modes, kept beside the top folder's until reclaimWorkTree.
+        // them (git keeps no such bit), and the user's own special or shared modes (a setgid folder, a
+        // group-writable one), which the hand-back clears: their modes, kept beside the top folder's until reclaimWorkTree.
         const t = this.tools;
         const skip = ['.git', ...keep];
         await this.asRoot([
@@ -818,9 +877,14 @@ class RootCommands {
             '!',
             '-type',
             'l',
+            '(',
             '!',
             '-perm',
             '-044',
+            '-o',
+            '-perm',
+            '/7022',
+            ')',
             '-fprintf',
             (0,external_node_path_.join)((0,external_node_path_.dirname)(saved), PRIVATE_MODES),
             '%m %P\\0',
@@ -865,12 +929,13 @@ const LONG_PATH = `${'?'.repeat(3800)}*`;
 function eachEntry(command) {
     return ['(', '(', '-path', LONG_PATH, '-execdir', ...command, '{}', '+', ')', '-o', '-exec', ...command, '{}', '+', ')'];
 }
-/** The work tree's entries group and others could not read before a role held it (grantWorkTree). */
+/** The work tree's entries group and others could not read, or with special or shared modes, before a role held it (grantWorkTree). */
 const PRIVATE_MODES = 'worktree-private-modes';
 /**
- * Gives each entry listed in `file` ("<octal mode> <path>", NUL-ended) its group and other bits back:
- * what the role opened is closed again; the owner's bits (the executable bit git keeps) stay the
- * role's change. Never through a link; a path past PATH_MAX or gone is left.
+ * Gives each entry listed in `file` ("<octal mode> <path>", NUL-ended) its group, other and special
+ * bits back: what the role opened is closed again, the user's setgid folder is one again; the owner's
+ * bits (the executable bit git keeps) stay the role's change. Never through a link; a path past
+ * PATH_MAX or gone is left.
  */
 async function restorePrivateModes(cwd, file) {
     const list = (0,tree_file/* readRegularSync */.Wy)(file);
@@ -883,12 +948,12 @@ async function restorePrivateModes(cwd, file) {
         const at = record.indexOf(0x20);
         if (at < 0)
             continue;
-        const was = parseInt(record.subarray(0, at).toString('latin1'), 8) & 0o077;
+        const was = parseInt(record.subarray(0, at).toString('latin1'), 8) & 0o7077;
         const path = Buffer.concat([top, record.subarray(at + 1)]);
         const st = await (0,promises_.lstat)(path).catch(() => null);
-        if (!st || st.isSymbolicLink() || (st.mode & 0o077) === was)
+        if (!st || st.isSymbolicLink() || (st.mode & 0o7077) === was)
             continue;
-        await (0,promises_.chmod)(path, (st.mode & 0o7700) | was).catch(() => undefined);
+        await (0,promises_.chmod)(path, (st.mode & 0o700) | was).catch(() => undefined);
     }
     await (0,promises_.rm)(file, { force: true });
 }
@@ -1525,8 +1590,8 @@ class Sandbox {
 
 // EXTERNAL MODULE: ./src/engine/os/secrets.ts + 2 modules
 var os_secrets = __webpack_require__(71734);
-// EXTERNAL MODULE: ./src/engine/config/plan.ts + 2 modules
-var config_plan = __webpack_require__(54158);
+// EXTERNAL MODULE: ./src/engine/config/plan.ts
+var config_plan = __webpack_require__(86258);
 // EXTERNAL MODULE: ./src/engine/os/stops.ts
 var os_stops = __webpack_require__(39584);
 // EXTERNAL MODULE: ./src/engine/run/decide.ts
@@ -1573,6 +1638,7 @@ var dirty_snapshot = __webpack_require__(48025);
 // SPAWN_SUBAGENT: one fresh agent process per iteration, stopped by its time limit or by
 // backpressure. Its changes are then collected (collect.ts): the names below that other modules
 // take from here live in the modules of their own concept.
+
 
 
 
@@ -1661,7 +1727,16 @@ async function spawnAgent(o) {
         await o.sandbox.reclaimWorkTree(o.cwd);
     }
     const outcome = (0,agents/* parseAgentOutcome */.$M)(preset, result);
-    const backpressure = (0,decide/* agentBackpressure */.CV)({ stop: stop.reason(), aborted: result.aborted, ...outcome });
+    const stopped = stop.reason();
+    // A step that failed by itself: is a downstream it depends on down? Asked of the downstream, never of the agent's words.
+    const unreachable = !stopped && !result.aborted && outcome.failed && !outcome.rateLimited ? await firstUnreachable(o.downstreams ?? []) : null;
+    const backpressure = (0,decide/* agentBackpressure */.CV)({
+        stop: stopped,
+        aborted: result.aborted,
+        rateLimited: outcome.rateLimited,
+        errorText: outcome.errorText,
+        unreachable,
+    });
     const invocation = (0,agents/* describeInvocation */.aN)(inv, { env, mask: o.mask, root: o.cwd, cliVersion: o.cliVersion });
     return { result, backpressure, outcome, invocation };
 }
@@ -1669,47 +1744,6 @@ async function spawnAgent(o) {
 function writeFresh(path, text) {
     (0,external_node_fs_.rmSync)(path, { force: true });
     (0,external_node_fs_.writeFileSync)(path, text, { flag: 'wx', mode: 0o644 });
-}
-
-// EXTERNAL MODULE: ./src/engine/agent/path-names.ts
-var path_names = __webpack_require__(63768);
-// EXTERNAL MODULE: external "node:tls"
-var external_node_tls_ = __webpack_require__(41692);
-var external_node_tls_default = /*#__PURE__*/__webpack_require__.n(external_node_tls_);
-;// CONCATENATED MODULE: ./src/engine/agent/api-probe.ts
-// Before the first agent step: can the model API the key proxy forwards to be reached at all? An
-// unreachable API (no DNS, a refused or timed-out connection, a certificate the machine does not
-// trust) would end the step AGENT_FAILED after the baseline's cost; found here, the run pauses
-// before spending anything, with the cause in the network's own words. The probe connects the way
-// the key proxy would (through the machine's proxy where one applies; for https it completes the
-// TLS handshake) and sends nothing: the key and the model are the agent step's to judge, and the API
-// sees no request.
-
-
-
-/** Null when `upstream` accepts a connection; else why not ("getaddrinfo ENOTFOUND api.example.com"). */
-async function probeModelApi(upstream, timeoutMs = 15_000) {
-    const secure = upstream.protocol === 'https:';
-    const host = upstream.hostname.replace(/^\[(.*)\]$/, '$1');
-    const port = Number(upstream.port || (secure ? 443 : 80));
-    let timer;
-    const sockets = [];
-    const timeout = new Promise((resolve) => (timer = setTimeout(() => resolve(`no connection within ${timeoutMs / 1000} s`), timeoutMs)));
-    const attempt = (async () => {
-        const tcp = await connectOut(host, port, secure ? 'https' : 'http');
-        sockets.push(tcp);
-        if (!secure)
-            return null;
-        const s = external_node_tls_default().connect({ socket: tcp, servername: external_node_net_default().isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] });
-        sockets.push(s);
-        await new Promise((resolve, reject) => s.once('secureConnect', resolve).once('error', reject));
-        return null;
-    })().catch((e) => (e instanceof Error && e.message) || 'the connection failed');
-    const why = await Promise.race([attempt, timeout]);
-    clearTimeout(timer);
-    // A connection still under way when the time ran out is closed once it is made.
-    void attempt.then(() => sockets.forEach((s) => s.destroy()));
-    return why;
 }
 
 // EXTERNAL MODULE: external "node:crypto"
@@ -1979,6 +2013,7 @@ async function startKeyProxy(o) {
     let open = null;
     return {
         baseUrl,
+        upstream: o.upstream,
         openStep() {
             if (open)
                 throw new Error('key proxy: a step is already open');
@@ -2038,16 +2073,8 @@ function decoderFor(encoding) {
     }
 }
 
-// EXTERNAL MODULE: ./src/engine/common/canonical.ts
-var canonical = __webpack_require__(94832);
-// EXTERNAL MODULE: ./src/engine/common/decimal.ts + 1 modules
-var decimal = __webpack_require__(44511);
-// EXTERNAL MODULE: ./src/engine/common/display.ts
-var display = __webpack_require__(81184);
-// EXTERNAL MODULE: ./src/engine/common/markdown.ts
-var markdown = __webpack_require__(74129);
 // EXTERNAL MODULE: ./src/engine/config/config.ts
-var config = __webpack_require__(33855);
+var config_config = __webpack_require__(33855);
 // EXTERNAL MODULE: external "node:module"
 var external_node_module_ = __webpack_require__(98995);
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
@@ -2235,251 +2262,152 @@ async function dependencies(cwd) {
     }
 }
 
-// EXTERNAL MODULE: ./src/engine/store/evidence.ts
-var evidence = __webpack_require__(75607);
-// EXTERNAL MODULE: ./src/engine/evidence/run-accounting.ts
-var run_accounting = __webpack_require__(1953);
-// EXTERNAL MODULE: ./src/engine/judge/audit.ts
-var audit = __webpack_require__(44501);
-;// CONCATENATED MODULE: ./src/engine/judge/checks.ts
-// Acceptance criteria are commands the loop runs itself (exit 0 = met). Their logs and exit codes
-// are Lane A evidence. DEGA command rails: a failure is retried up to `retries` times, a time-out
-// never is (a time-out is deterministic, a transient failure may pass on retry), and the two are
-// told apart in `failure_kind`. Freshness: a result holds for the git tree it ran on; a criterion
-// with `inputs` reuses its last pass while the hash of those inputs is unchanged.
+// EXTERNAL MODULE: ./src/engine/config/budget.ts
+var budget = __webpack_require__(67968);
+// EXTERNAL MODULE: ./src/engine/common/canonical.ts
+var canonical = __webpack_require__(94832);
+// EXTERNAL MODULE: ./src/engine/common/decimal.ts
+var decimal = __webpack_require__(69665);
+;// CONCATENATED MODULE: ./src/engine/config/northstar.ts
+// NORTHSTAR.md (SPEC §3): one markdown table of metrics (id, metric, current, target, measure),
+// read at intake; judge/northstar.ts measures them.
 
-
-
-
-
-const MAX_LOG_BYTES = 512 * 1024;
-function formatLog(command, attempts) {
-    return attempts
-        .map((r, i) => {
-        const end = r.timedOut ? 'timed out' : r.aborted ? 'aborted' : r.exitCode === null ? `signal ${r.signal}` : `exit ${r.exitCode}`;
-        return `$ ${command}${attempts.length > 1 ? `   (attempt ${i + 1})` : ''}\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n--- ${end} ---\n`;
-    })
-        .join('\n');
+class NorthstarError extends Error {
 }
-/** sha256 over the sorted (path, content sha256) of the files matching `globs`. */
-async function inputsHash(cwd, globs, files) {
-    const match = picomatch_default()(globs, { dot: true });
-    const lines = [];
-    for (const f of files.filter((p) => match(p)).sort()) {
-        const data = await (0,tree_file/* readAsGit */.F3)((0,external_node_path_.join)(cwd, f));
-        lines.push(`${f}\0${data === null ? 'missing' : (0,canonical/* sha256 */.sc)(data)}`);
-    }
-    return (0,canonical/* sha256 */.sc)(lines.join('\n'));
+const HEADER = ['id', 'metric', 'current', 'target', 'measure'];
+function cells(line) {
+    const body = line.trim().replace(/^\|/, '').replace(/\|$/, '');
+    return body.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'));
 }
-async function runCheck(c, ctx) {
-    const hash = c.inputs && ctx.files ? await inputsHash(ctx.cwd, c.inputs, ctx.files) : null;
-    const prior = ctx.passes?.[c.id];
-    if (hash !== null && prior && prior.inputs_hash === hash) {
-        return {
-            id: c.id,
-            description: c.description ?? c.run,
-            run: c.run,
-            met: true,
-            exit_code: 0,
-            timed_out: false,
-            failure_kind: null,
-            attempts: 0,
-            duration_ms: 0,
-            evidence: prior.evidence,
-            tree: prior.tree,
-            inputs_hash: hash,
-            reused_from_iteration: prior.iteration === 'baseline' ? -1 : prior.iteration,
-        };
-    }
-    const attempts = [];
-    for (let i = 0; i <= c.retries; i++) {
-        const r = await ctx.runner.run({
-            command: c.run,
-            cwd: ctx.cwd,
-            env: ctx.env,
-            timeoutMs: c.timeout_seconds * 1000,
-            signal: ctx.signal,
-            maxOutputBytes: MAX_LOG_BYTES,
-        });
-        attempts.push(r);
-        if (r.exitCode === 0 || r.timedOut || r.aborted)
-            break;
-    }
-    const last = attempts[attempts.length - 1];
-    const rel = `${ctx.dir}/${c.id}.log`;
-    await ctx.evidence.write(rel, ctx.scrub(formatLog(c.run, attempts)));
-    const met = last.exitCode === 0 && !last.timedOut;
-    return {
-        id: c.id,
-        description: c.description ?? c.run,
-        run: c.run,
-        met,
-        exit_code: last.exitCode,
-        timed_out: last.timedOut,
-        failure_kind: last.timedOut ? 'timeout' : !met ? 'failed' : attempts.length > 1 ? 'transient' : null,
-        attempts: attempts.length,
-        duration_ms: Math.round(attempts.reduce((s, r) => s + r.durationMs, 0)),
-        evidence: ctx.evidence.link(rel),
-        tree: ctx.tree,
-        inputs_hash: hash,
-        reused_from_iteration: null,
-    };
+function parseMeasure(text, row) {
+    const m = text.replace(/^`(.*)`$/, '$1').trim();
+    if (m === '')
+        return { kind: 'static' };
+    if (m === 'residual')
+        return { kind: 'residual' };
+    const crit = /^criterion:([A-Za-z0-9][A-Za-z0-9_.-]*)$/.exec(m);
+    if (crit)
+        return { kind: 'criterion', id: crit[1] };
+    if (m.startsWith('criterion:'))
+        throw new NorthstarError(`row ${row}: measure "${m}" names no valid criterion id`);
+    return { kind: 'command', run: m };
 }
+/** Parses the first table whose header is `| id | metric | current | target | measure |`. */
+function parseNorthstar(text, criterionIds = []) {
+    const lines = text.split(/\r?\n/);
+    const start = lines.findIndex((l) => l.trim().startsWith('|') &&
+        cells(l)
+            .map((c) => c.toLowerCase())
+            .join(',') === HEADER.join(','));
+    if (start < 0)
+        throw new NorthstarError('no table with the header | id | metric | current | target | measure |');
+    if (!/^\s*\|?\s*:?-{3,}/.test(lines[start + 1] ?? ''))
+        throw new NorthstarError('the table header is not followed by a |---| separator row');
+    const metrics = [];
+    for (let i = start + 2; i < lines.length && lines[i].trim().startsWith('|'); i++) {
+        const row = i + 1;
+        const c = cells(lines[i]);
+        if (c.length !== 5)
+            throw new NorthstarError(`line ${row}: expected 5 cells, found ${c.length}`);
+        const [id, metric, current, target, measure] = c;
+        if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(id))
+            throw new NorthstarError(`line ${row}: id "${id}" must be letters, digits, "_", "." or "-"`);
+        if (metrics.some((m) => m.id === id))
+            throw new NorthstarError(`line ${row}: duplicate id "${id}"`);
+        for (const [name, value] of [
+            ['current', current],
+            ['target', target],
+        ])
+            if ((0,decimal/* parseDecimal */.$Q)(value) === null)
+                throw new NorthstarError(`line ${row}: ${name} "${value}" is not a Decimal`);
+        const m = parseMeasure(measure, row);
+        if (m.kind === 'criterion' && criterionIds.length && !criterionIds.includes(m.id))
+            throw new NorthstarError(`line ${row}: measure criterion:${m.id} names no acceptance criterion (known: ${criterionIds.join(', ')})`);
+        metrics.push({ id, metric, current: (0,decimal/* dstr */.Is)((0,decimal/* parseDecimal */.$Q)(current)), target: (0,decimal/* dstr */.Is)((0,decimal/* parseDecimal */.$Q)(target)), measure: m });
+    }
+    if (metrics.length === 0)
+        throw new NorthstarError('the metrics table has no rows');
+    return metrics;
+}
+
+;// CONCATENATED MODULE: ./src/engine/config/intake.ts
+// INTAKE_GOAL and NULL_CHECK: the config and NORTHSTAR.md are read and checked for nulls before
+// anything runs (a missing input is EXIT_NEED_INFO, never a guessed default).
+
+
+
+
+
+
+
+
+const HALTING_FIELDS = new Set(['certificates', 'R_p']);
+const NULL_FIELDS = new Set(['goal', 'acceptance_criteria', 'version']);
 /**
- * Runs the criteria, at most `concurrency` at a time (default: the machine's cores), each as soon as
- * the criteria it names in `after` have ended: independent criteria run side by side, each with its
- * own output. The results are in the config's order whatever order they end in, so the evidence is
- * the same however they were scheduled. After each criterion ends, `afterRun` is given the
- * criteria that could have changed the workspace since the last look (those that ended since and
- * those still running); a look that throws stops the others and is the round's error.
+ * The contract a plan is made from: the parsed config without its budget and agent. A resumed loop
+ * must have the same contract; a raised budget or another agent is a legitimate continuation.
  */
-async function runChecks(criteria, ctx) {
-    const stop = new AbortController();
-    const abort = () => stop.abort();
-    if (ctx.signal?.aborted)
-        stop.abort();
-    ctx.signal?.addEventListener('abort', abort, { once: true });
-    const inner = { ...ctx, signal: stop.signal };
-    const slots = new Slots(Math.max(1, ctx.concurrency ?? (0,external_node_os_.availableParallelism)()));
-    const running = new Set();
-    let unseen = [];
-    const ended = new Map();
-    for (const c of criteria) {
-        // Validated by the config: each names a criterion listed before, so already scheduled.
-        const deps = (c.after ?? []).flatMap((id) => ended.get(id) ?? []);
-        ended.set(c.id, (async () => {
-            await Promise.all(deps);
-            const release = await slots.take();
-            try {
-                running.add(c.id);
-                const r = await runCheck(c, inner).finally(() => running.delete(c.id));
-                if (r.reused_from_iteration === null) {
-                    unseen.push(c.id);
-                    const suspects = criteria.filter((k) => unseen.includes(k.id) || running.has(k.id));
-                    unseen = [];
-                    await ctx.afterRun?.(r, suspects.map((k) => k.id));
-                }
-                return r;
-            }
-            finally {
-                release();
-            }
-        })());
-    }
-    const all = [...ended.values()];
+function contractHash(config) {
+    const { budget: _budget, agent, ...contract } = config;
+    // What the agent may change is the contract's (a config without it hashes as before).
+    return (0,canonical/* sha256 */.sc)((0,canonical/* canonicalJson */.dj)(agent.may_change ? { ...contract, may_change: agent.may_change } : contract));
+}
+/** Reads and null-checks the inputs; returns what is missing instead of guessing. */
+async function intake(cwd, configPath, agentOverride, budgetOverrides = {}, modelOverride) {
+    let config;
+    let configText;
     try {
-        return await Promise.all(all);
+        configText = (await (0,tree_file/* readRegular */.VX)((0,external_node_path_.join)(cwd, configPath)))?.toString('utf8') ?? '';
+        config = await (0,config_config/* loadConfig */.Z9)((0,external_node_path_.join)(cwd, configPath), configPath);
     }
     catch (e) {
-        // Nothing of a refused round goes on running: the others are stopped and waited for.
-        stop.abort();
-        await Promise.allSettled(all);
-        throw e;
-    }
-    finally {
-        ctx.signal?.removeEventListener('abort', abort);
-    }
-}
-/** How a look after the checks names those that may have changed the workspace. */
-function checkStep(ids) {
-    return ids.length === 1 ? `the check \`${ids[0]}\`` : `the checks ${ids.map((id) => `\`${id}\``).join(', ')} (run side by side)`;
-}
-/** A counting semaphore: take() resolves with the function that gives the slot back. */
-class Slots {
-    free;
-    waiting = [];
-    constructor(free) {
-        this.free = free;
-    }
-    async take() {
-        if (this.free > 0)
-            this.free--;
-        else
-            await new Promise((resolve) => this.waiting.push(resolve));
-        let given = false;
-        return () => {
-            if (given)
-                return;
-            given = true;
-            const next = this.waiting.shift();
-            if (next)
-                next();
-            else
-                this.free++;
+        if (!(e instanceof errors/* ConfigError */.xL))
+            throw e;
+        const fields = e.problems.map((p) => p.field || configPath);
+        const top = fields.map((f) => f.split('.')[0]);
+        const stop_reason = top.some((f) => HALTING_FIELDS.has(f))
+            ? 'HALTING_CRITERIA_MISSING'
+            : top.some((f) => NULL_FIELDS.has(f) || f === configPath)
+                ? 'NULL_INPUT'
+                : 'CONFIG_INVALID';
+        return {
+            stop_reason,
+            missing_fields: fields,
+            messages: e.message
+                .split('\n')
+                .slice(1)
+                .map((l) => l.replace(/^\s*- /, `${configPath}: `)),
         };
     }
-}
-/** The passes to remember after a round of checks: new passes recorded, failures forgotten. */
-function updatePasses(passes, checks, iteration) {
-    const next = new Map(Object.entries(passes));
-    for (const c of checks) {
-        if (!c.met || c.inputs_hash === null)
-            next.delete(c.id);
-        else if (c.reused_from_iteration === null)
-            next.set(c.id, { iteration, inputs_hash: c.inputs_hash, evidence: c.evidence, tree: c.tree });
+    if (agentOverride)
+        config = { ...config, agent: { ...config.agent, use: agentOverride } };
+    if (modelOverride)
+        config = { ...config, agent: { ...config.agent, model: modelOverride } };
+    // A budget given on the command line (or as an action input) counts as written in the file.
+    config = { ...config, budget: { ...config.budget, ...budgetOverrides } };
+    if (config.agent.use === 'command' && !config.agent.run)
+        return { stop_reason: 'CONFIG_INVALID', missing_fields: ['agent.run'], messages: [`${configPath}: agent.run: is required when agent.use is command`] };
+    const northstarText = (await (0,tree_file/* readRegular */.VX)((0,external_node_path_.join)(cwd, config.northstar)))?.toString('utf8');
+    if (northstarText === undefined) {
+        return {
+            stop_reason: 'NORTHSTAR_MISSING',
+            missing_fields: ['northstar'],
+            messages: [`${config.northstar}: not found; the loop cannot start without its Northstar (run \`phuc-loop init\` for a starting file)`],
+        };
     }
-    return Object.fromEntries(next);
-}
-
-// EXTERNAL MODULE: ./src/engine/judge/certificate.ts
-var judge_certificate = __webpack_require__(97501);
-;// CONCATENATED MODULE: ./src/engine/judge/northstar.ts
-// NORTHSTAR.md's metrics (SPEC §3), re-measured every iteration.
-// distance_i = |current − target| / |target|; for a zero target, |current| / |baseline| (0 when the
-// baseline is 0). The total distance is the mean; all of it in Decimal.
-
-
-async function measure(metric, ctx) {
-    const m = metric.measure;
-    switch (m.kind) {
-        case 'static':
-            return { id: metric.id, value: metric.current };
-        case 'residual':
-            return ctx.residual === null ? { id: metric.id, value: null, error: 'the residual could not be computed' } : { id: metric.id, value: (0,decimal/* dstr */.Is)(ctx.residual) };
-        case 'criterion':
-            return { id: metric.id, value: ctx.criteriaMet.get(m.id) ? '1' : '0' };
-        case 'command': {
-            const r = await ctx.runCommand(m.run);
-            if ('error' in r)
-                return { id: metric.id, value: null, error: r.error };
-            const last = r.output
-                .split(/\r?\n/)
-                .map((l) => l.trim())
-                .filter(Boolean)
-                .pop() ?? '';
-            const d = (0,decimal/* parseDecimal */.$Q)(last);
-            return d ? { id: metric.id, value: (0,decimal/* dstr */.Is)(d) } : { id: metric.id, value: null, error: `last output line ${JSON.stringify(last)} is not a Decimal` };
-        }
+    try {
+        const northstar = parseNorthstar(northstarText, config.acceptance_criteria.map((c) => c.id));
+        return { config, configText, contract: contractHash(config), northstar, budget: (0,budget/* resolveBudget */.ky)(config) };
+    }
+    catch (e) {
+        if (!(e instanceof NorthstarError))
+            throw e;
+        return { stop_reason: 'NORTHSTAR_MISSING', missing_fields: ['northstar'], messages: [`${config.northstar}: ${e.message}`] };
     }
 }
-function distance(current, target, baseline) {
-    if (!target.isZero())
-        return current.minus(target).abs().div(target.abs());
-    if (baseline.isZero())
-        return new decimal/* Decimal */.Ww(0);
-    return current.abs().div(baseline.abs());
-}
-function snapshot(metrics, readings, baselines) {
-    const rows = metrics.map((metric, i) => {
-        const r = readings[i];
-        if (r.value === null)
-            return { id: metric.id, value: null, distance: null, error: r.error };
-        const base = new decimal/* Decimal */.Ww(baselines.get(metric.id) ?? metric.current);
-        return { id: metric.id, value: r.value, distance: (0,decimal/* dstr */.Is)(distance(new decimal/* Decimal */.Ww(r.value), new decimal/* Decimal */.Ww(metric.target), base)) };
-    });
-    const known = rows.every((r) => r.distance !== null);
-    const total = known && rows.length ? (0,decimal/* dstr */.Is)(rows.reduce((acc, r) => acc.plus(r.distance), new decimal/* Decimal */.Ww(0)).div(rows.length)) : null;
-    return { readings: rows, total_distance: total };
-}
-/**
- * Northstar drift by distance: the total distance rose strictly over the last three iterations, as
- * residual divergence is read from the residuals. An unknown distance breaks the run (never a 0).
- */
-function isDrifting(distances) {
-    const last = distances.slice(-3);
-    return last.length === 3 && last.every((d) => d !== null) && (0,judge_certificate/* isDiverging */.Y1)(last);
-}
 
+// EXTERNAL MODULE: ./src/engine/store/evidence.ts
+var evidence = __webpack_require__(75607);
 ;// CONCATENATED MODULE: ./src/engine/os/git-args.ts
 // What the loop hands git: the environment it keeps, and paths on stdin or on the command line.
 /** The variables of the loop's environment git is given (its identity, its config overrides, its certificates). */
@@ -2933,12 +2861,15 @@ class Git extends GitCore {
      * What is staged, against HEAD, as a patch (binary files too). The tree's own attributes are not
      * read (a `.gitattributes` with `-diff` or `binary` would show a text change as a binary patch to
      * the evidence and the critic): the two trees are compared from an empty work tree and index, so
-     * git tells binary from text by content alone; no textconv, no external diff.
+     * git tells binary from text by content alone; no textconv, no external diff. `tree`: the staged
+     * tree as stage() returned it (the index unchanged since), which saves writing it again.
      */
-    async stagedDiff() {
+    async stagedDiff(tree) {
         const git = ['git', ...this.gitArgs].map(shell_quote/* shellQuote */.Z).join(' ');
+        if (!this.dirs)
+            await this.position();
         const script = [
-            `t=$(${git} write-tree) && d=$(${git} rev-parse --absolute-git-dir) && e=$(mktemp -d) || exit 1`,
+            `t=${tree ? (0,shell_quote/* shellQuote */.Z)(tree) : `$(${git} write-tree)`} && d=${(0,shell_quote/* shellQuote */.Z)(this.dirs.git)} && e=$(mktemp -d) || exit 1`,
             `(cd "$e" && GIT_INDEX_FILE="$e/index" ${git} --git-dir="$d" --work-tree="$e" diff --binary --no-color --no-ext-diff --no-textconv HEAD "$t")`,
             'rc=$?; rm -rf "$e"; exit $rc',
         ].join('\n');
@@ -3103,12 +3034,251 @@ class Git extends GitCore {
     }
 }
 
+;// CONCATENATED MODULE: ./src/engine/judge/checks.ts
+// Acceptance criteria are commands the loop runs itself (exit 0 = met). Their logs and exit codes
+// are Lane A evidence. DEGA command rails: a failure is retried up to `retries` times, a time-out
+// never is (a time-out is deterministic, a transient failure may pass on retry), and the two are
+// told apart in `failure_kind`. Freshness: a result holds for the git tree it ran on; a criterion
+// with `inputs` reuses its last pass while the hash of those inputs is unchanged.
+
+
+
+
+
+const MAX_LOG_BYTES = 512 * 1024;
+function formatLog(command, attempts) {
+    return attempts
+        .map((r, i) => {
+        const end = r.timedOut ? 'timed out' : r.aborted ? 'aborted' : r.exitCode === null ? `signal ${r.signal}` : `exit ${r.exitCode}`;
+        return `$ ${command}${attempts.length > 1 ? `   (attempt ${i + 1})` : ''}\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n--- ${end} ---\n`;
+    })
+        .join('\n');
+}
+/** sha256 over the sorted (path, content sha256) of the files matching `globs`. */
+async function inputsHash(cwd, globs, files) {
+    const match = picomatch_default()(globs, { dot: true });
+    const lines = [];
+    for (const f of files.filter((p) => match(p)).sort()) {
+        const data = await (0,tree_file/* readAsGit */.F3)((0,external_node_path_.join)(cwd, f));
+        lines.push(`${f}\0${data === null ? 'missing' : (0,canonical/* sha256 */.sc)(data)}`);
+    }
+    return (0,canonical/* sha256 */.sc)(lines.join('\n'));
+}
+async function runCheck(c, ctx) {
+    const hash = c.inputs && ctx.files ? await inputsHash(ctx.cwd, c.inputs, ctx.files) : null;
+    const prior = ctx.passes?.[c.id];
+    if (hash !== null && prior && prior.inputs_hash === hash) {
+        return {
+            id: c.id,
+            description: c.description ?? c.run,
+            run: c.run,
+            met: true,
+            exit_code: 0,
+            timed_out: false,
+            failure_kind: null,
+            attempts: 0,
+            duration_ms: 0,
+            evidence: prior.evidence,
+            tree: prior.tree,
+            inputs_hash: hash,
+            reused_from_iteration: prior.iteration === 'baseline' ? -1 : prior.iteration,
+        };
+    }
+    const attempts = [];
+    for (let i = 0; i <= c.retries; i++) {
+        const r = await ctx.runner.run({
+            command: c.run,
+            cwd: ctx.cwd,
+            env: ctx.env,
+            timeoutMs: c.timeout_seconds * 1000,
+            signal: ctx.signal,
+            maxOutputBytes: MAX_LOG_BYTES,
+        });
+        attempts.push(r);
+        if (r.exitCode === 0 || r.timedOut || r.aborted)
+            break;
+    }
+    const last = attempts[attempts.length - 1];
+    const rel = `${ctx.dir}/${c.id}.log`;
+    await ctx.evidence.write(rel, ctx.scrub(formatLog(c.run, attempts)));
+    const met = last.exitCode === 0 && !last.timedOut;
+    return {
+        id: c.id,
+        description: c.description ?? c.run,
+        run: c.run,
+        met,
+        exit_code: last.exitCode,
+        timed_out: last.timedOut,
+        failure_kind: last.timedOut ? 'timeout' : !met ? 'failed' : attempts.length > 1 ? 'transient' : null,
+        attempts: attempts.length,
+        duration_ms: Math.round(attempts.reduce((s, r) => s + r.durationMs, 0)),
+        evidence: ctx.evidence.link(rel),
+        tree: ctx.tree,
+        inputs_hash: hash,
+        reused_from_iteration: null,
+    };
+}
+/**
+ * Runs the criteria, at most `concurrency` at a time (default: the machine's cores), each as soon as
+ * the criteria it names in `after` have ended: independent criteria run side by side, each with its
+ * own output. The results are in the config's order whatever order they end in, so the evidence is
+ * the same however they were scheduled. After each criterion ends, `afterRun` is given the
+ * criteria that could have changed the workspace since the last look (those that ended since and
+ * those still running); a look that throws stops the others and is the round's error.
+ */
+async function runChecks(criteria, ctx) {
+    const stop = new AbortController();
+    const abort = () => stop.abort();
+    if (ctx.signal?.aborted)
+        stop.abort();
+    ctx.signal?.addEventListener('abort', abort, { once: true });
+    const inner = { ...ctx, signal: stop.signal };
+    const slots = new Slots(Math.max(1, ctx.concurrency ?? (0,external_node_os_.availableParallelism)()));
+    const running = new Set();
+    let unseen = [];
+    const ended = new Map();
+    for (const c of criteria) {
+        // Validated by the config: each names a criterion listed before, so already scheduled.
+        const deps = (c.after ?? []).flatMap((id) => ended.get(id) ?? []);
+        ended.set(c.id, (async () => {
+            await Promise.all(deps);
+            const release = await slots.take();
+            try {
+                running.add(c.id);
+                const r = await runCheck(c, inner).finally(() => running.delete(c.id));
+                if (r.reused_from_iteration === null) {
+                    unseen.push(c.id);
+                    const suspects = criteria.filter((k) => unseen.includes(k.id) || running.has(k.id));
+                    unseen = [];
+                    await ctx.afterRun?.(r, suspects.map((k) => k.id));
+                }
+                return r;
+            }
+            finally {
+                release();
+            }
+        })());
+    }
+    const all = [...ended.values()];
+    try {
+        return await Promise.all(all);
+    }
+    catch (e) {
+        // Nothing of a refused round goes on running: the others are stopped and waited for.
+        stop.abort();
+        await Promise.allSettled(all);
+        throw e;
+    }
+    finally {
+        ctx.signal?.removeEventListener('abort', abort);
+    }
+}
+/** How a look after the checks names those that may have changed the workspace. */
+function checkStep(ids) {
+    return ids.length === 1 ? `the check \`${ids[0]}\`` : `the checks ${ids.map((id) => `\`${id}\``).join(', ')} (run side by side)`;
+}
+/** A counting semaphore: take() resolves with the function that gives the slot back. */
+class Slots {
+    free;
+    waiting = [];
+    constructor(free) {
+        this.free = free;
+    }
+    async take() {
+        if (this.free > 0)
+            this.free--;
+        else
+            await new Promise((resolve) => this.waiting.push(resolve));
+        let given = false;
+        return () => {
+            if (given)
+                return;
+            given = true;
+            const next = this.waiting.shift();
+            if (next)
+                next();
+            else
+                this.free++;
+        };
+    }
+}
+/** The passes to remember after a round of checks: new passes recorded, failures forgotten. */
+function updatePasses(passes, checks, iteration) {
+    const next = new Map(Object.entries(passes));
+    for (const c of checks) {
+        if (!c.met || c.inputs_hash === null)
+            next.delete(c.id);
+        else if (c.reused_from_iteration === null)
+            next.set(c.id, { iteration, inputs_hash: c.inputs_hash, evidence: c.evidence, tree: c.tree });
+    }
+    return Object.fromEntries(next);
+}
+
 // EXTERNAL MODULE: ./src/engine/judge/canary.ts
 var judge_canary = __webpack_require__(57204);
 // EXTERNAL MODULE: ./src/engine/judge/residual.ts
 var judge_residual = __webpack_require__(99243);
 // EXTERNAL MODULE: ./src/engine/judge/junit.ts
 var judge_junit = __webpack_require__(85826);
+// EXTERNAL MODULE: ./src/engine/judge/certificate.ts
+var judge_certificate = __webpack_require__(97501);
+;// CONCATENATED MODULE: ./src/engine/judge/northstar.ts
+// NORTHSTAR.md's metrics (SPEC §3), re-measured every iteration.
+// distance_i = |current − target| / |target|; for a zero target, |current| / |baseline| (0 when the
+// baseline is 0). The total distance is the mean; all of it in Decimal.
+
+
+async function measure(metric, ctx) {
+    const m = metric.measure;
+    switch (m.kind) {
+        case 'static':
+            return { id: metric.id, value: metric.current };
+        case 'residual':
+            return ctx.residual === null ? { id: metric.id, value: null, error: 'the residual could not be computed' } : { id: metric.id, value: (0,decimal/* dstr */.Is)(ctx.residual) };
+        case 'criterion':
+            return { id: metric.id, value: ctx.criteriaMet.get(m.id) ? '1' : '0' };
+        case 'command': {
+            const r = await ctx.runCommand(m.run);
+            if ('error' in r)
+                return { id: metric.id, value: null, error: r.error };
+            const last = r.output
+                .split(/\r?\n/)
+                .map((l) => l.trim())
+                .filter(Boolean)
+                .pop() ?? '';
+            const d = (0,decimal/* parseDecimal */.$Q)(last);
+            return d ? { id: metric.id, value: (0,decimal/* dstr */.Is)(d) } : { id: metric.id, value: null, error: `last output line ${JSON.stringify(last)} is not a Decimal` };
+        }
+    }
+}
+function distance(current, target, baseline) {
+    if (!target.isZero())
+        return current.minus(target).abs().div(target.abs());
+    if (baseline.isZero())
+        return new decimal/* Decimal */.Ww(0);
+    return current.abs().div(baseline.abs());
+}
+function snapshot(metrics, readings, baselines) {
+    const rows = metrics.map((metric, i) => {
+        const r = readings[i];
+        if (r.value === null)
+            return { id: metric.id, value: null, distance: null, error: r.error };
+        const base = new decimal/* Decimal */.Ww(baselines.get(metric.id) ?? metric.current);
+        return { id: metric.id, value: r.value, distance: (0,decimal/* dstr */.Is)(distance(new decimal/* Decimal */.Ww(r.value), new decimal/* Decimal */.Ww(metric.target), base)) };
+    });
+    const known = rows.every((r) => r.distance !== null);
+    const total = known && rows.length ? (0,decimal/* dstr */.Is)(rows.reduce((acc, r) => acc.plus(r.distance), new decimal/* Decimal */.Ww(0)).div(rows.length)) : null;
+    return { readings: rows, total_distance: total };
+}
+/**
+ * Northstar drift by distance: the total distance rose strictly over the last three iterations, as
+ * residual divergence is read from the residuals. An unknown distance breaks the run (never a 0).
+ */
+function isDrifting(distances) {
+    const last = distances.slice(-3);
+    return last.length === 3 && last.every((d) => d !== null) && (0,judge_certificate/* isDiverging */.Y1)(last);
+}
+
 // EXTERNAL MODULE: ./src/engine/common/document.ts
 var common_document = __webpack_require__(44505);
 // EXTERNAL MODULE: ./src/engine/os/atomic-write.ts
@@ -3188,6 +3358,33 @@ async function lendVolatile(o, dir, keep) {
         await (0,promises_.mkdir)(path, { mode: 0o755 });
         await o.handOver?.(path);
     }
+}
+/**
+ * Links the sealed outputs of another workspace's setup (`from`, whose record says `sealed`) into the
+ * empty workspace `to` (same file system): folders copied, files hard-linked, never the volatile
+ * caches (the other workspace's checks may be writing them). The files stay the loop's, closed to
+ * the check user: a check in either workspace can change none of them. Returns the copy's seal
+ * stamp, or null (what was linked removed) when the outputs were not as sealed before and after.
+ */
+async function linkSealed(from, to, record, sh) {
+    if (sealStamp(from, record.keep) !== record.sealed)
+        return null;
+    const volatile = new Set(volatileFolders(record.keep).map((v) => v.slice(v.lastIndexOf('/') + 1)));
+    const skip = [...volatile].map((v) => `! -name ${(0,shell_quote/* shellQuote */.Z)(v)}`).join(' ');
+    const copy = record.keep.map(keptPath).map((k) => {
+        const [src, dst] = [(0,shell_quote/* shellQuote */.Z)((0,external_node_path_.join)(from, k)), (0,shell_quote/* shellQuote */.Z)((0,external_node_path_.join)(to, k))];
+        const into = `mkdir -p -- "$(dirname -- ${dst})"`;
+        // A node_modules: its own folder made, its entries but the caches linked; anything else whole.
+        return volatileFolders([k]).length
+            ? `${into} && mkdir -- ${dst} && chmod --reference=${src} -- ${dst} && find ${src} -mindepth 1 -maxdepth 1 ${skip} -exec cp -al -t ${dst} -- {} +`
+            : `${into} && cp -al -- ${src} ${dst}`;
+    });
+    const r = await sh(`umask 022 && ${copy.join(' && ')}`);
+    const stamp = r.exitCode === 0 && sealStamp(from, record.keep) === record.sealed ? sealStamp(to, record.keep) : null;
+    if (stamp === null)
+        for (const k of record.keep)
+            await (0,tree_file/* removeTree */.dM)((0,external_node_path_.join)(to, keptPath(k)));
+    return stamp;
 }
 
 ;// CONCATENATED MODULE: ./src/engine/judge/check-env.ts
@@ -3628,11 +3825,13 @@ class CheckWorkspace {
      * A brand-new workspace holding `treeish`, with setup run from scratch: for the final confirmation
      * of a convergence claim and `verify --rerun`. Whatever was under `o.root` is removed first.
      */
-    static async fresh(o, treeish, setup) {
+    static async fresh(o, treeish, setup, donor) {
         await o.takeBack?.(o.root);
         await (0,tree_file/* removeTree */.dM)(o.root);
         const workspace = await CheckWorkspace.open(o);
         try {
+            if (donor)
+                await workspace.adopt(donor);
             await workspace.update(treeish);
             return { workspace, setup: setup ? await workspace.setup(setup) : { state: 'none' } };
         }
@@ -3640,6 +3839,19 @@ class CheckWorkspace {
             await workspace.dispose();
             throw e;
         }
+    }
+    /**
+     * Takes the sealed setup outputs of `donor` (the run's workspace) by hard links, with its record:
+     * setup() keeps them only when its inputs are the ones they were made from, else runs the setup.
+     * The setup then runs once per run instead of once more for the confirmation (setup-seal.ts).
+     */
+    async adopt(donor) {
+        const r = donor.record;
+        if (r?.sealed === undefined || !r.keep.length)
+            return;
+        const sealed = await linkSealed(donor.dir, this.dir, { keep: r.keep, sealed: r.sealed }, (s) => this.session.run(s));
+        if (sealed !== null)
+            await this.saveRecord({ ...r, sealed });
     }
     /** The commit or tree the workspace holds (after update). */
     get holds() {
@@ -3685,10 +3897,11 @@ class CheckWorkspace {
             }
         }
         if (this.tracked?.tree !== treeish) {
-            const ls = await this.session.run(`cd ${q(this.dir)} && git ls-files -s -z`);
+            // The tree's listing is what read-tree put in the index; one call serves the setup's inputs and the checks' file list too.
+            const ls = await this.session.run(`git ls-tree -r -z --full-tree ${treeish}`);
             if (ls.exitCode !== 0)
-                throw new Error(`listing the check workspace's tracked files failed: ${ls.stderr.trim()}`);
-            this.tracked = { tree: treeish, entries: parseStaged(ls.stdout) };
+                throw new Error(`listing ${treeish} failed: ${ls.stderr.trim()}`);
+            this.tracked = { tree: treeish, listing: ls.stdout, entries: parseStaged(ls.stdout) };
         }
         this.checkedOut = readTracked(this.dir, this.tracked.entries);
         this.homeAsGiven = homeStamp(this.home);
@@ -3753,18 +3966,14 @@ class CheckWorkspace {
      * A failed setup is not recorded, so the next round tries again.
      */
     async setup(spec) {
-        const tree = this.current;
-        if (!tree)
+        if (!this.tracked)
             throw new Error('CheckWorkspace.setup: update() the workspace to a tree first');
         if (!spec.command) {
             if (this.record)
                 await this.removeOutputs();
             return { state: 'none' };
         }
-        const ls = await this.session.run(`git ls-tree -r -z --full-tree ${tree}`);
-        if (ls.exitCode !== 0)
-            throw new Error(`listing ${tree} failed: ${ls.stderr.trim()}`);
-        const inputsHash = setupInputsHash(ls.stdout, spec.command, spec.inputs ?? DEFAULT_SETUP_INPUTS, this.o.env);
+        const inputsHash = setupInputsHash(this.tracked.listing, spec.command, spec.inputs ?? DEFAULT_SETUP_INPUTS, this.o.env);
         if (this.record?.inputs_hash === inputsHash)
             return { state: 'reused', inputs_hash: inputsHash };
         if (this.record)
@@ -3792,6 +4001,10 @@ class CheckWorkspace {
         else if (note === null)
             await this.saveRecord({ inputs_hash: inputsHash, keep: [], fingerprint: '' });
         return { state: 'ran', inputs_hash: inputsHash, result, cached: note === null, note, changed };
+    }
+    /** The files of `tree` when the workspace holds it (null otherwise), from the listing update() made. */
+    files(tree) {
+        return this.tracked?.tree === tree ? this.tracked.entries.map((e) => e.path) : null;
     }
     /**
      * The tracked paths whose content (or kind: a file, a link, a folder) is no longer what the last update
@@ -3955,12 +4168,14 @@ async function cleanJudge(c) {
             return setup;
         },
         keepsTree: (step, outputs) => keeps(ws, step, outputs),
+        files: (tree) => ws.files(tree),
         release: () => {
             ws.tidy();
             return Promise.resolve();
         },
         aside() {
-            // The certified commit checked out anew, with its own setup: nothing of earlier rounds counts.
+            // The certified commit checked out anew: nothing of earlier rounds counts but the sealed setup
+            // outputs of the same inputs, linked (read-only to the checks) instead of installed again.
             let mine = null;
             let mySetup = null;
             const held = () => {
@@ -3975,7 +4190,7 @@ async function cleanJudge(c) {
                     const made = await time('workspace update', async () => {
                         await fresh?.dispose();
                         fresh = null;
-                        return CheckWorkspace.fresh({ ...base, root: (0,external_node_path_.join)(c.root, 'fresh') }, tree);
+                        return CheckWorkspace.fresh({ ...base, root: (0,external_node_path_.join)(c.root, 'fresh') }, tree, undefined, ws);
                     });
                     fresh = mine = made.workspace;
                     mySetup = check(await time('setup', () => made.workspace.setup(setupSpec(opts?.signal))));
@@ -3989,6 +4204,7 @@ async function cleanJudge(c) {
                     return mySetup;
                 },
                 keepsTree: (step, outputs) => keeps(held(), step, outputs),
+                files: (tree) => held().files(tree),
                 // Removed with the space it was set aside from.
                 release: () => Promise.resolve(),
                 dispose: () => Promise.resolve(),
@@ -4030,6 +4246,7 @@ function setupLine(s) {
 }
 
 ;// CONCATENATED MODULE: ./src/engine/loop/context.ts
+
 
 
 
@@ -4096,7 +4313,8 @@ async function judgeRound(ctx, dir, tree, opts) {
     // Reports from before the round (stale, planted, or undeletable) are never counted.
     const glob = cfg.checks.junit ?? cfg.residual.junit;
     const guard = glob ? await (0,judge_junit/* prepareJunit */.e0)(cwd, glob) : null;
-    const files = cfg.acceptance_criteria.some((c) => c.inputs) ? await ctx.git.treeFiles(tree) : undefined;
+    const treeFiles = async () => judge.files?.(tree) ?? (await ctx.git.treeFiles(tree));
+    const files = cfg.acceptance_criteria.some((c) => c.inputs) ? await treeFiles() : undefined;
     const checks = await time('checks', () => runChecks(cfg.acceptance_criteria, {
         runner: judge.runner,
         cwd,
@@ -4124,19 +4342,49 @@ async function judgeRound(ctx, dir, tree, opts) {
             runner: judge.runner,
             cwd,
             env: judge.env,
-            files: files ?? (await ctx.git.treeFiles(tree)),
+            files: files ?? (await treeFiles()),
             protectedGlobs: ctx.plan.protected,
             signal: opts.signal,
             after: (step) => judge.keepsTree(step, glob),
             log: (line) => ctx.o.log.info(`${dir}: ${line}`),
             reached: ctx.canaryReached,
-            probe: opts.probeCanary,
+            // Iteration rounds only: a replay's round may hold the fresh checkout the probe takes.
+            baselineReaches: opts.reuse ? (k) => baselineReaches(ctx, k, glob, opts.signal) : undefined,
         }))
         : undefined;
     const lying = canary?.find(judge_canary/* compromised */.Fo);
     if (lying)
         throw new errors/* RunnerCompromised */.fu(dir, lying.criterion, lying.runner ?? 'unknown', lying.outcome === 'not_run');
     return { checks, residual, cwd, junit, canary: canary?.map(({ reachedBefore: _, ...c }) => c), aborted: opts.signal.aborted };
+}
+/**
+ * Whether the baseline's tree reaches the canary of `criterion`: a probe in a brand-new checkout of
+ * it (its own setup), once per run and criterion. Unknown (no baseline this run, no second place
+ * to judge in): false, and the silent canary says nothing of the runner, as one never reached.
+ */
+function baselineReaches(ctx, criterion, glob, signal) {
+    const base = ctx.canaryBaseline;
+    const aside = ctx.judge.aside?.();
+    if (!base || !aside)
+        return Promise.resolve(false);
+    const known = base.reaches.get(criterion.id);
+    if (known)
+        return known;
+    const probe = (async () => {
+        const cwd = await aside.prepare(base.tree, { signal });
+        return (0,judge_canary/* probeCanary */.fB)(criterion, {
+            runner: aside.runner,
+            cwd,
+            env: aside.env,
+            files: await ctx.git.treeFiles(base.tree),
+            protectedGlobs: ctx.plan.protected,
+            signal,
+            after: (step) => aside.keepsTree(step, glob),
+            log: (line) => ctx.o.log.info(`baseline: ${line}`),
+        });
+    })();
+    base.reaches.set(criterion.id, probe);
+    return probe;
 }
 /** The suite-integrity verdict of a round against the tests the baseline ran (null: nothing to say). */
 function suiteVerdict(ctx, junit) {
@@ -4235,6 +4483,7 @@ function agentRunContext(ctx) {
         sandbox: ctx.sandbox,
         exchangeDir: ctx.exchangeDir,
         keyProxy: ctx.keyProxy,
+        downstreams: ctx.keyProxy ? [modelApiDownstream(ctx.keyProxy.upstream)] : [],
         mask: scrubber(ctx.secrets),
         cliVersion: ctx.cliVersion,
     };
@@ -4247,8 +4496,10 @@ const DEFAULT_EVIDENCE_DIR = 'evidence/loop';
 var evidence_state = __webpack_require__(7355);
 // EXTERNAL MODULE: ./src/engine/run/fsm.ts
 var run_fsm = __webpack_require__(42502);
-// EXTERNAL MODULE: ./src/engine/agent/collect.ts + 2 modules
-var collect = __webpack_require__(11638);
+// EXTERNAL MODULE: ./src/engine/evidence/audit.ts
+var audit = __webpack_require__(27957);
+// EXTERNAL MODULE: ./src/engine/common/display.ts
+var display = __webpack_require__(81184);
 // EXTERNAL MODULE: ./src/engine/memory/failures.ts
 var memory_failures = __webpack_require__(47489);
 // EXTERNAL MODULE: ./src/engine/memory/agents-md.ts + 1 modules
@@ -4297,7 +4548,26 @@ function budgetMeasures(preset, b, used) {
         tool_calls_per_iteration: not.max_tool_calls_per_iteration
             ? `not measured: ${not.max_tool_calls_per_iteration}`
             : `at most ${b.max_tool_calls_per_iteration} turns, given to the agent`,
+        ...(sideAgentsLine(used.side) ? { side_agents: sideAgentsLine(used.side) } : {}),
     };
+}
+/**
+ * The side agents' share of the totals above (loop/budget-use.ts), one phrase per role
+ * ("critic 2 run(s): $0.5, 3 tool calls"), or null when none was due.
+ */
+function sideAgentsLine(side) {
+    const parts = Object.entries(side ?? {}).flatMap(([role, u]) => {
+        if (!u)
+            return [];
+        const figures = [
+            u.cost_usd === null ? null : `$${u.cost_usd}`,
+            u.tool_calls === null ? null : `${u.tool_calls} tool calls`,
+            u.tokens === null ? null : `${u.tokens} tokens`,
+        ];
+        const said = figures.filter(Boolean).join(', ');
+        return [`${role} ${u.runs} run(s)${said ? `: ${said}` : ', nothing reported'}${u.refused ? `, ${u.refused} not started (budget)` : ''}`];
+    });
+    return parts.length ? parts.join('; ') : null;
 }
 
 ;// CONCATENATED MODULE: ./src/engine/loop/capsule-build.ts
@@ -4345,10 +4615,10 @@ function buildCapsule(ctx, n, withAgentText, failures) {
         ...ctx.iterations
             .filter((i) => !learnings.archived.includes(i))
             .flatMap((i) => [
-            ...link(`${(0,audit/* iterDir */.E2)(i)}/certificate.json`, 'proof'),
-            ...link(`${(0,audit/* iterDir */.E2)(i)}/diff.patch`, 'artifact'),
-            ...link(`${(0,audit/* iterDir */.E2)(i)}/agents_md_entry.md`, 'log'),
-            ...checkLogs((0,audit/* iterDir */.E2)(i)),
+            ...link(`${(0,evidence/* iterDir */.E2)(i)}/certificate.json`, 'proof'),
+            ...link(`${(0,evidence/* iterDir */.E2)(i)}/diff.patch`, 'artifact'),
+            ...link(`${(0,evidence/* iterDir */.E2)(i)}/agents_md_entry.md`, 'log'),
+            ...checkLogs((0,evidence/* iterDir */.E2)(i)),
         ]),
     ];
     // The latest round's logs (a resumed run's judgement of HEAD is in no iteration), which the prompt names.
@@ -4584,6 +4854,8 @@ function lessonsForNextRun(i) {
     return out.slice(0, MAX_LESSONS);
 }
 
+// EXTERNAL MODULE: ./src/engine/evidence/run-accounting.ts
+var run_accounting = __webpack_require__(1953);
 ;// CONCATENATED MODULE: ./src/engine/evidence/report.ts
 // The halting report (SPEC §4, §6): halting_report.json, built from evidence only, with no
 // timestamps, so it is reproducible; its markdown is report-markdown.ts, its read-back schema
@@ -4702,6 +4974,7 @@ function buildReport(i) {
                 seconds: Math.floor(s.total_ms / 1000),
                 cost: s.cost_reported ? s.total_cost_usd : null,
                 toolCalls: s.reported?.toolCalls ? s.total_tool_calls : null,
+                side: s.side_agents,
             })
             : null,
         run: i.plan && s && i.run ? (0,run_accounting/* runSection */.$x)(i.run, i.iterations, s, i.plan, i.status, i.stop_reason, i.extra.backpressure ?? null) : null,
@@ -4858,7 +5131,7 @@ async function writeIterationRecords(ctx, n, terminal) {
             }
             : {}),
         decision: terminal ? `${terminal.status}(${terminal.stop_reason})` : 'continue',
-        certificate_link: ev.link(`${(0,audit/* iterDir */.E2)(n)}/certificate.json`),
+        certificate_link: ev.link(`${(0,evidence/* iterDir */.E2)(n)}/certificate.json`),
     }));
     // DEGA: the constrained next prompt, prepared once and reused by the next iteration. Its file and
     // budget_log.json are written when the run ends (writeRunEndRecords): rewriting a file costs a
@@ -4892,6 +5165,8 @@ function budgetLog(ctx) {
             tool_calls: s.total_tool_calls,
             tool_calls_reported_by_agent: s.reported?.toolCalls ?? false,
             tokens: s.total_tokens ?? null,
+            // The side agents' share of the figures above (loop/budget-use.ts).
+            side_agents: s.side_agents ?? {},
         },
         // Each budget as far as it was measured: "not measured: why" where it could never fire.
         measured: budgetMeasures(agent, ctx.plan.budget, {
@@ -4899,6 +5174,7 @@ function budgetLog(ctx) {
             seconds: Math.floor(s.total_ms / 1000),
             cost: s.cost_reported ? s.total_cost_usd : null,
             toolCalls: s.reported?.toolCalls ? s.total_tool_calls : null,
+            side: s.side_agents,
         }),
         not_reported: [
             ...(s.cost_reported ? [] : [`cost: not reported by ${agent}; the cost budget could not be applied`]),
@@ -4915,7 +5191,7 @@ async function interimReport(ctx, n) {
         stop_reason: null,
         iterations: ctx.iterations,
         evRel: ctx.evRel,
-        certificate: await ctx.ev.readJson(`${(0,audit/* iterDir */.E2)(n)}/certificate.json`, judge_certificate/* certificateSchema */.f6),
+        certificate: await ctx.ev.readJson(`${(0,evidence/* iterDir */.E2)(n)}/certificate.json`, judge_certificate/* certificateSchema */.f6),
         triangle: null,
         phuc: null,
         rung: null,
@@ -4925,20 +5201,108 @@ async function interimReport(ctx, n) {
 
 // EXTERNAL MODULE: ./src/engine/evidence/phases.ts
 var phases = __webpack_require__(8476);
+// EXTERNAL MODULE: ./src/engine/agent/collect.ts + 2 modules
+var collect = __webpack_require__(53666);
 // EXTERNAL MODULE: ./src/engine/evidence/verify.ts
 var verify = __webpack_require__(27513);
-;// CONCATENATED MODULE: ./src/engine/judge/side-agent.ts
+;// CONCATENATED MODULE: ./src/engine/loop/budget-use.ts
+
+
+const plus = (a, b) => (0,decimal/* dstr */.Is)(new decimal/* Decimal */.Ww(a ?? '0').plus(b));
+const tokenSum = (out) => (out.tokens ? out.tokens.input + out.tokens.output : null);
+/** Cost, tool calls and tokens as an agent process reported them, summed exactly; a figure never reported stays unknown. */
+function countUsage(state, out, side) {
+    const reported = (state.reported ??= { cost: state.cost_reported, tokens: false, toolCalls: false });
+    if (out.costUsd !== null) {
+        state.total_cost_usd = plus(state.total_cost_usd, out.costUsd);
+        state.cost_reported = reported.cost = true;
+    }
+    if (out.toolCalls !== null) {
+        state.total_tool_calls += out.toolCalls;
+        reported.toolCalls = true;
+    }
+    if (out.tokens) {
+        const t = (state.total_tokens ??= { input: 0, output: 0, cache_read: 0, cache_write: 0 });
+        for (const k of ['input', 'output', 'cache_read', 'cache_write'])
+            t[k] += out.tokens[k];
+        reported.tokens = true;
+    }
+    if (!side)
+        return;
+    const use = sideUse(state, side);
+    use.runs++;
+    const tokens = tokenSum(out);
+    if (out.costUsd !== null)
+        use.cost_usd = plus(use.cost_usd, out.costUsd);
+    if (out.toolCalls !== null)
+        use.tool_calls = (use.tool_calls ?? 0) + out.toolCalls;
+    if (tokens !== null)
+        use.tokens = (use.tokens ?? 0) + tokens;
+    use.last_cost_usd = out.costUsd;
+    use.last_tool_calls = out.toolCalls;
+}
+function sideUse(state, role) {
+    const all = (state.side_agents ??= {});
+    return (all[role] ??= { runs: 0, refused: 0, cost_usd: null, tool_calls: null, tokens: null, last_cost_usd: null, last_tool_calls: null });
+}
+/** One side agent run's figures as evidence (critic_verdict.json, paraphrase.json): null where it reported none. */
+const usageRecord = (out) => ({ cost_usd: out.costUsd, tool_calls: out.toolCalls, tokens: tokenSum(out) });
+/**
+ * Whether a side agent of `role` may start on what is left of the budgets, and within which limits
+ * (its turns at most the tool calls left, its time at most the seconds left). A refusal is counted
+ * and says which budget cannot cover it.
+ */
+function sideAgentAllowance(ctx, role, want) {
+    const b = ctx.plan.budget;
+    const s = ctx.state;
+    const last = s.side_agents?.[role];
+    const msLeft = b.max_total_seconds * 1000 - elapsedMs(ctx);
+    const callsLeft = b.max_total_tool_calls - s.total_tool_calls;
+    const costLeft = b.max_total_cost_usd === null ? null : new decimal/* Decimal */.Ww(b.max_total_cost_usd).minus(s.total_cost_usd);
+    const why = msLeft <= 0
+        ? `max_total_seconds is used up (${b.max_total_seconds} s)`
+        : costLeft?.lte(0)
+            ? `max_total_cost_usd is spent ($${s.total_cost_usd} of $${b.max_total_cost_usd})`
+            : costLeft && last?.last_cost_usd && costLeft.lt(last.last_cost_usd)
+                ? `its last run cost $${last.last_cost_usd}, more than the $${(0,decimal/* dstr */.Is)(costLeft)} left of max_total_cost_usd`
+                : callsLeft <= 0
+                    ? `max_total_tool_calls is used up (${s.total_tool_calls} of ${b.max_total_tool_calls})`
+                    : last?.last_tool_calls && last.last_tool_calls > callsLeft
+                        ? `its last run made ${last.last_tool_calls} tool calls, more than the ${callsLeft} left of max_total_tool_calls`
+                        : null;
+    if (why) {
+        sideUse(s, role).refused++;
+        return { refused: `the ${role} was not started: ${why}` };
+    }
+    return { refused: null, maxTurns: Math.min(want.maxTurns, callsLeft), timeoutMs: Math.min(want.timeoutMs, msLeft) };
+}
+
+;// CONCATENATED MODULE: ./src/engine/loop/side-agent.ts
 // An agent run for a side task beside the loop's own steps (the critic, rung 65537's paraphrase):
 // the configured CLI as the agent user, in the agent step's sandbox, network policy and key proxy
 // (agent-step.ts#spawnAgent). It answers through the report channel or its output, both untrusted
 // data; it must not change the work tree, so whatever it changes (files, git settings) is put back.
+// It spends from the run's budgets like the agent step (loop/budget-use.ts): not started when what
+// is left cannot cover it, its turns and time cut to what is left, what it reports counted.
+
 
 
 
 async function runSideAgent(ctx, o) {
+    const { budget, ...step } = o;
+    const allowed = sideAgentAllowance(ctx, budget, { maxTurns: o.spec.maxTurns, timeoutMs: o.timeoutMs });
+    if (allowed.refused !== null)
+        return { refused: allowed.refused };
     const before = await (0,dirty_snapshot/* snapshotDirty */.h7)(ctx.git, ctx.cwd);
     const settings = await ctx.git.snapshotSettings();
-    const run = await spawnAgent({ ...agentRunContext(ctx), ...o, protect: (0,dirty_snapshot/* userRepos */.vm)(before.keys()) });
+    const run = await spawnAgent({
+        ...agentRunContext(ctx),
+        ...step,
+        spec: { ...o.spec, maxTurns: allowed.maxTurns },
+        timeoutMs: allowed.timeoutMs,
+        protect: (0,dirty_snapshot/* userRepos */.vm)(before.keys()),
+    });
+    countUsage(ctx.state, run.outcome, budget);
     // Read (never through a link) before its edits are reverted.
     const report = (0,agent_report/* takeReport */._u)(ctx.cwd, true);
     const reverted = [...(await ctx.git.restoreSettings(settings)), ...(await (0,dirty_snapshot/* changedSince */.$A)(ctx.git, ctx.cwd, before))];
@@ -4947,21 +5311,13 @@ async function runSideAgent(ctx, o) {
     return { run, report, reverted };
 }
 
-;// CONCATENATED MODULE: ./src/engine/loop/rung65537.ts
-// Rung 65537's two checks beyond the security gate and the API surface (seed §12): the adversarial
-// paraphrase (the goal restated by a configured command, or by the configured agent itself, must
-// yield the same certificate type when the final judgement is read through the restatement's
-// criteria mapping) and the behavioural hash
-// (the observable outcome of every criterion and JUnit test, before the loop and on the certified
-// commit; a test added, removed or no longer passing must be named by the drift explanation).
+;// CONCATENATED MODULE: ./src/engine/evidence/paraphrase.ts
+// Rung 65537's rules as computed from evidence, with no agent or command run: the restatement's
+// shape and its criteria mapping read against the final judgement, and the behavioural hash and its
+// drift (what `verify --rerun` recomputes too).
 
 
 
-
-
-
-// ---------------------------------------------------------------------------------------------------
-// The paraphrase check.
 const restatementSchema = external/* object */.Ikc({
     goal: external/* string */.YjP().min(1),
     requirements: external/* array */.YOg(external/* object */.Ikc({ text: external/* string */.YjP().min(1), criterion: external/* string */.YjP().min(1).nullable() }))
@@ -4979,14 +5335,6 @@ function parseRestatement(stdout) {
 }
 /** `security.paraphrase: agent`: the configured agent restates the goal, not a command. */
 const PARAPHRASE_BY_AGENT = 'agent';
-/** The command form, as the check user in the judge space prepared at `cwd`: the input on stdin. */
-async function paraphraseByCommand(ctx, cwd, signal) {
-    const command = ctx.plan.security.paraphrase;
-    const stdin = paraphraseInput(ctx.plan.goal, ctx.plan.acceptance_criteria);
-    const result = await ctx.judge.runner.run({ command, cwd, env: ctx.judge.env, stdin, timeoutMs: 600_000, signal });
-    const failure = result.exitCode === 0 ? null : `the paraphrase command exited ${result.exitCode ?? result.signal}`;
-    return { by: 'command', header: `$ ${command}`, result, text: result.stdout, failure };
-}
 /** What the agent is asked: restate, map each requirement to a criterion id or null, answer as JSON. */
 function paraphrasePrompt(input) {
     return [
@@ -5008,33 +5356,6 @@ function paraphrasePrompt(input) {
     ].join('\n');
 }
 /**
- * The agent form: the configured agent of iteration `n` restates the goal, as the agent user in the
- * agent step's sandbox, network policy and key proxy, with the prompt recorded; its answer is data
- * (read by the schema, never followed) and what it changes is put back.
- */
-async function paraphraseByAgent(ctx, n) {
-    const input = paraphraseInput(ctx.plan.goal, ctx.plan.acceptance_criteria);
-    const prompt = paraphrasePrompt(input);
-    await ctx.ev.write('paraphrase_prompt.md', prompt);
-    const { run, report, reverted } = await runSideAgent(ctx, {
-        spec: agentSpec(ctx, n),
-        prompt,
-        capsule: input,
-        iteration: n,
-        timeoutMs: Math.min(600_000, ctx.plan.budget.max_seconds_per_iteration * 1000),
-        role: 'Paraphrase (rung 65537)',
-    });
-    const r = run.result;
-    const why = run.backpressure ?? (r.exitCode !== 0 || run.outcome.failed ? (run.outcome.errorText ?? `exit ${r.exitCode ?? r.signal}`) : null);
-    return {
-        by: 'agent',
-        header: `$ agent ${describeAgent(ctx, n)} (role paraphrase)${reverted.length ? ` — its edits were put back: ${reverted.join(', ')}` : ''}`,
-        result: r,
-        text: report ?? r.stdout,
-        failure: why === null ? null : `the agent gave no restatement: ${why}`,
-    };
-}
-/**
  * The final judgement read through the restatement: each restated requirement is met when the
  * criterion it maps to was met on the certified commit (the confirmation round); a requirement that
  * maps to no criterion, or to one the plan does not have, is not met. The type is the certified
@@ -5053,6 +5374,61 @@ function restatedJudgement(r, checks, certified) {
         unchecked_requirements: unchecked,
         unknown_criteria: unknown,
         unmapped_criteria: checks.filter((c) => !mapped.has(c.id)).map((c) => c.id),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/engine/loop/rung65537.ts
+// Rung 65537's two checks beyond the security gate and the API surface (seed §12): the adversarial
+// paraphrase (the goal restated by a configured command, or by the configured agent itself, must
+// yield the same certificate type when the final judgement is read through the restatement's
+// criteria mapping) and the behavioural hash
+// (the observable outcome of every criterion and JUnit test, before the loop and on the certified
+// commit; a test added, removed or no longer passing must be named by the drift explanation).
+
+
+
+
+
+
+/** The command form, as the check user in the judge space prepared at `cwd`: the input on stdin. */
+async function paraphraseByCommand(ctx, cwd, signal) {
+    const command = ctx.plan.security.paraphrase;
+    const stdin = paraphraseInput(ctx.plan.goal, ctx.plan.acceptance_criteria);
+    const result = await ctx.judge.runner.run({ command, cwd, env: ctx.judge.env, stdin, timeoutMs: 600_000, signal });
+    const failure = result.exitCode === 0 ? null : `the paraphrase command exited ${result.exitCode ?? result.signal}`;
+    return { by: 'command', header: `$ ${command}`, result, text: result.stdout, failure };
+}
+/**
+ * The agent form: the configured agent of iteration `n` restates the goal, as the agent user in the
+ * agent step's sandbox, network policy and key proxy, with the prompt recorded; its answer is data
+ * (read by the schema, never followed) and what it changes is put back.
+ */
+async function paraphraseByAgent(ctx, n) {
+    const input = paraphraseInput(ctx.plan.goal, ctx.plan.acceptance_criteria);
+    const prompt = paraphrasePrompt(input);
+    await ctx.ev.write('paraphrase_prompt.md', prompt);
+    const side = await runSideAgent(ctx, {
+        spec: agentSpec(ctx, n),
+        prompt,
+        capsule: input,
+        iteration: n,
+        timeoutMs: Math.min(600_000, ctx.plan.budget.max_seconds_per_iteration * 1000),
+        role: 'Paraphrase (rung 65537)',
+        budget: 'paraphrase',
+    });
+    const header = `$ agent ${describeAgent(ctx, n)} (role paraphrase)`;
+    if ('refused' in side)
+        return { by: 'agent', header, result: null, text: '', failure: `the agent gave no restatement: ${side.refused}` };
+    const { run, report, reverted } = side;
+    const r = run.result;
+    const why = run.backpressure ?? (r.exitCode !== 0 || run.outcome.failed ? (run.outcome.errorText ?? `exit ${r.exitCode ?? r.signal}`) : null);
+    return {
+        by: 'agent',
+        header: `${header}${reverted.length ? ` — its edits were put back: ${reverted.join(', ')}` : ''}`,
+        result: r,
+        text: report ?? r.stdout,
+        failure: why === null ? null : `the agent gave no restatement: ${why}`,
+        usage: usageRecord(run.outcome),
     };
 }
 function behaviourOf(criteria, tests) {
@@ -5098,15 +5474,17 @@ async function rung65537Extra(ctx, x) {
     let restated = null;
     const p = x.para;
     if (p) {
-        await ev.write('paraphrase.log', scrub(ctx, `${p.header}\n${p.result.stdout}\n${p.result.stderr}\n--- exit ${p.result.exitCode} ---\n`));
+        const ran = p.result ? `${p.result.stdout}\n${p.result.stderr}\n--- exit ${p.result.exitCode} ---` : `--- ${p.failure} ---`;
+        await ev.write('paraphrase.log', scrub(ctx, `${p.header}\n${ran}\n`));
         restated = p.failure ? { error: p.failure } : parseRestatement(scrub(ctx, p.text));
         if ('restatement' in restated)
             verdict = restatedJudgement(restated.restatement, x.cert.checklist, x.cert.type);
     }
     await ev.writeJson('paraphrase.json', {
         command,
-        ran: p !== null,
+        ran: !!p?.result,
         ...(p ? { by: p.by } : {}),
+        ...(p?.usage ? { usage: p.usage } : {}),
         input: JSON.parse(paraphraseInput(plan.goal, plan.acceptance_criteria)),
         certified_type: x.cert.type,
         ...(restated ?? { error: 'no paraphrase command is configured (security.paraphrase)' }),
@@ -5130,13 +5508,258 @@ async function rung65537Extra(ctx, x) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/engine/loop/rung.ts
+// The rung a run reached: the certificate's checks, the confirmation on a fresh checkout and the
+// replays scored against it, the Triangle, the rung self-tests, rung 65537's paraphrase and API drift.
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * The rung the run reached. `interrupted`: a stop (signal, STOP file, label) cut the confirmation
+ * short; what ran is not scored (no replay result, no confirmation verdict, no rung above): a pause.
+ */
+async function computeRung(ctx, cert, converged, certRel) {
+    const { plan, state, ev, o } = ctx;
+    const distanceStart = plan.northstar.metrics.length
+        ? snapshot(plan.northstar.metrics, plan.northstar.metrics.map((m) => ({ id: m.id, value: plan.northstar.baseline[m.id] ?? m.current })), new Map(Object.entries(plan.northstar.baseline)))
+        : null;
+    const end = state.last_northstar;
+    const advanced = (end?.readings ?? [])
+        .filter((r) => {
+        const s = distanceStart?.readings.find((x) => x.id === r.id);
+        return r.distance !== null && s?.distance && new decimal/* Decimal */.Ww(r.distance).lt(s.distance);
+    })
+        .map((r) => r.id);
+    const startD = distanceStart?.total_distance ?? null;
+    const endD = end?.total_distance ?? null;
+    const drifting = startD !== null && endD !== null && new decimal/* Decimal */.Ww(endD).gt(startD);
+    const alignment = {
+        status: advanced.length ? 'ALIGNED' : drifting ? 'DRIFTING' : 'NEUTRAL',
+        metrics_advanced: advanced,
+        northstar_distance_start: startD,
+        northstar_distance_end: endD,
+        neutral_reason: ctx.intake.config.northstar_neutral_reason ?? null,
+    };
+    const result = {
+        achieved: 0,
+        target: plan.rung_target,
+        checks: {},
+        replays: [],
+        alignment,
+        security: null,
+        confirmation: null,
+        interrupted: null,
+    };
+    if (!converged || !cert || !certRel)
+        return result;
+    const stopped = async (when) => (await (0,os_stops/* firstStop */.jh)(ctx.stops)) ?? `the loop was asked to stop (${when})`;
+    // The claim is about the named commit checked out fresh: the first replay runs on a new checkout
+    // of that commit's tree (AGENTS.md included), the others beside it in the run's workspace updated
+    // to that tree; every one must agree.
+    const dir = (0,external_node_path_.dirname)(certRel);
+    const replays = (0,audit/* rungLevel */.D0)(plan.rung_target) >= (0,audit/* rungLevel */.D0)(274177) ? plan.replays : 1;
+    // The judge space is given back however the replays end (live: the work tree is the loop's again).
+    const confirmed = { tests: null };
+    try {
+        if (!(await replay(ctx, cert, dir, replays, result, stopped, confirmed)))
+            return result;
+    }
+    finally {
+        await ctx.judge.release();
+    }
+    await ev.flush();
+    const evidenceComplete = (await (0,verify.verifyTree)(ev.root, { allowOpenTail: true, manifest: ctx.ev.manifest() })).ok;
+    const triangle = await (0,audit/* checkTriangle */.pZ)(ev, ctx.iterations);
+    const r641 = {
+        certificate_present: true,
+        checks_green: cert.checklist.length > 0 && cert.checklist.every((c) => c.met),
+        evidence_complete: evidenceComplete,
+        triangle: triangle.triangle_vertex_missing === 'none',
+    };
+    result.checks['641'] = r641;
+    if (!Object.values(r641).every(Boolean))
+        return result;
+    result.achieved = 641;
+    if ((0,audit/* rungLevel */.D0)(plan.rung_target) < (0,audit/* rungLevel */.D0)(274177))
+        return result;
+    // Fed with what this run certified: its residual history, the residual and how it was read.
+    const st = (0,audit/* selfTests */.AP)({ history: cert.residual_history, residual: cert.residual ?? cert.residual_history.at(-1) ?? '0', detail: cert.residual_detail });
+    await ev.writeJson('self_tests.json', st.cases);
+    const r274177 = {
+        replays_same_certificate: result.replays.length >= 2 && result.replays.every((r) => r.same),
+        residual_history_all_decimal_strings: (0,audit/* allDecimalStrings */.hr)(state.residual_history),
+        divergence_detector_self_test: st.divergence_detector,
+        null_edge_case_sweep: st.null_edge_sweep,
+        glow_history_all_present: state.rows.length === ctx.iterations.length && ctx.iterations.every((n, k) => state.rows[k].iteration === n),
+        seed_checksum_verified: plan.seed_checksum.verified,
+    };
+    result.checks['274177'] = r274177;
+    if (!Object.values(r274177).every(Boolean))
+        return result;
+    result.achieved = 274177;
+    if ((0,audit/* rungLevel */.D0)(plan.rung_target) < (0,audit/* rungLevel */.D0)(65537) || !plan.security)
+        return result;
+    const where = await ctx.judge.prepare(cert.tree);
+    let gate, after, explanation;
+    let para = null;
+    const byAgent = plan.security.paraphrase === PARAPHRASE_BY_AGENT;
+    try {
+        gate = await ctx.judge.runner.run({ command: plan.security.gate, cwd: where, env: ctx.judge.env, timeoutMs: 1_800_000, signal: o.signal });
+        after = gate.aborted
+            ? gate
+            : await ctx.judge.runner.run({ command: plan.security.api_surface, cwd: where, env: ctx.judge.env, timeoutMs: 600_000, signal: o.signal });
+        explanation = (await (0,tree_file/* readRegularIn */.gT)(where, plan.security.drift_explanation, 1024 * 1024))?.toString('utf8') ?? '';
+        // The adversarial paraphrase's command form runs as the check user too: it reads the goal and criteria on stdin.
+        if (!after.aborted && plan.security.paraphrase && !byAgent)
+            para = await paraphraseByCommand(ctx, where, o.signal);
+    }
+    finally {
+        await ctx.judge.release();
+    }
+    if (gate.aborted) {
+        result.interrupted = await stopped('during the security gate');
+        return result;
+    }
+    await ev.write('security_gate.log', scrub(ctx, `$ ${plan.security.gate}\n${gate.stdout}\n${gate.stderr}\n--- exit ${gate.exitCode} ---\n`));
+    // Its agent form as the agent user, on the work tree the judge space has given back.
+    if (!after.aborted && byAgent)
+        para = await paraphraseByAgent(ctx, state.next_iteration);
+    if (after.aborted || para?.result?.aborted) {
+        result.interrupted = await stopped(after.aborted ? 'while the API surface was read' : 'during the paraphrase check');
+        return result;
+    }
+    const afterEntry = await ev.write('api_surface_after.txt', scrub(ctx, after.stdout));
+    const beforeSha = plan.security.api_surface_before?.split('#')[1] ?? null;
+    const drift = beforeSha !== afterEntry.sha256;
+    // An explanation counts when the loop wrote it and it names every API that changed, not any text.
+    const changed = drift ? (0,audit/* changedApiSymbols */.o)((await ev.readText('api_surface_before.txt')) ?? '', scrub(ctx, after.stdout)) : [];
+    const unexplained = (0,audit/* unexplainedSymbols */.z5)(changed, explanation);
+    const written = await changedInLoop(ctx, plan.security.drift_explanation);
+    const explained = !drift || (explanation.trim().length > 0 && unexplained.length === 0 && written);
+    const extra = await rung65537Extra(ctx, { cert, para, tests: confirmed.tests, explanation, written });
+    result.security = {
+        gate_exit_code: gate.exitCode,
+        api_surface_drift: drift,
+        changed_symbols: changed,
+        unexplained_symbols: unexplained,
+        drift_explained: explained,
+        api_surface_after: ev.link(afterEntry.path),
+        ...extra.report,
+    };
+    const r65537 = {
+        security_gate_passed: gate.exitCode === 0 && after.exitCode === 0,
+        api_surface_snapshots: plan.security.api_surface_before !== null,
+        api_drift_explained: explained,
+        northstar_aligned_or_neutral: alignment.status !== 'DRIFTING',
+        paraphrase_same_certificate: extra.paraphrase_same_certificate,
+        behavioural_drift_explained: extra.behavioural_drift_explained,
+    };
+    result.checks['65537'] = r65537;
+    if (Object.values(r65537).every(Boolean))
+        result.achieved = 65537;
+    return result;
+}
+/**
+ * Replays the certified round `replays` times, each recorded in `result` (in order, however they
+ * ended); false when a stop cut one short (`result.interrupted` says when). The first runs on a
+ * brand-new checkout of the commit, set aside from the run's workspace, while the others run on
+ * that workspace one after another: two places, side by side. With checks.workspace live there is
+ * one place, the work tree, and they follow each other there.
+ */
+async function replay(ctx, cert, dir, replays, result, stopped, confirmed) {
+    const { o } = ctx;
+    const aside = ctx.judge.aside?.();
+    const one = async (k) => {
+        // A stop (signal, STOP file, label) during a replay cuts it short, as during any other round.
+        const stage = new phases/* Stage */.BI(k === 1 ? 'confirmation' : `replay ${k}`, o.clock, 'end');
+        const judge = k === 1 ? aside : undefined;
+        const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, judge, stage }).catch((e) => {
+            if (e instanceof errors/* Stopped */.C9)
+                return null;
+            throw e;
+        });
+        // Timed to its own end, recorded in the replays' order with the others (a stage within the end has no time before it).
+        return { k, round, timing: stage.record().record };
+    };
+    const rest = async () => {
+        const out = [];
+        for (let k = 2; k <= replays; k++)
+            out.push(await one(k));
+        return out;
+    };
+    const rounds = aside ? await settledBoth(one(1), rest()).then(([first, others]) => [first, ...others]) : [await one(1), ...(await rest())];
+    for (const { k, round, timing } of rounds) {
+        ctx.stages.push(timing);
+        if (!round || round.aborted) {
+            result.interrupted = await stopped(`during replay ${k}/${replays} of the certified commit`);
+            o.log.info(`replay ${k}/${replays}: stopped before it ended — not scored; the next run confirms the commit again`);
+            return false;
+        }
+        // The confirmation's JUnit tests: the behaviour of the certified commit (rung 65537).
+        if (k === 1 && round.junit && 'tests' in round.junit)
+            confirmed.tests = round.junit.tests;
+        await score(ctx, cert, dir, { k, replays, round }, result);
+    }
+    return true;
+}
+/** Both results once both have settled: neither goes on in the background when the other fails (the first failure is thrown). */
+async function settledBoth(a, b) {
+    const [x, y] = await Promise.allSettled([a, b]);
+    if (x.status === 'rejected')
+        throw x.reason;
+    if (y.status === 'rejected')
+        throw y.reason;
+    return [x.value, y.value];
+}
+/** One replay's verdict against the certificate, recorded (`result`, replay_k/result.json, the log). */
+async function score(ctx, cert, dir, { k, replays, round }, result) {
+    const { plan, ev, o } = ctx;
+    const r = 'error' in round.residual ? null : round.residual.value;
+    const j = (0,judge_certificate/* judgementOf */.lG)({
+        declared: cert.declared_certificates,
+        checks: round.checks,
+        residual: r,
+        residualError: 'error' in round.residual ? round.residual.error : null,
+        R_p: plan.R_p ? new decimal/* Decimal */.Ww(plan.R_p) : null,
+    }, null);
+    const type = j.exact ? 'EXACT' : j.converged ? 'CONVERGED' : 'NONE';
+    const residual = r === null ? null : (0,decimal/* dstr */.Is)(r);
+    const same = type === cert.type && residual === cert.residual && round.checks.every((c, i) => c.met === cert.checklist[i]?.met);
+    result.replays.push({ replay: k, type, residual, same });
+    await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
+    o.log.info(`replay ${k}/${replays}${k === 1 ? (ctx.judge.mode === 'live' ? ' (the work tree: checks.workspace live)' : ' (fresh checkout of the commit)') : ''}: certificate ${type}, residual ${(0,display/* num */.bu)(residual)}${same ? '' : ' — DIFFERS (flaky check)'}`);
+    if (k === 1 && !same)
+        result.confirmation = `the certified commit ${cert.commit?.slice(0, 12) ?? cert.tree.slice(0, 12)}, ${ctx.judge.mode === 'live' ? 'judged again in the work tree' : 'checked out fresh'}, gives ${type}${residual === null ? '' : ` (residual ${(0,display/* num */.bu)(residual)})`}, not ${cert.type}: ${round.checks
+            .filter((c) => !c.met)
+            .map((c) => c.id)
+            .join(', ') || 'see the replay logs'}`;
+}
+/** Whether the loop's commits changed `path` (the drift explanation must be written during the loop). */
+async function changedInLoop(ctx, path) {
+    for (const n of ctx.iterations) {
+        const a = await ctx.ev.readJson(`${(0,evidence/* iterDir */.E2)(n)}/artifacts.json`, collect/* artifactsSchema */.$Y);
+        if (a?.changed_paths.includes(path))
+            return true;
+    }
+    return false;
+}
+
 ;// CONCATENATED MODULE: ./src/engine/loop/halt.ts
 // Terminal bookkeeping: the confirmation and replays of the certified commit, rungs, the Triangle
 // and the Phuc Test, the halting report. Which exit wins was decided before (decide.ts).
-
-
-
-
 
 
 
@@ -5164,7 +5787,7 @@ async function finish(ctx, halt, opts = {}) {
     // The run's end: confirmation and replays are stages of their own within it (evidence/phases.ts).
     const stage = new phases/* Stage */.BI('end', o.clock);
     const last = ctx.iterations.at(-1);
-    const certRel = opts.certificateRel ?? (last === undefined ? null : `${(0,audit/* iterDir */.E2)(last)}/certificate.json`);
+    const certRel = opts.certificateRel ?? (last === undefined ? null : `${(0,evidence/* iterDir */.E2)(last)}/certificate.json`);
     const certificate = certRel === null ? null : await ev.readJson(certRel, judge_certificate/* certificateSchema */.f6);
     const converged = halt.status === 'EXIT_CONVERGED';
     if (converged) {
@@ -5297,243 +5920,14 @@ async function startCertificate(ctx, dir, tree, round, residual) {
     ctx.o.log.info(`${dir === 'baseline' ? 'baseline' : 'HEAD'} already meets the criteria: certificate ${cert.type} without an agent step`);
     return { decision, rel };
 }
-/**
- * The rung the run reached. `interrupted`: a stop (signal, STOP file, label) cut the confirmation
- * short; what ran is not scored (no replay result, no confirmation verdict, no rung above): a pause.
- */
-async function computeRung(ctx, cert, converged, certRel) {
-    const { plan, state, ev, o } = ctx;
-    const distanceStart = plan.northstar.metrics.length
-        ? snapshot(plan.northstar.metrics, plan.northstar.metrics.map((m) => ({ id: m.id, value: plan.northstar.baseline[m.id] ?? m.current })), new Map(Object.entries(plan.northstar.baseline)))
-        : null;
-    const end = state.last_northstar;
-    const advanced = (end?.readings ?? [])
-        .filter((r) => {
-        const s = distanceStart?.readings.find((x) => x.id === r.id);
-        return r.distance !== null && s?.distance && new decimal/* Decimal */.Ww(r.distance).lt(s.distance);
-    })
-        .map((r) => r.id);
-    const startD = distanceStart?.total_distance ?? null;
-    const endD = end?.total_distance ?? null;
-    const drifting = startD !== null && endD !== null && new decimal/* Decimal */.Ww(endD).gt(startD);
-    const alignment = {
-        status: advanced.length ? 'ALIGNED' : drifting ? 'DRIFTING' : 'NEUTRAL',
-        metrics_advanced: advanced,
-        northstar_distance_start: startD,
-        northstar_distance_end: endD,
-        neutral_reason: ctx.intake.config.northstar_neutral_reason ?? null,
-    };
-    const result = {
-        achieved: 0,
-        target: plan.rung_target,
-        checks: {},
-        replays: [],
-        alignment,
-        security: null,
-        confirmation: null,
-        interrupted: null,
-    };
-    if (!converged || !cert || !certRel)
-        return result;
-    const stopped = async (when) => (await (0,os_stops/* firstStop */.jh)(ctx.stops)) ?? `the loop was asked to stop (${when})`;
-    // The claim is about the named commit checked out fresh: the first replay runs on a new checkout
-    // of that commit's tree (AGENTS.md included), the others beside it in the run's workspace updated
-    // to that tree; every one must agree.
-    const dir = (0,external_node_path_.dirname)(certRel);
-    const replays = (0,audit/* rungLevel */.D0)(plan.rung_target) >= (0,audit/* rungLevel */.D0)(274177) ? plan.replays : 1;
-    // The judge space is given back however the replays end (live: the work tree is the loop's again).
-    const confirmed = { tests: null };
-    try {
-        if (!(await replay(ctx, cert, dir, replays, result, stopped, confirmed)))
-            return result;
-    }
-    finally {
-        await ctx.judge.release();
-    }
-    await ev.flush();
-    const evidenceComplete = (await (0,verify.verifyTree)(ev.root, { allowOpenTail: true, manifest: ctx.ev.manifest() })).ok;
-    const triangle = await (0,audit/* checkTriangle */.pZ)(ev, ctx.iterations);
-    const r641 = {
-        certificate_present: true,
-        checks_green: cert.checklist.length > 0 && cert.checklist.every((c) => c.met),
-        evidence_complete: evidenceComplete,
-        triangle: triangle.triangle_vertex_missing === 'none',
-    };
-    result.checks['641'] = r641;
-    if (!Object.values(r641).every(Boolean))
-        return result;
-    result.achieved = 641;
-    if ((0,audit/* rungLevel */.D0)(plan.rung_target) < (0,audit/* rungLevel */.D0)(274177))
-        return result;
-    // Fed with what this run certified: its residual history, the residual and how it was read.
-    const st = (0,audit/* selfTests */.AP)({ history: cert.residual_history, residual: cert.residual ?? cert.residual_history.at(-1) ?? '0', detail: cert.residual_detail });
-    await ev.writeJson('self_tests.json', st.cases);
-    const r274177 = {
-        replays_same_certificate: result.replays.length >= 2 && result.replays.every((r) => r.same),
-        residual_history_all_decimal_strings: (0,audit/* allDecimalStrings */.hr)(state.residual_history),
-        divergence_detector_self_test: st.divergence_detector,
-        null_edge_case_sweep: st.null_edge_sweep,
-        glow_history_all_present: state.rows.length === ctx.iterations.length && ctx.iterations.every((n, k) => state.rows[k].iteration === n),
-        seed_checksum_verified: plan.seed_checksum.verified,
-    };
-    result.checks['274177'] = r274177;
-    if (!Object.values(r274177).every(Boolean))
-        return result;
-    result.achieved = 274177;
-    if ((0,audit/* rungLevel */.D0)(plan.rung_target) < (0,audit/* rungLevel */.D0)(65537) || !plan.security)
-        return result;
-    const where = await ctx.judge.prepare(cert.tree);
-    let gate, after, explanation;
-    let para = null;
-    const byAgent = plan.security.paraphrase === PARAPHRASE_BY_AGENT;
-    try {
-        gate = await ctx.judge.runner.run({ command: plan.security.gate, cwd: where, env: ctx.judge.env, timeoutMs: 1_800_000, signal: o.signal });
-        after = gate.aborted
-            ? gate
-            : await ctx.judge.runner.run({ command: plan.security.api_surface, cwd: where, env: ctx.judge.env, timeoutMs: 600_000, signal: o.signal });
-        explanation = (await (0,tree_file/* readRegularIn */.gT)(where, plan.security.drift_explanation, 1024 * 1024))?.toString('utf8') ?? '';
-        // The adversarial paraphrase's command form runs as the check user too: it reads the goal and criteria on stdin.
-        if (!after.aborted && plan.security.paraphrase && !byAgent)
-            para = await paraphraseByCommand(ctx, where, o.signal);
-    }
-    finally {
-        await ctx.judge.release();
-    }
-    if (gate.aborted) {
-        result.interrupted = await stopped('during the security gate');
-        return result;
-    }
-    await ev.write('security_gate.log', scrub(ctx, `$ ${plan.security.gate}\n${gate.stdout}\n${gate.stderr}\n--- exit ${gate.exitCode} ---\n`));
-    // Its agent form as the agent user, on the work tree the judge space has given back.
-    if (!after.aborted && byAgent)
-        para = await paraphraseByAgent(ctx, state.next_iteration);
-    if (after.aborted || para?.result.aborted) {
-        result.interrupted = await stopped(after.aborted ? 'while the API surface was read' : 'during the paraphrase check');
-        return result;
-    }
-    const afterEntry = await ev.write('api_surface_after.txt', scrub(ctx, after.stdout));
-    const beforeSha = plan.security.api_surface_before?.split('#')[1] ?? null;
-    const drift = beforeSha !== afterEntry.sha256;
-    // An explanation counts when the loop wrote it and it names every API that changed, not any text.
-    const changed = drift ? (0,audit/* changedApiSymbols */.o)((await ev.readText('api_surface_before.txt')) ?? '', scrub(ctx, after.stdout)) : [];
-    const unexplained = (0,audit/* unexplainedSymbols */.z5)(changed, explanation);
-    const written = await changedInLoop(ctx, plan.security.drift_explanation);
-    const explained = !drift || (explanation.trim().length > 0 && unexplained.length === 0 && written);
-    const extra = await rung65537Extra(ctx, { cert, para, tests: confirmed.tests, explanation, written });
-    result.security = {
-        gate_exit_code: gate.exitCode,
-        api_surface_drift: drift,
-        changed_symbols: changed,
-        unexplained_symbols: unexplained,
-        drift_explained: explained,
-        api_surface_after: ev.link(afterEntry.path),
-        ...extra.report,
-    };
-    const r65537 = {
-        security_gate_passed: gate.exitCode === 0 && after.exitCode === 0,
-        api_surface_snapshots: plan.security.api_surface_before !== null,
-        api_drift_explained: explained,
-        northstar_aligned_or_neutral: alignment.status !== 'DRIFTING',
-        paraphrase_same_certificate: extra.paraphrase_same_certificate,
-        behavioural_drift_explained: extra.behavioural_drift_explained,
-    };
-    result.checks['65537'] = r65537;
-    if (Object.values(r65537).every(Boolean))
-        result.achieved = 65537;
-    return result;
-}
-/**
- * Replays the certified round `replays` times, each recorded in `result` (in order, however they
- * ended); false when a stop cut one short (`result.interrupted` says when). The first runs on a
- * brand-new checkout of the commit, set aside from the run's workspace, while the others run on
- * that workspace one after another: two places, side by side. With checks.workspace live there is
- * one place, the work tree, and they follow each other there.
- */
-async function replay(ctx, cert, dir, replays, result, stopped, confirmed) {
-    const { o } = ctx;
-    const aside = ctx.judge.aside?.();
-    const one = async (k) => {
-        // A stop (signal, STOP file, label) during a replay cuts it short, as during any other round.
-        const stage = new phases/* Stage */.BI(k === 1 ? 'confirmation' : `replay ${k}`, o.clock, 'end');
-        const judge = k === 1 ? aside : undefined;
-        const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, judge, stage }).catch((e) => {
-            if (e instanceof errors/* Stopped */.C9)
-                return null;
-            throw e;
-        });
-        // Timed to its own end, recorded in the replays' order with the others (a stage within the end has no time before it).
-        return { k, round, timing: stage.record().record };
-    };
-    const rest = async () => {
-        const out = [];
-        for (let k = 2; k <= replays; k++)
-            out.push(await one(k));
-        return out;
-    };
-    const rounds = aside ? await settledBoth(one(1), rest()).then(([first, others]) => [first, ...others]) : [await one(1), ...(await rest())];
-    for (const { k, round, timing } of rounds) {
-        ctx.stages.push(timing);
-        if (!round || round.aborted) {
-            result.interrupted = await stopped(`during replay ${k}/${replays} of the certified commit`);
-            o.log.info(`replay ${k}/${replays}: stopped before it ended — not scored; the next run confirms the commit again`);
-            return false;
-        }
-        // The confirmation's JUnit tests: the behaviour of the certified commit (rung 65537).
-        if (k === 1 && round.junit && 'tests' in round.junit)
-            confirmed.tests = round.junit.tests;
-        await score(ctx, cert, dir, { k, replays, round }, result);
-    }
-    return true;
-}
-/** Both results once both have settled: neither goes on in the background when the other fails (the first failure is thrown). */
-async function settledBoth(a, b) {
-    const [x, y] = await Promise.allSettled([a, b]);
-    if (x.status === 'rejected')
-        throw x.reason;
-    if (y.status === 'rejected')
-        throw y.reason;
-    return [x.value, y.value];
-}
-/** One replay's verdict against the certificate, recorded (`result`, replay_k/result.json, the log). */
-async function score(ctx, cert, dir, { k, replays, round }, result) {
-    const { plan, ev, o } = ctx;
-    const r = 'error' in round.residual ? null : round.residual.value;
-    const j = (0,judge_certificate/* judgementOf */.lG)({
-        declared: cert.declared_certificates,
-        checks: round.checks,
-        residual: r,
-        residualError: 'error' in round.residual ? round.residual.error : null,
-        R_p: plan.R_p ? new decimal/* Decimal */.Ww(plan.R_p) : null,
-    }, null);
-    const type = j.exact ? 'EXACT' : j.converged ? 'CONVERGED' : 'NONE';
-    const residual = r === null ? null : (0,decimal/* dstr */.Is)(r);
-    const same = type === cert.type && residual === cert.residual && round.checks.every((c, i) => c.met === cert.checklist[i]?.met);
-    result.replays.push({ replay: k, type, residual, same });
-    await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
-    o.log.info(`replay ${k}/${replays}${k === 1 ? (ctx.judge.mode === 'live' ? ' (the work tree: checks.workspace live)' : ' (fresh checkout of the commit)') : ''}: certificate ${type}, residual ${(0,display/* num */.bu)(residual)}${same ? '' : ' — DIFFERS (flaky check)'}`);
-    if (k === 1 && !same)
-        result.confirmation = `the certified commit ${cert.commit?.slice(0, 12) ?? cert.tree.slice(0, 12)}, ${ctx.judge.mode === 'live' ? 'judged again in the work tree' : 'checked out fresh'}, gives ${type}${residual === null ? '' : ` (residual ${(0,display/* num */.bu)(residual)})`}, not ${cert.type}: ${round.checks
-            .filter((c) => !c.met)
-            .map((c) => c.id)
-            .join(', ') || 'see the replay logs'}`;
-}
 /** The evidence a blocked run points to: its plan, the last iteration's record and the logs of the criteria it failed. */
 function evidencePointers(ctx, certRel, last, cert) {
-    const iteration = last === undefined ? [] : ['agents_md_entry.md', 'artifacts.json', 'checks.json', 'phuc_test.json'].map((f) => `${(0,audit/* iterDir */.E2)(last)}/${f}`);
+    const iteration = last === undefined ? [] : ['agents_md_entry.md', 'artifacts.json', 'checks.json', 'phuc_test.json'].map((f) => `${(0,evidence/* iterDir */.E2)(last)}/${f}`);
     const logs = (cert?.checklist ?? []).filter((c) => !c.met).map((c) => c.evidence.split('#')[0]);
     return ['plan.json', ...(certRel ? [certRel] : []), ...iteration, ...logs, 'northstar_drift.log'].flatMap((path) => {
         const e = ctx.ev.entry(path);
         return e ? [{ path, sha256: e.sha256 }] : [];
     });
-}
-/** Whether the loop's commits changed `path` (the drift explanation must be written during the loop). */
-async function changedInLoop(ctx, path) {
-    for (const n of ctx.iterations) {
-        const a = await ctx.ev.readJson(`${(0,audit/* iterDir */.E2)(n)}/artifacts.json`, collect/* artifactsSchema */.$Y);
-        if (a?.changed_paths.includes(path))
-            return true;
-    }
-    return false;
 }
 /** The outcome of a loop that stopped before its plan existed (nothing ran, no certificate). */
 function earlyOutcome(status, stopReason, extra) {
@@ -5583,40 +5977,87 @@ function pausedEarly(detail) {
     return earlyOutcome('EXIT_BLOCKED', 'BACKPRESSURE_SIGNAL', { backpressure: detail, backpressureOnly: true });
 }
 
-;// CONCATENATED MODULE: ./src/engine/loop/out-of-view.ts
-// Pre-flight: a program the config names by absolute path (a user's agent script, a check's tool)
-// that the agent or the check user cannot reach at user+pidns is the user's to fix before any
-// iteration is spent, with the path and the rule named, not a "No such file" from inside the sandbox.
+// EXTERNAL MODULE: ./src/engine/agent/presets.ts
+var presets = __webpack_require__(47684);
+;// CONCATENATED MODULE: ./src/engine/loop/own-paths.ts
+// The paths of the work tree the loop keeps for itself, told apart by construction from the
+// published evidence path and the names the loop keeps out of commits (.git/info/exclude), never from
+// a list of names an agent might use:
+// - the folders on the way to the published tree (`evidence`) and scratch/: they must stay real
+//   folders; a file or link the agent puts at one of those names is never committed (and never
+//   published through: home.ts publishRun);
+// - the published tree and its siblings (`<published>.previous.N`, and the temporary and moved-aside
+//   names the loop makes beside it): their content is only ever a copy of what the loop keeps in its
+//   home, so nothing there is the agent's to commit, change or add to (the loop publishes it);
+// - the agent CLIs' state files (AGENT_STATE_EXCLUDES: `.claude/settings.local.json`, `.aider*`):
+//   excluded from commits, so nothing the agent writes there can be its work; left in the tree they
+//   would run as the user's next session of that CLI (a hook) or carry a note to the next step.
+// What stands under those names before a step (the user's notes in evidence/, the published trees,
+// the user's own CLI settings) is kept and put back after it like any git-ignored file (user-files.ts);
+// what the agent makes there is neither the loop's nor the user's: git does not see it, so it would
+// stay in the tree for the next step to read outside the capsule. It is removed after the step, a
+// guardrail naming it (whyReserved). Only scratch/, the user's stop channel during the run, is left
+// out (at user+pidns it is never lent to the agent). A regenerable name (a cache its CLI rebuilds,
+// `.aider.tags.cache.v4`) is the CLI's own, left to it as node_modules is to npm.
 
 
-/** The absolute paths a command line runs (its programs and their scripts) outside the work tree, which the roles are lent. */
-function programPaths(command, workTree) {
-    if (!command)
-        return [];
-    return (0,config_plan/* programsOf */.h2)(command)
-        .flatMap((p) => [p.program, p.script])
-        .filter((w) => w !== null && (0,external_node_path_.isAbsolute)(w) && (0,external_node_path_.relative)(workTree, w).startsWith('..'));
+
+
+/** The names the loop makes beside the published tree: earlier trees, temporary copies, what it moved aside. */
+const SIBLING_SUFFIXES = ['.previous.', '.tmp-', '.old-', '.not-loop-evidence-'];
+/** The patterns the loop adds to .git/info/exclude: the evidence folder's top, scratch/, the agent CLIs' state. */
+function loopExcludes(cwd, published) {
+    return [`/${(0,external_node_path_.relative)(cwd, published).split(external_node_path_.sep)[0]}/`, `/${config_plan/* LOOP_SCRATCH_DIR */.mt}/`, ...presets/* AGENT_STATE_EXCLUDES */.Gn];
 }
-/** Each field naming such a program, with one message per program; empty when every one is in view. */
-async function programsOutOfView(config, sandbox, workTree) {
-    const named = [
-        ['agent.run', 'agent', config.agent.run],
-        ...config.acceptance_criteria.map((c) => [`acceptance_criteria[${c.id}].run`, 'check', c.run]),
-        ['checks.setup', 'check', config.checks.setup],
-        ['residual.run', 'check', config.residual.run],
-    ];
-    const fields = [];
-    const messages = [];
-    for (const [field, role, command] of named) {
-        const out = await sandbox.outOfView(programPaths(command, workTree), role);
-        if (!out.length)
-            continue;
-        const who = sandbox.user(role)?.name ?? role;
-        fields.push(field);
-        messages.push(`${field}: ${out.join('; ')}. At isolation ${sandbox.level} the ${role === 'agent' ? 'agent' : 'checks'} run as ${who}, who sees only what every user may reach ` +
-            `(a folder ${who} cannot enter is an empty one in its view): put the program where every user can read it (/usr/local/bin, /opt, the work tree) or let others enter its folders (chmod o+x)`);
+/** The agent-state exclude `path` is at or under (anchored gitignore patterns, a folder's content included), or null. */
+function agentStateOf(path, regenerable) {
+    const parts = path.replace(/\/$/, '').split('/');
+    if (parts.some((p) => regenerable.has(p)))
+        return null;
+    for (const pattern of presets/* AGENT_STATE_EXCLUDES */.Gn) {
+        const glob = pattern.replace(/^\//, '').replace(/\/$/, '');
+        const depth = glob.split('/').length;
+        if (parts.length >= depth && picomatch_default().isMatch(parts.slice(0, depth).join('/'), glob, { dot: true }))
+            return pattern;
     }
-    return { fields, messages };
+    return null;
+}
+/** `regenerable`: the names a tool rebuilds (user_files.regenerable), never an agent CLI's state to remove. */
+function ownPaths(cwd, published, regenerable = []) {
+    const rel = (0,external_node_path_.relative)(cwd, published).split(external_node_path_.sep).join('/');
+    const parent = (0,external_node_path_.dirname)(rel) === '.' ? '' : `${(0,external_node_path_.dirname)(rel)}/`;
+    const base = (0,external_node_path_.basename)(rel);
+    const parts = rel.split('/');
+    const folders = new Set([config_plan/* LOOP_SCRATCH_DIR */.mt, ...parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join('/'))]);
+    const caches = new Set(regenerable);
+    const isPublished = (path) => {
+        if (path === rel || path.startsWith(`${rel}/`))
+            return true;
+        if (!path.startsWith(parent))
+            return false;
+        const name = path.slice(parent.length).split('/')[0];
+        return SIBLING_SUFFIXES.some((s) => name.startsWith(`${base}${s}`));
+    };
+    const agentState = (path) => {
+        const pattern = agentStateOf(path, caches);
+        return pattern && `an agent CLI's state (${pattern}), which the loop keeps out of commits`;
+    };
+    const whyOwn = (path) => folders.has(path.replace(/\/$/, ''))
+        ? 'a folder the loop keeps: it stays a folder'
+        : isPublished(path)
+            ? 'in an evidence tree the loop publishes'
+            : agentState(path);
+    const onTheWay = parts.slice(0, -1).map((_, i) => `${parts.slice(0, i + 1).join('/')}/`);
+    const whyReserved = (path) => {
+        if (isPublished(path))
+            return `made in ${parent}${path.slice(parent.length).split('/')[0]}, an evidence tree only the loop writes: removed`;
+        const folder = onTheWay.find((f) => path.startsWith(f) && path.length > f.length);
+        if (folder)
+            return `made under ${folder}, which the loop keeps for itself: removed`;
+        const state = agentState(path);
+        return state && `${state}: removed`;
+    };
+    return { isPublished, whyOwn, whyReserved, reservedIn: ['.', ...onTheWay.map((f) => f.slice(0, -1))] };
 }
 
 // EXTERNAL MODULE: external "node:child_process"
@@ -5792,8 +6233,6 @@ async function parentsSafe(path) {
     }
 }
 
-// EXTERNAL MODULE: ./src/engine/evidence/report-schema.ts
-var report_schema = __webpack_require__(6632);
 ;// CONCATENATED MODULE: ./src/engine/loop/home.ts
 // Where a loop keeps what the agent must not touch: `<git common dir>/phuc-loop/<evidence name>/`,
 // mode 0700 and owned by the loop's user, outside the work tree. The evidence tree lives there
@@ -5806,20 +6245,11 @@ var report_schema = __webpack_require__(6632);
 
 
 
-
-
-
-
-
-
-
-
-
-const homeName = (evRel) => evRel.replace(/[^A-Za-z0-9._-]/g, '_');
+const home_homeName = (evRel) => evRel.replace(/[^A-Za-z0-9._-]/g, '_');
 /** The folders of the loop home, outermost first (made by loopHome). */
 async function homeFolders(git, evRel) {
     const top = (0,external_node_path_.join)(await git.commonDir(), 'phuc-loop');
-    const root = (0,external_node_path_.join)(top, homeName(evRel));
+    const root = (0,external_node_path_.join)(top, home_homeName(evRel));
     return [top, root, (0,external_node_path_.join)(root, 'evidence')];
 }
 async function loopHome(git, evRel) {
@@ -5854,6 +6284,28 @@ async function acquireLock(home, host) {
     return 'could not take the evidence lock (another loop took it meanwhile): `phuc-loop run` again once it has ended';
 }
 const hasFiles = async (root) => (await (0,promises_.stat)(root).catch(() => null))?.isDirectory() && (await (0,evidence/* listFiles */.CS)(root)).some((f) => !evidence/* NOT_EVIDENCE */.E4.has(f));
+/** Every folder from `within` down to `target` that exists is a real folder (not a link, FIFO or device). */
+async function assertRealFolders(within, target) {
+    const rel = (0,external_node_path_.relative)(within, target).split(external_node_path_.sep).filter(Boolean);
+    for (let k = 1; k <= rel.length; k++) {
+        const p = (0,external_node_path_.join)(within, ...rel.slice(0, k));
+        const st = await (0,promises_.lstat)(p).catch(() => null);
+        if (st && !st.isDirectory())
+            throw new errors/* StorageError */.aq(`${(0,external_node_path_.relative)(within, p)} is not a folder (${st.isSymbolicLink() ? 'a symbolic link' : 'a special file'}): move it away, then \`phuc-loop run\` again; the evidence stays in .git/phuc-loop until then`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/engine/loop/publish.ts
+// Publishing the run's evidence from the loop home to the work tree's evidence folder, and how the
+// published tree stands against the git index.
+
+
+
+
+
+
+
+
 /**
  * Copies the private tree to the published folder, replacing it whole (never a half-copied tree).
  * Every folder from `within` (the checkout) down to it must be a real folder: the agent may have
@@ -5935,6 +6387,17 @@ async function publishedStanding(git, dir) {
     const running = pid > 0 && processRunning(pid);
     return { own, link, matches: publishedManifest === ownManifest, running };
 }
+
+;// CONCATENATED MODULE: ./src/engine/loop/previous-trees.ts
+// The earlier evidence trees the loop keeps (`run --fresh`, a replanned loop): archived in the loop
+// home, published again when the agent deleted or edited one; planted ones are never taken.
+
+
+
+
+
+
+
 /**
  * The loop's own copies of the earlier evidence trees (`previous/<N>` beside its evidence in the
  * loop home): `<published>.previous.N` in the work tree is a copy of one, as `evidence/loop` is of
@@ -6103,16 +6566,28 @@ async function publishPrevious(ev, published, within) {
     }
     return notes;
 }
-/** Every folder from `within` down to `target` that exists is a real folder (not a link, FIFO or device). */
-async function assertRealFolders(within, target) {
-    const rel = (0,external_node_path_.relative)(within, target).split(external_node_path_.sep).filter(Boolean);
-    for (let k = 1; k <= rel.length; k++) {
-        const p = (0,external_node_path_.join)(within, ...rel.slice(0, k));
-        const st = await (0,promises_.lstat)(p).catch(() => null);
-        if (st && !st.isDirectory())
-            throw new errors/* StorageError */.aq(`${(0,external_node_path_.relative)(within, p)} is not a folder (${st.isSymbolicLink() ? 'a symbolic link' : 'a special file'}): move it away, then \`phuc-loop run\` again; the evidence stays in .git/phuc-loop until then`);
-    }
-}
+
+// EXTERNAL MODULE: ./src/engine/evidence/report-schema.ts
+var report_schema = __webpack_require__(6632);
+// EXTERNAL MODULE: ./src/engine/common/markdown.ts
+var markdown = __webpack_require__(74129);
+;// CONCATENATED MODULE: ./src/engine/loop/restore.ts
+// Restore: an earlier run's evidence, verified before it is used (every sha256, the certificate
+// chain); a tree that does not verify is refused, never silently replaced; an unfinished start is
+// started again.
+
+
+
+
+
+
+
+
+
+
+
+
+
 /**
  * The lines a killed run appended to its logs past what the manifest records are cut off (`tails`:
  * from verifyTree with allowLogTails; found here when not given), so that the tree verifies whole.
@@ -6291,7 +6766,9 @@ async function readOnlyFolder(folders) {
     return null;
 }
 
-;// CONCATENATED MODULE: ./src/engine/agent/critic.ts
+// EXTERNAL MODULE: ./src/engine/agent/path-names.ts
+var path_names = __webpack_require__(63768);
+;// CONCATENATED MODULE: ./src/engine/judge/critic.ts
 // The critic (docs/glossary.md): an optional process after the checks that reads the diff and the
 // check results and answers a JSON verdict. The verdict is Lane C: it never makes a certificate,
 // but "no further iteration can help" while criteria still fail ends the loop NO_VIABLE_FIX_PATH.
@@ -6393,6 +6870,7 @@ var signature = __webpack_require__(14202);
 
 
 
+
 /** Signatures of the checks that failed this iteration (read back from their logs). */
 async function failingSignatures(ctx, checks) {
     const out = [];
@@ -6408,25 +6886,32 @@ async function critique(ctx, n, diff, checks) {
     const c = ctx.intake.config.critic;
     if (!c)
         return null;
-    const dir = (0,audit/* iterDir */.E2)(n);
+    const dir = (0,evidence/* iterDir */.E2)(n);
     const logs = {};
     for (const k of checks)
         logs[k.id] = (await ctx.ev.readText(k.evidence.split('#')[0])) ?? '';
     const prompt = renderCriticPrompt(ctx.plan.goal, diff, checks, logs);
     await ctx.ev.write(`${dir}/critic_prompt.md`, prompt);
-    const { run, report: verdictText, reverted, } = await runSideAgent(ctx, {
+    const side = await runSideAgent(ctx, {
         spec: { preset: c.use, run: c.run, model: c.model, args: c.args, maxTurns: ctx.plan.budget.max_tool_calls_per_iteration },
         prompt,
         capsule: (await ctx.ev.readText(`${dir}/cnf_capsule.json`)) ?? '{}',
         iteration: n,
         timeoutMs: c.timeout_seconds * 1000,
         role: 'Skeptic (critic)',
+        budget: 'critic',
     });
+    if ('refused' in side) {
+        await ctx.ev.writeJson(`${dir}/critic_verdict.json`, { state: 'absent', lane: 'C', not_run: side.refused, reverted_paths: [] });
+        ctx.o.log.info(`iter ${n}: ${side.refused}`);
+        return { state: { state: 'absent' }, reverted: [] };
+    }
+    const { run, report: verdictText, reverted } = side;
     const r = run.result;
     await ctx.ev.write(`${dir}/critic.log`, scrub(ctx, `$ critic (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`));
     // A critic cut short by a stop gave no verdict: what it had written by then is not scored.
     const state = r.aborted ? { state: 'absent' } : parseVerdict(verdictText, r.stdout);
-    await ctx.ev.writeJson(`${dir}/critic_verdict.json`, { ...state, lane: 'C', reverted_paths: reverted });
+    await ctx.ev.writeJson(`${dir}/critic_verdict.json`, { ...state, lane: 'C', reverted_paths: reverted, usage: usageRecord(run.outcome) });
     ctx.o.log.info(`iter ${n}: critic ${state.state === 'valid' ? `${state.verdict.status}, further iteration can help: ${state.verdict.can_further_iteration_help}, ${state.verdict.concerns.length} concern(s)` : state.state === 'malformed' ? `verdict malformed (${state.error})` : 'gave no verdict'}` +
         (reverted.length ? ` — its edits were reverted: ${reverted.join(', ')}` : ''));
     return { state, reverted };
@@ -6504,7 +6989,7 @@ function learn(ctx, n, x) {
     const lost = x.checks.filter((c) => !c.met && state.criteria_met[c.id]).map((c) => c.id);
     const rose = !!x.residual && !!x.previousResidual && x.residual.gt(x.previousResidual);
     // Only a step that produced a change has a diff.patch to link.
-    const diff = () => `${x.collected.diffFiles} file(s) changed — ${ctx.ev.link(`${(0,audit/* iterDir */.E2)(n)}/diff.patch`)}`;
+    const diff = () => `${x.collected.diffFiles} file(s) changed — ${ctx.ev.link(`${(0,evidence/* iterDir */.E2)(n)}/diff.patch`)}`;
     if (x.collected.produced && (rose || lost.length))
         failed.push({ lane: 'A', text: `${diff()}: a regression (${rose ? 'the residual rose' : `criteria no longer met: ${lost.join(', ')}`})` });
     else if (x.collected.produced)
@@ -6530,11 +7015,11 @@ function learn(ctx, n, x) {
         fact(failed, 'A', 'empty', 'Iteration produced no artifacts (no change, no report): EVIDENCE_INCOMPLETE');
     const ar = x.agent.result;
     if (ar.timedOut)
-        fact(failed, 'A', 'agent-timeout', `agent killed at the ${plan.budget.max_seconds_per_iteration} s limit — ${ctx.ev.link(`${(0,audit/* iterDir */.E2)(n)}/agent.log`)}`);
+        fact(failed, 'A', 'agent-timeout', `agent killed at the ${plan.budget.max_seconds_per_iteration} s limit — ${ctx.ev.link(`${(0,evidence/* iterDir */.E2)(n)}/agent.log`)}`);
     else if (x.stopped)
         fact(failed, 'A', 'agent-stopped', `agent stopped by backpressure: ${x.agent.backpressure}`);
     else if (ar.exitCode !== 0)
-        fact(failed, 'A', `agent-exit:${ar.exitCode}`, `agent exited ${ar.exitCode ?? ar.signal} — ${ctx.ev.link(`${(0,audit/* iterDir */.E2)(n)}/agent.log`)}`);
+        fact(failed, 'A', `agent-exit:${ar.exitCode}`, `agent exited ${ar.exitCode ?? ar.signal} — ${ctx.ev.link(`${(0,evidence/* iterDir */.E2)(n)}/agent.log`)}`);
     // Both quote output the loop did not write (a command's last line, the report's JSON): data.
     if (x.residualError)
         fact(failed, 'A', 'residual-error', `residual unavailable: ${(0,agents_md/* sanitizeAgentText */.KY)(x.residualError, ctx.hostPaths)}`);
@@ -6599,9 +7084,9 @@ function learn(ctx, n, x) {
         northstar_distance_delta: nsDelta === null ? null : (0,display/* num */.bu)(nsDelta),
         open_questions: open,
         gbb: {
-            Z: `${(0,audit/* iterDir */.E2)(n)}/cnf_capsule.json#${ctx.ev.entry(`${(0,audit/* iterDir */.E2)(n)}/cnf_capsule.json`).sha256}`,
+            Z: `${(0,evidence/* iterDir */.E2)(n)}/cnf_capsule.json#${ctx.ev.entry(`${(0,evidence/* iterDir */.E2)(n)}/cnf_capsule.json`).sha256}`,
             Sigma: broken.length ? `false (${broken.join('; ')})` : 'true',
-            tau: [...artifacts.map((a) => a.path), `${(0,audit/* iterDir */.E2)(n)}/certificate.json`].join(', '),
+            tau: [...artifacts.map((a) => a.path), `${(0,evidence/* iterDir */.E2)(n)}/certificate.json`].join(', '),
             Gc: '', // measured when the entry joins the section (loop/iteration.ts)
             iota: String((x.collected.produced ? 1 : 0) + (report.state !== 'absent' ? 1 : 0)),
             Rp: x.residual === null
@@ -6637,10 +7122,10 @@ async function writeAgentsMd(ctx, section, previous) {
  * lost a hard fact, is CONTEXT_BLEED_BETWEEN_ITERATIONS (seed §6.3) before it reaches AGENTS.md.
  */
 async function checkRecompressibility(ctx, n, section) {
-    const check = (0,lane_a/* recompressibility */.om)(section.text, ctx.entries, (i) => ctx.ev.entry(`${(0,audit/* iterDir */.E2)(i)}/agents_md_entry.md`)?.sha256, () => (0,agents_md/* renderSection */.YN)({ meta: sectionMeta(ctx), entries: ctx.entries }).text);
-    await ctx.ev.writeJson(`${(0,audit/* iterDir */.E2)(n)}/recompressibility.json`, check);
+    const check = (0,lane_a/* recompressibility */.om)(section.text, ctx.entries, (i) => ctx.ev.entry(`${(0,evidence/* iterDir */.E2)(i)}/agents_md_entry.md`)?.sha256, () => (0,agents_md/* renderSection */.YN)({ meta: sectionMeta(ctx), entries: ctx.entries }).text);
+    await ctx.ev.writeJson(`${(0,evidence/* iterDir */.E2)(n)}/recompressibility.json`, check);
     if (!check.ok)
-        throw new errors/* InvariantViolation */.wM('CONTEXT_BLEED_BETWEEN_ITERATIONS', `the compacted AGENTS.md section does not re-derive from the evidence (${(0,audit/* iterDir */.E2)(n)}/recompressibility.json): ${[
+        throw new errors/* InvariantViolation */.wM('CONTEXT_BLEED_BETWEEN_ITERATIONS', `the compacted AGENTS.md section does not re-derive from the evidence (${(0,evidence/* iterDir */.E2)(n)}/recompressibility.json): ${[
             ...check.lane_a_missing.map((l) => `Lane A line of iteration ${l} missing`),
             ...check.entries_not_in_evidence.map((i) => `iteration ${i}'s entry is not the evidence file`),
             ...check.witness_links_unresolved.map((l) => `witness link ${l} unresolved`),
@@ -6707,6 +7192,8 @@ async function cutOffStepStart(git, file, n, head) {
     return snap;
 }
 
+// EXTERNAL MODULE: ./src/engine/config/protected.ts
+var config_protected = __webpack_require__(87503);
 ;// CONCATENATED MODULE: ./src/engine/loop/crash-point.ts
 /**
  * With PHUC_TEST_CRASH_AT=<point>:<iteration> the loop kills itself (SIGKILL: no cleanup, like an
@@ -6717,48 +7204,7 @@ function crashPoint(ctx, point) {
         process.kill(process.pid, 'SIGKILL');
 }
 
-;// CONCATENATED MODULE: ./src/engine/loop/own-paths.ts
-// The paths of the work tree the loop keeps for itself. Two kinds, told apart by construction from
-// the published evidence path, never from a list of names an agent might use:
-// - the folders on the way to the published tree (`evidence`) and scratch/: they must stay real
-//   folders; a file or link the agent puts at one of those names is never committed (and never
-//   published through: home.ts publishRun);
-// - the published tree and its siblings (`<published>.previous.N`, and the temporary and moved-aside
-//   names the loop makes beside it): their content is only ever a copy of what the loop keeps in its
-//   home, so nothing there is the agent's to commit nor the user's to keep (the loop publishes it).
-// Everything else under those names — the user's notes in evidence/, the agent CLIs' state files of
-// the user's — is the user's, kept and put back like any git-ignored file (user-files.ts). What the
-// agent makes under the folders on the way (evidence/notes/x, evidence/loop.other/) is neither the
-// loop's nor the user's: git does not see it there, so it would stay in the tree for the next step
-// to read outside the capsule. It is removed after the step, a guardrail naming it (whyReserved).
-
-
-/** The names the loop makes beside the published tree: earlier trees, temporary copies, what it moved aside. */
-const SIBLING_SUFFIXES = ['.previous.', '.tmp-', '.old-', '.not-loop-evidence-'];
-function ownPaths(cwd, published) {
-    const rel = (0,external_node_path_.relative)(cwd, published).split(external_node_path_.sep).join('/');
-    const parent = (0,external_node_path_.dirname)(rel) === '.' ? '' : `${(0,external_node_path_.dirname)(rel)}/`;
-    const base = (0,external_node_path_.basename)(rel);
-    const parts = rel.split('/');
-    const folders = new Set([config_plan/* LOOP_SCRATCH_DIR */.mt, ...parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join('/'))]);
-    const isPublished = (path) => {
-        if (path === rel || path.startsWith(`${rel}/`))
-            return true;
-        if (!path.startsWith(parent))
-            return false;
-        const name = path.slice(parent.length).split('/')[0];
-        return SIBLING_SUFFIXES.some((s) => name.startsWith(`${base}${s}`));
-    };
-    const whyOwn = (path) => folders.has(path.replace(/\/$/, '')) ? 'a folder the loop keeps: it stays a folder' : isPublished(path) ? 'in an evidence tree the loop publishes' : null;
-    const onTheWay = parts.slice(0, -1).map((_, i) => `${parts.slice(0, i + 1).join('/')}/`);
-    const whyReserved = (path) => {
-        const folder = onTheWay.find((f) => path.startsWith(f) && path.length > f.length);
-        return folder && !isPublished(path) ? `made under ${folder}, which the loop keeps for itself: removed` : null;
-    };
-    return { isPublished, whyOwn, whyReserved };
-}
-
-;// CONCATENATED MODULE: ./src/engine/loop/ignored-files.ts
+;// CONCATENATED MODULE: ./src/engine/agent/ignored-files.ts
 
 
 
@@ -6812,8 +7258,26 @@ async function listIgnored(git, cwd, leaveOut, o) {
     }
     return { entries: entries.filter((e) => !o.stats || e.st), truncated };
 }
+/**
+ * The entries directly in `parents` (folders of the tree: the top, the folders on the way to the
+ * published evidence) whose names `reserved` says are the loop's, as paths: an empty folder, a FIFO
+ * or a file git lists nowhere. Never read through a link.
+ */
+async function reservedEntries(cwd, parents, reserved) {
+    const out = [];
+    for (const parent of parents) {
+        if (parent !== '.' && (0,tree_file/* ancestorInTheWay */.D5)(cwd, `${parent}/x`))
+            continue;
+        for (const name of await (0,promises_.readdir)((0,external_node_path_.join)(cwd, parent)).catch(() => [])) {
+            const path = parent === '.' ? name : `${parent}/${name}`;
+            if (reserved(path))
+                out.push(path);
+        }
+    }
+    return out;
+}
 
-;// CONCATENATED MODULE: ./src/engine/loop/kept-file.ts
+;// CONCATENATED MODULE: ./src/engine/agent/kept-file.ts
 
 /** One kept file, as recorded in the store's index.json (read back by the next run after a crash). */
 const keptSchema = external/* object */.Ikc({
@@ -6848,7 +7312,7 @@ function record(path, n, st) {
     return { path, n, kind: st.isSymbolicLink() ? 'link' : 'file', linked: false, copied: false, uid: Number(st.uid), gid: Number(st.gid), ...stamp(st) };
 }
 
-;// CONCATENATED MODULE: ./src/engine/loop/user-files.ts
+;// CONCATENATED MODULE: ./src/engine/agent/user-files.ts
 // The user's git-ignored files (`.env`, a local dataset, notes, a local config): git holds none of
 // them, so neither HEAD nor refs/phuc-loop/user-work can bring one back once the agent deletes or
 // overwrites it. The loop keeps them itself (SPEC §7: nothing of the user's is deleted).
@@ -6872,9 +7336,10 @@ function record(path, n, st) {
 // Regenerable folders are left out, by name at any depth (`user_files.regenerable`, default
 // DEFAULT_REGENERABLE in config/regenerable.ts): dependencies, virtual environments, build output and caches may hold
 // 100,000 files, the agent's builds must write them, and their content comes back from a build.
-// What the loop itself writes is left out too: the evidence trees it publishes, scratch/, the report
-// channel (loop/own-paths.ts). The user's own files under the names the loop keeps out of git's view
-// (notes in evidence/, the agent CLIs' state files such as .claude/settings.local.json) are kept.
+// What the loop itself writes during the run is left out too: scratch/, the report channel. What
+// stands under the names the loop keeps for itself (loop/own-paths.ts: notes in evidence/, the trees
+// it publishes there, the agent CLIs' state files such as .claude/settings.local.json) is kept, and
+// what the agent makes there is removed after its step.
 
 
 
@@ -6902,9 +7367,12 @@ class UserFiles {
     reserved;
     git;
     notes;
+    watched;
     constructor(store, cwd, kept, leaveOut, reserved, git, 
     /** What the take left out or could not keep, for the log. */
-    notes) {
+    notes, 
+    /** The folders whose reserved entries are watched, and those entries as the take found them (the user's). */
+    watched = { in: [], found: new Set() }) {
         this.store = store;
         this.cwd = cwd;
         this.kept = kept;
@@ -6912,6 +7380,7 @@ class UserFiles {
         this.reserved = reserved;
         this.git = git;
         this.notes = notes;
+        this.watched = watched;
     }
     get count() {
         return this.kept.size;
@@ -6960,7 +7429,8 @@ class UserFiles {
         const unkept = [...kept.values()].filter((k) => k.unkept);
         if (unkept.length)
             notes.push(`${unkept.length} git-ignored file(s) could not be kept (${unkept[0].path}: ${unkept[0].unkept})`);
-        const files = new UserFiles(o.store, o.cwd, kept, leaveOut, o.reserved, o.git, notes);
+        const watched = { in: o.reservedIn, found: new Set(await reservedEntries(o.cwd, o.reservedIn, o.reserved)) };
+        const files = new UserFiles(o.store, o.cwd, kept, leaveOut, o.reserved, o.git, notes, watched);
         await files.save();
         return files;
     }
@@ -7041,6 +7511,13 @@ class UserFiles {
                 removed.push(path);
             }
             await removeEmptied(this.cwd, out.reservedRemoved);
+            // What is left under a reserved name the take did not find holds no file git lists (an empty
+            // folder, a FIFO): the agent's all the same, a name the next step could read.
+            for (const path of await reservedEntries(this.cwd, this.watched.in, this.reserved))
+                if (!this.watched.found.has(path)) {
+                    await (0,promises_.rm)((0,external_node_path_.join)(this.cwd, path), { recursive: true, force: true });
+                    out.reservedRemoved.push(path);
+                }
         }
         if (todo.length)
             await this.save();
@@ -7147,7 +7624,7 @@ class UserFiles {
 }
 
 // EXTERNAL MODULE: ./src/engine/config/regenerable.ts
-var config_regenerable = __webpack_require__(35095);
+var regenerable = __webpack_require__(35095);
 ;// CONCATENATED MODULE: ./src/engine/loop/agent-turn.ts
 // The agent's turn of an iteration (iteration.ts): the step start kept (the user's uncommitted work
 // and ignored files first), the agent run in its sandbox, then collect: only what the agent changed
@@ -7172,10 +7649,11 @@ var config_regenerable = __webpack_require__(35095);
 
 
 
+
 /** The agent's step and the collection of its work; `invariant`: the step broke one (nothing to record). */
 async function agentTurn(ctx, n, stage, prepared) {
     const { o, ev, git, fsm, plan, state } = ctx;
-    const dir = (0,audit/* iterDir */.E2)(n);
+    const dir = (0,evidence/* iterDir */.E2)(n);
     // The agent. Its start is kept until the iteration is committed: a run killed meanwhile leaves
     // the agent's partial work, which the next run attributes to this iteration's step, not the user.
     const marker = stepStartFile(ev.root);
@@ -7233,10 +7711,10 @@ async function agentTurn(ctx, n, stage, prepared) {
     if (branch !== after.branch)
         return { invariant: `the agent switched the branch from ${branch} to ${after.branch}` };
     // A criterion's program the agent was to write is protected from the iteration after it was committed.
-    const toWrite = (0,config_plan/* judgesToWrite */.bC)(plan.acceptance_criteria);
+    const toWrite = (0,config_protected/* judgesToWrite */.bC)(plan.acceptance_criteria);
     const judges = toWrite.length ? [...(await git.inHead(toWrite))] : [];
     const isProtected = (0,path_names/* protectedMatcher */.rV)(judges.length ? [...plan.protected, ...judges] : plan.protected);
-    const own = ownPaths(ctx.cwd, (0,external_node_path_.resolve)(ctx.cwd, ctx.evRel));
+    const own = ownPaths(ctx.cwd, (0,external_node_path_.resolve)(ctx.cwd, ctx.evRel), regenerableOf(ctx));
     const collected = await (0,collect/* collectArtifacts */.kx)({
         git,
         cwd: ctx.cwd,
@@ -7252,7 +7730,7 @@ async function agentTurn(ctx, n, stage, prepared) {
         agent,
         scrub: scrubber(ctx.secrets),
         holdsSecret: (data) => secretScrubber(ctx.secrets).contains(data),
-        guardedScripts: (0,config_plan/* scriptsRunBy */.BO)(plan.acceptance_criteria.map((c) => c.run)),
+        guardedScripts: (0,config_protected/* scriptsRunBy */.BO)(plan.acceptance_criteria.map((c) => c.run)),
         allowList: plan.may_change ? allowList(plan.may_change, ctx.cwd, await shadowNames(ctx.cwd, ctx.o.runner)) : null,
         loopOwned: own.whyOwn,
         reserved: own.whyReserved,
@@ -7297,24 +7775,6 @@ function failureText(r, errorText, preset) {
     const last = errorText ?? (0,agents/* lastErrorLine */.HY)(`${r.stdout}\n${r.stderr}`);
     return `exit ${r.exitCode ?? r.signal}${last ? `: ${last}` : ''}`;
 }
-/** Cost, tool calls and tokens as the agent reported them, summed exactly; a figure never reported stays unknown. */
-function countUsage(state, out) {
-    const reported = (state.reported ??= { cost: state.cost_reported, tokens: false, toolCalls: false });
-    if (out.costUsd !== null) {
-        state.total_cost_usd = (0,decimal/* dstr */.Is)(new decimal/* Decimal */.Ww(state.total_cost_usd).plus(out.costUsd));
-        state.cost_reported = reported.cost = true;
-    }
-    if (out.toolCalls !== null) {
-        state.total_tool_calls += out.toolCalls;
-        reported.toolCalls = true;
-    }
-    if (out.tokens) {
-        const t = (state.total_tokens ??= { input: 0, output: 0, cache_read: 0, cache_write: 0 });
-        for (const k of ['input', 'output', 'cache_read', 'cache_write'])
-            t[k] += out.tokens[k];
-        reported.tokens = true;
-    }
-}
 /** Where the user's uncommitted work is kept (local only: the loop pushes its branch, never this ref). */
 const USER_WORK_REF = 'refs/phuc-loop/user-work';
 /**
@@ -7339,11 +7799,12 @@ async function keepUserWork(ctx, before) {
 async function keepUserFiles(ctx) {
     if (ctx.userFiles)
         return ctx.userFiles;
-    // What the loop itself writes there (its published trees, scratch/STOP, the report channel); the
-    // user's own files under the names it keeps out of git's view (evidence/, the agent CLIs' state) are kept.
+    // What the loop writes there during the run (scratch/STOP, the report channel) is left out; what
+    // stands under the names it keeps for itself (evidence/, its published trees, the agent CLIs' state)
+    // is kept, and what the agent makes there is removed (own-paths.ts whyReserved).
     const own = [config_plan/* LOOP_SCRATCH_DIR */.mt, (0,external_node_path_.dirname)(agents/* REPORT_PATH */.lz)];
-    const { isPublished: published, whyReserved } = ownPaths(ctx.cwd, (0,external_node_path_.resolve)(ctx.cwd, ctx.evRel));
-    const regenerable = ctx.intake.config.user_files?.regenerable ?? config_regenerable/* DEFAULT_REGENERABLE */.B;
+    const regenerable = regenerableOf(ctx);
+    const { whyReserved, reservedIn } = ownPaths(ctx.cwd, (0,external_node_path_.resolve)(ctx.cwd, ctx.evRel), regenerable);
     const copyAll = ctx.isolation !== 'user+pidns';
     const started = ctx.o.clock.monotonicMs();
     const files = await UserFiles.take({
@@ -7351,8 +7812,9 @@ async function keepUserFiles(ctx) {
         cwd: ctx.cwd,
         store: userFilesStore(ctx.ev.root),
         regenerable,
-        loopOwned: (p) => own.some((l) => p === l || p.startsWith(`${l}/`)) || published(p),
+        loopOwned: (p) => own.some((l) => p === l || p.startsWith(`${l}/`)),
         reserved: (p) => whyReserved(p) !== null,
+        reservedIn,
         copyAll,
     });
     ctx.userFiles = files;
@@ -7363,6 +7825,8 @@ async function keepUserFiles(ctx) {
         ctx.o.log.warn(note);
     return files;
 }
+/** The names a tool rebuilds (user_files.regenerable): neither kept nor removed. */
+const regenerableOf = (ctx) => ctx.intake.config.user_files?.regenerable ?? regenerable/* DEFAULT_REGENERABLE */.B;
 /** What the loop did about the user's ignored files after a step, in the log (artifacts.json has the full lists). */
 function logUserFiles(o, n, done) {
     if (!done)
@@ -7374,7 +7838,7 @@ function logUserFiles(o, n, done) {
     if (done.protectedRemoved.length)
         o.log.info(`${at}git-ignored file(s) the agent made under protected paths removed: ${few(done.protectedRemoved)}`);
     if (done.reservedRemoved.length)
-        o.log.info(`${at}file(s) the agent made under the folders the loop keeps for itself removed: ${few(done.reservedRemoved)}`);
+        o.log.info(`${at}file(s) the agent made under the names the loop keeps for itself removed: ${few(done.reservedRemoved)}`);
     for (const f of done.failed)
         o.log.warn(`${at}the user's git-ignored file ${f.path} could not be put back: ${f.error}`);
 }
@@ -7496,9 +7960,10 @@ async function skepticVoices(ctx, n, round) {
 
 
 
+
 async function iterate(ctx, n) {
     const { o, ev, git, fsm, plan, state } = ctx;
-    const dir = (0,audit/* iterDir */.E2)(n);
+    const dir = (0,evidence/* iterDir */.E2)(n);
     // Each phase's end is marked (lap) as the iteration goes: iter_N/phases.json (Lane B).
     const stage = new phases/* Stage */.BI(dir, o.clock);
     // Capsule: rebuilt from evidence (prepared at the end of the last iteration as next-prompt.md).
@@ -7820,6 +8285,90 @@ function logFailures(ctx, n, checks) {
         ctx.o.log.info(`iter ${n}: criterion ${c.id} ${c.timed_out ? 'timed out' : `failed (exit ${c.exit_code})`} — ${ctx.evRel}/${c.evidence.split('#')[0]}`);
 }
 
+;// CONCATENATED MODULE: ./src/engine/loop/phase-events.ts
+const PHASES = { SPAWN_SUBAGENT: 'agent', CHECK_HALTING: 'checks' };
+/** Tells the host of each phase the run enters from now on; `resumed`: HEAD is judged for a loop on record. */
+function announcePhases(ctx, resumed) {
+    const host = ctx.o.host;
+    if (!host?.phase)
+        return;
+    ctx.fsm.onEnter = (s) => {
+        const phase = s === 'DREAM_GOAL' ? (resumed ? 'head' : 'baseline') : PHASES[s];
+        if (!phase)
+            return;
+        try {
+            host.phase({ phase, iteration: ctx.state.next_iteration, goal: ctx.intake.config.goal, rows: [...ctx.state.rows], evidenceRoot: ctx.ev.root });
+        }
+        catch (e) {
+            ctx.o.log.warn(`the host was not told of the ${phase} phase: ${e instanceof Error ? e.message : String(e)}`);
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/engine/loop/open-record.ts
+// The record a run starts from: a new loop's plan (on record before its baseline runs), or a
+// resumed loop's iterations and entries read back, its budget revised and its progress windows
+// restarted when HEAD moved.
+
+
+
+
+
+
+
+/** A resumed run: the budget may have changed; the recorded iterations and entries are read back. */
+async function continueRecord(ctx) {
+    const { ev, o, state } = ctx;
+    state.terminal = null;
+    const budget = ctx.intake.budget.budget;
+    if ((0,canonical/* canonicalJson */.dj)(ctx.plan.budget) !== (0,canonical/* canonicalJson */.dj)(budget)) {
+        o.log.info(`budget changed on resume: ${JSON.stringify(ctx.plan.budget)} → ${JSON.stringify(budget)}`);
+        ctx.plan.budget = budget;
+        ctx.plan.budget_revisions = [...(ctx.plan.budget_revisions ?? []), { from_iteration: state.next_iteration, budget }];
+        await ev.writeJson('plan.json', ctx.plan);
+    }
+    ctx.iterations = Array.from({ length: state.next_iteration }, (_, n) => n).filter((n) => ev.entry(`${(0,evidence/* iterDir */.E2)(n)}/certificate.json`));
+    for (const n of ctx.iterations) {
+        const text = (await ev.readText(`${(0,evidence/* iterDir */.E2)(n)}/agents_md_entry.md`)) ?? '';
+        ctx.entries.push({ iteration: n, text, link: ev.link(`${(0,evidence/* iterDir */.E2)(n)}/agents_md_entry.md`) });
+    }
+    const head = await ctx.git.head();
+    if (state.last_commit === null) {
+        o.log.info('no iteration committed yet: HEAD is judged afresh');
+        rebaseline(state);
+    }
+    else if (state.last_commit !== head) {
+        const descends = head !== null && (await ctx.git.isAncestor(state.last_commit, head));
+        ctx.run.rebaseline = descends
+            ? `HEAD has new commits since the loop's last one (${state.last_commit.slice(0, 12)}): progress windows start again from a new measurement of HEAD`
+            : `HEAD ${head?.slice(0, 12)} does not descend from the loop's last commit ${state.last_commit.slice(0, 12)}: HEAD is judged afresh and the progress windows start again`;
+        o.log.info(ctx.run.rebaseline);
+        rebaseline(state);
+    }
+    const skipped = (0,run_accounting/* notCounted */.Oi)(state.stopped_before_checks);
+    o.log.info(`resuming from ${ctx.evRel}: ${ctx.iterations.length} iteration(s) on record, next is ${state.next_iteration}; budgets count every run of this loop ` +
+        `(${(0,decide/* iterationsUsed */.MR)(state.next_iteration, state.stopped_before_checks)} of ${budget.max_iterations} iterations used${skipped ? `; ${skipped}` : ''})`);
+}
+/** Progress state belongs to the HEAD it was measured on: a new HEAD starts new windows. */
+function rebaseline(state) {
+    state.progress = (0,run_progress/* initialProgress */.O6)(null);
+    state.window = { residuals: state.residual_history.length, rows: state.rows.length };
+}
+/** DREAM_GOAL for a new loop: plan.json before iteration 0 (the baseline judgement follows). */
+async function newPlan(ctx, configPath) {
+    const { intake: i, ev, o } = ctx;
+    await ev.clear();
+    o.log.info(`plan: ${i.config.acceptance_criteria.length} criteria, certificates ${i.config.certificates.join('/')}, rung ${i.config.rung_target}, agent ${i.config.agent.use}`);
+    // On record before the baseline runs: a run that ends during it still has its plan (Triangle),
+    // with a state and a manifest, so that a run killed during the baseline is recognised as an
+    // unfinished start (home.ts) and started again, never refused.
+    const plan = (0,config_plan/* buildPlan */.Gg)(i, configPath, { residual: null, residual_detail: config_plan/* BASELINE_PENDING */.GZ, criteria: [] }, {}, null, new Set(await ctx.git.listFiles()));
+    await ev.writeJson('plan.json', plan);
+    ctx.plan = plan;
+    await saveState(ctx);
+    return plan;
+}
+
 ;// CONCATENATED MODULE: ./src/engine/loop/runner-missing.ts
 // A check whose runner itself is missing where the checks run (pytest not installed for the check
 // user, a JUnit glob the checks never write) is the user's to fix, not iterations to spend: found
@@ -7853,7 +8402,7 @@ const runner_missing_escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 function runnerMissing(c, log, files) {
     if (c.met)
         return null;
-    const programs = (0,config_plan/* programsOf */.h2)(c.run);
+    const programs = (0,config_protected/* programsOf */.h2)(c.run);
     if (c.exit_code === 127) {
         const inTree = programs.every((p) => [p.program, p.script].every((w) => w === null || !w.includes('/') || files.has(w.replace(/^\.\//, ''))));
         return inTree ? `exited 127 (command not found) — install ${programs[0]?.program ?? 'the program'}` : null;
@@ -7867,7 +8416,7 @@ function runnerMissing(c, log, files) {
  * out of reach, or null.
  */
 async function loopsOwnCopy(ctx, run) {
-    const program = (0,config_plan/* programsOf */.h2)(run)[0]?.program;
+    const program = (0,config_protected/* programsOf */.h2)(run)[0]?.program;
     if (!program || program.includes('/'))
         return null;
     for (const dir of (ctx.o.env.PATH ?? '').split(':').filter(Boolean)) {
@@ -8041,24 +8590,272 @@ async function keepBaseline(ctx, tree) {
     await (0,atomic_write/* atomicWrite */.L8)(recordPath(ctx), JSON.stringify(record));
 }
 
-;// CONCATENATED MODULE: ./src/engine/loop/phase-events.ts
-const PHASES = { SPAWN_SUBAGENT: 'agent', CHECK_HALTING: 'checks' };
-/** Tells the host of each phase the run enters from now on; `resumed`: HEAD is judged for a loop on record. */
-function announcePhases(ctx, resumed) {
-    const host = ctx.o.host;
-    if (!host?.phase)
-        return;
-    ctx.fsm.onEnter = (s) => {
-        const phase = s === 'DREAM_GOAL' ? (resumed ? 'head' : 'baseline') : PHASES[s];
-        if (!phase)
-            return;
-        try {
-            host.phase({ phase, iteration: ctx.state.next_iteration, goal: ctx.intake.config.goal, rows: [...ctx.state.rows], evidenceRoot: ctx.ev.root });
-        }
-        catch (e) {
-            ctx.o.log.warn(`the host was not told of the ${phase} phase: ${e instanceof Error ? e.message : String(e)}`);
-        }
+;// CONCATENATED MODULE: ./src/engine/loop/judge-head.ts
+// HEAD judged before any agent step: the baseline of a new loop or the start of a resumed run. No
+// certificate is issued without checks this run ran on the commit it names.
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** The API surface of the baseline (security), read in the judge space; a link to its evidence file. */
+async function apiSurfaceBefore(ctx, cwd, command) {
+    const r = await ctx.judge.runner.run({ command, cwd, env: ctx.judge.env, timeoutMs: 600_000 });
+    return ctx.ev.link((await ctx.ev.write('api_surface_before.txt', scrub(ctx, r.stdout))).path);
+}
+/**
+ * Judges HEAD's tree (the baseline of a new loop, or the start of a resumed run): criteria,
+ * residual, Northstar. Returns the outcome when that already ends the run.
+ */
+async function judgeHead(ctx, dir) {
+    const { ev, o, state, plan } = ctx;
+    const stage = new phases/* Stage */.BI(dir, o.clock);
+    const tree = await ctx.git.headTree();
+    // A later round's canary that leaves no mark is probed on the baseline's tree (the user's code), reused or not.
+    if (dir === 'baseline')
+        ctx.canaryBaseline = { tree, reaches: new Map() };
+    if (dir === 'baseline' && (await reuseBaseline(ctx, tree))) {
+        stage.lap('record');
+        await endStage(ctx, stage);
+        await saveState(ctx);
+        return null;
+    }
+    const round = await checkRound(ctx, dir, tree, { signal: o.signal, stage });
+    crashPoint(ctx, 'head');
+    if (round.aborted)
+        await ctx.judge.release();
+    if (round.aborted)
+        await endStage(ctx, stage);
+    if (round.aborted)
+        return finish(ctx, (0,decide/* decideBeforeIteration */.fz)({ stop: (await (0,os_stops/* firstStop */.jh)(ctx.stops)) ?? 'the loop was asked to stop', budget: null }));
+    const residual = 'value' in round.residual ? round.residual.value : null;
+    const met = new Map(round.checks.map((c) => [c.id, c.met]));
+    await (0,memory_failures/* recordFailures */.X6)(ctx, dir, round);
+    // The tests HEAD's suite runs: the count and ids no later round may fall below (SPEC §7). A new
+    // HEAD (a human commit) sets a new baseline; a resumed run on the loop's own commit keeps the old one.
+    if (round.junit && 'tests' in round.junit && (dir === 'baseline' || !state.suite_baseline || state.last_commit !== (await ctx.git.head())))
+        state.suite_baseline = round.junit.tests.map((t) => ({ id: t.id, status: t.status }));
+    stage.lap('checks');
+    const readings = await measureAll(ctx, round.cwd, residual, met);
+    stage.lap('northstar');
+    const apiBefore = dir === 'baseline' && ctx.intake.config.security ? await apiSurfaceBefore(ctx, round.cwd, ctx.intake.config.security.api_surface) : null;
+    await ctx.judge.release();
+    stage.lap('hand-back');
+    state.passes = updatePasses(state.passes, round.checks, dir === 'baseline' ? 'baseline' : state.next_iteration);
+    state.criteria_met = Object.fromEntries(met);
+    state.last_facts = headFacts(round.checks);
+    const measured = {
+        residual: residual ? (0,decimal/* dstr */.Is)(residual) : null,
+        residual_detail: 'value' in round.residual ? round.residual.detail : round.residual.error,
+        criteria: round.checks.map((c) => ({ id: c.id, met: c.met, evidence: c.evidence })),
     };
+    if (dir === 'baseline') {
+        const values = {};
+        readings.forEach((r, k) => (values[ctx.intake.northstar[k].id] = r.value ?? ctx.intake.northstar[k].current));
+        ctx.plan = (0,config_plan/* buildPlan */.Gg)(ctx.intake, plan.config_file, measured, values, apiBefore, new Set(await ctx.git.listFiles()));
+        await ev.writeJson('plan.json', ctx.plan);
+        crashPoint(ctx, 'head-plan');
+        if (ctx.intake.budget.reductions.length)
+            await ev.write('budget_reduction.log', ctx.intake.budget.reductions.join('\n') + '\n');
+        state.progress = (0,run_progress/* initialProgress */.O6)(ctx.plan.baseline.residual);
+        state.last_northstar = snapshot(ctx.intake.northstar, readings, new Map(Object.entries(values)));
+    }
+    else {
+        await ev.writeJson(`${dir}/judgement.json`, measured);
+        state.last_northstar = snapshot(ctx.intake.northstar, readings, new Map(Object.entries(ctx.plan.northstar.baseline)));
+        if (state.progress.best_residual === null && residual)
+            state.progress = (0,run_progress/* initialProgress */.O6)((0,decimal/* dstr */.Is)(residual));
+        state.start_residual = residual ? (0,decimal/* dstr */.Is)(residual) : null;
+    }
+    const failing = round.checks.filter((c) => !c.met);
+    o.log.info(`${dir === 'baseline' ? 'baseline' : 'HEAD judged'}: ${round.checks.length - failing.length}/${round.checks.length} criteria met, residual ${residual ? (0,display/* num */.bu)((0,decimal/* dstr */.Is)(residual)) : `unavailable (${measured.residual_detail})`}` +
+        (failing.length ? ` — failing: ${failing.map((c) => `${c.id} (${c.timed_out ? 'timed out' : `exit ${c.exit_code}`})`).join(', ')}` : ''));
+    stage.lap('record');
+    await endStage(ctx, stage);
+    await saveState(ctx);
+    crashPoint(ctx, 'head-state');
+    // A runner missing where the checks run (a program, a Python module, the JUnit files), or a
+    // criterion program the agent could write, stops the run before an agent step.
+    const absent = await runnersMissing(ctx, round.checks);
+    const unwritten = (0,config_protected/* criteriaToWrite */.u)(ctx.intake.config.acceptance_criteria, new Set(await ctx.git.listFiles()));
+    const missing = (0,decide/* decideHead */.Hc)([...absent, ...unwritten]);
+    const index = (id) => ctx.intake.config.acceptance_criteria.findIndex((c) => c.id === id);
+    const fields = [...absent.map((m) => `acceptance_criteria.${index(m.id)}.run`), ...unwritten.map((m) => `acceptance_criteria.${index(m.id)}.agent_writes`)];
+    if (missing)
+        return finish(ctx, { ...missing, missing_fields: fields });
+    const noJunit = (0,decide/* decideHead */.Hc)(await junitMissing(ctx, 'error' in round.residual ? round.residual.error : null, round.checks), 'RESIDUAL_UNAVAILABLE');
+    if (noJunit)
+        return finish(ctx, { ...noJunit, missing_fields: ['residual.junit'] });
+    // A HEAD that already satisfies the criteria is certified without spawning an agent.
+    const cert = await startCertificate(ctx, dir, tree, round, residual);
+    if (cert)
+        return finish(ctx, cert.decision, { certificateRel: cert.rel });
+    if (dir === 'baseline')
+        await keepBaseline(ctx, tree);
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/engine/loop/starting-tree.ts
+// Where a run starts from: the work tree's dirty paths, refused where a run cut off mid-step left an
+// agent's edit to a protected path; a finished run with nothing changed since ends at once; a new
+// loop whose inputs are not committed is warned.
+
+
+
+
+
+
+
+
+
+/** The dirty paths as the run starts, or the outcome that ends it before anything runs. */
+async function startingTree(o, { git, cwd, intake: got, configPath }, resumed) {
+    let started;
+    if (resumed) {
+        // A loop cut off mid-iteration may have left an agent's edit to a protected path in the work tree:
+        // it would be taken for the starting state and never reverted. Refuse until it is cleaned up;
+        // the user's own edit, as kept before the last agent step, is theirs and stays.
+        await git.clearIndexFlags();
+        const isProtected = (0,path_names/* protectedMatcher */.rV)(resumed.plan.protected);
+        started = await git.status();
+        const changed = started.filter((c) => isProtected(c.path));
+        const users = await git.sameAs(USER_WORK_REF, changed.filter((c) => c.code !== '??').map((c) => c.path));
+        const dirtyProtected = changed.map((c) => c.path).filter((p) => !users.has(p));
+        if (dirtyProtected.length) {
+            const problem = `protected paths have uncommitted changes (${(0,markdown/* listSome */.XT)(dirtyProtected)}); restore them (\`git checkout -- <path>\`) or commit them, then \`phuc-loop run\` again`;
+            o.log.error(problem);
+            return { outcome: blockedEarly('GUARDRAIL_VIOLATION', problem) };
+        }
+        const nothing = await nothingToDo(git, cwd, got, resumed);
+        if (nothing) {
+            o.log.info(nothing.why);
+            return { outcome: nothing.outcome };
+        }
+    }
+    else {
+        // The loop's inputs are the contract a certificate is re-checked against: outside the commit it
+        // names, `verify --rerun` cannot read them and the next run refuses them as uncommitted changes.
+        const inputs = new Set([configPath, got.config.northstar].map((p) => (0,external_node_path_.relative)(cwd, (0,external_node_path_.resolve)(cwd, p))));
+        started = await git.status();
+        const uncommitted = started.map((c) => c.path).filter((p) => inputs.has(p));
+        if (uncommitted.length)
+            o.log.warn(`${uncommitted.join(', ')} not committed: the certified commit will not hold ${uncommitted.length > 1 ? 'them' : 'it'}, so \`phuc-loop verify --rerun\` cannot re-check it and the next run refuses to resume; commit ${uncommitted.length > 1 ? 'them' : 'it'} first`);
+    }
+    return { started };
+}
+/** When the last run ended terminal and nothing has changed since, there is nothing to do: say what would go on. */
+async function nothingToDo(git, cwd, got, resumed) {
+    const t = resumed.state.terminal;
+    if (!t)
+        return null;
+    // A backpressure stop is a pause, a missing program may have been installed since (HEAD is
+    // judged again), a git failure (a lock, a full disk) or an agent that failed before changing
+    // anything (an unreachable API) may be gone with nothing committed, and a budget exit continues
+    // with a changed budget: none of them is a verdict.
+    const paused = ['BACKPRESSURE_SIGNAL', 'GIT_FAILURE', 'AGENT_FAILED', 'RESIDUAL_UNAVAILABLE'].includes(t.stop_reason) ||
+        t.status === 'EXIT_NEED_INFO' ||
+        (t.status === 'EXIT_BUDGET_EXCEEDED' && (0,canonical/* canonicalJson */.dj)(resumed.plan.budget) !== (0,canonical/* canonicalJson */.dj)(got.budget.budget));
+    if (paused)
+        return null;
+    const head = await git.head();
+    const sameInputs = !!t.inputs_hash && t.inputs_hash === (await allInputsHash(cwd, got.config.acceptance_criteria, await git.listFiles()));
+    if (t.head !== head && !sameInputs)
+        return null;
+    const how = (0,run_accounting/* howToGoOn */.Tk)(t.status, t.stop_reason, resumed.state.next_iteration, resumed.state.stopped_before_checks);
+    const why = `nothing to do: the last run ended ${t.status}(${t.stop_reason}) at ${t.head?.slice(0, 12)} and ` +
+        `${t.head === head ? 'the checkout has not changed since' : 'the inputs of every criterion are unchanged since'}; ${how}`;
+    const report = resumed.report ?? blockedEarly(t.stop_reason, why).report;
+    return { why, outcome: { status: t.status, stop_reason: t.stop_reason, exitCode: run_fsm/* EXIT_CODES */.ai[t.status], report, nothingToDo: why } };
+}
+
+;// CONCATENATED MODULE: ./src/engine/loop/out-of-view.ts
+// Pre-flight: a program the config names by absolute path (a user's agent script, a check's tool)
+// that the agent or the check user cannot reach at user+pidns is the user's to fix before any
+// iteration is spent, with the path and the rule named, not a "No such file" from inside the sandbox.
+
+
+/** The absolute paths a command line runs (its programs and their scripts) outside the work tree, which the roles are lent. */
+function programPaths(command, workTree) {
+    if (!command)
+        return [];
+    return (0,config_protected/* programsOf */.h2)(command)
+        .flatMap((p) => [p.program, p.script])
+        .filter((w) => w !== null && (0,external_node_path_.isAbsolute)(w) && (0,external_node_path_.relative)(workTree, w).startsWith('..'));
+}
+/** Each field naming such a program, with one message per program; empty when every one is in view. */
+async function programsOutOfView(config, sandbox, workTree) {
+    const named = [
+        ['agent.run', 'agent', config.agent.run],
+        ...config.acceptance_criteria.map((c) => [`acceptance_criteria[${c.id}].run`, 'check', c.run]),
+        ['checks.setup', 'check', config.checks.setup],
+        ['residual.run', 'check', config.residual.run],
+    ];
+    const fields = [];
+    const messages = [];
+    for (const [field, role, command] of named) {
+        const out = await sandbox.outOfView(programPaths(command, workTree), role);
+        if (!out.length)
+            continue;
+        const who = sandbox.user(role)?.name ?? role;
+        fields.push(field);
+        messages.push(`${field}: ${out.join('; ')}. At isolation ${sandbox.level} the ${role === 'agent' ? 'agent' : 'checks'} run as ${who}, who sees only what every user may reach ` +
+            `(a folder ${who} cannot enter is an empty one in its view): put the program where every user can read it (/usr/local/bin, /opt, the work tree) or let others enter its folders (chmod o+x)`);
+    }
+    return { fields, messages };
+}
+
+;// CONCATENATED MODULE: ./src/engine/loop/preflight.ts
+
+
+
+
+
+
+
+/** The agent CLI's version, or the outcome that ends the run before its record is touched. */
+async function preflight(o, got, sandbox, iso, cwd, target) {
+    const preset = got.config.agent.use;
+    const unseen = await programsOutOfView(got.config, sandbox, cwd);
+    if (unseen.messages.length)
+        return { outcome: needInfo({ stop_reason: 'CONFIG_INVALID', missing_fields: unseen.fields, messages: unseen.messages }, o) };
+    // Pre-flight: the agent CLI must start as the agent user before any iteration is spent on it.
+    const asAgent = { run: async (spec) => o.runner.run(await sandbox.wrap({ ...spec, env: {} }, 'agent')) };
+    const [version, unreachable] = await Promise.all([
+        (0,agents/* cliVersion */.$g)(preset, asAgent, { run: got.config.agent.run, env: {}, cwd }),
+        target ? probeModelApi(target.upstream) : null,
+    ]);
+    if (unreachable) {
+        // A pause, not a verdict: nothing is judged or spent, and a plain `run` starts here again.
+        const why = (0,decide/* downstreamUnavailable */.rN)(`the model API ${target.upstream.origin}`, `it cannot be reached from here (${unreachable}): check the network, a proxy or the base URL (${keyProxyBaseUrlVar(target.provider)}), then \`phuc-loop run\` goes on`);
+        o.log.error(why);
+        return { outcome: pausedEarly(why) };
+    }
+    if (preset !== 'command' && version === null)
+        return {
+            outcome: needInfo({
+                stop_reason: 'CONFIG_INVALID',
+                missing_fields: ['agent.use'],
+                messages: [
+                    `agent.use: the ${preset} CLI did not answer \`${got.config.agent.run ?? preset} --version\` as the agent user (isolation ${iso.level}): install it where that user can run it, or set agent.run`,
+                ],
+            }, o),
+        };
+    for (const w of unmeasuredWarnings(preset, got.budget.explicit))
+        o.log.warn(w);
+    return { version };
 }
 
 ;// CONCATENATED MODULE: ./src/engine/loop/loop.ts
@@ -8066,15 +8863,6 @@ function announcePhases(ctx, resumed) {
 // iteration after another until decide() halts. Effects happen here and in iteration.ts; which
 // exit wins is decide.ts's alone. The evidence is written in a loop-private folder (see home.ts)
 // and published to `evidence/loop` when the run ends.
-
-
-
-
-
-
-
-
-
 
 
 
@@ -8125,7 +8913,7 @@ async function runLoop(options) {
     const cwd = await git.toplevel().catch(() => null);
     const evRel = o.evidenceDir ?? DEFAULT_EVIDENCE_DIR;
     const published = new evidence/* EvidenceStore */.xS((0,external_node_path_.resolve)(cwd ?? o.cwd, evRel));
-    const configPath = o.configPath ?? config/* DEFAULT_CONFIG_FILE */.Cu;
+    const configPath = o.configPath ?? config_config/* DEFAULT_CONFIG_FILE */.Cu;
     fsm.to('INTAKE_GOAL');
     if (!cwd || !(await git.head())) {
         fsm.to('EXIT_NEED_INFO');
@@ -8161,9 +8949,9 @@ async function runLoop(options) {
         return recordNeedInfo(published, blockedEarly(FOLDER_READ_ONLY, readOnly)).catch(() => blockedEarly(FOLDER_READ_ONLY, readOnly));
     }
     // Loop-owned folders leave git's view before anything is written (a config error included).
-    await git.exclude([`/${(0,external_node_path_.relative)(cwd, published.root).split('/')[0]}/`, `/${config_plan/* LOOP_SCRATCH_DIR */.mt}/`, ...agents/* AGENT_STATE_EXCLUDES */.Gn]);
+    await git.exclude(loopExcludes(cwd, published.root));
     fsm.to('NULL_CHECK');
-    const got = await (0,config_plan/* intake */.PH)(cwd, configPath, o.agentOverride, o.budgetOverrides, o.modelOverride);
+    const got = await intake(cwd, configPath, o.agentOverride, o.budgetOverrides, o.modelOverride);
     if ('stop_reason' in got) {
         fsm.to('EXIT_NEED_INFO');
         return recordNeedInfo(published, needInfo(got, o));
@@ -8285,37 +9073,10 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
     progress.publish = true;
     // The work tree's dirty paths as the run starts: the user's nested repositories among them are
     // lent to no role from the baseline's checks on (the steps update the list: userRepos).
-    let started;
-    if (resumed) {
-        // A loop cut off mid-iteration may have left an agent's edit to a protected path in the work tree:
-        // it would be taken for the starting state and never reverted. Refuse until it is cleaned up;
-        // the user's own edit, as kept before the last agent step, is theirs and stays.
-        await git.clearIndexFlags();
-        const isProtected = (0,path_names/* protectedMatcher */.rV)(resumed.plan.protected);
-        started = await git.status();
-        const changed = started.filter((c) => isProtected(c.path));
-        const users = await git.sameAs(USER_WORK_REF, changed.filter((c) => c.code !== '??').map((c) => c.path));
-        const dirtyProtected = changed.map((c) => c.path).filter((p) => !users.has(p));
-        if (dirtyProtected.length) {
-            const problem = `protected paths have uncommitted changes (${(0,markdown/* listSome */.XT)(dirtyProtected)}); restore them (\`git checkout -- <path>\`) or commit them, then \`phuc-loop run\` again`;
-            o.log.error(problem);
-            return blockedEarly('GUARDRAIL_VIOLATION', problem);
-        }
-        const nothing = await nothingToDo(git, cwd, got, resumed);
-        if (nothing) {
-            o.log.info(nothing.why);
-            return nothing.outcome;
-        }
-    }
-    else {
-        // The loop's inputs are the contract a certificate is re-checked against: outside the commit it
-        // names, `verify --rerun` cannot read them and the next run refuses them as uncommitted changes.
-        const inputs = new Set([configPath, got.config.northstar].map((p) => (0,external_node_path_.relative)(cwd, (0,external_node_path_.resolve)(cwd, p))));
-        started = await git.status();
-        const uncommitted = started.map((c) => c.path).filter((p) => inputs.has(p));
-        if (uncommitted.length)
-            o.log.warn(`${uncommitted.join(', ')} not committed: the certified commit will not hold ${uncommitted.length > 1 ? 'them' : 'it'}, so \`phuc-loop verify --rerun\` cannot re-check it and the next run refuses to resume; commit ${uncommitted.length > 1 ? 'them' : 'it'} first`);
-    }
+    const from = await startingTree(o, base, resumed);
+    if ('outcome' in from)
+        return from.outcome;
+    const started = from.started;
     let keyProxy = null;
     // This run's check workspaces: a folder of its own, closed to the agent, removed when it ends.
     let judgeDir = null;
@@ -8326,31 +9087,10 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
             keyProxy = await startKeyProxy(target);
             await sandbox.useKeyProxy(Number(new URL(keyProxy.baseUrl).port));
         }
-        const unseen = await programsOutOfView(got.config, sandbox, cwd);
-        if (unseen.messages.length)
-            return needInfo({ stop_reason: 'CONFIG_INVALID', missing_fields: unseen.fields, messages: unseen.messages }, o);
-        // Pre-flight: the agent CLI must start as the agent user before any iteration is spent on it.
-        const asAgent = { run: async (spec) => o.runner.run(await sandbox.wrap({ ...spec, env: {} }, 'agent')) };
-        const [version, unreachable] = await Promise.all([
-            (0,agents/* cliVersion */.$g)(preset, asAgent, { run: got.config.agent.run, env: {}, cwd }),
-            target ? probeModelApi(target.upstream) : null,
-        ]);
-        if (unreachable) {
-            // A pause, not a verdict: nothing is judged or spent, and a plain `run` starts here again.
-            const why = (0,decide/* downstreamUnavailable */.rN)(`the model API ${target.upstream.origin}`, `it cannot be reached from here (${unreachable}): check the network, a proxy or the base URL (${keyProxyBaseUrlVar(target.provider)}), then \`phuc-loop run\` goes on`);
-            o.log.error(why);
-            return pausedEarly(why);
-        }
-        if (preset !== 'command' && version === null)
-            return needInfo({
-                stop_reason: 'CONFIG_INVALID',
-                missing_fields: ['agent.use'],
-                messages: [
-                    `agent.use: the ${preset} CLI did not answer \`${got.config.agent.run ?? preset} --version\` as the agent user (isolation ${iso.level}): install it where that user can run it, or set agent.run`,
-                ],
-            }, o);
-        for (const w of unmeasuredWarnings(preset, got.budget.explicit))
-            o.log.warn(w);
+        const ready = await preflight(o, got, sandbox, iso, cwd, target);
+        if ('outcome' in ready)
+            return ready.outcome;
+        const version = ready.version;
         // The checks run the agent's code: as the check user, wherever they run (SPEC §7).
         const runAsCheck = async (spec) => o.runner.run(await sandbox.wrap(spec, 'check'));
         const ctx = {
@@ -8472,176 +9212,6 @@ async function drive(ctx, configPath, resumed, runStart) {
         if (decision.halt)
             return finish(ctx, decision);
     }
-}
-/** A resumed run: the budget may have changed; the recorded iterations and entries are read back. */
-async function continueRecord(ctx) {
-    const { ev, o, state } = ctx;
-    state.terminal = null;
-    const budget = ctx.intake.budget.budget;
-    if ((0,canonical/* canonicalJson */.dj)(ctx.plan.budget) !== (0,canonical/* canonicalJson */.dj)(budget)) {
-        o.log.info(`budget changed on resume: ${JSON.stringify(ctx.plan.budget)} → ${JSON.stringify(budget)}`);
-        ctx.plan.budget = budget;
-        ctx.plan.budget_revisions = [...(ctx.plan.budget_revisions ?? []), { from_iteration: state.next_iteration, budget }];
-        await ev.writeJson('plan.json', ctx.plan);
-    }
-    ctx.iterations = Array.from({ length: state.next_iteration }, (_, n) => n).filter((n) => ev.entry(`${(0,audit/* iterDir */.E2)(n)}/certificate.json`));
-    for (const n of ctx.iterations) {
-        const text = (await ev.readText(`${(0,audit/* iterDir */.E2)(n)}/agents_md_entry.md`)) ?? '';
-        ctx.entries.push({ iteration: n, text, link: ev.link(`${(0,audit/* iterDir */.E2)(n)}/agents_md_entry.md`) });
-    }
-    const head = await ctx.git.head();
-    if (state.last_commit === null) {
-        o.log.info('no iteration committed yet: HEAD is judged afresh');
-        rebaseline(state);
-    }
-    else if (state.last_commit !== head) {
-        const descends = head !== null && (await ctx.git.isAncestor(state.last_commit, head));
-        ctx.run.rebaseline = descends
-            ? `HEAD has new commits since the loop's last one (${state.last_commit.slice(0, 12)}): progress windows start again from a new measurement of HEAD`
-            : `HEAD ${head?.slice(0, 12)} does not descend from the loop's last commit ${state.last_commit.slice(0, 12)}: HEAD is judged afresh and the progress windows start again`;
-        o.log.info(ctx.run.rebaseline);
-        rebaseline(state);
-    }
-    const skipped = (0,run_accounting/* notCounted */.Oi)(state.stopped_before_checks);
-    o.log.info(`resuming from ${ctx.evRel}: ${ctx.iterations.length} iteration(s) on record, next is ${state.next_iteration}; budgets count every run of this loop ` +
-        `(${(0,decide/* iterationsUsed */.MR)(state.next_iteration, state.stopped_before_checks)} of ${budget.max_iterations} iterations used${skipped ? `; ${skipped}` : ''})`);
-}
-/** Progress state belongs to the HEAD it was measured on: a new HEAD starts new windows. */
-function rebaseline(state) {
-    state.progress = (0,run_progress/* initialProgress */.O6)(null);
-    state.window = { residuals: state.residual_history.length, rows: state.rows.length };
-}
-/** DREAM_GOAL for a new loop: plan.json before iteration 0 (the baseline judgement follows). */
-async function newPlan(ctx, configPath) {
-    const { intake: i, ev, o } = ctx;
-    await ev.clear();
-    o.log.info(`plan: ${i.config.acceptance_criteria.length} criteria, certificates ${i.config.certificates.join('/')}, rung ${i.config.rung_target}, agent ${i.config.agent.use}`);
-    // On record before the baseline runs: a run that ends during it still has its plan (Triangle),
-    // with a state and a manifest, so that a run killed during the baseline is recognised as an
-    // unfinished start (home.ts) and started again, never refused.
-    const plan = (0,config_plan/* buildPlan */.Gg)(i, configPath, { residual: null, residual_detail: config_plan/* BASELINE_PENDING */.GZ, criteria: [] }, {}, null, new Set(await ctx.git.listFiles()));
-    await ev.writeJson('plan.json', plan);
-    ctx.plan = plan;
-    await saveState(ctx);
-    return plan;
-}
-/** The API surface of the baseline (security), read in the judge space; a link to its evidence file. */
-async function apiSurfaceBefore(ctx, cwd, command) {
-    const r = await ctx.judge.runner.run({ command, cwd, env: ctx.judge.env, timeoutMs: 600_000 });
-    return ctx.ev.link((await ctx.ev.write('api_surface_before.txt', scrub(ctx, r.stdout))).path);
-}
-/**
- * Judges HEAD's tree (the baseline of a new loop, or the start of a resumed run): criteria,
- * residual, Northstar. Returns the outcome when that already ends the run.
- */
-async function judgeHead(ctx, dir) {
-    const { ev, o, state, plan } = ctx;
-    const stage = new phases/* Stage */.BI(dir, o.clock);
-    const tree = await ctx.git.headTree();
-    if (dir === 'baseline' && (await reuseBaseline(ctx, tree))) {
-        stage.lap('record');
-        await endStage(ctx, stage);
-        await saveState(ctx);
-        return null;
-    }
-    // The canary is probed even where a criterion fails: a later round that does not run it is refused.
-    const round = await checkRound(ctx, dir, tree, { signal: o.signal, stage, probeCanary: true });
-    crashPoint(ctx, 'head');
-    if (round.aborted)
-        await ctx.judge.release();
-    if (round.aborted)
-        await endStage(ctx, stage);
-    if (round.aborted)
-        return finish(ctx, (0,decide/* decideBeforeIteration */.fz)({ stop: (await (0,os_stops/* firstStop */.jh)(ctx.stops)) ?? 'the loop was asked to stop', budget: null }));
-    const residual = 'value' in round.residual ? round.residual.value : null;
-    const met = new Map(round.checks.map((c) => [c.id, c.met]));
-    await (0,memory_failures/* recordFailures */.X6)(ctx, dir, round);
-    // The tests HEAD's suite runs: the count and ids no later round may fall below (SPEC §7). A new
-    // HEAD (a human commit) sets a new baseline; a resumed run on the loop's own commit keeps the old one.
-    if (round.junit && 'tests' in round.junit && (dir === 'baseline' || !state.suite_baseline || state.last_commit !== (await ctx.git.head())))
-        state.suite_baseline = round.junit.tests.map((t) => ({ id: t.id, status: t.status }));
-    stage.lap('checks');
-    const readings = await measureAll(ctx, round.cwd, residual, met);
-    stage.lap('northstar');
-    const apiBefore = dir === 'baseline' && ctx.intake.config.security ? await apiSurfaceBefore(ctx, round.cwd, ctx.intake.config.security.api_surface) : null;
-    await ctx.judge.release();
-    stage.lap('hand-back');
-    state.passes = updatePasses(state.passes, round.checks, dir === 'baseline' ? 'baseline' : state.next_iteration);
-    state.criteria_met = Object.fromEntries(met);
-    state.last_facts = headFacts(round.checks);
-    const measured = {
-        residual: residual ? (0,decimal/* dstr */.Is)(residual) : null,
-        residual_detail: 'value' in round.residual ? round.residual.detail : round.residual.error,
-        criteria: round.checks.map((c) => ({ id: c.id, met: c.met, evidence: c.evidence })),
-    };
-    if (dir === 'baseline') {
-        const values = {};
-        readings.forEach((r, k) => (values[ctx.intake.northstar[k].id] = r.value ?? ctx.intake.northstar[k].current));
-        ctx.plan = (0,config_plan/* buildPlan */.Gg)(ctx.intake, plan.config_file, measured, values, apiBefore, new Set(await ctx.git.listFiles()));
-        await ev.writeJson('plan.json', ctx.plan);
-        crashPoint(ctx, 'head-plan');
-        if (ctx.intake.budget.reductions.length)
-            await ev.write('budget_reduction.log', ctx.intake.budget.reductions.join('\n') + '\n');
-        state.progress = (0,run_progress/* initialProgress */.O6)(ctx.plan.baseline.residual);
-        state.last_northstar = snapshot(ctx.intake.northstar, readings, new Map(Object.entries(values)));
-    }
-    else {
-        await ev.writeJson(`${dir}/judgement.json`, measured);
-        state.last_northstar = snapshot(ctx.intake.northstar, readings, new Map(Object.entries(ctx.plan.northstar.baseline)));
-        if (state.progress.best_residual === null && residual)
-            state.progress = (0,run_progress/* initialProgress */.O6)((0,decimal/* dstr */.Is)(residual));
-        state.start_residual = residual ? (0,decimal/* dstr */.Is)(residual) : null;
-    }
-    const failing = round.checks.filter((c) => !c.met);
-    o.log.info(`${dir === 'baseline' ? 'baseline' : 'HEAD judged'}: ${round.checks.length - failing.length}/${round.checks.length} criteria met, residual ${residual ? (0,display/* num */.bu)((0,decimal/* dstr */.Is)(residual)) : `unavailable (${measured.residual_detail})`}` +
-        (failing.length ? ` — failing: ${failing.map((c) => `${c.id} (${c.timed_out ? 'timed out' : `exit ${c.exit_code}`})`).join(', ')}` : ''));
-    stage.lap('record');
-    await endStage(ctx, stage);
-    await saveState(ctx);
-    crashPoint(ctx, 'head-state');
-    // A runner missing where the checks run (a program, a Python module, the JUnit files), or a
-    // criterion program the agent could write, stops the run before an agent step.
-    const absent = await runnersMissing(ctx, round.checks);
-    const unwritten = (0,config_plan/* criteriaToWrite */.u)(ctx.intake.config.acceptance_criteria, new Set(await ctx.git.listFiles()));
-    const missing = (0,decide/* decideHead */.Hc)([...absent, ...unwritten]);
-    const index = (id) => ctx.intake.config.acceptance_criteria.findIndex((c) => c.id === id);
-    const fields = [...absent.map((m) => `acceptance_criteria.${index(m.id)}.run`), ...unwritten.map((m) => `acceptance_criteria.${index(m.id)}.agent_writes`)];
-    if (missing)
-        return finish(ctx, { ...missing, missing_fields: fields });
-    const noJunit = (0,decide/* decideHead */.Hc)(await junitMissing(ctx, 'error' in round.residual ? round.residual.error : null, round.checks), 'RESIDUAL_UNAVAILABLE');
-    if (noJunit)
-        return finish(ctx, { ...noJunit, missing_fields: ['residual.junit'] });
-    // A HEAD that already satisfies the criteria is certified without spawning an agent.
-    const cert = await startCertificate(ctx, dir, tree, round, residual);
-    if (cert)
-        return finish(ctx, cert.decision, { certificateRel: cert.rel });
-    if (dir === 'baseline')
-        await keepBaseline(ctx, tree);
-    return null;
-}
-/** When the last run ended terminal and nothing has changed since, there is nothing to do: say what would go on. */
-async function nothingToDo(git, cwd, got, resumed) {
-    const t = resumed.state.terminal;
-    if (!t)
-        return null;
-    // A backpressure stop is a pause, a missing program may have been installed since (HEAD is
-    // judged again), a git failure (a lock, a full disk) or an agent that failed before changing
-    // anything (an unreachable API) may be gone with nothing committed, and a budget exit continues
-    // with a changed budget: none of them is a verdict.
-    const paused = ['BACKPRESSURE_SIGNAL', 'GIT_FAILURE', 'AGENT_FAILED', 'RESIDUAL_UNAVAILABLE'].includes(t.stop_reason) ||
-        t.status === 'EXIT_NEED_INFO' ||
-        (t.status === 'EXIT_BUDGET_EXCEEDED' && (0,canonical/* canonicalJson */.dj)(resumed.plan.budget) !== (0,canonical/* canonicalJson */.dj)(got.budget.budget));
-    if (paused)
-        return null;
-    const head = await git.head();
-    const sameInputs = !!t.inputs_hash && t.inputs_hash === (await allInputsHash(cwd, got.config.acceptance_criteria, await git.listFiles()));
-    if (t.head !== head && !sameInputs)
-        return null;
-    const how = (0,run_accounting/* howToGoOn */.Tk)(t.status, t.stop_reason, resumed.state.next_iteration, resumed.state.stopped_before_checks);
-    const why = `nothing to do: the last run ended ${t.status}(${t.stop_reason}) at ${t.head?.slice(0, 12)} and ` +
-        `${t.head === head ? 'the checkout has not changed since' : 'the inputs of every criterion are unchanged since'}; ${how}`;
-    const report = resumed.report ?? blockedEarly(t.stop_reason, why).report;
-    return { why, outcome: { status: t.status, stop_reason: t.stop_reason, exitCode: run_fsm/* EXIT_CODES */.ai[t.status], report, nothingToDo: why } };
 }
 function hostDirs() {
     return [(0,external_node_os_.homedir)(), (0,external_node_os_.tmpdir)()];
