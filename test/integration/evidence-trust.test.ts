@@ -4,7 +4,7 @@
 // by what the evidence says. The published folder (`evidence/loop`) lies in the work tree, which
 // the agent can write: what it puts there never stands as the loop's evidence.
 import { execFile } from 'node:child_process';
-import { appendFile, cp, lstat, readdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, cp, lstat, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson, twoBugRepo } from '../helpers/repo.js';
@@ -157,4 +157,27 @@ test('a line added to a log of the published tree is no tail to cut off: the tre
   expect(await readFile(join(repo, 'evidence', aside, 'history.jsonl'), 'utf8')).toMatch(new RegExp(`${line.replace(/[{}.]/g, '\\$&')}$`));
   expect(await readFile(join(repo, 'evidence/loop/history.jsonl'), 'utf8')).not.toContain('someone added');
   expect((await cli(repo, ['verify'])).code).toBe(0);
+});
+
+test('a forged tree taken in where the loop has no copy of its own (another clone, a restored artifact): HEAD is judged again, its verdict never stands as "nothing to do"', async () => {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'c1', run: 'grep -q fixed src/status.txt' }], agent: fixer('src/status.txt') }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'broken\n',
+  });
+  expect((await cli(repo, ['run'])).code).toBe(0);
+  await sh('sh', ['-c', 'echo broken > src/status.txt && git commit -qam "break it"'], { cwd: repo });
+  const bad = (await git(repo, 'rev-parse', 'HEAD')).trim();
+  // The published tree re-pointed at the failing commit, every hash recomputed; no loop-owned copy.
+  await sh(process.execPath, [FORGE, join(repo, 'evidence/loop'), bad, (await git(repo, 'rev-parse', 'HEAD^{tree}')).trim()]);
+  await rm(join(repo, '.git/phuc-loop'), { recursive: true, force: true });
+  const r = await cli(repo, ['run']);
+  expect(r.stdout + r.stderr).not.toMatch(/nothing to do/);
+  expect(r.stdout).toContain("came with evidence this clone's loop did not write: HEAD is judged again before anything stands");
+  // Judged, the commit fails its criterion there: the agent's next step fixes it in a new commit. (The
+  // forged history below it does not earn the run its rung: the run ends blocked, never converged on `bad`.)
+  expect(r.stdout).toContain('HEAD judged: 0/1 criteria met, residual 1 — failing: c1');
+  expect(r.stdout).not.toMatch(/halt: EXIT_CONVERGED/);
+  expect((await git(repo, 'rev-parse', 'HEAD')).trim()).not.toBe(bad);
+  expect((await readFile(join(repo, 'src/status.txt'), 'utf8')).trim()).toBe('fixed');
 });

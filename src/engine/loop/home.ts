@@ -18,6 +18,13 @@ export interface LoopHome {
   judge: string;
 }
 
+/**
+ * Beside the loop's evidence while the verdict it holds was taken in from elsewhere (a restored
+ * artifact, a committed tree, another clone) and not yet judged again by a run of this home: such a
+ * verdict is no reason to stop ("nothing to do"); the next run's checks are (SPEC §7 Resume).
+ */
+export const adoptedMark = (evidenceRoot: string) => `${evidenceRoot}.adopted`;
+
 export const homeName = (evRel: string) => evRel.replace(/[^A-Za-z0-9._-]/g, '_');
 
 /** The folders of the loop home, outermost first (made by loopHome). */

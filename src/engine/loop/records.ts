@@ -1,9 +1,11 @@
 // What is persisted after each iteration: history.jsonl, state.json, the manifest — and the interim
 // report the host (PR comment) sees; at the run's end, budget_log.json and next-prompt.md.
+import { rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { canonicalJsonOfRecords } from '../common/canonical.js';
 import { iterDir } from '../store/evidence.js';
 import { prepareCapsule } from './capsule-build.js';
+import { adoptedMark } from './home.js';
 import { certificateSchema } from '../judge/certificate.js';
 import { type Ctx, elapsedMs } from './context.js';
 import { iterationsUsed } from '../run/decide.js';
@@ -41,6 +43,8 @@ export async function saveState(ctx: Ctx): Promise<void> {
   ctx.state.total_ms = Math.round(elapsedMs(ctx));
   await ctx.ev.write('state.json', canonicalJsonOfRecords(ctx.state));
   await ctx.ev.saveManifest();
+  // The state on record is this run's now: a verdict taken in from elsewhere no longer stands in it.
+  await rm(adoptedMark(ctx.ev.root), { force: true });
 }
 
 export async function writeIterationRecords(ctx: Ctx, n: number, terminal?: { status: string; stop_reason: string }): Promise<void> {

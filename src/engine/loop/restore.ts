@@ -1,7 +1,7 @@
 // Restore: an earlier run's evidence, verified before it is used (every sha256, the certificate
 // chain); a tree that does not verify is refused, never silently replaced; an unfinished start is
 // started again.
-import { chmod, mkdir, rename, rm, truncate } from 'node:fs/promises';
+import { access, chmod, mkdir, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { planSchema, type Plan } from '../config/plan.js';
@@ -14,10 +14,10 @@ import { copyTreeOffThread } from '../os/atomic-write.js';
 import { stateSchema, type LoopState } from '../evidence/state.js';
 import { frozen } from '../common/canonical.js';
 import { listSome } from '../common/markdown.js';
-import { hasFiles } from './home.js';
+import { adoptedMark, hasFiles } from './home.js';
 
 export type Restored =
-  | { resumed: { plan: Plan; state: LoopState; report: HaltingReport | null } | null; note?: string }
+  | { resumed: { plan: Plan; state: LoopState; report: HaltingReport | null; adopted: boolean } | null; note?: string }
   | { problem: string; code: string }
   /** The config changed where the loop can start over: a new plan, the old tree kept (archiveEvidence). */
   | { replan: string };
@@ -115,6 +115,8 @@ export async function restoreEvidence(
       // Taken in when the loop has no tree of its own (a restored artifact, another clone of the repository).
       if (!(await hasFiles(ev.root))) {
         await mkdir(dirname(ev.root), { recursive: true });
+        // Marked before the copy: a kill mid-way leaves the mark, never a verdict taken for the loop's own.
+        await writeFile(adoptedMark(ev.root), '');
         // Beside it first, then in its place: a copy cut off (a kill) leaves no half tree to take for the loop's.
         const tmp = `${ev.root}.tmp-${randomBytes(6).toString('hex')}`;
         await copyTreeOffThread(published.root, tmp, { names: [...NOT_EVIDENCE], paths: check.openTail });
@@ -173,7 +175,15 @@ export async function restoreEvidence(
   const report = await ev.readJson('halting_report.json', haltingReportSchema);
   // Past rows and cycles never change: frozen, their text is reused by every save of the state.
   return {
-    resumed: { plan, state: { ...state, rows: state.rows.map(frozen), cycles: state.cycles.map(frozen), start_residual: null }, report },
+    resumed: {
+      plan,
+      state: { ...state, rows: state.rows.map(frozen), cycles: state.cycles.map(frozen), start_residual: null },
+      report,
+      adopted: await access(adoptedMark(ev.root)).then(
+        () => true,
+        () => false,
+      ),
+    },
     ...(setAside ? { note: setAside } : {}),
   };
 }

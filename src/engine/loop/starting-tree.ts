@@ -21,7 +21,7 @@ import { USER_WORK_REF } from './agent-turn.js';
 export async function startingTree(
   o: LoopOptions,
   { git, cwd, intake: got, configPath }: { git: Git; cwd: string; intake: Intake; configPath: string },
-  resumed: { plan: Plan; state: LoopState; report: HaltingReport | null } | null,
+  resumed: { plan: Plan; state: LoopState; report: HaltingReport | null; adopted: boolean } | null,
 ): Promise<{ started: ChangedPath[] } | { outcome: LoopOutcome }> {
   let started: ChangedPath[];
   if (resumed) {
@@ -42,7 +42,12 @@ export async function startingTree(
       o.log.error(problem);
       return { outcome: blockedEarly('GUARDRAIL_VIOLATION', problem) };
     }
-    const nothing = await nothingToDo(git, cwd, got, resumed);
+    // A verdict taken in from elsewhere (no run of this home wrote it) is judged again, never taken as one.
+    if (resumed.adopted && resumed.state.terminal)
+      o.log.info(
+        `the last run's verdict (${resumed.state.terminal.status}) came with evidence this clone's loop did not write: HEAD is judged again before anything stands`,
+      );
+    const nothing = resumed.adopted ? null : await nothingToDo(git, cwd, got, resumed);
     if (nothing) {
       o.log.info(nothing.why);
       return { outcome: nothing.outcome };
