@@ -120,3 +120,43 @@ describe.each(PROJECTS)(`$runner, at ${LEVEL}`, (p) => {
     expect(v.code).toBe(0);
   }, 900_000);
 });
+
+// The tests that failed are kept in the run's state: a run that resumes on a HEAD where they pass
+// (the first run fixed them, its budget ended on another criterion) still copies them when a later
+// iteration silences them.
+(PROJECTS[0].skip ? test.skip : test)(
+  `a resumed run keeps the failing tests of the run before it: the attack at its iteration is refused, at ${LEVEL}`,
+  async () => {
+    const p = PROJECTS[0];
+    const agent = `if [ "$PHUC_ITERATION" = 0 ]; then ${p.fix}; else ${p.attack} && echo done > status.txt; fi`;
+    const yml = config({
+      criteria: [
+        { id: 'tests', run: p.run },
+        { id: 'other', run: 'grep -q done status.txt' },
+      ],
+      agent: 'sh agent.sh',
+      mayChange: [...p.mayChange, 'status.txt'],
+      extra: 'budget:\n  max_iterations: 1\n',
+    })
+      .replace(/timeout_seconds: 60/g, 'timeout_seconds: 600')
+      .replace('protected: ["test/**"]', `protected: ${JSON.stringify(p.protect)}`);
+    const repo = await makeRepo({
+      ...p.files,
+      'status.txt': 'todo\n',
+      'phuc-loop.yml': yml,
+      'NORTHSTAR.md': NORTHSTAR,
+      'agent.sh': `${agent}\n${AGENT_REPORT}\n`,
+    });
+    const first = await cli(repo, ['run', '--isolation', LEVEL]);
+    expect(first.stdout + first.stderr).toMatch(
+      /iter_0: runner canary \(pytest\) for `tests`: failed, as it must; copies of 2 earlier failing test\(s\) passed/,
+    );
+    expect(await report(repo)).toMatchObject({ status: 'EXIT_BUDGET_EXCEEDED' });
+    const r = await cli(repo, ['run', '--isolation', LEVEL, '--max-iterations', '2']);
+    const rep = await report(repo);
+    expect(r.stdout + r.stderr).toMatch(/resume_1: runner canary \(pytest\) for `tests`: failed, as it must; copies of 2 earlier failing test\(s\) passed/);
+    expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'RUNNER_COMPROMISED' });
+    expect(rep.detail).toMatch(/the test runner is compromised \(round iter_1\): the loop's copy of `test_add`/);
+  },
+  900_000,
+);
