@@ -109,7 +109,10 @@ export async function writeShadows(
     });
     shadows.files.push(file);
     shadows.marks.push(mark);
-    await writeFile(file, Buffer.concat([await c.canary(mark, join(c.cwd, rel), file), Buffer.from(copies.join(''))]), { flag: 'wx', mode: 0o644 });
+    // A Go file's build constraints are its copies' too: they call tests built only under them.
+    const constraints = runner === 'go test' ? [...own.matchAll(/^\/\/(?:go:build|\s*\+build)\s.*\n/gm)].map((m) => m[0]).join('') : '';
+    const head = Buffer.from(constraints ? `${constraints}\n` : '');
+    await writeFile(file, Buffer.concat([head, await c.canary(mark, join(c.cwd, rel), file), Buffer.from(copies.join(''))]), { flag: 'wx', mode: 0o644 });
   }
   return { shadows, notCopied: [...left] };
 }
