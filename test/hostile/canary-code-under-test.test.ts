@@ -198,7 +198,11 @@ describe.each(PROJECTS)(`$runner, at ${LEVEL}`, (p) => {
     expect(r.stdout + r.stderr).toMatch(canaryLine(p.runner, 'failed, as it must'));
     expect(await report(repo)).toMatchObject({ status: 'EXIT_CONVERGED' });
     const cert = await readJson<Record<string, any>>(join(repo, 'evidence/loop/iter_0/certificate.json'));
-    expect(cert.canary).toEqual([{ criterion: 'tests', runner: p.runner, outcome: 'failed' }]);
+    // The test that failed at the baseline is copied into the canary run where the loop copies its runner's tests (judge/shadow.ts).
+    const copies = ['pytest', 'go test', 'node:test'].includes(p.runner)
+      ? { copies: [{ test: p.runner === 'node:test' ? 'add' : p.runner === 'go test' ? 'TestAdd' : 'test_add', outcome: 'passed' }] }
+      : {};
+    expect(cert.canary).toEqual([{ criterion: 'tests', runner: p.runner, outcome: 'failed', ...copies }]);
     if (p.runner !== 'pytest') return;
     // S7: the package's `* -diff` does not turn its text change into a binary patch.
     const diff = await readFile(join(repo, 'evidence/loop/iter_0/diff.patch'), 'utf8');

@@ -96,9 +96,11 @@ export class TreeChanged extends PhucError {
  */
 export class RunnerCompromised extends PhucError {
   readonly code = 'RUNNER_COMPROMISED';
-  constructor(round: string, criterion: string, runner: string, notRun = false) {
+  constructor(round: string, criterion: string, runner: string, notRun = false, copy?: { test: string; outcome: string }) {
     super(
-      `the test runner is compromised (round ${round}): the loop's canary, a test that must fail placed beside the suite under a name the agent cannot predict, ${notRun ? 'ran at an earlier round of this run but did not run' : 'passed'} when the criterion \`${criterion}\` ran the suite (${runner}); the round is refused`,
+      copy
+        ? `the test runner is compromised (round ${round}): the loop's copy of \`${copy.test}\`, a test that failed earlier in this run, run with the canary under a name the agent cannot predict, ${copy.outcome === 'failed' ? 'failed' : 'did not run though the canary beside it ran'} while the round reported the criterion \`${criterion}\` passing (${runner}); the round is refused`
+        : `the test runner is compromised (round ${round}): the loop's canary, a test that must fail placed beside the suite under a name the agent cannot predict, ${notRun ? 'ran at an earlier round of this run but did not run' : 'passed'} when the criterion \`${criterion}\` ran the suite (${runner}); the round is refused`,
     );
   }
 }

@@ -233,9 +233,11 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
         log: (line) => lines.push(`rerun: ${line}`),
         // A canary the certificate says ran must run again.
         reached: new Set((cert.canary ?? []).filter((c) => c.outcome === 'failed').map((c) => c.criterion)),
+        // The tests the certificate's canary copied, copied again.
+        failing: new Map((cert.canary ?? []).filter((c) => c.copies?.length).map((c) => [c.criterion, c.copies!.map((k) => k.test)])),
       });
       const lying = canary.find(compromised);
-      if (lying) throw new RunnerCompromised(`rerun ${dir}`, lying.criterion, lying.runner ?? 'unknown', lying.outcome === 'not_run');
+      if (lying) throw new RunnerCompromised(`rerun ${dir}`, lying.criterion, lying.runner ?? 'unknown', lying.outcome === 'not_run', lying.lyingCopy);
       const value = 'value' in residual ? residual.value : null;
       const judgement = judgementOf(
         { declared: config.certificates, checks, residual: value, residualError: 'error' in residual ? residual.error : null, R_p },

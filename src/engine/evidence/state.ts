@@ -137,6 +137,11 @@ export const stateSchema = z.object({
     .array(z.object({ id: z.string(), status: z.enum(['passed', 'failed', 'error', 'skipped']) }) satisfies z.ZodType<Pick<TestRecord, 'id' | 'status'>>)
     .nullable()
     .optional(),
+  /**
+   * The runner canary's history (judge/canary.ts): the criteria whose canary ran (from then on it must
+   * run) and the tests each reported failing (copied into its run), for a resumed run; absent before.
+   */
+  canary: z.object({ reached: z.array(z.string()), failing: z.record(z.string(), z.array(z.string())) }).optional(),
   /** What the last halt taught (evidence/lessons.ts), shown to the next run's agent; absent before its first halt. */
   lessons_for_next_run: z.array(lessonSchema).optional(),
   /** The loop's last commit: a run continues this state only from it (or from a descendant, re-baselined). */

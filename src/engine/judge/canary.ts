@@ -27,8 +27,16 @@
 // needs no probe, so a run whose canaries run pays for none (it used to probe at the baseline, one
 // suite run more, wherever a criterion failed there).
 //
+// The canary catches a runner subverted for every test; code under test that silences only the
+// tests that failed (their names are in the agent's prompt) leaves it failing. So the same run also
+// carries loop-owned copies of the tests each criterion reported failing earlier in the run
+// (judge/shadow.ts), under names as random as the canary's, beside a canary of their own, with
+// node:assert sealed (judge/seal.ts): a copy that fails, or does not run where its canary ran,
+// while the round passes is RUNNER_COMPROMISED. One suite run per criterion and round, as before.
+//
 // What no canary can see: code that behaves only when it is not judged (it recognises the judge's
-// user or workspace) or only when no canary is present (docs/security.md, limits).
+// user or workspace) or only when no canary is present, or that recognises a copy by its body
+// (docs/security.md, limits).
 import { randomBytes } from 'node:crypto';
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
@@ -38,6 +46,8 @@ import type { Criterion } from '../config/config.js';
 import type { ProcessRunner } from '../os/ports.js';
 import { lstatOrNull, readRegular } from '../os/tree-file.js';
 import type { CheckResult } from './checks.js';
+import { builtin, copyOutcomeSchema, readShadows, removeShadows, shadowCanaryRan, writeShadows, type CopyOutcome } from './shadow.js';
+import { seal, unseal } from './seal.js';
 
 export const CANARY_RUNNERS = ['pytest', 'unittest', 'go test', 'jest', 'vitest', 'node:test', 'mocha', 'cargo test', 'maven', 'gradle'] as const;
 export type CanaryRunner = (typeof CANARY_RUNNERS)[number];
@@ -53,6 +63,8 @@ export const canaryOutcomeSchema = z.object({
   criterion: z.string(),
   runner: z.enum(CANARY_RUNNERS).nullable(),
   outcome: z.enum(['failed', 'passed', 'not_run', 'no_runner']),
+  /** The loop's copies of the tests that failed earlier in the run, run with the canary (judge/shadow.ts); absent where none was made. */
+  copies: z.array(copyOutcomeSchema).optional(),
 });
 export type CanaryOutcome = z.infer<typeof canaryOutcomeSchema>;
 
@@ -79,22 +91,26 @@ export interface CanaryContext {
    * the answer for the run): asked when a canary left no mark and none ran before in the run.
    */
   baselineReaches?: (criterion: Criterion) => Promise<boolean>;
+  /** The tests each criterion's runner reported failing earlier in the run, by name: copied into the canary run (judge/shadow.ts). */
+  failing?: ReadonlyMap<string, readonly string[]>;
 }
 
-/** Whether an outcome refuses the round: a pass, or a canary reached before that no longer runs. */
-export const compromised = (c: CanaryOutcome & { reachedBefore?: boolean }): boolean =>
-  c.outcome === 'passed' || (c.outcome === 'not_run' && c.reachedBefore === true);
+/** A round's canary outcome as the loop weighs it: `reachedBefore`, and the copy that says the runner lies (never recorded). */
+export type CanaryVerdict = CanaryOutcome & { reachedBefore?: boolean; lyingCopy?: CopyOutcome };
+
+/**
+ * Whether an outcome refuses the round: a pass, a canary reached before that no longer runs, or a
+ * copy of an earlier failing test that fails (or is kept from running) while the round passes.
+ */
+export const compromised = (c: CanaryVerdict): boolean =>
+  c.outcome === 'passed' || (c.outcome === 'not_run' && c.reachedBefore === true) || c.lyingCopy !== undefined;
 
 /**
  * The canaries of a round: one per criterion that ran and passed. The round is refused where one
  * is `compromised` (the first such, with `reachedBefore`, first).
  */
-export async function runCanaries(
-  criteria: readonly Criterion[],
-  checks: readonly CheckResult[],
-  c: CanaryContext,
-): Promise<(CanaryOutcome & { reachedBefore?: boolean })[]> {
-  const out: (CanaryOutcome & { reachedBefore?: boolean })[] = [];
+export async function runCanaries(criteria: readonly Criterion[], checks: readonly CheckResult[], c: CanaryContext): Promise<CanaryVerdict[]> {
+  const out: CanaryVerdict[] = [];
   for (const check of checks) {
     const criterion = criteria.find((k) => k.id === check.id);
     if (!criterion || check.reused_from_iteration !== null || !check.met) continue;
@@ -111,9 +127,10 @@ export async function probeCanary(criterion: Criterion, c: CanaryContext): Promi
   return (await runCanary(criterion, c, true)).outcome === 'failed';
 }
 
-async function runCanary(criterion: Criterion, c: CanaryContext, probe: boolean): Promise<CanaryOutcome & { reachedBefore?: boolean }> {
+async function runCanary(criterion: Criterion, c: CanaryContext, probe: boolean): Promise<CanaryVerdict> {
   const runner = await recogniseRunner(criterion.run, c.cwd);
-  const sibling = runner && pickSibling(runner, c.files, c.protectedGlobs);
+  const tests = runner ? testFiles(runner, c.files) : [];
+  const sibling = runner && pickSibling(tests, c.protectedGlobs);
   if (!runner || !sibling) {
     c.log?.(
       `runner canary for \`${criterion.id}\`: ${runner ? `no ${runner} test file in the tree to put it beside` : 'no test runner recognised in its command'}`,
@@ -127,25 +144,47 @@ async function runCanary(criterion: Criterion, c: CanaryContext, probe: boolean)
   // The folder is the check user's, checked to be a folder (not a link) after the last check.
   if (!lstatOrNull(dir)?.isDirectory()) return { criterion: criterion.id, runner, outcome: 'no_runner' };
   await writeFile(file, await canaryBytes(runner, token, mark, join(c.cwd, sibling)), { flag: 'wx', mode: 0o644 });
+  // The tests that failed earlier in the run, copied (a probe only asks whether the canary is reached).
+  const made = await writeShadows(runner, probe ? [] : (c.failing?.get(criterion.id) ?? []), {
+    cwd: c.cwd,
+    testFiles: tests,
+    canary: (at, from) => canaryBytes(runner, randomBytes(6).toString('hex'), at, from),
+  });
+  const sealed = await seal(runner, dir, c.env);
   try {
     const r = await c.runner.run({
       command: criterion.run,
       cwd: c.cwd,
-      env: c.env,
+      env: sealed.env,
       timeoutMs: criterion.timeout_seconds * 1000,
       signal: c.signal,
       maxOutputBytes: 64 * 1024,
     });
-    const ran = lstatOrNull(mark) !== null;
+    const ran = lstatOrNull(mark) !== null || shadowCanaryRan(made?.shadows);
     // Asked of the baseline only where it decides: a canary that left no mark, never run before.
     const reachedBefore = c.reached?.has(criterion.id) === true || (!ran && !probe && (await c.baselineReaches?.(criterion)) === true);
     if (ran) c.reached?.add(criterion.id);
     const outcome = canaryOutcome({ exit: r.exitCode, timedOut: r.timedOut, ran, reachedBefore, probe });
-    c.log?.(`runner canary (${runner}) for \`${criterion.id}\`: ${says(outcome, reachedBefore, probe)} (${(r.durationMs / 1000).toFixed(1)} s)`);
-    return { criterion: criterion.id, runner, outcome, ...(reachedBefore ? { reachedBefore } : {}) };
+    const copies = made ? await readShadows(made.shadows) : [];
+    // A copy that failed, or did not run though the canary in its file did, while the round passed.
+    const lyingCopy = copies.find((k) => k.outcome === 'failed' || (k.outcome === 'not_run' && k.besideRan));
+    const copied = copies.map(({ test, outcome: o }) => ({ test, outcome: o }));
+    c.log?.(
+      `runner canary (${runner}) for \`${criterion.id}\`: ${says(outcome, reachedBefore, probe)}${made ? `; ${copiesSay(copied, made.notCopied)}` : ''} (${(r.durationMs / 1000).toFixed(1)} s)`,
+    );
+    return {
+      criterion: criterion.id,
+      runner,
+      outcome,
+      ...(copied.length ? { copies: copied } : {}),
+      ...(reachedBefore ? { reachedBefore } : {}),
+      ...(lyingCopy ? { lyingCopy: { test: lyingCopy.test, outcome: lyingCopy.outcome } } : {}),
+    };
   } finally {
     await rm(file, { force: true });
     await rm(mark, { force: true });
+    if (made) await removeShadows(made.shadows);
+    await unseal(sealed);
     await removeBuildOutputs(runner, sibling, token, c.cwd);
     // The snapshot file jest and vitest write for a copied `toMatchSnapshot` would be found obsolete later.
     await rm(join(dir, '__snapshots__', `${basename(file)}.snap`), { force: true });
@@ -164,6 +203,15 @@ function canaryOutcome(o: { exit: number | null; timedOut: boolean; ran: boolean
   if (o.probe) return o.ran ? 'failed' : 'not_run';
   if (o.timedOut || (o.exit !== 0 && (o.ran || !o.reachedBefore))) return 'failed';
   return o.ran ? 'passed' : 'not_run';
+}
+
+/** What the copies did, for the log. */
+function copiesSay(copies: CopyOutcome[], notCopied: readonly string[]): string {
+  const bad = copies.filter((k) => k.outcome !== 'passed');
+  const told = bad.length
+    ? bad.map((k) => `the copy of \`${k.test}\` ${k.outcome === 'failed' ? 'FAILED' : 'DID NOT RUN'}`).join(', ')
+    : `copies of ${copies.length} earlier failing test(s) passed`;
+  return notCopied.length ? `${told} (not copied, no top-level declaration found: ${notCopied.map((n) => `\`${n}\``).join(', ')})` : told;
 }
 
 function says(outcome: CanaryOutcome['outcome'], reachedBefore: boolean, probe: boolean): string {
@@ -207,9 +255,12 @@ const TEST_FILE: Record<CanaryRunner, RegExp> = {
   gradle: JAVA_TEST,
 };
 
-/** A tracked test file of the runner's kind to put the canary beside: a protected one first, then the first by name. */
-function pickSibling(runner: CanaryRunner, files: readonly string[], protectedGlobs: readonly string[]): string | null {
-  const tests = files.filter((f) => TEST_FILE[runner].test(f) && !f.split('/').includes('node_modules')).sort();
+/** The tracked test files of the runner's kind, by name. */
+const testFiles = (runner: CanaryRunner, files: readonly string[]) =>
+  files.filter((f) => TEST_FILE[runner].test(f) && !f.split('/').includes('node_modules')).sort();
+
+/** A test file to put the canary beside: a protected one first, then the first by name. */
+function pickSibling(tests: readonly string[], protectedGlobs: readonly string[]): string | null {
   const isProtected = picomatch([...protectedGlobs], { dot: true });
   return tests.find((f) => isProtected(f)) ?? tests[0] ?? null;
 }
@@ -282,9 +333,6 @@ async function canaryBytes(runner: CanaryRunner, token: string, mark: string, si
   const nocheck = NOCHECK.has(runner) && !own.subarray(0, 2).equals(Buffer.from('#!')) ? Buffer.from('// @ts-nocheck\n') : Buffer.alloc(0);
   return Buffer.concat([nocheck, own, Buffer.from('\n\n\n'), test]);
 }
-
-/** A builtin module in code appended to an ES module or a CommonJS one alike: without an import or a name of its own. */
-const builtin = (m: string) => `(globalThis.process.getBuiltinModule?.('node:${m}') ?? require('node:${m}'))`;
 
 /**
  * The test appended to a jest, vitest or mocha file: it calls the test function and the assertion

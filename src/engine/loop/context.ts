@@ -8,6 +8,7 @@ import type { PreparedCapsule } from '../memory/capsule.js';
 import { type CheckResult, checkStep, inputsHash, runChecks } from '../judge/checks.js';
 import { RunnerCompromised, Stopped } from '../common/errors.js';
 import { compromised, probeCanary, runCanaries } from '../judge/canary.js';
+import { withFailing } from '../judge/failing-tests.js';
 import type { Criterion } from '../config/config.js';
 import { computeResidual } from '../judge/residual.js';
 import { prepareJunit, readJunit, suiteIntegrity, type JunitRead, type TestRecord } from '../judge/junit.js';
@@ -66,6 +67,8 @@ export interface Ctx {
   canaryReached: Set<string>;
   /** The baseline's tree, where a canary that left no mark is probed (once per criterion: the answers). */
   canaryBaseline?: { tree: string; reaches: Map<string, Promise<boolean>> };
+  /** The tests each criterion reported failing at a round of this run, by name: the canary run copies them (judge/shadow.ts). */
+  canaryFailing?: ReadonlyMap<string, readonly string[]>;
   /** When the last of them not within another ended (on the loop's clock): what follows until the next is on record too. */
   stagesEnd?: number;
   section?: Section;
@@ -163,6 +166,7 @@ async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: A
     computeResidual(cfg, checks, { runner: judge.runner, cwd, env: judge.env, signal: opts.signal, junit: residualJunit }),
   );
   if (cfg.residual.metric === 'command') judge.keepsTree('the residual command', glob);
+  ctx.canaryFailing = await withFailing(ctx.canaryFailing, { checks, junit, cwd }, (c) => ctx.ev.readText(c.evidence.split('#')[0]));
   // The runner proves itself honest (clean workspace only: the canary is never written to the agent's tree).
   const canary =
     judge.mode === 'clean' && !opts.signal.aborted
@@ -177,14 +181,18 @@ async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: A
             after: (step) => judge.keepsTree(step, glob),
             log: (line) => ctx.o.log.info(`${dir}: ${line}`),
             reached: ctx.canaryReached,
+            failing: ctx.canaryFailing,
             // Iteration rounds only: a replay's round may hold the fresh checkout the probe takes.
             baselineReaches: opts.reuse ? (k) => baselineReaches(ctx, k, glob, opts.signal) : undefined,
           }),
         )
       : undefined;
+  // Kept in the state for a resumed run (sorted: the same history gives the same bytes).
+  const failing = [...ctx.canaryFailing].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, [...v]]);
+  ctx.state.canary = { reached: [...ctx.canaryReached].sort(), failing: Object.fromEntries(failing) };
   const lying = canary?.find(compromised);
-  if (lying) throw new RunnerCompromised(dir, lying.criterion, lying.runner ?? 'unknown', lying.outcome === 'not_run');
-  return { checks, residual, cwd, junit, canary: canary?.map(({ reachedBefore: _, ...c }) => c), aborted: opts.signal.aborted };
+  if (lying) throw new RunnerCompromised(dir, lying.criterion, lying.runner ?? 'unknown', lying.outcome === 'not_run', lying.lyingCopy);
+  return { checks, residual, cwd, junit, canary: canary?.map(({ reachedBefore: _, lyingCopy: __, ...c }) => c), aborted: opts.signal.aborted };
 }
 
 /**

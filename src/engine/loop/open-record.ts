@@ -39,6 +39,10 @@ export async function continueRecord(ctx: Ctx): Promise<void> {
     o.log.info(ctx.run.rebaseline);
     rebaseline(state);
   }
+  // The canary history: the tests that failed stay to be copied; a canary is known to run only on
+  // the loop's own commit (the user's new commit may change what the command reaches).
+  ctx.canaryFailing = new Map(Object.entries(state.canary?.failing ?? {}));
+  if (state.last_commit === head) for (const id of state.canary?.reached ?? []) ctx.canaryReached.add(id);
   const skipped = notCounted(state.stopped_before_checks);
   o.log.info(
     `resuming from ${ctx.evRel}: ${ctx.iterations.length} iteration(s) on record, next is ${state.next_iteration}; budgets count every run of this loop ` +

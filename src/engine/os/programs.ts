@@ -8,7 +8,15 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const PROGRAMS = ['break-links.sh', 'net-forwarder.pl', 'sandbox-init.pl', 'sandbox-load.sh', 'sandbox-users.sh', 'spawn-helper.pl'] as const;
+export const PROGRAMS = [
+  'break-links.sh',
+  'net-forwarder.pl',
+  'sandbox-init.pl',
+  'sandbox-load.sh',
+  'sandbox-users.sh',
+  'spawn-helper.pl',
+  'seal-assert.mjs',
+] as const;
 export type Program = (typeof PROGRAMS)[number];
 
 /** The path of a helper program in the installation; throws where the installation lacks it. */

@@ -1,0 +1,31 @@
+// The names of the failing tests read from each runner's own output (judge/shadow.ts): the tests the
+// runner canary's run copies.
+import { failingNames } from '../../src/engine/judge/shadow.js';
+
+test('pytest: the summary lines, a parametrised test by its function, a method as Class::name', () => {
+  const log = [
+    'FAILED tests/test_core.py::test_add - assert 6 == 5',
+    'FAILED tests/test_core.py::test_zero[0-1] - assert 1 == 0',
+    'FAILED tests/test_core.py::test_zero[2-3]',
+    'ERROR tests/test_db.py::test_connect - fixture missing',
+    'FAILED tests/test_core.py::TestCls::test_m - x',
+    'tests/test_core.py::test_add FAILED',
+  ].join('\n');
+  expect(failingNames('pytest', log)).toEqual(['test_add', 'test_zero', 'test_connect', 'TestCls::test_m']);
+});
+
+test('go test: --- FAIL lines, a subtest by its test, colours stripped', () => {
+  const log =
+    '--- FAIL: TestAdd (0.00s)\n    calc_test.go:6: bad\n--- FAIL: TestZero (0.00s)\n    --- FAIL: TestZero/sub (0.00s)\n\u001b[31m--- FAIL: TestMul (0.01s)\u001b[0m\nFAIL\n';
+  expect(failingNames('go test', log)).toEqual(['TestAdd', 'TestZero', 'TestMul']);
+});
+
+test("node:test: TAP's not ok lines (a directive left out, escapes undone) and spec's ✖ lines", () => {
+  const log = 'not ok 1 - add\n  ---\n    not ok 1 - inner \\# one # TODO\nok 2 - mul\n✖ add zero (1.25ms)\n';
+  expect(failingNames('node:test', log)).toEqual(['add', 'inner # one', 'add zero']);
+});
+
+test('a runner whose tests are not copied: no names', () => {
+  expect(failingNames('unittest', 'FAIL: test_add (tests.test_core.T.test_add)')).toEqual([]);
+  expect(failingNames(null, 'FAILED x.py::test_a')).toEqual([]);
+});
