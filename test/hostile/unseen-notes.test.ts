@@ -6,7 +6,9 @@
 // naming it. No step finds a note, nothing of it is committed or left in the user's tree after the
 // run, and the user's own ignored folder and empty folder stay. Real CLI, real repos, at user+pidns
 // (as root) and none.
+import { execFile } from 'node:child_process';
 import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { cli, config, FIXTURES, git, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
 import { isolationFacts } from '../helpers/isolation.js';
@@ -27,11 +29,13 @@ const AGENT_MADE = [
   DEEP,
 ];
 
+const STAMPS = join(FIXTURES, 'hostile', 'unseen-stamps.py');
+
 async function notesRepo(how: string): Promise<string> {
   const repo = await makeRepo({
     'phuc-loop.yml': config({
       criteria: [{ id: 'fixed', run: 'grep -q fixed src/status.txt' }],
-      agent: `sh ${JSON.stringify(join(FIXTURES, 'hostile', 'unseen-notes.sh'))} ${how}`,
+      agent: how === 'stamps' ? `/usr/bin/python3 ${JSON.stringify(STAMPS)}` : `sh ${JSON.stringify(join(FIXTURES, 'hostile', 'unseen-notes.sh'))} ${how}`,
       mayChange: ['src/**'],
     }),
     'NORTHSTAR.md': NORTHSTAR,
@@ -90,6 +94,18 @@ describe.each(LEVELS)('at %s', (level) => {
     await noLeftovers(repo);
     const again = await cli(repo, ['run', '--fresh', '--isolation', level]);
     expect(again.code).toBe(12);
+    await noLeftovers(repo);
+  }, 300_000);
+
+  test('user.* attributes on tracked files and folders (protected ones too), the times of a protected file and folder: made again as they were after every step; no step finds one', async () => {
+    const repo = await notesRepo('stamps');
+    const r = await cli(repo, ['run', '--isolation', level, '--max-iterations', '3']);
+    expect(r.stdout + r.stderr).not.toMatch(/crashed|GUARDRAIL/);
+    expect(r.stdout).toMatch(/EXIT_BUDGET_EXCEEDED|EXIT_BLOCKED/);
+    for (const i of [1, 2]) expect(await readFile(join(repo, `evidence/loop/iter_${i}/agent.log`), 'utf8')).toContain('looked, found:\n');
+    const artifacts = await readJson<{ restamped?: string[] }>(join(repo, 'evidence/loop/iter_0/artifacts.json'));
+    expect(artifacts.restamped).toEqual(['NORTHSTAR.md', 'src', 'test', 'test/check.sh']);
+    expect((await promisify(execFile)('/usr/bin/python3', [STAMPS, 'look'], { cwd: repo })).stdout).toBe('looked, found:\n');
     await noLeftovers(repo);
   }, 300_000);
 });

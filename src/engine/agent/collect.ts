@@ -48,6 +48,8 @@ export const artifactsSchema = z.object({
   user_files_not_restored: z.array(z.object({ path: z.string(), error: z.string() })).optional(),
   /** What the agent made that git does not see (an empty folder, a FIFO, an ignored file, a chain past PATH_MAX): set aside (unseen-entries.ts). */
   set_aside: z.array(z.string()).optional(),
+  /** The user's entries whose times, mode or extended attributes the agent changed (not their content): made again as they were (entry-stamps.ts). */
+  restamped: z.array(z.string()).optional(),
 });
 type Artifacts = z.infer<typeof artifactsSchema>;
 
@@ -98,7 +100,7 @@ export interface CollectOptions extends RevertContext {
   /** Puts the user's git-ignored files back after the step (loop/user-files.ts). */
   userFiles?: (ignored: string[]) => Promise<PutBack>;
   /** Sets aside what the step made that git does not see, given the kept paths and git's ignored ones (unseen-entries.ts). */
-  unseen?: (kept: string[], ignored: string[]) => Promise<SetAside>;
+  unseen?: (kept: string[], ignored: string[], changed: string[]) => Promise<SetAside>;
 }
 
 const isAttributes = (p: string) => p === '.gitattributes' || p.endsWith('/.gitattributes');
@@ -213,7 +215,7 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   for (const r of ignoredReverts) if (!revertedPaths.has(r.path)) reverted.push({ ...r, why: 'protected' });
   for (const path of userFiles?.reservedRemoved ?? [])
     if (!revertedPaths.has(path)) reverted.push({ path, why: 'loop-owned', detail: o.reserved?.(path) ?? '' });
-  const unseen = o.unseen ? await o.unseen(kept, ignored ?? []) : null;
+  const unseen = o.unseen ? await o.unseen(kept, ignored ?? [], changed) : null;
   reverted.push(...(unseen?.reverted ?? []));
   const artifacts: Collected['artifacts'] = [];
   const r = o.agent.result;
@@ -236,6 +238,7 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
       ...(userFiles?.restored.length ? { user_files_restored: userFiles.restored } : {}),
       ...(userFiles?.failed.length ? { user_files_not_restored: userFiles.failed } : {}),
       ...(unseen?.paths.length ? { set_aside: unseen.paths } : {}),
+      ...(unseen?.restamped?.length ? { restamped: unseen.restamped } : {}),
     } satisfies Artifacts);
   });
   o.evidence.hold(recorded);

@@ -12,7 +12,8 @@
 // node_modules): one the agent made goes as a whole; what it adds inside one that was already
 // there is the residual channel docs/security.md names.
 import type { BigIntStats } from 'node:fs';
-import { lstat, mkdir, readdir, rename } from 'node:fs/promises';
+import { lstatSync, readdirSync } from 'node:fs';
+import { mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AllowList } from './allow-list.js';
 import type { Reverted } from './revert.js';
@@ -31,6 +32,14 @@ export type TreeEntries = Map<string, TreeEntry>;
 /** Paths past this length are not looked into (PATH_MAX is 4096 bytes with the tree's own path). */
 const DEEP = 3800;
 
+export function lstatOrUndefined(abs: string): BigIntStats | undefined {
+  try {
+    return lstatSync(abs, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return undefined; // out of reach: looked at as a folder git cannot open
+  }
+}
+
 const kindOf = (st: BigIntStats): EntryKind => (st.isDirectory() ? 'dir' : st.isFile() ? 'file' : st.isSymbolicLink() ? 'link' : 'special');
 
 /**
@@ -38,27 +47,26 @@ const kindOf = (st: BigIntStats): EntryKind => (st.isDirectory() ? 'dir' : st.is
  * link; the folders named in `regenerable` are listed and not entered. One readdir per folder and
  * one lstat per entry.
  */
-export async function listEntries(cwd: string, leaveOut: (path: string) => boolean, regenerable: ReadonlySet<string>): Promise<TreeEntries> {
+export function listEntries(cwd: string, leaveOut: (path: string) => boolean, regenerable: ReadonlySet<string>): TreeEntries {
+  // Synchronous: a few thousand lstats take milliseconds, where each asynchronous one would wait for a pool thread.
   const out: TreeEntries = new Map();
-  let folders = [''];
-  while (folders.length) {
-    const next: string[] = [];
-    for (let i = 0; i < folders.length; i += 64)
-      await Promise.all(
-        folders.slice(i, i + 64).map(async (dir) => {
-          const names = await readdir(join(cwd, dir)).catch(() => [] as string[]);
-          for (const name of names) {
-            const path = dir ? `${dir}/${name}` : name;
-            if ((!dir && name === '.git') || leaveOut(path)) continue;
-            const abs = join(cwd, path);
-            const st = abs.length < DEEP ? await lstat(abs, { bigint: true }).catch(() => null) : null;
-            const kind = st ? kindOf(st) : 'dir';
-            out.set(path, { kind, st });
-            if (st && kind === 'dir' && !regenerable.has(name)) next.push(path);
-          }
-        }),
-      );
-    folders = next;
+  const folders = [''];
+  for (let dir = folders.pop(); dir !== undefined; dir = folders.pop()) {
+    let names: string[];
+    try {
+      names = readdirSync(join(cwd, dir));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const path = dir ? `${dir}/${name}` : name;
+      if ((!dir && name === '.git') || leaveOut(path)) continue;
+      const abs = join(cwd, path);
+      const st = abs.length < DEEP ? lstatOrUndefined(abs) : undefined;
+      const kind = st ? kindOf(st) : 'dir';
+      out.set(path, { kind, st: st ?? null });
+      if (st && kind === 'dir' && !regenerable.has(name)) folders.push(path);
+    }
   }
   return out;
 }
@@ -84,8 +92,10 @@ export interface SetAside {
   reverted: Reverted[];
   /** Every entry set aside. */
   paths: string[];
-  /** Those that could not be moved nor removed, with why. */
+  /** Those that could not be moved nor removed (or made again), with why. */
   failed: { path: string; error: string }[];
+  /** The user's entries whose metadata the step changed, made again as they were (entry-stamps.ts). */
+  restamped?: string[];
 }
 
 const WHAT: Record<EntryKind, string> = {

@@ -24,6 +24,7 @@ import { cutOffStepStart, saveStepStart, stepStartFile } from './step-start.js';
 import { type PutBack, UserFiles, userFilesStore } from '../agent/user-files.js';
 import { DEFAULT_REGENERABLE } from '../config/regenerable.js';
 import { listEntries, setAsideUnseen } from '../agent/unseen-entries.js';
+import { type Ctimes, ctimesOf, restoreStamps } from '../agent/entry-stamps.js';
 
 type Prepared = Exclude<Awaited<ReturnType<typeof prepareCapsule>>, { problems: unknown }>;
 
@@ -66,7 +67,8 @@ export async function agentTurn(ctx: Ctx, n: number, stage: Stage, prepared: Pre
   userFiles.stepStarts();
   const own = ownPaths(ctx.cwd, resolve(ctx.cwd, ctx.evRel), regenerableOf(ctx));
   const unseen = unseenOf(ctx, own.whyOwn);
-  const entries = await unseen.list();
+  const entries = unseen.list();
+  const stamps: { lent: Ctimes; ending: Ctimes } = { lent: new Map(), ending: new Map() };
   const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
   const idleS = ctx.intake.config.agent.idle_seconds;
   await exposeEvidence(ctx.exchangeDir, prepared.capsule.artifact_links, evidenceFolder(ctx), (rel) => ev.readText(rel));
@@ -81,6 +83,10 @@ export async function agentTurn(ctx: Ctx, n: number, stage: Stage, prepared: Pre
     idleMs: idleS === undefined ? undefined : idleS * 1000,
     heartbeat: (s) => o.log.info(`iter ${n}: agent working, ${s} s`),
     protect: ctx.userRepos,
+    holding: {
+      lent: () => void (stamps.lent = ctimesOf(ctx.cwd, entries)),
+      ending: () => void (stamps.ending = ctimesOf(ctx.cwd, entries)),
+    },
   });
   const ar = agent.result;
   const out = agent.outcome;
@@ -125,18 +131,21 @@ export async function agentTurn(ctx: Ctx, n: number, stage: Stage, prepared: Pre
     holdsSecret: (data) => secretScrubber(ctx.secrets).contains(data),
     guardedScripts: scriptsRunBy(plan.acceptance_criteria.map((c) => c.run)),
     allowList: allowed,
-    unseen: async (kept, ignored) =>
-      setAsideUnseen({
+    unseen: async (kept, ignored, changed) => {
+      const aside = await setAsideUnseen({
         cwd: ctx.cwd,
         before: entries,
-        after: await unseen.list(),
+        after: unseen.list(),
         kept,
         ignored,
         regenerable: unseen.regenerable,
         isProtected,
         allowList: allowed,
         store: join(dirname(ev.root), 'set-aside', `iter_${n}`),
-      }),
+      });
+      const again = await restoreStamps(ctx.cwd, entries, stamps.lent, stamps.ending, new Set(changed));
+      return { ...aside, restamped: again.restamped, failed: [...aside.failed, ...again.failed] };
+    },
     loopOwned: own.whyOwn,
     reserved: own.whyReserved,
   });
@@ -177,6 +186,7 @@ export async function agentTurn(ctx: Ctx, n: number, stage: Stage, prepared: Pre
   logUserFiles(o, n, collected.userFiles);
   const aside = collected.unseen;
   if (aside?.paths.length) o.log.info(`iter ${n}: what the agent made that git does not see, set aside: ${listSome(aside.paths.map(printablePath))}`);
+  if (aside?.restamped?.length) o.log.info(`iter ${n}: times, modes or attributes the agent changed put back: ${listSome(aside.restamped.map(printablePath))}`);
   for (const f of aside?.failed ?? []) o.log.warn(`iter ${n}: ${printablePath(f.path)} could not be set aside: ${f.error}`);
   crashPoint(ctx, 'collect');
   stage.lap('collect');
