@@ -76,6 +76,8 @@ export interface SpawnOptions {
   downstreams?: readonly Downstream[];
   mask: (text: string) => string;
   cliVersion: string | null;
+  /** Called once the work tree is lent to the agent, and once its step has ended, before the tree is taken back (entry-stamps.ts). */
+  holding?: { lent: () => void; ending: () => void };
   /** A line every 30 s while the agent works (it may print nothing for minutes). */
   heartbeat?: (elapsedS: number) => void;
 }
@@ -137,6 +139,7 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
     );
     env = withoutRoleVariables(given);
     await o.sandbox.grantWorkTree(o.cwd, [LOOP_SCRATCH_DIR, ...(o.protect ?? [])]);
+    o.holding?.lent();
     const spec = await o.sandbox.wrap(
       {
         command: inv.command,
@@ -159,7 +162,11 @@ export async function spawnAgent(o: SpawnOptions): Promise<AgentRun> {
     activeAgents--;
     stop.close();
     clearInterval(beat);
-    await o.sandbox.reclaimWorkTree(o.cwd);
+    try {
+      o.holding?.ending();
+    } finally {
+      await o.sandbox.reclaimWorkTree(o.cwd);
+    }
   }
   const outcome = parseAgentOutcome(preset, result);
   const stopped = stop.reason();

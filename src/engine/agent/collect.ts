@@ -6,6 +6,7 @@ import { manifestEntrySchema, type EvidenceStore, type ManifestEntry } from '../
 import type { GitSettings } from '../os/git.js';
 import type { RunResult } from '../os/ports.js';
 import type { PutBack } from './user-files.js';
+import type { SetAside } from './unseen-entries.js';
 import { GitError } from '../common/errors.js';
 import { listSome } from '../common/markdown.js';
 import { lstatOrNull } from '../os/tree-file.js';
@@ -45,6 +46,10 @@ export const artifactsSchema = z.object({
   user_files_restored: z.array(z.string()).optional(),
   /** Those that could not be put back, with why. */
   user_files_not_restored: z.array(z.object({ path: z.string(), error: z.string() })).optional(),
+  /** What the agent made that git does not see (an empty folder, a FIFO, an ignored file, a chain past PATH_MAX): set aside (unseen-entries.ts). */
+  set_aside: z.array(z.string()).optional(),
+  /** The user's entries whose times, mode or extended attributes the agent changed (not their content): made again as they were (entry-stamps.ts). */
+  restamped: z.array(z.string()).optional(),
 });
 type Artifacts = z.infer<typeof artifactsSchema>;
 
@@ -71,6 +76,8 @@ export interface Collected {
   tree: string;
   /** What was done about the user's git-ignored files (null: the loop keeps none). */
   userFiles: PutBack | null;
+  /** What the agent made that git does not see, set aside (null: not looked at). */
+  unseen: SetAside | null;
 }
 
 /** The agent's changes git refused to stage (put back), as one sentence, or null. */
@@ -92,6 +99,8 @@ export interface CollectOptions extends RevertContext {
   scrub: (text: string) => string;
   /** Puts the user's git-ignored files back after the step (loop/user-files.ts). */
   userFiles?: (ignored: string[]) => Promise<PutBack>;
+  /** Sets aside what the step made that git does not see, given the kept paths and git's ignored ones (unseen-entries.ts). */
+  unseen?: (kept: string[], ignored: string[], changed: string[]) => Promise<SetAside>;
 }
 
 const isAttributes = (p: string) => p === '.gitattributes' || p.endsWith('/.gitattributes');
@@ -145,7 +154,7 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   // The report is the loop's channel, not the agent's work: read (never through a link), then removed.
   const reportText = takeReport(o.cwd, true);
   // Ignored files are listed by the same git call, for the user-files step below (one git process less).
-  const ignored: string[] | undefined = o.userFiles ? [] : undefined;
+  const ignored: string[] | undefined = o.userFiles || o.unseen ? [] : undefined;
   const changed = (await changedSince(o.git, o.cwd, o.before, ignored)).filter((p) => p !== REPORT_PATH);
   const reverted: Reverted[] = [];
   // Only a new module can shadow a library, only a new file under a reserved folder is the agent's:
@@ -206,6 +215,8 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
   for (const r of ignoredReverts) if (!revertedPaths.has(r.path)) reverted.push({ ...r, why: 'protected' });
   for (const path of userFiles?.reservedRemoved ?? [])
     if (!revertedPaths.has(path)) reverted.push({ path, why: 'loop-owned', detail: o.reserved?.(path) ?? '' });
+  const unseen = o.unseen ? await o.unseen(kept, ignored ?? [], changed) : null;
+  reverted.push(...(unseen?.reverted ?? []));
   const artifacts: Collected['artifacts'] = [];
   const r = o.agent.result;
   const log = `$ agent (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''}${r.aborted ? ', stopped' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`;
@@ -226,6 +237,8 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
       ...(untrackedDeleted.length ? { untracked_deleted: untrackedDeleted } : {}),
       ...(userFiles?.restored.length ? { user_files_restored: userFiles.restored } : {}),
       ...(userFiles?.failed.length ? { user_files_not_restored: userFiles.failed } : {}),
+      ...(unseen?.paths.length ? { set_aside: unseen.paths } : {}),
+      ...(unseen?.restamped?.length ? { restamped: unseen.restamped } : {}),
     } satisfies Artifacts);
   });
   o.evidence.hold(recorded);
@@ -244,5 +257,6 @@ export async function collectArtifacts(o: CollectOptions): Promise<Collected> {
     settingsChanged,
     unflagged,
     userFiles,
+    unseen,
   };
 }

@@ -2,7 +2,7 @@
 // and ignored files first), the agent run in its sandbox, then collect: only what the agent changed
 // is its work; protected paths, git settings and the loop's own paths are put back, and what was
 // put back is the iteration's guardrail.
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { type DirtySnapshot, snapshotDirty, spawnAgent, unchangedSince, userRepos } from '../agent/agent-step.js';
 import { printablePath, protectedMatcher } from '../agent/path-names.js';
 import { collectArtifacts, unstageable } from '../agent/collect.js';
@@ -23,6 +23,8 @@ import { ownPaths } from './own-paths.js';
 import { cutOffStepStart, saveStepStart, stepStartFile } from './step-start.js';
 import { type PutBack, UserFiles, userFilesStore } from '../agent/user-files.js';
 import { DEFAULT_REGENERABLE } from '../config/regenerable.js';
+import { listEntries, setAsideUnseen } from '../agent/unseen-entries.js';
+import { type Ctimes, ctimesOf, restoreStamps } from '../agent/entry-stamps.js';
 
 type Prepared = Exclude<Awaited<ReturnType<typeof prepareCapsule>>, { problems: unknown }>;
 
@@ -63,6 +65,10 @@ export async function agentTurn(ctx: Ctx, n: number, stage: Stage, prepared: Pre
   ctx.userRepos = userRepos(before.keys());
   const settings = await git.snapshotSettings();
   userFiles.stepStarts();
+  const own = ownPaths(ctx.cwd, resolve(ctx.cwd, ctx.evRel), regenerableOf(ctx));
+  const unseen = unseenOf(ctx, own.whyOwn);
+  const entries = unseen.list();
+  const stamps: { lent: Ctimes; ending: Ctimes } = { lent: new Map(), ending: new Map() };
   const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
   const idleS = ctx.intake.config.agent.idle_seconds;
   await exposeEvidence(ctx.exchangeDir, prepared.capsule.artifact_links, evidenceFolder(ctx), (rel) => ev.readText(rel));
@@ -77,6 +83,10 @@ export async function agentTurn(ctx: Ctx, n: number, stage: Stage, prepared: Pre
     idleMs: idleS === undefined ? undefined : idleS * 1000,
     heartbeat: (s) => o.log.info(`iter ${n}: agent working, ${s} s`),
     protect: ctx.userRepos,
+    holding: {
+      lent: () => void (stamps.lent = ctimesOf(ctx.cwd, entries)),
+      ending: () => void (stamps.ending = ctimesOf(ctx.cwd, entries)),
+    },
   });
   const ar = agent.result;
   const out = agent.outcome;
@@ -103,7 +113,7 @@ export async function agentTurn(ctx: Ctx, n: number, stage: Stage, prepared: Pre
   const toWrite = judgesToWrite(plan.acceptance_criteria);
   const judges = toWrite.length ? [...(await git.inHead(toWrite))] : [];
   const isProtected = protectedMatcher(judges.length ? [...plan.protected, ...judges] : plan.protected);
-  const own = ownPaths(ctx.cwd, resolve(ctx.cwd, ctx.evRel), regenerableOf(ctx));
+  const allowed = plan.may_change ? allowList(plan.may_change, ctx.cwd, await shadowNames(ctx.cwd, ctx.o.runner)) : null;
   const collected = await collectArtifacts({
     git,
     cwd: ctx.cwd,
@@ -120,7 +130,22 @@ export async function agentTurn(ctx: Ctx, n: number, stage: Stage, prepared: Pre
     scrub: scrubber(ctx.secrets),
     holdsSecret: (data) => secretScrubber(ctx.secrets).contains(data),
     guardedScripts: scriptsRunBy(plan.acceptance_criteria.map((c) => c.run)),
-    allowList: plan.may_change ? allowList(plan.may_change, ctx.cwd, await shadowNames(ctx.cwd, ctx.o.runner)) : null,
+    allowList: allowed,
+    unseen: async (kept, ignored, changed) => {
+      const aside = await setAsideUnseen({
+        cwd: ctx.cwd,
+        before: entries,
+        after: unseen.list(),
+        kept,
+        ignored,
+        regenerable: unseen.regenerable,
+        isProtected,
+        allowList: allowed,
+        store: join(dirname(ev.root), 'set-aside', `iter_${n}`),
+      });
+      const again = await restoreStamps(ctx.cwd, entries, stamps.lent, stamps.ending, new Set(changed));
+      return { ...aside, restamped: again.restamped, failed: [...aside.failed, ...again.failed] };
+    },
     loopOwned: own.whyOwn,
     reserved: own.whyReserved,
   });
@@ -159,6 +184,10 @@ export async function agentTurn(ctx: Ctx, n: number, stage: Stage, prepared: Pre
         `the user's version is kept in ${USER_WORK_REF} (\`git checkout ${work ? work.slice(0, 12) : USER_WORK_REF} -- <path>\` brings it back)`,
     );
   logUserFiles(o, n, collected.userFiles);
+  const aside = collected.unseen;
+  if (aside?.paths.length) o.log.info(`iter ${n}: what the agent made that git does not see, set aside: ${listSome(aside.paths.map(printablePath))}`);
+  if (aside?.restamped?.length) o.log.info(`iter ${n}: times, modes or attributes the agent changed put back: ${listSome(aside.restamped.map(printablePath))}`);
+  for (const f of aside?.failed ?? []) o.log.warn(`iter ${n}: ${printablePath(f.path)} could not be set aside: ${f.error}`);
   crashPoint(ctx, 'collect');
   stage.lap('collect');
   return { marker, startHead, before, isProtected, collected, agent, agentFailure, guardrail };
@@ -222,6 +251,18 @@ async function keepUserFiles(ctx: Ctx): Promise<UserFiles> {
     );
   for (const note of files.notes) ctx.o.log.warn(note);
   return files;
+}
+
+/**
+ * The tree's entries around a step (unseen-entries.ts), past .git and the loop's own paths: scratch/,
+ * the report channel's folder and file, the evidence folders and published trees, the agent CLIs'
+ * state (put back or removed by the user-files step).
+ */
+function unseenOf(ctx: Ctx, whyOwn: (path: string) => string | null) {
+  const regenerable = new Set(regenerableOf(ctx));
+  const report = dirname(REPORT_PATH);
+  const leaveOut = (p: string) => p === report || p === REPORT_PATH || whyOwn(p) !== null;
+  return { regenerable, list: () => listEntries(ctx.cwd, leaveOut, regenerable) };
 }
 
 /** The names a tool rebuilds (user_files.regenerable): neither kept nor removed. */
