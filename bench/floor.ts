@@ -23,6 +23,7 @@
 // interleaved with this build's (same load), marked "before".
 //
 //   npm run bench:floor     env: BENCH_FLOOR_N=10,50,200 BENCH_FLOOR_ISOLATION=none,user+pidns BENCH_FLOOR_ROUNDS=1
+//                                BENCH_FLOOR_WORKSPACES=live,clean BENCH_FLOOR_NET_OPEN=1
 //                                BENCH_FLOOR_BEFORE=/path/to/an/earlier/dist
 import { execFile, spawn } from 'node:child_process';
 import { access, chmod, cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -35,7 +36,9 @@ const SIZES = (process.env.BENCH_FLOOR_N ?? '10,50,200').split(',').map(Number);
 const ROOT = process.getuid?.() === 0;
 // user+pidns needs root (or passwordless sudo, which this bench does not assume).
 const ISOLATIONS = (process.env.BENCH_FLOOR_ISOLATION ?? (ROOT ? 'none,user+pidns' : 'none')).split(',');
-const WORKSPACES = ['live', 'clean'] as const;
+const WORKSPACES = (process.env.BENCH_FLOOR_WORKSPACES ?? 'live,clean').split(',');
+/** Whether the loop runs with the network open too (the policy's cost); BENCH_FLOOR_NET_OPEN=0 leaves those runs out on a busy day. */
+const NET_OPEN = process.env.BENCH_FLOOR_NET_OPEN !== '0';
 const ROUNDS = Number(process.env.BENCH_FLOOR_ROUNDS ?? 1);
 /** What the loop's sandbox adds around the agent, the check and the residual: bubblewrap's PID, IPC and mount namespaces with their own /proc. */
 const PIDNS = 'bwrap --die-with-parent --unshare-pid --unshare-ipc --dev-bind / / --proc /proc --';
@@ -291,7 +294,7 @@ for (const n of SIZES) {
         WORKSPACES.map((ws) => ({ name: `loop ${ws} ${isolation}${mark}`, run: () => loop(cli, n, ws, isolation, 'policy') })),
       ),
       // The network policy's cost: the same loop with agent.network and checks.network open (no namespace, no forwarder).
-      ...ISOLATIONS.filter((i) => i !== 'none').map((isolation) => ({
+      ...ISOLATIONS.filter((i) => i !== 'none' && NET_OPEN).map((isolation) => ({
         name: `loop clean ${isolation} net open${mark}`,
         run: () => loop(cli, n, 'clean', isolation, 'open'),
       })),

@@ -95,6 +95,24 @@ test('sandbox-init.pl in a namespace of bubblewrap: the command runs in its fold
   }
 });
 
+test("sandbox-init.pl runs a perl program given as its command in its own interpreter (the agent's forwarder: one start of perl fewer), with its arguments and exit code; one that runs off its end is an error", async () => {
+  if (!perl || !bwrap || process.arch !== 'x64') return;
+  const dir = await mkdtemp(join(tmpdir(), 'phuc-init-'));
+  try {
+    const allow = Buffer.from([0x06, 0, 0, 0, 0, 0, 0xff, 0x7f]).toString('hex');
+    const ns = ['--unshare-user', '--uid', '0', '--gid', '0', '--cap-add', 'ALL', '--unshare-pid', '--dev-bind', '/', '/', '--proc', '/proc', '--'];
+    const init = [perl, programFile('sandbox-init.pl'), allow, '165', '250', '157', dir, '0', '0', ',userxattr', '', '0', '0', '0', '0', '--'];
+    // sandbox-init.pl's own sub `mnt` is defined only in its interpreter, not in a perl started anew.
+    const program = join(dir, 'program.pl');
+    await writeFile(program, 'print defined(&main::mnt) ? "same" : "new", " @ARGV\\n"; exit 3;\n');
+    await expect(exec(bwrap, [...ns, ...init, perl, program, 'a', 'b'])).rejects.toMatchObject({ code: 3, stdout: 'same a b\n' });
+    await writeFile(program, '1;\n');
+    await expect(exec(bwrap, [...ns, ...init, perl, program])).rejects.toMatchObject({ stderr: expect.stringContaining('ended without exit') });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('break-links.sh: each file named becomes a copy of its own (content and mode kept); its other link keeps the old file', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'phuc-links-'));
   try {

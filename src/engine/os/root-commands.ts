@@ -49,11 +49,30 @@ export class RootCommands {
     const theirs = ['(', '-uid', String(this.users.agent.uid), '-o', '-uid', String(this.users.check.uid), ')'];
     const over = (...test: string[]): [string, ...string[]] => [t.find, root, ...this.pruned(root, skip, keepTop), ...theirs, ...test];
     await this.asRoot([...over('!', '-type', 'd', '-links', '+1'), ...eachEntry([t.sh, this.breakLinks, t.mktemp, t.cp, t.mv, t.rm])]);
+    // Before the chmod: without its ACL a file's group bits are the ACL's group entry again.
     if (this.setfacl) await this.asRoot([...over('!', '-type', 'l'), ...eachEntry([this.setfacl, '-b'])]);
     // No mode that outlives the hand-back (a setgid or sticky folder, a setuid file, one group or
     // others may write): what git checks out never has one. The user's own come back (restorePrivateModes).
-    await this.asRoot([...over('!', '-type', 'l', '-perm', '/7022'), ...eachEntry([t.chmod, 'ug-s,o-t,go-w'])]);
-    await this.chownTree(root, owner.uid, owner.gid, skip, keepTop);
+    // One walk with the chown (`,` tests every entry on both sides, before either's batch runs): a chown by
+    // root adds no mode bit, so the order of the two batches does not matter.
+    await this.asRoot([
+      t.find,
+      root,
+      ...this.pruned(root, skip, keepTop),
+      '(',
+      '(',
+      ...theirs,
+      '!',
+      '-type',
+      'l',
+      '-perm',
+      '/7022',
+      ...eachEntry([t.chmod, 'ug-s,o-t,go-w']),
+      ')',
+      ',',
+      ...this.owned(owner.uid, owner.gid),
+      ')',
+    ]);
   }
 
   /**
@@ -73,9 +92,13 @@ export class RootCommands {
    * (its default) never follows a link; chown -h changes the link.
    */
   async chownTree(root: string, uid: number, gid: number, skip: string[], keepTop = false): Promise<void> {
-    const t = this.tools;
+    await this.asRoot([this.tools.find, root, ...this.pruned(root, skip, keepTop), ...this.owned(uid, gid)]);
+  }
+
+  /** find's expression that gives `uid`:`gid` each entry with another owner (chownTree's), in parentheses: one side of a `,`. */
+  private owned(uid: number, gid: number): string[] {
     const differs = ['(', '!', '-uid', String(uid), '-o', '!', '-gid', String(gid), ')', '(', '-type', 'd', '-o', '-links', '1', ')'];
-    await this.asRoot([t.find, root, ...this.pruned(root, skip, keepTop), ...differs, ...eachEntry([t.chown, '-h', `${String(uid)}:${String(gid)}`])]);
+    return ['(', ...differs, ...eachEntry([this.tools.chown, '-h', `${String(uid)}:${String(gid)}`]), ')'];
   }
 
   async remove(path: string): Promise<void> {
@@ -131,12 +154,15 @@ export class RootCommands {
     // What group and others may not read (a 0600 file, a 0700 folder), which the role could open to
     // them (git keeps no such bit), and the user's own special or shared modes (a setgid folder, a
     // group-writable one), which the hand-back clears: their modes, kept beside the top folder's until reclaimWorkTree.
-    const t = this.tools;
+    // One walk lists them and hands the tree over (`,`: each entry's mode is printed when it is
+    // tested, before the chown's batch runs; a chown by root adds no mode bit in any case).
     const skip = ['.git', ...keep];
     await this.asRoot([
-      t.find,
+      this.tools.find,
       cwd,
       ...this.pruned(cwd, skip, true),
+      '(',
+      '(',
       '!',
       '-type',
       'l',
@@ -151,8 +177,11 @@ export class RootCommands {
       '-fprintf',
       join(dirname(saved), PRIVATE_MODES),
       '%m %P\\0',
+      ')',
+      ',',
+      ...this.owned(u.uid, u.gid),
+      ')',
     ]);
-    await this.chownTree(cwd, u.uid, u.gid, skip, true);
   }
 
   /**
