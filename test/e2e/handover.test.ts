@@ -103,7 +103,7 @@ describe('two consecutive runs hand the evidence over through the artifact servi
     expect(comments).toHaveLength(1);
     expect(comments[0].body.startsWith('<!-- phuc-loop:comment -->')).toBe(true);
     expect(comments[0].body).toContain('EXIT_BLOCKED');
-    expect(comments[0].body).toMatch(/\| 0 \| \d+ \| \d+ \| \d+ \| \d+ \| \d+ \| 2 \| BACKPRESSURE \|/);
+    expect(comments[0].body).toMatch(/\| (?:\[0\]\([^)]+\)|0) \| \d+ \(\d+·\d+·\d+·\d+\) \| 2 \| BACKPRESSURE \|/);
     expect(comments[0].body).toContain('xychart-beta');
     expect(comments[0].body).toContain(`/actions/runs/${run1.run.id})`);
     expect(comments[0].body).toContain(`/actions/runs/${run1.run.id}/artifacts/${artifacts[0].id}`);
