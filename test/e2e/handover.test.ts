@@ -152,7 +152,8 @@ describe('two consecutive runs hand the evidence over through the artifact servi
     // Still one comment, now with three rows; the second run's artifact is uploaded under the same name.
     const comments = gh.commentsOn(REPO, 7);
     expect(comments).toHaveLength(1);
-    for (const n of [0, 1, 2]) expect(comments[0].body).toMatch(new RegExp(`\\| ${n} \\| \\d+ \\| \\d+ \\| \\d+ \\| \\d+ \\| \\d+ \\| ${2 - n} \\|`));
+    for (const n of [0, 1, 2])
+      expect(comments[0].body).toMatch(new RegExp(`\\| (?:\\[${n}\\]\\([^)]+\\)|${n}) \\| \\d+ \\(\\d+·\\d+·\\d+·\\d+\\) \\| ${2 - n} \\|`));
     expect(comments[0].body).toContain('EXIT_CONVERGED');
     expect(post?.exitCode).toBe(0);
     expect(gh.listArtifacts({ runId: run2.run.id }).map((a) => a.name)).toEqual(['phuc-loop-evidence-pr-7']);
