@@ -4,7 +4,8 @@ import * as core from '@actions/core';
 import type { InstalledSignalStop, StopSignal } from '../engine/os/signals.js';
 import { setOutputs } from './outputs.js';
 import { pauseNote, type Pause } from './pause.js';
-import { refusalMarkdown, writeSummarySync } from './summary.js';
+import { writeSummarySync } from './job-summary.js';
+import { refusalMarkdown } from './summary.js';
 
 /**
  * What an abort (a second signal) still writes, synchronously: filled in as the run gets that far.

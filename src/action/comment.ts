@@ -4,7 +4,7 @@
 // and links to the run and the evidence artifact.
 // Writes are idempotent: a comment is never created twice (see CommentPublisher).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { num, usd } from '../engine/common/display.js';
+import { count, num, usd } from '../engine/common/display.js';
 import { inert, inertCode } from '../engine/common/markdown.js';
 import type { BaselineRow, FailingChecks } from './evidence-view.js';
 import { apiError, apiStatus, isTransient, type Octokit } from './github.js';
@@ -67,6 +67,12 @@ function failingSection(f: FailingChecks, runUrl: string): string[] {
 
 const cell = (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? '—' : inert(String(v)).replace(/\|/g, '\\|'));
 
+/** GLOW with its four parts in one cell ("50 (10·5·20·15)"): a comment's width has no room for five columns. */
+const glowCell = (r: IterationRow) => `${cell(r.total)} (${[r.G, r.L, r.O, r.W].map(cell).join('·')})`;
+
+/** What the agent reported for the step: cost and tokens ("$0.25 · 1.23M"), a dash for what it did not. */
+const costCell = (r: IterationRow) => `${cell(usd(r.cost_usd, '—'))} · ${cell(count(r.tokens, '—'))}`;
+
 /** The chart's colours, named in the legend under it (mermaid's xychart draws no legend itself). */
 const GLOW_COLOUR = '#60a5fa';
 const RESIDUAL_COLOUR = '#ef4444';
@@ -125,15 +131,13 @@ export function renderComment(v: CommentView, marker = STICKY_MARKER): string {
   let rows = v.rows;
   let dropped = 0;
   const table = () => [
-    '| iter | G | L | O | W | GLOW | residual | certificate | northstar distance | cost | tokens | commit |',
-    '|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|',
-    ...(v.baseline
-      ? [`| baseline | — | — | — | — | — | ${cell(num(v.baseline.residual, '—'))} | ${v.baseline.met}/${v.baseline.criteria} criteria met | — | — | — | — |`]
-      : []),
-    ...(dropped ? [`| … | | | | | | | ${dropped} earlier iteration(s) in the artifact | | | | |`] : []),
+    '| iter | GLOW (G·L·O·W) | residual | certificate | northstar | cost · tokens |',
+    '|---:|---:|---:|---|---:|---:|',
+    ...(v.baseline ? [`| baseline | — | ${cell(num(v.baseline.residual, '—'))} | ${v.baseline.met}/${v.baseline.criteria} met | — | — |`] : []),
+    ...(dropped ? [`| … | | | ${dropped} earlier iteration(s) in the artifact | | |`] : []),
     ...rows.map(
       (r) =>
-        `| ${r.iteration} | ${cell(r.G)} | ${cell(r.L)} | ${cell(r.O)} | ${cell(r.W)} | ${cell(r.total)} | ${cell(num(r.residual, '—'))} | ${cell(r.certificate)} | ${cell(num(r.northstar_distance, '—'))} | ${cell(usd(r.cost_usd, '—'))} | ${cell(r.tokens)} | ${r.commit ? `[\`${r.commit.slice(0, 7)}\`](${v.repoUrl}/commit/${r.commit})` : '—'} |`,
+        `| ${r.commit ? `[${r.iteration}](${v.repoUrl}/commit/${r.commit} "commit ${r.commit.slice(0, 7)}")` : r.iteration} | ${glowCell(r)} | ${cell(num(r.residual, '—'))} | ${cell(r.certificate)} | ${cell(num(r.northstar_distance, '—'))} | ${costCell(r)} |`,
     ),
   ];
   const tail = [

@@ -9,7 +9,8 @@ import { setOutputs } from './outputs.js';
 import { pauseNote } from './pause.js';
 import type { PullRequestInfo } from './pull-request.js';
 import { runFigures } from './run-figures.js';
-import { reportMarkdown, writeSummary } from './summary.js';
+import { writeSummary } from './job-summary.js';
+import { reportMarkdown } from './summary.js';
 
 export interface FinishArgs {
   inputs: ActionInputs;

@@ -11,7 +11,7 @@ import { CommentPublisher, withArtifactLink } from './comment.js';
 import { createClient, errorText, retryBaseMs } from './github.js';
 import { Scrubber } from './scrub.js';
 import { readPostState } from './state.js';
-import { writeSummary } from './summary.js';
+import { writeSummary } from './job-summary.js';
 
 /**
  * The main step ended before the engine published its evidence (a second signal aborted it, or the
@@ -25,7 +25,7 @@ async function publishLeftEvidence(checkout: string, evidenceDir: string): Promi
     const [{ EvidenceStore }, { loopHome }, { cutLogTails }, { publishEvidence }, { Git }, { NodeProcessRunner }] = await Promise.all([
       import('../engine/store/evidence.js'),
       import('../engine/loop/home.js'),
-      import('../engine/loop/restore.js'),
+      import('../engine/store/log-tails.js'),
       import('../engine/loop/publish.js'),
       import('../engine/os/git.js'),
       import('../engine/os/process.js'),

@@ -1,7 +1,5 @@
-// The job summary: the halting report (the same markdown as `phuc-loop report`), written through
-// core.summary after the loop, scrubbed of secrets. Refusals get a short summary that says why.
-import * as core from '@actions/core';
-import { appendFileSync } from 'node:fs';
+// The job summary's markdown: the halting report (the same markdown as `phuc-loop report`), scrubbed
+// of secrets; refusals get a short summary that says why. job-summary.ts writes it.
 import { inert } from '../engine/common/markdown.js';
 import type { HaltingReport } from '../engine/evidence/report.js';
 
@@ -21,24 +19,4 @@ export async function reportMarkdown(report: HaltingReport, agentsMd: string | u
 export function refusalMarkdown(status: string, stopReason: string, detail: string, ctx: SummaryContext): string {
   const lines = [`## phuc-loop: ${status} (${stopReason})`, '', `**Why:** ${inert(detail)}`, '', ...ctx.notes.map((n) => `- ${n}`)];
   return ctx.scrub(lines.join('\n') + '\n');
-}
-
-export async function writeSummary(markdown: string): Promise<void> {
-  if (!process.env['GITHUB_STEP_SUMMARY']) return;
-  try {
-    await core.summary.addRaw(markdown, true).write();
-  } catch (e) {
-    core.warning(`could not write the job summary: ${(e as Error).message}`);
-  }
-}
-
-/** For an abort: the event loop does not turn again, so the summary is appended synchronously. */
-export function writeSummarySync(markdown: string): void {
-  const file = process.env['GITHUB_STEP_SUMMARY'];
-  if (!file) return;
-  try {
-    appendFileSync(file, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
-  } catch (e) {
-    core.warning(`could not write the job summary: ${(e as Error).message}`);
-  }
 }

@@ -249,8 +249,10 @@ describe('comment', () => {
     const body = renderComment({ ...base, rows: [row(0), { ...row(1), cost_usd: '0.125', tokens: 1250 }] });
     expect(body.startsWith(STICKY_MARKER)).toBe(true);
     // Cost and tokens as the agent reported them for the iteration; unknown is a dash, never 0.
-    expect(body).toContain('| 0 | 25 | 10 | 5 | 0 | 40 | 3 | NONE | 0.5 | — | — | [`aaaaaaa`]');
-    expect(body).toContain('| 1 | 25 | 10 | 5 | 0 | 40 | 2 | NONE | 0.5 | $0.13 | 1250 | [`aaaaaaa`](https://github.com/o/r/commit/' + 'a'.repeat(40) + ') |');
+    // Each iteration links to its commit; GLOW carries its four parts (G·L·O·W).
+    const link = `(https://github.com/o/r/commit/${'a'.repeat(40)} "commit aaaaaaa")`;
+    expect(body).toContain(`| [0]${link} | 40 (25·10·5·0) | 3 | NONE | 0.5 | — · — |`);
+    expect(body).toContain(`| [1]${link} | 40 (25·10·5·0) | 2 | NONE | 0.5 | $0.13 · 1250 |`);
     // One compact chart: GLOW bars and the residual as a share of the largest shown, with a legend.
     expect(body.match(/```mermaid/g)).toHaveLength(1);
     expect(body).toContain('"width": 480, "height": 200');
@@ -283,11 +285,11 @@ describe('comment', () => {
   test('a baseline row first: HEAD judged before any agent, its residual rounded', () => {
     const long = '2.718281828459045235360287471352662497757';
     const body = renderComment({ ...base, rows: [], baseline: { residual: long, met: 1, criteria: 3 } });
-    expect(body).toContain('| baseline | — | — | — | — | — | 2.718 | 1/3 criteria met | — | — | — | — |');
+    expect(body).toContain('| baseline | — | 2.718 | 1/3 met | — | — |');
     expect(body).not.toContain(long);
     expect(body).toContain('_No iteration has finished yet._');
     const later = renderComment({ ...base, rows: [row(0)], baseline: { residual: '3', met: 0, criteria: 2 } }).split('\n');
-    expect(later.findIndex((l) => l.startsWith('| baseline |')) + 1).toBe(later.findIndex((l) => l.startsWith('| 0 |')));
+    expect(later.findIndex((l) => l.startsWith('| baseline |')) + 1).toBe(later.findIndex((l) => l.startsWith('| [0](')));
   });
 
   test("the failing checks' first lines: a bounded excerpt that stays text, with the log's path and a link to the run", () => {
@@ -348,7 +350,7 @@ describe('comment', () => {
     const body = renderComment({ ...base, rows });
     expect(body.length).toBeLessThanOrEqual(65_000);
     expect(body).toMatch(/\d+ earlier iteration\(s\) in the artifact/);
-    expect(body).toContain('| 1999 |');
+    expect(body).toContain('| [1999](');
   });
 });
 

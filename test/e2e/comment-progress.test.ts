@@ -44,7 +44,7 @@ test('the comment is there before iteration 0 ends, follows every phase, and sho
   ]);
   expect(bodyOf(writes[0])).toContain('_No iteration has finished yet._');
   // From iteration 0 on: the baseline row first, and the latest round's failing checks with their logs' paths.
-  expect(bodyOf(writes[1])).toContain('| baseline | — | — | — | — | — | 2 | 0/2 criteria met | — | — | — | — |');
+  expect(bodyOf(writes[1])).toContain('| baseline | — | 2 | 0/2 met | — | — |');
   expect(bodyOf(writes[1])).toContain('**Failing checks (baseline):**');
   expect(bodyOf(writes[1])).toContain('`bug1` — `baseline/checks/bug1.log`');
   expect(bodyOf(writes[3])).toContain('**Failing checks (iteration 0):**');
@@ -53,15 +53,16 @@ test('the comment is there before iteration 0 ends, follows every phase, and sho
   // Iteration 0's row (cost, tokens, the pushed commit) comes with the next phase.
   const row = (n: number, certificate: string) =>
     new RegExp(
-      `\\| ${n} \\| \\d+ \\| \\d+ \\| \\d+ \\| \\d+ \\| \\d+ \\| ${1 - n} \\| ${certificate} \\| [^|]+ \\| \\$0\\.25 \\| 1250 \\| \\[\`[0-9a-f]{7}\`\\]`,
+      `^\\| \\[${n}\\]\\([^ ]+/commit/[0-9a-f]{40} "commit [0-9a-f]{7}"\\) \\| \\d+ \\(\\d+·\\d+·\\d+·\\d+\\) \\| ${1 - n} \\| ${certificate} \\| [^|]+ \\| \\$0\\.25 · 1250 \\|$`,
+      'm',
     );
   expect(bodyOf(writes[3])).toMatch(row(0, 'NONE|BACKPRESSURE|[A-Z_]+'));
-  expect(bodyOf(writes[3])).not.toMatch(/^\| 1 \|/m);
+  expect(bodyOf(writes[3])).not.toMatch(/^\| (?:\[1\]\(|1 \|)/m);
   const final = gh.commentsOn(REPO, 70)[0].body;
   expect(final).toMatch(row(0, '[A-Z_]+'));
   expect(final).toMatch(row(1, 'EXACT'));
-  expect(final).toContain('| cost | tokens |');
-  expect(final).toContain('| baseline | — | — | — | — | — | 2 | 0/2 criteria met |');
+  expect(final).toContain('| cost · tokens |');
+  expect(final).toContain('| baseline | — | 2 | 0/2 met | — | — |');
   expect(final).not.toContain('Failing checks');
 
   // Calls: per iteration one STOP check and two phase updates; once per run the lookup, the first and the final write.

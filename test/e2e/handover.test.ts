@@ -103,7 +103,7 @@ describe('two consecutive runs hand the evidence over through the artifact servi
     expect(comments).toHaveLength(1);
     expect(comments[0].body.startsWith('<!-- phuc-loop:comment -->')).toBe(true);
     expect(comments[0].body).toContain('EXIT_BLOCKED');
-    expect(comments[0].body).toMatch(/\| 0 \| \d+ \| \d+ \| \d+ \| \d+ \| \d+ \| 2 \| BACKPRESSURE \|/);
+    expect(comments[0].body).toMatch(/\| (?:\[0\]\([^)]+\)|0) \| \d+ \(\d+·\d+·\d+·\d+\) \| 2 \| BACKPRESSURE \|/);
     expect(comments[0].body).toContain('xychart-beta');
     expect(comments[0].body).toContain(`/actions/runs/${run1.run.id})`);
     expect(comments[0].body).toContain(`/actions/runs/${run1.run.id}/artifacts/${artifacts[0].id}`);
@@ -152,7 +152,8 @@ describe('two consecutive runs hand the evidence over through the artifact servi
     // Still one comment, now with three rows; the second run's artifact is uploaded under the same name.
     const comments = gh.commentsOn(REPO, 7);
     expect(comments).toHaveLength(1);
-    for (const n of [0, 1, 2]) expect(comments[0].body).toMatch(new RegExp(`\\| ${n} \\| \\d+ \\| \\d+ \\| \\d+ \\| \\d+ \\| \\d+ \\| ${2 - n} \\|`));
+    for (const n of [0, 1, 2])
+      expect(comments[0].body).toMatch(new RegExp(`\\| (?:\\[${n}\\]\\([^)]+\\)|${n}) \\| \\d+ \\(\\d+·\\d+·\\d+·\\d+\\) \\| ${2 - n} \\|`));
     expect(comments[0].body).toContain('EXIT_CONVERGED');
     expect(post?.exitCode).toBe(0);
     expect(gh.listArtifacts({ runId: run2.run.id }).map((a) => a.name)).toEqual(['phuc-loop-evidence-pr-7']);

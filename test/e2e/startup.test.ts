@@ -3,7 +3,7 @@
 // none of the lazily loaded chunks beside it — and each entry stays small; everything else
 // (commands, toolkit, engine) loads after it. bench/startup.ts measures the CPU this saves.
 import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VERSION } from '../../src/engine/common/version.js';
@@ -44,4 +44,19 @@ test("the Action's main step prints its first line before its modules load", asy
   const r = await alone('main', []);
   expect(r.stdout).toBe(`phuc-loop ${VERSION}\n`);
   expect(r.code).not.toBe(0);
+});
+
+test('the post bundle carries only what post needs: no tokenizer table, no audit of the evidence', async () => {
+  const dir = join(ROOT, 'dist/post');
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.js'));
+  let size = 0;
+  for (const f of files) {
+    const text = await readFile(join(dir, f), 'utf8');
+    size += text.length;
+    // The tokenizer's table (AGENTS.md's budgets) and the Phuc Test came through the log-tail cut's verifier.
+    expect([f, /cl100k_base|gpt-tokenizer/.test(text)]).toEqual([f, false]);
+    expect([f, text.includes('Triangle')]).toEqual([f, false]);
+  }
+  // The artifact client (Azure blob storage) is most of it: ~4 MB; the engine's whole was ~8 MB.
+  expect(size).toBeLessThan(6 * 1024 * 1024);
 });

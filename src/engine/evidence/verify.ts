@@ -16,6 +16,7 @@ import { stateSchema } from './state.js';
 import { seedChecksum } from '../common/decimal.js';
 import { APPEND_ONLY_LOGS, EvidenceStore, isIterationManifest, listFiles, MANIFEST, manifestSchema, NOT_EVIDENCE, type Manifest } from '../store/evidence.js';
 import { isTempFile } from '../os/atomic-write.js';
+import { hasLogTail, type LogTail } from '../store/log-tails.js';
 import { historyLineSchema } from './state.js';
 import { haltingReportSchema } from './report-schema.js';
 
@@ -25,7 +26,7 @@ export interface VerifyResult {
   /** Files of an iteration that was cut off before its manifest was written (resume removes them). */
   openTail: string[];
   /** Append-only logs holding lines past what the manifest records (resume cuts them off at `bytes`). */
-  logTails: { path: string; bytes: number }[];
+  logTails: LogTail[];
   /** Files on disk no manifest lists (each is also a problem). */
   unlisted?: string[];
   iterations: number[];
@@ -96,7 +97,7 @@ export async function verifyTree(root: string, opts: VerifyOptions = {}): Promis
     }
     const data = await readFile(join(root, f.path)).catch(() => null);
     if (data === null) problems.push(`${f.path}: listed in the manifest but missing`);
-    else if (sha256(data) !== f.sha256 && APPEND_ONLY_LOGS.has(f.path) && data.byteLength > f.bytes && sha256(data.subarray(0, f.bytes)) === f.sha256) {
+    else if (hasLogTail(f, data)) {
       if (opts.allowLogTails) logTails.push({ path: f.path, bytes: f.bytes });
       else problems.push(`${f.path}: holds lines past what the manifest records (appended since the loop wrote it, or a run cut off while appending)`);
     } else if (sha256(data) !== f.sha256) problems.push(`${f.path}: sha256 differs from the manifest (the file was edited)`);

@@ -1,7 +1,7 @@
 // Restore: an earlier run's evidence, verified before it is used (every sha256, the certificate
 // chain); a tree that does not verify is refused, never silently replaced; an unfinished start is
 // started again.
-import { access, chmod, mkdir, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { planSchema, type Plan } from '../config/plan.js';
@@ -9,7 +9,8 @@ import { EvidenceStore, listFiles, manifestSchema, NOT_EVIDENCE } from '../store
 import { parseDocument } from '../common/document.js';
 import type { HaltingReport } from '../evidence/report.js';
 import { haltingReportSchema } from '../evidence/report-schema.js';
-import { verifyTree, type VerifyResult } from '../evidence/verify.js';
+import { verifyTree } from '../evidence/verify.js';
+import { cutLogTails } from '../store/log-tails.js';
 import { copyTreeOffThread } from '../os/atomic-write.js';
 import { stateSchema, type LoopState } from '../evidence/state.js';
 import { frozen } from '../common/canonical.js';
@@ -21,15 +22,6 @@ export type Restored =
   | { problem: string; code: string }
   /** The config changed where the loop can start over: a new plan, the old tree kept (archiveEvidence). */
   | { replan: string };
-
-/**
- * The lines a killed run appended to its logs past what the manifest records are cut off (`tails`:
- * from verifyTree with allowLogTails; found here when not given), so that the tree verifies whole.
- */
-export async function cutLogTails(ev: EvidenceStore, tails?: VerifyResult['logTails']): Promise<void> {
-  for (const tail of tails ?? (await verifyTree(ev.root, { allowOpenTail: true, allowLogTails: true })).logTails)
-    await truncate(ev.path(tail.path), tail.bytes);
-}
 
 /** Whether the loop has a tree of its own (in .git/phuc-loop) and it verifies. */
 async function ownCopyVerifies(ev: EvidenceStore): Promise<boolean> {
