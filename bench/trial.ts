@@ -9,7 +9,8 @@
 // agent that fixes one planted bug per iteration. Beside it a naive shell loop runs the same agent
 // steps in a copy of the same checkout and the criteria once after each, until they pass, with the
 // PATH the loop's checks get (the folders the check user can reach). Printed:
-// both wall times, their ratio, the load average around each, the loop's halting line, and its
+// both wall times, their ratio, how often each ran the criteria (the loop's rounds and runner
+// canaries), the load average around each, the loop's halting line, and its
 // per-phase table (the halting report's, summed from the run's iter_N/phases.json and phases.jsonl).
 // Asserts nothing; a failed run prints its output and exits 1.
 //
@@ -256,12 +257,19 @@ async function trial(p: Project): Promise<void> {
   const loadNaive = load();
 
   const report = (await run(process.execPath, [CLI, 'report'], loopSide.repo)).out;
+  // How often the suite ran: the loop's rounds of checks (baseline, iterations, replays) and its runner canaries.
+  const { phases } = JSON.parse(await readFile(join(loopSide.repo, 'evidence/loop/halting_report.json'), 'utf8')) as {
+    phases: { phases: { phase: string }[] }[];
+  };
+  const rounds = phases.filter((s) => s.phases.some((x) => x.phase === 'checks')).length;
+  const canaries = loop.out.match(/: runner canary \(/g)?.length ?? 0;
   const table = report.slice(report.indexOf('### Time by phase'));
   const halt = loop.out.split('\n').filter((l) => /halt:|time by phase:|isolation/.test(l));
   console.log(`\n## ${p.name}: ${criteria.map((c) => c.id).join(', ')} (${p.bugs.length} planted bugs)`);
   console.log(
     `loop to a certified halt: ${loopSeconds.toFixed(1)} s · naive loop (${plain.iterations} iterations): ${plain.seconds.toFixed(1)} s · ratio ${(loopSeconds / plain.seconds).toFixed(2)}×`,
   );
+  console.log(`criteria runs: the loop ${rounds} rounds + ${canaries} runner canaries · the naive loop ${plain.iterations} rounds`);
   // The machine may be shared: a ratio means little without the load it was measured under.
   console.log(`load average (1 min): ${loadBefore} before the loop, ${loadLoop} after it, ${loadNaive} after the naive loop`);
   for (const l of halt) console.log(l);
