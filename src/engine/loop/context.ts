@@ -103,14 +103,12 @@ export function scrub(ctx: Ctx, text: string): string {
  * the work tree when `checks.workspace: live`): JUnit reports left from earlier rounds are removed
  * first (a stale or planted one must not count), then every criterion runs (or reuses a pass), then
  * the residual. `aborted` when a stop cut the round short: such a round certifies nothing.
- * `canary: false`: the runner canary ran on the same tree in another round of the same judgement
- * (a replay beside the confirmation, rung.ts), which shows the runner honest for both.
  */
 export async function checkRound(
   ctx: Ctx,
   dir: string,
   tree: string,
-  opts: { signal?: AbortSignal; reuse?: boolean; judge?: JudgeSpace; watchStops?: boolean; stage?: Stage; canary?: boolean } = {},
+  opts: { signal?: AbortSignal; reuse?: boolean; judge?: JudgeSpace; watchStops?: boolean; stage?: Stage } = {},
 ) {
   // A STOP (file, label) during the checks pauses the round, as a signal does; the final replays
   // of a claim (watchStops false) finish, and the stop is honoured when they have.
@@ -127,12 +125,7 @@ export async function checkRound(
   }
 }
 
-async function judgeRound(
-  ctx: Ctx,
-  dir: string,
-  tree: string,
-  opts: { signal: AbortSignal; reuse?: boolean; judge?: JudgeSpace; stage?: Stage; canary?: boolean },
-) {
+async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: AbortSignal; reuse?: boolean; judge?: JudgeSpace; stage?: Stage }) {
   const cfg = ctx.intake.config;
   // The run's judge space, or another beside it (a replay's brand-new checkout).
   const judge = opts.judge ?? ctx.judge;
@@ -176,7 +169,7 @@ async function judgeRound(
   ctx.canaryFailing = await withFailing(ctx.canaryFailing, { checks, junit, cwd }, (c) => ctx.ev.readText(c.evidence.split('#')[0]));
   // The runner proves itself honest (clean workspace only: the canary is never written to the agent's tree).
   const canary =
-    judge.mode === 'clean' && opts.canary !== false && !opts.signal.aborted
+    judge.mode === 'clean' && !opts.signal.aborted
       ? await time('canary', async () =>
           runCanaries(cfg.acceptance_criteria, checks, {
             runner: judge.runner,

@@ -185,16 +185,11 @@ async function replay(
 ): Promise<boolean> {
   const { o } = ctx;
   const aside = ctx.judge.aside?.();
-  // Beside the confirmation, a replay runs the same tree (by hash) at the same time: the
-  // confirmation's runner canary shows the runner honest for it, and a suite run is saved per replay.
-  // A replay scored `same` passed exactly the criteria the confirmation passed, whose canaries ran.
-  const canaryOf = (k: number) => (aside && k > 1 ? 1 : null);
   const one = async (k: number) => {
     // A stop (signal, STOP file, label) during a replay cuts it short, as during any other round.
     const stage = new Stage(k === 1 ? 'confirmation' : `replay ${k}`, o.clock, 'end');
     const judge = k === 1 ? aside : undefined;
-    const canary = canaryOf(k) === null;
-    const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, judge, stage, canary }).catch((e: unknown) => {
+    const round = await checkRound(ctx, `${dir}/replay_${k}`, cert.tree, { signal: o.signal, judge, stage }).catch((e: unknown) => {
       if (e instanceof Stopped) return null;
       throw e;
     });
@@ -216,7 +211,7 @@ async function replay(
     }
     // The confirmation's JUnit tests: the behaviour of the certified commit (rung 65537).
     if (k === 1 && round.junit && 'tests' in round.junit) confirmed.tests = round.junit.tests;
-    await score(ctx, cert, dir, { k, replays, round, canaryOf: canaryOf(k) }, result);
+    await score(ctx, cert, dir, { k, replays, round }, result);
   }
   return true;
 }
@@ -234,12 +229,7 @@ async function score(
   ctx: Ctx,
   cert: Certificate,
   dir: string,
-  {
-    k,
-    replays,
-    round,
-    canaryOf,
-  }: { k: number; replays: number; round: { checks: CheckResult[]; residual: { value: Decimal } | { error: string } }; canaryOf: number | null },
+  { k, replays, round }: { k: number; replays: number; round: { checks: CheckResult[]; residual: { value: Decimal } | { error: string } } },
   result: RungResult,
 ): Promise<void> {
   const { plan, ev, o } = ctx;
@@ -258,8 +248,7 @@ async function score(
   const residual = r === null ? null : dstr(r);
   const same = type === cert.type && residual === cert.residual && round.checks.every((c, i) => c.met === cert.checklist[i]?.met);
   result.replays.push({ replay: k, type, residual, same });
-  // Where the runner was shown honest for this round, when not in it.
-  await ev.writeJson(`${dir}/replay_${k}/result.json`, { ...result.replays.at(-1), ...(canaryOf === null ? {} : { runner_canary: `replay_${canaryOf}` }) });
+  await ev.writeJson(`${dir}/replay_${k}/result.json`, result.replays.at(-1));
   o.log.info(
     `replay ${k}/${replays}${k === 1 ? (ctx.judge.mode === 'live' ? ' (the work tree: checks.workspace live)' : ' (fresh checkout of the commit)') : ''}: certificate ${type}, residual ${num(residual)}${same ? '' : ' — DIFFERS (flaky check)'}`,
   );
