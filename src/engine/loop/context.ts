@@ -188,7 +188,7 @@ async function judgeRound(ctx: Ctx, dir: string, tree: string, opts: { signal: A
         )
       : undefined;
   // Kept in the state for a resumed run (sorted: the same history gives the same bytes).
-  const failing = [...ctx.canaryFailing].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, [...v]]);
+  const failing = [...ctx.canaryFailing].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]): [string, string[]] => [k, [...v]]);
   ctx.state.canary = { reached: [...ctx.canaryReached].sort(), failing: Object.fromEntries(failing) };
   const lying = canary?.find(compromised);
   if (lying) throw new RunnerCompromised(dir, lying.criterion, lying.runner ?? 'unknown', lying.outcome === 'not_run', lying.lyingCopy);
