@@ -109,6 +109,29 @@ test("killed during the agent step: its partial work is the agent's on the next 
   expect(await git(repo, 'show', 'refs/phuc-loop/user-work:notes.txt')).toMatch(/^mine\n/);
 });
 
+test("killed during an agent step that edited a protected test: the next run names the edit as possibly the agent's and never advises committing it", async () => {
+  const weaken = `sh -c 'echo weakened > test/keep.txt; echo "{\\"tried\\":[\\"x\\"]}" > "$PHUC_REPORT_FILE"'`;
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'fixed', run: 'grep -q fixed src/status.txt' }], agent: weaken }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'broken\n',
+    'test/keep.txt': 'committed\n',
+  });
+  expect((await cli(repo, ['run'], { PHUC_TEST_CRASH_AT: 'agent:0' })).code).toBeNull();
+  expect(await readFile(join(repo, 'test/keep.txt'), 'utf8')).toBe('weakened\n');
+  const r = await cli(repo, ['run']);
+  expect(r.code).toBe(12);
+  expect(r.stderr).toMatch(
+    /protected paths have uncommitted changes \(test\/keep\.txt\) and the previous run was killed during an agent step: they may be the agent's edits/,
+  );
+  expect(r.stderr).not.toMatch(/or commit them/);
+  // Restored as advised, the next run goes on, and the cut-off step's other changes are the agent's.
+  await git(repo, 'checkout', '--', 'test/keep.txt');
+  const next = await cli(repo, ['run', '--max-iterations', '1']);
+  expect(next.stdout).toMatch(/the previous run was killed during this iteration's agent step/);
+  expect(await git(repo, 'show', 'HEAD:test/keep.txt')).toBe('committed\n');
+});
+
 test('killed between an append to history.jsonl and the manifest that records it: verify names the tail, the next run cuts it off and goes on', async () => {
   const repo = await makeRepo({
     'phuc-loop.yml': config({ criteria: CRITERIA, agent: agent('fixer.mjs') }),

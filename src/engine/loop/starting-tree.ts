@@ -16,11 +16,13 @@ import { type LoopState } from '../evidence/state.js';
 import { EXIT_CODES } from '../run/fsm.js';
 import { blockedEarly } from './halt.js';
 import { USER_WORK_REF } from './agent-turn.js';
+import { cutOffStepStart, stepStartFile } from './step-start.js';
+import { type EvidenceStore } from '../store/evidence.js';
 
 /** The dirty paths as the run starts, or the outcome that ends it before anything runs. */
 export async function startingTree(
   o: LoopOptions,
-  { git, cwd, intake: got, configPath }: { git: Git; cwd: string; intake: Intake; configPath: string },
+  { git, cwd, ev, intake: got, configPath }: { git: Git; cwd: string; ev: EvidenceStore; intake: Intake; configPath: string },
   resumed: { plan: Plan; state: LoopState; report: HaltingReport | null; adopted: boolean } | null,
 ): Promise<{ started: ChangedPath[] } | { outcome: LoopOutcome }> {
   let started: ChangedPath[];
@@ -38,7 +40,12 @@ export async function startingTree(
     );
     const dirtyProtected = changed.map((c) => c.path).filter((p) => !users.has(p));
     if (dirtyProtected.length) {
-      const problem = `protected paths have uncommitted changes (${listSome(dirtyProtected)}); restore them (\`git checkout -- <path>\`) or commit them, then \`phuc-loop run\` again`;
+      // After a step cut off by a kill they may be the agent's: committing them would have the checks
+      // judge an agent's edit to a protected path as the user's (the step's own revert never ran).
+      const cut = (await cutOffStepStart(git, stepStartFile(ev.root), resumed.state.next_iteration, await git.head())) !== null;
+      const problem = cut
+        ? `protected paths have uncommitted changes (${listSome(dirtyProtected)}) and the previous run was killed during an agent step: they may be the agent's edits (\`git diff -- <path>\` shows them); restore them (\`git checkout -- <path>\`), and commit one only if you made it yourself, then \`phuc-loop run\` again`
+        : `protected paths have uncommitted changes (${listSome(dirtyProtected)}); restore them (\`git checkout -- <path>\`) or commit them, then \`phuc-loop run\` again`;
       o.log.error(problem);
       return { outcome: blockedEarly('GUARDRAIL_VIOLATION', problem) };
     }
