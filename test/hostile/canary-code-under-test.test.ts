@@ -114,7 +114,9 @@ const PROJECTS: Project[] = [
     mayChange: ['src/**'],
     protect: ['test/**', 'package.json'],
     fix: `printf 'export function add(a, b) {\\n  return a + b;\\n}\\n' > src/calc.js`,
-    attacks: [['S5: node:assert made of no-ops under node:test', 'PASSED', 'assert-noop.js', 'src/calc.js']],
+    // node:assert is sealed for the canary run (os/seal-assert.mjs): the module's patch throws as it
+    // loads, so nothing of the canary's file runs after the baseline ran it.
+    attacks: [['S5: node:assert made of no-ops under node:test', 'NOT RUN', 'assert-noop.js', 'src/calc.js']],
   },
   {
     runner: 'jest',
