@@ -44,7 +44,8 @@ test('as many new files under a protected folder: all reverted, the guardrail li
   expect(r.code).toBe(12);
   expect(r.stdout.length + r.stderr.length).toBeLessThan(20_000);
   expect(r.stdout).toMatch(/protected paths changed and reverted: test\/many\/p{200}_\d+, /);
-  expect(r.stdout).toContain(` and ${COUNT - 20} more`);
+  // The files, and the folder the revert left of them (an agent-made entry git does not see, set aside).
+  expect(r.stdout).toContain(` and ${COUNT + 1 - 20} more`);
   const rep = await readJson<Record<string, any>>(join(repo, 'evidence/loop/halting_report.json'));
   expect(rep).toMatchObject({ stop_reason: 'GUARDRAIL_VIOLATION' });
   expect(JSON.stringify(rep).length).toBeLessThan(100_000);

@@ -685,9 +685,13 @@ describe('phuc-loop verify --rerun', () => {
     expect(r.stderr).toMatch(/FAIL the certified commit [0-9a-f]{40} is not in .* \(fetch it first\)/);
   });
 
-  test('exposes a certificate won through a file the commit does not hold (live judging, an ignored build output)', async () => {
+  test('wins no certificate through a file the commit does not hold (live judging, an ignored build output the agent made: set aside after its step)', async () => {
     const hostile = await makeRepo({
-      'phuc-loop.yml': config({ criteria: [{ id: 'tests', run: 'npm test' }], agent: agent('ignored-output.mjs'), extra: 'checks:\n  workspace: live\n' }),
+      'phuc-loop.yml': config({
+        criteria: [{ id: 'tests', run: 'npm test' }],
+        agent: agent('ignored-output.mjs'),
+        extra: 'checks:\n  workspace: live\nbudget:\n  max_iterations: 1\n',
+      }),
       'NORTHSTAR.md': NORTHSTAR,
       'NOTES.md': '# notes\n',
       '.gitignore': 'build/\n',
@@ -695,13 +699,11 @@ describe('phuc-loop verify --rerun', () => {
       'test/run.js': "process.exit(require('node:fs').existsSync('build/ok') ? 0 : 1);\n",
     });
     const run = await cli(hostile, ['run', '--isolation', 'none']);
-    // Live judging runs the criteria in the agent's work tree, where the ignored build/ok makes the
-    // test pass: the loop certifies, and only a fresh checkout tells.
-    expect(run.stdout).toMatch(/EXIT_CONVERGED\(EXACT\)/);
-    const r = await cli(hostile, ['verify', '--rerun']);
-    expect(r.code).toBe(12);
-    expect(r.stdout).toContain('rerun: tests `npm test`: failed (exit 1) — certificate: met');
-    expect(r.stderr).toMatch(/FAIL rerun: the certificate says EXACT; a fresh checkout of [0-9a-f]{40} gives NONE/);
-    await rm(dirname(keptLogs(r.stdout)), { recursive: true, force: true });
+    // Live judging runs the criteria in the work tree: the ignored build/ok the agent wrote there
+    // would make the test pass; it is set aside after the step, so the criterion fails as in a clone.
+    expect(run.stdout).toMatch(/iter 0: what the agent made that git does not see, set aside: build/);
+    expect(run.stdout).toMatch(/iter 0: criterion tests failed \(exit 1\)/);
+    expect(run.stdout).not.toMatch(/EXIT_CONVERGED/);
+    expect(await lstat(join(hostile, 'build/ok')).catch(() => null)).toBeNull();
   });
 });
