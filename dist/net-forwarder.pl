@@ -4,7 +4,8 @@
 # loop's (bound into the command's view), then runs the command and exits with its status. The
 # namespace has no other way out: what the command reaches is what the loop serves on those sockets.
 # perl (core modules only), not Node: it starts with every agent step, and Node's start-up was most
-# of what the network policy cost per iteration (bench/floor.ts).
+# of what the network policy cost per iteration (bench/floor.ts). sandbox-init.pl runs it in its own
+# interpreter (`do`), not a second perl: it must end by exit, never by running off its end.
 #
 #   perl net-forwarder.pl PORT=SOCKET … -- COMMAND [ARG …]
 #

@@ -913,6 +913,10 @@ const artifactsSchema = external/* object */.Ikc({
     user_files_restored: external/* array */.YOg(external/* string */.YjP()).optional(),
     /** Those that could not be put back, with why. */
     user_files_not_restored: external/* array */.YOg(external/* object */.Ikc({ path: external/* string */.YjP(), error: external/* string */.YjP() })).optional(),
+    /** What the agent made that git does not see (an empty folder, a FIFO, an ignored file, a chain past PATH_MAX): set aside (unseen-entries.ts). */
+    set_aside: external/* array */.YOg(external/* string */.YjP()).optional(),
+    /** The user's entries whose times, mode or extended attributes the agent changed (not their content): made again as they were (entry-stamps.ts). */
+    restamped: external/* array */.YOg(external/* string */.YjP()).optional(),
 });
 /** The agent's changes git refused to stage (put back), as one sentence, or null. */
 function unstageable(collected) {
@@ -973,7 +977,7 @@ async function collectArtifacts(o) {
     // The report is the loop's channel, not the agent's work: read (never through a link), then removed.
     const reportText = (0,agent_report/* takeReport */._u)(o.cwd, true);
     // Ignored files are listed by the same git call, for the user-files step below (one git process less).
-    const ignored = o.userFiles ? [] : undefined;
+    const ignored = o.userFiles || o.unseen ? [] : undefined;
     const changed = (await (0,dirty_snapshot/* changedSince */.$A)(o.git, o.cwd, o.before, ignored)).filter((p) => p !== agents/* REPORT_PATH */.lz);
     const reverted = [];
     // Only a new module can shadow a library, only a new file under a reserved folder is the agent's:
@@ -1033,6 +1037,8 @@ async function collectArtifacts(o) {
     for (const path of userFiles?.reservedRemoved ?? [])
         if (!revertedPaths.has(path))
             reverted.push({ path, why: 'loop-owned', detail: o.reserved?.(path) ?? '' });
+    const unseen = o.unseen ? await o.unseen(kept, ignored ?? [], changed) : null;
+    reverted.push(...(unseen?.reverted ?? []));
     const artifacts = [];
     const r = o.agent.result;
     const log = `$ agent (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''}${r.aborted ? ', stopped' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`;
@@ -1055,6 +1061,8 @@ async function collectArtifacts(o) {
             ...(untrackedDeleted.length ? { untracked_deleted: untrackedDeleted } : {}),
             ...(userFiles?.restored.length ? { user_files_restored: userFiles.restored } : {}),
             ...(userFiles?.failed.length ? { user_files_not_restored: userFiles.failed } : {}),
+            ...(unseen?.paths.length ? { set_aside: unseen.paths } : {}),
+            ...(unseen?.restamped?.length ? { restamped: unseen.restamped } : {}),
         });
     });
     o.evidence.hold(recorded);
@@ -1073,6 +1081,7 @@ async function collectArtifacts(o) {
         settingsChanged,
         unflagged,
         userFiles,
+        unseen,
     };
 }
 
@@ -2393,6 +2402,11 @@ const stateSchema = zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({
     suite_baseline: zod__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({ id: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(), status: zod__WEBPACK_IMPORTED_MODULE_5__/* ["enum"] */ .k5n(['passed', 'failed', 'error', 'skipped']) }))
         .nullable()
         .optional(),
+    /**
+     * The runner canary's history (judge/canary.ts): the criteria whose canary ran (from then on it must
+     * run) and the tests each reported failing (copied into its run), for a resumed run; absent before.
+     */
+    canary: zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({ reached: zod__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP()), failing: zod__WEBPACK_IMPORTED_MODULE_5__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP())) }).optional(),
     /** What the last halt taught (evidence/lessons.ts), shown to the next run's agent; absent before its first halt. */
     lessons_for_next_run: zod__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(lessonSchema).optional(),
     /** The loop's last commit: a run continues this state only from it (or from a descendant, re-baselined). */
@@ -2477,10 +2491,12 @@ const historyLineSchema = zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({
 /* harmony import */ var _state_js__WEBPACK_IMPORTED_MODULE_10__ = __webpack_require__(7355);
 /* harmony import */ var _common_decimal_js__WEBPACK_IMPORTED_MODULE_11__ = __webpack_require__(69665);
 /* harmony import */ var _os_atomic_write_js__WEBPACK_IMPORTED_MODULE_12__ = __webpack_require__(64154);
-/* harmony import */ var _report_schema_js__WEBPACK_IMPORTED_MODULE_13__ = __webpack_require__(6632);
+/* harmony import */ var _store_log_tails_js__WEBPACK_IMPORTED_MODULE_13__ = __webpack_require__(35076);
+/* harmony import */ var _report_schema_js__WEBPACK_IMPORTED_MODULE_14__ = __webpack_require__(6632);
 // `phuc-loop verify`: re-checks an evidence tree with nothing but the tree — every sha256 in the
 // manifest, no file outside it, the certificate hash chain, every evidence link, the Triangle and
 // the Phuc Test, and that a converged report is backed by its certificate.
+
 
 
 
@@ -2550,7 +2566,7 @@ async function verifyTree(root, opts = {}) {
         const data = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(root, f.path)).catch(() => null);
         if (data === null)
             problems.push(`${f.path}: listed in the manifest but missing`);
-        else if ((0,_common_canonical_js__WEBPACK_IMPORTED_MODULE_4__/* .sha256 */ .sc)(data) !== f.sha256 && _store_evidence_js__WEBPACK_IMPORTED_MODULE_3__/* .APPEND_ONLY_LOGS */ .IU.has(f.path) && data.byteLength > f.bytes && (0,_common_canonical_js__WEBPACK_IMPORTED_MODULE_4__/* .sha256 */ .sc)(data.subarray(0, f.bytes)) === f.sha256) {
+        else if ((0,_store_log_tails_js__WEBPACK_IMPORTED_MODULE_13__/* .hasLogTail */ .TT)(f, data)) {
             if (opts.allowLogTails)
                 logTails.push({ path: f.path, bytes: f.bytes });
             else
@@ -2621,7 +2637,7 @@ async function verifyTree(root, opts = {}) {
             catch (e) {
                 problems.push(unparsed(e));
             }
-    const report = await doc('halting_report.json', _report_schema_js__WEBPACK_IMPORTED_MODULE_13__/* .haltingReportSchema */ .P);
+    const report = await doc('halting_report.json', _report_schema_js__WEBPACK_IMPORTED_MODULE_14__/* .haltingReportSchema */ .P);
     const hasPlan = recorded.has('plan.json');
     await doc('plan.json', _config_plan_js__WEBPACK_IMPORTED_MODULE_6__/* .planSchema */ .Fu);
     if (!recorded.has('halting_report.json') && !opts.allowOpenTail)
@@ -2684,26 +2700,68 @@ function unparsed(e) {
 
 /***/ }),
 
-/***/ 57204:
+/***/ 43184:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   Fo: () => (/* binding */ compromised),
-/* harmony export */   Gi: () => (/* binding */ canaryOutcomeSchema),
-/* harmony export */   fB: () => (/* binding */ probeCanary),
-/* harmony export */   qJ: () => (/* binding */ runCanaries)
-/* harmony export */ });
-/* unused harmony exports CANARY_RUNNERS, recogniseRunner */
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77598);
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(51455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(76760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var picomatch__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(14006);
-/* harmony import */ var picomatch__WEBPACK_IMPORTED_MODULE_5___default = /*#__PURE__*/__webpack_require__.n(picomatch__WEBPACK_IMPORTED_MODULE_5__);
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(23905);
-/* harmony import */ var _os_tree_file_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(34720);
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  Gi: () => (/* binding */ canaryOutcomeSchema),
+  Fo: () => (/* binding */ compromised),
+  fB: () => (/* binding */ probeCanary),
+  WW: () => (/* binding */ recogniseRunner),
+  qJ: () => (/* binding */ runCanaries)
+});
+
+// UNUSED EXPORTS: CANARY_RUNNERS
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(77598);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(51455);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(76760);
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __webpack_require__(14006);
+var picomatch_default = /*#__PURE__*/__webpack_require__.n(picomatch);
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/external.js + 73 modules
+var external = __webpack_require__(23905);
+// EXTERNAL MODULE: ./src/engine/os/tree-file.ts
+var tree_file = __webpack_require__(34720);
+// EXTERNAL MODULE: ./src/engine/judge/shadow.ts
+var shadow = __webpack_require__(43900);
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __webpack_require__(73136);
+// EXTERNAL MODULE: ./src/engine/os/programs.ts
+var programs = __webpack_require__(59980);
+;// CONCATENATED MODULE: ./src/engine/judge/seal.ts
+// The assertion library sealed for the runner canary's run (judge/canary.ts): the copies of the
+// tests that failed earlier (judge/shadow.ts) call the same assertions as the originals, so code
+// under test that lets exactly the failing (actual, expected) pairs through would let the copies
+// through too. Under node (node:test, mocha) a loop-owned module is loaded with `--import` through
+// NODE_OPTIONS, before any module of the project, and freezes node:assert's exports
+// (os/seal-assert.mjs). It is written beside the canary under a random name for the run alone, as
+// the canary is: the check user reads it from the workspace, whatever the installation's path.
+
+
+
+
+
+const SEALED = new Set(['node:test', 'mocha']);
+/** The canary run's environment with the runner's assertion library sealed, and the file to remove after it (null: nothing sealed). */
+async function seal(runner, dir, env) {
+    if (!SEALED.has(runner ?? ''))
+        return { env, file: null };
+    const file = (0,external_node_path_.join)(dir, `.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.mjs`);
+    await (0,promises_.writeFile)(file, (0,programs/* programText */.Q3)('seal-assert.mjs'), { flag: 'wx', mode: 0o644 });
+    return { env: { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --import=${(0,external_node_url_.pathToFileURL)(file).href}`.trim() }, file };
+}
+async function unseal(s) {
+    if (s.file)
+        await (0,promises_.rm)(s.file, { force: true });
+}
+
+;// CONCATENATED MODULE: ./src/engine/judge/canary.ts
 // The runner proves itself honest every round (SPEC §7, runner canary). For each criterion that
 // passed and whose test runner the loop recognises, the loop writes a test that must fail — in the
 // runner's own style, beside one of the tree's tests (protected ones first) so that the same
@@ -2733,8 +2791,18 @@ function unparsed(e) {
 // needs no probe, so a run whose canaries run pays for none (it used to probe at the baseline, one
 // suite run more, wherever a criterion failed there).
 //
+// The canary catches a runner subverted for every test; code under test that silences only the
+// tests that failed (their names are in the agent's prompt) leaves it failing. So the same run also
+// carries loop-owned copies of the tests each criterion reported failing earlier in the run
+// (judge/shadow.ts), under names as random as the canary's, beside a canary of their own, with
+// node:assert sealed (judge/seal.ts): a copy that fails, or does not run where its canary ran,
+// while the round passes is RUNNER_COMPROMISED. One suite run per criterion and round, as before.
+//
 // What no canary can see: code that behaves only when it is not judged (it recognises the judge's
-// user or workspace) or only when no canary is present (docs/security.md, limits).
+// user or workspace) or only when no canary is present, or that recognises a copy by its body
+// (docs/security.md, limits).
+
+
 
 
 
@@ -2749,13 +2817,18 @@ const CANARY_RUNNERS = ['pytest', 'unittest', 'go test', 'jest', 'vitest', 'node
  * the runner's honesty; after an earlier round reached it, compromised), `no_runner` (no runner
  * recognised in the command, or no test file of its kind in the tree to put the canary beside).
  */
-const canaryOutcomeSchema = zod__WEBPACK_IMPORTED_MODULE_4__/* .object */ .Ikc({
-    criterion: zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP(),
-    runner: zod__WEBPACK_IMPORTED_MODULE_4__/* ["enum"] */ .k5n(CANARY_RUNNERS).nullable(),
-    outcome: zod__WEBPACK_IMPORTED_MODULE_4__/* ["enum"] */ .k5n(['failed', 'passed', 'not_run', 'no_runner']),
+const canaryOutcomeSchema = external/* object */.Ikc({
+    criterion: external/* string */.YjP(),
+    runner: external/* enum */.k5n(CANARY_RUNNERS).nullable(),
+    outcome: external/* enum */.k5n(['failed', 'passed', 'not_run', 'no_runner']),
+    /** The loop's copies of the tests that failed earlier in the run, run with the canary (judge/shadow.ts); absent where none was made. */
+    copies: external/* array */.YOg(shadow/* copyOutcomeSchema */.Nx).optional(),
 });
-/** Whether an outcome refuses the round: a pass, or a canary reached before that no longer runs. */
-const compromised = (c) => c.outcome === 'passed' || (c.outcome === 'not_run' && c.reachedBefore === true);
+/**
+ * Whether an outcome refuses the round: a pass, a canary reached before that no longer runs, or a
+ * copy of an earlier failing test that fails (or is kept from running) while the round passes.
+ */
+const compromised = (c) => c.outcome === 'passed' || (c.outcome === 'not_run' && c.reachedBefore === true) || c.lyingCopy !== undefined;
 /**
  * The canaries of a round: one per criterion that ran and passed. The round is refused where one
  * is `compromised` (the first such, with `reachedBefore`, first).
@@ -2779,43 +2852,65 @@ async function probeCanary(criterion, c) {
 }
 async function runCanary(criterion, c, probe) {
     const runner = await recogniseRunner(criterion.run, c.cwd);
-    const sibling = runner && pickSibling(runner, c.files, c.protectedGlobs);
+    const tests = runner ? testFiles(runner, c.files) : [];
+    const sibling = runner && pickSibling(tests, c.protectedGlobs);
     if (!runner || !sibling) {
         c.log?.(`runner canary for \`${criterion.id}\`: ${runner ? `no ${runner} test file in the tree to put it beside` : 'no test runner recognised in its command'}`);
         return { criterion: criterion.id, runner, outcome: 'no_runner' };
     }
-    const token = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(6).toString('hex');
-    const dir = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(c.cwd, (0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(sibling));
-    const mark = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(dir, `.${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(6).toString('hex')}`);
-    const file = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(dir, canaryName(runner, token, sibling));
+    const token = (0,external_node_crypto_.randomBytes)(6).toString('hex');
+    const dir = (0,external_node_path_.join)(c.cwd, (0,external_node_path_.dirname)(sibling));
+    const mark = (0,external_node_path_.join)(dir, `.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`);
+    const file = (0,external_node_path_.join)(dir, canaryName(runner, token, sibling));
     // The folder is the check user's, checked to be a folder (not a link) after the last check.
-    if (!(0,_os_tree_file_js__WEBPACK_IMPORTED_MODULE_3__/* .lstatOrNull */ .nd)(dir)?.isDirectory())
+    if (!(0,tree_file/* lstatOrNull */.nd)(dir)?.isDirectory())
         return { criterion: criterion.id, runner, outcome: 'no_runner' };
-    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile)(file, await canaryBytes(runner, token, mark, (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(c.cwd, sibling)), { flag: 'wx', mode: 0o644 });
+    await (0,promises_.writeFile)(file, await canaryBytes(runner, token, mark, (0,external_node_path_.join)(c.cwd, sibling)), { flag: 'wx', mode: 0o644 });
+    // The tests that failed earlier in the run, copied (a probe only asks whether the canary is reached).
+    const made = await (0,shadow/* writeShadows */.pw)(runner, probe ? [] : (c.failing?.get(criterion.id) ?? []), {
+        cwd: c.cwd,
+        testFiles: tests,
+        canary: (at, from) => canaryBytes(runner, (0,external_node_crypto_.randomBytes)(6).toString('hex'), at, from),
+    });
+    const sealed = await seal(runner, dir, c.env);
     try {
         const r = await c.runner.run({
             command: criterion.run,
             cwd: c.cwd,
-            env: c.env,
+            env: sealed.env,
             timeoutMs: criterion.timeout_seconds * 1000,
             signal: c.signal,
             maxOutputBytes: 64 * 1024,
         });
-        const ran = (0,_os_tree_file_js__WEBPACK_IMPORTED_MODULE_3__/* .lstatOrNull */ .nd)(mark) !== null;
+        const ran = (0,tree_file/* lstatOrNull */.nd)(mark) !== null || (0,shadow/* shadowCanaryRan */.a$)(made?.shadows);
         // Asked of the baseline only where it decides: a canary that left no mark, never run before.
         const reachedBefore = c.reached?.has(criterion.id) === true || (!ran && !probe && (await c.baselineReaches?.(criterion)) === true);
         if (ran)
             c.reached?.add(criterion.id);
         const outcome = canaryOutcome({ exit: r.exitCode, timedOut: r.timedOut, ran, reachedBefore, probe });
-        c.log?.(`runner canary (${runner}) for \`${criterion.id}\`: ${says(outcome, reachedBefore, probe)} (${(r.durationMs / 1000).toFixed(1)} s)`);
-        return { criterion: criterion.id, runner, outcome, ...(reachedBefore ? { reachedBefore } : {}) };
+        const copies = made ? await (0,shadow/* readShadows */.AK)(made.shadows) : [];
+        // A copy that failed, or did not run though the canary in its file did, while the round passed.
+        const lyingCopy = copies.find((k) => k.outcome === 'failed' || (k.outcome === 'not_run' && k.besideRan));
+        const copied = copies.map(({ test, outcome: o }) => ({ test, outcome: o }));
+        c.log?.(`runner canary (${runner}) for \`${criterion.id}\`: ${says(outcome, reachedBefore, probe)}${made ? `; ${copiesSay(copied, made.notCopied)}` : ''} (${(r.durationMs / 1000).toFixed(1)} s)`);
+        return {
+            criterion: criterion.id,
+            runner,
+            outcome,
+            ...(copied.length ? { copies: copied } : {}),
+            ...(reachedBefore ? { reachedBefore } : {}),
+            ...(lyingCopy ? { lyingCopy: { test: lyingCopy.test, outcome: lyingCopy.outcome } } : {}),
+        };
     }
     finally {
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(file, { force: true });
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(mark, { force: true });
+        await (0,promises_.rm)(file, { force: true });
+        await (0,promises_.rm)(mark, { force: true });
+        if (made)
+            await (0,shadow/* removeShadows */.oQ)(made.shadows);
+        await unseal(sealed);
         await removeBuildOutputs(runner, sibling, token, c.cwd);
         // The snapshot file jest and vitest write for a copied `toMatchSnapshot` would be found obsolete later.
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(dir, '__snapshots__', `${(0,node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(file)}.snap`), { force: true });
+        await (0,promises_.rm)((0,external_node_path_.join)(dir, '__snapshots__', `${(0,external_node_path_.basename)(file)}.snap`), { force: true });
         c.after?.(`the runner canary of \`${criterion.id}\``);
     }
 }
@@ -2832,6 +2927,14 @@ function canaryOutcome(o) {
     if (o.timedOut || (o.exit !== 0 && (o.ran || !o.reachedBefore)))
         return 'failed';
     return o.ran ? 'passed' : 'not_run';
+}
+/** What the copies did, for the log. */
+function copiesSay(copies, notCopied) {
+    const bad = copies.filter((k) => k.outcome !== 'passed');
+    const told = bad.length
+        ? bad.map((k) => `the copy of \`${k.test}\` ${k.outcome === 'failed' ? 'FAILED' : 'DID NOT RUN'}`).join(', ')
+        : `copies of ${copies.length} earlier failing test(s) passed`;
+    return notCopied.length ? `${told} (not copied, no top-level declaration found: ${notCopied.map((n) => `\`${n}\``).join(', ')})` : told;
 }
 function says(outcome, reachedBefore, probe) {
     if (outcome === 'failed')
@@ -2850,13 +2953,13 @@ function says(outcome, reachedBefore, probe) {
 async function removeBuildOutputs(runner, sibling, token, cwd) {
     if (runner !== 'maven' && runner !== 'gradle')
         return;
-    const root = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(cwd, sibling.slice(0, Math.max(0, sibling.search(/(?:^|\/)src\/test\/java\//))));
+    const root = (0,external_node_path_.join)(cwd, sibling.slice(0, Math.max(0, sibling.search(/(?:^|\/)src\/test\/java\//))));
     for (const out of ['target', 'build']) {
-        const dir = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(root, out);
-        if (!(0,_os_tree_file_js__WEBPACK_IMPORTED_MODULE_3__/* .lstatOrNull */ .nd)(dir)?.isDirectory())
+        const dir = (0,external_node_path_.join)(root, out);
+        if (!(0,tree_file/* lstatOrNull */.nd)(dir)?.isDirectory())
             continue;
-        const made = (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.readdir)(dir, { recursive: true })).filter((f) => f.includes(token));
-        await Promise.all(made.map((f) => (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(dir, f), { recursive: true, force: true })));
+        const made = (await (0,promises_.readdir)(dir, { recursive: true })).filter((f) => f.includes(token));
+        await Promise.all(made.map((f) => (0,promises_.rm)((0,external_node_path_.join)(dir, f), { recursive: true, force: true })));
     }
 }
 /** A JUnit test class as Maven's surefire and Gradle find them: under src/test/java, named Test*, *Test, *Tests or *TestCase. */
@@ -2876,10 +2979,11 @@ const TEST_FILE = {
     maven: JAVA_TEST,
     gradle: JAVA_TEST,
 };
-/** A tracked test file of the runner's kind to put the canary beside: a protected one first, then the first by name. */
-function pickSibling(runner, files, protectedGlobs) {
-    const tests = files.filter((f) => TEST_FILE[runner].test(f) && !f.split('/').includes('node_modules')).sort();
-    const isProtected = picomatch__WEBPACK_IMPORTED_MODULE_5___default()([...protectedGlobs], { dot: true });
+/** The tracked test files of the runner's kind, by name. */
+const testFiles = (runner, files) => files.filter((f) => TEST_FILE[runner].test(f) && !f.split('/').includes('node_modules')).sort();
+/** A test file to put the canary beside: a protected one first, then the first by name. */
+function pickSibling(tests, protectedGlobs) {
+    const isProtected = picomatch_default()([...protectedGlobs], { dot: true });
     return tests.find((f) => isProtected(f)) ?? tests[0] ?? null;
 }
 /** The runner a criterion's command runs: named in it, or in the package script it runs (a few levels). */
@@ -2907,7 +3011,7 @@ async function recogniseRunner(command, cwd, depth = 0) {
     const script = /\b(?:npm|pnpm|yarn)(?:\s+-{1,2}[\w-]+)*\s+(?:(?:run|run-script)(?:\s+-{1,2}[\w-]+)*\s+)?([\w:.-]+)/.exec(command)?.[1];
     if (!script || depth > 3)
         return null;
-    const pkg = (await (0,_os_tree_file_js__WEBPACK_IMPORTED_MODULE_3__/* .readRegular */ .VX)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(cwd, 'package.json'), 1024 * 1024))?.toString('utf8');
+    const pkg = (await (0,tree_file/* readRegular */.VX)((0,external_node_path_.join)(cwd, 'package.json'), 1024 * 1024))?.toString('utf8');
     let scripts = {};
     try {
         scripts = JSON.parse(pkg ?? '{}').scripts ?? {};
@@ -2934,7 +3038,7 @@ function canaryName(runner, token, sibling) {
             return `${javaClass(token)}.java`;
         default:
             // Named as the sibling is (`x.spec.ts` → `<token>.spec.ts`): the runner's discovery finds it as it finds the sibling.
-            return `${token}${/\.(?:test|spec)\.[cm]?[jt]sx?$/.exec(sibling)?.[0] ?? (0,node_path__WEBPACK_IMPORTED_MODULE_2__.extname)(sibling)}`;
+            return `${token}${/\.(?:test|spec)\.[cm]?[jt]sx?$/.exec(sibling)?.[0] ?? (0,external_node_path_.extname)(sibling)}`;
     }
 }
 const MESSAGE = 'phuc-loop runner canary: this test must fail';
@@ -2948,7 +3052,7 @@ const APPENDED = new Set(['pytest', 'unittest', 'node:test', 'cargo test', 'jest
 const NOCHECK = new Set(['jest', 'vitest', 'mocha']);
 /** The canary's bytes: the sibling's own (as they are: their encoding is theirs) and the failing test, or the failing test alone. */
 async function canaryBytes(runner, token, mark, sibling) {
-    const own = await (0,_os_tree_file_js__WEBPACK_IMPORTED_MODULE_3__/* .readRegular */ .VX)(sibling, 1024 * 1024);
+    const own = await (0,tree_file/* readRegular */.VX)(sibling, 1024 * 1024);
     const test = Buffer.from(canaryText(runner, token, mark, own?.toString('utf8') ?? ''));
     if (!own || !APPENDED.has(runner))
         return test;
@@ -2956,8 +3060,6 @@ async function canaryBytes(runner, token, mark, sibling) {
     const nocheck = NOCHECK.has(runner) && !own.subarray(0, 2).equals(Buffer.from('#!')) ? Buffer.from('// @ts-nocheck\n') : Buffer.alloc(0);
     return Buffer.concat([nocheck, own, Buffer.from('\n\n\n'), test]);
 }
-/** A builtin module in code appended to an ES module or a CommonJS one alike: without an import or a name of its own. */
-const builtin = (m) => `(globalThis.process.getBuiltinModule?.('node:${m}') ?? require('node:${m}'))`;
 /**
  * The test appended to a jest, vitest or mocha file: it calls the test function and the assertion
  * the file itself uses, by the names the file gives them (imported, required or global), so a
@@ -2974,7 +3076,7 @@ function jsAppended(token, at, sibling) {
         : /(?:^|[^.\w$])assert\s*[.(]/m.test(sibling)
             ? `assert.strictEqual(1, 2, '${MESSAGE}')`
             : `throw new Error('${MESSAGE}')`;
-    return `;${it}('${token}', () => {\n  ${builtin('fs')}.writeFileSync(${at}, '');\n  ${fail};\n});\n`;
+    return `;${it}('${token}', () => {\n  ${(0,shadow/* builtin */.S2)('fs')}.writeFileSync(${at}, '');\n  ${fail};\n});\n`;
 }
 /** The failing test, in the runner's style; `text` is the sibling's. */
 function canaryText(runner, token, mark, text) {
@@ -3001,7 +3103,7 @@ function canaryText(runner, token, mark, text) {
             return `${pkg ? `package ${pkg};\n\n` : ''}public class ${javaClass(token)} {\n    @${test}\n    public void canary() throws Exception {\n        java.nio.file.Files.write(java.nio.file.Paths.get(${at}), new byte[0]);\n        ${fail};\n    }\n}\n`;
         }
         case 'node:test':
-            return `;${builtin('test')}.test('${token}', () => {\n  ${builtin('fs')}.writeFileSync(${at}, '');\n  ${builtin('assert')}.strictEqual(1, 2, '${MESSAGE}');\n});\n`;
+            return `;${(0,shadow/* builtin */.S2)('test')}.test('${token}', () => {\n  ${(0,shadow/* builtin */.S2)('fs')}.writeFileSync(${at}, '');\n  ${(0,shadow/* builtin */.S2)('assert')}.strictEqual(1, 2, '${MESSAGE}');\n});\n`;
         default:
             return jsAppended(token, at, text);
     }
@@ -3028,7 +3130,7 @@ function canaryText(runner, token, mark, text) {
 /* harmony import */ var _common_decimal_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(69665);
 /* harmony import */ var _common_document_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(44505);
 /* harmony import */ var _run_decide_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(44638);
-/* harmony import */ var _canary_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(57204);
+/* harmony import */ var _canary_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(43184);
 
 
 
@@ -3255,6 +3357,261 @@ async function computeResidual(config, checks, ctx) {
                 };
             return residualFromOutput(res.stdout);
         }
+    }
+}
+
+
+/***/ }),
+
+/***/ 43900:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   AK: () => (/* binding */ readShadows),
+/* harmony export */   Nx: () => (/* binding */ copyOutcomeSchema),
+/* harmony export */   S2: () => (/* binding */ builtin),
+/* harmony export */   a$: () => (/* binding */ shadowCanaryRan),
+/* harmony export */   hY: () => (/* binding */ failingNames),
+/* harmony export */   oQ: () => (/* binding */ removeShadows),
+/* harmony export */   pw: () => (/* binding */ writeShadows),
+/* harmony export */   x8: () => (/* binding */ SHADOW_RUNNERS)
+/* harmony export */ });
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(51455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_vm__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(30714);
+/* harmony import */ var node_vm__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__webpack_require__.n(node_vm__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(23905);
+/* harmony import */ var _os_tree_file_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(34720);
+// Loop-owned copies of the tests that failed earlier in the run (judge/canary.ts, SPEC §7): the tests
+// the agent is motivated to subvert, since its prompt names them. Code under test that silences
+// exactly those tests — by name (a module whose attribute lookup hands pytest a no-op, a Go test
+// binary re-run without them) or by their values (an assertion library that lets the failing
+// (actual, expected) pairs through: sealed for the canary run, judge/seal.ts) — silences the
+// original only: the copy runs under a random name, as random as the canary's, beside a canary in
+// the same file, and reports whether it ran to its end. A copy of a test the round reports passing
+// that fails, or that does not run while the canary beside it ran, says the round's pass is not
+// the test's: RUNNER_COMPROMISED.
+//
+// The copy runs the original's own body, never a rewrite: pytest's and Go's copy calls the test's
+// function object (by the module's dictionary, by the package's name: not through the attribute
+// lookup the code under test can intercept); node:test's calls the test's own callback, its text
+// taken from the test file (a top-level `test(…)`/`it(…)` with the name as a literal) and appended
+// to a copy of that file, so its imports and helpers are the file's own. Only top-level tests are
+// copied (a nested one's closure is not the file's), and a test whose declaration the loop cannot
+// find is said to be not copied, never guessed at.
+
+
+
+
+
+
+/** The runners whose failing tests the loop copies. */
+const SHADOW_RUNNERS = ['pytest', 'go test', 'node:test'];
+const isShadowRunner = (r) => SHADOW_RUNNERS.includes(r ?? '');
+/** What a copy did in the canary run: ran to its end (`passed`), started and did not end (`failed`), never started. */
+const copyOutcomeSchema = zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({ test: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(), outcome: zod__WEBPACK_IMPORTED_MODULE_5__/* ["enum"] */ .k5n(['passed', 'failed', 'not_run']) });
+/** A builtin module in code appended to an ES module or a CommonJS one alike: without an import or a name of its own. */
+const builtin = (m) => `(globalThis.process.getBuiltinModule?.('node:${m}') ?? require('node:${m}'))`;
+// eslint-disable-next-line no-control-regex -- an ANSI colour sequence starts with ESC
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+/**
+ * The names of the failing tests a runner's output gives (pytest's summary lines, Go's `--- FAIL:`,
+ * node:test's TAP `not ok` and spec `✖` lines); a parametrised test by its function's name, a
+ * pytest method as `Class::name`, a Go subtest by its test.
+ */
+function failingNames(runner, log) {
+    if (!isShadowRunner(runner))
+        return [];
+    const text = log.replace(ANSI, '');
+    const found = [];
+    const all = (re, f) => {
+        for (const m of text.matchAll(re)) {
+            const name = f(m);
+            if (name)
+                found.push(name);
+        }
+    };
+    if (runner === 'pytest')
+        all(/^(?:FAILED|ERROR) [^\s:]+::([A-Za-z_][\w:]*)(?:\[[^\n]*?\])?(?: - |$)/gm, (m) => m[1]);
+    if (runner === 'go test')
+        all(/^\s*--- FAIL: (Test\w*)[\s/]/gm, (m) => m[1]);
+    if (runner === 'node:test') {
+        all(/^\s*not ok \d+ - (.+?)(?: # .*)?$/gm, (m) => m[1].replace(/\\(.)/g, '$1'));
+        all(/^\s*✖ (.+?) \([\d.]+m?s\)$/gm, (m) => m[1]);
+    }
+    return [...new Set(found)];
+}
+/** Where a test is declared in a file's text (null: not at the top level there), and what its copy calls. */
+function declared(runner, text, name) {
+    const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    if (runner === 'pytest')
+        return new RegExp(`^def ${escaped}\\s*\\(`, 'm').test(text) ? name : null;
+    if (runner === 'go test')
+        return new RegExp(`^func ${escaped}\\s*\\(\\s*\\w+\\s+\\*testing\\.T\\s*\\)`, 'm').test(text) ? name : null;
+    return jsTestFunction(text, name);
+}
+/**
+ * Writes the copies of `names` (tests that failed earlier in the run) into the workspace: per test
+ * file declaring some, a file beside it with a canary (from `canary`, as the criterion's canary is
+ * made) and the copies. `not copied` tells the names no declaration was found for.
+ */
+async function writeShadows(runner, names, c) {
+    if (!isShadowRunner(runner) || names.length === 0)
+        return null;
+    const shadows = { files: [], marks: [], log: (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(c.cwd, `.${hex()}`), copies: [] };
+    const left = new Set(names);
+    for (const rel of c.testFiles) {
+        const own = (await (0,_os_tree_file_js__WEBPACK_IMPORTED_MODULE_4__/* .readRegular */ .VX)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(c.cwd, rel), 1024 * 1024))?.toString('utf8');
+        if (own === undefined)
+            continue;
+        const here = names.flatMap((test) => {
+            const call = declared(runner, own, test);
+            return call === null ? [] : [{ test, call }];
+        });
+        if (here.length === 0 || !(0,_os_tree_file_js__WEBPACK_IMPORTED_MODULE_4__/* .lstatOrNull */ .nd)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(c.cwd, (0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(rel)))?.isDirectory())
+            continue;
+        const k = shadows.files.length;
+        const helper = `x${hex()}`;
+        const mark = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(c.cwd, (0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(rel), `.${hex()}`);
+        const file = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(c.cwd, (0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(rel), fileName(runner, rel));
+        const copies = here.map(({ test, call }, i) => {
+            shadows.copies.push({ test, file: k });
+            left.delete(test);
+            return copyText(runner, call, shadows.log, shadows.copies.length - 1, helper, i === 0);
+        });
+        shadows.files.push(file);
+        shadows.marks.push(mark);
+        // A Go file's build constraints are its copies' too: they call tests built only under them.
+        const constraints = runner === 'go test' ? [...own.matchAll(/^\/\/(?:go:build|\s*\+build)\s.*\n/gm)].map((m) => m[0]).join('') : '';
+        const head = Buffer.from(constraints ? `${constraints}\n` : '');
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile)(file, Buffer.concat([head, await c.canary(mark, (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(c.cwd, rel), file), Buffer.from(copies.join(''))]), { flag: 'wx', mode: 0o644 });
+    }
+    return { shadows, notCopied: [...left] };
+}
+/** Each copy's outcome, and whether the canary beside it ran (a copy that did not run beside it was kept from running). */
+async function readShadows(s) {
+    const lines = (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.readFile)(s.log, 'utf8').catch(() => '')).split('\n');
+    const count = (l) => lines.filter((x) => x === l).length;
+    return s.copies.map(({ test, file }, n) => {
+        const started = count(`s${n}`);
+        const outcome = started === 0 ? 'not_run' : started > count(`d${n}`) ? 'failed' : 'passed';
+        return { test, outcome, besideRan: (0,_os_tree_file_js__WEBPACK_IMPORTED_MODULE_4__/* .lstatOrNull */ .nd)(s.marks[file]) !== null };
+    });
+}
+/** Whether a canary in a copy's file ran. */
+const shadowCanaryRan = (s) => s?.marks.some((m) => (0,_os_tree_file_js__WEBPACK_IMPORTED_MODULE_4__/* .lstatOrNull */ .nd)(m) !== null) === true;
+async function removeShadows(s) {
+    await Promise.all([...s.files, ...s.marks, s.log].map((f) => (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(f, { force: true })));
+}
+const hex = () => (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(6).toString('hex');
+function fileName(runner, rel) {
+    if (runner === 'pytest')
+        return `test_${hex()}.py`;
+    if (runner === 'go test')
+        return `${hex()}_test.go`;
+    return `${hex()}${/\.(?:test|spec)\.[cm]?[jt]sx?$/.exec(rel)?.[0] ?? '.test.js'}`;
+}
+/**
+ * The copy of one test, appended after the file's canary: it notes its start and its end in `log`
+ * (as `s<n>`, `d<n>`) through the file's `helper`, defined with its first copy.
+ */
+function copyText(runner, call, log, n, helper, first) {
+    const at = JSON.stringify(log);
+    switch (runner) {
+        case 'pytest': {
+            // functools.wraps: pytest reads the original's signature (its fixtures) and marks (its parameters) through it.
+            const wrap = `\n\ndef ${helper}(f, start, end):\n    import functools\n\n    @functools.wraps(f)\n    def copy(*args, **kwargs):\n        with open(${at}, "a") as h:\n            h.write(start)\n        r = f(*args, **kwargs)\n        with open(${at}, "a") as h:\n            h.write(end)\n        return r\n\n    return copy\n`;
+            return `${first ? wrap : ''}\n\ntest_${hex()} = ${helper}(${call}, "s${n}\\n", "d${n}\\n")\n`;
+        }
+        case 'go test': {
+            const wrap = `\nfunc ${helper}(line string) {\n\tif f, err := os.OpenFile(${at}, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {\n\t\t_, _ = f.WriteString(line)\n\t\t_ = f.Close()\n\t}\n}\n`;
+            // t.Cleanup runs after a t.Fatal too: the end is noted only for a test that did not fail.
+            const copy = `\nfunc TestX${hex()}(t *testing.T) {\n\t${helper}("s${n}\\n")\n\tt.Cleanup(func() {\n\t\tif !t.Failed() {\n\t\t\t${helper}("d${n}\\n")\n\t\t}\n\t})\n\t${call}(t)\n}\n`;
+            return `${first ? wrap : ''}${copy}`;
+        }
+        case 'node:test':
+            return `;${builtin('test')}.test('${hex()}', async (t) => {\n  ${builtin('fs')}.appendFileSync(${at}, 's${n}\\n');\n  await (${call})(t);\n  ${builtin('fs')}.appendFileSync(${at}, 'd${n}\\n');\n});\n`;
+    }
+}
+/** The index after the string, template literal or comment that starts at `i` (`i` when none does). */
+function skipLiteral(t, i) {
+    const c = t[i];
+    if (c === '/' && t[i + 1] === '/')
+        return t.includes('\n', i) ? t.indexOf('\n', i) : t.length;
+    if (c === '/' && t[i + 1] === '*')
+        return t.includes('*/', i + 2) ? t.indexOf('*/', i + 2) + 2 : t.length;
+    if (c === '"' || c === "'") {
+        let j = i + 1;
+        while (j < t.length && t[j] !== c && t[j] !== '\n')
+            j += t[j] === '\\' ? 2 : 1;
+        return j + 1;
+    }
+    if (c !== '`')
+        return i;
+    let j = i + 1;
+    while (j < t.length && t[j] !== '`')
+        j = t[j] === '\\' ? j + 2 : t[j] === '$' && t[j + 1] === '{' ? closing(t, j + 2) + 1 : j + 1;
+    return j + 1;
+}
+/** The index of the bracket that closes the one opened just before `i`, and the top-level commas on the way. */
+function closing(t, i, commas) {
+    let depth = 1;
+    for (let j = i; j < t.length; j++) {
+        const k = skipLiteral(t, j);
+        if (k !== j) {
+            j = k - 1;
+            continue;
+        }
+        if ('([{'.includes(t[j]))
+            depth++;
+        else if (')]}'.includes(t[j]) && --depth === 0)
+            return j;
+        else if (t[j] === ',' && depth === 1)
+            commas?.push(j);
+    }
+    return t.length;
+}
+/**
+ * The function of the top-level `test('<name>', …)` or `it(…)` call in a JS test file (its last
+ * argument, checked to parse as an expression), or null. Bracketed code is stepped over whole, so
+ * only calls at the file's top level are seen.
+ */
+function jsTestFunction(t, name) {
+    const call = /(?<![\w$.])(?:test|it)\s*\(/y;
+    for (let i = 0; i < t.length; i++) {
+        const k = skipLiteral(t, i);
+        if (k !== i) {
+            i = k - 1;
+            continue;
+        }
+        call.lastIndex = i;
+        if (call.test(t)) {
+            const commas = [];
+            const open = call.lastIndex;
+            const end = closing(t, open, commas);
+            const ends = [...commas, end];
+            const args = ends.map((to, a) => t.slice(a === 0 ? open : ends[a - 1] + 1, to).trim()).filter((a) => a !== '');
+            const literal = /^(['"`])((?:(?!\1)[^\\\n$])*)\1$/.exec(args[0] ?? '');
+            if (literal?.[2] === name && args.length >= 2 && parses(args[args.length - 1]))
+                return args[args.length - 1];
+            i = end;
+        }
+        else if ('([{'.includes(t[i]))
+            i = closing(t, i + 1);
+    }
+    return null;
+}
+function parses(expression) {
+    try {
+        new node_vm__WEBPACK_IMPORTED_MODULE_3__.Script(`(${expression}\n)`);
+        return true;
+    }
+    catch {
+        return false;
     }
 }
 
@@ -3933,6 +4290,55 @@ function detourFor(detours, sig) {
             return d.instruction;
     }
     return null;
+}
+
+
+/***/ }),
+
+/***/ 35076:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   TT: () => (/* binding */ hasLogTail),
+/* harmony export */   w_: () => (/* binding */ cutLogTails)
+/* harmony export */ });
+/* unused harmony export findLogTails */
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(51455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _common_canonical_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(94832);
+/* harmony import */ var _common_document_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(44505);
+/* harmony import */ var _evidence_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(75607);
+// Lines a killed run appended to its append-only logs past what the manifest records. Found by the
+// logs' hashes alone (no schema of the tree's documents, no audit): the Action's post step cuts them
+// off before it publishes a tree its main step could not, and loads nothing more for that.
+
+
+
+
+/** Whether `data` is the recorded log `f` with lines appended past what the manifest records. */
+const hasLogTail = (f, data) => _evidence_js__WEBPACK_IMPORTED_MODULE_3__/* .APPEND_ONLY_LOGS */ .IU.has(f.path) && data.byteLength > f.bytes && (0,_common_canonical_js__WEBPACK_IMPORTED_MODULE_1__/* .sha256 */ .sc)(data) !== f.sha256 && (0,_common_canonical_js__WEBPACK_IMPORTED_MODULE_1__/* .sha256 */ .sc)(data.subarray(0, f.bytes)) === f.sha256;
+/** The append-only logs of the tree that hold lines past the manifest (they are listed in the root manifest). */
+async function findLogTails(ev) {
+    const text = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)(ev.path(_evidence_js__WEBPACK_IMPORTED_MODULE_3__/* .MANIFEST */ .e0), 'utf8').catch(() => null);
+    let files;
+    try {
+        files = text === null ? [] : (0,_common_document_js__WEBPACK_IMPORTED_MODULE_2__/* .parseDocument */ .Tp)(_evidence_js__WEBPACK_IMPORTED_MODULE_3__/* .MANIFEST */ .e0, text, _evidence_js__WEBPACK_IMPORTED_MODULE_3__/* .manifestSchema */ .rc).files;
+    }
+    catch {
+        return []; // a manifest that does not parse: the tree fails verification whatever is cut here
+    }
+    const tails = [];
+    for (const f of files.filter((e) => _evidence_js__WEBPACK_IMPORTED_MODULE_3__/* .APPEND_ONLY_LOGS */ .IU.has(e.path))) {
+        const data = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)(ev.path(f.path)).catch(() => null);
+        if (data && hasLogTail(f, data))
+            tails.push({ path: f.path, bytes: f.bytes });
+    }
+    return tails;
+}
+/** Cuts each log back to what the manifest records (`tails`: from verifyTree with allowLogTails; found here when not given). */
+async function cutLogTails(ev, tails) {
+    for (const tail of tails ?? (await findLogTails(ev)))
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.truncate)(ev.path(tail.path), tail.bytes);
 }
 
 

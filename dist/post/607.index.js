@@ -6,11 +6,10 @@ export const modules = {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   JP: () => (/* binding */ frozen),
 /* harmony export */   dj: () => (/* binding */ canonicalJson),
 /* harmony export */   sc: () => (/* binding */ sha256)
 /* harmony export */ });
-/* unused harmony exports canonicalize, canonicalJsonOfRecords */
+/* unused harmony exports canonicalize, frozen, canonicalJsonOfRecords */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 // Canonical JSON (sorted keys, two-space indent, LF, trailing newline) and sha256, so the same

@@ -6,11 +6,10 @@ export const modules = {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   JP: () => (/* binding */ frozen),
 /* harmony export */   dj: () => (/* binding */ canonicalJson),
 /* harmony export */   sc: () => (/* binding */ sha256)
 /* harmony export */ });
-/* unused harmony exports canonicalize, canonicalJsonOfRecords */
+/* unused harmony exports canonicalize, frozen, canonicalJsonOfRecords */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 // Canonical JSON (sorted keys, two-space indent, LF, trailing newline) and sha256, so the same
@@ -94,6 +93,7 @@ function canonicalJsonOfRecords(value) {
 __webpack_require__.r(__webpack_exports__);
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   acquireLock: () => (/* binding */ acquireLock),
+/* harmony export */   adoptedMark: () => (/* binding */ adoptedMark),
 /* harmony export */   assertRealFolders: () => (/* binding */ assertRealFolders),
 /* harmony export */   hasFiles: () => (/* binding */ hasFiles),
 /* harmony export */   homeFolders: () => (/* binding */ homeFolders),
@@ -108,7 +108,7 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(72251);
 /* harmony import */ var _store_evidence_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(75607);
-/* harmony import */ var _os_process_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(26886);
+/* harmony import */ var _os_process_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(64276);
 // Where a loop keeps what the agent must not touch: `<git common dir>/phuc-loop/<evidence name>/`,
 // mode 0700 and owned by the loop's user, outside the work tree. The evidence tree lives there
 // while a run works and is published to `evidence/loop` (the folder users and the Action read)
@@ -120,6 +120,12 @@ __webpack_require__.r(__webpack_exports__);
 
 
 
+/**
+ * Beside the loop's evidence while the verdict it holds was taken in from elsewhere (a restored
+ * artifact, a committed tree, another clone) and not yet judged again by a run of this home: such a
+ * verdict is no reason to stop ("nothing to do"); the next run's checks are (SPEC §7 Resume).
+ */
+const adoptedMark = (evidenceRoot) => `${evidenceRoot}.adopted`;
 const homeName = (evRel) => evRel.replace(/[^A-Za-z0-9._-]/g, '_');
 /** The folders of the loop home, outermost first (made by loopHome). */
 async function homeFolders(git, evRel) {

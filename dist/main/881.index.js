@@ -1,8 +1,8 @@
-export const id = 440;
-export const ids = [440];
+export const id = 881;
+export const ids = [881];
 export const modules = {
 
-/***/ 77440:
+/***/ 94881:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -941,22 +941,11 @@ class StopLabel {
     }
 }
 
-;// CONCATENATED MODULE: ./src/action/summary.ts
-// The job summary: the halting report (the same markdown as `phuc-loop report`), written through
-// core.summary after the loop, scrubbed of secrets. Refusals get a short summary that says why.
+;// CONCATENATED MODULE: ./src/action/job-summary.ts
+// Writes the job summary (GITHUB_STEP_SUMMARY) through core.summary. Apart from summary.ts, which
+// renders the halting report: the post step appends its artifact line without loading the report.
 
 
-
-/** The report's markdown; its renderer (with the report's schemas) loads only when a loop ended. */
-async function reportMarkdown(report, agentsMd, ctx) {
-    const { renderReportMarkdown } = await __webpack_require__.e(/* import() */ 122).then(__webpack_require__.bind(__webpack_require__, 42122));
-    const notes = ctx.notes.length ? ctx.notes.map((n) => `> ${n}`).join('\n>\n') + '\n\n' : '';
-    return ctx.scrub(notes + renderReportMarkdown(report, agentsMd));
-}
-function refusalMarkdown(status, stopReason, detail, ctx) {
-    const lines = [`## phuc-loop: ${status} (${stopReason})`, '', `**Why:** ${(0,markdown/* inert */.tJ)(detail)}`, '', ...ctx.notes.map((n) => `- ${n}`)];
-    return ctx.scrub(lines.join('\n') + '\n');
-}
 async function writeSummary(markdown) {
     if (!process.env['GITHUB_STEP_SUMMARY'])
         return;
@@ -978,6 +967,21 @@ function writeSummarySync(markdown) {
     catch (e) {
         lib_core/* warning */.$e(`could not write the job summary: ${e.message}`);
     }
+}
+
+;// CONCATENATED MODULE: ./src/action/summary.ts
+// The job summary's markdown: the halting report (the same markdown as `phuc-loop report`), scrubbed
+// of secrets; refusals get a short summary that says why. job-summary.ts writes it.
+
+/** The report's markdown; its renderer (with the report's schemas) loads only when a loop ended. */
+async function reportMarkdown(report, agentsMd, ctx) {
+    const { renderReportMarkdown } = await __webpack_require__.e(/* import() */ 122).then(__webpack_require__.bind(__webpack_require__, 42122));
+    const notes = ctx.notes.length ? ctx.notes.map((n) => `> ${n}`).join('\n>\n') + '\n\n' : '';
+    return ctx.scrub(notes + renderReportMarkdown(report, agentsMd));
+}
+function refusalMarkdown(status, stopReason, detail, ctx) {
+    const lines = [`## phuc-loop: ${status} (${stopReason})`, '', `**Why:** ${(0,markdown/* inert */.tJ)(detail)}`, '', ...ctx.notes.map((n) => `- ${n}`)];
+    return ctx.scrub(lines.join('\n') + '\n');
 }
 
 ;// CONCATENATED MODULE: ./src/action/outputs.ts
@@ -1003,6 +1007,7 @@ function setOutputs(values, scrub) {
 ;// CONCATENATED MODULE: ./src/action/abort.ts
 // An aborted main step (a second SIGINT/SIGTERM): what it still writes, synchronously, before it
 // exits — the outputs, the job summary and the comment the post step publishes.
+
 
 
 
@@ -1058,6 +1063,7 @@ async function runFigures(evidenceRoot) {
 
 ;// CONCATENATED MODULE: ./src/action/finish.ts
 // The end of a loop that ran: the outputs, the job summary (the halting report) and the step's exit.
+
 
 
 
@@ -1145,6 +1151,10 @@ function failingSection(f, runUrl) {
     return out;
 }
 const cell = (v) => (v === null || v === undefined || v === '' ? '—' : (0,markdown/* inert */.tJ)(String(v)).replace(/\|/g, '\\|'));
+/** GLOW with its four parts in one cell ("50 (10·5·20·15)"): a comment's width has no room for five columns. */
+const glowCell = (r) => `${cell(r.total)} (${[r.G, r.L, r.O, r.W].map(cell).join('·')})`;
+/** What the agent reported for the step: cost and tokens ("$0.25 · 1.23M"), a dash for what it did not. */
+const costCell = (r) => `${cell((0,display/* usd */.dR)(r.cost_usd, '—'))} · ${cell((0,display/* count */.U9)(r.tokens, '—'))}`;
 /** The chart's colours, named in the legend under it (mermaid's xychart draws no legend itself). */
 const GLOW_COLOUR = '#60a5fa';
 const RESIDUAL_COLOUR = '#ef4444';
@@ -1202,13 +1212,11 @@ function renderComment(v, marker = STICKY_MARKER) {
     let rows = v.rows;
     let dropped = 0;
     const table = () => [
-        '| iter | G | L | O | W | GLOW | residual | certificate | northstar distance | cost | tokens | commit |',
-        '|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|',
-        ...(v.baseline
-            ? [`| baseline | — | — | — | — | — | ${cell((0,display/* num */.bu)(v.baseline.residual, '—'))} | ${v.baseline.met}/${v.baseline.criteria} criteria met | — | — | — | — |`]
-            : []),
-        ...(dropped ? [`| … | | | | | | | ${dropped} earlier iteration(s) in the artifact | | | | |`] : []),
-        ...rows.map((r) => `| ${r.iteration} | ${cell(r.G)} | ${cell(r.L)} | ${cell(r.O)} | ${cell(r.W)} | ${cell(r.total)} | ${cell((0,display/* num */.bu)(r.residual, '—'))} | ${cell(r.certificate)} | ${cell((0,display/* num */.bu)(r.northstar_distance, '—'))} | ${cell((0,display/* usd */.dR)(r.cost_usd, '—'))} | ${cell(r.tokens)} | ${r.commit ? `[\`${r.commit.slice(0, 7)}\`](${v.repoUrl}/commit/${r.commit})` : '—'} |`),
+        '| iter | GLOW (G·L·O·W) | residual | certificate | northstar | cost · tokens |',
+        '|---:|---:|---:|---|---:|---:|',
+        ...(v.baseline ? [`| baseline | — | ${cell((0,display/* num */.bu)(v.baseline.residual, '—'))} | ${v.baseline.met}/${v.baseline.criteria} met | — | — |`] : []),
+        ...(dropped ? [`| … | | | ${dropped} earlier iteration(s) in the artifact | | |`] : []),
+        ...rows.map((r) => `| ${r.commit ? `[${r.iteration}](${v.repoUrl}/commit/${r.commit} "commit ${r.commit.slice(0, 7)}")` : r.iteration} | ${glowCell(r)} | ${cell((0,display/* num */.bu)(r.residual, '—'))} | ${cell(r.certificate)} | ${cell((0,display/* num */.bu)(r.northstar_distance, '—'))} | ${costCell(r)} |`),
     ];
     const tail = [
         ...(v.budget ? [`Budget used: ${v.budget}`, ''] : []),
@@ -1475,7 +1483,7 @@ async function loop(a) {
         ...extraSecrets,
         PHUC_LOOP_SECRET_VARS: [process.env['PHUC_LOOP_SECRET_VARS'] ?? '', ...Object.keys(extraSecrets)].filter(Boolean).join(','),
     };
-    const { runLoop } = await Promise.all(/* import() */[__webpack_require__.e(990), __webpack_require__.e(292), __webpack_require__.e(830), __webpack_require__.e(462), __webpack_require__.e(188), __webpack_require__.e(513), __webpack_require__.e(190)]).then(__webpack_require__.bind(__webpack_require__, 1190));
+    const { runLoop } = await Promise.all(/* import() */[__webpack_require__.e(990), __webpack_require__.e(292), __webpack_require__.e(830), __webpack_require__.e(462), __webpack_require__.e(188), __webpack_require__.e(513), __webpack_require__.e(579)]).then(__webpack_require__.bind(__webpack_require__, 51579));
     const outcome = await runLoop({
         cwd: a.root,
         configPath: a.configPath,
@@ -1598,9 +1606,10 @@ async function loop(a) {
 
 
 
+
 // The engine (and what only a running loop needs) is loaded once the run gets that far: a refusal,
 // and the first output of every run, come before it (bench/startup.ts measures it).
-const engine = () => Promise.all(/* import() */[__webpack_require__.e(990), __webpack_require__.e(292), __webpack_require__.e(830), __webpack_require__.e(462), __webpack_require__.e(188), __webpack_require__.e(513), __webpack_require__.e(190)]).then(__webpack_require__.bind(__webpack_require__, 1190));
+const engine = () => Promise.all(/* import() */[__webpack_require__.e(990), __webpack_require__.e(292), __webpack_require__.e(830), __webpack_require__.e(462), __webpack_require__.e(188), __webpack_require__.e(513), __webpack_require__.e(579)]).then(__webpack_require__.bind(__webpack_require__, 51579));
 /** A refusal before the loop starts: the action's own terminal status, never a silent success. */
 class Refusal extends Error {
     status;
@@ -1892,6 +1901,7 @@ function seedChecksum() {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   Hq: () => (/* binding */ costUse),
+/* harmony export */   U9: () => (/* binding */ count),
 /* harmony export */   bu: () => (/* binding */ num),
 /* harmony export */   dR: () => (/* binding */ usd)
 /* harmony export */ });
@@ -1902,8 +1912,10 @@ function seedChecksum() {
 
 /** Significant digits shown of a value below 1 ("0.005571"); at or above 1, as many decimals as leave four digits ("12.35", "1235"). */
 const DIGITS = 4;
+/** From this size on, a value is shown in exponent form ("1.235e+41"): 40 digits overflow any table cell. */
+const LARGE = new _decimal_js__WEBPACK_IMPORTED_MODULE_0__/* .Decimal */ .Ww('1e9');
 /**
- * A Decimal for the eye: integers as they are, others to about four significant digits, never in
+ * A Decimal for the eye: integers as they are up to 999,999,999, larger values in exponent form, others to about four significant digits, never in
  * exponent form for everyday sizes; `empty` for a missing value. Text that is not a Decimal is shown as it is.
  */
 function num(value, empty = 'n/a') {
@@ -1912,6 +1924,8 @@ function num(value, empty = 'n/a') {
     const d = (0,_decimal_js__WEBPACK_IMPORTED_MODULE_0__/* .parseDecimal */ .$Q)(value);
     if (d === null)
         return value;
+    if (d.abs().gte(LARGE))
+        return d.toSignificantDigits(DIGITS, _decimal_js__WEBPACK_IMPORTED_MODULE_0__/* .Decimal */ .Ww.ROUND_HALF_UP).toExponential();
     if (d.isInteger())
         return d.toFixed();
     const whole = d.abs().gte(1) ? d.abs().trunc().toFixed().length : 0;
@@ -1935,6 +1949,15 @@ function costUse(text) {
         .split(' / ')
         .map((p) => ((0,_decimal_js__WEBPACK_IMPORTED_MODULE_0__/* .parseDecimal */ .$Q)(p) === null ? p : usd(p)))
         .join(' / ');
+}
+/** A count for a narrow cell: as it is below 10,000, then in thousands or millions ("12.3k", "1.23M"). */
+function count(value, empty = 'n/a') {
+    if (value === null || value === undefined)
+        return empty;
+    if (Math.abs(value) < 10_000)
+        return String(value);
+    const k = (value / 1_000).toFixed(1);
+    return Math.abs(Number(k)) < 1_000 ? `${k}k` : `${(value / 1_000_000).toFixed(2)}M`;
 }
 
 
@@ -2076,8 +2099,10 @@ class TreeChanged extends PhucError {
  */
 class RunnerCompromised extends PhucError {
     code = 'RUNNER_COMPROMISED';
-    constructor(round, criterion, runner, notRun = false) {
-        super(`the test runner is compromised (round ${round}): the loop's canary, a test that must fail placed beside the suite under a name the agent cannot predict, ${notRun ? 'ran at an earlier round of this run but did not run' : 'passed'} when the criterion \`${criterion}\` ran the suite (${runner}); the round is refused`);
+    constructor(round, criterion, runner, notRun = false, copy) {
+        super(copy
+            ? `the test runner is compromised (round ${round}): the loop's copy of \`${copy.test}\`, a test that failed earlier in this run, run with the canary under a name the agent cannot predict, ${copy.outcome === 'failed' ? 'failed' : 'did not run though the canary beside it ran'} while the round reported the criterion \`${criterion}\` passing (${runner}); the round is refused`
+            : `the test runner is compromised (round ${round}): the loop's canary, a test that must fail placed beside the suite under a name the agent cannot predict, ${notRun ? 'ran at an earlier round of this run but did not run' : 'passed'} when the criterion \`${criterion}\` ran the suite (${runner}); the round is refused`);
     }
 }
 /**
@@ -3471,7 +3496,15 @@ function utf8Start(buf, end) {
 
 
 
-const PROGRAMS = (/* unused pure expression or super */ null && (['break-links.sh', 'net-forwarder.pl', 'sandbox-init.pl', 'sandbox-load.sh', 'sandbox-users.sh', 'spawn-helper.pl']));
+const PROGRAMS = (/* unused pure expression or super */ null && ([
+    'break-links.sh',
+    'net-forwarder.pl',
+    'sandbox-init.pl',
+    'sandbox-load.sh',
+    'sandbox-users.sh',
+    'spawn-helper.pl',
+    'seal-assert.mjs',
+]));
 /** The path of a helper program in the installation; throws where the installation lacks it. */
 function programFile(name) {
     const here = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)((0,node_url__WEBPACK_IMPORTED_MODULE_3__.fileURLToPath)(import.meta.url));

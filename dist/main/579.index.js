@@ -1,5 +1,5 @@
-export const id = 190;
-export const ids = [190];
+export const id = 579;
+export const ids = [579];
 export const modules = {
 
 /***/ 1953:
@@ -99,7 +99,7 @@ function runSection(run, iterations, s, plan, status, stopReason, pause) {
 
 /***/ }),
 
-/***/ 1190:
+/***/ 51579:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -784,12 +784,31 @@ class RootCommands {
         const theirs = ['(', '-uid', String(this.users.agent.uid), '-o', '-uid', String(this.users.check.uid), ')'];
         const over = (...test) => [t.find, root, ...this.pruned(root, skip, keepTop), ...theirs, ...test];
         await this.asRoot([...over('!', '-type', 'd', '-links', '+1'), ...eachEntry([t.sh, this.breakLinks, t.mktemp, t.cp, t.mv, t.rm])]);
+        // Before the chmod: without its ACL a file's group bits are the ACL's group entry again.
         if (this.setfacl)
             await this.asRoot([...over('!', '-type', 'l'), ...eachEntry([this.setfacl, '-b'])]);
         // No mode that outlives the hand-back (a setgid or sticky folder, a setuid file, one group or
         // others may write): what git checks out never has one. The user's own come back (restorePrivateModes).
-        await this.asRoot([...over('!', '-type', 'l', '-perm', '/7022'), ...eachEntry([t.chmod, 'ug-s,o-t,go-w'])]);
-        await this.chownTree(root, owner.uid, owner.gid, skip, keepTop);
+        // One walk with the chown (`,` tests every entry on both sides, before either's batch runs): a chown by
+        // root adds no mode bit, so the order of the two batches does not matter.
+        await this.asRoot([
+            t.find,
+            root,
+            ...this.pruned(root, skip, keepTop),
+            '(',
+            '(',
+            ...theirs,
+            '!',
+            '-type',
+            'l',
+            '-perm',
+            '/7022',
+            ...eachEntry([t.chmod, 'ug-s,o-t,go-w']),
+            ')',
+            ',',
+            ...this.owned(owner.uid, owner.gid),
+            ')',
+        ]);
     }
     /**
      * find's arguments from `root` on: past the `skip` folders (relative to root), below `root` itself
@@ -807,9 +826,12 @@ class RootCommands {
      * (its default) never follows a link; chown -h changes the link.
      */
     async chownTree(root, uid, gid, skip, keepTop = false) {
-        const t = this.tools;
+        await this.asRoot([this.tools.find, root, ...this.pruned(root, skip, keepTop), ...this.owned(uid, gid)]);
+    }
+    /** find's expression that gives `uid`:`gid` each entry with another owner (chownTree's), in parentheses: one side of a `,`. */
+    owned(uid, gid) {
         const differs = ['(', '!', '-uid', String(uid), '-o', '!', '-gid', String(gid), ')', '(', '-type', 'd', '-o', '-links', '1', ')'];
-        await this.asRoot([t.find, root, ...this.pruned(root, skip, keepTop), ...differs, ...eachEntry([t.chown, '-h', `${String(uid)}:${String(gid)}`])]);
+        return ['(', ...differs, ...eachEntry([this.tools.chown, '-h', `${String(uid)}:${String(gid)}`]), ')'];
     }
     async remove(path) {
         if (this.sudo)
@@ -868,12 +890,15 @@ class RootCommands {
         // What group and others may not read (a 0600 file, a 0700 folder), which the role could open to
         // them (git keeps no such bit), and the user's own special or shared modes (a setgid folder, a
         // group-writable one), which the hand-back clears: their modes, kept beside the top folder's until reclaimWorkTree.
-        const t = this.tools;
+        // One walk lists them and hands the tree over (`,`: each entry's mode is printed when it is
+        // tested, before the chown's batch runs; a chown by root adds no mode bit in any case).
         const skip = ['.git', ...keep];
         await this.asRoot([
-            t.find,
+            this.tools.find,
             cwd,
             ...this.pruned(cwd, skip, true),
+            '(',
+            '(',
             '!',
             '-type',
             'l',
@@ -888,8 +913,11 @@ class RootCommands {
             '-fprintf',
             (0,external_node_path_.join)((0,external_node_path_.dirname)(saved), PRIVATE_MODES),
             '%m %P\\0',
+            ')',
+            ',',
+            ...this.owned(u.uid, u.gid),
+            ')',
         ]);
-        await this.chownTree(cwd, u.uid, u.gid, skip, true);
     }
     /**
      * Gives everything in the work tree back to the owner of `.git` (which the loop never hands over),
@@ -1704,6 +1732,7 @@ async function spawnAgent(o) {
         }, { keepAgentKeys: !proxy, allow: agents/* PRESET_ENV */.km[preset], pass: o.passEnv });
         env = withoutRoleVariables(given);
         await o.sandbox.grantWorkTree(o.cwd, [config_plan/* LOOP_SCRATCH_DIR */.mt, ...(o.protect ?? [])]);
+        o.holding?.lent();
         const spec = await o.sandbox.wrap({
             command: inv.command,
             args: inv.args,
@@ -1724,7 +1753,12 @@ async function spawnAgent(o) {
         activeAgents--;
         stop.close();
         clearInterval(beat);
-        await o.sandbox.reclaimWorkTree(o.cwd);
+        try {
+            o.holding?.ending();
+        }
+        finally {
+            await o.sandbox.reclaimWorkTree(o.cwd);
+        }
     }
     const outcome = (0,agents/* parseAgentOutcome */.$M)(preset, result);
     const stopped = stop.reason();
@@ -3214,12 +3248,39 @@ function updatePasses(passes, checks, iteration) {
     return Object.fromEntries(next);
 }
 
-// EXTERNAL MODULE: ./src/engine/judge/canary.ts
-var judge_canary = __webpack_require__(57204);
-// EXTERNAL MODULE: ./src/engine/judge/residual.ts
-var judge_residual = __webpack_require__(99243);
+// EXTERNAL MODULE: ./src/engine/judge/canary.ts + 1 modules
+var judge_canary = __webpack_require__(43184);
 // EXTERNAL MODULE: ./src/engine/judge/junit.ts
 var judge_junit = __webpack_require__(85826);
+// EXTERNAL MODULE: ./src/engine/judge/shadow.ts
+var shadow = __webpack_require__(43900);
+;// CONCATENATED MODULE: ./src/engine/judge/failing-tests.ts
+// The tests that failed in a round, by criterion and name, kept for the rest of the run: the runner
+// canary copies them into its run (judge/shadow.ts). Read from the failing check's own output in
+// the runner's format and from the round's JUnit reports where the checks write them (a name the
+// test files do not declare at their top level is told and never copied).
+
+
+
+/** `known` with the round's failing tests added (a new map: the caller keeps it for the run). */
+async function withFailing(known, round, readLog) {
+    const out = new Map(known);
+    const fromJunit = round.junit && 'tests' in round.junit ? (0,judge_junit/* failingTests */.qU)(round.junit.tests).map((t) => t.name.replace(/\[.*\]$/, '')) : [];
+    for (const check of round.checks) {
+        if (check.met || check.reused_from_iteration !== null)
+            continue;
+        const runner = await (0,judge_canary/* recogniseRunner */.WW)(check.run, round.cwd);
+        if (!shadow/* SHADOW_RUNNERS */.x8.includes(runner))
+            continue;
+        const names = [...(0,shadow/* failingNames */.hY)(runner, (await readLog(check)) ?? ''), ...fromJunit];
+        if (names.length)
+            out.set(check.id, [...new Set([...(out.get(check.id) ?? []), ...names])]);
+    }
+    return out;
+}
+
+// EXTERNAL MODULE: ./src/engine/judge/residual.ts
+var judge_residual = __webpack_require__(99243);
 // EXTERNAL MODULE: ./src/engine/judge/certificate.ts
 var judge_certificate = __webpack_require__(97501);
 ;// CONCATENATED MODULE: ./src/engine/judge/northstar.ts
@@ -4259,6 +4320,7 @@ function setupLine(s) {
 
 
 
+
 const scrubbers = new WeakMap();
 /** The scrub function of a run's secret values, built once per list (its forms are precomputed). */
 function scrubber(secrets) {
@@ -4336,6 +4398,7 @@ async function judgeRound(ctx, dir, tree, opts) {
     const residual = await time('residual', () => (0,judge_residual/* computeResidual */.B8)(cfg, checks, { runner: judge.runner, cwd, env: judge.env, signal: opts.signal, junit: residualJunit }));
     if (cfg.residual.metric === 'command')
         judge.keepsTree('the residual command', glob);
+    ctx.canaryFailing = await withFailing(ctx.canaryFailing, { checks, junit, cwd }, (c) => ctx.ev.readText(c.evidence.split('#')[0]));
     // The runner proves itself honest (clean workspace only: the canary is never written to the agent's tree).
     const canary = judge.mode === 'clean' && !opts.signal.aborted
         ? await time('canary', async () => (0,judge_canary/* runCanaries */.qJ)(cfg.acceptance_criteria, checks, {
@@ -4348,14 +4411,18 @@ async function judgeRound(ctx, dir, tree, opts) {
             after: (step) => judge.keepsTree(step, glob),
             log: (line) => ctx.o.log.info(`${dir}: ${line}`),
             reached: ctx.canaryReached,
+            failing: ctx.canaryFailing,
             // Iteration rounds only: a replay's round may hold the fresh checkout the probe takes.
             baselineReaches: opts.reuse ? (k) => baselineReaches(ctx, k, glob, opts.signal) : undefined,
         }))
         : undefined;
+    // Kept in the state for a resumed run (sorted: the same history gives the same bytes).
+    const failing = [...ctx.canaryFailing].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, [...v]]);
+    ctx.state.canary = { reached: [...ctx.canaryReached].sort(), failing: Object.fromEntries(failing) };
     const lying = canary?.find(judge_canary/* compromised */.Fo);
     if (lying)
-        throw new errors/* RunnerCompromised */.fu(dir, lying.criterion, lying.runner ?? 'unknown', lying.outcome === 'not_run');
-    return { checks, residual, cwd, junit, canary: canary?.map(({ reachedBefore: _, ...c }) => c), aborted: opts.signal.aborted };
+        throw new errors/* RunnerCompromised */.fu(dir, lying.criterion, lying.runner ?? 'unknown', lying.outcome === 'not_run', lying.lyingCopy);
+    return { checks, residual, cwd, junit, canary: canary?.map(({ reachedBefore: _, lyingCopy: __, ...c }) => c), aborted: opts.signal.aborted };
 }
 /**
  * Whether the baseline's tree reaches the canary of `criterion`: a probe in a brand-new checkout of
@@ -4736,6 +4803,74 @@ async function prepareCapsule(ctx, n) {
     return { capsule, text, prompt };
 }
 
+;// CONCATENATED MODULE: ./src/engine/loop/home.ts
+// Where a loop keeps what the agent must not touch: `<git common dir>/phuc-loop/<evidence name>/`,
+// mode 0700 and owned by the loop's user, outside the work tree. The evidence tree lives there
+// while a run works and is published to `evidence/loop` (the folder users and the Action read)
+// when it ends; a published tree without a private one (a restored artifact, another clone) is
+// verified and taken in.
+
+
+
+
+
+
+/**
+ * Beside the loop's evidence while the verdict it holds was taken in from elsewhere (a restored
+ * artifact, a committed tree, another clone) and not yet judged again by a run of this home: such a
+ * verdict is no reason to stop ("nothing to do"); the next run's checks are (SPEC §7 Resume).
+ */
+const adoptedMark = (evidenceRoot) => `${evidenceRoot}.adopted`;
+const home_homeName = (evRel) => evRel.replace(/[^A-Za-z0-9._-]/g, '_');
+/** The folders of the loop home, outermost first (made by loopHome). */
+async function homeFolders(git, evRel) {
+    const top = (0,external_node_path_.join)(await git.commonDir(), 'phuc-loop');
+    const root = (0,external_node_path_.join)(top, home_homeName(evRel));
+    return [top, root, (0,external_node_path_.join)(root, 'evidence')];
+}
+async function loopHome(git, evRel) {
+    const [top, root, evidence] = await homeFolders(git, evRel);
+    // 0711: another user may pass through to the check workspace, never list or read what is here.
+    for (const dir of [top, root]) {
+        await (0,promises_.mkdir)(dir, { recursive: true, mode: 0o711 });
+        await (0,promises_.chmod)(dir, 0o711);
+    }
+    await (0,promises_.mkdir)(evidence, { recursive: true, mode: 0o700 });
+    await (0,promises_.chmod)(evidence, 0o700);
+    const judge = `judge-${(0,external_node_crypto_.createHash)('sha256').update(root).digest('hex').slice(0, 16)}`;
+    return { root, evidence, judge };
+}
+/** One loop per evidence tree; a lock left by a dead loop (or a zombie) is taken over. */
+async function acquireLock(home, host) {
+    const path = (0,external_node_path_.join)(home.root, 'run.lock');
+    for (let attempt = 0; attempt < 2; attempt++) {
+        try {
+            const fh = await (0,promises_.open)(path, 'wx', 0o600);
+            await fh.writeFile(`${process.pid}@${host}\n`);
+            await fh.close();
+            return () => (0,promises_.rm)(path, { force: true });
+        }
+        catch {
+            const [pid, owner] = (await (0,promises_.readFile)(path, 'utf8').catch(() => '')).trim().split('@');
+            if (owner === host && Number(pid) > 0 && (0,os_process/* processRunning */.JK)(Number(pid)))
+                return `another phuc-loop (pid ${pid}) is running on this evidence tree; the oldest loop keeps running: wait for it to end (or stop it: touch scratch/STOP), then \`phuc-loop run\` again`;
+            await (0,promises_.rm)(path, { force: true });
+        }
+    }
+    return 'could not take the evidence lock (another loop took it meanwhile): `phuc-loop run` again once it has ended';
+}
+const hasFiles = async (root) => (await (0,promises_.stat)(root).catch(() => null))?.isDirectory() && (await (0,evidence/* listFiles */.CS)(root)).some((f) => !evidence/* NOT_EVIDENCE */.E4.has(f));
+/** Every folder from `within` down to `target` that exists is a real folder (not a link, FIFO or device). */
+async function assertRealFolders(within, target) {
+    const rel = (0,external_node_path_.relative)(within, target).split(external_node_path_.sep).filter(Boolean);
+    for (let k = 1; k <= rel.length; k++) {
+        const p = (0,external_node_path_.join)(within, ...rel.slice(0, k));
+        const st = await (0,promises_.lstat)(p).catch(() => null);
+        if (st && !st.isDirectory())
+            throw new errors/* StorageError */.aq(`${(0,external_node_path_.relative)(within, p)} is not a folder (${st.isSymbolicLink() ? 'a symbolic link' : 'a special file'}): move it away, then \`phuc-loop run\` again; the evidence stays in .git/phuc-loop until then`);
+    }
+}
+
 // EXTERNAL MODULE: ./src/engine/common/version.ts
 var version = __webpack_require__(54034);
 ;// CONCATENATED MODULE: ./src/engine/judge/glow.ts
@@ -5068,6 +5203,10 @@ function buildReport(i) {
 }
 
 ;// CONCATENATED MODULE: ./src/engine/loop/records.ts
+// What is persisted after each iteration: history.jsonl, state.json, the manifest — and the interim
+// report the host (PR comment) sees; at the run's end, budget_log.json and next-prompt.md.
+
+
 
 
 
@@ -5106,6 +5245,8 @@ async function saveState(ctx) {
     ctx.state.total_ms = Math.round(elapsedMs(ctx));
     await ctx.ev.write('state.json', (0,canonical/* canonicalJsonOfRecords */._s)(ctx.state));
     await ctx.ev.saveManifest();
+    // The state on record is this run's now: a verdict taken in from elsewhere no longer stands in it.
+    await (0,promises_.rm)(adoptedMark(ctx.ev.root), { force: true });
 }
 async function writeIterationRecords(ctx, n, terminal) {
     const { ev, state } = ctx;
@@ -6233,68 +6374,6 @@ async function parentsSafe(path) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/engine/loop/home.ts
-// Where a loop keeps what the agent must not touch: `<git common dir>/phuc-loop/<evidence name>/`,
-// mode 0700 and owned by the loop's user, outside the work tree. The evidence tree lives there
-// while a run works and is published to `evidence/loop` (the folder users and the Action read)
-// when it ends; a published tree without a private one (a restored artifact, another clone) is
-// verified and taken in.
-
-
-
-
-
-
-const home_homeName = (evRel) => evRel.replace(/[^A-Za-z0-9._-]/g, '_');
-/** The folders of the loop home, outermost first (made by loopHome). */
-async function homeFolders(git, evRel) {
-    const top = (0,external_node_path_.join)(await git.commonDir(), 'phuc-loop');
-    const root = (0,external_node_path_.join)(top, home_homeName(evRel));
-    return [top, root, (0,external_node_path_.join)(root, 'evidence')];
-}
-async function loopHome(git, evRel) {
-    const [top, root, evidence] = await homeFolders(git, evRel);
-    // 0711: another user may pass through to the check workspace, never list or read what is here.
-    for (const dir of [top, root]) {
-        await (0,promises_.mkdir)(dir, { recursive: true, mode: 0o711 });
-        await (0,promises_.chmod)(dir, 0o711);
-    }
-    await (0,promises_.mkdir)(evidence, { recursive: true, mode: 0o700 });
-    await (0,promises_.chmod)(evidence, 0o700);
-    const judge = `judge-${(0,external_node_crypto_.createHash)('sha256').update(root).digest('hex').slice(0, 16)}`;
-    return { root, evidence, judge };
-}
-/** One loop per evidence tree; a lock left by a dead loop (or a zombie) is taken over. */
-async function acquireLock(home, host) {
-    const path = (0,external_node_path_.join)(home.root, 'run.lock');
-    for (let attempt = 0; attempt < 2; attempt++) {
-        try {
-            const fh = await (0,promises_.open)(path, 'wx', 0o600);
-            await fh.writeFile(`${process.pid}@${host}\n`);
-            await fh.close();
-            return () => (0,promises_.rm)(path, { force: true });
-        }
-        catch {
-            const [pid, owner] = (await (0,promises_.readFile)(path, 'utf8').catch(() => '')).trim().split('@');
-            if (owner === host && Number(pid) > 0 && (0,os_process/* processRunning */.JK)(Number(pid)))
-                return `another phuc-loop (pid ${pid}) is running on this evidence tree; the oldest loop keeps running: wait for it to end (or stop it: touch scratch/STOP), then \`phuc-loop run\` again`;
-            await (0,promises_.rm)(path, { force: true });
-        }
-    }
-    return 'could not take the evidence lock (another loop took it meanwhile): `phuc-loop run` again once it has ended';
-}
-const hasFiles = async (root) => (await (0,promises_.stat)(root).catch(() => null))?.isDirectory() && (await (0,evidence/* listFiles */.CS)(root)).some((f) => !evidence/* NOT_EVIDENCE */.E4.has(f));
-/** Every folder from `within` down to `target` that exists is a real folder (not a link, FIFO or device). */
-async function assertRealFolders(within, target) {
-    const rel = (0,external_node_path_.relative)(within, target).split(external_node_path_.sep).filter(Boolean);
-    for (let k = 1; k <= rel.length; k++) {
-        const p = (0,external_node_path_.join)(within, ...rel.slice(0, k));
-        const st = await (0,promises_.lstat)(p).catch(() => null);
-        if (st && !st.isDirectory())
-            throw new errors/* StorageError */.aq(`${(0,external_node_path_.relative)(within, p)} is not a folder (${st.isSymbolicLink() ? 'a symbolic link' : 'a special file'}): move it away, then \`phuc-loop run\` again; the evidence stays in .git/phuc-loop until then`);
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/engine/loop/publish.ts
 // Publishing the run's evidence from the loop home to the work tree's evidence folder, and how the
 // published tree stands against the git index.
@@ -6569,6 +6648,8 @@ async function publishPrevious(ev, published, within) {
 
 // EXTERNAL MODULE: ./src/engine/evidence/report-schema.ts
 var report_schema = __webpack_require__(6632);
+// EXTERNAL MODULE: ./src/engine/store/log-tails.ts
+var log_tails = __webpack_require__(35076);
 // EXTERNAL MODULE: ./src/engine/common/markdown.ts
 var markdown = __webpack_require__(74129);
 ;// CONCATENATED MODULE: ./src/engine/loop/restore.ts
@@ -6588,14 +6669,7 @@ var markdown = __webpack_require__(74129);
 
 
 
-/**
- * The lines a killed run appended to its logs past what the manifest records are cut off (`tails`:
- * from verifyTree with allowLogTails; found here when not given), so that the tree verifies whole.
- */
-async function cutLogTails(ev, tails) {
-    for (const tail of tails ?? (await (0,verify.verifyTree)(ev.root, { allowOpenTail: true, allowLogTails: true })).logTails)
-        await (0,promises_.truncate)(ev.path(tail.path), tail.bytes);
-}
+
 /** Whether the loop has a tree of its own (in .git/phuc-loop) and it verifies. */
 async function ownCopyVerifies(ev) {
     if (!(await hasFiles(ev.root)) || (await ev.readText('manifest.json')) === null)
@@ -6673,6 +6747,8 @@ async function restoreEvidence(ev, published, o) {
             // Taken in when the loop has no tree of its own (a restored artifact, another clone of the repository).
             if (!(await hasFiles(ev.root))) {
                 await (0,promises_.mkdir)((0,external_node_path_.dirname)(ev.root), { recursive: true });
+                // Marked before the copy: a kill mid-way leaves the mark, never a verdict taken for the loop's own.
+                await (0,promises_.writeFile)(adoptedMark(ev.root), '');
                 // Beside it first, then in its place: a copy cut off (a kill) leaves no half tree to take for the loop's.
                 const tmp = `${ev.root}.tmp-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
                 await (0,atomic_write/* copyTreeOffThread */.ZU)(published.root, tmp, { names: [...evidence/* NOT_EVIDENCE */.E4], paths: check.openTail });
@@ -6730,11 +6806,16 @@ async function restoreEvidence(ev, published, o) {
     await ev.loadManifest();
     for (const stray of check.openTail)
         await (0,promises_.rm)(ev.path(stray), { force: true });
-    await cutLogTails(ev, check.logTails);
+    await (0,log_tails/* cutLogTails */.w_)(ev, check.logTails);
     const report = await ev.readJson('halting_report.json', report_schema/* haltingReportSchema */.P);
     // Past rows and cycles never change: frozen, their text is reused by every save of the state.
     return {
-        resumed: { plan, state: { ...state, rows: state.rows.map(canonical/* frozen */.JP), cycles: state.cycles.map(canonical/* frozen */.JP), start_residual: null }, report },
+        resumed: {
+            plan,
+            state: { ...state, rows: state.rows.map(canonical/* frozen */.JP), cycles: state.cycles.map(canonical/* frozen */.JP), start_residual: null },
+            report,
+            adopted: await (0,promises_.access)(adoptedMark(ev.root)).then(() => true, () => false),
+        },
         ...(setAside ? { note: setAside } : {}),
     };
 }
@@ -7625,11 +7706,196 @@ class UserFiles {
 
 // EXTERNAL MODULE: ./src/engine/config/regenerable.ts
 var regenerable = __webpack_require__(35095);
+;// CONCATENATED MODULE: ./src/engine/agent/unseen-entries.ts
+
+
+
+
+
+/** Paths past this length are not looked into (PATH_MAX is 4096 bytes with the tree's own path). */
+const DEEP = 3800;
+function lstatOrUndefined(abs) {
+    try {
+        return (0,external_node_fs_.lstatSync)(abs, { bigint: true, throwIfNoEntry: false });
+    }
+    catch {
+        return undefined; // out of reach: looked at as a folder git cannot open
+    }
+}
+const unseen_entries_kindOf = (st) => (st.isDirectory() ? 'dir' : st.isFile() ? 'file' : st.isSymbolicLink() ? 'link' : 'special');
+/**
+ * Every entry of the tree but .git and what `leaveOut` names (the loop's own paths), never through a
+ * link; the folders named in `regenerable` are listed and not entered. One readdir per folder and
+ * one lstat per entry.
+ */
+function listEntries(cwd, leaveOut, regenerable) {
+    // Synchronous: a few thousand lstats take milliseconds, where each asynchronous one would wait for a pool thread.
+    const out = new Map();
+    const folders = [''];
+    for (let dir = folders.pop(); dir !== undefined; dir = folders.pop()) {
+        let names;
+        try {
+            names = (0,external_node_fs_.readdirSync)((0,external_node_path_.join)(cwd, dir));
+        }
+        catch {
+            continue;
+        }
+        for (const name of names) {
+            const path = dir ? `${dir}/${name}` : name;
+            if ((!dir && name === '.git') || leaveOut(path))
+                continue;
+            const abs = (0,external_node_path_.join)(cwd, path);
+            const st = abs.length < DEEP ? lstatOrUndefined(abs) : undefined;
+            const kind = st ? unseen_entries_kindOf(st) : 'dir';
+            out.set(path, { kind, st: st ?? null });
+            if (st && kind === 'dir' && !regenerable.has(name))
+                folders.push(path);
+        }
+    }
+    return out;
+}
+const WHAT = {
+    dir: 'a folder holding nothing git lists',
+    special: 'a FIFO, socket or device',
+    file: 'a file git does not list',
+    link: 'a link git does not list',
+};
+/** Sets aside what the step made that holds nothing git keeps (see the top of this file). */
+async function setAsideUnseen(o) {
+    const keptSet = new Set(o.kept);
+    const keptDirs = new Set();
+    for (const p of o.kept)
+        for (let i = p.indexOf('/'); i > 0; i = p.indexOf('/', i + 1))
+            keptDirs.add(p.slice(0, i));
+    const ignored = new Set(o.ignored.map((p) => p.replace(/\/$/, '')));
+    const underIgnored = (p) => p.split('/').some((_, i, parts) => ignored.has(parts.slice(0, i + 1).join('/')));
+    const out = { reverted: [], paths: [], failed: [] };
+    const gone = [];
+    let n = 0;
+    for (const [path, { kind }] of [...o.after].sort(([a], [b]) => (a < b ? -1 : 1))) {
+        if (o.before.has(path) || gone.some((g) => path.startsWith(`${g}/`)))
+            continue;
+        if (kind === 'dir' ? keptDirs.has(path) : kind !== 'special' && keptSet.has(path))
+            continue;
+        gone.push(path);
+        if (n === 0)
+            await (0,promises_.mkdir)(o.store, { recursive: true, mode: 0o700 });
+        const error = await moveOrRemove((0,external_node_path_.join)(o.cwd, path), (0,external_node_path_.join)(o.store, String(n++)));
+        if (error)
+            out.failed.push({ path, error });
+        out.paths.push(path);
+        // A tool's output (a regenerable folder, what .gitignore names) carries nothing once gone: no guardrail.
+        if (path.split('/').some((s) => o.regenerable.has(s)) || underIgnored(path))
+            continue;
+        const detail = `${WHAT[kind]}${error ? `: could not be removed (${error})` : ', set aside'}`;
+        if (o.isProtected(path))
+            out.reverted.push({ path, why: 'protected', detail });
+        else if (o.allowList?.refusal(path, true)?.why === 'not-allowed')
+            out.reverted.push({ path, why: 'not-allowed', detail });
+    }
+    return out;
+}
+/** One rename, whatever lies below; where it cannot be (another file system), `rm -rf`, which walks past PATH_MAX by opening each folder. */
+async function moveOrRemove(from, to) {
+    const moved = await (0,promises_.rename)(from, to).then(() => null, (e) => (e instanceof Error ? e.message : String(e)));
+    if (!moved)
+        return null;
+    const rm = (0,spawner/* systemTool */._f)('rm');
+    if (!rm)
+        return moved;
+    const r = await runTool([rm, '-rf', '--', from]);
+    return r.exitCode === 0 ? null : `${moved}; rm: ${r.stderr.trim().split('\n')[0]}`;
+}
+
+;// CONCATENATED MODULE: ./src/engine/agent/entry-stamps.ts
+// The metadata of the user's entries is no channel between steps either: a file's times, mode or
+// extended attributes (`user.*`), a folder's, change no content git compares. Every such change
+// moves the entry's ctime, which no unprivileged process can set back: the ctimes are read once the
+// tree is lent to the agent and again before it is taken back (the hand-over's own chown moves them
+// outside that window), and each entry whose ctime moved and whose content the step did not change
+// is made again as it was before the step: a file as a fresh inode with its bytes, mode and times
+// (no attribute survives), a folder as a fresh folder its entries are renamed into. One lstat per
+// entry twice a step; the work is only for the entries that moved.
+
+
+
+
+/** The ctime of each listed file and folder now (null: gone or out of reach). */
+function ctimesOf(cwd, entries) {
+    const out = new Map();
+    for (const [path, e] of entries)
+        if (e.st && (e.kind === 'file' || e.kind === 'dir')) {
+            out.set(path, lstatOrUndefined((0,external_node_path_.join)(cwd, path))?.ctimeNs ?? null);
+        }
+    return out;
+}
+const entry_stamps_seconds = (ns) => Number(ns / 1000000n) / 1000;
+/**
+ * Makes again, as listed in `before`, each entry whose ctime moved between `lent` and `ending` and
+ * that `changed` (the step's content changes, put back or staged by the collection) does not name;
+ * deepest first, so that a folder's own times are set last. Returns the paths made again, and those
+ * that could not be, with why.
+ */
+async function restoreStamps(cwd, before, lent, ending, changed) {
+    const moved = [...lent]
+        .filter(([p, t]) => t !== null && ending.get(p) !== t && !changed.has(p))
+        .map(([p]) => p)
+        .sort((a, b) => b.split('/').length - a.split('/').length || (a < b ? -1 : 1));
+    const restamped = [];
+    const failed = [];
+    for (const path of moved) {
+        const was = before.get(path);
+        const now = await (0,promises_.lstat)((0,external_node_path_.join)(cwd, path), { bigint: true }).catch(() => null);
+        // Only the same kind is made again (a replaced entry is a content change, the collection's).
+        if (!now || (was.kind === 'dir') !== now.isDirectory() || (was.kind === 'file') !== now.isFile() || now.nlink > (was.kind === 'file' ? 1n : now.nlink))
+            continue;
+        try {
+            await (was.kind === 'dir' ? freshFolder(cwd, path, was) : freshFile(cwd, path, was));
+            restamped.push(path);
+        }
+        catch (e) {
+            failed.push({ path, error: e instanceof Error ? e.message : String(e) });
+        }
+    }
+    // Making them again moved their folders' times: those that did not move in the step get theirs back.
+    for (const dir of new Set(restamped.map((p) => (0,external_node_path_.dirname)(p)).filter((d) => d !== '.' && !restamped.includes(d)))) {
+        const st = before.get(dir)?.st;
+        if (st)
+            await (0,promises_.utimes)((0,external_node_path_.join)(cwd, dir), entry_stamps_seconds(st.atimeNs), entry_stamps_seconds(st.mtimeNs)).catch(() => undefined);
+    }
+    return { restamped: restamped.sort(), failed };
+}
+async function freshFile(cwd, path, was) {
+    const abs = (0,external_node_path_.join)(cwd, path);
+    const tmp = (0,external_node_path_.join)((0,external_node_path_.dirname)(abs), `.phuc-loop-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`);
+    await (0,promises_.writeFile)(tmp, await (0,promises_.readFile)(abs), { flag: 'wx', mode: 0o600 });
+    await (0,promises_.chmod)(tmp, Number(was.st.mode) & 0o7777);
+    await (0,promises_.utimes)(tmp, entry_stamps_seconds(was.st.atimeNs), entry_stamps_seconds(was.st.mtimeNs));
+    await (0,promises_.rename)(tmp, abs);
+}
+async function freshFolder(cwd, path, was) {
+    const abs = (0,external_node_path_.join)(cwd, path);
+    const tmp = (0,external_node_path_.join)((0,external_node_path_.dirname)(abs), `.phuc-loop-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`);
+    const names = await (0,promises_.readdir)(abs);
+    // A nested repository's folder is never moved about (the user's, mounted read-only for the agent).
+    if (names.includes('.git'))
+        return;
+    await (0,promises_.mkdir)(tmp, { mode: 0o700 });
+    for (const name of names)
+        await (0,promises_.rename)((0,external_node_path_.join)(abs, name), (0,external_node_path_.join)(tmp, name));
+    await (0,promises_.rmdir)(abs);
+    await (0,promises_.rename)(tmp, abs);
+    await (0,promises_.chmod)(abs, Number(was.st.mode) & 0o7777);
+    await (0,promises_.utimes)(abs, entry_stamps_seconds(was.st.atimeNs), entry_stamps_seconds(was.st.mtimeNs));
+}
+
 ;// CONCATENATED MODULE: ./src/engine/loop/agent-turn.ts
 // The agent's turn of an iteration (iteration.ts): the step start kept (the user's uncommitted work
 // and ignored files first), the agent run in its sandbox, then collect: only what the agent changed
 // is its work; protected paths, git settings and the loop's own paths are put back, and what was
 // put back is the iteration's guardrail.
+
+
 
 
 
@@ -7676,6 +7942,10 @@ async function agentTurn(ctx, n, stage, prepared) {
     ctx.userRepos = (0,dirty_snapshot/* userRepos */.vm)(before.keys());
     const settings = await git.snapshotSettings();
     userFiles.stepStarts();
+    const own = ownPaths(ctx.cwd, (0,external_node_path_.resolve)(ctx.cwd, ctx.evRel), regenerableOf(ctx));
+    const unseen = unseenOf(ctx, own.whyOwn);
+    const entries = unseen.list();
+    const stamps = { lent: new Map(), ending: new Map() };
     const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
     const idleS = ctx.intake.config.agent.idle_seconds;
     await exposeEvidence(ctx.exchangeDir, prepared.capsule.artifact_links, evidenceFolder(ctx), (rel) => ev.readText(rel));
@@ -7690,6 +7960,10 @@ async function agentTurn(ctx, n, stage, prepared) {
         idleMs: idleS === undefined ? undefined : idleS * 1000,
         heartbeat: (s) => o.log.info(`iter ${n}: agent working, ${s} s`),
         protect: ctx.userRepos,
+        holding: {
+            lent: () => void (stamps.lent = ctimesOf(ctx.cwd, entries)),
+            ending: () => void (stamps.ending = ctimesOf(ctx.cwd, entries)),
+        },
     });
     const ar = agent.result;
     const out = agent.outcome;
@@ -7714,7 +7988,7 @@ async function agentTurn(ctx, n, stage, prepared) {
     const toWrite = (0,config_protected/* judgesToWrite */.bC)(plan.acceptance_criteria);
     const judges = toWrite.length ? [...(await git.inHead(toWrite))] : [];
     const isProtected = (0,path_names/* protectedMatcher */.rV)(judges.length ? [...plan.protected, ...judges] : plan.protected);
-    const own = ownPaths(ctx.cwd, (0,external_node_path_.resolve)(ctx.cwd, ctx.evRel), regenerableOf(ctx));
+    const allowed = plan.may_change ? allowList(plan.may_change, ctx.cwd, await shadowNames(ctx.cwd, ctx.o.runner)) : null;
     const collected = await (0,collect/* collectArtifacts */.kx)({
         git,
         cwd: ctx.cwd,
@@ -7731,7 +8005,22 @@ async function agentTurn(ctx, n, stage, prepared) {
         scrub: scrubber(ctx.secrets),
         holdsSecret: (data) => secretScrubber(ctx.secrets).contains(data),
         guardedScripts: (0,config_protected/* scriptsRunBy */.BO)(plan.acceptance_criteria.map((c) => c.run)),
-        allowList: plan.may_change ? allowList(plan.may_change, ctx.cwd, await shadowNames(ctx.cwd, ctx.o.runner)) : null,
+        allowList: allowed,
+        unseen: async (kept, ignored, changed) => {
+            const aside = await setAsideUnseen({
+                cwd: ctx.cwd,
+                before: entries,
+                after: unseen.list(),
+                kept,
+                ignored,
+                regenerable: unseen.regenerable,
+                isProtected,
+                allowList: allowed,
+                store: (0,external_node_path_.join)((0,external_node_path_.dirname)(ev.root), 'set-aside', `iter_${n}`),
+            });
+            const again = await restoreStamps(ctx.cwd, entries, stamps.lent, stamps.ending, new Set(changed));
+            return { ...aside, restamped: again.restamped, failed: [...aside.failed, ...again.failed] };
+        },
         loopOwned: own.whyOwn,
         reserved: own.whyReserved,
     });
@@ -7764,6 +8053,13 @@ async function agentTurn(ctx, n, stage, prepared) {
         o.log.info(`iter ${n}: the agent deleted ${collected.untrackedDeleted.map(path_names/* printablePath */.Vj).join(', ')} (uncommitted, never tracked): nothing to stage; ` +
             `the user's version is kept in ${USER_WORK_REF} (\`git checkout ${work ? work.slice(0, 12) : USER_WORK_REF} -- <path>\` brings it back)`);
     logUserFiles(o, n, collected.userFiles);
+    const aside = collected.unseen;
+    if (aside?.paths.length)
+        o.log.info(`iter ${n}: what the agent made that git does not see, set aside: ${(0,markdown/* listSome */.XT)(aside.paths.map(path_names/* printablePath */.Vj))}`);
+    if (aside?.restamped?.length)
+        o.log.info(`iter ${n}: times, modes or attributes the agent changed put back: ${(0,markdown/* listSome */.XT)(aside.restamped.map(path_names/* printablePath */.Vj))}`);
+    for (const f of aside?.failed ?? [])
+        o.log.warn(`iter ${n}: ${(0,path_names/* printablePath */.Vj)(f.path)} could not be set aside: ${f.error}`);
     crashPoint(ctx, 'collect');
     stage.lap('collect');
     return { marker, startHead, before, isProtected, collected, agent, agentFailure, guardrail };
@@ -7824,6 +8120,17 @@ async function keepUserFiles(ctx) {
     for (const note of files.notes)
         ctx.o.log.warn(note);
     return files;
+}
+/**
+ * The tree's entries around a step (unseen-entries.ts), past .git and the loop's own paths: scratch/,
+ * the report channel's folder and file, the evidence folders and published trees, the agent CLIs'
+ * state (put back or removed by the user-files step).
+ */
+function unseenOf(ctx, whyOwn) {
+    const regenerable = new Set(regenerableOf(ctx));
+    const report = (0,external_node_path_.dirname)(agents/* REPORT_PATH */.lz);
+    const leaveOut = (p) => p === report || p === agents/* REPORT_PATH */.lz || whyOwn(p) !== null;
+    return { regenerable, list: () => listEntries(ctx.cwd, leaveOut, regenerable) };
 }
 /** The names a tool rebuilds (user_files.regenerable): neither kept nor removed. */
 const regenerableOf = (ctx) => ctx.intake.config.user_files?.regenerable ?? regenerable/* DEFAULT_REGENERABLE */.B;
@@ -8345,6 +8652,12 @@ async function continueRecord(ctx) {
         o.log.info(ctx.run.rebaseline);
         rebaseline(state);
     }
+    // The canary history: the tests that failed stay to be copied; a canary is known to run only on
+    // the loop's own commit (the user's new commit may change what the command reaches).
+    ctx.canaryFailing = new Map(Object.entries(state.canary?.failing ?? {}));
+    if (state.last_commit === head)
+        for (const id of state.canary?.reached ?? [])
+            ctx.canaryReached.add(id);
     const skipped = (0,run_accounting/* notCounted */.Oi)(state.stopped_before_checks);
     o.log.info(`resuming from ${ctx.evRel}: ${ctx.iterations.length} iteration(s) on record, next is ${state.next_iteration}; budgets count every run of this loop ` +
         `(${(0,decide/* iterationsUsed */.MR)(state.next_iteration, state.stopped_before_checks)} of ${budget.max_iterations} iterations used${skipped ? `; ${skipped}` : ''})`);
@@ -8721,8 +9034,9 @@ async function judgeHead(ctx, dir) {
 
 
 
+
 /** The dirty paths as the run starts, or the outcome that ends it before anything runs. */
-async function startingTree(o, { git, cwd, intake: got, configPath }, resumed) {
+async function startingTree(o, { git, cwd, ev, intake: got, configPath }, resumed) {
     let started;
     if (resumed) {
         // A loop cut off mid-iteration may have left an agent's edit to a protected path in the work tree:
@@ -8735,11 +9049,19 @@ async function startingTree(o, { git, cwd, intake: got, configPath }, resumed) {
         const users = await git.sameAs(USER_WORK_REF, changed.filter((c) => c.code !== '??').map((c) => c.path));
         const dirtyProtected = changed.map((c) => c.path).filter((p) => !users.has(p));
         if (dirtyProtected.length) {
-            const problem = `protected paths have uncommitted changes (${(0,markdown/* listSome */.XT)(dirtyProtected)}); restore them (\`git checkout -- <path>\`) or commit them, then \`phuc-loop run\` again`;
+            // After a step cut off by a kill they may be the agent's: committing them would have the checks
+            // judge an agent's edit to a protected path as the user's (the step's own revert never ran).
+            const cut = (await cutOffStepStart(git, stepStartFile(ev.root), resumed.state.next_iteration, await git.head())) !== null;
+            const problem = cut
+                ? `protected paths have uncommitted changes (${(0,markdown/* listSome */.XT)(dirtyProtected)}) and the previous run was killed during an agent step: they may be the agent's edits (\`git diff -- <path>\` shows them); restore them (\`git checkout -- <path>\`), and commit one only if you made it yourself, then \`phuc-loop run\` again`
+                : `protected paths have uncommitted changes (${(0,markdown/* listSome */.XT)(dirtyProtected)}); restore them (\`git checkout -- <path>\`) or commit them, then \`phuc-loop run\` again`;
             o.log.error(problem);
             return { outcome: blockedEarly('GUARDRAIL_VIOLATION', problem) };
         }
-        const nothing = await nothingToDo(git, cwd, got, resumed);
+        // A verdict taken in from elsewhere (no run of this home wrote it) is judged again, never taken as one.
+        if (resumed.adopted && resumed.state.terminal)
+            o.log.info(`the last run's verdict (${resumed.state.terminal.status}) came with evidence this clone's loop did not write: HEAD is judged again before anything stands`);
+        const nothing = resumed.adopted ? null : await nothingToDo(git, cwd, got, resumed);
         if (nothing) {
             o.log.info(nothing.why);
             return { outcome: nothing.outcome };

@@ -1,5 +1,5 @@
-export const id = 886;
-export const ids = [886];
+export const id = 276;
+export const ids = [276];
 export const modules = {
 
 /***/ 78085:
@@ -338,7 +338,7 @@ const LAST_SWEEPS_MS = 3000;
 
 /***/ }),
 
-/***/ 26886:
+/***/ 64276:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -361,8 +361,119 @@ var external_node_crypto_ = __webpack_require__(77598);
 var external_node_perf_hooks_ = __webpack_require__(643);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __webpack_require__(48161);
-// EXTERNAL MODULE: ./src/engine/os/stops.ts
-var stops = __webpack_require__(39584);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(51455);
+;// CONCATENATED MODULE: ./src/engine/os/stops.ts
+// Stop sources — backpressure (SPEC §2): a STOP file, disk use over 90%, a signal or a STOP label ask the
+// loop to stop; the running agent is stopped and the certificate is BACKPRESSURE.
+
+class StopFile {
+    path;
+    display;
+    name = 'stop-file';
+    constructor(path, display) {
+        this.path = path;
+        this.display = display;
+    }
+    async check() {
+        return access(this.path).then(() => `${this.display} exists`, () => null);
+    }
+}
+class DiskUsage {
+    path;
+    limit;
+    stat;
+    name = 'disk';
+    constructor(path, limit = 0.9, stat = (p) => statfs(p)) {
+        this.path = path;
+        this.limit = limit;
+        this.stat = stat;
+    }
+    async check() {
+        const s = await this.stat(this.path).catch(() => null);
+        if (!s || s.blocks <= 0)
+            return null;
+        // Integer arithmetic: used/blocks > limit  ⇔  used*100 > limit*100*blocks.
+        const used = s.blocks - s.bavail;
+        const pct = Math.round(this.limit * 100);
+        return used * 100 > pct * s.blocks ? `disk use ${Math.floor((used * 100) / s.blocks)}% is over ${pct}%` : null;
+    }
+}
+/** A stop requested by the process itself (SIGINT, SIGTERM, workflow cancellation). */
+class stops_SignalStop {
+    name = 'signal';
+    reason = null;
+    controller = new AbortController();
+    request(reason) {
+        if (!this.reason)
+            this.reason = reason;
+        this.controller.abort(this.reason);
+    }
+    check() {
+        return Promise.resolve(this.reason);
+    }
+}
+/**
+ * What the user does after a pause before \`phuc-loop run\` goes on, from the stop source's own words
+ * (a STOP file or label is removed, a full disk freed, a rate limit or an unavailable downstream waited out), as the start of a
+ * sentence; empty where nothing stands in the way (a signal, Ctrl-C: the next run simply goes on).
+ */
+function pauseStep(reason) {
+    const file = reason && /^(\S*STOP) exists$/.exec(reason)?.[1];
+    if (file)
+        return `delete ${file}, then `;
+    const label = reason && /^the (.+) label is on pull request /.exec(reason)?.[1];
+    if (label)
+        return `remove the ${label} label, then `;
+    if (reason && /^disk use /.test(reason))
+        return 'free disk space, then ';
+    const downstream = reason && /^downstream unavailable \((.+?)\): /.exec(reason)?.[1];
+    if (downstream)
+        return `wait until ${downstream} answers again (the network, a proxy, the service's status), then `;
+    if (reason && /rate[ -]?limit/i.test(reason))
+        return "wait until the agent's rate limit resets, then ";
+    return '';
+}
+async function firstStop(sources) {
+    for (const s of sources) {
+        const r = await s.check().catch(() => null);
+        if (r)
+            return r;
+    }
+    return null;
+}
+/**
+ * Watches a step (the agent, a check round): polls `sources` every `pollMs` and follows the loop's
+ * `signal`, so a STOP file or label ends the step as a SIGTERM does, not only the next iteration.
+ */
+function watchStops(sources, pollMs, signal) {
+    const stop = new AbortController();
+    let why = null;
+    const halt = (reason) => {
+        why ??= reason;
+        stop.abort();
+    };
+    // The signal's own words where it carries them ("SIGINT received…"), not a stop of unknown source.
+    const onSignal = () => halt(typeof signal?.reason === 'string' ? signal.reason : 'the loop was asked to stop (signal)');
+    signal?.addEventListener('abort', onSignal, { once: true });
+    if (signal?.aborted)
+        onSignal();
+    const timer = setInterval(() => {
+        void firstStop(sources).then((reason) => {
+            if (reason)
+                halt(reason);
+        });
+    }, pollMs);
+    return {
+        signal: stop.signal,
+        reason: () => why,
+        close: () => {
+            clearInterval(timer);
+            signal?.removeEventListener('abort', onSignal);
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/engine/os/signals.ts
 // The one signal-stop installer of the CLI and the Action (SPEC: backpressure; a stop is a pause).
 //
@@ -460,8 +571,6 @@ var external_node_fs_ = __webpack_require__(73024);
 var external_node_path_ = __webpack_require__(76760);
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __webpack_require__(57075);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __webpack_require__(51455);
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __webpack_require__(73136);
 ;// CONCATENATED MODULE: ./src/engine/os/programs.ts
@@ -474,7 +583,15 @@ var external_node_url_ = __webpack_require__(73136);
 
 
 
-const PROGRAMS = (/* unused pure expression or super */ null && (['break-links.sh', 'net-forwarder.pl', 'sandbox-init.pl', 'sandbox-load.sh', 'sandbox-users.sh', 'spawn-helper.pl']));
+const PROGRAMS = (/* unused pure expression or super */ null && ([
+    'break-links.sh',
+    'net-forwarder.pl',
+    'sandbox-init.pl',
+    'sandbox-load.sh',
+    'sandbox-users.sh',
+    'spawn-helper.pl',
+    'seal-assert.mjs',
+]));
 /** The path of a helper program in the installation; throws where the installation lacks it. */
 function programFile(name) {
     const here = (0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url));
@@ -1264,125 +1381,6 @@ class MarkedStream {
         this.bytes = rest.length;
         resolve({ before: all.subarray(0, at).toString('utf8'), after: all.subarray(at + mark.length, eol + 1).toString('utf8') });
     }
-}
-
-
-/***/ }),
-
-/***/ 39584:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* unused harmony exports StopFile, DiskUsage, SignalStop, pauseStep, firstStop, watchStops */
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(51455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
-// Stop sources — backpressure (SPEC §2): a STOP file, disk use over 90%, a signal or a STOP label ask the
-// loop to stop; the running agent is stopped and the certificate is BACKPRESSURE.
-
-class StopFile {
-    path;
-    display;
-    name = 'stop-file';
-    constructor(path, display) {
-        this.path = path;
-        this.display = display;
-    }
-    async check() {
-        return access(this.path).then(() => `${this.display} exists`, () => null);
-    }
-}
-class DiskUsage {
-    path;
-    limit;
-    stat;
-    name = 'disk';
-    constructor(path, limit = 0.9, stat = (p) => statfs(p)) {
-        this.path = path;
-        this.limit = limit;
-        this.stat = stat;
-    }
-    async check() {
-        const s = await this.stat(this.path).catch(() => null);
-        if (!s || s.blocks <= 0)
-            return null;
-        // Integer arithmetic: used/blocks > limit  ⇔  used*100 > limit*100*blocks.
-        const used = s.blocks - s.bavail;
-        const pct = Math.round(this.limit * 100);
-        return used * 100 > pct * s.blocks ? `disk use ${Math.floor((used * 100) / s.blocks)}% is over ${pct}%` : null;
-    }
-}
-/** A stop requested by the process itself (SIGINT, SIGTERM, workflow cancellation). */
-class SignalStop {
-    name = 'signal';
-    reason = null;
-    controller = new AbortController();
-    request(reason) {
-        if (!this.reason)
-            this.reason = reason;
-        this.controller.abort(this.reason);
-    }
-    check() {
-        return Promise.resolve(this.reason);
-    }
-}
-/**
- * What the user does after a pause before \`phuc-loop run\` goes on, from the stop source's own words
- * (a STOP file or label is removed, a full disk freed, a rate limit or an unavailable downstream waited out), as the start of a
- * sentence; empty where nothing stands in the way (a signal, Ctrl-C: the next run simply goes on).
- */
-function pauseStep(reason) {
-    const file = reason && /^(\S*STOP) exists$/.exec(reason)?.[1];
-    if (file)
-        return `delete ${file}, then `;
-    const label = reason && /^the (.+) label is on pull request /.exec(reason)?.[1];
-    if (label)
-        return `remove the ${label} label, then `;
-    if (reason && /^disk use /.test(reason))
-        return 'free disk space, then ';
-    const downstream = reason && /^downstream unavailable \((.+?)\): /.exec(reason)?.[1];
-    if (downstream)
-        return `wait until ${downstream} answers again (the network, a proxy, the service's status), then `;
-    if (reason && /rate[ -]?limit/i.test(reason))
-        return "wait until the agent's rate limit resets, then ";
-    return '';
-}
-async function firstStop(sources) {
-    for (const s of sources) {
-        const r = await s.check().catch(() => null);
-        if (r)
-            return r;
-    }
-    return null;
-}
-/**
- * Watches a step (the agent, a check round): polls `sources` every `pollMs` and follows the loop's
- * `signal`, so a STOP file or label ends the step as a SIGTERM does, not only the next iteration.
- */
-function watchStops(sources, pollMs, signal) {
-    const stop = new AbortController();
-    let why = null;
-    const halt = (reason) => {
-        why ??= reason;
-        stop.abort();
-    };
-    // The signal's own words where it carries them ("SIGINT received…"), not a stop of unknown source.
-    const onSignal = () => halt(typeof signal?.reason === 'string' ? signal.reason : 'the loop was asked to stop (signal)');
-    signal?.addEventListener('abort', onSignal, { once: true });
-    if (signal?.aborted)
-        onSignal();
-    const timer = setInterval(() => {
-        void firstStop(sources).then((reason) => {
-            if (reason)
-                halt(reason);
-        });
-    }, pollMs);
-    return {
-        signal: stop.signal,
-        reason: () => why,
-        close: () => {
-            clearInterval(timer);
-            signal?.removeEventListener('abort', onSignal);
-        },
-    };
 }
 
 

@@ -1,16 +1,15 @@
-export const id = 488;
-export const ids = [488];
+export const id = 250;
+export const ids = [250];
 export const modules = {
 
 /***/ 94832:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   JP: () => (/* binding */ frozen),
 /* harmony export */   dj: () => (/* binding */ canonicalJson),
 /* harmony export */   sc: () => (/* binding */ sha256)
 /* harmony export */ });
-/* unused harmony exports canonicalize, canonicalJsonOfRecords */
+/* unused harmony exports canonicalize, frozen, canonicalJsonOfRecords */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 // Canonical JSON (sorted keys, two-space indent, LF, trailing newline) and sha256, so the same
@@ -103,7 +102,7 @@ function shellQuote(word) {
 
 /***/ }),
 
-/***/ 17488:
+/***/ 64250:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -125,8 +124,224 @@ var shell_quote = __webpack_require__(78085);
 var canonical = __webpack_require__(94832);
 // EXTERNAL MODULE: ./src/engine/common/errors.ts
 var errors = __webpack_require__(72251);
-// EXTERNAL MODULE: ./src/engine/os/tree-file.ts
-var tree_file = __webpack_require__(34720);
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __webpack_require__(31421);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(73024);
+;// CONCATENATED MODULE: ./src/engine/os/tree-file.ts
+// Reading what the agent could have planted. The loop reads the work tree as root: a path there may
+// be a link to any file of the machine, a FIFO that blocks an open() for ever, or a device. Every
+// read of such a path goes through here: never through a link, never blocking, never more than asked.
+// And removing it: a folder nested past PATH_MAX.
+
+
+
+
+/** lstat, or null when there is nothing at `path` (or it cannot be looked at: ENOTDIR, EACCES...). */
+function lstatOrNull(path) {
+    try {
+        return (0,external_node_fs_.lstatSync)(path, { throwIfNoEntry: false }) ?? null;
+    }
+    catch {
+        return null;
+    }
+}
+/** A link's target text, or null when `path` is not a link that can be read. */
+function linkTarget(path) {
+    try {
+        return readlinkSync(path);
+    }
+    catch {
+        return null;
+    }
+}
+/**
+ * A regular file's bytes (at most `maxBytes`), opened with O_NOFOLLOW (a link at the final name is
+ * refused) and O_NONBLOCK (a FIFO does not hang the open); anything else is refused with why.
+ */
+async function openRegular(path, maxBytes = Infinity) {
+    let fh;
+    try {
+        fh = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    }
+    catch (e) {
+        const code = e.code;
+        return { refused: code === 'ELOOP' ? 'it is a symbolic link' : code === 'ENOENT' ? 'it does not exist' : `it cannot be opened (${code})` };
+    }
+    try {
+        const stat = await fh.stat();
+        if (!stat.isFile())
+            return { refused: 'it is not a regular file' };
+        if (stat.size > maxBytes)
+            return { refused: `it is larger than ${maxBytes} bytes` };
+        return { data: await fh.readFile(), stat };
+    }
+    finally {
+        await fh.close();
+    }
+}
+/** A regular file's bytes, or null for anything else (absent, a link, a FIFO, too large). */
+async function readRegular(path, maxBytes = Infinity) {
+    const r = await openRegular(path, maxBytes);
+    return 'data' in r ? r.data : null;
+}
+/**
+ * readRegular from the loop's thread, for git's small files (HEAD, refs, the index, a new object):
+ * a FIFO planted there must not block the open (nor, read synchronously, the whole loop).
+ */
+function readRegularSync(path, maxBytes = Infinity) {
+    return withRegularSync(path, (fd, size) => (size <= maxBytes ? (0,external_node_fs_.readFileSync)(fd) : null));
+}
+/** At most the first `bytes` bytes of a regular file, read as readRegularSync reads (a small file the agent left: its report). */
+function readHeadSync(path, bytes) {
+    return withRegularSync(path, (fd, size) => {
+        const buf = Buffer.alloc(Math.min(size, bytes));
+        return buf.subarray(0, readSync(fd, buf, 0, buf.length, 0));
+    });
+}
+function withRegularSync(path, read) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_.openSync)(path, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NOFOLLOW | external_node_fs_.constants.O_NONBLOCK);
+    }
+    catch {
+        return null;
+    }
+    try {
+        const stat = (0,external_node_fs_.fstatSync)(fd);
+        return stat.isFile() ? read(fd, stat.size) : null;
+    }
+    catch {
+        return null;
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
+}
+/**
+ * A work-tree path as git sees it: a link's target text (what git commits for it, never what it
+ * points to), a regular file's bytes; null when absent or neither (git ignores FIFOs and devices).
+ */
+async function readAsGit(path) {
+    const st = lstatOrNull(path);
+    if (st?.isSymbolicLink())
+        return Buffer.from(await readlink(path).catch(() => ''));
+    return st?.isFile() ? readRegular(path) : null;
+}
+// Work-tree paths are names the agent chose, under folders the agent could have replaced by links.
+// The loop (root) reads, writes and deletes only where every folder on the way is a real folder:
+// each ancestor is looked at with lstat, from the tree's root down (the agent has stopped by then).
+// lstat and readlink never block (a FIFO is not opened) and cost microseconds synchronously, where
+// each asynchronous call costs round trips through the thread pool, several per changed path.
+/** The first folder on the way to `rel` (relative to `root`) that exists but is not a real folder; null when none. */
+function ancestorInTheWay(root, rel) {
+    const parts = rel.split('/').filter((p) => p !== '' && p !== '.');
+    for (let i = 1; i < parts.length; i++) {
+        const path = parts.slice(0, i).join('/');
+        if (parts[i - 1] === '..')
+            return { path, what: 'a step out of the tree' };
+        const st = lstatOrNull((0,external_node_path_.join)(root, path));
+        if (!st)
+            return null; // missing: nothing below it exists either; a write creates real folders
+        if (!st.isDirectory())
+            return { path, what: st.isSymbolicLink() ? 'a symbolic link' : 'not a folder' };
+    }
+    return null;
+}
+/** readAsGit for a work-tree path, never through a folder that is a link (then: null, as git sees it). */
+async function readAsGitIn(root, rel) {
+    return ancestorInTheWay(root, rel) ? null : readAsGit(join(root, rel));
+}
+/** readRegular for a work-tree path, never through a folder that is a link. */
+async function readRegularIn(root, rel, maxBytes = Infinity) {
+    return ancestorInTheWay(root, rel) ? null : readRegular(join(root, rel), maxBytes);
+}
+/** Whether a work-tree path is a link itself (never looked at through a folder that is a link). */
+function isLinkIn(root, rel) {
+    if (ancestorInTheWay(root, rel))
+        return false;
+    return !!lstatOrNull(join(root, rel))?.isSymbolicLink();
+}
+/** At most this many links on the way, as the kernel allows (ELOOP beyond). */
+const MAX_LINKS = 40;
+/**
+ * Where the link at `rel` leads, resolved as the kernel would from its place in the tree: every link
+ * on the way followed (links to links, any depth, `..` after a link climbs from where that link
+ * led). Returns why it leaves the tree (an absolute target, a climb above the root, into .git, more
+ * links than the kernel follows, a link it cannot read), or null when it ends inside the tree. A
+ * missing step is taken as a plain folder (a clean checkout may create it), so `..` after it is judged
+ * lexically, never more leniently.
+ */
+function linkLeavesTree(root, rel) {
+    const pending = rel.split('/');
+    const at = [];
+    let links = 0;
+    let missing = false;
+    while (pending.length) {
+        const c = pending.shift();
+        if (c === '' || c === '.')
+            continue;
+        if (c === '..') {
+            if (!at.length)
+                return 'it climbs out of the tree';
+            at.pop();
+            continue;
+        }
+        at.push(c);
+        if (at.length === 1 && c.toLowerCase() === '.git')
+            return 'it leads into .git';
+        if (missing)
+            continue;
+        const here = join(root, ...at);
+        const st = lstatOrNull(here);
+        if (!st) {
+            missing = true;
+            continue;
+        }
+        if (st.isSymbolicLink()) {
+            if (++links > MAX_LINKS)
+                return `more than ${MAX_LINKS} links on the way`;
+            const target = linkTarget(here);
+            if (target === null)
+                return 'a link on the way cannot be read';
+            if (isAbsolute(target))
+                return `a link on the way is absolute (${at.join('/')} -> ${target})`;
+            at.pop();
+            pending.unshift(...target.split('/'));
+        }
+        else if (!st.isDirectory())
+            missing = pending.some((p) => p !== '' && p !== '.'); // ENOTDIR for the kernel
+    }
+    return null;
+}
+const RM = ['/usr/bin/rm', '/bin/rm'].find((p) => (0,external_node_fs_.existsSync)(p)) ?? 'rm';
+/**
+ * Removes `path` and everything in it, where a role may have written. Node's rm names each entry by
+ * its full path and gives up past PATH_MAX (folders nested 4 KiB deep): coreutils' rm, which works
+ * from each folder in turn, removes what it left.
+ */
+async function removeTree(path) {
+    try {
+        await rm(path, { recursive: true, force: true });
+    }
+    catch (e) {
+        if (e.code !== 'ENAMETOOLONG')
+            throw e;
+        await new Promise((resolve, reject) => {
+            execFile(RM, ['-rf', '--', path], { env: { LC_ALL: 'C' }, timeout: 300_000, killSignal: 'SIGKILL' }, (err, _out, stderr) => err ? reject(new Error(`rm -rf ${path} failed: ${stderr.trim() || err.message}`)) : resolve());
+        });
+    }
+}
+/** `read()`, or `fallback` when it throws. */
+function readOr(read, fallback) {
+    try {
+        return read();
+    }
+    catch {
+        return fallback;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/engine/os/git-args.ts
 // What the loop hands git: the environment it keeps, and paths on stdin or on the command line.
 /** The variables of the loop's environment git is given (its identity, its config overrides, its certificates). */
@@ -261,7 +476,7 @@ class GitCore {
             const [git, common] = (await this.run(['rev-parse', '--absolute-git-dir', '--git-common-dir'])).trim().split('\n');
             this.dirs = { git, common: (0,external_node_path_.isAbsolute)(common) ? common : (0,external_node_path_.join)(this.cwd, common) };
         }
-        const headFile = (0,tree_file/* readRegularSync */.Wy)((0,external_node_path_.join)(this.dirs.git, 'HEAD'), 1 << 20);
+        const headFile = readRegularSync((0,external_node_path_.join)(this.dirs.git, 'HEAD'), 1 << 20);
         if (!headFile)
             throw new errors/* GitError */.XS('.git/HEAD is not a regular file the loop can read', '');
         const head = headFile.toString('utf8').trim();
@@ -269,10 +484,10 @@ class GitCore {
             return { head: /^[0-9a-f]{40,64}$/.test(head) ? head : null, branch: null };
         const ref = head.slice(5);
         const branch = ref.replace(/^refs\/heads\//, '');
-        const loose = (0,tree_file/* readRegularSync */.Wy)((0,external_node_path_.join)(this.dirs.common, ref), 1 << 20)?.toString('utf8') ?? null;
+        const loose = readRegularSync((0,external_node_path_.join)(this.dirs.common, ref), 1 << 20)?.toString('utf8') ?? null;
         if (loose !== null)
             return { head: loose.trim(), branch };
-        const packed = (0,tree_file/* readRegularSync */.Wy)((0,external_node_path_.join)(this.dirs.common, 'packed-refs'))?.toString('utf8') ?? '';
+        const packed = readRegularSync((0,external_node_path_.join)(this.dirs.common, 'packed-refs'))?.toString('utf8') ?? '';
         const line = packed.split('\n').find((l) => l.endsWith(` ${ref}`));
         return { head: line ? line.split(' ')[0] : null, branch };
     }
@@ -303,8 +518,8 @@ var external_node_zlib_ = __webpack_require__(38522);
 /** The body of a loose object git just wrote, checked against its name and type; null when not loose. */
 function looseObject(commonDir, id, type) {
     const file = (0,external_node_path_.join)(commonDir, 'objects', id.slice(0, 2), id.slice(2));
-    const z = (0,tree_file/* readRegularSync */.Wy)(file, 64 << 20);
-    const raw = z && (0,tree_file/* readOr */.Cq)(() => (0,external_node_zlib_.inflateSync)(z), null);
+    const z = readRegularSync(file, 64 << 20);
+    const raw = z && readOr(() => (0,external_node_zlib_.inflateSync)(z), null);
     if (!raw ||
         (0,external_node_crypto_.createHash)(id.length === 64 ? 'sha256' : 'sha1')
             .update(raw)
@@ -374,8 +589,6 @@ class ObjectReader {
     }
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(73024);
 ;// CONCATENATED MODULE: ./src/engine/os/git-settings.ts
 // Git's own settings in a checkout (config, attributes, exclude, hooks): read before the agent runs
 // and put back after it, so that nothing it planted there runs as the loop or the user.
@@ -390,7 +603,7 @@ var external_node_fs_ = __webpack_require__(73024);
  */
 function guardedFiles({ common, git }) {
     const hooks = (0,external_node_path_.join)(common, 'hooks');
-    const real = (0,tree_file/* readOr */.Cq)(() => (0,external_node_fs_.lstatSync)(hooks), null)?.isDirectory();
+    const real = readOr(() => (0,external_node_fs_.lstatSync)(hooks), null)?.isDirectory();
     // git runs a hook by its exact name; `*.sample` files (and changes to them) never run.
     const hookFiles = real
         ? (0,external_node_fs_.readdirSync)(hooks)
@@ -401,10 +614,10 @@ function guardedFiles({ common, git }) {
 }
 /** A regular file's bytes and mode; null when absent; a link or folder reads as neither (it differs from any file). */
 function settingsFile(f) {
-    const st = (0,tree_file/* readOr */.Cq)(() => (0,external_node_fs_.lstatSync)(f), null);
+    const st = readOr(() => (0,external_node_fs_.lstatSync)(f), null);
     if (!st)
         return null;
-    const data = st.isFile() ? (0,tree_file/* readRegularSync */.Wy)(f) : null;
+    const data = st.isFile() ? readRegularSync(f) : null;
     return data ? { data, mode: st.mode & 0o7777 } : { data: Buffer.from(`not a file: ${st.mode}`), mode: -1 };
 }
 /** The settings files as they are now. */
@@ -505,7 +718,7 @@ class Git extends GitCore {
     async indexHash() {
         if (!this.dirs)
             await this.position();
-        const data = (0,tree_file/* readRegularSync */.Wy)((0,external_node_path_.join)(this.dirs.git, 'index'));
+        const data = readRegularSync((0,external_node_path_.join)(this.dirs.git, 'index'));
         return data && (0,canonical/* sha256 */.sc)(data);
     }
     /**
@@ -543,7 +756,7 @@ class Git extends GitCore {
     }
     /** Removes a file or link of the work tree, never through a folder that is a link (git checks out none beyond one). */
     async removeInTree(path) {
-        if ((0,tree_file/* ancestorInTheWay */.D5)(this.cwd, path))
+        if (ancestorInTheWay(this.cwd, path))
             return;
         await (0,promises_.unlink)((0,external_node_path_.join)(this.cwd, path)).catch(() => undefined);
     }
@@ -1241,239 +1454,6 @@ class MarkedStream {
         this.chunks = rest.length ? [rest] : [];
         this.bytes = rest.length;
         resolve({ before: all.subarray(0, at).toString('utf8'), after: all.subarray(at + mark.length, eol + 1).toString('utf8') });
-    }
-}
-
-
-/***/ }),
-
-/***/ 34720:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   Cq: () => (/* binding */ readOr),
-/* harmony export */   D5: () => (/* binding */ ancestorInTheWay),
-/* harmony export */   Wy: () => (/* binding */ readRegularSync)
-/* harmony export */ });
-/* unused harmony exports lstatOrNull, linkTarget, openRegular, readRegular, readHeadSync, readAsGit, readAsGitIn, readRegularIn, isLinkIn, linkLeavesTree, removeTree */
-/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(31421);
-/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_child_process__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(73024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(51455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(76760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
-// Reading what the agent could have planted. The loop reads the work tree as root: a path there may
-// be a link to any file of the machine, a FIFO that blocks an open() for ever, or a device. Every
-// read of such a path goes through here: never through a link, never blocking, never more than asked.
-// And removing it: a folder nested past PATH_MAX.
-
-
-
-
-/** lstat, or null when there is nothing at `path` (or it cannot be looked at: ENOTDIR, EACCES...). */
-function lstatOrNull(path) {
-    try {
-        return (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.lstatSync)(path, { throwIfNoEntry: false }) ?? null;
-    }
-    catch {
-        return null;
-    }
-}
-/** A link's target text, or null when `path` is not a link that can be read. */
-function linkTarget(path) {
-    try {
-        return readlinkSync(path);
-    }
-    catch {
-        return null;
-    }
-}
-/**
- * A regular file's bytes (at most `maxBytes`), opened with O_NOFOLLOW (a link at the final name is
- * refused) and O_NONBLOCK (a FIFO does not hang the open); anything else is refused with why.
- */
-async function openRegular(path, maxBytes = Infinity) {
-    let fh;
-    try {
-        fh = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    }
-    catch (e) {
-        const code = e.code;
-        return { refused: code === 'ELOOP' ? 'it is a symbolic link' : code === 'ENOENT' ? 'it does not exist' : `it cannot be opened (${code})` };
-    }
-    try {
-        const stat = await fh.stat();
-        if (!stat.isFile())
-            return { refused: 'it is not a regular file' };
-        if (stat.size > maxBytes)
-            return { refused: `it is larger than ${maxBytes} bytes` };
-        return { data: await fh.readFile(), stat };
-    }
-    finally {
-        await fh.close();
-    }
-}
-/** A regular file's bytes, or null for anything else (absent, a link, a FIFO, too large). */
-async function readRegular(path, maxBytes = Infinity) {
-    const r = await openRegular(path, maxBytes);
-    return 'data' in r ? r.data : null;
-}
-/**
- * readRegular from the loop's thread, for git's small files (HEAD, refs, the index, a new object):
- * a FIFO planted there must not block the open (nor, read synchronously, the whole loop).
- */
-function readRegularSync(path, maxBytes = Infinity) {
-    return withRegularSync(path, (fd, size) => (size <= maxBytes ? (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readFileSync)(fd) : null));
-}
-/** At most the first `bytes` bytes of a regular file, read as readRegularSync reads (a small file the agent left: its report). */
-function readHeadSync(path, bytes) {
-    return withRegularSync(path, (fd, size) => {
-        const buf = Buffer.alloc(Math.min(size, bytes));
-        return buf.subarray(0, readSync(fd, buf, 0, buf.length, 0));
-    });
-}
-function withRegularSync(path, read) {
-    let fd;
-    try {
-        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.openSync)(path, node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.O_RDONLY | node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.O_NOFOLLOW | node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.O_NONBLOCK);
-    }
-    catch {
-        return null;
-    }
-    try {
-        const stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.fstatSync)(fd);
-        return stat.isFile() ? read(fd, stat.size) : null;
-    }
-    catch {
-        return null;
-    }
-    finally {
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.closeSync)(fd);
-    }
-}
-/**
- * A work-tree path as git sees it: a link's target text (what git commits for it, never what it
- * points to), a regular file's bytes; null when absent or neither (git ignores FIFOs and devices).
- */
-async function readAsGit(path) {
-    const st = lstatOrNull(path);
-    if (st?.isSymbolicLink())
-        return Buffer.from(await readlink(path).catch(() => ''));
-    return st?.isFile() ? readRegular(path) : null;
-}
-// Work-tree paths are names the agent chose, under folders the agent could have replaced by links.
-// The loop (root) reads, writes and deletes only where every folder on the way is a real folder:
-// each ancestor is looked at with lstat, from the tree's root down (the agent has stopped by then).
-// lstat and readlink never block (a FIFO is not opened) and cost microseconds synchronously, where
-// each asynchronous call costs round trips through the thread pool, several per changed path.
-/** The first folder on the way to `rel` (relative to `root`) that exists but is not a real folder; null when none. */
-function ancestorInTheWay(root, rel) {
-    const parts = rel.split('/').filter((p) => p !== '' && p !== '.');
-    for (let i = 1; i < parts.length; i++) {
-        const path = parts.slice(0, i).join('/');
-        if (parts[i - 1] === '..')
-            return { path, what: 'a step out of the tree' };
-        const st = lstatOrNull((0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(root, path));
-        if (!st)
-            return null; // missing: nothing below it exists either; a write creates real folders
-        if (!st.isDirectory())
-            return { path, what: st.isSymbolicLink() ? 'a symbolic link' : 'not a folder' };
-    }
-    return null;
-}
-/** readAsGit for a work-tree path, never through a folder that is a link (then: null, as git sees it). */
-async function readAsGitIn(root, rel) {
-    return ancestorInTheWay(root, rel) ? null : readAsGit(join(root, rel));
-}
-/** readRegular for a work-tree path, never through a folder that is a link. */
-async function readRegularIn(root, rel, maxBytes = Infinity) {
-    return ancestorInTheWay(root, rel) ? null : readRegular(join(root, rel), maxBytes);
-}
-/** Whether a work-tree path is a link itself (never looked at through a folder that is a link). */
-function isLinkIn(root, rel) {
-    if (ancestorInTheWay(root, rel))
-        return false;
-    return !!lstatOrNull(join(root, rel))?.isSymbolicLink();
-}
-/** At most this many links on the way, as the kernel allows (ELOOP beyond). */
-const MAX_LINKS = 40;
-/**
- * Where the link at `rel` leads, resolved as the kernel would from its place in the tree: every link
- * on the way followed (links to links, any depth, `..` after a link climbs from where that link
- * led). Returns why it leaves the tree (an absolute target, a climb above the root, into .git, more
- * links than the kernel follows, a link it cannot read), or null when it ends inside the tree. A
- * missing step is taken as a plain folder (a clean checkout may create it), so `..` after it is judged
- * lexically, never more leniently.
- */
-function linkLeavesTree(root, rel) {
-    const pending = rel.split('/');
-    const at = [];
-    let links = 0;
-    let missing = false;
-    while (pending.length) {
-        const c = pending.shift();
-        if (c === '' || c === '.')
-            continue;
-        if (c === '..') {
-            if (!at.length)
-                return 'it climbs out of the tree';
-            at.pop();
-            continue;
-        }
-        at.push(c);
-        if (at.length === 1 && c.toLowerCase() === '.git')
-            return 'it leads into .git';
-        if (missing)
-            continue;
-        const here = join(root, ...at);
-        const st = lstatOrNull(here);
-        if (!st) {
-            missing = true;
-            continue;
-        }
-        if (st.isSymbolicLink()) {
-            if (++links > MAX_LINKS)
-                return `more than ${MAX_LINKS} links on the way`;
-            const target = linkTarget(here);
-            if (target === null)
-                return 'a link on the way cannot be read';
-            if (isAbsolute(target))
-                return `a link on the way is absolute (${at.join('/')} -> ${target})`;
-            at.pop();
-            pending.unshift(...target.split('/'));
-        }
-        else if (!st.isDirectory())
-            missing = pending.some((p) => p !== '' && p !== '.'); // ENOTDIR for the kernel
-    }
-    return null;
-}
-const RM = ['/usr/bin/rm', '/bin/rm'].find((p) => (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.existsSync)(p)) ?? 'rm';
-/**
- * Removes `path` and everything in it, where a role may have written. Node's rm names each entry by
- * its full path and gives up past PATH_MAX (folders nested 4 KiB deep): coreutils' rm, which works
- * from each folder in turn, removes what it left.
- */
-async function removeTree(path) {
-    try {
-        await rm(path, { recursive: true, force: true });
-    }
-    catch (e) {
-        if (e.code !== 'ENAMETOOLONG')
-            throw e;
-        await new Promise((resolve, reject) => {
-            execFile(RM, ['-rf', '--', path], { env: { LC_ALL: 'C' }, timeout: 300_000, killSignal: 'SIGKILL' }, (err, _out, stderr) => err ? reject(new Error(`rm -rf ${path} failed: ${stderr.trim() || err.message}`)) : resolve());
-        });
-    }
-}
-/** `read()`, or `fallback` when it throws. */
-function readOr(read, fallback) {
-    try {
-        return read();
-    }
-    catch {
-        return fallback;
     }
 }
 

@@ -1,8 +1,8 @@
-export const id = 625;
-export const ids = [625];
+export const id = 462;
+export const ids = [462];
 export const modules = {
 
-/***/ 5625:
+/***/ 5462:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -131,8 +131,10 @@ class TreeChanged extends PhucError {
  */
 class RunnerCompromised extends PhucError {
     code = 'RUNNER_COMPROMISED';
-    constructor(round, criterion, runner, notRun = false) {
-        super(`the test runner is compromised (round ${round}): the loop's canary, a test that must fail placed beside the suite under a name the agent cannot predict, ${notRun ? 'ran at an earlier round of this run but did not run' : 'passed'} when the criterion \`${criterion}\` ran the suite (${runner}); the round is refused`);
+    constructor(round, criterion, runner, notRun = false, copy) {
+        super(copy
+            ? `the test runner is compromised (round ${round}): the loop's copy of \`${copy.test}\`, a test that failed earlier in this run, run with the canary under a name the agent cannot predict, ${copy.outcome === 'failed' ? 'failed' : 'did not run though the canary beside it ran'} while the round reported the criterion \`${criterion}\` passing (${runner}); the round is refused`
+            : `the test runner is compromised (round ${round}): the loop's canary, a test that must fail placed beside the suite under a name the agent cannot predict, ${notRun ? 'ran at an earlier round of this run but did not run' : 'passed'} when the criterion \`${criterion}\` ran the suite (${runner}); the round is refused`);
     }
 }
 /**
@@ -2364,7 +2366,15 @@ var external_node_url_ = __webpack_require__(3136);
 
 
 
-const PROGRAMS = (/* unused pure expression or super */ null && (['break-links.sh', 'net-forwarder.pl', 'sandbox-init.pl', 'sandbox-load.sh', 'sandbox-users.sh', 'spawn-helper.pl']));
+const PROGRAMS = (/* unused pure expression or super */ null && ([
+    'break-links.sh',
+    'net-forwarder.pl',
+    'sandbox-init.pl',
+    'sandbox-load.sh',
+    'sandbox-users.sh',
+    'spawn-helper.pl',
+    'seal-assert.mjs',
+]));
 /** The path of a helper program in the installation; throws where the installation lacks it. */
 function programFile(name) {
     const here = (0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url));
@@ -4127,12 +4137,31 @@ class RootCommands {
         const theirs = ['(', '-uid', String(this.users.agent.uid), '-o', '-uid', String(this.users.check.uid), ')'];
         const over = (...test) => [t.find, root, ...this.pruned(root, skip, keepTop), ...theirs, ...test];
         await this.asRoot([...over('!', '-type', 'd', '-links', '+1'), ...eachEntry([t.sh, this.breakLinks, t.mktemp, t.cp, t.mv, t.rm])]);
+        // Before the chmod: without its ACL a file's group bits are the ACL's group entry again.
         if (this.setfacl)
             await this.asRoot([...over('!', '-type', 'l'), ...eachEntry([this.setfacl, '-b'])]);
         // No mode that outlives the hand-back (a setgid or sticky folder, a setuid file, one group or
         // others may write): what git checks out never has one. The user's own come back (restorePrivateModes).
-        await this.asRoot([...over('!', '-type', 'l', '-perm', '/7022'), ...eachEntry([t.chmod, 'ug-s,o-t,go-w'])]);
-        await this.chownTree(root, owner.uid, owner.gid, skip, keepTop);
+        // One walk with the chown (`,` tests every entry on both sides, before either's batch runs): a chown by
+        // root adds no mode bit, so the order of the two batches does not matter.
+        await this.asRoot([
+            t.find,
+            root,
+            ...this.pruned(root, skip, keepTop),
+            '(',
+            '(',
+            ...theirs,
+            '!',
+            '-type',
+            'l',
+            '-perm',
+            '/7022',
+            ...eachEntry([t.chmod, 'ug-s,o-t,go-w']),
+            ')',
+            ',',
+            ...this.owned(owner.uid, owner.gid),
+            ')',
+        ]);
     }
     /**
      * find's arguments from `root` on: past the `skip` folders (relative to root), below `root` itself
@@ -4150,9 +4179,12 @@ class RootCommands {
      * (its default) never follows a link; chown -h changes the link.
      */
     async chownTree(root, uid, gid, skip, keepTop = false) {
-        const t = this.tools;
+        await this.asRoot([this.tools.find, root, ...this.pruned(root, skip, keepTop), ...this.owned(uid, gid)]);
+    }
+    /** find's expression that gives `uid`:`gid` each entry with another owner (chownTree's), in parentheses: one side of a `,`. */
+    owned(uid, gid) {
         const differs = ['(', '!', '-uid', String(uid), '-o', '!', '-gid', String(gid), ')', '(', '-type', 'd', '-o', '-links', '1', ')'];
-        await this.asRoot([t.find, root, ...this.pruned(root, skip, keepTop), ...differs, ...eachEntry([t.chown, '-h', `${String(uid)}:${String(gid)}`])]);
+        return ['(', ...differs, ...eachEntry([this.tools.chown, '-h', `${String(uid)}:${String(gid)}`]), ')'];
     }
     async remove(path) {
         if (this.sudo)
@@ -4211,12 +4243,15 @@ class RootCommands {
         // What group and others may not read (a 0600 file, a 0700 folder), which the role could open to
         // them (git keeps no such bit), and the user's own special or shared modes (a setgid folder, a
         // group-writable one), which the hand-back clears: their modes, kept beside the top folder's until reclaimWorkTree.
-        const t = this.tools;
+        // One walk lists them and hands the tree over (`,`: each entry's mode is printed when it is
+        // tested, before the chown's batch runs; a chown by root adds no mode bit in any case).
         const skip = ['.git', ...keep];
         await this.asRoot([
-            t.find,
+            this.tools.find,
             cwd,
             ...this.pruned(cwd, skip, true),
+            '(',
+            '(',
             '!',
             '-type',
             'l',
@@ -4231,8 +4266,11 @@ class RootCommands {
             '-fprintf',
             (0,external_node_path_.join)((0,external_node_path_.dirname)(saved), PRIVATE_MODES),
             '%m %P\\0',
+            ')',
+            ',',
+            ...this.owned(u.uid, u.gid),
+            ')',
         ]);
-        await this.chownTree(cwd, u.uid, u.gid, skip, true);
     }
     /**
      * Gives everything in the work tree back to the owner of `.git` (which the loop never hands over),
@@ -6408,6 +6446,7 @@ async function spawnAgent(o) {
         }, { keepAgentKeys: !proxy, allow: PRESET_ENV[preset], pass: o.passEnv });
         env = withoutRoleVariables(given);
         await o.sandbox.grantWorkTree(o.cwd, [LOOP_SCRATCH_DIR, ...(o.protect ?? [])]);
+        o.holding?.lent();
         const spec = await o.sandbox.wrap({
             command: inv.command,
             args: inv.args,
@@ -6428,7 +6467,12 @@ async function spawnAgent(o) {
         activeAgents--;
         stop.close();
         clearInterval(beat);
-        await o.sandbox.reclaimWorkTree(o.cwd);
+        try {
+            o.holding?.ending();
+        }
+        finally {
+            await o.sandbox.reclaimWorkTree(o.cwd);
+        }
     }
     const outcome = usage_parseAgentOutcome(preset, result);
     const stopped = stop.reason();
@@ -8203,6 +8247,265 @@ function updatePasses(passes, checks, iteration) {
     return Object.fromEntries(next);
 }
 
+// EXTERNAL MODULE: external "node:vm"
+var external_node_vm_ = __webpack_require__(714);
+;// CONCATENATED MODULE: ./src/engine/judge/shadow.ts
+// Loop-owned copies of the tests that failed earlier in the run (judge/canary.ts, SPEC §7): the tests
+// the agent is motivated to subvert, since its prompt names them. Code under test that silences
+// exactly those tests — by name (a module whose attribute lookup hands pytest a no-op, a Go test
+// binary re-run without them) or by their values (an assertion library that lets the failing
+// (actual, expected) pairs through: sealed for the canary run, judge/seal.ts) — silences the
+// original only: the copy runs under a random name, as random as the canary's, beside a canary in
+// the same file, and reports whether it ran to its end. A copy of a test the round reports passing
+// that fails, or that does not run while the canary beside it ran, says the round's pass is not
+// the test's: RUNNER_COMPROMISED.
+//
+// The copy runs the original's own body, never a rewrite: pytest's and Go's copy calls the test's
+// function object (by the module's dictionary, by the package's name: not through the attribute
+// lookup the code under test can intercept); node:test's calls the test's own callback, its text
+// taken from the test file (a top-level `test(…)`/`it(…)` with the name as a literal) and appended
+// to a copy of that file, so its imports and helpers are the file's own. Only top-level tests are
+// copied (a nested one's closure is not the file's), and a test whose declaration the loop cannot
+// find is said to be not copied, never guessed at.
+
+
+
+
+
+
+/** The runners whose failing tests the loop copies. */
+const SHADOW_RUNNERS = ['pytest', 'go test', 'node:test'];
+const isShadowRunner = (r) => SHADOW_RUNNERS.includes(r ?? '');
+/** What a copy did in the canary run: ran to its end (`passed`), started and did not end (`failed`), never started. */
+const copyOutcomeSchema = external/* object */.Ikc({ test: external/* string */.YjP(), outcome: external/* enum */.k5n(['passed', 'failed', 'not_run']) });
+/** A builtin module in code appended to an ES module or a CommonJS one alike: without an import or a name of its own. */
+const builtin = (m) => `(globalThis.process.getBuiltinModule?.('node:${m}') ?? require('node:${m}'))`;
+// eslint-disable-next-line no-control-regex -- an ANSI colour sequence starts with ESC
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+/**
+ * The names of the failing tests a runner's output gives (pytest's summary lines, Go's `--- FAIL:`,
+ * node:test's TAP `not ok` and spec `✖` lines); a parametrised test by its function's name, a
+ * pytest method as `Class::name`, a Go subtest by its test.
+ */
+function failingNames(runner, log) {
+    if (!isShadowRunner(runner))
+        return [];
+    const text = log.replace(ANSI, '');
+    const found = [];
+    const all = (re, f) => {
+        for (const m of text.matchAll(re)) {
+            const name = f(m);
+            if (name)
+                found.push(name);
+        }
+    };
+    if (runner === 'pytest')
+        all(/^(?:FAILED|ERROR) [^\s:]+::([A-Za-z_][\w:]*)(?:\[[^\n]*?\])?(?: - |$)/gm, (m) => m[1]);
+    if (runner === 'go test')
+        all(/^\s*--- FAIL: (Test\w*)[\s/]/gm, (m) => m[1]);
+    if (runner === 'node:test') {
+        all(/^\s*not ok \d+ - (.+?)(?: # .*)?$/gm, (m) => m[1].replace(/\\(.)/g, '$1'));
+        all(/^\s*✖ (.+?) \([\d.]+m?s\)$/gm, (m) => m[1]);
+    }
+    return [...new Set(found)];
+}
+/** Where a test is declared in a file's text (null: not at the top level there), and what its copy calls. */
+function declared(runner, text, name) {
+    const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    if (runner === 'pytest')
+        return new RegExp(`^def ${escaped}\\s*\\(`, 'm').test(text) ? name : null;
+    if (runner === 'go test')
+        return new RegExp(`^func ${escaped}\\s*\\(\\s*\\w+\\s+\\*testing\\.T\\s*\\)`, 'm').test(text) ? name : null;
+    return jsTestFunction(text, name);
+}
+/**
+ * Writes the copies of `names` (tests that failed earlier in the run) into the workspace: per test
+ * file declaring some, a file beside it with a canary (from `canary`, as the criterion's canary is
+ * made) and the copies. `not copied` tells the names no declaration was found for.
+ */
+async function writeShadows(runner, names, c) {
+    if (!isShadowRunner(runner) || names.length === 0)
+        return null;
+    const shadows = { files: [], marks: [], log: (0,external_node_path_.join)(c.cwd, `.${hex()}`), copies: [] };
+    const left = new Set(names);
+    for (const rel of c.testFiles) {
+        const own = (await readRegular((0,external_node_path_.join)(c.cwd, rel), 1024 * 1024))?.toString('utf8');
+        if (own === undefined)
+            continue;
+        const here = names.flatMap((test) => {
+            const call = declared(runner, own, test);
+            return call === null ? [] : [{ test, call }];
+        });
+        if (here.length === 0 || !lstatOrNull((0,external_node_path_.join)(c.cwd, (0,external_node_path_.dirname)(rel)))?.isDirectory())
+            continue;
+        const k = shadows.files.length;
+        const helper = `x${hex()}`;
+        const mark = (0,external_node_path_.join)(c.cwd, (0,external_node_path_.dirname)(rel), `.${hex()}`);
+        const file = (0,external_node_path_.join)(c.cwd, (0,external_node_path_.dirname)(rel), fileName(runner, rel));
+        const copies = here.map(({ test, call }, i) => {
+            shadows.copies.push({ test, file: k });
+            left.delete(test);
+            return copyText(runner, call, shadows.log, shadows.copies.length - 1, helper, i === 0);
+        });
+        shadows.files.push(file);
+        shadows.marks.push(mark);
+        // A Go file's build constraints are its copies' too: they call tests built only under them.
+        const constraints = runner === 'go test' ? [...own.matchAll(/^\/\/(?:go:build|\s*\+build)\s.*\n/gm)].map((m) => m[0]).join('') : '';
+        const head = Buffer.from(constraints ? `${constraints}\n` : '');
+        await (0,promises_.writeFile)(file, Buffer.concat([head, await c.canary(mark, (0,external_node_path_.join)(c.cwd, rel), file), Buffer.from(copies.join(''))]), { flag: 'wx', mode: 0o644 });
+    }
+    return { shadows, notCopied: [...left] };
+}
+/** Each copy's outcome, and whether the canary beside it ran (a copy that did not run beside it was kept from running). */
+async function readShadows(s) {
+    const lines = (await (0,promises_.readFile)(s.log, 'utf8').catch(() => '')).split('\n');
+    const count = (l) => lines.filter((x) => x === l).length;
+    return s.copies.map(({ test, file }, n) => {
+        const started = count(`s${n}`);
+        const outcome = started === 0 ? 'not_run' : started > count(`d${n}`) ? 'failed' : 'passed';
+        return { test, outcome, besideRan: lstatOrNull(s.marks[file]) !== null };
+    });
+}
+/** Whether a canary in a copy's file ran. */
+const shadowCanaryRan = (s) => s?.marks.some((m) => lstatOrNull(m) !== null) === true;
+async function removeShadows(s) {
+    await Promise.all([...s.files, ...s.marks, s.log].map((f) => (0,promises_.rm)(f, { force: true })));
+}
+const hex = () => (0,external_node_crypto_.randomBytes)(6).toString('hex');
+function fileName(runner, rel) {
+    if (runner === 'pytest')
+        return `test_${hex()}.py`;
+    if (runner === 'go test')
+        return `${hex()}_test.go`;
+    return `${hex()}${/\.(?:test|spec)\.[cm]?[jt]sx?$/.exec(rel)?.[0] ?? '.test.js'}`;
+}
+/**
+ * The copy of one test, appended after the file's canary: it notes its start and its end in `log`
+ * (as `s<n>`, `d<n>`) through the file's `helper`, defined with its first copy.
+ */
+function copyText(runner, call, log, n, helper, first) {
+    const at = JSON.stringify(log);
+    switch (runner) {
+        case 'pytest': {
+            // functools.wraps: pytest reads the original's signature (its fixtures) and marks (its parameters) through it.
+            const wrap = `\n\ndef ${helper}(f, start, end):\n    import functools\n\n    @functools.wraps(f)\n    def copy(*args, **kwargs):\n        with open(${at}, "a") as h:\n            h.write(start)\n        r = f(*args, **kwargs)\n        with open(${at}, "a") as h:\n            h.write(end)\n        return r\n\n    return copy\n`;
+            return `${first ? wrap : ''}\n\ntest_${hex()} = ${helper}(${call}, "s${n}\\n", "d${n}\\n")\n`;
+        }
+        case 'go test': {
+            const wrap = `\nfunc ${helper}(line string) {\n\tif f, err := os.OpenFile(${at}, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {\n\t\t_, _ = f.WriteString(line)\n\t\t_ = f.Close()\n\t}\n}\n`;
+            // t.Cleanup runs after a t.Fatal too: the end is noted only for a test that did not fail.
+            const copy = `\nfunc TestX${hex()}(t *testing.T) {\n\t${helper}("s${n}\\n")\n\tt.Cleanup(func() {\n\t\tif !t.Failed() {\n\t\t\t${helper}("d${n}\\n")\n\t\t}\n\t})\n\t${call}(t)\n}\n`;
+            return `${first ? wrap : ''}${copy}`;
+        }
+        case 'node:test':
+            return `;${builtin('test')}.test('${hex()}', async (t) => {\n  ${builtin('fs')}.appendFileSync(${at}, 's${n}\\n');\n  await (${call})(t);\n  ${builtin('fs')}.appendFileSync(${at}, 'd${n}\\n');\n});\n`;
+    }
+}
+/** The index after the string, template literal or comment that starts at `i` (`i` when none does). */
+function skipLiteral(t, i) {
+    const c = t[i];
+    if (c === '/' && t[i + 1] === '/')
+        return t.includes('\n', i) ? t.indexOf('\n', i) : t.length;
+    if (c === '/' && t[i + 1] === '*')
+        return t.includes('*/', i + 2) ? t.indexOf('*/', i + 2) + 2 : t.length;
+    if (c === '"' || c === "'") {
+        let j = i + 1;
+        while (j < t.length && t[j] !== c && t[j] !== '\n')
+            j += t[j] === '\\' ? 2 : 1;
+        return j + 1;
+    }
+    if (c !== '`')
+        return i;
+    let j = i + 1;
+    while (j < t.length && t[j] !== '`')
+        j = t[j] === '\\' ? j + 2 : t[j] === '$' && t[j + 1] === '{' ? closing(t, j + 2) + 1 : j + 1;
+    return j + 1;
+}
+/** The index of the bracket that closes the one opened just before `i`, and the top-level commas on the way. */
+function closing(t, i, commas) {
+    let depth = 1;
+    for (let j = i; j < t.length; j++) {
+        const k = skipLiteral(t, j);
+        if (k !== j) {
+            j = k - 1;
+            continue;
+        }
+        if ('([{'.includes(t[j]))
+            depth++;
+        else if (')]}'.includes(t[j]) && --depth === 0)
+            return j;
+        else if (t[j] === ',' && depth === 1)
+            commas?.push(j);
+    }
+    return t.length;
+}
+/**
+ * The function of the top-level `test('<name>', …)` or `it(…)` call in a JS test file (its last
+ * argument, checked to parse as an expression), or null. Bracketed code is stepped over whole, so
+ * only calls at the file's top level are seen.
+ */
+function jsTestFunction(t, name) {
+    const call = /(?<![\w$.])(?:test|it)\s*\(/y;
+    for (let i = 0; i < t.length; i++) {
+        const k = skipLiteral(t, i);
+        if (k !== i) {
+            i = k - 1;
+            continue;
+        }
+        call.lastIndex = i;
+        if (call.test(t)) {
+            const commas = [];
+            const open = call.lastIndex;
+            const end = closing(t, open, commas);
+            const ends = [...commas, end];
+            const args = ends.map((to, a) => t.slice(a === 0 ? open : ends[a - 1] + 1, to).trim()).filter((a) => a !== '');
+            const literal = /^(['"`])((?:(?!\1)[^\\\n$])*)\1$/.exec(args[0] ?? '');
+            if (literal?.[2] === name && args.length >= 2 && parses(args[args.length - 1]))
+                return args[args.length - 1];
+            i = end;
+        }
+        else if ('([{'.includes(t[i]))
+            i = closing(t, i + 1);
+    }
+    return null;
+}
+function parses(expression) {
+    try {
+        new external_node_vm_.Script(`(${expression}\n)`);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/engine/judge/seal.ts
+// The assertion library sealed for the runner canary's run (judge/canary.ts): the copies of the
+// tests that failed earlier (judge/shadow.ts) call the same assertions as the originals, so code
+// under test that lets exactly the failing (actual, expected) pairs through would let the copies
+// through too. Under node (node:test, mocha) a loop-owned module is loaded with `--import` through
+// NODE_OPTIONS, before any module of the project, and freezes node:assert's exports
+// (os/seal-assert.mjs). It is written beside the canary under a random name for the run alone, as
+// the canary is: the check user reads it from the workspace, whatever the installation's path.
+
+
+
+
+
+const SEALED = new Set(['node:test', 'mocha']);
+/** The canary run's environment with the runner's assertion library sealed, and the file to remove after it (null: nothing sealed). */
+async function seal(runner, dir, env) {
+    if (!SEALED.has(runner ?? ''))
+        return { env, file: null };
+    const file = (0,external_node_path_.join)(dir, `.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.mjs`);
+    await (0,promises_.writeFile)(file, programText('seal-assert.mjs'), { flag: 'wx', mode: 0o644 });
+    return { env: { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --import=${(0,external_node_url_.pathToFileURL)(file).href}`.trim() }, file };
+}
+async function unseal(s) {
+    if (s.file)
+        await (0,promises_.rm)(s.file, { force: true });
+}
+
 ;// CONCATENATED MODULE: ./src/engine/judge/canary.ts
 // The runner proves itself honest every round (SPEC §7, runner canary). For each criterion that
 // passed and whose test runner the loop recognises, the loop writes a test that must fail — in the
@@ -8233,8 +8536,18 @@ function updatePasses(passes, checks, iteration) {
 // needs no probe, so a run whose canaries run pays for none (it used to probe at the baseline, one
 // suite run more, wherever a criterion failed there).
 //
+// The canary catches a runner subverted for every test; code under test that silences only the
+// tests that failed (their names are in the agent's prompt) leaves it failing. So the same run also
+// carries loop-owned copies of the tests each criterion reported failing earlier in the run
+// (judge/shadow.ts), under names as random as the canary's, beside a canary of their own, with
+// node:assert sealed (judge/seal.ts): a copy that fails, or does not run where its canary ran,
+// while the round passes is RUNNER_COMPROMISED. One suite run per criterion and round, as before.
+//
 // What no canary can see: code that behaves only when it is not judged (it recognises the judge's
-// user or workspace) or only when no canary is present (docs/security.md, limits).
+// user or workspace) or only when no canary is present, or that recognises a copy by its body
+// (docs/security.md, limits).
+
+
 
 
 
@@ -8253,9 +8566,14 @@ const canaryOutcomeSchema = external/* object */.Ikc({
     criterion: external/* string */.YjP(),
     runner: external/* enum */.k5n(CANARY_RUNNERS).nullable(),
     outcome: external/* enum */.k5n(['failed', 'passed', 'not_run', 'no_runner']),
+    /** The loop's copies of the tests that failed earlier in the run, run with the canary (judge/shadow.ts); absent where none was made. */
+    copies: external/* array */.YOg(copyOutcomeSchema).optional(),
 });
-/** Whether an outcome refuses the round: a pass, or a canary reached before that no longer runs. */
-const compromised = (c) => c.outcome === 'passed' || (c.outcome === 'not_run' && c.reachedBefore === true);
+/**
+ * Whether an outcome refuses the round: a pass, a canary reached before that no longer runs, or a
+ * copy of an earlier failing test that fails (or is kept from running) while the round passes.
+ */
+const compromised = (c) => c.outcome === 'passed' || (c.outcome === 'not_run' && c.reachedBefore === true) || c.lyingCopy !== undefined;
 /**
  * The canaries of a round: one per criterion that ran and passed. The round is refused where one
  * is `compromised` (the first such, with `reachedBefore`, first).
@@ -8279,7 +8597,8 @@ async function probeCanary(criterion, c) {
 }
 async function runCanary(criterion, c, probe) {
     const runner = await recogniseRunner(criterion.run, c.cwd);
-    const sibling = runner && pickSibling(runner, c.files, c.protectedGlobs);
+    const tests = runner ? testFiles(runner, c.files) : [];
+    const sibling = runner && pickSibling(tests, c.protectedGlobs);
     if (!runner || !sibling) {
         c.log?.(`runner canary for \`${criterion.id}\`: ${runner ? `no ${runner} test file in the tree to put it beside` : 'no test runner recognised in its command'}`);
         return { criterion: criterion.id, runner, outcome: 'no_runner' };
@@ -8292,27 +8611,48 @@ async function runCanary(criterion, c, probe) {
     if (!lstatOrNull(dir)?.isDirectory())
         return { criterion: criterion.id, runner, outcome: 'no_runner' };
     await (0,promises_.writeFile)(file, await canaryBytes(runner, token, mark, (0,external_node_path_.join)(c.cwd, sibling)), { flag: 'wx', mode: 0o644 });
+    // The tests that failed earlier in the run, copied (a probe only asks whether the canary is reached).
+    const made = await writeShadows(runner, probe ? [] : (c.failing?.get(criterion.id) ?? []), {
+        cwd: c.cwd,
+        testFiles: tests,
+        canary: (at, from) => canaryBytes(runner, (0,external_node_crypto_.randomBytes)(6).toString('hex'), at, from),
+    });
+    const sealed = await seal(runner, dir, c.env);
     try {
         const r = await c.runner.run({
             command: criterion.run,
             cwd: c.cwd,
-            env: c.env,
+            env: sealed.env,
             timeoutMs: criterion.timeout_seconds * 1000,
             signal: c.signal,
             maxOutputBytes: 64 * 1024,
         });
-        const ran = lstatOrNull(mark) !== null;
+        const ran = lstatOrNull(mark) !== null || shadowCanaryRan(made?.shadows);
         // Asked of the baseline only where it decides: a canary that left no mark, never run before.
         const reachedBefore = c.reached?.has(criterion.id) === true || (!ran && !probe && (await c.baselineReaches?.(criterion)) === true);
         if (ran)
             c.reached?.add(criterion.id);
         const outcome = canaryOutcome({ exit: r.exitCode, timedOut: r.timedOut, ran, reachedBefore, probe });
-        c.log?.(`runner canary (${runner}) for \`${criterion.id}\`: ${says(outcome, reachedBefore, probe)} (${(r.durationMs / 1000).toFixed(1)} s)`);
-        return { criterion: criterion.id, runner, outcome, ...(reachedBefore ? { reachedBefore } : {}) };
+        const copies = made ? await readShadows(made.shadows) : [];
+        // A copy that failed, or did not run though the canary in its file did, while the round passed.
+        const lyingCopy = copies.find((k) => k.outcome === 'failed' || (k.outcome === 'not_run' && k.besideRan));
+        const copied = copies.map(({ test, outcome: o }) => ({ test, outcome: o }));
+        c.log?.(`runner canary (${runner}) for \`${criterion.id}\`: ${says(outcome, reachedBefore, probe)}${made ? `; ${copiesSay(copied, made.notCopied)}` : ''} (${(r.durationMs / 1000).toFixed(1)} s)`);
+        return {
+            criterion: criterion.id,
+            runner,
+            outcome,
+            ...(copied.length ? { copies: copied } : {}),
+            ...(reachedBefore ? { reachedBefore } : {}),
+            ...(lyingCopy ? { lyingCopy: { test: lyingCopy.test, outcome: lyingCopy.outcome } } : {}),
+        };
     }
     finally {
         await (0,promises_.rm)(file, { force: true });
         await (0,promises_.rm)(mark, { force: true });
+        if (made)
+            await removeShadows(made.shadows);
+        await unseal(sealed);
         await removeBuildOutputs(runner, sibling, token, c.cwd);
         // The snapshot file jest and vitest write for a copied `toMatchSnapshot` would be found obsolete later.
         await (0,promises_.rm)((0,external_node_path_.join)(dir, '__snapshots__', `${(0,external_node_path_.basename)(file)}.snap`), { force: true });
@@ -8332,6 +8672,14 @@ function canaryOutcome(o) {
     if (o.timedOut || (o.exit !== 0 && (o.ran || !o.reachedBefore)))
         return 'failed';
     return o.ran ? 'passed' : 'not_run';
+}
+/** What the copies did, for the log. */
+function copiesSay(copies, notCopied) {
+    const bad = copies.filter((k) => k.outcome !== 'passed');
+    const told = bad.length
+        ? bad.map((k) => `the copy of \`${k.test}\` ${k.outcome === 'failed' ? 'FAILED' : 'DID NOT RUN'}`).join(', ')
+        : `copies of ${copies.length} earlier failing test(s) passed`;
+    return notCopied.length ? `${told} (not copied, no top-level declaration found: ${notCopied.map((n) => `\`${n}\``).join(', ')})` : told;
 }
 function says(outcome, reachedBefore, probe) {
     if (outcome === 'failed')
@@ -8376,9 +8724,10 @@ const TEST_FILE = {
     maven: JAVA_TEST,
     gradle: JAVA_TEST,
 };
-/** A tracked test file of the runner's kind to put the canary beside: a protected one first, then the first by name. */
-function pickSibling(runner, files, protectedGlobs) {
-    const tests = files.filter((f) => TEST_FILE[runner].test(f) && !f.split('/').includes('node_modules')).sort();
+/** The tracked test files of the runner's kind, by name. */
+const testFiles = (runner, files) => files.filter((f) => TEST_FILE[runner].test(f) && !f.split('/').includes('node_modules')).sort();
+/** A test file to put the canary beside: a protected one first, then the first by name. */
+function pickSibling(tests, protectedGlobs) {
     const isProtected = picomatch_default()([...protectedGlobs], { dot: true });
     return tests.find((f) => isProtected(f)) ?? tests[0] ?? null;
 }
@@ -8456,8 +8805,6 @@ async function canaryBytes(runner, token, mark, sibling) {
     const nocheck = NOCHECK.has(runner) && !own.subarray(0, 2).equals(Buffer.from('#!')) ? Buffer.from('// @ts-nocheck\n') : Buffer.alloc(0);
     return Buffer.concat([nocheck, own, Buffer.from('\n\n\n'), test]);
 }
-/** A builtin module in code appended to an ES module or a CommonJS one alike: without an import or a name of its own. */
-const builtin = (m) => `(globalThis.process.getBuiltinModule?.('node:${m}') ?? require('node:${m}'))`;
 /**
  * The test appended to a jest, vitest or mocha file: it calls the test function and the assertion
  * the file itself uses, by the names the file gives them (imported, required or global), so a
@@ -8853,6 +9200,31 @@ function describeFailures(results, max) {
     const named = failing.slice(0, Math.max(0, max)).map((t) => `${t.id}${t.status === 'error' ? ' (error)' : ''}${t.message ? `: ${t.message}` : ''}`);
     const rest = failing.length - named.length;
     return `${failing.length} of ${executed} tests fail — ${named.join('; ')}${rest > 0 ? `; and ${rest} more` : ''}`;
+}
+
+;// CONCATENATED MODULE: ./src/engine/judge/failing-tests.ts
+// The tests that failed in a round, by criterion and name, kept for the rest of the run: the runner
+// canary copies them into its run (judge/shadow.ts). Read from the failing check's own output in
+// the runner's format and from the round's JUnit reports where the checks write them (a name the
+// test files do not declare at their top level is told and never copied).
+
+
+
+/** `known` with the round's failing tests added (a new map: the caller keeps it for the run). */
+async function withFailing(known, round, readLog) {
+    const out = new Map(known);
+    const fromJunit = round.junit && 'tests' in round.junit ? failingTests(round.junit.tests).map((t) => t.name.replace(/\[.*\]$/, '')) : [];
+    for (const check of round.checks) {
+        if (check.met || check.reused_from_iteration !== null)
+            continue;
+        const runner = await recogniseRunner(check.run, round.cwd);
+        if (!SHADOW_RUNNERS.includes(runner))
+            continue;
+        const names = [...failingNames(runner, (await readLog(check)) ?? ''), ...fromJunit];
+        if (names.length)
+            out.set(check.id, [...new Set([...(out.get(check.id) ?? []), ...names])]);
+    }
+    return out;
 }
 
 ;// CONCATENATED MODULE: ./src/engine/judge/residual.ts
@@ -10102,6 +10474,7 @@ function setupLine(s) {
 
 
 
+
 const scrubbers = new WeakMap();
 /** The scrub function of a run's secret values, built once per list (its forms are precomputed). */
 function scrubber(secrets) {
@@ -10179,6 +10552,7 @@ async function judgeRound(ctx, dir, tree, opts) {
     const residual = await time('residual', () => computeResidual(cfg, checks, { runner: judge.runner, cwd, env: judge.env, signal: opts.signal, junit: residualJunit }));
     if (cfg.residual.metric === 'command')
         judge.keepsTree('the residual command', glob);
+    ctx.canaryFailing = await withFailing(ctx.canaryFailing, { checks, junit, cwd }, (c) => ctx.ev.readText(c.evidence.split('#')[0]));
     // The runner proves itself honest (clean workspace only: the canary is never written to the agent's tree).
     const canary = judge.mode === 'clean' && !opts.signal.aborted
         ? await time('canary', async () => runCanaries(cfg.acceptance_criteria, checks, {
@@ -10191,14 +10565,18 @@ async function judgeRound(ctx, dir, tree, opts) {
             after: (step) => judge.keepsTree(step, glob),
             log: (line) => ctx.o.log.info(`${dir}: ${line}`),
             reached: ctx.canaryReached,
+            failing: ctx.canaryFailing,
             // Iteration rounds only: a replay's round may hold the fresh checkout the probe takes.
             baselineReaches: opts.reuse ? (k) => baselineReaches(ctx, k, glob, opts.signal) : undefined,
         }))
         : undefined;
+    // Kept in the state for a resumed run (sorted: the same history gives the same bytes).
+    const failing = [...ctx.canaryFailing].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, [...v]]);
+    ctx.state.canary = { reached: [...ctx.canaryReached].sort(), failing: Object.fromEntries(failing) };
     const lying = canary?.find(compromised);
     if (lying)
-        throw new RunnerCompromised(dir, lying.criterion, lying.runner ?? 'unknown', lying.outcome === 'not_run');
-    return { checks, residual, cwd, junit, canary: canary?.map(({ reachedBefore: _, ...c }) => c), aborted: opts.signal.aborted };
+        throw new RunnerCompromised(dir, lying.criterion, lying.runner ?? 'unknown', lying.outcome === 'not_run', lying.lyingCopy);
+    return { checks, residual, cwd, junit, canary: canary?.map(({ reachedBefore: _, lyingCopy: __, ...c }) => c), aborted: opts.signal.aborted };
 }
 /**
  * Whether the baseline's tree reaches the canary of `criterion`: a probe in a brand-new checkout of
@@ -10410,7 +10788,7 @@ function normalizeVolatile(text) {
 
 
 // eslint-disable-next-line no-control-regex -- an ANSI colour sequence starts with ESC
-const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
+const signature_ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 /** Ids and paths first: a temporary path is a path like any other here, with its line numbers. */
 const IDS_AND_PATHS = [
     [/\b(?:0x)?[0-9a-f]{7,}\b/gi, '<hex>'],
@@ -10433,7 +10811,7 @@ const rewrite = (line, rules) => rules.reduce((s, [re, to]) => s.replace(re, to)
  */
 function normalizeFailure(output, maxLines = 30) {
     const lines = output
-        .replace(ANSI, '')
+        .replace(signature_ANSI, '')
         .split(/\r?\n/)
         .map((l) => rewrite(normalizeVolatile(rewrite(l, IDS_AND_PATHS)), POSITIONS).trim())
         .filter((l) => l && !/^--- (stdout|stderr|exit .*|timed out|aborted|signal .*) ---$/.test(l) && !l.startsWith('$ '));
@@ -10641,6 +11019,11 @@ const stateSchema = external/* object */.Ikc({
     suite_baseline: external/* array */.YOg(external/* object */.Ikc({ id: external/* string */.YjP(), status: external/* enum */.k5n(['passed', 'failed', 'error', 'skipped']) }))
         .nullable()
         .optional(),
+    /**
+     * The runner canary's history (judge/canary.ts): the criteria whose canary ran (from then on it must
+     * run) and the tests each reported failing (copied into its run), for a resumed run; absent before.
+     */
+    canary: external/* object */.Ikc({ reached: external/* array */.YOg(external/* string */.YjP()), failing: external/* record */.g1P(external/* string */.YjP(), external/* array */.YOg(external/* string */.YjP())) }).optional(),
     /** What the last halt taught (evidence/lessons.ts), shown to the next run's agent; absent before its first halt. */
     lessons_for_next_run: external/* array */.YOg(lessonSchema).optional(),
     /** The loop's last commit: a run continues this state only from it (or from a descendant, re-baselined). */
@@ -11689,8 +12072,10 @@ function unexplainedSymbols(symbols, explanation) {
 
 /** Significant digits shown of a value below 1 ("0.005571"); at or above 1, as many decimals as leave four digits ("12.35", "1235"). */
 const DIGITS = 4;
+/** From this size on, a value is shown in exponent form ("1.235e+41"): 40 digits overflow any table cell. */
+const LARGE = new Decimal('1e9');
 /**
- * A Decimal for the eye: integers as they are, others to about four significant digits, never in
+ * A Decimal for the eye: integers as they are up to 999,999,999, larger values in exponent form, others to about four significant digits, never in
  * exponent form for everyday sizes; `empty` for a missing value. Text that is not a Decimal is shown as it is.
  */
 function num(value, empty = 'n/a') {
@@ -11699,6 +12084,8 @@ function num(value, empty = 'n/a') {
     const d = parseDecimal(value);
     if (d === null)
         return value;
+    if (d.abs().gte(LARGE))
+        return d.toSignificantDigits(DIGITS, Decimal.ROUND_HALF_UP).toExponential();
     if (d.isInteger())
         return d.toFixed();
     const whole = d.abs().gte(1) ? d.abs().trunc().toFixed().length : 0;
@@ -11722,6 +12109,15 @@ function costUse(text) {
         .split(' / ')
         .map((p) => (parseDecimal(p) === null ? p : usd(p)))
         .join(' / ');
+}
+/** A count for a narrow cell: as it is below 10,000, then in thousands or millions ("12.3k", "1.23M"). */
+function display_count(value, empty = 'n/a') {
+    if (value === null || value === undefined)
+        return empty;
+    if (Math.abs(value) < 10_000)
+        return String(value);
+    const k = (value / 1_000).toFixed(1);
+    return Math.abs(Number(k)) < 1_000 ? `${k}k` : `${(value / 1_000_000).toFixed(2)}M`;
 }
 
 ;// CONCATENATED MODULE: ./src/engine/memory/failures.ts
@@ -12083,6 +12479,74 @@ async function prepareCapsule(ctx, n) {
         mission: await missionText(ctx),
     });
     return { capsule, text, prompt };
+}
+
+;// CONCATENATED MODULE: ./src/engine/loop/home.ts
+// Where a loop keeps what the agent must not touch: `<git common dir>/phuc-loop/<evidence name>/`,
+// mode 0700 and owned by the loop's user, outside the work tree. The evidence tree lives there
+// while a run works and is published to `evidence/loop` (the folder users and the Action read)
+// when it ends; a published tree without a private one (a restored artifact, another clone) is
+// verified and taken in.
+
+
+
+
+
+
+/**
+ * Beside the loop's evidence while the verdict it holds was taken in from elsewhere (a restored
+ * artifact, a committed tree, another clone) and not yet judged again by a run of this home: such a
+ * verdict is no reason to stop ("nothing to do"); the next run's checks are (SPEC §7 Resume).
+ */
+const adoptedMark = (evidenceRoot) => `${evidenceRoot}.adopted`;
+const homeName = (evRel) => evRel.replace(/[^A-Za-z0-9._-]/g, '_');
+/** The folders of the loop home, outermost first (made by loopHome). */
+async function homeFolders(git, evRel) {
+    const top = (0,external_node_path_.join)(await git.commonDir(), 'phuc-loop');
+    const root = (0,external_node_path_.join)(top, homeName(evRel));
+    return [top, root, (0,external_node_path_.join)(root, 'evidence')];
+}
+async function loopHome(git, evRel) {
+    const [top, root, evidence] = await homeFolders(git, evRel);
+    // 0711: another user may pass through to the check workspace, never list or read what is here.
+    for (const dir of [top, root]) {
+        await (0,promises_.mkdir)(dir, { recursive: true, mode: 0o711 });
+        await (0,promises_.chmod)(dir, 0o711);
+    }
+    await (0,promises_.mkdir)(evidence, { recursive: true, mode: 0o700 });
+    await (0,promises_.chmod)(evidence, 0o700);
+    const judge = `judge-${(0,external_node_crypto_.createHash)('sha256').update(root).digest('hex').slice(0, 16)}`;
+    return { root, evidence, judge };
+}
+/** One loop per evidence tree; a lock left by a dead loop (or a zombie) is taken over. */
+async function acquireLock(home, host) {
+    const path = (0,external_node_path_.join)(home.root, 'run.lock');
+    for (let attempt = 0; attempt < 2; attempt++) {
+        try {
+            const fh = await (0,promises_.open)(path, 'wx', 0o600);
+            await fh.writeFile(`${process.pid}@${host}\n`);
+            await fh.close();
+            return () => (0,promises_.rm)(path, { force: true });
+        }
+        catch {
+            const [pid, owner] = (await (0,promises_.readFile)(path, 'utf8').catch(() => '')).trim().split('@');
+            if (owner === host && Number(pid) > 0 && processRunning(Number(pid)))
+                return `another phuc-loop (pid ${pid}) is running on this evidence tree; the oldest loop keeps running: wait for it to end (or stop it: touch scratch/STOP), then \`phuc-loop run\` again`;
+            await (0,promises_.rm)(path, { force: true });
+        }
+    }
+    return 'could not take the evidence lock (another loop took it meanwhile): `phuc-loop run` again once it has ended';
+}
+const hasFiles = async (root) => (await (0,promises_.stat)(root).catch(() => null))?.isDirectory() && (await listFiles(root)).some((f) => !NOT_EVIDENCE.has(f));
+/** Every folder from `within` down to `target` that exists is a real folder (not a link, FIFO or device). */
+async function assertRealFolders(within, target) {
+    const rel = (0,external_node_path_.relative)(within, target).split(external_node_path_.sep).filter(Boolean);
+    for (let k = 1; k <= rel.length; k++) {
+        const p = (0,external_node_path_.join)(within, ...rel.slice(0, k));
+        const st = await (0,promises_.lstat)(p).catch(() => null);
+        if (st && !st.isDirectory())
+            throw new StorageError(`${(0,external_node_path_.relative)(within, p)} is not a folder (${st.isSymbolicLink() ? 'a symbolic link' : 'a special file'}): move it away, then \`phuc-loop run\` again; the evidence stays in .git/phuc-loop until then`);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/engine/judge/glow.ts
@@ -12495,6 +12959,10 @@ function buildReport(i) {
 }
 
 ;// CONCATENATED MODULE: ./src/engine/loop/records.ts
+// What is persisted after each iteration: history.jsonl, state.json, the manifest — and the interim
+// report the host (PR comment) sees; at the run's end, budget_log.json and next-prompt.md.
+
+
 
 
 
@@ -12533,6 +13001,8 @@ async function saveState(ctx) {
     ctx.state.total_ms = Math.round(elapsedMs(ctx));
     await ctx.ev.write('state.json', canonicalJsonOfRecords(ctx.state));
     await ctx.ev.saveManifest();
+    // The state on record is this run's now: a verdict taken in from elsewhere no longer stands in it.
+    await (0,promises_.rm)(adoptedMark(ctx.ev.root), { force: true });
 }
 async function writeIterationRecords(ctx, n, terminal) {
     const { ev, state } = ctx;
@@ -13045,6 +13515,10 @@ const artifactsSchema = external/* object */.Ikc({
     user_files_restored: external/* array */.YOg(external/* string */.YjP()).optional(),
     /** Those that could not be put back, with why. */
     user_files_not_restored: external/* array */.YOg(external/* object */.Ikc({ path: external/* string */.YjP(), error: external/* string */.YjP() })).optional(),
+    /** What the agent made that git does not see (an empty folder, a FIFO, an ignored file, a chain past PATH_MAX): set aside (unseen-entries.ts). */
+    set_aside: external/* array */.YOg(external/* string */.YjP()).optional(),
+    /** The user's entries whose times, mode or extended attributes the agent changed (not their content): made again as they were (entry-stamps.ts). */
+    restamped: external/* array */.YOg(external/* string */.YjP()).optional(),
 });
 /** The agent's changes git refused to stage (put back), as one sentence, or null. */
 function unstageable(collected) {
@@ -13105,7 +13579,7 @@ async function collectArtifacts(o) {
     // The report is the loop's channel, not the agent's work: read (never through a link), then removed.
     const reportText = takeReport(o.cwd, true);
     // Ignored files are listed by the same git call, for the user-files step below (one git process less).
-    const ignored = o.userFiles ? [] : undefined;
+    const ignored = o.userFiles || o.unseen ? [] : undefined;
     const changed = (await changedSince(o.git, o.cwd, o.before, ignored)).filter((p) => p !== REPORT_PATH);
     const reverted = [];
     // Only a new module can shadow a library, only a new file under a reserved folder is the agent's:
@@ -13165,6 +13639,8 @@ async function collectArtifacts(o) {
     for (const path of userFiles?.reservedRemoved ?? [])
         if (!revertedPaths.has(path))
             reverted.push({ path, why: 'loop-owned', detail: o.reserved?.(path) ?? '' });
+    const unseen = o.unseen ? await o.unseen(kept, ignored ?? [], changed) : null;
+    reverted.push(...(unseen?.reverted ?? []));
     const artifacts = [];
     const r = o.agent.result;
     const log = `$ agent (exit ${r.exitCode ?? r.signal}${r.timedOut ? ', timed out' : ''}${r.aborted ? ', stopped' : ''})\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}\n`;
@@ -13187,6 +13663,8 @@ async function collectArtifacts(o) {
             ...(untrackedDeleted.length ? { untracked_deleted: untrackedDeleted } : {}),
             ...(userFiles?.restored.length ? { user_files_restored: userFiles.restored } : {}),
             ...(userFiles?.failed.length ? { user_files_not_restored: userFiles.failed } : {}),
+            ...(unseen?.paths.length ? { set_aside: unseen.paths } : {}),
+            ...(unseen?.restamped?.length ? { restamped: unseen.restamped } : {}),
         });
     });
     o.evidence.hold(recorded);
@@ -13205,7 +13683,42 @@ async function collectArtifacts(o) {
         settingsChanged,
         unflagged,
         userFiles,
+        unseen,
     };
+}
+
+;// CONCATENATED MODULE: ./src/engine/store/log-tails.ts
+// Lines a killed run appended to its append-only logs past what the manifest records. Found by the
+// logs' hashes alone (no schema of the tree's documents, no audit): the Action's post step cuts them
+// off before it publishes a tree its main step could not, and loads nothing more for that.
+
+
+
+
+/** Whether `data` is the recorded log `f` with lines appended past what the manifest records. */
+const hasLogTail = (f, data) => APPEND_ONLY_LOGS.has(f.path) && data.byteLength > f.bytes && sha256(data) !== f.sha256 && sha256(data.subarray(0, f.bytes)) === f.sha256;
+/** The append-only logs of the tree that hold lines past the manifest (they are listed in the root manifest). */
+async function findLogTails(ev) {
+    const text = await (0,promises_.readFile)(ev.path(MANIFEST), 'utf8').catch(() => null);
+    let files;
+    try {
+        files = text === null ? [] : parseDocument(MANIFEST, text, manifestSchema).files;
+    }
+    catch {
+        return []; // a manifest that does not parse: the tree fails verification whatever is cut here
+    }
+    const tails = [];
+    for (const f of files.filter((e) => APPEND_ONLY_LOGS.has(e.path))) {
+        const data = await (0,promises_.readFile)(ev.path(f.path)).catch(() => null);
+        if (data && hasLogTail(f, data))
+            tails.push({ path: f.path, bytes: f.bytes });
+    }
+    return tails;
+}
+/** Cuts each log back to what the manifest records (`tails`: from verifyTree with allowLogTails; found here when not given). */
+async function cutLogTails(ev, tails) {
+    for (const tail of tails ?? (await findLogTails(ev)))
+        await (0,promises_.truncate)(ev.path(tail.path), tail.bytes);
 }
 
 ;// CONCATENATED MODULE: ./src/engine/evidence/report-schema.ts
@@ -13375,6 +13888,7 @@ const haltingReportSchema = external/* object */.Ikc({
 
 
 
+
 async function verifyTree(root, opts = {}) {
     const problems = [];
     const openTail = [];
@@ -13428,7 +13942,7 @@ async function verifyTree(root, opts = {}) {
         const data = await (0,promises_.readFile)((0,external_node_path_.join)(root, f.path)).catch(() => null);
         if (data === null)
             problems.push(`${f.path}: listed in the manifest but missing`);
-        else if (sha256(data) !== f.sha256 && APPEND_ONLY_LOGS.has(f.path) && data.byteLength > f.bytes && sha256(data.subarray(0, f.bytes)) === f.sha256) {
+        else if (hasLogTail(f, data)) {
             if (opts.allowLogTails)
                 logTails.push({ path: f.path, bytes: f.bytes });
             else
@@ -14583,68 +15097,6 @@ async function parentsSafe(path) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/engine/loop/home.ts
-// Where a loop keeps what the agent must not touch: `<git common dir>/phuc-loop/<evidence name>/`,
-// mode 0700 and owned by the loop's user, outside the work tree. The evidence tree lives there
-// while a run works and is published to `evidence/loop` (the folder users and the Action read)
-// when it ends; a published tree without a private one (a restored artifact, another clone) is
-// verified and taken in.
-
-
-
-
-
-
-const homeName = (evRel) => evRel.replace(/[^A-Za-z0-9._-]/g, '_');
-/** The folders of the loop home, outermost first (made by loopHome). */
-async function homeFolders(git, evRel) {
-    const top = (0,external_node_path_.join)(await git.commonDir(), 'phuc-loop');
-    const root = (0,external_node_path_.join)(top, homeName(evRel));
-    return [top, root, (0,external_node_path_.join)(root, 'evidence')];
-}
-async function loopHome(git, evRel) {
-    const [top, root, evidence] = await homeFolders(git, evRel);
-    // 0711: another user may pass through to the check workspace, never list or read what is here.
-    for (const dir of [top, root]) {
-        await (0,promises_.mkdir)(dir, { recursive: true, mode: 0o711 });
-        await (0,promises_.chmod)(dir, 0o711);
-    }
-    await (0,promises_.mkdir)(evidence, { recursive: true, mode: 0o700 });
-    await (0,promises_.chmod)(evidence, 0o700);
-    const judge = `judge-${(0,external_node_crypto_.createHash)('sha256').update(root).digest('hex').slice(0, 16)}`;
-    return { root, evidence, judge };
-}
-/** One loop per evidence tree; a lock left by a dead loop (or a zombie) is taken over. */
-async function acquireLock(home, host) {
-    const path = (0,external_node_path_.join)(home.root, 'run.lock');
-    for (let attempt = 0; attempt < 2; attempt++) {
-        try {
-            const fh = await (0,promises_.open)(path, 'wx', 0o600);
-            await fh.writeFile(`${process.pid}@${host}\n`);
-            await fh.close();
-            return () => (0,promises_.rm)(path, { force: true });
-        }
-        catch {
-            const [pid, owner] = (await (0,promises_.readFile)(path, 'utf8').catch(() => '')).trim().split('@');
-            if (owner === host && Number(pid) > 0 && processRunning(Number(pid)))
-                return `another phuc-loop (pid ${pid}) is running on this evidence tree; the oldest loop keeps running: wait for it to end (or stop it: touch scratch/STOP), then \`phuc-loop run\` again`;
-            await (0,promises_.rm)(path, { force: true });
-        }
-    }
-    return 'could not take the evidence lock (another loop took it meanwhile): `phuc-loop run` again once it has ended';
-}
-const hasFiles = async (root) => (await (0,promises_.stat)(root).catch(() => null))?.isDirectory() && (await listFiles(root)).some((f) => !NOT_EVIDENCE.has(f));
-/** Every folder from `within` down to `target` that exists is a real folder (not a link, FIFO or device). */
-async function assertRealFolders(within, target) {
-    const rel = (0,external_node_path_.relative)(within, target).split(external_node_path_.sep).filter(Boolean);
-    for (let k = 1; k <= rel.length; k++) {
-        const p = (0,external_node_path_.join)(within, ...rel.slice(0, k));
-        const st = await (0,promises_.lstat)(p).catch(() => null);
-        if (st && !st.isDirectory())
-            throw new StorageError(`${(0,external_node_path_.relative)(within, p)} is not a folder (${st.isSymbolicLink() ? 'a symbolic link' : 'a special file'}): move it away, then \`phuc-loop run\` again; the evidence stays in .git/phuc-loop until then`);
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/engine/loop/publish.ts
 // Publishing the run's evidence from the loop home to the work tree's evidence folder, and how the
 // published tree stands against the git index.
@@ -14934,14 +15386,7 @@ async function publishPrevious(ev, published, within) {
 
 
 
-/**
- * The lines a killed run appended to its logs past what the manifest records are cut off (`tails`:
- * from verifyTree with allowLogTails; found here when not given), so that the tree verifies whole.
- */
-async function cutLogTails(ev, tails) {
-    for (const tail of tails ?? (await verifyTree(ev.root, { allowOpenTail: true, allowLogTails: true })).logTails)
-        await (0,promises_.truncate)(ev.path(tail.path), tail.bytes);
-}
+
 /** Whether the loop has a tree of its own (in .git/phuc-loop) and it verifies. */
 async function ownCopyVerifies(ev) {
     if (!(await hasFiles(ev.root)) || (await ev.readText('manifest.json')) === null)
@@ -15019,6 +15464,8 @@ async function restoreEvidence(ev, published, o) {
             // Taken in when the loop has no tree of its own (a restored artifact, another clone of the repository).
             if (!(await hasFiles(ev.root))) {
                 await (0,promises_.mkdir)((0,external_node_path_.dirname)(ev.root), { recursive: true });
+                // Marked before the copy: a kill mid-way leaves the mark, never a verdict taken for the loop's own.
+                await (0,promises_.writeFile)(adoptedMark(ev.root), '');
                 // Beside it first, then in its place: a copy cut off (a kill) leaves no half tree to take for the loop's.
                 const tmp = `${ev.root}.tmp-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
                 await copyTreeOffThread(published.root, tmp, { names: [...NOT_EVIDENCE], paths: check.openTail });
@@ -15080,7 +15527,12 @@ async function restoreEvidence(ev, published, o) {
     const report = await ev.readJson('halting_report.json', haltingReportSchema);
     // Past rows and cycles never change: frozen, their text is reused by every save of the state.
     return {
-        resumed: { plan, state: { ...state, rows: state.rows.map(frozen), cycles: state.cycles.map(frozen), start_residual: null }, report },
+        resumed: {
+            plan,
+            state: { ...state, rows: state.rows.map(frozen), cycles: state.cycles.map(frozen), start_residual: null },
+            report,
+            adopted: await (0,promises_.access)(adoptedMark(ev.root)).then(() => true, () => false),
+        },
         ...(setAside ? { note: setAside } : {}),
     };
 }
@@ -15959,11 +16411,196 @@ class UserFiles {
     }
 }
 
+;// CONCATENATED MODULE: ./src/engine/agent/unseen-entries.ts
+
+
+
+
+
+/** Paths past this length are not looked into (PATH_MAX is 4096 bytes with the tree's own path). */
+const DEEP = 3800;
+function lstatOrUndefined(abs) {
+    try {
+        return (0,external_node_fs_.lstatSync)(abs, { bigint: true, throwIfNoEntry: false });
+    }
+    catch {
+        return undefined; // out of reach: looked at as a folder git cannot open
+    }
+}
+const unseen_entries_kindOf = (st) => (st.isDirectory() ? 'dir' : st.isFile() ? 'file' : st.isSymbolicLink() ? 'link' : 'special');
+/**
+ * Every entry of the tree but .git and what `leaveOut` names (the loop's own paths), never through a
+ * link; the folders named in `regenerable` are listed and not entered. One readdir per folder and
+ * one lstat per entry.
+ */
+function listEntries(cwd, leaveOut, regenerable) {
+    // Synchronous: a few thousand lstats take milliseconds, where each asynchronous one would wait for a pool thread.
+    const out = new Map();
+    const folders = [''];
+    for (let dir = folders.pop(); dir !== undefined; dir = folders.pop()) {
+        let names;
+        try {
+            names = (0,external_node_fs_.readdirSync)((0,external_node_path_.join)(cwd, dir));
+        }
+        catch {
+            continue;
+        }
+        for (const name of names) {
+            const path = dir ? `${dir}/${name}` : name;
+            if ((!dir && name === '.git') || leaveOut(path))
+                continue;
+            const abs = (0,external_node_path_.join)(cwd, path);
+            const st = abs.length < DEEP ? lstatOrUndefined(abs) : undefined;
+            const kind = st ? unseen_entries_kindOf(st) : 'dir';
+            out.set(path, { kind, st: st ?? null });
+            if (st && kind === 'dir' && !regenerable.has(name))
+                folders.push(path);
+        }
+    }
+    return out;
+}
+const WHAT = {
+    dir: 'a folder holding nothing git lists',
+    special: 'a FIFO, socket or device',
+    file: 'a file git does not list',
+    link: 'a link git does not list',
+};
+/** Sets aside what the step made that holds nothing git keeps (see the top of this file). */
+async function setAsideUnseen(o) {
+    const keptSet = new Set(o.kept);
+    const keptDirs = new Set();
+    for (const p of o.kept)
+        for (let i = p.indexOf('/'); i > 0; i = p.indexOf('/', i + 1))
+            keptDirs.add(p.slice(0, i));
+    const ignored = new Set(o.ignored.map((p) => p.replace(/\/$/, '')));
+    const underIgnored = (p) => p.split('/').some((_, i, parts) => ignored.has(parts.slice(0, i + 1).join('/')));
+    const out = { reverted: [], paths: [], failed: [] };
+    const gone = [];
+    let n = 0;
+    for (const [path, { kind }] of [...o.after].sort(([a], [b]) => (a < b ? -1 : 1))) {
+        if (o.before.has(path) || gone.some((g) => path.startsWith(`${g}/`)))
+            continue;
+        if (kind === 'dir' ? keptDirs.has(path) : kind !== 'special' && keptSet.has(path))
+            continue;
+        gone.push(path);
+        if (n === 0)
+            await (0,promises_.mkdir)(o.store, { recursive: true, mode: 0o700 });
+        const error = await moveOrRemove((0,external_node_path_.join)(o.cwd, path), (0,external_node_path_.join)(o.store, String(n++)));
+        if (error)
+            out.failed.push({ path, error });
+        out.paths.push(path);
+        // A tool's output (a regenerable folder, what .gitignore names) carries nothing once gone: no guardrail.
+        if (path.split('/').some((s) => o.regenerable.has(s)) || underIgnored(path))
+            continue;
+        const detail = `${WHAT[kind]}${error ? `: could not be removed (${error})` : ', set aside'}`;
+        if (o.isProtected(path))
+            out.reverted.push({ path, why: 'protected', detail });
+        else if (o.allowList?.refusal(path, true)?.why === 'not-allowed')
+            out.reverted.push({ path, why: 'not-allowed', detail });
+    }
+    return out;
+}
+/** One rename, whatever lies below; where it cannot be (another file system), `rm -rf`, which walks past PATH_MAX by opening each folder. */
+async function moveOrRemove(from, to) {
+    const moved = await (0,promises_.rename)(from, to).then(() => null, (e) => (e instanceof Error ? e.message : String(e)));
+    if (!moved)
+        return null;
+    const rm = systemTool('rm');
+    if (!rm)
+        return moved;
+    const r = await runTool([rm, '-rf', '--', from]);
+    return r.exitCode === 0 ? null : `${moved}; rm: ${r.stderr.trim().split('\n')[0]}`;
+}
+
+;// CONCATENATED MODULE: ./src/engine/agent/entry-stamps.ts
+// The metadata of the user's entries is no channel between steps either: a file's times, mode or
+// extended attributes (`user.*`), a folder's, change no content git compares. Every such change
+// moves the entry's ctime, which no unprivileged process can set back: the ctimes are read once the
+// tree is lent to the agent and again before it is taken back (the hand-over's own chown moves them
+// outside that window), and each entry whose ctime moved and whose content the step did not change
+// is made again as it was before the step: a file as a fresh inode with its bytes, mode and times
+// (no attribute survives), a folder as a fresh folder its entries are renamed into. One lstat per
+// entry twice a step; the work is only for the entries that moved.
+
+
+
+
+/** The ctime of each listed file and folder now (null: gone or out of reach). */
+function ctimesOf(cwd, entries) {
+    const out = new Map();
+    for (const [path, e] of entries)
+        if (e.st && (e.kind === 'file' || e.kind === 'dir')) {
+            out.set(path, lstatOrUndefined((0,external_node_path_.join)(cwd, path))?.ctimeNs ?? null);
+        }
+    return out;
+}
+const entry_stamps_seconds = (ns) => Number(ns / 1000000n) / 1000;
+/**
+ * Makes again, as listed in `before`, each entry whose ctime moved between `lent` and `ending` and
+ * that `changed` (the step's content changes, put back or staged by the collection) does not name;
+ * deepest first, so that a folder's own times are set last. Returns the paths made again, and those
+ * that could not be, with why.
+ */
+async function restoreStamps(cwd, before, lent, ending, changed) {
+    const moved = [...lent]
+        .filter(([p, t]) => t !== null && ending.get(p) !== t && !changed.has(p))
+        .map(([p]) => p)
+        .sort((a, b) => b.split('/').length - a.split('/').length || (a < b ? -1 : 1));
+    const restamped = [];
+    const failed = [];
+    for (const path of moved) {
+        const was = before.get(path);
+        const now = await (0,promises_.lstat)((0,external_node_path_.join)(cwd, path), { bigint: true }).catch(() => null);
+        // Only the same kind is made again (a replaced entry is a content change, the collection's).
+        if (!now || (was.kind === 'dir') !== now.isDirectory() || (was.kind === 'file') !== now.isFile() || now.nlink > (was.kind === 'file' ? 1n : now.nlink))
+            continue;
+        try {
+            await (was.kind === 'dir' ? freshFolder(cwd, path, was) : freshFile(cwd, path, was));
+            restamped.push(path);
+        }
+        catch (e) {
+            failed.push({ path, error: e instanceof Error ? e.message : String(e) });
+        }
+    }
+    // Making them again moved their folders' times: those that did not move in the step get theirs back.
+    for (const dir of new Set(restamped.map((p) => (0,external_node_path_.dirname)(p)).filter((d) => d !== '.' && !restamped.includes(d)))) {
+        const st = before.get(dir)?.st;
+        if (st)
+            await (0,promises_.utimes)((0,external_node_path_.join)(cwd, dir), entry_stamps_seconds(st.atimeNs), entry_stamps_seconds(st.mtimeNs)).catch(() => undefined);
+    }
+    return { restamped: restamped.sort(), failed };
+}
+async function freshFile(cwd, path, was) {
+    const abs = (0,external_node_path_.join)(cwd, path);
+    const tmp = (0,external_node_path_.join)((0,external_node_path_.dirname)(abs), `.phuc-loop-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`);
+    await (0,promises_.writeFile)(tmp, await (0,promises_.readFile)(abs), { flag: 'wx', mode: 0o600 });
+    await (0,promises_.chmod)(tmp, Number(was.st.mode) & 0o7777);
+    await (0,promises_.utimes)(tmp, entry_stamps_seconds(was.st.atimeNs), entry_stamps_seconds(was.st.mtimeNs));
+    await (0,promises_.rename)(tmp, abs);
+}
+async function freshFolder(cwd, path, was) {
+    const abs = (0,external_node_path_.join)(cwd, path);
+    const tmp = (0,external_node_path_.join)((0,external_node_path_.dirname)(abs), `.phuc-loop-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`);
+    const names = await (0,promises_.readdir)(abs);
+    // A nested repository's folder is never moved about (the user's, mounted read-only for the agent).
+    if (names.includes('.git'))
+        return;
+    await (0,promises_.mkdir)(tmp, { mode: 0o700 });
+    for (const name of names)
+        await (0,promises_.rename)((0,external_node_path_.join)(abs, name), (0,external_node_path_.join)(tmp, name));
+    await (0,promises_.rmdir)(abs);
+    await (0,promises_.rename)(tmp, abs);
+    await (0,promises_.chmod)(abs, Number(was.st.mode) & 0o7777);
+    await (0,promises_.utimes)(abs, entry_stamps_seconds(was.st.atimeNs), entry_stamps_seconds(was.st.mtimeNs));
+}
+
 ;// CONCATENATED MODULE: ./src/engine/loop/agent-turn.ts
 // The agent's turn of an iteration (iteration.ts): the step start kept (the user's uncommitted work
 // and ignored files first), the agent run in its sandbox, then collect: only what the agent changed
 // is its work; protected paths, git settings and the loop's own paths are put back, and what was
 // put back is the iteration's guardrail.
+
+
 
 
 
@@ -16010,6 +16647,10 @@ async function agentTurn(ctx, n, stage, prepared) {
     ctx.userRepos = userRepos(before.keys());
     const settings = await git.snapshotSettings();
     userFiles.stepStarts();
+    const own = ownPaths(ctx.cwd, (0,external_node_path_.resolve)(ctx.cwd, ctx.evRel), regenerableOf(ctx));
+    const unseen = unseenOf(ctx, own.whyOwn);
+    const entries = unseen.list();
+    const stamps = { lent: new Map(), ending: new Map() };
     const remainingMs = plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
     const idleS = ctx.intake.config.agent.idle_seconds;
     await exposeEvidence(ctx.exchangeDir, prepared.capsule.artifact_links, evidenceFolder(ctx), (rel) => ev.readText(rel));
@@ -16024,6 +16665,10 @@ async function agentTurn(ctx, n, stage, prepared) {
         idleMs: idleS === undefined ? undefined : idleS * 1000,
         heartbeat: (s) => o.log.info(`iter ${n}: agent working, ${s} s`),
         protect: ctx.userRepos,
+        holding: {
+            lent: () => void (stamps.lent = ctimesOf(ctx.cwd, entries)),
+            ending: () => void (stamps.ending = ctimesOf(ctx.cwd, entries)),
+        },
     });
     const ar = agent.result;
     const out = agent.outcome;
@@ -16048,7 +16693,7 @@ async function agentTurn(ctx, n, stage, prepared) {
     const toWrite = judgesToWrite(plan.acceptance_criteria);
     const judges = toWrite.length ? [...(await git.inHead(toWrite))] : [];
     const isProtected = protectedMatcher(judges.length ? [...plan.protected, ...judges] : plan.protected);
-    const own = ownPaths(ctx.cwd, (0,external_node_path_.resolve)(ctx.cwd, ctx.evRel), regenerableOf(ctx));
+    const allowed = plan.may_change ? allowList(plan.may_change, ctx.cwd, await shadowNames(ctx.cwd, ctx.o.runner)) : null;
     const collected = await collectArtifacts({
         git,
         cwd: ctx.cwd,
@@ -16065,7 +16710,22 @@ async function agentTurn(ctx, n, stage, prepared) {
         scrub: scrubber(ctx.secrets),
         holdsSecret: (data) => secretScrubber(ctx.secrets).contains(data),
         guardedScripts: scriptsRunBy(plan.acceptance_criteria.map((c) => c.run)),
-        allowList: plan.may_change ? allowList(plan.may_change, ctx.cwd, await shadowNames(ctx.cwd, ctx.o.runner)) : null,
+        allowList: allowed,
+        unseen: async (kept, ignored, changed) => {
+            const aside = await setAsideUnseen({
+                cwd: ctx.cwd,
+                before: entries,
+                after: unseen.list(),
+                kept,
+                ignored,
+                regenerable: unseen.regenerable,
+                isProtected,
+                allowList: allowed,
+                store: (0,external_node_path_.join)((0,external_node_path_.dirname)(ev.root), 'set-aside', `iter_${n}`),
+            });
+            const again = await restoreStamps(ctx.cwd, entries, stamps.lent, stamps.ending, new Set(changed));
+            return { ...aside, restamped: again.restamped, failed: [...aside.failed, ...again.failed] };
+        },
         loopOwned: own.whyOwn,
         reserved: own.whyReserved,
     });
@@ -16098,6 +16758,13 @@ async function agentTurn(ctx, n, stage, prepared) {
         o.log.info(`iter ${n}: the agent deleted ${collected.untrackedDeleted.map(printablePath).join(', ')} (uncommitted, never tracked): nothing to stage; ` +
             `the user's version is kept in ${USER_WORK_REF} (\`git checkout ${work ? work.slice(0, 12) : USER_WORK_REF} -- <path>\` brings it back)`);
     logUserFiles(o, n, collected.userFiles);
+    const aside = collected.unseen;
+    if (aside?.paths.length)
+        o.log.info(`iter ${n}: what the agent made that git does not see, set aside: ${listSome(aside.paths.map(printablePath))}`);
+    if (aside?.restamped?.length)
+        o.log.info(`iter ${n}: times, modes or attributes the agent changed put back: ${listSome(aside.restamped.map(printablePath))}`);
+    for (const f of aside?.failed ?? [])
+        o.log.warn(`iter ${n}: ${printablePath(f.path)} could not be set aside: ${f.error}`);
     crashPoint(ctx, 'collect');
     stage.lap('collect');
     return { marker, startHead, before, isProtected, collected, agent, agentFailure, guardrail };
@@ -16158,6 +16825,17 @@ async function keepUserFiles(ctx) {
     for (const note of files.notes)
         ctx.o.log.warn(note);
     return files;
+}
+/**
+ * The tree's entries around a step (unseen-entries.ts), past .git and the loop's own paths: scratch/,
+ * the report channel's folder and file, the evidence folders and published trees, the agent CLIs'
+ * state (put back or removed by the user-files step).
+ */
+function unseenOf(ctx, whyOwn) {
+    const regenerable = new Set(regenerableOf(ctx));
+    const report = (0,external_node_path_.dirname)(REPORT_PATH);
+    const leaveOut = (p) => p === report || p === REPORT_PATH || whyOwn(p) !== null;
+    return { regenerable, list: () => listEntries(ctx.cwd, leaveOut, regenerable) };
 }
 /** The names a tool rebuilds (user_files.regenerable): neither kept nor removed. */
 const regenerableOf = (ctx) => ctx.intake.config.user_files?.regenerable ?? DEFAULT_REGENERABLE;
@@ -16679,6 +17357,12 @@ async function continueRecord(ctx) {
         o.log.info(ctx.run.rebaseline);
         rebaseline(state);
     }
+    // The canary history: the tests that failed stay to be copied; a canary is known to run only on
+    // the loop's own commit (the user's new commit may change what the command reaches).
+    ctx.canaryFailing = new Map(Object.entries(state.canary?.failing ?? {}));
+    if (state.last_commit === head)
+        for (const id of state.canary?.reached ?? [])
+            ctx.canaryReached.add(id);
     const skipped = notCounted(state.stopped_before_checks);
     o.log.info(`resuming from ${ctx.evRel}: ${ctx.iterations.length} iteration(s) on record, next is ${state.next_iteration}; budgets count every run of this loop ` +
         `(${iterationsUsed(state.next_iteration, state.stopped_before_checks)} of ${budget.max_iterations} iterations used${skipped ? `; ${skipped}` : ''})`);
@@ -17053,8 +17737,9 @@ async function judgeHead(ctx, dir) {
 
 
 
+
 /** The dirty paths as the run starts, or the outcome that ends it before anything runs. */
-async function startingTree(o, { git, cwd, intake: got, configPath }, resumed) {
+async function startingTree(o, { git, cwd, ev, intake: got, configPath }, resumed) {
     let started;
     if (resumed) {
         // A loop cut off mid-iteration may have left an agent's edit to a protected path in the work tree:
@@ -17067,11 +17752,19 @@ async function startingTree(o, { git, cwd, intake: got, configPath }, resumed) {
         const users = await git.sameAs(USER_WORK_REF, changed.filter((c) => c.code !== '??').map((c) => c.path));
         const dirtyProtected = changed.map((c) => c.path).filter((p) => !users.has(p));
         if (dirtyProtected.length) {
-            const problem = `protected paths have uncommitted changes (${listSome(dirtyProtected)}); restore them (\`git checkout -- <path>\`) or commit them, then \`phuc-loop run\` again`;
+            // After a step cut off by a kill they may be the agent's: committing them would have the checks
+            // judge an agent's edit to a protected path as the user's (the step's own revert never ran).
+            const cut = (await cutOffStepStart(git, stepStartFile(ev.root), resumed.state.next_iteration, await git.head())) !== null;
+            const problem = cut
+                ? `protected paths have uncommitted changes (${listSome(dirtyProtected)}) and the previous run was killed during an agent step: they may be the agent's edits (\`git diff -- <path>\` shows them); restore them (\`git checkout -- <path>\`), and commit one only if you made it yourself, then \`phuc-loop run\` again`
+                : `protected paths have uncommitted changes (${listSome(dirtyProtected)}); restore them (\`git checkout -- <path>\`) or commit them, then \`phuc-loop run\` again`;
             o.log.error(problem);
             return { outcome: blockedEarly('GUARDRAIL_VIOLATION', problem) };
         }
-        const nothing = await nothingToDo(git, cwd, got, resumed);
+        // A verdict taken in from elsewhere (no run of this home wrote it) is judged again, never taken as one.
+        if (resumed.adopted && resumed.state.terminal)
+            o.log.info(`the last run's verdict (${resumed.state.terminal.status}) came with evidence this clone's loop did not write: HEAD is judged again before anything stands`);
+        const nothing = resumed.adopted ? null : await nothingToDo(git, cwd, got, resumed);
         if (nothing) {
             o.log.info(nothing.why);
             return { outcome: nothing.outcome };
@@ -17976,10 +18669,12 @@ async function rerunCertificate(root, cert, o) {
                 log: (line) => lines.push(`rerun: ${line}`),
                 // A canary the certificate says ran must run again.
                 reached: new Set((cert.canary ?? []).filter((c) => c.outcome === 'failed').map((c) => c.criterion)),
+                // The tests the certificate's canary copied, copied again.
+                failing: new Map((cert.canary ?? []).filter((c) => c.copies?.length).map((c) => [c.criterion, c.copies.map((k) => k.test)])),
             });
             const lying = canary.find(compromised);
             if (lying)
-                throw new RunnerCompromised(`rerun ${dir}`, lying.criterion, lying.runner ?? 'unknown', lying.outcome === 'not_run');
+                throw new RunnerCompromised(`rerun ${dir}`, lying.criterion, lying.runner ?? 'unknown', lying.outcome === 'not_run', lying.lyingCopy);
             const value = 'value' in residual ? residual.value : null;
             const judgement = judgementOf({ declared: config.certificates, checks, residual: value, residualError: 'error' in residual ? residual.error : null, R_p }, null);
             // The same precedence table as the loop, with nothing but this judgement to go on.
