@@ -13,21 +13,24 @@ const sh = promisify(execFile);
 const FORGE = join(FIXTURES, 'hostile', 'forge-evidence.mjs');
 const fixer = (file: string) => `sh -c ${JSON.stringify(`echo fixed > ${file}`)}`;
 
+/** A loop certified on a fixed commit, then a later commit that fails its criterion (`bad`). */
+async function certifiedThenBroken(): Promise<{ repo: string; bad: string; badTree: string }> {
+  const repo = await makeRepo({
+    'phuc-loop.yml': config({ criteria: [{ id: 'c1', run: 'grep -q fixed src/status.txt' }], agent: fixer('src/status.txt') }),
+    'NORTHSTAR.md': NORTHSTAR,
+    'src/status.txt': 'broken\n',
+  });
+  expect((await cli(repo, ['run'])).code).toBe(0);
+  await sh('sh', ['-c', 'echo broken > src/status.txt && git commit -qam "break it"'], { cwd: repo });
+  return { repo, bad: (await git(repo, 'rev-parse', 'HEAD')).trim(), badTree: (await git(repo, 'rev-parse', 'HEAD^{tree}')).trim() };
+}
+
 describe('verify --rerun judges by the config in the certified commit', () => {
   let repo: string;
   let bad: string;
   let badTree: string;
   beforeAll(async () => {
-    repo = await makeRepo({
-      'phuc-loop.yml': config({ criteria: [{ id: 'c1', run: 'grep -q fixed src/status.txt' }], agent: fixer('src/status.txt') }),
-      'NORTHSTAR.md': NORTHSTAR,
-      'src/status.txt': 'broken\n',
-    });
-    expect((await cli(repo, ['run'])).code).toBe(0);
-    // A later commit that fails its criterion.
-    await sh('sh', ['-c', 'echo broken > src/status.txt && git commit -qam "break it"'], { cwd: repo });
-    bad = (await git(repo, 'rev-parse', 'HEAD')).trim();
-    badTree = (await git(repo, 'rev-parse', 'HEAD^{tree}')).trim();
+    ({ repo, bad, badTree } = await certifiedThenBroken());
   });
 
   async function forged(name: string, ...criterion: string[]): Promise<string> {
@@ -110,14 +113,7 @@ test('the agent plants a forged tree at the published path: the loop publishes i
 });
 
 test('a published tree that is not the loop-owned copy (a link, or other content) is refused by verify and not reported as the loop’s', async () => {
-  const repo = await makeRepo({
-    'phuc-loop.yml': config({ criteria: [{ id: 'c1', run: 'grep -q fixed src/status.txt' }], agent: fixer('src/status.txt') }),
-    'NORTHSTAR.md': NORTHSTAR,
-    'src/status.txt': 'broken\n',
-  });
-  expect((await cli(repo, ['run'])).code).toBe(0);
-  await sh('sh', ['-c', 'echo broken > src/status.txt && git commit -qam "break it"'], { cwd: repo });
-  const bad = (await git(repo, 'rev-parse', 'HEAD')).trim();
+  const { repo, bad } = await certifiedThenBroken();
   // After the run (as an agent of a later run, or anyone with the work tree, could): a forged tree
   // through a link at the published path.
   await cp(join(repo, 'evidence/loop'), join(repo, 'evidence/forged'), { recursive: true });
@@ -160,16 +156,9 @@ test('a line added to a log of the published tree is no tail to cut off: the tre
 });
 
 test('a forged tree taken in where the loop has no copy of its own (another clone, a restored artifact): HEAD is judged again, its verdict never stands as "nothing to do"', async () => {
-  const repo = await makeRepo({
-    'phuc-loop.yml': config({ criteria: [{ id: 'c1', run: 'grep -q fixed src/status.txt' }], agent: fixer('src/status.txt') }),
-    'NORTHSTAR.md': NORTHSTAR,
-    'src/status.txt': 'broken\n',
-  });
-  expect((await cli(repo, ['run'])).code).toBe(0);
-  await sh('sh', ['-c', 'echo broken > src/status.txt && git commit -qam "break it"'], { cwd: repo });
-  const bad = (await git(repo, 'rev-parse', 'HEAD')).trim();
+  const { repo, bad, badTree } = await certifiedThenBroken();
   // The published tree re-pointed at the failing commit, every hash recomputed; no loop-owned copy.
-  await sh(process.execPath, [FORGE, join(repo, 'evidence/loop'), bad, (await git(repo, 'rev-parse', 'HEAD^{tree}')).trim()]);
+  await sh(process.execPath, [FORGE, join(repo, 'evidence/loop'), bad, badTree]);
   await rm(join(repo, '.git/phuc-loop'), { recursive: true, force: true });
   const r = await cli(repo, ['run']);
   expect(r.stdout + r.stderr).not.toMatch(/nothing to do/);
