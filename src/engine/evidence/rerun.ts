@@ -173,6 +173,8 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
   if (warning) lines.push(`rerun: warning: ${warning}`);
   const run = o.run ?? ((spec: RunSpec) => o.runner.run(spec));
   let ws: CheckWorkspace | null = null;
+  // The criteria's logs are written off-thread: removing the folder waits for them (or a late write makes it anew).
+  let logStore: EvidenceStore | null = null;
   try {
     const fresh = await CheckWorkspace.fresh(
       {
@@ -201,7 +203,7 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
     }
     lines.push(s.state === 'ran' ? `rerun: setup \`${config.checks.setup}\` ran (${(s.result.durationMs / 1000).toFixed(1)} s)` : 'rerun: no checks.setup');
     if (s.state === 'ran' && s.changed.length) throw new TreeChanged(`checks.setup \`${config.checks.setup}\``, s.changed);
-    const logs = new EvidenceStore(join(base, 'logs'));
+    const logs = (logStore = new EvidenceStore(join(base, 'logs')));
     const R_p = config.R_p === undefined ? null : new Decimal(config.R_p);
     // As the loop judges: a tracked file the setup or a check changed ends the rerun (SPEC §7).
     const keepsTree = (step: string) => {
@@ -297,6 +299,7 @@ export async function rerunCertificate(root: string, cert: Certificate, o: Rerun
     return { ok: false, lines, problems };
   } finally {
     await ws?.dispose();
+    await logStore?.flush().catch(() => undefined);
     // The criteria's logs stay for a rerun that disagrees (a week; then a later run removes them).
     await rm(problems.length ? join(base, 'workspace') : base, { recursive: true, force: true });
     if (problems.length) await keepJudgeRoot(base, 7 * 24 * 3_600_000).catch(() => undefined);
