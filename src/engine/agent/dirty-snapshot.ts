@@ -12,13 +12,17 @@ import { notUtf8, unquoteGitPath } from './path-names.js';
  * The dirty paths before the agent ran, with their content: only what the agent changed is
  * attributed to it, and a user's uncommitted file the agent touched is put back as the user had it.
  */
-export type DirtySnapshot = Map<string, { sha: string | null; data: Buffer | null; link: boolean }>;
+export type DirtySnapshot = Map<string, { sha: string | null; data: Buffer | null; link: boolean; staged?: true }>;
 
 export async function snapshotDirty(git: Git, cwd: string): Promise<DirtySnapshot> {
   const snap: DirtySnapshot = new Map();
-  for (const c of await git.status()) snap.set(c.path, { ...(await held(cwd, c.path)), link: isLinkIn(cwd, c.path) });
+  for (const c of await git.status())
+    snap.set(c.path, { ...(await held(cwd, c.path)), link: isLinkIn(cwd, c.path), ...(isStaged(c.code) ? { staged: true as const } : {}) });
   return snap;
 }
+
+/** Whether a status code says the index differs from HEAD at the path (an unmerged path aside: git commits none). */
+const isStaged = (code: string) => !' ?!U'.includes(code[0]) && code[1] !== 'U';
 
 /**
  * The user's nested git repositories among the dirty paths (git lists one as `dir/`): git keeps none

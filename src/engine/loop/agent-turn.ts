@@ -21,10 +21,11 @@ import { crashPoint } from './crash-point.js';
 import { countUsage } from './budget-use.js';
 import { ownPaths } from './own-paths.js';
 import { cutOffStepStart, saveStepStart, stepStartFile } from './step-start.js';
-import { type PutBack, UserFiles, userFilesStore } from '../agent/user-files.js';
+import { type PutBack, type TakeOptions, UserFiles, userFilesStore } from '../agent/user-files.js';
 import { DEFAULT_REGENERABLE } from '../config/regenerable.js';
 import { listEntries, setAsideUnseen } from '../agent/unseen-entries.js';
 import { type Ctimes, ctimesOf, restoreStamps } from '../agent/entry-stamps.js';
+import { unstageUserIndex } from './user-staged.js';
 
 type Prepared = Exclude<Awaited<ReturnType<typeof prepareCapsule>>, { problems: unknown }>;
 
@@ -53,6 +54,12 @@ export async function agentTurn(ctx: Ctx, n: number, stage: Stage, prepared: Pre
   const prefetched = ctx.dirtyAfter?.head === startHead ? await ctx.dirtyAfter.snapshot.catch(() => null) : null;
   ctx.dirtyAfter = undefined;
   const now = prefetched && (await unchangedSince(ctx.cwd, prefetched)) ? prefetched : await snapshotDirty(git, ctx.cwd);
+  await unstageUserIndex(
+    git,
+    [...now].filter(([, v]) => v.staged).map(([p]) => p),
+    o.log,
+    n,
+  );
   const work = await keepUserWork(ctx, now);
   const userFiles = await keepUserFiles(ctx);
   // A step cut off by a kill can only be this run's first: a later one's start is this run's own.
@@ -225,24 +232,11 @@ async function keepUserWork(ctx: Ctx, before: DirtySnapshot): Promise<string | n
  */
 async function keepUserFiles(ctx: Ctx): Promise<UserFiles> {
   if (ctx.userFiles) return ctx.userFiles;
-  // What the loop writes there during the run (scratch/STOP, the report channel) is left out; what
-  // stands under the names it keeps for itself (evidence/, its published trees, the agent CLIs' state)
-  // is kept, and what the agent makes there is removed (own-paths.ts whyReserved).
-  const own = [LOOP_SCRATCH_DIR, dirname(REPORT_PATH)];
-  const regenerable = regenerableOf(ctx);
-  const { whyReserved, reservedIn } = ownPaths(ctx.cwd, resolve(ctx.cwd, ctx.evRel), regenerable);
+  const scope = userFilesScope(ctx.cwd, ctx.evRel, ctx.intake.config);
   const copyAll = ctx.isolation !== 'user+pidns';
   const started = ctx.o.clock.monotonicMs();
-  const files = await UserFiles.take({
-    git: ctx.git,
-    cwd: ctx.cwd,
-    store: userFilesStore(ctx.ev.root),
-    regenerable,
-    loopOwned: (p) => own.some((l) => p === l || p.startsWith(`${l}/`)),
-    reserved: (p) => whyReserved(p) !== null,
-    reservedIn,
-    copyAll,
-  });
+  const files = await UserFiles.take({ git: ctx.git, cwd: ctx.cwd, store: userFilesStore(ctx.ev.root), ...scope, copyAll });
+  const regenerable = scope.regenerable;
   ctx.userFiles = files;
   if (files.count)
     ctx.o.log.info(
@@ -266,7 +260,27 @@ function unseenOf(ctx: Ctx, whyOwn: (path: string) => string | null) {
 }
 
 /** The names a tool rebuilds (user_files.regenerable): neither kept nor removed. */
-const regenerableOf = (ctx: Ctx): readonly string[] => ctx.intake.config.user_files?.regenerable ?? DEFAULT_REGENERABLE;
+const regenerableOf = (ctx: Ctx): readonly string[] => regenerableIn(ctx.intake.config);
+const regenerableIn = (config: Ctx['intake']['config']): readonly string[] => config.user_files?.regenerable ?? DEFAULT_REGENERABLE;
+
+/**
+ * Which git-ignored files are the user's to keep (user-files.ts), for the take and for the recovery
+ * after a run cut off during a step: what the loop writes there during the run (scratch/STOP, the
+ * report channel) is left out; what stands under the names it keeps for itself (evidence/, its
+ * published trees, the agent CLIs' state) is kept, and what the agent makes there is removed
+ * (own-paths.ts whyReserved).
+ */
+export function userFilesScope(cwd: string, evRel: string, config: Ctx['intake']['config']): Omit<TakeOptions, 'git' | 'cwd' | 'store' | 'copyAll'> {
+  const own = [LOOP_SCRATCH_DIR, dirname(REPORT_PATH)];
+  const regenerable = regenerableIn(config);
+  const { whyReserved, reservedIn } = ownPaths(cwd, resolve(cwd, evRel), regenerable);
+  return {
+    regenerable,
+    loopOwned: (p) => own.some((l) => p === l || p.startsWith(`${l}/`)),
+    reserved: (p) => whyReserved(p) !== null,
+    reservedIn,
+  };
+}
 
 /** What the loop did about the user's ignored files after a step, in the log (artifacts.json has the full lists). */
 export function logUserFiles(o: Pick<Ctx['o'], 'log'>, n: number | null, done: PutBack | null | undefined): void {
