@@ -59,6 +59,14 @@ export interface PutBack {
 
 const INDEX = 'index.json';
 const STEP = 'step';
+/** The entries under the loop's names the take found (the user's): `watched.found`. */
+const FOUND = 'reserved.json';
+
+/** What the take leaves out: the regenerable folders (unless under a reserved name) and what the loop writes during the run. */
+const leaveOutOf =
+  (o: Pick<TakeOptions, 'regenerable' | 'loopOwned' | 'reserved'>) =>
+  (p: string): boolean =>
+    (!o.reserved(p) && p.split('/').some((s) => o.regenerable.includes(s))) || o.loopOwned(p);
 
 /** Where a loop keeps the user's ignored files: beside its evidence in the loop home. */
 export const userFilesStore = (evidenceRoot: string) => join(dirname(evidenceRoot), 'user-files');
@@ -111,8 +119,7 @@ export class UserFiles {
     await mkdir(join(o.store, 'l'), { recursive: true, mode: 0o700 });
     await mkdir(join(o.store, 'c'), { recursive: true, mode: 0o700 });
     await chmod(o.store, 0o700);
-    const names = new Set(o.regenerable);
-    const leaveOut = (p: string) => (!o.reserved(p) && p.split('/').some((s) => names.has(s))) || o.loopOwned(p);
+    const leaveOut = leaveOutOf(o);
     const { entries, truncated } = await listIgnored(o.git, o.cwd, leaveOut, { max: MAX_KEPT, stats: true });
     const notes: string[] = [];
     if (truncated)
@@ -151,14 +158,20 @@ export class UserFiles {
     });
     const unkept = [...kept.values()].filter((k) => k.unkept);
     if (unkept.length) notes.push(`${unkept.length} git-ignored file(s) could not be kept (${unkept[0].path}: ${unkept[0].unkept})`);
-    const watched = { in: o.reservedIn, found: new Set(await reservedEntries(o.cwd, o.reservedIn, o.reserved)) };
-    const files = new UserFiles(o.store, o.cwd, kept, leaveOut, o.reserved, o.git, notes, watched);
+    const found = await reservedEntries(o.cwd, o.reservedIn, o.reserved);
+    // Kept with the files: a run killed during a step leaves the next one to tell the agent's from these.
+    await atomicWrite(join(o.store, FOUND), JSON.stringify(found));
+    const files = new UserFiles(o.store, o.cwd, kept, leaveOut, o.reserved, o.git, notes, { in: o.reservedIn, found: new Set(found) });
     await files.save();
     return files;
   }
 
-  /** The store a run left (killed during an agent step): its files put back, then the store removed. Null when there was none. */
-  static async recover(store: string, cwd: string): Promise<PutBack | null> {
+  /**
+   * The store a run left (killed during an agent step): its files put back, and what the agent made
+   * under the names the loop keeps for itself removed, as after any step (`scope`: the take's); then
+   * the store removed. Null when there was none.
+   */
+  static async recover(store: string, cwd: string, scope: Omit<TakeOptions, 'cwd' | 'store' | 'copyAll'>): Promise<PutBack | null> {
     const text = await readFile(join(store, INDEX), 'utf8').catch(() => null);
     const inStep = await lstat(join(store, STEP)).then(
       () => true,
@@ -167,15 +180,14 @@ export class UserFiles {
     let out: PutBack | null = null;
     if (text !== null && inStep) {
       const list = parseDocument(`${INDEX} of the kept git-ignored files`, text, z.array(keptSchema));
-      const files = new UserFiles(
-        store,
-        cwd,
-        new Map(list.map((k) => [k.path, k])),
-        () => false,
-        () => false,
-        null,
-        [],
+      const found = await readFile(join(store, FOUND), 'utf8').then(
+        (t) => parseDocument(`${FOUND} of the entries under the loop's names`, t, z.array(z.string())),
+        () => null,
       );
+      // A store without that record (an older loop's) removes nothing: what it cannot tell apart stays.
+      const reserved = found ? scope.reserved : () => false;
+      const watched = { in: found ? scope.reservedIn : [], found: new Set(found) };
+      const files = new UserFiles(store, cwd, new Map(list.map((k) => [k.path, k])), leaveOutOf(scope), reserved, scope.git, [], watched);
       out = await files.putBack(() => false);
     }
     await rm(store, { recursive: true, force: true });

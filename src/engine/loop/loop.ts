@@ -34,7 +34,7 @@ import { adoptPrevious, archiveEvidence, publishPrevious } from './previous-tree
 import { restoreEvidence } from './restore.js';
 import { FOLDER_READ_ONLY, readOnlyFolder } from './read-only.js';
 import { iterate } from './iteration.js';
-import { logUserFiles } from './agent-turn.js';
+import { logUserFiles, userFilesScope } from './agent-turn.js';
 import { crashPoint } from './crash-point.js';
 import { UserFiles, userFilesStore } from '../agent/user-files.js';
 import { cleanJudge, liveJudge } from './judge-space.js';
@@ -212,7 +212,7 @@ async function runLocked(o: LoopOptions, base: Base, progress: { publish: boolea
     // A run that crashed while the agent held the work tree is repaired before anything else; the
     // user's ignored files its agent step left deleted or changed are put back (user-files.ts).
     await sandbox.reclaimWorkTree(cwd);
-    const recovered = await UserFiles.recover(userFilesStore(base.ev.root), cwd);
+    const recovered = await UserFiles.recover(userFilesStore(base.ev.root), cwd, { git: base.git, ...userFilesScope(cwd, base.evRel, got.config) });
     if (recovered) o.log.info('the previous run was cut off during an agent step: the git-ignored files of the user it kept are checked');
     logUserFiles(o, null, recovered);
     o.log.info(`isolation: ${iso.level} (${iso.reason}); not guaranteed at this level: ${sandbox.limits.length} point(s), listed in the halting report`);
