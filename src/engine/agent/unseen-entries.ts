@@ -11,7 +11,7 @@
 // Regenerable folders (config/regenerable.ts) are listed but never walked (no per-step walk of
 // node_modules): one the agent made goes as a whole; what it adds inside one that was already
 // there is the residual channel docs/security.md names.
-import type { BigIntStats } from 'node:fs';
+import type { BigIntStats, Dirent } from 'node:fs';
 import { lstatSync, readdirSync } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -45,30 +45,41 @@ const kindOf = (st: BigIntStats): EntryKind => (st.isDirectory() ? 'dir' : st.is
 /**
  * Every entry of the tree but .git and what `leaveOut` names (the loop's own paths), never through a
  * link; the folders named in `regenerable` are listed and not entered. One readdir per folder and
- * one lstat per entry.
+ * one lstat per entry; with `stats` false (the listing after a step, whose kinds alone are compared)
+ * the kinds are read from the folder itself, no lstat where the file system gives them.
  */
-export function listEntries(cwd: string, leaveOut: (path: string) => boolean, regenerable: ReadonlySet<string>): TreeEntries {
+export function listEntries(cwd: string, leaveOut: (path: string) => boolean, regenerable: ReadonlySet<string>, stats = true): TreeEntries {
   // Synchronous: a few thousand lstats take milliseconds, where each asynchronous one would wait for a pool thread.
   const out: TreeEntries = new Map();
   const folders = [''];
   for (let dir = folders.pop(); dir !== undefined; dir = folders.pop()) {
-    let names: string[];
+    let found: Dirent[];
     try {
-      names = readdirSync(join(cwd, dir));
+      found = readdirSync(join(cwd, dir), { withFileTypes: true });
     } catch {
       continue;
     }
-    for (const name of names) {
-      const path = dir ? `${dir}/${name}` : name;
-      if ((!dir && name === '.git') || leaveOut(path)) continue;
+    for (const d of found) {
+      const path = dir ? `${dir}/${d.name}` : d.name;
+      if ((!dir && d.name === '.git') || leaveOut(path)) continue;
       const abs = join(cwd, path);
-      const st = abs.length < DEEP ? lstatOrUndefined(abs) : undefined;
-      const kind = st ? kindOf(st) : 'dir';
+      // Past DEEP, or gone since its folder was read: looked at as a folder git cannot open, not entered.
+      const known = abs.length < DEEP && !stats ? direntKind(d) : undefined;
+      const st = abs.length < DEEP && !known ? lstatOrUndefined(abs) : undefined;
+      const kind = known ?? (st ? kindOf(st) : 'dir');
       out.set(path, { kind, st: st ?? null });
-      if (st && kind === 'dir' && !regenerable.has(name)) folders.push(path);
+      if ((known || st) && kind === 'dir' && !regenerable.has(d.name)) folders.push(path);
     }
   }
   return out;
+}
+
+/** The kind readdir gave (undefined where the file system gives none: then lstat tells). */
+function direntKind(d: Dirent): EntryKind | undefined {
+  if (d.isDirectory()) return 'dir';
+  if (d.isFile()) return 'file';
+  if (d.isSymbolicLink()) return 'link';
+  return d.isFIFO() || d.isSocket() || d.isBlockDevice() || d.isCharacterDevice() ? 'special' : undefined;
 }
 
 export interface SetAsideOptions {

@@ -142,7 +142,7 @@ export async function agentTurn(ctx: Ctx, n: number, stage: Stage, prepared: Pre
       const aside = await setAsideUnseen({
         cwd: ctx.cwd,
         before: entries,
-        after: unseen.list(),
+        after: unseen.list(false),
         kept,
         ignored,
         regenerable: unseen.regenerable,
@@ -256,7 +256,7 @@ function unseenOf(ctx: Ctx, whyOwn: (path: string) => string | null) {
   const regenerable = new Set(regenerableOf(ctx));
   const report = dirname(REPORT_PATH);
   const leaveOut = (p: string) => p === report || p === REPORT_PATH || whyOwn(p) !== null;
-  return { regenerable, list: () => listEntries(ctx.cwd, leaveOut, regenerable) };
+  return { regenerable, list: (stats?: boolean) => listEntries(ctx.cwd, leaveOut, regenerable, stats) };
 }
 
 /** The names a tool rebuilds (user_files.regenerable): neither kept nor removed. */
