@@ -28,10 +28,10 @@ test("the user's staged edit, new file and deletion are neither committed as the
 
   const r = await cli(repo, ['run']);
   expect(r.stdout + r.stderr).not.toMatch(/crashed/);
-  expect(r.stdout).toMatch(/staged changes \(src\/gone\.txt, src\/new\.txt, src\/user\.txt\) unstaged, .*refs\/phuc-loop\/user-staged/);
-  expect(r.code).toBe(0);
   // The agent's iteration holds its own change (and the loop's AGENTS.md), none of the user's.
   expect((await git(repo, 'show', '--name-only', '--format=', 'HEAD')).split('\n').filter(Boolean).sort()).toEqual(['AGENTS.md', 'src/status.txt']);
+  expect(r.stdout).toMatch(/staged changes \(src\/gone\.txt, src\/new\.txt, src\/user\.txt\) unstaged, .*refs\/phuc-loop\/user-staged/);
+  expect(r.code).toBe(0);
   const artifacts = await readJson<{ changed_paths: string[] }>(join(repo, 'evidence/loop/iter_0/artifacts.json'));
   expect(artifacts.changed_paths).toEqual(['src/status.txt']);
   // Nothing lost: the work tree as the user left it, the staged versions in the ref.
