@@ -3,7 +3,7 @@
 // standing there (committed, untracked or ignored: an older version's, another tool's) would be
 // deleted, so the run refuses to start and names it (SPEC §7: the loop never deletes a user's file).
 // Only an empty folder (the loop's own, kept between steps) or what a step a kill cut off left
-// there (the agent's report) is the loop's to clear.
+// there (the agent's) is the loop's to clear.
 import { lstat, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { REPORT_PATH } from '../agent/agents.js';
@@ -22,8 +22,9 @@ export async function userInReportChannel(
   const names = st.isDirectory() ? (await readdir(at).catch(() => [])).map((n) => `${CHANNEL}/${n}`) : [CHANNEL];
   if (!names.length) return null;
   const committed = await o.tracked(names);
-  // A step a kill cut off left the agent's report there: the step's start names it, the next step clears it.
-  if (!committed.size && names.every((n) => n === REPORT_PATH) && (await o.cutOffStep())) return null;
+  // A step a kill cut off left the agent's report (or more) there: the run that started it refused
+  // any file of the user's there, so what is not committed is the agent's, for the next step to clear.
+  if (!committed.size && (await o.cutOffStep())) return null;
   return (
     `${listSome(names)} ${names.length > 1 ? 'are' : 'is'} the user's${committed.size ? ` (committed: ${listSome([...committed])})` : ''}, ` +
     `but ${CHANNEL}/ is the loop's channel for the agent's report, emptied after every agent step: ` +
