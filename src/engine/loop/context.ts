@@ -31,6 +31,7 @@ import type { Stage, StagePhases, TimePhase } from '../evidence/phases.js';
 import { setupLine, type JudgeSpace } from './judge-space.js';
 import type { LoopOptions } from './options.js';
 import type { LoopState } from '../evidence/state.js';
+import { elapsedMs, roundHeartbeat, timeBudgetStop } from './time-budget.js';
 
 export interface Ctx {
   o: LoopOptions;
@@ -112,7 +113,9 @@ export async function checkRound(
 ) {
   // A STOP (file, label) during the checks pauses the round, as a signal does; the final replays
   // of a claim (watchStops false) finish, and the stop is honoured when they have.
-  const stop = watchStops(opts.watchStops === false ? [] : ctx.stops, ctx.o.pollMs ?? 1000, opts.signal);
+  // The run's time budget ends a round as a stop does, the final replays' too (time-budget.ts).
+  const stop = watchStops([...(opts.watchStops === false ? [] : ctx.stops), timeBudgetStop(ctx)], ctx.o.pollMs ?? 1000, opts.signal);
+  const quiet = roundHeartbeat(ctx, dir);
   try {
     return await judgeRound(ctx, dir, tree, { ...opts, signal: stop.signal });
   } catch (e) {
@@ -121,6 +124,7 @@ export async function checkRound(
     const residual: { error: string } = { error: e.message };
     return { checks: [] as CheckResult[], residual, cwd: '', junit: undefined, canary: undefined, aborted: true as const };
   } finally {
+    quiet();
     stop.close();
   }
 }
@@ -256,9 +260,7 @@ export async function measureAll(ctx: Ctx, cwd: string, residual: Decimal | null
   );
 }
 
-export function elapsedMs(ctx: Ctx): number {
-  return ctx.previousTotalMs + (ctx.o.clock.monotonicMs() - ctx.startMs);
-}
+export { elapsedMs };
 
 /** `extraIterations`: 1 after an iteration that counts (decide.ts countsAgainstBudget), not yet in the state. */
 export function budgetExhausted(ctx: Ctx, extraIterations: 0 | 1): { code: string; reason: string } | null {

@@ -25,6 +25,7 @@ import { phaseSummary, Stage } from '../evidence/phases.js';
 import { buildReport, type ReportInput } from '../evidence/report.js';
 import { readRegular } from '../os/tree-file.js';
 import { computeRung } from './rung.js';
+import { timeBudgetFinal, timeBudgetHalt } from './time-budget.js';
 
 /** How a run ends: decide()'s verdict (or a refusal before the plan) with what fired. */
 export interface Halt {
@@ -46,6 +47,7 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
   const last = ctx.iterations.at(-1);
   const certRel = opts.certificateRel ?? (last === undefined ? null : `${iterDir(last)}/certificate.json`);
   const certificate = certRel === null ? null : await ev.readJson(certRel, certificateSchema);
+  halt = timeBudgetHalt(halt);
   const converged = halt.status === 'EXIT_CONVERGED';
   if (converged) {
     const claim = convergenceClaimProblem(certificate);
@@ -61,15 +63,18 @@ export async function finish(ctx: Ctx, halt: Halt, opts: { certificateRel?: stri
     rungTarget: ctx.plan.rung_target,
     rungAchieved: rung.achieved,
   });
-  const final = decideFinal(halt.status, halt.stop_reason, {
-    triangleMissing: triangle.triangle_vertex_missing,
-    phucFailures: phuc.failures,
-    confirmation: rung.confirmation,
+  const final = timeBudgetFinal(
+    decideFinal(halt.status, halt.stop_reason, {
+      triangleMissing: triangle.triangle_vertex_missing,
+      phucFailures: phuc.failures,
+      confirmation: rung.confirmation,
+      interrupted,
+      alignment: rung.alignment.status,
+      neutralAccepted: !!ctx.intake.config.northstar_neutral_reason,
+      alignmentDetail: `${num(rung.alignment.northstar_distance_start)} → ${num(rung.alignment.northstar_distance_end)}`,
+    }),
     interrupted,
-    alignment: rung.alignment.status,
-    neutralAccepted: !!ctx.intake.config.northstar_neutral_reason,
-    alignmentDetail: `${num(rung.alignment.northstar_distance_start)} → ${num(rung.alignment.northstar_distance_end)}`,
-  });
+  );
   const detail = final.withheld ? `${final.withheld}${halt.detail ? ` (${halt.detail})` : ''}` : halt.detail;
   if (final.withheld) o.log.warn(detail);
   if (!halt.record) state.exits_fired.push(...halt.fired.map((f) => ({ ...f, iteration: state.next_iteration })));

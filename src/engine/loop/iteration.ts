@@ -25,6 +25,7 @@ import { prepareCapsule } from './capsule-build.js';
 import { checkRecompressibility, learn, writeAgentsMd } from './learn.js';
 import { recordFailures } from '../memory/failures.js';
 import { firstStop } from '../os/stops.js';
+import { roundStop, timeBudgetHalt } from './time-budget.js';
 import { budgetExhausted, checkRound, type Ctx, currentResidual, describeAgent, measureAll, sectionMeta, suiteVerdict } from './context.js';
 import { countsAgainstBudget, type Decision, decide, type FiredExit, unjudged } from '../run/decide.js';
 import { passStopped } from '../run/progress.js';
@@ -80,7 +81,7 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
   fsm.to('CHECK_HALTING');
   if (!interrupted) {
     const round = await checkRound(ctx, dir, tree, { signal: o.signal, reuse: true, stage });
-    if (round.aborted) interrupted = (await firstStop(ctx.stops)) ?? 'the loop was asked to stop (during the checks)';
+    if (round.aborted) interrupted = await roundStop(ctx, 'the loop was asked to stop (during the checks)');
     else {
       checks = round.checks;
       canary = round.canary;
@@ -191,12 +192,13 @@ export async function iterate(ctx: Ctx, n: number): Promise<Decision> {
     }),
   );
   const phucFailure = phuc.failures[0];
-  const decision = decide({
+  const decided = decide({
     ...facts,
     invariant: phucFailure ? { code: phucFailure.split(':')[0], detail: phuc.failures.join('; ') } : null,
     northstarDrift: drift,
     northstarRising: rising,
   });
+  const decision = decided.halt ? timeBudgetHalt(decided) : decided;
   fsm.to('ACCUMULATE_LEARNINGS');
 
   // Record: evidence → AGENTS.md → commit → certificate naming the commit → state.

@@ -6,7 +6,7 @@ import { buildPlan } from '../config/plan.js';
 import { criteriaToWrite } from '../config/protected.js';
 import { updatePasses } from '../judge/checks.js';
 import { snapshot } from '../judge/northstar.js';
-import { firstStop } from '../os/stops.js';
+import { roundStop } from './time-budget.js';
 import { checkRound, type Ctx, scrub, measureAll } from './context.js';
 import { type LoopOutcome } from './options.js';
 import { decideBeforeIteration, decideHead } from '../run/decide.js';
@@ -46,7 +46,7 @@ export async function judgeHead(ctx: Ctx, dir: string): Promise<LoopOutcome | nu
   crashPoint(ctx, 'head');
   if (round.aborted) await ctx.judge.release();
   if (round.aborted) await endStage(ctx, stage);
-  if (round.aborted) return finish(ctx, decideBeforeIteration({ stop: (await firstStop(ctx.stops)) ?? 'the loop was asked to stop', budget: null })!);
+  if (round.aborted) return finish(ctx, decideBeforeIteration({ stop: await roundStop(ctx, 'the loop was asked to stop'), budget: null })!);
   const residual = 'value' in round.residual ? round.residual.value : null;
   const met = new Map(round.checks.map((c) => [c.id, c.met]));
   await recordFailures(ctx, dir, round);

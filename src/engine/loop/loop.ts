@@ -29,7 +29,7 @@ import { networkPolicy } from '../os/network.js';
 import { loopExcludes } from './own-paths.js';
 import { judgeRoot, sweepJudgeRoots } from '../judge/judge-root.js';
 import { acquireLock, assertRealFolders, homeFolders, loopHome } from './home.js';
-import { publishRun } from './publish.js';
+import { publishRun, userFilesInPublished } from './publish.js';
 import { adoptPrevious, archiveEvidence, publishPrevious } from './previous-trees.js';
 import { restoreEvidence } from './restore.js';
 import { FOLDER_READ_ONLY, readOnlyFolder } from './read-only.js';
@@ -229,6 +229,9 @@ async function runSandboxed(o: LoopOptions, base: Base, progress: { publish: boo
   await git.ensureIdentity();
   const stops: StopSource[] = [...(o.stopSources ?? []), new StopFile(resolve(cwd, LOOP_SCRATCH_DIR, 'STOP'), `${LOOP_SCRATCH_DIR}/STOP`), new DiskUsage(cwd)];
 
+  // The published folder is replaced whole at the end (moved aside by --fresh): a user's committed file there is refused first.
+  const theirs = await userFilesInPublished(git, cwd, base.published.root, evRel);
+  if (theirs) return (o.log.error(theirs), blockedEarly('GUARDRAIL_VIOLATION', theirs));
   // Before any agent step: only the earlier trees the loop keeps count from here on (planted ones never).
   await adoptPrevious(ev, base.published.root, cwd);
   if (o.fresh) {

@@ -1,10 +1,13 @@
 // Publishing the run's evidence from the loop home to the work tree's evidence folder, and how the
 // published tree stands against the git index.
 import { lstat, mkdir, readFile, rename, rm } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { sha256 } from '../common/canonical.js';
+import { listSome } from '../common/markdown.js';
 import { StorageError } from '../common/errors.js';
-import { EvidenceStore, NOT_EVIDENCE } from '../store/evidence.js';
+import { EvidenceStore, manifestEntrySchema, NOT_EVIDENCE } from '../store/evidence.js';
 import type { Git } from '../os/git.js';
 import { processRunning } from '../os/process.js';
 import { copyTreeOffThread } from '../os/atomic-write.js';
@@ -103,4 +106,55 @@ export async function publishedStanding(git: Git, dir: string): Promise<Publishe
   const pid = Number((await readFile(join(root, 'run.lock'), 'utf8').catch(() => '')).split('@')[0]);
   const running = pid > 0 && processRunning(pid);
   return { own, link, matches: publishedManifest === ownManifest, running };
+}
+
+/**
+ * The refusal naming the committed files under the published folder that are not the loop's evidence (no manifest.json
+ * in a folder above them lists them with their content): the loop replaces that folder whole when it
+ * publishes (and `run --fresh` moves it aside), so a user's committed file there would be overwritten
+ * or deleted from the work tree. The run refuses to start while one stands there (SPEC §7).
+ */
+export async function userFilesInPublished(git: Git, cwd: string, published: string, evRel: string): Promise<string | null> {
+  const rel = relative(cwd, published).split(sep).join('/');
+  const under = (await git.listFiles()).filter((p) => p.startsWith(`${rel}/`));
+  if (!under.length) return null;
+  const tracked = await git.indexed(under);
+  const manifests = new Map<string, Promise<Map<string, string>>>();
+  const listed = (dir: string) => {
+    let m = manifests.get(dir);
+    if (!m) manifests.set(dir, (m = readListing(join(cwd, dir, 'manifest.json'))));
+    return m;
+  };
+  const theirs: string[] = [];
+  for (const p of under.filter((f) => tracked.has(f))) {
+    // Every manifest lists its files by their path in the tree (iter_0/manifest.json: iter_0/…).
+    const inTree = p.slice(rel.length + 1);
+    if (basename(p) === 'manifest.json' || NOT_EVIDENCE.has(inTree)) continue;
+    const data = await readFile(join(cwd, p)).catch(() => null);
+    if (data === null) continue;
+    const sha = sha256(data);
+    let ours = false;
+    for (let dir = dirname(p); !ours && (dir === rel || dir.startsWith(`${rel}/`)); dir = dirname(dir)) ours = (await listed(dir)).get(inTree) === sha;
+    if (!ours) theirs.push(p);
+  }
+  const them = theirs.length > 1 ? 'them' : 'it';
+  return theirs.length
+    ? `${listSome(theirs)} ${theirs.length > 1 ? 'are' : 'is'} committed in ${evRel}, where the loop publishes its evidence tree (replacing the folder whole), and not the loop's evidence: ` +
+        `move ${them} out of ${evRel} (\`git mv\`, then commit), then \`phuc-loop run\` again`
+    : null;
+}
+
+const listingSchema = z.object({ files: z.array(manifestEntrySchema) });
+
+/** A manifest's files by path and sha256 (empty when there is none or it is not a manifest). */
+async function readListing(path: string): Promise<Map<string, string>> {
+  const text = await readFile(path, 'utf8').catch(() => null);
+  let parsed: unknown = null;
+  try {
+    parsed = text === null ? null : JSON.parse(text);
+  } catch {
+    // not a manifest: lists nothing
+  }
+  const m = listingSchema.safeParse(parsed);
+  return new Map(m.success ? m.data.files.map((f) => [f.path, f.sha256]) : []);
 }

@@ -2,7 +2,7 @@
 // replays scored against it, the Triangle, the rung self-tests, rung 65537's paraphrase and API drift.
 import { dirname } from 'node:path';
 import { Stopped } from '../common/errors.js';
-import { firstStop } from '../os/stops.js';
+import { roundStop } from './time-budget.js';
 import { allDecimalStrings, changedApiSymbols, checkTriangle, rungLevel, selfTests, unexplainedSymbols } from '../evidence/audit.js';
 import { iterDir } from '../store/evidence.js';
 import { type Certificate, judgementOf } from '../judge/certificate.js';
@@ -67,7 +67,7 @@ export async function computeRung(
     interrupted: null,
   };
   if (!converged || !cert || !certRel) return result;
-  const stopped = async (when: string) => (await firstStop(ctx.stops)) ?? `the loop was asked to stop (${when})`;
+  const stopped = (when: string) => roundStop(ctx, `the loop was asked to stop (${when})`);
   // The claim is about the named commit checked out fresh: the first replay runs on a new checkout
   // of that commit's tree (AGENTS.md included), the others beside it in the run's workspace updated
   // to that tree; every one must agree.

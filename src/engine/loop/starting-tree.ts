@@ -1,5 +1,5 @@
 // Where a run starts from: the work tree's dirty paths, refused where a run cut off mid-step left an
-// agent's edit to a protected path; a finished run with nothing changed since ends at once; a new
+// agent's edit to a protected path or a user's file stands in the report channel; a finished run with nothing changed since ends at once; a new
 // loop whose inputs are not committed is warned.
 import { relative, resolve } from 'node:path';
 import { protectedMatcher } from '../agent/path-names.js';
@@ -18,6 +18,7 @@ import { blockedEarly } from './halt.js';
 import { USER_WORK_REF } from './agent-turn.js';
 import { cutOffStepStart, stepStartFile } from './step-start.js';
 import { type EvidenceStore } from '../store/evidence.js';
+import { userInReportChannel } from './report-channel.js';
 
 /** The dirty paths as the run starts, or the outcome that ends it before anything runs. */
 export async function startingTree(
@@ -26,6 +27,14 @@ export async function startingTree(
   resumed: { plan: Plan; state: LoopState; report: HaltingReport | null; adopted: boolean } | null,
 ): Promise<{ started: ChangedPath[] } | { outcome: LoopOutcome }> {
   let started: ChangedPath[];
+  const channel = await userInReportChannel(cwd, {
+    tracked: (paths) => git.indexed(paths),
+    cutOffStep: async () => !!resumed && (await cutOffStepStart(git, stepStartFile(ev.root), resumed.state.next_iteration, await git.head())) !== null,
+  });
+  if (channel) {
+    o.log.error(channel);
+    return { outcome: blockedEarly('GUARDRAIL_VIOLATION', channel) };
+  }
   if (resumed) {
     // A loop cut off mid-iteration may have left an agent's edit to a protected path in the work tree:
     // it would be taken for the starting state and never reverted. Refuse until it is cleaned up;
