@@ -137,6 +137,15 @@ test("sandbox-init.pl's user switch (as root): the command runs as UID:GID (real
     );
     const f = await exec(bwrap, [...ns, ...init, perl, program]);
     expect(f.stdout.replace(/[ \t]+\n/g, '\n').replace(/Groups:\n/, 'Groups:\t\n')).toBe(`parent 0\n${role}`);
+    // Root, or what is not a number, is refused: never read as uid 0.
+    for (const ids of [
+      ['0', '0'],
+      ['x', '1'],
+      ['-', '7'],
+    ])
+      await expect(exec(bwrap, [...ns, ...init.slice(0, 10), ...ids, ...init.slice(12), '/bin/true'])).rejects.toMatchObject({
+        stderr: expect.stringContaining('not a user and group') as string,
+      });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

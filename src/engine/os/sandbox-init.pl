@@ -48,6 +48,8 @@ BEGIN { $^W = 1 }
 my ($filter, $SYS_MOUNT, $SYS_KEYCTL, $SYS_PRCTL, $SYS_SETGROUPS, $SYS_SETRESGID, $SYS_SETRESUID, $SYS_CAPSET) =
   (pack('H*', shift @ARGV), map { 0 + $_ } splice @ARGV, 0, 7);
 my ($uid, $gid) = splice @ARGV, 0, 2;
+# A role's user is never root: anything but "-" or a uid above 0 (a number) is refused, never taken as 0.
+$uid eq '-' && $gid eq '-' or $uid =~ /^[1-9][0-9]*$/ && $gid =~ /^[0-9]+$/ or die "phuc-sandbox: not a user and group: $uid $gid\n";
 my ($RDONLY, $NOSUID, $NODEV, $NOEXEC, $REMOUNT, $BIND, $REC, $RELATIME, $NOATIME, $STRICTATIME) =
   (1, 2, 4, 8, 32, 4096, 16384, 1 << 21, 1024, 1 << 24);
 my %FLAG = (ro => $RDONLY, nosuid => $NOSUID, nodev => $NODEV, noexec => $NOEXEC, nosymfollow => 256, noatime => $NOATIME, nodiratime => 2048, relatime => $RELATIME);
