@@ -228,8 +228,8 @@ async function loop(cli: string, n: number, ws: string, isolation: string, netwo
     const exit = r.lines.findLast((l) => /^phuc-loop: EXIT_\w+\(/.test(l))?.replace(/^phuc-loop: (\S+).*$/, '$1') ?? `crash (exit ${r.code})`;
     // An early stop is measured all the same (over the iterations that ran); say why it stopped.
     if (exit !== 'EXIT_BUDGET_EXCEEDED(MAX_ITERS)') {
-      const why = r.lines.filter((l) => /GUARDRAIL|INVARIANT|halt:|error/.test(l));
-      // A crash says why in its last lines (stderr included), not in a halt line.
+      // A halt line, or a crash's message on stderr (not its stack, which says only where); else the last lines.
+      const why = [...r.lines, ...r.stderr.split('\n')].filter((l) => /GUARDRAIL|INVARIANT|halt:|error/i.test(l) && !/^\s+at /.test(l));
       console.log(
         `      (loop ${ws} ${isolation} net ${network} at N=${n} stopped early: ${(why.length ? why : [...r.lines, ...r.stderr.trim().split('\n').slice(0, -2)]).slice(-3).join(' | ')})`,
       );

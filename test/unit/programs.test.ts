@@ -10,11 +10,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { installPrograms, programFile, programText, PROGRAMS } from '../../src/engine/os/programs.js';
+import { initNumbers, KEY_SYSCALLS } from '../../src/engine/os/sandbox-keys.js';
 import { systemTool } from '../../src/engine/os/spawner.js';
 
 const exec = promisify(execFile);
 const perl = systemTool('perl');
 const bwrap = systemTool('bwrap');
+/** sandbox-init.pl's syscall numbers on x86_64 (mount keyctl prctl setgroups setresgid setresuid capset). */
+const X64 = initNumbers(KEY_SYSCALLS.x64!);
 
 test('every helper program beside the engine is listed (the build copies them all into dist/), and each is found', () => {
   const files = readdirSync(join(dirname(fileURLToPath(import.meta.url)), '../../src/engine/os')).filter((f) => /\.(mjs|pl|sh)$/.test(f));
@@ -86,9 +89,11 @@ test('sandbox-init.pl in a namespace of bubblewrap: the command runs in its fold
     // An empty filter program would be refused by the kernel: one instruction, RET ALLOW.
     const allow = Buffer.from([0x06, 0, 0, 0, 0, 0, 0xff, 0x7f]).toString('hex');
     const ns = ['--unshare-user', '--uid', '0', '--gid', '0', '--cap-add', 'ALL', '--unshare-pid', '--dev-bind', '/', '/', '--proc', '/proc', '--'];
-    const init = [perl, programFile('sandbox-init.pl'), allow, '165', '250', '157', dir, '0', '0', ',userxattr', '', '0', '0', '0', '0'];
-    const r = await exec(bwrap, [...ns, ...init, '--', '/bin/sh', '-c', 'pwd; grep -E "^(NoNewPrivs|Seccomp):" /proc/self/status']);
-    expect(r.stdout).toBe(`${dir}\nNoNewPrivs:\t1\nSeccomp:\t2\n`);
+    const init = [perl, programFile('sandbox-init.pl'), allow, ...X64, '-', '-', dir, '0', '0', ',userxattr', '', '0', '0', '0', '0'];
+    const r = await exec(bwrap, [...ns, ...init, '--', '/bin/sh', '-c', 'pwd; grep -E "^(Uid|CapInh|CapEff|CapBnd|NoNewPrivs|Seccomp):" /proc/self/status']);
+    // "-": the namespace's root stays, without any capability.
+    const none = '0000000000000000';
+    expect(r.stdout).toBe(`${dir}\nUid:\t0\t0\t0\t0\nCapInh:\t${none}\nCapEff:\t${none}\nCapBnd:\t${none}\nNoNewPrivs:\t1\nSeccomp:\t2\n`);
     await expect(exec(bwrap, [...ns, ...init, '/bin/true'])).rejects.toMatchObject({ stderr: expect.stringContaining('do not end with --') });
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -101,13 +106,46 @@ test("sandbox-init.pl runs a perl program given as its command in its own interp
   try {
     const allow = Buffer.from([0x06, 0, 0, 0, 0, 0, 0xff, 0x7f]).toString('hex');
     const ns = ['--unshare-user', '--uid', '0', '--gid', '0', '--cap-add', 'ALL', '--unshare-pid', '--dev-bind', '/', '/', '--proc', '/proc', '--'];
-    const init = [perl, programFile('sandbox-init.pl'), allow, '165', '250', '157', dir, '0', '0', ',userxattr', '', '0', '0', '0', '0', '--'];
+    const init = [perl, programFile('sandbox-init.pl'), allow, ...X64, '-', '-', dir, '0', '0', ',userxattr', '', '0', '0', '0', '0', '--'];
     // sandbox-init.pl's own sub `mnt` is defined only in its interpreter, not in a perl started anew.
     const program = join(dir, 'program.pl');
     await writeFile(program, 'print defined(&main::mnt) ? "same" : "new", " @ARGV\\n"; exit 3;\n');
     await expect(exec(bwrap, [...ns, ...init, perl, program, 'a', 'b'])).rejects.toMatchObject({ code: 3, stdout: 'same a b\n' });
     await writeFile(program, '1;\n');
     await expect(exec(bwrap, [...ns, ...init, perl, program])).rejects.toMatchObject({ stderr: expect.stringContaining('ended without exit') });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("sandbox-init.pl's user switch (as root): the command runs as UID:GID (real, effective, saved) with no other group, no capability in any set and no_new_privs; a program run in its interpreter (the forwarder) stays root and switches the child it execs with `become`", async () => {
+  if (!perl || !bwrap || process.arch !== 'x64' || process.getuid?.() !== 0) return;
+  const dir = await mkdtemp(join(tmpdir(), 'phuc-init-'));
+  try {
+    const allow = Buffer.from([0x06, 0, 0, 0, 0, 0, 0xff, 0x7f]).toString('hex');
+    const ns = ['--unshare-pid', '--dev-bind', '/', '/', '--proc', '/proc', '--'];
+    const init = [perl, programFile('sandbox-init.pl'), allow, ...X64, '65534', '65533', dir, '0', '0', '', '', '0', '0', '0', '0', '--'];
+    const status = 'grep -E "^(Uid|Gid|Groups|Cap[A-Za-z]+|NoNewPrivs):" /proc/self/status';
+    const none = '0000000000000000';
+    const role = `Uid:\t65534\t65534\t65534\t65534\nGid:\t65533\t65533\t65533\t65533\nGroups:\t\n${['Inh', 'Prm', 'Eff', 'Bnd', 'Amb'].map((c) => `Cap${c}:\t${none}\n`).join('')}NoNewPrivs:\t1\n`;
+    const r = await exec(bwrap, [...ns, ...init, '/bin/sh', '-c', status]);
+    expect(r.stdout.replace(/[ \t]+\n/g, '\n').replace(/Groups:\n/, 'Groups:\t\n')).toBe(role);
+    const program = join(dir, 'program.pl');
+    await writeFile(
+      program,
+      `print "parent $<\\n"; my $pid = fork // die; if (!$pid) { main::become(); exec '/bin/sh', '-c', '${status}' } waitpid($pid, 0); exit 0;\n`,
+    );
+    const f = await exec(bwrap, [...ns, ...init, perl, program]);
+    expect(f.stdout.replace(/[ \t]+\n/g, '\n').replace(/Groups:\n/, 'Groups:\t\n')).toBe(`parent 0\n${role}`);
+    // Root, or what is not a number, is refused: never read as uid 0.
+    for (const ids of [
+      ['0', '0'],
+      ['x', '1'],
+      ['-', '7'],
+    ])
+      await expect(exec(bwrap, [...ns, ...init.slice(0, 10), ...ids, ...init.slice(12), '/bin/true'])).rejects.toMatchObject({
+        stderr: expect.stringContaining('not a user and group') as string,
+      });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

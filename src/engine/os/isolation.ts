@@ -158,7 +158,10 @@ export function isolationLimits(level: IsolationLevel, privilege: Privilege | nu
 
 // ---------------------------------------------------------------------------------------------------
 
-/** No capability can be kept or regained by the command (no_new_privs also voids setuid binaries). */
+/**
+ * No capability can be kept or regained by the command (no_new_privs also voids setuid binaries): the
+ * probe's trial of the switch that sandbox-init.pl's `become` makes for every command.
+ */
 export const DROP_CAPS = ['--no-new-privs', '--inh-caps=-all', '--bounding-set=-all'];
 
 export const DROP_PRIVILEGES = ['--clear-groups', ...DROP_CAPS];
@@ -168,7 +171,7 @@ export const NAMESPACES = ['--die-with-parent', '--unshare-pid', '--unshare-ipc'
 
 /**
  * pidns: uid 0 inside maps to the loop's uid outside, with the namespace's capabilities for
- * sandbox-init.pl's mounts; setpriv then drops every one, so the command cannot unmount its private
+ * sandbox-init.pl's mounts; it then drops every one, so the command cannot unmount its private
  * /proc to look at the host's (and the loop's environment).
  */
 export const USER_NAMESPACE = ['--unshare-user', '--uid', '0', '--gid', '0', '--cap-add', 'ALL'];

@@ -10,13 +10,45 @@ interface KeySyscalls {
   keyctl: number;
   prctl: number;
   mount: number;
+  /** The user switch's (sandbox-init.pl's `become`). */
+  setgroups: number;
+  setresgid: number;
+  setresuid: number;
+  capset: number;
 }
 
 /** The little-endian architectures Node runs on (the filter is packed little-endian). */
 export const KEY_SYSCALLS: Partial<Record<string, KeySyscalls>> = {
-  x64: { arch: 0xc000003e, first: 248, compatArch: 0x40000003, compatFirst: 286, keyctl: 250, prctl: 157, mount: 165 },
-  arm64: { arch: 0xc00000b7, first: 217, compatArch: 0x40000028, compatFirst: 309, keyctl: 219, prctl: 167, mount: 40 },
+  x64: {
+    arch: 0xc000003e,
+    first: 248,
+    compatArch: 0x40000003,
+    compatFirst: 286,
+    keyctl: 250,
+    prctl: 157,
+    mount: 165,
+    setgroups: 116,
+    setresgid: 119,
+    setresuid: 117,
+    capset: 126,
+  },
+  arm64: {
+    arch: 0xc00000b7,
+    first: 217,
+    compatArch: 0x40000028,
+    compatFirst: 309,
+    keyctl: 219,
+    prctl: 167,
+    mount: 40,
+    setgroups: 159,
+    setresgid: 149,
+    setresuid: 147,
+    capset: 91,
+  },
 };
+
+/** sandbox-init.pl's syscall numbers, in its order. */
+export const initNumbers = (k: KeySyscalls): string[] => [k.mount, k.keyctl, k.prctl, k.setgroups, k.setresgid, k.setresuid, k.capset].map(String);
 
 /**
  * The classic-BPF seccomp program: for the native and the 32-bit ABI, the three key syscalls return

@@ -6,8 +6,8 @@
 //
 //   bwrap --die-with-parent --unshare-pid --unshare-ipc [--unshare-net] --dev-bind / / --proc /proc
 //     bwrap (PID 1 of the namespace, root: the agent can neither signal nor trace it)
-//       perl sandbox-init.pl …                    root: the command's view of the file system, no keyrings
-//         setpriv --reuid U --regid G --clear-groups --no-new-privs …   the command (exec'd)
+//       perl sandbox-init.pl … U G …              root: the command's view of the file system, no keyrings,
+//         the command (exec'd)                    then user U, group G, no other group, no capability, no_new_privs
 //
 // bubblewrap (Debian/Ubuntu package `bubblewrap`) builds the namespaces; with --unshare-net it brings
 // loopback up. When the command ends, bwrap's PID 1 exits and the kernel kills everything left in
@@ -28,20 +28,10 @@ import { removeTree } from './tree-file.js';
 import { outOfView } from './reach.js';
 import { commandNetwork, hostSockets, networkLimit, networkRecord, openNetwork, type NetworkPolicy, type NetworkRecord, type RunNetwork } from './network.js';
 import { installPrograms } from './programs.js';
-import {
-  DROP_CAPS,
-  DROP_PRIVILEGES,
-  NAMESPACES,
-  NO_SETFACL,
-  SHARED_NETWORK,
-  sharedFolders,
-  USER_NAMESPACE,
-  type Isolation,
-  type IsolationLevel,
-} from './isolation.js';
+import { NAMESPACES, NO_SETFACL, SHARED_NETWORK, sharedFolders, USER_NAMESPACE, type Isolation, type IsolationLevel } from './isolation.js';
 import { ensureUsers, type RoleUser, type SandboxRole } from './role-users.js';
 import { RootCommands } from './root-commands.js';
-import { filterHex, KEY_SYSCALLS } from './sandbox-keys.js';
+import { filterHex, initNumbers, KEY_SYSCALLS } from './sandbox-keys.js';
 import { DEFAULT_PATH, findTools, IsolationUnavailableError, NAMESPACE_TOOLS, toolsFor, USER_TOOLS, type Tools } from './sandbox-tools.js';
 import { baseParent, layout, type ViewOf } from './sandbox-view.js';
 import { envFileText, ReachablePath, roleEnvironment, seconds, writeHome } from './role-env.js';
@@ -156,7 +146,7 @@ export class Sandbox {
     if (!keys && iso.level !== 'none')
       throw new IsolationUnavailableError(`agent.isolation: ${iso.level} runs on x86_64 and arm64 only (this machine is ${process.arch})`);
     const bin = keys ? await installPrograms(join(base, 'bin'), ['break-links.sh', 'sandbox-init.pl', 'sandbox-load.sh']) : null;
-    const init = bin && keys ? [tools.perl, bin['sandbox-init.pl'], filterHex(keys), ...[keys.mount, keys.keyctl, keys.prctl].map(String)] : [];
+    const init = bin && keys ? [tools.perl, bin['sandbox-init.pl'], filterHex(keys), ...initNumbers(keys)] : [];
     const extra: Extras = { setfacl: found.setfacl, init, load: bin?.['sandbox-load.sh'] ?? '', breakLinks: bin?.['break-links.sh'] ?? '' };
     const workTree = o.workTree ? await realpath(o.workTree).catch(() => resolve(o.workTree!)) : null;
     const policy = o.network ?? { agent: 'open', checks: 'open' };
@@ -235,20 +225,8 @@ export class Sandbox {
     const sockets = net ? await hostSockets() : [];
     if (!user) {
       const where = await this.layout({ cwd: spec.cwd, user: null, env, role, seen, sockets });
-      const args = [
-        ...USER_NAMESPACE,
-        ...NAMESPACES,
-        ...unshareNet,
-        '--',
-        ...this.extra.init,
-        ...where,
-        '--',
-        ...forward,
-        t.setpriv,
-        ...DROP_CAPS,
-        '--',
-        ...command,
-      ];
+      // '-': the namespace's root, without a capability.
+      const args = [...USER_NAMESPACE, ...NAMESPACES, ...unshareNet, '--', ...this.extra.init, '-', '-', ...where, '--', ...forward, ...command];
       return { ...spec, command: t.bwrap, args, env, contained };
     }
     env.PATH = await this.paths.of(env.PATH || DEFAULT_PATH, user);
@@ -257,8 +235,8 @@ export class Sandbox {
     const n = Number(env.GIT_CONFIG_COUNT) || 0;
     Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
     const where = await this.layout({ cwd: spec.cwd, user, env, role, seen, sockets });
-    const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
-    const ns = [t.bwrap, ...NAMESPACES, ...unshareNet, '--', ...this.extra.init, ...where, '--', ...forward, ...switched, ...command];
+    const as = [String(user.uid), String(user.gid)];
+    const ns = [t.bwrap, ...NAMESPACES, ...unshareNet, '--', ...this.extra.init, ...as, ...where, '--', ...forward, ...command];
     // The spawn itself starts in `/`: sandbox-init.pl enters the command's folder as root.
     if (!this.sudo) {
       await Promise.all([d.home, d.tmp, ...d.made].map((p) => chown(p, user.uid, user.gid)));
