@@ -52,6 +52,23 @@ const PROJECTS: Project[] = [
     copies: ['test_add', 'test_add_zero'],
   },
   {
+    runner: 'unittest',
+    skip: missing('test -x /usr/bin/python3', 'python3 under /usr/bin'),
+    files: {
+      'calc/__init__.py': '',
+      'calc/core.py': 'def add(a, b):\n    return a + b + 1\n\n\ndef mul(a, b):\n    return a * b\n',
+      'tests/__init__.py': '',
+      'tests/test_core.py':
+        'import unittest\n\nfrom calc.core import add, mul\n\n\nclass CoreTest(unittest.TestCase):\n    maxDiff = None\n\n    def setUp(self):\n        self.two = 2\n\n    def test_add(self):\n        self.assertEqual(add(self.two, 3), 5)\n\n    def test_add_zero(self):\n        self.assertEqual(add(0, 0), 0)\n\n    def test_mul(self):\n        self.assertEqual(mul(self.two, 3), 6)\n',
+    },
+    run: '/usr/bin/python3 -m unittest',
+    mayChange: ['calc/**'],
+    protect: ['tests/**'],
+    fix: `printf 'def add(a, b):\\n    return a + b\\n\\n\\ndef mul(a, b):\\n    return a * b\\n' > calc/core.py`,
+    attack: payload('pairs.py', 'calc/core.py'),
+    copies: ['CoreTest.test_add', 'CoreTest.test_add_zero'],
+  },
+  {
     runner: 'node:test',
     skip: null,
     files: {

@@ -1,5 +1,5 @@
 // The runner canary's copies of the tests that failed earlier in the run (judge/shadow.ts) on real
-// projects with the real runners (pytest, node:test, go test): the names read from the runner's
+// projects with the real runners (pytest, unittest, node:test, go test): the names read from the runner's
 // own output of the failing round; code under test that silences exactly those tests (by name, by
 // their assertion values, by re-running the test binary without them) fails their copies; an honest
 // fix passes them; a test the loop cannot copy (nested, not declared at the top level) is told, not
@@ -40,6 +40,20 @@ const CASES: Case[] = [
     run: 'python3 -m pytest -q -p no:cacheprovider',
     code: ['calc/core.py', 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n', 'target.py'],
     names: ['test_add', 'test_add_zero'],
+  },
+  {
+    runner: 'unittest',
+    ok: has('python3 -c 1'),
+    files: {
+      'calc/__init__.py': '',
+      'calc/core.py': 'def add(a, b):\n    return a + b + 1\n\n\ndef mul(a, b):\n    return a * b\n',
+      'tests/__init__.py': '',
+      'tests/test_core.py':
+        'import unittest\n\nfrom calc.core import add, mul\n\n\nclass AddOne:\n    def test_add_one(self):\n        self.assertEqual(add(1, 0), 1)\n\n\nclass AsyncTest(unittest.IsolatedAsyncioTestCase):\n    async def test_add_async(self):\n        self.assertEqual(add(1, 1), 2)\n\n\nclass CoreTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n    def test_add_zero(self):\n        self.assertEqual(add(0, 0), 0)\n\n    def test_mul(self):\n        self.assertEqual(mul(2, 3), 6)\n\n\nclass Mixed(AddOne, unittest.TestCase):\n    pass\n',
+    },
+    run: 'python3 -m unittest',
+    code: ['calc/core.py', 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n', 'pairs.py'],
+    names: ['AsyncTest.test_add_async', 'CoreTest.test_add', 'CoreTest.test_add_zero'],
   },
   {
     runner: 'node:test',
@@ -116,6 +130,7 @@ describe.each(CASES)('$runner', (c) => {
     expect(out).toEqual({ criterion: 'tests', runner: c.runner, outcome: 'failed', copies: c.names.map((test) => ({ test, outcome: 'passed' })) });
     expect(compromised(out)).toBe(false);
     // The nested test failed too: named, never copied.
-    if (c.runner !== 'go test') expect(p.lines[0]).toMatch(/not copied, no top-level declaration found: .*`(add one|TestNested::test_add_one)`/);
+    if (c.runner !== 'go test')
+      expect(p.lines[0]).toMatch(/not copied, no top-level declaration found: .*`(add one|TestNested::test_add_one|Mixed\.test_add_one)`/);
   }, 300_000);
 });

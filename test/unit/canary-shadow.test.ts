@@ -25,7 +25,18 @@ test("node:test: TAP's not ok lines (a directive left out, escapes undone) and s
   expect(failingNames('node:test', log)).toEqual(['add', 'inner # one', 'add zero']);
 });
 
+test("unittest: FAIL and ERROR blocks as Class.method, in 3.11's id form and the older one; a class fixture's error is no test", () => {
+  const log = [
+    'FAIL: test_add (tests.test_core.T.test_add)',
+    'ERROR: test_zero (tests.test_core.T)',
+    'FAIL: test_add (tests.test_core.T.test_add) [x=1]',
+    'ERROR: setUpClass (tests.test_core.U)',
+    'test_mul (tests.test_core.T.test_mul) ... FAIL',
+  ].join('\n');
+  expect(failingNames('unittest', log)).toEqual(['T.test_add', 'T.test_zero']);
+});
+
 test('a runner whose tests are not copied: no names', () => {
-  expect(failingNames('unittest', 'FAIL: test_add (tests.test_core.T.test_add)')).toEqual([]);
+  expect(failingNames('mocha', '  1) add')).toEqual([]);
   expect(failingNames(null, 'FAILED x.py::test_a')).toEqual([]);
 });

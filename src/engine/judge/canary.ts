@@ -145,12 +145,15 @@ async function runCanary(criterion: Criterion, c: CanaryContext, probe: boolean)
   if (!lstatOrNull(dir)?.isDirectory()) return { criterion: criterion.id, runner, outcome: 'no_runner' };
   await writeFile(file, await canaryBytes(runner, token, mark, join(c.cwd, sibling)), { flag: 'wx', mode: 0o644 });
   // The tests that failed earlier in the run, copied (a probe only asks whether the canary is reached).
+  // The name under which the seal keeps the assertions as they were before the code under test loaded.
+  const key = `k${randomBytes(6).toString('hex')}`;
   const made = await writeShadows(runner, probe ? [] : (c.failing?.get(criterion.id) ?? []), {
     cwd: c.cwd,
     testFiles: tests,
+    key,
     canary: (at, from) => canaryBytes(runner, randomBytes(6).toString('hex'), at, from),
   });
-  const sealed = await seal(runner, dir, c.env);
+  const sealed = await seal(runner, dir, c.env, key);
   try {
     const r = await c.runner.run({
       command: criterion.run,

@@ -10,7 +10,8 @@
 //
 // The copy runs the original's own body, never a rewrite: pytest's and Go's copy calls the test's
 // function object (by the module's dictionary, by the package's name: not through the attribute
-// lookup the code under test can intercept); node:test's calls the test's own callback, its text
+// lookup the code under test can intercept); unittest's runs the test's method in a subclass with
+// unittest's own assertions restored (judge/shadow-unittest.ts); node:test's calls the test's own callback, its text
 // taken from the test file (a top-level `test(…)`/`it(…)` with the name as a literal) and appended
 // to a copy of that file, so its imports and helpers are the file's own. Only top-level tests are
 // copied (a nested one's closure is not the file's), and a test whose declaration the loop cannot
@@ -21,9 +22,10 @@ import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { z } from 'zod';
 import { lstatOrNull, readRegular } from '../os/tree-file.js';
+import { unittestHelper, unittestMethod, unittestName } from './shadow-unittest.js';
 
 /** The runners whose failing tests the loop copies. */
-export const SHADOW_RUNNERS = ['pytest', 'go test', 'node:test'] as const;
+export const SHADOW_RUNNERS = ['pytest', 'unittest', 'go test', 'node:test'] as const;
 type ShadowRunner = (typeof SHADOW_RUNNERS)[number];
 const isShadowRunner = (r: string | null): r is ShadowRunner => (SHADOW_RUNNERS as readonly string[]).includes(r ?? '');
 
@@ -53,6 +55,7 @@ export function failingNames(runner: string | null, log: string): string[] {
     }
   };
   if (runner === 'pytest') all(/^(?:FAILED|ERROR) [^\s:]+::([A-Za-z_][\w:]*)(?:\[[^\n]*?\])?(?: - |$)/gm, (m) => m[1]);
+  if (runner === 'unittest') all(/^(?:FAIL|ERROR): (test\w*) \(([\w.]+)\)/gm, (m) => unittestName(m[1], m[2]));
   if (runner === 'go test') all(/^\s*--- FAIL: (Test\w*)[\s/]/gm, (m) => m[1]);
   if (runner === 'node:test') {
     all(/^\s*not ok \d+ - (.+?)(?: # .*)?$/gm, (m) => m[1].replace(/\\(.)/g, '$1'));
@@ -65,6 +68,7 @@ export function failingNames(runner: string | null, log: string): string[] {
 function declared(runner: ShadowRunner, text: string, name: string): string | null {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   if (runner === 'pytest') return new RegExp(`^def ${escaped}\\s*\\(`, 'm').test(text) ? name : null;
+  if (runner === 'unittest') return unittestMethod(text, name) ? name : null;
   if (runner === 'go test') return new RegExp(`^func ${escaped}\\s*\\(\\s*\\w+\\s+\\*testing\\.T\\s*\\)`, 'm').test(text) ? name : null;
   return jsTestFunction(text, name);
 }
@@ -85,7 +89,13 @@ export interface Shadows {
 export async function writeShadows(
   runner: string | null,
   names: readonly string[],
-  c: { cwd: string; testFiles: readonly string[]; canary: (mark: string, sibling: string, file: string) => Promise<Buffer> },
+  c: {
+    cwd: string;
+    testFiles: readonly string[];
+    /** The name under which the run's seal keeps the assertions as they were before the code under test loaded (judge/seal.ts). */
+    key: string;
+    canary: (mark: string, sibling: string, file: string) => Promise<Buffer>;
+  },
 ): Promise<{ shadows: Shadows; notCopied: string[] } | null> {
   if (!isShadowRunner(runner) || names.length === 0) return null;
   const shadows: Shadows = { files: [], marks: [], log: join(c.cwd, `.${hex()}`), copies: [] };
@@ -105,7 +115,7 @@ export async function writeShadows(
     const copies = here.map(({ test, call }, i) => {
       shadows.copies.push({ test, file: k });
       left.delete(test);
-      return copyText(runner, call, shadows.log, shadows.copies.length - 1, helper, i === 0);
+      return copyText(runner, call, { log: shadows.log, n: shadows.copies.length - 1, helper, first: i === 0, key: c.key });
     });
     shadows.files.push(file);
     shadows.marks.push(mark);
@@ -138,7 +148,7 @@ export async function removeShadows(s: Shadows): Promise<void> {
 const hex = () => randomBytes(6).toString('hex');
 
 function fileName(runner: ShadowRunner, rel: string): string {
-  if (runner === 'pytest') return `test_${hex()}.py`;
+  if (runner === 'pytest' || runner === 'unittest') return `test_${hex()}.py`;
   if (runner === 'go test') return `${hex()}_test.go`;
   return `${hex()}${/\.(?:test|spec)\.[cm]?[jt]sx?$/.exec(rel)?.[0] ?? '.test.js'}`;
 }
@@ -147,13 +157,19 @@ function fileName(runner: ShadowRunner, rel: string): string {
  * The copy of one test, appended after the file's canary: it notes its start and its end in `log`
  * (as `s<n>`, `d<n>`) through the file's `helper`, defined with its first copy.
  */
-function copyText(runner: ShadowRunner, call: string, log: string, n: number, helper: string, first: boolean): string {
-  const at = JSON.stringify(log);
+function copyText(runner: ShadowRunner, call: string, o: { log: string; n: number; helper: string; first: boolean; key: string }): string {
+  const { n, helper, first } = o;
+  const at = JSON.stringify(o.log);
   switch (runner) {
     case 'pytest': {
       // functools.wraps: pytest reads the original's signature (its fixtures) and marks (its parameters) through it.
       const wrap = `\n\ndef ${helper}(f, start, end):\n    import functools\n\n    @functools.wraps(f)\n    def copy(*args, **kwargs):\n        with open(${at}, "a") as h:\n            h.write(start)\n        r = f(*args, **kwargs)\n        with open(${at}, "a") as h:\n            h.write(end)\n        return r\n\n    return copy\n`;
       return `${first ? wrap : ''}\n\ntest_${hex()} = ${helper}(${call}, "s${n}\\n", "d${n}\\n")\n`;
+    }
+    case 'unittest': {
+      const [cls, method] = call.split('.');
+      const copy = hex();
+      return `${first ? unittestHelper(helper, at, JSON.stringify(o.key)) : ''}\n\nX${copy} = ${helper}(${cls}, "${method}", "${copy}", "s${n}\\n", "d${n}\\n")\n`;
     }
     case 'go test': {
       const wrap = `\nfunc ${helper}(line string) {\n\tif f, err := os.OpenFile(${at}, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {\n\t\t_, _ = f.WriteString(line)\n\t\t_ = f.Close()\n\t}\n}\n`;
