@@ -22,19 +22,17 @@ import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { z } from 'zod';
 import { lstatOrNull, readRegular } from '../os/tree-file.js';
+import { builtin, jsCopy, jsTestCall, preludeLoad, preludeText } from './shadow-js.js';
 import { unittestHelper, unittestMethod, unittestName } from './shadow-unittest.js';
 
 /** The runners whose failing tests the loop copies. */
-export const SHADOW_RUNNERS = ['pytest', 'unittest', 'go test', 'node:test'] as const;
+export const SHADOW_RUNNERS = ['pytest', 'unittest', 'go test', 'node:test', 'jest', 'vitest'] as const;
 type ShadowRunner = (typeof SHADOW_RUNNERS)[number];
 const isShadowRunner = (r: string | null): r is ShadowRunner => (SHADOW_RUNNERS as readonly string[]).includes(r ?? '');
 
 /** What a copy did in the canary run: ran to its end (`passed`), started and did not end (`failed`), never started. */
 export const copyOutcomeSchema = z.object({ test: z.string(), outcome: z.enum(['passed', 'failed', 'not_run']) });
 export type CopyOutcome = z.infer<typeof copyOutcomeSchema>;
-
-/** A builtin module in code appended to an ES module or a CommonJS one alike: without an import or a name of its own. */
-export const builtin = (m: string) => `(globalThis.process.getBuiltinModule?.('node:${m}') ?? require('node:${m}'))`;
 
 // eslint-disable-next-line no-control-regex -- an ANSI colour sequence starts with ESC
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
@@ -57,6 +55,9 @@ export function failingNames(runner: string | null, log: string): string[] {
   if (runner === 'pytest') all(/^(?:FAILED|ERROR) [^\s:]+::([A-Za-z_][\w:]*)(?:\[[^\n]*?\])?(?: - |$)/gm, (m) => m[1]);
   if (runner === 'unittest') all(/^(?:FAIL|ERROR): (test\w*) \(([\w.]+)\)/gm, (m) => unittestName(m[1], m[2]));
   if (runner === 'go test') all(/^\s*--- FAIL: (Test\w*)[\s/]/gm, (m) => m[1]);
+  // jest's `● name` headers, vitest's `FAIL  file > name` lines (a nested test's name has ` › `, ` > `: not copied).
+  if (runner === 'jest') all(/^\s*● (.+?)\s*$/gm, (m) => (m[1] === 'Test suite failed to run' ? null : m[1]));
+  if (runner === 'vitest') all(/^\s*FAIL\s+\S+ > (.+?)\s*$/gm, (m) => m[1]);
   if (runner === 'node:test') {
     all(/^\s*not ok \d+ - (.+?)(?: # .*)?$/gm, (m) => m[1].replace(/\\(.)/g, '$1'));
     all(/^\s*✖ (.+?) \([\d.]+m?s\)$/gm, (m) => m[1]);
@@ -115,16 +116,36 @@ export async function writeShadows(
     const copies = here.map(({ test, call }, i) => {
       shadows.copies.push({ test, file: k });
       left.delete(test);
-      return copyText(runner, call, { log: shadows.log, n: shadows.copies.length - 1, helper, first: i === 0, key: c.key });
+      return copyText(runner, call, { log: shadows.log, n: shadows.copies.length - 1, helper, first: i === 0, key: c.key, via: jsTestCall(own) });
     });
     shadows.files.push(file);
     shadows.marks.push(mark);
     // A Go file's build constraints are its copies' too: they call tests built only under them.
     const constraints = runner === 'go test' ? [...own.matchAll(/^\/\/(?:go:build|\s*\+build)\s.*\n/gm)].map((m) => m[0]).join('') : '';
     const head = Buffer.from(constraints ? `${constraints}\n` : '');
-    await writeFile(file, Buffer.concat([head, await c.canary(mark, join(c.cwd, rel), file), Buffer.from(copies.join(''))]), { flag: 'wx', mode: 0o644 });
+    const canary = await c.canary(mark, join(c.cwd, rel), file);
+    await writeFile(file, Buffer.concat([head, await prelude(runner, c.key, canary, file, shadows), Buffer.from(copies.join(''))]), {
+      flag: 'wx',
+      mode: 0o644,
+    });
   }
   return { shadows, notCopied: [...left] };
+}
+
+/**
+ * The copy's file as the canary made it, with jest's and vitest's prelude (judge/shadow-js.ts)
+ * written beside it and loaded first: after a first comment line (`// @ts-nocheck`, which must stay
+ * first), before the test file's own imports.
+ */
+async function prelude(runner: ShadowRunner, key: string, canary: Buffer, file: string, shadows: Shadows): Promise<Buffer> {
+  if (runner !== 'jest' && runner !== 'vitest') return canary;
+  const name = `.${hex()}.js`;
+  const at = join(dirname(file), name);
+  shadows.files.push(at);
+  await writeFile(at, preludeText(key), { flag: 'wx', mode: 0o644 });
+  const text = canary.toString('utf8');
+  const first = Buffer.byteLength(/^(?:\/\/|#!)[^\n]*\n/.exec(text)?.[0] ?? '');
+  return Buffer.concat([canary.subarray(0, first), Buffer.from(preludeLoad(text, name)), canary.subarray(first)]);
 }
 
 /** Each copy's outcome, and whether the canary beside it ran (a copy that did not run beside it was kept from running). */
@@ -157,7 +178,7 @@ function fileName(runner: ShadowRunner, rel: string): string {
  * The copy of one test, appended after the file's canary: it notes its start and its end in `log`
  * (as `s<n>`, `d<n>`) through the file's `helper`, defined with its first copy.
  */
-function copyText(runner: ShadowRunner, call: string, o: { log: string; n: number; helper: string; first: boolean; key: string }): string {
+function copyText(runner: ShadowRunner, call: string, o: { log: string; n: number; helper: string; first: boolean; key: string; via: string }): string {
   const { n, helper, first } = o;
   const at = JSON.stringify(o.log);
   switch (runner) {
@@ -177,6 +198,9 @@ function copyText(runner: ShadowRunner, call: string, o: { log: string; n: numbe
       const copy = `\nfunc TestX${hex()}(t *testing.T) {\n\t${helper}("s${n}\\n")\n\tt.Cleanup(func() {\n\t\tif !t.Failed() {\n\t\t\t${helper}("d${n}\\n")\n\t\t}\n\t})\n\t${call}(t)\n}\n`;
       return `${first ? wrap : ''}${copy}`;
     }
+    case 'jest':
+    case 'vitest':
+      return jsCopy({ via: o.via, call, log: o.log, n, key: o.key, token: hex() });
     case 'node:test':
       return `;${builtin('test')}.test('${hex()}', async (t) => {\n  ${builtin('fs')}.appendFileSync(${at}, 's${n}\\n');\n  await (${call})(t);\n  ${builtin('fs')}.appendFileSync(${at}, 'd${n}\\n');\n});\n`;
   }
