@@ -54,11 +54,11 @@ const CASES: Case[] = [
       'calc/__init__.py': '',
       'calc/core.py': 'def add(a, b):\n    return a + b + 1\n\n\ndef mul(a, b):\n    return a * b\n',
       'tests/test_core.py':
-        'import pytest\nfrom calc.core import add, mul\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\n@pytest.mark.parametrize("a", [0])\ndef test_add_zero(a):\n    assert add(a, a) == 0\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n\n\nclass TestNested:\n    def test_add_one(self):\n        assert add(1, 0) == 1\n',
+        'import pytest\nfrom calc.core import add, mul\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\n@pytest.mark.parametrize("a", [0])\ndef test_add_zero(a):\n    assert add(a, a) == 0\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n\n\nclass TestNested:\n    def test_add_one(self):\n        assert add(1, 0) == 1\n\n    def test_mul_one(self):\n        assert mul(1, 1) == 1\n\n\nclass TestOuter:\n    class TestInner:\n        def test_deep(self):\n            assert add(1, 1) == 2\n',
     },
     run: 'python3 -m pytest -q -p no:cacheprovider',
     code: ['calc/core.py', 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n', 'target.py'],
-    names: ['test_add', 'test_add_zero'],
+    names: ['test_add', 'test_add_zero', 'TestNested::test_add_one'],
   },
   {
     runner: 'unittest',
@@ -169,6 +169,8 @@ describe.each(CASES)('$runner', (c) => {
     expect(compromised(out)).toBe(false);
     // The nested test failed too: named, never copied.
     if (c.runner !== 'go test')
-      expect(p.lines[0]).toMatch(/not copied, no top-level declaration found: .*`(add one|nested [›>] add one|TestNested::test_add_one|Mixed\.test_add_one)`/);
+      expect(p.lines[0]).toMatch(
+        /not copied, no top-level declaration found: .*`(add one|nested [›>] add one|TestOuter::TestInner::test_deep|Mixed\.test_add_one)`/,
+      );
   }, 300_000);
 });

@@ -16,8 +16,8 @@ export function unittestName(method: string, id: string): string | null {
   return parts.length ? `${parts[parts.length - 1]}.${method}` : null;
 }
 
-/** Whether `text` declares `Class.method`: a top-level class whose indented body defines the method. */
-export function unittestMethod(text: string, name: string): boolean {
+/** Whether `text` declares `Class.method`: a top-level class whose indented body defines the method (unittest's and pytest's test classes). */
+export function declaresMethod(text: string, name: string): boolean {
   const m = /^(\w+)\.(\w+)$/.exec(name);
   if (!m) return false;
   const body = new RegExp(`^class ${m[1]}\\b[^\\n]*:[^\\n]*\\n((?:[ \\t]+\\S[^\\n]*\\n|[ \\t]*\\n)*)`, 'm').exec(text)?.[1];

@@ -10,11 +10,12 @@
 //
 // The copy runs the original's own body, never a rewrite: pytest's and Go's copy calls the test's
 // function object (by the module's dictionary, by the package's name: not through the attribute
-// lookup the code under test can intercept); unittest's runs the test's method in a subclass with
+// lookup the code under test can intercept; a method of a test class, in a subclass that hides the
+// other tests it inherits); unittest's runs the test's method in a subclass with
 // unittest's own assertions restored (judge/shadow-unittest.ts); node:test's calls the test's own callback, its text
 // taken from the test file (a top-level `test(…)`/`it(…)` with the name as a literal) and appended
-// to a copy of that file, so its imports and helpers are the file's own. Only top-level tests are
-// copied (a nested one's closure is not the file's), and a test whose declaration the loop cannot
+// to a copy of that file, so its imports and helpers are the file's own. Only top-level tests (and
+// pytest's and unittest's methods of top-level classes) are copied (a nested one's closure is not the file's), and a test whose declaration the loop cannot
 // find is said to be not copied, never guessed at.
 import { randomBytes } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -23,7 +24,7 @@ import { Script } from 'node:vm';
 import { z } from 'zod';
 import { lstatOrNull, readRegular } from '../os/tree-file.js';
 import { builtin, jsCopy, jsTestCall, preludeLoad, preludeText } from './shadow-js.js';
-import { unittestHelper, unittestMethod, unittestName } from './shadow-unittest.js';
+import { declaresMethod, unittestHelper, unittestName } from './shadow-unittest.js';
 
 /** The runners whose failing tests the loop copies. */
 export const SHADOW_RUNNERS = ['pytest', 'unittest', 'go test', 'node:test', 'jest', 'vitest'] as const;
@@ -68,8 +69,9 @@ export function failingNames(runner: string | null, log: string): string[] {
 /** Where a test is declared in a file's text (null: not at the top level there), and what its copy calls. */
 function declared(runner: ShadowRunner, text: string, name: string): string | null {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  if (runner === 'pytest' && name.includes('::')) return declaresMethod(text, name.replace('::', '.')) ? name : null;
   if (runner === 'pytest') return new RegExp(`^def ${escaped}\\s*\\(`, 'm').test(text) ? name : null;
-  if (runner === 'unittest') return unittestMethod(text, name) ? name : null;
+  if (runner === 'unittest') return declaresMethod(text, name) ? name : null;
   if (runner === 'go test') return new RegExp(`^func ${escaped}\\s*\\(\\s*\\w+\\s+\\*testing\\.T\\s*\\)`, 'm').test(text) ? name : null;
   return jsTestFunction(text, name);
 }
@@ -185,7 +187,14 @@ function copyText(runner: ShadowRunner, call: string, o: { log: string; n: numbe
     case 'pytest': {
       // functools.wraps: pytest reads the original's signature (its fixtures) and marks (its parameters) through it.
       const wrap = `\n\ndef ${helper}(f, start, end):\n    import functools\n\n    @functools.wraps(f)\n    def copy(*args, **kwargs):\n        with open(${at}, "a") as h:\n            h.write(start)\n        r = f(*args, **kwargs)\n        with open(${at}, "a") as h:\n            h.write(end)\n        return r\n\n    return copy\n`;
-      return `${first ? wrap : ''}\n\ntest_${hex()} = ${helper}(${call}, "s${n}\\n", "d${n}\\n")\n`;
+      const [cls, method] = call.split('::');
+      const copy = hex();
+      const wrapped = `${helper}(${method ? `vars(${cls})["${method}"]` : call}, "s${n}\\n", "d${n}\\n")`;
+      // A method's copy: a subclass of its class with the tests it inherits hidden, the copy its one test.
+      const made = method
+        ? `TestX${copy} = type(${cls})("TestX${copy}", (${cls},), {**{m: None for m in dir(${cls}) if m.startswith("test")}, "test_${copy}": ${wrapped}})`
+        : `test_${copy} = ${wrapped}`;
+      return `${first ? wrap : ''}\n\n${made}\n`;
     }
     case 'unittest': {
       const [cls, method] = call.split('.');
