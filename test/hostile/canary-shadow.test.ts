@@ -36,7 +36,7 @@ const jsProject = (bin: string, type: string, head: string, math: (body: string)
   mayChange: ['src/**'],
   protect: ['test/**', 'package.json'],
   extra: `checks:\n  setup: ln -sfn ${JSON.stringify(modules)} node_modules\n`,
-  fix: `printf %s ${JSON.stringify(math('a + b'))} > src/math.js`,
+  fix: `printf %b ${JSON.stringify(math('a + b'))} > src/math.js`,
   copies: ['add', 'add zero'],
 });
 
