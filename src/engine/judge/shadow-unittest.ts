@@ -74,7 +74,7 @@ def ${helper}(base, name, token, start, end):
         for k in set(own) | set(vars(c)):
             if k in own and not code(own[k]):
                 continue
-            owner = next(d for d in mro if k in vars(d))
+            owner = next((d for d in mro if k in vars(d)), c)
             if owner is c or owner in kept or not declared(owner, k):
                 ns[k] = own[k] if k in own else next((vars(d)[k] for d in after if k in vars(d)), None)
     ns["test_" + token] = run
