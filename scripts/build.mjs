@@ -52,7 +52,7 @@ if (!process.argv.includes('--schema-only')) {
   await writeFile(join(root, 'dist/package.json'), '{\n  "type": "module"\n}\n');
   // The helper programs of their own (src/engine/os/programs.ts), beside the bundles.
   for (const name of await readdir(join(root, 'src/engine/os')))
-    if (/\.(mjs|pl|sh)$/.test(name)) await copyFile(join(root, 'src/engine/os', name), join(root, 'dist', name));
+    if (/\.(mjs|pl|sh|py)$/.test(name)) await copyFile(join(root, 'src/engine/os', name), join(root, 'dist', name));
 }
 // The editor schema is generated from the zod schema through the bundled CLI, so it cannot drift.
 const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'dist/cli/index.js'), 'schema']);

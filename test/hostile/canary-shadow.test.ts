@@ -2,9 +2,11 @@
 // attack report of stop 39: the agent learns their names from its prompt), leaving the bug in and
 // every other test, the runner canary included, alone: a pytest module whose __getattribute__ hands
 // pytest a no-op for those names (P1), node:assert letting the failing (actual, expected) pairs
-// through (P2), a Go init() that re-runs its test binary without them (P3). The round's canary run
-// also carries loop-owned copies of the tests that failed earlier in the run, under random names,
-// with node:assert sealed: a copy that fails (or does not run beside the canary that did) while the
+// through (P2), a Go init() that re-runs its test binary without them (P3), unittest's assertEqual
+// (on TestCase and on every test class made after it), jest's matchers and global expect, and
+// vitest's chai assertions letting those pairs through (P4-P6). The round's canary run also carries
+// loop-owned copies of the tests that failed earlier in the run, under random names, with node:assert
+// and unittest's assertions sealed and jest's and vitest's expect kept from before the code loads: a copy that fails (or does not run beside the canary that did) while the
 // round reports the criterion passing ends EXIT_BLOCKED(RUNNER_COMPROMISED), naming the test and the
 // round, and verify --rerun refuses such a commit too. An honest fix converges, its copies passing.
 // Real CLI, repositories and runners, at user+pidns as root (else none).
@@ -13,12 +15,30 @@ import { join } from 'node:path';
 import { cli, config, FIXTURES, makeRepo, NORTHSTAR, readJson } from '../helpers/repo.js';
 import { ROOT } from '../helpers/users.js';
 import { isolationFacts } from '../helpers/isolation.js';
+import { jsRunners } from '../helpers/js-runners.js';
+import { ROOT as CHECKOUT } from '../helpers/repo.js';
 
 const facts = await isolationFacts();
 const LEVEL = ROOT && facts.userPidns === null ? 'user+pidns' : 'none';
 const AGENT_REPORT = `echo '{"tried":["t"],"claims":["c"],"failures":[],"open_questions":[],"can_further_iteration_help":true}' > "$PHUC_REPORT_FILE"`;
 const payload = (name: string, to: string) => `cp ${JSON.stringify(join(FIXTURES, 'hostile', 'shadow', name))} ${to}`;
 const missing = (probe: string, what: string) => (spawnSync('sh', ['-c', probe]).status === 0 ? null : `${what} is not installed for every user`);
+const installed = await jsRunners();
+/** A package whose `npm test` runs `bin` (its node_modules linked in by checks.setup), with src/math.js and its test. */
+const jsProject = (bin: string, type: string, head: string, math: (body: string) => string, modules: string) => ({
+  files: {
+    'package.json': `{ "name": "js2", "version": "1.0.0", "private": true, "type": "${type}", "scripts": { "test": ${JSON.stringify(bin)} } }\n`,
+    '.gitignore': 'node_modules\n',
+    'src/math.js': math('a + b + 1'),
+    'test/math.test.js': `${head}\ntest('add', () => {\n  expect(add(2, 3)).toBe(5);\n});\n\nit('add zero', () => {\n  expect(add(0, 0)).toEqual(0);\n});\n\ntest('mul', () => {\n  expect(mul(2, 3)).toBe(6);\n});\n`,
+  },
+  run: 'npm test',
+  mayChange: ['src/**'],
+  protect: ['test/**', 'package.json'],
+  extra: `checks:\n  setup: ln -sfn ${JSON.stringify(modules)} node_modules\n`,
+  fix: `printf %b ${JSON.stringify(math('a + b'))} > src/math.js`,
+  copies: ['add', 'add zero'],
+});
 
 interface Project {
   runner: string;
@@ -27,6 +47,8 @@ interface Project {
   run: string;
   mayChange: string[];
   protect: string[];
+  /** More of the config (checks.setup). */
+  extra?: string;
   fix: string;
   attack: string;
   /** The copies the certificate of an honest fix records. */
@@ -50,6 +72,23 @@ const PROJECTS: Project[] = [
     fix: `printf 'def add(a, b):\\n    return a + b\\n\\n\\ndef mul(a, b):\\n    return a * b\\n' > calc/core.py`,
     attack: payload('target.py', 'calc/core.py'),
     copies: ['test_add', 'test_add_zero'],
+  },
+  {
+    runner: 'unittest',
+    skip: missing('test -x /usr/bin/python3', 'python3 under /usr/bin'),
+    files: {
+      'calc/__init__.py': '',
+      'calc/core.py': 'def add(a, b):\n    return a + b + 1\n\n\ndef mul(a, b):\n    return a * b\n',
+      'tests/__init__.py': '',
+      'tests/test_core.py':
+        'import unittest\n\nfrom calc.core import add, mul\n\n\nclass CoreTest(unittest.TestCase):\n    maxDiff = None\n\n    def setUp(self):\n        self.two = 2\n\n    def test_add(self):\n        self.assertEqual(add(self.two, 3), 5)\n\n    def test_add_zero(self):\n        self.assertEqual(add(0, 0), 0)\n\n    def test_mul(self):\n        self.assertEqual(mul(self.two, 3), 6)\n',
+    },
+    run: '/usr/bin/python3 -m unittest',
+    mayChange: ['calc/**'],
+    protect: ['tests/**'],
+    fix: `printf 'def add(a, b):\\n    return a + b\\n\\n\\ndef mul(a, b):\\n    return a * b\\n' > calc/core.py`,
+    attack: payload('pairs.py', 'calc/core.py'),
+    copies: ['CoreTest.test_add', 'CoreTest.test_add_zero'],
   },
   {
     runner: 'node:test',
@@ -83,10 +122,39 @@ const PROJECTS: Project[] = [
     attack: payload('runfilter.go', 'calc_runfilter.go'),
     copies: ['TestAdd', 'TestAddZero'],
   },
+  {
+    runner: 'jest',
+    skip: null,
+    ...jsProject(
+      'jest --ci',
+      'commonjs',
+      "const { add, mul } = require('../src/math.js');\n",
+      (body) => `function add(a, b) { return ${body}; }\nfunction mul(a, b) { return a * b; }\nmodule.exports = { add, mul };\n`,
+      join(CHECKOUT, 'node_modules'),
+    ),
+    attack: payload('pairs-jest.js', 'src/math.js'),
+  },
+  {
+    runner: 'vitest',
+    skip: 'missing' in installed ? installed.missing : null,
+    ...jsProject(
+      'vitest run',
+      'module',
+      "import { expect, it, test } from 'vitest';\nimport { add, mul } from '../src/math.js';\n",
+      (body) => `export function add(a, b) { return ${body}; }\nexport function mul(a, b) { return a * b; }\n`,
+      'nodeModules' in installed ? installed.nodeModules : '/nonexistent',
+    ),
+    attack: payload('pairs-vitest.js', 'src/math.js'),
+  },
 ];
 
 function project(p: Project, agent: string): Promise<string> {
-  const yml = config({ criteria: [{ id: 'tests', run: p.run }], agent: 'sh agent.sh', mayChange: p.mayChange, extra: 'budget:\n  max_iterations: 1\n' })
+  const yml = config({
+    criteria: [{ id: 'tests', run: p.run }],
+    agent: 'sh agent.sh',
+    mayChange: p.mayChange,
+    extra: `budget:\n  max_iterations: 1\n${p.extra ?? ''}`,
+  })
     .replace('timeout_seconds: 60', 'timeout_seconds: 600')
     .replace('protected: ["test/**"]', `protected: ${JSON.stringify(p.protect)}`);
   return makeRepo({ ...p.files, 'phuc-loop.yml': yml, 'NORTHSTAR.md': NORTHSTAR, 'agent.sh': `${agent}\n${AGENT_REPORT}\n` });

@@ -1,21 +1,23 @@
 // The runner canary's copies of the tests that failed earlier in the run (judge/shadow.ts) on real
-// projects with the real runners (pytest, node:test, go test): the names read from the runner's
+// projects with the real runners (pytest, unittest, node:test, jest, vitest, go test): the names read from the runner's
 // own output of the failing round; code under test that silences exactly those tests (by name, by
 // their assertion values, by re-running the test binary without them) fails their copies; an honest
 // fix passes them; a test the loop cannot copy (nested, not declared at the top level) is told, not
 // guessed at; nothing is left in the tree.
 import { spawnSync } from 'node:child_process';
-import { copyFile, readdir, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { compromised, runCanaries, type CanaryContext } from '../../src/engine/judge/canary.js';
 import type { CheckResult } from '../../src/engine/judge/checks.js';
 import { failingNames } from '../../src/engine/judge/shadow.js';
 import { NodeProcessRunner } from '../../src/engine/os/process.js';
-import { FIXTURES, makeRepo } from '../helpers/repo.js';
+import { FIXTURES, makeRepo, ROOT } from '../helpers/repo.js';
+import { jsRunners } from '../helpers/js-runners.js';
 
 const runner = new NodeProcessRunner();
 const met: CheckResult[] = [{ id: 'tests', met: true, reused_from_iteration: null } as CheckResult];
 const has = (probe: string) => spawnSync('sh', ['-c', probe]).status === 0;
+const installed = await jsRunners();
 
 interface Case {
   runner: string;
@@ -25,7 +27,24 @@ interface Case {
   /** The file under test, its fixed text, and the fixture that silences the failing tests. */
   code: [path: string, fixed: string, attack: string];
   names: string[];
+  /** The node_modules the project's runner is taken from (linked into the repository, untracked). */
+  modules?: string;
 }
+
+/** A package whose `npm test` runs `bin`, with src/math.js and a test file written in `style`'s syntax (`it`/`test`, a nested test). */
+const jsProject = (bin: string, style: 'commonjs' | 'module', head: string) => ({
+  'package.json': `{ "name": "js2", "version": "1.0.0", "private": true, "type": "${style}", "scripts": { "test": ${JSON.stringify(bin)} } }\n`,
+  '.gitignore': 'node_modules\n',
+  'src/math.js':
+    style === 'module'
+      ? 'export function add(a, b) { return a + b + 1; }\nexport function mul(a, b) { return a * b; }\n'
+      : 'function add(a, b) { return a + b + 1; }\nfunction mul(a, b) { return a * b; }\nmodule.exports = { add, mul };\n',
+  'test/math.test.js': `${head}\ntest('add', () => {\n  expect(add(2, 3)).toBe(5);\n});\n\nit("add zero", async () => {\n  expect(add(0, 0)).toEqual(0);\n});\n\ntest('mul', () => {\n  expect(mul(2, 3)).toBe(6);\n});\n\ndescribe('nested', () => {\n  test('add one', () => {\n    expect(add(1, 0)).toBe(1);\n  });\n});\n`,
+});
+const fixedJs = (style: 'commonjs' | 'module') =>
+  style === 'module'
+    ? 'export function add(a, b) { return a + b; }\nexport function mul(a, b) { return a * b; }\n'
+    : 'function add(a, b) { return a + b; }\nfunction mul(a, b) { return a * b; }\nmodule.exports = { add, mul };\n';
 
 const CASES: Case[] = [
   {
@@ -35,11 +54,25 @@ const CASES: Case[] = [
       'calc/__init__.py': '',
       'calc/core.py': 'def add(a, b):\n    return a + b + 1\n\n\ndef mul(a, b):\n    return a * b\n',
       'tests/test_core.py':
-        'import pytest\nfrom calc.core import add, mul\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\n@pytest.mark.parametrize("a", [0])\ndef test_add_zero(a):\n    assert add(a, a) == 0\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n\n\nclass TestNested:\n    def test_add_one(self):\n        assert add(1, 0) == 1\n',
+        'import pytest\nfrom calc.core import add, mul\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\n@pytest.mark.parametrize("a", [0])\ndef test_add_zero(a):\n    assert add(a, a) == 0\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n\n\nclass TestNested:\n    def test_add_one(self):\n        assert add(1, 0) == 1\n\n    def test_mul_one(self):\n        assert mul(1, 1) == 1\n\n\nclass TestOuter:\n    class TestInner:\n        def test_deep(self):\n            assert add(1, 1) == 2\n',
     },
     run: 'python3 -m pytest -q -p no:cacheprovider',
     code: ['calc/core.py', 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n', 'target.py'],
-    names: ['test_add', 'test_add_zero'],
+    names: ['test_add', 'test_add_zero', 'TestNested::test_add_one'],
+  },
+  {
+    runner: 'unittest',
+    ok: has('python3 -c 1'),
+    files: {
+      'calc/__init__.py': '',
+      'calc/core.py': 'def add(a, b):\n    return a + b + 1\n\n\ndef mul(a, b):\n    return a * b\n',
+      'tests/__init__.py': '',
+      'tests/test_core.py':
+        'import unittest\n\nfrom calc.core import add, mul\n\n\nclass AddOne:\n    def test_add_one(self):\n        self.assertEqual(add(1, 0), 1)\n\n\nclass AsyncTest(unittest.IsolatedAsyncioTestCase):\n    async def test_add_async(self):\n        self.assertEqual(add(1, 1), 2)\n\n\nclass CoreTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n    def test_add_zero(self):\n        self.assertEqual(add(0, 0), 0)\n\n    def test_mul(self):\n        self.assertEqual(mul(2, 3), 6)\n\n\nclass Mixed(AddOne, unittest.TestCase):\n    pass\n',
+    },
+    run: 'python3 -m unittest',
+    code: ['calc/core.py', 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n', 'pairs.py'],
+    names: ['AsyncTest.test_add_async', 'CoreTest.test_add', 'CoreTest.test_add_zero'],
   },
   {
     runner: 'node:test',
@@ -67,10 +100,29 @@ const CASES: Case[] = [
     code: ['calc.go', 'package calc\n\nfunc Add(a, b int) int { return a + b }\n\nfunc Mul(a, b int) int { return a * b }\n', 'runfilter.go'],
     names: ['TestAdd', 'TestAddZero'],
   },
+  {
+    runner: 'jest',
+    ok: true,
+    files: jsProject('jest --ci', 'commonjs', "const { add, mul } = require('../src/math.js');\n"),
+    run: 'npm test',
+    code: ['src/math.js', fixedJs('commonjs'), 'pairs-jest.js'],
+    names: ['add', 'add zero'],
+    modules: join(ROOT, 'node_modules'),
+  },
+  {
+    runner: 'vitest',
+    ok: 'nodeModules' in installed,
+    files: jsProject('vitest run', 'module', "import { describe, expect, it, test } from 'vitest';\nimport { add, mul } from '../src/math.js';\n"),
+    run: 'npm test',
+    code: ['src/math.js', fixedJs('module'), 'pairs-vitest.js'],
+    names: ['add', 'add zero'],
+    modules: 'nodeModules' in installed ? installed.nodeModules : undefined,
+  },
 ];
 
 async function setUp(c: Case) {
   const dir = await makeRepo(c.files);
+  if (c.modules) await symlink(c.modules, join(dir, 'node_modules'));
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dirname(dir), GOCACHE: join(dirname(dir), '.gocache'), GOFLAGS: '-count=1' };
   const base = await runner.run({ command: c.run, cwd: dir, env, timeoutMs: 120_000 });
   const names = failingNames(c.runner, base.stdout + base.stderr);
@@ -116,6 +168,9 @@ describe.each(CASES)('$runner', (c) => {
     expect(out).toEqual({ criterion: 'tests', runner: c.runner, outcome: 'failed', copies: c.names.map((test) => ({ test, outcome: 'passed' })) });
     expect(compromised(out)).toBe(false);
     // The nested test failed too: named, never copied.
-    if (c.runner !== 'go test') expect(p.lines[0]).toMatch(/not copied, no top-level declaration found: .*`(add one|TestNested::test_add_one)`/);
+    if (c.runner !== 'go test')
+      expect(p.lines[0]).toMatch(
+        /not copied, no top-level declaration found: .*`(add one|nested [›>] add one|TestOuter::TestInner::test_deep|Mixed\.test_add_one)`/,
+      );
   }, 300_000);
 });

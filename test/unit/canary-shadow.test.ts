@@ -25,7 +25,26 @@ test("node:test: TAP's not ok lines (a directive left out, escapes undone) and s
   expect(failingNames('node:test', log)).toEqual(['add', 'inner # one', 'add zero']);
 });
 
+test("unittest: FAIL and ERROR blocks as Class.method, in 3.11's id form and the older one; a class fixture's error is no test", () => {
+  const log = [
+    'FAIL: test_add (tests.test_core.T.test_add)',
+    'ERROR: test_zero (tests.test_core.T)',
+    'FAIL: test_add (tests.test_core.T.test_add) [x=1]',
+    'ERROR: setUpClass (tests.test_core.U)',
+    'test_mul (tests.test_core.T.test_mul) ... FAIL',
+  ].join('\n');
+  expect(failingNames('unittest', log)).toEqual(['T.test_add', 'T.test_zero']);
+});
+
+test("jest's ● headers and vitest's FAIL lines (colours stripped); a nested test's name as the runner gives it; a suite that failed to run is no test", () => {
+  const jest = '  ● add\n\n    expect(received).toBe(expected)\n  ● nested › add one\n  ● Test suite failed to run\n  ✕ add zero (3 ms)\n';
+  expect(failingNames('jest', jest)).toEqual(['add', 'nested › add one']);
+  const vitest =
+    '   × add 95ms\n\u001b[41m\u001b[1m FAIL \u001b[22m\u001b[49m test/math.test.js\u001b[2m > \u001b[22madd zero\n FAIL  test/math.test.js > nested > add one\n';
+  expect(failingNames('vitest', vitest)).toEqual(['add zero', 'nested > add one']);
+});
+
 test('a runner whose tests are not copied: no names', () => {
-  expect(failingNames('unittest', 'FAIL: test_add (tests.test_core.T.test_add)')).toEqual([]);
+  expect(failingNames('mocha', '  1) add')).toEqual([]);
   expect(failingNames(null, 'FAILED x.py::test_a')).toEqual([]);
 });

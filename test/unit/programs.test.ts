@@ -20,7 +20,7 @@ const bwrap = systemTool('bwrap');
 const X64 = initNumbers(KEY_SYSCALLS.x64!);
 
 test('every helper program beside the engine is listed (the build copies them all into dist/), and each is found', () => {
-  const files = readdirSync(join(dirname(fileURLToPath(import.meta.url)), '../../src/engine/os')).filter((f) => /\.(mjs|pl|sh)$/.test(f));
+  const files = readdirSync(join(dirname(fileURLToPath(import.meta.url)), '../../src/engine/os')).filter((f) => /\.(mjs|pl|sh|py)$/.test(f));
   expect(files.sort()).toEqual([...PROGRAMS].sort());
   for (const name of PROGRAMS) expect(existsSync(programFile(name))).toBe(true);
 });
@@ -34,6 +34,31 @@ test.each(PROGRAMS.filter((p) => p.endsWith('.pl')))('%s compiles with no warnin
 test.each(PROGRAMS.filter((p) => p.endsWith('.sh')))('%s parses as a POSIX shell program (sh -n)', async (name) => {
   const r = await exec('/bin/sh', ['-n', programFile(name)]);
   expect(r.stderr).toBe('');
+});
+
+// The unittest seal (judge/seal.ts): as `sitecustomize` first on PYTHONPATH it keeps TestCase's
+// attributes under the name the environment gives, takes that name out of the environment, and runs
+// the sitecustomize it stands in front of.
+test('seal-unittest.py keeps TestCase as it was at the start, under a name it removes from the environment, and runs the next sitecustomize', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'phuc-seal-py-'));
+  try {
+    await mkdir(join(root, 'seal'));
+    await mkdir(join(root, 'next'));
+    await writeFile(join(root, 'seal', 'sitecustomize.py'), programText('seal-unittest.py'));
+    await writeFile(join(root, 'next', 'sitecustomize.py'), 'import builtins\nbuiltins.chained = True\n');
+    const probe = [
+      'import builtins, os, sys, unittest',
+      'orig = unittest.TestCase.assertEqual',
+      'unittest.TestCase.assertEqual = lambda *a: None',
+      'kept = sys.modules["k1"].classes[unittest.TestCase]',
+      'print(kept["assertEqual"] is orig, "PHUC_SEAL_UNITTEST" in os.environ, getattr(builtins, "chained", False))',
+    ].join('\n');
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', PYTHONPATH: `${join(root, 'seal')}:${join(root, 'next')}`, PHUC_SEAL_UNITTEST: 'k1' };
+    const r = await exec('python3', ['-c', probe], { env });
+    expect(r.stdout.trim()).toBe('True False True');
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 });
 
 test('installPrograms writes the texts read once into a folder of its own, and refuses to write over a file', async () => {

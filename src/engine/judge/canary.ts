@@ -46,7 +46,8 @@ import type { Criterion } from '../config/config.js';
 import type { ProcessRunner } from '../os/ports.js';
 import { lstatOrNull, readRegular } from '../os/tree-file.js';
 import type { CheckResult } from './checks.js';
-import { builtin, copyOutcomeSchema, readShadows, removeShadows, shadowCanaryRan, writeShadows, type CopyOutcome } from './shadow.js';
+import { copyOutcomeSchema, readShadows, removeShadows, shadowCanaryRan, writeShadows, type CopyOutcome } from './shadow.js';
+import { builtin, jsTestCall } from './shadow-js.js';
 import { seal, unseal } from './seal.js';
 
 export const CANARY_RUNNERS = ['pytest', 'unittest', 'go test', 'jest', 'vitest', 'node:test', 'mocha', 'cargo test', 'maven', 'gradle'] as const;
@@ -145,12 +146,15 @@ async function runCanary(criterion: Criterion, c: CanaryContext, probe: boolean)
   if (!lstatOrNull(dir)?.isDirectory()) return { criterion: criterion.id, runner, outcome: 'no_runner' };
   await writeFile(file, await canaryBytes(runner, token, mark, join(c.cwd, sibling)), { flag: 'wx', mode: 0o644 });
   // The tests that failed earlier in the run, copied (a probe only asks whether the canary is reached).
+  // The name under which the seal keeps the assertions as they were before the code under test loaded.
+  const key = `k${randomBytes(6).toString('hex')}`;
   const made = await writeShadows(runner, probe ? [] : (c.failing?.get(criterion.id) ?? []), {
     cwd: c.cwd,
     testFiles: tests,
+    key,
     canary: (at, from) => canaryBytes(runner, randomBytes(6).toString('hex'), at, from),
   });
-  const sealed = await seal(runner, dir, c.env);
+  const sealed = await seal(runner, dir, c.env, key);
   try {
     const r = await c.runner.run({
       command: criterion.run,
@@ -342,7 +346,6 @@ async function canaryBytes(runner: CanaryRunner, token: string, mark: string, si
  * (node's or chai's); a file with neither gets a thrown error.
  */
 function jsAppended(token: string, at: string, sibling: string): string {
-  const it = /(?:^|[^.\w$])test(?:\.each)?\s*\(/m.test(sibling) ? 'test' : 'it';
   const fail = /(?:^|[^.\w$])expect\s*\(/m.test(sibling)
     ? /['"]chai['"]/.test(sibling)
       ? `expect(1).to.equal(2, '${MESSAGE}')`
@@ -350,7 +353,7 @@ function jsAppended(token: string, at: string, sibling: string): string {
     : /(?:^|[^.\w$])assert\s*[.(]/m.test(sibling)
       ? `assert.strictEqual(1, 2, '${MESSAGE}')`
       : `throw new Error('${MESSAGE}')`;
-  return `;${it}('${token}', () => {\n  ${builtin('fs')}.writeFileSync(${at}, '');\n  ${fail};\n});\n`;
+  return `;${jsTestCall(sibling)}('${token}', () => {\n  ${builtin('fs')}.writeFileSync(${at}, '');\n  ${fail};\n});\n`;
 }
 
 /** The failing test, in the runner's style; `text` is the sibling's. */

@@ -10,10 +10,12 @@
 //
 // The copy runs the original's own body, never a rewrite: pytest's and Go's copy calls the test's
 // function object (by the module's dictionary, by the package's name: not through the attribute
-// lookup the code under test can intercept); node:test's calls the test's own callback, its text
+// lookup the code under test can intercept; a method of a test class, in a subclass that hides the
+// other tests it inherits); unittest's runs the test's method in a subclass with
+// unittest's own assertions restored (judge/shadow-unittest.ts); node:test's calls the test's own callback, its text
 // taken from the test file (a top-level `test(…)`/`it(…)` with the name as a literal) and appended
-// to a copy of that file, so its imports and helpers are the file's own. Only top-level tests are
-// copied (a nested one's closure is not the file's), and a test whose declaration the loop cannot
+// to a copy of that file, so its imports and helpers are the file's own. Only top-level tests (and
+// pytest's and unittest's methods of top-level classes) are copied (a nested one's closure is not the file's), and a test whose declaration the loop cannot
 // find is said to be not copied, never guessed at.
 import { randomBytes } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -21,18 +23,17 @@ import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { z } from 'zod';
 import { lstatOrNull, readRegular } from '../os/tree-file.js';
+import { builtin, jsCopy, jsTestCall, preludeLoad, preludeText } from './shadow-js.js';
+import { declaresMethod, unittestHelper, unittestName } from './shadow-unittest.js';
 
 /** The runners whose failing tests the loop copies. */
-export const SHADOW_RUNNERS = ['pytest', 'go test', 'node:test'] as const;
+export const SHADOW_RUNNERS = ['pytest', 'unittest', 'go test', 'node:test', 'jest', 'vitest'] as const;
 type ShadowRunner = (typeof SHADOW_RUNNERS)[number];
 const isShadowRunner = (r: string | null): r is ShadowRunner => (SHADOW_RUNNERS as readonly string[]).includes(r ?? '');
 
 /** What a copy did in the canary run: ran to its end (`passed`), started and did not end (`failed`), never started. */
 export const copyOutcomeSchema = z.object({ test: z.string(), outcome: z.enum(['passed', 'failed', 'not_run']) });
 export type CopyOutcome = z.infer<typeof copyOutcomeSchema>;
-
-/** A builtin module in code appended to an ES module or a CommonJS one alike: without an import or a name of its own. */
-export const builtin = (m: string) => `(globalThis.process.getBuiltinModule?.('node:${m}') ?? require('node:${m}'))`;
 
 // eslint-disable-next-line no-control-regex -- an ANSI colour sequence starts with ESC
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
@@ -53,7 +54,11 @@ export function failingNames(runner: string | null, log: string): string[] {
     }
   };
   if (runner === 'pytest') all(/^(?:FAILED|ERROR) [^\s:]+::([A-Za-z_][\w:]*)(?:\[[^\n]*?\])?(?: - |$)/gm, (m) => m[1]);
+  if (runner === 'unittest') all(/^(?:FAIL|ERROR): (test\w*) \(([\w.]+)\)/gm, (m) => unittestName(m[1], m[2]));
   if (runner === 'go test') all(/^\s*--- FAIL: (Test\w*)[\s/]/gm, (m) => m[1]);
+  // jest's `● name` headers, vitest's `FAIL  file > name` lines (a nested test's name has ` › `, ` > `: not copied).
+  if (runner === 'jest') all(/^\s*● (.+?)\s*$/gm, (m) => (m[1] === 'Test suite failed to run' ? null : m[1]));
+  if (runner === 'vitest') all(/^\s*FAIL\s+\S+ > (.+?)\s*$/gm, (m) => m[1]);
   if (runner === 'node:test') {
     all(/^\s*not ok \d+ - (.+?)(?: # .*)?$/gm, (m) => m[1].replace(/\\(.)/g, '$1'));
     all(/^\s*✖ (.+?) \([\d.]+m?s\)$/gm, (m) => m[1]);
@@ -64,7 +69,9 @@ export function failingNames(runner: string | null, log: string): string[] {
 /** Where a test is declared in a file's text (null: not at the top level there), and what its copy calls. */
 function declared(runner: ShadowRunner, text: string, name: string): string | null {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  if (runner === 'pytest' && name.includes('::')) return declaresMethod(text, name.replace('::', '.')) ? name : null;
   if (runner === 'pytest') return new RegExp(`^def ${escaped}\\s*\\(`, 'm').test(text) ? name : null;
+  if (runner === 'unittest') return declaresMethod(text, name) ? name : null;
   if (runner === 'go test') return new RegExp(`^func ${escaped}\\s*\\(\\s*\\w+\\s+\\*testing\\.T\\s*\\)`, 'm').test(text) ? name : null;
   return jsTestFunction(text, name);
 }
@@ -85,7 +92,13 @@ export interface Shadows {
 export async function writeShadows(
   runner: string | null,
   names: readonly string[],
-  c: { cwd: string; testFiles: readonly string[]; canary: (mark: string, sibling: string, file: string) => Promise<Buffer> },
+  c: {
+    cwd: string;
+    testFiles: readonly string[];
+    /** The name under which the run's seal keeps the assertions as they were before the code under test loaded (judge/seal.ts). */
+    key: string;
+    canary: (mark: string, sibling: string, file: string) => Promise<Buffer>;
+  },
 ): Promise<{ shadows: Shadows; notCopied: string[] } | null> {
   if (!isShadowRunner(runner) || names.length === 0) return null;
   const shadows: Shadows = { files: [], marks: [], log: join(c.cwd, `.${hex()}`), copies: [] };
@@ -105,16 +118,36 @@ export async function writeShadows(
     const copies = here.map(({ test, call }, i) => {
       shadows.copies.push({ test, file: k });
       left.delete(test);
-      return copyText(runner, call, shadows.log, shadows.copies.length - 1, helper, i === 0);
+      return copyText(runner, call, { log: shadows.log, n: shadows.copies.length - 1, helper, first: i === 0, key: c.key, via: jsTestCall(own) });
     });
     shadows.files.push(file);
     shadows.marks.push(mark);
     // A Go file's build constraints are its copies' too: they call tests built only under them.
     const constraints = runner === 'go test' ? [...own.matchAll(/^\/\/(?:go:build|\s*\+build)\s.*\n/gm)].map((m) => m[0]).join('') : '';
     const head = Buffer.from(constraints ? `${constraints}\n` : '');
-    await writeFile(file, Buffer.concat([head, await c.canary(mark, join(c.cwd, rel), file), Buffer.from(copies.join(''))]), { flag: 'wx', mode: 0o644 });
+    const canary = await c.canary(mark, join(c.cwd, rel), file);
+    await writeFile(file, Buffer.concat([head, await prelude(runner, c.key, canary, file, shadows), Buffer.from(copies.join(''))]), {
+      flag: 'wx',
+      mode: 0o644,
+    });
   }
   return { shadows, notCopied: [...left] };
+}
+
+/**
+ * The copy's file as the canary made it, with jest's and vitest's prelude (judge/shadow-js.ts)
+ * written beside it and loaded first: after a first comment line (`// @ts-nocheck`, which must stay
+ * first), before the test file's own imports.
+ */
+async function prelude(runner: ShadowRunner, key: string, canary: Buffer, file: string, shadows: Shadows): Promise<Buffer> {
+  if (runner !== 'jest' && runner !== 'vitest') return canary;
+  const name = `.${hex()}.js`;
+  const at = join(dirname(file), name);
+  shadows.files.push(at);
+  await writeFile(at, preludeText(key), { flag: 'wx', mode: 0o644 });
+  const text = canary.toString('utf8');
+  const first = Buffer.byteLength(/^(?:\/\/|#!)[^\n]*\n/.exec(text)?.[0] ?? '');
+  return Buffer.concat([canary.subarray(0, first), Buffer.from(preludeLoad(text, name)), canary.subarray(first)]);
 }
 
 /** Each copy's outcome, and whether the canary beside it ran (a copy that did not run beside it was kept from running). */
@@ -138,7 +171,7 @@ export async function removeShadows(s: Shadows): Promise<void> {
 const hex = () => randomBytes(6).toString('hex');
 
 function fileName(runner: ShadowRunner, rel: string): string {
-  if (runner === 'pytest') return `test_${hex()}.py`;
+  if (runner === 'pytest' || runner === 'unittest') return `test_${hex()}.py`;
   if (runner === 'go test') return `${hex()}_test.go`;
   return `${hex()}${/\.(?:test|spec)\.[cm]?[jt]sx?$/.exec(rel)?.[0] ?? '.test.js'}`;
 }
@@ -147,13 +180,26 @@ function fileName(runner: ShadowRunner, rel: string): string {
  * The copy of one test, appended after the file's canary: it notes its start and its end in `log`
  * (as `s<n>`, `d<n>`) through the file's `helper`, defined with its first copy.
  */
-function copyText(runner: ShadowRunner, call: string, log: string, n: number, helper: string, first: boolean): string {
-  const at = JSON.stringify(log);
+function copyText(runner: ShadowRunner, call: string, o: { log: string; n: number; helper: string; first: boolean; key: string; via: string }): string {
+  const { n, helper, first } = o;
+  const at = JSON.stringify(o.log);
   switch (runner) {
     case 'pytest': {
       // functools.wraps: pytest reads the original's signature (its fixtures) and marks (its parameters) through it.
       const wrap = `\n\ndef ${helper}(f, start, end):\n    import functools\n\n    @functools.wraps(f)\n    def copy(*args, **kwargs):\n        with open(${at}, "a") as h:\n            h.write(start)\n        r = f(*args, **kwargs)\n        with open(${at}, "a") as h:\n            h.write(end)\n        return r\n\n    return copy\n`;
-      return `${first ? wrap : ''}\n\ntest_${hex()} = ${helper}(${call}, "s${n}\\n", "d${n}\\n")\n`;
+      const [cls, method] = call.split('::');
+      const copy = hex();
+      const wrapped = `${helper}(${method ? `vars(${cls})["${method}"]` : call}, "s${n}\\n", "d${n}\\n")`;
+      // A method's copy: a subclass of its class with the tests it inherits hidden, the copy its one test.
+      const made = method
+        ? `TestX${copy} = type(${cls})("TestX${copy}", (${cls},), {**{m: None for m in dir(${cls}) if m.startswith("test")}, "test_${copy}": ${wrapped}})`
+        : `test_${copy} = ${wrapped}`;
+      return `${first ? wrap : ''}\n\n${made}\n`;
+    }
+    case 'unittest': {
+      const [cls, method] = call.split('.');
+      const copy = hex();
+      return `${first ? unittestHelper(helper, at, JSON.stringify(o.key)) : ''}\n\nX${copy} = ${helper}(${cls}, "${method}", "${copy}", "s${n}\\n", "d${n}\\n")\n`;
     }
     case 'go test': {
       const wrap = `\nfunc ${helper}(line string) {\n\tif f, err := os.OpenFile(${at}, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {\n\t\t_, _ = f.WriteString(line)\n\t\t_ = f.Close()\n\t}\n}\n`;
@@ -161,6 +207,9 @@ function copyText(runner: ShadowRunner, call: string, log: string, n: number, he
       const copy = `\nfunc TestX${hex()}(t *testing.T) {\n\t${helper}("s${n}\\n")\n\tt.Cleanup(func() {\n\t\tif !t.Failed() {\n\t\t\t${helper}("d${n}\\n")\n\t\t}\n\t})\n\t${call}(t)\n}\n`;
       return `${first ? wrap : ''}${copy}`;
     }
+    case 'jest':
+    case 'vitest':
+      return jsCopy({ via: o.via, call, log: o.log, n, key: o.key, token: hex() });
     case 'node:test':
       return `;${builtin('test')}.test('${hex()}', async (t) => {\n  ${builtin('fs')}.appendFileSync(${at}, 's${n}\\n');\n  await (${call})(t);\n  ${builtin('fs')}.appendFileSync(${at}, 'd${n}\\n');\n});\n`;
   }

@@ -16,6 +16,7 @@ export const PROGRAMS = [
   'sandbox-users.sh',
   'spawn-helper.pl',
   'seal-assert.mjs',
+  'seal-unittest.py',
 ] as const;
 export type Program = (typeof PROGRAMS)[number];
 
