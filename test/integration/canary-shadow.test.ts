@@ -32,14 +32,14 @@ interface Case {
 }
 
 /** A package whose `npm test` runs `bin`, with src/math.js and a test file written in `style`'s syntax (`it`/`test`, a nested test). */
-const jsProject = (bin: string, style: 'commonjs' | 'module', head: string) => ({
+const jsProject = (bin: string, style: 'commonjs' | 'module', head: string, tail = '') => ({
   'package.json': `{ "name": "js2", "version": "1.0.0", "private": true, "type": "${style}", "scripts": { "test": ${JSON.stringify(bin)} } }\n`,
   '.gitignore': 'node_modules\n',
   'src/math.js':
     style === 'module'
       ? 'export function add(a, b) { return a + b + 1; }\nexport function mul(a, b) { return a * b; }\n'
       : 'function add(a, b) { return a + b + 1; }\nfunction mul(a, b) { return a * b; }\nmodule.exports = { add, mul };\n',
-  'test/math.test.js': `${head}\ntest('add', () => {\n  expect(add(2, 3)).toBe(5);\n});\n\nit("add zero", async () => {\n  expect(add(0, 0)).toEqual(0);\n});\n\ntest('mul', () => {\n  expect(mul(2, 3)).toBe(6);\n});\n\ndescribe('nested', () => {\n  test('add one', () => {\n    expect(add(1, 0)).toBe(1);\n  });\n});\n`,
+  'test/math.test.js': `${head}\ntest('add', () => {\n  expect(add(2, 3)).toBe(5);\n});\n\nit("add zero", async () => {\n  expect(add(0, 0)).toEqual(0);\n});\n\ntest('mul', () => {\n  expect(mul(2, 3)).toBe(6);\n});\n\ndescribe('nested', () => {\n  test('add one', () => {\n    expect(add(1, 0)).toBe(1);\n  });\n});\n${tail}`,
 });
 const fixedJs = (style: 'commonjs' | 'module') =>
   style === 'module'
@@ -103,10 +103,16 @@ const CASES: Case[] = [
   {
     runner: 'jest',
     ok: true,
-    files: jsProject('jest --ci', 'commonjs', "const { add, mul } = require('../src/math.js');\n"),
+    // A test written with jest's done callback: its copy is given one.
+    files: jsProject(
+      'jest --ci',
+      'commonjs',
+      "const { add, mul } = require('../src/math.js');\n",
+      "\ntest('add done', (done) => {\n  expect(add(1, 1)).toBe(2);\n  done();\n});\n",
+    ),
     run: 'npm test',
     code: ['src/math.js', fixedJs('commonjs'), 'pairs-jest.js'],
-    names: ['add', 'add zero'],
+    names: ['add', 'add zero', 'add done'],
     modules: join(ROOT, 'node_modules'),
   },
   {

@@ -7,7 +7,8 @@
 // `expect` and the matchers as they are then (jest's matcher table, chai's Assertion prototype
 // under vitest) under a name random per run. The copy restores them before it runs the original's
 // callback, given that `expect` by a parameter of the same name (the file's `expect`, global or
-// imported, is shadowed in its text).
+// imported, is shadowed in its text). A jest callback that takes `done` gets one (the copy's own
+// callback declares no parameter: jest would pass it none).
 /** A builtin module in code appended to an ES module or a CommonJS one alike: without an import or a name of its own. */
 export const builtin = (m: string) => `(globalThis.process.getBuiltinModule?.('node:${m}') ?? require('node:${m}'))`;
 
@@ -49,7 +50,8 @@ export function jsCopy(o: { via: string; call: string; log: string; n: number; k
   return `;${o.via}('${o.token}', async (...a) => {
   ${builtin('fs')}.appendFileSync(${at}, 's${o.n}\\n');
   ${kept}?.restore();
-  await ((expect) => (${o.call}\n))(${kept}?.expect ?? (typeof expect === 'undefined' ? undefined : expect))(...a);
+  const fn = ((expect) => (${o.call}\n))(${kept}?.expect ?? (typeof expect === 'undefined' ? undefined : expect));
+  await (fn.length && !a.length ? new Promise((pass, fail) => fn(Object.assign((e) => (e ? fail(e) : pass()), { fail }))) : fn(...a));
   ${builtin('fs')}.appendFileSync(${at}, 'd${o.n}\\n');
 });
 `;
