@@ -10,7 +10,7 @@ import { parseDocument } from 'yaml';
 import { parseConfig, type LoopConfig } from '../../src/engine/config/config.js';
 import { parseNorthstar } from '../../src/engine/config/northstar.js';
 import { agent, cli, git, makeRepo, ROOT } from '../helpers/repo.js';
-import { CALC_JAVA, CALC_JAVA_PATH, calcTestJava, DEBIAN_REPO, GRADLE, MAVEN, MAVEN_MIRROR, POM } from '../helpers/java.js';
+import { BUILD_GRADLE, CALC_JAVA, CALC_JAVA_PATH, calcTestJava, GRADLE, MAVEN, MAVEN_MIRROR, POM } from '../helpers/java.js';
 
 // Debian's toolchains under /usr only: the checks run as an unprivileged user that cannot reach the
 // toolchains installed under /root (pyenv, rustup), so they are kept off the PATH here too.
@@ -366,18 +366,6 @@ describe('rust', () => {
   );
 });
 
-const BUILD_GRADLE = `plugins {
-    id 'java'
-}
-
-repositories {
-    maven { url 'file://${DEBIAN_REPO}' }
-}
-
-dependencies {
-    testImplementation 'junit:junit:4.13.2'
-}
-`;
 // The checks' user has no home of its own: Java would look for ~/.m2 and ~/.gradle under /nonexistent.
 const JAVA_HOME_NOTE = "    # Java takes its home from the account, not $HOME (the checks' own user has none): this points it at the checks' HOME\n";
 
