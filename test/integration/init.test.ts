@@ -268,7 +268,8 @@ describe('python', () => {
     expect((await init(repo)).code).toBe(0);
     const c = await written(repo);
     expect(c.checks).toMatchObject({
-      setup: "python3 -m venv --system-site-packages .venv && .venv/bin/python -m pip install -r requirements-dev.txt -r requirements.txt -e '.[test]'",
+      // Layered on the Python on PATH when that is a virtual environment (the reusable workflow's): pip finds its dependencies there.
+      setup: `python3 -m venv --system-site-packages .venv && python3 -c "import site, sys; sys.prefix == sys.base_prefix or open('.venv/lib/python%d.%d/site-packages/outer-env.pth' % sys.version_info[:2], 'w').write('\\n'.join(site.getsitepackages()))" && .venv/bin/python -m pip install -r requirements-dev.txt -r requirements.txt -e '.[test]'`,
       setup_inputs: ['requirements-dev.txt', 'requirements.txt', 'pyproject.toml'],
     });
     for (const g of ['requirements.txt', 'requirements-dev.txt']) expect(c.protected).toContain(g);
