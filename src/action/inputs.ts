@@ -1,8 +1,8 @@
 // The action's inputs (action.yml), read once and validated with zod. Every error names the input,
 // the value it got and what is allowed, so a typo in `with:` fails before anything runs.
-import * as core from '@actions/core';
 import { z } from 'zod';
 import { AGENT_PRESETS, budgetSchema, ISOLATION_LEVELS, type BudgetOverrides } from '../engine/config/config.js';
+import { input } from './file-commands.js';
 
 export const COMMENT_MODES = ['sticky', 'per-iteration', 'off'] as const;
 
@@ -194,12 +194,12 @@ export function parseInputs(raw: Partial<Record<InputName, string>>): ActionInpu
   throw new InputError(problems);
 }
 
-/** Reads every input through @actions/core (INPUT_<NAME>) and validates them once. */
+/** Reads every input (INPUT_<NAME>) and validates them once. */
 export function readInputs(): ActionInputs {
   const raw: Partial<Record<InputName, string>> = {};
   for (const n of INPUT_NAMES) {
-    const v = core.getInput(n, { trimWhitespace: false });
-    if (v !== '' || process.env[`INPUT_${n.replace(/ /g, '_').toUpperCase()}`] !== undefined) raw[n] = v;
+    const v = input(n);
+    if (v !== undefined) raw[n] = v;
   }
   return parseInputs(raw);
 }

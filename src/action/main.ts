@@ -1,7 +1,8 @@
 // Entry point of the action's main step (bundled to dist/main/index.js). The first line needs the
-// version only: the step's modules, the toolkit and the engine load after it (ncc puts them in
-// chunks), so the log shows the step started before ~2 MB is compiled (bench/startup.ts measures it).
+// version only; then start.ts checks the inputs with the runner's file commands alone, and only a run
+// that really starts loads the toolkit and the engine (ncc puts them in chunks): the log shows the
+// step started, and a refusal ends, before ~2 MB is compiled (bench/startup.ts measures both).
 import { VERSION } from '../engine/common/version.js';
 
 process.stdout.write(`phuc-loop ${VERSION}\n`);
-void import('./run.js').then((m) => m.run());
+void import('./start.js').then((m) => m.start());

@@ -1,5 +1,5 @@
 // The action's outputs (action.yml), all of them set at every end: a missing one reads as empty.
-import * as core from '@actions/core';
+import { setOutput } from './file-commands.js';
 
 export const OUTPUTS = [
   'status',
@@ -15,5 +15,5 @@ export const OUTPUTS = [
 ] as const;
 
 export function setOutputs(values: Partial<Record<(typeof OUTPUTS)[number], string>>, scrub: (s: string) => string): void {
-  for (const name of OUTPUTS) core.setOutput(name, scrub(values[name] ?? ''));
+  for (const name of OUTPUTS) setOutput(name, scrub(values[name] ?? ''));
 }

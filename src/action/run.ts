@@ -1,4 +1,4 @@
-// The main step: inputs → the pull request → who asked → evidence restored from the last run's
+// The main step once its inputs are valid (start.ts): the pull request → who asked → evidence restored from the last run's
 // artifact → the engine's loop (STOP label and cancellation as backpressure; after each iteration the
 // commit is pushed and the PR comment rewritten) → outputs, job summary, the action's exit.
 // Cancellation: the first SIGINT/SIGTERM pauses the run (the report is written); a second one
@@ -14,7 +14,7 @@ import { installSignalStop, type InstalledSignalStop } from '../engine/os/signal
 import { closeInheritedDescriptors, inheritedNote } from '../engine/os/descriptors.js';
 import { artifactNameFor, downloadEvidence, findPreviousEvidence } from './artifact.js';
 import { apiError, createClient, errorText, retryBaseMs, type ApiClient } from './github.js';
-import { InputError, readInputs, type ActionInputs } from './inputs.js';
+import type { ActionInputs } from './inputs.js';
 import { pauseOf } from './pause.js';
 import { mayStart } from './permissions.js';
 import { isFork, NoPullRequest, resolvePullRequest, triggerOf, type Payload, type PullRequestInfo, type RepoRef } from './pull-request.js';
@@ -60,15 +60,15 @@ async function gitToplevel(runner: NodeProcessRunner, cwd: string): Promise<stri
   return r.exitCode === 0 ? r.stdout.trim() : null;
 }
 
-/** The main step; never rejects (a crash becomes core.setFailed with exit code 1). */
-export async function run(): Promise<void> {
+/** The main step once its inputs are valid (start.ts); never rejects (a crash becomes core.setFailed with exit code 1). */
+export async function run(inputs: ActionInputs): Promise<void> {
   const closed = closeInheritedDescriptors();
   if (closed.length) core.info(`phuc-loop: ${inheritedNote(closed)}`);
   const scrubber = new Scrubber();
   const scene: AbortScene = { scrub: (s) => scrubber.scrub(s) };
   const signals = installSignalStop({ meaning: 'workflow cancellation', notify: (m) => core.warning(m), onAbort: (sig) => lastWords(scene, signals, sig) });
   try {
-    await runMain(scrubber, signals, scene);
+    await runMain(inputs, scrubber, signals, scene);
   } catch (e) {
     core.setFailed(`phuc-loop crashed: ${errorText(e)}`);
     process.exitCode = EXIT_CODES.CRASH;
@@ -77,18 +77,8 @@ export async function run(): Promise<void> {
   }
 }
 
-async function runMain(scrubber: Scrubber, signals: InstalledSignalStop, scene: AbortScene): Promise<void> {
+async function runMain(inputs: ActionInputs, scrubber: Scrubber, signals: InstalledSignalStop, scene: AbortScene): Promise<void> {
   const scrub = (s: string) => scrubber.scrub(s);
-  let inputs: ActionInputs;
-  try {
-    inputs = readInputs();
-  } catch (e) {
-    if (!(e instanceof InputError)) throw e;
-    setOutputs({ status: 'EXIT_NEED_INFO', 'stop-reason': 'INVALID_INPUT', certificate: 'NONE', iterations: '0' }, scrub);
-    core.setFailed(`phuc-loop: ${e.message}`);
-    process.exitCode = EXIT_CODES.EXIT_NEED_INFO;
-    return;
-  }
   scrubber.add(inputs['github-token']);
   if (inputs['push-token']) scrubber.add(inputs['push-token']);
   if (inputs['claude-code-oauth-token']) scrubber.add(inputs['claude-code-oauth-token']);

@@ -10,6 +10,13 @@ import { REPORT, LOOP_FILES, type Project, has, unique } from './init-project.js
 export const PY_MARKERS = ['pyproject.toml', 'setup.py', 'setup.cfg', 'tox.ini', 'noxfile.py', 'pytest.ini', 'conftest.py', 'Pipfile'];
 export const isRequirements = (n: string) => /^(.*[-_])?requirements([-_.].*)?\.txt$/.test(n);
 
+/**
+ * `--system-site-packages` reaches the base interpreter only; when the python3 on PATH is itself a
+ * virtual environment (the reusable workflow's, the dependencies installed), a .pth file names its
+ * site-packages in .venv's, after .venv's own and before the base's.
+ */
+const OUTER_ENV = `python3 -c "import site, sys; sys.prefix == sys.base_prefix or open('.venv/lib/python%d.%d/site-packages/outer-env.pth' % sys.version_info[:2], 'w').write('\\n'.join(site.getsitepackages()))"`;
+
 export async function pythonPlan(p: Project, env: NodeJS.ProcessEnv): Promise<InitPlan> {
   const pyproject = (await p.read('pyproject.toml')) ?? '';
   const setupCfg = (await p.read('setup.cfg')) ?? '';
@@ -46,11 +53,12 @@ export async function pythonPlan(p: Project, env: NodeJS.ProcessEnv): Promise<In
   const envTool = run === 'nox' || run === 'tox';
   // Into a virtual environment of the checks' own in their workspace (.venv, kept and sealed between
   // rounds), never into the Python on PATH: the system's refuses pip (PEP 668), and one prepared by
-  // the reusable workflow or the user is not the checks' user's to write. It sees what that Python has.
+  // the reusable workflow or the user is not the checks' user's to write. It sees what that Python has
+  // (OUTER_ENV), so pip installs only what is missing there: on the runner, the project itself.
   const setup =
     pipArgs.length && !envTool
       ? {
-          run: `python3 -m venv --system-site-packages .venv && .venv/bin/python -m pip install ${pipArgs.join(' ')}`,
+          run: `python3 -m venv --system-site-packages .venv && ${OUTER_ENV} && .venv/bin/python -m pip install ${pipArgs.join(' ')}`,
           inputs: [...requirements, ...['pyproject.toml', 'setup.py', 'setup.cfg'].filter((n) => has(p, n))],
         }
       : null;

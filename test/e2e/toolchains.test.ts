@@ -1,5 +1,5 @@
 // The reusable workflow's toolchain steps for a Node, a Python, a Go, a Rust (cargo) and a Java
-// (Maven) project, then the action on the PATH they leave: the checks run as phuc-check
+// (Maven, and Gradle as init configures it) project, then the action on the PATH they leave: the checks run as phuc-check
 // (user+pidns), which reaches neither the runner user's HOME (here root's: pyenv's Python, rustup's
 // Rust, as a runner's rustup lives in its user's HOME) nor a pip of the system Python. Each project
 // converges, with the PR comment there before iteration 0 ends and the outputs set. The official
@@ -7,14 +7,14 @@
 // Debian's /usr/share/maven-repo for Maven Central (test/helpers/java.ts).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, rm, symlink } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GitHubEmulator } from '../harness/github-emulator.js';
 import { cloneWorkspace, traversableTempDir } from '../harness/git-origin.js';
-import { runSteps, workflowSteps } from '../harness/workflow-steps.js';
+import { runSteps, workflowSteps, type StepsResult } from '../harness/workflow-steps.js';
 import { parseDocument } from 'yaml';
 import { cli, config, makeRepo, NORTHSTAR } from '../helpers/repo.js';
-import { CALC_JAVA, CALC_JAVA_PATH, calcTestJava, MAVEN, MAVEN_MIRROR, POM } from '../helpers/java.js';
+import { BUILD_GRADLE, CALC_JAVA, CALC_JAVA_PATH, calcTestJava, GRADLE, MAVEN, MAVEN_MIRROR, POM } from '../helpers/java.js';
 import { debugJob, fixtureAgent, REPO, ROOT, runJob, scenario, useEmulator } from './helpers.js';
 
 let gh: GitHubEmulator;
@@ -116,9 +116,9 @@ const PROJECTS: Project[] = [
 /**
  * PR `number` holding `files`, run as the reusable workflow runs it: the toolchain steps (auto),
  * then the action on the PATH they leave. Converges at iteration 0 with the comment there while it
- * ran and the outputs set.
+ * ran and the outputs set. Returns what the toolchain steps did.
  */
-async function workflowConverges(number: number, files: Record<string, string>, kind: string): Promise<void> {
+async function workflowConverges(number: number, files: Record<string, string>, kind: string): Promise<StepsResult> {
   const s = await scenario(gh, number, files);
   // The runner's layout: the action beside the pull request's checkout, a tool cache.
   const runnerWorkspace = await traversableTempDir('wf-workspace-');
@@ -160,6 +160,7 @@ async function workflowConverges(number: number, files: Record<string, string>, 
     expect(writes.at(-1)).toMatch(/EXIT_CONVERGED/);
     expect(gh.commentsOn(REPO, number)).toHaveLength(1);
     expect(job.main.stdout).toMatch(/isolation: user\+pidns/);
+    return prepared;
   } finally {
     // A toolchain copied out of the runner user's HOME (rustup's: ~50,000 links) is not left behind.
     await rm(toolCache, { recursive: true, force: true });
@@ -182,25 +183,71 @@ describe.each(PROJECTS.map((p) => [p.kind, p] as const))('%s project', (kind, p)
   );
 });
 
+/**
+ * The config `phuc-loop init` writes for `files`, its agent a scripted fixer of `fix`, with `edit`
+ * applied (the test machine's stand-ins only); with the NORTHSTAR.md init writes.
+ */
+async function initConfig(
+  files: Record<string, string>,
+  fix: [string, string, string],
+  edit: (doc: ReturnType<typeof parseDocument>) => void = () => {},
+): Promise<Record<string, string>> {
+  const repo = await makeRepo(files);
+  const init = await cli(repo, ['init']);
+  expect(init.code).toBe(0);
+  const doc = parseDocument(await readFile(join(repo, 'phuc-loop.yml'), 'utf8'));
+  edit(doc);
+  doc.setIn(['agent', 'use'], 'command');
+  doc.setIn(['agent', 'run'], fixer(fix));
+  return { ...files, 'phuc-loop.yml': String(doc), 'NORTHSTAR.md': await readFile(join(repo, 'NORTHSTAR.md'), 'utf8') };
+}
+
 // `phuc-loop init`'s own config for a Python project with dependencies: its checks.setup runs as
 // phuc-check, which cannot write the workflow's virtual environment (the runner user's), so it makes
-// one of the checks' own in their workspace and its criterion runs that one. Only the agent (a
-// scripted fixer) and the package index (this machine's offline stand-in for PyPI) are the test's.
+// one of the checks' own in their workspace, layered on the workflow's, and its criterion runs that
+// one. The dependencies are installed once, by the workflow: the checks get an index holding only
+// the build backend their editable install of the project needs (setuptools, wheel and its
+// packaging), so a setup that installed them again would fail. Only the agent (a scripted fixer) and
+// the package indexes (this machine's offline stand-in for PyPI) are the test's.
 const python = PROJECTS.find((p) => p.kind === 'python')!;
 (python.missing() ? test.skip : test)(
-  `python project with the config phuc-loop init writes: its setup and criterion work against the workflow's read-only virtual environment${python.missing() ? ` [skipped: ${python.missing()}]` : ''}`,
+  `python project with the config phuc-loop init writes: its setup installs only the project, over the dependencies of the workflow's read-only virtual environment${python.missing() ? ` [skipped: ${python.missing()}]` : ''}`,
   async () => {
-    const project = { ...python.files, '.gitignore': '.venv/\n__pycache__/\nreports/\n' };
-    const repo = await makeRepo(project);
-    const init = await cli(repo, ['init']);
-    expect(init.code).toBe(0);
-    const doc = parseDocument(await readFile(join(repo, 'phuc-loop.yml'), 'utf8'));
-    expect(doc.getIn(['checks', 'setup'])).toBe("python3 -m venv --system-site-packages .venv && .venv/bin/python -m pip install -e '.[test]'");
-    expect(doc.getIn(['acceptance_criteria', 0, 'run'])).toBe('PATH="$PWD/.venv/bin:$PATH" python3 -m pytest --junitxml=reports/junit.xml');
-    doc.setIn(['agent', 'use'], 'command');
-    doc.setIn(['agent', 'run'], fixer(python.fix));
-    doc.setIn(['checks', 'env'], { PIP_INDEX_URL: `file://${PIP_INDEX}`, PIP_RETRIES: '0' });
-    await workflowConverges(310, { ...project, 'phuc-loop.yml': String(doc), 'NORTHSTAR.md': await readFile(join(repo, 'NORTHSTAR.md'), 'utf8') }, 'python');
+    const backendOnly = await traversableTempDir('pip-index-');
+    await mkdir(join(backendOnly, 'simple'));
+    for (const p of ['setuptools', 'wheel', 'packaging']) await symlink(join(PIP_INDEX, p), join(backendOnly, 'simple', p));
+    await symlink(join(PIP_INDEX, '../files'), join(backendOnly, 'files'));
+    const files = await initConfig({ ...python.files, '.gitignore': '.venv/\n__pycache__/\nreports/\n' }, python.fix, (doc) => {
+      expect(doc.getIn(['checks', 'setup'])).toMatch(
+        /^python3 -m venv --system-site-packages \.venv && .+ && \.venv\/bin\/python -m pip install -e '\.\[test\]'$/,
+      );
+      expect(doc.getIn(['acceptance_criteria', 0, 'run'])).toBe('PATH="$PWD/.venv/bin:$PATH" python3 -m pytest --junitxml=reports/junit.xml');
+      doc.setIn(['checks', 'env'], { PIP_INDEX_URL: `file://${backendOnly}/simple`, PIP_RETRIES: '0' });
+    });
+    const prepared = await workflowConverges(310, files, 'python');
+    expect(prepared.log).toMatch(/the dependencies of \.\[test\]: .*toolz==/);
+  },
+  600_000,
+);
+
+// A Gradle project as `phuc-loop init` configures it (`gradle test` with its user home in the
+// checks' HOME, the JUnit reports of build/test-results): the workflow finds Java (setup-java's part
+// played by the machine's JDK, JAVA_HOME set by the toolchain step) and the loop halts certified.
+// Debian's Gradle 4.4.1 runs JUnit 4 from /usr/share/maven-repo, the fixture's stand-in for Central.
+(GRADLE ? test : test.skip)(
+  `gradle project with the config phuc-loop init writes: the workflow prepares Java and the loop halts certified${GRADLE ? '' : " [skipped: Debian's gradle, default-jdk-headless or junit4 is not installed here]"}`,
+  async () => {
+    const gradle = {
+      'build.gradle': BUILD_GRADLE,
+      'settings.gradle': "rootProject.name = 'calc'\n",
+      '.gitignore': '.gradle/\nbuild/\n',
+      [CALC_JAVA_PATH]: CALC_JAVA,
+      'src/test/java/com/example/calc/CalcTest.java': calcTestJava(4),
+    };
+    const files = await initConfig(gradle, [CALC_JAVA_PATH, 'a - b', 'a + b'], (doc) =>
+      expect(doc.getIn(['acceptance_criteria', 0, 'run'])).toBe('GRADLE_USER_HOME="$HOME/.gradle" gradle test'),
+    );
+    await workflowConverges(311, files, 'java');
   },
   600_000,
 );

@@ -78,3 +78,16 @@ export const MAVEN_MIRROR = `<settings>
   </mirrors>
 </settings>
 `;
+/** build.gradle of the Gradle fixture: JUnit 4 from Debian's repository. */
+export const BUILD_GRADLE = `plugins {
+    id 'java'
+}
+
+repositories {
+    maven { url 'file://${DEBIAN_REPO}' }
+}
+
+dependencies {
+    testImplementation 'junit:junit:4.13.2'
+}
+`;

@@ -10,7 +10,7 @@ import { parseDocument } from 'yaml';
 import { parseConfig, type LoopConfig } from '../../src/engine/config/config.js';
 import { parseNorthstar } from '../../src/engine/config/northstar.js';
 import { agent, cli, git, makeRepo, ROOT } from '../helpers/repo.js';
-import { CALC_JAVA, CALC_JAVA_PATH, calcTestJava, DEBIAN_REPO, GRADLE, MAVEN, MAVEN_MIRROR, POM } from '../helpers/java.js';
+import { BUILD_GRADLE, CALC_JAVA, CALC_JAVA_PATH, calcTestJava, GRADLE, MAVEN, MAVEN_MIRROR, POM } from '../helpers/java.js';
 
 // Debian's toolchains under /usr only: the checks run as an unprivileged user that cannot reach the
 // toolchains installed under /root (pyenv, rustup), so they are kept off the PATH here too.
@@ -268,7 +268,8 @@ describe('python', () => {
     expect((await init(repo)).code).toBe(0);
     const c = await written(repo);
     expect(c.checks).toMatchObject({
-      setup: "python3 -m venv --system-site-packages .venv && .venv/bin/python -m pip install -r requirements-dev.txt -r requirements.txt -e '.[test]'",
+      // Layered on the Python on PATH when that is a virtual environment (the reusable workflow's): pip finds its dependencies there.
+      setup: `python3 -m venv --system-site-packages .venv && python3 -c "import site, sys; sys.prefix == sys.base_prefix or open('.venv/lib/python%d.%d/site-packages/outer-env.pth' % sys.version_info[:2], 'w').write('\\n'.join(site.getsitepackages()))" && .venv/bin/python -m pip install -r requirements-dev.txt -r requirements.txt -e '.[test]'`,
       setup_inputs: ['requirements-dev.txt', 'requirements.txt', 'pyproject.toml'],
     });
     for (const g of ['requirements.txt', 'requirements-dev.txt']) expect(c.protected).toContain(g);
@@ -366,18 +367,6 @@ describe('rust', () => {
   );
 });
 
-const BUILD_GRADLE = `plugins {
-    id 'java'
-}
-
-repositories {
-    maven { url 'file://${DEBIAN_REPO}' }
-}
-
-dependencies {
-    testImplementation 'junit:junit:4.13.2'
-}
-`;
 // The checks' user has no home of its own: Java would look for ~/.m2 and ~/.gradle under /nonexistent.
 const JAVA_HOME_NOTE = "    # Java takes its home from the account, not $HOME (the checks' own user has none): this points it at the checks' HOME\n";
 
