@@ -30,7 +30,8 @@ test('an agent whose code forces the runner to exit 0 (failures and all) gets no
   expect(r.code).toBe(12);
   const rep = await report(repo);
   expect(rep).toMatchObject({ status: 'EXIT_BLOCKED', stop_reason: 'RUNNER_COMPROMISED' });
-  expect(rep.detail).toMatch(/the test runner is compromised \(round iter_0\).*criterion `tests` ran the suite \(unittest\)/);
+  // The copy of the test that failed at the baseline fails too: either may be named first.
+  expect(rep.detail).toMatch(/the test runner is compromised \(round iter_0\).*criterion `tests` (ran the suite|passing) \(unittest\)/);
   expect(r.stdout + r.stderr).toMatch(/iter_0: runner canary \(unittest\) for `tests`: PASSED/);
   expect(rep.halting_certificate.type).not.toMatch(/EXACT|CONVERGED/);
 });
@@ -41,7 +42,8 @@ test('an honest fix converges; the certificate records the canary, and verify --
   expect(r.stdout + r.stderr).toMatch(/halt: EXIT_CONVERGED/);
   expect(r.stdout + r.stderr).toMatch(/iter_0: runner canary \(unittest\) for `tests`: failed, as it must/);
   const cert = await readJson<Record<string, any>>(join(repo, 'evidence/loop/iter_0/certificate.json'));
-  expect(cert.canary).toEqual([{ criterion: 'tests', runner: 'unittest', outcome: 'failed' }]);
+  // With the copy of the test the baseline saw fail, which passes once the bug is fixed.
+  expect(cert.canary).toEqual([{ criterion: 'tests', runner: 'unittest', outcome: 'failed', copies: [{ test: 'TestCalc.test_add', outcome: 'passed' }] }]);
   const v = await cli(repo, ['verify', '--rerun']);
   expect(v.stdout + v.stderr).toMatch(/rerun: runner canary \(unittest\) for `tests`: failed, as it must/);
   expect(v.code).toBe(0);
