@@ -1,8 +1,9 @@
 # The first program of the agent's own network namespace (os/network.ts), started as the
-# namespace's root before the command's user switch: on the loopback bubblewrap brought up, it
-# listens on 127.0.0.1 at each mapped port and relays every connection to a unix socket of the
-# loop's (bound into the command's view), then runs the command and exits with its status. The
-# namespace has no other way out: what the command reaches is what the loop serves on those sockets.
+# namespace's root (the command's user switch, sandbox-init.pl's `become`, happens in its child): on
+# the loopback bubblewrap brought up, it listens on 127.0.0.1 at each mapped port and relays every
+# connection to a unix socket of the loop's (bound into the command's view), then runs the command
+# and exits with its status. The namespace has no other way out: what the command reaches is what
+# the loop serves on those sockets.
 # perl (core modules only), not Node: it starts with every agent step, and Node's start-up was most
 # of what the network policy cost per iteration (bench/floor.ts). sandbox-init.pl runs it in its own
 # interpreter (`do`), not a second perl: it must end by exit, never by running off its end.
@@ -48,6 +49,8 @@ my $pid = fork // fail("fork: $!", 1);
 if (!$pid) {
   $SIG{$_} = 'DEFAULT' for qw(TERM INT HUP PIPE CHLD);
   close $_->[0] for values %listener;
+  # Run by sandbox-init.pl (in its interpreter), the command takes its user here: the forwarder stays root.
+  main::become() if defined &main::become;
   exec { $command[0] } @command or print STDERR "phuc-net-forwarder: $command[0]: $!\n";
   POSIX::_exit(127);
 }

@@ -1,11 +1,14 @@
 # The first program of a sandboxed command (os/sandbox.ts), run as root inside the namespaces
 # bubblewrap made (bwrap is PID 1 there: when the command ends, the kernel ends the namespace). It sets
-# the command's view of the file system up, closes the kernel's keyrings to it, then execs it.
+# the command's view of the file system up, closes the kernel's keyrings to it, switches to the
+# command's user without any capability, then execs it.
 #
-#   perl sandbox-init.pl FILTER MOUNT KEYCTL PRCTL DIR KEEP… RO… OVL SHM LAYERED… COVERS… LOOPS… MASKED… -- COMMAND…
+#   perl sandbox-init.pl FILTER MOUNT KEYCTL PRCTL SETGROUPS SETRESGID SETRESUID CAPSET UID GID
+#                        DIR KEEP… RO… OVL SHM LAYERED… COVERS… LOOPS… MASKED… -- COMMAND…
 #
-# FILTER is the seccomp program in hex (os/sandbox-keys.ts); MOUNT, KEYCTL and PRCTL are the syscall
-# numbers of this architecture. Then, each list after its count:
+# FILTER is the seccomp program in hex (os/sandbox-keys.ts); MOUNT … CAPSET are the syscall numbers
+# of this architecture. UID and GID are the command's user and group (user+pidns), or "-" to stay
+# the namespace's root (pidns). Then, each list after its count:
 # - DIR, the command's folder, entered last (under sudo the loop's user may not enter a role's folder);
 # - KEEP, the folders the command may write (its folder, HOME, TMPDIR, agent.writable), opened first
 #   and bound back writable at their own paths through /proc/self/fd at the end, so that neither a
@@ -29,13 +32,24 @@
 # Kernel keyrings outlive processes and namespaces, and no mount hides them: before the exec the
 # command joins a fresh, empty session keyring (it would inherit the loop's), then the seccomp filter
 # makes add_key, request_key and keyctl fail with ENOSYS for it and everything it starts, for good.
+#
+# The user switch is setpriv's `--reuid UID --regid GID --clear-groups --no-new-privs --inh-caps=-all
+# --bounding-set=-all` done here, one program start fewer per command: the bounding set emptied (while
+# root may), no supplementary group, the real, effective and saved ids all the role's (which clears the
+# permitted, effective and ambient capabilities), then every capability set zeroed (the inheritable one
+# survives a uid change). A command that is a program run in this interpreter (the agent's network
+# forwarder, which stays root to reach the loop's sockets) calls `become` itself, in the child it execs.
 use strict;
 # Warnings on as -w does: `use warnings` loads warnings.pm, a quarter of this program's CPU per
 # start, and it starts with every sandboxed command (the agent's forwarder, run here, loads it all the same).
 BEGIN { $^W = 1 }
 
 # syscall() passes a string as a pointer: the numbers are made numbers.
-my ($filter, $SYS_MOUNT, $SYS_KEYCTL, $SYS_PRCTL) = (pack('H*', shift @ARGV), map { 0 + $_ } splice @ARGV, 0, 3);
+my ($filter, $SYS_MOUNT, $SYS_KEYCTL, $SYS_PRCTL, $SYS_SETGROUPS, $SYS_SETRESGID, $SYS_SETRESUID, $SYS_CAPSET) =
+  (pack('H*', shift @ARGV), map { 0 + $_ } splice @ARGV, 0, 7);
+my ($uid, $gid) = splice @ARGV, 0, 2;
+# A role's user is never root: anything but "-" or a uid above 0 (a number) is refused, never taken as 0.
+$uid eq '-' && $gid eq '-' or $uid =~ /^[1-9][0-9]*$/ && $gid =~ /^[0-9]+$/ or die "phuc-sandbox: not a user and group: $uid $gid\n";
 my ($RDONLY, $NOSUID, $NODEV, $NOEXEC, $REMOUNT, $BIND, $REC, $RELATIME, $NOATIME, $STRICTATIME) =
   (1, 2, 4, 8, 32, 4096, 16384, 1 << 21, 1024, 1 << 24);
 my %FLAG = (ro => $RDONLY, nosuid => $NOSUID, nodev => $NODEV, noexec => $NOEXEC, nosymfollow => 256, noatime => $NOATIME, nodiratime => 2048, relatime => $RELATIME);
@@ -67,6 +81,20 @@ sub flags_of {
 sub remount {
   my ($dst, $ro) = @_;
   mnt(undef, $dst, undef, $REMOUNT | $BIND | (flags_of($dst) & ~$RDONLY) | ($ro ? $RDONLY : 0));
+}
+
+sub become {
+  my $cap = 0;
+  $cap++ while syscall($SYS_PRCTL, 24, $cap, 0, 0, 0) == 0;    # PR_CAPBSET_DROP, up to the last (EINVAL)
+  $!{EINVAL} && $cap > 0 or die "phuc-sandbox: the bounding set: $!\n";
+  if ($uid ne '-') {
+    syscall($SYS_SETGROUPS, 0, 0) == 0 or die "phuc-sandbox: setgroups: $!\n";
+    syscall($SYS_SETRESGID, map { 0 + $_ } ($gid) x 3) == 0 or die "phuc-sandbox: setresgid $gid: $!\n";
+    syscall($SYS_SETRESUID, map { 0 + $_ } ($uid) x 3) == 0 or die "phuc-sandbox: setresuid $uid: $!\n";
+  }
+  # _LINUX_CAPABILITY_VERSION_3, this process; two (effective, permitted, inheritable) words, all 0.
+  my ($header, $sets) = (pack('L L', 0x20080522, 0), pack('L6', (0) x 6));
+  syscall($SYS_CAPSET, $header, $sets) == 0 or die "phuc-sandbox: capset: $!\n";
 }
 
 sub held_by {
@@ -127,4 +155,5 @@ if (@ARGV > 1 && $ARGV[0] eq $^X && $ARGV[1] =~ m{^/}) {
   do $program;
   die "phuc-sandbox: $program: " . ($@ || $! || 'ended without exit') . "\n";
 }
+become();
 exec { $ARGV[0] } @ARGV or die "phuc-sandbox: $ARGV[0]: $!\n";

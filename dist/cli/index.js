@@ -423,5 +423,5 @@ const argv = process.argv.slice(2);
 if (argv[0] === '--version' || argv[0] === '-v')
     process.stdout.write(`phuc-loop ${_engine_common_version_js__WEBPACK_IMPORTED_MODULE_0__/* .VERSION */ .x}\n`);
 else
-    void Promise.all(/* import() */[__nccwpck_require__.e(461), __nccwpck_require__.e(462)]).then(__nccwpck_require__.bind(__nccwpck_require__, 5462)).then((m) => m.start(argv));
+    void Promise.all(/* import() */[__nccwpck_require__.e(461), __nccwpck_require__.e(812)]).then(__nccwpck_require__.bind(__nccwpck_require__, 4812)).then((m) => m.start(argv));
 

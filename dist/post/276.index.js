@@ -591,6 +591,7 @@ const PROGRAMS = (/* unused pure expression or super */ null && ([
     'sandbox-users.sh',
     'spawn-helper.pl',
     'seal-assert.mjs',
+    'seal-unittest.py',
 ]));
 /** The path of a helper program in the installation; throws where the installation lacks it. */
 function programFile(name) {

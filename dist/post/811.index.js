@@ -1,5 +1,5 @@
-export const id = 670;
-export const ids = [670,607,642];
+export const id = 811;
+export const ids = [811,607,642];
 export const modules = {
 
 /***/ 94832:
@@ -179,28 +179,82 @@ async function assertRealFolders(within, target) {
 
 /***/ }),
 
-/***/ 25670:
+/***/ 37811:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
+// ESM COMPAT FLAG
 __webpack_require__.r(__webpack_exports__);
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   publishEvidence: () => (/* binding */ publishEvidence),
-/* harmony export */   publishRun: () => (/* binding */ publishRun),
-/* harmony export */   publishedStanding: () => (/* binding */ publishedStanding)
-/* harmony export */ });
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(51455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(77598);
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(72251);
-/* harmony import */ var _store_evidence_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(75607);
-/* harmony import */ var _os_process_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(64276);
-/* harmony import */ var _os_atomic_write_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(64154);
-/* harmony import */ var _home_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(96642);
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  publishEvidence: () => (/* binding */ publishEvidence),
+  publishRun: () => (/* binding */ publishRun),
+  publishedStanding: () => (/* binding */ publishedStanding),
+  userFilesInPublished: () => (/* binding */ userFilesInPublished)
+});
+
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(51455);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(76760);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(77598);
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/external.js + 73 modules
+var external = __webpack_require__(23905);
+// EXTERNAL MODULE: ./src/engine/common/canonical.ts
+var canonical = __webpack_require__(94832);
+;// CONCATENATED MODULE: ./src/engine/common/markdown.ts
+// Text the loop did not write (the agent's report, logs and check output quoted in failure texts,
+// file names the agent chose, a pull request's text) is rendered into markdown: AGENTS.md, the
+// halting report, the job summary, the PR comment. There it must stay text: no HTML (a heading, a
+// closed <details>, a remote image), no link or image, no @mention that pings someone, no line
+// break that starts a block of its own. `inert` is the one function that makes it so.
+/** U+2060 WORD JOINER: invisible, so the text reads as it was written, yet no markup can start at it. */
+const JOINER = '\u2060';
+/**
+ * `text` as inert markdown/HTML text on one line, still readable: control characters and line
+ * breaks become spaces; a joiner goes after a `<` that could open a tag, comment or autolink (a
+ * letter, `/`, `!` or `?` next: `>` then closes nothing; `2 < 3` stays as it is), after an `&` that would start a character reference, after an `@` that
+ * would start a mention, after the `!` of `![` (no image) and between `](` (no inline link).
+ * Idempotent: text made inert stays as it is. Inside a code span or fenced block use only the
+ * fence protection (backticks), not this.
+ */
+function inert(text) {
+    return (text
+        // eslint-disable-next-line no-control-regex -- control characters and line breaks become spaces
+        .replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ')
+        .replace(/<(?=[A-Za-z/!?])/g, `<${JOINER}`)
+        .replace(/&(?=[#A-Za-z0-9])/g, `&${JOINER}`)
+        .replace(/@(?=[A-Za-z0-9_-])/g, `@${JOINER}`)
+        .replace(/!\[/g, `!${JOINER}[`)
+        .replace(/\]\(/g, `]${JOINER}(`));
+}
+/** An untrusted text inside a code span: inert there once no backtick can close the span early. */
+function inertCode(text) {
+    // eslint-disable-next-line no-control-regex -- one line, as a code span is
+    return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ').replace(/`/g, "'");
+}
+/** `items` joined by commas for a log line or a report, at most `max` of them: an agent's ten thousand paths are counted, not listed. */
+function listSome(items, max = 20) {
+    return items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')} and ${items.length - max} more`;
+}
+
+// EXTERNAL MODULE: ./src/engine/common/errors.ts
+var errors = __webpack_require__(72251);
+// EXTERNAL MODULE: ./src/engine/store/evidence.ts
+var evidence = __webpack_require__(75607);
+// EXTERNAL MODULE: ./src/engine/os/process.ts + 4 modules
+var process = __webpack_require__(64276);
+// EXTERNAL MODULE: ./src/engine/os/atomic-write.ts
+var atomic_write = __webpack_require__(64154);
+// EXTERNAL MODULE: ./src/engine/loop/home.ts
+var home = __webpack_require__(96642);
+;// CONCATENATED MODULE: ./src/engine/loop/publish.ts
 // Publishing the run's evidence from the loop home to the work tree's evidence folder, and how the
 // published tree stands against the git index.
+
+
+
 
 
 
@@ -216,17 +270,17 @@ __webpack_require__.r(__webpack_exports__);
  */
 async function publishEvidence(ev, published, within) {
     await ev.flush();
-    if (!(await (0,_home_js__WEBPACK_IMPORTED_MODULE_7__.hasFiles)(ev.root)))
+    if (!(await (0,home.hasFiles)(ev.root)))
         return;
     if (within)
-        await (0,_home_js__WEBPACK_IMPORTED_MODULE_7__.assertRealFolders)(within, published);
-    const tmp = `${published}.tmp-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_2__.randomBytes)(6).toString('hex')}`;
-    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(published), { recursive: true });
-    await (0,_os_atomic_write_js__WEBPACK_IMPORTED_MODULE_6__/* .copyTreeOffThread */ .ZU)(ev.root, tmp, { names: [..._store_evidence_js__WEBPACK_IMPORTED_MODULE_4__.NOT_EVIDENCE] });
-    const old = `${published}.old-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_2__.randomBytes)(6).toString('hex')}`;
-    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rename)(published, old).catch(() => undefined);
-    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rename)(tmp, published);
-    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm)(old, { recursive: true, force: true });
+        await (0,home.assertRealFolders)(within, published);
+    const tmp = `${published}.tmp-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
+    await (0,promises_.mkdir)((0,external_node_path_.dirname)(published), { recursive: true });
+    await (0,atomic_write/* copyTreeOffThread */.ZU)(ev.root, tmp, { names: [...evidence.NOT_EVIDENCE] });
+    const old = `${published}.old-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
+    await (0,promises_.rename)(published, old).catch(() => undefined);
+    await (0,promises_.rename)(tmp, published);
+    await (0,promises_.rm)(old, { recursive: true, force: true });
 }
 /**
  * The end of a run: the folders on the way to the published tree were real folders when the run
@@ -239,20 +293,20 @@ async function publishEvidence(ev, published, within) {
  */
 async function publishRun(ev, published, within) {
     const notes = [];
-    const rel = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.relative)(within, published).split(node_path__WEBPACK_IMPORTED_MODULE_1__.sep).filter(Boolean);
+    const rel = (0,external_node_path_.relative)(within, published).split(external_node_path_.sep).filter(Boolean);
     for (let k = 1; k <= rel.length; k++) {
-        const p = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(within, ...rel.slice(0, k));
-        const st = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat)(p).catch(() => null);
+        const p = (0,external_node_path_.join)(within, ...rel.slice(0, k));
+        const st = await (0,promises_.lstat)(p).catch(() => null);
         if (!st || st.isDirectory())
             continue;
         if (st.isSymbolicLink()) {
-            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm)(p, { force: true });
-            notes.push(`${(0,node_path__WEBPACK_IMPORTED_MODULE_1__.relative)(within, p)} was a symbolic link made during the run: removed (what it pointed to is untouched); the loop's evidence is published there instead`);
+            await (0,promises_.rm)(p, { force: true });
+            notes.push(`${(0,external_node_path_.relative)(within, p)} was a symbolic link made during the run: removed (what it pointed to is untouched); the loop's evidence is published there instead`);
         }
         else {
-            const aside = `${p}.not-loop-evidence-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_2__.randomBytes)(4).toString('hex')}`;
-            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rename)(p, aside);
-            notes.push(`${(0,node_path__WEBPACK_IMPORTED_MODULE_1__.relative)(within, p)} was not a folder (made during the run): moved aside to ${(0,node_path__WEBPACK_IMPORTED_MODULE_1__.relative)(within, aside)}; the loop's evidence is published there instead`);
+            const aside = `${p}.not-loop-evidence-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`;
+            await (0,promises_.rename)(p, aside);
+            notes.push(`${(0,external_node_path_.relative)(within, p)} was not a folder (made during the run): moved aside to ${(0,external_node_path_.relative)(within, aside)}; the loop's evidence is published there instead`);
         }
     }
     try {
@@ -260,9 +314,9 @@ async function publishRun(ev, published, within) {
     }
     catch (e) {
         // Whatever stands there is not the loop's tree of this run: it goes aside, never read as the evidence.
-        const aside = `${published}.not-loop-evidence-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_2__.randomBytes)(4).toString('hex')}`;
-        const moved = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rename)(published, aside).then(() => `; what stood there was moved to ${(0,node_path__WEBPACK_IMPORTED_MODULE_1__.relative)(within, aside)}`, () => '');
-        throw new _common_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .StorageError */ .aq(`${e instanceof Error ? e.message : String(e)}${moved}; the loop's evidence is in ${ev.root}`);
+        const aside = `${published}.not-loop-evidence-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`;
+        const moved = await (0,promises_.rename)(published, aside).then(() => `; what stood there was moved to ${(0,external_node_path_.relative)(within, aside)}`, () => '');
+        throw new errors/* StorageError */.aq(`${e instanceof Error ? e.message : String(e)}${moved}; the loop's evidence is in ${ev.root}`);
     }
     return notes;
 }
@@ -272,23 +326,78 @@ async function publishRun(ev, published, within) {
  * so only that copy says whether it is what the loop wrote.
  */
 async function publishedStanding(git, dir) {
-    const link = (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat)(dir).catch(() => null))?.isSymbolicLink() ?? false;
+    const link = (await (0,promises_.lstat)(dir).catch(() => null))?.isSymbolicLink() ?? false;
     const none = { own: null, link, matches: false, running: false };
     const top = await git.toplevel().catch(() => null);
     if (!top)
         return none;
-    const rel = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.relative)(top, dir);
-    if (!rel || rel.startsWith('..') || (0,node_path__WEBPACK_IMPORTED_MODULE_1__.isAbsolute)(rel))
+    const rel = (0,external_node_path_.relative)(top, dir);
+    if (!rel || rel.startsWith('..') || (0,external_node_path_.isAbsolute)(rel))
         return none;
-    const root = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(await git.commonDir(), 'phuc-loop', (0,_home_js__WEBPACK_IMPORTED_MODULE_7__.homeName)(rel.split(node_path__WEBPACK_IMPORTED_MODULE_1__.sep).join('/')));
-    const own = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(root, 'evidence');
-    const ownManifest = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(own, 'manifest.json'), 'utf8').catch(() => null);
+    const root = (0,external_node_path_.join)(await git.commonDir(), 'phuc-loop', (0,home.homeName)(rel.split(external_node_path_.sep).join('/')));
+    const own = (0,external_node_path_.join)(root, 'evidence');
+    const ownManifest = await (0,promises_.readFile)((0,external_node_path_.join)(own, 'manifest.json'), 'utf8').catch(() => null);
     if (ownManifest === null)
         return none;
-    const publishedManifest = link ? null : await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(dir, 'manifest.json'), 'utf8').catch(() => null);
-    const pid = Number((await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(root, 'run.lock'), 'utf8').catch(() => '')).split('@')[0]);
-    const running = pid > 0 && (0,_os_process_js__WEBPACK_IMPORTED_MODULE_5__.processRunning)(pid);
+    const publishedManifest = link ? null : await (0,promises_.readFile)((0,external_node_path_.join)(dir, 'manifest.json'), 'utf8').catch(() => null);
+    const pid = Number((await (0,promises_.readFile)((0,external_node_path_.join)(root, 'run.lock'), 'utf8').catch(() => '')).split('@')[0]);
+    const running = pid > 0 && (0,process.processRunning)(pid);
     return { own, link, matches: publishedManifest === ownManifest, running };
+}
+/**
+ * The refusal naming the committed files under the published folder that are not the loop's evidence (no manifest.json
+ * in a folder above them lists them with their content): the loop replaces that folder whole when it
+ * publishes (and `run --fresh` moves it aside), so a user's committed file there would be overwritten
+ * or deleted from the work tree. The run refuses to start while one stands there (SPEC §7).
+ */
+async function userFilesInPublished(git, cwd, published, evRel) {
+    const rel = (0,external_node_path_.relative)(cwd, published).split(external_node_path_.sep).join('/');
+    const under = (await git.listFiles()).filter((p) => p.startsWith(`${rel}/`));
+    if (!under.length)
+        return null;
+    const tracked = await git.indexed(under);
+    const manifests = new Map();
+    const listed = (dir) => {
+        let m = manifests.get(dir);
+        if (!m)
+            manifests.set(dir, (m = readListing((0,external_node_path_.join)(cwd, dir, 'manifest.json'))));
+        return m;
+    };
+    const theirs = [];
+    for (const p of under.filter((f) => tracked.has(f))) {
+        // Every manifest lists its files by their path in the tree (iter_0/manifest.json: iter_0/…).
+        const inTree = p.slice(rel.length + 1);
+        if ((0,external_node_path_.basename)(p) === 'manifest.json' || evidence.NOT_EVIDENCE.has(inTree))
+            continue;
+        const data = await (0,promises_.readFile)((0,external_node_path_.join)(cwd, p)).catch(() => null);
+        if (data === null)
+            continue;
+        const sha = (0,canonical/* sha256 */.sc)(data);
+        let ours = false;
+        for (let dir = (0,external_node_path_.dirname)(p); !ours && (dir === rel || dir.startsWith(`${rel}/`)); dir = (0,external_node_path_.dirname)(dir))
+            ours = (await listed(dir)).get(inTree) === sha;
+        if (!ours)
+            theirs.push(p);
+    }
+    const them = theirs.length > 1 ? 'them' : 'it';
+    return theirs.length
+        ? `${listSome(theirs)} ${theirs.length > 1 ? 'are' : 'is'} committed in ${evRel}, where the loop publishes its evidence tree (replacing the folder whole), and not the loop's evidence: ` +
+            `move ${them} out of ${evRel} (\`git mv\`, then commit), then \`phuc-loop run\` again`
+        : null;
+}
+const listingSchema = external/* object */.Ikc({ files: external/* array */.YOg(evidence.manifestEntrySchema) });
+/** A manifest's files by path and sha256 (empty when there is none or it is not a manifest). */
+async function readListing(path) {
+    const text = await (0,promises_.readFile)(path, 'utf8').catch(() => null);
+    let parsed = null;
+    try {
+        parsed = text === null ? null : JSON.parse(text);
+    }
+    catch {
+        // not a manifest: lists nothing
+    }
+    const m = listingSchema.safeParse(parsed);
+    return new Map(m.success ? m.data.files.map((f) => [f.path, f.sha256]) : []);
 }
 
 

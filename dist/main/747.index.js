@@ -1,5 +1,5 @@
-export const id = 579;
-export const ids = [579];
+export const id = 747;
+export const ids = [747];
 export const modules = {
 
 /***/ 1953:
@@ -99,7 +99,7 @@ function runSection(run, iterations, s, plan, status, stopReason, pause) {
 
 /***/ }),
 
-/***/ 51579:
+/***/ 10747:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -701,14 +701,17 @@ function isolationLimits(level, privilege) {
     ];
 }
 // ---------------------------------------------------------------------------------------------------
-/** No capability can be kept or regained by the command (no_new_privs also voids setuid binaries). */
+/**
+ * No capability can be kept or regained by the command (no_new_privs also voids setuid binaries): the
+ * probe's trial of the switch that sandbox-init.pl's `become` makes for every command.
+ */
 const DROP_CAPS = ['--no-new-privs', '--inh-caps=-all', '--bounding-set=-all'];
 const DROP_PRIVILEGES = ['--clear-groups', ...DROP_CAPS];
 /** bwrap's namespaces for every wrapped command (the mount namespace comes with them; the network's where the policy closes it). */
 const NAMESPACES = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--dev-bind', '/', '/', '--proc', '/proc'];
 /**
  * pidns: uid 0 inside maps to the loop's uid outside, with the namespace's capabilities for
- * sandbox-init.pl's mounts; setpriv then drops every one, so the command cannot unmount its private
+ * sandbox-init.pl's mounts; it then drops every one, so the command cannot unmount its private
  * /proc to look at the host's (and the loop's environment).
  */
 const USER_NAMESPACE = ['--unshare-user', '--uid', '0', '--gid', '0', '--cap-add', 'ALL'];
@@ -991,9 +994,35 @@ async function restorePrivateModes(cwd, file) {
 // installs it): a key outlives the command and the namespace that made it.
 /** The little-endian architectures Node runs on (the filter is packed little-endian). */
 const KEY_SYSCALLS = {
-    x64: { arch: 0xc000003e, first: 248, compatArch: 0x40000003, compatFirst: 286, keyctl: 250, prctl: 157, mount: 165 },
-    arm64: { arch: 0xc00000b7, first: 217, compatArch: 0x40000028, compatFirst: 309, keyctl: 219, prctl: 167, mount: 40 },
+    x64: {
+        arch: 0xc000003e,
+        first: 248,
+        compatArch: 0x40000003,
+        compatFirst: 286,
+        keyctl: 250,
+        prctl: 157,
+        mount: 165,
+        setgroups: 116,
+        setresgid: 119,
+        setresuid: 117,
+        capset: 126,
+    },
+    arm64: {
+        arch: 0xc00000b7,
+        first: 217,
+        compatArch: 0x40000028,
+        compatFirst: 309,
+        keyctl: 219,
+        prctl: 167,
+        mount: 40,
+        setgroups: 159,
+        setresgid: 149,
+        setresuid: 147,
+        capset: 91,
+    },
 };
+/** sandbox-init.pl's syscall numbers, in its order. */
+const initNumbers = (k) => [k.mount, k.keyctl, k.prctl, k.setgroups, k.setresgid, k.setresuid, k.capset].map(String);
 /**
  * The classic-BPF seccomp program: for the native and the 32-bit ABI, the three key syscalls return
  * ENOSYS, everything else is allowed. x32's numbers carry bit 30, masked off to match x86_64's.
@@ -1277,8 +1306,8 @@ class ReachablePath {
 //
 //   bwrap --die-with-parent --unshare-pid --unshare-ipc [--unshare-net] --dev-bind / / --proc /proc
 //     bwrap (PID 1 of the namespace, root: the agent can neither signal nor trace it)
-//       perl sandbox-init.pl …                    root: the command's view of the file system, no keyrings
-//         setpriv --reuid U --regid G --clear-groups --no-new-privs …   the command (exec'd)
+//       perl sandbox-init.pl … U G …              root: the command's view of the file system, no keyrings,
+//         the command (exec'd)                    then user U, group G, no other group, no capability, no_new_privs
 //
 // bubblewrap (Debian/Ubuntu package `bubblewrap`) builds the namespaces; with --unshare-net it brings
 // loopback up. When the command ends, bwrap's PID 1 exits and the kernel kills everything left in
@@ -1388,7 +1417,7 @@ class Sandbox {
         if (!keys && iso.level !== 'none')
             throw new IsolationUnavailableError(`agent.isolation: ${iso.level} runs on x86_64 and arm64 only (this machine is ${process.arch})`);
         const bin = keys ? await (0,programs/* installPrograms */.xW)((0,external_node_path_.join)(base, 'bin'), ['break-links.sh', 'sandbox-init.pl', 'sandbox-load.sh']) : null;
-        const init = bin && keys ? [tools.perl, bin['sandbox-init.pl'], filterHex(keys), ...[keys.mount, keys.keyctl, keys.prctl].map(String)] : [];
+        const init = bin && keys ? [tools.perl, bin['sandbox-init.pl'], filterHex(keys), ...initNumbers(keys)] : [];
         const extra = { setfacl: found.setfacl, init, load: bin?.['sandbox-load.sh'] ?? '', breakLinks: bin?.['break-links.sh'] ?? '' };
         const workTree = o.workTree ? await (0,promises_.realpath)(o.workTree).catch(() => (0,external_node_path_.resolve)(o.workTree)) : null;
         const policy = o.network ?? { agent: 'open', checks: 'open' };
@@ -1463,20 +1492,8 @@ class Sandbox {
         const sockets = net ? await hostSockets() : [];
         if (!user) {
             const where = await this.layout({ cwd: spec.cwd, user: null, env, role, seen, sockets });
-            const args = [
-                ...USER_NAMESPACE,
-                ...NAMESPACES,
-                ...unshareNet,
-                '--',
-                ...this.extra.init,
-                ...where,
-                '--',
-                ...forward,
-                t.setpriv,
-                ...DROP_CAPS,
-                '--',
-                ...command,
-            ];
+            // '-': the namespace's root, without a capability.
+            const args = [...USER_NAMESPACE, ...NAMESPACES, ...unshareNet, '--', ...this.extra.init, '-', '-', ...where, '--', ...forward, ...command];
             return { ...spec, command: t.bwrap, args, env, contained };
         }
         env.PATH = await this.paths.of(env.PATH || DEFAULT_PATH, user);
@@ -1485,8 +1502,8 @@ class Sandbox {
         const n = Number(env.GIT_CONFIG_COUNT) || 0;
         Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
         const where = await this.layout({ cwd: spec.cwd, user, env, role, seen, sockets });
-        const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
-        const ns = [t.bwrap, ...NAMESPACES, ...unshareNet, '--', ...this.extra.init, ...where, '--', ...forward, ...switched, ...command];
+        const as = [String(user.uid), String(user.gid)];
+        const ns = [t.bwrap, ...NAMESPACES, ...unshareNet, '--', ...this.extra.init, ...as, ...where, '--', ...forward, ...command];
         // The spawn itself starts in `/`: sandbox-init.pl enters the command's folder as root.
         if (!this.sudo) {
             await Promise.all([d.home, d.tmp, ...d.made].map((p) => (0,promises_.chown)(p, user.uid, user.gid)));
@@ -2755,6 +2772,7 @@ async function restoreSettingFiles(dirs, snap) {
 
 
 
+
 // The names the rest of the engine takes from here.
 
 /** The git operations the loop needs. */
@@ -2902,15 +2920,22 @@ class Git extends GitCore {
         const git = ['git', ...this.gitArgs].map(shell_quote/* shellQuote */.Z).join(' ');
         if (!this.dirs)
             await this.position();
+        // The empty folder is made and removed here, not by mktemp and rm: two processes fewer an iteration.
+        const empty = await (0,promises_.mkdtemp)((0,external_node_path_.join)((0,external_node_os_.tmpdir)(), 'phuc-diff-'));
+        const e = (0,shell_quote/* shellQuote */.Z)(empty);
         const script = [
-            `t=${tree ? (0,shell_quote/* shellQuote */.Z)(tree) : `$(${git} write-tree)`} && d=${(0,shell_quote/* shellQuote */.Z)(this.dirs.git)} && e=$(mktemp -d) || exit 1`,
-            `(cd "$e" && GIT_INDEX_FILE="$e/index" ${git} --git-dir="$d" --work-tree="$e" diff --binary --no-color --no-ext-diff --no-textconv HEAD "$t")`,
-            'rc=$?; rm -rf "$e"; exit $rc',
+            `t=${tree ? (0,shell_quote/* shellQuote */.Z)(tree) : `$(${git} write-tree)`} && d=${(0,shell_quote/* shellQuote */.Z)(this.dirs.git)} || exit 1`,
+            `cd ${e} && GIT_INDEX_FILE=${e}/index ${git} --git-dir="$d" --work-tree=${e} diff --binary --no-color --no-ext-diff --no-textconv HEAD "$t"`,
         ].join('\n');
-        const r = await this.exec(`(\n${script}\n)`);
-        if (r.exitCode !== 0)
-            throw new errors/* GitError */.XS(`git diff failed (${r.exitCode}): ${r.stderr.trim()}`, r.stderr);
-        return r.stdout;
+        try {
+            const r = await this.exec(`(\n${script}\n)`);
+            if (r.exitCode !== 0)
+                throw new errors/* GitError */.XS(`git diff failed (${r.exitCode}): ${r.stderr.trim()}`, r.stderr);
+            return r.stdout;
+        }
+        finally {
+            await (0,promises_.rm)(empty, { recursive: true, force: true });
+        }
     }
     /** Those of `paths` that are entries of the index (exactly that name, not a folder's files). */
     async indexed(paths) {
@@ -3252,8 +3277,8 @@ function updatePasses(passes, checks, iteration) {
 var judge_canary = __webpack_require__(43184);
 // EXTERNAL MODULE: ./src/engine/judge/junit.ts
 var judge_junit = __webpack_require__(85826);
-// EXTERNAL MODULE: ./src/engine/judge/shadow.ts
-var shadow = __webpack_require__(43900);
+// EXTERNAL MODULE: ./src/engine/judge/shadow.ts + 1 modules
+var shadow = __webpack_require__(22918);
 ;// CONCATENATED MODULE: ./src/engine/judge/failing-tests.ts
 // The tests that failed in a round, by criterion and name, kept for the rest of the run: the runner
 // canary copies them into its run (judge/shadow.ts). Read from the failing check's own output in
@@ -4306,7 +4331,75 @@ function setupLine(s) {
         : `checks.setup \`${s.command}\`: ran in ${((s.duration_ms ?? 0) / 1000).toFixed(1)} s (exit ${s.exit_code}; ${inputs})`;
 }
 
+;// CONCATENATED MODULE: ./src/engine/loop/time-budget.ts
+// budget.max_total_seconds bounds every phase of a run, not only the agent's turn: a check round
+// (setup, criteria, canary, residual, replays) is watched by the run's time budget as by any stop
+// source, so a check that hangs ends where the budget ends, never at its own (longer) time-out. A
+// round cut short that way is a pause (the next run judges that tree again, nothing it ran counts)
+// that ends the run EXIT_BUDGET_EXCEEDED(MAX_TOTAL_SECONDS); a long round says it still runs.
+
+/** The loop's wall time so far: the earlier runs' and this one's. */
+function elapsedMs(ctx) {
+    return ctx.previousTotalMs + (ctx.o.clock.monotonicMs() - ctx.startMs);
+}
+const USED_UP = "the run's time budget is used up";
+/** Milliseconds left of budget.max_total_seconds (every run of this loop counts). */
+function timeLeftMs(ctx) {
+    return ctx.plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
+}
+/** The budget's words once it is used up, else null. */
+function timeUsedUp(ctx) {
+    if (timeLeftMs(ctx) > 0)
+        return null;
+    return `${USED_UP} (${Math.floor(elapsedMs(ctx) / 1000)} s of ${ctx.plan.budget.max_total_seconds} s, budget.max_total_seconds)`;
+}
+/** A stop source that asks once the run's time is up (watched by every check round). */
+function timeBudgetStop(ctx) {
+    return { name: 'max_total_seconds', check: () => Promise.resolve(timeUsedUp(ctx)) };
+}
+/** Why a round was cut short: the stop source asking, else the time budget, else `fallback`. */
+async function roundStop(ctx, fallback) {
+    return (await (0,os_stops/* firstStop */.jh)(ctx.stops)) ?? timeUsedUp(ctx) ?? fallback;
+}
+const isTimeUp = (reason) => !!reason?.startsWith(USED_UP);
+/**
+ * A halt that paused for the time budget is the budget's exit: EXIT_BUDGET_EXCEEDED(MAX_TOTAL_SECONDS)
+ * with a TIMEOUT certificate, never a BACKPRESSURE pause the user is told to wait out.
+ */
+function timeBudgetHalt(h) {
+    if (h.stop_reason !== 'BACKPRESSURE_SIGNAL' || !isTimeUp(h.detail))
+        return h;
+    const fired = h.fired.map((f) => f.kind === 'BACKPRESSURE' && isTimeUp(f.reason) ? { kind: 'BUDGET', reason: `MAX_TOTAL_SECONDS: ${f.reason}` } : f);
+    return {
+        ...h,
+        status: 'EXIT_BUDGET_EXCEEDED',
+        stop_reason: 'MAX_TOTAL_SECONDS',
+        fired,
+        ...(h.certificate === undefined ? {} : { certificate: 'TIMEOUT' }),
+    };
+}
+/** The final status when the replays were cut short by the time budget (decideFinal paused the run). */
+function timeBudgetFinal(final, interrupted) {
+    return final.stop_reason === 'BACKPRESSURE_SIGNAL' && isTimeUp(interrupted)
+        ? { ...final, status: 'EXIT_BUDGET_EXCEEDED', stop_reason: 'MAX_TOTAL_SECONDS' }
+        : final;
+}
+/**
+ * Says every 30 polls (30 s by default, as the agent's turn does) that a round still runs and how
+ * much of the time budget is left, so a long check never leaves the console silent. Returns the stop.
+ */
+function roundHeartbeat(ctx, dir) {
+    const started = ctx.o.clock.monotonicMs();
+    const beat = setInterval(() => {
+        const s = Math.round((ctx.o.clock.monotonicMs() - started) / 1000);
+        ctx.o.log.info(`${dir}: checks still running, ${s} s (time budget left: ${Math.max(0, Math.floor(timeLeftMs(ctx) / 1000))} s)`);
+    }, (ctx.o.pollMs ?? 1000) * 30);
+    beat.unref();
+    return () => clearInterval(beat);
+}
+
 ;// CONCATENATED MODULE: ./src/engine/loop/context.ts
+
 
 
 
@@ -4344,7 +4437,9 @@ function scrub(ctx, text) {
 async function checkRound(ctx, dir, tree, opts = {}) {
     // A STOP (file, label) during the checks pauses the round, as a signal does; the final replays
     // of a claim (watchStops false) finish, and the stop is honoured when they have.
-    const stop = (0,os_stops/* watchStops */.Tn)(opts.watchStops === false ? [] : ctx.stops, ctx.o.pollMs ?? 1000, opts.signal);
+    // The run's time budget ends a round as a stop does, the final replays' too (time-budget.ts).
+    const stop = (0,os_stops/* watchStops */.Tn)([...(opts.watchStops === false ? [] : ctx.stops), timeBudgetStop(ctx)], ctx.o.pollMs ?? 1000, opts.signal);
+    const quiet = roundHeartbeat(ctx, dir);
     try {
         return await judgeRound(ctx, dir, tree, { ...opts, signal: stop.signal });
     }
@@ -4356,6 +4451,7 @@ async function checkRound(ctx, dir, tree, opts = {}) {
         return { checks: [], residual, cwd: '', junit: undefined, canary: undefined, aborted: true };
     }
     finally {
+        quiet();
         stop.close();
     }
 }
@@ -4483,9 +4579,7 @@ async function measureAll(ctx, cwd, residual, met) {
         },
     })));
 }
-function elapsedMs(ctx) {
-    return ctx.previousTotalMs + (ctx.o.clock.monotonicMs() - ctx.startMs);
-}
+
 /** `extraIterations`: 1 after an iteration that counts (decide.ts countsAgainstBudget), not yet in the state. */
 function budgetExhausted(ctx, extraIterations) {
     const b = ctx.plan.budget;
@@ -5706,7 +5800,7 @@ async function computeRung(ctx, cert, converged, certRel) {
     };
     if (!converged || !cert || !certRel)
         return result;
-    const stopped = async (when) => (await (0,os_stops/* firstStop */.jh)(ctx.stops)) ?? `the loop was asked to stop (${when})`;
+    const stopped = (when) => roundStop(ctx, `the loop was asked to stop (${when})`);
     // The claim is about the named commit checked out fresh: the first replay runs on a new checkout
     // of that commit's tree (AGENTS.md included), the others beside it in the run's workspace updated
     // to that tree; every one must agree.
@@ -5922,6 +6016,7 @@ async function changedInLoop(ctx, path) {
 
 
 
+
 /** Terminal bookkeeping: confirmation and replays, rungs, the audits, the report, the manifest. */
 async function finish(ctx, halt, opts = {}) {
     const { ev, state, o } = ctx;
@@ -5930,6 +6025,7 @@ async function finish(ctx, halt, opts = {}) {
     const last = ctx.iterations.at(-1);
     const certRel = opts.certificateRel ?? (last === undefined ? null : `${(0,evidence/* iterDir */.E2)(last)}/certificate.json`);
     const certificate = certRel === null ? null : await ev.readJson(certRel, judge_certificate/* certificateSchema */.f6);
+    halt = timeBudgetHalt(halt);
     const converged = halt.status === 'EXIT_CONVERGED';
     if (converged) {
         const claim = (0,judge_certificate/* convergenceClaimProblem */.Pp)(certificate);
@@ -5946,7 +6042,7 @@ async function finish(ctx, halt, opts = {}) {
         rungTarget: ctx.plan.rung_target,
         rungAchieved: rung.achieved,
     });
-    const final = (0,decide/* decideFinal */.He)(halt.status, halt.stop_reason, {
+    const final = timeBudgetFinal((0,decide/* decideFinal */.He)(halt.status, halt.stop_reason, {
         triangleMissing: triangle.triangle_vertex_missing,
         phucFailures: phuc.failures,
         confirmation: rung.confirmation,
@@ -5954,7 +6050,7 @@ async function finish(ctx, halt, opts = {}) {
         alignment: rung.alignment.status,
         neutralAccepted: !!ctx.intake.config.northstar_neutral_reason,
         alignmentDetail: `${(0,display/* num */.bu)(rung.alignment.northstar_distance_start)} → ${(0,display/* num */.bu)(rung.alignment.northstar_distance_end)}`,
-    });
+    }), interrupted);
     const detail = final.withheld ? `${final.withheld}${halt.detail ? ` (${halt.detail})` : ''}` : halt.detail;
     if (final.withheld)
         o.log.warn(detail);
@@ -6374,9 +6470,14 @@ async function parentsSafe(path) {
     }
 }
 
+// EXTERNAL MODULE: ./src/engine/common/markdown.ts
+var markdown = __webpack_require__(74129);
 ;// CONCATENATED MODULE: ./src/engine/loop/publish.ts
 // Publishing the run's evidence from the loop home to the work tree's evidence folder, and how the
 // published tree stands against the git index.
+
+
+
 
 
 
@@ -6465,6 +6566,61 @@ async function publishedStanding(git, dir) {
     const pid = Number((await readFile(join(root, 'run.lock'), 'utf8').catch(() => '')).split('@')[0]);
     const running = pid > 0 && processRunning(pid);
     return { own, link, matches: publishedManifest === ownManifest, running };
+}
+/**
+ * The refusal naming the committed files under the published folder that are not the loop's evidence (no manifest.json
+ * in a folder above them lists them with their content): the loop replaces that folder whole when it
+ * publishes (and `run --fresh` moves it aside), so a user's committed file there would be overwritten
+ * or deleted from the work tree. The run refuses to start while one stands there (SPEC §7).
+ */
+async function userFilesInPublished(git, cwd, published, evRel) {
+    const rel = (0,external_node_path_.relative)(cwd, published).split(external_node_path_.sep).join('/');
+    const under = (await git.listFiles()).filter((p) => p.startsWith(`${rel}/`));
+    if (!under.length)
+        return null;
+    const tracked = await git.indexed(under);
+    const manifests = new Map();
+    const listed = (dir) => {
+        let m = manifests.get(dir);
+        if (!m)
+            manifests.set(dir, (m = readListing((0,external_node_path_.join)(cwd, dir, 'manifest.json'))));
+        return m;
+    };
+    const theirs = [];
+    for (const p of under.filter((f) => tracked.has(f))) {
+        // Every manifest lists its files by their path in the tree (iter_0/manifest.json: iter_0/…).
+        const inTree = p.slice(rel.length + 1);
+        if ((0,external_node_path_.basename)(p) === 'manifest.json' || evidence/* NOT_EVIDENCE */.E4.has(inTree))
+            continue;
+        const data = await (0,promises_.readFile)((0,external_node_path_.join)(cwd, p)).catch(() => null);
+        if (data === null)
+            continue;
+        const sha = (0,canonical/* sha256 */.sc)(data);
+        let ours = false;
+        for (let dir = (0,external_node_path_.dirname)(p); !ours && (dir === rel || dir.startsWith(`${rel}/`)); dir = (0,external_node_path_.dirname)(dir))
+            ours = (await listed(dir)).get(inTree) === sha;
+        if (!ours)
+            theirs.push(p);
+    }
+    const them = theirs.length > 1 ? 'them' : 'it';
+    return theirs.length
+        ? `${(0,markdown/* listSome */.XT)(theirs)} ${theirs.length > 1 ? 'are' : 'is'} committed in ${evRel}, where the loop publishes its evidence tree (replacing the folder whole), and not the loop's evidence: ` +
+            `move ${them} out of ${evRel} (\`git mv\`, then commit), then \`phuc-loop run\` again`
+        : null;
+}
+const listingSchema = external/* object */.Ikc({ files: external/* array */.YOg(evidence/* manifestEntrySchema */.ph) });
+/** A manifest's files by path and sha256 (empty when there is none or it is not a manifest). */
+async function readListing(path) {
+    const text = await (0,promises_.readFile)(path, 'utf8').catch(() => null);
+    let parsed = null;
+    try {
+        parsed = text === null ? null : JSON.parse(text);
+    }
+    catch {
+        // not a manifest: lists nothing
+    }
+    const m = listingSchema.safeParse(parsed);
+    return new Map(m.success ? m.data.files.map((f) => [f.path, f.sha256]) : []);
 }
 
 ;// CONCATENATED MODULE: ./src/engine/loop/previous-trees.ts
@@ -6650,8 +6806,6 @@ async function publishPrevious(ev, published, within) {
 var report_schema = __webpack_require__(6632);
 // EXTERNAL MODULE: ./src/engine/store/log-tails.ts
 var log_tails = __webpack_require__(35076);
-// EXTERNAL MODULE: ./src/engine/common/markdown.ts
-var markdown = __webpack_require__(74129);
 ;// CONCATENATED MODULE: ./src/engine/loop/restore.ts
 // Restore: an earlier run's evidence, verified before it is used (every sha256, the certificate
 // chain); a tree that does not verify is refused, never silently replaced; an unfinished start is
@@ -7438,6 +7592,10 @@ const COPY_TOTAL_BYTES = 256 * 1024 * 1024;
 const MAX_KEPT = 100_000;
 const INDEX = 'index.json';
 const STEP = 'step';
+/** The entries under the loop's names the take found (the user's): `watched.found`. */
+const FOUND = 'reserved.json';
+/** What the take leaves out: the regenerable folders (unless under a reserved name) and what the loop writes during the run. */
+const leaveOutOf = (o) => (p) => (!o.reserved(p) && p.split('/').some((s) => o.regenerable.includes(s))) || o.loopOwned(p);
 /** Where a loop keeps the user's ignored files: beside its evidence in the loop home. */
 const userFilesStore = (evidenceRoot) => (0,external_node_path_.join)((0,external_node_path_.dirname)(evidenceRoot), 'user-files');
 class UserFiles {
@@ -7476,8 +7634,7 @@ class UserFiles {
         await (0,promises_.mkdir)((0,external_node_path_.join)(o.store, 'l'), { recursive: true, mode: 0o700 });
         await (0,promises_.mkdir)((0,external_node_path_.join)(o.store, 'c'), { recursive: true, mode: 0o700 });
         await (0,promises_.chmod)(o.store, 0o700);
-        const names = new Set(o.regenerable);
-        const leaveOut = (p) => (!o.reserved(p) && p.split('/').some((s) => names.has(s))) || o.loopOwned(p);
+        const leaveOut = leaveOutOf(o);
         const { entries, truncated } = await listIgnored(o.git, o.cwd, leaveOut, { max: MAX_KEPT, stats: true });
         const notes = [];
         if (truncated)
@@ -7510,19 +7667,29 @@ class UserFiles {
         const unkept = [...kept.values()].filter((k) => k.unkept);
         if (unkept.length)
             notes.push(`${unkept.length} git-ignored file(s) could not be kept (${unkept[0].path}: ${unkept[0].unkept})`);
-        const watched = { in: o.reservedIn, found: new Set(await reservedEntries(o.cwd, o.reservedIn, o.reserved)) };
-        const files = new UserFiles(o.store, o.cwd, kept, leaveOut, o.reserved, o.git, notes, watched);
+        const found = await reservedEntries(o.cwd, o.reservedIn, o.reserved);
+        // Kept with the files: a run killed during a step leaves the next one to tell the agent's from these.
+        await (0,atomic_write/* atomicWrite */.L8)((0,external_node_path_.join)(o.store, FOUND), JSON.stringify(found));
+        const files = new UserFiles(o.store, o.cwd, kept, leaveOut, o.reserved, o.git, notes, { in: o.reservedIn, found: new Set(found) });
         await files.save();
         return files;
     }
-    /** The store a run left (killed during an agent step): its files put back, then the store removed. Null when there was none. */
-    static async recover(store, cwd) {
+    /**
+     * The store a run left (killed during an agent step): its files put back, and what the agent made
+     * under the names the loop keeps for itself removed, as after any step (`scope`: the take's); then
+     * the store removed. Null when there was none.
+     */
+    static async recover(store, cwd, scope) {
         const text = await (0,promises_.readFile)((0,external_node_path_.join)(store, INDEX), 'utf8').catch(() => null);
         const inStep = await (0,promises_.lstat)((0,external_node_path_.join)(store, STEP)).then(() => true, () => false);
         let out = null;
         if (text !== null && inStep) {
             const list = (0,common_document/* parseDocument */.Tp)(`${INDEX} of the kept git-ignored files`, text, external/* array */.YOg(keptSchema));
-            const files = new UserFiles(store, cwd, new Map(list.map((k) => [k.path, k])), () => false, () => false, null, []);
+            const found = await (0,promises_.readFile)((0,external_node_path_.join)(store, FOUND), 'utf8').then((t) => (0,common_document/* parseDocument */.Tp)(`${FOUND} of the entries under the loop's names`, t, external/* array */.YOg(external/* string */.YjP())), () => null);
+            // A store without that record (an older loop's) removes nothing: what it cannot tell apart stays.
+            const reserved = found ? scope.reserved : () => false;
+            const watched = { in: found ? scope.reservedIn : [], found: new Set(found) };
+            const files = new UserFiles(store, cwd, new Map(list.map((k) => [k.path, k])), leaveOutOf(scope), reserved, scope.git, [], watched);
             out = await files.putBack(() => false);
         }
         await (0,promises_.rm)(store, { recursive: true, force: true });
@@ -7726,33 +7893,46 @@ const unseen_entries_kindOf = (st) => (st.isDirectory() ? 'dir' : st.isFile() ? 
 /**
  * Every entry of the tree but .git and what `leaveOut` names (the loop's own paths), never through a
  * link; the folders named in `regenerable` are listed and not entered. One readdir per folder and
- * one lstat per entry.
+ * one lstat per entry; with `stats` false (the listing after a step, whose kinds alone are compared)
+ * the kinds are read from the folder itself, no lstat where the file system gives them.
  */
-function listEntries(cwd, leaveOut, regenerable) {
+function listEntries(cwd, leaveOut, regenerable, stats = true) {
     // Synchronous: a few thousand lstats take milliseconds, where each asynchronous one would wait for a pool thread.
     const out = new Map();
     const folders = [''];
     for (let dir = folders.pop(); dir !== undefined; dir = folders.pop()) {
-        let names;
+        let found;
         try {
-            names = (0,external_node_fs_.readdirSync)((0,external_node_path_.join)(cwd, dir));
+            found = (0,external_node_fs_.readdirSync)((0,external_node_path_.join)(cwd, dir), { withFileTypes: true });
         }
         catch {
             continue;
         }
-        for (const name of names) {
-            const path = dir ? `${dir}/${name}` : name;
-            if ((!dir && name === '.git') || leaveOut(path))
+        for (const d of found) {
+            const path = dir ? `${dir}/${d.name}` : d.name;
+            if ((!dir && d.name === '.git') || leaveOut(path))
                 continue;
             const abs = (0,external_node_path_.join)(cwd, path);
-            const st = abs.length < DEEP ? lstatOrUndefined(abs) : undefined;
-            const kind = st ? unseen_entries_kindOf(st) : 'dir';
+            // Past DEEP, or gone since its folder was read: looked at as a folder git cannot open, not entered.
+            const known = abs.length < DEEP && !stats ? direntKind(d) : undefined;
+            const st = abs.length < DEEP && !known ? lstatOrUndefined(abs) : undefined;
+            const kind = known ?? (st ? unseen_entries_kindOf(st) : 'dir');
             out.set(path, { kind, st: st ?? null });
-            if (st && kind === 'dir' && !regenerable.has(name))
+            if ((known || st) && kind === 'dir' && !regenerable.has(d.name))
                 folders.push(path);
         }
     }
     return out;
+}
+/** The kind readdir gave (undefined where the file system gives none: then lstat tells). */
+function direntKind(d) {
+    if (d.isDirectory())
+        return 'dir';
+    if (d.isFile())
+        return 'file';
+    if (d.isSymbolicLink())
+        return 'link';
+    return d.isFIFO() || d.isSocket() || d.isBlockDevice() || d.isCharacterDevice() ? 'special' : undefined;
 }
 const WHAT = {
     dir: 'a folder holding nothing git lists',
@@ -7889,11 +8069,43 @@ async function freshFolder(cwd, path, was) {
     await (0,promises_.utimes)(abs, entry_stamps_seconds(was.st.atimeNs), entry_stamps_seconds(was.st.mtimeNs));
 }
 
+;// CONCATENATED MODULE: ./src/engine/loop/user-staged.ts
+// What the index holds when an agent step starts is nobody's change to commit: the step's commit is
+// the index after the agent's changes are staged, so a user's `git add` before the run (or an
+// agent's, left by a step a kill cut off) would be committed as the agent's work. It is kept, as
+// the user's uncommitted work is (SPEC §7: the loop never deletes a user's file): the index as it
+// was goes to a commit under USER_STAGED_REF, then the index is set back to HEAD; the work tree is
+// untouched, so what was staged stays as an uncommitted change of the user's.
+
+/** Where the index as it was is kept (local only: the loop pushes its branch, never this ref). */
+const USER_STAGED_REF = 'refs/phuc-loop/user-staged';
+/**
+ * Keeps the index under USER_STAGED_REF and unstages `paths` (the snapshot's staged ones); the
+ * commit that holds it, or null when nothing is staged or git cannot write the index as a tree.
+ */
+async function unstageUserIndex(git, paths, log, iteration) {
+    if (!paths.length)
+        return null;
+    const head = await git.head();
+    const tree = head ? await git.run(['write-tree']).catch(() => null) : null;
+    if (!head || !tree)
+        return null;
+    const message = `phuc-loop: the index as it was before iteration ${iteration}`;
+    const commit = (await git.run(['commit-tree', tree.trim(), '-p', head, '-m', message])).trim();
+    await git.run(['update-ref', USER_STAGED_REF, commit]);
+    await git.run(['reset', '-q']);
+    log.info(`staged changes (${(0,markdown/* listSome */.XT)(paths)}) unstaged, so that the step's commit holds only what the agent changes: ` +
+        `they stay in the work tree as uncommitted changes, and the index as it was is kept in ${USER_STAGED_REF} (${commit.slice(0, 12)}): ` +
+        `\`git restore --staged --source=${commit.slice(0, 12)} -- <path>\` stages a path again as it was`);
+    return commit;
+}
+
 ;// CONCATENATED MODULE: ./src/engine/loop/agent-turn.ts
 // The agent's turn of an iteration (iteration.ts): the step start kept (the user's uncommitted work
 // and ignored files first), the agent run in its sandbox, then collect: only what the agent changed
 // is its work; protected paths, git settings and the loop's own paths are put back, and what was
 // put back is the iteration's guardrail.
+
 
 
 
@@ -7927,6 +8139,7 @@ async function agentTurn(ctx, n, stage, prepared) {
     const prefetched = ctx.dirtyAfter?.head === startHead ? await ctx.dirtyAfter.snapshot.catch(() => null) : null;
     ctx.dirtyAfter = undefined;
     const now = prefetched && (await (0,dirty_snapshot/* unchangedSince */.sP)(ctx.cwd, prefetched)) ? prefetched : await (0,dirty_snapshot/* snapshotDirty */.h7)(git, ctx.cwd);
+    await unstageUserIndex(git, [...now].filter(([, v]) => v.staged).map(([p]) => p), o.log, n);
     const work = await keepUserWork(ctx, now);
     const userFiles = await keepUserFiles(ctx);
     // A step cut off by a kill can only be this run's first: a later one's start is this run's own.
@@ -8010,7 +8223,7 @@ async function agentTurn(ctx, n, stage, prepared) {
             const aside = await setAsideUnseen({
                 cwd: ctx.cwd,
                 before: entries,
-                after: unseen.list(),
+                after: unseen.list(false),
                 kept,
                 ignored,
                 regenerable: unseen.regenerable,
@@ -8095,24 +8308,11 @@ async function keepUserWork(ctx, before) {
 async function keepUserFiles(ctx) {
     if (ctx.userFiles)
         return ctx.userFiles;
-    // What the loop writes there during the run (scratch/STOP, the report channel) is left out; what
-    // stands under the names it keeps for itself (evidence/, its published trees, the agent CLIs' state)
-    // is kept, and what the agent makes there is removed (own-paths.ts whyReserved).
-    const own = [config_plan/* LOOP_SCRATCH_DIR */.mt, (0,external_node_path_.dirname)(agents/* REPORT_PATH */.lz)];
-    const regenerable = regenerableOf(ctx);
-    const { whyReserved, reservedIn } = ownPaths(ctx.cwd, (0,external_node_path_.resolve)(ctx.cwd, ctx.evRel), regenerable);
+    const scope = userFilesScope(ctx.cwd, ctx.evRel, ctx.intake.config);
     const copyAll = ctx.isolation !== 'user+pidns';
     const started = ctx.o.clock.monotonicMs();
-    const files = await UserFiles.take({
-        git: ctx.git,
-        cwd: ctx.cwd,
-        store: userFilesStore(ctx.ev.root),
-        regenerable,
-        loopOwned: (p) => own.some((l) => p === l || p.startsWith(`${l}/`)),
-        reserved: (p) => whyReserved(p) !== null,
-        reservedIn,
-        copyAll,
-    });
+    const files = await UserFiles.take({ git: ctx.git, cwd: ctx.cwd, store: userFilesStore(ctx.ev.root), ...scope, copyAll });
+    const regenerable = scope.regenerable;
     ctx.userFiles = files;
     if (files.count)
         ctx.o.log.info(`git-ignored files of the user's: ${files.count} kept in .git/phuc-loop (hard links${copyAll ? ', and copies of the small ones' : ''}; ` +
@@ -8130,10 +8330,29 @@ function unseenOf(ctx, whyOwn) {
     const regenerable = new Set(regenerableOf(ctx));
     const report = (0,external_node_path_.dirname)(agents/* REPORT_PATH */.lz);
     const leaveOut = (p) => p === report || p === agents/* REPORT_PATH */.lz || whyOwn(p) !== null;
-    return { regenerable, list: () => listEntries(ctx.cwd, leaveOut, regenerable) };
+    return { regenerable, list: (stats) => listEntries(ctx.cwd, leaveOut, regenerable, stats) };
 }
 /** The names a tool rebuilds (user_files.regenerable): neither kept nor removed. */
-const regenerableOf = (ctx) => ctx.intake.config.user_files?.regenerable ?? regenerable/* DEFAULT_REGENERABLE */.B;
+const regenerableOf = (ctx) => regenerableIn(ctx.intake.config);
+const regenerableIn = (config) => config.user_files?.regenerable ?? regenerable/* DEFAULT_REGENERABLE */.B;
+/**
+ * Which git-ignored files are the user's to keep (user-files.ts), for the take and for the recovery
+ * after a run cut off during a step: what the loop writes there during the run (scratch/STOP, the
+ * report channel) is left out; what stands under the names it keeps for itself (evidence/, its
+ * published trees, the agent CLIs' state) is kept, and what the agent makes there is removed
+ * (own-paths.ts whyReserved).
+ */
+function userFilesScope(cwd, evRel, config) {
+    const own = [config_plan/* LOOP_SCRATCH_DIR */.mt, (0,external_node_path_.dirname)(agents/* REPORT_PATH */.lz)];
+    const regenerable = regenerableIn(config);
+    const { whyReserved, reservedIn } = ownPaths(cwd, (0,external_node_path_.resolve)(cwd, evRel), regenerable);
+    return {
+        regenerable,
+        loopOwned: (p) => own.some((l) => p === l || p.startsWith(`${l}/`)),
+        reserved: (p) => whyReserved(p) !== null,
+        reservedIn,
+    };
+}
 /** What the loop did about the user's ignored files after a step, in the log (artifacts.json has the full lists). */
 function logUserFiles(o, n, done) {
     if (!done)
@@ -8268,6 +8487,7 @@ async function skepticVoices(ctx, n, round) {
 
 
 
+
 async function iterate(ctx, n) {
     const { o, ev, git, fsm, plan, state } = ctx;
     const dir = (0,evidence/* iterDir */.E2)(n);
@@ -8314,7 +8534,7 @@ async function iterate(ctx, n) {
     if (!interrupted) {
         const round = await checkRound(ctx, dir, tree, { signal: o.signal, reuse: true, stage });
         if (round.aborted)
-            interrupted = (await (0,os_stops/* firstStop */.jh)(ctx.stops)) ?? 'the loop was asked to stop (during the checks)';
+            interrupted = await roundStop(ctx, 'the loop was asked to stop (during the checks)');
         else {
             checks = round.checks;
             canary = round.canary;
@@ -8420,12 +8640,13 @@ async function iterate(ctx, n) {
         evidenceEntry: (rel) => ev.entry(rel)?.sha256,
     }));
     const phucFailure = phuc.failures[0];
-    const decision = (0,decide/* decide */.LD)({
+    const decided = (0,decide/* decide */.LD)({
         ...facts,
         invariant: phucFailure ? { code: phucFailure.split(':')[0], detail: phuc.failures.join('; ') } : null,
         northstarDrift: drift,
         northstarRising: rising,
     });
+    const decision = decided.halt ? timeBudgetHalt(decided) : decided;
     fsm.to('ACCUMULATE_LEARNINGS');
     // Record: evidence → AGENTS.md → commit → certificate naming the commit → state.
     entry.certificate = decision.certificate;
@@ -8953,7 +9174,7 @@ async function judgeHead(ctx, dir) {
     if (round.aborted)
         await endStage(ctx, stage);
     if (round.aborted)
-        return finish(ctx, (0,decide/* decideBeforeIteration */.fz)({ stop: (await (0,os_stops/* firstStop */.jh)(ctx.stops)) ?? 'the loop was asked to stop', budget: null }));
+        return finish(ctx, (0,decide/* decideBeforeIteration */.fz)({ stop: await roundStop(ctx, 'the loop was asked to stop'), budget: null }));
     const residual = 'value' in round.residual ? round.residual.value : null;
     const met = new Map(round.checks.map((c) => [c.id, c.met]));
     await (0,memory_failures/* recordFailures */.X6)(ctx, dir, round);
@@ -9021,10 +9242,42 @@ async function judgeHead(ctx, dir) {
     return null;
 }
 
+;// CONCATENATED MODULE: ./src/engine/loop/report-channel.ts
+// The agent's report channel (.phuc-loop/, REPORT_PATH) is the loop's: it empties it after every
+// agent step (takeReport) and its content is left out of the user's kept files. A user's file
+// standing there (committed, untracked or ignored: an older version's, another tool's) would be
+// deleted, so the run refuses to start and names it (SPEC §7: the loop never deletes a user's file).
+// Only an empty folder (the loop's own, kept between steps) or what a step a kill cut off left
+// there (the agent's) is the loop's to clear.
+
+
+
+
+const CHANNEL = (0,external_node_path_.dirname)(agents/* REPORT_PATH */.lz);
+/** The refusal when the report channel holds something of the user's, else null. */
+async function userInReportChannel(cwd, o) {
+    const at = (0,external_node_path_.join)(cwd, CHANNEL);
+    const st = await (0,promises_.lstat)(at).catch(() => null);
+    if (!st)
+        return null;
+    const names = st.isDirectory() ? (await (0,promises_.readdir)(at).catch(() => [])).map((n) => `${CHANNEL}/${n}`) : [CHANNEL];
+    if (!names.length)
+        return null;
+    const committed = await o.tracked(names);
+    // A step a kill cut off left the agent's report (or more) there: the run that started it refused
+    // any file of the user's there, so what is not committed is the agent's, for the next step to clear.
+    if (!committed.size && (await o.cutOffStep()))
+        return null;
+    return (`${(0,markdown/* listSome */.XT)(names)} ${names.length > 1 ? 'are' : 'is'} the user's${committed.size ? ` (committed: ${(0,markdown/* listSome */.XT)([...committed])})` : ''}, ` +
+        `but ${CHANNEL}/ is the loop's channel for the agent's report, emptied after every agent step: ` +
+        `move ${names.length > 1 ? 'them' : 'it'} out of ${CHANNEL}/ (\`git mv\` ${committed.size ? 'and commit' : 'or `mv`'}), then \`phuc-loop run\` again`);
+}
+
 ;// CONCATENATED MODULE: ./src/engine/loop/starting-tree.ts
 // Where a run starts from: the work tree's dirty paths, refused where a run cut off mid-step left an
-// agent's edit to a protected path; a finished run with nothing changed since ends at once; a new
+// agent's edit to a protected path or a user's file stands in the report channel; a finished run with nothing changed since ends at once; a new
 // loop whose inputs are not committed is warned.
+
 
 
 
@@ -9038,6 +9291,14 @@ async function judgeHead(ctx, dir) {
 /** The dirty paths as the run starts, or the outcome that ends it before anything runs. */
 async function startingTree(o, { git, cwd, ev, intake: got, configPath }, resumed) {
     let started;
+    const channel = await userInReportChannel(cwd, {
+        tracked: (paths) => git.indexed(paths),
+        cutOffStep: async () => !!resumed && (await cutOffStepStart(git, stepStartFile(ev.root), resumed.state.next_iteration, await git.head())) !== null,
+    });
+    if (channel) {
+        o.log.error(channel);
+        return { outcome: blockedEarly('GUARDRAIL_VIOLATION', channel) };
+    }
     if (resumed) {
         // A loop cut off mid-iteration may have left an agent's edit to a protected path in the work tree:
         // it would be taken for the starting state and never reverted. Refuse until it is cleaned up;
@@ -9353,7 +9614,7 @@ async function runLocked(o, base, progress) {
         // A run that crashed while the agent held the work tree is repaired before anything else; the
         // user's ignored files its agent step left deleted or changed are put back (user-files.ts).
         await sandbox.reclaimWorkTree(cwd);
-        const recovered = await UserFiles.recover(userFilesStore(base.ev.root), cwd);
+        const recovered = await UserFiles.recover(userFilesStore(base.ev.root), cwd, { git: base.git, ...userFilesScope(cwd, base.evRel, got.config) });
         if (recovered)
             o.log.info('the previous run was cut off during an agent step: the git-ignored files of the user it kept are checked');
         logUserFiles(o, null, recovered);
@@ -9371,6 +9632,10 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
     const { fsm, git, cwd, ev, evRel, intake: got, configPath } = base;
     await git.ensureIdentity();
     const stops = [...(o.stopSources ?? []), new os_stops/* StopFile */.BL((0,external_node_path_.resolve)(cwd, config_plan/* LOOP_SCRATCH_DIR */.mt, 'STOP'), `${config_plan/* LOOP_SCRATCH_DIR */.mt}/STOP`), new os_stops/* DiskUsage */.pl(cwd)];
+    // The published folder is replaced whole at the end (moved aside by --fresh): a user's committed file there is refused first.
+    const theirs = await userFilesInPublished(git, cwd, base.published.root, evRel);
+    if (theirs)
+        return (o.log.error(theirs), blockedEarly('GUARDRAIL_VIOLATION', theirs));
     // Before any agent step: only the earlier trees the loop keeps count from here on (planted ones never).
     await adoptPrevious(ev, base.published.root, cwd);
     if (o.fresh) {

@@ -1,8 +1,8 @@
-export const id = 462;
-export const ids = [462];
+export const id = 812;
+export const ids = [812];
 export const modules = {
 
-/***/ 5462:
+/***/ 4812:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -2374,6 +2374,7 @@ const PROGRAMS = (/* unused pure expression or super */ null && ([
     'sandbox-users.sh',
     'spawn-helper.pl',
     'seal-assert.mjs',
+    'seal-unittest.py',
 ]));
 /** The path of a helper program in the installation; throws where the installation lacks it. */
 function programFile(name) {
@@ -4062,14 +4063,17 @@ function isolationLimits(level, privilege) {
     ];
 }
 // ---------------------------------------------------------------------------------------------------
-/** No capability can be kept or regained by the command (no_new_privs also voids setuid binaries). */
+/**
+ * No capability can be kept or regained by the command (no_new_privs also voids setuid binaries): the
+ * probe's trial of the switch that sandbox-init.pl's `become` makes for every command.
+ */
 const DROP_CAPS = ['--no-new-privs', '--inh-caps=-all', '--bounding-set=-all'];
 const DROP_PRIVILEGES = ['--clear-groups', ...DROP_CAPS];
 /** bwrap's namespaces for every wrapped command (the mount namespace comes with them; the network's where the policy closes it). */
 const NAMESPACES = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--dev-bind', '/', '/', '--proc', '/proc'];
 /**
  * pidns: uid 0 inside maps to the loop's uid outside, with the namespace's capabilities for
- * sandbox-init.pl's mounts; setpriv then drops every one, so the command cannot unmount its private
+ * sandbox-init.pl's mounts; it then drops every one, so the command cannot unmount its private
  * /proc to look at the host's (and the loop's environment).
  */
 const USER_NAMESPACE = ['--unshare-user', '--uid', '0', '--gid', '0', '--cap-add', 'ALL'];
@@ -4344,9 +4348,35 @@ async function restorePrivateModes(cwd, file) {
 // installs it): a key outlives the command and the namespace that made it.
 /** The little-endian architectures Node runs on (the filter is packed little-endian). */
 const KEY_SYSCALLS = {
-    x64: { arch: 0xc000003e, first: 248, compatArch: 0x40000003, compatFirst: 286, keyctl: 250, prctl: 157, mount: 165 },
-    arm64: { arch: 0xc00000b7, first: 217, compatArch: 0x40000028, compatFirst: 309, keyctl: 219, prctl: 167, mount: 40 },
+    x64: {
+        arch: 0xc000003e,
+        first: 248,
+        compatArch: 0x40000003,
+        compatFirst: 286,
+        keyctl: 250,
+        prctl: 157,
+        mount: 165,
+        setgroups: 116,
+        setresgid: 119,
+        setresuid: 117,
+        capset: 126,
+    },
+    arm64: {
+        arch: 0xc00000b7,
+        first: 217,
+        compatArch: 0x40000028,
+        compatFirst: 309,
+        keyctl: 219,
+        prctl: 167,
+        mount: 40,
+        setgroups: 159,
+        setresgid: 149,
+        setresuid: 147,
+        capset: 91,
+    },
 };
+/** sandbox-init.pl's syscall numbers, in its order. */
+const initNumbers = (k) => [k.mount, k.keyctl, k.prctl, k.setgroups, k.setresgid, k.setresuid, k.capset].map(String);
 /**
  * The classic-BPF seccomp program: for the native and the 32-bit ABI, the three key syscalls return
  * ENOSYS, everything else is allowed. x32's numbers carry bit 30, masked off to match x86_64's.
@@ -4630,8 +4660,8 @@ class ReachablePath {
 //
 //   bwrap --die-with-parent --unshare-pid --unshare-ipc [--unshare-net] --dev-bind / / --proc /proc
 //     bwrap (PID 1 of the namespace, root: the agent can neither signal nor trace it)
-//       perl sandbox-init.pl …                    root: the command's view of the file system, no keyrings
-//         setpriv --reuid U --regid G --clear-groups --no-new-privs …   the command (exec'd)
+//       perl sandbox-init.pl … U G …              root: the command's view of the file system, no keyrings,
+//         the command (exec'd)                    then user U, group G, no other group, no capability, no_new_privs
 //
 // bubblewrap (Debian/Ubuntu package `bubblewrap`) builds the namespaces; with --unshare-net it brings
 // loopback up. When the command ends, bwrap's PID 1 exits and the kernel kills everything left in
@@ -4741,7 +4771,7 @@ class Sandbox {
         if (!keys && iso.level !== 'none')
             throw new IsolationUnavailableError(`agent.isolation: ${iso.level} runs on x86_64 and arm64 only (this machine is ${process.arch})`);
         const bin = keys ? await installPrograms((0,external_node_path_.join)(base, 'bin'), ['break-links.sh', 'sandbox-init.pl', 'sandbox-load.sh']) : null;
-        const init = bin && keys ? [tools.perl, bin['sandbox-init.pl'], filterHex(keys), ...[keys.mount, keys.keyctl, keys.prctl].map(String)] : [];
+        const init = bin && keys ? [tools.perl, bin['sandbox-init.pl'], filterHex(keys), ...initNumbers(keys)] : [];
         const extra = { setfacl: found.setfacl, init, load: bin?.['sandbox-load.sh'] ?? '', breakLinks: bin?.['break-links.sh'] ?? '' };
         const workTree = o.workTree ? await (0,promises_.realpath)(o.workTree).catch(() => (0,external_node_path_.resolve)(o.workTree)) : null;
         const policy = o.network ?? { agent: 'open', checks: 'open' };
@@ -4816,20 +4846,8 @@ class Sandbox {
         const sockets = net ? await hostSockets() : [];
         if (!user) {
             const where = await this.layout({ cwd: spec.cwd, user: null, env, role, seen, sockets });
-            const args = [
-                ...USER_NAMESPACE,
-                ...NAMESPACES,
-                ...unshareNet,
-                '--',
-                ...this.extra.init,
-                ...where,
-                '--',
-                ...forward,
-                t.setpriv,
-                ...DROP_CAPS,
-                '--',
-                ...command,
-            ];
+            // '-': the namespace's root, without a capability.
+            const args = [...USER_NAMESPACE, ...NAMESPACES, ...unshareNet, '--', ...this.extra.init, '-', '-', ...where, '--', ...forward, ...command];
             return { ...spec, command: t.bwrap, args, env, contained };
         }
         env.PATH = await this.paths.of(env.PATH || DEFAULT_PATH, user);
@@ -4838,8 +4856,8 @@ class Sandbox {
         const n = Number(env.GIT_CONFIG_COUNT) || 0;
         Object.assign(env, { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${String(n)}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${String(n)}`]: '*' });
         const where = await this.layout({ cwd: spec.cwd, user, env, role, seen, sockets });
-        const switched = [t.setpriv, '--reuid', String(user.uid), '--regid', String(user.gid), ...DROP_PRIVILEGES, '--'];
-        const ns = [t.bwrap, ...NAMESPACES, ...unshareNet, '--', ...this.extra.init, ...where, '--', ...forward, ...switched, ...command];
+        const as = [String(user.uid), String(user.gid)];
+        const ns = [t.bwrap, ...NAMESPACES, ...unshareNet, '--', ...this.extra.init, ...as, ...where, '--', ...forward, ...command];
         // The spawn itself starts in `/`: sandbox-init.pl enters the command's folder as root.
         if (!this.sudo) {
             await Promise.all([d.home, d.tmp, ...d.made].map((p) => (0,promises_.chown)(p, user.uid, user.gid)));
@@ -6209,9 +6227,11 @@ function protectedMatcher(globs) {
 async function snapshotDirty(git, cwd) {
     const snap = new Map();
     for (const c of await git.status())
-        snap.set(c.path, { ...(await held(cwd, c.path)), link: isLinkIn(cwd, c.path) });
+        snap.set(c.path, { ...(await held(cwd, c.path)), link: isLinkIn(cwd, c.path), ...(isStaged(c.code) ? { staged: true } : {}) });
     return snap;
 }
+/** Whether a status code says the index differs from HEAD at the path (an unmerged path aside: git commits none). */
+const isStaged = (code) => !' ?!U'.includes(code[0]) && code[1] !== 'U';
 /**
  * The user's nested git repositories among the dirty paths (git lists one as `dir/`): git keeps none
  * of their files, so the loop could not put one back. The sandbox lends them to no role and mounts
@@ -7754,6 +7774,7 @@ async function restoreSettingFiles(dirs, snap) {
 
 
 
+
 // The names the rest of the engine takes from here.
 
 /** The git operations the loop needs. */
@@ -7901,15 +7922,22 @@ class Git extends GitCore {
         const git = ['git', ...this.gitArgs].map(shellQuote).join(' ');
         if (!this.dirs)
             await this.position();
+        // The empty folder is made and removed here, not by mktemp and rm: two processes fewer an iteration.
+        const empty = await (0,promises_.mkdtemp)((0,external_node_path_.join)((0,external_node_os_.tmpdir)(), 'phuc-diff-'));
+        const e = shellQuote(empty);
         const script = [
-            `t=${tree ? shellQuote(tree) : `$(${git} write-tree)`} && d=${shellQuote(this.dirs.git)} && e=$(mktemp -d) || exit 1`,
-            `(cd "$e" && GIT_INDEX_FILE="$e/index" ${git} --git-dir="$d" --work-tree="$e" diff --binary --no-color --no-ext-diff --no-textconv HEAD "$t")`,
-            'rc=$?; rm -rf "$e"; exit $rc',
+            `t=${tree ? shellQuote(tree) : `$(${git} write-tree)`} && d=${shellQuote(this.dirs.git)} || exit 1`,
+            `cd ${e} && GIT_INDEX_FILE=${e}/index ${git} --git-dir="$d" --work-tree=${e} diff --binary --no-color --no-ext-diff --no-textconv HEAD "$t"`,
         ].join('\n');
-        const r = await this.exec(`(\n${script}\n)`);
-        if (r.exitCode !== 0)
-            throw new GitError(`git diff failed (${r.exitCode}): ${r.stderr.trim()}`, r.stderr);
-        return r.stdout;
+        try {
+            const r = await this.exec(`(\n${script}\n)`);
+            if (r.exitCode !== 0)
+                throw new GitError(`git diff failed (${r.exitCode}): ${r.stderr.trim()}`, r.stderr);
+            return r.stdout;
+        }
+        finally {
+            await (0,promises_.rm)(empty, { recursive: true, force: true });
+        }
     }
     /** Those of `paths` that are entries of the index (exactly that name, not a folder's files). */
     async indexed(paths) {
@@ -8249,6 +8277,149 @@ function updatePasses(passes, checks, iteration) {
 
 // EXTERNAL MODULE: external "node:vm"
 var external_node_vm_ = __webpack_require__(714);
+;// CONCATENATED MODULE: ./src/engine/judge/shadow-js.ts
+// jest's and vitest's copies of the tests that failed (judge/shadow.ts). Code under test that the
+// test file imports can make `expect(…).toBe` let the failing (received, expected) pairs through —
+// `expect.extend` over jest's matchers or vitest's, chai's Assertion methods overwritten, the global
+// `expect` swapped for a wrapper — and each test file is its own module graph, so a copy in a file
+// of its own is patched the same way as it loads. So the copy's file imports a loop-owned prelude
+// first, before the test file's own imports and so before any module of the project: it keeps
+// `expect` and the matchers as they are then (jest's matcher table, chai's Assertion prototype
+// under vitest) under a name random per run. The copy restores them before it runs the original's
+// callback, given that `expect` by a parameter of the same name (the file's `expect`, global or
+// imported, is shadowed in its text). A jest callback that takes `done` gets one (the copy's own
+// callback declares no parameter: jest would pass it none).
+/** A builtin module in code appended to an ES module or a CommonJS one alike: without an import or a name of its own. */
+const builtin = (m) => `(globalThis.process.getBuiltinModule?.('node:${m}') ?? require('node:${m}'))`;
+/** The function a JS test file declares its tests with, as the canary and the copies call it: `test` where it uses it, else `it`. */
+const jsTestCall = (text) => (/(?:^|[^.\w$])test(?:\.each)?\s*\(/m.test(text) ? 'test' : 'it');
+/** The statement that loads the prelude `file` (a name in the copy's folder), in the module syntax the test file uses. */
+const preludeLoad = (text, file) => /^\s*(?:import|export)\b/m.test(text) ? `import './${file}';\n` : `require('./${file}');\n`;
+/**
+ * The prelude's text: no module syntax (it loads as ES module or CommonJS alike), and global
+ * names only (the test file's globals are set before it loads).
+ */
+function preludeText(key) {
+    return `// phuc-loop: expect and its matchers kept before the code under test loads (judge/shadow-js.ts).
+(() => {
+  const g = globalThis;
+  const vitest = g[Symbol.for('expect-global')];
+  const expect = g.expect ?? vitest;
+  const kept = [];
+  const keep = (o) => {
+    if (o && (typeof o === 'object' || typeof o === 'function')) kept.push([o, Object.getOwnPropertyDescriptors(o)]);
+  };
+  keep(g[Symbol.for('$$jest-matchers-object')]?.matchers);
+  if (vitest) keep(Object.getPrototypeOf(vitest(0)));
+  const restore = () => {
+    for (const [o, d] of kept) for (const k of Reflect.ownKeys(d)) Object.defineProperty(o, k, d[k]);
+  };
+  Object.defineProperty(g, ${JSON.stringify(key)}, { value: { expect, restore } });
+})();
+`;
+}
+/** The copy of a test whose callback is `call`, declared with `via` (`test`/`it`): it notes `s<n>` and `d<n>` in `log`. */
+function jsCopy(o) {
+    const at = JSON.stringify(o.log);
+    const kept = `globalThis[${JSON.stringify(o.key)}]`;
+    return `;${o.via}('${o.token}', async (...a) => {
+  ${builtin('fs')}.appendFileSync(${at}, 's${o.n}\\n');
+  ${kept}?.restore();
+  const fn = ((expect) => (${o.call}\n))(${kept}?.expect ?? (typeof expect === 'undefined' ? undefined : expect));
+  await (fn.length && !a.length ? new Promise((pass, fail) => fn(Object.assign((e) => (e ? fail(e) : pass()), { fail }))) : fn(...a));
+  ${builtin('fs')}.appendFileSync(${at}, 'd${o.n}\\n');
+});
+`;
+}
+
+;// CONCATENATED MODULE: ./src/engine/judge/shadow-unittest.ts
+// unittest's copies of the tests that failed (judge/shadow.ts): a test is a method of a TestCase
+// class, named `Class.method`. Code under test can let the failing (first, second) pairs through
+// TestCase.assertEqual, or through the test's class (an override set on it, a hook on every class
+// made after it), and the copy calls the same method. So the copy is a subclass made for the run,
+// under a random name, that runs the original method with unittest's own attributes restored: those
+// the run's seal kept at the interpreter's start (judge/seal.ts, os/seal-unittest.py), wherever the
+// test's classes do not override them in their own bodies (a function whose qualified name is not
+// `Class.attribute` was set on the class from outside it, and is replaced too); its settings (data,
+// such as maxDiff) stay the class's. The subclass hides
+// the tests it inherits, so only the copy runs under its name.
+/** `Class.method` from a failing line's method and its dotted id (3.11: `pkg.mod.Class.method`; before: `pkg.mod.Class`). */
+function unittestName(method, id) {
+    const parts = id.split('.');
+    if (parts.at(-1) === method)
+        parts.pop();
+    return parts.length ? `${parts[parts.length - 1]}.${method}` : null;
+}
+/** Whether `text` declares `Class.method`: a top-level class whose indented body defines the method (unittest's and pytest's test classes). */
+function declaresMethod(text, name) {
+    const m = /^(\w+)\.(\w+)$/.exec(name);
+    if (!m)
+        return false;
+    const body = new RegExp(`^class ${m[1]}\\b[^\\n]*:[^\\n]*\\n((?:[ \\t]+\\S[^\\n]*\\n|[ \\t]*\\n)*)`, 'm').exec(text)?.[1];
+    return body !== undefined && new RegExp(`^[ \\t]+(?:async[ \\t]+)?def ${m[2]}\\s*\\(`, 'm').test(body);
+}
+/**
+ * The Python helper that makes a copy's class: `helper(Class, "method", token, start, end)` returns
+ * a subclass `X<token>` whose one test `test_<token>` notes `start` in `log`, runs the method and
+ * notes `end` (all three given as Python literals).
+ */
+function unittestHelper(helper, log, key) {
+    return `
+
+def ${helper}(base, name, token, start, end):
+    import inspect
+    import sys
+
+    def note(line):
+        with open(${log}, "a") as h:
+            h.write(line)
+
+    f = vars(base)[name]
+    if inspect.iscoroutinefunction(f):
+
+        async def run(self):
+            note(start)
+            await f(self)
+            note(end)
+
+    else:
+
+        def run(self):
+            note(start)
+            f(self)
+            note(end)
+
+    kept = getattr(sys.modules.get(${key}), "classes", {})
+    mro = base.__mro__
+
+    def code(v):
+        return callable(v) or hasattr(v, "__func__")
+
+    def declared(owner, k):
+        v = vars(owner)[k]
+        return not code(v) or getattr(v, "__qualname__", None) == owner.__qualname__ + "." + k
+
+    ns = {m: None for m in dir(base) if m.startswith("test")}
+    for c in reversed(mro):
+        own = kept.get(c)
+        if own is None:
+            continue
+        after = mro[mro.index(c) + 1 :]
+        for k in set(own) | set(vars(c)):
+            if k in own and not code(own[k]):
+                continue
+            owner = next((d for d in mro if k in vars(d)), c)
+            if owner is c or owner in kept or not declared(owner, k):
+                ns[k] = own[k] if k in own else next((vars(d)[k] for d in after if k in vars(d)), None)
+    ns["test_" + token] = run
+    made = type(base)("X" + token, (base,), dict(ns))
+    # Set again: a hook the class's making ran (__init_subclass__) may have changed them.
+    for k, v in ns.items():
+        setattr(made, k, v)
+    return made
+`;
+}
+
 ;// CONCATENATED MODULE: ./src/engine/judge/shadow.ts
 // Loop-owned copies of the tests that failed earlier in the run (judge/canary.ts, SPEC §7): the tests
 // the agent is motivated to subvert, since its prompt names them. Code under test that silences
@@ -8262,10 +8433,12 @@ var external_node_vm_ = __webpack_require__(714);
 //
 // The copy runs the original's own body, never a rewrite: pytest's and Go's copy calls the test's
 // function object (by the module's dictionary, by the package's name: not through the attribute
-// lookup the code under test can intercept); node:test's calls the test's own callback, its text
+// lookup the code under test can intercept; a method of a test class, in a subclass that hides the
+// other tests it inherits); unittest's runs the test's method in a subclass with
+// unittest's own assertions restored (judge/shadow-unittest.ts); node:test's calls the test's own callback, its text
 // taken from the test file (a top-level `test(…)`/`it(…)` with the name as a literal) and appended
-// to a copy of that file, so its imports and helpers are the file's own. Only top-level tests are
-// copied (a nested one's closure is not the file's), and a test whose declaration the loop cannot
+// to a copy of that file, so its imports and helpers are the file's own. Only top-level tests (and
+// pytest's and unittest's methods of top-level classes) are copied (a nested one's closure is not the file's), and a test whose declaration the loop cannot
 // find is said to be not copied, never guessed at.
 
 
@@ -8273,13 +8446,13 @@ var external_node_vm_ = __webpack_require__(714);
 
 
 
+
+
 /** The runners whose failing tests the loop copies. */
-const SHADOW_RUNNERS = ['pytest', 'go test', 'node:test'];
+const SHADOW_RUNNERS = ['pytest', 'unittest', 'go test', 'node:test', 'jest', 'vitest'];
 const isShadowRunner = (r) => SHADOW_RUNNERS.includes(r ?? '');
 /** What a copy did in the canary run: ran to its end (`passed`), started and did not end (`failed`), never started. */
 const copyOutcomeSchema = external/* object */.Ikc({ test: external/* string */.YjP(), outcome: external/* enum */.k5n(['passed', 'failed', 'not_run']) });
-/** A builtin module in code appended to an ES module or a CommonJS one alike: without an import or a name of its own. */
-const builtin = (m) => `(globalThis.process.getBuiltinModule?.('node:${m}') ?? require('node:${m}'))`;
 // eslint-disable-next-line no-control-regex -- an ANSI colour sequence starts with ESC
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 /**
@@ -8301,8 +8474,15 @@ function failingNames(runner, log) {
     };
     if (runner === 'pytest')
         all(/^(?:FAILED|ERROR) [^\s:]+::([A-Za-z_][\w:]*)(?:\[[^\n]*?\])?(?: - |$)/gm, (m) => m[1]);
+    if (runner === 'unittest')
+        all(/^(?:FAIL|ERROR): (test\w*) \(([\w.]+)\)/gm, (m) => unittestName(m[1], m[2]));
     if (runner === 'go test')
         all(/^\s*--- FAIL: (Test\w*)[\s/]/gm, (m) => m[1]);
+    // jest's `● name` headers, vitest's `FAIL  file > name` lines (a nested test's name has ` › `, ` > `: not copied).
+    if (runner === 'jest')
+        all(/^\s*● (.+?)\s*$/gm, (m) => (m[1] === 'Test suite failed to run' ? null : m[1]));
+    if (runner === 'vitest')
+        all(/^\s*FAIL\s+\S+ > (.+?)\s*$/gm, (m) => m[1]);
     if (runner === 'node:test') {
         all(/^\s*not ok \d+ - (.+?)(?: # .*)?$/gm, (m) => m[1].replace(/\\(.)/g, '$1'));
         all(/^\s*✖ (.+?) \([\d.]+m?s\)$/gm, (m) => m[1]);
@@ -8312,8 +8492,12 @@ function failingNames(runner, log) {
 /** Where a test is declared in a file's text (null: not at the top level there), and what its copy calls. */
 function declared(runner, text, name) {
     const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    if (runner === 'pytest' && name.includes('::'))
+        return declaresMethod(text, name.replace('::', '.')) ? name : null;
     if (runner === 'pytest')
         return new RegExp(`^def ${escaped}\\s*\\(`, 'm').test(text) ? name : null;
+    if (runner === 'unittest')
+        return declaresMethod(text, name) ? name : null;
     if (runner === 'go test')
         return new RegExp(`^func ${escaped}\\s*\\(\\s*\\w+\\s+\\*testing\\.T\\s*\\)`, 'm').test(text) ? name : null;
     return jsTestFunction(text, name);
@@ -8345,16 +8529,36 @@ async function writeShadows(runner, names, c) {
         const copies = here.map(({ test, call }, i) => {
             shadows.copies.push({ test, file: k });
             left.delete(test);
-            return copyText(runner, call, shadows.log, shadows.copies.length - 1, helper, i === 0);
+            return copyText(runner, call, { log: shadows.log, n: shadows.copies.length - 1, helper, first: i === 0, key: c.key, via: jsTestCall(own) });
         });
         shadows.files.push(file);
         shadows.marks.push(mark);
         // A Go file's build constraints are its copies' too: they call tests built only under them.
         const constraints = runner === 'go test' ? [...own.matchAll(/^\/\/(?:go:build|\s*\+build)\s.*\n/gm)].map((m) => m[0]).join('') : '';
         const head = Buffer.from(constraints ? `${constraints}\n` : '');
-        await (0,promises_.writeFile)(file, Buffer.concat([head, await c.canary(mark, (0,external_node_path_.join)(c.cwd, rel), file), Buffer.from(copies.join(''))]), { flag: 'wx', mode: 0o644 });
+        const canary = await c.canary(mark, (0,external_node_path_.join)(c.cwd, rel), file);
+        await (0,promises_.writeFile)(file, Buffer.concat([head, await prelude(runner, c.key, canary, file, shadows), Buffer.from(copies.join(''))]), {
+            flag: 'wx',
+            mode: 0o644,
+        });
     }
     return { shadows, notCopied: [...left] };
+}
+/**
+ * The copy's file as the canary made it, with jest's and vitest's prelude (judge/shadow-js.ts)
+ * written beside it and loaded first: after a first comment line (`// @ts-nocheck`, which must stay
+ * first), before the test file's own imports.
+ */
+async function prelude(runner, key, canary, file, shadows) {
+    if (runner !== 'jest' && runner !== 'vitest')
+        return canary;
+    const name = `.${hex()}.js`;
+    const at = (0,external_node_path_.join)((0,external_node_path_.dirname)(file), name);
+    shadows.files.push(at);
+    await (0,promises_.writeFile)(at, preludeText(key), { flag: 'wx', mode: 0o644 });
+    const text = canary.toString('utf8');
+    const first = Buffer.byteLength(/^(?:\/\/|#!)[^\n]*\n/.exec(text)?.[0] ?? '');
+    return Buffer.concat([canary.subarray(0, first), Buffer.from(preludeLoad(text, name)), canary.subarray(first)]);
 }
 /** Each copy's outcome, and whether the canary beside it ran (a copy that did not run beside it was kept from running). */
 async function readShadows(s) {
@@ -8373,7 +8577,7 @@ async function removeShadows(s) {
 }
 const hex = () => (0,external_node_crypto_.randomBytes)(6).toString('hex');
 function fileName(runner, rel) {
-    if (runner === 'pytest')
+    if (runner === 'pytest' || runner === 'unittest')
         return `test_${hex()}.py`;
     if (runner === 'go test')
         return `${hex()}_test.go`;
@@ -8383,13 +8587,26 @@ function fileName(runner, rel) {
  * The copy of one test, appended after the file's canary: it notes its start and its end in `log`
  * (as `s<n>`, `d<n>`) through the file's `helper`, defined with its first copy.
  */
-function copyText(runner, call, log, n, helper, first) {
-    const at = JSON.stringify(log);
+function copyText(runner, call, o) {
+    const { n, helper, first } = o;
+    const at = JSON.stringify(o.log);
     switch (runner) {
         case 'pytest': {
             // functools.wraps: pytest reads the original's signature (its fixtures) and marks (its parameters) through it.
             const wrap = `\n\ndef ${helper}(f, start, end):\n    import functools\n\n    @functools.wraps(f)\n    def copy(*args, **kwargs):\n        with open(${at}, "a") as h:\n            h.write(start)\n        r = f(*args, **kwargs)\n        with open(${at}, "a") as h:\n            h.write(end)\n        return r\n\n    return copy\n`;
-            return `${first ? wrap : ''}\n\ntest_${hex()} = ${helper}(${call}, "s${n}\\n", "d${n}\\n")\n`;
+            const [cls, method] = call.split('::');
+            const copy = hex();
+            const wrapped = `${helper}(${method ? `vars(${cls})["${method}"]` : call}, "s${n}\\n", "d${n}\\n")`;
+            // A method's copy: a subclass of its class with the tests it inherits hidden, the copy its one test.
+            const made = method
+                ? `TestX${copy} = type(${cls})("TestX${copy}", (${cls},), {**{m: None for m in dir(${cls}) if m.startswith("test")}, "test_${copy}": ${wrapped}})`
+                : `test_${copy} = ${wrapped}`;
+            return `${first ? wrap : ''}\n\n${made}\n`;
+        }
+        case 'unittest': {
+            const [cls, method] = call.split('.');
+            const copy = hex();
+            return `${first ? unittestHelper(helper, at, JSON.stringify(o.key)) : ''}\n\nX${copy} = ${helper}(${cls}, "${method}", "${copy}", "s${n}\\n", "d${n}\\n")\n`;
         }
         case 'go test': {
             const wrap = `\nfunc ${helper}(line string) {\n\tif f, err := os.OpenFile(${at}, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {\n\t\t_, _ = f.WriteString(line)\n\t\t_ = f.Close()\n\t}\n}\n`;
@@ -8397,6 +8614,9 @@ function copyText(runner, call, log, n, helper, first) {
             const copy = `\nfunc TestX${hex()}(t *testing.T) {\n\t${helper}("s${n}\\n")\n\tt.Cleanup(func() {\n\t\tif !t.Failed() {\n\t\t\t${helper}("d${n}\\n")\n\t\t}\n\t})\n\t${call}(t)\n}\n`;
             return `${first ? wrap : ''}${copy}`;
         }
+        case 'jest':
+        case 'vitest':
+            return jsCopy({ via: o.via, call, log: o.log, n, key: o.key, token: hex() });
         case 'node:test':
             return `;${builtin('test')}.test('${hex()}', async (t) => {\n  ${builtin('fs')}.appendFileSync(${at}, 's${n}\\n');\n  await (${call})(t);\n  ${builtin('fs')}.appendFileSync(${at}, 'd${n}\\n');\n});\n`;
     }
@@ -8483,27 +8703,37 @@ function parses(expression) {
 // The assertion library sealed for the runner canary's run (judge/canary.ts): the copies of the
 // tests that failed earlier (judge/shadow.ts) call the same assertions as the originals, so code
 // under test that lets exactly the failing (actual, expected) pairs through would let the copies
-// through too. Under node (node:test, mocha) a loop-owned module is loaded with `--import` through
-// NODE_OPTIONS, before any module of the project, and freezes node:assert's exports
-// (os/seal-assert.mjs). It is written beside the canary under a random name for the run alone, as
-// the canary is: the check user reads it from the workspace, whatever the installation's path.
+// through too. Each seal is a loop-owned file loaded before any module of the project, written
+// beside the canary under a random name for the run alone, as the canary is (the check user reads
+// it from the workspace, whatever the installation's path):
+// - under node (node:test, mocha), a module loaded with `--import` through NODE_OPTIONS that freezes
+//   node:assert's exports (os/seal-assert.mjs);
+// - under unittest, a `sitecustomize` in a folder PYTHONPATH puts first that keeps TestCase's
+//   attributes as they are at the interpreter's start, under the module name `key` the copies
+//   restore them from (os/seal-unittest.py).
 
 
 
 
 
-const SEALED = new Set(['node:test', 'mocha']);
 /** The canary run's environment with the runner's assertion library sealed, and the file to remove after it (null: nothing sealed). */
-async function seal(runner, dir, env) {
-    if (!SEALED.has(runner ?? ''))
-        return { env, file: null };
-    const file = (0,external_node_path_.join)(dir, `.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.mjs`);
-    await (0,promises_.writeFile)(file, programText('seal-assert.mjs'), { flag: 'wx', mode: 0o644 });
-    return { env: { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --import=${(0,external_node_url_.pathToFileURL)(file).href}`.trim() }, file };
+async function seal(runner, dir, env, key) {
+    const file = (0,external_node_path_.join)(dir, `.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`);
+    if (runner === 'node:test' || runner === 'mocha') {
+        await (0,promises_.writeFile)(`${file}.mjs`, programText('seal-assert.mjs'), { flag: 'wx', mode: 0o644 });
+        return { env: { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --import=${(0,external_node_url_.pathToFileURL)(`${file}.mjs`).href}`.trim() }, file: `${file}.mjs` };
+    }
+    if (runner === 'unittest') {
+        await (0,promises_.mkdir)(file, { mode: 0o755 });
+        await (0,promises_.writeFile)((0,external_node_path_.join)(file, 'sitecustomize.py'), programText('seal-unittest.py'), { flag: 'wx', mode: 0o644 });
+        const path = [file, ...(env.PYTHONPATH ? [env.PYTHONPATH] : [])].join(':');
+        return { env: { ...env, PYTHONPATH: path, PHUC_SEAL_UNITTEST: key }, file };
+    }
+    return { env, file: null };
 }
 async function unseal(s) {
     if (s.file)
-        await (0,promises_.rm)(s.file, { force: true });
+        await (0,promises_.rm)(s.file, { recursive: true, force: true });
 }
 
 ;// CONCATENATED MODULE: ./src/engine/judge/canary.ts
@@ -8546,6 +8776,7 @@ async function unseal(s) {
 // What no canary can see: code that behaves only when it is not judged (it recognises the judge's
 // user or workspace) or only when no canary is present, or that recognises a copy by its body
 // (docs/security.md, limits).
+
 
 
 
@@ -8612,12 +8843,15 @@ async function runCanary(criterion, c, probe) {
         return { criterion: criterion.id, runner, outcome: 'no_runner' };
     await (0,promises_.writeFile)(file, await canaryBytes(runner, token, mark, (0,external_node_path_.join)(c.cwd, sibling)), { flag: 'wx', mode: 0o644 });
     // The tests that failed earlier in the run, copied (a probe only asks whether the canary is reached).
+    // The name under which the seal keeps the assertions as they were before the code under test loaded.
+    const key = `k${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
     const made = await writeShadows(runner, probe ? [] : (c.failing?.get(criterion.id) ?? []), {
         cwd: c.cwd,
         testFiles: tests,
+        key,
         canary: (at, from) => canaryBytes(runner, (0,external_node_crypto_.randomBytes)(6).toString('hex'), at, from),
     });
-    const sealed = await seal(runner, dir, c.env);
+    const sealed = await seal(runner, dir, c.env, key);
     try {
         const r = await c.runner.run({
             command: criterion.run,
@@ -8813,7 +9047,6 @@ async function canaryBytes(runner, token, mark, sibling) {
  * (node's or chai's); a file with neither gets a thrown error.
  */
 function jsAppended(token, at, sibling) {
-    const it = /(?:^|[^.\w$])test(?:\.each)?\s*\(/m.test(sibling) ? 'test' : 'it';
     const fail = /(?:^|[^.\w$])expect\s*\(/m.test(sibling)
         ? /['"]chai['"]/.test(sibling)
             ? `expect(1).to.equal(2, '${MESSAGE}')`
@@ -8821,7 +9054,7 @@ function jsAppended(token, at, sibling) {
         : /(?:^|[^.\w$])assert\s*[.(]/m.test(sibling)
             ? `assert.strictEqual(1, 2, '${MESSAGE}')`
             : `throw new Error('${MESSAGE}')`;
-    return `;${it}('${token}', () => {\n  ${builtin('fs')}.writeFileSync(${at}, '');\n  ${fail};\n});\n`;
+    return `;${jsTestCall(sibling)}('${token}', () => {\n  ${builtin('fs')}.writeFileSync(${at}, '');\n  ${fail};\n});\n`;
 }
 /** The failing test, in the runner's style; `text` is the sibling's. */
 function canaryText(runner, token, mark, text) {
@@ -10460,7 +10693,75 @@ function setupLine(s) {
         : `checks.setup \`${s.command}\`: ran in ${((s.duration_ms ?? 0) / 1000).toFixed(1)} s (exit ${s.exit_code}; ${inputs})`;
 }
 
+;// CONCATENATED MODULE: ./src/engine/loop/time-budget.ts
+// budget.max_total_seconds bounds every phase of a run, not only the agent's turn: a check round
+// (setup, criteria, canary, residual, replays) is watched by the run's time budget as by any stop
+// source, so a check that hangs ends where the budget ends, never at its own (longer) time-out. A
+// round cut short that way is a pause (the next run judges that tree again, nothing it ran counts)
+// that ends the run EXIT_BUDGET_EXCEEDED(MAX_TOTAL_SECONDS); a long round says it still runs.
+
+/** The loop's wall time so far: the earlier runs' and this one's. */
+function elapsedMs(ctx) {
+    return ctx.previousTotalMs + (ctx.o.clock.monotonicMs() - ctx.startMs);
+}
+const USED_UP = "the run's time budget is used up";
+/** Milliseconds left of budget.max_total_seconds (every run of this loop counts). */
+function timeLeftMs(ctx) {
+    return ctx.plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
+}
+/** The budget's words once it is used up, else null. */
+function timeUsedUp(ctx) {
+    if (timeLeftMs(ctx) > 0)
+        return null;
+    return `${USED_UP} (${Math.floor(elapsedMs(ctx) / 1000)} s of ${ctx.plan.budget.max_total_seconds} s, budget.max_total_seconds)`;
+}
+/** A stop source that asks once the run's time is up (watched by every check round). */
+function timeBudgetStop(ctx) {
+    return { name: 'max_total_seconds', check: () => Promise.resolve(timeUsedUp(ctx)) };
+}
+/** Why a round was cut short: the stop source asking, else the time budget, else `fallback`. */
+async function roundStop(ctx, fallback) {
+    return (await firstStop(ctx.stops)) ?? timeUsedUp(ctx) ?? fallback;
+}
+const isTimeUp = (reason) => !!reason?.startsWith(USED_UP);
+/**
+ * A halt that paused for the time budget is the budget's exit: EXIT_BUDGET_EXCEEDED(MAX_TOTAL_SECONDS)
+ * with a TIMEOUT certificate, never a BACKPRESSURE pause the user is told to wait out.
+ */
+function timeBudgetHalt(h) {
+    if (h.stop_reason !== 'BACKPRESSURE_SIGNAL' || !isTimeUp(h.detail))
+        return h;
+    const fired = h.fired.map((f) => f.kind === 'BACKPRESSURE' && isTimeUp(f.reason) ? { kind: 'BUDGET', reason: `MAX_TOTAL_SECONDS: ${f.reason}` } : f);
+    return {
+        ...h,
+        status: 'EXIT_BUDGET_EXCEEDED',
+        stop_reason: 'MAX_TOTAL_SECONDS',
+        fired,
+        ...(h.certificate === undefined ? {} : { certificate: 'TIMEOUT' }),
+    };
+}
+/** The final status when the replays were cut short by the time budget (decideFinal paused the run). */
+function timeBudgetFinal(final, interrupted) {
+    return final.stop_reason === 'BACKPRESSURE_SIGNAL' && isTimeUp(interrupted)
+        ? { ...final, status: 'EXIT_BUDGET_EXCEEDED', stop_reason: 'MAX_TOTAL_SECONDS' }
+        : final;
+}
+/**
+ * Says every 30 polls (30 s by default, as the agent's turn does) that a round still runs and how
+ * much of the time budget is left, so a long check never leaves the console silent. Returns the stop.
+ */
+function roundHeartbeat(ctx, dir) {
+    const started = ctx.o.clock.monotonicMs();
+    const beat = setInterval(() => {
+        const s = Math.round((ctx.o.clock.monotonicMs() - started) / 1000);
+        ctx.o.log.info(`${dir}: checks still running, ${s} s (time budget left: ${Math.max(0, Math.floor(timeLeftMs(ctx) / 1000))} s)`);
+    }, (ctx.o.pollMs ?? 1000) * 30);
+    beat.unref();
+    return () => clearInterval(beat);
+}
+
 ;// CONCATENATED MODULE: ./src/engine/loop/context.ts
+
 
 
 
@@ -10498,7 +10799,9 @@ function scrub(ctx, text) {
 async function checkRound(ctx, dir, tree, opts = {}) {
     // A STOP (file, label) during the checks pauses the round, as a signal does; the final replays
     // of a claim (watchStops false) finish, and the stop is honoured when they have.
-    const stop = watchStops(opts.watchStops === false ? [] : ctx.stops, ctx.o.pollMs ?? 1000, opts.signal);
+    // The run's time budget ends a round as a stop does, the final replays' too (time-budget.ts).
+    const stop = watchStops([...(opts.watchStops === false ? [] : ctx.stops), timeBudgetStop(ctx)], ctx.o.pollMs ?? 1000, opts.signal);
+    const quiet = roundHeartbeat(ctx, dir);
     try {
         return await judgeRound(ctx, dir, tree, { ...opts, signal: stop.signal });
     }
@@ -10510,6 +10813,7 @@ async function checkRound(ctx, dir, tree, opts = {}) {
         return { checks: [], residual, cwd: '', junit: undefined, canary: undefined, aborted: true };
     }
     finally {
+        quiet();
         stop.close();
     }
 }
@@ -10637,9 +10941,7 @@ async function measureAll(ctx, cwd, residual, met) {
         },
     })));
 }
-function elapsedMs(ctx) {
-    return ctx.previousTotalMs + (ctx.o.clock.monotonicMs() - ctx.startMs);
-}
+
 /** `extraIterations`: 1 after an iteration that counts (decide.ts countsAgainstBudget), not yet in the state. */
 function budgetExhausted(ctx, extraIterations) {
     const b = ctx.plan.budget;
@@ -14433,7 +14735,7 @@ async function computeRung(ctx, cert, converged, certRel) {
     };
     if (!converged || !cert || !certRel)
         return result;
-    const stopped = async (when) => (await firstStop(ctx.stops)) ?? `the loop was asked to stop (${when})`;
+    const stopped = (when) => roundStop(ctx, `the loop was asked to stop (${when})`);
     // The claim is about the named commit checked out fresh: the first replay runs on a new checkout
     // of that commit's tree (AGENTS.md included), the others beside it in the run's workspace updated
     // to that tree; every one must agree.
@@ -14649,6 +14951,7 @@ async function changedInLoop(ctx, path) {
 
 
 
+
 /** Terminal bookkeeping: confirmation and replays, rungs, the audits, the report, the manifest. */
 async function finish(ctx, halt, opts = {}) {
     const { ev, state, o } = ctx;
@@ -14657,6 +14960,7 @@ async function finish(ctx, halt, opts = {}) {
     const last = ctx.iterations.at(-1);
     const certRel = opts.certificateRel ?? (last === undefined ? null : `${iterDir(last)}/certificate.json`);
     const certificate = certRel === null ? null : await ev.readJson(certRel, certificateSchema);
+    halt = timeBudgetHalt(halt);
     const converged = halt.status === 'EXIT_CONVERGED';
     if (converged) {
         const claim = convergenceClaimProblem(certificate);
@@ -14673,7 +14977,7 @@ async function finish(ctx, halt, opts = {}) {
         rungTarget: ctx.plan.rung_target,
         rungAchieved: rung.achieved,
     });
-    const final = decideFinal(halt.status, halt.stop_reason, {
+    const final = timeBudgetFinal(decideFinal(halt.status, halt.stop_reason, {
         triangleMissing: triangle.triangle_vertex_missing,
         phucFailures: phuc.failures,
         confirmation: rung.confirmation,
@@ -14681,7 +14985,7 @@ async function finish(ctx, halt, opts = {}) {
         alignment: rung.alignment.status,
         neutralAccepted: !!ctx.intake.config.northstar_neutral_reason,
         alignmentDetail: `${num(rung.alignment.northstar_distance_start)} → ${num(rung.alignment.northstar_distance_end)}`,
-    });
+    }), interrupted);
     const detail = final.withheld ? `${final.withheld}${halt.detail ? ` (${halt.detail})` : ''}` : halt.detail;
     if (final.withheld)
         o.log.warn(detail);
@@ -15108,6 +15412,9 @@ async function parentsSafe(path) {
 
 
 
+
+
+
 /**
  * Copies the private tree to the published folder, replacing it whole (never a half-copied tree).
  * Every folder from `within` (the checkout) down to it must be a real folder: the agent may have
@@ -15188,6 +15495,61 @@ async function publishedStanding(git, dir) {
     const pid = Number((await (0,promises_.readFile)((0,external_node_path_.join)(root, 'run.lock'), 'utf8').catch(() => '')).split('@')[0]);
     const running = pid > 0 && processRunning(pid);
     return { own, link, matches: publishedManifest === ownManifest, running };
+}
+/**
+ * The refusal naming the committed files under the published folder that are not the loop's evidence (no manifest.json
+ * in a folder above them lists them with their content): the loop replaces that folder whole when it
+ * publishes (and `run --fresh` moves it aside), so a user's committed file there would be overwritten
+ * or deleted from the work tree. The run refuses to start while one stands there (SPEC §7).
+ */
+async function userFilesInPublished(git, cwd, published, evRel) {
+    const rel = (0,external_node_path_.relative)(cwd, published).split(external_node_path_.sep).join('/');
+    const under = (await git.listFiles()).filter((p) => p.startsWith(`${rel}/`));
+    if (!under.length)
+        return null;
+    const tracked = await git.indexed(under);
+    const manifests = new Map();
+    const listed = (dir) => {
+        let m = manifests.get(dir);
+        if (!m)
+            manifests.set(dir, (m = readListing((0,external_node_path_.join)(cwd, dir, 'manifest.json'))));
+        return m;
+    };
+    const theirs = [];
+    for (const p of under.filter((f) => tracked.has(f))) {
+        // Every manifest lists its files by their path in the tree (iter_0/manifest.json: iter_0/…).
+        const inTree = p.slice(rel.length + 1);
+        if ((0,external_node_path_.basename)(p) === 'manifest.json' || NOT_EVIDENCE.has(inTree))
+            continue;
+        const data = await (0,promises_.readFile)((0,external_node_path_.join)(cwd, p)).catch(() => null);
+        if (data === null)
+            continue;
+        const sha = sha256(data);
+        let ours = false;
+        for (let dir = (0,external_node_path_.dirname)(p); !ours && (dir === rel || dir.startsWith(`${rel}/`)); dir = (0,external_node_path_.dirname)(dir))
+            ours = (await listed(dir)).get(inTree) === sha;
+        if (!ours)
+            theirs.push(p);
+    }
+    const them = theirs.length > 1 ? 'them' : 'it';
+    return theirs.length
+        ? `${listSome(theirs)} ${theirs.length > 1 ? 'are' : 'is'} committed in ${evRel}, where the loop publishes its evidence tree (replacing the folder whole), and not the loop's evidence: ` +
+            `move ${them} out of ${evRel} (\`git mv\`, then commit), then \`phuc-loop run\` again`
+        : null;
+}
+const listingSchema = external/* object */.Ikc({ files: external/* array */.YOg(manifestEntrySchema) });
+/** A manifest's files by path and sha256 (empty when there is none or it is not a manifest). */
+async function readListing(path) {
+    const text = await (0,promises_.readFile)(path, 'utf8').catch(() => null);
+    let parsed = null;
+    try {
+        parsed = text === null ? null : JSON.parse(text);
+    }
+    catch {
+        // not a manifest: lists nothing
+    }
+    const m = listingSchema.safeParse(parsed);
+    return new Map(m.success ? m.data.files.map((f) => [f.path, f.sha256]) : []);
 }
 
 ;// CONCATENATED MODULE: ./src/engine/loop/previous-trees.ts
@@ -16145,6 +16507,10 @@ const COPY_TOTAL_BYTES = 256 * 1024 * 1024;
 const MAX_KEPT = 100_000;
 const INDEX = 'index.json';
 const STEP = 'step';
+/** The entries under the loop's names the take found (the user's): `watched.found`. */
+const FOUND = 'reserved.json';
+/** What the take leaves out: the regenerable folders (unless under a reserved name) and what the loop writes during the run. */
+const leaveOutOf = (o) => (p) => (!o.reserved(p) && p.split('/').some((s) => o.regenerable.includes(s))) || o.loopOwned(p);
 /** Where a loop keeps the user's ignored files: beside its evidence in the loop home. */
 const userFilesStore = (evidenceRoot) => (0,external_node_path_.join)((0,external_node_path_.dirname)(evidenceRoot), 'user-files');
 class UserFiles {
@@ -16183,8 +16549,7 @@ class UserFiles {
         await (0,promises_.mkdir)((0,external_node_path_.join)(o.store, 'l'), { recursive: true, mode: 0o700 });
         await (0,promises_.mkdir)((0,external_node_path_.join)(o.store, 'c'), { recursive: true, mode: 0o700 });
         await (0,promises_.chmod)(o.store, 0o700);
-        const names = new Set(o.regenerable);
-        const leaveOut = (p) => (!o.reserved(p) && p.split('/').some((s) => names.has(s))) || o.loopOwned(p);
+        const leaveOut = leaveOutOf(o);
         const { entries, truncated } = await listIgnored(o.git, o.cwd, leaveOut, { max: MAX_KEPT, stats: true });
         const notes = [];
         if (truncated)
@@ -16217,19 +16582,29 @@ class UserFiles {
         const unkept = [...kept.values()].filter((k) => k.unkept);
         if (unkept.length)
             notes.push(`${unkept.length} git-ignored file(s) could not be kept (${unkept[0].path}: ${unkept[0].unkept})`);
-        const watched = { in: o.reservedIn, found: new Set(await reservedEntries(o.cwd, o.reservedIn, o.reserved)) };
-        const files = new UserFiles(o.store, o.cwd, kept, leaveOut, o.reserved, o.git, notes, watched);
+        const found = await reservedEntries(o.cwd, o.reservedIn, o.reserved);
+        // Kept with the files: a run killed during a step leaves the next one to tell the agent's from these.
+        await atomicWrite((0,external_node_path_.join)(o.store, FOUND), JSON.stringify(found));
+        const files = new UserFiles(o.store, o.cwd, kept, leaveOut, o.reserved, o.git, notes, { in: o.reservedIn, found: new Set(found) });
         await files.save();
         return files;
     }
-    /** The store a run left (killed during an agent step): its files put back, then the store removed. Null when there was none. */
-    static async recover(store, cwd) {
+    /**
+     * The store a run left (killed during an agent step): its files put back, and what the agent made
+     * under the names the loop keeps for itself removed, as after any step (`scope`: the take's); then
+     * the store removed. Null when there was none.
+     */
+    static async recover(store, cwd, scope) {
         const text = await (0,promises_.readFile)((0,external_node_path_.join)(store, INDEX), 'utf8').catch(() => null);
         const inStep = await (0,promises_.lstat)((0,external_node_path_.join)(store, STEP)).then(() => true, () => false);
         let out = null;
         if (text !== null && inStep) {
             const list = parseDocument(`${INDEX} of the kept git-ignored files`, text, external/* array */.YOg(keptSchema));
-            const files = new UserFiles(store, cwd, new Map(list.map((k) => [k.path, k])), () => false, () => false, null, []);
+            const found = await (0,promises_.readFile)((0,external_node_path_.join)(store, FOUND), 'utf8').then((t) => parseDocument(`${FOUND} of the entries under the loop's names`, t, external/* array */.YOg(external/* string */.YjP())), () => null);
+            // A store without that record (an older loop's) removes nothing: what it cannot tell apart stays.
+            const reserved = found ? scope.reserved : () => false;
+            const watched = { in: found ? scope.reservedIn : [], found: new Set(found) };
+            const files = new UserFiles(store, cwd, new Map(list.map((k) => [k.path, k])), leaveOutOf(scope), reserved, scope.git, [], watched);
             out = await files.putBack(() => false);
         }
         await (0,promises_.rm)(store, { recursive: true, force: true });
@@ -16431,33 +16806,46 @@ const unseen_entries_kindOf = (st) => (st.isDirectory() ? 'dir' : st.isFile() ? 
 /**
  * Every entry of the tree but .git and what `leaveOut` names (the loop's own paths), never through a
  * link; the folders named in `regenerable` are listed and not entered. One readdir per folder and
- * one lstat per entry.
+ * one lstat per entry; with `stats` false (the listing after a step, whose kinds alone are compared)
+ * the kinds are read from the folder itself, no lstat where the file system gives them.
  */
-function listEntries(cwd, leaveOut, regenerable) {
+function listEntries(cwd, leaveOut, regenerable, stats = true) {
     // Synchronous: a few thousand lstats take milliseconds, where each asynchronous one would wait for a pool thread.
     const out = new Map();
     const folders = [''];
     for (let dir = folders.pop(); dir !== undefined; dir = folders.pop()) {
-        let names;
+        let found;
         try {
-            names = (0,external_node_fs_.readdirSync)((0,external_node_path_.join)(cwd, dir));
+            found = (0,external_node_fs_.readdirSync)((0,external_node_path_.join)(cwd, dir), { withFileTypes: true });
         }
         catch {
             continue;
         }
-        for (const name of names) {
-            const path = dir ? `${dir}/${name}` : name;
-            if ((!dir && name === '.git') || leaveOut(path))
+        for (const d of found) {
+            const path = dir ? `${dir}/${d.name}` : d.name;
+            if ((!dir && d.name === '.git') || leaveOut(path))
                 continue;
             const abs = (0,external_node_path_.join)(cwd, path);
-            const st = abs.length < DEEP ? lstatOrUndefined(abs) : undefined;
-            const kind = st ? unseen_entries_kindOf(st) : 'dir';
+            // Past DEEP, or gone since its folder was read: looked at as a folder git cannot open, not entered.
+            const known = abs.length < DEEP && !stats ? direntKind(d) : undefined;
+            const st = abs.length < DEEP && !known ? lstatOrUndefined(abs) : undefined;
+            const kind = known ?? (st ? unseen_entries_kindOf(st) : 'dir');
             out.set(path, { kind, st: st ?? null });
-            if (st && kind === 'dir' && !regenerable.has(name))
+            if ((known || st) && kind === 'dir' && !regenerable.has(d.name))
                 folders.push(path);
         }
     }
     return out;
+}
+/** The kind readdir gave (undefined where the file system gives none: then lstat tells). */
+function direntKind(d) {
+    if (d.isDirectory())
+        return 'dir';
+    if (d.isFile())
+        return 'file';
+    if (d.isSymbolicLink())
+        return 'link';
+    return d.isFIFO() || d.isSocket() || d.isBlockDevice() || d.isCharacterDevice() ? 'special' : undefined;
 }
 const WHAT = {
     dir: 'a folder holding nothing git lists',
@@ -16594,11 +16982,43 @@ async function freshFolder(cwd, path, was) {
     await (0,promises_.utimes)(abs, entry_stamps_seconds(was.st.atimeNs), entry_stamps_seconds(was.st.mtimeNs));
 }
 
+;// CONCATENATED MODULE: ./src/engine/loop/user-staged.ts
+// What the index holds when an agent step starts is nobody's change to commit: the step's commit is
+// the index after the agent's changes are staged, so a user's `git add` before the run (or an
+// agent's, left by a step a kill cut off) would be committed as the agent's work. It is kept, as
+// the user's uncommitted work is (SPEC §7: the loop never deletes a user's file): the index as it
+// was goes to a commit under USER_STAGED_REF, then the index is set back to HEAD; the work tree is
+// untouched, so what was staged stays as an uncommitted change of the user's.
+
+/** Where the index as it was is kept (local only: the loop pushes its branch, never this ref). */
+const USER_STAGED_REF = 'refs/phuc-loop/user-staged';
+/**
+ * Keeps the index under USER_STAGED_REF and unstages `paths` (the snapshot's staged ones); the
+ * commit that holds it, or null when nothing is staged or git cannot write the index as a tree.
+ */
+async function unstageUserIndex(git, paths, log, iteration) {
+    if (!paths.length)
+        return null;
+    const head = await git.head();
+    const tree = head ? await git.run(['write-tree']).catch(() => null) : null;
+    if (!head || !tree)
+        return null;
+    const message = `phuc-loop: the index as it was before iteration ${iteration}`;
+    const commit = (await git.run(['commit-tree', tree.trim(), '-p', head, '-m', message])).trim();
+    await git.run(['update-ref', USER_STAGED_REF, commit]);
+    await git.run(['reset', '-q']);
+    log.info(`staged changes (${listSome(paths)}) unstaged, so that the step's commit holds only what the agent changes: ` +
+        `they stay in the work tree as uncommitted changes, and the index as it was is kept in ${USER_STAGED_REF} (${commit.slice(0, 12)}): ` +
+        `\`git restore --staged --source=${commit.slice(0, 12)} -- <path>\` stages a path again as it was`);
+    return commit;
+}
+
 ;// CONCATENATED MODULE: ./src/engine/loop/agent-turn.ts
 // The agent's turn of an iteration (iteration.ts): the step start kept (the user's uncommitted work
 // and ignored files first), the agent run in its sandbox, then collect: only what the agent changed
 // is its work; protected paths, git settings and the loop's own paths are put back, and what was
 // put back is the iteration's guardrail.
+
 
 
 
@@ -16632,6 +17052,7 @@ async function agentTurn(ctx, n, stage, prepared) {
     const prefetched = ctx.dirtyAfter?.head === startHead ? await ctx.dirtyAfter.snapshot.catch(() => null) : null;
     ctx.dirtyAfter = undefined;
     const now = prefetched && (await unchangedSince(ctx.cwd, prefetched)) ? prefetched : await snapshotDirty(git, ctx.cwd);
+    await unstageUserIndex(git, [...now].filter(([, v]) => v.staged).map(([p]) => p), o.log, n);
     const work = await keepUserWork(ctx, now);
     const userFiles = await keepUserFiles(ctx);
     // A step cut off by a kill can only be this run's first: a later one's start is this run's own.
@@ -16715,7 +17136,7 @@ async function agentTurn(ctx, n, stage, prepared) {
             const aside = await setAsideUnseen({
                 cwd: ctx.cwd,
                 before: entries,
-                after: unseen.list(),
+                after: unseen.list(false),
                 kept,
                 ignored,
                 regenerable: unseen.regenerable,
@@ -16800,24 +17221,11 @@ async function keepUserWork(ctx, before) {
 async function keepUserFiles(ctx) {
     if (ctx.userFiles)
         return ctx.userFiles;
-    // What the loop writes there during the run (scratch/STOP, the report channel) is left out; what
-    // stands under the names it keeps for itself (evidence/, its published trees, the agent CLIs' state)
-    // is kept, and what the agent makes there is removed (own-paths.ts whyReserved).
-    const own = [LOOP_SCRATCH_DIR, (0,external_node_path_.dirname)(REPORT_PATH)];
-    const regenerable = regenerableOf(ctx);
-    const { whyReserved, reservedIn } = ownPaths(ctx.cwd, (0,external_node_path_.resolve)(ctx.cwd, ctx.evRel), regenerable);
+    const scope = userFilesScope(ctx.cwd, ctx.evRel, ctx.intake.config);
     const copyAll = ctx.isolation !== 'user+pidns';
     const started = ctx.o.clock.monotonicMs();
-    const files = await UserFiles.take({
-        git: ctx.git,
-        cwd: ctx.cwd,
-        store: userFilesStore(ctx.ev.root),
-        regenerable,
-        loopOwned: (p) => own.some((l) => p === l || p.startsWith(`${l}/`)),
-        reserved: (p) => whyReserved(p) !== null,
-        reservedIn,
-        copyAll,
-    });
+    const files = await UserFiles.take({ git: ctx.git, cwd: ctx.cwd, store: userFilesStore(ctx.ev.root), ...scope, copyAll });
+    const regenerable = scope.regenerable;
     ctx.userFiles = files;
     if (files.count)
         ctx.o.log.info(`git-ignored files of the user's: ${files.count} kept in .git/phuc-loop (hard links${copyAll ? ', and copies of the small ones' : ''}; ` +
@@ -16835,10 +17243,29 @@ function unseenOf(ctx, whyOwn) {
     const regenerable = new Set(regenerableOf(ctx));
     const report = (0,external_node_path_.dirname)(REPORT_PATH);
     const leaveOut = (p) => p === report || p === REPORT_PATH || whyOwn(p) !== null;
-    return { regenerable, list: () => listEntries(ctx.cwd, leaveOut, regenerable) };
+    return { regenerable, list: (stats) => listEntries(ctx.cwd, leaveOut, regenerable, stats) };
 }
 /** The names a tool rebuilds (user_files.regenerable): neither kept nor removed. */
-const regenerableOf = (ctx) => ctx.intake.config.user_files?.regenerable ?? DEFAULT_REGENERABLE;
+const regenerableOf = (ctx) => regenerableIn(ctx.intake.config);
+const regenerableIn = (config) => config.user_files?.regenerable ?? DEFAULT_REGENERABLE;
+/**
+ * Which git-ignored files are the user's to keep (user-files.ts), for the take and for the recovery
+ * after a run cut off during a step: what the loop writes there during the run (scratch/STOP, the
+ * report channel) is left out; what stands under the names it keeps for itself (evidence/, its
+ * published trees, the agent CLIs' state) is kept, and what the agent makes there is removed
+ * (own-paths.ts whyReserved).
+ */
+function userFilesScope(cwd, evRel, config) {
+    const own = [LOOP_SCRATCH_DIR, (0,external_node_path_.dirname)(REPORT_PATH)];
+    const regenerable = regenerableIn(config);
+    const { whyReserved, reservedIn } = ownPaths(cwd, (0,external_node_path_.resolve)(cwd, evRel), regenerable);
+    return {
+        regenerable,
+        loopOwned: (p) => own.some((l) => p === l || p.startsWith(`${l}/`)),
+        reserved: (p) => whyReserved(p) !== null,
+        reservedIn,
+    };
+}
 /** What the loop did about the user's ignored files after a step, in the log (artifacts.json has the full lists). */
 function logUserFiles(o, n, done) {
     if (!done)
@@ -16973,6 +17400,7 @@ async function skepticVoices(ctx, n, round) {
 
 
 
+
 async function iterate(ctx, n) {
     const { o, ev, git, fsm, plan, state } = ctx;
     const dir = iterDir(n);
@@ -17019,7 +17447,7 @@ async function iterate(ctx, n) {
     if (!interrupted) {
         const round = await checkRound(ctx, dir, tree, { signal: o.signal, reuse: true, stage });
         if (round.aborted)
-            interrupted = (await firstStop(ctx.stops)) ?? 'the loop was asked to stop (during the checks)';
+            interrupted = await roundStop(ctx, 'the loop was asked to stop (during the checks)');
         else {
             checks = round.checks;
             canary = round.canary;
@@ -17125,12 +17553,13 @@ async function iterate(ctx, n) {
         evidenceEntry: (rel) => ev.entry(rel)?.sha256,
     }));
     const phucFailure = phuc.failures[0];
-    const decision = decide({
+    const decided = decide({
         ...facts,
         invariant: phucFailure ? { code: phucFailure.split(':')[0], detail: phuc.failures.join('; ') } : null,
         northstarDrift: drift,
         northstarRising: rising,
     });
+    const decision = decided.halt ? timeBudgetHalt(decided) : decided;
     fsm.to('ACCUMULATE_LEARNINGS');
     // Record: evidence → AGENTS.md → commit → certificate naming the commit → state.
     entry.certificate = decision.certificate;
@@ -17656,7 +18085,7 @@ async function judgeHead(ctx, dir) {
     if (round.aborted)
         await endStage(ctx, stage);
     if (round.aborted)
-        return finish(ctx, decideBeforeIteration({ stop: (await firstStop(ctx.stops)) ?? 'the loop was asked to stop', budget: null }));
+        return finish(ctx, decideBeforeIteration({ stop: await roundStop(ctx, 'the loop was asked to stop'), budget: null }));
     const residual = 'value' in round.residual ? round.residual.value : null;
     const met = new Map(round.checks.map((c) => [c.id, c.met]));
     await recordFailures(ctx, dir, round);
@@ -17724,10 +18153,42 @@ async function judgeHead(ctx, dir) {
     return null;
 }
 
+;// CONCATENATED MODULE: ./src/engine/loop/report-channel.ts
+// The agent's report channel (.phuc-loop/, REPORT_PATH) is the loop's: it empties it after every
+// agent step (takeReport) and its content is left out of the user's kept files. A user's file
+// standing there (committed, untracked or ignored: an older version's, another tool's) would be
+// deleted, so the run refuses to start and names it (SPEC §7: the loop never deletes a user's file).
+// Only an empty folder (the loop's own, kept between steps) or what a step a kill cut off left
+// there (the agent's) is the loop's to clear.
+
+
+
+
+const CHANNEL = (0,external_node_path_.dirname)(REPORT_PATH);
+/** The refusal when the report channel holds something of the user's, else null. */
+async function userInReportChannel(cwd, o) {
+    const at = (0,external_node_path_.join)(cwd, CHANNEL);
+    const st = await (0,promises_.lstat)(at).catch(() => null);
+    if (!st)
+        return null;
+    const names = st.isDirectory() ? (await (0,promises_.readdir)(at).catch(() => [])).map((n) => `${CHANNEL}/${n}`) : [CHANNEL];
+    if (!names.length)
+        return null;
+    const committed = await o.tracked(names);
+    // A step a kill cut off left the agent's report (or more) there: the run that started it refused
+    // any file of the user's there, so what is not committed is the agent's, for the next step to clear.
+    if (!committed.size && (await o.cutOffStep()))
+        return null;
+    return (`${listSome(names)} ${names.length > 1 ? 'are' : 'is'} the user's${committed.size ? ` (committed: ${listSome([...committed])})` : ''}, ` +
+        `but ${CHANNEL}/ is the loop's channel for the agent's report, emptied after every agent step: ` +
+        `move ${names.length > 1 ? 'them' : 'it'} out of ${CHANNEL}/ (\`git mv\` ${committed.size ? 'and commit' : 'or `mv`'}), then \`phuc-loop run\` again`);
+}
+
 ;// CONCATENATED MODULE: ./src/engine/loop/starting-tree.ts
 // Where a run starts from: the work tree's dirty paths, refused where a run cut off mid-step left an
-// agent's edit to a protected path; a finished run with nothing changed since ends at once; a new
+// agent's edit to a protected path or a user's file stands in the report channel; a finished run with nothing changed since ends at once; a new
 // loop whose inputs are not committed is warned.
+
 
 
 
@@ -17741,6 +18202,14 @@ async function judgeHead(ctx, dir) {
 /** The dirty paths as the run starts, or the outcome that ends it before anything runs. */
 async function startingTree(o, { git, cwd, ev, intake: got, configPath }, resumed) {
     let started;
+    const channel = await userInReportChannel(cwd, {
+        tracked: (paths) => git.indexed(paths),
+        cutOffStep: async () => !!resumed && (await cutOffStepStart(git, stepStartFile(ev.root), resumed.state.next_iteration, await git.head())) !== null,
+    });
+    if (channel) {
+        o.log.error(channel);
+        return { outcome: blockedEarly('GUARDRAIL_VIOLATION', channel) };
+    }
     if (resumed) {
         // A loop cut off mid-iteration may have left an agent's edit to a protected path in the work tree:
         // it would be taken for the starting state and never reverted. Refuse until it is cleaned up;
@@ -18056,7 +18525,7 @@ async function runLocked(o, base, progress) {
         // A run that crashed while the agent held the work tree is repaired before anything else; the
         // user's ignored files its agent step left deleted or changed are put back (user-files.ts).
         await sandbox.reclaimWorkTree(cwd);
-        const recovered = await UserFiles.recover(userFilesStore(base.ev.root), cwd);
+        const recovered = await UserFiles.recover(userFilesStore(base.ev.root), cwd, { git: base.git, ...userFilesScope(cwd, base.evRel, got.config) });
         if (recovered)
             o.log.info('the previous run was cut off during an agent step: the git-ignored files of the user it kept are checked');
         logUserFiles(o, null, recovered);
@@ -18074,6 +18543,10 @@ async function runSandboxed(o, base, progress, iso, sandbox) {
     const { fsm, git, cwd, ev, evRel, intake: got, configPath } = base;
     await git.ensureIdentity();
     const stops = [...(o.stopSources ?? []), new StopFile((0,external_node_path_.resolve)(cwd, LOOP_SCRATCH_DIR, 'STOP'), `${LOOP_SCRATCH_DIR}/STOP`), new DiskUsage(cwd)];
+    // The published folder is replaced whole at the end (moved aside by --fresh): a user's committed file there is refused first.
+    const theirs = await userFilesInPublished(git, cwd, base.published.root, evRel);
+    if (theirs)
+        return (o.log.error(theirs), blockedEarly('GUARDRAIL_VIOLATION', theirs));
     // Before any agent step: only the earlier trees the loop keeps count from here on (planted ones never).
     await adoptPrevious(ev, base.published.root, cwd);
     if (o.fresh) {
@@ -18609,6 +19082,8 @@ async function rerunCertificate(root, cert, o) {
         lines.push(`rerun: warning: ${warning}`);
     const run = o.run ?? ((spec) => o.runner.run(spec));
     let ws = null;
+    // The criteria's logs are written off-thread: removing the folder waits for them (or a late write makes it anew).
+    let logStore = null;
     try {
         const fresh = await CheckWorkspace.fresh({
             root: (0,external_node_path_.join)(base, 'workspace'),
@@ -18634,7 +19109,7 @@ async function rerunCertificate(root, cert, o) {
         lines.push(s.state === 'ran' ? `rerun: setup \`${config.checks.setup}\` ran (${(s.result.durationMs / 1000).toFixed(1)} s)` : 'rerun: no checks.setup');
         if (s.state === 'ran' && s.changed.length)
             throw new TreeChanged(`checks.setup \`${config.checks.setup}\``, s.changed);
-        const logs = new EvidenceStore((0,external_node_path_.join)(base, 'logs'));
+        const logs = (logStore = new EvidenceStore((0,external_node_path_.join)(base, 'logs')));
         const R_p = config.R_p === undefined ? null : new Decimal(config.R_p);
         // As the loop judges: a tracked file the setup or a check changed ends the rerun (SPEC §7).
         const keepsTree = (step) => {
@@ -18737,6 +19212,7 @@ async function rerunCertificate(root, cert, o) {
     }
     finally {
         await ws?.dispose();
+        await logStore?.flush().catch(() => undefined);
         // The criteria's logs stay for a rerun that disagrees (a week; then a later run removes them).
         await (0,promises_.rm)(problems.length ? (0,external_node_path_.join)(base, 'workspace') : base, { recursive: true, force: true });
         if (problems.length)
@@ -19262,6 +19738,12 @@ async function nodePlan(p, forced) {
 
 const PY_MARKERS = ['pyproject.toml', 'setup.py', 'setup.cfg', 'tox.ini', 'noxfile.py', 'pytest.ini', 'conftest.py', 'Pipfile'];
 const isRequirements = (n) => /^(.*[-_])?requirements([-_.].*)?\.txt$/.test(n);
+/**
+ * `--system-site-packages` reaches the base interpreter only; when the python3 on PATH is itself a
+ * virtual environment (the reusable workflow's, the dependencies installed), a .pth file names its
+ * site-packages in .venv's, after .venv's own and before the base's.
+ */
+const OUTER_ENV = `python3 -c "import site, sys; sys.prefix == sys.base_prefix or open('.venv/lib/python%d.%d/site-packages/outer-env.pth' % sys.version_info[:2], 'w').write('\\n'.join(site.getsitepackages()))"`;
 async function pythonPlan(p, env) {
     const pyproject = (await p.read('pyproject.toml')) ?? '';
     const setupCfg = (await p.read('setup.cfg')) ?? '';
@@ -19299,10 +19781,11 @@ async function pythonPlan(p, env) {
     const envTool = run === 'nox' || run === 'tox';
     // Into a virtual environment of the checks' own in their workspace (.venv, kept and sealed between
     // rounds), never into the Python on PATH: the system's refuses pip (PEP 668), and one prepared by
-    // the reusable workflow or the user is not the checks' user's to write. It sees what that Python has.
+    // the reusable workflow or the user is not the checks' user's to write. It sees what that Python has
+    // (OUTER_ENV), so pip installs only what is missing there: on the runner, the project itself.
     const setup = pipArgs.length && !envTool
         ? {
-            run: `python3 -m venv --system-site-packages .venv && .venv/bin/python -m pip install ${pipArgs.join(' ')}`,
+            run: `python3 -m venv --system-site-packages .venv && ${OUTER_ENV} && .venv/bin/python -m pip install ${pipArgs.join(' ')}`,
             inputs: [...requirements, ...['pyproject.toml', 'setup.py', 'setup.cfg'].filter((n) => has(p, n))],
         }
         : null;
