@@ -16,7 +16,6 @@ interface Timed {
   startMs: number;
   stops: readonly StopSource[];
 }
-type Ctx = Timed;
 
 /** The loop's wall time so far: the earlier runs' and this one's. */
 export function elapsedMs(ctx: Timed): number {
@@ -26,18 +25,18 @@ export function elapsedMs(ctx: Timed): number {
 const USED_UP = "the run's time budget is used up";
 
 /** Milliseconds left of budget.max_total_seconds (every run of this loop counts). */
-export function timeLeftMs(ctx: Ctx): number {
+export function timeLeftMs(ctx: Timed): number {
   return ctx.plan.budget.max_total_seconds * 1000 - elapsedMs(ctx);
 }
 
 /** The budget's words once it is used up, else null. */
-export function timeUsedUp(ctx: Ctx): string | null {
+export function timeUsedUp(ctx: Timed): string | null {
   if (timeLeftMs(ctx) > 0) return null;
   return `${USED_UP} (${Math.floor(elapsedMs(ctx) / 1000)} s of ${ctx.plan.budget.max_total_seconds} s, budget.max_total_seconds)`;
 }
 
 /** A stop source that asks once the run's time is up (watched by every check round). */
-export function timeBudgetStop(ctx: Ctx): StopSource {
+export function timeBudgetStop(ctx: Timed): StopSource {
   return { name: 'max_total_seconds', check: () => Promise.resolve(timeUsedUp(ctx)) };
 }
 
@@ -77,7 +76,7 @@ export function timeBudgetFinal<T extends { status: TerminalState; stop_reason: 
  * Says every 30 polls (30 s by default, as the agent's turn does) that a round still runs and how
  * much of the time budget is left, so a long check never leaves the console silent. Returns the stop.
  */
-export function roundHeartbeat(ctx: Ctx, dir: string): () => void {
+export function roundHeartbeat(ctx: Timed, dir: string): () => void {
   const started = ctx.o.clock.monotonicMs();
   const beat = setInterval(
     () => {
